@@ -1,0 +1,68 @@
+# The README's commands. `make run` starts the platform on embedded defaults; `make test` runs every test.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+HOST ?= 127.0.0.1
+
+.PHONY: run test test-fast test-services install install-dev migrate demo lint format migrations-check ci bench clean
+
+$(VENV)/.installed: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py load_demo
+
+## Start the whole platform (HTTP + websockets) on embedded defaults: SQLite, in-memory channel layer, eager Celery.
+run: demo
+	@echo ""
+	@echo "  wozsql is running at http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
+	@echo "  Sign in as a worker in one browser and as an expert in another (see the accounts above)."
+	@echo ""
+	DEBUG=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+## Every test: once on the embedded defaults, once on real PostgreSQL + Redis started for the run.
+test: install-dev
+	$(PY) tools/test_stack.py ensure-system-packages
+	$(PY) -m pytest
+	$(PY) tools/test_stack.py with-services -- $(PY) -m pytest -m "not conformance" -p no:cacheprovider
+
+## The embedded-defaults run only (quick feedback while working).
+test-fast: install-dev
+	$(PY) -m pytest -x -q -m "not browser"
+
+test-services: install-dev
+	$(PY) tools/test_stack.py with-services -- $(PY) -m pytest -m "not conformance"
+
+lint: install-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install-dev
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+migrations-check: install
+	$(PY) manage.py makemigrations --check --dry-run
+
+ci: lint migrations-check test
+
+bench: install-dev
+	$(PY) bench/spider_encoding.py
+	$(PY) bench/sandbox.py
+
+clean:
+	rm -rf $(VENV) var .pytest_cache

@@ -1,0 +1,29 @@
+from django import forms
+
+from annotation.models import Database, Role
+
+
+class DatabaseUploadForm(forms.Form):
+    db_id = forms.SlugField(max_length=100, allow_unicode=True, label="Database id", help_text="e.g. dorm_1")
+    description = forms.CharField(max_length=300, required=False)
+    file = forms.FileField(label="SQLite file", help_text="A .sqlite / .db file")
+    replace = forms.BooleanField(required=False, label="Replace an existing database with this id")
+
+
+class GoalForm(forms.Form):
+    database = forms.ModelChoiceField(queryset=Database.objects.filter(active=True), to_field_name="db_id")
+    question = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    sql = forms.CharField(label="SQL", widget=forms.Textarea(attrs={"rows": 4, "class": "mono", "spellcheck": "false"}))
+    active = forms.BooleanField(required=False, initial=True)
+
+
+class PersonForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    role = forms.ChoiceField(choices=Role.choices)
+    password = forms.CharField(
+        required=False, widget=forms.PasswordInput, help_text="Leave empty to generate one; it is shown once."
+    )
+
+
+class SqlForm(forms.Form):
+    sql = forms.CharField(max_length=100_000)

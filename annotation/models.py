@@ -1,0 +1,99 @@
+"""People, registered databases and reference goals.
+
+`annotation` is the base app: it knows nothing of chat rooms or review. The SQL core (sandbox, validation, Spider
+encoding, hardness) lives in `annotation.sql` and works on plain paths and schema dicts, not on these models.
+"""
+
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+
+class Role(models.TextChoices):
+    WORKER = "worker", "Crowd worker"
+    EXPERT = "expert", "SQL expert"
+    REVIEWER = "reviewer", "Reviewer"
+    ADMIN = "admin", "Admin"
+
+
+class User(AbstractUser):
+    """A person on the platform. Exactly one role; what each role may do is decided in `annotation.roles`."""
+
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.WORKER)
+    blocked = models.BooleanField(default=False, help_text="Blocked workers are never paired again.")
+    blocked_reason = models.CharField(max_length=300, blank=True)
+    tutorial_passed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.username} ({self.role})"
+
+
+class Database(models.Model):
+    """A registered SQLite database: the file on disk plus its Spider `tables.json` entry."""
+
+    db_id = models.SlugField(max_length=100, unique=True, allow_unicode=True)
+    description = models.CharField(max_length=300, blank=True)
+    # Path relative to settings.DATA_DIR, so the data folder can move.
+    file = models.CharField(max_length=500)
+    schema = models.JSONField(help_text="The Spider tables.json entry of this database.")
+    size_bytes = models.BigIntegerField(default=0)
+    sha256 = models.CharField(max_length=64, blank=True)
+    active = models.BooleanField(default=True, help_text="Only active databases are offered for new dialogues.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["db_id"]
+
+    def __str__(self) -> str:
+        return self.db_id
+
+    @property
+    def path(self) -> Path:
+        return Path(settings.DATA_DIR) / self.file
+
+    @property
+    def table_count(self) -> int:
+        return len(self.schema.get("table_names_original", []))
+
+    @property
+    def column_count(self) -> int:
+        return max(len(self.schema.get("column_names_original", [])) - 1, 0)
+
+
+class Hardness(models.TextChoices):
+    EASY = "easy", "Easy"
+    MEDIUM = "medium", "Medium"
+    HARD = "hard", "Hard"
+    EXTRA = "extra", "Extra hard"
+
+
+class Goal(models.Model):
+    """A reference goal: the question a worker tries to answer in a dialogue, with its SQL."""
+
+    class Source(models.TextChoices):
+        SPIDER = "spider", "Spider"
+        SPARC = "sparc", "SParC"
+        COSQL = "cosql", "CoSQL"
+        CHASE = "chase", "CHASE"
+        DEMO = "demo", "Demo"
+        MANUAL = "manual", "Written by an admin"
+
+    database = models.ForeignKey(Database, on_delete=models.CASCADE, related_name="goals")
+    question = models.TextField()
+    sql = models.TextField()
+    hardness = models.CharField(max_length=8, choices=Hardness.choices)
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.MANUAL)
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["database__db_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["database", "question", "sql"], name="goal_unique_per_database"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.database_id}: {self.question[:60]}"

@@ -1,0 +1,81 @@
+"""Who may do what: the one place that answers.
+
+Views (through `role_required`), websocket consumers, Celery tasks and tests all ask `can(user, permission)`.
+A permission is a plain string naming an action; each role holds a fixed set of them. Admins hold every permission.
+"""
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+
+from annotation.models import Role
+
+# Every action a view, consumer or task can check. Adding a screen means adding its permission here.
+PERMISSIONS = {
+    "chat.as_worker": "Join a dialogue as the database user",
+    "chat.as_expert": "Join a dialogue as the SQL expert",
+    "sql.run": "Run SQL in the sandbox and see SQL text",
+    "databases.browse": "Browse registered databases and their content",
+    "databases.manage": "Register, upload and deactivate databases",
+    "goals.view": "See reference goals with their SQL",
+    "goals.manage": "Add, edit and import reference goals",
+    "review.work": "Review and correct dialogues",
+    "dataset.export": "Export datasets and see statistics",
+    "people.manage": "Create, block and unblock people",
+}
+
+_ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
+    Role.WORKER: frozenset({"chat.as_worker"}),
+    Role.EXPERT: frozenset({"chat.as_expert", "sql.run", "databases.browse", "goals.view"}),
+    Role.REVIEWER: frozenset({"review.work", "sql.run", "databases.browse", "goals.view"}),
+    Role.ADMIN: frozenset(PERMISSIONS),
+}
+
+# The page each role lands on after signing in (URL names).
+HOME_URL_NAMES = {
+    Role.WORKER: "dialogs:worker_home",
+    Role.EXPERT: "dialogs:expert_home",
+    Role.REVIEWER: "review:home",
+    Role.ADMIN: "annotation:admin_home",
+}
+
+
+def role_of(user) -> str | None:
+    """The role of a signed-in, active person; None for anonymous or deactivated accounts."""
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return None
+    return user.role
+
+
+def can(user, permission: str) -> bool:
+    """True when `user` may perform `permission`. Blocked people may do nothing; unknown permissions are a bug."""
+    if permission not in PERMISSIONS:
+        raise KeyError(f"unknown permission {permission!r}")
+    role = role_of(user)
+    if role is None or user.blocked:
+        return False
+    return permission in _ROLE_PERMISSIONS.get(role, frozenset())
+
+
+def permissions_of(user) -> frozenset[str]:
+    """Every permission `user` holds (for templates that show or hide navigation)."""
+    return frozenset(p for p in PERMISSIONS if can(user, p))
+
+
+def role_required(permission: str):
+    """View decorator: anonymous → login page; signed in without the permission → 403."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapped(request, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not can(request.user, permission):
+                raise PermissionDenied(f"Your role may not {PERMISSIONS[permission].lower()}.")
+            return view(request, *args, **kwargs)
+
+        wrapped.required_permission = permission
+        return wrapped
+
+    return decorator

@@ -1,0 +1,58 @@
+"""Reads of the annotation app."""
+
+import sqlite3
+
+from django.db.models import Count, QuerySet
+
+from annotation.models import Database, Goal
+
+
+def database_tables_json(*, only: list[str] | None = None) -> list[dict]:
+    """The Spider tables.json entries of the registered databases, in db_id order."""
+    queryset = Database.objects.order_by("db_id")
+    if only:
+        queryset = queryset.filter(db_id__in=only)
+    return [db.schema for db in queryset.only("schema")]
+
+
+def database_list() -> QuerySet[Database]:
+    return Database.objects.annotate(goal_count=Count("goals")).order_by("db_id")
+
+
+def goal_list(*, database: Database | None = None, hardness: str | None = None) -> QuerySet[Goal]:
+    queryset = Goal.objects.select_related("database")
+    if database is not None:
+        queryset = queryset.filter(database=database)
+    if hardness:
+        queryset = queryset.filter(hardness=hardness)
+    return queryset
+
+
+def database_table_page(*, database: Database, table_index: int, page: int = 1, per_page: int = 25) -> dict:
+    """One page of one table's rows, read from the registered file over a read-only connection.
+
+    The table name comes from the stored schema (never from the request), so it is safe to quote into the query.
+    """
+    tables = database.schema["table_names_original"]
+    if not 0 <= table_index < len(tables):
+        raise IndexError("no such table")
+    name = tables[table_index]
+    quoted = '"' + name.replace('"', '""') + '"'
+    page = max(1, page)
+    connection = sqlite3.connect(f"file:{database.path}?mode=ro", uri=True)
+    try:
+        connection.execute("PRAGMA query_only=1")
+        total = connection.execute(f"SELECT count(*) FROM {quoted}").fetchone()[0]
+        cursor = connection.execute(f"SELECT * FROM {quoted} LIMIT ? OFFSET ?", (per_page, (page - 1) * per_page))
+        columns = [description[0] for description in cursor.description]
+        rows = [[_display(value) for value in row] for row in cursor.fetchall()]
+    finally:
+        connection.close()
+    pages = max(1, -(-total // per_page))
+    return {"table": name, "columns": columns, "rows": rows, "total": total, "page": page, "pages": pages}
+
+
+def _display(value):
+    if isinstance(value, bytes):
+        return f"<blob {len(value)} bytes>"
+    return value

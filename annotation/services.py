@@ -1,0 +1,331 @@
+"""Writes of the annotation app: registering databases, creating and importing goals.
+
+Each service takes keyword arguments, validates, then mutates. Errors a person can fix are raised as
+`django.core.exceptions.ValidationError` with a message meant for them.
+"""
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from annotation.models import Database, Goal, Role, User
+from annotation.sql import analysis
+from annotation.sql.sandbox import execute
+from annotation.sql.schema import introspect_sqlite
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+# Spider and CHASE ids: letters (any script), digits and underscores. No dots or slashes: the id names a folder.
+DB_ID_PATTERN = re.compile(r"^[^\W][\w-]{0,99}$", re.UNICODE)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def database_check_file(path: Path) -> None:
+    """Refuse anything that is not a readable SQLite database file, with a message saying why."""
+    try:
+        with open(path, "rb") as handle:
+            header = handle.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise ValidationError(f"Cannot read the database file: {exc.strerror}.") from exc
+    if header != SQLITE_HEADER:
+        raise ValidationError("This is not a SQLite database file (the file does not start with the SQLite header).")
+    limit = settings.MAX_DATABASE_UPLOAD_MB * 1024 * 1024
+    if path.stat().st_size > limit:
+        raise ValidationError(f"The database is larger than the {settings.MAX_DATABASE_UPLOAD_MB} MB limit.")
+
+
+def database_register(
+    *, db_id: str, source_path: Path, description: str = "", created_by: User | None = None, replace: bool = False
+) -> Database:
+    """Copy a SQLite file into the data folder, read its schema and register it under `db_id`.
+
+    The copy is written to a temporary file and renamed into place, so a failed import never leaves half a file
+    behind a registered database. With `replace=True` an existing registration is updated in place (its goals and
+    dialogues keep pointing at it).
+    """
+    db_id = db_id.strip()
+    if not DB_ID_PATTERN.match(db_id):
+        raise ValidationError(f"{db_id!r} is not a valid database id: use letters, digits and underscores.")
+    source_path = Path(source_path)
+    database_check_file(source_path)
+    existing = Database.objects.filter(db_id=db_id).first()
+    if existing and not replace:
+        raise ValidationError(f"A database with the id {db_id!r} is already registered.")
+
+    relative = Path("databases") / db_id / f"{db_id}.sqlite"
+    target = Path(settings.DATA_DIR) / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(dir=target.parent, suffix=".part")
+    os.close(handle)
+    try:
+        shutil.copyfile(source_path, temp_name)
+        try:
+            schema = introspect_sqlite(temp_name, db_id)
+        except Exception as exc:  # a damaged file fails here with sqlite3.DatabaseError and friends
+            raise ValidationError(f"Could not read the schema of this database: {exc}") from exc
+        if not schema["table_names_original"]:
+            raise ValidationError("The database has no tables.")
+        os.replace(temp_name, target)
+    finally:
+        if os.path.exists(temp_name):
+            os.unlink(temp_name)
+
+    values = {
+        "file": relative.as_posix(),
+        "schema": schema,
+        "size_bytes": target.stat().st_size,
+        "sha256": _sha256(target),
+        "description": description,
+    }
+    if existing:
+        for name, value in values.items():
+            setattr(existing, name, value)
+        existing.save(update_fields=[*values])
+        return existing
+    return Database.objects.create(db_id=db_id, created_by=created_by, **values)
+
+
+@dataclass
+class SpiderImportReport:
+    registered: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def databases_import_spider(
+    *, tables_path: Path, databases_dir: Path, only: list[str] | None = None, replace: bool = False
+) -> SpiderImportReport:
+    """Register every database of a Spider-style release (tables.json + database/<db_id>/<db_id>.sqlite).
+
+    The schema is read from each SQLite file, not taken from tables.json, so that what the platform stores is what
+    the file holds; tables.json only says which databases exist.
+    """
+    with open(tables_path, encoding="utf-8") as handle:
+        entries = json.load(handle)
+    wanted = set(only) if only else None
+    report = SpiderImportReport()
+    for entry in entries:
+        db_id = entry["db_id"]
+        if wanted is not None and db_id not in wanted:
+            continue
+        path = Path(databases_dir) / db_id / f"{db_id}.sqlite"
+        if not path.exists():
+            report.skipped.append((db_id, f"no file at {path}"))
+            continue
+        if Database.objects.filter(db_id=db_id).exists() and not replace:
+            report.skipped.append((db_id, "already registered (use --replace to update)"))
+            continue
+        try:
+            database_register(db_id=db_id, source_path=path, replace=replace)
+        except ValidationError as exc:
+            report.skipped.append((db_id, " ".join(exc.messages)))
+            continue
+        report.registered.append(db_id)
+    if wanted:
+        known = {entry["db_id"] for entry in entries}
+        report.skipped.extend((db_id, "not in tables.json") for db_id in sorted(wanted - known))
+    return report
+
+
+def goal_check(*, database: Database, sql: str) -> str:
+    """Validate a goal's SQL (it must encode under the Spider protocol and execute) and return its hardness."""
+    try:
+        hardness = analysis.hardness_of(sql, database.schema)
+    except analysis.SqlAnalysisError as exc:
+        raise ValidationError(f"The SQL cannot be encoded in the Spider format: {exc}") from exc
+    result = execute(database.path, sql)
+    if not result.ok:
+        raise ValidationError(f"The SQL fails in the sandbox ({result.error['kind']}): {result.error['message']}")
+    return hardness
+
+
+def goal_create(
+    *, database: Database, question: str, sql: str, source: str = Goal.Source.MANUAL, active: bool = True
+) -> Goal:
+    """Create a reference goal after checking its SQL; hardness is computed, never typed in."""
+    question, sql = question.strip(), sql.strip()
+    if not question:
+        raise ValidationError("The goal needs a question.")
+    hardness = goal_check(database=database, sql=sql)
+    if Goal.objects.filter(database=database, question=question, sql=sql).exists():
+        raise ValidationError("This goal already exists on this database.")
+    return Goal.objects.create(
+        database=database, question=question, sql=sql, hardness=hardness, source=source, active=active
+    )
+
+
+def goal_update(*, goal: Goal, question: str, sql: str, active: bool) -> Goal:
+    """Edit a goal; a changed SQL is checked again and its hardness recomputed."""
+    question, sql = question.strip(), sql.strip()
+    if not question:
+        raise ValidationError("The goal needs a question.")
+    goal.hardness = goal_check(database=goal.database, sql=sql)
+    goal.question, goal.sql, goal.active = question, sql, active
+    goal.save(update_fields=["question", "sql", "active", "hardness"])
+    return goal
+
+
+@dataclass
+class GoalImportReport:
+    created: int = 0
+    duplicates: int = 0
+    filtered_out: int = 0
+    skipped: list[tuple[str, str, str]] = field(default_factory=list)  # (db_id, question, reason)
+
+
+def _goal_records(data) -> tuple[str, list[tuple[str, str, str]]]:
+    """Recognise the file format and yield (db_id, question, sql) records from it."""
+    if not isinstance(data, list):
+        raise ValidationError("A goal file is a JSON list of Spider, SParC, CoSQL or CHASE records.")
+    records: list[tuple[str, str, str]] = []
+    source = None
+    for index, item in enumerate(data):
+        if not isinstance(item, dict):
+            raise ValidationError(f"Record {index} is not a JSON object.")
+        if "final" in item and "database_id" in item:  # SParC, CoSQL state tracking, CHASE
+            final = item["final"]
+            source = source or ("chase" if "question_id" in json.dumps(item.get("interaction", [])[:1]) else "sparc")
+            records.append((item["database_id"], final.get("utterance", ""), final.get("query", "")))
+        elif "question" in item and "query" in item and "db_id" in item:  # Spider
+            source = source or "spider"
+            records.append((item["db_id"], item["question"], item["query"]))
+        else:
+            raise ValidationError(
+                f"Record {index} is neither Spider (db_id/question/query) nor SParC/CoSQL/CHASE (database_id/final)."
+            )
+    return source or "spider", records
+
+
+def goals_import(
+    *, path: Path, hardness: list[str] | None = None, source: str | None = None, progress=None
+) -> GoalImportReport:
+    """Import goals from a Spider, SParC, CoSQL or CHASE file.
+
+    Goals on unregistered databases, goals whose SQL cannot be encoded or fails in the sandbox are skipped and
+    reported one by one; hardness outside `hardness` is filtered out. Importing the same file twice creates nothing.
+    """
+    with open(path, encoding="utf-8") as handle:
+        try:
+            data = json.load(handle)
+        except json.JSONDecodeError as exc:
+            raise ValidationError(f"{path} is not valid JSON: {exc}") from exc
+    detected, records = _goal_records(data)
+    if source is None:
+        source = detected
+        if detected == "sparc" and "cosql" in Path(path).name.lower():
+            source = Goal.Source.COSQL
+    databases = {db.db_id: db for db in Database.objects.all()}
+    report = GoalImportReport()
+    wanted = set(hardness) if hardness else None
+    for number, (db_id, question, sql) in enumerate(records, start=1):
+        if progress:
+            progress(number, len(records))
+        database = databases.get(db_id)
+        if database is None:
+            report.skipped.append((db_id, question, "database not registered"))
+            continue
+        try:
+            level = analysis.hardness_of(sql, database.schema)
+        except analysis.SqlAnalysisError as exc:
+            report.skipped.append((db_id, question, f"cannot encode: {exc}"))
+            continue
+        if wanted is not None and level not in wanted:
+            report.filtered_out += 1
+            continue
+        if Goal.objects.filter(database=database, question=question.strip(), sql=sql.strip()).exists():
+            report.duplicates += 1
+            continue
+        result = execute(database.path, sql)
+        if not result.ok:
+            report.skipped.append((db_id, question, f"fails in the sandbox: {result.error['message']}"))
+            continue
+        with transaction.atomic():
+            Goal.objects.create(
+                database=database, question=question.strip(), sql=sql.strip(), hardness=level, source=source
+            )
+        report.created += 1
+    return report
+
+
+def person_create(*, username: str, role: str, password: str | None = None, email: str = "") -> tuple[User, str]:
+    """Create an account with a role. Returns the person and the password (generated when none is given)."""
+    if role not in Role.values:
+        raise ValidationError(f"Unknown role {role!r}; choose one of: {', '.join(Role.values)}.")
+    if User.objects.filter(username=username).exists():
+        raise ValidationError(f"The username {username!r} is taken.")
+    if not password:
+        from django.utils.crypto import get_random_string
+
+        password = get_random_string(16)
+    user = User(username=username, email=email, role=role, is_staff=(role == Role.ADMIN))
+    user.is_superuser = role == Role.ADMIN
+    user.set_password(password)
+    user.full_clean(exclude=["password"])
+    user.save()
+    return user, password
+
+
+def person_set_blocked(*, person: User, blocked: bool, reason: str = "") -> User:
+    """Block or unblock a person; blocked people can sign in but may do nothing."""
+    person.blocked = blocked
+    person.blocked_reason = reason if blocked else ""
+    person.save(update_fields=["blocked", "blocked_reason"])
+    return person
+
+
+DEMO_PASSWORD = "wozsql-demo"
+DEMO_ACCOUNTS = [
+    ("alice", Role.WORKER),
+    ("bob", Role.WORKER),
+    ("erin", Role.EXPERT),
+    ("ethan", Role.EXPERT),
+    ("rita", Role.REVIEWER),
+    ("ada", Role.ADMIN),
+]
+
+
+def demo_load() -> dict:
+    """Build the demo databases, register them with their goals, create the demo accounts. Safe to run again."""
+    from annotation import demo
+
+    build_dir = Path(settings.DATA_DIR) / "demo-build"
+    paths = demo.build_demo_databases(build_dir)
+    registered = 0
+    for db_id, path in paths.items():
+        existing = Database.objects.filter(db_id=db_id).first()
+        if existing and existing.sha256 == _sha256(path):
+            continue
+        database_register(
+            db_id=db_id, source_path=path, description="Demo database built by wozsql", replace=existing is not None
+        )
+        registered += 1
+    goals = 0
+    for spec in demo.DEMO_GOALS:
+        database = Database.objects.get(db_id=spec["db_id"])
+        if Goal.objects.filter(database=database, question=spec["question"], sql=spec["sql"]).exists():
+            continue
+        goal_create(database=database, question=spec["question"], sql=spec["sql"], source=Goal.Source.DEMO)
+        goals += 1
+    accounts = []
+    for username, role in DEMO_ACCOUNTS:
+        if not User.objects.filter(username=username).exists():
+            person_create(username=username, role=role, password=DEMO_PASSWORD)
+        accounts.append({"username": username, "role": role, "password": DEMO_PASSWORD})
+    return {
+        "message": f"Demo data ready: {len(paths)} databases ({registered} updated), {goals} new goals.",
+        "accounts": accounts,
+    }

@@ -1,0 +1,531 @@
+"""Encode SQL into the Spider annotation protocol (the `sql` field of Spider, SParC, CoSQL and CHASE).
+
+The format is documented in docs FORMATS.md ("Parsed SQL"). Parsing is done by sqlglot; this module only walks the
+syntax tree and maps names to the integer ids of one `tables.json` entry. The format is flatter than SQL, so a few
+SQL shapes are folded the way the public releases fold them:
+
+- conditions are a flat list joined by "and"/"or" with no grouping, so parentheses around boolean groups are dropped;
+- ORDER BY keeps one direction for all keys: the last one written, "asc" when none is;
+- set operations chain to the right (`A UNION B EXCEPT C` is A.union = B, B.except = C), and an ORDER BY/LIMIT after
+  the last SELECT of a set operation belongs to that SELECT;
+- `a != b` may be written `! =`, `> =`, `< =` (spaces inside the operator occur in the CoSQL/SParC releases), and
+  unmatched closing parentheses at the end of a query are ignored.
+
+Anything else the format cannot hold raises `SpiderEncodingError`.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+
+from sqlglot import expressions as exp
+from sqlglot.dialects.sqlite import SQLite
+from sqlglot.errors import ParseError, TokenError
+from sqlglot.tokens import Token, TokenType
+
+__all__ = ["SpiderEncodingError", "encode_sql", "query_toks_no_value"]
+
+AGG_OPS = ("none", "max", "min", "count", "sum", "avg")
+UNIT_OPS = ("none", "-", "+", "*", "/")
+WHERE_OPS = ("not", "between", "=", ">", "<", ">=", "<=", "!=", "in", "like", "is", "exists")
+LIMIT_MODES = ("value", "one")
+
+_AGG_IDS = {exp.Max: 1, exp.Min: 2, exp.Count: 3, exp.Sum: 4, exp.Avg: 5}
+_UNIT_OP_IDS = {exp.Sub: 1, exp.Add: 2, exp.Mul: 3, exp.Div: 4}
+_COMPARISON_OP_IDS = {exp.EQ: 2, exp.GT: 3, exp.LT: 4, exp.GTE: 5, exp.LTE: 6, exp.NEQ: 7}
+_OP_BETWEEN, _OP_IN, _OP_LIKE, _OP_IS, _OP_EXISTS = 1, 8, 9, 10, 11
+_SET_OPS = {exp.Intersect: "intersect", exp.Union: "union", exp.Except: "except"}
+_SELECT_ARGS_WE_ENCODE = frozenset(
+    {"expressions", "distinct", "from_", "joins", "where", "group", "having", "order", "limit", "kind"}
+)
+
+
+class SpiderEncodingError(ValueError):
+    """The SQL cannot be written in the Spider `sql` format (syntax error, unknown name or unsupported construct)."""
+
+
+class _SpiderDialect(SQLite):
+    # The datasets write string values in double quotes ("France"), which SQLite would read as identifiers.
+    class Tokenizer(SQLite.Tokenizer):
+        QUOTES = ["'", '"']
+        IDENTIFIERS = ["`", ("[", "]")]
+
+
+_DIALECT = _SpiderDialect()
+# Parser objects keep per-parse state; one per thread keeps the hot path free of construction cost.
+_PARSERS = threading.local()
+
+# ---------------------------------------------------------------------------------------------------------------
+# Schema lookup
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _SchemaIndex:
+    db_id: str
+    table_ids: dict[str, int]
+    column_ids: dict[tuple[int, str], int]
+
+
+# Keyed by id() with the schema kept alive in the value, so the id cannot be reused by another dict while cached.
+_SCHEMA_CACHE: dict[int, tuple[dict, _SchemaIndex]] = {}
+_SCHEMA_CACHE_SIZE = 512
+
+
+def _schema_index(schema: dict) -> _SchemaIndex:
+    cached = _SCHEMA_CACHE.get(id(schema))
+    if cached is not None and cached[0] is schema:
+        return cached[1]
+    try:
+        table_names = schema["table_names_original"]
+        column_names = schema["column_names_original"]
+    except (KeyError, TypeError) as error:
+        raise SpiderEncodingError(f"schema is not a tables.json entry (missing {error})") from None
+    table_ids: dict[str, int] = {}
+    for table_id, name in enumerate(table_names):
+        table_ids.setdefault(name.lower(), table_id)
+    column_ids: dict[tuple[int, str], int] = {}
+    for column_id, (table_id, name) in enumerate(column_names):
+        if table_id >= 0:
+            column_ids.setdefault((table_id, name.lower()), column_id)
+    index = _SchemaIndex(schema.get("db_id", "?"), table_ids, column_ids)
+    if len(_SCHEMA_CACHE) >= _SCHEMA_CACHE_SIZE:
+        _SCHEMA_CACHE.pop(next(iter(_SCHEMA_CACHE)))
+    _SCHEMA_CACHE[id(schema)] = (schema, index)
+    return index
+
+
+@dataclass
+class _Scope:
+    """Names visible inside one SELECT: its FROM tables (in order) and, for correlated subqueries, the outer ones."""
+
+    index: _SchemaIndex
+    parent: _Scope | None = None
+    names: dict[str, int] = field(default_factory=dict)
+    table_order: list[int] = field(default_factory=list)
+    select_aliases: dict[str, exp.Expr] = field(default_factory=dict)
+
+    def table_for(self, qualifier: str) -> int:
+        scope: _Scope | None = self
+        while scope is not None:
+            table_id = scope.names.get(qualifier)
+            if table_id is not None:
+                return table_id
+            scope = scope.parent
+        raise SpiderEncodingError(f"unknown table or alias {qualifier!r} in database {self.index.db_id!r}")
+
+    def column_id(self, name: str, qualifier: str | None) -> int:
+        if name == "*":
+            return 0
+        column_ids = self.index.column_ids
+        if qualifier is not None:
+            table_id = self.table_for(qualifier)
+            column_id = column_ids.get((table_id, name))
+            if column_id is None:
+                raise SpiderEncodingError(f"unknown column {qualifier}.{name} in database {self.index.db_id!r}")
+            return column_id
+        # An unqualified name belongs to the first FROM table that has it, then to enclosing queries.
+        scope: _Scope | None = self
+        while scope is not None:
+            for table_id in scope.table_order:
+                column_id = column_ids.get((table_id, name))
+                if column_id is not None:
+                    return column_id
+            scope = scope.parent
+        raise SpiderEncodingError(f"unknown column {name!r} in the FROM tables (database {self.index.db_id!r})")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Parsing
+# ---------------------------------------------------------------------------------------------------------------
+
+_SPLIT_OPERATORS = {
+    (TokenType.NOT, TokenType.EQ): (TokenType.NEQ, "!="),
+    (TokenType.GT, TokenType.EQ): (TokenType.GTE, ">="),
+    (TokenType.LT, TokenType.EQ): (TokenType.LTE, "<="),
+    (TokenType.LT, TokenType.GT): (TokenType.NEQ, "<>"),
+}
+
+
+def _repair_tokens(tokens: list[Token]) -> list[Token]:
+    repaired: list[Token] = []
+    for token in tokens:
+        if repaired and token.token_type in (TokenType.EQ, TokenType.GT):
+            previous = repaired[-1]
+            merged = _SPLIT_OPERATORS.get((previous.token_type, token.token_type))
+            # Only adjacent symbols merge: "NOT =" written as a keyword is not "!=".
+            if merged is not None and (previous.token_type != TokenType.NOT or previous.text == "!"):
+                repaired[-1] = Token(merged[0], merged[1], previous.line, previous.col, previous.start, token.end)
+                continue
+        repaired.append(token)
+    while repaired and repaired[-1].token_type == TokenType.SEMICOLON:
+        repaired.pop()
+    depth = 0
+    for token in repaired:
+        if token.token_type == TokenType.L_PAREN:
+            depth += 1
+        elif token.token_type == TokenType.R_PAREN:
+            depth -= 1
+    while depth < 0 and repaired and repaired[-1].token_type == TokenType.R_PAREN:
+        repaired.pop()
+        depth += 1
+    return repaired
+
+
+def _parse(sql: str) -> exp.Expr:
+    parser = getattr(_PARSERS, "parser", None)
+    if parser is None:
+        parser = _PARSERS.parser = _DIALECT.parser()
+    try:
+        tokens = _repair_tokens(_DIALECT.tokenize(sql))
+        statements = parser.parse(tokens, sql)
+    except (ParseError, TokenError) as error:
+        raise SpiderEncodingError(f"SQL syntax error: {error}") from None
+    statements = [statement for statement in statements if statement is not None]
+    if len(statements) != 1:
+        raise SpiderEncodingError(f"expected one SQL statement, found {len(statements)}")
+    return statements[0]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Encoding
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def encode_sql(sql: str, schema: dict, *, limit_mode: str = "value") -> dict:
+    """Return the Spider `sql` dict of `sql` on the database described by `schema` (one tables.json entry).
+
+    Names match case-insensitively. `limit_mode="value"` writes the LIMIT integer (Spider dev.json);
+    `limit_mode="one"` writes 1 whenever a LIMIT exists (the SParC/CoSQL releases). Raises SpiderEncodingError when
+    the SQL does not parse, names an unknown table or column, or uses a construct the format cannot hold.
+    """
+    if limit_mode not in LIMIT_MODES:
+        raise ValueError(f"limit_mode must be one of {LIMIT_MODES}, not {limit_mode!r}")
+    index = _schema_index(schema)
+    tree = _parse(sql)
+    return _Encoder(index, limit_mode == "one").query(tree, None)
+
+
+class _Encoder:
+    def __init__(self, index: _SchemaIndex, limit_is_one: bool) -> None:
+        self.index = index
+        self.limit_is_one = limit_is_one
+
+    # -- queries ------------------------------------------------------------------------------------------------
+
+    def query(self, node: exp.Expr, parent: _Scope | None) -> dict:
+        while isinstance(node, exp.Subquery):
+            self._reject_extra_args(node, {"this"}, "subquery")
+            node = node.this
+        if isinstance(node, exp.Select):
+            return self.select(node, parent, None, None)
+        if type(node) in _SET_OPS:
+            return self.set_operation(node, parent)
+        raise SpiderEncodingError(f"expected a SELECT query, found {node.key.upper()}")
+
+    def set_operation(self, node: exp.Expr, parent: _Scope | None) -> dict:
+        selects: list[exp.Expr] = []
+        operators: list[str] = []
+        self._flatten_set_operation(node, selects, operators)
+        # An ORDER BY/LIMIT written after the last SELECT is attached by sqlglot to the set operation itself.
+        order, limit = node.args.get("order"), node.args.get("limit")
+        encoded = self.select(selects[-1], parent, order, limit)
+        for select, operator in zip(reversed(selects[:-1]), reversed(operators), strict=True):
+            outer = self.select(select, parent, None, None)
+            outer[operator] = encoded
+            encoded = outer
+        return encoded
+
+    def _flatten_set_operation(self, node: exp.Expr, selects: list, operators: list) -> None:
+        while isinstance(node, exp.Subquery):
+            node = node.this
+        operator = _SET_OPS.get(type(node))
+        if operator is None:
+            if not isinstance(node, exp.Select):
+                raise SpiderEncodingError(f"expected a SELECT in a set operation, found {node.key.upper()}")
+            selects.append(node)
+            return
+        if selects and (node.args.get("order") or node.args.get("limit")):
+            raise SpiderEncodingError("ORDER BY/LIMIT on a nested set operation is not supported")
+        self._reject_extra_args(node, {"this", "expression", "distinct", "order", "limit", "by_name", "side", "kind"},
+                                operator)
+        self._flatten_set_operation(node.this, selects, operators)
+        operators.append(operator)
+        self._flatten_set_operation(node.expression, selects, operators)
+
+    def select(self, node: exp.Select, parent: _Scope | None, order: exp.Expr | None, limit: exp.Expr | None) -> dict:
+        self._reject_extra_args(node, _SELECT_ARGS_WE_ENCODE, "SELECT")
+        if node.args.get("kind"):
+            raise SpiderEncodingError(f"SELECT {node.args['kind']} is not supported")
+        if order is not None and node.args.get("order") or limit is not None and node.args.get("limit"):
+            raise SpiderEncodingError("ORDER BY/LIMIT both inside and after a set operation")
+        order = order if order is not None else node.args.get("order")
+        limit = limit if limit is not None else node.args.get("limit")
+
+        scope = _Scope(self.index, parent)
+        table_units, from_conds = self.from_clause(node, scope)
+        distinct = node.args.get("distinct")
+        if distinct is not None and distinct.args.get("on"):
+            raise SpiderEncodingError("DISTINCT ON is not supported")
+        select_items = []
+        for item in node.expressions:
+            if isinstance(item, exp.Alias):
+                scope.select_aliases[item.alias.lower()] = item.this
+                item = item.this
+            select_items.append(self.select_item(item, scope))
+        where = node.args.get("where")
+        group = node.args.get("group")
+        having = node.args.get("having")
+        return {
+            "from": {"table_units": table_units, "conds": from_conds},
+            "select": [distinct is not None, select_items],
+            "where": self.conditions(where.this, scope) if where is not None else [],
+            "groupBy": self.group_by(group, scope) if group is not None else [],
+            "having": self.conditions(having.this, scope) if having is not None else [],
+            "orderBy": self.order_by(order, scope) if order is not None else [],
+            "limit": self.limit(limit) if limit is not None else None,
+            "intersect": None,
+            "union": None,
+            "except": None,
+        }
+
+    def from_clause(self, node: exp.Select, scope: _Scope) -> tuple[list, list]:
+        from_ = node.args.get("from_")
+        if from_ is None:
+            raise SpiderEncodingError("a SELECT without FROM cannot be encoded")
+        sources = [(from_.this, None)]
+        for join in node.args.get("joins") or ():
+            self._reject_extra_args(join, {"this", "on", "kind", "side"}, "JOIN")
+            if join.args.get("side") or join.args.get("kind") not in (None, "INNER", "CROSS"):
+                # The format has no join type; an outer join would silently read as an inner one.
+                raise SpiderEncodingError(f"{join.args.get('side') or join.args.get('kind')} JOIN is not supported")
+            on = join.args.get("on")
+            # sqlglot writes a JOIN without ON as `ON TRUE`; both mean "no join condition" here.
+            if isinstance(on, exp.Boolean) and on.this:
+                on = None
+            sources.append((join.this, on))
+
+        table_units: list = []
+        conds: list = []
+        for source, on in sources:
+            if isinstance(source, exp.Table):
+                self._reject_extra_args(source, {"this", "alias"}, "table")
+                name = source.name.lower()
+                table_id = self.index.table_ids.get(name)
+                if table_id is None:
+                    raise SpiderEncodingError(f"unknown table {source.name!r} in database {self.index.db_id!r}")
+                scope.names[name] = table_id
+                if source.alias:
+                    scope.names[source.alias.lower()] = table_id
+                scope.table_order.append(table_id)
+                table_units.append(["table_unit", table_id])
+            elif isinstance(source, exp.Subquery):
+                # A derived table's columns have no ids, so only the subquery itself is encoded.
+                table_units.append(["sql", self.query(source.this, scope.parent)])
+            else:
+                raise SpiderEncodingError(f"unsupported FROM item {source.sql()!r}")
+            if on is not None:
+                join_conds = self.conditions(on, scope)
+                if conds:
+                    conds.append("and")
+                conds.extend(join_conds)
+        return table_units, conds
+
+    # -- clauses ------------------------------------------------------------------------------------------------
+
+    def select_item(self, node: exp.Expr, scope: _Scope) -> list:
+        node = _unwrap_paren(node)
+        agg_id = _AGG_IDS.get(type(node))
+        if agg_id is None:
+            return [0, self.val_unit(node, scope)]
+        argument, distinct = self._aggregate_argument(node)
+        val_unit = self.val_unit(argument, scope)
+        if distinct:
+            val_unit[1][2] = True
+        return [agg_id, val_unit]
+
+    def group_by(self, node: exp.Group, scope: _Scope) -> list:
+        self._reject_extra_args(node, {"expressions"}, "GROUP BY")
+        return [self.col_unit(item, scope) for item in node.expressions]
+
+    def order_by(self, node: exp.Order, scope: _Scope) -> list:
+        direction = "asc"
+        val_units = []
+        for ordered in node.expressions:
+            # desc is None when no direction is written; the format keeps only the last written one.
+            if ordered.args.get("desc") is not None:
+                direction = "desc" if ordered.args["desc"] else "asc"
+            target = ordered.this
+            if isinstance(target, exp.Column) and not target.table:
+                aliased = scope.select_aliases.get(target.name.lower())
+                if aliased is not None and not self._is_column(target, scope):
+                    target = aliased
+            val_units.append(self.val_unit(target, scope))
+        return [direction, val_units]
+
+    def limit(self, node: exp.Limit) -> int:
+        if node.args.get("offset"):
+            raise SpiderEncodingError("LIMIT with OFFSET is not supported")
+        value = node.expression
+        if not isinstance(value, exp.Literal) or value.is_string:
+            raise SpiderEncodingError(f"LIMIT must be an integer, found {value.sql()!r}")
+        try:
+            number = int(value.this)
+        except ValueError:
+            raise SpiderEncodingError(f"LIMIT must be an integer, found {value.this!r}") from None
+        return 1 if self.limit_is_one else number
+
+    # -- conditions ---------------------------------------------------------------------------------------------
+
+    def conditions(self, node: exp.Expr, scope: _Scope) -> list:
+        node = _unwrap_paren(node)
+        if isinstance(node, exp.And | exp.Or):
+            connector = "and" if isinstance(node, exp.And) else "or"
+            return [*self.conditions(node.this, scope), connector, *self.conditions(node.expression, scope)]
+        return [self.cond_unit(node, scope, False)]
+
+    def cond_unit(self, node: exp.Expr, scope: _Scope, negated: bool) -> list:
+        node = _unwrap_paren(node)
+        if isinstance(node, exp.Not):
+            return self.cond_unit(node.this, scope, not negated)
+        op_id = _COMPARISON_OP_IDS.get(type(node))
+        if op_id is not None:
+            return [negated, op_id, self.val_unit(node.this, scope), self.value(node.expression, scope), None]
+        if isinstance(node, exp.Like):
+            negated ^= bool(node.args.get("negate"))
+            if node.args.get("escape"):
+                raise SpiderEncodingError("LIKE ... ESCAPE is not supported")
+            return [negated, _OP_LIKE, self.val_unit(node.this, scope), self.value(node.expression, scope), None]
+        if isinstance(node, exp.In):
+            return [negated, _OP_IN, self.val_unit(node.this, scope), self._in_value(node, scope), None]
+        if isinstance(node, exp.Between):
+            low = self.value(node.args["low"], scope)
+            high = self.value(node.args["high"], scope)
+            return [negated, _OP_BETWEEN, self.val_unit(node.this, scope), low, high]
+        if isinstance(node, exp.Is):
+            return [negated, _OP_IS, self.val_unit(node.this, scope), self.value(node.expression, scope), None]
+        if isinstance(node, exp.Exists):
+            # EXISTS has no left operand; the format still needs a val_unit there, so `*` stands in for it.
+            return [negated, _OP_EXISTS, [0, [0, 0, False], None], self.query(node.this, scope), None]
+        raise SpiderEncodingError(f"unsupported condition {node.sql()!r}")
+
+    def _in_value(self, node: exp.In, scope: _Scope) -> dict:
+        query = node.args.get("query")
+        if query is not None:
+            return self.query(query, scope)
+        items = node.expressions
+        if len(items) == 1 and isinstance(_unwrap_paren(items[0]), exp.Select | exp.Subquery | exp.SetOperation):
+            return self.query(_unwrap_paren(items[0]), scope)
+        raise SpiderEncodingError(f"IN with a list of values is not supported: {node.sql()!r}")
+
+    def value(self, node: exp.Expr, scope: _Scope):
+        """Right-hand side of a condition: a float, a quoted string, a nested sql dict or a col_unit."""
+        if isinstance(node, exp.Paren):
+            return self.value(node.this, scope)
+        if isinstance(node, exp.Literal):
+            if node.is_string:
+                return f'"{node.this}"'
+            return float(node.this)
+        if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal) and not node.this.is_string:
+            return -float(node.this.this)
+        if isinstance(node, exp.Subquery | exp.Select | exp.SetOperation):
+            return self.query(node, scope)
+        if isinstance(node, exp.Null):
+            return "null"
+        if isinstance(node, exp.Boolean):
+            return "true" if node.this else "false"
+        return self.col_unit(node, scope)
+
+    # -- units --------------------------------------------------------------------------------------------------
+
+    def val_unit(self, node: exp.Expr, scope: _Scope) -> list:
+        node = _unwrap_paren(node)
+        unit_op = _UNIT_OP_IDS.get(type(node))
+        if unit_op is None:
+            return [0, self.col_unit(node, scope), None]
+        return [unit_op, self.col_unit(node.this, scope), self.col_unit(node.expression, scope)]
+
+    def col_unit(self, node: exp.Expr, scope: _Scope) -> list:
+        node = _unwrap_paren(node)
+        agg_id = _AGG_IDS.get(type(node))
+        if agg_id is not None:
+            argument, distinct = self._aggregate_argument(node)
+            return [agg_id, self.column(_unwrap_paren(argument), scope), distinct]
+        if isinstance(node, exp.Distinct):
+            return [0, self.column(self._only(node.expressions, "DISTINCT"), scope), True]
+        return [0, self.column(node, scope), False]
+
+    def column(self, node: exp.Expr, scope: _Scope) -> int:
+        if isinstance(node, exp.Star):
+            return 0
+        if isinstance(node, exp.Column):
+            if node.args.get("db") or node.args.get("catalog"):
+                raise SpiderEncodingError(f"unsupported column reference {node.sql()!r}")
+            if isinstance(node.this, exp.Star):
+                if node.table:
+                    scope.table_for(node.table.lower())
+                return 0
+            qualifier = node.table.lower() if node.table else None
+            return scope.column_id(node.name.lower(), qualifier)
+        if isinstance(node, exp.Anonymous | exp.Func):
+            raise SpiderEncodingError(f"unsupported function {node.sql()!r} (only max/min/count/sum/avg)")
+        raise SpiderEncodingError(f"expected a column, found {node.sql()!r}")
+
+    # -- helpers ------------------------------------------------------------------------------------------------
+
+    def _aggregate_argument(self, node: exp.Expr) -> tuple[exp.Expr, bool]:
+        self._reject_extra_args(node, {"this", "big_int"}, node.key.upper())
+        argument = node.this
+        if argument is None:
+            raise SpiderEncodingError(f"{node.key.upper()} needs an argument")
+        if isinstance(argument, exp.Distinct):
+            return self._only(argument.expressions, "DISTINCT"), True
+        return argument, False
+
+    def _is_column(self, node: exp.Column, scope: _Scope) -> bool:
+        try:
+            self.column(node, scope)
+        except SpiderEncodingError:
+            return False
+        return True
+
+    @staticmethod
+    def _only(items: list, what: str) -> exp.Expr:
+        if len(items) != 1:
+            raise SpiderEncodingError(f"{what} over several expressions is not supported")
+        return items[0]
+
+    @staticmethod
+    def _reject_extra_args(node: exp.Expr, allowed: set | frozenset, what: str) -> None:
+        for key, value in node.args.items():
+            if value and key not in allowed:
+                raise SpiderEncodingError(f"{key} in {what} is not supported: {node.sql()!r}")
+
+
+def _unwrap_paren(node: exp.Expr) -> exp.Expr:
+    while isinstance(node, exp.Paren):
+        node = node.this
+    return node
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# query_toks_no_value
+# ---------------------------------------------------------------------------------------------------------------
+
+# Quoted strings and numbers become "value"; words stay whole; every other character (operators included, so `>=`
+# is two tokens) is a token by itself. This is what the public releases hold.
+_QUERY_TOKEN = re.compile(r"""\s*(?:("[^"]*"|'[^']*')|(\d+(?:\.\d+)?)|(\w+)|(\S))""")
+
+
+def query_toks_no_value(sql: str) -> list[str]:
+    """Return the `query_toks_no_value` tokens of `sql`: lower-cased, with string and number literals as "value"."""
+    tokens = []
+    for match in _QUERY_TOKEN.finditer(sql.strip().rstrip(";").rstrip()):
+        quoted, number, word, other = match.groups()
+        if quoted is not None or number is not None:
+            tokens.append("value")
+        else:
+            tokens.append((word or other).lower())
+    return tokens

@@ -1,0 +1,131 @@
+"""The command-line tools, run as a dataset builder would run them."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from annotation.models import Database, Goal, User
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args) -> tuple[str, str]:
+    out, err = StringIO(), StringIO()
+    call_command(*args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def test_add_person_with_and_without_password():
+    out, _ = run("add_person", "--role", "expert", "--username", "erin", "--password", "long-password-1")
+    assert "Created erin" in out and "Password" not in out
+    assert User.objects.get(username="erin").check_password("long-password-1")
+    out, _ = run("add_person", "--role", "worker", "--username", "walt")
+    password = out.split("Password: ")[1].strip()
+    assert User.objects.get(username="walt").check_password(password)
+    with pytest.raises(CommandError, match="taken"):
+        run("add_person", "--role", "worker", "--username", "walt")
+
+
+def test_load_demo_is_idempotent():
+    out, _ = run("load_demo")
+    assert "Demo data ready" in out
+    counts = (Database.objects.count(), Goal.objects.count(), User.objects.count())
+    assert counts[0] == 3 and counts[1] >= 9 and counts[2] == 6
+    run("load_demo")
+    assert (Database.objects.count(), Goal.objects.count(), User.objects.count()) == counts
+    for role in ("worker", "expert", "reviewer", "admin"):
+        assert User.objects.filter(role=role).exists()
+    assert set(Goal.objects.values_list("hardness", flat=True)) & {"medium", "hard", "extra"}
+
+
+def test_sql_inspect_prints_one_json_object(demo_databases):
+    out, _ = run("sql_inspect", "--database", "dorm_demo", "SELECT count(*) FROM student")
+    report = json.loads(out)
+    assert report["ok"] is True
+    assert report["hardness"] == "easy"
+    assert report["query_toks_no_value"] == ["select", "count", "(", "*", ")", "from", "student"]
+    assert report["sql"]["select"][1][0][0] == 3  # count
+    assert report["execution"]["row_count"] == 1
+    with pytest.raises(CommandError, match="no registered database"):
+        run("sql_inspect", "--database", "nope", "SELECT 1")
+
+
+def test_sql_inspect_file_never_stops_on_a_bad_line(demo_databases, tmp_path):
+    lines = [
+        "dorm_demo\tSELECT count(*) FROM student",
+        "no tab on this line",
+        "ghost_db\tSELECT 1",
+        "dorm_demo\tSELECT nonsense FROM nowhere",
+        "dorm_demo\tDELETE FROM student",
+        "dorm_demo\tSELECT fname FROM student WHERE age > 20",
+    ]
+    tsv = tmp_path / "queries.tsv"
+    tsv.write_text("\n".join(lines) + "\n")
+    out, _ = run("sql_inspect", "--file", str(tsv))
+    reports = [json.loads(line) for line in out.splitlines()]
+    assert [r["line"] for r in reports] == [1, 2, 3, 4, 5, 6]
+    assert [r["ok"] for r in reports] == [True, False, False, False, False, True]
+    assert reports[3]["validation"]["errors"][0]["kind"] == "unknown_table"
+    assert reports[4]["execution"]["error"]["kind"] in {"forbidden", "statement"}
+    assert Database.objects.get(db_id="dorm_demo").path.exists()
+
+
+def test_export_tables_writes_the_registered_schemas(demo_databases, tmp_path):
+    out_file = tmp_path / "out" / "tables.json"
+    run("export_tables", "--out", str(out_file))
+    entries = json.loads(out_file.read_text())
+    assert [entry["db_id"] for entry in entries] == sorted(demo_databases)
+    assert entries[0] == Database.objects.get(db_id=entries[0]["db_id"]).schema
+    run("export_tables", "--out", str(out_file), "--only", "dorm_demo")
+    assert [entry["db_id"] for entry in json.loads(out_file.read_text())] == ["dorm_demo"]
+    with pytest.raises(CommandError, match="not registered"):
+        run("export_tables", "--out", str(out_file), "--only", "ghost")
+
+
+def test_import_goals_command_reports_and_filters(demo_databases, tmp_path):
+    goals = [
+        {"db_id": "dorm_demo", "question": "How many students?", "query": "SELECT count(*) FROM student"},
+        {"db_id": "dorm_demo", "question": "Bad", "query": "SELECT x FROM y"},
+    ]
+    path = tmp_path / "goals.json"
+    path.write_text(json.dumps(goals))
+    out, err = run("import_goals", str(path), "--hardness", "easy")
+    assert "Created 1 goals" in out
+    assert "skipped [dorm_demo] 'Bad'" in err
+    with pytest.raises(CommandError, match="unknown hardness"):
+        run("import_goals", str(path), "--hardness", "trivial")
+
+
+@pytest.mark.conformance
+def test_import_spider_then_export_tables_round_trips_the_public_schemas(shared_path, tmp_path):
+    tables = shared_path("spider", "tables.json")
+    wanted = ["concert_singer", "pets_1", "car_1", "flight_2", "world_1", "dog_kennels", "student_transcripts_tracking"]
+    out, _ = run("import_spider", "--tables", str(tables), "--databases", str(shared_path("spider", "database")), "--only", *wanted)
+    assert f"Registered {len(wanted)} databases" in out
+    exported = tmp_path / "tables.json"
+    run("export_tables", "--out", str(exported))
+    public = {entry["db_id"]: entry for entry in json.loads(tables.read_text())}
+    for entry in json.loads(exported.read_text()):
+        for key in ("table_names_original", "column_names_original", "primary_keys", "foreign_keys"):
+            assert entry[key] == public[entry["db_id"]][key], (entry["db_id"], key)
+
+
+@pytest.mark.conformance
+def test_import_goals_from_the_public_samples(shared_path):
+    run(
+        "import_spider",
+        "--tables",
+        str(shared_path("spider", "tables.json")),
+        "--databases",
+        str(shared_path("spider", "database")),
+        "--only",
+        "concert_singer",
+        "pets_1",
+    )
+    out, err = run("import_goals", str(shared_path("samples", "cosql_dev_sample.json")), "--hardness", "medium,hard,extra")
+    created = Goal.objects.count()
+    assert created > 0 and f"Created {created} goals" in out
+    assert set(Goal.objects.values_list("hardness", flat=True)) <= {"medium", "hard", "extra"}
+    assert set(Goal.objects.values_list("source", flat=True)) == {"cosql"}

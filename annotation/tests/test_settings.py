@@ -1,0 +1,101 @@
+"""Settings come from the environment with strict parsing; unset means embedded defaults."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from config.env import SettingError, env_bool, env_int, env_list
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _settings_in_subprocess(env: dict) -> dict:
+    code = (
+        "import json, django; from django.conf import settings; "
+        "print(json.dumps({'engine': settings.DATABASES['default']['ENGINE'], "
+        "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], 'eager': settings.CELERY_TASK_ALWAYS_EAGER, "
+        "'broker': settings.CELERY_BROKER_URL, 'timeout': settings.SANDBOX_TIMEOUT_MS, "
+        "'hosts': settings.ALLOWED_HOSTS}))"
+    )
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER"}}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode:
+        raise SettingError(result.stderr.strip().splitlines()[-1])
+    return json.loads(result.stdout)
+
+
+def test_nothing_set_means_embedded_defaults():
+    values = _settings_in_subprocess({})
+    assert values["engine"] == "django.db.backends.sqlite3"
+    assert values["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert values["eager"] is True
+    assert values["timeout"] == 2000
+
+
+def test_urls_switch_to_postgres_and_redis():
+    values = _settings_in_subprocess(
+        {"DATABASE_URL": "postgres://u:p@db.example:5432/wozsql", "REDIS_URL": "redis://cache.example:6379/0"}
+    )
+    assert values["engine"] == "django.db.backends.postgresql"
+    assert values["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert values["eager"] is False
+    assert values["broker"] == "redis://cache.example:6379/0"
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DEBUG": "ture"}, "DEBUG='ture' is not a boolean"),
+        ({"SANDBOX_TIMEOUT_MS": "2s"}, "SANDBOX_TIMEOUT_MS='2s' is not an integer"),
+        ({"SANDBOX_TIMEOUT_MS": "1"}, "below the minimum"),
+        ({"DATABASE_URL": "mysql://x/y"}, "DATABASE_URL must be"),
+        ({"REDIS_URL": "localhost:6379"}, "REDIS_URL must start with"),
+    ],
+)
+def test_malformed_values_stop_start_up_with_a_message(env, message):
+    with pytest.raises(SettingError, match=message):
+        _settings_in_subprocess(env)
+
+
+def test_parsers(monkeypatch):
+    monkeypatch.setenv("X_BOOL", "Yes")
+    monkeypatch.setenv("X_INT", " 42 ")
+    monkeypatch.setenv("X_LIST", "a, b,,c ")
+    assert env_bool("X_BOOL") is True
+    assert env_int("X_INT", 0) == 42
+    assert env_list("X_LIST", []) == ["a", "b", "c"]
+    assert env_int("X_MISSING", 7) == 7
+    with pytest.raises(SettingError):
+        env_int("X_INT", 0, maximum=10)
+
+
+def test_deploy_check_is_quiet_with_production_settings():
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "0",
+        "SECRET_KEY": "a-production-secret-that-is-long-and-random-0123456789-abcdefghijkl",
+        "WOZSQL_REQUIRE_SECRET_KEY": "1",
+        "SECURE_SSL_REDIRECT": "1",
+        "SESSION_COOKIE_SECURE": "1",
+        "CSRF_COOKIE_SECURE": "1",
+        "SECURE_HSTS_SECONDS": "31536000",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr + result.stdout

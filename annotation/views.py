@@ -1,0 +1,228 @@
+"""Pages of the annotation app: role homes, databases, goals, people and the SQL workbench."""
+
+import json
+import tempfile
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import Count
+from django.http import Http404, HttpResponseBadRequest, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from annotation import selectors, services
+from annotation.forms import DatabaseUploadForm, GoalForm, PersonForm, SqlForm
+from annotation.models import Database, Goal, Hardness, User
+from annotation.roles import HOME_URL_NAMES, can, role_of, role_required
+from annotation.sql.analysis import inspect_sql
+from annotation.sql.schema import describe_tables
+from annotation.sql.validate import validate_sql
+
+
+@login_required
+def home(request):
+    """Send each person to the home page of their role."""
+    return redirect(HOME_URL_NAMES[role_of(request.user)])
+
+
+@role_required("databases.manage")
+def admin_home(request):
+    hardness_counts = dict(Goal.objects.values_list("hardness").annotate(n=Count("id")).order_by())
+    context = {
+        "database_count": Database.objects.count(),
+        "goal_count": Goal.objects.count(),
+        "hardness_counts": [(level.label, hardness_counts.get(level.value, 0)) for level in Hardness],
+        "people_counts": list(User.objects.values_list("role").annotate(n=Count("id")).order_by("role")),
+        "recent_databases": Database.objects.order_by("-created_at")[:5],
+    }
+    return render(request, "annotation/admin_home.html", context)
+
+
+@role_required("databases.browse")
+def database_list(request):
+    return render(
+        request,
+        "annotation/database_list.html",
+        {"databases": selectors.database_list(), "can_manage": can(request.user, "databases.manage")},
+    )
+
+
+@role_required("databases.manage")
+def database_upload(request):
+    form = DatabaseUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        if upload.size > settings.MAX_DATABASE_UPLOAD_MB * 1024 * 1024:
+            form.add_error("file", f"The file is larger than {settings.MAX_DATABASE_UPLOAD_MB} MB.")
+        else:
+            with tempfile.TemporaryDirectory() as folder:
+                path = Path(folder) / "upload.sqlite"
+                with open(path, "wb") as handle:
+                    for chunk in upload.chunks():
+                        handle.write(chunk)
+                try:
+                    database = services.database_register(
+                        db_id=form.cleaned_data["db_id"],
+                        source_path=path,
+                        description=form.cleaned_data["description"],
+                        created_by=request.user,
+                        replace=form.cleaned_data["replace"],
+                    )
+                except ValidationError as exc:
+                    form.add_error(None, exc)
+                else:
+                    messages.success(
+                        request, f"Registered {database.db_id}: {database.table_count} tables, {database.column_count} columns."
+                    )
+                    return redirect("annotation:database_detail", db_id=database.db_id)
+    return render(request, "annotation/database_upload.html", {"form": form})
+
+
+@role_required("databases.browse")
+def database_detail(request, db_id):
+    database = get_object_or_404(Database, db_id=db_id)
+    return render(
+        request,
+        "annotation/database_detail.html",
+        {
+            "database": database,
+            "tables": describe_tables(database.schema),
+            "goals": database.goals.all()[:200],
+            "can_run_sql": can(request.user, "sql.run"),
+            "schema_json": database.schema,
+        },
+    )
+
+
+@role_required("databases.browse")
+def database_table(request, db_id, table_index):
+    """One page of a table's content as JSON (the database browser pages through it)."""
+    database = get_object_or_404(Database, db_id=db_id)
+    try:
+        page = int(request.GET.get("page", "1"))
+    except ValueError:
+        return HttpResponseBadRequest("page must be a number")
+    try:
+        data = selectors.database_table_page(database=database, table_index=table_index, page=page)
+    except IndexError:
+        raise Http404("no such table") from None
+    return JsonResponse(data)
+
+
+def _sql_from_request(request) -> str | None:
+    if request.content_type == "application/json":
+        try:
+            payload = json.loads(request.body or b"{}")
+        except json.JSONDecodeError:
+            return None
+        sql = payload.get("sql") if isinstance(payload, dict) else None
+        return sql if isinstance(sql, str) and len(sql) <= 100_000 else None
+    form = SqlForm(request.POST)
+    return form.cleaned_data["sql"] if form.is_valid() else None
+
+
+@require_POST
+@role_required("sql.run")
+def sql_validate(request, db_id):
+    """Schema-aware validation for the SQL editor (called as the expert types)."""
+    database = get_object_or_404(Database, db_id=db_id)
+    sql = _sql_from_request(request)
+    if sql is None:
+        return JsonResponse({"error": "send a JSON object with a string field 'sql'"}, status=400)
+    return JsonResponse(validate_sql(sql, database.schema))
+
+
+@require_POST
+@role_required("sql.run")
+def sql_run(request, db_id):
+    """Run SQL in the sandbox and return the full inspection: validation, Spider sql, hardness, result."""
+    database = get_object_or_404(Database, db_id=db_id)
+    sql = _sql_from_request(request)
+    if sql is None:
+        return JsonResponse({"error": "send a JSON object with a string field 'sql'"}, status=400)
+    report = inspect_sql(sql, database.schema, db_path=database.path, rows_shown=None)
+    return JsonResponse(report)
+
+
+@role_required("goals.view")
+def goal_list(request):
+    database = None
+    if request.GET.get("database"):
+        database = get_object_or_404(Database, db_id=request.GET["database"])
+    hardness = request.GET.get("hardness") if request.GET.get("hardness") in Hardness.values else None
+    goals = selectors.goal_list(database=database, hardness=hardness)
+    return render(
+        request,
+        "annotation/goal_list.html",
+        {
+            "goals": goals[:500],
+            "total": goals.count(),
+            "databases": Database.objects.order_by("db_id"),
+            "selected_database": database,
+            "selected_hardness": hardness,
+            "hardness_levels": Hardness.choices,
+            "can_manage": can(request.user, "goals.manage"),
+        },
+    )
+
+
+@role_required("goals.manage")
+def goal_edit(request, goal_id=None):
+    goal = get_object_or_404(Goal, pk=goal_id) if goal_id else None
+    initial = {"database": goal.database, "question": goal.question, "sql": goal.sql, "active": goal.active} if goal else None
+    form = GoalForm(request.POST or None, initial=initial)
+    if goal:
+        form.fields["database"].disabled = True
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            if goal:
+                goal = services.goal_update(goal=goal, question=data["question"], sql=data["sql"], active=data["active"])
+            else:
+                goal = services.goal_create(
+                    database=data["database"], question=data["question"], sql=data["sql"], active=data["active"]
+                )
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, f"Saved the goal ({goal.get_hardness_display()}).")
+            return redirect(f"{reverse('annotation:goal_list')}?database={goal.database.db_id}")
+    return render(request, "annotation/goal_form.html", {"form": form, "goal": goal})
+
+
+@role_required("people.manage")
+def people(request):
+    form = PersonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            person, password = services.person_create(
+                username=form.cleaned_data["username"],
+                role=form.cleaned_data["role"],
+                password=form.cleaned_data["password"] or None,
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            shown = "" if form.cleaned_data["password"] else f" Password (shown once): {password}"
+            messages.success(request, f"Created {person.username} ({person.get_role_display()}).{shown}")
+            return redirect("annotation:people")
+    return render(
+        request, "annotation/people.html", {"form": form, "people": User.objects.order_by("role", "username")}
+    )
+
+
+@require_POST
+@role_required("people.manage")
+def person_block(request, user_id):
+    person = get_object_or_404(User, pk=user_id)
+    blocked = request.POST.get("blocked") == "1"
+    if person == request.user:
+        messages.error(request, "You cannot block yourself.")
+    else:
+        services.person_set_blocked(person=person, blocked=blocked, reason=request.POST.get("reason", "")[:300])
+        messages.success(request, f"{person.username} is {'blocked' if blocked else 'unblocked'}.")
+    return redirect("annotation:people")

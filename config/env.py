@@ -1,0 +1,66 @@
+"""Strict parsing of settings from the environment.
+
+Every setting the platform reads from the environment goes through one of these helpers, so that a typo
+(``DEBUG=ture``) stops the process at start-up with a clear message instead of silently meaning something else.
+"""
+
+import os
+
+
+class SettingError(RuntimeError):
+    """A setting in the environment could not be parsed."""
+
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise SettingError(f"{name}={raw!r} is not a boolean (use one of: 1/0, true/false, yes/no, on/off)")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise SettingError(f"{name}={raw!r} is not an integer") from None
+    if minimum is not None and value < minimum:
+        raise SettingError(f"{name}={value} is below the minimum {minimum}")
+    if maximum is not None and value > maximum:
+        raise SettingError(f"{name}={value} is above the maximum {maximum}")
+    return value
+
+
+def env_float(name: str, default: float, *, minimum: float | None = None) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        raise SettingError(f"{name}={raw!r} is not a number") from None
+    if minimum is not None and value < minimum:
+        raise SettingError(f"{name}={value} is below the minimum {minimum}")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]

@@ -1,0 +1,180 @@
+"""wozsql settings: one module, every value from the environment (see .env.example).
+
+With nothing set the platform runs on embedded defaults: SQLite, the in-memory channel layer and eager Celery.
+Setting DATABASE_URL switches to PostgreSQL, REDIS_URL to Redis for the channel layer and the Celery broker.
+"""
+
+from pathlib import Path
+
+import dj_database_url
+
+from config.env import SettingError, env_bool, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG and env_bool("WOZSQL_REQUIRE_SECRET_KEY", False):
+        raise SettingError("SECRET_KEY must be set in production")
+    # Development fallback only: `make run` and the tests never leave this machine.
+    SECRET_KEY = "wozsql-insecure-development-key-change-me-0123456789abcdefghijklmnop"
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "annotation",
+    "dialogs",
+    "review",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = None
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "annotation.context_processors.role",
+            ],
+        },
+    },
+]
+
+# --- Data stores -------------------------------------------------------------------------------------------------
+DATA_DIR = Path(env_str("WOZSQL_DATA_DIR", str(BASE_DIR / "var")))
+DATABASE_URL = env_str("DATABASE_URL")
+if DATABASE_URL:
+    if not DATABASE_URL.startswith(("postgres://", "postgresql://", "sqlite://")):
+        raise SettingError(f"DATABASE_URL must be a postgres:// or sqlite:// URL, got {DATABASE_URL.split(':')[0]}://")
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0, minimum=0))}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": DATA_DIR / "wozsql.sqlite3",
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_USER_MODEL = "annotation.User"
+
+REDIS_URL = env_str("REDIS_URL")
+if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise SettingError("REDIS_URL must start with redis://, rediss:// or unix://")
+
+if REDIS_URL:
+    # The Pub/Sub layer: no per-process capacity budget that silently drops group messages, and measured faster
+    # than the core layer (docs/PITFALLS). redis-py's async pool defaults to 100 connections, too few for a crowd.
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "max_connections": env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=10)}],
+            },
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# --- Celery ----------------------------------------------------------------------------------------------------------
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL or "memory://")
+CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", REDIS_URL or "cache+memory://")
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+
+# --- The SQL sandbox (annotation.sql.sandbox reads these; one place for every limit) ---------------------------------
+SANDBOX_TIMEOUT_MS = env_int("SANDBOX_TIMEOUT_MS", 2000, minimum=10)
+SANDBOX_MAX_ROWS = env_int("SANDBOX_MAX_ROWS", 1000, minimum=1)
+SANDBOX_MAX_SQL_LENGTH = env_int("SANDBOX_MAX_SQL_LENGTH", 20_000, minimum=100)
+SANDBOX_MAX_VALUE_LENGTH = env_int("SANDBOX_MAX_VALUE_LENGTH", 1_000_000, minimum=1000)
+SANDBOX_MAX_RESULT_BYTES = env_int("SANDBOX_MAX_RESULT_BYTES", 5_000_000, minimum=10_000)
+SANDBOX_MEMORY_MB = env_int("SANDBOX_MEMORY_MB", 256, minimum=32)
+SANDBOX_TEMP_MB = env_int("SANDBOX_TEMP_MB", 64, minimum=1)
+SANDBOX_WORKERS = env_int("SANDBOX_WORKERS", 2, minimum=1, maximum=64)
+
+# --- Uploads ----------------------------------------------------------------------------------------------------------
+MAX_DATABASE_UPLOAD_MB = env_int("MAX_DATABASE_UPLOAD_MB", 200, minimum=1)
+DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+
+# --- Auth, i18n, static --------------------------------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = env_str("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "var" / "static")))
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG or not env_bool("STATIC_MANIFEST", True)
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", True)
+WHITENOISE_AUTOREFRESH = DEBUG
+
+# --- Security (production values are on unless DEBUG; `manage.py check --deploy` must stay quiet) ---------------
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
+SECURE_HSTS_PRELOAD = SECURE_HSTS_SECONDS > 0
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY", False) else None
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.channels.server": {"level": "WARNING"}},
+}
+

@@ -1,0 +1,23 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.http import JsonResponse
+from django.urls import include, path
+
+from annotation import views as annotation_views
+
+
+def healthz(request):
+    """Liveness probe for compose and load balancers: no database work."""
+    return JsonResponse({"ok": True})
+
+
+urlpatterns = [
+    path("", annotation_views.home, name="home"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("healthz", healthz, name="healthz"),
+    path("django-admin/", admin.site.urls),
+    path("", include("annotation.urls")),
+    path("", include("dialogs.urls")),
+    path("review/", include("review.urls")),
+]

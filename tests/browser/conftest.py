@@ -1,0 +1,129 @@
+"""Real-browser tests: the platform as `make run` starts it (Daphne, migrated, demo data), driven by Chromium.
+
+The server runs in its own process on its own data folder, with whatever DATABASE_URL/REDIS_URL the test run has,
+so the second `make test` pass drives the browser against PostgreSQL and Redis too.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tools.test_stack import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("WOZSQL_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DEMO_PASSWORD = "wozsql-demo"
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+class Platform:
+    def __init__(self, url: str, env: dict):
+        self.url = url
+        self.env = env
+
+    def manage(self, *args: str) -> str:
+        """Run a management command against the running platform's database."""
+        result = subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True, check=True
+        )
+        return result.stdout
+
+
+@pytest.fixture(scope="session")
+def platform(tmp_path_factory):
+    if not os.path.exists(CHROMIUM):
+        message = f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("WOZSQL_REQUIRE_SHARED") == "1":
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    data_dir = tmp_path_factory.mktemp("platform")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "WOZSQL_DATA_DIR": str(data_dir),
+        "DEBUG": "0",
+        "STATIC_MANIFEST": "0",
+    }
+    if env.get("DATABASE_URL"):
+        # Its own database in the throwaway cluster, apart from pytest-django's test database.
+        from tools.test_stack import create_database
+
+        env["DATABASE_URL"] = env["DATABASE_URL"].rsplit("/", 1)[0] + "/wozsql_browser"
+        create_database(env["DATABASE_URL"])
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True)
+    subprocess.run([sys.executable, "manage.py", "load_demo"], cwd=ROOT, env=env, check=True, capture_output=True)
+    port = free_port()
+    log = open(data_dir / "daphne.log", "wb")
+    server = subprocess.Popen(
+        [shutil.which("daphne") or str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+         "config.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(url + "/healthz", timeout=1)
+            break
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                server.kill()
+                raise RuntimeError((data_dir / "daphne.log").read_text()[-3000:]) from None
+            time.sleep(0.1)
+    yield Platform(url, env)
+    server.terminate()
+    server.wait(timeout=10)
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(platform):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def new_page(browser, platform):
+    """Open a fresh browser context (its own cookies) and return a function that signs someone in."""
+    contexts = []
+
+    def open_as(username: str | None = None, password: str = DEMO_PASSWORD):
+        context = browser.new_context(base_url=platform.url)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        if username:
+            page.goto("/login/")
+            page.fill("input[name=username]", username)
+            page.fill("input[name=password]", password)
+            page.click("button[type=submit]")
+            page.wait_for_load_state()
+        return page
+
+    yield open_as
+    for context in contexts:
+        context.close()

@@ -1,0 +1,165 @@
+"""Real PostgreSQL and Redis servers for the test suite and the benchmarks, started on loopback and thrown away.
+
+    python tools/test_stack.py ensure-system-packages      # apt-get install what is missing (when root)
+    python tools/test_stack.py with-services -- CMD ...     # run CMD with DATABASE_URL and REDIS_URL set
+
+Importable too: `postgres_server()` and `redis_server()` are context managers yielding a URL, used by the benchmarks
+and by tests that start several Daphne processes on one stack. Nothing here is mocked: these are the Debian servers.
+"""
+
+import contextlib
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+
+SYSTEM_PACKAGES = {"postgresql": "initdb", "redis-server": "redis-server", "chromium": "/usr/bin/chromium"}
+
+
+def _find_pg_bin(name: str) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    return candidates[-1] if candidates else None
+
+
+def missing_packages() -> list[str]:
+    missing = []
+    for package, probe in SYSTEM_PACKAGES.items():
+        present = os.path.exists(probe) if probe.startswith("/") else bool(_find_pg_bin(probe) or shutil.which(probe))
+        if not present:
+            missing.append(package)
+    return missing
+
+
+def ensure_system_packages() -> int:
+    missing = missing_packages()
+    if not missing:
+        return 0
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        print(f"test_stack: missing {', '.join(missing)}; install them (apt-get install {' '.join(missing)}) "
+              "to run the PostgreSQL/Redis/browser tests.", file=sys.stderr)
+        return 0
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    print(f"test_stack: installing {', '.join(missing)} with apt-get", file=sys.stderr)
+    subprocess.run(["apt-get", "update", "-q"], check=True, env=env, stdout=subprocess.DEVNULL)
+    subprocess.run(["apt-get", "install", "-y", "-q", *missing], check=True, env=env, stdout=subprocess.DEVNULL)
+    return 0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
+
+
+def _as_postgres_user():
+    """PostgreSQL refuses to run as root: drop to the `postgres` account when we are root."""
+    if os.geteuid() != 0:
+        return None, None
+    entry = pwd.getpwnam("postgres")
+    return entry.pw_uid, entry.pw_gid
+
+
+@contextlib.contextmanager
+def postgres_server(max_connections: int = 300) -> Iterator[str]:
+    """Start a throwaway PostgreSQL cluster on a free loopback port; yield its URL (superuser, trust auth)."""
+    initdb, pg_ctl = _find_pg_bin("initdb"), _find_pg_bin("pg_ctl")
+    if not initdb or not pg_ctl:
+        raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
+    uid, gid = _as_postgres_user()
+    folder = tempfile.mkdtemp(prefix="wozsql-pg-")
+    if uid is not None:
+        os.chown(folder, uid, gid)
+    data, port = os.path.join(folder, "data"), free_port()
+
+    def run(args, **kwargs):
+        return subprocess.run(args, check=True, user=uid, group=gid, stdout=subprocess.DEVNULL, **kwargs)
+
+    run([initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
+    options = (
+        f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
+        f"-c full_page_writes=off -c max_connections={max_connections}"
+    )
+    run([pg_ctl, "-D", data, "-o", options, "-l", os.path.join(folder, "log"), "-w", "start"])
+    try:
+        yield f"postgres://postgres@127.0.0.1:{port}/wozsql"
+    finally:
+        subprocess.run([pg_ctl, "-D", data, "-m", "immediate", "stop"], user=uid, group=gid,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def create_database(url: str) -> None:
+    """Create the database named in `url` (the cluster starts with only `postgres`)."""
+    import psycopg2
+
+    base, name = url.rsplit("/", 1)
+    connection = psycopg2.connect(base + "/postgres")
+    connection.autocommit = True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        if not cursor.fetchone():
+            cursor.execute(f'CREATE DATABASE "{name}"')
+    connection.close()
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    """Start a throwaway Redis (no persistence) on a free loopback port; yield its URL."""
+    binary = shutil.which("redis-server")
+    if not binary:
+        raise RuntimeError("Redis is not installed (apt-get install redis-server)")
+    port = free_port()
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--maxclients", "10000"],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def with_services(command: list[str]) -> int:
+    with postgres_server() as database_url, redis_server() as redis_url:
+        create_database(database_url)
+        env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url}
+        print(f"test_stack: PostgreSQL at {database_url}, Redis at {redis_url}", file=sys.stderr)
+        return subprocess.run(command, env=env).returncode
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print(__doc__)
+        return 2
+    if argv[0] == "ensure-system-packages":
+        return ensure_system_packages()
+    if argv[0] == "with-services":
+        command = argv[2:] if len(argv) > 1 and argv[1] == "--" else argv[1:]
+        return with_services(command)
+    print(f"unknown command {argv[0]!r}\n{__doc__}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
