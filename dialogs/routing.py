@@ -1,3 +1,10 @@
 """Websocket routes of the dialogs app (wired into config.asgi)."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from dialogs import consumers
+
+websocket_urlpatterns = [
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/dialogues/<int:dialogue_id>/", consumers.DialogueConsumer.as_asgi()),
+]

@@ -1,0 +1,1022 @@
+"""Run one read-only SQL statement on a SQLite file, inside a pool of sandboxed worker processes.
+
+An expert's SQL is untrusted input. ``mode=ro`` alone is not a sandbox (docs/PITFALLS.md: from a read-only connection
+``VACUUM INTO`` wrote files, ``ATTACH`` created files, temp tables worked, ``PRAGMA query_only=0`` was accepted), so
+every layer refuses on its own:
+
+1. the caller's process checks the length, that there is exactly one statement, and its leading keyword;
+2. the statement runs in a separate worker process with its own address-space, file-size and heap limits, a private
+   temp directory and an empty environment, so a memory bomb or a crash costs one worker, never the server;
+3. the connection is opened ``mode=ro&immutable=1`` with ``query_only``, ``trusted_schema=OFF``, no extension loading
+   and low ``setlimit`` values (no attached databases at all, which also blocks ``VACUUM INTO``);
+4. an authorizer allows only SELECT, column reads, recursive CTEs, an allow-list of functions and a few schema pragmas;
+5. a progress handler stops the statement at its deadline, and the caller kills the worker if even that fails.
+
+The worker pool is created lazily and is private to the process that created it (a forked child starts its own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import functools
+import json
+import math
+import os
+import re
+import select
+import shutil
+import signal
+import sqlite3
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+# Every ``error["kind"]`` this module produces, so callers can map each one to a message or a status code.
+ERROR_KINDS = (
+    "syntax",  # the SQL does not parse (position where SQLite says where)
+    "schema",  # unknown table, column or function, ambiguous column
+    "forbidden",  # anything but a read: writes, DDL, PRAGMA, ATTACH, transactions, forbidden functions
+    "too_many_statements",  # more than one statement
+    "timeout",  # the time limit was reached
+    "too_large",  # SQL text, a single value, the result or the memory/temp space it needs is over its limit
+    "limit",  # an SQLite structural limit: expression depth, compound SELECT terms, parser stack, ...
+    "not_found",  # the database file does not exist
+    "busy",  # every worker stayed busy for longer than the queue allows
+    "crashed",  # the worker process died while running the statement
+    "runtime",  # any other error SQLite reports while running the statement
+)
+
+# SQLite's own maxima for structural limits (sqlite.org/limits.html), set far below the compiled defaults. Measured on
+# the 539 queries of the Spider dev sample: they pass with EXPR_DEPTH >= 15, VDBE_OP >= 200, FUNCTION_ARG >= 2,
+# LIKE_PATTERN_LENGTH >= 10 and need no compound SELECT; each value below leaves a wide margin for hand-written SQL.
+_STRUCTURAL_LIMITS = {
+    sqlite3.SQLITE_LIMIT_ATTACHED: 0,  # also stops VACUUM INTO, which attaches its target internally
+    sqlite3.SQLITE_LIMIT_EXPR_DEPTH: 100,
+    sqlite3.SQLITE_LIMIT_COMPOUND_SELECT: 20,
+    sqlite3.SQLITE_LIMIT_VDBE_OP: 50_000,
+    sqlite3.SQLITE_LIMIT_FUNCTION_ARG: 32,
+    sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH: 1_000,
+    sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER: 0,  # nothing is ever bound: a "?" in expert SQL is a mistake
+    sqlite3.SQLITE_LIMIT_TRIGGER_DEPTH: 1,
+    sqlite3.SQLITE_LIMIT_WORKER_THREADS: 0,  # no helper threads that escape the per-query accounting
+}
+
+# SQLite's built-in functions minus the ones that touch the process or its files (load_extension), hand out pointers
+# (fts3_tokenizer is compiled in here and can install a tokenizer from an address) or expose other connections' state.
+_ALLOWED_FUNCTIONS = frozenset(
+    """
+    -> ->> abs acos acosh asin asinh atan atan2 atanh avg ceil ceiling char coalesce cos cosh count cume_dist
+    current_date current_time current_timestamp date datetime degrees dense_rank exp first_value floor format glob
+    group_concat hex ifnull iif instr json json_array json_array_length json_extract json_group_array
+    json_group_object json_insert json_object json_patch json_quote json_remove json_replace json_set json_type
+    json_valid julianday lag last_value lead length like likelihood likely ln log log10 log2 lower ltrim max min mod
+    nth_value ntile nullif percent_rank pi pow power printf quote radians random randomblob rank replace round
+    row_number rtrim sign sin sinh soundex sqlite_version sqrt strftime substr substring sum tan tanh time total trim
+    trunc typeof unicode unixepoch unlikely upper zeroblob
+    """.split()
+)
+
+# Read-only schema pragmas an expert may use to look at a table (``PRAGMA table_info(singer)``).
+_ALLOWED_PRAGMAS = frozenset(
+    {"table_info", "table_xinfo", "index_list", "index_info", "index_xinfo", "foreign_key_list"}
+)
+
+_WRITE_KEYWORDS = frozenset(
+    {
+        "INSERT", "UPDATE", "DELETE", "REPLACE", "UPSERT", "CREATE", "DROP", "ALTER", "ATTACH", "DETACH", "VACUUM",
+        "BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE", "REINDEX", "ANALYZE",
+    }
+)  # fmt: skip
+
+_PROGRESS_STEPS = 1000  # VM steps between deadline checks: +2.3% on normal queries, 0.09 ms late (docs/PITFALLS)
+_BACKSTOP_MARGIN_S = 1.0  # the caller kills a worker this long after the deadline the progress handler missed
+_STARTUP_TIMEOUT_S = 30.0  # a cold interpreter on a loaded CI machine can take seconds to start
+_QUEUE_TIMEOUT_FACTOR = 5  # a caller waits at most this many query time limits for a free worker
+_CONNECTIONS_PER_WORKER = 16  # each cached connection keeps up to 2 MB of page cache under the worker's heap limit
+_INLINE_BLOB_BYTES = 256
+_SPIN_S = float(os.environ.get("XSPIN", "0"))
+_WORKER_SPIN_S = float(os.environ.get("XWSPIN", "0"))  # blobs up to this size are returned as hex literals, longer ones as a placeholder
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Public API
+# --------------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """Every bound one sandboxed statement runs under; the defaults mirror config/settings.py."""
+
+    timeout_ms: int = 2000
+    max_rows: int = 1000
+    max_sql_length: int = 20_000
+    max_value_length: int = 1_000_000
+    max_result_bytes: int = 5_000_000
+    memory_mb: int = 256
+    temp_mb: int = 64
+    workers: int = 2
+
+    @classmethod
+    def from_settings(cls) -> SandboxLimits:
+        """Read the SANDBOX_* settings, or return the defaults when Django is not configured (standalone use)."""
+        try:
+            from django.conf import settings
+            from django.core.exceptions import ImproperlyConfigured
+        except ImportError:
+            return cls()
+        if not settings.configured and not os.environ.get("DJANGO_SETTINGS_MODULE"):
+            return cls()
+        try:
+            return cls(
+                timeout_ms=settings.SANDBOX_TIMEOUT_MS,
+                max_rows=settings.SANDBOX_MAX_ROWS,
+                max_sql_length=settings.SANDBOX_MAX_SQL_LENGTH,
+                max_value_length=settings.SANDBOX_MAX_VALUE_LENGTH,
+                max_result_bytes=settings.SANDBOX_MAX_RESULT_BYTES,
+                memory_mb=settings.SANDBOX_MEMORY_MB,
+                temp_mb=settings.SANDBOX_TEMP_MB,
+                workers=settings.SANDBOX_WORKERS,
+            )
+        except (AttributeError, ImproperlyConfigured):
+            return cls()
+
+
+@dataclass
+class SandboxResult:
+    """The outcome of one statement: rows (JSON-safe values) when ``ok``, else ``error``.
+
+    ``error`` is ``{"kind", "message", "position", "line", "col"}``: ``kind`` is one of ERROR_KINDS, ``position`` the
+    0-based character offset in the SQL (``line``/``col`` 1-based), all three None where unknown.
+    """
+
+    ok: bool
+    columns: list[str] = field(default_factory=list)
+    rows: list[list] = field(default_factory=list)
+    row_count: int = 0
+    truncated: bool = False
+    elapsed_ms: float = 0.0
+    error: dict | None = None
+
+    def to_dict(self) -> dict:
+        """Return a plain dict, ready for ``json.dumps`` (every value is already JSON-safe)."""
+        return asdict(self)
+
+
+def execute(db_path: str | Path, sql: str, *, limits: SandboxLimits | None = None) -> SandboxResult:
+    """Run one read-only statement on the SQLite file ``db_path`` in a sandbox worker and return its result.
+
+    Blocks the calling thread for at most about ``limits.timeout_ms`` (plus the time spent waiting for a free worker);
+    never raises for anything the SQL does: every failure comes back as ``SandboxResult(ok=False, error=...)``.
+    """
+    started = time.perf_counter()
+    limits = limits or SandboxLimits.from_settings()
+    checked = _precheck(sql, limits)
+    if isinstance(checked, dict):
+        return _failure(checked, started, sql)
+    request = json.dumps(
+        [
+            os.path.abspath(os.fspath(db_path)),
+            checked,
+            limits.timeout_ms,
+            limits.max_rows,
+            limits.max_value_length,
+            limits.max_sql_length,
+            limits.max_result_bytes,
+        ]
+    ).encode()
+    response = _pool_for(limits).run(request, limits)
+    if isinstance(response, dict):
+        return _failure(response, started, sql)
+    reply = json.loads(response)
+    if reply[0] != 1:
+        return _failure(reply[1], started, sql)
+    rows = reply[3]
+    return SandboxResult(
+        ok=True,
+        columns=reply[1],
+        rows=rows,
+        row_count=len(rows),
+        truncated=reply[2],
+        elapsed_ms=(time.perf_counter() - started) * 1000,
+    )
+
+
+async def execute_async(db_path: str | Path, sql: str, *, limits: SandboxLimits | None = None) -> SandboxResult:
+    """Like :func:`execute`, for async code (Channels consumers): the wait happens on a thread, never on the loop."""
+    limits = limits or SandboxLimits.from_settings()
+    loop = asyncio.get_running_loop()
+    call = functools.partial(execute, db_path, sql, limits=limits)
+    return await loop.run_in_executor(_async_executor(limits.workers), call)
+
+
+def worker_pids(limits: SandboxLimits | None = None) -> list[int]:
+    """Return the process ids of the live workers of the pool ``limits`` selects (health checks, tests)."""
+    return _pool_for(limits or SandboxLimits.from_settings()).pids()
+
+
+def shutdown() -> None:
+    """Stop every worker of this process's pools (called at exit; the next :func:`execute` starts new ones)."""
+    with _pools_lock:
+        pools = list(_pools.values())
+        _pools.clear()
+    for pool in pools:
+        pool.close()
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Checks in the caller's process: cheap, and they save a round trip for the commonest refusals
+# --------------------------------------------------------------------------------------------------------------------
+
+# Tokens inside which a ";" or a keyword does not count: strings, quoted identifiers, comments.
+_OPAQUE_RE = re.compile(
+    r"'(?:[^']|'')*'?|\"(?:[^\"]|\"\")*\"?|`(?:[^`]|``)*`?|\[[^\]]*\]?|--[^\n]*|/\*.*?(?:\*/|\Z)|;", re.S
+)
+_LEADING_RE = re.compile(r"(?:\s+|--[^\n]*(?:\n|\Z)|/\*.*?(?:\*/|\Z))*", re.S)
+_WORD_RE = re.compile(r"[^\W\d]\w*")
+_FILLER_RE = re.compile(r"(?:\s+|--[^\n]*(?:\n|\Z)|/\*.*?(?:\*/|\Z)|;)*\Z", re.S)
+
+
+def _precheck(sql: object, limits: SandboxLimits) -> str | dict:
+    """Return the SQL to send to a worker (a trailing filler cut off), or an error dict."""
+    if not isinstance(sql, str):
+        return _error("syntax", "the SQL must be a string")
+    if len(sql) > limits.max_sql_length:
+        return _error("too_large", f"the SQL is {len(sql):,} characters long; the limit is {limits.max_sql_length:,}")
+    start = _LEADING_RE.match(sql).end()
+    if start == len(sql):
+        return _error("syntax", "the SQL is empty")
+    word = _WORD_RE.match(sql, start)
+    keyword = word.group().upper() if word else ""
+    if keyword in _WRITE_KEYWORDS:
+        return _error(
+            "forbidden",
+            f"{keyword} statements are not allowed: the sandbox only runs read-only SELECT (or WITH ... SELECT)",
+            start,
+        )
+    if ";" in sql:
+        for match in _OPAQUE_RE.finditer(sql, start):
+            if match.group() != ";":
+                continue
+            rest = match.end()
+            if _FILLER_RE.match(sql, rest):
+                return sql[:rest]  # "SELECT 1; -- done" or "SELECT 1;;" is one statement
+            second = _LEADING_RE.match(sql, rest).end()
+            while sql[second] == ";":
+                second = _LEADING_RE.match(sql, second + 1).end()
+            return _error("too_many_statements", "only one statement can run at a time; remove the second one", second)
+    return sql
+
+
+def _error(kind: str, message: str, position: int | None = None) -> dict:
+    return {"kind": kind, "message": message, "position": position, "line": None, "col": None}
+
+
+def _failure(error: dict, started: float, sql: str | None = None) -> SandboxResult:
+    position = error.get("position")
+    if isinstance(sql, str) and position is not None and error.get("line") is None:
+        error["line"], error["col"] = _line_col(sql, position)
+    return SandboxResult(ok=False, elapsed_ms=(time.perf_counter() - started) * 1000, error=error)
+
+
+def _line_col(sql: str, position: int) -> tuple[int, int]:
+    line_start = sql.rfind("\n", 0, position) + 1
+    return sql.count("\n", 0, position) + 1, position - line_start + 1
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# The pool, in the caller's process
+# --------------------------------------------------------------------------------------------------------------------
+
+_FRAME_HEADER = struct.Struct("!I")
+_PROJECT_ROOT = str(Path(__file__).resolve().parents[2])
+
+
+class _WorkerGone(Exception):
+    """The worker closed its pipe: it crashed, was killed, or broke the protocol."""
+
+    def __init__(self, reason: str, *, before_request: bool = False):
+        super().__init__(reason)
+        self.before_request = before_request  # it never saw the request, so running it elsewhere is safe
+
+
+class _WorkerLate(Exception):
+    """The worker did not answer before the backstop deadline."""
+
+
+class _Worker:
+    """One sandbox process and its two pipe ends; used by one caller thread at a time."""
+
+    def __init__(self, memory_mb: int, temp_mb: int):
+        # A private, empty temp directory: SQLite spills big sorts to files even with temp_store=MEMORY (measured),
+        # and the worker's RLIMIT_FSIZE bounds each file in it.
+        self.tmpdir = tempfile.mkdtemp(prefix="wozsql-sandbox-")
+        code = (
+            f"import sys; sys.path.insert(0, {_PROJECT_ROOT!r}); import annotation.sql.sandbox as s; s._worker_main()"
+        )
+        try:
+            self.process = subprocess.Popen(
+                # -I: no PYTHON* variables, no user site; -S: no site-packages (the worker needs only the stdlib).
+                [sys.executable, "-I", "-S", "-c", code, str(memory_mb), str(temp_mb)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                bufsize=0,
+                cwd=self.tmpdir,
+                # Nothing of the server's environment (secret key, database URL) reaches the untrusted side.
+                env={"SQLITE_TMPDIR": self.tmpdir, "TMPDIR": self.tmpdir, "LC_ALL": "C.UTF-8"},
+                close_fds=True,
+                start_new_session=True,  # a Ctrl-C meant for the server does not hit a worker mid-protocol
+            )
+        except BaseException:
+            shutil.rmtree(self.tmpdir, ignore_errors=True)
+            raise
+        self.pid = self.process.pid
+        self._write_fd = self.process.stdin.fileno()
+        self._read_fd = self.process.stdout.fileno()
+        os.set_blocking(self._read_fd, False)
+        self._poller = select.poll()
+        self._poller.register(self._read_fd, select.POLLIN)
+        self._ready = False
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def request(self, payload: bytes, timeout_s: float, max_reply: int) -> bytes:
+        """Send one request and wait for its reply; raise _WorkerGone or _WorkerLate."""
+        if not self._ready:
+            try:
+                ready = self._receive(time.monotonic() + _STARTUP_TIMEOUT_S, 64)
+            except (_WorkerGone, _WorkerLate) as exc:
+                raise _WorkerGone("it did not start", before_request=True) from exc
+            if ready != b'"ready"':
+                raise _WorkerGone("it did not start", before_request=True)
+            self._ready = True
+        deadline = time.monotonic() + timeout_s
+        view = memoryview(_FRAME_HEADER.pack(len(payload)) + payload)
+        try:
+            while view:
+                view = view[os.write(self._write_fd, view) :]
+        except OSError as exc:
+            raise _WorkerGone(str(exc), before_request=True) from exc
+        return self._receive(deadline, max_reply)
+
+    def _receive(self, deadline: float, max_size: int) -> bytes:
+        buffer = b""
+        needed = _FRAME_HEADER.size
+        header_done = False
+        monotonic = time.monotonic
+        spin_until = monotonic() + _SPIN_S
+        while True:
+            while len(buffer) < needed:
+                try:
+                    # Small replies (nearly all) arrive whole with the header: one read.
+                    chunk = os.read(self._read_fd, needed - len(buffer) if header_done else 65536)
+                except BlockingIOError:
+                    now = monotonic()
+                    if now < spin_until:
+                        continue
+                    if now >= deadline:
+                        raise _WorkerLate() from None
+                    self._poller.poll(math.ceil((deadline - now) * 1000))
+                    continue
+                if not chunk:
+                    raise _WorkerGone("end of file")
+                buffer += chunk
+            if header_done:
+                return buffer[_FRAME_HEADER.size :]
+            (size,) = _FRAME_HEADER.unpack_from(buffer)
+            needed = _FRAME_HEADER.size + size
+            if size > max_size or len(buffer) > needed:
+                raise _WorkerGone("it broke the protocol")
+            header_done = True
+
+    def kill(self) -> None:
+        """Stop the process for good and remove its temp directory."""
+        try:
+            self.process.kill()
+            self.process.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        self.close_pipes()
+        shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+    def close_pipes(self) -> None:
+        for stream in (self.process.stdin, self.process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def exit_description(self) -> str:
+        try:
+            code = self.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            return "it stopped answering"
+        if code < 0:
+            try:
+                return f"it was stopped by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"it was stopped by signal {-code}"
+        return f"it exited with status {code}"
+
+
+class _Pool:
+    """Up to ``size`` workers, started on demand; idle ones are reused last-in first-out so caches stay warm."""
+
+    def __init__(self, size: int, memory_mb: int, temp_mb: int):
+        self.size = size
+        self.memory_mb = memory_mb
+        self.temp_mb = temp_mb
+        self._idle: list[_Worker] = []
+        self._workers: set[_Worker] = set()
+        self._starting = 0
+        self._condition = threading.Condition()
+        self._closed = False
+
+    def run(self, request: bytes, limits: SandboxLimits) -> bytes | dict:
+        """Run one request on a worker; return the reply frame, or an error dict for busy/timeout/crash."""
+        timeout_s = limits.timeout_ms / 1000
+        queue_deadline = time.monotonic() + timeout_s * _QUEUE_TIMEOUT_FACTOR
+        max_reply = limits.max_result_bytes + 1_000_000  # rows plus column names and the envelope
+        for attempt in range(2):
+            worker = self._acquire(queue_deadline)
+            if worker is None:
+                return _error("busy", "every sandbox worker is busy; try again in a moment")
+            try:
+                reply = worker.request(request, timeout_s + _BACKSTOP_MARGIN_S, max_reply)
+            except _WorkerLate:
+                self._discard(worker)
+                return _error(
+                    "timeout",
+                    f"the query did not stop at its {limits.timeout_ms:,} ms time limit; its worker was stopped",
+                )
+            except _WorkerGone as exc:
+                description = worker.exit_description()
+                self._discard(worker)
+                if exc.before_request and attempt == 0:
+                    continue  # it died before it saw this query (killed while idle): retry once on a fresh worker
+                if exc.before_request:
+                    return _error("crashed", f"the sandbox worker could not start ({description})")
+                return _error(
+                    "crashed",
+                    f"the sandbox worker running this query died ({description}); it may have exceeded the "
+                    f"{limits.memory_mb} MB memory limit. The next query runs on a fresh worker.",
+                )
+            self._release(worker)
+            return reply
+        raise AssertionError("unreachable")
+
+    def _acquire(self, deadline: float) -> _Worker | None:
+        with self._condition:
+            while True:
+                while self._idle:
+                    worker = self._idle.pop()
+                    if worker.alive():
+                        return worker
+                    self._workers.discard(worker)  # died while idle (killed, OOM): replace it quietly
+                    _reap_later(worker)
+                if len(self._workers) + self._starting < self.size:
+                    self._starting += 1  # reserve the slot; the process starts outside the lock
+                    break
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self._condition.wait(remaining)
+        worker = None
+        try:
+            worker = _Worker(self.memory_mb, self.temp_mb)
+        finally:
+            with self._condition:
+                self._starting -= 1
+                if worker is not None:
+                    self._workers.add(worker)
+                self._condition.notify()
+        return worker
+
+    def _release(self, worker: _Worker) -> None:
+        with self._condition:
+            if not self._closed:
+                self._idle.append(worker)
+                self._condition.notify()
+                return
+        _reap_later(worker)
+
+    def _discard(self, worker: _Worker) -> None:
+        with self._condition:
+            self._workers.discard(worker)
+            self._condition.notify()
+        worker.kill()
+
+    def pids(self) -> list[int]:
+        with self._condition:
+            return [worker.pid for worker in self._workers if worker.alive()]
+
+    def close(self) -> None:
+        with self._condition:
+            self._closed = True
+            workers = list(self._workers)
+            self._idle.clear()
+            self._workers.clear()
+        for worker in workers:
+            worker.kill()
+
+    def forget(self) -> None:
+        """In a forked child: drop the parent's workers without touching them, closing only our pipe copies."""
+        for worker in self._workers:
+            worker.close_pipes()
+
+
+def _reap_later(worker: _Worker) -> None:
+    threading.Thread(target=worker.kill, name="sql-sandbox-reaper", daemon=True).start()
+
+
+_pools: dict[tuple[int, int, int], _Pool] = {}
+_pools_lock = threading.Lock()
+_executor: ThreadPoolExecutor | None = None
+
+
+def _pool_for(limits: SandboxLimits) -> _Pool:
+    key = (limits.workers, limits.memory_mb, limits.temp_mb)
+    pool = _pools.get(key)
+    if pool is None:
+        with _pools_lock:
+            pool = _pools.get(key)
+            if pool is None:
+                pool = _pools[key] = _Pool(*key)
+    return pool
+
+
+def _async_executor(workers: int) -> ThreadPoolExecutor:
+    global _executor
+    if _executor is None:
+        with _pools_lock:
+            if _executor is None:
+                # Threads only wait on pipes; a few more than workers keeps the queue in the executor, not in threads.
+                _executor = ThreadPoolExecutor(max_workers=workers + 2, thread_name_prefix="sql-sandbox")
+    return _executor
+
+
+def _after_fork_in_child() -> None:
+    global _pools_lock, _executor
+    for pool in _pools.values():
+        pool.forget()
+    _pools.clear()
+    _pools_lock = threading.Lock()
+    _executor = None
+
+
+atexit.register(shutdown)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# The worker process
+# --------------------------------------------------------------------------------------------------------------------
+
+
+def _worker_main() -> None:
+    """Entry point of a sandbox process: set its limits, then answer requests on stdin/stdout until end of file."""
+    memory_mb, temp_mb = int(sys.argv[1]), int(sys.argv[2])
+    in_fd, out_fd = os.dup(0), os.dup(1)
+    # Anything printed by accident goes to stderr instead of corrupting the protocol on stdout.
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Past RLIMIT_FSIZE a write fails with EFBIG (SQLite: "database or disk is full") instead of killing the worker.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    _limit_worker_resources(memory_mb, temp_mb)
+    _write_frame(out_fd, b'"ready"')
+    worker = _SandboxWorker(memory_mb, temp_mb)
+    os.set_blocking(in_fd, False)
+    poller = select.poll()
+    poller.register(in_fd, select.POLLIN)
+    while True:
+        frame = _read_frame(in_fd, poller, _WORKER_SPIN_S)
+        if frame is None:
+            return
+        try:
+            reply = worker.handle(frame)
+        except MemoryError:
+            reply = worker.memory_error()
+        _write_frame(out_fd, reply)
+
+
+def _limit_worker_resources(memory_mb: int, temp_mb: int) -> None:
+    import resource
+
+    megabyte = 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (temp_mb * megabyte, temp_mb * megabyte))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (64 + _CONNECTIONS_PER_WORKER, 64 + _CONNECTIONS_PER_WORKER))
+    resource.setrlimit(resource.RLIMIT_AS, (memory_mb * megabyte, memory_mb * megabyte))
+    # SQLite's own heap gets half the address space: its allocations then fail cleanly (SQLITE_NOMEM, MemoryError)
+    # while Python keeps room to build the reply and report the error. The limit is process-wide, hence per worker.
+    heap = memory_mb * megabyte // 2
+    probe = sqlite3.connect(":memory:")
+    probe.execute(f"PRAGMA hard_heap_limit = {heap}")
+    probe.execute(f"PRAGMA soft_heap_limit = {heap * 3 // 4}")
+    probe.close()
+
+
+def _read_frame(fd: int, poller, spin_s: float) -> bytes | None:
+    data = b""
+    needed = _FRAME_HEADER.size
+    header_done = False
+    monotonic = time.monotonic
+    spin_until = monotonic() + spin_s
+    while True:
+        while len(data) < needed:
+            try:
+                chunk = os.read(fd, needed - len(data) if header_done else 65536)
+            except BlockingIOError:
+                if monotonic() < spin_until:
+                    continue
+                poller.poll()
+                continue
+            if not chunk:
+                return None
+            data += chunk
+        if header_done:
+            return data[_FRAME_HEADER.size :]
+        (size,) = _FRAME_HEADER.unpack_from(data)
+        needed = _FRAME_HEADER.size + size
+        header_done = True
+
+
+def _write_frame(fd: int, payload: bytes) -> None:
+    view = memoryview(_FRAME_HEADER.pack(len(payload)) + payload)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+class _Guard:
+    """The per-connection state the authorizer and the progress handler share with the request being run."""
+
+    __slots__ = ("deadline", "denied", "limits")
+
+    def __init__(self):
+        self.deadline = 0.0
+        self.denied: tuple[str, str | None] | None = None  # (message, name to point at in the SQL)
+        self.limits: tuple[int, int] | None = None
+
+
+_AUTH_OK, _AUTH_DENY = sqlite3.SQLITE_OK, sqlite3.SQLITE_DENY
+# Python 3.11 also exports result codes as SQLITE_* (SQLITE_ERROR == SQLITE_CREATE_INDEX == 1): name actions explicitly.
+_ACTION_NAMES = {
+    getattr(sqlite3, f"SQLITE_{name}"): name.replace("_", " ")
+    for name in (
+        "CREATE_INDEX CREATE_TABLE CREATE_TEMP_INDEX CREATE_TEMP_TABLE CREATE_TEMP_TRIGGER CREATE_TEMP_VIEW "
+        "CREATE_TRIGGER CREATE_VIEW DELETE DROP_INDEX DROP_TABLE DROP_TEMP_INDEX DROP_TEMP_TABLE DROP_TEMP_TRIGGER "
+        "DROP_TEMP_VIEW DROP_TRIGGER DROP_VIEW INSERT PRAGMA READ SELECT TRANSACTION UPDATE ATTACH DETACH ALTER_TABLE "
+        "REINDEX ANALYZE CREATE_VTABLE DROP_VTABLE FUNCTION SAVEPOINT RECURSIVE"
+    ).split()
+}
+
+
+def _make_authorizer(guard: _Guard):
+    select_, read, function, recursive, pragma = (
+        sqlite3.SQLITE_SELECT,
+        sqlite3.SQLITE_READ,
+        sqlite3.SQLITE_FUNCTION,
+        sqlite3.SQLITE_RECURSIVE,
+        sqlite3.SQLITE_PRAGMA,
+    )
+    allowed_functions = _ALLOWED_FUNCTIONS
+
+    def authorize(action, arg1, arg2, db_name, source):
+        # Ordered by frequency: column reads and function calls dominate, and only run when a statement is prepared.
+        if action == read or action == select_ or action == recursive:
+            return _AUTH_OK
+        if action == function:
+            if arg2 in allowed_functions:
+                return _AUTH_OK
+            guard.denied = (f"the function {arg2}() is not allowed in the sandbox", arg2)
+            return _AUTH_DENY
+        if action == pragma:
+            if arg1 and arg1.lower() in _ALLOWED_PRAGMAS:
+                return _AUTH_OK
+            guard.denied = (
+                f"PRAGMA {arg1} is not allowed; the sandbox only permits {', '.join(sorted(_ALLOWED_PRAGMAS))}",
+                None,
+            )
+            return _AUTH_DENY
+        guard.denied = (_denial_message(action, arg1), None)
+        return _AUTH_DENY
+
+    return authorize
+
+
+def _denial_message(action: int, arg1: str | None) -> str:
+    if action == sqlite3.SQLITE_UPDATE and arg1 in ("sqlite_master", "sqlite_schema"):
+        # Using a table-valued function for the first time registers it in the schema, which arrives here as an update.
+        return "table-valued functions and virtual tables (json_each, pragma_..., dbstat) are not allowed"
+    if action in (sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH):
+        return "ATTACH, DETACH and VACUUM are not allowed: the sandbox sees exactly one database"
+    if action in (sqlite3.SQLITE_TRANSACTION, sqlite3.SQLITE_SAVEPOINT):
+        return "transaction control (BEGIN, COMMIT, SAVEPOINT, ...) is not allowed"
+    name = _ACTION_NAMES.get(action, f"action {action}")
+    target = f" on {arg1}" if arg1 else ""
+    return f"{name}{target} is not allowed: the sandbox only runs read-only SELECT statements"
+
+
+def _open_readonly(path: str, limits: tuple[int, int]) -> sqlite3.Connection:
+    """Open ``path`` read-only with every connection-level guard except the authorizer and the progress handler."""
+    # immutable=1: the platform never writes the databases experts query, and SQLite then takes no locks and creates
+    # no -journal/-wal/-shm files. A file that does change is noticed by its stat signature and reopened.
+    uri = f"file:{quote(path)}?mode=ro&immutable=1"
+    connection = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, cached_statements=256)
+    if hasattr(connection, "enable_load_extension"):
+        connection.enable_load_extension(False)
+    for statement in (
+        "PRAGMA query_only = ON",
+        "PRAGMA trusted_schema = OFF",  # no functions or virtual tables run from views/triggers in the file itself
+        "PRAGMA temp_store = MEMORY",  # temp b-trees stay in memory, under the worker's heap limit
+        "PRAGMA cell_size_check = ON",  # a corrupt or crafted file fails cleanly (sqlite.org/security.html)
+        "PRAGMA mmap_size = 0",
+    ):
+        connection.execute(statement)
+    for category, value in _STRUCTURAL_LIMITS.items():
+        connection.setlimit(category, value)
+    _apply_request_limits(connection, limits)
+    return connection
+
+
+def _apply_request_limits(connection: sqlite3.Connection, limits: tuple[int, int]) -> None:
+    max_value_length, max_sql_length = limits
+    connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, max_value_length)
+    # In bytes, and probing an error position prefixes "EXPLAIN ": leave room for UTF-8 and that prefix.
+    connection.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, max_sql_length * 4 + 64)
+
+
+def _open_guarded(path: str, limits: tuple[int, int]) -> tuple[sqlite3.Connection, _Guard]:
+    """Open ``path`` with every guard: the read-only connection, the authorizer and the progress handler."""
+    connection = _open_readonly(path, limits)
+    guard = _Guard()
+    guard.limits = limits
+    connection.set_authorizer(_make_authorizer(guard))
+    monotonic = time.monotonic
+
+    def past_deadline():
+        return monotonic() > guard.deadline
+
+    connection.set_progress_handler(past_deadline, _PROGRESS_STEPS)
+    return connection, guard
+
+
+def _file_signature(path: str) -> tuple[int, int, int, int]:
+    info = os.stat(path)
+    return info.st_ino, info.st_dev, info.st_size, info.st_mtime_ns
+
+
+class _SandboxWorker:
+    """Runs requests inside a worker; keeps one guarded connection per recently used database file."""
+
+    def __init__(self, memory_mb: int, temp_mb: int):
+        self.memory_mb = memory_mb
+        self.temp_mb = temp_mb
+        self.connections: OrderedDict[str, tuple[sqlite3.Connection, _Guard, tuple]] = OrderedDict()
+        encoder = json.JSONEncoder(allow_nan=False, separators=(",", ":"), default=_json_default)
+        self.encode = encoder.encode
+
+    def memory_error(self) -> bytes:
+        self.connections.clear()  # give SQLite's caches back before anything else
+        return self.reply_error(
+            "too_large", f"the query needs more memory than the sandbox allows ({self.memory_mb} MB per worker)"
+        )
+
+    @staticmethod
+    def reply_error(kind: str, message: str, position: int | None = None) -> bytes:
+        return json.dumps([0, _error(kind, message, position)]).encode()
+
+    def handle(self, frame: bytes) -> bytes:
+        path, sql, timeout_ms, max_rows, max_value_length, max_sql_length, max_result_bytes = json.loads(frame)
+        deadline = time.monotonic() + timeout_ms / 1000
+        try:
+            connection, guard = self.connection_for(path, (max_value_length, max_sql_length))
+        except FileNotFoundError:
+            return self.reply_error("not_found", f"the database file {os.path.basename(path)} does not exist")
+        except (OSError, sqlite3.Error) as exc:
+            return self.reply_error("not_found", f"the database file cannot be opened: {exc}")
+        guard.deadline = deadline
+        guard.denied = None
+        try:
+            try:
+                columns, rows_json, truncated = self.run(connection, sql, max_rows, max_result_bytes)
+            except sqlite3.OperationalError as exc:
+                if "Could not decode to UTF-8" not in str(exc):
+                    raise
+                # A few real databases hold Latin-1 text; show it with replacement characters rather than fail.
+                connection.text_factory = _lenient_text
+                try:
+                    columns, rows_json, truncated = self.run(connection, sql, max_rows, max_result_bytes)
+                finally:
+                    connection.text_factory = str
+        except _ResultTooLarge:
+            return self.reply_error(
+                "too_large",
+                f"the result is larger than {max_result_bytes:,} bytes; select fewer columns or add a LIMIT",
+            )
+        except MemoryError:
+            return self.memory_error()
+        except (sqlite3.Error, sqlite3.Warning, UnicodeError, OverflowError, ValueError) as exc:
+            error = self.classify(exc, connection, guard, sql, timeout_ms)
+            return json.dumps([0, error]).encode()
+        head = json.dumps([1, columns, truncated])
+        return f"{head[:-1]},{rows_json}]".encode()
+
+    def connection_for(self, path: str, limits: tuple[int, int]) -> tuple[sqlite3.Connection, _Guard]:
+        signature = _file_signature(path)
+        entry = self.connections.get(path)
+        if entry is not None and entry[2] == signature:
+            self.connections.move_to_end(path)
+            connection, guard, _ = entry
+            if guard.limits != limits:
+                _apply_request_limits(connection, limits)
+                guard.limits = limits
+            return connection, guard
+        if entry is not None:
+            entry[0].close()  # the file changed under an immutable connection: never read it again
+            del self.connections[path]
+        connection, guard = _open_guarded(path, limits)
+        self.connections[path] = (connection, guard, signature)
+        while len(self.connections) > _CONNECTIONS_PER_WORKER:
+            _, (old, _, _) = self.connections.popitem(last=False)
+            old.close()
+        return connection, guard
+
+    def run(self, connection: sqlite3.Connection, sql: str, max_rows: int, max_result_bytes: int):
+        cursor = connection.execute(sql)
+        columns = [column[0] for column in cursor.description] if cursor.description else []
+        pieces: list[str] = []
+        size = 2
+        count = 0
+        # Small first batch: one row already tells how big rows are, so a result of huge values is refused early
+        # instead of being fetched whole into memory.
+        batch_size = min(max_rows, 64)
+        while count < max_rows:
+            batch = cursor.fetchmany(batch_size)
+            if not batch:
+                break
+            text = self.encode_rows(batch)
+            size += len(text) - 1
+            if size > max_result_bytes:
+                raise _ResultTooLarge()
+            pieces.append(text[1:-1])
+            count += len(batch)
+            if len(batch) < batch_size:
+                break
+            per_row = max(1, len(text) // len(batch))
+            batch_size = max(1, min(max_rows - count, (max_result_bytes - size) // per_row + 1, 1000))
+        truncated = count >= max_rows and cursor.fetchone() is not None
+        return columns, "[" + ",".join(pieces) + "]", truncated
+
+    def encode_rows(self, rows: list[tuple]) -> str:
+        try:
+            return self.encode(rows)
+        except ValueError:  # inf, -inf (SQLite stores NaN as NULL): JSON has no literal for them
+            return self.encode([[_finite(value) for value in row] for row in rows])
+
+    def classify(self, exc: Exception, connection, guard: _Guard, sql: str, timeout_ms: int) -> dict:
+        message = str(exc)
+        if isinstance(exc, sqlite3.OperationalError) and message == "interrupted":
+            return _error("timeout", f"the query ran longer than its {timeout_ms:,} ms time limit and was stopped")
+        if guard.denied is not None or message.startswith("not authorized"):
+            text, name = guard.denied or ("this statement is not allowed in the sandbox", None)
+            return _error("forbidden", text, _find_name(sql, name) if name else None)
+        if "readonly database" in message or "too many attached databases" in message:
+            return _error("forbidden", "the sandbox is read-only: this statement would write or attach a database")
+        if message == "You can only execute one statement at a time.":
+            return _error("too_many_statements", "only one statement can run at a time")
+        if isinstance(exc, UnicodeError):
+            return _error("syntax", "the SQL contains characters that are not valid Unicode text")
+        if "string or blob too big" in message or "statement too long" in message:
+            return _error(
+                "too_large",
+                f"a value would be longer than the sandbox allows ({connection.getlimit(sqlite3.SQLITE_LIMIT_LENGTH):,}"
+                " bytes); randomblob, zeroblob, printf widths and long concatenations are bounded",
+            )
+        if "database or disk is full" in message or "disk I/O error" in message:
+            return _error(
+                "too_large", f"the query needs more temporary space than the sandbox allows ({self.temp_mb} MB)"
+            )
+        if message.startswith(_LIMIT_MESSAGES):
+            return _error("limit", f"{message}: the query is nested or compounded more deeply than the sandbox allows")
+        if message.startswith("near ") and message.endswith(": syntax error"):
+            token = message[len('near "') : -len('": syntax error')]
+            return _error("syntax", f'syntax error near "{token}"', _find_syntax_error(connection, sql, token, message))
+        if message == "incomplete input":
+            return _error("syntax", "the statement ends too early (incomplete input)", len(sql.rstrip()))
+        if message.startswith("unrecognized token: "):
+            token = message[len('unrecognized token: "') : -1]
+            position = sql.find(token)
+            return _error("syntax", f"unrecognized token {token!r}", position if position >= 0 else None)
+        for prefix in _SCHEMA_MESSAGES:
+            if message.startswith(prefix):
+                return _error("schema", message, _find_name(sql, message[len(prefix) :]))
+        return _error("runtime", message)
+
+
+class _ResultTooLarge(Exception):
+    pass
+
+
+_LIMIT_MESSAGES = (
+    "Expression tree is too large",
+    "parser stack overflow",
+    "too many terms in compound SELECT",
+    "too many SQL variables",
+    "too many columns",
+    "too many arguments on function",
+    "too many FROM clause terms",
+    "LIKE or GLOB pattern too complex",
+    "too many references to",
+    "at most 64 tables in a join",
+)
+_SCHEMA_MESSAGES = (
+    "no such table: ",
+    "no such column: ",
+    "ambiguous column name: ",
+    "no such function: ",
+    "wrong number of arguments to function ",
+    "misuse of aggregate: ",
+    "misuse of aggregate function ",
+)
+
+
+def _json_default(value: object) -> str:
+    if isinstance(value, bytes):
+        if len(value) <= _INLINE_BLOB_BYTES:
+            return f"x'{value.hex()}'"
+        return f"<blob {len(value):,} bytes>"
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def _finite(value: object) -> object:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    return value
+
+
+def _lenient_text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+# SQLite-like tokens, enough to find where an error message's token sits in the SQL.
+_TOKEN_RE = re.compile(
+    r"""\s+|--[^\n]*|/\*.*?(?:\*/|\Z)
+    |'(?:[^']|'')*'?|"(?:[^"]|"")*"?|`(?:[^`]|``)*`?|\[[^\]]*\]?
+    |[xX]'[^']*'?
+    |0[xX][0-9a-fA-F]+|(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?
+    |[^\W\d]\w*|[$@:#?]\w*
+    |\|\||<<|>>|<=|>=|==|!=|<>|->>|->|.""",
+    re.S | re.X,
+)
+
+
+def _tokens(sql: str) -> list[tuple[int, str]]:
+    return [(m.start(), m.group()) for m in _TOKEN_RE.finditer(sql) if not m.group()[:1].isspace()]
+
+
+def _find_syntax_error(connection: sqlite3.Connection, sql: str, token: str, message: str) -> int | None:
+    """Offset of the token SQLite stopped at (Python 3.11 has no sqlite3_error_offset).
+
+    The parser stops at the first occurrence of ``token`` where the statement can no longer be valid, so the answer is
+    the first occurrence whose prefix, compiled alone, fails with the same message. EXPLAIN compiles without running.
+    """
+    candidates = [start for start, text in _tokens(sql) if text == token]
+    first_word = _WORD_RE.match(sql, _LEADING_RE.match(sql).end())
+    if len(candidates) <= 1 or (first_word and first_word.group().upper() == "EXPLAIN"):
+        return candidates[0] if candidates else None
+    for start in candidates:
+        try:
+            connection.execute("EXPLAIN " + sql[: start + len(token)]).fetchone()
+        except sqlite3.Error as exc:
+            if str(exc) == message:
+                return start
+    return candidates[0]
+
+
+def _find_name(sql: str, name: str) -> int | None:
+    """Offset of the first identifier (or qualified ``a.b``) equal to ``name``, ignoring case and quotes."""
+    parts = [part.strip('"`[]').lower() for part in name.strip().split(".")]
+    tokens = _tokens(sql)
+    words = [text.strip('"`[]').lower() if text[0] not in "'" else None for _, text in tokens]
+    for index in range(len(tokens)):
+        if words[index] != parts[0]:
+            continue
+        if all(
+            index + 2 * k < len(tokens) and tokens[index + 2 * k - 1][1] == "." and words[index + 2 * k] == part
+            for k, part in enumerate(parts[1:], start=1)
+        ):
+            return tokens[index][0]
+    return None

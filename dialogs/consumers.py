@@ -1,0 +1,347 @@
+"""Websocket consumers: the lobby and the dialogue room. Protocol: docs/protocol.md.
+
+Consumers are thin. They parse and bound what arrives, ask `annotation.roles` and `dialogs.services` (which decide
+and write), and deliver what the services committed. Delivery per socket is exactly-once and in order: each socket
+remembers the last sequence number it sent; a broadcast that arrives out of order or after a gap makes it read the
+missing events from the database, and a duplicate is ignored. The channel layer alone is at-most-once.
+"""
+
+import asyncio
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from annotation.roles import can
+from dialogs import selectors, services
+from dialogs.models import Dialogue
+from dialogs.services import DialogueError
+from dialogs.visibility import event_view
+
+# Close codes (4000–4999 are the application's): the client shows the reason and does not retry 4401/4403/4404.
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+
+def person_group(user_id: int) -> str:
+    return f"person-{user_id}"
+
+
+LOBBY_GROUP = "lobby"
+
+
+class _RateLimit:
+    """A token bucket per socket: WS_RATE_PER_MINUTE messages a minute, with a burst of a quarter of that."""
+
+    def __init__(self, per_minute: int):
+        self.rate = per_minute / 60.0
+        self.capacity = max(5.0, per_minute / 4)
+        self.tokens = self.capacity
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class _JsonConsumer(AsyncWebsocketConsumer):
+    """Bounded, parsed JSON frames with errors that say what was wrong; subclasses implement `on_message`."""
+
+    async def send_json(self, content: dict) -> None:
+        await self.send(text_data=json.dumps(content, ensure_ascii=False))
+
+    async def send_error(self, code: str, message: str, client_id=None) -> None:
+        error = {"type": "error", "code": code, "message": message}
+        if client_id is not None:
+            error["id"] = client_id
+        await self.send_json(error)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data is None:
+            await self.send_error("bad_frame", "Send JSON text frames, not binary.")
+            return
+        if len(text_data.encode("utf-8")) > settings.WS_MAX_MESSAGE_BYTES:
+            await self.send_error("too_large", f"Messages are limited to {settings.WS_MAX_MESSAGE_BYTES} bytes.")
+            return
+        if not self.rate_limit.allow():
+            await self.send_error("rate_limited", "Too many messages; slow down.")
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            await self.send_error("bad_json", "The message is not valid JSON.")
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await self.send_error("bad_message", "A message is a JSON object with a string 'type'.")
+            return
+        await self.on_message(message)
+
+    async def on_message(self, message: dict) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class LobbyConsumer(_JsonConsumer):
+    """Workers wait here for a partner; experts say they are ready and see who waits."""
+
+    tick_seconds = 5.0
+
+    async def connect(self):
+        self.rate_limit = _RateLimit(settings.WS_RATE_PER_MINUTE)
+        self.user = self.scope.get("user")
+        self.ticker = None
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        if not (await database_sync_to_async(self._allowed)()):
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self.channel_layer.group_add(person_group(self.user.pk), self.channel_name)
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        self.ticker = asyncio.ensure_future(self._tick())
+        await self._send_status()
+
+    def _allowed(self) -> bool:
+        self.user.refresh_from_db()
+        return can(self.user, "chat.as_worker") or can(self.user, "chat.as_expert")
+
+    async def disconnect(self, code):
+        if self.ticker:
+            self.ticker.cancel()
+        if getattr(self, "user", None) is not None and self.user.is_authenticated:
+            await self.channel_layer.group_discard(person_group(self.user.pk), self.channel_name)
+            await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def on_message(self, message):
+        kind = message["type"]
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "join":
+            try:
+                await database_sync_to_async(services.lobby_join)(person=self.user)
+            except DialogueError as exc:
+                await self.send_error(exc.code, exc.message)
+                return
+            await self._pair_and_announce()
+        elif kind == "leave":
+            await database_sync_to_async(services.lobby_leave)(person=self.user)
+            await self.channel_layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+        elif kind == "status":
+            await self._send_status()
+        else:
+            await self.send_error("unknown_type", f"Unknown message type {kind!r}.")
+
+    async def _pair_and_announce(self):
+        dialogues = await database_sync_to_async(self._pair)()
+        for dialogue_id, worker_id, expert_id in dialogues:
+            for person_id in (worker_id, expert_id):
+                await self.channel_layer.group_send(
+                    person_group(person_id), {"type": "lobby.paired", "dialogue": dialogue_id}
+                )
+        await self.channel_layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+
+    @staticmethod
+    def _pair():
+        return [(d.pk, d.worker_id, d.expert_id) for d in services.lobby_pair()]
+
+    async def _tick(self):
+        # Releases over-long waits and refreshes the estimate; also abandons rooms nobody is left in to notice.
+        try:
+            while True:
+                await asyncio.sleep(self.tick_seconds)
+                released = await database_sync_to_async(services.lobby_release_expired)()
+                for entry in released:
+                    await self.channel_layer.group_send(
+                        person_group(entry.person_id),
+                        {"type": "lobby.released", "completion_code": entry.completion_code},
+                    )
+                await database_sync_to_async(services.dialogues_sweep)()
+                await self._pair_and_announce() if released else await self._send_status()
+        except asyncio.CancelledError:
+            pass
+
+    async def _send_status(self):
+        status = await database_sync_to_async(selectors.lobby_status)(self.user)
+        await self.send_json({"type": "status", **status})
+
+    async def lobby_changed(self, event):
+        await self._send_status()
+
+    async def lobby_paired(self, event):
+        await self.send_json(
+            {"type": "paired", "dialogue": event["dialogue"], "url": f"/dialogues/{event['dialogue']}/"}
+        )
+
+    async def lobby_released(self, event):
+        await self.send_json(
+            {
+                "type": "released",
+                "completion_code": event["completion_code"],
+                "message": "No expert became free in time. Thank you for waiting: here is your completion code.",
+            }
+        )
+
+
+class DialogueConsumer(_JsonConsumer):
+    """One participant's socket in one room."""
+
+    async def connect(self):
+        self.rate_limit = _RateLimit(settings.WS_RATE_PER_MINUTE)
+        self.user = self.scope.get("user")
+        self.sent_seq = 0
+        self.ready = False  # no events are pushed until the client said hello (with its last_seq)
+        self.abandon_timer = None
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        dialogue_id = self.scope["url_route"]["kwargs"]["dialogue_id"]
+        found = await database_sync_to_async(self._load)(dialogue_id)
+        if found == "missing":
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if found == "forbidden":
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        # Subscribe first, then read what was missed (PITFALLS: the reverse order loses what falls in between).
+        await self.channel_layer.group_add(self.dialogue.group_name, self.channel_name)
+        await self.accept()
+        joined = await database_sync_to_async(services.dialogue_presence)(
+            dialogue=self.dialogue, person=self.user, joined=True
+        )
+        if joined:
+            await self._broadcast([joined])
+        await self._presence("connected")
+
+    def _load(self, dialogue_id):
+        self.dialogue = Dialogue.objects.select_related("database", "goal", "worker").filter(pk=dialogue_id).first()
+        if self.dialogue is None:
+            return "missing"
+        self.user.refresh_from_db()
+        try:
+            self.side = services.dialogue_side(dialogue=self.dialogue, person=self.user)
+        except DialogueError:
+            return "forbidden"
+        return "ok"
+
+    async def disconnect(self, code):
+        if not hasattr(self, "dialogue") or not hasattr(self, "side"):
+            return
+        await self.channel_layer.group_discard(self.dialogue.group_name, self.channel_name)
+        if self.abandon_timer:
+            self.abandon_timer.cancel()
+        left = await database_sync_to_async(services.dialogue_presence)(
+            dialogue=self.dialogue, person=self.user, joined=False
+        )
+        if left:
+            await self._broadcast([left])
+        await self._presence("reconnecting")
+
+    async def on_message(self, message):
+        kind = message["type"]
+        if kind == "hello":
+            await self._hello(message)
+        elif kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "typing":
+            await self._presence("typing")
+        else:
+            await self._post(message)
+
+    async def _hello(self, message):
+        last_seq = message.get("last_seq", 0)
+        if not isinstance(last_seq, int) or last_seq < 0:
+            await self.send_error("invalid", "'last_seq' must be a non-negative integer.")
+            return
+        snapshot = await database_sync_to_async(self._snapshot)()
+        await self.send_json({"type": "state", "role": self.side, **snapshot})
+        self.sent_seq = last_seq
+        self.ready = True
+        await self._catch_up()
+
+    def _snapshot(self):
+        self.dialogue.refresh_from_db()
+        return selectors.dialogue_snapshot(dialogue=self.dialogue, role=self.side)
+
+    async def _post(self, message):
+        client_id = message.get("id")
+        try:
+            results = await database_sync_to_async(services.dialogue_post)(
+                dialogue=self.dialogue, person=self.user, message=message
+            )
+        except DialogueError as exc:
+            await self.send_error(exc.code, exc.message, client_id if isinstance(client_id, str) else None)
+            return
+        for event, _created in results:
+            await self.send_json({"type": "ack", "id": client_id, "seq": event.seq})
+        # Broadcast even a retried event: the original broadcast may be the one that was lost.
+        await self._broadcast([event for event, _ in results])
+
+    async def _broadcast(self, events):
+        for event in events:
+            await self.channel_layer.group_send(
+                self.dialogue.group_name, {"type": "dialogue.event", "seq": event.seq, "event_id": event.pk}
+            )
+
+    async def dialogue_event(self, message):
+        if not self.ready:
+            return
+        if message["seq"] <= self.sent_seq:
+            return  # already delivered (a duplicate or a rebroadcast)
+        await self._catch_up()
+
+    async def _catch_up(self):
+        """Send every event after `sent_seq` that this side may see, in order, straight from the log."""
+        views, last = await database_sync_to_async(self._events_after)(self.sent_seq)
+        for view in views:
+            await self.send_json({"type": "event", **view})
+        self.sent_seq = max(self.sent_seq, last)
+        if any(view["kind"] in ("end", "score", "response") for view in views):
+            await self._send_state()
+
+    def _events_after(self, after_seq):
+        events = list(self.dialogue.events.filter(seq__gt=after_seq).order_by("seq"))
+        last = events[-1].seq if events else after_seq
+        return [v for v in (event_view(event, self.side) for event in events) if v is not None], last
+
+    async def _send_state(self):
+        snapshot = await database_sync_to_async(self._snapshot)()
+        await self.send_json({"type": "state", "role": self.side, **snapshot})
+
+    async def _presence(self, state: str):
+        await self.channel_layer.group_send(
+            self.dialogue.group_name,
+            {"type": "dialogue.presence", "side": self.side, "state": state, "channel": self.channel_name},
+        )
+
+    async def dialogue_presence(self, message):
+        if message["channel"] == self.channel_name or message["side"] == self.side:
+            return
+        presence = {"type": "presence", "side": message["side"], "state": message["state"]}
+        if message["state"] == "reconnecting":
+            grace = settings.PRESENCE_GRACE_SECONDS
+            await self.send_json({**presence, "grace_seconds": grace})
+            if self.abandon_timer:
+                self.abandon_timer.cancel()
+            self.abandon_timer = asyncio.ensure_future(self._abandon_after(grace))
+        else:
+            await self.send_json(presence)
+            if message["state"] == "connected" and self.abandon_timer:
+                self.abandon_timer.cancel()
+                self.abandon_timer = None
+
+    async def _abandon_after(self, seconds: float):
+        try:
+            await asyncio.sleep(seconds + 0.5)
+            ended = await database_sync_to_async(services.dialogue_abandon_if_gone)(dialogue=self.dialogue)
+            await self._broadcast([event for event, _ in ended])
+        except asyncio.CancelledError:
+            pass
+

@@ -1,0 +1,122 @@
+"""Dialogues as ordered event logs, and the lobby where workers and experts wait to be paired."""
+
+from django.conf import settings
+from django.db import models
+
+from annotation.models import Database, Goal
+
+
+class DialogueStatus(models.TextChoices):
+    WAITING = "waiting", "Waiting"
+    ACTIVE = "active", "Active"
+    COMPLETED = "completed", "Completed"
+    ABANDONED = "abandoned", "Abandoned"
+    TERMINATED = "terminated", "Terminated by the expert"
+    DROPPED = "dropped", "Dropped (score below 3)"
+
+
+ENDED_STATUSES = frozenset(
+    {DialogueStatus.COMPLETED, DialogueStatus.ABANDONED, DialogueStatus.TERMINATED, DialogueStatus.DROPPED}
+)
+
+
+class Dialogue(models.Model):
+    """One Wizard-of-Oz session between a worker and an expert about one goal on one database.
+
+    `last_seq` is the sequence number of the newest event; it is bumped under a row lock together with the insert of
+    the event, which is what makes the numbering gap-free and the log totally ordered.
+    """
+
+    database = models.ForeignKey(Database, on_delete=models.PROTECT, related_name="dialogues")
+    goal = models.ForeignKey(Goal, on_delete=models.PROTECT, related_name="dialogues")
+    worker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dialogues_as_worker")
+    expert = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dialogues_as_expert")
+    status = models.CharField(max_length=16, choices=DialogueStatus.choices, default=DialogueStatus.WAITING)
+    incomplete = models.BooleanField(
+        default=False, help_text="Ended with fewer answered questions than the minimum: kept, but not for review."
+    )
+    last_seq = models.PositiveIntegerField(default=0)
+    score = models.PositiveSmallIntegerField(null=True, blank=True)
+    score_comment = models.TextField(blank=True)
+    completion_code = models.CharField(max_length=32, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status"]), models.Index(fields=["expert", "status"])]
+
+    def __str__(self) -> str:
+        return f"Dialogue {self.pk} on {self.database_id} ({self.status})"
+
+    @property
+    def group_name(self) -> str:
+        return f"dialogue-{self.pk}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in ENDED_STATUSES
+
+
+class EventKind(models.TextChoices):
+    JOIN = "join", "joined"
+    LEAVE = "leave", "left"
+    UTTERANCE = "utterance", "user utterance"
+    USER_ACTS = "user_acts", "user acts labelled"
+    SQL_RUN = "sql_run", "SQL run"
+    RESULT_SHARED = "result_shared", "result table sent"
+    RESPONSE = "response", "expert response"
+    DROP = "drop", "turn dropped"
+    SCORE = "score", "worker scored"
+    END = "end", "dialogue ended"
+
+
+class Event(models.Model):
+    """One entry of a dialogue's log. Written to the database before anyone is told about it."""
+
+    dialogue = models.ForeignKey(Dialogue, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=EventKind.choices)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    author_role = models.CharField(max_length=16, blank=True)
+    client_id = models.CharField(max_length=64, null=True, blank=True)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["dialogue", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["dialogue", "seq"], name="event_seq_unique"),
+            # A retried send (same client id) is stored once.
+            models.UniqueConstraint(fields=["dialogue", "author", "client_id"], name="event_client_id_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.dialogue_id}#{self.seq} {self.kind}"
+
+
+class LobbyEntry(models.Model):
+    """A wait in the lobby: a worker waiting for an expert, or an expert ready to take dialogues."""
+
+    class Outcome(models.TextChoices):
+        WAITING = "waiting", "Waiting"
+        PAIRED = "paired", "Paired"
+        TIMED_OUT = "timed_out", "Released after the wait limit"
+        LEFT = "left", "Left the lobby"
+        NO_GOAL = "no_goal", "No goal left for this worker"
+
+    person = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lobby_entries")
+    role = models.CharField(max_length=16)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.WAITING)
+    dialogue = models.ForeignKey(Dialogue, null=True, blank=True, on_delete=models.SET_NULL)
+    completion_code = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["person"], condition=models.Q(outcome="waiting"), name="one_open_lobby_entry_per_person"
+            )
+        ]

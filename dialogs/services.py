@@ -1,0 +1,504 @@
+"""Writes of the dialogs app: the lobby and pairing, and every event of a dialogue.
+
+Each event is committed (with the next sequence number, under a row lock on the dialogue) before the caller
+broadcasts it. A message carries a client id; the same id from the same person is stored once, and a retry gets the
+original event back. `dialogue_post` is the single entry point for everything a person sends into a room: it checks
+(role, state, labels, sizes), then records. Consumers, views and tests all go through it.
+"""
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from annotation.acts import SQL_GROUNDED_USER_ACTS, LabelError, check_acts
+from annotation.models import Database, Goal, Role, User
+from annotation.roles import can
+from annotation.services import person_set_blocked
+from annotation.sql.sandbox import execute
+from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LobbyEntry
+
+
+class DialogueError(Exception):
+    """A refused action. `code` is stable (clients switch on it); `message` is for the person."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def completion_code() -> str:
+    return "WOZ-" + secrets.token_hex(5).upper()
+
+
+# --- The lobby -----------------------------------------------------------------------------------------------------
+
+
+def lobby_join(*, person: User) -> LobbyEntry:
+    """Put a worker in the queue, or mark an expert ready. Joining twice returns the open entry."""
+    if person.role == Role.WORKER and not can(person, "chat.as_worker"):
+        raise DialogueError("forbidden", "Your account may not join dialogues.")
+    if person.role == Role.WORKER and person.tutorial_passed_at is None:
+        raise DialogueError("tutorial", "Please complete the tutorial and quiz first.")
+    if person.role == Role.EXPERT and not can(person, "chat.as_expert"):
+        raise DialogueError("forbidden", "Your account may not take dialogues.")
+    if person.role not in (Role.WORKER, Role.EXPERT):
+        raise DialogueError("forbidden", "Only workers and experts wait in the lobby.")
+    if person.role == Role.WORKER and dialogue_open_for(person) is not None:
+        raise DialogueError("busy", "You are already in a dialogue.")
+    try:
+        with transaction.atomic():
+            entry, _ = LobbyEntry.objects.get_or_create(
+                person=person, outcome=LobbyEntry.Outcome.WAITING, defaults={"role": person.role}
+            )
+    except IntegrityError:  # two tabs joined at the same instant: the other one won
+        entry = LobbyEntry.objects.get(person=person, outcome=LobbyEntry.Outcome.WAITING)
+    return entry
+
+
+def lobby_leave(*, person: User) -> None:
+    """Leave the queue (worker) or stop taking new dialogues (expert)."""
+    LobbyEntry.objects.filter(person=person, outcome=LobbyEntry.Outcome.WAITING).update(
+        outcome=LobbyEntry.Outcome.LEFT, ended_at=timezone.now()
+    )
+
+
+def lobby_release_expired(*, now=None) -> list[LobbyEntry]:
+    """Release workers who waited longer than the limit, with a completion code so they still get paid."""
+    now = now or timezone.now()
+    limit = now - timedelta(seconds=settings.LOBBY_WAIT_LIMIT_SECONDS)
+    released = []
+    with transaction.atomic():
+        expired = LobbyEntry.objects.select_for_update().filter(
+            role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING, joined_at__lt=limit
+        )
+        for entry in expired:
+            entry.outcome = LobbyEntry.Outcome.TIMED_OUT
+            entry.ended_at = now
+            entry.completion_code = completion_code()
+            entry.save(update_fields=["outcome", "ended_at", "completion_code"])
+            released.append(entry)
+    return released
+
+
+def goal_pick_for(worker: User) -> Goal | None:
+    """The goal for a worker's next dialogue.
+
+    Database: the active one with the fewest dialogues that still has a goal this worker has not had. Goal: the
+    least-collected active goal on it that this worker has not had (ties by id, so the choice is repeatable).
+    """
+    had = Dialogue.objects.filter(worker=worker).values("goal_id")
+    fresh_goals = Goal.objects.filter(active=True, database__active=True).exclude(id__in=had)
+    database = (
+        Database.objects.filter(id__in=fresh_goals.values("database_id"))
+        .annotate(n=Count("dialogues"))
+        .order_by("n", "db_id")
+        .first()
+    )
+    if database is None:
+        return None
+    return fresh_goals.filter(database=database).annotate(n=Count("dialogues")).order_by("n", "id").first()
+
+
+def _expert_load() -> dict[int, int]:
+    rows = (
+        Dialogue.objects.filter(status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE])
+        .values("expert_id")
+        .annotate(n=Count("id"))
+    )
+    return {row["expert_id"]: row["n"] for row in rows}
+
+
+def lobby_pair() -> list[Dialogue]:
+    """Pair waiting workers (oldest first) with ready experts that have room. Returns the new dialogues."""
+    created = []
+    with transaction.atomic():
+        workers = list(
+            LobbyEntry.objects.select_for_update()
+            .filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING)
+            .select_related("person")
+            .order_by("joined_at", "id")
+        )
+        if not workers:
+            return []
+        experts = list(
+            LobbyEntry.objects.select_for_update()
+            .filter(role=Role.EXPERT, outcome=LobbyEntry.Outcome.WAITING)
+            .select_related("person")
+            .order_by("joined_at", "id")
+        )
+        load = _expert_load()
+        for worker_entry in workers:
+            free = [e for e in experts if load.get(e.person_id, 0) < settings.EXPERT_MAX_DIALOGUES]
+            if not free:
+                break
+            # The expert who has been idle longest (fewest dialogues now, then earliest ready).
+            expert_entry = min(free, key=lambda e: (load.get(e.person_id, 0), e.joined_at, e.id))
+            goal = goal_pick_for(worker_entry.person)
+            now = timezone.now()
+            if goal is None:
+                worker_entry.outcome = LobbyEntry.Outcome.NO_GOAL
+                worker_entry.ended_at = now
+                worker_entry.completion_code = completion_code()
+                worker_entry.save(update_fields=["outcome", "ended_at", "completion_code"])
+                continue
+            dialogue = Dialogue.objects.create(
+                database_id=goal.database_id, goal=goal, worker=worker_entry.person, expert=expert_entry.person
+            )
+            worker_entry.outcome = LobbyEntry.Outcome.PAIRED
+            worker_entry.ended_at = now
+            worker_entry.dialogue = dialogue
+            worker_entry.save(update_fields=["outcome", "ended_at", "dialogue"])
+            load[expert_entry.person_id] = load.get(expert_entry.person_id, 0) + 1
+            created.append(dialogue)
+    return created
+
+
+def dialogue_open_for(person: User) -> Dialogue | None:
+    """The worker's current (waiting or active) dialogue, if any."""
+    return (
+        Dialogue.objects.filter(worker=person, status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE])
+        .order_by("-created_at")
+        .first()
+    )
+
+
+def worker_pass_tutorial(*, person: User, answers: dict) -> bool:
+    """Check the quiz answers (see dialogs.tutorial); record the pass. Returns whether every answer was right."""
+    from dialogs.tutorial import quiz_passed
+
+    if not quiz_passed(answers):
+        return False
+    person.tutorial_passed_at = timezone.now()
+    person.save(update_fields=["tutorial_passed_at"])
+    return True
+
+
+# --- The event log ---------------------------------------------------------------------------------------------------
+
+
+def _side(dialogue: Dialogue, person: User) -> str:
+    """'worker' or 'expert' for a participant; DialogueError for anyone else (admins included: rooms are private)."""
+    if person.pk == dialogue.worker_id and can(person, "chat.as_worker"):
+        return Role.WORKER
+    if person.pk == dialogue.expert_id and can(person, "chat.as_expert"):
+        return Role.EXPERT
+    raise DialogueError("forbidden", "You are not a participant of this dialogue.")
+
+
+def dialogue_side(*, dialogue: Dialogue, person: User) -> str:
+    """Public form of the participant check, for consumers and views."""
+    return _side(dialogue, person)
+
+
+def dialogue_record(
+    *, dialogue: Dialogue, author: User | None, kind: str, payload: dict, client_id: str | None = None, role: str = ""
+) -> tuple[Event, bool]:
+    """Append one event with the next sequence number. Returns (event, created); a repeated client id returns the
+    event stored the first time and `created=False`."""
+    with transaction.atomic():
+        locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
+        if client_id is not None:
+            existing = Event.objects.filter(dialogue=locked, author=author, client_id=client_id).first()
+            if existing is not None:
+                return existing, False
+        seq = locked.last_seq + 1
+        event = Event.objects.create(
+            dialogue=locked, seq=seq, kind=kind, author=author, author_role=role, client_id=client_id, payload=payload
+        )
+        locked.last_seq = seq
+        locked.save(update_fields=["last_seq"])
+        dialogue.last_seq = seq
+    return event, True
+
+
+@dataclass
+class TurnState:
+    """What has happened to one user utterance so far (derived from the log, never stored)."""
+
+    seq: int
+    text: str
+    user_acts: list | None = None
+    shared_run: int | None = None
+    responded: bool = False
+    dropped: bool = False
+
+
+def dialogue_turns(dialogue: Dialogue, events=None) -> dict[int, TurnState]:
+    """Replay the log into the state of each user turn, keyed by the utterance's sequence number."""
+    turns: dict[int, TurnState] = {}
+    events = events if events is not None else dialogue.events.order_by("seq")
+    for event in events:
+        payload = event.payload
+        if event.kind == EventKind.UTTERANCE:
+            turns[event.seq] = TurnState(seq=event.seq, text=payload["text"])
+        elif event.kind == EventKind.USER_ACTS and payload["turn"] in turns:
+            turns[payload["turn"]].user_acts = payload["acts"]
+        elif event.kind == EventKind.RESULT_SHARED and payload["turn"] in turns:
+            turns[payload["turn"]].shared_run = payload["run"]
+        elif event.kind == EventKind.RESPONSE and payload["turn"] in turns:
+            turns[payload["turn"]].responded = True
+        elif event.kind == EventKind.DROP and payload["turn"] in turns:
+            turns[payload["turn"]].dropped = True
+    return turns
+
+
+def answered_questions(turns: dict[int, TurnState]) -> int:
+    """Questions that count toward the minimum: answered by the expert and not dropped."""
+    return sum(1 for turn in turns.values() if turn.responded and not turn.dropped)
+
+
+def _text(message: dict, field: str, *, limit: int, required: bool = True) -> str:
+    value = message.get(field, "")
+    if not isinstance(value, str):
+        raise DialogueError("invalid", f"'{field}' must be a string.")
+    value = value.strip()
+    if required and not value:
+        raise DialogueError("invalid", f"'{field}' must not be empty.")
+    if len(value) > limit:
+        raise DialogueError("too_long", f"'{field}' is longer than {limit} characters.")
+    return value
+
+
+def _turn(message: dict, turns: dict[int, TurnState]) -> TurnState:
+    seq = message.get("turn")
+    if not isinstance(seq, int) or seq not in turns:
+        raise DialogueError("invalid", "'turn' must be the sequence number of a user utterance in this dialogue.")
+    return turns[seq]
+
+
+def _sql_run_event(dialogue: Dialogue, seq) -> Event:
+    if not isinstance(seq, int):
+        raise DialogueError("invalid", "'run' must be the sequence number of an SQL run.")
+    event = dialogue.events.filter(seq=seq, kind=EventKind.SQL_RUN).first()
+    if event is None:
+        raise DialogueError("invalid", f"There is no SQL run #{seq} in this dialogue.")
+    return event
+
+
+WORKER_TYPES = {"utterance", "end"}
+EXPERT_TYPES = {"user_acts", "sql_run", "share_result", "response", "drop", "terminate", "score"}
+
+
+def dialogue_post(*, dialogue: Dialogue, person: User, message: dict) -> list[tuple[Event, bool]]:
+    """Check and record one message from a participant. Returns the events it produced, each with `created`.
+
+    Refusals raise DialogueError with a stable code: forbidden, wrong_role, closed, invalid, labels, too_long,
+    too_early, order, unknown_type.
+    """
+    side = _side(dialogue, person)
+    kind = message.get("type")
+    if kind not in WORKER_TYPES | EXPERT_TYPES:
+        raise DialogueError("unknown_type", f"Unknown message type {kind!r}.")
+    if (side == Role.WORKER) != (kind in WORKER_TYPES):
+        raise DialogueError("wrong_role", f"A {side} cannot send '{kind}'.")
+    client_id = message.get("id")
+    if not isinstance(client_id, str) or not 1 <= len(client_id) <= 64:
+        raise DialogueError("invalid", "Every message needs an 'id' string of 1 to 64 characters.")
+    # A retry of something already stored is answered from the log, whatever state the dialogue is in now.
+    stored = Event.objects.filter(dialogue=dialogue, author=person, client_id=client_id).first()
+    if stored is not None:
+        return [(stored, False)]
+    dialogue.refresh_from_db(fields=["status", "last_seq", "score"])
+    if kind == "score":
+        return _post_score(dialogue, person, message, client_id)
+    if dialogue.is_over:
+        raise DialogueError("closed", "This dialogue has ended.")
+    turns = dialogue_turns(dialogue)
+
+    def record(event_kind, payload):
+        return dialogue_record(
+            dialogue=dialogue, author=person, kind=event_kind, payload=payload, client_id=client_id, role=side
+        )
+
+    if kind == "utterance":
+        text = _text(message, "text", limit=settings.UTTERANCE_MAX_CHARS)
+        return [record(EventKind.UTTERANCE, {"text": text})]
+    if kind == "end":
+        answered = answered_questions(turns)
+        if answered < settings.DIALOGUE_MIN_QUESTIONS:
+            remaining = settings.DIALOGUE_MIN_QUESTIONS - answered
+            raise DialogueError("too_early", f"Ask {remaining} more question{'s' * (remaining != 1)} before ending.")
+        return _end(dialogue, person, side, DialogueStatus.COMPLETED, client_id, "The worker ended the dialogue.")
+    if kind == "terminate":
+        reason = _text(message, "reason", limit=500, required=False)
+        return _end(dialogue, person, side, DialogueStatus.TERMINATED, client_id, reason or "Ended by the expert.")
+    if kind == "user_acts":
+        turn = _turn(message, turns)
+        try:
+            acts = check_acts(message.get("acts"), side="user")
+        except LabelError as exc:
+            raise DialogueError("labels", str(exc)) from exc
+        return [record(EventKind.USER_ACTS, {"turn": turn.seq, "acts": acts})]
+    if kind == "sql_run":
+        turn = _turn(message, turns) if message.get("turn") is not None else None
+        sql = _text(message, "sql", limit=settings.SANDBOX_MAX_SQL_LENGTH)
+        # Run outside any transaction: the sandbox can take seconds and must not hold the dialogue's row lock.
+        result = execute(dialogue.database.path, sql).to_dict()
+        if result["ok"] and result["truncated"]:
+            # "showing N of M": count the full result in the sandbox too (same limits; None when that fails).
+            counted = execute(dialogue.database.path, f"SELECT count(*) FROM ({sql.rstrip().rstrip(';')})")
+            result["total_rows"] = counted.rows[0][0] if counted.ok else None
+        payload = {"turn": turn.seq if turn else None, "sql": sql, "result": result}
+        return [record(EventKind.SQL_RUN, payload)]
+    if kind == "share_result":
+        turn = _turn(message, turns)
+        run = _sql_run_event(dialogue, message.get("run"))
+        result = run.payload["result"]
+        if not result["ok"]:
+            raise DialogueError("invalid", "Only a run that succeeded can be sent to the worker.")
+        payload = {
+            "turn": turn.seq,
+            "run": run.seq,
+            "columns": result["columns"],
+            "rows": result["rows"],
+            "row_count": result["row_count"],
+            "truncated": result["truncated"],
+            "total_rows": result.get("total_rows", result["row_count"]),
+        }
+        return [record(EventKind.RESULT_SHARED, payload)]
+    if kind == "response":
+        turn = _turn(message, turns)
+        if turn.user_acts is None:
+            raise DialogueError("order", "Label the user's acts for this turn before responding.")
+        try:
+            acts = check_acts(message.get("acts"), side="system")
+        except LabelError as exc:
+            raise DialogueError("labels", str(exc)) from exc
+        if "CONFIRM_SQL" in acts and turn.shared_run is None:
+            raise DialogueError("order", "CONFIRM_SQL needs a result table: run the SQL and send the result first.")
+        if set(turn.user_acts) & SQL_GROUNDED_USER_ACTS and turn.shared_run is None and "CONFIRM_SQL" in acts:
+            raise DialogueError("order", "Send the result table before confirming.")
+        text = _text(message, "text", limit=settings.UTTERANCE_MAX_CHARS)
+        return [record(EventKind.RESPONSE, {"turn": turn.seq, "text": text, "acts": acts, "sql_run": turn.shared_run})]
+    if kind == "drop":
+        turn = _turn(message, turns)
+        warning = _text(message, "warning", limit=500, required=False) or (
+            "This question did not follow the instructions and will not count. Please ask questions about the data."
+        )
+        return [record(EventKind.DROP, {"turn": turn.seq, "warning": warning})]
+    raise DialogueError("unknown_type", f"Unknown message type {kind!r}.")  # pragma: no cover - guarded above
+
+
+def _end(dialogue: Dialogue, person: User | None, side: str, status: str, client_id, reason: str):
+    """Close the dialogue with `status` and record the end event; the worker gets a completion code."""
+    with transaction.atomic():
+        locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
+        if locked.is_over:
+            raise DialogueError("closed", "This dialogue has ended.")
+        turns = dialogue_turns(locked)
+        locked.status = status
+        locked.ended_at = timezone.now()
+        locked.completion_code = locked.completion_code or completion_code()
+        locked.incomplete = answered_questions(turns) < settings.DIALOGUE_MIN_QUESTIONS
+        locked.save(update_fields=["status", "ended_at", "completion_code", "incomplete"])
+        event = dialogue_record(
+            dialogue=locked,
+            author=person,
+            kind=EventKind.END,
+            payload={"status": status, "reason": reason, "completion_code": locked.completion_code},
+            client_id=client_id,
+            role=side,
+        )
+    dialogue.status, dialogue.last_seq = status, locked.last_seq
+    return [event]
+
+
+def _post_score(dialogue: Dialogue, person: User, message: dict, client_id: str):
+    """The expert scores the worker 1–5 once the dialogue has ended; below 3 drops it and blocks the worker."""
+    if not dialogue.is_over:
+        raise DialogueError("order", "Score the worker after the dialogue has ended (end or terminate it first).")
+    if dialogue.score is not None:
+        raise DialogueError("closed", "This dialogue has already been scored.")
+    score = message.get("score")
+    if not isinstance(score, int) or isinstance(score, bool) or not 1 <= score <= 5:
+        raise DialogueError("invalid", "'score' must be a whole number from 1 to 5.")
+    comment = _text(message, "comment", limit=2000, required=False)
+    with transaction.atomic():
+        locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
+        locked.score, locked.score_comment = score, comment
+        fields = ["score", "score_comment"]
+        if score < 3:
+            locked.status = DialogueStatus.DROPPED
+            fields.append("status")
+            person_set_blocked(person=locked.worker, blocked=True, reason=f"Scored {score} in dialogue {locked.pk}")
+        locked.save(update_fields=fields)
+        event = dialogue_record(
+            dialogue=locked,
+            author=person,
+            kind=EventKind.SCORE,
+            payload={"score": score, "comment": comment, "dropped": score < 3},
+            client_id=client_id,
+            role=Role.EXPERT,
+        )
+    return [event]
+
+
+def dialogue_presence(*, dialogue: Dialogue, person: User, joined: bool) -> tuple[Event, bool] | None:
+    """Record that a participant connected or left; the first time both sides are in, the dialogue becomes active."""
+    side = _side(dialogue, person)
+    dialogue.refresh_from_db(fields=["status", "last_seq"])
+    if dialogue.is_over:
+        return None
+    recorded = dialogue_record(
+        dialogue=dialogue, author=person, kind=EventKind.JOIN if joined else EventKind.LEAVE, payload={}, role=side
+    )
+    if joined and dialogue.status == DialogueStatus.WAITING:
+        roles = set(dialogue.events.filter(kind=EventKind.JOIN).values_list("author_role", flat=True))
+        if {Role.WORKER, Role.EXPERT} <= roles:
+            Dialogue.objects.filter(pk=dialogue.pk, status=DialogueStatus.WAITING).update(status=DialogueStatus.ACTIVE)
+            dialogue.status = DialogueStatus.ACTIVE
+    return recorded
+
+
+def _gone_since(dialogue: Dialogue, side: str):
+    """When `side` left, if its newest presence event is a leave; None while connected (or never seen)."""
+    last = dialogue.events.filter(kind__in=[EventKind.JOIN, EventKind.LEAVE], author_role=side).order_by("-seq").first()
+    if last is not None and last.kind == EventKind.LEAVE:
+        return last.created_at
+    return None
+
+
+def partner_connected(dialogue: Dialogue, side: str) -> bool:
+    """Whether the other side's newest presence event says it is connected."""
+    other = Role.EXPERT if side == Role.WORKER else Role.WORKER
+    last = dialogue.events.filter(kind__in=[EventKind.JOIN, EventKind.LEAVE], author_role=other).order_by("-seq").first()
+    return last is not None and last.kind == EventKind.JOIN
+
+
+def dialogue_abandon_if_gone(*, dialogue: Dialogue, now=None) -> list[tuple[Event, bool]]:
+    """End the dialogue as abandoned when a participant has been gone longer than the grace period."""
+    now = now or timezone.now()
+    dialogue.refresh_from_db(fields=["status", "last_seq"])
+    if dialogue.is_over:
+        return []
+    grace = timedelta(seconds=settings.PRESENCE_GRACE_SECONDS)
+    for side in (Role.WORKER, Role.EXPERT):
+        since = _gone_since(dialogue, side)
+        if since is not None and now - since >= grace:
+            try:
+                return _end(dialogue, None, "", DialogueStatus.ABANDONED, None, f"The {side} left and did not return.")
+            except DialogueError:
+                return []
+    return []
+
+
+def dialogues_sweep(*, now=None) -> list[Dialogue]:
+    """Abandon every open dialogue whose participant is gone past the grace period (for when nobody is left
+    connected to notice). Returns the dialogues it ended."""
+    ended = []
+    for dialogue in Dialogue.objects.filter(status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE]):
+        if dialogue_abandon_if_gone(dialogue=dialogue, now=now):
+            ended.append(dialogue)
+    return ended
+
+
+def kept_for_review_q() -> Q:
+    """Dialogues that go to review: completed or abandoned with enough answered questions, never dropped."""
+    return Q(status__in=[DialogueStatus.COMPLETED, DialogueStatus.ABANDONED], incomplete=False)
+

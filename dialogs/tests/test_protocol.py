@@ -1,0 +1,390 @@
+"""The websocket protocol (docs/protocol.md) through the real ASGI application, with WebsocketCommunicator."""
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from annotation.services import person_create
+from config.asgi import application
+from dialogs.models import Dialogue, DialogueStatus, Event
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+ORIGIN = (b"origin", b"http://127.0.0.1")
+
+
+async def _session_cookie(user) -> bytes:
+    """A real session for `user`, as the login form would create it."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    def build():
+        engine = import_module(settings.SESSION_ENGINE)
+        session = engine.SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.save()
+        return f"{settings.SESSION_COOKIE_NAME}={session.session_key}".encode()
+
+    return await database_sync_to_async(build)()
+
+
+async def connect(path: str, user=None, origin=ORIGIN):
+    headers = [origin] if origin else []
+    if user is not None:
+        headers.append((b"cookie", await _session_cookie(user)))
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, code = await communicator.connect()
+    return communicator, connected, code
+
+
+async def receive_until(communicator, predicate, limit=30):
+    for _ in range(limit):
+        message = json.loads(await communicator.receive_from(timeout=5))
+        if predicate(message):
+            return message
+    raise AssertionError("expected message never arrived")
+
+
+def _is(kind, **fields):
+    return lambda m: m.get("type") == kind and all(m.get(k) == v for k, v in fields.items())
+
+
+def _event(kind):
+    return lambda m: m.get("type") == "event" and m["kind"] == kind
+
+
+@pytest.fixture
+def room(demo_databases):
+    """A dialogue between Alice (worker) and Erin (expert) on the dormitory database."""
+    from annotation.models import Goal
+
+    alice, _ = person_create(username="alice", role="worker", password="correct-horse-battery")
+    alice.tutorial_passed_at = timezone.now()
+    alice.save()
+    erin, _ = person_create(username="erin", role="expert", password="correct-horse-battery")
+    goal = Goal.objects.filter(database__db_id="dorm_demo").first() or _goal(demo_databases["dorm_demo"])
+    dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
+    return dialogue, alice, erin
+
+
+def _goal(database):
+    from annotation.services import goal_create
+
+    return goal_create(database=database, question="How many students?", sql="SELECT count(*) FROM student")
+
+
+async def _enter(dialogue, user, last_seq=0):
+    communicator, connected, _ = await connect(f"/ws/dialogues/{dialogue.pk}/", user)
+    assert connected
+    await communicator.send_json_to({"type": "hello", "last_seq": last_seq})
+    state = await receive_until(communicator, _is("state"))
+    return communicator, state
+
+
+async def _answer_one_question(worker_ws, expert_ws, text, sql, number):
+    await worker_ws.send_json_to({"type": "utterance", "id": f"u{number}", "text": text})
+    ack = await receive_until(worker_ws, _is("ack", id=f"u{number}"))
+    turn = ack["seq"]
+    await expert_ws.send_json_to({"type": "user_acts", "id": f"a{number}", "turn": turn, "acts": ["INFORM_SQL"]})
+    await receive_until(expert_ws, _is("ack", id=f"a{number}"))
+    await expert_ws.send_json_to({"type": "sql_run", "id": f"r{number}", "turn": turn, "sql": sql})
+    run = await receive_until(expert_ws, _is("ack", id=f"r{number}"))
+    await expert_ws.send_json_to({"type": "share_result", "id": f"s{number}", "turn": turn, "run": run["seq"]})
+    await receive_until(expert_ws, _is("ack", id=f"s{number}"))
+    await expert_ws.send_json_to(
+        {"type": "response", "id": f"p{number}", "turn": turn, "text": "Here you are.", "acts": ["CONFIRM_SQL"]}
+    )
+    await receive_until(expert_ws, _is("ack", id=f"p{number}"))
+    return turn
+
+
+async def test_a_whole_dialogue_and_what_each_side_sees(room):
+    dialogue, alice, erin = room
+    worker_ws, worker_state = await _enter(dialogue, alice)
+    expert_ws, expert_state = await _enter(dialogue, erin)
+    assert worker_state["role"] == "worker" and "goal_sql" not in worker_state
+    assert expert_state["goal_sql"]
+    for number in range(1, 4):
+        await _answer_one_question(worker_ws, expert_ws, f"Question {number}?", "SELECT count(*) FROM student", number)
+    table = await receive_until(worker_ws, _event("result_shared"))
+    assert table["payload"]["columns"] and table["payload"]["rows"]
+    assert "sql" not in json.dumps(table["payload"]).lower()
+    await worker_ws.send_json_to({"type": "end", "id": "end"})
+    await receive_until(worker_ws, _is("ack", id="end"))
+    ended = await receive_until(worker_ws, _event("end"))
+    assert ended["payload"]["completion_code"].startswith("WOZ-")
+    await expert_ws.send_json_to({"type": "score", "id": "score", "score": 4, "comment": "Good questions"})
+    await receive_until(expert_ws, _is("ack", id="score"))
+    await worker_ws.disconnect()
+    await expert_ws.disconnect()
+    await database_sync_to_async(dialogue.refresh_from_db)()
+    assert (dialogue.status, dialogue.score, dialogue.incomplete) == (DialogueStatus.COMPLETED, 4, False)
+
+
+async def test_worker_never_receives_sql_labels_or_goal_sql(room):
+    dialogue, alice, erin = room
+    worker_ws, _ = await _enter(dialogue, alice)
+    expert_ws, _ = await _enter(dialogue, erin)
+    await _answer_one_question(worker_ws, expert_ws, "How many students?", "SELECT count(*) FROM student", 1)
+    await worker_ws.send_json_to({"type": "ping"})
+    seen = []
+    while True:
+        message = json.loads(await worker_ws.receive_from(timeout=5))
+        if message["type"] == "pong":
+            break
+        seen.append(message)
+    # Reconnect from zero too: the replay is filtered the same way.
+    await worker_ws.disconnect()
+    worker_ws, _ = await _enter(dialogue, alice)
+    await worker_ws.send_json_to({"type": "ping"})
+    while True:
+        message = json.loads(await worker_ws.receive_from(timeout=5))
+        if message["type"] == "pong":
+            break
+        seen.append(message)
+    text = json.dumps(seen)
+    goal_sql = await database_sync_to_async(lambda: dialogue.goal.sql)()
+    for secret in ("SELECT count(*) FROM student", "INFORM_SQL", "CONFIRM_SQL", goal_sql, '"acts"', '"sql"'):
+        assert secret not in text
+    assert {m["kind"] for m in seen if m["type"] == "event"} >= {"utterance", "result_shared", "response"}
+    assert not {m["kind"] for m in seen if m["type"] == "event"} & {"sql_run", "user_acts"}
+    await worker_ws.disconnect()
+    await expert_ws.disconnect()
+
+
+async def test_retry_with_the_same_id_is_stored_once(room):
+    dialogue, alice, _ = room
+    worker_ws, _ = await _enter(dialogue, alice)
+    for _ in range(3):
+        await worker_ws.send_json_to({"type": "utterance", "id": "same-id", "text": "How many dorms?"})
+    acks = [await receive_until(worker_ws, _is("ack", id="same-id")) for _ in range(3)]
+    assert len({ack["seq"] for ack in acks}) == 1
+    count = await database_sync_to_async(Event.objects.filter(dialogue=dialogue, kind="utterance").count)()
+    assert count == 1
+    await worker_ws.disconnect()
+
+
+async def test_reconnect_receives_exactly_what_was_missed_in_order(room):
+    dialogue, alice, erin = room
+    worker_ws, _ = await _enter(dialogue, alice)
+    expert_ws, _ = await _enter(dialogue, erin)
+    await worker_ws.send_json_to({"type": "utterance", "id": "u1", "text": "First?"})
+    first = await receive_until(expert_ws, _event("utterance"))
+    last_seen = first["seq"]
+    await expert_ws.disconnect()
+    for number in range(2, 5):
+        await worker_ws.send_json_to({"type": "utterance", "id": f"u{number}", "text": f"Question {number}?"})
+        await receive_until(worker_ws, _is("ack", id=f"u{number}"))
+    expert_ws, state = await _enter(dialogue, erin, last_seq=last_seen)
+    await expert_ws.send_json_to({"type": "ping"})
+    replay = []
+    while True:
+        message = json.loads(await expert_ws.receive_from(timeout=5))
+        if message["type"] == "pong":
+            break
+        if message["type"] == "event":
+            replay.append(message)
+    seqs = [m["seq"] for m in replay]
+    assert seqs == sorted(seqs) and len(seqs) == len(set(seqs)) and min(seqs) == last_seen + 1
+    texts = [m["payload"]["text"] for m in replay if m["kind"] == "utterance"]
+    assert texts == ["Question 2?", "Question 3?", "Question 4?"]
+    await worker_ws.disconnect()
+    await expert_ws.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ({"type": "user_acts", "id": "x", "turn": 1, "acts": ["INFORM_SQL"]}, "wrong_role"),
+        ({"type": "sql_run", "id": "x", "sql": "SELECT 1"}, "wrong_role"),
+        ({"type": "teleport", "id": "x"}, "unknown_type"),
+        ({"type": "utterance", "text": "no id"}, "invalid"),
+        ({"type": "utterance", "id": "x" * 65, "text": "long id"}, "invalid"),
+        ({"type": "utterance", "id": "x", "text": ""}, "invalid"),
+        ({"type": "utterance", "id": "x", "text": 42}, "invalid"),
+        ({"type": "utterance", "id": "x", "text": "x" * 2001}, "too_long"),
+        ({"type": "end", "id": "x"}, "too_early"),
+        ({"type": "hello", "last_seq": -1}, "invalid"),
+    ],
+)
+async def test_worker_refusals(room, message, code):
+    dialogue, alice, _ = room
+    worker_ws, _ = await _enter(dialogue, alice)
+    await worker_ws.send_json_to(message)
+    error = await receive_until(worker_ws, _is("error"))
+    assert error["code"] == code
+    await worker_ws.disconnect()
+
+
+async def test_expert_refusals_labels_and_order(room):
+    dialogue, alice, erin = room
+    worker_ws, _ = await _enter(dialogue, alice)
+    expert_ws, _ = await _enter(dialogue, erin)
+    await worker_ws.send_json_to({"type": "utterance", "id": "u1", "text": "Who lives in Smith Hall?"})
+    turn = (await receive_until(worker_ws, _is("ack", id="u1")))["seq"]
+    cases = [
+        ({"type": "user_acts", "id": "a", "turn": turn, "acts": ["SHOUTING"]}, "labels"),
+        ({"type": "user_acts", "id": "a", "turn": turn, "acts": []}, "labels"),
+        ({"type": "user_acts", "id": "a", "turn": turn, "acts": "INFORM_SQL"}, "labels"),
+        ({"type": "user_acts", "id": "a", "turn": 9999, "acts": ["INFORM_SQL"]}, "invalid"),
+        ({"type": "response", "id": "b", "turn": turn, "text": "Hi", "acts": ["GREETING"]}, "order"),
+        ({"type": "utterance", "id": "c", "text": "I am not the worker"}, "wrong_role"),
+        ({"type": "share_result", "id": "d", "turn": turn, "run": turn}, "invalid"),
+        ({"type": "score", "id": "e", "score": 5}, "order"),
+    ]
+    for message, code in cases:
+        await expert_ws.send_json_to(message)
+        error = await receive_until(expert_ws, _is("error"))
+        assert error["code"] == code, message
+    await expert_ws.send_json_to({"type": "user_acts", "id": "a2", "turn": turn, "acts": ["inform_sql"]})
+    await receive_until(expert_ws, _is("ack", id="a2"))
+    await expert_ws.send_json_to(
+        {"type": "response", "id": "b2", "turn": turn, "text": "Here", "acts": ["CONFIRM_SQL", "NOPE"]}
+    )
+    assert (await receive_until(expert_ws, _is("error")))["code"] == "labels"
+    await expert_ws.send_json_to({"type": "response", "id": "b3", "turn": turn, "text": "Here", "acts": ["CONFIRM_SQL"]})
+    assert (await receive_until(expert_ws, _is("error")))["code"] == "order"  # no result table sent yet
+    await expert_ws.send_json_to({"type": "sql_run", "id": "r1", "turn": turn, "sql": "DELETE FROM student"})
+    run = await receive_until(expert_ws, _is("ack", id="r1"))
+    await expert_ws.send_json_to({"type": "share_result", "id": "s1", "turn": turn, "run": run["seq"]})
+    assert (await receive_until(expert_ws, _is("error")))["code"] == "invalid"  # a failed run cannot be sent
+    await worker_ws.disconnect()
+    await expert_ws.disconnect()
+
+
+async def test_malformed_frames_get_clear_errors_and_the_socket_survives(room, settings):
+    dialogue, alice, _ = room
+    worker_ws, _ = await _enter(dialogue, alice)
+    await worker_ws.send_to(text_data="{not json")
+    assert (await receive_until(worker_ws, _is("error")))["code"] == "bad_json"
+    await worker_ws.send_to(text_data="[1, 2, 3]")
+    assert (await receive_until(worker_ws, _is("error")))["code"] == "bad_message"
+    await worker_ws.send_to(bytes_data=b"\x00\x01")
+    assert (await receive_until(worker_ws, _is("error")))["code"] == "bad_frame"
+    await worker_ws.send_to(text_data=json.dumps({"type": "utterance", "id": "big", "text": "x" * 70_000}))
+    assert (await receive_until(worker_ws, _is("error")))["code"] == "too_large"
+    await worker_ws.send_json_to({"type": "utterance", "id": "ok", "text": "Still here?"})
+    assert (await receive_until(worker_ws, _is("ack", id="ok")))["seq"] > 0
+    await worker_ws.disconnect()
+
+
+async def test_rate_limit(room, settings):
+    settings.WS_RATE_PER_MINUTE = 20
+    dialogue, alice, _ = room
+    worker_ws, _ = await _enter(dialogue, alice)
+    for _ in range(12):
+        await worker_ws.send_json_to({"type": "ping"})
+    codes = []
+    for _ in range(12):
+        message = json.loads(await worker_ws.receive_from(timeout=5))
+        codes.append(message.get("code") or message["type"])
+    assert "rate_limited" in codes and "pong" in codes
+    await worker_ws.disconnect()
+
+
+async def test_connection_refusals(room):
+    dialogue, alice, erin = room
+    _, connected, code = await connect(f"/ws/dialogues/{dialogue.pk}/")
+    assert not connected and code == 4401
+    mallory, _ = await database_sync_to_async(person_create)(username="mallory", role="worker")
+    _, connected, code = await connect(f"/ws/dialogues/{dialogue.pk}/", mallory)
+    assert not connected and code == 4403
+    other_expert, _ = await database_sync_to_async(person_create)(username="oscar", role="expert")
+    _, connected, code = await connect(f"/ws/dialogues/{dialogue.pk}/", other_expert)
+    assert not connected and code == 4403
+    admin, _ = await database_sync_to_async(person_create)(username="root", role="admin")
+    _, connected, code = await connect(f"/ws/dialogues/{dialogue.pk}/", admin)
+    assert not connected and code == 4403
+    _, connected, code = await connect("/ws/dialogues/999999/", alice)
+    assert not connected and code == 4404
+    _, connected, _ = await connect(f"/ws/dialogues/{dialogue.pk}/", alice, origin=(b"origin", b"http://evil.example"))
+    assert not connected
+    reviewer, _ = await database_sync_to_async(person_create)(username="rita", role="reviewer")
+    _, connected, code = await connect("/ws/lobby/", reviewer)
+    assert not connected and code == 4403
+
+
+async def test_blocked_worker_cannot_enter(room):
+    dialogue, alice, _ = room
+
+    def block():
+        get_user_model().objects.filter(pk=alice.pk).update(blocked=True)
+
+    await database_sync_to_async(block)()
+    _, connected, code = await connect(f"/ws/dialogues/{dialogue.pk}/", alice)
+    assert not connected and code == 4403
+
+
+async def test_drop_warns_the_worker_and_does_not_count(room):
+    dialogue, alice, erin = room
+    worker_ws, _ = await _enter(dialogue, alice)
+    expert_ws, _ = await _enter(dialogue, erin)
+    await worker_ws.send_json_to({"type": "utterance", "id": "u1", "text": "asdf asdf"})
+    turn = (await receive_until(worker_ws, _is("ack", id="u1")))["seq"]
+    await expert_ws.send_json_to({"type": "drop", "id": "d1", "turn": turn, "warning": "Please ask about the data."})
+    warning = await receive_until(worker_ws, _event("drop"))
+    assert warning["payload"]["warning"] == "Please ask about the data."
+    await expert_ws.send_json_to({"type": "terminate", "id": "t1", "reason": "Kept ignoring the instructions"})
+    await receive_until(worker_ws, _event("end"))
+    await expert_ws.send_json_to({"type": "score", "id": "s1", "score": 1, "comment": "spam"})
+    await receive_until(expert_ws, _is("ack", id="s1"))
+    await worker_ws.disconnect()
+    await expert_ws.disconnect()
+
+    def check():
+        dialogue.refresh_from_db()
+        alice.refresh_from_db()
+        return dialogue.status, dialogue.incomplete, alice.blocked
+
+    assert await database_sync_to_async(check)() == (DialogueStatus.DROPPED, True, True)
+
+
+async def test_partner_presence_and_abandon_after_grace(room, settings):
+    settings.PRESENCE_GRACE_SECONDS = 1
+    dialogue, alice, erin = room
+    expert_ws, _ = await _enter(dialogue, erin)
+    worker_ws, _ = await _enter(dialogue, alice)
+    assert (await receive_until(expert_ws, _is("presence", side="worker")))["state"] == "connected"
+    await worker_ws.send_json_to({"type": "typing"})
+    await receive_until(expert_ws, _is("presence", side="worker", state="typing"))
+    await worker_ws.disconnect()
+    gone = await receive_until(expert_ws, _is("presence", side="worker", state="reconnecting"))
+    assert gone["grace_seconds"] == 1
+    ended = await receive_until(expert_ws, _event("end"))
+    assert ended["payload"]["status"] == "abandoned"
+    await expert_ws.disconnect()
+    await database_sync_to_async(dialogue.refresh_from_db)()
+    assert dialogue.status == DialogueStatus.ABANDONED and dialogue.incomplete
+
+
+async def test_lobby_pairs_a_worker_with_a_ready_expert(demo_databases):
+    from annotation.services import goal_create
+
+    await database_sync_to_async(goal_create)(
+        database=demo_databases["dorm_demo"], question="How many students?", sql="SELECT count(*) FROM student"
+    )
+    alice, _ = await database_sync_to_async(person_create)(username="alice", role="worker")
+    alice.tutorial_passed_at = timezone.now()
+    await database_sync_to_async(alice.save)()
+    erin, _ = await database_sync_to_async(person_create)(username="erin", role="expert")
+    worker_ws, connected, _ = await connect("/ws/lobby/", alice)
+    assert connected
+    await worker_ws.send_json_to({"type": "join"})
+    status = await receive_until(worker_ws, lambda m: m["type"] == "status" and m.get("position") == 1)
+    assert status["wait_limit_seconds"] > 0
+    expert_ws, connected, _ = await connect("/ws/lobby/", erin)
+    await receive_until(expert_ws, _is("status"))
+    await expert_ws.send_json_to({"type": "join"})
+    paired_worker = await receive_until(worker_ws, _is("paired"))
+    paired_expert = await receive_until(expert_ws, _is("paired"))
+    assert paired_worker["dialogue"] == paired_expert["dialogue"]
+    await worker_ws.disconnect()
+    await expert_ws.disconnect()
