@@ -32,6 +32,8 @@ def shared_path():
 def _isolated_data_dir(settings, tmp_path_factory):
     """Every test gets its own data folder, so registered database files never leak between tests."""
     settings.DATA_DIR = tmp_path_factory.mktemp("data")
+    # Passwords are hashed for real in the browser tests' server; here a fast hasher keeps fixtures cheap.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def _person(username: str, role: str, **extra):
@@ -48,8 +50,10 @@ def _person(username: str, role: str, **extra):
 # Named personas, one per role (STYLE.md): tests read as stories about people.
 @pytest.fixture
 def alice(db):
-    """Alice is a crowd worker."""
-    return _person("alice", "worker")
+    """Alice is a crowd worker who has passed the tutorial."""
+    from django.utils import timezone
+
+    return _person("alice", "worker", tutorial_passed_at=timezone.now())
 
 
 @pytest.fixture
@@ -76,11 +80,17 @@ def mallory(db):
     return _person("mallory", "worker", blocked=True, blocked_reason="copied questions")
 
 
-@pytest.fixture
-def demo_databases(db, tmp_path_factory):
-    """The three demo databases, built by the project's code and registered."""
+@pytest.fixture(scope="session")
+def demo_files(tmp_path_factory):
+    """The demo SQLite files, built once per test session by the project's code."""
     from annotation import demo
+
+    return demo.build_demo_databases(tmp_path_factory.mktemp("demo-build"))
+
+
+@pytest.fixture
+def demo_databases(db, demo_files):
+    """The three demo databases, registered (each test gets its own copies in its data folder)."""
     from annotation.services import database_register
 
-    paths = demo.build_demo_databases(tmp_path_factory.mktemp("demo-build"))
-    return {db_id: database_register(db_id=db_id, source_path=path) for db_id, path in paths.items()}
+    return {db_id: database_register(db_id=db_id, source_path=path) for db_id, path in demo_files.items()}

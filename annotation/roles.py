@@ -1,7 +1,7 @@
 """Who may do what: the one place that answers.
 
 Views (through `role_required`), websocket consumers, Celery tasks and tests all ask `can(user, permission)`.
-A permission is a plain string naming an action; each role holds a fixed set of them. Admins hold every permission.
+A permission is a plain string naming an action; each role holds a fixed set of them.
 """
 
 from functools import wraps
@@ -29,7 +29,8 @@ _ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
     Role.WORKER: frozenset({"chat.as_worker"}),
     Role.EXPERT: frozenset({"chat.as_expert", "sql.run", "databases.browse", "goals.view"}),
     Role.REVIEWER: frozenset({"review.work", "sql.run", "databases.browse", "goals.view"}),
-    Role.ADMIN: frozenset(PERMISSIONS),
+    # Admins may do everything except pose as a crowd worker: worker data must come from workers.
+    Role.ADMIN: frozenset(PERMISSIONS) - {"chat.as_worker"},
 }
 
 # The page each role lands on after signing in (URL names).

@@ -158,11 +158,13 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "var" / "static")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# whitenoise warns on every start when the collected folder is missing; `make run` serves from the finders.
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG or not env_bool("STATIC_MANIFEST", True)
+        if not env_bool("STATIC_MANIFEST", False)
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }

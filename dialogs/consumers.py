@@ -58,6 +58,15 @@ class _JsonConsumer(AsyncWebsocketConsumer):
     async def send_json(self, content: dict) -> None:
         await self.send(text_data=json.dumps(content, ensure_ascii=False))
 
+    async def refuse(self, code: int) -> None:
+        """Close with an application code (4401/4403/4404) that the client can read.
+
+        Closing before the handshake makes Daphne answer a bare HTTP 403: a browser then sees only 1006 and would
+        retry for ever. Accepting first and closing at once delivers the code the protocol promises.
+        """
+        await self.accept()
+        await self.close(code=code)
+
     async def send_error(self, code: str, message: str, client_id=None) -> None:
         error = {"type": "error", "code": code, "message": message}
         if client_id is not None:
@@ -98,10 +107,10 @@ class LobbyConsumer(_JsonConsumer):
         self.user = self.scope.get("user")
         self.ticker = None
         if self.user is None or not self.user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.refuse(CLOSE_UNAUTHENTICATED)
             return
         if not (await database_sync_to_async(self._allowed)()):
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.refuse(CLOSE_FORBIDDEN)
             return
         await self.channel_layer.group_add(person_group(self.user.pk), self.channel_name)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
@@ -200,15 +209,15 @@ class DialogueConsumer(_JsonConsumer):
         self.ready = False  # no events are pushed until the client said hello (with its last_seq)
         self.abandon_timer = None
         if self.user is None or not self.user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.refuse(CLOSE_UNAUTHENTICATED)
             return
         dialogue_id = self.scope["url_route"]["kwargs"]["dialogue_id"]
         found = await database_sync_to_async(self._load)(dialogue_id)
         if found == "missing":
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND)
             return
         if found == "forbidden":
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.refuse(CLOSE_FORBIDDEN)
             return
         # Subscribe first, then read what was missed (PITFALLS: the reverse order loses what falls in between).
         await self.channel_layer.group_add(self.dialogue.group_name, self.channel_name)
@@ -217,7 +226,7 @@ class DialogueConsumer(_JsonConsumer):
             dialogue=self.dialogue, person=self.user, joined=True
         )
         if joined:
-            await self._broadcast([joined])
+            await self._broadcast([joined[0]])  # dialogue_presence returns (event, created)
         await self._presence("connected")
 
     def _load(self, dialogue_id):
@@ -241,7 +250,7 @@ class DialogueConsumer(_JsonConsumer):
             dialogue=self.dialogue, person=self.user, joined=False
         )
         if left:
-            await self._broadcast([left])
+            await self._broadcast([left[0]])
         await self._presence("reconnecting")
 
     async def on_message(self, message):

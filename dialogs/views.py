@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from annotation.acts import FOLLOW_UP_KINDS, SYSTEM_ACTS, USER_ACTS
@@ -22,7 +23,9 @@ def worker_home(request):
     dialogue = services.dialogue_open_for(request.user)
     if dialogue is not None:
         return redirect("dialogs:room", dialogue_id=dialogue.pk)
-    return render(request, "dialogs/lobby.html", {"role": Role.WORKER})
+    # After "Leave the queue" the page must not put the worker straight back in: they rejoin with a button.
+    auto_join = "left" not in request.GET
+    return render(request, "dialogs/lobby.html", {"role": Role.WORKER, "auto_join": auto_join})
 
 
 @role_required("chat.as_worker")
@@ -126,4 +129,5 @@ room_table.required_permission = "chat.as_worker|chat.as_expert"
 @role_required("chat.as_worker")
 def lobby_leave(request):
     services.lobby_leave(person=request.user)
-    return redirect("dialogs:worker_home")
+    messages.info(request, "You left the queue. Come back whenever you like.")
+    return redirect(reverse("dialogs:worker_home") + "?left=1")

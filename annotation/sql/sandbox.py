@@ -21,6 +21,7 @@ import asyncio
 import atexit
 import functools
 import json
+import marshal
 import math
 import os
 import re
@@ -34,6 +35,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -102,9 +104,14 @@ _BACKSTOP_MARGIN_S = 1.0  # the caller kills a worker this long after the deadli
 _STARTUP_TIMEOUT_S = 30.0  # a cold interpreter on a loaded CI machine can take seconds to start
 _QUEUE_TIMEOUT_FACTOR = 5  # a caller waits at most this many query time limits for a free worker
 _CONNECTIONS_PER_WORKER = 16  # each cached connection keeps up to 2 MB of page cache under the worker's heap limit
-_INLINE_BLOB_BYTES = 256
-_SPIN_S = float(os.environ.get("XSPIN", "0"))
-_WORKER_SPIN_S = float(os.environ.get("XWSPIN", "0"))  # blobs up to this size are returned as hex literals, longer ones as a placeholder
+_INLINE_BLOB_BYTES = 256  # blobs up to this size come back as hex literals, longer ones as a placeholder
+# Waiting by polling for a moment before sleeping: on the 2-vCPU VM this was measured on, a process asleep in poll()
+# took tens of microseconds to wake (idle vCPU), and every round trip paid that twice: "SELECT 1" took 206 us (p50)
+# when both sides slept, 43 us when both polled first. Polling is bounded and yields the CPU at each turn (without
+# the yield, a side woken on the poller's CPU waited a scheduler tick, 3-4 ms). The caller polls only when it is the
+# pool's sole caller; a worker polls for the next request for a moment after each reply (bursts of queries).
+_CALLER_SPIN_S = 0.0005
+_WORKER_SPIN_S = 0.001
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -178,12 +185,13 @@ def execute(db_path: str | Path, sql: str, *, limits: SandboxLimits | None = Non
     never raises for anything the SQL does: every failure comes back as ``SandboxResult(ok=False, error=...)``.
     """
     started = time.perf_counter()
-    limits = limits or SandboxLimits.from_settings()
+    limits = limits or _default_limits()
     checked = _precheck(sql, limits)
     if isinstance(checked, dict):
         return _failure(checked, started, sql)
-    request = json.dumps(
-        [
+    # marshal is the fastest encoding for the trusted direction; replies, which come from the untrusted side, are JSON.
+    request = marshal.dumps(
+        (
             os.path.abspath(os.fspath(db_path)),
             checked,
             limits.timeout_ms,
@@ -191,12 +199,15 @@ def execute(db_path: str | Path, sql: str, *, limits: SandboxLimits | None = Non
             limits.max_value_length,
             limits.max_sql_length,
             limits.max_result_bytes,
-        ]
-    ).encode()
+        )
+    )
     response = _pool_for(limits).run(request, limits)
     if isinstance(response, dict):
         return _failure(response, started, sql)
-    reply = json.loads(response)
+    try:
+        reply = _decode_reply(response.decode("ascii"))
+    except ValueError:  # UnicodeDecodeError, JSONDecodeError: the worker does not speak the protocol
+        return _failure(_error("crashed", "the sandbox worker sent an unreadable reply"), started)
     if reply[0] != 1:
         return _failure(reply[1], started, sql)
     rows = reply[3]
@@ -212,7 +223,7 @@ def execute(db_path: str | Path, sql: str, *, limits: SandboxLimits | None = Non
 
 async def execute_async(db_path: str | Path, sql: str, *, limits: SandboxLimits | None = None) -> SandboxResult:
     """Like :func:`execute`, for async code (Channels consumers): the wait happens on a thread, never on the loop."""
-    limits = limits or SandboxLimits.from_settings()
+    limits = limits or _default_limits()
     loop = asyncio.get_running_loop()
     call = functools.partial(execute, db_path, sql, limits=limits)
     return await loop.run_in_executor(_async_executor(limits.workers), call)
@@ -220,7 +231,32 @@ async def execute_async(db_path: str | Path, sql: str, *, limits: SandboxLimits 
 
 def worker_pids(limits: SandboxLimits | None = None) -> list[int]:
     """Return the process ids of the live workers of the pool ``limits`` selects (health checks, tests)."""
-    return _pool_for(limits or SandboxLimits.from_settings()).pids()
+    return _pool_for(limits or _default_limits()).pids()
+
+
+_cached_limits: SandboxLimits | None = None
+
+
+def _default_limits() -> SandboxLimits:
+    """SandboxLimits.from_settings(), read once: settings do not change at run time, except under override_settings,
+    which sends setting_changed (reading them per call cost 7.5 us, a tenth of a typical Spider query)."""
+    global _cached_limits
+    limits = _cached_limits
+    if limits is None:
+        limits = _cached_limits = SandboxLimits.from_settings()
+        try:
+            from django.core.signals import setting_changed
+        except ImportError:
+            pass
+        else:
+            setting_changed.connect(_forget_cached_limits, dispatch_uid="annotation.sql.sandbox.limits")
+    return limits
+
+
+def _forget_cached_limits(*, setting: str, **kwargs) -> None:
+    global _cached_limits
+    if setting.startswith("SANDBOX_"):
+        _cached_limits = None
 
 
 def shutdown() -> None:
@@ -297,6 +333,20 @@ def _line_col(sql: str, position: int) -> tuple[int, int]:
 # --------------------------------------------------------------------------------------------------------------------
 
 _FRAME_HEADER = struct.Struct("!I")
+# The scanner behind json.loads without its per-call wrappers; replies are produced by our own encoder, no padding.
+_scan_reply = json.JSONDecoder().scan_once
+
+
+def _decode_reply(text: str):
+    try:
+        value, end = _scan_reply(text, 0)
+    except StopIteration:
+        raise ValueError("empty reply") from None
+    if end != len(text):
+        raise ValueError("trailing data after the reply")
+    return value
+
+
 _PROJECT_ROOT = str(Path(__file__).resolve().parents[2])
 
 
@@ -341,7 +391,6 @@ class _Worker:
         self.pid = self.process.pid
         self._write_fd = self.process.stdin.fileno()
         self._read_fd = self.process.stdout.fileno()
-        os.set_blocking(self._read_fd, False)
         self._poller = select.poll()
         self._poller.register(self._read_fd, select.POLLIN)
         self._ready = False
@@ -349,11 +398,11 @@ class _Worker:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def request(self, payload: bytes, timeout_s: float, max_reply: int) -> bytes:
+    def request(self, payload: bytes, timeout_s: float, max_reply: int, spin: bool) -> bytes:
         """Send one request and wait for its reply; raise _WorkerGone or _WorkerLate."""
         if not self._ready:
             try:
-                ready = self._receive(time.monotonic() + _STARTUP_TIMEOUT_S, 64)
+                ready = self._receive(time.monotonic() + _STARTUP_TIMEOUT_S, 64, False)
             except (_WorkerGone, _WorkerLate) as exc:
                 raise _WorkerGone("it did not start", before_request=True) from exc
             if ready != b'"ready"':
@@ -364,29 +413,20 @@ class _Worker:
         try:
             while view:
                 view = view[os.write(self._write_fd, view) :]
-        except OSError as exc:
+        except OSError as exc:  # EPIPE: it died while idle
             raise _WorkerGone(str(exc), before_request=True) from exc
-        return self._receive(deadline, max_reply)
+        return self._receive(deadline, max_reply, spin)
 
-    def _receive(self, deadline: float, max_size: int) -> bytes:
+    def _receive(self, deadline: float, max_size: int, spin: bool) -> bytes:
         buffer = b""
         needed = _FRAME_HEADER.size
         header_done = False
-        monotonic = time.monotonic
-        spin_until = monotonic() + _SPIN_S
+        spin_until = time.monotonic() + _CALLER_SPIN_S if spin else 0.0
         while True:
             while len(buffer) < needed:
-                try:
-                    # Small replies (nearly all) arrive whole with the header: one read.
-                    chunk = os.read(self._read_fd, needed - len(buffer) if header_done else 65536)
-                except BlockingIOError:
-                    now = monotonic()
-                    if now < spin_until:
-                        continue
-                    if now >= deadline:
-                        raise _WorkerLate() from None
-                    self._poller.poll(math.ceil((deadline - now) * 1000))
-                    continue
+                _wait_readable(self._poller, spin_until, deadline)
+                # Small replies (nearly all) arrive whole with their header: one read.
+                chunk = os.read(self._read_fd, needed - len(buffer) if header_done else 65536)
                 if not chunk:
                     raise _WorkerGone("end of file")
                 buffer += chunk
@@ -428,6 +468,29 @@ class _Worker:
         return f"it exited with status {code}"
 
 
+def _wait_readable(poller: select.poll, spin_until: float, deadline: float | None) -> None:
+    """Return once the polled pipe is readable (or closed); raise _WorkerLate at ``deadline`` (None: never)."""
+    poll = poller.poll
+    if poll(0):
+        return
+    monotonic = time.monotonic
+    yield_cpu = os.sched_yield  # if the other side was woken on this CPU, let it run now rather than at the next tick
+    while monotonic() < spin_until:
+        if poll(0):
+            return
+        yield_cpu()
+    while True:
+        if deadline is None:
+            if poll():
+                return
+            continue
+        remaining = deadline - monotonic()
+        if remaining <= 0:
+            raise _WorkerLate()
+        if poll(math.ceil(remaining * 1000)):
+            return
+
+
 class _Pool:
     """Up to ``size`` workers, started on demand; idle ones are reused last-in first-out so caches stay warm."""
 
@@ -438,7 +501,10 @@ class _Pool:
         self._idle: list[_Worker] = []
         self._workers: set[_Worker] = set()
         self._starting = 0
-        self._condition = threading.Condition()
+        self._busy = 0  # requests in flight, read without the lock: it only decides whether the caller polls first
+        self._waiting = 0
+        self._lock = threading.Lock()  # the fast paths take the bare lock; Condition's own methods are Python code
+        self._condition = threading.Condition(self._lock)
         self._closed = False
 
     def run(self, request: bytes, limits: SandboxLimits) -> bytes | dict:
@@ -451,7 +517,7 @@ class _Pool:
             if worker is None:
                 return _error("busy", "every sandbox worker is busy; try again in a moment")
             try:
-                reply = worker.request(request, timeout_s + _BACKSTOP_MARGIN_S, max_reply)
+                reply = worker.request(request, timeout_s + _BACKSTOP_MARGIN_S, max_reply, self._busy == 1)
             except _WorkerLate:
                 self._discard(worker)
                 return _error(
@@ -475,52 +541,60 @@ class _Pool:
         raise AssertionError("unreachable")
 
     def _acquire(self, deadline: float) -> _Worker | None:
-        with self._condition:
+        with self._lock:
             while True:
-                while self._idle:
-                    worker = self._idle.pop()
-                    if worker.alive():
-                        return worker
-                    self._workers.discard(worker)  # died while idle (killed, OOM): replace it quietly
-                    _reap_later(worker)
+                if self._idle:
+                    # A worker that died while idle is noticed by the write (EPIPE) and replaced, see run().
+                    self._busy += 1
+                    return self._idle.pop()
                 if len(self._workers) + self._starting < self.size:
                     self._starting += 1  # reserve the slot; the process starts outside the lock
                     break
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return None
-                self._condition.wait(remaining)
+                self._waiting += 1
+                try:
+                    self._condition.wait(remaining)
+                finally:
+                    self._waiting -= 1
         worker = None
         try:
             worker = _Worker(self.memory_mb, self.temp_mb)
         finally:
-            with self._condition:
+            with self._lock:
                 self._starting -= 1
                 if worker is not None:
                     self._workers.add(worker)
-                self._condition.notify()
+                    self._busy += 1
+                elif self._waiting:
+                    self._condition.notify()
         return worker
 
     def _release(self, worker: _Worker) -> None:
-        with self._condition:
+        with self._lock:
+            self._busy -= 1
             if not self._closed:
                 self._idle.append(worker)
-                self._condition.notify()
+                if self._waiting:
+                    self._condition.notify()
                 return
         _reap_later(worker)
 
     def _discard(self, worker: _Worker) -> None:
-        with self._condition:
+        with self._lock:
+            self._busy -= 1
             self._workers.discard(worker)
-            self._condition.notify()
+            if self._waiting:
+                self._condition.notify()
         worker.kill()
 
     def pids(self) -> list[int]:
-        with self._condition:
+        with self._lock:
             return [worker.pid for worker in self._workers if worker.alive()]
 
     def close(self) -> None:
-        with self._condition:
+        with self._lock:
             self._closed = True
             workers = list(self._workers)
             self._idle.clear()
@@ -595,19 +669,21 @@ def _worker_main() -> None:
     # Past RLIMIT_FSIZE a write fails with EFBIG (SQLite: "database or disk is full") instead of killing the worker.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     _limit_worker_resources(memory_mb, temp_mb)
-    _write_frame(out_fd, b'"ready"')
     worker = _SandboxWorker(memory_mb, temp_mb)
-    os.set_blocking(in_fd, False)
     poller = select.poll()
     poller.register(in_fd, select.POLLIN)
+    _write_frame(out_fd, b'"ready"')
     while True:
-        frame = _read_frame(in_fd, poller, _WORKER_SPIN_S)
+        frame = _read_frame(in_fd, poller)
         if frame is None:
             return
         try:
             reply = worker.handle(frame)
         except MemoryError:
             reply = worker.memory_error()
+        except Exception as exc:  # a bug here must not look like a crash caused by the query
+            traceback.print_exc()
+            reply = worker.reply_error("runtime", f"internal sandbox error: {type(exc).__name__}: {exc}")
         _write_frame(out_fd, reply)
 
 
@@ -628,21 +704,15 @@ def _limit_worker_resources(memory_mb: int, temp_mb: int) -> None:
     probe.close()
 
 
-def _read_frame(fd: int, poller, spin_s: float) -> bytes | None:
+def _read_frame(fd: int, poller: select.poll) -> bytes | None:
     data = b""
     needed = _FRAME_HEADER.size
     header_done = False
-    monotonic = time.monotonic
-    spin_until = monotonic() + spin_s
+    spin_until = time.monotonic() + _WORKER_SPIN_S
     while True:
         while len(data) < needed:
-            try:
-                chunk = os.read(fd, needed - len(data) if header_done else 65536)
-            except BlockingIOError:
-                if monotonic() < spin_until:
-                    continue
-                poller.poll()
-                continue
+            _wait_readable(poller, spin_until, None)
+            chunk = os.read(fd, needed - len(data) if header_done else 65536)
             if not chunk:
                 return None
             data += chunk
@@ -785,8 +855,7 @@ class _SandboxWorker:
         self.memory_mb = memory_mb
         self.temp_mb = temp_mb
         self.connections: OrderedDict[str, tuple[sqlite3.Connection, _Guard, tuple]] = OrderedDict()
-        encoder = json.JSONEncoder(allow_nan=False, separators=(",", ":"), default=_json_default)
-        self.encode = encoder.encode
+        self.encode = _make_json_encoder()
 
     def memory_error(self) -> bytes:
         self.connections.clear()  # give SQLite's caches back before anything else
@@ -799,7 +868,8 @@ class _SandboxWorker:
         return json.dumps([0, _error(kind, message, position)]).encode()
 
     def handle(self, frame: bytes) -> bytes:
-        path, sql, timeout_ms, max_rows, max_value_length, max_sql_length, max_result_bytes = json.loads(frame)
+        """Run one request (a marshalled tuple) and return the JSON reply."""
+        path, sql, timeout_ms, max_rows, max_value_length, max_sql_length, max_result_bytes = marshal.loads(frame)
         deadline = time.monotonic() + timeout_ms / 1000
         try:
             connection, guard = self.connection_for(path, (max_value_length, max_sql_length))
@@ -811,14 +881,14 @@ class _SandboxWorker:
         guard.denied = None
         try:
             try:
-                columns, rows_json, truncated = self.run(connection, sql, max_rows, max_result_bytes)
+                reply = self.run(connection, sql, max_rows, max_result_bytes)
             except sqlite3.OperationalError as exc:
                 if "Could not decode to UTF-8" not in str(exc):
                     raise
                 # A few real databases hold Latin-1 text; show it with replacement characters rather than fail.
                 connection.text_factory = _lenient_text
                 try:
-                    columns, rows_json, truncated = self.run(connection, sql, max_rows, max_result_bytes)
+                    reply = self.run(connection, sql, max_rows, max_result_bytes)
                 finally:
                     connection.text_factory = str
         except _ResultTooLarge:
@@ -831,8 +901,7 @@ class _SandboxWorker:
         except (sqlite3.Error, sqlite3.Warning, UnicodeError, OverflowError, ValueError) as exc:
             error = self.classify(exc, connection, guard, sql, timeout_ms)
             return json.dumps([0, error]).encode()
-        head = json.dumps([1, columns, truncated])
-        return f"{head[:-1]},{rows_json}]".encode()
+        return reply.encode("ascii")
 
     def connection_for(self, path: str, limits: tuple[int, int]) -> tuple[sqlite3.Connection, _Guard]:
         signature = _file_signature(path)
@@ -854,37 +923,45 @@ class _SandboxWorker:
             old.close()
         return connection, guard
 
-    def run(self, connection: sqlite3.Connection, sql: str, max_rows: int, max_result_bytes: int):
+    def run(self, connection: sqlite3.Connection, sql: str, max_rows: int, max_result_bytes: int) -> str:
+        """Execute and fetch at most ``max_rows`` rows; return the reply ``[1, columns, truncated, rows]`` as JSON."""
         cursor = connection.execute(sql)
         columns = [column[0] for column in cursor.description] if cursor.description else []
-        pieces: list[str] = []
-        size = 2
-        count = 0
-        # Small first batch: one row already tells how big rows are, so a result of huge values is refused early
-        # instead of being fetched whole into memory.
+        # Small first batch: it tells how big rows are, so a result of huge values is refused early instead of being
+        # fetched whole into memory. Nearly every result fits in it: one fetch, one encoding.
         batch_size = min(max_rows, 64)
-        while count < max_rows:
-            batch = cursor.fetchmany(batch_size)
-            if not batch:
-                break
-            text = self.encode_rows(batch)
+        batch = cursor.fetchmany(batch_size)
+        if len(batch) < batch_size:
+            reply = self.encode_rows([1, columns, False, batch], batch)
+            if len(reply) > max_result_bytes:
+                raise _ResultTooLarge()
+            return reply
+        pieces: list[str] = []
+        size = 0
+        count = 0
+        while batch:
+            text = self.encode_rows(batch, batch)
             size += len(text) - 1
             if size > max_result_bytes:
                 raise _ResultTooLarge()
             pieces.append(text[1:-1])
             count += len(batch)
-            if len(batch) < batch_size:
+            if len(batch) < batch_size or count >= max_rows:
                 break
             per_row = max(1, len(text) // len(batch))
             batch_size = max(1, min(max_rows - count, (max_result_bytes - size) // per_row + 1, 1000))
+            batch = cursor.fetchmany(batch_size)
         truncated = count >= max_rows and cursor.fetchone() is not None
-        return columns, "[" + ",".join(pieces) + "]", truncated
+        head = self.encode([1, columns, truncated])
+        return f"{head[:-1]},[{','.join(pieces)}]]"
 
-    def encode_rows(self, rows: list[tuple]) -> str:
+    def encode_rows(self, document: list, rows: list[tuple]) -> str:
+        """Encode ``document``, which holds ``rows``; floats JSON cannot express are replaced by strings."""
         try:
-            return self.encode(rows)
+            return self.encode(document)
         except ValueError:  # inf, -inf (SQLite stores NaN as NULL): JSON has no literal for them
-            return self.encode([[_finite(value) for value in row] for row in rows])
+            rows[:] = [[_finite(value) for value in row] for row in rows]
+            return self.encode(document)
 
     def classify(self, exc: Exception, connection, guard: _Guard, sql: str, timeout_ms: int) -> dict:
         message = str(exc)
@@ -951,6 +1028,21 @@ _SCHEMA_MESSAGES = (
     "misuse of aggregate: ",
     "misuse of aggregate function ",
 )
+
+
+def _make_json_encoder():
+    """A compact, ASCII-only, NaN-refusing JSON encoder, built once (json.dumps builds one per call)."""
+    encoder = json.JSONEncoder(allow_nan=False, separators=(",", ":"), default=_json_default)
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return encoder.encode
+    # Same arguments JSONEncoder.iterencode passes; markers=None skips the cycle check (rows hold no containers).
+    encode_one = make(None, _json_default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, False)
+
+    def encode(document) -> str:
+        return "".join(encode_one(document, 0))
+
+    return encode
 
 
 def _json_default(value: object) -> str:

@@ -10,6 +10,7 @@ PERSONAS = ["alice", "erin", "rita", "ada"]
 # (url name, kwargs, personas allowed). The database pages use the demo dormitory database.
 PAGES = [
     ("dialogs:worker_home", {}, {"alice"}),
+    ("dialogs:tutorial", {}, {"alice"}),
     ("dialogs:expert_home", {}, {"erin", "ada"}),
     ("review:home", {}, {"rita", "ada"}),
     ("annotation:admin_home", {}, {"ada"}),

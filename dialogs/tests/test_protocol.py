@@ -45,6 +45,17 @@ async def connect(path: str, user=None, origin=ORIGIN):
     return communicator, connected, code
 
 
+async def refused_with(path: str, user=None, origin=ORIGIN):
+    """The close code of a refused socket. The consumer accepts and closes at once (a close before the handshake
+    reaches a browser as a bare HTTP 403, without the code), so the code is in the first frame after the accept."""
+    communicator, connected, code = await connect(path, user, origin)
+    if connected:
+        closed = await communicator.receive_output(timeout=1)
+        assert closed["type"] == "websocket.close"
+        code = closed.get("code")
+    return code
+
+
 async def receive_until(communicator, predicate, limit=30):
     for _ in range(limit):
         message = json.loads(await communicator.receive_from(timeout=5))
@@ -292,24 +303,18 @@ async def test_rate_limit(room, settings):
 
 async def test_connection_refusals(room):
     dialogue, alice, erin = room
-    _, connected, code = await connect(f"/ws/dialogues/{dialogue.pk}/")
-    assert not connected and code == 4401
+    assert await refused_with(f"/ws/dialogues/{dialogue.pk}/") == 4401
     mallory, _ = await database_sync_to_async(person_create)(username="mallory", role="worker")
-    _, connected, code = await connect(f"/ws/dialogues/{dialogue.pk}/", mallory)
-    assert not connected and code == 4403
+    assert await refused_with(f"/ws/dialogues/{dialogue.pk}/", mallory) == 4403
     other_expert, _ = await database_sync_to_async(person_create)(username="oscar", role="expert")
-    _, connected, code = await connect(f"/ws/dialogues/{dialogue.pk}/", other_expert)
-    assert not connected and code == 4403
+    assert await refused_with(f"/ws/dialogues/{dialogue.pk}/", other_expert) == 4403
     admin, _ = await database_sync_to_async(person_create)(username="root", role="admin")
-    _, connected, code = await connect(f"/ws/dialogues/{dialogue.pk}/", admin)
-    assert not connected and code == 4403
-    _, connected, code = await connect("/ws/dialogues/999999/", alice)
-    assert not connected and code == 4404
+    assert await refused_with(f"/ws/dialogues/{dialogue.pk}/", admin) == 4403
+    assert await refused_with("/ws/dialogues/999999/", alice) == 4404
     _, connected, _ = await connect(f"/ws/dialogues/{dialogue.pk}/", alice, origin=(b"origin", b"http://evil.example"))
     assert not connected
     reviewer, _ = await database_sync_to_async(person_create)(username="rita", role="reviewer")
-    _, connected, code = await connect("/ws/lobby/", reviewer)
-    assert not connected and code == 4403
+    assert await refused_with("/ws/lobby/", reviewer) == 4403
 
 
 async def test_blocked_worker_cannot_enter(room):
@@ -319,8 +324,7 @@ async def test_blocked_worker_cannot_enter(room):
         get_user_model().objects.filter(pk=alice.pk).update(blocked=True)
 
     await database_sync_to_async(block)()
-    _, connected, code = await connect(f"/ws/dialogues/{dialogue.pk}/", alice)
-    assert not connected and code == 4403
+    assert await refused_with(f"/ws/dialogues/{dialogue.pk}/", alice) == 4403
 
 
 async def test_drop_warns_the_worker_and_does_not_count(room):

@@ -1,0 +1,504 @@
+"""Benchmark: the live chat under load, against a floor (a bare websocket relay with the same message pattern).
+
+    .venv/bin/python bench/chat_load.py [--rooms 10 50 200] [--questions 3] [--think 0.25] [--servers 2]
+
+Starts a throwaway PostgreSQL and Redis (tools/test_stack.py), migrates, loads the demo databases and goals, creates
+the accounts, and starts Daphne. Scripted clients (bench/wozclient.py, written from docs/protocol.md alone) sign in
+through the login form, meet in the lobby and hold N dialogues at once: utterance → user acts → SQL run → shared
+result → CONFIRM_SQL response, for several questions, then end and score.
+
+For each N it reports the frames sent and received, lost events (visible to a socket, in the log, never received),
+duplicates (one seq twice on a socket), and the send → partner receipt latency of utterances and responses. The same
+clients then run the same pattern against the floor: an in-memory relay in its own process, no database and no
+channel layer, which gives what the client, the loopback and the websocket framing cost on their own; our p99 is
+printed as a multiple of the floor's. Exits 1 when a delivery check fails or a latency target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT_ROOT))
+
+from bench import stack  # noqa: E402
+from bench.wozclient import (  # noqa: E402
+    Delivery,
+    Room,
+    check_delivery,
+    lobby_wait,
+    login,
+    partner_latencies,
+    play_expert,
+    play_worker,
+    visible_to,
+)
+from tools.test_stack import create_database, free_port, postgres_server, redis_server, wait_for_port  # noqa: E402
+
+PASSWORD = "bench-password-1"
+# p99 targets of send → partner receipt (ms) by number of rooms; N without a target is reported only.
+TARGETS_MS = {50: 50.0, 200: 150.0}
+
+# --- The floor: a minimal relay with the same frames, nothing stored, nothing shared between processes ----------------
+
+
+class _FloorRoom:
+    def __init__(self, dialogue: int):
+        self.dialogue = dialogue
+        self.log: list[dict] = []
+        self.sockets: dict = {}  # websocket → {"role", "ready"}
+        self.ids: dict[tuple[str, str], int] = {}  # (role, client id) → seq
+        # Two tasks may broadcast into one room at once; the lock keeps each socket's events in seq order.
+        self.lock = asyncio.Lock()
+        self.ended = False
+
+
+_FLOOR_KIND = {"share_result": "result_shared"}
+
+
+def _floor_payload(message: dict) -> dict:
+    kind = message["type"]
+    if kind == "utterance":
+        return {"text": message.get("text", "")}
+    if kind == "sql_run":
+        result = {"ok": True, "columns": ["n"], "rows": [[1]], "row_count": 1, "truncated": False, "error": None}
+        return {"turn": message.get("turn"), "sql": message.get("sql"), "result": result}
+    if kind == "end":
+        return {"status": "completed", "completion_code": "WOZ-FLOOR"}
+    return {key: value for key, value in message.items() if key not in ("type", "id")}
+
+
+def _floor_view(event: dict, role: str) -> dict | None:
+    return {"type": "event", **event} if visible_to(event["kind"], role) else None
+
+
+async def _floor_state(room: _FloorRoom, ws, role: str) -> None:
+    await ws.send(
+        json.dumps(
+            {
+                "type": "state",
+                "role": role,
+                "dialogue": room.dialogue,
+                "status": "completed" if room.ended else "active",
+                "goal_question": "How many rows are there?",
+                "goal_sql": "SELECT 1",
+                "last_seq": len(room.log),
+            }
+        )
+    )
+
+
+async def _floor_record(room: _FloorRoom, kind: str, role: str, payload: dict) -> dict:
+    event = {"seq": len(room.log) + 1, "kind": kind, "author_role": role, "created_at": time.time(), "payload": payload}
+    room.log.append(event)
+    for ws, info in list(room.sockets.items()):
+        view = _floor_view(event, info["role"]) if info["ready"] else None
+        if view is not None:
+            with contextlib.suppress(Exception):
+                await ws.send(json.dumps(view))
+                if kind in ("response", "end", "score"):
+                    await _floor_state(room, ws, info["role"])
+    return event
+
+
+def serve_floor(port: int) -> None:
+    """Run the floor relay on 127.0.0.1:PORT until killed."""
+    from websockets.asyncio.server import serve
+
+    rooms: dict[int, _FloorRoom] = {}
+    waiting: dict[str, deque] = {"worker": deque(), "expert": deque()}
+
+    def role_of(ws) -> str:
+        cookie = ws.request.headers.get("Cookie", "")
+        return "expert" if "floor=expert" in cookie else "worker"
+
+    async def lobby(ws, role: str) -> None:
+        async for raw in ws:
+            if json.loads(raw).get("type") != "join":
+                continue
+            waiting[role].append(ws)
+            while waiting["worker"] and waiting["expert"]:
+                dialogue = len(rooms) + 1
+                rooms[dialogue] = _FloorRoom(dialogue)
+                paired = json.dumps({"type": "paired", "dialogue": dialogue, "url": f"/dialogues/{dialogue}/"})
+                for side in ("worker", "expert"):
+                    with contextlib.suppress(Exception):
+                        await waiting[side].popleft().send(paired)
+
+    async def room_socket(ws, room: _FloorRoom, role: str) -> None:
+        room.sockets[ws] = {"role": role, "ready": False}
+        async with room.lock:
+            await _floor_record(room, "join", role, {})
+        try:
+            async for raw in ws:
+                message = json.loads(raw)
+                kind = message.get("type")
+                async with room.lock:
+                    if kind == "hello":
+                        await _floor_state(room, ws, role)
+                        for event in room.log[message.get("last_seq", 0) :]:
+                            view = _floor_view(event, role)
+                            if view is not None:
+                                await ws.send(json.dumps(view))
+                        room.sockets[ws]["ready"] = True
+                    elif kind == "ping":
+                        await ws.send(json.dumps({"type": "pong"}))
+                    elif "id" in message:
+                        key = (role, message["id"])
+                        if key not in room.ids:
+                            event = await _floor_record(
+                                room, _FLOOR_KIND.get(kind, kind), role, _floor_payload(message)
+                            )
+                            room.ids[key] = event["seq"]
+                            room.ended = room.ended or kind == "end"
+                        await ws.send(json.dumps({"type": "ack", "id": message["id"], "seq": room.ids[key]}))
+        finally:
+            room.sockets.pop(ws, None)
+
+    async def handler(ws) -> None:
+        path = ws.request.path
+        if path == "/floor-log":
+            logs = {dialogue: [[e["seq"], e["kind"]] for e in room.log] for dialogue, room in rooms.items()}
+            await ws.send(json.dumps(logs))
+        elif path == "/ws/lobby/":
+            await lobby(ws, role_of(ws))
+        elif path.startswith("/ws/dialogues/"):
+            room = rooms.get(int(path.strip("/").rsplit("/", 1)[1]))
+            if room is None:
+                await ws.close(4404)
+                return
+            await room_socket(ws, room, role_of(ws))
+
+    async def main() -> None:
+        async with serve(handler, "127.0.0.1", port, compression=None, max_size=1 << 20):
+            await asyncio.Future()
+
+    asyncio.run(main())
+
+
+# --- Targets: where the clients connect, how they sign in, where the log is read ------------------------------------
+
+
+class WozsqlTarget:
+    name = "wozsql"
+
+    def __init__(self, servers: list[stack.Server], database_url: str):
+        self.urls = [server.url for server in servers]
+        self.database_url = database_url
+        self.cookies: dict[tuple[str, int], str] = {}
+
+    def url(self, role: str, index: int) -> str:
+        # Alternate sockets between the servers, as a load balancer would; pairing is by lobby order, so about half
+        # of the rooms have their two sides on different servers.
+        return self.urls[index % len(self.urls)]
+
+    async def sign_in(self, accounts: int) -> float:
+        started = time.perf_counter()
+        gate = asyncio.Semaphore(16)
+
+        async def one(role: str, index: int) -> None:
+            username = stack.worker_name("b", index) if role == "worker" else stack.expert_name("b", index)
+            async with gate:
+                self.cookies[role, index] = await asyncio.to_thread(login, self.url(role, index), username, PASSWORD)
+
+        await asyncio.gather(*(one(role, i) for role in ("worker", "expert") for i in range(accounts)))
+        return time.perf_counter() - started
+
+    def cookie(self, role: str, index: int) -> str:
+        return self.cookies[role, index]
+
+    async def logs(self, dialogues: list[int]) -> dict[int, list[tuple[int, str]]]:
+        def read():
+            import psycopg2
+
+            connection = psycopg2.connect(self.database_url)
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        "SELECT dialogue_id, seq, kind FROM dialogs_event WHERE dialogue_id = ANY(%s) ORDER BY 1, 2",
+                        [dialogues],
+                    )
+                    out = defaultdict(list)
+                    for dialogue, seq, kind in cursor.fetchall():
+                        out[dialogue].append((seq, kind))
+                    return dict(out)
+            finally:
+                connection.close()
+
+        return await asyncio.to_thread(read)
+
+
+class FloorTarget:
+    name = "floor"
+
+    def __init__(self, url: str):
+        self.base = url
+
+    def url(self, role: str, index: int) -> str:
+        return self.base
+
+    def cookie(self, role: str, index: int) -> str:
+        return f"floor={role}:{index}"
+
+    async def logs(self, dialogues: list[int]) -> dict[int, list[tuple[int, str]]]:
+        from websockets.asyncio.client import connect
+
+        async with connect(self.base.replace("http", "ws", 1) + "/floor-log", proxy=None, max_size=None) as ws:
+            raw = json.loads(await ws.recv())
+        return {int(dialogue): [tuple(entry) for entry in log] for dialogue, log in raw.items()}
+
+
+# --- One round: N rooms at once ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class RoundResult:
+    target: str
+    rooms: int
+    completed: int = 0
+    failures: list[str] = field(default_factory=list)
+    frames_sent: int = 0
+    frames_received: int = 0
+    delivery: Delivery = field(default_factory=Delivery)
+    utterance_ms: list[float] = field(default_factory=list)
+    response_ms: list[float] = field(default_factory=list)
+    pairing_seconds: float = 0.0
+    seconds: float = 0.0
+    reconnects: int = 0
+
+    @property
+    def latencies_ms(self) -> list[float]:
+        return self.utterance_ms + self.response_ms
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=1000, method="inclusive")[int(q * 10) - 1]
+
+
+async def run_round(target, rooms: int, *, questions: int, think: float, seed: int) -> RoundResult:
+    result = RoundResult(target.name, rooms)
+    started = time.perf_counter()
+    paired_at: list[float] = []
+    sides: dict[int, dict[str, Room]] = defaultdict(dict)
+    # Latency is measured in the steady state: every room is open before the first question, so the connection storm
+    # (2N sockets at once) does not land on the first utterances. A room that never pairs releases the rest later.
+    rooms_in, all_in = 0, asyncio.Event()
+
+    async def line_up() -> None:
+        nonlocal rooms_in
+        rooms_in += 1
+        if rooms_in == rooms:
+            all_in.set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(all_in.wait(), 120)
+
+    async def participant(role: str, index: int) -> None:
+        url, cookie = target.url(role, index), target.cookie(role, index)
+        rng = random.Random(seed * 100_003 + index * 2 + (role == "expert"))
+        dialogue = await lobby_wait(url, cookie, leave_after=(role == "expert"), timeout=300)
+        paired_at.append(time.perf_counter())
+        room = Room(url, dialogue, cookie, label=f"{role}{index}@{dialogue}")
+        sides[dialogue][role] = room
+        await room.start()
+        try:
+            if role == "worker":
+                await play_worker(room, questions=questions, think=think, rng=rng, when_both_in=line_up)
+            else:
+                await play_expert(room, think=think, rng=rng)
+        finally:
+            await room.close()
+
+    # The client's own collector pauses would count as server latency (and hit the floor the same way): none during
+    # the round; what the round allocated is collected before the next.
+    gc.collect()
+    gc.disable()
+    try:
+        outcomes = await asyncio.gather(
+            *(participant(role, i) for i in range(rooms) for role in ("worker", "expert")), return_exceptions=True
+        )
+    finally:
+        gc.enable()
+    result.seconds = time.perf_counter() - started
+    result.pairing_seconds = (max(paired_at) - started) if paired_at else float("nan")
+    result.failures = [f"{type(exc).__name__}: {exc}" for exc in outcomes if isinstance(exc, BaseException)]
+    logs = await target.logs(sorted(sides))
+    for dialogue, pair in sides.items():
+        log = logs.get(dialogue, [])
+        final = {kind: seq for seq, kind in log}
+        last = log[-1][0] if log else 0
+        for role, room in pair.items():
+            # Each side stays until it has seen the last event it waits for (end, or its own score).
+            up_to = final.get("end" if role == "worker" else "score", last)
+            result.delivery.add(check_delivery(room, role, log, up_to))
+            result.frames_sent += room.frames_sent
+            result.frames_received += len(room.received)
+            result.reconnects += room.reconnects
+        if "worker" in pair and "expert" in pair:
+            worker, expert = pair["worker"], pair["expert"]
+            result.utterance_ms += [s * 1000 for s in partner_latencies(worker, expert, {"utterance"})]
+            result.response_ms += [s * 1000 for s in partner_latencies(expert, worker, {"response"})]
+            result.completed += "score" in final
+    return result
+
+
+# --- Report -----------------------------------------------------------------------------------------------------------
+
+
+def report(pairs: list[tuple[RoundResult, RoundResult | None]]) -> bool:
+    ok = True
+    header = (
+        f"{'N':>4} {'sockets':>7} {'done':>5} {'sent':>6} {'recv':>6} {'events':>6} {'lost':>4} {'dup':>3} "
+        f"{'order':>5} {'leak':>4} {'p50':>6} {'p95':>6} {'p99':>6} {'max':>6} | {'floor p50':>9} {'p99':>6} | "
+        f"{'x p99':>5} {'target':>6}"
+    )
+    print("\nsend → partner receipt, utterances and responses, ms")
+    print(header)
+    print("-" * len(header))
+    for ours, floor in pairs:
+        lat = ours.latencies_ms
+        p99 = percentile(lat, 99)
+        floor_p50 = percentile(floor.latencies_ms, 50) if floor else float("nan")
+        floor_p99 = percentile(floor.latencies_ms, 99) if floor else float("nan")
+        target = TARGETS_MS.get(ours.rooms)
+        clean = ours.delivery.clean and not ours.failures and ours.completed == ours.rooms
+        met = target is None or p99 <= target
+        ok = ok and clean and met and (floor is None or (floor.delivery.clean and not floor.failures))
+        print(
+            f"{ours.rooms:>4} {ours.rooms * 2:>7} {ours.completed:>5} {ours.frames_sent:>6} {ours.frames_received:>6} "
+            f"{ours.delivery.expected:>6} {ours.delivery.lost:>4} {ours.delivery.duplicated:>3} "
+            f"{ours.delivery.out_of_order:>5} {ours.delivery.leaked:>4} {percentile(lat, 50):>6.1f} "
+            f"{percentile(lat, 95):>6.1f} {p99:>6.1f} {max(lat, default=float('nan')):>6.1f} | {floor_p50:>9.1f} "
+            f"{floor_p99:>6.1f} | {p99 / floor_p99 if floor else float('nan'):>5.1f} "
+            f"{(f'{target:.0f}' if target else '-'):>6}{'' if met else ' MISSED'}"
+        )
+    print()
+    for ours, floor in pairs:
+        for result in (ours, floor):
+            if result is None:
+                continue
+            print(
+                f"  {result.target:<6} N={result.rooms:<4} pairing {result.pairing_seconds:5.1f} s, round "
+                f"{result.seconds:5.1f} s, {result.frames_sent / max(result.seconds, 1e-9):6.0f} frames/s in, "
+                f"utterance p99 {percentile(result.utterance_ms, 99):6.1f} ms, response p99 "
+                f"{percentile(result.response_ms, 99):6.1f} ms, delivery {result.delivery}, "
+                f"reconnects {result.reconnects}"
+            )
+            for failure in result.failures[:5]:
+                print(f"    failure: {failure}")
+            if len(result.failures) > 5:
+                print(f"    ... {len(result.failures) - 5} more failures")
+    return ok
+
+
+# --- Main -------------------------------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def floor_relay(enabled: bool = True):
+    if not enabled:
+        yield None
+        return
+    port = free_port()
+    process = subprocess.Popen([sys.executable, __file__, "--serve-floor", str(port)], cwd=PROJECT_ROOT)
+    try:
+        wait_for_port(port)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, nargs="+", default=[10, 50, 200], help="numbers of concurrent rooms")
+    parser.add_argument("--questions", type=int, default=3, help="questions per dialogue (at least the minimum)")
+    parser.add_argument("--think", type=float, default=0.25, help="mean pause before each step, seconds (±50%%)")
+    parser.add_argument("--servers", type=int, default=2, help="Daphne processes (sockets alternate between them)")
+    parser.add_argument("--conn-max-age", type=int, default=300, help="DB_CONN_MAX_AGE of the servers, seconds")
+    parser.add_argument("--no-floor", action="store_true", help="skip the bare relay")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--serve-floor", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+async def bench(args, servers: list[stack.Server], database_url: str, floor_url: str | None):
+    ours_target = WozsqlTarget(servers, database_url)
+    print(f"signing in {2 * max(args.rooms)} accounts through the login form ...", flush=True)
+    print(f"  {await ours_target.sign_in(max(args.rooms)):.1f} s", flush=True)
+    floor_target = FloorTarget(floor_url) if floor_url else None
+    pairs = []
+    for rooms in args.rooms:
+        print(f"N={rooms}: wozsql ...", flush=True)
+        ours = await run_round(ours_target, rooms, questions=args.questions, think=args.think, seed=args.seed)
+        floor = None
+        if floor_target:
+            print(f"N={rooms}: floor ...", flush=True)
+            floor = await run_round(floor_target, rooms, questions=args.questions, think=args.think, seed=args.seed)
+        pairs.append((ours, floor))
+    return pairs
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    if args.serve_floor:
+        serve_floor(args.serve_floor)
+        return 0
+    accounts = max(args.rooms)
+    with (
+        tempfile.TemporaryDirectory(prefix="wozsql-chat-bench-") as folder,
+        postgres_server() as database_url,
+        redis_server() as redis_url,
+    ):
+        create_database(database_url)
+        env = stack.server_env(
+            database_url=database_url,
+            redis_url=redis_url,
+            data_dir=Path(folder) / "data",
+            EXPERT_MAX_DIALOGUES=1,
+            # The bench's experts post several frames a second; the per-socket limit is not what is measured.
+            WS_RATE_PER_MINUTE=100_000,
+            # Keep each server thread's PostgreSQL connection: a new one per consumer call costs a backend fork.
+            DB_CONN_MAX_AGE=args.conn_max_age,
+        )
+        started = time.perf_counter()
+        stack.prepare(env, accounts=accounts, prefix="b", password=PASSWORD)
+        print(f"stack ready: migrated, demo data, {2 * accounts} accounts ({time.perf_counter() - started:.1f} s)")
+        with (
+            stack.daphne_servers(env, args.servers, folder) as servers,
+            floor_relay(enabled=not args.no_floor) as floor_url,
+        ):
+            print(f"{len(servers)} Daphne process(es): {', '.join(s.url for s in servers)}; floor {floor_url}")
+            pairs = asyncio.run(bench(args, servers, database_url, floor_url))
+            for server in servers:
+                errors = [
+                    line for line in server.log.read_text().splitlines() if "Traceback" in line or "ERROR" in line
+                ]
+                if errors:
+                    print(f"  {server.url}: {len(errors)} error lines in the server log, e.g. {errors[0]}")
+    print(
+        f"\n{args.questions} questions per dialogue, think {args.think} s ±50% per step, {args.servers} Daphne "
+        f"process(es), {os.cpu_count()} CPUs"
+    )
+    return 0 if report(pairs) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,147 @@
+// The chat as both rooms show it: one block per user turn, with the expert's result tables, response and any drop
+// warning under the question they answer (a late answer still lands under its own question, not at the bottom).
+
+import { renderTable } from "./table_view.js";
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function clock(iso) {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+// "showing N of M" when the sandbox cut the result; the plain count otherwise.
+export function rowSummary({ row_count: shown, truncated, total_rows: total }) {
+  if (!truncated) return `${shown} row${shown === 1 ? "" : "s"}`;
+  return total == null ? `showing the first ${shown} rows (total unknown)` : `showing ${shown} of ${total} rows`;
+}
+
+export function resultTable(payload) {
+  const box = element("div", "result-table");
+  renderTable(box, payload.columns || [], payload.rows || []);
+  return box;
+}
+
+const END_TEXT = {
+  completed: "The dialogue is complete.",
+  terminated: "The expert ended the dialogue.",
+  abandoned: "The dialogue ended because a participant left.",
+  dropped: "The dialogue was dropped.",
+};
+
+export class ChatLog {
+  /**
+   * viewer: "worker" or "expert" (whose messages are drawn on the right).
+   * names: {worker, expert} labels. onTurnClick(seq): optional, makes questions clickable.
+   */
+  constructor(container, { viewer, names, onTurnClick = null }) {
+    this.container = container;
+    this.viewer = viewer;
+    this.names = names;
+    this.onTurnClick = onTurnClick;
+    this.turns = new Map();
+    this.seen = new Set();
+    this.empty = element("p", "chat-empty muted", "No messages yet.");
+    container.replaceChildren(this.empty);
+  }
+
+  /** Draw one event; returns the element drawn (or null for kinds the chat does not show). Idempotent per seq. */
+  add(event) {
+    if (this.seen.has(event.seq)) return null;
+    this.seen.add(event.seq);
+    const p = event.payload || {};
+    let node = null;
+    switch (event.kind) {
+      case "utterance":
+        node = this._turn(event);
+        break;
+      case "result_shared":
+        node = this._reply(p.turn, this._result(event));
+        break;
+      case "response":
+        node = this._reply(p.turn, this._bubble("expert", p.text, event));
+        node.classList.add("response");
+        node.dataset.turn = p.turn;
+        break;
+      case "drop":
+        node = this._reply(p.turn, this._dropNotice(p));
+        break;
+      case "end":
+        node = this._append(element("div", "notice end", END_TEXT[p.status] || "The dialogue has ended."));
+        break;
+      default:
+        return null;  // join/leave are shown as presence, labels and runs by the expert's panel
+    }
+    this.empty.remove();
+    this.scroll();
+    return node;
+  }
+
+  turnBlock(seq) {
+    return this.turns.get(seq) || null;
+  }
+
+  scroll() {
+    this.container.scrollTop = this.container.scrollHeight;
+  }
+
+  _append(node) {
+    this.container.appendChild(node);
+    return node;
+  }
+
+  _bubble(side, text, event) {
+    const mine = side === this.viewer;
+    const bubble = element("div", `bubble ${side} ${mine ? "mine" : "theirs"}`);
+    const meta = element("div", "meta");
+    meta.append(element("span", "who", mine ? "You" : this.names[side]), element("span", "when", clock(event.created_at)));
+    bubble.append(meta, element("div", "text", text));
+    bubble.dataset.seq = event.seq;
+    return bubble;
+  }
+
+  _turn(event) {
+    const block = element("div", "turn");
+    block.dataset.turn = event.seq;
+    const question = this._bubble("worker", event.payload.text, event);
+    question.classList.add("question");
+    if (this.onTurnClick) {
+      question.tabIndex = 0;
+      question.title = "Work on this question";
+      question.addEventListener("click", () => this.onTurnClick(event.seq));
+      question.addEventListener("keydown", (e) => e.key === "Enter" && this.onTurnClick(event.seq));
+    }
+    block.append(question, element("div", "turn-extra"), element("div", "replies"));
+    this.turns.set(event.seq, block);
+    return this._append(block);
+  }
+
+  _reply(turn, node) {
+    const block = this.turns.get(turn);
+    if (block) block.querySelector(".replies").appendChild(node);
+    else this._append(node);  // a reply to a turn this screen never saw: still show it
+    return node;
+  }
+
+  _result(event) {
+    const box = this._bubble("expert", "", event);
+    box.classList.add("result");
+    box.querySelector(".text").replaceWith(
+      element("div", "result-caption", `Result table · ${rowSummary(event.payload)}`),
+      resultTable(event.payload),
+    );
+    return box;
+  }
+
+  _dropNotice(payload) {
+    const notice = element("div", "notice warn");
+    notice.setAttribute("role", "alert");
+    notice.append(element("strong", "", "This question does not count. "), element("span", "", payload.warning || ""));
+    return notice;
+  }
+}

@@ -1,0 +1,511 @@
+// The expert's room (CoSQL Figure 8): database browser, goal, chat, and a step panel for the current user turn:
+// label the user acts, write and run SQL, send a result, respond with system acts. Scoring follows the end.
+
+import { ChatLog, resultTable, rowSummary } from "./chat_log.js";
+import { validateAsYouType } from "./sql_editor.js";
+import { TablePager } from "./table_view.js";
+import { WsClient } from "./wsclient.js";
+
+const root = document.getElementById("room");
+const dialogueId = root.dataset.dialogue;
+const $ = (id) => document.getElementById(id);
+const schema = JSON.parse($("schema-data").textContent);
+const ENDED = ["completed", "abandoned", "terminated", "dropped"];
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function chips(acts, kind) {
+  const box = element("span", `chips ${kind}`);
+  for (const act of acts || []) box.appendChild(element("span", "chip", act));
+  return box;
+}
+
+// --- Database browser -----------------------------------------------------------------------------------------------
+
+const pager = new TablePager(root.dataset.tableUrl, {
+  title: $("table-title"),
+  content: $("table-content"),
+  pager: $("table-pager"),
+  info: $("page-info"),
+  prev: $("prev-page"),
+  next: $("next-page"),
+});
+let openIndex = 0;
+let view = "structure";
+
+function showTable(index) {
+  openIndex = index;
+  document.querySelectorAll(".table-tab").forEach((tab) => {
+    const on = Number(tab.dataset.index) === index;
+    tab.classList.toggle("active", on);
+    tab.setAttribute("aria-selected", on);
+  });
+  document.querySelectorAll("[data-structure]").forEach((s) => { s.hidden = Number(s.dataset.structure) !== index; });
+  if (view === "content") pager.show(index);
+}
+function showView(name) {
+  view = name;
+  document.querySelectorAll(".view-tab").forEach((b) => b.classList.toggle("active", b.dataset.view === name));
+  $("structure-view").hidden = name !== "structure";
+  $("content-view").hidden = name !== "content";
+  if (name === "content" && pager.index !== openIndex) pager.show(openIndex);
+}
+document.querySelectorAll(".table-tab").forEach((tab) =>
+  tab.addEventListener("click", () => showTable(Number(tab.dataset.index))));
+document.querySelectorAll(".view-tab").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
+showTable(0);
+
+// --- SQL editor: validation and name hints --------------------------------------------------------------------------
+
+const sqlInput = $("sql-input");
+const validation = validateAsYouType(sqlInput, root.dataset.validateUrl, $("sql-problems"));
+const names = [...new Set([
+  ...schema.table_names_original,
+  ...schema.column_names_original.filter(([table]) => table >= 0).map(([, name]) => name),
+])].sort((a, b) => a.localeCompare(b));
+
+function insertAtCaret(text, replaceLength = 0) {
+  const start = sqlInput.selectionStart - replaceLength;
+  sqlInput.setRangeText(text, start, sqlInput.selectionEnd, "end");
+  sqlInput.focus();
+  sqlInput.dispatchEvent(new Event("input"));
+}
+
+function drawNameHints() {
+  const before = sqlInput.value.slice(0, sqlInput.selectionStart);
+  const word = /[A-Za-z_][\w]*$/.exec(before)?.[0] || "";
+  const box = $("name-hints");
+  if (word.length < 2) {
+    box.replaceChildren();
+    return;
+  }
+  const lower = word.toLowerCase();
+  const matches = names.filter((n) => n.toLowerCase().startsWith(lower) && n.toLowerCase() !== lower).slice(0, 8);
+  box.replaceChildren(...matches.map((name) => {
+    const chip = element("button", "name-hint", name);
+    chip.type = "button";
+    chip.addEventListener("click", () => insertAtCaret(name, word.length));
+    return chip;
+  }));
+}
+sqlInput.addEventListener("input", drawNameHints);
+sqlInput.addEventListener("click", drawNameHints);
+document.querySelectorAll("[data-insert]").forEach((b) => b.addEventListener("click", () => insertAtCaret(b.dataset.insert)));
+
+// --- The dialogue as this screen knows it (rebuilt from the event log) ---------------------------------------------
+
+const turns = new Map();  // utterance seq -> {seq, text, userActs, runs, sharedRun, responded, dropped}
+const looseRuns = [];     // runs sent without a turn (before the first question)
+const drafts = new Map(); // turn seq (or "none") -> what the expert typed/ticked for it, kept across turn switches
+let manualTurn = null;
+let shownTurn;            // undefined until the first draw
+let state = null;
+let over = false;
+let scored = false;
+let endInfo = null;
+
+const chat = new ChatLog($("chat-log"), {
+  viewer: "expert",
+  names: { worker: "User", expert: "You" },
+  onTurnClick: (seq) => {
+    manualTurn = seq;
+    refresh();
+  },
+});
+
+function currentTurn() {
+  if (manualTurn !== null && turns.has(manualTurn)) return manualTurn;
+  const open = [...turns.values()].filter((t) => !t.responded && !t.dropped);
+  return open.length ? open[open.length - 1].seq : null;
+}
+
+function draftOf(seq) {
+  const key = seq ?? "none";
+  if (!drafts.has(key)) drafts.set(key, {});
+  return drafts.get(key);
+}
+
+function checked(containerId) {
+  return [...document.querySelectorAll(`#${containerId} input:checked`)].map((input) => input.value);
+}
+function setChecked(containerId, values) {
+  const wanted = new Set(values || []);
+  document.querySelectorAll(`#${containerId} input`).forEach((input) => { input.checked = wanted.has(input.value); });
+}
+
+// The SQL of the newest result sent before this turn: follow-up questions usually start from it.
+function previousSharedSql(seq) {
+  const earlier = [...turns.values()].filter((t) => t.seq < seq && t.sharedRun).pop();
+  return earlier?.runs.find((r) => r.seq === earlier.sharedRun)?.sql || "";
+}
+
+function loadDraft(seq) {
+  const draft = draftOf(seq);
+  const turn = turns.get(seq);
+  sqlInput.value = draft.sql ?? (seq !== null ? previousSharedSql(seq) : "");
+  $("response-text").value = draft.response ?? "";
+  setChecked("user-acts", draft.userActs ?? turn?.userActs);
+  setChecked("system-acts", draft.systemActs);
+  $("send-refusal").textContent = "";
+  $("name-hints").replaceChildren();
+  validation.check();
+}
+
+sqlInput.addEventListener("input", () => { draftOf(shownTurn).sql = sqlInput.value; client.typing(); });
+$("response-text").addEventListener("input", () => {
+  draftOf(shownTurn).response = $("response-text").value;
+  $("send-refusal").textContent = "";
+  client.typing();
+});
+$("user-acts").addEventListener("change", () => { draftOf(shownTurn).userActs = checked("user-acts"); drawActsState(); });
+$("system-acts").addEventListener("change", () => {
+  draftOf(shownTurn).systemActs = checked("system-acts");
+  $("send-refusal").textContent = "";
+});
+
+// --- Drawing --------------------------------------------------------------------------------------------------------
+
+function drawActsState() {
+  const turn = turns.get(shownTurn);
+  const label = $("acts-state");
+  if (!turn) {
+    label.textContent = "";
+    return;
+  }
+  const ticked = checked("user-acts");
+  const saved = turn.userActs;
+  if (!saved) label.textContent = "not saved yet";
+  else if (ticked.join() !== saved.join() && draftOf(shownTurn).userActs) label.textContent = "unsaved changes";
+  else label.textContent = `saved: ${saved.join(", ")}`;
+  label.className = `step-state ${saved ? "done" : "todo"}`;
+}
+
+const runCards = new Map();  // run seq -> its card (tables can be big: draw each once)
+
+function runCard(run, number) {
+  let card = runCards.get(run.seq);
+  if (!card) {
+    card = element("div", "run");
+    const head = element("div", "run-head");
+    const result = run.result || {};
+    head.append(element("strong", "", `Run ${number}`));
+    head.append(element("span", "muted", result.ok
+      ? ` · ${rowSummary(result)} · ${Math.round(result.elapsed_ms ?? 0)} ms`
+      : " · failed"));
+    head.append(element("span", "sent-mark", "✓ Sent to the user — this turn's SQL"));
+    card.append(head, element("pre", "mono sql-block", run.sql));
+    if (result.ok) {
+      card.append(resultTable(result));
+      const share = element("button", "share", "Send this result to the user");
+      share.type = "button";
+      share.addEventListener("click", () => {
+        clearErrors();
+        client.send("share_result", { turn: run.turn, run: run.seq });
+        share.disabled = true;
+        share.textContent = "Sending…";
+      });
+      card.append(share);
+    } else {
+      const error = result.error || {};
+      const where = error.line ? ` (line ${error.line}, column ${error.col})` : "";
+      card.append(element("p", "problem", `${error.kind || "error"}: ${error.message || "the SQL failed"}${where}`));
+      card.classList.add("failed");
+    }
+    card.dataset.run = run.seq;
+    runCards.set(run.seq, card);
+  }
+  return card;
+}
+
+function drawRuns(turn) {
+  const runs = turn ? turn.runs : looseRuns;
+  const cards = runs.map((run, i) => runCard(run, i + 1)).reverse();  // newest first: the one just run is on top
+  for (const card of cards) {
+    const sent = turn && Number(card.dataset.run) === turn.sharedRun;
+    card.classList.toggle("sent", Boolean(sent));
+    const share = card.querySelector("button.share");
+    if (share) {
+      share.disabled = Boolean(sent) || !turn;
+      share.textContent = sent ? "Sent" : "Send this result to the user";
+    }
+  }
+  $("runs").replaceChildren(...cards);
+  $("runs-empty").hidden = cards.length > 0;
+}
+
+function drawTurnHead(turn) {
+  const title = $("turn-title");
+  const quote = $("turn-quote");
+  if (!turn) {
+    title.textContent = turns.size ? "All questions are answered — waiting for the next one"
+      : "Waiting for the worker's first question";
+    quote.hidden = true;
+    return;
+  }
+  const number = [...turns.keys()].indexOf(turn.seq) + 1;
+  const status = turn.dropped ? " (dropped)" : turn.responded ? " (answered)" : "";
+  title.textContent = `Question ${number}${status}`;
+  quote.textContent = turn.text;
+  quote.hidden = false;
+}
+
+function refresh() {
+  const seq = currentTurn();
+  if (seq !== shownTurn) {
+    shownTurn = seq;
+    loadDraft(seq);
+  }
+  const turn = turns.get(seq);
+  drawTurnHead(turn);
+  drawActsState();
+  drawRuns(turn);
+  $("step-acts").classList.toggle("done", Boolean(turn?.userActs));
+  $("step-runs").classList.toggle("done", Boolean(turn?.sharedRun));
+  for (const [s, block] of chat.turns) block.classList.toggle("selected", s === seq);
+  // Without a question the steps would only invite clicks that cannot work: show the waiting title alone.
+  $("steps").hidden = !turn;
+  $("drop-box").hidden = !turn;
+  $("turn-panel").hidden = over;
+  $("score-panel").hidden = !over || scored;
+  $("summary").hidden = !scored;
+  $("score-form").querySelector("button[type=submit]").disabled = scored;
+}
+
+function decorateTurn(turn) {
+  const block = chat.turnBlock(turn.seq);
+  if (!block) return;
+  const extra = block.querySelector(".turn-extra");
+  const status = turn.dropped ? ["dropped", "bad"] : turn.responded ? ["answered", "ok"] : ["open", ""];
+  extra.replaceChildren(chips(turn.userActs, "user"), element("span", `pill ${status[1]}`, status[0]));
+}
+
+function drawSummary() {
+  const facts = $("summary-facts");
+  const rows = [
+    ["Status", state?.status ?? endInfo?.status ?? "ended"],
+    ["Questions answered", state ? `${state.answered_questions} (minimum ${state.min_questions})` : "–"],
+    ["Your score", state?.score ?? "–"],
+  ];
+  facts.replaceChildren(...rows.map(([k, v]) => {
+    const row = element("div");
+    row.append(element("dt", "", k), element("dd", "", String(v)));
+    return row;
+  }));
+}
+
+// --- Server messages ------------------------------------------------------------------------------------------------
+
+function onEvent(event) {
+  const p = event.payload || {};
+  const turn = turns.get(p.turn);
+  switch (event.kind) {
+    case "utterance":
+      turns.set(event.seq, { seq: event.seq, text: p.text, userActs: null, runs: [], sharedRun: null,
+        responded: false, dropped: false });
+      chat.add(event);
+      break;
+    case "user_acts":
+      if (turn) {
+        turn.userActs = p.acts;
+        delete draftOf(turn.seq).userActs;  // the saved labels are now the truth for the checkboxes
+        if (turn.seq === shownTurn) setChecked("user-acts", p.acts);
+      }
+      break;
+    case "sql_run": {
+      const run = { seq: event.seq, turn: p.turn, sql: p.sql, result: p.result };
+      (turn ? turn.runs : looseRuns).push(run);
+      break;
+    }
+    case "result_shared":
+      if (turn) turn.sharedRun = p.run;
+      chat.add(event);
+      break;
+    case "response": {
+      if (turn) {
+        turn.responded = true;
+        drafts.delete(turn.seq);
+        if (manualTurn === turn.seq) manualTurn = null;
+      }
+      const bubble = chat.add(event);
+      bubble?.appendChild(chips(p.acts, "system"));
+      break;
+    }
+    case "drop":
+      if (turn) {
+        turn.dropped = true;
+        if (manualTurn === turn.seq) manualTurn = null;
+      }
+      chat.add(event);
+      break;
+    case "end":
+      over = true;
+      endInfo = p;
+      $("end-reason").textContent = p.reason || "";
+      chat.add(event);
+      break;
+    case "score":
+      scored = true;
+      break;
+    default:
+      break;
+  }
+  if (turn) decorateTurn(turn);
+  if (event.kind === "utterance") decorateTurn(turns.get(event.seq));
+  refresh();
+  if (scored) drawSummary();
+}
+
+let typingTimer = null;
+let graceTimer = null;
+function setPartner(text, kind) {
+  $("partner").textContent = text;
+  $("partner").className = `presence ${kind}`;
+}
+function onPresence(message) {
+  clearTimeout(typingTimer);
+  clearInterval(graceTimer);
+  $("typing-line").textContent = "";
+  if (message.state === "typing") {
+    setPartner("Worker: connected", "on");
+    $("typing-line").textContent = "The worker is typing…";
+    typingTimer = setTimeout(() => { $("typing-line").textContent = ""; }, 3500);
+  } else if (message.state === "connected") {
+    setPartner("Worker: connected", "on");
+  } else if (message.state === "reconnecting") {
+    const until = Date.now() + (message.grace_seconds || 0) * 1000;
+    const show = () => {
+      const left = Math.max(0, Math.round((until - Date.now()) / 1000));
+      setPartner(`Worker: reconnecting… (abandoned in ${left} s if they do not return)`, "away");
+    };
+    show();
+    graceTimer = setInterval(show, 1000);
+  }
+}
+
+function clearErrors() {
+  $("panel-errors").replaceChildren();
+}
+function showServerError(error) {
+  const line = element("div", "server-error");
+  line.append(element("strong", "", `Refused (${error.code}): `), document.createTextNode(error.message));
+  $("panel-errors").appendChild(line);
+  // A refused share or response must not leave its button stuck on "Sending…".
+  refresh();
+}
+
+const CONNECTION_TEXT = { connecting: "Connecting…", open: "Connected", failed: "Disconnected" };
+
+const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
+  resumeKey: `dialogue-${dialogueId}`,
+  handlers: {
+    connection: ({ state: s, delayMs }) => {
+      $("connection").textContent = s === "retrying"
+        ? `Connection lost — retrying in ${Math.ceil(delayMs / 1000)} s` : CONNECTION_TEXT[s];
+      $("connection").className = `connection ${s}`;
+    },
+    state: (message) => {
+      state = message;
+      $("goal-question").textContent = message.goal_question;
+      $("goal-sql").textContent = message.goal_sql;
+      if (ENDED.includes(message.status)) over = true;
+      if (message.score !== null && message.score !== undefined) scored = true;
+      if (!over) {
+        if (message.partner_connected) setPartner("Worker: connected", "on");
+        else setPartner(message.status === "waiting" ? "Worker: joining…" : "Worker: not connected", "away");
+      } else {
+        $("partner").hidden = true;
+      }
+      refresh();
+      if (scored) drawSummary();
+    },
+    event: (event) => onEvent(event),
+    presence: (message) => !over && onPresence(message),
+    error: (error) => showServerError(error),
+    fatal: (_code, text) => {
+      $("fatal").textContent = text;
+      $("fatal").hidden = false;
+    },
+  },
+});
+
+// --- The expert's actions -------------------------------------------------------------------------------------------
+
+$("save-acts").addEventListener("click", () => {
+  clearErrors();
+  const acts = checked("user-acts");
+  if (!acts.length) {
+    $("acts-state").textContent = "tick at least one user act";
+    $("acts-state").className = "step-state todo";
+    return;
+  }
+  client.send("user_acts", { turn: shownTurn, acts });
+  $("acts-state").textContent = "saving…";
+});
+
+$("run-sql").addEventListener("click", () => {
+  const sql = sqlInput.value.trim();
+  if (!sql) return;
+  clearErrors();
+  client.send("sql_run", shownTurn === null ? { sql } : { sql, turn: shownTurn });
+});
+sqlInput.addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {  // the usual "run" shortcut of SQL tools
+    e.preventDefault();
+    $("run-sql").click();
+  }
+});
+
+// Why the response cannot be sent yet, or null. The server checks the same rules and answers `order`/`labels`.
+function refusal() {
+  const turn = turns.get(shownTurn);
+  const acts = checked("system-acts");
+  if (over) return "The dialogue has ended.";
+  if (!turn) return "There is no question to answer yet.";
+  if (!turn.userActs) return "Label the user acts first: tick them in step 1 and press “Save labels”.";
+  if (!acts.length) return "Tick at least one system act in step 4.";
+  if (acts.includes("CONFIRM_SQL") && !turn.sharedRun) {
+    return "CONFIRM_SQL needs a result table: run the SQL and send a result to the user first (step 3).";
+  }
+  if (!$("response-text").value.trim()) return "Write the response to the user.";
+  return null;
+}
+
+$("send-response").addEventListener("click", () => {
+  clearErrors();
+  const reason = refusal();
+  $("send-refusal").textContent = reason || "";
+  if (reason) return;
+  client.send("response", { turn: shownTurn, text: $("response-text").value.trim(), acts: checked("system-acts") });
+  $("send-refusal").textContent = "";
+});
+
+$("drop-turn").addEventListener("click", () => {
+  if (shownTurn === null) return;
+  clearErrors();
+  const warning = $("drop-warning").value.trim();
+  client.send("drop", warning ? { turn: shownTurn, warning } : { turn: shownTurn });
+  $("drop-box").open = false;
+});
+
+$("terminate").addEventListener("click", () => $("terminate-dialog").showModal());
+$("terminate-dialog").addEventListener("close", () => {
+  if ($("terminate-dialog").returnValue !== "confirm") return;
+  clearErrors();
+  const reason = $("terminate-reason").value.trim();
+  client.send("terminate", reason ? { reason } : {});
+});
+
+$("score-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const score = Number(new FormData(e.target).get("score"));
+  client.send("score", { score, comment: $("score-comment").value.trim() });
+  e.target.querySelector("button[type=submit]").disabled = true;  // until the ack or a refusal (refresh re-enables)
+});
+
+refresh();
+client.start();

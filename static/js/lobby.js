@@ -1,0 +1,236 @@
+// The lobby, for both roles: the worker waits in the queue; the expert says "ready" and watches who waits.
+// Either side is sent to the room as soon as the server pairs them.
+
+import { WsClient } from "./wsclient.js";
+
+const root = document.getElementById("lobby");
+const role = root.dataset.role;
+const $ = (id) => document.getElementById(id);
+
+function duration(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  const m = Math.floor(s / 60);
+  return `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function roughly(seconds) {
+  if (seconds == null) return "–";
+  if (seconds < 60) return "less than a minute";
+  const minutes = Math.round(seconds / 60);
+  return `about ${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+function showError(text, link = null) {
+  const box = $("lobby-error");
+  box.replaceChildren(document.createTextNode(text));
+  if (link) {
+    const a = document.createElement("a");
+    a.href = link.href;
+    a.textContent = link.text;
+    box.append(" ", a);
+  }
+  box.hidden = false;
+}
+
+const ERROR_LINKS = {
+  tutorial: { href: "/worker/tutorial/", text: "Go to the tutorial" },
+  busy: { href: "/worker/", text: "Go back to your dialogue" },
+};
+
+let client;
+let navigating = false;
+
+function goToRoom(url) {
+  if (navigating) return;
+  navigating = true;
+  client.stop();
+  location.assign(url);
+}
+
+// --- The worker -------------------------------------------------------------------------------------------------
+
+function workerLobby() {
+  let joinedAt = null;
+  let limit = null;
+  let released = false;
+  let wantQueue = root.dataset.autoJoin === "1";
+  const headline = $("lobby-headline");
+
+  const showQueued = (queued) => {
+    $("waiting").hidden = !queued && !wantQueue;
+    $("rejoin").hidden = queued || wantQueue || released;
+    $("leave-form").hidden = !queued || released;
+  };
+  showQueued(false);
+
+  const tick = () => {
+    if (!joinedAt || released) return;
+    const waited = (Date.now() - joinedAt) / 1000;
+    $("elapsed").textContent = duration(waited);
+    if (limit) $("elapsed-bar").style.width = `${Math.min(100, (100 * waited) / limit)}%`;
+  };
+  setInterval(tick, 1000);
+
+  const onStatus = (status) => {
+    $("experts-ready").textContent = status.ready_experts;
+    limit = status.wait_limit_seconds;
+    $("limit").textContent = limit ? duration(limit) : "–";
+    if (status.position == null) {
+      joinedAt = null;
+      showQueued(false);
+      if (!released) headline.textContent = wantQueue ? "Joining the queue…" : "You are not in the queue.";
+      return;
+    }
+    joinedAt = Date.parse(status.joined_at);
+    showQueued(true);
+    headline.textContent = status.position === 1 ? "You are next. Waiting for an expert…" : "Waiting for an expert…";
+    $("position").textContent = `${status.position} of ${status.waiting_workers}`;
+    $("estimate").textContent = roughly(status.estimated_wait_seconds);
+    tick();
+  };
+
+  const onReleased = (message) => {
+    released = true;
+    wantQueue = false;
+    client.stop();
+    $("waiting").hidden = true;
+    $("rejoin").hidden = true;
+    $("leave-form").hidden = true;
+    $("released-message").textContent = message.message;
+    $("released-code").textContent = message.completion_code;
+    $("released").hidden = false;
+  };
+
+  $("join").addEventListener("click", () => {
+    wantQueue = true;
+    $("lobby-error").hidden = true;
+    showQueued(false);
+    headline.textContent = "Joining the queue…";
+    client.sendNow({ type: "join" });
+  });
+
+  client = new WsClient("/ws/lobby/", {
+    handlers: {
+      // Joining is idempotent on the server, so every reconnect simply joins again while the worker wants to wait.
+      open: () => wantQueue && client.sendNow({ type: "join" }),
+      connection: ({ state }) => {
+        if (state === "retrying" && !released) headline.textContent = "Connection lost. Reconnecting…";
+      },
+      message: (message) => {
+        if (message.type === "status") onStatus(message);
+        else if (message.type === "paired") {
+          headline.textContent = "An expert is ready! Opening the chat room…";
+          goToRoom(message.url);
+        } else if (message.type === "released") onReleased(message);
+      },
+      error: (error) => {
+        wantQueue = false;
+        showQueued(false);
+        showError(error.message, ERROR_LINKS[error.code]);
+      },
+      fatal: (_code, text) => showError(text),
+    },
+  }).start();
+}
+
+// --- The expert -------------------------------------------------------------------------------------------------
+
+function expertDesk() {
+  const toggle = $("ready-toggle");
+  const hint = $("ready-hint");
+  const roomUrl = (id) => document.querySelector("script[data-room-url]").dataset.roomUrl.replace(/\/0\/$/, `/${id}/`);
+  let queue = [];
+
+  const drawQueue = () => {
+    const list = $("queue");
+    if (!queue.length) {
+      const none = document.createElement("li");
+      none.className = "muted";
+      none.textContent = "Nobody is waiting.";
+      list.replaceChildren(none);
+      return;
+    }
+    list.replaceChildren(...queue.map((entry) => {
+      const item = document.createElement("li");
+      const name = document.createElement("strong");
+      name.textContent = entry.username;
+      const since = document.createElement("span");
+      since.className = "muted";
+      since.textContent = ` waiting ${duration((Date.now() - Date.parse(entry.waiting_since)) / 1000)}`;
+      item.append(name, since);
+      return item;
+    }));
+  };
+  setInterval(drawQueue, 1000);
+
+  const drawDialogues = (dialogues) => {
+    const list = $("my-dialogues");
+    if (!dialogues.length) {
+      const none = document.createElement("li");
+      none.className = "muted";
+      none.textContent = "None. Switch on “Ready” and a room opens as soon as a worker is paired with you.";
+      list.replaceChildren(none);
+      return;
+    }
+    list.replaceChildren(...dialogues.map((d) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = roomUrl(d.id);
+      link.textContent = `Dialogue ${d.id}`;
+      const pill = document.createElement("span");
+      pill.className = "pill";
+      pill.textContent = d.status;
+      item.append(link, ` · ${d.db_id} with ${d.worker} `, pill);
+      return item;
+    }));
+  };
+
+  const onStatus = (status) => {
+    toggle.disabled = false;
+    toggle.checked = status.ready;
+    hint.textContent = status.ready
+      ? "You are ready: the next waiting worker is paired with you and the room opens by itself."
+      : "You are not taking dialogues. Switch on to be paired with waiting workers.";
+    $("waiting-count").textContent = status.waiting_workers;
+    $("experts-ready").textContent = status.ready_experts;
+    queue = status.queue || [];
+    drawQueue();
+    drawDialogues(status.my_dialogues || []);
+  };
+
+  toggle.addEventListener("change", () => {
+    $("lobby-error").hidden = true;
+    // The server's next status confirms the switch; until then it cannot be flipped again.
+    toggle.disabled = true;
+    if (!client.sendNow({ type: toggle.checked ? "join" : "leave" })) {
+      toggle.checked = !toggle.checked;
+      showError("Not connected right now; try again in a moment.");
+    }
+  });
+
+  client = new WsClient("/ws/lobby/", {
+    handlers: {
+      connection: ({ state }) => {
+        if (state === "retrying") {
+          toggle.disabled = true;
+          hint.textContent = "Connection lost. Reconnecting…";
+        }
+      },
+      message: (message) => {
+        if (message.type === "status") onStatus(message);
+        else if (message.type === "paired") {
+          hint.textContent = "A worker is paired with you. Opening the room…";
+          goToRoom(message.url);
+        }
+      },
+      error: (error) => {
+        toggle.disabled = false;
+        showError(error.message);
+      },
+      fatal: (_code, text) => showError(text),
+    },
+  }).start();
+}
+
+if (role === "worker") workerLobby();
+else expertDesk();

@@ -1,0 +1,62 @@
+// Shared SQL editor helpers: the database workbench and the expert's room validate SQL against the schema the same way.
+
+export function csrfToken() {
+  return document.cookie.split("; ").find((c) => c.startsWith("csrftoken="))?.split("=")[1] || "";
+}
+
+export async function postSql(url, sql) {
+  const response = await fetch(url, {
+    method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+    body: JSON.stringify({ sql }),
+  });
+  return response.json();
+}
+
+export function showProblems(box, validation) {
+  box.replaceChildren();
+  for (const error of validation.errors || []) {
+    const line = document.createElement("div");
+    line.className = "problem";
+    const where = error.line ? ` (line ${error.line}, column ${error.col})` : "";
+    line.textContent = `${error.message}${where}`;
+    if (error.suggestions?.length) {
+      const hint = document.createElement("span");
+      hint.className = "suggest";
+      hint.textContent = ` — did you mean ${error.suggestions.join(", ")}?`;
+      line.appendChild(hint);
+    }
+    box.appendChild(line);
+  }
+}
+
+/**
+ * Validate `input` against the schema while the person types (debounced). Answers can come back out of order on a
+ * slow connection, so only the answer to the newest request is shown. `onResult(validation)` is told as well.
+ */
+export function validateAsYouType(input, url, box, { delay = 250, onResult = null } = {}) {
+  let timer = null;
+  let latest = 0;
+  const check = async () => {
+    const ticket = ++latest;
+    if (!input.value.trim()) {
+      box.replaceChildren();
+      onResult?.(null);
+      return;
+    }
+    let validation;
+    try {
+      validation = await postSql(url, input.value);
+    } catch {
+      return;  // offline for a moment: the next keystroke tries again
+    }
+    if (ticket !== latest) return;
+    showProblems(box, validation);
+    onResult?.(validation);
+  };
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(check, delay);
+  });
+  return { check };
+}

@@ -1,0 +1,68 @@
+// Shared table rendering and paging: the database browser and both chat rooms show table content the same way.
+
+export function renderTable(container, columns, rows) {
+  const table = document.createElement("table");
+  table.className = "data";
+  const head = table.createTHead().insertRow();
+  for (const name of columns) {
+    const th = document.createElement("th");
+    th.textContent = name;
+    head.appendChild(th);
+  }
+  const body = table.createTBody();
+  for (const row of rows) {
+    const tr = body.insertRow();
+    for (const value of row) {
+      const cell = tr.insertCell();
+      // NULL is shown as a word, greyed, so that it is not mistaken for the string "NULL" or an empty string.
+      if (value === null) {
+        cell.textContent = "NULL";
+        cell.className = "null";
+      } else {
+        cell.textContent = String(value);
+        cell.title = cell.textContent;  // long values are cut to one line by the CSS; the tooltip shows them whole
+      }
+    }
+  }
+  container.replaceChildren(table);
+  return table;
+}
+
+// The page URLs all end in /tables/<index>/; templates hand over the URL of table 0 (built with {% url %}).
+export function tableUrl(urlOfTableZero, index, page) {
+  return urlOfTableZero.replace(/\/tables\/0\/$/, `/tables/${index}/`) + `?page=${page}`;
+}
+
+/**
+ * Pages through one table at a time: fetches {table, columns, rows, total, page, pages} and renders it.
+ * `elements` holds the content container and, optionally, title, pager, prev, next and info elements.
+ */
+export class TablePager {
+  constructor(urlOfTableZero, elements, { titleFor = null } = {}) {
+    this.url = urlOfTableZero;
+    this.el = elements;
+    this.titleFor = titleFor || ((data) => `${data.table} (${data.total} rows)`);
+    this.index = null;
+    this.page = 1;
+    this.pages = 1;
+    this.el.prev?.addEventListener("click", () => this.show(this.index, this.page - 1));
+    this.el.next?.addEventListener("click", () => this.show(this.index, this.page + 1));
+  }
+
+  async show(index, page = 1) {
+    const response = await fetch(tableUrl(this.url, index, page), { credentials: "same-origin" });
+    if (!response.ok) {
+      this.el.content.textContent = `Could not load this table (${response.status}).`;
+      return null;
+    }
+    const data = await response.json();
+    Object.assign(this, { index, page: data.page, pages: data.pages });
+    if (this.el.title) this.el.title.textContent = this.titleFor(data);
+    renderTable(this.el.content, data.columns, data.rows);
+    if (this.el.pager) this.el.pager.hidden = data.pages <= 1;
+    if (this.el.info) this.el.info.textContent = `page ${data.page} of ${data.pages}`;
+    if (this.el.prev) this.el.prev.disabled = data.page <= 1;
+    if (this.el.next) this.el.next.disabled = data.page >= data.pages;
+    return data;
+  }
+}

@@ -1,0 +1,251 @@
+// The worker's room: read the tables, then see the goal and chat. Workers never receive SQL, so none can be shown.
+
+import { ChatLog } from "./chat_log.js";
+import { TablePager } from "./table_view.js";
+import { WsClient } from "./wsclient.js";
+
+const root = document.getElementById("room");
+const dialogueId = root.dataset.dialogue;
+const $ = (id) => document.getElementById(id);
+const revealKey = `wozsql:dialogue-${dialogueId}:revealed`;
+
+// --- Step 1: the tables ---------------------------------------------------------------------------------------------
+
+const pager = new TablePager(root.dataset.tableUrl, {
+  title: $("table-title"),
+  content: $("table-content"),
+  pager: $("table-pager"),
+  info: $("page-info"),
+  prev: $("prev-page"),
+  next: $("next-page"),
+}, { titleFor: (data) => `${data.table} · ${data.total} row${data.total === 1 ? "" : "s"}` });
+
+function openTable(index) {
+  document.querySelectorAll(".table-tab").forEach((tab) => {
+    const on = Number(tab.dataset.index) === index;
+    tab.classList.toggle("active", on);
+    tab.setAttribute("aria-selected", on);
+  });
+  document.querySelectorAll("[data-links]").forEach((p) => { p.hidden = Number(p.dataset.links) !== index; });
+  pager.show(index);
+}
+document.querySelectorAll(".table-tab").forEach((tab) =>
+  tab.addEventListener("click", () => openTable(Number(tab.dataset.index))));
+if (document.querySelector(".table-tab")) openTable(0);
+
+let revealed = false;
+function reveal() {
+  if (revealed) return;
+  revealed = true;
+  try { sessionStorage.setItem(revealKey, "1"); } catch { /* the log's own utterances reveal it again */ }
+  $("step-tables").hidden = true;
+  $("step-chat").hidden = false;
+  // The same browser moves beside the chat: the worker can look things up while asking.
+  $("tables-aside").appendChild($("table-browser"));
+  chat.scroll();
+  $("message").focus();
+}
+$("reveal").addEventListener("click", reveal);
+
+$("help-open").addEventListener("click", () => $("related-help").showModal());
+
+// --- The chat -------------------------------------------------------------------------------------------------------
+
+const chat = new ChatLog($("chat-log"), { viewer: "worker", names: { worker: "You", expert: "Expert" } });
+let state = null;
+let over = false;
+let completionCode = "";
+
+function updateEnd() {
+  const button = $("end");
+  const hint = $("end-hint");
+  if (!state || over) {
+    button.disabled = true;
+    hint.textContent = "";
+    return;
+  }
+  const remaining = Math.max(0, state.min_questions - state.answered_questions);
+  button.disabled = !state.can_end;
+  hint.textContent = state.can_end
+    ? `${state.answered_questions} questions answered. You can end now — or keep going: more than 4 good related `
+      + "questions earn a bonus."
+    : `Ask ${remaining} more question${remaining === 1 ? "" : "s"} before you can end `
+      + `(${state.answered_questions} of ${state.min_questions} answered).`;
+}
+
+function finish(code, status) {
+  over = true;
+  if (code) completionCode = code;
+  $("message").disabled = true;
+  $("send").disabled = true;
+  $("message").placeholder = "The dialogue has ended.";
+  updateEnd();
+  const titles = {
+    completed: "Thank you — the dialogue is complete",
+    terminated: "The expert ended the dialogue",
+    abandoned: "The dialogue ended because a participant left",
+    dropped: "The dialogue has ended",
+  };
+  $("finished-title").textContent = titles[status] || "The dialogue has ended";
+  $("completion-code").textContent = completionCode || "…";
+  $("finished").hidden = false;
+  $("partner").hidden = true;
+}
+
+$("copy-code").addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText(completionCode);
+    $("copy-code").textContent = "Copied";
+  } catch {
+    $("copy-code").textContent = "Select the code and copy it";
+  }
+});
+
+// --- Presence -------------------------------------------------------------------------------------------------------
+
+let typingTimer = null;
+let graceTimer = null;
+function setPartner(text, kind) {
+  const badge = $("partner");
+  badge.textContent = text;
+  badge.className = `presence ${kind}`;
+}
+function partnerPresence(message) {
+  clearTimeout(typingTimer);
+  clearInterval(graceTimer);
+  $("typing-line").textContent = "";
+  if (message.state === "typing") {
+    setPartner("Expert: connected", "on");
+    $("typing-line").textContent = "The expert is typing…";
+    typingTimer = setTimeout(() => { $("typing-line").textContent = ""; }, 3500);
+  } else if (message.state === "connected") {
+    setPartner("Expert: connected", "on");
+  } else if (message.state === "reconnecting") {
+    const until = Date.now() + (message.grace_seconds || 0) * 1000;
+    const show = () => {
+      const left = Math.max(0, Math.round((until - Date.now()) / 1000));
+      setPartner(`Expert: reconnecting… (the dialogue ends in ${left} s if they do not return)`, "away");
+    };
+    show();
+    graceTimer = setInterval(show, 1000);
+  }
+}
+
+// --- The socket -----------------------------------------------------------------------------------------------------
+
+// Questions sent but not yet shown back by the server (offline, or on their way): drawn greyed so nothing seems lost.
+// One stays until the event its ack names has been drawn, so it never blinks out before its real bubble appears.
+const sending = new Map();  // client id -> {text, seq}
+function drawPending() {
+  $("pending").replaceChildren(...[...sending.values()].map(({ text }) => {
+    const bubble = document.createElement("div");
+    bubble.className = "bubble worker mine sending";
+    const note = document.createElement("div");
+    note.className = "meta";
+    note.textContent = "sending…";
+    const body = document.createElement("div");
+    body.className = "text";
+    body.textContent = text;
+    bubble.append(note, body);
+    return bubble;
+  }));
+}
+
+const errorBox = $("composer-error");
+function showError(text) {
+  errorBox.textContent = text;
+  errorBox.hidden = !text;
+}
+
+const CONNECTION_TEXT = { connecting: "Connecting…", open: "Connected", failed: "Disconnected" };
+
+const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
+  resumeKey: `dialogue-${dialogueId}`,
+  handlers: {
+    ack: (ack) => {
+      const item = sending.get(ack.id);
+      if (!item) return;
+      if (ack.seq <= client.lastSeq) sending.delete(ack.id);
+      else item.seq = ack.seq;
+      drawPending();
+    },
+    connection: ({ state: s, delayMs }) => {
+      const badge = $("connection");
+      badge.textContent = s === "retrying" ? `Connection lost — retrying in ${Math.ceil(delayMs / 1000)} s` : CONNECTION_TEXT[s];
+      badge.className = `connection ${s}`;
+    },
+    state: (message) => {
+      state = message;
+      $("goal-question").textContent = message.goal_question;
+      if (!over) {
+        if (message.partner_connected) setPartner("Expert: connected", "on");
+        else setPartner(message.status === "waiting" ? "Expert: joining…" : "Expert: not connected", "away");
+      }
+      if (["completed", "abandoned", "terminated", "dropped"].includes(message.status)) {
+        reveal();
+        finish(message.completion_code, message.status);
+      }
+      updateEnd();
+    },
+    event: (event, { history }) => {
+      for (const [id, item] of sending) if (item.seq && item.seq <= event.seq) sending.delete(id);
+      drawPending();
+      if (event.kind === "utterance") reveal();  // the worker already asked: step 1 is behind them
+      chat.add(event);
+      if (event.kind === "end") {
+        reveal();
+        finish(event.payload.completion_code, event.payload.status);
+      }
+      if (!history && event.author_role === "expert" && document.hidden) document.title = "(new) Chat room · wozsql";
+    },
+    presence: (message) => !over && partnerPresence(message),
+    error: (error) => {
+      showError(error.message);
+      if (error.code === "too_early") $("end").disabled = !state?.can_end;
+      if (error.id && sending.delete(error.id)) drawPending();
+    },
+    fatal: (_code, text) => {
+      $("fatal").textContent = text;
+      $("fatal").hidden = false;
+      $("message").disabled = true;
+      $("send").disabled = true;
+    },
+  },
+});
+
+document.addEventListener("visibilitychange", () => { if (!document.hidden) document.title = "Chat room · wozsql"; });
+
+$("composer").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const text = $("message").value.trim();
+  if (!text || over) return;
+  if (text.length > 2000) {
+    showError("Please keep a question under 2,000 characters.");
+    return;
+  }
+  showError("");
+  sending.set(client.send("utterance", { text }), { text, seq: null });
+  drawPending();
+  $("message").value = "";
+  $("message").focus();
+});
+$("message").addEventListener("keydown", (e) => {
+  // Enter sends, Shift+Enter breaks the line: the usual chat convention.
+  if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    $("composer").requestSubmit();
+  }
+});
+$("message").addEventListener("input", () => client.typing());
+$("end").addEventListener("click", () => {
+  if (!state?.can_end || over) return;
+  showError("");
+  $("end").disabled = true;
+  client.send("end");
+});
+
+if (sessionStorage.getItem(revealKey) === "1") reveal();
+// Questions this tab sent before a reload and that were never acked: the client resends them; show them meanwhile.
+for (const message of client.pending()) if (message.type === "utterance") sending.set(message.id, { text: message.text });
+drawPending();
+client.start();

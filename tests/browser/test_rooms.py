@@ -1,0 +1,317 @@
+"""The live rooms in a real browser: tutorial, lobby pairing, the worker's and the expert's screens, reloads.
+
+Each test pairs its own worker with its own expert: a worker never gets the same goal twice, an expert takes one
+dialogue at a time, and a ready expert left over from another test would take the next worker.
+"""
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+ROOM_URL = re.compile(r"/dialogues/\d+/$")
+WORKER_TIMEOUT = 15_000
+CLEAR_LOBBY = (
+    "from dialogs.models import LobbyEntry; LobbyEntry.objects.filter(outcome='waiting').update(outcome='left')"
+)
+
+
+@pytest.fixture
+def people(platform):
+    """Make the named accounts (demo ones exist already) and empty the lobby of anyone another test left ready."""
+
+    def make(worker: str, expert: str):
+        for username, role in ((worker, "worker"), (expert, "expert")):
+            if username not in {"alice", "bob", "erin", "ethan"}:
+                platform.manage("add_person", "--role", role, "--username", username, "--password", "wozsql-demo")
+        platform.manage("shell", "-c", CLEAR_LOBBY)
+
+    return make
+
+
+def watch_frames(page) -> list[str]:
+    """Every websocket frame the page receives (to prove what the worker's browser is never sent)."""
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    return frames
+
+
+def pass_tutorial(page):
+    page.goto("/worker/")
+    expect(page).to_have_url(re.compile("/worker/tutorial/$"))
+    expect(page.locator(".follow-ups li")).to_have_count(5)
+    # A wrong answer first: the quiz must say so and let the worker retry.
+    page.check("input[name=q1][value=c]")
+    page.check("input[name=q2][value=b]")
+    page.get_by_role("button", name="Check my answers").click()
+    expect(page.get_by_test_id("quiz-failed")).to_be_visible()
+    page.check("input[name=q1][value=a]")
+    page.check("input[name=q2][value=b]")
+    page.get_by_role("button", name="Check my answers").click()
+    expect(page).to_have_url(re.compile("/worker/$"))
+
+
+def pair(worker, expert):
+    """The expert switches on "ready"; the worker passes the tutorial and lands in the lobby; both reach the room."""
+    expert.goto("/expert/")
+    toggle = expert.locator("#ready-toggle")
+    expect(toggle).to_be_enabled()
+    expert.locator("label.switch").click()
+    expect(toggle).to_be_checked()
+    pass_tutorial(worker)
+    expect(worker).to_have_url(ROOM_URL, timeout=WORKER_TIMEOUT)
+    expect(expert).to_have_url(ROOM_URL, timeout=WORKER_TIMEOUT)
+    assert worker.url == expert.url
+    expect(expert.get_by_test_id("partner")).to_have_text("Worker: connected")
+
+
+def first_table(expert) -> str:
+    return expert.locator(".table-tab").first.inner_text()
+
+
+def read_tables_and_reveal(worker):
+    expect(worker.locator("#step-tables")).to_be_visible()
+    expect(worker.locator("#table-content table tbody tr").first).to_be_visible()
+    tabs = worker.locator(".table-tab")
+    if tabs.count() > 1:
+        tabs.nth(1).click()
+        expect(worker.locator("#table-title")).to_contain_text(tabs.nth(1).inner_text())
+    worker.get_by_role("button", name=re.compile("show my goal question")).click()
+    expect(worker.get_by_test_id("goal-question")).not_to_be_empty()
+
+
+def ask(worker, expert, text: str):
+    worker.fill("#message", text)
+    worker.press("#message", "Enter")
+    expect(expert.locator("#turn-quote")).to_have_text(text)
+
+
+def label(expert, *acts: str):
+    for act in acts:
+        expert.check(f"#user-acts input[value={act}]")
+    expert.get_by_role("button", name="Save labels").click()
+    expect(expert.locator("#acts-state")).to_have_text(f"saved: {', '.join(acts)}")
+
+
+def run_and_share(expert, sql: str):
+    expert.fill("#sql-input", sql)
+    expert.get_by_role("button", name="Run", exact=True).click()
+    run = expert.locator(".run").first
+    expect(run.locator(".sql-block")).to_have_text(sql)
+    run.get_by_role("button", name="Send this result to the user").click()
+    expect(run).to_have_class(re.compile(r"\bsent\b"))
+
+
+def respond(expert, text: str, *acts: str):
+    expert.fill("#response-text", text)
+    for act in acts:
+        expert.check(f"#system-acts input[value={act}]")
+    expert.get_by_role("button", name="Send response").click()
+
+
+def answer_with_sql(worker, expert, question: str, sql: str, response: str):
+    ask(worker, expert, question)
+    label(expert, "INFORM_SQL")
+    run_and_share(expert, sql)
+    respond(expert, response, "CONFIRM_SQL")
+    expect(worker.locator(".bubble.response").last).to_have_text(re.compile(re.escape(response)))
+
+
+def chat_snapshot(page) -> dict:
+    log = page.get_by_test_id("chat-log")
+    return {
+        "questions": log.locator(".bubble.question .text").all_inner_texts(),
+        "responses": log.locator(".bubble.response .text").all_inner_texts(),
+        "tables": log.locator(".bubble.result").count(),
+        "warnings": log.locator(".notice.warn").count(),
+    }
+
+
+def test_worker_and_expert_complete_a_dialogue(new_page, people):
+    people("alice", "erin")
+    worker, expert = new_page("alice"), new_page("erin")
+    frames = watch_frames(worker)
+    pair(worker, expert)
+    read_tables_and_reveal(worker)
+    table = first_table(expert)
+    expect(expert.locator("#goal-sql")).to_contain_text("SELECT")
+
+    # 1. A question answered by SQL, with a result table.
+    count_sql = f"SELECT count(*) FROM {table}"
+    answer_with_sql(worker, expert, f"How many {table} rows are there?", count_sql, f"There are some {table} rows.")
+    expect(worker.locator(".bubble.result")).to_have_count(1)
+    expect(worker.locator(".bubble.result .result-caption")).to_contain_text("1 row")
+
+    # 2. An ambiguous question: the expert asks back (CLARIFY) without any SQL.
+    ask(worker, expert, "Which ones are the big ones?")
+    label(expert, "AMBIGUOUS")
+    respond(expert, "Do you mean the ones with the most rows linked to them?", "CLARIFY")
+    expect(worker.locator(".bubble.response")).to_have_count(2)
+    expect(worker.locator(".bubble.result")).to_have_count(1)
+
+    worker.screenshot(path="/tmp/wozsql_worker_room.png", full_page=True)  # mid-dialogue, to look at
+
+    # 3. The worker confirms, the expert answers with a table of several rows.
+    list_sql = f"SELECT * FROM {table} LIMIT 5"
+    ask(worker, expert, "Yes. Show me the first five of them.")
+    label(expert, "INFORM_SQL", "AFFIRM")
+    run_and_share(expert, list_sql)
+    expert.fill("#response-text", f"Here are the first five {table} rows.")
+    expert.screenshot(path="/tmp/wozsql_expert_room.png", full_page=True)  # mid-turn, to look at
+    respond(expert, f"Here are the first five {table} rows.", "CONFIRM_SQL", "REQUEST_MORE")
+    expect(worker.locator(".bubble.response")).to_have_count(3)
+    expect(worker.locator(".bubble.result")).to_have_count(2)
+    expect(worker.locator(".bubble.result").last.locator("tbody tr")).to_have_count(5)
+
+    # The worker ends; the completion code is shown and the input is closed.
+    end = worker.get_by_role("button", name="End dialogue")
+    expect(end).to_be_enabled()
+    end.click()
+    expect(worker.get_by_test_id("completion-code")).to_have_text(re.compile(r"^WOZ-[0-9A-F]+$"))
+    expect(worker.locator("#message")).to_be_disabled()
+
+    # The expert scores the worker and gets a summary with the way back to the desk.
+    expect(expert.locator("#score-panel")).to_be_visible()
+    expert.locator("label.score-option", has_text="4").click()
+    expert.fill("#score-comment", "Good related questions.")
+    expert.get_by_role("button", name="Submit score").click()
+    expect(expert.locator("#summary")).to_be_visible()
+    expect(expert.locator("#summary-facts")).to_contain_text("4")
+    expert.get_by_role("link", name="Back to the expert desk").click()
+    expect(expert).to_have_url(re.compile("/expert/$"))
+
+    # The worker's browser never held any SQL: not on the page, not in a single websocket frame.
+    html = worker.content()
+    received = "\n".join(frames)
+    for sql in (count_sql, list_sql):
+        assert sql not in html and sql not in received
+    assert "SELECT" not in html and "SELECT" not in received
+    assert '"sql"' not in received and "goal_sql" not in received
+    assert any('"result_shared"' in frame for frame in frames)
+
+
+def test_reloading_either_room_loses_nothing(new_page, people):
+    people("bob", "ethan")
+    worker, expert = new_page("bob"), new_page("ethan")
+    pair(worker, expert)
+    read_tables_and_reveal(worker)
+    table = first_table(expert)
+    answer_with_sql(worker, expert, "How many are there?", f"SELECT count(*) FROM {table}", "There are a few.")
+    ask(worker, expert, "And the big ones?")
+    label(expert, "AMBIGUOUS")
+    respond(expert, "Which ones do you call big?", "CLARIFY")
+    expect(worker.locator(".bubble.response")).to_have_count(2)
+    # The expert is half-way through the third turn: labels saved and one run, not sent yet.
+    ask(worker, expert, "The first three, please.")
+    label(expert, "INFORM_SQL")
+    expert.fill("#sql-input", f"SELECT * FROM {table} LIMIT 3")
+    expert.get_by_role("button", name="Run", exact=True).click()
+    expect(expert.locator(".run")).to_have_count(1)
+
+    worker_before, expert_before = chat_snapshot(worker), chat_snapshot(expert)
+    assert worker_before["questions"] == ["How many are there?", "And the big ones?", "The first three, please."]
+    assert worker_before["tables"] == 1 and len(worker_before["responses"]) == 2
+
+    worker.reload()
+    expect(worker.locator("#step-chat")).to_be_visible()  # straight back to the chat, not to step 1
+    expect(worker.locator(".bubble.question")).to_have_count(3)
+    expect(worker.locator(".bubble.response")).to_have_count(2)
+    assert chat_snapshot(worker) == worker_before
+    expect(worker.get_by_test_id("goal-question")).not_to_be_empty()
+    expect(worker.get_by_test_id("end-hint")).to_contain_text("1 more question")
+
+    expert.reload()
+    expect(expert.locator(".bubble.question")).to_have_count(3)
+    expect(expert.locator(".bubble.response")).to_have_count(2)
+    assert chat_snapshot(expert) == expert_before
+    expect(expert.locator("#turn-quote")).to_have_text("The first three, please.")
+    expect(expert.locator("#acts-state")).to_have_text("saved: INFORM_SQL")
+    expect(expert.locator(".run")).to_have_count(1)
+    expect(expert.get_by_test_id("partner")).to_have_text("Worker: connected")
+
+    # Both reloaded screens go on with the dialogue, and nothing appears twice.
+    run = expert.locator(".run").first
+    run.get_by_role("button", name="Send this result to the user").click()
+    respond(expert, "Here are the first three.", "CONFIRM_SQL")
+    expect(worker.locator(".bubble.response")).to_have_count(3)
+    expect(worker.locator(".bubble.result")).to_have_count(2)
+    expect(worker.locator(".bubble.question")).to_have_count(3)
+    expect(worker.get_by_role("button", name="End dialogue")).to_be_enabled()
+    worker.reload()
+    expect(worker.locator(".bubble.result")).to_have_count(2)
+    expect(worker.locator(".bubble.response")).to_have_count(3)
+    worker.get_by_role("button", name="End dialogue").click()
+    expect(worker.get_by_test_id("completion-code")).to_have_text(re.compile("^WOZ-"))
+    expect(expert.locator("#score-panel")).to_be_visible()
+
+
+def test_end_waits_for_three_answered_questions(new_page, people):
+    people("carol", "fay")
+    worker, expert = new_page("carol"), new_page("fay")
+    pair(worker, expert)
+    read_tables_and_reveal(worker)
+    table = first_table(expert)
+    end, hint = worker.get_by_role("button", name="End dialogue"), worker.get_by_test_id("end-hint")
+    expect(end).to_be_disabled()
+    expect(hint).to_contain_text("Ask 3 more questions")
+
+    answer_with_sql(worker, expert, "How many are there?", f"SELECT count(*) FROM {table}", "There are some.")
+    expect(hint).to_contain_text("Ask 2 more questions")
+    expect(end).to_be_disabled()
+
+    # A dropped question does not count; the worker sees the warning, highlighted.
+    ask(worker, expert, "What is the weather like today?")
+    expert.locator("#drop-box summary").click()
+    expert.fill("#drop-warning", "Please ask about the data in the tables.")
+    expert.get_by_role("button", name="Drop this turn").click()
+    warning = worker.locator(".notice.warn")
+    expect(warning).to_contain_text("Please ask about the data in the tables.")
+    expect(hint).to_contain_text("Ask 2 more questions")
+
+    answer_with_sql(worker, expert, "Show me three of them.", f"SELECT * FROM {table} LIMIT 3", "Here are three.")
+    expect(hint).to_contain_text("Ask 1 more question ")
+    expect(end).to_be_disabled()
+    answer_with_sql(worker, expert, "And two of them?", f"SELECT * FROM {table} LIMIT 2", "Here are two.")
+    expect(end).to_be_enabled()
+    expect(hint).to_contain_text("You can end now")
+
+
+def test_expert_cannot_send_without_labels(new_page, people):
+    people("dave", "gus")
+    worker, expert = new_page("dave"), new_page("gus")
+    pair(worker, expert)
+    read_tables_and_reveal(worker)
+    ask(worker, expert, "How many are there?")
+    refusal = expert.get_by_test_id("send-refusal")
+
+    # No user acts saved for the turn.
+    respond(expert, "There are some.", "CONFIRM_SQL")
+    expect(refusal).to_contain_text("Label the user acts first")
+    # Labels saved, but CONFIRM_SQL without a result table sent to the user.
+    label(expert, "INFORM_SQL")
+    expert.get_by_role("button", name="Send response").click()
+    expect(refusal).to_contain_text("CONFIRM_SQL needs a result table")
+    # No system act at all.
+    expert.uncheck("#system-acts input[value=CONFIRM_SQL]")
+    expert.get_by_role("button", name="Send response").click()
+    expect(refusal).to_contain_text("Tick at least one system act")
+    # Nothing reached the worker.
+    expect(worker.locator(".bubble.response")).to_have_count(0)
+
+    # The server's own refusal (here: a label it does not know) is shown next to the panel too.
+    expert.evaluate(
+        """() => { const box = document.querySelector('#user-acts input');
+                   box.value = 'SHOUTING'; box.checked = true; }"""
+    )
+    expert.get_by_role("button", name="Save labels").click()
+    expect(expert.get_by_test_id("panel-errors")).to_contain_text("labels")
+    expect(expert.get_by_test_id("panel-errors")).to_contain_text("SHOUTING")
+
+    # Once the labels are complete the same response goes through.
+    expert.reload()
+    expect(expert.locator("#acts-state")).to_have_text("saved: INFORM_SQL")
+    respond(expert, "Could you say which ones you mean?", "CLARIFY")
+    expect(refusal).to_have_text("")
+    expect(worker.locator(".bubble.response")).to_have_count(1)
+    assert json.dumps(chat_snapshot(worker)).count("Could you say which ones you mean?") == 1
