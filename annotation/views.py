@@ -20,6 +20,7 @@ from annotation.models import Database, Goal, Hardness, User
 from annotation.roles import HOME_URL_NAMES, can, role_of, role_required
 from annotation.sql.analysis import inspect_sql
 from annotation.sql.schema import describe_tables
+from annotation.sql.validate import validate_sql
 
 
 @login_required
@@ -132,8 +133,6 @@ def sql_validate(request, db_id):
     sql = _sql_from_request(request)
     if sql is None:
         return JsonResponse({"error": "send a JSON object with a string field 'sql'"}, status=400)
-    from annotation.sql.validate import validate_sql
-
     return JsonResponse(validate_sql(sql, database.schema))
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from annotation.sql.hardness import hardness as _hardness
 from annotation.sql.sandbox import execute
 from annotation.sql.spider import SpiderEncodingError, encode_sql, query_toks_no_value
+from annotation.sql.validate import validate_sql
 
 
 class SqlAnalysisError(ValueError):
@@ -32,8 +33,6 @@ def inspect_sql(
     be encoded still gets executed: the reader sees every problem at once. `rows_shown` caps the rows copied into the
     report (None: all the sandbox returned).
     """
-    from annotation.sql.validate import validate_sql
-
     report: dict = {"db_id": schema.get("db_id"), "query": sql}
     report["validation"] = validate_sql(sql, schema)
     try:

@@ -62,7 +62,7 @@ ERROR_KINDS = (
 # LIKE_PATTERN_LENGTH >= 10 and need no compound SELECT; each value below leaves a wide margin for hand-written SQL.
 _STRUCTURAL_LIMITS = {
     sqlite3.SQLITE_LIMIT_ATTACHED: 0,  # also stops VACUUM INTO, which attaches its target internally
-    sqlite3.SQLITE_LIMIT_EXPR_DEPTH: 100,
+    sqlite3.SQLITE_LIMIT_EXPR_DEPTH: 1000,
     sqlite3.SQLITE_LIMIT_COMPOUND_SELECT: 20,
     sqlite3.SQLITE_LIMIT_VDBE_OP: 50_000,
     sqlite3.SQLITE_LIMIT_FUNCTION_ARG: 32,
@@ -100,7 +100,7 @@ _WRITE_KEYWORDS = frozenset(
 )  # fmt: skip
 
 _PROGRESS_STEPS = 1000  # VM steps between deadline checks: +2.3% on normal queries, 0.09 ms late (docs/PITFALLS)
-_BACKSTOP_MARGIN_S = 1.0  # the caller kills a worker this long after the deadline the progress handler missed
+_BACKSTOP_MARGIN_S = 0.5  # the caller kills a worker this long after a deadline its progress handler missed
 _STARTUP_TIMEOUT_S = 30.0  # a cold interpreter on a loaded CI machine can take seconds to start
 _QUEUE_TIMEOUT_FACTOR = 5  # a caller waits at most this many query time limits for a free worker
 _CONNECTIONS_PER_WORKER = 16  # each cached connection keeps up to 2 MB of page cache under the worker's heap limit

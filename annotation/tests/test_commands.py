@@ -59,7 +59,7 @@ def test_sql_inspect_file_never_stops_on_a_bad_line(demo_databases, tmp_path):
         "ghost_db\tSELECT 1",
         "dorm_demo\tSELECT nonsense FROM nowhere",
         "dorm_demo\tDELETE FROM student",
-        "dorm_demo\tSELECT fname FROM student WHERE age > 20",
+        "dorm_demo\tSELECT first_name FROM student WHERE age > 20",
     ]
     tsv = tmp_path / "queries.tsv"
     tsv.write_text("\n".join(lines) + "\n")

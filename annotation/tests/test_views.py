@@ -63,9 +63,9 @@ def test_sql_endpoints_validate_and_run(client, erin, demo_databases):
     client.force_login(erin)
     validate = reverse("annotation:sql_validate", kwargs={"db_id": "dorm_demo"})
     run = reverse("annotation:sql_run", kwargs={"db_id": "dorm_demo"})
-    result = client.post(validate, {"sql": "SELECT fnmae FROM student"}, content_type="application/json").json()
+    result = client.post(validate, {"sql": "SELECT first_nmae FROM student"}, content_type="application/json").json()
     assert result["ok"] is False and result["errors"][0]["kind"] == "unknown_column"
-    assert "fname" in [s.lower() for s in result["errors"][0]["suggestions"]]
+    assert "first_name" in [s.lower() for s in result["errors"][0]["suggestions"]]
     report = client.post(run, {"sql": "SELECT count(*) FROM student"}, content_type="application/json").json()
     assert report["execution"]["ok"] and report["hardness"] == "easy"
     for bad in [b"{not json", b"[1,2]", json.dumps({"sql": 5}).encode()]:

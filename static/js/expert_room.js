@@ -423,7 +423,10 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
       refresh();
       if (scored) drawSummary();
     },
-    event: (event) => onEvent(event),
+    event: (event) => {
+      if (event.author_role === "worker") $("typing-line").textContent = "";  // what they typed has arrived
+      onEvent(event);
+    },
     presence: (message) => !over && onPresence(message),
     error: (error) => showServerError(error),
     fatal: (_code, text) => {

@@ -191,6 +191,7 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
       for (const [id, item] of sending) if (item.seq && item.seq <= event.seq) sending.delete(id);
       drawPending();
       if (event.kind === "utterance") reveal();  // the worker already asked: step 1 is behind them
+      if (event.author_role === "expert") $("typing-line").textContent = "";  // what they typed has arrived
       chat.add(event);
       if (event.kind === "end") {
         reveal();

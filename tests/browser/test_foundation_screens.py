@@ -34,8 +34,8 @@ def test_expert_browses_tables_and_runs_sql(new_page):
     expect(page.locator("#table-title")).to_contain_text("student")
     expect(page.locator("#table-content table tbody tr").first).to_be_visible()
     # Validation while typing: a misspelt column gets a suggestion.
-    page.fill("#sql-input", "SELECT fnmae FROM student")
-    expect(page.locator("#sql-problems")).to_contain_text("fname")
+    page.fill("#sql-input", "SELECT first_nmae FROM student")
+    expect(page.locator("#sql-problems")).to_contain_text("first_name")
     page.fill("#sql-input", "SELECT count(*) FROM student")
     page.click("#sql-run")
     expect(page.locator("#sql-summary")).to_contain_text("1 rows")
@@ -70,8 +70,8 @@ def test_admin_uploads_a_database_and_adds_a_goal(new_page, platform, tmp_path):
     page.goto("/goals/new/")
     page.select_option("select[name=database]", "flights_copy")
     page.fill("textarea[name=question]", "Which airline has the most flights?")
-    page.fill("textarea[name=sql]", "SELECT nonsense FROM flights")
+    page.fill("textarea[name=sql]", "SELECT nonsense FROM flight")
     page.click("button[type=submit]")
     expect(page.get_by_role("alert")).to_be_visible()
-    table = platform.manage("sql_inspect", "--database", "flights_copy", "SELECT count(*) FROM airlines")
+    table = platform.manage("sql_inspect", "--database", "flights_copy", "SELECT count(*) FROM airline")
     assert '"ok": true' in table

@@ -265,7 +265,7 @@ def test_end_waits_for_three_answered_questions(new_page, people):
     expert.locator("#drop-box summary").click()
     expert.fill("#drop-warning", "Please ask about the data in the tables.")
     expert.get_by_role("button", name="Drop this turn").click()
-    warning = worker.locator(".notice.warn")
+    warning = worker.get_by_test_id("chat-log").locator(".notice.warn")
     expect(warning).to_contain_text("Please ask about the data in the tables.")
     expect(hint).to_contain_text("Ask 2 more questions")
 
