@@ -50,6 +50,7 @@ from bench.wozclient import (  # noqa: E402
 from tools.test_stack import create_database, free_port, postgres_server, redis_server, wait_for_port  # noqa: E402
 
 PASSWORD = "bench-password-1"
+PREFIX = "bench_"
 # p99 targets of send → partner receipt (ms) by number of rooms; N without a target is reported only.
 TARGETS_MS = {50: 50.0, 200: 150.0}
 
@@ -211,7 +212,7 @@ class WozsqlTarget:
         gate = asyncio.Semaphore(16)
 
         async def one(role: str, index: int) -> None:
-            username = stack.worker_name("b", index) if role == "worker" else stack.expert_name("b", index)
+            username = stack.worker_name(PREFIX, index) if role == "worker" else stack.expert_name(PREFIX, index)
             async with gate:
                 self.cookies[role, index] = await asyncio.to_thread(login, self.url(role, index), username, PASSWORD)
 
@@ -479,7 +480,7 @@ def main(argv: list[str]) -> int:
             DB_CONN_MAX_AGE=args.conn_max_age,
         )
         started = time.perf_counter()
-        stack.prepare(env, accounts=accounts, prefix="b", password=PASSWORD)
+        stack.prepare(env, accounts=accounts, prefix=PREFIX, password=PASSWORD)
         print(f"stack ready: migrated, demo data, {2 * accounts} accounts ({time.perf_counter() - started:.1f} s)")
         with (
             stack.daphne_servers(env, args.servers, folder) as servers,

@@ -19,6 +19,7 @@ from tools.test_stack import create_database
 pytestmark = pytest.mark.services
 
 PASSWORD = "multi-server-password"
+PREFIX = "multi_"
 QUESTIONS = 3
 
 
@@ -61,7 +62,7 @@ def two_servers(tmp_path_factory):
         DB_CONN_MAX_AGE=60,
     )
     try:
-        stack.prepare(env, accounts=1, prefix="ms", password=PASSWORD)
+        stack.prepare(env, accounts=1, prefix=PREFIX, password=PASSWORD)
         with stack.daphne_servers(env, 2, folder) as servers:
             yield [server.url for server in servers], database_url
     finally:
@@ -74,8 +75,8 @@ def two_servers(tmp_path_factory):
 
 async def _dialogue_across(worker_url: str, expert_url: str) -> tuple[Room, Room]:
     worker_cookie, expert_cookie = await asyncio.gather(
-        asyncio.to_thread(login, worker_url, stack.worker_name("ms", 0), PASSWORD),
-        asyncio.to_thread(login, expert_url, stack.expert_name("ms", 0), PASSWORD),
+        asyncio.to_thread(login, worker_url, stack.worker_name(PREFIX, 0), PASSWORD),
+        asyncio.to_thread(login, expert_url, stack.expert_name(PREFIX, 0), PASSWORD),
     )
     worker_dialogue, expert_dialogue = await asyncio.gather(
         lobby_wait(worker_url, worker_cookie, timeout=60), lobby_wait(expert_url, expert_cookie, timeout=60)

@@ -28,10 +28,10 @@ export function resultTable(payload) {
 }
 
 const END_TEXT = {
-  completed: "The dialogue is complete.",
-  terminated: "The expert ended the dialogue.",
-  abandoned: "The dialogue ended because a participant left.",
-  dropped: "The dialogue was dropped.",
+  completed: { worker: "You ended the dialogue.", expert: "The worker ended the dialogue." },
+  terminated: { worker: "The expert ended the dialogue.", expert: "You ended the dialogue." },
+  abandoned: { worker: "The dialogue ended because a participant left.",
+    expert: "The dialogue ended because a participant left." },
 };
 
 export class ChatLog {
@@ -72,7 +72,7 @@ export class ChatLog {
         node = this._reply(p.turn, this._dropNotice(p));
         break;
       case "end":
-        node = this._append(element("div", "notice end", END_TEXT[p.status] || "The dialogue has ended."));
+        node = this._append(element("div", "notice end", END_TEXT[p.status]?.[this.viewer] || "The dialogue has ended."));
         break;
       default:
         return null;  // join/leave are shown as presence, labels and runs by the expert's panel

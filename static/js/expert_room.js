@@ -345,7 +345,7 @@ function onEvent(event) {
     case "end":
       over = true;
       endInfo = p;
-      $("end-reason").textContent = p.reason || "";
+      $("end-reason").textContent = p.reason ? `Reason: ${p.reason}` : "";
       chat.add(event);
       break;
     case "score":
