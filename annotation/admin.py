@@ -10,7 +10,10 @@ from annotation.services import goal_check
 class PersonAdmin(UserAdmin):
     list_display = ("username", "role", "blocked", "is_active", "last_login", "date_joined")
     list_filter = ("role", "blocked", "is_active")
-    fieldsets = (*UserAdmin.fieldsets, ("wozsql", {"fields": ("role", "blocked", "blocked_reason", "tutorial_passed_at")}))
+    fieldsets = (
+        *UserAdmin.fieldsets,
+        ("wozsql", {"fields": ("role", "blocked", "blocked_reason", "tutorial_passed_at")}),
+    )
     add_fieldsets = (*UserAdmin.add_fieldsets, ("wozsql", {"fields": ("role",)}))
 
 

@@ -76,7 +76,8 @@ def database_upload(request):
                     form.add_error(None, exc)
                 else:
                     messages.success(
-                        request, f"Registered {database.db_id}: {database.table_count} tables, {database.column_count} columns."
+                        request,
+                        f"Registered {database.db_id}: {database.table_count} tables, {database.column_count} columns.",
                     )
                     return redirect("annotation:database_detail", db_id=database.db_id)
     return render(request, "annotation/database_upload.html", {"form": form})
@@ -173,7 +174,9 @@ def goal_list(request):
 @role_required("goals.manage")
 def goal_edit(request, goal_id=None):
     goal = get_object_or_404(Goal, pk=goal_id) if goal_id else None
-    initial = {"database": goal.database, "question": goal.question, "sql": goal.sql, "active": goal.active} if goal else None
+    initial = (
+        {"database": goal.database, "question": goal.question, "sql": goal.sql, "active": goal.active} if goal else None
+    )
     form = GoalForm(request.POST or None, initial=initial)
     if goal:
         form.fields["database"].disabled = True
@@ -181,7 +184,9 @@ def goal_edit(request, goal_id=None):
         data = form.cleaned_data
         try:
             if goal:
-                goal = services.goal_update(goal=goal, question=data["question"], sql=data["sql"], active=data["active"])
+                goal = services.goal_update(
+                    goal=goal, question=data["question"], sql=data["sql"], active=data["active"]
+                )
             else:
                 goal = services.goal_create(
                     database=data["database"], question=data["question"], sql=data["sql"], active=data["active"]

@@ -98,7 +98,9 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "max_connections": env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=10)}],
+                "hosts": [
+                    {"address": REDIS_URL, "max_connections": env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=10)}
+                ],
             },
         }
     }
@@ -189,4 +191,3 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
-

@@ -79,7 +79,8 @@ class Event(models.Model):
     kind = models.CharField(max_length=16, choices=EventKind.choices)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     author_role = models.CharField(max_length=16, blank=True)
-    client_id = models.CharField(max_length=64, null=True, blank=True)
+    # NULL, not "": server-made events have no client id, and NULLs never collide in the unique constraint.
+    client_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     payload = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -120,3 +121,6 @@ class LobbyEntry(models.Model):
                 fields=["person"], condition=models.Q(outcome="waiting"), name="one_open_lobby_entry_per_person"
             )
         ]
+
+    def __str__(self) -> str:
+        return f"{self.person_id} {self.role} {self.outcome}"

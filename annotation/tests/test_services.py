@@ -150,7 +150,13 @@ def test_goal_whose_sql_fails_in_the_sandbox_is_skipped(tmp_path, settings):
     )
     database_register(db_id="nums", source_path=path)
     # Encodes fine under the Spider protocol, but 2000^4 rows never finish inside the time limit.
-    goals = [{"db_id": "nums", "question": "Endless", "query": "SELECT count(*) FROM n AS a JOIN n AS b JOIN n AS c JOIN n AS d"}]
+    goals = [
+        {
+            "db_id": "nums",
+            "question": "Endless",
+            "query": "SELECT count(*) FROM n AS a JOIN n AS b JOIN n AS c JOIN n AS d",
+        }
+    ]
     file = tmp_path / "g.json"
     file.write_text(json.dumps(goals))
     report = goals_import(path=file)

@@ -36,12 +36,20 @@ def test_upload_of_a_non_sqlite_file_says_why_and_keeps_nothing(client, ada, tmp
 def test_goal_form_refuses_sql_that_does_not_run(client, ada, demo_databases):
     client.force_login(ada)
     url = reverse("annotation:goal_new")
-    response = client.post(url, {"database": "dorm_demo", "question": "Q?", "sql": "SELECT nope FROM student", "active": "on"})
+    response = client.post(
+        url, {"database": "dorm_demo", "question": "Q?", "sql": "SELECT nope FROM student", "active": "on"}
+    )
     assert response.status_code == 200
     assert "cannot be encoded" in response.content.decode() or "fails" in response.content.decode()
     before = Goal.objects.count()
     response = client.post(
-        url, {"database": "dorm_demo", "question": "How many students?", "sql": "SELECT count(*) FROM student", "active": "on"}
+        url,
+        {
+            "database": "dorm_demo",
+            "question": "How many students?",
+            "sql": "SELECT count(*) FROM student",
+            "active": "on",
+        },
     )
     assert response.status_code == 302
     assert Goal.objects.count() == before + 1

@@ -261,7 +261,9 @@ async def test_expert_refusals_labels_and_order(room):
         {"type": "response", "id": "b2", "turn": turn, "text": "Here", "acts": ["CONFIRM_SQL", "NOPE"]}
     )
     assert (await receive_until(expert_ws, _is("error")))["code"] == "labels"
-    await expert_ws.send_json_to({"type": "response", "id": "b3", "turn": turn, "text": "Here", "acts": ["CONFIRM_SQL"]})
+    await expert_ws.send_json_to(
+        {"type": "response", "id": "b3", "turn": turn, "text": "Here", "acts": ["CONFIRM_SQL"]}
+    )
     assert (await receive_until(expert_ws, _is("error")))["code"] == "order"  # no result table sent yet
     await expert_ws.send_json_to({"type": "sql_run", "id": "r1", "turn": turn, "sql": "DELETE FROM student"})
     run = await receive_until(expert_ws, _is("ack", id="r1"))

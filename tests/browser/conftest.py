@@ -70,14 +70,25 @@ def platform(tmp_path_factory):
 
         env["DATABASE_URL"] = env["DATABASE_URL"].rsplit("/", 1)[0] + "/wozsql_browser"
         create_database(env["DATABASE_URL"])
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True
+    )
     subprocess.run([sys.executable, "manage.py", "load_demo"], cwd=ROOT, env=env, check=True, capture_output=True)
     port = free_port()
     log = open(data_dir / "daphne.log", "wb")
     server = subprocess.Popen(
-        [shutil.which("daphne") or str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-         "config.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            shutil.which("daphne") or str(Path(sys.executable).parent / "daphne"),
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "config.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30

@@ -40,7 +40,9 @@ class Command(BaseCommand):
         with open(file, encoding="utf-8", errors="replace") as handle:
             for number, raw in enumerate(handle, start=1):
                 line = raw.rstrip("\n").rstrip("\r")
-                self.stdout.write(json.dumps(self._inspect_line(number, line, databases, limit_mode), ensure_ascii=False))
+                self.stdout.write(
+                    json.dumps(self._inspect_line(number, line, databases, limit_mode), ensure_ascii=False)
+                )
 
     @staticmethod
     def _inspect_line(number: int, line: str, databases: dict, limit_mode: str) -> dict:
@@ -50,7 +52,13 @@ class Command(BaseCommand):
         db_id, sql = line.split("\t", 1)
         db = databases.get(db_id.strip())
         if db is None:
-            return {"line": number, "db_id": db_id, "query": sql, "ok": False, "error": f"no registered database {db_id!r}"}
+            return {
+                "line": number,
+                "db_id": db_id,
+                "query": sql,
+                "ok": False,
+                "error": f"no registered database {db_id!r}",
+            }
         try:
             report = inspect_sql(sql, db.schema, db_path=db.path, limit_mode=limit_mode)
         except Exception as exc:  # never stop on one line
