@@ -55,6 +55,11 @@ class Database(models.Model):
         return Path(settings.DATA_DIR) / self.file
 
     @property
+    def has_file(self) -> bool:
+        """False for a schema-only registration (a release whose databases are not public, such as CHASE)."""
+        return bool(self.file)
+
+    @property
     def table_count(self) -> int:
         return len(self.schema.get("table_names_original", []))
 

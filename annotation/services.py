@@ -100,6 +100,40 @@ def database_register(
     return Database.objects.create(db_id=db_id, created_by=created_by, **values)
 
 
+TABLES_JSON_KEYS = (
+    "db_id",
+    "table_names_original",
+    "table_names",
+    "column_names_original",
+    "column_names",
+    "column_types",
+    "primary_keys",
+    "foreign_keys",
+)
+
+
+def database_register_schema(*, schema: dict, description: str = "") -> Database:
+    """Register a database from its tables.json entry alone, without a SQLite file.
+
+    Some releases (CHASE) publish schemas but not their databases. A schema-only database can hold imported
+    dialogues, encode their SQL and be exported, but its SQL cannot be executed; it is registered inactive, so no
+    new dialogue is ever started on it. Registering the same db_id twice is refused.
+    """
+    missing = [key for key in TABLES_JSON_KEYS if key not in schema]
+    if missing:
+        raise ValidationError(f"Not a tables.json entry: missing {', '.join(missing)}.")
+    db_id = str(schema["db_id"]).strip()
+    if not DB_ID_PATTERN.match(db_id):
+        raise ValidationError(f"{db_id!r} is not a valid database id: use letters, digits and underscores.")
+    columns = schema["column_names_original"]
+    if not schema["table_names_original"] or not columns or list(columns[0]) != [-1, "*"]:
+        raise ValidationError(f'The schema of {db_id!r} has no tables, or its first column is not [-1, "*"].')
+    if Database.objects.filter(db_id=db_id).exists():
+        raise ValidationError(f"A database with the id {db_id!r} is already registered.")
+    entry = {key: schema[key] for key in TABLES_JSON_KEYS}
+    return Database.objects.create(db_id=db_id, file="", schema=entry, description=description, active=False)
+
+
 @dataclass
 class SpiderImportReport:
     registered: list[str] = field(default_factory=list)

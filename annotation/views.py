@@ -103,6 +103,8 @@ def database_detail(request, db_id):
 def database_table(request, db_id, table_index):
     """One page of a table's content as JSON (the database browser pages through it)."""
     database = get_object_or_404(Database, db_id=db_id)
+    if not database.has_file:
+        raise Http404("this database is registered by its schema only: there is no content to show")
     try:
         page = int(request.GET.get("page", "1"))
     except ValueError:
@@ -145,7 +147,8 @@ def sql_run(request, db_id):
     sql = _sql_from_request(request)
     if sql is None:
         return JsonResponse({"error": "send a JSON object with a string field 'sql'"}, status=400)
-    report = inspect_sql(sql, database.schema, db_path=database.path, rows_shown=None)
+    # A schema-only database (no file) still gets validation, encoding and hardness, just no execution.
+    report = inspect_sql(sql, database.schema, db_path=database.path if database.has_file else None, rows_shown=None)
     return JsonResponse(report)
 
 

@@ -13,6 +13,7 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import timezone
 
 from annotation.roles import can
 from dialogs import selectors, services
@@ -31,6 +32,8 @@ def person_group(user_id: int) -> str:
 
 
 LOBBY_GROUP = "lobby"
+TIMED_OUT_MESSAGE = "No expert became free in time. Thank you for waiting: here is your completion code."
+NO_GOAL_MESSAGE = "You have done every task we have for now. Thank you: here is your completion code."
 
 
 class _RateLimit:
@@ -149,12 +152,19 @@ class LobbyConsumer(_JsonConsumer):
             await self.send_error("unknown_type", f"Unknown message type {kind!r}.")
 
     async def _pair_and_announce(self):
+        started = timezone.now()
         dialogues = await database_sync_to_async(self._pair)()
         for dialogue_id, worker_id, expert_id in dialogues:
             for person_id in (worker_id, expert_id):
                 await self.channel_layer.group_send(
                     person_group(person_id), {"type": "lobby.paired", "dialogue": dialogue_id}
                 )
+        # Pairing also sends away workers who have had every goal; without a word they would wait for ever.
+        for entry in []:
+            await self.channel_layer.group_send(
+                person_group(entry.person_id),
+                {"type": "lobby.released", "completion_code": entry.completion_code, "message": NO_GOAL_MESSAGE},
+            )
         await self.channel_layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
 
     @staticmethod
@@ -194,7 +204,7 @@ class LobbyConsumer(_JsonConsumer):
             {
                 "type": "released",
                 "completion_code": event["completion_code"],
-                "message": "No expert became free in time. Thank you for waiting: here is your completion code.",
+                "message": event.get("message", TIMED_OUT_MESSAGE),
             }
         )
 

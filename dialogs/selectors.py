@@ -60,6 +60,11 @@ def lobby_status(person: User) -> dict:
     return status
 
 
+def lobby_no_goal_since(since) -> list[LobbyEntry]:
+    """Workers that pairing sent away since `since` because they have had every goal (they get told, with a code)."""
+    return list(LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.NO_GOAL, ended_at__gte=since))
+
+
 def dialogue_events_after(*, dialogue: Dialogue, role: str, after_seq: int) -> list[dict]:
     """The events after `after_seq` as `role` sees them, in order (for resume after a reconnect)."""
     events = Event.objects.filter(dialogue=dialogue, seq__gt=after_seq).order_by("seq")

@@ -773,7 +773,7 @@ def _make_authorizer(guard: _Guard):
             guard.denied = (f"the function {arg2}() is not allowed in the sandbox", arg2)
             return _AUTH_DENY
         if action == pragma:
-            if arg1:
+            if arg1 and arg1.lower() in _ALLOWED_PRAGMAS:
                 return _AUTH_OK
             guard.denied = (
                 f"PRAGMA {arg1} is not allowed; the sandbox only permits {', '.join(sorted(_ALLOWED_PRAGMAS))}",

@@ -374,8 +374,9 @@ class _Resolver:
             source, owner = self.find_source(scope, qualifier)
             if owner is None:
                 candidates = {key: node.alias_or_name or key for key, (node, _) in selected.items()}
-                suggestions = _closest(qualifier, candidates)
-                hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
+                # Aliases are short (T1, T2): too short for similarity, and few, so all of them are the suggestions.
+                suggestions = _closest(qualifier, candidates) or sorted(candidates.values())[:_SUGGESTIONS]
+                hint = f"; this query names {', '.join(suggestions)}" if suggestions else ""
                 table_identifier = column.args.get("table")
                 self.report.error(
                     "unknown_table",

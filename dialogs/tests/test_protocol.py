@@ -394,3 +394,27 @@ async def test_lobby_pairs_a_worker_with_a_ready_expert(demo_databases):
     assert paired_worker["dialogue"] == paired_expert["dialogue"]
     await worker_ws.disconnect()
     await expert_ws.disconnect()
+
+
+async def test_lobby_releases_a_worker_who_has_had_every_goal(demo_databases):
+    from annotation.services import goal_create
+
+    goal = await database_sync_to_async(goal_create)(
+        database=demo_databases["dorm_demo"], question="How many students?", sql="SELECT count(*) FROM student"
+    )
+    alice, _ = await database_sync_to_async(person_create)(username="alice", role="worker")
+    alice.tutorial_passed_at = timezone.now()
+    await database_sync_to_async(alice.save)()
+    erin, _ = await database_sync_to_async(person_create)(username="erin", role="expert")
+    await database_sync_to_async(Dialogue.objects.create)(
+        database=goal.database, goal=goal, worker=alice, expert=erin, status=DialogueStatus.COMPLETED
+    )
+    worker_ws, _, _ = await connect("/ws/lobby/", alice)
+    await worker_ws.send_json_to({"type": "join"})
+    await receive_until(worker_ws, lambda m: m["type"] == "status" and m.get("position") == 1)
+    expert_ws, _, _ = await connect("/ws/lobby/", erin)
+    await expert_ws.send_json_to({"type": "join"})
+    released = await receive_until(worker_ws, _is("released"))
+    assert released["completion_code"].startswith("WOZ-") and "every task" in released["message"]
+    await worker_ws.disconnect()
+    await expert_ws.disconnect()

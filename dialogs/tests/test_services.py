@@ -1,0 +1,143 @@
+"""Pairing, goal choice, lobby release and the event log, at the service level."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from annotation.models import Goal
+from annotation.services import person_create
+from dialogs import services
+from dialogs.models import Dialogue, DialogueStatus, Event, LobbyEntry
+from dialogs.selectors import lobby_status
+from dialogs.services import DialogueError
+
+pytestmark = pytest.mark.django_db
+
+
+def _worker(name):
+    person, _ = person_create(username=name, role="worker", password="correct-horse-battery")
+    person.tutorial_passed_at = timezone.now()
+    person.save(update_fields=["tutorial_passed_at"])
+    return person
+
+
+def _expert(name):
+    return person_create(username=name, role="expert", password="correct-horse-battery")[0]
+
+
+@pytest.fixture
+def goals(demo_databases):
+    from annotation.services import demo_load
+
+    demo_load()
+    return list(Goal.objects.all())
+
+
+def test_worker_must_pass_the_tutorial_first(goals):
+    newbie, _ = person_create(username="newbie", role="worker", password="correct-horse-battery")
+    with pytest.raises(DialogueError) as caught:
+        services.lobby_join(person=newbie)
+    assert caught.value.code == "tutorial"
+    assert not services.worker_pass_tutorial(person=newbie, answers={"q1": "b", "q2": "b"})
+    assert services.worker_pass_tutorial(person=newbie, answers={"q1": "a", "q2": "b"})
+    assert services.lobby_join(person=newbie).outcome == "waiting"
+
+
+def test_reviewers_and_blocked_workers_do_not_wait(goals, mallory):
+    reviewer, _ = person_create(username="rev", role="reviewer", password="correct-horse-battery")
+    for person in (reviewer, mallory):
+        with pytest.raises(DialogueError) as caught:
+            services.lobby_join(person=person)
+        assert caught.value.code == "forbidden"
+
+
+def test_pairing_is_first_come_first_served_and_one_dialogue_per_expert(goals, settings):
+    first, second = _worker("w1"), _worker("w2")
+    erin = _expert("x1")
+    services.lobby_join(person=first)
+    services.lobby_join(person=second)
+    assert services.lobby_join(person=first).pk == LobbyEntry.objects.get(person=first, outcome="waiting").pk
+    assert lobby_status(second)["position"] == 2
+    services.lobby_join(person=erin)
+    (dialogue,) = services.lobby_pair()
+    assert dialogue.worker == first and dialogue.expert == erin and dialogue.status == DialogueStatus.WAITING
+    assert services.lobby_pair() == []  # erin is busy: EXPERT_MAX_DIALOGUES = 1
+    assert lobby_status(second)["position"] == 1
+    settings.EXPERT_MAX_DIALOGUES = 2
+    (again,) = services.lobby_pair()
+    assert again.worker == second and again.expert == erin
+    assert lobby_status(erin)["queue"] == []
+
+
+def test_goal_is_the_least_collected_one_the_worker_has_not_had(goals):
+    alice, bob = _worker("a"), _worker("b")
+    erin = _expert("e")
+    first = services.goal_pick_for(alice)
+    Dialogue.objects.create(database=first.database, goal=first, worker=bob, expert=erin, status="completed")
+    # Bob's dialogue made `first` collected once: Alice gets a goal nobody has collected yet.
+    chosen = services.goal_pick_for(alice)
+    assert chosen != first
+    assert chosen.dialogues.count() == 0
+    # And never a goal she already had, even when every other goal has been collected more often.
+    Dialogue.objects.create(database=chosen.database, goal=chosen, worker=alice, expert=erin, status="completed")
+    for goal in Goal.objects.exclude(pk=chosen.pk):
+        for _ in range(2):
+            Dialogue.objects.create(database=goal.database, goal=goal, worker=bob, expert=erin, status="completed")
+    assert services.goal_pick_for(alice) != chosen
+
+
+def test_a_worker_with_no_goal_left_is_released_with_a_code(goals):
+    alice, erin = _worker("a"), _expert("e")
+    for goal in Goal.objects.all():
+        Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin, status="completed")
+    services.lobby_join(person=alice)
+    services.lobby_join(person=erin)
+    assert services.lobby_pair() == []
+    entry = LobbyEntry.objects.get(person=alice, role="worker")
+    assert entry.outcome == "no_goal" and entry.completion_code.startswith("WOZ-")
+
+
+def test_long_waits_are_released_and_recorded(goals, settings):
+    settings.LOBBY_WAIT_LIMIT_SECONDS = 60
+    alice = _worker("a")
+    entry = services.lobby_join(person=alice)
+    assert services.lobby_release_expired() == []
+    later = timezone.now() + timedelta(seconds=61)
+    (released,) = services.lobby_release_expired(now=later)
+    assert released.pk == entry.pk and released.outcome == "timed_out" and released.completion_code
+    assert (released.ended_at - released.joined_at).total_seconds() >= 60
+
+
+def test_sequence_numbers_have_no_gaps_and_retries_are_stored_once(goals):
+    alice, erin = _worker("a"), _expert("e")
+    goal = goals[0]
+    dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
+    for number in range(5):
+        services.dialogue_post(
+            dialogue=dialogue, person=alice, message={"type": "utterance", "id": f"m{number}", "text": "Q?"}
+        )
+    [(event, created)] = services.dialogue_post(
+        dialogue=dialogue, person=alice, message={"type": "utterance", "id": "m2", "text": "Q?"}
+    )
+    assert not created and event.seq == 3
+    assert list(Event.objects.filter(dialogue=dialogue).values_list("seq", flat=True)) == [1, 2, 3, 4, 5]
+    dialogue.refresh_from_db()
+    assert dialogue.last_seq == 5
+
+
+def test_truncated_results_say_how_many_rows_there_are(goals, settings):
+    settings.SANDBOX_MAX_ROWS = 5
+    alice, erin = _worker("a"), _expert("e")
+    goal = Goal.objects.filter(database__db_id="dorm_demo").first()
+    dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
+    [(utterance, _)] = services.dialogue_post(
+        dialogue=dialogue, person=alice, message={"type": "utterance", "id": "u", "text": "All students?"}
+    )
+    [(run, _)] = services.dialogue_post(
+        dialogue=dialogue,
+        person=erin,
+        message={"type": "sql_run", "id": "r", "turn": utterance.seq, "sql": "SELECT * FROM student;"},
+    )
+    result = run.payload["result"]
+    assert result["truncated"] and result["row_count"] == 5 and result["total_rows"] > 5

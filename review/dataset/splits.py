@@ -1,0 +1,70 @@
+"""Train/dev/test splits by database, as Spider, SParC and CoSQL split (7:1:2; no database in two splits)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+SPLITS = ("train", "dev", "test")
+RATIO = (7, 1, 2)
+
+
+class SplitError(ValueError):
+    """A split file that cannot be used, with the reason."""
+
+
+def split_databases(db_ids, *, seed: int) -> dict[str, str]:
+    """Assign each database to train, dev or test in the ratio 7:1:2, the same way for the same seed and ids.
+
+    The ids are sorted before shuffling, so the order they arrive in does not matter. Counts are rounded by largest
+    remainder; with three databases or more every split gets at least one.
+    """
+    ids = sorted(set(db_ids))
+    random.Random(seed).shuffle(ids)
+    total = len(ids)
+    exact = [total * part / sum(RATIO) for part in RATIO]
+    counts = [int(value) for value in exact]
+    by_remainder = sorted(range(3), key=lambda i: (exact[i] - counts[i], -i), reverse=True)
+    for index in by_remainder[: total - sum(counts)]:
+        counts[index] += 1
+    if total >= 3:
+        for index in range(3):
+            if counts[index] == 0:
+                donor = max(range(3), key=lambda i: counts[i])
+                counts[donor] -= 1
+                counts[index] += 1
+    assignment: dict[str, str] = {}
+    position = 0
+    for split, count in zip(SPLITS, counts, strict=True):
+        for db_id in ids[position : position + count]:
+            assignment[db_id] = split
+        position += count
+    return assignment
+
+
+def read_split_file(path: Path | str) -> dict[str, str]:
+    """Read db_id → split from a JSON object ({"db": "dev", ...}) or from lines `db_id<TAB or spaces>split`."""
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = {}
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            parts = line.split()
+            if len(parts) != 2:
+                raise SplitError(f"{path}, line {number}: expected 'db_id split', got {line!r}")
+            data[parts[0]] = parts[1]
+    if not isinstance(data, dict):
+        raise SplitError(f"{path}: a split file is a JSON object db_id → split, or lines 'db_id split'")
+    return check_split_map(data)
+
+
+def check_split_map(data: dict) -> dict[str, str]:
+    """Validate a db_id → split mapping; raise SplitError naming the first bad entry."""
+    for db_id, split in data.items():
+        if split not in SPLITS:
+            raise SplitError(f"database {db_id!r}: unknown split {split!r} (use {', '.join(SPLITS)})")
+    return {str(db_id): split for db_id, split in data.items()}

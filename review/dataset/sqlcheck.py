@@ -1,0 +1,110 @@
+"""Re-execute and re-encode every SQL of an export before it is written.
+
+Each distinct (database, SQL) pair is checked once: encoded under the Spider protocol (in a process pool, see
+`encoding`) and executed in the sandbox (its worker processes run queries in parallel with the encoding). A
+database registered without a file (schema only) cannot execute anything: its queries are marked "not executed",
+which the export reports instead of failing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+
+from annotation.sql.sandbox import SandboxLimits, execute
+from review.dataset.encoding import CHUNK_SIZE, encode_chunk, encoder_pool
+
+
+@dataclass
+class SqlCheck:
+    encoded: dict | None = None  # LIMIT values kept; see encoding.limit_as_one for the releases' quirk
+    encode_error: str | None = None
+    executed: bool = False
+    exec_error: str | None = None
+    result_digest: str | None = None
+
+    @property
+    def runs(self) -> bool:
+        return self.executed and self.exec_error is None
+
+
+def result_digest(columns, rows) -> str:
+    """A fingerprint of a result table, to tell whether re-execution shows what the worker was shown."""
+    text = json.dumps([list(columns or []), rows or []], separators=(",", ":"), sort_keys=True, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def check_queries(
+    queries: Iterable[tuple[str, str]],
+    *,
+    schemas: dict[str, dict],
+    paths: dict[str, object | None],
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[tuple[str, str], SqlCheck]:
+    """Check every distinct (db_id, sql): `schemas[db_id]` is its tables.json entry, `paths[db_id]` its SQLite file
+    (None for schema-only databases). Returns a SqlCheck per pair; `progress(done, total)` is called as work ends."""
+    pairs = list(dict.fromkeys(queries))
+    checks = {pair: SqlCheck() for pair in pairs}
+    by_db: dict[str, list[str]] = {}
+    for db_id, sql in pairs:
+        by_db.setdefault(db_id, []).append(sql)
+    executable = [(db_id, sql) for db_id, sql in pairs if paths.get(db_id) is not None]
+    total = len(pairs) + len(executable)
+    done = 0
+    last_report = 0.0
+
+    def report(force: bool = False) -> None:
+        nonlocal last_report
+        now = time.monotonic()
+        if progress and (force or now - last_report > 0.25):
+            last_report = now
+            progress(done, total)
+
+    limits = SandboxLimits.from_settings()
+    pool = encoder_pool(len(pairs))
+    threads = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="export-sql")
+    try:
+        pending = {}
+        for db_id, sqls in by_db.items():
+            for start in range(0, len(sqls), CHUNK_SIZE):
+                chunk = sqls[start : start + CHUNK_SIZE]
+                pending[pool.submit(encode_chunk, schemas[db_id], chunk)] = ("encode", db_id, chunk)
+        # Executions are queued in batches so that a slow query never holds back the progress bar for long.
+        for start in range(0, len(executable), 50):
+            batch = executable[start : start + 50]
+            pending[threads.submit(_execute_batch, batch, paths, limits)] = ("execute", None, batch)
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                kind, db_id, items = pending.pop(future)
+                if kind == "encode":
+                    for sql, (encoded, error) in zip(items, future.result(), strict=True):
+                        check = checks[(db_id, sql)]
+                        check.encoded, check.encode_error = encoded, error
+                else:
+                    for pair, (error, digest) in zip(items, future.result(), strict=True):
+                        check = checks[pair]
+                        check.executed, check.exec_error, check.result_digest = True, error, digest
+                done += len(items)
+            report()
+    finally:
+        threads.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=True, cancel_futures=True)
+    report(force=True)
+    return checks
+
+
+def _execute_batch(batch, paths, limits) -> list[tuple[str | None, str | None]]:
+    outcomes = []
+    for db_id, sql in batch:
+        result = execute(paths[db_id], sql, limits=limits)
+        if result.ok:
+            outcomes.append((None, result_digest(result.columns, result.rows)))
+        else:
+            error = result.error or {}
+            outcomes.append((f"{error.get('kind', 'error')}: {error.get('message', 'failed')}", None))
+    return outcomes

@@ -1,0 +1,112 @@
+"""Exports, imported-dialogue provenance and the per-turn labels a dataset carries beyond the chat log.
+
+The event log of `dialogs` stays the one record of what was said and run. What lives here is what the log cannot
+hold: where an imported dialogue came from, the labels that releases such as CHASE attach to a turn (tokens,
+contextual phenomena, schema linking, intent), and the state of each export.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from dialogs.models import Dialogue
+
+
+class DatasetFormat(models.TextChoices):
+    COSQL = "cosql", "CoSQL release"
+    SPARC = "sparc", "SParC"
+    CHASE = "chase", "CHASE"
+    GOLD = "gold", "Gold files for the evaluators"
+
+
+IMPORT_FORMATS = (DatasetFormat.COSQL, DatasetFormat.SPARC, DatasetFormat.CHASE)
+
+
+class DialogueImport(models.Model):
+    """Where an imported dialogue came from: the file, its place in it, and the release's own interaction id."""
+
+    dialogue = models.OneToOneField(Dialogue, on_delete=models.CASCADE, related_name="dataset_import")
+    format = models.CharField(max_length=8, choices=DatasetFormat.choices)
+    file_name = models.CharField(max_length=300)
+    position = models.PositiveIntegerField(help_text="Index of the interaction in the imported file.")
+    interaction_id = models.BigIntegerField(null=True, blank=True, help_text="SParC's `interaction_id`, if present.")
+    imported_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["dialogue_id"]
+
+    def __str__(self) -> str:
+        return f"{self.dialogue_id} from {self.file_name}#{self.position}"
+
+
+class TurnAnnotation(models.Model):
+    """Labels of one SQL-grounded user turn, keyed by the utterance event that carries the turn's SQL.
+
+    For a turn folded from a clarification ("question | clarification | answer"), that is the answer's utterance.
+    `utterance` is the text the tokens and spans were made for: an exporter uses them only while the turn's text
+    is still that text, so an edited utterance never ships with stale tokens.
+    """
+
+    dialogue = models.ForeignKey(Dialogue, on_delete=models.CASCADE, related_name="turn_annotations")
+    turn = models.PositiveIntegerField(help_text="Sequence number of the user utterance that carries the SQL.")
+    utterance = models.TextField()
+    utterance_toks = models.JSONField(null=True, blank=True)
+    question_id = models.CharField(max_length=64, blank=True)
+    contextual_phenomena = models.JSONField(default=list, blank=True)
+    schema_linking = models.JSONField(default=list, blank=True)
+    intent = models.CharField(max_length=100, blank=True)
+    pragmatics = models.CharField(max_length=100, blank=True)
+    question_style = models.CharField(max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["dialogue_id", "turn"]
+        constraints = [models.UniqueConstraint(fields=["dialogue", "turn"], name="turn_annotation_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.dialogue_id}#{self.turn}"
+
+
+class Export(models.Model):
+    """One dataset export: what was asked for, how far it got, and the zip it produced.
+
+    A run holds the export through `run_token`; a run that lost it (a retry or a redelivered task took over)
+    never publishes its file. The zip is published by an atomic rename, so `file` only ever names a whole file.
+    """
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        SUCCEEDED = "succeeded", "Ready"
+        FAILED = "failed", "Failed"
+
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    formats = models.JSONField(help_text="Format names, e.g. ['cosql', 'gold'].")
+    options = models.JSONField(default=dict, help_text="Selection, split and encoding options.")
+    state = models.CharField(max_length=12, choices=State.choices, default=State.QUEUED)
+    phase = models.CharField(max_length=80, blank=True)
+    progress_done = models.PositiveIntegerField(default=0)
+    progress_total = models.PositiveIntegerField(default=0)
+    message = models.TextField(blank=True, help_text="Why the export failed, for the person who asked for it.")
+    report = models.JSONField(default=dict, blank=True)
+    file = models.CharField(max_length=300, blank=True, help_text="The zip, relative to DATA_DIR.")
+    file_size = models.BigIntegerField(default=0)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    run_token = models.CharField(max_length=32, blank=True)
+    worker = models.CharField(max_length=200, blank=True, help_text="host:pid of the run holding the export.")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Export {self.pk} ({', '.join(self.formats)}; {self.state})"
+
+    @property
+    def percent(self) -> int:
+        if self.state == self.State.SUCCEEDED:
+            return 100
+        if not self.progress_total:
+            return 0
+        return min(99, int(100 * self.progress_done / self.progress_total))
