@@ -23,12 +23,14 @@ import gc
 import json
 import os
 import random
+import re
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -280,6 +282,7 @@ class RoundResult:
     pairing_seconds: float = 0.0
     seconds: float = 0.0
     reconnects: int = 0
+    load: float = 0.0  # the machine's 1-minute load average at the end (other work on the machine skews figures)
 
     @property
     def latencies_ms(self) -> list[float]:
@@ -338,6 +341,7 @@ async def run_round(target, rooms: int, *, questions: int, think: float, seed: i
     finally:
         gc.enable()
     result.seconds = time.perf_counter() - started
+    result.load = os.getloadavg()[0]
     result.pairing_seconds = (max(paired_at) - started) if paired_at else float("nan")
     result.failures = [f"{type(exc).__name__}: {exc}" for exc in outcomes if isinstance(exc, BaseException)]
     logs = await target.logs(sorted(sides))
@@ -400,12 +404,12 @@ def report(pairs: list[tuple[RoundResult, RoundResult | None]]) -> bool:
                 f"{result.seconds:5.1f} s, {result.frames_sent / max(result.seconds, 1e-9):6.0f} frames/s in, "
                 f"utterance p99 {percentile(result.utterance_ms, 99):6.1f} ms, response p99 "
                 f"{percentile(result.response_ms, 99):6.1f} ms, delivery {result.delivery}, "
-                f"reconnects {result.reconnects}"
+                f"reconnects {result.reconnects}, load average {result.load:.1f}"
             )
-            for failure in result.failures[:5]:
-                print(f"    failure: {failure}")
-            if len(result.failures) > 5:
-                print(f"    ... {len(result.failures) - 5} more failures")
+            # Failures grouped by what went wrong, without the socket's name and the numbers in it.
+            kinds = Counter(re.sub(r"\d+", "#", failure.split(": ", 2)[-1]) for failure in result.failures)
+            for kind, count in kinds.most_common(8):
+                print(f"    {count} × {kind}")
     return ok
 
 
@@ -427,6 +431,32 @@ def floor_relay(enabled: bool = True):
         process.wait(timeout=10)
 
 
+@contextlib.contextmanager
+def profiled(servers: list[stack.Server], folder: str | None, name: str):
+    """py-spy on every server for the duration of the block; its collapsed stacks (all threads, idle included, so
+    waits on PostgreSQL and Redis show) go to FOLDER/NAME-daphne-K.txt."""
+    if not folder:
+        yield
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    spies = [
+        subprocess.Popen(
+            [str(stack.BIN / "py-spy"), "record", "--pid", str(server.pid), "--format", "raw", "--threads", "--idle"]
+            + ["--rate", "200", "--output", str(Path(folder) / f"{name}-daphne-{number}.txt")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for number, server in enumerate(servers)
+    ]
+    try:
+        yield
+    finally:
+        for spy in spies:
+            spy.send_signal(signal.SIGINT)  # py-spy writes its output on SIGINT
+        for spy in spies:
+            spy.wait(timeout=60)
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", type=int, nargs="+", default=[10, 50, 200], help="numbers of concurrent rooms")
@@ -436,6 +466,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--conn-max-age", type=int, default=300, help="DB_CONN_MAX_AGE of the servers, seconds")
     parser.add_argument("--no-floor", action="store_true", help="skip the bare relay")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--logs", metavar="DIR", help="keep the Daphne logs in DIR (default: thrown away)")
+    parser.add_argument("--log-level", default="WARNING", help="LOG_LEVEL of the servers")
+    parser.add_argument(
+        "--profile", metavar="DIR", help="record each server with py-spy during each wozsql round (collapsed stacks)"
+    )
     parser.add_argument("--serve-floor", type=int, metavar="PORT", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
@@ -448,7 +483,8 @@ async def bench(args, servers: list[stack.Server], database_url: str, floor_url:
     pairs = []
     for rooms in args.rooms:
         print(f"N={rooms}: wozsql ...", flush=True)
-        ours = await run_round(ours_target, rooms, questions=args.questions, think=args.think, seed=args.seed)
+        with profiled(servers, args.profile, f"n{rooms}"):
+            ours = await run_round(ours_target, rooms, questions=args.questions, think=args.think, seed=args.seed)
         floor = None
         if floor_target:
             print(f"N={rooms}: floor ...", flush=True)
@@ -478,12 +514,13 @@ def main(argv: list[str]) -> int:
             WS_RATE_PER_MINUTE=100_000,
             # Keep each server thread's PostgreSQL connection: a new one per consumer call costs a backend fork.
             DB_CONN_MAX_AGE=args.conn_max_age,
+            LOG_LEVEL=args.log_level,
         )
         started = time.perf_counter()
         stack.prepare(env, accounts=accounts, prefix=PREFIX, password=PASSWORD)
         print(f"stack ready: migrated, demo data, {2 * accounts} accounts ({time.perf_counter() - started:.1f} s)")
         with (
-            stack.daphne_servers(env, args.servers, folder) as servers,
+            stack.daphne_servers(env, args.servers, args.logs or folder) as servers,
             floor_relay(enabled=not args.no_floor) as floor_url,
         ):
             print(f"{len(servers)} Daphne process(es): {', '.join(s.url for s in servers)}; floor {floor_url}")

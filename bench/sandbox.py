@@ -1,8 +1,11 @@
 """Benchmark: the SQL sandbox against plain sqlite3 on the Spider dev sample.
 
-Runs every query of the sample through plain ``sqlite3`` (one connection per database, opened once and reused,
-``fetchall``) and through ``annotation.sql.sandbox.execute``, alternating the two in the same run after a warm-up,
-and reports the median total of each and their ratio. Exits 1 when the ratio is above the target.
+Runs every query of the sample, in the same run and alternating repetition by repetition, through
+  * plain ``sqlite3``: per repetition, a fresh connection per database, reused for that database's queries, fetchall;
+  * plain ``sqlite3`` kept warm: the same connections (and so their statement caches) for the whole run;
+  * ``annotation.sql.sandbox.execute``: worker processes, which keep their connections between calls by design.
+After a warm-up pass it reports the median total of each, the ratios, and exits 1 when the sandbox is over the target
+against the first (the brief's definition); the second is printed as the stricter comparison.
 
     .venv/bin/python bench/sandbox.py [--reps 9] [--target 1.3] [--sample PATH] [--databases DIR]
 """
@@ -24,7 +27,7 @@ from annotation.sql.sandbox import SandboxLimits, execute, shutdown  # noqa: E40
 
 
 def load_limits() -> SandboxLimits:
-    """The project's settings when Django loads, else the built-in defaults (same values)."""
+    """The project's settings when Django loads, else the built-in defaults (the same values)."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     try:
         import django
@@ -36,14 +39,25 @@ def load_limits() -> SandboxLimits:
     return SandboxLimits.from_settings()
 
 
-def run_plain(queries, connections) -> float:
+def run_plain(queries: list[tuple[str, str]], connections: dict | None = None) -> float:
+    """Run every query with plain sqlite3; ``connections`` None opens fresh ones (one per database) for this pass."""
     started = time.perf_counter()
-    for path, sql in queries:
-        connections[path].execute(sql).fetchall()
+    if connections is None:
+        fresh: dict[str, sqlite3.Connection] = {}
+        for path, sql in queries:
+            connection = fresh.get(path)
+            if connection is None:
+                connection = fresh[path] = sqlite3.connect(path)
+            connection.execute(sql).fetchall()
+        for connection in fresh.values():
+            connection.close()
+    else:
+        for path, sql in queries:
+            connections[path].execute(sql).fetchall()
     return time.perf_counter() - started
 
 
-def run_sandbox(queries, limits) -> tuple[float, list]:
+def run_sandbox(queries: list[tuple[str, str]], limits: SandboxLimits) -> tuple[float, list]:
     started = time.perf_counter()
     results = [execute(path, sql, limits=limits) for path, sql in queries]
     return time.perf_counter() - started, results
@@ -60,37 +74,42 @@ def main() -> int:
     limits = load_limits()
     records = json.loads(args.sample.read_text())
     queries = [(str(args.databases / r["db_id"] / f"{r['db_id']}.sqlite"), r["query"]) for r in records]
-    connections = {path: sqlite3.connect(path) for path in {path for path, _ in queries}}
+    warm = {path: sqlite3.connect(path) for path in {path for path, _ in queries}}
 
-    # Warm-up: page caches, statement caches and the worker pool on both sides; also the correctness check.
-    expected = [len(connections[path].execute(sql).fetchall()) for path, sql in queries]
+    # Warm-up: the OS page cache, the warm connections' statement caches, the worker pool and its connections.
+    # It doubles as the correctness check: the sandbox must answer every query, with the same number of rows.
+    expected = [len(warm[path].execute(sql).fetchall()) for path, sql in queries]
     _, results = run_sandbox(queries, limits)
-    failures = [(q, r.error) for q, r in zip(queries, results) if not r.ok]
+    failures = [(query, result.error) for query, result in zip(queries, results, strict=True) if not result.ok]
     mismatches = [
-        q for q, r, n in zip(queries, results, expected) if r.ok and r.row_count != min(n, limits.max_rows)
+        query
+        for query, result, count in zip(queries, results, expected, strict=True)
+        if result.ok and result.row_count != min(count, limits.max_rows)
     ]
-    run_plain(queries, connections)
+    run_plain(queries)
 
-    plain_times, sandbox_times = [], []
+    fresh_times, warm_times, sandbox_times = [], [], []
     for _ in range(args.reps):
-        plain_times.append(run_plain(queries, connections))
+        fresh_times.append(run_plain(queries))
+        warm_times.append(run_plain(queries, warm))
         sandbox_times.append(run_sandbox(queries, limits)[0])
     shutdown()
 
-    plain = statistics.median(plain_times)
+    fresh = statistics.median(fresh_times)
+    kept = statistics.median(warm_times)
     sandbox = statistics.median(sandbox_times)
-    ratio = sandbox / plain
     n = len(queries)
-    print(f"queries: {n} on {len(connections)} databases, {args.reps} repetitions (median of totals)")
+    print(f"queries: {n} on {len(warm)} databases; {args.reps} repetitions, median of totals")
     print(f"limits: timeout {limits.timeout_ms} ms, {limits.max_rows} rows, {limits.workers} workers")
-    print(f"plain sqlite3: {plain * 1000:8.1f} ms  ({plain / n * 1e6:6.1f} us/query)")
-    print(f"sandbox:       {sandbox * 1000:8.1f} ms  ({sandbox / n * 1e6:6.1f} us/query)")
-    print(f"overhead:      {(sandbox - plain) / n * 1e6:6.1f} us/query")
-    print(f"ratio:         {ratio:.3f}  (target <= {args.target})")
+    print(f"plain sqlite3, fresh connections: {fresh * 1000:7.1f} ms  ({fresh / n * 1e6:6.1f} us/query)")
+    print(f"plain sqlite3, kept warm:         {kept * 1000:7.1f} ms  ({kept / n * 1e6:6.1f} us/query)")
+    print(f"sandbox:                          {sandbox * 1000:7.1f} ms  ({sandbox / n * 1e6:6.1f} us/query)")
+    print(f"ratio sandbox / fresh plain:  {sandbox / fresh:.3f}  (target <= {args.target})")
+    print(f"ratio sandbox / warm plain:   {sandbox / kept:.3f}")
     print(f"sandbox errors: {len(failures)}, row-count mismatches: {len(mismatches)}")
     for query, error in failures[:5]:
         print("  error:", query[1][:80], error)
-    ok = ratio <= args.target and not failures and not mismatches
+    ok = sandbox / fresh <= args.target and not failures and not mismatches
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1
 

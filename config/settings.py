@@ -138,6 +138,12 @@ WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 64 * 1024, minimum=1024)
 WS_RATE_PER_MINUTE = env_int("WS_RATE_PER_MINUTE", 120, minimum=10)
 UTTERANCE_MAX_CHARS = env_int("UTTERANCE_MAX_CHARS", 2000, minimum=50)
 
+# --- Dataset exports (review.services) --------------------------------------------------------------------------
+# A running export whose heartbeat is older than this is shown as stalled and may be retried by hand.
+EXPORT_STALL_SECONDS = env_int("EXPORT_STALL_SECONDS", 300, minimum=5)
+# Deliveries of one export before it is failed for good (a worker that dies mid-export has its task redelivered).
+EXPORT_MAX_ATTEMPTS = env_int("EXPORT_MAX_ATTEMPTS", 3, minimum=1, maximum=20)
+
 # --- Uploads ----------------------------------------------------------------------------------------------------------
 MAX_DATABASE_UPLOAD_MB = env_int("MAX_DATABASE_UPLOAD_MB", 200, minimum=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024

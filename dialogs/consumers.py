@@ -160,7 +160,7 @@ class LobbyConsumer(_JsonConsumer):
                     person_group(person_id), {"type": "lobby.paired", "dialogue": dialogue_id}
                 )
         # Pairing also sends away workers who have had every goal; without a word they would wait for ever.
-        for entry in []:
+        for entry in await database_sync_to_async(selectors.lobby_no_goal_since)(started):
             await self.channel_layer.group_send(
                 person_group(entry.person_id),
                 {"type": "lobby.released", "completion_code": entry.completion_code, "message": NO_GOAL_MESSAGE},
@@ -363,4 +363,3 @@ class DialogueConsumer(_JsonConsumer):
             await self._broadcast([event for event, _ in ended])
         except asyncio.CancelledError:
             pass
-

@@ -27,12 +27,16 @@ class DialogueImport(models.Model):
     dialogue = models.OneToOneField(Dialogue, on_delete=models.CASCADE, related_name="dataset_import")
     format = models.CharField(max_length=8, choices=DatasetFormat.choices)
     file_name = models.CharField(max_length=300)
+    file_sha256 = models.CharField(max_length=64, help_text="Content hash of the file: the same file is imported once.")
     position = models.PositiveIntegerField(help_text="Index of the interaction in the imported file.")
     interaction_id = models.BigIntegerField(null=True, blank=True, help_text="SParC's `interaction_id`, if present.")
     imported_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["dialogue_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["format", "file_sha256", "position"], name="dialogue_import_once"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.dialogue_id} from {self.file_name}#{self.position}"

@@ -105,13 +105,29 @@ _STARTUP_TIMEOUT_S = 30.0  # a cold interpreter on a loaded CI machine can take 
 _QUEUE_TIMEOUT_FACTOR = 5  # a caller waits at most this many query time limits for a free worker
 _CONNECTIONS_PER_WORKER = 16  # each cached connection keeps up to 2 MB of page cache under the worker's heap limit
 _INLINE_BLOB_BYTES = 256  # blobs up to this size come back as hex literals, longer ones as a placeholder
-# Waiting by polling for a moment before sleeping: on the 2-vCPU VM this was measured on, a process asleep in poll()
-# took tens of microseconds to wake (idle vCPU), and every round trip paid that twice: "SELECT 1" took 206 us (p50)
-# when both sides slept, 43 us when both polled first. Polling is bounded and yields the CPU at each turn (without
-# the yield, a side woken on the poller's CPU waited a scheduler tick, 3-4 ms). The caller polls only when it is the
-# pool's sole caller; a worker polls for the next request for a moment after each reply (bursts of queries).
-_CALLER_SPIN_S = 0.0005
-_WORKER_SPIN_S = 0.001
+# Waiting by polling for a moment before sleeping. On the 2-vCPU VM this was measured on, a process asleep in poll()
+# took tens of microseconds to wake (idle vCPU) and every round trip paid that twice: "SELECT 1" took 206 us (p50)
+# when both sides slept, 43 us when both polled first. But on a busy machine polling steals the CPU the other side
+# needs: with a load average of 9 on 2 CPUs the Spider benchmark ran 3.5x slower with polling than without. So both
+# sides poll only while the machine is mostly idle (load average under half the CPUs), for a bounded time, yielding
+# the CPU at each turn (without the yield, a side woken on the poller's CPU waited a scheduler tick, 3-4 ms).
+_CALLER_SPIN_S = 0.0005  # and only when the caller is the pool's sole caller
+_WORKER_SPIN_S = 0.001  # after each reply, for the next request of a burst
+_IDLE_LOAD_PER_CPU = 0.5
+_spin_state = [0.0, False]  # [next check (monotonic), polling allowed]
+
+
+def _machine_idle() -> bool:
+    """Whether polling is worth it: the 1-minute load average, read at most once a second."""
+    now = time.monotonic()
+    if now >= _spin_state[0]:
+        try:
+            load = os.getloadavg()[0]
+        except OSError:
+            load = float("inf")
+        _spin_state[1] = load < (os.cpu_count() or 1) * _IDLE_LOAD_PER_CPU
+        _spin_state[0] = now + 1.0
+    return _spin_state[1]
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -185,7 +201,7 @@ def execute(db_path: str | Path, sql: str, *, limits: SandboxLimits | None = Non
     never raises for anything the SQL does: every failure comes back as ``SandboxResult(ok=False, error=...)``.
     """
     started = time.perf_counter()
-    limits = limits or _default_limits()
+    limits = limits or current_limits()
     checked = _precheck(sql, limits)
     if isinstance(checked, dict):
         return _failure(checked, started, sql)
@@ -206,9 +222,9 @@ def execute(db_path: str | Path, sql: str, *, limits: SandboxLimits | None = Non
         return _failure(response, started, sql)
     try:
         reply = _decode_reply(response.decode("ascii"))
-    except ValueError:  # UnicodeDecodeError, JSONDecodeError: the worker does not speak the protocol
+    except ValueError:  # UnicodeDecodeError, JSONDecodeError, a malformed envelope
         return _failure(_error("crashed", "the sandbox worker sent an unreadable reply"), started)
-    if reply[0] != 1:
+    if reply[0] == 0:
         return _failure(reply[1], started, sql)
     rows = reply[3]
     return SandboxResult(
@@ -223,7 +239,7 @@ def execute(db_path: str | Path, sql: str, *, limits: SandboxLimits | None = Non
 
 async def execute_async(db_path: str | Path, sql: str, *, limits: SandboxLimits | None = None) -> SandboxResult:
     """Like :func:`execute`, for async code (Channels consumers): the wait happens on a thread, never on the loop."""
-    limits = limits or _default_limits()
+    limits = limits or current_limits()
     loop = asyncio.get_running_loop()
     call = functools.partial(execute, db_path, sql, limits=limits)
     return await loop.run_in_executor(_async_executor(limits.workers), call)
@@ -231,15 +247,18 @@ async def execute_async(db_path: str | Path, sql: str, *, limits: SandboxLimits 
 
 def worker_pids(limits: SandboxLimits | None = None) -> list[int]:
     """Return the process ids of the live workers of the pool ``limits`` selects (health checks, tests)."""
-    return _pool_for(limits or _default_limits()).pids()
+    return _pool_for(limits or current_limits()).pids()
 
 
 _cached_limits: SandboxLimits | None = None
 
 
-def _default_limits() -> SandboxLimits:
-    """SandboxLimits.from_settings(), read once: settings do not change at run time, except under override_settings,
-    which sends setting_changed (reading them per call cost 7.5 us, a tenth of a typical Spider query)."""
+def current_limits() -> SandboxLimits:
+    """Return the limits execute() applies when given none: SandboxLimits.from_settings(), cached.
+
+    Settings only change at run time under override_settings, which sends setting_changed; reading them on every call
+    cost 7.5 us, a tenth of a typical Spider query.
+    """
     global _cached_limits
     limits = _cached_limits
     if limits is None:
@@ -337,14 +356,27 @@ _FRAME_HEADER = struct.Struct("!I")
 _scan_reply = json.JSONDecoder().scan_once
 
 
-def _decode_reply(text: str):
+def _decode_reply(text: str) -> list:
+    """Parse and check a worker's reply: ``[1, columns, truncated, rows]`` or ``[0, error]``.
+
+    The worker runs untrusted SQL, so its reply is data to verify: JSON (never pickle or marshal, which could run or
+    crash code if a compromised worker crafted them) and a checked shape.
+    """
     try:
         value, end = _scan_reply(text, 0)
     except StopIteration:
         raise ValueError("empty reply") from None
-    if end != len(text):
-        raise ValueError("trailing data after the reply")
-    return value
+    if end != len(text) or type(value) is not list:
+        raise ValueError("malformed reply")
+    if len(value) == 4 and value[0] == 1:
+        if type(value[1]) is list and type(value[2]) is bool and type(value[3]) is list:
+            return value
+    elif len(value) == 2 and value[0] == 0 and type(value[1]) is dict and type(value[1].get("kind")) is str:
+        error = value[1]
+        position = error.get("position")
+        if position is None or (type(position) is int and 0 <= position):
+            return [0, _error(error["kind"], str(error.get("message", "")), position)]
+    raise ValueError("malformed reply")
 
 
 _PROJECT_ROOT = str(Path(__file__).resolve().parents[2])
@@ -421,7 +453,7 @@ class _Worker:
         buffer = b""
         needed = _FRAME_HEADER.size
         header_done = False
-        spin_until = time.monotonic() + _CALLER_SPIN_S if spin else 0.0
+        spin_until = time.monotonic() + _CALLER_SPIN_S if spin and _machine_idle() else 0.0
         while True:
             while len(buffer) < needed:
                 _wait_readable(self._poller, spin_until, deadline)
@@ -519,7 +551,7 @@ class _Pool:
             try:
                 reply = worker.request(request, timeout_s + _BACKSTOP_MARGIN_S, max_reply, self._busy == 1)
             except _WorkerLate:
-                self._discard(worker)
+                self._release(worker)
                 return _error(
                     "timeout",
                     f"the query did not stop at its {limits.timeout_ms:,} ms time limit; its worker was stopped",
@@ -536,6 +568,9 @@ class _Pool:
                     f"the sandbox worker running this query died ({description}); it may have exceeded the "
                     f"{limits.memory_mb} MB memory limit. The next query runs on a fresh worker.",
                 )
+            except BaseException:  # KeyboardInterrupt and the like: the worker's state is unknown, never reuse it
+                self._discard(worker)
+                raise
             self._release(worker)
             return reply
         raise AssertionError("unreachable")
@@ -708,7 +743,7 @@ def _read_frame(fd: int, poller: select.poll) -> bytes | None:
     data = b""
     needed = _FRAME_HEADER.size
     header_done = False
-    spin_until = time.monotonic() + _WORKER_SPIN_S
+    spin_until = time.monotonic() + _WORKER_SPIN_S if _machine_idle() else 0.0
     while True:
         while len(data) < needed:
             _wait_readable(poller, spin_until, None)

@@ -22,6 +22,8 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.optimizer.scope import Scope, traverse_scope
 
+from annotation.sql.sandbox import current_limits
+
 # SQLite's own tables: always readable, never in a Spider schema.
 _INTERNAL_TABLES = {
     "sqlite_master": ("type", "name", "tbl_name", "rootpage", "sql"),
@@ -100,6 +102,10 @@ def validate_sql(sql: str, schema: dict) -> dict:
     if not sql.strip():
         report.error("syntax", "the SQL is empty", None)
         return report.result()
+    max_length = current_limits().max_sql_length  # the sandbox would refuse it anyway; parsing it could take seconds
+    if len(sql) > max_length:
+        report.error("statement", f"the SQL is {len(sql):,} characters long; the limit is {max_length:,}", None)
+        return report.result()
     start = _LEADING_RE.match(sql).end()
     word = _WORD_RE.match(sql, start)
     if word is None:
@@ -116,6 +122,9 @@ def validate_sql(sql: str, schema: dict) -> dict:
         return report.result()
     except TokenError:
         report.error("syntax", "unterminated string, quoted name or comment", _unterminated_span(sql))
+        return report.result()
+    except RecursionError:
+        report.error("syntax", "the query is nested too deeply (SQLite refuses this depth too)", None)
         return report.result()
     if len(statements) != 1:
         report.error("statement", "only one statement can run at a time", _second_statement_span(sql))
@@ -251,14 +260,14 @@ class _Resolver:
     def check(self, statement: exp.Expression) -> None:
         try:
             scopes = traverse_scope(statement)
-        except Exception as exc:  # sqlglot's scope builder rejects a few exotic shapes; the sandbox will judge them
-            self.report.warning("unchecked", f"names in this query could not be checked ({exc})", None)
-            return
-        for scope in scopes:
-            self.check_tables(scope)
-        for scope in scopes:
-            if isinstance(scope.expression, exp.Select):
-                self.check_columns(scope)
+            for scope in scopes:
+                self.check_tables(scope)
+            for scope in scopes:
+                if isinstance(scope.expression, exp.Select):
+                    self.check_columns(scope)
+        except (RecursionError, sqlglot.errors.SqlglotError) as exc:
+            # Exotic or very deep shapes sqlglot cannot scope: say so rather than guess; the sandbox will judge them.
+            self.report.warning("unchecked", f"names in this query could not be checked ({type(exc).__name__})", None)
 
     # --- tables -------------------------------------------------------------------------------------------------
 

@@ -60,6 +60,7 @@ def database(tmp_path_factory):
     result = execute(path, "SELECT count(*) FROM small", limits=LIMITS)
     assert result.ok and result.rows == [[100]]
     assert time.perf_counter() - started < 1.0
+    sandbox.shutdown()  # this module started several small pools; later users start their own on demand
 
 
 def run(database: Path, sql: str, **limits) -> sandbox.SandboxResult:
@@ -576,3 +577,22 @@ def test_the_authorizer_alone_refuses_on_a_writable_connection(tmp_path, sql):
     finally:
         connection.close()
     assert not target.exists()
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "",
+        "[1, [], false]",
+        '[1, "a", false, []]',
+        "[1, [], 0, []]",
+        "[0, {}]",
+        '[0, {"kind": 1}]',
+        "[1, [], false, []] x",
+    ],
+)
+def test_a_malformed_reply_from_a_worker_is_rejected(reply):
+    # The worker runs untrusted SQL: the caller checks the shape of what it says before believing it.
+    with pytest.raises(ValueError):
+        sandbox._decode_reply(reply)
+    assert sandbox._decode_reply('[1, ["a"], false, [[1]]]') == [1, ["a"], False, [[1]]]

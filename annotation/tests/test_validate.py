@@ -244,7 +244,7 @@ def test_several_errors_are_all_reported_in_order():
     assert [text_at(sql, error) for error in result["errors"]] == ["nme", "agee"]
 
 
-# --- Only one SELECT ---------------------------------------------------------------------------------------------------
+# --- Only one SELECT --------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -292,3 +292,22 @@ def test_validation_is_fast_enough_for_every_keystroke():
     for _ in range(50):
         assert validate_sql(sql, SCHEMA)["ok"]
     assert (time.perf_counter() - started) / 50 < 0.02  # 20 ms; about 1 ms measured
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT " + "(" * 3000 + "1" + ")" * 3000,
+        "SELECT name FROM singer WHERE age IN " + "(SELECT age FROM singer WHERE age IN " * 200 + "(1)" + ")" * 200,
+    ],
+)
+def test_pathologically_deep_sql_is_an_error_not_an_exception(sql):
+    result = validate_sql(sql, SCHEMA)
+    assert not result["ok"]
+    assert result["errors"][0]["kind"] == "syntax"
+
+
+def test_sql_over_the_sandbox_length_limit_is_refused_without_parsing():
+    error = only_error("SELECT name FROM singer WHERE " + " AND ".join(f"age <> {n}" for n in range(3000)))
+    assert error["kind"] == "statement"
+    assert "limit" in error["message"]

@@ -267,6 +267,7 @@ function refresh() {
   $("step-acts").classList.toggle("done", Boolean(turn?.userActs));
   $("step-runs").classList.toggle("done", Boolean(turn?.sharedRun));
   for (const [s, block] of chat.turns) block.classList.toggle("selected", s === seq);
+  $("turn-reset").hidden = manualTurn === null;
   // Without a question the steps would only invite clicks that cannot work: show the waiting title alone.
   $("steps").hidden = !turn;
   $("drop-box").hidden = !turn;
@@ -437,6 +438,11 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
 });
 
 // --- The expert's actions -------------------------------------------------------------------------------------------
+
+$("turn-reset").addEventListener("click", () => {
+  manualTurn = null;
+  refresh();
+});
 
 $("save-acts").addEventListener("click", () => {
   clearErrors();

@@ -33,8 +33,8 @@ function showError(text, link = null) {
 }
 
 const ERROR_LINKS = {
-  tutorial: { href: "/worker/tutorial/", text: "Go to the tutorial" },
-  busy: { href: "/worker/", text: "Go back to your dialogue" },
+  tutorial: { href: root.dataset.tutorialUrl, text: "Go to the tutorial" },
+  busy: { href: root.dataset.homeUrl, text: "Go back to your dialogue" },
 };
 
 let client;

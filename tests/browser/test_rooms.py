@@ -152,6 +152,13 @@ def test_worker_and_expert_complete_a_dialogue(new_page, people):
 
     worker.screenshot(path="/tmp/wozsql_worker_room.png", full_page=True)  # mid-dialogue, to look at
 
+    # The expert can go back to an older turn (its run is still there, marked as sent) and return to the newest.
+    expert.locator(".bubble.question", has_text=f"How many {table} rows are there?").click()
+    expect(expert.locator("#turn-title")).to_have_text("Question 1 (answered)")
+    expect(expert.locator(".run.sent .sql-block")).to_have_text(count_sql)
+    expert.get_by_role("button", name="Back to the newest question").click()
+    expect(expert.locator("#turn-title")).to_contain_text("All questions are answered")
+
     # 3. The worker confirms, the expert answers with a table of several rows.
     list_sql = f"SELECT * FROM {table} LIMIT 5"
     ask(worker, expert, "Yes. Show me the first five of them.")
@@ -191,14 +198,60 @@ def test_worker_and_expert_complete_a_dialogue(new_page, people):
     assert any('"result_shared"' in frame for frame in frames)
 
 
+class FlakyNetwork:
+    """Routes a page's room sockets through Playwright so a test can cut the line and put it back.
+
+    While "down", a reconnecting page gets a socket that opens but reaches no server: what it sends is lost, exactly
+    as on a dead connection, and only the client's outbox can bring it back.
+    """
+
+    def __init__(self, page):
+        self.down = False
+        self.current = None  # (page side, server side or None)
+        page.route_web_socket(re.compile(r"/ws/dialogues/\d+/$"), self._route)
+
+    def _route(self, ws):
+        self.current = (ws, None if self.down else ws.connect_to_server())
+
+    def cut(self):
+        self.down = True
+        self._close()
+
+    def restore(self):
+        self.down = False
+        self._close()  # the page reconnects (with its back-off) and this time reaches the server
+
+    def _close(self):
+        page_side, server_side = self.current
+        if server_side is not None:
+            server_side.close(code=1001)
+        page_side.close(code=4000, reason="network test")  # any code but 4401/4403/4404 means: reconnect
+
+
 def test_reloading_either_room_loses_nothing(new_page, people):
     people("bob", "ethan")
     worker, expert = new_page("bob"), new_page("ethan")
+    network = FlakyNetwork(worker)
     pair(worker, expert)
     read_tables_and_reveal(worker)
     table = first_table(expert)
     answer_with_sql(worker, expert, "How many are there?", f"SELECT count(*) FROM {table}", "There are a few.")
-    ask(worker, expert, "And the big ones?")
+
+    # The line drops: the expert sees the worker reconnecting; a question sent meanwhile waits in the outbox.
+    network.cut()
+    expect(expert.get_by_test_id("partner")).to_contain_text("reconnecting")
+    worker.fill("#message", "And the big ones?")
+    worker.press("#message", "Enter")
+    expect(worker.locator("#pending .bubble")).to_have_text(re.compile("sending….*And the big ones?"))
+    expect(expert.locator("#turn-title")).to_contain_text("All questions are answered")
+    # Back online: resent once with the same id, drawn once on both screens.
+    network.restore()
+    expect(expert.locator("#turn-quote")).to_have_text("And the big ones?", timeout=WORKER_TIMEOUT)
+    expect(worker.locator("#pending .bubble")).to_have_count(0)
+    expect(worker.locator(".bubble.question")).to_have_count(2)
+    expect(expert.locator(".bubble.question")).to_have_count(2)
+    expect(expert.get_by_test_id("partner")).to_have_text("Worker: connected")
+
     label(expert, "AMBIGUOUS")
     respond(expert, "Which ones do you call big?", "CLARIFY")
     expect(worker.locator(".bubble.response")).to_have_count(2)
@@ -315,3 +368,28 @@ def test_expert_cannot_send_without_labels(new_page, people):
     expect(refusal).to_have_text("")
     expect(worker.locator(".bubble.response")).to_have_count(1)
     assert json.dumps(chat_snapshot(worker)).count("Could you say which ones you mean?") == 1
+
+
+def test_a_refused_room_socket_says_why_and_is_not_retried(new_page):
+    page = new_page("erin")
+    page.goto("/expert/")
+    outcome = page.evaluate(
+        """async () => {
+            const { WsClient } = await import("/static/js/wsclient.js");
+            return await new Promise((resolve) => {
+                const states = [];
+                const client = new WsClient("/ws/dialogues/999999/", {
+                    resumeKey: "dialogue-999999",
+                    handlers: {
+                        connection: ({ state }) => states.push(state),
+                        // Wait past the first back-off step: a retry would show up as a second "connecting".
+                        fatal: (code, text) => setTimeout(() => resolve({ code, text, states }), 1500),
+                    },
+                });
+                client.start();
+            });
+        }"""
+    )
+    assert outcome["code"] == 4404
+    assert "does not exist" in outcome["text"]
+    assert outcome["states"] == ["connecting", "open", "failed"]

@@ -1,0 +1,111 @@
+"""Figures of the statistics, drawn with matplotlib for a paper: SVG (text kept as text), PDF (TrueType fonts
+embedded, as publishers ask) and PNG. Built on `matplotlib.figure.Figure`, not pyplot, so that concurrent
+requests never share a global figure.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import matplotlib
+from matplotlib.figure import Figure
+
+# fontTools logs every glyph subset of a PDF at INFO; the platform's root logger is at INFO.
+logging.getLogger("fontTools").setLevel(logging.WARNING)
+
+FIGURES = {
+    "dialogue_lengths": "Distribution of dialogue lengths (turns = messages)",
+    "user_acts": "User dialogue acts",
+    "system_acts": "System dialogue acts",
+    "sql_keywords": "SQL keyword counts",
+    "keywords_by_turn": "Share of dialogues whose k-th SQL turn contains a keyword",
+    "hardness": "SQL hardness (Spider)",
+    "coverage": "Table and column coverage per database",
+}
+FORMATS = {"svg": "image/svg+xml", "pdf": "application/pdf", "png": "image/png"}
+_STYLE = {
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "svg.fonttype": "none",
+    "pdf.fonttype": 42,
+    "figure.dpi": 100,
+}
+_COLOR = "#3b5bdb"
+
+
+def _bars(axes, labels, values, *, horizontal=False, xlabel="", ylabel="count") -> None:
+    if horizontal:
+        positions = range(len(labels))
+        axes.barh(list(positions), values, color=_COLOR)
+        axes.set_yticks(list(positions), labels)
+        axes.invert_yaxis()
+        axes.set_xlabel(ylabel)
+    else:
+        axes.bar(list(range(len(labels))), values, color=_COLOR)
+        axes.set_xticks(list(range(len(labels))), labels, rotation=45 if len(labels) > 6 else 0, ha="right")
+        axes.set_xlabel(xlabel)
+        axes.set_ylabel(ylabel)
+
+
+def draw(name: str, stats: dict) -> Figure:
+    """The figure `name` (a key of FIGURES) for a statistics dict from statistics.compute_statistics."""
+    with matplotlib.rc_context(_STYLE):
+        figure = Figure(figsize=(6.4, 3.6), layout="constrained")
+        axes = figure.add_subplot()
+        if name == "dialogue_lengths":
+            lengths = stats["dialogue_lengths"]
+            _bars(axes, list(lengths), list(lengths.values()), xlabel="turns per dialogue", ylabel="dialogues")
+        elif name in ("user_acts", "system_acts", "sql_keywords"):
+            data = {label: count for label, count in stats[name].items() if count}
+            _bars(axes, list(data), list(data.values()), horizontal=True)
+        elif name == "hardness":
+            data = stats["hardness"]
+            _bars(axes, list(data), list(data.values()), xlabel="hardness", ylabel="SQL turns")
+        elif name == "keywords_by_turn":
+            series = stats["keywords_by_turn"]
+            for keyword, values in series["percent"].items():
+                axes.plot(series["turns"], values, marker="o", markersize=3, label=keyword)
+            axes.set_xlabel("SQL turn")
+            axes.set_ylabel("% of dialogues")
+            axes.set_ylim(0, 100)
+            if series["turns"]:
+                axes.set_xticks(series["turns"])
+                axes.legend(ncols=3, fontsize=7, frameon=False)
+        elif name == "coverage":
+            rows = stats["coverage"]["databases"]
+            # Database ids can be in any script; the default font lacks CJK glyphs, so bars are numbered and the
+            # page's table names them.
+            positions = list(range(1, len(rows) + 1))
+            width = 0.4
+            axes.bar([p - width / 2 for p in positions], [100 * r["table_coverage"] for r in rows], width,
+                     label="tables", color=_COLOR)  # fmt: skip
+            axes.bar([p + width / 2 for p in positions], [100 * r["column_coverage"] for r in rows], width,
+                     label="columns", color="#f08c00")  # fmt: skip
+            axes.set_xlabel("database (numbered as in the coverage table)")
+            axes.set_ylabel("% covered")
+            axes.set_ylim(0, 100)
+            if len(rows) <= 40:
+                axes.set_xticks(positions)
+            axes.legend(frameon=False)
+        else:
+            raise KeyError(name)
+        axes.set_title(FIGURES[name], fontsize=10)
+        needs_sql = name in ("sql_keywords", "keywords_by_turn", "hardness", "coverage")
+        if not stats["overview"]["dialogues"] or (needs_sql and not stats["overview"]["sql_turns"]):
+            axes.text(0.5, 0.5, "no data in this selection", ha="center", va="center", transform=axes.transAxes)
+        return figure
+
+
+def render(name: str, stats: dict, fmt: str) -> bytes:
+    """The figure as SVG, PDF or PNG bytes."""
+    if fmt not in FORMATS:
+        raise KeyError(fmt)
+    figure = draw(name, stats)
+    buffer = io.BytesIO()
+    with matplotlib.rc_context(_STYLE):
+        # Fixed metadata: the same statistics give the same bytes (no creation date in the file).
+        metadata = {"Date": None} if fmt in ("svg",) else ({"CreationDate": None} if fmt == "pdf" else {})
+        figure.savefig(buffer, format=fmt, metadata=metadata)
+    return buffer.getvalue()

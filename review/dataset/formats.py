@@ -1,0 +1,289 @@
+"""The files of each release format, built from replayed dialogues and the checks of their SQL.
+
+Key orders follow the public files (SParC: database_id, interaction, final; CoSQL: final, database_id, interaction;
+CHASE: every key sorted), so that a diff against a release shows content, not layout. The `sql` field is written
+with LIMIT values kept ("value") or as the releases' quirk ("one", every LIMIT is 1): per format by default, as
+measured on the public samples (CoSQL and CHASE hold the quirk, SParC the values).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from annotation.sql.spider import query_toks_no_value
+from annotation.tokens import utterance_toks
+from review.dataset.encoding import limit_as_one
+from review.dataset.replay import DialogueRecord, StateTurn
+from review.dataset.sqlcheck import SqlCheck, result_digest
+
+DEFAULT_LIMIT_MODES = {"cosql": "one", "sparc": "value", "chase": "one"}
+SQL_ERROR_POLICIES = ("skip", "keep")
+CHASE_LABEL_FIELDS = ("contextual_phenomena", "schema_linking", "intent", "pragmatics", "question_style")
+MAX_LISTED_PROBLEMS = 500
+
+
+@dataclass
+class PlannedTurn:
+    state: StateTurn
+    check: SqlCheck
+
+
+@dataclass
+class Plan:
+    """Which SQL-grounded turns of which dialogues go into the files, and what was found on the way."""
+
+    turns: dict[int, list[PlannedTurn]] = field(default_factory=dict)
+    problems: list[dict] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def count(self, name: str, by: int = 1) -> None:
+        self.counts[name] = self.counts.get(name, 0) + by
+
+    def note(self, record: DialogueRecord, state: StateTurn, problem: str, action: str) -> None:
+        self.count(f"turns_{action}")
+        if len(self.problems) < MAX_LISTED_PROBLEMS:
+            self.problems.append(
+                {
+                    "dialogue": record.id,
+                    "db_id": record.db_id,
+                    "turn": state.turn.seq,
+                    "utterance": state.utterance,
+                    "sql": state.sql,
+                    "problem": problem,
+                    "action": action,
+                }
+            )
+
+
+def plan_turns(records: list[DialogueRecord], checks: dict[tuple[str, str], SqlCheck], *, sql_errors: str) -> Plan:
+    """Decide turn by turn what is exported. A turn whose SQL cannot be encoded is always left out (the files need
+    its `sql`); one whose SQL no longer runs is left out (`skip`) or kept (`keep`); both are listed. Turns on a
+    schema-only database are kept and counted as not executed; a result that differs from the one the worker was
+    shown is kept and listed."""
+    if sql_errors not in SQL_ERROR_POLICIES:
+        raise ValueError(f"sql_errors must be one of {SQL_ERROR_POLICIES}")
+    plan = Plan()
+    for record in records:
+        kept: list[PlannedTurn] = []
+        for state in record.state_turns():
+            plan.count("sql_turns")
+            if state.folded:
+                plan.count("folded_clarifications")
+            check = checks[(record.db_id, state.sql)]
+            if check.encode_error:
+                plan.note(record, state, f"cannot be encoded in the Spider format: {check.encode_error}", "skipped")
+                continue
+            if not check.executed:
+                plan.count("sql_not_executed")
+            elif check.exec_error:
+                action = "skipped" if sql_errors == "skip" else "kept"
+                plan.note(record, state, f"does not run: {check.exec_error}", action)
+                if action == "skipped":
+                    continue
+            elif state.turn.shown is not None and not state.turn.shown.get("error"):
+                shown = state.turn.shown
+                if result_digest(shown.get("columns"), shown.get("rows")) != check.result_digest:
+                    plan.note(record, state, "runs, but its result differs from the table the worker was shown", "kept")
+            kept.append(PlannedTurn(state, check))
+        plan.turns[record.id] = kept
+        if kept:
+            plan.count("interactions")
+        else:
+            plan.count("dialogues_without_sql_turns")
+    plan.count("turns_exported", sum(len(turns) for turns in plan.turns.values()))
+    return plan
+
+
+def encoded_sql(check: SqlCheck, limit_mode: str) -> dict:
+    return limit_as_one(check.encoded) if limit_mode == "one" else check.encoded
+
+
+def _annotation(record: DialogueRecord, planned: PlannedTurn):
+    return record.annotations.get(planned.state.turn.seq)
+
+
+def turn_tokens(record: DialogueRecord, planned: PlannedTurn) -> list[str]:
+    """The release's own tokens while the text is unchanged since import; otherwise the platform's tokeniser."""
+    annotation = _annotation(record, planned)
+    utterance = planned.state.utterance
+    if annotation is not None and annotation.utterance_toks is not None and annotation.utterance == utterance:
+        return list(annotation.utterance_toks)
+    return utterance_toks(utterance)
+
+
+def sparc_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, limit_mode: str) -> dict:
+    item = {
+        "database_id": record.db_id,
+        "interaction": [
+            {
+                "query": turn.state.sql,
+                "utterance_toks": turn_tokens(record, turn),
+                "utterance": turn.state.utterance,
+                "sql": encoded_sql(turn.check, limit_mode),
+            }
+            for turn in planned
+        ],
+        "final": {"query": record.goal_sql, "utterance": record.goal_question},
+    }
+    if record.interaction_id is not None:
+        item["interaction_id"] = record.interaction_id
+    return item
+
+
+def cosql_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, limit_mode: str) -> dict:
+    return {
+        "final": {"utterance": record.goal_question, "query": record.goal_sql},
+        "database_id": record.db_id,
+        "interaction": [
+            {
+                "utterance": turn.state.utterance,
+                "utterance_toks": turn_tokens(record, turn),
+                "query": turn.state.sql,
+                "query_toks_no_value": query_toks_no_value(turn.state.sql),
+                "sql": encoded_sql(turn.check, limit_mode),
+            }
+            for turn in planned
+        ],
+    }
+
+
+def chase_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, limit_mode: str) -> dict:
+    """A CHASE record. Labels come from the turn's annotation where one was collected (or imported) and are present
+    but empty where not; spans (schema_linking) are only kept while the text they index is unchanged."""
+    turns = []
+    for turn in planned:
+        annotation = _annotation(record, turn)
+        labels = {
+            "contextual_phenomena": [],
+            "schema_linking": [],
+            "intent": "",
+            "pragmatics": "",
+            "question_style": "",
+        }
+        question_id = f"d{record.id}t{turn.state.turn.seq}"
+        if annotation is not None:
+            labels["contextual_phenomena"] = list(annotation.contextual_phenomena or [])
+            labels["intent"] = annotation.intent
+            labels["pragmatics"] = annotation.pragmatics
+            labels["question_style"] = annotation.question_style
+            if annotation.utterance == turn.state.utterance:
+                labels["schema_linking"] = list(annotation.schema_linking or [])
+            question_id = annotation.question_id or question_id
+        turns.append(
+            {
+                **labels,
+                "query": turn.state.sql,
+                "query_toks_no_value": query_toks_no_value(turn.state.sql),
+                "question_id": question_id,
+                "sql": encoded_sql(turn.check, limit_mode),
+                "utterance": turn.state.utterance,
+                "utterance_toks": turn_tokens(record, turn),
+            }
+        )
+    return {
+        "database_id": record.db_id,
+        "final": {"query": record.goal_sql, "utterance": record.goal_question},
+        "interaction": turns,
+    }
+
+
+INTERACTION_BUILDERS = {"sparc": sparc_interaction, "cosql": cosql_interaction, "chase": chase_interaction}
+
+
+def gold_text(interactions: list[tuple[str, list[str]]]) -> str:
+    """The evaluators' gold file: `SQL<TAB>db_id` per turn, an empty line after each interaction (so the file ends
+    with one: an older evaluator drops the last interaction otherwise). Line breaks and tabs in SQL become spaces."""
+    blocks = []
+    for db_id, queries in interactions:
+        lines = "".join(f"{_one_line(sql)}\t{db_id}\n" for sql in queries)
+        blocks.append(lines + "\n")
+    return "".join(blocks)
+
+
+def _one_line(sql: str) -> str:
+    return sql.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
+
+
+def all_info_dialogue(record: DialogueRecord) -> dict:
+    """One dialogue of cosql_all_info_dialogs.json: every message in order, the tables the worker was shown, the
+    expert's acts, every SQL run (shared or not), the goal and the score."""
+    turns: list[dict] = []
+    for kind, item in record.messages:
+        if kind == "user":
+            turns.append({"isUser": True, "text": item.text, "label": list(item.acts or [])})
+        elif kind == "sql":
+            shown = item["shown"]
+            result = {name: shown.get(name) for name in ("columns", "rows", "row_count", "truncated", "total_rows")}
+            result["columns"] = result["columns"] or []
+            result["rows"] = result["rows"] or []
+            turns.append(
+                {"isUser": False, "isSql": True, "text": item["sql"], "rawSql": item["sql"], "sql_result": result}
+            )
+        elif kind == "response":
+            turns.append({"isUser": False, "text": item.text, "label": list(item.acts)})
+        elif kind == "drop":
+            turns.append({"isUser": False, "text": item, "label": ["DROP"]})
+    return {
+        "_id": str(record.id),
+        "db_id": record.db_id,
+        "query_goal": record.goal_question,
+        "sql": record.goal_sql,
+        "status": record.status,
+        "score": record.score,
+        "score_comment": record.score_comment,
+        "turns": turns,
+        "sql_runs": [
+            {"turn": run["turn"], "sql": run["sql"], "ok": run["ok"], "shared": run["shared"]} for run in record.runs
+        ],
+    }
+
+
+def user_intent_items(record: DialogueRecord) -> list[dict]:
+    """Every labelled user turn (acts as the intent), for user_intent_prediction."""
+    items = []
+    for index, turn in enumerate(record.user_turns):
+        if not turn.acts:
+            continue
+        items.append(
+            {
+                "database_id": record.db_id,
+                "dialogue_id": str(record.id),
+                "turn_index": index,
+                "utterance": turn.text,
+                "utterance_toks": utterance_toks(turn.text),
+                "intent": list(turn.acts),
+            }
+        )
+    return items
+
+
+def response_items(record: DialogueRecord, planned: list[PlannedTurn]) -> list[dict]:
+    """One item per CONFIRM_SQL response to an exported SQL turn, for system_response_generation."""
+    exported = {turn.state.turn.seq for turn in planned}
+    items = []
+    for index, turn in enumerate(record.user_turns):
+        if turn.seq not in exported or turn.shown is None:
+            continue
+        for response in turn.responses:
+            if "CONFIRM_SQL" not in response.acts:
+                continue
+            shown = turn.shown
+            items.append(
+                {
+                    "database_id": record.db_id,
+                    "dialogue_id": str(record.id),
+                    "turn_index": index,
+                    "utterance": turn.text,
+                    "query": turn.sql,
+                    "query_toks_no_value": query_toks_no_value(turn.sql),
+                    "result": {
+                        "columns": shown.get("columns") or [],
+                        "rows": shown.get("rows") or [],
+                        "row_count": shown.get("row_count", 0),
+                        "truncated": bool(shown.get("truncated")),
+                    },
+                    "response": response.text,
+                    "response_toks": utterance_toks(response.text),
+                }
+            )
+    return items

@@ -1,0 +1,334 @@
+"""The statistics a dataset paper reports, computed for any selection of dialogues.
+
+Rows of the CoSQL paper's Tables 1-3 (dialogues, turns, tokens, averages, vocabulary, databases, tables, slots,
+splits), the act distributions and dialogue lengths (its Figures 2-3), SQL keyword counts and keyword frequency by
+user turn (Figures 4-5), Spider hardness, CHASE's contextual phenomena, OTTA's table and attribute coverage of each
+database, and the median time per dialogue and per question.
+
+Definitions (the papers leave some open; these are the ones used everywhere here):
+- a *turn* is a message: a user utterance, an expert response or a drop warning (the CoSQL paper's footnote 10);
+  result tables travel with a response and are not counted apart;
+- tokens are `utterance_toks` (the platform's tokeniser, or the release's tokens for imported turns); the
+  vocabulary is the set of distinct lower-cased tokens;
+- a *question* is a user utterance; an *SQL turn* is an SQL-grounded turn of the state-tracking files;
+- SQL keywords are counted on `query_toks_no_value`; AGG is an aggregate function call, NESTED a sub-SELECT;
+- keyword frequency by turn (Figure 5) is the share of dialogues with at least k SQL turns whose k-th SQL holds the
+  keyword, with turns counted over SQL turns only;
+- coverage of a database: the share of its tables (and of its columns, without `*`) that the SQL of the selection
+  uses anywhere; the averages are over databases, and again over those with more than 5 tables (as OTTA reports);
+- time per dialogue: first utterance to the end; time per question: a user utterance to the expert's first response.
+  Imported dialogues have no real timing and are left out of both.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from statistics import mean, median
+
+from annotation.acts import SYSTEM_ACTS, USER_ACTS
+from annotation.sql.hardness import hardness
+from annotation.sql.spider import query_toks_no_value
+from annotation.tokens import utterance_toks
+from review.dataset.replay import DialogueRecord
+from review.dataset.splits import SPLITS
+
+KEYWORDS = (
+    "WHERE",
+    "AGG",
+    "GROUP BY",
+    "ORDER BY",
+    "HAVING",
+    "LIMIT",
+    "JOIN",
+    "NESTED",
+    "SET OP",
+    "DISTINCT",
+    "NOT",
+    "IN",
+    "LIKE",
+    "BETWEEN",
+    "OR",
+)
+BY_TURN_KEYWORDS = ("WHERE", "AGG", "GROUP BY", "ORDER BY", "NESTED", "JOIN")
+_AGGREGATES = frozenset({"count", "max", "min", "sum", "avg"})
+_PLAIN = {"where", "having", "limit", "join", "distinct", "not", "in", "like", "between", "or"}
+HARDNESS_LEVELS = ("easy", "medium", "hard", "extra")
+CONTEXTUAL_PHENOMENA = (
+    "Context Independent",
+    "Coreference",
+    "Ellipsis Continuation",
+    "Ellipsis Substitution",
+    "Far Side",
+)
+
+
+def sql_keywords(sql: str) -> set[str]:
+    """The keywords of KEYWORDS that `sql` contains (presence, for frequencies)."""
+    return set(sql_keyword_counts(sql))
+
+
+def sql_keyword_counts(sql: str) -> Counter:
+    """How often each keyword occurs in `sql` (for the keyword counts of CoSQL's Figure 4)."""
+    tokens = query_toks_no_value(sql)
+    counts: Counter = Counter()
+    for index, token in enumerate(tokens):
+        following = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if token in _AGGREGATES and following == "(":
+            counts["AGG"] += 1
+        elif token == "group" and following == "by":
+            counts["GROUP BY"] += 1
+        elif token == "order" and following == "by":
+            counts["ORDER BY"] += 1
+        elif token in ("intersect", "union", "except"):
+            counts["SET OP"] += 1
+        elif token == "select" and index > 0 and tokens[index - 1] == "(":
+            counts["NESTED"] += 1
+        elif token in _PLAIN:
+            counts[token.upper()] += 1
+    return counts
+
+
+def _tokens(text: str) -> list[str]:
+    return utterance_toks(text)
+
+
+def _used_schema(encoded: dict, tables: set[int], columns: set[int]) -> None:
+    """Collect the table and column ids an encoded query uses, nested queries included."""
+
+    def col_unit(unit) -> None:
+        if isinstance(unit, list) and len(unit) == 3 and isinstance(unit[1], int):
+            columns.add(unit[1])
+
+    def val_unit(unit) -> None:
+        col_unit(unit[1])
+        if unit[2] is not None:
+            col_unit(unit[2])
+
+    def value(item) -> None:
+        if isinstance(item, dict):
+            query(item)
+        elif isinstance(item, list):
+            col_unit(item)
+
+    def condition(items) -> None:
+        for item in items:
+            if isinstance(item, list):
+                val_unit(item[2])
+                value(item[3])
+                value(item[4])
+
+    def query(sql: dict) -> None:
+        for kind, unit in sql["from"]["table_units"]:
+            if kind == "table_unit":
+                tables.add(unit)
+            else:
+                query(unit)
+        condition(sql["from"]["conds"])
+        for _, unit in sql["select"][1]:
+            val_unit(unit)
+        condition(sql["where"])
+        condition(sql["having"])
+        for unit in sql["groupBy"]:
+            col_unit(unit)
+        if sql["orderBy"]:
+            for unit in sql["orderBy"][1]:
+                val_unit(unit)
+        for name in ("intersect", "union", "except"):
+            if sql[name]:
+                query(sql[name])
+
+    query(encoded)
+
+
+def _distribution(counter: Counter, order) -> dict[str, int]:
+    known = {name: counter.get(name, 0) for name in order}
+    extra = {name: count for name, count in sorted(counter.items()) if name not in known}
+    return {**known, **extra}
+
+
+def compute_statistics(
+    records: list[DialogueRecord],
+    *,
+    schemas: dict[str, dict],
+    encoded: dict[tuple[str, str], tuple[dict | None, str | None]],
+    split_of: dict[str, str] | None = None,
+) -> dict:
+    """Every statistic for `records`. `schemas[db_id]` is each database's tables.json entry; `encoded` maps
+    (db_id, sql) of every SQL turn to its Spider encoding (or an error); `split_of` adds the per-split rows."""
+    split_of = split_of or {}
+    user_acts: Counter = Counter()
+    system_acts: Counter = Counter()
+    lengths: Counter = Counter()
+    keyword_counts: Counter = Counter()
+    levels: Counter = Counter()
+    phenomena: Counter = Counter()
+    by_turn_total: Counter = Counter()
+    by_turn_hits: dict[str, Counter] = {keyword: Counter() for keyword in BY_TURN_KEYWORDS}
+    used: dict[str, tuple[set[int], set[int], list[int]]] = {}
+    vocabulary: set[str] = set()
+    question_vocabulary: set[str] = set()
+    totals = Counter()
+    per_split = {split: Counter() for split in SPLITS}
+    split_databases: dict[str, set[str]] = {split: set() for split in SPLITS}
+    dialogue_seconds: list[float] = []
+    question_seconds: list[float] = []
+
+    for record in records:
+        messages = 0
+        message_tokens = 0
+        for kind, item in record.messages:
+            if kind == "user":
+                tokens = _tokens(item.text)
+                question_vocabulary.update(token.lower() for token in tokens)
+                totals["questions"] += 1
+                totals["question_tokens"] += len(tokens)
+                for act in item.acts or []:
+                    user_acts[act] += 1
+            elif kind == "response":
+                tokens = _tokens(item.text)
+                for act in item.acts:
+                    system_acts[act] += 1
+            elif kind == "drop":
+                tokens = _tokens(item)
+                system_acts["DROP"] += 1
+            else:
+                continue
+            messages += 1
+            message_tokens += len(tokens)
+            vocabulary.update(token.lower() for token in tokens)
+        lengths[messages] += 1
+        totals["turns"] += messages
+        totals["tokens"] += message_tokens
+        states = record.state_turns()
+        totals["sql_turns"] += len(states)
+        totals["folded"] += sum(1 for state in states if state.folded)
+        split = split_of.get(record.db_id)
+        if split:
+            per_split[split]["dialogues"] += 1
+            per_split[split]["turns"] += messages
+            per_split[split]["sql_turns"] += len(states)
+            split_databases[split].add(record.db_id)
+        tables_used, columns_used, counter = used.setdefault(record.db_id, (set(), set(), [0]))
+        for position, state in enumerate(states, start=1):
+            counts = sql_keyword_counts(state.sql)
+            keyword_counts.update(counts)
+            by_turn_total[position] += 1
+            for keyword in BY_TURN_KEYWORDS:
+                if counts.get(keyword):
+                    by_turn_hits[keyword][position] += 1
+            sql_dict, _error = encoded.get((record.db_id, state.sql), (None, None))
+            if sql_dict is not None:
+                levels[hardness(sql_dict)] += 1
+                _used_schema(sql_dict, tables_used, columns_used)
+                counter[0] += 1
+            else:
+                levels["not encodable"] += 1
+            annotation = record.annotations.get(state.turn.seq)
+            for label in getattr(annotation, "contextual_phenomena", None) or []:
+                phenomena[label] += 1
+        if not record.imported:
+            first = next((turn.created_at for turn in record.user_turns), None)
+            end = record.ended_at
+            if first is not None and end is not None and end >= first:
+                dialogue_seconds.append((end - first).total_seconds())
+            for turn in record.user_turns:
+                answered = turn.answered_at()
+                if answered is not None and answered >= turn.created_at:
+                    question_seconds.append((answered - turn.created_at).total_seconds())
+
+    dialogues = len(records)
+    coverage = []
+    for db_id in sorted(used):
+        schema = schemas[db_id]
+        tables_used, columns_used, counter = used[db_id]
+        table_total = len(schema["table_names_original"])
+        column_total = len(schema["column_names_original"]) - 1
+        columns_used = {column for column in columns_used if column > 0}
+        coverage.append(
+            {
+                "db_id": db_id,
+                "queries": counter[0],
+                "tables": table_total,
+                "tables_used": len(tables_used),
+                "table_coverage": round(len(tables_used) / table_total, 4) if table_total else 0.0,
+                "columns": column_total,
+                "columns_used": len(columns_used),
+                "column_coverage": round(len(columns_used) / column_total, 4) if column_total else 0.0,
+            }
+        )
+    large = [row for row in coverage if row["tables"] > 5]
+    max_turn = max(by_turn_total) if by_turn_total else 0
+    # Turns that fewer than 5% of the dialogues reach are noise in a frequency plot: stop before them.
+    shown_turns = [k for k in range(1, max_turn + 1) if by_turn_total[k] >= max(1, 0.05 * dialogues)]
+    all_tables = sum(len(schemas[db_id]["table_names_original"]) for db_id in used)
+    all_columns = sum(len(schemas[db_id]["column_names_original"]) - 1 for db_id in used)
+
+    def average(values) -> float | None:
+        values = list(values)
+        return round(mean(values), 4) if values else None
+
+    return {
+        "overview": {
+            "dialogues": dialogues,
+            "turns": totals["turns"],
+            "tokens": totals["tokens"],
+            "avg_turns_per_dialogue": round(totals["turns"] / dialogues, 2) if dialogues else 0,
+            "avg_tokens_per_turn": round(totals["tokens"] / totals["turns"], 2) if totals["turns"] else 0,
+            "vocabulary": len(vocabulary),
+            "questions": totals["questions"],
+            "sql_turns": totals["sql_turns"],
+            "folded_clarifications": totals["folded"],
+            "avg_question_length": round(totals["question_tokens"] / totals["questions"], 2)
+            if totals["questions"]
+            else 0,
+            "question_vocabulary": len(question_vocabulary),
+            "avg_questions_per_dialogue": round(totals["questions"] / dialogues, 2) if dialogues else 0,
+            "avg_sql_turns_per_dialogue": round(totals["sql_turns"] / dialogues, 2) if dialogues else 0,
+            "databases": len(used),
+            "tables": all_tables,
+            "slots": all_columns,
+            "share_with_8_turns_or_more": round(
+                sum(count for length, count in lengths.items() if length >= 8) / dialogues, 4
+            )
+            if dialogues
+            else 0,
+        },
+        "splits": {
+            split: {
+                "dialogues": per_split[split]["dialogues"],
+                "databases": len(split_databases[split]),
+                "turns": per_split[split]["turns"],
+                "sql_turns": per_split[split]["sql_turns"],
+            }
+            for split in SPLITS
+        }
+        if split_of
+        else {},
+        "user_acts": _distribution(user_acts, USER_ACTS),
+        "system_acts": _distribution(system_acts, SYSTEM_ACTS),
+        "dialogue_lengths": {str(length): lengths[length] for length in sorted(lengths)},
+        "sql_keywords": _distribution(keyword_counts, KEYWORDS),
+        "keywords_by_turn": {
+            "turns": shown_turns,
+            "dialogues_reaching_turn": [by_turn_total[k] for k in shown_turns],
+            "percent": {
+                keyword: [round(100 * by_turn_hits[keyword][k] / by_turn_total[k], 2) for k in shown_turns]
+                for keyword in BY_TURN_KEYWORDS
+            },
+        },
+        "hardness": _distribution(levels, HARDNESS_LEVELS),
+        "contextual_phenomena": _distribution(phenomena, CONTEXTUAL_PHENOMENA) if phenomena else {},
+        "coverage": {
+            "databases": coverage,
+            "avg_table_coverage": average(row["table_coverage"] for row in coverage),
+            "avg_column_coverage": average(row["column_coverage"] for row in coverage),
+            "avg_table_coverage_over_5_tables": average(row["table_coverage"] for row in large),
+            "avg_column_coverage_over_5_tables": average(row["column_coverage"] for row in large),
+        },
+        "timing": {
+            "dialogues_timed": len(dialogue_seconds),
+            "median_seconds_per_dialogue": round(median(dialogue_seconds), 1) if dialogue_seconds else None,
+            "questions_timed": len(question_seconds),
+            "median_seconds_per_question": round(median(question_seconds), 1) if question_seconds else None,
+        },
+    }

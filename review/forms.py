@@ -1,0 +1,89 @@
+"""Forms of the review app: an export request and a statistics selection."""
+
+from django import forms
+
+from annotation.models import Database
+from dialogs.models import DialogueStatus
+from review.dataset.splits import SplitError, read_split_file
+from review.models import DatasetFormat
+from review.selectors import DEFAULT_STATUSES
+
+# The same values as selectors.ORIGINS, with labels.
+ORIGIN_CHOICES = [("all", "Collected and imported"), ("collected", "Collected here"), ("imported", "Imported")]
+
+
+class SelectionForm(forms.Form):
+    """Which dialogues: by status, database, creation date and origin."""
+
+    statuses = forms.MultipleChoiceField(
+        choices=DialogueStatus.choices,
+        initial=list(DEFAULT_STATUSES),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Default: completed (dropped dialogues have their own status).",
+    )
+    databases = forms.MultipleChoiceField(choices=(), required=False, help_text="None selected: every database.")
+    date_from = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    origin = forms.ChoiceField(choices=ORIGIN_CHOICES, initial="all")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        ids = Database.objects.order_by("db_id").values_list("db_id", flat=True)
+        self.fields["databases"].choices = [(db_id, db_id) for db_id in ids]
+        self.fields["databases"].widget.attrs["size"] = 6
+
+    def selection(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "statuses": data["statuses"] or list(DEFAULT_STATUSES),
+            "db_ids": data["databases"],
+            "date_from": data["date_from"],
+            "date_to": data["date_to"],
+            "origin": data["origin"] or "all",
+        }
+
+
+class ExportForm(SelectionForm):
+    formats = forms.MultipleChoiceField(
+        choices=DatasetFormat.choices,
+        initial=[DatasetFormat.COSQL, DatasetFormat.GOLD],
+        widget=forms.CheckboxSelectMultiple,
+    )
+    seed = forms.IntegerField(initial=0, help_text="Seed of the 7:1:2 split by database (same seed, same split).")
+    split_file = forms.FileField(
+        required=False, help_text="Or a split file: a JSON object db_id → train/dev/test, or lines 'db_id split'."
+    )
+    limit_mode = forms.ChoiceField(
+        choices=[("", "Per format (CoSQL, CHASE: 1; SParC: values)"), ("one", "Always 1"), ("value", "Values")],
+        required=False,
+        label="LIMIT in `sql`",
+    )
+    sql_errors = forms.ChoiceField(
+        choices=[("skip", "Leave the turn out (and report it)"), ("keep", "Keep the turn (and report it)")],
+        initial="skip",
+        label="Turns whose SQL no longer runs",
+    )
+
+    field_order = ["formats", "statuses", "databases", "date_from", "date_to", "origin", "seed", "split_file"]
+
+    def clean_split_file(self):
+        upload = self.cleaned_data.get("split_file")
+        if not upload:
+            return None
+        if upload.size > 1_000_000:
+            raise forms.ValidationError("A split file is small: this one is over 1 MB.")
+        import tempfile
+        from pathlib import Path
+
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "split"
+            path.write_bytes(upload.read())
+            try:
+                return read_split_file(path)
+            except (SplitError, UnicodeDecodeError) as exc:
+                raise forms.ValidationError(str(exc)) from exc
+
+
+class StatisticsForm(SelectionForm):
+    seed = forms.IntegerField(required=False, help_text="Split by database with this seed to see the split rows.")

@@ -1,0 +1,185 @@
+"""Reads of the review app: which dialogues an export or a statistic covers, their replayed records, exports.
+
+`dialogue_records` loads any selection with a fixed number of queries (dialogues, events, annotations), whatever
+its size: the exporter and the statistics page both stand on it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from dialogs.models import Dialogue, DialogueStatus, Event
+from review.dataset.replay import DialogueRecord, LogEvent, dialogue_replay
+from review.models import Export, TurnAnnotation
+
+# What an export takes when nobody says otherwise: dialogues that ended normally and were not dropped by their score.
+# (When review passes land, "approved" becomes the default.)
+DEFAULT_STATUSES = (DialogueStatus.COMPLETED,)
+ORIGINS = ("all", "collected", "imported")
+
+
+def dialogue_selection(
+    *,
+    statuses=DEFAULT_STATUSES,
+    db_ids=None,
+    date_from: dt.date | None = None,
+    date_to: dt.date | None = None,
+    origin: str = "all",
+) -> QuerySet[Dialogue]:
+    """Dialogues by status, database (ids), creation date (both ends included) and origin (collected here or
+    imported from a release)."""
+    queryset = Dialogue.objects.filter(status__in=list(statuses))
+    if db_ids:
+        queryset = queryset.filter(database__db_id__in=list(db_ids))
+    zone = timezone.get_current_timezone()
+    if date_from:
+        queryset = queryset.filter(created_at__gte=dt.datetime.combine(date_from, dt.time.min, tzinfo=zone))
+    if date_to:
+        queryset = queryset.filter(
+            created_at__lt=dt.datetime.combine(date_to + dt.timedelta(days=1), dt.time.min, zone)
+        )
+    if origin == "collected":
+        queryset = queryset.filter(dataset_import__isnull=True)
+    elif origin == "imported":
+        queryset = queryset.filter(dataset_import__isnull=False)
+    return queryset.order_by("id")
+
+
+def dialogue_records(queryset: QuerySet[Dialogue]) -> list[DialogueRecord]:
+    """Replay every dialogue of `queryset` (in id order) in three queries: dialogues, events and annotations."""
+    dialogues = list(queryset.select_related("database", "goal", "dataset_import").order_by("id"))
+    ids = queryset.values("id")
+    events: dict[int, list[LogEvent]] = {dialogue.pk: [] for dialogue in dialogues}
+    rows = (
+        Event.objects.filter(dialogue_id__in=ids)
+        .order_by("dialogue_id", "seq")
+        .values_list("dialogue_id", "seq", "kind", "payload", "author_role", "created_at")
+    )
+    for dialogue_id, seq, kind, payload, author_role, created_at in rows.iterator(chunk_size=5000):
+        bucket = events.get(dialogue_id)
+        if bucket is not None:
+            bucket.append(LogEvent(seq, kind, payload, author_role, created_at))
+    annotations: dict[int, dict[int, TurnAnnotation]] = {}
+    for annotation in TurnAnnotation.objects.filter(dialogue_id__in=ids):
+        annotations.setdefault(annotation.dialogue_id, {})[annotation.turn] = annotation
+    records = []
+    for dialogue in dialogues:
+        source = getattr(dialogue, "dataset_import", None)
+        records.append(
+            dialogue_replay(
+                dialogue=dialogue,
+                events=events[dialogue.pk],
+                annotations=annotations.get(dialogue.pk),
+                imported=source is not None,
+                interaction_id=source.interaction_id if source is not None else None,
+            )
+        )
+    return records
+
+
+def export_list() -> QuerySet[Export]:
+    return Export.objects.select_related("requested_by").order_by("-created_at", "-id")
+
+
+def export_file_path(export: Export) -> Path | None:
+    """The zip of a finished export, or None: only a published, whole file is ever offered for download."""
+    if export.state != Export.State.SUCCEEDED or not export.file:
+        return None
+    path = Path(settings.DATA_DIR) / export.file
+    return path if path.is_file() else None
+
+
+def export_is_stalled(export: Export, *, now=None) -> bool:
+    """Queued or running with no sign of life for EXPORT_STALL_SECONDS: its worker is gone (or none is running)."""
+    if export.state not in (Export.State.QUEUED, Export.State.RUNNING):
+        return False
+    now = now or timezone.now()
+    last = export.heartbeat_at or export.created_at
+    return (now - last).total_seconds() > settings.EXPORT_STALL_SECONDS
+
+
+def export_can_retry(export: Export) -> bool:
+    return export.state == Export.State.FAILED or export_is_stalled(export)
+
+
+def export_status(export: Export) -> dict:
+    """What the progress page polls for."""
+    return {
+        "id": export.pk,
+        "state": export.state,
+        "state_label": export.get_state_display(),
+        "phase": export.phase,
+        "percent": export.percent,
+        "message": export.message,
+        "attempts": export.attempts,
+        "stalled": export_is_stalled(export),
+        "can_retry": export_can_retry(export),
+        "download": export_file_path(export) is not None,
+        "file_size": export.file_size,
+        "counts": (export.report or {}).get("counts", {}),
+        "problem_count": len((export.report or {}).get("problems", [])),
+    }
+
+
+def statistics_for(
+    *,
+    statuses=DEFAULT_STATUSES,
+    db_ids=None,
+    date_from: dt.date | None = None,
+    date_to: dt.date | None = None,
+    origin: str = "all",
+    seed: int | None = None,
+    split_map: dict | None = None,
+) -> dict:
+    """The statistics of a selection (see review.dataset.statistics), cached until the data changes.
+
+    Encoding every SQL for hardness and coverage is the costly part; the cache key holds the newest event and
+    dialogue ids, which move whenever anything that counts changes (every status change comes with an event).
+    """
+    from django.core.cache import cache
+    from django.db.models import Count, Max
+
+    from annotation.models import Database
+    from review.dataset.encoding import encode_all
+    from review.dataset.splits import split_databases
+    from review.dataset.statistics import compute_statistics
+
+    version = (
+        Event.objects.aggregate(latest=Max("id"))["latest"],
+        Dialogue.objects.aggregate(latest=Max("id"), n=Count("id")),
+        TurnAnnotation.objects.aggregate(latest=Max("id"))["latest"],
+    )
+    key_data = [list(statuses), sorted(db_ids or []), str(date_from), str(date_to), origin, seed, split_map, version]
+    key = "review:statistics:" + hashlib.sha256(json.dumps(key_data, sort_keys=True, default=str).encode()).hexdigest()
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    queryset = dialogue_selection(statuses=statuses, db_ids=db_ids, date_from=date_from, date_to=date_to, origin=origin)
+    records = dialogue_records(queryset)
+    used = sorted({record.db_id for record in records})
+    schemas = {database.db_id: database.schema for database in Database.objects.filter(db_id__in=used)}
+    encoded = encode_all([(r.db_id, state.sql) for r in records for state in r.state_turns()], schemas)
+    if split_map:
+        split_of = {db_id: split_map[db_id] for db_id in used if db_id in split_map}
+    elif seed is not None:
+        split_of = split_databases(used, seed=seed)
+    else:
+        split_of = None
+    stats = compute_statistics(records, schemas=schemas, encoded=encoded, split_of=split_of)
+    stats["selection"] = {
+        "statuses": list(statuses),
+        "db_ids": sorted(db_ids or []),
+        "date_from": str(date_from) if date_from else None,
+        "date_to": str(date_to) if date_to else None,
+        "origin": origin,
+        "seed": seed,
+    }
+    cache.set(key, stats, 600)
+    return stats

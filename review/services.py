@@ -1,0 +1,641 @@
+"""Writes of the review app: dataset exports (built by a Celery task) and imports of released datasets.
+
+Export: `dataset_export_create` validates the request and queues the task after commit; the task calls
+`dataset_export_run`, which holds the export through a run token, builds the files in a private work folder,
+validates each against its JSON Schema, zips them and publishes the zip by an atomic rename. A run that dies
+leaves no file behind its export; a redelivered or retried run starts over (the task is idempotent).
+`dataset_build` is the part shared with `manage.py export_dataset`, which writes the folder tree directly.
+
+Import: `dataset_import` reads CoSQL state-tracking, SParC or CHASE files into dialogues (event logs), so that
+existing datasets can be audited and exported again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import logging
+import os
+import shutil
+import socket
+import time
+import uuid
+import zipfile
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from annotation.models import Database, Goal, Role, User
+from annotation.services import database_register, database_register_schema
+from annotation.sql.hardness import hardness
+from annotation.sql.sandbox import SandboxLimits, execute
+from annotation.sql.spider import SpiderEncodingError, encode_sql
+from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
+from review import selectors
+from review.dataset import formats as dataset_formats
+from review.dataset import readers, validation, writer
+from review.dataset.splits import SPLITS, SplitError, check_split_map, split_databases
+from review.dataset.sqlcheck import check_queries
+from review.models import IMPORT_FORMATS, DatasetFormat, DialogueImport, Export, TurnAnnotation
+
+logger = logging.getLogger(__name__)
+
+EXPORT_FORMATS = tuple(DatasetFormat.values)
+LIMIT_MODES = ("one", "value")
+Progress = Callable[[str, float], None]
+
+# Share of the progress bar each phase of an export takes (checking SQL dominates the time).
+_PHASES = {
+    "Reading dialogues": (0, 5),
+    "Checking SQL": (5, 80),
+    "Writing files": (80, 95),
+    "Packing the zip": (95, 100),
+}
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Export options
+# --------------------------------------------------------------------------------------------------------------------
+
+
+def export_options_clean(
+    *,
+    formats: list[str],
+    statuses: list[str] | None = None,
+    db_ids: list[str] | None = None,
+    date_from: str | dt.date | None = None,
+    date_to: str | dt.date | None = None,
+    origin: str = "all",
+    seed: int = 0,
+    split_map: dict | None = None,
+    limit_mode: str | None = None,
+    sql_errors: str = "skip",
+) -> dict:
+    """Check an export request and return it as plain JSON-able options (what an Export stores and a task reads).
+
+    Raises ValidationError with a message for the person asking. Defaults: completed dialogues (not dropped), every
+    database, both origins, seed 0, the per-format LIMIT encoding, and turns whose SQL fails left out.
+    """
+    wanted = list(dict.fromkeys(formats or []))
+    if not wanted:
+        raise ValidationError("Choose at least one format.")
+    unknown = [name for name in wanted if name not in EXPORT_FORMATS]
+    if unknown:
+        raise ValidationError(f"Unknown format {', '.join(unknown)} (choose from {', '.join(EXPORT_FORMATS)}).")
+    statuses = list(dict.fromkeys(statuses or selectors.DEFAULT_STATUSES))
+    bad = [status for status in statuses if status not in DialogueStatus.values]
+    if bad:
+        raise ValidationError(f"Unknown status {', '.join(bad)} (choose from {', '.join(DialogueStatus.values)}).")
+    if origin not in selectors.ORIGINS:
+        raise ValidationError(f"origin must be one of {', '.join(selectors.ORIGINS)}.")
+    if limit_mode not in (None, *LIMIT_MODES):
+        raise ValidationError(f"limit mode must be one of {', '.join(LIMIT_MODES)}.")
+    if sql_errors not in dataset_formats.SQL_ERROR_POLICIES:
+        raise ValidationError("sql_errors must be 'skip' or 'keep'.")
+    dates = {}
+    for name, value in (("date_from", date_from), ("date_to", date_to)):
+        if isinstance(value, str) and value:
+            try:
+                value = dt.date.fromisoformat(value)
+            except ValueError:
+                raise ValidationError(f"{name} must be a date like 2026-11-21.")
+        dates[name] = value.isoformat() if value else None
+    if split_map is not None:
+        try:
+            split_map = check_split_map(split_map)
+        except SplitError as exc:
+            raise ValidationError(str(exc))
+    try:
+        seed = int(seed)
+    except (TypeError, ValueError):
+        raise ValidationError("The seed must be a whole number.")
+    db_ids = sorted(set(db_ids or []))
+    if db_ids:
+        known = set(Database.objects.filter(db_id__in=db_ids).values_list("db_id", flat=True))
+        missing = [db_id for db_id in db_ids if db_id not in known]
+        if missing:
+            raise ValidationError(f"No database registered as {', '.join(missing)}.")
+    return {
+        "formats": wanted,
+        "statuses": statuses,
+        "db_ids": db_ids,
+        **dates,
+        "origin": origin,
+        "seed": seed,
+        "split_map": split_map,
+        "limit_mode": limit_mode,
+        "sql_errors": sql_errors,
+    }
+
+
+def export_limit_modes(options: dict) -> dict[str, str]:
+    """The LIMIT encoding of each format: the one asked for, else the format's own (see review.dataset.formats)."""
+    return {name: options.get("limit_mode") or mode for name, mode in dataset_formats.DEFAULT_LIMIT_MODES.items()}
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Building an export (shared by the task and the command)
+# --------------------------------------------------------------------------------------------------------------------
+
+
+def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = None) -> dict:
+    """Select, replay, re-check and write the dialogues `options` asks for into `out_dir`; return the report.
+
+    Every SQL-grounded turn's SQL is re-encoded and re-executed in the sandbox first; turns that fail are reported
+    (and left out unless `sql_errors` is "keep"). Every file is validated against its schema before it is written.
+    Raises ValidationError when the request cannot be met (e.g. a split file that misses a database) and
+    validation.SchemaViolation if something built does not match its schema.
+    """
+    started = time.perf_counter()
+    timings: dict[str, float] = {}
+
+    def phase(name: str, fraction: float) -> None:
+        if progress:
+            low, high = _PHASES[name]
+            progress(name, (low + (high - low) * min(max(fraction, 0.0), 1.0)) / 100)
+
+    phase("Reading dialogues", 0)
+    queryset = selectors.dialogue_selection(
+        statuses=options["statuses"],
+        db_ids=options.get("db_ids") or None,
+        date_from=dt.date.fromisoformat(options["date_from"]) if options.get("date_from") else None,
+        date_to=dt.date.fromisoformat(options["date_to"]) if options.get("date_to") else None,
+        origin=options.get("origin", "all"),
+    )
+    records = selectors.dialogue_records(queryset)
+    db_ids = sorted({record.db_id for record in records})
+    databases = list(Database.objects.filter(db_id__in=db_ids))
+    by_id = {database.db_id: database for database in databases}
+    timings["read_s"] = time.perf_counter() - started
+    phase("Reading dialogues", 1)
+
+    if options.get("split_map"):
+        split_of = dict(options["split_map"])
+        missing = [db_id for db_id in db_ids if db_id not in split_of]
+        if missing:
+            raise ValidationError(f"The split file does not place these databases: {', '.join(missing)}.")
+    else:
+        split_of = split_databases(db_ids, seed=options.get("seed", 0))
+
+    mark = time.perf_counter()
+    queries = [(record.db_id, state.sql) for record in records for state in record.state_turns()]
+    checks = check_queries(
+        queries,
+        schemas={db_id: by_id[db_id].schema for db_id in db_ids},
+        paths={db_id: by_id[db_id].path if by_id[db_id].has_file else None for db_id in db_ids},
+        progress=lambda done, total: phase("Checking SQL", done / total if total else 1),
+    )
+    timings["check_sql_s"] = time.perf_counter() - mark
+    plan = dataset_formats.plan_turns(records, checks, sql_errors=options.get("sql_errors", "skip"))
+
+    mark = time.perf_counter()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    files = writer.write_export(
+        out_dir,
+        formats_wanted=options["formats"],
+        records=records,
+        plan=plan,
+        split_of=split_of,
+        databases=databases,
+        limit_modes=export_limit_modes(options),
+        progress=lambda done, total: phase("Writing files", done / total),
+    )
+    timings["write_s"] = time.perf_counter() - mark
+    split_counts = {split: {"dialogues": 0, "databases": 0} for split in SPLITS}
+    for db_id in db_ids:
+        split_counts[split_of[db_id]]["databases"] += 1
+    for record in records:
+        split_counts[split_of[record.db_id]]["dialogues"] += 1
+    report = {
+        "options": options,
+        "limit_modes": {name: mode for name, mode in export_limit_modes(options).items() if name in options["formats"]},
+        "counts": {
+            "dialogues": len(records),
+            "databases": len(db_ids),
+            "distinct_sql": len(checks),
+            "schema_only_databases": sum(1 for database in databases if not database.has_file),
+            **plan.counts,
+        },
+        "splits": split_counts,
+        "split_of": split_of,
+        "problems": plan.problems,
+        "files": files,
+        "timings": {**timings, "total_s": time.perf_counter() - started},
+    }
+    writer.write_json(out_dir / "export_report.json", report, kind=None, indent=1)
+    return report
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Exports as background jobs
+# --------------------------------------------------------------------------------------------------------------------
+
+
+def dataset_export_create(*, requested_by: User | None, **options) -> Export:
+    """Record an export request and queue its task once the transaction commits (the worker must see the row)."""
+    from review.tasks import export_dataset
+
+    cleaned = export_options_clean(**options)
+    export = Export.objects.create(requested_by=requested_by, formats=cleaned["formats"], options=cleaned)
+    export_dataset.delay_on_commit(export.pk)
+    return export
+
+
+def dataset_export_retry(*, export: Export) -> Export:
+    """Queue a failed or stalled export again. The old run, if it still lives, loses the export (its token is
+    cleared) and will not publish anything; the new run starts from scratch."""
+    from review.tasks import export_dataset
+
+    with transaction.atomic():
+        locked = Export.objects.select_for_update().get(pk=export.pk)
+        if not selectors.export_can_retry(locked):
+            raise ValidationError("Only a failed or stalled export can be retried.")
+        locked.state, locked.phase, locked.message = Export.State.QUEUED, "Queued again", ""
+        locked.progress_done = locked.progress_total = 0
+        locked.run_token, locked.worker, locked.attempts = "", "", 0
+        locked.heartbeat_at = timezone.now()
+        locked.save(
+            update_fields=[
+                "state", "phase", "message", "progress_done", "progress_total", "run_token", "worker", "attempts",
+                "heartbeat_at",
+            ]
+        )  # fmt: skip
+    export_dataset.delay_on_commit(locked.pk)
+    return locked
+
+
+class _LeaseLost(Exception):
+    """Another run took this export over (a retry, or a redelivered task): stop without publishing anything."""
+
+
+def _exports_dir() -> Path:
+    folder = Path(settings.DATA_DIR) / "exports"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
+    """Run one export to the end (the body of the Celery task). Idempotent: a finished export is left as it is.
+
+    The run takes the export with a fresh token; progress updates double as heartbeats and as checks that the
+    token still holds. The zip is written under a temporary name and renamed into place, then the row is marked
+    ready in the same step that checks the token, so a download is only ever offered for a whole file.
+    """
+    token = uuid.uuid4().hex
+    now = timezone.now()
+    with transaction.atomic():
+        export = Export.objects.select_for_update().get(pk=export_id)
+        if export.state == Export.State.SUCCEEDED and selectors.export_file_path(export):
+            return export
+        if export.attempts >= settings.EXPORT_MAX_ATTEMPTS:
+            export.state, export.finished_at = Export.State.FAILED, now
+            export.message = (
+                f"Stopped after {export.attempts} attempts: the worker stopped (it was killed or ran out of memory) "
+                "each time before the export was done. Retry to try again."
+            )
+            export.save(update_fields=["state", "finished_at", "message"])
+            return export
+        export.state, export.phase, export.message = Export.State.RUNNING, "Starting", ""
+        export.attempts += 1
+        export.run_token = token
+        export.worker = worker or f"{socket.gethostname()}:{os.getpid()}"
+        export.started_at = export.heartbeat_at = now
+        export.progress_done, export.progress_total = 0, 1000
+        export.file, export.file_size, export.finished_at = "", 0, None
+        export.save()
+    folder = _exports_dir()
+    for stale in folder.glob(f"export-{export_id}-*"):
+        # Leftovers of earlier runs of this export (never published): a killed worker cannot clean up after itself.
+        if token not in stale.name and not stale.name.endswith(".zip"):
+            shutil.rmtree(stale, ignore_errors=True) if stale.is_dir() else stale.unlink(missing_ok=True)
+    work = folder / f"export-{export_id}-{token}.work"
+    last = {"at": 0.0, "phase": "", "fraction": -1.0}
+
+    def progress(phase: str, fraction: float) -> None:
+        # Written when the phase changes or the bar moves by 1%, and at least every 30 s as a heartbeat: a bounded
+        # number of writes however many dialogues there are.
+        moment = time.monotonic()
+        if phase == last["phase"] and fraction - last["fraction"] < 0.01 and moment - last["at"] < 30:
+            return
+        last.update(at=moment, phase=phase, fraction=fraction)
+        updated = Export.objects.filter(pk=export_id, run_token=token).update(
+            phase=phase, progress_done=int(fraction * 1000), heartbeat_at=timezone.now()
+        )
+        if not updated:
+            raise _LeaseLost()
+
+    try:
+        report = dataset_build(options=export.options, out_dir=work, progress=progress)
+        progress("Packing the zip", 0)
+        final = folder / f"export-{export_id}-{token}.zip"
+        partial = folder / f"export-{export_id}-{token}.zip.part"
+        _zip_folder(work, partial)
+        os.replace(partial, final)
+        relative = final.relative_to(Path(settings.DATA_DIR)).as_posix()
+        with transaction.atomic():
+            published = Export.objects.filter(pk=export_id, run_token=token).update(
+                state=Export.State.SUCCEEDED,
+                phase="Ready",
+                progress_done=1000,
+                file=relative,
+                file_size=final.stat().st_size,
+                report=report,
+                finished_at=timezone.now(),
+                heartbeat_at=timezone.now(),
+            )
+        if not published:
+            final.unlink(missing_ok=True)
+            raise _LeaseLost()
+        _remove_older_zips(folder, export_id, keep=final)
+    except _LeaseLost:
+        logger.info("export %s: another run took over; this one stops", export_id)
+    except (ValidationError, validation.SchemaViolation, SplitError) as exc:
+        _fail(export_id, token, " ".join(getattr(exc, "messages", [str(exc)])))
+    except Exception as exc:  # anything else: say what happened, keep the traceback in the log
+        logger.exception("export %s failed", export_id)
+        _fail(export_id, token, f"The export failed: {type(exc).__name__}: {exc}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        for leftover in folder.glob(f"export-{export_id}-{token}.zip.part"):
+            leftover.unlink(missing_ok=True)
+    return Export.objects.get(pk=export_id)
+
+
+def _fail(export_id: int, token: str, message: str) -> None:
+    Export.objects.filter(pk=export_id, run_token=token).update(
+        state=Export.State.FAILED, message=message[:5000], finished_at=timezone.now()
+    )
+
+
+def _remove_older_zips(folder: Path, export_id: int, *, keep: Path) -> None:
+    for path in folder.glob(f"export-{export_id}-*.zip"):
+        if path != keep:
+            path.unlink(missing_ok=True)
+
+
+def _zip_folder(source: Path, target: Path) -> None:
+    """Zip `source` into `target` (paths inside the zip relative to `source`); fsync so a crash cannot leave a file
+    that looks whole but is not once it has been renamed into place."""
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+        for path in sorted(source.rglob("*")):
+            if path.is_file():
+                archive.write(path, path.relative_to(source).as_posix())
+    with open(target, "rb") as handle:
+        os.fsync(handle.fileno())
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Importing a released dataset
+# --------------------------------------------------------------------------------------------------------------------
+
+IMPORT_WORKER = "dataset-import-user"
+IMPORT_EXPERT = "dataset-import-expert"
+
+
+@dataclass
+class ImportReport:
+    format: str
+    dialogues_created: int = 0
+    already_imported: int = 0
+    turns: int = 0
+    folded_clarifications: int = 0
+    databases_registered: list[str] = field(default_factory=list)
+    databases_schema_only: list[str] = field(default_factory=list)
+    databases_reused: list[str] = field(default_factory=list)
+    goals_created: int = 0
+    goals_reused: int = 0
+    goals_without_hardness: list[str] = field(default_factory=list)
+    sql_not_executed: int = 0
+    sql_failures: list[dict] = field(default_factory=list)
+    skipped: list[dict] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def _import_person(username: str, role: str) -> User:
+    """The stand-in author of imported events: inactive, no password, never paired with anyone."""
+    person = User.objects.filter(username=username).first()
+    if person is None:
+        person = User(username=username, role=role, is_active=False)
+        person.set_unusable_password()
+        person.save()
+    return person
+
+
+def _database_for(db_id: str, entry: dict | None, databases_dir: Path | None, report: ImportReport):
+    """The registered database for `db_id`: reused if its names agree with the tables.json entry, else registered
+    from <dir>/<db_id>/<db_id>.sqlite, else (no file) from the entry alone. Returns (database, reason-if-refused)."""
+    existing = Database.objects.filter(db_id=db_id).first()
+    if entry is None:
+        if existing is None:
+            return None, "the database is neither in the tables file nor registered"
+        report.databases_reused.append(db_id)
+        return existing, None
+    if existing is None:
+        path = Path(databases_dir) / db_id / f"{db_id}.sqlite" if databases_dir else None
+        try:
+            if path is not None and path.exists():
+                existing = database_register(db_id=db_id, source_path=path, description="Imported with a dataset")
+                report.databases_registered.append(db_id)
+            else:
+                existing = database_register_schema(schema=entry, description="Schema only (imported with a dataset)")
+                report.databases_schema_only.append(db_id)
+        except ValidationError as exc:
+            return None, " ".join(exc.messages)
+    else:
+        report.databases_reused.append(db_id)
+    for key in ("table_names_original", "column_names_original"):
+        if [list(x) if isinstance(x, list) else x for x in existing.schema[key]] != [
+            list(x) if isinstance(x, list) else x for x in entry[key]
+        ]:
+            return None, f"the registered database's {key} differ from the tables file (the sql ids would not match)"
+    return existing, None
+
+
+def _execute_all(pairs: list[tuple[Database, str]]) -> dict[tuple[str, str], dict]:
+    """Run each distinct (database, SQL) once in the sandbox; schema-only databases get a 'not executed' result."""
+    limits = SandboxLimits.from_settings()
+    results: dict[tuple[str, str], dict] = {}
+    runnable = []
+    for database, sql in dict.fromkeys(pairs):
+        if database.has_file:
+            runnable.append((database, sql))
+        else:
+            results[(database.db_id, sql)] = {
+                "ok": False,
+                "columns": [],
+                "rows": [],
+                "row_count": 0,
+                "truncated": False,
+                "elapsed_ms": 0.0,
+                "error": {"kind": "not_executed", "message": "schema-only database: there is no file to run SQL on"},
+            }
+    with ThreadPoolExecutor(max_workers=limits.workers) as pool:
+        outcomes = pool.map(lambda item: execute(item[0].path, item[1], limits=limits).to_dict(), runnable)
+        for (database, sql), result in zip(runnable, outcomes, strict=True):
+            results[(database.db_id, sql)] = result
+    return results
+
+
+def _goal_for(database: Database, question: str, sql: str, source: str, report: ImportReport) -> Goal:
+    goal = Goal.objects.filter(database=database, question=question, sql=sql).first()
+    if goal is not None:
+        report.goals_reused += 1
+        return goal
+    try:
+        level = hardness(encode_sql(sql, database.schema))
+    except SpiderEncodingError:
+        # Kept without a level rather than refused: auditing a release means importing its flaws too.
+        level = ""
+        report.goals_without_hardness.append(f"{database.db_id}: {sql}")
+    report.goals_created += 1
+    # Imported goals stay inactive: they document the release and are not handed to workers unless an admin says so.
+    return Goal.objects.create(
+        database=database, question=question, sql=sql, hardness=level, source=source, active=False
+    )
+
+
+def dataset_import(
+    *,
+    fmt: str,
+    data_path: Path,
+    tables_path: Path,
+    databases_dir: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ImportReport:
+    """Import a CoSQL state-tracking, SParC or CHASE file (with its tables.json and databases) as dialogues.
+
+    Each interaction becomes a completed dialogue whose log holds, per turn, the user's utterance, the SQL run (the
+    result of running it here) and the shared result. A CoSQL turn "question | clarification | answer" is unfolded
+    into the question, the expert's CLARIFY response and the answer, which carries the SQL. The release's tokens
+    and CHASE labels are kept as TurnAnnotations. Databases without a file (CHASE) are registered from their
+    schema; their SQL is not executed, and the report counts it. Importing the same file again creates nothing.
+    """
+    if fmt not in IMPORT_FORMATS:
+        raise ValidationError(f"Import reads {', '.join(IMPORT_FORMATS)}, not {fmt!r}.")
+    raw = Path(data_path).read_bytes()
+    try:
+        data = json.loads(raw)
+        tables = json.loads(Path(tables_path).read_bytes())
+    except json.JSONDecodeError as exc:
+        raise ValidationError(f"Not valid JSON: {exc}")
+    interactions = readers.read_release(fmt, data, name=Path(data_path).name)
+    problems = validation.schema_errors("tables", tables)
+    if problems:
+        raise ValidationError(f"{Path(tables_path).name} is not a tables.json file: " + "; ".join(problems[:3]))
+    entries = {entry["db_id"]: entry for entry in tables}
+    digest = hashlib.sha256(raw).hexdigest()
+    report = ImportReport(format=fmt)
+    seen = set(DialogueImport.objects.filter(file_sha256=digest, format=fmt).values_list("position", flat=True))
+    databases: dict[str, Database] = {}
+    refused: dict[str, str] = {}
+    for db_id in dict.fromkeys(item.db_id for item in interactions):
+        database, reason = _database_for(db_id, entries.get(db_id), databases_dir, report)
+        if database is None:
+            refused[db_id] = reason
+        else:
+            databases[db_id] = database
+    todo = []
+    for item in interactions:
+        if item.position in seen:
+            report.already_imported += 1
+        elif item.db_id in refused:
+            report.skipped.append({"position": item.position, "db_id": item.db_id, "reason": refused[item.db_id]})
+        else:
+            todo.append(item)
+    results = _execute_all([(databases[item.db_id], turn.query) for item in todo for turn in item.turns])
+    worker = _import_person(IMPORT_WORKER, Role.WORKER)
+    expert = _import_person(IMPORT_EXPERT, Role.EXPERT)
+    name = Path(data_path).name
+    with transaction.atomic():
+        events: list[Event] = []
+        annotations: list[TurnAnnotation] = []
+        for number, item in enumerate(todo, start=1):
+            database = databases[item.db_id]
+            goal = _goal_for(database, item.final_utterance, item.final_query, fmt, report)
+            dialogue = Dialogue.objects.create(
+                database=database, goal=goal, worker=worker, expert=expert, status=DialogueStatus.COMPLETED
+            )
+            DialogueImport.objects.create(
+                dialogue=dialogue,
+                format=fmt,
+                file_name=name,
+                file_sha256=digest,
+                position=item.position,
+                interaction_id=item.interaction_id,
+            )
+            log = _ImportedLog(dialogue, worker, expert)
+            for turn in item.turns:
+                annotations.append(_import_turn(log, turn, results[(database.db_id, turn.query)], item, report))
+            log.add(
+                EventKind.END,
+                {"status": DialogueStatus.COMPLETED, "reason": f"Imported from {name}", "completion_code": ""},
+                expert,
+            )
+            Dialogue.objects.filter(pk=dialogue.pk).update(last_seq=log.seq)
+            events.extend(log.events)
+            report.dialogues_created += 1
+            if progress:
+                progress(number, len(todo))
+        Event.objects.bulk_create(events, batch_size=1000)
+        TurnAnnotation.objects.bulk_create(annotations, batch_size=1000)
+    return report
+
+
+class _ImportedLog:
+    """The events of one imported dialogue, numbered as the room would number them."""
+
+    def __init__(self, dialogue: Dialogue, worker: User, expert: User):
+        self.dialogue, self.worker, self.expert = dialogue, worker, expert
+        self.events: list[Event] = []
+        self.seq = 0
+
+    def add(self, kind: str, payload: dict, author: User) -> int:
+        self.seq += 1
+        role = Role.WORKER if author == self.worker else Role.EXPERT
+        self.events.append(
+            Event(dialogue=self.dialogue, seq=self.seq, kind=kind, author=author, author_role=role, payload=payload)
+        )
+        return self.seq
+
+
+def _import_turn(log: _ImportedLog, turn, result: dict, item, report: ImportReport) -> TurnAnnotation:
+    """Append one released turn to the log: unfolded clarifications first, then the utterance that carries the SQL,
+    its run and the shared result. Returns the turn's annotation (the release's tokens and labels)."""
+    report.turns += 1
+    for question, clarification in turn.clarifications:
+        asked = log.add(EventKind.UTTERANCE, {"text": question}, log.worker)
+        log.add(
+            EventKind.RESPONSE, {"turn": asked, "text": clarification, "acts": ["CLARIFY"], "sql_run": None}, log.expert
+        )
+        report.folded_clarifications += 1
+    utterance = log.add(EventKind.UTTERANCE, {"text": turn.text}, log.worker)
+    error = result.get("error") or {}
+    if error.get("kind") == "not_executed":
+        report.sql_not_executed += 1
+    elif not result["ok"]:
+        report.sql_failures.append({"position": item.position, "db_id": item.db_id, "sql": turn.query, "error": error})
+    run = log.add(EventKind.SQL_RUN, {"turn": utterance, "sql": turn.query, "result": result}, log.expert)
+    shown = {
+        "turn": utterance,
+        "run": run,
+        "columns": result["columns"],
+        "rows": result["rows"],
+        "row_count": result["row_count"],
+        "truncated": result["truncated"],
+        "total_rows": result["row_count"],
+    }
+    if not result["ok"]:
+        # The release says this SQL answers the turn even though it does not run here: the log keeps both facts.
+        shown["error"] = error
+    log.add(EventKind.RESULT_SHARED, shown, log.expert)
+    return TurnAnnotation(dialogue=log.dialogue, turn=utterance, utterance=turn.utterance, **turn.labels)

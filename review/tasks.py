@@ -1,0 +1,18 @@
+"""Celery tasks of the review app. Tasks take ids and call a service; the service holds the logic."""
+
+import os
+
+from celery import shared_task
+
+from review.services import dataset_export_run
+
+
+# acks_late + reject_on_worker_lost: a worker killed mid-export hands the message back to the broker instead of
+# acknowledging it, so the export runs again; the service is idempotent and never publishes half a file.
+@shared_task(name="review.export_dataset", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def export_dataset(export_id: int) -> None:
+    """Build export `export_id` (see review.services.dataset_export_run)."""
+    from celery import current_task
+
+    hostname = getattr(current_task.request, "hostname", None) or "local"
+    dataset_export_run(export_id=export_id, worker=f"{hostname}:{os.getpid()}")

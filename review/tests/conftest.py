@@ -1,0 +1,107 @@
+"""Fixtures of the review tests: dialogues collected the way the rooms collect them (through dialogue_post)."""
+
+import itertools
+
+import pytest
+from django.utils import timezone
+
+from dialogs.models import Dialogue
+from dialogs.services import dialogue_post
+
+_ids = itertools.count(1)
+
+
+class Room:
+    """A dialogue between a worker and an expert, driven message by message through the real protocol service."""
+
+    def __init__(self, dialogue):
+        self.dialogue = dialogue
+
+    def send(self, person, **message):
+        message.setdefault("id", f"m{next(_ids)}")
+        return dialogue_post(dialogue=self.dialogue, person=person, message=message)[0][0]
+
+    def ask(self, text):
+        return self.send(self.dialogue.worker, type="utterance", text=text).seq
+
+    def answer(self, turn, sql, response="Here is the result.", acts=("INFORM_SQL",), system=("CONFIRM_SQL",)):
+        expert = self.dialogue.expert
+        self.send(expert, type="user_acts", turn=turn, acts=list(acts))
+        run = self.send(expert, type="sql_run", turn=turn, sql=sql)
+        assert run.payload["result"]["ok"], run.payload["result"]
+        self.send(expert, type="share_result", turn=turn, run=run.seq)
+        self.send(expert, type="response", turn=turn, text=response, acts=list(system))
+        return run
+
+    def clarify(self, turn, text, acts=("AMBIGUOUS",)):
+        expert = self.dialogue.expert
+        self.send(expert, type="user_acts", turn=turn, acts=list(acts))
+        self.send(expert, type="response", turn=turn, text=text, acts=["CLARIFY"])
+
+    def reply(self, turn, text, acts=("THANK_YOU",), system=("WELCOME",)):
+        expert = self.dialogue.expert
+        self.send(expert, type="user_acts", turn=turn, acts=list(acts))
+        self.send(expert, type="response", turn=turn, text=text, acts=list(system))
+
+    def end(self, score=5):
+        self.send(self.dialogue.worker, type="end")
+        self.send(self.dialogue.expert, type="score", score=score, comment="fine")
+        self.dialogue.refresh_from_db()
+        return self.dialogue
+
+
+@pytest.fixture
+def open_room(demo_databases, alice, erin):
+    """Open a room on a demo database (Alice asks, Erin answers); returns a function db_id → Room."""
+    from annotation.demo import DEMO_GOALS
+    from annotation.models import Goal
+    from annotation.services import goal_create
+
+    def open_(db_id="dorm_demo"):
+        goal = Goal.objects.filter(database__db_id=db_id).first()
+        if goal is None:
+            spec = next(spec for spec in DEMO_GOALS if spec["db_id"] == db_id)
+            goal = goal_create(database=demo_databases[db_id], question=spec["question"], sql=spec["sql"])
+        dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
+        alice.tutorial_passed_at = alice.tutorial_passed_at or timezone.now()
+        return Room(dialogue)
+
+    return open_
+
+
+@pytest.fixture
+def dorm_dialogue(open_room):
+    """A completed dialogue on dorm_demo: three SQL questions, one of them clarified first, then thanks."""
+    room = open_room("dorm_demo")
+    first = room.ask("How many students are there?")
+    room.answer(first, "SELECT count(*) FROM student")
+    vague = room.ask("Which are the big dorms?")
+    room.clarify(vague, "Do you mean dorms with more than 100 students capacity?")
+    yes = room.ask("yes, those")
+    room.answer(yes, "SELECT dorm_name FROM dorm WHERE student_capacity > 100")
+    third = room.ask("Show me the oldest student's last name")
+    room.answer(third, "SELECT last_name FROM student ORDER BY age DESC LIMIT 1")
+    thanks = room.ask("Thanks!")
+    room.reply(thanks, "You are welcome.")
+    return room.end()
+
+
+@pytest.fixture(autouse=True)
+def _short_dialogues(settings):
+    """One answered question is enough to end a test dialogue (the minimum itself is tested in dialogs)."""
+    settings.DIALOGUE_MIN_QUESTIONS = 1
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery(request):
+    """Tasks run in-process unless a test drives a real worker (marked `services`): with REDIS_URL set, the settings
+    turn eager mode off, and a task sent to a broker nobody listens to would never run."""
+    if request.node.get_closest_marker("services"):
+        yield
+        return
+    from config.celery_app import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous

@@ -1,0 +1,75 @@
+"""Format details that need no database: tokens, schemas, folding, gold files, limit quirk."""
+
+import json
+
+import jsonschema_rs
+import pytest
+
+from annotation.tokens import utterance_toks
+from review.dataset import validation
+from review.dataset.encoding import limit_as_one
+from review.dataset.formats import gold_text
+from review.dataset.readers import unfold
+
+
+def test_every_schema_is_valid_draft_2020_12():
+    for kind in validation.SCHEMAS:
+        assert jsonschema_rs.meta.is_valid(validation.load_schema(kind)), kind
+
+
+def test_the_schemas_refuse_what_the_tools_could_not_read():
+    turn = {"utterance": "q", "utterance_toks": ["q"], "query": "SELECT 1", "sql": {"select": [False, []]}}
+    problems = validation.schema_errors("sparc", [{"database_id": "x", "interaction": [turn], "final": {}}])
+    assert any("required property" in problem for problem in problems)
+    assert any("'from' is a required property" in problem or '"from" is a required' in problem for problem in problems)
+
+
+def test_gold_file_checks():
+    assert validation.gold_errors(gold_text([("db", ["SELECT 1", "SELECT\t2"])])) == []
+    assert validation.gold_errors("SELECT 1\tdb\n") == ["the file must end with an empty line"]
+    assert validation.gold_errors("SELECT 1\n\n") == ["line 1: expected 'SQL<TAB>db_id'"]
+
+
+def test_unfold_splits_alternating_parts_only():
+    assert unfold("q | c | a") == ([("q", "c")], "a")
+    assert unfold("q | c1 | a1 | c2 | a2") == ([("q", "c1"), ("a1", "c2")], "a2")
+    assert unfold("a | b") == ([], "a | b")
+    assert unfold("no fold") == ([], "no fold")
+
+
+def test_limit_as_one_reaches_nested_queries():
+    nested = {
+        "select": [False, []],
+        "limit": 5,
+        "union": {"select": [], "limit": 3},
+        "where": [[False, 8, [0, [0, 1, False], None], {"select": [], "limit": None}, None]],
+    }  # noqa: E501
+    assert limit_as_one(nested) == {
+        "select": [False, []],
+        "limit": 1,
+        "union": {"select": [], "limit": 1},
+        "where": [[False, 8, [0, [0, 1, False], None], {"select": [], "limit": None}, None]],
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("What's the name of that semester?", ["What", "'s", "the", "name", "of", "that", "semester", "?"]),
+        ('the word "computer"', ["the", "word", "``", "computer", "''"]),
+        ("Ok. Who graduated?", ["Ok.", "Who", "graduated", "?"]),
+        ("who cannot", ["who", "can", "not"]),
+        ("哪些球队拿过NBA总冠军？", ["哪", "些", "球", "队", "拿", "过", "NBA", "总", "冠", "军", "？"]),
+    ],
+)
+def test_utterance_tokens(text, tokens):
+    assert utterance_toks(text) == tokens
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("sample", ["sparc_dev_sample.json", "cosql_dev_sample.json", "chase_dev_sample.json"])
+def test_tokens_match_the_releases(shared_path, sample):
+    turns = [turn for item in json.loads(shared_path("samples", sample).read_text()) for turn in item["interaction"]]
+    different = [turn["utterance"] for turn in turns if utterance_toks(turn["utterance"]) != turn["utterance_toks"]]
+    print(f"{sample} utterance_toks: {len(turns) - len(different)}/{len(turns)}")
+    assert not different, different[:5]

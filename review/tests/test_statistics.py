@@ -1,0 +1,87 @@
+"""Statistics of a selection: the paper's rows, distributions, hardness, coverage, timing and the figures."""
+
+import pytest
+
+from review.dataset import figures
+from review.dataset.statistics import sql_keyword_counts
+from review.selectors import statistics_for
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_rows_of_the_papers_tables(dorm_dialogue):
+    stats = statistics_for(seed=0)
+    overview = stats["overview"]
+    # 5 user utterances, 5 responses (one of them a clarification): 10 messages.
+    assert overview["dialogues"] == 1 and overview["turns"] == 10 and overview["questions"] == 5
+    assert overview["sql_turns"] == 3 and overview["folded_clarifications"] == 1
+    assert overview["avg_turns_per_dialogue"] == 10
+    assert overview["databases"] == 1 and overview["tables"] == 5
+    assert overview["share_with_8_turns_or_more"] == 1.0
+    assert 0 < overview["avg_tokens_per_turn"] < 20 and overview["vocabulary"] > 20
+    assert sum(split["dialogues"] for split in stats["splits"].values()) == 1
+
+
+def test_act_distributions_keywords_by_turn_and_hardness(dorm_dialogue):
+    stats = statistics_for()
+    assert stats["user_acts"]["INFORM_SQL"] == 3 and stats["user_acts"]["AMBIGUOUS"] == 1
+    assert stats["user_acts"]["THANK_YOU"] == 1
+    assert stats["system_acts"]["CONFIRM_SQL"] == 3 and stats["system_acts"]["CLARIFY"] == 1
+    assert stats["dialogue_lengths"] == {"10": 1}
+    assert stats["sql_keywords"]["AGG"] == 1 and stats["sql_keywords"]["WHERE"] == 1
+    assert stats["sql_keywords"]["ORDER BY"] == 1 and stats["sql_keywords"]["LIMIT"] == 1
+    by_turn = stats["keywords_by_turn"]
+    assert by_turn["turns"] == [1, 2, 3]
+    assert by_turn["percent"]["AGG"] == [100.0, 0.0, 0.0] and by_turn["percent"]["WHERE"] == [0.0, 100.0, 0.0]
+    assert stats["hardness"]["easy"] + stats["hardness"]["medium"] == 3
+
+
+def test_coverage_counts_the_tables_and_columns_the_sql_uses(dorm_dialogue):
+    [row] = statistics_for()["coverage"]["databases"]
+    # student (count(*), last_name, age) and dorm (dorm_name, student_capacity).
+    assert row["db_id"] == "dorm_demo" and row["tables_used"] == 2 and row["tables"] == 5
+    assert row["columns_used"] == 4
+    assert row["column_coverage"] == round(4 / row["columns"], 4)
+
+
+def test_timing_uses_collected_dialogues_only(dorm_dialogue):
+    timing = statistics_for()["timing"]
+    assert timing["dialogues_timed"] == 1 and timing["questions_timed"] == 5
+    assert timing["median_seconds_per_dialogue"] >= 0 and timing["median_seconds_per_question"] >= 0
+
+
+def test_keyword_counts_on_a_nested_query():
+    counts = sql_keyword_counts(
+        "SELECT count(*) FROM a WHERE x NOT IN (SELECT y FROM b GROUP BY y HAVING count(*) > 1) ORDER BY z LIMIT 3"
+    )
+    assert counts == {"AGG": 2, "WHERE": 1, "NOT": 1, "IN": 1, "NESTED": 1, "GROUP BY": 1, "HAVING": 1,
+                      "ORDER BY": 1, "LIMIT": 1}  # fmt: skip
+
+
+def test_statistics_are_cached_until_the_data_changes(dorm_dialogue, open_room, django_assert_max_num_queries):
+    first = statistics_for()
+    with django_assert_max_num_queries(3):
+        assert statistics_for() == first
+    room = open_room("library_demo")
+    turn = room.ask("How many books?")
+    room.answer(turn, "SELECT count(*) FROM book")
+    room.end()
+    assert statistics_for()["overview"]["dialogues"] == 2
+
+
+@pytest.mark.parametrize("fmt", ["svg", "pdf"])
+def test_every_figure_renders_for_a_paper(dorm_dialogue, fmt):
+    stats = statistics_for()
+    for name in figures.FIGURES:
+        data = figures.render(name, stats, fmt)
+        if fmt == "svg":
+            assert data.startswith(b"<?xml") and b"<svg" in data
+            assert figures.FIGURES[name].encode() in data  # text stays text (svg.fonttype none)
+        else:
+            assert data.startswith(b"%PDF")
+
+
+def test_an_empty_selection_still_has_figures(db):
+    stats = statistics_for()
+    assert stats["overview"]["dialogues"] == 0
+    assert b"no data in this selection" in figures.render("hardness", stats, "svg")
