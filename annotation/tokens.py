@@ -8,6 +8,7 @@ conformance test measures how often they agree exactly). Imported records keep t
 """
 
 import re
+from functools import lru_cache
 
 # Han, kana and hangul: a text with any of these is tokenised the CHASE way (a stray full-width "？" in English
 # text does not count: the English releases left it on its word).
@@ -40,8 +41,13 @@ _RULES: list[tuple[re.Pattern, str]] = [
 
 def utterance_toks(text: str) -> list[str]:
     """Tokenise one utterance the way the public releases did (character-wise for Chinese text)."""
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=50_000)  # exports and statistics tokenise the same texts again and again
+def _tokens(text: str) -> tuple[str, ...]:
     if _CJK.search(text):
-        return _CJK_TOKEN.findall(text)
+        return tuple(_CJK_TOKEN.findall(text))
     for pattern, replacement in _RULES:
         text = pattern.sub(replacement, text)
-    return text.split()
+    return tuple(text.split())

@@ -199,9 +199,10 @@ def serve_floor(port: int) -> None:
 class WozsqlTarget:
     name = "wozsql"
 
-    def __init__(self, servers: list[stack.Server], database_url: str):
+    def __init__(self, servers: list[stack.Server], database_url: str, roots: dict[str, list[int]]):
         self.urls = [server.url for server in servers]
         self.database_url = database_url
+        self.roots = roots
         self.cookies: dict[tuple[str, int], str] = {}
 
     def url(self, role: str, index: int) -> str:
@@ -248,8 +249,9 @@ class WozsqlTarget:
 class FloorTarget:
     name = "floor"
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, pid: int):
         self.base = url
+        self.roots = {"relay": [pid]}
 
     def url(self, role: str, index: int) -> str:
         return self.base
@@ -263,6 +265,54 @@ class FloorTarget:
         async with connect(self.base.replace("http", "ws", 1) + "/floor-log", proxy=None, max_size=None) as ws:
             raw = json.loads(await ws.recv())
         return {int(dialogue): [tuple(entry) for entry in log] for dialogue, log in raw.items()}
+
+
+# --- CPU accounting: latency depends on what else runs on the machine, CPU seconds per round much less ----------------
+
+
+def _processes() -> dict[int, tuple[int, str, float]]:
+    """pid → (parent pid, command line, CPU seconds used so far) for every process we may read (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat_file:
+                fields = stat_file.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{entry}/cmdline", "rb") as cmd_file:
+                command = cmd_file.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue  # gone meanwhile
+        out[int(entry)] = (int(fields[1]), command, (int(fields[11]) + int(fields[12])) / tick)
+    return out
+
+
+def server_cpu(roots: dict[str, list[int]]) -> dict[str, float]:
+    """CPU seconds used so far by each named group of process trees (a root and all its descendants)."""
+    table = _processes()
+    children = defaultdict(list)
+    for pid, (parent, _, _) in table.items():
+        children[parent].append(pid)
+    totals = {}
+    for name, pids in roots.items():
+        todo, total = list(pids), 0.0
+        while todo:
+            pid = todo.pop()
+            if pid in table:
+                total += table[pid][2]
+                todo.extend(children[pid])
+        totals[name] = total
+    return totals
+
+
+def stack_roots(servers: list[stack.Server], database_url: str, redis_url: str) -> dict[str, list[int]]:
+    """The Daphne processes (with their SQL sandbox workers), the PostgreSQL postmaster and the Redis server."""
+    table = _processes()
+    pg_port, redis_port = database_url.rsplit(":", 1)[1].split("/")[0], redis_url.rsplit(":", 1)[1].split("/")[0]
+    postgres = [pid for pid, (_, cmd, _) in table.items() if "postgres" in cmd and f"-p {pg_port} " in cmd + " "]
+    redis = [pid for pid, (_, cmd, _) in table.items() if "redis-server" in cmd and f":{redis_port}" in cmd]
+    return {"daphne": [server.pid for server in servers], "postgres": postgres, "redis": redis}
 
 
 # --- One round: N rooms at once ---------------------------------------------------------------------------------------
@@ -283,6 +333,7 @@ class RoundResult:
     seconds: float = 0.0
     reconnects: int = 0
     load: float = 0.0  # the machine's 1-minute load average at the end (other work on the machine skews figures)
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds the server side used during the round
 
     @property
     def latencies_ms(self) -> list[float]:
@@ -301,6 +352,7 @@ async def run_round(target, rooms: int, *, questions: int, think: float, seed: i
     result = RoundResult(target.name, rooms)
     started = time.perf_counter()
     paired_at: list[float] = []
+    lobby_retries: list[str] = []
     sides: dict[int, dict[str, Room]] = defaultdict(dict)
     # Latency is measured in the steady state: every room is open before the first question, so the connection storm
     # (2N sockets at once) does not land on the first utterances. A room that never pairs releases the rest later.
@@ -317,7 +369,7 @@ async def run_round(target, rooms: int, *, questions: int, think: float, seed: i
     async def participant(role: str, index: int) -> None:
         url, cookie = target.url(role, index), target.cookie(role, index)
         rng = random.Random(seed * 100_003 + index * 2 + (role == "expert"))
-        dialogue = await lobby_wait(url, cookie, leave_after=(role == "expert"), timeout=300)
+        dialogue = await lobby_wait(url, cookie, leave_after=(role == "expert"), timeout=300, retried=lobby_retries)
         paired_at.append(time.perf_counter())
         room = Room(url, dialogue, cookie, label=f"{role}{index}@{dialogue}")
         sides[dialogue][role] = room
@@ -334,6 +386,7 @@ async def run_round(target, rooms: int, *, questions: int, think: float, seed: i
     # the round; what the round allocated is collected before the next.
     gc.collect()
     gc.disable()
+    cpu_before = server_cpu(target.roots)
     try:
         outcomes = await asyncio.gather(
             *(participant(role, i) for i in range(rooms) for role in ("worker", "expert")), return_exceptions=True
@@ -342,6 +395,8 @@ async def run_round(target, rooms: int, *, questions: int, think: float, seed: i
         gc.enable()
     result.seconds = time.perf_counter() - started
     result.load = os.getloadavg()[0]
+    result.cpu = {name: used - cpu_before[name] for name, used in server_cpu(target.roots).items()}
+    result.reconnects += len(lobby_retries)
     result.pairing_seconds = (max(paired_at) - started) if paired_at else float("nan")
     result.failures = [f"{type(exc).__name__}: {exc}" for exc in outcomes if isinstance(exc, BaseException)]
     logs = await target.logs(sorted(sides))
@@ -406,6 +461,11 @@ def report(pairs: list[tuple[RoundResult, RoundResult | None]]) -> bool:
                 f"{percentile(result.response_ms, 99):6.1f} ms, delivery {result.delivery}, "
                 f"reconnects {result.reconnects}, load average {result.load:.1f}"
             )
+            cpu = sum(result.cpu.values())
+            print(
+                f"    server CPU {cpu:.1f} s ({', '.join(f'{name} {used:.1f}' for name, used in result.cpu.items())}), "
+                f"{cpu * 1000 / max(result.frames_sent, 1):.2f} ms per frame in"
+            )
             # Failures grouped by what went wrong, without the socket's name and the numbers in it.
             kinds = Counter(re.sub(r"\d+", "#", failure.split(": ", 2)[-1]) for failure in result.failures)
             for kind, count in kinds.most_common(8):
@@ -418,6 +478,7 @@ def report(pairs: list[tuple[RoundResult, RoundResult | None]]) -> bool:
 
 @contextlib.contextmanager
 def floor_relay(enabled: bool = True):
+    """The floor relay in a process of its own, like a server; yields a FloorTarget (None when not enabled)."""
     if not enabled:
         yield None
         return
@@ -425,7 +486,7 @@ def floor_relay(enabled: bool = True):
     process = subprocess.Popen([sys.executable, __file__, "--serve-floor", str(port)], cwd=PROJECT_ROOT)
     try:
         wait_for_port(port)
-        yield f"http://127.0.0.1:{port}"
+        yield FloorTarget(f"http://127.0.0.1:{port}", process.pid)
     finally:
         process.terminate()
         process.wait(timeout=10)
@@ -475,11 +536,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-async def bench(args, servers: list[stack.Server], database_url: str, floor_url: str | None):
-    ours_target = WozsqlTarget(servers, database_url)
+async def bench(args, ours_target: WozsqlTarget, floor_target: FloorTarget | None, servers: list[stack.Server]):
     print(f"signing in {2 * max(args.rooms)} accounts through the login form ...", flush=True)
     print(f"  {await ours_target.sign_in(max(args.rooms)):.1f} s", flush=True)
-    floor_target = FloorTarget(floor_url) if floor_url else None
     pairs = []
     for rooms in args.rooms:
         print(f"N={rooms}: wozsql ...", flush=True)
@@ -521,10 +580,12 @@ def main(argv: list[str]) -> int:
         print(f"stack ready: migrated, demo data, {2 * accounts} accounts ({time.perf_counter() - started:.1f} s)")
         with (
             stack.daphne_servers(env, args.servers, args.logs or folder) as servers,
-            floor_relay(enabled=not args.no_floor) as floor_url,
+            floor_relay(enabled=not args.no_floor) as floor_target,
         ):
+            ours_target = WozsqlTarget(servers, database_url, stack_roots(servers, database_url, redis_url))
+            floor_url = floor_target.base if floor_target else None
             print(f"{len(servers)} Daphne process(es): {', '.join(s.url for s in servers)}; floor {floor_url}")
-            pairs = asyncio.run(bench(args, servers, database_url, floor_url))
+            pairs = asyncio.run(bench(args, ours_target, floor_target, servers))
             for server in servers:
                 errors = [
                     line for line in server.log.read_text().splitlines() if "Traceback" in line or "ERROR" in line

@@ -13,6 +13,7 @@ against the first (the brief's definition); the second is printed as the stricte
 import argparse
 import json
 import os
+import resource
 import sqlite3
 import statistics
 import sys
@@ -89,11 +90,19 @@ def main() -> int:
     run_plain(queries)
 
     fresh_times, warm_times, sandbox_times = [], [], []
+    plain_cpu = sandbox_cpu = 0.0
     for _ in range(args.reps):
         fresh_times.append(run_plain(queries))
+        started_cpu = time.process_time()
         warm_times.append(run_plain(queries, warm))
+        plain_cpu += time.process_time() - started_cpu
+        started_cpu = time.process_time()
         sandbox_times.append(run_sandbox(queries, limits)[0])
-    shutdown()
+        sandbox_cpu += time.process_time() - started_cpu
+    shutdown()  # reaps the workers, so their CPU time shows in RUSAGE_CHILDREN
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # The workers also ran the warm-up pass: spread their time over reps + 1 passes.
+    worker_cpu = (children.ru_utime + children.ru_stime) / (args.reps + 1)
 
     fresh = statistics.median(fresh_times)
     kept = statistics.median(warm_times)
@@ -106,6 +115,13 @@ def main() -> int:
     print(f"sandbox:                          {sandbox * 1000:7.1f} ms  ({sandbox / n * 1e6:6.1f} us/query)")
     print(f"ratio sandbox / fresh plain:  {sandbox / fresh:.3f}  (target <= {args.target})")
     print(f"ratio sandbox / warm plain:   {sandbox / kept:.3f}")
+    # CPU time does not depend on how busy the machine is: it is the work each side does, wherever it runs.
+    caller_cpu = sandbox_cpu / args.reps
+    print(
+        f"CPU per pass: plain {plain_cpu / args.reps * 1000:.1f} ms; sandbox {(caller_cpu + worker_cpu) * 1000:.1f} ms "
+        f"(caller {caller_cpu * 1000:.1f} + workers {worker_cpu * 1000:.1f}); "
+        f"ratio {(caller_cpu + worker_cpu) / (plain_cpu / args.reps):.3f}; load average {os.getloadavg()[0]:.1f}"
+    )
     print(f"sandbox errors: {len(failures)}, row-count mismatches: {len(mismatches)}")
     for query, error in failures[:5]:
         print("  error:", query[1][:80], error)

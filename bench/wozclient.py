@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 
 from websockets.asyncio.client import connect as ws_connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 # Close codes after which the protocol says not to retry.
 NO_RETRY_CODES = frozenset({4401, 4403, 4404})
@@ -113,37 +113,59 @@ def new_id(prefix: str) -> str:
 # --- The lobby -----------------------------------------------------------------------------------------------------
 
 
-async def lobby_wait(base_url: str, cookie: str | None, *, leave_after: bool = False, timeout: float = 120.0) -> int:
+async def lobby_wait(
+    base_url: str,
+    cookie: str | None,
+    *,
+    leave_after: bool = False,
+    timeout: float = 120.0,
+    retried: list[str] | None = None,
+) -> int:
     """Join the lobby and return the dialogue id once paired. `leave_after` stops an expert taking more dialogues.
 
     An expert may already have been given a dialogue while its lobby socket was closed: the `status` frame lists it in
-    `my_dialogues`, so that counts as paired too.
+    `my_dialogues`, so that counts as paired too. A lost connection (or a handshake the server never answered) is
+    retried with the protocol's back-off; each retry's reason is appended to `retried`.
     """
+    delays = itertools.chain(BACKOFF_SECONDS, itertools.repeat(BACKOFF_SECONDS[-1]))
     try:
-        async with asyncio.timeout(timeout), _open(base_url, "/ws/lobby/", cookie) as ws:
-            await ws.send(json.dumps({"type": "join"}))
-            async for raw in ws:
-                frame = json.loads(raw)
-                kind = frame.get("type")
-                dialogue = None
-                if kind == "paired":
-                    dialogue = frame["dialogue"]
-                elif kind == "status":
-                    open_ones = [d for d in frame.get("my_dialogues") or [] if d.get("status") in ("waiting", "active")]
-                    dialogue = open_ones[0]["id"] if open_ones else None
-                elif kind == "released":
-                    raise ProtocolError(f"released from the lobby: {frame.get('message')}")
-                elif kind == "error":
-                    raise ProtocolError(f"lobby refused: {frame.get('code')}: {frame.get('message')}")
-                if dialogue is not None:
-                    if leave_after:
-                        await ws.send(json.dumps({"type": "leave"}))
-                    return int(dialogue)
-            raise ProtocolError(f"lobby closed with code {ws.close_code}")
+        async with asyncio.timeout(timeout):
+            while True:
+                try:
+                    return await _lobby_once(base_url, cookie, leave_after)
+                except (OSError, InvalidHandshake, ConnectionClosed, TimeoutError) as exc:
+                    if isinstance(exc, InvalidStatus) and exc.response.status_code < 500:
+                        raise ProtocolError(f"lobby handshake refused: HTTP {exc.response.status_code}") from None
+                    if retried is not None:
+                        retried.append(f"{type(exc).__name__}: {exc}")
+                await asyncio.sleep(next(delays))
     except TimeoutError:
         raise ProtocolError(f"not paired within {timeout} s") from None
-    except InvalidStatus as exc:
-        raise ProtocolError(f"lobby handshake refused: HTTP {exc.response.status_code}") from None
+
+
+async def _lobby_once(base_url: str, cookie: str | None, leave_after: bool) -> int:
+    async with _open(base_url, "/ws/lobby/", cookie) as ws:
+        await ws.send(json.dumps({"type": "join"}))
+        async for raw in ws:
+            frame = json.loads(raw)
+            kind = frame.get("type")
+            dialogue = None
+            if kind == "paired":
+                dialogue = frame["dialogue"]
+            elif kind == "status":
+                open_ones = [d for d in frame.get("my_dialogues") or [] if d.get("status") in ("waiting", "active")]
+                dialogue = open_ones[0]["id"] if open_ones else None
+            elif kind == "released":
+                raise ProtocolError(f"released from the lobby: {frame.get('message')}")
+            elif kind == "error":
+                raise ProtocolError(f"lobby refused: {frame.get('code')}: {frame.get('message')}")
+            if dialogue is not None:
+                if leave_after:
+                    await ws.send(json.dumps({"type": "leave"}))
+                return int(dialogue)
+        if ws.close_code in NO_RETRY_CODES:
+            raise ProtocolError(f"lobby closed with code {ws.close_code}")
+        raise ConnectionClosed(ws.close_rcvd, ws.close_sent)
 
 
 # --- The room ------------------------------------------------------------------------------------------------------
@@ -193,13 +215,20 @@ class Room:
         return max(self.event_seqs, default=0)
 
     async def start(self) -> None:
-        await self._connect()
+        """Open the socket and say hello; a first handshake that fails for a transient reason is retried."""
+        try:
+            await self._connect()
+        except (OSError, InvalidHandshake, ConnectionClosed, TimeoutError):
+            if not await self._reconnect():
+                raise self._failure from None
         self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._heartbeat())]
 
     async def _connect(self) -> None:
         try:
             self._ws = await _open(self.base_url, f"/ws/dialogues/{self.dialogue}/", self.cookie)
         except InvalidStatus as exc:
+            if exc.response.status_code >= 500:
+                raise
             raise ProtocolError(f"room handshake refused: HTTP {exc.response.status_code}") from None
         # No events are pushed before hello; after a reconnect hello says what we already have.
         await self._send_raw({"type": "hello", "last_seq": self.last_seq})
@@ -235,7 +264,7 @@ class Room:
                 return False
             try:
                 await self._connect()
-            except (OSError, ConnectionClosed, TimeoutError):
+            except (OSError, InvalidHandshake, ConnectionClosed, TimeoutError):
                 continue
             except ProtocolError as exc:
                 self._fail(exc)

@@ -9,15 +9,16 @@ missing events from the database, and a duplicate is ignored. The channel layer 
 import asyncio
 import json
 import time
+from datetime import datetime
 
-from channels.db import database_sync_to_async
+from channels.db import database_sync_to_async as _database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
 from annotation.roles import can
 from dialogs import selectors, services
-from dialogs.models import Dialogue
+from dialogs.models import Dialogue, Event
 from dialogs.services import DialogueError
 from dialogs.visibility import event_view
 
@@ -27,11 +28,22 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 
 
+def database_sync_to_async(function):
+    """Run `function` (ORM work) on a thread of the pool rather than on the one thread that every thread-sensitive call
+    of the process shares. Each call here is self-contained (its own queries and transactions; the event log's row lock
+    orders writes), so nothing needs that one thread, and one room's queries should not queue behind every other
+    room's: with a single thread per process the queue, not the database, was most of the latency under load."""
+    return _database_sync_to_async(function, thread_sensitive=False)
+
+
 def person_group(user_id: int) -> str:
     return f"person-{user_id}"
 
 
 LOBBY_GROUP = "lobby"
+# Events up to this size (their payload as JSON) travel inside the broadcast, so each socket delivers them without
+# reading the log; bigger ones (SQL result tables) and any gap are read from the database.
+INLINE_EVENT_BYTES = 16 * 1024
 TIMED_OUT_MESSAGE = "No expert became free in time. Thank you for waiting: here is your completion code."
 NO_GOAL_MESSAGE = "You have done every task we have for now. Thank you: here is your completion code."
 
@@ -104,11 +116,18 @@ class LobbyConsumer(_JsonConsumer):
     """Workers wait here for a partner; experts say they are ready and see who waits."""
 
     tick_seconds = 5.0
+    # A burst of lobby changes (a crowd joining at once) becomes one status per socket, not one per change: each
+    # status is a few queries, and one per socket per join made a crowd of N cost N² of them.
+    status_delay_seconds = 0.25
+    # The release and the sweep cover every waiting person and every open room, so one socket's tick per process does
+    # them for everyone (monotonic time of the last one; one lobby socket per person would mean N full sweeps a tick).
+    _swept_at = float("-inf")
 
     async def connect(self):
         self.rate_limit = _RateLimit(settings.WS_RATE_PER_MINUTE)
         self.user = self.scope.get("user")
         self.ticker = None
+        self.status_soon = None
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)
             return
@@ -128,6 +147,8 @@ class LobbyConsumer(_JsonConsumer):
     async def disconnect(self, code):
         if self.ticker:
             self.ticker.cancel()
+        if self.status_soon:
+            self.status_soon.cancel()
         if getattr(self, "user", None) is not None and self.user.is_authenticated:
             await self.channel_layer.group_discard(person_group(self.user.pk), self.channel_name)
             await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
@@ -176,23 +197,42 @@ class LobbyConsumer(_JsonConsumer):
         try:
             while True:
                 await asyncio.sleep(self.tick_seconds)
-                released = await database_sync_to_async(services.lobby_release_expired)()
-                for entry in released:
-                    await self.channel_layer.group_send(
-                        person_group(entry.person_id),
-                        {"type": "lobby.released", "completion_code": entry.completion_code},
-                    )
-                await database_sync_to_async(services.dialogues_sweep)()
+                released = []
+                if self._sweep_due():
+                    released = await database_sync_to_async(services.lobby_release_expired)()
+                    for entry in released:
+                        await self.channel_layer.group_send(
+                            person_group(entry.person_id),
+                            {"type": "lobby.released", "completion_code": entry.completion_code},
+                        )
+                    await database_sync_to_async(services.dialogues_sweep)()
                 await self._pair_and_announce() if released else await self._send_status()
         except asyncio.CancelledError:
             pass
+
+    def _sweep_due(self) -> bool:
+        now = time.monotonic()
+        if now - LobbyConsumer._swept_at < self.tick_seconds * 0.9:
+            return False
+        LobbyConsumer._swept_at = now
+        return True
 
     async def _send_status(self):
         status = await database_sync_to_async(selectors.lobby_status)(self.user)
         await self.send_json({"type": "status", **status})
 
+    async def _send_status_soon(self):
+        try:
+            await asyncio.sleep(self.status_delay_seconds)
+            self.status_soon = None  # changes from now on need a status of their own
+            await self._send_status()
+        except asyncio.CancelledError:
+            pass
+
     async def lobby_changed(self, event):
-        await self._send_status()
+        # The status is read when it is sent, so one pending status covers every change before it.
+        if self.status_soon is None:
+            self.status_soon = asyncio.ensure_future(self._send_status_soon())
 
     async def lobby_paired(self, event):
         await self.send_json(
@@ -305,16 +345,43 @@ class DialogueConsumer(_JsonConsumer):
 
     async def _broadcast(self, events):
         for event in events:
-            await self.channel_layer.group_send(
-                self.dialogue.group_name, {"type": "dialogue.event", "seq": event.seq, "event_id": event.pk}
-            )
+            message = {"type": "dialogue.event", "seq": event.seq, "event_id": event.pk}
+            payload = json.dumps(event.payload)
+            if len(payload) <= INLINE_EVENT_BYTES:
+                message["event"] = {
+                    "kind": event.kind,
+                    "author_role": event.author_role,
+                    "created_at": event.created_at.isoformat(),
+                    "payload": payload,
+                }
+            await self.channel_layer.group_send(self.dialogue.group_name, message)
 
     async def dialogue_event(self, message):
         if not self.ready:
             return
         if message["seq"] <= self.sent_seq:
             return  # already delivered (a duplicate or a rebroadcast)
-        await self._catch_up()
+        if message["seq"] == self.sent_seq + 1 and "event" in message:
+            await self._deliver(message["seq"], message["event"])
+        else:
+            await self._catch_up()  # a gap (a lost or overtaken broadcast) or an event too big to travel inline
+
+    async def _deliver(self, seq: int, carried: dict):
+        """Send the next event from the broadcast itself, without reading the log: it was committed before it was
+        broadcast, and it is the one right after the last this socket sent, so order and exactly-once hold."""
+        event = Event(
+            seq=seq,
+            kind=carried["kind"],
+            author_role=carried["author_role"],
+            created_at=datetime.fromisoformat(carried["created_at"]),
+            payload=json.loads(carried["payload"]),
+        )
+        view = event_view(event, self.side)
+        if view is not None:
+            await self.send_json({"type": "event", **view})
+        self.sent_seq = seq
+        if event.kind in ("end", "score", "response") and view is not None:
+            await self._send_state()
 
     async def _catch_up(self):
         """Send every event after `sent_seq` that this side may see, in order, straight from the log."""

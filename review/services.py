@@ -169,7 +169,7 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
         date_to=dt.date.fromisoformat(options["date_to"]) if options.get("date_to") else None,
         origin=options.get("origin", "all"),
     )
-    records = selectors.dialogue_records(queryset)
+    records = selectors.dialogue_records(queryset, timestamps=False)
     db_ids = sorted({record.db_id for record in records})
     databases = list(Database.objects.filter(db_id__in=db_ids))
     by_id = {database.db_id: database for database in databases}
@@ -382,9 +382,10 @@ def _remove_older_zips(folder: Path, export_id: int, *, keep: Path) -> None:
 
 
 def _zip_folder(source: Path, target: Path) -> None:
-    """Zip `source` into `target` (paths inside the zip relative to `source`); fsync so a crash cannot leave a file
-    that looks whole but is not once it has been renamed into place."""
-    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+    """Zip `source` into `target` (paths inside the zip relative to `source`) at the fastest deflate level (the zip
+    is built on every export, read once); fsync so that a crash cannot leave a file that looks whole once it is
+    renamed into place."""
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
         for path in sorted(source.rglob("*")):
             if path.is_file():
                 archive.write(path, path.relative_to(source).as_posix())

@@ -103,12 +103,12 @@ def _statistics_from(request):
     form = StatisticsForm(request.GET or None)
     if request.GET and not form.is_valid():
         return form, None
-    selection = form.selection() if request.GET else form_defaults()
+    selection = form.selection() if request.GET else _form_defaults()
     seed = form.cleaned_data.get("seed") if request.GET else None
     return form, selectors.statistics_for(seed=seed, **selection)
 
 
-def form_defaults() -> dict:
+def _form_defaults() -> dict:
     return {
         "statuses": list(selectors.DEFAULT_STATUSES),
         "db_ids": [],

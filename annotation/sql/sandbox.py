@@ -503,8 +503,6 @@ class _Worker:
 def _wait_readable(poller: select.poll, spin_until: float, deadline: float | None) -> None:
     """Return once the polled pipe is readable (or closed); raise _WorkerLate at ``deadline`` (None: never)."""
     poll = poller.poll
-    if poll(0):
-        return
     monotonic = time.monotonic
     yield_cpu = os.sched_yield  # if the other side was woken on this CPU, let it run now rather than at the next tick
     while monotonic() < spin_until:
@@ -551,7 +549,7 @@ class _Pool:
             try:
                 reply = worker.request(request, timeout_s + _BACKSTOP_MARGIN_S, max_reply, self._busy == 1)
             except _WorkerLate:
-                self._release(worker)
+                self._discard(worker)
                 return _error(
                     "timeout",
                     f"the query did not stop at its {limits.timeout_ms:,} ms time limit; its worker was stopped",
@@ -743,10 +741,13 @@ def _read_frame(fd: int, poller: select.poll) -> bytes | None:
     data = b""
     needed = _FRAME_HEADER.size
     header_done = False
-    spin_until = time.monotonic() + _WORKER_SPIN_S if _machine_idle() else 0.0
+    spin = _machine_idle()
+    spin_until = time.monotonic() + _WORKER_SPIN_S if spin else 0.0
     while True:
         while len(data) < needed:
-            _wait_readable(poller, spin_until, None)
+            if spin:
+                _wait_readable(poller, spin_until, None)
+            # Otherwise a plain blocking read: one system call instead of poll + read.
             chunk = os.read(fd, needed - len(data) if header_done else 65536)
             if not chunk:
                 return None

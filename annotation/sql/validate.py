@@ -6,7 +6,9 @@ GROUP BY, HAVING and ORDER BY), ``*`` and ``T1.*``, quoted identifiers, all case
 touches a database: the sandbox (annotation.sql.sandbox) stays the authority on what actually runs.
 
 Error kinds: ``syntax``, ``statement`` (not a single SELECT), ``unknown_table``, ``unknown_column``,
-``ambiguous_column``. Positions are character offsets into the SQL (``end`` exclusive) with 1-based line/col.
+``ambiguous_column``. Warning kinds: ``string_literal`` (a double-quoted "name" that SQLite will read as a string, as
+Spider's gold SQL often does), ``unchecked`` (a shape sqlglot cannot scope). Positions are character offsets into the
+SQL (``end`` exclusive) with 1-based line/col.
 """
 
 from __future__ import annotations

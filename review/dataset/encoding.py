@@ -1,22 +1,15 @@
-"""Spider encoding of many queries at once, spread over processes.
+"""Spider encoding of many queries, and the LIMIT quirk of the SParC/CoSQL releases.
 
-Encoding is pure CPU (sqlglot parsing, about 1,000 queries/s on one core), so a CoSQL-sized export spends most of
-its time here; a process pool uses the other cores. This module imports nothing from Django, so that a pool worker
-starts with only the SQL core loaded. Results are plain tuples: (encoded sql dict or None, error message or None).
+Encoding is pure CPU in this process (sqlglot parsing, about 2,500 queries/s here). A process pool was tried and
+dropped: on the 2-vCPU machines this project runs on, two busy processes got about 1.2 times the throughput of
+one, and pool workers encoded several times slower than the parent (start-up, pickling, cold caches), so the pool
+cost more than it saved. What does run in parallel is execution: the sandbox's worker processes run queries while
+this process encodes (see sqlcheck).
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
-
 from annotation.sql.spider import SpiderEncodingError, encode_sql
-
-# Below this many queries a pool costs more than it saves: forking a large server process and its copy-on-write
-# page faults cost about as much as encoding 1,500 queries in place (measured on 2 cores).
-POOL_THRESHOLD = 3000
-CHUNK_SIZE = 200
 
 
 def encode_chunk(schema: dict, sqls: list[str]) -> list[tuple[dict | None, str | None]]:
@@ -32,64 +25,46 @@ def encode_chunk(schema: dict, sqls: list[str]) -> list[tuple[dict | None, str |
     return encoded
 
 
-def limit_as_one(encoded):
-    """The same encoding with every LIMIT written as 1, the quirk of the SParC/CoSQL releases (nested queries too)."""
-    if isinstance(encoded, dict):
-        copy = {key: limit_as_one(value) for key, value in encoded.items()}
-        if "select" in encoded and encoded.get("limit") is not None:
-            copy["limit"] = 1
-        return copy
-    if isinstance(encoded, list):
-        return [limit_as_one(item) for item in encoded]
-    return encoded
-
-
-class _InlineExecutor(Executor):
-    """Runs submitted work at once in this process (small batches, and where no pool may be started)."""
-
-    def submit(self, fn, /, *args, **kwargs):
-        future: Future = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # handed to the caller through the future, as a pool would
-            future.set_exception(exc)
-        return future
-
-
-def encoder_pool(query_count: int) -> Executor:
-    """A process pool for `query_count` queries, or an inline executor when a pool would not pay off.
-
-    Workers are forked: a spawned worker would re-run the caller's main script (an unguarded one starts the export
-    again), and a forked one starts with the SQL core already imported. The children only encode (pure Python, no
-    database, no locks the caller holds: callers create the pool before starting any thread of their own) and
-    leave through os._exit, so the connections they inherit are never touched.
-    """
-    workers = min(os.cpu_count() or 1, 4)
-    if query_count < POOL_THRESHOLD or workers < 2:
-        return _InlineExecutor()
-    try:
-        return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
-    except (OSError, ValueError, AssertionError):  # no processes allowed here: encode inline instead
-        return _InlineExecutor()
-
-
 def encode_all(pairs, schemas: dict[str, dict]) -> dict[tuple[str, str], tuple[dict | None, str | None]]:
-    """Encode every distinct (db_id, sql) pair (LIMIT values kept); in a process pool when there are many."""
-    pairs = list(dict.fromkeys(pairs))
+    """Encode every distinct (db_id, sql) pair (LIMIT values kept)."""
     by_db: dict[str, list[str]] = {}
-    for db_id, sql in pairs:
+    for db_id, sql in dict.fromkeys(pairs):
         by_db.setdefault(db_id, []).append(sql)
     encoded: dict[tuple[str, str], tuple[dict | None, str | None]] = {}
-    pool = encoder_pool(len(pairs))
-    try:
-        futures = []
-        for db_id, sqls in by_db.items():
-            for start in range(0, len(sqls), CHUNK_SIZE):
-                chunk = sqls[start : start + CHUNK_SIZE]
-                futures.append((db_id, chunk, pool.submit(encode_chunk, schemas[db_id], chunk)))
-        for db_id, chunk, future in futures:
-            for sql, outcome in zip(chunk, future.result(), strict=True):
-                encoded[(db_id, sql)] = outcome
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    for db_id, sqls in by_db.items():
+        for sql, outcome in zip(sqls, encode_chunk(schemas[db_id], sqls), strict=True):
+            encoded[(db_id, sql)] = outcome
     return encoded
+
+
+def limit_as_one(sql: dict | None) -> dict | None:
+    """The same encoding with every LIMIT written as 1, the quirk of the SParC/CoSQL releases (nested queries too).
+
+    Copies only the dicts on the way to a nested query and shares everything else with the input, which must
+    therefore not be mutated afterwards (exports only serialise it)."""
+    if sql is None:
+        return None
+    copy = dict(sql)
+    if copy["limit"] is not None:
+        copy["limit"] = 1
+    units = sql["from"]["table_units"]
+    if any(kind == "sql" for kind, _ in units):
+        copy["from"] = {**sql["from"], "table_units": [[k, limit_as_one(v) if k == "sql" else v] for k, v in units]}
+    for clause in ("where", "having"):
+        if any(_has_nested(item) for item in sql[clause]):
+            copy[clause] = [_cond_limit_as_one(item) if isinstance(item, list) else item for item in sql[clause]]
+    conds = sql["from"]["conds"]
+    if any(_has_nested(item) for item in conds):
+        copy["from"] = {**copy["from"], "conds": [_cond_limit_as_one(i) if isinstance(i, list) else i for i in conds]}
+    for name in ("intersect", "union", "except"):
+        if sql[name] is not None:
+            copy[name] = limit_as_one(sql[name])
+    return copy
+
+
+def _has_nested(item) -> bool:
+    return isinstance(item, list) and (isinstance(item[3], dict) or isinstance(item[4], dict))
+
+
+def _cond_limit_as_one(cond: list) -> list:
+    return [*cond[:3], *(limit_as_one(v) if isinstance(v, dict) else v for v in cond[3:])]

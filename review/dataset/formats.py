@@ -9,12 +9,24 @@ measured on the public samples (CoSQL and CHASE hold the quirk, SParC the values
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from annotation.sql.spider import query_toks_no_value
+from annotation.sql.spider import query_toks_no_value as _query_toks_no_value
 from annotation.tokens import utterance_toks
 from review.dataset.encoding import limit_as_one
 from review.dataset.replay import DialogueRecord, StateTurn
 from review.dataset.sqlcheck import SqlCheck, result_digest
+
+
+@lru_cache(maxsize=50_000)
+def _query_tokens(sql: str) -> tuple[str, ...]:
+    return tuple(_query_toks_no_value(sql))
+
+
+def query_toks_no_value(sql: str) -> list[str]:
+    """`query_toks_no_value` of `sql`, remembered: several files of one export need it for the same query."""
+    return list(_query_tokens(sql))
+
 
 DEFAULT_LIMIT_MODES = {"cosql": "one", "sparc": "value", "chase": "one"}
 SQL_ERROR_POLICIES = ("skip", "keep")

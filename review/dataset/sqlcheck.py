@@ -1,9 +1,9 @@
 """Re-execute and re-encode every SQL of an export before it is written.
 
-Each distinct (database, SQL) pair is checked once: encoded under the Spider protocol (in a process pool, see
-`encoding`) and executed in the sandbox (its worker processes run queries in parallel with the encoding). A
-database registered without a file (schema only) cannot execute anything: its queries are marked "not executed",
-which the export reports instead of failing.
+Each distinct (database, SQL) pair is checked once: encoded under the Spider protocol here and executed in the
+sandbox, whose worker processes run the queries while this process encodes. A database registered without a file
+(schema only) cannot execute anything: its queries are marked "not executed", which the export reports instead of
+failing.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 from annotation.sql.sandbox import SandboxLimits, execute
-from review.dataset.encoding import CHUNK_SIZE, encode_chunk, encoder_pool
+from review.dataset.encoding import encode_chunk
+
+CHUNK_SIZE = 200
 
 
 @dataclass
@@ -52,7 +54,9 @@ def check_queries(
     by_db: dict[str, list[str]] = {}
     for db_id, sql in pairs:
         by_db.setdefault(db_id, []).append(sql)
-    executable = [(db_id, sql) for db_id, sql in pairs if paths.get(db_id) is not None]
+    # Sorted by database: each sandbox worker keeps a few connections open, and runs of queries on the same file
+    # reuse them (interleaved databases made execution twice as slow).
+    executable = sorted((db_id, sql) for db_id, sql in pairs if paths.get(db_id) is not None)
     total = len(pairs) + len(executable)
     done = 0
     last_report = 0.0
@@ -65,37 +69,43 @@ def check_queries(
             progress(done, total)
 
     limits = SandboxLimits.from_settings()
-    pool = encoder_pool(len(pairs))
+    # Execution runs in the sandbox's processes; its caller threads mostly wait on pipes, so they overlap with the
+    # encoding, which keeps this thread busy meanwhile.
     threads = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="export-sql")
     try:
-        pending = {}
+        running = {}
+        for start in range(0, len(executable), 50):
+            batch = executable[start : start + 50]
+            running[threads.submit(_execute_batch, batch, paths, limits)] = batch
         for db_id, sqls in by_db.items():
             for start in range(0, len(sqls), CHUNK_SIZE):
                 chunk = sqls[start : start + CHUNK_SIZE]
-                pending[pool.submit(encode_chunk, schemas[db_id], chunk)] = ("encode", db_id, chunk)
-        # Executions are queued in batches so that a slow query never holds back the progress bar for long.
-        for start in range(0, len(executable), 50):
-            batch = executable[start : start + 50]
-            pending[threads.submit(_execute_batch, batch, paths, limits)] = ("execute", None, batch)
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                kind, db_id, items = pending.pop(future)
-                if kind == "encode":
-                    for sql, (encoded, error) in zip(items, future.result(), strict=True):
-                        check = checks[(db_id, sql)]
-                        check.encoded, check.encode_error = encoded, error
-                else:
-                    for pair, (error, digest) in zip(items, future.result(), strict=True):
-                        check = checks[pair]
-                        check.executed, check.exec_error, check.result_digest = True, error, digest
-                done += len(items)
+                for sql, (encoded, error) in zip(chunk, encode_chunk(schemas[db_id], chunk), strict=True):
+                    check = checks[(db_id, sql)]
+                    check.encoded, check.encode_error = encoded, error
+                done += len(chunk)
+                done += _collect(running, checks, block=False)
+                report()
+        while running:
+            done += _collect(running, checks, block=True)
             report()
     finally:
         threads.shutdown(wait=True, cancel_futures=True)
-        pool.shutdown(wait=True, cancel_futures=True)
     report(force=True)
     return checks
+
+
+def _collect(running: dict, checks: dict, *, block: bool) -> int:
+    """Record the finished execution batches (waiting for one if `block`); return how many queries they held."""
+    finished = wait(running, timeout=None if block else 0, return_when=FIRST_COMPLETED)[0]
+    count = 0
+    for future in finished:
+        batch = running.pop(future)
+        for pair, (error, digest) in zip(batch, future.result(), strict=True):
+            check = checks[pair]
+            check.executed, check.exec_error, check.result_digest = True, error, digest
+        count += len(batch)
+    return count
 
 
 def _execute_batch(batch, paths, limits) -> list[tuple[str | None, str | None]]:

@@ -30,8 +30,8 @@ def write_json(path: Path, data, *, kind: str | None, sort_keys: bool = False, i
     if kind is not None:
         validation.check(kind, data, name=path.name)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, ensure_ascii=False, indent=indent, sort_keys=sort_keys)
+    # dumps, not dump: only the one-shot, unindented path uses the C encoder (dump always takes the Python one).
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=indent, sort_keys=sort_keys), encoding="utf-8")
 
 
 def write_databases(folder: Path, databases: list) -> int:
@@ -112,13 +112,15 @@ def write_export(
                 done(path)
                 intents = [item for record in by_split[split] for item in formats.user_intent_items(record)]
                 path = folder / "user_intent_prediction" / f"cosql_{split}.json"
-                write_json(path, intents, kind="cosql_user_intent")
+                write_json(path, intents, kind="cosql_user_intent", indent=None)
                 done(path)
                 responses = [
                     item for record in by_split[split] for item in formats.response_items(record, plan.turns[record.id])
                 ]
                 path = folder / "system_response_generation" / f"cosql_{split}.json"
-                write_json(path, responses, kind="cosql_response_generation")
+                # Compact, like the all-info file: it holds result tables, and only the unindented path of the json
+                # module is written in C (indenting these took seconds on a CoSQL-sized corpus).
+                write_json(path, responses, kind="cosql_response_generation", indent=None)
                 done(path)
             elif fmt == "sparc":
                 path = folder / f"{split}.json"

@@ -37,19 +37,36 @@ def test_unfold_splits_alternating_parts_only():
     assert unfold("no fold") == ([], "no fold")
 
 
-def test_limit_as_one_reaches_nested_queries():
-    nested = {
-        "select": [False, []],
-        "limit": 5,
-        "union": {"select": [], "limit": 3},
-        "where": [[False, 8, [0, [0, 1, False], None], {"select": [], "limit": None}, None]],
-    }  # noqa: E501
-    assert limit_as_one(nested) == {
-        "select": [False, []],
-        "limit": 1,
-        "union": {"select": [], "limit": 1},
-        "where": [[False, 8, [0, [0, 1, False], None], {"select": [], "limit": None}, None]],
-    }
+SCHEMA = {
+    "db_id": "shop",
+    "table_names_original": ["item", "sale"],
+    "table_names": ["item", "sale"],
+    "column_names_original": [[-1, "*"], [0, "id"], [0, "name"], [0, "price"], [1, "item_id"], [1, "qty"]],
+    "column_names": [[-1, "*"], [0, "id"], [0, "name"], [0, "price"], [1, "item id"], [1, "qty"]],
+    "column_types": ["text", "number", "text", "number", "number", "number"],
+    "primary_keys": [1],
+    "foreign_keys": [[4, 1]],
+}
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT name FROM item ORDER BY price DESC LIMIT 3",
+        "SELECT name FROM item WHERE id IN (SELECT item_id FROM sale ORDER BY qty DESC LIMIT 5)",
+        "SELECT count(*) FROM (SELECT name FROM item LIMIT 7)",
+        "SELECT name FROM item UNION SELECT name FROM item ORDER BY name LIMIT 2",
+        "SELECT name FROM item WHERE price > (SELECT avg(price) FROM item LIMIT 4) LIMIT 9",
+        "SELECT name FROM item",
+    ],
+)
+def test_limit_as_one_equals_encoding_with_the_quirk(sql):
+    from annotation.sql.spider import encode_sql
+
+    kept = encode_sql(sql, SCHEMA, limit_mode="value")
+    before = json.dumps(kept)
+    assert limit_as_one(kept) == encode_sql(sql, SCHEMA, limit_mode="one")
+    assert json.dumps(kept) == before  # the input is left as it was
 
 
 @pytest.mark.parametrize(

@@ -102,6 +102,9 @@ document.querySelectorAll("[data-insert]").forEach((b) => b.addEventListener("cl
 const turns = new Map();  // utterance seq -> {seq, text, userActs, runs, sharedRun, responded, dropped}
 const looseRuns = [];     // runs sent without a turn (before the first question)
 const drafts = new Map(); // turn seq (or "none") -> what the expert typed/ticked for it, kept across turn switches
+// Labels and shares sent but not yet back as events. The server handles one socket's messages in order, so a
+// response sent after them is checked after them: the expert need not wait for the echo before responding.
+const inFlight = new Map();  // client id -> {type, turn}
 let manualTurn = null;
 let shownTurn;            // undefined until the first draw
 let state = null;
@@ -205,7 +208,7 @@ function runCard(run, number) {
       share.type = "button";
       share.addEventListener("click", () => {
         clearErrors();
-        client.send("share_result", { turn: run.turn, run: run.seq });
+        sendTracked("share_result", { turn: run.turn, run: run.seq });
         share.disabled = true;
         share.textContent = "Sending…";
       });
@@ -311,6 +314,7 @@ function onEvent(event) {
       chat.add(event);
       break;
     case "user_acts":
+      landed("user_acts", p.turn);
       if (turn) {
         turn.userActs = p.acts;
         delete draftOf(turn.seq).userActs;  // the saved labels are now the truth for the checkboxes
@@ -323,6 +327,7 @@ function onEvent(event) {
       break;
     }
     case "result_shared":
+      landed("share_result", p.turn);
       if (turn) turn.sharedRun = p.run;
       chat.add(event);
       break;
@@ -388,6 +393,18 @@ function onPresence(message) {
   }
 }
 
+function sendTracked(type, fields) {
+  const id = client.send(type, fields);
+  inFlight.set(id, { type, turn: fields.turn });
+  return id;
+}
+function inFlightFor(type, turn) {
+  return [...inFlight.values()].some((m) => m.type === type && m.turn === turn);
+}
+function landed(type, turn) {
+  for (const [id, m] of inFlight) if (m.type === type && m.turn === turn) inFlight.delete(id);
+}
+
 function clearErrors() {
   $("panel-errors").replaceChildren();
 }
@@ -429,7 +446,10 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
       onEvent(event);
     },
     presence: (message) => !over && onPresence(message),
-    error: (error) => showServerError(error),
+    error: (error) => {
+      if (error.id) inFlight.delete(error.id);
+      showServerError(error);
+    },
     fatal: (_code, text) => {
       $("fatal").textContent = text;
       $("fatal").hidden = false;
@@ -452,7 +472,7 @@ $("save-acts").addEventListener("click", () => {
     $("acts-state").className = "step-state todo";
     return;
   }
-  client.send("user_acts", { turn: shownTurn, acts });
+  sendTracked("user_acts", { turn: shownTurn, acts });
   $("acts-state").textContent = "saving…";
 });
 
@@ -475,9 +495,11 @@ function refusal() {
   const acts = checked("system-acts");
   if (over) return "The dialogue has ended.";
   if (!turn) return "There is no question to answer yet.";
-  if (!turn.userActs) return "Label the user acts first: tick them in step 1 and press “Save labels”.";
+  if (!turn.userActs && !inFlightFor("user_acts", turn.seq)) {
+    return "Label the user acts first: tick them in step 1 and press “Save labels”.";
+  }
   if (!acts.length) return "Tick at least one system act in step 4.";
-  if (acts.includes("CONFIRM_SQL") && !turn.sharedRun) {
+  if (acts.includes("CONFIRM_SQL") && !turn.sharedRun && !inFlightFor("share_result", turn.seq)) {
     return "CONFIRM_SQL needs a result table: run the SQL and send a result to the user first (step 3).";
   }
   if (!$("response-text").value.trim()) return "Write the response to the user.";
@@ -516,5 +538,7 @@ $("score-form").addEventListener("submit", (e) => {
   e.target.querySelector("button[type=submit]").disabled = true;  // until the ack or a refusal (refresh re-enables)
 });
 
+// Sent before a reload and never acked: the client resends them, so they count as on their way.
+for (const m of client.pending()) if (m.type === "user_acts" || m.type === "share_result") inFlight.set(m.id, m);
 refresh();
 client.start();
