@@ -493,16 +493,17 @@ def floor_relay(enabled: bool = True):
 
 
 @contextlib.contextmanager
-def profiled(servers: list[stack.Server], folder: str | None, name: str):
-    """py-spy on every server for the duration of the block; its collapsed stacks (all threads, idle included, so
-    waits on PostgreSQL and Redis show) go to FOLDER/NAME-daphne-K.txt."""
+def profiled(servers: list[stack.Server], folder: str | None, name: str, idle: bool = False):
+    """py-spy on every server for the duration of the block; its collapsed stacks (per thread; on-CPU samples only,
+    or with `idle` also the waits on PostgreSQL and Redis) go to FOLDER/NAME-daphne-K.txt."""
     if not folder:
         yield
         return
     Path(folder).mkdir(parents=True, exist_ok=True)
     spies = [
         subprocess.Popen(
-            [str(stack.BIN / "py-spy"), "record", "--pid", str(server.pid), "--format", "raw", "--threads", "--idle"]
+            [str(stack.BIN / "py-spy"), "record", "--pid", str(server.pid), "--format", "raw", "--threads"]
+            + (["--idle"] if idle else [])
             + ["--rate", "200", "--output", str(Path(folder) / f"{name}-daphne-{number}.txt")],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -249,6 +249,9 @@ class LobbyConsumer(_JsonConsumer):
         )
 
 
+_DIALOGUE_OWN_FIELDS = [f.attname for f in Dialogue._meta.concrete_fields if not (f.is_relation or f.primary_key)]
+
+
 class DialogueConsumer(_JsonConsumer):
     """One participant's socket in one room."""
 
@@ -326,7 +329,9 @@ class DialogueConsumer(_JsonConsumer):
         await self._catch_up()
 
     def _snapshot(self):
-        self.dialogue.refresh_from_db()
+        # Every field but the foreign keys: those never change in a room, and refreshing them would drop the database,
+        # goal and worker that _load cached (three more queries per state, sent after every response to both sides).
+        self.dialogue.refresh_from_db(fields=_DIALOGUE_OWN_FIELDS)
         return selectors.dialogue_snapshot(dialogue=self.dialogue, role=self.side)
 
     async def _post(self, message):
