@@ -82,6 +82,9 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": DATA_DIR / "wozsql.sqlite3",
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            # A file, not the default shared in-memory database: consumer tests write from several threads, and
+            # in-memory SQLite answers "table is locked" at once where a file waits for the lock (busy timeout).
+            "TEST": {"NAME": str(DATA_DIR / "test-wozsql.sqlite3")},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

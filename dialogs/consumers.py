@@ -304,7 +304,9 @@ class DialogueConsumer(_JsonConsumer):
         )
         if left:
             await self._broadcast([left[0]])
-        await self._presence("reconnecting")
+        still_open = await database_sync_to_async(services.side_connections)(self.dialogue, self.side)
+        if still_open[0] == 0:  # another tab of the same person keeps the side present
+            await self._presence("reconnecting")
 
     async def on_message(self, message):
         kind = message["type"]

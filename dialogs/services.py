@@ -351,6 +351,8 @@ def dialogue_post(*, dialogue: Dialogue, person: User, message: dict) -> list[tu
         turn = _turn(message, turns)
         run = _sql_run_event(dialogue, message.get("run"))
         result = run.payload["result"]
+        if run.payload.get("turn") not in (None, turn.seq):
+            raise DialogueError("invalid", f"SQL run #{run.seq} was written for another turn.")
         if not result["ok"]:
             raise DialogueError("invalid", "Only a run that succeeded can be sent to the worker.")
         payload = {
@@ -457,20 +459,24 @@ def dialogue_presence(*, dialogue: Dialogue, person: User, joined: bool) -> tupl
     return recorded
 
 
-def _gone_since(dialogue: Dialogue, side: str):
-    """When `side` left, if its newest presence event is a leave; None while connected (or never seen)."""
-    last = dialogue.events.filter(kind__in=[EventKind.JOIN, EventKind.LEAVE], author_role=side).order_by("-seq").first()
-    if last is not None and last.kind == EventKind.LEAVE:
-        return last.created_at
-    return None
+def side_connections(dialogue: Dialogue, side: str) -> tuple[int, object]:
+    """How many sockets `side` has open in the room (joins minus leaves: a person may use two tabs), and when the
+    last one closed (None while any is open). Derived from the log: the one rule for presence."""
+    open_sockets, last_leave = 0, None
+    presence = dialogue.events.filter(kind__in=[EventKind.JOIN, EventKind.LEAVE], author_role=side).order_by("seq")
+    for kind, created_at in presence.values_list("kind", "created_at"):
+        if kind == EventKind.JOIN:
+            open_sockets += 1
+        else:
+            open_sockets = max(open_sockets - 1, 0)
+            last_leave = created_at
+    return open_sockets, (last_leave if open_sockets == 0 else None)
 
 
 def partner_connected(dialogue: Dialogue, side: str) -> bool:
-    """Whether the other side's newest presence event says it is connected."""
+    """Whether the other side has at least one socket open in the room."""
     other = Role.EXPERT if side == Role.WORKER else Role.WORKER
-    presence = dialogue.events.filter(kind__in=[EventKind.JOIN, EventKind.LEAVE], author_role=other)
-    last = presence.order_by("-seq").first()
-    return last is not None and last.kind == EventKind.JOIN
+    return side_connections(dialogue, other)[0] > 0
 
 
 def dialogue_abandon_if_gone(*, dialogue: Dialogue, now=None) -> list[tuple[Event, bool]]:
@@ -481,7 +487,7 @@ def dialogue_abandon_if_gone(*, dialogue: Dialogue, now=None) -> list[tuple[Even
         return []
     grace = timedelta(seconds=settings.PRESENCE_GRACE_SECONDS)
     for side in (Role.WORKER, Role.EXPERT):
-        since = _gone_since(dialogue, side)
+        _, since = side_connections(dialogue, side)
         if since is not None and now - since >= grace:
             try:
                 return _end(dialogue, None, "", DialogueStatus.ABANDONED, None, f"The {side} left and did not return.")

@@ -418,3 +418,46 @@ async def test_lobby_releases_a_worker_who_has_had_every_goal(demo_databases):
     assert released["completion_code"].startswith("WOZ-") and "every task" in released["message"]
     await worker_ws.disconnect()
     await expert_ws.disconnect()
+
+
+async def test_a_second_tab_closing_does_not_make_the_worker_absent(room, settings):
+    settings.PRESENCE_GRACE_SECONDS = 1
+    dialogue, alice, erin = room
+    expert_ws, _ = await _enter(dialogue, erin)
+    first_tab, _ = await _enter(dialogue, alice)
+    second_tab, _ = await _enter(dialogue, alice)
+    await second_tab.disconnect()
+    await first_tab.send_json_to({"type": "utterance", "id": "still-here", "text": "Am I still here?"})
+    # The expert hears the question, never "reconnecting", and the dialogue outlives the grace period.
+    import asyncio
+
+    await asyncio.sleep(1.6)
+    await expert_ws.send_json_to({"type": "ping"})
+    seen = []
+    while True:
+        message = json.loads(await expert_ws.receive_from(timeout=5))
+        if message["type"] == "pong":
+            break
+        seen.append(message)
+    assert not [m for m in seen if m["type"] == "presence" and m["state"] == "reconnecting"]
+    assert not [m for m in seen if m["type"] == "event" and m["kind"] == "end"]
+    await database_sync_to_async(dialogue.refresh_from_db)()
+    assert dialogue.status != DialogueStatus.ABANDONED
+    await first_tab.disconnect()
+    await expert_ws.disconnect()
+
+
+async def test_share_result_refuses_a_run_of_another_turn(room):
+    dialogue, alice, erin = room
+    worker_ws, _ = await _enter(dialogue, alice)
+    expert_ws, _ = await _enter(dialogue, erin)
+    turns = []
+    for number in (1, 2):
+        await worker_ws.send_json_to({"type": "utterance", "id": f"u{number}", "text": f"Question {number}?"})
+        turns.append((await receive_until(worker_ws, _is("ack", id=f"u{number}")))["seq"])
+    await expert_ws.send_json_to({"type": "sql_run", "id": "r1", "turn": turns[0], "sql": "SELECT 1"})
+    run = await receive_until(expert_ws, _is("ack", id="r1"))
+    await expert_ws.send_json_to({"type": "share_result", "id": "s1", "turn": turns[1], "run": run["seq"]})
+    assert (await receive_until(expert_ws, _is("error")))["code"] == "invalid"
+    await worker_ws.disconnect()
+    await expert_ws.disconnect()
