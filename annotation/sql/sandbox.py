@@ -105,15 +105,16 @@ _STARTUP_TIMEOUT_S = 30.0  # a cold interpreter on a loaded CI machine can take 
 _QUEUE_TIMEOUT_FACTOR = 5  # a caller waits at most this many query time limits for a free worker
 _CONNECTIONS_PER_WORKER = 16  # each cached connection keeps up to 2 MB of page cache under the worker's heap limit
 _INLINE_BLOB_BYTES = 256  # blobs up to this size come back as hex literals, longer ones as a placeholder
-# Waiting by polling for a moment before sleeping. On the 2-vCPU VM this was measured on, a process asleep in poll()
-# took tens of microseconds to wake (idle vCPU) and every round trip paid that twice: "SELECT 1" took 206 us (p50)
-# when both sides slept, 43 us when both polled first. But on a busy machine polling steals the CPU the other side
-# needs: with a load average of 9 on 2 CPUs the Spider benchmark ran 3.5x slower with polling than without. So both
-# sides poll only while the machine is mostly idle (load average under half the CPUs), for a bounded time, yielding
-# the CPU at each turn (without the yield, a side woken on the poller's CPU waited a scheduler tick, 3-4 ms).
+# Waiting by polling for a moment before sleeping. On the 2-vCPU VM this was measured on, sleeping and waking costs
+# far more than the work: "SELECT 1" took 155 us and 68 us of caller CPU per call when both sides slept in poll(),
+# 77 us when both polled first; the Spider benchmark ran 1.9x plain sqlite3 with polling, 3.4x without (load 1).
+# But when every CPU is busy, polling steals the CPU the other side needs: at a load average of 9 on 2 CPUs the
+# benchmark ran 3.5x slower with polling than without. So both sides poll only while a CPU is free on average (load
+# average under the number of CPUs), for a bounded time, yielding the CPU at each turn (without the yield, a side
+# woken on the poller's CPU waited for a scheduler tick, 3-4 ms).
 _CALLER_SPIN_S = 0.0005  # and only when the caller is the pool's sole caller
 _WORKER_SPIN_S = 0.001  # after each reply, for the next request of a burst
-_IDLE_LOAD_PER_CPU = 0.5
+_IDLE_LOAD_PER_CPU = 1.0
 _spin_state = [0.0, False]  # [next check (monotonic), polling allowed]
 
 
