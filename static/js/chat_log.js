@@ -145,3 +145,47 @@ export class ChatLog {
     return notice;
   }
 }
+
+// The partner's presence badge and typing line, shared by both rooms. `name` is "Worker" or "Expert".
+export class PresenceBadge {
+  constructor(badge, typingLine, name) {
+    this.badge = badge;
+    this.typingLine = typingLine;
+    this.name = name;
+    this.typingTimer = null;
+    this.graceTimer = null;
+  }
+
+  set(text, kind) {
+    this.badge.textContent = text;
+    this.badge.className = `presence ${kind}`;
+  }
+
+  // From a `state` message: whether the partner is in the room now.
+  fromState(state) {
+    if (state.partner_connected) this.set(`${this.name}: connected`, "on");
+    else this.set(state.status === "waiting" ? `${this.name}: joining…` : `${this.name}: not connected`, "away");
+  }
+
+  // From a `presence` message: connected, typing, or reconnecting with a countdown to the grace period's end.
+  update(message) {
+    clearTimeout(this.typingTimer);
+    clearInterval(this.graceTimer);
+    this.typingLine.textContent = "";
+    if (message.state === "typing") {
+      this.set(`${this.name}: connected`, "on");
+      this.typingLine.textContent = `The ${this.name.toLowerCase()} is typing…`;
+      this.typingTimer = setTimeout(() => { this.typingLine.textContent = ""; }, 3500);
+    } else if (message.state === "connected") {
+      this.set(`${this.name}: connected`, "on");
+    } else if (message.state === "reconnecting") {
+      const until = Date.now() + (message.grace_seconds || 0) * 1000;
+      const show = () => {
+        const left = Math.max(0, Math.round((until - Date.now()) / 1000));
+        this.set(`${this.name}: reconnecting… (the dialogue ends in ${left} s if they do not return)`, "away");
+      };
+      show();
+      this.graceTimer = setInterval(show, 1000);
+    }
+  }
+}

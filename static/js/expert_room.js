@@ -1,7 +1,7 @@
 // The expert's room (CoSQL Figure 8): database browser, goal, chat, and a step panel for the current user turn:
 // label the user acts, write and run SQL, send a result, respond with system acts. Scoring follows the end.
 
-import { ChatLog, resultTable, rowSummary } from "./chat_log.js";
+import { ChatLog, resultTable, rowSummary, PresenceBadge } from "./chat_log.js";
 import { validateAsYouType } from "./sql_editor.js";
 import { TablePager } from "./table_view.js";
 import { WsClient } from "./wsclient.js";
@@ -366,32 +366,7 @@ function onEvent(event) {
   if (scored) drawSummary();
 }
 
-let typingTimer = null;
-let graceTimer = null;
-function setPartner(text, kind) {
-  $("partner").textContent = text;
-  $("partner").className = `presence ${kind}`;
-}
-function onPresence(message) {
-  clearTimeout(typingTimer);
-  clearInterval(graceTimer);
-  $("typing-line").textContent = "";
-  if (message.state === "typing") {
-    setPartner("Worker: connected", "on");
-    $("typing-line").textContent = "The worker is typing…";
-    typingTimer = setTimeout(() => { $("typing-line").textContent = ""; }, 3500);
-  } else if (message.state === "connected") {
-    setPartner("Worker: connected", "on");
-  } else if (message.state === "reconnecting") {
-    const until = Date.now() + (message.grace_seconds || 0) * 1000;
-    const show = () => {
-      const left = Math.max(0, Math.round((until - Date.now()) / 1000));
-      setPartner(`Worker: reconnecting… (abandoned in ${left} s if they do not return)`, "away");
-    };
-    show();
-    graceTimer = setInterval(show, 1000);
-  }
-}
+const partner = new PresenceBadge($("partner"), $("typing-line"), "Worker");
 
 function sendTracked(type, fields) {
   const id = client.send(type, fields);
@@ -433,8 +408,7 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
       if (ENDED.includes(message.status)) over = true;
       if (message.score !== null && message.score !== undefined) scored = true;
       if (!over) {
-        if (message.partner_connected) setPartner("Worker: connected", "on");
-        else setPartner(message.status === "waiting" ? "Worker: joining…" : "Worker: not connected", "away");
+        partner.fromState(message);
       } else {
         $("partner").hidden = true;
       }
@@ -445,7 +419,7 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
       if (event.author_role === "worker") $("typing-line").textContent = "";  // what they typed has arrived
       onEvent(event);
     },
-    presence: (message) => !over && onPresence(message),
+    presence: (message) => !over && partner.update(message),
     error: (error) => {
       if (error.id) inFlight.delete(error.id);
       showServerError(error);

@@ -1,6 +1,6 @@
 // The worker's room: read the tables, then see the goal and chat. Workers never receive SQL, so none can be shown.
 
-import { ChatLog } from "./chat_log.js";
+import { ChatLog, PresenceBadge } from "./chat_log.js";
 import { TablePager } from "./table_view.js";
 import { WsClient } from "./wsclient.js";
 
@@ -103,33 +103,7 @@ $("copy-code").addEventListener("click", async () => {
 
 // --- Presence -------------------------------------------------------------------------------------------------------
 
-let typingTimer = null;
-let graceTimer = null;
-function setPartner(text, kind) {
-  const badge = $("partner");
-  badge.textContent = text;
-  badge.className = `presence ${kind}`;
-}
-function partnerPresence(message) {
-  clearTimeout(typingTimer);
-  clearInterval(graceTimer);
-  $("typing-line").textContent = "";
-  if (message.state === "typing") {
-    setPartner("Expert: connected", "on");
-    $("typing-line").textContent = "The expert is typing…";
-    typingTimer = setTimeout(() => { $("typing-line").textContent = ""; }, 3500);
-  } else if (message.state === "connected") {
-    setPartner("Expert: connected", "on");
-  } else if (message.state === "reconnecting") {
-    const until = Date.now() + (message.grace_seconds || 0) * 1000;
-    const show = () => {
-      const left = Math.max(0, Math.round((until - Date.now()) / 1000));
-      setPartner(`Expert: reconnecting… (the dialogue ends in ${left} s if they do not return)`, "away");
-    };
-    show();
-    graceTimer = setInterval(show, 1000);
-  }
-}
+const partner = new PresenceBadge($("partner"), $("typing-line"), "Expert");
 
 // --- The socket -----------------------------------------------------------------------------------------------------
 
@@ -178,8 +152,7 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
       state = message;
       $("goal-question").textContent = message.goal_question;
       if (!over) {
-        if (message.partner_connected) setPartner("Expert: connected", "on");
-        else setPartner(message.status === "waiting" ? "Expert: joining…" : "Expert: not connected", "away");
+        partner.fromState(message);
       }
       if (["completed", "abandoned", "terminated", "dropped"].includes(message.status)) {
         reveal();
@@ -199,7 +172,7 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
       }
       if (!history && event.author_role === "expert" && document.hidden) document.title = "(new) Chat room · wozsql";
     },
-    presence: (message) => !over && partnerPresence(message),
+    presence: (message) => !over && partner.update(message),
     error: (error) => {
       showError(error.message);
       if (error.code === "too_early") $("end").disabled = !state?.can_end;
