@@ -232,7 +232,9 @@ def _goal_records(data) -> tuple[str, list[tuple[str, str, str]]]:
             raise ValidationError(f"Record {index} is not a JSON object.")
         if "final" in item and "database_id" in item:  # SParC, CoSQL state tracking, CHASE
             final = item["final"]
-            source = source or ("chase" if "question_id" in json.dumps(item.get("interaction", [])[:1]) else "sparc")
+            first_turn = (item.get("interaction") or [{}])[0]
+            # CHASE turns carry question_id (and keys sorted); SParC and CoSQL turns do not.
+            source = source or ("chase" if "question_id" in first_turn else "sparc")
             records.append((item["database_id"], final.get("utterance", ""), final.get("query", "")))
         elif "question" in item and "query" in item and "db_id" in item:  # Spider
             source = source or "spider"

@@ -130,6 +130,18 @@ def test_goals_import_reads_all_three_frames_and_filters(pets_file, tmp_path):
     assert goals_import(path=path).created == 1
     assert Goal.objects.get(question="Oldest pet kind?").source == "cosql"
 
+    chase = [
+        {
+            "database_id": "pets",
+            "final": {"utterance": "Youngest pet kind?", "query": "SELECT kind FROM pet ORDER BY age LIMIT 1"},
+            "interaction": [{"question_id": "x1", "utterance": "?", "query": "SELECT kind FROM pet"}],
+        }
+    ]
+    path = tmp_path / "goals.json"
+    path.write_text(json.dumps(chase))
+    assert goals_import(path=path).created == 1
+    assert Goal.objects.get(question="Youngest pet kind?").source == "chase"
+
 
 def test_goals_import_refuses_unknown_frames(tmp_path):
     path = tmp_path / "x.json"
