@@ -163,11 +163,11 @@ def serve_floor(port: int) -> None:
                     elif "id" in message:
                         key = (role, message["id"])
                         if key not in room.ids:
+                            room.ended = room.ended or kind == "end"
                             event = await _floor_record(
                                 room, _FLOOR_KIND.get(kind, kind), role, _floor_payload(message)
                             )
                             room.ids[key] = event["seq"]
-                            room.ended = room.ended or kind == "end"
                         await ws.send(json.dumps({"type": "ack", "id": message["id"], "seq": room.ids[key]}))
         finally:
             room.sockets.pop(ws, None)
@@ -334,6 +334,9 @@ class RoundResult:
     reconnects: int = 0
     load: float = 0.0  # the machine's 1-minute load average at the end (other work on the machine skews figures)
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds the server side used during the round
+    dialogue_cpu: float = 0.0  # of which after every room was open (the dialogues, without sign-in and pairing)
+    dialogue_frames: int = 0  # frames sent into the rooms after the hello
+    client_cpu: float = 0.0  # CPU seconds of this process (the clients share the machine with the servers)
 
     @property
     def latencies_ms(self) -> list[float]:
@@ -357,11 +360,13 @@ async def run_round(target, rooms: int, *, questions: int, think: float, seed: i
     # Latency is measured in the steady state: every room is open before the first question, so the connection storm
     # (2N sockets at once) does not land on the first utterances. A room that never pairs releases the rest later.
     rooms_in, all_in = 0, asyncio.Event()
+    cpu_at_start: dict[str, float] = {}
 
     async def line_up() -> None:
         nonlocal rooms_in
         rooms_in += 1
         if rooms_in == rooms:
+            cpu_at_start.update(server_cpu(target.roots))
             all_in.set()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(all_in.wait(), 120)
@@ -387,6 +392,7 @@ async def run_round(target, rooms: int, *, questions: int, think: float, seed: i
     gc.collect()
     gc.disable()
     cpu_before = server_cpu(target.roots)
+    client_before = time.process_time()
     try:
         outcomes = await asyncio.gather(
             *(participant(role, i) for i in range(rooms) for role in ("worker", "expert")), return_exceptions=True
@@ -395,7 +401,11 @@ async def run_round(target, rooms: int, *, questions: int, think: float, seed: i
         gc.enable()
     result.seconds = time.perf_counter() - started
     result.load = os.getloadavg()[0]
-    result.cpu = {name: used - cpu_before[name] for name, used in server_cpu(target.roots).items()}
+    cpu_after = server_cpu(target.roots)
+    result.client_cpu = time.process_time() - client_before
+    result.cpu = {name: used - cpu_before[name] for name, used in cpu_after.items()}
+    if cpu_at_start:
+        result.dialogue_cpu = sum(cpu_after.values()) - sum(cpu_at_start.values())
     result.reconnects += len(lobby_retries)
     result.pairing_seconds = (max(paired_at) - started) if paired_at else float("nan")
     result.failures = [f"{type(exc).__name__}: {exc}" for exc in outcomes if isinstance(exc, BaseException)]
@@ -409,6 +419,7 @@ async def run_round(target, rooms: int, *, questions: int, think: float, seed: i
             up_to = final.get("end" if role == "worker" else "score", last)
             result.delivery.add(check_delivery(room, role, log, up_to))
             result.frames_sent += room.frames_sent
+            result.dialogue_frames += room.frames_sent - 1
             result.frames_received += len(room.received)
             result.reconnects += room.reconnects
         if "worker" in pair and "expert" in pair:
@@ -462,9 +473,12 @@ def report(pairs: list[tuple[RoundResult, RoundResult | None]]) -> bool:
                 f"reconnects {result.reconnects}, load average {result.load:.1f}"
             )
             cpu = sum(result.cpu.values())
+            parts = ", ".join(f"{name} {used:.1f}" for name, used in result.cpu.items())
             print(
-                f"    server CPU {cpu:.1f} s ({', '.join(f'{name} {used:.1f}' for name, used in result.cpu.items())}), "
-                f"{cpu * 1000 / max(result.frames_sent, 1):.2f} ms per frame in"
+                f"    client CPU {result.client_cpu:.1f} s; server CPU {cpu:.1f} s ({parts}), "
+                f"{cpu * 1000 / max(result.frames_sent, 1):.2f} ms per frame in; once all rooms were open "
+                f"{result.dialogue_cpu:.1f} s, {result.dialogue_cpu * 1000 / max(result.dialogue_frames, 1):.2f} ms "
+                "per frame in"
             )
             # Failures grouped by what went wrong, without the socket's name and the numbers in it.
             kinds = Counter(re.sub(r"\d+", "#", failure.split(": ", 2)[-1]) for failure in result.failures)

@@ -336,11 +336,14 @@ class Room:
         self._ack_waiters[client_id] = waiter
         self._unacked[client_id] = message
         self.sent_at.setdefault(client_id, time.perf_counter())
-        await self._connected.wait()
-        try:
-            await self._send_raw(message)
-        except ConnectionClosed:
-            pass  # resent with the same id after the reconnect
+        if self._failure is not None:
+            raise self._failure
+        if self._connected.is_set():
+            try:
+                await self._send_raw(message)
+            except ConnectionClosed:
+                pass  # resent with the same id after the reconnect
+        # else: the reconnect sends everything not yet acked
         try:
             return await asyncio.wait_for(waiter, self.reply_timeout)
         except TimeoutError:

@@ -7,11 +7,12 @@ missing events from the database, and a duplicate is ignored. The channel layer 
 """
 
 import asyncio
+import functools
 import json
 import time
 from datetime import datetime
 
-from channels.db import database_sync_to_async as _database_sync_to_async
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
@@ -26,14 +27,6 @@ from dialogs.visibility import event_view
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
-
-
-def database_sync_to_async(function):
-    """Run `function` (ORM work) on a thread of the pool rather than on the one thread that every thread-sensitive call
-    of the process shares. Each call here is self-contained (its own queries and transactions; the event log's row lock
-    orders writes), so nothing needs that one thread, and one room's queries should not queue behind every other
-    room's: with a single thread per process the queue, not the database, was most of the latency under load."""
-    return _database_sync_to_async(function, thread_sensitive=False)
 
 
 def person_group(user_id: int) -> str:
@@ -112,13 +105,52 @@ class _JsonConsumer(AsyncWebsocketConsumer):
         raise NotImplementedError
 
 
+class _SharedOverview:
+    """The lobby overview (selectors.lobby_overview) shared by every lobby socket of this process.
+
+    A socket asks for an overview whose read began no earlier than `fresh_since`: after a change, the moment it heard
+    of it (the change was committed before it was announced); otherwise a moment ago. Sockets asking together share
+    one read. Values are kept per event loop: Daphne runs one, tests one per test with a database of their own.
+    """
+
+    def __init__(self):
+        self._start_over(None)
+
+    def _start_over(self, loop) -> None:
+        self.loop = loop
+        self.value, self.started = None, float("-inf")
+        self.pending, self.pending_started = None, float("-inf")
+
+    async def get(self, fresh_since: float) -> selectors.LobbyOverview:
+        if self.loop is not asyncio.get_running_loop():
+            self._start_over(asyncio.get_running_loop())
+        if self.value is not None and self.started >= fresh_since:
+            return self.value
+        if self.pending is None or self.pending_started < fresh_since:
+            self.pending_started = time.monotonic()
+            self.pending = asyncio.ensure_future(database_sync_to_async(selectors.lobby_overview)())
+            self.pending.add_done_callback(functools.partial(self._keep, self.pending_started))
+        # Shielded: one socket closing mid-read must not cancel the read the others wait for.
+        return await asyncio.shield(self.pending)
+
+    def _keep(self, started: float, future: asyncio.Future) -> None:
+        if future is self.pending:
+            self.pending = None
+        if not future.cancelled() and future.exception() is None and started >= self.started:
+            self.value, self.started = future.result(), started
+
+
+_overview = _SharedOverview()
+
+
 class LobbyConsumer(_JsonConsumer):
     """Workers wait here for a partner; experts say they are ready and see who waits."""
 
     tick_seconds = 5.0
-    # A burst of lobby changes (a crowd joining at once) becomes one status per socket, not one per change: each
-    # status is a few queries, and one per socket per join made a crowd of N cost N² of them.
-    status_delay_seconds = 0.25
+    # A burst of lobby changes (a crowd joining at once) becomes one status per socket, not one per change, and all the
+    # sockets of a process compute theirs from one shared read of the lobby: reading it per socket per change made a
+    # crowd of N joining at once cost N² reads.
+    status_delay_seconds = 0.5
     # The release and the sweep cover every waiting person and every open room, so one socket's tick per process does
     # them for everyone (monotonic time of the last one; one lobby socket per person would mean N full sweeps a tick).
     _swept_at = float("-inf")
@@ -128,6 +160,7 @@ class LobbyConsumer(_JsonConsumer):
         self.user = self.scope.get("user")
         self.ticker = None
         self.status_soon = None
+        self.changed_at = float("-inf")
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)
             return
@@ -168,7 +201,7 @@ class LobbyConsumer(_JsonConsumer):
             await database_sync_to_async(services.lobby_leave)(person=self.user)
             await self.channel_layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
         elif kind == "status":
-            await self._send_status()
+            await self._send_status(fresh_since=time.monotonic())
         else:
             await self.send_error("unknown_type", f"Unknown message type {kind!r}.")
 
@@ -217,20 +250,24 @@ class LobbyConsumer(_JsonConsumer):
         LobbyConsumer._swept_at = now
         return True
 
-    async def _send_status(self):
-        status = await database_sync_to_async(selectors.lobby_status)(self.user)
-        await self.send_json({"type": "status", **status})
+    async def _send_status(self, fresh_since: float | None = None):
+        if fresh_since is None:  # on connect and on the tick a status a moment old is as good as a new one
+            fresh_since = time.monotonic() - self.status_delay_seconds
+        overview = await _overview.get(fresh_since)
+        # With an overview, lobby_status reads nothing: no thread hop per socket.
+        await self.send_json({"type": "status", **selectors.lobby_status(self.user, overview)})
 
     async def _send_status_soon(self):
         try:
             await asyncio.sleep(self.status_delay_seconds)
             self.status_soon = None  # changes from now on need a status of their own
-            await self._send_status()
+            await self._send_status(fresh_since=self.changed_at)
         except asyncio.CancelledError:
             pass
 
     async def lobby_changed(self, event):
-        # The status is read when it is sent, so one pending status covers every change before it.
+        # One pending status covers every change before it: it reads the lobby after the latest one it heard of.
+        self.changed_at = time.monotonic()
         if self.status_soon is None:
             self.status_soon = asyncio.ensure_future(self._send_status_soon())
 

@@ -1,5 +1,6 @@
 """Reads of the dialogs app: lobby status, room snapshots, lists."""
 
+from dataclasses import dataclass
 from statistics import median
 
 from django.conf import settings
@@ -22,20 +23,52 @@ def _recent_wait_seconds() -> float | None:
     return median(seconds) if seconds else None
 
 
-def lobby_status(person: User) -> dict:
-    """What the lobby screen shows: for a worker their place and an estimate; for an expert who is waiting."""
+@dataclass(frozen=True)
+class LobbyOverview:
+    """Everything the lobby screens are computed from, in four queries whatever the crowd. One overview serves every
+    lobby socket of a process (see LobbyConsumer): reading the lobby once per socket per change made a crowd of N
+    joining at once cost N² reads."""
+
+    waiting_workers: list  # open worker entries with their person, oldest first
+    waiting_people: frozenset  # person ids with an open entry (workers queued, experts ready)
+    ready_experts: int
+    typical_wait: float | None
+    open_dialogues: dict  # expert id → their waiting/active dialogues, as `my_dialogues` lists them
+
+
+def lobby_overview() -> LobbyOverview:
     waiting_workers = list(
         LobbyEntry.objects.filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING)
         .select_related("person")
         .order_by("joined_at", "id")
     )
-    ready_experts = LobbyEntry.objects.filter(role=Role.EXPERT, outcome=LobbyEntry.Outcome.WAITING).count()
+    waiting = list(LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING).values_list("person_id", "role"))
+    open_dialogues: dict[int, list[dict]] = {}
+    for d in Dialogue.objects.filter(status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE]).select_related(
+        "database", "worker"
+    ):
+        open_dialogues.setdefault(d.expert_id, []).append(
+            {"id": d.pk, "db_id": d.database_id and d.database.db_id, "status": d.status, "worker": d.worker.username}
+        )
+    return LobbyOverview(
+        waiting_workers=waiting_workers,
+        waiting_people=frozenset(person_id for person_id, _ in waiting),
+        ready_experts=sum(1 for _, role in waiting if role == Role.EXPERT),
+        typical_wait=_recent_wait_seconds(),
+        open_dialogues=open_dialogues,
+    )
+
+
+def lobby_status(person: User, overview: LobbyOverview | None = None) -> dict:
+    """What the lobby screen shows: for a worker their place and an estimate; for an expert who is waiting."""
+    overview = overview or lobby_overview()
+    waiting_workers, ready_experts = overview.waiting_workers, overview.ready_experts
     status = {"waiting_workers": len(waiting_workers), "ready_experts": ready_experts}
     if person.role == Role.WORKER:
         ids = [entry.person_id for entry in waiting_workers]
         entry = next((e for e in waiting_workers if e.person_id == person.pk), None)
         position = ids.index(person.pk) + 1 if person.pk in ids else None
-        typical = _recent_wait_seconds() or 60.0
+        typical = overview.typical_wait or 60.0
         status.update(
             {
                 "position": position,
@@ -50,13 +83,8 @@ def lobby_status(person: User) -> dict:
         status["queue"] = [
             {"username": e.person.username, "waiting_since": e.joined_at.isoformat()} for e in waiting_workers
         ]
-        status["my_dialogues"] = [
-            {"id": d.pk, "db_id": d.database_id and d.database.db_id, "status": d.status, "worker": d.worker.username}
-            for d in Dialogue.objects.filter(
-                expert=person, status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE]
-            ).select_related("database", "worker")
-        ]
-        status["ready"] = LobbyEntry.objects.filter(person=person, outcome=LobbyEntry.Outcome.WAITING).exists()
+        status["my_dialogues"] = list(overview.open_dialogues.get(person.pk, []))
+        status["ready"] = person.pk in overview.waiting_people
     return status
 
 

@@ -309,7 +309,6 @@ def dialogue_post(*, dialogue: Dialogue, person: User, message: dict) -> list[tu
         return _post_score(dialogue, person, message, client_id)
     if dialogue.is_over:
         raise DialogueError("closed", "This dialogue has ended.")
-    turns = dialogue_turns(dialogue)
 
     def record(event_kind, payload):
         return dialogue_record(
@@ -319,6 +318,8 @@ def dialogue_post(*, dialogue: Dialogue, person: User, message: dict) -> list[tu
     if kind == "utterance":
         text = _text(message, "text", limit=settings.UTTERANCE_MAX_CHARS)
         return [record(EventKind.UTTERANCE, {"text": text})]
+    # Every other step refers to (or counts) earlier turns; an utterance starts a new one, so only these replay the log.
+    turns = dialogue_turns(dialogue)
     if kind == "end":
         answered = answered_questions(turns)
         if answered < settings.DIALOGUE_MIN_QUESTIONS:
@@ -500,7 +501,9 @@ def dialogues_sweep(*, now=None) -> list[Dialogue]:
     """Abandon every open dialogue whose participant is gone past the grace period (for when nobody is left
     connected to notice). Returns the dialogues it ended."""
     ended = []
-    for dialogue in Dialogue.objects.filter(status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE]):
+    # Only a dialogue that someone has left can be abandoned: looking at every open one cost queries per room per tick.
+    open_ones = Dialogue.objects.filter(status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE])
+    for dialogue in open_ones.filter(events__kind=EventKind.LEAVE).distinct():
         if dialogue_abandon_if_gone(dialogue=dialogue, now=now):
             ended.append(dialogue)
     return ended
