@@ -436,25 +436,34 @@ def _worker_question_or_end(frame: dict) -> bool:
     return is_question_or_end and frame["author_role"] == "worker"
 
 
-async def play_expert(room: Room, *, think: float = 0.0, rng: random.Random | None = None, score: int = 4) -> int:
+async def play_expert(
+    room: Room,
+    *,
+    think: float = 0.0,
+    rng: random.Random | None = None,
+    score: int = 4,
+    sql_by_question: dict[int, str] | None = None,
+) -> int:
     """Answer every question (user acts, SQL run, shared result, CONFIRM_SQL response) until the worker ends, then
-    score. Returns the number of questions answered."""
+    score. The SQL is the goal's, or `sql_by_question[n]` for the n-th question (from 0). Returns the number of
+    questions answered."""
     rng = rng or random.Random()
     state = await room.next(is_state, "state")
-    sql = state.get("goal_sql") or "SELECT 1"
+    goal_sql = state.get("goal_sql") or "SELECT 1"
     answered = 0
     while True:
         utterance_or_end = await room.next(_worker_question_or_end, "a question or the end")
         if utterance_or_end["kind"] == "end":
             break
         turn = utterance_or_end["seq"]
+        sql = (sql_by_question or {}).get(answered, goal_sql)
         await _think(think, rng)
         await room.post({"type": "user_acts", "id": new_id("acts"), "turn": turn, "acts": ["INFORM_SQL"]})
         await _think(think, rng)
         run = await room.post({"type": "sql_run", "id": new_id("sql"), "turn": turn, "sql": sql})
         result = (await room.next(is_event("sql_run", seq=run), f"SQL run {run}"))["payload"]["result"]
         if not result.get("ok"):
-            raise ProtocolError(f"{room.label}: the goal SQL failed: {result.get('error')}")
+            raise ProtocolError(f"{room.label}: the SQL failed: {result.get('error')}")
         await _think(think, rng)
         await room.post({"type": "share_result", "id": new_id("share"), "turn": turn, "run": run})
         await _think(think, rng)

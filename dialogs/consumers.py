@@ -159,7 +159,8 @@ class LobbyConsumer(_JsonConsumer):
         self.rate_limit = _RateLimit(settings.WS_RATE_PER_MINUTE)
         self.user = self.scope.get("user")
         self.ticker = None
-        self.status_soon = None
+        self.status_pending = False  # a status is scheduled and has not read the lobby yet
+        self.status_tasks = set()
         self.changed_at = float("-inf")
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)
@@ -180,8 +181,8 @@ class LobbyConsumer(_JsonConsumer):
     async def disconnect(self, code):
         if self.ticker:
             self.ticker.cancel()
-        if self.status_soon:
-            self.status_soon.cancel()
+        for task in list(self.status_tasks):
+            task.cancel()
         if getattr(self, "user", None) is not None and self.user.is_authenticated:
             await self.channel_layer.group_discard(person_group(self.user.pk), self.channel_name)
             await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
@@ -260,7 +261,7 @@ class LobbyConsumer(_JsonConsumer):
     async def _send_status_soon(self):
         try:
             await asyncio.sleep(self.status_delay_seconds)
-            self.status_soon = None  # changes from now on need a status of their own
+            self.status_pending = False  # changes from now on need a status of their own
             await self._send_status(fresh_since=self.changed_at)
         except asyncio.CancelledError:
             pass
@@ -268,8 +269,11 @@ class LobbyConsumer(_JsonConsumer):
     async def lobby_changed(self, event):
         # One pending status covers every change before it: it reads the lobby after the latest one it heard of.
         self.changed_at = time.monotonic()
-        if self.status_soon is None:
-            self.status_soon = asyncio.ensure_future(self._send_status_soon())
+        if not self.status_pending:
+            self.status_pending = True
+            task = asyncio.ensure_future(self._send_status_soon())
+            self.status_tasks.add(task)  # cancelled on disconnect, even after it stopped being pending
+            task.add_done_callback(self.status_tasks.discard)
 
     async def lobby_paired(self, event):
         await self.send_json(

@@ -21,6 +21,12 @@ pytestmark = pytest.mark.services
 PASSWORD = "multi-server-password"
 PREFIX = "multi_"
 QUESTIONS = 3
+# The second answer is a table too big to travel inside a broadcast (consumers.INLINE_EVENT_BYTES): the sockets read it
+# from the log instead, and it must arrive in its place all the same.
+BIG_SQL = (
+    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600) "
+    "SELECT i, 'a row long enough to make six hundred of them weigh more than sixteen KiB' AS padding FROM n"
+)
 
 
 def _services() -> tuple[str, str]:
@@ -86,7 +92,9 @@ async def _dialogue_across(worker_url: str, expert_url: str) -> tuple[Room, Room
     expert = Room(expert_url, expert_dialogue, expert_cookie, label="expert", reply_timeout=30)
     await asyncio.gather(worker.start(), expert.start())
     try:
-        end, answered = await asyncio.gather(play_worker(worker, questions=QUESTIONS), play_expert(expert))
+        end, answered = await asyncio.gather(
+            play_worker(worker, questions=QUESTIONS), play_expert(expert, sql_by_question={1: BIG_SQL})
+        )
     finally:
         await asyncio.gather(worker.close(), expert.close())
     assert end["status"] == "completed" and end["completion_code"].startswith("WOZ-")
@@ -124,3 +132,5 @@ def test_a_dialogue_with_each_side_on_its_own_server(two_servers):
     assert {worker.acks[i] for i in worker.acks if i.startswith("u")} <= set(expert.event_seqs)
     responses = [seq for seq, kind in log if kind == "response"]
     assert set(responses) <= set(worker.event_seqs)
+    shared = [r.frame for r in worker.received if r.frame.get("kind") == "result_shared"]
+    assert [table["payload"]["row_count"] for table in shared][1] == 600
