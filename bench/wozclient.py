@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 
 from websockets.asyncio.client import connect as ws_connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 # Close codes after which the protocol says not to retry.
 NO_RETRY_CODES = frozenset({4401, 4403, 4404})
@@ -124,8 +124,10 @@ async def lobby_wait(
     """Join the lobby and return the dialogue id once paired. `leave_after` stops an expert taking more dialogues.
 
     An expert may already have been given a dialogue while its lobby socket was closed: the `status` frame lists it in
-    `my_dialogues`, so that counts as paired too. A lost connection (or a handshake the server never answered) is
-    retried with the protocol's back-off; each retry's reason is appended to `retried`.
+    `my_dialogues`, so that counts as paired too. A lost connection, or a handshake the server did not complete, is
+    retried with the protocol's back-off (the protocol's refusals are close codes after the handshake; a bare HTTP
+    error is Daphne giving up on a handshake the application was too busy to accept); each retry's reason is appended
+    to `retried`.
     """
     delays = itertools.chain(BACKOFF_SECONDS, itertools.repeat(BACKOFF_SECONDS[-1]))
     try:
@@ -134,8 +136,6 @@ async def lobby_wait(
                 try:
                     return await _lobby_once(base_url, cookie, leave_after)
                 except (OSError, InvalidHandshake, ConnectionClosed, TimeoutError) as exc:
-                    if isinstance(exc, InvalidStatus) and exc.response.status_code < 500:
-                        raise ProtocolError(f"lobby handshake refused: HTTP {exc.response.status_code}") from None
                     if retried is not None:
                         retried.append(f"{type(exc).__name__}: {exc}")
                 await asyncio.sleep(next(delays))
@@ -224,12 +224,8 @@ class Room:
         self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._heartbeat())]
 
     async def _connect(self) -> None:
-        try:
-            self._ws = await _open(self.base_url, f"/ws/dialogues/{self.dialogue}/", self.cookie)
-        except InvalidStatus as exc:
-            if exc.response.status_code >= 500:
-                raise
-            raise ProtocolError(f"room handshake refused: HTTP {exc.response.status_code}") from None
+        # Handshake errors propagate: the caller retries them (see lobby_wait on bare HTTP errors).
+        self._ws = await _open(self.base_url, f"/ws/dialogues/{self.dialogue}/", self.cookie)
         # No events are pushed before hello; after a reconnect hello says what we already have.
         await self._send_raw({"type": "hello", "last_seq": self.last_seq})
         for message in list(self._unacked.values()):

@@ -126,6 +126,20 @@ def test_sequence_numbers_have_no_gaps_and_retries_are_stored_once(goals):
     assert dialogue.last_seq == 5
 
 
+def test_a_retry_that_races_past_the_check_is_still_stored_once(goals):
+    # Two sockets send the same message at once: both pass dialogue_post's look for the id before either has
+    # stored it, and the unique constraint decides under the row lock.
+    alice, erin = _worker("a"), _expert("e")
+    goal = goals[0]
+    dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
+    record = dict(dialogue=dialogue, author=alice, kind="utterance", payload={"text": "Q?"}, client_id="m1")
+    first, created = services.dialogue_record(**record, role="worker")
+    again, created_again = services.dialogue_record(**record, role="worker")
+    assert created and not created_again and again.pk == first.pk
+    dialogue.refresh_from_db()
+    assert dialogue.last_seq == 1 and Event.objects.filter(dialogue=dialogue).count() == 1
+
+
 def test_truncated_results_say_how_many_rows_there_are(goals, settings):
     settings.SANDBOX_MAX_ROWS = 5
     alice, erin = _worker("a"), _expert("e")
