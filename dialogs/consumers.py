@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from annotation.roles import can
 from dialogs import selectors, services
-from dialogs.models import Dialogue, Event
+from dialogs.models import Dialogue, DialogueStatus, Event
 from dialogs.services import DialogueError
 from dialogs.visibility import event_view
 
@@ -301,6 +301,12 @@ class DialogueConsumer(_JsonConsumer):
         self.user = self.scope.get("user")
         self.sent_seq = 0
         self.ready = False  # no events are pushed until the client said hello (with its last_seq)
+        # The screen's state, kept up to date event by event so that the state sent after each response costs no
+        # read: the last one read (`state`), the turns replayed up to `turns_seq` and whether the partner is in.
+        self.state = None
+        self.turns = None
+        self.turns_seq = 0
+        self.partner_connected = False
         self.abandon_timer = None
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)
@@ -365,23 +371,40 @@ class DialogueConsumer(_JsonConsumer):
         if not isinstance(last_seq, int) or last_seq < 0:
             await self.send_error("invalid", "'last_seq' must be a non-negative integer.")
             return
-        snapshot = await database_sync_to_async(self._snapshot)()
-        await self.send_json({"type": "state", "role": self.side, **snapshot})
+        await self._send_state()
         self.sent_seq = last_seq
         self.ready = True
         await self._catch_up()
 
     def _snapshot(self):
         # Every field but the foreign keys: those never change in a room, and refreshing them would drop the database,
-        # goal and worker that _load cached (three more queries per state, sent after every response to both sides).
+        # goal and worker that _load cached (three more queries per state).
         self.dialogue.refresh_from_db(fields=_DIALOGUE_OWN_FIELDS)
-        return selectors.dialogue_snapshot(dialogue=self.dialogue, role=self.side)
+        self.turns = services.dialogue_turns(self.dialogue)
+        self.turns_seq = self.dialogue.last_seq
+        self.partner_connected = services.partner_connected(self.dialogue, self.side)
+        return selectors.dialogue_snapshot(
+            dialogue=self.dialogue, role=self.side, turns=self.turns, partner_connected=self.partner_connected
+        )
+
+    def _track(self, event: Event) -> None:
+        """Apply an event this socket passes on (seen or not by its side) to the kept turns; a gap (events this
+        socket never passed on, e.g. a client that resumed past them) makes the next state read the log."""
+        if self.turns is None or event.seq <= self.turns_seq:
+            return
+        if event.seq == self.turns_seq + 1:
+            services.turns_apply(self.turns, event)
+            self.turns_seq = event.seq
+        else:
+            self.turns = None
 
     async def _post(self, message):
         client_id = message.get("id")
         try:
+            # The turns this socket keeps spare the post a read of the log (a copy: they change as events arrive).
+            turns = services.turns_copy(self.turns) if self.turns is not None else None
             results = await database_sync_to_async(services.dialogue_post)(
-                dialogue=self.dialogue, person=self.user, message=message
+                dialogue=self.dialogue, person=self.user, message=message, turns=turns
             )
         except DialogueError as exc:
             await self.send_error(exc.code, exc.message, client_id if isinstance(client_id, str) else None)
@@ -424,29 +447,47 @@ class DialogueConsumer(_JsonConsumer):
             created_at=datetime.fromisoformat(carried["created_at"]),
             payload=json.loads(carried["payload"]),
         )
+        self._track(event)
         view = event_view(event, self.side)
         if view is not None:
             await self.send_json({"type": "event", **view})
         self.sent_seq = seq
         if event.kind in ("end", "score", "response") and view is not None:
-            await self._send_state()
+            await self._send_state(after=event)
 
     async def _catch_up(self):
         """Send every event after `sent_seq` that this side may see, in order, straight from the log."""
-        views, last = await database_sync_to_async(self._events_after)(self.sent_seq)
-        for view in views:
-            await self.send_json({"type": "event", **view})
-        self.sent_seq = max(self.sent_seq, last)
-        if any(view["kind"] in ("end", "score", "response") for view in views):
-            await self._send_state()
+        events = await database_sync_to_async(self._events_after)(self.sent_seq)
+        views = []
+        for event in events:
+            self._track(event)
+            view = event_view(event, self.side)
+            if view is not None:
+                views.append(view)
+                await self.send_json({"type": "event", **view})
+        if events:
+            self.sent_seq = max(self.sent_seq, events[-1].seq)
+        stateful = [view for view in views if view["kind"] in ("end", "score", "response")]
+        if stateful:
+            last = stateful[-1]
+            await self._send_state(after=next(event for event in events if event.seq == last["seq"]))
 
     def _events_after(self, after_seq):
-        events = list(self.dialogue.events.filter(seq__gt=after_seq).order_by("seq"))
-        last = events[-1].seq if events else after_seq
-        return [v for v in (event_view(event, self.side) for event in events) if v is not None], last
+        return list(self.dialogue.events.filter(seq__gt=after_seq).order_by("seq"))
 
-    async def _send_state(self):
-        snapshot = await database_sync_to_async(self._snapshot)()
+    async def _send_state(self, after: Event | None = None):
+        """Send the screen's state. After a response, from what this socket keeps (a response changes only the
+        count of answered questions, and cannot be the first event of an active dialogue); otherwise, or when the kept
+        turns have a gap, read from the database."""
+        kept = self.state is not None and self.state["status"] == DialogueStatus.ACTIVE and self.turns is not None
+        if after is not None and after.kind == "response" and kept:
+            self.dialogue.last_seq = max(self.dialogue.last_seq, after.seq)
+            snapshot = selectors.dialogue_snapshot(
+                dialogue=self.dialogue, role=self.side, turns=self.turns, partner_connected=self.partner_connected
+            )
+        else:
+            snapshot = await database_sync_to_async(self._snapshot)()
+        self.state = snapshot
         await self.send_json({"type": "state", "role": self.side, **snapshot})
 
     async def _presence(self, state: str):
@@ -459,6 +500,7 @@ class DialogueConsumer(_JsonConsumer):
         if message["channel"] == self.channel_name or message["side"] == self.side:
             return
         presence = {"type": "presence", "side": message["side"], "state": message["state"]}
+        self.partner_connected = message["state"] != "reconnecting"
         if message["state"] == "reconnecting":
             grace = settings.PRESENCE_GRACE_SECONDS
             await self.send_json({**presence, "grace_seconds": grace})

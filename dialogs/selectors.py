@@ -8,7 +8,8 @@ from django.db.models import Count, Q
 
 from annotation.models import Role, User
 from dialogs.models import Dialogue, DialogueStatus, Event, LobbyEntry
-from dialogs.services import answered_questions, dialogue_turns, partner_connected
+from dialogs.services import answered_questions, dialogue_turns
+from dialogs.services import partner_connected as partner_connected_in
 from dialogs.visibility import event_view
 
 
@@ -99,9 +100,13 @@ def dialogue_events_after(*, dialogue: Dialogue, role: str, after_seq: int) -> l
     return [view for view in (event_view(event, role) for event in events) if view is not None]
 
 
-def dialogue_snapshot(*, dialogue: Dialogue, role: str) -> dict:
-    """Everything a room screen needs besides the events: who, what, the state, the rules."""
-    turns = dialogue_turns(dialogue)
+def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_connected: bool | None = None) -> dict:
+    """Everything a room screen needs besides the events: who, what, the state, the rules. A room socket that keeps
+    the turns and the partner's presence up to date passes them; otherwise they are read from the log."""
+    if turns is None:
+        turns = dialogue_turns(dialogue)
+    if partner_connected is None:
+        partner_connected = partner_connected_in(dialogue, role)
     answered = answered_questions(turns)
     snapshot = {
         "dialogue": dialogue.pk,
@@ -113,7 +118,7 @@ def dialogue_snapshot(*, dialogue: Dialogue, role: str) -> dict:
         "min_questions": settings.DIALOGUE_MIN_QUESTIONS,
         "can_end": answered >= settings.DIALOGUE_MIN_QUESTIONS,
         "partner": "expert" if role == Role.WORKER else dialogue.worker.username,
-        "partner_connected": partner_connected(dialogue, role),
+        "partner_connected": partner_connected,
     }
     if role == Role.EXPERT:
         snapshot.update({"goal_sql": dialogue.goal.sql, "score": dialogue.score, "worker": dialogue.worker.username})

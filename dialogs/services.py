@@ -7,11 +7,11 @@ original event back. `dialogue_post` is the single entry point for everything a 
 """
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -20,7 +20,7 @@ from annotation.models import Database, Goal, Role, User
 from annotation.roles import can
 from annotation.services import person_set_blocked
 from annotation.sql.sandbox import execute
-from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LobbyEntry
+from dialogs.models import ENDED_STATUSES, Dialogue, DialogueStatus, Event, EventKind, LobbyEntry
 
 
 class DialogueError(Exception):
@@ -196,20 +196,42 @@ def dialogue_side(*, dialogue: Dialogue, person: User) -> str:
     return _side(dialogue, person)
 
 
+def _claim_seq(dialogue_id: int) -> tuple[int, str]:
+    """Bump the dialogue's `last_seq` and return it with the status, in one statement that also takes the row lock
+    until the transaction ends. Raw SQL: the ORM's update cannot return the new value, and a locking read followed
+    by a save cost two more statements on every message (bench/chat_load.py)."""
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {quote(Dialogue._meta.db_table)} SET {quote('last_seq')} = {quote('last_seq')} + 1 "  # noqa: S608
+            f"WHERE {quote('id')} = %s RETURNING {quote('last_seq')}, {quote('status')}",
+            [dialogue_id],
+        )
+        return cursor.fetchone()
+
+
 def dialogue_record(
-    *, dialogue: Dialogue, author: User | None, kind: str, payload: dict, client_id: str | None = None, role: str = ""
+    *,
+    dialogue: Dialogue,
+    author: User | None,
+    kind: str,
+    payload: dict,
+    client_id: str | None = None,
+    role: str = "",
+    while_open: bool = False,
 ) -> tuple[Event, bool]:
     """Append one event with the next sequence number. Returns (event, created); a repeated client id returns the
-    event stored the first time and `created=False`."""
-    # No look for the client id first: dialogue_post has just done that, and a copy racing in between (a retry on a
-    # second socket) is stopped by the unique constraint on (dialogue, author, client id). A look under the lock cost
-    # one more query on every message, the costliest step of a post under load (bench/chat_load.py).
+    event stored the first time and `created=False`. With `while_open`, a dialogue that has ended (checked under the
+    row lock, so an end racing in is seen) refuses the event with DialogueError `closed`."""
+    # No look for the client id first: a retry is stopped by the unique constraint on (dialogue, author, client id),
+    # and only then is the stored event read.
     try:
         with transaction.atomic():
-            locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
-            seq = locked.last_seq + 1
-            event = Event.objects.create(
-                dialogue=locked,
+            seq, status = _claim_seq(dialogue.pk)
+            if while_open and status in ENDED_STATUSES:
+                raise DialogueError("closed", "This dialogue has ended.")  # rolls the claimed number back
+            event = Event(
+                dialogue=dialogue,
                 seq=seq,
                 kind=kind,
                 author=author,
@@ -217,8 +239,7 @@ def dialogue_record(
                 client_id=client_id,
                 payload=payload,
             )
-            locked.last_seq = seq
-            locked.save(update_fields=["last_seq"])
+            event.save(force_insert=True)
     except IntegrityError:
         existing = None
         if client_id is not None:
@@ -226,7 +247,7 @@ def dialogue_record(
         if existing is None:
             raise
         return existing, False
-    dialogue.last_seq = seq
+    dialogue.last_seq, dialogue.status = seq, status
     return event, True
 
 
@@ -242,22 +263,38 @@ class TurnState:
     dropped: bool = False
 
 
+# The kinds that change a turn's state; the others (SQL runs with their result tables, presence) are not read.
+TURN_KINDS = (EventKind.UTTERANCE, EventKind.USER_ACTS, EventKind.RESULT_SHARED, EventKind.RESPONSE, EventKind.DROP)
+
+
+def turns_apply(turns: dict[int, TurnState], event: Event) -> None:
+    """Apply one event (in sequence order) to the turn states: the one rule, used by the full replay below and by
+    a room socket that keeps its screen's state up to date event by event."""
+    payload = event.payload
+    if event.kind == EventKind.UTTERANCE:
+        turns[event.seq] = TurnState(seq=event.seq, text=payload["text"])
+    elif event.kind == EventKind.USER_ACTS and payload["turn"] in turns:
+        turns[payload["turn"]].user_acts = payload["acts"]
+    elif event.kind == EventKind.RESULT_SHARED and payload["turn"] in turns:
+        turns[payload["turn"]].shared_run = payload["run"]
+    elif event.kind == EventKind.RESPONSE and payload["turn"] in turns:
+        turns[payload["turn"]].responded = True
+    elif event.kind == EventKind.DROP and payload["turn"] in turns:
+        turns[payload["turn"]].dropped = True
+
+
+def turns_copy(turns: dict[int, TurnState]) -> dict[int, TurnState]:
+    """A copy that another thread may read while the original goes on changing."""
+    return {seq: replace(turn) for seq, turn in turns.items()}
+
+
 def dialogue_turns(dialogue: Dialogue, events=None) -> dict[int, TurnState]:
     """Replay the log into the state of each user turn, keyed by the utterance's sequence number."""
     turns: dict[int, TurnState] = {}
-    events = events if events is not None else dialogue.events.order_by("seq")
+    if events is None:
+        events = dialogue.events.filter(kind__in=TURN_KINDS).only("dialogue", "seq", "kind", "payload").order_by("seq")
     for event in events:
-        payload = event.payload
-        if event.kind == EventKind.UTTERANCE:
-            turns[event.seq] = TurnState(seq=event.seq, text=payload["text"])
-        elif event.kind == EventKind.USER_ACTS and payload["turn"] in turns:
-            turns[payload["turn"]].user_acts = payload["acts"]
-        elif event.kind == EventKind.RESULT_SHARED and payload["turn"] in turns:
-            turns[payload["turn"]].shared_run = payload["run"]
-        elif event.kind == EventKind.RESPONSE and payload["turn"] in turns:
-            turns[payload["turn"]].responded = True
-        elif event.kind == EventKind.DROP and payload["turn"] in turns:
-            turns[payload["turn"]].dropped = True
+        turns_apply(turns, event)
     return turns
 
 
@@ -298,8 +335,18 @@ WORKER_TYPES = {"utterance", "end"}
 EXPERT_TYPES = {"user_acts", "sql_run", "share_result", "response", "drop", "terminate", "score"}
 
 
-def dialogue_post(*, dialogue: Dialogue, person: User, message: dict) -> list[tuple[Event, bool]]:
+# Refusals that checking against an older state of the log can give wrongly: every check that depends on the turns
+# can only change from failing to passing as the log grows, so a check that passes on an older prefix is right.
+_STALE_REFUSALS = frozenset({"invalid", "order", "too_early"})
+
+
+def dialogue_post(
+    *, dialogue: Dialogue, person: User, message: dict, turns: dict[int, TurnState] | None = None
+) -> list[tuple[Event, bool]]:
     """Check and record one message from a participant. Returns the events it produced, each with `created`.
+
+    `turns` may be the caller's own replay of a prefix of the log (a room socket keeps one); the checks then read
+    nothing, and a refusal that an older prefix could explain is checked again against the log itself.
 
     Refusals raise DialogueError with a stable code: forbidden, wrong_role, closed, invalid, labels, too_long,
     too_early, order, unknown_type.
@@ -313,35 +360,55 @@ def dialogue_post(*, dialogue: Dialogue, person: User, message: dict) -> list[tu
     client_id = message.get("id")
     if not isinstance(client_id, str) or not 1 <= len(client_id) <= 64:
         raise DialogueError("invalid", "Every message needs an 'id' string of 1 to 64 characters.")
-    # A retry of something already stored is answered from the log, whatever state the dialogue is in now.
-    stored = Event.objects.filter(dialogue=dialogue, author=person, client_id=client_id).first()
-    if stored is not None:
-        return [(stored, False)]
-    dialogue.refresh_from_db(fields=["status", "last_seq", "score"])
+    try:
+        try:
+            return _post(dialogue, person, side, kind, message, client_id, turns)
+        except DialogueError as refusal:
+            if turns is None or refusal.code not in _STALE_REFUSALS:
+                raise
+            return _post(dialogue, person, side, kind, message, client_id, None)
+    except DialogueError as refusal:
+        # A retry of something already stored is answered from the log, whatever state the dialogue is in now. Only
+        # a refused message is looked up: a retry that passes the checks is stopped by the client-id constraint in
+        # dialogue_record, so messages that go through (nearly all) cost no look-up.
+        stored = Event.objects.filter(dialogue=dialogue, author=person, client_id=client_id).first()
+        if stored is not None:
+            return [(stored, False)]
+        if refusal.code != "closed" and kind != "score":
+            # Checked last, not first, to keep a query off every message; "closed" still wins over the other reasons.
+            dialogue.refresh_from_db(fields=["status", "last_seq", "score"])
+            if dialogue.is_over:
+                raise DialogueError("closed", "This dialogue has ended.") from refusal
+        raise
+
+
+def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict, client_id: str, turns):
     if kind == "score":
+        dialogue.refresh_from_db(fields=["status", "last_seq", "score"])
         return _post_score(dialogue, person, message, client_id)
-    if dialogue.is_over:
-        raise DialogueError("closed", "This dialogue has ended.")
 
     def record(event_kind, payload):
         return dialogue_record(
-            dialogue=dialogue, author=person, kind=event_kind, payload=payload, client_id=client_id, role=side
+            dialogue=dialogue,
+            author=person,
+            kind=event_kind,
+            payload=payload,
+            client_id=client_id,
+            role=side,
+            while_open=True,
         )
 
     if kind == "utterance":
         text = _text(message, "text", limit=settings.UTTERANCE_MAX_CHARS)
         return [record(EventKind.UTTERANCE, {"text": text})]
-    # Every other step refers to (or counts) earlier turns; an utterance starts a new one, so only these replay the log.
-    turns = dialogue_turns(dialogue)
-    if kind == "end":
-        answered = answered_questions(turns)
-        if answered < settings.DIALOGUE_MIN_QUESTIONS:
-            remaining = settings.DIALOGUE_MIN_QUESTIONS - answered
-            raise DialogueError("too_early", f"Ask {remaining} more question{'s' * (remaining != 1)} before ending.")
+    if kind == "end":  # the minimum is checked under the row lock, where a drop racing in is seen
         return _end(dialogue, person, side, DialogueStatus.COMPLETED, client_id, "The worker ended the dialogue.")
     if kind == "terminate":
         reason = _text(message, "reason", limit=500, required=False)
         return _end(dialogue, person, side, DialogueStatus.TERMINATED, client_id, reason or "Ended by the expert.")
+    # Every other step refers to earlier turns: the caller's replay when it has one, else the log's.
+    if turns is None:
+        turns = dialogue_turns(dialogue)
     if kind == "user_acts":
         turn = _turn(message, turns)
         try:
@@ -408,11 +475,14 @@ def _end(dialogue: Dialogue, person: User | None, side: str, status: str, client
         locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
         if locked.is_over:
             raise DialogueError("closed", "This dialogue has ended.")
-        turns = dialogue_turns(locked)
+        answered = answered_questions(dialogue_turns(locked))
+        if status == DialogueStatus.COMPLETED and answered < settings.DIALOGUE_MIN_QUESTIONS:
+            remaining = settings.DIALOGUE_MIN_QUESTIONS - answered
+            raise DialogueError("too_early", f"Ask {remaining} more question{'s' * (remaining != 1)} before ending.")
         locked.status = status
         locked.ended_at = timezone.now()
         locked.completion_code = locked.completion_code or completion_code()
-        locked.incomplete = answered_questions(turns) < settings.DIALOGUE_MIN_QUESTIONS
+        locked.incomplete = answered < settings.DIALOGUE_MIN_QUESTIONS
         locked.save(update_fields=["status", "ended_at", "completion_code", "incomplete"])
         event = dialogue_record(
             dialogue=locked,
@@ -459,12 +529,11 @@ def _post_score(dialogue: Dialogue, person: User, message: dict, client_id: str)
 def dialogue_presence(*, dialogue: Dialogue, person: User, joined: bool) -> tuple[Event, bool] | None:
     """Record that a participant connected or left; the first time both sides are in, the dialogue becomes active."""
     side = _side(dialogue, person)
-    dialogue.refresh_from_db(fields=["status", "last_seq"])
-    if dialogue.is_over:
+    kind = EventKind.JOIN if joined else EventKind.LEAVE
+    try:
+        recorded = dialogue_record(dialogue=dialogue, author=person, kind=kind, payload={}, role=side, while_open=True)
+    except DialogueError:  # the dialogue has ended: presence no longer matters
         return None
-    recorded = dialogue_record(
-        dialogue=dialogue, author=person, kind=EventKind.JOIN if joined else EventKind.LEAVE, payload={}, role=side
-    )
     if joined and dialogue.status == DialogueStatus.WAITING:
         roles = set(dialogue.events.filter(kind=EventKind.JOIN).values_list("author_role", flat=True))
         if {Role.WORKER, Role.EXPERT} <= roles:

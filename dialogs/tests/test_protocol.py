@@ -140,6 +140,68 @@ async def test_a_whole_dialogue_and_what_each_side_sees(room):
     assert (dialogue.status, dialogue.score, dialogue.incomplete) == (DialogueStatus.COMPLETED, 4, False)
 
 
+async def test_the_state_after_each_response_agrees_with_the_log(room):
+    # Room sockets keep the turns and the partner's presence event by event instead of reading the log after every
+    # response: what they send must be what a fresh read says, through a room that began waiting, a dropped turn,
+    # the partner leaving, and a client that resumed past events its socket never passed on.
+    from dialogs import selectors
+
+    dialogue, alice, erin = room
+    worker_ws, first = await _enter(dialogue, alice)  # alone: the room is still waiting
+    assert first["status"] == DialogueStatus.WAITING and first["partner_connected"] is False
+    expert_ws, _ = await _enter(dialogue, erin)
+
+    async def fresh(role):
+        def read():
+            dialogue.refresh_from_db()
+            return selectors.dialogue_snapshot(dialogue=dialogue, role=role)
+
+        return await database_sync_to_async(read)()
+
+    async def states_after(number):
+        worker_state = await receive_until(worker_ws, _is("state"))
+        expert_state = await receive_until(expert_ws, _is("state"))
+        for role, state in (("worker", worker_state), ("expert", expert_state)):
+            expected = await fresh(role)
+            assert {k: state[k] for k in expected if k != "last_seq"} == {
+                k: v for k, v in expected.items() if k != "last_seq"
+            }, (role, number)
+        return worker_state
+
+    state = None
+    for number in range(1, 3):
+        await _answer_one_question(worker_ws, expert_ws, f"Question {number}?", "SELECT count(*) FROM student", number)
+        state = await states_after(number)
+        assert (state["status"], state["answered_questions"]) == (DialogueStatus.ACTIVE, number)
+    # A dropped turn does not count, even though it was answered first.
+    await worker_ws.send_json_to({"type": "utterance", "id": "u3", "text": "What is the weather?"})
+    turn = (await receive_until(worker_ws, _is("ack", id="u3")))["seq"]
+    await expert_ws.send_json_to({"type": "drop", "id": "d3", "turn": turn})
+    await receive_until(expert_ws, _is("ack", id="d3"))
+    await _answer_one_question(worker_ws, expert_ws, "Question 4?", "SELECT count(*) FROM student", 4)
+    state = await states_after(4)
+    assert state["answered_questions"] == 3
+    # The worker leaves: the expert's next state says so, without reading the log.
+    await worker_ws.disconnect()
+    await receive_until(expert_ws, _is("presence", state="reconnecting"))
+    await expert_ws.send_json_to({"type": "user_acts", "id": "late", "turn": turn, "acts": ["INFORM_SQL"]})
+    await receive_until(expert_ws, _is("ack", id="late"))
+    await expert_ws.send_json_to({"type": "response", "id": "late-r", "turn": turn, "text": "No.", "acts": ["REJECT"]})
+    away = await receive_until(expert_ws, _is("state"))
+    assert away["partner_connected"] is False and away["answered_questions"] == 3
+    assert away == {"type": "state", "role": "expert", **await fresh("expert")}
+    # The worker comes back claiming to have seen more than there is: its socket passes on nothing up to that claim,
+    # so the turns it keeps have a gap and its next state must come from the log.
+    claimed = (await fresh("worker"))["last_seq"] + 3
+    worker_ws, _ = await _enter(dialogue, alice, last_seq=claimed)
+    await receive_until(expert_ws, _is("presence", state="connected"))
+    await _answer_one_question(worker_ws, expert_ws, "Question 5?", "SELECT count(*) FROM student", 5)
+    state = await states_after(5)
+    assert state["answered_questions"] == 4 and state["partner_connected"] is True
+    await worker_ws.disconnect()
+    await expert_ws.disconnect()
+
+
 async def test_worker_never_receives_sql_labels_or_goal_sql(room):
     dialogue, alice, erin = room
     worker_ws, _ = await _enter(dialogue, alice)

@@ -155,3 +155,63 @@ def test_truncated_results_say_how_many_rows_there_are(goals, settings):
     )
     result = run.payload["result"]
     assert result["truncated"] and result["row_count"] == 5 and result["total_rows"] > 5
+
+
+def _post(dialogue, person, **message):
+    return services.dialogue_post(dialogue=dialogue, person=person, message=message)
+
+
+def _answered_turn(dialogue, alice, erin, n):
+    ((utterance, _),) = _post(dialogue, alice, type="utterance", id=f"u{n}", text=f"Question {n}?")
+    _post(dialogue, erin, type="user_acts", id=f"a{n}", turn=utterance.seq, acts=["INFORM_SQL"])
+    _post(dialogue, erin, type="response", id=f"r{n}", turn=utterance.seq, text="Sorry.", acts=["SORRY"])
+    return utterance.seq
+
+
+def test_a_room_sockets_own_turns_spare_the_read_and_an_old_copy_is_checked_again(goals):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    alice, erin = _worker("a"), _expert("e")
+    goal = goals[0]
+    dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
+    ((utterance, _),) = _post(dialogue, alice, type="utterance", id="u1", text="How many?")
+    current = services.dialogue_turns(dialogue)
+    message = {"type": "user_acts", "id": "a1", "turn": utterance.seq, "acts": ["INFORM_SQL"]}
+    # With the turns given, the post is the claim of a number and the insert (in a transaction): nothing is read.
+    with CaptureQueriesContext(connection) as captured:
+        services.dialogue_post(dialogue=dialogue, person=erin, message=message, turns=current)
+    statements = [q["sql"].split()[0].upper() for q in captured.captured_queries]
+    assert [word for word in statements if word not in ("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT")] == [
+        "UPDATE",
+        "INSERT",
+    ]
+    # A copy older than the log refuses wrongly at first; the log is then read and the message goes through.
+    stale = {}
+    message = {"type": "response", "id": "r1", "turn": utterance.seq, "text": "Sorry.", "acts": ["SORRY"]}
+    ((response, created),) = services.dialogue_post(dialogue=dialogue, person=erin, message=message, turns=stale)
+    assert created and response.kind == "response"
+    # A refusal that no state of the log explains stays a refusal.
+    with pytest.raises(DialogueError) as caught:
+        services.dialogue_post(
+            dialogue=dialogue, person=erin, message={"type": "user_acts", "id": "x", "turn": 999, "acts": []}, turns={}
+        )
+    assert caught.value.code == "invalid"
+
+
+def test_ending_counts_the_answered_questions_under_the_lock(goals, settings):
+    # The minimum is checked where the row is locked: a turn dropped after it was answered no longer counts.
+    settings.DIALOGUE_MIN_QUESTIONS = 2
+    alice, erin = _worker("a"), _expert("e")
+    goal = goals[0]
+    dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
+    first = _answered_turn(dialogue, alice, erin, 1)
+    _answered_turn(dialogue, alice, erin, 2)
+    _post(dialogue, erin, type="drop", id="d1", turn=first)
+    with pytest.raises(DialogueError) as caught:
+        _post(dialogue, alice, type="end", id="end")
+    assert caught.value.code == "too_early" and "1 more question" in caught.value.message
+    _answered_turn(dialogue, alice, erin, 3)
+    ((end, _),) = _post(dialogue, alice, type="end", id="end")
+    dialogue.refresh_from_db()
+    assert end.kind == "end" and (dialogue.status, dialogue.incomplete) == (DialogueStatus.COMPLETED, False)
