@@ -86,7 +86,7 @@ def lobby_release_expired(*, now=None) -> list[LobbyEntry]:
     return released
 
 
-def goal_pick_for(worker: User) -> Goal | None:
+def goal_pick_for(worker: User | int) -> Goal | None:
     """The goal for a worker's next dialogue.
 
     Database: the active one with the fewest dialogues that still has a goal this worker has not had. Goal: the
@@ -115,48 +115,61 @@ def _expert_load() -> dict[int, int]:
 
 
 def lobby_pair() -> list[Dialogue]:
-    """Pair waiting workers (oldest first) with ready experts that have room. Returns the new dialogues."""
+    """Pair waiting workers (oldest first) with ready experts that have room. Returns the new dialogues.
+
+    Only as many workers are read (and locked) as there are free places: with a crowd waiting, every join calls this,
+    and reading the whole queue each time made a crowd of N joining at once cost N² rows.
+    """
     created = []
     with transaction.atomic():
-        workers = list(
-            LobbyEntry.objects.select_for_update()
-            .filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING)
-            .select_related("person")
-            .order_by("joined_at", "id")
-        )
-        if not workers:
-            return []
         experts = list(
             LobbyEntry.objects.select_for_update()
             .filter(role=Role.EXPERT, outcome=LobbyEntry.Outcome.WAITING)
-            .select_related("person")
             .order_by("joined_at", "id")
         )
         load = _expert_load()
-        for worker_entry in workers:
-            free = [e for e in experts if load.get(e.person_id, 0) < settings.EXPERT_MAX_DIALOGUES]
-            if not free:
-                break
-            # The expert who has been idle longest (fewest dialogues now, then earliest ready).
-            expert_entry = min(free, key=lambda e: (load.get(e.person_id, 0), e.joined_at, e.id))
-            goal = goal_pick_for(worker_entry.person)
-            now = timezone.now()
-            if goal is None:
-                worker_entry.outcome = LobbyEntry.Outcome.NO_GOAL
-                worker_entry.ended_at = now
-                worker_entry.completion_code = completion_code()
-                worker_entry.save(update_fields=["outcome", "ended_at", "completion_code"])
-                continue
-            dialogue = Dialogue.objects.create(
-                database_id=goal.database_id, goal=goal, worker=worker_entry.person, expert=expert_entry.person
+        places = {e.person_id: settings.EXPERT_MAX_DIALOGUES - load.get(e.person_id, 0) for e in experts}
+        seen: list[int] = []
+        while (free := sum(max(n, 0) for n in places.values())) > 0:
+            workers = list(
+                LobbyEntry.objects.select_for_update()
+                .filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING)
+                .exclude(id__in=seen)
+                .order_by("joined_at", "id")[:free]
             )
-            worker_entry.outcome = LobbyEntry.Outcome.PAIRED
-            worker_entry.ended_at = now
-            worker_entry.dialogue = dialogue
-            worker_entry.save(update_fields=["outcome", "ended_at", "dialogue"])
-            load[expert_entry.person_id] = load.get(expert_entry.person_id, 0) + 1
-            created.append(dialogue)
+            if not workers:
+                break
+            for worker_entry in workers:
+                seen.append(worker_entry.pk)
+                created.extend(_pair_one(worker_entry, experts, places))
     return created
+
+
+def _pair_one(worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[int, int]) -> list[Dialogue]:
+    """Pair one waiting worker with the expert who has been idle longest, or send them away when they have had every
+    goal. `places` (expert → dialogues they may still take) is updated."""
+    free = [e for e in experts if places[e.person_id] > 0]
+    if not free:
+        return []
+    # The expert who has been idle longest (most places left, then earliest ready).
+    expert_entry = min(free, key=lambda e: (-places[e.person_id], e.joined_at, e.id))
+    goal = goal_pick_for(worker_entry.person_id)
+    now = timezone.now()
+    if goal is None:
+        worker_entry.outcome = LobbyEntry.Outcome.NO_GOAL
+        worker_entry.ended_at = now
+        worker_entry.completion_code = completion_code()
+        worker_entry.save(update_fields=["outcome", "ended_at", "completion_code"])
+        return []
+    dialogue = Dialogue.objects.create(
+        database_id=goal.database_id, goal=goal, worker_id=worker_entry.person_id, expert_id=expert_entry.person_id
+    )
+    worker_entry.outcome = LobbyEntry.Outcome.PAIRED
+    worker_entry.ended_at = now
+    worker_entry.dialogue = dialogue
+    worker_entry.save(update_fields=["outcome", "ended_at", "dialogue"])
+    places[expert_entry.person_id] -= 1
+    return [dialogue]
 
 
 def dialogue_open_for(person: User) -> Dialogue | None:

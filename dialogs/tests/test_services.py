@@ -98,6 +98,28 @@ def test_a_worker_with_no_goal_left_is_released_with_a_code(goals):
     assert entry.outcome == "no_goal" and entry.completion_code.startswith("WOZ-")
 
 
+def test_pairing_reads_only_as_many_workers_as_there_are_places(goals):
+    # One expert, a queue of workers whose first has had every goal: the one pass sends that worker away, pairs the
+    # next one, and never reads the rest of the queue.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    veteran, erin = _worker("veteran"), _expert("e")
+    for goal in Goal.objects.all():
+        Dialogue.objects.create(database=goal.database, goal=goal, worker=veteran, expert=erin, status="completed")
+    queue = [veteran] + [_worker(f"w{i}") for i in range(12)]
+    for person in queue:
+        services.lobby_join(person=person)
+    services.lobby_join(person=erin)
+    with CaptureQueriesContext(connection) as captured:
+        (dialogue,) = services.lobby_pair()
+    assert dialogue.worker == queue[1] and dialogue.expert == erin
+    assert LobbyEntry.objects.get(person=veteran).outcome == "no_goal"
+    assert LobbyEntry.objects.filter(outcome="waiting", role="worker").count() == 11
+    worker_reads = [q["sql"] for q in captured.captured_queries if '"role" = \'worker\'' in q["sql"]]
+    assert worker_reads and all("LIMIT 1" in sql for sql in worker_reads), worker_reads
+
+
 def test_long_waits_are_released_and_recorded(goals, settings):
     settings.LOBBY_WAIT_LIMIT_SECONDS = 60
     alice = _worker("a")
