@@ -34,6 +34,9 @@ SYSTEM_ACTS: dict[str, str] = {
 # Acts whose turn is grounded in SQL: such a response must come with a shared result table.
 SQL_GROUNDED_USER_ACTS = frozenset({"INFORM_SQL", "INFER_SQL"})
 
+# User acts that are courtesy, not a question: a turn made only of these does not count toward the minimum.
+SOCIAL_USER_ACTS = frozenset({"GREETING", "GOOD_BYE", "THANK_YOU"})
+
 # The five kinds of related question shown in the worker's "related questions" help (CoSQL Figure 7, SParC).
 FOLLOW_UP_KINDS: list[dict[str, str]] = [
     {

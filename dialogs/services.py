@@ -15,7 +15,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from annotation.acts import SQL_GROUNDED_USER_ACTS, LabelError, check_acts
+from annotation.acts import SOCIAL_USER_ACTS, SQL_GROUNDED_USER_ACTS, LabelError, check_acts
 from annotation.models import Database, Goal, Role, User
 from annotation.roles import can
 from annotation.services import person_set_blocked
@@ -312,8 +312,16 @@ def dialogue_turns(dialogue: Dialogue, events=None) -> dict[int, TurnState]:
 
 
 def answered_questions(turns: dict[int, TurnState]) -> int:
-    """Questions that count toward the minimum: answered by the expert and not dropped."""
-    return sum(1 for turn in turns.values() if turn.responded and not turn.dropped)
+    """Questions that count toward the minimum: answered by the expert, not dropped, and not mere courtesy.
+
+    An ambiguous question answered with a clarification counts (the worker asked it; the issue's own example of a
+    three-question dialogue has one), but "Hi", "Thanks" and "Bye" (turns labelled only with social acts) do not:
+    otherwise a worker could reach the minimum without asking anything."""
+    return sum(
+        1
+        for turn in turns.values()
+        if turn.responded and not turn.dropped and not set(turn.user_acts or ()) <= SOCIAL_USER_ACTS
+    )
 
 
 def _text(message: dict, field: str, *, limit: int, required: bool = True) -> str:

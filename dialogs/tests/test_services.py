@@ -116,7 +116,7 @@ def test_pairing_reads_only_as_many_workers_as_there_are_places(goals):
     assert dialogue.worker == queue[1] and dialogue.expert == erin
     assert LobbyEntry.objects.get(person=veteran).outcome == "no_goal"
     assert LobbyEntry.objects.filter(outcome="waiting", role="worker").count() == 11
-    worker_reads = [q["sql"] for q in captured.captured_queries if '"role" = \'worker\'' in q["sql"]]
+    worker_reads = [q["sql"] for q in captured.captured_queries if "\"role\" = 'worker'" in q["sql"]]
     assert worker_reads and all("LIMIT 1" in sql for sql in worker_reads), worker_reads
 
 
@@ -183,11 +183,29 @@ def _post(dialogue, person, **message):
     return services.dialogue_post(dialogue=dialogue, person=person, message=message)
 
 
-def _answered_turn(dialogue, alice, erin, n):
+def _answered_turn(dialogue, alice, erin, n, user_acts=("INFORM_SQL",), acts=("CONFIRM_SQL",)):
     ((utterance, _),) = _post(dialogue, alice, type="utterance", id=f"u{n}", text=f"Question {n}?")
-    _post(dialogue, erin, type="user_acts", id=f"a{n}", turn=utterance.seq, acts=["INFORM_SQL"])
-    _post(dialogue, erin, type="response", id=f"r{n}", turn=utterance.seq, text="Sorry.", acts=["SORRY"])
-    return utterance.seq
+    turn = utterance.seq
+    _post(dialogue, erin, type="user_acts", id=f"a{n}", turn=turn, acts=list(user_acts))
+    if "CONFIRM_SQL" in acts:
+        ((run, _),) = _post(dialogue, erin, type="sql_run", id=f"s{n}", turn=turn, sql=dialogue.goal.sql)
+        _post(dialogue, erin, type="share_result", id=f"t{n}", turn=turn, run=run.seq)
+    _post(dialogue, erin, type="response", id=f"r{n}", turn=turn, text="Here.", acts=list(acts))
+    return turn
+
+
+def test_courtesy_turns_do_not_count_toward_the_minimum(goals):
+    # "Hi", "Thanks" and "Bye" are answered but are not questions; an ambiguous question that got a clarification is.
+    alice, erin = _worker("a"), _expert("e")
+    goal = goals[0]
+    dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
+    _answered_turn(dialogue, alice, erin, 1, user_acts=["GREETING"], acts=["GREETING"])
+    _answered_turn(dialogue, alice, erin, 2, user_acts=["AMBIGUOUS"], acts=["CLARIFY"])
+    _answered_turn(dialogue, alice, erin, 3, user_acts=["INFORM_SQL", "AFFIRM"])
+    _answered_turn(dialogue, alice, erin, 4, user_acts=["THANK_YOU", "GOOD_BYE"], acts=["WELCOME", "GOOD_BYE"])
+    turns = services.dialogue_turns(dialogue)
+    assert [t.responded for t in turns.values()] == [True] * 4
+    assert services.answered_questions(turns) == 2
 
 
 def test_a_room_sockets_own_turns_spare_the_read_and_an_old_copy_is_checked_again(goals):
