@@ -4,6 +4,7 @@ With nothing set the platform runs on embedded defaults: SQLite, the in-memory c
 Setting DATABASE_URL switches to PostgreSQL, REDIS_URL to Redis for the channel layer and the Celery broker.
 """
 
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -84,7 +85,8 @@ else:
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
             # A file, not the default shared in-memory database: consumer tests write from several threads, and
             # in-memory SQLite answers "table is locked" at once where a file waits for the lock (busy timeout).
-            "TEST": {"NAME": str(DATA_DIR / "test-wozsql.sqlite3")},
+            # One file per test run (process id): two runs at once in one checkout must not flush each other's.
+            "TEST": {"NAME": str(DATA_DIR / f"test-wozsql-{os.getpid()}.sqlite3")},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -407,6 +407,8 @@ def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict,
     if kind == "score":
         dialogue.refresh_from_db(fields=["status", "last_seq", "score"])
         return _post_score(dialogue, person, message, client_id)
+    if dialogue.is_over:  # as last seen (a status never leaves the ended ones); the row lock has the final word
+        raise DialogueError("closed", "This dialogue has ended.")
 
     def record(event_kind, payload):
         return dialogue_record(

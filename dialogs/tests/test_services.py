@@ -255,3 +255,20 @@ def test_ending_counts_the_answered_questions_under_the_lock(goals, settings):
     ((end, _),) = _post(dialogue, alice, type="end", id="end")
     dialogue.refresh_from_db()
     assert end.kind == "end" and (dialogue.status, dialogue.incomplete) == (DialogueStatus.COMPLETED, False)
+
+
+def test_sql_for_an_ended_dialogue_is_refused_before_it_runs(goals, monkeypatch):
+    alice, erin = _worker("a"), _expert("e")
+    goal = goals[0]
+    dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
+    turn = _answered_turn(dialogue, alice, erin, 1)
+    _post(dialogue, erin, type="terminate", id="t")
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("the sandbox ran SQL for a dialogue that has ended")
+
+    monkeypatch.setattr(services, "execute", must_not_run)
+    for seen in (dialogue, Dialogue.objects.get(pk=dialogue.pk)):  # the poster's own copy, and a fresh one
+        with pytest.raises(DialogueError) as caught:
+            _post(seen, erin, type="sql_run", id="late", turn=turn, sql="SELECT 1")
+        assert caught.value.code == "closed"
