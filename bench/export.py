@@ -298,6 +298,7 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=300, help="dialogues of the second, smaller corpus")
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
     parser.add_argument("--keep", action="store_true", help="keep the throwaway data folder")
+    parser.add_argument("--profile", type=int, metavar="N", help="profile the full export: print the N costliest calls")
     args = parser.parse_args()
 
     data_dir = Path(tempfile.mkdtemp(prefix="wozsql-bench-export-"))
@@ -313,7 +314,15 @@ def main() -> None:
 
     Dialogue.objects.all().delete()
     build_corpus(databases, dialogues=args.dialogues, sql_turns=args.sql_turns, seed=1)
-    full = timed_export("full corpus")
+    if args.profile:
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        full = profiler.runcall(timed_export, "full corpus")
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
+    else:
+        full = timed_export("full corpus")
     for label, (seconds, queries, progress, report) in (("small", small), ("full", full)):
         counts = report["counts"]
         timings = ", ".join(f"{name} {value:.2f}" for name, value in report["timings"].items())

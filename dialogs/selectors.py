@@ -37,6 +37,10 @@ class LobbyOverview:
     open_dialogues: dict  # expert id → their waiting/active dialogues, as `my_dialogues` lists them
 
 
+# How many waiting workers an expert's lobby status lists (the count covers them all).
+QUEUE_SHOWN = 25
+
+
 def lobby_overview() -> LobbyOverview:
     waiting_workers = list(
         LobbyEntry.objects.filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING)
@@ -81,8 +85,10 @@ def lobby_status(person: User, overview: LobbyOverview | None = None) -> dict:
             }
         )
     else:
+        # The longest waits only: a list of hundreds helps nobody, and every expert's socket gets it on each change.
         status["queue"] = [
-            {"username": e.person.username, "waiting_since": e.joined_at.isoformat()} for e in waiting_workers
+            {"username": e.person.username, "waiting_since": e.joined_at.isoformat()}
+            for e in waiting_workers[:QUEUE_SHOWN]
         ]
         status["my_dialogues"] = list(overview.open_dialogues.get(person.pk, []))
         status["ready"] = person.pk in overview.waiting_people

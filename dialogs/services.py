@@ -12,7 +12,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from annotation.acts import SOCIAL_USER_ACTS, SQL_GROUNDED_USER_ACTS, LabelError, check_acts
@@ -105,38 +106,39 @@ def goal_pick_for(worker: User | int) -> Goal | None:
     return fresh_goals.filter(database=database).annotate(n=Count("dialogues")).order_by("n", "id").first()
 
 
-def _expert_load() -> dict[int, int]:
-    rows = (
-        Dialogue.objects.filter(status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE])
-        .values("expert_id")
-        .annotate(n=Count("id"))
-    )
-    return {row["expert_id"]: row["n"] for row in rows}
-
-
 def lobby_pair() -> list[Dialogue]:
     """Pair waiting workers (oldest first) with ready experts that have room. Returns the new dialogues.
 
-    Only as many workers are read (and locked) as there are free places: with a crowd waiting, every join calls this,
-    and reading the whole queue each time made a crowd of N joining at once cost N² rows.
+    Only the experts who have a free place, and only as many workers as there are places, are read (and locked): with
+    a crowd waiting every join calls this, and reading both whole queues each time made a crowd of N joining at once
+    cost N² rows.
     """
+    waiting = LobbyEntry.objects.filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING)
     created = []
     with transaction.atomic():
+        queued = waiting.count()
+        if not queued:
+            return []
+        open_now = (
+            Dialogue.objects.filter(
+                expert_id=OuterRef("person_id"), status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE]
+            )
+            .values("expert_id")
+            .annotate(n=Count("id"))
+            .values("n")
+        )
         experts = list(
             LobbyEntry.objects.select_for_update()
             .filter(role=Role.EXPERT, outcome=LobbyEntry.Outcome.WAITING)
-            .order_by("joined_at", "id")
+            .annotate(open_now=Coalesce(Subquery(open_now), 0))
+            .filter(open_now__lt=settings.EXPERT_MAX_DIALOGUES)
+            # The expert who has been idle longest first: fewest dialogues now, then earliest ready.
+            .order_by("open_now", "joined_at", "id")[:queued]
         )
-        load = _expert_load()
-        places = {e.person_id: settings.EXPERT_MAX_DIALOGUES - load.get(e.person_id, 0) for e in experts}
+        places = {e.person_id: settings.EXPERT_MAX_DIALOGUES - e.open_now for e in experts}
         seen: list[int] = []
         while (free := sum(max(n, 0) for n in places.values())) > 0:
-            workers = list(
-                LobbyEntry.objects.select_for_update()
-                .filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING)
-                .exclude(id__in=seen)
-                .order_by("joined_at", "id")[:free]
-            )
+            workers = list(waiting.select_for_update().exclude(id__in=seen).order_by("joined_at", "id")[:free])
             if not workers:
                 break
             for worker_entry in workers:

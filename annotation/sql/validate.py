@@ -21,8 +21,10 @@ from dataclasses import dataclass
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.optimizer.scope import Scope, traverse_scope
+from sqlglot.tokens import TokenType
 
 from annotation.sql.sandbox import current_limits
 
@@ -92,6 +94,24 @@ def _schema_index(schema: dict) -> _SchemaIndex:
     return index
 
 
+_SQLITE = Dialect.get_or_raise("sqlite")
+# Deeper nesting is refused before parsing: SQLite's own parser stack overflows well before it (the sandbox also
+# limits expression depth to 100), and how deep sqlglot gets before a RecursionError depends on whether its compiled
+# modules (sqlglotc) are installed, so the rule is stated here rather than left to the parser.
+MAX_NESTING = 100
+
+
+def _deepest_nesting(tokens) -> int:
+    depth = deepest = 0
+    for token in tokens:
+        if token.token_type == TokenType.L_PAREN:
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token.token_type == TokenType.R_PAREN:
+            depth -= 1
+    return deepest
+
+
 def validate_sql(sql: str, schema: dict) -> dict:
     """Check one SELECT statement against a Spider tables.json entry; never raises for bad SQL.
 
@@ -118,7 +138,10 @@ def validate_sql(sql: str, schema: dict) -> dict:
         report.error("statement", f"only SELECT queries are allowed; this is {found}", (start, start + len(found)))
         return report.result()
     try:
-        statements = [statement for statement in sqlglot.parse(sql, dialect="sqlite") if statement is not None]
+        tokens = _SQLITE.tokenize(sql)
+        if _deepest_nesting(tokens) > MAX_NESTING:
+            raise RecursionError
+        statements = [statement for statement in _SQLITE.parser().parse(tokens, sql) if statement is not None]
     except ParseError as exc:
         _report_parse_error(report, sql, exc)
         return report.result()

@@ -1,5 +1,6 @@
 """Pairing, goal choice, lobby release and the event log, at the service level."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -116,8 +117,17 @@ def test_pairing_reads_only_as_many_workers_as_there_are_places(goals):
     assert dialogue.worker == queue[1] and dialogue.expert == erin
     assert LobbyEntry.objects.get(person=veteran).outcome == "no_goal"
     assert LobbyEntry.objects.filter(outcome="waiting", role="worker").count() == 11
-    worker_reads = [q["sql"] for q in captured.captured_queries if "\"role\" = 'worker'" in q["sql"]]
-    assert worker_reads and all("LIMIT 1" in sql for sql in worker_reads), worker_reads
+    # Rows read from the queues (a count reads none): the free experts, then the waiting workers one place at a time
+    # (the first is sent away, so a second read takes the next one), never the whole queue of 13.
+    rows_read = [
+        q["sql"]
+        for q in captured.captured_queries
+        if 'FROM "dialogs_lobbyentry"' in q["sql"] and not q["sql"].startswith("SELECT COUNT(*)")
+    ]
+    limits = [re.search(r" LIMIT (\d+)(?: FOR UPDATE)?$", sql) for sql in rows_read]
+    assert all(limits), rows_read
+    assert "'expert'" in rows_read[0] and limits[0].group(1) == "13"  # no more experts than workers wait
+    assert [m.group(1) for m in limits[1:]] == ["1", "1"], rows_read
 
 
 def test_long_waits_are_released_and_recorded(goals, settings):
@@ -272,3 +282,14 @@ def test_sql_for_an_ended_dialogue_is_refused_before_it_runs(goals, monkeypatch)
         with pytest.raises(DialogueError) as caught:
             _post(seen, erin, type="sql_run", id="late", turn=turn, sql="SELECT 1")
         assert caught.value.code == "closed"
+
+
+def test_an_expert_sees_the_longest_waits_and_how_many_wait(goals):
+    from dialogs.selectors import QUEUE_SHOWN
+
+    workers = [_worker(f"w{i:02d}") for i in range(QUEUE_SHOWN + 5)]
+    for person in workers:
+        services.lobby_join(person=person)
+    status = lobby_status(_expert("e"))
+    assert status["waiting_workers"] == QUEUE_SHOWN + 5
+    assert [entry["username"] for entry in status["queue"]] == [w.username for w in workers[:QUEUE_SHOWN]]

@@ -140,6 +140,7 @@ function expertDesk() {
   const hint = $("ready-hint");
   const roomUrl = (id) => document.querySelector("script[data-room-url]").dataset.roomUrl.replace(/\/0\/$/, `/${id}/`);
   let queue = [];
+  let waiting = 0;
 
   const drawQueue = () => {
     const list = $("queue");
@@ -160,6 +161,12 @@ function expertDesk() {
       item.append(name, since);
       return item;
     }));
+    if (waiting > queue.length) {  // the status lists the longest waits only
+      const more = document.createElement("li");
+      more.className = "muted";
+      more.textContent = `… and ${waiting - queue.length} more`;
+      list.append(more);
+    }
   };
   setInterval(drawQueue, 1000);
 
@@ -194,6 +201,7 @@ function expertDesk() {
     $("waiting-count").textContent = status.waiting_workers;
     $("experts-ready").textContent = status.ready_experts;
     queue = status.queue || [];
+    waiting = status.waiting_workers;
     drawQueue();
     drawDialogues(status.my_dialogues || []);
   };
