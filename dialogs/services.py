@@ -109,13 +109,19 @@ def goal_pick_for(worker: User | int) -> Goal | None:
 def lobby_pair() -> list[Dialogue]:
     """Pair waiting workers (oldest first) with ready experts that have room. Returns the new dialogues.
 
-    Only the experts who have a free place, and only as many workers as there are places, are read (and locked): with
-    a crowd waiting every join calls this, and reading both whole queues each time made a crowd of N joining at once
-    cost N² rows.
+    Only the experts who have a free place, and only as many workers as there are places, are read: with a crowd
+    waiting every join calls this, and reading both whole queues each time made a crowd of N joining at once cost N²
+    rows. Pairings are serialised by locking the ready experts' rows first; everything after is read by statements
+    that start once that lock is held, and so see every pairing committed before (a single locking statement that
+    also counted each expert's dialogues would re-check a row it waited for against its old count, and give an
+    expert two dialogues at once: tested in test_pairing_race.py).
     """
+    ready = LobbyEntry.objects.filter(role=Role.EXPERT, outcome=LobbyEntry.Outcome.WAITING)
     waiting = LobbyEntry.objects.filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING)
     created = []
     with transaction.atomic():
+        if not list(ready.select_for_update().values_list("id", flat=True)):
+            return []
         queued = waiting.count()
         if not queued:
             return []
@@ -128,9 +134,7 @@ def lobby_pair() -> list[Dialogue]:
             .values("n")
         )
         experts = list(
-            LobbyEntry.objects.select_for_update()
-            .filter(role=Role.EXPERT, outcome=LobbyEntry.Outcome.WAITING)
-            .annotate(open_now=Coalesce(Subquery(open_now), 0))
+            ready.annotate(open_now=Coalesce(Subquery(open_now), 0))
             .filter(open_now__lt=settings.EXPERT_MAX_DIALOGUES)
             # The expert who has been idle longest first: fewest dialogues now, then earliest ready.
             .order_by("open_now", "joined_at", "id")[:queued]
