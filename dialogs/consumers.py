@@ -34,6 +34,8 @@ def person_group(user_id: int) -> str:
 
 
 LOBBY_GROUP = "lobby"
+# After an event of these kinds (that its side sees), a room socket sends the screen's state again.
+STATE_CHANGING_KINDS = frozenset({"end", "score", "response"})
 # Events up to this size (their payload as JSON) travel inside the broadcast, so each socket delivers them without
 # reading the log; bigger ones (SQL result tables) and any gap are read from the database.
 INLINE_EVENT_BYTES = 16 * 1024
@@ -452,25 +454,24 @@ class DialogueConsumer(_JsonConsumer):
         if view is not None:
             await self.send_json({"type": "event", **view})
         self.sent_seq = seq
-        if event.kind in ("end", "score", "response") and view is not None:
+        if event.kind in STATE_CHANGING_KINDS and view is not None:
             await self._send_state(after=event)
 
     async def _catch_up(self):
         """Send every event after `sent_seq` that this side may see, in order, straight from the log."""
         events = await database_sync_to_async(self._events_after)(self.sent_seq)
-        views = []
+        changed = None  # the last event sent that changes the screen's state
         for event in events:
             self._track(event)
             view = event_view(event, self.side)
             if view is not None:
-                views.append(view)
                 await self.send_json({"type": "event", **view})
+                if event.kind in STATE_CHANGING_KINDS:
+                    changed = event
         if events:
             self.sent_seq = max(self.sent_seq, events[-1].seq)
-        stateful = [view for view in views if view["kind"] in ("end", "score", "response")]
-        if stateful:
-            last = stateful[-1]
-            await self._send_state(after=next(event for event in events if event.seq == last["seq"]))
+        if changed is not None:
+            await self._send_state(after=changed)
 
     def _events_after(self, after_seq):
         return list(self.dialogue.events.filter(seq__gt=after_seq).order_by("seq"))

@@ -229,6 +229,15 @@ def _claim_seq(dialogue_id: int) -> tuple[int, str]:
         return cursor.fetchone()
 
 
+def _stored_event(dialogue: Dialogue, author: User | None, client_id: str) -> Event | None:
+    """The event stored the first time this client id was sent by `author` (a retry gets it back)."""
+    return Event.objects.filter(dialogue=dialogue, author=author, client_id=client_id).first()
+
+
+def _closed() -> DialogueError:
+    return DialogueError("closed", "This dialogue has ended.")
+
+
 def dialogue_record(
     *,
     dialogue: Dialogue,
@@ -248,7 +257,7 @@ def dialogue_record(
         with transaction.atomic():
             seq, status = _claim_seq(dialogue.pk)
             if while_open and status in ENDED_STATUSES:
-                raise DialogueError("closed", "This dialogue has ended.")  # rolls the claimed number back
+                raise _closed()  # rolls the claimed number back
             event = Event(
                 dialogue=dialogue,
                 seq=seq,
@@ -260,9 +269,7 @@ def dialogue_record(
             )
             event.save(force_insert=True)
     except IntegrityError:
-        existing = None
-        if client_id is not None:
-            existing = Event.objects.filter(dialogue=dialogue, author=author, client_id=client_id).first()
+        existing = _stored_event(dialogue, author, client_id) if client_id is not None else None
         if existing is None:
             raise
         return existing, False
@@ -398,14 +405,14 @@ def dialogue_post(
         # A retry of something already stored is answered from the log, whatever state the dialogue is in now. Only
         # a refused message is looked up: a retry that passes the checks is stopped by the client-id constraint in
         # dialogue_record, so messages that go through (nearly all) cost no look-up.
-        stored = Event.objects.filter(dialogue=dialogue, author=person, client_id=client_id).first()
+        stored = _stored_event(dialogue, person, client_id)
         if stored is not None:
             return [(stored, False)]
         if refusal.code != "closed" and kind != "score":
             # Checked last, not first, to keep a query off every message; "closed" still wins over the other reasons.
             dialogue.refresh_from_db(fields=["status", "last_seq", "score"])
             if dialogue.is_over:
-                raise DialogueError("closed", "This dialogue has ended.") from refusal
+                raise _closed() from refusal
         raise
 
 
@@ -414,7 +421,7 @@ def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict,
         dialogue.refresh_from_db(fields=["status", "last_seq", "score"])
         return _post_score(dialogue, person, message, client_id)
     if dialogue.is_over:  # as last seen (a status never leaves the ended ones); the row lock has the final word
-        raise DialogueError("closed", "This dialogue has ended.")
+        raise _closed()
 
     def record(event_kind, payload):
         return dialogue_record(
@@ -503,7 +510,7 @@ def _end(dialogue: Dialogue, person: User | None, side: str, status: str, client
     with transaction.atomic():
         locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
         if locked.is_over:
-            raise DialogueError("closed", "This dialogue has ended.")
+            raise _closed()
         answered = answered_questions(dialogue_turns(locked))
         if status == DialogueStatus.COMPLETED and answered < settings.DIALOGUE_MIN_QUESTIONS:
             remaining = settings.DIALOGUE_MIN_QUESTIONS - answered
