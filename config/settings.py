@@ -149,6 +149,14 @@ EXPORT_STALL_SECONDS = env_int("EXPORT_STALL_SECONDS", 300, minimum=5)
 # Deliveries of one export before it is failed for good (a worker that dies mid-export has its task redelivered).
 EXPORT_MAX_ATTEMPTS = env_int("EXPORT_MAX_ATTEMPTS", 3, minimum=1, maximum=20)
 
+# --- Review passes (review.passes) --------------------------------------------------------------------------------
+# Passes a dialogue goes through before final validation (CoSQL ran two: correction, then a second look).
+REVIEW_PASSES = env_int("REVIEW_PASSES", 2, minimum=1, maximum=5)
+# A reviewer's claim on a dialogue lasts this long; the open review screen renews it every third of it.
+REVIEW_CLAIM_SECONDS = env_int("REVIEW_CLAIM_SECONDS", 900, minimum=30)
+# The first dialogues of each expert are reviewed before the others (CHASE and SParC did the same).
+REVIEW_EARLY_DIALOGUES = env_int("REVIEW_EARLY_DIALOGUES", 5, minimum=0)
+
 # --- Uploads ----------------------------------------------------------------------------------------------------------
 MAX_DATABASE_UPLOAD_MB = env_int("MAX_DATABASE_UPLOAD_MB", 200, minimum=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024

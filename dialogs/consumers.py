@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from annotation.roles import can
-from dialogs import selectors, services
+from dialogs import log, selectors, services
 from dialogs.models import Dialogue, DialogueStatus, Event
 from dialogs.services import DialogueError
 from dialogs.visibility import event_view
@@ -382,7 +382,7 @@ class DialogueConsumer(_JsonConsumer):
         # Every field but the foreign keys: those never change in a room, and refreshing them would drop the database,
         # goal and worker that _load cached (three more queries per state).
         self.dialogue.refresh_from_db(fields=_DIALOGUE_OWN_FIELDS)
-        self.turns = services.dialogue_turns(self.dialogue)
+        self.turns = log.dialogue_turns(self.dialogue)
         self.turns_seq = self.dialogue.last_seq
         self.partner_connected = services.partner_connected(self.dialogue, self.side)
         return selectors.dialogue_snapshot(
@@ -395,7 +395,7 @@ class DialogueConsumer(_JsonConsumer):
         if self.turns is None or event.seq <= self.turns_seq:
             return
         if event.seq == self.turns_seq + 1:
-            services.turns_apply(self.turns, event)
+            log.turns_apply(self.turns, event)
             self.turns_seq = event.seq
         else:
             self.turns = None
@@ -404,7 +404,7 @@ class DialogueConsumer(_JsonConsumer):
         client_id = message.get("id")
         try:
             # The turns this socket keeps spare the post a read of the log (a copy: they change as events arrive).
-            turns = services.turns_copy(self.turns) if self.turns is not None else None
+            turns = log.turns_copy(self.turns) if self.turns is not None else None
             results = await database_sync_to_async(services.dialogue_post)(
                 dialogue=self.dialogue, person=self.user, message=message, turns=turns
             )

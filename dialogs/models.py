@@ -59,6 +59,8 @@ class Dialogue(models.Model):
 
 
 class EventKind(models.TextChoices):
+    """The kinds of event; their payloads are written and folded in `dialogs.log` only."""
+
     JOIN = "join", "joined"
     LEAVE = "leave", "left"
     UTTERANCE = "utterance", "user utterance"
@@ -69,6 +71,7 @@ class EventKind(models.TextChoices):
     DROP = "drop", "turn dropped"
     SCORE = "score", "worker scored"
     END = "end", "dialogue ended"
+    CORRECTION = "correction", "corrected in review"
 
 
 class Event(models.Model):

@@ -4,13 +4,11 @@ from dataclasses import dataclass
 from statistics import median
 
 from django.conf import settings
-from django.db.models import Count, Q
 
 from annotation.models import Role, User
-from dialogs.models import Dialogue, DialogueStatus, Event, LobbyEntry
-from dialogs.services import answered_questions, dialogue_turns
+from dialogs.log import answered_questions, dialogue_turns
+from dialogs.models import Dialogue, DialogueStatus, LobbyEntry
 from dialogs.services import partner_connected as partner_connected_in
-from dialogs.visibility import event_view
 
 
 def _recent_wait_seconds() -> float | None:
@@ -100,12 +98,6 @@ def lobby_no_goal_since(since) -> list[LobbyEntry]:
     return list(LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.NO_GOAL, ended_at__gte=since))
 
 
-def dialogue_events_after(*, dialogue: Dialogue, role: str, after_seq: int) -> list[dict]:
-    """The events after `after_seq` as `role` sees them, in order (for resume after a reconnect)."""
-    events = Event.objects.filter(dialogue=dialogue, seq__gt=after_seq).order_by("seq")
-    return [view for view in (event_view(event, role) for event in events) if view is not None]
-
-
 def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_connected: bool | None = None) -> dict:
     """Everything a room screen needs besides the events: who, what, the state, the rules. A room socket that keeps
     the turns and the partner's presence up to date passes them; otherwise they are read from the log."""
@@ -131,14 +123,6 @@ def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_conn
     elif dialogue.is_over:
         snapshot["completion_code"] = dialogue.completion_code
     return snapshot
-
-
-def dialogue_list_for_admin():
-    return (
-        Dialogue.objects.select_related("database", "worker", "expert", "goal")
-        .annotate(utterances=Count("events", filter=Q(events__kind="utterance")))
-        .order_by("-created_at")
-    )
 
 
 def expert_open_dialogues(expert: User):

@@ -7,20 +7,21 @@ original event back. `dialogue_post` is the single entry point for everything a 
 """
 
 import secrets
-from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from annotation.acts import SOCIAL_USER_ACTS, SQL_GROUNDED_USER_ACTS, LabelError, check_acts
+from annotation.acts import SQL_GROUNDED_USER_ACTS, LabelError, check_acts
 from annotation.models import Database, Goal, Role, User
 from annotation.roles import can
 from annotation.services import person_set_blocked
 from annotation.sql.sandbox import execute
+from dialogs import log
+from dialogs.log import TurnState, answered_questions, dialogue_turns
 from dialogs.models import ENDED_STATUSES, Dialogue, DialogueStatus, Event, EventKind, LobbyEntry
 
 
@@ -277,66 +278,6 @@ def dialogue_record(
     return event, True
 
 
-@dataclass
-class TurnState:
-    """What has happened to one user utterance so far (derived from the log, never stored)."""
-
-    seq: int
-    text: str
-    user_acts: list | None = None
-    shared_run: int | None = None
-    responded: bool = False
-    dropped: bool = False
-
-
-# The kinds that change a turn's state; the others (SQL runs with their result tables, presence) are not read.
-TURN_KINDS = (EventKind.UTTERANCE, EventKind.USER_ACTS, EventKind.RESULT_SHARED, EventKind.RESPONSE, EventKind.DROP)
-
-
-def turns_apply(turns: dict[int, TurnState], event: Event) -> None:
-    """Apply one event (in sequence order) to the turn states: the one rule, used by the full replay below and by
-    a room socket that keeps its screen's state up to date event by event."""
-    payload = event.payload
-    if event.kind == EventKind.UTTERANCE:
-        turns[event.seq] = TurnState(seq=event.seq, text=payload["text"])
-    elif event.kind == EventKind.USER_ACTS and payload["turn"] in turns:
-        turns[payload["turn"]].user_acts = payload["acts"]
-    elif event.kind == EventKind.RESULT_SHARED and payload["turn"] in turns:
-        turns[payload["turn"]].shared_run = payload["run"]
-    elif event.kind == EventKind.RESPONSE and payload["turn"] in turns:
-        turns[payload["turn"]].responded = True
-    elif event.kind == EventKind.DROP and payload["turn"] in turns:
-        turns[payload["turn"]].dropped = True
-
-
-def turns_copy(turns: dict[int, TurnState]) -> dict[int, TurnState]:
-    """A copy that another thread may read while the original goes on changing."""
-    return {seq: replace(turn) for seq, turn in turns.items()}
-
-
-def dialogue_turns(dialogue: Dialogue, events=None) -> dict[int, TurnState]:
-    """Replay the log into the state of each user turn, keyed by the utterance's sequence number."""
-    turns: dict[int, TurnState] = {}
-    if events is None:
-        events = dialogue.events.filter(kind__in=TURN_KINDS).only("dialogue", "seq", "kind", "payload").order_by("seq")
-    for event in events:
-        turns_apply(turns, event)
-    return turns
-
-
-def answered_questions(turns: dict[int, TurnState]) -> int:
-    """Questions that count toward the minimum: answered by the expert, not dropped, and not mere courtesy.
-
-    An ambiguous question answered with a clarification counts (the worker asked it; the issue's own example of a
-    three-question dialogue has one), but "Hi", "Thanks" and "Bye" (turns labelled only with social acts) do not:
-    otherwise a worker could reach the minimum without asking anything."""
-    return sum(
-        1
-        for turn in turns.values()
-        if turn.responded and not turn.dropped and not set(turn.user_acts or ()) <= SOCIAL_USER_ACTS
-    )
-
-
 def _text(message: dict, field: str, *, limit: int, required: bool = True) -> str:
     value = message.get(field, "")
     if not isinstance(value, str):
@@ -436,7 +377,7 @@ def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict,
 
     if kind == "utterance":
         text = _text(message, "text", limit=settings.UTTERANCE_MAX_CHARS)
-        return [record(EventKind.UTTERANCE, {"text": text})]
+        return [record(EventKind.UTTERANCE, log.utterance_payload(text))]
     if kind == "end":  # the minimum is checked under the row lock, where a drop racing in is seen
         return _end(dialogue, person, side, DialogueStatus.COMPLETED, client_id, "The worker ended the dialogue.")
     if kind == "terminate":
@@ -451,7 +392,7 @@ def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict,
             acts = check_acts(message.get("acts"), side="user")
         except LabelError as exc:
             raise DialogueError("labels", str(exc)) from exc
-        return [record(EventKind.USER_ACTS, {"turn": turn.seq, "acts": acts})]
+        return [record(EventKind.USER_ACTS, log.user_acts_payload(turn.seq, acts))]
     if kind == "sql_run":
         turn = _turn(message, turns) if message.get("turn") is not None else None
         sql = _text(message, "sql", limit=settings.SANDBOX_MAX_SQL_LENGTH)
@@ -462,8 +403,7 @@ def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict,
             # The expert's own SQL, counted in the same read-only sandbox: nothing is injected that they could not run.
             counted = execute(dialogue.database.path, f"SELECT count(*) FROM ({sql.rstrip().rstrip(';')})")  # noqa: S608
             result["total_rows"] = counted.rows[0][0] if counted.ok else None
-        payload = {"turn": turn.seq if turn else None, "sql": sql, "result": result}
-        return [record(EventKind.SQL_RUN, payload)]
+        return [record(EventKind.SQL_RUN, log.sql_run_payload(turn.seq if turn else None, sql, result))]
     if kind == "share_result":
         turn = _turn(message, turns)
         run = _sql_run_event(dialogue, message.get("run"))
@@ -472,16 +412,7 @@ def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict,
             raise DialogueError("invalid", f"SQL run #{run.seq} was written for another turn.")
         if not result["ok"]:
             raise DialogueError("invalid", "Only a run that succeeded can be sent to the worker.")
-        payload = {
-            "turn": turn.seq,
-            "run": run.seq,
-            "columns": result["columns"],
-            "rows": result["rows"],
-            "row_count": result["row_count"],
-            "truncated": result["truncated"],
-            "total_rows": result.get("total_rows", result["row_count"]),
-        }
-        return [record(EventKind.RESULT_SHARED, payload)]
+        return [record(EventKind.RESULT_SHARED, log.result_shared_payload(turn.seq, run.seq, result))]
     if kind == "response":
         turn = _turn(message, turns)
         if turn.user_acts is None:
@@ -495,13 +426,13 @@ def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict,
         if set(turn.user_acts) & SQL_GROUNDED_USER_ACTS and turn.shared_run is None and "CONFIRM_SQL" in acts:
             raise DialogueError("order", "Send the result table before confirming.")
         text = _text(message, "text", limit=settings.UTTERANCE_MAX_CHARS)
-        return [record(EventKind.RESPONSE, {"turn": turn.seq, "text": text, "acts": acts, "sql_run": turn.shared_run})]
+        return [record(EventKind.RESPONSE, log.response_payload(turn.seq, text, acts, turn.shared_run))]
     if kind == "drop":
         turn = _turn(message, turns)
         warning = _text(message, "warning", limit=500, required=False) or (
             "This question did not follow the instructions and will not count. Please ask questions about the data."
         )
-        return [record(EventKind.DROP, {"turn": turn.seq, "warning": warning})]
+        return [record(EventKind.DROP, log.drop_payload(turn.seq, warning))]
     raise DialogueError("unknown_type", f"Unknown message type {kind!r}.")  # pragma: no cover - guarded above
 
 
@@ -524,7 +455,7 @@ def _end(dialogue: Dialogue, person: User | None, side: str, status: str, client
             dialogue=locked,
             author=person,
             kind=EventKind.END,
-            payload={"status": status, "reason": reason, "completion_code": locked.completion_code},
+            payload=log.end_payload(status, reason, locked.completion_code),
             client_id=client_id,
             role=side,
         )
@@ -555,7 +486,7 @@ def _post_score(dialogue: Dialogue, person: User, message: dict, client_id: str)
             dialogue=locked,
             author=person,
             kind=EventKind.SCORE,
-            payload={"score": score, "comment": comment, "dropped": score < 3},
+            payload=log.score_payload(score, comment),
             client_id=client_id,
             role=Role.EXPERT,
         )
@@ -625,8 +556,3 @@ def dialogues_sweep(*, now=None) -> list[Dialogue]:
         if dialogue_abandon_if_gone(dialogue=dialogue, now=now):
             ended.append(dialogue)
     return ended
-
-
-def kept_for_review_q() -> Q:
-    """Dialogues that go to review: completed or abandoned with enough answered questions, never dropped."""
-    return Q(status__in=[DialogueStatus.COMPLETED, DialogueStatus.ABANDONED], incomplete=False)

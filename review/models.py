@@ -114,3 +114,77 @@ class Export(models.Model):
         if not self.progress_total:
             return 0
         return min(99, int(100 * self.progress_done / self.progress_total))
+
+
+class ReviewStage(models.TextChoices):
+    PENDING = "pending", "Waiting for a reviewer"
+    CLAIMED = "claimed", "Being reviewed"
+    FAILED_VALIDATION = "failed_validation", "Failed final validation"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+
+
+class RejectReason(models.TextChoices):
+    REPETITIVE = "repetitive", "Repetitive or too simple questions"
+    UNRELATED = "unrelated", "Unrelated questions"
+    GOAL_IGNORED = "goal_ignored", "The goal was ignored"
+    UNFIXABLE_SQL = "unfixable_sql", "SQL that cannot be fixed"
+    OTHER = "other", "Other (say why)"
+
+
+class DialogueReview(models.Model):
+    """Where a reviewable dialogue is in the review: which pass, who holds it and until when, and how it ended.
+
+    The corrections themselves are events of the dialogue's log (`dialogs.log`); this row only tracks the workflow.
+    A claim is a lock with an expiry: once `claim_expires_at` passes, the dialogue is back in its queue without
+    anybody having to release it.
+    """
+
+    dialogue = models.OneToOneField(Dialogue, on_delete=models.CASCADE, related_name="review")
+    stage = models.CharField(max_length=20, choices=ReviewStage.choices, default=ReviewStage.PENDING)
+    pass_number = models.PositiveSmallIntegerField(default=1, help_text="The pass waiting or under way (or the last).")
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="review_claims"
+    )
+    claim_expires_at = models.DateTimeField(null=True, blank=True)
+    needs_fix = models.BooleanField(default=False, help_text="Final validation failed; a reviewer must fix it.")
+    problems = models.JSONField(default=list, blank=True, help_text="Final validation's failures, per turn.")
+    early = models.BooleanField(default=False, help_text="One of its expert's first dialogues: reviewed first.")
+    partial = models.BooleanField(default=False, help_text="Abandoned after the minimum of answered questions.")
+    revision = models.PositiveIntegerField(default=0, help_text="The log's last sequence number when approved.")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["dialogue_id"]
+        indexes = [models.Index(fields=["stage", "pass_number"])]
+
+    def __str__(self) -> str:
+        return f"review of {self.dialogue_id}: {self.stage} (pass {self.pass_number})"
+
+
+class ReviewPass(models.Model):
+    """One reviewer's turn at one pass of a dialogue: from the claim to a decision (or to letting it go)."""
+
+    class Decision(models.TextChoices):
+        OPEN = "", "Open"
+        APPROVED = "approved", "Approved"
+        REJECTED = "rejected", "Rejected"
+        RELEASED = "released", "Released unfinished"
+
+    review = models.ForeignKey(DialogueReview, on_delete=models.CASCADE, related_name="passes")
+    number = models.PositiveSmallIntegerField()
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="review_passes")
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    decision = models.CharField(max_length=12, choices=Decision.choices, blank=True, default="")
+    reason = models.CharField(max_length=20, choices=RejectReason.choices, blank=True)
+    note = models.TextField(blank=True)
+    validation_failed = models.BooleanField(default=False, help_text="Approved, but final validation refused it.")
+
+    class Meta:
+        ordering = ["review_id", "number", "started_at", "id"]
+        indexes = [models.Index(fields=["reviewer", "number"])]
+
+    def __str__(self) -> str:
+        return f"pass {self.number} of {self.review.dialogue_id} by {self.reviewer_id}: {self.decision or 'open'}"

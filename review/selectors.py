@@ -16,8 +16,9 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from annotation.models import Role
+from dialogs.log import DialogueRecord, LogEvent, dialogue_replay
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
-from review.dataset.replay import DialogueRecord, LogEvent, dialogue_replay
 from review.models import Export, TurnAnnotation
 
 # What an export takes when nobody says otherwise: dialogues that ended normally and were not dropped by their score.
@@ -64,23 +65,32 @@ def dialogue_records(queryset: QuerySet[Dialogue], *, timestamps: bool = True) -
     base = Event.objects.filter(dialogue_id__in=ids).order_by("dialogue_id", "seq")
     moment = "created_at" if timestamps else "seq"  # seq stands in: a cheap integer instead of a datetime
     light = base.exclude(kind=EventKind.SQL_RUN).values_list(
-        "dialogue_id", "seq", "kind", "payload", "author_role", moment
+        "dialogue_id", "seq", "kind", "payload", "author_role", moment, "author_id"
     )
     # A run's result table is only needed as the worker was shown it (in result_shared): leaving the copy in the
     # run's payload in the database halves the JSON to decode.
-    runs = base.filter(kind=EventKind.SQL_RUN).values_list(
+    runs = base.filter(kind=EventKind.SQL_RUN).exclude(author_role=Role.REVIEWER).values_list(
         "dialogue_id", "seq", "kind", "payload__sql", "payload__turn", "payload__result__ok",
-        "payload__result__row_count", "author_role", moment,
+        "payload__result__row_count", "author_role", moment, "author_id",
     )  # fmt: skip
     run_rows = (
-        (dialogue_id, seq, kind, {"sql": sql, "turn": turn, "result": {"ok": ok, "row_count": count}}, role, at)
-        for dialogue_id, seq, kind, sql, turn, ok, count, role, at in runs.iterator(chunk_size=5000)
+        (dialogue_id, seq, kind, {"sql": sql, "turn": turn, "result": {"ok": ok, "row_count": count}}, role, at, who)
+        for dialogue_id, seq, kind, sql, turn, ok, count, role, at, who in runs.iterator(chunk_size=5000)
     )
-    ordered = heapq.merge(light.iterator(chunk_size=5000), run_rows, key=lambda row: (row[0], row[1]))
-    for dialogue_id, seq, kind, payload, author_role, created_at in ordered:
+    # A reviewer's run of a corrected query is read whole: its table replaces the one the worker was shown.
+    reviewer_runs = base.filter(kind=EventKind.SQL_RUN, author_role=Role.REVIEWER).values_list(
+        "dialogue_id", "seq", "kind", "payload", "author_role", moment, "author_id"
+    )
+    ordered = heapq.merge(
+        light.iterator(chunk_size=5000),
+        run_rows,
+        reviewer_runs.iterator(chunk_size=1000),
+        key=lambda row: (row[0], row[1]),
+    )
+    for dialogue_id, seq, kind, payload, author_role, created_at, author_id in ordered:
         bucket = events.get(dialogue_id)
         if bucket is not None:
-            bucket.append(LogEvent(seq, kind, payload, author_role, created_at if timestamps else None))
+            bucket.append(LogEvent(seq, kind, payload, author_role, created_at if timestamps else None, author_id))
     annotations: dict[int, dict[int, TurnAnnotation]] = {}
     for annotation in TurnAnnotation.objects.filter(dialogue_id__in=ids):
         annotations.setdefault(annotation.dialogue_id, {})[annotation.turn] = annotation

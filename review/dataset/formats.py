@@ -13,8 +13,8 @@ from functools import lru_cache
 
 from annotation.sql.spider import query_toks_no_value as _query_toks_no_value
 from annotation.tokens import utterance_toks
+from dialogs.log import DialogueRecord, StateTurn
 from review.dataset.encoding import limit_as_one
-from review.dataset.replay import DialogueRecord, StateTurn
 from review.dataset.sqlcheck import SqlCheck, result_digest
 
 

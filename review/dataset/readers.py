@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 
+from dialogs.log import FOLD_SEPARATOR
 from review.dataset import validation
-from review.dataset.replay import FOLD_SEPARATOR
 
 SCHEMA_OF_FORMAT = {"cosql": "cosql_state_tracking", "sparc": "sparc", "chase": "chase"}
 CHASE_LABELS = ("question_id", "contextual_phenomena", "schema_linking", "intent", "pragmatics", "question_style")

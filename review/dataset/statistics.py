@@ -29,7 +29,7 @@ from annotation.acts import SYSTEM_ACTS, USER_ACTS
 from annotation.sql.hardness import hardness
 from annotation.sql.spider import query_toks_no_value
 from annotation.tokens import utterance_toks
-from review.dataset.replay import DialogueRecord
+from dialogs.log import DialogueRecord
 from review.dataset.splits import SPLITS
 
 KEYWORDS = (

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from annotation.sql.schema import schema_sql
+from dialogs.log import DialogueRecord
 from review.dataset import formats, validation
-from review.dataset.replay import DialogueRecord
 from review.dataset.splits import SPLITS
 
 FOLDERS = {"cosql": "cosql_dataset", "sparc": "sparc", "chase": "chase", "gold": "gold"}

@@ -15,7 +15,8 @@ import json
 
 import pytest
 
-from review.services import dataset_build, dataset_import, export_options_clean
+from review.dataset.importer import dataset_import
+from review.services import dataset_build, export_options_clean
 
 pytestmark = [pytest.mark.django_db, pytest.mark.conformance]
 

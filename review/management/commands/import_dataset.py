@@ -4,9 +4,9 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from review.dataset.importer import dataset_import
 from review.management.progress import ProgressBar
 from review.models import IMPORT_FORMATS
-from review.services import dataset_import
 
 
 class Command(BaseCommand):

@@ -1,0 +1,491 @@
+"""A dialogue's event log: the payload of every event kind, and the fold of the log into turns.
+
+This module is the one home of both. The room writes events with these payloads (`dialogs.services`), the dataset
+import writes them the same way (`review.dataset.importer`), review corrections are appended as events of their own,
+and everything that reads a dialogue folds the log here:
+
+- `turns_apply` / `dialogue_turns`: the state of each user turn that the room's rules need (acts labelled? result
+  shared? answered? dropped?), applied event by event by a room socket as the log grows;
+- `dialogue_replay`: the whole dialogue at its latest revision (corrections applied) with the original values and
+  every correction kept beside them. The review screen, the exporters and the statistics all read this.
+
+A correction never overwrites anything: it is an event (`correction`) naming the turn, the field, the old and the new
+value, the reviewer's pass and reason. Folding the log up to any sequence number gives the dialogue as it was then.
+No database access here: callers pass the events (any object with seq, kind, payload, author_role, created_at).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from annotation.acts import SOCIAL_USER_ACTS
+from dialogs.models import EventKind
+
+CLARIFY = "CLARIFY"
+FOLD_SEPARATOR = " | "
+
+# The fields of a turn a reviewer can correct, in the order the review screen shows them.
+CORRECTABLE_FIELDS = ("utterance", "user_acts", "query", "response", "system_acts", "drop")
+
+
+# --- Payloads --------------------------------------------------------------------------------------------------------
+
+
+def utterance_payload(text: str) -> dict:
+    return {"text": text}
+
+
+def user_acts_payload(turn: int, acts: list[str]) -> dict:
+    return {"turn": turn, "acts": acts}
+
+
+def sql_run_payload(turn: int | None, sql: str, result: dict) -> dict:
+    """`result` is the sandbox's result as a dict (SqlResult.to_dict(), plus `total_rows` when it was counted)."""
+    return {"turn": turn, "sql": sql, "result": result}
+
+
+def result_shared_payload(turn: int, run: int, result: dict) -> dict:
+    """What the worker is shown of a run: the table, and how much of the whole result it is."""
+    payload = {
+        "turn": turn,
+        "run": run,
+        "columns": result["columns"],
+        "rows": result["rows"],
+        "row_count": result["row_count"],
+        "truncated": result["truncated"],
+        "total_rows": result.get("total_rows", result["row_count"]),
+    }
+    if not result.get("ok", True) and result.get("error"):
+        # An imported release's SQL that does not run here: the log keeps both facts.
+        payload["error"] = result["error"]
+    return payload
+
+
+def response_payload(turn: int, text: str, acts: list[str], sql_run: int | None) -> dict:
+    return {"turn": turn, "text": text, "acts": acts, "sql_run": sql_run}
+
+
+def drop_payload(turn: int, warning: str) -> dict:
+    return {"turn": turn, "warning": warning}
+
+
+def end_payload(status: str, reason: str, completion_code: str) -> dict:
+    return {"status": status, "reason": reason, "completion_code": completion_code}
+
+
+def score_payload(score: int, comment: str) -> dict:
+    return {"score": score, "comment": comment, "dropped": score < 3}
+
+
+def correction_payload(
+    *, turn: int, field: str, old, new, review_pass: int, reason: str = "", run: int | None = None
+) -> dict:
+    """One reviewer's correction of one field of one user turn (`turn` is the utterance's sequence number). A query
+    correction names the reviewer's run of the new SQL (`run`), whose result replaces the one the worker was shown."""
+    if field not in CORRECTABLE_FIELDS:
+        raise ValueError(f"unknown field {field!r}")
+    payload = {"turn": turn, "field": field, "old": old, "new": new, "pass": review_pass, "reason": reason}
+    if run is not None:
+        payload["run"] = run
+    return payload
+
+
+# --- The room's fold: the state each rule of the room needs -----------------------------------------------------
+
+
+@dataclass
+class TurnState:
+    """What has happened to one user utterance so far (derived from the log, never stored)."""
+
+    seq: int
+    text: str
+    user_acts: list | None = None
+    shared_run: int | None = None
+    responded: bool = False
+    dropped: bool = False
+
+
+# The kinds that change a turn's state; the others (SQL runs with their result tables, presence) are not read.
+TURN_KINDS = (
+    EventKind.UTTERANCE,
+    EventKind.USER_ACTS,
+    EventKind.RESULT_SHARED,
+    EventKind.RESPONSE,
+    EventKind.DROP,
+    EventKind.CORRECTION,
+)
+
+
+def turns_apply(turns: dict[int, TurnState], event) -> None:
+    """Apply one event (in sequence order) to the turn states: the one rule, used by the full replay below and by
+    a room socket that keeps its screen's state up to date event by event."""
+    payload = event.payload
+    if event.kind == EventKind.UTTERANCE:
+        turns[event.seq] = TurnState(seq=event.seq, text=payload["text"])
+        return
+    turn = turns.get(payload.get("turn"))
+    if turn is None:
+        return
+    if event.kind == EventKind.USER_ACTS:
+        turn.user_acts = payload["acts"]
+    elif event.kind == EventKind.RESULT_SHARED:
+        turn.shared_run = payload["run"]
+    elif event.kind == EventKind.RESPONSE:
+        turn.responded = True
+    elif event.kind == EventKind.DROP:
+        turn.dropped = True
+    elif event.kind == EventKind.CORRECTION:
+        name, new = payload["field"], payload["new"]
+        if name == "utterance":
+            turn.text = new
+        elif name == "user_acts":
+            turn.user_acts = new
+        elif name == "drop":
+            turn.dropped = bool(new)
+        elif name == "query":
+            turn.shared_run = payload.get("run")
+
+
+def turns_copy(turns: dict[int, TurnState]) -> dict[int, TurnState]:
+    """A copy that another thread may read while the original goes on changing."""
+    return {seq: replace(turn) for seq, turn in turns.items()}
+
+
+def dialogue_turns(dialogue, events=None) -> dict[int, TurnState]:
+    """Replay the log into the state of each user turn, keyed by the utterance's sequence number."""
+    turns: dict[int, TurnState] = {}
+    if events is None:
+        events = dialogue.events.filter(kind__in=TURN_KINDS).only("dialogue", "seq", "kind", "payload").order_by("seq")
+    for event in events:
+        turns_apply(turns, event)
+    return turns
+
+
+def answered_questions(turns: dict[int, TurnState]) -> int:
+    """Questions that count toward the minimum: answered by the expert, not dropped, and not mere courtesy.
+
+    An ambiguous question answered with a clarification counts (the worker asked it; the issue's own example of a
+    three-question dialogue has one), but "Hi", "Thanks" and "Bye" (turns labelled only with social acts) do not:
+    otherwise a worker could reach the minimum without asking anything."""
+    return sum(
+        1
+        for turn in turns.values()
+        if turn.responded and not turn.dropped and not set(turn.user_acts or ()) <= SOCIAL_USER_ACTS
+    )
+
+
+# --- The whole dialogue at its latest revision -------------------------------------------------------------------
+
+
+class LogEvent:
+    """The fields of an event a replay reads; built from `values_list` rows, which is much cheaper than models."""
+
+    __slots__ = ("seq", "kind", "payload", "author_role", "created_at", "author_id")
+
+    def __init__(
+        self, seq: int, kind: str, payload: dict, author_role: str, created_at: datetime, author_id: int | None = None
+    ):
+        self.seq, self.kind, self.payload, self.author_role = seq, kind, payload, author_role
+        self.created_at, self.author_id = created_at, author_id
+
+
+@dataclass
+class Response:
+    seq: int
+    text: str
+    acts: list[str]
+    created_at: datetime
+
+
+@dataclass
+class Correction:
+    """One correction as the review screen and the agreement figures read it."""
+
+    seq: int
+    turn: int
+    field: str
+    old: object
+    new: object
+    review_pass: int
+    reason: str
+    reviewer_id: int | None
+    created_at: datetime
+    run: int | None = None
+
+
+@dataclass
+class UserTurn:
+    seq: int
+    text: str
+    created_at: datetime
+    acts: list[str] | None
+    dropped: bool
+    run_seq: int | None  # the shared run (or the reviewer's run of a corrected query), if any
+    sql: str | None
+    shown: dict | None  # the result_shared payload (what the worker saw), or the corrected query's result
+    responses: list[Response] = field(default_factory=list)
+    corrections: list[Correction] = field(default_factory=list)
+    # Each corrected field's value as the expert and the worker left it (fields never corrected are not here).
+    original: dict = field(default_factory=dict)
+
+    @property
+    def clarified(self) -> bool:
+        return self.sql is None and any(CLARIFY in response.acts for response in self.responses)
+
+    def answered_at(self) -> datetime | None:
+        """When the expert first responded to this turn (None when nobody did)."""
+        return self.responses[0].created_at if self.responses else None
+
+    @property
+    def response(self) -> Response | None:
+        """The response a correction of 'response' or 'system_acts' changes: the expert's last one to this turn."""
+        return self.responses[-1] if self.responses else None
+
+    def value(self, name: str):
+        """The current value of a correctable field."""
+        if name == "utterance":
+            return self.text
+        if name == "user_acts":
+            return list(self.acts or [])
+        if name == "query":
+            return self.sql
+        if name == "response":
+            return self.response.text if self.response else None
+        if name == "system_acts":
+            return list(self.response.acts) if self.response else None
+        if name == "drop":
+            return self.dropped
+        raise KeyError(name)
+
+    def original_value(self, name: str):
+        return self.original[name] if name in self.original else self.value(name)
+
+
+@dataclass
+class StateTurn:
+    """One SQL-grounded turn of the state-tracking files: possibly several user turns folded into one."""
+
+    turn: UserTurn  # the user turn that carries the SQL
+    parts: list[str]  # question, clarification, answer, ... (one element when nothing was folded)
+
+    @property
+    def utterance(self) -> str:
+        return FOLD_SEPARATOR.join(self.parts)
+
+    @property
+    def sql(self) -> str:
+        return self.turn.sql or ""
+
+    @property
+    def folded(self) -> bool:
+        return len(self.parts) > 1
+
+
+@dataclass
+class DialogueRecord:
+    """A dialogue as the review screen, the exporters and the statistics see it: at its latest revision."""
+
+    id: int
+    db_id: str
+    status: str
+    goal_question: str
+    goal_sql: str
+    score: int | None
+    score_comment: str
+    created_at: datetime
+    ended_at: datetime | None
+    imported: bool
+    interaction_id: int | None
+    user_turns: list[UserTurn]
+    messages: list[tuple[str, object]]  # ("user", UserTurn) | ("sql", dict) | ("response", Response) | ("drop", str)
+    runs: list[dict]  # every SQL run of the expert: {"seq", "turn", "sql", "ok", "row_count", "shared"}
+    annotations: dict[int, object]  # utterance seq -> review.models.TurnAnnotation
+    events: list[LogEvent]
+    revision: int = 0  # the sequence number of the newest event folded in
+
+    def state_turns(self) -> list[StateTurn]:
+        """The SQL-grounded turns in order, with clarification exchanges folded into the turn they resolve."""
+        folded: list[StateTurn] = []
+        pending: list[str] = []
+        for turn in self.user_turns:
+            if turn.dropped:
+                pending = []
+                continue
+            if turn.sql is not None:
+                folded.append(StateTurn(turn=turn, parts=[*pending, turn.text]))
+                pending = []
+            elif turn.clarified:
+                clarification = next(r.text for r in turn.responses if CLARIFY in r.acts)
+                pending = [*pending, turn.text, clarification]
+            else:
+                pending = []
+        return folded
+
+    def message_count(self) -> int:
+        """Messages in the sense of the CoSQL paper's turn count: user utterances plus the expert's responses and
+        warnings (result tables travel with a response and are not counted apart)."""
+        return sum(1 for kind, _ in self.messages if kind in ("user", "response", "drop"))
+
+    @property
+    def corrections(self) -> list[Correction]:
+        return [correction for turn in self.user_turns for correction in turn.corrections]
+
+
+def _run_result_shown(turn: int, run: LogEvent) -> dict:
+    result = run.payload.get("result") or {}
+    return result_shared_payload(
+        turn,
+        run.seq,
+        {
+            "ok": result.get("ok", False),
+            "columns": result.get("columns", []),
+            "rows": result.get("rows", []),
+            "row_count": result.get("row_count", 0),
+            "truncated": result.get("truncated", False),
+            "total_rows": result.get("total_rows", result.get("row_count", 0)),
+            "error": result.get("error"),
+        },
+    )
+
+
+def dialogue_replay(
+    *,
+    dialogue,
+    events: list[LogEvent],
+    annotations: dict[int, object] | None = None,
+    imported: bool = False,
+    interaction_id: int | None = None,
+) -> DialogueRecord:
+    """Fold one dialogue's log (events in sequence order) into a DialogueRecord at its latest revision. No database
+    access: the caller passes the dialogue with its database and goal already loaded, and its events.
+
+    The rules: a turn's SQL is the SQL of the run whose result was shared last for it (or of a reviewer's corrected
+    query); a turn answered with CLARIFY and no SQL is folded into the next user turn, as the CoSQL release writes it;
+    a dropped turn never reaches a dataset file. Corrections change the current values and keep the originals.
+    """
+    runs_by_seq: dict[int, LogEvent] = {}
+    turns: dict[int, UserTurn] = {}
+    shares: dict[int, dict] = {}  # turn seq -> its last ("sql", item) message
+    messages: list[tuple[str, object]] = []
+    shared_seqs: set[int] = set()
+    for event in events:
+        kind, payload = event.kind, event.payload
+        if kind == EventKind.UTTERANCE:
+            turn = UserTurn(
+                seq=event.seq,
+                text=payload["text"],
+                created_at=event.created_at,
+                acts=None,
+                dropped=False,
+                run_seq=None,
+                sql=None,
+                shown=None,
+            )
+            turns[event.seq] = turn
+            messages.append(("user", turn))
+            continue
+        if kind == EventKind.SQL_RUN:
+            runs_by_seq[event.seq] = event
+            continue
+        turn = turns.get(payload.get("turn"))
+        if kind == EventKind.USER_ACTS and turn is not None:
+            turn.acts = payload["acts"]
+        elif kind == EventKind.RESULT_SHARED:
+            shared_seqs.add(payload["run"])
+            run = runs_by_seq.get(payload["run"])
+            if run is None:
+                continue
+            item = {"seq": event.seq, "sql": run.payload["sql"], "shown": payload, "turn": payload["turn"]}
+            messages.append(("sql", item))
+            if turn is not None:
+                # The last share of a turn wins; an earlier share of the same turn is replaced, as in the room.
+                turn.sql, turn.shown, turn.run_seq = run.payload["sql"], payload, payload["run"]
+                shares[turn.seq] = item
+        elif kind == EventKind.RESPONSE:
+            response = Response(seq=event.seq, text=payload["text"], acts=payload["acts"], created_at=event.created_at)
+            if turn is not None:
+                turn.responses.append(response)
+            messages.append(("response", response))
+        elif kind == EventKind.DROP:
+            if turn is not None:
+                turn.dropped = True
+            messages.append(("drop", payload.get("warning", "")))
+        elif kind == EventKind.CORRECTION and turn is not None:
+            _correct(turn, event, runs_by_seq, shares)
+    runs = []
+    for seq, run in runs_by_seq.items():
+        if run.author_role == "reviewer":
+            continue  # a reviewer's run belongs to the review history, not to the dialogue as it was held
+        result = run.payload.get("result") or {}
+        runs.append(
+            {
+                "seq": seq,
+                "turn": run.payload.get("turn"),
+                "sql": run.payload["sql"],
+                "ok": bool(result.get("ok")),
+                "row_count": result.get("row_count", 0),
+                "shared": seq in shared_seqs,
+            }
+        )
+    return DialogueRecord(
+        id=dialogue.pk,
+        db_id=dialogue.database.db_id,
+        status=dialogue.status,
+        goal_question=dialogue.goal.question,
+        goal_sql=dialogue.goal.sql,
+        score=dialogue.score,
+        score_comment=dialogue.score_comment,
+        created_at=dialogue.created_at,
+        ended_at=dialogue.ended_at,
+        imported=imported,
+        interaction_id=interaction_id,
+        user_turns=list(turns.values()),
+        messages=messages,
+        runs=runs,
+        annotations=annotations or {},
+        events=events,
+        revision=events[-1].seq if events else 0,
+    )
+
+
+def _correct(turn: UserTurn, event: LogEvent, runs_by_seq: dict[int, LogEvent], shares: dict[int, dict]) -> None:
+    payload = event.payload
+    name, new = payload["field"], payload["new"]
+    if name not in turn.original:
+        turn.original[name] = turn.value(name)
+        if name == "query":
+            turn.original["query_shown"] = turn.shown
+    turn.corrections.append(
+        Correction(
+            seq=event.seq,
+            turn=turn.seq,
+            field=name,
+            old=payload.get("old"),
+            new=new,
+            review_pass=payload.get("pass", 0),
+            reason=payload.get("reason", ""),
+            reviewer_id=event.author_id,
+            created_at=event.created_at,
+            run=payload.get("run"),
+        )
+    )
+    if name == "utterance":
+        turn.text = new
+    elif name == "user_acts":
+        turn.acts = list(new)
+    elif name == "drop":
+        turn.dropped = bool(new)
+    elif name == "query":
+        run = runs_by_seq.get(payload.get("run"))
+        turn.sql = new
+        turn.run_seq = run.seq if run is not None else None
+        turn.shown = _run_result_shown(turn.seq, run) if run is not None else None
+        item = shares.get(turn.seq)
+        if item is not None and turn.shown is not None:
+            item["sql"], item["shown"] = new, turn.shown
+    elif name in ("response", "system_acts") and turn.response is not None:
+        if name == "response":
+            turn.response.text = new
+        else:
+            turn.response.acts = list(new)

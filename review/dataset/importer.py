@@ -1,0 +1,257 @@
+"""Importing a released dataset (CoSQL state tracking, SParC, CHASE) as dialogues, so that it can be audited in
+review and exported again.
+
+Each interaction becomes a dialogue whose log is written with the room's own payloads (`dialogs.log`), so the fold
+that reads a collected dialogue reads an imported one the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from annotation.models import Database, Goal, Role, User
+from annotation.services import database_register, database_register_schema
+from annotation.sql.hardness import hardness
+from annotation.sql.sandbox import SandboxLimits, execute
+from annotation.sql.spider import SpiderEncodingError, encode_sql
+from dialogs import log as dialogue_log
+from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
+from review.dataset import readers, validation
+from review.models import IMPORT_FORMATS, DialogueImport, TurnAnnotation
+
+IMPORT_WORKER = "dataset-import-user"
+IMPORT_EXPERT = "dataset-import-expert"
+
+
+@dataclass
+class ImportReport:
+    format: str
+    dialogues_created: int = 0
+    already_imported: int = 0
+    turns: int = 0
+    folded_clarifications: int = 0
+    databases_registered: list[str] = field(default_factory=list)
+    databases_schema_only: list[str] = field(default_factory=list)
+    databases_reused: list[str] = field(default_factory=list)
+    goals_created: int = 0
+    goals_reused: int = 0
+    goals_without_hardness: list[str] = field(default_factory=list)
+    sql_not_executed: int = 0
+    sql_failures: list[dict] = field(default_factory=list)
+    skipped: list[dict] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def _import_person(username: str, role: str) -> User:
+    """The stand-in author of imported events: inactive, no password, never paired with anyone."""
+    person = User.objects.filter(username=username).first()
+    if person is None:
+        person = User(username=username, role=role, is_active=False)
+        person.set_unusable_password()
+        person.save()
+    return person
+
+
+def _database_for(db_id: str, entry: dict | None, databases_dir: Path | None, report: ImportReport):
+    """The registered database for `db_id`: reused if its names agree with the tables.json entry, else registered
+    from <dir>/<db_id>/<db_id>.sqlite, else (no file) from the entry alone. Returns (database, reason-if-refused)."""
+    existing = Database.objects.filter(db_id=db_id).first()
+    if entry is None:
+        if existing is None:
+            return None, "the database is neither in the tables file nor registered"
+        report.databases_reused.append(db_id)
+        return existing, None
+    if existing is None:
+        path = Path(databases_dir) / db_id / f"{db_id}.sqlite" if databases_dir else None
+        try:
+            if path is not None and path.exists():
+                existing = database_register(db_id=db_id, source_path=path, description="Imported with a dataset")
+                report.databases_registered.append(db_id)
+            else:
+                existing = database_register_schema(schema=entry, description="Schema only (imported with a dataset)")
+                report.databases_schema_only.append(db_id)
+        except ValidationError as exc:
+            return None, " ".join(exc.messages)
+    else:
+        report.databases_reused.append(db_id)
+    for key in ("table_names_original", "column_names_original"):
+        if [list(x) if isinstance(x, list) else x for x in existing.schema[key]] != [
+            list(x) if isinstance(x, list) else x for x in entry[key]
+        ]:
+            return None, f"the registered database's {key} differ from the tables file (the sql ids would not match)"
+    return existing, None
+
+
+def _execute_all(pairs: list[tuple[Database, str]]) -> dict[tuple[str, str], dict]:
+    """Run each distinct (database, SQL) once in the sandbox; schema-only databases get a 'not executed' result."""
+    limits = SandboxLimits.from_settings()
+    results: dict[tuple[str, str], dict] = {}
+    runnable = []
+    for database, sql in dict.fromkeys(pairs):
+        if database.has_file:
+            runnable.append((database, sql))
+        else:
+            results[(database.db_id, sql)] = {
+                "ok": False,
+                "columns": [],
+                "rows": [],
+                "row_count": 0,
+                "truncated": False,
+                "elapsed_ms": 0.0,
+                "error": {"kind": "not_executed", "message": "schema-only database: there is no file to run SQL on"},
+            }
+    with ThreadPoolExecutor(max_workers=limits.workers) as pool:
+        outcomes = pool.map(lambda item: execute(item[0].path, item[1], limits=limits).to_dict(), runnable)
+        for (database, sql), result in zip(runnable, outcomes, strict=True):
+            results[(database.db_id, sql)] = result
+    return results
+
+
+def _goal_for(database: Database, question: str, sql: str, source: str, report: ImportReport) -> Goal:
+    goal = Goal.objects.filter(database=database, question=question, sql=sql).first()
+    if goal is not None:
+        report.goals_reused += 1
+        return goal
+    try:
+        level = hardness(encode_sql(sql, database.schema))
+    except SpiderEncodingError:
+        # Kept without a level rather than refused: auditing a release means importing its flaws too.
+        level = ""
+        report.goals_without_hardness.append(f"{database.db_id}: {sql}")
+    report.goals_created += 1
+    # Imported goals stay inactive: they document the release and are not handed to workers unless an admin says so.
+    return Goal.objects.create(
+        database=database, question=question, sql=sql, hardness=level, source=source, active=False
+    )
+
+
+def dataset_import(
+    *,
+    fmt: str,
+    data_path: Path,
+    tables_path: Path,
+    databases_dir: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ImportReport:
+    """Import a CoSQL state-tracking, SParC or CHASE file (with its tables.json and databases) as dialogues.
+
+    Each interaction becomes a completed dialogue whose log holds, per turn, the user's utterance, the SQL run (the
+    result of running it here) and the shared result. A CoSQL turn "question | clarification | answer" is unfolded
+    into the question, the expert's CLARIFY response and the answer, which carries the SQL. The release's tokens
+    and CHASE labels are kept as TurnAnnotations. Databases without a file (CHASE) are registered from their
+    schema; their SQL is not executed, and the report counts it. Importing the same file again creates nothing.
+    """
+    if fmt not in IMPORT_FORMATS:
+        raise ValidationError(f"Import reads {', '.join(IMPORT_FORMATS)}, not {fmt!r}.")
+    raw = Path(data_path).read_bytes()
+    try:
+        data = json.loads(raw)
+        tables = json.loads(Path(tables_path).read_bytes())
+    except json.JSONDecodeError as exc:
+        raise ValidationError(f"Not valid JSON: {exc}")
+    interactions = readers.read_release(fmt, data, name=Path(data_path).name)
+    problems = validation.schema_errors("tables", tables)
+    if problems:
+        raise ValidationError(f"{Path(tables_path).name} is not a tables.json file: " + "; ".join(problems[:3]))
+    entries = {entry["db_id"]: entry for entry in tables}
+    digest = hashlib.sha256(raw).hexdigest()
+    report = ImportReport(format=fmt)
+    seen = set(DialogueImport.objects.filter(file_sha256=digest, format=fmt).values_list("position", flat=True))
+    databases: dict[str, Database] = {}
+    refused: dict[str, str] = {}
+    for db_id in dict.fromkeys(item.db_id for item in interactions):
+        database, reason = _database_for(db_id, entries.get(db_id), databases_dir, report)
+        if database is None:
+            refused[db_id] = reason
+        else:
+            databases[db_id] = database
+    todo = []
+    for item in interactions:
+        if item.position in seen:
+            report.already_imported += 1
+        elif item.db_id in refused:
+            report.skipped.append({"position": item.position, "db_id": item.db_id, "reason": refused[item.db_id]})
+        else:
+            todo.append(item)
+    results = _execute_all([(databases[item.db_id], turn.query) for item in todo for turn in item.turns])
+    worker = _import_person(IMPORT_WORKER, Role.WORKER)
+    expert = _import_person(IMPORT_EXPERT, Role.EXPERT)
+    name = Path(data_path).name
+    with transaction.atomic():
+        events: list[Event] = []
+        annotations: list[TurnAnnotation] = []
+        for number, item in enumerate(todo, start=1):
+            database = databases[item.db_id]
+            goal = _goal_for(database, item.final_utterance, item.final_query, fmt, report)
+            dialogue = Dialogue.objects.create(
+                database=database, goal=goal, worker=worker, expert=expert, status=DialogueStatus.COMPLETED
+            )
+            DialogueImport.objects.create(
+                dialogue=dialogue,
+                format=fmt,
+                file_name=name,
+                file_sha256=digest,
+                position=item.position,
+                interaction_id=item.interaction_id,
+            )
+            log = _ImportedLog(dialogue, worker, expert)
+            for turn in item.turns:
+                annotations.append(_import_turn(log, turn, results[(database.db_id, turn.query)], item, report))
+            log.add(
+                EventKind.END, dialogue_log.end_payload(DialogueStatus.COMPLETED, f"Imported from {name}", ""), expert
+            )
+            Dialogue.objects.filter(pk=dialogue.pk).update(last_seq=log.seq)
+            events.extend(log.events)
+            report.dialogues_created += 1
+            if progress:
+                progress(number, len(todo))
+        Event.objects.bulk_create(events, batch_size=1000)
+        TurnAnnotation.objects.bulk_create(annotations, batch_size=1000)
+    return report
+
+
+class _ImportedLog:
+    """The events of one imported dialogue, numbered as the room would number them."""
+
+    def __init__(self, dialogue: Dialogue, worker: User, expert: User):
+        self.dialogue, self.worker, self.expert = dialogue, worker, expert
+        self.events: list[Event] = []
+        self.seq = 0
+
+    def add(self, kind: str, payload: dict, author: User) -> int:
+        self.seq += 1
+        role = Role.WORKER if author == self.worker else Role.EXPERT
+        self.events.append(
+            Event(dialogue=self.dialogue, seq=self.seq, kind=kind, author=author, author_role=role, payload=payload)
+        )
+        return self.seq
+
+
+def _import_turn(log: _ImportedLog, turn, result: dict, item, report: ImportReport) -> TurnAnnotation:
+    """Append one released turn to the log: unfolded clarifications first, then the utterance that carries the SQL,
+    its run and the shared result. Returns the turn's annotation (the release's tokens and labels)."""
+    report.turns += 1
+    for question, clarification in turn.clarifications:
+        asked = log.add(EventKind.UTTERANCE, dialogue_log.utterance_payload(question), log.worker)
+        log.add(EventKind.RESPONSE, dialogue_log.response_payload(asked, clarification, ["CLARIFY"], None), log.expert)
+        report.folded_clarifications += 1
+    utterance = log.add(EventKind.UTTERANCE, dialogue_log.utterance_payload(turn.text), log.worker)
+    error = result.get("error") or {}
+    if error.get("kind") == "not_executed":
+        report.sql_not_executed += 1
+    elif not result["ok"]:
+        report.sql_failures.append({"position": item.position, "db_id": item.db_id, "sql": turn.query, "error": error})
+    run = log.add(EventKind.SQL_RUN, dialogue_log.sql_run_payload(utterance, turn.query, result), log.expert)
+    # A release's SQL that does not run here is still the turn's SQL: the shared payload keeps the error beside it.
+    log.add(EventKind.RESULT_SHARED, dialogue_log.result_shared_payload(utterance, run, result), log.expert)
+    return TurnAnnotation(dialogue=log.dialogue, turn=utterance, utterance=turn.utterance, **turn.labels)
