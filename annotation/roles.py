@@ -21,6 +21,7 @@ PERMISSIONS = {
     "goals.view": "See reference goals with their SQL",
     "goals.manage": "Add, edit and import reference goals",
     "review.work": "Review and correct dialogues",
+    "review.manage": "Release other reviewers' claims and reopen rejected dialogues",
     "dataset.export": "Export datasets and see statistics",
     "people.manage": "Create, block and unblock people",
 }

@@ -20,6 +20,7 @@ from annotation.models import Database, Goal, Role, User
 from annotation.roles import can
 from annotation.services import person_set_blocked
 from annotation.sql.sandbox import execute
+from annotation.sql.spider import SpiderEncodingError, encode_sql
 from dialogs import log
 from dialogs.log import TurnState, answered_questions, dialogue_turns
 from dialogs.models import ENDED_STATUSES, Dialogue, DialogueStatus, Event, EventKind, LobbyEntry
@@ -290,6 +291,26 @@ def _text(message: dict, field: str, *, limit: int, required: bool = True) -> st
     return value
 
 
+def sql_run_result(database: Database, sql: str) -> dict:
+    """Run an expert's (or a reviewer's) SQL in the sandbox and return the result as a run event stores it.
+
+    A truncated result is counted in full ("showing N of M"; `total_rows` is None when counting fails). A query that
+    runs but cannot be encoded under the Spider protocol carries `spider_error`: final validation would refuse it,
+    so the person writing it is told now rather than at review.
+    """
+    result = execute(database.path, sql).to_dict()
+    if result["ok"] and result["truncated"]:
+        # The person's own SQL, counted in the same read-only sandbox: nothing is injected that they could not run.
+        counted = execute(database.path, f"SELECT count(*) FROM ({sql.rstrip().rstrip(';')})")  # noqa: S608
+        result["total_rows"] = counted.rows[0][0] if counted.ok else None
+    if result["ok"]:
+        try:
+            encode_sql(sql, database.schema)
+        except SpiderEncodingError as exc:
+            result["spider_error"] = str(exc)
+    return result
+
+
 def _turn(message: dict, turns: dict[int, TurnState]) -> TurnState:
     seq = message.get("turn")
     if not isinstance(seq, int) or seq not in turns:
@@ -397,12 +418,7 @@ def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict,
         turn = _turn(message, turns) if message.get("turn") is not None else None
         sql = _text(message, "sql", limit=settings.SANDBOX_MAX_SQL_LENGTH)
         # Run outside any transaction: the sandbox can take seconds and must not hold the dialogue's row lock.
-        result = execute(dialogue.database.path, sql).to_dict()
-        if result["ok"] and result["truncated"]:
-            # "showing N of M": count the full result in the sandbox too (same limits; None when that fails).
-            # The expert's own SQL, counted in the same read-only sandbox: nothing is injected that they could not run.
-            counted = execute(dialogue.database.path, f"SELECT count(*) FROM ({sql.rstrip().rstrip(';')})")  # noqa: S608
-            result["total_rows"] = counted.rows[0][0] if counted.ok else None
+        result = sql_run_result(dialogue.database, sql)
         return [record(EventKind.SQL_RUN, log.sql_run_payload(turn.seq if turn else None, sql, result))]
     if kind == "share_result":
         turn = _turn(message, turns)

@@ -3,10 +3,9 @@
 from django import forms
 
 from annotation.models import Database
-from dialogs.models import DialogueStatus
 from review.dataset.splits import SplitError, read_split_file
 from review.models import DatasetFormat
-from review.selectors import DEFAULT_STATUSES
+from review.selectors import DEFAULT_STATUSES, SELECTION_STATUSES
 
 # The same values as selectors.ORIGINS, with labels.
 ORIGIN_CHOICES = [("all", "Collected and imported"), ("collected", "Collected here"), ("imported", "Imported")]
@@ -16,11 +15,11 @@ class SelectionForm(forms.Form):
     """Which dialogues: by status, database, creation date and origin."""
 
     statuses = forms.MultipleChoiceField(
-        choices=DialogueStatus.choices,
+        choices=SELECTION_STATUSES,
         initial=list(DEFAULT_STATUSES),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Default: completed (dropped dialogues have their own status).",
+        help_text="Default: approved in review (every pass and final validation).",
     )
     databases = forms.MultipleChoiceField(choices=(), required=False, help_text="None selected: every database.")
     date_from = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))

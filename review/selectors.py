@@ -13,17 +13,20 @@ import json
 from pathlib import Path
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from annotation.models import Role
 from dialogs.log import DialogueRecord, LogEvent, dialogue_replay
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
-from review.models import Export, TurnAnnotation
+from review.models import Export, ReviewStage, TurnAnnotation
 
-# What an export takes when nobody says otherwise: dialogues that ended normally and were not dropped by their score.
-# (When review passes land, "approved" becomes the default.)
-DEFAULT_STATUSES = (DialogueStatus.COMPLETED,)
+# A selection names dialogue statuses, or "approved": through every review pass and final validation (whatever the
+# dialogue's status). What an export and the statistics take when nobody says otherwise is the approved set.
+APPROVED = "approved"
+SELECTION_STATUSES = [(APPROVED, "Approved in review"), *DialogueStatus.choices]
+SELECTION_STATUS_VALUES = tuple(value for value, _ in SELECTION_STATUSES)
+DEFAULT_STATUSES = (APPROVED,)
 ORIGINS = ("all", "collected", "imported")
 
 
@@ -35,9 +38,12 @@ def dialogue_selection(
     date_to: dt.date | None = None,
     origin: str = "all",
 ) -> QuerySet[Dialogue]:
-    """Dialogues by status, database (ids), creation date (both ends included) and origin (collected here or
-    imported from a release)."""
-    queryset = Dialogue.objects.filter(status__in=list(statuses))
+    """Dialogues by status (or approved in review), database (ids), creation date (both ends included) and origin
+    (collected here or imported from a release)."""
+    wanted = Q(status__in=[status for status in statuses if status != APPROVED])
+    if APPROVED in statuses:
+        wanted |= Q(review__stage=ReviewStage.APPROVED) & ~Q(status__in=[DialogueStatus.DROPPED])
+    queryset = Dialogue.objects.filter(wanted)
     if db_ids:
         queryset = queryset.filter(database__db_id__in=list(db_ids))
     zone = timezone.get_current_timezone()
@@ -107,6 +113,11 @@ def dialogue_records(queryset: QuerySet[Dialogue], *, timestamps: bool = True) -
             )
         )
     return records
+
+
+def dialogue_record_of(dialogue: Dialogue) -> DialogueRecord:
+    """One dialogue folded at its latest revision (the review screen's and final validation's read)."""
+    return dialogue_records(Dialogue.objects.filter(pk=dialogue.pk))[0]
 
 
 def export_list() -> QuerySet[Export]:
@@ -186,6 +197,9 @@ def statistics_for(
     cached = cache.get(key)
     if cached is not None:
         return cached
+    from review.passes import review_sync
+
+    review_sync()
     queryset = dialogue_selection(statuses=statuses, db_ids=db_ids, date_from=date_from, date_to=date_to, origin=origin)
     records = dialogue_records(queryset)
     used = sorted({record.db_id for record in records})

@@ -29,13 +29,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotation.models import Database, User
-from dialogs.models import DialogueStatus
 from review import selectors
 from review.dataset import formats as dataset_formats
 from review.dataset import validation, writer
 from review.dataset.splits import SPLITS, SplitError, check_split_map, split_databases
 from review.dataset.sqlcheck import check_queries
 from review.models import DatasetFormat, Export
+from review.passes import review_sync
 
 logger = logging.getLogger(__name__)
 
@@ -82,9 +82,11 @@ def export_options_clean(
     if unknown:
         raise ValidationError(f"Unknown format {', '.join(unknown)} (choose from {', '.join(EXPORT_FORMATS)}).")
     statuses = list(dict.fromkeys(statuses or selectors.DEFAULT_STATUSES))
-    bad = [status for status in statuses if status not in DialogueStatus.values]
+    bad = [status for status in statuses if status not in selectors.SELECTION_STATUS_VALUES]
     if bad:
-        raise ValidationError(f"Unknown status {', '.join(bad)} (choose from {', '.join(DialogueStatus.values)}).")
+        raise ValidationError(
+            f"Unknown status {', '.join(bad)} (choose from {', '.join(selectors.SELECTION_STATUS_VALUES)})."
+        )
     if origin not in selectors.ORIGINS:
         raise ValidationError(f"origin must be one of {', '.join(selectors.ORIGINS)}.")
     if limit_mode not in (None, *LIMIT_MODES):
@@ -154,6 +156,7 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
             progress(name, (low + (high - low) * min(max(fraction, 0.0), 1.0)) / 100)
 
     phase("Reading dialogues", 0)
+    review_sync()  # a dialogue that ended a moment ago has its place in review (and imported ones are approved)
     queryset = selectors.dialogue_selection(
         statuses=options["statuses"],
         db_ids=options.get("db_ids") or None,
@@ -218,6 +221,9 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
         },
         "splits": split_counts,
         "split_of": split_of,
+        # Which revision of each dialogue the release holds: the sequence number of the newest event of its log
+        # (corrections included) when it was read.
+        "revisions": {str(record.id): record.revision for record in records},
         "problems": plan.problems,
         "files": files,
         "timings": {**timings, "total_s": time.perf_counter() - started},

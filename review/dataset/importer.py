@@ -26,6 +26,7 @@ from dialogs import log as dialogue_log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from review.dataset import readers, validation
 from review.models import IMPORT_FORMATS, DialogueImport, TurnAnnotation
+from review.passes import review_rows_for_import
 
 IMPORT_WORKER = "dataset-import-user"
 IMPORT_EXPERT = "dataset-import-expert"
@@ -142,6 +143,7 @@ def dataset_import(
     tables_path: Path,
     databases_dir: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
+    for_review: bool = False,
 ) -> ImportReport:
     """Import a CoSQL state-tracking, SParC or CHASE file (with its tables.json and databases) as dialogues.
 
@@ -150,6 +152,9 @@ def dataset_import(
     into the question, the expert's CLARIFY response and the answer, which carries the SQL. The release's tokens
     and CHASE labels are kept as TurnAnnotations. Databases without a file (CHASE) are registered from their
     schema; their SQL is not executed, and the report counts it. Importing the same file again creates nothing.
+
+    The dialogues enter review as approved (the release was reviewed by its authors), or, `for_review`, waiting for
+    pass 1: an audit, whose corrected release the export then writes.
     """
     if fmt not in IMPORT_FORMATS:
         raise ValidationError(f"Import reads {', '.join(IMPORT_FORMATS)}, not {fmt!r}.")
@@ -190,6 +195,7 @@ def dataset_import(
     with transaction.atomic():
         events: list[Event] = []
         annotations: list[TurnAnnotation] = []
+        created: list[int] = []
         for number, item in enumerate(todo, start=1):
             database = databases[item.db_id]
             goal = _goal_for(database, item.final_utterance, item.final_query, fmt, report)
@@ -213,10 +219,12 @@ def dataset_import(
             Dialogue.objects.filter(pk=dialogue.pk).update(last_seq=log.seq)
             events.extend(log.events)
             report.dialogues_created += 1
+            created.append(dialogue.pk)
             if progress:
                 progress(number, len(todo))
         Event.objects.bulk_create(events, batch_size=1000)
         TurnAnnotation.objects.bulk_create(annotations, batch_size=1000)
+        review_rows_for_import(dialogue_ids=created, for_review=for_review)
     return report
 
 

@@ -164,8 +164,8 @@ def test_a_turn_that_runs_but_cannot_be_encoded_is_always_left_out(tmp_path, ope
     room.answer(turn, "SELECT age + 1 FROM student")
     ok = room.ask("How many students?")
     room.answer(ok, "SELECT count(*) FROM student")
-    room.end()
-    out, report = build(tmp_path, sql_errors="keep")
+    room.end(approve=False)  # final validation would refuse it (tested in test_review_passes.py)
+    out, report = build(tmp_path, sql_errors="keep", statuses=["completed"])
     [interaction] = all_splits(out, "sparc/{split}.json")
     assert [t["query"] for t in interaction["interaction"]] == ["SELECT count(*) FROM student"]
     assert report["problems"][0]["action"] == "skipped"
@@ -223,7 +223,7 @@ def test_a_split_file_must_place_every_database(tmp_path, dorm_dialogue):
     [
         ({"formats": []}, "at least one format"),
         ({"formats": ["atis"]}, "Unknown format atis"),
-        ({"formats": ["cosql"], "statuses": ["approved"]}, "Unknown status approved"),
+        ({"formats": ["cosql"], "statuses": ["accepted"]}, "Unknown status accepted"),
         ({"formats": ["cosql"], "db_ids": ["nowhere"]}, "No database registered as nowhere"),
         ({"formats": ["cosql"], "date_from": "21/11/2026"}, "must be a date"),
         ({"formats": ["cosql"], "limit_mode": "two"}, "limit mode"),

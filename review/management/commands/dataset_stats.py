@@ -5,10 +5,9 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.models import Database
-from dialogs.models import DialogueStatus
 from review.dataset import figures
 from review.dataset.splits import SplitError, read_split_file
-from review.selectors import DEFAULT_STATUSES, ORIGINS, statistics_for
+from review.selectors import DEFAULT_STATUSES, ORIGINS, SELECTION_STATUS_VALUES, statistics_for
 
 
 class Command(BaseCommand):
@@ -18,7 +17,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--status", dest="statuses", action="append", choices=DialogueStatus.values)
+        parser.add_argument("--status", dest="statuses", action="append", choices=SELECTION_STATUS_VALUES)
         parser.add_argument("--database", dest="db_ids", action="append", help="only these db_ids (repeatable)")
         parser.add_argument("--from", dest="date_from", type=dt.date.fromisoformat, help="YYYY-MM-DD")
         parser.add_argument("--to", dest="date_to", type=dt.date.fromisoformat, help="YYYY-MM-DD")

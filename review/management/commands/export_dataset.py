@@ -4,11 +4,10 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from dialogs.models import DialogueStatus
 from review.dataset.splits import SplitError, read_split_file
 from review.dataset.validation import SchemaViolation
 from review.management.progress import ProgressBar
-from review.selectors import ORIGINS
+from review.selectors import ORIGINS, SELECTION_STATUS_VALUES
 from review.services import EXPORT_FORMATS, LIMIT_MODES, dataset_build, export_options_clean
 
 
@@ -22,7 +21,11 @@ class Command(BaseCommand):
         parser.add_argument("--format", dest="formats", action="append", required=True, choices=EXPORT_FORMATS)
         parser.add_argument("--out", required=True, type=Path, help="the folder to write (must be empty or absent)")
         parser.add_argument(
-            "--status", dest="statuses", action="append", choices=DialogueStatus.values, help="default: completed"
+            "--status",
+            dest="statuses",
+            action="append",
+            choices=SELECTION_STATUS_VALUES,
+            help="default: approved (in review); or a dialogue status",
         )
         parser.add_argument("--database", dest="db_ids", action="append", help="only these db_ids (repeatable)")
         parser.add_argument("--from", dest="date_from", help="created on or after this date (YYYY-MM-DD)")

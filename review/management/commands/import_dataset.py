@@ -25,9 +25,15 @@ class Command(BaseCommand):
             default=None,
             help="folder with <db_id>/<db_id>.sqlite; databases without a file are registered by schema only",
         )
+        parser.add_argument(
+            "--review",
+            dest="for_review",
+            action="store_true",
+            help="send the imported dialogues to review pass 1 (an audit) instead of taking them as approved",
+        )
         parser.add_argument("--json", dest="as_json", action="store_true", help="print the full report as JSON")
 
-    def handle(self, *args, format, data, tables, databases, as_json, **options):
+    def handle(self, *args, format, data, tables, databases, as_json, for_review=False, **options):
         for path in (data, tables):
             if not path.is_file():
                 raise CommandError(f"{path} is not a file")
@@ -41,6 +47,7 @@ class Command(BaseCommand):
                 tables_path=tables,
                 databases_dir=databases,
                 progress=lambda done, total: bar.update("Importing", done / total),
+                for_review=for_review,
             )
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from exc

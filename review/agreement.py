@@ -1,0 +1,154 @@
+"""How the review passes measure themselves: change rates, SQL execution match, act agreement, rejections.
+
+Read from the corrections in the dialogues' logs and the decided passes, per pass and per reviewer:
+
+- the share of turns whose acts (user or system), SQL, response or utterance the pass changed;
+- for each corrected query, whether it returns the same result as the query it replaced (execution match: the
+  same rows in any order, compared on the tables stored with the runs);
+- Cohen's kappa of the user acts between the expert and pass 1, and between pass k and pass k+1. A turn's label is its
+  whole set of acts (a turn labelled INFORM_SQL+AMBIGUOUS is one category), so a kappa of 1 means every pass left
+  every set as it found it;
+- the rejection rate with its reasons (the CoSQL paper reports about 6% of dialogues rejected).
+
+Computing this folds every reviewed dialogue, so the result is cached until a pass or an event is added.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter, defaultdict
+
+from django.core.cache import cache
+from django.db.models import Max
+
+from dialogs.models import Dialogue, Event
+from review.models import RejectReason, ReviewPass
+
+FIELD_GROUPS = {"acts": ("user_acts", "system_acts"), "sql": ("query",), "response": ("response",)}
+FIELD_GROUPS["utterance"] = ("utterance",)
+
+
+def cohen_kappa(pairs: list[tuple[str, str]]) -> float | None:
+    """Cohen's kappa of two labellings of the same items (None with no items)."""
+    if not pairs:
+        return None
+    total = len(pairs)
+    observed = sum(1 for a, b in pairs if a == b) / total
+    first, second = Counter(a for a, _ in pairs), Counter(b for _, b in pairs)
+    expected = sum(first[label] * second[label] for label in first) / (total * total)
+    if expected >= 1:
+        return 1.0 if observed >= 1 else 0.0
+    return round((observed - expected) / (1 - expected), 4)
+
+
+def _rows_key(table: dict | None) -> str | None:
+    if not table:
+        return None
+    rows = sorted(json.dumps(row, default=str) for row in table.get("rows") or [])
+    return hashlib.blake2b(json.dumps(rows).encode(), digest_size=12).hexdigest()
+
+
+def _acts_label(acts) -> str:
+    return "+".join(sorted(acts or [])) or "(none)"
+
+
+def _acts_after(turn, number: int):
+    """The turn's user acts as they stood after pass `number` (0: as the expert left them)."""
+    acts = turn.original_value("user_acts")
+    for correction in turn.corrections:
+        if correction.field == "user_acts" and correction.review_pass <= number:
+            acts = correction.new
+    return acts
+
+
+def review_agreement() -> dict:
+    """The figures above, for every dialogue with a decided pass (cached until the review moves on)."""
+    version = (
+        ReviewPass.objects.aggregate(latest=Max("id"), finished=Max("finished_at")),
+        Event.objects.aggregate(latest=Max("id"))["latest"],
+    )
+    key = "review:agreement:" + hashlib.sha256(json.dumps(version, default=str).encode()).hexdigest()
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    figures = _compute()
+    cache.set(key, figures, 600)
+    return figures
+
+
+def _compute() -> dict:
+    from review.selectors import dialogue_records
+
+    decided = list(
+        ReviewPass.objects.filter(decision__in=[ReviewPass.Decision.APPROVED, ReviewPass.Decision.REJECTED])
+        .values_list("review__dialogue_id", "number", "reviewer__username", "decision", "reason")
+        .order_by("review__dialogue_id", "number", "id")
+    )
+    by_dialogue: dict[int, list] = defaultdict(list)
+    for dialogue_id, number, reviewer, decision, reason in decided:
+        by_dialogue[dialogue_id].append((number, reviewer, decision, reason))
+    records = dialogue_records(Dialogue.objects.filter(id__in=list(by_dialogue)), timestamps=False)
+    blank = {"dialogues": 0, "turns": 0, "changed": Counter(), "queries_corrected": 0, "execution_match": 0}
+    per_pass: dict[int, dict] = defaultdict(lambda: {**blank, "changed": Counter()})
+    per_reviewer: dict[tuple[int, str], dict] = defaultdict(lambda: {**blank, "changed": Counter()})
+    kappa_pairs: dict[int, list] = defaultdict(list)  # pass k -> (acts after k-1, acts after k)
+    final: dict[int, tuple[str, str]] = {}
+    for record in records:
+        runs = {event.seq: event for event in record.events if event.kind == "sql_run"}
+        for number, reviewer, decision, reason in by_dialogue[record.id]:
+            final[record.id] = (decision, reason)
+            for bucket in (per_pass[number], per_reviewer[(number, reviewer)]):
+                bucket["dialogues"] += 1
+                bucket["turns"] += len(record.user_turns)
+            for turn in record.user_turns:
+                fields = {c.field for c in turn.corrections if c.review_pass == number}
+                for group, names in FIELD_GROUPS.items():
+                    if fields & set(names):
+                        per_pass[number]["changed"][group] += 1
+                        per_reviewer[(number, reviewer)]["changed"][group] += 1
+                for correction in turn.corrections:
+                    if correction.field != "query" or correction.review_pass != number:
+                        continue
+                    run = runs.get(correction.run)
+                    corrected = (run.payload.get("result") if run is not None else None) or None
+                    same = corrected is not None and _rows_key(corrected) == _rows_key(turn.original.get("query_shown"))
+                    for bucket in (per_pass[number], per_reviewer[(number, reviewer)]):
+                        bucket["queries_corrected"] += 1
+                        bucket["execution_match"] += int(same)
+                if turn.acts is not None or "user_acts" in turn.original:
+                    kappa_pairs[number].append(
+                        (_acts_label(_acts_after(turn, number - 1)), _acts_label(_acts_after(turn, number)))
+                    )
+
+    def shaped(bucket: dict) -> dict:
+        turns = bucket["turns"] or 1
+        return {
+            "dialogues": bucket["dialogues"],
+            "turns": bucket["turns"],
+            "changed_share": {group: round(bucket["changed"][group] / turns, 4) for group in FIELD_GROUPS},
+            "queries_corrected": bucket["queries_corrected"],
+            "execution_match_share": round(bucket["execution_match"] / bucket["queries_corrected"], 4)
+            if bucket["queries_corrected"]
+            else None,
+        }
+
+    rejected = Counter(reason for decision, reason in final.values() if decision == ReviewPass.Decision.REJECTED)
+    decided_dialogues = len(final)
+    return {
+        "passes": {str(number): shaped(bucket) for number, bucket in sorted(per_pass.items())},
+        "reviewers": [
+            {"pass": number, "reviewer": reviewer, **shaped(bucket)}
+            for (number, reviewer), bucket in sorted(per_reviewer.items())
+        ],
+        "user_acts_kappa": {
+            ("expert_vs_pass1" if number == 1 else f"pass{number - 1}_vs_pass{number}"): cohen_kappa(pairs)
+            for number, pairs in sorted(kappa_pairs.items())
+        },
+        "rejections": {
+            "dialogues_decided": decided_dialogues,
+            "rejected": sum(rejected.values()),
+            "rate": round(sum(rejected.values()) / decided_dialogues, 4) if decided_dialogues else None,
+            "reasons": {RejectReason(reason).label: count for reason, count in rejected.most_common()},
+        },
+    }

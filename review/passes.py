@@ -1,0 +1,483 @@
+"""Writes of the review passes: claiming a dialogue, correcting it, deciding, final validation, reopening.
+
+The workflow (see docs/review.md):
+
+- A dialogue enters review when it ends reviewable (completed, or abandoned after the minimum of answered
+  questions: marked partial). `review_sync` gives each such dialogue its DialogueReview row; an imported dialogue
+  enters as approved (the release was reviewed by its authors) unless its import asked for review.
+- A reviewer claims a dialogue for its current pass. The claim is a lock with an expiry that the open screen renews;
+  the dialogue's own expert never reviews it, and nobody reviews a pass after having worked on an earlier one.
+- Corrections are appended to the dialogue's log (`dialogs.log.correction_payload`); nothing is overwritten.
+- A pass ends with approve (on to the next pass, or to final validation after the last) or reject with a reason.
+- Final validation executes every SQL-grounded turn's final SQL in the sandbox and encodes it under the Spider
+  protocol; a failure sends the dialogue to "failed validation", where a reviewer fixes it and approves again.
+
+Every refusal raises ReviewError with a stable code and a message for the person.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from annotation.acts import LabelError, check_acts
+from annotation.models import Role, User
+from annotation.roles import can
+from annotation.sql.spider import SpiderEncodingError, encode_sql
+from dialogs import log
+from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
+from dialogs.services import dialogue_record, sql_run_result
+from review.models import DialogueReview, RejectReason, ReviewPass, ReviewStage
+
+# A reviewable dialogue keeps one of these statuses; one scored below 3 afterwards (dropped) leaves review.
+REVIEWABLE_STATUSES = (DialogueStatus.COMPLETED, DialogueStatus.ABANDONED)
+
+
+class ReviewError(Exception):
+    """A refused review action. `code` is stable; `message` is for the person."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def reviewable_q(prefix: str = "") -> Q:
+    """Dialogues that enter review: completed, or abandoned with at least the minimum of answered questions."""
+    return Q(**{f"{prefix}status": DialogueStatus.COMPLETED}) | Q(
+        **{f"{prefix}status": DialogueStatus.ABANDONED, f"{prefix}incomplete": False}
+    )
+
+
+def review_sync() -> int:
+    """Give every reviewable dialogue without a review row its row; returns how many were added.
+
+    Called before the queues are read, so a dialogue that ended a moment ago is in them (the dialogs app knows
+    nothing of review, so it cannot do this itself when a dialogue ends). A dialogue is `early` when it is among its
+    expert's first REVIEW_EARLY_DIALOGUES dialogues: those are reviewed first, to catch a bad habit early.
+    """
+    earlier = (
+        Dialogue.objects.filter(expert_id=OuterRef("expert_id"), id__lt=OuterRef("id"))
+        .order_by()
+        .values("expert_id")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    missing = list(
+        Dialogue.objects.filter(reviewable_q(), review__isnull=True)
+        .annotate(earlier=Coalesce(Subquery(earlier), 0))
+        .values_list("id", "status", "earlier", "dataset_import__id")
+    )
+    if not missing:
+        return 0
+    rows = []
+    for dialogue_id, status, before, imported in missing:
+        if imported is not None:
+            # Imported before review existed, or imported without asking for review: as released.
+            rows.append(DialogueReview(dialogue_id=dialogue_id, stage=ReviewStage.APPROVED, decided_at=timezone.now()))
+            continue
+        rows.append(
+            DialogueReview(
+                dialogue_id=dialogue_id,
+                early=before < settings.REVIEW_EARLY_DIALOGUES,
+                partial=status == DialogueStatus.ABANDONED,
+            )
+        )
+    DialogueReview.objects.bulk_create(rows, ignore_conflicts=True)
+    return len(rows)
+
+
+def review_rows_for_import(*, dialogue_ids: list[int], for_review: bool) -> None:
+    """Review rows of freshly imported dialogues: approved as released, or waiting for pass 1 of an audit."""
+    stage = ReviewStage.PENDING if for_review else ReviewStage.APPROVED
+    now = timezone.now()
+    DialogueReview.objects.bulk_create(
+        [DialogueReview(dialogue_id=pk, stage=stage, decided_at=None if for_review else now) for pk in dialogue_ids],
+        ignore_conflicts=True,
+    )
+
+
+# --- Claims ----------------------------------------------------------------------------------------------------------
+
+
+def _claim_live(review: DialogueReview, now) -> bool:
+    return review.stage == ReviewStage.CLAIMED and review.claim_expires_at is not None and review.claim_expires_at > now
+
+
+def _earlier_reviewers(review: DialogueReview) -> set[int]:
+    """Everyone who worked on an earlier pass of this dialogue (claimed it or corrected it): they may not review a
+    later one."""
+    people = set(
+        ReviewPass.objects.filter(review=review, number__lt=review.pass_number).values_list("reviewer_id", flat=True)
+    )
+    corrections = Event.objects.filter(dialogue_id=review.dialogue_id, kind=EventKind.CORRECTION).values_list(
+        "author_id", "payload__pass"
+    )
+    people.update(author for author, number in corrections if number is not None and number < review.pass_number)
+    return people
+
+
+def review_may_take(review: DialogueReview, reviewer: User) -> str | None:
+    """Why `reviewer` may not take this dialogue's current pass, or None when they may."""
+    if not can(reviewer, "review.work"):
+        return "Your role may not review dialogues."
+    if review.dialogue.expert_id == reviewer.pk:
+        return "You were the expert of this dialogue: someone else reviews it."
+    if reviewer.pk in _earlier_reviewers(review):
+        return f"You worked on an earlier pass of this dialogue: pass {review.pass_number} needs another reviewer."
+    return None
+
+
+def _claimable(review: DialogueReview, now) -> bool:
+    if review.stage in (ReviewStage.PENDING, ReviewStage.FAILED_VALIDATION):
+        return True
+    return review.stage == ReviewStage.CLAIMED and not _claim_live(review, now)
+
+
+def review_claim(*, reviewer: User, dialogue: Dialogue) -> DialogueReview:
+    """Claim a chosen dialogue for its current pass (or renew one's own claim). Under the review row's lock, so of
+    two reviewers claiming at once exactly one gets it."""
+    now = timezone.now()
+    with transaction.atomic():
+        review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
+        if review is None:
+            raise ReviewError("not_reviewable", "This dialogue is not in review (it is in progress or unsatisfactory).")
+        if _claim_live(review, now) and review.claimed_by_id == reviewer.pk:
+            return _renew(review, now)
+        if _claim_live(review, now):
+            holder = User.objects.get(pk=review.claimed_by_id)
+            until = timezone.localtime(review.claim_expires_at)
+            raise ReviewError("locked", f"{holder.username} is reviewing this dialogue (until {until:%H:%M}).")
+        if not _claimable(review, now):
+            raise ReviewError("decided", f"This dialogue is {review.get_stage_display().lower()}.")
+        if review.dialogue.status not in REVIEWABLE_STATUSES:
+            raise ReviewError("not_reviewable", "This dialogue was dropped after it entered review.")
+        refusal = review_may_take(review, reviewer)
+        if refusal:
+            raise ReviewError("not_allowed", refusal)
+        return _take(review, reviewer, now)
+
+
+def review_claim_next(*, reviewer: User, review_pass: int | None = None) -> DialogueReview | None:
+    """Claim the next dialogue waiting for `review_pass` (any pass when None, earliest pass first) that `reviewer`
+    may take: failed validations first, then each new expert's first dialogues, then the oldest. None when there is
+    nothing for them."""
+    review_sync()
+    now = timezone.now()
+    waiting = Q(stage__in=[ReviewStage.PENDING, ReviewStage.FAILED_VALIDATION]) | Q(
+        stage=ReviewStage.CLAIMED, claim_expires_at__lte=now
+    )
+    candidates = (
+        DialogueReview.objects.filter(waiting, dialogue__status__in=REVIEWABLE_STATUSES)
+        .exclude(dialogue__expert=reviewer)
+        .order_by("pass_number", "-needs_fix", "-early", "dialogue__ended_at", "dialogue_id")
+    )
+    if review_pass is not None:
+        candidates = candidates.filter(pass_number=review_pass)
+    # Look at a page of candidates at a time: the ones this reviewer may not take (an earlier pass was theirs) are
+    # skipped; a row another reviewer is claiming right now is skipped too (skip_locked) rather than waited for.
+    offset = 0
+    while True:
+        ids = list(candidates.values_list("id", flat=True)[offset : offset + 50])
+        if not ids:
+            return None
+        for review_id in ids:
+            with transaction.atomic():
+                review = (
+                    DialogueReview.objects.select_for_update(skip_locked=True)
+                    .select_related("dialogue")
+                    .filter(pk=review_id)
+                    .first()
+                )
+                if review is None or not _claimable(review, timezone.now()):
+                    continue
+                if review_may_take(review, reviewer) is not None:
+                    continue
+                return _take(review, reviewer, timezone.now())
+        offset += 50
+
+
+def _take(review: DialogueReview, reviewer: User, now) -> DialogueReview:
+    ReviewPass.objects.filter(review=review, decision="", finished_at__isnull=True).exclude(reviewer=reviewer).update(
+        decision=ReviewPass.Decision.RELEASED, finished_at=now
+    )
+    if review.stage == ReviewStage.FAILED_VALIDATION:
+        review.needs_fix = True
+    review.stage = ReviewStage.CLAIMED
+    review.claimed_by = reviewer
+    review.claim_expires_at = now + timedelta(seconds=settings.REVIEW_CLAIM_SECONDS)
+    review.save(update_fields=["stage", "claimed_by", "claim_expires_at", "needs_fix"])
+    ReviewPass.objects.get_or_create(
+        review=review, number=review.pass_number, reviewer=reviewer, decision="", defaults={}
+    )
+    return review
+
+
+def _renew(review: DialogueReview, now) -> DialogueReview:
+    review.claim_expires_at = now + timedelta(seconds=settings.REVIEW_CLAIM_SECONDS)
+    review.save(update_fields=["claim_expires_at"])
+    return review
+
+
+def _held(dialogue: Dialogue, reviewer: User) -> DialogueReview:
+    """The review row, locked, when `reviewer` holds a live claim on it; ReviewError otherwise."""
+    review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
+    now = timezone.now()
+    if review is None or not _claim_live(review, now) or review.claimed_by_id != reviewer.pk:
+        raise ReviewError("not_claimed", "Claim this dialogue first (your claim may have expired).")
+    return review
+
+
+def review_renew(*, reviewer: User, dialogue: Dialogue) -> DialogueReview:
+    """Extend one's own live claim (the open review screen calls this)."""
+    with transaction.atomic():
+        return _renew(_held(dialogue, reviewer), timezone.now())
+
+
+def review_release(*, person: User, dialogue: Dialogue) -> DialogueReview:
+    """Let a claim go: the holder, or an admin (who may release anyone's). The dialogue goes back to its queue."""
+    with transaction.atomic():
+        review = DialogueReview.objects.select_for_update().filter(dialogue=dialogue).first()
+        if review is None or review.stage != ReviewStage.CLAIMED:
+            raise ReviewError("not_claimed", "Nobody holds this dialogue.")
+        if review.claimed_by_id != person.pk and not can(person, "review.manage"):
+            raise ReviewError("not_allowed", "Only the reviewer holding it or an admin can release this dialogue.")
+        _back_to_queue(review)
+        ReviewPass.objects.filter(review=review, decision="", finished_at__isnull=True).update(
+            decision=ReviewPass.Decision.RELEASED, finished_at=timezone.now()
+        )
+    return review
+
+
+def _back_to_queue(review: DialogueReview) -> None:
+    review.stage = ReviewStage.FAILED_VALIDATION if review.needs_fix else ReviewStage.PENDING
+    review.claimed_by, review.claim_expires_at = None, None
+    review.save(update_fields=["stage", "claimed_by", "claim_expires_at"])
+
+
+# --- Corrections -------------------------------------------------------------------------------------------------
+
+
+def _check_value(field: str, value, database):
+    """The cleaned new value of a field, or ReviewError. Acts follow the room's label rules; text the room's limits."""
+    if field in ("utterance", "response"):
+        if not isinstance(value, str) or not value.strip():
+            raise ReviewError("invalid", f"The new {field} must be a non-empty text.")
+        value = value.strip()
+        if "\x00" in value:
+            raise ReviewError("invalid", "Text may not contain NUL characters.")
+        if len(value) > settings.UTTERANCE_MAX_CHARS:
+            raise ReviewError("too_long", f"The new {field} is longer than {settings.UTTERANCE_MAX_CHARS} characters.")
+        return value
+    if field in ("user_acts", "system_acts"):
+        try:
+            return check_acts(value, side="user" if field == "user_acts" else "system")
+        except LabelError as exc:
+            raise ReviewError("labels", str(exc)) from exc
+    if field == "drop":
+        if not isinstance(value, bool):
+            raise ReviewError("invalid", "'drop' takes true or false.")
+        return value
+    if field == "query":
+        if not isinstance(value, str) or not value.strip():
+            raise ReviewError("invalid", "The new query must be a non-empty SQL text.")
+        value = value.strip()
+        if "\x00" in value:
+            raise ReviewError("invalid", "SQL may not contain NUL characters.")
+        if len(value) > settings.SANDBOX_MAX_SQL_LENGTH:
+            raise ReviewError("too_long", f"The query is longer than {settings.SANDBOX_MAX_SQL_LENGTH} characters.")
+        return value
+    raise ReviewError("invalid", f"Unknown field {field!r} (one of {', '.join(log.CORRECTABLE_FIELDS)}).")
+
+
+def review_correct(
+    *,
+    reviewer: User,
+    dialogue: Dialogue,
+    turn: int,
+    field: str,
+    value,
+    reason: str = "",
+    record=None,
+    require_claim: bool = True,
+) -> Event:
+    """Record one correction of one field of one user turn (`turn`: the utterance's sequence number).
+
+    The screen's reviewer must hold the claim; a scripted audit (`apply_corrections`) need not, but may not write
+    while somebody else holds it. A new query must run in the sandbox (or, on a schema-only database, encode under
+    the Spider protocol); its run is stored as the reviewer's and its table replaces the one the worker was shown.
+    `record` may be the dialogue's current fold (saves reading the log again). Nothing is overwritten: the old value
+    stays in the log and in the correction.
+    """
+    if not can(reviewer, "review.work"):
+        raise ReviewError("not_allowed", "Your role may not review dialogues.")
+    value = _check_value(field, value, dialogue.database)
+    reason = (reason or "").strip()[:500]
+    with transaction.atomic():
+        if require_claim:
+            review = _held(dialogue, reviewer)
+        else:
+            review = DialogueReview.objects.select_for_update().filter(dialogue=dialogue).first()
+            if review is None:
+                raise ReviewError("not_reviewable", "This dialogue is not in review.")
+            if _claim_live(review, timezone.now()) and review.claimed_by_id != reviewer.pk:
+                raise ReviewError("locked", "Another reviewer holds this dialogue; try again when they are done.")
+            if dialogue.expert_id == reviewer.pk:
+                raise ReviewError("not_allowed", "You were the expert of this dialogue: someone else reviews it.")
+        if record is None:
+            from review.selectors import dialogue_record_of
+
+            record = dialogue_record_of(dialogue)
+        current = next((t for t in record.user_turns if t.seq == turn), None)
+        if current is None:
+            raise ReviewError("invalid", f"There is no user turn #{turn} in this dialogue.")
+        if field in ("response", "system_acts") and current.response is None:
+            raise ReviewError("invalid", "This turn has no response to correct.")
+        old = current.value(field)
+        if old == value:
+            raise ReviewError("unchanged", f"The {field.replace('_', ' ')} already reads so.")
+        run_seq = None
+        if field == "query":
+            run_seq = _reviewer_run(dialogue, reviewer, turn, value)
+        payload = log.correction_payload(
+            turn=turn, field=field, old=old, new=value, review_pass=review.pass_number, reason=reason, run=run_seq
+        )
+        event, _ = dialogue_record(
+            dialogue=dialogue, author=reviewer, kind=EventKind.CORRECTION, payload=payload, role=Role.REVIEWER
+        )
+    return event
+
+
+def _reviewer_run(dialogue: Dialogue, reviewer: User, turn: int, sql: str) -> int | None:
+    """Run a corrected query (refused if it fails) and store the run; its sequence number. A schema-only database
+    has no file to run on: the query must then at least encode under the Spider protocol."""
+    database = dialogue.database
+    if not database.has_file:
+        try:
+            encode_sql(sql, database.schema)
+        except SpiderEncodingError as exc:
+            raise ReviewError("sql", f"The query cannot be encoded under the Spider protocol: {exc}") from exc
+        result = {
+            "ok": False,
+            "columns": [],
+            "rows": [],
+            "row_count": 0,
+            "truncated": False,
+            "error": {"kind": "not_executed", "message": "schema-only database: there is no file to run SQL on"},
+        }
+    else:
+        result = sql_run_result(database, sql)
+        if not result["ok"]:
+            error = result.get("error") or {}
+            raise ReviewError("sql", f"The query does not run: {error.get('message', 'it failed')}")
+    event, _ = dialogue_record(
+        dialogue=dialogue,
+        author=reviewer,
+        kind=EventKind.SQL_RUN,
+        payload=log.sql_run_payload(turn, sql, result),
+        role=Role.REVIEWER,
+    )
+    return event.seq
+
+
+# --- Decisions -----------------------------------------------------------------------------------------------------
+
+
+def review_decide(
+    *, reviewer: User, dialogue: Dialogue, approve: bool, reason: str = "", note: str = ""
+) -> DialogueReview:
+    """End the reviewer's pass: approve (on to the next pass, or through final validation to approved) or reject
+    with a reason from the list ("other" needs a note)."""
+    note = (note or "").strip()[:2000]
+    if not approve:
+        if reason not in RejectReason.values:
+            raise ReviewError("invalid", "Choose why the dialogue is rejected.")
+        if reason == RejectReason.OTHER and not note:
+            raise ReviewError("invalid", "Say why the dialogue is rejected.")
+    now = timezone.now()
+    with transaction.atomic():
+        review = _held(dialogue, reviewer)
+        current = ReviewPass.objects.filter(review=review, reviewer=reviewer, decision="").order_by("-id").first()
+        if current is None:  # pragma: no cover - a claim always opens a pass
+            current = ReviewPass.objects.create(review=review, number=review.pass_number, reviewer=reviewer)
+        current.finished_at, current.note = now, note
+        review.claimed_by, review.claim_expires_at = None, None
+        if not approve:
+            current.decision, current.reason = ReviewPass.Decision.REJECTED, reason
+            review.stage, review.decided_at = ReviewStage.REJECTED, now
+        elif review.pass_number < settings.REVIEW_PASSES and not review.needs_fix:
+            current.decision = ReviewPass.Decision.APPROVED
+            review.stage, review.pass_number = ReviewStage.PENDING, review.pass_number + 1
+        else:
+            current.decision = ReviewPass.Decision.APPROVED
+            problems = review_validate(dialogue)
+            review.problems = problems
+            if problems:
+                current.validation_failed = True
+                review.stage, review.needs_fix = ReviewStage.FAILED_VALIDATION, True
+            else:
+                dialogue.refresh_from_db(fields=["last_seq"])
+                review.stage, review.needs_fix, review.decided_at = ReviewStage.APPROVED, False, now
+                review.revision = dialogue.last_seq
+        current.save(update_fields=["finished_at", "note", "decision", "reason", "validation_failed"])
+        review.save(
+            update_fields=[
+                "stage", "pass_number", "claimed_by", "claim_expires_at", "problems", "needs_fix", "decided_at",
+                "revision",
+            ]
+        )  # fmt: skip
+    return review
+
+
+def review_reopen(*, admin: User, dialogue: Dialogue, note: str = "") -> DialogueReview:
+    """Send a rejected dialogue back to the pass that rejected it (admins only)."""
+    if not can(admin, "review.manage"):
+        raise ReviewError("not_allowed", "Only an admin can reopen a rejected dialogue.")
+    with transaction.atomic():
+        review = DialogueReview.objects.select_for_update().filter(dialogue=dialogue).first()
+        if review is None or review.stage != ReviewStage.REJECTED:
+            raise ReviewError("invalid", "Only a rejected dialogue can be reopened.")
+        review.stage, review.decided_at = ReviewStage.PENDING, None
+        review.save(update_fields=["stage", "decided_at"])
+        ReviewPass.objects.create(
+            review=review,
+            number=review.pass_number,
+            reviewer=admin,
+            decision=ReviewPass.Decision.RELEASED,
+            finished_at=timezone.now(),
+            note=f"Reopened by {admin.username}" + (f": {note}" if note else ""),
+        )
+    return review
+
+
+def review_validate(dialogue: Dialogue) -> list[dict]:
+    """Final validation: every SQL-grounded turn's final SQL must execute in the sandbox and encode under the Spider
+    protocol. Returns the failures, one per turn: {"turn", "index", "sql", "reason"} (empty when all pass). A
+    schema-only database cannot execute anything: there, encoding is all that is checked."""
+    from review.dataset.sqlcheck import check_queries
+    from review.selectors import dialogue_record_of
+
+    record = dialogue_record_of(dialogue)
+    database = dialogue.database
+    states = record.state_turns()
+    checks = check_queries(
+        [(record.db_id, state.sql) for state in states],
+        schemas={record.db_id: database.schema},
+        paths={record.db_id: database.path if database.has_file else None},
+    )
+    problems = []
+    for index, state in enumerate(states):
+        check = checks[(record.db_id, state.sql)]
+        reasons = []
+        if check.encode_error:
+            reasons.append(f"does not encode under the Spider protocol: {check.encode_error}")
+        if database.has_file and not check.runs:
+            reasons.append(f"does not execute: {check.exec_error or 'it was not run'}")
+        if reasons:
+            problems.append({"turn": state.turn.seq, "index": index, "sql": state.sql, "reason": "; ".join(reasons)})
+    return problems
