@@ -74,7 +74,11 @@ def role_required(permission: str):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not can(request.user, permission):
-                raise PermissionDenied(f"Your role may not {PERMISSIONS[permission].lower()}.")
+                # The message is the 403 page's explanation (templates/403.html): say which rule refused.
+                action = PERMISSIONS[permission].lower()
+                if request.user.blocked:
+                    raise PermissionDenied(f"Your account is blocked, so you may not {action}.")
+                raise PermissionDenied(f"Your role may not {action}.")
             return view(request, *args, **kwargs)
 
         wrapped.required_permission = permission

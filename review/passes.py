@@ -105,7 +105,11 @@ def review_rows_for_import(*, dialogue_ids: list[int], for_review: bool) -> None
 # --- Claims ----------------------------------------------------------------------------------------------------------
 
 
-def _claim_live(review: DialogueReview, now) -> bool:
+def claim_live(review: DialogueReview | None, now=None) -> bool:
+    """Whether someone holds the dialogue now (a claim past its expiry holds nothing)."""
+    if review is None:
+        return False
+    now = now or timezone.now()
     return review.stage == ReviewStage.CLAIMED and review.claim_expires_at is not None and review.claim_expires_at > now
 
 
@@ -136,7 +140,7 @@ def review_may_take(review: DialogueReview, reviewer: User) -> str | None:
 def _claimable(review: DialogueReview, now) -> bool:
     if review.stage in (ReviewStage.PENDING, ReviewStage.FAILED_VALIDATION):
         return True
-    return review.stage == ReviewStage.CLAIMED and not _claim_live(review, now)
+    return review.stage == ReviewStage.CLAIMED and not claim_live(review, now)
 
 
 def review_claim(*, reviewer: User, dialogue: Dialogue) -> DialogueReview:
@@ -147,9 +151,9 @@ def review_claim(*, reviewer: User, dialogue: Dialogue) -> DialogueReview:
         review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
         if review is None:
             raise ReviewError("not_reviewable", "This dialogue is not in review (it is in progress or unsatisfactory).")
-        if _claim_live(review, now) and review.claimed_by_id == reviewer.pk:
+        if claim_live(review, now) and review.claimed_by_id == reviewer.pk:
             return _renew(review, now)
-        if _claim_live(review, now):
+        if claim_live(review, now):
             holder = User.objects.get(pk=review.claimed_by_id)
             until = timezone.localtime(review.claim_expires_at)
             raise ReviewError("locked", f"{holder.username} is reviewing this dialogue (until {until:%H:%M}).")
@@ -228,7 +232,7 @@ def _held(dialogue: Dialogue, reviewer: User) -> DialogueReview:
     """The review row, locked, when `reviewer` holds a live claim on it; ReviewError otherwise."""
     review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
     now = timezone.now()
-    if review is None or not _claim_live(review, now) or review.claimed_by_id != reviewer.pk:
+    if review is None or not claim_live(review, now) or review.claimed_by_id != reviewer.pk:
         raise ReviewError("not_claimed", "Claim this dialogue first (your claim may have expired).")
     return review
 
@@ -325,7 +329,7 @@ def review_correct(
             review = DialogueReview.objects.select_for_update().filter(dialogue=dialogue).first()
             if review is None:
                 raise ReviewError("not_reviewable", "This dialogue is not in review.")
-            if _claim_live(review, timezone.now()) and review.claimed_by_id != reviewer.pk:
+            if claim_live(review, timezone.now()) and review.claimed_by_id != reviewer.pk:
                 raise ReviewError("locked", "Another reviewer holds this dialogue; try again when they are done.")
             if dialogue.expert_id == reviewer.pk:
                 raise ReviewError("not_allowed", "You were the expert of this dialogue: someone else reviews it.")

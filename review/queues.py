@@ -8,6 +8,8 @@ queries whatever the number of dialogues: the queue counts (one aggregate), the 
 from __future__ import annotations
 
 import datetime as dt
+import difflib
+import json
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -136,3 +138,102 @@ def dashboard_list(
     ).order_by(*SORTS.get(sort, SORTS["priority"]))
     paginator = Paginator(queryset, per_page)
     return paginator.get_page(page)
+
+
+# --- The review screen -----------------------------------------------------------------------------------------------
+
+
+def word_diff(old, new) -> list[tuple[str, str]]:
+    """A word-level diff of two values as (op, text) pieces, op in "same", "del", "ins" (lists are compared as their
+    space-joined items, so an act set reads as words)."""
+
+    def words(value) -> list[str]:
+        if value is None:
+            return []
+        if isinstance(value, bool):
+            return ["DROP"] if value else ["(kept)"]
+        if isinstance(value, list | tuple):
+            return [str(item) for item in value]
+        return str(value).split()
+
+    before, after = words(old), words(new)
+    pieces: list[tuple[str, str]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes():
+        if op == "equal":
+            pieces.append(("same", " ".join(before[i1:i2])))
+        if op in ("delete", "replace"):
+            pieces.append(("del", " ".join(before[i1:i2])))
+        if op in ("insert", "replace"):
+            pieces.append(("ins", " ".join(after[j1:j2])))
+    return pieces
+
+
+FIELD_LABELS = {
+    "utterance": "Utterance",
+    "user_acts": "User acts",
+    "query": "SQL",
+    "response": "Response",
+    "system_acts": "System acts",
+    "drop": "DROP",
+}
+
+
+def review_screen(dialogue: Dialogue) -> dict:
+    """What the review screen shows: the dialogue at its latest revision, turn by turn, with each field's original,
+    what each pass changed (as word diffs) and the history of every field. A fixed number of queries."""
+    from annotation.models import User
+    from review.models import DialogueReview, ReviewPass
+    from review.selectors import dialogue_record_of
+
+    record = dialogue_record_of(dialogue)
+    review = DialogueReview.objects.select_related("claimed_by").filter(dialogue=dialogue).first()
+    passes = list(ReviewPass.objects.filter(review=review).select_related("reviewer")) if review else []
+    people = {
+        person.pk: person.username
+        for person in User.objects.filter(pk__in={c.reviewer_id for c in record.corrections if c.reviewer_id})
+    }
+    turns = []
+    for index, turn in enumerate(record.user_turns):
+        history: dict[str, list[dict]] = {}
+        by_pass: dict[int, list[dict]] = {}
+        for correction in turn.corrections:
+            entry = {
+                "seq": correction.seq,
+                "field": correction.field,
+                "label": FIELD_LABELS[correction.field],
+                "old": correction.old,
+                "new": correction.new,
+                "pass": correction.review_pass,
+                "reason": correction.reason,
+                "reviewer": people.get(correction.reviewer_id, "?"),
+                "at": correction.created_at,
+                "diff": word_diff(correction.old, correction.new),
+            }
+            history.setdefault(correction.field, []).append(entry)
+            by_pass.setdefault(correction.review_pass, []).append(entry)
+        annotation = record.annotations.get(turn.seq)
+        turns.append(
+            {
+                "turn": turn,
+                "index": index,
+                "response": turn.response,
+                "original": {name: turn.original_value(name) for name in FIELD_LABELS},
+                "original_shown": turn.original.get("query_shown", turn.shown),
+                # The table the current SQL gives, for the editor's before/after comparison (first rows only).
+                "shown_json": json.dumps(
+                    {
+                        "columns": (turn.shown or {}).get("columns") or [],
+                        "rows": ((turn.shown or {}).get("rows") or [])[:50],
+                    },
+                    default=str,
+                ),
+                "changed": sorted(history),
+                "history": [
+                    {"field": name, "label": FIELD_LABELS[name], "entries": entries}
+                    for name, entries in history.items()
+                ],
+                "by_pass": [{"pass": number, "entries": entries} for number, entries in sorted(by_pass.items())],
+                "annotation": annotation,
+            }
+        )
+    return {"record": record, "review": review, "passes": passes, "turns": turns}

@@ -6,6 +6,15 @@ app_name = "review"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("agreement.json", views.agreement, name="agreement"),
+    path("next/", views.claim_next, name="claim_next"),
+    path("dialogues/<int:dialogue_id>/", views.dialogue, name="dialogue"),
+    path("dialogues/<int:dialogue_id>/claim/", views.claim, name="claim"),
+    path("dialogues/<int:dialogue_id>/renew/", views.renew, name="renew"),
+    path("dialogues/<int:dialogue_id>/release/", views.release, name="release"),
+    path("dialogues/<int:dialogue_id>/correct/", views.correct, name="correct"),
+    path("dialogues/<int:dialogue_id>/decide/", views.decide, name="decide"),
+    path("dialogues/<int:dialogue_id>/reopen/", views.reopen, name="reopen"),
     path("datasets/", views.datasets, name="datasets"),
     path("datasets/<int:export_id>/", views.export_detail, name="export_detail"),
     path("datasets/<int:export_id>/status/", views.export_status, name="export_status"),

@@ -1,7 +1,9 @@
-"""Pages of the review app: review home, dataset exports (with progress and download) and statistics."""
+"""Pages of the review app: the review dashboard and screen, dataset exports (with progress and download) and
+statistics."""
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpResponse, JsonResponse
@@ -9,16 +11,217 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from annotation.roles import role_required
-from review import selectors, services
+from annotation.acts import SYSTEM_ACTS, USER_ACTS
+from annotation.roles import can, role_required
+from dialogs.models import Dialogue
+from review import passes, queues, selectors, services
+from review.agreement import review_agreement
 from review.dataset import figures
-from review.forms import ExportForm, StatisticsForm
+from review.forms import DashboardForm, ExportForm, RejectForm, StatisticsForm
 from review.models import Export
+
+# --- Review passes ---------------------------------------------------------------------------------------------------
 
 
 @role_required("review.work")
 def home(request):
-    return render(request, "review/home.html")
+    """The dashboard: each queue's count, the filtered list, and the next dialogue to take."""
+    passes.review_sync()
+    form = DashboardForm(request.GET or None)
+    filters = form.filters() if form.is_valid() else DashboardForm().initial | {"origin": "all", "sort": "priority"}
+    try:
+        number = int(request.GET.get("page", 1))
+    except ValueError:
+        number = 1
+    page = queues.dashboard_list(**filters, page=max(1, min(number, 10**6)))
+    counts = queues.queue_counts()
+    labels = {queue.key: queue.label for queue in queues.queues()}
+    for item in page:
+        item.queue_label = labels.get(item.queue, item.queue)
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "review/home.html",
+        {
+            "form": form,
+            "page": page,
+            "queues": [(queue, counts[queue.key]) for queue in queues.queues()],
+            "selected_queue": request.GET.get("queue", ""),
+            "query": query.urlencode(),
+            "pass_numbers": list(range(1, settings.REVIEW_PASSES + 1)),
+            "agreement_url": reverse("review:agreement"),
+            "can_manage": can(request.user, "review.manage"),
+        },
+    )
+
+
+@role_required("review.work")
+def agreement(request):
+    """The agreement and quality figures (computed once per change of the review, then cached)."""
+    return JsonResponse(review_agreement())
+
+
+def _review_error(request, error: passes.ReviewError, dialogue_id: int):
+    if request.content_type == "application/json" or request.headers.get("Accept") == "application/json":
+        return JsonResponse({"error": error.code, "message": error.message}, status=409)
+    messages.error(request, error.message)
+    return redirect("review:dialogue", dialogue_id=dialogue_id)
+
+
+@require_POST
+@role_required("review.work")
+def claim_next(request):
+    try:
+        number = int(request.POST.get("pass") or 0) or None
+    except ValueError:
+        number = None
+    review = passes.review_claim_next(reviewer=request.user, review_pass=number)
+    if review is None:
+        messages.info(request, "Nothing is waiting for you" + (f" in pass {number}." if number else "."))
+        return redirect("review:home")
+    return redirect("review:dialogue", dialogue_id=review.dialogue_id)
+
+
+@role_required("review.work")
+def dialogue(request, dialogue_id):
+    """The review screen of one dialogue: readable by every reviewer, editable by the one holding the claim."""
+    item = get_object_or_404(Dialogue.objects.select_related("database", "goal", "expert", "worker"), pk=dialogue_id)
+    screen = queues.review_screen(item)
+    review = screen["review"]
+    live = passes.claim_live(review)
+    holding = live and review.claimed_by_id == request.user.pk
+    refusal = passes.review_may_take(review, request.user) if review else "This dialogue is not in review."
+    return render(
+        request,
+        "review/dialogue.html",
+        {
+            "dialogue": item,
+            **screen,
+            "holding": holding,
+            "refusal": refusal,
+            "held_by_other": live and not holding,
+            "reject_form": RejectForm(),
+            "pass_count": settings.REVIEW_PASSES,
+            "can_manage": can(request.user, "review.manage"),
+            "tables": _schema_tables(item.database.schema),
+            "config": {
+                "holding": holding,
+                "correct_url": reverse("review:correct", args=[item.pk]),
+                "renew_url": reverse("review:renew", args=[item.pk]),
+                "renew_seconds": max(10, settings.REVIEW_CLAIM_SECONDS // 3),
+                "validate_url": reverse("annotation:sql_validate", args=[item.database.db_id]),
+                "run_url": reverse("annotation:sql_run", args=[item.database.db_id]),
+                "user_acts": list(USER_ACTS),
+                "system_acts": list(SYSTEM_ACTS),
+            },
+        },
+    )
+
+
+def _schema_tables(schema: dict) -> list[dict]:
+    """Tables with their columns for the screen's schema panel (names as written in the database)."""
+    tables = [{"name": name, "columns": []} for name in schema.get("table_names_original", [])]
+    for table_index, column in schema.get("column_names_original", [])[1:]:
+        if 0 <= table_index < len(tables):
+            tables[table_index]["columns"].append(column)
+    return tables
+
+
+@require_POST
+@role_required("review.work")
+def claim(request, dialogue_id):
+    item = get_object_or_404(Dialogue, pk=dialogue_id)
+    try:
+        passes.review_claim(reviewer=request.user, dialogue=item)
+    except passes.ReviewError as error:
+        return _review_error(request, error, dialogue_id)
+    return redirect("review:dialogue", dialogue_id=dialogue_id)
+
+
+@require_POST
+@role_required("review.work")
+def renew(request, dialogue_id):
+    item = get_object_or_404(Dialogue, pk=dialogue_id)
+    try:
+        review = passes.review_renew(reviewer=request.user, dialogue=item)
+    except passes.ReviewError as error:
+        return JsonResponse({"error": error.code, "message": error.message}, status=409)
+    return JsonResponse({"ok": True, "expires_at": review.claim_expires_at.isoformat()})
+
+
+@require_POST
+@role_required("review.work")
+def release(request, dialogue_id):
+    item = get_object_or_404(Dialogue, pk=dialogue_id)
+    try:
+        passes.review_release(person=request.user, dialogue=item)
+    except passes.ReviewError as error:
+        return _review_error(request, error, dialogue_id)
+    messages.success(request, f"Dialogue {dialogue_id} is back in its queue.")
+    return redirect("review:home")
+
+
+@require_POST
+@role_required("review.work")
+def correct(request, dialogue_id):
+    """One correction, sent as JSON {turn, field, value, reason} by the review screen."""
+    item = get_object_or_404(Dialogue.objects.select_related("database"), pk=dialogue_id)
+    try:
+        body = json.loads(request.body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        body = None
+    if not isinstance(body, dict) or not isinstance(body.get("turn"), int) or "field" not in body:
+        return JsonResponse({"error": "invalid", "message": "Send JSON with 'turn', 'field' and 'value'."}, status=400)
+    try:
+        event = passes.review_correct(
+            reviewer=request.user,
+            dialogue=item,
+            turn=body["turn"],
+            field=str(body["field"]),
+            value=body.get("value"),
+            reason=str(body.get("reason") or ""),
+        )
+    except passes.ReviewError as error:
+        status = 400 if error.code in ("invalid", "labels", "too_long", "sql", "unchanged") else 409
+        return JsonResponse({"error": error.code, "message": error.message}, status=status)
+    return JsonResponse({"ok": True, "seq": event.seq})
+
+
+@require_POST
+@role_required("review.work")
+def decide(request, dialogue_id):
+    item = get_object_or_404(Dialogue.objects.select_related("database"), pk=dialogue_id)
+    approve = request.POST.get("decision") == "approve"
+    form = RejectForm(request.POST)
+    reason = form.data.get("reason", "") if not approve else ""
+    try:
+        review = passes.review_decide(
+            reviewer=request.user, dialogue=item, approve=approve, reason=reason, note=form.data.get("note", "")
+        )
+    except passes.ReviewError as error:
+        return _review_error(request, error, dialogue_id)
+    if review.stage == "failed_validation":
+        messages.error(request, f"Dialogue {dialogue_id} failed final validation: fix the turns listed below.")
+        return redirect("review:dialogue", dialogue_id=dialogue_id)
+    verdict = {"approved": "approved", "rejected": "rejected", "pending": f"sent on to pass {review.pass_number}"}
+    messages.success(request, f"Dialogue {dialogue_id} {verdict.get(review.stage, review.stage)}.")
+    return redirect("review:home")
+
+
+@require_POST
+@role_required("review.manage")
+def reopen(request, dialogue_id):
+    item = get_object_or_404(Dialogue, pk=dialogue_id)
+    try:
+        passes.review_reopen(admin=request.user, dialogue=item, note=request.POST.get("note", ""))
+    except passes.ReviewError as error:
+        return _review_error(request, error, dialogue_id)
+    messages.success(request, f"Dialogue {dialogue_id} is reopened.")
+    return redirect("review:dialogue", dialogue_id=dialogue_id)
+
+
+# --- Datasets --------------------------------------------------------------------------------------------------------
 
 
 @role_required("dataset.export")

@@ -58,9 +58,10 @@ def reviewer(name: str):
     from annotation.models import User
     from annotation.services import person_create
 
-    return User.objects.filter(username=name).first() or person_create(
-        username=name, role="reviewer", password="correct-horse-battery"
-    )[0]
+    return (
+        User.objects.filter(username=name).first()
+        or person_create(username=name, role="reviewer", password="correct-horse-battery")[0]
+    )
 
 
 def approve_in_review(dialogue):

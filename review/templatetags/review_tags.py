@@ -1,0 +1,15 @@
+"""Template filters of the review screen."""
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def join_if_list(value) -> str:
+    """A correction's value as text: act lists joined, DROP flags in words."""
+    if isinstance(value, bool):
+        return "DROP" if value else "kept"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(item) for item in value) or "none"
+    return "" if value is None else str(value)

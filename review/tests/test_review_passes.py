@@ -1,0 +1,367 @@
+"""The review passes as stories: queues, claims, who may review, corrections that never overwrite, decisions, final
+validation, the export of the corrected release, scripted corrections and the agreement figures."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from dialogs.models import DialogueStatus, Event
+from review import passes, queues
+from review.agreement import cohen_kappa, review_agreement
+from review.models import DialogueReview, ReviewStage
+from review.passes import ReviewError
+from review.selectors import dialogue_record_of
+from review.services import dataset_build, export_options_clean
+from review.tests.conftest import reviewer
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished(open_room):
+    """A completed, scored dialogue that has not been reviewed: two SQL questions and a thank-you."""
+    room = open_room("dorm_demo")
+    first = room.ask("How many students are there?")
+    room.answer(first, "SELECT count(*) FROM student")
+    second = room.ask("And their last names?")
+    room.answer(second, "SELECT last_name FROM student", response="Here are the last names.")
+    thanks = room.ask("Thanks!")
+    room.reply(thanks, "You are welcome.")
+    return room.end(approve=False)
+
+
+def queue_of(dialogue):
+    return dict(queues.dashboard_list().object_list.values_list("id", "queue"))[dialogue.pk]
+
+
+def test_a_finished_dialogue_waits_for_pass_one_and_every_dialogue_is_in_exactly_one_queue(finished, open_room):
+    passes.review_sync()
+    running = open_room("dorm_demo").dialogue
+    assert queue_of(finished) == "pass1"
+    assert queue_of(running) == "in_progress"
+    counts = queues.queue_counts()
+    assert sum(counts.values()) == 2
+    assert counts["pass1"] == counts["in_progress"] == 1
+
+
+def test_a_low_score_puts_the_dialogue_in_unsatisfactory_even_after_it_entered_review(open_room):
+    room = open_room("dorm_demo")
+    turn = room.ask("How many students?")
+    room.answer(turn, "SELECT count(*) FROM student")
+    dialogue = room.end(score=2, approve=False)
+    passes.review_sync()
+    assert dialogue.status == DialogueStatus.DROPPED and queue_of(dialogue) == "unsatisfactory"
+
+
+def test_two_passes_by_two_reviewers_then_approved(finished, rita):
+    passes.review_sync()
+    rob = reviewer("rob")
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    assert queue_of(finished) == "in_pass1"
+    review = passes.review_decide(reviewer=rita, dialogue=finished, approve=True)
+    assert (review.stage, review.pass_number) == (ReviewStage.PENDING, 2)
+    assert queue_of(finished) == "pass2"
+    # Rita did pass 1: pass 2 needs someone else.
+    with pytest.raises(ReviewError) as refused:
+        passes.review_claim(reviewer=rita, dialogue=finished)
+    assert refused.value.code == "not_allowed"
+    assert passes.review_claim_next(reviewer=rita) is None
+    assert passes.review_claim_next(reviewer=rob).dialogue_id == finished.pk
+    review = passes.review_decide(reviewer=rob, dialogue=finished, approve=True)
+    finished.refresh_from_db()
+    assert review.stage == ReviewStage.APPROVED and review.revision == finished.last_seq
+    assert queue_of(finished) == "approved"
+
+
+def test_the_dialogues_own_expert_never_reviews_it(finished, ada):
+    passes.review_sync()
+    # Admins may review; an admin who was the expert of this dialogue may not.
+    finished.expert = ada
+    finished.save(update_fields=["expert"])
+    with pytest.raises(ReviewError) as refused:
+        passes.review_claim(reviewer=ada, dialogue=finished)
+    assert refused.value.code == "not_allowed"
+    assert passes.review_claim_next(reviewer=ada) is None
+
+
+def test_a_claim_is_a_lock_that_expires_and_an_admin_can_release(finished, rita, ada):
+    passes.review_sync()
+    rob = reviewer("rob")
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    with pytest.raises(ReviewError) as locked:
+        passes.review_claim(reviewer=rob, dialogue=finished)
+    assert locked.value.code == "locked" and "rita" in locked.value.message
+    # Rob cannot release Rita's claim; an admin can.
+    with pytest.raises(ReviewError):
+        passes.review_release(person=rob, dialogue=finished)
+    passes.review_release(person=ada, dialogue=finished)
+    assert queue_of(finished) == "pass1"
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    DialogueReview.objects.filter(dialogue=finished).update(claim_expires_at=timezone.now() - timedelta(seconds=1))
+    assert queue_of(finished) == "pass1"  # expired: back in the queue without anybody releasing it
+    with pytest.raises(ReviewError) as lost:
+        passes.review_correct(reviewer=rita, dialogue=finished, turn=1, field="utterance", value="How many?")
+    assert lost.value.code == "not_claimed"
+    assert passes.review_claim(reviewer=rob, dialogue=finished).claimed_by == rob
+
+
+def test_early_review_takes_each_new_experts_first_dialogues_first(open_room, rita, settings, erin):
+    settings.REVIEW_EARLY_DIALOGUES = 1
+    dialogues = []
+    for _ in range(3):
+        room = open_room("dorm_demo")
+        turn = room.ask("How many students?")
+        room.answer(turn, "SELECT count(*) FROM student")
+        dialogues.append(room.end(approve=False))
+    passes.review_sync()
+    early = set(DialogueReview.objects.filter(early=True).values_list("dialogue_id", flat=True))
+    assert early == {dialogues[0].pk}
+    # The oldest dialogue is also the early one here; make a later one early to see it jump the queue.
+    DialogueReview.objects.update(early=False)
+    DialogueReview.objects.filter(dialogue=dialogues[2]).update(early=True)
+    assert passes.review_claim_next(reviewer=rita).dialogue_id == dialogues[2].pk
+
+
+def test_corrections_never_overwrite_and_the_export_holds_the_corrected_values(finished, rita, tmp_path):
+    passes.review_sync()
+    before = list(Event.objects.filter(dialogue=finished).values_list("seq", "payload"))
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    record = dialogue_record_of(finished)
+    first, second, thanks = record.user_turns
+    passes.review_correct(reviewer=rita, dialogue=finished, turn=first.seq, field="user_acts", value=["INFER_SQL"])
+    passes.review_correct(
+        reviewer=rita,
+        dialogue=finished,
+        turn=second.seq,
+        field="query",
+        value="SELECT last_name, first_name FROM student",
+        reason="the names, not only the last names",
+    )
+    passes.review_correct(
+        reviewer=rita, dialogue=finished, turn=second.seq, field="response", value="Here are their full names."
+    )
+    passes.review_correct(
+        reviewer=rita, dialogue=finished, turn=first.seq, field="utterance", value="How many students are enrolled?"
+    )
+    passes.review_correct(reviewer=rita, dialogue=finished, turn=thanks.seq, field="drop", value=True)
+    # The original events are untouched: corrections are appended.
+    assert list(Event.objects.filter(dialogue=finished, seq__lte=before[-1][0]).values_list("seq", "payload")) == before
+    corrected = dialogue_record_of(finished)
+    one, two, three = corrected.user_turns
+    assert one.text == "How many students are enrolled?" and one.original_value("utterance") == first.text
+    assert one.acts == ["INFER_SQL"] and one.original["user_acts"] == ["INFORM_SQL"]
+    assert (
+        two.sql == "SELECT last_name, first_name FROM student"
+        and two.original["query"] == "SELECT last_name FROM student"
+    )
+    assert two.shown["columns"] == ["last_name", "first_name"]
+    assert two.response.text == "Here are their full names."
+    assert three.dropped
+    assert [c.review_pass for c in corrected.corrections] == [1] * 5
+    approve_rest(finished, rita)
+    out = tmp_path / "out"
+    report = dataset_build(options=export_options_clean(formats=["cosql", "sparc"]), out_dir=out)
+    assert report["revisions"] == {str(finished.pk): finished.last_seq}
+    sparc = [item for split in ("train", "dev", "test") for item in _load(out / "sparc" / f"{split}.json")]
+    turns = sparc[0]["interaction"]
+    assert [turn["utterance"] for turn in turns] == ["How many students are enrolled?", "And their last names?"]
+    assert turns[1]["query"] == "SELECT last_name, first_name FROM student"
+    responses = [json.loads(line) for path in out.rglob("system_response_generation/*.json") for line in _lines(path)]
+    assert any(item["response"] == "Here are their full names." for item in responses)
+
+
+def _load(path):
+    return json.loads(path.read_text()) if path.exists() else []
+
+
+def _lines(path):
+    if not path.exists():
+        return []
+    text = path.read_text()
+    data = json.loads(text) if text.strip().startswith("[") else None
+    return [json.dumps(item) for item in data] if data is not None else text.splitlines()
+
+
+def approve_rest(dialogue, first_reviewer):
+    """Approve pass 1 as `first_reviewer`, then pass 2 as someone else."""
+    passes.review_decide(reviewer=first_reviewer, dialogue=dialogue, approve=True)
+    other = reviewer("second")
+    passes.review_claim(reviewer=other, dialogue=dialogue)
+    review = passes.review_decide(reviewer=other, dialogue=dialogue, approve=True)
+    dialogue.refresh_from_db()
+    assert review.stage == ReviewStage.APPROVED, review.problems
+    return review
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "code"),
+    [
+        ("user_acts", ["NOT_AN_ACT"], "labels"),
+        ("system_acts", ["INFORM_SQL"], "labels"),
+        ("query", "SELECT nothing FROM nowhere", "sql"),
+        ("query", "DELETE FROM student", "sql"),
+        ("utterance", "", "invalid"),
+        ("utterance", "bad\x00text", "invalid"),
+        ("drop", "yes", "invalid"),
+        ("colour", "blue", "invalid"),
+        ("utterance", "How many students are there?", "unchanged"),
+    ],
+)
+def test_bad_corrections_are_refused_and_change_nothing(finished, rita, field, value, code):
+    passes.review_sync()
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    first = dialogue_record_of(finished).user_turns[0]
+    finished.refresh_from_db()
+    seq = finished.last_seq
+    with pytest.raises(ReviewError) as refused:
+        passes.review_correct(reviewer=rita, dialogue=finished, turn=first.seq, field=field, value=value)
+    assert refused.value.code == code
+    finished.refresh_from_db()
+    assert finished.last_seq == seq
+
+
+def test_final_validation_sends_an_unencodable_query_to_failed_validation_until_fixed(open_room, rita, settings):
+    settings.REVIEW_PASSES = 1
+    room = open_room("dorm_demo")
+    turn = room.ask("Ages plus one?")
+    room.answer(turn, "SELECT age + 1 FROM student")
+    dialogue = room.end(approve=False)
+    passes.review_sync()
+    passes.review_claim(reviewer=rita, dialogue=dialogue)
+    review = passes.review_decide(reviewer=rita, dialogue=dialogue, approve=True)
+    assert review.stage == ReviewStage.FAILED_VALIDATION
+    assert review.problems[0]["turn"] == turn and "Spider" in review.problems[0]["reason"]
+    assert queue_of(dialogue) == "failed_validation"
+    passes.review_claim(reviewer=rita, dialogue=dialogue)
+    passes.review_correct(reviewer=rita, dialogue=dialogue, turn=turn, field="query", value="SELECT age FROM student")
+    review = passes.review_decide(reviewer=rita, dialogue=dialogue, approve=True)
+    assert review.stage == ReviewStage.APPROVED and review.problems == []
+
+
+def test_a_rejection_needs_a_reason_and_an_admin_can_reopen(finished, rita, ada):
+    passes.review_sync()
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    with pytest.raises(ReviewError):
+        passes.review_decide(reviewer=rita, dialogue=finished, approve=False, reason="other")
+    review = passes.review_decide(reviewer=rita, dialogue=finished, approve=False, reason="repetitive")
+    assert review.stage == ReviewStage.REJECTED and queue_of(finished) == "rejected"
+    with pytest.raises(ReviewError):
+        passes.review_reopen(admin=rita, dialogue=finished)
+    passes.review_reopen(admin=ada, dialogue=finished)
+    assert queue_of(finished) == "pass1"
+    figures = review_agreement()
+    assert figures["rejections"]["rejected"] == 1
+
+
+def test_abandoned_after_the_minimum_goes_to_review_marked_partial(open_room):
+    room = open_room("dorm_demo")
+    turn = room.ask("How many students?")
+    room.answer(turn, "SELECT count(*) FROM student")
+    dialogue = room.dialogue
+    from dialogs.services import _end
+
+    _end(dialogue, None, "", DialogueStatus.ABANDONED, None, "The worker left.")
+    passes.review_sync()
+    review = DialogueReview.objects.get(dialogue=dialogue)
+    assert review.partial and queue_of(dialogue) == "pass1"
+
+
+def test_apply_corrections_applies_good_lines_and_refuses_bad_ones(finished, rita, tmp_path, capsys):
+    passes.review_sync()
+    lines = [
+        {
+            "dialogue": finished.pk,
+            "turn": 1,
+            "field": "query",
+            "value": "SELECT first_name FROM student",
+            "reason": "x",
+        },
+        {"dialogue": 999999, "turn": 0, "field": "utterance", "value": "Hi"},
+        {"dialogue": finished.pk, "turn": 7, "field": "utterance", "value": "Hi"},
+        {"dialogue": finished.pk, "turn": 0, "field": "user_acts", "value": ["MADE_UP"]},
+        {"dialogue": finished.pk, "turn": 0, "field": "query", "value": "SELECT * FROM nowhere"},
+    ]
+    path = tmp_path / "fixes.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\nnot json\n")
+    call_command("apply_corrections", str(path), "--reviewer", "rita")
+    outcomes = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [outcome["ok"] for outcome in outcomes] == [True, False, False, False, False, False]
+    assert "no dialogue 999999" in outcomes[1]["error"] and "turn must be" in outcomes[2]["error"]
+    assert "does not run" in outcomes[4]["error"]
+    record = dialogue_record_of(finished)
+    assert record.user_turns[1].sql == "SELECT first_name FROM student"
+    assert [c.field for c in record.corrections] == ["query"]
+
+
+def test_agreement_figures_count_changes_execution_match_and_kappa(finished, rita):
+    passes.review_sync()
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    record = dialogue_record_of(finished)
+    first, second, _ = record.user_turns
+    passes.review_correct(reviewer=rita, dialogue=finished, turn=first.seq, field="user_acts", value=["INFER_SQL"])
+    # Same rows, another query: an execution match.
+    passes.review_correct(
+        reviewer=rita, dialogue=finished, turn=first.seq, field="query", value="SELECT count(student_id) FROM student"
+    )
+    approve_rest(finished, rita)
+    figures = review_agreement()
+    pass_one = figures["passes"]["1"]
+    assert pass_one["turns"] == 3
+    assert pass_one["changed_share"]["acts"] == round(1 / 3, 4) and pass_one["changed_share"]["sql"] == round(1 / 3, 4)
+    assert pass_one["queries_corrected"] == 1 and pass_one["execution_match_share"] == 1.0
+    assert figures["user_acts_kappa"]["expert_vs_pass1"] < 1
+    assert figures["user_acts_kappa"]["pass1_vs_pass2"] == 1.0
+    assert figures["reviewers"][0]["reviewer"] == "rita"
+
+
+def test_cohen_kappa_matches_a_worked_example():
+    # 50 items: both say yes 20, both no 15, a-yes/b-no 5, a-no/b-yes 10 → po 0.7, pe 0.5 → kappa 0.4.
+    pairs = [("y", "y")] * 20 + [("n", "n")] * 15 + [("y", "n")] * 5 + [("n", "y")] * 10
+    assert cohen_kappa(pairs) == 0.4
+    assert cohen_kappa([]) is None
+
+
+def test_the_dashboard_and_the_screen_need_a_fixed_number_of_queries(client, finished, open_room, rita):
+    client.force_login(rita)
+    client.get(reverse("review:home"))  # the first visit syncs the review rows
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(reverse("review:home")).status_code == 200
+    for _ in range(3):
+        room = open_room("dorm_demo")
+        turn = room.ask("How many?")
+        room.answer(turn, "SELECT count(*) FROM student")
+        room.end(approve=False)
+    client.get(reverse("review:home"))
+    with CaptureQueriesContext(connection) as many:
+        assert client.get(reverse("review:home")).status_code == 200
+    assert len(many) == len(few), [q["sql"][:150] for q in many.captured_queries][len(few) - 3 :]
+    screen = reverse("review:dialogue", args=[finished.pk])
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    turn = dialogue_record_of(finished).user_turns[0]
+    passes.review_correct(reviewer=rita, dialogue=finished, turn=turn.seq, field="utterance", value="How many?")
+    with CaptureQueriesContext(connection) as one:
+        assert client.get(screen).status_code == 200
+    for text in ("How many students are enrolled?", "How many students study here?"):
+        passes.review_correct(reviewer=rita, dialogue=finished, turn=turn.seq, field="utterance", value=text)
+    passes.review_correct(reviewer=rita, dialogue=finished, turn=turn.seq, field="user_acts", value=["INFER_SQL"])
+    with CaptureQueriesContext(connection) as more:
+        assert client.get(screen).status_code == 200
+    assert len(more) == len(one)
+
+
+def test_the_screen_json_endpoints_refuse_bad_input(client, finished, rita):
+    passes.review_sync()
+    client.force_login(rita)
+    url = reverse("review:correct", args=[finished.pk])
+    assert client.post(url, b"{not json", content_type="application/json").status_code == 400
+    answer = client.post(url, {"turn": 1, "field": "utterance", "value": "x"}, content_type="application/json")
+    assert answer.status_code == 409 and answer.json()["error"] == "not_claimed"
+    client.post(reverse("review:claim", args=[finished.pk]))
+    answer = client.post(url, {"turn": 1, "field": "user_acts", "value": ["NOPE"]}, content_type="application/json")
+    assert answer.status_code == 400 and answer.json()["error"] == "labels"

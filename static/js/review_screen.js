@@ -1,0 +1,165 @@
+// The review screen: corrects one field at a time in place, keeps the claim alive while the page is open.
+// Every correction is sent to the server, which checks it with the room's rules and appends it to the dialogue's log;
+// the page is then reloaded from the server, so what is shown is always the log's latest revision.
+
+import { csrfToken, postSql, validateAsYouType } from "./sql_editor.js";
+import { renderTable } from "./table_view.js";
+
+const config = JSON.parse(document.getElementById("review-config").textContent);
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+async function postJson(url, body) {
+  const response = await fetch(url, {
+    method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), Accept: "application/json" },
+    body: JSON.stringify(body),
+  });
+  let data = {};
+  try { data = await response.json(); } catch { /* an HTML error page: keep the status */ }
+  return { ok: response.ok, status: response.status, data };
+}
+
+function actsPicker(all, chosen) {
+  const box = element("div", "acts-picker");
+  for (const act of all) {
+    const label = element("label", "chip-choice");
+    const input = element("input");
+    input.type = "checkbox";
+    input.value = act;
+    input.checked = chosen.includes(act);
+    input.dataset.testid = `act-${act}`;
+    label.append(input, ` ${act}`);
+    box.appendChild(label);
+  }
+  return { node: box, value: () => [...box.querySelectorAll("input:checked")].map((input) => input.value) };
+}
+
+function textEditor(current, multiline) {
+  const input = element(multiline ? "textarea" : "input", multiline ? "mono" : "");
+  input.value = current;
+  input.dataset.testid = "new-value";
+  if (multiline) input.rows = 5;
+  return { node: input, value: () => input.value, focus: () => input.focus() };
+}
+
+function sqlEditor(current, oldResult) {
+  const box = element("div", "sql-editor");
+  const input = element("textarea", "mono");
+  input.rows = 5;
+  input.value = current;
+  input.dataset.testid = "new-value";
+  const problems = element("div", "problems");
+  const run = element("button", "", "Run (Ctrl+Enter)");
+  run.type = "button";
+  run.dataset.testid = "run";
+  const compare = element("div", "compare");
+  const before = element("div", "before");
+  before.append(element("h4", "", "Before"));
+  const beforeTable = element("div");
+  if (oldResult) renderTable(beforeTable, oldResult.columns || [], (oldResult.rows || []).slice(0, 50));
+  else beforeTable.textContent = "No result was shown.";
+  before.append(beforeTable);
+  const after = element("div", "after");
+  after.append(element("h4", "", "After"));
+  const afterTable = element("div", "muted", "Run the new query to see its result.");
+  afterTable.dataset.testid = "run-result";
+  after.append(afterTable);
+  compare.append(before, after);
+  box.append(input, problems, run, compare);
+  validateAsYouType(input, config.validate_url, problems);
+  const execute = async () => {
+    afterTable.textContent = "Running…";
+    const report = await postSql(config.run_url, input.value);
+    const execution = report.execution;
+    if (!execution) {
+      afterTable.textContent = report.error || "Not executed (schema-only database).";
+    } else if (!execution.ok) {
+      afterTable.textContent = `Fails: ${execution.error?.message || "error"}`;
+    } else {
+      renderTable(afterTable, execution.columns, execution.rows.slice(0, 50));
+      afterTable.className = "";
+    }
+    if (report.encoding_error) {
+      const warning = element("p", "problem", `Cannot be encoded under the Spider protocol: ${report.encoding_error}`);
+      afterTable.prepend(warning);
+    }
+  };
+  run.addEventListener("click", execute);
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      execute();
+    }
+  });
+  return { node: box, value: () => input.value, focus: () => input.focus() };
+}
+
+function openEditor(card, field) {
+  card.querySelector(".editor")?.remove();
+  const slot = card.querySelector(`[data-field="${field}"]`);
+  const editor = document.getElementById("editor-template").content.firstElementChild.cloneNode(true);
+  const body = editor.querySelector(".editor-body");
+  const value = slot.querySelector(".value");
+  let control;
+  if (field === "user_acts" || field === "system_acts") {
+    const chosen = (value.dataset.value || "").split(" ").filter(Boolean);
+    control = actsPicker(field === "user_acts" ? config.user_acts : config.system_acts, chosen);
+  } else if (field === "query") {
+    control = sqlEditor(value.textContent.trim(), JSON.parse(card.dataset.shown || "null"));
+  } else {
+    control = textEditor(value.textContent.trim(), field === "response");
+  }
+  body.append(element("h4", "", `Correct the ${field.replace("_", " ")}`), control.node);
+  const problems = editor.querySelector(".problems");
+  editor.querySelector(".cancel").addEventListener("click", () => editor.remove());
+  editor.querySelector(".save").addEventListener("click", async (event) => {
+    event.target.disabled = true;
+    problems.textContent = "";
+    const reason = editor.querySelector(".reason").value;
+    const answer = await postJson(config.correct_url, {
+      turn: Number(card.dataset.turn), field, value: control.value(), reason,
+    });
+    if (answer.ok) {
+      window.location.reload();
+      return;
+    }
+    problems.textContent = answer.data.message || `The correction was refused (${answer.status}).`;
+    event.target.disabled = false;
+  });
+  slot.after(editor);
+  control.focus?.();
+}
+
+document.querySelectorAll("article.turn").forEach((card) => {
+  card.querySelectorAll("[data-edit]").forEach((button) => {
+    button.addEventListener("click", () => openEditor(card, button.dataset.edit));
+  });
+  card.querySelector("[data-drop]")?.addEventListener("click", async (event) => {
+    const answer = await postJson(config.correct_url, {
+      turn: Number(card.dataset.turn), field: "drop", value: event.target.dataset.drop === "true", reason: "",
+    });
+    if (answer.ok) window.location.reload();
+    else alert(answer.data.message || "The change was refused.");
+  });
+});
+
+// Keep the claim while the page is open; say so at once when it was lost (expired while the laptop slept, or an
+// admin released it), so nobody goes on correcting a dialogue that another reviewer may now hold.
+if (config.holding) {
+  const renew = async () => {
+    const answer = await postJson(config.renew_url, {});
+    if (!answer.ok) {
+      const banner = element("div", "messages lost-claim", answer.data.message || "Your claim on this dialogue was lost.");
+      banner.dataset.testid = "claim-lost";
+      document.querySelector("main").prepend(banner);
+      clearInterval(timer);
+    }
+  };
+  const timer = setInterval(renew, config.renew_seconds * 1000);
+}
