@@ -5,7 +5,6 @@ Each service takes keyword arguments, validates, then mutates. Errors a person c
 """
 
 import hashlib
-import json
 import os
 import re
 import shutil
@@ -17,6 +16,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from annotation.jsonfile import read_json_file
 from annotation.models import Database, Goal, Role, User
 from annotation.sql import analysis
 from annotation.sql.sandbox import execute
@@ -148,8 +148,12 @@ def databases_import_spider(
     The schema is read from each SQLite file, not taken from tables.json, so that what the platform stores is what
     the file holds; tables.json only says which databases exist.
     """
-    with open(tables_path, encoding="utf-8") as handle:
-        entries = json.load(handle)
+    entries = read_json_file(tables_path)
+    if not isinstance(entries, list):
+        raise ValidationError(f"{tables_path} is not a tables.json file: it holds no list of database entries.")
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict) or not isinstance(entry.get("db_id"), str):
+            raise ValidationError(f"{tables_path} is not a tables.json file: entry {index} has no db_id.")
     wanted = set(only) if only else None
     report = SpiderImportReport()
     for entry in entries:
@@ -221,6 +225,10 @@ class GoalImportReport:
     skipped: list[tuple[str, str, str]] = field(default_factory=list)  # (db_id, question, reason)
 
 
+def _all_text(*values) -> bool:
+    return all(isinstance(value, str) for value in values)
+
+
 def _goal_records(data) -> tuple[str, list[tuple[str, str, str]]]:
     """Recognise the file format and yield (db_id, question, sql) records from it."""
     if not isinstance(data, list):
@@ -232,11 +240,18 @@ def _goal_records(data) -> tuple[str, list[tuple[str, str, str]]]:
             raise ValidationError(f"Record {index} is not a JSON object.")
         if "final" in item and "database_id" in item:  # SParC, CoSQL state tracking, CHASE
             final = item["final"]
-            first_turn = (item.get("interaction") or [{}])[0]
+            if not isinstance(final, dict) or not _all_text(
+                item["database_id"], final.get("utterance", ""), final.get("query", "")
+            ):
+                raise ValidationError(f"Record {index}: database_id and the final utterance and query must be text.")
+            turns = item.get("interaction")
+            first_turn = turns[0] if isinstance(turns, list) and turns and isinstance(turns[0], dict) else {}
             # CHASE turns carry question_id (and keys sorted); SParC and CoSQL turns do not.
             source = source or ("chase" if "question_id" in first_turn else "sparc")
             records.append((item["database_id"], final.get("utterance", ""), final.get("query", "")))
         elif "question" in item and "query" in item and "db_id" in item:  # Spider
+            if not _all_text(item["db_id"], item["question"], item["query"]):
+                raise ValidationError(f"Record {index}: db_id, question and query must be text.")
             source = source or "spider"
             records.append((item["db_id"], item["question"], item["query"]))
         else:
@@ -254,12 +269,11 @@ def goals_import(
     Goals on unregistered databases, goals whose SQL cannot be encoded or fails in the sandbox are skipped and
     reported one by one; hardness outside `hardness` is filtered out. Importing the same file twice creates nothing.
     """
-    with open(path, encoding="utf-8") as handle:
-        try:
-            data = json.load(handle)
-        except json.JSONDecodeError as exc:
-            raise ValidationError(f"{path} is not valid JSON: {exc}") from exc
-    detected, records = _goal_records(data)
+    try:
+        detected, records = _goal_records(read_json_file(path))
+    except ValidationError as exc:
+        message = " ".join(exc.messages)
+        raise ValidationError(message if message.startswith(str(path)) else f"{path}: {message}") from None
     if source is None:
         source = detected
         if detected == "sparc" and "cosql" in Path(path).name.lower():
@@ -330,6 +344,7 @@ DEMO_ACCOUNTS = [
     ("erin", Role.EXPERT),
     ("ethan", Role.EXPERT),
     ("rita", Role.REVIEWER),
+    ("ravi", Role.REVIEWER),  # a second reviewer: pass 2 is never done by the pass-1 reviewer
     ("ada", Role.ADMIN),
 ]
 

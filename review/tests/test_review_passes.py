@@ -365,3 +365,41 @@ def test_the_screen_json_endpoints_refuse_bad_input(client, finished, rita):
     client.post(reverse("review:claim", args=[finished.pk]))
     answer = client.post(url, {"turn": 1, "field": "user_acts", "value": ["NOPE"]}, content_type="application/json")
     assert answer.status_code == 400 and answer.json()["error"] == "labels"
+
+
+REVIEW_ACTIONS = [
+    ("get", "review:home", False, {"rita", "ada"}),
+    ("get", "review:agreement", False, {"rita", "ada"}),
+    ("get", "review:dialogue", True, {"rita", "ada"}),
+    ("post", "review:claim_next", False, {"rita", "ada"}),
+    ("post", "review:claim", True, {"rita", "ada"}),
+    ("post", "review:renew", True, {"rita", "ada"}),
+    ("post", "review:release", True, {"rita", "ada"}),
+    ("post", "review:correct", True, {"rita", "ada"}),
+    ("post", "review:decide", True, {"rita", "ada"}),
+    ("post", "review:reopen", True, {"ada"}),
+    ("get", "review:datasets", False, {"ada"}),
+    ("get", "review:statistics", False, {"ada"}),
+]
+
+
+@pytest.mark.parametrize(
+    ("method", "name", "per_dialogue", "allowed"), REVIEW_ACTIONS, ids=[a[1] for a in REVIEW_ACTIONS]
+)
+def test_the_review_permission_matrix(client, request, finished, method, name, per_dialogue, allowed, mallory):
+    """Workers, experts and blocked people reach no review page or action; reopening is for admins; reviewers do not
+    export. A refused request changes nothing."""
+    passes.review_sync()
+    url = reverse(name, args=[finished.pk] if per_dialogue else [])
+    assert getattr(client, method)(url).url.startswith(reverse("login"))  # anonymous: sign in
+    for persona in ("alice", "erin", "rita", "ada", "mallory"):
+        client.force_login(request.getfixturevalue(persona))
+        response = getattr(client, method)(url, content_type="application/json")
+        status = response.status_code
+        if persona in allowed:
+            assert status != 403 and not (status == 302 and response.url.startswith(reverse("login"))), persona
+        else:
+            assert status == 403, f"{persona} on {name}: {status}"
+        client.logout()
+    review = DialogueReview.objects.get(dialogue=finished)
+    assert review.stage in (ReviewStage.PENDING, ReviewStage.CLAIMED)

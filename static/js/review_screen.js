@@ -116,7 +116,7 @@ function openEditor(card, field) {
     control = textEditor(value.textContent.trim(), field === "response");
   }
   body.append(element("h4", "", `Correct the ${field.replace("_", " ")}`), control.node);
-  const problems = editor.querySelector(".problems");
+  const problems = editor.querySelector("[role=alert]");
   editor.querySelector(".cancel").addEventListener("click", () => editor.remove());
   editor.querySelector(".save").addEventListener("click", async (event) => {
     event.target.disabled = true;

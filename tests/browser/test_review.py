@@ -1,0 +1,144 @@
+"""Two reviewers take a dialogue through both review passes in a real browser, and the export holds what they fixed.
+
+The dialogues are collected through the room's own service (`dialogue_post`, as the rooms call it; the rooms
+themselves are driven in test_rooms.py), in the running platform's database.
+"""
+
+import json
+import re
+
+import pytest
+
+COLLECT = """
+from annotation.models import Goal, User
+from dialogs.models import Dialogue
+from dialogs.services import dialogue_post
+
+alice, erin = User.objects.get(username="alice"), User.objects.get(username="erin")
+goal = Goal.objects.filter(database__db_id="dorm_demo").first()
+made = []
+for label in ("A", "B"):
+    dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
+    n = iter(range(1000))
+
+    def send(person, **message):
+        message["id"] = f"{label}{next(n)}"
+        return dialogue_post(dialogue=dialogue, person=person, message=message)[0][0]
+
+    for question, sql, answer in (
+        ("How many students are there?", "SELECT count(*) FROM student", "There are some students."),
+        ("Show their last names", "SELECT last_name FROM student", "Here are the last names."),
+        ("And the oldest one?", "SELECT last_name FROM student ORDER BY age DESC LIMIT 1", "This is the oldest."),
+    ):
+        turn = send(alice, type="utterance", text=question).seq
+        send(erin, type="user_acts", turn=turn, acts=["INFORM_SQL"])
+        run = send(erin, type="sql_run", turn=turn, sql=sql)
+        send(erin, type="share_result", turn=turn, run=run.seq)
+        send(erin, type="response", turn=turn, text=answer, acts=["CONFIRM_SQL"])
+    send(alice, type="end")
+    send(erin, type="score", score=5)
+    made.append(dialogue.pk)
+print(made)
+"""
+
+
+@pytest.fixture(scope="module")
+def collected(platform):
+    first, second = json.loads(platform.manage("shell", "-c", COLLECT).strip().splitlines()[-1])
+    return first, second
+
+
+def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_corrections(
+    new_page, platform, collected, tmp_path
+):
+    first, second = collected
+    rita = new_page("rita")
+    rita.goto("/review/?queue=pass1")
+    assert int(rita.inner_text("[data-testid=queue-pass1] strong")) >= 2
+    rita.goto(f"/review/dialogues/{first}/")
+    rita.click("[data-testid=claim]")
+    rita.wait_for_selector("[data-testid=holding]")
+
+    # An act: INFORM_SQL → INFER_SQL on the first turn.
+    turn = rita.locator("[data-testid=turn-0]")
+    turn.locator("[data-edit=user_acts]").click()
+    turn.locator("[data-testid=act-INFORM_SQL]").uncheck()
+    turn.locator("[data-testid=act-INFER_SQL]").check()
+    turn.locator("[data-testid=reason]").fill("the user implied it")
+    turn.locator("[data-testid=save]").click()
+    rita.wait_for_selector("[data-testid=turn-0] [data-testid=user-acts] >> text=INFER_SQL")
+
+    # A query, run first to see its result beside the old one.
+    turn = rita.locator("[data-testid=turn-1]")
+    turn.locator("[data-edit=query]").click()
+    turn.locator("[data-testid=new-value]").fill("SELECT first_name, last_name FROM student")
+    turn.locator("[data-testid=run]").click()
+    turn.locator("[data-testid=run-result] th >> text=first_name").wait_for()
+    turn.locator("[data-testid=save]").click()
+    rita.wait_for_selector("[data-testid=turn-1] [data-testid=query] >> text=first_name")
+
+    # A response.
+    turn = rita.locator("[data-testid=turn-1]")
+    turn.locator("[data-edit=response]").click()
+    turn.locator("[data-testid=new-value]").fill("Here are their first and last names.")
+    turn.locator("[data-testid=save]").click()
+    rita.wait_for_selector("[data-testid=turn-1] [data-testid=response] >> text=first and last names")
+    assert rita.locator("[data-testid=turn-1] [data-testid=diff-pass-1] del").count() >= 1
+
+    # A refused correction says why and changes nothing.
+    turn = rita.locator("[data-testid=turn-2]")
+    turn.locator("[data-edit=query]").click()
+    turn.locator("[data-testid=new-value]").fill("SELECT nope FROM student")
+    turn.locator("[data-testid=save]").click()
+    rita.wait_for_function("() => document.querySelector('[data-testid=turn-2] .editor [role=alert]')?.textContent")
+    assert "does not run" in turn.locator(".editor [role=alert]").inner_text()
+
+    rita.click("[data-testid=approve]")
+    rita.wait_for_url(re.compile(r".*/review/$"))
+    assert "sent on to pass 2" in rita.inner_text(".messages")
+
+    # Rita now holds the second dialogue; Ravi sees the lock there.
+    rita.goto(f"/review/dialogues/{second}/")
+    rita.click("[data-testid=claim]")
+    rita.wait_for_selector("[data-testid=holding]")
+    ravi = new_page("ravi")
+    ravi.goto(f"/review/dialogues/{second}/")
+    assert "rita is reviewing" in ravi.inner_text("[data-testid=locked]")
+
+    # Pass 2 by Ravi: grammar of an utterance, then approve through final validation.
+    ravi.goto("/review/")
+    ravi.click("[data-testid=claim-next-2]")
+    ravi.wait_for_url(re.compile(rf".*/review/dialogues/{first}/$"))
+    turn = ravi.locator("[data-testid=turn-1]")
+    turn.locator("[data-edit=utterance]").click()
+    turn.locator("[data-testid=new-value]").fill("Show me their names.")
+    turn.locator("[data-testid=save]").click()
+    ravi.wait_for_selector("[data-testid=turn-1] [data-testid=utterance] >> text=Show me their names.")
+    history = ravi.locator("[data-testid=history-1]")
+    history.locator("summary").click()
+    assert history.locator("[data-testid=original-utterance]").inner_text() == "Show their last names"
+    assert history.locator("[data-testid=original-query]").inner_text() == "SELECT last_name FROM student"
+    ravi.click("[data-testid=approve]")
+    ravi.wait_for_url(re.compile(r".*/review/$"))
+    assert "approved" in ravi.inner_text(".messages")
+
+    # Rita rejects the second one with a reason.
+    rita.select_option("[data-testid=reject-form] select[name=reason]", "repetitive")
+    rita.click("[data-testid=reject]")
+    rita.wait_for_url(re.compile(r".*/review/$"))
+    rita.goto("/review/?queue=rejected")
+    assert rita.locator(f"[data-testid=open-{second}]").count() == 1
+    rita.locator("[data-testid=agreement-kappa]").wait_for()
+
+    out = tmp_path / "release"
+    platform.manage("export_dataset", "--format", "sparc", "--out", str(out), "--seed", "1")
+    interactions = [item for split in ("train", "dev", "test") for item in _load(out / "sparc" / f"{split}.json")]
+    [exported] = [item for item in interactions if item["interaction"][1]["utterance"] == "Show me their names."]
+    assert exported["interaction"][1]["query"] == "SELECT first_name, last_name FROM student"
+    assert all("Show their last names" != turn["utterance"] for item in interactions for turn in item["interaction"])
+    report = json.loads((out / "export_report.json").read_text())
+    assert str(first) in report["revisions"] and str(second) not in report["revisions"]
+
+
+def _load(path):
+    return json.loads(path.read_text()) if path.exists() else []
