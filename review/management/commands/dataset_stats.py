@@ -5,6 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.models import Database
+from review.agreement import review_agreement
 from review.dataset import figures
 from review.dataset.splits import SplitError, read_split_file
 from review.selectors import DEFAULT_STATUSES, ORIGINS, SELECTION_STATUS_VALUES, statistics_for
@@ -51,6 +52,8 @@ class Command(BaseCommand):
             seed=seed,
             split_map=split_map,
         )
+        # How the review passes measured themselves (change rates, execution match, kappa, rejections).
+        stats = {**stats, "review": review_agreement()}
         text = json.dumps(stats, ensure_ascii=False, indent=1)
         if out:
             out.write_text(text + "\n", encoding="utf-8")
