@@ -174,7 +174,8 @@ def dataset_import(
     seen = set(DialogueImport.objects.filter(file_sha256=digest, format=fmt).values_list("position", flat=True))
     databases: dict[str, Database] = {}
     refused: dict[str, str] = {}
-    for db_id in dict.fromkeys(item.db_id for item in interactions):
+    # Only the databases of interactions not imported before are looked at (and registered when new).
+    for db_id in dict.fromkeys(item.db_id for item in interactions if item.position not in seen):
         database, reason = _database_for(db_id, entries.get(db_id), databases_dir, report)
         if database is None:
             refused[db_id] = reason
@@ -188,6 +189,8 @@ def dataset_import(
             report.skipped.append({"position": item.position, "db_id": item.db_id, "reason": refused[item.db_id]})
         else:
             todo.append(item)
+    if not todo:
+        return report  # nothing to import: no stand-in accounts either
     results = _execute_all([(databases[item.db_id], turn.query) for item in todo for turn in item.turns])
     worker = _import_person(IMPORT_WORKER, Role.WORKER)
     expert = _import_person(IMPORT_EXPERT, Role.EXPERT)

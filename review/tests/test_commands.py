@@ -1,6 +1,7 @@
 """The dataset commands: export_dataset, import_dataset, dataset_stats."""
 
 import json
+from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -16,7 +17,8 @@ def test_export_dataset_writes_the_folder_tree(tmp_path, dorm_dialogue, capsys):
         "export_dataset", "--format", "sparc", "--format", "gold", "--out", str(out), "--split-file", str(split)
     )
     captured = capsys.readouterr()
-    assert "Exported 1 dialogues (train 0, dev 0, test 1)" in captured.out
+    assert "Exported 1 dialogues on 1 databases" in captured.out
+    assert "Selected 1 dialogues (train 0, dev 0, test 1). Files in" in captured.out
     assert "Writing files" in captured.err  # the progress (plain lines when stderr is not a terminal)
     assert json.loads((out / "sparc" / "test.json").read_text())[0]["database_id"] == "dorm_demo"
     assert (out / "sparc" / "database" / "dorm_demo" / "dorm_demo.sqlite").exists()
@@ -73,3 +75,106 @@ def test_import_dataset_refuses_a_file_of_another_format(tmp_path, db):
     tables.write_text("[]")
     with pytest.raises(CommandError, match="is not a sparc file: 0: "):
         call_command("import_dataset", "--format", "sparc", "--data", str(data), "--tables", str(tables))
+
+
+def _cosql_file(path, database, db_id=None) -> None:
+    """A one-interaction CoSQL state-tracking file on `database` (as the release writes one: no question_id)."""
+    from annotation.sql.spider import encode_sql, query_toks_no_value
+    from annotation.tokens import utterance_toks
+
+    sql, question = "SELECT count(*) FROM student", "How many students are there?"
+    turn = {
+        "utterance": question,
+        "utterance_toks": utterance_toks(question),
+        "query": sql,
+        "query_toks_no_value": query_toks_no_value(sql),
+        "sql": encode_sql(sql, database.schema, limit_mode="one"),
+    }
+    item = {"final": {"utterance": question, "query": sql}, "database_id": db_id or database.db_id}
+    path.write_text(json.dumps([{**item, "interaction": [turn]}]))
+
+
+def _counts():
+    from annotation.models import Database, Goal, User
+    from dialogs.models import Dialogue
+
+    return {model.__name__: model.objects.count() for model in (Database, Goal, User, Dialogue)}
+
+
+BROKEN_JSON = {
+    "truncated": (b'[{"final": {"utterance": "How many students', "cut short"),
+    "not UTF-8": ('[{"final": {"utterance": "Combien d\u2019\u00e9tudiants ?"}}]'.encode("cp1252"), "not UTF-8"),
+    "not JSON": (b"database_id\tutterance\ndorm_demo\tHow many?\n", "not valid JSON"),
+}
+
+
+@pytest.mark.parametrize("broken", ["data", "tables"])
+@pytest.mark.parametrize("case", BROKEN_JSON)
+def test_import_dataset_refuses_a_broken_file_in_one_line(tmp_path, db, case, broken):
+    content, expected = BROKEN_JSON[case]
+    files = {"data": tmp_path / "cosql_dev.json", "tables": tmp_path / "tables.json"}
+    for name, path in files.items():
+        path.write_bytes(content if name == broken else b"[]")
+    before = _counts()
+    with pytest.raises(CommandError) as excinfo:
+        call_command(
+            "import_dataset", "--format", "cosql", "--data", str(files["data"]), "--tables", str(files["tables"])
+        )
+    message = str(excinfo.value)
+    assert "\n" not in message and str(files[broken]) in message and expected in message, message
+    assert _counts() == before
+
+
+@pytest.mark.parametrize("content", [{"interactions": []}, ["How many students?"], [{"database_id": "dorm_demo"}]])
+def test_import_dataset_refuses_a_file_of_the_wrong_shape_in_one_line(tmp_path, db, content):
+    data, tables = tmp_path / "cosql_dev.json", tmp_path / "tables.json"
+    data.write_text(json.dumps(content))
+    tables.write_text("[]")
+    with pytest.raises(CommandError) as excinfo:
+        call_command("import_dataset", "--format", "cosql", "--data", str(data), "--tables", str(tables))
+    assert "\n" not in str(excinfo.value) and "is not a cosql file" in str(excinfo.value)
+
+
+def test_import_dataset_as_chase_refuses_a_cosql_file(tmp_path, demo_databases):
+    data, tables = tmp_path / "cosql_dev.json", tmp_path / "tables.json"
+    _cosql_file(data, demo_databases["dorm_demo"])
+    tables.write_text(json.dumps([demo_databases["dorm_demo"].schema]))
+    before = _counts()
+    with pytest.raises(CommandError, match="is not a chase file: interaction 0, turn 0 has no question_id"):
+        call_command("import_dataset", "--format", "chase", "--data", str(data), "--tables", str(tables))
+    assert _counts() == before
+    # The very same file is a CoSQL file: as such it imports.
+    call_command("import_dataset", "--format", "cosql", "--data", str(data), "--tables", str(tables))
+    assert _counts()["Dialogue"] == before["Dialogue"] + 1
+
+
+def test_an_import_that_imports_nothing_creates_nothing(tmp_path, demo_databases):
+    data, tables = tmp_path / "cosql_dev.json", tmp_path / "tables.json"
+    # Every interaction is on a database that is neither in the tables file nor registered: all are skipped.
+    _cosql_file(data, demo_databases["dorm_demo"], db_id="atlantis")
+    tables.write_text("[]")
+    before = _counts()
+    call_command("import_dataset", "--format", "cosql", "--data", str(data), "--tables", str(tables))
+    assert _counts() == before
+
+
+def test_export_summary_counts_what_the_files_hold_and_the_report_is_plain_text(tmp_path, dorm_dialogue, open_room):
+    # A second dialogue whose only SQL ran in the sandbox but cannot be encoded (sqlglot refuses it, with its
+    # message coloured for a terminal): that turn is left out, and so is the dialogue, from every SQL file.
+    room = open_room("dorm_demo")
+    room.answer(room.ask("How old are they?"), "SELECT CAST(age AS) FROM student")
+    room.end(approve=False)  # review would refuse it; the export takes completed dialogues here (--status)
+    split = tmp_path / "split.tsv"
+    split.write_text("dorm_demo\ttest\n")
+    out, stdout = tmp_path / "release", StringIO()
+    call_command(
+        "export_dataset", "--format", "sparc", "--format", "gold", "--status", "completed",
+        "--out", str(out), "--split-file", str(split), "--quiet", stdout=stdout,
+    )  # fmt: skip
+    summary = stdout.getvalue()
+    assert len(json.loads((out / "sparc" / "test.json").read_text())) == 1
+    assert "Exported 1 dialogues on 1 databases" in summary
+    assert "Selected 2 dialogues (train 0, dev 0, test 2); 1 of them had no SQL turn left to export." in summary
+    report = (out / "export_report.json").read_text()
+    assert "cannot be encoded" in report
+    assert "\x1b" not in report and "\\u001b" not in report

@@ -403,3 +403,63 @@ def test_the_review_permission_matrix(client, request, finished, method, name, p
         client.logout()
     review = DialogueReview.objects.get(dialogue=finished)
     assert review.stage in (ReviewStage.PENDING, ReviewStage.CLAIMED)
+
+
+def test_an_imported_release_is_audited_corrected_by_script_and_exported_corrected(
+    tmp_path, demo_databases, rita, capsys
+):
+    """As CHASE-T audited SParC: import with --review, correct one query by script (addressed by the position in the
+    imported file), take both passes, and the exported release holds the fix; an unaudited import is approved."""
+    from annotation.sql.spider import encode_sql
+    from annotation.tokens import utterance_toks
+
+    database = demo_databases["dorm_demo"]
+
+    def turn(question, sql):
+        return {
+            "utterance": question,
+            "utterance_toks": utterance_toks(question),
+            "query": sql,
+            "sql": encode_sql(sql, database.schema),
+        }
+
+    interactions = [
+        {
+            "database_id": "dorm_demo",
+            "interaction": [
+                turn("How many students are there?", "SELECT count(*) FROM student"),
+                turn("Which of them are older than 20?", "SELECT last_name FROM student WHERE age > 30"),
+            ],
+            "final": {"utterance": "Which students are older than 20?", "query": "SELECT last_name FROM student"},
+        },
+        {
+            "database_id": "dorm_demo",
+            "interaction": [turn("How many dorms are there?", "SELECT count(*) FROM dorm")],
+            "final": {"utterance": "How many dorms are there?", "query": "SELECT count(*) FROM dorm"},
+        },
+    ]
+    data, tables = tmp_path / "sparc_dev.json", tmp_path / "tables.json"
+    data.write_text(json.dumps(interactions))
+    tables.write_text(json.dumps([database.schema]))
+    call_command("import_dataset", "--format", "sparc", "--data", str(data), "--tables", str(tables), "--review")
+    assert queues.queue_counts()["pass1"] == 2
+    fixes = tmp_path / "fixes.jsonl"
+    fix = {"file": "sparc_dev.json", "position": 0}
+    fixes.write_text(
+        json.dumps(
+            {"dialogue": fix, "turn": 1, "field": "query", "value": "SELECT last_name FROM student WHERE age > 20"}
+        )
+        + "\n"
+        + json.dumps({"dialogue": {"file": "sparc_dev.json", "position": 9}, "turn": 0, "field": "query", "value": "x"})
+    )
+    capsys.readouterr()
+    call_command("apply_corrections", str(fixes), "--reviewer", "rita")
+    first, second = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert first["ok"] and not second["ok"] and "position 9" in second["error"]
+    audited = DialogueReview.objects.get(dialogue__dataset_import__position=0).dialogue
+    passes.review_claim(reviewer=rita, dialogue=audited)
+    approve_rest(audited, rita)
+    out = tmp_path / "out"
+    dataset_build(options=export_options_clean(formats=["sparc"]), out_dir=out)
+    exported = [item for split in ("train", "dev", "test") for item in _load(out / "sparc" / f"{split}.json")]
+    assert [item["interaction"][-1]["query"] for item in exported] == ["SELECT last_name FROM student WHERE age > 20"]
