@@ -123,6 +123,24 @@ def build(dialogues: int, turns: int, corrections: int, start: int = 0) -> list[
     return [dialogue.pk for dialogue in corrected]
 
 
+def slowest_queries(client, url: str) -> list[tuple[float, str]]:
+    """The time of each query of one request (for --explain)."""
+    from django.db import connection
+
+    timed = []
+
+    def wrapper(execute, sql, params, many, context):
+        started = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            timed.append(((time.perf_counter() - started) * 1000, sql[:160]))
+
+    with connection.execute_wrapper(wrapper):
+        client.get(url)
+    return sorted(timed, reverse=True)
+
+
 def measure(client, url: str, repeat: int) -> tuple[float, float, int]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -146,6 +164,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=10)
     parser.add_argument("--corrections", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--explain", action="store_true", help="print each query's time for every page")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="wozsql-review-bench-") as folder:
         setup_django(Path(folder))
@@ -173,6 +192,9 @@ def main() -> None:
                 median, p95, queries = measure(client, url, args.repeat)
                 verdict = "ok" if p95 <= TARGET_MS else "MISSED"
                 print(f"  {name:22s} median {median:7.1f} ms  p95 {p95:7.1f} ms  {queries:3d} queries  ({verdict})")
+                if args.explain:
+                    for spent, sql in slowest_queries(client, url):
+                        print(f"      {spent:6.1f} ms  {sql}")
 
 
 if __name__ == "__main__":

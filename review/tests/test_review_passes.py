@@ -37,7 +37,10 @@ def finished(open_room):
 
 
 def queue_of(dialogue):
-    return dict(queues.dashboard_list().object_list.values_list("id", "queue"))[dialogue.pk]
+    queue = queues.dialogue_queue(dialogue)
+    listed = {item.pk: item.queue for item in queues.dashboard_list(per_page=500)}
+    assert listed[dialogue.pk] == queue  # the list and the one-dialogue read agree
+    return queue
 
 
 def test_a_finished_dialogue_waits_for_pass_one_and_every_dialogue_is_in_exactly_one_queue(finished, open_room):
