@@ -4,6 +4,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 HOST ?= 127.0.0.1
+# The development targets run with DEBUG=1, whose built-in SECRET_KEY is for this machine only: with DEBUG off the
+# platform refuses to start without a SECRET_KEY of its own (config/settings.py).
+DEV := DEBUG=1
 
 .PHONY: run test test-fast test-services install install-dev migrate demo lint format migrations-check ci bench clean
 
@@ -21,10 +24,10 @@ install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 
 migrate: install
-	$(PY) manage.py migrate --noinput
+	$(DEV) $(PY) manage.py migrate --noinput
 
 demo: migrate
-	$(PY) manage.py load_demo
+	$(DEV) $(PY) manage.py load_demo
 
 ## Start the whole platform (HTTP + websockets) on embedded defaults: SQLite, in-memory channel layer, eager Celery.
 run: demo
@@ -32,7 +35,7 @@ run: demo
 	@echo "  wozsql is running at http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
 	@echo "  Sign in as a worker in one browser and as an expert in another (see the accounts above)."
 	@echo ""
-	DEBUG=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	$(DEV) $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 ## Every test: once on the embedded defaults, once on real PostgreSQL + Redis started for the run.
 test: install-dev
@@ -56,7 +59,7 @@ format: install-dev
 	$(VENV)/bin/ruff check --fix .
 
 migrations-check: install
-	$(PY) manage.py makemigrations --check --dry-run
+	$(DEV) $(PY) manage.py makemigrations --check --dry-run
 
 ci: lint migrations-check test
 

@@ -28,27 +28,35 @@ def goal_list(*, database: Database | None = None, hardness: str | None = None) 
     return queryset
 
 
-def database_table_page(*, database: Database, table_index: int, page: int = 1, per_page: int = 25) -> dict:
+def database_table_page(*, database: Database, table_index: int, page: int | str = 1, per_page: int = 25) -> dict:
     """One page of one table's rows, read from the registered file over a read-only connection.
 
+    `page` may be the raw `?page=` text. Raises IndexError for a table that does not exist, and ValueError (with a
+    message for the caller) for a page that is not a whole number from 1 to the last page: an empty table has one,
+    empty, page. A number past the last page could otherwise reach SQLite as an OFFSET beyond its 64-bit integers.
     The table name comes from the stored schema (never from the request), so it is safe to quote into the query.
     """
     tables = database.schema["table_names_original"]
     if not 0 <= table_index < len(tables):
         raise IndexError("no such table")
+    try:
+        page = int(page)
+    except (TypeError, ValueError):
+        raise ValueError("page must be a whole number") from None
     name = tables[table_index]
     quoted = '"' + name.replace('"', '""') + '"'
-    page = max(1, page)
     connection = sqlite3.connect(f"file:{database.path}?mode=ro", uri=True)
     try:
         connection.execute("PRAGMA query_only=1")
         total = connection.execute(f"SELECT count(*) FROM {quoted}").fetchone()[0]  # noqa: S608 - name from the stored schema, quoted
+        pages = max(1, -(-total // per_page))
+        if not 1 <= page <= pages:
+            raise ValueError(f"page must be between 1 and {pages}")
         cursor = connection.execute(f"SELECT * FROM {quoted} LIMIT ? OFFSET ?", (per_page, (page - 1) * per_page))  # noqa: S608
         columns = [description[0] for description in cursor.description]
         rows = [[_display(value) for value in row] for row in cursor.fetchall()]
     finally:
         connection.close()
-    pages = max(1, -(-total // per_page))
     return {"table": name, "columns": columns, "rows": rows, "total": total, "page": page, "pages": pages}
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.http import Http404, HttpResponseBadRequest, JsonResponse
@@ -21,6 +22,14 @@ from annotation.roles import HOME_URL_NAMES, can, role_of, role_required
 from annotation.sql.analysis import inspect_sql
 from annotation.sql.schema import describe_tables
 from annotation.sql.validate import validate_sql
+
+
+def login_locked_out(request, response=None, credentials=None):
+    """The sign-in page, refusing: django-axes calls this (settings.AXES_LOCKOUT_CALLABLE) when the account or the
+    address has failed too often. Every refused try restarts the wait, so the wait left is the whole lockout."""
+    form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
+    context = {"form": form, "next": request.POST.get("next", ""), "lockout_minutes": settings.LOGIN_LOCKOUT_MINUTES}
+    return render(request, "registration/login.html", context, status=429)
 
 
 @login_required
@@ -106,13 +115,13 @@ def database_table(request, db_id, table_index):
     if not database.has_file:
         raise Http404("this database is registered by its schema only: there is no content to show")
     try:
-        page = int(request.GET.get("page", "1"))
-    except ValueError:
-        return HttpResponseBadRequest("page must be a number")
-    try:
-        data = selectors.database_table_page(database=database, table_index=table_index, page=page)
+        data = selectors.database_table_page(
+            database=database, table_index=table_index, page=request.GET.get("page", "1")
+        )
     except IndexError:
         raise Http404("no such table") from None
+    except ValueError as exc:  # a page that is not a number, or out of range
+        return HttpResponseBadRequest(str(exc))
     return JsonResponse(data)
 
 

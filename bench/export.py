@@ -16,6 +16,7 @@ import argparse
 import os
 import random
 import re
+import secrets
 import sqlite3
 import sys
 import tempfile
@@ -32,6 +33,8 @@ _RESERVED = {"order", "group", "select", "from", "where", "limit", "join", "tabl
 def setup_django(data_dir: Path) -> None:
     os.environ["WOZSQL_DATA_DIR"] = str(data_dir)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # DEBUG stays off, as on a server (it changes what Django keeps per query); such settings need a key.
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
     sys.path.insert(0, str(PROJECT_ROOT))
     import django

@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import resource
+import secrets
 import sqlite3
 import statistics
 import sys
@@ -30,6 +31,8 @@ from annotation.sql.sandbox import SandboxLimits, execute, shutdown  # noqa: E40
 def load_limits() -> SandboxLimits:
     """The project's settings when Django loads, else the built-in defaults (the same values)."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # Only the sandbox limits are read here; the settings still refuse to load without a key while DEBUG is off.
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     try:
         import django
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import os
+import secrets
 import subprocess
 import sys
 import time
@@ -31,6 +32,9 @@ def server_env(*, database_url: str, redis_url: str, data_dir: str | Path, **ove
     env.update(
         {
             "DJANGO_SETTINGS_MODULE": "config.settings",
+            # The servers run with DEBUG off, as deployed, so they need a key: the caller's, else one for this run
+            # (every process of one stack gets the same, so a session signed by one server is valid on the others).
+            "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
             "DATABASE_URL": database_url,
             "REDIS_URL": redis_url,
             "WOZSQL_DATA_DIR": str(data_dir),

@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP through Django, websockets through Channels with origin and session checks."""
 
 import os
+import time
 
 from django.core.asgi import get_asgi_application
 
@@ -10,13 +11,77 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from dialogs.consumers import OVERSIZED_FRAME_KEY  # noqa: E402
+from dialogs.origin import SameOriginValidator  # noqa: E402
 from dialogs.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Not channels' AllowedHostsOriginValidator: it let another port or scheme of an allowed host in.
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+# What the consumer receives of a frame over Daphne's limit: enough for the `id` that comes before a long field.
+_OVERSIZED_HEAD_BYTES = 4096
+
+
+def _refuse_oversized_frames_in_the_room() -> None:
+    """Hand the consumers a frame over Daphne's size limit as a refusal to answer, instead of dropping the connection.
+
+    Daphne (autobahn) fails a connection whose incoming message is over --websocket-max-message-size (1 MiB by
+    default) by dropping the TCP connection: no close code, no error, and a client that resends what was never acked
+    sends the same frame again after reconnecting. Here the rest of such a frame is discarded as it arrives (nothing
+    over the limit is held in memory), and the consumer receives its head marked with OVERSIZED_FRAME_KEY: it answers
+    `too_large` with the frame's id, and the socket stays open, as docs/protocol.md says of every refused frame.
+    Loaded by Daphne's command line (and its runserver) before it builds its protocol factory.
+    """
+    try:
+        from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
+    except ImportError:  # pragma: no cover - another ASGI server
+        return
+
+    class OversizeRefusingProtocol(WebSocketProtocol):
+        oversized_head = None  # a bytearray while the rest of an over-limit message is being discarded
+
+        def _max_message_size_exceeded(self, msg_size, max_msg_size, reason):
+            if getattr(self, "_isMessageCompressed", False):  # Daphne negotiates no compression; autobahn's way then
+                super()._max_message_size_exceeded(msg_size, max_msg_size, reason)
+            elif self.oversized_head is None:  # the first frame over the limit (later fragments come here too)
+                received = b"".join(self.message_data or []) + b"".join(self.frame_data or [])
+                self.oversized_head = bytearray(received[:_OVERSIZED_HEAD_BYTES])
+                self.message_data, self.frame_data = [], []
+
+        def onMessageFrameData(self, payload):
+            if self.oversized_head is None:
+                super().onMessageFrameData(payload)
+            elif len(self.oversized_head) < _OVERSIZED_HEAD_BYTES:
+                self.oversized_head += payload[: _OVERSIZED_HEAD_BYTES - len(self.oversized_head)]
+
+        def onMessageFrameEnd(self):
+            if self.oversized_head is None:
+                super().onMessageFrameEnd()
+            else:
+                self.frame_data = None
+
+        def onMessageEnd(self):
+            if self.oversized_head is None:
+                super().onMessageEnd()
+                return
+            head, self.oversized_head, self.message_data = bytes(self.oversized_head), None, None
+            if self.muted:
+                return
+            self.last_ping = time.time()  # as Daphne's onMessage does: the client is alive
+            received = {"type": "websocket.receive", OVERSIZED_FRAME_KEY: self.message_data_total_length}
+            if self.message_is_binary:
+                received["bytes"] = head
+            else:
+                received["text"] = head.decode("utf-8", "ignore")  # the cut may split a character
+            self.application_queue.put_nowait(received)
+
+    WebSocketFactory.protocol = OversizeRefusingProtocol
+
+
+_refuse_oversized_frames_in_the_room()

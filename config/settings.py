@@ -5,6 +5,7 @@ Setting DATABASE_URL switches to PostgreSQL, REDIS_URL to Redis for the channel 
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -16,9 +17,13 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
-    if not DEBUG and env_bool("WOZSQL_REQUIRE_SECRET_KEY", False):
-        raise SettingError("SECRET_KEY must be set in production")
-    # Development fallback only: `make run` and the tests never leave this machine.
+    if not DEBUG:
+        # A server must never sign sessions with a key that is in the repository: anyone could forge them.
+        raise SettingError(
+            "SECRET_KEY is not set. Set it to a long random string, e.g. the output of "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(50))'` (or set DEBUG=1 on a development machine)"
+        )
+    # Development only (DEBUG=1, as `make run` sets it): nothing signed with this key leaves the machine.
     SECRET_KEY = "wozsql-insecure-development-key-change-me-0123456789abcdefghijklmnop"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
@@ -34,6 +39,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "annotation",
     "dialogs",
     "review",
@@ -48,6 +54,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a sign-in refused for too many failures into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -141,6 +149,11 @@ PRESENCE_GRACE_SECONDS = env_int("PRESENCE_GRACE_SECONDS", 90, minimum=1)
 EXPERT_MAX_DIALOGUES = env_int("EXPERT_MAX_DIALOGUES", 1, minimum=1, maximum=20)
 WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 64 * 1024, minimum=1024)
 WS_RATE_PER_MINUTE = env_int("WS_RATE_PER_MINUTE", 120, minimum=10)
+# What a room stores and sends of an SQL run's table (the run event, a shared result): the first rows within both
+# caps, with the full count kept ("showing N of M"). Every frame must fit Daphne's 1 MiB message limit, and the table
+# shares it with the SQL (SANDBOX_MAX_SQL_LENGTH) and the envelope.
+RUN_STORED_MAX_ROWS = env_int("RUN_STORED_MAX_ROWS", 1000, minimum=1)
+RUN_STORED_MAX_BYTES = env_int("RUN_STORED_MAX_BYTES", 256 * 1024, minimum=1024, maximum=512 * 1024)
 UTTERANCE_MAX_CHARS = env_int("UTTERANCE_MAX_CHARS", 2000, minimum=50)
 
 # --- Dataset exports (review.services) --------------------------------------------------------------------------
@@ -170,6 +183,21 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+
+# Sign-in throttling (django-axes). After LOGIN_FAILURE_LIMIT failed sign-ins for one account, or from one address,
+# every sign-in there is refused, even with the right password, until LOGIN_LOCKOUT_MINUTES pass without another
+# try. A failure counts until LOGIN_LOCKOUT_MINUTES after the last one of its account and address. The counts are
+# rows in the database, so every server process behind the proxy sees the same ones. The address is REMOTE_ADDR:
+# behind a proxy Daphne must run with --proxy-headers (docker-compose.yml), or every sign-in shares the proxy's.
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1)
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_CALLABLE = "annotation.views.login_locked_out"
+# Its start-up banner would print on every manage.py command.
+AXES_VERBOSE = False
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
@@ -206,7 +234,12 @@ SESSION_COOKIE_HTTPONLY = True
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"skip_ordinary_refusals": {"()": "config.log_filters.SkipOrdinaryRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        # A refused page (PermissionDenied) is answered by templates/403.html; it is not a warning with a traceback.
+        "django.request": {"filters": ["skip_ordinary_refusals"]},
+    },
 }

@@ -113,13 +113,13 @@ def room_table(request, dialogue_id, table_index):
     except DialogueError:
         raise PermissionDenied("You are not a participant of this dialogue.") from None
     try:
-        page = int(request.GET.get("page", "1"))
-    except ValueError:
-        return HttpResponseBadRequest("page must be a number")
-    try:
-        return JsonResponse(database_table_page(database=dialogue.database, table_index=table_index, page=page))
+        page = request.GET.get("page", "1")
+        data = database_table_page(database=dialogue.database, table_index=table_index, page=page)
     except IndexError:
         raise Http404("no such table") from None
+    except ValueError as exc:  # a page that is not a number, or out of range
+        return HttpResponseBadRequest(str(exc))
+    return JsonResponse(data)
 
 
 room_table.required_permission = "chat.as_worker|chat.as_expert"

@@ -204,16 +204,21 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
         progress=lambda done, total: phase("Writing files", done / total),
     )
     timings["write_s"] = time.perf_counter() - mark
-    split_counts = {split: {"dialogues": 0, "databases": 0} for split in SPLITS}
+    # Counts of what the files hold: a selected dialogue none of whose SQL turns could be exported is not in them.
+    exported = [record for record in records if plan.turns[record.id]]
+    split_counts = {split: {"dialogues": 0, "databases": 0, "selected": 0} for split in SPLITS}
     for db_id in db_ids:
         split_counts[split_of[db_id]]["databases"] += 1
     for record in records:
+        split_counts[split_of[record.db_id]]["selected"] += 1
+    for record in exported:
         split_counts[split_of[record.db_id]]["dialogues"] += 1
     report = {
         "options": options,
         "limit_modes": {name: mode for name, mode in export_limit_modes(options).items() if name in options["formats"]},
         "counts": {
-            "dialogues": len(records),
+            "dialogues": len(exported),
+            "dialogues_selected": len(records),
             "databases": len(db_ids),
             "distinct_sql": len(checks),
             "schema_only_databases": sum(1 for database in databases if not database.has_file),
@@ -223,7 +228,7 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
         "split_of": split_of,
         # Which revision of each dialogue the release holds: the sequence number of the newest event of its log
         # (corrections included) when it was read.
-        "revisions": {str(record.id): record.revision for record in records},
+        "revisions": {str(record.id): record.revision for record in exported},
         "problems": plan.problems,
         "files": files,
         "timings": {**timings, "total_s": time.perf_counter() - started},

@@ -200,6 +200,16 @@ def _repair_tokens(tokens: list[Token]) -> list[Token]:
     return repaired
 
 
+# sqlglot underlines the offending token of a syntax error with terminal colour codes (ESC [4m ... ESC [0m).
+_TERMINAL_CODES = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def plain_error_text(error: Exception) -> str:
+    """The message of a sqlglot error without its terminal colour codes: the message ends up in JSON reports
+    (export_report.json), web pages and the chat, where the codes are garbage."""
+    return _TERMINAL_CODES.sub("", str(error))
+
+
 def _parse(sql: str) -> exp.Expr:
     parser = getattr(_PARSERS, "parser", None)
     if parser is None:
@@ -208,7 +218,7 @@ def _parse(sql: str) -> exp.Expr:
         tokens = _repair_tokens(_DIALECT.tokenize(sql))
         statements = parser.parse(tokens, sql)
     except (ParseError, TokenError) as error:
-        raise SpiderEncodingError(f"SQL syntax error: {error}") from None
+        raise SpiderEncodingError(f"SQL syntax error: {plain_error_text(error)}") from None
     statements = [statement for statement in statements if statement is not None]
     if len(statements) != 1:
         raise SpiderEncodingError(f"expected one SQL statement, found {len(statements)}")

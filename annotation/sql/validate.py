@@ -27,6 +27,7 @@ from sqlglot.optimizer.scope import Scope, traverse_scope
 from sqlglot.tokens import TokenType
 
 from annotation.sql.sandbox import current_limits
+from annotation.sql.spider import plain_error_text
 
 # SQLite's own tables: always readable, never in a Spider schema.
 _INTERNAL_TABLES = {
@@ -222,7 +223,7 @@ def _report_parse_error(report: _Report, sql: str, exc: ParseError) -> None:
             line_start = sql.find("\n", line_start) + 1
         end = min(len(sql), line_start + col)
         span = (max(0, end - len(highlight)), end)
-    description = details.get("description") or str(exc)
+    description = details.get("description") or plain_error_text(exc)
     description = description.replace("Invalid expression / Unexpected token", "unexpected token")
     if description.startswith("Required keyword:"):
         description = "incomplete expression"

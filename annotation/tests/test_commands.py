@@ -7,6 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.models import Database, Goal, User
+from annotation.services import DEMO_ACCOUNTS
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def test_load_demo_is_idempotent():
     out, _ = run("load_demo")
     assert "Demo data ready" in out
     counts = (Database.objects.count(), Goal.objects.count(), User.objects.count())
-    assert counts[0] == 3 and counts[1] >= 9 and counts[2] == 6
+    assert counts[0] == 3 and counts[1] >= 9 and counts[2] == len(DEMO_ACCOUNTS) == 7
     run("load_demo")
     assert (Database.objects.count(), Goal.objects.count(), User.objects.count()) == counts
     for role in ("worker", "expert", "reviewer", "admin"):
@@ -139,3 +140,69 @@ def test_import_goals_from_the_public_samples(shared_path):
     assert created > 0 and f"Created {created} goals" in out
     assert set(Goal.objects.values_list("hardness", flat=True)) <= {"medium", "hard", "extra"}
     assert set(Goal.objects.values_list("source", flat=True)) == {"cosql"}
+
+
+# Broken files as people pass them by mistake: each must stop the command with one line, not a traceback.
+BROKEN_JSON = {
+    "truncated": (b'[{"db_id": "dorm_demo", "table_names_original": ["dorm", "stu', "cut short"),
+    "not UTF-8": ('[{"db_id": "caf\u00e9", "question": "Qui?", "query": "SELECT 1"}]'.encode("latin-1"), "not UTF-8"),
+    "not JSON": (b"db_id,question,query\ndorm_demo,How many?,SELECT 1\n", "not valid JSON"),
+}
+
+
+def assert_one_line_refusal(excinfo, path, expected: str):
+    message = str(excinfo.value)
+    assert "\n" not in message and str(path) in message and expected in message, message
+
+
+@pytest.mark.parametrize("case", BROKEN_JSON)
+def test_import_spider_refuses_a_broken_tables_file_in_one_line(tmp_path, case):
+    content, expected = BROKEN_JSON[case]
+    tables = tmp_path / "tables.json"
+    tables.write_bytes(content)
+    with pytest.raises(CommandError) as excinfo:
+        run("import_spider", "--tables", str(tables), "--databases", str(tmp_path))
+    assert_one_line_refusal(excinfo, tables, expected)
+    assert not Database.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "content", [{"db_id": "dorm_demo"}, ["dorm_demo"], [{"table_names_original": ["dorm"]}], [{"db_id": 7}]]
+)
+def test_import_spider_refuses_a_file_that_is_not_a_tables_file(tmp_path, content):
+    tables = tmp_path / "tables.json"
+    tables.write_text(json.dumps(content))
+    with pytest.raises(CommandError) as excinfo:
+        run("import_spider", "--tables", str(tables), "--databases", str(tmp_path))
+    assert_one_line_refusal(excinfo, tables, "is not a tables.json file")
+
+
+@pytest.mark.parametrize("case", BROKEN_JSON)
+def test_import_goals_refuses_a_broken_file_in_one_line(demo_databases, tmp_path, case):
+    content, expected = BROKEN_JSON[case]
+    goals = tmp_path / "goals.json"
+    goals.write_bytes(content)
+    before = Goal.objects.count()
+    with pytest.raises(CommandError) as excinfo:
+        run("import_goals", str(goals))
+    assert_one_line_refusal(excinfo, goals, expected)
+    assert Goal.objects.count() == before
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        {"db_id": "dorm_demo", "question": "How many?", "query": "SELECT 1"},
+        [{"database_id": "dorm_demo", "final": ["How many?", "SELECT count(*) FROM student"], "interaction": []}],
+        [{"database_id": "dorm_demo", "final": {"utterance": "How many?", "query": 7}, "interaction": []}],
+        [{"db_id": "dorm_demo", "question": ["How", "many?"], "query": "SELECT count(*) FROM student"}],
+    ],
+)
+def test_import_goals_refuses_a_file_of_the_wrong_shape(demo_databases, tmp_path, content):
+    goals = tmp_path / "goals.json"
+    goals.write_text(json.dumps(content))
+    before = Goal.objects.count()
+    with pytest.raises(CommandError) as excinfo:
+        run("import_goals", str(goals))
+    assert_one_line_refusal(excinfo, goals, "")
+    assert Goal.objects.count() == before

@@ -63,8 +63,20 @@ def test_table_pages(client, erin, demo_databases):
     assert client.get(url + "?page=abc").status_code == 400
     missing = reverse("annotation:database_table", kwargs={"db_id": "dorm_demo", "table_index": 99})
     assert client.get(missing).status_code == 404
-    beyond = client.get(url + "?page=9999").json()
-    assert beyond["rows"] == []
+    last = data["pages"]
+    assert client.get(url + f"?page={last}").json()["page"] == last
+
+
+@pytest.mark.parametrize(
+    "page",
+    ["9999", str(2**63), "9" * 40, "0", "-1", "-99999999999999999999", "abc", "1.5", "", "1e3"],
+)
+def test_a_table_page_out_of_range_or_not_a_number_is_a_bad_request(client, erin, demo_databases, page):
+    client.force_login(erin)
+    url = reverse("annotation:database_table", kwargs={"db_id": "dorm_demo", "table_index": 0})
+    response = client.get(url, {"page": page})
+    assert response.status_code == 400
+    assert b"page must be" in response.content
 
 
 def test_sql_endpoints_validate_and_run(client, erin, demo_databases):

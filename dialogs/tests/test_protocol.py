@@ -15,6 +15,7 @@ from dialogs.models import Dialogue, DialogueStatus, Event
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
+HOST = (b"host", b"127.0.0.1")  # a browser always sends it; the Origin check compares the two
 
 
 async def _session_cookie(user) -> bytes:
@@ -37,7 +38,7 @@ async def _session_cookie(user) -> bytes:
 
 
 async def connect(path: str, user=None, origin=ORIGIN):
-    headers = [origin] if origin else []
+    headers = [HOST, origin] if origin else [HOST]
     if user is not None:
         headers.append((b"cookie", await _session_cookie(user)))
     communicator = WebsocketCommunicator(application, path, headers=headers)

@@ -8,7 +8,7 @@ that reads a collected dialogue reads an imported one the same way.
 from __future__ import annotations
 
 import hashlib
-import json
+import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -17,10 +17,12 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from annotation.jsonfile import read_json_file
 from annotation.models import Database, Goal, Role, User
 from annotation.services import database_register, database_register_schema
 from annotation.sql.hardness import hardness
 from annotation.sql.sandbox import SandboxLimits, execute
+from annotation.sql.schema import introspect_sqlite
 from annotation.sql.spider import SpiderEncodingError, encode_sql
 from dialogs import log as dialogue_log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
@@ -63,33 +65,51 @@ def _import_person(username: str, role: str) -> User:
     return person
 
 
+def _names_differ(schema: dict, entry: dict) -> str | None:
+    """Which of the names the sql ids are built from differ between a schema and a tables.json entry, or None."""
+    for key in ("table_names_original", "column_names_original"):
+        if [list(x) if isinstance(x, list) else x for x in schema[key]] != [
+            list(x) if isinstance(x, list) else x for x in entry[key]
+        ]:
+            return key
+    return None
+
+
 def _database_for(db_id: str, entry: dict | None, databases_dir: Path | None, report: ImportReport):
     """The registered database for `db_id`: reused if its names agree with the tables.json entry, else registered
-    from <dir>/<db_id>/<db_id>.sqlite, else (no file) from the entry alone. Returns (database, reason-if-refused)."""
+    from <dir>/<db_id>/<db_id>.sqlite, else (no file) from the entry alone. Returns (database, reason-if-refused).
+    The names are compared before anything is registered, so a refused database leaves nothing behind."""
     existing = Database.objects.filter(db_id=db_id).first()
     if entry is None:
         if existing is None:
             return None, "the database is neither in the tables file nor registered"
         report.databases_reused.append(db_id)
         return existing, None
-    if existing is None:
-        path = Path(databases_dir) / db_id / f"{db_id}.sqlite" if databases_dir else None
+    path = Path(databases_dir) / db_id / f"{db_id}.sqlite" if databases_dir else None
+    if existing is not None:
+        schema = existing.schema
+    elif path is not None and path.exists():
         try:
-            if path is not None and path.exists():
-                existing = database_register(db_id=db_id, source_path=path, description="Imported with a dataset")
-                report.databases_registered.append(db_id)
-            else:
-                existing = database_register_schema(schema=entry, description="Schema only (imported with a dataset)")
-                report.databases_schema_only.append(db_id)
-        except ValidationError as exc:
-            return None, " ".join(exc.messages)
+            schema = introspect_sqlite(path, db_id)
+        except sqlite3.DatabaseError as exc:
+            return None, f"{path} is not a readable SQLite database ({exc})"
     else:
+        schema = entry
+    differing = _names_differ(schema, entry)
+    if differing:
+        return None, f"the database's {differing} differ from the tables file (the sql ids would not match)"
+    if existing is not None:
         report.databases_reused.append(db_id)
-    for key in ("table_names_original", "column_names_original"):
-        if [list(x) if isinstance(x, list) else x for x in existing.schema[key]] != [
-            list(x) if isinstance(x, list) else x for x in entry[key]
-        ]:
-            return None, f"the registered database's {key} differ from the tables file (the sql ids would not match)"
+        return existing, None
+    try:
+        if path is not None and path.exists():
+            existing = database_register(db_id=db_id, source_path=path, description="Imported with a dataset")
+            report.databases_registered.append(db_id)
+        else:
+            existing = database_register_schema(schema=entry, description="Schema only (imported with a dataset)")
+            report.databases_schema_only.append(db_id)
+    except ValidationError as exc:
+        return None, " ".join(exc.messages)
     return existing, None
 
 
@@ -159,11 +179,7 @@ def dataset_import(
     if fmt not in IMPORT_FORMATS:
         raise ValidationError(f"Import reads {', '.join(IMPORT_FORMATS)}, not {fmt!r}.")
     raw = Path(data_path).read_bytes()
-    try:
-        data = json.loads(raw)
-        tables = json.loads(Path(tables_path).read_bytes())
-    except json.JSONDecodeError as exc:
-        raise ValidationError(f"Not valid JSON: {exc}")
+    data, tables = read_json_file(data_path), read_json_file(tables_path)  # one-line refusals of broken files
     interactions = readers.read_release(fmt, data, name=Path(data_path).name)
     problems = validation.schema_errors("tables", tables)
     if problems:

@@ -17,8 +17,7 @@ def test_export_dataset_writes_the_folder_tree(tmp_path, dorm_dialogue, capsys):
         "export_dataset", "--format", "sparc", "--format", "gold", "--out", str(out), "--split-file", str(split)
     )
     captured = capsys.readouterr()
-    assert "Exported 1 dialogues on 1 databases" in captured.out
-    assert "Selected 1 dialogues (train 0, dev 0, test 1). Files in" in captured.out
+    assert "Exported 1 dialogues (train 0, dev 0, test 1) on 1 databases" in captured.out
     assert "Writing files" in captured.err  # the progress (plain lines when stderr is not a terminal)
     assert json.loads((out / "sparc" / "test.json").read_text())[0]["database_id"] == "dorm_demo"
     assert (out / "sparc" / "database" / "dorm_demo" / "dorm_demo.sqlite").exists()
@@ -140,7 +139,7 @@ def test_import_dataset_as_chase_refuses_a_cosql_file(tmp_path, demo_databases):
     _cosql_file(data, demo_databases["dorm_demo"])
     tables.write_text(json.dumps([demo_databases["dorm_demo"].schema]))
     before = _counts()
-    with pytest.raises(CommandError, match="is not a chase file: interaction 0, turn 0 has no question_id"):
+    with pytest.raises(CommandError, match="is not a chase file: .*question_id"):
         call_command("import_dataset", "--format", "chase", "--data", str(data), "--tables", str(tables))
     assert _counts() == before
     # The very same file is a CoSQL file: as such it imports.
@@ -173,8 +172,8 @@ def test_export_summary_counts_what_the_files_hold_and_the_report_is_plain_text(
     )  # fmt: skip
     summary = stdout.getvalue()
     assert len(json.loads((out / "sparc" / "test.json").read_text())) == 1
-    assert "Exported 1 dialogues on 1 databases" in summary
-    assert "Selected 2 dialogues (train 0, dev 0, test 2); 1 of them had no SQL turn left to export." in summary
+    assert "Exported 1 dialogues (train 0, dev 0, test 1) on 1 databases" in summary
+    assert "1 selected dialogue had no SQL turn left to export." in summary
     report = (out / "export_report.json").read_text()
     assert "cannot be encoded" in report
     assert "\x1b" not in report and "\\u001b" not in report

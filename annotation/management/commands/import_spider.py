@@ -1,5 +1,6 @@
 from pathlib import Path
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.services import databases_import_spider
@@ -19,7 +20,10 @@ class Command(BaseCommand):
             raise CommandError(f"{tables} is not a file")
         if not databases.is_dir():
             raise CommandError(f"{databases} is not a folder")
-        report = databases_import_spider(tables_path=tables, databases_dir=databases, only=only, replace=replace)
+        try:
+            report = databases_import_spider(tables_path=tables, databases_dir=databases, only=only, replace=replace)
+        except ValidationError as exc:
+            raise CommandError(" ".join(exc.messages)) from exc
         for db_id, reason in report.skipped:
             self.stderr.write(f"skipped {db_id}: {reason}")
         self.stdout.write(

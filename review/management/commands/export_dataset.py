@@ -100,17 +100,17 @@ class Command(BaseCommand):
             )
         if len(report["problems"]) > 20:
             self.stderr.write(f"... {len(report['problems']) - 20} more in {out / 'export_report.json'}")
-        # What the files hold: a selected dialogue none of whose SQL turns could be exported is not in them (the
-        # report's "dialogues" and its split counts are of the selection).
-        exported = counts.get("interactions", 0)
         without_turns = counts.get("dialogues_without_sql_turns", 0)
         splits = ", ".join(f"{name} {value['dialogues']}" for name, value in report["splits"].items())
-        not_in_files = f"; {without_turns} of them had no SQL turn left to export" if without_turns else ""
+        not_in_files = (
+            f" {without_turns} selected dialogue{'s' * (without_turns != 1)} had no SQL turn left to export."
+            if without_turns
+            else ""
+        )
         self.stdout.write(
             self.style.SUCCESS(
-                f"Exported {exported} dialogues on {counts['databases']} databases: "
+                f"Exported {counts['dialogues']} dialogues ({splits}) on {counts['databases']} databases: "
                 f"{counts.get('turns_exported', 0)} SQL turns, {counts.get('turns_skipped', 0)} left out, "
-                f"{counts.get('sql_not_executed', 0)} not executed (schema only). "
-                f"Selected {counts['dialogues']} dialogues ({splits}){not_in_files}. Files in {out}."
+                f"{counts.get('sql_not_executed', 0)} not executed (schema only).{not_in_files} Files in {out}."
             )
         )

@@ -4,7 +4,6 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation.jsonfile import read_json_file
 from review.dataset.importer import dataset_import
 from review.management.progress import ProgressBar
 from review.models import IMPORT_FORMATS
@@ -40,17 +39,6 @@ class Command(BaseCommand):
                 raise CommandError(f"{path} is not a file")
         if databases is not None and not databases.is_dir():
             raise CommandError(f"{databases} is not a folder")
-        # dataset_import reads both files again. Reading them here first names the file at fault in one line: the
-        # import itself stops on a file that is not UTF-8 with a traceback, and on bad JSON without the file's name.
-        try:
-            content = read_json_file(data)
-            read_json_file(tables)
-        except ValidationError as exc:
-            raise CommandError(" ".join(exc.messages)) from exc
-        if format == "chase":
-            refusal = _not_chase(content, data)
-            if refusal:
-                raise CommandError(refusal)
         bar = ProgressBar(self.stderr._out)
         try:
             report = dataset_import(
@@ -85,19 +73,3 @@ class Command(BaseCommand):
                 f"SQL: {len(report.sql_failures)} failing, {report.sql_not_executed} not executed (schema only)."
             )
         )
-
-
-def _not_chase(content, path: Path) -> str | None:
-    """Why `content` is not a CHASE file, or None. Every CHASE turn carries a question_id, and no CoSQL or SParC turn
-    does; CHASE's schema, where question_id is optional, would take a CoSQL file for a CHASE one."""
-    if not isinstance(content, list):
-        return None  # dataset_import's format check says what is wrong with it
-    for position, item in enumerate(content):
-        turns = item.get("interaction") if isinstance(item, dict) else None
-        for number, turn in enumerate(turns if isinstance(turns, list) else []):
-            if isinstance(turn, dict) and "question_id" not in turn:
-                return (
-                    f"{path} is not a chase file: interaction {position}, turn {number} has no question_id (every "
-                    "CHASE turn has one, CoSQL and SParC turns have none: import those with --format cosql or sparc)."
-                )
-    return None

@@ -1,0 +1,13 @@
+"""The settings of the test suite (pytest.ini): the platform's own settings, with a SECRET_KEY of the tests.
+
+The platform refuses to start without a SECRET_KEY unless DEBUG is on, and the tests run with DEBUG off, as a server
+does. The key goes into the environment before the settings are read, so the Daphne servers, Celery workers and
+`manage.py` runs that the tests start as subprocesses (they inherit the environment) have it too. A key already set
+in the environment is kept.
+"""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "wozsql-test-suite-key-not-a-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
+
+from config.settings import *  # noqa: E402,F403
