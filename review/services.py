@@ -315,10 +315,7 @@ def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
         export.file, export.file_size, export.finished_at = "", 0, None
         export.save()
     folder = _exports_dir()
-    for stale in folder.glob(f"export-{export_id}-*"):
-        # Leftovers of earlier runs of this export (never published): a killed worker cannot clean up after itself.
-        if token not in stale.name and not stale.name.endswith(".zip"):
-            shutil.rmtree(stale, ignore_errors=True) if stale.is_dir() else stale.unlink(missing_ok=True)
+    _remove_leftovers(folder, export_id, token)
     work = folder / f"export-{export_id}-{token}.work"
     last = {"at": 0.0, "phase": "", "fraction": -1.0}
 
@@ -358,6 +355,9 @@ def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
             final.unlink(missing_ok=True)
             raise _LeaseLost()
         _remove_older_zips(folder, export_id, keep=final)
+        # Once more after publishing: a run that lost the export may have been writing its folder while this one
+        # started (a dead worker's run does not always die at once), and it never publishes or cleans up.
+        _remove_leftovers(folder, export_id, token)
     except _LeaseLost:
         logger.info("export %s: another run took over; this one stops", export_id)
     except (ValidationError, validation.SchemaViolation, SplitError) as exc:
@@ -376,6 +376,14 @@ def _fail(export_id: int, token: str, message: str) -> None:
     Export.objects.filter(pk=export_id, run_token=token).update(
         state=Export.State.FAILED, message=message[:5000], finished_at=timezone.now()
     )
+
+
+def _remove_leftovers(folder: Path, export_id: int, token: str) -> None:
+    """Remove what other runs of this export left (work folders, partial zips; never a published zip): a killed
+    worker cannot clean up after itself."""
+    for stale in folder.glob(f"export-{export_id}-*"):
+        if token not in stale.name and not stale.name.endswith(".zip"):
+            shutil.rmtree(stale, ignore_errors=True) if stale.is_dir() else stale.unlink(missing_ok=True)
 
 
 def _remove_older_zips(folder: Path, export_id: int, *, keep: Path) -> None:

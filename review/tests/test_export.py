@@ -297,6 +297,30 @@ def test_a_run_that_lost_its_export_publishes_nothing(dorm_dialogue, ada, monkey
     assert not list(folder.glob(f"export-{export.pk}-*"))
 
 
+def test_what_a_dying_run_wrote_while_the_retry_ran_is_removed_when_the_retry_publishes(
+    dorm_dialogue, ada, monkeypatch
+):
+    """A run that lost the export (its worker was dying) still wrote its folder after the retry had started and
+    cleaned up: the retry removes it once it has published, leaving only the published zip."""
+    from review import services
+
+    export = Export.objects.create(requested_by=ada, formats=["gold"], options=export_options_clean(formats=["gold"]))
+    real_build = services.dataset_build
+    folder = Path(services.settings.DATA_DIR) / "exports"
+
+    def build_while_another_run_writes(**kwargs):
+        stray = folder / f"export-{export.pk}-0dying0run0.work"
+        (stray / "gold").mkdir(parents=True)
+        (stray / "gold" / "dev_gold.txt").write_text("half")
+        (folder / f"export-{export.pk}-0dying0run0.zip.part").write_bytes(b"PK")
+        return real_build(**kwargs)
+
+    monkeypatch.setattr(services, "dataset_build", build_while_another_run_writes)
+    result = dataset_export_run(export_id=export.pk)
+    assert result.state == Export.State.SUCCEEDED
+    assert [path.name for path in folder.glob(f"export-{export.pk}-*")] == [Path(result.file).name]
+
+
 def test_an_export_whose_worker_kept_dying_is_failed_for_good(db, ada, settings):
     settings.EXPORT_MAX_ATTEMPTS = 2
     export = Export.objects.create(
