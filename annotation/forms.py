@@ -1,4 +1,5 @@
 from django import forms
+from django.conf import settings
 
 from annotation.models import Database, Role
 
@@ -26,4 +27,10 @@ class PersonForm(forms.Form):
 
 
 class SqlForm(forms.Form):
-    sql = forms.CharField(max_length=100_000)
+    sql = forms.CharField()
+
+    def clean_sql(self) -> str:
+        sql = self.cleaned_data["sql"]
+        if len(sql) > settings.SANDBOX_MAX_SQL_LENGTH:  # the sandbox's own limit: one number for every way in
+            raise forms.ValidationError(f"SQL is limited to {settings.SANDBOX_MAX_SQL_LENGTH} characters.")
+        return sql

@@ -132,7 +132,7 @@ def _sql_from_request(request) -> str | None:
         except json.JSONDecodeError:
             return None
         sql = payload.get("sql") if isinstance(payload, dict) else None
-        return sql if isinstance(sql, str) and len(sql) <= 100_000 else None
+        return sql if isinstance(sql, str) and len(sql) <= settings.SANDBOX_MAX_SQL_LENGTH else None
     form = SqlForm(request.POST)
     return form.cleaned_data["sql"] if form.is_valid() else None
 

@@ -3,11 +3,13 @@
 from django import forms
 
 from annotation.models import Database, Hardness
+from annotation.sql.spider import LIMIT_MODES
 from review.dataset.splits import SplitError, read_split_file
 from review.models import DatasetFormat, RejectReason
 from review.queues import SORTS, queues
 from review.selectors import DEFAULT_STATUSES, SELECTION_STATUSES
 
+LIMIT_MODE_LABELS = {"one": "Always 1", "value": "Values"}
 # The same values as selectors.ORIGINS, with labels.
 ORIGIN_CHOICES = [("all", "Collected and imported"), ("collected", "Collected here"), ("imported", "Imported")]
 
@@ -55,7 +57,8 @@ class ExportForm(SelectionForm):
         required=False, help_text="Or a split file: a JSON object db_id → train/dev/test, or lines 'db_id split'."
     )
     limit_mode = forms.ChoiceField(
-        choices=[("", "Per format (CoSQL, CHASE: 1; SParC: values)"), ("one", "Always 1"), ("value", "Values")],
+        choices=[("", "Per format (CoSQL, CHASE: 1; SParC: values)")]
+        + [(mode, LIMIT_MODE_LABELS[mode]) for mode in LIMIT_MODES],
         required=False,
         label="LIMIT in `sql`",
     )

@@ -29,6 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotation.models import Database, User
+from annotation.sql.spider import LIMIT_MODES
 from review import selectors
 from review.dataset import formats as dataset_formats
 from review.dataset import validation, writer
@@ -40,7 +41,6 @@ from review.passes import review_sync
 logger = logging.getLogger(__name__)
 
 EXPORT_FORMATS = tuple(DatasetFormat.values)
-LIMIT_MODES = ("one", "value")
 Progress = Callable[[str, float], None]
 
 # Share of the progress bar each phase of an export takes (checking SQL dominates the time).
