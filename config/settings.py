@@ -146,6 +146,17 @@ DIALOGUE_MIN_QUESTIONS = env_int("DIALOGUE_MIN_QUESTIONS", 3, minimum=1)
 DIALOGUE_BONUS_QUESTIONS = env_int("DIALOGUE_BONUS_QUESTIONS", 5, minimum=1)
 LOBBY_WAIT_LIMIT_SECONDS = env_int("LOBBY_WAIT_LIMIT_SECONDS", 600, minimum=5)
 PRESENCE_GRACE_SECONDS = env_int("PRESENCE_GRACE_SECONDS", 90, minimum=1)
+# A lobby entry whose person has no lobby socket open this long expires (a closed tab is never paired).
+LOBBY_RECONNECT_GRACE_SECONDS = env_int("LOBBY_RECONNECT_GRACE_SECONDS", 30, minimum=1)
+# A new dialogue whose expert has not joined after this long goes back to the queue, its worker first.
+EXPERT_JOIN_LIMIT_SECONDS = env_int("EXPERT_JOIN_LIMIT_SECONDS", 60, minimum=5)
+# Each server process renews its lease this often; a lease older than SERVER_LEASE_SECONDS marks a stopped process.
+SERVER_HEARTBEAT_SECONDS = env_int("SERVER_HEARTBEAT_SECONDS", 5, minimum=1)
+SERVER_LEASE_SECONDS = env_int("SERVER_LEASE_SECONDS", 20, minimum=2)
+# Housekeeping (releasing long waits, expiring stale lobby entries, abandoning rooms, reaping stopped servers) runs
+# this often: as a Celery beat task with REDIS_URL, else in each server process.
+HOUSEKEEPING_SECONDS = env_int("HOUSEKEEPING_SECONDS", 5, minimum=1)
+HOUSEKEEPING_IN_PROCESS = env_bool("HOUSEKEEPING_IN_PROCESS", not REDIS_URL)
 EXPERT_MAX_DIALOGUES = env_int("EXPERT_MAX_DIALOGUES", 1, minimum=1, maximum=20)
 WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 64 * 1024, minimum=1024)
 WS_RATE_PER_MINUTE = env_int("WS_RATE_PER_MINUTE", 120, minimum=10)

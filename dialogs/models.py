@@ -116,6 +116,9 @@ class LobbyEntry(models.Model):
     outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.WAITING)
     dialogue = models.ForeignKey(Dialogue, null=True, blank=True, on_delete=models.SET_NULL)
     completion_code = models.CharField(max_length=32, blank=True)
+    # When the person's last lobby socket went away (None while one is open): a waiting entry nobody is behind any
+    # more expires after LOBBY_RECONNECT_GRACE_SECONDS, so a closed tab is never paired.
+    disconnected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["joined_at", "id"]
@@ -127,3 +130,39 @@ class LobbyEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.person_id} {self.role} {self.outcome}"
+
+
+class ServerLease(models.Model):
+    """One running Daphne process. It renews `seen_at` every SERVER_HEARTBEAT_SECONDS; a lease older than
+    SERVER_LEASE_SECONDS belongs to a process that stopped (killed, crashed or shut down), whose sockets are gone
+    although it never said so: housekeeping then records that they left."""
+
+    id = models.CharField(primary_key=True, max_length=100)
+    started_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.id} (seen {self.seen_at:%H:%M:%S})"
+
+
+class LiveSocket(models.Model):
+    """An open websocket: the one record from which presence is known. Deleted when it closes, or, when its server
+    stopped, by housekeeping; a room socket's leave event is recorded by whichever of the two deletes the row."""
+
+    class Kind(models.TextChoices):
+        LOBBY = "lobby", "Lobby"
+        ROOM = "room", "Room"
+
+    channel_name = models.CharField(primary_key=True, max_length=200)
+    server = models.ForeignKey(ServerLease, on_delete=models.CASCADE, related_name="sockets", db_constraint=False)
+    person = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="live_sockets")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    dialogue = models.ForeignKey(Dialogue, null=True, blank=True, on_delete=models.CASCADE)
+    side = models.CharField(max_length=16, blank=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["person", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} socket of {self.person_id} on {self.server_id}"

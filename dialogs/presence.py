@@ -1,0 +1,225 @@
+"""Who is connected, known from live sockets and server leases, so that presence is right after any server stops.
+
+A server process that is killed (or shut down: Daphne does not close its consumers on SIGTERM) never says that its
+sockets went away. So every socket is a row (`LiveSocket`) under its server's lease (`ServerLease`), which the
+process renews every SERVER_HEARTBEAT_SECONDS. Housekeeping treats a lease older than SERVER_LEASE_SECONDS as a
+stopped server: its room sockets get their `leave` events (the room's presence rule then applies: the dialogue is
+abandoned after PRESENCE_GRACE_SECONDS unless the person comes back, on any server), and its lobby sockets are
+dropped. A room socket's `leave` is recorded by whichever deletes its row, the socket itself or housekeeping: once.
+
+The lobby: a waiting entry with no lobby socket behind it for LOBBY_RECONNECT_GRACE_SECONDS expires (a closed tab is
+never paired), and a dialogue whose expert has not joined EXPERT_JOIN_LIMIT_SECONDS after pairing is released,
+its worker back in the queue first.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from annotation.models import Role
+from dialogs import log
+from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocket, LobbyEntry, ServerLease
+
+# This process's lease: host, pid and a random part (a pid is reused after a restart).
+SERVER_ID = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+
+
+def server_heartbeat(*, server_id: str = SERVER_ID, now=None) -> None:
+    """Renew this process's lease (creating it the first time)."""
+    now = now or timezone.now()
+    if not ServerLease.objects.filter(pk=server_id).update(seen_at=now):
+        ServerLease.objects.get_or_create(pk=server_id, defaults={"seen_at": now})
+
+
+def socket_opened(
+    *, channel_name: str, person_id: int, kind: str, dialogue_id: int | None = None, side: str = "",
+    server_id: str = SERVER_ID,
+) -> None:  # fmt: skip
+    """Record an open socket (a lobby socket also clears its entry's disconnection)."""
+    server_heartbeat(server_id=server_id)
+    LiveSocket.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={
+            "server_id": server_id,
+            "person_id": person_id,
+            "kind": kind,
+            "dialogue_id": dialogue_id,
+            "side": side,
+        },
+    )
+    if kind == LiveSocket.Kind.LOBBY:
+        LobbyEntry.objects.filter(person_id=person_id, outcome=LobbyEntry.Outcome.WAITING).update(disconnected_at=None)
+
+
+def socket_closed(*, channel_name: str, now=None) -> bool:
+    """Forget a socket that closed. Returns whether this call removed it (False: housekeeping already reaped it, and
+    recorded its leave). A person's last lobby socket going starts their entry's reconnection grace."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        row = LiveSocket.objects.select_for_update().filter(pk=channel_name).first()
+        if row is None:
+            return False
+        row.delete()
+        if row.kind == LiveSocket.Kind.LOBBY:
+            _lobby_disconnected([row.person_id], now)
+    return True
+
+
+def _lobby_disconnected(person_ids, now) -> None:
+    still = set(
+        LiveSocket.objects.filter(person_id__in=person_ids, kind=LiveSocket.Kind.LOBBY).values_list(
+            "person_id", flat=True
+        )
+    )
+    gone = [pk for pk in person_ids if pk not in still]
+    LobbyEntry.objects.filter(person_id__in=gone, outcome=LobbyEntry.Outcome.WAITING, disconnected_at=None).update(
+        disconnected_at=now
+    )
+
+
+@dataclass
+class Housekeeping:
+    """What one housekeeping round changed, so the caller can tell the people concerned."""
+
+    reaped_servers: list[str] = field(default_factory=list)
+    left_rooms: list[tuple[int, int]] = field(default_factory=list)  # (dialogue id, event seq) of recorded leaves
+    expired_entries: list[LobbyEntry] = field(default_factory=list)  # nobody behind them: closed quietly
+    timed_out: list[LobbyEntry] = field(default_factory=list)  # waited too long: released with a completion code
+    released_dialogues: list[Dialogue] = field(default_factory=list)  # the expert never came: worker requeued
+
+
+def servers_reap(*, now=None, report: Housekeeping | None = None) -> Housekeeping:
+    """Treat every server whose lease ran out as stopped: record a leave for each of its room sockets, drop its lobby
+    sockets (starting their entries' reconnection grace), and forget the server."""
+    from dialogs.services import dialogue_presence
+
+    now = now or timezone.now()
+    report = report or Housekeeping()
+    stale = list(
+        ServerLease.objects.filter(seen_at__lt=now - timedelta(seconds=settings.SERVER_LEASE_SECONDS)).values_list(
+            "id", flat=True
+        )
+    )
+    for server_id in stale:
+        sockets = list(LiveSocket.objects.filter(server_id=server_id).select_related("person", "dialogue"))
+        lobby_people = []
+        for row in sockets:
+            with transaction.atomic():
+                removed, _ = LiveSocket.objects.filter(pk=row.pk).delete()
+            if not removed:
+                continue  # closed meanwhile: its own leave was recorded
+            if row.kind == LiveSocket.Kind.LOBBY:
+                lobby_people.append(row.person_id)
+            elif row.dialogue is not None:
+                recorded = dialogue_presence(dialogue=row.dialogue, person=row.person, joined=False)
+                if recorded is not None:
+                    report.left_rooms.append((row.dialogue_id, recorded[0].seq))
+        _lobby_disconnected(lobby_people, now)
+        ServerLease.objects.filter(pk=server_id, seen_at__lt=now).delete()
+        report.reaped_servers.append(server_id)
+    return report
+
+
+def lobby_expire_disconnected(*, now=None) -> list[LobbyEntry]:
+    """Close waiting entries with no lobby socket for longer than the reconnection grace (outcome LEFT). An entry
+    that has no socket and no disconnection time yet (its server stopped before saying so) starts its grace now."""
+    now = now or timezone.now()
+    waiting = LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING)
+    connected = LiveSocket.objects.filter(kind=LiveSocket.Kind.LOBBY).values("person_id")
+    waiting.filter(disconnected_at=None).exclude(person_id__in=connected).update(disconnected_at=now)
+    limit = now - timedelta(seconds=settings.LOBBY_RECONNECT_GRACE_SECONDS)
+    expired = []
+    with transaction.atomic():
+        for entry in waiting.select_for_update().filter(disconnected_at__lt=limit).exclude(person_id__in=connected):
+            entry.outcome, entry.ended_at = LobbyEntry.Outcome.LEFT, now
+            entry.save(update_fields=["outcome", "ended_at"])
+            expired.append(entry)
+    return expired
+
+
+def dialogues_release_unjoined(*, now=None) -> list[Dialogue]:
+    """Release each new dialogue whose expert has not joined within EXPERT_JOIN_LIMIT_SECONDS (see
+    `dialogue_release_unjoined`)."""
+    now = now or timezone.now()
+    limit = now - timedelta(seconds=settings.EXPERT_JOIN_LIMIT_SECONDS)
+    joined = Event.objects.filter(kind=EventKind.JOIN, author_role=Role.EXPERT).values("dialogue_id")
+    candidates = Dialogue.objects.filter(status=DialogueStatus.WAITING, created_at__lt=limit).exclude(id__in=joined)
+    return [dialogue for dialogue in candidates if dialogue_release_unjoined(dialogue=dialogue, now=now)]
+
+
+def dialogue_release_unjoined(*, dialogue: Dialogue, now=None) -> bool:
+    """End a dialogue the expert never joined (abandoned, incomplete: not for review), put its worker back in the queue
+    ahead of everyone who came after them, and take the expert out of the lobby (a ghost: their tab is gone). The end
+    event says `requeued`, so the worker's screen takes them back to the lobby. False when it no longer applies."""
+    from dialogs.services import dialogue_record
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
+        if locked.status != DialogueStatus.WAITING:
+            return False
+        if Event.objects.filter(dialogue=locked, kind=EventKind.JOIN, author_role=Role.EXPERT).exists():
+            return False
+        locked.status, locked.ended_at, locked.incomplete = DialogueStatus.ABANDONED, now, True
+        locked.save(update_fields=["status", "ended_at", "incomplete"])
+        payload = log.end_payload(
+            DialogueStatus.ABANDONED, "The expert did not join. You are back in the queue, first in line.", ""
+        )
+        dialogue_record(dialogue=locked, author=None, kind=EventKind.END, payload={**payload, "requeued": True})
+        paired = LobbyEntry.objects.filter(dialogue=locked, role=Role.WORKER).order_by("-id").first()
+        entry, _ = LobbyEntry.objects.get_or_create(
+            person_id=locked.worker_id, outcome=LobbyEntry.Outcome.WAITING, defaults={"role": Role.WORKER}
+        )
+        if paired is not None:
+            # Their place is where they first queued: FIFO pairing puts them ahead of everyone who came later.
+            LobbyEntry.objects.filter(pk=entry.pk).update(joined_at=paired.joined_at)
+        LobbyEntry.objects.filter(person_id=locked.expert_id, outcome=LobbyEntry.Outcome.WAITING).update(
+            outcome=LobbyEntry.Outcome.LEFT, ended_at=now
+        )
+    dialogue.status = DialogueStatus.ABANDONED
+    return True
+
+
+def housekeeping(*, now=None) -> Housekeeping:
+    """One round of everything that must happen even with nobody online, in order: stopped servers first (their
+    sockets' leaves start the grace periods the later steps read)."""
+    from dialogs.services import dialogues_sweep, lobby_release_expired
+
+    now = now or timezone.now()
+    report = servers_reap(now=now)
+    report.expired_entries = lobby_expire_disconnected(now=now)
+    report.released_dialogues = dialogues_release_unjoined(now=now)
+    report.timed_out = lobby_release_expired(now=now)
+    dialogues_sweep(now=now)
+    return report
+
+
+async def announce(report: Housekeeping) -> None:
+    """Tell the people a housekeeping round concerns (after its writes committed): released workers get their
+    completion code, rooms get the events written for them (their sockets read them from the log), and lobby screens
+    refresh."""
+    from channels.layers import get_channel_layer
+
+    from dialogs.consumers import LOBBY_GROUP, TIMED_OUT_MESSAGE, person_group
+
+    layer = get_channel_layer()
+    for entry in report.timed_out:
+        await layer.group_send(
+            person_group(entry.person_id),
+            {"type": "lobby.released", "completion_code": entry.completion_code, "message": TIMED_OUT_MESSAGE},
+        )
+    rooms = {dialogue_id: seq for dialogue_id, seq in report.left_rooms}
+    rooms.update({dialogue.pk: dialogue.last_seq for dialogue in report.released_dialogues})
+    for dialogue_id, seq in rooms.items():
+        # No event inline: each socket reads what it has not sent from the log, in order.
+        await layer.group_send(f"dialogue-{dialogue_id}", {"type": "dialogue.event", "seq": seq})
+    if report.timed_out or report.expired_entries or report.released_dialogues or report.reaped_servers:
+        await layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})

@@ -1,0 +1,163 @@
+"""Presence after a server stops, ghost lobby entries, experts who never join, and housekeeping with nobody online.
+
+Time is moved by passing `now`, never waited for."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from annotation.services import person_create
+from dialogs import presence, services
+from dialogs.models import Dialogue, DialogueStatus, EventKind, LiveSocket, LobbyEntry, ServerLease
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def goals(demo_databases):
+    from annotation.services import demo_load
+
+    demo_load()
+
+
+def _worker(name):
+    person, _ = person_create(username=name, role="worker", password="correct-horse-battery")
+    person.tutorial_passed_at = timezone.now()
+    person.save(update_fields=["tutorial_passed_at"])
+    return person
+
+
+def _expert(name):
+    return person_create(username=name, role="expert", password="correct-horse-battery")[0]
+
+
+def _room(goals):
+    worker, expert = _worker("w1"), _expert("x1")
+    services.lobby_join(person=worker)
+    services.lobby_join(person=expert)
+    (dialogue,) = services.lobby_pair()
+    for person, side in ((worker, "worker"), (expert, "expert")):
+        presence.socket_opened(
+            channel_name=f"room-{side}", person_id=person.pk, kind="room", dialogue_id=dialogue.pk, side=side,
+            server_id="server-a",
+        )  # fmt: skip
+        services.dialogue_presence(dialogue=dialogue, person=person, joined=True)
+    dialogue.refresh_from_db()
+    return dialogue, worker, expert
+
+
+def test_a_stopped_servers_room_sockets_leave_and_the_dialogue_is_abandoned_after_the_grace(goals, settings):
+    dialogue, worker, expert = _room(goals)
+    assert dialogue.status == DialogueStatus.ACTIVE
+    now = timezone.now()
+    # Server A stops without a word (kill -9, or SIGTERM: Daphne does not close its consumers).
+    later = now + timedelta(seconds=settings.SERVER_LEASE_SECONDS + 1)
+    report = presence.servers_reap(now=later)
+    assert report.reaped_servers == ["server-a"] and len(report.left_rooms) == 2
+    assert not LiveSocket.objects.exists() and not ServerLease.objects.exists()
+    assert services.side_connections(dialogue, "worker")[0] == 0
+    # The expert comes back on another server within the grace; the worker never does.
+    presence.socket_opened(
+        channel_name="room-expert-2", person_id=expert.pk, kind="room", dialogue_id=dialogue.pk, side="expert",
+        server_id="server-b",
+    )  # fmt: skip
+    services.dialogue_presence(dialogue=dialogue, person=expert, joined=True)
+    presence.housekeeping(now=later + timedelta(seconds=1))
+    dialogue.refresh_from_db()
+    assert dialogue.status == DialogueStatus.ACTIVE  # still within the grace
+    ServerLease.objects.filter(pk="server-b").update(seen_at=timezone.now() + timedelta(days=1))
+    presence.housekeeping(now=timezone.now() + timedelta(seconds=settings.PRESENCE_GRACE_SECONDS + 5))
+    dialogue.refresh_from_db()
+    assert dialogue.status == DialogueStatus.ABANDONED
+    assert dialogue.events.filter(kind=EventKind.END).get().payload["status"] == DialogueStatus.ABANDONED
+
+
+def test_a_socket_that_closes_and_a_reap_record_one_leave_between_them(goals, settings):
+    dialogue, worker, _ = _room(goals)
+    assert presence.socket_closed(channel_name="room-worker") is True
+    assert presence.socket_closed(channel_name="room-worker") is False  # the consumer records the leave once
+    report = presence.servers_reap(now=timezone.now() + timedelta(seconds=settings.SERVER_LEASE_SECONDS + 1))
+    assert len(report.left_rooms) == 1  # only the expert's socket was still open
+
+
+def test_a_live_servers_sockets_are_left_alone(goals):
+    _room(goals)
+    presence.server_heartbeat(server_id="server-a")
+    assert presence.servers_reap().reaped_servers == []
+    assert LiveSocket.objects.count() == 2
+
+
+def test_a_ghost_expert_in_the_lobby_expires_after_the_reconnection_grace(goals, settings):
+    expert = _expert("ghost")
+    services.lobby_join(person=expert)
+    presence.socket_opened(channel_name="lobby-1", person_id=expert.pk, kind="lobby", server_id="server-a")
+    now = timezone.now()
+    presence.socket_closed(channel_name="lobby-1", now=now)  # the tab closed
+    assert presence.lobby_expire_disconnected(now=now + timedelta(seconds=1)) == []  # a reload comes back in time
+    presence.socket_opened(channel_name="lobby-2", person_id=expert.pk, kind="lobby", server_id="server-a")
+    assert LobbyEntry.objects.get(person=expert, outcome="waiting").disconnected_at is None
+    presence.socket_closed(channel_name="lobby-2", now=now)
+    grace = timedelta(seconds=settings.LOBBY_RECONNECT_GRACE_SECONDS + 1)
+    (expired,) = presence.lobby_expire_disconnected(now=now + grace)
+    assert expired.person == expert and expired.outcome == LobbyEntry.Outcome.LEFT
+    worker = _worker("later")
+    services.lobby_join(person=worker)
+    assert services.lobby_pair() == []  # nobody is paired with the ghost
+
+
+def test_a_lobby_entry_on_a_stopped_server_expires_too(goals, settings):
+    expert = _expert("crashed")
+    services.lobby_join(person=expert)
+    presence.socket_opened(channel_name="lobby-1", person_id=expert.pk, kind="lobby", server_id="server-a")
+    later = timezone.now() + timedelta(seconds=settings.SERVER_LEASE_SECONDS + 1)
+    presence.housekeeping(now=later)
+    assert LobbyEntry.objects.get(person=expert).outcome == "waiting"  # the grace starts now
+    presence.housekeeping(now=later + timedelta(seconds=settings.LOBBY_RECONNECT_GRACE_SECONDS + 1))
+    assert LobbyEntry.objects.get(person=expert).outcome == LobbyEntry.Outcome.LEFT
+
+
+def test_a_dialogue_whose_expert_never_joins_goes_back_to_the_queue_worker_first(goals, settings):
+    first, second = _worker("first"), _worker("second")
+    expert = _expert("absent")
+    services.lobby_join(person=first)
+    services.lobby_join(person=expert)
+    (dialogue,) = services.lobby_pair()
+    services.lobby_join(person=second)
+    services.dialogue_presence(dialogue=dialogue, person=first, joined=True)
+    late = timezone.now() + timedelta(seconds=settings.EXPERT_JOIN_LIMIT_SECONDS + 1)
+    report = presence.housekeeping(now=late)
+    assert [d.pk for d in report.released_dialogues] == [dialogue.pk]
+    dialogue.refresh_from_db()
+    assert dialogue.status == DialogueStatus.ABANDONED and dialogue.incomplete
+    end = dialogue.events.get(kind=EventKind.END)
+    assert end.payload["requeued"] is True
+    waiting = list(LobbyEntry.objects.filter(outcome="waiting").order_by("joined_at", "id"))
+    assert [entry.person for entry in waiting] == [first, second]
+    assert not LobbyEntry.objects.filter(person=expert, outcome="waiting").exists()
+    # A new expert takes the first worker first.
+    other = _expert("present")
+    services.lobby_join(person=other)
+    (again,) = services.lobby_pair()
+    assert again.worker == first
+
+
+def test_a_dialogue_the_expert_joined_is_not_released(goals, settings):
+    dialogue, _, _ = _room(goals)
+    late = timezone.now() + timedelta(seconds=settings.EXPERT_JOIN_LIMIT_SECONDS + 1)
+    ServerLease.objects.update(seen_at=late)
+    assert presence.dialogues_release_unjoined(now=late) == []
+    assert Dialogue.objects.get(pk=dialogue.pk).status == DialogueStatus.ACTIVE
+
+
+def test_housekeeping_runs_as_a_celery_task_with_nobody_online(goals, settings):
+    from dialogs.tasks import housekeeping
+
+    worker = _worker("patient")
+    services.lobby_join(person=worker)
+    LobbyEntry.objects.update(joined_at=timezone.now() - timedelta(seconds=settings.LOBBY_WAIT_LIMIT_SECONDS + 1))
+    presence.socket_opened(channel_name="lobby-1", person_id=worker.pk, kind="lobby", server_id="server-a")
+    result = housekeeping.apply().get()  # the task itself, in this process (beat sends it to a worker)
+    assert result["timed_out"] == 1
+    entry = LobbyEntry.objects.get(person=worker)
+    assert entry.outcome == LobbyEntry.Outcome.TIMED_OUT and entry.completion_code
