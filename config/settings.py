@@ -157,6 +157,14 @@ SERVER_LEASE_SECONDS = env_int("SERVER_LEASE_SECONDS", 20, minimum=2)
 # this often: as a Celery beat task with REDIS_URL, else in each server process.
 HOUSEKEEPING_SECONDS = env_int("HOUSEKEEPING_SECONDS", 5, minimum=1)
 HOUSEKEEPING_IN_PROCESS = env_bool("HOUSEKEEPING_IN_PROCESS", not REDIS_URL)
+# Run by `celery beat` (docker-compose's beat service); an expired round is dropped, the next one does the same work.
+CELERY_BEAT_SCHEDULE = {
+    "housekeeping": {
+        "task": "dialogs.housekeeping",
+        "schedule": float(HOUSEKEEPING_SECONDS),
+        "options": {"expires": float(HOUSEKEEPING_SECONDS)},
+    }
+}
 EXPERT_MAX_DIALOGUES = env_int("EXPERT_MAX_DIALOGUES", 1, minimum=1, maximum=20)
 WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 64 * 1024, minimum=1024)
 WS_RATE_PER_MINUTE = env_int("WS_RATE_PER_MINUTE", 120, minimum=10)
