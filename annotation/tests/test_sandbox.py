@@ -596,3 +596,50 @@ def test_a_malformed_reply_from_a_worker_is_rejected(reply):
     with pytest.raises(ValueError):
         sandbox._decode_reply(reply)
     assert sandbox._decode_reply('[1, ["a"], false, [[1]]]') == [1, ["a"], False, [[1]]]
+
+
+# --- execute_many: one round trip for many statements ----------------------------------------------------------------
+
+MIXED = [
+    "SELECT count(*) FROM small",
+    "SELECT name FROM small WHERE i < 3 ORDER BY i",
+    "SELEC 1",
+    "DELETE FROM small",
+    "SELECT 1; SELECT 2",
+    "SELECT nope FROM small",
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c",
+    "SELECT i FROM small ORDER BY i",
+]
+
+
+def _shape(result: sandbox.SandboxResult):
+    return (result.ok, result.columns, result.rows, result.truncated, (result.error or {}).get("kind"))
+
+
+def test_a_batch_answers_each_statement_as_a_single_call_would(database):
+    batch = sandbox.execute_many(database, MIXED, limits=LIMITS)
+    single = [execute(database, sql, limits=LIMITS) for sql in MIXED]
+    assert [_shape(result) for result in batch] == [_shape(result) for result in single]
+    assert [(result.error or {}).get("kind") for result in batch] == [
+        None, None, "syntax", "forbidden", "too_many_statements", "schema", "timeout", None,
+    ]  # fmt: skip
+
+
+def test_a_batch_reply_is_no_bigger_than_one_statements_may_be(database):
+    # Each result is ~1.3 MB of the 1,500 big rows' filler; a batch of five would make a 6.5 MB reply.
+    limits = SandboxLimits(**{**LIMITS.__dict__, "max_rows": 2000, "max_result_bytes": 3_500_000})
+    sqls = ["SELECT filler FROM big WHERE i < 600"] * 5
+    results = sandbox.execute_many(database, sqls, limits=limits)
+    assert [result.row_count for result in results] == [600] * 5
+
+
+def test_a_worker_killed_mid_batch_costs_a_rerun_one_by_one_and_nothing_else(database):
+    # The printf loop is only stopped by the backstop, which kills the worker with the rest of the batch unanswered.
+    limits = SandboxLimits(**{**LIMITS.__dict__, "memory_mb": 250})  # a pool of its own
+    sqls = ["SELECT count(*) FROM small", "SELECT printf('%.*c', 1e9, 'x')", "SELECT max(i) FROM small"]
+    results = sandbox.execute_many(database, sqls, limits=limits)
+    assert [_shape(result) for result in results] == [
+        (True, ["count(*)"], [[100]], False, None),
+        (False, [], [], False, "timeout"),
+        (True, ["max(i)"], [[99]], False, None),
+    ]

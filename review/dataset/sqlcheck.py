@@ -14,11 +14,13 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from itertools import groupby
 
-from annotation.sql.sandbox import SandboxLimits, execute
+from annotation.sql.sandbox import SandboxLimits, execute_many
 from review.dataset.encoding import encode_chunk
 
 CHUNK_SIZE = 200
+BATCH_SIZE = 64  # queries per execution task: one sandbox round trip each (execute_many)
 
 
 @dataclass
@@ -74,8 +76,8 @@ def check_queries(
     threads = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="export-sql")
     try:
         running = {}
-        for start in range(0, len(executable), 50):
-            batch = executable[start : start + 50]
+        for start in range(0, len(executable), BATCH_SIZE):
+            batch = executable[start : start + BATCH_SIZE]
             running[threads.submit(_execute_batch, batch, paths, limits)] = batch
         for db_id, sqls in by_db.items():
             for start in range(0, len(sqls), CHUNK_SIZE):
@@ -109,12 +111,14 @@ def _collect(running: dict, checks: dict, *, block: bool) -> int:
 
 
 def _execute_batch(batch, paths, limits) -> list[tuple[str | None, str | None]]:
+    """Execute a batch (sorted by database) with one sandbox round trip per database in it."""
     outcomes = []
-    for db_id, sql in batch:
-        result = execute(paths[db_id], sql, limits=limits)
-        if result.ok:
-            outcomes.append((None, result_digest(result.columns, result.rows)))
-        else:
-            error = result.error or {}
-            outcomes.append((f"{error.get('kind', 'error')}: {error.get('message', 'failed')}", None))
+    for db_id, group in groupby(batch, key=lambda pair: pair[0]):
+        sqls = [sql for _, sql in group]
+        for result in execute_many(paths[db_id], sqls, limits=limits):
+            if result.ok:
+                outcomes.append((None, result_digest(result.columns, result.rows)))
+            else:
+                error = result.error or {}
+                outcomes.append((f"{error.get('kind', 'error')}: {error.get('message', 'failed')}", None))
     return outcomes
