@@ -1,6 +1,7 @@
 """Benchmark: the live chat under load, against a floor (a bare websocket relay with the same message pattern).
 
     .venv/bin/python bench/chat_load.py [--rooms 10 50 200] [--questions 3] [--think 2.0] [--servers 2]
+                                        [--stall-every 3]
 
 Starts a throwaway PostgreSQL and Redis (tools/test_stack.py), migrates, loads the demo databases and goals, creates
 the accounts, and starts Daphne. Scripted clients (bench/wozclient.py, written from docs/protocol.md alone) sign in
@@ -17,6 +18,10 @@ Pace: each client pauses `--think` seconds (±50%) before each step, so a questi
 default, 2 s, is some ten times faster than people type questions and write SQL: 200 rooms then send about 100
 frames a second. The server side's CPU seconds per frame are printed too: unlike latency, they barely depend on
 what else the machine is doing (the load average at the end of each round is printed for that reason).
+
+`--stall-every S`: once every room is open, one expert (the first account's) also runs a query that only stops at the
+sandbox's time limit (SANDBOX_TIMEOUT_MS) every S seconds, in its own room. That room is left out of the latency
+figures; the others show whether one expert's slow SQL holds up rooms that have nothing to do with it.
 """
 
 from __future__ import annotations
@@ -45,10 +50,12 @@ sys.path.insert(0, str(PROJECT_ROOT))
 from bench import stack  # noqa: E402
 from bench.wozclient import (  # noqa: E402
     Delivery,
+    ProtocolError,
     Room,
     check_delivery,
     lobby_wait,
     login,
+    new_id,
     partner_latencies,
     play_expert,
     play_worker,
@@ -60,6 +67,8 @@ PASSWORD = "bench-password-1"
 PREFIX = "bench_"
 # p99 targets of send → partner receipt (ms) by number of rooms; N without a target is reported only.
 TARGETS_MS = {50: 50.0, 200: 150.0}
+# Counts for ever: it stops only at the sandbox's time limit, as a runaway expert query does.
+RUNAWAY_SQL = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
 
 # --- The floor: a minimal relay with the same frames, nothing stored, nothing shared between processes ----------------
 
@@ -344,6 +353,8 @@ class RoundResult:
     dialogue_cpu: float = 0.0  # of which after every room was open (the dialogues, without sign-in and pairing)
     dialogue_frames: int = 0  # frames sent into the rooms after the hello
     client_cpu: float = 0.0  # CPU seconds of this process (the clients share the machine with the servers)
+    stall_seconds: list[float] = field(default_factory=list)  # send → ack of each runaway query (--stall-every)
+    stalled_rooms: int = 0  # rooms left out of the latency figures because their expert ran the runaway queries
 
     @property
     def latencies_ms(self) -> list[float]:
@@ -358,7 +369,9 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=1000, method="inclusive")[int(q * 10) - 1]
 
 
-async def run_round(target, rooms: int, *, questions: int, think: float, seed: int) -> RoundResult:
+async def run_round(
+    target, rooms: int, *, questions: int, think: float, seed: int, stall_every: float = 0.0
+) -> RoundResult:
     result = RoundResult(target.name, rooms)
     started = time.perf_counter()
     paired_at: list[float] = []
@@ -368,6 +381,20 @@ async def run_round(target, rooms: int, *, questions: int, think: float, seed: i
     # (2N sockets at once) does not land on the first utterances. A room that never pairs releases the rest later.
     rooms_in, all_in = 0, asyncio.Event()
     cpu_at_start: dict[str, float] = {}
+    stalled: set[int] = set()  # dialogues whose expert runs the runaway queries
+
+    async def stall(room: Room) -> None:
+        """Every `stall_every` seconds, a query that runs until the sandbox stops it (cancelled when its room is
+        done)."""
+        await all_in.wait()
+        while True:
+            await asyncio.sleep(stall_every)
+            started = time.perf_counter()
+            try:
+                await room.post({"type": "sql_run", "id": new_id("stall"), "sql": RUNAWAY_SQL})
+            except ProtocolError:
+                return  # the dialogue ended meanwhile: its runs are refused as `closed`
+            result.stall_seconds.append(time.perf_counter() - started)
 
     async def line_up() -> None:
         nonlocal rooms_in
@@ -386,12 +413,19 @@ async def run_round(target, rooms: int, *, questions: int, think: float, seed: i
         room = Room(url, dialogue, cookie, label=f"{role}{index}@{dialogue}")
         sides[dialogue][role] = room
         await room.start()
+        staller = None
+        if role == "expert" and index == 0 and stall_every > 0:
+            stalled.add(dialogue)
+            staller = asyncio.create_task(stall(room))
         try:
             if role == "worker":
                 await play_worker(room, questions=questions, think=think, rng=rng, when_both_in=line_up)
             else:
                 await play_expert(room, think=think, rng=rng)
         finally:
+            if staller is not None:
+                staller.cancel()
+                await asyncio.gather(staller, return_exceptions=True)
             await room.close()
 
     # The client's own collector pauses would count as server latency (and hit the floor the same way): none during
@@ -429,7 +463,10 @@ async def run_round(target, rooms: int, *, questions: int, think: float, seed: i
             result.dialogue_frames += room.frames_sent - 1
             result.frames_received += len(room.received)
             result.reconnects += room.reconnects
-        if "worker" in pair and "expert" in pair:
+        if dialogue in stalled:
+            result.stalled_rooms += 1
+            result.completed += "score" in final
+        elif "worker" in pair and "expert" in pair:
             worker, expert = pair["worker"], pair["expert"]
             result.utterance_ms += [s * 1000 for s in partner_latencies(worker, expert, {"utterance"})]
             result.response_ms += [s * 1000 for s in partner_latencies(expert, worker, {"response"})]
@@ -487,6 +524,11 @@ def report(pairs: list[tuple[RoundResult, RoundResult | None]]) -> bool:
                 f"{result.dialogue_cpu:.1f} s, {result.dialogue_cpu * 1000 / max(result.dialogue_frames, 1):.2f} ms "
                 "per frame in"
             )
+            if result.stall_seconds:
+                print(
+                    f"    {len(result.stall_seconds)} runaway queries in {result.stalled_rooms} room(s) left out of "
+                    f"the latency figures, each {statistics.median(result.stall_seconds):.2f} s (median) send → ack"
+                )
             # Failures grouped by what went wrong, without the socket's name and the numbers in it.
             kinds = Counter(re.sub(r"\d+", "#", failure.split(": ", 2)[-1]) for failure in result.failures)
             for kind, count in kinds.most_common(8):
@@ -549,6 +591,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--conn-max-age", type=int, default=300, help="DB_CONN_MAX_AGE of the servers, seconds")
     parser.add_argument("--no-floor", action="store_true", help="skip the bare relay")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--stall-every",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="one expert also runs a query to the sandbox's time limit every S seconds (its room is not measured)",
+    )
     parser.add_argument("--logs", metavar="DIR", help="keep the Daphne logs in DIR (default: thrown away)")
     parser.add_argument("--log-level", default="WARNING", help="LOG_LEVEL of the servers")
     parser.add_argument(
@@ -565,7 +614,14 @@ async def bench(args, ours_target: WozsqlTarget, floor_target: FloorTarget | Non
     for rooms in args.rooms:
         print(f"N={rooms}: wozsql ...", flush=True)
         with profiled(servers, args.profile, f"n{rooms}"):
-            ours = await run_round(ours_target, rooms, questions=args.questions, think=args.think, seed=args.seed)
+            ours = await run_round(
+                ours_target,
+                rooms,
+                questions=args.questions,
+                think=args.think,
+                seed=args.seed,
+                stall_every=args.stall_every,
+            )
         floor = None
         if floor_target:
             print(f"N={rooms}: floor ...", flush=True)

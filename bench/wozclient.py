@@ -93,7 +93,8 @@ def ws_url(base_url: str, path: str) -> str:
 def _open(base_url: str, path: str, cookie: str | None):
     headers = {"Cookie": cookie} if cookie else {}
     # No compression: browsers and servers differ there, and it only adds CPU to what is measured. No proxy from the
-    # environment: the server is on loopback. Frames are at most 64 KiB by the protocol; allow some slack.
+    # environment: the server is on loopback. The server's frames are at most 1 MiB by the protocol (result tables are
+    # cut to fit), which is also what Daphne takes from us.
     return ws_connect(
         ws_url(base_url, path),
         origin=base_url,

@@ -7,21 +7,37 @@ missing events from the database, and a duplicate is ignored. The channel layer 
 """
 
 import asyncio
+import copy
 import functools
 import json
+import logging
+import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import connections
 from django.utils import timezone
 
 from annotation.roles import can
 from dialogs import log, selectors, services
-from dialogs.models import Dialogue, DialogueStatus, Event
+from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from dialogs.services import DialogueError
 from dialogs.visibility import event_view
+
+try:
+    from autobahn.exception import Disconnected as _DaphneDisconnected
+except ImportError:  # pragma: no cover - autobahn comes with Daphne
+    _DaphneDisconnected = OSError
+
+logger = logging.getLogger(__name__)
+
+# What sending on a socket whose client has just gone raises: Daphne (autobahn) once the closing handshake has begun,
+# before the disconnect reaches the consumer; other ASGI servers an OSError, as the ASGI spec asks.
+SOCKET_CLOSED_ERRORS = (OSError, _DaphneDisconnected)
 
 # Close codes (4000–4999 are the application's): the client shows the reason and does not retry 4401/4403/4404.
 CLOSE_UNAUTHENTICATED = 4401
@@ -33,6 +49,13 @@ def person_group(user_id: int) -> str:
     return f"person-{user_id}"
 
 
+# Daphne's default websocket_max_message_size, which autobahn applies to the frames it sends too: a bigger one is not
+# sent, and the socket is closed with 1011.
+TRANSPORT_MAX_FRAME_BYTES = 1024 * 1024
+# The key config/asgi.py adds to a `websocket.receive` when a frame was over that limit: the text is then only the
+# frame's head (what arrived first), and the key's value is the frame's size in bytes.
+OVERSIZED_FRAME_KEY = "wozsql.oversized_bytes"
+
 LOBBY_GROUP = "lobby"
 # After an event of these kinds (that its side sees), a room socket sends the screen's state again.
 STATE_CHANGING_KINDS = frozenset({"end", "score", "response"})
@@ -43,8 +66,40 @@ TIMED_OUT_MESSAGE = "No expert became free in time. Thank you for waiting: here 
 NO_GOAL_MESSAGE = "You have done every task we have for now. Thank you: here is your completion code."
 
 
+_DECODER = json.JSONDecoder()
+_BLANK = re.compile(r"[ \t\n\r]*")
+
+
+def frame_id(text: str) -> str | None:
+    """The client id (`id`, 1–64 characters) of a frame that is refused before it is parsed (too large, rate limited,
+    not valid JSON), or None. Read pair by pair from the top level of the JSON object, so that an id that comes before
+    whatever is wrong is found: in a frame that is not valid JSON further on, or in only the head of a frame too large
+    to be received whole."""
+    match = _BLANK.match
+    index = match(text).end()
+    if text[index : index + 1] != "{":
+        return None
+    index += 1
+    try:
+        while True:
+            key, index = _DECODER.raw_decode(text, match(text, index).end())
+            index = match(text, index).end()
+            if text[index : index + 1] != ":":
+                return None
+            value, index = _DECODER.raw_decode(text, match(text, index + 1).end())
+            if key == "id":
+                return value if isinstance(value, str) and 1 <= len(value) <= 64 else None
+            index = match(text, index).end()
+            if text[index : index + 1] != ",":
+                return None
+            index += 1
+    except ValueError:  # the cut, or the fault: no id before it
+        return None
+
+
 class _RateLimit:
-    """A token bucket per socket: WS_RATE_PER_MINUTE messages a minute, with a burst of a quarter of that."""
+    """A token bucket per socket: WS_RATE_PER_MINUTE messages a minute, with a burst of a quarter of that (at least
+    5; docs/protocol.md states it)."""
 
     def __init__(self, per_minute: int):
         self.rate = per_minute / 60.0
@@ -65,8 +120,21 @@ class _RateLimit:
 class _JsonConsumer(AsyncWebsocketConsumer):
     """Bounded, parsed JSON frames with errors that say what was wrong; subclasses implement `on_message`."""
 
+    peer_gone = False  # the client closed the socket; its disconnect has not been handled yet
+
     async def send_json(self, content: dict) -> None:
-        await self.send(text_data=json.dumps(content, ensure_ascii=False))
+        await self.send_text(json.dumps(content, ensure_ascii=False))
+
+    async def send_text(self, text: str) -> None:
+        """Send one frame. A client that has just closed the socket is not an error: whatever was on its way is
+        dropped quietly (a room client resumes from its last sequence number), and nothing more is sent."""
+        if self.peer_gone:
+            return
+        try:
+            await self.send(text_data=text)
+        except SOCKET_CLOSED_ERRORS as exc:
+            self.peer_gone = True
+            logger.debug("socket closed by the client before a frame could be sent: %s", exc)
 
     async def refuse(self, code: int) -> None:
         """Close with an application code (4401/4403/4404) that the client can read.
@@ -83,25 +151,45 @@ class _JsonConsumer(AsyncWebsocketConsumer):
             error["id"] = client_id
         await self.send_json(error)
 
+    async def websocket_receive(self, message):
+        if OVERSIZED_FRAME_KEY in message:  # the head of a frame over Daphne's own limit (config/asgi.py)
+            await self.refuse_frame("too_large", self._size_limit_text(), message.get("text") or "")
+            return
+        await super().websocket_receive(message)
+
     async def receive(self, text_data=None, bytes_data=None):
         if text_data is None:
             await self.send_error("bad_frame", "Send JSON text frames, not binary.")
             return
         if len(text_data.encode("utf-8")) > settings.WS_MAX_MESSAGE_BYTES:
-            await self.send_error("too_large", f"Messages are limited to {settings.WS_MAX_MESSAGE_BYTES} bytes.")
+            await self.refuse_frame("too_large", self._size_limit_text(), text_data)
             return
         if not self.rate_limit.allow():
-            await self.send_error("rate_limited", "Too many messages; slow down.")
+            await self.refuse_frame("rate_limited", "Too many messages; slow down.", text_data)
             return
         try:
             message = json.loads(text_data)
         except ValueError:
-            await self.send_error("bad_json", "The message is not valid JSON.")
+            await self.refuse_frame("bad_json", "The message is not valid JSON.", text_data)
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await self.send_error("bad_message", "A message is a JSON object with a string 'type'.")
+            await self.refuse_frame("bad_message", "A message is a JSON object with a string 'type'.", text_data)
             return
         await self.on_message(message)
+
+    async def refuse_frame(self, code: str, message: str, text: str) -> None:
+        """Refuse a frame before it is parsed, with its id when one can be read (the client resends or gives up on
+        exactly that message)."""
+        await self.send_error(code, message, frame_id(text))
+
+    async def refuse_message(self, received: dict, code: str, message: str) -> None:
+        """Refuse a parsed frame, with its id when it had one."""
+        client_id = received.get("id")
+        await self.send_error(code, message, client_id if isinstance(client_id, str) else None)
+
+    @staticmethod
+    def _size_limit_text() -> str:
+        return f"Messages are limited to {settings.WS_MAX_MESSAGE_BYTES} bytes."
 
     async def on_message(self, message: dict) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -197,7 +285,7 @@ class LobbyConsumer(_JsonConsumer):
             try:
                 await database_sync_to_async(services.lobby_join)(person=self.user)
             except DialogueError as exc:
-                await self.send_error(exc.code, exc.message)
+                await self.refuse_message(message, exc.code, exc.message)
                 return
             await self._pair_and_announce()
         elif kind == "leave":
@@ -206,7 +294,7 @@ class LobbyConsumer(_JsonConsumer):
         elif kind == "status":
             await self._send_status(fresh_since=time.monotonic())
         else:
-            await self.send_error("unknown_type", f"Unknown message type {kind!r}.")
+            await self.refuse_message(message, "unknown_type", f"Unknown message type {kind!r}.")
 
     async def _pair_and_announce(self):
         started = timezone.now()
@@ -294,6 +382,37 @@ class LobbyConsumer(_JsonConsumer):
 
 _DIALOGUE_OWN_FIELDS = [f.attname for f in Dialogue._meta.concrete_fields if not (f.is_relation or f.primary_key)]
 
+_sql_run_pool: ThreadPoolExecutor | None = None
+
+
+def _sql_run_executor() -> ThreadPoolExecutor:
+    """The threads that `sql_run` messages wait on the sandbox from. Every other database call of a consumer goes to
+    the one thread they all share (thread-sensitive): a run waiting there for seconds held up the acks and events of
+    every room of the process. A few more threads than sandbox workers: the sandbox queues the rest itself."""
+    global _sql_run_pool
+    if _sql_run_pool is None:  # only ever called on the event loop's thread
+        _sql_run_pool = ThreadPoolExecutor(max_workers=settings.SANDBOX_WORKERS + 2, thread_name_prefix="room-sql-run")
+    return _sql_run_pool
+
+
+def _post_sql_run(**kwargs):
+    """`services.dialogue_post` on an SQL-run thread: its database connection is its own, and is closed before the
+    thread goes back to the pool (a pool thread would otherwise keep one open per thread for as long as it lives)."""
+    try:
+        return services.dialogue_post(**kwargs)
+    finally:
+        connections.close_all()
+
+
+def _table_bounded(view: dict) -> dict:
+    """An event's view with its result table cut to what a frame carries (services.result_bounded)."""
+    payload = view["payload"]
+    if view["kind"] == EventKind.SQL_RUN and isinstance(payload.get("result"), dict):
+        return {**view, "payload": {**payload, "result": services.result_bounded(payload["result"])}}
+    if view["kind"] == EventKind.RESULT_SHARED:
+        return {**view, "payload": services.result_bounded(payload)}
+    return view
+
 
 class DialogueConsumer(_JsonConsumer):
     """One participant's socket in one room."""
@@ -371,7 +490,7 @@ class DialogueConsumer(_JsonConsumer):
     async def _hello(self, message):
         last_seq = message.get("last_seq", 0)
         if not isinstance(last_seq, int) or last_seq < 0:
-            await self.send_error("invalid", "'last_seq' must be a non-negative integer.")
+            await self.refuse_message(message, "invalid", "'last_seq' must be a non-negative integer.")
             return
         await self._send_state()
         self.sent_seq = last_seq
@@ -401,18 +520,24 @@ class DialogueConsumer(_JsonConsumer):
             self.turns = None
 
     async def _post(self, message):
-        client_id = message.get("id")
+        # The turns this socket keeps spare the post a read of the log (a copy: they change as events arrive).
+        turns = log.turns_copy(self.turns) if self.turns is not None else None
         try:
-            # The turns this socket keeps spare the post a read of the log (a copy: they change as events arrive).
-            turns = log.turns_copy(self.turns) if self.turns is not None else None
-            results = await database_sync_to_async(services.dialogue_post)(
-                dialogue=self.dialogue, person=self.user, message=message, turns=turns
-            )
+            if message["type"] == "sql_run":
+                # The sandbox may take up to its time limit: off the shared thread (see _sql_run_executor). On a copy
+                # of the dialogue: dialogue_post sets fields on the one it is given, and this socket's own tasks (the
+                # abandon timer) go on using theirs on the shared thread meanwhile.
+                post = database_sync_to_async(_post_sql_run, thread_sensitive=False, executor=_sql_run_executor())
+                dialogue = copy.copy(self.dialogue)
+            else:
+                post = database_sync_to_async(services.dialogue_post)
+                dialogue = self.dialogue
+            results = await post(dialogue=dialogue, person=self.user, message=message, turns=turns)
         except DialogueError as exc:
-            await self.send_error(exc.code, exc.message, client_id if isinstance(client_id, str) else None)
+            await self.refuse_message(message, exc.code, exc.message)
             return
         for event, _created in results:
-            await self.send_json({"type": "ack", "id": client_id, "seq": event.seq})
+            await self.send_json({"type": "ack", "id": message["id"], "seq": event.seq})
         # Broadcast even a retried event: the original broadcast may be the one that was lost.
         await self._broadcast([event for event, _ in results])
 
@@ -452,7 +577,7 @@ class DialogueConsumer(_JsonConsumer):
         self._track(event)
         view = event_view(event, self.side)
         if view is not None:
-            await self.send_json({"type": "event", **view})
+            await self._send_event(view)
         self.sent_seq = seq
         if event.kind in STATE_CHANGING_KINDS and view is not None:
             await self._send_state(after=event)
@@ -465,13 +590,22 @@ class DialogueConsumer(_JsonConsumer):
             self._track(event)
             view = event_view(event, self.side)
             if view is not None:
-                await self.send_json({"type": "event", **view})
+                await self._send_event(view)
                 if event.kind in STATE_CHANGING_KINDS:
                     changed = event
         if events:
             self.sent_seq = max(self.sent_seq, events[-1].seq)
         if changed is not None:
             await self._send_state(after=changed)
+
+    async def _send_event(self, view: dict) -> None:
+        text = json.dumps({"type": "event", **view}, ensure_ascii=False)
+        # A character is at most 4 bytes: only a frame that could be over the limit is encoded to measure it.
+        if len(text) * 4 > TRANSPORT_MAX_FRAME_BYTES and len(text.encode("utf-8")) > TRANSPORT_MAX_FRAME_BYTES:
+            # A table stored before runs were bounded: over Daphne's limit the frame would close the socket, and
+            # every reconnect would replay it. Cut on the way out, as a new run is cut when it is stored.
+            text = json.dumps({"type": "event", **_table_bounded(view)}, ensure_ascii=False)
+        await self.send_text(text)
 
     def _events_after(self, after_seq):
         return list(self.dialogue.events.filter(seq__gt=after_seq).order_by("seq"))

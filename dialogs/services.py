@@ -6,6 +6,7 @@ original event back. `dialogue_post` is the single entry point for everything a 
 (role, state, labels, sizes), then records. Consumers, views and tests all go through it.
 """
 
+import json
 import secrets
 from datetime import timedelta
 
@@ -283,6 +284,9 @@ def _text(message: dict, field: str, *, limit: int, required: bool = True) -> st
     value = message.get(field, "")
     if not isinstance(value, str):
         raise DialogueError("invalid", f"'{field}' must be a string.")
+    if "\x00" in value:
+        # PostgreSQL stores no NUL in text or jsonb: the write failed with a DataError that closed the socket.
+        raise DialogueError("invalid", f"'{field}' must not contain NUL characters.")
     value = value.strip()
     if required and not value:
         raise DialogueError("invalid", f"'{field}' must not be empty.")
@@ -296,7 +300,11 @@ def sql_run_result(database: Database, sql: str) -> dict:
 
     A truncated result is counted in full ("showing N of M"; `total_rows` is None when counting fails). A query that
     runs but cannot be encoded under the Spider protocol carries `spider_error`: final validation would refuse it,
-    so the person writing it is told now rather than at review.
+    so the person writing it is told now rather than at review. The table is cut to what a room stores and sends
+    (`result_bounded`): the sandbox allows results of megabytes, a websocket frame carries at most 1 MiB.
+
+    Blocks for as long as the SQL runs (up to SANDBOX_TIMEOUT_MS): a room's consumer calls it off the thread that
+    every room's database work shares.
     """
     result = execute(database.path, sql).to_dict()
     if result["ok"] and result["truncated"]:
@@ -308,7 +316,39 @@ def sql_run_result(database: Database, sql: str) -> dict:
             encode_sql(sql, database.schema)
         except SpiderEncodingError as exc:
             result["spider_error"] = str(exc)
-    return result
+    return result_bounded(result)
+
+
+def _json_bytes(value) -> int:
+    return len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+
+
+def result_bounded(table: dict) -> dict:
+    """A result table (a run's result, or a shared result's payload) as a room stores and sends it.
+
+    The first rows within RUN_STORED_MAX_ROWS rows and RUN_STORED_MAX_BYTES bytes (columns and rows as JSON); when
+    rows are cut, `truncated` is set and `total_rows` keeps the full count, so screens show "showing N of M". A NUL
+    character in a value is shown as U+2400 (PostgreSQL stores none in jsonb). Returns `table` itself when it fits.
+    """
+    rows = table.get("rows") or []
+    budget = settings.RUN_STORED_MAX_BYTES - _json_bytes(table.get("columns") or [])
+    kept, cleaned = [], False
+    for row in rows[: settings.RUN_STORED_MAX_ROWS]:
+        if any(isinstance(value, str) and "\x00" in value for value in row):
+            row = [value.replace("\x00", "\u2400") if isinstance(value, str) else value for value in row]
+            cleaned = True
+        budget -= _json_bytes(row) + 1  # the row and the comma after it
+        if budget < 0:
+            break
+        kept.append(row)
+    if len(kept) == len(rows) and not cleaned:
+        return table
+    bounded = {**table, "rows": kept, "row_count": len(kept)}
+    if len(kept) < len(rows):
+        bounded["truncated"] = True
+        if not table.get("truncated"):  # all the rows were here: their number is the full count
+            bounded["total_rows"] = len(rows)
+    return bounded
 
 
 def _turn(message: dict, turns: dict[int, TurnState]) -> TurnState:
@@ -423,7 +463,8 @@ def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict,
     if kind == "share_result":
         turn = _turn(message, turns)
         run = _sql_run_event(dialogue, message.get("run"))
-        result = run.payload["result"]
+        # Bounded again: a run stored before the caps existed, or imported, may hold more than a frame can carry.
+        result = result_bounded(run.payload["result"])
         if run.payload.get("turn") not in (None, turn.seq):
             raise DialogueError("invalid", f"SQL run #{run.seq} was written for another turn.")
         if not result["ok"]:

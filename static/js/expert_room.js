@@ -203,6 +203,15 @@ function runCard(run, number) {
     head.append(element("span", "sent-mark", "✓ Sent to the user — this turn's SQL"));
     card.append(head, element("pre", "mono sql-block", run.sql));
     if (result.ok) {
+      if (result.spider_error) {
+        // Not a failure: the result is real and may be sent. But the dataset stores SQL in Spider's encoding, and
+        // review's final validation refuses what cannot be encoded: better to hear it now than at review.
+        const warning = element("p", "notice warn spider-warning",
+          `Runs, but cannot be encoded under the Spider protocol: ${result.spider_error}. `
+          + "Final validation will refuse it; rewrite it if you can.");
+        warning.setAttribute("role", "status");
+        card.append(warning);
+      }
       card.append(resultTable(result));
       const share = element("button", "share", "Send this result to the user");
       share.type = "button";
