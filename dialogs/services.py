@@ -394,8 +394,8 @@ def dialogue_post(
     if (side == Role.WORKER) != (kind in WORKER_TYPES):
         raise DialogueError("wrong_role", f"A {side} cannot send '{kind}'.")
     client_id = message.get("id")
-    if not isinstance(client_id, str) or not 1 <= len(client_id) <= 64:
-        raise DialogueError("invalid", "Every message needs an 'id' string of 1 to 64 characters.")
+    if not isinstance(client_id, str) or not 1 <= len(client_id) <= 64 or "\x00" in client_id:
+        raise DialogueError("invalid", "Every message needs an 'id' string of 1 to 64 characters (no NUL).")
     try:
         try:
             return _post(dialogue, person, side, kind, message, client_id, turns)

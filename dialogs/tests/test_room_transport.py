@@ -275,6 +275,8 @@ async def test_nul_characters_are_refused_in_text_and_shown_as_a_symbol_in_resul
     expert_ws, _ = await _enter(dialogue, erin)
     await worker_ws.send_json_to({"type": "utterance", "id": "nul", "text": "How many\x00students?"})
     assert (await receive_until(worker_ws, _is("error", id="nul")))["code"] == "invalid"
+    await worker_ws.send_json_to({"type": "utterance", "id": "n\x00l", "text": "How many students?"})
+    assert (await receive_until(worker_ws, _is("error", id="n\x00l")))["code"] == "invalid"
     turn = await _ask(worker_ws, "u1")
     await expert_ws.send_json_to({"type": "user_acts", "id": "a1", "turn": turn, "acts": ["INFORM_SQL"]})
     await receive_until(expert_ws, _is("ack", id="a1"))
