@@ -12,16 +12,20 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from dialogs.background import BackgroundLoop  # noqa: E402
 from dialogs.consumers import OVERSIZED_FRAME_KEY  # noqa: E402
 from dialogs.origin import SameOriginValidator  # noqa: E402
 from dialogs.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        # Not channels' AllowedHostsOriginValidator: it let another port or scheme of an allowed host in.
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
+# The per-process loop (dialogs.background): this server's presence lease, and housekeeping where no beat runs.
+application = BackgroundLoop(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            # Not channels' AllowedHostsOriginValidator: it let another port or scheme of an allowed host in.
+            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        }
+    )
 )
 
 # What the consumer receives of a frame over Daphne's limit: enough for the `id` that comes before a long field.

@@ -23,8 +23,8 @@ from django.db import connections
 from django.utils import timezone
 
 from annotation.roles import can
-from dialogs import log, selectors, services
-from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
+from dialogs import log, presence, selectors, services
+from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocket
 from dialogs.services import DialogueError
 from dialogs.visibility import event_view
 
@@ -241,9 +241,6 @@ class LobbyConsumer(_JsonConsumer):
     # sockets of a process compute theirs from one shared read of the lobby: reading it per socket per change made a
     # crowd of N joining at once cost N² reads.
     status_delay_seconds = 0.5
-    # The release and the sweep cover every waiting person and every open room, so one socket's tick per process does
-    # them for everyone (monotonic time of the last one; one lobby socket per person would mean N full sweeps a tick).
-    _swept_at = float("-inf")
 
     async def connect(self):
         self.rate_limit = _RateLimit(settings.WS_RATE_PER_MINUTE)
@@ -261,6 +258,10 @@ class LobbyConsumer(_JsonConsumer):
         await self.channel_layer.group_add(person_group(self.user.pk), self.channel_name)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
+        await database_sync_to_async(presence.socket_opened)(
+            channel_name=self.channel_name, person_id=self.user.pk, kind=LiveSocket.Kind.LOBBY
+        )
+        self.opened = True
         self.ticker = asyncio.ensure_future(self._tick())
         await self._send_status()
 
@@ -273,6 +274,9 @@ class LobbyConsumer(_JsonConsumer):
             self.ticker.cancel()
         for task in list(self.status_tasks):
             task.cancel()
+        if getattr(self, "opened", False):
+            # The person's last lobby socket going starts their entry's reconnection grace (dialogs.presence).
+            await database_sync_to_async(presence.socket_closed)(channel_name=self.channel_name)
         if getattr(self, "user", None) is not None and self.user.is_authenticated:
             await self.channel_layer.group_discard(person_group(self.user.pk), self.channel_name)
             await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
@@ -317,29 +321,14 @@ class LobbyConsumer(_JsonConsumer):
         return [(d.pk, d.worker_id, d.expert_id) for d in services.lobby_pair()]
 
     async def _tick(self):
-        # Releases over-long waits and refreshes the estimate; also abandons rooms nobody is left in to notice.
+        # Refreshes the estimate. Releasing long waits, expiring entries nobody is behind and abandoning rooms is
+        # housekeeping's (dialogs.presence): it must happen with nobody online, so no socket's timer does it.
         try:
             while True:
                 await asyncio.sleep(self.tick_seconds)
-                released = []
-                if self._sweep_due():
-                    released = await database_sync_to_async(services.lobby_release_expired)()
-                    for entry in released:
-                        await self.channel_layer.group_send(
-                            person_group(entry.person_id),
-                            {"type": "lobby.released", "completion_code": entry.completion_code},
-                        )
-                    await database_sync_to_async(services.dialogues_sweep)()
-                await self._pair_and_announce() if released else await self._send_status()
+                await self._send_status()
         except asyncio.CancelledError:
             pass
-
-    def _sweep_due(self) -> bool:
-        now = time.monotonic()
-        if now - LobbyConsumer._swept_at < self.tick_seconds * 0.9:
-            return False
-        LobbyConsumer._swept_at = now
-        return True
 
     async def _send_status(self, fresh_since: float | None = None):
         if fresh_since is None:  # on connect and on the tick a status a moment old is as good as a new one
@@ -443,12 +432,24 @@ class DialogueConsumer(_JsonConsumer):
         # Subscribe first, then read what was missed (PITFALLS: the reverse order loses what falls in between).
         await self.channel_layer.group_add(self.dialogue.group_name, self.channel_name)
         await self.accept()
-        joined = await database_sync_to_async(services.dialogue_presence)(
-            dialogue=self.dialogue, person=self.user, joined=True
-        )
+        joined = await database_sync_to_async(self._joined)()
         if joined:
             await self._broadcast([joined[0]])  # dialogue_presence returns (event, created)
         await self._presence("connected")
+
+    def _joined(self):
+        presence.socket_opened(
+            channel_name=self.channel_name, person_id=self.user.pk, kind=LiveSocket.Kind.ROOM,
+            dialogue_id=self.dialogue.pk, side=self.side,
+        )  # fmt: skip
+        return services.dialogue_presence(dialogue=self.dialogue, person=self.user, joined=True)
+
+    def _left(self):
+        # The leave is recorded by whoever removes the socket's row: this socket, or housekeeping when this server
+        # was taken for stopped (its lease ran out); never both.
+        if not presence.socket_closed(channel_name=self.channel_name):
+            return None
+        return services.dialogue_presence(dialogue=self.dialogue, person=self.user, joined=False)
 
     def _load(self, dialogue_id):
         self.dialogue = Dialogue.objects.select_related("database", "goal", "worker").filter(pk=dialogue_id).first()
@@ -467,9 +468,7 @@ class DialogueConsumer(_JsonConsumer):
         await self.channel_layer.group_discard(self.dialogue.group_name, self.channel_name)
         if self.abandon_timer:
             self.abandon_timer.cancel()
-        left = await database_sync_to_async(services.dialogue_presence)(
-            dialogue=self.dialogue, person=self.user, joined=False
-        )
+        left = await database_sync_to_async(self._left)()
         if left:
             await self._broadcast([left[0]])
         still_open = await database_sync_to_async(services.side_connections)(self.dialogue, self.side)

@@ -161,3 +161,71 @@ def test_housekeeping_runs_as_a_celery_task_with_nobody_online(goals, settings):
     assert result["timed_out"] == 1
     entry = LobbyEntry.objects.get(person=worker)
     assert entry.outcome == LobbyEntry.Outcome.TIMED_OUT and entry.completion_code
+
+
+# --- The sockets keep the records --------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_room_socket_is_a_live_record_and_its_leave_is_recorded_once(demo_databases):
+    from channels.db import database_sync_to_async
+
+    from dialogs.tests.test_protocol import _enter, room
+
+    dialogue, alice, erin = await database_sync_to_async(room.__wrapped__)(demo_databases)
+    worker_ws, _ = await _enter(dialogue, alice)
+    sockets = await database_sync_to_async(lambda: list(LiveSocket.objects.values_list("kind", "side", "person_id")))()
+    assert sockets == [("room", "worker", alice.pk)]
+    await worker_ws.disconnect()
+
+    def leaves():
+        return list(dialogue.events.filter(kind=EventKind.LEAVE).values_list("author_id", flat=True))
+
+    assert await database_sync_to_async(leaves)() == [alice.pk]
+    assert not await database_sync_to_async(LiveSocket.objects.exists)()
+    # The server is then taken for stopped: nothing is left to reap, no second leave.
+    later = timezone.now() + timedelta(days=1)
+    await database_sync_to_async(presence.servers_reap)(now=later)
+    assert await database_sync_to_async(leaves)() == [alice.pk]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_closing_the_lobby_tab_starts_the_reconnection_grace(demo_databases):
+    from channels.db import database_sync_to_async
+
+    from dialogs.tests.test_protocol import _is, connect, receive_until
+
+    expert = await database_sync_to_async(_expert)("tabber")
+    communicator, connected, _ = await connect("/ws/lobby/", expert)
+    assert connected
+    await communicator.send_json_to({"type": "join"})
+    await receive_until(communicator, _is("status", ready=True))
+    entry = await database_sync_to_async(LobbyEntry.objects.get)(person=expert, outcome="waiting")
+    assert entry.disconnected_at is None
+    await communicator.disconnect()
+    entry = await database_sync_to_async(LobbyEntry.objects.get)(pk=entry.pk)
+    assert entry.disconnected_at is not None and entry.outcome == "waiting"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_server_process_renews_its_lease_from_its_first_request():
+    import asyncio
+
+    from channels.db import database_sync_to_async
+    from channels.testing import HttpCommunicator
+
+    from dialogs.background import BackgroundLoop
+
+    async def inner(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    app = BackgroundLoop(inner)
+    response = await HttpCommunicator(app, "GET", "/healthz").get_response()
+    assert response["status"] == 200
+    for _ in range(200):  # the loop's first round runs as soon as the request has started it
+        if await database_sync_to_async(ServerLease.objects.filter(pk=presence.SERVER_ID).exists)():
+            break
+        await asyncio.sleep(0.05)
+    assert await database_sync_to_async(ServerLease.objects.filter(pk=presence.SERVER_ID).exists)()
+    app.task.cancel()
