@@ -47,7 +47,7 @@ def _person(username: str, role: str, **extra):
     return user
 
 
-# Named personas, one per role (STYLE.md): tests read as stories about people.
+# Named personas, one per role: tests read as stories about people.
 @pytest.fixture
 def alice(db):
     """Alice is a crowd worker who has passed the tutorial."""

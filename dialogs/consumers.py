@@ -429,7 +429,7 @@ class DialogueConsumer(_JsonConsumer):
         if found == "forbidden":
             await self.refuse(CLOSE_FORBIDDEN)
             return
-        # Subscribe first, then read what was missed (PITFALLS: the reverse order loses what falls in between).
+        # Subscribe first, then read what was missed (docs/pitfalls.md: the reverse order loses what falls in between).
         await self.channel_layer.group_add(self.dialogue.group_name, self.channel_name)
         await self.accept()
         joined = await database_sync_to_async(self._joined)()

@@ -1,6 +1,6 @@
 """Encode SQL into the Spider annotation protocol (the `sql` field of Spider, SParC, CoSQL and CHASE).
 
-The format is documented in docs FORMATS.md ("Parsed SQL"). Parsing is done by sqlglot; this module only walks the
+The format is documented in docs/formats.md ("Parsed SQL"). Parsing is done by sqlglot; this module only walks the
 syntax tree and maps names to the integer ids of one `tables.json` entry. The format is flatter than SQL, so a few
 SQL shapes are folded the way the public releases fold them:
 
