@@ -106,7 +106,7 @@ if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
 
 if REDIS_URL:
     # The Pub/Sub layer: no per-process capacity budget that silently drops group messages, and measured faster
-    # than the core layer (docs/PITFALLS). redis-py's async pool defaults to 100 connections, too few for a crowd.
+    # than the core layer (docs/pitfalls.md). redis-py's async pool defaults to 100 connections, too few for a crowd.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",

@@ -1,6 +1,6 @@
 """Run one read-only SQL statement on a SQLite file, inside a pool of sandboxed worker processes.
 
-An expert's SQL is untrusted input. ``mode=ro`` alone is not a sandbox (docs/PITFALLS.md: from a read-only connection
+An expert's SQL is untrusted input. ``mode=ro`` alone is not a sandbox (docs/pitfalls.md: from a read-only connection
 ``VACUUM INTO`` wrote files, ``ATTACH`` created files, temp tables worked, ``PRAGMA query_only=0`` was accepted), so
 every layer refuses on its own:
 
@@ -99,7 +99,7 @@ _WRITE_KEYWORDS = frozenset(
     }
 )  # fmt: skip
 
-_PROGRESS_STEPS = 1000  # VM steps between deadline checks: +2.3% on normal queries, 0.09 ms late (docs/PITFALLS)
+_PROGRESS_STEPS = 1000  # VM steps between deadline checks: +2.3% on normal queries, 0.09 ms late (docs/pitfalls.md)
 _BACKSTOP_MARGIN_S = 0.5  # the caller kills a worker this long after a deadline its progress handler missed
 _STARTUP_TIMEOUT_S = 30.0  # a cold interpreter on a loaded CI machine can take seconds to start
 _QUEUE_TIMEOUT_FACTOR = 5  # a caller waits at most this many query time limits for a free worker
