@@ -15,7 +15,7 @@ _WORKER_FIELDS: dict[str, tuple[str, ...]] = {
     EventKind.RESULT_SHARED: ("turn", "columns", "rows", "row_count", "truncated", "total_rows"),
     EventKind.RESPONSE: ("turn", "text"),
     EventKind.DROP: ("turn", "warning"),
-    EventKind.END: ("status", "completion_code"),
+    EventKind.END: ("status", "completion_code", "requeued"),
 }
 
 

@@ -229,3 +229,15 @@ async def test_a_server_process_renews_its_lease_from_its_first_request():
         await asyncio.sleep(0.05)
     assert await database_sync_to_async(ServerLease.objects.filter(pk=presence.SERVER_ID).exists)()
     app.task.cancel()
+
+
+def test_the_worker_is_told_they_are_requeued(goals, settings):
+    from dialogs.visibility import event_view
+
+    worker, expert = _worker("told"), _expert("away")
+    services.lobby_join(person=worker)
+    services.lobby_join(person=expert)
+    (dialogue,) = services.lobby_pair()
+    presence.dialogues_release_unjoined(now=timezone.now() + timedelta(seconds=settings.EXPERT_JOIN_LIMIT_SECONDS + 1))
+    end = dialogue.events.get(kind=EventKind.END)
+    assert event_view(end, "worker")["payload"] == {"status": "abandoned", "completion_code": "", "requeued": True}

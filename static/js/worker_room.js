@@ -166,7 +166,12 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
       if (event.kind === "utterance") reveal();  // the worker already asked: step 1 is behind them
       if (event.author_role === "expert") $("typing-line").textContent = "";  // what they typed has arrived
       chat.add(event);
-      if (event.kind === "end") {
+      if (event.kind === "end" && event.payload.requeued) {
+        // The expert never came: the worker keeps their place in the queue (first in line) and goes back to it.
+        over = true;
+        showError("The expert did not join. You are back in the queue, first in line…");
+        if (!history) window.location.assign("/worker/");
+      } else if (event.kind === "end") {
         reveal();
         finish(event.payload.completion_code, event.payload.status);
       }
