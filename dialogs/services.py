@@ -8,6 +8,7 @@ original event back. `dialogue_post` is the single entry point for everything a 
 
 import json
 import secrets
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
@@ -16,7 +17,7 @@ from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from annotation.acts import SQL_GROUNDED_USER_ACTS, LabelError, check_acts
+from annotation.acts import LabelError, check_acts
 from annotation.models import Database, Goal, Role, User
 from annotation.roles import can
 from annotation.services import person_set_blocked
@@ -367,10 +368,6 @@ def _sql_run_event(dialogue: Dialogue, seq) -> Event:
     return event
 
 
-WORKER_TYPES = {"utterance", "end"}
-EXPERT_TYPES = {"user_acts", "sql_run", "share_result", "response", "drop", "terminate", "score"}
-
-
 # Refusals that checking against an older state of the log can give wrongly: every check that depends on the turns
 # can only change from failing to passing as the log grows, so a check that passes on an older prefix is right.
 _STALE_REFUSALS = frozenset({"invalid", "order", "too_early"})
@@ -389,9 +386,9 @@ def dialogue_post(
     """
     side = _side(dialogue, person)
     kind = message.get("type")
-    if kind not in WORKER_TYPES | EXPERT_TYPES:
+    if kind not in _HANDLERS:
         raise DialogueError("unknown_type", f"Unknown message type {kind!r}.")
-    if (side == Role.WORKER) != (kind in WORKER_TYPES):
+    if _HANDLERS[kind][0] != side:
         raise DialogueError("wrong_role", f"A {side} cannot send '{kind}'.")
     client_id = message.get("id")
     if not isinstance(client_id, str) or not 1 <= len(client_id) <= 64 or "\x00" in client_id:
@@ -418,79 +415,140 @@ def dialogue_post(
         raise
 
 
-def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict, client_id: str, turns):
-    if kind == "score":
-        dialogue.refresh_from_db(fields=["status", "last_seq", "score"])
-        return _post_score(dialogue, person, message, client_id)
-    if dialogue.is_over:  # as last seen (a status never leaves the ended ones); the row lock has the final word
-        raise _closed()
+@dataclass
+class _Post:
+    """One message being checked and recorded: what every kind's handler needs."""
 
-    def record(event_kind, payload):
+    dialogue: Dialogue
+    person: User
+    side: str
+    message: dict
+    client_id: str
+    turns: dict[int, TurnState] | None
+
+    def record(self, kind: str, payload: dict) -> tuple[Event, bool]:
         return dialogue_record(
-            dialogue=dialogue,
-            author=person,
-            kind=event_kind,
+            dialogue=self.dialogue,
+            author=self.person,
+            kind=kind,
             payload=payload,
-            client_id=client_id,
-            role=side,
+            client_id=self.client_id,
+            role=self.side,
             while_open=True,
         )
 
-    if kind == "utterance":
-        text = _text(message, "text", limit=settings.UTTERANCE_MAX_CHARS)
-        return [record(EventKind.UTTERANCE, log.utterance_payload(text))]
-    if kind == "end":  # the minimum is checked under the row lock, where a drop racing in is seen
-        return _end(dialogue, person, side, DialogueStatus.COMPLETED, client_id, "The worker ended the dialogue.")
-    if kind == "terminate":
-        reason = _text(message, "reason", limit=500, required=False)
-        return _end(dialogue, person, side, DialogueStatus.TERMINATED, client_id, reason or "Ended by the expert.")
-    # Every other step refers to earlier turns: the caller's replay when it has one, else the log's.
-    if turns is None:
-        turns = dialogue_turns(dialogue)
-    if kind == "user_acts":
-        turn = _turn(message, turns)
+    def turn(self) -> TurnState:
+        """The turn the message names. Every step after the question refers to one: checked against the caller's
+        replay when it has one, else the log's."""
+        if self.turns is None:
+            self.turns = dialogue_turns(self.dialogue)
+        return _turn(self.message, self.turns)
+
+    def acts(self, side: str) -> list[str]:
         try:
-            acts = check_acts(message.get("acts"), side="user")
+            return check_acts(self.message.get("acts"), side=side)
         except LabelError as exc:
             raise DialogueError("labels", str(exc)) from exc
-        return [record(EventKind.USER_ACTS, log.user_acts_payload(turn.seq, acts))]
-    if kind == "sql_run":
-        turn = _turn(message, turns) if message.get("turn") is not None else None
-        sql = _text(message, "sql", limit=settings.SANDBOX_MAX_SQL_LENGTH)
-        # Run outside any transaction: the sandbox can take seconds and must not hold the dialogue's row lock.
-        result = sql_run_result(dialogue.database, sql)
-        return [record(EventKind.SQL_RUN, log.sql_run_payload(turn.seq if turn else None, sql, result))]
-    if kind == "share_result":
-        turn = _turn(message, turns)
-        run = _sql_run_event(dialogue, message.get("run"))
-        # Bounded again: a run stored before the caps existed, or imported, may hold more than a frame can carry.
-        result = result_bounded(run.payload["result"])
-        if run.payload.get("turn") not in (None, turn.seq):
-            raise DialogueError("invalid", f"SQL run #{run.seq} was written for another turn.")
-        if not result["ok"]:
-            raise DialogueError("invalid", "Only a run that succeeded can be sent to the worker.")
-        return [record(EventKind.RESULT_SHARED, log.result_shared_payload(turn.seq, run.seq, result))]
-    if kind == "response":
-        turn = _turn(message, turns)
-        if turn.user_acts is None:
-            raise DialogueError("order", "Label the user's acts for this turn before responding.")
-        try:
-            acts = check_acts(message.get("acts"), side="system")
-        except LabelError as exc:
-            raise DialogueError("labels", str(exc)) from exc
-        if "CONFIRM_SQL" in acts and turn.shared_run is None:
-            raise DialogueError("order", "CONFIRM_SQL needs a result table: run the SQL and send the result first.")
-        if set(turn.user_acts) & SQL_GROUNDED_USER_ACTS and turn.shared_run is None and "CONFIRM_SQL" in acts:
-            raise DialogueError("order", "Send the result table before confirming.")
-        text = _text(message, "text", limit=settings.UTTERANCE_MAX_CHARS)
-        return [record(EventKind.RESPONSE, log.response_payload(turn.seq, text, acts, turn.shared_run))]
-    if kind == "drop":
-        turn = _turn(message, turns)
-        warning = _text(message, "warning", limit=500, required=False) or (
-            "This question did not follow the instructions and will not count. Please ask questions about the data."
-        )
-        return [record(EventKind.DROP, log.drop_payload(turn.seq, warning))]
-    raise DialogueError("unknown_type", f"Unknown message type {kind!r}.")  # pragma: no cover - guarded above
+
+    def text(self, field: str, *, limit: int, required: bool = True) -> str:
+        return _text(self.message, field, limit=limit, required=required)
+
+
+def _post_utterance(post: _Post):
+    return [
+        post.record(EventKind.UTTERANCE, log.utterance_payload(post.text("text", limit=settings.UTTERANCE_MAX_CHARS)))
+    ]
+
+
+def _post_end(post: _Post):
+    # The minimum is checked under the row lock, where a drop racing in is seen.
+    return _end(
+        post.dialogue,
+        post.person,
+        post.side,
+        DialogueStatus.COMPLETED,
+        post.client_id,
+        "The worker ended the dialogue.",
+    )
+
+
+def _post_terminate(post: _Post):
+    reason = post.text("reason", limit=500, required=False) or "Ended by the expert."
+    return _end(post.dialogue, post.person, post.side, DialogueStatus.TERMINATED, post.client_id, reason)
+
+
+def _post_user_acts(post: _Post):
+    turn = post.turn()
+    return [post.record(EventKind.USER_ACTS, log.user_acts_payload(turn.seq, post.acts("user")))]
+
+
+def _post_sql_run(post: _Post):
+    turn = post.turn() if post.message.get("turn") is not None else None
+    sql = post.text("sql", limit=settings.SANDBOX_MAX_SQL_LENGTH)
+    # Run outside any transaction: the sandbox can take seconds and must not hold the dialogue's row lock.
+    result = sql_run_result(post.dialogue.database, sql)
+    return [post.record(EventKind.SQL_RUN, log.sql_run_payload(turn.seq if turn else None, sql, result))]
+
+
+def _post_share_result(post: _Post):
+    turn = post.turn()
+    run = _sql_run_event(post.dialogue, post.message.get("run"))
+    # Bounded again: a run stored before the caps existed, or imported, may hold more than a frame can carry.
+    result = result_bounded(run.payload["result"])
+    if run.payload.get("turn") not in (None, turn.seq):
+        raise DialogueError("invalid", f"SQL run #{run.seq} was written for another turn.")
+    if not result["ok"]:
+        raise DialogueError("invalid", "Only a run that succeeded can be sent to the worker.")
+    return [post.record(EventKind.RESULT_SHARED, log.result_shared_payload(turn.seq, run.seq, result))]
+
+
+def _post_response(post: _Post):
+    turn = post.turn()
+    if turn.user_acts is None:
+        raise DialogueError("order", "Label the user's acts for this turn before responding.")
+    acts = post.acts("system")
+    if "CONFIRM_SQL" in acts and turn.shared_run is None:
+        raise DialogueError("order", "CONFIRM_SQL needs a result table: run the SQL and send the result first.")
+    text = post.text("text", limit=settings.UTTERANCE_MAX_CHARS)
+    return [post.record(EventKind.RESPONSE, log.response_payload(turn.seq, text, acts, turn.shared_run))]
+
+
+def _post_drop(post: _Post):
+    turn = post.turn()
+    warning = post.text("warning", limit=500, required=False) or (
+        "This question did not follow the instructions and will not count. Please ask questions about the data."
+    )
+    return [post.record(EventKind.DROP, log.drop_payload(turn.seq, warning))]
+
+
+def _post_score(post: _Post):
+    post.dialogue.refresh_from_db(fields=["status", "last_seq", "score"])
+    return _score(post.dialogue, post.person, post.message, post.client_id)
+
+
+# Every message kind a participant may send: the side that sends it and its handler. The one table the type checks
+# and the sets below are read from.
+_HANDLERS = {
+    "utterance": (Role.WORKER, _post_utterance),
+    "end": (Role.WORKER, _post_end),
+    "user_acts": (Role.EXPERT, _post_user_acts),
+    "sql_run": (Role.EXPERT, _post_sql_run),
+    "share_result": (Role.EXPERT, _post_share_result),
+    "response": (Role.EXPERT, _post_response),
+    "drop": (Role.EXPERT, _post_drop),
+    "terminate": (Role.EXPERT, _post_terminate),
+    "score": (Role.EXPERT, _post_score),
+}
+WORKER_TYPES = frozenset(kind for kind, (side, _) in _HANDLERS.items() if side == Role.WORKER)
+EXPERT_TYPES = frozenset(kind for kind, (side, _) in _HANDLERS.items() if side == Role.EXPERT)
+
+
+def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict, client_id: str, turns):
+    post = _Post(dialogue, person, side, message, client_id, turns)
+    if kind != "score" and dialogue.is_over:
+        # As last seen (a status never leaves the ended ones); the row lock has the final word. A score comes after.
+        raise _closed()
+    return _HANDLERS[kind][1](post)
 
 
 def _end(dialogue: Dialogue, person: User | None, side: str, status: str, client_id, reason: str):
@@ -520,7 +578,7 @@ def _end(dialogue: Dialogue, person: User | None, side: str, status: str, client
     return [event]
 
 
-def _post_score(dialogue: Dialogue, person: User, message: dict, client_id: str):
+def _score(dialogue: Dialogue, person: User, message: dict, client_id: str):
     """The expert scores the worker 1–5 once the dialogue has ended; below 3 drops it and blocks the worker."""
     if not dialogue.is_over:
         raise DialogueError("order", "Score the worker after the dialogue has ended (end or terminate it first).")
