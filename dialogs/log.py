@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from annotation.acts import SOCIAL_USER_ACTS
-from dialogs.models import EventKind
+from dialogs.models import EventKind, score_drops
 
 CLARIFY = "CLARIFY"
 FOLD_SEPARATOR = " | "
@@ -75,7 +75,7 @@ def end_payload(status: str, reason: str, completion_code: str) -> dict:
 
 
 def score_payload(score: int, comment: str) -> dict:
-    return {"score": score, "comment": comment, "dropped": score < 3}
+    return {"score": score, "comment": comment, "dropped": score_drops(score)}
 
 
 def correction_payload(

@@ -15,6 +15,15 @@ class DialogueStatus(models.TextChoices):
     DROPPED = "dropped", "Dropped (score below 3)"
 
 
+# The expert's score below which a dialogue is dropped (and its worker blocked): the one place this rule is written.
+PASSING_SCORE = 3
+
+
+def score_drops(score: int) -> bool:
+    """Whether an expert's score drops the dialogue."""
+    return score < PASSING_SCORE
+
+
 ENDED_STATUSES = frozenset(
     {DialogueStatus.COMPLETED, DialogueStatus.ABANDONED, DialogueStatus.TERMINATED, DialogueStatus.DROPPED}
 )

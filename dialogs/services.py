@@ -25,7 +25,7 @@ from annotation.sql.sandbox import execute
 from annotation.sql.spider import SpiderEncodingError, encode_sql
 from dialogs import log
 from dialogs.log import TurnState, answered_questions, dialogue_turns
-from dialogs.models import ENDED_STATUSES, Dialogue, DialogueStatus, Event, EventKind, LobbyEntry
+from dialogs.models import ENDED_STATUSES, Dialogue, DialogueStatus, Event, EventKind, LobbyEntry, score_drops
 
 
 class DialogueError(Exception):
@@ -592,7 +592,7 @@ def _score(dialogue: Dialogue, person: User, message: dict, client_id: str):
         locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
         locked.score, locked.score_comment = score, comment
         fields = ["score", "score_comment"]
-        if score < 3:
+        if score_drops(score):
             locked.status = DialogueStatus.DROPPED
             fields.append("status")
             person_set_blocked(person=locked.worker, blocked=True, reason=f"Scored {score} in dialogue {locked.pk}")
