@@ -33,11 +33,13 @@ from sqlglot.tokens import Token, TokenType
 
 __all__ = [
     "AGG_OPS",
+    "DIALECT",
     "LIMIT_MODES",
     "UNIT_OPS",
     "WHERE_OPS",
     "SpiderEncodingError",
     "encode_sql",
+    "parse_sql",
     "query_toks_no_value",
 ]
 
@@ -208,6 +210,16 @@ def plain_error_text(error: Exception) -> str:
     """The message of a sqlglot error without its terminal colour codes: the message ends up in JSON reports
     (export_report.json), web pages and the chat, where the codes are garbage."""
     return _TERMINAL_CODES.sub("", str(error))
+
+
+# The dialect the releases' SQL is read in (SQLite with the releases' quirks), for other readers of that SQL.
+DIALECT = _DIALECT
+
+
+def parse_sql(sql: str) -> exp.Expr:
+    """Parse one statement of dataset SQL into a sqlglot tree, as the encoder reads it; SpiderEncodingError for a
+    syntax error or anything but exactly one statement."""
+    return _parse(sql)
 
 
 def _parse(sql: str) -> exp.Expr:

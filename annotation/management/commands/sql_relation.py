@@ -1,0 +1,58 @@
+import json
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from annotation.models import Database
+from annotation.sql.relations import RelationError, detect_relation
+
+
+class Command(BaseCommand):
+    help = (
+        "Print the CHASE intent category and relations (R1-R16) of query pairs: reads lines "
+        "previous SQL<TAB>current SQL from --file (or - for standard input) and prints one JSON line per input line."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--file", required=True, help="TSV of previous SQL<TAB>current SQL lines; - for stdin")
+        parser.add_argument("--database", default=None, help="db_id of a registered database whose schema to use")
+
+    def handle(self, *args, file, database, **options):
+        schema = None
+        if database is not None:
+            db = Database.objects.filter(db_id=database).first()
+            if db is None:
+                raise CommandError(f"no registered database {database!r}")
+            schema = db.schema
+        if file == "-":
+            self._relate_lines(sys.stdin, schema)
+            return
+        path = Path(file)
+        if not path.is_file():
+            raise CommandError(f"{path} is not a file")
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            self._relate_lines(handle, schema)
+
+    def _relate_lines(self, lines, schema: dict | None) -> None:
+        for number, raw in enumerate(lines, start=1):
+            line = raw.rstrip("\n").rstrip("\r")
+            self.stdout.write(json.dumps({"line": number, **self._relate_line(line, schema)}, ensure_ascii=False))
+
+    @staticmethod
+    def _relate_line(line: str, schema: dict | None) -> dict:
+        # A bad line, a blank one included, becomes an error object on its own output line: the output stays aligned
+        # with the input, and the run goes on.
+        if not line.strip():
+            return {"error": "blank line: expected previous SQL<TAB>current SQL"}
+        tabs = line.count("\t")
+        if tabs != 1:
+            # SQL may hold a TAB as white space, but then the split is a guess: the line is refused instead.
+            return {"error": f"expected previous SQL<TAB>current SQL (exactly one TAB), found {tabs}"}
+        previous, current = line.split("\t")
+        try:
+            return detect_relation(previous, current, schema).as_dict()
+        except RelationError as exc:
+            return {"error": str(exc)}
+        except Exception as exc:  # never stop on one line
+            return {"error": f"{type(exc).__name__}: {exc}"}
