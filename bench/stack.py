@@ -14,7 +14,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -118,46 +117,70 @@ def _healthy(port: int, timeout: float) -> None:
         time.sleep(0.1)
 
 
-@dataclass
 class Server:
-    url: str  # http://127.0.0.1:PORT
-    pid: int
-    log: Path
+    """One Daphne process on a port of its own. It can be killed (SIGKILL: no goodbye to anyone) and started again on
+    the same port, so clients that fail over by URL find it again."""
+
+    def __init__(self, env: dict[str, str], port: int, log: Path):
+        self.env, self.port, self.log = env, port, log
+        self.url = f"http://127.0.0.1:{port}"
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def start(self) -> None:
+        """Spawn the process (its output appended to `log`); `wait_ready` waits until it serves."""
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(
+                [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+                env=self.env,
+                cwd=PROJECT_ROOT,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        try:
+            wait_for_port(self.port, timeout)
+            _healthy(self.port, timeout)
+        except TimeoutError:
+            raise RuntimeError(f"Daphne did not start ({self.url}); its log:\n{self.log.read_text()[-4000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash or an OOM kill: the process closes nothing and tells nobody."""
+        self.process.kill()
+        self.process.wait()
+
+    def terminate(self) -> None:
+        """SIGTERM; `wait_stopped` waits for the exit (several servers stop in parallel)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+
+    def wait_stopped(self, timeout: float = 15) -> None:
+        if self.process is None:
+            return
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
 @contextlib.contextmanager
 def daphne_servers(env: dict[str, str], count: int, log_dir: str | Path, timeout: float = 60) -> Iterator[list[Server]]:
-    """Start `count` Daphne processes on the same stack; yield them once each answers /healthz."""
-    processes: list[subprocess.Popen] = []
-    servers: list[Server] = []
+    """Start `count` Daphne processes on the same stack; yield them once each answers /healthz. Each is stopped on
+    exit, including one that was killed and started again meanwhile."""
+    servers = [Server(env, free_port(), Path(log_dir) / f"daphne-{number}.log") for number in range(count)]
     try:
-        for number in range(count):
-            port = free_port()
-            log = Path(log_dir) / f"daphne-{number}.log"
-            with open(log, "wb") as out:
-                process = subprocess.Popen(
-                    [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-                    env=env,
-                    cwd=PROJECT_ROOT,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                )
-            processes.append(process)
-            servers.append(Server(f"http://127.0.0.1:{port}", process.pid, log))
         for server in servers:
-            port = int(server.url.rsplit(":", 1)[1])
-            try:
-                wait_for_port(port, timeout)
-                _healthy(port, timeout)
-            except TimeoutError:
-                raise RuntimeError(f"Daphne did not start ({server.url}); its log:\n{server.log.read_text()[-4000:]}")
+            server.start()
+        for server in servers:
+            server.wait_ready(timeout)
         yield servers
     finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait_stopped()

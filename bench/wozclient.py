@@ -121,6 +121,7 @@ async def lobby_wait(
     leave_after: bool = False,
     timeout: float = 120.0,
     retried: list[str] | None = None,
+    frames: list[dict] | None = None,
 ) -> int:
     """Join the lobby and return the dialogue id once paired. `leave_after` stops an expert taking more dialogues.
 
@@ -128,14 +129,14 @@ async def lobby_wait(
     `my_dialogues`, so that counts as paired too. A lost connection, or a handshake the server did not complete, is
     retried with the protocol's back-off (the protocol's refusals are close codes after the handshake; a bare HTTP
     error is Daphne giving up on a handshake the application was too busy to accept); each retry's reason is appended
-    to `retried`.
+    to `retried`, and every frame received to `frames`.
     """
     delays = itertools.chain(BACKOFF_SECONDS, itertools.repeat(BACKOFF_SECONDS[-1]))
     try:
         async with asyncio.timeout(timeout):
             while True:
                 try:
-                    return await _lobby_once(base_url, cookie, leave_after)
+                    return await _lobby_once(base_url, cookie, leave_after, frames)
                 except (OSError, InvalidHandshake, ConnectionClosed, TimeoutError) as exc:
                     if retried is not None:
                         retried.append(f"{type(exc).__name__}: {exc}")
@@ -144,11 +145,13 @@ async def lobby_wait(
         raise ProtocolError(f"not paired within {timeout} s") from None
 
 
-async def _lobby_once(base_url: str, cookie: str | None, leave_after: bool) -> int:
+async def _lobby_once(base_url: str, cookie: str | None, leave_after: bool, frames: list[dict] | None) -> int:
     async with _open(base_url, "/ws/lobby/", cookie) as ws:
         await ws.send(json.dumps({"type": "join"}))
         async for raw in ws:
             frame = json.loads(raw)
+            if frames is not None:
+                frames.append(frame)
             kind = frame.get("type")
             dialogue = None
             if kind == "paired":
@@ -180,7 +183,12 @@ class Received:
 
 @dataclass
 class Room:
-    """One participant's socket in one room, with reconnection and resumption as the protocol describes."""
+    """One participant's socket in one room, with reconnection and resumption as the protocol describes.
+
+    After a lost connection it reconnects with the protocol's back-off, trying at each step the server it was on,
+    then each of `other_servers` in turn (another process behind the same load balancer: the session is valid there
+    too), and resumes from the last sequence number it saw, resending what was never acked.
+    """
 
     base_url: str
     dialogue: int
@@ -188,6 +196,7 @@ class Room:
     label: str = ""
     heartbeat_seconds: float = 15.0
     reply_timeout: float = 60.0
+    other_servers: tuple[str, ...] = ()
 
     received: list[Received] = field(default_factory=list)  # every frame, in arrival order
     event_seqs: list[int] = field(default_factory=list)  # seq of every event frame, in arrival order (duplicates kept)
@@ -197,6 +206,7 @@ class Room:
     sent_at: dict[str, float] = field(default_factory=dict)  # client id → time of the first send
     frames_sent: int = 0
     reconnects: int = 0
+    servers_used: list[str] = field(default_factory=list)  # the server of each connection that opened, in order
     role: str | None = None
     state: dict | None = None
 
@@ -207,6 +217,7 @@ class Room:
         self._ack_waiters: dict[str, asyncio.Future] = {}
         self._unacked: dict[str, dict] = {}  # resent with the same id after a reconnect
         self._closing = False
+        self._gone = False  # abandon(): the person is gone, nothing reconnects
         self._failure: Exception | None = None
         self._tasks: list[asyncio.Task] = []
         self._connected = asyncio.Event()
@@ -214,6 +225,11 @@ class Room:
     @property
     def last_seq(self) -> int:
         return max(self.event_seqs, default=0)
+
+    @property
+    def connected(self) -> bool:
+        """Whether the socket is open (and said hello) as far as this client knows."""
+        return self._connected.is_set()
 
     async def start(self) -> None:
         """Open the socket and say hello; a first handshake that fails for a transient reason is retried."""
@@ -224,9 +240,12 @@ class Room:
                 raise self._failure from None
         self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._heartbeat())]
 
-    async def _connect(self) -> None:
+    async def _connect(self, base_url: str | None = None) -> None:
         # Handshake errors propagate: the caller retries them (see lobby_wait on bare HTTP errors).
-        self._ws = await _open(self.base_url, f"/ws/dialogues/{self.dialogue}/", self.cookie)
+        base_url = base_url or self.base_url
+        self._ws = await _open(base_url, f"/ws/dialogues/{self.dialogue}/", self.cookie)
+        self.base_url = base_url
+        self.servers_used.append(base_url)
         # No events are pushed before hello; after a reconnect hello says what we already have.
         await self._send_raw({"type": "hello", "last_seq": self.last_seq})
         for message in list(self._unacked.values()):
@@ -244,30 +263,32 @@ class Room:
                     self._handle(Received(time.perf_counter(), json.loads(raw)))
             except ConnectionClosed:
                 pass
-            if self._closing:
+            self._connected.clear()
+            if self._closing or self._gone:
                 return
             code = self._ws.close_code
             if code in NO_RETRY_CODES:
                 self._fail(ProtocolError(f"{self.label}: room closed with code {code}"))
                 return
-            self._connected.clear()
             if not await self._reconnect():
                 return
 
     async def _reconnect(self) -> bool:
         for delay in itertools.chain(BACKOFF_SECONDS, itertools.repeat(BACKOFF_SECONDS[-1], 6)):
             await asyncio.sleep(delay)
-            if self._closing:
-                return False
-            try:
-                await self._connect()
-            except (OSError, InvalidHandshake, ConnectionClosed, TimeoutError):
-                continue
-            except ProtocolError as exc:
-                self._fail(exc)
-                return False
-            self.reconnects += 1
-            return True
+            # The server we were on first (a dropped connection is the usual case), then the others.
+            for base_url in (self.base_url, *(url for url in self.other_servers if url != self.base_url)):
+                if self._closing or self._gone:
+                    return False
+                try:
+                    await self._connect(base_url)
+                except (OSError, InvalidHandshake, ConnectionClosed, TimeoutError):
+                    continue
+                except ProtocolError as exc:
+                    self._fail(exc)
+                    return False
+                self.reconnects += 1
+                return True
         self._fail(ProtocolError(f"{self.label}: could not reconnect"))
         return False
 
@@ -364,6 +385,11 @@ class Room:
                 await asyncio.wait_for(self._arrived.wait(), remaining)
             except TimeoutError:
                 pass
+
+    def abandon(self) -> None:
+        """The person walks away: from now on a lost connection is not reconnected (the socket is left as it is, so
+        a server that dies takes it down without a goodbye)."""
+        self._gone = True
 
     async def close(self) -> None:
         self._closing = True

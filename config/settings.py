@@ -84,7 +84,14 @@ DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
     if not DATABASE_URL.startswith(("postgres://", "postgresql://", "sqlite://")):
         raise SettingError(f"DATABASE_URL must be a postgres:// or sqlite:// URL, got {DATABASE_URL.split(':')[0]}://")
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0, minimum=0))}
+    # With DB_CONN_MAX_AGE > 0 a process keeps its connections, and after a database restart they are dead: the
+    # first query on each failed, taking down the consumer that made it (dialogs/tests/test_faults.py). With health
+    # checks Django replaces a dead one before using it, at the cost of a `SELECT 1` per reuse of a kept connection.
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0, minimum=0), conn_health_checks=True
+        )
+    }
 else:
     DATABASES = {
         "default": {
@@ -107,12 +114,23 @@ if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
 if REDIS_URL:
     # The Pub/Sub layer: no per-process capacity budget that silently drops group messages, and measured faster
     # than the core layer (docs/pitfalls.md). redis-py's async pool defaults to 100 connections, too few for a crowd.
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [
-                    {"address": REDIS_URL, "max_connections": env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=10)}
+                    {
+                        "address": REDIS_URL,
+                        "max_connections": env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=10),
+                        # After a Redis restart every pooled connection is dead, and redis-py does not retry by
+                        # default: the first broadcast on each failed, taking its consumer down with it
+                        # (dialogs/tests/test_faults.py). With retries it reconnects, and so does the subscription
+                        # after a short restart; while Redis stays down, a broadcast still fails.
+                        "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
+                    }
                 ],
             },
         }

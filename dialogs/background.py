@@ -1,6 +1,7 @@
-"""The per-process background loop of a server: renew this process's lease, and, on the embedded defaults (no
-Celery beat), run housekeeping. Started by the first request the process serves (HTTP or websocket, a health check
-included): Daphne has no start-up hook, and until a first request a process holds no sockets to vouch for."""
+"""The per-process background loop of a server: renew this process's lease, vouch for its sockets, nudge the room
+sockets that a lost broadcast left behind, and, on the embedded defaults (no Celery beat), run housekeeping. Started
+by the first request the process serves (HTTP or websocket, a health check included): Daphne has no start-up hook,
+and until a first request a process holds no sockets to vouch for."""
 
 import asyncio
 import logging
@@ -10,6 +11,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from dialogs import presence
+from dialogs.consumers import rooms_catch_up
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +33,9 @@ class BackgroundLoop:
         while True:
             try:
                 await database_sync_to_async(presence.server_heartbeat)()
+                # This process's socket rows are the sockets it holds; its rooms have every event they were sent.
+                await presence.announce(await database_sync_to_async(presence.sockets_vouch)())
+                await rooms_catch_up()
                 if settings.HOUSEKEEPING_IN_PROCESS and time.monotonic() - swept >= settings.HOUSEKEEPING_SECONDS:
                     swept = time.monotonic()
                     report = await database_sync_to_async(presence.housekeeping)()

@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import time
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
@@ -121,6 +122,16 @@ class _JsonConsumer(AsyncWebsocketConsumer):
     """Bounded, parsed JSON frames with errors that say what was wrong; subclasses implement `on_message`."""
 
     peer_gone = False  # the client closed the socket; its disconnect has not been handled yet
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # However the consumer ends, this process no longer holds its socket. After a crash (a handler raised:
+            # no disconnect handler runs then) or a close the database could not record, its row is still there:
+            # the background loop's next round removes it, with its leave (presence.sockets_vouch).
+            if hasattr(self, "channel_name"):
+                presence.socket_forget(channel_name=self.channel_name)
 
     async def send_json(self, content: dict) -> None:
         await self.send_text(json.dumps(content, ensure_ascii=False))
@@ -403,6 +414,34 @@ def _table_bounded(view: dict) -> dict:
     return view
 
 
+# The room sockets of this process, for `rooms_catch_up`.
+_open_rooms: weakref.WeakSet = weakref.WeakSet()
+
+
+def _last_seqs(dialogue_ids) -> dict[int, int]:
+    return dict(Dialogue.objects.filter(pk__in=dialogue_ids).values_list("pk", "last_seq"))
+
+
+async def rooms_catch_up() -> None:
+    """Nudge each room socket of this process that is still short of an event that was committed a round ago (the
+    per-process loop calls this each round, dialogs.background).
+
+    A socket hears of new events from broadcasts only, and the channel layer loses some: at most once by design, and
+    after a Redis restart everything published before this process had subscribed again (channels_redis resubscribes
+    a second or so later, and resends nothing). In a room where each side waits for the other, the next broadcast that
+    would have shown the gap never comes (dialogs/tests/test_faults.py). The nudge goes to the socket's own channel and
+    is handled as any broadcast: the socket reads what it missed from the log. Only a socket still behind what was read
+    on the round before is nudged, so that an event merely on its way at the moment of reading costs nothing."""
+    rooms = [room for room in list(_open_rooms) if room.ready]
+    if not rooms:
+        return
+    latest = await database_sync_to_async(_last_seqs)({room.dialogue.pk for room in rooms})
+    for room in rooms:
+        if room.sent_seq < room.seq_a_round_ago:
+            await room.channel_layer.send(room.channel_name, {"type": "dialogue.event", "seq": room.seq_a_round_ago})
+        room.seq_a_round_ago = latest.get(room.dialogue.pk, 0)
+
+
 class DialogueConsumer(_JsonConsumer):
     """One participant's socket in one room."""
 
@@ -410,6 +449,7 @@ class DialogueConsumer(_JsonConsumer):
         self.rate_limit = _RateLimit(settings.WS_RATE_PER_MINUTE)
         self.user = self.scope.get("user")
         self.sent_seq = 0
+        self.seq_a_round_ago = 0  # the dialogue's last seq when rooms_catch_up last looked
         self.ready = False  # no events are pushed until the client said hello (with its last_seq)
         # The screen's state, kept up to date event by event so that the state sent after each response costs no
         # read: the last one read (`state`), the turns replayed up to `turns_seq` and whether the partner is in.
@@ -432,24 +472,21 @@ class DialogueConsumer(_JsonConsumer):
         # Subscribe first, then read what was missed (docs/pitfalls.md: the reverse order loses what falls in between).
         await self.channel_layer.group_add(self.dialogue.group_name, self.channel_name)
         await self.accept()
+        _open_rooms.add(self)
         joined = await database_sync_to_async(self._joined)()
         if joined:
             await self._broadcast([joined[0]])  # dialogue_presence returns (event, created)
         await self._presence("connected")
 
     def _joined(self):
-        presence.socket_opened(
-            channel_name=self.channel_name, person_id=self.user.pk, kind=LiveSocket.Kind.ROOM,
-            dialogue_id=self.dialogue.pk, side=self.side,
-        )  # fmt: skip
-        return services.dialogue_presence(dialogue=self.dialogue, person=self.user, joined=True)
+        return presence.room_socket_opened(
+            channel_name=self.channel_name, person=self.user, dialogue=self.dialogue, side=self.side
+        )
 
     def _left(self):
         # The leave is recorded by whoever removes the socket's row: this socket, or housekeeping when this server
         # was taken for stopped (its lease ran out); never both.
-        if not presence.socket_closed(channel_name=self.channel_name):
-            return None
-        return services.dialogue_presence(dialogue=self.dialogue, person=self.user, joined=False)
+        return presence.room_socket_closed(channel_name=self.channel_name, person=self.user, dialogue=self.dialogue)
 
     def _load(self, dialogue_id):
         self.dialogue = Dialogue.objects.select_related("database", "goal", "worker").filter(pk=dialogue_id).first()
@@ -462,7 +499,14 @@ class DialogueConsumer(_JsonConsumer):
             return "forbidden"
         return "ok"
 
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            _open_rooms.discard(self)
+
     async def disconnect(self, code):
+        _open_rooms.discard(self)
         if not hasattr(self, "dialogue") or not hasattr(self, "side"):
             return
         await self.channel_layer.group_discard(self.dialogue.group_name, self.channel_name)

@@ -6,6 +6,9 @@ process renews every SERVER_HEARTBEAT_SECONDS. Housekeeping treats a lease older
 stopped server: its room sockets get their `leave` events (the room's presence rule then applies: the dialogue is
 abandoned after PRESENCE_GRACE_SECONDS unless the person comes back, on any server), and its lobby sockets are
 dropped. A room socket's `leave` is recorded by whichever deletes its row, the socket itself or housekeeping: once.
+A live process also vouches for its own rows every round (`sockets_vouch`): a row whose consumer died without
+closing goes, with its leave, and a socket whose row housekeeping took (a database outage kept the lease from being
+renewed) gets it back, with a join.
 
 The lobby: a waiting entry with no lobby socket behind it for LOBBY_RECONNECT_GRACE_SECONDS expires (a closed tab is
 never paired), and a dialogue whose expert has not joined EXPERT_JOIN_LIMIT_SECONDS after pairing is released,
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
 import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -24,12 +28,18 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from annotation.models import Role
+from annotation.models import Role, User
 from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocket, LobbyEntry, ServerLease
+from dialogs.services import DialogueError, dialogue_presence
 
 # This process's lease: host, pid and a random part (a pid is reused after a restart).
 SERVER_ID = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+
+# The sockets this process holds, by channel name: (person id, kind, dialogue id, side). Kept with their rows by
+# socket_opened and socket_closed, and compared with the rows by sockets_vouch, all under this lock.
+_held: dict[str, tuple[int, str, int | None, str]] = {}
+_held_lock = threading.RLock()
 
 
 def server_heartbeat(*, server_id: str = SERVER_ID, now=None) -> None:
@@ -43,8 +53,16 @@ def socket_opened(
     *, channel_name: str, person_id: int, kind: str, dialogue_id: int | None = None, side: str = "",
     server_id: str = SERVER_ID,
 ) -> None:  # fmt: skip
-    """Record an open socket (a lobby socket also clears its entry's disconnection)."""
-    server_heartbeat(server_id=server_id)
+    """Record an open socket (a lobby socket also clears its entry's disconnection). One of this process's is held
+    by it from now on (see sockets_vouch)."""
+    with _held_lock:
+        server_heartbeat(server_id=server_id)
+        _socket_row(channel_name, server_id, person_id, kind, dialogue_id, side)
+        if server_id == SERVER_ID:
+            _held[channel_name] = (person_id, kind, dialogue_id, side)
+
+
+def _socket_row(channel_name, server_id, person_id, kind, dialogue_id, side) -> None:
     LiveSocket.objects.update_or_create(
         channel_name=channel_name,
         defaults={
@@ -59,11 +77,39 @@ def socket_opened(
         LobbyEntry.objects.filter(person_id=person_id, outcome=LobbyEntry.Outcome.WAITING).update(disconnected_at=None)
 
 
+def room_socket_opened(*, channel_name: str, person: User, dialogue: Dialogue, side: str) -> tuple[Event, bool] | None:
+    """A room socket of this process opened: its row and its side's join, in one transaction (a join is never
+    recorded without the row whose removal records the leave). Returns the join (None: the dialogue has ended)."""
+    with _held_lock, transaction.atomic():
+        socket_opened(
+            channel_name=channel_name, person_id=person.pk, kind=LiveSocket.Kind.ROOM, dialogue_id=dialogue.pk,
+            side=side,
+        )  # fmt: skip
+        return dialogue_presence(dialogue=dialogue, person=person, joined=True)
+
+
+def room_socket_closed(*, channel_name: str, person: User, dialogue: Dialogue) -> tuple[Event, bool] | None:
+    """A room socket of this process closed: its row goes with its side's leave, in one transaction. None when
+    housekeeping took the row first (and recorded the leave), or the dialogue has ended."""
+    with _held_lock, transaction.atomic():
+        if not socket_closed(channel_name=channel_name):
+            return None
+        return dialogue_presence(dialogue=dialogue, person=person, joined=False)
+
+
+def socket_forget(*, channel_name: str) -> None:
+    """This process no longer holds the socket, whose consumer ended without closing it (it crashed, or the database
+    was out of reach): its row, if still there, goes at the next sockets_vouch, with its leave. No lock (a dict's
+    pop is atomic): this is called on the event loop, which must not wait for a database call."""
+    _held.pop(channel_name, None)
+
+
 def socket_closed(*, channel_name: str, now=None) -> bool:
     """Forget a socket that closed. Returns whether this call removed it (False: housekeeping already reaped it, and
     recorded its leave). A person's last lobby socket going starts their entry's reconnection grace."""
     now = now or timezone.now()
-    with transaction.atomic():
+    with _held_lock, transaction.atomic():
+        _held.pop(channel_name, None)
         row = LiveSocket.objects.select_for_update().filter(pk=channel_name).first()
         if row is None:
             return False
@@ -94,13 +140,13 @@ class Housekeeping:
     expired_entries: list[LobbyEntry] = field(default_factory=list)  # nobody behind them: closed quietly
     timed_out: list[LobbyEntry] = field(default_factory=list)  # waited too long: released with a completion code
     released_dialogues: list[Dialogue] = field(default_factory=list)  # the expert never came: worker requeued
+    rejoined_rooms: list[tuple[int, int]] = field(default_factory=list)  # (dialogue id, seq) of joins recorded again
+    abandoned_dialogues: list[Dialogue] = field(default_factory=list)  # someone gone past the grace: ended
 
 
 def servers_reap(*, now=None, report: Housekeeping | None = None) -> Housekeeping:
     """Treat every server whose lease ran out as stopped: record a leave for each of its room sockets, drop its lobby
     sockets (starting their entries' reconnection grace), and forget the server."""
-    from dialogs.services import dialogue_presence
-
     now = now or timezone.now()
     report = report or Housekeeping()
     stale = list(
@@ -112,19 +158,66 @@ def servers_reap(*, now=None, report: Housekeeping | None = None) -> Housekeepin
         sockets = list(LiveSocket.objects.filter(server_id=server_id).select_related("person", "dialogue"))
         lobby_people = []
         for row in sockets:
-            with transaction.atomic():
-                removed, _ = LiveSocket.objects.filter(pk=row.pk).delete()
-            if not removed:
-                continue  # closed meanwhile: its own leave was recorded
-            if row.kind == LiveSocket.Kind.LOBBY:
-                lobby_people.append(row.person_id)
-            elif row.dialogue is not None:
-                recorded = dialogue_presence(dialogue=row.dialogue, person=row.person, joined=False)
-                if recorded is not None:
-                    report.left_rooms.append((row.dialogue_id, recorded[0].seq))
+            _socket_reap(row, report, lobby_people)
         _lobby_disconnected(lobby_people, now)
         ServerLease.objects.filter(pk=server_id, seen_at__lt=now).delete()
         report.reaped_servers.append(server_id)
+    return report
+
+
+def _socket_reap(row: LiveSocket, report: Housekeeping, lobby_people: list[int]) -> None:
+    """Remove the row of a socket that is gone without closing, with its leave in the same transaction."""
+    with transaction.atomic():
+        removed, _ = LiveSocket.objects.filter(pk=row.pk).delete()
+        if not removed:
+            return  # closed meanwhile: its own leave was recorded
+        if row.kind == LiveSocket.Kind.LOBBY:
+            lobby_people.append(row.person_id)
+        elif row.dialogue is not None:
+            try:
+                recorded = dialogue_presence(dialogue=row.dialogue, person=row.person, joined=False)
+            except DialogueError:  # no longer a participant (blocked meanwhile): nothing to record
+                recorded = None
+            if recorded is not None:
+                report.left_rooms.append((row.dialogue_id, recorded[0].seq))
+
+
+def sockets_vouch(*, server_id: str = SERVER_ID, now=None) -> Housekeeping:
+    """Make this process's socket rows be the sockets it holds (every round of its background loop).
+
+    A row with no socket behind it (its consumer ended without closing: it crashed, or the database was out of reach
+    when it closed) is removed with its leave, as a stopped server's are. A socket without its row (housekeeping took
+    this process for stopped: an outage of the database longer than a lease keeps every lease from being renewed, and
+    the first server back reaps the others) gets its row and a join again. Either way, presence follows the sockets
+    again within a round, where a leak would have kept a side present for ever, and a wrong reap would have abandoned
+    a dialogue whose people are both there (dialogs/tests/test_faults.py)."""
+    now = now or timezone.now()
+    report = Housekeeping()
+    with _held_lock:
+        mine = LiveSocket.objects.filter(server_id=server_id)
+        rows = set(mine.values_list("pk", flat=True))
+        orphans = [name for name in rows if name not in _held]
+        lobby_people: list[int] = []
+        for row in mine.filter(pk__in=orphans).select_related("person", "dialogue") if orphans else []:
+            _socket_reap(row, report, lobby_people)
+        _lobby_disconnected(lobby_people, now)
+        for name, (person_id, kind, dialogue_id, side) in list(_held.items()):
+            if name in rows:
+                continue
+            person = User.objects.filter(pk=person_id).first()
+            dialogue = Dialogue.objects.filter(pk=dialogue_id).first() if dialogue_id is not None else None
+            if person is None or (kind == LiveSocket.Kind.ROOM and dialogue is None):
+                _held.pop(name, None)  # deleted meanwhile: nothing to vouch for
+                continue
+            with transaction.atomic():
+                _socket_row(name, server_id, person_id, kind, dialogue_id, side)
+                if dialogue is not None:
+                    try:
+                        recorded = dialogue_presence(dialogue=dialogue, person=person, joined=True)
+                    except DialogueError:
+                        recorded = None
+                    if recorded is not None:
+                        report.rejoined_rooms.append((dialogue_id, recorded[0].seq))
     return report
 
 
@@ -198,7 +291,7 @@ def housekeeping(*, now=None) -> Housekeeping:
     report.expired_entries = lobby_expire_disconnected(now=now)
     report.released_dialogues = dialogues_release_unjoined(now=now)
     report.timed_out = lobby_release_expired(now=now)
-    dialogues_sweep(now=now)
+    report.abandoned_dialogues = dialogues_sweep(now=now)
     return report
 
 
@@ -216,8 +309,11 @@ async def announce(report: Housekeeping) -> None:
             person_group(entry.person_id),
             {"type": "lobby.released", "completion_code": entry.completion_code, "message": TIMED_OUT_MESSAGE},
         )
-    rooms = {dialogue_id: seq for dialogue_id, seq in report.left_rooms}
+    rooms = {dialogue_id: seq for dialogue_id, seq in report.left_rooms + report.rejoined_rooms}
     rooms.update({dialogue.pk: dialogue.last_seq for dialogue in report.released_dialogues})
+    # A sweep is often the only one to see a side gone (its server was killed, or it never said goodbye): whoever is
+    # still in the room must get the end event now, not at their next reconnection.
+    rooms.update({dialogue.pk: dialogue.last_seq for dialogue in report.abandoned_dialogues})
     for dialogue_id, seq in rooms.items():
         # No event inline: each socket reads what it has not sent from the log, in order.
         await layer.group_send(f"dialogue-{dialogue_id}", {"type": "dialogue.event", "seq": seq})

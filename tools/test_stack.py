@@ -4,7 +4,9 @@
     python tools/test_stack.py with-services -- CMD ...     # run CMD with DATABASE_URL and REDIS_URL set
 
 Importable too: `postgres_server()` and `redis_server()` are context managers yielding a URL, used by the benchmarks
-and by tests that start several Daphne processes on one stack. Nothing here is mocked: these are the Debian servers.
+and by tests that start several Daphne processes on one stack; `postgres_cluster()` and `redis_instance()` yield
+servers that can be stopped and started again on the same port (the fault-injection tests restart them). Nothing here
+is mocked: these are the Debian servers.
 """
 
 import contextlib
@@ -80,38 +82,69 @@ def _as_postgres_user():
     return entry.pw_uid, entry.pw_gid
 
 
+class PostgresCluster:
+    """A throwaway PostgreSQL cluster on a free loopback port (superuser, trust auth), that can be stopped and started
+    again on the same data folder and port, as a database server restarts under a running application."""
+
+    def __init__(self, max_connections: int = 300):
+        self.initdb, self.pg_ctl = _find_pg_bin("initdb"), _find_pg_bin("pg_ctl")
+        if not self.initdb or not self.pg_ctl:
+            raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
+        self.uid, self.gid = _as_postgres_user()
+        self.folder = tempfile.mkdtemp(prefix="wozsql-pg-")
+        if self.uid is not None:
+            os.chown(self.folder, self.uid, self.gid)
+        self.data, self.port = os.path.join(self.folder, "data"), free_port()
+        self.options = (
+            f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
+            f"-c full_page_writes=off -c max_connections={max_connections}"
+        )
+        self._run([self.initdb, "-D", self.data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/wozsql"
+
+    def _run(self, args: list[str], check: bool = True) -> None:
+        done = subprocess.run(args, user=self.uid, group=self.gid, capture_output=True, text=True)
+        if check and done.returncode != 0:
+            raise RuntimeError(f"{' '.join(args[:2])} ... failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+
+    def start(self) -> None:
+        """Start the server and return once it accepts connections (`pg_ctl -w`)."""
+        log = os.path.join(self.folder, "log")
+        self._run([self.pg_ctl, "-D", self.data, "-o", self.options, "-l", log, "-w", "start"])
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server: `fast` ends every session (clients see their connection terminated), `immediate` is a
+        crash (recovery runs at the next start)."""
+        self._run([self.pg_ctl, "-D", self.data, "-m", mode, "-w", "stop"])
+
+    def restart(self, mode: str = "fast") -> None:
+        self.stop(mode)
+        self.start()
+
+    def remove(self) -> None:
+        self._run([self.pg_ctl, "-D", self.data, "-m", "immediate", "stop"], check=False)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def postgres_cluster(max_connections: int = 300) -> Iterator[PostgresCluster]:
+    """A started `PostgresCluster`, removed (stopped and deleted) on exit."""
+    cluster = PostgresCluster(max_connections)
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.remove()
+
+
 @contextlib.contextmanager
 def postgres_server(max_connections: int = 300) -> Iterator[str]:
     """Start a throwaway PostgreSQL cluster on a free loopback port; yield its URL (superuser, trust auth)."""
-    initdb, pg_ctl = _find_pg_bin("initdb"), _find_pg_bin("pg_ctl")
-    if not initdb or not pg_ctl:
-        raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
-    uid, gid = _as_postgres_user()
-    folder = tempfile.mkdtemp(prefix="wozsql-pg-")
-    if uid is not None:
-        os.chown(folder, uid, gid)
-    data, port = os.path.join(folder, "data"), free_port()
-
-    def run(args, **kwargs):
-        return subprocess.run(args, check=True, user=uid, group=gid, stdout=subprocess.DEVNULL, **kwargs)
-
-    run([initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
-    options = (
-        f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
-        f"-c full_page_writes=off -c max_connections={max_connections}"
-    )
-    run([pg_ctl, "-D", data, "-o", options, "-l", os.path.join(folder, "log"), "-w", "start"])
-    try:
-        yield f"postgres://postgres@127.0.0.1:{port}/wozsql"
-    finally:
-        subprocess.run(
-            [pg_ctl, "-D", data, "-m", "immediate", "stop"],
-            user=uid,
-            group=gid,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        shutil.rmtree(folder, ignore_errors=True)
+    with postgres_cluster(max_connections) as cluster:
+        yield cluster.url
 
 
 def create_database(url: str) -> None:
@@ -128,35 +161,59 @@ def create_database(url: str) -> None:
     connection.close()
 
 
+class RedisServer:
+    """A throwaway Redis (no persistence) on a free loopback port, that can be stopped and started again on the same
+    port: what a restarted Redis looks like to its clients (connections dropped, every subscription gone)."""
+
+    def __init__(self):
+        self.binary = shutil.which("redis-server")
+        if not self.binary:
+            raise RuntimeError("Redis is not installed (apt-get install redis-server)")
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        """Start the server and return once it listens."""
+        args = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        self.process = subprocess.Popen([self.binary, *args, "--maxclients", "10000"], stdout=subprocess.DEVNULL)
+        wait_for_port(self.port)
+
+    def stop(self, kill: bool = False) -> None:
+        """Stop the server (SIGTERM, or SIGKILL with `kill`) and wait until it has exited."""
+        if self.process is None:
+            return
+        if kill:
+            self.process.kill()
+        else:
+            self.process.terminate()
+        self.process.wait(timeout=10)
+        self.process = None
+
+    def restart(self, kill: bool = False) -> None:
+        self.stop(kill)
+        self.start()
+
+
+@contextlib.contextmanager
+def redis_instance() -> Iterator[RedisServer]:
+    """A started `RedisServer`, stopped on exit."""
+    server = RedisServer()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
 @contextlib.contextmanager
 def redis_server() -> Iterator[str]:
     """Start a throwaway Redis (no persistence) on a free loopback port; yield its URL."""
-    binary = shutil.which("redis-server")
-    if not binary:
-        raise RuntimeError("Redis is not installed (apt-get install redis-server)")
-    port = free_port()
-    process = subprocess.Popen(
-        [
-            binary,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--maxclients",
-            "10000",
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with redis_instance() as server:
+        yield server.url
 
 
 def with_services(command: list[str]) -> int:
