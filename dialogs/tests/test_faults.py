@@ -4,7 +4,8 @@ Two Daphne processes run on a PostgreSQL cluster and a Redis server of this modu
 stopping them disturbs nothing else in the suite. The servers run housekeeping themselves on short periods, so that
 leases, grace periods and sweeps play out in seconds. The clients are bench/wozclient.py's: they reconnect (to the
 other server when theirs is gone) and resume from the last sequence number they saw, as docs/protocol.md tells every
-client to. Every wait is for a condition, with a generous bound; nothing sleeps for something to happen.
+client to. Every wait is for a condition, with a generous bound; nothing sleeps for something to happen. The only
+fixed durations are the outages themselves (OUTAGE_SECONDS): how long a server stays down is the fault.
 """
 
 from __future__ import annotations
