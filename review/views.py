@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from annotation.acts import SYSTEM_ACTS, USER_ACTS
 from annotation.roles import can, role_required
+from annotation.sql.schema import describe_tables
 from dialogs.models import Dialogue
 from review import passes, queues, selectors, services
 from review.agreement import review_agreement
@@ -104,7 +105,7 @@ def dialogue(request, dialogue_id):
             "reject_form": RejectForm(),
             "pass_count": settings.REVIEW_PASSES,
             "can_manage": can(request.user, "review.manage"),
-            "tables": _schema_tables(item.database.schema),
+            "tables": describe_tables(item.database.schema),
             "config": {
                 "holding": holding,
                 "correct_url": reverse("review:correct", args=[item.pk]),
@@ -117,15 +118,6 @@ def dialogue(request, dialogue_id):
             },
         },
     )
-
-
-def _schema_tables(schema: dict) -> list[dict]:
-    """Tables with their columns for the screen's schema panel (names as written in the database)."""
-    tables = [{"name": name, "columns": []} for name in schema.get("table_names_original", [])]
-    for table_index, column in schema.get("column_names_original", [])[1:]:
-        if 0 <= table_index < len(tables):
-            tables[table_index]["columns"].append(column)
-    return tables
 
 
 @require_POST
