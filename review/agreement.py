@@ -25,8 +25,12 @@ from django.db.models import Max
 from dialogs.models import Dialogue, Event
 from review.models import RejectReason, ReviewPass
 
-FIELD_GROUPS = {"acts": ("user_acts", "system_acts"), "sql": ("query",), "response": ("response",)}
-FIELD_GROUPS["utterance"] = ("utterance",)
+FIELD_GROUPS = {
+    "acts": ("user_acts", "system_acts"),
+    "sql": ("query",),
+    "response": ("response",),
+    "utterance": ("utterance",),
+}
 
 
 def cohen_kappa(pairs: list[tuple[str, str]]) -> float | None:

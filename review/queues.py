@@ -232,8 +232,6 @@ def review_screen(dialogue: Dialogue) -> dict:
                 "turn": turn,
                 "index": index,
                 "response": turn.response,
-                "original": {name: turn.original_value(name) for name in FIELD_LABELS},
-                "original_shown": turn.original.get("query_shown", turn.shown),
                 # The table the current SQL gives, for the editor's before/after comparison (first rows only).
                 "shown_json": json.dumps(
                     {
