@@ -28,6 +28,7 @@ from django.utils import timezone
 from annotation.acts import LabelError, check_acts
 from annotation.models import Role, User
 from annotation.roles import can
+from annotation.sql.sandbox import not_executed
 from annotation.sql.spider import SpiderEncodingError, encode_sql
 from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
@@ -366,14 +367,7 @@ def _reviewer_run(dialogue: Dialogue, reviewer: User, turn: int, sql: str) -> in
             encode_sql(sql, database.schema)
         except SpiderEncodingError as exc:
             raise ReviewError("sql", f"The query cannot be encoded under the Spider protocol: {exc}") from exc
-        result = {
-            "ok": False,
-            "columns": [],
-            "rows": [],
-            "row_count": 0,
-            "truncated": False,
-            "error": {"kind": "not_executed", "message": "schema-only database: there is no file to run SQL on"},
-        }
+        result = not_executed()
     else:
         result = sql_run_result(database, sql)
         if not result["ok"]:

@@ -55,6 +55,7 @@ ERROR_KINDS = (
     "busy",  # every worker stayed busy for longer than the queue allows
     "crashed",  # the worker process died while running the statement
     "runtime",  # any other error SQLite reports while running the statement
+    "not_executed",  # never sent to a worker: the database is registered by schema only (see not_executed())
 )
 
 # SQLite's own maxima for structural limits (sqlite.org/limits.html), set far below the compiled defaults. Measured on
@@ -194,6 +195,12 @@ class SandboxResult:
     def to_dict(self) -> dict:
         """Return a plain dict, ready for ``json.dumps`` (every value is already JSON-safe)."""
         return asdict(self)
+
+
+def not_executed() -> dict:
+    """The result stored for SQL on a database registered by schema only (no file): it was never run."""
+    error = _error("not_executed", "schema-only database: there is no file to run SQL on")
+    return SandboxResult(ok=False, error=error).to_dict()
 
 
 def execute(db_path: str | Path, sql: str, *, limits: SandboxLimits | None = None) -> SandboxResult:

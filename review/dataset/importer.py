@@ -21,7 +21,7 @@ from annotation.jsonfile import read_json_file
 from annotation.models import Database, Goal, Role, User
 from annotation.services import database_register, database_register_schema
 from annotation.sql.hardness import hardness
-from annotation.sql.sandbox import SandboxLimits, execute
+from annotation.sql.sandbox import SandboxLimits, execute, not_executed
 from annotation.sql.schema import introspect_sqlite
 from annotation.sql.spider import SpiderEncodingError, encode_sql
 from dialogs import log as dialogue_log
@@ -122,15 +122,7 @@ def _execute_all(pairs: list[tuple[Database, str]]) -> dict[tuple[str, str], dic
         if database.has_file:
             runnable.append((database, sql))
         else:
-            results[(database.db_id, sql)] = {
-                "ok": False,
-                "columns": [],
-                "rows": [],
-                "row_count": 0,
-                "truncated": False,
-                "elapsed_ms": 0.0,
-                "error": {"kind": "not_executed", "message": "schema-only database: there is no file to run SQL on"},
-            }
+            results[(database.db_id, sql)] = not_executed()
     with ThreadPoolExecutor(max_workers=limits.workers) as pool:
         outcomes = pool.map(lambda item: execute(item[0].path, item[1], limits=limits).to_dict(), runnable)
         for (database, sql), result in zip(runnable, outcomes, strict=True):
