@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from statistics import median
 
 from django.conf import settings
+from django.urls import reverse
 
 from annotation.models import Role, User
 from dialogs.log import answered_questions, dialogue_turns
@@ -33,6 +34,7 @@ class LobbyOverview:
     ready_experts: int
     typical_wait: float | None
     open_dialogues: dict  # expert id → their waiting/active dialogues, as `my_dialogues` lists them
+    worker_dialogues: dict  # worker id → their waiting/active dialogue's id (a worker has at most one)
 
 
 # How many waiting workers an expert's lobby status lists (the count covers them all).
@@ -47,18 +49,21 @@ def lobby_overview() -> LobbyOverview:
     )
     waiting = list(LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING).values_list("person_id", "role"))
     open_dialogues: dict[int, list[dict]] = {}
+    worker_dialogues: dict[int, int] = {}
     for d in Dialogue.objects.filter(status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE]).select_related(
         "database", "worker"
     ):
         open_dialogues.setdefault(d.expert_id, []).append(
             {"id": d.pk, "db_id": d.database_id and d.database.db_id, "status": d.status, "worker": d.worker.username}
         )
+        worker_dialogues[d.worker_id] = d.pk
     return LobbyOverview(
         waiting_workers=waiting_workers,
         waiting_people=frozenset(person_id for person_id, _ in waiting),
         ready_experts=sum(1 for _, role in waiting if role == Role.EXPERT),
         typical_wait=_recent_wait_seconds(),
         open_dialogues=open_dialogues,
+        worker_dialogues=worker_dialogues,
     )
 
 
@@ -72,6 +77,9 @@ def lobby_status(person: User, overview: LobbyOverview | None = None) -> dict:
         entry = next((e for e in waiting_workers if e.person_id == person.pk), None)
         position = ids.index(person.pk) + 1 if person.pk in ids else None
         typical = overview.typical_wait or 60.0
+        # A worker who has been paired is told so by every status too, not only by the one `paired` frame: the
+        # channel layer is at-most-once, and a worker whose notice was lost would otherwise wait in an empty lobby.
+        dialogue_id = overview.worker_dialogues.get(person.pk)
         status.update(
             {
                 "position": position,
@@ -80,6 +88,8 @@ def lobby_status(person: User, overview: LobbyOverview | None = None) -> dict:
                 else None,
                 "joined_at": entry.joined_at.isoformat() if entry else None,
                 "wait_limit_seconds": settings.LOBBY_WAIT_LIMIT_SECONDS,
+                "dialogue": dialogue_id,
+                "url": dialogue_room_url(dialogue_id) if dialogue_id else None,
             }
         )
     else:
@@ -91,6 +101,10 @@ def lobby_status(person: User, overview: LobbyOverview | None = None) -> dict:
         status["my_dialogues"] = list(overview.open_dialogues.get(person.pk, []))
         status["ready"] = person.pk in overview.waiting_people
     return status
+
+
+def dialogue_room_url(dialogue_id: int) -> str:
+    return reverse("dialogs:room", args=[dialogue_id])
 
 
 def lobby_no_goal_since(since) -> list[LobbyEntry]:

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from annotation.services import person_create
 from config.asgi import application
+from dialogs import services
 from dialogs.models import Dialogue, DialogueStatus, Event
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -524,3 +525,27 @@ async def test_share_result_refuses_a_run_of_another_turn(room):
     assert (await receive_until(expert_ws, _is("error")))["code"] == "invalid"
     await worker_ws.disconnect()
     await expert_ws.disconnect()
+
+
+async def test_a_worker_whose_paired_notice_was_lost_learns_of_the_room_from_the_next_status(demo_databases):
+    """The channel layer is at-most-once: a `paired` frame can be lost (a Redis restart, a socket between two
+    servers). Every status a paired worker's lobby socket gets names the room, so the lobby never waits for ever."""
+    from annotation.services import goal_create
+
+    await database_sync_to_async(goal_create)(
+        database=demo_databases["dorm_demo"], question="How many students?", sql="SELECT count(*) FROM student"
+    )
+    alice, _ = await database_sync_to_async(person_create)(username="alice", role="worker")
+    alice.tutorial_passed_at = timezone.now()
+    await database_sync_to_async(alice.save)()
+    erin, _ = await database_sync_to_async(person_create)(username="erin", role="expert")
+    # Paired with no lobby socket open: nobody hears the notice.
+    await database_sync_to_async(services.lobby_join)(person=alice)
+    await database_sync_to_async(services.lobby_join)(person=erin)
+    (dialogue,) = await database_sync_to_async(services.lobby_pair)()
+    worker_ws, connected, _ = await connect("/ws/lobby/", alice)
+    assert connected
+    status = await receive_until(worker_ws, _is("status"))
+    assert status["dialogue"] == dialogue.pk
+    assert status["url"] == f"/dialogues/{dialogue.pk}/"
+    await worker_ws.disconnect()

@@ -75,6 +75,12 @@ function workerLobby() {
     $("experts-ready").textContent = status.ready_experts;
     limit = status.wait_limit_seconds;
     $("limit").textContent = limit ? duration(limit) : "–";
+    if (status.dialogue) {
+      // Paired, whether or not the `paired` frame arrived (a status says so too).
+      headline.textContent = "An expert is ready! Opening the chat room…";
+      goToRoom(status.url);
+      return;
+    }
     if (status.position == null) {
       joinedAt = null;
       showQueued(false);
