@@ -84,3 +84,111 @@ def check_acts(acts, *, side: str) -> list[str]:
     if unknown:
         raise LabelError(f"not {side} acts: {', '.join(unknown)} (allowed: {', '.join(allowed)})")
     return normalised
+
+
+# --- CHASE's turn labels (CHASE section 3; docs/formats.md) -----------------------------------------------------------
+
+# Contextual phenomena of a user turn (multi-label), with what each means for the person labelling.
+CONTEXTUAL_PHENOMENA: dict[str, str] = {
+    "Context Independent": "The question can be understood on its own, without the earlier turns.",
+    "Coreference": "It refers back to something earlier with a pronoun or a short name ('they', 'those', 'it').",
+    "Ellipsis Continuation": "It leaves out what it keeps from the previous question and adds to it ('their age?').",
+    "Ellipsis Substitution": "It leaves out what it keeps and replaces one part ('what about France?').",
+    "Far Side": "It depends on a turn before the previous one.",
+}
+
+# The intent categories (annotation.sql.relations.CATEGORIES) as the CHASE release writes them in its `intent` field;
+# its fifth label, 其他 ("other"), is the combination category.
+CHASE_INTENT_LABELS: dict[str, str] = {
+    "same_instances": "相同实体实例的属性",
+    "different_instances": "相同实体类型的不同实例的属性",
+    "different_entity": "不同实体类型的实例",
+    "display": "修改对结果的展示形式",
+    "combination": "其他",
+}
+INTENT_CATEGORY_OF_CHASE_LABEL = {label: category for category, label in CHASE_INTENT_LABELS.items()}
+
+# Intent categories in plain words, for the expert's screen and the statistics.
+INTENT_CATEGORY_NAMES: dict[str, str] = {
+    "same_instances": "Same instances",
+    "different_instances": "Different instances of the same entity",
+    "different_entity": "Different entity",
+    "display": "Display",
+    "combination": "Combination",
+}
+
+SCHEMA_LINK_TYPES = ("table", "column", "value")
+
+
+def check_phenomena(values) -> list[str]:
+    """Validate contextual phenomena: a list (possibly empty) of names from CONTEXTUAL_PHENOMENA, deduplicated in
+    order. "Context Independent" excludes the others: a question cannot both stand alone and lean on earlier turns."""
+    if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
+        raise LabelError("contextual phenomena must be a list of names")
+    normalised = list(dict.fromkeys(value.strip() for value in values))
+    unknown = [value for value in normalised if value not in CONTEXTUAL_PHENOMENA]
+    if unknown:
+        raise LabelError(f"not contextual phenomena: {', '.join(unknown)} (allowed: {', '.join(CONTEXTUAL_PHENOMENA)})")
+    if "Context Independent" in normalised and len(normalised) > 1:
+        raise LabelError("'Context Independent' cannot be combined with another phenomenon")
+    return normalised
+
+
+def check_intent(value) -> dict:
+    """Validate an intent label: {"category": one of the five, "relations": ["R1", ...]} whose relations belong to
+    the category (for a combination: to two or more categories, never Different Entity). Returns it normalised."""
+    from annotation.sql.relations import CATEGORIES, CATEGORY_OF, RELATION_NAMES
+
+    if not isinstance(value, dict) or value.get("category") not in CATEGORIES:
+        raise LabelError(f"an intent needs a 'category' (one of: {', '.join(CATEGORIES)})")
+    category, relations = value["category"], value.get("relations", [])
+    if not isinstance(relations, list) or not all(isinstance(name, str) for name in relations):
+        raise LabelError("an intent's 'relations' must be a list of relation names such as 'R1'")
+    relations = sorted(dict.fromkeys(name.strip().upper() for name in relations), key=lambda name: int(name[1:] or 0))
+    unknown = [name for name in relations if name not in RELATION_NAMES]
+    if unknown:
+        raise LabelError(f"not relations: {', '.join(unknown)} (allowed: R1 to R16)")
+    categories = {CATEGORY_OF[name] for name in relations}
+    if category == "combination":
+        if "different_entity" in categories:
+            raise LabelError("a combination never includes Different Entity (R13)")
+    elif categories - {category}:
+        raise LabelError(f"relations {', '.join(relations)} do not all belong to {category}")
+    return {"category": category, "relations": relations}
+
+
+def check_schema_linking(spans, *, tokens: list[str], schema: dict) -> list[dict]:
+    """Validate schema-linking spans in CHASE's form over `tokens` (the utterance's tokens): each
+    {"beg", "end" (token indexes, both included), "type": table|column|value, "entity": {"tableId" | "columnId",
+    "value", and for a value its "column"}}, ids within the schema. Returns them sorted by position."""
+    if not isinstance(spans, list):
+        raise LabelError("schema linking must be a list of spans")
+    tables = len(schema.get("table_names_original", []))
+    columns = schema.get("column_names_original", [])
+    checked = []
+    for number, span in enumerate(spans, 1):
+        where = f"span {number}"
+        if not isinstance(span, dict) or not isinstance(span.get("entity"), dict):
+            raise LabelError(f"{where}: needs 'beg', 'end', 'type' and an 'entity'")
+        beg, end, kind, entity = span.get("beg"), span.get("end"), span.get("type"), span["entity"]
+        if not (isinstance(beg, int) and isinstance(end, int) and 0 <= beg <= end < len(tokens)):
+            raise LabelError(f"{where}: 'beg' and 'end' must be token indexes (0 to {len(tokens) - 1}), beg <= end")
+        if kind not in SCHEMA_LINK_TYPES:
+            raise LabelError(f"{where}: 'type' must be one of {', '.join(SCHEMA_LINK_TYPES)}")
+        value = entity.get("value")
+        if not isinstance(value, str) or "\x00" in value or len(value) > 500:
+            raise LabelError(f"{where}: the entity needs a 'value' string")
+        if kind == "table":
+            table_id = entity.get("tableId")
+            if not (isinstance(table_id, int) and 0 <= table_id < tables):
+                raise LabelError(f"{where}: 'tableId' must be a table of this database (0 to {tables - 1})")
+            clean = {"tableId": table_id, "value": value}
+        else:
+            column_id = entity.get("columnId")
+            if not (isinstance(column_id, int) and 0 < column_id < len(columns)):
+                raise LabelError(f"{where}: 'columnId' must be a column of this database (1 to {len(columns) - 1})")
+            clean = {"columnId": column_id, "value": value}
+            if kind == "value":
+                clean["column"] = columns[column_id][1]
+        checked.append({"beg": beg, "end": end, "entity": clean, "type": kind})
+    return sorted(checked, key=lambda span: (span["beg"], span["end"]))

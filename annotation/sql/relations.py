@@ -22,9 +22,14 @@ Different Entity comes first and excludes the others (Table 12 never combines it
 table whose rows its result lists: for a grouped query, the tables of the GROUP BY keys; otherwise the FROM tables
 less those joined as the parent of a reference (a foreign key of the schema, or failing one a join on exactly one
 side's primary key). Joining a parent adds properties to the same rows (a student's dorm); joining a child lists the
-child's rows (a company's products). R13 Change Entity holds when that entity changes, or when the current SELECT
-shows only columns of tables the previous query did not read. A property of a table the previous query already
-joined describes the instances it read, so `select A.x from A join B` -> `select B.y from A join B` is R3, not R13.
+child's rows (a company's products). R13 Change Entity holds when that entity changes, when the current SELECT
+shows only columns of tables the previous query did not read, or when it shows only properties of joined parents
+that the previous SELECT did not show: the answer then lists those parents' instances, whether or not the previous
+query had joined them to filter ("the dramas Beijing TV shows" -> "the other stations showing them"; students'
+courses -> the names of the students taking them). A property of the listed table itself describes the instances
+the previous query read, so the reverse, `select student.name from student join student_course` -> `select
+student_course.course_name from student join student_course` (the rows read were enrolments all along), is R3, not
+R13. A grouped query lists its groups, so only an ungrouped SELECT asks about parents.
 Without a schema the direction of a join is unknown, so R13 falls back to: the current SELECT shows a column (or
 `*`) of a table the previous FROM did not have, or, showing none (`count(*)`), reads none of its tables.
 
@@ -202,6 +207,7 @@ class _Select:
     aggregates: dict  # (function, argument key) -> tables it reads
     select_tables: frozenset  # the tables whose properties the SELECT shows (`*` counts all of its tables)
     entity: frozenset  # the tables whose rows the result lists
+    asked: frozenset  # the SELECT's tables when it shows only properties of joined parents, else empty
     used_tables: frozenset  # tables named by a column outside ON (SELECT, filters, GROUP BY, ORDER BY)
     distinct: bool
     conditions: dict  # key -> _Condition
@@ -218,22 +224,35 @@ class _Query:
     order: tuple
     limit: str | None
     signature: str
-    # Over all branches: the FROM tables, the tables the SELECTs show, and the entity.
+    # Over all branches: the FROM tables, the tables the SELECTs show, the entity, and the parents asked about (only
+    # when every branch asks about parents).
     tables: frozenset
     shown: frozenset
     entity: frozenset
+    asked: frozenset
 
     @classmethod
     def of(cls, branches: tuple, operators: tuple, order: tuple, limit: str | None, signature: str) -> _Query:
         if len(branches) == 1:
             only = branches[0]
             return cls(
-                branches, (), order, limit, signature, frozenset(only.from_tables), only.select_tables, only.entity
+                branches,
+                (),
+                order,
+                limit,
+                signature,
+                frozenset(only.from_tables),
+                only.select_tables,
+                only.entity,
+                only.asked,
             )
         tables = frozenset().union(*[branch.from_tables for branch in branches])
         shown = frozenset().union(*[branch.select_tables for branch in branches])
         entity = frozenset().union(*[branch.entity for branch in branches])
-        return cls(branches, operators, order, limit, signature, tables, shown, entity)
+        asked = frozenset()
+        if all(branch.asked for branch in branches):
+            asked = asked.union(*[branch.asked for branch in branches])
+        return cls(branches, operators, order, limit, signature, tables, shown, entity, asked)
 
 
 class _Scope:
@@ -491,6 +510,7 @@ class _Reader:
         order = self._order(args.get("order"), scope, used_tables)
         limit = self._limit(args.get("limit"), scope)
         distinct = args.get("distinct") is not None
+        entity, asked = self._entity(scope, joins, group_tables, select_tables)
 
         if scope.derived:
             from_text = ",".join(
@@ -525,7 +545,8 @@ class _Reader:
             plain,
             aggregates,
             frozenset(select_tables),
-            self._entity(scope, joins, group_tables),
+            entity,
+            asked,
             frozenset(used_tables),
             distinct,
             conditions,
@@ -711,13 +732,17 @@ class _Reader:
 
         return tuple(dict.fromkeys(from_tables)), expand(select_tables, "shown"), expand(used_tables, "tables")
 
-    def _entity(self, scope: _Scope, joins: dict, group_tables: set) -> frozenset:
-        """The tables whose rows the result lists (see the module docstring)."""
+    def _entity(self, scope: _Scope, joins: dict, group_tables: set, shown: set) -> tuple[frozenset, frozenset]:
+        """The tables whose rows the result lists, and the parents it asks about (see the module docstring).
+
+        The second set holds the SELECT's tables when it shows properties of joined parents only (`dorm_name` from
+        `student JOIN dorm`); it is empty otherwise, and always for a grouped query or without a schema.
+        """
         if group_tables - {None}:
-            return frozenset(self._real_tables(scope, group_tables - {None}))
+            return frozenset(self._real_tables(scope, group_tables - {None})), frozenset()
         tables = scope.tables
         if self.facts is None:
-            return frozenset(self._real_tables(scope, tables))
+            return frozenset(self._real_tables(scope, tables)), frozenset()
         parents = set()
         for left, right in joins.values():
             if (left, right) in self.facts.references:
@@ -727,7 +752,9 @@ class _Reader:
             elif (right in self.facts.primary_keys) != (left in self.facts.primary_keys):
                 parents.add(right[0] if right in self.facts.primary_keys else left[0])
         listed = [table for table in tables if table not in parents] or tables
-        return frozenset(self._real_tables(scope, listed))
+        shown = shown - {None}
+        asked = frozenset(shown) if shown and shown <= parents and shown.isdisjoint(listed) else frozenset()
+        return frozenset(self._real_tables(scope, listed)), asked
 
     @staticmethod
     def _real_tables(scope: _Scope, tables) -> set:
@@ -864,7 +891,10 @@ def _compare_display(before_order: tuple, before_limit, after_order: tuple, afte
 def _entity_changed(previous: _Query, current: _Query, with_schema: bool) -> bool:
     shown = current.shown
     if with_schema:
-        return previous.entity != current.entity or bool(shown and shown.isdisjoint(previous.tables))
+        if previous.entity != current.entity or (shown and shown.isdisjoint(previous.tables)):
+            return True
+        # Properties of joined parents only, none of them shown before: the answer lists those parents' instances.
+        return bool(current.asked) and current.asked.isdisjoint(previous.shown)
     # Without a schema the direction of a join is unknown: a property of a table the previous query did not read is
     # the only sign of a new entity.
     if shown:

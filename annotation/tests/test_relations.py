@@ -140,9 +140,11 @@ def test_swapped_aliases_resolve_to_the_same_tables():
         detect_relation(previous, "select T2.name from student as T1 join student_course as T2", SCHOOL)
 
 
-def test_an_aliased_column_replaced_by_the_same_name_of_another_table_is_a_replacement():
-    previous = "select T2.course_name from student as T1 join student_course as T2 on T1.student_id = T2.student_id"
-    current = "select T1.name from student as T1 join student_course as T2 on T1.student_id = T2.student_id"
+def test_an_aliased_column_replaced_by_a_column_of_another_table_is_a_replacement():
+    # The course rows (the listed table) were read all along; the reverse direction, to the parent's names only, is a
+    # new entity (test_showing_only_an_already_joined_parents_columns_lists_the_parents).
+    previous = "select T1.name from student as T1 join student_course as T2 on T1.student_id = T2.student_id"
+    current = "select T2.course_name from student as T1 join student_course as T2 on T1.student_id = T2.student_id"
     assert relation(previous, current) == ("same_instances", ["R3"])
 
 
@@ -172,6 +174,57 @@ def test_joining_a_parent_table_adds_a_property_of_the_same_rows():
 def test_showing_only_the_parent_tables_columns_changes_the_entity():
     current = "select T2.dorm_name from student as T1 join dorm as T2 on T1.dorm_id = T2.dorm_id"
     assert relation("select name from student", current) == ("different_entity", ["R13"])
+
+
+STUDENT_DORM = "from student as T1 join dorm as T2 on T1.dorm_id = T2.dorm_id where T1.age > 20"
+STUDENT_COURSE = "from student as T1 join student_course as T2 on T1.student_id = T2.student_id"
+
+
+@pytest.mark.parametrize(
+    ("previous", "current"),
+    [
+        # The dorm was joined before, but only its students were shown; now the dorms are what the answer lists.
+        (f"select T1.name {STUDENT_DORM}", f"select T2.dorm_name {STUDENT_DORM}"),
+        # The enrolments' courses -> the students taking them (CHASE: "the dramas Beijing TV shows" -> "the
+        # stations showing them", over a table of airings).
+        (f"select T2.course_name {STUDENT_COURSE}", f"select T1.name {STUDENT_COURSE}"),
+        # Every branch of a set operation shows only the parent.
+        (
+            f"select T1.name {STUDENT_DORM} union select T1.name {STUDENT_DORM.replace('> 20', '< 10')}",
+            f"select T2.dorm_name {STUDENT_DORM} union select T2.dorm_name {STUDENT_DORM.replace('> 20', '< 10')}",
+        ),
+    ],
+)
+def test_showing_only_an_already_joined_parents_columns_lists_the_parents(previous, current):
+    assert relation(previous, current) == ("different_entity", ["R13"])
+
+
+@pytest.mark.parametrize(
+    ("previous", "current", "expected"),
+    [
+        # A parent's property shown beside the listed table's adds to the same rows.
+        (f"select T1.name {STUDENT_DORM}", f"select T1.name, T2.dorm_name {STUDENT_DORM}", ["R1"]),
+        # The parent was already shown: its property is no new entity.
+        (f"select T1.name, T2.dorm_name {STUDENT_DORM}", f"select T2.dorm_name {STUDENT_DORM}", ["R2"]),
+        (f"select T1.name, T2.course_name {STUDENT_COURSE}", f"select T1.name, T1.age {STUDENT_COURSE}", ["R3"]),
+        # A grouped query lists its groups, whatever table they come from.
+        (
+            f"select count(*) {STUDENT_DORM} group by T2.dorm_name",
+            f"select T2.dorm_name, count(*) {STUDENT_DORM} group by T2.dorm_name",
+            ["R1"],
+        ),
+    ],
+)
+def test_a_parents_property_beside_others_or_shown_before_is_the_same_instances(previous, current, expected):
+    assert relation(previous, current) == ("same_instances", expected)
+
+
+def test_without_a_schema_an_already_joined_tables_column_is_a_replacement():
+    # The direction of the join is unknown, so the dorm cannot be told from a child table.
+    assert relation(f"select T1.name {STUDENT_DORM}", f"select T2.dorm_name {STUDENT_DORM}", schema=None) == (
+        "same_instances",
+        ["R3"],
+    )
 
 
 def test_joining_a_child_table_lists_the_childs_rows():
@@ -481,8 +534,8 @@ CHASE_INTENTS = {
     "修改对结果的展示形式": "display",
     "其他": "combination",
 }
-# The agreement reached on the sample (131 of 178 follow-up turns); a change to the rules must not lower it.
-CHASE_AGREEMENT_FLOOR = 0.735
+# The agreement reached on the sample (132 of 178 follow-up turns, 74.2%); a change to the rules must not lower it.
+CHASE_AGREEMENT_FLOOR = 0.74
 
 
 def chase_follow_ups(shared_path):
