@@ -64,3 +64,26 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return list(default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_weights(name: str, *, allowed: tuple[str, ...]) -> dict[str, float]:
+    """`name=weight` pairs separated by commas (`same_instances=2,display=1`), each name from `allowed`, weights
+    non-negative and not all zero; an empty or unset variable gives {} (the caller's default)."""
+    raw = os.environ.get(name, "")
+    weights: dict[str, float] = {}
+    for item in (part.strip() for part in raw.split(",")):
+        if not item:
+            continue
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or key not in allowed:
+            raise SettingError(f"{name}: {item!r} is not name=weight with a name from: {', '.join(allowed)}")
+        try:
+            weights[key] = float(value)
+        except ValueError:
+            raise SettingError(f"{name}: the weight of {key} is not a number") from None
+        if weights[key] < 0:
+            raise SettingError(f"{name}: the weight of {key} is negative")
+    if weights and not any(weights.values()):
+        raise SettingError(f"{name}: every weight is 0")
+    return weights

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from config.env import SettingError, env_bool, env_int, env_list, env_str
+from config.env import SettingError, env_bool, env_int, env_list, env_str, env_weights
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -192,6 +192,19 @@ WS_RATE_PER_MINUTE = env_int("WS_RATE_PER_MINUTE", 120, minimum=10)
 RUN_STORED_MAX_ROWS = env_int("RUN_STORED_MAX_ROWS", 1000, minimum=1)
 RUN_STORED_MAX_BYTES = env_int("RUN_STORED_MAX_BYTES", 256 * 1024, minimum=1024, maximum=512 * 1024)
 UTTERANCE_MAX_CHARS = env_int("UTTERANCE_MAX_CHARS", 2000, minimum=50)
+
+# --- Intent recommendation and CHASE turn labels (dialogs.assist) ---------------------------------------------------
+# Recommend the worker an intent for each next question (CHASE section 3.1), chosen by coverage of INTENT_TARGETS.
+INTENT_RECOMMENDATIONS = env_bool("INTENT_RECOMMENDATIONS", True)
+# Target shares of the intent categories, e.g. "same_instances=2,display=1" (unnamed ones get 0); empty: equal shares.
+INTENT_TARGETS = env_weights(
+    "INTENT_TARGETS",
+    allowed=("same_instances", "different_instances", "different_entity", "display", "combination"),
+)
+# How many recommendations a worker may ask for before one question (the first one included).
+INTENT_RECOMMENDATIONS_PER_TURN = env_int("INTENT_RECOMMENDATIONS_PER_TURN", 5, minimum=1, maximum=20)
+# Whether the expert must set the contextual phenomena of a question before confirming its SQL.
+CHASE_PHENOMENA_REQUIRED = env_bool("CHASE_PHENOMENA_REQUIRED", False)
 
 # --- Dataset exports (review.services) --------------------------------------------------------------------------
 # A running export whose heartbeat is older than this is shown as stalled and may be retried by hand.

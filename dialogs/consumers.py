@@ -367,7 +367,7 @@ class LobbyConsumer(_JsonConsumer):
 
     async def lobby_paired(self, event):
         await self.send_json(
-            {"type": "paired", "dialogue": event["dialogue"], "url": f"/dialogues/{event['dialogue']}/"}
+            {"type": "paired", "dialogue": event["dialogue"], "url": selectors.dialogue_room_url(event["dialogue"])}
         )
 
     async def lobby_released(self, event):
@@ -579,8 +579,9 @@ class DialogueConsumer(_JsonConsumer):
         except DialogueError as exc:
             await self.refuse_message(message, exc.code, exc.message)
             return
-        for event, _created in results:
-            await self.send_json({"type": "ack", "id": message["id"], "seq": event.seq})
+        # One ack per message, with the seq of the event it became; what the platform added to it (a detected label,
+        # a recommendation) follows as events of their own.
+        await self.send_json({"type": "ack", "id": message["id"], "seq": results[0][0].seq})
         # Broadcast even a retried event: the original broadcast may be the one that was lost.
         await self._broadcast([event for event, _ in results])
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from difflib import SequenceMatcher
 
 from annotation.acts import SOCIAL_USER_ACTS
 from dialogs.models import EventKind, score_drops
@@ -25,8 +26,13 @@ from dialogs.models import EventKind, score_drops
 CLARIFY = "CLARIFY"
 FOLD_SEPARATOR = " | "
 
-# The fields of a turn a reviewer can correct, in the order the review screen shows them.
-CORRECTABLE_FIELDS = ("utterance", "user_acts", "query", "response", "system_acts", "drop")
+# The fields of a turn a reviewer can correct, in the order the review screen shows them. The last three are CHASE's
+# turn labels (LABEL_FIELDS).
+LABEL_FIELDS = ("intent", "contextual_phenomena", "schema_linking")
+CORRECTABLE_FIELDS = ("utterance", "user_acts", "query", "response", "system_acts", "drop", *LABEL_FIELDS)
+
+# How an expert's response relates to the draft the platform offered for its turn (`draft` of the response payload).
+DRAFT_KEPT, DRAFT_EDITED, DRAFT_REPLACED = "kept", "edited", "replaced"
 
 
 # --- Payloads --------------------------------------------------------------------------------------------------------
@@ -62,8 +68,24 @@ def result_shared_payload(turn: int, run: int, result: dict) -> dict:
     return payload
 
 
-def response_payload(turn: int, text: str, acts: list[str], sql_run: int | None) -> dict:
-    return {"turn": turn, "text": text, "acts": acts, "sql_run": sql_run}
+def response_payload(turn: int, text: str, acts: list[str], sql_run: int | None, draft: str | None = None) -> dict:
+    """`draft`: kept / edited / replaced when the platform had offered a draft for the turn (absent otherwise)."""
+    payload = {"turn": turn, "text": text, "acts": acts, "sql_run": sql_run}
+    if draft is not None:
+        payload["draft"] = draft
+    return payload
+
+
+def recommendation_payload(turn: int, category: str, relation: str, text: str) -> dict:
+    """An intent recommended to the worker for the question after `turn` (the answered one it builds on)."""
+    return {"turn": turn, "category": category, "relation": relation, "text": text}
+
+
+def turn_labels_payload(turn: int, source: str, labels: dict) -> dict:
+    """CHASE labels of a user turn. `source` "detected": what the platform read from the SQL when its result was
+    shared (`intent`: the relation to the previous SQL turn; `schema_linking`: proposed spans; `draft`: a draft
+    response); "expert": what the expert set or confirmed. A later event overrides the keys it carries."""
+    return {"turn": turn, "source": source, **labels}
 
 
 def drop_payload(turn: int, warning: str) -> dict:
@@ -104,6 +126,8 @@ class TurnState:
     shared_run: int | None = None
     responded: bool = False
     dropped: bool = False
+    draft: str | None = None  # the draft response offered when its result was shared
+    labels: dict = field(default_factory=dict)  # CHASE labels as they stand (detected, then the expert's)
 
 
 # The kinds that change a turn's state; the others (SQL runs with their result tables, presence) are not read.
@@ -114,6 +138,7 @@ TURN_KINDS = (
     EventKind.RESPONSE,
     EventKind.DROP,
     EventKind.CORRECTION,
+    EventKind.TURN_LABELS,
 )
 
 
@@ -135,9 +160,15 @@ def turns_apply(turns: dict[int, TurnState], event) -> None:
         turn.responded = True
     elif event.kind == EventKind.DROP:
         turn.dropped = True
+    elif event.kind == EventKind.TURN_LABELS:
+        labels_apply(turn.labels, payload)
+        if payload.get("source") == "detected" and "draft" in payload:
+            turn.draft = payload["draft"]
     elif event.kind == EventKind.CORRECTION:
         name, new = payload["field"], payload["new"]
-        if name == "utterance":
+        if name in LABEL_FIELDS:
+            turn.labels[name] = new
+        elif name == "utterance":
             turn.text = new
         elif name == "user_acts":
             turn.user_acts = new
@@ -147,9 +178,27 @@ def turns_apply(turns: dict[int, TurnState], event) -> None:
             turn.shared_run = payload.get("run")
 
 
+def labels_apply(labels: dict, payload: dict) -> None:
+    """Fold one turn_labels payload into a turn's labels: each label it carries replaces the one before."""
+    for name in LABEL_FIELDS:
+        if name in payload:
+            labels[name] = payload[name]
+
+
+def draft_use(draft: str | None, text: str) -> str | None:
+    """Whether a response kept, edited or replaced the turn's draft (None without a draft). Edited: most of the
+    draft's words are still there, in order; replaced: the expert wrote their own."""
+    if not draft:
+        return None
+    if text.strip() == draft.strip():
+        return DRAFT_KEPT
+    matcher = SequenceMatcher(None, draft.split(), text.split(), autojunk=False)
+    return DRAFT_EDITED if matcher.ratio() >= 0.5 else DRAFT_REPLACED
+
+
 def turns_copy(turns: dict[int, TurnState]) -> dict[int, TurnState]:
     """A copy that another thread may read while the original goes on changing."""
-    return {seq: replace(turn) for seq, turn in turns.items()}
+    return {seq: replace(turn, labels=dict(turn.labels)) for seq, turn in turns.items()}
 
 
 def dialogue_turns(dialogue, events=None) -> dict[int, TurnState]:
@@ -196,6 +245,7 @@ class Response:
     text: str
     acts: list[str]
     created_at: datetime
+    draft: str | None = None  # kept / edited / replaced: what the expert did with the offered draft
 
 
 @dataclass
@@ -228,6 +278,13 @@ class UserTurn:
     corrections: list[Correction] = field(default_factory=list)
     # Each corrected field's value as the expert and the worker left it (fields never corrected are not here).
     original: dict = field(default_factory=dict)
+    # CHASE labels as they stand (LABEL_FIELDS: the expert's, else what was detected), and what was detected.
+    labels: dict = field(default_factory=dict)
+    detected: dict = field(default_factory=dict)
+    confirmed: set = field(default_factory=set)  # the labels a person set (the expert, or a reviewer's correction)
+    # The intent recommended to the worker before they asked this question, and how many were offered in all.
+    recommended: dict | None = None
+    recommendations_offered: int = 0
 
     @property
     def clarified(self) -> bool:
@@ -256,6 +313,8 @@ class UserTurn:
             return list(self.response.acts) if self.response else None
         if name == "drop":
             return self.dropped
+        if name in LABEL_FIELDS:
+            return self.labels.get(name)
         raise KeyError(name)
 
     def original_value(self, name: str):
@@ -369,6 +428,7 @@ def dialogue_replay(
     shares: dict[int, dict] = {}  # turn seq -> its last ("sql", item) message
     messages: list[tuple[str, object]] = []
     shared_seqs: set[int] = set()
+    offered: list[dict] = []  # recommendations since the last user utterance
     for event in events:
         kind, payload = event.kind, event.payload
         if kind == EventKind.UTTERANCE:
@@ -381,9 +441,15 @@ def dialogue_replay(
                 run_seq=None,
                 sql=None,
                 shown=None,
+                recommended=offered[-1] if offered else None,
+                recommendations_offered=len(offered),
             )
+            offered = []
             turns[event.seq] = turn
             messages.append(("user", turn))
+            continue
+        if kind == EventKind.RECOMMENDATION:
+            offered.append(payload)
             continue
         if kind == EventKind.SQL_RUN:
             runs_by_seq[event.seq] = event
@@ -402,8 +468,22 @@ def dialogue_replay(
                 # The last share of a turn wins; an earlier share of the same turn is replaced, as in the room.
                 turn.sql, turn.shown, turn.run_seq = run.payload["sql"], payload, payload["run"]
                 shares[turn.seq] = item
+        elif kind == EventKind.TURN_LABELS and turn is not None:
+            labels_apply(turn.labels, payload)
+            if payload.get("source") == "detected":
+                labels_apply(turn.detected, payload)
+                if "draft" in payload:
+                    turn.detected["draft"] = payload["draft"]
+            else:
+                turn.confirmed.update(name for name in LABEL_FIELDS if name in payload)
         elif kind == EventKind.RESPONSE:
-            response = Response(seq=event.seq, text=payload["text"], acts=payload["acts"], created_at=event.created_at)
+            response = Response(
+                seq=event.seq,
+                text=payload["text"],
+                acts=payload["acts"],
+                created_at=event.created_at,
+                draft=payload.get("draft"),
+            )
             if turn is not None:
                 turn.responses.append(response)
             messages.append(("response", response))
@@ -484,6 +564,9 @@ def _correct(turn: UserTurn, event: LogEvent, runs_by_seq: dict[int, LogEvent], 
         item = shares.get(turn.seq)
         if item is not None and turn.shown is not None:
             item["sql"], item["shown"] = new, turn.shown
+    elif name in LABEL_FIELDS:
+        turn.labels[name] = new
+        turn.confirmed.add(name)
     elif name in ("response", "system_acts") and turn.response is not None:
         if name == "response":
             turn.response.text = new

@@ -81,6 +81,8 @@ class EventKind(models.TextChoices):
     SCORE = "score", "worker scored"
     END = "end", "dialogue ended"
     CORRECTION = "correction", "corrected in review"
+    RECOMMENDATION = "recommendation", "next intent recommended"
+    TURN_LABELS = "turn_labels", "turn labelled (CHASE)"
 
 
 class Event(models.Model):

@@ -17,13 +17,14 @@ from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from annotation.acts import LabelError, check_acts
+from annotation.acts import LabelError, check_acts, check_intent, check_phenomena, check_schema_linking
 from annotation.models import Database, Goal, Role, User
 from annotation.roles import can
 from annotation.services import person_set_blocked
 from annotation.sql.sandbox import execute
 from annotation.sql.spider import SpiderEncodingError, encode_sql
-from dialogs import log
+from annotation.tokens import utterance_toks
+from dialogs import assist, log
 from dialogs.log import TurnState, answered_questions, dialogue_turns
 from dialogs.models import ENDED_STATUSES, Dialogue, DialogueStatus, Event, EventKind, LobbyEntry, score_drops
 
@@ -382,7 +383,7 @@ def dialogue_post(
     nothing, and a refusal that an older prefix could explain is checked again against the log itself.
 
     Refusals raise DialogueError with a stable code: forbidden, wrong_role, closed, invalid, labels, too_long,
-    too_early, order, unknown_type.
+    too_early, too_many, order, unknown_type.
     """
     side = _side(dialogue, person)
     kind = message.get("type")
@@ -436,6 +437,10 @@ class _Post:
             role=self.side,
             while_open=True,
         )
+
+    def record_server(self, kind: str, payload: dict) -> tuple[Event, bool]:
+        """An event the platform adds to what the person sent (a recommendation, what it read from SQL)."""
+        return dialogue_record(dialogue=self.dialogue, author=None, kind=kind, payload=payload, while_open=True)
 
     def turn(self) -> TurnState:
         """The turn the message names. Every step after the question refers to one: checked against the caller's
@@ -499,7 +504,25 @@ def _post_share_result(post: _Post):
         raise DialogueError("invalid", f"SQL run #{run.seq} was written for another turn.")
     if not result["ok"]:
         raise DialogueError("invalid", "Only a run that succeeded can be sent to the worker.")
-    return [post.record(EventKind.RESULT_SHARED, log.result_shared_payload(turn.seq, run.seq, result))]
+    shared = post.record(EventKind.RESULT_SHARED, log.result_shared_payload(turn.seq, run.seq, result))
+    if not shared[1]:
+        return [shared]  # a retry: what was read from the SQL then is in the log already
+    previous = _previous_sql_turn(post.turns, turn.seq)
+    labels = assist.labels_detected(
+        database=post.dialogue.database,
+        utterance=turn.text,
+        sql=run.payload["sql"],
+        result=result,
+        previous_sql=_sql_run_event(post.dialogue, previous.shared_run).payload["sql"] if previous else None,
+    )
+    return [shared, post.record_server(EventKind.TURN_LABELS, log.turn_labels_payload(turn.seq, "detected", labels))]
+
+
+def _previous_sql_turn(turns: dict[int, TurnState], seq: int) -> TurnState | None:
+    """The newest turn before `seq` that was answered with SQL and not dropped: what a follow-up question builds on
+    (CHASE's relations hold between consecutive SQL turns; a courtesy or a clarification in between is skipped)."""
+    earlier = [turn for turn in turns.values() if turn.seq < seq and turn.shared_run and not turn.dropped]
+    return earlier[-1] if earlier else None
 
 
 def _post_response(post: _Post):
@@ -509,8 +532,71 @@ def _post_response(post: _Post):
     acts = post.acts("system")
     if "CONFIRM_SQL" in acts and turn.shared_run is None:
         raise DialogueError("order", "CONFIRM_SQL needs a result table: run the SQL and send the result first.")
+    if "CONFIRM_SQL" in acts and settings.CHASE_PHENOMENA_REQUIRED and "contextual_phenomena" not in turn.labels:
+        raise DialogueError("order", "Set the question's contextual phenomena before confirming its SQL.")
     text = post.text("text", limit=settings.UTTERANCE_MAX_CHARS)
-    return [post.record(EventKind.RESPONSE, log.response_payload(turn.seq, text, acts, turn.shared_run))]
+    payload = log.response_payload(turn.seq, text, acts, turn.shared_run, log.draft_use(turn.draft, text))
+    response = post.record(EventKind.RESPONSE, payload)
+    events = [response]
+    if response[1] and turn.shared_run and "CONFIRM_SQL" in acts and assist.recommendations_enabled():
+        # Answered with SQL: the worker's next question can build on it, so recommend what kind to ask.
+        recommendation = assist.recommendation_next(
+            database=post.dialogue.database,
+            turn=turn.seq,
+            sql=_sql_run_event(post.dialogue, turn.shared_run).payload["sql"],
+            offered=[],
+        )
+        if recommendation is not None:
+            events.append(post.record_server(EventKind.RECOMMENDATION, recommendation))
+    return events
+
+
+def _post_recommend(post: _Post):
+    """The worker asks for another recommendation for their next question."""
+    turn = post.turn()
+    offered = [
+        event.payload
+        for event in post.dialogue.events.filter(kind=EventKind.RECOMMENDATION, seq__gt=turn.seq).only("payload")
+        if event.payload.get("turn") == turn.seq
+    ]
+    if not offered:
+        raise DialogueError("order", "There is no recommendation for this question to replace.")
+    if len(offered) >= settings.INTENT_RECOMMENDATIONS_PER_TURN:
+        raise DialogueError("too_many", "That was the last suggestion for now: ask what you like.")
+    recommendation = assist.recommendation_next(
+        database=post.dialogue.database,
+        turn=turn.seq,
+        sql=_sql_run_event(post.dialogue, turn.shared_run).payload["sql"],
+        offered=offered,
+    )
+    if recommendation is None:
+        raise DialogueError("too_many", "There is no other kind of question to suggest here: ask what you like.")
+    return [post.record(EventKind.RECOMMENDATION, recommendation)]
+
+
+def _post_turn_labels(post: _Post):
+    """The expert sets, corrects or confirms a turn's CHASE labels (any of intent, contextual_phenomena,
+    schema_linking); labels not in the message stay as they are."""
+    turn = post.turn()
+    labels = {}
+    try:
+        if "intent" in post.message:
+            if not turn.shared_run:
+                raise LabelError("an intent is the relation between two SQL turns: send this turn's result first")
+            labels["intent"] = check_intent(post.message["intent"])
+        if "contextual_phenomena" in post.message:
+            labels["contextual_phenomena"] = check_phenomena(post.message["contextual_phenomena"])
+        if "schema_linking" in post.message:
+            labels["schema_linking"] = check_schema_linking(
+                post.message["schema_linking"],
+                tokens=utterance_toks(turn.text),
+                schema=post.dialogue.database.schema,
+            )
+    except LabelError as exc:
+        raise DialogueError("labels", str(exc)) from exc
+    if not labels:
+        raise DialogueError("invalid", "Send at least one of: intent, contextual_phenomena, schema_linking.")
+    return [post.record(EventKind.TURN_LABELS, log.turn_labels_payload(turn.seq, "expert", labels))]
 
 
 def _post_drop(post: _Post):
@@ -538,6 +624,8 @@ _HANDLERS = {
     "drop": (Role.EXPERT, _post_drop),
     "terminate": (Role.EXPERT, _post_terminate),
     "score": (Role.EXPERT, _post_score),
+    "recommend": (Role.WORKER, _post_recommend),
+    "turn_labels": (Role.EXPERT, _post_turn_labels),
 }
 WORKER_TYPES = frozenset(kind for kind, (side, _) in _HANDLERS.items() if side == Role.WORKER)
 EXPERT_TYPES = frozenset(kind for kind, (side, _) in _HANDLERS.items() if side == Role.EXPERT)

@@ -1,13 +1,21 @@
 """Pages of the dialogs app: the worker's tutorial, lobby and room; the expert's desk and room."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from annotation.acts import FOLLOW_UP_KINDS, SYSTEM_ACTS, USER_ACTS
+from annotation.acts import (
+    CONTEXTUAL_PHENOMENA,
+    FOLLOW_UP_KINDS,
+    INTENT_CATEGORY_NAMES,
+    SYSTEM_ACTS,
+    USER_ACTS,
+)
 from annotation.models import Role
 from annotation.roles import role_required
+from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
 from dialogs import selectors, services
 from dialogs.models import Dialogue
@@ -75,6 +83,12 @@ def expert_room(request, dialogue):
             "user_acts": USER_ACTS,
             "system_acts": SYSTEM_ACTS,
             "schema_json": dialogue.database.schema,
+            "phenomena": CONTEXTUAL_PHENOMENA,
+            "labels_json": {
+                "categories": INTENT_CATEGORY_NAMES,
+                "relations": {name: [title, CATEGORY_OF[name]] for name, title in RELATION_NAMES.items()},
+                "phenomena_required": settings.CHASE_PHENOMENA_REQUIRED,
+            },
         },
     )
 

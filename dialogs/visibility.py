@@ -16,6 +16,8 @@ _WORKER_FIELDS: dict[str, tuple[str, ...]] = {
     EventKind.RESPONSE: ("turn", "text"),
     EventKind.DROP: ("turn", "warning"),
     EventKind.END: ("status", "completion_code", "requeued"),
+    # What to ask next, in plain words: the category and relation are the expert's and the statistics' business.
+    EventKind.RECOMMENDATION: ("turn", "text"),
 }
 
 

@@ -25,11 +25,12 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from annotation.acts import LabelError, check_acts
+from annotation.acts import LabelError, check_acts, check_intent, check_phenomena, check_schema_linking
 from annotation.models import Role, User
 from annotation.roles import can
 from annotation.sql.sandbox import not_executed
 from annotation.sql.spider import SpiderEncodingError, encode_sql
+from annotation.tokens import utterance_toks
 from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from dialogs.services import dialogue_record, sql_run_result
@@ -297,7 +298,22 @@ def _check_value(field: str, value, database):
         if len(value) > settings.SANDBOX_MAX_SQL_LENGTH:
             raise ReviewError("too_long", f"The query is longer than {settings.SANDBOX_MAX_SQL_LENGTH} characters.")
         return value
+    if field in log.LABEL_FIELDS:
+        return value  # checked against the turn's text once it is read (_check_label)
     raise ReviewError("invalid", f"Unknown field {field!r} (one of {', '.join(log.CORRECTABLE_FIELDS)}).")
+
+
+def _check_label(field: str, value, database, text: str):
+    """A CHASE label, checked as the room checks the expert's (annotation.acts); schema links against the tokens
+    of the turn's current text."""
+    try:
+        if field == "intent":
+            return check_intent(value)
+        if field == "contextual_phenomena":
+            return check_phenomena(value)
+        return check_schema_linking(value, tokens=utterance_toks(text), schema=database.schema)
+    except LabelError as exc:
+        raise ReviewError("labels", str(exc)) from exc
 
 
 def review_correct(
@@ -343,6 +359,10 @@ def review_correct(
             raise ReviewError("invalid", f"There is no user turn #{turn} in this dialogue.")
         if field in ("response", "system_acts") and current.response is None:
             raise ReviewError("invalid", "This turn has no response to correct.")
+        if field in log.LABEL_FIELDS:
+            if field == "intent" and current.sql is None:
+                raise ReviewError("invalid", "An intent is the relation between two SQL turns; this turn has no SQL.")
+            value = _check_label(field, value, dialogue.database, current.text)
         old = current.value(field)
         if old == value:
             raise ReviewError("unchanged", f"The {field.replace('_', ' ')} already reads so.")

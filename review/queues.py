@@ -17,6 +17,9 @@ from django.core.paginator import Paginator
 from django.db.models import Case, CharField, Count, Q, QuerySet, Value, When
 from django.utils import timezone
 
+from annotation.acts import INTENT_CATEGORY_NAMES
+from annotation.sql.relations import RELATION_NAMES
+from annotation.tokens import utterance_toks
 from dialogs.models import Dialogue, DialogueStatus
 from review.models import ReviewStage
 
@@ -190,7 +193,61 @@ FIELD_LABELS = {
     "response": "Response",
     "system_acts": "System acts",
     "drop": "DROP",
+    "intent": "Intent (CHASE)",
+    "contextual_phenomena": "Contextual phenomena",
+    "schema_linking": "Schema linking",
 }
+
+
+def label_text(field: str, value, schema: dict | None = None, tokens: list[str] | None = None):
+    """A CHASE label as a reviewer reads it: an intent as its category and relations, schema links as the words and
+    what they name; other values unchanged."""
+    if value is None:
+        return None
+    if field == "intent":
+        relations = ", ".join(f"{name} {RELATION_NAMES[name]}" for name in value.get("relations", []))
+        return f"{INTENT_CATEGORY_NAMES[value['category']]}" + (f" · {relations}" if relations else "")
+    if field == "schema_linking":
+        return [_link_text(span, schema, tokens) for span in value]
+    return value
+
+
+def _link_text(span: dict, schema: dict | None, tokens: list[str] | None) -> str:
+    words = " ".join(tokens[span["beg"] : span["end"] + 1]) if tokens else f"tokens {span['beg']}-{span['end']}"
+    entity = span["entity"]
+    if schema is None:
+        named = entity.get("value", "")
+    elif span["type"] == "table":
+        named = f"table {schema['table_names'][entity['tableId']]}"
+    else:
+        table, column = schema["column_names"][entity["columnId"]]
+        where = f"{schema['table_names'][table]}.{column}"
+        named = f"value {entity['value']} of {where}" if span["type"] == "value" else f"column {where}"
+    return f"“{words}” → {named}"
+
+
+def _labels_view(turn, schema: dict, tokens: list[str]) -> dict:
+    """The CHASE labels of a turn as the review screen shows and edits them."""
+    labels, detected, recommended = turn.labels, turn.detected, turn.recommended
+    view = {
+        "intent": label_text("intent", labels.get("intent")),
+        "intent_json": json.dumps(labels.get("intent") or detected.get("intent")),
+        "intent_detected": label_text("intent", detected.get("intent")),
+        "phenomena": labels.get("contextual_phenomena"),
+        "links": label_text("schema_linking", labels.get("schema_linking") or [], schema, tokens),
+        "links_json": json.dumps(labels.get("schema_linking") or []),
+        "links_confirmed": "schema_linking" in turn.confirmed,
+        "tokens_json": json.dumps(tokens, ensure_ascii=False),
+        "recommended": None,
+    }
+    if recommended:
+        asked = (labels.get("intent") or {}).get("category")
+        view["recommended"] = {
+            "text": recommended["text"],
+            "category": INTENT_CATEGORY_NAMES[recommended["category"]],
+            "followed": None if asked is None else asked == recommended["category"],
+        }
+    return view
 
 
 def review_screen(dialogue: Dialogue) -> dict:
@@ -208,7 +265,9 @@ def review_screen(dialogue: Dialogue) -> dict:
         for person in User.objects.filter(pk__in={c.reviewer_id for c in record.corrections if c.reviewer_id})
     }
     turns = []
+    schema = dialogue.database.schema
     for index, turn in enumerate(record.user_turns):
+        tokens = utterance_toks(turn.text)
         history: dict[str, list[dict]] = {}
         by_pass: dict[int, list[dict]] = {}
         for correction in turn.corrections:
@@ -216,13 +275,16 @@ def review_screen(dialogue: Dialogue) -> dict:
                 "seq": correction.seq,
                 "field": correction.field,
                 "label": FIELD_LABELS[correction.field],
-                "old": correction.old,
-                "new": correction.new,
+                "old": label_text(correction.field, correction.old, schema, tokens),
+                "new": label_text(correction.field, correction.new, schema, tokens),
                 "pass": correction.review_pass,
                 "reason": correction.reason,
                 "reviewer": people.get(correction.reviewer_id, "?"),
                 "at": correction.created_at,
-                "diff": word_diff(correction.old, correction.new),
+                "diff": word_diff(
+                    label_text(correction.field, correction.old, schema, tokens),
+                    label_text(correction.field, correction.new, schema, tokens),
+                ),
             }
             history.setdefault(correction.field, []).append(entry)
             by_pass.setdefault(correction.review_pass, []).append(entry)
@@ -247,6 +309,7 @@ def review_screen(dialogue: Dialogue) -> dict:
                 ],
                 "by_pass": [{"pass": number, "entries": entries} for number, entries in sorted(by_pass.items())],
                 "annotation": annotation,
+                "labels": _labels_view(turn, schema, tokens),
             }
         )
     return {"record": record, "review": review, "passes": passes, "turns": turns}

@@ -11,8 +11,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from annotation.acts import SYSTEM_ACTS, USER_ACTS
+from annotation.acts import CONTEXTUAL_PHENOMENA, INTENT_CATEGORY_NAMES, SYSTEM_ACTS, USER_ACTS
 from annotation.roles import can, role_required
+from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
 from dialogs.models import Dialogue
 from review import passes, queues, selectors, services
@@ -115,6 +116,9 @@ def dialogue(request, dialogue_id):
                 "run_url": reverse("annotation:sql_run", args=[item.database.db_id]),
                 "user_acts": list(USER_ACTS),
                 "system_acts": list(SYSTEM_ACTS),
+                "phenomena": list(CONTEXTUAL_PHENOMENA),
+                "categories": INTENT_CATEGORY_NAMES,
+                "relations": {name: [title, CATEGORY_OF[name]] for name, title in RELATION_NAMES.items()},
             },
         },
     )

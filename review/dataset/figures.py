@@ -22,6 +22,7 @@ FIGURES = {
     "keywords_by_turn": "Share of dialogues whose k-th SQL turn contains a keyword",
     "hardness": "SQL hardness (Spider)",
     "coverage": "Table and column coverage per database",
+    "intents": "Intent categories: recommended and asked (CHASE)",
 }
 FORMATS = {"svg": "image/svg+xml", "pdf": "application/pdf", "png": "image/png"}
 _STYLE = {
@@ -89,10 +90,21 @@ def draw(name: str, stats: dict) -> Figure:
             if len(rows) <= 40:
                 axes.set_xticks(positions)
             axes.legend(frameon=False)
+        elif name == "intents":
+            recommended, asked = stats["intents"]["recommended"], stats["intents"]["asked"]
+            positions = list(range(len(asked)))
+            width = 0.4
+            axes.bar([p - width / 2 for p in positions], list(recommended.values()), width, label="recommended",
+                     color=_COLOR)  # fmt: skip
+            axes.bar([p + width / 2 for p in positions], list(asked.values()), width, label="asked (label)",
+                     color="#f08c00")  # fmt: skip
+            axes.set_xticks(positions, [label.replace("_", " ") for label in asked], rotation=20, ha="right")
+            axes.set_ylabel("SQL turns")
+            axes.legend(frameon=False)
         else:
             raise KeyError(name)
         axes.set_title(FIGURES[name], fontsize=10)
-        needs_sql = name in ("sql_keywords", "keywords_by_turn", "hardness", "coverage")
+        needs_sql = name in ("sql_keywords", "keywords_by_turn", "hardness", "coverage", "intents")
         if not stats["overview"]["dialogues"] or (needs_sql and not stats["overview"]["sql_turns"]):
             axes.text(0.5, 0.5, "no data in this selection", ha="center", va="center", transform=axes.transAxes)
         return figure

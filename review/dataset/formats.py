@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from annotation.acts import CHASE_INTENT_LABELS
 from annotation.sql.spider import query_toks_no_value as _query_toks_no_value
 from annotation.tokens import utterance_toks
 from dialogs.log import DialogueRecord, StateTurn
@@ -160,8 +161,9 @@ def cosql_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, lim
 
 
 def chase_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, limit_mode: str) -> dict:
-    """A CHASE record. Labels come from the turn's annotation where one was collected (or imported) and are present
-    but empty where not; spans (schema_linking) are only kept while the text they index is unchanged."""
+    """A CHASE record. Labels come from the room's log where they were collected there (the expert's, else what was
+    detected), else from the turn's imported annotation, and are present but empty where neither has them; spans
+    (schema_linking) are only kept while the text they index is unchanged."""
     turns = []
     for turn in planned:
         annotation = _annotation(record, turn)
@@ -181,6 +183,7 @@ def chase_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, lim
             if annotation.utterance == turn.state.utterance:
                 labels["schema_linking"] = list(annotation.schema_linking or [])
             question_id = annotation.question_id or question_id
+        labels.update(_collected_chase_labels(turn.state))
         turns.append(
             {
                 **labels,
@@ -197,6 +200,23 @@ def chase_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, lim
         "final": {"query": record.goal_sql, "utterance": record.goal_question},
         "interaction": turns,
     }
+
+
+def _collected_chase_labels(state) -> dict:
+    """The CHASE labels a turn got in the room (or in review), in the release's vocabulary: the intent as CHASE's
+    label of its category (detected from the SQL unless a person changed it). Schema links go only once a person
+    confirmed them (proposals are a starting point, not a label), and only with a turn whose text is the one they
+    index (not folded with a clarification, not corrected)."""
+    labels = state.turn.labels
+    collected = {}
+    if labels.get("intent"):
+        collected["intent"] = CHASE_INTENT_LABELS[labels["intent"]["category"]]
+    if "contextual_phenomena" in labels:
+        collected["contextual_phenomena"] = list(labels["contextual_phenomena"])
+    confirmed = "schema_linking" in state.turn.confirmed
+    if confirmed and not state.folded and "utterance" not in state.turn.original:
+        collected["schema_linking"] = list(labels["schema_linking"])
+    return collected
 
 
 INTERACTION_BUILDERS = {"sparc": sparc_interaction, "cosql": cosql_interaction, "chase": chase_interaction}

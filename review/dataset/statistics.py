@@ -25,8 +25,9 @@ from __future__ import annotations
 from collections import Counter
 from statistics import mean, median
 
-from annotation.acts import SYSTEM_ACTS, USER_ACTS
+from annotation.acts import CONTEXTUAL_PHENOMENA, INTENT_CATEGORY_OF_CHASE_LABEL, SYSTEM_ACTS, USER_ACTS
 from annotation.sql.hardness import hardness
+from annotation.sql.relations import CATEGORIES, RELATION_NAMES
 from annotation.sql.spider import query_toks_no_value
 from annotation.tokens import utterance_toks
 from dialogs.log import DialogueRecord
@@ -53,13 +54,6 @@ BY_TURN_KEYWORDS = ("WHERE", "AGG", "GROUP BY", "ORDER BY", "NESTED", "JOIN")
 _AGGREGATES = frozenset({"count", "max", "min", "sum", "avg"})
 _PLAIN = {"where", "having", "limit", "join", "distinct", "not", "in", "like", "between", "or"}
 HARDNESS_LEVELS = ("easy", "medium", "hard", "extra")
-CONTEXTUAL_PHENOMENA = (
-    "Context Independent",
-    "Coreference",
-    "Ellipsis Continuation",
-    "Ellipsis Substitution",
-    "Far Side",
-)
 
 
 def sql_keywords(sql: str) -> set[str]:
@@ -146,6 +140,59 @@ def _distribution(counter: Counter, order) -> dict[str, int]:
     return {**known, **extra}
 
 
+class _IntentFigures:
+    """Intent recommendation and detection (CHASE section 3.1) over the SQL turns: what was recommended, what the
+    turn's intent label says was asked (the expert's, else detected, else an imported release's), how often the two
+    agree, the relations, and what experts did with the draft responses."""
+
+    def __init__(self):
+        self.recommended: Counter = Counter()
+        self.labelled: Counter = Counter()
+        self.relations: Counter = Counter()
+        self.pairs: Counter = Counter()  # (recommended, labelled) for turns that have both
+        self.drafts: Counter = Counter()
+
+    def add_turn(self, turn, annotation) -> None:
+        intent = turn.labels.get("intent")
+        category = (
+            intent["category"] if intent else INTENT_CATEGORY_OF_CHASE_LABEL.get(getattr(annotation, "intent", ""))
+        )
+        if category:
+            self.labelled[category] += 1
+        for name in intent["relations"] if intent else ():
+            self.relations[name] += 1
+        if turn.recommended:
+            self.recommended[turn.recommended["category"]] += 1
+            if category:
+                self.pairs[turn.recommended["category"], category] += 1
+
+    def figures(self) -> dict:
+        compared = sum(self.pairs.values())
+        followed = sum(count for (recommended, asked), count in self.pairs.items() if recommended == asked)
+        offered = sum(self.drafts.values())
+        return {
+            "recommended": _distribution(self.recommended, CATEGORIES),
+            "asked": _distribution(self.labelled, CATEGORIES),
+            "relations": _distribution(self.relations, RELATION_NAMES),
+            "recommendation_followed": {
+                "compared": compared,
+                "followed": followed,
+                "share": round(followed / compared, 4) if compared else None,
+                "matrix": {
+                    recommended: {asked: self.pairs[recommended, asked] for asked in CATEGORIES}
+                    for recommended in CATEGORIES
+                },
+            },
+            "drafts": {
+                "offered": offered,
+                **{use: self.drafts[use] for use in ("kept", "edited", "replaced")},
+                "kept_or_edited_share": round((self.drafts["kept"] + self.drafts["edited"]) / offered, 4)
+                if offered
+                else None,
+            },
+        }
+
+
 def compute_statistics(
     records: list[DialogueRecord],
     *,
@@ -172,6 +219,7 @@ def compute_statistics(
     split_databases: dict[str, set[str]] = {split: set() for split in SPLITS}
     dialogue_seconds: list[float] = []
     question_seconds: list[float] = []
+    intents = _IntentFigures()
 
     for record in records:
         messages = 0
@@ -224,8 +272,16 @@ def compute_statistics(
             else:
                 levels["not encodable"] += 1
             annotation = record.annotations.get(state.turn.seq)
-            for label in getattr(annotation, "contextual_phenomena", None) or []:
+            labels = state.turn.labels
+            collected = labels["contextual_phenomena"] if "contextual_phenomena" in labels else None
+            for label in (
+                collected if collected is not None else getattr(annotation, "contextual_phenomena", None) or []
+            ):
                 phenomena[label] += 1
+            intents.add_turn(state.turn, annotation)
+        for response in (item for kind, item in record.messages if kind == "response"):
+            if response.draft:
+                intents.drafts[response.draft] += 1
         if not record.imported:
             first = next((turn.created_at for turn in record.user_turns), None)
             end = record.ended_at
@@ -318,6 +374,7 @@ def compute_statistics(
         },
         "hardness": _distribution(levels, HARDNESS_LEVELS),
         "contextual_phenomena": _distribution(phenomena, CONTEXTUAL_PHENOMENA) if phenomena else {},
+        "intents": intents.figures(),
         "coverage": {
             "databases": coverage,
             "avg_table_coverage": average(row["table_coverage"] for row in coverage),

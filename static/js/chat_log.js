@@ -71,6 +71,10 @@ export class ChatLog {
       case "drop":
         node = this._reply(p.turn, this._dropNotice(p));
         break;
+      case "recommendation":
+        // An idea for the next question (CHASE's recommended intent), in the words the worker saw.
+        node = this._reply(p.turn, element("div", "notice suggestion-note", `Suggestion for the next question: ${p.text}`));
+        break;
       case "end":
         node = this._append(element("div", "notice end", END_TEXT[p.status]?.[this.viewer] || "The dialogue has ended."));
         break;

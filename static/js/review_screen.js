@@ -100,6 +100,57 @@ function sqlEditor(current, oldResult) {
   return { node: box, value: () => input.value, focus: () => input.focus() };
 }
 
+function intentEditor(current) {
+  const box = element("div", "intent-editor");
+  const select = element("select");
+  select.dataset.testid = "intent-category";
+  for (const [key, name] of Object.entries(config.categories)) {
+    const option = element("option", "", name);
+    option.value = key;
+    select.appendChild(option);
+  }
+  select.value = current?.category || "same_instances";
+  const grid = element("div", "acts-picker");
+  for (const [name, [title, category]] of Object.entries(config.relations)) {
+    const label = element("label", "chip-choice");
+    label.title = config.categories[category];
+    const input = element("input");
+    input.type = "checkbox";
+    input.value = name;
+    input.checked = (current?.relations || []).includes(name);
+    input.dataset.testid = `relation-${name}`;
+    label.append(input, ` ${name} ${title}`);
+    grid.appendChild(label);
+  }
+  box.append(select, grid);
+  return {
+    node: box,
+    value: () => ({
+      category: select.value,
+      relations: [...grid.querySelectorAll("input:checked")].map((input) => input.value),
+    }),
+  };
+}
+
+// Schema links as the JSON CHASE stores them, with the turn's tokens numbered above: the review screen's fallback
+// editor (the expert's room has the pointing one).
+function linksEditor(current, tokens) {
+  const box = element("div", "links-editor");
+  box.append(element("p", "muted small", tokens.map((token, index) => `${index}:${token}`).join("  ")));
+  const input = element("textarea", "mono");
+  input.rows = 6;
+  input.value = JSON.stringify(current, null, 1);
+  input.dataset.testid = "new-value";
+  box.append(input);
+  return {
+    node: box,
+    value: () => {
+      try { return JSON.parse(input.value); } catch { return input.value; }
+    },
+    focus: () => input.focus(),
+  };
+}
+
 function openEditor(card, field) {
   card.querySelector(".editor")?.remove();
   const slot = card.querySelector(`[data-field="${field}"]`);
@@ -110,12 +161,18 @@ function openEditor(card, field) {
   if (field === "user_acts" || field === "system_acts") {
     const chosen = (value.dataset.value || "").split(" ").filter(Boolean);
     control = actsPicker(field === "user_acts" ? config.user_acts : config.system_acts, chosen);
+  } else if (field === "intent") {
+    control = intentEditor(JSON.parse(value.dataset.value || "null"));
+  } else if (field === "contextual_phenomena") {
+    control = actsPicker(config.phenomena, (value.dataset.value || "").split("|").filter(Boolean));
+  } else if (field === "schema_linking") {
+    control = linksEditor(JSON.parse(value.dataset.value || "[]"), JSON.parse(slot.dataset.tokens || "[]"));
   } else if (field === "query") {
     control = sqlEditor(value.textContent.trim(), JSON.parse(card.dataset.shown || "null"));
   } else {
     control = textEditor(value.textContent.trim(), field === "response");
   }
-  body.append(element("h4", "", `Correct the ${field.replace("_", " ")}`), control.node);
+  body.append(element("h4", "", `Correct the ${field.replaceAll("_", " ")}`), control.node);
   const problems = editor.querySelector("[role=alert]");
   editor.querySelector(".cancel").addEventListener("click", () => editor.remove());
   editor.querySelector(".save").addEventListener("click", async (event) => {

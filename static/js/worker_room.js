@@ -166,6 +166,7 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
       if (event.kind === "utterance") reveal();  // the worker already asked: step 1 is behind them
       if (event.author_role === "expert") $("typing-line").textContent = "";  // what they typed has arrived
       chat.add(event);
+      onSuggestion(event);
       if (event.kind === "end" && event.payload.requeued) {
         // The expert never came: the worker keeps their place in the queue (first in line) and goes back to it.
         over = true;
@@ -179,6 +180,13 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
     },
     presence: (message) => !over && partner.update(message),
     error: (error) => {
+      if (error.id && error.id === askedAnother) {
+        askedAnother = null;
+        $("suggestion-hint").textContent = error.message;
+        $("suggestion-another").hidden = error.code === "too_many";
+        $("suggestion-another").disabled = false;
+        return;
+      }
       showError(error.message);
       if (error.code === "too_early") $("end").disabled = !state?.can_end;
       if (error.id && sending.delete(error.id)) drawPending();
@@ -190,6 +198,29 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
       $("send").disabled = true;
     },
   },
+});
+
+// --- The suggestion for the next question (an intent recommended after each answered question) ------------------
+
+let suggestedFor = null;  // the answered question the suggestion builds on
+let askedAnother = null;  // the client id of a pending "suggest something else"
+function onSuggestion(event) {
+  if (event.kind === "recommendation") {
+    suggestedFor = event.payload.turn;
+    askedAnother = null;
+    $("suggestion-text").textContent = event.payload.text;
+    $("suggestion-another").disabled = false;
+    $("suggestion-another").hidden = false;
+    $("suggestion-hint").textContent = "Follow it in your own words, or ask whatever you like.";
+    $("suggestion").hidden = over;
+  } else if (event.kind === "utterance" || event.kind === "end") {
+    $("suggestion").hidden = true;  // asked (or over): the suggestion has done its work
+  }
+}
+$("suggestion-another").addEventListener("click", () => {
+  if (suggestedFor === null || over) return;
+  $("suggestion-another").disabled = true;
+  askedAnother = client.send("recommend", { turn: suggestedFor });
 });
 
 document.addEventListener("visibilitychange", () => { if (!document.hidden) document.title = "Chat room · wozsql"; });

@@ -138,3 +138,21 @@ def new_page(browser, platform):
     yield open_as
     for context in contexts:
         context.close()
+
+
+CLEAR_LOBBY = (
+    "from dialogs.models import LobbyEntry; LobbyEntry.objects.filter(outcome='waiting').update(outcome='left')"
+)
+
+
+@pytest.fixture
+def people(platform):
+    """Make the named accounts (demo ones exist already) and empty the lobby of anyone another test left ready."""
+
+    def make(worker: str, expert: str):
+        for username, role in ((worker, "worker"), (expert, "expert")):
+            if username not in {"alice", "bob", "erin", "ethan"}:
+                platform.manage("add_person", "--role", role, "--username", username, "--password", "wozsql-demo")
+        platform.manage("shell", "-c", CLEAR_LOBBY)
+
+    return make

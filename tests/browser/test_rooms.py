@@ -12,9 +12,6 @@ from playwright.sync_api import expect
 
 ROOM_URL = re.compile(r"/dialogues/\d+/$")
 WORKER_TIMEOUT = 15_000
-CLEAR_LOBBY = (
-    "from dialogs.models import LobbyEntry; LobbyEntry.objects.filter(outcome='waiting').update(outcome='left')"
-)
 
 
 @pytest.fixture(autouse=True)
@@ -23,19 +20,6 @@ def patient_expectations():
     expect.set_options(timeout=12_000)
     yield
     expect.set_options(timeout=5_000)
-
-
-@pytest.fixture
-def people(platform):
-    """Make the named accounts (demo ones exist already) and empty the lobby of anyone another test left ready."""
-
-    def make(worker: str, expert: str):
-        for username, role in ((worker, "worker"), (expert, "expert")):
-            if username not in {"alice", "bob", "erin", "ethan"}:
-                platform.manage("add_person", "--role", role, "--username", username, "--password", "wozsql-demo")
-        platform.manage("shell", "-c", CLEAR_LOBBY)
-
-    return make
 
 
 def watch_frames(page) -> list[str]:

@@ -1,0 +1,1310 @@
+"""Draft the expert's natural-language response to a result table they shared (system act CONFIRM_SQL).
+
+The response a worker reads after a result (the `response` message of docs/protocol.md) must describe everything the
+SQL asks, in plain words and without leaning on earlier turns, because the worker never sees SQL; a short result is
+folded into the sentence ("There are 12 students who live in Smith Hall."), a long one is described ("This shows
+...") with a word on how much of it the table holds. This module writes that draft from the SQL, the shared result
+and the schema, so the expert starts from a faithful sentence and only polishes it.
+
+Pure: no database access and no state. The SQL is read by `annotation.sql.spider.parse_sql`, so the datasets'
+dialect (double-quoted values, `! =`) reads as it does everywhere else. Names come out readable: the schema's
+`table_names`/`column_names` when a tables.json entry is given, otherwise the identifiers split into words. Whatever
+the SQL, the answer is a sentence: SQL that cannot be read gets an honest generic draft, never an exception.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sqlglot import expressions as exp
+
+from annotation.sql.spider import parse_sql
+
+__all__ = ["FEW_ROWS", "GENERIC_DRAFT", "draft_response"]
+
+GENERIC_DRAFT = "Here is the result of your question."
+# A result with at most this many rows is listed inside the sentence; a longer one is described.
+FEW_ROWS = 3
+_MAX_VALUE_CHARS = 60
+
+_AGGREGATES = {exp.Max: "maximum", exp.Min: "minimum", exp.Avg: "average", exp.Sum: "total", exp.Count: "number"}
+_ARITHMETIC = {exp.Add: "plus", exp.Sub: "minus", exp.Mul: "times", exp.Div: "divided by"}
+_COMPARISONS = {exp.EQ: "=", exp.NEQ: "!=", exp.GT: ">", exp.LT: "<", exp.GTE: ">=", exp.LTE: "<="}
+_IS_PHRASES = {
+    "=": "is {}",
+    "!=": "is not {}",
+    ">": "is greater than {}",
+    "<": "is less than {}",
+    ">=": "is at least {}",
+    "<=": "is at most {}",
+}
+_SELECT_PARTS = frozenset(
+    {"expressions", "distinct", "from_", "from", "joins", "where", "group", "having", "order", "limit"}
+)
+_NEGATED_OPS = {"=": "!=", "!=": "=", ">": "<=", "<": ">=", ">=": "<", "<=": ">"}
+_COUNT_PHRASES = {
+    "=": "exactly {}",
+    "!=": "a number other than {} of",
+    ">": "more than {}",
+    "<": "fewer than {}",
+    ">=": "at least {}",
+    "<=": "at most {}",
+}
+
+
+def draft_response(sql: str, result: dict, schema: dict | None) -> str:
+    """A draft of the expert's response to `result`, the table `sql` returned, described from the SQL and the result.
+
+    `result` holds `columns`, `rows`, `row_count` (rows shown), `total_rows` (rows in the whole result, None when
+    unknown) and `truncated`; `schema` is one tables.json entry or None. Never raises: SQL this module cannot read
+    gets the generic draft with what the table itself shows.
+    """
+    table = _ResultTable.of(result)
+    try:
+        tree = parse_sql(sql)
+    except Exception:  # a syntax error, or not SQL text at all: the generic draft is the honest answer
+        return _generic_draft(table)
+    try:
+        query = _QueryBuilder(_Names(schema)).query(tree, None)
+        return _fold(query, table)
+    except Exception:  # a draft is a convenience the expert edits anyway: an odd query must not break the room
+        return _generic_draft(table)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The result table
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _ResultTable:
+    rows: list
+    shown: int
+    total: int | None  # rows in the whole result; None when it was not counted
+
+    @classmethod
+    def of(cls, result) -> _ResultTable:
+        result = result if isinstance(result, dict) else {}
+        rows = [row if isinstance(row, list | tuple) else [row] for row in (result.get("rows") or [])]
+        shown = len(rows)
+        total = result.get("total_rows")
+        if not isinstance(total, int) or isinstance(total, bool) or total < shown:
+            # Without a full count, a table that says it is cut has an unknown size; otherwise it is all there.
+            total = None if result.get("truncated") else shown
+        return cls(rows, shown, total)
+
+    @property
+    def complete(self) -> bool:
+        return self.total is not None and self.total == self.shown
+
+
+def _generic_draft(table: _ResultTable) -> str:
+    if table.complete and table.total == 0:
+        return GENERIC_DRAFT + " Nothing matches it: the result is empty."
+    if table.complete and table.total == 1 and len(table.rows[0]) == 1:
+        return GENERIC_DRAFT + f" The answer is {_value(table.rows[0][0])}."
+    return GENERIC_DRAFT + _partial_note(table, counted_in_sentence=False)
+
+
+def _partial_note(table: _ResultTable, *, counted_in_sentence: bool) -> str:
+    if table.complete:
+        return ""
+    if table.total is None:
+        return f" The table shows only the first {_count_of(table.shown, 'row')} of the result."
+    if counted_in_sentence:
+        return f" The table shows the first {table.shown} of them."
+    return f" The result has {_count_of(table.total, 'row')}; the table shows the first {table.shown}."
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Words
+# ---------------------------------------------------------------------------------------------------------------
+
+_UNCOUNTABLE = frozenset({"data", "information", "info", "equipment", "staff", "series", "species", "news", "money"})
+_IRREGULAR_PLURALS = {"person": "people", "child": "children", "man": "men", "woman": "women", "foot": "feet"}
+_IRREGULAR_SINGULARS = {plural: singular for singular, plural in _IRREGULAR_PLURALS.items()}
+_VOWELS = frozenset("aeiouy")
+
+
+def _plural_word(word: str) -> str:
+    lower = word.lower()
+    if not word.isalpha() or lower in _UNCOUNTABLE or lower in _IRREGULAR_SINGULARS or not _VOWELS & set(lower):
+        return word  # numbers, mass nouns, and acronyms such as "gnp" stay as they are
+    if lower in _IRREGULAR_PLURALS:
+        return _IRREGULAR_PLURALS[lower]
+    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+        return word  # already plural: "dogs", "cars data" come that way in the schemas
+    if lower.endswith(("ed", "ing")) and len(lower) > 5:
+        return word  # a participle ends the name ("date first registered"): its noun is earlier
+    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if lower.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def _singular_word(word: str) -> str:
+    lower = word.lower()
+    if not word.isalpha() or lower in _UNCOUNTABLE:
+        return word
+    if lower in _IRREGULAR_SINGULARS:
+        return _IRREGULAR_SINGULARS[lower]
+    if lower.endswith("ies") and len(lower) > 3:
+        return word[:-3] + "y"
+    if lower.endswith(("sses", "xes", "zes", "ches", "shes")):
+        return word[:-2]
+    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _noun(name: str, many: bool) -> str:
+    """`name` (a readable table or column name) in the singular or plural; the head noun is its last word, or the
+    word before " of " ("cost of treatment" -> "costs of treatment")."""
+    head, sep, tail = name.partition(" of ")
+    words = head.split(" ")
+    words[-1] = _plural_word(words[-1]) if many else _singular_word(words[-1])
+    return " ".join(words) + sep + tail
+
+
+def _with_article(noun: str) -> str:
+    last = noun.split(" ")[-1].lower()
+    if last in _UNCOUNTABLE or _singular_word(last) != last:
+        return noun  # "cars data", not "a cars data"
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
+def _join(items: list[str], conjunction: str = "and") -> str:
+    items = [item for item in items if item]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
+
+
+def _count_of(number: int, noun: str) -> str:
+    return f"{number} {_noun(noun, number != 1)}"
+
+
+def _words_of(identifier: str) -> str:
+    """An identifier as lower-case words: "FullName" -> "full name", "dorm_name" -> "dorm name"."""
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", identifier)
+    text = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", text)
+    text = re.sub(r"[\W_]+", " ", text).strip().lower()
+    return text or "value"
+
+
+def _word_set(name: str) -> set[str]:
+    words = set()
+    for word in name.split():
+        words.update({word, _singular_word(word), _plural_word(word)})
+    return words
+
+
+def _value(value) -> str:
+    """One result cell or SQL literal as it reads in a sentence."""
+    if value is None:
+        return "unknown"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, bytes | bytearray):
+        return "binary data"
+    text = " ".join(str(value).split())
+    if len(text) > _MAX_VALUE_CHARS:
+        text = text[: _MAX_VALUE_CHARS - 1].rstrip() + "…"
+    return text or "an empty text"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Schema names
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Table:
+    key: str  # the original name, lower-cased (or a made-up key for a subquery in FROM)
+    name: str  # readable, as the schema writes it (singular or plural)
+    sub: object = None  # the described query of a subquery in FROM
+
+    def noun(self, many: bool) -> str:
+        if self.sub is not None:
+            return self.sub.population(many)
+        return _noun(self.name, many)
+
+
+@dataclass(frozen=True)
+class _Col:
+    name: str  # readable
+    table: _Table | None
+    identifies: _Table | None = None  # the table whose rows this column identifies (a key), if any
+    type: str = "text"  # the tables.json column type: "text", "number", "time", "others"
+
+
+class _Names:
+    """Readable names of one tables.json entry; with no schema, names are made from the identifiers themselves."""
+
+    def __init__(self, schema: dict | None) -> None:
+        self.tables: dict[str, int] = {}
+        self.table_names: list[str] = []
+        self.columns: dict[tuple[int, str], int] = {}
+        self.column_names: list[str] = []
+        self.column_tables: list[int] = []
+        self.column_types: list[str] = []
+        self.primary: set[int] = set()
+        self.foreign: dict[int, int] = {}
+        if not isinstance(schema, dict):
+            return
+        originals = schema.get("table_names_original") or []
+        readable = schema.get("table_names") or []
+        for index, original in enumerate(originals):
+            self.tables.setdefault(str(original).lower(), index)
+            name = readable[index] if index < len(readable) and readable[index] else _words_of(str(original))
+            self.table_names.append(_words_of(str(name)))
+        column_originals = schema.get("column_names_original") or []
+        column_readable = schema.get("column_names") or []
+        self.column_types = [str(kind) for kind in schema.get("column_types") or []]
+        for index, (table_index, original) in enumerate(column_originals):
+            self.column_tables.append(table_index)
+            name = column_readable[index][1] if index < len(column_readable) else original
+            name = _words_of(str(name or original))
+            if name.startswith("is ") and len(name) > 3:
+                name = name[3:] + " flag"  # "is official" reads badly after "whose": "whose official flag is T"
+            self.column_names.append(name)
+            if table_index >= 0:
+                self.columns.setdefault((table_index, str(original).lower()), index)
+        self.primary = {key for key in schema.get("primary_keys") or [] if isinstance(key, int)}
+        for pair in schema.get("foreign_keys") or []:
+            if isinstance(pair, list | tuple) and len(pair) == 2:
+                self.foreign.setdefault(pair[0], pair[1])
+
+    def table(self, original: str) -> _Table:
+        index = self.tables.get(original.lower())
+        name = self.table_names[index] if index is not None else _words_of(original)
+        return _Table(original.lower(), name)
+
+    def _schema_table(self, index: int) -> _Table:
+        return _Table(next(key for key, value in self.tables.items() if value == index), self.table_names[index])
+
+    def _targets(self, table: _Table) -> list[int]:
+        """The tables that `table`'s foreign keys point to (by index), in column order."""
+        index = self.tables.get(table.key)
+        if index is None or table.sub is not None:
+            return []
+        return [
+            self.column_tables[target]
+            for column, target in sorted(self.foreign.items())
+            if self.column_tables[column] == index and target < len(self.column_tables)
+        ]
+
+    def references(self, table: _Table, other: _Table) -> bool:
+        return other.sub is None and self.tables.get(other.key) in self._targets(table)
+
+    def is_link(self, table: _Table) -> bool:
+        """A table that only links others (has_pet: a student id and a pet id): its rows stand for the far end."""
+        index = self.tables.get(table.key)
+        if index is None or table.sub is not None:
+            return False
+        own = [column for column, owner in enumerate(self.column_tables) if owner == index]
+        linking = [column for column in own if column in self.foreign]
+        return len(linking) >= 2 and all(column in self.foreign or column in self.primary for column in own)
+
+    def as_rows_of(self, table: _Table | None, avoid: _Table | None) -> _Table | None:
+        """`table`, or for a link table the table its rows stand for: has_pet counted from a student is pets."""
+        if table is None or not self.is_link(table):
+            return table
+        for target in self._targets(table):
+            candidate = self._schema_table(target)
+            if candidate != avoid:
+                return candidate
+        return table
+
+    def has_column(self, table: _Table, original: str) -> bool:
+        index = self.tables.get(table.key)
+        return index is not None and (index, original.lower()) in self.columns
+
+    def column(self, table: _Table | None, original: str) -> _Col:
+        index = self.tables.get(table.key) if table is not None else None
+        column_index = self.columns.get((index, original.lower())) if index is not None else None
+        if column_index is None:
+            name = _words_of(original)
+            identifies = table if table is not None and name == "id" else None
+            return _Col(name, table, identifies)
+        identifies = None
+        # A key that also points elsewhere (record.swimmer_id) is about the table it points to.
+        if column_index in self.foreign:
+            identifies = self._schema_table(self.column_tables[self.foreign[column_index]])
+        elif column_index in self.primary:
+            identifies = table
+        kind = self.column_types[column_index] if column_index < len(self.column_types) else "text"
+        return _Col(self.column_names[column_index], table, identifies, kind)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What a query asks, read from the syntax tree
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Item:
+    """One selected (or ordered, or compared) expression."""
+
+    kind: str  # "column", "aggregate", "star", "computed"
+    column: _Col | None = None
+    function: str | None = None  # for aggregates: "number", "average", "maximum", "minimum", "total"
+    distinct: bool = False
+    text: str = ""  # for computed expressions, their words
+
+    @property
+    def is_count(self) -> bool:
+        return self.kind == "aggregate" and self.function == "number" and not self.distinct
+
+
+@dataclass
+class _Cond:
+    """One condition: `item op values`, or a clause that stands without a subject (`clause`)."""
+
+    item: _Item | None
+    op: str = "="
+    values: list[str] = field(default_factory=list)
+    like: str | None = None
+    negated: bool = False
+    subquery: object = None  # a described query compared with or tested against
+    have: _Table | None = None  # an IN subquery read as "that have a <table> ..." (rows matched in another table)
+
+    @property
+    def table(self) -> _Table | None:
+        return self.item.column.table if self.item is not None and self.item.column is not None else None
+
+
+@dataclass
+class _Scope:
+    names: _Names
+    parent: _Scope | None
+    tables: list[_Table] = field(default_factory=list)
+    aliases: dict[str, _Table] = field(default_factory=dict)
+    select_aliases: dict[str, exp.Expr] = field(default_factory=dict)
+
+    def table_named(self, qualifier: str) -> _Table | None:
+        scope: _Scope | None = self
+        while scope is not None:
+            table = scope.aliases.get(qualifier.lower())
+            if table is not None:
+                return table
+            scope = scope.parent
+        return None
+
+    def table_of_column(self, name: str) -> _Table | None:
+        scope: _Scope | None = self
+        while scope is not None:
+            for table in scope.tables:
+                if table.sub is None and self.names.has_column(table, name):
+                    return table
+            scope = scope.parent
+        return self.tables[0] if self.tables else None
+
+
+class _QueryBuilder:
+    def __init__(self, names: _Names) -> None:
+        self.names = names
+
+    def query(self, node: exp.Expr, parent: _Scope | None):
+        while isinstance(node, exp.Subquery | exp.Paren):
+            node = node.this
+        if isinstance(node, exp.Select):
+            return self.select(node, parent)
+        operator = {exp.Union: "union", exp.Intersect: "intersect", exp.Except: "except"}.get(type(node))
+        if operator is None:
+            raise ValueError(f"not a query: {node.key}")
+        described = _SetQuery(operator, self.query(node.this, parent), self.query(node.expression, parent))
+        described.order, described.limit = self._order_and_limit(node, None)
+        return described
+
+    def select(self, node: exp.Select, parent: _Scope | None) -> _Select:
+        unread = [key for key, value in node.args.items() if value and key not in _SELECT_PARTS]
+        if unread:
+            # WITH, OFFSET, window clauses...: describing the rest would leave something out, which is worse than
+            # the generic draft.
+            raise ValueError(f"cannot describe {', '.join(unread)}")
+        scope = _Scope(self.names, parent)
+        from_ = node.args.get("from_") or node.args.get("from")
+        sources = [from_.this] if from_ is not None else []
+        sources += [join.this for join in node.args.get("joins") or []]
+        for position, source in enumerate(sources):
+            table = self._source(source, scope, position)
+            scope.tables.append(table)
+            alias = source.alias if isinstance(source, exp.Table | exp.Subquery) else ""
+            scope.aliases[(alias or table.key).lower()] = table
+            scope.aliases.setdefault(table.key, table)
+        described = _Select(scope.tables, names=self.names)
+        for expression in node.expressions:
+            if isinstance(expression, exp.Alias):
+                scope.select_aliases[expression.alias.lower()] = expression.this
+                expression = expression.this
+            described.items.append(self.item(expression, scope))
+        distinct = node.args.get("distinct")
+        described.distinct = distinct is not None
+        where = node.args.get("where")
+        if where is not None:
+            described.where = self.conditions(where.this, scope)
+        group = node.args.get("group")
+        if group is not None:
+            for expression in group.expressions:
+                item = self.item(expression, scope)
+                if item.column is not None:
+                    described.group.append(item.column)
+        having = node.args.get("having")
+        if having is not None:
+            described.having = self.conditions(having.this, scope)
+        described.order, described.limit = self._order_and_limit(node, scope)
+        if not described.tables or not described.items:
+            raise ValueError("a query without tables has nothing to describe")
+        described.settle()
+        return described
+
+    def _source(self, source: exp.Expr, scope: _Scope, position: int) -> _Table:
+        if isinstance(source, exp.Table) and isinstance(source.this, exp.Identifier):
+            return self.names.table(source.name)
+        if isinstance(source, exp.Subquery):
+            inner = self.query(source.this, scope)
+            return _Table(f"(nested {position})", "row", inner)
+        raise ValueError(f"unsupported FROM item: {source.key}")
+
+    def _order_and_limit(self, node: exp.Expr, scope: _Scope | None) -> tuple[list, int | None]:
+        order = []
+        clause = node.args.get("order")
+        for ordered in clause.expressions if clause is not None else []:
+            target = ordered.this
+            if scope is not None and isinstance(target, exp.Column) and not target.table:
+                target = scope.select_aliases.get(target.name.lower(), target)
+            item = self.item(target, scope) if scope is not None else _Item("computed", text=_words_of(target.sql()))
+            order.append((item, bool(ordered.args.get("desc"))))
+        limit = None
+        limit_clause = node.args.get("limit")
+        if limit_clause is not None:
+            amount = limit_clause.expression
+            if isinstance(amount, exp.Literal) and not amount.is_string and amount.this.isdigit():
+                limit = int(amount.this)
+        return order, limit
+
+    # -- expressions --------------------------------------------------------------------------------------------
+
+    def item(self, node: exp.Expr, scope: _Scope) -> _Item:
+        while isinstance(node, exp.Paren):
+            node = node.this
+        if isinstance(node, exp.Star):
+            return _Item("star")
+        if isinstance(node, exp.Column):
+            if isinstance(node.this, exp.Star):
+                return _Item("star")
+            return _Item("column", self.column(node, scope))
+        if isinstance(node, exp.Literal) and node.is_string:
+            # A double-quoted name where only a column can stand names a column in the datasets' dialect.
+            table = scope.table_of_column(node.this)
+            return _Item("column", self.names.column(table, node.this) if table else _Col(_words_of(node.this), None))
+        function = _AGGREGATES.get(type(node))
+        if function is not None:
+            argument = node.this
+            distinct = isinstance(argument, exp.Distinct)
+            if distinct:
+                argument = argument.expressions[0] if argument.expressions else exp.Star()
+            inner = self.item(argument, scope) if argument is not None else _Item("star")
+            return _Item("aggregate", inner.column, function, distinct, inner.text)
+        if isinstance(node, exp.Distinct) and node.expressions:
+            inner = self.item(node.expressions[0], scope)
+            inner.distinct = True
+            return inner
+        operator = _ARITHMETIC.get(type(node))
+        if operator is not None:
+            left, right = self.item(node.this, scope), self.item(node.expression, scope)
+            return _Item("computed", left.column, text=f"{_item_words(left)} {operator} {_item_words(right)}")
+        if isinstance(node, exp.Literal | exp.Neg):
+            return _Item("computed", text=_literal(node))
+        columns = list(node.find_all(exp.Column))
+        if columns:
+            column = self.column(columns[0], scope)
+            return _Item("computed", column, text=f"a value computed from the {column.name}")
+        return _Item("computed", text="a computed value")
+
+    def column(self, node: exp.Column, scope: _Scope) -> _Col:
+        table = scope.table_named(node.table) if node.table else scope.table_of_column(node.name)
+        if node.table and table is None:
+            table = self.names.table(node.table)
+        if table is not None and table.sub is not None:
+            return _Col(_words_of(node.name), table)
+        return self.names.column(table, node.name)
+
+    def conditions(self, node: exp.Expr, scope: _Scope) -> list:
+        """A flat list `[cond, "and"|"or", cond, ...]`: the Spider format is flat too, and so are most sentences."""
+        while isinstance(node, exp.Paren):
+            node = node.this
+        if isinstance(node, exp.And | exp.Or):
+            left = self.conditions(node.this, scope)
+            right = self.conditions(node.expression, scope)
+            if not left or not right:
+                return left or right
+            return [*left, "and" if isinstance(node, exp.And) else "or", *right]
+        condition = self.condition(node, scope, negated=False)
+        return [condition] if condition is not None else []
+
+    def condition(self, node: exp.Expr, scope: _Scope, *, negated: bool) -> _Cond | None:
+        while isinstance(node, exp.Paren):
+            node = node.this
+        if isinstance(node, exp.Not):
+            return self.condition(node.this, scope, negated=not negated)
+        if isinstance(node, exp.Boolean):
+            return None
+        op = _COMPARISONS.get(type(node))
+        if op is not None:
+            right = node.expression
+            while isinstance(right, exp.Paren):
+                right = right.this
+            if isinstance(right, exp.Column):
+                left = self.item(node.this, scope)
+                other = self.item(right, scope)
+                if left.column is not None and other.column is not None and left.column.table != other.column.table:
+                    return None  # a join written in WHERE: how tables connect, not a filter on the rows
+                return _Cond(left, op, [f"the {_item_words(other)}"], negated=negated)
+            return self._compare(self.item(node.this, scope), op, right, scope, negated)
+        if isinstance(node, exp.Like):
+            pattern = _literal(node.expression)
+            return _Cond(
+                self.item(node.this, scope), "like", like=pattern, negated=negated ^ bool(node.args.get("negate"))
+            )
+        if isinstance(node, exp.Between):
+            values = [_literal(node.args["low"]), _literal(node.args["high"])]
+            return _Cond(self.item(node.this, scope), "between", values, negated=negated)
+        if isinstance(node, exp.Is):
+            return _Cond(self.item(node.this, scope), "is", negated=negated)
+        if isinstance(node, exp.In):
+            return self._membership(node, scope, negated)
+        if isinstance(node, exp.Exists):
+            return _Cond(None, "exists", negated=negated, subquery=self.query(node.this, scope))
+        return _Cond(_Item("computed", text=_words_of(node.sql())), "true", negated=negated)
+
+    def _compare(self, item: _Item, op: str, right: exp.Expr, scope: _Scope, negated: bool) -> _Cond:
+        if isinstance(right, exp.Subquery | exp.Select | exp.SetOperation):
+            return _Cond(item, op, negated=negated, subquery=self.query(right, scope))
+        return _Cond(item, op, [_literal(right)], negated=negated)
+
+    def _membership(self, node: exp.In, scope: _Scope, negated: bool) -> _Cond:
+        item = self.item(node.this, scope)
+        query = node.args.get("query")
+        if query is None and len(node.expressions) == 1:
+            only = node.expressions[0]
+            while isinstance(only, exp.Paren):
+                only = only.this
+            if isinstance(only, exp.Select | exp.Subquery | exp.SetOperation):
+                query = only
+        if query is None:
+            return _Cond(item, "in", [_literal(value) for value in node.expressions], negated=negated)
+        inner = self.query(query, scope)
+        return _Cond(item, "in", negated=negated, subquery=inner, have=self._had_table(item, inner))
+
+    def _had_table(self, item: _Item, inner) -> _Table | None:
+        """`key IN (SELECT key FROM other ...)` asks which rows have a matching row in `other`: the table to say
+        "that have a ..." of, or None when the subquery is not that shape."""
+        if not isinstance(inner, _Select) or inner.group or len(inner.items) != 1 or item.column is None:
+            return None
+        selected = inner.items[0].column
+        if inner.items[0].kind != "column" or selected is None:
+            return None
+        outer = item.column.table
+        if not (item.column.identifies or selected.identifies or selected == item.column):
+            return None
+        others = [table for table in inner.tables if table != outer and table.sub is None]
+        return self.names.as_rows_of(others[-1], outer) if others else None
+
+
+def _literal(node: exp.Expr) -> str:
+    while isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.Literal):
+        return _value(node.this)
+    if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
+        return "-" + _value(node.this.this)
+    if isinstance(node, exp.Null):
+        return "no value"
+    if isinstance(node, exp.Boolean):
+        return "true" if node.this else "false"
+    if isinstance(node, exp.Column):
+        return _words_of(node.name)
+    return _words_of(node.sql())
+
+
+def _item_words(item: _Item, many: bool = False) -> str:
+    """An item as a noun phrase without an article ("age", "average age", "number of students")."""
+    if item.kind == "column":
+        return _noun(item.column.name, many) if many else item.column.name
+    if item.kind == "star":
+        return "all the information"
+    if item.kind == "aggregate":
+        if item.function == "number":
+            if item.distinct and item.column is not None:
+                return f"number of different {_noun(item.column.name, True)}"
+            return "number of rows"
+        subject = item.column.name if item.column is not None else item.text or "value"
+        return f"{item.function} {subject}"
+    return item.text
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Describing one SELECT
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Select:
+    tables: list[_Table]
+    items: list[_Item] = field(default_factory=list)
+    distinct: bool = False
+    where: list = field(default_factory=list)
+    group: list[_Col] = field(default_factory=list)
+    having: list = field(default_factory=list)
+    order: list = field(default_factory=list)
+    limit: int | None = None
+    main: _Table | None = None  # the entity the rows are about
+    subject: _Table | _Col | None = None  # what a GROUP BY makes one row of: a table (grouped by its key) or a column
+    counted: _Table | None = None  # what count(*) counts
+    names: _Names = field(default_factory=lambda: _Names(None))
+
+    def settle(self) -> None:
+        """Decide the entity, the group subject and the counted table once every clause is read."""
+        first_column = next((item.column for item in self.items if item.column is not None), None)
+        self.main = first_column.table if first_column is not None else None
+        if self.main is not None and first_column.identifies is not None and self.names.is_link(self.main):
+            self.main = first_column.identifies  # has_pet's pet id is about pets
+        if self.main is None and self.tables:
+            self.main = self._joined_rows()
+        self.counted = self.main
+        if not self.group:
+            return
+        key = self.group[0]
+        if len(self.group) == 1 and key.identifies is not None:
+            self.subject = self.main = key.identifies
+        else:
+            self.subject = key
+        subject_table = self.subject if isinstance(self.subject, _Table) else key.table
+        # Joined rows are counted per group: the counted thing is the far end of the join, not the group itself.
+        others = [table for table in self.tables if table != subject_table]
+        counted = self._far_end(others) if others else (self.tables[0] if self.tables else self.main)
+        self.counted = self.names.as_rows_of(counted, subject_table)
+
+    def _referred(self, table: _Table) -> list[_Table]:
+        return [other for other in self.tables if other != table and self.names.references(table, other)]
+
+    def _far_end(self, tables: list[_Table]) -> _Table:
+        """The last of `tables` that is a thing of its own rather than a relationship between two others (lives_in
+        joins a student to a dorm: counting its rows counts students)."""
+        entities = [table for table in tables if len(self._referred(table)) < 2]
+        return (entities or tables)[-1]
+
+    def _joined_rows(self) -> _Table:
+        """What one row of the FROM tables stands for, when nothing selected says: a table that refers to one other
+        (a join of breeds and dogs has a row per dog), else the first one."""
+        children = [table for table in self.tables if len(self._referred(table)) == 1 and not self.names.is_link(table)]
+        if len(children) == 1:
+            return children[0]
+        return next((table for table in self.tables if not self.names.is_link(table)), self.tables[0])
+
+    # -- pieces ---------------------------------------------------------------------------------------------------
+
+    @property
+    def aggregates(self) -> list[_Item]:
+        return [item for item in self.items if item.kind == "aggregate"]
+
+    @property
+    def is_count_only(self) -> bool:
+        return len(self.items) == 1 and self.items[0].is_count and not self.group
+
+    @property
+    def subject_table(self) -> _Table | None:
+        return self.subject if isinstance(self.subject, _Table) else None
+
+    def _subject_noun(self, many: bool) -> str:
+        if isinstance(self.subject, _Table):
+            return self.subject.noun(many)
+        return _noun(self.subject.name, many) if self.subject is not None else ("rows" if many else "row")
+
+    def _where_split(self) -> tuple[list, list]:
+        """WHERE conditions on the group subject's table, and the rest (about the rows that are counted)."""
+        if not isinstance(self.subject, _Table) or "or" in self.where:
+            return [], self.where
+        on_subject = [cond for cond in self.where if cond != "and" and cond.table == self.subject]
+        rest = [cond for cond in self.where if cond != "and" and cond.table != self.subject]
+        return _and(on_subject), _and(rest)
+
+    def _counted_noun(self, many: bool, with_conditions: bool) -> str:
+        table = self.counted
+        noun = table.noun(many) if table is not None else ("rows" if many else "row")
+        if with_conditions:
+            noun += _clauses(self._where_split()[1] if self.group else self.where, table, many)
+        return noun
+
+    def _count_phrase(self, cond: _Cond) -> str | None:
+        """A HAVING on count(*) as "with more than 3 students"."""
+        if cond.item is None or not cond.item.is_count or cond.subquery is not None or not cond.values:
+            return None
+        if cond.negated and cond.op not in _NEGATED_OPS:
+            return None
+        op = _NEGATED_OPS[cond.op] if cond.negated else cond.op
+        if op not in _COUNT_PHRASES:
+            return None
+        number = cond.values[0]
+        return f"with {_COUNT_PHRASES[op].format(number)} {self._counted_noun(number != '1', with_conditions=True)}"
+
+    def _having(self, many: bool) -> str:
+        parts = []
+        for cond in self.having:
+            if cond in ("and", "or"):
+                parts.append(cond)
+                continue
+            counted = self._count_phrase(cond)
+            parts.append(counted if counted is not None else _clause(cond, self.subject_table, many))
+        return (" " + " ".join(parts)) if parts else ""
+
+    def _superlative(self) -> tuple[str, str] | None:
+        """ORDER BY ... LIMIT n as (adjective before the noun, phrase after it): ("oldest", "") or
+        ("", "with the most records")."""
+        if self.limit is None or not self.order:
+            return None
+        item, descending = self.order[0]
+        if item.kind == "column" and item.column is not None and item.column.name == "age":
+            return ("oldest" if descending else "youngest"), ""
+        if item.is_count:
+            return "", f"with the {'most' if descending else 'fewest'} {self._counted_noun(True, False)}"
+        return "", f"with the {_extreme_word(item, descending)} {_item_words(item)}"
+
+    def _extreme(self) -> str | None:
+        """A column ordered by itself and cut to one row: "the highest weight", "the latest transcript date"."""
+        if self.limit != 1 or self.distinct or len(self.items) != 1 or not self.order:
+            return None
+        item, descending = self.order[0]
+        selected = self.items[0]
+        if item.kind != "column" or selected.kind != "column" or item.column != selected.column:
+            return None
+        return f"the {_extreme_word(item, descending)} {_column_words(item.column, self.main, False)}"
+
+    def _sorted(self) -> str:
+        if not self.order or self.limit is not None:
+            return ""
+        keys = []
+        for item, descending in self.order:
+            if item.is_count:
+                words = f"the number of {self._counted_noun(True, False)}"
+            else:
+                words = _item_words(item) if item.kind == "column" else f"the {_item_words(item)}"
+            keys.append(words + (" in descending order" if descending else ""))
+        return ", sorted by " + _join(keys, "and then by")
+
+    # -- noun phrases ---------------------------------------------------------------------------------------------
+
+    def _entity(self, table: _Table | None, many: bool, count: int | None, conditions: str) -> str:
+        """The rows as a noun phrase with their determiner: "the 3 oldest students", "all dogs", "the student whose
+        id is 3"."""
+        superlative = self._superlative()
+        if superlative is not None:
+            many = self.limit != 1
+        noun = table.noun(many) if table is not None else ("rows" if many else "row")
+        if superlative is not None:
+            adjective, after = superlative
+            amount = f"{self.limit} " if self.limit != 1 else ""
+            phrase = f"the {amount}{adjective + ' ' if adjective else ''}{noun}{' ' + after if after else ''}"
+            return phrase + (f" among those{conditions}" if conditions else "")
+        if self.limit is not None:
+            return f"the first {self.limit} {table.noun(self.limit != 1) if table else 'rows'}{conditions}"
+        if count is not None:
+            return f"the {count} {noun}{conditions}"
+        if not many:
+            return f"the {noun}{conditions}"
+        return f"{noun}{conditions}" if conditions else f"all {noun}"
+
+    def _head(self, items: list[_Item], many: bool, entity: _Table | None, count: int | None = None) -> str:
+        words = []
+        for item in items:
+            if item.kind == "column" and item.column is not None:
+                words.append(_column_words(item.column, entity, many))
+            elif item.is_count:
+                words.append("number")
+            else:
+                words.append(_item_words(item, many))
+        if self.distinct and many:
+            return (f"the {count} different " if count is not None else "the different ") + _join(words)
+        return "the " + _join(words)
+
+    def phrase(self, many: bool, count: int | None = None, conditions: str | None = None) -> str:
+        """The whole result as a noun phrase: "the names and ages of the 250 students whose country is France"."""
+        if self.group:
+            return self._grouped_phrase(many, count) + self._sorted()
+        entity = self.main
+        only_aggregates = bool(self.items) and all(item.kind == "aggregate" for item in self.items)
+        if only_aggregates:
+            many, count = True, None  # one value about many rows: "the average age of students ..."
+        where = _clauses(self.where, entity, many) if conditions is None else conditions
+        extreme = self._extreme()
+        if extreme is not None:
+            return (
+                f"{extreme} of {entity.noun(True) if entity else 'rows'}{where}"
+                if where
+                else f"{extreme} of all {entity.noun(True) if entity else 'rows'}"
+            )
+        if len(self.items) == 1 and self._is_entity_itself(self.items[0]):
+            return self._entity_itself(many, count, where) + self._sorted()
+        if all(item.kind == "star" for item in self.items):
+            return f"all the information about {self._entity(entity, many, count, where)}{self._sorted()}"
+        if only_aggregates and all(item.is_count for item in self.items):
+            return f"the number of {entity.noun(True) if entity else 'rows'}{where}"
+        if self.distinct:
+            head, count = self._head(self.items, many, entity, count), None
+        else:
+            head = self._head(self.items, many, entity)
+        return f"{head} of {self._entity(entity, many, count, where)}{self._sorted()}"
+
+    def _is_entity_itself(self, item: _Item) -> bool:
+        """A column that names its own table's rows ("continent" of continents, "model" of model lists)."""
+        column = item.column
+        return (
+            item.kind == "column"
+            and column is not None
+            and column.table is not None
+            and column.table.sub is None
+            and _word_set(column.name) <= _word_set(column.table.name)
+        )
+
+    def _entity_itself(self, many: bool, count: int | None, where: str) -> str:
+        name = self.items[0].column.name
+        if self.distinct and many:
+            amount = f"{count} " if count is not None else ""
+            return f"the {amount}different {_noun(name, True)}{where}"
+        return self._entity(_Table("", name), many, count, where)
+
+    def _grouped_phrase(self, many: bool, count: int | None) -> str:
+        on_subject, rest = self._where_split()
+        subject_table = self.subject_table
+        subject_words = _clauses(on_subject, subject_table, many) + self._having(many)
+        plain = [item for item in self.items if item.kind != "aggregate"]
+        is_subject = [isinstance(self.subject, _Col) and item.column == self.subject for item in plain]
+        if not self.aggregates:
+            if len(plain) == 1 and is_subject[0]:  # only the grouped column: "the countries with more than 3 students"
+                superlative = self._superlative()
+                if superlative is not None and superlative[1]:
+                    amount = f"{self.limit} " if self.limit != 1 else ""
+                    return f"the {amount}{self._subject_noun(self.limit != 1)} {superlative[1]}{subject_words}"
+                amount = f"{count} " if count is not None else ""
+                return f"the {amount}{self._subject_noun(many)}{subject_words}"
+            entity = subject_table or self.main
+            if all(item.kind == "star" for item in plain):
+                return f"all the information about {self._entity(entity, many, count, subject_words)}"
+            return f"{self._head(plain, many, entity)} of {self._entity(entity, many, count, subject_words)}"
+        # One row per group, each measured: "the full name and number of model lists for each car maker".
+        measures = ["number" if item.is_count else _item_words(item) for item in self.aggregates]
+        measured = f"{_join(measures)} of {self._counted_noun(True, False)}{_clauses(rest, self.counted, True)}"
+        shown = [item for item, subject in zip(plain, is_subject, strict=True) if not subject]
+        head = "the " + _join(
+            [_column_words(item.column, subject_table, False) if item.column else _item_words(item) for item in shown]
+            + [measured]
+        )
+        superlative = self._superlative()
+        if superlative is not None and superlative[1]:
+            amount = f"{self.limit} " if self.limit != 1 else ""
+            return f"{head} for the {amount}{self._subject_noun(self.limit != 1)} {superlative[1]}{subject_words}"
+        if not many:
+            return f"{head} for the {self._subject_noun(False)}{subject_words}"
+        if count is not None:
+            return f"{head} for each of the {count} {self._subject_noun(True)}{subject_words}"
+        return f"{head} for each {self._subject_noun(False)}{subject_words}"
+
+    def population(
+        self, many: bool, count: int | None = None, conditions: str | None = None, *, distinct: bool = True
+    ) -> str:
+        """The rows the query is about, without what it shows of them: "students whose country is France"."""
+        if self.group:
+            on_subject, rest = self._where_split()
+            words = self._subject_noun(many) + _clauses(on_subject, self.subject_table, many) + self._having(many)
+            subject_table = self.subject_table or (self.subject.table if self.subject is not None else None)
+            if not self.having and (rest or self.counted not in (None, subject_table)):
+                words += f" with {self._counted_noun(True, with_conditions=True)}"
+            return words
+        entity = self.main
+        noun = entity.noun(many) if entity is not None else ("rows" if many else "row")
+        where = _clauses(self.where, entity, many) if conditions is None else conditions
+        if not where:
+            # A join with no condition still keeps only the rows that have a match: "students that have a pet".
+            others = [table for table in self.tables if table != entity and table.sub is None]
+            if others and entity is not None:
+                other = self.names.as_rows_of(self._far_end(others), entity)
+                where = f" that {'have' if many else 'has'} {_with_article(other.noun(False))}"
+        only = self.items[0] if len(self.items) == 1 else None
+        if distinct and self.distinct and only is not None and only.kind == "column" and only.column is not None:
+            if self._is_entity_itself(only):
+                noun = f"different {_noun(only.column.name, True)}"
+            else:
+                owner = entity.noun(True) if entity else "rows"
+                noun = f"different {_column_words(only.column, entity, True)} of {owner}"
+        return f"{count} {noun}{where}" if count is not None else f"{noun}{where}"
+
+    def nothing(self) -> str:
+        """The sentence for an empty result."""
+        if self.group and self.aggregates and not self.having:
+            on_subject, rest = self._where_split()
+            counted = self._counted_noun(True, False) + _clauses(rest, self.counted, True)
+            subject = self._subject_noun(False) + _clauses(on_subject, self.subject_table, False)
+            return f"There are no {counted} for any {subject}."
+        return f"There are no {self.population(True)}."
+
+    def lead(self) -> int:
+        """The result column that best names a row (a name rather than an id or a number), for listing rows."""
+        named = [index for index, item in enumerate(self.items) if item.kind == "column" and item.column is not None]
+        named.sort(key=lambda index: self.items[index].column.identifies is not None)
+        return named[0] if named else 0
+
+    def listing(self, rows: list) -> str | None:
+        """A few grouped rows with one measure each, told per group: "The number of car makers for each continent
+        is 4 for america and 7 for asia."; None for other shapes."""
+        if not self.group or len(self.aggregates) != 1 or len(self.items) != 2 or any(len(row) != 2 for row in rows):
+            return None
+        measure = self.items.index(self.aggregates[0])
+        key = 1 - measure
+        if self.items[key].kind != "column":
+            return None
+        told = [f"{_value(row[measure])} for {_value(row[key])}" for row in rows]
+        return _sentence(f"{self.phrase(True)} is {_join(told)}")
+
+    def labels(self) -> list[str] | None:
+        """A short label per result column, for listing rows ("age", "number of students"); None with a star."""
+        if any(item.kind == "star" for item in self.items):
+            return None
+        return [
+            f"number of {self._counted_noun(True, False)}" if item.is_count else _item_words(item)
+            for item in self.items
+        ]
+
+    def example(self, row: list) -> str:
+        """For a long grouped result, one row in words: "For example, the number of students for France is 3."."""
+        if not self.group or len(self.aggregates) != 1 or len(row) != len(self.items):
+            return ""
+        if not any(item.kind == "column" for item in self.items):
+            return ""
+        # A name reads better than an id: "for General Motors", not "for 4".
+        position = self.items.index(self.aggregates[0])
+        label = self.labels()[position]
+        return f" For example, the {label} for {_value(row[self.lead()])} is {_value(row[position])}."
+
+
+def _extreme_word(item: _Item, descending: bool) -> str:
+    if item.kind == "column" and item.column is not None and item.column.type == "time":
+        return "latest" if descending else "earliest"
+    return "highest" if descending else "lowest"
+
+
+def _and(conditions: list) -> list:
+    joined: list = []
+    for cond in conditions:
+        if joined:
+            joined.append("and")
+        joined.append(cond)
+    return joined
+
+
+def _column_words(column: _Col, entity: _Table | None, many: bool) -> str:
+    """A selected column named against the entity it is "of": "dorm name" of dorms is just "name"."""
+    name = column.name
+    about_entity = entity is not None and entity.sub is None and entity in (column.table, column.identifies)
+    if about_entity:
+        words = name.split()
+        entity_words = _word_set(entity.name)
+        while len(words) > 1 and words[0] in entity_words:
+            words.pop(0)
+        name = " ".join(words)
+    elif column.table is not None and column.table.sub is None and not (_word_set(name) & _word_set(column.table.name)):
+        name = f"{_noun(column.table.name, False)} {name}"
+    return _noun(name, True) if many else name
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Conditions as relative clauses
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _clauses(conditions: list, anchor: _Table | None, many: bool) -> str:
+    """`[cond, "and", cond]` as " whose country is France and that are older than 20" (leading space), or ""."""
+    parts: list[str] = []
+    previous = ("", "", "")
+    for cond in conditions:
+        if cond in ("and", "or"):
+            parts.append(cond)
+            continue
+        prefix, subject, predicate = _clause_parts(cond, anchor, many)
+        repeated = parts and parts[-1] in ("and", "or")
+        # Said once is enough: "with a pet whose type is cat and whose age is 3", "whose name is Ann or Bob".
+        if repeated and prefix and prefix == previous[0]:
+            prefix = ""
+            if subject and subject == previous[1]:
+                subject = ""
+                if predicate.startswith("is ") and previous[2].startswith("is ") and not predicate.startswith("is not"):
+                    predicate = predicate[3:]
+        elif repeated and not prefix and not previous[0] and subject and subject == previous[1]:
+            subject = ""
+            if predicate.startswith("is ") and previous[2].startswith("is ") and not predicate.startswith("is not"):
+                predicate = predicate[3:]
+        parts.append(" ".join(part for part in (prefix, subject, predicate) if part))
+        previous = _clause_parts(cond, anchor, many)
+    return (" " + " ".join(parts)) if parts else ""
+
+
+def _clause(cond: _Cond, anchor: _Table | None, many: bool) -> str:
+    return " ".join(part for part in _clause_parts(cond, anchor, many) if part)
+
+
+def _clause_parts(cond: _Cond, anchor: _Table | None, many: bool) -> tuple[str, str, str]:
+    """A condition as (prefix, subject, predicate): ("with a concert", "whose year", "is 2014")."""
+    be, have = ("are", "have") if many else ("is", "has")
+    if cond.op == "exists":
+        return "", "", f"for which there {'is no' if cond.negated else 'is'} {_with_sub_article(cond.subquery)}"
+    if cond.have is not None:
+        inner: _Select = cond.subquery
+        noun = cond.have.noun(False)
+        conditions = _clauses(inner.where, cond.have, False)
+        if cond.negated:
+            return "", "", f"that {have} no {noun}{conditions}"
+        return "", "", f"that {have} {_with_article(noun)}{conditions}"
+    item = cond.item
+    column = item.column if item is not None else None
+    op = _NEGATED_OPS[cond.op] if cond.negated and cond.op in _NEGATED_OPS else cond.op
+    negated = cond.negated and cond.op not in _NEGATED_OPS
+    if item is not None and item.kind == "column" and column is not None and column.name == "age" and op in "<>":
+        if not negated and (anchor is None or column.table in (None, anchor)) and cond.values:
+            return "", "", f"that {be} {'older' if op == '>' else 'younger'} than {cond.values[0]}"
+    prefix, subject = _subject(item, anchor)
+    return prefix, subject, _predicate(cond, op, negated)
+
+
+def _with_sub_article(query) -> str:
+    population = query.population(False) if isinstance(query, _Select) else query.phrase(False)
+    return _with_article(population)
+
+
+def _subject(item: _Item | None, anchor: _Table | None) -> tuple[str, str]:
+    """Who a condition is about, seen from the `anchor` rows: ("", "whose age") on the rows themselves, ("with a
+    concert", "whose year") on a joined table."""
+    if item is None:
+        return "", ""
+    column = item.column
+    words = f"whose {_item_words(item)}"
+    if item.kind != "column" or column is None or column.table is None or anchor is None or column.table == anchor:
+        return "", words
+    if column.table.sub is not None or _word_set(column.name) & _word_set(column.table.name):
+        return "", words
+    return f"with {_with_article(_noun(column.table.name, False))}", words
+
+
+def _predicate(cond: _Cond, op: str, negated: bool) -> str:
+    if cond.op == "like":
+        return _like_predicate(cond.like or "", negated)
+    if cond.op == "between":
+        low, high = (cond.values + ["", ""])[:2]
+        return f"is {'not ' if negated else ''}between {low} and {high}"
+    if cond.op == "is":
+        return "is not empty" if negated else "is empty"
+    if cond.op == "true":
+        return "is false" if negated else "holds"
+    if cond.op == "in":
+        if cond.subquery is not None:
+            return f"is {'not ' if negated else ''}among {cond.subquery.phrase(True)}"
+        return f"is {'not ' if negated else ''}one of {_join(cond.values, 'or')}"
+    if cond.subquery is not None:
+        return _IS_PHRASES[op].format(cond.subquery.phrase(False))
+    value = cond.values[0] if cond.values else "a value"
+    return _IS_PHRASES[op].format(value)
+
+
+def _like_predicate(pattern: str, negated: bool) -> str:
+    body = pattern.strip("%")
+    plain = "%" not in body and "_" not in body
+    if plain and pattern.startswith("%") and pattern.endswith("%") and body:
+        verb = "contains"
+    elif plain and pattern.endswith("%") and body:
+        verb = "starts with"
+    elif plain and pattern.startswith("%") and body:
+        verb = "ends with"
+    elif "%" not in pattern:
+        verb = "is"
+    else:
+        return f"{'does not match' if negated else 'matches'} the pattern '{pattern}'"
+    if negated:
+        verb = {
+            "contains": "does not contain",
+            "starts with": "does not start with",
+            "ends with": "does not end with",
+        }.get(verb, "is not")
+    return f"{verb} '{body}'"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Set operations
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _SetQuery:
+    operator: str  # "union", "intersect", "except"
+    left: object
+    right: object
+    order: list = field(default_factory=list)
+    limit: int | None = None
+
+    def _same_rows(self) -> bool:
+        left, right = self.left, self.right
+        return (
+            isinstance(left, _Select)
+            and isinstance(right, _Select)
+            and not left.group
+            and not right.group
+            and left.main == right.main
+            and left._head(left.items, True, left.main) == right._head(right.items, True, right.main)
+        )
+
+    def _merged_conditions(self, many: bool) -> str | None:
+        """Both sides filter the same rows: one list of conditions ("whose amenity name is TV Lounge but not Study
+        Room"), or None when they cannot be told as one."""
+        left, right = self.left, self.right
+        left_where = _clauses(left.where, left.main, many)
+        right_where = _clauses(right.where, right.main, many)
+        if len(left.where) == 1 == len(right.where):
+            one, two = left.where[0], right.where[0]
+            if (
+                one.op == two.op == "="
+                and not one.negated
+                and not two.negated
+                and one.values
+                and two.values
+                and one.subquery is None
+                and two.subquery is None
+                and one.item is not None
+                and two.item is not None
+                and one.item.column == two.item.column
+            ):
+                subject = " ".join(part for part in _subject(one.item, left.main) if part)
+                joined = {
+                    "union": f"is {one.values[0]} or {two.values[0]}",
+                    "intersect": f"is both {one.values[0]} and {two.values[0]}",
+                    "except": f"is {one.values[0]} but not {two.values[0]}",
+                }[self.operator]
+                return f" {subject} {joined}"
+        if self.operator == "union" and left_where and right_where:
+            return f"{left_where} or{right_where}"
+        return None
+
+    def phrase(self, many: bool, count: int | None = None) -> str:
+        if self._same_rows():
+            merged = self._merged_conditions(many)
+            if merged is not None:
+                return self.left.phrase(many, count, merged) + self._ordered()
+            right = self.right.population(True, distinct=False)
+            if self.operator == "except":
+                return f"{self.left.phrase(many)}, except those of {right}{self._ordered()}"
+            if self.operator == "intersect":
+                return f"{self.left.phrase(many)}, and also of {right}{self._ordered()}"
+        left, right = self.left.phrase(many), self.right.phrase(True)
+        joined = {
+            "union": f"{left}, together with {right}",
+            "intersect": f"{left} that are also among {right}",
+            "except": f"{left}, excluding {right}",
+        }[self.operator]
+        return joined + self._ordered()
+
+    def _ordered(self) -> str:
+        words = ""
+        if self.order:
+            item, descending = self.order[0]
+            words = f", sorted by {_item_words(item)}" + (" in descending order" if descending else "")
+        if self.limit is not None:
+            words += f", keeping the first {self.limit}"
+        return words
+
+    def population(self, many: bool, count: int | None = None, *, distinct: bool = True) -> str:
+        return self.phrase(many, count).removeprefix("the ")
+
+    def lead(self) -> int:
+        return self.left.lead()
+
+    def listing(self, rows: list) -> str | None:
+        return None
+
+    def nothing(self) -> str:
+        return f"There are no {self.population(True)}."
+
+    @property
+    def is_count_only(self) -> bool:
+        return False
+
+    @property
+    def items(self) -> list[_Item]:
+        return self.left.items
+
+    def labels(self) -> list[str] | None:
+        return self.left.labels()
+
+    def example(self, row: list) -> str:
+        return ""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Folding the result into the sentence
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _fold(query, table: _ResultTable) -> str:
+    has_star = any(item.kind == "star" for item in query.items)
+    if table.complete and table.total == 0:
+        return _sentence(query.nothing())
+    if query.is_count_only and table.complete and table.total == 1 and len(table.rows[0]) == 1:
+        number = table.rows[0][0]
+        if isinstance(number, int) and not isinstance(number, bool):
+            if number == 0:
+                return _sentence(query.nothing())
+            verb = "is" if number == 1 else "are"
+            return _sentence(f"There {verb} {number} {query.population(number != 1)}")
+    if table.complete and table.total == 1 and not has_star:
+        values = [_value(value) for value in table.rows[0]]
+        return _sentence(f"{query.phrase(False)} {'is' if len(values) == 1 else 'are'} {_join(values)}")
+    if table.complete and table.total <= FEW_ROWS and not has_star:
+        listed = query.listing(table.rows)
+        if listed is not None:
+            return listed
+        rows = [_row_words(row, query.labels(), query.lead()) for row in table.rows]
+        return _sentence(f"{query.phrase(True)} are {_join(rows)}")
+    # Too long to tell row by row (or a star's whole rows): describe it, the table shows it.
+    count = table.total if table.total is not None and table.total > 1 and _countable(query) else None
+    described = query.phrase(table.total != 1, count)
+    text = _sentence(f"This shows {described}")
+    if table.rows and table.shown > 1:
+        text += query.example(table.rows[0])
+    return text + _partial_note(table, counted_in_sentence=count is not None and f" {count} " in described)
+
+
+def _countable(query) -> bool:
+    """Whether the number of rows reads naturally inside the phrase ("the 250 students", "each of the 12 countries")."""
+    if not isinstance(query, _Select) or query.limit is not None:
+        return False
+    return not all(item.kind == "aggregate" for item in query.items) or bool(query.group)
+
+
+def _row_words(row: list, labels: list[str] | None, lead: int) -> str:
+    """One row in a list: its naming value, then the others labelled: "Tracy (age: 19)"."""
+    values = [_value(value) for value in row]
+    if len(values) == 1:
+        return values[0]
+    if labels is None or len(labels) != len(values):
+        return "(" + ", ".join(values) + ")"
+    lead = lead if 0 <= lead < len(values) else 0
+    details = ", ".join(f"{labels[index]}: {values[index]}" for index in range(len(values)) if index != lead)
+    return f"{values[lead]} ({details})"
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(text.split())
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")

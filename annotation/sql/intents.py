@@ -1,0 +1,1258 @@
+"""Intent recommendation for the next follow-up question, and the choice of which intent category to recommend.
+
+CHASE (Guo et al., 2021, section 3.1 and Table 12) shows the author of a follow-up question one of five intent
+categories, sampled uniformly, and the author picks a relation of that category (R1-R16, named and grouped as in
+`annotation.sql.relations`) or another category when it does not fit. This module does the same with two changes:
+
+- `recommend` turns the category into one concrete suggestion for a crowd worker, written from the previous turn's
+  query and the schema's readable names (and real values, when the caller can read them): "Ask for another detail of
+  these students, such as their age". Only relations that can apply to the previous query are suggested
+  (`applicable_relations`), so a worker is never asked to sort a single count or to widen a query that has no filter.
+- `choose_category` does not sample uniformly: it favours the categories that the collection so far has fewer of than
+  their target share (`intent_targets`, from the `INTENT_TARGETS` setting), so the collected distribution approaches
+  the target although people often ask something else than what was suggested. The counters it reads should hold the
+  category each turn actually got (`relations.detect_relation` on the written SQL), not the one recommended: that is
+  what lets it make up for the deviations. bench/intent_sampling.py measures the effect.
+
+The module is pure: no database, no models; `intent_targets` is the only reader of Django settings.
+
+When a relation applies to the previous query
+---------------------------------------------
+The previous query is read with `annotation.sql.spider.parse_sql`, in the datasets' dialect. For a set operation
+(UNION, INTERSECT, EXCEPT) its first SELECT is read; an ORDER BY / LIMIT after the last SELECT counts as the query's.
+A subquery in FROM stands for its rows: its tables and filters count as the outer query's. "FROM tables" below are the
+tables of FROM and JOIN. A "listing" query has no aggregate and no GROUP BY; a "one-row" query has an aggregate and no
+GROUP BY. A descriptive column is one that is neither a primary key, nor on either side of a foreign key, nor named
+"... id"; when a table has none, its key columns are used instead.
+
+Same Instances
+  R1 Add Property       not a one-row query, no `*`, and a column not shown: of the FROM tables, or in a grouped query
+                        of the group key's table (only its properties describe a group).
+  R2 Remove Property    two or more plain columns shown, or `*` over two or more columns (keep just one of them).
+  R3 Replace Property   a plain column shown that is not a group key (replacing a key regroups the rows), and a column
+                        of the FROM tables that is not shown.
+  R4 Add Group          an aggregate, or a plain column shown (then the rows are grouped and counted: R4 brings the
+                        count it needs), and a descriptive column that is not a group key yet: shown or of the FROM
+                        tables, not a primary key, a category rather than a number when there is one.
+  R5 Add Aggregation    a listing query (count them, or a statistic of a number column); or a grouped query without
+                        `count(*)`; or a number column of the FROM tables that no aggregate reads yet.
+  R6 Alter Aggregation  an aggregate with another sensible function: max/min/avg/sum of a number column (or of a
+                        column of unknown type), max/min of a time or text column, a statistic of a number column of
+                        the FROM tables in place of count(*).
+  R7 Delete Aggregation an aggregate.
+Different Instances of the Same Entity
+  R8 Subset             always, unless a filter fixes a primary key with `=` (the result is one instance already).
+  R9 Superset           a filter (a WHERE or HAVING condition, or a non-join condition of ON; `a.x = b.y` is a join).
+  R10 Disjoint          a filter comparing a column of the entity's tables (any column without a schema) with a literal
+                        value (=, IN, LIKE, BETWEEN, <, <=, >, >=).
+  R11 Complement        a filter (every condition can be negated).
+  R12 Overlap           a filter, and a descriptive column of the FROM tables that no filter uses yet, or a filter of
+                        that kind on a column of a joined table (another value may select the same instances: Table
+                        12's students taking "Python" or "C++").
+Different Entity
+  R13 Change Entity     a schema, and a table whose rows the query does not list: the FROM tables less the entity
+                        (the tables of the group keys, or the FROM tables that are not joined as the parent of a foreign
+                        key), then the tables a foreign key links to the FROM tables, then any other table.
+Display
+  R14 Add Order         no ORDER BY, and not a one-row query (one row has no order).
+  R15 Alter Order       an ORDER BY or a LIMIT (flip the direction, sort by another key, change how many).
+  R16 Distinct          no DISTINCT, a listing query showing plain columns and no `*`, and no shown column is a
+                        primary key of the entity (such rows are all different already).
+Combination
+  two relations of two different categories among Same Instances, Different Instances and Display (never Different
+  Entity, as in Table 12); R5 goes with a Display relation only in a grouped query (otherwise it leaves one row).
+
+Without a schema, the columns a query does not name are unknown: R1, R3 and R4 are then assumed to apply (a table
+rarely has only the columns a query names) and are worded without naming a column; R13 does not apply, since no other
+table can be named; column types are unknown, so R6 allows the number functions.
+
+The suggestions
+---------------
+Every text is one imperative sentence made of the schema's readable names (`table_names`, `column_names`; a name
+without them is made readable by `annotation.sql.schema.readable_name`), words of this module and values: literals of
+the previous query and, when `values` is given, values of the database. A value is shown only when it is short, on one
+line and free of underscores, so that nothing in a text looks like an identifier; SQL never appears.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from numbers import Real
+from types import MappingProxyType
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from sqlglot import expressions as exp
+
+from annotation.sql.relations import (
+    CATEGORIES,
+    CATEGORY_OF,
+    COMBINATION,
+    DIFFERENT_INSTANCES,
+    DISPLAY,
+    SAME_INSTANCES,
+)
+from annotation.sql.schema import readable_name
+from annotation.sql.spider import SpiderEncodingError, parse_sql
+
+__all__ = [
+    "DEFAULT_TARGETS",
+    "IntentError",
+    "Recommendation",
+    "applicable_categories",
+    "applicable_relations",
+    "choose_category",
+    "intent_targets",
+    "normalise_targets",
+    "recommend",
+]
+
+DEFAULT_TARGETS: Mapping[str, float] = MappingProxyType(dict.fromkeys(CATEGORIES, 1 / len(CATEGORIES)))
+
+_RELATION_ORDER = tuple(f"R{number}" for number in range(1, 17))
+# Categories that may be combined (Table 12: all but Different Entity), in the order their phrases are written:
+# what to show, which instances, how to display them.
+_COMBINABLE = (SAME_INSTANCES, DIFFERENT_INSTANCES, DISPLAY)
+_DISPLAY_RELATIONS = frozenset({"R14", "R15", "R16"})
+
+_AGGREGATES = {exp.Count: "count", exp.Max: "max", exp.Min: "min", exp.Sum: "sum", exp.Avg: "avg"}
+_NUMBER_FUNCTIONS = ("max", "min", "avg", "sum")
+_ORDER_FUNCTIONS = ("max", "min")
+_FUNCTION_WORDS = {"max": "highest", "min": "lowest", "avg": "average", "sum": "total"}
+_COMPARISONS = {exp.EQ: "=", exp.NEQ: "!=", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<="}
+_MIRRORED = {"=": "=", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
+_VALUE_OPS = frozenset({"=", "in", "like", "between", ">", ">=", "<", "<="})
+_MAX_VALUE_CHARS = 40
+# Words whose plural is not the last word plus "s"; a word without a plural stays as it is.
+_IRREGULAR_PLURALS = {
+    **{word: word for word in ("data", "information", "info", "staff", "people", "personnel", "equipment", "media")},
+    **{word: word for word in ("software", "hardware", "music", "news", "series", "feedback", "evidence", "research")},
+    "person": "people",
+    "child": "children",
+    "man": "men",
+    "woman": "women",
+}
+# A table SQLite creates for AUTOINCREMENT, listed in some Spider schemas; nobody asks about it.
+_INTERNAL_TABLES = frozenset({"sqlite_sequence"})
+
+
+class IntentError(ValueError):
+    """A previous query or schema that cannot be read, a category that cannot be recommended for it, or bad targets."""
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """One suggestion for the next follow-up question.
+
+    `relation` is one relation ("R8"), or for a combination two joined by "+" in number order ("R1+R8"); `text` is
+    what the worker reads.
+    """
+
+    category: str
+    relation: str
+    text: str
+
+    @property
+    def relations(self) -> tuple[str, ...]:
+        return tuple(self.relation.split("+"))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def applicable_relations(previous_sql: str, schema: dict | None) -> list[str]:
+    """The relations R1-R16 that can lead from `previous_sql` to a follow-up query, in number order.
+
+    The rules are in the module docstring. Raises IntentError when the query or the schema cannot be read.
+    """
+    material = _Analysis(previous_sql, schema).material
+    return [name for name in _RELATION_ORDER if material[name]]
+
+
+def applicable_categories(previous_sql: str, schema: dict | None) -> list[str]:
+    """The categories (in `relations.CATEGORIES` order) that `recommend` can suggest after `previous_sql`."""
+    analysis = _Analysis(previous_sql, schema)
+    return analysis.categories()
+
+
+def recommend(
+    previous_sql: str,
+    schema: dict | None,
+    *,
+    category: str,
+    rng: random.Random,
+    values: Callable[[str, str], list] | None = None,
+) -> Recommendation:
+    """One suggestion of `category` for the question that follows the turn whose query was `previous_sql`.
+
+    A relation of the category that applies is picked with `rng` (uniformly; for a combination, first a pair of
+    categories, then a compatible pair of their relations), and worded from the schema's readable names.
+    `values(table, column)`, given the original names of a column, returns a few of its real values (it is called
+    only for the columns a text may name, and what it raises propagates); without it the text names columns but no
+    values. The same arguments and rng state give the same recommendation.
+    Raises IntentError for an unknown category or one that has no applicable relation (see
+    `applicable_categories`), or when the query or the schema cannot be read.
+    """
+    if category not in CATEGORIES:
+        raise IntentError(f"unknown intent category {category!r}; known: {', '.join(CATEGORIES)}")
+    analysis = _Analysis(previous_sql, schema)
+    writer = _Writer(analysis, rng, values)
+    if category == COMBINATION:
+        pairs = analysis.combination_pairs()
+        if not pairs:
+            raise _not_applicable(category, analysis)
+        category_pair = rng.choice(list(pairs))
+        first, second = rng.choice(pairs[category_pair])
+        text = f"{writer.phrase(first, alone=False)}, and also {_lower_first(writer.phrase(second, alone=False))}"
+        relation = "+".join(sorted((first, second), key=lambda name: int(name[1:])))
+        return Recommendation(category, relation, text)
+    candidates = [name for name in _RELATION_ORDER if CATEGORY_OF[name] == category and analysis.material[name]]
+    if not candidates:
+        raise _not_applicable(category, analysis)
+    relation = rng.choice(candidates)
+    return Recommendation(category, relation, writer.phrase(relation, alone=True))
+
+
+def normalise_targets(targets: Mapping[str, float] | str | None) -> dict[str, float]:
+    """Target shares per category, checked and scaled to sum to 1 (a category left out gets 0).
+
+    Accepts a mapping {category: weight} or the same as text, "same_instances=2, display=1" (the form an
+    environment variable can hold); None or "" means DEFAULT_TARGETS. Weights must be finite, non-negative numbers
+    with a positive sum. Raises IntentError naming the problem.
+    """
+    if targets is None or (isinstance(targets, str) and not targets.strip()):
+        targets = DEFAULT_TARGETS
+    if isinstance(targets, str):
+        items = _parse_target_text(targets)
+    elif isinstance(targets, Mapping):
+        items = list(targets.items())
+    else:
+        raise IntentError(f"targets must be a mapping of category to weight, not {type(targets).__name__}")
+    weights = dict.fromkeys(CATEGORIES, 0.0)
+    for name, weight in items:
+        if name not in weights:
+            raise IntentError(f"unknown intent category {name!r}; known: {', '.join(CATEGORIES)}")
+        if isinstance(weight, bool) or not isinstance(weight, Real) or not math.isfinite(weight) or weight < 0:
+            raise IntentError(f"the weight of {name} must be a finite number >= 0, not {weight!r}")
+        weights[name] = float(weight)
+    total = sum(weights.values())
+    if total <= 0:
+        raise IntentError("the target weights must have a positive sum")
+    return {name: weight / total for name, weight in weights.items()}
+
+
+def intent_targets() -> dict[str, float]:
+    """The target share of each intent category: settings.INTENT_TARGETS (a mapping or "category=weight, ..."
+    text), DEFAULT_TARGETS when unset or empty. Raises ImproperlyConfigured when the setting is invalid."""
+    raw = getattr(settings, "INTENT_TARGETS", None) or DEFAULT_TARGETS
+    try:
+        return normalise_targets(raw)
+    except IntentError as error:
+        raise ImproperlyConfigured(f"INTENT_TARGETS: {error}") from None
+
+
+def choose_category(
+    *,
+    local: Counter,
+    overall: Counter,
+    targets: Mapping[str, float],
+    rng: random.Random,
+    available: set[str],
+    exploration: float = 0.1,
+) -> str:
+    """The intent category to recommend next: most likely the available one furthest below its target share.
+
+    `local` counts the categories of the follow-up turns collected on this database so far, `overall` those of the
+    whole collection (count what each turn turned out to be, not what was recommended). The deficit of a category is
+    its target share less its share of a counter (keys outside `CATEGORIES` are not counted); the two deficits are
+    averaged, and an empty counter is left out of the average. A category is then drawn, among the available ones,
+    in proportion to its positive deficit, except that with probability `exploration` it is drawn in proportion to
+    its target alone (as it is too when no available category is short): under-represented categories come first,
+    but every category keeps coming up, and a collection on target gets the target distribution. A category whose
+    target is 0 is drawn only when every available category has target 0 (then uniformly, as CHASE samples).
+    Raises IntentError when nothing is available.
+    """
+    shares = normalise_targets(targets)
+    unknown = set(available) - set(CATEGORIES)
+    if unknown:
+        raise IntentError(f"unknown intent categories {sorted(unknown)}; known: {', '.join(CATEGORIES)}")
+    candidates = [name for name in CATEGORIES if name in available]
+    if not candidates:
+        raise IntentError("no intent category is available for this question")
+    if not 0 <= exploration <= 1:
+        raise IntentError(f"exploration must be between 0 and 1, not {exploration}")
+    target = [shares[name] for name in candidates]
+    if sum(target) <= 0:
+        return rng.choice(candidates)
+    deficits = [found for found in (_deficits(local, shares), _deficits(overall, shares)) if found is not None]
+    # A category with target 0 is never short, so it is drawn neither way.
+    short = [
+        max(sum(found[name] for found in deficits) / len(deficits), 0.0) if deficits else 0.0 for name in candidates
+    ]
+    if sum(short) <= 0:
+        return rng.choices(candidates, target)[0]
+    weights = [
+        exploration * share / sum(target) + (1 - exploration) * gap / sum(short)
+        for share, gap in zip(target, short, strict=True)
+    ]
+    return rng.choices(candidates, weights)[0]
+
+
+def _deficits(counter: Counter, shares: dict[str, float]) -> dict[str, float] | None:
+    counts = {name: max(counter.get(name, 0), 0) for name in CATEGORIES}
+    total = sum(counts.values())
+    if total == 0:
+        return None
+    return {name: shares[name] - counts[name] / total for name in CATEGORIES}
+
+
+def _parse_target_text(text: str) -> list[tuple[str, float]]:
+    items = []
+    seen = set()
+    for part in text.split(","):
+        name, separator, weight = part.partition("=")
+        name = name.strip()
+        if not separator or not name:
+            raise IntentError(f"expected category=weight, not {part.strip()!r}")
+        if name in seen:
+            raise IntentError(f"category {name!r} is given twice")
+        seen.add(name)
+        try:
+            items.append((name, float(weight)))
+        except ValueError:
+            raise IntentError(f"the weight of {name} is not a number: {weight.strip()!r}") from None
+    return items
+
+
+def _not_applicable(category: str, analysis: _Analysis) -> IntentError:
+    return IntentError(
+        f"no relation of the category {category!r} applies to the previous query; "
+        f"applicable categories: {', '.join(analysis.categories()) or 'none'}"
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reading the schema and the previous query
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Column:
+    table: str | None  # the table's key (lower-case original name); None when it cannot be told
+    original: str  # the column's name as the schema (or, without one, the query) spells it
+    label: str  # readable
+    kind: str  # a Spider column type, or "unknown" without a schema
+    is_key: bool  # primary key, either side of a foreign key, or named "... id"
+    is_primary: bool = False
+
+
+@dataclass(frozen=True)
+class _Aggregate:
+    function: str  # count, max, min, sum, avg, or "expression" for arithmetic over aggregates
+    column: _Column | None  # None for count(*) and for an argument that is not a column
+
+
+@dataclass(frozen=True)
+class _Filter:
+    column: _Column | None  # the column compared; None for EXISTS, an aggregate, or a mixed OR
+    op: str  # =, !=, >, >=, <, <=, like, in, between, is, exists, or, other
+    values: tuple  # the literals compared with (Python str/int/float), in order
+    negated: bool
+
+
+@dataclass(frozen=True)
+class _SortKey:
+    column: _Column | None
+    aggregate: _Aggregate | None
+    descending: bool
+
+
+@dataclass
+class _Facts:
+    tables: list = field(default_factory=list)  # FROM table keys in order, each once
+    shown: list = field(default_factory=list)  # plain columns of the SELECT
+    star: bool = False
+    aggregates: list = field(default_factory=list)
+    group: list = field(default_factory=list)
+    filters: list = field(default_factory=list)
+    order: list = field(default_factory=list)
+    limit: int | None = None
+    has_limit: bool = False
+    distinct: bool = False
+
+
+class _Schema:
+    """What recommendations need from a tables.json entry, or, without one, from the names a query uses."""
+
+    def __init__(self, schema: dict | None) -> None:
+        self.known = schema is not None
+        self.originals: dict[str, str] = {}  # table key -> original spelling
+        self.labels: dict[str, str] = {}  # table key -> readable name
+        self.columns: dict[str, list[_Column]] = {}  # table key -> its columns, in schema order
+        self.lookup: dict[tuple[str, str], _Column] = {}
+        self.parents: set[tuple[str, str]] = set()  # (child table, parent table) per foreign key
+        self.neighbours: dict[str, set[str]] = {}
+        if schema is None:
+            return
+        try:
+            self._read(schema)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            raise IntentError(f"schema is not a tables.json entry ({type(error).__name__}: {error})") from None
+
+    def _read(self, schema: dict) -> None:
+        tables = schema["table_names_original"]
+        readable_tables = schema.get("table_names") or [None] * len(tables)
+        originals = schema["column_names_original"]
+        readable_columns = schema.get("column_names") or [[table, None] for table, _ in originals]
+        types = schema.get("column_types") or []
+        primary = set(schema.get("primary_keys", []))
+        foreign = schema.get("foreign_keys", [])
+        linked = {index for pair in foreign for index in pair}
+        keys = [name.lower() for name in tables]
+        for key, original, readable in zip(keys, tables, readable_tables, strict=True):
+            self.originals.setdefault(key, original)
+            self.labels.setdefault(key, _label(readable, original))
+            self.columns.setdefault(key, [])
+            self.neighbours.setdefault(key, set())
+        for index, ((table, name), (_, readable)) in enumerate(zip(originals, readable_columns, strict=True)):
+            if table < 0:
+                continue
+            label = _label(readable, name)
+            column = _Column(
+                table=keys[table],
+                original=name,
+                label=label,
+                kind=types[index] if index < len(types) else "unknown",
+                is_key=index in primary or index in linked or _looks_like_id(label),
+                is_primary=index in primary,
+            )
+            self.columns[keys[table]].append(column)
+            self.lookup.setdefault((keys[table], name.lower()), column)
+        for child, parent in foreign:
+            child_table, parent_table = keys[originals[child][0]], keys[originals[parent][0]]
+            if child_table != parent_table:
+                self.parents.add((child_table, parent_table))
+                self.neighbours[child_table].add(parent_table)
+                self.neighbours[parent_table].add(child_table)
+
+    def table(self, name: str) -> str:
+        key = name.lower()
+        if self.known:
+            if key not in self.originals:
+                raise IntentError(f"previous query: unknown table {name!r}")
+        else:
+            self.originals.setdefault(key, name)
+            self.labels.setdefault(key, _label(None, name))
+        return key
+
+    def column(self, table: str | None, name: str) -> _Column:
+        if table is not None and self.known:
+            found = self.lookup.get((table, name.lower()))
+            if found is not None:
+                return found
+        label = _label(None, name)
+        return _Column(table if not self.known else None, name, label, "unknown", _looks_like_id(label))
+
+    def descriptive(self, tables, exclude=()) -> list[_Column]:
+        """The columns of `tables` that are not in `exclude`: the descriptive ones, or failing any, the keys."""
+        columns = [column for table in tables for column in self.columns.get(table, ()) if column not in exclude]
+        plain = [column for column in columns if not column.is_key]
+        return plain or columns
+
+
+class _Reader:
+    """Reads the previous query into _Facts."""
+
+    def __init__(self, names: _Schema) -> None:
+        self.names = names
+
+    def query(self, node: exp.Expr) -> _Facts:
+        node = _unwrap(node)
+        while isinstance(node, exp.Subquery):
+            node = _unwrap(node.this)
+        if isinstance(node, exp.SetOperation):
+            facts = self.query(node.this)
+            if node.args.get("order") is not None or node.args.get("limit") is not None:
+                # The order and limit written after the last SELECT are the whole query's (the first SELECT's
+                # names are the result's names).
+                facts.order, facts.limit, facts.has_limit = [], None, False
+                self._order_and_limit(node, {}, {}, facts)
+            return facts
+        if isinstance(node, exp.Select):
+            return self.select(node)
+        raise IntentError(f"previous query: expected a SELECT query, found {node.key.upper()}")
+
+    def select(self, node: exp.Select) -> _Facts:
+        facts = _Facts(distinct=node.args.get("distinct") is not None)
+        scope: dict[str, str | None] = {}
+        on_conditions = []
+        sources = []
+        from_ = node.args.get("from_")
+        if from_ is not None:
+            sources.append(from_.this)
+        for join in node.args.get("joins") or ():
+            sources.append(join.this)
+            if join.args.get("on") is not None:
+                on_conditions.append(join.args["on"])
+        for source in sources:
+            self._source(_unwrap(source), scope, facts)
+        aliases: dict[str, exp.Expr] = {}
+        for item in node.expressions:
+            if isinstance(item, exp.Alias):
+                aliases[item.alias.lower()] = item.this
+                item = item.this
+            self._select_item(_unwrap(item), scope, facts)
+        for condition in on_conditions:
+            self._conditions(condition, scope, facts)
+        for clause in ("where", "having"):
+            if node.args.get(clause) is not None:
+                self._conditions(node.args[clause].this, scope, facts)
+        if node.args.get("group") is not None:
+            for item in node.args["group"].expressions:
+                item = _unwrap(item)
+                if isinstance(item, exp.Column):
+                    facts.group.append(self._column(item, scope, facts))
+        self._order_and_limit(node, scope, aliases, facts)
+        return facts
+
+    def _source(self, source: exp.Expr, scope: dict, facts: _Facts) -> None:
+        if isinstance(source, exp.Table):
+            key = self.names.table(source.name)
+            if key not in facts.tables:
+                facts.tables.append(key)
+            scope[key] = key
+            if source.alias:
+                scope[source.alias.lower()] = key
+        elif isinstance(source, exp.Subquery):
+            # A derived table stands for its rows: what it reads and filters is what the outer query reads and
+            # filters. Its output columns belong to no table of the schema.
+            inner = self.query(source.this)
+            facts.tables.extend(table for table in inner.tables if table not in facts.tables)
+            facts.filters.extend(inner.filters)
+            if source.alias:
+                scope[source.alias.lower()] = None
+
+    def _select_item(self, item: exp.Expr, scope: dict, facts: _Facts) -> None:
+        if isinstance(item, exp.Star) or (isinstance(item, exp.Column) and isinstance(item.this, exp.Star)):
+            facts.star = True
+        elif type(item) in _AGGREGATES:
+            facts.aggregates.append(self._aggregate(item, scope, facts))
+        elif item.find(*_AGGREGATES):
+            facts.aggregates.append(_Aggregate("expression", None))
+        elif isinstance(item, exp.Column):
+            facts.shown.append(self._column(item, scope, facts))
+
+    def _aggregate(self, node: exp.Expr, scope: dict, facts: _Facts) -> _Aggregate:
+        argument = _unwrap(node.this)
+        if isinstance(argument, exp.Distinct) and argument.expressions:
+            argument = _unwrap(argument.expressions[0])
+        column = self._column(argument, scope, facts) if isinstance(argument, exp.Column) else None
+        return _Aggregate(_AGGREGATES[type(node)], column)
+
+    def _column(self, node: exp.Column, scope: dict, facts: _Facts) -> _Column:
+        name = node.name
+        qualifier = node.table.lower() if node.table else None
+        if qualifier is not None:
+            table = scope.get(qualifier)
+        elif self.names.known:
+            table = next((key for key in facts.tables if (key, name.lower()) in self.names.lookup), None)
+        else:
+            table = facts.tables[0] if len(facts.tables) == 1 else None
+        return self.names.column(table, name)
+
+    def _conditions(self, node: exp.Expr, scope: dict, facts: _Facts) -> None:
+        node = _unwrap(node)
+        if isinstance(node, exp.And):
+            self._conditions(node.this, scope, facts)
+            self._conditions(node.expression, scope, facts)
+            return
+        found = self._filter(node, scope, facts)
+        if found is not None:
+            facts.filters.append(found)
+
+    def _filter(self, node: exp.Expr, scope: dict, facts: _Facts) -> _Filter | None:
+        """One AND-ed condition; None for a join equality between two columns."""
+        negated = False
+        while isinstance(node, exp.Not):
+            negated = not negated
+            node = _unwrap(node.this)
+        left = _unwrap(node.this) if isinstance(node.this, exp.Expr) else None
+        op = _COMPARISONS.get(type(node))
+        if op is not None:
+            right = _unwrap(node.expression)
+            if isinstance(left, exp.Column) and isinstance(right, exp.Column):
+                if op == "=" and not negated:
+                    return None
+                return _Filter(self._column(left, scope, facts), "other", (), negated)
+            if not isinstance(left, exp.Column) and isinstance(right, exp.Column):
+                left, right, op = right, left, _MIRRORED[op]
+            values = _literals([right])
+        elif isinstance(node, exp.Like):
+            op = "like"
+            negated ^= bool(node.args.get("negate"))
+            values = _literals([node.expression])
+        elif isinstance(node, exp.In):
+            op = "in"
+            values = () if node.args.get("query") is not None else _literals(node.expressions)
+        elif isinstance(node, exp.Between):
+            op = "between"
+            values = _literals([node.args["low"], node.args["high"]])
+        elif isinstance(node, exp.Is):
+            op, values = "is", ()
+        elif isinstance(node, exp.Or):
+            return self._disjunction(node, scope, facts, negated)
+        else:
+            op, values, left = ("exists" if isinstance(node, exp.Exists) else "other"), (), None
+        column = self._column(left, scope, facts) if isinstance(left, exp.Column) else None
+        return _Filter(column, op, values, negated)
+
+    def _disjunction(self, node: exp.Or, scope: dict, facts: _Facts, negated: bool) -> _Filter:
+        branches = []
+        pending = [node]
+        while pending:
+            current = _unwrap(pending.pop())
+            if isinstance(current, exp.Or):
+                pending.extend((current.expression, current.this))
+            else:
+                branches.append(self._filter(current, scope, facts))
+        columns = {branch.column for branch in branches if branch is not None}
+        column = columns.pop() if len(columns) == 1 and all(branch is not None for branch in branches) else None
+        # `c = "US" or c = "China"` is `c in ("US", "China")`, and is worded so.
+        if column is not None and all(branch.op in ("=", "in") and not branch.negated for branch in branches):
+            values = tuple(value for branch in branches for value in branch.values)
+            return _Filter(column, "in", values, negated)
+        return _Filter(column, "or", (), negated)
+
+    def _order_and_limit(self, node: exp.Expr, scope: dict, aliases: dict, facts: _Facts) -> None:
+        order = node.args.get("order")
+        for ordered in order.expressions if order is not None else ():
+            key = _unwrap(ordered.this)
+            if isinstance(key, exp.Column) and not key.table and key.name.lower() in aliases:
+                key = _unwrap(aliases[key.name.lower()])
+            descending = bool(ordered.args.get("desc"))
+            if type(key) in _AGGREGATES:
+                facts.order.append(_SortKey(None, self._aggregate(key, scope, facts), descending))
+            elif isinstance(key, exp.Column):
+                facts.order.append(_SortKey(self._column(key, scope, facts), None, descending))
+            else:
+                facts.order.append(_SortKey(None, None, descending))
+        limit = node.args.get("limit")
+        if limit is not None:
+            facts.has_limit = True
+            found = _literals([limit.expression])
+            facts.limit = found[0] if found and isinstance(found[0], int) and found[0] > 0 else None
+
+
+def _unwrap(node):
+    while isinstance(node, exp.Paren):
+        node = node.this
+    return node
+
+
+def _literals(nodes) -> tuple:
+    found = []
+    for node in nodes:
+        node = _unwrap(node)
+        negative = isinstance(node, exp.Neg)
+        if negative:
+            node = _unwrap(node.this)
+        if not isinstance(node, exp.Literal):
+            continue
+        if node.is_string:
+            found.append(node.this)
+            continue
+        try:
+            number = float(node.this)
+        except ValueError:
+            continue
+        number = -number if negative else number
+        found.append(int(number) if number.is_integer() and abs(number) < 1e15 else number)
+    return tuple(found)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Applicability: one rule per relation, which also collects what its suggestion is written from
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class _Analysis:
+    """The previous query's facts and, per relation, the material a suggestion draws on (empty: not applicable)."""
+
+    def __init__(self, previous_sql: str, schema: dict | None) -> None:
+        if not isinstance(previous_sql, str) or not previous_sql.strip():
+            raise IntentError("previous query is empty")
+        self.names = _Schema(schema)
+        try:
+            tree = parse_sql(previous_sql)
+        except SpiderEncodingError as error:
+            raise IntentError(f"previous query: {error}") from None
+        except RecursionError:
+            raise IntentError("previous query is nested too deeply") from None
+        self.facts = facts = _Reader(self.names).query(tree)
+        self.listing = not facts.aggregates and not facts.group
+        self.one_row = bool(facts.aggregates) and not facts.group
+        self.entity = self._entity()
+        self.material = {name: getattr(self, f"_{name.lower()}")() for name in _RELATION_ORDER}
+
+    def _entity(self) -> list[str]:
+        facts = self.facts
+        grouped = [column.table for column in facts.group if column.table is not None]
+        if grouped:
+            return list(dict.fromkeys(grouped))
+        parents = {parent for child, parent in self.names.parents if child in facts.tables}
+        return [table for table in facts.tables if table not in parents] or facts.tables[:1]
+
+    def categories(self) -> list[str]:
+        present = {CATEGORY_OF[name] for name in _RELATION_ORDER if self.material[name]}
+        if self.combination_pairs():
+            present.add(COMBINATION)
+        return [name for name in CATEGORIES if name in present]
+
+    def combination_pairs(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
+        """{(category, category): [(relation, relation), ...]} of the compatible pairs, categories in phrase order."""
+        applicable = [name for name in _RELATION_ORDER if self.material[name] and CATEGORY_OF[name] in _COMBINABLE]
+        pairs: dict = {}
+        for first in applicable:
+            for second in applicable:
+                first_category, second_category = CATEGORY_OF[first], CATEGORY_OF[second]
+                if _COMBINABLE.index(first_category) >= _COMBINABLE.index(second_category):
+                    continue
+                if first == "R5" and second in _DISPLAY_RELATIONS and not self.facts.group:
+                    continue  # counting a listing leaves one row, which cannot be sorted or deduplicated
+                pairs.setdefault((first_category, second_category), []).append((first, second))
+        return pairs
+
+    # -- the shown and the unshown ----------------------------------------------------------------------------
+
+    def _unshown(self) -> list[_Column]:
+        return self.names.descriptive(self.facts.tables, exclude=set(self.facts.shown))
+
+    def _number_columns(self) -> list[_Column]:
+        return [
+            column
+            for table in self.facts.tables
+            for column in self.names.columns.get(table, ())
+            if column.kind == "number" and not column.is_key
+        ]
+
+    # -- Same Instances ---------------------------------------------------------------------------------------
+
+    def _r1(self) -> list:
+        facts = self.facts
+        if self.one_row or facts.star:
+            return []
+        if not self.names.known:
+            return [None]
+        # A group shows one value per key, so only properties of the key's own table describe it.
+        tables = self.entity if facts.group else facts.tables
+        return self.names.descriptive(tables, exclude=set(facts.shown))
+
+    def _r2(self) -> list:
+        facts = self.facts
+        shown = list(dict.fromkeys(facts.shown))
+        options = [("drop", column) for column in shown] if len(shown) >= 2 else []
+        if facts.star:
+            every = [column for table in facts.tables for column in self.names.columns.get(table, ())]
+            if len(every) >= 2:
+                options += [("keep", column) for column in self.names.descriptive(facts.tables)]
+        return options
+
+    def _r3(self) -> list:
+        facts = self.facts
+        # A group key cannot be replaced without regrouping the rows, which is another question.
+        replaceable = [column for column in dict.fromkeys(facts.shown) if column not in facts.group]
+        if not replaceable:
+            return []
+        replacements = self._unshown() if self.names.known else [None]
+        return [(old, new) for old in replaceable for new in replacements]
+
+    def _r4(self) -> list:
+        facts = self.facts
+        if not facts.aggregates and not facts.shown:
+            return []
+        # Without an aggregate the rows are grouped and counted: R4 brings the count it needs.
+        aggregates = facts.aggregates or [_Aggregate("count", None)]
+        if not self.names.known:
+            return [(aggregate, None) for aggregate in aggregates]
+        aggregated = {aggregate.column for aggregate in facts.aggregates}
+        shown = [column for column in dict.fromkeys(facts.shown) if not column.is_primary]
+        unshown = [column for column in self.names.descriptive(facts.tables) if not column.is_key]
+        taken = set(facts.group) | aggregated
+        keys = [column for column in dict.fromkeys(shown + unshown) if column not in taken]
+        # Rows are grouped by categories more naturally than by measures ("per country" rather than "per age").
+        keys = [column for column in keys if column.kind != "number"] or keys
+        return [(aggregate, key) for aggregate in aggregates for key in keys]
+
+    def _r5(self) -> list:
+        facts = self.facts
+        aggregated = {(aggregate.function, aggregate.column) for aggregate in facts.aggregates}
+        options = []
+        if self.listing or (facts.group and ("count", None) not in aggregated):
+            options.append(("count", None))
+        for column in self._number_columns():
+            if not any(aggregate.column == column for aggregate in facts.aggregates):
+                options.extend((function, column) for function in ("avg", "max", "min", "sum"))
+        if self.listing or facts.group:
+            return options
+        # An ungrouped aggregate query gains a figure only from a column no aggregate reads yet.
+        return [option for option in options if option[1] is not None]
+
+    def _r6(self) -> list:
+        options = []
+        for aggregate in self.facts.aggregates:
+            column = aggregate.column
+            if column is None:
+                if aggregate.function == "count":
+                    # Counting rows becomes a statistic of one of their number columns.
+                    numbers = self._number_columns()
+                    options.extend((aggregate, function, other) for other in numbers for function in _NUMBER_FUNCTIONS)
+                continue
+            if column.kind in ("number", "unknown"):
+                functions = _NUMBER_FUNCTIONS
+            elif aggregate.function in _ORDER_FUNCTIONS:
+                functions = _ORDER_FUNCTIONS
+            else:
+                functions = ()
+            options.extend((aggregate, function, column) for function in functions if function != aggregate.function)
+        return options
+
+    def _r7(self) -> list:
+        return list(self.facts.aggregates)
+
+    # -- Different Instances of the Same Entity ---------------------------------------------------------------
+
+    def _r8(self) -> list:
+        facts = self.facts
+        if any(
+            item.op == "=" and not item.negated and item.column is not None and item.column.is_primary
+            for item in facts.filters
+        ):
+            return []
+        if not self.names.known:
+            return list(dict.fromkeys(facts.shown)) or [None]
+        return self.names.descriptive(facts.tables) or [None]
+
+    def _r9(self) -> list:
+        return list(self.facts.filters)
+
+    def _r10(self) -> list:
+        return [item for item in self._value_filters() if not self._of_other_table(item)]
+
+    def _value_filters(self) -> list[_Filter]:
+        return [
+            item for item in self.facts.filters if item.column is not None and item.op in _VALUE_OPS and item.values
+        ]
+
+    def _of_other_table(self, item: _Filter) -> bool:
+        """Whether a filter is on a column of a joined table rather than of the entity's own (known) tables."""
+        return self.names.known and item.column.table is not None and item.column.table not in self.entity
+
+    def _r11(self) -> list:
+        return list(self.facts.filters)
+
+    def _r12(self) -> list:
+        facts = self.facts
+        if not facts.filters:
+            return []
+        if not self.names.known:
+            return [("column", None)]
+        used = {item.column for item in facts.filters}
+        others = [column for column in self.names.descriptive(facts.tables, exclude=used) if not column.is_key]
+        # Another value of a joined table's column picks instances that may have both (Table 12: students taking
+        # "Python" or "C++").
+        swaps = [item for item in self._value_filters() if self._of_other_table(item)]
+        return [("column", column) for column in others] + [("value", item) for item in swaps]
+
+    # -- Different Entity -------------------------------------------------------------------------------------
+
+    def _r13(self) -> list:
+        if not self.names.known:
+            return []
+        entity = set(self.entity)
+        linked = set().union(*(self.names.neighbours.get(table, set()) for table in self.facts.tables))
+        ordered = [table for table in self.facts.tables if table not in entity]
+        ordered += [table for table in self.names.columns if table in linked and table not in entity]
+        ordered += [table for table in self.names.columns if table not in entity]
+        preferred = [table for table in dict.fromkeys(ordered) if table not in _INTERNAL_TABLES]
+        # Tables of the query or linked to it come first: the question stays about the same rows' neighbourhood.
+        near = [table for table in preferred if table in set(self.facts.tables) | linked]
+        return near or preferred
+
+    # -- Display ----------------------------------------------------------------------------------------------
+
+    def _r14(self) -> list:
+        facts = self.facts
+        if facts.order or self.one_row:
+            return []
+        keys = self._sort_keys()
+        if facts.star or not keys:
+            keys += [_SortKey(column, None, True) for column in self.names.descriptive(facts.tables)]
+        # Without a schema a `select *` names nothing to sort by; the worker picks the key.
+        return list(dict.fromkeys(keys)) or [_SortKey(None, None, True)]
+
+    def _r15(self) -> list:
+        facts = self.facts
+        if not facts.order and not facts.has_limit:
+            return []
+        options = []
+        if facts.order:
+            options.append(("flip", facts.order[0]))
+            current = {(key.column, key.aggregate) for key in facts.order}
+            others = [key for key in self._sort_keys() if (key.column, key.aggregate) not in current]
+            options.extend(("key", key) for key in others)
+        if facts.limit is not None:
+            options.append(("limit", facts.limit))
+        return options
+
+    def _sort_keys(self) -> list[_SortKey]:
+        """What a result can be sorted by: its figures, its columns, and in a listing the number columns."""
+        facts = self.facts
+        keys = [_SortKey(None, aggregate, True) for aggregate in facts.aggregates if aggregate.function != "expression"]
+        keys += [_SortKey(column, None, True) for column in dict.fromkeys(facts.shown)]
+        if self.listing:
+            keys += [_SortKey(column, None, True) for column in self._number_columns()]
+        return list(dict.fromkeys(keys))
+
+    def _r16(self) -> list:
+        facts = self.facts
+        if facts.distinct or not self.listing or facts.star or not facts.shown:
+            return []
+        if any(column.is_primary and column.table in self.entity for column in facts.shown):
+            return []
+        return list(dict.fromkeys(facts.shown))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Writing the suggestion
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class _Writer:
+    """Words one relation as an imperative phrase, from the material `_Analysis` collected for it."""
+
+    def __init__(self, analysis: _Analysis, rng: random.Random, values: Callable | None) -> None:
+        self.analysis = analysis
+        self.facts = analysis.facts
+        self.names = analysis.names
+        self.rng = rng
+        self.values = values
+        self.things = _plural(self.names.labels.get(analysis.entity[0], "result")) if analysis.entity else "results"
+
+    def phrase(self, relation: str, *, alone: bool) -> str:
+        return getattr(self, f"_{relation.lower()}")(self.analysis.material[relation], alone)
+
+    # -- helpers ----------------------------------------------------------------------------------------------
+
+    def _value(self, column: _Column | None, avoid: tuple = ()) -> str | None:
+        """A real value of `column` to show, different from `avoid`; None when there is none to show."""
+        if self.values is None or column is None or column.table is None:
+            return None
+        found = self.values(self.names.originals[column.table], column.original) or []
+        avoided = {_shown_value(value) for value in avoid}
+        shown = [text for text in (_shown_value(value) for value in found) if text and text not in avoided]
+        return self.rng.choice(list(dict.fromkeys(shown))) if shown else None
+
+    def _new_condition(self, column: _Column | None) -> str | None:
+        """ "whose age is above 20": a new condition on `column` with a real value, or None."""
+        value = self._value(column)
+        if value is None:
+            return None
+        if column.kind == "number" and not column.is_key:
+            return f"whose {column.label} is {self.rng.choice(('above', 'below'))} {value}"
+        if column.kind == "time":
+            return f"whose {column.label} is {self.rng.choice(('after', 'before'))} {value}"
+        return f"whose {column.label} is {value}"
+
+    def _aggregate_label(self, aggregate: _Aggregate) -> str:
+        column = aggregate.column
+        if aggregate.function == "count":
+            return f"the number of {_plural(column.label) if column is not None else self.things}"
+        if column is None:
+            return "that figure"
+        return f"the {_FUNCTION_WORDS[aggregate.function]} {column.label}"
+
+    def _key_label(self, key: _SortKey) -> str | None:
+        if key.aggregate is not None:
+            return self._aggregate_label(key.aggregate)
+        if key.column is not None:
+            return f"their {key.column.label}"
+        return None
+
+    def _key_kind(self, key: _SortKey) -> str:
+        if key.aggregate is not None:
+            return "number"
+        return key.column.kind if key.column is not None else "unknown"
+
+    # -- Same Instances ---------------------------------------------------------------------------------------
+
+    def _r1(self, material: list, alone: bool) -> str:
+        column = self.rng.choice(material)
+        if column is None:
+            return f"Ask for another detail of these {self.things}"
+        return f"Ask for another detail of these {self.things}, such as their {column.label}"
+
+    def _r2(self, material: list, alone: bool) -> str:
+        kind, column = self.rng.choice(material)
+        if kind == "keep":
+            return f"Ask for just their {column.label} instead of every detail"
+        return f"Ask for the same {self.things} without their {column.label}"
+
+    def _r3(self, material: list, alone: bool) -> str:
+        old, new = self.rng.choice(material)
+        if new is None:
+            return f"Ask for a different detail of these {self.things} instead of their {old.label}"
+        return f"Ask for their {new.label} instead of their {old.label}"
+
+    def _r4(self, material: list, alone: bool) -> str:
+        aggregate, key = self.rng.choice(material)
+        figure = self._aggregate_label(aggregate)
+        if key is None:
+            if self.facts.group:
+                return f"Break {figure} down further, into smaller groups"
+            return f"Ask for {figure} broken down into groups, one figure per group"
+        if self.facts.group:
+            return f"Break {figure} down further, per {key.label} as well"
+        return f"Ask for {figure} per {key.label}"
+
+    def _r5(self, material: list, alone: bool) -> str:
+        function, column = self.rng.choice(material)
+        grouped = bool(self.facts.group)
+        if function == "count":
+            return (
+                f"Also ask how many {self.things} each group has"
+                if grouped
+                else f"Ask how many {self.things} there are"
+            )
+        figure = f"the {_FUNCTION_WORDS[function]} {column.label}"
+        if grouped:
+            return f"Also ask for {figure} of each group"
+        return f"Also ask for {figure}" if self.facts.aggregates else f"Ask for {figure} of these {self.things}"
+
+    def _r6(self, material: list, alone: bool) -> str:
+        aggregate, function, column = self.rng.choice(material)
+        label = self._aggregate_label(aggregate)
+        return f"Ask for the {_FUNCTION_WORDS[function]} {column.label} instead of {label}"
+
+    def _r7(self, material: list, alone: bool) -> str:
+        aggregate = self.rng.choice(material)
+        label = self._aggregate_label(aggregate)
+        if self.facts.group:
+            keys = _and([_plural(column.label) for column in dict.fromkeys(self.facts.group)])
+            return f"Ask for just the {keys}, without {label}"
+        if aggregate.column is not None and aggregate.function != "count":
+            return f"Ask to list each {aggregate.column.label} instead of {label}"
+        return f"Ask to list the {self.things} themselves instead of {label}"
+
+    # -- Different Instances of the Same Entity ---------------------------------------------------------------
+
+    def _r8(self, material: list, alone: bool) -> str:
+        column = self.rng.choice(material)
+        if column is None:
+            return f"Narrow it down to only some of these {self.things}"
+        condition = self._new_condition(column)
+        if condition is None:
+            return f"Narrow it down with a condition on their {column.label}"
+        return f"Narrow it down, e.g. only those {condition}"
+
+    def _r9(self, material: list, alone: bool) -> str:
+        condition = self.rng.choice(material)
+        column = condition.column
+        if column is None:
+            return f"Widen it: drop or relax one of the conditions, so that more {self.things} qualify"
+        if condition.op in ("=", "in") and condition.values and not condition.negated:
+            value = self._value(column, avoid=condition.values)
+            if value is not None:
+                return f"Widen it: also include those whose {column.label} is {value}"
+        return f"Widen it: drop or relax the condition on their {column.label}"
+
+    def _r10(self, material: list, alone: bool) -> str:
+        condition = self.rng.choice(material)
+        column = condition.column
+        current = _shown_value(condition.values[0])
+        if condition.op in (">", ">=", "<", "<=") and current is not None and not condition.negated:
+            side = "below" if condition.op in (">", ">=") else "above"
+            return f"Ask about other ones instead: those whose {column.label} is {side} {current}"
+        value = self._value(column, avoid=condition.values)
+        if value is not None:
+            return f"Ask about other ones instead: those whose {column.label} is {value}"
+        if current is not None and condition.op == "=" and not condition.negated:
+            return f"Ask the same about another {column.label} than {current}"
+        return f"Ask the same about another {column.label}"
+
+    def _r11(self, material: list, alone: bool) -> str:
+        condition = self.rng.choice(material)
+        opposite = _negation(condition)
+        if opposite is not None:
+            return f"Ask about the rest instead: those {opposite}"
+        if condition.column is not None:
+            return f"Ask about the rest instead: those that do not meet the condition on their {condition.column.label}"
+        return f"Ask about the rest instead: the {self.things} that do not meet the current condition"
+
+    def _r12(self, material: list, alone: bool) -> str:
+        kind, detail = self.rng.choice(material)
+        if kind == "value":
+            label, value = detail.column.label, self._value(detail.column, avoid=detail.values)
+            if value is not None:
+                return f"Change the condition to an overlapping one: ask about those whose {label} is {value} instead"
+            return f"Change the condition to an overlapping one: ask about another {label} instead"
+        other = detail
+        new = self._new_condition(other)
+        if new is not None:
+            return f"Change the condition to an overlapping one: ask about those {new} instead"
+        if other is not None:
+            return f"Change the condition to an overlapping one on their {other.label} instead"
+        return f"Change the condition to an overlapping one on another detail of these {self.things}"
+
+    # -- Different Entity -------------------------------------------------------------------------------------
+
+    def _r13(self, material: list, alone: bool) -> str:
+        table = self.rng.choice(material)
+        things = _plural(self.names.labels[table])
+        details = self.names.descriptive([table])
+        details = [column for column in details if not column.is_key]
+        if details:
+            return f"Ask about the {things} instead, such as their {self.rng.choice(details).label}"
+        return f"Ask about the {things} instead"
+
+    # -- Display ----------------------------------------------------------------------------------------------
+
+    def _r14(self, material: list, alone: bool) -> str:
+        key = self.rng.choice(material)
+        label = self._key_label(key)
+        if label is None:
+            return "Ask to sort them in a useful order"
+        kind = self._key_kind(key)
+        if kind == "number":
+            if self.rng.random() < 0.5:
+                return f"Ask to sort them by {label}, {self.rng.choice(('highest', 'lowest'))} first"
+            count, end = self.rng.choice((3, 5)), self.rng.choice(("highest", "lowest"))
+            return f"Ask for only the {count} with the {end} {_bare(label)}"
+        if kind == "time":
+            return f"Ask to sort them by {label}, {self.rng.choice(('latest', 'earliest'))} first"
+        return f"Ask to sort them alphabetically by {label}"
+
+    def _r15(self, material: list, alone: bool) -> str:
+        kind, detail = self.rng.choice(material)
+        if kind == "flip":
+            label = self._key_label(detail)
+            if self.facts.has_limit and label is not None:
+                wanted = "lowest" if detail.descending else "highest"
+                return f"Ask for the ones with the {wanted} {_bare(label)} instead"
+            return "Ask to sort them the other way round"
+        if kind == "key":
+            return f"Ask to sort them by {self._key_label(detail)} instead"
+        wanted = self.rng.choice([count for count in (1, 3, 5, 10) if count != detail])
+        return f"Ask for {_first(wanted)} instead of {_first(detail)}"
+
+    def _r16(self, material: list, alone: bool) -> str:
+        if not alone:
+            return "show each result only once, without repeats"
+        return f"Ask for each {_and([column.label for column in material[:2]])} only once, without repeats"
+
+
+def _negation(condition: _Filter) -> str | None:
+    """ "whose country is not US": the words for the opposite of `condition`, or None when they cannot be told."""
+    column = condition.column
+    if column is None:
+        return None
+    shown = [_shown_value(value) for value in condition.values]
+    if any(text is None for text in shown) or (condition.op not in ("is",) and not shown):
+        return None
+    label = column.label
+    positive = not condition.negated
+    op = condition.op
+    if op == "like":
+        text = shown[0].strip("%").strip()
+        return f"whose {label} {'does not contain' if positive else 'contains'} {text}" if text else None
+    if op in ("=", "!="):
+        equal = (op == "=") == positive
+        return f"whose {label} is {'not ' if equal else ''}{shown[0]}"
+    ranges = {">": "at most", ">=": "below", "<": "at least", "<=": "above"}
+    if op in ranges:
+        if not positive:
+            ranges = {">": "above", ">=": "at least", "<": "below", "<=": "at most"}
+        return f"whose {label} is {ranges[op]} {shown[0]}"
+    if op == "in":
+        return f"whose {label} is {'not ' if positive else ''}{_and(shown, 'or')}"
+    if op == "between" and len(shown) == 2:
+        return f"whose {label} is {'outside' if positive else 'inside'} the range {shown[0]} to {shown[1]}"
+    if op == "is":
+        return f"whose {label} is {'known' if positive else 'missing'}"
+    return None
+
+
+def _shown_value(value) -> str | None:
+    """A value as a worker may read it, or None: nothing long, multi-line, or with underscores (which would look like
+    an identifier)."""
+    if value is None or isinstance(value, bool | bytes | bytearray):
+        return None
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:g}"
+    text = str(value)
+    if "\n" in text or "\r" in text:
+        return None
+    text = " ".join(text.split())
+    if not text or len(text) > _MAX_VALUE_CHARS or "_" in text:
+        return None
+    return text
+
+
+def _label(readable, original: str) -> str:
+    """The readable name of a table or column: tables.json's own (`table_names`, `column_names`) when it has one,
+    else one made from the original name. Underscores never survive: a worker must not see an identifier."""
+    text = " ".join(str(readable).replace("_", " ").split()) if readable is not None else ""
+    return text or readable_name(original) or "item"
+
+
+def _looks_like_id(label: str) -> bool:
+    words = label.lower().split()
+    return bool(words) and words[-1] in ("id", "ids")
+
+
+def _plural(label: str) -> str:
+    """A rough English plural of the last word ("dorm" -> "dorms", "city" -> "cities"); a plural stays as it is."""
+    if not label:
+        return "results"
+    head, _, last = label.rpartition(" ")
+    if last.lower() in _IRREGULAR_PLURALS:
+        plural = _IRREGULAR_PLURALS[last.lower()]
+    elif last.endswith("s"):
+        plural = last
+    elif last.endswith("y") and len(last) > 1 and last[-2] not in "aeiou":
+        plural = last[:-1] + "ies"
+    elif last.endswith(("x", "z", "ch", "sh")):
+        plural = last + "es"
+    else:
+        plural = last + "s"
+    return f"{head} {plural}" if head else plural
+
+
+def _and(items: list[str], word: str = "and") -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def _bare(label: str) -> str:
+    """ "the highest age" -> "highest age", "their age" -> "age": for phrases that bring their own determiner."""
+    for prefix in ("the ", "their "):
+        if label.startswith(prefix):
+            return label[len(prefix) :]
+    return label
+
+
+def _first(count: int) -> str:
+    return "just the first one" if count == 1 else f"the first {count}"
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]

@@ -1,0 +1,145 @@
+"""What the platform adds to a room besides what people write: the intent recommended to the worker before each
+follow-up question, and, for the expert, what it reads from a turn's SQL when its result is shared (the relation to
+the previous SQL turn, proposed schema links, a draft response). docs/chase.md describes the whole.
+
+The reading itself is the SQL core's (`annotation.sql.intents`, `.relations`, `.linking`, `.drafts`: pure functions
+of SQL text and a schema); this module feeds them from a dialogue: the previous turn's SQL, real values from the
+database, and how often each intent category was collected so far. The room records what they return as events
+(`dialogs.services`), so a recommendation or a detected label is in the log like any other message.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections import Counter
+from functools import lru_cache
+
+from django.conf import settings
+from django.db.models import Count
+
+from annotation.models import Database
+from annotation.sql import drafts, intents, linking
+from annotation.sql.relations import RelationError, detect_relation
+from annotation.sql.sandbox import execute
+from annotation.tokens import utterance_toks
+from dialogs.log import recommendation_payload
+from dialogs.models import Event, EventKind
+
+logger = logging.getLogger(__name__)
+
+# How long a process reuses the collection's intent counts: sampling by coverage needs the trend, not the last turn.
+COUNTS_SECONDS = 60.0
+# Real values shown in a recommendation ("e.g. only those from France") are read once per column and process.
+VALUES_PER_COLUMN = 5
+
+_counts_lock = threading.Lock()
+_counts: tuple[float, dict[int, Counter]] | None = None
+
+
+def intent_counts() -> dict[int, Counter]:
+    """Intent categories collected so far, per database id: each turn's latest intent label (detected or the
+    expert's). Read at most once a minute per process."""
+    global _counts
+    with _counts_lock:
+        if _counts is not None and time.monotonic() - _counts[0] < COUNTS_SECONDS:
+            return _counts[1]
+    counted: dict[int, Counter] = {}
+    rows = (
+        Event.objects.filter(kind=EventKind.TURN_LABELS, payload__has_key="intent")
+        .values_list("dialogue__database_id", "payload__intent__category")
+        .annotate(n=Count("id"))
+    )
+    for database_id, category, n in rows:
+        if category:
+            counted.setdefault(database_id, Counter())[category] += n
+    with _counts_lock:
+        _counts = (time.monotonic(), counted)
+    return counted
+
+
+def intent_counts_forget() -> None:
+    """Drop the cached counts (tests; an admin who changed INTENT_TARGETS wants them fresh)."""
+    global _counts
+    with _counts_lock:
+        _counts = None
+
+
+@lru_cache(maxsize=4096)
+def _column_values(path: str, table: str, column: str) -> tuple:
+    quoted_table, quoted_column = '"' + table.replace('"', '""') + '"', '"' + column.replace('"', '""') + '"'
+    result = execute(
+        path,
+        f"SELECT DISTINCT {quoted_column} FROM {quoted_table} WHERE {quoted_column} IS NOT NULL "  # noqa: S608
+        f"LIMIT {VALUES_PER_COLUMN}",
+    )
+    return tuple(row[0] for row in result.rows) if result.ok else ()
+
+
+def column_values(database: Database):
+    """A `values(table, column)` function over the database's file for the recommendation texts (nothing for a
+    schema-only registration)."""
+    if not database.has_file:
+        return lambda table, column: []
+    path = str(database.path)
+    return lambda table, column: list(_column_values(path, table, column))
+
+
+def recommendation_next(*, database: Database, turn: int, sql: str, offered: list[dict], rng=None) -> dict | None:
+    """The payload of the next recommendation after `turn` (answered with `sql`), or None when none applies (an
+    unreadable SQL, or every applicable category already offered for this turn)."""
+    rng = rng or random.Random()
+    schema = database.schema
+    try:
+        available = set(intents.applicable_categories(sql, schema))
+    except intents.IntentError as exc:
+        logger.info("no recommendation after turn %s: %s", turn, exc)
+        return None
+    seen = {(item["category"], item["relation"]) for item in offered}
+    fresh_categories = available - {item["category"] for item in offered}
+    candidates = fresh_categories or available
+    if not candidates:
+        return None
+    counts = intent_counts()
+    local = counts.get(database.pk, Counter())
+    overall = sum(counts.values(), Counter())
+    category = intents.choose_category(
+        local=local, overall=overall, targets=intents.intent_targets(), rng=rng, available=candidates
+    )
+    values = column_values(database)
+    try:
+        for _ in range(8):  # another wording of an already offered relation is no new suggestion
+            recommendation = intents.recommend(sql, schema, category=category, rng=rng, values=values)
+            if (recommendation.category, recommendation.relation) not in seen:
+                break
+    except intents.IntentError as exc:
+        logger.warning("no recommendation after turn %s: %s", turn, exc)
+        return None
+    return recommendation_payload(turn, recommendation.category, recommendation.relation, recommendation.text)
+
+
+def labels_detected(*, database: Database, utterance: str, sql: str, result: dict, previous_sql: str | None) -> dict:
+    """What the platform reads from a turn whose result was just shared: `tokens` (the utterance's), `intent` (the
+    relation from the previous SQL turn, when there is one), `schema_linking` (proposed spans over the tokens) and
+    `draft` (a response to edit). A reading that fails leaves its label out: it never stops the share."""
+    schema = database.schema
+    tokens = utterance_toks(utterance)
+    labels: dict = {"tokens": tokens}  # what the spans index, as the exports tokenise the utterance
+    if previous_sql:
+        try:
+            found = detect_relation(previous_sql, sql, schema)
+            labels["intent"] = {"category": found.category, "relations": list(found.relations)}
+        except RelationError as exc:
+            logger.info("no relation detected: %s", exc)
+    try:
+        labels["schema_linking"] = linking.propose_links(tokens, sql, schema)
+    except Exception:  # noqa: BLE001 - a proposal is a convenience; the expert labels by hand without one
+        logger.exception("schema linking proposal failed")
+    labels["draft"] = drafts.draft_response(sql, result, schema)
+    return labels
+
+
+def recommendations_enabled() -> bool:
+    return settings.INTENT_RECOMMENDATIONS

@@ -1,0 +1,286 @@
+"""Intent recommendation, the labels read from a shared SQL, the expert's CHASE labels and draft responses, in the
+room's event log (dialogs.assist, dialogs.services)."""
+
+import itertools
+import random
+
+import pytest
+from django.utils import timezone
+
+from annotation.models import Database, Role
+from annotation.services import person_create
+from annotation.sql.relations import detect_relation
+from dialogs import assist
+from dialogs.log import LogEvent, dialogue_replay
+from dialogs.models import Dialogue, Event, EventKind
+from dialogs.services import DialogueError, dialogue_post
+from dialogs.visibility import event_view
+
+pytestmark = pytest.mark.django_db
+
+_ids = itertools.count(1)
+SQL_WORDS = ("select", "from ", "where", "group by", "order by", "_id", "count(")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_counts():
+    assist.intent_counts_forget()
+    yield
+    assist.intent_counts_forget()
+
+
+@pytest.fixture
+def room(demo_databases, goals_demo):
+    worker, _ = person_create(username="walt", role="worker", password="correct-horse-battery")
+    worker.tutorial_passed_at = timezone.now()
+    worker.save(update_fields=["tutorial_passed_at"])
+    expert, _ = person_create(username="ella", role="expert", password="correct-horse-battery")
+    database = Database.objects.get(db_id="dorm_demo")
+    dialogue = Dialogue.objects.create(
+        database=database, goal=database.goals.first(), worker=worker, expert=expert, status="active"
+    )
+    return _Room(dialogue)
+
+
+@pytest.fixture
+def goals_demo(demo_databases):
+    from annotation.services import demo_load
+
+    demo_load()
+
+
+class _Room:
+    def __init__(self, dialogue):
+        self.dialogue = dialogue
+        self.worker, self.expert = dialogue.worker, dialogue.expert
+
+    def send(self, person, **message):
+        message.setdefault("id", f"m{next(_ids)}")
+        return dialogue_post(dialogue=self.dialogue, person=person, message=message)
+
+    def ask(self, text):
+        return self.send(self.worker, type="utterance", text=text)[0][0].seq
+
+    def share(self, turn, sql):
+        self.send(self.expert, type="user_acts", turn=turn, acts=["INFORM_SQL"])
+        run = self.send(self.expert, type="sql_run", turn=turn, sql=sql)[0][0]
+        assert run.payload["result"]["ok"], run.payload["result"]
+        return [event for event, _ in self.send(self.expert, type="share_result", turn=turn, run=run.seq)]
+
+    def respond(self, turn, text):
+        return [
+            event for event, _ in self.send(self.expert, type="response", turn=turn, text=text, acts=["CONFIRM_SQL"])
+        ]
+
+    def answer(self, text, sql, response="Here it is."):
+        turn = self.ask(text)
+        shared = self.share(turn, sql)
+        return turn, shared, self.respond(turn, response)
+
+    def events(self, kind):
+        return list(Event.objects.filter(dialogue=self.dialogue, kind=kind).order_by("seq"))
+
+    def replay(self):
+        self.dialogue.refresh_from_db()
+        rows = Event.objects.filter(dialogue=self.dialogue).order_by("seq")
+        events = [LogEvent(e.seq, e.kind, e.payload, e.author_role, e.created_at, e.author_id) for e in rows]
+        return dialogue_replay(dialogue=self.dialogue, events=events)
+
+
+def test_an_answered_question_brings_a_recommendation_the_worker_reads_without_sql(room):
+    turn, _, responded = room.answer("Which students are there?", "SELECT first_name, last_name, age FROM student")
+    response, recommendation = responded
+    assert response.kind == EventKind.RESPONSE and recommendation.kind == EventKind.RECOMMENDATION
+    payload = recommendation.payload
+    assert payload["turn"] == turn and payload["relation"] and payload["category"]
+    seen = event_view(recommendation, Role.WORKER)["payload"]
+    assert set(seen) == {"turn", "text"}
+    assert not any(word in seen["text"].lower() for word in SQL_WORDS), seen["text"]
+    assert recommendation.author_id is None  # the platform's, not the expert's
+
+
+def test_no_recommendation_after_a_turn_answered_without_sql(room):
+    turn = room.ask("Hello!")
+    room.send(room.expert, type="user_acts", turn=turn, acts=["GREETING"])
+    room.send(room.expert, type="response", turn=turn, text="Hi! What would you like to know?", acts=["GREETING"])
+    assert room.events(EventKind.RECOMMENDATION) == []
+
+
+def test_recommendations_can_be_switched_off(room, settings):
+    settings.INTENT_RECOMMENDATIONS = False
+    room.answer("Which students are there?", "SELECT first_name FROM student")
+    assert room.events(EventKind.RECOMMENDATION) == []
+
+
+def test_the_worker_asks_for_another_suggestion_until_the_limit(room, settings):
+    settings.INTENT_RECOMMENDATIONS_PER_TURN = 3
+    turn, _, _ = room.answer("Which students are there?", "SELECT first_name, last_name, age, sex FROM student")
+    for _ in range(2):
+        [(event, created)] = room.send(room.worker, type="recommend", turn=turn)
+        assert created and event.kind == EventKind.RECOMMENDATION and event.author_id == room.worker.pk
+    offered = [(e.payload["category"], e.payload["relation"]) for e in room.events(EventKind.RECOMMENDATION)]
+    assert len(offered) == 3 and len(set(offered)) == 3, offered  # each one new
+    with pytest.raises(DialogueError) as caught:
+        room.send(room.worker, type="recommend", turn=turn)
+    assert caught.value.code == "too_many"
+
+
+def test_another_suggestion_needs_a_first_one_and_comes_from_the_worker(room):
+    turn = room.ask("Which students are there?")
+    with pytest.raises(DialogueError) as caught:
+        room.send(room.worker, type="recommend", turn=turn)
+    assert caught.value.code == "order"
+    with pytest.raises(DialogueError) as caught:
+        room.send(room.expert, type="recommend", turn=turn)
+    assert caught.value.code == "wrong_role"
+
+
+def test_a_follow_up_share_stores_the_detected_relation_proposed_links_and_a_draft(room):
+    first, _, _ = room.answer("Which students are there?", "SELECT first_name FROM student")
+    second = room.ask("And how old are they?")
+    shared, labels = room.share(second, "SELECT first_name, age FROM student")
+    assert shared.kind == EventKind.RESULT_SHARED and labels.kind == EventKind.TURN_LABELS
+    payload = labels.payload
+    expected = detect_relation(
+        "SELECT first_name FROM student", "SELECT first_name, age FROM student", room.dialogue.database.schema
+    )
+    assert payload["source"] == "detected"
+    assert payload["intent"] == {"category": expected.category, "relations": list(expected.relations)}
+    assert payload["intent"]["relations"] == ["R1"]
+    assert payload["tokens"] == ["And", "how", "old", "are", "they", "?"]
+    assert isinstance(payload["schema_linking"], list)
+    assert payload["draft"] and "select" not in payload["draft"].lower()
+    assert event_view(labels, Role.WORKER) is None  # the worker never hears of labels
+
+
+def test_the_first_sql_turn_has_no_relation(room):
+    turn = room.ask("Which students are there?")
+    _, labels = room.share(turn, "SELECT first_name FROM student")
+    assert "intent" not in labels.payload and labels.payload["draft"]
+
+
+@pytest.mark.parametrize(
+    ("edit", "use"),
+    [
+        (lambda draft: draft, "kept"),
+        (lambda draft: draft + " Anything else?", "edited"),
+        (lambda _: "Done.", "replaced"),
+    ],
+)
+def test_a_response_records_what_the_expert_did_with_the_draft(room, edit, use):
+    turn = room.ask("Which students are there?")
+    _, labels = room.share(turn, "SELECT first_name FROM student")
+    [response, _] = room.respond(turn, edit(labels.payload["draft"]))
+    assert response.payload["draft"] == use
+    record = room.replay()
+    assert record.user_turns[0].responses[0].draft == use
+
+
+def test_the_expert_corrects_the_relation_sets_phenomena_and_confirms_links(room):
+    room.answer("Which students are there?", "SELECT first_name FROM student")
+    second = room.ask("And their age?")
+    room.share(second, "SELECT first_name, age FROM student")
+    links = [{"beg": 2, "end": 2, "type": "column", "entity": {"columnId": 4, "value": "age"}}]
+    schema = room.dialogue.database.schema
+    assert schema["column_names_original"][4][1].lower() == "age"
+    [(event, _)] = room.send(
+        room.expert,
+        type="turn_labels",
+        turn=second,
+        intent={"category": "combination", "relations": ["R1", "R8"]},
+        contextual_phenomena=["Ellipsis Continuation"],
+        schema_linking=links,
+    )
+    assert event.payload["source"] == "expert"
+    turn = room.replay().user_turns[1]
+    assert turn.labels["intent"] == {"category": "combination", "relations": ["R1", "R8"]}
+    assert turn.detected["intent"]["relations"] == ["R1"]  # what was detected stays beside the correction
+    assert turn.labels["contextual_phenomena"] == ["Ellipsis Continuation"]
+    assert turn.labels["schema_linking"] == links
+    assert turn.confirmed == {"intent", "contextual_phenomena", "schema_linking"}
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        {"contextual_phenomena": ["Telepathy"]},
+        {"contextual_phenomena": ["Context Independent", "Coreference"]},
+        {"intent": {"category": "display", "relations": ["R1"]}},
+        {"intent": {"category": "combination", "relations": ["R13", "R1"]}},
+        {"intent": {"category": "nonsense", "relations": []}},
+        {"schema_linking": [{"beg": 0, "end": 99, "type": "column", "entity": {"columnId": 4, "value": "age"}}]},
+        {"schema_linking": [{"beg": 0, "end": 0, "type": "column", "entity": {"columnId": 999, "value": "x"}}]},
+        {"schema_linking": [{"beg": 0, "end": 0, "type": "weird", "entity": {"tableId": 0, "value": "x"}}]},
+        {"schema_linking": "age"},
+    ],
+)
+def test_invalid_labels_are_refused_and_nothing_is_stored(room, labels):
+    room.answer("Which students are there?", "SELECT first_name FROM student")
+    second = room.ask("And their age?")
+    room.share(second, "SELECT first_name, age FROM student")
+    before = Event.objects.filter(dialogue=room.dialogue).count()
+    with pytest.raises(DialogueError) as caught:
+        room.send(room.expert, type="turn_labels", turn=second, **labels)
+    assert caught.value.code == "labels"
+    assert Event.objects.filter(dialogue=room.dialogue).count() == before
+
+
+def test_labels_come_from_the_expert_only_and_say_something(room):
+    turn = room.ask("Which students are there?")
+    with pytest.raises(DialogueError) as caught:
+        room.send(room.worker, type="turn_labels", turn=turn, contextual_phenomena=[])
+    assert caught.value.code == "wrong_role"
+    with pytest.raises(DialogueError) as caught:
+        room.send(room.expert, type="turn_labels", turn=turn)
+    assert caught.value.code == "invalid"
+    with pytest.raises(DialogueError) as caught:  # no SQL shared yet: no relation to label
+        room.send(room.expert, type="turn_labels", turn=turn, intent={"category": "display", "relations": []})
+    assert caught.value.code == "labels"
+
+
+def test_required_phenomena_hold_back_the_confirmation(room, settings):
+    settings.CHASE_PHENOMENA_REQUIRED = True
+    turn = room.ask("Which students are there?")
+    room.share(turn, "SELECT first_name FROM student")
+    with pytest.raises(DialogueError) as caught:
+        room.respond(turn, "Here they are.")
+    assert caught.value.code == "order"
+    room.send(room.expert, type="turn_labels", turn=turn, contextual_phenomena=["Context Independent"])
+    assert room.respond(turn, "Here they are.")[0].kind == EventKind.RESPONSE
+
+
+def test_the_replay_ties_each_question_to_the_suggestion_shown_before_it(room):
+    first, _, responded = room.answer("Which students are there?", "SELECT first_name FROM student")
+    recommendation = responded[1]
+    [(another, _)] = room.send(room.worker, type="recommend", turn=first)
+    room.ask("And their age?")
+    turns = room.replay().user_turns
+    assert turns[0].recommended is None
+    assert turns[1].recommended == another.payload and turns[1].recommendations_offered == 2
+    assert recommendation.payload != another.payload
+
+
+def test_coverage_sampling_recommends_the_category_the_collection_lacks(room, settings):
+    """With every question collected so far Same Instances, recommendations are drawn away from it (seeded draws:
+    the same every run)."""
+    settings.INTENT_TARGETS = {"same_instances": 1, "display": 1}
+    for number in range(4):
+        room.answer(
+            f"Question {number}?", "SELECT first_name FROM student"
+        )  # each follow-up detected as Same Instances
+    assert {e.payload["intent"]["category"] for e in room.events(EventKind.TURN_LABELS) if "intent" in e.payload} == {
+        "same_instances"
+    }
+    assist.intent_counts_forget()
+    drawn = [
+        assist.recommendation_next(
+            database=room.dialogue.database,
+            turn=1,
+            sql="SELECT first_name FROM student",
+            offered=[],
+            rng=random.Random(seed),
+        )["category"]
+        for seed in range(100)
+    ]
+    assert drawn.count("display") >= 80, drawn
+    assert set(drawn) <= {"same_instances", "display"}  # a category with target 0 is never recommended

@@ -1,0 +1,134 @@
+"""Intent recommendation and CHASE labels in a real browser: the worker's suggestions, the expert's detected relation,
+phenomena, schema links and draft response, and the CHASE export that carries them."""
+
+import json
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.test_rooms import (  # noqa: F401 - fixtures
+    answer_with_sql,
+    ask,
+    label,
+    pair,
+    patient_expectations,
+    read_tables_and_reveal,
+    run_and_share,
+)
+
+FIRST_SQL = "SELECT first_name, age FROM student"
+# A follow-up of FIRST_SQL in each intent category, as annotation.sql.relations reads it (the expert's screen shows
+# what it detected, and the test checks that).
+FOLLOW_UP = {
+    "Same instances": "SELECT first_name, age, major FROM student",
+    "Different instances of the same entity": "SELECT first_name, age FROM student WHERE age > 20",
+    "Different entity": "SELECT dorm_name FROM dorm",
+    "Display": "SELECT first_name, age FROM student ORDER BY age",
+    "Combination": "SELECT first_name, age, major FROM student WHERE age > 20",
+}
+SQL_TRACES = re.compile(r"\bselect\b|\bfrom\b|\bwhere\b|_", re.IGNORECASE)
+
+
+def suggested_category(expert) -> str:
+    text = expert.locator("#intent-recommended").inner_text()
+    return next(name for name in FOLLOW_UP if f"suggested to the user: {name} (" in text)
+
+
+def test_a_dialogue_with_suggestions_corrected_labels_and_its_chase_export(new_page, people, platform, tmp_path):
+    people("wendy", "xena")
+    worker, expert = new_page("wendy"), new_page("xena")
+    pair(worker, expert)
+    read_tables_and_reveal(worker)
+
+    # Question 1 is answered with SQL: the worker gets an idea for the next question, in plain words.
+    answer_with_sql(worker, expert, "Which students are there?", FIRST_SQL, "Here are the students and their ages.")
+    suggestion = worker.get_by_test_id("suggestion")
+    expect(suggestion).to_be_visible()
+    first_idea = worker.locator("#suggestion-text").inner_text()
+    assert first_idea and not SQL_TRACES.search(first_idea), first_idea
+    worker.get_by_role("button", name="Suggest something else").click()
+    expect(worker.locator("#suggestion-text")).not_to_have_text(first_idea)
+    assert not SQL_TRACES.search(worker.locator("#suggestion-text").inner_text())
+
+    # Question 2 follows the suggestion: the expert's SQL is of the suggested kind, and the screen says so.
+    ask(worker, expert, "What about the students and their age?")
+    expect(worker.get_by_test_id("suggestion")).to_be_hidden()
+    followed = suggested_category(expert)
+    label(expert, "INFORM_SQL")
+    run_and_share(expert, FOLLOW_UP[followed])
+    expect(expert.locator("#intent-recommended")).to_contain_text(", followed")
+    expect(expert.get_by_test_id("intent-detected")).to_contain_text(f"detected: {followed}")
+
+    # The expert corrects the relation, sets the phenomena and confirms a proposed link plus one of their own.
+    expert.select_option("#intent-category", "combination")
+    expert.check("#intent-relations input[value=R1]")
+    expert.check("#intent-relations input[value=R8]")
+    expert.check('#phenomena input[value="Coreference"]')
+    tokens = expert.locator("#link-tokens .token")
+    expect(tokens).to_have_count(8)  # What about the students and their age ?
+    expert.locator("#link-tokens .token", has_text=re.compile("^students$")).click()
+    expert.select_option("#link-entity", label="table: student")
+    expert.get_by_role("button", name="Add link").click()
+    expect(expert.get_by_test_id("link-list")).to_contain_text("“students” → table student")
+    links = expert.get_by_test_id("link-list").locator("li").count()
+    expect(expert.locator("#labels-state")).to_have_text("unsaved changes")
+    expert.get_by_role("button", name="Save CHASE labels").click()
+    expect(expert.locator("#labels-state")).to_have_text("saved")
+
+    # The draft response is there, written from the SQL and its result; the expert keeps it.
+    expect(expert.get_by_test_id("draft-note")).to_be_visible()
+    draft = expert.locator("#response-text").input_value()
+    assert draft and not SQL_TRACES.search(draft), draft
+    expert.check("#system-acts input[value=CONFIRM_SQL]")
+    expert.get_by_role("button", name="Send response").click()
+    expect(worker.locator(".bubble.response").last).to_have_text(re.compile(re.escape(draft[:40])))
+    expect(suggestion).to_be_visible()
+
+    # Question 3 ignores the suggestion.
+    ask(worker, expert, "Which amenities are there?")
+    ignored = suggested_category(expert)
+    third_sql = (
+        "SELECT amenity_name FROM dorm_amenity"
+        if ignored != "Different entity"
+        else ("SELECT dorm_name FROM dorm ORDER BY dorm_name" if followed == "Different entity" else
+              "SELECT first_name, age FROM student WHERE age > 30")
+    )  # fmt: skip
+    label(expert, "INFORM_SQL")
+    run_and_share(expert, third_sql)
+    expect(expert.locator("#intent-recommended")).to_contain_text(", not followed")
+    expert.check('#phenomena input[value="Context Independent"]')
+    expert.get_by_role("button", name="Save CHASE labels").click()
+    expect(expert.locator("#labels-state")).to_have_text("saved")
+    expert.fill("#response-text", "These are the amenities.")
+    expert.check("#system-acts input[value=CONFIRM_SQL]")
+    expert.get_by_role("button", name="Send response").click()
+    expect(worker.locator(".bubble.response").last).to_have_text(re.compile("These are the amenities"))
+
+    worker.get_by_role("button", name="End dialogue").click()
+    expect(expert.locator("#score-panel")).to_be_visible()
+    expert.locator("label.score-option", has_text="5").click()
+    expert.get_by_role("button", name="Submit score").click()
+    expect(expert.locator("#summary")).to_be_visible()
+
+    out = tmp_path / "export"
+    platform.manage("export_dataset", "--format", "chase", "--out", str(out), "--status", "completed", "--quiet")
+    interactions = [
+        item
+        for split in ("train", "dev", "test")
+        for item in json.loads((out / "chase" / f"chase_{split}.json").read_text(encoding="utf-8"))
+    ]
+    [ours] = [
+        item
+        for item in interactions
+        if any(turn["utterance"] == "What about the students and their age?" for turn in item["interaction"])
+    ]
+    first, second, third = ours["interaction"]
+    assert first["intent"] == "" and first["schema_linking"] == []
+    assert second["intent"] == "其他"  # the expert's correction, in CHASE's own label
+    assert second["contextual_phenomena"] == ["Coreference"]
+    assert len(second["schema_linking"]) == links
+    assert {"beg": 3, "end": 3, "entity": {"tableId": 0, "value": "student"}, "type": "table"} in second[
+        "schema_linking"
+    ]
+    assert third["contextual_phenomena"] == ["Context Independent"]
+    assert third["intent"] != ""
