@@ -1,0 +1,551 @@
+"""Intent recommendation: which relations apply after a query, how a suggestion reads, the coverage-balanced choice
+of the category, and the INTENT_TARGETS setting."""
+
+import math
+import random
+import re
+from collections import Counter
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from annotation.sql.intents import (
+    DEFAULT_TARGETS,
+    IntentError,
+    applicable_categories,
+    applicable_relations,
+    choose_category,
+    intent_targets,
+    normalise_targets,
+    recommend,
+)
+from annotation.sql.relations import CATEGORIES, CATEGORY_OF
+
+# The tables of CHASE's Table 12 with readable names that differ from the originals, so a text that shows an
+# original name is caught: a student lives in a dorm and takes courses. Column ids: 0 *, student 1-5, dorm 6-8,
+# course 9-10, student_course 11-12.
+SCHOOL = {
+    "db_id": "school",
+    "table_names_original": ["Student", "Dorm", "Course", "Student_Course"],
+    "table_names": ["student", "dorm", "course", "student course"],
+    "column_names_original": [
+        [-1, "*"],
+        [0, "stu_id"],
+        [0, "full_name"],
+        [0, "stu_age"],
+        [0, "home_country"],
+        [0, "dorm_id"],
+        [1, "dorm_id"],
+        [1, "dorm_name"],
+        [1, "dorm_capacity"],
+        [2, "course_id"],
+        [2, "course_title"],
+        [3, "stu_id"],
+        [3, "course_id"],
+    ],
+    "column_names": [
+        [-1, "*"],
+        [0, "student id"],
+        [0, "name"],
+        [0, "age"],
+        [0, "country"],
+        [0, "dorm id"],
+        [1, "dorm id"],
+        [1, "dorm name"],
+        [1, "capacity"],
+        [2, "course id"],
+        [2, "course title"],
+        [3, "student id"],
+        [3, "course id"],
+    ],
+    "column_types": ["text", "number", "text", "number", "text", "number", "number", "text", "number"]
+    + ["number", "text", "number", "number"],
+    "primary_keys": [1, 6, 9],
+    "foreign_keys": [[5, 6], [11, 1], [12, 9]],
+}
+ORIGINAL_NAMES = {name for _, name in SCHOOL["column_names_original"][1:]} | set(SCHOOL["table_names_original"])
+
+# Real values of some columns, as the caller would read them from the database, keyed by original names.
+VALUES = {
+    ("Student", "home_country"): ["France", "Peru"],
+    ("Student", "stu_age"): [19, 23],
+    ("Student", "full_name"): ["Ada Lovelace"],
+    ("Dorm", "dorm_name"): ["Eastside Hall"],
+    ("Dorm", "dorm_capacity"): [120],
+    ("Course", "course_title"): ["Databases"],
+}
+
+
+def values(table, column):
+    return VALUES.get((table, column), [])
+
+
+QUERIES = [
+    "select full_name from Student",
+    "select full_name, stu_age from Student",
+    "select * from Student",
+    "select count(*) from Student",
+    "select max(stu_age) from Student",
+    'select full_name from Student where home_country = "France"',
+    "select full_name from Student where stu_age > 20 order by stu_age desc limit 3",
+    "select home_country, count(*) from Student group by home_country",
+    "select distinct home_country from Student",
+    "select T1.full_name from Student as T1 join Dorm as T2 on T1.dorm_id = T2.dorm_id where T2.dorm_name = 'North'",
+    "select full_name from Student where stu_id not in (select stu_id from Student_Course)",
+    "select full_name from Student union select course_title from Course order by full_name limit 2",
+]
+
+# Words that would show the worker SQL, and the characters SQL is written with.
+SQL_WORDS = re.compile(
+    r"\b(select|where|group by|order by|having|distinct|join|limit|union|count|avg|asc|desc)\b|[*=();]"
+)
+
+
+def texts_by_relation(sql, category, seeds=range(60), schema=SCHOOL, with_values=True):
+    found = {}
+    for seed in seeds:
+        suggestion = recommend(
+            sql, schema, category=category, rng=random.Random(seed), values=values if with_values else None
+        )
+        found.setdefault(suggestion.relation, set()).add(suggestion.text)
+    return found
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Which relations apply
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sql", "present", "absent"),
+    [
+        (
+            "select full_name from Student",
+            {"R1", "R3", "R4", "R5", "R8", "R13", "R14", "R16"},
+            {"R2", "R6", "R7", "R9", "R10", "R11", "R12", "R15"},
+        ),
+        ("select full_name, stu_age from Student", {"R2"}, set()),
+        # `*` shows every property: nothing to add, one can be kept; its rows are all different.
+        ("select * from Student", {"R2"}, {"R1", "R3", "R16"}),
+        # One row: nothing to sort or deduplicate; counting rows can become a statistic of the age.
+        ("select count(*) from Student", {"R4", "R5", "R6", "R7"}, {"R1", "R2", "R3", "R14", "R15", "R16"}),
+        ("select max(stu_age) from Student", {"R6", "R7"}, {"R14", "R16"}),
+        # Counting the rows of a text column has no other sensible function.
+        ("select count(home_country) from Student", {"R7"}, {"R6"}),
+        # A student fixed by the primary key is one instance: there is nothing to narrow down.
+        ("select full_name from Student where stu_id = 3", {"R9", "R11"}, {"R8"}),
+        ('select full_name from Student where home_country = "France"', {"R8", "R9", "R10", "R11", "R12"}, set()),
+        ("select full_name from Student order by stu_age", {"R15"}, {"R14"}),
+        ("select full_name from Student limit 5", {"R15"}, set()),
+        # A group key cannot be replaced or deduplicated; the groups can be sorted.
+        ("select home_country, count(*) from Student group by home_country", {"R7", "R14"}, {"R3", "R16"}),
+        ("select distinct home_country from Student", {"R14"}, {"R16"}),
+        # The primary key makes every row different already.
+        ("select stu_id, full_name from Student", {"R2"}, {"R16"}),
+        # A subquery filter can be negated or relaxed, but has no value to swap for a disjoint one.
+        (
+            "select full_name from Student where stu_id not in (select stu_id from Student_Course)",
+            {"R9", "R11"},
+            {"R10"},
+        ),
+        # A join equality is not a filter.
+        ("select T1.full_name from Student as T1 join Dorm as T2 on T1.dorm_id = T2.dorm_id", set(), {"R9", "R11"}),
+        # The ORDER BY and LIMIT after a set operation are the whole query's.
+        ("select full_name from Student union select course_title from Course order by full_name", {"R15"}, {"R14"}),
+    ],
+)
+def test_applicable_relations_follow_the_previous_query(sql, present, absent):
+    found = set(applicable_relations(sql, SCHOOL))
+    assert present <= found, f"missing {sorted(present - found)}"
+    assert not absent & found, f"unexpected {sorted(absent & found)}"
+
+
+def test_applicable_relations_are_in_number_order():
+    found = applicable_relations('select full_name from Student where home_country = "France"', SCHOOL)
+    assert found == sorted(found, key=lambda name: int(name[1:]))
+
+
+def test_change_entity_needs_another_table_to_name():
+    assert "R13" in applicable_relations("select full_name from Student", SCHOOL)
+    assert "R13" not in applicable_relations("select full_name from Student", None)
+    only_students = {
+        **SCHOOL,
+        "table_names_original": ["Student"],
+        "table_names": ["student"],
+        "column_names_original": SCHOOL["column_names_original"][:6],
+        "column_names": SCHOOL["column_names"][:6],
+        "column_types": SCHOOL["column_types"][:6],
+        "primary_keys": [1],
+        "foreign_keys": [],
+    }
+    assert "R13" not in applicable_relations("select full_name from Student", only_students)
+    assert "different_entity" not in applicable_categories("select full_name from Student", only_students)
+
+
+def test_change_entity_suggests_a_linked_table_first():
+    # Students are linked to dorms and to their course enrolments, not directly to courses.
+    texts = texts_by_relation("select full_name from Student", "different_entity")
+    assert set(texts) == {"R13"}
+    named = {re.match(r"Ask about the ([a-z ]+?) instead", text).group(1) for text in texts["R13"]}
+    assert named == {"dorms", "student courses"}
+
+
+def test_a_one_row_query_has_no_display_intent():
+    sql = "select count(*) from Student"
+    assert "display" not in applicable_categories(sql, SCHOOL)
+    with pytest.raises(IntentError, match="display.*applicable categories: same_instances"):
+        recommend(sql, SCHOOL, category="display", rng=random.Random(0))
+
+
+def test_counting_a_listing_is_not_combined_with_a_display_change():
+    # `select count(*)` has one row: "how many are there, sorted by age" cannot be answered.
+    for seed in range(200):
+        suggestion = recommend("select full_name from Student", SCHOOL, category="combination", rng=random.Random(seed))
+        assert not ({"R5"} & set(suggestion.relations) and {"R14", "R15", "R16"} & set(suggestion.relations))
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "",
+        "   ",
+        "select from where",
+        "select 1; select 2",
+        "drop table Student",
+        "select full_name from Teacher",
+    ],
+)
+def test_an_unreadable_previous_query_is_an_intent_error(sql):
+    with pytest.raises(IntentError, match="previous query"):
+        applicable_relations(sql, SCHOOL)
+
+
+def test_a_schema_that_is_not_a_tables_json_entry_is_an_intent_error():
+    with pytest.raises(IntentError, match="schema is not a tables.json entry"):
+        applicable_relations("select full_name from Student", {"db_id": "school"})
+
+
+def test_an_unknown_category_is_an_intent_error():
+    with pytest.raises(IntentError, match="unknown intent category 'other'"):
+        recommend("select full_name from Student", SCHOOL, category="other", rng=random.Random(0))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# How a suggestion reads
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_suggestions_use_readable_names_and_never_sql():
+    for sql in QUERIES:
+        for category in applicable_categories(sql, SCHOOL):
+            for relation, texts in texts_by_relation(sql, category, seeds=range(25)).items():
+                for text in texts:
+                    assert "_" not in text, (sql, relation, text)
+                    assert not SQL_WORDS.search(text.lower()), (sql, relation, text)
+                    assert not {word for word in re.findall(r"\w+", text) if word in ORIGINAL_NAMES}, text
+                    assert text[0].isupper() and "  " not in text, text
+
+
+def test_adding_a_property_names_the_one_not_shown():
+    # Of the student's descriptive columns only the age is not shown yet.
+    texts = texts_by_relation("select full_name, home_country from Student", "same_instances")
+    assert texts["R1"] == {"Ask for another detail of these students, such as their age"}
+
+
+def test_replacing_a_property_names_both():
+    texts = texts_by_relation("select full_name, home_country from Student", "same_instances")
+    assert texts["R3"] == {"Ask for their age instead of their name", "Ask for their age instead of their country"}
+
+
+def test_a_subset_uses_the_real_values_given():
+    texts = texts_by_relation("select dorm_name from Dorm", "different_instances")
+    assert texts["R8"] == {
+        "Narrow it down, e.g. only those whose dorm name is Eastside Hall",
+        "Narrow it down, e.g. only those whose capacity is above 120",
+        "Narrow it down, e.g. only those whose capacity is below 120",
+    }
+
+
+def test_values_are_asked_for_by_original_names():
+    asked = []
+
+    def recording(table, column):
+        asked.append((table, column))
+        return values(table, column)
+
+    for seed in range(40):
+        recommend(
+            'select full_name from Student where home_country = "France"',
+            SCHOOL,
+            category="different_instances",
+            rng=random.Random(seed),
+            values=recording,
+        )
+    assert asked
+    assert set(asked) <= {(table, column) for table, column in VALUES} | {("Student", "dorm_id")}
+
+
+def test_without_values_a_suggestion_names_the_column_only():
+    texts = texts_by_relation("select dorm_name from Dorm", "different_instances", with_values=False)
+    assert texts["R8"] == {
+        "Narrow it down with a condition on their dorm name",
+        "Narrow it down with a condition on their capacity",
+    }
+
+
+def test_a_value_that_looks_like_an_identifier_is_not_shown():
+    def identifiers(table, column):
+        return ["north_wing", "x" * 60, "two\nlines", None]
+
+    for seed in range(20):
+        rng = random.Random(seed)
+        suggestion = recommend(
+            "select dorm_name from Dorm", SCHOOL, category="different_instances", rng=rng, values=identifiers
+        )
+        text = suggestion.text
+        assert "north" not in text and "xxx" not in text and "two" not in text and "None" not in text
+
+
+def test_a_disjoint_set_swaps_the_value_for_another_real_one():
+    texts = texts_by_relation('select full_name from Student where home_country = "France"', "different_instances")
+    assert texts["R10"] == {"Ask about other ones instead: those whose country is Peru"}
+    assert texts["R11"] == {"Ask about the rest instead: those whose country is not France"}
+    assert texts["R9"] == {"Widen it: also include those whose country is Peru"}
+
+
+def test_another_value_of_a_joined_tables_column_is_an_overlap_not_a_disjoint_set():
+    # As relations.py reads Table 12's "Python" -> "C++": the condition is on the dorm, the rows are students.
+    sql = (
+        "select T1.full_name from Student as T1 join Dorm as T2 on T1.dorm_id = T2.dorm_id where T2.dorm_name = 'North'"
+    )
+    assert "R10" not in applicable_relations(sql, SCHOOL)
+    texts = texts_by_relation(sql, "different_instances", range(100))
+    assert (
+        "Change the condition to an overlapping one: ask about those whose dorm name is Eastside Hall instead"
+        in (texts["R12"])
+    )
+
+
+def test_a_range_is_complemented_and_disjoined_on_the_other_side():
+    texts = texts_by_relation("select full_name from Student where stu_age > 20", "different_instances")
+    assert texts["R11"] == {"Ask about the rest instead: those whose age is at most 20"}
+    assert texts["R10"] == {"Ask about other ones instead: those whose age is below 20"}
+
+
+def test_altering_the_order_flips_it_or_changes_the_key_or_the_count():
+    texts = texts_by_relation("select full_name from Student order by stu_age desc limit 3", "display", range(200))
+    assert texts["R15"] == {
+        "Ask for the ones with the lowest age instead",
+        "Ask to sort them by their name instead",
+        "Ask for just the first one instead of the first 3",
+        "Ask for the first 5 instead of the first 3",
+        "Ask for the first 10 instead of the first 3",
+    }
+
+
+def test_grouped_counts_are_worded_per_group():
+    texts = texts_by_relation("select home_country, count(*) from Student group by home_country", "same_instances")
+    assert "Ask for just the countries, without the number of students" in texts["R7"]
+    assert texts["R5"] >= {"Also ask for the average age of each group"}
+
+
+def test_a_combination_joins_two_phrases_of_two_categories():
+    sql = 'select full_name from Student where home_country = "France"'
+    for seed in range(100):
+        suggestion = recommend(sql, SCHOOL, category="combination", rng=random.Random(seed), values=values)
+        first, second = suggestion.relations
+        categories = {CATEGORY_OF[first], CATEGORY_OF[second]}
+        assert len(categories) == 2 and "different_entity" not in categories
+        assert int(first[1:]) < int(second[1:])
+        assert ", and also " in suggestion.text
+
+
+def test_every_recommended_relation_applies_and_belongs_to_its_category():
+    for sql in QUERIES:
+        applicable = set(applicable_relations(sql, SCHOOL))
+        for category in applicable_categories(sql, SCHOOL):
+            for seed in range(15):
+                suggestion = recommend(sql, SCHOOL, category=category, rng=random.Random(seed), values=values)
+                assert suggestion.category == category
+                assert set(suggestion.relations) <= applicable, (sql, suggestion)
+                if category != "combination":
+                    assert [CATEGORY_OF[name] for name in suggestion.relations] == [category]
+
+
+def test_every_category_with_an_applicable_relation_is_offered():
+    for sql in QUERIES:
+        offered = set(applicable_categories(sql, SCHOOL))
+        relations = applicable_relations(sql, SCHOOL)
+        assert offered - {"combination"} == {CATEGORY_OF[name] for name in relations}
+
+
+def test_without_a_schema_suggestions_still_read_well():
+    for category in applicable_categories("select count(*) from student", None):
+        text = recommend("select count(*) from student", None, category=category, rng=random.Random(1)).text
+        assert "students" in text and "_" not in text
+
+
+def test_the_same_seed_gives_the_same_suggestion_and_others_vary():
+    sql = 'select full_name from Student where home_country = "France"'
+    for category in applicable_categories(sql, SCHOOL):
+        first = [recommend(sql, SCHOOL, category=category, rng=random.Random(7), values=values) for _ in range(3)]
+        assert first[0] == first[1] == first[2]
+    varied = {recommend(sql, SCHOOL, category="same_instances", rng=random.Random(seed)).text for seed in range(20)}
+    assert len(varied) > 3
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Coverage-balanced choice of the category
+# ---------------------------------------------------------------------------------------------------------------
+
+ALL = set(CATEGORIES)
+
+
+def draws(n=2000, seed=0, **kwargs):
+    rng = random.Random(seed)
+    return Counter(choose_category(rng=rng, **kwargs) for _ in range(n))
+
+
+def test_the_most_under_represented_category_is_chosen_most():
+    collected = Counter(same_instances=10, different_instances=10, different_entity=10, combination=10)
+    chosen = draws(local=collected, overall=collected, targets=DEFAULT_TARGETS, available=ALL)
+    assert chosen.most_common(1)[0][0] == "display"
+    assert chosen["display"] / 2000 > 0.7
+    assert set(chosen) > {"display"}  # but not always: the others still come up
+
+
+def test_local_and_overall_shortfalls_are_averaged():
+    # This database lacks display questions; the whole collection lacks combinations and has twice its share of
+    # display questions, so on average only combinations are short.
+    local = Counter(same_instances=4, different_instances=4, different_entity=4, combination=4)
+    overall = Counter(same_instances=30, different_instances=30, different_entity=30, display=60)
+    chosen = draws(local=local, overall=overall, targets=DEFAULT_TARGETS, available=ALL)
+    assert chosen["combination"] / 2000 > 0.85
+    assert chosen["display"] == pytest.approx(chosen["same_instances"], abs=30)
+    only_local = draws(local=local, overall=Counter(), targets=DEFAULT_TARGETS, available=ALL)
+    assert only_local.most_common(1)[0][0] == "display"
+    assert only_local["display"] / 2000 > 0.85
+
+
+def test_with_nothing_collected_the_targets_are_followed():
+    targets = {"same_instances": 3, "display": 1}
+    chosen = draws(n=4000, local=Counter(), overall=Counter(), targets=targets, available=ALL)
+    assert set(chosen) == {"same_instances", "display"}
+    assert chosen["same_instances"] / 4000 == pytest.approx(0.75, abs=0.03)
+
+
+def test_only_available_categories_are_chosen():
+    collected = Counter(same_instances=50)
+    chosen = draws(local=collected, overall=collected, targets=DEFAULT_TARGETS, available={"same_instances", "display"})
+    assert set(chosen) == {"same_instances", "display"}
+    assert chosen["display"] > chosen["same_instances"]
+
+
+def test_a_category_with_no_target_is_chosen_only_when_nothing_else_is_available():
+    targets = {"same_instances": 1, "display": 1}
+    chosen = draws(local=Counter(), overall=Counter(), targets=targets, available={"display", "different_entity"})
+    assert set(chosen) == {"display"}
+    only = draws(n=50, local=Counter(), overall=Counter(), targets=targets, available={"different_entity"})
+    assert set(only) == {"different_entity"}
+
+
+def test_choose_category_rejects_what_it_cannot_choose_from():
+    with pytest.raises(IntentError, match="no intent category is available"):
+        choose_category(
+            local=Counter(), overall=Counter(), targets=DEFAULT_TARGETS, rng=random.Random(0), available=set()
+        )
+    with pytest.raises(IntentError, match="unknown intent categories"):
+        choose_category(
+            local=Counter(), overall=Counter(), targets=DEFAULT_TARGETS, rng=random.Random(0), available={"chitchat"}
+        )
+
+
+def total_variation(counts: Counter, targets: dict) -> float:
+    total = sum(counts.values())
+    return sum(abs(counts[name] / total - targets[name]) for name in CATEGORIES) / 2
+
+
+def collect(strategy, *, seed, turns=800, ignore=0.4):
+    """`turns` follow-ups on four databases; a share `ignore` of people ask what they like, mostly same instances."""
+    rng = random.Random(seed)
+    natural = {"same_instances": 0.6, "different_instances": 0.2, "different_entity": 0.1, "display": 0.1}
+    overall = Counter()
+    local = {database: Counter() for database in range(4)}
+    for turn in range(turns):
+        database = turn % 4
+        recommended = strategy(local[database], overall, rng)
+        if rng.random() < ignore:
+            asked = rng.choices(list(natural), list(natural.values()))[0]
+        else:
+            asked = recommended
+        local[database][asked] += 1
+        overall[asked] += 1
+    return overall
+
+
+def balanced(local, overall, rng):
+    return choose_category(local=local, overall=overall, targets=DEFAULT_TARGETS, rng=rng, available=ALL)
+
+
+def uniform(local, overall, rng):
+    return rng.choice(CATEGORIES)
+
+
+def test_balanced_choice_brings_a_deviating_collection_close_to_the_target():
+    targets = normalise_targets(DEFAULT_TARGETS)
+    for seed in range(3):
+        with_balance = total_variation(collect(balanced, seed=seed), targets)
+        with_uniform = total_variation(collect(uniform, seed=seed), targets)
+        # Uniform recommendations keep the deviation (0.16 expected); the best reachable is 0.04, since the 40% who
+        # deviate alone ask 0.24 same-instances questions against a target of 0.2.
+        assert with_balance < 0.09
+        assert with_uniform > 0.12
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Targets and the INTENT_TARGETS setting
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_default_targets_are_equal_shares_of_every_category():
+    assert set(DEFAULT_TARGETS) == set(CATEGORIES)
+    assert all(math.isclose(share, 1 / 5) for share in DEFAULT_TARGETS.values())
+    with pytest.raises(TypeError):
+        DEFAULT_TARGETS["display"] = 1  # shared by every caller: not to be changed in place
+
+
+def test_intent_targets_default_when_the_setting_is_absent_or_empty(settings):
+    if hasattr(settings, "INTENT_TARGETS"):
+        del settings.INTENT_TARGETS
+    assert intent_targets() == pytest.approx(dict(DEFAULT_TARGETS))
+    settings.INTENT_TARGETS = ""
+    assert intent_targets() == pytest.approx(dict(DEFAULT_TARGETS))
+
+
+@pytest.mark.parametrize("setting", [{"display": 3, "same_instances": 1}, "display=3, same_instances = 1"])
+def test_intent_targets_are_normalised_and_left_out_categories_get_nothing(settings, setting):
+    settings.INTENT_TARGETS = setting
+    assert intent_targets() == pytest.approx(
+        {"same_instances": 0.25, "different_instances": 0, "different_entity": 0, "display": 0.75, "combination": 0}
+    )
+
+
+@pytest.mark.parametrize(
+    ("setting", "problem"),
+    [
+        ({"chitchat": 1}, "unknown intent category 'chitchat'"),
+        ({"display": -1}, "finite number >= 0"),
+        ({"display": float("nan")}, "finite number >= 0"),
+        ({"display": True}, "finite number >= 0"),
+        ({"display": "1"}, "finite number >= 0"),
+        ({"display": 0, "combination": 0}, "positive sum"),
+        (["display"], "must be a mapping"),
+        ("display", "expected category=weight"),
+        ("display=x", "not a number"),
+        ("display=1, display=2", "given twice"),
+    ],
+)
+def test_invalid_intent_targets_are_a_configuration_error(settings, setting, problem):
+    settings.INTENT_TARGETS = setting
+    with pytest.raises(ImproperlyConfigured, match=rf"INTENT_TARGETS: .*{re.escape(problem)}"):
+        intent_targets()
