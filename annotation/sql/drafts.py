@@ -15,7 +15,7 @@ the SQL, the answer is a sentence: SQL that cannot be read gets an honest generi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlglot import expressions as exp
 
@@ -365,7 +365,7 @@ class _Item:
 
 @dataclass
 class _Cond:
-    """One condition: `item op values`, or a clause that stands without a subject (`clause`)."""
+    """One condition: `item op values` (or LIKE `like`), or `item` against a described `subquery`."""
 
     item: _Item | None
     op: str = "="
@@ -480,7 +480,7 @@ class _QueryBuilder:
             target = ordered.this
             if scope is not None and isinstance(target, exp.Column) and not target.table:
                 target = scope.select_aliases.get(target.name.lower(), target)
-            item = self.item(target, scope) if scope is not None else _Item("computed", text=_words_of(target.sql()))
+            item = self.item(target, scope) if scope is not None else self._set_order_item(target)
             order.append((item, bool(ordered.args.get("desc"))))
         limit = None
         limit_clause = node.args.get("limit")
@@ -489,6 +489,14 @@ class _QueryBuilder:
             if isinstance(amount, exp.Literal) and not amount.is_string and amount.this.isdigit():
                 limit = int(amount.this)
         return order, limit
+
+    def _set_order_item(self, node: exp.Expr) -> _Item:
+        """An ORDER BY after a set operation: a column of the result, named as the schema names it."""
+        if not isinstance(node, exp.Column) or isinstance(node.this, exp.Star):
+            raise ValueError("cannot say this order in words")
+        tables = [self.names.table(name) for name in self.names.tables]
+        owner = next((table for table in tables if self.names.has_column(table, node.name)), None)
+        return _Item("column", self.names.column(owner, node.name))
 
     # -- expressions --------------------------------------------------------------------------------------------
 
@@ -526,7 +534,7 @@ class _QueryBuilder:
         columns = list(node.find_all(exp.Column))
         if columns:
             column = self.column(columns[0], scope)
-            return _Item("computed", column, text=f"a value computed from the {column.name}")
+            return _Item("computed", column, text=f"value computed from the {column.name}")
         return _Item("computed", text="a computed value")
 
     def column(self, node: exp.Column, scope: _Scope) -> _Col:
@@ -583,7 +591,7 @@ class _QueryBuilder:
             return self._membership(node, scope, negated)
         if isinstance(node, exp.Exists):
             return _Cond(None, "exists", negated=negated, subquery=self.query(node.this, scope))
-        return _Cond(_Item("computed", text=_words_of(node.sql())), "true", negated=negated)
+        raise ValueError(f"cannot say the condition {node.key} in words")
 
     def _compare(self, item: _Item, op: str, right: exp.Expr, scope: _Scope, negated: bool) -> _Cond:
         if isinstance(right, exp.Subquery | exp.Select | exp.SetOperation):
@@ -632,7 +640,8 @@ def _literal(node: exp.Expr) -> str:
         return "true" if node.this else "false"
     if isinstance(node, exp.Column):
         return _words_of(node.name)
-    return _words_of(node.sql())
+    # Anything else would have to be printed as SQL, which the worker must not see: the generic draft is better.
+    raise ValueError(f"cannot say {node.key} in words")
 
 
 def _item_words(item: _Item, many: bool = False) -> str:
@@ -744,6 +753,17 @@ class _Select:
             noun += _clauses(self._where_split()[1] if self.group else self.where, table, many)
         return noun
 
+    def _measured_table(self) -> _Table | None:
+        """What a group's aggregates are computed over: the counted rows, or the table of an averaged column."""
+        if any(item.is_count for item in self.aggregates):
+            return self.counted
+        measured = next((item.column.table for item in self.aggregates if item.column is not None), None)
+        return measured or self.counted
+
+    def _measured_noun(self) -> str:
+        table = self._measured_table()
+        return table.noun(True) if table is not None else "rows"
+
     def _count_phrase(self, cond: _Cond) -> str | None:
         """A HAVING on count(*) as "with more than 3 students"."""
         if cond.item is None or not cond.item.is_count or cond.subquery is not None or not cond.values:
@@ -846,11 +866,8 @@ class _Select:
         where = _clauses(self.where, entity, many) if conditions is None else conditions
         extreme = self._extreme()
         if extreme is not None:
-            return (
-                f"{extreme} of {entity.noun(True) if entity else 'rows'}{where}"
-                if where
-                else f"{extreme} of all {entity.noun(True) if entity else 'rows'}"
-            )
+            rows = entity.noun(True) if entity is not None else "rows"
+            return f"{extreme} of {rows}{where}" if where else f"{extreme} of all {rows}"
         if len(self.items) == 1 and self._is_entity_itself(self.items[0]):
             return self._entity_itself(many, count, where) + self._sorted()
         if all(item.kind == "star" for item in self.items):
@@ -901,7 +918,7 @@ class _Select:
             return f"{self._head(plain, many, entity)} of {self._entity(entity, many, count, subject_words)}"
         # One row per group, each measured: "the full name and number of model lists for each car maker".
         measures = ["number" if item.is_count else _item_words(item) for item in self.aggregates]
-        measured = f"{_join(measures)} of {self._counted_noun(True, False)}{_clauses(rest, self.counted, True)}"
+        measured = f"{_join(measures)} of {self._measured_noun()}{_clauses(rest, self._measured_table(), True)}"
         shown = [item for item, subject in zip(plain, is_subject, strict=True) if not subject]
         head = "the " + _join(
             [_column_words(item.column, subject_table, False) if item.column else _item_words(item) for item in shown]
@@ -971,7 +988,8 @@ class _Select:
         if self.items[key].kind != "column":
             return None
         told = [f"{_value(row[measure])} for {_value(row[key])}" for row in rows]
-        return _sentence(f"{self.phrase(True)} is {_join(told)}")
+        measured_only = replace(self, items=[self.items[measure]])
+        return _sentence(f"{measured_only.phrase(True)} is {_join(told)}")
 
     def labels(self) -> list[str] | None:
         """A short label per result column, for listing rows ("age", "number of students"); None with a star."""
@@ -1062,6 +1080,14 @@ def _clause(cond: _Cond, anchor: _Table | None, many: bool) -> str:
 def _clause_parts(cond: _Cond, anchor: _Table | None, many: bool) -> tuple[str, str, str]:
     """A condition as (prefix, subject, predicate): ("with a concert", "whose year", "is 2014")."""
     be, have = ("are", "have") if many else ("is", "has")
+    if cond.op == "exists" and isinstance(cond.subquery, _Select):
+        # EXISTS (SELECT ... FROM pets WHERE <linked to this row> ...) asks the same as an IN subquery.
+        inner = cond.subquery
+        had = inner.names.as_rows_of(inner.main, anchor)
+        conditions = _clauses(inner.where, had, False)
+        if cond.negated:
+            return "", "", f"that {have} no {had.noun(False)}{conditions}"
+        return "", "", f"that {have} {_with_article(had.noun(False))}{conditions}"
     if cond.op == "exists":
         return "", "", f"for which there {'is no' if cond.negated else 'is'} {_with_sub_article(cond.subquery)}"
     if cond.have is not None:
@@ -1114,7 +1140,11 @@ def _predicate(cond: _Cond, op: str, negated: bool) -> str:
     if cond.op == "in":
         if cond.subquery is not None:
             return f"is {'not ' if negated else ''}among {cond.subquery.phrase(True)}"
-        return f"is {'not ' if negated else ''}one of {_join(cond.values, 'or')}"
+        if not negated:
+            return f"is {_join(cond.values, 'or')}"
+        if len(cond.values) == 2:
+            return f"is neither {cond.values[0]} nor {cond.values[1]}"
+        return f"is none of {_join(cond.values)}"
     if cond.subquery is not None:
         return _IS_PHRASES[op].format(cond.subquery.phrase(False))
     value = cond.values[0] if cond.values else "a value"
@@ -1196,7 +1226,30 @@ class _SetQuery:
                 return f" {subject} {joined}"
         if self.operator == "union" and left_where and right_where:
             return f"{left_where} or{right_where}"
+        had = self._had(many)
+        if had is not None:
+            return f"{left_where} and {had}" if left_where else f" {had}"
+        if self.operator == "except" and right_where:
+            return f"{left_where}, except those{right_where}"
         return None
+
+    def _had(self, many: bool) -> str | None:
+        """The right side joins other tables and filters only them: "that have no concert whose year is 2014"."""
+        left, right = self.left, self.right
+        if self.operator == "union" or any(cond != "and" and cond.table == right.main for cond in right.where):
+            return None
+        if "or" in right.where:
+            return None
+        others = [table for table in right.tables if table != right.main and table.sub is None]
+        if not others or left.tables != [left.main]:
+            return None
+        had = right.names.as_rows_of(right._far_end(others), right.main)
+        noun = had.noun(False)
+        have = "have" if many else "has"
+        conditions = _clauses(right.where, had, False)
+        if self.operator == "except":
+            return f"that {have} no {noun}{conditions}"
+        return f"that {have} {_with_article(noun)}{conditions}"
 
     def phrase(self, many: bool, count: int | None = None) -> str:
         if self._same_rows():
@@ -1207,7 +1260,7 @@ class _SetQuery:
             if self.operator == "except":
                 return f"{self.left.phrase(many)}, except those of {right}{self._ordered()}"
             if self.operator == "intersect":
-                return f"{self.left.phrase(many)}, and also of {right}{self._ordered()}"
+                return f"{self.left.phrase(many)} and also of {right}{self._ordered()}"
         left, right = self.left.phrase(many), self.right.phrase(True)
         joined = {
             "union": f"{left}, together with {right}",
@@ -1226,6 +1279,10 @@ class _SetQuery:
         return words
 
     def population(self, many: bool, count: int | None = None, *, distinct: bool = True) -> str:
+        if self._same_rows():
+            merged = self._merged_conditions(many)
+            if merged is not None:  # "students that have no pet whose pet type is cat"
+                return self.left.population(many, count, merged, distinct=distinct)
         return self.phrase(many, count).removeprefix("the ")
 
     def lead(self) -> int:

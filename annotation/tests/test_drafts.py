@@ -1,0 +1,473 @@
+"""Drafts of the expert's response to a shared result: what a query asks, said in plain words with a short result
+folded in; a small school schema for the shapes, and conformance over every turn of the CoSQL sample."""
+
+import json
+import re
+import sqlite3
+
+import pytest
+from sqlglot import expressions as exp
+
+from annotation.sql.drafts import GENERIC_DRAFT, draft_response
+from annotation.sql.spider import parse_sql
+
+# Students live in dorms (lives_in holds a room number too) and keep pets (has_pet only links the two).
+# Column ids: 0 *, student 1-6, dorm 7-9, lives_in 10-12, has_pet 13-14, pets 15-17.
+SCHOOL = {
+    "db_id": "school",
+    "table_names_original": ["Student", "Dorm", "Lives_in", "Has_Pet", "Pets"],
+    "table_names": ["student", "dorm", "lives in", "has pet", "pets"],
+    "column_names_original": [
+        [-1, "*"],
+        [0, "StuID"],
+        [0, "Last_Name"],
+        [0, "First_Name"],
+        [0, "Age"],
+        [0, "Home_Country"],
+        [0, "Enroll_Date"],
+        [1, "Dorm_ID"],
+        [1, "Dorm_Name"],
+        [1, "Student_Capacity"],
+        [2, "StuID"],
+        [2, "Dorm_ID"],
+        [2, "Room_Number"],
+        [3, "StuID"],
+        [3, "PetID"],
+        [4, "PetID"],
+        [4, "Pet_Type"],
+        [4, "Pet_Age"],
+    ],
+    "column_names": [
+        [-1, "*"],
+        [0, "student id"],
+        [0, "last name"],
+        [0, "first name"],
+        [0, "age"],
+        [0, "home country"],
+        [0, "enroll date"],
+        [1, "dorm id"],
+        [1, "dorm name"],
+        [1, "student capacity"],
+        [2, "student id"],
+        [2, "dorm id"],
+        [2, "room number"],
+        [3, "student id"],
+        [3, "pet id"],
+        [4, "pet id"],
+        [4, "pet type"],
+        [4, "pet age"],
+    ],
+    "column_types": ["text", "number", "text", "text", "number", "text", "time", "number", "text", "number"]
+    + ["number", "number", "number", "number", "number", "number", "text", "number"],
+    "primary_keys": [1, 7, 15],
+    "foreign_keys": [[10, 1], [11, 7], [13, 1], [14, 15]],
+}
+
+# SQL the worker must never see: keywords, aggregate calls, aliases, operators.
+SQL_TEXT = re.compile(
+    r"\b(select|where|group by|order by|join|having|limit|distinct|desc|asc|union|intersect)\b"
+    r"|\b(count|avg|sum|min|max)\s*\(|\bt\d+\.|[<>!]=|<>|\*|=",
+    re.IGNORECASE,
+)
+FOUR_STUDENTS = [["Ann", 21], ["Bob", 22], ["Cid", 23], ["Dee", 24]]
+
+
+def result(rows, *, total=None, truncated=False):
+    """A shared result as the room stores it: `total` is the size of the whole result when only part is shown."""
+    return {
+        "columns": [f"column {index}" for index in range(len(rows[0]) if rows else 1)],
+        "rows": rows,
+        "row_count": len(rows),
+        "total_rows": len(rows) if total is None and not truncated else total,
+        "truncated": truncated,
+    }
+
+
+def draft(sql, rows, schema=SCHOOL, **table):
+    text = draft_response(sql, result(rows, **table), schema)
+    assert_plain_words(text)
+    return text
+
+
+def assert_plain_words(text):
+    assert text.strip(), "a draft is never empty"
+    leaked = SQL_TEXT.search(text)
+    assert leaked is None, f"SQL {leaked.group()!r} in the draft {text!r}"
+    assert "_" not in text, f"an original identifier in the draft {text!r}"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# A short result is folded into the sentence
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_a_count_is_told_as_how_many_there_are():
+    assert (
+        draft("SELECT count(*) FROM Student WHERE Age > 20", [[12]]) == "There are 12 students that are older than 20."
+    )
+
+
+def test_a_count_over_a_join_counts_the_students_not_the_link_rows():
+    sql = (
+        "SELECT count(*) FROM Student AS T1 JOIN Lives_in AS T2 ON T1.StuID = T2.StuID "
+        "JOIN Dorm AS T3 ON T2.Dorm_ID = T3.Dorm_ID WHERE T3.Dorm_Name = 'Smith Hall'"
+    )
+    assert draft(sql, [[12]]) == "There are 12 students whose dorm name is Smith Hall."
+
+
+def test_a_single_value_completes_the_description():
+    assert draft("SELECT avg(Age) FROM Student", [[19.5]]) == "The average age of all students is 19.5."
+    assert draft("SELECT count(*) FROM Student WHERE Age > 20", [[1]]) == "There is 1 student that is older than 20."
+
+
+def test_one_row_of_several_columns_gives_each_value():
+    text = draft("SELECT First_Name, Last_Name FROM Student WHERE StuID = 3", [["Ann", "Lee"]])
+    assert text == "The first name and last name of the student whose student id is 3 are Ann and Lee."
+
+
+def test_a_few_rows_are_listed_with_their_other_columns():
+    text = draft("SELECT First_Name, Age FROM Student WHERE Home_Country = 'France'", FOUR_STUDENTS[:3])
+    assert text == (
+        "The first names and ages of students whose home country is France are "
+        "Ann (age: 21), Bob (age: 22) and Cid (age: 23)."
+    )
+
+
+def test_more_rows_than_a_few_are_described_not_listed():
+    text = draft("SELECT First_Name, Age FROM Student WHERE Home_Country = 'France'", FOUR_STUDENTS)
+    assert text == "This shows the first names and ages of the 4 students whose home country is France."
+    assert "Dee" not in text
+
+
+def test_a_few_groups_are_told_group_by_group():
+    text = draft("SELECT Home_Country, count(*) FROM Student GROUP BY Home_Country", [["France", 3], ["Peru", 2]])
+    assert text == "The number of students for each home country is 3 for France and 2 for Peru."
+
+
+def test_many_groups_are_described_with_one_example():
+    rows = [["France", 3], ["Peru", 2], ["Chad", 1], ["Fiji", 1]]
+    text = draft("SELECT Home_Country, count(*) FROM Student GROUP BY Home_Country", rows)
+    assert text == (
+        "This shows the number of students for each of the 4 home countries. "
+        "For example, the number of students for France is 3."
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Empty and partial results
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_an_empty_result_says_that_none_match():
+    assert draft("SELECT First_Name FROM Student WHERE Home_Country = 'Peru'", []) == (
+        "There are no students whose home country is Peru."
+    )
+    assert (
+        draft("SELECT count(*) FROM Student WHERE Age < 18", [[0]]) == "There are no students that are younger than 18."
+    )
+
+
+def test_a_table_cut_short_says_how_much_of_the_result_it_shows():
+    sql = 'SELECT First_Name, Age FROM Student WHERE Home_Country = "France"'
+    text = draft(sql, FOUR_STUDENTS, total=250, truncated=True)
+    assert text == (
+        "This shows the first names and ages of the 250 students whose home country is France. "
+        "The table shows the first 4 of them."
+    )
+
+
+def test_a_table_cut_short_of_an_uncounted_result_says_it_is_only_the_start():
+    text = draft("SELECT First_Name FROM Student", [["Ann"], ["Bob"]], total=None, truncated=True)
+    assert text == "This shows the first names of all students. The table shows only the first 2 rows of the result."
+
+
+def test_a_partial_result_that_cannot_be_counted_in_the_sentence_gives_the_count_apart():
+    sql = (
+        "SELECT First_Name FROM Student WHERE Home_Country = 'France' "
+        "UNION SELECT First_Name FROM Student WHERE Home_Country = 'Peru'"
+    )
+    text = draft(sql, [["Ann"], ["Bob"], ["Cid"], ["Dee"]], total=250, truncated=True)
+    assert text == (
+        "This shows the first names of students whose home country is France or Peru. "
+        "The result has 250 rows; the table shows the first 4."
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Every part of the query is described
+# ---------------------------------------------------------------------------------------------------------------
+
+SHAPES = [
+    pytest.param(
+        "SELECT max(Age), min(Age) FROM Student WHERE Home_Country = 'France'",
+        [[30, 18]],
+        ["maximum age", "minimum age", "students", "home country is France", "30", "18"],
+        id="aggregates",
+    ),
+    pytest.param(
+        "SELECT sum(Student_Capacity) FROM Dorm", [[1200]], ["total student capacity", "all dorms", "1200"], id="sum"
+    ),
+    pytest.param(
+        "SELECT First_Name, Age FROM Student WHERE Home_Country = 'France' ORDER BY Age DESC",
+        FOUR_STUDENTS,
+        ["first names", "ages", "home country is France", "sorted by age in descending order"],
+        id="order",
+    ),
+    pytest.param(
+        "SELECT First_Name FROM Student ORDER BY Age DESC LIMIT 3",
+        [["Ann"], ["Bob"], ["Cid"]],
+        ["first names of the 3 oldest students", "Ann", "Bob", "Cid"],
+        id="top-n",
+    ),
+    pytest.param(
+        "SELECT First_Name FROM Student ORDER BY Age LIMIT 1", [["Ann"]], ["youngest student", "Ann"], id="youngest"
+    ),
+    pytest.param(
+        "SELECT Enroll_Date FROM Student ORDER BY Enroll_Date DESC LIMIT 1",
+        [["2024-09-01"]],
+        ["latest enroll date of all students", "2024-09-01"],
+        id="latest-date",
+    ),
+    pytest.param(
+        "SELECT Last_Name FROM Student WHERE First_Name LIKE '%son%'",
+        [["Ericson"], ["Jonson"]],
+        ["last names", "first name contains 'son'", "Ericson", "Jonson"],
+        id="contains",
+    ),
+    pytest.param(
+        "SELECT Last_Name FROM Student WHERE First_Name LIKE 'Jo%'",
+        [["Jonson"], ["Jones"]],
+        ["first name starts with 'Jo'"],
+        id="starts-with",
+    ),
+    pytest.param(
+        "SELECT First_Name FROM Student WHERE Age BETWEEN 18 AND 20 AND Home_Country != 'Chad'",
+        FOUR_STUDENTS,
+        ["age is between 18 and 20", "home country is not Chad"],
+        id="between-and-not",
+    ),
+    pytest.param(
+        "SELECT First_Name FROM Student WHERE Home_Country IN ('Chad', 'Mali')",
+        FOUR_STUDENTS,
+        ["home country is Chad or Mali"],
+        id="in-list",
+    ),
+    pytest.param(
+        "SELECT First_Name FROM Student WHERE Home_Country = 'Chad' OR Home_Country = 'Mali'",
+        FOUR_STUDENTS,
+        ["home country is Chad or Mali"],
+        id="or",
+    ),
+    pytest.param(
+        "SELECT Home_Country FROM Student GROUP BY Home_Country HAVING count(*) >= 3",
+        [["France"], ["Peru"]],
+        ["home countries with at least 3 students", "France", "Peru"],
+        id="having",
+    ),
+    pytest.param(
+        "SELECT Home_Country FROM Student GROUP BY Home_Country ORDER BY count(*) DESC LIMIT 1",
+        [["France"]],
+        ["The home country with the most students is France."],
+        id="most",
+    ),
+    pytest.param(
+        "SELECT T3.Dorm_Name, count(*) FROM Student AS T1 JOIN Lives_in AS T2 ON T1.StuID = T2.StuID "
+        "JOIN Dorm AS T3 ON T2.Dorm_ID = T3.Dorm_ID GROUP BY T3.Dorm_ID",
+        [["Smith Hall", 12], ["Bud Jones Hall", 4]],
+        ["The number of students for each dorm is 12 for Smith Hall and 4 for Bud Jones Hall."],
+        id="group-by-key",
+    ),
+    pytest.param(
+        "SELECT T2.Pet_Type, avg(T2.Pet_Age) FROM Has_Pet AS T1 JOIN Pets AS T2 ON T1.PetID = T2.PetID "
+        "GROUP BY T2.Pet_Type",
+        [["cat", 3.5], ["dog", 2]],
+        ["average pet age of pets for each pet type", "3.5 for cat"],
+        id="group-average",
+    ),
+    pytest.param(
+        "SELECT DISTINCT Home_Country FROM Student",
+        [["France"], ["Peru"], ["Chad"], ["Fiji"], ["Mali"]],
+        ["the 5 different home countries of all students"],
+        id="distinct",
+    ),
+    pytest.param(
+        "SELECT count(DISTINCT Home_Country) FROM Student",
+        [[5]],
+        ["number of different home countries of all students is 5"],
+        id="count-distinct",
+    ),
+    pytest.param(
+        "SELECT First_Name FROM Student WHERE Age > (SELECT avg(Age) FROM Student)",
+        FOUR_STUDENTS,
+        ["first names", "age is greater than the average age of all students"],
+        id="nested-value",
+    ),
+    pytest.param(
+        "SELECT First_Name FROM Student WHERE StuID NOT IN (SELECT StuID FROM Has_Pet)",
+        FOUR_STUDENTS,
+        ["students that have no pet"],
+        id="not-in",
+    ),
+    pytest.param(
+        "SELECT First_Name FROM Student AS S WHERE NOT EXISTS (SELECT * FROM Has_Pet AS H JOIN Pets AS P "
+        "ON H.PetID = P.PetID WHERE H.StuID = S.StuID AND P.Pet_Type = 'dog')",
+        FOUR_STUDENTS,
+        ["first names of the 4 students that have no pet whose pet type is dog"],
+        id="not-exists",
+    ),
+    pytest.param(
+        "SELECT count(*) FROM Student WHERE StuID IN "
+        "(SELECT T1.StuID FROM Has_Pet AS T1 JOIN Pets AS T2 ON T1.PetID = T2.PetID WHERE T2.Pet_Type = 'cat')",
+        [[2]],
+        ["There are 2 students that have a pet whose pet type is cat."],
+        id="in-subquery",
+    ),
+    pytest.param(
+        "SELECT Dorm_Name FROM Dorm EXCEPT SELECT T1.Dorm_Name FROM Dorm AS T1 "
+        "JOIN Lives_in AS T2 ON T1.Dorm_ID = T2.Dorm_ID JOIN Student AS T3 ON T2.StuID = T3.StuID "
+        "WHERE T3.Home_Country = 'France'",
+        [["Smith Hall"]],
+        ["The name of the dorm that has no student whose home country is France is Smith Hall."],
+        id="except",
+    ),
+    pytest.param(
+        "SELECT First_Name FROM Student WHERE Age > 20 INTERSECT "
+        "SELECT First_Name FROM Student WHERE Home_Country = 'Peru'",
+        [["Ann"]],
+        ["first name", "older than 20", "home country is Peru", "Ann"],
+        id="intersect",
+    ),
+    pytest.param(
+        "SELECT Age - 18 FROM Student WHERE StuID = 3", [[2]], ["age minus 18", "student id is 3", "2"], id="arithmetic"
+    ),
+]
+
+
+@pytest.mark.parametrize(("sql", "rows", "fragments"), SHAPES)
+def test_the_draft_says_everything_the_query_asks(sql, rows, fragments):
+    text = draft(sql, rows)
+    missing = [fragment for fragment in fragments if fragment not in text]
+    assert missing == [], f"{text!r} leaves out {missing}"
+
+
+def test_a_star_is_described_without_reciting_every_cell():
+    text = draft("SELECT * FROM Student WHERE StuID = 3", [[3, "Lee", "Ann", 20, "Peru", "2020-01-01"]])
+    assert text == "This shows all the information about the student whose student id is 3."
+
+
+def test_a_missing_value_reads_as_unknown():
+    assert draft("SELECT Age FROM Student WHERE StuID = 3", [[None]]) == (
+        "The age of the student whose student id is 3 is unknown."
+    )
+
+
+def test_without_a_schema_names_are_made_readable_from_the_identifiers():
+    text = draft("SELECT FullName FROM car_makers WHERE Country_Name = 'Japan'", [["Toyota"], ["Honda"]], schema=None)
+    assert text == "The full names of car makers whose country name is Japan are Toyota and Honda."
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Never an exception
+# ---------------------------------------------------------------------------------------------------------------
+
+GARBAGE_SQL = [
+    "SELEC name FROM",
+    "",
+    "select",
+    "select (((",
+    "DROP TABLE Student",
+    "INSERT INTO Student VALUES (1)",
+    "SELECT 1; SELECT 2",
+    "WITH x AS (SELECT 1) SELECT * FROM x",
+    None,
+    42,
+]
+
+
+@pytest.mark.parametrize("sql", GARBAGE_SQL)
+def test_sql_that_cannot_be_read_gets_the_honest_generic_draft(sql):
+    assert draft_response(sql, result([[7]]), SCHOOL) == GENERIC_DRAFT + " The answer is 7."
+    assert draft_response(sql, result([]), SCHOOL) == GENERIC_DRAFT + " Nothing matches it: the result is empty."
+    cut = draft_response(sql, result([[1], [2]], total=None, truncated=True), None)
+    assert cut == GENERIC_DRAFT + " The table shows only the first 2 rows of the result."
+
+
+@pytest.mark.parametrize(
+    "shared",
+    [None, {}, {"rows": None}, {"rows": [None, "x"], "total_rows": "many"}, {"rows": [[1, 2]], "total_rows": -1}],
+)
+def test_odd_results_still_give_a_sentence(shared):
+    text = draft_response("SELECT First_Name, Age FROM Student", shared, SCHOOL)
+    assert_plain_words(text)
+
+
+def test_odd_schemas_still_give_a_sentence():
+    broken = {"table_names_original": ["Student"], "column_names_original": [[-1, "*"], [0, "Age"]]}
+    for schema in (broken, {}, {"db_id": "x"}):
+        text = draft_response("SELECT avg(Age) FROM Student", result([[20]]), schema)
+        assert text == "The average age of all students is 20."
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Conformance: every turn of the CoSQL sample, run on its Spider database
+# ---------------------------------------------------------------------------------------------------------------
+
+ROWS_SHOWN = 20
+
+
+def run_on_sample_database(database_dir, db_id, sql):
+    """The turn's result as a room would share it: up to ROWS_SHOWN rows, with the full count beside them."""
+    path = database_dir / db_id / f"{db_id}.sqlite"
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    connection.text_factory = lambda data: data.decode("utf-8", "replace")
+    try:
+        # Written out again by sqlglot: the releases' `! =` and double-quoted values are not SQLite's.
+        rows = [list(row) for row in connection.execute(parse_sql(sql).sql(dialect="sqlite")).fetchall()]
+    finally:
+        connection.close()
+    return {
+        "columns": [],
+        "rows": rows[:ROWS_SHOWN],
+        "row_count": min(len(rows), ROWS_SHOWN),
+        "total_rows": len(rows),
+        "truncated": len(rows) > ROWS_SHOWN,
+    }
+
+
+@pytest.mark.conformance
+def test_every_cosql_sample_turn_gets_a_plain_draft(shared_path):
+    schemas = {entry["db_id"]: entry for entry in json.loads(shared_path("spider", "tables.json").read_text())}
+    dialogues = json.loads(shared_path("samples", "cosql_dev_sample.json").read_text())
+    database_dir = shared_path("spider", "database")
+    problems, turns = [], 0
+    for dialogue in dialogues:
+        schema = schemas[dialogue["database_id"]]
+        identifiers = {
+            name.lower()
+            for name in schema["table_names_original"] + [name for _, name in schema["column_names_original"]]
+            if "_" in name
+        }
+        for turn in dialogue["interaction"]:
+            turns += 1
+            sql = turn["query"]
+            shared = run_on_sample_database(database_dir, dialogue["database_id"], sql)
+            text = draft_response(sql, shared, schema)
+            leaked = SQL_TEXT.search(text)
+            named = identifiers & set(re.findall(r"\w+", text.lower()))
+            if not text.strip() or text.startswith(GENERIC_DRAFT):
+                problems.append(("no description", sql, text))
+            elif leaked or named:
+                problems.append(("SQL in the draft", sql, text))
+            elif shared["total_rows"] == 1 and len(shared["rows"][0]) == 1 and shared["rows"][0][0] not in (0, None):
+                value = shared["rows"][0][0]
+                shown = (
+                    f"{value:.2f}".rstrip("0").rstrip(".") if isinstance(value, float) else " ".join(str(value).split())
+                )
+                if shown not in text:
+                    problems.append(("single value not folded in", sql, text))
+            # Every value the query filters on is said, so the worker can check the draft against the question.
+            for literal in parse_sql(sql).find_all(exp.Literal):
+                if literal.is_string and " ".join(literal.this.strip("%").split()) not in text:
+                    problems.append((f"value {literal.this!r} left out", sql, text))
+    assert turns > 500
+    assert problems == []
