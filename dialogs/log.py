@@ -362,6 +362,7 @@ class DialogueRecord:
     annotations: dict[int, object]  # utterance seq -> review.models.TurnAnnotation
     events: list[LogEvent]
     revision: int = 0  # the sequence number of the newest event folded in
+    mode: str = "chat"  # dialogs.models.DialogueMode: a chat, or a solo sequence written by one expert
 
     def state_turns(self) -> list[StateTurn]:
         """The SQL-grounded turns in order, with clarification exchanges folded into the turn they resolve."""
@@ -512,8 +513,9 @@ def dialogue_replay(
         id=dialogue.pk,
         db_id=dialogue.database.db_id,
         status=dialogue.status,
-        goal_question=dialogue.goal.question,
-        goal_sql=dialogue.goal.sql,
+        goal_question=dialogue.goal.question if dialogue.goal_id else "",
+        goal_sql=dialogue.goal.sql if dialogue.goal_id else "",
+        mode=dialogue.mode,
         score=dialogue.score,
         score_comment=dialogue.score_comment,
         created_at=dialogue.created_at,

@@ -24,6 +24,12 @@ def score_drops(score: int) -> bool:
     return score < PASSING_SCORE
 
 
+class DialogueMode(models.TextChoices):
+    CHAT = "chat", "Worker and expert (CoSQL)"
+    # One expert writes the questions and their SQL alone, as SParC's and CHASE-C's sequences were written.
+    SOLO = "solo", "Solo sequence (SParC, CHASE)"
+
+
 ENDED_STATUSES = frozenset(
     {DialogueStatus.COMPLETED, DialogueStatus.ABANDONED, DialogueStatus.TERMINATED, DialogueStatus.DROPPED}
 )
@@ -37,7 +43,10 @@ class Dialogue(models.Model):
     """
 
     database = models.ForeignKey(Database, on_delete=models.PROTECT, related_name="dialogues")
-    goal = models.ForeignKey(Goal, on_delete=models.PROTECT, related_name="dialogues")
+    # A solo sequence may have no goal (CHASE-C had none); a chat always has one.
+    goal = models.ForeignKey(Goal, on_delete=models.PROTECT, related_name="dialogues", null=True, blank=True)
+    mode = models.CharField(max_length=8, choices=DialogueMode.choices, default=DialogueMode.CHAT)
+    # In a solo sequence the expert writes the user's side too: worker and expert are the same person.
     worker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dialogues_as_worker")
     expert = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dialogues_as_expert")
     status = models.CharField(max_length=16, choices=DialogueStatus.choices, default=DialogueStatus.WAITING)
@@ -65,6 +74,15 @@ class Dialogue(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in ENDED_STATUSES
+
+    @property
+    def is_solo(self) -> bool:
+        return self.mode == DialogueMode.SOLO
+
+    @property
+    def min_questions(self) -> int:
+        """Answered questions before the dialogue may end (and counts as complete)."""
+        return settings.SOLO_MIN_QUESTIONS if self.is_solo else settings.DIALOGUE_MIN_QUESTIONS
 
 
 class EventKind(models.TextChoices):

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from annotation.models import Role, User
 from dialogs.log import answered_questions, dialogue_turns
-from dialogs.models import Dialogue, DialogueStatus, LobbyEntry
+from dialogs.models import Dialogue, DialogueMode, DialogueStatus, LobbyEntry
 from dialogs.services import partner_connected as partner_connected_in
 
 
@@ -50,9 +50,10 @@ def lobby_overview() -> LobbyOverview:
     waiting = list(LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING).values_list("person_id", "role"))
     open_dialogues: dict[int, list[dict]] = {}
     worker_dialogues: dict[int, int] = {}
-    for d in Dialogue.objects.filter(status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE]).select_related(
-        "database", "worker"
-    ):
+    open_chats = Dialogue.objects.filter(
+        status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE], mode=DialogueMode.CHAT
+    )
+    for d in open_chats.select_related("database", "worker"):
         open_dialogues.setdefault(d.expert_id, []).append(
             {"id": d.pk, "db_id": d.database_id and d.database.db_id, "status": d.status, "worker": d.worker.username}
         )
@@ -124,16 +125,22 @@ def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_conn
         "dialogue": dialogue.pk,
         "status": dialogue.status,
         "db_id": dialogue.database.db_id,
-        "goal_question": dialogue.goal.question,
+        "goal_question": dialogue.goal.question if dialogue.goal_id else "",
         "last_seq": dialogue.last_seq,
         "answered_questions": answered,
-        "min_questions": settings.DIALOGUE_MIN_QUESTIONS,
-        "can_end": answered >= settings.DIALOGUE_MIN_QUESTIONS,
+        "min_questions": dialogue.min_questions,
+        "can_end": answered >= dialogue.min_questions,
         "partner": "expert" if role == Role.WORKER else dialogue.worker.username,
         "partner_connected": partner_connected,
     }
     if role == Role.EXPERT:
-        snapshot.update({"goal_sql": dialogue.goal.sql, "score": dialogue.score, "worker": dialogue.worker.username})
+        snapshot.update(
+            {
+                "goal_sql": dialogue.goal.sql if dialogue.goal_id else "",
+                "score": dialogue.score,
+                "worker": dialogue.worker.username,
+            }
+        )
     elif dialogue.is_over:
         snapshot["completion_code"] = dialogue.completion_code
     return snapshot
@@ -141,5 +148,38 @@ def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_conn
 
 def expert_open_dialogues(expert: User):
     return Dialogue.objects.filter(
-        expert=expert, status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE]
+        expert=expert, status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE], mode=DialogueMode.CHAT
     ).select_related("database", "worker")
+
+
+def solo_list(expert: User):
+    """The expert's solo sequences, newest first, with how far each got."""
+    return (
+        Dialogue.objects.filter(expert=expert, mode=DialogueMode.SOLO)
+        .select_related("database", "goal")
+        .order_by("-created_at")
+    )
+
+
+def solo_page(dialogue: Dialogue) -> dict:
+    """What the solo page shows: the sequence so far (each question with its SQL, result, labels and the suggestion
+    it followed), the suggestion for the next question, and whether the sequence may be finished."""
+    from dialogs.log import LogEvent, dialogue_replay
+
+    rows = dialogue.events.order_by("seq").values_list("seq", "kind", "payload", "author_role", "created_at")
+    events = [LogEvent(*row) for row in rows]
+    record = dialogue_replay(dialogue=dialogue, events=events)
+    turns = [turn for turn in record.user_turns if turn.sql is not None and not turn.dropped]
+    last = turns[-1] if turns else None
+    suggestion = None
+    if last is not None:
+        offered = [e.payload for e in events if e.kind == "recommendation" and e.payload.get("turn") == last.seq]
+        suggestion = offered[-1] if offered else None
+    return {
+        "record": record,
+        "turns": turns,
+        "suggestion": suggestion,
+        "answered": len(turns),
+        "min_questions": dialogue.min_questions,
+        "can_finish": len(turns) >= dialogue.min_questions and not dialogue.is_over,
+    }

@@ -26,7 +26,16 @@ from annotation.sql.spider import SpiderEncodingError, encode_sql
 from annotation.tokens import utterance_toks
 from dialogs import assist, log
 from dialogs.log import TurnState, answered_questions, dialogue_turns
-from dialogs.models import ENDED_STATUSES, Dialogue, DialogueStatus, Event, EventKind, LobbyEntry, score_drops
+from dialogs.models import (
+    ENDED_STATUSES,
+    Dialogue,
+    DialogueMode,
+    DialogueStatus,
+    Event,
+    EventKind,
+    LobbyEntry,
+    score_drops,
+)
 
 
 class DialogueError(Exception):
@@ -132,7 +141,9 @@ def lobby_pair() -> list[Dialogue]:
             return []
         open_now = (
             Dialogue.objects.filter(
-                expert_id=OuterRef("person_id"), status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE]
+                expert_id=OuterRef("person_id"),
+                status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE],
+                mode=DialogueMode.CHAT,  # an unfinished solo sequence does not keep its expert from chatting
             )
             .values("expert_id")
             .annotate(n=Count("id"))
@@ -207,7 +218,8 @@ def worker_pass_tutorial(*, person: User, answers: dict) -> bool:
 
 
 def _side(dialogue: Dialogue, person: User) -> str:
-    """'worker' or 'expert' for a participant; DialogueError for anyone else (admins included: rooms are private)."""
+    """'worker' or 'expert' for a participant; DialogueError for anyone else (admins included: rooms are private).
+    A solo sequence's author is its expert (and writes the user's side too: dialogue_post)."""
     if person.pk == dialogue.worker_id and can(person, "chat.as_worker"):
         return Role.WORKER
     if person.pk == dialogue.expert_id and can(person, "chat.as_expert"):
@@ -389,6 +401,11 @@ def dialogue_post(
     kind = message.get("type")
     if kind not in _HANDLERS:
         raise DialogueError("unknown_type", f"Unknown message type {kind!r}.")
+    if dialogue.is_solo:
+        # The one author writes both sides of a solo sequence; nobody is there to score.
+        if kind == "score":
+            raise DialogueError("invalid", "A solo sequence has no worker to score.")
+        side = _HANDLERS[kind][0]
     if _HANDLERS[kind][0] != side:
         raise DialogueError("wrong_role", f"A {side} cannot send '{kind}'.")
     client_id = message.get("id")
@@ -646,13 +663,13 @@ def _end(dialogue: Dialogue, person: User | None, side: str, status: str, client
         if locked.is_over:
             raise _closed()
         answered = answered_questions(dialogue_turns(locked))
-        if status == DialogueStatus.COMPLETED and answered < settings.DIALOGUE_MIN_QUESTIONS:
-            remaining = settings.DIALOGUE_MIN_QUESTIONS - answered
+        if status == DialogueStatus.COMPLETED and answered < locked.min_questions:
+            remaining = locked.min_questions - answered
             raise DialogueError("too_early", f"Ask {remaining} more question{'s' * (remaining != 1)} before ending.")
         locked.status = status
         locked.ended_at = timezone.now()
         locked.completion_code = locked.completion_code or completion_code()
-        locked.incomplete = answered < settings.DIALOGUE_MIN_QUESTIONS
+        locked.incomplete = answered < locked.min_questions
         locked.save(update_fields=["status", "ended_at", "completion_code", "incomplete"])
         event = dialogue_record(
             dialogue=locked,
@@ -759,3 +776,50 @@ def dialogues_sweep(*, now=None) -> list[Dialogue]:
         if dialogue_abandon_if_gone(dialogue=dialogue, now=now):
             ended.append(dialogue)
     return ended
+
+
+# --- Solo sequences (SParC, CHASE-C): one expert writes the questions and their SQL ---------------------------------
+
+
+def solo_create(*, expert: User, database: Database, goal: Goal | None = None) -> Dialogue:
+    """Start a solo sequence on `database` (optionally towards `goal`): a dialogue whose author is both sides."""
+    if not can(expert, "chat.as_expert"):
+        raise DialogueError("forbidden", "Only experts write solo sequences.")
+    if goal is not None and goal.database_id != database.pk:
+        raise DialogueError("invalid", "The goal belongs to another database.")
+    dialogue = Dialogue.objects.create(
+        database=database, goal=goal, worker=expert, expert=expert, mode=DialogueMode.SOLO, status=DialogueStatus.ACTIVE
+    )
+    dialogue_record(dialogue=dialogue, author=expert, kind=EventKind.JOIN, payload={}, role=Role.EXPERT)
+    return dialogue
+
+
+def solo_turn_add(*, dialogue: Dialogue, person: User, question: str, sql: str, request_id: str) -> int:
+    """Add one question with its SQL to a solo sequence, as the room records a turn: the run, the question, its acts
+    (INFORM_SQL), the shared result (with what the platform reads from it), and the system's side, which is the draft
+    response (CONFIRM_SQL). Then the next question's recommendation follows as in a chat. Returns the question's seq.
+
+    `request_id` makes a retry safe: each step's client id derives from it, so a repeated request stores nothing new.
+    The SQL is run first; a question whose SQL fails is refused (`invalid`, with the sandbox's message) and only the
+    failed run, a draft like any other, stays in the log."""
+    if not dialogue.is_solo:
+        raise DialogueError("invalid", "This is not a solo sequence.")
+    if not isinstance(request_id, str) or not 1 <= len(request_id) <= 48 or "\x00" in request_id:
+        raise DialogueError("invalid", "A request id of 1 to 48 characters is needed.")
+
+    def step(suffix: str, **message) -> Event:
+        return dialogue_post(dialogue=dialogue, person=person, message={"id": f"{request_id}:{suffix}", **message})[0][
+            0
+        ]
+
+    run = step("run", type="sql_run", sql=sql)
+    result = run.payload["result"]
+    if not result.get("ok"):
+        error = result.get("error") or {}
+        raise DialogueError("invalid", f"The SQL fails: {error.get('message', 'error')}")
+    turn = step("question", type="utterance", text=question).seq
+    step("acts", type="user_acts", turn=turn, acts=["INFORM_SQL"])
+    step("share", type="share_result", turn=turn, run=run.seq)
+    draft = dialogue_turns(dialogue)[turn].draft or "Here is the result."
+    step("answer", type="response", turn=turn, text=draft, acts=["CONFIRM_SQL"])
+    return turn

@@ -1,7 +1,10 @@
-"""Pages of the dialogs app: the worker's tutorial, lobby and room; the expert's desk and room."""
+"""Pages of the dialogs app: the worker's tutorial, lobby and room; the expert's desk, room and solo sequences."""
+
+import json
 
 from django.conf import settings
 from django.contrib import messages
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -17,8 +20,10 @@ from annotation.models import Role
 from annotation.roles import role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
+from annotation.tokens import utterance_toks
 from dialogs import selectors, services
-from dialogs.models import Dialogue
+from dialogs.forms import SoloStartForm
+from dialogs.models import Dialogue, DialogueMode
 from dialogs.services import DialogueError
 from dialogs.tutorial import QUIZ
 
@@ -83,14 +88,19 @@ def expert_room(request, dialogue):
             "user_acts": USER_ACTS,
             "system_acts": SYSTEM_ACTS,
             "schema_json": dialogue.database.schema,
-            "phenomena": CONTEXTUAL_PHENOMENA,
-            "labels_json": {
-                "categories": INTENT_CATEGORY_NAMES,
-                "relations": {name: [title, CATEGORY_OF[name]] for name, title in RELATION_NAMES.items()},
-                "phenomena_required": settings.CHASE_PHENOMENA_REQUIRED,
-            },
+            "labels_json": label_vocabulary(),
         },
     )
+
+
+def label_vocabulary() -> dict:
+    """What the CHASE label editor (static/js/chase_labels.js) offers and names."""
+    return {
+        "categories": INTENT_CATEGORY_NAMES,
+        "relations": {name: [title, CATEGORY_OF[name]] for name, title in RELATION_NAMES.items()},
+        "phenomena": CONTEXTUAL_PHENOMENA,
+        "phenomena_required": settings.CHASE_PHENOMENA_REQUIRED,
+    }
 
 
 def room(request, dialogue_id):
@@ -106,6 +116,8 @@ def room(request, dialogue_id):
         from django.core.exceptions import PermissionDenied
 
         raise PermissionDenied("You are not a participant of this dialogue.") from None
+    if dialogue.is_solo:
+        return redirect("dialogs:solo", dialogue_id=dialogue.pk)
     return (worker_room if side == Role.WORKER else expert_room)(request, dialogue)
 
 
@@ -145,3 +157,159 @@ def lobby_leave(request):
     services.lobby_leave(person=request.user)
     messages.info(request, "You left the queue. Come back whenever you like.")
     return redirect(reverse("dialogs:worker_home") + "?left=1")
+
+
+# --- Solo sequences (SParC, CHASE-C): one expert writes questions and their SQL ------------------------------------
+
+
+def _solo_of(request, dialogue_id) -> Dialogue:
+    """The solo sequence `dialogue_id` if the signed-in expert wrote it; 404 for anything else (nobody else's)."""
+    dialogue = get_object_or_404(
+        Dialogue.objects.select_related("database", "goal"), pk=dialogue_id, mode=DialogueMode.SOLO
+    )
+    if dialogue.expert_id != request.user.pk:
+        raise Http404("No such solo sequence of yours.")
+    return dialogue
+
+
+def _json_body(request) -> dict:
+    try:
+        body = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise _BadRequest("The request body must be JSON.") from None
+    if not isinstance(body, dict):
+        raise _BadRequest("The request body must be a JSON object.")
+    return body
+
+
+class _BadRequest(Exception):
+    pass
+
+
+def _solo_answer(action):
+    """Run `action()` (which calls dialogue_post), answering JSON: 200 with what it returns, 400 with the refusal's
+    code and message, as the room's error frames say them."""
+    try:
+        return JsonResponse({"ok": True, **(action() or {})})
+    except _BadRequest as exc:
+        return JsonResponse({"ok": False, "code": "invalid", "message": str(exc)}, status=400)
+    except DialogueError as exc:
+        return JsonResponse({"ok": False, "code": exc.code, "message": exc.message}, status=400)
+
+
+@role_required("chat.as_expert")
+def solo_home(request):
+    """The expert's solo sequences, and a form to start one on a database (with a goal, or none)."""
+    form = SoloStartForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        dialogue = services.solo_create(
+            expert=request.user, database=form.cleaned_data["database"], goal=form.cleaned_data["goal"]
+        )
+        return redirect("dialogs:solo", dialogue_id=dialogue.pk)
+    return render(
+        request,
+        "dialogs/solo_home.html",
+        {"form": form, "sequences": selectors.solo_list(request.user), "min_questions": settings.SOLO_MIN_QUESTIONS},
+    )
+
+
+@role_required("chat.as_expert")
+def solo(request, dialogue_id):
+    dialogue = _solo_of(request, dialogue_id)
+    page = selectors.solo_page(dialogue)
+    return render(
+        request,
+        "dialogs/solo.html",
+        {
+            "dialogue": dialogue,
+            **page,
+            "tables": describe_tables(dialogue.database.schema),
+            "schema_json": dialogue.database.schema,
+            "labels_json": label_vocabulary(),
+            "config_json": {
+                "turns_url": reverse("dialogs:solo_turns", args=[dialogue.pk]),
+                "labels_url": reverse("dialogs:solo_labels", args=[dialogue.pk]),
+                "another_url": reverse("dialogs:solo_another", args=[dialogue.pk]),
+                "table_url": reverse("dialogs:room_table", args=[dialogue.pk, 0]),
+                "validate_url": reverse("annotation:sql_validate", args=[dialogue.database.db_id]),
+                "run_url": reverse("annotation:sql_run", args=[dialogue.database.db_id]),
+                "over": dialogue.is_over,
+                "turns": [
+                    {
+                        "seq": turn.seq,
+                        "labels": turn.labels,
+                        "detected": turn.detected,
+                        "tokens": utterance_toks(turn.text),
+                        "recommended": turn.recommended,
+                        "confirmed": bool(turn.confirmed),
+                    }
+                    for turn in page["turns"]
+                ],
+            },
+        },
+    )
+
+
+@require_POST
+@role_required("chat.as_expert")
+def solo_turns(request, dialogue_id):
+    """Add a question with its SQL (JSON: question, sql, request_id)."""
+    dialogue = _solo_of(request, dialogue_id)
+
+    def add():
+        body = _json_body(request)
+        turn = services.solo_turn_add(
+            dialogue=dialogue,
+            person=request.user,
+            question=body.get("question", ""),
+            sql=body.get("sql", ""),
+            request_id=body.get("request_id", ""),
+        )
+        return {"turn": turn}
+
+    return _solo_answer(add)
+
+
+@require_POST
+@role_required("chat.as_expert")
+def solo_labels(request, dialogue_id):
+    """Set a question's CHASE labels (JSON: id, turn, and any of intent, contextual_phenomena, schema_linking)."""
+    dialogue = _solo_of(request, dialogue_id)
+
+    def save():
+        body = _json_body(request)
+        services.dialogue_post(dialogue=dialogue, person=request.user, message={**body, "type": "turn_labels"})
+
+    return _solo_answer(save)
+
+
+@require_POST
+@role_required("chat.as_expert")
+def solo_another(request, dialogue_id):
+    """Another suggestion for the next question (JSON: id, turn)."""
+    dialogue = _solo_of(request, dialogue_id)
+
+    def another():
+        body = _json_body(request)
+        [(event, _)] = services.dialogue_post(
+            dialogue=dialogue, person=request.user, message={**body, "type": "recommend"}
+        )
+        return {"text": event.payload["text"]}
+
+    return _solo_answer(another)
+
+
+@require_POST
+@role_required("chat.as_expert")
+def solo_finish(request, dialogue_id):
+    """End the sequence (once it has its minimum of questions): it goes to review like a completed dialogue."""
+    dialogue = _solo_of(request, dialogue_id)
+    try:
+        services.dialogue_post(
+            dialogue=dialogue, person=request.user, message={"id": f"finish-{dialogue.pk}", "type": "end"}
+        )
+    except DialogueError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Finished: the sequence goes to review.")
+    return redirect("dialogs:solo", dialogue_id=dialogue.pk)

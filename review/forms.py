@@ -68,6 +68,12 @@ class ExportForm(SelectionForm):
         label="Turns whose SQL no longer runs",
     )
 
+    cosql_solo = forms.BooleanField(
+        required=False,
+        label="Solo sequences in the CoSQL files too",
+        help_text="They always go into SParC and CHASE; CoSQL's acts and responses come from a real user otherwise.",
+    )
+
     field_order = ["formats", "statuses", "databases", "date_from", "date_to", "origin", "seed", "split_file"]
 
     def clean_split_file(self):

@@ -69,11 +69,13 @@ def export_options_clean(
     split_map: dict | None = None,
     limit_mode: str | None = None,
     sql_errors: str = "skip",
+    cosql_solo: bool = False,
 ) -> dict:
     """Check an export request and return it as plain JSON-able options (what an Export stores and a task reads).
 
     Raises ValidationError with a message for the person asking. Defaults: completed dialogues (not dropped), every
-    database, both origins, seed 0, the per-format LIMIT encoding, and turns whose SQL fails left out.
+    database, both origins, seed 0, the per-format LIMIT encoding, turns whose SQL fails left out, and solo
+    sequences in the SParC and CHASE files only (`cosql_solo` adds them to CoSQL's too: they have no real user).
     """
     wanted = list(dict.fromkeys(formats or []))
     if not wanted:
@@ -126,6 +128,7 @@ def export_options_clean(
         "split_map": split_map,
         "limit_mode": limit_mode,
         "sql_errors": sql_errors,
+        "cosql_solo": bool(cosql_solo),
     }
 
 
@@ -201,6 +204,7 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
         split_of=split_of,
         databases=databases,
         limit_modes=export_limit_modes(options),
+        cosql_solo=options.get("cosql_solo", False),
         progress=lambda done, total: phase("Writing files", done / total),
     )
     timings["write_s"] = time.perf_counter() - mark

@@ -234,6 +234,7 @@ def datasets(request):
                 split_map=data["split_file"],
                 limit_mode=data["limit_mode"] or None,
                 sql_errors=data["sql_errors"],
+                cosql_solo=data["cosql_solo"],
                 **form.selection(),
             )
         except ValidationError as exc:

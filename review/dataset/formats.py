@@ -136,7 +136,7 @@ def sparc_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, lim
             }
             for turn in planned
         ],
-        "final": {"query": record.goal_sql, "utterance": record.goal_question},
+        "final": _final(record, planned),
     }
     if record.interaction_id is not None:
         item["interaction_id"] = record.interaction_id
@@ -144,8 +144,9 @@ def sparc_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, lim
 
 
 def cosql_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, limit_mode: str) -> dict:
+    final = _final(record, planned)
     return {
-        "final": {"utterance": record.goal_question, "query": record.goal_sql},
+        "final": {"utterance": final["utterance"], "query": final["query"]},  # the release's key order
         "database_id": record.db_id,
         "interaction": [
             {
@@ -197,9 +198,18 @@ def chase_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, lim
         )
     return {
         "database_id": record.db_id,
-        "final": {"query": record.goal_sql, "utterance": record.goal_question},
+        "final": _final(record, planned),
         "interaction": turns,
     }
+
+
+def _final(record: DialogueRecord, planned: list[PlannedTurn]) -> dict:
+    """The `final` of an interaction: the goal, or for a solo sequence without one (as CHASE-C was written), its last
+    question, which is where the sequence ended up."""
+    if record.goal_question or not planned:
+        return {"query": record.goal_sql, "utterance": record.goal_question}
+    last = planned[-1].state
+    return {"query": last.sql, "utterance": last.utterance}
 
 
 def _collected_chase_labels(state) -> dict:

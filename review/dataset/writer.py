@@ -57,6 +57,7 @@ def write_export(
     split_of: dict[str, str],
     databases: list,
     limit_modes: dict[str, str],
+    cosql_solo: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[str]:
     """Write every wanted format into `out_dir`; return the written files (relative paths). Raises
@@ -100,23 +101,22 @@ def write_export(
             continue
         build = formats.INTERACTION_BUILDERS[fmt]
         limit_mode = limit_modes[fmt]
+        # A solo sequence has no real user: CoSQL's files (dialogue acts, responses) take it only when asked.
+        leave_out_solo = fmt == "cosql" and not cosql_solo
         for split in SPLITS:
+            kept = [record for record in by_split[split] if not (leave_out_solo and record.mode == "solo")]
             interactions = [
-                build(record, plan.turns[record.id], limit_mode=limit_mode)
-                for record in by_split[split]
-                if plan.turns[record.id]
+                build(record, plan.turns[record.id], limit_mode=limit_mode) for record in kept if plan.turns[record.id]
             ]
             if fmt == "cosql":
                 path = folder / "sql_state_tracking" / f"cosql_{split}.json"
                 write_json(path, interactions, kind="cosql_state_tracking")
                 done(path)
-                intents = [item for record in by_split[split] for item in formats.user_intent_items(record)]
+                intents = [item for record in kept for item in formats.user_intent_items(record)]
                 path = folder / "user_intent_prediction" / f"cosql_{split}.json"
                 write_json(path, intents, kind="cosql_user_intent", indent=None)
                 done(path)
-                responses = [
-                    item for record in by_split[split] for item in formats.response_items(record, plan.turns[record.id])
-                ]
+                responses = [item for record in kept for item in formats.response_items(record, plan.turns[record.id])]
                 path = folder / "system_response_generation" / f"cosql_{split}.json"
                 # Compact, like the all-info file: it holds result tables, and only the unindented path of the json
                 # module is written in C (indenting these took seconds on a CoSQL-sized corpus).
@@ -134,7 +134,10 @@ def write_export(
             # The largest file (every result table): written compactly, which also keeps it on the fast C encoder.
             path = folder / "cosql_all_info_dialogs.json"
             write_json(
-                path, {str(r.id): formats.all_info_dialogue(r) for r in records}, kind="cosql_all_info", indent=None
+                path,
+                {str(r.id): formats.all_info_dialogue(r) for r in records if not (leave_out_solo and r.mode == "solo")},
+                kind="cosql_all_info",
+                indent=None,
             )
             done(path)
         path = folder / ("chase_tables.json" if fmt == "chase" else "tables.json")

@@ -1,6 +1,7 @@
 // The expert's room (CoSQL Figure 8): database browser, goal, chat, and a step panel for the current user turn:
 // label the user acts, write and run SQL, send a result, respond with system acts. Scoring follows the end.
 
+import { LabelEditor, foldLabels, newLabelState } from "./chase_labels.js";
 import { ChatLog, resultTable, rowSummary, PresenceBadge } from "./chat_log.js";
 import { validateAsYouType } from "./sql_editor.js";
 import { TablePager } from "./table_view.js";
@@ -317,242 +318,42 @@ function drawSummary() {
 }
 
 
-// --- CHASE labels: the relation to the previous question, contextual phenomena, schema linking ---------------------
+// --- CHASE labels (chase_labels.js): one editor, showing the current turn ------------------------------------------
 
-const LABEL_KEYS = ["intent", "contextual_phenomena", "schema_linking"];
+const labelEditor = new LabelEditor($("label-editor"), {
+  schema,
+  vocabulary: LABELS,
+  onSave: (fields) => {
+    if (shownTurn === null || shownTurn === undefined) return;
+    clearErrors();
+    sendTracked("turn_labels", { turn: shownTurn, ...fields });
+    labelEditor.setSaving(true);
+  },
+});
 
 function onTurnLabels(turn, p) {
-  for (const key of LABEL_KEYS) if (key in p) turn.labels[key] = p[key];
-  if (p.source === "detected") {
-    for (const key of LABEL_KEYS) if (key in p) turn.detected[key] = p[key];
-    if (p.tokens) turn.tokens = p.tokens;
-    if (p.draft) {
-      turn.draft = p.draft;
-      const draft = draftOf(turn.seq);
-      // Offered, never forced: what the expert already typed stays.
-      if (!draft.response) {
-        draft.response = p.draft;
-        if (turn.seq === shownTurn) $("response-text").value = p.draft;
-      }
+  foldLabels(turn, p);
+  if (p.source === "detected" && p.draft) {
+    const draft = draftOf(turn.seq);
+    // Offered, never forced: what the expert already typed stays.
+    if (!draft.response) {
+      draft.response = p.draft;
+      if (turn.seq === shownTurn) $("response-text").value = p.draft;
     }
-  } else {
-    turn.labelsConfirmed = true;
+  }
+  if (p.source !== "detected") {
     landed("turn_labels", turn.seq);
+    if (turn.seq === shownTurn) labelEditor.setSaving(false);
   }
-  delete draftOf(turn.seq).labels;  // the log is the truth again for this turn's label controls
-}
-
-// The label controls' working copy for a turn: its saved labels until the expert changes something.
-function labelEdit(turn) {
-  const draft = draftOf(turn.seq);
-  if (!draft.labels) {
-    const intent = turn.labels.intent || null;
-    draft.labels = {
-      intent: intent ? { category: intent.category, relations: [...intent.relations] } : null,
-      phenomena: [...(turn.labels.contextual_phenomena || [])],
-      links: (turn.labels.schema_linking || []).map((span) => ({ ...span, entity: { ...span.entity } })),
-      dirty: false,
-      selection: null,
-    };
-  }
-  return draft.labels;
-}
-
-function describeIntent(intent) {
-  if (!intent) return "";
-  const relations = intent.relations.map((r) => `${r} ${LABELS.relations[r][0]}`).join(", ");
-  return `${LABELS.categories[intent.category]}${relations ? ` · ${relations}` : ""}`;
-}
-
-function entityName(span) {
-  const entity = span.entity;
-  if (span.type === "table") return `table ${schema.table_names[entity.tableId]}`;
-  const [table, column] = schema.column_names[entity.columnId];
-  const where = `${schema.table_names[table]}.${column}`;
-  return span.type === "value" ? `value ${entity.value} of ${where}` : `column ${where}`;
-}
-
-const entityOptions = (() => {
-  const options = [];
-  schema.table_names.forEach((name, id) => options.push({ key: `table:${id}`, text: `table: ${name}` }));
-  schema.column_names.forEach(([table, name], id) => {
-    if (table < 0) return;
-    options.push({ key: `column:${id}`, text: `column: ${schema.table_names[table]}.${name}` });
-  });
-  schema.column_names.forEach(([table, name], id) => {
-    if (table < 0) return;
-    options.push({ key: `value:${id}`, text: `a value of ${schema.table_names[table]}.${name}` });
-  });
-  return options;
-})();
-$("link-entity").replaceChildren(...entityOptions.map(({ key, text }) => {
-  const option = element("option", "", text);
-  option.value = key;
-  return option;
-}));
-
-function drawIntent(turn, edit) {
-  // The relation needs this turn's SQL and a previous one; what was suggested to the user shows from the question on.
-  const labelled = Boolean(turn.labels.intent || turn.detected.intent);
-  $("intent-block").hidden = !labelled && !turn.recommended;
-  $("intent-row").hidden = !labelled;
-  $("intent-relations").hidden = !labelled;
-  if (!edit.intent) edit.intent = { category: "same_instances", relations: [] };
-  $("intent-category").value = edit.intent.category;
-  $("intent-detected").textContent = turn.detected.intent ? `detected: ${describeIntent(turn.detected.intent)}` : "";
-  const recommended = turn.recommended;
-  if (recommended) {
-    const followed = turn.detected.intent && turn.detected.intent.category === recommended.category;
-    $("intent-recommended").textContent = `— suggested to the user: ${LABELS.categories[recommended.category]}`
-      + ` (${recommended.relation.split("+").map((r) => `${r} ${LABELS.relations[r]?.[0] || ""}`).join(" + ")})`
-      + (turn.detected.intent ? (followed ? ", followed" : ", not followed") : "");
-  } else {
-    $("intent-recommended").textContent = "";
-  }
-  if (!labelled) return;
-  $("intent-relations").replaceChildren(...Object.entries(LABELS.relations).map(([name, [title, category]]) => {
-    const label = element("label", `relation cat-${category}`);
-    label.title = `${LABELS.categories[category]}: ${title}`;
-    const box = document.createElement("input");
-    box.type = "checkbox";
-    box.value = name;
-    box.checked = edit.intent.relations.includes(name);
-    box.addEventListener("change", () => {
-      const chosen = new Set(edit.intent.relations);
-      if (box.checked) chosen.add(name); else chosen.delete(name);
-      edit.intent.relations = Object.keys(LABELS.relations).filter((r) => chosen.has(r));
-      edit.dirty = true;
-      drawLabelsState(turn);
-    });
-    label.append(box, document.createTextNode(` ${name} ${title}`));
-    return label;
-  }));
-}
-
-function spanText(turn, span) {
-  return turn.tokens.slice(span.beg, span.end + 1).join(" ");
-}
-
-function drawLinks(turn, edit) {
-  $("linking-block").hidden = !turn.tokens;
-  if (!turn.tokens) return;
-  const linkedAt = new Map();
-  edit.links.forEach((span, index) => { for (let i = span.beg; i <= span.end; i++) linkedAt.set(i, index); });
-  const selection = edit.selection;
-  $("link-tokens").replaceChildren(...turn.tokens.map((token, index) => {
-    const chip = element("button", "token", token);
-    chip.type = "button";
-    chip.dataset.index = index;
-    if (linkedAt.has(index)) {
-      chip.classList.add("linked", `link-${edit.links[linkedAt.get(index)].type}`);
-      chip.title = entityName(edit.links[linkedAt.get(index)]);
-    }
-    if (selection && index >= selection.beg && index <= selection.end) chip.classList.add("selected");
-    chip.addEventListener("click", (e) => {
-      if (e.shiftKey && edit.selection) {
-        edit.selection = { beg: Math.min(edit.selection.beg, index), end: Math.max(edit.selection.end, index) };
-      } else {
-        edit.selection = { beg: index, end: index };
-      }
-      drawLinks(turn, edit);
-    });
-    return chip;
-  }));
-  $("link-add").disabled = !selection;
-  $("link-list").replaceChildren(...edit.links.map((span, index) => {
-    const item = element("li", `link-item link-${span.type}`);
-    item.append(element("span", "link-words", `“${spanText(turn, span)}”`), document.createTextNode(" → "),
-      element("span", "link-entity", entityName(span)));
-    const remove = element("button", "link remove", "×");
-    remove.type = "button";
-    remove.title = "Remove this link";
-    remove.setAttribute("aria-label", `Remove the link of “${spanText(turn, span)}”`);
-    remove.addEventListener("click", () => {
-      edit.links.splice(index, 1);
-      edit.dirty = true;
-      drawLabels(turn);
-    });
-    item.append(remove);
-    return item;
-  }));
-}
-
-function drawLabelsState(turn) {
-  const edit = labelEdit(turn);
-  const saved = Object.keys(turn.labels).length && turn.labelsConfirmed;
-  const stateLabel = $("labels-state");
-  if (inFlightFor("turn_labels", turn.seq)) stateLabel.textContent = "saving…";
-  else if (edit.dirty) stateLabel.textContent = "unsaved changes";
-  else if (saved) stateLabel.textContent = "saved";
-  else if (turn.detected.intent || turn.detected.schema_linking) stateLabel.textContent = "proposed: check and save";
-  else stateLabel.textContent = "";
-  stateLabel.className = `step-state ${saved && !edit.dirty ? "done" : "todo"}`;
+  labelEditor.reset(turn);
 }
 
 function drawLabels(turn) {
   $("step-labels").hidden = !turn;
   if (!turn) return;
-  const edit = labelEdit(turn);
-  drawIntent(turn, edit);
-  setChecked("phenomena", edit.phenomena);
-  drawLinks(turn, edit);
-  drawLabelsState(turn);
+  labelEditor.saving = inFlightFor("turn_labels", turn.seq);
+  labelEditor.show(turn);
 }
-
-$("intent-category").addEventListener("change", () => {
-  const turn = turns.get(shownTurn);
-  if (!turn) return;
-  const edit = labelEdit(turn);
-  const category = $("intent-category").value;
-  // Relations that do not belong to the new category go (a combination keeps all but Change Entity).
-  edit.intent = {
-    category,
-    relations: edit.intent.relations.filter((r) => (category === "combination"
-      ? LABELS.relations[r][1] !== "different_entity" : LABELS.relations[r][1] === category)),
-  };
-  edit.dirty = true;
-  drawLabels(turn);
-});
-$("phenomena").addEventListener("change", () => {
-  const turn = turns.get(shownTurn);
-  if (!turn) return;
-  const edit = labelEdit(turn);
-  edit.phenomena = checked("phenomena");
-  edit.dirty = true;
-  drawLabelsState(turn);
-});
-$("link-add").addEventListener("click", () => {
-  const turn = turns.get(shownTurn);
-  if (!turn) return;
-  const edit = labelEdit(turn);
-  if (!edit.selection) return;
-  const [type, id] = $("link-entity").value.split(":");
-  const number = Number(id);
-  const words = turn.tokens.slice(edit.selection.beg, edit.selection.end + 1).join(" ");
-  let entity;
-  if (type === "table") entity = { tableId: number, value: schema.table_names_original[number] };
-  else if (type === "column") entity = { columnId: number, value: schema.column_names_original[number][1] };
-  else entity = { columnId: number, value: `"${words}"`, column: schema.column_names_original[number][1] };
-  // A new link replaces the ones it overlaps: a word names one thing.
-  edit.links = edit.links.filter((span) => span.end < edit.selection.beg || span.beg > edit.selection.end);
-  edit.links.push({ beg: edit.selection.beg, end: edit.selection.end, entity, type });
-  edit.links.sort((a, b) => a.beg - b.beg);
-  edit.selection = null;
-  edit.dirty = true;
-  drawLabels(turn);
-});
-$("save-labels").addEventListener("click", () => {
-  const turn = turns.get(shownTurn);
-  if (!turn) return;
-  clearErrors();
-  const edit = labelEdit(turn);
-  const fields = { turn: turn.seq, contextual_phenomena: checked("phenomena") };
-  if (!$("intent-row").hidden) fields.intent = edit.intent;
-  if (turn.tokens) fields.schema_linking = edit.links;
-  sendTracked("turn_labels", fields);
-  edit.dirty = false;
-  drawLabelsState(turn);
-});
 
 // --- Server messages ------------------------------------------------------------------------------------------------
 
@@ -562,8 +363,7 @@ function onEvent(event) {
   switch (event.kind) {
     case "utterance":
       turns.set(event.seq, { seq: event.seq, text: p.text, userActs: null, runs: [], sharedRun: null,
-        responded: false, dropped: false, labels: {}, detected: {}, tokens: null, draft: null,
-        recommended: lastRecommendation });
+        responded: false, dropped: false, ...newLabelState(), recommended: lastRecommendation });
       lastRecommendation = null;
       chat.add(event);
       break;

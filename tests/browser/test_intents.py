@@ -30,7 +30,7 @@ SQL_TRACES = re.compile(r"\bselect\b|\bfrom\b|\bwhere\b|_", re.IGNORECASE)
 
 
 def suggested_category(expert) -> str:
-    text = expert.locator("#intent-recommended").inner_text()
+    text = expert.get_by_test_id("intent-recommended").inner_text()
     return next(name for name in FOLLOW_UP if f"suggested to the user: {name} (" in text)
 
 
@@ -56,24 +56,24 @@ def test_a_dialogue_with_suggestions_corrected_labels_and_its_chase_export(new_p
     followed = suggested_category(expert)
     label(expert, "INFORM_SQL")
     run_and_share(expert, FOLLOW_UP[followed])
-    expect(expert.locator("#intent-recommended")).to_contain_text(", followed")
+    expect(expert.get_by_test_id("intent-recommended")).to_contain_text(", followed")
     expect(expert.get_by_test_id("intent-detected")).to_contain_text(f"detected: {followed}")
 
     # The expert corrects the relation, sets the phenomena and confirms a proposed link plus one of their own.
-    expert.select_option("#intent-category", "combination")
-    expert.check("#intent-relations input[value=R1]")
-    expert.check("#intent-relations input[value=R8]")
-    expert.check('#phenomena input[value="Coreference"]')
-    tokens = expert.locator("#link-tokens .token")
+    expert.get_by_label("Intent category").select_option("combination")
+    expert.check(".relation-grid input[value=R1]")
+    expert.check(".relation-grid input[value=R8]")
+    expert.check('.phenomena input[value="Coreference"]')
+    tokens = expert.get_by_test_id("link-tokens").locator(".token")
     expect(tokens).to_have_count(8)  # What about the students and their age ?
-    expert.locator("#link-tokens .token", has_text=re.compile("^students$")).click()
-    expert.select_option("#link-entity", label="table: student")
+    tokens.filter(has_text=re.compile("^students$")).click()
+    expert.get_by_label("What the selected words name").select_option(label="table: student")
     expert.get_by_role("button", name="Add link").click()
     expect(expert.get_by_test_id("link-list")).to_contain_text("“students” → table student")
     links = expert.get_by_test_id("link-list").locator("li").count()
-    expect(expert.locator("#labels-state")).to_have_text("unsaved changes")
+    expect(expert.get_by_test_id("labels-state")).to_have_text("unsaved changes")
     expert.get_by_role("button", name="Save CHASE labels").click()
-    expect(expert.locator("#labels-state")).to_have_text("saved")
+    expect(expert.get_by_test_id("labels-state")).to_have_text("saved")
 
     # The draft response is there, written from the SQL and its result; the expert keeps it.
     expect(expert.get_by_test_id("draft-note")).to_be_visible()
@@ -95,10 +95,10 @@ def test_a_dialogue_with_suggestions_corrected_labels_and_its_chase_export(new_p
     )  # fmt: skip
     label(expert, "INFORM_SQL")
     run_and_share(expert, third_sql)
-    expect(expert.locator("#intent-recommended")).to_contain_text(", not followed")
-    expert.check('#phenomena input[value="Context Independent"]')
+    expect(expert.get_by_test_id("intent-recommended")).to_contain_text(", not followed")
+    expert.check('.phenomena input[value="Context Independent"]')
     expert.get_by_role("button", name="Save CHASE labels").click()
-    expect(expert.locator("#labels-state")).to_have_text("saved")
+    expect(expert.get_by_test_id("labels-state")).to_have_text("saved")
     expert.fill("#response-text", "These are the amenities.")
     expert.check("#system-acts input[value=CONFIRM_SQL]")
     expert.get_by_role("button", name="Send response").click()
@@ -132,3 +132,70 @@ def test_a_dialogue_with_suggestions_corrected_labels_and_its_chase_export(new_p
     ]
     assert third["contextual_phenomena"] == ["Context Independent"]
     assert third["intent"] != ""
+
+
+def test_a_solo_sequence_from_the_first_question_to_the_export(new_page, people, platform, tmp_path):
+    people("wendy2", "yusuf")
+    expert = new_page("yusuf")
+    expert.goto("/expert/")
+    expert.get_by_test_id("solo-link").click()
+    expert.get_by_label("Database").select_option("dorm_demo")
+    expert.get_by_role("button", name="Start").click()
+    expect(expert.get_by_test_id("solo-progress")).to_have_text("0 of 3 questions")
+    expect(expert.locator("#table-content table tbody tr").first).to_be_visible()  # the data, to write from
+
+    steps = [
+        ("List every student with their age.", FIRST_SQL),
+        ("Only those older than twenty?", "SELECT first_name, age FROM student WHERE age > 20"),
+        ("Sort them by age.", "SELECT first_name, age FROM student WHERE age > 20 ORDER BY age"),
+    ]
+    for number, (question, sql) in enumerate(steps, start=1):
+        expert.fill("#question", question)
+        expert.fill("#sql-input", sql)
+        expert.get_by_role("button", name="Run", exact=True).click()
+        expect(expert.get_by_test_id("run-result").locator("tbody tr").first).to_be_visible()
+        expert.get_by_role("button", name="Add to the sequence").click()
+        expect(expert.get_by_test_id("solo-progress")).to_have_text(f"{number} of 3 questions")
+        card = expert.get_by_test_id(f"solo-turn-{number}")
+        expect(card.locator(".turn-quote")).to_have_text(question)
+        expect(expert.get_by_test_id("suggestion")).to_be_visible()
+        suggestion = expert.locator("#suggestion-text").inner_text()
+        assert suggestion and not SQL_TRACES.search(suggestion), suggestion
+        # Label the newest question: phenomena, and for a follow-up the relation that was detected.
+        phenomenon = "Context Independent" if number == 1 else "Ellipsis Continuation"
+        card.locator(f'.phenomena input[value="{phenomenon}"]').check()
+        if number > 1:
+            expect(card.get_by_test_id("intent-detected")).to_contain_text("detected:")
+        card.get_by_role("button", name="Save CHASE labels").click()
+        expect(expert.get_by_test_id(f"solo-turn-{number}").get_by_test_id("labels-state")).to_have_text("saved")
+
+    # A bad question is refused with the sandbox's reason, and nothing is added.
+    expert.fill("#question", "Which dragons?")
+    expert.fill("#sql-input", "SELECT name FROM dragons")
+    expert.get_by_role("button", name="Add to the sequence").click()
+    expect(expert.get_by_test_id("add-error")).to_contain_text("fails")
+    expect(expert.get_by_test_id("solo-progress")).to_have_text("3 of 3 questions")
+
+    expert.get_by_test_id("finish").click()
+    expect(expert.get_by_text("Finished: the sequence goes to review.")).to_be_visible()
+
+    out = tmp_path / "export"
+    platform.manage("export_dataset", "--format", "sparc", "--format", "chase", "--format", "cosql", "--out",
+                    str(out), "--status", "completed", "--quiet")  # fmt: skip
+
+    def read(pattern):
+        return [
+            item
+            for split in ("train", "dev", "test")
+            for item in json.loads((out / pattern.format(split=split)).read_text(encoding="utf-8"))
+        ]
+
+    def ours(items):
+        return [item for item in items if item["interaction"][0]["utterance"] == steps[0][0]]
+
+    [sparc] = ours(read("sparc/{split}.json"))
+    assert [turn["utterance"] for turn in sparc["interaction"]] == [question for question, _ in steps]
+    [chase] = ours(read("chase/chase_{split}.json"))
+    assert chase["interaction"][1]["contextual_phenomena"] == ["Ellipsis Continuation"]
+    assert chase["interaction"][1]["intent"] == "相同实体类型的不同实例的属性"
+    assert ours(read("cosql_dataset/sql_state_tracking/cosql_{split}.json")) == []

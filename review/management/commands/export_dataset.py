@@ -48,6 +48,11 @@ class Command(BaseCommand):
             default="skip",
             help="turns whose SQL no longer runs: leave them out (default) or keep them; both are reported",
         )
+        parser.add_argument(
+            "--cosql-with-solo",
+            action="store_true",
+            help="put solo sequences in the CoSQL files too (they are always in SParC and CHASE)",
+        )
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
     def handle(self, *args, formats, out, split_file, quiet, **options):
@@ -71,6 +76,7 @@ class Command(BaseCommand):
                 split_map=split_map,
                 limit_mode=options["limit_mode"],
                 sql_errors=options["sql_errors"],
+                cosql_solo=options["cosql_with_solo"],
             )
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from exc

@@ -1,0 +1,341 @@
+// CHASE's turn labels for one user turn, as the expert edits them (the expert's room and the solo page): the intent
+// (relation to the previous SQL turn, detected by the platform and correctable), contextual phenomena, and schema
+// links (proposed from the SQL, confirmed or edited by pointing at words). Saving sends one `turn_labels` message;
+// the server checks everything again (annotation.acts) and the log is the truth (docs/chase.md).
+
+export const LABEL_KEYS = ["intent", "contextual_phenomena", "schema_linking"];
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** A turn as the label editor reads it, from its events: call `foldLabels(turn, payload)` for each turn_labels. */
+export function newLabelState() {
+  return { labels: {}, detected: {}, tokens: null, draft: null, confirmed: false };
+}
+
+export function foldLabels(state, payload) {
+  for (const key of LABEL_KEYS) if (key in payload) state.labels[key] = payload[key];
+  if (payload.source === "detected") {
+    for (const key of LABEL_KEYS) if (key in payload) state.detected[key] = payload[key];
+    if (payload.tokens) state.tokens = payload.tokens;
+    if (payload.draft) state.draft = payload.draft;
+  } else {
+    state.confirmed = true;
+  }
+}
+
+export class LabelEditor {
+  /**
+   * container: an empty element; schema: the tables.json entry; vocabulary: {categories, relations, phenomena};
+   * onSave(fields): send {contextual_phenomena, intent?, schema_linking?} for the shown turn.
+   */
+  constructor(container, { schema, vocabulary, onSave }) {
+    this.schema = schema;
+    this.vocabulary = vocabulary;
+    this.onSave = onSave;
+    this.turn = null;
+    this.edit = null;
+    this.saving = false;
+    this._build(container);
+  }
+
+  _build(container) {
+    const intent = element("div", "label-block");
+    intent.dataset.testid = "intent-block";
+    const head = element("div", "label-head", "Relation to the previous question ");
+    this.recommendedNote = element("span", "muted small");
+    this.recommendedNote.dataset.testid = "intent-recommended";
+    head.append(this.recommendedNote);
+    this.intentRow = element("div", "intent-row");
+    this.category = element("select");
+    this.category.setAttribute("aria-label", "Intent category");
+    for (const [key, name] of Object.entries(this.vocabulary.categories)) {
+      const option = element("option", "", name);
+      option.value = key;
+      this.category.append(option);
+    }
+    this.detectedNote = element("span", "muted small");
+    this.detectedNote.dataset.testid = "intent-detected";
+    this.intentRow.append(this.category, this.detectedNote);
+    this.relations = element("div", "relation-grid");
+    this.relations.setAttribute("aria-label", "Relations");
+    intent.append(head, this.intentRow, this.relations);
+    this.intentBlock = intent;
+
+    const phenomena = element("div", "label-block");
+    phenomena.append(element("div", "label-head", "Contextual phenomena"
+      + (this.vocabulary.phenomena_required ? " (required)" : "")));
+    this.phenomena = element("div", "act-grid phenomena");
+    for (const [name, description] of Object.entries(this.vocabulary.phenomena)) {
+      const label = element("label", "act");
+      label.title = description;
+      const box = element("input");
+      box.type = "checkbox";
+      box.value = name;
+      label.append(box, ` ${name}`);
+      this.phenomena.append(label);
+    }
+    phenomena.append(this.phenomena);
+
+    const linking = element("div", "label-block");
+    const linkHead = element("div", "label-head", "Schema linking ");
+    linkHead.append(element("span", "muted small",
+      "— proposed from the SQL: click a word (shift-click to extend), pick what it names, add; × removes."));
+    this.tokens = element("div", "link-tokens");
+    this.tokens.dataset.testid = "link-tokens";
+    const add = element("div", "link-add");
+    this.entity = element("select");
+    this.entity.setAttribute("aria-label", "What the selected words name");
+    for (const { key, text } of this._entityOptions()) {
+      const option = element("option", "", text);
+      option.value = key;
+      this.entity.append(option);
+    }
+    this.addButton = element("button", "", "Add link");
+    this.addButton.type = "button";
+    add.append(this.entity, this.addButton);
+    this.linkList = element("ul", "link-list");
+    this.linkList.dataset.testid = "link-list";
+    linking.append(linkHead, this.tokens, add, this.linkList);
+    this.linkBlock = linking;
+
+    const foot = element("div", "label-foot");
+    this.saveButton = element("button", "", "Save CHASE labels");
+    this.saveButton.type = "button";
+    this.state = element("span", "step-state");
+    this.state.dataset.testid = "labels-state";
+    foot.append(this.saveButton, this.state);
+    container.replaceChildren(intent, phenomena, linking, foot);
+
+    this.category.addEventListener("change", () => this._categoryChanged());
+    this.phenomena.addEventListener("change", () => {
+      this.edit.phenomena = this._checkedPhenomena();
+      this._changed();
+    });
+    this.addButton.addEventListener("click", () => this._addLink());
+    this.saveButton.addEventListener("click", () => this._save());
+  }
+
+  _entityOptions() {
+    const { table_names: tables, column_names: columns } = this.schema;
+    const options = tables.map((name, id) => ({ key: `table:${id}`, text: `table: ${name}` }));
+    columns.forEach(([table, name], id) => {
+      if (table >= 0) options.push({ key: `column:${id}`, text: `column: ${tables[table]}.${name}` });
+    });
+    columns.forEach(([table, name], id) => {
+      if (table >= 0) options.push({ key: `value:${id}`, text: `a value of ${tables[table]}.${name}` });
+    });
+    return options;
+  }
+
+  /** Show `turn` ({labels, detected, tokens, recommended, confirmed}); its unsaved edits survive a redraw. */
+  show(turn) {
+    if (turn !== this.turn || !turn.labelEdit) {
+      this.turn = turn;
+      if (!turn.labelEdit) turn.labelEdit = this._editFrom(turn);
+    }
+    this.edit = turn.labelEdit;
+    this.draw();
+  }
+
+  /** The log changed this turn's labels: its saved state is the truth again. */
+  reset(turn) {
+    turn.labelEdit = null;
+    if (turn === this.turn) this.show(turn);
+  }
+
+  setSaving(saving) {
+    this.saving = saving;
+    if (this.turn) this._drawState();
+  }
+
+  _editFrom(turn) {
+    const intent = turn.labels.intent || null;
+    return {
+      intent: intent ? { category: intent.category, relations: [...intent.relations] } : null,
+      phenomena: [...(turn.labels.contextual_phenomena || [])],
+      links: (turn.labels.schema_linking || []).map((span) => ({ ...span, entity: { ...span.entity } })),
+      dirty: false,
+      selection: null,
+    };
+  }
+
+  _describe(intent) {
+    const relations = intent.relations.map((r) => `${r} ${this.vocabulary.relations[r][0]}`).join(", ");
+    return `${this.vocabulary.categories[intent.category]}${relations ? ` · ${relations}` : ""}`;
+  }
+
+  _relationText(relation) {
+    return relation.split("+").map((r) => `${r} ${this.vocabulary.relations[r]?.[0] || ""}`).join(" + ");
+  }
+
+  draw() {
+    const turn = this.turn;
+    const edit = this.edit;
+    const labelled = Boolean(turn.labels.intent || turn.detected.intent);
+    this.intentBlock.hidden = !labelled && !turn.recommended;
+    this.intentRow.hidden = !labelled;
+    this.relations.hidden = !labelled;
+    if (!edit.intent) edit.intent = { category: "same_instances", relations: [] };
+    this.category.value = edit.intent.category;
+    this.detectedNote.textContent = turn.detected.intent ? `detected: ${this._describe(turn.detected.intent)}` : "";
+    const recommended = turn.recommended;
+    if (recommended) {
+      const detected = turn.detected.intent;
+      const followed = detected && detected.category === recommended.category;
+      this.recommendedNote.textContent = `— suggested to the user: ${this.vocabulary.categories[recommended.category]}`
+        + ` (${this._relationText(recommended.relation)})`
+        + (detected ? (followed ? ", followed" : ", not followed") : "");
+    } else {
+      this.recommendedNote.textContent = "";
+    }
+    if (labelled) this._drawRelations();
+    for (const box of this.phenomena.querySelectorAll("input")) box.checked = edit.phenomena.includes(box.value);
+    this._drawLinks();
+    this._drawState();
+  }
+
+  _drawRelations() {
+    const edit = this.edit;
+    this.relations.replaceChildren(...Object.entries(this.vocabulary.relations).map(([name, [title, category]]) => {
+      const label = element("label", `relation cat-${category}`);
+      label.title = `${this.vocabulary.categories[category]}: ${title}`;
+      const box = element("input");
+      box.type = "checkbox";
+      box.value = name;
+      box.checked = edit.intent.relations.includes(name);
+      box.addEventListener("change", () => {
+        const chosen = new Set(edit.intent.relations);
+        if (box.checked) chosen.add(name); else chosen.delete(name);
+        edit.intent.relations = Object.keys(this.vocabulary.relations).filter((r) => chosen.has(r));
+        this._changed();
+      });
+      label.append(box, ` ${name} ${title}`);
+      return label;
+    }));
+  }
+
+  _entityName(span) {
+    const { table_names: tables, column_names: columns } = this.schema;
+    const entity = span.entity;
+    if (span.type === "table") return `table ${tables[entity.tableId]}`;
+    const [table, column] = columns[entity.columnId];
+    const where = `${tables[table]}.${column}`;
+    return span.type === "value" ? `value ${entity.value} of ${where}` : `column ${where}`;
+  }
+
+  _words(span) {
+    return this.turn.tokens.slice(span.beg, span.end + 1).join(" ");
+  }
+
+  _drawLinks() {
+    const turn = this.turn;
+    const edit = this.edit;
+    this.linkBlock.hidden = !turn.tokens;
+    if (!turn.tokens) return;
+    const linkedAt = new Map();
+    edit.links.forEach((span, index) => { for (let i = span.beg; i <= span.end; i++) linkedAt.set(i, index); });
+    const selection = edit.selection;
+    this.tokens.replaceChildren(...turn.tokens.map((token, index) => {
+      const chip = element("button", "token", token);
+      chip.type = "button";
+      if (linkedAt.has(index)) {
+        const span = edit.links[linkedAt.get(index)];
+        chip.classList.add("linked", `link-${span.type}`);
+        chip.title = this._entityName(span);
+      }
+      if (selection && index >= selection.beg && index <= selection.end) chip.classList.add("selected");
+      chip.addEventListener("click", (e) => {
+        edit.selection = e.shiftKey && edit.selection
+          ? { beg: Math.min(edit.selection.beg, index), end: Math.max(edit.selection.end, index) }
+          : { beg: index, end: index };
+        this._drawLinks();
+      });
+      return chip;
+    }));
+    this.addButton.disabled = !selection;
+    this.linkList.replaceChildren(...edit.links.map((span, index) => {
+      const item = element("li", `link-item link-${span.type}`);
+      item.append(element("span", "link-words", `“${this._words(span)}”`), document.createTextNode(" → "),
+        element("span", "link-entity", this._entityName(span)));
+      const remove = element("button", "link remove", "×");
+      remove.type = "button";
+      remove.title = "Remove this link";
+      remove.setAttribute("aria-label", `Remove the link of “${this._words(span)}”`);
+      remove.addEventListener("click", () => {
+        edit.links.splice(index, 1);
+        this._changed();
+        this._drawLinks();
+      });
+      item.append(remove);
+      return item;
+    }));
+  }
+
+  _drawState() {
+    const turn = this.turn;
+    let text = "";
+    if (this.saving) text = "saving…";
+    else if (this.edit.dirty) text = "unsaved changes";
+    else if (turn.confirmed) text = "saved";
+    else if (turn.detected.intent || turn.detected.schema_linking?.length) text = "proposed: check and save";
+    this.state.textContent = text;
+    this.state.className = `step-state ${turn.confirmed && !this.edit.dirty && !this.saving ? "done" : "todo"}`;
+  }
+
+  _changed() {
+    this.edit.dirty = true;
+    this._drawState();
+  }
+
+  _checkedPhenomena() {
+    return [...this.phenomena.querySelectorAll("input:checked")].map((input) => input.value);
+  }
+
+  _categoryChanged() {
+    const edit = this.edit;
+    const category = this.category.value;
+    // Relations that do not belong to the new category go (a combination keeps all but Change Entity).
+    edit.intent = {
+      category,
+      relations: edit.intent.relations.filter((r) => {
+        const of = this.vocabulary.relations[r][1];
+        return category === "combination" ? of !== "different_entity" : of === category;
+      }),
+    };
+    this._changed();
+    this._drawRelations();
+  }
+
+  _addLink() {
+    const edit = this.edit;
+    if (!edit.selection) return;
+    const [type, id] = this.entity.value.split(":");
+    const number = Number(id);
+    const { table_names_original: tables, column_names_original: columns } = this.schema;
+    const words = this.turn.tokens.slice(edit.selection.beg, edit.selection.end + 1).join(" ");
+    let entity;
+    if (type === "table") entity = { tableId: number, value: tables[number] };
+    else if (type === "column") entity = { columnId: number, value: columns[number][1] };
+    else entity = { column: columns[number][1], columnId: number, value: `"${words}"` };
+    // A new link replaces the ones it overlaps: a word names one thing.
+    edit.links = edit.links.filter((span) => span.end < edit.selection.beg || span.beg > edit.selection.end);
+    edit.links.push({ beg: edit.selection.beg, end: edit.selection.end, entity, type });
+    edit.links.sort((a, b) => a.beg - b.beg);
+    edit.selection = null;
+    this._changed();
+    this._drawLinks();
+  }
+
+  _save() {
+    const fields = { contextual_phenomena: this._checkedPhenomena() };
+    if (!this.intentRow.hidden) fields.intent = this.edit.intent;
+    if (this.turn.tokens) fields.schema_linking = this.edit.links;
+    this.edit.dirty = false;
+    this.onSave(fields);
+  }
+}

@@ -1,0 +1,132 @@
+// A solo sequence (SParC, CHASE-C): the expert reads the data, writes a question and its SQL, previews the result,
+// adds the pair to the sequence (the server runs it again and records it as a room records a turn), labels it, and
+// reads the suggestion for the next question. Every change is a POST; the page then reloads from the log.
+
+import { LabelEditor } from "./chase_labels.js";
+import { csrfToken, postSql, showProblems, validateAsYouType } from "./sql_editor.js";
+import { renderTable, TablePager } from "./table_view.js";
+
+const $ = (id) => document.getElementById(id);
+const schema = JSON.parse($("schema-data").textContent);
+const vocabulary = JSON.parse($("labels-data").textContent);
+const config = JSON.parse($("solo-config").textContent);
+
+async function post(url, body) {
+  const response = await fetch(url, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), Accept: "application/json" },
+    body: JSON.stringify(body),
+  });
+  let data = {};
+  try { data = await response.json(); } catch { /* an HTML error page: keep the status */ }
+  return { ok: response.ok && data.ok !== false, status: response.status, data };
+}
+
+function newId() {
+  return crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
+}
+
+// --- The database ---------------------------------------------------------------------------------------------------
+
+const pager = new TablePager(config.table_url, {
+  title: $("table-title"), content: $("table-content"), pager: $("table-pager"),
+  info: $("page-info"), prev: $("prev-page"), next: $("next-page"),
+});
+function openTable(index) {
+  document.querySelectorAll(".table-tab").forEach((tab) => tab.classList.toggle("active", Number(tab.dataset.index) === index));
+  document.querySelectorAll("[data-structure]").forEach((p) => { p.hidden = Number(p.dataset.structure) !== index; });
+  pager.show(index);
+}
+document.querySelectorAll(".table-tab").forEach((tab) => tab.addEventListener("click", () => openTable(Number(tab.dataset.index))));
+openTable(0);
+
+// --- Labels of each question ----------------------------------------------------------------------------------------
+
+for (const turn of config.turns) {
+  const container = document.querySelector(`[data-editor="${turn.seq}"]`);
+  if (!container) continue;
+  const errorBox = document.querySelector(`[data-error="${turn.seq}"]`);
+  const editor = new LabelEditor(container, {
+    schema,
+    vocabulary,
+    onSave: async (fields) => {
+      editor.setSaving(true);
+      errorBox.textContent = "";
+      const answer = await post(config.labels_url, { id: newId(), turn: turn.seq, ...fields });
+      if (answer.ok) {
+        window.location.reload();
+        return;
+      }
+      editor.setSaving(false);
+      errorBox.textContent = answer.data.message || `Not saved (${answer.status}).`;
+    },
+  });
+  editor.show(turn);
+}
+
+// --- The next question ----------------------------------------------------------------------------------------------
+
+const another = $("suggestion-another");
+another?.addEventListener("click", async () => {
+  another.disabled = true;
+  const answer = await post(config.another_url, { id: newId(), turn: Number(another.dataset.turn) });
+  if (answer.ok) {
+    $("suggestion-text").textContent = answer.data.text;
+    another.disabled = false;
+  } else {
+    $("suggestion-hint").textContent = answer.data.message || "No other suggestion.";
+    another.hidden = answer.data.code === "too_many";
+    another.disabled = false;
+  }
+});
+
+const sqlInput = $("sql-input");
+if (sqlInput) {
+  const problems = $("sql-problems");
+  validateAsYouType(sqlInput, config.validate_url, problems);
+  const run = async () => {
+    const report = await postSql(config.run_url, sqlInput.value);
+    if (report.validation) showProblems(problems, report.validation);
+    const execution = report.execution;
+    if (!execution) {
+      $("run-summary").textContent = report.error || "Could not run.";
+      $("run-result").replaceChildren();
+    } else if (execution.ok) {
+      $("run-summary").textContent = `${execution.row_count} row${execution.row_count === 1 ? "" : "s"}`
+        + `${execution.truncated ? " (the first ones)" : ""} in ${Math.round(execution.elapsed_ms)} ms`;
+      renderTable($("run-result"), execution.columns, execution.rows.slice(0, 50));
+    } else {
+      $("run-summary").textContent = `${execution.error.kind}: ${execution.error.message}`;
+      $("run-result").replaceChildren();
+    }
+  };
+  $("run-sql").addEventListener("click", run);
+  sqlInput.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      run();
+    }
+  });
+
+  // One request id per question being added: pressing again after a lost answer stores the question once.
+  let requestId = newId();
+  for (const input of [$("question"), sqlInput]) input.addEventListener("input", () => { requestId = newId(); });
+  $("add-turn").addEventListener("click", async () => {
+    const question = $("question").value.trim();
+    const sql = sqlInput.value.trim();
+    if (!question || !sql) {
+      $("add-error").textContent = "Write the question and its SQL first.";
+      return;
+    }
+    $("add-turn").disabled = true;
+    $("add-error").textContent = "";
+    const answer = await post(config.turns_url, { question, sql, request_id: requestId });
+    if (answer.ok) {
+      window.location.reload();
+      return;
+    }
+    $("add-turn").disabled = false;
+    $("add-error").textContent = answer.data.message || `Not added (${answer.status}).`;
+  });
+}
