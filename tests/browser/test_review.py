@@ -85,6 +85,22 @@ def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_correctio
     rita.wait_for_selector("[data-testid=turn-1] [data-testid=response] >> text=first and last names")
     assert rita.locator("[data-testid=turn-1] [data-testid=diff-pass-1] del").count() >= 1
 
+    # CHASE labels: the relation detected for "And the oldest one?" (an ORDER BY added: Display) is corrected, and the
+    # phenomena the expert left unset are set.
+    turn = rita.locator("[data-testid=turn-2]")
+    assert "Display" in turn.locator("[data-testid=intent] .value").inner_text()
+    turn.locator("[data-edit=intent]").click()
+    turn.locator("[data-testid=intent-category]").select_option("combination")
+    turn.locator("[data-testid=relation-R8]").check()
+    turn.locator("[data-testid=save]").click()
+    rita.wait_for_selector("[data-testid=turn-2] [data-testid=intent] .value >> text=Combination")
+    assert "R8 Subset" in rita.locator("[data-testid=turn-2] [data-testid=intent] .value").inner_text()
+    turn = rita.locator("[data-testid=turn-2]")
+    turn.locator("[data-edit=contextual_phenomena]").click()
+    turn.locator("[data-testid='act-Coreference']").check()
+    turn.locator("[data-testid=save]").click()
+    rita.wait_for_selector("[data-testid=turn-2] [data-testid=phenomena] >> text=Coreference")
+
     # A refused correction says why and changes nothing.
     turn = rita.locator("[data-testid=turn-2]")
     turn.locator("[data-edit=query]").click()
