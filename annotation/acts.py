@@ -67,6 +67,62 @@ FOLLOW_UP_KINDS: list[dict[str, str]] = [
 ]
 
 
+# How the expert must answer a user act (CoSQL appendix A.1 and A.3): a response to a turn labelled with `user` must
+# carry one of `system`. An INFORM_SQL question that is also AMBIGUOUS is clarified first, so its SQL rule waits.
+ACT_RULES: list[dict] = [
+    {
+        "user": "AMBIGUOUS",
+        "system": ["CLARIFY"],
+        "message": "An AMBIGUOUS question is answered with CLARIFY: ask what the user meant.",
+    },
+    {
+        "user": "NOT_RELATED",
+        "system": ["REJECT", "SORRY"],
+        "message": "A NOT_RELATED question is answered with REJECT (or SORRY): say it is not about this database.",
+    },
+    {
+        "user": "CANNOT_UNDERSTAND",
+        "system": ["REJECT", "SORRY"],
+        "message": "A question you CANNOT_UNDERSTAND is answered with REJECT (or SORRY): ask the user to rephrase.",
+    },
+    {
+        "user": "CANNOT_ANSWER",
+        "system": ["REJECT", "SORRY"],
+        "message": "A question SQL CANNOT_ANSWER is answered with REJECT (or SORRY): say what the data cannot tell.",
+    },
+    {
+        "user": "INFORM_SQL",
+        "system": ["CONFIRM_SQL"],
+        "unless": "AMBIGUOUS",
+        "message": "An INFORM_SQL question is answered with its result table and CONFIRM_SQL.",
+    },
+]
+
+# What a response with each system act should say (CoSQL appendix A.3), shown beside the expert's response box.
+RESPONSE_GUIDE: dict[str, str] = {
+    "CONFIRM_SQL": "Describe everything the SQL asks, with its column names and values, without leaning on earlier "
+    "turns; fold a short result into the sentence ('Fawlty Towers is the dorm that has a TV lounge but no study "
+    "room.'), otherwise say what the table shows.",
+    "CLARIFY": "“Did you mean …?”, “What did you mean by …?”",
+    "REJECT": "“Sorry, I don't have the answer to your question …”, and why, if you can tell.",
+    "REQUEST_MORE": "“Do you want anything else?”",
+    "SORRY": "Apologise, plainly.",
+    "WELCOME": "“You are welcome.”",
+    "GREETING": "Greet the user back.",
+    "GOOD_BYE": "Say goodbye.",
+}
+
+
+def act_rule_broken(user_acts: list[str], system_acts: list[str]) -> str | None:
+    """The message of the first ACT_RULES rule that `system_acts` break for a turn labelled `user_acts`, or None."""
+    for rule in ACT_RULES:
+        if rule["user"] not in user_acts or rule.get("unless") in user_acts:
+            continue
+        if not set(rule["system"]) & set(system_acts):
+            return rule["message"]
+    return None
+
+
 class LabelError(ValueError):
     """A label outside the allowed set."""
 

@@ -17,7 +17,14 @@ from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from annotation.acts import LabelError, check_acts, check_intent, check_phenomena, check_schema_linking
+from annotation.acts import (
+    LabelError,
+    act_rule_broken,
+    check_acts,
+    check_intent,
+    check_phenomena,
+    check_schema_linking,
+)
 from annotation.models import Database, Goal, Role, User
 from annotation.roles import can
 from annotation.services import person_set_blocked
@@ -36,6 +43,7 @@ from dialogs.models import (
     LobbyEntry,
     score_drops,
 )
+from dialogs.signals import dialogue_ended, dialogue_scored
 
 
 class DialogueError(Exception):
@@ -382,8 +390,10 @@ def _sql_run_event(dialogue: Dialogue, seq) -> Event:
 
 
 # Refusals that checking against an older state of the log can give wrongly: every check that depends on the turns
-# can only change from failing to passing as the log grows, so a check that passes on an older prefix is right.
-_STALE_REFUSALS = frozenset({"invalid", "order", "too_early"})
+# can only change from failing to passing as the log grows, so a check that passes on an older prefix is right. The
+# act rules are the exception: they read the turn's user acts, which a relabelling replaces. A response sent right
+# after a relabelling of its own socket (before that event came back) is checked against the acts it was written for.
+_STALE_REFUSALS = frozenset({"invalid", "order", "too_early", "act_rule"})
 
 
 def dialogue_post(
@@ -395,7 +405,7 @@ def dialogue_post(
     nothing, and a refusal that an older prefix could explain is checked again against the log itself.
 
     Refusals raise DialogueError with a stable code: forbidden, wrong_role, closed, invalid, labels, too_long,
-    too_early, too_many, order, unknown_type.
+    too_early, too_many, order, act_rule, unknown_type.
     """
     side = _side(dialogue, person)
     kind = message.get("type")
@@ -547,11 +557,14 @@ def _post_response(post: _Post):
     if turn.user_acts is None:
         raise DialogueError("order", "Label the user's acts for this turn before responding.")
     acts = post.acts("system")
+    text = post.text("text", limit=settings.UTTERANCE_MAX_CHARS)
+    broken = act_rule_broken(turn.user_acts, acts)
+    if broken:
+        raise DialogueError("act_rule", broken)
     if "CONFIRM_SQL" in acts and turn.shared_run is None:
         raise DialogueError("order", "CONFIRM_SQL needs a result table: run the SQL and send the result first.")
     if "CONFIRM_SQL" in acts and settings.CHASE_PHENOMENA_REQUIRED and "contextual_phenomena" not in turn.labels:
         raise DialogueError("order", "Set the question's contextual phenomena before confirming its SQL.")
-    text = post.text("text", limit=settings.UTTERANCE_MAX_CHARS)
     payload = log.response_payload(turn.seq, text, acts, turn.shared_run, log.draft_use(turn.draft, text))
     response = post.record(EventKind.RESPONSE, payload)
     events = [response]
@@ -679,6 +692,7 @@ def _end(dialogue: Dialogue, person: User | None, side: str, status: str, client
             client_id=client_id,
             role=side,
         )
+    dialogue_ended.send(sender=Dialogue, dialogue=locked)
     dialogue.status, dialogue.last_seq = status, locked.last_seq
     return [event]
 
@@ -697,6 +711,7 @@ def _score(dialogue: Dialogue, person: User, message: dict, client_id: str):
         locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
         locked.score, locked.score_comment = score, comment
         fields = ["score", "score_comment"]
+        dialogue_scored.send(sender=Dialogue, dialogue=locked, score=score)
         if score_drops(score):
             locked.status = DialogueStatus.DROPPED
             fields.append("status")

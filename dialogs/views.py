@@ -10,9 +10,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from annotation.acts import (
+    ACT_RULES,
     CONTEXTUAL_PHENOMENA,
     FOLLOW_UP_KINDS,
     INTENT_CATEGORY_NAMES,
+    RESPONSE_GUIDE,
     SYSTEM_ACTS,
     USER_ACTS,
 )
@@ -89,6 +91,7 @@ def expert_room(request, dialogue):
             "system_acts": SYSTEM_ACTS,
             "schema_json": dialogue.database.schema,
             "labels_json": label_vocabulary(),
+            "acts_json": {"rules": ACT_RULES, "guide": RESPONSE_GUIDE},
         },
     )
 

@@ -186,7 +186,7 @@ async def test_the_state_after_each_response_agrees_with_the_log(room):
     # The worker leaves: the expert's next state says so, without reading the log.
     await worker_ws.disconnect()
     await receive_until(expert_ws, _is("presence", state="reconnecting"))
-    await expert_ws.send_json_to({"type": "user_acts", "id": "late", "turn": turn, "acts": ["INFORM_SQL"]})
+    await expert_ws.send_json_to({"type": "user_acts", "id": "late", "turn": turn, "acts": ["NOT_RELATED"]})
     await receive_until(expert_ws, _is("ack", id="late"))
     await expert_ws.send_json_to({"type": "response", "id": "late-r", "turn": turn, "text": "No.", "acts": ["REJECT"]})
     away = await receive_until(expert_ws, _is("state"))
@@ -549,3 +549,38 @@ async def test_a_worker_whose_paired_notice_was_lost_learns_of_the_room_from_the
     assert status["dialogue"] == dialogue.pk
     assert status["url"] == f"/dialogues/{dialogue.pk}/"
     await worker_ws.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("user_acts", "system_acts", "rule"),
+    [
+        (["AMBIGUOUS"], ["REQUEST_MORE"], "answered with CLARIFY"),
+        (["AMBIGUOUS", "INFORM_SQL"], ["REJECT"], "answered with CLARIFY"),  # clarified first, SQL after
+        (["NOT_RELATED"], ["CLARIFY"], "NOT_RELATED question is answered with REJECT (or SORRY)"),
+        (["CANNOT_UNDERSTAND"], ["WELCOME"], "CANNOT_UNDERSTAND is answered with REJECT (or SORRY)"),
+        (["CANNOT_ANSWER"], ["REQUEST_MORE"], "CANNOT_ANSWER is answered with REJECT (or SORRY)"),
+        (["INFORM_SQL"], ["REJECT"], "INFORM_SQL question is answered with its result table and CONFIRM_SQL"),
+    ],
+)
+async def test_each_act_rule_refuses_its_wrong_answer_with_its_message(room, user_acts, system_acts, rule):
+    dialogue, alice, erin = room
+    worker_ws, _ = await _enter(dialogue, alice)
+    expert_ws, _ = await _enter(dialogue, erin)
+    await worker_ws.send_json_to({"type": "utterance", "id": "u1", "text": "Which dorms are big?"})
+    turn = (await receive_until(worker_ws, _is("ack", id="u1")))["seq"]
+    await expert_ws.send_json_to({"type": "user_acts", "id": "a1", "turn": turn, "acts": user_acts})
+    await receive_until(expert_ws, _is("ack", id="a1"))
+    await expert_ws.send_json_to({"type": "response", "id": "r1", "turn": turn, "text": "Hm.", "acts": system_acts})
+    error = await receive_until(expert_ws, _is("error", id="r1"))
+    assert error["code"] == "act_rule" and rule in error["message"]
+    assert not await database_sync_to_async(Event.objects.filter(dialogue=dialogue, kind="response").exists)()
+    # SORRY is as good as REJECT, and a clarification of an ambiguous question goes through.
+    fixed = {"REJECT": ["SORRY"], "CLARIFY": ["CLARIFY"], "CONFIRM_SQL": None}
+    wanted = next(act for act in ("CLARIFY", "REJECT", "CONFIRM_SQL") if act in rule)
+    if fixed[wanted]:
+        await expert_ws.send_json_to(
+            {"type": "response", "id": "r2", "turn": turn, "text": "Right.", "acts": fixed[wanted]}
+        )
+        await receive_until(expert_ws, _is("ack", id="r2"))
+    await worker_ws.disconnect()
+    await expert_ws.disconnect()

@@ -229,7 +229,7 @@ def test_a_room_sockets_own_turns_spare_the_read_and_an_old_copy_is_checked_agai
     dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
     ((utterance, _),) = _post(dialogue, alice, type="utterance", id="u1", text="How many?")
     current = services.dialogue_turns(dialogue)
-    message = {"type": "user_acts", "id": "a1", "turn": utterance.seq, "acts": ["INFORM_SQL"]}
+    message = {"type": "user_acts", "id": "a1", "turn": utterance.seq, "acts": ["CANNOT_ANSWER"]}
     # With the turns given, the post is the claim of a number and the insert (in a transaction): nothing is read.
     with CaptureQueriesContext(connection) as captured:
         services.dialogue_post(dialogue=dialogue, person=erin, message=message, turns=current)

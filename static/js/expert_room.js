@@ -12,6 +12,28 @@ const dialogueId = root.dataset.dialogue;
 const $ = (id) => document.getElementById(id);
 const schema = JSON.parse($("schema-data").textContent);
 const LABELS = JSON.parse($("labels-data").textContent);
+const ACTS = JSON.parse($("acts-data").textContent);  // the act rules and response guide of annotation/acts.py
+
+// The first act rule that these system acts break for these user acts (the server checks the same rules).
+function actRuleBroken(userActs, systemActs) {
+  for (const rule of ACTS.rules) {
+    if (!userActs.includes(rule.user) || (rule.unless && userActs.includes(rule.unless))) continue;
+    if (!rule.system.some((act) => systemActs.includes(act))) return rule.message;
+  }
+  return null;
+}
+
+function drawResponseGuide() {
+  const turn = turns.get(shownTurn);
+  const box = $("response-guide");
+  const lines = [];
+  const userActs = turn ? (checked("user-acts").length ? checked("user-acts") : turn.userActs || []) : [];
+  for (const rule of ACTS.rules) {
+    if (userActs.includes(rule.user) && !(rule.unless && userActs.includes(rule.unless))) lines.push(["rule", rule.message]);
+  }
+  for (const act of checked("system-acts")) if (ACTS.guide[act]) lines.push(["guide", `${act}: ${ACTS.guide[act]}`]);
+  box.replaceChildren(...lines.map(([kind, text]) => element("p", `guide-${kind}`, text)));
+}
 const ENDED = ["completed", "abandoned", "terminated", "dropped"];
 
 function element(tag, className, text) {
@@ -169,10 +191,15 @@ $("response-text").addEventListener("input", () => {
   $("send-refusal").textContent = "";
   client.typing();
 });
-$("user-acts").addEventListener("change", () => { draftOf(shownTurn).userActs = checked("user-acts"); drawActsState(); });
+$("user-acts").addEventListener("change", () => {
+  draftOf(shownTurn).userActs = checked("user-acts");
+  drawActsState();
+  drawResponseGuide();
+});
 $("system-acts").addEventListener("change", () => {
   draftOf(shownTurn).systemActs = checked("system-acts");
   $("send-refusal").textContent = "";
+  drawResponseGuide();
 });
 
 // --- Drawing --------------------------------------------------------------------------------------------------------
@@ -281,6 +308,7 @@ function refresh() {
   drawActsState();
   drawRuns(turn);
   drawLabels(turn);
+  drawResponseGuide();
   $("draft-note").hidden = !turn?.draft || $("response-text").value !== turn.draft;
   $("step-acts").classList.toggle("done", Boolean(turn?.userActs));
   $("step-runs").classList.toggle("done", Boolean(turn?.sharedRun));
@@ -534,6 +562,8 @@ function refusal() {
     return "Label the user acts first: tick them in step 1 and press “Save labels”.";
   }
   if (!acts.length) return "Tick at least one system act in step 4.";
+  const broken = actRuleBroken(turn.userActs || checked("user-acts"), acts);
+  if (broken) return broken;
   if (acts.includes("CONFIRM_SQL") && !turn.sharedRun && !inFlightFor("share_result", turn.seq)) {
     return "CONFIRM_SQL needs a result table: run the SQL and send a result to the user first (step 3).";
   }
