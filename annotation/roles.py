@@ -24,6 +24,7 @@ PERMISSIONS = {
     "review.manage": "Release other reviewers' claims and reopen rejected dialogues",
     "dataset.export": "Export datasets and see statistics",
     "people.manage": "Create, block and unblock people",
+    "operations.watch": "Watch the live operations board",
 }
 
 _ROLE_PERMISSIONS: dict[str, frozenset[str]] = {

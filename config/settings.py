@@ -10,7 +10,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from config.env import SettingError, env_bool, env_int, env_list, env_str, env_weights
+from config.env import SettingError, env_bool, env_float, env_int, env_list, env_str, env_weights
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -194,6 +194,8 @@ WS_RATE_PER_MINUTE = env_int("WS_RATE_PER_MINUTE", 120, minimum=10)
 RUN_STORED_MAX_ROWS = env_int("RUN_STORED_MAX_ROWS", 1000, minimum=1)
 RUN_STORED_MAX_BYTES = env_int("RUN_STORED_MAX_BYTES", 256 * 1024, minimum=1024, maximum=512 * 1024)
 UTTERANCE_MAX_CHARS = env_int("UTTERANCE_MAX_CHARS", 2000, minimum=50)
+# The live operations board (/manage/live/) is refreshed this often while an admin watches it.
+OPERATIONS_REFRESH_SECONDS = env_float("OPERATIONS_REFRESH_SECONDS", 2.0, minimum=0.2)
 
 # --- Intent recommendation and CHASE turn labels (dialogs.assist) ---------------------------------------------------
 # Recommend the worker an intent for each next question (CHASE section 3.1), chosen by coverage of INTENT_TARGETS.

@@ -699,3 +699,86 @@ class DialogueConsumer(_JsonConsumer):
             await self._broadcast([event for event, _ in ended])
         except asyncio.CancelledError:
             pass
+
+
+# --- The live operations board ------------------------------------------------------------------------------------
+
+
+class _OperationsFeed:
+    """One overview per OPERATIONS_REFRESH_SECONDS for every board socket of this process, computed only while one
+    is open. It reads on a thread of its own: the rooms' database work shares one thread, and a board watching 200
+    rooms must not add its reads to their queue."""
+
+    def __init__(self):
+        self.sockets: set = set()
+        self.task: asyncio.Task | None = None
+        self.executor: ThreadPoolExecutor | None = None
+        self.latest: dict | None = None
+
+    def join(self, socket) -> None:
+        loop = asyncio.get_running_loop()
+        if self.task is not None and self.task.get_loop() is not loop:
+            self.sockets, self.task = set(), None  # values of another event loop (tests run one each)
+        self.sockets.add(socket)
+        if self.task is None or self.task.done():
+            if self.executor is None:
+                self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="operations-board")
+            self.task = asyncio.ensure_future(self._run())
+
+    def leave(self, socket) -> None:
+        self.sockets.discard(socket)
+        if not self.sockets and self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    async def read(self) -> dict:
+        read = database_sync_to_async(selectors.operations_overview, thread_sensitive=False, executor=self.executor)
+        self.latest = await read()
+        return self.latest
+
+    async def _run(self) -> None:
+        try:
+            while self.sockets:
+                try:
+                    overview = await self.read()
+                except Exception:  # noqa: BLE001 - a failed read (database restarting) is retried next round
+                    logger.exception("operations overview failed")
+                else:
+                    frame = json.dumps({"type": "overview", **overview}, default=str)
+                    for socket in list(self.sockets):
+                        await socket.send_text(frame)
+                await asyncio.sleep(settings.OPERATIONS_REFRESH_SECONDS)
+        except asyncio.CancelledError:
+            pass
+
+
+_operations = _OperationsFeed()
+
+
+class OperationsConsumer(_JsonConsumer):
+    """The admins' live board (`/manage/live/`): an `overview` frame every OPERATIONS_REFRESH_SECONDS."""
+
+    async def connect(self):
+        self.rate_limit = _RateLimit(settings.WS_RATE_PER_MINUTE)
+        self.user = self.scope.get("user")
+        if self.user is None or not self.user.is_authenticated:
+            await self.refuse(CLOSE_UNAUTHENTICATED)
+            return
+        if not await database_sync_to_async(self._allowed)():
+            await self.refuse(CLOSE_FORBIDDEN)
+            return
+        await self.accept()
+        _operations.join(self)
+
+    def _allowed(self) -> bool:
+        self.user.refresh_from_db()
+        return can(self.user, "operations.watch")
+
+    async def disconnect(self, code):
+        _operations.leave(self)
+
+    async def on_message(self, message):
+        if message["type"] == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await self.refuse_message(message, "unknown_type", f"Unknown message type {message['type']!r}.")

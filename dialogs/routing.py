@@ -7,4 +7,5 @@ from dialogs import consumers
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/dialogues/<int:dialogue_id>/", consumers.DialogueConsumer.as_asgi()),
+    path("ws/manage/live/", consumers.OperationsConsumer.as_asgi()),
 ]

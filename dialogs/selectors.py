@@ -183,3 +183,125 @@ def solo_page(dialogue: Dialogue) -> dict:
         "min_questions": dialogue.min_questions,
         "can_finish": len(turns) >= dialogue.min_questions and not dialogue.is_over,
     }
+
+
+# --- The live operations board (admins) --------------------------------------------------------------------------
+
+# Waiting workers and open rooms the board lists (the counts cover them all).
+OPERATIONS_LISTED = 200
+
+
+def operations_overview(now=None) -> dict:
+    """What the live operations board shows, in a fixed number of queries whatever the crowd: who waits (and how
+    long), who is ready, the open rooms (database, age, questions, last activity), today's outcomes, dialogues per
+    hour over the last day, and the median wait of the workers paired in the last hour. Times are ISO strings and
+    seconds, ready to send as JSON."""
+    from datetime import timedelta
+
+    from django.db.models import Count, OuterRef, Q, Subquery
+    from django.db.models.functions import TruncHour
+    from django.utils import timezone
+
+    from dialogs.models import Event, EventKind
+
+    now = now or timezone.now()
+    waiting = LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING)
+    workers = list(
+        waiting.filter(role=Role.WORKER).order_by("joined_at", "id").values_list("person__username", "joined_at")
+    )
+    experts = sorted(waiting.filter(role=Role.EXPERT).values_list("person__username", flat=True))
+    last_activity = Event.objects.filter(dialogue=OuterRef("pk"), seq=OuterRef("last_seq")).values("created_at")[:1]
+    rooms = list(
+        Dialogue.objects.filter(status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE], mode=DialogueMode.CHAT)
+        .annotate(
+            questions=Count("events", filter=Q(events__kind=EventKind.UTTERANCE)),
+            last_activity=Subquery(last_activity),
+        )
+        .order_by("created_at")
+        .values(
+            "id",
+            "status",
+            "created_at",
+            "last_activity",
+            "questions",
+            "database__db_id",
+            "worker__username",
+            "expert__username",
+        )[:OPERATIONS_LISTED]
+    )
+    open_count = Dialogue.objects.filter(
+        status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE], mode=DialogueMode.CHAT
+    ).count()
+    midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+    today = dict(
+        Dialogue.objects.filter(ended_at__gte=midnight, mode=DialogueMode.CHAT)
+        .values_list("status")
+        .annotate(n=Count("id"))
+        .values_list("status", "n")
+    )
+    day_ago = now - timedelta(hours=24)
+    hours = [
+        timezone.localtime(now).replace(minute=0, second=0, microsecond=0) - timedelta(hours=k)
+        for k in range(23, -1, -1)
+    ]
+
+    def per_hour(queryset, field):
+        counted = dict(
+            queryset.filter(**{f"{field}__gte": hours[0]})
+            .annotate(hour=TruncHour(field))
+            .values_list("hour")
+            .annotate(n=Count("id"))
+            .values_list("hour", "n")
+        )
+        by_hour = {
+            timezone.localtime(hour).replace(minute=0, second=0, microsecond=0): n for hour, n in counted.items()
+        }
+        return [by_hour.get(hour, 0) for hour in hours]
+
+    chats = Dialogue.objects.filter(mode=DialogueMode.CHAT, created_at__gte=day_ago)
+    started = per_hour(chats, "created_at")
+    completed = per_hour(
+        Dialogue.objects.filter(mode=DialogueMode.CHAT, status=DialogueStatus.COMPLETED, ended_at__gte=day_ago),
+        "ended_at",
+    )
+    waits = [
+        (ended - joined).total_seconds()
+        for joined, ended in LobbyEntry.objects.filter(
+            role=Role.WORKER, outcome=LobbyEntry.Outcome.PAIRED, ended_at__gte=now - timedelta(hours=1)
+        ).values_list("joined_at", "ended_at")
+    ]
+
+    def seconds_since(moment):
+        return round((now - moment).total_seconds()) if moment else None
+
+    return {
+        "at": now.isoformat(),
+        "waiting": {
+            "count": len(workers),
+            "workers": [
+                {"username": name, "waiting_seconds": seconds_since(joined)}
+                for name, joined in workers[:OPERATIONS_LISTED]
+            ],
+        },
+        "ready_experts": experts,
+        "rooms": {
+            "count": open_count,
+            "listed": [
+                {
+                    "id": room["id"],
+                    "status": room["status"],
+                    "db_id": room["database__db_id"],
+                    "worker": room["worker__username"],
+                    "expert": room["expert__username"],
+                    "age_seconds": seconds_since(room["created_at"]),
+                    "questions": room["questions"],
+                    "idle_seconds": seconds_since(room["last_activity"]),
+                }
+                for room in rooms
+            ],
+        },
+        "median_wait_seconds_last_hour": round(median(waits)) if waits else None,
+        "paired_last_hour": len(waits),
+        "today": {status: today.get(status, 0) for status in ("completed", "abandoned", "dropped", "terminated")},
+        "per_hour": {"hours": [hour.strftime("%H:00") for hour in hours], "started": started, "completed": completed},
+    }

@@ -11,6 +11,7 @@ urlpatterns = [
     path("expert/", views.expert_home, name="expert_home"),
     path("dialogues/<int:dialogue_id>/", views.room, name="room"),
     path("dialogues/<int:dialogue_id>/tables/<int:table_index>/", views.room_table, name="room_table"),
+    path("manage/live/", views.operations, name="operations"),
     path("solo/", views.solo_home, name="solo_home"),
     path("solo/<int:dialogue_id>/", views.solo, name="solo"),
     path("solo/<int:dialogue_id>/turns/", views.solo_turns, name="solo_turns"),

@@ -316,3 +316,9 @@ def solo_finish(request, dialogue_id):
     else:
         messages.success(request, "Finished: the sequence goes to review.")
     return redirect("dialogs:solo", dialogue_id=dialogue.pk)
+
+
+@role_required("operations.watch")
+def operations(request):
+    """The live operations board: the first overview is in the page, the socket keeps it current."""
+    return render(request, "dialogs/operations.html", {"overview": selectors.operations_overview()})

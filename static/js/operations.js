@@ -1,0 +1,105 @@
+// The live operations board: draws the overview in the page, then every `overview` frame the socket sends
+// (dialogs.consumers.OperationsConsumer). Reconnects with the shared websocket client.
+
+import { WsClient } from "./wsclient.js";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function duration(seconds) {
+  if (seconds === null || seconds === undefined) return "–";
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+}
+
+function row(cells, className = "") {
+  const tr = element("tr", className);
+  for (const [text, cls] of cells) tr.appendChild(element("td", cls || "", String(text)));
+  return tr;
+}
+
+function svgNode(tag, attributes) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  return node;
+}
+
+// Two bars per hour (started, completed), scaled to the busiest hour; hours labelled every third.
+function drawPerHour(box, perHour) {
+  const width = 720;
+  const height = 160;
+  const bottom = 20;
+  const max = Math.max(1, ...perHour.started, ...perHour.completed);
+  const slot = width / perHour.hours.length;
+  const svg = svgNode("svg", { viewBox: `0 0 ${width} ${height}`, class: "ops-svg" });
+  perHour.hours.forEach((hour, index) => {
+    const x = index * slot;
+    for (const [series, offset, cls] of [["started", 0.15, "bar-started"], ["completed", 0.5, "bar-completed"]]) {
+      const value = perHour[series][index];
+      const barHeight = ((height - bottom - 10) * value) / max;
+      const bar = svgNode("rect", {
+        x: x + slot * offset, y: height - bottom - barHeight, width: slot * 0.33, height: barHeight, class: cls,
+      });
+      const title = svgNode("title", {});
+      title.textContent = `${hour}: ${value} ${series}`;
+      bar.appendChild(title);
+      svg.appendChild(bar);
+    }
+    if (index % 3 === 0) {
+      const label = svgNode("text", { x: x + slot / 2, y: height - 5, class: "axis" });
+      label.textContent = hour;
+      svg.appendChild(label);
+    }
+  });
+  const legend = element("p", "muted small legend");
+  legend.append(element("span", "key key-started", "started"), " ", element("span", "key key-completed", "completed"),
+    ` · busiest hour: ${max}`);
+  box.replaceChildren(svg, legend);
+}
+
+function draw(overview) {
+  $("waiting-count").textContent = overview.waiting.count;
+  $("ready-count").textContent = overview.ready_experts.length;
+  $("rooms-count").textContent = overview.rooms.count;
+  $("median-wait").textContent = overview.median_wait_seconds_last_hour ?? "–";
+  for (const status of ["completed", "abandoned", "dropped", "terminated"]) {
+    $(`today-${status}`).textContent = overview.today[status];
+  }
+  $("updated-at").textContent = `Last update ${new Date(overview.at).toLocaleTimeString()}.`;
+  const rooms = overview.rooms.listed;
+  $("rooms").replaceChildren(...(rooms.length ? rooms.map((room) => row([
+    [room.id], [room.db_id], [room.worker], [room.expert], [duration(room.age_seconds), "num"],
+    [room.questions, "num"], [room.idle_seconds === null ? "–" : `${duration(room.idle_seconds)} ago`, "num"],
+  ], room.idle_seconds > 120 ? "idle" : "")) : [row([["No open rooms.", "muted"]])]));
+  const waiting = overview.waiting.workers;
+  $("waiting").replaceChildren(...(waiting.length
+    ? waiting.map((w) => row([[w.username], [duration(w.waiting_seconds), "num"]]))
+    : [row([["Nobody is waiting.", "muted"]])]));
+  $("ready").textContent = overview.ready_experts.join(", ") || "Nobody is ready.";
+  drawPerHour($("per-hour"), overview.per_hour);
+}
+
+draw(JSON.parse($("overview-data").textContent));
+
+const CONNECTION_TEXT = { connecting: "Connecting…", open: "Live", failed: "Disconnected" };
+new WsClient("/ws/manage/live/", {
+  handlers: {
+    message: (message) => {
+      if (message.type === "overview") draw(message);
+    },
+    connection: ({ state, delayMs }) => {
+      $("connection").textContent = state === "retrying"
+        ? `Connection lost — retrying in ${Math.ceil(delayMs / 1000)} s` : CONNECTION_TEXT[state];
+      $("connection").className = `connection ${state}`;
+    },
+    fatal: (_code, text) => { $("connection").textContent = text; },
+  },
+}).start();
