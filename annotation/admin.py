@@ -2,8 +2,22 @@ from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from annotation.models import Database, Goal, User
+from annotation.models import BlockRecord, Database, Goal, User
 from annotation.services import goal_check
+
+
+class BlockRecordInline(admin.TabularInline):
+    """The block history, read-only: a block or unblock is made on the People page, which records it."""
+
+    model = BlockRecord
+    fk_name = "person"
+    extra = 0
+    fields = ("created_at", "blocked", "by", "rule", "reason", "evidence")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(User)
@@ -15,6 +29,9 @@ class PersonAdmin(UserAdmin):
         ("wozsql", {"fields": ("role", "blocked", "blocked_reason", "tutorial_passed_at")}),
     )
     add_fieldsets = (*UserAdmin.add_fieldsets, ("wozsql", {"fields": ("role",)}))
+    # Changing these here would leave no record: blocking is done on the People page (person_set_blocked).
+    readonly_fields = ("blocked", "blocked_reason")
+    inlines = [BlockRecordInline]
 
 
 class GoalInline(admin.TabularInline):

@@ -26,6 +26,13 @@ class PersonForm(forms.Form):
     )
 
 
+class BlockForm(forms.Form):
+    """An admin blocks (blocked=1) or unblocks (blocked=0) a person, and says why: the reason is kept in the record."""
+
+    blocked = forms.TypedChoiceField(choices=[("1", "Block"), ("0", "Unblock")], coerce=lambda value: value == "1")
+    reason = forms.CharField(max_length=300, strip=True, error_messages={"required": "Say why."})
+
+
 class SqlForm(forms.Form):
     sql = forms.CharField()
 

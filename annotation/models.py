@@ -30,6 +30,40 @@ class User(AbstractUser):
         return f"{self.username} ({self.role})"
 
 
+class BlockRecord(models.Model):
+    """One block or unblock of a person, as it happened: who did it (an admin, in `by`) or which quality rule (in
+    `rule`), when, why, and the evidence it rests on. Records are only ever added, so unblocking keeps the history;
+    `User.blocked` and `User.blocked_reason` hold the current state, written together with the newest record
+    (`annotation.services.person_set_blocked`)."""
+
+    person = models.ForeignKey(User, on_delete=models.CASCADE, related_name="block_records")
+    blocked = models.BooleanField(help_text="True for a block, False for an unblock.")
+    by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text="The admin who decided."
+    )
+    rule = models.CharField(max_length=40, blank=True, help_text="The quality rule that decided (empty: a person).")
+    reason = models.CharField(max_length=300, blank=True)
+    # Plain ids: this app knows nothing of dialogues (the apps' direction), and evidence must outlive a deletion.
+    evidence = models.JSONField(default=list, blank=True, help_text="Ids of the dialogues the decision rests on.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["person", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{'block' if self.blocked else 'unblock'} of {self.person_id} ({self.rule or self.by_id or 'system'})"
+
+    @property
+    def decided_by(self) -> str:
+        """Who decided, in words: the admin's name, the rule's name, or "automatic" for a block with neither."""
+        if self.rule:
+            return f"rule {self.rule}"
+        if self.by_id:
+            return self.by.username
+        return "automatic"
+
+
 class Database(models.Model):
     """A registered SQLite database: the file on disk plus its Spider `tables.json` entry."""
 

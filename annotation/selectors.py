@@ -2,9 +2,10 @@
 
 import sqlite3
 
-from django.db.models import Count, QuerySet
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Prefetch, QuerySet
 
-from annotation.models import Database, Goal
+from annotation.models import BlockRecord, Database, Goal, Role, User
 
 
 def database_tables_json(*, only: list[str] | None = None) -> list[dict]:
@@ -26,6 +27,22 @@ def goal_list(*, database: Database | None = None, hardness: str | None = None) 
     if hardness:
         queryset = queryset.filter(hardness=hardness)
     return queryset
+
+
+# People per page of the people list: a crowd collection has thousands of workers.
+PEOPLE_PER_PAGE = 100
+
+
+def people_page(*, role: str | None = None, page: int | str = 1) -> Page:
+    """One page of people (by role, then name), each with their block history, newest first, in a fixed number of
+    queries: the count, the page, and the history of the people on it."""
+    queryset = User.objects.order_by("role", "username")
+    if role in Role.values:
+        queryset = queryset.filter(role=role)
+    history = BlockRecord.objects.select_related("by").order_by("-created_at", "-id")
+    return Paginator(queryset.prefetch_related(Prefetch("block_records", queryset=history)), PEOPLE_PER_PAGE).get_page(
+        page
+    )
 
 
 def database_table_page(*, database: Database, table_index: int, page: int | str = 1, per_page: int = 25) -> dict:

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from annotation.jsonfile import read_json_file
-from annotation.models import Database, Goal, Role, User
+from annotation.models import BlockRecord, Database, Goal, Role, User
 from annotation.sql import analysis
 from annotation.sql.sandbox import execute
 from annotation.sql.schema import introspect_sqlite
@@ -329,12 +329,37 @@ def person_create(*, username: str, role: str, password: str | None = None, emai
     return user, password
 
 
-def person_set_blocked(*, person: User, blocked: bool, reason: str = "") -> User:
-    """Block or unblock a person; blocked people can sign in but may do nothing."""
-    person.blocked = blocked
-    person.blocked_reason = reason if blocked else ""
-    person.save(update_fields=["blocked", "blocked_reason"])
-    return person
+def person_set_blocked(
+    *,
+    person: User,
+    blocked: bool,
+    reason: str = "",
+    by: User | None = None,
+    rule: str = "",
+    evidence: list[int] | tuple[int, ...] = (),
+) -> BlockRecord | None:
+    """Block or unblock a person and record it (BlockRecord): who decided (`by`, an admin) or which quality `rule`,
+    why, and the evidence (dialogue ids). Blocked people can sign in but may do nothing (annotation.roles).
+
+    Returns the new record, or None when the person already was in that state: blocking a blocked person records
+    nothing, so the record of the block that counts (with its rule and evidence) is the one that stays current. The
+    person's row is locked while deciding, so two rules that fire at once record one block.
+    """
+    reason = reason.strip()[: BlockRecord._meta.get_field("reason").max_length]
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=person.pk)
+        if locked.blocked == blocked:
+            person.blocked, person.blocked_reason = locked.blocked, locked.blocked_reason
+            return None
+        locked.blocked = blocked
+        # The reason of the current block; an unblock clears it here, and the records keep every one.
+        locked.blocked_reason = reason if blocked else ""
+        locked.save(update_fields=["blocked", "blocked_reason"])
+        record = BlockRecord.objects.create(
+            person=locked, blocked=blocked, by=by, rule=rule, reason=reason, evidence=sorted(set(evidence))
+        )
+    person.blocked, person.blocked_reason = locked.blocked, locked.blocked_reason
+    return record
 
 
 DEMO_PASSWORD = "wozsql-demo"

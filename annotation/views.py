@@ -13,11 +13,12 @@ from django.db.models import Count
 from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from annotation import selectors, services
-from annotation.forms import DatabaseUploadForm, GoalForm, PersonForm, SqlForm
-from annotation.models import Database, Goal, Hardness, User
+from annotation.forms import BlockForm, DatabaseUploadForm, GoalForm, PersonForm, SqlForm
+from annotation.models import Database, Goal, Hardness, Role, User
 from annotation.roles import HOME_URL_NAMES, can, role_of, role_required
 from annotation.sql.analysis import inspect_sql
 from annotation.sql.schema import describe_tables
@@ -227,19 +228,36 @@ def people(request):
             shown = "" if form.cleaned_data["password"] else f" Password (shown once): {password}"
             messages.success(request, f"Created {person.username} ({person.get_role_display()}).{shown}")
             return redirect("annotation:people")
+    selected_role = request.GET.get("role") if request.GET.get("role") in Role.values else ""
+    page = selectors.people_page(role=selected_role or None, page=request.GET.get("page", 1))
     return render(
-        request, "annotation/people.html", {"form": form, "people": User.objects.order_by("role", "username")}
+        request,
+        "annotation/people.html",
+        {"form": form, "page": page, "roles": Role.choices, "selected_role": selected_role},
     )
 
 
 @require_POST
 @role_required("people.manage")
 def person_block(request, user_id):
+    """Block or unblock a person with a reason; back to the page the form was on (the people or the quality page)."""
     person = get_object_or_404(User, pk=user_id)
-    blocked = request.POST.get("blocked") == "1"
+    form = BlockForm(request.POST)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = reverse("annotation:people")
     if person == request.user:
         messages.error(request, "You cannot block yourself.")
+    elif not form.is_valid():
+        messages.error(request, f"{person.username} was not changed: say why you block or unblock them.")
     else:
-        services.person_set_blocked(person=person, blocked=blocked, reason=request.POST.get("reason", "")[:300])
-        messages.success(request, f"{person.username} is {'blocked' if blocked else 'unblocked'}.")
-    return redirect("annotation:people")
+        blocked = form.cleaned_data["blocked"]
+        record = services.person_set_blocked(
+            person=person, blocked=blocked, reason=form.cleaned_data["reason"], by=request.user
+        )
+        state = "blocked" if blocked else "unblocked"
+        if record is None:
+            messages.info(request, f"{person.username} already was {state}.")
+        else:
+            messages.success(request, f"{person.username} is {state}.")
+    return redirect(back)

@@ -1,7 +1,7 @@
 """Benchmark: the live chat under load, against a floor (a bare websocket relay with the same message pattern).
 
     .venv/bin/python bench/chat_load.py [--rooms 10 50 200] [--questions 3] [--think 2.0] [--servers 2]
-                                        [--stall-every 3]
+                                        [--stall-every 3] [--board 1]
 
 Starts a throwaway PostgreSQL and Redis (tools/test_stack.py), migrates, loads the demo databases and goals, creates
 the accounts, and starts Daphne. Scripted clients (bench/wozclient.py, written from docs/protocol.md alone) sign in
@@ -18,6 +18,9 @@ Pace: each client pauses `--think` seconds (±50%) before each step, so a questi
 default, 2 s, is some ten times faster than people type questions and write SQL: 200 rooms then send about 100
 frames a second. The server side's CPU seconds per frame are printed too: unlike latency, they barely depend on
 what else the machine is doing (the load average at the end of each round is printed for that reason).
+
+`--board N`: N admins watch the live operations board (/manage/live/) during the round; the report gives the gap
+between its overviews and their age on arrival, and the chat figures show what watching costs the rooms.
 
 `--stall-every S`: once every room is open, one expert (the first account's) also runs a query that only stops at the
 sandbox's time limit (SANDBOX_TIMEOUT_MS) every S seconds, in its own room. That room is left out of the latency
@@ -42,6 +45,7 @@ import tempfile
 import time
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -56,6 +60,7 @@ from bench.wozclient import (  # noqa: E402
     lobby_wait,
     login,
     new_id,
+    open_socket,
     partner_latencies,
     play_expert,
     play_worker,
@@ -64,6 +69,7 @@ from bench.wozclient import (  # noqa: E402
 from tools.test_stack import create_database, free_port, postgres_server, redis_server, wait_for_port  # noqa: E402
 
 PASSWORD = "bench-password-1"
+ADMIN, ADMIN_PASSWORD = "ada", "wozsql-demo"  # the demo admin (the stack loads the demo data), for --board
 PREFIX = "bench_"
 # p99 targets of send → partner receipt (ms) by (Daphne processes, rooms); other shapes are reported only.
 TARGETS_MS = {(1, 50): 30.0, (2, 200): 50.0}
@@ -218,6 +224,7 @@ class WozsqlTarget:
         self.database_url = database_url
         self.roots = roots
         self.cookies: dict[tuple[str, int], str] = {}
+        self.admin_cookie: str | None = None  # the demo admin's, for --board
 
     def url(self, role: str, index: int) -> str:
         # Alternate sockets between the servers, as a load balancer would; pairing is by lobby order, so about half
@@ -234,6 +241,7 @@ class WozsqlTarget:
                 self.cookies[role, index] = await asyncio.to_thread(login, self.url(role, index), username, PASSWORD)
 
         await asyncio.gather(*(one(role, i) for role in ("worker", "expert") for i in range(accounts)))
+        self.admin_cookie = await asyncio.to_thread(login, self.urls[0], ADMIN, ADMIN_PASSWORD)
         return time.perf_counter() - started
 
     def cookie(self, role: str, index: int) -> str:
@@ -355,6 +363,9 @@ class RoundResult:
     client_cpu: float = 0.0  # CPU seconds of this process (the clients share the machine with the servers)
     stall_seconds: list[float] = field(default_factory=list)  # send → ack of each runaway query (--stall-every)
     stalled_rooms: int = 0  # rooms left out of the latency figures because their expert ran the runaway queries
+    board_gaps: list[float] = field(default_factory=list)  # seconds between consecutive overviews (--board)
+    board_staleness: list[float] = field(default_factory=list)  # seconds from an overview's reading to its receipt
+    board_rooms: int = 0  # the most open rooms one overview counted
 
     @property
     def latencies_ms(self) -> list[float]:
@@ -369,8 +380,28 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=1000, method="inclusive")[int(q * 10) - 1]
 
 
+async def watch_board(base_url: str, cookie: str, result: RoundResult, done: asyncio.Event) -> None:
+    """An admin's live operations board for the whole round: how often its overviews arrive and how old they are on
+    arrival (the server stamps each with the moment it read it; client and server share this machine's clock)."""
+    last = None
+    async with open_socket(base_url, "/ws/manage/live/", cookie) as socket:
+        while not done.is_set():
+            try:
+                frame = json.loads(await asyncio.wait_for(socket.recv(), 1.0))
+            except TimeoutError:
+                continue
+            if frame.get("type") != "overview":
+                continue
+            now = time.time()
+            if last is not None:
+                result.board_gaps.append(now - last)
+            last = now
+            result.board_staleness.append(now - datetime.fromisoformat(frame["at"]).timestamp())
+            result.board_rooms = max(result.board_rooms, frame["rooms"]["count"])
+
+
 async def run_round(
-    target, rooms: int, *, questions: int, think: float, seed: int, stall_every: float = 0.0
+    target, rooms: int, *, questions: int, think: float, seed: int, stall_every: float = 0.0, board: int = 0
 ) -> RoundResult:
     result = RoundResult(target.name, rooms)
     started = time.perf_counter()
@@ -434,12 +465,21 @@ async def run_round(
     gc.disable()
     cpu_before = server_cpu(target.roots)
     client_before = time.process_time()
+    board_done = asyncio.Event()
+    boards = [
+        asyncio.create_task(watch_board(target.urls[k % len(target.urls)], target.admin_cookie, result, board_done))
+        for k in range(board)
+    ]
     try:
         outcomes = await asyncio.gather(
             *(participant(role, i) for i in range(rooms) for role in ("worker", "expert")), return_exceptions=True
         )
     finally:
         gc.enable()
+        board_done.set()
+        for failure in await asyncio.gather(*boards, return_exceptions=True):
+            if isinstance(failure, BaseException):
+                result.failures.append(f"board: {type(failure).__name__}: {failure}")
     result.seconds = time.perf_counter() - started
     result.load = os.getloadavg()[0]
     cpu_after = server_cpu(target.roots)
@@ -524,6 +564,13 @@ def report(pairs: list[tuple[RoundResult, RoundResult | None]], servers: int) ->
                 f"{result.dialogue_cpu:.1f} s, {result.dialogue_cpu * 1000 / max(result.dialogue_frames, 1):.2f} ms "
                 "per frame in"
             )
+            if result.board_staleness:
+                print(
+                    f"    live board: {len(result.board_staleness)} overviews (up to {result.board_rooms} open rooms), "
+                    f"gap between overviews p50 {percentile(result.board_gaps, 50):.2f} s, max "
+                    f"{max(result.board_gaps, default=float('nan')):.2f} s; age on arrival p99 "
+                    f"{percentile(result.board_staleness, 99):.2f} s"
+                )
             if result.stall_seconds:
                 print(
                     f"    {len(result.stall_seconds)} runaway queries in {result.stalled_rooms} room(s) left out of "
@@ -598,6 +645,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         metavar="S",
         help="one expert also runs a query to the sandbox's time limit every S seconds (its room is not measured)",
     )
+    parser.add_argument(
+        "--board", type=int, default=0, metavar="N", help="N admins watch the live operations board during the round"
+    )
     parser.add_argument("--logs", metavar="DIR", help="keep the Daphne logs in DIR (default: thrown away)")
     parser.add_argument("--log-level", default="WARNING", help="LOG_LEVEL of the servers")
     parser.add_argument(
@@ -621,6 +671,7 @@ async def bench(args, ours_target: WozsqlTarget, floor_target: FloorTarget | Non
                 think=args.think,
                 seed=args.seed,
                 stall_every=args.stall_every,
+                board=args.board,
             )
         floor = None
         if floor_target:

@@ -27,7 +27,9 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 # Close codes after which the protocol says not to retry.
 NO_RETRY_CODES = frozenset({4401, 4403, 4404})
 # Event kinds a worker receives (the protocol's visibility table); every other kind is expert-only.
-WORKER_VISIBLE_KINDS = frozenset({"join", "leave", "utterance", "result_shared", "response", "drop", "end"})
+WORKER_VISIBLE_KINDS = frozenset(
+    {"join", "leave", "utterance", "result_shared", "response", "drop", "end", "recommendation"}
+)
 # Reconnect back-off from the protocol: 0.5 s doubling up to 10 s.
 BACKOFF_SECONDS = (0.5, 1, 2, 4, 8, 10)
 
@@ -105,6 +107,11 @@ def _open(base_url: str, path: str, cookie: str | None):
         open_timeout=60,
         close_timeout=5,
     )
+
+
+def open_socket(base_url: str, path: str, cookie: str | None):
+    """A websocket to `path` with the client's usual options (an async context manager)."""
+    return _open(base_url, path, cookie)
 
 
 def new_id(prefix: str) -> str:

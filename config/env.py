@@ -4,6 +4,7 @@ Every setting the platform reads from the environment goes through one of these 
 (``DEBUG=ture``) stops the process at start-up with a clear message instead of silently meaning something else.
 """
 
+import math
 import os
 
 
@@ -46,7 +47,7 @@ def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int
     return value
 
 
-def env_float(name: str, default: float, *, minimum: float | None = None) -> float:
+def env_float(name: str, default: float, *, minimum: float | None = None, maximum: float | None = None) -> float:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
@@ -54,8 +55,12 @@ def env_float(name: str, default: float, *, minimum: float | None = None) -> flo
         value = float(raw.strip())
     except ValueError:
         raise SettingError(f"{name}={raw!r} is not a number") from None
+    if not math.isfinite(value):
+        raise SettingError(f"{name}={raw!r} is not a finite number")
     if minimum is not None and value < minimum:
         raise SettingError(f"{name}={value} is below the minimum {minimum}")
+    if maximum is not None and value > maximum:
+        raise SettingError(f"{name}={value} is above the maximum {maximum}")
     return value
 
 

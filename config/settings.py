@@ -224,6 +224,18 @@ REVIEW_CLAIM_SECONDS = env_int("REVIEW_CLAIM_SECONDS", 900, minimum=30)
 # The first dialogues of each expert are reviewed before the others (CHASE and SParC did the same).
 REVIEW_EARLY_DIALOGUES = env_int("REVIEW_EARLY_DIALOGUES", 5, minimum=0)
 
+# --- Worker quality: the blocking rules (review.quality; README "Worker quality") -----------------------------------
+# Block a worker after this many expert scores below 3 (CoSQL blocked at the first); 0 turns the rule off.
+QUALITY_BLOCK_LOW_SCORES = env_int("QUALITY_BLOCK_LOW_SCORES", 1, minimum=0)
+# The rate rules below judge a worker only over at least this many dialogues (dialogues decided in review, for the
+# rejection rate).
+QUALITY_RULE_MIN_DIALOGUES = env_int("QUALITY_RULE_MIN_DIALOGUES", 5, minimum=1)
+# Block when a rate passes its threshold (a share from 0 to 1; 0 turns the rule off).
+QUALITY_BLOCK_DROP_RATE = env_float("QUALITY_BLOCK_DROP_RATE", 0.3, minimum=0, maximum=1)
+QUALITY_BLOCK_OFF_TASK_RATE = env_float("QUALITY_BLOCK_OFF_TASK_RATE", 0.3, minimum=0, maximum=1)
+QUALITY_BLOCK_UNFINISHED_RATE = env_float("QUALITY_BLOCK_UNFINISHED_RATE", 0.5, minimum=0, maximum=1)
+QUALITY_BLOCK_REJECTED_RATE = env_float("QUALITY_BLOCK_REJECTED_RATE", 0.5, minimum=0, maximum=1)
+
 # --- Uploads ----------------------------------------------------------------------------------------------------------
 MAX_DATABASE_UPLOAD_MB = env_int("MAX_DATABASE_UPLOAD_MB", 200, minimum=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024

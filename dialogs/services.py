@@ -27,7 +27,6 @@ from annotation.acts import (
 )
 from annotation.models import Database, Goal, Role, User
 from annotation.roles import can
-from annotation.services import person_set_blocked
 from annotation.sql.sandbox import execute
 from annotation.sql.spider import SpiderEncodingError, encode_sql
 from annotation.tokens import utterance_toks
@@ -715,7 +714,8 @@ def _score(dialogue: Dialogue, person: User, message: dict, client_id: str):
         if score_drops(score):
             locked.status = DialogueStatus.DROPPED
             fields.append("status")
-            person_set_blocked(person=locked.worker, blocked=True, reason=f"Scored {score} in dialogue {locked.pk}")
+            # Blocking the worker is the quality rules' (review.quality listens to dialogue_scored): they record the
+            # rule and its evidence, and QUALITY_BLOCK_LOW_SCORES decides after how many low scores.
         locked.save(update_fields=fields)
         event = dialogue_record(
             dialogue=locked,

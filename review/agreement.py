@@ -1,6 +1,7 @@
 """How the review passes measure themselves: change rates, SQL execution match, act agreement, rejections.
 
-Read from the corrections in the dialogues' logs and the decided passes, per pass and per reviewer:
+Read from the corrections in the dialogues' logs and the decided passes, per pass and per reviewer, and per expert
+(what every decided pass changed in the expert's dialogues: the expert quality page):
 
 - the share of turns whose acts (user or system), SQL, response or utterance the pass changed;
 - for each corrected query, whether it returns the same result as the query it replaced (execution match: the
@@ -53,6 +54,13 @@ def _rows_key(table: dict | None) -> str | None:
     return hashlib.blake2b(json.dumps(rows).encode(), digest_size=12).hexdigest()
 
 
+def _execution_match(correction, turn, runs: dict) -> bool:
+    """Whether a corrected query's run returns the same rows (in any order) as the result the worker was shown."""
+    run = runs.get(correction.run)
+    corrected = (run.payload.get("result") if run is not None else None) or None
+    return corrected is not None and _rows_key(corrected) == _rows_key(turn.original.get("query_shown"))
+
+
 def _acts_label(acts) -> str:
     return "+".join(sorted(acts or [])) or "(none)"
 
@@ -93,9 +101,12 @@ def _compute() -> dict:
     for dialogue_id, number, reviewer, decision, reason in decided:
         by_dialogue[dialogue_id].append((number, reviewer, decision, reason))
     records = dialogue_records(Dialogue.objects.filter(id__in=list(by_dialogue)), timestamps=False)
+    expert_of = dict(Dialogue.objects.filter(id__in=list(by_dialogue)).values_list("id", "expert__username"))
     blank = {"dialogues": 0, "turns": 0, "changed": Counter(), "queries_corrected": 0, "execution_match": 0}
     per_pass: dict[int, dict] = defaultdict(lambda: {**blank, "changed": Counter()})
     per_reviewer: dict[tuple[int, str], dict] = defaultdict(lambda: {**blank, "changed": Counter()})
+    # The expert's own work, as review judged it: every decided pass's changes to their dialogues, counted once.
+    per_expert: dict[str, dict] = defaultdict(lambda: {**blank, "changed": Counter(), "rejected": 0})
     kappa_pairs: dict[int, list] = defaultdict(list)  # pass k -> (acts after k-1, acts after k)
     final: dict[int, tuple[str, str]] = {}
     for record in records:
@@ -114,9 +125,7 @@ def _compute() -> dict:
                 for correction in turn.corrections:
                     if correction.field != "query" or correction.review_pass != number:
                         continue
-                    run = runs.get(correction.run)
-                    corrected = (run.payload.get("result") if run is not None else None) or None
-                    same = corrected is not None and _rows_key(corrected) == _rows_key(turn.original.get("query_shown"))
+                    same = _execution_match(correction, turn, runs)
                     for bucket in (per_pass[number], per_reviewer[(number, reviewer)]):
                         bucket["queries_corrected"] += 1
                         bucket["execution_match"] += int(same)
@@ -124,6 +133,20 @@ def _compute() -> dict:
                     kappa_pairs[number].append(
                         (_acts_label(_acts_after(turn, number - 1)), _acts_label(_acts_after(turn, number)))
                     )
+        decided_passes = {number for number, *_ in by_dialogue[record.id]}
+        expert = per_expert[expert_of.get(record.id, "")]
+        expert["dialogues"] += 1
+        expert["turns"] += len(record.user_turns)
+        expert["rejected"] += final[record.id][0] == ReviewPass.Decision.REJECTED
+        for turn in record.user_turns:
+            corrections = [c for c in turn.corrections if c.review_pass in decided_passes]
+            fields = {correction.field for correction in corrections}
+            for group, names in FIELD_GROUPS.items():
+                expert["changed"][group] += bool(fields & set(names))
+            for correction in corrections:
+                if correction.field == "query":
+                    expert["queries_corrected"] += 1
+                    expert["execution_match"] += int(_execution_match(correction, turn, runs))
 
     def shaped(bucket: dict) -> dict:
         turns = bucket["turns"] or 1
@@ -144,6 +167,15 @@ def _compute() -> dict:
         "reviewers": [
             {"pass": number, "reviewer": reviewer, **shaped(bucket)}
             for (number, reviewer), bucket in sorted(per_reviewer.items())
+        ],
+        "experts": [
+            {
+                "expert": expert,
+                **shaped(bucket),
+                "rejected": bucket["rejected"],
+                "rejected_share": round(bucket["rejected"] / bucket["dialogues"], 4) if bucket["dialogues"] else None,
+            }
+            for expert, bucket in sorted(per_expert.items())
         ],
         "user_acts_kappa": {
             ("expert_vs_pass1" if number == 1 else f"pass{number - 1}_vs_pass{number}"): cohen_kappa(pairs)

@@ -8,7 +8,7 @@ contextual phenomena, schema linking, intent), and the state of each export.
 from django.conf import settings
 from django.db import models
 
-from dialogs.models import Dialogue
+from dialogs.models import Dialogue, DialogueStatus
 
 
 class DatasetFormat(models.TextChoices):
@@ -188,3 +188,116 @@ class ReviewPass(models.Model):
 
     def __str__(self) -> str:
         return f"pass {self.number} of {self.review.dialogue_id} by {self.reviewer_id}: {self.decision or 'open'}"
+
+
+class DialogueQuality(models.Model):
+    """What one dialogue says about its worker, folded from its log once when it ends and again when it is scored or
+    decided in review (`review.quality`). A worker's profile (WorkerQuality) adds these rows up, so no page ever
+    replays a log. Only a dialogue that took place (`held`) counts towards its worker: one its expert never joined was
+    handed back to the queue, through no fault of the worker's."""
+
+    dialogue = models.OneToOneField(Dialogue, on_delete=models.CASCADE, primary_key=True, related_name="quality")
+    worker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="dialogue_qualities")
+    held = models.BooleanField(default=False, help_text="Took place (not handed back because the expert never came).")
+    ended_at = models.DateTimeField(null=True, blank=True)
+    end_status = models.CharField(max_length=16, blank=True, help_text="The status the end event gave.")
+    worker_left = models.BooleanField(default=False, help_text="Abandoned while the worker was away.")
+    score = models.PositiveSmallIntegerField(null=True, blank=True)
+    questions = models.PositiveIntegerField(default=0, help_text="User turns not labelled as mere courtesy.")
+    answered = models.PositiveIntegerField(default=0, help_text="As the room counts them (dialogs.log).")
+    dropped_turns = models.PositiveIntegerField(default=0)
+    off_task_turns = models.PositiveIntegerField(default=0, help_text="Labelled NOT_RELATED or CANNOT_UNDERSTAND.")
+    near_duplicates = models.PositiveIntegerField(default=0, help_text="Questions nearly repeating an earlier one.")
+    first_question_seconds = models.FloatField(null=True, blank=True)
+    recommended = models.PositiveIntegerField(default=0, help_text="Questions asked after a recommended intent.")
+    followed = models.PositiveIntegerField(default=0, help_text="Of those, the ones whose intent was the recommended.")
+    reviewed = models.BooleanField(default=False, help_text="Review decided: approved or rejected.")
+    rejected = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["dialogue_id"]
+        indexes = [models.Index(fields=["worker", "ended_at"])]
+
+    def __str__(self) -> str:
+        return f"quality of dialogue {self.dialogue_id}"
+
+    @property
+    def unfinished(self) -> bool:
+        """Terminated by the expert, or abandoned while the worker was away: the worker did not see it through."""
+        return self.end_status == DialogueStatus.TERMINATED or self.worker_left
+
+
+class WorkerQuality(models.Model):
+    """A worker's quality profile: their DialogueQuality rows added up, with the quality score (0-100) computed from
+    them (`review.quality.quality_score`). Rewritten whenever one of those rows changes, so it is current as soon as
+    a dialogue ends, is scored or is decided in review; the pages sort and page on these columns.
+
+    The rates are properties: each is written once, here, and read by the score, the rules and the pages."""
+
+    worker = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="quality"
+    )
+    dialogues = models.PositiveIntegerField(default=0, help_text="Dialogues held and ended.")
+    scored = models.PositiveIntegerField(default=0)
+    score_mean = models.FloatField(null=True, blank=True)
+    score_last = models.PositiveSmallIntegerField(null=True, blank=True)
+    low_scores = models.PositiveIntegerField(default=0, help_text="Scores below 3.")
+    questions = models.PositiveIntegerField(default=0)
+    answered = models.PositiveIntegerField(default=0)
+    dropped_turns = models.PositiveIntegerField(default=0)
+    off_task_turns = models.PositiveIntegerField(default=0)
+    near_duplicates = models.PositiveIntegerField(default=0)
+    first_question_seconds = models.FloatField(null=True, blank=True, help_text="Median over the dialogues.")
+    abandoned = models.PositiveIntegerField(default=0, help_text="Abandoned while the worker was away.")
+    terminated = models.PositiveIntegerField(default=0)
+    reviewed = models.PositiveIntegerField(default=0)
+    rejected = models.PositiveIntegerField(default=0)
+    recommended = models.PositiveIntegerField(default=0)
+    followed = models.PositiveIntegerField(default=0)
+    quality = models.FloatField(null=True, blank=True, db_index=True, help_text="0-100; empty before any dialogue.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["worker_id"]
+
+    def __str__(self) -> str:
+        return f"quality of {self.worker_id}: {self.quality}"
+
+    @staticmethod
+    def _share(part: int, whole: int) -> float | None:
+        return part / whole if whole else None
+
+    @property
+    def drop_rate(self) -> float | None:
+        """DROP-labelled turns per question."""
+        return self._share(self.dropped_turns, self.questions)
+
+    @property
+    def off_task_rate(self) -> float | None:
+        """NOT_RELATED / CANNOT_UNDERSTAND turns per question."""
+        return self._share(self.off_task_turns, self.questions)
+
+    @property
+    def duplicate_rate(self) -> float | None:
+        """Near-duplicate questions per question."""
+        return self._share(self.near_duplicates, self.questions)
+
+    @property
+    def unfinished_rate(self) -> float | None:
+        """Dialogues abandoned while the worker was away or terminated by the expert, per dialogue."""
+        return self._share(self.abandoned + self.terminated, self.dialogues)
+
+    @property
+    def rejected_rate(self) -> float | None:
+        """Dialogues rejected in review, per dialogue decided in review."""
+        return self._share(self.rejected, self.reviewed)
+
+    @property
+    def followed_rate(self) -> float | None:
+        """Questions that asked the recommended intent, per question asked after a recommendation."""
+        return self._share(self.followed, self.recommended)
+
+    @property
+    def answered_per_dialogue(self) -> float | None:
+        return self._share(self.answered, self.dialogues)

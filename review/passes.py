@@ -35,6 +35,7 @@ from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from dialogs.services import dialogue_record, sql_run_result
 from review.models import DialogueReview, RejectReason, ReviewPass, ReviewStage
+from review.quality import dialogues_quality_refresh_on_commit
 
 # A reviewable dialogue keeps one of these statuses; one scored below 3 afterwards (dropped) leaves review.
 REVIEWABLE_STATUSES = (DialogueStatus.COMPLETED, DialogueStatus.ABANDONED)
@@ -449,6 +450,9 @@ def review_decide(
                 "revision",
             ]
         )  # fmt: skip
+        if review.stage in (ReviewStage.APPROVED, ReviewStage.REJECTED):
+            # The worker's quality counts what review decided (a rejection; DROP labels as corrected).
+            dialogues_quality_refresh_on_commit(dialogue_ids=[dialogue.pk])
     return review
 
 
@@ -462,6 +466,7 @@ def review_reopen(*, admin: User, dialogue: Dialogue, note: str = "") -> Dialogu
             raise ReviewError("invalid", "Only a rejected dialogue can be reopened.")
         review.stage, review.decided_at = ReviewStage.PENDING, None
         review.save(update_fields=["stage", "decided_at"])
+        dialogues_quality_refresh_on_commit(dialogue_ids=[dialogue.pk])  # no longer rejected
         ReviewPass.objects.create(
             review=review,
             number=review.pass_number,

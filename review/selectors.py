@@ -13,12 +13,13 @@ import json
 from pathlib import Path
 
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from annotation.models import Role
+from annotation.models import BlockRecord, Role, User
 from dialogs.log import DialogueRecord, LogEvent, dialogue_replay
-from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
+from dialogs.models import ENDED_STATUSES, Dialogue, DialogueStatus, Event, EventKind
 from review.models import Export, ReviewStage, TurnAnnotation
 
 # A selection names dialogue statuses, or "approved": through every review pass and final validation (whatever the
@@ -222,3 +223,49 @@ def statistics_for(
     }
     cache.set(key, stats, 600)
     return stats
+
+
+# --- Worker and expert quality (review.quality writes the profiles) ----------------------------------------------
+
+# The orders the worker quality page offers: key -> (label, ORDER BY). Lowest quality first by default: the workers to
+# look at. Workers without a profile yet (no dialogue held) come last in every order.
+WORKER_SORTS = {
+    "quality": ("Quality, lowest first", (F("quality__quality").asc(nulls_last=True), "username")),
+    "-quality": ("Quality, highest first", (F("quality__quality").desc(nulls_last=True), "username")),
+    "dialogues": ("Most dialogues", (F("quality__dialogues").desc(nulls_last=True), "username")),
+    "score": ("Mean expert score, lowest first", (F("quality__score_mean").asc(nulls_last=True), "username")),
+    "low_scores": ("Most scores below 3", (F("quality__low_scores").desc(nulls_last=True), "username")),
+    "rejected": ("Most rejected in review", (F("quality__rejected").desc(nulls_last=True), "username")),
+    "username": ("Username", ("username",)),
+}
+WORKERS_PER_PAGE = 100
+
+
+def worker_quality_page(*, sort: str = "quality", page: int | str = 1) -> Page:
+    """One page of crowd workers with their quality profile and block history, in a fixed number of queries (the
+    count, the page joined with the profiles, the page's block records), however many workers there are."""
+    ordering = WORKER_SORTS.get(sort, WORKER_SORTS["quality"])[1]
+    history = BlockRecord.objects.select_related("by").order_by("-created_at", "-id")
+    workers = (
+        # Active accounts: the stand-in author of imported dialogues is a worker that never signs in.
+        User.objects.filter(role=Role.WORKER, is_active=True)
+        .select_related("quality")
+        .prefetch_related(Prefetch("block_records", queryset=history))
+        .order_by(*ordering)
+    )
+    return Paginator(workers, WORKERS_PER_PAGE).get_page(page)
+
+
+def expert_quality_rows() -> list[dict]:
+    """Every expert with the dialogues they ended and what review changed in them (review.agreement's per-expert
+    figures: share of turns whose acts, SQL, response or utterance a decided pass changed; execution match of the
+    corrected queries; rejections)."""
+    from review.agreement import review_agreement
+
+    reviewed = {row["expert"]: row for row in review_agreement()["experts"]}
+    experts = (
+        User.objects.filter(role=Role.EXPERT)
+        .annotate(ended=Count("dialogues_as_expert", filter=Q(dialogues_as_expert__status__in=ENDED_STATUSES)))
+        .order_by("username")
+    )
+    return [{"expert": expert, "ended": expert.ended, "review": reviewed.get(expert.username)} for expert in experts]

@@ -16,3 +16,11 @@ def export_dataset(export_id: int) -> None:
 
     hostname = getattr(current_task.request, "hostname", None) or "local"
     dataset_export_run(export_id=export_id, worker=f"{hostname}:{os.getpid()}")
+
+
+@shared_task(name="review.quality_refresh", ignore_result=True)
+def quality_refresh(dialogue_ids: list[int]) -> None:
+    """Fold ended or scored dialogues into their workers' quality profiles and apply the rules (review.quality)."""
+    from review.quality import dialogues_quality_refresh
+
+    dialogues_quality_refresh(dialogue_ids=dialogue_ids)

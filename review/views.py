@@ -16,11 +16,39 @@ from annotation.roles import can, role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
 from dialogs.models import Dialogue
-from review import passes, queues, selectors, services
+from review import passes, quality, queues, selectors, services
 from review.agreement import review_agreement
 from review.dataset import figures
 from review.forms import DashboardForm, ExportForm, RejectForm, StatisticsForm
 from review.models import Export
+
+# --- Worker and expert quality -------------------------------------------------------------------------------------
+
+
+@role_required("people.manage")
+def worker_quality(request):
+    """Crowd workers sortable by quality, each signal beside the score, with their block history; an admin blocks or
+    unblocks from here (the form posts to the people app, which records it, and comes back)."""
+    sort = request.GET.get("sort") if request.GET.get("sort") in selectors.WORKER_SORTS else "quality"
+    page = selectors.worker_quality_page(sort=sort, page=request.GET.get("page", 1))
+    return render(
+        request,
+        "review/worker_quality.html",
+        {
+            "page": page,
+            "sort": sort,
+            "sorts": [(key, label) for key, (label, _) in selectors.WORKER_SORTS.items()],
+            "weights": quality.QUALITY_WEIGHTS,
+            "rules": quality.rules_in_force(),
+        },
+    )
+
+
+@role_required("people.manage")
+def expert_quality(request):
+    """Experts and what review changed in their dialogues (the change rates of review.agreement, per expert)."""
+    return render(request, "review/expert_quality.html", {"rows": selectors.expert_quality_rows()})
+
 
 # --- Review passes ---------------------------------------------------------------------------------------------------
 

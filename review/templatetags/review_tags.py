@@ -13,3 +13,9 @@ def join_if_list(value) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(str(item) for item in value) or "none"
     return "" if value is None else str(value)
+
+
+@register.filter
+def percent(value) -> str:
+    """A share (0 to 1) as a whole percentage; a dash when there is nothing to divide by (None)."""
+    return "—" if value is None else f"{value:.0%}"
