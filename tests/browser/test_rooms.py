@@ -354,10 +354,16 @@ def test_expert_cannot_send_without_labels(new_page, people):
     expect(expert.get_by_test_id("panel-errors")).to_contain_text("labels")
     expect(expert.get_by_test_id("panel-errors")).to_contain_text("SHOUTING")
 
-    # Once the labels are complete the same response goes through.
+    # A clarification does not answer a question labelled INFORM_SQL (the act rules of CoSQL's appendix A) ...
     expert.reload()
     expect(expert.locator("#acts-state")).to_have_text("saved: INFORM_SQL")
     respond(expert, "Could you say which ones you mean?", "CLARIFY")
+    expect(refusal).to_contain_text("An INFORM_SQL question is answered with its result table and CONFIRM_SQL")
+    expect(expert.get_by_test_id("response-guide")).to_contain_text("Did you mean")
+    # ... but it answers the same question labelled AMBIGUOUS, and goes through.
+    expert.uncheck("#user-acts input[value=INFORM_SQL]")
+    label(expert, "AMBIGUOUS")
+    expert.get_by_role("button", name="Send response").click()
     expect(refusal).to_have_text("")
     expect(worker.locator(".bubble.response")).to_have_count(1)
     assert json.dumps(chat_snapshot(worker)).count("Could you say which ones you mean?") == 1
