@@ -113,6 +113,20 @@ RESPONSE_GUIDE: dict[str, str] = {
 }
 
 
+# Keyboard keys of the acts on the expert's screen (Label Studio and Potato label by key): digits and the two keys after
+# them for the user acts, the top letter row for the system acts. One list, read by the template and the script.
+USER_ACT_KEYS = "1234567890-="
+SYSTEM_ACT_KEYS = "qwertyuio"
+
+
+def acts_with_keys(side: str) -> list[dict]:
+    """The acts of `side` ("user" or "system") with their descriptions and keys, in the screen's order."""
+    acts, keys = (USER_ACTS, USER_ACT_KEYS) if side == "user" else (SYSTEM_ACTS, SYSTEM_ACT_KEYS)
+    return [
+        {"name": name, "description": text, "key": key} for (name, text), key in zip(acts.items(), keys, strict=True)
+    ]
+
+
 def act_rule_broken(user_acts: list[str], system_acts: list[str]) -> str | None:
     """The message of the first ACT_RULES rule that `system_acts` break for a turn labelled `user_acts`, or None."""
     for rule in ACT_RULES:

@@ -25,6 +25,8 @@ PERMISSIONS = {
     "dataset.export": "Export datasets and see statistics",
     "people.manage": "Create, block and unblock people",
     "operations.watch": "Watch the live operations board",
+    "campaigns.manage": "Create and change campaigns and their crowd-platform join links",
+    "payments.export": "Download completion codes and bonus lists for the crowd platforms",
 }
 
 _ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
@@ -84,5 +86,17 @@ def role_required(permission: str):
 
         wrapped.required_permission = permission
         return wrapped
+
+    return decorator
+
+
+def open_view(reason: str):
+    """View decorator for the few pages no permission guards (a crowd platform's join link, which makes the account):
+    declares that, and why, where a reader and the "every view declares a permission" test look."""
+
+    def decorator(view):
+        view.required_permission = None
+        view.open_because = reason
+        return view
 
     return decorator

@@ -163,6 +163,7 @@ SANDBOX_WORKERS = env_int("SANDBOX_WORKERS", 2, minimum=1, maximum=64)
 DIALOGUE_MIN_QUESTIONS = env_int("DIALOGUE_MIN_QUESTIONS", 3, minimum=1)
 # Questions an expert writes in a solo sequence before finishing it (CHASE asked for 3 to 5).
 SOLO_MIN_QUESTIONS = env_int("SOLO_MIN_QUESTIONS", 3, minimum=1, maximum=20)
+# Good questions a dialogue needs for the bonus: the default of a new campaign's rule (CoSQL: more than four).
 DIALOGUE_BONUS_QUESTIONS = env_int("DIALOGUE_BONUS_QUESTIONS", 5, minimum=1)
 LOBBY_WAIT_LIMIT_SECONDS = env_int("LOBBY_WAIT_LIMIT_SECONDS", 600, minimum=5)
 PRESENCE_GRACE_SECONDS = env_int("PRESENCE_GRACE_SECONDS", 90, minimum=1)
@@ -196,6 +197,13 @@ RUN_STORED_MAX_BYTES = env_int("RUN_STORED_MAX_BYTES", 256 * 1024, minimum=1024,
 UTTERANCE_MAX_CHARS = env_int("UTTERANCE_MAX_CHARS", 2000, minimum=50)
 # The live operations board (/manage/live/) is refreshed this often while an admin watches it.
 OPERATIONS_REFRESH_SECONDS = env_float("OPERATIONS_REFRESH_SECONDS", 2.0, minimum=0.2)
+
+# --- Campaigns and crowd platforms (dialogs.crowd; docs/crowd.md) ----------------------------------------------------
+# New crowd accounts one address may make through join links per hour (0: no cap). A brake on a script inventing
+# worker ids; a lab or a campus behind one address makes many real ones, so keep it generous.
+CROWD_JOIN_ACCOUNTS_PER_HOUR = env_int("CROWD_JOIN_ACCOUNTS_PER_HOUR", 60, minimum=0)
+# Seconds the worker's page shows the completion code before taking them back to the campaign's completion URL.
+CROWD_RETURN_DELAY_SECONDS = env_int("CROWD_RETURN_DELAY_SECONDS", 5, minimum=0, maximum=60)
 
 # --- Intent recommendation and CHASE turn labels (dialogs.assist) ---------------------------------------------------
 # Recommend the worker an intent for each next question (CHASE section 3.1), chosen by coverage of INTENT_TARGETS.

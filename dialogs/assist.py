@@ -120,6 +120,28 @@ def recommendation_next(*, database: Database, turn: int, sql: str, offered: lis
     return recommendation_payload(turn, recommendation.category, recommendation.relation, recommendation.text)
 
 
+@lru_cache(maxsize=1024)
+def _goal_rows(path: str, sql: str) -> tuple | None:
+    result = execute(path, sql)
+    if not result.ok or result.truncated:
+        return None
+    return tuple(tuple(row) for row in result.rows)
+
+
+def goal_match(*, database: Database, goal_sql: str, result: dict) -> bool | None:
+    """Whether a shared result equals the goal SQL's (as a multiset of rows, or in order when the goal orders them);
+    None when it cannot be told (no goal, no database file, a result cut short, a goal that fails)."""
+    if not goal_sql or not database.has_file or result.get("truncated") or not result.get("ok", True):
+        return None
+    goal = _goal_rows(str(database.path), goal_sql)
+    if goal is None:
+        return None
+    shared = tuple(tuple(row) for row in result.get("rows", []))
+    if " order by " in f" {goal_sql.lower()} ":
+        return shared == goal
+    return Counter(shared) == Counter(goal)
+
+
 def labels_detected(*, database: Database, utterance: str, sql: str, result: dict, previous_sql: str | None) -> dict:
     """What the platform reads from a turn whose result was just shared: `tokens` (the utterance's), `intent` (the
     relation from the previous SQL turn, when there is one), `schema_linking` (proposed spans over the tokens) and

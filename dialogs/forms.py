@@ -27,3 +27,75 @@ class SoloStartForm(forms.Form):
         if database and goal and goal.database_id != database.pk:
             self.add_error("goal", "The goal belongs to another database.")
         return cleaned
+
+
+class CampaignForm(forms.Form):
+    """A campaign's settings as the admin page edits them; the rules are checked by `dialogs.campaigns.campaign_check`,
+    whose messages land on these fields."""
+
+    name = forms.CharField(max_length=120)
+    databases = forms.ModelMultipleChoiceField(
+        queryset=Database.objects.filter(active=True).order_by("db_id"), widget=forms.CheckboxSelectMultiple
+    )
+    goals = forms.ModelMultipleChoiceField(
+        queryset=Goal.objects.filter(active=True).select_related("database").order_by("database__db_id", "id"),
+        required=False,
+        widget=forms.SelectMultiple(attrs={"size": 10}),
+        help_text="Leave empty for every active goal of the chosen databases.",
+    )
+    target_per_goal = forms.IntegerField(min_value=1, initial=1, label="Dialogues per goal")
+    mix_easy = forms.IntegerField(min_value=0, max_value=100, required=False, label="Easy %")
+    mix_medium = forms.IntegerField(min_value=0, max_value=100, required=False, label="Medium %")
+    mix_hard = forms.IntegerField(min_value=0, max_value=100, required=False, label="Hard %")
+    mix_extra = forms.IntegerField(min_value=0, max_value=100, required=False, label="Extra hard %")
+    opens_at = forms.DateTimeField(
+        label="Opens (UTC)", widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+    )
+    closes_at = forms.DateTimeField(
+        label="Closes (UTC)",
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text="Leave empty to keep it open until you set a date.",
+    )
+    completion_url = forms.CharField(
+        max_length=500,
+        required=False,
+        label="Completion URL",
+        help_text="Where a crowd worker goes at the end; {code} becomes their completion code, e.g. "
+        "https://app.prolific.com/submissions/complete?cc={code}",
+    )
+    bonus_min_questions = forms.IntegerField(min_value=1, label="Good questions for the bonus")
+    bonus_amount = forms.DecimalField(min_value=0, max_digits=7, decimal_places=2, initial=0, label="Bonus amount")
+    bonus_reason = forms.CharField(max_length=255, required=False, label="Bonus reason (shown to the worker)")
+    bonus_after_review = forms.BooleanField(required=False, label="Only dialogues approved in review earn it")
+
+    MIX_FIELDS = {"mix_easy": "easy", "mix_medium": "medium", "mix_hard": "hard", "mix_extra": "extra"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["goals"].label_from_instance = lambda goal: (
+            f"{goal.database.db_id} · {goal.hardness}: {goal.question}"
+        )
+
+    @classmethod
+    def initial_for(cls, campaign) -> dict:
+        """The form's values for an existing campaign."""
+        initial = {
+            name: getattr(campaign, name)
+            for name in cls.base_fields
+            if name not in cls.MIX_FIELDS and name not in ("databases", "goals")
+        }
+        initial["databases"] = list(campaign.databases.all())
+        initial["goals"] = list(campaign.goals.all())
+        for name, level in cls.MIX_FIELDS.items():
+            initial[name] = campaign.hardness_mix.get(level)
+        return initial
+
+    def service_kwargs(self) -> dict:
+        """The cleaned values as `campaign_save` takes them (the mix as level → percent, empty levels left out)."""
+        data = dict(self.cleaned_data)
+        mix = {level: data.pop(name) for name, level in self.MIX_FIELDS.items()}
+        data["hardness_mix"] = {level: share for level, share in mix.items() if share is not None}
+        data["databases"] = list(data["databases"])
+        data["goals"] = list(data["goals"])
+        return data

@@ -1,7 +1,12 @@
 """Dialogues as ordered event logs, and the lobby where workers and experts wait to be paired."""
 
+import secrets
+from decimal import Decimal
+from urllib.parse import quote
+
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from annotation.models import Database, Goal
 
@@ -57,12 +62,22 @@ class Dialogue(models.Model):
     score = models.PositiveSmallIntegerField(null=True, blank=True)
     score_comment = models.TextField(blank=True)
     completion_code = models.CharField(max_length=32, blank=True)
+    # The campaign whose goal this is (its targets count it), and, for a worker who came through a join link, the
+    # crowd platform's task it was done for: the ids payment needs (docs/crowd.md).
+    campaign = models.ForeignKey("Campaign", null=True, blank=True, on_delete=models.PROTECT, related_name="dialogues")
+    crowd_assignment = models.ForeignKey(
+        "CrowdAssignment", null=True, blank=True, on_delete=models.PROTECT, related_name="dialogues"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status"]), models.Index(fields=["expert", "status"])]
+        indexes = [
+            models.Index(fields=["status"]),
+            models.Index(fields=["expert", "status"]),
+            models.Index(fields=["campaign", "goal"]),
+        ]
 
     def __str__(self) -> str:
         return f"Dialogue {self.pk} on {self.database_id} ({self.status})"
@@ -145,6 +160,11 @@ class LobbyEntry(models.Model):
     outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.WAITING)
     dialogue = models.ForeignKey(Dialogue, null=True, blank=True, on_delete=models.SET_NULL)
     completion_code = models.CharField(max_length=32, blank=True)
+    # The crowd task a worker waits for (their newest arrival through a join link): the campaign their goal comes from,
+    # and where a code given here (released, no goal) is paid.
+    crowd_assignment = models.ForeignKey(
+        "CrowdAssignment", null=True, blank=True, on_delete=models.SET_NULL, related_name="lobby_entries"
+    )
     # When the person's last lobby socket went away (None while one is open): a waiting entry nobody is behind any
     # more expires after LOBBY_RECONNECT_GRACE_SECONDS, so a closed tab is never paired.
     disconnected_at = models.DateTimeField(null=True, blank=True)
@@ -195,3 +215,127 @@ class LiveSocket(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} socket of {self.person_id} on {self.server_id}"
+
+
+# --- Campaigns and crowd platforms (docs/crowd.md) -----------------------------------------------------------------
+
+
+class CrowdPlatform(models.TextChoices):
+    PROLIFIC = "prolific", "Prolific"
+    MTURK = "mturk", "Mechanical Turk"
+
+
+def campaign_join_token() -> str:
+    """The secret part of a campaign's join link: whoever knows it can make crowd accounts, so it is not guessable."""
+    return secrets.token_urlsafe(16)
+
+
+def campaign_bonus_questions() -> int:
+    return settings.DIALOGUE_BONUS_QUESTIONS
+
+
+class CampaignQuerySet(models.QuerySet):
+    def open(self, now=None):
+        """The campaigns open at `now` (the same rule as `Campaign.is_open`)."""
+        now = now or timezone.now()
+        return self.filter(opens_at__lte=now).filter(models.Q(closes_at=None) | models.Q(closes_at__gt=now))
+
+
+class Campaign(models.Model):
+    """A named collection: which goals (those chosen, else every active goal of its databases), how many dialogues
+    each should get, in what hardness mix they are handed out, when it is open, where a crowd worker goes back to
+    with their code, and the bonus rule. Pairing reads campaigns in `dialogs.services.goal_pick_for`."""
+
+    name = models.CharField(max_length=120, unique=True)
+    join_token = models.CharField(max_length=32, unique=True, default=campaign_join_token, editable=False)
+    databases = models.ManyToManyField(Database, related_name="campaigns", blank=True)
+    goals = models.ManyToManyField(
+        Goal, related_name="campaigns", blank=True, help_text="Empty: every active goal of the databases."
+    )
+    target_per_goal = models.PositiveIntegerField(default=1, help_text="Dialogues to collect for each goal.")
+    hardness_mix = models.JSONField(
+        default=dict, blank=True, help_text="Hardness level → percent of the dialogues (empty: no mix)."
+    )
+    opens_at = models.DateTimeField(default=timezone.now)
+    closes_at = models.DateTimeField(null=True, blank=True, help_text="Empty: open until closed by hand.")
+    completion_url = models.CharField(
+        max_length=500, blank=True, help_text="Where a crowd worker is sent at the end; {code} becomes their code."
+    )
+    bonus_min_questions = models.PositiveSmallIntegerField(
+        default=campaign_bonus_questions, help_text="Good questions a dialogue needs for the bonus."
+    )
+    bonus_amount = models.DecimalField(
+        max_digits=7, decimal_places=2, default=Decimal("0.00"), help_text="Per dialogue that earns it; 0: no bonus."
+    )
+    bonus_reason = models.CharField(max_length=255, blank=True)
+    bonus_after_review = models.BooleanField(
+        default=False, help_text="Count only dialogues approved in review (else: every one not rejected)."
+    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = CampaignQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-opens_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def is_open(self, now=None) -> bool:
+        now = now or timezone.now()
+        return self.opens_at <= now and (self.closes_at is None or now < self.closes_at)
+
+    def goal_pool(self):
+        """The goals this campaign hands out: active goals on its active databases (only the chosen ones, if any)."""
+        pool = Goal.objects.filter(active=True, database__active=True, database__in=self.databases.all())
+        if self.goals.exists():
+            pool = pool.filter(id__in=self.goals.values("id"))
+        return pool
+
+    def completion_url_for(self, code: str) -> str:
+        """The campaign's completion URL with `code` in place of {code} (a URL without it is used as it is: a fixed
+        Prolific completion code, say)."""
+        return self.completion_url.replace("{code}", quote(code, safe=""))
+
+
+class CrowdWorker(models.Model):
+    """A crowd platform's worker id, bound to the one account made for it by a join link. One id is one account,
+    and an account made any other way is never bound to an id (docs/crowd.md, "Security")."""
+
+    platform = models.CharField(max_length=16, choices=CrowdPlatform.choices)
+    external_id = models.CharField(max_length=64)
+    person = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="crowd_worker")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["platform", "external_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["platform", "external_id"], name="one_account_per_crowd_id"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_platform_display()} {self.external_id}"
+
+
+class CrowdAssignment(models.Model):
+    """One task a platform gave a worker in a campaign: Prolific's study and session, or MTurk's HIT and assignment.
+    Made (or found again) each time the worker opens the join link; the newest is the one they work for."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="crowd_assignments")
+    crowd_worker = models.ForeignKey(CrowdWorker, on_delete=models.CASCADE, related_name="assignments")
+    batch_id = models.CharField(max_length=64, help_text="Prolific STUDY_ID, or MTurk hitId.")
+    session_id = models.CharField(max_length=64, help_text="Prolific SESSION_ID, or MTurk assignmentId.")
+    arrived_at = models.DateTimeField(auto_now_add=True)
+    last_arrived_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-last_arrived_at", "-id"]
+        indexes = [models.Index(fields=["crowd_worker", "-last_arrived_at"])]
+        constraints = [
+            # A session (an assignment) is one worker's: the same id from another worker is refused, not shared.
+            models.UniqueConstraint(fields=["campaign", "session_id"], name="crowd_session_once_per_campaign"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.crowd_worker} in {self.campaign_id} ({self.session_id})"

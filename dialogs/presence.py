@@ -269,7 +269,10 @@ def dialogue_release_unjoined(*, dialogue: Dialogue, now=None) -> bool:
         dialogue_record(dialogue=locked, author=None, kind=EventKind.END, payload={**payload, "requeued": True})
         paired = LobbyEntry.objects.filter(dialogue=locked, role=Role.WORKER).order_by("-id").first()
         entry, _ = LobbyEntry.objects.get_or_create(
-            person_id=locked.worker_id, outcome=LobbyEntry.Outcome.WAITING, defaults={"role": Role.WORKER}
+            person_id=locked.worker_id,
+            outcome=LobbyEntry.Outcome.WAITING,
+            # Back in the queue for the same crowd task (its campaign, its code's way back).
+            defaults={"role": Role.WORKER, "crowd_assignment_id": locked.crowd_assignment_id},
         )
         if paired is not None:
             # Their place is where they first queued: FIFO pairing puts them ahead of everyone who came later.

@@ -61,7 +61,12 @@ def lobby_overview() -> LobbyOverview:
     return LobbyOverview(
         waiting_workers=waiting_workers,
         waiting_people=frozenset(person_id for person_id, _ in waiting),
-        ready_experts=sum(1 for _, role in waiting if role == Role.EXPERT),
+        # Ready and free: an expert at their EXPERT_MAX_DIALOGUES takes nobody until one of them ends.
+        ready_experts=sum(
+            1
+            for person_id, role in waiting
+            if role == Role.EXPERT and len(open_dialogues.get(person_id, [])) < settings.EXPERT_MAX_DIALOGUES
+        ),
         typical_wait=_recent_wait_seconds(),
         open_dialogues=open_dialogues,
         worker_dialogues=worker_dialogues,
@@ -84,8 +89,9 @@ def lobby_status(person: User, overview: LobbyOverview | None = None) -> dict:
         status.update(
             {
                 "position": position,
-                "estimated_wait_seconds": round(typical * (position or 1) / max(ready_experts, 1))
-                if position
+                # No estimate without an expert ready: the screen says so rather than guess a minute.
+                "estimated_wait_seconds": round(typical * position / ready_experts)
+                if position and ready_experts
                 else None,
                 "joined_at": entry.joined_at.isoformat() if entry else None,
                 "wait_limit_seconds": settings.LOBBY_WAIT_LIMIT_SECONDS,

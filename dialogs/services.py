@@ -25,15 +25,18 @@ from annotation.acts import (
     check_phenomena,
     check_schema_linking,
 )
-from annotation.models import Database, Goal, Role, User
+from annotation.models import Database, Goal, Hardness, Role, User
 from annotation.roles import can
 from annotation.sql.sandbox import execute
 from annotation.sql.spider import SpiderEncodingError, encode_sql
 from annotation.tokens import utterance_toks
 from dialogs import assist, log
+from dialogs.crowd import crowd_assignment_current
 from dialogs.log import TurnState, answered_questions, dialogue_turns
 from dialogs.models import (
     ENDED_STATUSES,
+    Campaign,
+    CrowdAssignment,
     Dialogue,
     DialogueMode,
     DialogueStatus,
@@ -73,10 +76,14 @@ def lobby_join(*, person: User) -> LobbyEntry:
         raise DialogueError("forbidden", "Only workers and experts wait in the lobby.")
     if person.role == Role.WORKER and dialogue_open_for(person) is not None:
         raise DialogueError("busy", "You are already in a dialogue.")
+    defaults = {"role": person.role}
+    if person.role == Role.WORKER:
+        # A worker from a crowd platform waits for the task they came with: its campaign's goals, its code's way back.
+        defaults["crowd_assignment"] = crowd_assignment_current(person)
     try:
         with transaction.atomic():
             entry, _ = LobbyEntry.objects.get_or_create(
-                person=person, outcome=LobbyEntry.Outcome.WAITING, defaults={"role": person.role}
+                person=person, outcome=LobbyEntry.Outcome.WAITING, defaults=defaults
             )
     except IntegrityError:  # two tabs joined at the same instant: the other one won
         entry = LobbyEntry.objects.get(person=person, outcome=LobbyEntry.Outcome.WAITING)
@@ -108,23 +115,84 @@ def lobby_release_expired(*, now=None) -> list[LobbyEntry]:
     return released
 
 
-def goal_pick_for(worker: User | int) -> Goal | None:
-    """The goal for a worker's next dialogue.
+# The dialogues that count toward a goal's collection: those under way and those completed. An abandoned, terminated
+# or dropped dialogue gave no data, so its goal is handed out again.
+COLLECTED_STATUSES = (DialogueStatus.WAITING, DialogueStatus.ACTIVE, DialogueStatus.COMPLETED)
 
-    Database: the active one with the fewest dialogues that still has a goal this worker has not had. Goal: the
-    least-collected active goal on it that this worker has not had (ties by id, so the choice is repeatable).
+
+def goal_pick_for(worker: User | int, *, assignment: CrowdAssignment | None = None) -> Goal | None:
+    """The goal for a worker's next dialogue (see `goal_choose`), or None when there is none for them."""
+    choice = goal_choose(worker, assignment=assignment)
+    return choice[0] if choice else None
+
+
+def goal_choose(
+    worker: User | int, *, assignment: CrowdAssignment | None = None
+) -> tuple[Goal, Campaign | None] | None:
+    """The goal for a worker's next dialogue and the campaign it is drawn for; never a goal the worker has had.
+
+    With no campaign at all (a fresh install, the demo) every active goal is in play, with no target. Once a campaign
+    exists only open campaigns' goals are: those of the worker's own campaign when they came through its join link
+    (`assignment`), else those of every open campaign. A campaign's goal that has reached its target is never handed
+    out. Of the goals in play, the least-collected one; among equally collected ones, the hardness level furthest
+    behind the campaign's mix, then the database with the fewest dialogues, then the lowest id (repeatable).
+    Goals are balanced first, databases only among equals: balanced by database first, a small database's one goal
+    was handed out five times while twenty goals elsewhere had none (docs/crowd.md).
     """
     had = Dialogue.objects.filter(worker=worker).values("goal_id")
-    fresh_goals = Goal.objects.filter(active=True, database__active=True).exclude(id__in=had)
-    database = (
-        Database.objects.filter(id__in=fresh_goals.values("database_id"))
-        .annotate(n=Count("dialogues"))
-        .order_by("n", "db_id")
-        .first()
-    )
-    if database is None:
+    if assignment is not None:
+        campaigns = [assignment.campaign] if assignment.campaign.is_open() else []
+    elif Campaign.objects.exists():
+        campaigns = list(Campaign.objects.open().order_by("opens_at", "id"))
+    else:
+        pool = Goal.objects.filter(active=True, database__active=True).exclude(id__in=had)
+        goal = _least_collected(pool, Dialogue.objects.filter(status__in=COLLECTED_STATUSES))
+        return (goal, None) if goal else None
+    best = None
+    for campaign in campaigns:
+        collected = Dialogue.objects.filter(campaign=campaign, status__in=COLLECTED_STATUSES)
+        pool = campaign.goal_pool().exclude(id__in=had)
+        goal = _least_collected(pool, collected, target=campaign.target_per_goal, mix=campaign.hardness_mix)
+        # Across campaigns, the goal furthest from its target (the earlier campaign on a tie).
+        if goal is not None and (best is None or goal.collected / campaign.target_per_goal < best[0]):
+            best = (goal.collected / campaign.target_per_goal, goal, campaign)
+    return best[1:] if best else None
+
+
+def _least_collected(pool, collected, *, target: int | None = None, mix: dict | None = None) -> Goal | None:
+    """The goal of `pool` with the fewest of the `collected` dialogues, below `target` if one is given; ties as
+    `goal_choose` says. Sets `collected` on the goal it returns. At most five queries, whatever the pool's size."""
+    counts = dict(collected.order_by().values_list("goal_id").annotate(n=Count("id")))
+    candidates = [
+        (counts.get(goal_id, 0), goal_id, hardness, database_id)
+        for goal_id, hardness, database_id in pool.values_list("id", "hardness", "database_id")
+    ]
+    if target is not None:
+        candidates = [candidate for candidate in candidates if candidate[0] < target]
+    if not candidates:
         return None
-    return fresh_goals.filter(database=database).annotate(n=Count("dialogues")).order_by("n", "id").first()
+    fewest = min(candidate[0] for candidate in candidates)
+    tied = [candidate for candidate in candidates if candidate[0] == fewest]
+    if mix:
+        level = _hardness_most_behind(mix, collected, {candidate[2] for candidate in tied})
+        tied = [candidate for candidate in tied if candidate[2] == level]
+    per_database = dict(collected.order_by().values_list("database_id").annotate(n=Count("id")))
+    _, goal_id, _, _ = min(tied, key=lambda candidate: (per_database.get(candidate[3], 0), candidate[1]))
+    goal = Goal.objects.get(pk=goal_id)
+    goal.collected = fewest
+    return goal
+
+
+def _hardness_most_behind(mix: dict, collected, levels: set[str]) -> str:
+    """Of `levels`, the one whose share of the `collected` dialogues is furthest below its share in `mix` (percent
+    per level; a level the mix leaves out wants none). Ties go to the easier level."""
+    done = dict(collected.order_by().values_list("goal__hardness").annotate(n=Count("id")))
+    total, wanted = sum(done.values()), sum(mix.values()) or 1
+
+    def behind(level: str) -> float:
+        return mix.get(level, 0) / wanted - (done.get(level, 0) / total if total else 0)
+
+    return max((level for level in Hardness.values if level in levels), key=behind)
 
 
 def lobby_pair() -> list[Dialogue]:
@@ -182,16 +250,28 @@ def _pair_one(worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[
         return []
     # The expert who has been idle longest (most places left, then earliest ready).
     expert_entry = min(free, key=lambda e: (-places[e.person_id], e.joined_at, e.id))
-    goal = goal_pick_for(worker_entry.person_id)
+    # Read apart from the locked queue: a join on its nullable side could not be locked (PostgreSQL refuses).
+    assignment = (
+        CrowdAssignment.objects.select_related("campaign").get(pk=worker_entry.crowd_assignment_id)
+        if worker_entry.crowd_assignment_id
+        else None
+    )
+    choice = goal_choose(worker_entry.person_id, assignment=assignment)
     now = timezone.now()
-    if goal is None:
+    if choice is None:
         worker_entry.outcome = LobbyEntry.Outcome.NO_GOAL
         worker_entry.ended_at = now
         worker_entry.completion_code = completion_code()
         worker_entry.save(update_fields=["outcome", "ended_at", "completion_code"])
         return []
+    goal, campaign = choice
     dialogue = Dialogue.objects.create(
-        database_id=goal.database_id, goal=goal, worker_id=worker_entry.person_id, expert_id=expert_entry.person_id
+        database_id=goal.database_id,
+        goal=goal,
+        worker_id=worker_entry.person_id,
+        expert_id=expert_entry.person_id,
+        campaign=campaign,
+        crowd_assignment=assignment,
     )
     worker_entry.outcome = LobbyEntry.Outcome.PAIRED
     worker_entry.ended_at = now
@@ -546,6 +626,10 @@ def _post_share_result(post: _Post):
         result=result,
         previous_sql=_run_sql(post.dialogue, previous.shared_run) if previous else None,
     )
+    dialogue = post.dialogue
+    labels["goal_match"] = assist.goal_match(
+        database=dialogue.database, goal_sql=dialogue.goal.sql if dialogue.goal_id else "", result=result
+    )
     return [shared, post.record_server(EventKind.TURN_LABELS, log.turn_labels_payload(turn.seq, "detected", labels))]
 
 
@@ -688,6 +772,9 @@ def _end(dialogue: Dialogue, person: User | None, side: str, status: str, client
         locked.completion_code = locked.completion_code or completion_code()
         locked.incomplete = answered < locked.min_questions
         locked.save(update_fields=["status", "ended_at", "completion_code", "incomplete"])
+        if not locked.is_solo:
+            # The expert finishes this one (scores it) before the next: the room asks whether to stay ready.
+            lobby_leave(person=locked.expert)
         event = dialogue_record(
             dialogue=locked,
             author=person,

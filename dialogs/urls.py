@@ -1,6 +1,6 @@
 from django.urls import path
 
-from dialogs import views
+from dialogs import campaign_views, views
 
 app_name = "dialogs"
 
@@ -9,6 +9,7 @@ urlpatterns = [
     path("worker/tutorial/", views.tutorial, name="tutorial"),
     path("worker/leave/", views.lobby_leave, name="lobby_leave"),
     path("expert/", views.expert_home, name="expert_home"),
+    path("expert/ready/", views.expert_ready, name="expert_ready"),
     path("dialogues/<int:dialogue_id>/", views.room, name="room"),
     path("dialogues/<int:dialogue_id>/tables/<int:table_index>/", views.room_table, name="room_table"),
     path("manage/live/", views.operations, name="operations"),
@@ -18,4 +19,11 @@ urlpatterns = [
     path("solo/<int:dialogue_id>/labels/", views.solo_labels, name="solo_labels"),
     path("solo/<int:dialogue_id>/another/", views.solo_another, name="solo_another"),
     path("solo/<int:dialogue_id>/finish/", views.solo_finish, name="solo_finish"),
+    path("manage/campaigns/", campaign_views.campaign_list, name="campaign_list"),
+    path("manage/campaigns/new/", campaign_views.campaign_edit, name="campaign_new"),
+    path("manage/campaigns/<int:campaign_id>/", campaign_views.campaign_detail, name="campaign_detail"),
+    path("manage/campaigns/<int:campaign_id>/edit/", campaign_views.campaign_edit, name="campaign_edit"),
+    path("manage/campaigns/<int:campaign_id>/new-link/", campaign_views.campaign_new_link, name="campaign_new_link"),
+    path("join/<str:token>/", campaign_views.crowd_join, name="crowd_join"),
+    path("worker/return/", campaign_views.crowd_return, name="crowd_return"),
 ]

@@ -15,8 +15,7 @@ from annotation.acts import (
     FOLLOW_UP_KINDS,
     INTENT_CATEGORY_NAMES,
     RESPONSE_GUIDE,
-    SYSTEM_ACTS,
-    USER_ACTS,
+    acts_with_keys,
 )
 from annotation.models import Role
 from annotation.roles import role_required
@@ -24,6 +23,7 @@ from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
 from annotation.tokens import utterance_toks
 from dialogs import selectors, services
+from dialogs.crowd import crowd_assignment_current, crowd_return_config
 from dialogs.forms import SoloStartForm
 from dialogs.models import Dialogue, DialogueMode
 from dialogs.services import DialogueError
@@ -38,9 +38,16 @@ def worker_home(request):
     dialogue = services.dialogue_open_for(request.user)
     if dialogue is not None:
         return redirect("dialogs:room", dialogue_id=dialogue.pk)
-    # After "Leave the queue" the page must not put the worker straight back in: they rejoin with a button.
-    auto_join = "left" not in request.GET
-    return render(request, "dialogs/lobby.html", {"role": Role.WORKER, "auto_join": auto_join})
+    # The queue is joined on purpose: on the first visit (from the tutorial), or with "Take another dialogue"
+    # (?join=1). After a dialogue, or after "Leave the queue", the page waits for the button: a worker who only looks
+    # at "My tasks" is not paired again.
+    auto_join = "join" in request.GET or (
+        "left" not in request.GET and not Dialogue.objects.filter(worker=request.user).exists()
+    )
+    crowd_return = crowd_return_config(crowd_assignment_current(request.user))
+    return render(
+        request, "dialogs/lobby.html", {"role": Role.WORKER, "auto_join": auto_join, "crowd_return": crowd_return}
+    )
 
 
 @role_required("chat.as_worker")
@@ -75,6 +82,7 @@ def worker_room(request, dialogue):
             "dialogue": dialogue,
             "tables": describe_tables(dialogue.database.schema),
             "follow_up_kinds": FOLLOW_UP_KINDS,
+            "crowd_return": crowd_return_config(dialogue.crowd_assignment),
         },
     )
 
@@ -87,8 +95,8 @@ def expert_room(request, dialogue):
         {
             "dialogue": dialogue,
             "tables": describe_tables(dialogue.database.schema),
-            "user_acts": USER_ACTS,
-            "system_acts": SYSTEM_ACTS,
+            "user_act_keys": acts_with_keys("user"),
+            "system_act_keys": acts_with_keys("system"),
             "schema_json": dialogue.database.schema,
             "labels_json": label_vocabulary(),
             "acts_json": {"rules": ACT_RULES, "guide": RESPONSE_GUIDE},
@@ -112,7 +120,12 @@ def room(request, dialogue_id):
         from django.contrib.auth.views import redirect_to_login
 
         return redirect_to_login(request.get_full_path())
-    dialogue = get_object_or_404(Dialogue.objects.select_related("database", "goal"), pk=dialogue_id)
+    dialogue = get_object_or_404(
+        Dialogue.objects.select_related(
+            "database", "goal", "crowd_assignment__campaign", "crowd_assignment__crowd_worker"
+        ),
+        pk=dialogue_id,
+    )
     try:
         side = services.dialogue_side(dialogue=dialogue, person=request.user)
     except DialogueError:
@@ -160,6 +173,23 @@ def lobby_leave(request):
     services.lobby_leave(person=request.user)
     messages.info(request, "You left the queue. Come back whenever you like.")
     return redirect(reverse("dialogs:worker_home") + "?left=1")
+
+
+@require_POST
+@role_required("chat.as_expert")
+def expert_ready(request):
+    """The expert's answer, after a dialogue, to "take the next worker?": ready again, or not for now."""
+    if request.POST.get("ready") == "1":
+        try:
+            services.lobby_join(person=request.user)
+        except DialogueError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, "You are ready: the next waiting worker is paired with you.")
+    else:
+        services.lobby_leave(person=request.user)
+        messages.info(request, "You are not taking dialogues. Switch on “Ready” when you want the next one.")
+    return redirect("dialogs:expert_home")
 
 
 # --- Solo sequences (SParC, CHASE-C): one expert writes questions and their SQL ------------------------------------

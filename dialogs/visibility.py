@@ -15,7 +15,8 @@ _WORKER_FIELDS: dict[str, tuple[str, ...]] = {
     EventKind.RESULT_SHARED: ("turn", "columns", "rows", "row_count", "truncated", "total_rows"),
     EventKind.RESPONSE: ("turn", "text"),
     EventKind.DROP: ("turn", "warning"),
-    EventKind.END: ("status", "completion_code", "requeued"),
+    # The reason too: a terminated worker is told why (the expert writes it for them).
+    EventKind.END: ("status", "completion_code", "requeued", "reason"),
     # What to ask next, in plain words: the category and relation are the expert's and the statistics' business.
     EventKind.RECOMMENDATION: ("turn", "text"),
 }

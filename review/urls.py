@@ -1,6 +1,6 @@
 from django.urls import path
 
-from review import views
+from review import payment_views, views
 
 app_name = "review"
 
@@ -25,4 +25,6 @@ urlpatterns = [
     path("statistics/", views.statistics, name="statistics"),
     path("statistics/data.json", views.statistics_json, name="statistics_json"),
     path("statistics/figures/<str:name>.<str:fmt>", views.statistics_figure, name="statistics_figure"),
+    path("payments/", payment_views.payment_home, name="payments"),
+    path("payments/<int:campaign_id>/<str:name>.csv", payment_views.payment_file, name="payment_file"),
 ]

@@ -240,4 +240,9 @@ def test_the_worker_is_told_they_are_requeued(goals, settings):
     (dialogue,) = services.lobby_pair()
     presence.dialogues_release_unjoined(now=timezone.now() + timedelta(seconds=settings.EXPERT_JOIN_LIMIT_SECONDS + 1))
     end = dialogue.events.get(kind=EventKind.END)
-    assert event_view(end, "worker")["payload"] == {"status": "abandoned", "completion_code": "", "requeued": True}
+    assert event_view(end, "worker")["payload"] == {
+        "status": "abandoned",
+        "completion_code": "",
+        "requeued": True,
+        "reason": "The expert did not join. You are back in the queue, first in line.",
+    }

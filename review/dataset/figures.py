@@ -10,6 +10,7 @@ import logging
 
 import matplotlib
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 # fontTools logs every glyph subset of a PDF at INFO; the platform's root logger is at INFO.
 logging.getLogger("fontTools").setLevel(logging.WARNING)
@@ -37,6 +38,8 @@ _COLOR = "#3b5bdb"
 
 
 def _bars(axes, labels, values, *, horizontal=False, xlabel="", ylabel="count") -> None:
+    # Counts are whole numbers: no 0.5 ticks on a small selection.
+    (axes.xaxis if horizontal else axes.yaxis).set_major_locator(MaxNLocator(integer=True))
     if horizontal:
         positions = range(len(labels))
         axes.barh(list(positions), values, color=_COLOR)
@@ -100,6 +103,7 @@ def draw(name: str, stats: dict) -> Figure:
                      color="#f08c00")  # fmt: skip
             axes.set_xticks(positions, [label.replace("_", " ") for label in asked], rotation=20, ha="right")
             axes.set_ylabel("SQL turns")
+            axes.yaxis.set_major_locator(MaxNLocator(integer=True))
             axes.legend(frameon=False)
         else:
             raise KeyError(name)

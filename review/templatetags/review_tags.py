@@ -19,3 +19,12 @@ def join_if_list(value) -> str:
 def percent(value) -> str:
     """A share (0 to 1) as a whole percentage; a dash when there is nothing to divide by (None)."""
     return "—" if value is None else f"{value:.0%}"
+
+
+@register.filter
+def format_names(formats) -> str:
+    """Export formats as people read them ("CoSQL release, SParC"), not as the options store them."""
+    from review.models import DatasetFormat
+
+    labels = dict(DatasetFormat.choices)
+    return ", ".join(labels.get(name, name) for name in formats or [])

@@ -131,6 +131,7 @@ const drafts = new Map(); // turn seq (or "none") -> what the expert typed/ticke
 const inFlight = new Map();  // client id -> {type, turn}
 let manualTurn = null;
 let lastRecommendation = null;  // the newest recommendation, until the user's next question takes it
+let lastScrolledTo = null;
 let shownTurn;            // undefined until the first draw
 let state = null;
 let over = false;
@@ -175,7 +176,8 @@ function previousSharedSql(seq) {
 function loadDraft(seq) {
   const draft = draftOf(seq);
   const turn = turns.get(seq);
-  sqlInput.value = draft.sql ?? (seq !== null ? previousSharedSql(seq) : "");
+  // Never silently prefilled: starting from the previous question's SQL is the expert's choice (the button).
+  sqlInput.value = draft.sql ?? "";
   $("response-text").value = draft.response ?? "";
   setChecked("user-acts", draft.userActs ?? turn?.userActs);
   setChecked("system-acts", draft.systemActs);
@@ -184,7 +186,11 @@ function loadDraft(seq) {
   validation.check();
 }
 
-sqlInput.addEventListener("input", () => { draftOf(shownTurn).sql = sqlInput.value; client.typing(); });
+sqlInput.addEventListener("input", () => {
+  draftOf(shownTurn).sql = sqlInput.value;
+  $("start-from-last").hidden = !previousSharedSql(shownTurn) || Boolean(sqlInput.value.trim());
+  client.typing();
+});
 $("response-text").addEventListener("input", () => {
   draftOf(shownTurn).response = $("response-text").value;
   $("draft-note").hidden = !turns.get(shownTurn)?.draft || $("response-text").value !== turns.get(shownTurn).draft;
@@ -195,11 +201,19 @@ $("user-acts").addEventListener("change", () => {
   draftOf(shownTurn).userActs = checked("user-acts");
   drawActsState();
   drawResponseGuide();
+  drawSuggestedActs();
+  saveActsSoon();
+});
+$("start-from-last").addEventListener("click", () => {
+  sqlInput.value = previousSharedSql(shownTurn);
+  sqlInput.dispatchEvent(new Event("input"));
+  sqlInput.focus();
 });
 $("system-acts").addEventListener("change", () => {
   draftOf(shownTurn).systemActs = checked("system-acts");
   $("send-refusal").textContent = "";
   drawResponseGuide();
+  drawSuggestedActs();
 });
 
 // --- Drawing --------------------------------------------------------------------------------------------------------
@@ -246,11 +260,36 @@ function runCard(run, number) {
       card.append(resultTable(result));
       const share = element("button", "share", "Send this result to the user");
       share.type = "button";
-      share.addEventListener("click", () => {
+      const send = () => {
         clearErrors();
+        card.querySelector(".share-guard")?.remove();
         sendTracked("share_result", { turn: run.turn, run: run.seq });
         share.disabled = true;
         share.textContent = "Sending…";
+      };
+      share.addEventListener("click", () => {
+        const warnings = shareWarnings(run);
+        if (!warnings.length) {
+          send();
+          return;
+        }
+        // A result that is probably not the one meant is sent only when the expert says so (it ships in the release).
+        card.querySelector(".share-guard")?.remove();
+        const guard = element("div", "notice warn share-guard");
+        guard.setAttribute("role", "alertdialog");
+        guard.dataset.testid = "share-guard";
+        guard.append(element("strong", "", "Send this result anyway?"));
+        const list = element("ul");
+        for (const warning of warnings) list.append(element("li", "", warning));
+        const anyway = element("button", "danger", "Send anyway");
+        anyway.type = "button";
+        anyway.addEventListener("click", send);
+        const cancel = element("button", "", "Cancel");
+        cancel.type = "button";
+        cancel.addEventListener("click", () => guard.remove());
+        guard.append(list, anyway, document.createTextNode(" "), cancel);
+        card.append(guard);
+        anyway.focus();
       });
       card.append(share);
     } else {
@@ -265,12 +304,35 @@ function runCard(run, number) {
   return card;
 }
 
+// Why sharing this run may be a mistake: nothing in it, a newer successful run of the same turn, or SQL that the
+// release's Spider encoding (and so review's final validation) will refuse.
+function shareWarnings(run) {
+  const warnings = [];
+  const result = run.result || {};
+  if (result.ok && (result.total_rows ?? result.row_count) === 0) {
+    warnings.push("The result has no rows: the user will see an empty table.");
+  }
+  const turn = turns.get(run.turn);
+  const newer = (turn ? turn.runs : looseRuns).filter((other) => other.seq > run.seq && other.result?.ok);
+  if (newer.length) warnings.push("This is not the latest successful run of this question: a newer one exists.");
+  if (result.spider_error) warnings.push(`It cannot be encoded under the Spider protocol: ${result.spider_error}.`);
+  return warnings;
+}
+
 function drawRuns(turn) {
   const runs = turn ? turn.runs : looseRuns;
   const cards = runs.map((run, i) => runCard(run, i + 1)).reverse();  // newest first: the one just run is on top
   for (const card of cards) {
     const sent = turn && Number(card.dataset.run) === turn.sharedRun;
     card.classList.toggle("sent", Boolean(sent));
+    card.querySelector(".goal-badge")?.remove();
+    if (sent && turn.goalMatch !== undefined && turn.goalMatch !== null) {
+      // Whether this question's result is already the goal's: the dialogue may be near its end.
+      const badge = element("span", `pill goal-badge ${turn.goalMatch ? "ok" : ""}`,
+        turn.goalMatch ? "same result as the goal SQL" : "not the goal SQL's result");
+      badge.dataset.testid = "goal-badge";
+      card.querySelector(".run-head").append(" ", badge);
+    }
     const share = card.querySelector("button.share");
     if (share) {
       share.disabled = Boolean(sent) || !turn;
@@ -309,10 +371,16 @@ function refresh() {
   drawRuns(turn);
   drawLabels(turn);
   drawResponseGuide();
+  drawSuggestedActs();
+  $("start-from-last").hidden = !turn || !previousSharedSql(turn.seq) || Boolean(sqlInput.value.trim());
   $("draft-note").hidden = !turn?.draft || $("response-text").value !== turn.draft;
   $("step-acts").classList.toggle("done", Boolean(turn?.userActs));
   $("step-runs").classList.toggle("done", Boolean(turn?.sharedRun));
   for (const [s, block] of chat.turns) block.classList.toggle("selected", s === seq);
+  if (seq !== lastScrolledTo) {
+    chat.turnBlock(seq)?.scrollIntoView({ block: "nearest" });  // the question being worked on stays in view
+    lastScrolledTo = seq;
+  }
   $("turn-reset").hidden = manualTurn === null;
   // Without a question the steps would only invite clicks that cannot work: show the waiting title alone.
   $("steps").hidden = !turn;
@@ -329,6 +397,13 @@ function decorateTurn(turn) {
   const extra = block.querySelector(".turn-extra");
   const status = turn.dropped ? ["dropped", "bad"] : turn.responded ? ["answered", "ok"] : ["open", ""];
   extra.replaceChildren(chips(turn.userActs, "user"), element("span", `pill ${status[1]}`, status[0]));
+  const sql = turn.runs.find((run) => run.seq === turn.sharedRun)?.sql;
+  if (sql && turn.responded) {
+    // An answered question keeps its SQL at hand, folded away.
+    const details = element("details", "turn-sql");
+    details.append(element("summary", "", "SQL"), element("pre", "mono sql-block", sql));
+    extra.append(details);
+  }
 }
 
 function drawSummary() {
@@ -361,6 +436,7 @@ const labelEditor = new LabelEditor($("label-editor"), {
 
 function onTurnLabels(turn, p) {
   foldLabels(turn, p);
+  if (p.source === "detected" && "goal_match" in p) turn.goalMatch = p.goal_match;
   if (p.source === "detected" && p.draft) {
     const draft = draftOf(turn.seq);
     // Offered, never forced: what the expert already typed stays.
@@ -527,17 +603,58 @@ $("turn-reset").addEventListener("click", () => {
   refresh();
 });
 
-$("save-acts").addEventListener("click", () => {
-  clearErrors();
-  const acts = checked("user-acts");
-  if (!acts.length) {
-    $("acts-state").textContent = "tick at least one user act";
-    $("acts-state").className = "step-state todo";
-    return;
-  }
-  sendTracked("user_acts", { turn: shownTurn, acts });
-  $("acts-state").textContent = "saving…";
+// Ticking a user act saves the turn's acts at once (a burst of ticks becomes one save).
+let actsTimer = null;
+function saveActsSoon() {
+  clearTimeout(actsTimer);
+  const turn = shownTurn;
+  actsTimer = setTimeout(() => {
+    if (turn === null || turn === undefined || turn !== shownTurn) return;
+    const acts = checked("user-acts");
+    if (!acts.length) {
+      $("acts-state").textContent = "tick at least one user act";
+      $("acts-state").className = "step-state todo";
+      return;
+    }
+    if (turns.get(turn)?.userActs?.join() === acts.join()) return;
+    clearErrors();
+    sendTracked("user_acts", { turn, acts });
+    $("acts-state").textContent = "saving…";
+  }, 250);
+}
+
+// Acts by key, as annotation tools do (the keys are on the chips; not while typing in a text box).
+const ACT_BY_KEY = new Map();
+document.querySelectorAll("#user-acts label.act, #system-acts label.act").forEach((label) => {
+  ACT_BY_KEY.set(label.querySelector(".act-key").textContent.trim(), label.querySelector("input"));
 });
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  const target = e.target;
+  if (target.closest("textarea, input:not([type=checkbox]), select, [contenteditable=true], dialog")) return;
+  const box = ACT_BY_KEY.get(e.key);
+  if (!box || over || shownTurn === null || shownTurn === undefined) return;
+  e.preventDefault();
+  box.checked = !box.checked;
+  box.dispatchEvent(new Event("change", { bubbles: true }));
+});
+
+// The acts usual for the situation, outlined (never ticked): INFORM_SQL for a new question; once a result is shared,
+// CONFIRM_SQL; otherwise what the act rules ask for the labelled user acts.
+function drawSuggestedActs() {
+  const turn = turns.get(shownTurn);
+  const suggested = new Set();
+  if (turn && !turn.userActs && !checked("user-acts").length) suggested.add("INFORM_SQL");
+  const userActs = turn ? (checked("user-acts").length ? checked("user-acts") : turn.userActs || []) : [];
+  for (const rule of ACTS.rules) {
+    if (userActs.includes(rule.user) && !(rule.unless && userActs.includes(rule.unless))) suggested.add(rule.system[0]);
+  }
+  if (turn?.sharedRun) suggested.add("CONFIRM_SQL");
+  document.querySelectorAll("#user-acts label.act, #system-acts label.act").forEach((label) => {
+    const box = label.querySelector("input");
+    label.classList.toggle("suggested", suggested.has(box.value) && !box.checked);
+  });
+}
 
 $("run-sql").addEventListener("click", () => {
   const sql = sqlInput.value.trim();

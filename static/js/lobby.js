@@ -1,6 +1,7 @@
 // The lobby, for both roles: the worker waits in the queue; the expert says "ready" and watches who waits.
 // Either side is sent to the room as soon as the server pairs them.
 
+import { returnToPlatform } from "./crowd_return.js";
 import { WsClient } from "./wsclient.js";
 
 const root = document.getElementById("lobby");
@@ -91,7 +92,9 @@ function workerLobby() {
     showQueued(true);
     headline.textContent = status.position === 1 ? "You are next. Waiting for an expert…" : "Waiting for an expert…";
     $("position").textContent = `${status.position} of ${status.waiting_workers}`;
-    $("estimate").textContent = roughly(status.estimated_wait_seconds);
+    $("estimate").textContent = status.ready_experts
+      ? roughly(status.estimated_wait_seconds)
+      : "no expert is online right now: you keep your place until one comes";
     tick();
   };
 
@@ -105,6 +108,7 @@ function workerLobby() {
     $("released-message").textContent = message.message;
     $("released-code").textContent = message.completion_code;
     $("released").hidden = false;
+    returnToPlatform(root, $("return-note"), message.completion_code);
   };
 
   $("join").addEventListener("click", () => {

@@ -2,6 +2,7 @@
 
 import { ChatLog, PresenceBadge } from "./chat_log.js";
 import { TablePager } from "./table_view.js";
+import { returnToPlatform } from "./crowd_return.js";
 import { WsClient } from "./wsclient.js";
 
 const root = document.getElementById("room");
@@ -73,8 +74,12 @@ function updateEnd() {
       + `(${state.answered_questions} of ${state.min_questions} answered).`;
 }
 
-function finish(code, status) {
+function finish(code, status, reason) {
   over = true;
+  if (reason && status === "terminated") {
+    $("end-reason").textContent = `The expert's reason: ${reason}`;
+    $("end-reason").hidden = false;
+  }
   if (code) completionCode = code;
   $("message").disabled = true;
   $("send").disabled = true;
@@ -89,6 +94,7 @@ function finish(code, status) {
   $("finished-title").textContent = titles[status] || "The dialogue has ended";
   $("completion-code").textContent = completionCode || "…";
   $("finished").hidden = false;
+  returnToPlatform(root, $("return-note"), completionCode);  // a worker from a crowd platform goes back with the code
   $("partner").hidden = true;
 }
 
@@ -174,7 +180,7 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
         if (!history) window.location.assign("/worker/");
       } else if (event.kind === "end") {
         reveal();
-        finish(event.payload.completion_code, event.payload.status);
+        finish(event.payload.completion_code, event.payload.status, event.payload.reason);
       }
       if (!history && event.author_role === "expert" && document.hidden) document.title = "(new) Chat room · wozsql";
     },
@@ -249,6 +255,10 @@ $("message").addEventListener("keydown", (e) => {
 $("message").addEventListener("input", () => client.typing());
 $("end").addEventListener("click", () => {
   if (!state?.can_end || over) return;
+  $("end-dialog").showModal();  // ending is for good: asked once more
+});
+$("end-dialog").addEventListener("close", () => {
+  if ($("end-dialog").returnValue !== "confirm" || !state?.can_end || over) return;
   showError("");
   $("end").disabled = true;
   client.send("end");

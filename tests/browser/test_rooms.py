@@ -81,9 +81,8 @@ def ask(worker, expert, text: str):
 
 
 def label(expert, *acts: str):
-    for act in acts:
+    for act in acts:  # ticking saves at once
         expert.check(f"#user-acts input[value={act}]")
-    expert.get_by_role("button", name="Save labels").click()
     expect(expert.locator("#acts-state")).to_have_text(f"saved: {', '.join(acts)}")
 
 
@@ -168,6 +167,10 @@ def test_worker_and_expert_complete_a_dialogue(new_page, people):
     end = worker.get_by_role("button", name="End dialogue")
     expect(end).to_be_enabled()
     end.click()
+    worker.get_by_role("button", name="Keep asking").click()  # asked once more: not yet
+    expect(worker.locator("#message")).to_be_enabled()
+    end.click()
+    worker.get_by_role("button", name="End the dialogue").click()
     expect(worker.get_by_test_id("completion-code")).to_have_text(re.compile(r"^WOZ-[0-9A-F]+$"))
     expect(worker.locator("#message")).to_be_disabled()
 
@@ -178,8 +181,15 @@ def test_worker_and_expert_complete_a_dialogue(new_page, people):
     expert.get_by_role("button", name="Submit score").click()
     expect(expert.locator("#summary")).to_be_visible()
     expect(expert.locator("#summary-facts")).to_contain_text("4")
-    expert.get_by_role("link", name="Back to the expert desk").click()
+    # Not paired again while scoring: asked whether to stay ready.
+    expert.get_by_role("button", name="Stop for now").click()
     expect(expert).to_have_url(re.compile("/expert/$"))
+    expect(expert.locator("#ready-toggle")).not_to_be_checked()
+
+    # The worker is not queued again by looking at "My tasks": another dialogue is taken on purpose.
+    worker.get_by_role("link", name="Take another dialogue").wait_for()
+    worker.goto("/worker/")
+    expect(worker.get_by_role("button", name="Wait for an expert")).to_be_visible()
 
     # The worker's browser never held any SQL: not on the page, not in a single websocket frame.
     html = worker.content()
@@ -288,6 +298,7 @@ def test_reloading_either_room_loses_nothing(new_page, people):
     expect(worker.locator(".bubble.result")).to_have_count(2)
     expect(worker.locator(".bubble.response")).to_have_count(3)
     worker.get_by_role("button", name="End dialogue").click()
+    worker.get_by_role("button", name="End the dialogue").click()
     expect(worker.get_by_test_id("completion-code")).to_have_text(re.compile("^WOZ-"))
     expect(expert.locator("#score-panel")).to_be_visible()
 
@@ -348,9 +359,9 @@ def test_expert_cannot_send_without_labels(new_page, people):
     # The server's own refusal (here: a label it does not know) is shown next to the panel too.
     expert.evaluate(
         """() => { const box = document.querySelector('#user-acts input');
-                   box.value = 'SHOUTING'; box.checked = true; }"""
+                   box.value = 'SHOUTING'; box.checked = true;
+                   box.dispatchEvent(new Event('change', { bubbles: true })); }"""
     )
-    expert.get_by_role("button", name="Save labels").click()
     expect(expert.get_by_test_id("panel-errors")).to_contain_text("labels")
     expect(expert.get_by_test_id("panel-errors")).to_contain_text("SHOUTING")
 

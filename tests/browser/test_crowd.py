@@ -1,0 +1,111 @@
+"""A crowd worker's whole way through a campaign in a real browser: in by a Prolific-style link, the tutorial, a
+dialogue with an expert, back to the campaign's completion URL with the code; then the admin's bonus file."""
+
+import re
+import secrets
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import CLEAR_LOBBY
+from tests.browser.test_rooms import answer_with_sql, first_table, pair, read_tables_and_reveal
+
+# A campaign over every demo database, pointing its completion URL at a page of the platform itself that answers
+# without a redirect (the health probe), so the browser's URL shows where the worker was sent.
+CREATE_CAMPAIGN = """
+from datetime import timedelta
+from decimal import Decimal
+from django.utils import timezone
+from annotation.models import Database
+from dialogs.campaigns import campaign_save
+campaign = campaign_save(
+    name="Browser crowd campaign", databases=list(Database.objects.filter(active=True)), goals=[], target_per_goal=50,
+    hardness_mix={{}}, opens_at=timezone.now() - timedelta(minutes=5), closes_at=None,
+    completion_url="{url}/healthz?cc={{code}}", bonus_min_questions=5, bonus_amount=Decimal("0.75"),
+)
+print(campaign.pk, campaign.join_token)
+"""
+# Afterwards the platform is as the other browser tests expect it: no campaign at all, every goal in play.
+DELETE_CAMPAIGN = """
+from dialogs.models import Campaign, CrowdAssignment, Dialogue, LobbyEntry
+campaign = Campaign.objects.get(pk={pk})
+Dialogue.objects.filter(campaign=campaign).update(campaign=None, crowd_assignment=None)
+LobbyEntry.objects.filter(crowd_assignment__campaign=campaign).update(crowd_assignment=None)
+CrowdAssignment.objects.filter(campaign=campaign).delete()
+campaign.delete()
+"""
+
+
+@pytest.fixture(autouse=True)
+def patient_expectations():
+    """Two live browsers, a server and the SQL sandbox share the machine; the way back waits out its countdown."""
+    expect.set_options(timeout=15_000)
+    yield
+    expect.set_options(timeout=5_000)
+
+
+@pytest.fixture
+def campaign(platform, people):
+    people("alice", "cora")  # Cora, an expert of her own (Alice is not used: the worker comes from Prolific)
+    output = platform.manage("shell", "-c", CREATE_CAMPAIGN.format(url=platform.url))
+    pk, token = output.strip().splitlines()[-1].split()  # the shell may say more before the script's own line
+    yield {"pk": pk, "token": token}
+    platform.manage("shell", "-c", DELETE_CAMPAIGN.format(pk=pk))
+    platform.manage("shell", "-c", CLEAR_LOBBY)
+
+
+def test_a_prolific_worker_completes_a_dialogue_goes_back_with_the_code_and_is_in_the_bonus_file(new_page, campaign):
+    pid, study, session = (secrets.token_hex(12) for _ in range(3))
+    worker, expert = new_page(), new_page("cora")
+
+    # In through the study link: an account is made and signed in, and the tutorial comes first.
+    worker.goto(f"/join/{campaign['token']}/?PROLIFIC_PID={pid}&STUDY_ID={study}&SESSION_ID={session}")
+    expect(worker).to_have_url(re.compile("/worker/tutorial/$"))
+    expect(worker.get_by_test_id("username")).to_have_text(f"prolific-{pid}")
+
+    pair(worker, expert)
+    read_tables_and_reveal(worker)
+    table = first_table(expert)
+    # More than four good related questions: the campaign's bonus rule.
+    for n in range(1, 6):
+        answer_with_sql(
+            worker,
+            expert,
+            f"Question {n}: how many {table} rows are there?",
+            f"SELECT count(*) FROM {table}",
+            f"Answer {n}: here is the number of {table} rows.",
+        )
+    end = worker.get_by_role("button", name="End dialogue")
+    expect(end).to_be_enabled()  # once the fifth answer's state has arrived
+    end.click()
+    confirm = worker.get_by_role("button", name="End the dialogue")
+    if confirm.is_visible():  # the room asks once more before ending for good
+        confirm.click()
+    code_box = worker.get_by_test_id("completion-code")
+    expect(code_box).to_have_text(re.compile(r"^WOZ-[0-9A-F]+$"))
+    code = code_box.inner_text()
+    expect(worker.get_by_test_id("return-link")).to_be_visible()
+
+    # After a few seconds with the code on screen, the browser is at the campaign's completion URL, with the code.
+    expect(worker).to_have_url(re.compile(rf"/healthz\?cc={re.escape(code)}$"))
+
+    expect(expert.locator("#score-panel")).to_be_visible()
+    expert.locator("label.score-option", has_text="5").click()
+    expert.get_by_role("button", name="Submit score").click()
+    expect(expert.locator("#summary")).to_be_visible()
+
+    # The admin downloads the campaign's bonus files: the worker is in them, with the bonus of one dialogue.
+    admin = new_page("ada")
+    admin.goto("/review/payments/")
+    row = admin.get_by_test_id("payments").locator("tr", has_text="Browser crowd campaign")
+    with admin.expect_download() as listed:
+        row.get_by_role("link", name="Bonus list (every worker)").click()
+    bonus_list = open(listed.value.path(), encoding="utf-8").read()
+    assert f"prolific,{pid},{study},1,1,0.75," in bonus_list
+    with admin.expect_download() as prolific:
+        row.get_by_role("link", name="Prolific bulk bonus").click()
+    assert open(prolific.value.path(), encoding="utf-8").read() == f"{pid},0.75\n"
+    with admin.expect_download() as codes:
+        row.get_by_role("link", name="Completion codes and outcomes").click()
+    assert f"prolific,{pid},{study},{session}," in open(codes.value.path(), encoding="utf-8").read()
+    assert f",completed,{code}," in open(codes.value.path(), encoding="utf-8").read()
