@@ -200,7 +200,7 @@ OPERATIONS_LISTED = 200
 def operations_overview(now=None) -> dict:
     """What the live operations board shows, in a fixed number of queries whatever the crowd: who waits (and how
     long), who is ready, the open rooms (database, age, questions, last activity), today's outcomes, dialogues per
-    hour over the last day, and the median wait of the workers paired in the last hour. Times are ISO strings and
+    hour over the last day, the median wait of the workers paired in the last hour, and each campaign's progress. Times are ISO strings and
     seconds, ready to send as JSON."""
     from datetime import timedelta
 
@@ -208,6 +208,7 @@ def operations_overview(now=None) -> dict:
     from django.db.models.functions import TruncHour
     from django.utils import timezone
 
+    from dialogs.campaigns import campaign_progress_list
     from dialogs.models import Event, EventKind
 
     now = now or timezone.now()
@@ -309,5 +310,15 @@ def operations_overview(now=None) -> dict:
         "median_wait_seconds_last_hour": round(median(waits)) if waits else None,
         "paired_last_hour": len(waits),
         "today": {status: today.get(status, 0) for status in ("completed", "abandoned", "dropped", "terminated")},
+        "campaigns": [
+            {
+                "name": row.campaign.name,
+                "open": row.open,
+                "goals": row.goals,
+                "target": row.target,
+                "collected": row.collected,
+            }
+            for row in campaign_progress_list(now)
+        ],
         "per_hour": {"hours": [hour.strftime("%H:00") for hour in hours], "started": started, "completed": completed},
     }

@@ -75,7 +75,7 @@ def test_the_overview_costs_the_same_queries_for_one_room_or_twenty(dorm):
     with CaptureQueriesContext(connection) as twenty:
         overview = selectors.operations_overview()
     assert overview["rooms"]["count"] == 20
-    assert len(twenty.captured_queries) == len(one.captured_queries) <= 10
+    assert len(twenty.captured_queries) == len(one.captured_queries) <= 16  # campaigns included
 
 
 @pytest.mark.django_db

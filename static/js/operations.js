@@ -85,6 +85,29 @@ function draw(overview) {
     : [row([["Nobody is waiting.", "muted"]])]));
   $("ready").textContent = overview.ready_experts.join(", ") || "Nobody is ready.";
   drawPerHour($("per-hour"), overview.per_hour);
+  drawCampaigns(overview.campaigns || []);
+}
+
+// Each campaign's progress toward its target (dialogues collected of goals × target per goal).
+function drawCampaigns(campaigns) {
+  $("campaigns-card").hidden = !campaigns.length;
+  $("campaigns").replaceChildren(...campaigns.map((c) => {
+    const share = c.target ? Math.round((100 * c.collected) / c.target) : 0;
+    const line = element("div", "campaign-progress");
+    line.append(element("strong", "", c.name), element("span", "muted small",
+      ` ${c.open ? "open" : "closed"} · ${c.collected} of ${c.target} dialogues (${c.goals} goals) · ${share}%`));
+    const bar = element("div", "bar");
+    bar.setAttribute("role", "progressbar");
+    bar.setAttribute("aria-valuenow", String(share));
+    bar.setAttribute("aria-valuemin", "0");
+    bar.setAttribute("aria-valuemax", "100");
+    bar.setAttribute("aria-label", `${c.name} progress`);
+    const fill = element("span", "bar-fill");
+    fill.style.width = `${Math.min(share, 100)}%`;
+    bar.append(fill);
+    line.append(bar);
+    return line;
+  }));
 }
 
 draw(JSON.parse($("overview-data").textContent));
