@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # platform refuses to start without a SECRET_KEY of its own (config/settings.py).
 DEV := DEBUG=1
 
-.PHONY: run test test-fast test-services install install-dev migrate demo lint format migrations-check ci bench clean
+.PHONY: run test test-fast test-services install install-dev migrate demo lint format migrations-check ci bench frontend clean
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,13 @@ ci: lint migrations-check test
 bench: install-dev
 	$(PY) bench/spider_encoding.py
 	$(PY) bench/sandbox.py
+
+## Rebuild the vendored browser files from frontend/package-lock.json: the SQL editor's CodeMirror bundle
+## (static/js/vendor/codemirror.bundle.js) and axe-core for the browser tests (tests/browser/vendor/axe.min.js).
+## Needs Node 20 and npm; both outputs are committed, so `make run` and `make test` need neither.
+frontend:
+	cd frontend && npm ci --no-audit --no-fund
+	cd frontend && node build.mjs
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

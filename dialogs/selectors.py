@@ -200,7 +200,8 @@ OPERATIONS_LISTED = 200
 def operations_overview(now=None) -> dict:
     """What the live operations board shows, in a fixed number of queries whatever the crowd: who waits (and how
     long), who is ready, the open rooms (database, age, questions, last activity), today's outcomes, dialogues per
-    hour over the last day, the median wait of the workers paired in the last hour, and each campaign's progress. Times are ISO strings and
+    hour over the last day, the median wait of the workers paired in the last hour, and each campaign's
+    progress. Times are ISO strings and
     seconds, ready to send as JSON."""
     from datetime import timedelta
 

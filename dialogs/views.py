@@ -38,7 +38,7 @@ def worker_home(request):
     dialogue = services.dialogue_open_for(request.user)
     if dialogue is not None:
         return redirect("dialogs:room", dialogue_id=dialogue.pk)
-    # The queue is joined on purpose: on the first visit (from the tutorial), or with "Take another dialogue"
+    # The queue is joined on purpose: on the first visit, from the tutorial, or with "Take another dialogue"
     # (?join=1). After a dialogue, or after "Leave the queue", the page waits for the button: a worker who only looks
     # at "My tasks" is not paired again.
     auto_join = "join" in request.GET or (
@@ -57,7 +57,7 @@ def tutorial(request):
         answers = {item["name"]: request.POST.get(item["name"]) for item in QUIZ}
         if services.worker_pass_tutorial(person=request.user, answers=answers):
             messages.success(request, "Well done! You are ready to chat.")
-            return redirect("dialogs:worker_home")
+            return redirect(reverse("dialogs:worker_home") + "?join=1")  # straight into the queue: asked for
         failed = True
     return render(
         request, "dialogs/tutorial.html", {"quiz": QUIZ, "failed": failed, "follow_up_kinds": FOLLOW_UP_KINDS}

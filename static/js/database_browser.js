@@ -1,5 +1,5 @@
 // Database page: pages through table content and drives the SQL workbench (validate as you type, run, show).
-import { postSql, showProblems, validateAsYouType } from "./sql_editor.js";
+import { labelRunButton, postSql, showProblems } from "./sql_editor.js";
 import { renderTable, TablePager } from "./table_view.js";
 
 const script = document.querySelector("script[data-table-url]");  // module scripts have no currentScript
@@ -17,12 +17,16 @@ const pager = new TablePager(tableUrl, {
 document.querySelectorAll(".table-open").forEach((button) =>
   button.addEventListener("click", () => pager.show(Number(button.dataset.index))));
 
-const input = document.getElementById("sql-input");
-if (input) {
+const host = document.getElementById("sql-editor");
+if (host) {
   const problems = document.getElementById("sql-problems");
-  validateAsYouType(input, script.dataset.validateUrl, problems);
-  document.getElementById("sql-run").addEventListener("click", async () => {
-    const report = await postSql(script.dataset.runUrl, input.value);
+  const runButton = document.getElementById("sql-run");
+  labelRunButton(runButton);
+  // The editor's bundle is loaded here rather than imported above, so that the tables answer at once, and only
+  // for those who may run SQL.
+  const { createSqlEditor } = await import("./sql_codemirror.js");
+  const run = async (sql) => {
+    const report = await postSql(script.dataset.runUrl, sql);
     if (report.validation) showProblems(problems, report.validation);
     const summary = document.getElementById("sql-summary");
     const result = document.getElementById("sql-result");
@@ -41,5 +45,15 @@ if (input) {
     }
     document.getElementById("sql-encoding").textContent =
       report.sql ? JSON.stringify(report.sql) : `cannot encode: ${report.encoding_error}`;
+  };
+  const editor = createSqlEditor(host, {
+    schema: JSON.parse(document.getElementById("schema-data").textContent),
+    validateUrl: script.dataset.validateUrl,
+    problems,
+    onRun: run,
+    placeholder: "SELECT ...",
+    label: "SQL query",
+    id: "sql-input",
   });
+  runButton.addEventListener("click", () => run(editor.value()));
 }

@@ -3,7 +3,7 @@
 
 import { LabelEditor, foldLabels, newLabelState } from "./chase_labels.js";
 import { ChatLog, resultTable, rowSummary, PresenceBadge } from "./chat_log.js";
-import { validateAsYouType } from "./sql_editor.js";
+import { createSqlEditor, labelRunButton, showSqlReadOnly } from "./sql_codemirror.js";
 import { TablePager } from "./table_view.js";
 import { WsClient } from "./wsclient.js";
 
@@ -84,42 +84,29 @@ document.querySelectorAll(".table-tab").forEach((tab) =>
 document.querySelectorAll(".view-tab").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
 showTable(0);
 
-// --- SQL editor: validation and name hints --------------------------------------------------------------------------
+// --- SQL editor (sql_codemirror.js): completion from the schema, inline validation, Ctrl/Cmd+Enter runs -------------
 
-const sqlInput = $("sql-input");
-const validation = validateAsYouType(sqlInput, root.dataset.validateUrl, $("sql-problems"));
-const names = [...new Set([
-  ...schema.table_names_original,
-  ...schema.column_names_original.filter(([table]) => table >= 0).map(([, name]) => name),
-])].sort((a, b) => a.localeCompare(b));
-
-function insertAtCaret(text, replaceLength = 0) {
-  const start = sqlInput.selectionStart - replaceLength;
-  sqlInput.setRangeText(text, start, sqlInput.selectionEnd, "end");
-  sqlInput.focus();
-  sqlInput.dispatchEvent(new Event("input"));
-}
-
-function drawNameHints() {
-  const before = sqlInput.value.slice(0, sqlInput.selectionStart);
-  const word = /[A-Za-z_][\w]*$/.exec(before)?.[0] || "";
-  const box = $("name-hints");
-  if (word.length < 2) {
-    box.replaceChildren();
-    return;
-  }
-  const lower = word.toLowerCase();
-  const matches = names.filter((n) => n.toLowerCase().startsWith(lower) && n.toLowerCase() !== lower).slice(0, 8);
-  box.replaceChildren(...matches.map((name) => {
-    const chip = element("button", "name-hint", name);
-    chip.type = "button";
-    chip.addEventListener("click", () => insertAtCaret(name, word.length));
-    return chip;
-  }));
-}
-sqlInput.addEventListener("input", drawNameHints);
-sqlInput.addEventListener("click", drawNameHints);
-document.querySelectorAll("[data-insert]").forEach((b) => b.addEventListener("click", () => insertAtCaret(b.dataset.insert)));
+// Set while the editor's text is replaced for another turn, so that this is not taken for the expert typing.
+let switchingTurn = false;
+const sqlEditor = createSqlEditor($("sql-editor"), {
+  schema,
+  validateUrl: root.dataset.validateUrl,
+  problems: $("sql-problems"),
+  placeholder: "SELECT …",
+  label: "SQL",
+  id: "sql-input",
+  testId: "sql-input",
+  onRun: () => $("run-sql").click(),
+  onChange: (text) => {
+    if (switchingTurn) return;
+    draftOf(shownTurn).sql = text;
+    $("start-from-last").hidden = !previousSharedSql(shownTurn) || Boolean(text.trim());
+    client.typing();
+  },
+});
+labelRunButton($("run-sql"));
+document.querySelectorAll("[data-insert]").forEach((b) => b.addEventListener("click", () => sqlEditor.insert(b.dataset.insert)));
+for (const goal of document.querySelectorAll("[data-sql-display]")) showSqlReadOnly(goal, { label: "Goal SQL" });
 
 // --- The dialogue as this screen knows it (rebuilt from the event log) ---------------------------------------------
 
@@ -177,20 +164,15 @@ function loadDraft(seq) {
   const draft = draftOf(seq);
   const turn = turns.get(seq);
   // Never silently prefilled: starting from the previous question's SQL is the expert's choice (the button).
-  sqlInput.value = draft.sql ?? "";
+  switchingTurn = true;
+  sqlEditor.setValue(draft.sql ?? "");
+  switchingTurn = false;
   $("response-text").value = draft.response ?? "";
   setChecked("user-acts", draft.userActs ?? turn?.userActs);
   setChecked("system-acts", draft.systemActs);
   $("send-refusal").textContent = "";
-  $("name-hints").replaceChildren();
-  validation.check();
 }
 
-sqlInput.addEventListener("input", () => {
-  draftOf(shownTurn).sql = sqlInput.value;
-  $("start-from-last").hidden = !previousSharedSql(shownTurn) || Boolean(sqlInput.value.trim());
-  client.typing();
-});
 $("response-text").addEventListener("input", () => {
   draftOf(shownTurn).response = $("response-text").value;
   $("draft-note").hidden = !turns.get(shownTurn)?.draft || $("response-text").value !== turns.get(shownTurn).draft;
@@ -205,9 +187,11 @@ $("user-acts").addEventListener("change", () => {
   saveActsSoon();
 });
 $("start-from-last").addEventListener("click", () => {
-  sqlInput.value = previousSharedSql(shownTurn);
-  sqlInput.dispatchEvent(new Event("input"));
-  sqlInput.focus();
+  const sql = previousSharedSql(shownTurn);
+  sqlEditor.setValue(sql);
+  draftOf(shownTurn).sql = sql;
+  $("start-from-last").hidden = true;
+  sqlEditor.focus();
 });
 $("system-acts").addEventListener("change", () => {
   draftOf(shownTurn).systemActs = checked("system-acts");
@@ -372,7 +356,7 @@ function refresh() {
   drawLabels(turn);
   drawResponseGuide();
   drawSuggestedActs();
-  $("start-from-last").hidden = !turn || !previousSharedSql(turn.seq) || Boolean(sqlInput.value.trim());
+  $("start-from-last").hidden = !turn || !previousSharedSql(turn.seq) || Boolean(sqlEditor.value().trim());
   $("draft-note").hidden = !turn?.draft || $("response-text").value !== turn.draft;
   $("step-acts").classList.toggle("done", Boolean(turn?.userActs));
   $("step-runs").classList.toggle("done", Boolean(turn?.sharedRun));
@@ -569,7 +553,6 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
     state: (message) => {
       state = message;
       $("goal-question").textContent = message.goal_question;
-      $("goal-sql").textContent = message.goal_sql;
       if (ENDED.includes(message.status)) over = true;
       if (message.score !== null && message.score !== undefined) scored = true;
       if (!over) {
@@ -657,16 +640,10 @@ function drawSuggestedActs() {
 }
 
 $("run-sql").addEventListener("click", () => {
-  const sql = sqlInput.value.trim();
+  const sql = sqlEditor.value().trim();
   if (!sql) return;
   clearErrors();
   client.send("sql_run", shownTurn === null ? { sql } : { sql, turn: shownTurn });
-});
-sqlInput.addEventListener("keydown", (e) => {
-  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {  // the usual "run" shortcut of SQL tools
-    e.preventDefault();
-    $("run-sql").click();
-  }
 });
 
 // Why the response cannot be sent yet, or null. The server checks the same rules and answers `order`/`labels`.

@@ -2,10 +2,13 @@
 // Every correction is sent to the server, which checks it with the room's rules and appends it to the dialogue's log;
 // the page is then reloaded from the server, so what is shown is always the log's latest revision.
 
-import { csrfToken, postSql, validateAsYouType } from "./sql_editor.js";
+import { csrfToken, labelRunButton, postSql } from "./sql_editor.js";
 import { renderTable } from "./table_view.js";
 
 const config = JSON.parse(document.getElementById("review-config").textContent);
+const schema = JSON.parse(document.getElementById("schema-data").textContent);
+// The SQL editor's bundle loads while the page is read; the buttons answer at once, before it arrives.
+const codemirror = import("./sql_codemirror.js");
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -50,14 +53,13 @@ function textEditor(current, multiline) {
 
 function sqlEditor(current, oldResult) {
   const box = element("div", "sql-editor");
-  const input = element("textarea", "mono");
-  input.rows = 5;
-  input.value = current;
-  input.dataset.testid = "new-value";
+  const host = element("div");
   const problems = element("div", "problems");
-  const run = element("button", "", "Run (Ctrl+Enter)");
+  problems.setAttribute("aria-live", "polite");
+  const run = element("button");
   run.type = "button";
   run.dataset.testid = "run";
+  labelRunButton(run);
   const compare = element("div", "compare");
   const before = element("div", "before");
   before.append(element("h4", "", "Before"));
@@ -71,11 +73,16 @@ function sqlEditor(current, oldResult) {
   afterTable.dataset.testid = "run-result";
   after.append(afterTable);
   compare.append(before, after);
-  box.append(input, problems, run, compare);
-  validateAsYouType(input, config.validate_url, problems);
+  // Both tables scroll within their box: reachable from the keyboard, and named for screen readers.
+  for (const [region, name] of [[before, "Result before"], [after, "Result after"]]) {
+    region.tabIndex = 0;
+    region.setAttribute("role", "region");
+    region.setAttribute("aria-label", name);
+  }
+  box.append(host, problems, run, compare);
   const execute = async () => {
     afterTable.textContent = "Running…";
-    const report = await postSql(config.run_url, input.value);
+    const report = await postSql(config.run_url, value());
     const execution = report.execution;
     if (!execution) {
       afterTable.textContent = report.error || "Not executed (schema-only database).";
@@ -90,14 +97,18 @@ function sqlEditor(current, oldResult) {
       afterTable.prepend(warning);
     }
   };
-  run.addEventListener("click", execute);
-  input.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      execute();
-    }
+  // The editable element carries data-testid=new-value, as the other fields' inputs do.
+  let editor = null;
+  const ready = codemirror.then(({ createSqlEditor }) => {
+    editor = createSqlEditor(host, {
+      schema, value: current, validateUrl: config.validate_url, problems, onRun: execute,
+      label: "Corrected SQL", testId: "new-value",
+    });
+    return editor;
   });
-  return { node: box, value: () => input.value, focus: () => input.focus() };
+  const value = () => (editor ? editor.value() : current);
+  run.addEventListener("click", execute);
+  return { node: box, value, focus: () => ready.then((made) => made.focus()) };
 }
 
 function intentEditor(current) {
@@ -172,7 +183,7 @@ function openEditor(card, field) {
   } else {
     control = textEditor(value.textContent.trim(), field === "response");
   }
-  body.append(element("h4", "", `Correct the ${field.replaceAll("_", " ")}`), control.node);
+  body.append(element("h3", "", `Correct the ${field.replaceAll("_", " ")}`), control.node);
   const problems = editor.querySelector("[role=alert]");
   editor.querySelector(".cancel").addEventListener("click", () => editor.remove());
   editor.querySelector(".save").addEventListener("click", async (event) => {
@@ -192,6 +203,10 @@ function openEditor(card, field) {
   slot.after(editor);
   control.focus?.();
 }
+
+codemirror.then(({ showSqlReadOnly }) => document.querySelectorAll("[data-sql-display]").forEach((block) => {
+  showSqlReadOnly(block, { label: block.dataset.label || "SQL" });
+}));
 
 document.querySelectorAll("article.turn").forEach((card) => {
   card.querySelectorAll("[data-edit]").forEach((button) => {

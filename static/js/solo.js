@@ -3,7 +3,8 @@
 // reads the suggestion for the next question. Every change is a POST; the page then reloads from the log.
 
 import { LabelEditor } from "./chase_labels.js";
-import { csrfToken, postSql, showProblems, validateAsYouType } from "./sql_editor.js";
+import { createSqlEditor, labelRunButton, showSqlReadOnly } from "./sql_codemirror.js";
+import { csrfToken, postSql, showProblems } from "./sql_editor.js";
 import { renderTable, TablePager } from "./table_view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -81,12 +82,13 @@ another?.addEventListener("click", async () => {
   }
 });
 
-const sqlInput = $("sql-input");
-if (sqlInput) {
+const editorHost = $("sql-editor");
+for (const goal of document.querySelectorAll("[data-sql-display]")) showSqlReadOnly(goal, { label: "Goal SQL" });
+if (editorHost) {
   const problems = $("sql-problems");
-  validateAsYouType(sqlInput, config.validate_url, problems);
+  let requestId = newId();  // one per question being added: pressing again after a lost answer stores it once
   const run = async () => {
-    const report = await postSql(config.run_url, sqlInput.value);
+    const report = await postSql(config.run_url, sqlEditor.value());
     if (report.validation) showProblems(problems, report.validation);
     const execution = report.execution;
     if (!execution) {
@@ -101,20 +103,22 @@ if (sqlInput) {
       $("run-result").replaceChildren();
     }
   };
-  $("run-sql").addEventListener("click", run);
-  sqlInput.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-      e.preventDefault();
-      run();
-    }
+  const sqlEditor = createSqlEditor(editorHost, {
+    schema,
+    validateUrl: config.validate_url,
+    problems,
+    placeholder: "SELECT …",
+    label: "SQL of the question",
+    id: "sql-input",
+    onRun: run,
+    onChange: () => { requestId = newId(); },
   });
-
-  // One request id per question being added: pressing again after a lost answer stores the question once.
-  let requestId = newId();
-  for (const input of [$("question"), sqlInput]) input.addEventListener("input", () => { requestId = newId(); });
+  labelRunButton($("run-sql"));
+  $("run-sql").addEventListener("click", run);
+  $("question").addEventListener("input", () => { requestId = newId(); });
   $("add-turn").addEventListener("click", async () => {
     const question = $("question").value.trim();
-    const sql = sqlInput.value.trim();
+    const sql = sqlEditor.value().trim();
     if (!question || !sql) {
       $("add-error").textContent = "Write the question and its SQL first.";
       return;

@@ -1,5 +1,16 @@
 // Shared SQL editor helpers: the database workbench and the expert's room validate SQL against the schema the same way.
 
+const MAC = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+
+/** How the run shortcut is written on this machine's keyboard, for buttons and hints. */
+export const RUN_SHORTCUT = MAC ? "⌘+Enter" : "Ctrl+Enter";
+
+/** Say the run shortcut on a run button, "Run (Ctrl+Enter)", and to assistive technology by aria-keyshortcuts. */
+export function labelRunButton(button, text = "Run") {
+  button.textContent = `${text} (${RUN_SHORTCUT})`;
+  button.setAttribute("aria-keyshortcuts", MAC ? "Meta+Enter" : "Control+Enter");
+}
+
 export function csrfToken() {
   return document.cookie.split("; ").find((c) => c.startsWith("csrftoken="))?.split("=")[1] || "";
 }

@@ -179,7 +179,7 @@ def test_a_solo_sequence_from_the_first_question_to_the_export(new_page, people,
     for number, (question, sql) in enumerate(steps, start=1):
         expert.fill("#question", question)
         expert.fill("#sql-input", sql)
-        expert.get_by_role("button", name="Run", exact=True).click()
+        expert.locator("#run-sql").click()
         expect(expert.get_by_test_id("run-result").locator("tbody tr").first).to_be_visible()
         expert.get_by_role("button", name="Add to the sequence").click()
         expect(expert.get_by_test_id("solo-progress")).to_have_text(f"{number} of 3 questions")

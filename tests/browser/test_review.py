@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 COLLECT = """
 from annotation.models import Goal, User
@@ -59,6 +60,13 @@ def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_correctio
     rita.click("[data-testid=claim]")
     rita.wait_for_selector("[data-testid=holding]")
 
+    # The goal's SQL is shown pretty-printed (one clause per line) in the SQL editor, read-only.
+    goal = rita.locator("[data-testid=goal-sql] .cm-content")
+    expect(goal).to_have_attribute("aria-label", "Goal SQL")
+    expect(goal).to_have_attribute("aria-readonly", "true")
+    expect(goal).to_have_attribute("contenteditable", "false")
+    assert goal.locator(".cm-line").nth(1).inner_text().strip()
+
     # An act: INFORM_SQL → INFER_SQL on the first turn.
     turn = rita.locator("[data-testid=turn-0]")
     turn.locator("[data-edit=user_acts]").click()
@@ -68,10 +76,11 @@ def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_correctio
     turn.locator("[data-testid=save]").click()
     rita.wait_for_selector("[data-testid=turn-0] [data-testid=user-acts] >> text=INFER_SQL")
 
-    # A query, run first to see its result beside the old one.
+    # A query, typed into the SQL editor (CodeMirror's editable element) and run first to see its result beside the
+    # old one.
     turn = rita.locator("[data-testid=turn-1]")
     turn.locator("[data-edit=query]").click()
-    turn.locator("[data-testid=new-value]").fill("SELECT first_name, last_name FROM student")
+    turn.locator(".cm-content[data-testid=new-value]").fill("SELECT first_name, last_name FROM student")
     turn.locator("[data-testid=run]").click()
     turn.locator("[data-testid=run-result] th >> text=first_name").wait_for()
     turn.locator("[data-testid=save]").click()
@@ -104,7 +113,7 @@ def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_correctio
     # A refused correction says why and changes nothing.
     turn = rita.locator("[data-testid=turn-2]")
     turn.locator("[data-edit=query]").click()
-    turn.locator("[data-testid=new-value]").fill("SELECT nope FROM student")
+    turn.locator(".cm-content[data-testid=new-value]").fill("SELECT nope FROM student")
     turn.locator("[data-testid=save]").click()
     rita.wait_for_function("() => document.querySelector('[data-testid=turn-2] .editor [role=alert]')?.textContent")
     assert "does not run" in turn.locator(".editor [role=alert]").inner_text()

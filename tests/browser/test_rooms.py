@@ -88,7 +88,7 @@ def label(expert, *acts: str):
 
 def run_and_share(expert, sql: str):
     expert.fill("#sql-input", sql)
-    expert.get_by_role("button", name="Run", exact=True).click()
+    expert.locator("#run-sql").click()
     run = expert.locator(".run").first
     expect(run.locator(".sql-block")).to_have_text(sql)
     run.get_by_role("button", name="Send this result to the user").click()
@@ -262,7 +262,7 @@ def test_reloading_either_room_loses_nothing(new_page, people):
     ask(worker, expert, "The first three, please.")
     label(expert, "INFORM_SQL")
     expert.fill("#sql-input", f"SELECT * FROM {table} LIMIT 3")
-    expert.get_by_role("button", name="Run", exact=True).click()
+    expert.locator("#run-sql").click()
     expect(expert.locator(".run")).to_have_count(1)
 
     worker_before, expert_before = chat_snapshot(worker), chat_snapshot(expert)
