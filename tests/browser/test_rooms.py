@@ -403,3 +403,72 @@ def test_a_refused_room_socket_says_why_and_is_not_retried(new_page):
     assert outcome["code"] == 4404
     assert "does not exist" in outcome["text"]
     assert outcome["states"] == ["connecting", "open", "failed"]
+
+
+def test_an_expert_answers_three_questions_with_the_keyboard(new_page, people, platform, tmp_path):
+    """Acts by their keys, SQL typed with the editor's completion and run with Ctrl+Enter, the result sent and the
+    response sent from the keyboard; the export holds what was labelled so."""
+    people("kim", "kai")
+    worker, expert = new_page("kim"), new_page("kai")
+    pair(worker, expert)
+    read_tables_and_reveal(worker)
+    table = first_table(expert)
+    questions = [
+        ("How many rows are there?", f"SELECT count(*) FROM {table}"),
+        ("Show me two of them.", f"SELECT * FROM {table} LIMIT 2"),
+        ("And three?", f"SELECT * FROM {table} LIMIT 3"),
+    ]
+    keyboard = expert.keyboard
+    for number, (question, sql) in enumerate(questions, start=1):
+        ask(worker, expert, question)
+        expert.locator("body").click(position={"x": 1, "y": 1})  # out of any text box: the act keys apply
+        keyboard.press("1")  # INFORM_SQL, the first user act
+        expect(expert.locator("#acts-state")).to_have_text("saved: INFORM_SQL")
+        editor = expert.locator("#sql-input")
+        editor.focus()
+        keyboard.type(sql[: sql.index(table) + len(table) - 1])  # the table's name but its last letter: completion
+        options = expert.locator(".cm-tooltip-autocomplete li")
+        expect(options.first).to_be_visible()
+        # The table among the offered names (its columns may come first): arrow down to it, then Enter.
+        expert.wait_for_timeout(150)  # CodeMirror takes no key in the first 75 ms of its list (its own rule)
+        selected = expert.locator(".cm-tooltip-autocomplete li[aria-selected=true] .cm-completionLabel")
+        for _ in range(options.count()):
+            if selected.inner_text() == table:
+                break
+            keyboard.press("ArrowDown")
+        expect(selected).to_have_text(table)
+        keyboard.press("Enter")
+        keyboard.type(sql[sql.index(table) + len(table) :])
+        expect(editor).to_have_text(sql)
+        keyboard.press("Control+Enter")
+        run = expert.locator(".run").first
+        expect(run.locator(".sql-block")).to_have_text(sql)
+        run.get_by_role("button", name="Send this result to the user").focus()
+        keyboard.press("Enter")
+        expect(run).to_have_class(re.compile(r"\bsent\b"))
+        response = expert.locator("#response-text")
+        response.focus()
+        keyboard.press("Control+a")
+        keyboard.type(f"Answer {number}.")
+        keyboard.press("Tab")  # to the system acts
+        keyboard.press("q")  # CONFIRM_SQL, the first system act
+        expect(expert.locator("#system-acts input[value=CONFIRM_SQL]")).to_be_checked()
+        expert.get_by_role("button", name="Send response").focus()
+        keyboard.press("Enter")
+        expect(worker.locator(".bubble.response .text").last).to_have_text(f"Answer {number}.")
+
+    worker.get_by_role("button", name="End dialogue").click()
+    worker.get_by_role("button", name="End the dialogue").click()
+    expect(expert.locator("#score-panel")).to_be_visible()
+    expert.locator("label.score-option", has_text="5").click()
+    expert.get_by_role("button", name="Submit score").click()
+    expect(expert.locator("#summary")).to_be_visible()
+    out = tmp_path / "export"
+    platform.manage("export_dataset", "--format", "sparc", "--out", str(out), "--status", "completed", "--quiet")
+    exported = [
+        item
+        for split in ("train", "dev", "test")
+        for item in json.loads((out / "sparc" / f"{split}.json").read_text(encoding="utf-8"))
+        if item["interaction"][0]["utterance"] == questions[0][0]
+    ]
+    assert [turn["query"] for turn in exported[-1]["interaction"]] == [sql for _, sql in questions]

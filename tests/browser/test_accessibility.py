@@ -1,0 +1,60 @@
+"""An automated accessibility check (axe-core, tests/browser/vendor/axe.min.js, built by `make frontend`) on the
+screens people spend their time in: the worker's lobby and room, the expert's room and the review screen. No serious
+or critical violation may be left."""
+
+import json
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from tests.browser.test_review import COLLECT
+from tests.browser.test_rooms import ask, label, pair, patient_expectations, read_tables_and_reveal  # noqa: F401
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+SERIOUS = """async () => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({
+      id: v.id, impact: v.impact, help: v.help, where: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
+    }));
+}"""
+
+
+def serious_violations(page) -> list[dict]:
+    page.add_script_tag(path=str(AXE))
+    return page.evaluate(SERIOUS)
+
+
+def test_the_lobby_and_both_rooms_have_no_serious_violations(new_page, people):
+    people("ally", "axel")
+    worker = new_page("ally")
+    # The worker's lobby, waiting (nobody is ready yet).
+    worker.goto("/worker/tutorial/")
+    worker.check("input[name=q1][value=a]")
+    worker.check("input[name=q2][value=b]")
+    worker.get_by_role("button", name="Check my answers").click()
+    expect(worker).to_have_url(re.compile(r"/worker/"))
+    expect(worker.locator("#headline, h1").first).to_be_visible()
+    assert serious_violations(worker) == [], "lobby"
+    expert = new_page("axel")
+    expert.goto("/expert/")
+    expect(expert.locator("#ready-toggle")).to_be_enabled()
+    expert.locator("label.switch").click()
+    expect(worker).to_have_url(re.compile(r"/dialogues/\d+/$"), timeout=15_000)
+    expect(expert).to_have_url(re.compile(r"/dialogues/\d+/$"), timeout=15_000)
+    read_tables_and_reveal(worker)
+    ask(worker, expert, "How many students are there?")
+    label(expert, "INFORM_SQL")
+    assert serious_violations(worker) == [], "worker room"
+    assert serious_violations(expert) == [], "expert room"
+
+
+def test_the_review_screen_has_no_serious_violations(new_page, platform):
+    first, _ = json.loads(platform.manage("shell", "-c", COLLECT).strip().splitlines()[-1])
+    rita = new_page("rita")
+    rita.goto(f"/review/dialogues/{first}/")
+    rita.click("[data-testid=claim]")
+    rita.wait_for_selector("[data-testid=holding]")
+    assert serious_violations(rita) == [], "review screen"
