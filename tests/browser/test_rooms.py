@@ -472,3 +472,42 @@ def test_an_expert_answers_three_questions_with_the_keyboard(new_page, people, p
         if item["interaction"][0]["utterance"] == questions[0][0]
     ]
     assert [turn["query"] for turn in exported[-1]["interaction"]] == [sql for _, sql in questions]
+
+
+def test_sharing_an_empty_or_an_older_result_asks_first(new_page, people):
+    people("lena", "omar")
+    worker, expert = new_page("lena"), new_page("omar")
+    pair(worker, expert)
+    read_tables_and_reveal(worker)
+    table = first_table(expert)
+    ask(worker, expert, "Are there any rows at all?")
+    label(expert, "INFORM_SQL")
+    # An empty result: the expert is asked, and Cancel sends nothing.
+    expert.locator("#sql-input").fill(f"SELECT * FROM {table} WHERE 1 = 0")
+    expert.locator("#run-sql").click()
+    empty = expert.locator(".run").first
+    expect(empty.locator(".sql-block")).to_contain_text("1 = 0")
+    empty.get_by_role("button", name="Send this result to the user").click()
+    guard = empty.get_by_test_id("share-guard")
+    expect(guard).to_contain_text("no rows")
+    guard.get_by_role("button", name="Cancel").click()
+    expect(guard).to_be_hidden()
+    # An older run, once a newer one succeeded: asked again; "Send anyway" sends it.
+    expert.locator("#sql-input").fill(f"SELECT count(*) FROM {table}")
+    expert.locator("#run-sql").click()
+    expect(expert.locator(".run")).to_have_count(2)
+    older = expert.locator(".run").nth(1)  # newest first
+    older.get_by_role("button", name="Send this result to the user").click()
+    guard = older.get_by_test_id("share-guard")
+    expect(guard).to_contain_text("not the latest successful run")
+    expect(guard).to_contain_text("no rows")
+    guard.get_by_role("button", name="Send anyway").click()
+    expect(older).to_have_class(re.compile(r"\bsent\b"))
+    expect(worker.locator(".bubble.result")).to_have_count(1)
+    # The newest run goes without a question.
+    newest = expert.locator(".run").first
+    newest.get_by_role("button", name="Send this result to the user").click()
+    expect(newest).to_have_class(re.compile(r"\bsent\b"))
+    expect(newest.get_by_test_id("share-guard")).to_have_count(0)
+    # Whether the shared result is already the goal's is said on the sent run.
+    expect(newest.get_by_test_id("goal-badge")).to_have_text(re.compile("goal SQL"))
