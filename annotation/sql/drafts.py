@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 
 from sqlglot import expressions as exp
 
-from annotation.sql.spider import parse_sql
+from annotation.sql.spider import parse_sql, unwrap_paren
 
 __all__ = ["FEW_ROWS", "GENERIC_DRAFT", "draft_response"]
 
@@ -501,8 +501,7 @@ class _QueryBuilder:
     # -- expressions --------------------------------------------------------------------------------------------
 
     def item(self, node: exp.Expr, scope: _Scope) -> _Item:
-        while isinstance(node, exp.Paren):
-            node = node.this
+        node = unwrap_paren(node)
         if isinstance(node, exp.Star):
             return _Item("star")
         if isinstance(node, exp.Column):
@@ -547,8 +546,7 @@ class _QueryBuilder:
 
     def conditions(self, node: exp.Expr, scope: _Scope) -> list:
         """A flat list `[cond, "and"|"or", cond, ...]`: the Spider format is flat too, and so are most sentences."""
-        while isinstance(node, exp.Paren):
-            node = node.this
+        node = unwrap_paren(node)
         if isinstance(node, exp.And | exp.Or):
             left = self.conditions(node.this, scope)
             right = self.conditions(node.expression, scope)
@@ -559,8 +557,7 @@ class _QueryBuilder:
         return [condition] if condition is not None else []
 
     def condition(self, node: exp.Expr, scope: _Scope, *, negated: bool) -> _Cond | None:
-        while isinstance(node, exp.Paren):
-            node = node.this
+        node = unwrap_paren(node)
         if isinstance(node, exp.Not):
             return self.condition(node.this, scope, negated=not negated)
         if isinstance(node, exp.Boolean):
@@ -568,8 +565,7 @@ class _QueryBuilder:
         op = _COMPARISONS.get(type(node))
         if op is not None:
             right = node.expression
-            while isinstance(right, exp.Paren):
-                right = right.this
+            right = unwrap_paren(right)
             if isinstance(right, exp.Column):
                 left = self.item(node.this, scope)
                 other = self.item(right, scope)
@@ -603,8 +599,7 @@ class _QueryBuilder:
         query = node.args.get("query")
         if query is None and len(node.expressions) == 1:
             only = node.expressions[0]
-            while isinstance(only, exp.Paren):
-                only = only.this
+            only = unwrap_paren(only)
             if isinstance(only, exp.Select | exp.Subquery | exp.SetOperation):
                 query = only
         if query is None:
@@ -628,8 +623,7 @@ class _QueryBuilder:
 
 
 def _literal(node: exp.Expr) -> str:
-    while isinstance(node, exp.Paren):
-        node = node.this
+    node = unwrap_paren(node)
     if isinstance(node, exp.Literal):
         return _value(node.this)
     if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):

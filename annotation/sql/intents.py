@@ -97,7 +97,7 @@ from annotation.sql.relations import (
     SAME_INSTANCES,
 )
 from annotation.sql.schema import readable_name
-from annotation.sql.spider import SpiderEncodingError, parse_sql
+from annotation.sql.spider import SpiderEncodingError, or_branches, parse_sql, unwrap_paren
 
 __all__ = [
     "DEFAULT_TARGETS",
@@ -473,9 +473,9 @@ class _Reader:
         self.names = names
 
     def query(self, node: exp.Expr) -> _Facts:
-        node = _unwrap(node)
+        node = unwrap_paren(node)
         while isinstance(node, exp.Subquery):
-            node = _unwrap(node.this)
+            node = unwrap_paren(node.this)
         if isinstance(node, exp.SetOperation):
             facts = self.query(node.this)
             if node.args.get("order") is not None or node.args.get("limit") is not None:
@@ -501,13 +501,13 @@ class _Reader:
             if join.args.get("on") is not None:
                 on_conditions.append(join.args["on"])
         for source in sources:
-            self._source(_unwrap(source), scope, facts)
+            self._source(unwrap_paren(source), scope, facts)
         aliases: dict[str, exp.Expr] = {}
         for item in node.expressions:
             if isinstance(item, exp.Alias):
                 aliases[item.alias.lower()] = item.this
                 item = item.this
-            self._select_item(_unwrap(item), scope, facts)
+            self._select_item(unwrap_paren(item), scope, facts)
         for condition in on_conditions:
             self._conditions(condition, scope, facts)
         for clause in ("where", "having"):
@@ -515,7 +515,7 @@ class _Reader:
                 self._conditions(node.args[clause].this, scope, facts)
         if node.args.get("group") is not None:
             for item in node.args["group"].expressions:
-                item = _unwrap(item)
+                item = unwrap_paren(item)
                 if isinstance(item, exp.Column):
                     facts.group.append(self._column(item, scope, facts))
         self._order_and_limit(node, scope, aliases, facts)
@@ -549,9 +549,9 @@ class _Reader:
             facts.shown.append(self._column(item, scope, facts))
 
     def _aggregate(self, node: exp.Expr, scope: dict, facts: _Facts) -> _Aggregate:
-        argument = _unwrap(node.this)
+        argument = unwrap_paren(node.this)
         if isinstance(argument, exp.Distinct) and argument.expressions:
-            argument = _unwrap(argument.expressions[0])
+            argument = unwrap_paren(argument.expressions[0])
         column = self._column(argument, scope, facts) if isinstance(argument, exp.Column) else None
         return _Aggregate(_AGGREGATES[type(node)], column)
 
@@ -567,7 +567,7 @@ class _Reader:
         return self.names.column(table, name)
 
     def _conditions(self, node: exp.Expr, scope: dict, facts: _Facts) -> None:
-        node = _unwrap(node)
+        node = unwrap_paren(node)
         if isinstance(node, exp.And):
             self._conditions(node.this, scope, facts)
             self._conditions(node.expression, scope, facts)
@@ -581,11 +581,11 @@ class _Reader:
         negated = False
         while isinstance(node, exp.Not):
             negated = not negated
-            node = _unwrap(node.this)
-        left = _unwrap(node.this) if isinstance(node.this, exp.Expr) else None
+            node = unwrap_paren(node.this)
+        left = unwrap_paren(node.this) if isinstance(node.this, exp.Expr) else None
         op = _COMPARISONS.get(type(node))
         if op is not None:
-            right = _unwrap(node.expression)
+            right = unwrap_paren(node.expression)
             if isinstance(left, exp.Column) and isinstance(right, exp.Column):
                 if op == "=" and not negated:
                     return None
@@ -613,14 +613,7 @@ class _Reader:
         return _Filter(column, op, values, negated)
 
     def _disjunction(self, node: exp.Or, scope: dict, facts: _Facts, negated: bool) -> _Filter:
-        branches = []
-        pending = [node]
-        while pending:
-            current = _unwrap(pending.pop())
-            if isinstance(current, exp.Or):
-                pending.extend((current.expression, current.this))
-            else:
-                branches.append(self._filter(current, scope, facts))
+        branches = [self._filter(branch, scope, facts) for branch in or_branches(node)]
         columns = {branch.column for branch in branches if branch is not None}
         column = columns.pop() if len(columns) == 1 and all(branch is not None for branch in branches) else None
         # `c = "US" or c = "China"` is `c in ("US", "China")`, and is worded so.
@@ -632,9 +625,9 @@ class _Reader:
     def _order_and_limit(self, node: exp.Expr, scope: dict, aliases: dict, facts: _Facts) -> None:
         order = node.args.get("order")
         for ordered in order.expressions if order is not None else ():
-            key = _unwrap(ordered.this)
+            key = unwrap_paren(ordered.this)
             if isinstance(key, exp.Column) and not key.table and key.name.lower() in aliases:
-                key = _unwrap(aliases[key.name.lower()])
+                key = unwrap_paren(aliases[key.name.lower()])
             descending = bool(ordered.args.get("desc"))
             if type(key) in _AGGREGATES:
                 facts.order.append(_SortKey(None, self._aggregate(key, scope, facts), descending))
@@ -649,19 +642,13 @@ class _Reader:
             facts.limit = found[0] if found and isinstance(found[0], int) and found[0] > 0 else None
 
 
-def _unwrap(node):
-    while isinstance(node, exp.Paren):
-        node = node.this
-    return node
-
-
 def _literals(nodes) -> tuple:
     found = []
     for node in nodes:
-        node = _unwrap(node)
+        node = unwrap_paren(node)
         negative = isinstance(node, exp.Neg)
         if negative:
-            node = _unwrap(node.this)
+            node = unwrap_paren(node.this)
         if not isinstance(node, exp.Literal):
             continue
         if node.is_string:

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 
 from sqlglot import expressions as exp
 
-from annotation.sql.spider import SpiderEncodingError, parse_sql
+from annotation.sql.spider import SpiderEncodingError, parse_sql, unwrap_paren
 from annotation.tokens import utterance_toks as tokenize
 
 __all__ = ["LINK_TYPES", "SqlEntity", "propose_links", "sql_entities"]
@@ -123,12 +123,6 @@ def sql_entities(sql: str, schema: dict) -> list[SqlEntity]:
     return list(found.values())
 
 
-def _unwrap(node: exp.Expr) -> exp.Expr:
-    while isinstance(node, exp.Paren):
-        node = node.this
-    return node
-
-
 def _in_join_condition(node: exp.Expr) -> bool:
     child, parent = node, node.parent
     while parent is not None and not isinstance(parent, exp.Select):
@@ -140,17 +134,19 @@ def _in_join_condition(node: exp.Expr) -> bool:
 
 def _column_of(operand: exp.Expr) -> exp.Column | None:
     """The column an operand names, through parentheses, aggregates and the left side of arithmetic."""
-    node = _unwrap(operand)
+    node = unwrap_paren(operand)
     while isinstance(node, exp.AggFunc | exp.Distinct | exp.Binary):
-        node = _unwrap(node.expressions[0] if isinstance(node, exp.Distinct) else node.this)
+        node = unwrap_paren(node.expressions[0] if isinstance(node, exp.Distinct) else node.this)
     if isinstance(node, exp.Column) and not isinstance(node.this, exp.Star):
         return node
     return None
 
 
 def _literal(operand: exp.Expr | None) -> exp.Expr | None:
-    node = _unwrap(operand) if operand is not None else None
-    if isinstance(node, exp.Literal) or (isinstance(node, exp.Neg) and isinstance(_unwrap(node.this), exp.Literal)):
+    node = unwrap_paren(operand) if operand is not None else None
+    if isinstance(node, exp.Literal) or (
+        isinstance(node, exp.Neg) and isinstance(unwrap_paren(node.this), exp.Literal)
+    ):
         return node
     return None
 
@@ -171,7 +167,7 @@ def _compared_literals(node: exp.Expr) -> list[tuple[exp.Column, exp.Expr]]:
 
 def _value_text(literal: exp.Expr) -> str:
     if isinstance(literal, exp.Neg):
-        return "-" + _unwrap(literal.this).this
+        return "-" + unwrap_paren(literal.this).this
     return f'"{literal.this}"' if literal.is_string else literal.this
 
 

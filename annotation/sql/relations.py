@@ -83,7 +83,7 @@ from sqlglot.errors import ParseError, TokenError
 
 # The datasets' dialect (double-quoted values, `! =` written with a space) is defined once, in spider.py; relations
 # must read a query exactly as the encoder does, so they share its dialect and parser rather than keep a second copy.
-from annotation.sql.spider import DIALECT, SpiderEncodingError
+from annotation.sql.spider import DIALECT, SpiderEncodingError, or_branches, unwrap_paren
 from annotation.sql.spider import parse_sql as _parse_dataset_sql
 
 __all__ = [
@@ -374,12 +374,6 @@ def _schema_facts(schema: dict | None) -> _SchemaFacts | None:
     return index
 
 
-def _unwrap(node: exp.Expr) -> exp.Expr:
-    while isinstance(node, exp.Paren):
-        node = node.this
-    return node
-
-
 def _number_text(text: str) -> str:
     try:
         number = float(text)
@@ -389,10 +383,10 @@ def _number_text(text: str) -> str:
 
 
 def _numeric(node: exp.Expr) -> float | None:
-    node = _unwrap(node)
+    node = unwrap_paren(node)
     negative = isinstance(node, exp.Neg)
     if negative:
-        node = _unwrap(node.this)
+        node = unwrap_paren(node.this)
     if isinstance(node, exp.Literal) and not node.is_string:
         try:
             number = float(node.this)
@@ -412,9 +406,9 @@ class _Reader:
     # -- queries ------------------------------------------------------------------------------------------------
 
     def query(self, node: exp.Expr, parent: _Scope | None) -> _Query:
-        node = _unwrap(node)
+        node = unwrap_paren(node)
         while isinstance(node, exp.Subquery):
-            node = _unwrap(node.this)
+            node = unwrap_paren(node.this)
         if isinstance(node, exp.Select):
             select, _ = self.select(node, parent)
             return _Query.of((select,), (), select.order, select.limit, select.signature)
@@ -443,9 +437,9 @@ class _Reader:
         return _Query.of(tuple(branches), tuple(operators), order, limit, signature)
 
     def _flatten(self, node: exp.Expr, blocks: list, operators: list) -> None:
-        node = _unwrap(node)
+        node = unwrap_paren(node)
         while isinstance(node, exp.Subquery):
-            node = _unwrap(node.this)
+            node = unwrap_paren(node.this)
         if isinstance(node, exp.SetOperation):
             self._flatten(node.this, blocks, operators)
             operators.append(node.key + ("" if node.args.get("distinct") else " all"))
@@ -473,7 +467,7 @@ class _Reader:
             if type(item) is exp.Alias:
                 scope.select_aliases[item.alias.lower()] = item.this
                 item = item.this
-            item = _unwrap(item)
+            item = unwrap_paren(item)
             kind = type(item)
             tables: set = set()
             function = _AGGREGATES.get(kind)
@@ -564,7 +558,7 @@ class _Reader:
         if join_nodes:
             sources.extend((join.this, join.args.get("on")) for join in join_nodes)
         for source, _on in sources:
-            source = _unwrap(source)
+            source = unwrap_paren(source)
             if isinstance(source, exp.Table):
                 name = source.name.lower()
                 if self.columns is not None and name not in self.columns:
@@ -592,9 +586,9 @@ class _Reader:
 
     @staticmethod
     def _output_names(node: exp.Expr) -> frozenset:
-        node = _unwrap(node)
+        node = unwrap_paren(node)
         while isinstance(node, exp.Subquery | exp.SetOperation):
-            node = _unwrap(node.this)
+            node = unwrap_paren(node.this)
         if not isinstance(node, exp.Select):
             return frozenset()
         return frozenset(item.alias_or_name.lower() for item in node.expressions)
@@ -616,7 +610,7 @@ class _Reader:
         return f"{text} offset {self.render(offset, scope)}" if offset is not None else text
 
     def _conditions(self, node: exp.Expr, scope: _Scope, out: dict, joins: dict, tables: set) -> None:
-        node = _unwrap(node)
+        node = unwrap_paren(node)
         if isinstance(node, exp.And):
             self._conditions(node.this, scope, out, joins, tables)
             self._conditions(node.expression, scope, out, joins, tables)
@@ -628,10 +622,10 @@ class _Reader:
     def condition(self, node: exp.Expr, scope: _Scope, tables: set, joins: dict | None = None) -> _Condition | None:
         """One filter as a _Condition; None for a join equality (recorded in `joins` when that is given)."""
         negated = False
-        node = _unwrap(node)
+        node = unwrap_paren(node)
         while isinstance(node, exp.Not):
             negated = not negated
-            node = _unwrap(node.this)
+            node = unwrap_paren(node.this)
         if isinstance(node, exp.Or):
             return self._disjunction(node, scope, tables, negated)
 
@@ -644,7 +638,7 @@ class _Reader:
         op = _COMPARISONS.get(kind)
         if op is not None:
             negated ^= kind is exp.NEQ
-            if isinstance(_unwrap(left), exp.Literal) and not isinstance(_unwrap(right), exp.Literal):
+            if isinstance(unwrap_paren(left), exp.Literal) and not isinstance(unwrap_paren(right), exp.Literal):
                 left, right, op = right, left, _MIRRORED[op]
             if joins is not None and op == "=" and not negated:
                 join = self._join(left, right, scope)
@@ -687,14 +681,7 @@ class _Reader:
         return _Condition(key, subject, frozenset(subject_tables), op, value, negated, number, members)
 
     def _disjunction(self, node: exp.Or, scope: _Scope, tables: set, negated: bool) -> _Condition:
-        branches = []
-        pending = [node]
-        while pending:
-            current = _unwrap(pending.pop())
-            if isinstance(current, exp.Or):
-                pending.extend((current.expression, current.this))
-            else:
-                branches.append(self.condition(current, scope, tables))
+        branches = [self.condition(branch, scope, tables) for branch in or_branches(node)]
         subjects = {branch.subject for branch in branches}
         subject = subjects.pop() if len(subjects) == 1 else None
         keys = frozenset(branch.key for branch in branches)
@@ -704,7 +691,7 @@ class _Reader:
 
     def _join(self, left: exp.Expr, right: exp.Expr, scope: _Scope) -> tuple[str, tuple] | None:
         """(text, ((table, column), (table, column))) when `left = right` joins two tables' columns, else None."""
-        left, right = _unwrap(left), _unwrap(right)
+        left, right = unwrap_paren(left), unwrap_paren(right)
         if type(left) is not exp.Column or type(right) is not exp.Column:
             return None
         left_column = self._resolve(left, scope)

@@ -32,6 +32,8 @@ from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import Token, TokenType
 
 __all__ = [
+    "or_branches",
+    "unwrap_paren",
     "AGG_OPS",
     "DIALECT",
     "LIMIT_MODES",
@@ -386,7 +388,7 @@ class _Encoder:
     # -- clauses ------------------------------------------------------------------------------------------------
 
     def select_item(self, node: exp.Expr, scope: _Scope) -> list:
-        node = _unwrap_paren(node)
+        node = unwrap_paren(node)
         agg_id = _AGG_IDS.get(type(node))
         if agg_id is None:
             return [0, self.val_unit(node, scope)]
@@ -435,7 +437,7 @@ class _Encoder:
         return _drop_or_after_column_value(flat)
 
     def _flatten_conditions(self, node: exp.Expr, scope: _Scope, flat: list) -> None:
-        node = _unwrap_paren(node)
+        node = unwrap_paren(node)
         if isinstance(node, exp.And | exp.Or):
             self._flatten_conditions(node.this, scope, flat)
             flat.append("and" if isinstance(node, exp.And) else "or")
@@ -444,7 +446,7 @@ class _Encoder:
             flat.append(self.cond_unit(node, scope, False))
 
     def cond_unit(self, node: exp.Expr, scope: _Scope, negated: bool) -> list:
-        node = _unwrap_paren(node)
+        node = unwrap_paren(node)
         if isinstance(node, exp.Not):
             return self.cond_unit(node.this, scope, not negated)
         op_id = _COMPARISON_OP_IDS.get(type(node))
@@ -473,8 +475,8 @@ class _Encoder:
         if query is not None:
             return self.query(query, scope)
         items = node.expressions
-        if len(items) == 1 and isinstance(_unwrap_paren(items[0]), exp.Select | exp.Subquery | exp.SetOperation):
-            return self.query(_unwrap_paren(items[0]), scope)
+        if len(items) == 1 and isinstance(unwrap_paren(items[0]), exp.Select | exp.Subquery | exp.SetOperation):
+            return self.query(unwrap_paren(items[0]), scope)
         raise SpiderEncodingError(f"IN with a list of values is not supported: {node.sql()!r}")
 
     def value(self, node: exp.Expr, scope: _Scope):
@@ -500,18 +502,18 @@ class _Encoder:
     # -- units --------------------------------------------------------------------------------------------------
 
     def val_unit(self, node: exp.Expr, scope: _Scope) -> list:
-        node = _unwrap_paren(node)
+        node = unwrap_paren(node)
         unit_op = _UNIT_OP_IDS.get(type(node))
         if unit_op is None:
             return [0, self.col_unit(node, scope), None]
         return [unit_op, self.col_unit(node.this, scope), self.col_unit(node.expression, scope)]
 
     def col_unit(self, node: exp.Expr, scope: _Scope) -> list:
-        node = _unwrap_paren(node)
+        node = unwrap_paren(node)
         agg_id = _AGG_IDS.get(type(node))
         if agg_id is not None:
             argument, distinct = self._aggregate_argument(node)
-            return [agg_id, self.column(_unwrap_paren(argument), scope), distinct]
+            return [agg_id, self.column(unwrap_paren(argument), scope), distinct]
         if isinstance(node, exp.Distinct):
             return [0, self.column(self._only(node.expressions, "DISTINCT"), scope), True]
         return [0, self.column(node, scope), False]
@@ -586,10 +588,24 @@ def _drop_or_after_column_value(conditions: list) -> list:
     return kept
 
 
-def _unwrap_paren(node: exp.Expr) -> exp.Expr:
+def unwrap_paren(node: exp.Expr) -> exp.Expr:
+    """The expression inside any number of parentheses (every reader of the parsed SQL looks through them)."""
     while isinstance(node, exp.Paren):
         node = node.this
     return node
+
+
+def or_branches(node: exp.Expr) -> list[exp.Expr]:
+    """The disjuncts of a chain of ORs, left to right, each without its parentheses: `a OR (b OR c)` gives a, b, c."""
+    branches = []
+    pending = [node]
+    while pending:
+        current = unwrap_paren(pending.pop())
+        if isinstance(current, exp.Or):
+            pending.extend((current.expression, current.this))
+        else:
+            branches.append(current)
+    return branches
 
 
 # ---------------------------------------------------------------------------------------------------------------
