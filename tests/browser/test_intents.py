@@ -1,7 +1,6 @@
 """Intent recommendation and CHASE labels in a real browser: the worker's suggestions, the expert's detected relation,
 phenomena, schema links and draft response, and the CHASE export that carries them."""
 
-import json
 import re
 
 import pytest
@@ -11,6 +10,8 @@ from tests.browser.test_crowd import DELETE_CAMPAIGN
 from tests.browser.test_rooms import (  # noqa: F401 - fixtures
     answer_with_sql,
     ask,
+    end_and_score,
+    exported,
     label,
     pair,
     patient_expectations,
@@ -130,20 +131,11 @@ def test_a_dialogue_with_suggestions_corrected_labels_and_its_chase_export(
     expert.get_by_role("button", name="Send response").click()
     expect(worker.locator(".bubble.response").last).to_have_text(re.compile("These are the amenities"))
 
-    worker.get_by_role("button", name="End dialogue").click()
-    worker.get_by_role("button", name="End the dialogue").click()
-    expect(expert.locator("#score-panel")).to_be_visible()
-    expert.locator("label.score-option", has_text="5").click()
-    expert.get_by_role("button", name="Submit score").click()
-    expect(expert.locator("#summary")).to_be_visible()
+    end_and_score(worker, expert, 5)
 
     out = tmp_path / "export"
     platform.manage("export_dataset", "--format", "chase", "--out", str(out), "--status", "completed", "--quiet")
-    interactions = [
-        item
-        for split in ("train", "dev", "test")
-        for item in json.loads((out / "chase" / f"chase_{split}.json").read_text(encoding="utf-8"))
-    ]
+    interactions = exported(out, "chase/chase_{split}.json")
     [ours] = [
         item
         for item in interactions
@@ -210,19 +202,12 @@ def test_a_solo_sequence_from_the_first_question_to_the_export(new_page, people,
     platform.manage("export_dataset", "--format", "sparc", "--format", "chase", "--format", "cosql", "--out",
                     str(out), "--status", "completed", "--quiet")  # fmt: skip
 
-    def read(pattern):
-        return [
-            item
-            for split in ("train", "dev", "test")
-            for item in json.loads((out / pattern.format(split=split)).read_text(encoding="utf-8"))
-        ]
-
     def ours(items):
         return [item for item in items if item["interaction"][0]["utterance"] == steps[0][0]]
 
-    [sparc] = ours(read("sparc/{split}.json"))
+    [sparc] = ours(exported(out, "sparc/{split}.json"))
     assert [turn["utterance"] for turn in sparc["interaction"]] == [question for question, _ in steps]
-    [chase] = ours(read("chase/chase_{split}.json"))
+    [chase] = ours(exported(out, "chase/chase_{split}.json"))
     assert chase["interaction"][1]["contextual_phenomena"] == ["Ellipsis Continuation"]
     assert chase["interaction"][1]["intent"] == "相同实体类型的不同实例的属性"
-    assert ours(read("cosql_dataset/sql_state_tracking/cosql_{split}.json")) == []
+    assert ours(exported(out, "cosql_dataset/sql_state_tracking/cosql_{split}.json")) == []

@@ -110,6 +110,25 @@ def answer_with_sql(worker, expert, question: str, sql: str, response: str):
     expect(worker.locator(".bubble.response").last).to_have_text(re.compile(re.escape(response)))
 
 
+def end_and_score(worker, expert, score: int):
+    """The worker ends (and confirms); the expert scores and sees the summary."""
+    worker.get_by_role("button", name="End dialogue").click()
+    worker.get_by_role("button", name="End the dialogue").click()
+    expect(expert.locator("#score-panel")).to_be_visible()
+    expert.locator("label.score-option", has_text=str(score)).click()
+    expert.get_by_role("button", name="Submit score").click()
+    expect(expert.locator("#summary")).to_be_visible()
+
+
+def exported(out, pattern: str) -> list:
+    """Every interaction of one exported file name `pattern` (with `{split}`), train, dev and test together."""
+    return [
+        item
+        for split in ("train", "dev", "test")
+        for item in json.loads((out / pattern.format(split=split)).read_text(encoding="utf-8"))
+    ]
+
+
 def chat_snapshot(page) -> dict:
     log = page.get_by_test_id("chat-log")
     return {
@@ -457,21 +476,13 @@ def test_an_expert_answers_three_questions_with_the_keyboard(new_page, people, p
         keyboard.press("Enter")
         expect(worker.locator(".bubble.response .text").last).to_have_text(f"Answer {number}.")
 
-    worker.get_by_role("button", name="End dialogue").click()
-    worker.get_by_role("button", name="End the dialogue").click()
-    expect(expert.locator("#score-panel")).to_be_visible()
-    expert.locator("label.score-option", has_text="5").click()
-    expert.get_by_role("button", name="Submit score").click()
-    expect(expert.locator("#summary")).to_be_visible()
+    end_and_score(worker, expert, 5)
     out = tmp_path / "export"
     platform.manage("export_dataset", "--format", "sparc", "--out", str(out), "--status", "completed", "--quiet")
-    exported = [
-        item
-        for split in ("train", "dev", "test")
-        for item in json.loads((out / "sparc" / f"{split}.json").read_text(encoding="utf-8"))
-        if item["interaction"][0]["utterance"] == questions[0][0]
+    ours = [
+        item for item in exported(out, "sparc/{split}.json") if item["interaction"][0]["utterance"] == questions[0][0]
     ]
-    assert [turn["query"] for turn in exported[-1]["interaction"]] == [sql for _, sql in questions]
+    assert [turn["query"] for turn in ours[-1]["interaction"]] == [sql for _, sql in questions]
 
 
 def test_sharing_an_empty_or_an_older_result_asks_first(new_page, people):
