@@ -118,7 +118,7 @@ def test_a_dialogue_with_suggestions_corrected_labels_and_its_chase_export(
         "SELECT amenity_name FROM dorm_amenity"
         if ignored != "Different entity"
         else ("SELECT dorm_name FROM dorm ORDER BY dorm_name" if followed == "Different entity" else
-              "SELECT first_name, age FROM student WHERE age > 30")
+              "SELECT first_name, age FROM student WHERE age > 21")
     )  # fmt: skip
     label(expert, "INFORM_SQL")
     run_and_share(expert, third_sql)
