@@ -30,16 +30,25 @@ application = BackgroundLoop(
 
 # What the consumer receives of a frame over Daphne's limit: enough for the `id` that comes before a long field.
 _OVERSIZED_HEAD_BYTES = 4096
+# How long a connection the server closed may take to shut down in order before it is reset.
+_SHUTDOWN_GRACE_SECONDS = 30
 
 
-def _refuse_oversized_frames_in_the_room() -> None:
-    """Hand the consumers a frame over Daphne's size limit as a refusal to answer, instead of dropping the connection.
+def _install_room_protocol() -> None:
+    """Two changes to Daphne's websocket protocol, both so that a client learns what the protocol promises it.
 
-    Daphne (autobahn) fails a connection whose incoming message is over --websocket-max-message-size (1 MiB by
-    default) by dropping the TCP connection: no close code, no error, and a client that resends what was never acked
-    sends the same frame again after reconnecting. Here the rest of such a frame is discarded as it arrives (nothing
-    over the limit is held in memory), and the consumer receives its head marked with OVERSIZED_FRAME_KEY: it answers
-    `too_large` with the frame's id, and the socket stays open, as docs/protocol.md says of every refused frame.
+    Oversized frames. Daphne (autobahn) fails a connection whose incoming message is over
+    --websocket-max-message-size (1 MiB by default) by dropping the TCP connection: no close code, no error, and a
+    client that resends what was never acked sends the same frame again after reconnecting. Here the rest of such a
+    frame is discarded as it arrives (nothing over the limit is held in memory), and the consumer receives its head
+    marked with OVERSIZED_FRAME_KEY: it answers `too_large` with the frame's id, and the socket stays open, as
+    docs/protocol.md says of every refused frame.
+
+    Close codes. When the server closes (4401/4403/4404), autobahn waits one second for the client's closing reply and
+    then aborts the TCP connection (a reset). A browser whose tab is busy for that second (a slow laptop, a loaded
+    machine) has not yet taken the close frame in, and the reset makes it report 1006 instead of the code: the page
+    retries a refusal that will never change. Here the connection is ended with an orderly shutdown instead, which
+    the browser reads after the close frame (docs/pitfalls.md).
     Loaded by Daphne's command line (and its runserver) before it builds its protocol factory.
     """
     try:
@@ -47,7 +56,7 @@ def _refuse_oversized_frames_in_the_room() -> None:
     except ImportError:  # pragma: no cover - another ASGI server
         return
 
-    class OversizeRefusingProtocol(WebSocketProtocol):
+    class RoomProtocol(WebSocketProtocol):
         oversized_head = None  # a bytearray while the rest of an over-limit message is being discarded
 
         def _max_message_size_exceeded(self, msg_size, max_msg_size, reason):
@@ -85,7 +94,24 @@ def _refuse_oversized_frames_in_the_room() -> None:
                 received["text"] = head.decode("utf-8", "ignore")  # the cut may split a character
             self.application_queue.put_nowait(received)
 
-    WebSocketFactory.protocol = OversizeRefusingProtocol
+        def onCloseHandshakeTimeout(self):
+            # autobahn's own drops with abort=True: a TCP reset that can overtake the close frame in the browser.
+            self.closeHandshakeTimeoutCall = None
+            if self.state != self.STATE_CLOSED:
+                self.wasClean = False
+                self.dropConnection(abort=False)
+                # A peer that reads nothing at all would keep an orderly shutdown waiting: reset it after a while.
+                from twisted.internet import reactor  # Daphne's, installed by now (importing it earlier would not be)
+
+                self.lingering = reactor.callLater(_SHUTDOWN_GRACE_SECONDS, self.transport.abortConnection)
+
+        def connectionLost(self, reason):
+            lingering = getattr(self, "lingering", None)
+            if lingering is not None and lingering.active():
+                lingering.cancel()
+            super().connectionLost(reason)
+
+    WebSocketFactory.protocol = RoomProtocol
 
 
-_refuse_oversized_frames_in_the_room()
+_install_room_protocol()
