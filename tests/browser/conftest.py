@@ -122,8 +122,9 @@ def new_page(browser, platform):
     """Open a fresh browser context (its own cookies) and return a function that signs someone in."""
     contexts = []
 
-    def open_as(username: str | None = None, password: str = DEMO_PASSWORD):
-        context = browser.new_context(base_url=platform.url)
+    def open_as(username: str | None = None, password: str = DEMO_PASSWORD, **context_options):
+        # context_options: Playwright's, e.g. viewport={"width": 390, "height": 844} and is_mobile=True for a phone.
+        context = browser.new_context(base_url=platform.url, **context_options)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)

@@ -1,0 +1,68 @@
+"""A crowd worker on a phone (crowd platforms let workers in from phones unless a study forbids it): the tutorial, the
+tables, the goal and the chat fit a 390-pixel screen, and a wide result table scrolls inside its bubble rather than
+pushing the page sideways."""
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.test_rooms import (
+    answer_with_sql,
+    ask,
+    end_and_score,
+    first_table,
+    label,
+    pair,
+    patient_expectations,  # noqa: F401 - the autouse fixture, for this module too
+    read_tables_and_reveal,
+    respond,
+)
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+
+
+def page_overflow(page) -> int:
+    """How many pixels the page is wider than the screen (0: nothing to scroll sideways)."""
+    return page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+
+
+def within_screen(page, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    width = page.evaluate("() => window.innerWidth")
+    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
+
+
+def test_a_worker_on_a_phone_holds_a_dialogue(new_page, people):
+    people("phoebe", "ethan")
+    worker, expert = new_page("phoebe", **PHONE), new_page("ethan")
+    pair(worker, expert)
+    assert page_overflow(worker) == 0
+    read_tables_and_reveal(worker)
+    assert page_overflow(worker) == 0
+
+    for selector in ("#message", "[data-testid=goal-question]"):
+        assert within_screen(worker, selector), selector
+    send = worker.get_by_role("button", name=re.compile("^Send"))
+    expect(send).to_be_visible()
+    assert within_screen(worker, "button:has-text('Send')")
+
+    # A wide table (every column of the widest table) in the chat: it scrolls inside the bubble, the page does not.
+    table = first_table(expert)
+    answer_with_sql(worker, expert, "Show me everything about three of them.", f"SELECT * FROM {table} LIMIT 3", "Here.")
+    expect(worker.locator(".bubble.result tbody tr")).to_have_count(3)
+    worker.locator(".bubble.result").last.scroll_into_view_if_needed()
+    assert page_overflow(worker) == 0
+    assert within_screen(worker, ".bubble.result >> nth=-1")
+    worker.screenshot(path="/tmp/wozsql_worker_phone.png")  # to look at
+
+    # Typing with the on-screen keyboard's Enter sends, as on a desktop.
+    ask(worker, expert, "Which are the big ones?")
+    label(expert, "AMBIGUOUS")
+    respond(expert, "Do you mean the ones with the most rows linked to them?", "CLARIFY")
+    expect(worker.locator(".bubble.response")).to_have_count(2)
+    answer_with_sql(worker, expert, "And how many in all?", f"SELECT count(*) FROM {table}", "That many.")
+
+    end_and_score(worker, expert, 4)
+    expect(worker.get_by_test_id("completion-code")).to_be_visible()
+    assert within_screen(worker, "[data-testid=completion-code]")
+    assert page_overflow(worker) == 0
