@@ -46,13 +46,18 @@ def test_a_worker_on_a_phone_holds_a_dialogue(new_page, people):
     expect(send).to_be_visible()
     assert within_screen(worker, "button:has-text('Send')")
 
-    # A wide table (every column of the widest table) in the chat: it scrolls inside the bubble, the page does not.
+    # A table wider than the screen (every column) in the chat: it scrolls inside the bubble, the page does not.
     table = first_table(expert)
-    answer_with_sql(worker, expert, "Show me everything about three of them.", f"SELECT * FROM {table} LIMIT 3", "Here.")
+    everything = f"SELECT * FROM {table} LIMIT 3"
+    answer_with_sql(worker, expert, "Show me everything about three of them.", everything, "Here.")
     expect(worker.locator(".bubble.result tbody tr")).to_have_count(3)
     worker.locator(".bubble.result").last.scroll_into_view_if_needed()
     assert page_overflow(worker) == 0
     assert within_screen(worker, ".bubble.result >> nth=-1")
+    wide = worker.locator(".bubble.result").last.evaluate(
+        "(bubble) => [...bubble.querySelectorAll('*')].some((box) => box.scrollWidth > box.clientWidth + 1)"
+    )
+    assert wide, "the table should be wider than the screen, or this test proves nothing"
     worker.screenshot(path="/tmp/wozsql_worker_phone.png")  # to look at
 
     # Typing with the on-screen keyboard's Enter sends, as on a desktop.
