@@ -18,7 +18,7 @@ from collections import Counter
 from functools import lru_cache
 
 from django.conf import settings
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Subquery
 
 from annotation.models import Database
 from annotation.sql import drafts, intents, linking
@@ -47,8 +47,11 @@ def intent_counts() -> dict[int, Counter]:
         if _counts is not None and time.monotonic() - _counts[0] < COUNTS_SECONDS:
             return _counts[1]
     counted: dict[int, Counter] = {}
+    labelled = Event.objects.filter(kind=EventKind.TURN_LABELS, payload__has_key="intent")
+    # A turn counts once, by its latest intent: the expert's correction replaces what was detected, not adds to it.
+    latest = labelled.filter(dialogue_id=OuterRef("dialogue_id"), payload__turn=OuterRef("payload__turn"))
     rows = (
-        Event.objects.filter(kind=EventKind.TURN_LABELS, payload__has_key="intent")
+        labelled.filter(seq=Subquery(latest.order_by("-seq").values("seq")[:1]))
         .values_list("dialogue__database_id", "payload__intent__category")
         .annotate(n=Count("id"))
     )

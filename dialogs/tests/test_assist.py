@@ -284,3 +284,20 @@ def test_coverage_sampling_recommends_the_category_the_collection_lacks(room, se
     ]
     assert drawn.count("display") >= 80, drawn
     assert set(drawn) <= {"same_instances", "display"}  # a category with target 0 is never recommended
+
+
+def test_the_collection_counts_each_turn_once_by_its_latest_intent(room):
+    """A detected intent that the expert then corrected counts as the corrected category, once."""
+    room.answer("Which students are there?", "SELECT first_name FROM student")
+    second = room.ask("And their age?")
+    room.share(second, "SELECT first_name, age FROM student")
+    detected = room.replay().user_turns[1].detected["intent"]["category"]
+    assert detected != "display"
+    assist.intent_counts_forget()  # answering read (and kept) the counts before this turn was labelled
+    assert assist.intent_counts()[room.dialogue.database_id][detected] == 1
+    room.send(room.expert, type="turn_labels", turn=second, intent={"category": "display", "relations": ["R15"]})
+    room.send(room.expert, type="turn_labels", turn=second, contextual_phenomena=["Coreference"])  # no intent
+    assist.intent_counts_forget()
+    counted = assist.intent_counts()[room.dialogue.database_id]
+    assert counted["display"] == 1 and counted[detected] == 0, counted
+    assert sum(counted.values()) == len([t for t in room.replay().user_turns if "intent" in t.labels])
