@@ -20,7 +20,6 @@ from datetime import datetime
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import connections
 from django.utils import timezone
 
 from annotation.roles import can
@@ -382,26 +381,24 @@ class LobbyConsumer(_JsonConsumer):
 
 _DIALOGUE_OWN_FIELDS = [f.attname for f in Dialogue._meta.concrete_fields if not (f.is_relation or f.primary_key)]
 
-_sql_run_pool: ThreadPoolExecutor | None = None
+# The messages whose handling may wait on the sandbox: a run (up to its time limit); a share, which runs the goal's
+# SQL to compare the results (dialogs.assist.goal_match); a response and a request for another suggestion, which read
+# real values from the database file for the recommended intent. They are posted from the sandbox threads below.
+SANDBOX_BOUND_MESSAGES = frozenset({"sql_run", "share_result", "response", "recommend"})
+
+_sandbox_pool: ThreadPoolExecutor | None = None
 
 
-def _sql_run_executor() -> ThreadPoolExecutor:
-    """The threads that `sql_run` messages wait on the sandbox from. Every other database call of a consumer goes to
-    the one thread they all share (thread-sensitive): a run waiting there for seconds held up the acks and events of
-    every room of the process. A few more threads than sandbox workers: the sandbox queues the rest itself."""
-    global _sql_run_pool
-    if _sql_run_pool is None:  # only ever called on the event loop's thread
-        _sql_run_pool = ThreadPoolExecutor(max_workers=settings.SANDBOX_WORKERS + 2, thread_name_prefix="room-sql-run")
-    return _sql_run_pool
-
-
-def _post_sql_run(**kwargs):
-    """`services.dialogue_post` on an SQL-run thread: its database connection is its own, and is closed before the
-    thread goes back to the pool (a pool thread would otherwise keep one open per thread for as long as it lives)."""
-    try:
-        return services.dialogue_post(**kwargs)
-    finally:
-        connections.close_all()
+def _sandbox_executor() -> ThreadPoolExecutor:
+    """The threads that messages which may wait on the sandbox are posted from. Every other database call of a
+    consumer goes to the one thread they all share (thread-sensitive): a run waiting there for seconds held up the
+    acks and events of every room of the process. A few more threads than sandbox workers: the sandbox queues the rest
+    itself. Each thread's database connection follows DB_CONN_MAX_AGE as the shared thread's does (channels closes an
+    expired one before and after each call), so with kept connections a process holds at most this many more."""
+    global _sandbox_pool
+    if _sandbox_pool is None:  # only ever called on the event loop's thread
+        _sandbox_pool = ThreadPoolExecutor(max_workers=settings.SANDBOX_WORKERS + 2, thread_name_prefix="room-sandbox")
+    return _sandbox_pool
 
 
 def _table_bounded(view: dict) -> dict:
@@ -566,11 +563,13 @@ class DialogueConsumer(_JsonConsumer):
         # The turns this socket keeps spare the post a read of the log (a copy: they change as events arrive).
         turns = log.turns_copy(self.turns) if self.turns is not None else None
         try:
-            if message["type"] == "sql_run":
-                # The sandbox may take up to its time limit: off the shared thread (see _sql_run_executor). On a copy
-                # of the dialogue: dialogue_post sets fields on the one it is given, and this socket's own tasks (the
-                # abandon timer) go on using theirs on the shared thread meanwhile.
-                post = database_sync_to_async(_post_sql_run, thread_sensitive=False, executor=_sql_run_executor())
+            if message["type"] in SANDBOX_BOUND_MESSAGES:
+                # Off the shared thread (see _sandbox_executor). On a copy of the dialogue: dialogue_post sets fields
+                # on the one it is given, and this socket's own tasks (the abandon timer) go on using theirs on the
+                # shared thread meanwhile.
+                post = database_sync_to_async(
+                    services.dialogue_post, thread_sensitive=False, executor=_sandbox_executor()
+                )
                 dialogue = copy.copy(self.dialogue)
             else:
                 post = database_sync_to_async(services.dialogue_post)

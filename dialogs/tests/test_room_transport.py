@@ -122,6 +122,39 @@ async def test_an_experts_query_running_to_its_time_limit_does_not_hold_up_anoth
     await worker_ws.disconnect()
 
 
+async def test_sharing_a_result_whose_goal_query_runs_to_its_time_limit_does_not_hold_up_another_room(
+    room, other_room, settings
+):
+    """A share compares the result with the goal's (dialogs.assist.goal_match), which runs the goal's SQL in the
+    sandbox: a goal whose query is slow must not stall the other rooms while the share waits for it."""
+    from dialogs.assist import _goal_rows
+
+    settings.SANDBOX_TIMEOUT_MS = 1500
+    dialogue, alice, erin = room
+    goal = dialogue.goal
+    goal.sql = RUNAWAY_SQL  # as an imported goal may be: written elsewhere, never run here
+    await database_sync_to_async(goal.save)(update_fields=["sql"])
+    _goal_rows.cache_clear()
+    elsewhere, bob, _ = other_room
+    worker_ws, _ = await _enter(dialogue, alice)
+    expert_ws, _ = await _enter(dialogue, erin)
+    bob_ws, _ = await _enter(elsewhere, bob)
+    turn = await _ask(worker_ws, "u1", "How many students?")
+    run, _ = await _run(expert_ws, "r1", "SELECT count(*) FROM student", turn)
+    await _until(lambda: busy_workers() == 0, "no other query running")
+    await expert_ws.send_json_to({"type": "share_result", "id": "s1", "turn": turn, "run": run})
+    await _until(lambda: busy_workers() == 1, "the sandbox started the goal's query")
+    for number in range(3):
+        await _ask(bob_ws, f"b{number}", f"Question {number}?")
+    assert busy_workers() == 1, "Bob's acks waited for the goal's query"
+    assert not [m for m in await _queued(expert_ws) if m.get("id") == "s1"], "the share came back first"
+    await receive_until(expert_ws, _is("ack", id="s1"))
+    labels = await receive_until(expert_ws, _event("turn_labels"))
+    assert labels["payload"]["goal_match"] is None  # the goal's query failed: no comparison, and no error
+    for ws in (worker_ws, expert_ws, bob_ws):
+        await ws.disconnect()
+
+
 # --- 2. Tables are stored and sent within the caps --------------------------------------------------------------
 
 
