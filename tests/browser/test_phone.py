@@ -71,3 +71,25 @@ def test_a_worker_on_a_phone_holds_a_dialogue(new_page, people):
     expect(worker.get_by_test_id("completion-code")).to_be_visible()
     assert within_screen(worker, "[data-testid=completion-code]")
     assert page_overflow(worker) == 0
+
+
+def test_the_expert_and_admin_headers_fit_a_phone_width(new_page, people):
+    """The header wraps instead of running off the screen: every link and the sign-out button stay reachable at
+    390 pixels, for the expert (desk and room) and for the admin (whose header has the most links)."""
+    people("piper", "penny")
+    expert = new_page("penny", **PHONE)
+    for path in ("/expert/", "/solo/"):
+        expert.goto(path)
+        assert page_overflow(expert) == 0, path
+        for link in expert.locator(".topbar a, .topbar button").all():
+            expect(link).to_be_visible()
+            box = link.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390.5, link.inner_text()
+    admin = new_page("ada", **PHONE)
+    for path in ("/manage/", "/manage/live/", "/review/statistics/"):
+        admin.goto(path)
+        assert page_overflow(admin) == 0, path
+        assert admin.locator(".topbar nav a").count() >= 8
+        for link in admin.locator(".topbar a, .topbar button").all():
+            box = link.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390.5, link.inner_text()
