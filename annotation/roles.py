@@ -22,6 +22,7 @@ PERMISSIONS = {
     "goals.manage": "Add, edit and import reference goals",
     "review.work": "Review and correct dialogues",
     "review.manage": "Release other reviewers' claims and reopen rejected dialogues",
+    "review.own_work": "See what review changed in your own work as an expert",
     "dataset.export": "Export datasets and see statistics",
     "people.manage": "Create, block and unblock people",
     "operations.watch": "Watch the live operations board",
@@ -31,7 +32,7 @@ PERMISSIONS = {
 
 _ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
     Role.WORKER: frozenset({"chat.as_worker"}),
-    Role.EXPERT: frozenset({"chat.as_expert", "sql.run", "databases.browse", "goals.view"}),
+    Role.EXPERT: frozenset({"chat.as_expert", "sql.run", "databases.browse", "goals.view", "review.own_work"}),
     Role.REVIEWER: frozenset({"review.work", "sql.run", "databases.browse", "goals.view"}),
     # Admins may do everything except pose as a crowd worker: worker data must come from workers.
     Role.ADMIN: frozenset(PERMISSIONS) - {"chat.as_worker"},

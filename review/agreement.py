@@ -74,6 +74,13 @@ def _acts_after(turn, number: int):
     return acts
 
 
+def judged_corrections(turn, decided_passes: set[int]) -> list:
+    """A turn's corrections made in a decided pass: what review judged of the expert's work (an open pass may still
+    change its mind). The expert figures below and the expert's own page (review.selectors.expert_work_page) count
+    and show the same corrections."""
+    return [correction for correction in turn.corrections if correction.review_pass in decided_passes]
+
+
 def review_agreement() -> dict:
     """The figures above, for every dialogue with a decided pass (cached until the review moves on)."""
     version = (
@@ -139,7 +146,7 @@ def _compute() -> dict:
         expert["turns"] += len(record.user_turns)
         expert["rejected"] += final[record.id][0] == ReviewPass.Decision.REJECTED
         for turn in record.user_turns:
-            corrections = [c for c in turn.corrections if c.review_pass in decided_passes]
+            corrections = judged_corrections(turn, decided_passes)
             fields = {correction.field for correction in corrections}
             for group, names in FIELD_GROUPS.items():
                 expert["changed"][group] += bool(fields & set(names))

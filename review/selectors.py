@@ -14,13 +14,14 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from annotation.models import BlockRecord, Role, User
+from annotation.models import BlockRecord, Database, Role, User
+from annotation.tokens import utterance_toks
 from dialogs.log import DialogueRecord, LogEvent, dialogue_replay
 from dialogs.models import ENDED_STATUSES, Dialogue, DialogueStatus, Event, EventKind
-from review.models import Export, ReviewStage, TurnAnnotation
+from review.models import Export, ReviewPass, ReviewStage, TurnAnnotation
 
 # A selection names dialogue statuses, or "approved": through every review pass and final validation (whatever the
 # dialogue's status). What an export and the statistics take when nobody says otherwise is the approved set.
@@ -260,12 +261,97 @@ def expert_quality_rows() -> list[dict]:
     """Every expert with the dialogues they ended and what review changed in them (review.agreement's per-expert
     figures: share of turns whose acts, SQL, response or utterance a decided pass changed; execution match of the
     corrected queries; rejections)."""
+    return _expert_rows(User.objects.filter(role=Role.EXPERT))
+
+
+def expert_quality_row(expert: User) -> dict:
+    """One person's row of the expert quality page, read the same way (the expert's own page shows it)."""
+    return _expert_rows(User.objects.filter(pk=expert.pk))[0]
+
+
+def _expert_rows(people: QuerySet[User]) -> list[dict]:
     from review.agreement import review_agreement
 
     reviewed = {row["expert"]: row for row in review_agreement()["experts"]}
-    experts = (
-        User.objects.filter(role=Role.EXPERT)
-        .annotate(ended=Count("dialogues_as_expert", filter=Q(dialogues_as_expert__status__in=ENDED_STATUSES)))
-        .order_by("username")
-    )
+    experts = people.annotate(
+        ended=Count("dialogues_as_expert", filter=Q(dialogues_as_expert__status__in=ENDED_STATUSES))
+    ).order_by("username")
     return [{"expert": expert, "ended": expert.ended, "review": reviewed.get(expert.username)} for expert in experts]
+
+
+EXPERT_WORK_PER_PAGE = 20
+DECIDED = (ReviewPass.Decision.APPROVED, ReviewPass.Decision.REJECTED)
+
+
+def expert_work_page(expert: User, *, page: int | str = 1, reviewer_names: bool = False) -> Page:
+    """One page of `expert`'s dialogues that review decided (a pass approved or rejected them), newest decision
+    first, each with its decided passes and, per turn, the corrections those passes made (the corrections that
+    review.agreement counts in the expert's figures).
+
+    An item is {"dialogue", "record", "passes", "turns"}; a turn is {"index", "text", "corrections"}, a correction
+    {"field", "label", "old", "new", "before" (None: the expert's value; else the pass whose value it replaced),
+    "pass", "reason", "reviewer"}. Reviewers' names are read only with `reviewer_names` (an admin's view: experts
+    see pass numbers). Only the page's dialogues are folded, in a fixed number of queries however many there are.
+    """
+    from review.agreement import judged_corrections
+    from review.queues import FIELD_LABELS, label_text
+
+    last_decision = (
+        ReviewPass.objects.filter(review__dialogue=OuterRef("pk"), decision__in=DECIDED)
+        .order_by("-finished_at", "-id")
+        .values("finished_at")[:1]
+    )
+    dialogues = (
+        Dialogue.objects.filter(expert=expert)
+        .annotate(decided_at=Subquery(last_decision))
+        .filter(decided_at__isnull=False)
+        .select_related("review")
+        .order_by("-decided_at", "-id")
+    )
+    page = Paginator(dialogues, EXPERT_WORK_PER_PAGE).get_page(page)
+    ids = [dialogue.pk for dialogue in page.object_list]
+    if not ids:
+        return page
+    records = {record.id: record for record in dialogue_records(Dialogue.objects.filter(pk__in=ids), timestamps=False)}
+    decided = ReviewPass.objects.filter(review__dialogue_id__in=ids, decision__in=DECIDED).annotate(
+        dialogue_id=F("review__dialogue_id")
+    )
+    passes: dict[int, list[ReviewPass]] = {pk: [] for pk in ids}
+    for item in decided.select_related("reviewer") if reviewer_names else decided:
+        passes[item.dialogue_id].append(item)
+    names: dict[int, str] = {}
+    if reviewer_names:
+        who = {c.reviewer_id for record in records.values() for c in record.corrections}
+        names = dict(User.objects.filter(pk__in=who).values_list("pk", "username"))
+    # Schema links read as the words and the names they link (for the rare correction of one): schemas on demand.
+    linked = {records[pk].db_id for pk in ids if any(c.field == "schema_linking" for c in records[pk].corrections)}
+    schemas = dict(Database.objects.filter(db_id__in=linked).values_list("db_id", "schema")) if linked else {}
+
+    items = []
+    for dialogue in page.object_list:
+        record = records[dialogue.pk]
+        numbers = {item.number for item in passes[dialogue.pk]}
+        turns = []
+        for index, turn in enumerate(record.user_turns):
+            tokens = utterance_toks(turn.text) if any(c.field == "schema_linking" for c in turn.corrections) else None
+            corrections, last_pass = [], {}
+            for correction in judged_corrections(turn, numbers):
+                name = correction.field
+                corrections.append(
+                    {
+                        "field": name,
+                        "label": FIELD_LABELS[name],
+                        "old": label_text(name, correction.old, schemas.get(record.db_id), tokens),
+                        "new": label_text(name, correction.new, schemas.get(record.db_id), tokens),
+                        "before": last_pass.get(name),
+                        "pass": correction.review_pass,
+                        "reason": correction.reason,
+                        "reviewer": names.get(correction.reviewer_id, "?") if reviewer_names else None,
+                    }
+                )
+                last_pass[name] = correction.review_pass
+            if corrections:
+                turns.append({"index": index, "text": turn.text, "corrections": corrections})
+        items.append({"dialogue": dialogue, "record": record, "passes": passes[dialogue.pk], "turns": turns})
+    page.object_list = items
+    return page

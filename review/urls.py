@@ -22,6 +22,7 @@ urlpatterns = [
     path("datasets/<int:export_id>/retry/", views.export_retry, name="export_retry"),
     path("quality/workers/", views.worker_quality, name="worker_quality"),
     path("quality/experts/", views.expert_quality, name="expert_quality"),
+    path("quality/experts/<int:user_id>/", views.expert_work, name="expert_work"),
     path("statistics/", views.statistics, name="statistics"),
     path("statistics/data.json", views.statistics_json, name="statistics_json"),
     path("statistics/figures/<str:name>.<str:fmt>", views.statistics_figure, name="statistics_figure"),

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from annotation.acts import CONTEXTUAL_PHENOMENA, INTENT_CATEGORY_NAMES, SYSTEM_ACTS, USER_ACTS
+from annotation.models import Role, User
 from annotation.roles import can, role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
@@ -48,6 +49,29 @@ def worker_quality(request):
 def expert_quality(request):
     """Experts and what review changed in their dialogues (the change rates of review.agreement, per expert)."""
     return render(request, "review/expert_quality.html", {"rows": selectors.expert_quality_rows()})
+
+
+@role_required("people.manage")
+def expert_work(request, user_id):
+    """One expert's reviewed work as an admin reads it: the expert's own page, with the reviewers' names."""
+    expert = get_object_or_404(User, pk=user_id, role=Role.EXPERT)
+    return _expert_work(request, expert, own=False)
+
+
+@role_required("review.own_work")
+def expert_own_work(request):
+    """The signed-in expert's reviewed work: their figures and what each pass changed in their dialogues, and why.
+    Reviewers stay anonymous to the expert: a correction names its pass, never its reviewer."""
+    return _expert_work(request, request.user, own=True)
+
+
+def _expert_work(request, expert, *, own: bool):
+    page = selectors.expert_work_page(expert, page=request.GET.get("page", 1), reviewer_names=not own)
+    return render(
+        request,
+        "review/expert_work.html",
+        {"expert": expert, "own": own, "row": selectors.expert_quality_row(expert), "page": page},
+    )
 
 
 # --- Review passes ---------------------------------------------------------------------------------------------------

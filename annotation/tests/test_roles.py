@@ -12,6 +12,7 @@ PAGES = [
     ("dialogs:worker_home", {}, {"alice"}),
     ("dialogs:tutorial", {}, {"alice"}),
     ("dialogs:expert_home", {}, {"erin", "ada"}),
+    ("expert_own_work", {}, {"erin", "ada"}),
     ("review:home", {}, {"rita", "ada"}),
     ("annotation:admin_home", {}, {"ada"}),
     ("annotation:database_list", {}, {"erin", "rita", "ada"}),

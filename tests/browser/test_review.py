@@ -10,15 +10,16 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-COLLECT = """
+# Run with `manage.py shell -c`, after a first line naming the expert and the dialogues (collect_script).
+_COLLECT = """
 from annotation.models import Goal, User
 from dialogs.models import Dialogue
 from dialogs.services import dialogue_post
 
-alice, erin = User.objects.get(username="alice"), User.objects.get(username="erin")
+alice, erin = User.objects.get(username="alice"), User.objects.get(username=EXPERT)
 goal = Goal.objects.filter(database__db_id="dorm_demo").first()
 made = []
-for label in ("A", "B"):
+for label in LABELS:
     dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
     n = iter(range(1000))
 
@@ -43,10 +44,45 @@ print(made)
 """
 
 
+def collect_script(expert: str = "erin", labels: tuple[str, ...] = ("A", "B")) -> str:
+    """The script that collects one completed dialogue (three SQL questions) of Alice with `expert` per label and
+    prints their ids."""
+    return f"EXPERT, LABELS = {expert!r}, {tuple(labels)!r}\n" + _COLLECT
+
+
+COLLECT = collect_script()
+
+
+def collect(platform, expert: str = "erin", labels: tuple[str, ...] = ("A", "B")) -> list[int]:
+    """Collect the dialogues in the running platform's database; their ids."""
+    return json.loads(platform.manage("shell", "-c", collect_script(expert, labels)).strip().splitlines()[-1])
+
+
 @pytest.fixture(scope="module")
 def collected(platform):
-    first, second = json.loads(platform.manage("shell", "-c", COLLECT).strip().splitlines()[-1])
+    first, second = collect(platform)
     return first, second
+
+
+def claim(page, dialogue_id: int) -> None:
+    """Open a dialogue's review screen and claim it for its current pass."""
+    page.goto(f"/review/dialogues/{dialogue_id}/")
+    page.click("[data-testid=claim]")
+    page.wait_for_selector("[data-testid=holding]")
+
+
+def correct_query(page, index: int, sql: str, *, column: str, reason: str = "") -> None:
+    """Correct turn `index`'s query: typed into the SQL editor (CodeMirror's editable element), run first to see its
+    result (with `column`) beside the old one, then saved; returns once the turn shows the new query."""
+    turn = page.locator(f"[data-testid=turn-{index}]")
+    turn.locator("[data-edit=query]").click()
+    turn.locator(".cm-content[data-testid=new-value]").fill(sql)
+    turn.locator("[data-testid=run]").click()
+    turn.locator(f"[data-testid=run-result] th >> text={column}").wait_for()
+    if reason:
+        turn.locator("[data-testid=reason]").fill(reason)
+    turn.locator("[data-testid=save]").click()
+    page.wait_for_selector(f"[data-testid=turn-{index}] [data-testid=query] >> text={column}")
 
 
 def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_corrections(
@@ -56,9 +92,7 @@ def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_correctio
     rita = new_page("rita")
     rita.goto("/review/?queue=pass1")
     assert int(rita.inner_text("[data-testid=queue-pass1] strong")) >= 2
-    rita.goto(f"/review/dialogues/{first}/")
-    rita.click("[data-testid=claim]")
-    rita.wait_for_selector("[data-testid=holding]")
+    claim(rita, first)
 
     # The goal's SQL is shown pretty-printed (one clause per line) in the SQL editor, read-only.
     goal = rita.locator("[data-testid=goal-sql] .cm-content")
@@ -76,15 +110,8 @@ def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_correctio
     turn.locator("[data-testid=save]").click()
     rita.wait_for_selector("[data-testid=turn-0] [data-testid=user-acts] >> text=INFER_SQL")
 
-    # A query, typed into the SQL editor (CodeMirror's editable element) and run first to see its result beside the
-    # old one.
-    turn = rita.locator("[data-testid=turn-1]")
-    turn.locator("[data-edit=query]").click()
-    turn.locator(".cm-content[data-testid=new-value]").fill("SELECT first_name, last_name FROM student")
-    turn.locator("[data-testid=run]").click()
-    turn.locator("[data-testid=run-result] th >> text=first_name").wait_for()
-    turn.locator("[data-testid=save]").click()
-    rita.wait_for_selector("[data-testid=turn-1] [data-testid=query] >> text=first_name")
+    # A query, run first to see its result beside the old one.
+    correct_query(rita, 1, "SELECT first_name, last_name FROM student", column="first_name")
 
     # A response.
     turn = rita.locator("[data-testid=turn-1]")
@@ -123,9 +150,7 @@ def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_correctio
     assert "sent on to pass 2" in rita.inner_text(".messages")
 
     # Rita now holds the second dialogue; Ravi sees the lock there.
-    rita.goto(f"/review/dialogues/{second}/")
-    rita.click("[data-testid=claim]")
-    rita.wait_for_selector("[data-testid=holding]")
+    claim(rita, second)
     ravi = new_page("ravi")
     ravi.goto(f"/review/dialogues/{second}/")
     assert "rita is reviewing" in ravi.inner_text("[data-testid=locked]")
