@@ -138,6 +138,11 @@ class Event(models.Model):
             # A retried send (same client id) is stored once.
             models.UniqueConstraint(fields=["dialogue", "author", "client_id"], name="event_client_id_unique"),
         ]
+        indexes = [
+            # The latest correction, at once among millions of chat events: review's figures are cached until it
+            # changes (review.agreement).
+            models.Index(fields=["id"], condition=models.Q(kind="correction"), name="event_correction_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.dialogue_id}#{self.seq} {self.kind}"

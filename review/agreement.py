@@ -23,7 +23,7 @@ from collections import Counter, defaultdict
 from django.core.cache import cache
 from django.db.models import Max
 
-from dialogs.models import Dialogue, Event
+from dialogs.models import Dialogue, Event, EventKind
 from review.models import RejectReason, ReviewPass
 
 FIELD_GROUPS = {
@@ -83,9 +83,12 @@ def judged_corrections(turn, decided_passes: set[int]) -> list:
 
 def review_agreement() -> dict:
     """The figures above, for every dialogue with a decided pass (cached until the review moves on)."""
+    # What the figures read changes with a pass (started, decided, reopened) or a correction (a scripted audit may
+    # correct a decided dialogue); not with the chat going on in the rooms, which left this cache cold while any
+    # room was live.
     version = (
         ReviewPass.objects.aggregate(latest=Max("id"), finished=Max("finished_at")),
-        Event.objects.aggregate(latest=Max("id"))["latest"],
+        Event.objects.filter(kind=EventKind.CORRECTION).aggregate(latest=Max("id"))["latest"],
     )
     key = "review:agreement:" + hashlib.sha256(json.dumps(version, default=str).encode()).hexdigest()
     cached = cache.get(key)

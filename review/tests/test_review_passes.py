@@ -323,6 +323,35 @@ def test_agreement_figures_count_changes_execution_match_and_kappa(finished, rit
     assert figures["reviewers"][0]["reviewer"] == "rita"
 
 
+def test_agreement_figures_stay_cached_while_rooms_chat_and_change_with_a_correction(finished, rita, open_room):
+    from unittest import mock
+
+    from review import agreement
+
+    passes.review_sync()
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    first = dialogue_record_of(finished).user_turns[0]
+    approve_rest(finished, rita)
+    before = review_agreement()
+    with mock.patch.object(agreement, "_compute", wraps=agreement._compute) as computed:
+        room = open_room("dorm_demo")  # a live room elsewhere: events, but nothing review has decided
+        room.ask("How many students are there?")
+        assert review_agreement() == before
+        assert computed.call_count == 0
+        # A scripted audit corrects the approved dialogue: the figures must show it.
+        passes.review_correct(
+            reviewer=rita,
+            dialogue=finished,
+            turn=first.seq,
+            field="utterance",
+            value="How many students?",
+            require_claim=False,
+        )
+        after = review_agreement()
+        assert computed.call_count == 1
+    assert after["passes"] != before["passes"] or after["experts"] != before["experts"]
+
+
 def test_cohen_kappa_matches_a_worked_example():
     # 50 items: both say yes 20, both no 15, a-yes/b-no 5, a-no/b-yes 10 → po 0.7, pe 0.5 → kappa 0.4.
     pairs = [("y", "y")] * 20 + [("n", "n")] * 15 + [("y", "n")] * 5 + [("n", "y")] * 10
