@@ -10,8 +10,8 @@ from django.db import transaction
 from django.db.models import Count
 
 from annotation.models import Database, Goal, Hardness, User
-from dialogs.models import Campaign, Dialogue, campaign_join_token
-from dialogs.services import COLLECTED_STATUSES
+from dialogs.models import Campaign, campaign_join_token
+from dialogs.services import dialogues_collected
 
 
 def campaign_check(
@@ -148,7 +148,7 @@ def campaign_progress_list(now=None) -> list[CampaignProgress]:
         active_per_database.setdefault(database_id, []).append(goal_id)
     active = {goal_id for ids in active_per_database.values() for goal_id in ids}
     counts: dict[tuple[int, int], int] = {}
-    collected = Dialogue.objects.filter(campaign__isnull=False, status__in=COLLECTED_STATUSES)
+    collected = dialogues_collected().filter(campaign__isnull=False)
     for campaign_id, goal_id, n in collected.order_by().values_list("campaign_id", "goal_id").annotate(n=Count("id")):
         counts[(campaign_id, goal_id)] = n
     rows = []
@@ -173,7 +173,7 @@ def campaign_progress_list(now=None) -> list[CampaignProgress]:
 def campaign_progress(campaign: Campaign, now=None) -> CampaignProgress:
     """One campaign's progress goal by goal, with the hardness of its pool and of what it collected."""
     pool = list(campaign.goal_pool().select_related("database").order_by("database__db_id", "id"))
-    collected = Dialogue.objects.filter(campaign=campaign, status__in=COLLECTED_STATUSES)
+    collected = dialogues_collected().filter(campaign=campaign)
     counts = dict(collected.order_by().values_list("goal_id").annotate(n=Count("id")))
     progress = CampaignProgress(
         campaign=campaign,

@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -119,6 +119,28 @@ def lobby_release_expired(*, now=None) -> list[LobbyEntry]:
 # or dropped dialogue gave no data, so its goal is handed out again.
 COLLECTED_STATUSES = (DialogueStatus.WAITING, DialogueStatus.ACTIVE, DialogueStatus.COMPLETED)
 
+# Conditions under which apps built on dialogs take a dialogue back out of the collection after it ended (review: a
+# rejection), by name. Registered from their AppConfig.ready, so that dialogs names no app above it.
+_DISCARDED: dict[str, Q] = {}
+
+
+def collection_discard(name: str, condition: Q) -> None:
+    """Take the dialogues matching `condition` (a filter on Dialogue) out of every goal's count from now on: for an
+    app built on dialogs that learns after a dialogue has ended that it will not become data (review rejects it).
+    Call it from the app's `AppConfig.ready`; the same `name` again replaces the condition."""
+    _DISCARDED[name] = condition
+
+
+def dialogues_collected():
+    """The dialogues that count toward their goal's target, the one rule that pairing's draw (`goal_choose`) and the
+    campaign progress figures (`dialogs.campaigns`) both count with: waiting, active or completed, and not taken back
+    out by an app built on dialogs (`collection_discard`: review's rejection). Its goal needs another dialogue
+    otherwise."""
+    collected = Dialogue.objects.filter(status__in=COLLECTED_STATUSES)
+    for condition in _DISCARDED.values():
+        collected = collected.exclude(condition)
+    return collected
+
 
 def goal_pick_for(worker: User | int, *, assignment: CrowdAssignment | None = None) -> Goal | None:
     """The goal for a worker's next dialogue (see `goal_choose`), or None when there is none for them."""
@@ -133,9 +155,10 @@ def goal_choose(
 
     With no campaign at all (a fresh install, the demo) every active goal is in play, with no target. Once a campaign
     exists only open campaigns' goals are: those of the worker's own campaign when they came through its join link
-    (`assignment`), else those of every open campaign. A campaign's goal that has reached its target is never handed
-    out. Of the goals in play, the least-collected one; among equally collected ones, the hardness level furthest
-    behind the campaign's mix, then the database with the fewest dialogues, then the lowest id (repeatable).
+    (`assignment`), else those of every open campaign. A campaign's goal that has reached its target (counted by
+    `dialogues_collected`: a dialogue rejected in review does not count) is never handed out. Of the goals in play,
+    the least-collected one; among equally collected ones, the hardness level furthest behind the campaign's mix,
+    then the database with the fewest dialogues, then the lowest id (repeatable).
     Goals are balanced first, databases only among equals: balanced by database first, a small database's one goal
     was handed out five times while twenty goals elsewhere had none (docs/crowd.md).
     """
@@ -146,11 +169,11 @@ def goal_choose(
         campaigns = list(Campaign.objects.open().order_by("opens_at", "id"))
     else:
         pool = Goal.objects.filter(active=True, database__active=True).exclude(id__in=had)
-        goal = _least_collected(pool, Dialogue.objects.filter(status__in=COLLECTED_STATUSES))
+        goal = _least_collected(pool, dialogues_collected())
         return (goal, None) if goal else None
     best = None
     for campaign in campaigns:
-        collected = Dialogue.objects.filter(campaign=campaign, status__in=COLLECTED_STATUSES)
+        collected = dialogues_collected().filter(campaign=campaign)
         pool = campaign.goal_pool().exclude(id__in=had)
         goal = _least_collected(pool, collected, target=campaign.target_per_goal, mix=campaign.hardness_mix)
         # Across campaigns, the goal furthest from its target (the earlier campaign on a tie).

@@ -7,8 +7,15 @@ class ReviewConfig(AppConfig):
 
     def ready(self):
         # Review builds on dialogs and listens to it; dialogs never imports review (the apps' direction).
+        from django.db.models import Q
+
+        from dialogs.services import collection_discard
         from dialogs.signals import dialogue_ended, dialogue_scored
+        from review.models import ReviewStage
         from review.quality import on_dialogue_ended, on_dialogue_scored
 
         dialogue_ended.connect(on_dialogue_ended, dispatch_uid="review.quality.dialogue_ended")
         dialogue_scored.connect(on_dialogue_scored, dispatch_uid="review.quality.dialogue_scored")
+        # A dialogue rejected in review will not become data: its goal needs another one, in pairing's draw and in
+        # the campaigns' progress alike (docs/crowd.md, "How pairing chooses a goal").
+        collection_discard("review.rejected", Q(review__stage=ReviewStage.REJECTED))

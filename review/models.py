@@ -8,7 +8,7 @@ contextual phenomena, schema linking, intent), and the state of each export.
 from django.conf import settings
 from django.db import models
 
-from dialogs.models import Dialogue, DialogueStatus
+from dialogs.models import Campaign, CrowdPlatform, Dialogue, DialogueStatus
 
 
 class DatasetFormat(models.TextChoices):
@@ -301,3 +301,65 @@ class WorkerQuality(models.Model):
     @property
     def answered_per_dialogue(self) -> float | None:
         return self._share(self.answered, self.dialogues)
+
+
+# --- Bonus payouts (docs/crowd.md, "Recording what was paid") ------------------------------------------------------
+
+
+class BonusPayout(models.Model):
+    """A platform's bonus file that an admin uploaded (Prolific) or sent (MTurk) and then recorded as paid: one
+    campaign's owed bonuses on one platform, for one study or HIT. The file is kept as it was paid, to be downloaded
+    again; its rows say who was paid for which dialogues. A dialogue is paid in one payout at most
+    (`BonusPaidDialogue`), so the next file leaves it out."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="bonus_payouts")
+    platform = models.CharField(max_length=16, choices=CrowdPlatform.choices)
+    batch_id = models.CharField(max_length=64, blank=True, help_text="The Prolific study or MTurk HIT; empty: all.")
+    paid_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    paid_at = models.DateTimeField(auto_now_add=True)
+    total = models.DecimalField(max_digits=10, decimal_places=2)
+    # The rows' digest, as the payments page showed it: a second click on the same page finds this payout.
+    digest = models.CharField(max_length=64, unique=True)
+    file_text = models.TextField(help_text="The file exactly as it was paid.")
+
+    class Meta:
+        ordering = ["-paid_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"payout {self.pk} of {self.campaign_id} on {self.platform} ({self.total})"
+
+    @property
+    def file_name(self) -> str:
+        """The payment file it was (`review.payment_views.FILES`)."""
+        return f"bonuses-{self.platform}"
+
+
+class BonusPayoutRow(models.Model):
+    """One line of a paid bonus file: what one worker was paid in one study or HIT, and why."""
+
+    payout = models.ForeignKey(BonusPayout, on_delete=models.CASCADE, related_name="rows")
+    external_id = models.CharField(max_length=64)
+    batch_id = models.CharField(max_length=64)
+    session_id = models.CharField(max_length=64, help_text="The task paid against (MTurk's assignment).")
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    reason = models.CharField(max_length=255, blank=True)
+
+    class Meta:
+        ordering = ["payout_id", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.external_id}: {self.amount} (payout {self.payout_id})"
+
+
+class BonusPaidDialogue(models.Model):
+    """A dialogue whose bonus has been paid, and the row that paid it. The dialogue is the key: the database itself
+    refuses to pay one twice, whatever two admins click at the same instant."""
+
+    dialogue = models.OneToOneField(Dialogue, on_delete=models.PROTECT, primary_key=True, related_name="bonus_paid")
+    row = models.ForeignKey(BonusPayoutRow, on_delete=models.CASCADE, related_name="dialogues")
+
+    class Meta:
+        ordering = ["dialogue_id"]
+
+    def __str__(self) -> str:
+        return f"bonus of {self.dialogue_id} paid in row {self.row_id}"

@@ -1,15 +1,19 @@
-"""The payments page: per campaign, the completion codes and bonus files an admin uploads to the crowd platforms."""
+"""The payments page: per campaign, the completion codes and bonus files an admin uploads to the crowd platforms, the
+bonuses owed with a way to record each file as paid, and the payouts recorded (docs/crowd.md)."""
 
+from django.contrib import messages
 from django.db.models import Count
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 
 from annotation.roles import role_required
-from dialogs.models import Campaign, CrowdAssignment
+from dialogs.models import Campaign, CrowdAssignment, CrowdPlatform
 from review import payments
+from review.models import BonusPayout
 
-# File name → what it holds (the layouts are documented in docs/crowd.md, "Payment files").
+# File name → what it holds (the layouts are documented in docs/crowd.md, "Bonuses and the payment files").
 FILES = {
     "completions": "Completion codes and outcomes",
     "bonuses": "Bonus list (every worker)",
@@ -20,7 +24,11 @@ FILES = {
 
 @role_required("payments.export")
 def payment_home(request):
-    """Every campaign with its crowd workers and the studies or HITs they came from, and its files."""
+    """Every campaign with its crowd workers and the studies or HITs they came from, and its files; with
+    `?campaign=<id>`, that campaign's bonuses owed per study or HIT, each with its "mark paid" form; the payouts
+    recorded. A POST records a bonus file as paid (`_payout_record`)."""
+    if request.method == "POST":
+        return _payout_record(request)
     campaigns = list(Campaign.objects.annotate(workers=Count("crowd_assignments__crowd_worker", distinct=True)))
     batches: dict[int, list[tuple[str, str]]] = {}
     for campaign_id, platform, batch_id in (
@@ -30,30 +38,111 @@ def payment_home(request):
     ):
         batches.setdefault(campaign_id, []).append((platform, batch_id))
     rows = [(campaign, batches.get(campaign.pk, [])) for campaign in campaigns]
-    return render(request, "review/payments.html", {"rows": rows, "files": FILES})
+    chosen = next((campaign for campaign in campaigns if str(campaign.pk) == request.GET.get("campaign")), None)
+    payouts = BonusPayout.objects.select_related("campaign", "paid_by").annotate(workers=Count("rows"))
+    return render(
+        request,
+        "review/payments.html",
+        {
+            "rows": rows,
+            "files": FILES,
+            "chosen": chosen,
+            "owed": _owed_files(chosen) if chosen else [],
+            "payouts": payouts,
+        },
+    )
+
+
+def _owed_files(campaign: Campaign) -> list[dict]:
+    """The campaign's bonus files that hold something owed, one per platform and study or HIT (the unit a platform
+    pays in: Prolific's bulk bonus is per study), each with its rows' digest for the download and the form."""
+    by_batch: dict[tuple[str, str], list] = {}
+    for row in payments.campaign_bonuses(campaign):
+        if row.amount:
+            by_batch.setdefault((row.platform, row.batch_id), []).append(row)
+    return [
+        {
+            "platform": platform,
+            "platform_label": CrowdPlatform(platform).label,
+            "file": f"bonuses-{platform}",
+            "batch": batch_id,
+            "workers": len(rows),
+            "total": sum(row.amount for row in rows),
+            "digest": payments.bonus_digest(campaign, platform, batch_id, rows),
+        }
+        for (platform, batch_id), rows in sorted(by_batch.items())
+    ]
+
+
+def _payout_record(request):
+    """Record a bonus file as paid (the payments page's form: campaign, platform, study or HIT, and the digest of the
+    rows the page showed). A second click, or a file whose rows changed since, records nothing and says why."""
+    campaign = get_object_or_404(Campaign, pk=_int_or_404(request.POST.get("campaign")))
+    platform = request.POST.get("platform", "")
+    if platform not in CrowdPlatform.values:
+        raise Http404("no such platform")
+    try:
+        payout = payments.bonus_payout_record(
+            campaign=campaign,
+            platform=platform,
+            batch_id=request.POST.get("batch", ""),
+            digest=request.POST.get("digest", ""),
+            by=request.user,
+        )
+    except payments.PayoutRefused as refused:
+        (messages.info if refused.code == "already" else messages.error)(request, refused.message)
+    else:
+        messages.success(
+            request,
+            f"Payout {payout.pk} recorded: {payout.total:.2f} to {payout.rows.count()} worker(s). "
+            "These bonuses are left out of the next files.",
+        )
+    return redirect(f"{reverse('review:payments')}?campaign={campaign.pk}")
 
 
 @role_required("payments.export")
 def payment_file(request, campaign_id, name):
     """One payment file of a campaign as CSV; `?batch=` keeps one Prolific study or MTurk HIT (a platform pays a
-    bonus within one study only)."""
+    bonus within one study only). `?payout=<id>` gives a recorded payout's file exactly as it was paid. With
+    `?digest=` (the payments page's links to the bonuses owed), a bonus file whose rows are no longer those the page
+    showed is refused (409), so the file paid is the one the page records."""
     if name not in FILES:
         raise Http404("no such payment file")
     campaign = get_object_or_404(Campaign, pk=campaign_id)
     batch = request.GET.get("batch", "")
-    if name == "completions":
+    suffix = f"-{batch}" if batch else ""
+    if "payout" in request.GET:
+        payout = get_object_or_404(BonusPayout, pk=_int_or_404(request.GET["payout"]), campaign=campaign)
+        if payout.file_name != name:
+            raise Http404("that payout paid another file")
+        text, suffix = payout.file_text, f"-payout-{payout.pk}"
+    elif name == "completions":
         rows = [row for row in payments.campaign_completions(campaign) if not batch or row.batch_id == batch]
         text = payments.completions_csv(rows)
     else:
         rows = [row for row in payments.campaign_bonuses(campaign) if not batch or row.batch_id == batch]
         if name == "bonuses":
             text = payments.bonus_list_csv(rows)
-        elif name == "bonuses-prolific":
-            text = payments.prolific_bonus_csv(rows)
         else:
-            text = payments.mturk_bonus_csv(rows, campaign)
+            platform = name.removeprefix("bonuses-")
+            if "digest" in request.GET:
+                owed = [row for row in rows if row.platform == platform and row.amount]
+                if payments.bonus_digest(campaign, platform, batch, owed) != request.GET["digest"]:
+                    return HttpResponse(
+                        "The bonuses owed have changed since the payments page was shown (a review decided, or a "
+                        "payout was recorded). Reload the page before you download the file.\n",
+                        status=409,
+                        content_type="text/plain; charset=utf-8",
+                    )
+            text = payments.bonus_file(campaign, platform, rows)
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
-    suffix = f"-{batch}" if batch else ""
     filename = f"{slugify(campaign.name) or 'campaign'}-{name}{suffix}.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def _int_or_404(value) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise Http404("not an id")

@@ -119,6 +119,30 @@ def test_dialogues_that_gave_no_data_do_not_count_toward_the_target(lopsided, ex
     assert _collect(_worker("fourth"), expert) is None
 
 
+def test_a_goal_whose_only_dialogue_was_rejected_in_review_is_handed_out_again_before_a_goal_at_its_target(
+    lopsided, expert
+):
+    # Review takes its rejections out of the count through dialogs.services.collection_discard (review/apps.py).
+    from review.models import DialogueReview, ReviewStage
+
+    rejected, approved = lopsided["many"][:2]
+    campaign = _campaign(databases=[lopsided["big"]], target=1, goals=[rejected, approved])
+    assert {_collect(_worker("first"), expert), _collect(_worker("second"), expert)} == {rejected, approved}
+    third = _worker("third")
+    assert services.goal_choose(third) is None  # both at their target
+    DialogueReview.objects.create(dialogue=rejected.dialogues.get(), stage=ReviewStage.REJECTED)
+    DialogueReview.objects.create(dialogue=approved.dialogues.get(), stage=ReviewStage.APPROVED)
+    assert services.goal_choose(third) == (rejected, campaign)
+    progress = campaigns.campaign_progress(campaign)
+    assert (progress.collected, progress.target) == (1, 2)
+    assert progress.goal_rows == [(rejected, 0), (approved, 1)]
+    (listed,) = campaigns.campaign_progress_list()
+    assert (listed.collected, listed.target) == (1, 2)
+    # The rejected goal's second dialogue is the one that brings it to its target.
+    assert _collect(_worker("fourth"), expert) == rejected
+    assert services.goal_choose(_worker("fifth")) is None
+
+
 def test_only_open_campaigns_hand_out_goals(lopsided, expert):
     now = timezone.now()
     _campaign(

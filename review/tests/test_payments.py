@@ -1,5 +1,6 @@
 """Payment files of a campaign: who earns the bonus (good questions: answered, not dropped, in a dialogue neither
-dropped by its score nor rejected in review), and the layouts Prolific's and MTurk's bulk bonuses take."""
+dropped by its score nor rejected in review), the layouts Prolific's and MTurk's bulk bonuses take, and the payouts
+recorded, which keep a bonus from being paid twice."""
 
 import csv
 import io
@@ -7,6 +8,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -17,7 +19,7 @@ from dialogs import campaigns, services
 from dialogs.crowd import CrowdIds, crowd_join
 from dialogs.models import Dialogue
 from review import payments
-from review.models import DialogueReview, ReviewStage
+from review.models import BonusPaidDialogue, BonusPayout, DialogueReview, ReviewStage
 from review.tests.conftest import Room
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +32,12 @@ QUESTIONS = [
     ("Which dorm names are there?", "SELECT dorm_name FROM dorm"),
     ("What is the average age?", "SELECT avg(age) FROM student"),
 ]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_join_counts():
+    """The hourly cap on new crowd accounts counts in the cache, which outlives a test."""
+    cache.clear()
 
 
 @pytest.fixture
@@ -146,7 +154,7 @@ def test_mturk_bonuses_are_one_send_bonus_call_per_row(campaign, collected):
             assignment,
             "0.50",
             "Bonus for 1 dialogue with at least 5 good related questions.",
-            f"wozsql-{campaign.pk}-{assignment}-1",
+            f"wozsql-{campaign.pk}-{collected['sam_dialogue'].pk}",
         ],
     ]
 
@@ -165,6 +173,7 @@ def test_the_bonus_list_has_every_worker_with_their_dialogues(campaign, collecte
         "bonus_dialogues": "1",
         "amount": "0.50",
         "reason": "Thank you for your related questions!",
+        "paid": "0.00",
     }
     assert {row["external_id"] for row in rows} == {_hex(1), _hex(2), _hex(3), f"A{4:013d}"}
 
@@ -203,3 +212,169 @@ def test_the_admin_downloads_the_files(client, ada, campaign, collected):
     other = client.get(reverse("review:payment_file", args=[campaign.pk, "bonuses"]), {"batch": "HIT" + "0" * 27})
     assert [row["external_id"] for row in csv.DictReader(io.StringIO(other.content.decode()))] == [f"A{4:013d}"]
     assert client.get(reverse("review:payment_file", args=[campaign.pk, "secrets"])).status_code == 404
+
+
+# --- Recording what was paid ------------------------------------------------------------------------------------------
+
+
+def owed_files(client, campaign):
+    """The bonus files the payments page offers to record for the campaign: (platform, batch) → its line."""
+    page = client.get(reverse("review:payments"), {"campaign": campaign.pk})
+    assert page.status_code == 200
+    return {(line["platform"], line["batch"]): line for line in page.context["owed"]}
+
+
+def record_paid(client, campaign, line):
+    return client.post(
+        reverse("review:payments"),
+        {"campaign": campaign.pk, "platform": line["platform"], "batch": line["batch"], "digest": line["digest"]},
+        follow=True,
+    )
+
+
+def download(client, campaign, line):
+    return client.get(
+        reverse("review:payment_file", args=[campaign.pk, line["file"]]),
+        {"batch": line["batch"], "digest": line["digest"]},
+    )
+
+
+def test_a_recorded_payout_leaves_its_bonuses_out_of_the_next_file(client, ada, campaign, collected, erin):
+    client.force_login(ada)
+    lines = owed_files(client, campaign)
+    prolific = lines[("prolific", _hex(1001))]
+    assert (prolific["workers"], prolific["total"]) == (1, Decimal("0.50"))
+    assert download(client, campaign, prolific).content.decode() == f"{_hex(1)},0.50\n"
+    page = record_paid(client, campaign, prolific)
+    assert "Payout" in page.content.decode() and "recorded" in page.content.decode()
+
+    payout = BonusPayout.objects.get()
+    assert (payout.campaign, payout.platform, payout.batch_id) == (campaign, "prolific", _hex(1001))
+    assert payout.paid_by == ada
+    assert payout.total == Decimal("0.50")
+    (row,) = payout.rows.all()
+    assert (row.external_id, row.amount) == (_hex(1), Decimal("0.50"))
+    assert row.reason == "Bonus for 1 dialogue with at least 5 good related questions."
+    assert [paid.dialogue_id for paid in row.dialogues.all()] == [collected["good"].pk]
+
+    # Paula's bonus is paid: the Prolific file is empty, the list says what was paid; Sam's MTurk bonus is still owed.
+    assert client.get(reverse("review:payment_file", args=[campaign.pk, "bonuses-prolific"])).content == b""
+    rows = {row.external_id: row for row in payments.campaign_bonuses(campaign)}
+    assert (rows[_hex(1)].earning, rows[_hex(1)].amount, rows[_hex(1)].paid) == (1, Decimal("0.00"), Decimal("0.50"))
+    assert set(owed_files(client, campaign)) == {("mturk", "HIT" + "0" * 27)}
+
+    # A good dialogue later is owed alone: the next file pays it, not the one paid already.
+    dialogue_with(arrive(campaign, "prolific", 1, session=2), erin, answered=5)
+    again = owed_files(client, campaign)[("prolific", _hex(1001))]
+    assert again["total"] == Decimal("0.50")
+    assert download(client, campaign, again).content.decode() == f"{_hex(1)},0.50\n"
+
+
+def test_a_dialogue_approved_after_a_payout_is_paid_in_the_next_one_only(client, ada, campaign, collected):
+    """Only dialogues approved in review earn: Paula's good dialogue, still waiting for review at the first payout,
+    is owed once it is approved, and only then."""
+    campaign.bonus_after_review = True
+    campaign.save(update_fields=["bonus_after_review"])
+    client.force_login(ada)
+    assert set(owed_files(client, campaign)) == {("mturk", "HIT" + "0" * 27)}
+    record_paid(client, campaign, owed_files(client, campaign)[("mturk", "HIT" + "0" * 27)])
+    assert owed_files(client, campaign) == {}
+    review_as(collected["good"], ReviewStage.APPROVED)
+    prolific = owed_files(client, campaign)[("prolific", _hex(1001))]
+    assert prolific["total"] == Decimal("0.50")
+    record_paid(client, campaign, prolific)
+    assert owed_files(client, campaign) == {}
+    assert sorted(BonusPaidDialogue.objects.values_list("dialogue_id", flat=True)) == sorted(
+        [collected["good"].pk, collected["sam_dialogue"].pk]
+    )
+    # Rejected after it was paid: nothing is owed back, and nothing more is owed.
+    collected["good"].review.stage = ReviewStage.REJECTED
+    collected["good"].review.save(update_fields=["stage"])
+    assert owed_files(client, campaign) == {}
+
+
+def test_a_double_submit_records_one_payout(client, ada, campaign, collected):
+    client.force_login(ada)
+    prolific = owed_files(client, campaign)[("prolific", _hex(1001))]
+    record_paid(client, campaign, prolific)
+    second = record_paid(client, campaign, prolific)
+    assert BonusPayout.objects.count() == 1
+    assert "already recorded as paid" in second.content.decode()
+
+
+def test_two_recordings_at_once_pay_a_dialogue_once(campaign, collected, ada, monkeypatch):
+    """Past the digest check (each request read the owed rows before the other wrote), the database's keys refuse the
+    second of two racing recordings: the same file twice (the digest), or two files that share a dialogue."""
+    study = _hex(1001)
+    one_study = payments.bonus_owed(campaign, platform="prolific", batch_id=study)
+    every_study = payments.bonus_owed(campaign, platform="prolific")
+    assert one_study == every_study  # Paula's dialogue is in both files
+    payments.bonus_payout_record(
+        campaign=campaign,
+        platform="prolific",
+        batch_id=study,
+        digest=payments.bonus_digest(campaign, "prolific", study, one_study),
+        by=ada,
+    )
+    for batch_id, rows in [(study, one_study), ("", every_study)]:
+        monkeypatch.setattr(payments, "bonus_owed", lambda *args, rows=rows, **kwargs: rows)  # what the racer read
+        with pytest.raises(payments.PayoutRefused):
+            payments.bonus_payout_record(
+                campaign=campaign,
+                platform="prolific",
+                batch_id=batch_id,
+                digest=payments.bonus_digest(campaign, "prolific", batch_id, rows),
+                by=ada,
+            )
+    assert BonusPayout.objects.count() == 1 and BonusPaidDialogue.objects.count() == 1
+
+
+def test_a_file_whose_bonuses_changed_since_the_page_is_neither_downloaded_nor_recorded(
+    client, ada, campaign, collected, erin
+):
+    client.force_login(ada)
+    shown = owed_files(client, campaign)[("prolific", _hex(1001))]
+    dialogue_with(arrive(campaign, "prolific", 1, session=2), erin, answered=5)  # Paula earns again meanwhile
+    stale = download(client, campaign, shown)
+    assert stale.status_code == 409
+    assert "changed" in record_paid(client, campaign, shown).content.decode()
+    assert not BonusPayout.objects.exists()
+
+
+def test_a_past_payout_downloads_again_exactly_as_it_was_paid(client, ada, campaign, collected, erin):
+    client.force_login(ada)
+    paid = {}
+    for (platform, _batch), line in owed_files(client, campaign).items():
+        paid[platform] = download(client, campaign, line).content
+        record_paid(client, campaign, line)
+    # Later: more bonuses, a higher amount, another reason. A payout's file stays what it was.
+    dialogue_with(arrive(campaign, "prolific", 1, session=2), erin, answered=5)
+    campaign.bonus_amount, campaign.bonus_reason = Decimal("2.00"), "Thanks!"
+    campaign.save(update_fields=["bonus_amount", "bonus_reason"])
+    page = client.get(reverse("review:payments"))
+    assert page.context["payouts"].count() == 2
+    for payout in BonusPayout.objects.all():
+        again = client.get(reverse("review:payment_file", args=[campaign.pk, payout.file_name]), {"payout": payout.pk})
+        assert again.content == paid[payout.platform]
+        name = f"spring-pilot-{payout.file_name}-payout-{payout.pk}.csv"
+        assert again["Content-Disposition"] == f'attachment; filename="{name}"'
+        assert f"?payout={payout.pk}" in page.content.decode()
+    assert paid["prolific"] == f"{_hex(1)},0.50\n".encode()
+    # A payout is downloaded as the file it paid, and from its own campaign only.
+    prolific = BonusPayout.objects.get(platform="prolific")
+    url = reverse("review:payment_file", args=[campaign.pk, "bonuses-mturk"])
+    assert client.get(url, {"payout": prolific.pk}).status_code == 404
+
+
+@pytest.mark.parametrize("person", ["alice", "erin", "rita"])
+def test_only_admins_record_payouts_and_download_them(client, request, person, ada, campaign, collected):
+    client.force_login(ada)
+    line = owed_files(client, campaign)[("prolific", _hex(1001))]
+    record_paid(client, campaign, line)
+    payout = BonusPayout.objects.get()
+    client.force_login(request.getfixturevalue(person))
+    other = {"campaign": campaign.pk, "platform": "mturk", "batch": "HIT" + "0" * 27, "digest": "x"}
+    assert client.post(reverse("review:payments"), other).status_code == 403
+    url = reverse("review:payment_file", args=[campaign.pk, payout.file_name])
+    assert client.get(url, {"payout": payout.pk}).status_code == 403
+    assert BonusPayout.objects.count() == 1

@@ -1,5 +1,6 @@
 """A crowd worker's whole way through a campaign in a real browser: in by a Prolific-style link, the tutorial, a
-dialogue with an expert, back to the campaign's completion URL with the code; then the admin's bonus file."""
+dialogue with an expert, back to the campaign's completion URL with the code; then the admin's bonus file, paid and
+recorded."""
 
 import re
 import secrets
@@ -28,7 +29,9 @@ print(campaign.pk, campaign.join_token)
 # Afterwards the platform is as the other browser tests expect it: no campaign at all, every goal in play.
 DELETE_CAMPAIGN = """
 from dialogs.models import Campaign, CrowdAssignment, Dialogue, LobbyEntry
+from review.models import BonusPayout
 campaign = Campaign.objects.get(pk={pk})
+BonusPayout.objects.filter(campaign=campaign).delete()
 Dialogue.objects.filter(campaign=campaign).update(campaign=None, crowd_assignment=None)
 LobbyEntry.objects.filter(crowd_assignment__campaign=campaign).update(crowd_assignment=None)
 CrowdAssignment.objects.filter(campaign=campaign).delete()
@@ -109,3 +112,25 @@ def test_a_prolific_worker_completes_a_dialogue_goes_back_with_the_code_and_is_i
         row.get_by_role("link", name="Completion codes and outcomes").click()
     assert f"prolific,{pid},{study},{session}," in open(codes.value.path(), encoding="utf-8").read()
     assert f",completed,{code}," in open(codes.value.path(), encoding="utf-8").read()
+
+    # Paid on Prolific, the file is recorded as paid: the bonus is not offered again, and the payout keeps its file.
+    row.get_by_role("link", name="Pay bonuses").click()
+    owed = admin.get_by_test_id("owed").locator("tr", has_text=study)
+    expect(owed).to_contain_text("0.75")
+    with admin.expect_download() as to_pay:
+        owed.get_by_role("link", name="Download").click()
+    paid_file = open(to_pay.value.path(), encoding="utf-8").read()
+    assert paid_file == f"{pid},0.75\n"
+    owed.get_by_role("button", name=re.compile("I paid this file on Prolific")).click()
+    expect(admin.locator(".messages")).to_contain_text("recorded: 0.75 to 1 worker(s)")
+    expect(admin.get_by_test_id("owed")).to_contain_text("Nothing is owed.")
+    payout = admin.get_by_test_id("payouts").locator("tr", has_text="Browser crowd campaign")
+    expect(payout).to_contain_text("0.75")
+    with admin.expect_download() as again:
+        payout.get_by_role("link", name=re.compile("as paid")).click()
+    assert open(again.value.path(), encoding="utf-8").read() == paid_file
+    with admin.expect_download() as prolific:
+        admin.get_by_test_id("payments").locator("tr", has_text="Browser crowd campaign").get_by_role(
+            "link", name="Prolific bulk bonus"
+        ).click()
+    assert open(prolific.value.path(), encoding="utf-8").read() == ""
