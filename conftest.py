@@ -36,6 +36,15 @@ def _isolated_data_dir(settings, tmp_path_factory):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """The process cache outlives a test (the hourly cap on new crowd accounts counts in it, review's figures are kept
+    in it): every test starts with it empty, whatever ran before."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 def _person(username: str, role: str, **extra):
     from annotation.services import person_create
 

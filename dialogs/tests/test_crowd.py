@@ -6,7 +6,6 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -25,12 +24,6 @@ MTURK = {
     "assignmentId": "3X65QVEQI0MBJYQWLFIYNQWBN4BLCN",
     "hitId": "3SA4EMRVJV2ZK5SXQT5NTNOAOZKP0X",
 }
-
-
-@pytest.fixture(autouse=True)
-def _fresh_join_counts():
-    """The hourly cap on new accounts counts in the cache, which outlives a test."""
-    cache.clear()
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -32,12 +31,6 @@ QUESTIONS = [
     ("Which dorm names are there?", "SELECT dorm_name FROM dorm"),
     ("What is the average age?", "SELECT avg(age) FROM student"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_join_counts():
-    """The hourly cap on new crowd accounts counts in the cache, which outlives a test."""
-    cache.clear()
 
 
 @pytest.fixture
