@@ -371,3 +371,20 @@ def test_only_admins_record_payouts_and_download_them(client, request, person, a
     url = reverse("review:payment_file", args=[campaign.pk, payout.file_name])
     assert client.get(url, {"payout": payout.pk}).status_code == 403
     assert BonusPayout.objects.count() == 1
+
+
+def test_a_payout_recorded_by_mistake_is_deleted_in_the_django_admin_and_its_bonuses_are_owed_again(
+    client, ada, campaign, collected
+):
+    client.force_login(ada)
+    prolific = owed_files(client, campaign)[("prolific", _hex(1001))]
+    record_paid(client, campaign, prolific)
+    payout = BonusPayout.objects.get()
+    change = reverse("admin:review_bonuspayout_change", args=[payout.pk])
+    page = client.get(change)
+    assert page.status_code == 200 and _hex(1) in page.content.decode()  # its rows, read-only
+    assert client.post(change, {"total": "99"}).status_code == 403  # a record, not a form
+    delete = reverse("admin:review_bonuspayout_delete", args=[payout.pk])
+    assert client.post(delete, {"post": "yes"}).status_code == 302
+    assert not BonusPayout.objects.exists()
+    assert owed_files(client, campaign)[("prolific", _hex(1001))]["total"] == prolific["total"]
