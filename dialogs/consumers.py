@@ -381,24 +381,29 @@ class LobbyConsumer(_JsonConsumer):
 
 _DIALOGUE_OWN_FIELDS = [f.attname for f in Dialogue._meta.concrete_fields if not (f.is_relation or f.primary_key)]
 
-# The messages whose handling may wait on the sandbox: a run (up to its time limit); a share, which runs the goal's
-# SQL to compare the results (dialogs.assist.goal_match); a response and a request for another suggestion, which read
-# real values from the database file for the recommended intent. They are posted from the sandbox threads below.
-SANDBOX_BOUND_MESSAGES = frozenset({"sql_run", "share_result", "response", "recommend"})
+# The messages whose handling may wait on the sandbox, and the pool each is posted from (see _sandbox_executor): a run
+# waits up to the sandbox's time limit; a share runs the goal's SQL to compare the results (dialogs.assist.goal_match,
+# once per goal and process); a response and a request for another suggestion read real values from the database file
+# for the recommended intent (once per column and process).
+SANDBOX_BOUND_MESSAGES = {"sql_run": "runs", "share_result": "assist", "response": "assist", "recommend": "assist"}
+# Threads of the assist pool: its waits on the sandbox are rare and short, so a few serve every room of a process.
+ASSIST_THREADS = 4
 
-_sandbox_pool: ThreadPoolExecutor | None = None
+_sandbox_pools: dict[str, ThreadPoolExecutor] = {}
 
 
-def _sandbox_executor() -> ThreadPoolExecutor:
+def _sandbox_executor(pool: str) -> ThreadPoolExecutor:
     """The threads that messages which may wait on the sandbox are posted from. Every other database call of a
     consumer goes to the one thread they all share (thread-sensitive): a run waiting there for seconds held up the
-    acks and events of every room of the process. A few more threads than sandbox workers: the sandbox queues the rest
-    itself. Each thread's database connection follows DB_CONN_MAX_AGE as the shared thread's does (channels closes an
-    expired one before and after each call), so with kept connections a process holds at most this many more."""
-    global _sandbox_pool
-    if _sandbox_pool is None:  # only ever called on the event loop's thread
-        _sandbox_pool = ThreadPoolExecutor(max_workers=settings.SANDBOX_WORKERS + 2, thread_name_prefix="room-sandbox")
-    return _sandbox_pool
+    acks and events of every room of the process. Runs have a pool of their own, a few more threads than sandbox
+    workers (the sandbox queues the rest itself), so that experts running slow queries in many rooms at once never
+    hold up another room's share or response, which wait in the assist pool. Each thread's database connection
+    follows DB_CONN_MAX_AGE as the shared thread's does (channels closes an expired one before and after each call),
+    so with kept connections a process holds at most this many more."""
+    if pool not in _sandbox_pools:  # only ever called on the event loop's thread
+        size = settings.SANDBOX_WORKERS + 2 if pool == "runs" else ASSIST_THREADS
+        _sandbox_pools[pool] = ThreadPoolExecutor(max_workers=size, thread_name_prefix=f"room-{pool}")
+    return _sandbox_pools[pool]
 
 
 def _table_bounded(view: dict) -> dict:
@@ -563,12 +568,12 @@ class DialogueConsumer(_JsonConsumer):
         # The turns this socket keeps spare the post a read of the log (a copy: they change as events arrive).
         turns = log.turns_copy(self.turns) if self.turns is not None else None
         try:
-            if message["type"] in SANDBOX_BOUND_MESSAGES:
+            if pool := SANDBOX_BOUND_MESSAGES.get(message["type"]):
                 # Off the shared thread (see _sandbox_executor). On a copy of the dialogue: dialogue_post sets fields
                 # on the one it is given, and this socket's own tasks (the abandon timer) go on using theirs on the
                 # shared thread meanwhile.
                 post = database_sync_to_async(
-                    services.dialogue_post, thread_sensitive=False, executor=_sandbox_executor()
+                    services.dialogue_post, thread_sensitive=False, executor=_sandbox_executor(pool)
                 )
                 dialogue = copy.copy(self.dialogue)
             else:

@@ -155,6 +155,38 @@ async def test_sharing_a_result_whose_goal_query_runs_to_its_time_limit_does_not
         await ws.disconnect()
 
 
+async def test_experts_running_slow_queries_in_every_thread_do_not_hold_up_another_rooms_response(
+    room, other_room, settings
+):
+    """Runs have threads of their own: with more slow runs in flight than there are run threads, another room's
+    expert still gets a response through at once."""
+    settings.SANDBOX_TIMEOUT_MS = 1500
+    dialogue, _, erin = room
+    elsewhere, bob, ethan = other_room
+    runs = settings.SANDBOX_WORKERS + 3  # one more than the run threads: the last waits for a thread
+    erin_tabs = [(await _enter(dialogue, erin))[0] for _ in range(runs)]
+    bob_ws, _ = await _enter(elsewhere, bob)
+    ethan_ws, _ = await _enter(elsewhere, ethan)
+    turn = await _ask(bob_ws, "b1", "Which are the big ones?")
+    await ethan_ws.send_json_to({"type": "user_acts", "id": "acts", "turn": turn, "acts": ["AMBIGUOUS"]})
+    await receive_until(ethan_ws, _is("ack", id="acts"))
+    await _until(lambda: busy_workers() == 0, "no other query running")
+    for number, tab in enumerate(erin_tabs):
+        await tab.send_json_to({"type": "sql_run", "id": f"slow{number}", "sql": RUNAWAY_SQL})
+    await _until(lambda: busy_workers() == settings.SANDBOX_WORKERS, "the sandbox runs Erin's queries")
+    response = {"type": "response", "id": "r1", "turn": turn, "text": "Which do you mean?", "acts": ["CLARIFY"]}
+    await ethan_ws.send_json_to(response)
+    await receive_until(ethan_ws, _is("ack", id="r1"))
+    await receive_until(bob_ws, _event("response"))
+    returned = [m for tab in erin_tabs for m in await _queued(tab) if m.get("type") == "ack"]
+    assert returned == [], "the response waited for Erin's queries"
+    for number, tab in enumerate(erin_tabs):  # the queued runs end seconds later: a patient wait for each ack
+        while not _is("ack", id=f"slow{number}")(json.loads(await tab.receive_from(timeout=60))):
+            pass
+    for ws in (*erin_tabs, bob_ws, ethan_ws):
+        await ws.disconnect()
+
+
 # --- 2. Tables are stored and sent within the caps --------------------------------------------------------------
 
 
