@@ -579,15 +579,26 @@ class DialogueConsumer(_JsonConsumer):
             else:
                 post = database_sync_to_async(services.dialogue_post)
                 dialogue = self.dialogue
-            results = await post(dialogue=dialogue, person=self.user, message=message, turns=turns)
+            later = []
+            results = await post(dialogue=dialogue, person=self.user, message=message, turns=turns, later=later)
         except DialogueError as exc:
             await self.refuse_message(message, exc.code, exc.message)
             return
-        # One ack per message, with the seq of the event it became; what the platform added to it (a detected label,
-        # a recommendation) follows as events of their own.
+        # One ack per message, with the seq of the event it became.
         await self.send_json({"type": "ack", "id": message["id"], "seq": results[0][0].seq})
         # Broadcast even a retried event: the original broadcast may be the one that was lost.
         await self._broadcast([event for event, _ in results])
+        # What the platform adds to it (the labels read from a shared result, the suggestion after an answer) is
+        # worked out once the room has the message, and follows as events of their own.
+        for follow_up in later:
+            try:
+                added = await database_sync_to_async(
+                    follow_up, thread_sensitive=False, executor=_sandbox_executor("assist")
+                )()
+            except DialogueError as exc:  # the dialogue ended in between: nothing to add to it
+                logger.info("nothing added to %s in dialogue %s: %s", message["type"], self.dialogue.pk, exc.message)
+                continue
+            await self._broadcast([event for event, _ in added])
 
     async def _broadcast(self, events):
         for event in events:

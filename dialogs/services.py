@@ -504,12 +504,23 @@ _STALE_REFUSALS = frozenset({"invalid", "order", "too_early", "act_rule"})
 
 
 def dialogue_post(
-    *, dialogue: Dialogue, person: User, message: dict, turns: dict[int, TurnState] | None = None
+    *,
+    dialogue: Dialogue,
+    person: User,
+    message: dict,
+    turns: dict[int, TurnState] | None = None,
+    later: list | None = None,
 ) -> list[tuple[Event, bool]]:
     """Check and record one message from a participant. Returns the events it produced, each with `created`.
 
     `turns` may be the caller's own replay of a prefix of the log (a room socket keeps one); the checks then read
     nothing, and a refusal that an older prefix could explain is checked again against the log itself.
+
+    What the platform adds to a message once it is recorded (the labels it reads from a shared result, the suggestion
+    after an answer) is recorded before this returns; given a `later` list, it is appended there instead, as functions
+    that compute and record it and return its events, for the caller to call once it has passed the message on (a
+    room socket: the worker sees an answer without waiting for the next suggestion). They may raise DialogueError
+    (the dialogue ended in between).
 
     Refusals raise DialogueError with a stable code: forbidden, wrong_role, closed, invalid, labels, too_long,
     too_early, too_many, order, act_rule, unknown_type.
@@ -530,11 +541,11 @@ def dialogue_post(
         raise DialogueError("invalid", "Every message needs an 'id' string of 1 to 64 characters (no NUL).")
     try:
         try:
-            return _post(dialogue, person, side, kind, message, client_id, turns)
+            return _post(dialogue, person, side, kind, message, client_id, turns, later)
         except DialogueError as refusal:
             if turns is None or refusal.code not in _STALE_REFUSALS:
                 raise
-            return _post(dialogue, person, side, kind, message, client_id, None)
+            return _post(dialogue, person, side, kind, message, client_id, None, later)
     except DialogueError as refusal:
         # A retry of something already stored is answered from the log, whatever state the dialogue is in now. Only
         # a refused message is looked up: a retry that passes the checks is stopped by the client-id constraint in
@@ -560,6 +571,14 @@ class _Post:
     message: dict
     client_id: str
     turns: dict[int, TurnState] | None
+    later: list | None = None
+
+    def then(self, follow_up) -> list[tuple[Event, bool]]:
+        """The events `follow_up()` adds after the message's own: recorded now, or handed to the caller (`later`)."""
+        if self.later is None:
+            return follow_up()
+        self.later.append(follow_up)
+        return []
 
     def record(self, kind: str, payload: dict) -> tuple[Event, bool]:
         return dialogue_record(
@@ -642,18 +661,22 @@ def _post_share_result(post: _Post):
     if not shared[1]:
         return [shared]  # a retry: what was read from the SQL then is in the log already
     previous = _previous_sql_turn(post.turns, turn.seq)
-    labels = assist.labels_detected(
-        database=post.dialogue.database,
-        utterance=turn.text,
-        sql=run.payload["sql"],
-        result=result,
-        previous_sql=_run_sql(post.dialogue, previous.shared_run) if previous else None,
-    )
-    dialogue = post.dialogue
-    labels["goal_match"] = assist.goal_match(
-        database=dialogue.database, goal_sql=dialogue.goal.sql if dialogue.goal_id else "", result=result
-    )
-    return [shared, post.record_server(EventKind.TURN_LABELS, log.turn_labels_payload(turn.seq, "detected", labels))]
+
+    def detected():
+        labels = assist.labels_detected(
+            database=post.dialogue.database,
+            utterance=turn.text,
+            sql=run.payload["sql"],
+            result=result,
+            previous_sql=_run_sql(post.dialogue, previous.shared_run) if previous else None,
+        )
+        dialogue = post.dialogue
+        labels["goal_match"] = assist.goal_match(
+            database=dialogue.database, goal_sql=dialogue.goal.sql if dialogue.goal_id else "", result=result
+        )
+        return [post.record_server(EventKind.TURN_LABELS, log.turn_labels_payload(turn.seq, "detected", labels))]
+
+    return [shared, *post.then(detected)]
 
 
 def _previous_sql_turn(turns: dict[int, TurnState], seq: int) -> TurnState | None:
@@ -678,8 +701,10 @@ def _post_response(post: _Post):
         raise DialogueError("order", "Set the question's contextual phenomena before confirming its SQL.")
     payload = log.response_payload(turn.seq, text, acts, turn.shared_run, log.draft_use(turn.draft, text))
     response = post.record(EventKind.RESPONSE, payload)
-    events = [response]
-    if response[1] and turn.shared_run and "CONFIRM_SQL" in acts and assist.recommendations_enabled():
+    if not (response[1] and turn.shared_run and "CONFIRM_SQL" in acts and assist.recommendations_enabled()):
+        return [response]
+
+    def recommended():
         # Answered with SQL: the worker's next question can build on it, so recommend what kind to ask.
         recommendation = assist.recommendation_next(
             database=post.dialogue.database,
@@ -687,9 +712,9 @@ def _post_response(post: _Post):
             sql=_run_sql(post.dialogue, turn.shared_run),
             offered=[],
         )
-        if recommendation is not None:
-            events.append(post.record_server(EventKind.RECOMMENDATION, recommendation))
-    return events
+        return [] if recommendation is None else [post.record_server(EventKind.RECOMMENDATION, recommendation)]
+
+    return [response, *post.then(recommended)]
 
 
 def _post_recommend(post: _Post):
@@ -772,8 +797,8 @@ WORKER_TYPES = frozenset(kind for kind, (side, _) in _HANDLERS.items() if side =
 EXPERT_TYPES = frozenset(kind for kind, (side, _) in _HANDLERS.items() if side == Role.EXPERT)
 
 
-def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict, client_id: str, turns):
-    post = _Post(dialogue, person, side, message, client_id, turns)
+def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict, client_id: str, turns, later):
+    post = _Post(dialogue, person, side, message, client_id, turns, later)
     if kind != "score" and dialogue.is_over:
         # As last seen (a status never leaves the ended ones); the row lock has the final word. A score comes after.
         raise _closed()

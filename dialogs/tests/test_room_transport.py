@@ -7,6 +7,7 @@ Frame limits of Daphne itself are tested against a real Daphne in test_daphne_fr
 import asyncio
 import json
 import logging
+import threading
 import time
 
 import pytest
@@ -126,7 +127,8 @@ async def test_sharing_a_result_whose_goal_query_runs_to_its_time_limit_does_not
     room, other_room, settings
 ):
     """A share compares the result with the goal's (dialogs.assist.goal_match), which runs the goal's SQL in the
-    sandbox: a goal whose query is slow must not stall the other rooms while the share waits for it."""
+    sandbox: a goal whose query is slow must stall neither the other rooms nor the share itself, whose result the
+    worker gets at once; the comparison follows, for the expert."""
     from dialogs.assist import _goal_rows
 
     settings.SANDBOX_TIMEOUT_MS = 1500
@@ -143,15 +145,53 @@ async def test_sharing_a_result_whose_goal_query_runs_to_its_time_limit_does_not
     run, _ = await _run(expert_ws, "r1", "SELECT count(*) FROM student", turn)
     await _until(lambda: busy_workers() == 0, "no other query running")
     await expert_ws.send_json_to({"type": "share_result", "id": "s1", "turn": turn, "run": run})
+    await receive_until(expert_ws, _is("ack", id="s1"))
+    await receive_until(worker_ws, _event("result_shared"))
     await _until(lambda: busy_workers() == 1, "the sandbox started the goal's query")
     for number in range(3):
         await _ask(bob_ws, f"b{number}", f"Question {number}?")
     assert busy_workers() == 1, "Bob's acks waited for the goal's query"
-    assert not [m for m in await _queued(expert_ws) if m.get("id") == "s1"], "the share came back first"
-    await receive_until(expert_ws, _is("ack", id="s1"))
+    early = [m for m in await _queued(expert_ws) if m.get("kind") == "turn_labels"]
+    assert not early, "the comparison came back before the goal's query ended"
     labels = await receive_until(expert_ws, _event("turn_labels"))
     assert labels["payload"]["goal_match"] is None  # the goal's query failed: no comparison, and no error
     for ws in (worker_ws, expert_ws, bob_ws):
+        await ws.disconnect()
+
+
+async def test_the_worker_reads_an_answer_before_the_next_suggestion_is_worked_out(room, monkeypatch):
+    """The suggestion after an answer is worked out once the answer is on its way: a slow one holds up nothing."""
+    from dialogs import assist
+
+    dialogue, alice, erin = room
+    started, release = threading.Event(), threading.Event()
+    working_out = assist.recommendation_next
+
+    def slow_suggestion(**kwargs):
+        started.set()
+        release.wait(60)
+        return working_out(**kwargs)
+
+    monkeypatch.setattr(assist, "recommendation_next", slow_suggestion)
+    worker_ws, _ = await _enter(dialogue, alice)
+    expert_ws, _ = await _enter(dialogue, erin)
+    turn = await _ask(worker_ws, "u1", "How many students are there?")
+    await expert_ws.send_json_to({"type": "user_acts", "id": "a1", "turn": turn, "acts": ["INFORM_SQL"]})
+    await receive_until(expert_ws, _is("ack", id="a1"))
+    run, _ = await _run(expert_ws, "r1", "SELECT count(*) FROM student", turn)
+    await expert_ws.send_json_to({"type": "share_result", "id": "s1", "turn": turn, "run": run})
+    await receive_until(expert_ws, _is("ack", id="s1"))
+    answer = {"type": "response", "id": "p1", "turn": turn, "text": "There are ten.", "acts": ["CONFIRM_SQL"]}
+    await expert_ws.send_json_to(answer)
+    await receive_until(expert_ws, _is("ack", id="p1"))
+    response = await receive_until(worker_ws, _event("response"))
+    assert response["payload"]["text"] == "There are ten."
+    await _until(started.is_set, "the suggestion is being worked out")
+    assert not [m for m in await _queued(worker_ws) if m.get("kind") == "recommendation"]
+    release.set()
+    suggestion = await receive_until(worker_ws, _event("recommendation"))
+    assert suggestion["payload"]["turn"] == turn and suggestion["payload"]["text"]
+    for ws in (worker_ws, expert_ws):
         await ws.disconnect()
 
 
