@@ -210,8 +210,10 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
 
 let suggestedFor = null;  // the answered question the suggestion builds on
 let askedAnother = null;  // the client id of a pending "suggest something else"
+let newestQuestion = 0;  // the seq of the worker's newest question
 function onSuggestion(event) {
-  if (event.kind === "recommendation") {
+  // A suggestion follows its answer a moment later: one that comes after the next question has been asked is stale.
+  if (event.kind === "recommendation" && event.payload.turn >= newestQuestion) {
     suggestedFor = event.payload.turn;
     askedAnother = null;
     $("suggestion-text").textContent = event.payload.text;
@@ -220,6 +222,7 @@ function onSuggestion(event) {
     $("suggestion-hint").textContent = "Follow it in your own words, or ask whatever you like.";
     $("suggestion").hidden = over;
   } else if (event.kind === "utterance" || event.kind === "end") {
+    if (event.kind === "utterance") newestQuestion = event.seq;
     $("suggestion").hidden = true;  // asked (or over): the suggestion has done its work
   }
 }
