@@ -382,10 +382,11 @@ class LobbyConsumer(_JsonConsumer):
 _DIALOGUE_OWN_FIELDS = [f.attname for f in Dialogue._meta.concrete_fields if not (f.is_relation or f.primary_key)]
 
 # The messages whose handling may wait on the sandbox, and the pool each is posted from (see _sandbox_executor): a run
-# waits up to the sandbox's time limit; a share runs the goal's SQL to compare the results (dialogs.assist.goal_match,
-# once per goal and process); a response and a request for another suggestion read real values from the database file
-# for the recommended intent (once per column and process).
-SANDBOX_BOUND_MESSAGES = {"sql_run": "runs", "share_result": "assist", "response": "assist", "recommend": "assist"}
+# waits up to the sandbox's time limit; a request for another suggestion reads real values from the database file
+# (once per column and process). What a share or a response adds (the goal comparison runs the goal's SQL; the next
+# suggestion reads values) is worked out after them, in the assist pool too (`later` in _post); the share and the
+# response themselves touch no sandbox and stay on the shared thread, where they are quickest.
+SANDBOX_BOUND_MESSAGES = {"sql_run": "runs", "recommend": "assist"}
 # Threads of the assist pool: its waits on the sandbox are rare and short, so a few serve every room of a process.
 ASSIST_THREADS = 4
 
@@ -393,11 +394,11 @@ _sandbox_pools: dict[str, ThreadPoolExecutor] = {}
 
 
 def _sandbox_executor(pool: str) -> ThreadPoolExecutor:
-    """The threads that messages which may wait on the sandbox are posted from. Every other database call of a
-    consumer goes to the one thread they all share (thread-sensitive): a run waiting there for seconds held up the
-    acks and events of every room of the process. Runs have a pool of their own, a few more threads than sandbox
-    workers (the sandbox queues the rest itself), so that experts running slow queries in many rooms at once never
-    hold up another room's share or response, which wait in the assist pool. Each thread's database connection
+    """The threads that work which may wait on the sandbox is done on. Every other database call of a consumer goes
+    to the one thread they all share (thread-sensitive): a run waiting there for seconds held up the acks and events
+    of every room of the process. Runs have a pool of their own, a few more threads than sandbox workers (the sandbox
+    queues the rest itself), so that experts running slow queries in many rooms at once never hold up another room's
+    suggestions and labels, which are worked out in the assist pool. Each thread's database connection
     follows DB_CONN_MAX_AGE as the shared thread's does (channels closes an expired one before and after each call),
     so with kept connections a process holds at most this many more."""
     if pool not in _sandbox_pools:  # only ever called on the event loop's thread
