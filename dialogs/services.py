@@ -6,6 +6,7 @@ original event back. `dialogue_post` is the single entry point for everything a 
 (role, state, labels, sizes), then records. Consumers, views and tests all go through it.
 """
 
+import copy
 import json
 import secrets
 from dataclasses import dataclass
@@ -574,9 +575,12 @@ class _Post:
     later: list | None = None
 
     def then(self, follow_up) -> list[tuple[Event, bool]]:
-        """The events `follow_up()` adds after the message's own: recorded now, or handed to the caller (`later`)."""
+        """The events `follow_up()` adds after the message's own: recorded now, or handed to the caller (`later`).
+        Handed over, it records on a copy of the dialogue: recording sets fields on the one it is given, and the caller
+        (a room socket) goes on using its own, on another thread, until it calls the follow-up."""
         if self.later is None:
             return follow_up()
+        self.dialogue = copy.copy(self.dialogue)
         self.later.append(follow_up)
         return []
 
