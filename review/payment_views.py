@@ -126,7 +126,7 @@ def payment_file(request, campaign_id, name):
         else:
             platform = name.removeprefix("bonuses-")
             if "digest" in request.GET:
-                owed = [row for row in rows if row.platform == platform and row.amount]
+                owed = payments.owed_rows(rows, platform=platform, batch_id=batch)
                 if payments.bonus_digest(campaign, platform, batch, owed) != request.GET["digest"]:
                     return HttpResponse(
                         "The bonuses owed have changed since the payments page was shown (a review decided, or a "

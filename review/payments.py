@@ -320,12 +320,15 @@ def bonus_file(campaign: Campaign, platform: str, rows: list[BonusRow]) -> str:
 
 
 def bonus_owed(campaign: Campaign, *, platform: str, batch_id: str = "") -> list[BonusRow]:
-    """The rows a platform's bonus file holds now: the workers of `platform` owed something, in one study or HIT
-    (`batch_id`), or in all of them (empty)."""
+    """The rows a platform's bonus file holds now (`owed_rows` of the campaign's bonus list)."""
+    return owed_rows(campaign_bonuses(campaign), platform=platform, batch_id=batch_id)
+
+
+def owed_rows(rows: list[BonusRow], *, platform: str, batch_id: str = "") -> list[BonusRow]:
+    """Of a bonus list, the rows a platform's bonus file holds: the workers of `platform` owed something, in one
+    study or HIT (`batch_id`), or in all of them (empty)."""
     return [
-        row
-        for row in campaign_bonuses(campaign)
-        if row.platform == platform and row.amount and (not batch_id or row.batch_id == batch_id)
+        row for row in rows if row.platform == platform and row.amount and (not batch_id or row.batch_id == batch_id)
     ]
 
 
