@@ -1,9 +1,8 @@
 """Pages of the dialogs app: the worker's tutorial, lobby and room; the expert's desk, room and solo sequences."""
 
-import json
-
 from django.conf import settings
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,6 +16,7 @@ from annotation.acts import (
     RESPONSE_GUIDE,
     acts_with_keys,
 )
+from annotation.jsonfile import parse_json
 from annotation.models import Role
 from annotation.roles import role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
@@ -207,9 +207,9 @@ def _solo_of(request, dialogue_id) -> Dialogue:
 
 def _json_body(request) -> dict:
     try:
-        body = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise _BadRequest("The request body must be JSON.") from None
+        body = parse_json(request.body or b"{}", source="The request body")
+    except ValidationError as exc:
+        raise _BadRequest(exc.messages[0]) from None
     if not isinstance(body, dict):
         raise _BadRequest("The request body must be a JSON object.")
     return body

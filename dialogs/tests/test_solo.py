@@ -140,6 +140,8 @@ def test_the_json_endpoints_add_label_and_refuse_with_reasons(client, sequence, 
     turn = answer.json()["turn"]
     bad = client.post(turns_url, data="not json", content_type="application/json")
     assert bad.status_code == 400 and bad.json()["code"] == "invalid"
+    nested = client.post(turns_url, data="[" * 30_000 + "]" * 30_000, content_type="application/json")
+    assert nested.status_code == 400 and nested.json()["code"] == "invalid"
     labels_url = reverse("dialogs:solo_labels", args=[sequence.pk])
     saved = client.post(
         labels_url,

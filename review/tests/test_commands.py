@@ -104,6 +104,8 @@ BROKEN_JSON = {
     "truncated": (b'[{"final": {"utterance": "How many students', "cut short"),
     "not UTF-8": ('[{"final": {"utterance": "Combien d\u2019\u00e9tudiants ?"}}]'.encode("cp1252"), "not UTF-8"),
     "not JSON": (b"database_id\tutterance\ndorm_demo\tHow many?\n", "not valid JSON"),
+    "nested 30,000 deep": (b"[" * 30_000 + b"]" * 30_000, "nested deeper than"),
+    "nested 500 deep": (b"[" * 500 + b"]" * 500, "nested deeper than"),
 }
 
 

@@ -302,6 +302,30 @@ def test_apply_corrections_applies_good_lines_and_refuses_bad_ones(finished, rit
     assert [c.field for c in record.corrections] == ["query"]
 
 
+def test_a_line_nested_too_deep_is_refused_with_its_place_and_the_lines_after_it_still_apply(
+    finished, rita, tmp_path, capsys
+):
+    passes.review_sync()
+    first, second, _ = dialogue_record_of(finished).user_turns
+    fixes = tmp_path / "fixes.jsonl"
+    fixes.write_text(
+        json.dumps({"dialogue": finished.pk, "turn": 0, "field": "utterance", "value": "How many students live here?"})
+        + "\n"
+        + "[" * 30_000
+        + "]" * 30_000
+        + "\n"
+        + json.dumps({"dialogue": finished.pk, "turn": 1, "field": "utterance", "value": "And their surnames?"})
+        + "\n"
+    )
+    call_command("apply_corrections", str(fixes), "--reviewer", "rita")
+    outcomes = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [outcome["ok"] for outcome in outcomes] == [True, False, True]
+    refusal = outcomes[1]["error"]
+    assert f"{fixes}, line 2" in refusal and "nested deeper than" in refusal and "\n" not in refusal, refusal
+    record = dialogue_record_of(finished)
+    assert [turn.text for turn in record.user_turns[:2]] == ["How many students live here?", "And their surnames?"]
+
+
 def test_agreement_figures_count_changes_execution_match_and_kappa(finished, rita):
     passes.review_sync()
     passes.review_claim(reviewer=rita, dialogue=finished)
@@ -392,6 +416,8 @@ def test_the_screen_json_endpoints_refuse_bad_input(client, finished, rita):
     client.force_login(rita)
     url = reverse("review:correct", args=[finished.pk])
     assert client.post(url, b"{not json", content_type="application/json").status_code == 400
+    nested = client.post(url, b"[" * 30_000 + b"]" * 30_000, content_type="application/json")
+    assert nested.status_code == 400 and nested.json()["error"] == "invalid"
     answer = client.post(url, {"turn": 1, "field": "utterance", "value": "x"}, content_type="application/json")
     assert answer.status_code == 409 and answer.json()["error"] == "not_claimed"
     client.post(reverse("review:claim", args=[finished.pk]))
