@@ -344,13 +344,17 @@ def review_correct(
         if require_claim:
             review = _held(dialogue, reviewer)
         else:
-            review = DialogueReview.objects.select_for_update().filter(dialogue=dialogue).first()
+            review = (
+                DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
+            )
             if review is None:
                 raise ReviewError("not_reviewable", "This dialogue is not in review.")
             if claim_live(review, timezone.now()) and review.claimed_by_id != reviewer.pk:
                 raise ReviewError("locked", "Another reviewer holds this dialogue; try again when they are done.")
-            if dialogue.expert_id == reviewer.pk:
-                raise ReviewError("not_allowed", "You were the expert of this dialogue: someone else reviews it.")
+            # Without a claim, the rule that decides who may claim it: the script may not do what the screen refuses.
+            refusal = review_may_take(review, reviewer)
+            if refusal:
+                raise ReviewError("not_allowed", refusal)
         if record is None:
             from review.selectors import dialogue_record_of
 

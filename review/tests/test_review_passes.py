@@ -326,6 +326,27 @@ def test_a_line_nested_too_deep_is_refused_with_its_place_and_the_lines_after_it
     assert [turn.text for turn in record.user_turns[:2]] == ["How many students live here?", "And their surnames?"]
 
 
+def test_the_pass_one_reviewer_may_not_correct_pass_two_from_the_command_line(finished, rita, tmp_path, capsys):
+    passes.review_sync()
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    passes.review_decide(reviewer=rita, dialogue=finished, approve=True)
+    fix = {"dialogue": finished.pk, "turn": 0, "field": "utterance", "value": "How many students live here?"}
+    fixes = tmp_path / "fixes.jsonl"
+    fixes.write_text(json.dumps(fix) + "\n")
+    # The screen refuses Rita pass 2; the command says the same, in the same words.
+    with pytest.raises(ReviewError) as screen:
+        passes.review_claim(reviewer=rita, dialogue=finished)
+    call_command("apply_corrections", str(fixes), "--reviewer", "rita")
+    [outcome] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert not outcome["ok"] and outcome["error"] == screen.value.message
+    assert dialogue_record_of(finished).corrections == []
+    # Rob, who had no part in pass 1, may.
+    reviewer("rob")
+    call_command("apply_corrections", str(fixes), "--reviewer", "rob")
+    [outcome] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert outcome["ok"] and dialogue_record_of(finished).user_turns[0].text == fix["value"]
+
+
 def test_agreement_figures_count_changes_execution_match_and_kappa(finished, rita):
     passes.review_sync()
     passes.review_claim(reviewer=rita, dialogue=finished)
@@ -362,9 +383,9 @@ def test_agreement_figures_stay_cached_while_rooms_chat_and_change_with_a_correc
         room.ask("How many students are there?")
         assert review_agreement() == before
         assert computed.call_count == 0
-        # A scripted audit corrects the approved dialogue: the figures must show it.
+        # A scripted audit by Rob, who reviewed no pass of it, corrects the approved dialogue: the figures must show it.
         passes.review_correct(
-            reviewer=rita,
+            reviewer=reviewer("rob"),
             dialogue=finished,
             turn=first.seq,
             field="utterance",
