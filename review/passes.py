@@ -273,14 +273,10 @@ def _back_to_queue(review: DialogueReview) -> None:
 def _check_value(field: str, value, database):
     """The cleaned new value of a field, or ReviewError. Acts follow the room's label rules; text the room's limits."""
     if field in ("utterance", "response"):
-        if not isinstance(value, str) or not value.strip():
-            raise ReviewError("invalid", f"The new {field} must be a non-empty text.")
-        value = value.strip()
-        if "\x00" in value:
-            raise ReviewError("invalid", "Text may not contain NUL characters.")
-        if len(value) > settings.UTTERANCE_MAX_CHARS:
-            raise ReviewError("too_long", f"The new {field} is longer than {settings.UTTERANCE_MAX_CHARS} characters.")
-        return value
+        try:
+            return log.text_checked(value, name=f"The new {field}", limit=settings.UTTERANCE_MAX_CHARS)
+        except log.TextRefused as exc:
+            raise ReviewError(exc.code, exc.message) from None
     if field in ("user_acts", "system_acts"):
         try:
             return check_acts(value, side="user" if field == "user_acts" else "system")
@@ -291,14 +287,10 @@ def _check_value(field: str, value, database):
             raise ReviewError("invalid", "'drop' takes true or false.")
         return value
     if field == "query":
-        if not isinstance(value, str) or not value.strip():
-            raise ReviewError("invalid", "The new query must be a non-empty SQL text.")
-        value = value.strip()
-        if "\x00" in value:
-            raise ReviewError("invalid", "SQL may not contain NUL characters.")
-        if len(value) > settings.SANDBOX_MAX_SQL_LENGTH:
-            raise ReviewError("too_long", f"The query is longer than {settings.SANDBOX_MAX_SQL_LENGTH} characters.")
-        return value
+        try:
+            return log.text_checked(value, name="The new query", limit=settings.SANDBOX_MAX_SQL_LENGTH)
+        except log.TextRefused as exc:
+            raise ReviewError(exc.code, exc.message) from None
     if field in log.LABEL_FIELDS:
         return value  # checked against the turn's text once it is read (_check_label)
     raise ReviewError("invalid", f"Unknown field {field!r} (one of {', '.join(log.CORRECTABLE_FIELDS)}).")
