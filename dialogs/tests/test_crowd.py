@@ -2,6 +2,7 @@
 someone else's account), the ids kept with the dialogue, and the way back to the platform with the code. Also the
 permission matrix of the campaign and payment pages."""
 
+import ipaddress
 from datetime import timedelta
 from decimal import Decimal
 
@@ -214,6 +215,23 @@ def test_new_accounts_from_one_address_are_capped(client, campaign, settings):
         .status_code
         == 302
     )
+
+
+def test_behind_the_proxy_the_cap_counts_the_address_the_proxy_saw(campaign, settings):
+    """A script behind the proxy invents a worker id and an X-Forwarded-For for every join; the proxy (nginx, a
+    trusted proxy) adds the address it saw. The cap counts that address; a real participant elsewhere still joins."""
+    settings.CROWD_JOIN_ACCOUNTS_PER_HOUR = 2
+    settings.TRUSTED_PROXIES = [ipaddress.ip_network("172.30.57.0/24")]
+
+    def join_through_the_proxy(i, forwarded_for):
+        query = {**PROLIFIC, "PROLIFIC_PID": f"{i:024x}", "SESSION_ID": f"{i:024x}"}
+        return fresh_browser().get(
+            join_url(campaign), query, REMOTE_ADDR="172.30.57.2", HTTP_X_FORWARDED_FOR=forwarded_for
+        )
+
+    answers = [join_through_the_proxy(i, f"10.0.0.{i}, 192.0.2.7").status_code for i in range(1, 5)]
+    assert answers == [302, 302, 429, 429]
+    assert join_through_the_proxy(9, "198.51.100.3").status_code == 302
 
 
 def test_the_ids_stay_with_the_dialogue_and_the_code_goes_back_to_the_platform(client, campaign, erin):
