@@ -23,9 +23,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from annotation.roles import can
-from dialogs import log, presence, selectors, services
+from dialogs import lobby, log, presence, room, selectors
+from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocket
-from dialogs.services import DialogueError
 from dialogs.visibility import event_view
 
 try:
@@ -297,13 +297,13 @@ class LobbyConsumer(_JsonConsumer):
             await self.send_json({"type": "pong"})
         elif kind == "join":
             try:
-                await database_sync_to_async(services.lobby_join)(person=self.user)
+                await database_sync_to_async(lobby.lobby_join)(person=self.user)
             except DialogueError as exc:
                 await self.refuse_message(message, exc.code, exc.message)
                 return
             await self._pair_and_announce()
         elif kind == "leave":
-            await database_sync_to_async(services.lobby_leave)(person=self.user)
+            await database_sync_to_async(lobby.lobby_leave)(person=self.user)
             await self.channel_layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
         elif kind == "status":
             await self._send_status(fresh_since=time.monotonic())
@@ -328,7 +328,7 @@ class LobbyConsumer(_JsonConsumer):
 
     @staticmethod
     def _pair():
-        return [(d.pk, d.worker_id, d.expert_id) for d in services.lobby_pair()]
+        return [(d.pk, d.worker_id, d.expert_id) for d in lobby.lobby_pair()]
 
     async def _tick(self):
         # Refreshes the estimate. Releasing long waits, expiring entries nobody is behind and abandoning rooms is
@@ -408,12 +408,12 @@ def _sandbox_executor(pool: str) -> ThreadPoolExecutor:
 
 
 def _table_bounded(view: dict) -> dict:
-    """An event's view with its result table cut to what a frame carries (services.result_bounded)."""
+    """An event's view with its result table cut to what a frame carries (room.result_bounded)."""
     payload = view["payload"]
     if view["kind"] == EventKind.SQL_RUN and isinstance(payload.get("result"), dict):
-        return {**view, "payload": {**payload, "result": services.result_bounded(payload["result"])}}
+        return {**view, "payload": {**payload, "result": room.result_bounded(payload["result"])}}
     if view["kind"] == EventKind.RESULT_SHARED:
-        return {**view, "payload": services.result_bounded(payload)}
+        return {**view, "payload": room.result_bounded(payload)}
     return view
 
 
@@ -435,14 +435,16 @@ async def rooms_catch_up() -> None:
     would have shown the gap never comes (dialogs/tests/test_faults.py). The nudge goes to the socket's own channel and
     is handled as any broadcast: the socket reads what it missed from the log. Only a socket still behind what was read
     on the round before is nudged, so that an event merely on its way at the moment of reading costs nothing."""
-    rooms = [room for room in list(_open_rooms) if room.ready]
+    rooms = [consumer for consumer in list(_open_rooms) if consumer.ready]
     if not rooms:
         return
-    latest = await database_sync_to_async(_last_seqs)({room.dialogue.pk for room in rooms})
-    for room in rooms:
-        if room.sent_seq < room.seq_a_round_ago:
-            await room.channel_layer.send(room.channel_name, {"type": "dialogue.event", "seq": room.seq_a_round_ago})
-        room.seq_a_round_ago = latest.get(room.dialogue.pk, 0)
+    latest = await database_sync_to_async(_last_seqs)({consumer.dialogue.pk for consumer in rooms})
+    for consumer in rooms:
+        if consumer.sent_seq < consumer.seq_a_round_ago:
+            await consumer.channel_layer.send(
+                consumer.channel_name, {"type": "dialogue.event", "seq": consumer.seq_a_round_ago}
+            )
+        consumer.seq_a_round_ago = latest.get(consumer.dialogue.pk, 0)
 
 
 class DialogueConsumer(_JsonConsumer):
@@ -497,7 +499,7 @@ class DialogueConsumer(_JsonConsumer):
             return "missing"
         self.user.refresh_from_db()
         try:
-            self.side = services.dialogue_side(dialogue=self.dialogue, person=self.user)
+            self.side = room.dialogue_side(dialogue=self.dialogue, person=self.user)
         except DialogueError:
             return "forbidden"
         return "ok"
@@ -518,7 +520,7 @@ class DialogueConsumer(_JsonConsumer):
         left = await database_sync_to_async(self._left)()
         if left:
             await self._broadcast([left[0]])
-        still_open = await database_sync_to_async(services.side_connections)(self.dialogue, self.side)
+        still_open = await database_sync_to_async(room.side_connections)(self.dialogue, self.side)
         if still_open[0] == 0:  # another tab of the same person keeps the side present
             await self._presence("reconnecting")
 
@@ -549,7 +551,7 @@ class DialogueConsumer(_JsonConsumer):
         self.dialogue.refresh_from_db(fields=_DIALOGUE_OWN_FIELDS)
         self.turns = log.dialogue_turns(self.dialogue)
         self.turns_seq = self.dialogue.last_seq
-        self.partner_connected = services.partner_connected(self.dialogue, self.side)
+        self.partner_connected = room.partner_connected(self.dialogue, self.side)
         return selectors.dialogue_snapshot(
             dialogue=self.dialogue, role=self.side, turns=self.turns, partner_connected=self.partner_connected
         )
@@ -574,11 +576,11 @@ class DialogueConsumer(_JsonConsumer):
                 # on the one it is given, and this socket's own tasks (the abandon timer) go on using theirs on the
                 # shared thread meanwhile.
                 post = database_sync_to_async(
-                    services.dialogue_post, thread_sensitive=False, executor=_sandbox_executor(pool)
+                    room.dialogue_post, thread_sensitive=False, executor=_sandbox_executor(pool)
                 )
                 dialogue = copy.copy(self.dialogue)
             else:
-                post = database_sync_to_async(services.dialogue_post)
+                post = database_sync_to_async(room.dialogue_post)
                 dialogue = self.dialogue
             later = []
             results = await post(dialogue=dialogue, person=self.user, message=message, turns=turns, later=later)
@@ -711,7 +713,7 @@ class DialogueConsumer(_JsonConsumer):
     async def _abandon_after(self, seconds: float):
         try:
             await asyncio.sleep(seconds + 0.5)
-            ended = await database_sync_to_async(services.dialogue_abandon_if_gone)(dialogue=self.dialogue)
+            ended = await database_sync_to_async(room.dialogue_abandon_if_gone)(dialogue=self.dialogue)
             await self._broadcast([event for event, _ in ended])
         except asyncio.CancelledError:
             pass

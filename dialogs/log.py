@@ -1,6 +1,6 @@
 """A dialogue's event log: the payload of every event kind, and the fold of the log into turns.
 
-This module is the one home of both. The room writes events with these payloads (`dialogs.services`), the dataset
+This module is the one home of both. The room writes events with these payloads (`dialogs.room`), the dataset
 import writes them the same way (`review.dataset.importer`), review corrections are appended as events of their own,
 and everything that reads a dialogue folds the log here:
 

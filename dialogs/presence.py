@@ -30,8 +30,9 @@ from django.utils import timezone
 
 from annotation.models import Role, User
 from dialogs import log
+from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocket, LobbyEntry, ServerLease
-from dialogs.services import DialogueError, dialogue_presence
+from dialogs.room import dialogue_presence
 
 # This process's lease: host, pid and a random part (a pid is reused after a restart).
 SERVER_ID = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
@@ -252,7 +253,7 @@ def dialogue_release_unjoined(*, dialogue: Dialogue, now=None) -> bool:
     """End a dialogue the expert never joined (abandoned, incomplete: not for review), put its worker back in the queue
     ahead of everyone who came after them, and take the expert out of the lobby (a ghost: their tab is gone). The end
     event says `requeued`, so the worker's screen takes them back to the lobby. False when it no longer applies."""
-    from dialogs.services import dialogue_record
+    from dialogs.room import dialogue_record
 
     now = now or timezone.now()
     with transaction.atomic():
@@ -287,7 +288,8 @@ def dialogue_release_unjoined(*, dialogue: Dialogue, now=None) -> bool:
 def housekeeping(*, now=None) -> Housekeeping:
     """One round of everything that must happen even with nobody online, in order: stopped servers first (their
     sockets' leaves start the grace periods the later steps read)."""
-    from dialogs.services import dialogues_sweep, lobby_release_expired
+    from dialogs.lobby import lobby_release_expired
+    from dialogs.room import dialogues_sweep
 
     now = now or timezone.now()
     report = servers_reap(now=now)

@@ -9,7 +9,7 @@ from django.urls import reverse
 from annotation.models import Role, User
 from dialogs.log import answered_questions, dialogue_turns
 from dialogs.models import Dialogue, DialogueMode, DialogueStatus, LobbyEntry
-from dialogs.services import partner_connected as partner_connected_in
+from dialogs.room import partner_connected as partner_connected_in
 
 
 def _recent_wait_seconds() -> float | None:

@@ -33,7 +33,7 @@ from annotation.sql.spider import SpiderEncodingError, encode_sql
 from annotation.tokens import utterance_toks
 from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
-from dialogs.services import dialogue_record, sql_run_result
+from dialogs.room import dialogue_record, sql_run_result
 from review.models import DialogueReview, RejectReason, ReviewPass, ReviewStage
 from review.quality import dialogues_quality_refresh_on_commit
 

@@ -1,5 +1,5 @@
 """Intent recommendation, the labels read from a shared SQL, the expert's CHASE labels and draft responses, in the
-room's event log (dialogs.assist, dialogs.services)."""
+room's event log (dialogs.assist, dialogs.room)."""
 
 import itertools
 import random
@@ -11,9 +11,10 @@ from annotation.models import Database, Role
 from annotation.services import person_create
 from annotation.sql.relations import detect_relation
 from dialogs import assist
+from dialogs.errors import DialogueError
 from dialogs.log import LogEvent, dialogue_replay
 from dialogs.models import Dialogue, Event, EventKind
-from dialogs.services import DialogueError, dialogue_post
+from dialogs.room import dialogue_post
 from dialogs.visibility import event_view
 
 pytestmark = pytest.mark.django_db

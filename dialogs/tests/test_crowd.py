@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from annotation.models import Goal, User
 from annotation.services import person_create
-from dialogs import campaigns, services
+from dialogs import campaigns, lobby
 from dialogs.models import Campaign, CrowdAssignment, CrowdWorker, Dialogue, DialogueStatus, LobbyEntry
 
 pytestmark = pytest.mark.django_db
@@ -188,9 +188,9 @@ def test_a_dialogue_under_way_reopens_from_its_own_session_only(client, campaign
     person = CrowdWorker.objects.get().person
     person.tutorial_passed_at = timezone.now()
     person.save(update_fields=["tutorial_passed_at"])
-    services.lobby_join(person=person)
-    services.lobby_join(person=erin)
-    (dialogue,) = services.lobby_pair()
+    lobby.lobby_join(person=person)
+    lobby.lobby_join(person=erin)
+    (dialogue,) = lobby.lobby_pair()
     # Someone who knows the participant's id, but not the session it works in, does not get into the dialogue.
     intruder = fresh_browser()
     response = intruder.get(join_url(campaign), {**PROLIFIC, "SESSION_ID": "8" * 24})
@@ -239,9 +239,9 @@ def test_the_ids_stay_with_the_dialogue_and_the_code_goes_back_to_the_platform(c
     person = CrowdWorker.objects.get().person
     person.tutorial_passed_at = timezone.now()
     person.save(update_fields=["tutorial_passed_at"])
-    services.lobby_join(person=person)
-    services.lobby_join(person=erin)
-    (dialogue,) = services.lobby_pair()
+    lobby.lobby_join(person=person)
+    lobby.lobby_join(person=erin)
+    (dialogue,) = lobby.lobby_pair()
     assert dialogue.campaign == campaign
     assert (dialogue.crowd_assignment.crowd_worker.external_id, dialogue.crowd_assignment.session_id) == (PID, SESSION)
     page = client.get(reverse("dialogs:room", args=[dialogue.pk]))
@@ -277,10 +277,13 @@ def test_a_code_released_in_the_lobby_goes_back_too(client, campaign, settings):
     person = CrowdWorker.objects.get().person
     person.tutorial_passed_at = timezone.now()
     person.save(update_fields=["tutorial_passed_at"])
-    lobby = client.get(reverse("dialogs:worker_home"))
-    assert b'data-return-url="/worker/return/"' in lobby.content and b'data-return-platform="Prolific"' in lobby.content
-    services.lobby_join(person=person)
-    (entry,) = services.lobby_release_expired(now=timezone.now() + timedelta(seconds=6))
+    lobby_page = client.get(reverse("dialogs:worker_home"))
+    assert (
+        b'data-return-url="/worker/return/"' in lobby_page.content
+        and b'data-return-platform="Prolific"' in lobby_page.content
+    )
+    lobby.lobby_join(person=person)
+    (entry,) = lobby.lobby_release_expired(now=timezone.now() + timedelta(seconds=6))
     assert entry.crowd_assignment.session_id == SESSION
     response = client.get(reverse("dialogs:crowd_return"), {"code": entry.completion_code})
     assert response.url == f"https://app.prolific.com/submissions/complete?cc={entry.completion_code}"
@@ -311,9 +314,9 @@ def test_the_completion_url_is_built_with_the_code_escaped(campaign):
 
 
 def test_a_worker_made_by_hand_is_never_bound_and_pairs_as_before(alice, erin, campaign):
-    services.lobby_join(person=alice)
-    services.lobby_join(person=erin)
-    (dialogue,) = services.lobby_pair()
+    lobby.lobby_join(person=alice)
+    lobby.lobby_join(person=erin)
+    (dialogue,) = lobby.lobby_pair()
     assert dialogue.crowd_assignment is None and dialogue.campaign == campaign
     assert not CrowdWorker.objects.exists() and LobbyEntry.objects.get(person=alice).crowd_assignment is None
 

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from annotation.services import person_create
-from dialogs import presence, services
+from dialogs import lobby, presence, room
 from dialogs.models import Dialogue, DialogueStatus, EventKind, LiveSocket, LobbyEntry, ServerLease
 
 pytestmark = pytest.mark.django_db
@@ -34,15 +34,15 @@ def _expert(name):
 
 def _room(goals):
     worker, expert = _worker("w1"), _expert("x1")
-    services.lobby_join(person=worker)
-    services.lobby_join(person=expert)
-    (dialogue,) = services.lobby_pair()
+    lobby.lobby_join(person=worker)
+    lobby.lobby_join(person=expert)
+    (dialogue,) = lobby.lobby_pair()
     for person, side in ((worker, "worker"), (expert, "expert")):
         presence.socket_opened(
             channel_name=f"room-{side}", person_id=person.pk, kind="room", dialogue_id=dialogue.pk, side=side,
             server_id="server-a",
         )  # fmt: skip
-        services.dialogue_presence(dialogue=dialogue, person=person, joined=True)
+        room.dialogue_presence(dialogue=dialogue, person=person, joined=True)
     dialogue.refresh_from_db()
     return dialogue, worker, expert
 
@@ -56,13 +56,13 @@ def test_a_stopped_servers_room_sockets_leave_and_the_dialogue_is_abandoned_afte
     report = presence.servers_reap(now=later)
     assert report.reaped_servers == ["server-a"] and len(report.left_rooms) == 2
     assert not LiveSocket.objects.exists() and not ServerLease.objects.exists()
-    assert services.side_connections(dialogue, "worker")[0] == 0
+    assert room.side_connections(dialogue, "worker")[0] == 0
     # The expert comes back on another server within the grace; the worker never does.
     presence.socket_opened(
         channel_name="room-expert-2", person_id=expert.pk, kind="room", dialogue_id=dialogue.pk, side="expert",
         server_id="server-b",
     )  # fmt: skip
-    services.dialogue_presence(dialogue=dialogue, person=expert, joined=True)
+    room.dialogue_presence(dialogue=dialogue, person=expert, joined=True)
     presence.housekeeping(now=later + timedelta(seconds=1))
     dialogue.refresh_from_db()
     assert dialogue.status == DialogueStatus.ACTIVE  # still within the grace
@@ -90,7 +90,7 @@ def test_a_live_servers_sockets_are_left_alone(goals):
 
 def test_a_ghost_expert_in_the_lobby_expires_after_the_reconnection_grace(goals, settings):
     expert = _expert("ghost")
-    services.lobby_join(person=expert)
+    lobby.lobby_join(person=expert)
     presence.socket_opened(channel_name="lobby-1", person_id=expert.pk, kind="lobby", server_id="server-a")
     now = timezone.now()
     presence.socket_closed(channel_name="lobby-1", now=now)  # the tab closed
@@ -102,13 +102,13 @@ def test_a_ghost_expert_in_the_lobby_expires_after_the_reconnection_grace(goals,
     (expired,) = presence.lobby_expire_disconnected(now=now + grace)
     assert expired.person == expert and expired.outcome == LobbyEntry.Outcome.LEFT
     worker = _worker("later")
-    services.lobby_join(person=worker)
-    assert services.lobby_pair() == []  # nobody is paired with the ghost
+    lobby.lobby_join(person=worker)
+    assert lobby.lobby_pair() == []  # nobody is paired with the ghost
 
 
 def test_a_lobby_entry_on_a_stopped_server_expires_too(goals, settings):
     expert = _expert("crashed")
-    services.lobby_join(person=expert)
+    lobby.lobby_join(person=expert)
     presence.socket_opened(channel_name="lobby-1", person_id=expert.pk, kind="lobby", server_id="server-a")
     later = timezone.now() + timedelta(seconds=settings.SERVER_LEASE_SECONDS + 1)
     presence.housekeeping(now=later)
@@ -120,11 +120,11 @@ def test_a_lobby_entry_on_a_stopped_server_expires_too(goals, settings):
 def test_a_dialogue_whose_expert_never_joins_goes_back_to_the_queue_worker_first(goals, settings):
     first, second = _worker("first"), _worker("second")
     expert = _expert("absent")
-    services.lobby_join(person=first)
-    services.lobby_join(person=expert)
-    (dialogue,) = services.lobby_pair()
-    services.lobby_join(person=second)
-    services.dialogue_presence(dialogue=dialogue, person=first, joined=True)
+    lobby.lobby_join(person=first)
+    lobby.lobby_join(person=expert)
+    (dialogue,) = lobby.lobby_pair()
+    lobby.lobby_join(person=second)
+    room.dialogue_presence(dialogue=dialogue, person=first, joined=True)
     late = timezone.now() + timedelta(seconds=settings.EXPERT_JOIN_LIMIT_SECONDS + 1)
     report = presence.housekeeping(now=late)
     assert [d.pk for d in report.released_dialogues] == [dialogue.pk]
@@ -137,8 +137,8 @@ def test_a_dialogue_whose_expert_never_joins_goes_back_to_the_queue_worker_first
     assert not LobbyEntry.objects.filter(person=expert, outcome="waiting").exists()
     # A new expert takes the first worker first.
     other = _expert("present")
-    services.lobby_join(person=other)
-    (again,) = services.lobby_pair()
+    lobby.lobby_join(person=other)
+    (again,) = lobby.lobby_pair()
     assert again.worker == first
 
 
@@ -154,7 +154,7 @@ def test_housekeeping_runs_as_a_celery_task_with_nobody_online(goals, settings):
     from dialogs.tasks import housekeeping
 
     worker = _worker("patient")
-    services.lobby_join(person=worker)
+    lobby.lobby_join(person=worker)
     LobbyEntry.objects.update(joined_at=timezone.now() - timedelta(seconds=settings.LOBBY_WAIT_LIMIT_SECONDS + 1))
     presence.socket_opened(channel_name="lobby-1", person_id=worker.pk, kind="lobby", server_id="server-a")
     result = housekeeping.apply().get()  # the task itself, in this process (beat sends it to a worker)
@@ -235,9 +235,9 @@ def test_the_worker_is_told_they_are_requeued(goals, settings):
     from dialogs.visibility import event_view
 
     worker, expert = _worker("told"), _expert("away")
-    services.lobby_join(person=worker)
-    services.lobby_join(person=expert)
-    (dialogue,) = services.lobby_pair()
+    lobby.lobby_join(person=worker)
+    lobby.lobby_join(person=expert)
+    (dialogue,) = lobby.lobby_pair()
     presence.dialogues_release_unjoined(now=timezone.now() + timedelta(seconds=settings.EXPERT_JOIN_LIMIT_SECONDS + 1))
     end = dialogue.events.get(kind=EventKind.END)
     assert event_view(end, "worker")["payload"] == {

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from annotation.services import person_create
 from config.asgi import application
-from dialogs import services
+from dialogs import lobby
 from dialogs.models import Dialogue, DialogueStatus, Event
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -540,9 +540,9 @@ async def test_a_worker_whose_paired_notice_was_lost_learns_of_the_room_from_the
     await database_sync_to_async(alice.save)()
     erin, _ = await database_sync_to_async(person_create)(username="erin", role="expert")
     # Paired with no lobby socket open: nobody hears the notice.
-    await database_sync_to_async(services.lobby_join)(person=alice)
-    await database_sync_to_async(services.lobby_join)(person=erin)
-    (dialogue,) = await database_sync_to_async(services.lobby_pair)()
+    await database_sync_to_async(lobby.lobby_join)(person=alice)
+    await database_sync_to_async(lobby.lobby_join)(person=erin)
+    (dialogue,) = await database_sync_to_async(lobby.lobby_pair)()
     worker_ws, connected, _ = await connect("/ws/lobby/", alice)
     assert connected
     status = await receive_until(worker_ws, _is("status"))

@@ -21,7 +21,7 @@ from annotation.sql.sandbox import busy_workers
 from config.asgi import application
 from dialogs import log
 from dialogs.models import Dialogue, Event, EventKind
-from dialogs.services import dialogue_record
+from dialogs.room import dialogue_record
 from dialogs.tests.test_protocol import HOST, ORIGIN, _enter, _event, _is, _session_cookie, receive_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotation.models import Goal
-from dialogs import campaigns, services
+from dialogs import campaigns, lobby
 from dialogs.crowd import CrowdIds, crowd_join
 from dialogs.models import Dialogue
 from review import payments
@@ -106,8 +106,8 @@ def collected(campaign, erin):
     tom = arrive(campaign, "prolific", 5).crowd_worker.person
     tom.tutorial_passed_at = timezone.now()
     tom.save(update_fields=["tutorial_passed_at"])
-    services.lobby_join(person=tom)
-    services.lobby_release_expired(now=timezone.now() + timedelta(days=1))
+    lobby.lobby_join(person=tom)
+    lobby.lobby_release_expired(now=timezone.now() + timedelta(days=1))
     return {"paula": paula, "good": good, "short": short, "sam": sam, "sam_dialogue": sam_dialogue}
 
 

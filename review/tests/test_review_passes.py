@@ -267,7 +267,7 @@ def test_abandoned_after_the_minimum_goes_to_review_marked_partial(open_room):
     turn = room.ask("How many students?")
     room.answer(turn, "SELECT count(*) FROM student")
     dialogue = room.dialogue
-    from dialogs.services import _end
+    from dialogs.room import _end
 
     _end(dialogue, None, "", DialogueStatus.ABANDONED, None, "The worker left.")
     passes.review_sync()
