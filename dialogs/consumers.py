@@ -20,10 +20,9 @@ from datetime import datetime
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.utils import timezone
 
 from annotation.roles import can
-from dialogs import lobby, log, presence, room, selectors
+from dialogs import broadcast, lobby, log, presence, room, selectors
 from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocket
 from dialogs.visibility import event_view
@@ -45,10 +44,6 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 
 
-def person_group(user_id: int) -> str:
-    return f"person-{user_id}"
-
-
 # Daphne's default websocket_max_message_size, which autobahn applies to the frames it sends too: a bigger one is not
 # sent, and the socket is closed with 1011.
 TRANSPORT_MAX_FRAME_BYTES = 1024 * 1024
@@ -56,14 +51,11 @@ TRANSPORT_MAX_FRAME_BYTES = 1024 * 1024
 # frame's head (what arrived first), and the key's value is the frame's size in bytes.
 OVERSIZED_FRAME_KEY = "wozsql.oversized_bytes"
 
-LOBBY_GROUP = "lobby"
 # After an event of these kinds (that its side sees), a room socket sends the screen's state again.
 STATE_CHANGING_KINDS = frozenset({"end", "score", "response"})
 # Events up to this size (their payload as JSON) travel inside the broadcast, so each socket delivers them without
 # reading the log; bigger ones (SQL result tables) and any gap are read from the database.
 INLINE_EVENT_BYTES = 16 * 1024
-TIMED_OUT_MESSAGE = "No expert became free in time. Thank you for waiting: here is your completion code."
-NO_GOAL_MESSAGE = "You have done every task we have for now. Thank you: here is your completion code."
 
 
 _DECODER = json.JSONDecoder()
@@ -265,8 +257,8 @@ class LobbyConsumer(_JsonConsumer):
         if not (await database_sync_to_async(self._allowed)()):
             await self.refuse(CLOSE_FORBIDDEN)
             return
-        await self.channel_layer.group_add(person_group(self.user.pk), self.channel_name)
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_add(broadcast.person_group(self.user.pk), self.channel_name)
+        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
         await database_sync_to_async(presence.socket_opened)(
             channel_name=self.channel_name, person_id=self.user.pk, kind=LiveSocket.Kind.LOBBY
@@ -288,47 +280,25 @@ class LobbyConsumer(_JsonConsumer):
             # The person's last lobby socket going starts their entry's reconnection grace (dialogs.presence).
             await database_sync_to_async(presence.socket_closed)(channel_name=self.channel_name)
         if getattr(self, "user", None) is not None and self.user.is_authenticated:
-            await self.channel_layer.group_discard(person_group(self.user.pk), self.channel_name)
-            await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+            await self.channel_layer.group_discard(broadcast.person_group(self.user.pk), self.channel_name)
+            await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
 
     async def on_message(self, message):
         kind = message["type"]
         if kind == "ping":
             await self.send_json({"type": "pong"})
         elif kind == "join":
+            # Joining pairs whoever can be paired, and tells them (dialogs.lobby): nothing more for the socket to do.
             try:
-                await database_sync_to_async(lobby.lobby_join)(person=self.user)
+                await database_sync_to_async(lobby.lobby_enter)(person=self.user)
             except DialogueError as exc:
                 await self.refuse_message(message, exc.code, exc.message)
-                return
-            await self._pair_and_announce()
         elif kind == "leave":
             await database_sync_to_async(lobby.lobby_leave)(person=self.user)
-            await self.channel_layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
         elif kind == "status":
             await self._send_status(fresh_since=time.monotonic())
         else:
             await self.refuse_message(message, "unknown_type", f"Unknown message type {kind!r}.")
-
-    async def _pair_and_announce(self):
-        started = timezone.now()
-        dialogues = await database_sync_to_async(self._pair)()
-        for dialogue_id, worker_id, expert_id in dialogues:
-            for person_id in (worker_id, expert_id):
-                await self.channel_layer.group_send(
-                    person_group(person_id), {"type": "lobby.paired", "dialogue": dialogue_id}
-                )
-        # Pairing also sends away workers who have had every goal; without a word they would wait for ever.
-        for entry in await database_sync_to_async(selectors.lobby_no_goal_since)(started):
-            await self.channel_layer.group_send(
-                person_group(entry.person_id),
-                {"type": "lobby.released", "completion_code": entry.completion_code, "message": NO_GOAL_MESSAGE},
-            )
-        await self.channel_layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
-
-    @staticmethod
-    def _pair():
-        return [(d.pk, d.worker_id, d.expert_id) for d in lobby.lobby_pair()]
 
     async def _tick(self):
         # Refreshes the estimate. Releasing long waits, expiring entries nobody is behind and abandoning rooms is
@@ -369,12 +339,15 @@ class LobbyConsumer(_JsonConsumer):
             {"type": "paired", "dialogue": event["dialogue"], "url": selectors.dialogue_room_url(event["dialogue"])}
         )
 
+    async def person_blocked(self, event):
+        await self.close(code=CLOSE_FORBIDDEN)
+
     async def lobby_released(self, event):
         await self.send_json(
             {
                 "type": "released",
                 "completion_code": event["completion_code"],
-                "message": event.get("message", TIMED_OUT_MESSAGE),
+                "message": event.get("message", broadcast.TIMED_OUT_MESSAGE),
             }
         )
 
@@ -475,7 +448,9 @@ class DialogueConsumer(_JsonConsumer):
             await self.refuse(CLOSE_FORBIDDEN)
             return
         # Subscribe first, then read what was missed (docs/pitfalls.md: the reverse order loses what falls in between).
-        await self.channel_layer.group_add(self.dialogue.group_name, self.channel_name)
+        await self.channel_layer.group_add(broadcast.dialogue_group(self.dialogue.pk), self.channel_name)
+        # A block closes every socket of the person at once (dialogs.lobby.on_person_blocked), rooms included.
+        await self.channel_layer.group_add(broadcast.person_group(self.user.pk), self.channel_name)
         await self.accept()
         _open_rooms.add(self)
         joined = await database_sync_to_async(self._joined)()
@@ -514,7 +489,8 @@ class DialogueConsumer(_JsonConsumer):
         _open_rooms.discard(self)
         if not hasattr(self, "dialogue") or not hasattr(self, "side"):
             return
-        await self.channel_layer.group_discard(self.dialogue.group_name, self.channel_name)
+        await self.channel_layer.group_discard(broadcast.dialogue_group(self.dialogue.pk), self.channel_name)
+        await self.channel_layer.group_discard(broadcast.person_group(self.user.pk), self.channel_name)
         if self.abandon_timer:
             self.abandon_timer.cancel()
         left = await database_sync_to_async(self._left)()
@@ -614,7 +590,18 @@ class DialogueConsumer(_JsonConsumer):
                     "created_at": event.created_at.isoformat(),
                     "payload": payload,
                 }
-            await self.channel_layer.group_send(self.dialogue.group_name, message)
+            await self.channel_layer.group_send(broadcast.dialogue_group(self.dialogue.pk), message)
+
+    async def person_blocked(self, message):
+        # From now on this socket refuses whatever is still on its way (dialogue_post reads `blocked` through can()).
+        self.user.blocked = True
+        await self.close(code=CLOSE_FORBIDDEN)
+
+    async def lobby_paired(self, message):
+        pass  # the person group also carries lobby notices, which are no news to a room socket
+
+    async def lobby_released(self, message):
+        pass
 
     async def dialogue_event(self, message):
         if not self.ready:
@@ -689,7 +676,7 @@ class DialogueConsumer(_JsonConsumer):
 
     async def _presence(self, state: str):
         await self.channel_layer.group_send(
-            self.dialogue.group_name,
+            broadcast.dialogue_group(self.dialogue.pk),
             {"type": "dialogue.presence", "side": self.side, "state": state, "channel": self.channel_name},
         )
 

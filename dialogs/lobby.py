@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from annotation.models import Goal, Hardness, Role, User
 from annotation.roles import can
+from dialogs import broadcast
 from dialogs.crowd import crowd_assignment_current
 from dialogs.errors import DialogueError
 from dialogs.models import (
@@ -25,6 +26,7 @@ from dialogs.models import (
     Dialogue,
     DialogueMode,
     DialogueStatus,
+    LiveSocket,
     LobbyEntry,
 )
 
@@ -63,10 +65,29 @@ def lobby_join(*, person: User) -> LobbyEntry:
 
 
 def lobby_leave(*, person: User) -> None:
-    """Leave the queue (worker) or stop taking new dialogues (expert)."""
-    LobbyEntry.objects.filter(person=person, outcome=LobbyEntry.Outcome.WAITING).update(
+    """Leave the queue (worker) or stop taking new dialogues (expert); lobby screens are told after commit."""
+    left = LobbyEntry.objects.filter(person=person, outcome=LobbyEntry.Outcome.WAITING).update(
         outcome=LobbyEntry.Outcome.LEFT, ended_at=timezone.now()
     )
+    if left:
+        broadcast.lobby_changed_on_commit()
+
+
+def on_person_blocked(sender, *, person: User, **kwargs) -> None:
+    """annotation.signals.person_blocked: a blocked person leaves the queue, and every socket of theirs (lobby and
+    rooms, on every server) closes once the block is committed; the rooms refuse them from then on."""
+    lobby_leave(person=person)
+    broadcast.person_blocked_on_commit(person_id=person.pk)
+
+
+def lobby_enter(*, person: User) -> LobbyEntry:
+    """Join the queue or become ready (`lobby_join`), then pair whoever can be paired now (`lobby_pair`): what a
+    socket's `join` and the desk's "stay ready" form both call, so that either way a waiting worker is paired at once
+    and everyone concerned is told."""
+    entry = lobby_join(person=person)
+    broadcast.lobby_changed_on_commit()
+    lobby_pair()
+    return entry
 
 
 def lobby_release_expired(*, now=None) -> list[LobbyEntry]:
@@ -83,7 +104,12 @@ def lobby_release_expired(*, now=None) -> list[LobbyEntry]:
             entry.ended_at = now
             entry.completion_code = completion_code()
             entry.save(update_fields=["outcome", "ended_at", "completion_code"])
+            broadcast.released_on_commit(
+                person_id=entry.person_id, completion_code=entry.completion_code, message=broadcast.TIMED_OUT_MESSAGE
+            )
             released.append(entry)
+        if released:
+            broadcast.lobby_changed_on_commit()
     return released
 
 
@@ -191,7 +217,13 @@ def _hardness_most_behind(mix: dict, collected, levels: set[str]) -> str:
 
 
 def lobby_pair() -> list[Dialogue]:
-    """Pair waiting workers (oldest first) with ready experts that have room. Returns the new dialogues.
+    """Pair waiting workers (oldest first) with ready experts that have room. Returns the new dialogues; both people
+    of each are told after commit, and so is a worker sent away for having had every goal.
+
+    Only an expert with a lobby socket open (their desk or the lobby page, on any server) is paired: an expert whose
+    tab is closed would leave the worker waiting for EXPERT_JOIN_LIMIT_SECONDS. A worker keeps their place for
+    LOBBY_RECONNECT_GRACE_SECONDS without a socket (a reload, a flaky connection): their screen finds the room from
+    the next status (docs/protocol.md).
 
     Only the experts who have a free place, and only as many workers as there are places, are read: with a crowd
     waiting every join calls this, and reading both whole queues each time made a crowd of N joining at once cost N²
@@ -200,7 +232,8 @@ def lobby_pair() -> list[Dialogue]:
     also counted each expert's dialogues would re-check a row it waited for against its old count, and give an
     expert two dialogues at once: tested in test_pairing_race.py).
     """
-    ready = LobbyEntry.objects.filter(role=Role.EXPERT, outcome=LobbyEntry.Outcome.WAITING)
+    at_desk = LiveSocket.objects.filter(kind=LiveSocket.Kind.LOBBY).values("person_id")
+    ready = LobbyEntry.objects.filter(role=Role.EXPERT, outcome=LobbyEntry.Outcome.WAITING, person_id__in=at_desk)
     waiting = LobbyEntry.objects.filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING)
     created = []
     with transaction.atomic():
@@ -234,6 +267,8 @@ def lobby_pair() -> list[Dialogue]:
             for worker_entry in workers:
                 seen.append(worker_entry.pk)
                 created.extend(_pair_one(worker_entry, experts, places))
+        if seen:  # paired, or sent away: the queue changed
+            broadcast.lobby_changed_on_commit()
     return created
 
 
@@ -258,6 +293,12 @@ def _pair_one(worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[
         worker_entry.ended_at = now
         worker_entry.completion_code = completion_code()
         worker_entry.save(update_fields=["outcome", "ended_at", "completion_code"])
+        # Pairing sends away a worker who has had every goal; without a word they would wait for ever.
+        broadcast.released_on_commit(
+            person_id=worker_entry.person_id,
+            completion_code=worker_entry.completion_code,
+            message=broadcast.NO_GOAL_MESSAGE,
+        )
         return []
     goal, campaign = choice
     dialogue = Dialogue.objects.create(
@@ -273,6 +314,7 @@ def _pair_one(worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[
     worker_entry.dialogue = dialogue
     worker_entry.save(update_fields=["outcome", "ended_at", "dialogue"])
     places[expert_entry.person_id] -= 1
+    broadcast.paired_on_commit(dialogue_id=dialogue.pk, worker_id=dialogue.worker_id, expert_id=dialogue.expert_id)
     return [dialogue]
 
 

@@ -83,10 +83,6 @@ class Dialogue(models.Model):
         return f"Dialogue {self.pk} on {self.database_id} ({self.status})"
 
     @property
-    def group_name(self) -> str:
-        return f"dialogue-{self.pk}"
-
-    @property
     def is_over(self) -> bool:
         return self.status in ENDED_STATUSES
 

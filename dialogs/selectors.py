@@ -114,11 +114,6 @@ def dialogue_room_url(dialogue_id: int) -> str:
     return reverse("dialogs:room", args=[dialogue_id])
 
 
-def lobby_no_goal_since(since) -> list[LobbyEntry]:
-    """Workers that pairing sent away since `since` because they have had every goal (they get told, with a code)."""
-    return list(LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.NO_GOAL, ended_at__gte=since))
-
-
 def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_connected: bool | None = None) -> dict:
     """Everything a room screen needs besides the events: who, what, the state, the rules. A room socket that keeps
     the turns and the partner's presence up to date passes them; otherwise they are read from the log."""

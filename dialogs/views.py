@@ -183,7 +183,7 @@ def expert_ready(request):
     """The expert's answer, after a dialogue, to "take the next worker?": ready again, or not for now."""
     if request.POST.get("ready") == "1":
         try:
-            lobby.lobby_join(person=request.user)
+            lobby.lobby_enter(person=request.user)
         except DialogueError as exc:
             messages.error(request, exc.message)
         else:

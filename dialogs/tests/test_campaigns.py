@@ -14,6 +14,7 @@ from annotation.models import Goal
 from annotation.services import person_create
 from dialogs import campaigns, lobby
 from dialogs.models import Campaign, Dialogue, DialogueStatus, LobbyEntry
+from tests.builders import expert_ready
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +81,7 @@ def test_pairing_balances_goals_not_databases(lopsided, expert, settings):
     workers = [_worker(f"w{i}") for i in range(10)]
     for worker in workers:
         lobby.lobby_join(person=worker)
-    lobby.lobby_join(person=expert)
+    expert_ready(expert)
     dialogues = lobby.lobby_pair()
     assert len(dialogues) == 10
     handed = [dialogue.goal_id for dialogue in dialogues]
@@ -199,7 +200,7 @@ def test_a_worker_with_no_goal_in_their_campaign_is_released_with_a_code(lopside
     first, second = _worker("first"), _worker("second")
     lobby.lobby_join(person=first)
     lobby.lobby_join(person=second)
-    lobby.lobby_join(person=expert)
+    expert_ready(expert)
     (dialogue,) = lobby.lobby_pair()
     assert dialogue.worker == first and dialogue.campaign.name == "Pilot"
     entry = LobbyEntry.objects.get(person=second)

@@ -15,6 +15,7 @@ from annotation.models import Goal, User
 from annotation.services import person_create
 from dialogs import campaigns, lobby
 from dialogs.models import Campaign, CrowdAssignment, CrowdWorker, Dialogue, DialogueStatus, LobbyEntry
+from tests.builders import expert_ready
 
 pytestmark = pytest.mark.django_db
 
@@ -189,7 +190,7 @@ def test_a_dialogue_under_way_reopens_from_its_own_session_only(client, campaign
     person.tutorial_passed_at = timezone.now()
     person.save(update_fields=["tutorial_passed_at"])
     lobby.lobby_join(person=person)
-    lobby.lobby_join(person=erin)
+    expert_ready(erin)
     (dialogue,) = lobby.lobby_pair()
     # Someone who knows the participant's id, but not the session it works in, does not get into the dialogue.
     intruder = fresh_browser()
@@ -240,7 +241,7 @@ def test_the_ids_stay_with_the_dialogue_and_the_code_goes_back_to_the_platform(c
     person.tutorial_passed_at = timezone.now()
     person.save(update_fields=["tutorial_passed_at"])
     lobby.lobby_join(person=person)
-    lobby.lobby_join(person=erin)
+    expert_ready(erin)
     (dialogue,) = lobby.lobby_pair()
     assert dialogue.campaign == campaign
     assert (dialogue.crowd_assignment.crowd_worker.external_id, dialogue.crowd_assignment.session_id) == (PID, SESSION)
@@ -315,7 +316,7 @@ def test_the_completion_url_is_built_with_the_code_escaped(campaign):
 
 def test_a_worker_made_by_hand_is_never_bound_and_pairs_as_before(alice, erin, campaign):
     lobby.lobby_join(person=alice)
-    lobby.lobby_join(person=erin)
+    expert_ready(erin)
     (dialogue,) = lobby.lobby_pair()
     assert dialogue.crowd_assignment is None and dialogue.campaign == campaign
     assert not CrowdWorker.objects.exists() and LobbyEntry.objects.get(person=alice).crowd_assignment is None

@@ -12,6 +12,7 @@ from dialogs import lobby, room
 from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueStatus, Event, LobbyEntry
 from dialogs.selectors import lobby_status
+from tests.builders import expert_ready
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +61,7 @@ def test_pairing_is_first_come_first_served_and_one_dialogue_per_expert(goals, s
     lobby.lobby_join(person=second)
     assert lobby.lobby_join(person=first).pk == LobbyEntry.objects.get(person=first, outcome="waiting").pk
     assert lobby_status(second)["position"] == 2
-    lobby.lobby_join(person=erin)
+    expert_ready(erin)
     (dialogue,) = lobby.lobby_pair()
     assert dialogue.worker == first and dialogue.expert == erin and dialogue.status == DialogueStatus.WAITING
     assert lobby.lobby_pair() == []  # erin is busy: EXPERT_MAX_DIALOGUES = 1
@@ -93,7 +94,7 @@ def test_a_worker_with_no_goal_left_is_released_with_a_code(goals):
     for goal in Goal.objects.all():
         Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin, status="completed")
     lobby.lobby_join(person=alice)
-    lobby.lobby_join(person=erin)
+    expert_ready(erin)
     assert lobby.lobby_pair() == []
     entry = LobbyEntry.objects.get(person=alice, role="worker")
     assert entry.outcome == "no_goal" and entry.completion_code.startswith("WOZ-")
@@ -111,7 +112,7 @@ def test_pairing_reads_only_as_many_workers_as_there_are_places(goals):
     queue = [veteran] + [_worker(f"w{i}") for i in range(12)]
     for person in queue:
         lobby.lobby_join(person=person)
-    lobby.lobby_join(person=erin)
+    expert_ready(erin)
     with CaptureQueriesContext(connection) as captured:
         (dialogue,) = lobby.lobby_pair()
     assert dialogue.worker == queue[1] and dialogue.expert == erin

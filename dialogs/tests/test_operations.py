@@ -11,7 +11,7 @@ from annotation.models import Database, Goal
 from annotation.services import person_create
 from dialogs import lobby, room, selectors
 from dialogs.models import Dialogue, DialogueStatus
-from dialogs.tests.test_protocol import connect, receive_until, refused_with
+from tests.sockets import connect, receive_until, refused_with
 
 
 def _worker(name):

@@ -15,6 +15,7 @@ from django.utils import timezone
 from annotation.services import person_create
 from dialogs import lobby
 from dialogs.models import Dialogue
+from tests.builders import expert_ready
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -43,7 +44,7 @@ def test_a_pairing_that_waited_for_the_lock_sees_the_one_before(demo_databases):
         workers.append(person)
     expert, _ = person_create(username="x1", role="expert", password="correct-horse-battery")
     lobby.lobby_join(person=workers[0])
-    lobby.lobby_join(person=expert)
+    expert_ready(expert)
 
     second: dict = {}
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 from annotation.services import person_create
 from dialogs import lobby, presence, room
 from dialogs.models import Dialogue, DialogueStatus, EventKind, LiveSocket, LobbyEntry, ServerLease
+from tests.builders import expert_ready
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def _expert(name):
 def _room(goals):
     worker, expert = _worker("w1"), _expert("x1")
     lobby.lobby_join(person=worker)
-    lobby.lobby_join(person=expert)
+    expert_ready(expert, server_id="server-a")
     (dialogue,) = lobby.lobby_pair()
     for person, side in ((worker, "worker"), (expert, "expert")):
         presence.socket_opened(
@@ -85,7 +86,7 @@ def test_a_live_servers_sockets_are_left_alone(goals):
     _room(goals)
     presence.server_heartbeat(server_id="server-a")
     assert presence.servers_reap().reaped_servers == []
-    assert LiveSocket.objects.count() == 2
+    assert LiveSocket.objects.count() == 3  # the two room sockets and the expert's desk
 
 
 def test_a_ghost_expert_in_the_lobby_expires_after_the_reconnection_grace(goals, settings):
@@ -121,7 +122,7 @@ def test_a_dialogue_whose_expert_never_joins_goes_back_to_the_queue_worker_first
     first, second = _worker("first"), _worker("second")
     expert = _expert("absent")
     lobby.lobby_join(person=first)
-    lobby.lobby_join(person=expert)
+    expert_ready(expert)
     (dialogue,) = lobby.lobby_pair()
     lobby.lobby_join(person=second)
     room.dialogue_presence(dialogue=dialogue, person=first, joined=True)
@@ -137,7 +138,7 @@ def test_a_dialogue_whose_expert_never_joins_goes_back_to_the_queue_worker_first
     assert not LobbyEntry.objects.filter(person=expert, outcome="waiting").exists()
     # A new expert takes the first worker first.
     other = _expert("present")
-    lobby.lobby_join(person=other)
+    expert_ready(other)
     (again,) = lobby.lobby_pair()
     assert again.worker == first
 
@@ -170,10 +171,11 @@ def test_housekeeping_runs_as_a_celery_task_with_nobody_online(goals, settings):
 async def test_a_room_socket_is_a_live_record_and_its_leave_is_recorded_once(demo_databases):
     from channels.db import database_sync_to_async
 
-    from dialogs.tests.test_protocol import _enter, room
+    from tests.builders import dorm_dialogue
+    from tests.sockets import enter
 
-    dialogue, alice, erin = await database_sync_to_async(room.__wrapped__)(demo_databases)
-    worker_ws, _ = await _enter(dialogue, alice)
+    dialogue, alice, erin = await database_sync_to_async(dorm_dialogue)(demo_databases)
+    worker_ws, _ = await enter(dialogue, alice)
     sockets = await database_sync_to_async(lambda: list(LiveSocket.objects.values_list("kind", "side", "person_id")))()
     assert sockets == [("room", "worker", alice.pk)]
     await worker_ws.disconnect()
@@ -193,13 +195,13 @@ async def test_a_room_socket_is_a_live_record_and_its_leave_is_recorded_once(dem
 async def test_closing_the_lobby_tab_starts_the_reconnection_grace(demo_databases):
     from channels.db import database_sync_to_async
 
-    from dialogs.tests.test_protocol import _is, connect, receive_until
+    from tests.sockets import connect, is_message, receive_until
 
     expert = await database_sync_to_async(_expert)("tabber")
     communicator, connected, _ = await connect("/ws/lobby/", expert)
     assert connected
     await communicator.send_json_to({"type": "join"})
-    await receive_until(communicator, _is("status", ready=True))
+    await receive_until(communicator, is_message("status", ready=True))
     entry = await database_sync_to_async(LobbyEntry.objects.get)(person=expert, outcome="waiting")
     assert entry.disconnected_at is None
     await communicator.disconnect()
@@ -236,7 +238,7 @@ def test_the_worker_is_told_they_are_requeued(goals, settings):
 
     worker, expert = _worker("told"), _expert("away")
     lobby.lobby_join(person=worker)
-    lobby.lobby_join(person=expert)
+    expert_ready(expert)
     (dialogue,) = lobby.lobby_pair()
     presence.dialogues_release_unjoined(now=timezone.now() + timedelta(seconds=settings.EXPERT_JOIN_LIMIT_SECONDS + 1))
     end = dialogue.events.get(kind=EventKind.END)

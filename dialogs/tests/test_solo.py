@@ -9,6 +9,7 @@ from annotation.models import Database
 from dialogs import lobby, room, solo
 from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
+from tests.builders import expert_ready
 
 pytestmark = pytest.mark.django_db
 
@@ -100,7 +101,7 @@ def test_an_open_sequence_does_not_keep_its_expert_from_chatting(sequence, erin,
 
     demo_load()
     lobby.lobby_join(person=alice)
-    lobby.lobby_join(person=erin)
+    expert_ready(erin)
     (dialogue,) = lobby.lobby_pair()
     assert dialogue.expert == erin and not dialogue.is_solo
 
