@@ -1,9 +1,10 @@
 """Websocket consumers: the lobby and the dialogue room. Protocol: docs/protocol.md.
 
-Consumers are thin. They parse and bound what arrives, ask `annotation.roles` and `dialogs.services` (which decide
-and write), and deliver what the services committed. Delivery per socket is exactly-once and in order: each socket
-remembers the last sequence number it sent; a broadcast that arrives out of order or after a gap makes it read the
-missing events from the database, and a duplicate is ignored. The channel layer alone is at-most-once.
+Consumers are thin. Frames arrive parsed and bounded (dialogs.transport); the consumers ask `annotation.roles` and
+the services (`dialogs.lobby`, `dialogs.room`: they decide, write, and say who is told what after commit through
+`dialogs.broadcast`), and deliver what the services committed. Delivery per socket is exactly-once and in order:
+each socket remembers the last sequence number it sent; a broadcast that arrives out of order or after a gap makes it
+read the missing events from the database, and a duplicate is ignored. The channel layer alone is at-most-once.
 """
 
 import asyncio
@@ -11,190 +12,35 @@ import copy
 import functools
 import json
 import logging
-import re
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from annotation.roles import can
 from dialogs import broadcast, lobby, log, presence, room, selectors
 from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocket
+from dialogs.transport import (
+    CLOSE_FORBIDDEN,
+    CLOSE_NOT_FOUND,
+    CLOSE_UNAUTHENTICATED,
+    TRANSPORT_MAX_FRAME_BYTES,
+    JsonConsumer,
+    RateLimit,
+)
 from dialogs.visibility import event_view
 
-try:
-    from autobahn.exception import Disconnected as _DaphneDisconnected
-except ImportError:  # pragma: no cover - autobahn comes with Daphne
-    _DaphneDisconnected = OSError
-
 logger = logging.getLogger(__name__)
-
-# What sending on a socket whose client has just gone raises: Daphne (autobahn) once the closing handshake has begun,
-# before the disconnect reaches the consumer; other ASGI servers an OSError, as the ASGI spec asks.
-SOCKET_CLOSED_ERRORS = (OSError, _DaphneDisconnected)
-
-# Close codes (4000–4999 are the application's): the client shows the reason and does not retry 4401/4403/4404.
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_FORBIDDEN = 4403
-CLOSE_NOT_FOUND = 4404
-
-
-# Daphne's default websocket_max_message_size, which autobahn applies to the frames it sends too: a bigger one is not
-# sent, and the socket is closed with 1011.
-TRANSPORT_MAX_FRAME_BYTES = 1024 * 1024
-# The key config/asgi.py adds to a `websocket.receive` when a frame was over that limit: the text is then only the
-# frame's head (what arrived first), and the key's value is the frame's size in bytes.
-OVERSIZED_FRAME_KEY = "wozsql.oversized_bytes"
 
 # After an event of these kinds (that its side sees), a room socket sends the screen's state again.
 STATE_CHANGING_KINDS = frozenset({"end", "score", "response"})
 # Events up to this size (their payload as JSON) travel inside the broadcast, so each socket delivers them without
 # reading the log; bigger ones (SQL result tables) and any gap are read from the database.
 INLINE_EVENT_BYTES = 16 * 1024
-
-
-_DECODER = json.JSONDecoder()
-_BLANK = re.compile(r"[ \t\n\r]*")
-
-
-def frame_id(text: str) -> str | None:
-    """The client id (`id`, 1–64 characters) of a frame that is refused before it is parsed (too large, rate limited,
-    not valid JSON), or None. Read pair by pair from the top level of the JSON object, so that an id that comes before
-    whatever is wrong is found: in a frame that is not valid JSON further on, or in only the head of a frame too large
-    to be received whole."""
-    match = _BLANK.match
-    index = match(text).end()
-    if text[index : index + 1] != "{":
-        return None
-    index += 1
-    try:
-        while True:
-            key, index = _DECODER.raw_decode(text, match(text, index).end())
-            index = match(text, index).end()
-            if text[index : index + 1] != ":":
-                return None
-            value, index = _DECODER.raw_decode(text, match(text, index + 1).end())
-            if key == "id":
-                return value if isinstance(value, str) and 1 <= len(value) <= 64 else None
-            index = match(text, index).end()
-            if text[index : index + 1] != ",":
-                return None
-            index += 1
-    except ValueError:  # the cut, or the fault: no id before it
-        return None
-
-
-class _RateLimit:
-    """A token bucket per socket: WS_RATE_PER_MINUTE messages a minute, with a burst of a quarter of that (at least
-    5; docs/protocol.md states it)."""
-
-    def __init__(self, per_minute: int):
-        self.rate = per_minute / 60.0
-        self.capacity = max(5.0, per_minute / 4)
-        self.tokens = self.capacity
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
-class _JsonConsumer(AsyncWebsocketConsumer):
-    """Bounded, parsed JSON frames with errors that say what was wrong; subclasses implement `on_message`."""
-
-    peer_gone = False  # the client closed the socket; its disconnect has not been handled yet
-
-    async def __call__(self, scope, receive, send):
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            # However the consumer ends, this process no longer holds its socket. After a crash (a handler raised:
-            # no disconnect handler runs then) or a close the database could not record, its row is still there:
-            # the background loop's next round removes it, with its leave (presence.sockets_vouch).
-            if hasattr(self, "channel_name"):
-                presence.socket_forget(channel_name=self.channel_name)
-
-    async def send_json(self, content: dict) -> None:
-        await self.send_text(json.dumps(content, ensure_ascii=False))
-
-    async def send_text(self, text: str) -> None:
-        """Send one frame. A client that has just closed the socket is not an error: whatever was on its way is
-        dropped quietly (a room client resumes from its last sequence number), and nothing more is sent."""
-        if self.peer_gone:
-            return
-        try:
-            await self.send(text_data=text)
-        except SOCKET_CLOSED_ERRORS as exc:
-            self.peer_gone = True
-            logger.debug("socket closed by the client before a frame could be sent: %s", exc)
-
-    async def refuse(self, code: int) -> None:
-        """Close with an application code (4401/4403/4404) that the client can read.
-
-        Closing before the handshake makes Daphne answer a bare HTTP 403: a browser then sees only 1006 and would
-        retry for ever. Accepting first and closing at once delivers the code the protocol promises.
-        """
-        await self.accept()
-        await self.close(code=code)
-
-    async def send_error(self, code: str, message: str, client_id=None) -> None:
-        error = {"type": "error", "code": code, "message": message}
-        if client_id is not None:
-            error["id"] = client_id
-        await self.send_json(error)
-
-    async def websocket_receive(self, message):
-        if OVERSIZED_FRAME_KEY in message:  # the head of a frame over Daphne's own limit (config/asgi.py)
-            await self.refuse_frame("too_large", self._size_limit_text(), message.get("text") or "")
-            return
-        await super().websocket_receive(message)
-
-    async def receive(self, text_data=None, bytes_data=None):
-        if text_data is None:
-            await self.send_error("bad_frame", "Send JSON text frames, not binary.")
-            return
-        if len(text_data.encode("utf-8")) > settings.WS_MAX_MESSAGE_BYTES:
-            await self.refuse_frame("too_large", self._size_limit_text(), text_data)
-            return
-        if not self.rate_limit.allow():
-            await self.refuse_frame("rate_limited", "Too many messages; slow down.", text_data)
-            return
-        try:
-            message = json.loads(text_data)
-        except ValueError:
-            await self.refuse_frame("bad_json", "The message is not valid JSON.", text_data)
-            return
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await self.refuse_frame("bad_message", "A message is a JSON object with a string 'type'.", text_data)
-            return
-        await self.on_message(message)
-
-    async def refuse_frame(self, code: str, message: str, text: str) -> None:
-        """Refuse a frame before it is parsed, with its id when one can be read (the client resends or gives up on
-        exactly that message)."""
-        await self.send_error(code, message, frame_id(text))
-
-    async def refuse_message(self, received: dict, code: str, message: str) -> None:
-        """Refuse a parsed frame, with its id when it had one."""
-        client_id = received.get("id")
-        await self.send_error(code, message, client_id if isinstance(client_id, str) else None)
-
-    @staticmethod
-    def _size_limit_text() -> str:
-        return f"Messages are limited to {settings.WS_MAX_MESSAGE_BYTES} bytes."
-
-    async def on_message(self, message: dict) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
 
 
 class _SharedOverview:
@@ -235,7 +81,7 @@ class _SharedOverview:
 _overview = _SharedOverview()
 
 
-class LobbyConsumer(_JsonConsumer):
+class LobbyConsumer(JsonConsumer):
     """Workers wait here for a partner; experts say they are ready and see who waits."""
 
     tick_seconds = 5.0
@@ -245,7 +91,7 @@ class LobbyConsumer(_JsonConsumer):
     status_delay_seconds = 0.5
 
     async def connect(self):
-        self.rate_limit = _RateLimit(settings.WS_RATE_PER_MINUTE)
+        self.rate_limit = RateLimit(settings.WS_RATE_PER_MINUTE)
         self.user = self.scope.get("user")
         self.ticker = None
         self.status_pending = False  # a status is scheduled and has not read the lobby yet
@@ -420,11 +266,11 @@ async def rooms_catch_up() -> None:
         consumer.seq_a_round_ago = latest.get(consumer.dialogue.pk, 0)
 
 
-class DialogueConsumer(_JsonConsumer):
+class DialogueConsumer(JsonConsumer):
     """One participant's socket in one room."""
 
     async def connect(self):
-        self.rate_limit = _RateLimit(settings.WS_RATE_PER_MINUTE)
+        self.rate_limit = RateLimit(settings.WS_RATE_PER_MINUTE)
         self.user = self.scope.get("user")
         self.sent_seq = 0
         self.seq_a_round_ago = 0  # the dialogue's last seq when rooms_catch_up last looked
@@ -760,11 +606,11 @@ class _OperationsFeed:
 _operations = _OperationsFeed()
 
 
-class OperationsConsumer(_JsonConsumer):
+class OperationsConsumer(JsonConsumer):
     """The admins' live board (`/manage/live/`): an `overview` frame every OPERATIONS_REFRESH_SECONDS."""
 
     async def connect(self):
-        self.rate_limit = _RateLimit(settings.WS_RATE_PER_MINUTE)
+        self.rate_limit = RateLimit(settings.WS_RATE_PER_MINUTE)
         self.user = self.scope.get("user")
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)

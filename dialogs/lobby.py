@@ -216,6 +216,13 @@ def _hardness_most_behind(mix: dict, collected, levels: set[str]) -> str:
     return max((level for level in Hardness.values if level in levels), key=behind)
 
 
+def experts_ready():
+    """The lobby entries of the experts pairing may take: ready, and with a lobby socket open on any server (their desk
+    or the lobby page). The one rule that pairing and the lobby's `ready_experts` figure count with."""
+    at_desk = LiveSocket.objects.filter(kind=LiveSocket.Kind.LOBBY).values("person_id")
+    return LobbyEntry.objects.filter(role=Role.EXPERT, outcome=LobbyEntry.Outcome.WAITING, person_id__in=at_desk)
+
+
 def lobby_pair() -> list[Dialogue]:
     """Pair waiting workers (oldest first) with ready experts that have room. Returns the new dialogues; both people
     of each are told after commit, and so is a worker sent away for having had every goal.
@@ -232,8 +239,7 @@ def lobby_pair() -> list[Dialogue]:
     also counted each expert's dialogues would re-check a row it waited for against its old count, and give an
     expert two dialogues at once: tested in test_pairing_race.py).
     """
-    at_desk = LiveSocket.objects.filter(kind=LiveSocket.Kind.LOBBY).values("person_id")
-    ready = LobbyEntry.objects.filter(role=Role.EXPERT, outcome=LobbyEntry.Outcome.WAITING, person_id__in=at_desk)
+    ready = experts_ready()
     waiting = LobbyEntry.objects.filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING)
     created = []
     with transaction.atomic():

@@ -104,7 +104,10 @@ def room_socket_closed(*, channel_name: str, person: User, dialogue: Dialogue) -
     with _held_lock, transaction.atomic():
         if not socket_closed(channel_name=channel_name):
             return None
-        return dialogue_presence(dialogue=dialogue, person=person, joined=False)
+        try:
+            return dialogue_presence(dialogue=dialogue, person=person, joined=False)
+        except DialogueError:  # no longer a participant (blocked while the socket was open): the row goes all the same
+            return None
 
 
 def socket_forget(*, channel_name: str) -> None:
