@@ -90,10 +90,13 @@ def dialogue_record(
     client_id: str | None = None,
     role: str = "",
     while_open: bool = False,
+    check=None,
 ) -> tuple[Event, bool]:
     """Append one event with the next sequence number. Returns (event, created); a repeated client id returns the
     event stored the first time and `created=False`. With `while_open`, a dialogue that has ended (checked under the
-    row lock, so an end racing in is seen) refuses the event with DialogueError `closed`."""
+    row lock, so an end racing in is seen) refuses the event with DialogueError `closed`. `check`, if given, is called
+    under the row lock before the event is written, and may refuse it (DialogueError): a limit that counts events of
+    the log holds however many sockets send at once."""
     # No look for the client id first: a retry is stopped by the unique constraint on (dialogue, author, client id),
     # and only then is the stored event read.
     try:
@@ -101,6 +104,8 @@ def dialogue_record(
             seq, status = _claim_seq(dialogue.pk)
             if while_open and status in ENDED_STATUSES:
                 raise _closed()  # rolls the claimed number back
+            if check is not None:
+                check()  # a refusal rolls the claimed number back
             event = Event(
                 dialogue=dialogue,
                 seq=seq,
@@ -439,15 +444,10 @@ def _post_response(post: _Post):
 def _post_recommend(post: _Post):
     """The worker asks for another recommendation for their next question."""
     turn = post.turn()
-    offered = [
-        event.payload
-        for event in post.dialogue.events.filter(kind=EventKind.RECOMMENDATION, seq__gt=turn.seq).only("payload")
-        if event.payload.get("turn") == turn.seq
-    ]
+    offered = _offered(post.dialogue, turn.seq)
     if not offered:
         raise DialogueError("order", "There is no recommendation for this question to replace.")
-    if len(offered) >= settings.INTENT_RECOMMENDATIONS_PER_TURN:
-        raise DialogueError("too_many", "That was the last suggestion for now: ask what you like.")
+    _check_another_allowed(offered)
     recommendation = assist.recommendation_next(
         database=post.dialogue.database,
         turn=turn.seq,
@@ -456,7 +456,33 @@ def _post_recommend(post: _Post):
     )
     if recommendation is None:
         raise DialogueError("too_many", "There is no other kind of question to suggest here: ask what you like.")
-    return [post.record(EventKind.RECOMMENDATION, recommendation)]
+    # Counted again under the dialogue's lock: six sockets asking at once all passed the count above.
+    return [
+        dialogue_record(
+            dialogue=post.dialogue,
+            author=post.person,
+            kind=EventKind.RECOMMENDATION,
+            payload=recommendation,
+            client_id=post.client_id,
+            role=post.side,
+            while_open=True,
+            check=lambda: _check_another_allowed(_offered(post.dialogue, turn.seq)),
+        )
+    ]
+
+
+def _offered(dialogue: Dialogue, turn: int) -> list[dict]:
+    """The recommendations offered so far for the question after `turn`."""
+    return [
+        event.payload
+        for event in dialogue.events.filter(kind=EventKind.RECOMMENDATION, seq__gt=turn).only("payload")
+        if event.payload.get("turn") == turn
+    ]
+
+
+def _check_another_allowed(offered: list[dict]) -> None:
+    if len(offered) >= settings.INTENT_RECOMMENDATIONS_PER_TURN:
+        raise DialogueError("too_many", "That was the last suggestion for now: ask what you like.")
 
 
 def _post_turn_labels(post: _Post):
