@@ -108,7 +108,15 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": DATA_DIR / "wozsql.sqlite3",
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            # The embedded default must not lose a write to "database is locked" (docs/pitfalls.md): every transaction
+            # takes the write lock when it begins (IMMEDIATE: one that read first and then wanted to write could only
+            # fail, never wait), a writer waits up to `timeout` seconds for the lock, and in WAL mode readers and the
+            # writer do not block each other, so the lock is only ever held for a write's own duration.
+            "OPTIONS": {
+                "timeout": env_int("SQLITE_BUSY_TIMEOUT_SECONDS", 20, minimum=1),
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
             # A file, not the default shared in-memory database: consumer tests write from several threads, and
             # in-memory SQLite answers "table is locked" at once where a file waits for the lock (busy timeout).
             # One file per test run (process id): two runs at once in one checkout must not flush each other's.

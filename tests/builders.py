@@ -36,3 +36,23 @@ def _dorm_goal(database):
     from annotation.services import goal_create
 
     return goal_create(database=database, question="How many students?", sql="SELECT count(*) FROM student")
+
+
+def cosql_release_file(path, database, db_id=None, copies: int = 1) -> None:
+    """A CoSQL state-tracking file on `database` (as the release writes one: no question_id) of `copies` one-turn
+    interactions."""
+    import json
+
+    from annotation.sql.spider import encode_sql, query_toks_no_value
+    from annotation.tokens import utterance_toks
+
+    sql, question = "SELECT count(*) FROM student", "How many students are there?"
+    turn = {
+        "utterance": question,
+        "utterance_toks": utterance_toks(question),
+        "query": sql,
+        "query_toks_no_value": query_toks_no_value(sql),
+        "sql": encode_sql(sql, database.schema, limit_mode="one"),
+    }
+    item = {"final": {"utterance": question, "query": sql}, "database_id": db_id or database.db_id}
+    path.write_text(json.dumps([{**item, "interaction": [turn]}] * copies))

@@ -149,6 +149,10 @@ def _goal_for(database: Database, question: str, sql: str, source: str, report: 
     )
 
 
+# Interactions imported per transaction (see dataset_import).
+IMPORT_BATCH_DIALOGUES = 50
+
+
 def dataset_import(
     *,
     fmt: str,
@@ -213,40 +217,51 @@ def dataset_import(
     worker = _import_person(IMPORT_WORKER, Role.WORKER)
     expert = _import_person(IMPORT_EXPERT, Role.EXPERT)
     name = Path(data_path).name
-    with transaction.atomic():
-        events: list[Event] = []
-        annotations: list[TurnAnnotation] = []
-        created: list[int] = []
-        for number, item in enumerate(todo, start=1):
-            database = databases[item.db_id]
-            goal = _goal_for(database, item.final_utterance, item.final_query, fmt, report)
-            dialogue = Dialogue.objects.create(
-                database=database, goal=goal, worker=worker, expert=expert, status=DialogueStatus.COMPLETED
-            )
-            DialogueImport.objects.create(
-                dialogue=dialogue,
-                format=fmt,
-                file_name=name,
-                file_sha256=digest,
-                position=item.position,
-                interaction_id=item.interaction_id,
-            )
-            log = _ImportedLog(dialogue, worker, expert)
-            for turn in item.turns:
-                annotations.append(_import_turn(log, turn, results[(database.db_id, turn.query)], item, report))
-            log.add(
-                EventKind.END, dialogue_log.end_payload(DialogueStatus.COMPLETED, f"Imported from {name}", ""), expert
-            )
-            Dialogue.objects.filter(pk=dialogue.pk).update(last_seq=log.seq)
-            events.extend(log.events)
-            report.dialogues_created += 1
-            created.append(dialogue.pk)
-            if progress:
-                progress(number, len(todo))
-        Event.objects.bulk_create(events, batch_size=1000)
-        TurnAnnotation.objects.bulk_create(annotations, batch_size=1000)
-        review_rows_for_import(dialogue_ids=created, for_review=for_review)
+    # Committed in batches: one transaction for a whole release held the database's write lock for the length of the
+    # import, and on SQLite every sign-in and chat message waited for it (and failed after the busy timeout). Each
+    # batch is whole (dialogues, events, labels, review rows); an import stopped midway goes on where it stopped when
+    # run again (DialogueImport remembers each position).
+    done = 0
+    for start in range(0, len(todo), IMPORT_BATCH_DIALOGUES):
+        batch = todo[start : start + IMPORT_BATCH_DIALOGUES]
+        with transaction.atomic():
+            _import_batch(batch, databases, worker, expert, fmt, name, digest, results, report, for_review)
+        done += len(batch)
+        if progress:
+            progress(done, len(todo))
     return report
+
+
+def _import_batch(batch, databases, worker, expert, fmt, name, digest, results, report, for_review) -> None:
+    """Import `batch` (interactions) in the caller's transaction."""
+    events: list[Event] = []
+    annotations: list[TurnAnnotation] = []
+    created: list[int] = []
+    for item in batch:
+        database = databases[item.db_id]
+        goal = _goal_for(database, item.final_utterance, item.final_query, fmt, report)
+        dialogue = Dialogue.objects.create(
+            database=database, goal=goal, worker=worker, expert=expert, status=DialogueStatus.COMPLETED
+        )
+        DialogueImport.objects.create(
+            dialogue=dialogue,
+            format=fmt,
+            file_name=name,
+            file_sha256=digest,
+            position=item.position,
+            interaction_id=item.interaction_id,
+        )
+        log = _ImportedLog(dialogue, worker, expert)
+        for turn in item.turns:
+            annotations.append(_import_turn(log, turn, results[(database.db_id, turn.query)], item, report))
+        log.add(EventKind.END, dialogue_log.end_payload(DialogueStatus.COMPLETED, f"Imported from {name}", ""), expert)
+        Dialogue.objects.filter(pk=dialogue.pk).update(last_seq=log.seq)
+        events.extend(log.events)
+        report.dialogues_created += 1
+        created.append(dialogue.pk)
+    Event.objects.bulk_create(events, batch_size=1000)
+    TurnAnnotation.objects.bulk_create(annotations, batch_size=1000)
+    review_rows_for_import(dialogue_ids=created, for_review=for_review)
 
 
 def _room_refusal(item: readers.ImportedInteraction) -> str | None:

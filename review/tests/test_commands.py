@@ -6,6 +6,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from tests.builders import cosql_release_file
+
 pytestmark = pytest.mark.django_db
 
 
@@ -76,23 +78,6 @@ def test_import_dataset_refuses_a_file_of_another_format(tmp_path, db):
         call_command("import_dataset", "--format", "sparc", "--data", str(data), "--tables", str(tables))
 
 
-def _cosql_file(path, database, db_id=None) -> None:
-    """A one-interaction CoSQL state-tracking file on `database` (as the release writes one: no question_id)."""
-    from annotation.sql.spider import encode_sql, query_toks_no_value
-    from annotation.tokens import utterance_toks
-
-    sql, question = "SELECT count(*) FROM student", "How many students are there?"
-    turn = {
-        "utterance": question,
-        "utterance_toks": utterance_toks(question),
-        "query": sql,
-        "query_toks_no_value": query_toks_no_value(sql),
-        "sql": encode_sql(sql, database.schema, limit_mode="one"),
-    }
-    item = {"final": {"utterance": question, "query": sql}, "database_id": db_id or database.db_id}
-    path.write_text(json.dumps([{**item, "interaction": [turn]}]))
-
-
 def _counts():
     from annotation.models import Database, Goal, User
     from dialogs.models import Dialogue
@@ -136,9 +121,9 @@ def test_import_dataset_refuses_a_file_of_the_wrong_shape_in_one_line(tmp_path, 
     assert "\n" not in str(excinfo.value) and "is not a cosql file" in str(excinfo.value)
 
 
-def test_import_dataset_as_chase_refuses_a_cosql_file(tmp_path, demo_databases):
+def test_import_dataset_as_chase_refuses_acosql_release_file(tmp_path, demo_databases):
     data, tables = tmp_path / "cosql_dev.json", tmp_path / "tables.json"
-    _cosql_file(data, demo_databases["dorm_demo"])
+    cosql_release_file(data, demo_databases["dorm_demo"])
     tables.write_text(json.dumps([demo_databases["dorm_demo"].schema]))
     before = _counts()
     with pytest.raises(CommandError, match="is not a chase file: .*question_id"):
@@ -156,7 +141,7 @@ def test_an_import_refuses_what_the_room_would_refuse_and_says_which_interaction
 
     settings.UTTERANCE_MAX_CHARS = 200  # the room's own setting: the import follows it wherever it is set
     data, tables = tmp_path / "cosql_dev.json", tables_file(tmp_path, demo_databases["dorm_demo"])
-    _cosql_file(data, demo_databases["dorm_demo"])
+    cosql_release_file(data, demo_databases["dorm_demo"])
     [good] = json.loads(data.read_text())
 
     def with_turn(**changes):
@@ -199,7 +184,7 @@ def tables_file(folder, database):
 def test_an_import_that_imports_nothing_creates_nothing(tmp_path, demo_databases):
     data, tables = tmp_path / "cosql_dev.json", tmp_path / "tables.json"
     # Every interaction is on a database that is neither in the tables file nor registered: all are skipped.
-    _cosql_file(data, demo_databases["dorm_demo"], db_id="atlantis")
+    cosql_release_file(data, demo_databases["dorm_demo"], db_id="atlantis")
     tables.write_text("[]")
     before = _counts()
     call_command("import_dataset", "--format", "cosql", "--data", str(data), "--tables", str(tables))
