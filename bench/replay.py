@@ -60,7 +60,6 @@ from bench.wozclient import (  # noqa: E402
 from tools.test_stack import create_database, postgres_server, redis_server  # noqa: E402
 
 SHARED = PROJECT_ROOT.parent / "shared"
-DEFAULT_SAMPLE = SHARED / "samples" / "cosql_dev_sample.json"
 PASSWORD = "replay-password-1"
 PREFIX = "replay_"
 MIN_QUESTIONS = 3  # the platform's DIALOGUE_MIN_QUESTIONS default; the servers run with it
@@ -109,7 +108,7 @@ def load_scripts(path: Path, limit: int | None) -> tuple[list[Script], list[dict
     return scripts, chosen
 
 
-def seed(env: dict[str, str], folder: Path, records: list[dict], accounts: int) -> None:
+def seed(env: dict[str, str], folder: Path, records: list[dict], accounts: int, shared: Path) -> None:
     """Migrate, create the accounts, register the sample's Spider databases, import the goals."""
     stack.prepare(env, accounts=accounts, prefix=PREFIX, password=PASSWORD, demo=False)
     databases = sorted({record["database_id"] for record in records})
@@ -117,9 +116,9 @@ def seed(env: dict[str, str], folder: Path, records: list[dict], accounts: int) 
         env,
         "import_spider",
         "--tables",
-        str(SHARED / "spider" / "tables.json"),
+        str(shared / "spider" / "tables.json"),
         "--databases",
-        str(SHARED / "spider" / "database"),
+        str(shared / "spider" / "database"),
         "--only",
         *databases,
     )
@@ -518,7 +517,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--concurrency", type=int, default=12, help="dialogues at once (workers and experts each)")
     parser.add_argument("--think", type=float, default=0.2, help="mean pause before each step, seconds (±50%%)")
     parser.add_argument("--servers", type=int, default=2, help="Daphne processes with --stack services")
-    parser.add_argument("--sample", type=Path, default=DEFAULT_SAMPLE, help="a CoSQL state-tracking file")
+    parser.add_argument("--shared", type=Path, default=SHARED, help="the shared folder (default: ../shared)")
+    parser.add_argument(
+        "--sample", type=Path, help="a CoSQL state-tracking file (default: SHARED/samples/cosql_dev_sample.json)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--logs", metavar="DIR", help="keep the Daphne logs in DIR (default: thrown away)")
     parser.add_argument("--log-level", default=None, help="LOG_LEVEL of the servers (default: the platform's)")
@@ -527,7 +529,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
-    missing = [path for path in (args.sample, SHARED / "spider" / "tables.json") if not path.is_file()]
+    args.sample = args.sample or args.shared / "samples" / "cosql_dev_sample.json"
+    missing = [path for path in (args.sample, args.shared / "spider" / "tables.json") if not path.is_file()]
     if missing:
         # As the conformance tests do: a clear skip on a developer's machine, a failure in CI (WOZSQL_REQUIRE_SHARED=1).
         required = os.environ.get("WOZSQL_REQUIRE_SHARED") == "1"
@@ -559,7 +562,7 @@ def main(argv: list[str]) -> int:
             servers = args.servers
         started = time.perf_counter()
         print(f"seeding {len(scripts)} dialogues' goals and {2 * concurrency} accounts ({args.stack}) ...", flush=True)
-        seed(env, folder, records, concurrency)
+        seed(env, folder, records, concurrency, args.shared)
         print(f"  ready in {time.perf_counter() - started:.1f} s", flush=True)
         log_dir = Path(args.logs) if args.logs else folder
         log_dir.mkdir(parents=True, exist_ok=True)
