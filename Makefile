@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # platform refuses to start without a SECRET_KEY of its own (config/settings.py).
 DEV := DEBUG=1
 
-.PHONY: run test test-fast test-services install install-dev migrate demo lint format migrations-check ci bench frontend clean
+.PHONY: run test test-fast test-services install install-dev migrate demo lint format migrations-check ci ci-load bench frontend clean
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -61,7 +61,15 @@ format: install-dev
 migrations-check: install
 	$(DEV) $(PY) manage.py makemigrations --check --dry-run
 
-ci: lint migrations-check test
+ci: lint migrations-check test ci-load
+
+## A short load round on the embedded defaults, the platform as `make run` starts it (SQLite, the in-memory channel
+## layer, eager Celery, one Daphne with DEBUG=1): the chat benchmark's scripted rooms, then real CoSQL dialogues
+## replayed through the lobby and rooms (bench/replay.py, needs ../shared). Either fails on a lost or duplicated
+## message, a lost ending, or a traceback, OperationalError or "database is locked" in the server's log.
+ci-load: install-dev
+	$(PY) bench/chat_load.py --stack embedded --rooms 24 --questions 3 --think 0.5 --no-floor
+	$(PY) bench/replay.py --stack embedded --dialogues 30 --concurrency 10 --think 0.2
 
 bench: install-dev
 	$(PY) bench/spider_encoding.py

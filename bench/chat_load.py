@@ -1,18 +1,23 @@
 """Benchmark: the live chat under load, against a floor (a bare websocket relay with the same message pattern).
 
     .venv/bin/python bench/chat_load.py [--rooms 10 50 200] [--questions 3] [--think 2.0] [--servers 2]
-                                        [--stall-every 3] [--board 1]
+                                        [--stall-every 3] [--board 1] [--stack services|embedded]
 
 Starts a throwaway PostgreSQL and Redis (tools/test_stack.py), migrates, loads the demo databases and goals, creates
-the accounts, and starts Daphne. Scripted clients (bench/wozclient.py, written from docs/protocol.md alone) sign in
-through the login form, meet in the lobby and hold N dialogues at once: utterance → user acts → SQL run → shared
-result → CONFIRM_SQL response, for several questions, then end and score.
+the accounts, and starts Daphne. With `--stack embedded` it runs the platform as `make run` starts it instead: one
+Daphne with DEBUG=1 on SQLite in a throwaway data folder, the in-memory channel layer and eager Celery (the
+configuration a lab tries first); the latency targets are PostgreSQL + Redis figures and apply to that stack only.
+
+Scripted clients (bench/wozclient.py, written from docs/protocol.md alone) sign in through the login form, meet in
+the lobby and hold N dialogues at once: utterance → user acts → SQL run → shared result → CONFIRM_SQL response, for
+several questions, then end and score.
 
 For each N it reports the frames sent and received, lost events (visible to a socket, in the log, never received),
 duplicates (one seq twice on a socket), and the send → partner receipt latency of utterances and responses. The same
 clients then run the same pattern against the floor: an in-memory relay in its own process, no database and no
 channel layer, which gives what the client, the loopback and the websocket framing cost on their own; our p99 is
-printed as a multiple of the floor's. Exits 1 when a delivery check fails or a latency target is missed.
+printed as a multiple of the floor's. Exits 1 when a delivery check fails, a latency target is missed, or a server's
+log holds a traceback, an OperationalError or "database is locked".
 
 Pace: each client pauses `--think` seconds (±50%) before each step, so a question takes about five pauses. The
 default, 2 s, is some ten times faster than people type questions and write SQL: 200 rooms then send about 100
@@ -71,7 +76,8 @@ from tools.test_stack import create_database, free_port, postgres_server, redis_
 PASSWORD = "bench-password-1"
 ADMIN, ADMIN_PASSWORD = "ada", "wozsql-demo"  # the demo admin (the stack loads the demo data), for --board
 PREFIX = "bench_"
-# p99 targets of send → partner receipt (ms) by (Daphne processes, rooms); other shapes are reported only.
+# p99 targets of send → partner receipt (ms) by (Daphne processes, rooms) on PostgreSQL + Redis; other shapes, and
+# the embedded stack, are reported only.
 TARGETS_MS = {(1, 50): 30.0, (2, 200): 50.0}
 # Counts for ever: it stops only at the sandbox's time limit, as a runaway expert query does.
 RUNAWAY_SQL = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
@@ -219,9 +225,9 @@ def serve_floor(port: int) -> None:
 class WozsqlTarget:
     name = "wozsql"
 
-    def __init__(self, servers: list[stack.Server], database_url: str, roots: dict[str, list[int]]):
+    def __init__(self, servers: list[stack.Server], env: dict[str, str], roots: dict[str, list[int]]):
         self.urls = [server.url for server in servers]
-        self.database_url = database_url
+        self.env = env  # the servers' environment: which database to read the logs from
         self.roots = roots
         self.cookies: dict[tuple[str, int], str] = {}
         self.admin_cookie: str | None = None  # the demo admin's, for --board
@@ -249,21 +255,14 @@ class WozsqlTarget:
 
     async def logs(self, dialogues: list[int]) -> dict[int, list[tuple[int, str]]]:
         def read():
-            import psycopg2
-
-            connection = psycopg2.connect(self.database_url)
-            try:
-                with connection.cursor() as cursor:
-                    cursor.execute(
-                        "SELECT dialogue_id, seq, kind FROM dialogs_event WHERE dialogue_id = ANY(%s) ORDER BY 1, 2",
-                        [dialogues],
-                    )
-                    out = defaultdict(list)
-                    for dialogue, seq, kind in cursor.fetchall():
-                        out[dialogue].append((seq, kind))
-                    return dict(out)
-            finally:
-                connection.close()
+            out = defaultdict(list)
+            for dialogue, seq, kind in stack.read_rows(
+                self.env,
+                "SELECT dialogue_id, seq, kind FROM dialogs_event WHERE dialogue_id IN %s ORDER BY 1, 2",
+                [dialogues],
+            ):
+                out[dialogue].append((seq, kind))
+            return dict(out)
 
         return await asyncio.to_thread(read)
 
@@ -330,8 +329,11 @@ def server_cpu(roots: dict[str, list[int]]) -> dict[str, float]:
     return totals
 
 
-def stack_roots(servers: list[stack.Server], database_url: str, redis_url: str) -> dict[str, list[int]]:
-    """The Daphne processes (with their SQL sandbox workers), the PostgreSQL postmaster and the Redis server."""
+def stack_roots(servers: list[stack.Server], database_url: str | None, redis_url: str | None) -> dict[str, list[int]]:
+    """The Daphne processes (with their SQL sandbox workers), the PostgreSQL postmaster and the Redis server (on the
+    embedded stack, the Daphne process alone: SQLite and the channel layer are inside it)."""
+    if not database_url:
+        return {"daphne": [server.pid for server in servers]}
     table = _processes()
     pg_port, redis_port = database_url.rsplit(":", 1)[1].split("/")[0], redis_url.rsplit(":", 1)[1].split("/")[0]
     postgres = [pid for pid, (_, cmd, _) in table.items() if "postgres" in cmd and f"-p {pg_port} " in cmd + " "]
@@ -517,7 +519,7 @@ async def run_round(
 # --- Report -----------------------------------------------------------------------------------------------------------
 
 
-def report(pairs: list[tuple[RoundResult, RoundResult | None]], servers: int) -> bool:
+def report(pairs: list[tuple[RoundResult, RoundResult | None]], servers: int, targets: bool = True) -> bool:
     ok = True
     header = (
         f"{'N':>4} {'sockets':>7} {'done':>5} {'sent':>6} {'recv':>6} {'events':>6} {'lost':>4} {'dup':>3} "
@@ -532,7 +534,7 @@ def report(pairs: list[tuple[RoundResult, RoundResult | None]], servers: int) ->
         p99 = percentile(lat, 99)
         floor_p50 = percentile(floor.latencies_ms, 50) if floor else float("nan")
         floor_p99 = percentile(floor.latencies_ms, 99) if floor else float("nan")
-        target = TARGETS_MS.get((servers, ours.rooms))
+        target = TARGETS_MS.get((servers, ours.rooms)) if targets else None
         clean = ours.delivery.clean and not ours.failures and ours.completed == ours.rooms
         met = target is None or p99 <= target
         ok = ok and clean and met and (floor is None or (floor.delivery.clean and not floor.failures))
@@ -634,7 +636,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--rooms", type=int, nargs="+", default=[10, 50, 200], help="numbers of concurrent rooms")
     parser.add_argument("--questions", type=int, default=3, help="questions per dialogue (at least the minimum)")
     parser.add_argument("--think", type=float, default=2.0, help="mean pause before each step, seconds (±50%%)")
-    parser.add_argument("--servers", type=int, default=2, help="Daphne processes (sockets alternate between them)")
+    parser.add_argument(
+        "--stack",
+        choices=["services", "embedded"],
+        default="services",
+        help="services: PostgreSQL + Redis (default); embedded: `make run`'s SQLite, in-memory layer, one Daphne",
+    )
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=None,
+        help="Daphne processes (sockets alternate between them; default 2, 1 embedded)",
+    )
     parser.add_argument("--conn-max-age", type=int, default=300, help="DB_CONN_MAX_AGE of the servers, seconds")
     parser.add_argument("--no-floor", action="store_true", help="skip the bare relay")
     parser.add_argument("--seed", type=int, default=1)
@@ -686,46 +699,75 @@ def main(argv: list[str]) -> int:
     if args.serve_floor:
         serve_floor(args.serve_floor)
         return 0
-    accounts = max(args.rooms)
-    with (
-        tempfile.TemporaryDirectory(prefix="wozsql-chat-bench-") as folder,
-        postgres_server() as database_url,
-        redis_server() as redis_url,
-    ):
-        create_database(database_url)
-        env = stack.server_env(
-            database_url=database_url,
-            redis_url=redis_url,
-            data_dir=Path(folder) / "data",
-            EXPERT_MAX_DIALOGUES=1,
-            # The bench's experts post several frames a second; the per-socket limit is not what is measured.
-            WS_RATE_PER_MINUTE=100_000,
-            # Keep each server thread's PostgreSQL connection: a new one per consumer call costs a backend fork.
-            DB_CONN_MAX_AGE=args.conn_max_age,
-            LOG_LEVEL=args.log_level,
+    embedded = args.stack == "embedded"
+    if args.servers is None:
+        args.servers = 1 if embedded else 2
+    if embedded and args.servers != 1:
+        print(
+            "chat_load: the embedded stack runs one Daphne (its in-memory channel layer is per process)",
+            file=sys.stderr,
         )
+        return 2
+    accounts = max(args.rooms)
+    log_clean = True
+    with contextlib.ExitStack() as resources:
+        folder = resources.enter_context(tempfile.TemporaryDirectory(prefix="wozsql-chat-bench-"))
+        settings = {
+            "EXPERT_MAX_DIALOGUES": 1,
+            # The bench's experts post several frames a second; the per-socket limit is not what is measured.
+            "WS_RATE_PER_MINUTE": 100_000,
+            "LOG_LEVEL": args.log_level,
+        }
+        if embedded:
+            # As `make run` starts it: DEBUG=1, SQLite in the data folder, the in-memory layer, eager Celery.
+            database_url = redis_url = None
+            env = stack.embedded_env(data_dir=Path(folder) / "data", **settings)
+        else:
+            database_url = resources.enter_context(postgres_server())
+            redis_url = resources.enter_context(redis_server())
+            create_database(database_url)
+            env = stack.server_env(
+                database_url=database_url,
+                redis_url=redis_url,
+                data_dir=Path(folder) / "data",
+                # Keep each server thread's PostgreSQL connection: a new one per consumer call costs a backend fork.
+                DB_CONN_MAX_AGE=args.conn_max_age,
+                **settings,
+            )
         started = time.perf_counter()
         stack.prepare(env, accounts=accounts, prefix=PREFIX, password=PASSWORD)
-        print(f"stack ready: migrated, demo data, {2 * accounts} accounts ({time.perf_counter() - started:.1f} s)")
+        print(
+            f"stack ready ({args.stack}): migrated, demo data, {2 * accounts} accounts "
+            f"({time.perf_counter() - started:.1f} s)"
+        )
         with (
             stack.daphne_servers(env, args.servers, args.logs or folder) as servers,
             floor_relay(enabled=not args.no_floor) as floor_target,
         ):
-            ours_target = WozsqlTarget(servers, database_url, stack_roots(servers, database_url, redis_url))
+            ours_target = WozsqlTarget(servers, env, stack_roots(servers, database_url, redis_url))
             floor_url = floor_target.base if floor_target else None
             print(f"{len(servers)} Daphne process(es): {', '.join(s.url for s in servers)}; floor {floor_url}")
             pairs = asyncio.run(bench(args, ours_target, floor_target, servers))
-            for server in servers:
-                errors = [
-                    line for line in server.log.read_text().splitlines() if "Traceback" in line or "ERROR" in line
-                ]
-                if errors:
-                    print(f"  {server.url}: {len(errors)} error lines in the server log, e.g. {errors[0]}")
+        # Once the servers have stopped: what they logged on the way out counts too.
+        for server in servers:
+            text = server.log.read_text(errors="replace")
+            tracebacks, problems = stack.log_problems(text)
+            errors = [line for line in text.splitlines() if "ERROR" in line]
+            if errors:
+                print(f"  {server.url}: {len(errors)} error lines in the server log, e.g. {errors[0]}")
+            if tracebacks or problems:
+                log_clean = False
+                print(f"  {server.url}: {len(tracebacks)} tracebacks, {len(problems)} other lines naming a problem")
+                for summary, count in Counter(tracebacks + problems).most_common(8):
+                    print(f"    {count} x {summary}")
     print(
         f"\n{args.questions} questions per dialogue, think {args.think} s ±50% per step, {args.servers} Daphne "
-        f"process(es), {os.cpu_count()} CPUs"
+        f"process(es) on the {args.stack} stack, {os.cpu_count()} CPUs"
     )
-    return 0 if report(pairs, args.servers) else 1
+    ok = report(pairs, args.servers, targets=not embedded)
+    if not log_clean:
+        print("FAILED: the server log holds a traceback, an OperationalError or 'database is locked'")
+    return 0 if ok and log_clean else 1
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
-"""The real wozsql server for the chat benchmark and the multi-server test: migrate, seed, run Daphne processes.
+"""The real wozsql server for the chat benchmark, the replay and the multi-server test: migrate, seed, run Daphne.
 
 Everything runs as a subprocess with its own environment (DATABASE_URL, REDIS_URL, WOZSQL_DATA_DIR, ...), exactly as
 a deployment would start it, so the processes under test share nothing with the caller but PostgreSQL and Redis.
+Two stacks: `server_env` (PostgreSQL + Redis, DEBUG off, as deployed) and `embedded_env` (what `make run` starts:
+SQLite in the data folder, the in-memory channel layer, eager Celery, DEBUG=1, one process).
 """
 
 from __future__ import annotations
@@ -9,7 +11,9 @@ from __future__ import annotations
 import contextlib
 import http.client
 import os
+import re
 import secrets
+import sqlite3
 import subprocess
 import sys
 import time
@@ -49,6 +53,107 @@ def server_env(*, database_url: str, redis_url: str, data_dir: str | Path, **ove
     return env
 
 
+# Settings that switch the embedded defaults to something else: left out of an embedded environment even when the
+# caller's own environment has them (`make test`'s second pass sets DATABASE_URL and REDIS_URL for its children).
+_STACK_SETTINGS = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "CELERY_BROKER_URL",
+    "CELERY_RESULT_BACKEND",
+    "CELERY_TASK_ALWAYS_EAGER",
+    "HOUSEKEEPING_IN_PROCESS",
+    "DJANGO_SETTINGS_MODULE",
+)
+
+
+def embedded_env(*, data_dir: str | Path, **overrides: str) -> dict[str, str]:
+    """The environment `make run` gives its processes: DEBUG=1 and nothing else set, so the platform runs on its
+    embedded defaults (SQLite in WOZSQL_DATA_DIR, the in-memory channel layer, eager Celery, housekeeping in the
+    process). Only one server process can run on it: the in-memory layer does not reach another process. Creates the
+    data folder (SQLite does not create the folder of its file)."""
+    Path(data_dir).mkdir(parents=True, exist_ok=True)
+    env = {key: value for key, value in os.environ.items() if key not in _STACK_SETTINGS}
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DEBUG": "1",
+            "WOZSQL_DATA_DIR": str(data_dir),
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    env.update({key: str(value) for key, value in overrides.items()})
+    return env
+
+
+def is_embedded(env: dict[str, str]) -> bool:
+    return not env.get("DATABASE_URL")
+
+
+def read_rows(env: dict[str, str], sql: str, params: list) -> list[tuple]:
+    """Run one read-only query on the stack's database from outside the project (sqlite3 or psycopg2), for the
+    checks after a run. `sql` uses %s placeholders; `IN %s` with a list expands to one placeholder per item."""
+
+    def expand(mark: str) -> tuple[str, list]:
+        flat, out = [], sql
+        for value in params:
+            if isinstance(value, (list, tuple)):
+                out = out.replace("IN %s", "IN (" + ", ".join(["%s"] * max(len(value), 1)) + ")", 1)
+                flat.extend(value or [None])
+            else:
+                flat.append(value)
+        return out.replace("%s", mark), flat
+
+    if is_embedded(env):
+        query, flat = expand("?")
+        connection = sqlite3.connect(f"file:{Path(env['WOZSQL_DATA_DIR']) / 'wozsql.sqlite3'}?mode=ro", uri=True)
+        try:
+            return connection.execute(query, flat).fetchall()
+        finally:
+            connection.close()
+    import psycopg2
+
+    query, flat = expand("%s")
+    connection = psycopg2.connect(env["DATABASE_URL"])
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(query, flat)
+            return cursor.fetchall()
+    finally:
+        connection.close()
+
+
+# What counts as a server failure in a Daphne log.
+LOG_PROBLEMS = ("Traceback", "OperationalError", "database is locked")
+
+
+def log_problems(text: str) -> tuple[list[str], list[str]]:
+    """The problems in a server log: (one summary per traceback: its exception line and its innermost frames,
+    every line naming one of LOG_PROBLEMS outside a traceback)."""
+    tracebacks, lines = [], []
+    rows = text.splitlines()
+    index = 0
+    while index < len(rows):
+        row = rows[index]
+        if row.startswith("Traceback (most recent call last)"):
+            frames = []
+            index += 1
+            while index < len(rows) and (rows[index].startswith((" ", "\t")) or not rows[index].strip()):
+                found = re.match(r'\s+File "([^"]+)", line (\d+), in (.+)', rows[index])
+                if found:
+                    path = found.group(1).replace(str(PROJECT_ROOT) + "/", "")
+                    frames.append(f"{path}:{found.group(2)} {found.group(3)}")
+                index += 1
+            exception = rows[index].strip() if index < len(rows) else "(no exception line)"
+            # A chained traceback ("During handling ...", "The above exception ...") is summarised on its own.
+            tracebacks.append(f"{exception[:300]}  <- " + " <- ".join(reversed(frames[-4:])))
+            index += 1
+            continue
+        if any(problem in row for problem in LOG_PROBLEMS):
+            lines.append(row.strip()[:300])
+        index += 1
+    return tracebacks, lines
+
+
 def manage(env: dict[str, str], *args: str, timeout: float = 900) -> str:
     """Run `manage.py ARGS` in a subprocess; return its output, or raise with it on failure."""
     done = subprocess.run(
@@ -73,7 +178,8 @@ from django.utils import timezone
 from annotation.models import User
 from annotation.services import demo_load
 
-demo_load()
+if os.environ.get("SEED_DEMO", "1") == "1":
+    demo_load()
 prefix, count, password = os.environ["SEED_PREFIX"], int(os.environ["SEED_COUNT"]), os.environ["SEED_PASSWORD"]
 hashed, now = make_password(password), timezone.now()
 people = [User(username=f"{prefix}w{i}", role="worker", password=hashed, tutorial_passed_at=now) for i in range(count)]
@@ -83,13 +189,12 @@ print(User.objects.filter(username__startswith=prefix).count())
 """
 
 
-def prepare(env: dict[str, str], *, accounts: int, prefix: str, password: str) -> None:
-    """Migrate, load the demo databases and goals, and create `accounts` workers (tutorial passed) and as many
-    experts, named PREFIXw0.. and PREFIXe0..."""
+def prepare(env: dict[str, str], *, accounts: int, prefix: str, password: str, demo: bool = True) -> None:
+    """Migrate, load the demo databases and goals (unless not `demo`), and create `accounts` workers (tutorial
+    passed) and as many experts, named PREFIXw0.. and PREFIXe0..."""
     manage(env, "migrate", "--noinput")
-    seeded = manage(
-        {**env, "SEED_PREFIX": prefix, "SEED_COUNT": str(accounts), "SEED_PASSWORD": password}, "shell", "-c", _SEED
-    )
+    seed_env = {**env, "SEED_PREFIX": prefix, "SEED_COUNT": str(accounts), "SEED_PASSWORD": password}
+    seeded = manage({**seed_env, "SEED_DEMO": "1" if demo else "0"}, "shell", "-c", _SEED)
     if int(seeded.strip().splitlines()[-1]) != 2 * accounts:
         raise RuntimeError(f"seeding created {seeded.strip()} accounts, expected {2 * accounts}")
 
@@ -174,6 +279,7 @@ class Server:
 def daphne_servers(env: dict[str, str], count: int, log_dir: str | Path, timeout: float = 60) -> Iterator[list[Server]]:
     """Start `count` Daphne processes on the same stack; yield them once each answers /healthz. Each is stopped on
     exit, including one that was killed and started again meanwhile."""
+    Path(log_dir).mkdir(parents=True, exist_ok=True)
     servers = [Server(env, free_port(), Path(log_dir) / f"daphne-{number}.log") for number in range(count)]
     try:
         for server in servers:

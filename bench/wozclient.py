@@ -17,7 +17,7 @@ import random
 import time
 import urllib.parse
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 
@@ -129,6 +129,7 @@ async def lobby_wait(
     timeout: float = 120.0,
     retried: list[str] | None = None,
     frames: list[dict] | None = None,
+    ignore: Collection[int] = (),
 ) -> int:
     """Join the lobby and return the dialogue id once paired. `leave_after` stops an expert taking more dialogues.
 
@@ -136,14 +137,15 @@ async def lobby_wait(
     `my_dialogues`, so that counts as paired too. A lost connection, or a handshake the server did not complete, is
     retried with the protocol's back-off (the protocol's refusals are close codes after the handshake; a bare HTTP
     error is Daphne giving up on a handshake the application was too busy to accept); each retry's reason is appended
-    to `retried`, and every frame received to `frames`.
+    to `retried`, and every frame received to `frames`. A dialogue in `ignore` (one this client has finished) does
+    not count when a `status` lists it as open: a status sent on connect may be read a moment before it ended.
     """
     delays = itertools.chain(BACKOFF_SECONDS, itertools.repeat(BACKOFF_SECONDS[-1]))
     try:
         async with asyncio.timeout(timeout):
             while True:
                 try:
-                    return await _lobby_once(base_url, cookie, leave_after, frames)
+                    return await _lobby_once(base_url, cookie, leave_after, frames, ignore)
                 except (OSError, InvalidHandshake, ConnectionClosed, TimeoutError) as exc:
                     if retried is not None:
                         retried.append(f"{type(exc).__name__}: {exc}")
@@ -152,7 +154,9 @@ async def lobby_wait(
         raise ProtocolError(f"not paired within {timeout} s") from None
 
 
-async def _lobby_once(base_url: str, cookie: str | None, leave_after: bool, frames: list[dict] | None) -> int:
+async def _lobby_once(
+    base_url: str, cookie: str | None, leave_after: bool, frames: list[dict] | None, ignore: Collection[int] = ()
+) -> int:
     async with _open(base_url, "/ws/lobby/", cookie) as ws:
         await ws.send(json.dumps({"type": "join"}))
         async for raw in ws:
@@ -164,7 +168,11 @@ async def _lobby_once(base_url: str, cookie: str | None, leave_after: bool, fram
             if kind == "paired":
                 dialogue = frame["dialogue"]
             elif kind == "status":
-                open_ones = [d for d in frame.get("my_dialogues") or [] if d.get("status") in ("waiting", "active")]
+                open_ones = [
+                    d
+                    for d in frame.get("my_dialogues") or []
+                    if d.get("status") in ("waiting", "active") and d.get("id") not in ignore
+                ]
                 dialogue = open_ones[0]["id"] if open_ones else None
             elif kind == "released":
                 raise ProtocolError(f"released from the lobby: {frame.get('message')}")
