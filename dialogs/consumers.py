@@ -111,7 +111,9 @@ class LobbyConsumer(JsonConsumer):
         )
         self.opened = True
         self.ticker = asyncio.ensure_future(self._tick())
-        await self._send_status()
+        # Read after the socket opened: an overview a moment old could still list as active the dialogue an expert has
+        # just ended and scored, and send their screen back into it (bench/replay.py caught it).
+        await self._send_status(fresh_since=time.monotonic())
 
     def _allowed(self) -> bool:
         self.user.refresh_from_db()
@@ -157,7 +159,7 @@ class LobbyConsumer(JsonConsumer):
             pass
 
     async def _send_status(self, fresh_since: float | None = None):
-        if fresh_since is None:  # on connect and on the tick a status a moment old is as good as a new one
+        if fresh_since is None:  # on the tick a status a moment old is as good as a new one
             fresh_since = time.monotonic() - self.status_delay_seconds
         overview = await _overview.get(fresh_since)
         # With an overview, lobby_status reads nothing: no thread hop per socket.
