@@ -101,3 +101,22 @@ def open_view(reason: str):
         return view
 
     return decorator
+
+
+# What a view declares when its access depends on the object it serves, not on a role: a dialogue's pages are for its
+# two participants, which the participant rule of the dialogs app decides in the view (a 403 for anyone else).
+PARTICIPANTS = "participants"
+# Every value a view may declare besides a permission and None (open_view): the "every view declares" test checks it.
+ACCESS_MARKERS = frozenset({PARTICIPANTS})
+
+
+def participants_only(rule: str):
+    """View decorator that declares `PARTICIPANTS`: the view itself refuses anyone but the object's participants, by
+    `rule` (where a reader finds the check)."""
+
+    def decorator(view):
+        view.required_permission = PARTICIPANTS
+        view.access_rule = rule
+        return view
+
+    return decorator

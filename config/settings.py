@@ -178,7 +178,7 @@ SANDBOX_MEMORY_MB = env_int("SANDBOX_MEMORY_MB", 256, minimum=32)
 SANDBOX_TEMP_MB = env_int("SANDBOX_TEMP_MB", 64, minimum=1)
 SANDBOX_WORKERS = env_int("SANDBOX_WORKERS", 2, minimum=1, maximum=64)
 
-# --- Dialogues, the lobby and websockets (dialogs.rules reads these) -------------------------------------------
+# --- Dialogues, the lobby and websockets (dialogs.lobby, .room, .presence) --------------------------------------------
 DIALOGUE_MIN_QUESTIONS = env_int("DIALOGUE_MIN_QUESTIONS", 3, minimum=1)
 # Questions an expert writes in a solo sequence before finishing it (CHASE asked for 3 to 5).
 SOLO_MIN_QUESTIONS = env_int("SOLO_MIN_QUESTIONS", 3, minimum=1, maximum=20)

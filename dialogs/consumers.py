@@ -202,12 +202,6 @@ class LobbyConsumer(JsonConsumer):
 
 _DIALOGUE_OWN_FIELDS = [f.attname for f in Dialogue._meta.concrete_fields if not (f.is_relation or f.primary_key)]
 
-# The messages whose handling may wait on the sandbox, and the pool each is posted from (see _sandbox_executor): a run
-# waits up to the sandbox's time limit; a request for another suggestion reads real values from the database file
-# (once per column and process). What a share or a response adds (the goal comparison runs the goal's SQL; the next
-# suggestion reads values) is worked out after them, in the assist pool too (`later` in _post); the share and the
-# response themselves touch no sandbox and stay on the shared thread, where they are quickest.
-SANDBOX_BOUND_MESSAGES = {"sql_run": "runs", "recommend": "assist"}
 # Threads of the assist pool: its waits on the sandbox are rare and short, so a few serve every room of a process.
 ASSIST_THREADS = 4
 
@@ -395,7 +389,7 @@ class DialogueConsumer(JsonConsumer):
         # The turns this socket keeps spare the post a read of the log (a copy: they change as events arrive).
         turns = log.turns_copy(self.turns) if self.turns is not None else None
         try:
-            if pool := SANDBOX_BOUND_MESSAGES.get(message["type"]):
+            if pool := room.sandbox_pool(message["type"]):
                 # Off the shared thread (see _sandbox_executor). On a copy of the dialogue: dialogue_post sets fields
                 # on the one it is given, and this socket's own tasks (the abandon timer) go on using theirs on the
                 # shared thread meanwhile.

@@ -126,18 +126,11 @@ def dialogue_record(
 
 
 def _text(message: dict, field: str, *, limit: int, required: bool = True) -> str:
-    value = message.get(field, "")
-    if not isinstance(value, str):
-        raise DialogueError("invalid", f"'{field}' must be a string.")
-    if "\x00" in value:
-        # PostgreSQL stores no NUL in text or jsonb: the write failed with a DataError that closed the socket.
-        raise DialogueError("invalid", f"'{field}' must not contain NUL characters.")
-    value = value.strip()
-    if required and not value:
-        raise DialogueError("invalid", f"'{field}' must not be empty.")
-    if len(value) > limit:
-        raise DialogueError("too_long", f"'{field}' is longer than {limit} characters.")
-    return value
+    """A text field of a message, checked by the one rule for texts that enter a log (`log.text_checked`)."""
+    try:
+        return log.text_checked(message.get(field, ""), name=f"'{field}'", limit=limit, required=required)
+    except log.TextRefused as exc:
+        raise DialogueError(exc.code, exc.message) from exc
 
 
 def sql_run_result(database: Database, sql: str) -> dict:
@@ -523,23 +516,33 @@ def _post_score(post: _Post):
     return _score(post.dialogue, post.person, post.message, post.client_id)
 
 
-# Every message kind a participant may send: the side that sends it and its handler. The one table the type checks
-# and the sets below are read from.
+# Every message kind a participant may send: the side that sends it, its handler, and whether handling it may wait on
+# the sandbox (None: never). The one table the type checks, the sets below and the consumers' choice of thread are
+# read from. A run waits up to the sandbox's time limit ("runs"); a request for another suggestion reads real values
+# from the database file ("assist"). What a share or a response adds (the goal comparison runs the goal's SQL; the
+# next suggestion reads values) is worked out after them (`later`), so they themselves touch no sandbox.
 _HANDLERS = {
-    "utterance": (Role.WORKER, _post_utterance),
-    "end": (Role.WORKER, _post_end),
-    "user_acts": (Role.EXPERT, _post_user_acts),
-    "sql_run": (Role.EXPERT, _post_sql_run),
-    "share_result": (Role.EXPERT, _post_share_result),
-    "response": (Role.EXPERT, _post_response),
-    "drop": (Role.EXPERT, _post_drop),
-    "terminate": (Role.EXPERT, _post_terminate),
-    "score": (Role.EXPERT, _post_score),
-    "recommend": (Role.WORKER, _post_recommend),
-    "turn_labels": (Role.EXPERT, _post_turn_labels),
+    "utterance": (Role.WORKER, _post_utterance, None),
+    "end": (Role.WORKER, _post_end, None),
+    "user_acts": (Role.EXPERT, _post_user_acts, None),
+    "sql_run": (Role.EXPERT, _post_sql_run, "runs"),
+    "share_result": (Role.EXPERT, _post_share_result, None),
+    "response": (Role.EXPERT, _post_response, None),
+    "drop": (Role.EXPERT, _post_drop, None),
+    "terminate": (Role.EXPERT, _post_terminate, None),
+    "score": (Role.EXPERT, _post_score, None),
+    "recommend": (Role.WORKER, _post_recommend, "assist"),
+    "turn_labels": (Role.EXPERT, _post_turn_labels, None),
 }
-WORKER_TYPES = frozenset(kind for kind, (side, _) in _HANDLERS.items() if side == Role.WORKER)
-EXPERT_TYPES = frozenset(kind for kind, (side, _) in _HANDLERS.items() if side == Role.EXPERT)
+WORKER_TYPES = frozenset(kind for kind, (side, _, _) in _HANDLERS.items() if side == Role.WORKER)
+EXPERT_TYPES = frozenset(kind for kind, (side, _, _) in _HANDLERS.items() if side == Role.EXPERT)
+
+
+def sandbox_pool(kind: str) -> str | None:
+    """The pool of threads a message of `kind` is handled on when its handling may wait on the sandbox ("runs",
+    "assist"), or None: the thread every room's database work shares."""
+    handler = _HANDLERS.get(kind)
+    return handler[2] if handler else None
 
 
 def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict, client_id: str, turns, later):

@@ -18,7 +18,7 @@ from annotation.acts import (
 )
 from annotation.jsonfile import parse_json
 from annotation.models import Role
-from annotation.roles import role_required
+from annotation.roles import participants_only, role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
 from annotation.tokens import utterance_toks
@@ -116,6 +116,7 @@ def label_vocabulary() -> dict:
     }
 
 
+@participants_only("dialogs.room.dialogue_side")
 def room(request, dialogue_id):
     """One URL for both sides of a room; the participant check decides which screen (anyone else: 403/login)."""
     if not request.user.is_authenticated:
@@ -139,9 +140,7 @@ def room(request, dialogue_id):
     return (worker_room if side == Role.WORKER else expert_room)(request, dialogue)
 
 
-room.required_permission = "chat.as_worker|chat.as_expert"
-
-
+@participants_only("dialogs.room.dialogue_side")
 def room_table(request, dialogue_id, table_index):
     """A page of one table of the dialogue's database, for either participant (workers see content, never SQL)."""
     from django.core.exceptions import PermissionDenied
@@ -164,9 +163,6 @@ def room_table(request, dialogue_id, table_index):
     except ValueError as exc:  # a page that is not a number, or out of range
         return HttpResponseBadRequest(str(exc))
     return JsonResponse(data)
-
-
-room_table.required_permission = "chat.as_worker|chat.as_expert"
 
 
 @require_POST
