@@ -85,9 +85,8 @@ class LobbyConsumer(JsonConsumer):
     """Workers wait here for a partner; experts say they are ready and see who waits."""
 
     tick_seconds = 5.0
-    # A burst of lobby changes (a crowd joining at once) becomes one status per socket, not one per change, and all the
-    # sockets of a process compute theirs from one shared read of the lobby: reading it per socket per change made a
-    # crowd of N joining at once cost N² reads.
+    # A burst of lobby changes (a crowd joining at once) becomes one status per socket, not one per change, computed
+    # from the process's one shared read of the lobby (selectors.LobbyOverview says why).
     status_delay_seconds = 0.5
 
     async def connect(self):

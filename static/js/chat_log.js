@@ -27,6 +27,9 @@ export function resultTable(payload) {
   return box;
 }
 
+// The statuses a dialogue never leaves (dialogs.models.ENDED_STATUSES): both room screens stop taking input there.
+export const ENDED_STATUSES = ["completed", "abandoned", "terminated", "dropped"];
+
 const END_TEXT = {
   completed: { worker: "You ended the dialogue.", expert: "The worker ended the dialogue." },
   terminated: { worker: "The expert ended the dialogue.", expert: "You ended the dialogue." },

@@ -2,7 +2,7 @@
 // label the user acts, write and run SQL, send a result, respond with system acts. Scoring follows the end.
 
 import { LabelEditor, foldLabels, newLabelState } from "./chase_labels.js";
-import { ChatLog, resultTable, rowSummary, PresenceBadge } from "./chat_log.js";
+import { ChatLog, ENDED_STATUSES, resultTable, rowSummary, PresenceBadge } from "./chat_log.js";
 import { createSqlEditor, labelRunButton, showSqlReadOnly } from "./sql_codemirror.js";
 import { TablePager } from "./table_view.js";
 import { WsClient } from "./wsclient.js";
@@ -34,7 +34,6 @@ function drawResponseGuide() {
   for (const act of checked("system-acts")) if (ACTS.guide[act]) lines.push(["guide", `${act}: ${ACTS.guide[act]}`]);
   box.replaceChildren(...lines.map(([kind, text]) => element("p", `guide-${kind}`, text)));
 }
-const ENDED = ["completed", "abandoned", "terminated", "dropped"];
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -553,7 +552,7 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
     state: (message) => {
       state = message;
       $("goal-question").textContent = message.goal_question;
-      if (ENDED.includes(message.status)) over = true;
+      if (ENDED_STATUSES.includes(message.status)) over = true;
       if (message.score !== null && message.score !== undefined) scored = true;
       if (!over) {
         partner.fromState(message);

@@ -1,6 +1,6 @@
 // The worker's room: read the tables, then see the goal and chat. Workers never receive SQL, so none can be shown.
 
-import { ChatLog, PresenceBadge } from "./chat_log.js";
+import { ChatLog, ENDED_STATUSES, PresenceBadge } from "./chat_log.js";
 import { TablePager } from "./table_view.js";
 import { returnToPlatform } from "./crowd_return.js";
 import { WsClient } from "./wsclient.js";
@@ -160,7 +160,7 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
       if (!over) {
         partner.fromState(message);
       }
-      if (["completed", "abandoned", "terminated", "dropped"].includes(message.status)) {
+      if (ENDED_STATUSES.includes(message.status)) {
         reveal();
         finish(message.completion_code, message.status);
       }
