@@ -482,7 +482,7 @@ def review_validate(dialogue: Dialogue) -> list[dict]:
     """Final validation: every SQL-grounded turn's final SQL must execute in the sandbox and encode under the Spider
     protocol. Returns the failures, one per turn: {"turn", "index", "sql", "reason"} (empty when all pass). A
     schema-only database cannot execute anything: there, encoding is all that is checked."""
-    from review.dataset.sqlcheck import check_queries
+    from annotation.sql.check import check_queries
     from review.selectors import dialogue_record_of
 
     record = dialogue_record_of(dialogue)

@@ -185,7 +185,7 @@ def statistics_for(
     from django.db.models import Count, Max
 
     from annotation.models import Database
-    from review.dataset.encoding import encode_all
+    from annotation.sql.encoding import encode_all
     from review.dataset.splits import split_databases
     from review.dataset.statistics import compute_statistics
 

@@ -29,12 +29,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotation.models import Database, User
+from annotation.sql.check import check_queries
 from annotation.sql.spider import LIMIT_MODES
 from review import selectors
 from review.dataset import formats as dataset_formats
 from review.dataset import validation, writer
 from review.dataset.splits import SPLITS, SplitError, check_split_map, split_databases
-from review.dataset.sqlcheck import check_queries
 from review.models import DatasetFormat, Export
 from review.passes import review_sync
 
