@@ -12,7 +12,7 @@ class ReviewConfig(AppConfig):
         from dialogs.services import collection_discard
         from dialogs.signals import dialogue_ended, dialogue_scored
         from review.models import ReviewStage
-        from review.quality import on_dialogue_ended, on_dialogue_scored
+        from review.quality.services import on_dialogue_ended, on_dialogue_scored
 
         dialogue_ended.connect(on_dialogue_ended, dispatch_uid="review.quality.dialogue_ended")
         dialogue_scored.connect(on_dialogue_scored, dispatch_uid="review.quality.dialogue_scored")

@@ -6,7 +6,7 @@ from annotation.models import Database, Hardness
 from annotation.sql.spider import LIMIT_MODES
 from review.dataset.splits import SplitError, read_split_file
 from review.models import DatasetFormat, RejectReason
-from review.queues import SORTS, queues
+from review.passes.queues import SORTS, queues
 from review.selectors import DEFAULT_STATUSES, SELECTION_STATUSES
 
 LIMIT_MODE_LABELS = {"one": "Always 1", "value": "Values"}

@@ -199,7 +199,7 @@ def statistics_for(
     cached = cache.get(key)
     if cached is not None:
         return cached
-    from review.passes import review_sync
+    from review.passes.services import review_sync
 
     review_sync()
     queryset = dialogue_selection(statuses=statuses, db_ids=db_ids, date_from=date_from, date_to=date_to, origin=origin)
@@ -270,7 +270,7 @@ def expert_quality_row(expert: User) -> dict:
 
 
 def _expert_rows(people: QuerySet[User]) -> list[dict]:
-    from review.agreement import review_agreement
+    from review.passes.agreement import review_agreement
 
     reviewed = {row["expert"]: row for row in review_agreement()["experts"]}
     experts = people.annotate(
@@ -293,8 +293,8 @@ def expert_work_page(expert: User, *, page: int | str = 1, reviewer_names: bool 
     "pass", "reason", "reviewer"}. Reviewers' names are read only with `reviewer_names` (an admin's view: experts
     see pass numbers). Only the page's dialogues are folded, in a fixed number of queries however many there are.
     """
-    from review.agreement import judged_corrections
-    from review.queues import FIELD_LABELS, label_text
+    from review.passes.agreement import judged_corrections
+    from review.passes.queues import FIELD_LABELS, label_text
 
     last_decision = (
         ReviewPass.objects.filter(review__dialogue=OuterRef("pk"), decision__in=DECIDED)

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from review import payment_views, views
+from review import views
+from review.payments import views as payment_views
 
 app_name = "review"
 

@@ -17,11 +17,14 @@ from annotation.roles import can, role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
 from dialogs.models import Dialogue
-from review import passes, quality, queues, selectors, services
-from review.agreement import review_agreement
-from review.dataset import figures
+from review import selectors
+from review.dataset import figures, services
 from review.forms import DashboardForm, ExportForm, RejectForm, StatisticsForm
 from review.models import Export
+from review.passes import queues
+from review.passes import services as passes
+from review.passes.agreement import review_agreement
+from review.quality import services as quality
 
 # --- Worker and expert quality -------------------------------------------------------------------------------------
 

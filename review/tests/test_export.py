@@ -12,9 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from annotation.sql.spider import encode_sql
 from dialogs.models import DialogueStatus, Event
 from review import selectors
+from review.dataset.services import dataset_build, dataset_export_create, dataset_export_run, export_options_clean
 from review.dataset.splits import split_databases
 from review.models import Export
-from review.services import dataset_build, dataset_export_create, dataset_export_run, export_options_clean
 
 pytestmark = pytest.mark.django_db
 
@@ -263,7 +263,7 @@ def test_the_export_job_publishes_a_zip_and_is_idempotent(dorm_dialogue, ada, dj
 
 
 def test_a_failed_export_says_why_and_can_be_retried(dorm_dialogue, ada, django_capture_on_commit_callbacks, settings):
-    from review.services import dataset_export_retry
+    from review.dataset.services import dataset_export_retry
 
     with django_capture_on_commit_callbacks(execute=True):
         export = dataset_export_create(requested_by=ada, formats=["sparc"], split_map={"library_demo": "dev"})
@@ -280,7 +280,7 @@ def test_a_failed_export_says_why_and_can_be_retried(dorm_dialogue, ada, django_
 
 
 def test_a_run_that_lost_its_export_publishes_nothing(dorm_dialogue, ada, monkeypatch):
-    from review import services
+    from review.dataset import services
 
     export = Export.objects.create(requested_by=ada, formats=["gold"], options=export_options_clean(formats=["gold"]))
     real_build = services.dataset_build
@@ -302,7 +302,7 @@ def test_what_a_dying_run_wrote_while_the_retry_ran_is_removed_when_the_retry_pu
 ):
     """A run that lost the export (its worker was dying) still wrote its folder after the retry had started and
     cleaned up: the retry removes it once it has published, leaving only the published zip."""
-    from review import services
+    from review.dataset import services
 
     export = Export.objects.create(requested_by=ada, formats=["gold"], options=export_options_clean(formats=["gold"]))
     real_build = services.dataset_build

@@ -13,9 +13,9 @@ from annotation.models import BlockRecord, Goal, Role
 from annotation.services import person_create, person_set_blocked
 from dialogs.models import Dialogue, DialogueStatus, EventKind
 from dialogs.services import DialogueError, dialogue_abandon_if_gone, dialogue_presence, lobby_join
-from review import passes
 from review.models import DialogueQuality, WorkerQuality
-from review.quality import dialogues_fold, near_duplicates, quality_score, rule_crossed, worker_quality_refresh
+from review.passes import services as passes
+from review.quality.services import dialogues_fold, near_duplicates, quality_score, rule_crossed, worker_quality_refresh
 
 pytestmark = pytest.mark.django_db
 

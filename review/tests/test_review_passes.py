@@ -12,12 +12,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from dialogs.models import DialogueStatus, Event
-from review import passes, queues
-from review.agreement import cohen_kappa, review_agreement
+from review.dataset.services import dataset_build, export_options_clean
 from review.models import DialogueReview, ReviewStage
-from review.passes import ReviewError
+from review.passes import queues
+from review.passes import services as passes
+from review.passes.agreement import cohen_kappa, review_agreement
+from review.passes.services import ReviewError
 from review.selectors import dialogue_record_of
-from review.services import dataset_build, export_options_clean
 from review.tests.conftest import reviewer
 
 pytestmark = pytest.mark.django_db
@@ -326,7 +327,7 @@ def test_agreement_figures_count_changes_execution_match_and_kappa(finished, rit
 def test_agreement_figures_stay_cached_while_rooms_chat_and_change_with_a_correction(finished, rita, open_room):
     from unittest import mock
 
-    from review import agreement
+    from review.passes import agreement
 
     passes.review_sync()
     passes.review_claim(reviewer=rita, dialogue=finished)

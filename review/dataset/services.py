@@ -36,7 +36,7 @@ from review.dataset import formats as dataset_formats
 from review.dataset import validation, writer
 from review.dataset.splits import SPLITS, SplitError, check_split_map, split_databases
 from review.models import DatasetFormat, Export
-from review.passes import review_sync
+from review.passes.services import review_sync
 
 logger = logging.getLogger(__name__)
 

@@ -35,7 +35,7 @@ from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from dialogs.services import dialogue_record, sql_run_result
 from review.models import DialogueReview, RejectReason, ReviewPass, ReviewStage
-from review.quality import dialogues_quality_refresh_on_commit
+from review.quality.services import dialogues_quality_refresh_on_commit
 
 # A reviewable dialogue keeps one of these statuses; one scored below 3 afterwards (dropped) leaves review.
 REVIEWABLE_STATUSES = (DialogueStatus.COMPLETED, DialogueStatus.ABANDONED)
