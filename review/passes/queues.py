@@ -8,8 +8,6 @@ queries whatever the number of dialogues: the queue counts (one aggregate), the 
 from __future__ import annotations
 
 import datetime as dt
-import difflib
-import json
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -17,9 +15,6 @@ from django.core.paginator import Paginator
 from django.db.models import Case, CharField, Count, Q, QuerySet, Value, When
 from django.utils import timezone
 
-from annotation.acts import INTENT_CATEGORY_NAMES
-from annotation.sql.relations import RELATION_NAMES
-from annotation.tokens import utterance_toks
 from dialogs.models import Dialogue, DialogueStatus
 from review.models import ReviewStage
 
@@ -156,160 +151,3 @@ def dashboard_list(
     by_id = {row.pk: row for row in rows}
     current.object_list = [by_id[pk] for pk in ids if pk in by_id]
     return current
-
-
-# --- The review screen -----------------------------------------------------------------------------------------------
-
-
-def word_diff(old, new) -> list[tuple[str, str]]:
-    """A word-level diff of two values as (op, text) pieces, op in "same", "del", "ins" (lists are compared as their
-    space-joined items, so an act set reads as words)."""
-
-    def words(value) -> list[str]:
-        if value is None:
-            return []
-        if isinstance(value, bool):
-            return ["DROP"] if value else ["(kept)"]
-        if isinstance(value, list | tuple):
-            return [str(item) for item in value]
-        return str(value).split()
-
-    before, after = words(old), words(new)
-    pieces: list[tuple[str, str]] = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes():
-        if op == "equal":
-            pieces.append(("same", " ".join(before[i1:i2])))
-        if op in ("delete", "replace"):
-            pieces.append(("del", " ".join(before[i1:i2])))
-        if op in ("insert", "replace"):
-            pieces.append(("ins", " ".join(after[j1:j2])))
-    return pieces
-
-
-FIELD_LABELS = {
-    "utterance": "Utterance",
-    "user_acts": "User acts",
-    "query": "SQL",
-    "response": "Response",
-    "system_acts": "System acts",
-    "drop": "DROP",
-    "intent": "Intent (CHASE)",
-    "contextual_phenomena": "Contextual phenomena",
-    "schema_linking": "Schema linking",
-}
-
-
-def label_text(field: str, value, schema: dict | None = None, tokens: list[str] | None = None):
-    """A CHASE label as a reviewer reads it: an intent as its category and relations, schema links as the words and
-    what they name; other values unchanged."""
-    if value is None:
-        return None
-    if field == "intent":
-        relations = ", ".join(f"{name} {RELATION_NAMES[name]}" for name in value.get("relations", []))
-        return f"{INTENT_CATEGORY_NAMES[value['category']]}" + (f" · {relations}" if relations else "")
-    if field == "schema_linking":
-        return [_link_text(span, schema, tokens) for span in value]
-    return value
-
-
-def _link_text(span: dict, schema: dict | None, tokens: list[str] | None) -> str:
-    words = " ".join(tokens[span["beg"] : span["end"] + 1]) if tokens else f"tokens {span['beg']}-{span['end']}"
-    entity = span["entity"]
-    if schema is None:
-        named = entity.get("value", "")
-    elif span["type"] == "table":
-        named = f"table {schema['table_names'][entity['tableId']]}"
-    else:
-        table, column = schema["column_names"][entity["columnId"]]
-        where = f"{schema['table_names'][table]}.{column}"
-        named = f"value {entity['value']} of {where}" if span["type"] == "value" else f"column {where}"
-    return f"“{words}” → {named}"
-
-
-def _labels_view(turn, schema: dict, tokens: list[str]) -> dict:
-    """The CHASE labels of a turn as the review screen shows and edits them."""
-    labels, detected, recommended = turn.labels, turn.detected, turn.recommended
-    view = {
-        "intent": label_text("intent", labels.get("intent")),
-        "intent_json": json.dumps(labels.get("intent") or detected.get("intent")),
-        "intent_detected": label_text("intent", detected.get("intent")),
-        "phenomena": labels.get("contextual_phenomena"),
-        "links": label_text("schema_linking", labels.get("schema_linking") or [], schema, tokens),
-        "links_json": json.dumps(labels.get("schema_linking") or []),
-        "links_confirmed": "schema_linking" in turn.confirmed,
-        "tokens_json": json.dumps(tokens, ensure_ascii=False),
-        "recommended": None,
-    }
-    if recommended:
-        asked = (labels.get("intent") or {}).get("category")
-        view["recommended"] = {
-            "text": recommended["text"],
-            "category": INTENT_CATEGORY_NAMES[recommended["category"]],
-            "followed": None if asked is None else asked == recommended["category"],
-        }
-    return view
-
-
-def review_screen(dialogue: Dialogue) -> dict:
-    """What the review screen shows: the dialogue at its latest revision, turn by turn, with each field's original,
-    what each pass changed (as word diffs) and the history of every field. A fixed number of queries."""
-    from annotation.models import User
-    from review.models import DialogueReview, ReviewPass
-    from review.selectors import dialogue_record_of
-
-    record = dialogue_record_of(dialogue)
-    review = DialogueReview.objects.select_related("claimed_by").filter(dialogue=dialogue).first()
-    passes = list(ReviewPass.objects.filter(review=review).select_related("reviewer")) if review else []
-    people = {
-        person.pk: person.username
-        for person in User.objects.filter(pk__in={c.reviewer_id for c in record.corrections if c.reviewer_id})
-    }
-    turns = []
-    schema = dialogue.database.schema
-    for index, turn in enumerate(record.user_turns):
-        tokens = utterance_toks(turn.text)
-        history: dict[str, list[dict]] = {}
-        by_pass: dict[int, list[dict]] = {}
-        for correction in turn.corrections:
-            entry = {
-                "seq": correction.seq,
-                "field": correction.field,
-                "label": FIELD_LABELS[correction.field],
-                "old": label_text(correction.field, correction.old, schema, tokens),
-                "new": label_text(correction.field, correction.new, schema, tokens),
-                "pass": correction.review_pass,
-                "reason": correction.reason,
-                "reviewer": people.get(correction.reviewer_id, "?"),
-                "at": correction.created_at,
-                "diff": word_diff(
-                    label_text(correction.field, correction.old, schema, tokens),
-                    label_text(correction.field, correction.new, schema, tokens),
-                ),
-            }
-            history.setdefault(correction.field, []).append(entry)
-            by_pass.setdefault(correction.review_pass, []).append(entry)
-        annotation = record.annotations.get(turn.seq)
-        turns.append(
-            {
-                "turn": turn,
-                "index": index,
-                "response": turn.response,
-                # The table the current SQL gives, for the editor's before/after comparison (first rows only).
-                "shown_json": json.dumps(
-                    {
-                        "columns": (turn.shown or {}).get("columns") or [],
-                        "rows": ((turn.shown or {}).get("rows") or [])[:50],
-                    },
-                    default=str,
-                ),
-                "changed": sorted(history),
-                "history": [
-                    {"field": name, "label": FIELD_LABELS[name], "entries": entries}
-                    for name, entries in history.items()
-                ],
-                "by_pass": [{"pass": number, "entries": entries} for number, entries in sorted(by_pass.items())],
-                "annotation": annotation,
-                "labels": _labels_view(turn, schema, tokens),
-            }
-        )
-    return {"record": record, "review": review, "passes": passes, "turns": turns}

@@ -28,6 +28,7 @@ from django.utils import timezone
 from annotation.acts import LabelError, check_acts, check_intent, check_phenomena, check_schema_linking
 from annotation.models import Role, User
 from annotation.roles import can
+from annotation.sql.check import check_queries
 from annotation.sql.sandbox import not_executed
 from annotation.sql.spider import SpiderEncodingError, encode_sql
 from annotation.tokens import utterance_toks
@@ -36,6 +37,7 @@ from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from dialogs.services import dialogue_record, sql_run_result
 from review.models import DialogueReview, RejectReason, ReviewPass, ReviewStage
 from review.quality.services import dialogues_quality_refresh_on_commit
+from review.records import dialogue_record_of
 
 # A reviewable dialogue keeps one of these statuses; one scored below 3 afterwards (dropped) leaves review.
 REVIEWABLE_STATUSES = (DialogueStatus.COMPLETED, DialogueStatus.ABANDONED)
@@ -352,8 +354,6 @@ def review_correct(
             if dialogue.expert_id == reviewer.pk:
                 raise ReviewError("not_allowed", "You were the expert of this dialogue: someone else reviews it.")
         if record is None:
-            from review.selectors import dialogue_record_of
-
             record = dialogue_record_of(dialogue)
         current = next((t for t in record.user_turns if t.seq == turn), None)
         if current is None:
@@ -482,9 +482,6 @@ def review_validate(dialogue: Dialogue) -> list[dict]:
     """Final validation: every SQL-grounded turn's final SQL must execute in the sandbox and encode under the Spider
     protocol. Returns the failures, one per turn: {"turn", "index", "sql", "reason"} (empty when all pass). A
     schema-only database cannot execute anything: there, encoding is all that is checked."""
-    from annotation.sql.check import check_queries
-    from review.selectors import dialogue_record_of
-
     record = dialogue_record_of(dialogue)
     database = dialogue.database
     states = record.state_turns()

@@ -33,7 +33,7 @@ from annotation.tokens import utterance_toks
 from dialogs.log import TURN_KINDS, DialogueRecord, answered_questions, dialogue_turns
 from dialogs.models import ENDED_STATUSES, Dialogue, DialogueStatus, EventKind, score_drops
 from review.models import DialogueQuality, DialogueReview, ReviewStage, WorkerQuality
-from review.selectors import dialogue_records
+from review.records import dialogue_records
 
 logger = logging.getLogger(__name__)
 

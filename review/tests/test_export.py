@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 
 from annotation.sql.spider import encode_sql
 from dialogs.models import DialogueStatus, Event
-from review import selectors
+from review import records
+from review.dataset import selectors
 from review.dataset.services import dataset_build, dataset_export_create, dataset_export_run, export_options_clean
 from review.dataset.splits import split_databases
 from review.models import Export
@@ -188,13 +189,13 @@ def test_selection_by_status_database_date_and_origin(tmp_path, dorm_dialogue, o
     room.answer(turn, "SELECT count(*) FROM book")
     dropped = room.end(score=2)
     assert dropped.status == DialogueStatus.DROPPED
-    assert list(selectors.dialogue_selection()) == [dorm_dialogue]
-    assert set(selectors.dialogue_selection(statuses=["completed", "dropped"])) == {dorm_dialogue, dropped}
-    assert list(selectors.dialogue_selection(statuses=["dropped"], db_ids=["dorm_demo"])) == []
+    assert list(records.dialogue_selection()) == [dorm_dialogue]
+    assert set(records.dialogue_selection(statuses=["completed", "dropped"])) == {dorm_dialogue, dropped}
+    assert list(records.dialogue_selection(statuses=["dropped"], db_ids=["dorm_demo"])) == []
     today = dorm_dialogue.created_at.date()
-    assert list(selectors.dialogue_selection(date_from=today, date_to=today)) == [dorm_dialogue]
-    assert list(selectors.dialogue_selection(date_from=today.replace(year=today.year + 1))) == []
-    assert list(selectors.dialogue_selection(origin="imported")) == []
+    assert list(records.dialogue_selection(date_from=today, date_to=today)) == [dorm_dialogue]
+    assert list(records.dialogue_selection(date_from=today.replace(year=today.year + 1))) == []
+    assert list(records.dialogue_selection(origin="imported")) == []
     _, report = build(tmp_path, statuses=["dropped"])
     assert report["counts"]["dialogues"] == 1 and report["split_of"] == {
         "library_demo": report["split_of"]["library_demo"]

@@ -18,7 +18,7 @@ from review.passes import queues
 from review.passes import services as passes
 from review.passes.agreement import cohen_kappa, review_agreement
 from review.passes.services import ReviewError
-from review.selectors import dialogue_record_of
+from review.records import dialogue_record_of
 from review.tests.conftest import reviewer
 
 pytestmark = pytest.mark.django_db

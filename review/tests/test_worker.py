@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import connection
 
 from dialogs.models import Event
-from review import selectors
+from review.dataset import selectors
 from review.dataset.services import dataset_export_create, dataset_export_retry
 from review.models import Export
 

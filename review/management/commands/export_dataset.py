@@ -9,7 +9,7 @@ from review.dataset.services import EXPORT_FORMATS, dataset_build, export_option
 from review.dataset.splits import SplitError, read_split_file
 from review.dataset.validation import SchemaViolation
 from review.management.progress import ProgressBar
-from review.selectors import ORIGINS, SELECTION_STATUS_VALUES
+from review.records import ORIGINS, SELECTION_STATUS_VALUES
 
 
 class Command(BaseCommand):
