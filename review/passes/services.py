@@ -36,8 +36,8 @@ from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from dialogs.services import dialogue_record, sql_run_result
 from review.models import DialogueReview, RejectReason, ReviewPass, ReviewStage
-from review.quality.services import dialogues_quality_refresh_on_commit
 from review.records import dialogue_record_of
+from review.signals import review_decided_on_commit
 
 # A reviewable dialogue keeps one of these statuses; one scored below 3 afterwards (dropped) leaves review.
 REVIEWABLE_STATUSES = (DialogueStatus.COMPLETED, DialogueStatus.ABANDONED)
@@ -451,8 +451,8 @@ def review_decide(
             ]
         )  # fmt: skip
         if review.stage in (ReviewStage.APPROVED, ReviewStage.REJECTED):
-            # The worker's quality counts what review decided (a rejection; DROP labels as corrected).
-            dialogues_quality_refresh_on_commit(dialogue_ids=[dialogue.pk])
+            # What is built on the decision (the worker's quality counts a rejection, DROP labels as corrected).
+            review_decided_on_commit(dialogue_id=dialogue.pk, stage=review.stage)
     return review
 
 
@@ -466,7 +466,7 @@ def review_reopen(*, admin: User, dialogue: Dialogue, note: str = "") -> Dialogu
             raise ReviewError("invalid", "Only a rejected dialogue can be reopened.")
         review.stage, review.decided_at = ReviewStage.PENDING, None
         review.save(update_fields=["stage", "decided_at"])
-        dialogues_quality_refresh_on_commit(dialogue_ids=[dialogue.pk])  # no longer rejected
+        review_decided_on_commit(dialogue_id=dialogue.pk, stage=review.stage)  # no longer rejected
         ReviewPass.objects.create(
             review=review,
             number=review.pass_number,

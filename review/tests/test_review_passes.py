@@ -19,6 +19,7 @@ from review.passes import services as passes
 from review.passes.agreement import cohen_kappa, review_agreement
 from review.passes.services import ReviewError
 from review.records import dialogue_record_of
+from review.signals import review_decided
 from review.tests.conftest import reviewer
 
 pytestmark = pytest.mark.django_db
@@ -261,6 +262,32 @@ def test_a_rejection_needs_a_reason_and_an_admin_can_reopen(finished, rita, ada)
     assert queue_of(finished) == "pass1"
     figures = review_agreement()
     assert figures["rejections"]["rejected"] == 1
+
+
+def test_review_decided_is_told_once_a_decision_commits_never_before(
+    finished, rita, ada, django_capture_on_commit_callbacks
+):
+    told = []
+
+    def listener(sender, *, dialogue_id, stage, **kwargs):
+        told.append((dialogue_id, stage, DialogueReview.objects.get(dialogue_id=dialogue_id).stage))
+
+    review_decided.connect(listener, dispatch_uid="test.review_decided")
+    try:
+        passes.review_sync()
+        passes.review_claim(reviewer=rita, dialogue=finished)
+        with django_capture_on_commit_callbacks(execute=True):
+            passes.review_decide(reviewer=rita, dialogue=finished, approve=False, reason="repetitive")
+            assert told == []  # still inside the decision's transaction
+        with django_capture_on_commit_callbacks(execute=True):
+            passes.review_reopen(admin=ada, dialogue=finished)
+    finally:
+        review_decided.disconnect(dispatch_uid="test.review_decided")
+    # Each receiver reads the decision it is told of from the database.
+    assert told == [
+        (finished.pk, ReviewStage.REJECTED, ReviewStage.REJECTED),
+        (finished.pk, ReviewStage.PENDING, ReviewStage.PENDING),
+    ]
 
 
 def test_abandoned_after_the_minimum_goes_to_review_marked_partial(open_room):
