@@ -93,9 +93,6 @@ def statistics_for(
     cached = cache.get(key)
     if cached is not None:
         return cached
-    from review.passes.services import review_sync
-
-    review_sync()
     queryset = dialogue_selection(statuses=statuses, db_ids=db_ids, date_from=date_from, date_to=date_to, origin=origin)
     records = dialogue_records(queryset)
     used = sorted({record.db_id for record in records})

@@ -35,7 +35,6 @@ from review.dataset import formats as dataset_formats
 from review.dataset import selectors, validation, writer
 from review.dataset.splits import SPLITS, SplitError, check_split_map, split_databases
 from review.models import DatasetFormat, Export
-from review.passes.services import review_sync
 from review.records import DEFAULT_STATUSES, ORIGINS, SELECTION_STATUS_VALUES, dialogue_records, dialogue_selection
 
 logger = logging.getLogger(__name__)
@@ -157,7 +156,6 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
             progress(name, (low + (high - low) * min(max(fraction, 0.0), 1.0)) / 100)
 
     phase("Reading dialogues", 0)
-    review_sync()  # a dialogue that ended a moment ago has its place in review (and imported ones are approved)
     queryset = dialogue_selection(
         statuses=options["statuses"],
         db_ids=options.get("db_ids") or None,

@@ -3,8 +3,10 @@
 The workflow (see docs/review.md):
 
 - A dialogue enters review when it ends reviewable (completed, or abandoned after the minimum of answered
-  questions: marked partial). `review_sync` gives each such dialogue its DialogueReview row; an imported dialogue
-  enters as approved (the release was reviewed by its authors) unless its import asked for review.
+  questions: marked partial): its DialogueReview row is made once the end has committed (`on_dialogue_ended`, the
+  receiver of `dialogs.signals.dialogue_ended`). An imported dialogue gets its row at import, approved (the release
+  was reviewed by its authors) unless its import asked for review. Reads never make rows: `review_sync`
+  (`manage.py review_sync`) only repairs rows that were missed.
 - A reviewer claims a dialogue for its current pass. The claim is a lock with an expiry that the open screen renews;
   the dialogue's own expert never reviews it, and nobody reviews a pass after having worked on an earlier one.
 - Corrections are appended to the dialogue's log (`dialogs.log.correction_payload`); nothing is overwritten.
@@ -59,13 +61,34 @@ def reviewable_q(prefix: str = "") -> Q:
     )
 
 
-def review_sync() -> int:
-    """Give every reviewable dialogue without a review row its row; returns how many were added.
+def on_dialogue_ended(sender, *, dialogue: Dialogue, **kwargs) -> None:
+    """dialogs.signals.dialogue_ended: the dialogue enters review once its end has committed (the signal may come
+    while a caller's transaction is still open). Making the row must never undo or interrupt the end: a failure is
+    logged, not raised, and `manage.py review_sync` makes the missing row."""
+    dialogue_id = dialogue.pk
+    transaction.on_commit(lambda: review_enter(dialogue_id=dialogue_id), robust=True)
 
-    Called before the queues are read, so a dialogue that ended a moment ago is in them (the dialogs app knows
-    nothing of review, so it cannot do this itself when a dialogue ends). A dialogue is `early` when it is among its
-    expert's first REVIEW_EARLY_DIALOGUES dialogues: those are reviewed first, to catch a bad habit early.
-    """
+
+def review_enter(*, dialogue_id: int) -> bool:
+    """Give one ended dialogue its review row if it ended reviewable and has none; whether a row was made."""
+    return _review_rows_add(Dialogue.objects.filter(pk=dialogue_id)) > 0
+
+
+def review_sync() -> int:
+    """Repair: give every reviewable dialogue without a review row its row; returns how many were added.
+
+    Rows are made when a dialogue ends (`on_dialogue_ended`) and when it is imported (`review_rows_for_import`); this
+    catches what those missed (a dialogue that ended before this existed, a failure after the end committed). Only
+    `manage.py review_sync` calls it: no read does."""
+    return _review_rows_add(Dialogue.objects.all())
+
+
+def _review_rows_add(dialogues) -> int:
+    """The missing review rows of the reviewable `dialogues`, written in one statement; how many were added.
+
+    A dialogue is `early` when it is among its expert's first REVIEW_EARLY_DIALOGUES dialogues: those are reviewed
+    first, to catch a bad habit early. An imported dialogue found here (imported before review existed) is as
+    released: approved."""
     earlier = (
         Dialogue.objects.filter(expert_id=OuterRef("expert_id"), id__lt=OuterRef("id"))
         .order_by()
@@ -74,7 +97,7 @@ def review_sync() -> int:
         .values("n")
     )
     missing = list(
-        Dialogue.objects.filter(reviewable_q(), review__isnull=True)
+        dialogues.filter(reviewable_q(), review__isnull=True)
         .annotate(earlier=Coalesce(Subquery(earlier), 0))
         .values_list("id", "status", "earlier", "dataset_import__id")
     )
@@ -176,7 +199,6 @@ def review_claim_next(*, reviewer: User, review_pass: int | None = None) -> Dial
     """Claim the next dialogue waiting for `review_pass` (any pass when None, earliest pass first) that `reviewer`
     may take: failed validations first, then each new expert's first dialogues, then the oldest. None when there is
     nothing for them."""
-    review_sync()
     now = timezone.now()
     waiting = Q(stage__in=[ReviewStage.PENDING, ReviewStage.FAILED_VALIDATION]) | Q(
         stage=ReviewStage.CLAIMED, claim_expires_at__lte=now

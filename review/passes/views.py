@@ -25,7 +25,6 @@ from review.passes.screen import review_screen
 @role_required("review.work")
 def home(request):
     """The dashboard: each queue's count, the filtered list, and the next dialogue to take."""
-    passes.review_sync()
     form = DashboardForm(request.GET or None)
     filters = form.filters() if form.is_valid() else DashboardForm().initial | {"origin": "all", "sort": "priority"}
     try:
