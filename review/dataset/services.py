@@ -1,13 +1,10 @@
-"""Writes of the review app: dataset exports (built by a Celery task) and imports of released datasets.
+"""Writes of the datasets: exports, built by a Celery task (imports of released datasets are review.dataset.importer).
 
-Export: `dataset_export_create` validates the request and queues the task after commit; the task calls
+`dataset_export_create` validates the request and queues the task after commit; the task calls
 `dataset_export_run`, which holds the export through a run token, builds the files in a private work folder,
 validates each against its JSON Schema, zips them and publishes the zip by an atomic rename. A run that dies
 leaves no file behind its export; a redelivered or retried run starts over (the task is idempotent).
 `dataset_build` is the part shared with `manage.py export_dataset`, which writes the folder tree directly.
-
-Import: `dataset_import` reads CoSQL state-tracking, SParC or CHASE files into dialogues (event logs), so that
-existing datasets can be audited and exported again.
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ def worker_quality_page(*, sort: str = "quality", page: int | str = 1) -> Page:
 
 
 def expert_quality_rows() -> list[dict]:
-    """Every expert with the dialogues they ended and what review changed in them (review.agreement's per-expert
+    """Every expert with the dialogues they ended and what review changed in them (review.passes.agreement's per-expert
     figures: share of turns whose acts, SQL, response or utterance a decided pass changed; execution match of the
     corrected queries; rejections)."""
     return _expert_rows(User.objects.filter(role=Role.EXPERT))
@@ -70,7 +70,7 @@ DECIDED = (ReviewPass.Decision.APPROVED, ReviewPass.Decision.REJECTED)
 def expert_work_page(expert: User, *, page: int | str = 1, reviewer_names: bool = False) -> Page:
     """One page of `expert`'s dialogues that review decided (a pass approved or rejected them), newest decision
     first, each with its decided passes and, per turn, the corrections those passes made (the corrections that
-    review.agreement counts in the expert's figures).
+    review.passes.agreement counts in the expert's figures).
 
     An item is {"dialogue", "record", "passes", "turns"}; a turn is {"index", "text", "corrections"}, a correction
     {"field", "label", "old", "new", "before" (None: the expert's value; else the pass whose value it replaced),

@@ -30,7 +30,7 @@ def worker_quality(request):
 
 @role_required("people.manage")
 def expert_quality(request):
-    """Experts and what review changed in their dialogues (the change rates of review.agreement, per expert)."""
+    """Experts and what review changed in their dialogues (the change rates of review.passes.agreement, per expert)."""
     return render(request, "review/expert_quality.html", {"rows": selectors.expert_quality_rows()})
 
 
