@@ -1,13 +1,69 @@
-"""Reading the JSON files that the import commands are given (Spider tables.json, goal files, released datasets).
+"""Reading the JSON the platform is given: files of the import commands (Spider tables.json, goal files, released
+datasets), lines of a corrections file, an uploaded split file, the JSON bodies of the pages' requests.
 
-One place decides what a broken file is told: a person who passed a truncated download, a file in another encoding
-or not JSON at all gets one line naming the file and the problem, never a traceback.
+One place decides what broken JSON is told: a person who passed a truncated download, a file in another encoding,
+not JSON at all, or JSON nested absurdly deep gets one line naming the file (and line) and the problem, never a
+traceback.
 """
 
 import json
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
+
+# The released files nest about 16 levels (an SQL with subqueries inside a turn inside an interaction). Deeper JSON is
+# refused before anything walks it: Python's parser raises RecursionError (not a ValueError) a little under 1,000
+# levels, and recursive code after it gives up sooner (the schema validator at about 256 levels).
+MAX_DEPTH = 100
+
+
+def parse_json(text: str | bytes, *, source: str):
+    """The parsed value of `text` (UTF-8 when bytes); ValidationError with a one-line reason naming `source` (a file
+    name, "FILE, line N", "the request body") when it is not UTF-8, not JSON, or nested deeper than MAX_DEPTH."""
+    if isinstance(text, bytes):
+        text = decoded_text(text, source=source)
+    too_deep = ValidationError(f"{source} is JSON nested deeper than {MAX_DEPTH} levels: no file of ours nests so.")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise too_deep from None
+    except json.JSONDecodeError as exc:
+        # Stopped by the end of the text, or by a string the end of the text left open: a download cut short.
+        ended = not text[exc.pos :].strip() or exc.msg.startswith("Unterminated string")
+        hint = " (the file ends before the JSON does: is it cut short?)" if ended else ""
+        raise ValidationError(
+            f"{source} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}{hint}."
+        ) from None
+    if _deeper_than(data, MAX_DEPTH):
+        raise too_deep
+    return data
+
+
+def decoded_text(raw: bytes, *, source: str) -> str:
+    """`raw` read as UTF-8; ValidationError naming `source` and the first byte that is not."""
+    try:
+        # utf-8-sig: a byte order mark, which some editors write, is not a reason to refuse a file.
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValidationError(
+            f"{source} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}): save it as UTF-8."
+        ) from None
+
+
+def _deeper_than(data, limit: int) -> bool:
+    # Level by level, with lists of our own: walking it recursively is what the limit is there to spare.
+    level = [data] if isinstance(data, dict | list) else []
+    depth = 1
+    while level:
+        if depth > limit:
+            return True
+        below = []
+        for value in level:
+            for child in value.values() if isinstance(value, dict) else value:
+                if isinstance(child, dict | list):
+                    below.append(child)
+        level, depth = below, depth + 1
+    return False
 
 
 def read_json_file(path: Path):
@@ -17,19 +73,4 @@ def read_json_file(path: Path):
         raw = path.read_bytes()
     except OSError as exc:
         raise ValidationError(f"{path}: cannot read it ({exc.strerror}).") from None
-    try:
-        # utf-8-sig: a byte order mark, which some editors write, is not a reason to refuse a file.
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValidationError(
-            f"{path} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}): save it as UTF-8."
-        ) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        # Stopped by the end of the text, or by a string the end of the text left open: a download cut short.
-        ended = not text[exc.pos :].strip() or exc.msg.startswith("Unterminated string")
-        hint = " (the file ends before the JSON does: is it cut short?)" if ended else ""
-        raise ValidationError(
-            f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}{hint}."
-        ) from None
+    return parse_json(raw, source=str(path))

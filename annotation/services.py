@@ -18,6 +18,7 @@ from django.db import transaction
 
 from annotation.jsonfile import read_json_file
 from annotation.models import BlockRecord, Database, Goal, Role, User
+from annotation.signals import person_blocked
 from annotation.sql import analysis
 from annotation.sql.sandbox import execute
 from annotation.sql.schema import introspect_sqlite
@@ -359,6 +360,8 @@ def person_set_blocked(
             person=locked, blocked=blocked, by=by, rule=rule, reason=reason, evidence=sorted(set(evidence))
         )
     person.blocked, person.blocked_reason = locked.blocked, locked.blocked_reason
+    if blocked:
+        person_blocked.send(sender=User, person=locked)
     return record
 
 

@@ -1,6 +1,5 @@
 """Pages of the annotation app: role homes, databases, goals, people and the SQL workbench."""
 
-import json
 import tempfile
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from annotation import selectors, services
 from annotation.forms import BlockForm, DatabaseUploadForm, GoalForm, PersonForm, SqlForm
+from annotation.jsonfile import parse_json
 from annotation.models import Database, Goal, Hardness, Role, User
 from annotation.roles import HOME_URL_NAMES, can, role_of, role_required
 from annotation.sql.analysis import inspect_sql
@@ -129,8 +129,8 @@ def database_table(request, db_id, table_index):
 def _sql_from_request(request) -> str | None:
     if request.content_type == "application/json":
         try:
-            payload = json.loads(request.body or b"{}")
-        except json.JSONDecodeError:
+            payload = parse_json(request.body or b"{}", source="the request body")
+        except ValidationError:
             return None
         sql = payload.get("sql") if isinstance(payload, dict) else None
         return sql if isinstance(sql, str) and len(sql) <= settings.SANDBOX_MAX_SQL_LENGTH else None

@@ -40,6 +40,8 @@ def server_env(*, database_url: str, redis_url: str, data_dir: str | Path, **ove
             # No collectstatic here: serve static files from the finders, without the manifest.
             "STATIC_MANIFEST": "0",
             "LOG_LEVEL": "WARNING",
+            # Plain HTTP on loopback: no redirect to HTTPS, cookies that a client over http:// gets back.
+            "HTTPS": "0",
             "PYTHONUNBUFFERED": "1",
         }
     )

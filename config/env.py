@@ -4,6 +4,7 @@ Every setting the platform reads from the environment goes through one of these 
 (``DEBUG=ture``) stops the process at start-up with a clear message instead of silently meaning something else.
 """
 
+import ipaddress
 import math
 import os
 
@@ -92,3 +93,14 @@ def env_weights(name: str, *, allowed: tuple[str, ...]) -> dict[str, float]:
     if weights and not any(weights.values()):
         raise SettingError(f"{name}: every weight is 0")
     return weights
+
+
+def env_networks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Comma-separated IP addresses or networks (`172.30.57.0/24,10.0.0.5,::1`); an unset or empty variable gives []."""
+    networks = []
+    for item in env_list(name, []):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise SettingError(f"{name}: {item!r} is not an IP address or network") from None
+    return networks

@@ -10,12 +10,20 @@ from pathlib import Path
 
 import dj_database_url
 
-from config.env import SettingError, env_bool, env_float, env_int, env_list, env_str, env_weights
+from config.env import SettingError, env_bool, env_float, env_int, env_list, env_networks, env_str, env_weights
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env_str("SECRET_KEY")
+# The key `make run` signs with (DEBUG=1), in the repository for everyone to read: a server refuses it, even copied
+# into SECRET_KEY by hand, because anyone could forge its sessions.
+DEVELOPMENT_SECRET_KEY = "wozsql-insecure-development-key-change-me-0123456789abcdefghijklmnop"
+if SECRET_KEY.startswith("wozsql-insecure-") and not DEBUG:
+    raise SettingError(
+        "SECRET_KEY is the repository's development key, which anyone can read: set it to a long random string of "
+        "your own, e.g. the output of `python -c 'import secrets; print(secrets.token_urlsafe(50))'`"
+    )
 if not SECRET_KEY:
     if not DEBUG:
         # A server must never sign sessions with a key that is in the repository: anyone could forge them.
@@ -24,7 +32,7 @@ if not SECRET_KEY:
             "`python -c 'import secrets; print(secrets.token_urlsafe(50))'` (or set DEBUG=1 on a development machine)"
         )
     # Development only (DEBUG=1, as `make run` sets it): nothing signed with this key leaves the machine.
-    SECRET_KEY = "wozsql-insecure-development-key-change-me-0123456789abcdefghijklmnop"
+    SECRET_KEY = DEVELOPMENT_SECRET_KEY
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -46,6 +54,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: whatever counts or logs by address after it sees the client's (TRUSTED_PROXIES).
+    "config.client_address.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -54,6 +64,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.content_security_policy.ContentSecurityPolicyMiddleware",
     # Last, as django-axes asks: it turns a sign-in refused for too many failures into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -249,6 +260,12 @@ MAX_DATABASE_UPLOAD_MB = env_int("MAX_DATABASE_UPLOAD_MB", 200, minimum=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 
+# --- The client's address (config/client_address.py) -------------------------------------------------------------
+# The reverse proxies in front of the servers (addresses or networks, comma-separated): from them, and only from
+# them, X-Forwarded-For names the client. Empty (the default): nothing is in front, the connection's address is the
+# client's. docker-compose.yml sets its own network, where nginx is the only one that forwards.
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
+
 # --- Auth, i18n, static --------------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
@@ -258,17 +275,28 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
-# Sign-in throttling (django-axes). After LOGIN_FAILURE_LIMIT failed sign-ins for one account, or from one address,
-# every sign-in there is refused, even with the right password, until LOGIN_LOCKOUT_MINUTES pass without another
-# try. A failure counts until LOGIN_LOCKOUT_MINUTES after the last one of its account and address. The counts are
-# rows in the database, so every server process behind the proxy sees the same ones. The address is REMOTE_ADDR:
-# behind a proxy Daphne must run with --proxy-headers (docker-compose.yml), or every sign-in shares the proxy's.
+# Sign-in throttling (django-axes; annotation/throttle.py). Failed sign-ins are counted three ways, each with its own
+# limit; once one count reaches its limit, every sign-in it covers is refused, even with the right password, until
+# LOGIN_LOCKOUT_MINUTES pass without another try (a failure counts that long after the last one). One person's typos
+# lock their account at their address only (LOGIN_FAILURE_LIMIT), not the lab or campus that shares the address;
+# guesses at one account from many addresses stop at LOGIN_ACCOUNT_FAILURE_LIMIT; a spray over many accounts from one
+# address at LOGIN_ADDRESS_FAILURE_LIMIT (a lab of more people than that signing in at once behind one address may
+# need it higher). The counts are rows in the database, shared by every server process. The address is REMOTE_ADDR,
+# the client's own behind TRUSTED_PROXIES (config/client_address.py).
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_ACCOUNT_FAILURE_LIMIT = env_int("LOGIN_ACCOUNT_FAILURE_LIMIT", 10, minimum=1)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20, minimum=1)
 LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1)
+LOGIN_FAILURE_LIMITS = {
+    ("username", "ip_address"): LOGIN_FAILURE_LIMIT,
+    ("username",): LOGIN_ACCOUNT_FAILURE_LIMIT,
+    ("ip_address",): LOGIN_ADDRESS_FAILURE_LIMIT,
+}
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
-AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_HANDLER = "annotation.throttle.SignInThrottle"
+AXES_LOCKOUT_PARAMETERS = [list(parameters) for parameters in LOGIN_FAILURE_LIMITS]
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT  # the scale SignInThrottle reports on; each count has its own limit above
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_LOCKOUT_CALLABLE = "annotation.views.login_locked_out"
 # Its start-up banner would print on every manage.py command.
 AXES_VERBOSE = False
@@ -294,16 +322,25 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", True)
 WHITENOISE_AUTOREFRESH = DEBUG
 
-# --- Security (production values are on unless DEBUG; `manage.py check --deploy` must stay quiet) ---------------
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
-CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
-SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
+# --- Security: production values unless DEBUG; `manage.py check --deploy` stays quiet (config/tests) -----------------
+# The platform is reached over HTTPS (directly, or through a proxy that terminates TLS, as docker-compose.yml's nginx
+# does): cookies are sent over HTTPS only, plain HTTP is redirected, and browsers are told to use HTTPS for a year
+# (HSTS). HTTPS=0 turns all of it off for a server reached over plain HTTP (a laptop; the tests' and benchmarks'
+# servers on loopback); each can be set on its own too.
+HTTPS = env_bool("HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+# docker-compose.yml's health check asks each server directly, over HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
 SECURE_HSTS_PRELOAD = SECURE_HSTS_SECONDS > 0
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY", False) else None
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# config/content_security_policy.py; off with DEBUG, whose error pages run inline script.
+CONTENT_SECURITY_POLICY = env_bool("CONTENT_SECURITY_POLICY", not DEBUG)
 
 LOGGING = {
     "version": 1,

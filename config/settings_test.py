@@ -3,11 +3,14 @@
 The platform refuses to start without a SECRET_KEY unless DEBUG is on, and the tests run with DEBUG off, as a server
 does. The key goes into the environment before the settings are read, so the Daphne servers, Celery workers and
 `manage.py` runs that the tests start as subprocesses (they inherit the environment) have it too. A key already set
-in the environment is kept.
+in the environment is kept; so is HTTPS, which is off here unless set.
 """
 
 import os
 
+# The test client, the browser tests' Daphne and the benchmarks' servers speak plain HTTP on this machine: no HTTPS
+# redirect, no Secure-only cookies (the production defaults are checked by config/tests/test_deploy_check.py).
+os.environ.setdefault("HTTPS", "0")
 os.environ.setdefault("SECRET_KEY", "wozsql-test-suite-key-not-a-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
 
 from config.settings import *  # noqa: E402,F403

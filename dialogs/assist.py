@@ -5,7 +5,7 @@ the previous SQL turn, proposed schema links, a draft response). docs/chase.md d
 The reading itself is the SQL core's (`annotation.sql.intents`, `.relations`, `.linking`, `.drafts`: pure functions
 of SQL text and a schema); this module feeds them from a dialogue: the previous turn's SQL, real values from the
 database, and how often each intent category was collected so far. The room records what they return as events
-(`dialogs.services`), so a recommendation or a detected label is in the log like any other message.
+(`dialogs.room`), so a recommendation or a detected label is in the log like any other message.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Campaigns: writing them (with every rule checked here, for the admin pages and the Django admin alike) and reading
-how far each has got. Which goal pairing hands out is `dialogs.services.goal_choose`. See docs/crowd.md."""
+how far each has got. Which goal pairing hands out is `dialogs.lobby.goal_choose`. See docs/crowd.md."""
 
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -10,8 +10,8 @@ from django.db import transaction
 from django.db.models import Count
 
 from annotation.models import Database, Goal, Hardness, User
+from dialogs.lobby import dialogues_collected
 from dialogs.models import Campaign, campaign_join_token
-from dialogs.services import dialogues_collected
 
 
 def campaign_check(

@@ -1,9 +1,10 @@
 """Websocket consumers: the lobby and the dialogue room. Protocol: docs/protocol.md.
 
-Consumers are thin. They parse and bound what arrives, ask `annotation.roles` and `dialogs.services` (which decide
-and write), and deliver what the services committed. Delivery per socket is exactly-once and in order: each socket
-remembers the last sequence number it sent; a broadcast that arrives out of order or after a gap makes it read the
-missing events from the database, and a duplicate is ignored. The channel layer alone is at-most-once.
+Consumers are thin. Frames arrive parsed and bounded (dialogs.transport); the consumers ask `annotation.roles` and
+the services (`dialogs.lobby`, `dialogs.room`: they decide, write, and say who is told what after commit through
+`dialogs.broadcast`), and deliver what the services committed. Delivery per socket is exactly-once and in order:
+each socket remembers the last sequence number it sent; a broadcast that arrives out of order or after a gap makes it
+read the missing events from the database, and a duplicate is ignored. The channel layer alone is at-most-once.
 """
 
 import asyncio
@@ -11,198 +12,35 @@ import copy
 import functools
 import json
 import logging
-import re
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.utils import timezone
 
 from annotation.roles import can
-from dialogs import log, presence, selectors, services
+from dialogs import broadcast, lobby, log, presence, room, selectors
+from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocket
-from dialogs.services import DialogueError
+from dialogs.transport import (
+    CLOSE_FORBIDDEN,
+    CLOSE_NOT_FOUND,
+    CLOSE_UNAUTHENTICATED,
+    TRANSPORT_MAX_FRAME_BYTES,
+    JsonConsumer,
+    RateLimit,
+)
 from dialogs.visibility import event_view
-
-try:
-    from autobahn.exception import Disconnected as _DaphneDisconnected
-except ImportError:  # pragma: no cover - autobahn comes with Daphne
-    _DaphneDisconnected = OSError
 
 logger = logging.getLogger(__name__)
 
-# What sending on a socket whose client has just gone raises: Daphne (autobahn) once the closing handshake has begun,
-# before the disconnect reaches the consumer; other ASGI servers an OSError, as the ASGI spec asks.
-SOCKET_CLOSED_ERRORS = (OSError, _DaphneDisconnected)
-
-# Close codes (4000–4999 are the application's): the client shows the reason and does not retry 4401/4403/4404.
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_FORBIDDEN = 4403
-CLOSE_NOT_FOUND = 4404
-
-
-def person_group(user_id: int) -> str:
-    return f"person-{user_id}"
-
-
-# Daphne's default websocket_max_message_size, which autobahn applies to the frames it sends too: a bigger one is not
-# sent, and the socket is closed with 1011.
-TRANSPORT_MAX_FRAME_BYTES = 1024 * 1024
-# The key config/asgi.py adds to a `websocket.receive` when a frame was over that limit: the text is then only the
-# frame's head (what arrived first), and the key's value is the frame's size in bytes.
-OVERSIZED_FRAME_KEY = "wozsql.oversized_bytes"
-
-LOBBY_GROUP = "lobby"
 # After an event of these kinds (that its side sees), a room socket sends the screen's state again.
 STATE_CHANGING_KINDS = frozenset({"end", "score", "response"})
 # Events up to this size (their payload as JSON) travel inside the broadcast, so each socket delivers them without
 # reading the log; bigger ones (SQL result tables) and any gap are read from the database.
 INLINE_EVENT_BYTES = 16 * 1024
-TIMED_OUT_MESSAGE = "No expert became free in time. Thank you for waiting: here is your completion code."
-NO_GOAL_MESSAGE = "You have done every task we have for now. Thank you: here is your completion code."
-
-
-_DECODER = json.JSONDecoder()
-_BLANK = re.compile(r"[ \t\n\r]*")
-
-
-def frame_id(text: str) -> str | None:
-    """The client id (`id`, 1–64 characters) of a frame that is refused before it is parsed (too large, rate limited,
-    not valid JSON), or None. Read pair by pair from the top level of the JSON object, so that an id that comes before
-    whatever is wrong is found: in a frame that is not valid JSON further on, or in only the head of a frame too large
-    to be received whole."""
-    match = _BLANK.match
-    index = match(text).end()
-    if text[index : index + 1] != "{":
-        return None
-    index += 1
-    try:
-        while True:
-            key, index = _DECODER.raw_decode(text, match(text, index).end())
-            index = match(text, index).end()
-            if text[index : index + 1] != ":":
-                return None
-            value, index = _DECODER.raw_decode(text, match(text, index + 1).end())
-            if key == "id":
-                return value if isinstance(value, str) and 1 <= len(value) <= 64 else None
-            index = match(text, index).end()
-            if text[index : index + 1] != ",":
-                return None
-            index += 1
-    except ValueError:  # the cut, or the fault: no id before it
-        return None
-
-
-class _RateLimit:
-    """A token bucket per socket: WS_RATE_PER_MINUTE messages a minute, with a burst of a quarter of that (at least
-    5; docs/protocol.md states it)."""
-
-    def __init__(self, per_minute: int):
-        self.rate = per_minute / 60.0
-        self.capacity = max(5.0, per_minute / 4)
-        self.tokens = self.capacity
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
-class _JsonConsumer(AsyncWebsocketConsumer):
-    """Bounded, parsed JSON frames with errors that say what was wrong; subclasses implement `on_message`."""
-
-    peer_gone = False  # the client closed the socket; its disconnect has not been handled yet
-
-    async def __call__(self, scope, receive, send):
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            # However the consumer ends, this process no longer holds its socket. After a crash (a handler raised:
-            # no disconnect handler runs then) or a close the database could not record, its row is still there:
-            # the background loop's next round removes it, with its leave (presence.sockets_vouch).
-            if hasattr(self, "channel_name"):
-                presence.socket_forget(channel_name=self.channel_name)
-
-    async def send_json(self, content: dict) -> None:
-        await self.send_text(json.dumps(content, ensure_ascii=False))
-
-    async def send_text(self, text: str) -> None:
-        """Send one frame. A client that has just closed the socket is not an error: whatever was on its way is
-        dropped quietly (a room client resumes from its last sequence number), and nothing more is sent."""
-        if self.peer_gone:
-            return
-        try:
-            await self.send(text_data=text)
-        except SOCKET_CLOSED_ERRORS as exc:
-            self.peer_gone = True
-            logger.debug("socket closed by the client before a frame could be sent: %s", exc)
-
-    async def refuse(self, code: int) -> None:
-        """Close with an application code (4401/4403/4404) that the client can read.
-
-        Closing before the handshake makes Daphne answer a bare HTTP 403: a browser then sees only 1006 and would
-        retry for ever. Accepting first and closing at once delivers the code the protocol promises.
-        """
-        await self.accept()
-        await self.close(code=code)
-
-    async def send_error(self, code: str, message: str, client_id=None) -> None:
-        error = {"type": "error", "code": code, "message": message}
-        if client_id is not None:
-            error["id"] = client_id
-        await self.send_json(error)
-
-    async def websocket_receive(self, message):
-        if OVERSIZED_FRAME_KEY in message:  # the head of a frame over Daphne's own limit (config/asgi.py)
-            await self.refuse_frame("too_large", self._size_limit_text(), message.get("text") or "")
-            return
-        await super().websocket_receive(message)
-
-    async def receive(self, text_data=None, bytes_data=None):
-        if text_data is None:
-            await self.send_error("bad_frame", "Send JSON text frames, not binary.")
-            return
-        if len(text_data.encode("utf-8")) > settings.WS_MAX_MESSAGE_BYTES:
-            await self.refuse_frame("too_large", self._size_limit_text(), text_data)
-            return
-        if not self.rate_limit.allow():
-            await self.refuse_frame("rate_limited", "Too many messages; slow down.", text_data)
-            return
-        try:
-            message = json.loads(text_data)
-        except ValueError:
-            await self.refuse_frame("bad_json", "The message is not valid JSON.", text_data)
-            return
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await self.refuse_frame("bad_message", "A message is a JSON object with a string 'type'.", text_data)
-            return
-        await self.on_message(message)
-
-    async def refuse_frame(self, code: str, message: str, text: str) -> None:
-        """Refuse a frame before it is parsed, with its id when one can be read (the client resends or gives up on
-        exactly that message)."""
-        await self.send_error(code, message, frame_id(text))
-
-    async def refuse_message(self, received: dict, code: str, message: str) -> None:
-        """Refuse a parsed frame, with its id when it had one."""
-        client_id = received.get("id")
-        await self.send_error(code, message, client_id if isinstance(client_id, str) else None)
-
-    @staticmethod
-    def _size_limit_text() -> str:
-        return f"Messages are limited to {settings.WS_MAX_MESSAGE_BYTES} bytes."
-
-    async def on_message(self, message: dict) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
 
 
 class _SharedOverview:
@@ -243,7 +81,7 @@ class _SharedOverview:
 _overview = _SharedOverview()
 
 
-class LobbyConsumer(_JsonConsumer):
+class LobbyConsumer(JsonConsumer):
     """Workers wait here for a partner; experts say they are ready and see who waits."""
 
     tick_seconds = 5.0
@@ -253,7 +91,7 @@ class LobbyConsumer(_JsonConsumer):
     status_delay_seconds = 0.5
 
     async def connect(self):
-        self.rate_limit = _RateLimit(settings.WS_RATE_PER_MINUTE)
+        self.rate_limit = RateLimit(settings.WS_RATE_PER_MINUTE)
         self.user = self.scope.get("user")
         self.ticker = None
         self.status_pending = False  # a status is scheduled and has not read the lobby yet
@@ -265,8 +103,8 @@ class LobbyConsumer(_JsonConsumer):
         if not (await database_sync_to_async(self._allowed)()):
             await self.refuse(CLOSE_FORBIDDEN)
             return
-        await self.channel_layer.group_add(person_group(self.user.pk), self.channel_name)
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_add(broadcast.person_group(self.user.pk), self.channel_name)
+        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
         await database_sync_to_async(presence.socket_opened)(
             channel_name=self.channel_name, person_id=self.user.pk, kind=LiveSocket.Kind.LOBBY
@@ -288,47 +126,25 @@ class LobbyConsumer(_JsonConsumer):
             # The person's last lobby socket going starts their entry's reconnection grace (dialogs.presence).
             await database_sync_to_async(presence.socket_closed)(channel_name=self.channel_name)
         if getattr(self, "user", None) is not None and self.user.is_authenticated:
-            await self.channel_layer.group_discard(person_group(self.user.pk), self.channel_name)
-            await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+            await self.channel_layer.group_discard(broadcast.person_group(self.user.pk), self.channel_name)
+            await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
 
     async def on_message(self, message):
         kind = message["type"]
         if kind == "ping":
             await self.send_json({"type": "pong"})
         elif kind == "join":
+            # Joining pairs whoever can be paired, and tells them (dialogs.lobby): nothing more for the socket to do.
             try:
-                await database_sync_to_async(services.lobby_join)(person=self.user)
+                await database_sync_to_async(lobby.lobby_enter)(person=self.user)
             except DialogueError as exc:
                 await self.refuse_message(message, exc.code, exc.message)
-                return
-            await self._pair_and_announce()
         elif kind == "leave":
-            await database_sync_to_async(services.lobby_leave)(person=self.user)
-            await self.channel_layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+            await database_sync_to_async(lobby.lobby_leave)(person=self.user)
         elif kind == "status":
             await self._send_status(fresh_since=time.monotonic())
         else:
             await self.refuse_message(message, "unknown_type", f"Unknown message type {kind!r}.")
-
-    async def _pair_and_announce(self):
-        started = timezone.now()
-        dialogues = await database_sync_to_async(self._pair)()
-        for dialogue_id, worker_id, expert_id in dialogues:
-            for person_id in (worker_id, expert_id):
-                await self.channel_layer.group_send(
-                    person_group(person_id), {"type": "lobby.paired", "dialogue": dialogue_id}
-                )
-        # Pairing also sends away workers who have had every goal; without a word they would wait for ever.
-        for entry in await database_sync_to_async(selectors.lobby_no_goal_since)(started):
-            await self.channel_layer.group_send(
-                person_group(entry.person_id),
-                {"type": "lobby.released", "completion_code": entry.completion_code, "message": NO_GOAL_MESSAGE},
-            )
-        await self.channel_layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
-
-    @staticmethod
-    def _pair():
-        return [(d.pk, d.worker_id, d.expert_id) for d in services.lobby_pair()]
 
     async def _tick(self):
         # Refreshes the estimate. Releasing long waits, expiring entries nobody is behind and abandoning rooms is
@@ -369,12 +185,15 @@ class LobbyConsumer(_JsonConsumer):
             {"type": "paired", "dialogue": event["dialogue"], "url": selectors.dialogue_room_url(event["dialogue"])}
         )
 
+    async def person_blocked(self, event):
+        await self.close(code=CLOSE_FORBIDDEN)
+
     async def lobby_released(self, event):
         await self.send_json(
             {
                 "type": "released",
                 "completion_code": event["completion_code"],
-                "message": event.get("message", TIMED_OUT_MESSAGE),
+                "message": event.get("message", broadcast.TIMED_OUT_MESSAGE),
             }
         )
 
@@ -408,12 +227,12 @@ def _sandbox_executor(pool: str) -> ThreadPoolExecutor:
 
 
 def _table_bounded(view: dict) -> dict:
-    """An event's view with its result table cut to what a frame carries (services.result_bounded)."""
+    """An event's view with its result table cut to what a frame carries (room.result_bounded)."""
     payload = view["payload"]
     if view["kind"] == EventKind.SQL_RUN and isinstance(payload.get("result"), dict):
-        return {**view, "payload": {**payload, "result": services.result_bounded(payload["result"])}}
+        return {**view, "payload": {**payload, "result": room.result_bounded(payload["result"])}}
     if view["kind"] == EventKind.RESULT_SHARED:
-        return {**view, "payload": services.result_bounded(payload)}
+        return {**view, "payload": room.result_bounded(payload)}
     return view
 
 
@@ -435,21 +254,23 @@ async def rooms_catch_up() -> None:
     would have shown the gap never comes (dialogs/tests/test_faults.py). The nudge goes to the socket's own channel and
     is handled as any broadcast: the socket reads what it missed from the log. Only a socket still behind what was read
     on the round before is nudged, so that an event merely on its way at the moment of reading costs nothing."""
-    rooms = [room for room in list(_open_rooms) if room.ready]
+    rooms = [consumer for consumer in list(_open_rooms) if consumer.ready]
     if not rooms:
         return
-    latest = await database_sync_to_async(_last_seqs)({room.dialogue.pk for room in rooms})
-    for room in rooms:
-        if room.sent_seq < room.seq_a_round_ago:
-            await room.channel_layer.send(room.channel_name, {"type": "dialogue.event", "seq": room.seq_a_round_ago})
-        room.seq_a_round_ago = latest.get(room.dialogue.pk, 0)
+    latest = await database_sync_to_async(_last_seqs)({consumer.dialogue.pk for consumer in rooms})
+    for consumer in rooms:
+        if consumer.sent_seq < consumer.seq_a_round_ago:
+            await consumer.channel_layer.send(
+                consumer.channel_name, {"type": "dialogue.event", "seq": consumer.seq_a_round_ago}
+            )
+        consumer.seq_a_round_ago = latest.get(consumer.dialogue.pk, 0)
 
 
-class DialogueConsumer(_JsonConsumer):
+class DialogueConsumer(JsonConsumer):
     """One participant's socket in one room."""
 
     async def connect(self):
-        self.rate_limit = _RateLimit(settings.WS_RATE_PER_MINUTE)
+        self.rate_limit = RateLimit(settings.WS_RATE_PER_MINUTE)
         self.user = self.scope.get("user")
         self.sent_seq = 0
         self.seq_a_round_ago = 0  # the dialogue's last seq when rooms_catch_up last looked
@@ -473,7 +294,9 @@ class DialogueConsumer(_JsonConsumer):
             await self.refuse(CLOSE_FORBIDDEN)
             return
         # Subscribe first, then read what was missed (docs/pitfalls.md: the reverse order loses what falls in between).
-        await self.channel_layer.group_add(self.dialogue.group_name, self.channel_name)
+        await self.channel_layer.group_add(broadcast.dialogue_group(self.dialogue.pk), self.channel_name)
+        # A block closes every socket of the person at once (dialogs.lobby.on_person_blocked), rooms included.
+        await self.channel_layer.group_add(broadcast.person_group(self.user.pk), self.channel_name)
         await self.accept()
         _open_rooms.add(self)
         joined = await database_sync_to_async(self._joined)()
@@ -497,7 +320,7 @@ class DialogueConsumer(_JsonConsumer):
             return "missing"
         self.user.refresh_from_db()
         try:
-            self.side = services.dialogue_side(dialogue=self.dialogue, person=self.user)
+            self.side = room.dialogue_side(dialogue=self.dialogue, person=self.user)
         except DialogueError:
             return "forbidden"
         return "ok"
@@ -512,13 +335,14 @@ class DialogueConsumer(_JsonConsumer):
         _open_rooms.discard(self)
         if not hasattr(self, "dialogue") or not hasattr(self, "side"):
             return
-        await self.channel_layer.group_discard(self.dialogue.group_name, self.channel_name)
+        await self.channel_layer.group_discard(broadcast.dialogue_group(self.dialogue.pk), self.channel_name)
+        await self.channel_layer.group_discard(broadcast.person_group(self.user.pk), self.channel_name)
         if self.abandon_timer:
             self.abandon_timer.cancel()
         left = await database_sync_to_async(self._left)()
         if left:
             await self._broadcast([left[0]])
-        still_open = await database_sync_to_async(services.side_connections)(self.dialogue, self.side)
+        still_open = await database_sync_to_async(room.side_connections)(self.dialogue, self.side)
         if still_open[0] == 0:  # another tab of the same person keeps the side present
             await self._presence("reconnecting")
 
@@ -549,7 +373,7 @@ class DialogueConsumer(_JsonConsumer):
         self.dialogue.refresh_from_db(fields=_DIALOGUE_OWN_FIELDS)
         self.turns = log.dialogue_turns(self.dialogue)
         self.turns_seq = self.dialogue.last_seq
-        self.partner_connected = services.partner_connected(self.dialogue, self.side)
+        self.partner_connected = room.partner_connected(self.dialogue, self.side)
         return selectors.dialogue_snapshot(
             dialogue=self.dialogue, role=self.side, turns=self.turns, partner_connected=self.partner_connected
         )
@@ -574,11 +398,11 @@ class DialogueConsumer(_JsonConsumer):
                 # on the one it is given, and this socket's own tasks (the abandon timer) go on using theirs on the
                 # shared thread meanwhile.
                 post = database_sync_to_async(
-                    services.dialogue_post, thread_sensitive=False, executor=_sandbox_executor(pool)
+                    room.dialogue_post, thread_sensitive=False, executor=_sandbox_executor(pool)
                 )
                 dialogue = copy.copy(self.dialogue)
             else:
-                post = database_sync_to_async(services.dialogue_post)
+                post = database_sync_to_async(room.dialogue_post)
                 dialogue = self.dialogue
             later = []
             results = await post(dialogue=dialogue, person=self.user, message=message, turns=turns, later=later)
@@ -612,7 +436,18 @@ class DialogueConsumer(_JsonConsumer):
                     "created_at": event.created_at.isoformat(),
                     "payload": payload,
                 }
-            await self.channel_layer.group_send(self.dialogue.group_name, message)
+            await self.channel_layer.group_send(broadcast.dialogue_group(self.dialogue.pk), message)
+
+    async def person_blocked(self, message):
+        # From now on this socket refuses whatever is still on its way (dialogue_post reads `blocked` through can()).
+        self.user.blocked = True
+        await self.close(code=CLOSE_FORBIDDEN)
+
+    async def lobby_paired(self, message):
+        pass  # the person group also carries lobby notices, which are no news to a room socket
+
+    async def lobby_released(self, message):
+        pass
 
     async def dialogue_event(self, message):
         if not self.ready:
@@ -687,7 +522,7 @@ class DialogueConsumer(_JsonConsumer):
 
     async def _presence(self, state: str):
         await self.channel_layer.group_send(
-            self.dialogue.group_name,
+            broadcast.dialogue_group(self.dialogue.pk),
             {"type": "dialogue.presence", "side": self.side, "state": state, "channel": self.channel_name},
         )
 
@@ -711,7 +546,7 @@ class DialogueConsumer(_JsonConsumer):
     async def _abandon_after(self, seconds: float):
         try:
             await asyncio.sleep(seconds + 0.5)
-            ended = await database_sync_to_async(services.dialogue_abandon_if_gone)(dialogue=self.dialogue)
+            ended = await database_sync_to_async(room.dialogue_abandon_if_gone)(dialogue=self.dialogue)
             await self._broadcast([event for event, _ in ended])
         except asyncio.CancelledError:
             pass
@@ -771,11 +606,11 @@ class _OperationsFeed:
 _operations = _OperationsFeed()
 
 
-class OperationsConsumer(_JsonConsumer):
+class OperationsConsumer(JsonConsumer):
     """The admins' live board (`/manage/live/`): an `overview` frame every OPERATIONS_REFRESH_SECONDS."""
 
     async def connect(self):
-        self.rate_limit = _RateLimit(settings.WS_RATE_PER_MINUTE)
+        self.rate_limit = RateLimit(settings.WS_RATE_PER_MINUTE)
         self.user = self.scope.get("user")
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)

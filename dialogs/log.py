@@ -1,6 +1,6 @@
 """A dialogue's event log: the payload of every event kind, and the fold of the log into turns.
 
-This module is the one home of both. The room writes events with these payloads (`dialogs.services`), the dataset
+This module is the one home of both. The room writes events with these payloads (`dialogs.room`), the dataset
 import writes them the same way (`review.dataset.importer`), review corrections are appended as events of their own,
 and everything that reads a dialogue folds the log here:
 
@@ -36,6 +36,32 @@ DRAFT_KEPT, DRAFT_EDITED, DRAFT_REPLACED = "kept", "edited", "replaced"
 
 
 # --- Payloads --------------------------------------------------------------------------------------------------------
+
+
+class TextRefused(ValueError):
+    """A text no payload may carry; `code` is the room's error code for it ("invalid" or "too_long")."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def text_checked(value, *, name: str, limit: int, required: bool = True, setting: str = "") -> str:
+    """`value` as a payload carries it (stripped), or TextRefused with the reason: not a string, a NUL in it, empty
+    when `required`, longer than `limit` characters. `name` is what the reason calls the text; `setting`, when given,
+    names the setting the limit comes from. Every way a text enters a log (the room, an import) asks this."""
+    if not isinstance(value, str):
+        raise TextRefused("invalid", f"{name} must be a string.")
+    if "\x00" in value:
+        # PostgreSQL stores no NUL in text or jsonb: the write would fail with a DataError.
+        raise TextRefused("invalid", f"{name} must not contain NUL characters.")
+    value = value.strip()
+    if required and not value:
+        raise TextRefused("invalid", f"{name} must not be empty.")
+    if len(value) > limit:
+        where = f" ({setting})" if setting else ""
+        raise TextRefused("too_long", f"{name} is longer than {limit} characters{where}.")
+    return value
 
 
 def utterance_payload(text: str) -> dict:

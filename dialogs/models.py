@@ -83,10 +83,6 @@ class Dialogue(models.Model):
         return f"Dialogue {self.pk} on {self.database_id} ({self.status})"
 
     @property
-    def group_name(self) -> str:
-        return f"dialogue-{self.pk}"
-
-    @property
     def is_over(self) -> bool:
         return self.status in ENDED_STATUSES
 
@@ -249,7 +245,7 @@ class CampaignQuerySet(models.QuerySet):
 class Campaign(models.Model):
     """A named collection: which goals (those chosen, else every active goal of its databases), how many dialogues
     each should get, in what hardness mix they are handed out, when it is open, where a crowd worker goes back to
-    with their code, and the bonus rule. Pairing reads campaigns in `dialogs.services.goal_pick_for`."""
+    with their code, and the bonus rule. Pairing reads campaigns in `dialogs.lobby.goal_choose`."""
 
     name = models.CharField(max_length=120, unique=True)
     join_token = models.CharField(max_length=32, unique=True, default=campaign_join_token, editable=False)

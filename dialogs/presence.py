@@ -29,9 +29,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotation.models import Role, User
-from dialogs import log
+from dialogs import broadcast, log
+from dialogs.errors import DialogueError
+from dialogs.lobby import lobby_pair, lobby_release_expired
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocket, LobbyEntry, ServerLease
-from dialogs.services import DialogueError, dialogue_presence
+from dialogs.room import dialogue_presence, dialogue_record, dialogues_sweep
 
 # This process's lease: host, pid and a random part (a pid is reused after a restart).
 SERVER_ID = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
@@ -60,6 +62,14 @@ def socket_opened(
         _socket_row(channel_name, server_id, person_id, kind, dialogue_id, side)
         if server_id == SERVER_ID:
             _held[channel_name] = (person_id, kind, dialogue_id, side)
+    if (
+        kind == LiveSocket.Kind.LOBBY
+        and LobbyEntry.objects.filter(
+            person_id=person_id, role=Role.EXPERT, outcome=LobbyEntry.Outcome.WAITING
+        ).exists()
+    ):
+        # A ready expert's desk opened: only now may they be paired (lobby_pair), so pair whoever waits.
+        lobby_pair()
 
 
 def _socket_row(channel_name, server_id, person_id, kind, dialogue_id, side) -> None:
@@ -94,7 +104,10 @@ def room_socket_closed(*, channel_name: str, person: User, dialogue: Dialogue) -
     with _held_lock, transaction.atomic():
         if not socket_closed(channel_name=channel_name):
             return None
-        return dialogue_presence(dialogue=dialogue, person=person, joined=False)
+        try:
+            return dialogue_presence(dialogue=dialogue, person=person, joined=False)
+        except DialogueError:  # no longer a participant (blocked while the socket was open): the row goes all the same
+            return None
 
 
 def socket_forget(*, channel_name: str) -> None:
@@ -252,8 +265,6 @@ def dialogue_release_unjoined(*, dialogue: Dialogue, now=None) -> bool:
     """End a dialogue the expert never joined (abandoned, incomplete: not for review), put its worker back in the queue
     ahead of everyone who came after them, and take the expert out of the lobby (a ghost: their tab is gone). The end
     event says `requeued`, so the worker's screen takes them back to the lobby. False when it no longer applies."""
-    from dialogs.services import dialogue_record
-
     now = now or timezone.now()
     with transaction.atomic():
         locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
@@ -287,31 +298,20 @@ def dialogue_release_unjoined(*, dialogue: Dialogue, now=None) -> bool:
 def housekeeping(*, now=None) -> Housekeeping:
     """One round of everything that must happen even with nobody online, in order: stopped servers first (their
     sockets' leaves start the grace periods the later steps read)."""
-    from dialogs.services import dialogues_sweep, lobby_release_expired
-
     now = now or timezone.now()
     report = servers_reap(now=now)
     report.expired_entries = lobby_expire_disconnected(now=now)
     report.released_dialogues = dialogues_release_unjoined(now=now)
+    if report.released_dialogues:
+        lobby_pair()  # their workers are back in the queue, first in line
     report.timed_out = lobby_release_expired(now=now)
     report.abandoned_dialogues = dialogues_sweep(now=now)
     return report
 
 
 async def announce(report: Housekeeping) -> None:
-    """Tell the people a housekeeping round concerns (after its writes committed): released workers get their
-    completion code, rooms get the events written for them (their sockets read them from the log), and lobby screens
-    refresh."""
-    from channels.layers import get_channel_layer
-
-    from dialogs.consumers import LOBBY_GROUP, TIMED_OUT_MESSAGE, person_group
-
-    layer = get_channel_layer()
-    for entry in report.timed_out:
-        await layer.group_send(
-            person_group(entry.person_id),
-            {"type": "lobby.released", "completion_code": entry.completion_code, "message": TIMED_OUT_MESSAGE},
-        )
+    """Tell the rooms a housekeeping round wrote to (their sockets read the events from the log) and refresh lobby
+    screens. Released workers were told by the lobby's own write (dialogs.lobby, after commit)."""
     rooms = {dialogue_id: seq for dialogue_id, seq in report.left_rooms + report.rejoined_rooms}
     rooms.update({dialogue.pk: dialogue.last_seq for dialogue in report.released_dialogues})
     # A sweep is often the only one to see a side gone (its server was killed, or it never said goodbye): whoever is
@@ -319,6 +319,6 @@ async def announce(report: Housekeeping) -> None:
     rooms.update({dialogue.pk: dialogue.last_seq for dialogue in report.abandoned_dialogues})
     for dialogue_id, seq in rooms.items():
         # No event inline: each socket reads what it has not sent from the log, in order.
-        await layer.group_send(f"dialogue-{dialogue_id}", {"type": "dialogue.event", "seq": seq})
-    if report.timed_out or report.expired_entries or report.released_dialogues or report.reaped_servers:
-        await layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+        await broadcast.send(broadcast.dialogue_group(dialogue_id), {"type": "dialogue.event", "seq": seq})
+    if report.expired_entries or report.released_dialogues or report.reaped_servers:
+        await broadcast.send(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})

@@ -7,9 +7,10 @@ from django.conf import settings
 from django.urls import reverse
 
 from annotation.models import Role, User
+from dialogs.lobby import experts_ready
 from dialogs.log import answered_questions, dialogue_turns
 from dialogs.models import Dialogue, DialogueMode, DialogueStatus, LobbyEntry
-from dialogs.services import partner_connected as partner_connected_in
+from dialogs.room import partner_connected as partner_connected_in
 
 
 def _recent_wait_seconds() -> float | None:
@@ -48,6 +49,7 @@ def lobby_overview() -> LobbyOverview:
         .order_by("joined_at", "id")
     )
     waiting = list(LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING).values_list("person_id", "role"))
+    at_desk = set(experts_ready().values_list("person_id", flat=True))
     open_dialogues: dict[int, list[dict]] = {}
     worker_dialogues: dict[int, int] = {}
     open_chats = Dialogue.objects.filter(
@@ -63,9 +65,7 @@ def lobby_overview() -> LobbyOverview:
         waiting_people=frozenset(person_id for person_id, _ in waiting),
         # Ready and free: an expert at their EXPERT_MAX_DIALOGUES takes nobody until one of them ends.
         ready_experts=sum(
-            1
-            for person_id, role in waiting
-            if role == Role.EXPERT and len(open_dialogues.get(person_id, [])) < settings.EXPERT_MAX_DIALOGUES
+            1 for person_id in at_desk if len(open_dialogues.get(person_id, [])) < settings.EXPERT_MAX_DIALOGUES
         ),
         typical_wait=_recent_wait_seconds(),
         open_dialogues=open_dialogues,
@@ -112,11 +112,6 @@ def lobby_status(person: User, overview: LobbyOverview | None = None) -> dict:
 
 def dialogue_room_url(dialogue_id: int) -> str:
     return reverse("dialogs:room", args=[dialogue_id])
-
-
-def lobby_no_goal_since(since) -> list[LobbyEntry]:
-    """Workers that pairing sent away since `since` because they have had every goal (they get told, with a code)."""
-    return list(LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.NO_GOAL, ended_at__gte=since))
 
 
 def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_connected: bool | None = None) -> dict:

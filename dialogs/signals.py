@@ -1,6 +1,6 @@
 """What the dialogs app tells apps built on it, without knowing them (the apps' direction: review listens here).
 
-Both are sent by `dialogs.services` with `sender=Dialogue`.
+Both are sent by `dialogs.room` with `sender=Dialogue`.
 """
 
 from django.dispatch import Signal

@@ -1,9 +1,8 @@
 """Pages of the dialogs app: the worker's tutorial, lobby and room; the expert's desk, room and solo sequences."""
 
-import json
-
 from django.conf import settings
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,16 +16,19 @@ from annotation.acts import (
     RESPONSE_GUIDE,
     acts_with_keys,
 )
+from annotation.jsonfile import parse_json
 from annotation.models import Role
 from annotation.roles import role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
 from annotation.tokens import utterance_toks
-from dialogs import selectors, services
+from dialogs import lobby, selectors
 from dialogs.crowd import crowd_assignment_current, crowd_return_config
+from dialogs.errors import DialogueError
 from dialogs.forms import SoloStartForm
 from dialogs.models import Dialogue, DialogueMode
-from dialogs.services import DialogueError
+from dialogs.room import dialogue_post, dialogue_side
+from dialogs.solo import solo_create, solo_turn_add
 from dialogs.tutorial import QUIZ
 
 
@@ -35,7 +37,7 @@ def worker_home(request):
     """Tutorial and quiz first; then the lobby; a worker already in a dialogue goes straight back to it."""
     if request.user.tutorial_passed_at is None:
         return redirect("dialogs:tutorial")
-    dialogue = services.dialogue_open_for(request.user)
+    dialogue = lobby.dialogue_open_for(request.user)
     if dialogue is not None:
         return redirect("dialogs:room", dialogue_id=dialogue.pk)
     # The queue is joined on purpose: on the first visit, from the tutorial, or with "Take another dialogue"
@@ -55,7 +57,7 @@ def tutorial(request):
     failed = False
     if request.method == "POST":
         answers = {item["name"]: request.POST.get(item["name"]) for item in QUIZ}
-        if services.worker_pass_tutorial(person=request.user, answers=answers):
+        if lobby.worker_pass_tutorial(person=request.user, answers=answers):
             messages.success(request, "Well done! You are ready to chat.")
             return redirect(reverse("dialogs:worker_home") + "?join=1")  # straight into the queue: asked for
         failed = True
@@ -127,7 +129,7 @@ def room(request, dialogue_id):
         pk=dialogue_id,
     )
     try:
-        side = services.dialogue_side(dialogue=dialogue, person=request.user)
+        side = dialogue_side(dialogue=dialogue, person=request.user)
     except DialogueError:
         from django.core.exceptions import PermissionDenied
 
@@ -151,7 +153,7 @@ def room_table(request, dialogue_id, table_index):
         raise PermissionDenied("Sign in first.")
     dialogue = get_object_or_404(Dialogue.objects.select_related("database"), pk=dialogue_id)
     try:
-        services.dialogue_side(dialogue=dialogue, person=request.user)
+        dialogue_side(dialogue=dialogue, person=request.user)
     except DialogueError:
         raise PermissionDenied("You are not a participant of this dialogue.") from None
     try:
@@ -170,7 +172,7 @@ room_table.required_permission = "chat.as_worker|chat.as_expert"
 @require_POST
 @role_required("chat.as_worker")
 def lobby_leave(request):
-    services.lobby_leave(person=request.user)
+    lobby.lobby_leave(person=request.user)
     messages.info(request, "You left the queue. Come back whenever you like.")
     return redirect(reverse("dialogs:worker_home") + "?left=1")
 
@@ -181,13 +183,13 @@ def expert_ready(request):
     """The expert's answer, after a dialogue, to "take the next worker?": ready again, or not for now."""
     if request.POST.get("ready") == "1":
         try:
-            services.lobby_join(person=request.user)
+            lobby.lobby_enter(person=request.user)
         except DialogueError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, "You are ready: the next waiting worker is paired with you.")
     else:
-        services.lobby_leave(person=request.user)
+        lobby.lobby_leave(person=request.user)
         messages.info(request, "You are not taking dialogues. Switch on “Ready” when you want the next one.")
     return redirect("dialogs:expert_home")
 
@@ -207,9 +209,9 @@ def _solo_of(request, dialogue_id) -> Dialogue:
 
 def _json_body(request) -> dict:
     try:
-        body = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise _BadRequest("The request body must be JSON.") from None
+        body = parse_json(request.body or b"{}", source="The request body")
+    except ValidationError as exc:
+        raise _BadRequest(exc.messages[0]) from None
     if not isinstance(body, dict):
         raise _BadRequest("The request body must be a JSON object.")
     return body
@@ -235,7 +237,7 @@ def solo_home(request):
     """The expert's solo sequences, and a form to start one on a database (with a goal, or none)."""
     form = SoloStartForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        dialogue = services.solo_create(
+        dialogue = solo_create(
             expert=request.user, database=form.cleaned_data["database"], goal=form.cleaned_data["goal"]
         )
         return redirect("dialogs:solo", dialogue_id=dialogue.pk)
@@ -291,7 +293,7 @@ def solo_turns(request, dialogue_id):
 
     def add():
         body = _json_body(request)
-        turn = services.solo_turn_add(
+        turn = solo_turn_add(
             dialogue=dialogue,
             person=request.user,
             question=body.get("question", ""),
@@ -311,7 +313,7 @@ def solo_labels(request, dialogue_id):
 
     def save():
         body = _json_body(request)
-        services.dialogue_post(dialogue=dialogue, person=request.user, message={**body, "type": "turn_labels"})
+        dialogue_post(dialogue=dialogue, person=request.user, message={**body, "type": "turn_labels"})
 
     return _solo_answer(save)
 
@@ -324,9 +326,7 @@ def solo_another(request, dialogue_id):
 
     def another():
         body = _json_body(request)
-        [(event, _)] = services.dialogue_post(
-            dialogue=dialogue, person=request.user, message={**body, "type": "recommend"}
-        )
+        [(event, _)] = dialogue_post(dialogue=dialogue, person=request.user, message={**body, "type": "recommend"})
         return {"text": event.payload["text"]}
 
     return _solo_answer(another)
@@ -338,9 +338,7 @@ def solo_finish(request, dialogue_id):
     """End the sequence (once it has its minimum of questions): it goes to review like a completed dialogue."""
     dialogue = _solo_of(request, dialogue_id)
     try:
-        services.dialogue_post(
-            dialogue=dialogue, person=request.user, message={"id": f"finish-{dialogue.pk}", "type": "end"}
-        )
+        dialogue_post(dialogue=dialogue, person=request.user, message={"id": f"finish-{dialogue.pk}", "type": "end"})
     except DialogueError as exc:
         messages.error(request, exc.message)
     else:

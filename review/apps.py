@@ -9,7 +9,7 @@ class ReviewConfig(AppConfig):
         # Review builds on dialogs and listens to it; dialogs never imports review (the apps' direction).
         from django.db.models import Q
 
-        from dialogs.services import collection_discard
+        from dialogs.lobby import collection_discard
         from dialogs.signals import dialogue_ended, dialogue_scored
         from review.models import ReviewStage
         from review.passes.services import on_dialogue_ended as enter_review

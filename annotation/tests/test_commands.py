@@ -147,6 +147,9 @@ BROKEN_JSON = {
     "truncated": (b'[{"db_id": "dorm_demo", "table_names_original": ["dorm", "stu', "cut short"),
     "not UTF-8": ('[{"db_id": "caf\u00e9", "question": "Qui?", "query": "SELECT 1"}]'.encode("latin-1"), "not UTF-8"),
     "not JSON": (b"db_id,question,query\ndorm_demo,How many?,SELECT 1\n", "not valid JSON"),
+    # 60 KB that Python's parser cannot descend into, and a nesting it can parse but later recursive code cannot walk.
+    "nested 30,000 deep": (b"[" * 30_000 + b"]" * 30_000, "nested deeper than"),
+    "nested 500 deep": (b"[" * 500 + b"]" * 500, "nested deeper than"),
 }
 
 

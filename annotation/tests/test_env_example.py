@@ -11,7 +11,7 @@ from annotation.acts import SYSTEM_ACTS, USER_ACTS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", ROOT / "docs" / "protocol.md"]
-ENV_PARSERS = {"env_str", "env_bool", "env_int", "env_float", "env_list", "env_weights"}
+ENV_PARSERS = {"env_str", "env_bool", "env_int", "env_float", "env_list", "env_networks", "env_weights"}
 # Names the documents give in `code` that are not settings of the platform, and the file that reads each.
 READ_ELSEWHERE = {"WOZSQL_REQUIRE_SHARED": "conftest.py"}
 

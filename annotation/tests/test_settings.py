@@ -96,29 +96,44 @@ def test_only_debug_falls_back_to_the_development_key():
     assert own["debug"] is False and own["secret_key"] == "a-key-of-this-server"
 
 
-def test_deploy_check_is_quiet_with_production_settings():
-    """`manage.py check --deploy` as a deployer runs it: DEBUG off, a random key, the security variables of
-    .env.example's production section set, every other variable unset (the suite's own key included)."""
-    production = {
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "wozsql.example.org",
-        "CSRF_TRUSTED_ORIGINS": "https://wozsql.example.org",
-        "SECURE_SSL_REDIRECT": "1",
-        "SESSION_COOKIE_SECURE": "1",
-        "CSRF_COOKIE_SECURE": "1",
-        "SECURE_HSTS_SECONDS": "31536000",
-        "BEHIND_TLS_PROXY": "1",
-    }
+def test_a_server_refuses_the_repositorys_development_key():
+    """Someone copies the key they saw in config/settings.py into SECRET_KEY: anyone can read it, so a server
+    (DEBUG off) will not start with it; `make run` (DEBUG=1) still does."""
+    development = _settings_in_subprocess({"DEBUG": "1", "SECRET_KEY": None})["secret_key"]
+    with pytest.raises(SettingError, match="development key"):
+        _settings_in_subprocess({"DEBUG": "0", "SECRET_KEY": development})
+    assert _settings_in_subprocess({"DEBUG": "1", "SECRET_KEY": development})["debug"] is True
+
+
+def deploy_check(env: dict) -> str:
+    """The output of `manage.py check --deploy` run with `env` alone (nothing of the suite's own environment but the
+    basics: the suite's key and HTTPS=0 would hide what a deployer gets); fails the test if it does not run."""
     base = {name: value for name, value in os.environ.items() if name in {"PATH", "HOME", "LANG", "TMPDIR"}}
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy"],
-        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", **production},
+        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
         cwd=ROOT,
         capture_output=True,
         text=True,
     )
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
+    return output
+
+
+def assert_quiet(output: str):
     assert "System check identified no issues (0 silenced)." in output, output
     assert "WARNINGS" not in output and "?: (" not in output, output
+
+
+def test_deploy_check_is_quiet_with_production_settings():
+    """`manage.py check --deploy` as a deployer runs it: DEBUG off and a key of their own, nothing else set. The
+    production defaults (HTTPS only, secure cookies, HSTS) need no variable."""
+    assert_quiet(deploy_check({"DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50)}))
+
+
+def test_https_off_is_for_a_laptop_and_says_so():
+    """HTTPS=0 (a laptop without TLS) turns the HTTPS-only settings off, and check --deploy names what is missing."""
+    output = deploy_check({"DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "HTTPS": "0"})
+    for warning in ["security.W004", "security.W008", "security.W012", "security.W016"]:
+        assert warning in output, output

@@ -88,7 +88,7 @@ def test_sql_endpoints_validate_and_run(client, erin, demo_databases):
     assert "first_name" in [s.lower() for s in result["errors"][0]["suggestions"]]
     report = client.post(run, {"sql": "SELECT count(*) FROM student"}, content_type="application/json").json()
     assert report["execution"]["ok"] and report["hardness"] == "easy"
-    for bad in [b"{not json", b"[1,2]", json.dumps({"sql": 5}).encode()]:
+    for bad in [b"{not json", b"[1,2]", json.dumps({"sql": 5}).encode(), b"[" * 30_000 + b"]" * 30_000]:
         response = client.post(run, bad, content_type="application/json")
         assert response.status_code == 400 and "error" in response.json()
     hostile = client.post(run, {"sql": "DROP TABLE student"}, content_type="application/json").json()

@@ -1,5 +1,5 @@
 """Intent recommendation, the labels read from a shared SQL, the expert's CHASE labels and draft responses, in the
-room's event log (dialogs.assist, dialogs.services)."""
+room's event log (dialogs.assist, dialogs.room)."""
 
 import itertools
 import random
@@ -11,9 +11,10 @@ from annotation.models import Database, Role
 from annotation.services import person_create
 from annotation.sql.relations import detect_relation
 from dialogs import assist
+from dialogs.errors import DialogueError
 from dialogs.log import LogEvent, dialogue_replay
 from dialogs.models import Dialogue, Event, EventKind
-from dialogs.services import DialogueError, dialogue_post
+from dialogs.room import dialogue_post
 from dialogs.visibility import event_view
 
 pytestmark = pytest.mark.django_db
@@ -301,3 +302,35 @@ def test_the_collection_counts_each_turn_once_by_its_latest_intent(room):
     counted = assist.intent_counts()[room.dialogue.database_id]
     assert counted["display"] == 1 and counted[detected] == 0, counted
     assert sum(counted.values()) == len([t for t in room.replay().user_turns if "intent" in t.labels])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_suggestion_cap_holds_when_many_sockets_ask_at_once(room, settings):
+    """Six tabs of one worker ask for another suggestion at the same instant: the cap counts in the log, under the
+    dialogue's lock, so no more than INTENT_RECOMMENDATIONS_PER_TURN are ever offered for one question."""
+    import threading
+
+    from django.db import connection
+
+    settings.INTENT_RECOMMENDATIONS_PER_TURN = 3
+    turn, _, _ = room.answer("Which students are there?", "SELECT first_name, last_name, age, sex FROM student")
+    start, outcomes = threading.Barrier(6), []
+
+    def tab(number):
+        try:
+            start.wait()
+            dialogue = Dialogue.objects.get(pk=room.dialogue.pk)
+            message = {"type": "recommend", "id": f"tab-{number}", "turn": turn}
+            outcomes.append(dialogue_post(dialogue=dialogue, person=room.worker, message=message)[0][1])
+        except DialogueError as refusal:
+            outcomes.append(refusal.code)
+        finally:
+            connection.close()
+
+    tabs = [threading.Thread(target=tab, args=(number,)) for number in range(6)]
+    for thread in tabs:
+        thread.start()
+    for thread in tabs:
+        thread.join()
+    assert len(room.events(EventKind.RECOMMENDATION)) == 3
+    assert sorted(outcomes, key=str) == [True, True, "too_many", "too_many", "too_many", "too_many"]

@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from annotation.models import Goal
 from annotation.services import person_create
-from dialogs import campaigns, services
+from dialogs import campaigns, lobby
 from dialogs.models import Campaign, Dialogue, DialogueStatus, LobbyEntry
+from tests.builders import expert_ready
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +60,7 @@ def _campaign(name="Pilot", *, databases, target=1, **fields):
 
 def _collect(worker, expert, status=DialogueStatus.COMPLETED):
     """Hand `worker` their next goal and record the dialogue (as pairing would); returns the goal, or None."""
-    choice = services.goal_choose(worker)
+    choice = lobby.goal_choose(worker)
     if choice is None:
         return None
     goal, campaign = choice
@@ -79,9 +80,9 @@ def test_pairing_balances_goals_not_databases(lopsided, expert, settings):
     settings.EXPERT_MAX_DIALOGUES = 20
     workers = [_worker(f"w{i}") for i in range(10)]
     for worker in workers:
-        services.lobby_join(person=worker)
-    services.lobby_join(person=expert)
-    dialogues = services.lobby_pair()
+        lobby.lobby_join(person=worker)
+    expert_ready(expert)
+    dialogues = lobby.lobby_pair()
     assert len(dialogues) == 10
     handed = [dialogue.goal_id for dialogue in dialogues]
     assert len(set(handed)) == 10, "a goal was handed out twice while others had none"
@@ -107,7 +108,7 @@ def test_a_goal_at_its_target_is_never_handed_out_even_to_a_worker_who_had_the_o
     veteran = _worker("veteran")
     only = lopsided["only"]
     Dialogue.objects.create(database=only.database, goal=only, worker=veteran, expert=expert, campaign=campaign)
-    assert services.goal_choose(_worker("newcomer")) is None
+    assert lobby.goal_choose(_worker("newcomer")) is None
 
 
 def test_dialogues_that_gave_no_data_do_not_count_toward_the_target(lopsided, expert):
@@ -122,17 +123,17 @@ def test_dialogues_that_gave_no_data_do_not_count_toward_the_target(lopsided, ex
 def test_a_goal_whose_only_dialogue_was_rejected_in_review_is_handed_out_again_before_a_goal_at_its_target(
     lopsided, expert
 ):
-    # Review takes its rejections out of the count through dialogs.services.collection_discard (review/apps.py).
+    # Review takes its rejections out of the count through dialogs.lobby.collection_discard (review/apps.py).
     from review.models import DialogueReview, ReviewStage
 
     rejected, approved = lopsided["many"][:2]
     campaign = _campaign(databases=[lopsided["big"]], target=1, goals=[rejected, approved])
     assert {_collect(_worker("first"), expert), _collect(_worker("second"), expert)} == {rejected, approved}
     third = _worker("third")
-    assert services.goal_choose(third) is None  # both at their target
+    assert lobby.goal_choose(third) is None  # both at their target
     DialogueReview.objects.create(dialogue=rejected.dialogues.get(), stage=ReviewStage.REJECTED)
     DialogueReview.objects.create(dialogue=approved.dialogues.get(), stage=ReviewStage.APPROVED)
-    assert services.goal_choose(third) == (rejected, campaign)
+    assert lobby.goal_choose(third) == (rejected, campaign)
     progress = campaigns.campaign_progress(campaign)
     assert (progress.collected, progress.target) == (1, 2)
     assert progress.goal_rows == [(rejected, 0), (approved, 1)]
@@ -140,7 +141,7 @@ def test_a_goal_whose_only_dialogue_was_rejected_in_review_is_handed_out_again_b
     assert (listed.collected, listed.target) == (1, 2)
     # The rejected goal's second dialogue is the one that brings it to its target.
     assert _collect(_worker("fourth"), expert) == rejected
-    assert services.goal_choose(_worker("fifth")) is None
+    assert lobby.goal_choose(_worker("fifth")) is None
 
 
 def test_only_open_campaigns_hand_out_goals(lopsided, expert):
@@ -151,14 +152,14 @@ def test_only_open_campaigns_hand_out_goals(lopsided, expert):
     _campaign("Later", databases=[lopsided["big"]], opens_at=now + timedelta(days=1))
     alice = _worker("alice")
     # Campaigns exist and none is open: no goal at all, not every goal as with no campaign.
-    assert services.goal_choose(alice) is None
+    assert lobby.goal_choose(alice) is None
     open_one = _campaign("Open", databases=[lopsided["small"]])
-    assert services.goal_choose(alice) == (lopsided["only"], open_one)
+    assert lobby.goal_choose(alice) == (lopsided["only"], open_one)
 
 
 def test_with_no_campaign_every_active_goal_is_in_play(lopsided, expert):
     assert not Campaign.objects.exists()
-    goal, campaign = services.goal_choose(_worker("alice"))
+    goal, campaign = lobby.goal_choose(_worker("alice"))
     assert campaign is None and goal.active
 
 
@@ -169,12 +170,12 @@ def test_a_crowd_worker_draws_from_their_own_campaign(lopsided, expert):
     _campaign("Other", databases=[lopsided["small"]])
     ids = CrowdIds("prolific", "a" * 24, "b" * 24, "c" * 24)
     assignment = crowd_join(campaign=own, ids=ids)
-    goal, campaign = services.goal_choose(assignment.crowd_worker.person, assignment=assignment)
+    goal, campaign = lobby.goal_choose(assignment.crowd_worker.person, assignment=assignment)
     assert campaign == own and goal.database == lopsided["big"]
     own.closes_at = timezone.now()
     own.save(update_fields=["closes_at"])
     # Their campaign closed while they waited: no goal from another campaign they were not recruited for.
-    assert services.goal_choose(assignment.crowd_worker.person, assignment=assignment) is None
+    assert lobby.goal_choose(assignment.crowd_worker.person, assignment=assignment) is None
 
 
 def test_the_hardness_mix_orders_goals_collected_equally_often(demo_databases, expert):
@@ -197,10 +198,10 @@ def test_a_worker_with_no_goal_in_their_campaign_is_released_with_a_code(lopside
     settings.EXPERT_MAX_DIALOGUES = 2  # a place for the second worker, whom the campaign then has no goal for
     _campaign(databases=[lopsided["small"]])
     first, second = _worker("first"), _worker("second")
-    services.lobby_join(person=first)
-    services.lobby_join(person=second)
-    services.lobby_join(person=expert)
-    (dialogue,) = services.lobby_pair()
+    lobby.lobby_join(person=first)
+    lobby.lobby_join(person=second)
+    expert_ready(expert)
+    (dialogue,) = lobby.lobby_pair()
     assert dialogue.worker == first and dialogue.campaign.name == "Pilot"
     entry = LobbyEntry.objects.get(person=second)
     assert entry.outcome == "no_goal" and entry.completion_code.startswith("WOZ-")

@@ -2,6 +2,7 @@
 someone else's account), the ids kept with the dialogue, and the way back to the platform with the code. Also the
 permission matrix of the campaign and payment pages."""
 
+import ipaddress
 from datetime import timedelta
 from decimal import Decimal
 
@@ -12,8 +13,9 @@ from django.utils import timezone
 
 from annotation.models import Goal, User
 from annotation.services import person_create
-from dialogs import campaigns, services
+from dialogs import campaigns, lobby
 from dialogs.models import Campaign, CrowdAssignment, CrowdWorker, Dialogue, DialogueStatus, LobbyEntry
+from tests.builders import expert_ready
 
 pytestmark = pytest.mark.django_db
 
@@ -187,9 +189,9 @@ def test_a_dialogue_under_way_reopens_from_its_own_session_only(client, campaign
     person = CrowdWorker.objects.get().person
     person.tutorial_passed_at = timezone.now()
     person.save(update_fields=["tutorial_passed_at"])
-    services.lobby_join(person=person)
-    services.lobby_join(person=erin)
-    (dialogue,) = services.lobby_pair()
+    lobby.lobby_join(person=person)
+    expert_ready(erin)
+    (dialogue,) = lobby.lobby_pair()
     # Someone who knows the participant's id, but not the session it works in, does not get into the dialogue.
     intruder = fresh_browser()
     response = intruder.get(join_url(campaign), {**PROLIFIC, "SESSION_ID": "8" * 24})
@@ -216,14 +218,31 @@ def test_new_accounts_from_one_address_are_capped(client, campaign, settings):
     )
 
 
+def test_behind_the_proxy_the_cap_counts_the_address_the_proxy_saw(campaign, settings):
+    """A script behind the proxy invents a worker id and an X-Forwarded-For for every join; the proxy (nginx, a
+    trusted proxy) adds the address it saw. The cap counts that address; a real participant elsewhere still joins."""
+    settings.CROWD_JOIN_ACCOUNTS_PER_HOUR = 2
+    settings.TRUSTED_PROXIES = [ipaddress.ip_network("172.30.57.0/24")]
+
+    def join_through_the_proxy(i, forwarded_for):
+        query = {**PROLIFIC, "PROLIFIC_PID": f"{i:024x}", "SESSION_ID": f"{i:024x}"}
+        return fresh_browser().get(
+            join_url(campaign), query, REMOTE_ADDR="172.30.57.2", HTTP_X_FORWARDED_FOR=forwarded_for
+        )
+
+    answers = [join_through_the_proxy(i, f"10.0.0.{i}, 192.0.2.7").status_code for i in range(1, 5)]
+    assert answers == [302, 302, 429, 429]
+    assert join_through_the_proxy(9, "198.51.100.3").status_code == 302
+
+
 def test_the_ids_stay_with_the_dialogue_and_the_code_goes_back_to_the_platform(client, campaign, erin):
     client.get(join_url(campaign), PROLIFIC)
     person = CrowdWorker.objects.get().person
     person.tutorial_passed_at = timezone.now()
     person.save(update_fields=["tutorial_passed_at"])
-    services.lobby_join(person=person)
-    services.lobby_join(person=erin)
-    (dialogue,) = services.lobby_pair()
+    lobby.lobby_join(person=person)
+    expert_ready(erin)
+    (dialogue,) = lobby.lobby_pair()
     assert dialogue.campaign == campaign
     assert (dialogue.crowd_assignment.crowd_worker.external_id, dialogue.crowd_assignment.session_id) == (PID, SESSION)
     page = client.get(reverse("dialogs:room", args=[dialogue.pk]))
@@ -259,10 +278,13 @@ def test_a_code_released_in_the_lobby_goes_back_too(client, campaign, settings):
     person = CrowdWorker.objects.get().person
     person.tutorial_passed_at = timezone.now()
     person.save(update_fields=["tutorial_passed_at"])
-    lobby = client.get(reverse("dialogs:worker_home"))
-    assert b'data-return-url="/worker/return/"' in lobby.content and b'data-return-platform="Prolific"' in lobby.content
-    services.lobby_join(person=person)
-    (entry,) = services.lobby_release_expired(now=timezone.now() + timedelta(seconds=6))
+    lobby_page = client.get(reverse("dialogs:worker_home"))
+    assert (
+        b'data-return-url="/worker/return/"' in lobby_page.content
+        and b'data-return-platform="Prolific"' in lobby_page.content
+    )
+    lobby.lobby_join(person=person)
+    (entry,) = lobby.lobby_release_expired(now=timezone.now() + timedelta(seconds=6))
     assert entry.crowd_assignment.session_id == SESSION
     response = client.get(reverse("dialogs:crowd_return"), {"code": entry.completion_code})
     assert response.url == f"https://app.prolific.com/submissions/complete?cc={entry.completion_code}"
@@ -293,9 +315,9 @@ def test_the_completion_url_is_built_with_the_code_escaped(campaign):
 
 
 def test_a_worker_made_by_hand_is_never_bound_and_pairs_as_before(alice, erin, campaign):
-    services.lobby_join(person=alice)
-    services.lobby_join(person=erin)
-    (dialogue,) = services.lobby_pair()
+    lobby.lobby_join(person=alice)
+    expert_ready(erin)
+    (dialogue,) = lobby.lobby_pair()
     assert dialogue.crowd_assignment is None and dialogue.campaign == campaign
     assert not CrowdWorker.objects.exists() and LobbyEntry.objects.get(person=alice).crowd_assignment is None
 

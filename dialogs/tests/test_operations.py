@@ -9,9 +9,9 @@ from django.utils import timezone
 
 from annotation.models import Database, Goal
 from annotation.services import person_create
-from dialogs import selectors, services
+from dialogs import lobby, room, selectors
 from dialogs.models import Dialogue, DialogueStatus
-from dialogs.tests.test_protocol import connect, receive_until, refused_with
+from tests.sockets import connect, receive_until, refused_with
 
 
 def _worker(name):
@@ -29,7 +29,7 @@ def _room(number: int, database: Database, goal: Goal, questions: int = 1) -> Di
     worker, expert = _worker(f"w{number}"), _expert(f"x{number}")
     dialogue = Dialogue.objects.create(database=database, goal=goal, worker=worker, expert=expert, status="active")
     for index in range(questions):
-        services.dialogue_post(
+        room.dialogue_post(
             dialogue=dialogue, person=worker, message={"id": f"q{index}", "type": "utterance", "text": "How many?"}
         )
     return dialogue
@@ -47,8 +47,8 @@ def dorm(demo_databases):
 @pytest.mark.django_db
 def test_the_overview_counts_waits_rooms_and_todays_outcomes(dorm):
     database, goal = dorm
-    services.lobby_join(person=_worker("waiting1"))
-    services.lobby_join(person=_expert("ready1"))
+    lobby.lobby_join(person=_worker("waiting1"))
+    lobby.lobby_join(person=_expert("ready1"))
     busy = _room(1, database, goal, questions=2)
     done = _room(2, database, goal)
     Dialogue.objects.filter(pk=done.pk).update(status=DialogueStatus.COMPLETED, ended_at=timezone.now())
@@ -101,7 +101,7 @@ async def test_the_board_socket_sends_overviews_that_follow_the_lobby(ada, erin,
     first = await receive_until(board, lambda m: m["type"] == "overview")
     assert first["waiting"]["count"] == 0
     newcomer = await database_sync_to_async(_worker)("newcomer")
-    await database_sync_to_async(services.lobby_join)(person=newcomer)
+    await database_sync_to_async(lobby.lobby_join)(person=newcomer)
     # Conditions, not durations: the next overviews arrive on their own; one of them shows the newcomer waiting.
     seen = await receive_until(board, lambda m: m["type"] == "overview" and m["waiting"]["count"] == 1)
     assert seen["waiting"]["workers"][0]["username"] == "newcomer"

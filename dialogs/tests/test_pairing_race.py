@@ -13,8 +13,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from annotation.services import person_create
-from dialogs import services
+from dialogs import lobby
 from dialogs.models import Dialogue
+from tests.builders import expert_ready
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -42,22 +43,22 @@ def test_a_pairing_that_waited_for_the_lock_sees_the_one_before(demo_databases):
         person.save(update_fields=["tutorial_passed_at"])
         workers.append(person)
     expert, _ = person_create(username="x1", role="expert", password="correct-horse-battery")
-    services.lobby_join(person=workers[0])
-    services.lobby_join(person=expert)
+    lobby.lobby_join(person=workers[0])
+    expert_ready(expert)
 
     second: dict = {}
 
     def pair_later():
         try:
-            second["created"] = services.lobby_pair()
+            second["created"] = lobby.lobby_pair()
         except Exception as exc:  # reported by the assertions below
             second["error"] = exc
         finally:
             connection.close()
 
     with transaction.atomic():  # the first pairing holds the expert's lock until this block commits
-        first = services.lobby_pair()
-        services.lobby_join(person=workers[1])
+        first = lobby.lobby_pair()
+        lobby.lobby_join(person=workers[1])
         racer = threading.Thread(target=pair_later)
         racer.start()
         deadline = time.monotonic() + 10

@@ -8,8 +8,9 @@ import pytest
 from django.utils import timezone
 
 from annotation.services import person_create
-from dialogs import presence, services
+from dialogs import lobby, presence, room
 from dialogs.models import Dialogue, DialogueStatus, EventKind, LiveSocket, LobbyEntry, ServerLease
+from tests.builders import expert_ready
 
 pytestmark = pytest.mark.django_db
 
@@ -34,15 +35,15 @@ def _expert(name):
 
 def _room(goals):
     worker, expert = _worker("w1"), _expert("x1")
-    services.lobby_join(person=worker)
-    services.lobby_join(person=expert)
-    (dialogue,) = services.lobby_pair()
+    lobby.lobby_join(person=worker)
+    expert_ready(expert, server_id="server-a")
+    (dialogue,) = lobby.lobby_pair()
     for person, side in ((worker, "worker"), (expert, "expert")):
         presence.socket_opened(
             channel_name=f"room-{side}", person_id=person.pk, kind="room", dialogue_id=dialogue.pk, side=side,
             server_id="server-a",
         )  # fmt: skip
-        services.dialogue_presence(dialogue=dialogue, person=person, joined=True)
+        room.dialogue_presence(dialogue=dialogue, person=person, joined=True)
     dialogue.refresh_from_db()
     return dialogue, worker, expert
 
@@ -56,13 +57,13 @@ def test_a_stopped_servers_room_sockets_leave_and_the_dialogue_is_abandoned_afte
     report = presence.servers_reap(now=later)
     assert report.reaped_servers == ["server-a"] and len(report.left_rooms) == 2
     assert not LiveSocket.objects.exists() and not ServerLease.objects.exists()
-    assert services.side_connections(dialogue, "worker")[0] == 0
+    assert room.side_connections(dialogue, "worker")[0] == 0
     # The expert comes back on another server within the grace; the worker never does.
     presence.socket_opened(
         channel_name="room-expert-2", person_id=expert.pk, kind="room", dialogue_id=dialogue.pk, side="expert",
         server_id="server-b",
     )  # fmt: skip
-    services.dialogue_presence(dialogue=dialogue, person=expert, joined=True)
+    room.dialogue_presence(dialogue=dialogue, person=expert, joined=True)
     presence.housekeeping(now=later + timedelta(seconds=1))
     dialogue.refresh_from_db()
     assert dialogue.status == DialogueStatus.ACTIVE  # still within the grace
@@ -85,12 +86,12 @@ def test_a_live_servers_sockets_are_left_alone(goals):
     _room(goals)
     presence.server_heartbeat(server_id="server-a")
     assert presence.servers_reap().reaped_servers == []
-    assert LiveSocket.objects.count() == 2
+    assert LiveSocket.objects.count() == 3  # the two room sockets and the expert's desk
 
 
 def test_a_ghost_expert_in_the_lobby_expires_after_the_reconnection_grace(goals, settings):
     expert = _expert("ghost")
-    services.lobby_join(person=expert)
+    lobby.lobby_join(person=expert)
     presence.socket_opened(channel_name="lobby-1", person_id=expert.pk, kind="lobby", server_id="server-a")
     now = timezone.now()
     presence.socket_closed(channel_name="lobby-1", now=now)  # the tab closed
@@ -102,13 +103,13 @@ def test_a_ghost_expert_in_the_lobby_expires_after_the_reconnection_grace(goals,
     (expired,) = presence.lobby_expire_disconnected(now=now + grace)
     assert expired.person == expert and expired.outcome == LobbyEntry.Outcome.LEFT
     worker = _worker("later")
-    services.lobby_join(person=worker)
-    assert services.lobby_pair() == []  # nobody is paired with the ghost
+    lobby.lobby_join(person=worker)
+    assert lobby.lobby_pair() == []  # nobody is paired with the ghost
 
 
 def test_a_lobby_entry_on_a_stopped_server_expires_too(goals, settings):
     expert = _expert("crashed")
-    services.lobby_join(person=expert)
+    lobby.lobby_join(person=expert)
     presence.socket_opened(channel_name="lobby-1", person_id=expert.pk, kind="lobby", server_id="server-a")
     later = timezone.now() + timedelta(seconds=settings.SERVER_LEASE_SECONDS + 1)
     presence.housekeeping(now=later)
@@ -120,11 +121,11 @@ def test_a_lobby_entry_on_a_stopped_server_expires_too(goals, settings):
 def test_a_dialogue_whose_expert_never_joins_goes_back_to_the_queue_worker_first(goals, settings):
     first, second = _worker("first"), _worker("second")
     expert = _expert("absent")
-    services.lobby_join(person=first)
-    services.lobby_join(person=expert)
-    (dialogue,) = services.lobby_pair()
-    services.lobby_join(person=second)
-    services.dialogue_presence(dialogue=dialogue, person=first, joined=True)
+    lobby.lobby_join(person=first)
+    expert_ready(expert)
+    (dialogue,) = lobby.lobby_pair()
+    lobby.lobby_join(person=second)
+    room.dialogue_presence(dialogue=dialogue, person=first, joined=True)
     late = timezone.now() + timedelta(seconds=settings.EXPERT_JOIN_LIMIT_SECONDS + 1)
     report = presence.housekeeping(now=late)
     assert [d.pk for d in report.released_dialogues] == [dialogue.pk]
@@ -137,8 +138,8 @@ def test_a_dialogue_whose_expert_never_joins_goes_back_to_the_queue_worker_first
     assert not LobbyEntry.objects.filter(person=expert, outcome="waiting").exists()
     # A new expert takes the first worker first.
     other = _expert("present")
-    services.lobby_join(person=other)
-    (again,) = services.lobby_pair()
+    expert_ready(other)
+    (again,) = lobby.lobby_pair()
     assert again.worker == first
 
 
@@ -154,7 +155,7 @@ def test_housekeeping_runs_as_a_celery_task_with_nobody_online(goals, settings):
     from dialogs.tasks import housekeeping
 
     worker = _worker("patient")
-    services.lobby_join(person=worker)
+    lobby.lobby_join(person=worker)
     LobbyEntry.objects.update(joined_at=timezone.now() - timedelta(seconds=settings.LOBBY_WAIT_LIMIT_SECONDS + 1))
     presence.socket_opened(channel_name="lobby-1", person_id=worker.pk, kind="lobby", server_id="server-a")
     result = housekeeping.apply().get()  # the task itself, in this process (beat sends it to a worker)
@@ -170,10 +171,11 @@ def test_housekeeping_runs_as_a_celery_task_with_nobody_online(goals, settings):
 async def test_a_room_socket_is_a_live_record_and_its_leave_is_recorded_once(demo_databases):
     from channels.db import database_sync_to_async
 
-    from dialogs.tests.test_protocol import _enter, room
+    from tests.builders import dorm_dialogue
+    from tests.sockets import enter
 
-    dialogue, alice, erin = await database_sync_to_async(room.__wrapped__)(demo_databases)
-    worker_ws, _ = await _enter(dialogue, alice)
+    dialogue, alice, erin = await database_sync_to_async(dorm_dialogue)(demo_databases)
+    worker_ws, _ = await enter(dialogue, alice)
     sockets = await database_sync_to_async(lambda: list(LiveSocket.objects.values_list("kind", "side", "person_id")))()
     assert sockets == [("room", "worker", alice.pk)]
     await worker_ws.disconnect()
@@ -193,13 +195,13 @@ async def test_a_room_socket_is_a_live_record_and_its_leave_is_recorded_once(dem
 async def test_closing_the_lobby_tab_starts_the_reconnection_grace(demo_databases):
     from channels.db import database_sync_to_async
 
-    from dialogs.tests.test_protocol import _is, connect, receive_until
+    from tests.sockets import connect, is_message, receive_until
 
     expert = await database_sync_to_async(_expert)("tabber")
     communicator, connected, _ = await connect("/ws/lobby/", expert)
     assert connected
     await communicator.send_json_to({"type": "join"})
-    await receive_until(communicator, _is("status", ready=True))
+    await receive_until(communicator, is_message("status", ready=True))
     entry = await database_sync_to_async(LobbyEntry.objects.get)(person=expert, outcome="waiting")
     assert entry.disconnected_at is None
     await communicator.disconnect()
@@ -235,9 +237,9 @@ def test_the_worker_is_told_they_are_requeued(goals, settings):
     from dialogs.visibility import event_view
 
     worker, expert = _worker("told"), _expert("away")
-    services.lobby_join(person=worker)
-    services.lobby_join(person=expert)
-    (dialogue,) = services.lobby_pair()
+    lobby.lobby_join(person=worker)
+    expert_ready(expert)
+    (dialogue,) = lobby.lobby_pair()
     presence.dialogues_release_unjoined(now=timezone.now() + timedelta(seconds=settings.EXPERT_JOIN_LIMIT_SECONDS + 1))
     end = dialogue.events.get(kind=EventKind.END)
     assert event_view(end, "worker")["payload"] == {

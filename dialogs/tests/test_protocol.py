@@ -4,138 +4,65 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from annotation.services import person_create
-from config.asgi import application
-from dialogs import services
+from dialogs import lobby
 from dialogs.models import Dialogue, DialogueStatus, Event
+from tests.builders import dorm_dialogue, expert_ready
+from tests.sockets import (
+    connect,
+    enter,
+    is_event,
+    is_message,
+    receive_until,
+    refused_with,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-ORIGIN = (b"origin", b"http://127.0.0.1")
-HOST = (b"host", b"127.0.0.1")  # a browser always sends it; the Origin check compares the two
-
-
-async def _session_cookie(user) -> bytes:
-    """A real session for `user`, as the login form would create it."""
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-
-    def build():
-        engine = import_module(settings.SESSION_ENGINE)
-        session = engine.SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.save()
-        return f"{settings.SESSION_COOKIE_NAME}={session.session_key}".encode()
-
-    return await database_sync_to_async(build)()
-
-
-async def connect(path: str, user=None, origin=ORIGIN):
-    headers = [HOST, origin] if origin else [HOST]
-    if user is not None:
-        headers.append((b"cookie", await _session_cookie(user)))
-    communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, code = await communicator.connect()
-    return communicator, connected, code
-
-
-async def refused_with(path: str, user=None, origin=ORIGIN):
-    """The close code of a refused socket. The consumer accepts and closes at once (a close before the handshake
-    reaches a browser as a bare HTTP 403, without the code), so the code is in the first frame after the accept."""
-    communicator, connected, code = await connect(path, user, origin)
-    if connected:
-        closed = await communicator.receive_output(timeout=1)
-        assert closed["type"] == "websocket.close"
-        code = closed.get("code")
-    return code
-
-
-async def receive_until(communicator, predicate, limit=30):
-    for _ in range(limit):
-        message = json.loads(await communicator.receive_from(timeout=5))
-        if predicate(message):
-            return message
-    raise AssertionError("expected message never arrived")
-
-
-def _is(kind, **fields):
-    return lambda m: m.get("type") == kind and all(m.get(k) == v for k, v in fields.items())
-
-
-def _event(kind):
-    return lambda m: m.get("type") == "event" and m["kind"] == kind
 
 
 @pytest.fixture
 def room(demo_databases):
     """A dialogue between Alice (worker) and Erin (expert) on the dormitory database."""
-    from annotation.models import Goal
-
-    alice, _ = person_create(username="alice", role="worker", password="correct-horse-battery")
-    alice.tutorial_passed_at = timezone.now()
-    alice.save()
-    erin, _ = person_create(username="erin", role="expert", password="correct-horse-battery")
-    goal = Goal.objects.filter(database__db_id="dorm_demo").first() or _goal(demo_databases["dorm_demo"])
-    dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
-    return dialogue, alice, erin
-
-
-def _goal(database):
-    from annotation.services import goal_create
-
-    return goal_create(database=database, question="How many students?", sql="SELECT count(*) FROM student")
-
-
-async def _enter(dialogue, user, last_seq=0):
-    communicator, connected, _ = await connect(f"/ws/dialogues/{dialogue.pk}/", user)
-    assert connected
-    await communicator.send_json_to({"type": "hello", "last_seq": last_seq})
-    state = await receive_until(communicator, _is("state"))
-    return communicator, state
+    return dorm_dialogue(demo_databases)
 
 
 async def _answer_one_question(worker_ws, expert_ws, text, sql, number):
     await worker_ws.send_json_to({"type": "utterance", "id": f"u{number}", "text": text})
-    ack = await receive_until(worker_ws, _is("ack", id=f"u{number}"))
+    ack = await receive_until(worker_ws, is_message("ack", id=f"u{number}"))
     turn = ack["seq"]
     await expert_ws.send_json_to({"type": "user_acts", "id": f"a{number}", "turn": turn, "acts": ["INFORM_SQL"]})
-    await receive_until(expert_ws, _is("ack", id=f"a{number}"))
+    await receive_until(expert_ws, is_message("ack", id=f"a{number}"))
     await expert_ws.send_json_to({"type": "sql_run", "id": f"r{number}", "turn": turn, "sql": sql})
-    run = await receive_until(expert_ws, _is("ack", id=f"r{number}"))
+    run = await receive_until(expert_ws, is_message("ack", id=f"r{number}"))
     await expert_ws.send_json_to({"type": "share_result", "id": f"s{number}", "turn": turn, "run": run["seq"]})
-    await receive_until(expert_ws, _is("ack", id=f"s{number}"))
+    await receive_until(expert_ws, is_message("ack", id=f"s{number}"))
     await expert_ws.send_json_to(
         {"type": "response", "id": f"p{number}", "turn": turn, "text": "Here you are.", "acts": ["CONFIRM_SQL"]}
     )
-    await receive_until(expert_ws, _is("ack", id=f"p{number}"))
+    await receive_until(expert_ws, is_message("ack", id=f"p{number}"))
     return turn
 
 
 async def test_a_whole_dialogue_and_what_each_side_sees(room):
     dialogue, alice, erin = room
-    worker_ws, worker_state = await _enter(dialogue, alice)
-    expert_ws, expert_state = await _enter(dialogue, erin)
+    worker_ws, worker_state = await enter(dialogue, alice)
+    expert_ws, expert_state = await enter(dialogue, erin)
     assert worker_state["role"] == "worker" and "goal_sql" not in worker_state
     assert expert_state["goal_sql"]
     for number in range(1, 4):
         await _answer_one_question(worker_ws, expert_ws, f"Question {number}?", "SELECT count(*) FROM student", number)
-    table = await receive_until(worker_ws, _event("result_shared"))
+    table = await receive_until(worker_ws, is_event("result_shared"))
     assert table["payload"]["columns"] and table["payload"]["rows"]
     assert "sql" not in json.dumps(table["payload"]).lower()
     await worker_ws.send_json_to({"type": "end", "id": "end"})
-    await receive_until(worker_ws, _is("ack", id="end"))
-    ended = await receive_until(worker_ws, _event("end"))
+    await receive_until(worker_ws, is_message("ack", id="end"))
+    ended = await receive_until(worker_ws, is_event("end"))
     assert ended["payload"]["completion_code"].startswith("WOZ-")
     await expert_ws.send_json_to({"type": "score", "id": "score", "score": 4, "comment": "Good questions"})
-    await receive_until(expert_ws, _is("ack", id="score"))
+    await receive_until(expert_ws, is_message("ack", id="score"))
     await worker_ws.disconnect()
     await expert_ws.disconnect()
     await database_sync_to_async(dialogue.refresh_from_db)()
@@ -149,9 +76,9 @@ async def test_the_state_after_each_response_agrees_with_the_log(room):
     from dialogs import selectors
 
     dialogue, alice, erin = room
-    worker_ws, first = await _enter(dialogue, alice)  # alone: the room is still waiting
+    worker_ws, first = await enter(dialogue, alice)  # alone: the room is still waiting
     assert first["status"] == DialogueStatus.WAITING and first["partner_connected"] is False
-    expert_ws, _ = await _enter(dialogue, erin)
+    expert_ws, _ = await enter(dialogue, erin)
 
     async def fresh(role):
         def read():
@@ -161,8 +88,8 @@ async def test_the_state_after_each_response_agrees_with_the_log(room):
         return await database_sync_to_async(read)()
 
     async def states_after(number):
-        worker_state = await receive_until(worker_ws, _is("state"))
-        expert_state = await receive_until(expert_ws, _is("state"))
+        worker_state = await receive_until(worker_ws, is_message("state"))
+        expert_state = await receive_until(expert_ws, is_message("state"))
         for role, state in (("worker", worker_state), ("expert", expert_state)):
             expected = await fresh(role)
             assert {k: state[k] for k in expected if k != "last_seq"} == {
@@ -177,26 +104,26 @@ async def test_the_state_after_each_response_agrees_with_the_log(room):
         assert (state["status"], state["answered_questions"]) == (DialogueStatus.ACTIVE, number)
     # A dropped turn does not count, even though it was answered first.
     await worker_ws.send_json_to({"type": "utterance", "id": "u3", "text": "What is the weather?"})
-    turn = (await receive_until(worker_ws, _is("ack", id="u3")))["seq"]
+    turn = (await receive_until(worker_ws, is_message("ack", id="u3")))["seq"]
     await expert_ws.send_json_to({"type": "drop", "id": "d3", "turn": turn})
-    await receive_until(expert_ws, _is("ack", id="d3"))
+    await receive_until(expert_ws, is_message("ack", id="d3"))
     await _answer_one_question(worker_ws, expert_ws, "Question 4?", "SELECT count(*) FROM student", 4)
     state = await states_after(4)
     assert state["answered_questions"] == 3
     # The worker leaves: the expert's next state says so, without reading the log.
     await worker_ws.disconnect()
-    await receive_until(expert_ws, _is("presence", state="reconnecting"))
+    await receive_until(expert_ws, is_message("presence", state="reconnecting"))
     await expert_ws.send_json_to({"type": "user_acts", "id": "late", "turn": turn, "acts": ["NOT_RELATED"]})
-    await receive_until(expert_ws, _is("ack", id="late"))
+    await receive_until(expert_ws, is_message("ack", id="late"))
     await expert_ws.send_json_to({"type": "response", "id": "late-r", "turn": turn, "text": "No.", "acts": ["REJECT"]})
-    away = await receive_until(expert_ws, _is("state"))
+    away = await receive_until(expert_ws, is_message("state"))
     assert away["partner_connected"] is False and away["answered_questions"] == 3
     assert away == {"type": "state", "role": "expert", **await fresh("expert")}
     # The worker comes back claiming to have seen more than there is: its socket passes on nothing up to that claim,
     # so the turns it keeps have a gap and its next state must come from the log.
     claimed = (await fresh("worker"))["last_seq"] + 3
-    worker_ws, _ = await _enter(dialogue, alice, last_seq=claimed)
-    await receive_until(expert_ws, _is("presence", state="connected"))
+    worker_ws, _ = await enter(dialogue, alice, last_seq=claimed)
+    await receive_until(expert_ws, is_message("presence", state="connected"))
     await _answer_one_question(worker_ws, expert_ws, "Question 5?", "SELECT count(*) FROM student", 5)
     state = await states_after(5)
     assert state["answered_questions"] == 4 and state["partner_connected"] is True
@@ -206,8 +133,8 @@ async def test_the_state_after_each_response_agrees_with_the_log(room):
 
 async def test_worker_never_receives_sql_labels_or_goal_sql(room):
     dialogue, alice, erin = room
-    worker_ws, _ = await _enter(dialogue, alice)
-    expert_ws, _ = await _enter(dialogue, erin)
+    worker_ws, _ = await enter(dialogue, alice)
+    expert_ws, _ = await enter(dialogue, erin)
     await _answer_one_question(worker_ws, expert_ws, "How many students?", "SELECT count(*) FROM student", 1)
     await worker_ws.send_json_to({"type": "ping"})
     seen = []
@@ -218,7 +145,7 @@ async def test_worker_never_receives_sql_labels_or_goal_sql(room):
         seen.append(message)
     # Reconnect from zero too: the replay is filtered the same way.
     await worker_ws.disconnect()
-    worker_ws, _ = await _enter(dialogue, alice)
+    worker_ws, _ = await enter(dialogue, alice)
     await worker_ws.send_json_to({"type": "ping"})
     while True:
         message = json.loads(await worker_ws.receive_from(timeout=5))
@@ -237,10 +164,10 @@ async def test_worker_never_receives_sql_labels_or_goal_sql(room):
 
 async def test_retry_with_the_same_id_is_stored_once(room):
     dialogue, alice, _ = room
-    worker_ws, _ = await _enter(dialogue, alice)
+    worker_ws, _ = await enter(dialogue, alice)
     for _ in range(3):
         await worker_ws.send_json_to({"type": "utterance", "id": "same-id", "text": "How many dorms?"})
-    acks = [await receive_until(worker_ws, _is("ack", id="same-id")) for _ in range(3)]
+    acks = [await receive_until(worker_ws, is_message("ack", id="same-id")) for _ in range(3)]
     assert len({ack["seq"] for ack in acks}) == 1
     count = await database_sync_to_async(Event.objects.filter(dialogue=dialogue, kind="utterance").count)()
     assert count == 1
@@ -249,16 +176,16 @@ async def test_retry_with_the_same_id_is_stored_once(room):
 
 async def test_reconnect_receives_exactly_what_was_missed_in_order(room):
     dialogue, alice, erin = room
-    worker_ws, _ = await _enter(dialogue, alice)
-    expert_ws, _ = await _enter(dialogue, erin)
+    worker_ws, _ = await enter(dialogue, alice)
+    expert_ws, _ = await enter(dialogue, erin)
     await worker_ws.send_json_to({"type": "utterance", "id": "u1", "text": "First?"})
-    first = await receive_until(expert_ws, _event("utterance"))
+    first = await receive_until(expert_ws, is_event("utterance"))
     last_seen = first["seq"]
     await expert_ws.disconnect()
     for number in range(2, 5):
         await worker_ws.send_json_to({"type": "utterance", "id": f"u{number}", "text": f"Question {number}?"})
-        await receive_until(worker_ws, _is("ack", id=f"u{number}"))
-    expert_ws, state = await _enter(dialogue, erin, last_seq=last_seen)
+        await receive_until(worker_ws, is_message("ack", id=f"u{number}"))
+    expert_ws, state = await enter(dialogue, erin, last_seq=last_seen)
     await expert_ws.send_json_to({"type": "ping"})
     replay = []
     while True:
@@ -292,19 +219,19 @@ async def test_reconnect_receives_exactly_what_was_missed_in_order(room):
 )
 async def test_worker_refusals(room, message, code):
     dialogue, alice, _ = room
-    worker_ws, _ = await _enter(dialogue, alice)
+    worker_ws, _ = await enter(dialogue, alice)
     await worker_ws.send_json_to(message)
-    error = await receive_until(worker_ws, _is("error"))
+    error = await receive_until(worker_ws, is_message("error"))
     assert error["code"] == code
     await worker_ws.disconnect()
 
 
 async def test_expert_refusals_labels_and_order(room):
     dialogue, alice, erin = room
-    worker_ws, _ = await _enter(dialogue, alice)
-    expert_ws, _ = await _enter(dialogue, erin)
+    worker_ws, _ = await enter(dialogue, alice)
+    expert_ws, _ = await enter(dialogue, erin)
     await worker_ws.send_json_to({"type": "utterance", "id": "u1", "text": "Who lives in Smith Hall?"})
-    turn = (await receive_until(worker_ws, _is("ack", id="u1")))["seq"]
+    turn = (await receive_until(worker_ws, is_message("ack", id="u1")))["seq"]
     cases = [
         ({"type": "user_acts", "id": "a", "turn": turn, "acts": ["SHOUTING"]}, "labels"),
         ({"type": "user_acts", "id": "a", "turn": turn, "acts": []}, "labels"),
@@ -317,46 +244,46 @@ async def test_expert_refusals_labels_and_order(room):
     ]
     for message, code in cases:
         await expert_ws.send_json_to(message)
-        error = await receive_until(expert_ws, _is("error"))
+        error = await receive_until(expert_ws, is_message("error"))
         assert error["code"] == code, message
     await expert_ws.send_json_to({"type": "user_acts", "id": "a2", "turn": turn, "acts": ["inform_sql"]})
-    await receive_until(expert_ws, _is("ack", id="a2"))
+    await receive_until(expert_ws, is_message("ack", id="a2"))
     await expert_ws.send_json_to(
         {"type": "response", "id": "b2", "turn": turn, "text": "Here", "acts": ["CONFIRM_SQL", "NOPE"]}
     )
-    assert (await receive_until(expert_ws, _is("error")))["code"] == "labels"
+    assert (await receive_until(expert_ws, is_message("error")))["code"] == "labels"
     await expert_ws.send_json_to(
         {"type": "response", "id": "b3", "turn": turn, "text": "Here", "acts": ["CONFIRM_SQL"]}
     )
-    assert (await receive_until(expert_ws, _is("error")))["code"] == "order"  # no result table sent yet
+    assert (await receive_until(expert_ws, is_message("error")))["code"] == "order"  # no result table sent yet
     await expert_ws.send_json_to({"type": "sql_run", "id": "r1", "turn": turn, "sql": "DELETE FROM student"})
-    run = await receive_until(expert_ws, _is("ack", id="r1"))
+    run = await receive_until(expert_ws, is_message("ack", id="r1"))
     await expert_ws.send_json_to({"type": "share_result", "id": "s1", "turn": turn, "run": run["seq"]})
-    assert (await receive_until(expert_ws, _is("error")))["code"] == "invalid"  # a failed run cannot be sent
+    assert (await receive_until(expert_ws, is_message("error")))["code"] == "invalid"  # a failed run cannot be sent
     await worker_ws.disconnect()
     await expert_ws.disconnect()
 
 
 async def test_malformed_frames_get_clear_errors_and_the_socket_survives(room, settings):
     dialogue, alice, _ = room
-    worker_ws, _ = await _enter(dialogue, alice)
+    worker_ws, _ = await enter(dialogue, alice)
     await worker_ws.send_to(text_data="{not json")
-    assert (await receive_until(worker_ws, _is("error")))["code"] == "bad_json"
+    assert (await receive_until(worker_ws, is_message("error")))["code"] == "bad_json"
     await worker_ws.send_to(text_data="[1, 2, 3]")
-    assert (await receive_until(worker_ws, _is("error")))["code"] == "bad_message"
+    assert (await receive_until(worker_ws, is_message("error")))["code"] == "bad_message"
     await worker_ws.send_to(bytes_data=b"\x00\x01")
-    assert (await receive_until(worker_ws, _is("error")))["code"] == "bad_frame"
+    assert (await receive_until(worker_ws, is_message("error")))["code"] == "bad_frame"
     await worker_ws.send_to(text_data=json.dumps({"type": "utterance", "id": "big", "text": "x" * 70_000}))
-    assert (await receive_until(worker_ws, _is("error")))["code"] == "too_large"
+    assert (await receive_until(worker_ws, is_message("error")))["code"] == "too_large"
     await worker_ws.send_json_to({"type": "utterance", "id": "ok", "text": "Still here?"})
-    assert (await receive_until(worker_ws, _is("ack", id="ok")))["seq"] > 0
+    assert (await receive_until(worker_ws, is_message("ack", id="ok")))["seq"] > 0
     await worker_ws.disconnect()
 
 
 async def test_rate_limit(room, settings):
     settings.WS_RATE_PER_MINUTE = 20
     dialogue, alice, _ = room
-    worker_ws, _ = await _enter(dialogue, alice)
+    worker_ws, _ = await enter(dialogue, alice)
     for _ in range(12):
         await worker_ws.send_json_to({"type": "ping"})
     codes = []
@@ -395,17 +322,17 @@ async def test_blocked_worker_cannot_enter(room):
 
 async def test_drop_warns_the_worker_and_does_not_count(room):
     dialogue, alice, erin = room
-    worker_ws, _ = await _enter(dialogue, alice)
-    expert_ws, _ = await _enter(dialogue, erin)
+    worker_ws, _ = await enter(dialogue, alice)
+    expert_ws, _ = await enter(dialogue, erin)
     await worker_ws.send_json_to({"type": "utterance", "id": "u1", "text": "asdf asdf"})
-    turn = (await receive_until(worker_ws, _is("ack", id="u1")))["seq"]
+    turn = (await receive_until(worker_ws, is_message("ack", id="u1")))["seq"]
     await expert_ws.send_json_to({"type": "drop", "id": "d1", "turn": turn, "warning": "Please ask about the data."})
-    warning = await receive_until(worker_ws, _event("drop"))
+    warning = await receive_until(worker_ws, is_event("drop"))
     assert warning["payload"]["warning"] == "Please ask about the data."
     await expert_ws.send_json_to({"type": "terminate", "id": "t1", "reason": "Kept ignoring the instructions"})
-    await receive_until(worker_ws, _event("end"))
+    await receive_until(worker_ws, is_event("end"))
     await expert_ws.send_json_to({"type": "score", "id": "s1", "score": 1, "comment": "spam"})
-    await receive_until(expert_ws, _is("ack", id="s1"))
+    await receive_until(expert_ws, is_message("ack", id="s1"))
     await worker_ws.disconnect()
     await expert_ws.disconnect()
 
@@ -420,15 +347,15 @@ async def test_drop_warns_the_worker_and_does_not_count(room):
 async def test_partner_presence_and_abandon_after_grace(room, settings):
     settings.PRESENCE_GRACE_SECONDS = 1
     dialogue, alice, erin = room
-    expert_ws, _ = await _enter(dialogue, erin)
-    worker_ws, _ = await _enter(dialogue, alice)
-    assert (await receive_until(expert_ws, _is("presence", side="worker")))["state"] == "connected"
+    expert_ws, _ = await enter(dialogue, erin)
+    worker_ws, _ = await enter(dialogue, alice)
+    assert (await receive_until(expert_ws, is_message("presence", side="worker")))["state"] == "connected"
     await worker_ws.send_json_to({"type": "typing"})
-    await receive_until(expert_ws, _is("presence", side="worker", state="typing"))
+    await receive_until(expert_ws, is_message("presence", side="worker", state="typing"))
     await worker_ws.disconnect()
-    gone = await receive_until(expert_ws, _is("presence", side="worker", state="reconnecting"))
+    gone = await receive_until(expert_ws, is_message("presence", side="worker", state="reconnecting"))
     assert gone["grace_seconds"] == 1
-    ended = await receive_until(expert_ws, _event("end"))
+    ended = await receive_until(expert_ws, is_event("end"))
     assert ended["payload"]["status"] == "abandoned"
     await expert_ws.disconnect()
     await database_sync_to_async(dialogue.refresh_from_db)()
@@ -451,10 +378,10 @@ async def test_lobby_pairs_a_worker_with_a_ready_expert(demo_databases):
     status = await receive_until(worker_ws, lambda m: m["type"] == "status" and m.get("position") == 1)
     assert status["wait_limit_seconds"] > 0
     expert_ws, connected, _ = await connect("/ws/lobby/", erin)
-    await receive_until(expert_ws, _is("status"))
+    await receive_until(expert_ws, is_message("status"))
     await expert_ws.send_json_to({"type": "join"})
-    paired_worker = await receive_until(worker_ws, _is("paired"))
-    paired_expert = await receive_until(expert_ws, _is("paired"))
+    paired_worker = await receive_until(worker_ws, is_message("paired"))
+    paired_expert = await receive_until(expert_ws, is_message("paired"))
     assert paired_worker["dialogue"] == paired_expert["dialogue"]
     await worker_ws.disconnect()
     await expert_ws.disconnect()
@@ -478,7 +405,7 @@ async def test_lobby_releases_a_worker_who_has_had_every_goal(demo_databases):
     await receive_until(worker_ws, lambda m: m["type"] == "status" and m.get("position") == 1)
     expert_ws, _, _ = await connect("/ws/lobby/", erin)
     await expert_ws.send_json_to({"type": "join"})
-    released = await receive_until(worker_ws, _is("released"))
+    released = await receive_until(worker_ws, is_message("released"))
     assert released["completion_code"].startswith("WOZ-") and "every task" in released["message"]
     await worker_ws.disconnect()
     await expert_ws.disconnect()
@@ -487,9 +414,9 @@ async def test_lobby_releases_a_worker_who_has_had_every_goal(demo_databases):
 async def test_a_second_tab_closing_does_not_make_the_worker_absent(room, settings):
     settings.PRESENCE_GRACE_SECONDS = 1
     dialogue, alice, erin = room
-    expert_ws, _ = await _enter(dialogue, erin)
-    first_tab, _ = await _enter(dialogue, alice)
-    second_tab, _ = await _enter(dialogue, alice)
+    expert_ws, _ = await enter(dialogue, erin)
+    first_tab, _ = await enter(dialogue, alice)
+    second_tab, _ = await enter(dialogue, alice)
     await second_tab.disconnect()
     await first_tab.send_json_to({"type": "utterance", "id": "still-here", "text": "Am I still here?"})
     # The expert hears the question, never "reconnecting", and the dialogue outlives the grace period.
@@ -513,16 +440,16 @@ async def test_a_second_tab_closing_does_not_make_the_worker_absent(room, settin
 
 async def test_share_result_refuses_a_run_of_another_turn(room):
     dialogue, alice, erin = room
-    worker_ws, _ = await _enter(dialogue, alice)
-    expert_ws, _ = await _enter(dialogue, erin)
+    worker_ws, _ = await enter(dialogue, alice)
+    expert_ws, _ = await enter(dialogue, erin)
     turns = []
     for number in (1, 2):
         await worker_ws.send_json_to({"type": "utterance", "id": f"u{number}", "text": f"Question {number}?"})
-        turns.append((await receive_until(worker_ws, _is("ack", id=f"u{number}")))["seq"])
+        turns.append((await receive_until(worker_ws, is_message("ack", id=f"u{number}")))["seq"])
     await expert_ws.send_json_to({"type": "sql_run", "id": "r1", "turn": turns[0], "sql": "SELECT 1"})
-    run = await receive_until(expert_ws, _is("ack", id="r1"))
+    run = await receive_until(expert_ws, is_message("ack", id="r1"))
     await expert_ws.send_json_to({"type": "share_result", "id": "s1", "turn": turns[1], "run": run["seq"]})
-    assert (await receive_until(expert_ws, _is("error")))["code"] == "invalid"
+    assert (await receive_until(expert_ws, is_message("error")))["code"] == "invalid"
     await worker_ws.disconnect()
     await expert_ws.disconnect()
 
@@ -540,12 +467,12 @@ async def test_a_worker_whose_paired_notice_was_lost_learns_of_the_room_from_the
     await database_sync_to_async(alice.save)()
     erin, _ = await database_sync_to_async(person_create)(username="erin", role="expert")
     # Paired with no lobby socket open: nobody hears the notice.
-    await database_sync_to_async(services.lobby_join)(person=alice)
-    await database_sync_to_async(services.lobby_join)(person=erin)
-    (dialogue,) = await database_sync_to_async(services.lobby_pair)()
+    await database_sync_to_async(lobby.lobby_join)(person=alice)
+    await database_sync_to_async(expert_ready)(erin)
+    (dialogue,) = await database_sync_to_async(lobby.lobby_pair)()
     worker_ws, connected, _ = await connect("/ws/lobby/", alice)
     assert connected
-    status = await receive_until(worker_ws, _is("status"))
+    status = await receive_until(worker_ws, is_message("status"))
     assert status["dialogue"] == dialogue.pk
     assert status["url"] == f"/dialogues/{dialogue.pk}/"
     await worker_ws.disconnect()
@@ -564,14 +491,14 @@ async def test_a_worker_whose_paired_notice_was_lost_learns_of_the_room_from_the
 )
 async def test_each_act_rule_refuses_its_wrong_answer_with_its_message(room, user_acts, system_acts, rule):
     dialogue, alice, erin = room
-    worker_ws, _ = await _enter(dialogue, alice)
-    expert_ws, _ = await _enter(dialogue, erin)
+    worker_ws, _ = await enter(dialogue, alice)
+    expert_ws, _ = await enter(dialogue, erin)
     await worker_ws.send_json_to({"type": "utterance", "id": "u1", "text": "Which dorms are big?"})
-    turn = (await receive_until(worker_ws, _is("ack", id="u1")))["seq"]
+    turn = (await receive_until(worker_ws, is_message("ack", id="u1")))["seq"]
     await expert_ws.send_json_to({"type": "user_acts", "id": "a1", "turn": turn, "acts": user_acts})
-    await receive_until(expert_ws, _is("ack", id="a1"))
+    await receive_until(expert_ws, is_message("ack", id="a1"))
     await expert_ws.send_json_to({"type": "response", "id": "r1", "turn": turn, "text": "Hm.", "acts": system_acts})
-    error = await receive_until(expert_ws, _is("error", id="r1"))
+    error = await receive_until(expert_ws, is_message("error", id="r1"))
     assert error["code"] == "act_rule" and rule in error["message"]
     assert not await database_sync_to_async(Event.objects.filter(dialogue=dialogue, kind="response").exists)()
     # SORRY is as good as REJECT, and a clarification of an ambiguous question goes through.
@@ -581,6 +508,6 @@ async def test_each_act_rule_refuses_its_wrong_answer_with_its_message(room, use
         await expert_ws.send_json_to(
             {"type": "response", "id": "r2", "turn": turn, "text": "Right.", "acts": fixed[wanted]}
         )
-        await receive_until(expert_ws, _is("ack", id="r2"))
+        await receive_until(expert_ws, is_message("ack", id="r2"))
     await worker_ws.disconnect()
     await expert_ws.disconnect()

@@ -21,8 +21,8 @@ from annotation.sql.sandbox import busy_workers
 from config.asgi import application
 from dialogs import log
 from dialogs.models import Dialogue, Event, EventKind
-from dialogs.services import dialogue_record
-from dialogs.tests.test_protocol import HOST, ORIGIN, _enter, _event, _is, _session_cookie, receive_until
+from dialogs.room import dialogue_record
+from tests.sockets import HOST, ORIGIN, enter, is_event, is_message, receive_until, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -81,7 +81,7 @@ async def _queued(communicator) -> list[dict]:
 
 async def _ask(worker_ws, client_id: str, text: str = "How many students?") -> int:
     await worker_ws.send_json_to({"type": "utterance", "id": client_id, "text": text})
-    return (await receive_until(worker_ws, _is("ack", id=client_id)))["seq"]
+    return (await receive_until(worker_ws, is_message("ack", id=client_id)))["seq"]
 
 
 async def _run(expert_ws, client_id: str, sql: str, turn=None) -> tuple[int, dict]:
@@ -89,7 +89,7 @@ async def _run(expert_ws, client_id: str, sql: str, turn=None) -> tuple[int, dic
     if turn is not None:
         message["turn"] = turn
     await expert_ws.send_json_to(message)
-    seq = (await receive_until(expert_ws, _is("ack", id=client_id)))["seq"]
+    seq = (await receive_until(expert_ws, is_message("ack", id=client_id)))["seq"]
     event = await receive_until(expert_ws, lambda m: m.get("type") == "event" and m["seq"] == seq)
     return seq, event["payload"]["result"]
 
@@ -105,8 +105,8 @@ async def test_an_experts_query_running_to_its_time_limit_does_not_hold_up_anoth
     settings.SANDBOX_TIMEOUT_MS = 1500
     dialogue, _, erin = room
     elsewhere, bob, _ = other_room
-    expert_ws, _ = await _enter(dialogue, erin)
-    worker_ws, _ = await _enter(elsewhere, bob)
+    expert_ws, _ = await enter(dialogue, erin)
+    worker_ws, _ = await enter(elsewhere, bob)
     await _until(lambda: busy_workers() == 0, "no other query running")
     await expert_ws.send_json_to({"type": "sql_run", "id": "forever", "sql": RUNAWAY_SQL})
     await _until(lambda: busy_workers() == 1, "the sandbox started Erin's query")
@@ -116,7 +116,7 @@ async def test_an_experts_query_running_to_its_time_limit_does_not_hold_up_anoth
         await _ask(worker_ws, f"b{number}", f"Question {number}?")
     assert busy_workers() == 1, "Bob's acks waited for Erin's query"
     assert not [m for m in await _queued(expert_ws) if m.get("id") == "forever"], "Erin's run came back first"
-    run = await receive_until(expert_ws, _is("ack", id="forever"))
+    run = await receive_until(expert_ws, is_message("ack", id="forever"))
     payload = await _stored_payload(dialogue, run["seq"])
     assert payload["result"]["error"]["kind"] == "timeout"
     await expert_ws.disconnect()
@@ -138,22 +138,22 @@ async def test_sharing_a_result_whose_goal_query_runs_to_its_time_limit_does_not
     await database_sync_to_async(goal.save)(update_fields=["sql"])
     _goal_rows.cache_clear()
     elsewhere, bob, _ = other_room
-    worker_ws, _ = await _enter(dialogue, alice)
-    expert_ws, _ = await _enter(dialogue, erin)
-    bob_ws, _ = await _enter(elsewhere, bob)
+    worker_ws, _ = await enter(dialogue, alice)
+    expert_ws, _ = await enter(dialogue, erin)
+    bob_ws, _ = await enter(elsewhere, bob)
     turn = await _ask(worker_ws, "u1", "How many students?")
     run, _ = await _run(expert_ws, "r1", "SELECT count(*) FROM student", turn)
     await _until(lambda: busy_workers() == 0, "no other query running")
     await expert_ws.send_json_to({"type": "share_result", "id": "s1", "turn": turn, "run": run})
-    await receive_until(expert_ws, _is("ack", id="s1"))
-    await receive_until(worker_ws, _event("result_shared"))
+    await receive_until(expert_ws, is_message("ack", id="s1"))
+    await receive_until(worker_ws, is_event("result_shared"))
     await _until(lambda: busy_workers() == 1, "the sandbox started the goal's query")
     for number in range(3):
         await _ask(bob_ws, f"b{number}", f"Question {number}?")
     assert busy_workers() == 1, "Bob's acks waited for the goal's query"
     early = [m for m in await _queued(expert_ws) if m.get("kind") == "turn_labels"]
     assert not early, "the comparison came back before the goal's query ended"
-    labels = await receive_until(expert_ws, _event("turn_labels"))
+    labels = await receive_until(expert_ws, is_event("turn_labels"))
     assert labels["payload"]["goal_match"] is None  # the goal's query failed: no comparison, and no error
     for ws in (worker_ws, expert_ws, bob_ws):
         await ws.disconnect()
@@ -173,23 +173,23 @@ async def test_the_worker_reads_an_answer_before_the_next_suggestion_is_worked_o
         return working_out(**kwargs)
 
     monkeypatch.setattr(assist, "recommendation_next", slow_suggestion)
-    worker_ws, _ = await _enter(dialogue, alice)
-    expert_ws, _ = await _enter(dialogue, erin)
+    worker_ws, _ = await enter(dialogue, alice)
+    expert_ws, _ = await enter(dialogue, erin)
     turn = await _ask(worker_ws, "u1", "How many students are there?")
     await expert_ws.send_json_to({"type": "user_acts", "id": "a1", "turn": turn, "acts": ["INFORM_SQL"]})
-    await receive_until(expert_ws, _is("ack", id="a1"))
+    await receive_until(expert_ws, is_message("ack", id="a1"))
     run, _ = await _run(expert_ws, "r1", "SELECT count(*) FROM student", turn)
     await expert_ws.send_json_to({"type": "share_result", "id": "s1", "turn": turn, "run": run})
-    await receive_until(expert_ws, _is("ack", id="s1"))
+    await receive_until(expert_ws, is_message("ack", id="s1"))
     answer = {"type": "response", "id": "p1", "turn": turn, "text": "There are ten.", "acts": ["CONFIRM_SQL"]}
     await expert_ws.send_json_to(answer)
-    await receive_until(expert_ws, _is("ack", id="p1"))
-    response = await receive_until(worker_ws, _event("response"))
+    await receive_until(expert_ws, is_message("ack", id="p1"))
+    response = await receive_until(worker_ws, is_event("response"))
     assert response["payload"]["text"] == "There are ten."
     await _until(started.is_set, "the suggestion is being worked out")
     assert not [m for m in await _queued(worker_ws) if m.get("kind") == "recommendation"]
     release.set()
-    suggestion = await receive_until(worker_ws, _event("recommendation"))
+    suggestion = await receive_until(worker_ws, is_event("recommendation"))
     assert suggestion["payload"]["turn"] == turn and suggestion["payload"]["text"]
     for ws in (worker_ws, expert_ws):
         await ws.disconnect()
@@ -204,24 +204,24 @@ async def test_experts_running_slow_queries_in_every_thread_do_not_hold_up_anoth
     dialogue, _, erin = room
     elsewhere, bob, ethan = other_room
     runs = settings.SANDBOX_WORKERS + 3  # one more than the run threads: the last waits for a thread
-    erin_tabs = [(await _enter(dialogue, erin))[0] for _ in range(runs)]
-    bob_ws, _ = await _enter(elsewhere, bob)
-    ethan_ws, _ = await _enter(elsewhere, ethan)
+    erin_tabs = [(await enter(dialogue, erin))[0] for _ in range(runs)]
+    bob_ws, _ = await enter(elsewhere, bob)
+    ethan_ws, _ = await enter(elsewhere, ethan)
     turn = await _ask(bob_ws, "b1", "Which are the big ones?")
     await ethan_ws.send_json_to({"type": "user_acts", "id": "acts", "turn": turn, "acts": ["AMBIGUOUS"]})
-    await receive_until(ethan_ws, _is("ack", id="acts"))
+    await receive_until(ethan_ws, is_message("ack", id="acts"))
     await _until(lambda: busy_workers() == 0, "no other query running")
     for number, tab in enumerate(erin_tabs):
         await tab.send_json_to({"type": "sql_run", "id": f"slow{number}", "sql": RUNAWAY_SQL})
     await _until(lambda: busy_workers() == settings.SANDBOX_WORKERS, "the sandbox runs Erin's queries")
     response = {"type": "response", "id": "r1", "turn": turn, "text": "Which do you mean?", "acts": ["CLARIFY"]}
     await ethan_ws.send_json_to(response)
-    await receive_until(ethan_ws, _is("ack", id="r1"))
-    await receive_until(bob_ws, _event("response"))
+    await receive_until(ethan_ws, is_message("ack", id="r1"))
+    await receive_until(bob_ws, is_event("response"))
     returned = [m for tab in erin_tabs for m in await _queued(tab) if m.get("type") == "ack"]
     assert returned == [], "the response waited for Erin's queries"
     for number, tab in enumerate(erin_tabs):  # the queued runs end seconds later: a patient wait for each ack
-        while not _is("ack", id=f"slow{number}")(json.loads(await tab.receive_from(timeout=60))):
+        while not is_message("ack", id=f"slow{number}")(json.loads(await tab.receive_from(timeout=60))):
             pass
     for ws in (*erin_tabs, bob_ws, ethan_ws):
         await ws.disconnect()
@@ -232,8 +232,8 @@ async def test_experts_running_slow_queries_in_every_thread_do_not_hold_up_anoth
 
 async def test_a_result_of_megabytes_is_stored_and_shared_cut_to_the_caps(room, settings):
     dialogue, alice, erin = room
-    worker_ws, _ = await _enter(dialogue, alice)
-    expert_ws, _ = await _enter(dialogue, erin)
+    worker_ws, _ = await enter(dialogue, alice)
+    expert_ws, _ = await enter(dialogue, erin)
     turn = await _ask(worker_ws, "u1", "Show me everything.")
     run, result = await _run(expert_ws, "r1", WIDE_SQL, turn)
     assert result["truncated"] is True and result["total_rows"] == 1000
@@ -241,7 +241,7 @@ async def test_a_result_of_megabytes_is_stored_and_shared_cut_to_the_caps(room, 
     stored = await _stored_payload(dialogue, run)
     assert len(json.dumps(stored["result"]["rows"])) <= settings.RUN_STORED_MAX_BYTES
     await expert_ws.send_json_to({"type": "share_result", "id": "s1", "turn": turn, "run": run})
-    shared = await receive_until(worker_ws, _event("result_shared"))
+    shared = await receive_until(worker_ws, is_event("result_shared"))
     assert len(json.dumps(shared)) < MIB
     payload = shared["payload"]
     assert (payload["row_count"], payload["truncated"], payload["total_rows"]) == (result["row_count"], True, 1000)
@@ -252,7 +252,7 @@ async def test_a_result_of_megabytes_is_stored_and_shared_cut_to_the_caps(room, 
 async def test_the_row_cap_keeps_the_full_count(room, settings):
     settings.RUN_STORED_MAX_ROWS = 10
     dialogue, _, erin = room
-    expert_ws, _ = await _enter(dialogue, erin)
+    expert_ws, _ = await enter(dialogue, erin)
     _, result = await _run(expert_ws, "r1", "SELECT student_id, last_name FROM student")
     assert (result["row_count"], len(result["rows"]), result["truncated"], result["total_rows"]) == (10, 10, True, 64)
     _, small = await _run(expert_ws, "r2", "SELECT count(*) FROM student")
@@ -284,14 +284,14 @@ async def test_a_table_stored_before_the_caps_is_cut_on_its_way_out_and_when_sha
         return turn.seq, run.seq
 
     turn, run = await database_sync_to_async(store)()
-    worker_ws, _ = await _enter(dialogue, alice)
-    expert_ws, _ = await _enter(dialogue, erin)
+    worker_ws, _ = await enter(dialogue, alice)
+    expert_ws, _ = await enter(dialogue, erin)
     replayed = await receive_until(expert_ws, lambda m: m.get("type") == "event" and m["seq"] == run)
     assert len(json.dumps(replayed, ensure_ascii=False).encode()) < MIB
     result = replayed["payload"]["result"]
     assert result["truncated"] is True and result["total_rows"] == 1000 and 0 < result["row_count"] < 1000
     await expert_ws.send_json_to({"type": "share_result", "id": "s1", "turn": turn, "run": run})
-    shared = (await receive_until(worker_ws, _event("result_shared")))["payload"]
+    shared = (await receive_until(worker_ws, is_event("result_shared")))["payload"]
     assert (shared["row_count"], shared["total_rows"]) == (result["row_count"], 1000)
     await worker_ws.disconnect()
     await expert_ws.disconnect()
@@ -302,12 +302,12 @@ async def test_a_table_stored_before_the_caps_is_cut_on_its_way_out_and_when_sha
 
 async def test_frames_refused_before_they_are_parsed_get_their_id_back(room):
     dialogue, alice, _ = room
-    worker_ws, _ = await _enter(dialogue, alice)
+    worker_ws, _ = await enter(dialogue, alice)
     await worker_ws.send_json_to({"type": "utterance", "id": "big", "text": "x" * 70_000})
     await worker_ws.send_to(text_data='{"text": "' + "y" * 70_000 + '", "type": "utterance", "id": "big-id-last"}')
     await worker_ws.send_to(text_data='{"type": "utterance", "id": "broken", "text": "no closing quote}')
     await worker_ws.send_to(text_data='{"type": "utterance", "text": "no id at all", ')
-    refused = [await receive_until(worker_ws, _is("error")) for _ in range(4)]
+    refused = [await receive_until(worker_ws, is_message("error")) for _ in range(4)]
     assert [(r["code"], r.get("id")) for r in refused] == [
         ("too_large", "big"),
         ("too_large", "big-id-last"),
@@ -320,7 +320,7 @@ async def test_frames_refused_before_they_are_parsed_get_their_id_back(room):
 async def test_rate_limited_frames_get_their_id_back(room, settings):
     settings.WS_RATE_PER_MINUTE = 20  # a burst of 5
     dialogue, alice, _ = room
-    worker_ws, _ = await _enter(dialogue, alice)
+    worker_ws, _ = await enter(dialogue, alice)
     sent = [f"burst-{number}" for number in range(12)]
     for client_id in sent:
         await worker_ws.send_json_to({"type": "utterance", "id": client_id, "text": "Hello?"})
@@ -355,11 +355,11 @@ class ClientGone:
 async def test_a_send_to_a_socket_the_client_just_closed_is_dropped_quietly(room, caplog):
     dialogue, alice, _ = room
     server = ClientGone(application)
-    headers = [HOST, ORIGIN, (b"cookie", await _session_cookie(alice))]
+    headers = [HOST, ORIGIN, (b"cookie", await session_cookie(alice))]
     worker_ws = WebsocketCommunicator(server, f"/ws/dialogues/{dialogue.pk}/", headers=headers)
     assert (await worker_ws.connect())[0]
     await worker_ws.send_json_to({"type": "hello", "last_seq": 0})
-    await receive_until(worker_ws, _is("state"))
+    await receive_until(worker_ws, is_message("state"))
     server.gone = True
     with caplog.at_level(logging.WARNING):
         await worker_ws.send_json_to({"type": "ping"})  # its pong meets the closed socket
@@ -376,15 +376,15 @@ async def test_a_send_to_a_socket_the_client_just_closed_is_dropped_quietly(room
 async def test_nul_characters_are_refused_in_text_and_shown_as_a_symbol_in_results(room):
     # PostgreSQL stores no NUL in text or jsonb: the write failed and the socket closed.
     dialogue, alice, erin = room
-    worker_ws, _ = await _enter(dialogue, alice)
-    expert_ws, _ = await _enter(dialogue, erin)
+    worker_ws, _ = await enter(dialogue, alice)
+    expert_ws, _ = await enter(dialogue, erin)
     await worker_ws.send_json_to({"type": "utterance", "id": "nul", "text": "How many\x00students?"})
-    assert (await receive_until(worker_ws, _is("error", id="nul")))["code"] == "invalid"
+    assert (await receive_until(worker_ws, is_message("error", id="nul")))["code"] == "invalid"
     await worker_ws.send_json_to({"type": "utterance", "id": "n\x00l", "text": "How many students?"})
-    assert (await receive_until(worker_ws, _is("error", id="n\x00l")))["code"] == "invalid"
+    assert (await receive_until(worker_ws, is_message("error", id="n\x00l")))["code"] == "invalid"
     turn = await _ask(worker_ws, "u1")
     await expert_ws.send_json_to({"type": "user_acts", "id": "a1", "turn": turn, "acts": ["INFORM_SQL"]})
-    await receive_until(expert_ws, _is("ack", id="a1"))
+    await receive_until(expert_ws, is_message("ack", id="a1"))
     refused = [
         {"type": "sql_run", "id": "sql-nul", "turn": turn, "sql": "SELECT count(*)\x00 FROM student"},
         {"type": "response", "id": "resp-nul", "turn": turn, "text": "Sixty\x00four.", "acts": ["REJECT"]},
@@ -392,12 +392,12 @@ async def test_nul_characters_are_refused_in_text_and_shown_as_a_symbol_in_resul
     ]
     for message in refused:
         await expert_ws.send_json_to(message)
-        assert (await receive_until(expert_ws, _is("error", id=message["id"])))["code"] == "invalid", message
+        assert (await receive_until(expert_ws, is_message("error", id=message["id"])))["code"] == "invalid", message
     # A value the database holds may contain one: the run is stored, the NUL shown as U+2400.
     _, result = await _run(expert_ws, "r1", "SELECT 'a' || char(0) || 'b' AS joined FROM student LIMIT 1", turn)
     assert result["rows"] == [["a\u2400b"]]
     await worker_ws.send_json_to({"type": "utterance", "id": "u2", "text": "Still fine?"})
-    await receive_until(worker_ws, _is("ack", id="u2"))
+    await receive_until(worker_ws, is_message("ack", id="u2"))
     texts = await database_sync_to_async(
         lambda: list(
             Event.objects.filter(dialogue=dialogue, kind=EventKind.UTTERANCE).values_list("payload", flat=True)
@@ -413,7 +413,7 @@ async def test_nul_characters_are_refused_in_text_and_shown_as_a_symbol_in_resul
 
 async def test_a_query_spider_cannot_encode_runs_with_a_warning(room):
     dialogue, _, erin = room
-    expert_ws, _ = await _enter(dialogue, erin)
+    expert_ws, _ = await enter(dialogue, erin)
     _, with_cte = await _run(expert_ws, "r1", "WITH t AS (SELECT count(*) AS n FROM student) SELECT n FROM t")
     assert with_cte["ok"] is True and with_cte["rows"] == [[64]]
     assert "with" in with_cte["spider_error"].lower()

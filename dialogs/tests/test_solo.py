@@ -6,9 +6,10 @@ import pytest
 from django.urls import reverse
 
 from annotation.models import Database
-from dialogs import services
+from dialogs import lobby, room, solo
+from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
-from dialogs.services import DialogueError
+from tests.builders import expert_ready
 
 pytestmark = pytest.mark.django_db
 
@@ -26,11 +27,11 @@ def dorm(demo_databases):
 
 @pytest.fixture
 def sequence(dorm, erin):
-    return services.solo_create(expert=erin, database=dorm)
+    return solo.solo_create(expert=erin, database=dorm)
 
 
 def add(sequence, erin, question, sql, request_id=None):
-    return services.solo_turn_add(
+    return solo.solo_turn_add(
         dialogue=sequence, person=erin, question=question, sql=sql, request_id=request_id or question[:40]
     )
 
@@ -72,14 +73,14 @@ def test_the_sequence_finishes_at_its_minimum_and_needs_no_score(sequence, erin,
     add(sequence, erin, *QUESTIONS[0])
     end = {"id": "end-1", "type": "end"}
     with pytest.raises(DialogueError) as caught:
-        services.dialogue_post(dialogue=sequence, person=erin, message=end)
+        room.dialogue_post(dialogue=sequence, person=erin, message=end)
     assert caught.value.code == "too_early"
     add(sequence, erin, *QUESTIONS[1])
-    services.dialogue_post(dialogue=sequence, person=erin, message={"id": "end-2", "type": "end"})
+    room.dialogue_post(dialogue=sequence, person=erin, message={"id": "end-2", "type": "end"})
     sequence.refresh_from_db()
     assert sequence.status == DialogueStatus.COMPLETED and not sequence.incomplete
     with pytest.raises(DialogueError) as caught:
-        services.dialogue_post(dialogue=sequence, person=erin, message={"id": "s", "type": "score", "score": 5})
+        room.dialogue_post(dialogue=sequence, person=erin, message={"id": "s", "type": "score", "score": 5})
     assert caught.value.code == "invalid"
 
 
@@ -92,16 +93,16 @@ def test_nobody_else_writes_into_a_sequence(sequence, alice, dorm):
             add(sequence, person, *QUESTIONS[0])
         assert caught.value.code == "forbidden"
     with pytest.raises(DialogueError):
-        services.solo_create(expert=alice, database=dorm)
+        solo.solo_create(expert=alice, database=dorm)
 
 
 def test_an_open_sequence_does_not_keep_its_expert_from_chatting(sequence, erin, alice, dorm):
     from annotation.services import demo_load
 
     demo_load()
-    services.lobby_join(person=alice)
-    services.lobby_join(person=erin)
-    (dialogue,) = services.lobby_pair()
+    lobby.lobby_join(person=alice)
+    expert_ready(erin)
+    (dialogue,) = lobby.lobby_pair()
     assert dialogue.expert == erin and not dialogue.is_solo
 
 
@@ -140,6 +141,8 @@ def test_the_json_endpoints_add_label_and_refuse_with_reasons(client, sequence, 
     turn = answer.json()["turn"]
     bad = client.post(turns_url, data="not json", content_type="application/json")
     assert bad.status_code == 400 and bad.json()["code"] == "invalid"
+    nested = client.post(turns_url, data="[" * 30_000 + "]" * 30_000, content_type="application/json")
+    assert nested.status_code == 400 and nested.json()["code"] == "invalid"
     labels_url = reverse("dialogs:solo_labels", args=[sequence.pk])
     saved = client.post(
         labels_url,
@@ -169,7 +172,7 @@ def test_exports_take_solo_sequences_into_sparc_and_chase_and_cosql_only_when_as
     settings.SOLO_MIN_QUESTIONS = 3
     for question, sql in QUESTIONS:
         add(sequence, erin, question, sql)
-    services.dialogue_post(dialogue=sequence, person=erin, message={"id": "end", "type": "end"})
+    room.dialogue_post(dialogue=sequence, person=erin, message={"id": "end", "type": "end"})
 
     def exported(**options):
         out = tmp_path / f"out{len(list(tmp_path.iterdir()))}"

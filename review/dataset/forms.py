@@ -86,8 +86,8 @@ class ExportForm(SelectionForm):
             path = Path(folder) / "split"
             path.write_bytes(upload.read())
             try:
-                return read_split_file(path)
-            except (SplitError, UnicodeDecodeError) as exc:
+                return read_split_file(path, name=upload.name)
+            except SplitError as exc:
                 raise forms.ValidationError(str(exc)) from exc
 
 

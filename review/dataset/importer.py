@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -182,8 +183,14 @@ def dataset_import(
     seen = set(DialogueImport.objects.filter(file_sha256=digest, format=fmt).values_list("position", flat=True))
     databases: dict[str, Database] = {}
     refused: dict[str, str] = {}
-    # Only the databases of interactions not imported before are looked at (and registered when new).
-    for db_id in dict.fromkeys(item.db_id for item in interactions if item.position not in seen):
+    # Interactions the room could not have produced are refused, each with its reason, before anything is registered.
+    beyond_limits: dict[int, str] = {}
+    for item in interactions:
+        if item.position not in seen and (reason := _room_refusal(item)):
+            beyond_limits[item.position] = reason
+    # Only the databases of interactions to import are looked at (and registered when new).
+    left_out = seen | beyond_limits.keys()
+    for db_id in dict.fromkeys(item.db_id for item in interactions if item.position not in left_out):
         database, reason = _database_for(db_id, entries.get(db_id), databases_dir, report)
         if database is None:
             refused[db_id] = reason
@@ -193,6 +200,9 @@ def dataset_import(
     for item in interactions:
         if item.position in seen:
             report.already_imported += 1
+        elif item.position in beyond_limits:
+            reason = beyond_limits[item.position]
+            report.skipped.append({"position": item.position, "db_id": item.db_id, "reason": reason})
         elif item.db_id in refused:
             report.skipped.append({"position": item.position, "db_id": item.db_id, "reason": refused[item.db_id]})
         else:
@@ -237,6 +247,29 @@ def dataset_import(
         TurnAnnotation.objects.bulk_create(annotations, batch_size=1000)
         review_rows_for_import(dialogue_ids=created, for_review=for_review)
     return report
+
+
+def _room_refusal(item: readers.ImportedInteraction) -> str | None:
+    """Why the room would not have taken this interaction, or None. An imported dialogue is reviewed, exported and
+    shown like a collected one, so it keeps the room's limits: at least one turn, and texts the room takes."""
+    if not item.turns:
+        return "it has no turns (a dialogue starts with the worker's first question)"
+    utterance = {"limit": settings.UTTERANCE_MAX_CHARS, "setting": "UTTERANCE_MAX_CHARS"}
+    response = utterance  # the room takes an expert's response on the same limit
+    sql = {"limit": settings.SANDBOX_MAX_SQL_LENGTH, "setting": "SANDBOX_MAX_SQL_LENGTH"}
+    texts = [(item.final_utterance, "the final utterance", utterance), (item.final_query, "the final query", sql)]
+    for index, turn in enumerate(item.turns):
+        for number, (question, clarification) in enumerate(turn.clarifications, start=1):
+            texts.append((question, f"turn {index}'s question before clarification {number}", utterance))
+            texts.append((clarification, f"turn {index}'s clarification {number}", response))
+        texts.append((turn.text, f"turn {index}'s utterance", utterance))
+        texts.append((turn.query, f"turn {index}'s query", sql))
+    for value, name, limit in texts:
+        try:
+            dialogue_log.text_checked(value, name=name, **limit)
+        except dialogue_log.TextRefused as exc:
+            return exc.message
+    return None
 
 
 class _ImportedLog:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
+
+from django.core.exceptions import ValidationError
+
+from annotation.jsonfile import decoded_text, parse_json
 
 SPLITS = ("train", "dev", "test")
 RATIO = (7, 1, 2)
@@ -43,22 +46,27 @@ def split_databases(db_ids, *, seed: int) -> dict[str, str]:
     return assignment
 
 
-def read_split_file(path: Path | str) -> dict[str, str]:
-    """Read db_id → split from a JSON object ({"db": "dev", ...}) or from lines `db_id<TAB or spaces>split`."""
-    text = Path(path).read_text(encoding="utf-8")
+def read_split_file(path: Path | str, *, name: str | None = None) -> dict[str, str]:
+    """Read db_id → split from a JSON object ({"db": "dev", ...}) or from lines `db_id<TAB or spaces>split`.
+    `name` is what a refusal calls the file (an upload's own name, not the path of its temporary copy)."""
+    name = name or str(path)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
+        text = decoded_text(Path(path).read_bytes(), source=name)
+        # A file that opens as JSON is read as JSON, and refused as JSON: a broken one is not read again as lines.
+        data = parse_json(text, source=name) if text.lstrip()[:1] in ("{", "[") else None
+    except ValidationError as exc:
+        raise SplitError(exc.messages[0]) from None
+    if data is None:
         data = {}
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             parts = line.split()
             if len(parts) != 2:
-                raise SplitError(f"{path}, line {number}: expected 'db_id split', got {line!r}")
+                raise SplitError(f"{name}, line {number}: expected 'db_id split', got {line[:100]!r}")
             data[parts[0]] = parts[1]
     if not isinstance(data, dict):
-        raise SplitError(f"{path}: a split file is a JSON object db_id → split, or lines 'db_id split'")
+        raise SplitError(f"{name}: a split file is a JSON object db_id → split, or lines 'db_id split'")
     return check_split_map(data)
 
 

@@ -36,7 +36,7 @@ from annotation.sql.spider import SpiderEncodingError, encode_sql
 from annotation.tokens import utterance_toks
 from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
-from dialogs.services import dialogue_record, sql_run_result
+from dialogs.room import dialogue_record, sql_run_result
 from review.models import DialogueReview, RejectReason, ReviewPass, ReviewStage
 from review.records import dialogue_record_of
 from review.signals import review_decided_on_commit
@@ -297,14 +297,10 @@ def _back_to_queue(review: DialogueReview) -> None:
 def _check_value(field: str, value, database):
     """The cleaned new value of a field, or ReviewError. Acts follow the room's label rules; text the room's limits."""
     if field in ("utterance", "response"):
-        if not isinstance(value, str) or not value.strip():
-            raise ReviewError("invalid", f"The new {field} must be a non-empty text.")
-        value = value.strip()
-        if "\x00" in value:
-            raise ReviewError("invalid", "Text may not contain NUL characters.")
-        if len(value) > settings.UTTERANCE_MAX_CHARS:
-            raise ReviewError("too_long", f"The new {field} is longer than {settings.UTTERANCE_MAX_CHARS} characters.")
-        return value
+        try:
+            return log.text_checked(value, name=f"The new {field}", limit=settings.UTTERANCE_MAX_CHARS)
+        except log.TextRefused as exc:
+            raise ReviewError(exc.code, exc.message) from None
     if field in ("user_acts", "system_acts"):
         try:
             return check_acts(value, side="user" if field == "user_acts" else "system")
@@ -315,14 +311,10 @@ def _check_value(field: str, value, database):
             raise ReviewError("invalid", "'drop' takes true or false.")
         return value
     if field == "query":
-        if not isinstance(value, str) or not value.strip():
-            raise ReviewError("invalid", "The new query must be a non-empty SQL text.")
-        value = value.strip()
-        if "\x00" in value:
-            raise ReviewError("invalid", "SQL may not contain NUL characters.")
-        if len(value) > settings.SANDBOX_MAX_SQL_LENGTH:
-            raise ReviewError("too_long", f"The query is longer than {settings.SANDBOX_MAX_SQL_LENGTH} characters.")
-        return value
+        try:
+            return log.text_checked(value, name="The new query", limit=settings.SANDBOX_MAX_SQL_LENGTH)
+        except log.TextRefused as exc:
+            raise ReviewError(exc.code, exc.message) from None
     if field in log.LABEL_FIELDS:
         return value  # checked against the turn's text once it is read (_check_label)
     raise ReviewError("invalid", f"Unknown field {field!r} (one of {', '.join(log.CORRECTABLE_FIELDS)}).")
@@ -368,13 +360,17 @@ def review_correct(
         if require_claim:
             review = _held(dialogue, reviewer)
         else:
-            review = DialogueReview.objects.select_for_update().filter(dialogue=dialogue).first()
+            review = (
+                DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
+            )
             if review is None:
                 raise ReviewError("not_reviewable", "This dialogue is not in review.")
             if claim_live(review, timezone.now()) and review.claimed_by_id != reviewer.pk:
                 raise ReviewError("locked", "Another reviewer holds this dialogue; try again when they are done.")
-            if dialogue.expert_id == reviewer.pk:
-                raise ReviewError("not_allowed", "You were the expert of this dialogue: someone else reviews it.")
+            # Without a claim, the rule that decides who may claim it: the script may not do what the screen refuses.
+            refusal = review_may_take(review, reviewer)
+            if refusal:
+                raise ReviewError("not_allowed", refusal)
         if record is None:
             record = dialogue_record_of(dialogue)
         current = next((t for t in record.user_turns if t.seq == turn), None)

@@ -1,16 +1,16 @@
 """Pages of the review passes: the dashboard with its queues, the review screen, and the claim, correction and
 decision actions it posts to."""
 
-import json
-
 from django.conf import settings
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from annotation.acts import CONTEXTUAL_PHENOMENA, INTENT_CATEGORY_NAMES, SYSTEM_ACTS, USER_ACTS
+from annotation.jsonfile import parse_json
 from annotation.roles import can, role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
@@ -160,8 +160,8 @@ def correct(request, dialogue_id):
     """One correction, sent as JSON {turn, field, value, reason} by the review screen."""
     item = get_object_or_404(Dialogue.objects.select_related("database"), pk=dialogue_id)
     try:
-        body = json.loads(request.body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        body = parse_json(request.body or b"{}", source="the request body")
+    except ValidationError:
         body = None
     if not isinstance(body, dict) or not isinstance(body.get("turn"), int) or "field" not in body:
         return JsonResponse({"error": "invalid", "message": "Send JSON with 'turn', 'field' and 'value'."}, status=400)

@@ -4,9 +4,7 @@ review, because a dialogue rejected in review earns none. The layouts and why th
 and the payment files" and "Recording what was paid".
 """
 
-import csv
 import hashlib
-import io
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,6 +25,7 @@ from dialogs.models import (
     EventKind,
     LobbyEntry,
 )
+from review.csv_files import csv_text
 from review.models import BonusPaidDialogue, BonusPayout, BonusPayoutRow, ReviewStage
 
 # The events a question's standing is read from (its acts, its answer, a drop, a reviewer's correction of those):
@@ -228,17 +227,8 @@ BONUS_LIST_HEADER = [
 MTURK_BONUS_HEADER = ["WorkerId", "AssignmentId", "BonusAmount", "Reason", "UniqueRequestToken"]
 
 
-def _csv(rows: list[list], header: list[str] | None = None) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    if header:
-        writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue()
-
-
 def completions_csv(rows: list[CompletionRow]) -> str:
-    return _csv(
+    return csv_text(
         [
             [
                 row.platform,
@@ -259,7 +249,7 @@ def completions_csv(rows: list[CompletionRow]) -> str:
 def bonus_list_csv(rows: list[BonusRow]) -> str:
     """Every worker of the campaign with their dialogues and bonus: the platform-neutral list, for people. `amount`
     is what is owed now (as the platform files have it), `paid` what earlier payouts paid."""
-    return _csv(
+    return csv_text(
         [
             [
                 row.platform,
@@ -280,7 +270,7 @@ def bonus_list_csv(rows: list[BonusRow]) -> str:
 def prolific_bonus_csv(rows: list[BonusRow]) -> str:
     """Prolific's bulk bonus: one `participant_id,amount` line per participant, no header, the amount in the study's
     currency with two decimals. Only Prolific workers who earned something."""
-    return _csv(
+    return csv_text(
         [
             [row.external_id, f"{row.amount:.2f}"]
             for row in rows
@@ -293,7 +283,7 @@ def mturk_bonus_csv(rows: list[BonusRow], campaign: Campaign) -> str:
     """MTurk bonuses, one row per SendBonus call. The request token names the campaign and the row's first owed
     dialogue, which no other payout's row can hold (a dialogue is paid once): a file sent twice, or a later one that
     holds the same unpaid bonus again, is refused by MTurk for a day rather than paid twice."""
-    return _csv(
+    return csv_text(
         [
             [
                 row.external_id,

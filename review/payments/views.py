@@ -1,6 +1,8 @@
 """The payments page: per campaign, the completion codes and bonus files an admin uploads to the crowd platforms, the
 bonuses owed with a way to record each file as paid, and the payouts recorded (docs/crowd.md)."""
 
+import re
+
 from django.contrib import messages
 from django.db.models import Count
 from django.http import Http404, HttpResponse
@@ -110,7 +112,11 @@ def payment_file(request, campaign_id, name):
         raise Http404("no such payment file")
     campaign = get_object_or_404(Campaign, pk=campaign_id)
     batch = request.GET.get("batch", "")
-    suffix = f"-{batch}" if batch else ""
+    # The batch goes into the file name, so only one of the campaign's own: anything else, a quote or a line break
+    # that would rewrite the header, is no file of this campaign.
+    if batch and not CrowdAssignment.objects.filter(campaign=campaign, batch_id=batch).exists():
+        raise Http404("no such study or HIT in this campaign")
+    suffix = f"-{_file_name_part(batch)}" if batch else ""
     if "payout" in request.GET:
         payout = get_object_or_404(BonusPayout, pk=_int_or_404(request.GET["payout"]), campaign=campaign)
         if payout.file_name != name:
@@ -139,6 +145,12 @@ def payment_file(request, campaign_id, name):
     filename = f"{slugify(campaign.name) or 'campaign'}-{name}{suffix}.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def _file_name_part(text: str) -> str:
+    """`text` with nothing but ASCII letters, digits, `-` and `_`: safe inside a quoted Content-Disposition file name
+    on every system. The crowd ids that make batches are of these already (dialogs.crowd); this keeps it so."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-") or "batch"
 
 
 def _int_or_404(value) -> int:

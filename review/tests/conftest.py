@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from dialogs.models import Dialogue
-from dialogs.services import dialogue_post
+from dialogs.room import dialogue_post
 
 _ids = itertools.count(1)
 

@@ -104,6 +104,8 @@ BROKEN_JSON = {
     "truncated": (b'[{"final": {"utterance": "How many students', "cut short"),
     "not UTF-8": ('[{"final": {"utterance": "Combien d\u2019\u00e9tudiants ?"}}]'.encode("cp1252"), "not UTF-8"),
     "not JSON": (b"database_id\tutterance\ndorm_demo\tHow many?\n", "not valid JSON"),
+    "nested 30,000 deep": (b"[" * 30_000 + b"]" * 30_000, "nested deeper than"),
+    "nested 500 deep": (b"[" * 500 + b"]" * 500, "nested deeper than"),
 }
 
 
@@ -145,6 +147,53 @@ def test_import_dataset_as_chase_refuses_a_cosql_file(tmp_path, demo_databases):
     # The very same file is a CoSQL file: as such it imports.
     call_command("import_dataset", "--format", "cosql", "--data", str(data), "--tables", str(tables))
     assert _counts()["Dialogue"] == before["Dialogue"] + 1
+
+
+def test_an_import_refuses_what_the_room_would_refuse_and_says_which_interaction_field_and_limit(
+    tmp_path, demo_databases, settings, capsys
+):
+    from dialogs.models import Dialogue
+
+    settings.UTTERANCE_MAX_CHARS = 200  # the room's own setting: the import follows it wherever it is set
+    data, tables = tmp_path / "cosql_dev.json", tables_file(tmp_path, demo_databases["dorm_demo"])
+    _cosql_file(data, demo_databases["dorm_demo"])
+    [good] = json.loads(data.read_text())
+
+    def with_turn(**changes):
+        return {**good, "interaction": [{**good["interaction"][0], **changes}]}
+
+    clarified = "How many students? | " + "Do you mean those living in the dorms? " * 6 + "| Yes."
+    released = [
+        good,
+        with_turn(utterance="How many " + "very " * 600_000 + "old students?"),  # 3,000,014 characters
+        with_turn(utterance="x" * 201),
+        {**good, "interaction": []},
+        with_turn(utterance="   "),
+        with_turn(utterance=clarified),
+        with_turn(query="SELECT count(*) FROM student WHERE name = '" + "x" * 20_000 + "'"),
+        {**good, "final": {"utterance": "y" * 201, "query": good["final"]["query"]}},
+    ]
+    data.write_text(json.dumps(released))
+    before = Dialogue.objects.count()
+    call_command("import_dataset", "--format", "cosql", "--data", str(data), "--tables", str(tables), "--json")
+    report = json.loads(capsys.readouterr().out)
+    assert report["dialogues_created"] == 1 and Dialogue.objects.count() == before + 1
+    reasons = {item["position"]: item["reason"] for item in report["skipped"]}
+    assert sorted(reasons) == [1, 2, 3, 4, 5, 6, 7]
+    # Turns are counted from 0, as the interactions are and as apply_corrections counts them.
+    assert "turn 0's utterance is longer than 200 characters (UTTERANCE_MAX_CHARS)" in reasons[1]
+    assert "turn 0's utterance is longer than 200" in reasons[2]
+    assert "no turns" in reasons[3]
+    assert "turn 0's utterance must not be empty" in reasons[4]
+    assert "turn 0's clarification 1 is longer than 200" in reasons[5]
+    assert "turn 0's query is longer than 20000 characters (SANDBOX_MAX_SQL_LENGTH)" in reasons[6]
+    assert "final utterance is longer than 200" in reasons[7]
+
+
+def tables_file(folder, database):
+    path = folder / "tables.json"
+    path.write_text(json.dumps([database.schema]))
+    return path
 
 
 def test_an_import_that_imports_nothing_creates_nothing(tmp_path, demo_databases):

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotation.models import Goal
-from dialogs import campaigns, services
+from dialogs import campaigns, lobby
 from dialogs.crowd import CrowdIds, crowd_join
 from dialogs.models import Dialogue
 from review.models import BonusPaidDialogue, BonusPayout, DialogueReview, ReviewStage
@@ -106,8 +106,8 @@ def collected(campaign, erin):
     tom = arrive(campaign, "prolific", 5).crowd_worker.person
     tom.tutorial_passed_at = timezone.now()
     tom.save(update_fields=["tutorial_passed_at"])
-    services.lobby_join(person=tom)
-    services.lobby_release_expired(now=timezone.now() + timedelta(days=1))
+    lobby.lobby_join(person=tom)
+    lobby.lobby_release_expired(now=timezone.now() + timedelta(days=1))
     return {"paula": paula, "good": good, "short": short, "sam": sam, "sam_dialogue": sam_dialogue}
 
 
@@ -205,6 +205,37 @@ def test_the_admin_downloads_the_files(client, ada, campaign, collected):
     other = client.get(reverse("review:payment_file", args=[campaign.pk, "bonuses"]), {"batch": "HIT" + "0" * 27})
     assert [row["external_id"] for row in csv.DictReader(io.StringIO(other.content.decode()))] == [f"A{4:013d}"]
     assert client.get(reverse("review:payment_file", args=[campaign.pk, "secrets"])).status_code == 404
+
+
+def test_a_bonus_reason_written_as_a_formula_reaches_the_spreadsheet_as_text(client, ada, campaign, collected):
+    """Ada's campaign thanks its workers with a reason that a spreadsheet would run as a formula (a link to
+    anywhere); in both files that carry it, it arrives as text, behind a quote."""
+    campaign.bonus_reason = '=HYPERLINK("http://x","y")'
+    campaign.save(update_fields=["bonus_reason"])
+    client.force_login(ada)
+    for name, column in [("bonuses", "reason"), ("bonuses-mturk", "Reason")]:
+        response = client.get(reverse("review:payment_file", args=[campaign.pk, name]))
+        reasons = {row[column] for row in csv.DictReader(io.StringIO(response.content.decode())) if row[column]}
+        assert reasons == {'\'=HYPERLINK("http://x","y")'}, name
+
+
+def test_a_download_is_named_from_known_parts_only(client, ada, campaign, collected):
+    """Ada downloads one HIT's bonuses. The batch in the address is checked against the campaign's own studies and
+    HITs: one it does not have (a quote that would add a second file name, a line break, a path) is not found,
+    and the file name is built from the campaign, the file and the batch it does have."""
+    client.force_login(ada)
+    url = reverse("review:payment_file", args=[campaign.pk, "bonuses"])
+    hit = "HIT" + "0" * 27
+    assert client.get(url, {"batch": hit})["Content-Disposition"] == (
+        f'attachment; filename="spring-pilot-bonuses-{hit}.csv"'
+    )
+    for batch in [
+        f"{hit}\"; filename*=UTF-8''evil.html",
+        f"{hit}\r\nSet-Cookie: sessionid=stolen",
+        f"../../{hit}",
+        "HIT" + "9" * 27,
+    ]:
+        assert client.get(url, {"batch": batch}).status_code == 404, batch
 
 
 # --- Recording what was paid ------------------------------------------------------------------------------------------

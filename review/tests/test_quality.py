@@ -11,8 +11,10 @@ from django.utils import timezone
 
 from annotation.models import BlockRecord, Goal, Role
 from annotation.services import person_create, person_set_blocked
+from dialogs.errors import DialogueError
+from dialogs.lobby import lobby_join
 from dialogs.models import Dialogue, DialogueStatus, EventKind
-from dialogs.services import DialogueError, dialogue_abandon_if_gone, dialogue_presence, lobby_join
+from dialogs.room import dialogue_abandon_if_gone, dialogue_presence
 from review.models import DialogueQuality, WorkerQuality
 from review.passes import services as passes
 from review.quality.services import dialogues_fold, near_duplicates, quality_score, rule_crossed, worker_quality_refresh

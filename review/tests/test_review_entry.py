@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from dialogs.models import DialogueStatus
-from dialogs.services import _end
+from dialogs.room import _end
 from review.dataset.selectors import statistics_for
 from review.dataset.services import dataset_build, export_options_clean
 from review.models import DialogueReview, ReviewStage

@@ -295,7 +295,7 @@ def test_abandoned_after_the_minimum_goes_to_review_marked_partial(open_room):
     turn = room.ask("How many students?")
     room.answer(turn, "SELECT count(*) FROM student")
     dialogue = room.dialogue
-    from dialogs.services import _end
+    from dialogs.room import _end
 
     _end(dialogue, None, "", DialogueStatus.ABANDONED, None, "The worker left.")
     passes.review_sync()
@@ -328,6 +328,51 @@ def test_apply_corrections_applies_good_lines_and_refuses_bad_ones(finished, rit
     record = dialogue_record_of(finished)
     assert record.user_turns[1].sql == "SELECT first_name FROM student"
     assert [c.field for c in record.corrections] == ["query"]
+
+
+def test_a_line_nested_too_deep_is_refused_with_its_place_and_the_lines_after_it_still_apply(
+    finished, rita, tmp_path, capsys
+):
+    passes.review_sync()
+    first, second, _ = dialogue_record_of(finished).user_turns
+    fixes = tmp_path / "fixes.jsonl"
+    fixes.write_text(
+        json.dumps({"dialogue": finished.pk, "turn": 0, "field": "utterance", "value": "How many students live here?"})
+        + "\n"
+        + "[" * 30_000
+        + "]" * 30_000
+        + "\n"
+        + json.dumps({"dialogue": finished.pk, "turn": 1, "field": "utterance", "value": "And their surnames?"})
+        + "\n"
+    )
+    call_command("apply_corrections", str(fixes), "--reviewer", "rita")
+    outcomes = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [outcome["ok"] for outcome in outcomes] == [True, False, True]
+    refusal = outcomes[1]["error"]
+    assert f"{fixes}, line 2" in refusal and "nested deeper than" in refusal and "\n" not in refusal, refusal
+    record = dialogue_record_of(finished)
+    assert [turn.text for turn in record.user_turns[:2]] == ["How many students live here?", "And their surnames?"]
+
+
+def test_the_pass_one_reviewer_may_not_correct_pass_two_from_the_command_line(finished, rita, tmp_path, capsys):
+    passes.review_sync()
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    passes.review_decide(reviewer=rita, dialogue=finished, approve=True)
+    fix = {"dialogue": finished.pk, "turn": 0, "field": "utterance", "value": "How many students live here?"}
+    fixes = tmp_path / "fixes.jsonl"
+    fixes.write_text(json.dumps(fix) + "\n")
+    # The screen refuses Rita pass 2; the command says the same, in the same words.
+    with pytest.raises(ReviewError) as screen:
+        passes.review_claim(reviewer=rita, dialogue=finished)
+    call_command("apply_corrections", str(fixes), "--reviewer", "rita")
+    [outcome] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert not outcome["ok"] and outcome["error"] == screen.value.message
+    assert dialogue_record_of(finished).corrections == []
+    # Rob, who had no part in pass 1, may.
+    reviewer("rob")
+    call_command("apply_corrections", str(fixes), "--reviewer", "rob")
+    [outcome] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert outcome["ok"] and dialogue_record_of(finished).user_turns[0].text == fix["value"]
 
 
 def test_agreement_figures_count_changes_execution_match_and_kappa(finished, rita):
@@ -366,9 +411,9 @@ def test_agreement_figures_stay_cached_while_rooms_chat_and_change_with_a_correc
         room.ask("How many students are there?")
         assert review_agreement() == before
         assert computed.call_count == 0
-        # A scripted audit corrects the approved dialogue: the figures must show it.
+        # A scripted audit by Rob, who reviewed no pass of it, corrects the approved dialogue: the figures must show it.
         passes.review_correct(
-            reviewer=rita,
+            reviewer=reviewer("rob"),
             dialogue=finished,
             turn=first.seq,
             field="utterance",
@@ -423,6 +468,8 @@ def test_the_screen_json_endpoints_refuse_bad_input(client, finished, rita):
     client.force_login(rita)
     url = reverse("review:correct", args=[finished.pk])
     assert client.post(url, b"{not json", content_type="application/json").status_code == 400
+    nested = client.post(url, b"[" * 30_000 + b"]" * 30_000, content_type="application/json")
+    assert nested.status_code == 400 and nested.json()["error"] == "invalid"
     answer = client.post(url, {"turn": 1, "field": "utterance", "value": "x"}, content_type="application/json")
     assert answer.status_code == 409 and answer.json()["error"] == "not_claimed"
     client.post(reverse("review:claim", args=[finished.pk]))

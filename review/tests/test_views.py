@@ -80,6 +80,21 @@ def test_a_split_file_can_be_uploaded_and_a_bad_one_is_refused(client, ada, dorm
     assert not Export.objects.exists()
 
 
+@pytest.mark.parametrize("content", [b"[" * 30_000 + b"]" * 30_000, b'{"a": ' * 500 + b'"dev"' + b"}" * 500])
+def test_a_split_file_nested_too_deep_is_a_form_error_naming_the_file(client, ada, dorm_dialogue, content):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(ada)
+    upload = SimpleUploadedFile("splits.json", content)
+    response = client.post(
+        reverse("review:datasets"),
+        {"formats": ["sparc"], "origin": "all", "seed": "0", "sql_errors": "skip", "split_file": upload},
+    )
+    page = response.content.decode()
+    assert response.status_code == 200 and "nested deeper than" in page and "splits.json" in page
+    assert not Export.objects.exists()
+
+
 def test_no_download_before_the_file_is_whole_and_retry_only_when_failed(client, ada):
     client.force_login(ada)
     export = Export.objects.create(requested_by=ada, formats=["gold"], options={}, state=Export.State.RUNNING)

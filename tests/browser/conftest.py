@@ -63,6 +63,8 @@ def platform(tmp_path_factory):
         "WOZSQL_DATA_DIR": str(data_dir),
         "DEBUG": "0",
         "STATIC_MANIFEST": "0",
+        # Plain HTTP on loopback: no redirect to HTTPS, cookies that a page over http:// keeps.
+        "HTTPS": "0",
     }
     if env.get("DATABASE_URL"):
         # Its own database in the throwaway cluster, apart from pytest-django's test database.

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 _COLLECT = """
 from annotation.models import Goal, User
 from dialogs.models import Dialogue
-from dialogs.services import dialogue_post
+from dialogs.room import dialogue_post
 
 alice, erin = User.objects.get(username="alice"), User.objects.get(username=EXPERT)
 goal = Goal.objects.filter(database__db_id="dorm_demo").first()

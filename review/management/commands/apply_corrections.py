@@ -1,8 +1,10 @@
 import json
 from pathlib import Path
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from annotation.jsonfile import parse_json
 from annotation.models import User
 from annotation.roles import can
 from dialogs.models import Dialogue
@@ -40,17 +42,17 @@ class Command(BaseCommand):
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
-            outcome = self._apply(line, person, source)
+            outcome = self._apply(line, f"{file}, line {number}", person, source)
             applied += outcome["ok"]
             refused += not outcome["ok"]
             self.stdout.write(json.dumps({"line": number, **outcome}, ensure_ascii=False))
         self.stderr.write(f"{applied} correction{'s' * (applied != 1)} applied, {refused} refused")
 
-    def _apply(self, line: str, person: User, source: str | None) -> dict:
+    def _apply(self, line: str, place: str, person: User, source: str | None) -> dict:
         try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            return {"ok": False, "error": f"not JSON: {exc}"}
+            item = parse_json(line, source=place)
+        except ValidationError as exc:
+            return {"ok": False, "error": exc.messages[0]}
         if not isinstance(item, dict):
             return {"ok": False, "error": "each line must be a JSON object"}
         missing = [key for key in ("dialogue", "turn", "field", "value") if key not in item]

@@ -8,10 +8,11 @@ from django.utils import timezone
 
 from annotation.models import Goal
 from annotation.services import person_create
-from dialogs import services
+from dialogs import lobby, room
+from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueStatus, Event, LobbyEntry
 from dialogs.selectors import lobby_status
-from dialogs.services import DialogueError
+from tests.builders import expert_ready
 
 pytestmark = pytest.mark.django_db
 
@@ -38,35 +39,35 @@ def goals(demo_databases):
 def test_worker_must_pass_the_tutorial_first(goals):
     newbie, _ = person_create(username="newbie", role="worker", password="correct-horse-battery")
     with pytest.raises(DialogueError) as caught:
-        services.lobby_join(person=newbie)
+        lobby.lobby_join(person=newbie)
     assert caught.value.code == "tutorial"
-    assert not services.worker_pass_tutorial(person=newbie, answers={"q1": "b", "q2": "b"})
-    assert services.worker_pass_tutorial(person=newbie, answers={"q1": "a", "q2": "b"})
-    assert services.lobby_join(person=newbie).outcome == "waiting"
+    assert not lobby.worker_pass_tutorial(person=newbie, answers={"q1": "b", "q2": "b"})
+    assert lobby.worker_pass_tutorial(person=newbie, answers={"q1": "a", "q2": "b"})
+    assert lobby.lobby_join(person=newbie).outcome == "waiting"
 
 
 def test_reviewers_and_blocked_workers_do_not_wait(goals, mallory):
     reviewer, _ = person_create(username="rev", role="reviewer", password="correct-horse-battery")
     for person in (reviewer, mallory):
         with pytest.raises(DialogueError) as caught:
-            services.lobby_join(person=person)
+            lobby.lobby_join(person=person)
         assert caught.value.code == "forbidden"
 
 
 def test_pairing_is_first_come_first_served_and_one_dialogue_per_expert(goals, settings):
     first, second = _worker("w1"), _worker("w2")
     erin = _expert("x1")
-    services.lobby_join(person=first)
-    services.lobby_join(person=second)
-    assert services.lobby_join(person=first).pk == LobbyEntry.objects.get(person=first, outcome="waiting").pk
+    lobby.lobby_join(person=first)
+    lobby.lobby_join(person=second)
+    assert lobby.lobby_join(person=first).pk == LobbyEntry.objects.get(person=first, outcome="waiting").pk
     assert lobby_status(second)["position"] == 2
-    services.lobby_join(person=erin)
-    (dialogue,) = services.lobby_pair()
+    expert_ready(erin)
+    (dialogue,) = lobby.lobby_pair()
     assert dialogue.worker == first and dialogue.expert == erin and dialogue.status == DialogueStatus.WAITING
-    assert services.lobby_pair() == []  # erin is busy: EXPERT_MAX_DIALOGUES = 1
+    assert lobby.lobby_pair() == []  # erin is busy: EXPERT_MAX_DIALOGUES = 1
     assert lobby_status(second)["position"] == 1
     settings.EXPERT_MAX_DIALOGUES = 2
-    (again,) = services.lobby_pair()
+    (again,) = lobby.lobby_pair()
     assert again.worker == second and again.expert == erin
     assert lobby_status(erin)["queue"] == []
 
@@ -74,10 +75,10 @@ def test_pairing_is_first_come_first_served_and_one_dialogue_per_expert(goals, s
 def test_goal_is_the_least_collected_one_the_worker_has_not_had(goals):
     alice, bob = _worker("a"), _worker("b")
     erin = _expert("e")
-    first = services.goal_pick_for(alice)
+    first = lobby.goal_pick_for(alice)
     Dialogue.objects.create(database=first.database, goal=first, worker=bob, expert=erin, status="completed")
     # Bob's dialogue made `first` collected once: Alice gets a goal nobody has collected yet.
-    chosen = services.goal_pick_for(alice)
+    chosen = lobby.goal_pick_for(alice)
     assert chosen != first
     assert chosen.dialogues.count() == 0
     # And never a goal she already had, even when every other goal has been collected more often.
@@ -85,16 +86,16 @@ def test_goal_is_the_least_collected_one_the_worker_has_not_had(goals):
     for goal in Goal.objects.exclude(pk=chosen.pk):
         for _ in range(2):
             Dialogue.objects.create(database=goal.database, goal=goal, worker=bob, expert=erin, status="completed")
-    assert services.goal_pick_for(alice) != chosen
+    assert lobby.goal_pick_for(alice) != chosen
 
 
 def test_a_worker_with_no_goal_left_is_released_with_a_code(goals):
     alice, erin = _worker("a"), _expert("e")
     for goal in Goal.objects.all():
         Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin, status="completed")
-    services.lobby_join(person=alice)
-    services.lobby_join(person=erin)
-    assert services.lobby_pair() == []
+    lobby.lobby_join(person=alice)
+    expert_ready(erin)
+    assert lobby.lobby_pair() == []
     entry = LobbyEntry.objects.get(person=alice, role="worker")
     assert entry.outcome == "no_goal" and entry.completion_code.startswith("WOZ-")
 
@@ -110,10 +111,10 @@ def test_pairing_reads_only_as_many_workers_as_there_are_places(goals):
         Dialogue.objects.create(database=goal.database, goal=goal, worker=veteran, expert=erin, status="completed")
     queue = [veteran] + [_worker(f"w{i}") for i in range(12)]
     for person in queue:
-        services.lobby_join(person=person)
-    services.lobby_join(person=erin)
+        lobby.lobby_join(person=person)
+    expert_ready(erin)
     with CaptureQueriesContext(connection) as captured:
-        (dialogue,) = services.lobby_pair()
+        (dialogue,) = lobby.lobby_pair()
     assert dialogue.worker == queue[1] and dialogue.expert == erin
     assert LobbyEntry.objects.get(person=veteran).outcome == "no_goal"
     assert LobbyEntry.objects.filter(outcome="waiting", role="worker").count() == 11
@@ -135,10 +136,10 @@ def test_pairing_reads_only_as_many_workers_as_there_are_places(goals):
 def test_long_waits_are_released_and_recorded(goals, settings):
     settings.LOBBY_WAIT_LIMIT_SECONDS = 60
     alice = _worker("a")
-    entry = services.lobby_join(person=alice)
-    assert services.lobby_release_expired() == []
+    entry = lobby.lobby_join(person=alice)
+    assert lobby.lobby_release_expired() == []
     later = timezone.now() + timedelta(seconds=61)
-    (released,) = services.lobby_release_expired(now=later)
+    (released,) = lobby.lobby_release_expired(now=later)
     assert released.pk == entry.pk and released.outcome == "timed_out" and released.completion_code
     assert (released.ended_at - released.joined_at).total_seconds() >= 60
 
@@ -148,10 +149,10 @@ def test_sequence_numbers_have_no_gaps_and_retries_are_stored_once(goals):
     goal = goals[0]
     dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
     for number in range(5):
-        services.dialogue_post(
+        room.dialogue_post(
             dialogue=dialogue, person=alice, message={"type": "utterance", "id": f"m{number}", "text": "Q?"}
         )
-    [(event, created)] = services.dialogue_post(
+    [(event, created)] = room.dialogue_post(
         dialogue=dialogue, person=alice, message={"type": "utterance", "id": "m2", "text": "Q?"}
     )
     assert not created and event.seq == 3
@@ -167,8 +168,8 @@ def test_a_retry_that_races_past_the_check_is_still_stored_once(goals):
     goal = goals[0]
     dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
     record = dict(dialogue=dialogue, author=alice, kind="utterance", payload={"text": "Q?"}, client_id="m1")
-    first, created = services.dialogue_record(**record, role="worker")
-    again, created_again = services.dialogue_record(**record, role="worker")
+    first, created = room.dialogue_record(**record, role="worker")
+    again, created_again = room.dialogue_record(**record, role="worker")
     assert created and not created_again and again.pk == first.pk
     dialogue.refresh_from_db()
     assert dialogue.last_seq == 1 and Event.objects.filter(dialogue=dialogue).count() == 1
@@ -179,10 +180,10 @@ def test_truncated_results_say_how_many_rows_there_are(goals, settings):
     alice, erin = _worker("a"), _expert("e")
     goal = Goal.objects.filter(database__db_id="dorm_demo").first()
     dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
-    [(utterance, _)] = services.dialogue_post(
+    [(utterance, _)] = room.dialogue_post(
         dialogue=dialogue, person=alice, message={"type": "utterance", "id": "u", "text": "All students?"}
     )
-    [(run, _)] = services.dialogue_post(
+    [(run, _)] = room.dialogue_post(
         dialogue=dialogue,
         person=erin,
         message={"type": "sql_run", "id": "r", "turn": utterance.seq, "sql": "SELECT * FROM student;"},
@@ -192,7 +193,7 @@ def test_truncated_results_say_how_many_rows_there_are(goals, settings):
 
 
 def _post(dialogue, person, **message):
-    return services.dialogue_post(dialogue=dialogue, person=person, message=message)
+    return room.dialogue_post(dialogue=dialogue, person=person, message=message)
 
 
 def _answered_turn(dialogue, alice, erin, n, user_acts=("INFORM_SQL",), acts=("CONFIRM_SQL",)):
@@ -215,9 +216,9 @@ def test_courtesy_turns_do_not_count_toward_the_minimum(goals):
     _answered_turn(dialogue, alice, erin, 2, user_acts=["AMBIGUOUS"], acts=["CLARIFY"])
     _answered_turn(dialogue, alice, erin, 3, user_acts=["INFORM_SQL", "AFFIRM"])
     _answered_turn(dialogue, alice, erin, 4, user_acts=["THANK_YOU", "GOOD_BYE"], acts=["WELCOME", "GOOD_BYE"])
-    turns = services.dialogue_turns(dialogue)
+    turns = room.dialogue_turns(dialogue)
     assert [t.responded for t in turns.values()] == [True] * 4
-    assert services.answered_questions(turns) == 2
+    assert room.answered_questions(turns) == 2
 
 
 def test_a_room_sockets_own_turns_spare_the_read_and_an_old_copy_is_checked_again(goals):
@@ -228,11 +229,11 @@ def test_a_room_sockets_own_turns_spare_the_read_and_an_old_copy_is_checked_agai
     goal = goals[0]
     dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
     ((utterance, _),) = _post(dialogue, alice, type="utterance", id="u1", text="How many?")
-    current = services.dialogue_turns(dialogue)
+    current = room.dialogue_turns(dialogue)
     message = {"type": "user_acts", "id": "a1", "turn": utterance.seq, "acts": ["CANNOT_ANSWER"]}
     # With the turns given, the post is the claim of a number and the insert (in a transaction): nothing is read.
     with CaptureQueriesContext(connection) as captured:
-        services.dialogue_post(dialogue=dialogue, person=erin, message=message, turns=current)
+        room.dialogue_post(dialogue=dialogue, person=erin, message=message, turns=current)
     statements = [q["sql"].split()[0].upper() for q in captured.captured_queries]
     assert [word for word in statements if word not in ("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT")] == [
         "UPDATE",
@@ -241,11 +242,11 @@ def test_a_room_sockets_own_turns_spare_the_read_and_an_old_copy_is_checked_agai
     # A copy older than the log refuses wrongly at first; the log is then read and the message goes through.
     stale = {}
     message = {"type": "response", "id": "r1", "turn": utterance.seq, "text": "Sorry.", "acts": ["SORRY"]}
-    ((response, created),) = services.dialogue_post(dialogue=dialogue, person=erin, message=message, turns=stale)
+    ((response, created),) = room.dialogue_post(dialogue=dialogue, person=erin, message=message, turns=stale)
     assert created and response.kind == "response"
     # A refusal that no state of the log explains stays a refusal.
     with pytest.raises(DialogueError) as caught:
-        services.dialogue_post(
+        room.dialogue_post(
             dialogue=dialogue, person=erin, message={"type": "user_acts", "id": "x", "turn": 999, "acts": []}, turns={}
         )
     assert caught.value.code == "invalid"
@@ -279,7 +280,7 @@ def test_sql_for_an_ended_dialogue_is_refused_before_it_runs(goals, monkeypatch)
     def must_not_run(*args, **kwargs):
         raise AssertionError("the sandbox ran SQL for a dialogue that has ended")
 
-    monkeypatch.setattr(services, "execute", must_not_run)
+    monkeypatch.setattr(room, "execute", must_not_run)
     for seen in (dialogue, Dialogue.objects.get(pk=dialogue.pk)):  # the poster's own copy, and a fresh one
         with pytest.raises(DialogueError) as caught:
             _post(seen, erin, type="sql_run", id="late", turn=turn, sql="SELECT 1")
@@ -291,7 +292,7 @@ def test_an_expert_sees_the_longest_waits_and_how_many_wait(goals):
 
     workers = [_worker(f"w{i:02d}") for i in range(QUEUE_SHOWN + 5)]
     for person in workers:
-        services.lobby_join(person=person)
+        lobby.lobby_join(person=person)
     status = lobby_status(_expert("e"))
     assert status["waiting_workers"] == QUEUE_SHOWN + 5
     assert [entry["username"] for entry in status["queue"]] == [w.username for w in workers[:QUEUE_SHOWN]]

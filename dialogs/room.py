@@ -1,4 +1,4 @@
-"""Writes of the dialogs app: the lobby and pairing, and every event of a dialogue.
+"""Writes of a dialogue's room: every event of its log, from the first join to the score.
 
 Each event is committed (with the next sequence number, under a row lock on the dialogue) before the caller
 broadcasts it. A message carries a client id; the same id from the same person is stored once, and a retry gets the
@@ -8,14 +8,11 @@ original event back. `dialogue_post` is the single entry point for everything a 
 
 import copy
 import json
-import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, OuterRef, Q, Subquery
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from annotation.acts import (
@@ -26,306 +23,24 @@ from annotation.acts import (
     check_phenomena,
     check_schema_linking,
 )
-from annotation.models import Database, Goal, Hardness, Role, User
+from annotation.models import Database, Role, User
 from annotation.roles import can
 from annotation.sql.sandbox import execute
 from annotation.sql.spider import SpiderEncodingError, encode_sql
 from annotation.tokens import utterance_toks
 from dialogs import assist, log
-from dialogs.crowd import crowd_assignment_current
+from dialogs.errors import DialogueError
+from dialogs.lobby import completion_code, lobby_leave
 from dialogs.log import TurnState, answered_questions, dialogue_turns
 from dialogs.models import (
     ENDED_STATUSES,
-    Campaign,
-    CrowdAssignment,
     Dialogue,
-    DialogueMode,
     DialogueStatus,
     Event,
     EventKind,
-    LobbyEntry,
     score_drops,
 )
 from dialogs.signals import dialogue_ended, dialogue_scored
-
-
-class DialogueError(Exception):
-    """A refused action. `code` is stable (clients switch on it); `message` is for the person."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def completion_code() -> str:
-    return "WOZ-" + secrets.token_hex(5).upper()
-
-
-# --- The lobby -----------------------------------------------------------------------------------------------------
-
-
-def lobby_join(*, person: User) -> LobbyEntry:
-    """Put a worker in the queue, or mark an expert ready. Joining twice returns the open entry."""
-    if person.role == Role.WORKER and not can(person, "chat.as_worker"):
-        raise DialogueError("forbidden", "Your account may not join dialogues.")
-    if person.role == Role.WORKER and person.tutorial_passed_at is None:
-        raise DialogueError("tutorial", "Please complete the tutorial and quiz first.")
-    if person.role == Role.EXPERT and not can(person, "chat.as_expert"):
-        raise DialogueError("forbidden", "Your account may not take dialogues.")
-    if person.role not in (Role.WORKER, Role.EXPERT):
-        raise DialogueError("forbidden", "Only workers and experts wait in the lobby.")
-    if person.role == Role.WORKER and dialogue_open_for(person) is not None:
-        raise DialogueError("busy", "You are already in a dialogue.")
-    defaults = {"role": person.role}
-    if person.role == Role.WORKER:
-        # A worker from a crowd platform waits for the task they came with: its campaign's goals, its code's way back.
-        defaults["crowd_assignment"] = crowd_assignment_current(person)
-    try:
-        with transaction.atomic():
-            entry, _ = LobbyEntry.objects.get_or_create(
-                person=person, outcome=LobbyEntry.Outcome.WAITING, defaults=defaults
-            )
-    except IntegrityError:  # two tabs joined at the same instant: the other one won
-        entry = LobbyEntry.objects.get(person=person, outcome=LobbyEntry.Outcome.WAITING)
-    return entry
-
-
-def lobby_leave(*, person: User) -> None:
-    """Leave the queue (worker) or stop taking new dialogues (expert)."""
-    LobbyEntry.objects.filter(person=person, outcome=LobbyEntry.Outcome.WAITING).update(
-        outcome=LobbyEntry.Outcome.LEFT, ended_at=timezone.now()
-    )
-
-
-def lobby_release_expired(*, now=None) -> list[LobbyEntry]:
-    """Release workers who waited longer than the limit, with a completion code so they still get paid."""
-    now = now or timezone.now()
-    limit = now - timedelta(seconds=settings.LOBBY_WAIT_LIMIT_SECONDS)
-    released = []
-    with transaction.atomic():
-        expired = LobbyEntry.objects.select_for_update().filter(
-            role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING, joined_at__lt=limit
-        )
-        for entry in expired:
-            entry.outcome = LobbyEntry.Outcome.TIMED_OUT
-            entry.ended_at = now
-            entry.completion_code = completion_code()
-            entry.save(update_fields=["outcome", "ended_at", "completion_code"])
-            released.append(entry)
-    return released
-
-
-# The dialogues that count toward a goal's collection: those under way and those completed. An abandoned, terminated
-# or dropped dialogue gave no data, so its goal is handed out again.
-COLLECTED_STATUSES = (DialogueStatus.WAITING, DialogueStatus.ACTIVE, DialogueStatus.COMPLETED)
-
-# Conditions under which apps built on dialogs take a dialogue back out of the collection after it ended (review: a
-# rejection), by name. Registered from their AppConfig.ready, so that dialogs names no app above it.
-_DISCARDED: dict[str, Q] = {}
-
-
-def collection_discard(name: str, condition: Q) -> None:
-    """Take the dialogues matching `condition` (a filter on Dialogue) out of every goal's count from now on: for an
-    app built on dialogs that learns after a dialogue has ended that it will not become data (review rejects it).
-    Call it from the app's `AppConfig.ready`; the same `name` again replaces the condition."""
-    _DISCARDED[name] = condition
-
-
-def dialogues_collected():
-    """The dialogues that count toward their goal's target, the one rule that pairing's draw (`goal_choose`) and the
-    campaign progress figures (`dialogs.campaigns`) both count with: waiting, active or completed, and not taken back
-    out by an app built on dialogs (`collection_discard`: review's rejection). Its goal needs another dialogue
-    otherwise."""
-    collected = Dialogue.objects.filter(status__in=COLLECTED_STATUSES)
-    for condition in _DISCARDED.values():
-        collected = collected.exclude(condition)
-    return collected
-
-
-def goal_pick_for(worker: User | int, *, assignment: CrowdAssignment | None = None) -> Goal | None:
-    """The goal for a worker's next dialogue (see `goal_choose`), or None when there is none for them."""
-    choice = goal_choose(worker, assignment=assignment)
-    return choice[0] if choice else None
-
-
-def goal_choose(
-    worker: User | int, *, assignment: CrowdAssignment | None = None
-) -> tuple[Goal, Campaign | None] | None:
-    """The goal for a worker's next dialogue and the campaign it is drawn for; never a goal the worker has had.
-
-    With no campaign at all (a fresh install, the demo) every active goal is in play, with no target. Once a campaign
-    exists only open campaigns' goals are: those of the worker's own campaign when they came through its join link
-    (`assignment`), else those of every open campaign. A campaign's goal that has reached its target (counted by
-    `dialogues_collected`: a dialogue rejected in review does not count) is never handed out. Of the goals in play,
-    the least-collected one; among equally collected ones, the hardness level furthest behind the campaign's mix,
-    then the database with the fewest dialogues, then the lowest id (repeatable).
-    Goals are balanced first, databases only among equals: balanced by database first, a small database's one goal
-    was handed out five times while twenty goals elsewhere had none (docs/crowd.md).
-    """
-    had = Dialogue.objects.filter(worker=worker).values("goal_id")
-    if assignment is not None:
-        campaigns = [assignment.campaign] if assignment.campaign.is_open() else []
-    elif Campaign.objects.exists():
-        campaigns = list(Campaign.objects.open().order_by("opens_at", "id"))
-    else:
-        pool = Goal.objects.filter(active=True, database__active=True).exclude(id__in=had)
-        goal = _least_collected(pool, dialogues_collected())
-        return (goal, None) if goal else None
-    best = None
-    for campaign in campaigns:
-        collected = dialogues_collected().filter(campaign=campaign)
-        pool = campaign.goal_pool().exclude(id__in=had)
-        goal = _least_collected(pool, collected, target=campaign.target_per_goal, mix=campaign.hardness_mix)
-        # Across campaigns, the goal furthest from its target (the earlier campaign on a tie).
-        if goal is not None and (best is None or goal.collected / campaign.target_per_goal < best[0]):
-            best = (goal.collected / campaign.target_per_goal, goal, campaign)
-    return best[1:] if best else None
-
-
-def _least_collected(pool, collected, *, target: int | None = None, mix: dict | None = None) -> Goal | None:
-    """The goal of `pool` with the fewest of the `collected` dialogues, below `target` if one is given; ties as
-    `goal_choose` says. Sets `collected` on the goal it returns. At most five queries, whatever the pool's size."""
-    counts = dict(collected.order_by().values_list("goal_id").annotate(n=Count("id")))
-    candidates = [
-        (counts.get(goal_id, 0), goal_id, hardness, database_id)
-        for goal_id, hardness, database_id in pool.values_list("id", "hardness", "database_id")
-    ]
-    if target is not None:
-        candidates = [candidate for candidate in candidates if candidate[0] < target]
-    if not candidates:
-        return None
-    fewest = min(candidate[0] for candidate in candidates)
-    tied = [candidate for candidate in candidates if candidate[0] == fewest]
-    if mix:
-        level = _hardness_most_behind(mix, collected, {candidate[2] for candidate in tied})
-        tied = [candidate for candidate in tied if candidate[2] == level]
-    per_database = dict(collected.order_by().values_list("database_id").annotate(n=Count("id")))
-    _, goal_id, _, _ = min(tied, key=lambda candidate: (per_database.get(candidate[3], 0), candidate[1]))
-    goal = Goal.objects.get(pk=goal_id)
-    goal.collected = fewest
-    return goal
-
-
-def _hardness_most_behind(mix: dict, collected, levels: set[str]) -> str:
-    """Of `levels`, the one whose share of the `collected` dialogues is furthest below its share in `mix` (percent
-    per level; a level the mix leaves out wants none). Ties go to the easier level."""
-    done = dict(collected.order_by().values_list("goal__hardness").annotate(n=Count("id")))
-    total, wanted = sum(done.values()), sum(mix.values()) or 1
-
-    def behind(level: str) -> float:
-        return mix.get(level, 0) / wanted - (done.get(level, 0) / total if total else 0)
-
-    return max((level for level in Hardness.values if level in levels), key=behind)
-
-
-def lobby_pair() -> list[Dialogue]:
-    """Pair waiting workers (oldest first) with ready experts that have room. Returns the new dialogues.
-
-    Only the experts who have a free place, and only as many workers as there are places, are read: with a crowd
-    waiting every join calls this, and reading both whole queues each time made a crowd of N joining at once cost N²
-    rows. Pairings are serialised by locking the ready experts' rows first; everything after is read by statements
-    that start once that lock is held, and so see every pairing committed before (a single locking statement that
-    also counted each expert's dialogues would re-check a row it waited for against its old count, and give an
-    expert two dialogues at once: tested in test_pairing_race.py).
-    """
-    ready = LobbyEntry.objects.filter(role=Role.EXPERT, outcome=LobbyEntry.Outcome.WAITING)
-    waiting = LobbyEntry.objects.filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING)
-    created = []
-    with transaction.atomic():
-        if not list(ready.select_for_update().values_list("id", flat=True)):
-            return []
-        queued = waiting.count()
-        if not queued:
-            return []
-        open_now = (
-            Dialogue.objects.filter(
-                expert_id=OuterRef("person_id"),
-                status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE],
-                mode=DialogueMode.CHAT,  # an unfinished solo sequence does not keep its expert from chatting
-            )
-            .values("expert_id")
-            .annotate(n=Count("id"))
-            .values("n")
-        )
-        experts = list(
-            ready.annotate(open_now=Coalesce(Subquery(open_now), 0))
-            .filter(open_now__lt=settings.EXPERT_MAX_DIALOGUES)
-            # The expert who has been idle longest first: fewest dialogues now, then earliest ready.
-            .order_by("open_now", "joined_at", "id")[:queued]
-        )
-        places = {e.person_id: settings.EXPERT_MAX_DIALOGUES - e.open_now for e in experts}
-        seen: list[int] = []
-        while (free := sum(max(n, 0) for n in places.values())) > 0:
-            workers = list(waiting.select_for_update().exclude(id__in=seen).order_by("joined_at", "id")[:free])
-            if not workers:
-                break
-            for worker_entry in workers:
-                seen.append(worker_entry.pk)
-                created.extend(_pair_one(worker_entry, experts, places))
-    return created
-
-
-def _pair_one(worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[int, int]) -> list[Dialogue]:
-    """Pair one waiting worker with the expert who has been idle longest, or send them away when they have had every
-    goal. `places` (expert → dialogues they may still take) is updated."""
-    free = [e for e in experts if places[e.person_id] > 0]
-    if not free:
-        return []
-    # The expert who has been idle longest (most places left, then earliest ready).
-    expert_entry = min(free, key=lambda e: (-places[e.person_id], e.joined_at, e.id))
-    # Read apart from the locked queue: a join on its nullable side could not be locked (PostgreSQL refuses).
-    assignment = (
-        CrowdAssignment.objects.select_related("campaign").get(pk=worker_entry.crowd_assignment_id)
-        if worker_entry.crowd_assignment_id
-        else None
-    )
-    choice = goal_choose(worker_entry.person_id, assignment=assignment)
-    now = timezone.now()
-    if choice is None:
-        worker_entry.outcome = LobbyEntry.Outcome.NO_GOAL
-        worker_entry.ended_at = now
-        worker_entry.completion_code = completion_code()
-        worker_entry.save(update_fields=["outcome", "ended_at", "completion_code"])
-        return []
-    goal, campaign = choice
-    dialogue = Dialogue.objects.create(
-        database_id=goal.database_id,
-        goal=goal,
-        worker_id=worker_entry.person_id,
-        expert_id=expert_entry.person_id,
-        campaign=campaign,
-        crowd_assignment=assignment,
-    )
-    worker_entry.outcome = LobbyEntry.Outcome.PAIRED
-    worker_entry.ended_at = now
-    worker_entry.dialogue = dialogue
-    worker_entry.save(update_fields=["outcome", "ended_at", "dialogue"])
-    places[expert_entry.person_id] -= 1
-    return [dialogue]
-
-
-def dialogue_open_for(person: User) -> Dialogue | None:
-    """The worker's current (waiting or active) dialogue, if any."""
-    return (
-        Dialogue.objects.filter(worker=person, status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE])
-        .order_by("-created_at")
-        .first()
-    )
-
-
-def worker_pass_tutorial(*, person: User, answers: dict) -> bool:
-    """Check the quiz answers (see dialogs.tutorial); record the pass. Returns whether every answer was right."""
-    from dialogs.tutorial import quiz_passed
-
-    if not quiz_passed(answers):
-        return False
-    person.tutorial_passed_at = timezone.now()
-    person.save(update_fields=["tutorial_passed_at"])
-    return True
-
-
-# --- The event log ---------------------------------------------------------------------------------------------------
 
 
 def _side(dialogue: Dialogue, person: User) -> str:
@@ -375,10 +90,13 @@ def dialogue_record(
     client_id: str | None = None,
     role: str = "",
     while_open: bool = False,
+    check=None,
 ) -> tuple[Event, bool]:
     """Append one event with the next sequence number. Returns (event, created); a repeated client id returns the
     event stored the first time and `created=False`. With `while_open`, a dialogue that has ended (checked under the
-    row lock, so an end racing in is seen) refuses the event with DialogueError `closed`."""
+    row lock, so an end racing in is seen) refuses the event with DialogueError `closed`. `check`, if given, is called
+    under the row lock before the event is written, and may refuse it (DialogueError): a limit that counts events of
+    the log holds however many sockets send at once."""
     # No look for the client id first: a retry is stopped by the unique constraint on (dialogue, author, client id),
     # and only then is the stored event read.
     try:
@@ -386,6 +104,8 @@ def dialogue_record(
             seq, status = _claim_seq(dialogue.pk)
             if while_open and status in ENDED_STATUSES:
                 raise _closed()  # rolls the claimed number back
+            if check is not None:
+                check()  # a refusal rolls the claimed number back
             event = Event(
                 dialogue=dialogue,
                 seq=seq,
@@ -724,15 +444,10 @@ def _post_response(post: _Post):
 def _post_recommend(post: _Post):
     """The worker asks for another recommendation for their next question."""
     turn = post.turn()
-    offered = [
-        event.payload
-        for event in post.dialogue.events.filter(kind=EventKind.RECOMMENDATION, seq__gt=turn.seq).only("payload")
-        if event.payload.get("turn") == turn.seq
-    ]
+    offered = _offered(post.dialogue, turn.seq)
     if not offered:
         raise DialogueError("order", "There is no recommendation for this question to replace.")
-    if len(offered) >= settings.INTENT_RECOMMENDATIONS_PER_TURN:
-        raise DialogueError("too_many", "That was the last suggestion for now: ask what you like.")
+    _check_another_allowed(offered)
     recommendation = assist.recommendation_next(
         database=post.dialogue.database,
         turn=turn.seq,
@@ -741,7 +456,33 @@ def _post_recommend(post: _Post):
     )
     if recommendation is None:
         raise DialogueError("too_many", "There is no other kind of question to suggest here: ask what you like.")
-    return [post.record(EventKind.RECOMMENDATION, recommendation)]
+    # Counted again under the dialogue's lock: six sockets asking at once all passed the count above.
+    return [
+        dialogue_record(
+            dialogue=post.dialogue,
+            author=post.person,
+            kind=EventKind.RECOMMENDATION,
+            payload=recommendation,
+            client_id=post.client_id,
+            role=post.side,
+            while_open=True,
+            check=lambda: _check_another_allowed(_offered(post.dialogue, turn.seq)),
+        )
+    ]
+
+
+def _offered(dialogue: Dialogue, turn: int) -> list[dict]:
+    """The recommendations offered so far for the question after `turn`."""
+    return [
+        event.payload
+        for event in dialogue.events.filter(kind=EventKind.RECOMMENDATION, seq__gt=turn).only("payload")
+        if event.payload.get("turn") == turn
+    ]
+
+
+def _check_another_allowed(offered: list[dict]) -> None:
+    if len(offered) >= settings.INTENT_RECOMMENDATIONS_PER_TURN:
+        raise DialogueError("too_many", "That was the last suggestion for now: ask what you like.")
 
 
 def _post_turn_labels(post: _Post):
@@ -935,50 +676,3 @@ def dialogues_sweep(*, now=None) -> list[Dialogue]:
         if dialogue_abandon_if_gone(dialogue=dialogue, now=now):
             ended.append(dialogue)
     return ended
-
-
-# --- Solo sequences (SParC, CHASE-C): one expert writes the questions and their SQL ---------------------------------
-
-
-def solo_create(*, expert: User, database: Database, goal: Goal | None = None) -> Dialogue:
-    """Start a solo sequence on `database` (optionally towards `goal`): a dialogue whose author is both sides."""
-    if not can(expert, "chat.as_expert"):
-        raise DialogueError("forbidden", "Only experts write solo sequences.")
-    if goal is not None and goal.database_id != database.pk:
-        raise DialogueError("invalid", "The goal belongs to another database.")
-    dialogue = Dialogue.objects.create(
-        database=database, goal=goal, worker=expert, expert=expert, mode=DialogueMode.SOLO, status=DialogueStatus.ACTIVE
-    )
-    dialogue_record(dialogue=dialogue, author=expert, kind=EventKind.JOIN, payload={}, role=Role.EXPERT)
-    return dialogue
-
-
-def solo_turn_add(*, dialogue: Dialogue, person: User, question: str, sql: str, request_id: str) -> int:
-    """Add one question with its SQL to a solo sequence, as the room records a turn: the run, the question, its acts
-    (INFORM_SQL), the shared result (with what the platform reads from it), and the system's side, which is the draft
-    response (CONFIRM_SQL). Then the next question's recommendation follows as in a chat. Returns the question's seq.
-
-    `request_id` makes a retry safe: each step's client id derives from it, so a repeated request stores nothing new.
-    The SQL is run first; a question whose SQL fails is refused (`invalid`, with the sandbox's message) and only the
-    failed run, a draft like any other, stays in the log."""
-    if not dialogue.is_solo:
-        raise DialogueError("invalid", "This is not a solo sequence.")
-    if not isinstance(request_id, str) or not 1 <= len(request_id) <= 48 or "\x00" in request_id:
-        raise DialogueError("invalid", "A request id of 1 to 48 characters is needed.")
-
-    def step(suffix: str, **message) -> Event:
-        return dialogue_post(dialogue=dialogue, person=person, message={"id": f"{request_id}:{suffix}", **message})[0][
-            0
-        ]
-
-    run = step("run", type="sql_run", sql=sql)
-    result = run.payload["result"]
-    if not result.get("ok"):
-        error = result.get("error") or {}
-        raise DialogueError("invalid", f"The SQL fails: {error.get('message', 'error')}")
-    turn = step("question", type="utterance", text=question).seq
-    step("acts", type="user_acts", turn=turn, acts=["INFORM_SQL"])
-    step("share", type="share_result", turn=turn, run=run.seq)
-    draft = dialogue_turns(dialogue)[turn].draft or "Here is the result."
-    step("answer", type="response", turn=turn, text=draft, acts=["CONFIRM_SQL"])
-    return turn

@@ -1,0 +1,10 @@
+"""What the annotation app tells apps built on it, without knowing them (dialogs listens here).
+
+`person_blocked`: a person was blocked (`annotation.services.person_set_blocked`), sent with `person` once the block
+is written; a caller's outer transaction may still be open, so a receiver with side effects defers them to
+`transaction.on_commit`.
+"""
+
+from django.dispatch import Signal
+
+person_blocked = Signal()

@@ -1,0 +1,101 @@
+"""Who is told what after a write: the one home of the channel layer's groups and messages.
+
+A service that changes what someone sees (a pairing, a release, new events in a room, the lobby's queue) calls one of
+the `*_on_commit` senders below. The notice goes out once the write has committed (the receiving socket reads the
+database, so it must find the change there), whoever called the service: a socket's consumer, a form's view, a
+housekeeping round or a Celery task. Sending from a socket alone had an expert who stayed ready over a form wait for
+ever (nobody told the lobby).
+
+The channel layer delivers at most once (docs/pitfalls.md): these are nudges, and every receiver can recover what a
+lost one carried (lobby screens refresh on a timer and read their state; room sockets resume from the log by sequence
+number).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+TIMED_OUT_MESSAGE = "No expert became free in time. Thank you for waiting: here is your completion code."
+NO_GOAL_MESSAGE = "You have done every task we have for now. Thank you: here is your completion code."
+
+
+def person_group(person_id: int) -> str:
+    """Every lobby socket of one person (pairing and release notices, a block that closes their sockets)."""
+    return f"person-{person_id}"
+
+
+def dialogue_group(dialogue_id: int) -> str:
+    """Every room socket of one dialogue."""
+    return f"dialogue-{dialogue_id}"
+
+
+# --- Sending -------------------------------------------------------------------------------------------------------
+
+
+async def send(group: str, message: dict) -> None:
+    """Send `message` to `group` now (async callers: consumers, the background loop)."""
+    await get_channel_layer().group_send(group, message)
+
+
+def _send_from_sync(group: str, message: dict) -> None:
+    """Send from synchronous code. On a thread that a running server lent to a sync call (a view, a consumer's
+    database work), the send is handed to the server's event loop and not waited for: the thread, often the one that
+    every room's database work shares, does not wait for the channel layer. Elsewhere (a management command, a Celery
+    worker) it is sent here and now."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is not None and loop.is_running():
+        future = asyncio.run_coroutine_threadsafe(send(group, message), loop)
+        future.add_done_callback(_log_failure)
+        return
+    async_to_sync(send)(group, message)
+
+
+def _log_failure(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        # A lost nudge: its receivers recover (see the module's docstring); the log says why.
+        logger.warning("broadcast failed: %r", future.exception())
+
+
+def _on_commit(group: str, message: dict) -> None:
+    transaction.on_commit(lambda: _send_from_sync(group, message), robust=True)
+
+
+# --- What people are told ------------------------------------------------------------------------------------------
+
+
+def lobby_changed_on_commit() -> None:
+    """The queue or the ready experts changed: every lobby screen refreshes its status."""
+    _on_commit(LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+def paired_on_commit(*, dialogue_id: int, worker_id: int, expert_id: int) -> None:
+    """A dialogue was made: both people's lobby screens go to the room."""
+    for person_id in (worker_id, expert_id):
+        _on_commit(person_group(person_id), {"type": "lobby.paired", "dialogue": dialogue_id})
+
+
+def released_on_commit(*, person_id: int, completion_code: str, message: str) -> None:
+    """A worker leaves the queue with a completion code (waited too long, or had every goal)."""
+    _on_commit(
+        person_group(person_id),
+        {"type": "lobby.released", "completion_code": completion_code, "message": message},
+    )
+
+
+def room_events_on_commit(*, dialogue_id: int, seq: int) -> None:
+    """Events up to `seq` were written to a room's log outside its sockets (housekeeping, a form): each socket reads
+    what it has not sent from the log, in order."""
+    _on_commit(dialogue_group(dialogue_id), {"type": "dialogue.event", "seq": seq})
+
+
+def person_blocked_on_commit(*, person_id: int) -> None:
+    """A person may no longer take part: every socket of theirs closes (lobby and rooms)."""
+    _on_commit(person_group(person_id), {"type": "person.blocked"})
