@@ -288,8 +288,8 @@ def timed_export(label: str) -> tuple[float, int, int, dict]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from review.dataset.services import dataset_export_run, export_options_clean
     from review.models import Export
-    from review.services import dataset_export_run, export_options_clean
 
     export = Export.objects.create(formats=["cosql"], options=export_options_clean(formats=["cosql"]))
     with CaptureQueriesContext(connection) as captured:

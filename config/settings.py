@@ -237,7 +237,7 @@ INTENT_RECOMMENDATIONS_PER_TURN = env_int("INTENT_RECOMMENDATIONS_PER_TURN", 5, 
 # Whether the expert must set the contextual phenomena of a question before confirming its SQL.
 CHASE_PHENOMENA_REQUIRED = env_bool("CHASE_PHENOMENA_REQUIRED", False)
 
-# --- Dataset exports (review.services) --------------------------------------------------------------------------
+# --- Dataset exports (review.dataset.services) ------------------------------------------------------------------
 # A running export whose heartbeat is older than this is shown as stalled and may be retried by hand.
 EXPORT_STALL_SECONDS = env_int("EXPORT_STALL_SECONDS", 300, minimum=5)
 # Deliveries of one export before it is failed for good (a worker that dies mid-export has its task redelivered).

@@ -4,7 +4,7 @@ from django.http import JsonResponse
 from django.urls import include, path
 
 from annotation import views as annotation_views
-from review import views as review_views
+from review.quality import views as quality_views
 
 
 def healthz(request):
@@ -21,6 +21,6 @@ urlpatterns = [
     path("", include("annotation.urls")),
     path("", include("dialogs.urls")),
     # The expert's own reviewed work lives beside the expert desk (/expert/), but it reads review: the review app's.
-    path("expert/work/", review_views.expert_own_work, name="expert_own_work"),
+    path("expert/work/", quality_views.expert_own_work, name="expert_own_work"),
     path("review/", include("review.urls")),
 ]

@@ -230,8 +230,8 @@ class DialogueQuality(models.Model):
 
 class WorkerQuality(models.Model):
     """A worker's quality profile: their DialogueQuality rows added up, with the quality score (0-100) computed from
-    them (`review.quality.quality_score`). Rewritten whenever one of those rows changes, so it is current as soon as
-    a dialogue ends, is scored or is decided in review; the pages sort and page on these columns.
+    them (`review.quality.services.quality_score`). Rewritten whenever one of those rows changes, so it is current as
+    soon as a dialogue ends, is scored or is decided in review; the pages sort and page on these columns.
 
     The rates are properties: each is written once, here, and read by the score, the rules and the pages."""
 
@@ -330,7 +330,7 @@ class BonusPayout(models.Model):
 
     @property
     def file_name(self) -> str:
-        """The payment file it was (`review.payment_views.FILES`)."""
+        """The payment file it was (`review.payments.views.FILES`)."""
         return f"bonuses-{self.platform}"
 
 

@@ -1,18 +1,22 @@
-"""Celery tasks of the review app. Tasks take ids and call a service; the service holds the logic."""
+"""Celery tasks of the review app. Tasks take ids and call a service; the service holds the logic.
+
+Each task imports its service inside itself: the services queue these tasks (`delay_on_commit`), so a module-level
+import would make the two import each other.
+"""
 
 import os
 
 from celery import shared_task
-
-from review.services import dataset_export_run
 
 
 # acks_late + reject_on_worker_lost: a worker killed mid-export hands the message back to the broker instead of
 # acknowledging it, so the export runs again; the service is idempotent and never publishes half a file.
 @shared_task(name="review.export_dataset", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def export_dataset(export_id: int) -> None:
-    """Build export `export_id` (see review.services.dataset_export_run)."""
+    """Build export `export_id` (see review.dataset.services.dataset_export_run)."""
     from celery import current_task
+
+    from review.dataset.services import dataset_export_run
 
     hostname = getattr(current_task.request, "hostname", None) or "local"
     dataset_export_run(export_id=export_id, worker=f"{hostname}:{os.getpid()}")
@@ -20,7 +24,8 @@ def export_dataset(export_id: int) -> None:
 
 @shared_task(name="review.quality_refresh", ignore_result=True)
 def quality_refresh(dialogue_ids: list[int]) -> None:
-    """Fold ended or scored dialogues into their workers' quality profiles and apply the rules (review.quality)."""
-    from review.quality import dialogues_quality_refresh
+    """Fold ended or scored dialogues into their workers' quality profiles and apply the rules (see
+    review.quality.services)."""
+    from review.quality.services import dialogues_quality_refresh
 
     dialogues_quality_refresh(dialogue_ids=dialogue_ids)

@@ -167,7 +167,7 @@ def test_the_json_endpoints_add_label_and_refuse_with_reasons(client, sequence, 
 
 
 def test_exports_take_solo_sequences_into_sparc_and_chase_and_cosql_only_when_asked(tmp_path, sequence, erin, settings):
-    from review.services import dataset_build, export_options_clean
+    from review.dataset.services import dataset_build, export_options_clean
 
     settings.SOLO_MIN_QUESTIONS = 3
     for question, sql in QUESTIONS:

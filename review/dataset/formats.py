@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from annotation.acts import CHASE_INTENT_LABELS
+from annotation.sql.check import SqlCheck, result_digest
+from annotation.sql.encoding import limit_as_one
 from annotation.sql.spider import query_toks_no_value as _query_toks_no_value
 from annotation.tokens import utterance_toks
 from dialogs.log import DialogueRecord, StateTurn
-from review.dataset.encoding import limit_as_one
-from review.dataset.sqlcheck import SqlCheck, result_digest
 
 
 @lru_cache(maxsize=50_000)

@@ -29,7 +29,7 @@ from dialogs import log as dialogue_log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from review.dataset import readers, validation
 from review.models import IMPORT_FORMATS, DialogueImport, TurnAnnotation
-from review.passes import review_rows_for_import
+from review.passes.services import review_rows_for_import
 
 IMPORT_WORKER = "dataset-import-user"
 IMPORT_EXPERT = "dataset-import-expert"

@@ -68,7 +68,7 @@ def approve_in_review(dialogue):
     """Take a dialogue through every review pass without a correction (a different reviewer per pass)."""
     from django.conf import settings
 
-    from review.passes import review_claim, review_decide, review_sync
+    from review.passes.services import review_claim, review_decide, review_sync
 
     review_sync()
     for number in range(1, settings.REVIEW_PASSES + 1):

@@ -7,9 +7,10 @@ import pytest
 
 from dialogs.models import EventKind
 from review.dataset.importer import dataset_import
-from review.passes import ReviewError, review_claim, review_correct, review_sync
-from review.selectors import dialogue_record_of, statistics_for
-from review.services import dataset_build, export_options_clean
+from review.dataset.selectors import statistics_for
+from review.dataset.services import dataset_build, export_options_clean
+from review.passes.services import ReviewError, review_claim, review_correct, review_sync
+from review.records import dialogue_record_of
 from review.tests.conftest import reviewer
 
 pytestmark = pytest.mark.django_db

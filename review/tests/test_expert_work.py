@@ -9,8 +9,9 @@ from django.urls import reverse
 from annotation.models import User
 from annotation.services import person_create
 from dialogs.models import Dialogue
-from review import passes, selectors
-from review.selectors import dialogue_record_of
+from review.passes import services as passes
+from review.quality import selectors
+from review.records import dialogue_record_of
 from review.tests.conftest import Room, reviewer
 
 pytestmark = pytest.mark.django_db

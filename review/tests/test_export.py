@@ -11,10 +11,11 @@ from django.test.utils import CaptureQueriesContext
 
 from annotation.sql.spider import encode_sql
 from dialogs.models import DialogueStatus, Event
-from review import selectors
+from review import records
+from review.dataset import selectors
+from review.dataset.services import dataset_build, dataset_export_create, dataset_export_run, export_options_clean
 from review.dataset.splits import split_databases
 from review.models import Export
-from review.services import dataset_build, dataset_export_create, dataset_export_run, export_options_clean
 
 pytestmark = pytest.mark.django_db
 
@@ -188,13 +189,13 @@ def test_selection_by_status_database_date_and_origin(tmp_path, dorm_dialogue, o
     room.answer(turn, "SELECT count(*) FROM book")
     dropped = room.end(score=2)
     assert dropped.status == DialogueStatus.DROPPED
-    assert list(selectors.dialogue_selection()) == [dorm_dialogue]
-    assert set(selectors.dialogue_selection(statuses=["completed", "dropped"])) == {dorm_dialogue, dropped}
-    assert list(selectors.dialogue_selection(statuses=["dropped"], db_ids=["dorm_demo"])) == []
+    assert list(records.dialogue_selection()) == [dorm_dialogue]
+    assert set(records.dialogue_selection(statuses=["completed", "dropped"])) == {dorm_dialogue, dropped}
+    assert list(records.dialogue_selection(statuses=["dropped"], db_ids=["dorm_demo"])) == []
     today = dorm_dialogue.created_at.date()
-    assert list(selectors.dialogue_selection(date_from=today, date_to=today)) == [dorm_dialogue]
-    assert list(selectors.dialogue_selection(date_from=today.replace(year=today.year + 1))) == []
-    assert list(selectors.dialogue_selection(origin="imported")) == []
+    assert list(records.dialogue_selection(date_from=today, date_to=today)) == [dorm_dialogue]
+    assert list(records.dialogue_selection(date_from=today.replace(year=today.year + 1))) == []
+    assert list(records.dialogue_selection(origin="imported")) == []
     _, report = build(tmp_path, statuses=["dropped"])
     assert report["counts"]["dialogues"] == 1 and report["split_of"] == {
         "library_demo": report["split_of"]["library_demo"]
@@ -263,7 +264,7 @@ def test_the_export_job_publishes_a_zip_and_is_idempotent(dorm_dialogue, ada, dj
 
 
 def test_a_failed_export_says_why_and_can_be_retried(dorm_dialogue, ada, django_capture_on_commit_callbacks, settings):
-    from review.services import dataset_export_retry
+    from review.dataset.services import dataset_export_retry
 
     with django_capture_on_commit_callbacks(execute=True):
         export = dataset_export_create(requested_by=ada, formats=["sparc"], split_map={"library_demo": "dev"})
@@ -280,7 +281,7 @@ def test_a_failed_export_says_why_and_can_be_retried(dorm_dialogue, ada, django_
 
 
 def test_a_run_that_lost_its_export_publishes_nothing(dorm_dialogue, ada, monkeypatch):
-    from review import services
+    from review.dataset import services
 
     export = Export.objects.create(requested_by=ada, formats=["gold"], options=export_options_clean(formats=["gold"]))
     real_build = services.dataset_build
@@ -302,7 +303,7 @@ def test_what_a_dying_run_wrote_while_the_retry_ran_is_removed_when_the_retry_pu
 ):
     """A run that lost the export (its worker was dying) still wrote its folder after the retry had started and
     cleaned up: the retry removes it once it has published, leaving only the published zip."""
-    from review import services
+    from review.dataset import services
 
     export = Export.objects.create(requested_by=ada, formats=["gold"], options=export_options_clean(formats=["gold"]))
     real_build = services.dataset_build

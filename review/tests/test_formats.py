@@ -5,9 +5,9 @@ import json
 import jsonschema_rs
 import pytest
 
+from annotation.sql.encoding import limit_as_one
 from annotation.tokens import utterance_toks
 from review.dataset import validation
-from review.dataset.encoding import limit_as_one
 from review.dataset.formats import gold_text
 from review.dataset.readers import unfold
 

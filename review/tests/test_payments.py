@@ -17,8 +17,8 @@ from annotation.models import Goal
 from dialogs import campaigns, lobby
 from dialogs.crowd import CrowdIds, crowd_join
 from dialogs.models import Dialogue
-from review import payments
 from review.models import BonusPaidDialogue, BonusPayout, DialogueReview, ReviewStage
+from review.payments import services as payments
 from review.tests.conftest import Room
 
 pytestmark = pytest.mark.django_db

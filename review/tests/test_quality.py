@@ -15,9 +15,9 @@ from dialogs.errors import DialogueError
 from dialogs.lobby import lobby_join
 from dialogs.models import Dialogue, DialogueStatus, EventKind
 from dialogs.room import dialogue_abandon_if_gone, dialogue_presence
-from review import passes
 from review.models import DialogueQuality, WorkerQuality
-from review.quality import dialogues_fold, near_duplicates, quality_score, rule_crossed, worker_quality_refresh
+from review.passes import services as passes
+from review.quality.services import dialogues_fold, near_duplicates, quality_score, rule_crossed, worker_quality_refresh
 
 pytestmark = pytest.mark.django_db
 

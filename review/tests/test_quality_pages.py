@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from annotation.models import BlockRecord
 from annotation.services import person_create, person_set_blocked
-from review import passes
 from review.models import WorkerQuality
+from review.passes import services as passes
 from review.tests.conftest import reviewer
 
 pytestmark = pytest.mark.django_db

@@ -12,12 +12,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from dialogs.models import DialogueStatus, Event
-from review import passes, queues
-from review.agreement import cohen_kappa, review_agreement
+from review.dataset.services import dataset_build, export_options_clean
 from review.models import DialogueReview, ReviewStage
-from review.passes import ReviewError
-from review.selectors import dialogue_record_of
-from review.services import dataset_build, export_options_clean
+from review.passes import queues
+from review.passes import services as passes
+from review.passes.agreement import cohen_kappa, review_agreement
+from review.passes.services import ReviewError
+from review.records import dialogue_record_of
+from review.signals import review_decided
 from review.tests.conftest import reviewer
 
 pytestmark = pytest.mark.django_db
@@ -262,6 +264,32 @@ def test_a_rejection_needs_a_reason_and_an_admin_can_reopen(finished, rita, ada)
     assert figures["rejections"]["rejected"] == 1
 
 
+def test_review_decided_is_told_once_a_decision_commits_never_before(
+    finished, rita, ada, django_capture_on_commit_callbacks
+):
+    told = []
+
+    def listener(sender, *, dialogue_id, stage, **kwargs):
+        told.append((dialogue_id, stage, DialogueReview.objects.get(dialogue_id=dialogue_id).stage))
+
+    review_decided.connect(listener, dispatch_uid="test.review_decided")
+    try:
+        passes.review_sync()
+        passes.review_claim(reviewer=rita, dialogue=finished)
+        with django_capture_on_commit_callbacks(execute=True):
+            passes.review_decide(reviewer=rita, dialogue=finished, approve=False, reason="repetitive")
+            assert told == []  # still inside the decision's transaction
+        with django_capture_on_commit_callbacks(execute=True):
+            passes.review_reopen(admin=ada, dialogue=finished)
+    finally:
+        review_decided.disconnect(dispatch_uid="test.review_decided")
+    # Each receiver reads the decision it is told of from the database.
+    assert told == [
+        (finished.pk, ReviewStage.REJECTED, ReviewStage.REJECTED),
+        (finished.pk, ReviewStage.PENDING, ReviewStage.PENDING),
+    ]
+
+
 def test_abandoned_after_the_minimum_goes_to_review_marked_partial(open_room):
     room = open_room("dorm_demo")
     turn = room.ask("How many students?")
@@ -371,7 +399,7 @@ def test_agreement_figures_count_changes_execution_match_and_kappa(finished, rit
 def test_agreement_figures_stay_cached_while_rooms_chat_and_change_with_a_correction(finished, rita, open_room):
     from unittest import mock
 
-    from review import agreement
+    from review.passes import agreement
 
     passes.review_sync()
     passes.review_claim(reviewer=rita, dialogue=finished)
@@ -406,7 +434,9 @@ def test_cohen_kappa_matches_a_worked_example():
 
 def test_the_dashboard_and_the_screen_need_a_fixed_number_of_queries(client, finished, open_room, rita):
     client.force_login(rita)
-    client.get(reverse("review:home"))  # the first visit syncs the review rows
+    # The rows the ends' commits make (a test's transaction never commits): the dashboard reads them, never makes them.
+    passes.review_sync()
+    client.get(reverse("review:home"))
     with CaptureQueriesContext(connection) as few:
         assert client.get(reverse("review:home")).status_code == 200
     for _ in range(3):
@@ -414,6 +444,7 @@ def test_the_dashboard_and_the_screen_need_a_fixed_number_of_queries(client, fin
         turn = room.ask("How many?")
         room.answer(turn, "SELECT count(*) FROM student")
         room.end(approve=False)
+    passes.review_sync()
     client.get(reverse("review:home"))
     with CaptureQueriesContext(connection) as many:
         assert client.get(reverse("review:home")).status_code == 200

@@ -11,8 +11,8 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from review import passes
 from review.models import DialogueReview, ReviewPass
+from review.passes import services as passes
 from review.tests.conftest import reviewer
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

@@ -16,7 +16,7 @@ import json
 import pytest
 
 from review.dataset.importer import dataset_import
-from review.services import dataset_build, export_options_clean
+from review.dataset.services import dataset_build, export_options_clean
 
 pytestmark = [pytest.mark.django_db, pytest.mark.conformance]
 

@@ -3,8 +3,8 @@
 import pytest
 
 from review.dataset import figures
+from review.dataset.selectors import statistics_for
 from review.dataset.statistics import sql_keyword_counts
-from review.selectors import statistics_for
 
 pytestmark = pytest.mark.django_db
 

@@ -18,9 +18,9 @@ from django.conf import settings
 from django.db import connection
 
 from dialogs.models import Event
-from review import selectors
+from review.dataset import selectors
+from review.dataset.services import dataset_export_create, dataset_export_retry
 from review.models import Export
-from review.services import dataset_export_create, dataset_export_retry
 
 ROOT = Path(__file__).resolve().parents[2]
 # Runs for the sandbox's whole time limit, then fails: a slow step in the middle of the export, without any hook in

@@ -9,8 +9,8 @@ from annotation.models import User
 from annotation.roles import can
 from dialogs.models import Dialogue
 from review.models import DialogueImport
-from review.passes import ReviewError, review_correct
-from review.selectors import dialogue_record_of
+from review.passes.services import ReviewError, review_correct
+from review.records import dialogue_record_of
 
 
 class Command(BaseCommand):

@@ -5,10 +5,11 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.models import Database
-from review.agreement import review_agreement
 from review.dataset import figures
+from review.dataset.selectors import statistics_for
 from review.dataset.splits import SplitError, read_split_file
-from review.selectors import DEFAULT_STATUSES, ORIGINS, SELECTION_STATUS_VALUES, statistics_for
+from review.passes.agreement import review_agreement
+from review.records import DEFAULT_STATUSES, ORIGINS, SELECTION_STATUS_VALUES
 
 
 class Command(BaseCommand):

@@ -5,11 +5,11 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.sql.spider import LIMIT_MODES
+from review.dataset.services import EXPORT_FORMATS, dataset_build, export_options_clean
 from review.dataset.splits import SplitError, read_split_file
 from review.dataset.validation import SchemaViolation
 from review.management.progress import ProgressBar
-from review.selectors import ORIGINS, SELECTION_STATUS_VALUES
-from review.services import EXPORT_FORMATS, dataset_build, export_options_clean
+from review.records import ORIGINS, SELECTION_STATUS_VALUES
 
 
 class Command(BaseCommand):

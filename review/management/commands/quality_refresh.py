@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from review.quality import quality_rebuild
+from review.quality.services import quality_rebuild
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ The writes, and when they happen (no nightly batch):
 
 - a dialogue's DialogueQuality row is folded from its log (`dialogs.log`, at its latest revision) when it ends
   (`dialogs.signals.dialogue_ended`, after commit), again when it is scored (`dialogue_scored`, inside the scoring
-  transaction) and when review decides it or reopens it (`review.passes`, after commit);
+  transaction) and when review decides it or reopens it (`review.signals.review_decided`, after commit);
 - each time, its worker's WorkerQuality row is rebuilt from their DialogueQuality rows (one query: a page never
   replays a log), with the quality score (`quality_score`, the one place of the formula);
 - then the blocking rules (`rule_crossed`) run on the worker's dialogues since their last unblock, and a rule that
@@ -33,7 +33,7 @@ from annotation.tokens import utterance_toks
 from dialogs.log import TURN_KINDS, DialogueRecord, answered_questions, dialogue_turns
 from dialogs.models import ENDED_STATUSES, Dialogue, DialogueStatus, EventKind, score_drops
 from review.models import DialogueQuality, DialogueReview, ReviewStage, WorkerQuality
-from review.selectors import dialogue_records
+from review.records import dialogue_records
 
 logger = logging.getLogger(__name__)
 
@@ -398,6 +398,12 @@ def worker_rules_apply(*, worker: User, rows: list[DialogueQuality]) -> BlockRec
 def on_dialogue_ended(sender, *, dialogue: Dialogue, **kwargs) -> None:
     """dialogs.signals.dialogue_ended: fold the dialogue once its end is committed."""
     dialogues_quality_refresh_on_commit(dialogue_ids=[dialogue.pk])
+
+
+def on_review_decided(sender, *, dialogue_id: int, **kwargs) -> None:
+    """review.signals.review_decided: fold the dialogue again (review rejected it, approved it with its corrections,
+    or reopened a rejection) and refresh its worker's profile."""
+    dialogues_quality_refresh_on_commit(dialogue_ids=[dialogue_id])
 
 
 def on_dialogue_scored(sender, *, dialogue: Dialogue, score: int, **kwargs) -> None:

@@ -4,7 +4,7 @@ Encoding is pure CPU in this process (sqlglot parsing, about 2,500 queries/s her
 dropped: on the 2-vCPU machines this project runs on, two busy processes got about 1.2 times the throughput of
 one, and pool workers encoded several times slower than the parent (start-up, pickling, cold caches), so the pool
 cost more than it saved. What does run in parallel is execution: the sandbox's worker processes run queries while
-this process encodes (see sqlcheck).
+this process encodes (see annotation.sql.check).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
-"""Re-execute and re-encode every SQL of an export before it is written.
+"""Re-execute and re-encode many SQL queries at once: what a dataset export checks before it writes its files, and
+what final validation checks of one reviewed dialogue.
 
 Each distinct (database, SQL) pair is checked once: encoded under the Spider protocol here and executed in the
 sandbox, whose worker processes run the queries while this process encodes. A database registered without a file
-(schema only) cannot execute anything: its queries are marked "not executed", which the export reports instead of
+(schema only) cannot execute anything: its queries are marked "not executed", which the caller reports instead of
 failing.
 """
 
@@ -16,8 +17,8 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from itertools import groupby
 
+from annotation.sql.encoding import encode_chunk
 from annotation.sql.sandbox import SandboxLimits, execute_many
-from review.dataset.encoding import encode_chunk
 
 CHUNK_SIZE = 200
 BATCH_SIZE = 64  # queries per execution task: one sandbox round trip each (execute_many)

@@ -1,13 +1,10 @@
-"""Writes of the review app: dataset exports (built by a Celery task) and imports of released datasets.
+"""Writes of the datasets: exports, built by a Celery task (imports of released datasets are review.dataset.importer).
 
-Export: `dataset_export_create` validates the request and queues the task after commit; the task calls
+`dataset_export_create` validates the request and queues the task after commit; the task calls
 `dataset_export_run`, which holds the export through a run token, builds the files in a private work folder,
 validates each against its JSON Schema, zips them and publishes the zip by an atomic rename. A run that dies
 leaves no file behind its export; a redelivered or retried run starts over (the task is idempotent).
 `dataset_build` is the part shared with `manage.py export_dataset`, which writes the folder tree directly.
-
-Import: `dataset_import` reads CoSQL state-tracking, SParC or CHASE files into dialogues (event logs), so that
-existing datasets can be audited and exported again.
 """
 
 from __future__ import annotations
@@ -29,14 +26,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotation.models import Database, User
+from annotation.sql.check import check_queries
 from annotation.sql.spider import LIMIT_MODES
-from review import selectors
 from review.dataset import formats as dataset_formats
-from review.dataset import validation, writer
+from review.dataset import selectors, validation, writer
 from review.dataset.splits import SPLITS, SplitError, check_split_map, split_databases
-from review.dataset.sqlcheck import check_queries
 from review.models import DatasetFormat, Export
-from review.passes import review_sync
+from review.records import DEFAULT_STATUSES, ORIGINS, SELECTION_STATUS_VALUES, dialogue_records, dialogue_selection
 
 logger = logging.getLogger(__name__)
 
@@ -83,14 +79,12 @@ def export_options_clean(
     unknown = [name for name in wanted if name not in EXPORT_FORMATS]
     if unknown:
         raise ValidationError(f"Unknown format {', '.join(unknown)} (choose from {', '.join(EXPORT_FORMATS)}).")
-    statuses = list(dict.fromkeys(statuses or selectors.DEFAULT_STATUSES))
-    bad = [status for status in statuses if status not in selectors.SELECTION_STATUS_VALUES]
+    statuses = list(dict.fromkeys(statuses or DEFAULT_STATUSES))
+    bad = [status for status in statuses if status not in SELECTION_STATUS_VALUES]
     if bad:
-        raise ValidationError(
-            f"Unknown status {', '.join(bad)} (choose from {', '.join(selectors.SELECTION_STATUS_VALUES)})."
-        )
-    if origin not in selectors.ORIGINS:
-        raise ValidationError(f"origin must be one of {', '.join(selectors.ORIGINS)}.")
+        raise ValidationError(f"Unknown status {', '.join(bad)} (choose from {', '.join(SELECTION_STATUS_VALUES)}).")
+    if origin not in ORIGINS:
+        raise ValidationError(f"origin must be one of {', '.join(ORIGINS)}.")
     if limit_mode not in (None, *LIMIT_MODES):
         raise ValidationError(f"limit mode must be one of {', '.join(LIMIT_MODES)}.")
     if sql_errors not in dataset_formats.SQL_ERROR_POLICIES:
@@ -159,15 +153,14 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
             progress(name, (low + (high - low) * min(max(fraction, 0.0), 1.0)) / 100)
 
     phase("Reading dialogues", 0)
-    review_sync()  # a dialogue that ended a moment ago has its place in review (and imported ones are approved)
-    queryset = selectors.dialogue_selection(
+    queryset = dialogue_selection(
         statuses=options["statuses"],
         db_ids=options.get("db_ids") or None,
         date_from=dt.date.fromisoformat(options["date_from"]) if options.get("date_from") else None,
         date_to=dt.date.fromisoformat(options["date_to"]) if options.get("date_to") else None,
         origin=options.get("origin", "all"),
     )
-    records = selectors.dialogue_records(queryset, timestamps=False)
+    records = dialogue_records(queryset, timestamps=False)
     db_ids = sorted({record.db_id for record in records})
     databases = list(Database.objects.filter(db_id__in=db_ids))
     by_id = {database.db_id: database for database in databases}

@@ -12,8 +12,8 @@ from django.utils.text import slugify
 
 from annotation.roles import role_required
 from dialogs.models import Campaign, CrowdAssignment, CrowdPlatform
-from review import payments
 from review.models import BonusPayout
+from review.payments import services as payments
 
 # File name → what it holds (the layouts are documented in docs/crowd.md, "Bonuses and the payment files").
 FILES = {

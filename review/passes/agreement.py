@@ -25,6 +25,7 @@ from django.db.models import Max
 
 from dialogs.models import Dialogue, Event, EventKind
 from review.models import RejectReason, ReviewPass
+from review.records import dialogue_records
 
 FIELD_GROUPS = {
     "acts": ("user_acts", "system_acts"),
@@ -76,8 +77,8 @@ def _acts_after(turn, number: int):
 
 def judged_corrections(turn, decided_passes: set[int]) -> list:
     """A turn's corrections made in a decided pass: what review judged of the expert's work (an open pass may still
-    change its mind). The expert figures below and the expert's own page (review.selectors.expert_work_page) count
-    and show the same corrections."""
+    change its mind). The expert figures below and the expert's own page (review.quality.selectors.expert_work_page)
+    count and show the same corrections."""
     return [correction for correction in turn.corrections if correction.review_pass in decided_passes]
 
 
@@ -100,8 +101,6 @@ def review_agreement() -> dict:
 
 
 def _compute() -> dict:
-    from review.selectors import dialogue_records
-
     decided = list(
         ReviewPass.objects.filter(decision__in=[ReviewPass.Decision.APPROVED, ReviewPass.Decision.REJECTED])
         .values_list("review__dialogue_id", "number", "reviewer__username", "decision", "reason")

@@ -3,8 +3,10 @@
 The workflow (see docs/review.md):
 
 - A dialogue enters review when it ends reviewable (completed, or abandoned after the minimum of answered
-  questions: marked partial). `review_sync` gives each such dialogue its DialogueReview row; an imported dialogue
-  enters as approved (the release was reviewed by its authors) unless its import asked for review.
+  questions: marked partial): its DialogueReview row is made once the end has committed (`on_dialogue_ended`, the
+  receiver of `dialogs.signals.dialogue_ended`). An imported dialogue gets its row at import, approved (the release
+  was reviewed by its authors) unless its import asked for review. Reads never make rows: `review_sync`
+  (`manage.py review_sync`) only repairs rows that were missed.
 - A reviewer claims a dialogue for its current pass. The claim is a lock with an expiry that the open screen renews;
   the dialogue's own expert never reviews it, and nobody reviews a pass after having worked on an earlier one.
 - Corrections are appended to the dialogue's log (`dialogs.log.correction_payload`); nothing is overwritten.
@@ -28,6 +30,7 @@ from django.utils import timezone
 from annotation.acts import LabelError, check_acts, check_intent, check_phenomena, check_schema_linking
 from annotation.models import Role, User
 from annotation.roles import can
+from annotation.sql.check import check_queries
 from annotation.sql.sandbox import not_executed
 from annotation.sql.spider import SpiderEncodingError, encode_sql
 from annotation.tokens import utterance_toks
@@ -35,7 +38,8 @@ from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from dialogs.room import dialogue_record, sql_run_result
 from review.models import DialogueReview, RejectReason, ReviewPass, ReviewStage
-from review.quality import dialogues_quality_refresh_on_commit
+from review.records import dialogue_record_of
+from review.signals import review_decided_on_commit
 
 # A reviewable dialogue keeps one of these statuses; one scored below 3 afterwards (dropped) leaves review.
 REVIEWABLE_STATUSES = (DialogueStatus.COMPLETED, DialogueStatus.ABANDONED)
@@ -57,13 +61,34 @@ def reviewable_q(prefix: str = "") -> Q:
     )
 
 
-def review_sync() -> int:
-    """Give every reviewable dialogue without a review row its row; returns how many were added.
+def on_dialogue_ended(sender, *, dialogue: Dialogue, **kwargs) -> None:
+    """dialogs.signals.dialogue_ended: the dialogue enters review once its end has committed (the signal may come
+    while a caller's transaction is still open). Making the row must never undo or interrupt the end: a failure is
+    logged, not raised, and `manage.py review_sync` makes the missing row."""
+    dialogue_id = dialogue.pk
+    transaction.on_commit(lambda: review_enter(dialogue_id=dialogue_id), robust=True)
 
-    Called before the queues are read, so a dialogue that ended a moment ago is in them (the dialogs app knows
-    nothing of review, so it cannot do this itself when a dialogue ends). A dialogue is `early` when it is among its
-    expert's first REVIEW_EARLY_DIALOGUES dialogues: those are reviewed first, to catch a bad habit early.
-    """
+
+def review_enter(*, dialogue_id: int) -> bool:
+    """Give one ended dialogue its review row if it ended reviewable and has none; whether a row was made."""
+    return _review_rows_add(Dialogue.objects.filter(pk=dialogue_id)) > 0
+
+
+def review_sync() -> int:
+    """Repair: give every reviewable dialogue without a review row its row; returns how many were added.
+
+    Rows are made when a dialogue ends (`on_dialogue_ended`) and when it is imported (`review_rows_for_import`); this
+    catches what those missed (a dialogue that ended before this existed, a failure after the end committed). Only
+    `manage.py review_sync` calls it: no read does."""
+    return _review_rows_add(Dialogue.objects.all())
+
+
+def _review_rows_add(dialogues) -> int:
+    """The missing review rows of the reviewable `dialogues`, written in one statement; how many were added.
+
+    A dialogue is `early` when it is among its expert's first REVIEW_EARLY_DIALOGUES dialogues: those are reviewed
+    first, to catch a bad habit early. An imported dialogue found here (imported before review existed) is as
+    released: approved."""
     earlier = (
         Dialogue.objects.filter(expert_id=OuterRef("expert_id"), id__lt=OuterRef("id"))
         .order_by()
@@ -72,7 +97,7 @@ def review_sync() -> int:
         .values("n")
     )
     missing = list(
-        Dialogue.objects.filter(reviewable_q(), review__isnull=True)
+        dialogues.filter(reviewable_q(), review__isnull=True)
         .annotate(earlier=Coalesce(Subquery(earlier), 0))
         .values_list("id", "status", "earlier", "dataset_import__id")
     )
@@ -174,7 +199,6 @@ def review_claim_next(*, reviewer: User, review_pass: int | None = None) -> Dial
     """Claim the next dialogue waiting for `review_pass` (any pass when None, earliest pass first) that `reviewer`
     may take: failed validations first, then each new expert's first dialogues, then the oldest. None when there is
     nothing for them."""
-    review_sync()
     now = timezone.now()
     waiting = Q(stage__in=[ReviewStage.PENDING, ReviewStage.FAILED_VALIDATION]) | Q(
         stage=ReviewStage.CLAIMED, claim_expires_at__lte=now
@@ -348,8 +372,6 @@ def review_correct(
             if refusal:
                 raise ReviewError("not_allowed", refusal)
         if record is None:
-            from review.selectors import dialogue_record_of
-
             record = dialogue_record_of(dialogue)
         current = next((t for t in record.user_turns if t.seq == turn), None)
         if current is None:
@@ -447,8 +469,8 @@ def review_decide(
             ]
         )  # fmt: skip
         if review.stage in (ReviewStage.APPROVED, ReviewStage.REJECTED):
-            # The worker's quality counts what review decided (a rejection; DROP labels as corrected).
-            dialogues_quality_refresh_on_commit(dialogue_ids=[dialogue.pk])
+            # What is built on the decision (the worker's quality counts a rejection, DROP labels as corrected).
+            review_decided_on_commit(dialogue_id=dialogue.pk, stage=review.stage)
     return review
 
 
@@ -462,7 +484,7 @@ def review_reopen(*, admin: User, dialogue: Dialogue, note: str = "") -> Dialogu
             raise ReviewError("invalid", "Only a rejected dialogue can be reopened.")
         review.stage, review.decided_at = ReviewStage.PENDING, None
         review.save(update_fields=["stage", "decided_at"])
-        dialogues_quality_refresh_on_commit(dialogue_ids=[dialogue.pk])  # no longer rejected
+        review_decided_on_commit(dialogue_id=dialogue.pk, stage=review.stage)  # no longer rejected
         ReviewPass.objects.create(
             review=review,
             number=review.pass_number,
@@ -478,9 +500,6 @@ def review_validate(dialogue: Dialogue) -> list[dict]:
     """Final validation: every SQL-grounded turn's final SQL must execute in the sandbox and encode under the Spider
     protocol. Returns the failures, one per turn: {"turn", "index", "sql", "reason"} (empty when all pass). A
     schema-only database cannot execute anything: there, encoding is all that is checked."""
-    from review.dataset.sqlcheck import check_queries
-    from review.selectors import dialogue_record_of
-
     record = dialogue_record_of(dialogue)
     database = dialogue.database
     states = record.state_turns()

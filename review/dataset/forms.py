@@ -1,17 +1,14 @@
-"""Forms of the review app: an export request and a statistics selection."""
+"""Forms of the datasets: which dialogues (a selection), an export request, and the statistics' selection."""
 
 from django import forms
 
-from annotation.models import Database, Hardness
+from annotation.models import Database
 from annotation.sql.spider import LIMIT_MODES
 from review.dataset.splits import SplitError, read_split_file
-from review.models import DatasetFormat, RejectReason
-from review.queues import SORTS, queues
-from review.selectors import DEFAULT_STATUSES, SELECTION_STATUSES
+from review.models import DatasetFormat
+from review.records import DEFAULT_STATUSES, ORIGIN_CHOICES, SELECTION_STATUSES
 
 LIMIT_MODE_LABELS = {"one": "Always 1", "value": "Values"}
-# The same values as selectors.ORIGINS, with labels.
-ORIGIN_CHOICES = [("all", "Collected and imported"), ("collected", "Collected here"), ("imported", "Imported")]
 
 
 class SelectionForm(forms.Form):
@@ -96,40 +93,3 @@ class ExportForm(SelectionForm):
 
 class StatisticsForm(SelectionForm):
     seed = forms.IntegerField(required=False, help_text="Split by database with this seed to see the split rows.")
-
-
-class DashboardForm(forms.Form):
-    """The review dashboard's filters and sort (every field optional)."""
-
-    queue = forms.ChoiceField(required=False)
-    database = forms.CharField(required=False, max_length=100)
-    expert = forms.CharField(required=False, max_length=150)
-    worker = forms.CharField(required=False, max_length=150)
-    hardness = forms.ChoiceField(required=False, choices=[("", "Any hardness"), *Hardness.choices])
-    date_from = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    origin = forms.ChoiceField(choices=ORIGIN_CHOICES, required=False)
-    sort = forms.ChoiceField(required=False, choices=[(key, key.capitalize()) for key in SORTS])
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["queue"].choices = [("", "Every queue")] + [(q.key, q.label) for q in queues()]
-
-    def filters(self) -> dict:
-        data = self.cleaned_data
-        return {
-            "queue": data.get("queue") or None,
-            "db_id": data.get("database") or None,
-            "expert": data.get("expert") or None,
-            "worker": data.get("worker") or None,
-            "hardness": data.get("hardness") or None,
-            "date_from": data.get("date_from"),
-            "date_to": data.get("date_to"),
-            "origin": data.get("origin") or "all",
-            "sort": data.get("sort") or "priority",
-        }
-
-
-class RejectForm(forms.Form):
-    reason = forms.ChoiceField(choices=RejectReason.choices)
-    note = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))

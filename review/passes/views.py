@@ -1,87 +1,30 @@
-"""Pages of the review app: the review dashboard and screen, dataset exports (with progress and download) and
-statistics."""
-
-import json
+"""Pages of the review passes: the dashboard with its queues, the review screen, and the claim, correction and
+decision actions it posts to."""
 
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, Http404, HttpResponse, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from annotation.acts import CONTEXTUAL_PHENOMENA, INTENT_CATEGORY_NAMES, SYSTEM_ACTS, USER_ACTS
 from annotation.jsonfile import parse_json
-from annotation.models import Role, User
 from annotation.roles import can, role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
 from dialogs.models import Dialogue
-from review import passes, quality, queues, selectors, services
-from review.agreement import review_agreement
-from review.dataset import figures
-from review.forms import DashboardForm, ExportForm, RejectForm, StatisticsForm
-from review.models import Export
-
-# --- Worker and expert quality -------------------------------------------------------------------------------------
-
-
-@role_required("people.manage")
-def worker_quality(request):
-    """Crowd workers sortable by quality, each signal beside the score, with their block history; an admin blocks or
-    unblocks from here (the form posts to the people app, which records it, and comes back)."""
-    sort = request.GET.get("sort") if request.GET.get("sort") in selectors.WORKER_SORTS else "quality"
-    page = selectors.worker_quality_page(sort=sort, page=request.GET.get("page", 1))
-    return render(
-        request,
-        "review/worker_quality.html",
-        {
-            "page": page,
-            "sort": sort,
-            "sorts": [(key, label) for key, (label, _) in selectors.WORKER_SORTS.items()],
-            "weights": quality.QUALITY_WEIGHTS,
-            "rules": quality.rules_in_force(),
-        },
-    )
-
-
-@role_required("people.manage")
-def expert_quality(request):
-    """Experts and what review changed in their dialogues (the change rates of review.agreement, per expert)."""
-    return render(request, "review/expert_quality.html", {"rows": selectors.expert_quality_rows()})
-
-
-@role_required("people.manage")
-def expert_work(request, user_id):
-    """One expert's reviewed work as an admin reads it: the expert's own page, with the reviewers' names."""
-    expert = get_object_or_404(User, pk=user_id, role=Role.EXPERT)
-    return _expert_work(request, expert, own=False)
-
-
-@role_required("review.own_work")
-def expert_own_work(request):
-    """The signed-in expert's reviewed work: their figures and what each pass changed in their dialogues, and why.
-    Reviewers stay anonymous to the expert: a correction names its pass, never its reviewer."""
-    return _expert_work(request, request.user, own=True)
-
-
-def _expert_work(request, expert, *, own: bool):
-    page = selectors.expert_work_page(expert, page=request.GET.get("page", 1), reviewer_names=not own)
-    return render(
-        request,
-        "review/expert_work.html",
-        {"expert": expert, "own": own, "row": selectors.expert_quality_row(expert), "page": page},
-    )
-
-
-# --- Review passes ---------------------------------------------------------------------------------------------------
+from review.passes import queues
+from review.passes import services as passes
+from review.passes.agreement import review_agreement
+from review.passes.forms import DashboardForm, RejectForm
+from review.passes.screen import review_screen
 
 
 @role_required("review.work")
 def home(request):
     """The dashboard: each queue's count, the filtered list, and the next dialogue to take."""
-    passes.review_sync()
     form = DashboardForm(request.GET or None)
     filters = form.filters() if form.is_valid() else DashboardForm().initial | {"origin": "all", "sort": "priority"}
     try:
@@ -142,7 +85,7 @@ def claim_next(request):
 def dialogue(request, dialogue_id):
     """The review screen of one dialogue: readable by every reviewer, editable by the one holding the claim."""
     item = get_object_or_404(Dialogue.objects.select_related("database", "goal", "expert", "worker"), pk=dialogue_id)
-    screen = queues.review_screen(item)
+    screen = review_screen(item)
     review = screen["review"]
     live = passes.claim_live(review)
     holding = live and review.claimed_by_id == request.user.pk
@@ -268,151 +211,3 @@ def reopen(request, dialogue_id):
         return _review_error(request, error, dialogue_id)
     messages.success(request, f"Dialogue {dialogue_id} is reopened.")
     return redirect("review:dialogue", dialogue_id=dialogue_id)
-
-
-# --- Datasets --------------------------------------------------------------------------------------------------------
-
-
-@role_required("dataset.export")
-def datasets(request):
-    """The export form and the list of exports."""
-    form = ExportForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            export = services.dataset_export_create(
-                requested_by=request.user,
-                formats=data["formats"],
-                seed=data["seed"],
-                split_map=data["split_file"],
-                limit_mode=data["limit_mode"] or None,
-                sql_errors=data["sql_errors"],
-                cosql_solo=data["cosql_solo"],
-                **form.selection(),
-            )
-        except ValidationError as exc:
-            form.add_error(None, exc)
-        else:
-            return redirect("review:export_detail", export_id=export.pk)
-    exports = list(selectors.export_list()[:50])
-    return render(
-        request,
-        "review/datasets.html",
-        {"form": form, "exports": [(export, selectors.export_status(export)) for export in exports]},
-    )
-
-
-@role_required("dataset.export")
-def export_detail(request, export_id):
-    export = get_object_or_404(Export, pk=export_id)
-    status = selectors.export_status(export)
-    return render(
-        request,
-        "review/export_detail.html",
-        {
-            "export": export,
-            "status": status,
-            "report": export.report or {},
-            "download_url": reverse("review:export_download", args=[export.pk]),
-            "status_config": {
-                "status_url": reverse("review:export_status", args=[export.pk]),
-                "finished": export.state in (Export.State.SUCCEEDED, Export.State.FAILED),
-            },
-        },
-    )
-
-
-@role_required("dataset.export")
-def export_status(request, export_id):
-    """Polled by the progress bar."""
-    export = get_object_or_404(Export, pk=export_id)
-    return JsonResponse(selectors.export_status(export))
-
-
-@role_required("dataset.export")
-def export_download(request, export_id):
-    export = get_object_or_404(Export, pk=export_id)
-    path = selectors.export_file_path(export)
-    if path is None:
-        raise Http404("This export has no finished file (yet).")
-    name = f"wozsql-export-{export.pk}-{'-'.join(export.formats)}.zip"
-    return FileResponse(open(path, "rb"), as_attachment=True, filename=name, content_type="application/zip")
-
-
-@require_POST
-@role_required("dataset.export")
-def export_retry(request, export_id):
-    export = get_object_or_404(Export, pk=export_id)
-    try:
-        services.dataset_export_retry(export=export)
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        messages.success(request, f"Export {export.pk} is queued again.")
-    return redirect("review:export_detail", export_id=export.pk)
-
-
-def _statistics_from(request):
-    form = StatisticsForm(request.GET or None)
-    if request.GET and not form.is_valid():
-        return form, None
-    selection = form.selection() if request.GET else _form_defaults()
-    seed = form.cleaned_data.get("seed") if request.GET else None
-    return form, selectors.statistics_for(seed=seed, **selection)
-
-
-def _form_defaults() -> dict:
-    return {
-        "statuses": list(selectors.DEFAULT_STATUSES),
-        "db_ids": [],
-        "date_from": None,
-        "date_to": None,
-        "origin": "all",
-    }
-
-
-@role_required("dataset.export")
-def statistics(request):
-    form, stats = _statistics_from(request)
-    query = request.GET.urlencode()
-    return render(
-        request,
-        "review/statistics.html",
-        {
-            "form": form,
-            "stats": stats,
-            "query": query,
-            "figures": [
-                {
-                    "name": name,
-                    "title": title,
-                    "url": reverse("review:statistics_figure", args=[name, "svg"]) + (f"?{query}" if query else ""),
-                    "pdf": reverse("review:statistics_figure", args=[name, "pdf"]) + (f"?{query}" if query else ""),
-                }
-                for name, title in figures.FIGURES.items()
-            ],
-        },
-    )
-
-
-@role_required("dataset.export")
-def statistics_json(request):
-    form, stats = _statistics_from(request)
-    if stats is None:
-        return JsonResponse({"errors": form.errors}, status=400)
-    response = HttpResponse(json.dumps(stats, ensure_ascii=False, indent=1), content_type="application/json")
-    response["Content-Disposition"] = 'attachment; filename="statistics.json"'
-    return response
-
-
-@role_required("dataset.export")
-def statistics_figure(request, name, fmt):
-    if name not in figures.FIGURES or fmt not in figures.FORMATS:
-        raise Http404("no such figure")
-    form, stats = _statistics_from(request)
-    if stats is None:
-        return JsonResponse({"errors": form.errors}, status=400)
-    response = HttpResponse(figures.render(name, stats, fmt), content_type=figures.FORMATS[fmt])
-    if fmt != "svg" or request.GET.get("download"):
-        response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
-    return response

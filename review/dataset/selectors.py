@@ -1,0 +1,117 @@
+"""Reads of the dataset pages: the exports and their status, and the statistics of a selection."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from dialogs.models import Dialogue, Event
+from review.models import Export, TurnAnnotation
+from review.records import DEFAULT_STATUSES, dialogue_records, dialogue_selection
+
+
+def export_list() -> QuerySet[Export]:
+    return Export.objects.select_related("requested_by").order_by("-created_at", "-id")
+
+
+def export_file_path(export: Export) -> Path | None:
+    """The zip of a finished export, or None: only a published, whole file is ever offered for download."""
+    if export.state != Export.State.SUCCEEDED or not export.file:
+        return None
+    path = Path(settings.DATA_DIR) / export.file
+    return path if path.is_file() else None
+
+
+def export_is_stalled(export: Export, *, now=None) -> bool:
+    """Queued or running with no sign of life for EXPORT_STALL_SECONDS: its worker is gone (or none is running)."""
+    if export.state not in (Export.State.QUEUED, Export.State.RUNNING):
+        return False
+    now = now or timezone.now()
+    last = export.heartbeat_at or export.created_at
+    return (now - last).total_seconds() > settings.EXPORT_STALL_SECONDS
+
+
+def export_can_retry(export: Export) -> bool:
+    return export.state == Export.State.FAILED or export_is_stalled(export)
+
+
+def export_status(export: Export) -> dict:
+    """What the progress page polls for."""
+    return {
+        "id": export.pk,
+        "state": export.state,
+        "state_label": export.get_state_display(),
+        "phase": export.phase,
+        "percent": export.percent,
+        "message": export.message,
+        "attempts": export.attempts,
+        "stalled": export_is_stalled(export),
+        "can_retry": export_can_retry(export),
+        "download": export_file_path(export) is not None,
+        "file_size": export.file_size,
+        "counts": (export.report or {}).get("counts", {}),
+        "problem_count": len((export.report or {}).get("problems", [])),
+    }
+
+
+def statistics_for(
+    *,
+    statuses=DEFAULT_STATUSES,
+    db_ids=None,
+    date_from: dt.date | None = None,
+    date_to: dt.date | None = None,
+    origin: str = "all",
+    seed: int | None = None,
+    split_map: dict | None = None,
+) -> dict:
+    """The statistics of a selection (see review.dataset.statistics), cached until the data changes.
+
+    Encoding every SQL for hardness and coverage is the costly part; the cache key holds the newest event and
+    dialogue ids, which move whenever anything that counts changes (every status change comes with an event).
+    """
+    from django.core.cache import cache
+    from django.db.models import Count, Max
+
+    from annotation.models import Database
+    from annotation.sql.encoding import encode_all
+    from review.dataset.splits import split_databases
+    from review.dataset.statistics import compute_statistics
+
+    version = (
+        Event.objects.aggregate(latest=Max("id"))["latest"],
+        Dialogue.objects.aggregate(latest=Max("id"), n=Count("id")),
+        TurnAnnotation.objects.aggregate(latest=Max("id"))["latest"],
+    )
+    key_data = [list(statuses), sorted(db_ids or []), str(date_from), str(date_to), origin, seed, split_map, version]
+    key = "review:statistics:" + hashlib.sha256(json.dumps(key_data, sort_keys=True, default=str).encode()).hexdigest()
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    queryset = dialogue_selection(statuses=statuses, db_ids=db_ids, date_from=date_from, date_to=date_to, origin=origin)
+    records = dialogue_records(queryset)
+    used = sorted({record.db_id for record in records})
+    schemas = {database.db_id: database.schema for database in Database.objects.filter(db_id__in=used)}
+    encoded = encode_all([(r.db_id, state.sql) for r in records for state in r.state_turns()], schemas)
+    if split_map:
+        split_of = {db_id: split_map[db_id] for db_id in used if db_id in split_map}
+    elif seed is not None:
+        split_of = split_databases(used, seed=seed)
+    else:
+        split_of = None
+    stats = compute_statistics(records, schemas=schemas, encoded=encoded, split_of=split_of)
+    stats["selection"] = {
+        "statuses": list(statuses),
+        "db_ids": sorted(db_ids or []),
+        "date_from": str(date_from) if date_from else None,
+        "date_to": str(date_to) if date_to else None,
+        "origin": origin,
+        "seed": seed,
+    }
+    cache.set(key, stats, 600)
+    return stats

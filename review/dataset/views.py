@@ -1,0 +1,162 @@
+"""Pages of the datasets: the export form and list, an export's progress and download, and the statistics with
+their figures."""
+
+import json
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from annotation.roles import role_required
+from review.dataset import figures, selectors, services
+from review.dataset.forms import ExportForm, StatisticsForm
+from review.models import Export
+from review.records import DEFAULT_STATUSES
+
+
+@role_required("dataset.export")
+def datasets(request):
+    """The export form and the list of exports."""
+    form = ExportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            export = services.dataset_export_create(
+                requested_by=request.user,
+                formats=data["formats"],
+                seed=data["seed"],
+                split_map=data["split_file"],
+                limit_mode=data["limit_mode"] or None,
+                sql_errors=data["sql_errors"],
+                cosql_solo=data["cosql_solo"],
+                **form.selection(),
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            return redirect("review:export_detail", export_id=export.pk)
+    exports = list(selectors.export_list()[:50])
+    return render(
+        request,
+        "review/datasets.html",
+        {"form": form, "exports": [(export, selectors.export_status(export)) for export in exports]},
+    )
+
+
+@role_required("dataset.export")
+def export_detail(request, export_id):
+    export = get_object_or_404(Export, pk=export_id)
+    status = selectors.export_status(export)
+    return render(
+        request,
+        "review/export_detail.html",
+        {
+            "export": export,
+            "status": status,
+            "report": export.report or {},
+            "download_url": reverse("review:export_download", args=[export.pk]),
+            "status_config": {
+                "status_url": reverse("review:export_status", args=[export.pk]),
+                "finished": export.state in (Export.State.SUCCEEDED, Export.State.FAILED),
+            },
+        },
+    )
+
+
+@role_required("dataset.export")
+def export_status(request, export_id):
+    """Polled by the progress bar."""
+    export = get_object_or_404(Export, pk=export_id)
+    return JsonResponse(selectors.export_status(export))
+
+
+@role_required("dataset.export")
+def export_download(request, export_id):
+    export = get_object_or_404(Export, pk=export_id)
+    path = selectors.export_file_path(export)
+    if path is None:
+        raise Http404("This export has no finished file (yet).")
+    name = f"wozsql-export-{export.pk}-{'-'.join(export.formats)}.zip"
+    return FileResponse(open(path, "rb"), as_attachment=True, filename=name, content_type="application/zip")
+
+
+@require_POST
+@role_required("dataset.export")
+def export_retry(request, export_id):
+    export = get_object_or_404(Export, pk=export_id)
+    try:
+        services.dataset_export_retry(export=export)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"Export {export.pk} is queued again.")
+    return redirect("review:export_detail", export_id=export.pk)
+
+
+def _statistics_from(request):
+    form = StatisticsForm(request.GET or None)
+    if request.GET and not form.is_valid():
+        return form, None
+    selection = form.selection() if request.GET else _form_defaults()
+    seed = form.cleaned_data.get("seed") if request.GET else None
+    return form, selectors.statistics_for(seed=seed, **selection)
+
+
+def _form_defaults() -> dict:
+    return {
+        "statuses": list(DEFAULT_STATUSES),
+        "db_ids": [],
+        "date_from": None,
+        "date_to": None,
+        "origin": "all",
+    }
+
+
+@role_required("dataset.export")
+def statistics(request):
+    form, stats = _statistics_from(request)
+    query = request.GET.urlencode()
+    return render(
+        request,
+        "review/statistics.html",
+        {
+            "form": form,
+            "stats": stats,
+            "query": query,
+            "figures": [
+                {
+                    "name": name,
+                    "title": title,
+                    "url": reverse("review:statistics_figure", args=[name, "svg"]) + (f"?{query}" if query else ""),
+                    "pdf": reverse("review:statistics_figure", args=[name, "pdf"]) + (f"?{query}" if query else ""),
+                }
+                for name, title in figures.FIGURES.items()
+            ],
+        },
+    )
+
+
+@role_required("dataset.export")
+def statistics_json(request):
+    form, stats = _statistics_from(request)
+    if stats is None:
+        return JsonResponse({"errors": form.errors}, status=400)
+    response = HttpResponse(json.dumps(stats, ensure_ascii=False, indent=1), content_type="application/json")
+    response["Content-Disposition"] = 'attachment; filename="statistics.json"'
+    return response
+
+
+@role_required("dataset.export")
+def statistics_figure(request, name, fmt):
+    if name not in figures.FIGURES or fmt not in figures.FORMATS:
+        raise Http404("no such figure")
+    form, stats = _statistics_from(request)
+    if stats is None:
+        return JsonResponse({"errors": form.errors}, status=400)
+    response = HttpResponse(figures.render(name, stats, fmt), content_type=figures.FORMATS[fmt])
+    if fmt != "svg" or request.GET.get("download"):
+        response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    return response

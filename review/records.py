@@ -1,0 +1,122 @@
+"""The lowest read of review: which dialogues a selection covers, and their replayed records.
+
+Everything in review that reads dialogues as data stands on this module: the export and the statistics
+(review.dataset), the review screen, final validation and the agreement figures (review.passes), and the quality
+folds and pages (review.quality). It imports nothing else of review but its models.
+
+`dialogue_records` loads any selection with a fixed number of queries (dialogues, events, annotations), whatever
+its size.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import heapq
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from annotation.models import Role
+from dialogs.log import DialogueRecord, LogEvent, dialogue_replay
+from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
+from review.models import ReviewStage, TurnAnnotation
+
+# A selection names dialogue statuses, or "approved": through every review pass and final validation (whatever the
+# dialogue's status). What an export and the statistics take when nobody says otherwise is the approved set.
+APPROVED = "approved"
+SELECTION_STATUSES = [(APPROVED, "Approved in review"), *DialogueStatus.choices]
+SELECTION_STATUS_VALUES = tuple(value for value, _ in SELECTION_STATUSES)
+DEFAULT_STATUSES = (APPROVED,)
+# Where a dialogue comes from: collected here, or imported from a release (the forms show the labels).
+ORIGIN_CHOICES = [("all", "Collected and imported"), ("collected", "Collected here"), ("imported", "Imported")]
+ORIGINS = tuple(value for value, _ in ORIGIN_CHOICES)
+
+
+def dialogue_selection(
+    *,
+    statuses=DEFAULT_STATUSES,
+    db_ids=None,
+    date_from: dt.date | None = None,
+    date_to: dt.date | None = None,
+    origin: str = "all",
+) -> QuerySet[Dialogue]:
+    """Dialogues by status (or approved in review), database (ids), creation date (both ends included) and origin
+    (collected here or imported from a release)."""
+    wanted = Q(status__in=[status for status in statuses if status != APPROVED])
+    if APPROVED in statuses:
+        wanted |= Q(review__stage=ReviewStage.APPROVED) & ~Q(status__in=[DialogueStatus.DROPPED])
+    queryset = Dialogue.objects.filter(wanted)
+    if db_ids:
+        queryset = queryset.filter(database__db_id__in=list(db_ids))
+    zone = timezone.get_current_timezone()
+    if date_from:
+        queryset = queryset.filter(created_at__gte=dt.datetime.combine(date_from, dt.time.min, tzinfo=zone))
+    if date_to:
+        queryset = queryset.filter(
+            created_at__lt=dt.datetime.combine(date_to + dt.timedelta(days=1), dt.time.min, zone)
+        )
+    if origin == "collected":
+        queryset = queryset.filter(dataset_import__isnull=True)
+    elif origin == "imported":
+        queryset = queryset.filter(dataset_import__isnull=False)
+    return queryset.order_by("id")
+
+
+def dialogue_records(queryset: QuerySet[Dialogue], *, timestamps: bool = True) -> list[DialogueRecord]:
+    """Replay every dialogue of `queryset` (in id order) in four queries: dialogues, events, runs, annotations.
+
+    Without `timestamps` the events' times are not read (None): exports do not need them, and converting tens of
+    thousands of datetimes is a noticeable part of reading a large selection."""
+    dialogues = list(queryset.select_related("database", "goal", "dataset_import").order_by("id"))
+    ids = queryset.values("id")
+    events: dict[int, list[LogEvent]] = {dialogue.pk: [] for dialogue in dialogues}
+    base = Event.objects.filter(dialogue_id__in=ids).order_by("dialogue_id", "seq")
+    moment = "created_at" if timestamps else "seq"  # seq stands in: a cheap integer instead of a datetime
+    light = base.exclude(kind=EventKind.SQL_RUN).values_list(
+        "dialogue_id", "seq", "kind", "payload", "author_role", moment, "author_id"
+    )
+    # A run's result table is only needed as the worker was shown it (in result_shared): leaving the copy in the
+    # run's payload in the database halves the JSON to decode.
+    runs = base.filter(kind=EventKind.SQL_RUN).exclude(author_role=Role.REVIEWER).values_list(
+        "dialogue_id", "seq", "kind", "payload__sql", "payload__turn", "payload__result__ok",
+        "payload__result__row_count", "author_role", moment, "author_id",
+    )  # fmt: skip
+    run_rows = (
+        (dialogue_id, seq, kind, {"sql": sql, "turn": turn, "result": {"ok": ok, "row_count": count}}, role, at, who)
+        for dialogue_id, seq, kind, sql, turn, ok, count, role, at, who in runs.iterator(chunk_size=5000)
+    )
+    # A reviewer's run of a corrected query is read whole: its table replaces the one the worker was shown.
+    reviewer_runs = base.filter(kind=EventKind.SQL_RUN, author_role=Role.REVIEWER).values_list(
+        "dialogue_id", "seq", "kind", "payload", "author_role", moment, "author_id"
+    )
+    ordered = heapq.merge(
+        light.iterator(chunk_size=5000),
+        run_rows,
+        reviewer_runs.iterator(chunk_size=1000),
+        key=lambda row: (row[0], row[1]),
+    )
+    for dialogue_id, seq, kind, payload, author_role, created_at, author_id in ordered:
+        bucket = events.get(dialogue_id)
+        if bucket is not None:
+            bucket.append(LogEvent(seq, kind, payload, author_role, created_at if timestamps else None, author_id))
+    annotations: dict[int, dict[int, TurnAnnotation]] = {}
+    for annotation in TurnAnnotation.objects.filter(dialogue_id__in=ids):
+        annotations.setdefault(annotation.dialogue_id, {})[annotation.turn] = annotation
+    records = []
+    for dialogue in dialogues:
+        source = getattr(dialogue, "dataset_import", None)
+        records.append(
+            dialogue_replay(
+                dialogue=dialogue,
+                events=events[dialogue.pk],
+                annotations=annotations.get(dialogue.pk),
+                imported=source is not None,
+                interaction_id=source.interaction_id if source is not None else None,
+            )
+        )
+    return records
+
+
+def dialogue_record_of(dialogue: Dialogue) -> DialogueRecord:
+    """One dialogue folded at its latest revision (the review screen's and final validation's read)."""
+    return dialogue_records(Dialogue.objects.filter(pk=dialogue.pk))[0]
