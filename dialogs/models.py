@@ -136,7 +136,7 @@ class Event(models.Model):
         ]
         indexes = [
             # The latest correction, at once among millions of chat events: review's figures are cached until it
-            # changes (review.agreement).
+            # changes (review.passes.agreement).
             models.Index(fields=["id"], condition=models.Q(kind="correction"), name="event_correction_idx"),
         ]
 

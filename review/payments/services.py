@@ -25,8 +25,8 @@ from dialogs.models import (
     EventKind,
     LobbyEntry,
 )
-from review.csv_files import csv_text
 from review.models import BonusPaidDialogue, BonusPayout, BonusPayoutRow, ReviewStage
+from review.payments.csv_files import csv_text
 
 # The events a question's standing is read from (its acts, its answer, a drop, a reviewer's correction of those):
 # what `answered_questions` reads. Result tables, the bulk of a log, are left in the database.

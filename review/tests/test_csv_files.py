@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from review.csv_files import csv_text, spreadsheet_cell
+from review.payments.csv_files import csv_text, spreadsheet_cell
 
 
 @pytest.mark.parametrize(
