@@ -1,7 +1,7 @@
 from django import forms
 from django.contrib import admin
 
-from dialogs.campaigns import campaign_check
+from dialogs.crowd.campaigns import campaign_check
 from dialogs.models import Campaign, CrowdAssignment, CrowdWorker, Dialogue, Event, LobbyEntry
 
 
@@ -44,7 +44,7 @@ class LobbyEntryAdmin(admin.ModelAdmin):
 
 
 class CampaignAdminForm(forms.ModelForm):
-    """Checks a campaign with the same rules as the campaign pages (dialogs.campaigns.campaign_check)."""
+    """Checks a campaign with the same rules as the campaign pages (dialogs.crowd.campaigns.campaign_check)."""
 
     class Meta:
         model = Campaign

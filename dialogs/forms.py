@@ -30,8 +30,8 @@ class SoloStartForm(forms.Form):
 
 
 class CampaignForm(forms.Form):
-    """A campaign's settings as the admin page edits them; the rules are checked by `dialogs.campaigns.campaign_check`,
-    whose messages land on these fields."""
+    """A campaign's settings as the admin page edits them; the rules are checked by
+    `dialogs.crowd.campaigns.campaign_check`, whose messages land on these fields."""
 
     name = forms.CharField(max_length=120)
     databases = forms.ModelMultipleChoiceField(

@@ -18,7 +18,7 @@ from django.utils import timezone
 from annotation.models import Goal, Hardness, Role, User
 from annotation.roles import can
 from dialogs import broadcast
-from dialogs.crowd import crowd_assignment_current
+from dialogs.crowd.services import crowd_assignment_current
 from dialogs.errors import DialogueError
 from dialogs.models import (
     Campaign,
@@ -131,8 +131,8 @@ def collection_discard(name: str, condition: Q) -> None:
 
 def dialogues_collected():
     """The dialogues that count toward their goal's target, the one rule that pairing's draw (`goal_choose`) and the
-    campaign progress figures (`dialogs.campaigns`) both count with: waiting, active or completed, and not taken back
-    out by an app built on dialogs (`collection_discard`: review's rejection). Its goal needs another dialogue
+    campaign progress figures (`dialogs.crowd.campaigns`) both count with: waiting, active or completed, and not taken
+    back out by an app built on dialogs (`collection_discard`: review's rejection). Its goal needs another dialogue
     otherwise."""
     collected = Dialogue.objects.filter(status__in=COLLECTED_STATUSES)
     for condition in _DISCARDED.values():

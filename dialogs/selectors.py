@@ -204,7 +204,7 @@ def operations_overview(now=None) -> dict:
     from django.db.models.functions import TruncHour
     from django.utils import timezone
 
-    from dialogs.campaigns import campaign_progress_list
+    from dialogs.crowd.campaigns import campaign_progress_list
     from dialogs.models import Event, EventKind
 
     now = now or timezone.now()

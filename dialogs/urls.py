@@ -1,6 +1,7 @@
 from django.urls import path
 
-from dialogs import campaign_views, views
+from dialogs import views
+from dialogs.crowd import views as campaign_views
 
 app_name = "dialogs"
 

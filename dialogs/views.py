@@ -23,7 +23,7 @@ from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
 from annotation.tokens import utterance_toks
 from dialogs import lobby, selectors
-from dialogs.crowd import crowd_assignment_current, crowd_return_config
+from dialogs.crowd.services import crowd_assignment_current, crowd_return_config
 from dialogs.errors import DialogueError
 from dialogs.forms import SoloStartForm
 from dialogs.models import Dialogue, DialogueMode

@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from annotation.models import Goal
 from annotation.services import person_create
-from dialogs import campaigns, lobby
+from dialogs import lobby
+from dialogs.crowd import campaigns
 from dialogs.models import Campaign, Dialogue, DialogueStatus, LobbyEntry
 from tests.builders import expert_ready
 
@@ -164,7 +165,7 @@ def test_with_no_campaign_every_active_goal_is_in_play(lopsided, expert):
 
 
 def test_a_crowd_worker_draws_from_their_own_campaign(lopsided, expert):
-    from dialogs.crowd import CrowdIds, crowd_join
+    from dialogs.crowd.services import CrowdIds, crowd_join
 
     own = _campaign("Own", databases=[lopsided["big"]])
     _campaign("Other", databases=[lopsided["small"]])

@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from annotation.models import Goal, User
 from annotation.services import person_create
-from dialogs import campaigns, lobby
+from dialogs import lobby
+from dialogs.crowd import campaigns
 from dialogs.models import Campaign, CrowdAssignment, CrowdWorker, Dialogue, DialogueStatus, LobbyEntry
 from tests.builders import expert_ready
 

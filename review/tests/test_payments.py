@@ -14,8 +14,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotation.models import Goal
-from dialogs import campaigns, lobby
-from dialogs.crowd import CrowdIds, crowd_join
+from dialogs import lobby
+from dialogs.crowd import campaigns
+from dialogs.crowd.services import CrowdIds, crowd_join
 from dialogs.models import Dialogue
 from review.models import BonusPaidDialogue, BonusPayout, DialogueReview, ReviewStage
 from review.payments import services as payments

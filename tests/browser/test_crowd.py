@@ -18,7 +18,7 @@ from datetime import timedelta
 from decimal import Decimal
 from django.utils import timezone
 from annotation.models import Database
-from dialogs.campaigns import campaign_save
+from dialogs.crowd.campaigns import campaign_save
 campaign = campaign_save(
     name="Browser crowd campaign", databases=list(Database.objects.filter(active=True)), goals=[], target_per_goal=50,
     hardness_mix={{}}, opens_at=timezone.now() - timedelta(minutes=5), closes_at=None,

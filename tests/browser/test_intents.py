@@ -37,7 +37,7 @@ DORM_ONLY = """
 from datetime import timedelta
 from django.utils import timezone
 from annotation.models import Database
-from dialogs.campaigns import campaign_save
+from dialogs.crowd.campaigns import campaign_save
 campaign = campaign_save(
     name="Dorm only", databases=list(Database.objects.filter(db_id="dorm_demo")), goals=[], target_per_goal=1000,
     hardness_mix={}, opens_at=timezone.now() - timedelta(minutes=5), closes_at=None, completion_url="",

@@ -14,8 +14,9 @@ from django.views.decorators.http import require_POST
 
 from annotation.models import Hardness
 from annotation.roles import open_view, role_required
-from dialogs import campaigns, crowd
-from dialogs.crowd import PLATFORMS, CrowdJoinError
+from dialogs.crowd import campaigns
+from dialogs.crowd import services as crowd
+from dialogs.crowd.services import PLATFORMS, CrowdJoinError
 from dialogs.forms import CampaignForm
 from dialogs.models import Campaign, CrowdPlatform
 
