@@ -363,13 +363,19 @@ def _waiting_in_lobby(faults: Stack, username: str) -> bool:
 
 
 async def _settled(faults: Stack, dialogue: int) -> None:
-    """Presence is exact again: one socket per side by the log, and one live row per side (no socket left over from a
-    consumer that died with the fault)."""
-    expected = {"worker": 1, "expert": 1}, [(dialogue, "expert"), (dialogue, "worker")]
+    """Presence is exact again: one live row per side (no socket left over from a consumer that died with the
+    fault), neither side marked gone, and the log holds one join per side and no leave (the fault was no departure)."""
+    expected = {"worker": None, "expert": None}, [(dialogue, "expert"), (dialogue, "worker")]
+
+    def settled():
+        kinds = [kind for _, kind, _ in faults.log(dialogue)]
+        joins_only = kinds.count("join") == 2 and "leave" not in kinds
+        return joins_only and (faults.gone(dialogue), faults.room_sockets(dialogue=dialogue)) == expected
+
     try:
-        await until(lambda: (faults.present(dialogue), faults.room_sockets(dialogue=dialogue)) == expected, "presence")
+        await until(settled, "presence")
     except AssertionError:
-        found = faults.present(dialogue), faults.room_sockets(dialogue=dialogue), faults.log(dialogue)
+        found = faults.gone(dialogue), faults.room_sockets(dialogue=dialogue), faults.log(dialogue)
         raise AssertionError(f"presence in dialogue {dialogue} is not one socket per side: {found}") from None
 
 
