@@ -208,6 +208,9 @@ CELERY_BEAT_SCHEDULE = {
 EXPERT_MAX_DIALOGUES = env_int("EXPERT_MAX_DIALOGUES", 1, minimum=1, maximum=20)
 WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 64 * 1024, minimum=1024)
 WS_RATE_PER_MINUTE = env_int("WS_RATE_PER_MINUTE", 120, minimum=10)
+# Sockets (lobby and room) one person may open per minute; more are closed with 4429, which clients retry later. A
+# reload or a dropped line costs one; a client reconnecting in a tight loop is held to this many state changes.
+WS_OPENS_PER_MINUTE = env_int("WS_OPENS_PER_MINUTE", 30, minimum=1)
 # What a room stores and sends of an SQL run's table (the run event, a shared result): the first rows within both
 # caps, with the full count kept ("showing N of M"). Every frame must fit Daphne's 1 MiB message limit, and the table
 # shares it with the SQL (SANDBOX_MAX_SQL_LENGTH) and the envelope.

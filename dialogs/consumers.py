@@ -27,10 +27,12 @@ from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocke
 from dialogs.transport import (
     CLOSE_FORBIDDEN,
     CLOSE_NOT_FOUND,
+    CLOSE_TRY_LATER,
     CLOSE_UNAUTHENTICATED,
     TRANSPORT_MAX_FRAME_BYTES,
     JsonConsumer,
     RateLimit,
+    socket_open_allowed,
 )
 from dialogs.visibility import event_view
 
@@ -98,6 +100,9 @@ class LobbyConsumer(JsonConsumer):
         self.changed_at = float("-inf")
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)
+            return
+        if not await socket_open_allowed(self.user.pk):
+            await self.refuse(CLOSE_TRY_LATER)
             return
         if not (await database_sync_to_async(self._allowed)()):
             await self.refuse(CLOSE_FORBIDDEN)
@@ -280,6 +285,10 @@ class DialogueConsumer(JsonConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)
             return
+        # Before anything is written: a client reopening in a tight loop costs a cache count, not a row and a presence.
+        if not await socket_open_allowed(self.user.pk):
+            await self.refuse(CLOSE_TRY_LATER)
+            return
         dialogue_id = self.scope["url_route"]["kwargs"]["dialogue_id"]
         found = await database_sync_to_async(self._load)(dialogue_id)
         if found == "missing":
@@ -294,10 +303,12 @@ class DialogueConsumer(JsonConsumer):
         await self.channel_layer.group_add(broadcast.person_group(self.user.pk), self.channel_name)
         await self.accept()
         _open_rooms.add(self)
-        joined = await database_sync_to_async(self._joined)()
-        if joined:
-            await self._broadcast([joined[0]])  # dialogue_presence returns (event, created)
-        await self._presence("connected")
+        change = await database_sync_to_async(self._joined)()
+        if change is not None:
+            if change.event is not None:  # the side's first join
+                await self._broadcast([change.event])
+            if change.changed:  # the side came (back): a second tab changes nothing for the partner
+                await self._presence(change.state)
 
     def _joined(self):
         return presence.room_socket_opened(
@@ -305,8 +316,8 @@ class DialogueConsumer(JsonConsumer):
         )
 
     def _left(self):
-        # The leave is recorded by whoever removes the socket's row: this socket, or housekeeping when this server
-        # was taken for stopped (its lease ran out); never both.
+        # The side's presence is kept by whoever removes the socket's row: this socket, or housekeeping when this
+        # server was taken for stopped (its lease ran out); never both.
         return presence.room_socket_closed(channel_name=self.channel_name, person=self.user, dialogue=self.dialogue)
 
     def _load(self, dialogue_id):
@@ -334,12 +345,9 @@ class DialogueConsumer(JsonConsumer):
         await self.channel_layer.group_discard(broadcast.person_group(self.user.pk), self.channel_name)
         if self.abandon_timer:
             self.abandon_timer.cancel()
-        left = await database_sync_to_async(self._left)()
-        if left:
-            await self._broadcast([left[0]])
-        still_open = await database_sync_to_async(room.side_connections)(self.dialogue, self.side)
-        if still_open[0] == 0:  # another tab of the same person keeps the side present
-            await self._presence("reconnecting")
+        change = await database_sync_to_async(self._left)()
+        if change is not None and change.changed:  # the side's last socket: another tab keeps the side present
+            await self._presence(change.state)
 
     async def on_message(self, message):
         kind = message["type"]
@@ -516,10 +524,8 @@ class DialogueConsumer(JsonConsumer):
         await self.send_json({"type": "state", "role": self.side, **snapshot})
 
     async def _presence(self, state: str):
-        await self.channel_layer.group_send(
-            broadcast.dialogue_group(self.dialogue.pk),
-            {"type": "dialogue.presence", "side": self.side, "state": state, "channel": self.channel_name},
-        )
+        message = presence.presence_message(self.side, state, channel=self.channel_name)
+        await self.channel_layer.group_send(broadcast.dialogue_group(self.dialogue.pk), message)
 
     async def dialogue_presence(self, message):
         if message["channel"] == self.channel_name or message["side"] == self.side:

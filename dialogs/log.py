@@ -118,6 +118,11 @@ def drop_payload(turn: int, warning: str) -> dict:
     return {"turn": turn, "warning": warning}
 
 
+def leave_payload(left_at) -> dict:
+    """A side that left for good (recorded when its absence ends the dialogue): when its last socket closed."""
+    return {"left_at": left_at.isoformat()}
+
+
 def end_payload(status: str, reason: str, completion_code: str) -> dict:
     return {"status": status, "reason": reason, "completion_code": completion_code}
 

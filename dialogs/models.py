@@ -70,6 +70,11 @@ class Dialogue(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # When each side's last room socket closed; cleared when one of its sockets opens again. Presence is transient
+    # state kept here, not in the log: a reconnect must not add events a release keeps for ever. The room's presence
+    # functions (dialogs.room) write them; an abandonment after PRESENCE_GRACE_SECONDS reads them.
+    worker_gone_at = models.DateTimeField(null=True, blank=True)
+    expert_gone_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -196,8 +201,9 @@ class ServerLease(models.Model):
 
 
 class LiveSocket(models.Model):
-    """An open websocket: the one record from which presence is known. Deleted when it closes, or, when its server
-    stopped, by housekeeping; a room socket's leave event is recorded by whichever of the two deletes the row."""
+    """An open websocket: the one record from which presence is known (a side is in its room while it has a room
+    socket row). Deleted when it closes, or, when its server stopped, by housekeeping; whichever of the two deletes a
+    side's last room row marks the side gone (Dialogue.worker_gone_at / expert_gone_at)."""
 
     class Kind(models.TextChoices):
         LOBBY = "lobby", "Lobby"

@@ -2,13 +2,13 @@
 
 A server process that is killed (or shut down: Daphne does not close its consumers on SIGTERM) never says that its
 sockets went away. So every socket is a row (`LiveSocket`) under its server's lease (`ServerLease`), which the
-process renews every SERVER_HEARTBEAT_SECONDS. Housekeeping treats a lease older than SERVER_LEASE_SECONDS as a
-stopped server: its room sockets get their `leave` events (the room's presence rule then applies: the dialogue is
-abandoned after PRESENCE_GRACE_SECONDS unless the person comes back, on any server), and its lobby sockets are
-dropped. A room socket's `leave` is recorded by whichever deletes its row, the socket itself or housekeeping: once.
-A live process also vouches for its own rows every round (`sockets_vouch`): a row whose consumer died without
-closing goes, with its leave, and a socket whose row housekeeping took (a database outage kept the lease from being
-renewed) gets it back, with a join.
+process renews every SERVER_HEARTBEAT_SECONDS. A side is in its room while it has a room socket row; whoever deletes
+its last one, the socket itself or housekeeping, marks it gone (dialogs.room.dialogue_presence: transient state, not
+the log; a reconnect adds nothing to the log). Housekeeping treats a lease older than SERVER_LEASE_SECONDS as a
+stopped server: its room sockets' rows go (the room's presence rule then applies: the dialogue is abandoned after
+PRESENCE_GRACE_SECONDS unless the person comes back, on any server), and its lobby sockets are dropped. A live
+process also vouches for its own rows every round (`sockets_vouch`): a row whose consumer died without closing goes,
+and a socket whose row housekeeping took (a database outage kept the lease from being renewed) gets it back.
 
 The lobby: a waiting entry with no lobby socket behind it for LOBBY_RECONNECT_GRACE_SECONDS expires (a closed tab is
 never paired), and a dialogue whose expert has not joined EXPERT_JOIN_LIMIT_SECONDS after pairing is released,
@@ -33,7 +33,7 @@ from dialogs import broadcast, log
 from dialogs.errors import DialogueError
 from dialogs.lobby import lobby_pair, lobby_release_expired
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocket, LobbyEntry, ServerLease
-from dialogs.room import dialogue_presence, dialogue_record, dialogues_sweep
+from dialogs.room import PresenceChange, dialogue_presence, dialogue_record, dialogues_sweep
 
 # This process's lease: host, pid and a random part (a pid is reused after a restart).
 SERVER_ID = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
@@ -87,9 +87,9 @@ def _socket_row(channel_name, server_id, person_id, kind, dialogue_id, side) -> 
         LobbyEntry.objects.filter(person_id=person_id, outcome=LobbyEntry.Outcome.WAITING).update(disconnected_at=None)
 
 
-def room_socket_opened(*, channel_name: str, person: User, dialogue: Dialogue, side: str) -> tuple[Event, bool] | None:
-    """A room socket of this process opened: its row and its side's join, in one transaction (a join is never
-    recorded without the row whose removal records the leave). Returns the join (None: the dialogue has ended)."""
+def room_socket_opened(*, channel_name: str, person: User, dialogue: Dialogue, side: str) -> PresenceChange | None:
+    """A room socket of this process opened: its row and its side's presence, in one transaction (a side is never
+    present without the row whose removal makes it gone). None: the dialogue has ended."""
     with _held_lock, transaction.atomic():
         socket_opened(
             channel_name=channel_name, person_id=person.pk, kind=LiveSocket.Kind.ROOM, dialogue_id=dialogue.pk,
@@ -98,9 +98,9 @@ def room_socket_opened(*, channel_name: str, person: User, dialogue: Dialogue, s
         return dialogue_presence(dialogue=dialogue, person=person, joined=True)
 
 
-def room_socket_closed(*, channel_name: str, person: User, dialogue: Dialogue) -> tuple[Event, bool] | None:
-    """A room socket of this process closed: its row goes with its side's leave, in one transaction. None when
-    housekeeping took the row first (and recorded the leave), or the dialogue has ended."""
+def room_socket_closed(*, channel_name: str, person: User, dialogue: Dialogue) -> PresenceChange | None:
+    """A room socket of this process closed: its row goes, and with the side's last one the side is gone, in one
+    transaction. None when housekeeping took the row first (and did the same), or the dialogue has ended."""
     with _held_lock, transaction.atomic():
         if not socket_closed(channel_name=channel_name):
             return None
@@ -112,14 +112,14 @@ def room_socket_closed(*, channel_name: str, person: User, dialogue: Dialogue) -
 
 def socket_forget(*, channel_name: str) -> None:
     """This process no longer holds the socket, whose consumer ended without closing it (it crashed, or the database
-    was out of reach): its row, if still there, goes at the next sockets_vouch, with its leave. No lock (a dict's
+    was out of reach): its row, if still there, goes at the next sockets_vouch, as a close would. No lock (a dict's
     pop is atomic): this is called on the event loop, which must not wait for a database call."""
     _held.pop(channel_name, None)
 
 
 def socket_closed(*, channel_name: str, now=None) -> bool:
     """Forget a socket that closed. Returns whether this call removed it (False: housekeeping already reaped it, and
-    recorded its leave). A person's last lobby socket going starts their entry's reconnection grace."""
+    updated its side's presence). A person's last lobby socket going starts their entry's reconnection grace."""
     now = now or timezone.now()
     with _held_lock, transaction.atomic():
         _held.pop(channel_name, None)
@@ -149,17 +149,17 @@ class Housekeeping:
     """What one housekeeping round changed, so the caller can tell the people concerned."""
 
     reaped_servers: list[str] = field(default_factory=list)
-    left_rooms: list[tuple[int, int]] = field(default_factory=list)  # (dialogue id, event seq) of recorded leaves
+    left_rooms: list[PresenceChange] = field(default_factory=list)  # sides whose last room socket was reaped
     expired_entries: list[LobbyEntry] = field(default_factory=list)  # nobody behind them: closed quietly
     timed_out: list[LobbyEntry] = field(default_factory=list)  # waited too long: released with a completion code
     released_dialogues: list[Dialogue] = field(default_factory=list)  # the expert never came: worker requeued
-    rejoined_rooms: list[tuple[int, int]] = field(default_factory=list)  # (dialogue id, seq) of joins recorded again
+    rejoined_rooms: list[PresenceChange] = field(default_factory=list)  # sides back in with a vouched socket
     abandoned_dialogues: list[Dialogue] = field(default_factory=list)  # someone gone past the grace: ended
 
 
 def servers_reap(*, now=None, report: Housekeeping | None = None) -> Housekeeping:
-    """Treat every server whose lease ran out as stopped: record a leave for each of its room sockets, drop its lobby
-    sockets (starting their entries' reconnection grace), and forget the server."""
+    """Treat every server whose lease ran out as stopped: drop its room sockets (a side left with none is gone) and
+    its lobby sockets (starting their entries' reconnection grace), and forget the server."""
     now = now or timezone.now()
     report = report or Housekeeping()
     stale = list(
@@ -179,31 +179,31 @@ def servers_reap(*, now=None, report: Housekeeping | None = None) -> Housekeepin
 
 
 def _socket_reap(row: LiveSocket, report: Housekeeping, lobby_people: list[int]) -> None:
-    """Remove the row of a socket that is gone without closing, with its leave in the same transaction."""
+    """Remove the row of a socket that is gone without closing, with its side's presence in the same transaction."""
     with transaction.atomic():
         removed, _ = LiveSocket.objects.filter(pk=row.pk).delete()
         if not removed:
-            return  # closed meanwhile: its own leave was recorded
+            return  # closed meanwhile, which did the same
         if row.kind == LiveSocket.Kind.LOBBY:
             lobby_people.append(row.person_id)
         elif row.dialogue is not None:
             try:
-                recorded = dialogue_presence(dialogue=row.dialogue, person=row.person, joined=False)
-            except DialogueError:  # no longer a participant (blocked meanwhile): nothing to record
-                recorded = None
-            if recorded is not None:
-                report.left_rooms.append((row.dialogue_id, recorded[0].seq))
+                change = dialogue_presence(dialogue=row.dialogue, person=row.person, joined=False)
+            except DialogueError:  # no longer a participant (blocked meanwhile): nothing to keep
+                change = None
+            if change is not None and change.changed:
+                report.left_rooms.append(change)
 
 
 def sockets_vouch(*, server_id: str = SERVER_ID, now=None) -> Housekeeping:
     """Make this process's socket rows be the sockets it holds (every round of its background loop).
 
     A row with no socket behind it (its consumer ended without closing: it crashed, or the database was out of reach
-    when it closed) is removed with its leave, as a stopped server's are. A socket without its row (housekeeping took
-    this process for stopped: an outage of the database longer than a lease keeps every lease from being renewed, and
-    the first server back reaps the others) gets its row and a join again. Either way, presence follows the sockets
-    again within a round, where a leak would have kept a side present for ever, and a wrong reap would have abandoned
-    a dialogue whose people are both there (dialogs/tests/test_faults.py)."""
+    when it closed) is removed, as a stopped server's are. A socket without its row (housekeeping took this process
+    for stopped: an outage of the database longer than a lease keeps every lease from being renewed, and the first
+    server back reaps the others) gets its row back, and its side is present again. Either way, presence follows the
+    sockets again within a round, where a leak would have kept a side present for ever, and a wrong reap would have
+    abandoned a dialogue whose people are both there (dialogs/tests/test_faults.py)."""
     now = now or timezone.now()
     report = Housekeeping()
     with _held_lock:
@@ -226,11 +226,11 @@ def sockets_vouch(*, server_id: str = SERVER_ID, now=None) -> Housekeeping:
                 _socket_row(name, server_id, person_id, kind, dialogue_id, side)
                 if dialogue is not None:
                     try:
-                        recorded = dialogue_presence(dialogue=dialogue, person=person, joined=True)
+                        change = dialogue_presence(dialogue=dialogue, person=person, joined=True)
                     except DialogueError:
-                        recorded = None
-                    if recorded is not None:
-                        report.rejoined_rooms.append((dialogue_id, recorded[0].seq))
+                        change = None
+                    if change is not None and change.changed:
+                        report.rejoined_rooms.append(change)
     return report
 
 
@@ -297,7 +297,7 @@ def dialogue_release_unjoined(*, dialogue: Dialogue, now=None) -> bool:
 
 def housekeeping(*, now=None) -> Housekeeping:
     """One round of everything that must happen even with nobody online, in order: stopped servers first (their
-    sockets' leaves start the grace periods the later steps read)."""
+    sockets going starts the grace periods the later steps read)."""
     now = now or timezone.now()
     report = servers_reap(now=now)
     report.expired_entries = lobby_expire_disconnected(now=now)
@@ -310,9 +310,12 @@ def housekeeping(*, now=None) -> Housekeeping:
 
 
 async def announce(report: Housekeeping) -> None:
-    """Tell the rooms a housekeeping round wrote to (their sockets read the events from the log) and refresh lobby
-    screens. Released workers were told by the lobby's own write (dialogs.lobby, after commit)."""
-    rooms = {dialogue_id: seq for dialogue_id, seq in report.left_rooms + report.rejoined_rooms}
+    """Tell the rooms a housekeeping round changed (their sockets read the events from the log; a side that went or
+    came back is a `presence` to its partner, as a socket's own close or open is) and refresh lobby screens. Released
+    workers were told by the lobby's own write (dialogs.lobby, after commit)."""
+    for change in report.left_rooms + report.rejoined_rooms:
+        await broadcast.send(broadcast.dialogue_group(change.dialogue_id), presence_message(change.side, change.state))
+    rooms = {change.dialogue_id: change.event.seq for change in report.rejoined_rooms if change.event is not None}
     rooms.update({dialogue.pk: dialogue.last_seq for dialogue in report.released_dialogues})
     # A sweep is often the only one to see a side gone (its server was killed, or it never said goodbye): whoever is
     # still in the room must get the end event now, not at their next reconnection.
@@ -322,3 +325,10 @@ async def announce(report: Housekeeping) -> None:
         await broadcast.send(broadcast.dialogue_group(dialogue_id), {"type": "dialogue.event", "seq": seq})
     if report.expired_entries or report.released_dialogues or report.reaped_servers:
         await broadcast.send(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+def presence_message(side: str, state: str, *, channel: str = "") -> dict:
+    """The group message that tells a side's partner it is `connected`, `typing` or `reconnecting`: for a change of
+    presence, one per change, whoever saw it (the socket itself, or housekeeping). `channel` is the sending socket's
+    own, which ignores it."""
+    return {"type": "dialogue.presence", "side": side, "state": state, "channel": channel}

@@ -38,6 +38,7 @@ from dialogs.models import (
     DialogueStatus,
     Event,
     EventKind,
+    LiveSocket,
     score_drops,
 )
 from dialogs.signals import dialogue_ended, dialogue_scored
@@ -616,34 +617,78 @@ def _score(dialogue: Dialogue, person: User, message: dict, client_id: str):
     return [event]
 
 
-def dialogue_presence(*, dialogue: Dialogue, person: User, joined: bool) -> tuple[Event, bool] | None:
-    """Record that a participant connected or left; the first time both sides are in, the dialogue becomes active."""
+# Where each side's absence is kept (see Dialogue.worker_gone_at).
+_GONE_AT = {Role.WORKER: "worker_gone_at", Role.EXPERT: "expert_gone_at"}
+
+
+@dataclass
+class PresenceChange:
+    """What one socket of a side opening or closing changed (dialogue_presence)."""
+
+    dialogue_id: int
+    side: str
+    present: bool  # the side has a room socket open
+    changed: bool  # it came (back) or went: its partner is told once, however many sockets the side opens or closes
+    event: Event | None = None  # the side's first join: the only event a socket ever adds to the log
+
+    @property
+    def state(self) -> str:
+        """What the partner's `presence` frame says of it."""
+        return "connected" if self.present else "reconnecting"
+
+
+def dialogue_presence(*, dialogue: Dialogue, person: User, joined: bool, now=None) -> PresenceChange | None:
+    """A participant's room socket opened (its LiveSocket row written) or closed (its row gone): keep the side's
+    presence, which is transient state, not the log's. The log keeps who was there and when: the side's first join
+    (and the first time both sides are in, the dialogue becomes active). A socket of a side that was gone clears the
+    time it went; the side's last socket closing sets it, and after PRESENCE_GRACE_SECONDS the dialogue is abandoned
+    (dialogue_abandon_if_gone), which is when a leave is recorded. None once the dialogue has ended."""
     side = _side(dialogue, person)
-    kind = EventKind.JOIN if joined else EventKind.LEAVE
-    try:
-        recorded = dialogue_record(dialogue=dialogue, author=person, kind=kind, payload={}, role=side, while_open=True)
-    except DialogueError:  # the dialogue has ended: presence no longer matters
-        return None
-    if joined and dialogue.status == DialogueStatus.WAITING:
+    field = _GONE_AT[side]
+    with transaction.atomic():
+        # The row lock orders the sockets of one side opening and closing at once: exactly one of them sees the change.
+        locked = Dialogue.objects.select_for_update().filter(pk=dialogue.pk).values("status", field).first()
+        if locked is None or locked["status"] in ENDED_STATUSES:
+            return None
+        gone_at = locked[field]
+        if not joined:
+            if gone_at is not None or _room_sockets(dialogue, side):  # another tab keeps the side in
+                return PresenceChange(dialogue.pk, side, present=gone_at is None, changed=False)
+            gone_at = now or timezone.now()
+            Dialogue.objects.filter(pk=dialogue.pk).update(**{field: gone_at})
+            setattr(dialogue, field, gone_at)
+            return PresenceChange(dialogue.pk, side, present=False, changed=True)
+        event = None
+        if not dialogue.events.filter(kind=EventKind.JOIN, author_role=side).exists():
+            event, _ = dialogue_record(dialogue=dialogue, author=person, kind=EventKind.JOIN, payload={}, role=side)
+            _activate_if_both_in(dialogue)
+        if gone_at is not None:
+            Dialogue.objects.filter(pk=dialogue.pk).update(**{field: None})
+        setattr(dialogue, field, None)
+        return PresenceChange(
+            dialogue.pk, side, present=True, changed=event is not None or gone_at is not None, event=event
+        )
+
+
+def _activate_if_both_in(dialogue: Dialogue) -> None:
+    if dialogue.status == DialogueStatus.WAITING:
         roles = set(dialogue.events.filter(kind=EventKind.JOIN).values_list("author_role", flat=True))
         if {Role.WORKER, Role.EXPERT} <= roles:
             Dialogue.objects.filter(pk=dialogue.pk, status=DialogueStatus.WAITING).update(status=DialogueStatus.ACTIVE)
             dialogue.status = DialogueStatus.ACTIVE
-    return recorded
+
+
+def _room_sockets(dialogue: Dialogue, side: str) -> int:
+    return LiveSocket.objects.filter(dialogue=dialogue, kind=LiveSocket.Kind.ROOM, side=side).count()
 
 
 def side_connections(dialogue: Dialogue, side: str) -> tuple[int, object]:
-    """How many sockets `side` has open in the room (joins minus leaves: a person may use two tabs), and when the
-    last one closed (None while any is open). Derived from the log: the one rule for presence."""
-    open_sockets, last_leave = 0, None
-    presence = dialogue.events.filter(kind__in=[EventKind.JOIN, EventKind.LEAVE], author_role=side).order_by("seq")
-    for kind, created_at in presence.values_list("kind", "created_at"):
-        if kind == EventKind.JOIN:
-            open_sockets += 1
-        else:
-            open_sockets = max(open_sockets - 1, 0)
-            last_leave = created_at
-    return open_sockets, (last_leave if open_sockets == 0 else None)
+    """How many sockets `side` has open in the room (a person may use two tabs), from the live socket rows, and since
+    when it has been gone (None while any is open). The one rule for presence."""
+    open_sockets = _room_sockets(dialogue, side)
+    if open_sockets:
+        return open_sockets, None
+    return 0, Dialogue.objects.filter(pk=dialogue.pk).values_list(_GONE_AT[side], flat=True).first()
 
 
 def partner_connected(dialogue: Dialogue, side: str) -> bool:
@@ -653,29 +698,40 @@ def partner_connected(dialogue: Dialogue, side: str) -> bool:
 
 
 def dialogue_abandon_if_gone(*, dialogue: Dialogue, now=None) -> list[tuple[Event, bool]]:
-    """End the dialogue as abandoned when a participant has been gone longer than the grace period."""
+    """End the dialogue as abandoned when a side has been gone longer than the grace period. Every side away at that
+    moment left for good: its leave (with when its last socket closed) goes in the log just before the end."""
     now = now or timezone.now()
-    dialogue.refresh_from_db(fields=["status", "last_seq"])
-    if dialogue.is_over:
-        return []
     grace = timedelta(seconds=settings.PRESENCE_GRACE_SECONDS)
-    for side in (Role.WORKER, Role.EXPERT):
-        _, since = side_connections(dialogue, side)
-        if since is not None and now - since >= grace:
-            try:
-                return _end(dialogue, None, "", DialogueStatus.ABANDONED, None, f"The {side} left and did not return.")
-            except DialogueError:
-                return []
-    return []
+    with transaction.atomic():
+        locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
+        dialogue.status, dialogue.last_seq = locked.status, locked.last_seq
+        if locked.is_over:
+            return []
+        away = {side: getattr(locked, field) for side, field in _GONE_AT.items() if getattr(locked, field) is not None}
+        past = [side for side in (Role.WORKER, Role.EXPERT) if side in away and now - away[side] >= grace]
+        if not past:
+            return []
+        people = {Role.WORKER: locked.worker, Role.EXPERT: locked.expert}
+        leaves = [
+            dialogue_record(
+                dialogue=locked,
+                author=people[side],
+                kind=EventKind.LEAVE,
+                payload=log.leave_payload(away[side]),
+                role=side,
+            )
+            for side in sorted(away, key=away.get)
+        ]
+        ended = _end(dialogue, None, "", DialogueStatus.ABANDONED, None, f"The {past[0]} left and did not return.")
+    return leaves + ended
 
 
 def dialogues_sweep(*, now=None) -> list[Dialogue]:
     """Abandon every open dialogue whose participant is gone past the grace period (for when nobody is left
     connected to notice). Returns the dialogues it ended."""
-    ended = []
-    # Only a dialogue that someone has left can be abandoned: looking at every open one cost queries per room per tick.
+    now = now or timezone.now()
+    limit = now - timedelta(seconds=settings.PRESENCE_GRACE_SECONDS)
+    # Only a dialogue a side has been gone from that long: looking at every open one cost queries per room per tick.
     open_ones = Dialogue.objects.filter(status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE])
-    for dialogue in open_ones.filter(events__kind=EventKind.LEAVE).distinct():
-        if dialogue_abandon_if_gone(dialogue=dialogue, now=now):
-            ended.append(dialogue)
-    return ended
+    candidates = open_ones.filter(worker_gone_at__lte=limit) | open_ones.filter(expert_gone_at__lte=limit)
+    return [dialogue for dialogue in candidates if dialogue_abandon_if_gone(dialogue=dialogue, now=now)]

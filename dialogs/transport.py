@@ -1,6 +1,7 @@
 """The websocket transport every consumer shares: bounded, parsed JSON frames with errors that say what was wrong,
-a rate limit per socket, frame ids read from frames that cannot be parsed, close codes, and the change to Daphne's
-websocket protocol that lets a client learn what the protocol (docs/protocol.md) promises it.
+a rate limit per socket and one on how often a person opens sockets, frame ids read from frames that cannot be
+parsed, close codes, and the change to Daphne's websocket protocol that lets a client learn what the protocol
+(docs/protocol.md) promises it.
 
 The consumers (dialogs.consumers) build on `JsonConsumer` and handle only parsed messages.
 """
@@ -12,6 +13,8 @@ import time
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.core.cache import cache
+from django.utils import timezone
 
 from dialogs import presence
 
@@ -31,6 +34,8 @@ SOCKET_CLOSED_ERRORS = (OSError, _DaphneDisconnected)
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+# Too many sockets opened by this person lately (WS_OPENS_PER_MINUTE): not a refusal, retry later with back-off.
+CLOSE_TRY_LATER = 4429
 
 
 # Daphne's default websocket_max_message_size, which autobahn applies to the frames it sends too: a bigger one is not
@@ -91,6 +96,21 @@ class RateLimit:
         return False
 
 
+async def socket_open_allowed(person_id: int) -> bool:
+    """Count one socket opened by `person_id`; False once WS_OPENS_PER_MINUTE were opened this minute. Every socket
+    that opens writes its row and its side's presence, and tells the partner when it makes a difference, so a client
+    that reconnects in a tight loop must be slowed down before any of that (docs/protocol.md, close code 4429). Counted
+    in the cache, as the crowd join brake is: per process unless the deployment shares one."""
+    limit = settings.WS_OPENS_PER_MINUTE
+    key = f"ws-opens:{person_id}:{int(timezone.now().timestamp() // 60)}"
+    await cache.aadd(key, 0, timeout=120)
+    try:
+        return await cache.aincr(key) <= limit
+    except ValueError:  # expired between the two calls: the first of a new minute
+        await cache.aadd(key, 1, timeout=120)
+        return True
+
+
 class JsonConsumer(AsyncWebsocketConsumer):
     """Bounded, parsed JSON frames with errors that say what was wrong; subclasses implement `on_message`."""
 
@@ -121,7 +141,7 @@ class JsonConsumer(AsyncWebsocketConsumer):
             logger.debug("socket closed by the client before a frame could be sent: %s", exc)
 
     async def refuse(self, code: int) -> None:
-        """Close with an application code (4401/4403/4404) that the client can read.
+        """Close with an application code (4401/4403/4404/4429) that the client can read.
 
         Closing before the handshake makes Daphne answer a bare HTTP 403: a browser then sees only 1006 and would
         retry for ever. Accepting first and closing at once delivers the code the protocol promises.

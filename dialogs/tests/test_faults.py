@@ -16,6 +16,7 @@ import os
 import signal
 import time
 from dataclasses import dataclass
+from datetime import datetime
 
 import psycopg2
 import pytest
@@ -128,13 +129,12 @@ class Stack:
             "SELECT seq, kind, author_role FROM dialogs_event WHERE dialogue_id = %s ORDER BY seq", [dialogue]
         )
 
-    def present(self, dialogue: int) -> dict[str, int]:
-        """Open sockets per side by the log's presence rule (services.side_connections): joins minus leaves."""
-        count = {"worker": 0, "expert": 0}
-        for _, kind, role in self.log(dialogue):
-            if kind in ("join", "leave") and role in count:
-                count[role] = max(count[role] + (1 if kind == "join" else -1), 0)
-        return count
+    def gone(self, dialogue: int) -> dict[str, object]:
+        """Since when each side has had no room socket (None: present), as the room keeps it (room.side_connections)."""
+        worker, expert = self.sql(
+            "SELECT worker_gone_at, expert_gone_at FROM dialogs_dialogue WHERE id = %s", [dialogue]
+        )[0]
+        return {"worker": worker, "expert": expert}
 
 
 @pytest.fixture(scope="module")
@@ -284,25 +284,23 @@ async def _server_killed(faults: Stack) -> None:
         await until(lambda: all(r.connected and r.servers_used[-1] == b.url for r in moved), "A's clients on B")
         await asyncio.gather(*questions)
 
-        # After A's lease ran out, housekeeping on B took A for stopped: its socket rows are gone, each with a leave.
+        # After A's lease ran out, housekeeping on B took A for stopped: its socket rows are gone.
         await until(lambda: not faults.room_sockets(server_id=lease_a), "A's sockets reaped")
+        ((reaped_by,),) = faults.sql("SELECT now()")
+        assert (reaped_by - last_heartbeat).total_seconds() >= LEASE_SECONDS, "reaped before the lease ran out"
         assert not faults.sql("SELECT 1 FROM dialogs_serverlease WHERE id = %s", [lease_a])
-        reaped = faults.sql(
-            "SELECT dialogue_id, author_role, created_at FROM dialogs_event WHERE kind = 'leave' AND dialogue_id IN "
-            "(%s, %s) ORDER BY seq",
-            [one.dialogue, two.dialogue],
-        )
-        assert sorted((dialogue, side) for dialogue, side, _ in reaped) == on_a
-        for _, _, left_at in reaped:
-            assert (left_at - last_heartbeat).total_seconds() >= LEASE_SECONDS, "reaped before the lease ran out"
-        # The sides that came back count as present (by the log and by their live rows on B).
+        # The sides that came back count as present (by their live rows on B), and the log heard nothing of it: a
+        # reconnect is presence, not history.
         for dialogue in (one.dialogue, two.dialogue):
-            assert faults.present(dialogue) == {"worker": 1, "expert": 1}
+            assert faults.gone(dialogue) == {"worker": None, "expert": None}
             assert faults.room_sockets(dialogue=dialogue) == [(dialogue, "expert"), (dialogue, "worker")]
             assert faults.status(dialogue) == "active"
+            assert [kind for _, kind, _ in faults.log(dialogue)].count("join") == 2
+            assert "leave" not in [kind for _, kind, _ in faults.log(dialogue)]
 
         # The other case: a worker whose server dies and who does not come back. Nobody is left to see them go but
-        # housekeeping (their server said nothing), which records the leave and, after the grace, abandons the room.
+        # housekeeping (their server said nothing), which marks them gone and, after the grace, abandons the room with
+        # their leave.
         await asyncio.to_thread(a.start)
         await asyncio.to_thread(a.wait_ready)
         (three,) = await pair(faults, 1, b.url)
@@ -317,6 +315,7 @@ async def _server_killed(faults: Stack) -> None:
         assert faults.room_sockets(server_id=lease_a) == [(three.dialogue, "worker")]
         worker3.abandon()
         a.kill()
+        (last_seen,) = faults.sql("SELECT seen_at FROM dialogs_serverlease WHERE id = %s", [lease_a])[0]
         await until(
             lambda: faults.status(three.dialogue) == "abandoned", "the dialogue abandoned", WAIT + GRACE_SECONDS
         )
@@ -327,13 +326,13 @@ async def _server_killed(faults: Stack) -> None:
         (leave,) = [row for row in log if row[0] == "leave"]
         end = log[-1]
         assert leave[1] == "worker" and end[0] == "end" and end[3]["status"] == "abandoned"
-        assert (end[2] - leave[2]).total_seconds() >= GRACE_SECONDS, "abandoned before the grace ran out"
+        left_at = datetime.fromisoformat(leave[3]["left_at"])
+        assert (left_at - last_seen).total_seconds() >= LEASE_SECONDS, "gone before A's lease ran out"
+        assert (end[2] - left_at).total_seconds() >= GRACE_SECONDS, "abandoned before the grace ran out"
         # The expert, still connected on B, is told.
         told = await expert3.next(is_event("end"), "the end, on the expert's screen")
         assert told["payload"]["status"] == "abandoned"
-        # The sweep that abandoned it came after the first two dialogues' leaves plus the grace: they were looked at
-        # then, and kept, because their people had come back.
-        assert (end[2] - max(created_at for *_, created_at in reaped)).total_seconds() >= GRACE_SECONDS
+        # The first two dialogues, whose people came back, are kept.
         for dialogue in (one.dialogue, two.dialogue):
             assert faults.status(dialogue) == "active"
 
@@ -364,13 +363,19 @@ def _waiting_in_lobby(faults: Stack, username: str) -> bool:
 
 
 async def _settled(faults: Stack, dialogue: int) -> None:
-    """Presence is exact again: one socket per side by the log, and one live row per side (no socket left over from a
-    consumer that died with the fault)."""
-    expected = {"worker": 1, "expert": 1}, [(dialogue, "expert"), (dialogue, "worker")]
+    """Presence is exact again: one live row per side (no socket left over from a consumer that died with the
+    fault), neither side marked gone, and the log holds one join per side and no leave (the fault was no departure)."""
+    expected = {"worker": None, "expert": None}, [(dialogue, "expert"), (dialogue, "worker")]
+
+    def settled():
+        kinds = [kind for _, kind, _ in faults.log(dialogue)]
+        joins_only = kinds.count("join") == 2 and "leave" not in kinds
+        return joins_only and (faults.gone(dialogue), faults.room_sockets(dialogue=dialogue)) == expected
+
     try:
-        await until(lambda: (faults.present(dialogue), faults.room_sockets(dialogue=dialogue)) == expected, "presence")
+        await until(settled, "presence")
     except AssertionError:
-        found = faults.present(dialogue), faults.room_sockets(dialogue=dialogue), faults.log(dialogue)
+        found = faults.gone(dialogue), faults.room_sockets(dialogue=dialogue), faults.log(dialogue)
         raise AssertionError(f"presence in dialogue {dialogue} is not one socket per side: {found}") from None
 
 

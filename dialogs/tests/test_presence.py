@@ -2,7 +2,7 @@
 
 Time is moved by passing `now`, never waited for."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import timezone
@@ -168,7 +168,7 @@ def test_housekeeping_runs_as_a_celery_task_with_nobody_online(goals, settings):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_room_socket_is_a_live_record_and_its_leave_is_recorded_once(demo_databases):
+async def test_a_room_socket_is_a_live_record_and_its_side_goes_once(demo_databases):
     from channels.db import database_sync_to_async
 
     from tests.builders import dorm_dialogue
@@ -180,15 +180,20 @@ async def test_a_room_socket_is_a_live_record_and_its_leave_is_recorded_once(dem
     assert sockets == [("room", "worker", alice.pk)]
     await worker_ws.disconnect()
 
-    def leaves():
-        return list(dialogue.events.filter(kind=EventKind.LEAVE).values_list("author_id", flat=True))
+    def gone_at():
+        dialogue.refresh_from_db()
+        return dialogue.worker_gone_at
 
-    assert await database_sync_to_async(leaves)() == [alice.pk]
+    left_at = await database_sync_to_async(gone_at)()
+    assert left_at is not None
     assert not await database_sync_to_async(LiveSocket.objects.exists)()
-    # The server is then taken for stopped: nothing is left to reap, no second leave.
+    # The server is then taken for stopped: nothing is left to reap, and the side went once.
     later = timezone.now() + timedelta(days=1)
     await database_sync_to_async(presence.servers_reap)(now=later)
-    assert await database_sync_to_async(leaves)() == [alice.pk]
+    assert await database_sync_to_async(gone_at)() == left_at
+    # Going is presence, not history: the log holds the join only.
+    kinds = await database_sync_to_async(lambda: list(dialogue.events.values_list("kind", flat=True)))()
+    assert kinds == [EventKind.JOIN]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -248,3 +253,194 @@ def test_the_worker_is_told_they_are_requeued(goals, settings):
         "requeued": True,
         "reason": "The expert did not join. You are back in the queue, first in line.",
     }
+
+
+# --- Presence is transient: reconnects leave the log alone ---------------------------------------------------------
+
+MINUTE_START = datetime(2026, 11, 25, 10, 0, 0, tzinfo=UTC)
+
+
+def _open_room(goals):
+    """Alice's and Erin's room sockets open on this server, as their consumers open them."""
+    dialogue, worker, expert = _room_unjoined(goals)
+    for person, side in ((worker, "worker"), (expert, "expert")):
+        presence.room_socket_opened(channel_name=f"room-{side}", person=person, dialogue=dialogue, side=side)
+    return dialogue, worker, expert
+
+
+def _room_unjoined(goals):
+    worker, expert = _worker("w1"), _expert("x1")
+    lobby.lobby_join(person=worker)
+    expert_ready(expert)
+    (dialogue,) = lobby.lobby_pair()
+    return dialogue, worker, expert
+
+
+def _kinds(dialogue):
+    return list(dialogue.events.order_by("seq").values_list("kind", flat=True))
+
+
+def test_a_side_back_within_the_grace_keeps_the_dialogue_and_the_log_keeps_only_the_joins(goals, settings):
+    import time_machine
+
+    dialogue, worker, _ = _open_room(goals)
+    assert dialogue.status == DialogueStatus.ACTIVE and _kinds(dialogue) == ["join", "join"]
+    grace = timedelta(seconds=settings.PRESENCE_GRACE_SECONDS)
+    with time_machine.travel(MINUTE_START, tick=False) as clock:
+        # Alice's line drops: her side is gone from now on, which the log does not hear of.
+        went = presence.room_socket_closed(channel_name="room-worker", person=worker, dialogue=dialogue)
+        assert _kinds(dialogue) == ["join", "join"]
+        assert (went.side, went.present, went.changed) == ("worker", False, True)
+        assert room.side_connections(dialogue, "worker") == (0, MINUTE_START)
+        clock.shift(grace / 2)
+        back = presence.room_socket_opened(
+            channel_name="room-worker-2", person=worker, dialogue=dialogue, side="worker"
+        )
+        assert (back.present, back.changed, back.event) == (True, True, None)
+        clock.shift(grace)
+        presence.server_heartbeat()  # this server's background loop, alive all along
+        presence.housekeeping()
+    dialogue.refresh_from_db()
+    assert dialogue.status == DialogueStatus.ACTIVE and dialogue.worker_gone_at is None
+    assert _kinds(dialogue) == ["join", "join"]
+    presence.room_socket_closed(channel_name="room-worker-2", person=worker, dialogue=dialogue)
+    presence.socket_closed(channel_name="room-expert")
+
+
+def test_a_side_that_leaves_for_good_is_abandoned_after_the_grace_with_one_leave(goals, settings):
+    import time_machine
+
+    dialogue, worker, expert = _open_room(goals)
+    grace = timedelta(seconds=settings.PRESENCE_GRACE_SECONDS)
+    with time_machine.travel(MINUTE_START, tick=False) as clock:
+        presence.room_socket_closed(channel_name="room-worker", person=worker, dialogue=dialogue)
+        clock.shift(grace - timedelta(seconds=1))
+        presence.server_heartbeat()  # this server's background loop, alive all along: Erin is still in
+        assert presence.housekeeping().abandoned_dialogues == []
+        clock.shift(timedelta(seconds=2))
+        presence.server_heartbeat()
+        (abandoned,) = presence.housekeeping().abandoned_dialogues
+    assert abandoned.pk == dialogue.pk
+    dialogue.refresh_from_db()
+    assert dialogue.status == DialogueStatus.ABANDONED
+    # The release keeps who was there and when the worker left for good, just before the end it caused.
+    assert _kinds(dialogue) == ["join", "join", "leave", "end"]
+    leave, end = dialogue.events.order_by("seq")[2:]
+    assert (leave.author, leave.author_role, leave.payload) == (worker, "worker", {"left_at": MINUTE_START.isoformat()})
+    assert end.payload["reason"] == "The worker left and did not return."
+    presence.socket_closed(channel_name="room-expert")
+
+
+def test_a_stopped_server_makes_a_side_gone_once_however_many_of_its_sockets_it_held(goals, settings):
+    dialogue, worker, expert = _open_room(goals)
+    presence.room_socket_opened(channel_name="room-worker-tab-2", person=worker, dialogue=dialogue, side="worker")
+    LiveSocket.objects.update(server_id="server-a")
+    presence.server_heartbeat(server_id="server-a")
+    for name in ("room-worker", "room-worker-tab-2", "room-expert"):
+        presence.socket_forget(channel_name=name)
+    report = presence.servers_reap(now=timezone.now() + timedelta(seconds=settings.SERVER_LEASE_SECONDS + 1))
+    assert sorted((change.side, change.state) for change in report.left_rooms) == [
+        ("expert", "reconnecting"),
+        ("worker", "reconnecting"),
+    ]
+    assert _kinds(dialogue) == ["join", "join"]
+
+
+async def _drain(communicator) -> list[dict]:
+    """Every frame the socket has been sent so far (a ping's pong marks the end)."""
+    import json
+
+    await communicator.send_json_to({"type": "ping"})
+    frames = []
+    while (frame := json.loads(await communicator.receive_from(timeout=5)))["type"] != "pong":
+        frames.append(frame)
+    return frames
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_reopened_150_times_in_a_row_adds_nothing_to_the_log_and_little_for_the_partner(
+    demo_databases, settings
+):
+    import time_machine
+    from channels.db import database_sync_to_async
+
+    from tests.builders import dorm_dialogue
+    from tests.sockets import connect, enter
+
+    dialogue, alice, erin = await database_sync_to_async(dorm_dialogue)(demo_databases)
+    path = f"/ws/dialogues/{dialogue.pk}/"
+    with time_machine.travel(MINUTE_START, tick=False):  # one minute throughout: the open limit counts by the minute
+        expert_ws, _ = await enter(dialogue, erin)
+        worker_ws, _ = await enter(dialogue, alice)
+        await worker_ws.disconnect()
+        await _drain(expert_ws)  # the join and the presence so far
+        log_before = await database_sync_to_async(_kinds)(dialogue)
+        closes = []
+        # Alice's page reconnects in a tight loop: it says hello, and closes as soon as it has an answer.
+        for _ in range(150):
+            communicator, connected, _ = await connect(path, alice)
+            assert connected
+            await communicator.send_json_to({"type": "hello", "last_seq": 0})
+            answer = await communicator.receive_output(timeout=5)
+            if answer["type"] == "websocket.close":
+                closes.append(answer["code"])
+            else:
+                await communicator.disconnect()
+        told = await _drain(expert_ws)
+        log_after = await database_sync_to_async(_kinds)(dialogue)
+    accepted = 150 - len(closes)
+    assert set(closes) == {4429} and accepted == settings.WS_OPENS_PER_MINUTE - 1  # her first socket counted too
+    assert log_after == log_before == ["join", "join"]
+    # One `presence` per change of Alice's state, each socket's open and close: nothing else, and never more.
+    assert [frame["type"] for frame in told] == ["presence"] * (2 * accepted)
+    assert [frame["state"] for frame in told[:2]] == ["connected", "reconnecting"]
+    await expert_ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_second_tab_changes_nothing_for_the_partner(demo_databases):
+    from channels.db import database_sync_to_async
+
+    from tests.builders import dorm_dialogue
+    from tests.sockets import enter
+
+    dialogue, alice, erin = await database_sync_to_async(dorm_dialogue)(demo_databases)
+    expert_ws, _ = await enter(dialogue, erin)
+    first_tab, _ = await enter(dialogue, alice)
+    await _drain(expert_ws)
+    for _ in range(3):
+        second_tab, _ = await enter(dialogue, alice)
+        await second_tab.disconnect()
+    assert await _drain(expert_ws) == []
+    assert await database_sync_to_async(_kinds)(dialogue) == ["join", "join"]
+    await first_tab.disconnect()
+    (gone,) = await _drain(expert_ws)
+    assert (gone["type"], gone["side"], gone["state"]) == ("presence", "worker", "reconnecting")
+    await expert_ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_person_who_opens_sockets_too_often_is_told_to_come_back_later(demo_databases, settings):
+    import time_machine
+    from channels.db import database_sync_to_async
+
+    from tests.builders import dorm_dialogue
+    from tests.sockets import enter, refused_with
+
+    settings.WS_OPENS_PER_MINUTE = 3
+    dialogue, alice, erin = await database_sync_to_async(dorm_dialogue)(demo_databases)
+    with time_machine.travel(MINUTE_START + timedelta(seconds=5), tick=True) as clock:
+        for _ in range(3):
+            worker_ws, _ = await enter(dialogue, alice)
+            await worker_ws.disconnect()
+        # The fourth socket this minute, a room's or the lobby's, is closed with "try later", before it writes anything.
+        assert await refused_with(f"/ws/dialogues/{dialogue.pk}/", alice) == 4429
+        assert await refused_with("/ws/lobby/", alice) == 4429
+        assert not await database_sync_to_async(LiveSocket.objects.exists)()
+        # Erin is someone else: her sockets are counted apart.
+        expert_ws, _ = await enter(dialogue, erin)
+        clock.shift(timedelta(seconds=60))
+        worker_ws, state = await enter(dialogue, alice)  # a minute later her page's retry gets in
+        assert state["partner_connected"] is True
+    await worker_ws.disconnect()
+    await expert_ws.disconnect()

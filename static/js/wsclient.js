@@ -13,6 +13,9 @@ const NO_RETRY = {
   4403: "You may not open this page: it is not your dialogue, or your account may not take part.",
   4404: "This dialogue does not exist.",
 };
+// 4429: this person opened too many sockets lately (WS_OPENS_PER_MINUTE). Not a refusal: retry, but not soon.
+const TRY_LATER = 4429;
+const TRY_LATER_DELAY_MS = 5_000;
 const FIRST_DELAY_MS = 500;
 const MAX_DELAY_MS = 10_000;
 const HEARTBEAT_MS = 15_000;
@@ -133,6 +136,7 @@ export class WsClient {
         return;
       }
       if (this.stopped) return;
+      if (closed.code === TRY_LATER) this.delay = Math.max(this.delay, TRY_LATER_DELAY_MS);
       const delayMs = this.delay;
       this.delay = Math.min(this.delay * 2, MAX_DELAY_MS);
       this._emit("connection", { state: "retrying", delayMs });
