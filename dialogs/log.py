@@ -148,8 +148,8 @@ class TurnState:
 
     seq: int
     text: str
-    user_acts: list | None = None
-    shared_run: int | None = None
+    acts: list | None = None  # the user acts labelled
+    run_seq: int | None = None  # the run whose result was shared last (or a reviewer's run of a corrected query)
     responded: bool = False
     dropped: bool = False
     draft: str | None = None  # the draft response offered when its result was shared
@@ -179,9 +179,9 @@ def turns_apply(turns: dict[int, TurnState], event) -> None:
     if turn is None:
         return
     if event.kind == EventKind.USER_ACTS:
-        turn.user_acts = payload["acts"]
+        turn.acts = payload["acts"]
     elif event.kind == EventKind.RESULT_SHARED:
-        turn.shared_run = payload["run"]
+        turn.run_seq = payload["run"]
     elif event.kind == EventKind.RESPONSE:
         turn.responded = True
     elif event.kind == EventKind.DROP:
@@ -191,17 +191,24 @@ def turns_apply(turns: dict[int, TurnState], event) -> None:
         if payload.get("source") == "detected" and "draft" in payload:
             turn.draft = payload["draft"]
     elif event.kind == EventKind.CORRECTION:
-        name, new = payload["field"], payload["new"]
-        if name in LABEL_FIELDS:
-            turn.labels[name] = new
-        elif name == "utterance":
-            turn.text = new
-        elif name == "user_acts":
-            turn.user_acts = new
-        elif name == "drop":
-            turn.dropped = bool(new)
-        elif name == "query":
-            turn.shared_run = payload.get("run")
+        correction_apply(turn, payload)
+
+
+def correction_apply(turn: TurnState | UserTurn, payload: dict) -> None:
+    """Apply one correction payload to a turn: the one rule of what a reviewer's correction changes, for the room's
+    fold (TurnState) and the whole replay (UserTurn), which keep these values under the same names. The replay then
+    adds what only it keeps (`_correct`: the history, the corrected query's SQL and table, the response)."""
+    name, new = payload["field"], payload["new"]
+    if name == "utterance":
+        turn.text = new
+    elif name == "user_acts":
+        turn.acts = list(new)
+    elif name == "drop":
+        turn.dropped = bool(new)
+    elif name == "query":
+        turn.run_seq = payload.get("run")
+    elif name in LABEL_FIELDS:
+        turn.labels[name] = new
 
 
 def labels_apply(labels: dict, payload: dict) -> None:
@@ -246,7 +253,7 @@ def answered_questions(turns: dict[int, TurnState]) -> int:
     return sum(
         1
         for turn in turns.values()
-        if turn.responded and not turn.dropped and not set(turn.user_acts or ()) <= SOCIAL_USER_ACTS
+        if turn.responded and not turn.dropped and not set(turn.acts or ()) <= SOCIAL_USER_ACTS
     )
 
 
@@ -558,6 +565,8 @@ def dialogue_replay(
 
 
 def _correct(turn: UserTurn, event: LogEvent, runs_by_seq: dict[int, LogEvent], shares: dict[int, dict]) -> None:
+    """A correction in the replay: kept in the turn's history (with the value it replaced the first time), applied by
+    `correction_apply`, then carried to what only a record holds."""
     payload = event.payload
     name, new = payload["field"], payload["new"]
     if name not in turn.original:
@@ -578,22 +587,17 @@ def _correct(turn: UserTurn, event: LogEvent, runs_by_seq: dict[int, LogEvent], 
             run=payload.get("run"),
         )
     )
-    if name == "utterance":
-        turn.text = new
-    elif name == "user_acts":
-        turn.acts = list(new)
-    elif name == "drop":
-        turn.dropped = bool(new)
-    elif name == "query":
+    correction_apply(turn, payload)
+    if name == "query":
         run = runs_by_seq.get(payload.get("run"))
         turn.sql = new
-        turn.run_seq = run.seq if run is not None else None
+        if run is None:
+            turn.run_seq = None  # a run the log does not hold: the turn has no table to show
         turn.shown = _run_result_shown(turn.seq, run) if run is not None else None
         item = shares.get(turn.seq)
         if item is not None and turn.shown is not None:
             item["sql"], item["shown"] = new, turn.shown
     elif name in LABEL_FIELDS:
-        turn.labels[name] = new
         turn.confirmed.add(name)
     elif name in ("response", "system_acts") and turn.response is not None:
         if name == "response":

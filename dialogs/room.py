@@ -385,7 +385,7 @@ def _post_share_result(post: _Post):
             utterance=turn.text,
             sql=run.payload["sql"],
             result=result,
-            previous_sql=_run_sql(post.dialogue, previous.shared_run) if previous else None,
+            previous_sql=_run_sql(post.dialogue, previous.run_seq) if previous else None,
         )
         dialogue = post.dialogue
         labels["goal_match"] = assist.goal_match(
@@ -399,26 +399,26 @@ def _post_share_result(post: _Post):
 def _previous_sql_turn(turns: dict[int, TurnState], seq: int) -> TurnState | None:
     """The newest turn before `seq` that was answered with SQL and not dropped: what a follow-up question builds on
     (CHASE's relations hold between consecutive SQL turns; a courtesy or a clarification in between is skipped)."""
-    earlier = [turn for turn in turns.values() if turn.seq < seq and turn.shared_run and not turn.dropped]
+    earlier = [turn for turn in turns.values() if turn.seq < seq and turn.run_seq and not turn.dropped]
     return earlier[-1] if earlier else None
 
 
 def _post_response(post: _Post):
     turn = post.turn()
-    if turn.user_acts is None:
+    if turn.acts is None:
         raise DialogueError("order", "Label the user's acts for this turn before responding.")
     acts = post.acts("system")
     text = post.text("text", limit=settings.UTTERANCE_MAX_CHARS)
-    broken = act_rule_broken(turn.user_acts, acts)
+    broken = act_rule_broken(turn.acts, acts)
     if broken:
         raise DialogueError("act_rule", broken)
-    if "CONFIRM_SQL" in acts and turn.shared_run is None:
+    if "CONFIRM_SQL" in acts and turn.run_seq is None:
         raise DialogueError("order", "CONFIRM_SQL needs a result table: run the SQL and send the result first.")
     if "CONFIRM_SQL" in acts and settings.CHASE_PHENOMENA_REQUIRED and "contextual_phenomena" not in turn.labels:
         raise DialogueError("order", "Set the question's contextual phenomena before confirming its SQL.")
-    payload = log.response_payload(turn.seq, text, acts, turn.shared_run, log.draft_use(turn.draft, text))
+    payload = log.response_payload(turn.seq, text, acts, turn.run_seq, log.draft_use(turn.draft, text))
     response = post.record(EventKind.RESPONSE, payload)
-    if not (response[1] and turn.shared_run and "CONFIRM_SQL" in acts and assist.recommendations_enabled()):
+    if not (response[1] and turn.run_seq and "CONFIRM_SQL" in acts and assist.recommendations_enabled()):
         return [response]
 
     def recommended():
@@ -426,7 +426,7 @@ def _post_response(post: _Post):
         recommendation = assist.recommendation_next(
             database=post.dialogue.database,
             turn=turn.seq,
-            sql=_run_sql(post.dialogue, turn.shared_run),
+            sql=_run_sql(post.dialogue, turn.run_seq),
             offered=[],
         )
         return [] if recommendation is None else [post.record_server(EventKind.RECOMMENDATION, recommendation)]
@@ -444,7 +444,7 @@ def _post_recommend(post: _Post):
     recommendation = assist.recommendation_next(
         database=post.dialogue.database,
         turn=turn.seq,
-        sql=_run_sql(post.dialogue, turn.shared_run),
+        sql=_run_sql(post.dialogue, turn.run_seq),
         offered=offered,
     )
     if recommendation is None:
@@ -485,7 +485,7 @@ def _post_turn_labels(post: _Post):
     labels = {}
     try:
         if "intent" in post.message:
-            if not turn.shared_run:
+            if not turn.run_seq:
                 raise LabelError("an intent is the relation between two SQL turns: send this turn's result first")
             labels["intent"] = check_intent(post.message["intent"])
         if "contextual_phenomena" in post.message:
