@@ -23,6 +23,7 @@ from django.conf import settings
 from annotation.roles import can
 from dialogs import broadcast, lobby, log, presence, room, selectors
 from dialogs.errors import DialogueError
+from dialogs.log import STATE_CHANGING_KINDS
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocket
 from dialogs.transport import (
     CLOSE_FORBIDDEN,
@@ -36,8 +37,6 @@ from dialogs.visibility import event_view
 
 logger = logging.getLogger(__name__)
 
-# After an event of these kinds (that its side sees), a room socket sends the screen's state again.
-STATE_CHANGING_KINDS = frozenset({"end", "score", "response"})
 # Events up to this size (their payload as JSON) travel inside the broadcast, so each socket delivers them without
 # reading the log; bigger ones (SQL result tables) and any gap are read from the database.
 INLINE_EVENT_BYTES = 16 * 1024

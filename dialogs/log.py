@@ -156,7 +156,13 @@ class TurnState:
     labels: dict = field(default_factory=dict)  # CHASE labels as they stand (detected, then the expert's)
 
 
-# The kinds that change a turn's state; the others (SQL runs with their result tables, presence) are not read.
+# --- Subsets of event kinds: what each read of the log needs of it ---------------------------------------------
+# A read names the kinds it folds so that the rest (above all SQL runs, whose payloads carry result tables, the bulk
+# of a log) stays in the database. Each subset is what the function named beside it reads; a kind added to its fold
+# is added here.
+
+# The kinds that change a turn's state (`turns_apply`); the others (SQL runs with their result tables, presence,
+# recommendations) are not read.
 TURN_KINDS = (
     EventKind.UTTERANCE,
     EventKind.USER_ACTS,
@@ -166,6 +172,12 @@ TURN_KINDS = (
     EventKind.CORRECTION,
     EventKind.TURN_LABELS,
 )
+# The kinds a question's standing is read from (`answered_questions`: its acts, its answer, a drop, a reviewer's
+# correction of those); tables and labels are not needed to count answered questions.
+QUESTION_KINDS = (EventKind.UTTERANCE, EventKind.USER_ACTS, EventKind.RESPONSE, EventKind.DROP, EventKind.CORRECTION)
+# The kinds after which a room's screen state (`dialogs.selectors.dialogue_snapshot`: status, score, answered
+# questions) reads differently, so a room socket that delivered one sends the state again.
+STATE_CHANGING_KINDS = frozenset({EventKind.END, EventKind.SCORE, EventKind.RESPONSE})
 
 
 def turns_apply(turns: dict[int, TurnState], event) -> None:
