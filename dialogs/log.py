@@ -11,17 +11,23 @@ and everything that reads a dialogue folds the log here:
 
 A correction never overwrites anything: it is an event (`correction`) naming the turn, the field, the old and the new
 value, the reviewer's pass and reason. Folding the log up to any sequence number gives the dialogue as it was then.
-No database access here: callers pass the events (any object with seq, kind, payload, author_role, created_at).
+The folds read no database: callers pass the events (any object with seq, kind, payload, author_role, created_at).
+
+Reads that pick a value out of stored payloads in the database (a run's SQL, a correction's pass, the intent
+labels collected) take it from the last section here, so that no module outside this one spells a payload's path.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
 
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+
 from annotation.acts import SOCIAL_USER_ACTS
-from dialogs.models import EventKind, score_drops
+from dialogs.models import Event, EventKind, score_drops
 
 CLARIFY = "CLARIFY"
 FOLD_SEPARATOR = " | "
@@ -307,6 +313,7 @@ class Correction:
     reviewer_id: int | None
     created_at: datetime
     run: int | None = None
+    run_result: dict | None = None  # a query correction: the result stored with the reviewer's run of the new SQL
 
 
 @dataclass
@@ -585,6 +592,7 @@ def _correct(turn: UserTurn, event: LogEvent, runs_by_seq: dict[int, LogEvent], 
         turn.original[name] = turn.value(name)
         if name == "query":
             turn.original["query_shown"] = turn.shown
+    run = runs_by_seq.get(payload.get("run")) if name == "query" else None
     turn.corrections.append(
         Correction(
             seq=event.seq,
@@ -597,11 +605,11 @@ def _correct(turn: UserTurn, event: LogEvent, runs_by_seq: dict[int, LogEvent], 
             reviewer_id=event.author_id,
             created_at=event.created_at,
             run=payload.get("run"),
+            run_result=run.payload.get("result") if run is not None else None,
         )
     )
     correction_apply(turn, payload)
     if name == "query":
-        run = runs_by_seq.get(payload.get("run"))
         turn.sql = new
         if run is None:
             turn.run_seq = None  # a run the log does not hold: the turn has no table to show
@@ -616,3 +624,44 @@ def _correct(turn: UserTurn, event: LogEvent, runs_by_seq: dict[int, LogEvent], 
             turn.response.text = new
         else:
             turn.response.acts = list(new)
+
+
+# --- Payload values read in the database ---------------------------------------------------------------------------
+
+
+def run_sql(dialogue, seq: int) -> str:
+    """The SQL of run `seq` of `dialogue`, without reading its stored result table (up to RUN_STORED_MAX_BYTES of
+    JSON). Event.DoesNotExist when the dialogue has no such run."""
+    return dialogue.events.filter(seq=seq, kind=EventKind.SQL_RUN).values_list("payload__sql", flat=True).get()
+
+
+def runs_summarised(runs: QuerySet[Event], *, moment: str = "created_at") -> Iterator[tuple]:
+    """The SQL runs of `runs` as rows (dialogue_id, seq, kind, payload, author_role, `moment`, author_id), each
+    payload cut to what a replay reads of a run it does not show (its SQL, turn, whether it ran, its row count): the
+    result table stays in the database, which halves the JSON a large selection decodes. Streamed in chunks."""
+    rows = runs.values_list(
+        "dialogue_id", "seq", "kind", "payload__sql", "payload__turn", "payload__result__ok",
+        "payload__result__row_count", "author_role", moment, "author_id",
+    )  # fmt: skip
+    return (
+        (dialogue_id, seq, kind, {"sql": sql, "turn": turn, "result": {"ok": ok, "row_count": count}}, role, at, who)
+        for dialogue_id, seq, kind, sql, turn, ok, count, role, at, who in rows.iterator(chunk_size=5000)
+    )
+
+
+def correction_passes(events: QuerySet[Event]) -> QuerySet:
+    """(author id, review pass) of each correction among `events` (the pass is None in a payload without one)."""
+    return events.filter(kind=EventKind.CORRECTION).values_list("author_id", "payload__pass")
+
+
+def intent_categories_counted() -> QuerySet:
+    """(database id, intent category, turns) over every dialogue: each turn counted once, by its latest intent label
+    (detected or the expert's: a correction replaces what was detected, it does not add to it). A category may be
+    None where a label carries none."""
+    labelled = Event.objects.filter(kind=EventKind.TURN_LABELS, payload__has_key="intent")
+    latest = labelled.filter(dialogue_id=OuterRef("dialogue_id"), payload__turn=OuterRef("payload__turn"))
+    return (
+        labelled.filter(seq=Subquery(latest.order_by("-seq").values("seq")[:1]))
+        .values_list("dialogue__database_id", "payload__intent__category")
+        .annotate(n=Count("id"))
+    )

@@ -205,11 +205,6 @@ def _sql_run_event(dialogue: Dialogue, seq) -> Event:
     return event
 
 
-def _run_sql(dialogue: Dialogue, seq: int) -> str:
-    """The SQL of run `seq`, without reading its stored result table (up to RUN_STORED_MAX_BYTES of JSON)."""
-    return dialogue.events.filter(seq=seq, kind=EventKind.SQL_RUN).values_list("payload__sql", flat=True).get()
-
-
 # Refusals that checking against an older state of the log can give wrongly: every check that depends on the turns
 # can only change from failing to passing as the log grows, so a check that passes on an older prefix is right. The
 # act rules are the exception: they read the turn's user acts, which a relabelling replaces. A response sent right
@@ -385,7 +380,7 @@ def _post_share_result(post: _Post):
             utterance=turn.text,
             sql=run.payload["sql"],
             result=result,
-            previous_sql=_run_sql(post.dialogue, previous.run_seq) if previous else None,
+            previous_sql=log.run_sql(post.dialogue, previous.run_seq) if previous else None,
         )
         dialogue = post.dialogue
         labels["goal_match"] = assist.goal_match(
@@ -426,7 +421,7 @@ def _post_response(post: _Post):
         recommendation = assist.recommendation_next(
             database=post.dialogue.database,
             turn=turn.seq,
-            sql=_run_sql(post.dialogue, turn.run_seq),
+            sql=log.run_sql(post.dialogue, turn.run_seq),
             offered=[],
         )
         return [] if recommendation is None else [post.record_server(EventKind.RECOMMENDATION, recommendation)]
@@ -444,7 +439,7 @@ def _post_recommend(post: _Post):
     recommendation = assist.recommendation_next(
         database=post.dialogue.database,
         turn=turn.seq,
-        sql=_run_sql(post.dialogue, turn.run_seq),
+        sql=log.run_sql(post.dialogue, turn.run_seq),
         offered=offered,
     )
     if recommendation is None:
