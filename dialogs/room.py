@@ -25,8 +25,7 @@ from annotation.acts import (
 )
 from annotation.models import Database, Role, User
 from annotation.roles import can
-from annotation.sql.sandbox import execute
-from annotation.sql.spider import SpiderEncodingError, encode_sql
+from annotation.sql.analysis import sql_run
 from annotation.tokens import utterance_toks
 from dialogs import assist, log
 from dialogs.errors import DialogueError
@@ -136,29 +135,29 @@ def _text(message: dict, field: str, *, limit: int, required: bool = True) -> st
 def sql_run_result(database: Database, sql: str) -> dict:
     """Run an expert's (or a reviewer's) SQL in the sandbox and return the result as a run event stores it.
 
-    A truncated result is counted in full ("showing N of M"; `total_rows` is None when counting fails). A query that
-    runs but cannot be encoded under the Spider protocol carries `spider_error`: final validation would refuse it,
-    so the person writing it is told now rather than at review. The table is cut to what a room stores and sends
-    (`result_bounded`): the sandbox allows results of megabytes, a websocket frame carries at most 1 MiB.
+    The run is the SQL core's (`annotation.sql.analysis.sql_run`: counted in full when truncated, `spider_error`
+    when it cannot be encoded); the table is then cut to what a room stores and sends (`result_bounded`): the
+    sandbox allows results of megabytes, a websocket frame carries at most 1 MiB.
 
     Blocks for as long as the SQL runs (up to SANDBOX_TIMEOUT_MS): a room's consumer calls it off the thread that
     every room's database work shares.
     """
-    result = execute(database.path, sql).to_dict()
-    if result["ok"] and result["truncated"]:
-        # The person's own SQL, counted in the same read-only sandbox: nothing is injected that they could not run.
-        counted = execute(database.path, f"SELECT count(*) FROM ({sql.rstrip().rstrip(';')})")  # noqa: S608
-        result["total_rows"] = counted.rows[0][0] if counted.ok else None
-    if result["ok"]:
-        try:
-            encode_sql(sql, database.schema)
-        except SpiderEncodingError as exc:
-            result["spider_error"] = str(exc)
-    return result_bounded(result)
+    return result_bounded(sql_run(database.path, sql, schema=database.schema, count=True))
 
 
 def _json_bytes(value) -> int:
     return len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+
+
+def payload_bounded(kind: str, payload: dict) -> dict:
+    """An event's payload with the result table it carries (a run's `result`; a shared result is a table itself) cut
+    by `result_bounded`; any other payload as it is. A run stored before the caps existed, or imported, may hold
+    more than a frame can carry: a room reads every table it shares or sends through here."""
+    if kind == EventKind.SQL_RUN and isinstance(payload.get("result"), dict):
+        return {**payload, "result": result_bounded(payload["result"])}
+    if kind == EventKind.RESULT_SHARED:
+        return result_bounded(payload)
+    return payload
 
 
 def result_bounded(table: dict) -> dict:
@@ -363,8 +362,7 @@ def _post_sql_run(post: _Post):
 def _post_share_result(post: _Post):
     turn = post.turn()
     run = _sql_run_event(post.dialogue, post.message.get("run"))
-    # Bounded again: a run stored before the caps existed, or imported, may hold more than a frame can carry.
-    result = result_bounded(run.payload["result"])
+    result = payload_bounded(EventKind.SQL_RUN, run.payload)["result"]
     if run.payload.get("turn") not in (None, turn.seq):
         raise DialogueError("invalid", f"SQL run #{run.seq} was written for another turn.")
     if not result["ok"]:
