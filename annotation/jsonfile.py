@@ -39,6 +39,16 @@ def parse_json(text: str | bytes, *, source: str):
     return data
 
 
+def request_json_object(body: bytes) -> dict:
+    """The JSON object a page's request sent as its body (an empty body reads as {}); ValidationError with a one-line
+    reason when it is not UTF-8, not JSON, nested too deep, or JSON but not an object. Every view taking JSON reads
+    its body here."""
+    data = parse_json(body or b"{}", source="The request body")
+    if not isinstance(data, dict):
+        raise ValidationError("The request body must be a JSON object.")
+    return data
+
+
 def decoded_text(raw: bytes, *, source: str) -> str:
     """`raw` read as UTF-8; ValidationError naming `source` and the first byte that is not."""
     try:

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from annotation import selectors, services
 from annotation.forms import BlockForm, DatabaseUploadForm, GoalForm, PersonForm, SqlForm
-from annotation.jsonfile import parse_json
+from annotation.jsonfile import request_json_object
 from annotation.models import Database, Goal, Hardness, Role, User
 from annotation.roles import HOME_URL_NAMES, can, role_of, role_required
 from annotation.sql.analysis import inspect_sql
@@ -129,10 +129,10 @@ def database_table(request, db_id, table_index):
 def _sql_from_request(request) -> str | None:
     if request.content_type == "application/json":
         try:
-            payload = parse_json(request.body or b"{}", source="the request body")
+            payload = request_json_object(request.body)
         except ValidationError:
             return None
-        sql = payload.get("sql") if isinstance(payload, dict) else None
+        sql = payload.get("sql")
         return sql if isinstance(sql, str) and len(sql) <= settings.SANDBOX_MAX_SQL_LENGTH else None
     form = SqlForm(request.POST)
     return form.cleaned_data["sql"] if form.is_valid() else None

@@ -18,15 +18,13 @@ from collections import Counter
 from functools import lru_cache
 
 from django.conf import settings
-from django.db.models import Count, OuterRef, Subquery
 
 from annotation.models import Database
 from annotation.sql import drafts, intents, linking
 from annotation.sql.relations import RelationError, detect_relation
 from annotation.sql.sandbox import execute
 from annotation.tokens import utterance_toks
-from dialogs.log import recommendation_payload
-from dialogs.models import Event, EventKind
+from dialogs.log import intent_categories_counted, recommendation_payload
 
 logger = logging.getLogger(__name__)
 
@@ -47,15 +45,7 @@ def intent_counts() -> dict[int, Counter]:
         if _counts is not None and time.monotonic() - _counts[0] < COUNTS_SECONDS:
             return _counts[1]
     counted: dict[int, Counter] = {}
-    labelled = Event.objects.filter(kind=EventKind.TURN_LABELS, payload__has_key="intent")
-    # A turn counts once, by its latest intent: the expert's correction replaces what was detected, not adds to it.
-    latest = labelled.filter(dialogue_id=OuterRef("dialogue_id"), payload__turn=OuterRef("payload__turn"))
-    rows = (
-        labelled.filter(seq=Subquery(latest.order_by("-seq").values("seq")[:1]))
-        .values_list("dialogue__database_id", "payload__intent__category")
-        .annotate(n=Count("id"))
-    )
-    for database_id, category, n in rows:
+    for database_id, category, n in intent_categories_counted():
         if category:
             counted.setdefault(database_id, Counter())[category] += n
     with _counts_lock:

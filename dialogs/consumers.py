@@ -23,7 +23,8 @@ from django.conf import settings
 from annotation.roles import can
 from dialogs import broadcast, lobby, log, presence, room, selectors
 from dialogs.errors import DialogueError
-from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocket
+from dialogs.log import STATE_CHANGING_KINDS
+from dialogs.models import Dialogue, DialogueStatus, Event, LiveSocket
 from dialogs.transport import (
     CLOSE_FORBIDDEN,
     CLOSE_NOT_FOUND,
@@ -38,8 +39,6 @@ from dialogs.visibility import event_view
 
 logger = logging.getLogger(__name__)
 
-# After an event of these kinds (that its side sees), a room socket sends the screen's state again.
-STATE_CHANGING_KINDS = frozenset({"end", "score", "response"})
 # Events up to this size (their payload as JSON) travel inside the broadcast, so each socket delivers them without
 # reading the log; bigger ones (SQL result tables) and any gap are read from the database.
 INLINE_EVENT_BYTES = 16 * 1024
@@ -224,16 +223,6 @@ def _sandbox_executor(pool: str) -> ThreadPoolExecutor:
         size = settings.SANDBOX_WORKERS + 2 if pool == "runs" else ASSIST_THREADS
         _sandbox_pools[pool] = ThreadPoolExecutor(max_workers=size, thread_name_prefix=f"room-{pool}")
     return _sandbox_pools[pool]
-
-
-def _table_bounded(view: dict) -> dict:
-    """An event's view with its result table cut to what a frame carries (room.result_bounded)."""
-    payload = view["payload"]
-    if view["kind"] == EventKind.SQL_RUN and isinstance(payload.get("result"), dict):
-        return {**view, "payload": {**payload, "result": room.result_bounded(payload["result"])}}
-    if view["kind"] == EventKind.RESULT_SHARED:
-        return {**view, "payload": room.result_bounded(payload)}
-    return view
 
 
 # The room sockets of this process, for `rooms_catch_up`.
@@ -502,7 +491,10 @@ class DialogueConsumer(JsonConsumer):
         if len(text) * 4 > TRANSPORT_MAX_FRAME_BYTES and len(text.encode("utf-8")) > TRANSPORT_MAX_FRAME_BYTES:
             # A table stored before runs were bounded: over Daphne's limit the frame would close the socket, and
             # every reconnect would replay it. Cut on the way out, as a new run is cut when it is stored.
-            text = json.dumps({"type": "event", **_table_bounded(view)}, ensure_ascii=False)
+            text = json.dumps(
+                {"type": "event", **view, "payload": room.payload_bounded(view["kind"], view["payload"])},
+                ensure_ascii=False,
+            )
         await self.send_text(text)
 
     def _events_after(self, after_seq):

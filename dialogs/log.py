@@ -11,17 +11,23 @@ and everything that reads a dialogue folds the log here:
 
 A correction never overwrites anything: it is an event (`correction`) naming the turn, the field, the old and the new
 value, the reviewer's pass and reason. Folding the log up to any sequence number gives the dialogue as it was then.
-No database access here: callers pass the events (any object with seq, kind, payload, author_role, created_at).
+The folds read no database: callers pass the events (any object with seq, kind, payload, author_role, created_at).
+
+Reads that pick a value out of stored payloads in the database (a run's SQL, a correction's pass, the intent
+labels collected) take it from the last section here, so that no module outside this one spells a payload's path.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
 
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+
 from annotation.acts import SOCIAL_USER_ACTS
-from dialogs.models import EventKind, score_drops
+from dialogs.models import Event, EventKind, score_drops
 
 CLARIFY = "CLARIFY"
 FOLD_SEPARATOR = " | "
@@ -153,15 +159,21 @@ class TurnState:
 
     seq: int
     text: str
-    user_acts: list | None = None
-    shared_run: int | None = None
+    acts: list | None = None  # the user acts labelled
+    run_seq: int | None = None  # the run whose result was shared last (or a reviewer's run of a corrected query)
     responded: bool = False
     dropped: bool = False
     draft: str | None = None  # the draft response offered when its result was shared
     labels: dict = field(default_factory=dict)  # CHASE labels as they stand (detected, then the expert's)
 
 
-# The kinds that change a turn's state; the others (SQL runs with their result tables, presence) are not read.
+# --- Subsets of event kinds: what each read of the log needs of it ---------------------------------------------
+# A read names the kinds it folds so that the rest (above all SQL runs, whose payloads carry result tables, the bulk
+# of a log) stays in the database. Each subset is what the function named beside it reads; a kind added to its fold
+# is added here.
+
+# The kinds that change a turn's state (`turns_apply`); the others (SQL runs with their result tables, presence,
+# recommendations) are not read.
 TURN_KINDS = (
     EventKind.UTTERANCE,
     EventKind.USER_ACTS,
@@ -171,6 +183,12 @@ TURN_KINDS = (
     EventKind.CORRECTION,
     EventKind.TURN_LABELS,
 )
+# The kinds a question's standing is read from (`answered_questions`: its acts, its answer, a drop, a reviewer's
+# correction of those); tables and labels are not needed to count answered questions.
+QUESTION_KINDS = (EventKind.UTTERANCE, EventKind.USER_ACTS, EventKind.RESPONSE, EventKind.DROP, EventKind.CORRECTION)
+# The kinds after which a room's screen state (`dialogs.selectors.dialogue_snapshot`: status, score, answered
+# questions) reads differently, so a room socket that delivered one sends the state again.
+STATE_CHANGING_KINDS = frozenset({EventKind.END, EventKind.SCORE, EventKind.RESPONSE})
 
 
 def turns_apply(turns: dict[int, TurnState], event) -> None:
@@ -184,9 +202,9 @@ def turns_apply(turns: dict[int, TurnState], event) -> None:
     if turn is None:
         return
     if event.kind == EventKind.USER_ACTS:
-        turn.user_acts = payload["acts"]
+        turn.acts = payload["acts"]
     elif event.kind == EventKind.RESULT_SHARED:
-        turn.shared_run = payload["run"]
+        turn.run_seq = payload["run"]
     elif event.kind == EventKind.RESPONSE:
         turn.responded = True
     elif event.kind == EventKind.DROP:
@@ -196,17 +214,24 @@ def turns_apply(turns: dict[int, TurnState], event) -> None:
         if payload.get("source") == "detected" and "draft" in payload:
             turn.draft = payload["draft"]
     elif event.kind == EventKind.CORRECTION:
-        name, new = payload["field"], payload["new"]
-        if name in LABEL_FIELDS:
-            turn.labels[name] = new
-        elif name == "utterance":
-            turn.text = new
-        elif name == "user_acts":
-            turn.user_acts = new
-        elif name == "drop":
-            turn.dropped = bool(new)
-        elif name == "query":
-            turn.shared_run = payload.get("run")
+        correction_apply(turn, payload)
+
+
+def correction_apply(turn: TurnState | UserTurn, payload: dict) -> None:
+    """Apply one correction payload to a turn: the one rule of what a reviewer's correction changes, for the room's
+    fold (TurnState) and the whole replay (UserTurn), which keep these values under the same names. The replay then
+    adds what only it keeps (`_correct`: the history, the corrected query's SQL and table, the response)."""
+    name, new = payload["field"], payload["new"]
+    if name == "utterance":
+        turn.text = new
+    elif name == "user_acts":
+        turn.acts = list(new)
+    elif name == "drop":
+        turn.dropped = bool(new)
+    elif name == "query":
+        turn.run_seq = payload.get("run")
+    elif name in LABEL_FIELDS:
+        turn.labels[name] = new
 
 
 def labels_apply(labels: dict, payload: dict) -> None:
@@ -251,7 +276,7 @@ def answered_questions(turns: dict[int, TurnState]) -> int:
     return sum(
         1
         for turn in turns.values()
-        if turn.responded and not turn.dropped and not set(turn.user_acts or ()) <= SOCIAL_USER_ACTS
+        if turn.responded and not turn.dropped and not set(turn.acts or ()) <= SOCIAL_USER_ACTS
     )
 
 
@@ -293,6 +318,7 @@ class Correction:
     reviewer_id: int | None
     created_at: datetime
     run: int | None = None
+    run_result: dict | None = None  # a query correction: the result stored with the reviewer's run of the new SQL
 
 
 @dataclass
@@ -563,12 +589,15 @@ def dialogue_replay(
 
 
 def _correct(turn: UserTurn, event: LogEvent, runs_by_seq: dict[int, LogEvent], shares: dict[int, dict]) -> None:
+    """A correction in the replay: kept in the turn's history (with the value it replaced the first time), applied by
+    `correction_apply`, then carried to what only a record holds."""
     payload = event.payload
     name, new = payload["field"], payload["new"]
     if name not in turn.original:
         turn.original[name] = turn.value(name)
         if name == "query":
             turn.original["query_shown"] = turn.shown
+    run = runs_by_seq.get(payload.get("run")) if name == "query" else None
     turn.corrections.append(
         Correction(
             seq=event.seq,
@@ -581,27 +610,63 @@ def _correct(turn: UserTurn, event: LogEvent, runs_by_seq: dict[int, LogEvent], 
             reviewer_id=event.author_id,
             created_at=event.created_at,
             run=payload.get("run"),
+            run_result=run.payload.get("result") if run is not None else None,
         )
     )
-    if name == "utterance":
-        turn.text = new
-    elif name == "user_acts":
-        turn.acts = list(new)
-    elif name == "drop":
-        turn.dropped = bool(new)
-    elif name == "query":
-        run = runs_by_seq.get(payload.get("run"))
+    correction_apply(turn, payload)
+    if name == "query":
         turn.sql = new
-        turn.run_seq = run.seq if run is not None else None
+        if run is None:
+            turn.run_seq = None  # a run the log does not hold: the turn has no table to show
         turn.shown = _run_result_shown(turn.seq, run) if run is not None else None
         item = shares.get(turn.seq)
         if item is not None and turn.shown is not None:
             item["sql"], item["shown"] = new, turn.shown
     elif name in LABEL_FIELDS:
-        turn.labels[name] = new
         turn.confirmed.add(name)
     elif name in ("response", "system_acts") and turn.response is not None:
         if name == "response":
             turn.response.text = new
         else:
             turn.response.acts = list(new)
+
+
+# --- Payload values read in the database ---------------------------------------------------------------------------
+
+
+def run_sql(dialogue, seq: int) -> str:
+    """The SQL of run `seq` of `dialogue`, without reading its stored result table (up to RUN_STORED_MAX_BYTES of
+    JSON). Event.DoesNotExist when the dialogue has no such run."""
+    return dialogue.events.filter(seq=seq, kind=EventKind.SQL_RUN).values_list("payload__sql", flat=True).get()
+
+
+def runs_summarised(runs: QuerySet[Event], *, moment: str = "created_at") -> Iterator[tuple]:
+    """The SQL runs of `runs` as rows (dialogue_id, seq, kind, payload, author_role, `moment`, author_id), each
+    payload cut to what a replay reads of a run it does not show (its SQL, turn, whether it ran, its row count): the
+    result table stays in the database, which halves the JSON a large selection decodes. Streamed in chunks."""
+    rows = runs.values_list(
+        "dialogue_id", "seq", "kind", "payload__sql", "payload__turn", "payload__result__ok",
+        "payload__result__row_count", "author_role", moment, "author_id",
+    )  # fmt: skip
+    return (
+        (dialogue_id, seq, kind, {"sql": sql, "turn": turn, "result": {"ok": ok, "row_count": count}}, role, at, who)
+        for dialogue_id, seq, kind, sql, turn, ok, count, role, at, who in rows.iterator(chunk_size=5000)
+    )
+
+
+def correction_passes(events: QuerySet[Event]) -> QuerySet:
+    """(author id, review pass) of each correction among `events` (the pass is None in a payload without one)."""
+    return events.filter(kind=EventKind.CORRECTION).values_list("author_id", "payload__pass")
+
+
+def intent_categories_counted() -> QuerySet:
+    """(database id, intent category, turns) over every dialogue: each turn counted once, by its latest intent label
+    (detected or the expert's: a correction replaces what was detected, it does not add to it). A category may be
+    None where a label carries none."""
+    labelled = Event.objects.filter(kind=EventKind.TURN_LABELS, payload__has_key="intent")
+    latest = labelled.filter(dialogue_id=OuterRef("dialogue_id"), payload__turn=OuterRef("payload__turn"))
+    return (
+        labelled.filter(seq=Subquery(latest.order_by("-seq").values("seq")[:1]))
+        .values_list("dialogue__database_id", "payload__intent__category")
+        .annotate(n=Count("id"))
+    )

@@ -25,8 +25,7 @@ from annotation.acts import (
 )
 from annotation.models import Database, Role, User
 from annotation.roles import can
-from annotation.sql.sandbox import execute
-from annotation.sql.spider import SpiderEncodingError, encode_sql
+from annotation.sql.analysis import sql_run
 from annotation.tokens import utterance_toks
 from dialogs import assist, log
 from dialogs.errors import DialogueError
@@ -137,29 +136,29 @@ def _text(message: dict, field: str, *, limit: int, required: bool = True) -> st
 def sql_run_result(database: Database, sql: str) -> dict:
     """Run an expert's (or a reviewer's) SQL in the sandbox and return the result as a run event stores it.
 
-    A truncated result is counted in full ("showing N of M"; `total_rows` is None when counting fails). A query that
-    runs but cannot be encoded under the Spider protocol carries `spider_error`: final validation would refuse it,
-    so the person writing it is told now rather than at review. The table is cut to what a room stores and sends
-    (`result_bounded`): the sandbox allows results of megabytes, a websocket frame carries at most 1 MiB.
+    The run is the SQL core's (`annotation.sql.analysis.sql_run`: counted in full when truncated, `spider_error`
+    when it cannot be encoded); the table is then cut to what a room stores and sends (`result_bounded`): the
+    sandbox allows results of megabytes, a websocket frame carries at most 1 MiB.
 
     Blocks for as long as the SQL runs (up to SANDBOX_TIMEOUT_MS): a room's consumer calls it off the thread that
     every room's database work shares.
     """
-    result = execute(database.path, sql).to_dict()
-    if result["ok"] and result["truncated"]:
-        # The person's own SQL, counted in the same read-only sandbox: nothing is injected that they could not run.
-        counted = execute(database.path, f"SELECT count(*) FROM ({sql.rstrip().rstrip(';')})")  # noqa: S608
-        result["total_rows"] = counted.rows[0][0] if counted.ok else None
-    if result["ok"]:
-        try:
-            encode_sql(sql, database.schema)
-        except SpiderEncodingError as exc:
-            result["spider_error"] = str(exc)
-    return result_bounded(result)
+    return result_bounded(sql_run(database.path, sql, schema=database.schema, count=True))
 
 
 def _json_bytes(value) -> int:
     return len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+
+
+def payload_bounded(kind: str, payload: dict) -> dict:
+    """An event's payload with the result table it carries (a run's `result`; a shared result is a table itself) cut
+    by `result_bounded`; any other payload as it is. A run stored before the caps existed, or imported, may hold
+    more than a frame can carry: a room reads every table it shares or sends through here."""
+    if kind == EventKind.SQL_RUN and isinstance(payload.get("result"), dict):
+        return {**payload, "result": result_bounded(payload["result"])}
+    if kind == EventKind.RESULT_SHARED:
+        return result_bounded(payload)
+    return payload
 
 
 def result_bounded(table: dict) -> dict:
@@ -204,11 +203,6 @@ def _sql_run_event(dialogue: Dialogue, seq) -> Event:
     if event is None:
         raise DialogueError("invalid", f"There is no SQL run #{seq} in this dialogue.")
     return event
-
-
-def _run_sql(dialogue: Dialogue, seq: int) -> str:
-    """The SQL of run `seq`, without reading its stored result table (up to RUN_STORED_MAX_BYTES of JSON)."""
-    return dialogue.events.filter(seq=seq, kind=EventKind.SQL_RUN).values_list("payload__sql", flat=True).get()
 
 
 # Refusals that checking against an older state of the log can give wrongly: every check that depends on the turns
@@ -369,8 +363,7 @@ def _post_sql_run(post: _Post):
 def _post_share_result(post: _Post):
     turn = post.turn()
     run = _sql_run_event(post.dialogue, post.message.get("run"))
-    # Bounded again: a run stored before the caps existed, or imported, may hold more than a frame can carry.
-    result = result_bounded(run.payload["result"])
+    result = payload_bounded(EventKind.SQL_RUN, run.payload)["result"]
     if run.payload.get("turn") not in (None, turn.seq):
         raise DialogueError("invalid", f"SQL run #{run.seq} was written for another turn.")
     if not result["ok"]:
@@ -386,7 +379,7 @@ def _post_share_result(post: _Post):
             utterance=turn.text,
             sql=run.payload["sql"],
             result=result,
-            previous_sql=_run_sql(post.dialogue, previous.shared_run) if previous else None,
+            previous_sql=log.run_sql(post.dialogue, previous.run_seq) if previous else None,
         )
         dialogue = post.dialogue
         labels["goal_match"] = assist.goal_match(
@@ -400,26 +393,26 @@ def _post_share_result(post: _Post):
 def _previous_sql_turn(turns: dict[int, TurnState], seq: int) -> TurnState | None:
     """The newest turn before `seq` that was answered with SQL and not dropped: what a follow-up question builds on
     (CHASE's relations hold between consecutive SQL turns; a courtesy or a clarification in between is skipped)."""
-    earlier = [turn for turn in turns.values() if turn.seq < seq and turn.shared_run and not turn.dropped]
+    earlier = [turn for turn in turns.values() if turn.seq < seq and turn.run_seq and not turn.dropped]
     return earlier[-1] if earlier else None
 
 
 def _post_response(post: _Post):
     turn = post.turn()
-    if turn.user_acts is None:
+    if turn.acts is None:
         raise DialogueError("order", "Label the user's acts for this turn before responding.")
     acts = post.acts("system")
     text = post.text("text", limit=settings.UTTERANCE_MAX_CHARS)
-    broken = act_rule_broken(turn.user_acts, acts)
+    broken = act_rule_broken(turn.acts, acts)
     if broken:
         raise DialogueError("act_rule", broken)
-    if "CONFIRM_SQL" in acts and turn.shared_run is None:
+    if "CONFIRM_SQL" in acts and turn.run_seq is None:
         raise DialogueError("order", "CONFIRM_SQL needs a result table: run the SQL and send the result first.")
     if "CONFIRM_SQL" in acts and settings.CHASE_PHENOMENA_REQUIRED and "contextual_phenomena" not in turn.labels:
         raise DialogueError("order", "Set the question's contextual phenomena before confirming its SQL.")
-    payload = log.response_payload(turn.seq, text, acts, turn.shared_run, log.draft_use(turn.draft, text))
+    payload = log.response_payload(turn.seq, text, acts, turn.run_seq, log.draft_use(turn.draft, text))
     response = post.record(EventKind.RESPONSE, payload)
-    if not (response[1] and turn.shared_run and "CONFIRM_SQL" in acts and assist.recommendations_enabled()):
+    if not (response[1] and turn.run_seq and "CONFIRM_SQL" in acts and assist.recommendations_enabled()):
         return [response]
 
     def recommended():
@@ -427,7 +420,7 @@ def _post_response(post: _Post):
         recommendation = assist.recommendation_next(
             database=post.dialogue.database,
             turn=turn.seq,
-            sql=_run_sql(post.dialogue, turn.shared_run),
+            sql=log.run_sql(post.dialogue, turn.run_seq),
             offered=[],
         )
         return [] if recommendation is None else [post.record_server(EventKind.RECOMMENDATION, recommendation)]
@@ -445,7 +438,7 @@ def _post_recommend(post: _Post):
     recommendation = assist.recommendation_next(
         database=post.dialogue.database,
         turn=turn.seq,
-        sql=_run_sql(post.dialogue, turn.shared_run),
+        sql=log.run_sql(post.dialogue, turn.run_seq),
         offered=offered,
     )
     if recommendation is None:
@@ -486,7 +479,7 @@ def _post_turn_labels(post: _Post):
     labels = {}
     try:
         if "intent" in post.message:
-            if not turn.shared_run:
+            if not turn.run_seq:
                 raise LabelError("an intent is the relation between two SQL turns: send this turn's result first")
             labels["intent"] = check_intent(post.message["intent"])
         if "contextual_phenomena" in post.message:

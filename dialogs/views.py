@@ -16,7 +16,7 @@ from annotation.acts import (
     RESPONSE_GUIDE,
     acts_with_keys,
 )
-from annotation.jsonfile import parse_json
+from annotation.jsonfile import request_json_object
 from annotation.models import Role
 from annotation.roles import participants_only, role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
@@ -205,12 +205,9 @@ def _solo_of(request, dialogue_id) -> Dialogue:
 
 def _json_body(request) -> dict:
     try:
-        body = parse_json(request.body or b"{}", source="The request body")
+        return request_json_object(request.body)
     except ValidationError as exc:
         raise _BadRequest(exc.messages[0]) from None
-    if not isinstance(body, dict):
-        raise _BadRequest("The request body must be a JSON object.")
-    return body
 
 
 class _BadRequest(Exception):

@@ -17,7 +17,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from annotation.models import Role
-from dialogs.log import DialogueRecord, LogEvent, dialogue_replay
+from dialogs.log import DialogueRecord, LogEvent, dialogue_replay, runs_summarised
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from review.models import ReviewStage, TurnAnnotation
 
@@ -77,14 +77,7 @@ def dialogue_records(queryset: QuerySet[Dialogue], *, timestamps: bool = True) -
     )
     # A run's result table is only needed as the worker was shown it (in result_shared): leaving the copy in the
     # run's payload in the database halves the JSON to decode.
-    runs = base.filter(kind=EventKind.SQL_RUN).exclude(author_role=Role.REVIEWER).values_list(
-        "dialogue_id", "seq", "kind", "payload__sql", "payload__turn", "payload__result__ok",
-        "payload__result__row_count", "author_role", moment, "author_id",
-    )  # fmt: skip
-    run_rows = (
-        (dialogue_id, seq, kind, {"sql": sql, "turn": turn, "result": {"ok": ok, "row_count": count}}, role, at, who)
-        for dialogue_id, seq, kind, sql, turn, ok, count, role, at, who in runs.iterator(chunk_size=5000)
-    )
+    run_rows = runs_summarised(base.filter(kind=EventKind.SQL_RUN).exclude(author_role=Role.REVIEWER), moment=moment)
     # A reviewer's run of a corrected query is read whole: its table replaces the one the worker was shown.
     reviewer_runs = base.filter(kind=EventKind.SQL_RUN, author_role=Role.REVIEWER).values_list(
         "dialogue_id", "seq", "kind", "payload", "author_role", moment, "author_id"

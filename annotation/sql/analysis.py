@@ -2,6 +2,9 @@
 
 Validation (sqlglot, against the schema), the Spider encoding, `query_toks_no_value`, hardness and, when a database
 file is given, a sandboxed execution. `manage.py sql_inspect`, goal import and the expert's editor all come here.
+
+`sql_run` is the one way the platform runs a person's SQL: the inspection's execution, and a room's or a
+reviewer's run (`dialogs.room.sql_run_result`, which cuts the table to what a room stores and sends).
 """
 
 from pathlib import Path
@@ -22,6 +25,27 @@ def hardness_of(sql: str, schema: dict) -> str:
         return _hardness(encode_sql(sql, schema))
     except SpiderEncodingError as exc:
         raise SqlAnalysisError(str(exc)) from exc
+
+
+def sql_run(db_path: Path | str, sql: str, *, schema: dict | None = None, count: bool = False) -> dict:
+    """Run `sql` in the sandbox and return the result as a JSON-safe dict (SandboxResult.to_dict()).
+
+    With `count`, a truncated result is counted in full (`total_rows`; None when counting fails) so screens can say
+    "showing N of M". With `schema`, a query that runs but cannot be encoded under the Spider protocol carries
+    `spider_error`: final validation would refuse it, so the person writing it is told now rather than at review.
+    Blocks for as long as the SQL runs (up to SANDBOX_TIMEOUT_MS, once more for the count).
+    """
+    result = execute(db_path, sql).to_dict()
+    if count and result["ok"] and result["truncated"]:
+        # The person's own SQL, counted in the same read-only sandbox: nothing is injected that they could not run.
+        counted = execute(db_path, f"SELECT count(*) FROM ({sql.rstrip().rstrip(';')})")  # noqa: S608
+        result["total_rows"] = counted.rows[0][0] if counted.ok else None
+    if schema is not None and result["ok"]:
+        try:
+            encode_sql(sql, schema)
+        except SpiderEncodingError as exc:
+            result["spider_error"] = str(exc)
+    return result
 
 
 def inspect_sql(
@@ -50,15 +74,15 @@ def inspect_sql(
         report["hardness"] = None
         report["encoding_error"] = str(exc)
     if db_path is not None:
-        result = execute(db_path, sql)
+        result = sql_run(db_path, sql)  # encoded above already, and a report shows no full count
         report["execution"] = {
-            "ok": result.ok,
-            "columns": result.columns,
-            "row_count": result.row_count,
-            "truncated": result.truncated,
-            "elapsed_ms": round(result.elapsed_ms, 2),
-            "rows": result.rows if rows_shown is None else result.rows[:rows_shown],
-            "error": result.error,
+            "ok": result["ok"],
+            "columns": result["columns"],
+            "row_count": result["row_count"],
+            "truncated": result["truncated"],
+            "elapsed_ms": round(result["elapsed_ms"], 2),
+            "rows": result["rows"] if rows_shown is None else result["rows"][:rows_shown],
+            "error": result["error"],
         }
     report["ok"] = bool(
         report["validation"]["ok"] and report["sql"] is not None and report.get("execution", {"ok": True})["ok"]

@@ -280,7 +280,7 @@ def test_sql_for_an_ended_dialogue_is_refused_before_it_runs(goals, monkeypatch)
     def must_not_run(*args, **kwargs):
         raise AssertionError("the sandbox ran SQL for a dialogue that has ended")
 
-    monkeypatch.setattr(room, "execute", must_not_run)
+    monkeypatch.setattr(room, "sql_run", must_not_run)
     for seen in (dialogue, Dialogue.objects.get(pk=dialogue.pk)):  # the poster's own copy, and a fresh one
         with pytest.raises(DialogueError) as caught:
             _post(seen, erin, type="sql_run", id="late", turn=turn, sql="SELECT 1")

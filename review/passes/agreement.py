@@ -55,10 +55,9 @@ def _rows_key(table: dict | None) -> str | None:
     return hashlib.blake2b(json.dumps(rows).encode(), digest_size=12).hexdigest()
 
 
-def _execution_match(correction, turn, runs: dict) -> bool:
+def _execution_match(correction, turn) -> bool:
     """Whether a corrected query's run returns the same rows (in any order) as the result the worker was shown."""
-    run = runs.get(correction.run)
-    corrected = (run.payload.get("result") if run is not None else None) or None
+    corrected = correction.run_result or None
     return corrected is not None and _rows_key(corrected) == _rows_key(turn.original.get("query_shown"))
 
 
@@ -119,7 +118,6 @@ def _compute() -> dict:
     kappa_pairs: dict[int, list] = defaultdict(list)  # pass k -> (acts after k-1, acts after k)
     final: dict[int, tuple[str, str]] = {}
     for record in records:
-        runs = {event.seq: event for event in record.events if event.kind == "sql_run"}
         for number, reviewer, decision, reason in by_dialogue[record.id]:
             final[record.id] = (decision, reason)
             for bucket in (per_pass[number], per_reviewer[(number, reviewer)]):
@@ -134,7 +132,7 @@ def _compute() -> dict:
                 for correction in turn.corrections:
                     if correction.field != "query" or correction.review_pass != number:
                         continue
-                    same = _execution_match(correction, turn, runs)
+                    same = _execution_match(correction, turn)
                     for bucket in (per_pass[number], per_reviewer[(number, reviewer)]):
                         bucket["queries_corrected"] += 1
                         bucket["execution_match"] += int(same)
@@ -155,7 +153,7 @@ def _compute() -> dict:
             for correction in corrections:
                 if correction.field == "query":
                     expert["queries_corrected"] += 1
-                    expert["execution_match"] += int(_execution_match(correction, turn, runs))
+                    expert["execution_match"] += int(_execution_match(correction, turn))
 
     def shaped(bucket: dict) -> dict:
         turns = bucket["turns"] or 1

@@ -147,9 +147,7 @@ def _earlier_reviewers(review: DialogueReview) -> set[int]:
     people = set(
         ReviewPass.objects.filter(review=review, number__lt=review.pass_number).values_list("reviewer_id", flat=True)
     )
-    corrections = Event.objects.filter(dialogue_id=review.dialogue_id, kind=EventKind.CORRECTION).values_list(
-        "author_id", "payload__pass"
-    )
+    corrections = log.correction_passes(Event.objects.filter(dialogue_id=review.dialogue_id))
     people.update(author for author, number in corrections if number is not None and number < review.pass_number)
     return people
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from annotation.acts import CONTEXTUAL_PHENOMENA, INTENT_CATEGORY_NAMES, SYSTEM_ACTS, USER_ACTS
-from annotation.jsonfile import parse_json
+from annotation.jsonfile import request_json_object
 from annotation.roles import can, role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
@@ -160,10 +160,10 @@ def correct(request, dialogue_id):
     """One correction, sent as JSON {turn, field, value, reason} by the review screen."""
     item = get_object_or_404(Dialogue.objects.select_related("database"), pk=dialogue_id)
     try:
-        body = parse_json(request.body or b"{}", source="the request body")
+        body = request_json_object(request.body)
     except ValidationError:
         body = None
-    if not isinstance(body, dict) or not isinstance(body.get("turn"), int) or "field" not in body:
+    if body is None or not isinstance(body.get("turn"), int) or "field" not in body:
         return JsonResponse({"error": "invalid", "message": "Send JSON with 'turn', 'field' and 'value'."}, status=400)
     try:
         event = passes.review_correct(

@@ -14,7 +14,7 @@ from itertools import groupby
 from django.db import IntegrityError, transaction
 
 from annotation.models import User
-from dialogs.log import answered_questions, dialogue_turns
+from dialogs.log import QUESTION_KINDS, answered_questions, dialogue_turns
 from dialogs.models import (
     ENDED_STATUSES,
     Campaign,
@@ -22,15 +22,10 @@ from dialogs.models import (
     Dialogue,
     DialogueStatus,
     Event,
-    EventKind,
     LobbyEntry,
 )
 from review.models import BonusPaidDialogue, BonusPayout, BonusPayoutRow, ReviewStage
 from review.payments.csv_files import csv_text
-
-# The events a question's standing is read from (its acts, its answer, a drop, a reviewer's correction of those):
-# what `answered_questions` reads. Result tables, the bulk of a log, are left in the database.
-_QUESTION_KINDS = (EventKind.UTTERANCE, EventKind.USER_ACTS, EventKind.RESPONSE, EventKind.DROP, EventKind.CORRECTION)
 
 
 @dataclass(frozen=True)
@@ -191,7 +186,7 @@ def bonus_reason(campaign: Campaign, earning: int) -> str:
 def _answered_per_dialogue(dialogue_ids: list[int]) -> dict[int, int]:
     """Dialogue id → its answered questions (`dialogs.log.answered_questions`), from one streamed read of the logs."""
     events = (
-        Event.objects.filter(dialogue_id__in=dialogue_ids, kind__in=_QUESTION_KINDS)
+        Event.objects.filter(dialogue_id__in=dialogue_ids, kind__in=QUESTION_KINDS)
         .order_by("dialogue_id", "seq")
         .only("dialogue_id", "seq", "kind", "payload")
     )
