@@ -16,7 +16,7 @@ from annotation.sql.check import SqlCheck, result_digest
 from annotation.sql.encoding import limit_as_one
 from annotation.sql.spider import query_toks_no_value as _query_toks_no_value
 from annotation.tokens import utterance_toks
-from dialogs.log import DialogueRecord, StateTurn
+from dialogs.log import LABEL_FIELDS, DialogueRecord, StateTurn, UserTurn
 
 
 @lru_cache(maxsize=50_000)
@@ -107,6 +107,17 @@ def plan_turns(records: list[DialogueRecord], checks: dict[tuple[str, str], SqlC
     return plan
 
 
+def release_records(
+    fmt: str, records: list[DialogueRecord], plan: Plan, *, cosql_solo: bool = False
+) -> list[DialogueRecord]:
+    """The dialogues the files of format `fmt` hold, in the order they are written: those with at least one exported
+    SQL turn, solo sequences left out of CoSQL's unless `cosql_solo` (they have no real user, and CoSQL's files are
+    about the user's acts and the system's responses). A format's every file, its gold, its tables.json and its
+    database/ folder hold these and only these ("gold" alone holds every exported dialogue)."""
+    leave_out_solo = fmt == "cosql" and not cosql_solo
+    return [record for record in records if plan.turns[record.id] and not (leave_out_solo and record.mode == "solo")]
+
+
 def encoded_sql(check: SqlCheck, limit_mode: str) -> dict:
     return limit_as_one(check.encoded) if limit_mode == "one" else check.encoded
 
@@ -164,10 +175,11 @@ def cosql_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, lim
 def chase_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, limit_mode: str) -> dict:
     """A CHASE record. Labels come from the room's log where they were collected there (the expert's, else what was
     detected), else from the turn's imported annotation, and are present but empty where neither has them; spans
-    (schema_linking) are only kept while the text they index is unchanged."""
+    (schema_linking) index this record's `utterance_toks` (see chase_links)."""
     turns = []
     for turn in planned:
         annotation = _annotation(record, turn)
+        tokens = turn_tokens(record, turn)
         labels = {
             "contextual_phenomena": [],
             "schema_linking": [],
@@ -184,7 +196,7 @@ def chase_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, lim
             if annotation.utterance == turn.state.utterance:
                 labels["schema_linking"] = list(annotation.schema_linking or [])
             question_id = annotation.question_id or question_id
-        labels.update(_collected_chase_labels(turn.state))
+        labels.update(_collected_chase_labels(turn.state, tokens))
         turns.append(
             {
                 **labels,
@@ -193,7 +205,7 @@ def chase_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, lim
                 "question_id": question_id,
                 "sql": encoded_sql(turn.check, limit_mode),
                 "utterance": turn.state.utterance,
-                "utterance_toks": turn_tokens(record, turn),
+                "utterance_toks": tokens,
             }
         )
     return {
@@ -212,21 +224,53 @@ def _final(record: DialogueRecord, planned: list[PlannedTurn]) -> dict:
     return {"query": last.sql, "utterance": last.utterance}
 
 
-def _collected_chase_labels(state) -> dict:
+def _collected_chase_labels(state: StateTurn, tokens: list[str]) -> dict:
     """The CHASE labels a turn got in the room (or in review), in the release's vocabulary: the intent as CHASE's
     label of its category (detected from the SQL unless a person changed it). Schema links go only once a person
-    confirmed them (proposals are a starting point, not a label), and only with a turn whose text is the one they
-    index (not folded with a clarification, not corrected)."""
+    confirmed them (proposals are a starting point, not a label), moved onto `tokens`, the record's tokens (a turn
+    folded with its clarification starts with the question and the clarification)."""
     labels = state.turn.labels
     collected = {}
     if labels.get("intent"):
         collected["intent"] = CHASE_INTENT_LABELS[labels["intent"]["category"]]
     if "contextual_phenomena" in labels:
         collected["contextual_phenomena"] = list(labels["contextual_phenomena"])
-    confirmed = "schema_linking" in state.turn.confirmed
-    if confirmed and not state.folded and "utterance" not in state.turn.original:
-        collected["schema_linking"] = list(labels["schema_linking"])
+    if "schema_linking" in carried_labels(state.turn):
+        moved = chase_links(labels["schema_linking"], own=utterance_toks(state.turn.text), tokens=tokens)
+        if moved is not None:
+            collected["schema_linking"] = moved
     return collected
+
+
+def carried_labels(turn: UserTurn) -> set[str]:
+    """The labels a person set on `turn` that the CHASE export carries: every confirmed one, except schema links
+    set before a reviewer corrected the turn's text and not set again since (they index words that are gone)."""
+    carried = set(turn.confirmed) & set(LABEL_FIELDS)
+    if "schema_linking" in carried and "utterance" in turn.original:
+        text_changed = max(c.seq for c in turn.corrections if c.field == "utterance")
+        relinked = [c.seq for c in turn.corrections if c.field == "schema_linking"]
+        if not relinked or max(relinked) < text_changed:
+            carried.discard("schema_linking")
+    return carried
+
+
+def chase_links(spans: list[dict], *, own: list[str], tokens: list[str]) -> list[dict] | None:
+    """Schema-linking spans over `own` (the tokens of the turn's own text, which the room and review check them
+    against) moved onto `tokens` (the record's `utterance_toks`, which a fold prefixes with the question and the
+    clarification). The own tokens normally end the folded ones, so every span moves by the same offset; where the
+    tokeniser read the folded text differently (a Chinese part makes it split the whole text by character), each
+    span is looked up by its words, the last occurrence first. None when a span's words are not found."""
+    if len(tokens) >= len(own) and tokens[len(tokens) - len(own) :] == own:
+        offset = len(tokens) - len(own)
+        return [{**span, "beg": span["beg"] + offset, "end": span["end"] + offset} for span in spans]
+    moved = []
+    for span in spans:
+        words = own[span["beg"] : span["end"] + 1]
+        starts = [i for i in range(len(tokens) - len(words), -1, -1) if tokens[i : i + len(words)] == words]
+        if not words or not starts:
+            return None
+        moved.append({**span, "beg": starts[0], "end": starts[0] + len(words) - 1})
+    return moved
 
 
 INTERACTION_BUILDERS = {"sparc": sparc_interaction, "cosql": cosql_interaction, "chase": chase_interaction}
@@ -237,12 +281,12 @@ def gold_text(interactions: list[tuple[str, list[str]]]) -> str:
     with one: an older evaluator drops the last interaction otherwise). Line breaks and tabs in SQL become spaces."""
     blocks = []
     for db_id, queries in interactions:
-        lines = "".join(f"{_one_line(sql)}\t{db_id}\n" for sql in queries)
+        lines = "".join(f"{one_line(sql)}\t{db_id}\n" for sql in queries)
         blocks.append(lines + "\n")
     return "".join(blocks)
 
 
-def _one_line(sql: str) -> str:
+def one_line(sql: str) -> str:
     return sql.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
 
 

@@ -57,7 +57,16 @@ def export_status(export: Export) -> dict:
         "file_size": export.file_size,
         "counts": (export.report or {}).get("counts", {}),
         "problem_count": len((export.report or {}).get("problems", [])),
+        "release_check": export_release_check(export),
     }
+
+
+def export_release_check(export: Export) -> dict | None:
+    """Whether the files of an export agreed with one another ({"ok", "count"}), or None before it was checked."""
+    check = (export.report or {}).get("release_check")
+    if check is None:
+        return None
+    return {"ok": bool(check.get("ok")), "count": check.get("count", len(check.get("disagreements", [])))}
 
 
 def statistics_for(

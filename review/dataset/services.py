@@ -28,8 +28,10 @@ from django.utils import timezone
 from annotation.models import Database, User
 from annotation.sql.check import check_queries
 from annotation.sql.spider import LIMIT_MODES
+from dialogs.log import DialogueRecord
 from review.dataset import formats as dataset_formats
 from review.dataset import selectors, validation, writer
+from review.dataset.release_check import ReleaseCheckFailed, release_check
 from review.dataset.splits import SPLITS, SplitError, check_split_map, split_databases
 from review.models import DatasetFormat, Export
 from review.records import DEFAULT_STATUSES, ORIGINS, SELECTION_STATUS_VALUES, dialogue_records, dialogue_selection
@@ -141,6 +143,8 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
 
     Every SQL-grounded turn's SQL is re-encoded and re-executed in the sandbox first; turns that fail are reported
     (and left out unless `sql_errors` is "keep"). Every file is validated against its schema before it is written.
+    Then the release check reads the files back (review.dataset.release_check): when they disagree with one another
+    the report, written all the same, lists how, and ReleaseCheckFailed (a ValidationError) carries it.
     Raises ValidationError when the request cannot be met (e.g. a split file that misses a database) and
     validation.SchemaViolation if something built does not match its schema.
     """
@@ -201,14 +205,31 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
         progress=lambda done, total: phase("Writing files", done / total),
     )
     timings["write_s"] = time.perf_counter() - mark
-    # Counts of what the files hold: a selected dialogue none of whose SQL turns could be exported is not in them.
-    exported = [record for record in records if plan.turns[record.id]]
+    mark = time.perf_counter()
+    check, held = release_check(
+        out_dir,
+        formats_wanted=options["formats"],
+        records=records,
+        plan=plan,
+        split_of=split_of,
+        databases=databases,
+        cosql_solo=options.get("cosql_solo", False),
+    )
+    timings["check_release_s"] = time.perf_counter() - mark
+    # Counts of what the files hold: a selected dialogue none of whose SQL turns could be exported is in none of
+    # them, and one a format leaves out (a solo sequence in CoSQL's) only in the others.
+    exported: dict[int, DialogueRecord] = {}
+    interaction_formats, gold_formats = writer.release_formats(options["formats"])
+    cosql_solo = options.get("cosql_solo", False)
+    for fmt in dict.fromkeys([*interaction_formats, *gold_formats]):
+        exported.update((r.id, r) for r in dataset_formats.release_records(fmt, records, plan, cosql_solo=cosql_solo))
+    used = {record.db_id for record in exported.values()}
     split_counts = {split: {"dialogues": 0, "databases": 0, "selected": 0} for split in SPLITS}
-    for db_id in db_ids:
+    for db_id in used:
         split_counts[split_of[db_id]]["databases"] += 1
     for record in records:
         split_counts[split_of[record.db_id]]["selected"] += 1
-    for record in exported:
+    for record in exported.values():
         split_counts[split_of[record.db_id]]["dialogues"] += 1
     report = {
         "options": options,
@@ -216,21 +237,27 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
         "counts": {
             "dialogues": len(exported),
             "dialogues_selected": len(records),
-            "databases": len(db_ids),
+            "databases": len(used),
+            "databases_selected": len(db_ids),
             "distinct_sql": len(checks),
-            "schema_only_databases": sum(1 for database in databases if not database.has_file),
+            "schema_only_databases": sum(1 for db_id in used if not by_id[db_id].has_file),
             **plan.counts,
         },
         "splits": split_counts,
+        # What each format's files hold, as read back by the release check.
+        "formats": held,
+        "release_check": check,
         "split_of": split_of,
         # Which revision of each dialogue the release holds: the sequence number of the newest event of its log
         # (corrections included) when it was read.
-        "revisions": {str(record.id): record.revision for record in exported},
+        "revisions": {str(record.id): record.revision for record in exported.values()},
         "problems": plan.problems,
         "files": files,
         "timings": {**timings, "total_s": time.perf_counter() - started},
     }
     writer.write_json(out_dir / "export_report.json", report, kind=None, indent=1)
+    if not check["ok"]:
+        raise ReleaseCheckFailed(report)
     return report
 
 
@@ -357,6 +384,9 @@ def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
         _remove_leftovers(folder, export_id, token)
     except _LeaseLost:
         logger.info("export %s: another run took over; this one stops", export_id)
+    except ReleaseCheckFailed as exc:
+        # The report goes with the failure: the page lists what disagrees (no zip is published).
+        _fail(export_id, token, exc.messages[0], report=exc.report)
     except (ValidationError, validation.SchemaViolation, SplitError) as exc:
         _fail(export_id, token, " ".join(getattr(exc, "messages", [str(exc)])))
     except Exception as exc:  # anything else: say what happened, keep the traceback in the log
@@ -369,9 +399,10 @@ def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
     return Export.objects.get(pk=export_id)
 
 
-def _fail(export_id: int, token: str, message: str) -> None:
+def _fail(export_id: int, token: str, message: str, *, report: dict | None = None) -> None:
+    extra = {"report": report} if report is not None else {}
     Export.objects.filter(pk=export_id, run_token=token).update(
-        state=Export.State.FAILED, message=message[:5000], finished_at=timezone.now()
+        state=Export.State.FAILED, message=message[:5000], finished_at=timezone.now(), **extra
     )
 
 

@@ -1,13 +1,17 @@
 """Writing an export's folder tree, one sub-folder per format, each file checked against its schema as written.
 
-    cosql_dataset/ cosql_all_info_dialogs.json, sql_state_tracking/, user_intent_prediction/,
-                   system_response_generation/ (cosql_{train,dev,test}.json each), tables.json, database/
-    sparc/         train.json, dev.json, test.json, tables.json, database/
-    chase/         chase_{train,dev,test}.json, chase_tables.json, database/ (for databases that have a file)
-    gold/          {train,dev,test}_gold.txt
+    cosql_dataset/ cosql_all_info_dialogs.json, sql_state_tracking/ (cosql_{train,dev,test}.json, and with gold
+                   {train,dev,test}_gold.txt), user_intent_prediction/, system_response_generation/
+                   (cosql_{train,dev,test}.json each), tables.json, database/
+    sparc/         train.json, dev.json, test.json (+ {train,dev,test}_gold.txt), tables.json, database/
+    chase/         chase_{train,dev,test}.json (+ chase_{train,dev,test}_gold.txt), chase_tables.json, database/
+    gold/          {train,dev,test}_gold.txt: only when gold is the one format asked for (every exported dialogue)
     export_report.json
 
-`database/<db_id>/` holds `<db_id>.sqlite` and `schema.sql`, as in the releases.
+Each format's files, its gold, its tables and its database/ hold the same dialogues and databases
+(formats.release_records): the gold goes with the format it grades, beside the tables and databases an evaluator
+is given with it. `database/<db_id>/` holds `<db_id>.sqlite` and `schema.sql`, as in the releases, for every
+database the format's files use that has a file (a schema-only one is in the tables file only).
 """
 
 from __future__ import annotations
@@ -23,6 +27,33 @@ from review.dataset import formats, validation
 from review.dataset.splits import SPLITS
 
 FOLDERS = {"cosql": "cosql_dataset", "sparc": "sparc", "chase": "chase", "gold": "gold"}
+STATE_FILES = {
+    "cosql": "cosql_dataset/sql_state_tracking/cosql_{split}.json",
+    "sparc": "sparc/{split}.json",
+    "chase": "chase/chase_{split}.json",
+}
+GOLD_FILES = {
+    "cosql": "cosql_dataset/sql_state_tracking/{split}_gold.txt",
+    "sparc": "sparc/{split}_gold.txt",
+    "chase": "chase/chase_{split}_gold.txt",
+    "gold": "gold/{split}_gold.txt",
+}
+TABLES_FILES = {"cosql": "cosql_dataset/tables.json", "sparc": "sparc/tables.json", "chase": "chase/chase_tables.json"}
+COSQL_SPLIT_FILES = {
+    "cosql_user_intent": "cosql_dataset/user_intent_prediction/cosql_{split}.json",
+    "cosql_response_generation": "cosql_dataset/system_response_generation/cosql_{split}.json",
+}
+COSQL_ALL_INFO = "cosql_dataset/cosql_all_info_dialogs.json"
+
+
+def release_formats(formats_wanted: list[str]) -> tuple[list[str], list[str]]:
+    """(the interaction formats of a release, the formats whose gold it holds). Gold files grade one format's
+    interactions, so they go with each interaction format asked for; asked for alone, they hold every exported
+    dialogue."""
+    interactions = [fmt for fmt in formats_wanted if fmt in STATE_FILES]
+    if "gold" not in formats_wanted:
+        return interactions, []
+    return interactions, interactions or ["gold"]
 
 
 def write_json(path: Path, data, *, kind: str | None, sort_keys: bool = False, indent: int | None = 1) -> None:
@@ -64,11 +95,9 @@ def write_export(
     validation.SchemaViolation if anything built does not match its schema: nothing invalid is ever offered."""
     out_dir = Path(out_dir)
     written: list[str] = []
-    by_split: dict[str, list[DialogueRecord]] = {split: [] for split in SPLITS}
-    for record in records:
-        by_split[split_of[record.db_id]].append(record)
-    tables = [database.schema for database in sorted(databases, key=lambda db: db.db_id)]
-    steps = len(formats_wanted) + 1
+    by_id = {database.db_id: database for database in databases}
+    interaction_formats, gold_formats = release_formats(formats_wanted)
+    steps = len(interaction_formats) + (1 if gold_formats == ["gold"] else 0)
     step = 0
 
     def done(path: Path) -> None:
@@ -80,70 +109,70 @@ def write_export(
         if progress:
             progress(step, steps)
 
-    for fmt in formats_wanted:
+    def by_split(held: list[DialogueRecord]) -> dict[str, list[DialogueRecord]]:
+        split = {name: [] for name in SPLITS}
+        for record in held:
+            split[split_of[record.db_id]].append(record)
+        return split
+
+    def write_gold(fmt: str, held: dict[str, list[DialogueRecord]]) -> None:
+        for split in SPLITS:
+            pairs = [(record.db_id, [turn.state.sql for turn in plan.turns[record.id]]) for record in held[split]]
+            text = formats.gold_text(pairs)
+            path = out_dir / GOLD_FILES[fmt].format(split=split)
+            problems = validation.gold_errors(text)
+            if problems:
+                raise validation.SchemaViolation(f"{path.name}: " + "; ".join(problems))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            done(path)
+
+    if gold_formats == ["gold"]:
+        write_gold("gold", by_split(formats.release_records("gold", records, plan)))
+        advance()
+    for fmt in interaction_formats:
         folder = out_dir / FOLDERS[fmt]
-        if fmt == "gold":
-            for split in SPLITS:
-                pairs = [
-                    (record.db_id, [turn.state.sql for turn in plan.turns[record.id]])
-                    for record in by_split[split]
-                    if plan.turns[record.id]
-                ]
-                text = formats.gold_text(pairs)
-                problems = validation.gold_errors(text)
-                if problems:
-                    raise validation.SchemaViolation(f"{split}_gold.txt: " + "; ".join(problems))
-                path = folder / f"{split}_gold.txt"
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(text, encoding="utf-8")
-                done(path)
-            advance()
-            continue
         build = formats.INTERACTION_BUILDERS[fmt]
         limit_mode = limit_modes[fmt]
-        # A solo sequence has no real user: CoSQL's files (dialogue acts, responses) take it only when asked.
-        leave_out_solo = fmt == "cosql" and not cosql_solo
+        held = formats.release_records(fmt, records, plan, cosql_solo=cosql_solo)
+        held_by_split = by_split(held)
         for split in SPLITS:
-            kept = [record for record in by_split[split] if not (leave_out_solo and record.mode == "solo")]
-            interactions = [
-                build(record, plan.turns[record.id], limit_mode=limit_mode) for record in kept if plan.turns[record.id]
-            ]
+            kept = held_by_split[split]
+            interactions = [build(record, plan.turns[record.id], limit_mode=limit_mode) for record in kept]
+            path = out_dir / STATE_FILES[fmt].format(split=split)
             if fmt == "cosql":
-                path = folder / "sql_state_tracking" / f"cosql_{split}.json"
                 write_json(path, interactions, kind="cosql_state_tracking")
                 done(path)
                 intents = [item for record in kept for item in formats.user_intent_items(record)]
-                path = folder / "user_intent_prediction" / f"cosql_{split}.json"
+                path = out_dir / COSQL_SPLIT_FILES["cosql_user_intent"].format(split=split)
                 write_json(path, intents, kind="cosql_user_intent", indent=None)
                 done(path)
                 responses = [item for record in kept for item in formats.response_items(record, plan.turns[record.id])]
-                path = folder / "system_response_generation" / f"cosql_{split}.json"
+                path = out_dir / COSQL_SPLIT_FILES["cosql_response_generation"].format(split=split)
                 # Compact, like the all-info file: it holds result tables, and only the unindented path of the json
                 # module is written in C (indenting these took seconds on a CoSQL-sized corpus).
                 write_json(path, responses, kind="cosql_response_generation", indent=None)
                 done(path)
             elif fmt == "sparc":
-                path = folder / f"{split}.json"
                 write_json(path, interactions, kind="sparc")
                 done(path)
             else:
-                path = folder / f"chase_{split}.json"
                 write_json(path, interactions, kind="chase", sort_keys=True)
                 done(path)
+        if fmt in gold_formats:
+            write_gold(fmt, held_by_split)
         if fmt == "cosql":
             # The largest file (every result table): written compactly, which also keeps it on the fast C encoder.
-            path = folder / "cosql_all_info_dialogs.json"
+            path = out_dir / COSQL_ALL_INFO
             write_json(
-                path,
-                {str(r.id): formats.all_info_dialogue(r) for r in records if not (leave_out_solo and r.mode == "solo")},
-                kind="cosql_all_info",
-                indent=None,
+                path, {str(r.id): formats.all_info_dialogue(r) for r in held}, kind="cosql_all_info", indent=None
             )
             done(path)
-        path = folder / ("chase_tables.json" if fmt == "chase" else "tables.json")
-        write_json(path, tables, kind="tables")
+        used = [by_id[db_id] for db_id in sorted({record.db_id for record in held})]
+        path = out_dir / TABLES_FILES[fmt]
+        write_json(path, [database.schema for database in used], kind="tables")
         done(path)
-        write_databases(folder, databases)
+        write_databases(folder, used)
         written.extend(
             path.relative_to(out_dir).as_posix() for path in sorted((folder / "database").rglob("*")) if path.is_file()
         )

@@ -115,3 +115,68 @@ def test_collected_labels_round_trip_through_the_chase_export_and_import(labelle
         {key: turn[key] for key in ("intent", "contextual_phenomena", "schema_linking", "utterance", "query")}
         for turn in first_export["interaction"]
     ]
+
+
+def test_confirmed_links_of_a_turn_folded_with_its_clarification_survive_in_the_chase_export(open_room, tmp_path):
+    room = open_room("dorm_demo")
+    vague = room.ask("Which are the big dorms?")
+    room.clarify(vague, "Do you mean dorms with more than 100 students capacity?")
+    answer = room.ask("yes, the big dorms")
+    room.answer(answer, "SELECT dorm_name FROM dorm WHERE student_capacity > 100")
+    dorm_table = room.dialogue.database.schema["table_names_original"].index("dorm")
+    link = {"beg": 4, "end": 4, "entity": {"tableId": dorm_table, "value": "dorm"}, "type": "table"}
+    room.send(room.dialogue.expert, type="turn_labels", turn=answer, schema_linking=[link])
+    room.end(approve=False)
+    options = export_options_clean(formats=["chase"], statuses=["completed"], split_map={"dorm_demo": "dev"})
+    report = dataset_build(options=options, out_dir=tmp_path)
+    [item] = json.loads((tmp_path / "chase" / "chase_dev.json").read_text(encoding="utf-8"))
+    [turn] = item["interaction"]
+    assert turn["utterance"].startswith("Which are the big dorms? | Do you mean")
+    [span] = turn["schema_linking"]
+    # The span now indexes the folded utterance's tokens: the same word, further on.
+    assert turn["utterance_toks"][span["beg"] : span["end"] + 1] == ["dorms"]
+    assert span["beg"] == len(turn["utterance_toks"]) - 1
+    assert (span["entity"], span["type"]) == (link["entity"], "table")
+    assert report["release_check"]["ok"]
+
+
+def test_the_release_check_fails_an_export_that_loses_a_confirmed_label(labelled, tmp_path, monkeypatch):
+    from review.dataset import formats
+    from review.dataset.release_check import ReleaseCheckFailed
+
+    dialogue, _, second = labelled
+    options = export_options_clean(formats=["chase", "gold"], statuses=["completed"], split_map={"dorm_demo": "dev"})
+    assert dataset_build(options=options, out_dir=tmp_path / "a")["release_check"]["ok"]
+    # As the export was before: a builder that drops the links of a turn (here every turn).
+    real = formats._collected_chase_labels
+    monkeypatch.setattr(
+        formats,
+        "_collected_chase_labels",
+        lambda state, tokens: {k: v for k, v in real(state, tokens).items() if k != "schema_linking"},
+    )
+    with pytest.raises(ReleaseCheckFailed) as caught:
+        dataset_build(options=options, out_dir=tmp_path / "b")
+    assert caught.value.report["release_check"]["disagreements"] == [
+        f"chase/chase_dev.json: dialogue {dialogue.pk} (dorm_demo), turn {second}: "
+        "1 confirmed schema link not in the file"
+    ]
+
+
+def test_links_set_before_the_text_was_corrected_are_left_out_and_links_set_again_are_kept(labelled, tmp_path):
+    dialogue, _, second = labelled
+    review_sync()
+    rita = reviewer("rita")
+    review_claim(reviewer=rita, dialogue=dialogue)
+    options = export_options_clean(formats=["chase"], statuses=["completed"], split_map={"dorm_demo": "dev"})
+
+    def links(out):
+        report = dataset_build(options=options, out_dir=out)
+        assert report["release_check"]["ok"]
+        [item] = json.loads((out / "chase" / "chase_dev.json").read_text(encoding="utf-8"))
+        return item["interaction"][1]["schema_linking"]
+
+    review_correct(reviewer=rita, dialogue=dialogue, turn=second, field="utterance", value="What is the age of them?")
+    assert links(tmp_path / "a") == []  # the confirmed span indexed "age" in the old text
+    span = {"beg": 3, "end": 3, "type": "column", "entity": {"columnId": 4, "value": "age"}}
+    review_correct(reviewer=rita, dialogue=dialogue, turn=second, field="schema_linking", value=[span])
+    assert links(tmp_path / "b") == [span]

@@ -115,7 +115,7 @@ def test_gold_files_have_one_line_per_turn_and_a_blank_line_after_each_interacti
     room.answer(turn, "SELECT count(*)\nFROM dorm")
     room.end()
     out, _ = build(tmp_path, split_map={"dorm_demo": "dev"})
-    text = (out / "gold" / "dev_gold.txt").read_text()
+    text = (out / "sparc" / "dev_gold.txt").read_text()
     assert text == (
         "SELECT count(*) FROM student\tdorm_demo\n"
         "SELECT dorm_name FROM dorm WHERE student_capacity > 100\tdorm_demo\n"
@@ -124,7 +124,13 @@ def test_gold_files_have_one_line_per_turn_and_a_blank_line_after_each_interacti
         "SELECT count(*) FROM dorm\tdorm_demo\n"
         "\n"
     )
-    assert (out / "gold" / "train_gold.txt").read_text() == ""
+    assert (out / "sparc" / "train_gold.txt").read_text() == ""
+    # Each format's gold, beside its files: the same interactions here (no solo sequence to leave out of CoSQL).
+    assert (out / "cosql_dataset" / "sql_state_tracking" / "dev_gold.txt").read_text() == text
+    assert (out / "chase" / "chase_dev_gold.txt").read_text() == text
+    # Asked for alone, the gold files hold every exported dialogue.
+    alone, _ = build(tmp_path / "alone", formats=["gold"], split_map={"dorm_demo": "dev"})
+    assert (alone / "gold" / "dev_gold.txt").read_text() == text
 
 
 def test_databases_and_tables_ship_with_each_release(tmp_path, dorm_dialogue):
@@ -256,7 +262,11 @@ def test_the_export_job_publishes_a_zip_and_is_idempotent(dorm_dialogue, ada, dj
     path = selectors.export_file_path(export)
     with zipfile.ZipFile(path) as archive:
         names = set(archive.namelist())
-        assert {"cosql_dataset/cosql_all_info_dialogs.json", "gold/dev_gold.txt", "export_report.json"} <= names
+        assert {
+            "cosql_dataset/cosql_all_info_dialogs.json",
+            "cosql_dataset/sql_state_tracking/dev_gold.txt",
+            "export_report.json",
+        } <= names
         assert archive.testzip() is None
     again = dataset_export_run(export_id=export.pk)
     assert again.attempts == 1 and again.file == export.file  # a redelivered task finds the work done
@@ -333,3 +343,156 @@ def test_an_export_whose_worker_kept_dying_is_failed_for_good(db, ada, settings)
 
 def _split_of(out: Path) -> str:
     return next(iter(load(out / "export_report.json")["split_of"].values()))
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# One release, one set of dialogues: every format's files, its gold and its databases agree
+# --------------------------------------------------------------------------------------------------------------------
+
+
+def _solo_sequence(db_id: str, questions: list[tuple[str, str]]):
+    """A finished solo sequence (one expert writes both sides) on `db_id`."""
+    from annotation.models import Database, User
+    from dialogs import room, solo
+
+    erin = User.objects.get(username="erin")
+    sequence = solo.solo_create(expert=erin, database=Database.objects.get(db_id=db_id))
+    for question, sql in questions:
+        solo.solo_turn_add(dialogue=sequence, person=erin, question=question, sql=sql, request_id=question[:40])
+    room.dialogue_post(dialogue=sequence, person=erin, message={"id": f"end-{sequence.pk}", "type": "end"})
+    return sequence
+
+
+def test_solo_sequences_left_out_of_cosql_are_left_out_of_its_gold_tables_and_databases(
+    tmp_path, dorm_dialogue, settings
+):
+    settings.SOLO_MIN_QUESTIONS = 1
+    _solo_sequence("library_demo", [("How many books are there?", "SELECT count(*) FROM book")])
+    split_map = {"dorm_demo": "train", "library_demo": "test"}
+    out, report = build(tmp_path, statuses=["completed"], split_map=split_map)
+    cosql = out / "cosql_dataset"
+    # CoSQL (no solo sequence by default): its test split is empty, and so is everything that goes with it.
+    assert load(cosql / "sql_state_tracking" / "cosql_test.json") == []
+    assert [schema["db_id"] for schema in load(cosql / "tables.json")] == ["dorm_demo"]
+    assert not (cosql / "database" / "library_demo").exists()
+    assert (cosql / "sql_state_tracking" / "test_gold.txt").read_text() == ""
+    assert (cosql / "sql_state_tracking" / "train_gold.txt").read_text().count("\tdorm_demo\n") == 3
+    assert list(load(cosql / "cosql_all_info_dialogs.json")) == [str(dorm_dialogue.pk)]
+    # SParC and CHASE hold the solo sequence, with its gold and its database.
+    for folder, tables, gold in (("sparc", "tables.json", "test_gold.txt"), ("chase", "chase_tables.json",
+                                                                           "chase_test_gold.txt")):  # fmt: skip
+        assert [schema["db_id"] for schema in load(out / folder / tables)] == ["dorm_demo", "library_demo"]
+        assert (out / folder / gold).read_text() == "SELECT count(*) FROM book\tlibrary_demo\n\n"
+        assert (out / folder / "database" / "library_demo" / "library_demo.sqlite").is_file()
+    assert not (out / "gold").exists()  # the gold of a release goes with each format
+    # The report counts what each format holds.
+    assert report["formats"]["cosql"]["splits"]["test"] == {"dialogues": 0, "turns": 0, "databases": 0}
+    assert report["formats"]["cosql"]["databases"] == 1
+    assert report["formats"]["sparc"]["splits"]["test"] == {"dialogues": 1, "turns": 1, "databases": 1}
+    assert report["release_check"] == {"ok": True, "count": 0, "disagreements": []}
+
+
+def _tampered(monkeypatch, tamper):
+    """Make every export run `tamper(out_dir)` on its files once they are written (and before they are checked)."""
+    from review.dataset import writer
+
+    real = writer.write_export
+
+    def write_then_tamper(out_dir, **kwargs):
+        files = real(out_dir, **kwargs)
+        tamper(Path(out_dir))
+        return files
+
+    monkeypatch.setattr(writer, "write_export", write_then_tamper)
+
+
+def _edit_json(path: Path, change) -> None:
+    data = load(path)
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _drop_last_turn(out):
+    _edit_json(out / "sparc" / "dev.json", lambda data: data[-1]["interaction"].pop())
+
+
+def _drop_interaction(out):
+    _edit_json(out / "chase" / "chase_dev.json", lambda data: data.pop())
+
+
+def _drop_gold_interaction(out):
+    path = out / "cosql_dataset" / "sql_state_tracking" / "dev_gold.txt"
+    path.write_text(path.read_text().split("\n\n")[0] + "\n\n")
+
+
+def _list_another_database(out):
+    _edit_json(out / "sparc" / "tables.json", lambda data: data.append({**data[0], "db_id": "flights_demo"}))
+
+
+def _copy_another_database(out):
+    (out / "cosql_dataset" / "database" / "library_demo").mkdir()
+
+
+def _move_a_dialogue_to_train(out):
+    _edit_json(out / "sparc" / "train.json", lambda data: data.append(load(out / "sparc" / "dev.json")[0]))
+
+
+def _response_of_another_dialogue(out):
+    path = out / "cosql_dataset" / "system_response_generation" / "cosql_dev.json"
+    _edit_json(path, lambda data: data.append({**data[0], "dialogue_id": "999"}))
+
+
+@pytest.mark.parametrize(
+    ("tamper", "expected"),
+    [
+        (_drop_last_turn, "sparc/dev.json: dialogue {pk} (dorm_demo) has 1 turns, the release 2"),
+        (_drop_interaction, "chase/chase_dev.json: dialogue {pk} (dorm_demo) (2 turns) is missing"),
+        (_drop_gold_interaction, "cosql_dataset/sql_state_tracking/dev_gold.txt: 1 interactions, the release has 2"),
+        (_list_another_database, "sparc/tables.json: 'flights_demo' is listed but no interaction uses it"),
+        (_copy_another_database, "cosql_dataset/database: 'library_demo' is there but no interaction uses it"),
+        (_move_a_dialogue_to_train, "sparc: database 'dorm_demo' is in train and dev"),
+        (_response_of_another_dialogue, "of dialogue '999', which this split lacks"),
+    ],
+    ids=lambda value: getattr(value, "__name__", "")[1:],
+)
+def test_the_release_check_fails_an_export_whose_files_disagree(tmp_path, dorm_dialogue, open_room, monkeypatch,
+                                                                tamper, expected):  # fmt: skip
+    from review.dataset.release_check import ReleaseCheckFailed
+
+    room = open_room("dorm_demo")
+    first = room.ask("How many dorms?")
+    room.answer(first, "SELECT count(*) FROM dorm")
+    second = room.ask("And students?")
+    room.answer(second, "SELECT count(*) FROM student")
+    last = room.end()
+    out, report = build(tmp_path / "as-written", split_map={"dorm_demo": "dev"})
+    assert report["release_check"]["ok"]  # the same export, untouched, agrees with itself
+    _tampered(monkeypatch, tamper)
+    with pytest.raises(ReleaseCheckFailed) as caught:
+        build(tmp_path / "tampered", split_map={"dorm_demo": "dev"})
+    check = caught.value.report["release_check"]
+    assert not check["ok"] and expected.format(pk=last.pk) in "\n".join(check["disagreements"])
+    on_disk = load(tmp_path / "tampered" / "out" / "export_report.json")["release_check"]
+    assert on_disk == check
+    assert "The release check failed" in caught.value.messages[0]
+
+
+def test_a_failed_release_check_fails_the_job_and_the_page_lists_what_disagrees(
+    client, dorm_dialogue, ada, monkeypatch, django_capture_on_commit_callbacks
+):
+    from django.urls import reverse
+
+    _tampered(monkeypatch, lambda out: _edit_json(out / "sparc" / "tables.json", lambda data: data.clear()))
+    with django_capture_on_commit_callbacks(execute=True):
+        export = dataset_export_create(requested_by=ada, formats=["sparc", "gold"])
+    export.refresh_from_db()
+    assert export.state == Export.State.FAILED and selectors.export_file_path(export) is None
+    assert export.message.startswith("The release check failed: 1 disagreement:")
+    assert export.report["release_check"]["disagreements"] == ["sparc/tables.json: 'dorm_demo' is used but not listed"]
+    client.force_login(ada)
+    page = client.get(reverse("review:export_detail", args=[export.pk])).content.decode()
+    assert 'data-testid="release-check"' in page and "sparc/tables.json: &#x27;dorm_demo&#x27; is used but not" in page
+    listing = client.get(reverse("review:datasets")).content.decode()
+    assert "Release check failed (1)" in listing
+    status = client.get(reverse("review:export_status", args=[export.pk])).json()
+    assert status["release_check"] == {"ok": False, "count": 1}

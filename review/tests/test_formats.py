@@ -90,3 +90,17 @@ def test_tokens_match_the_releases(shared_path, sample):
     different = [turn["utterance"] for turn in turns if utterance_toks(turn["utterance"]) != turn["utterance_toks"]]
     print(f"{sample} utterance_toks: {len(turns) - len(different)}/{len(turns)}")
     assert not different, different[:5]
+
+
+def test_schema_links_move_onto_the_tokens_of_a_folded_turn():
+    from review.dataset.formats import chase_links
+
+    span = {"beg": 1, "end": 1, "entity": {"tableId": 1, "value": "dorm"}, "type": "table"}
+    own = ["the", "dorms"]
+    folded = ["big", "dorms", "?", "|", "which", "ones", "?", "|", "the", "dorms"]
+    assert chase_links([span], own=own, tokens=folded) == [{**span, "beg": 9, "end": 9}]
+    # Tokenised differently once folded (a Chinese part splits the whole text by character): found by its words.
+    assert chase_links([span], own=own, tokens=["宿", "舍", " ", "|", " ", "the", " ", "dorms"]) == [
+        {**span, "beg": 7, "end": 7}
+    ]
+    assert chase_links([span], own=own, tokens=["宿", "舍"]) is None

@@ -17,6 +17,7 @@ import pytest
 
 from review.dataset.importer import dataset_import
 from review.dataset.services import dataset_build, export_options_clean
+from review.dataset.writer import GOLD_FILES
 
 pytestmark = [pytest.mark.django_db, pytest.mark.conformance]
 
@@ -63,7 +64,7 @@ def test_import_then_export_gives_the_release_back(
         # The same bytes, too: key order and layout follow the public files. (SParC's `sql` objects list their keys
         # in two different orders in the sample, an artefact of Python 2 dict hashing: equal JSON, other bytes.)
         assert (out / exported).read_text(encoding="utf-8") == shared_path("samples", sample).read_text("utf-8")
-    gold = (out / "gold" / "dev_gold.txt").read_text(encoding="utf-8")
+    gold = (out / GOLD_FILES[fmt].format(split="dev")).read_text(encoding="utf-8")
     assert gold.count("\n\n") == len(source) and gold.endswith("\n\n")
     assert len([line for line in gold.splitlines() if line]) == sum(len(item["interaction"]) for item in source)
     failing = {(f["db_id"], f["sql"]) for f in report.sql_failures}

@@ -28,7 +28,8 @@
         const status = await response.json();
         show(status);
         if (status.state === "succeeded" || status.state === "failed") {
-          if (status.state === "succeeded" && !config.finished) window.location.reload();
+          // Reloaded once at the end: the page then shows the report (and a failed release check's list).
+          if (!config.finished) window.location.reload();
           return;
         }
       }
