@@ -26,6 +26,24 @@ def test_export_dataset_writes_the_folder_tree(tmp_path, dorm_dialogue, capsys):
     assert not list(tmp_path.glob(".*partial"))
 
 
+def test_an_export_whose_files_disagree_is_not_published_and_its_report_is_kept(tmp_path, dorm_dialogue, monkeypatch):
+    from review.dataset import services
+    from review.dataset.release_check import release_check
+
+    def one_file_short(out_dir, **kwargs):
+        (out_dir / "sparc" / "tables.json").write_text("[]")  # as if a database went missing from the release
+        return release_check(out_dir, **kwargs)
+
+    monkeypatch.setattr(services, "release_check", one_file_short)
+    out = tmp_path / "release"
+    with pytest.raises(CommandError, match=r"The release check failed: .*kept in .*\.release\.partial") as refused:
+        call_command("export_dataset", "--format", "sparc", "--out", str(out), "--quiet")
+    assert "tables.json" in str(refused.value)
+    assert not out.exists()
+    report = json.loads((tmp_path / ".release.partial" / "export_report.json").read_text())
+    assert report["release_check"]["ok"] is False and report["release_check"]["count"] >= 1
+
+
 def test_export_dataset_refuses_a_folder_in_use_and_bad_options(tmp_path, dorm_dialogue):
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "file").write_text("x")

@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.sql.spider import LIMIT_MODES
+from review.dataset.release_check import ReleaseCheckFailed
 from review.dataset.services import EXPORT_FORMATS, dataset_build, export_options_clean
 from review.dataset.splits import SplitError, read_split_file
 from review.dataset.validation import SchemaViolation
@@ -87,6 +88,11 @@ class Command(BaseCommand):
         bar = None if quiet else ProgressBar(self.stderr._out)
         try:
             report = dataset_build(options=cleaned, out_dir=work, progress=bar.update if bar else None)
+        except ReleaseCheckFailed as exc:
+            # Not published as the release (its files disagree), but kept to be looked at, with the whole list.
+            raise CommandError(
+                f"{exc.messages[0]} The files and export_report.json are kept in {work} (not in {out})."
+            ) from exc
         except (ValidationError, SchemaViolation) as exc:
             shutil.rmtree(work, ignore_errors=True)
             raise CommandError(" ".join(getattr(exc, "messages", [str(exc)]))) from exc
