@@ -35,24 +35,27 @@ Without a schema the direction of a join is unknown, so R13 falls back to: the c
 
 Same Instances, from the two SELECT lists:
   R1 / R2 / R3  plain properties only added / only removed / both; `*` covers every column of its tables. A
-                property that leaves the SELECT to become a new filter or ORDER BY key has not been removed: the
-                filter or the order carries the change ("routes and their days" -> "the routes with most days").
+                property that leaves the SELECT is removed even when a new filter or ORDER BY uses it ("routes and
+                their days" -> "the route with most days" is R2 and R14, a combination).
   R4            GROUP BY gains keys; a key that enters the SELECT with it is part of R4, not of R1.
   R5 / R6 / R7  an aggregate over a column that had none / the same column under another function / an aggregate
                 that disappears. When the whole plain projection turns into aggregates (`name` -> `count(*)`) or
                 back, the plain columns that left or came are part of R5 / R7.
 Different Instances of the Same Entity, from the filters: the conjuncts of WHERE and HAVING (and non-join conditions
 of ON), compared as sets of normalised predicates; an equality between columns of two tables is a join, not a filter.
-  R8  Subset      conditions only added, a disjunct dropped, a range tightened, an IN list shrunk, or an inner join
-                  added whose table neither the SELECT nor a filter uses (it keeps only the instances with a match).
+  R8  Subset      conditions only added, a disjunct dropped, a range tightened, an IN list shrunk (`=` with a
+                  literal is a list of one), or an inner join added whose table neither the SELECT nor a filter uses
+                  (it keeps only the instances with a match).
   R9  Superset    the reverse of each of those (`c = 'US'` -> `c = 'US' or c = 'China'`).
-  R10 Disjoint    a column of the entity's own table (a table the SELECT reads) compared with another value (`=`,
-                  IN lists with nothing in common, ranges that do not meet).
+  R10 Disjoint    a column with one value per shown row compared with another value (`=`, IN lists with nothing
+                  in common, ranges that do not meet): a column of a table the SELECT reads, or of a parent joined to
+                  one (a student's dorm; with a schema only, since without one a join's direction is unknown).
   R11 Complement  a condition replaced by its negation: `=`/`!=`, LIKE/NOT LIKE, IN/NOT IN, `>`/`<=`, `<`/`>=` ...
-  R12 Overlap     any other replacement: a condition on another column, another value of a column of a joined table
+  R12 Overlap     any other replacement: a condition on another column, another value of a column of a joined child
                   (Table 12: students taking "Python" vs "C++": one student can take both), a changed subquery.
 Display:
-  R14 ORDER BY added.  R15 ORDER BY changed (keys, direction, LIMIT), dropped, or only LIMIT changed.
+  R14 ORDER BY or LIMIT added to a query that had neither.  R15 ORDER BY changed (keys, direction, LIMIT), added
+  to a LIMIT, dropped, or only LIMIT changed.
   R16 DISTINCT added, or dropped from an otherwise unchanged SELECT list (when the list changes too, the dropped
   DISTINCT goes with the new list rather than being a display change of its own).
 
@@ -206,6 +209,7 @@ class _Select:
     plain: dict  # property key -> tables it reads (insertion-ordered)
     aggregates: dict  # (function, argument key) -> tables it reads
     select_tables: frozenset  # the tables whose properties the SELECT shows (`*` counts all of its tables)
+    single_valued: frozenset  # select_tables and the parents joined to them: one row of each per row shown
     entity: frozenset  # the tables whose rows the result lists
     asked: frozenset  # the SELECT's tables when it shows only properties of joined parents, else empty
     used_tables: frozenset  # tables named by a column outside ON (SELECT, filters, GROUP BY, ORDER BY)
@@ -504,13 +508,14 @@ class _Reader:
         order = self._order(args.get("order"), scope, used_tables)
         limit = self._limit(args.get("limit"), scope)
         distinct = args.get("distinct") is not None
-        entity, asked = self._entity(scope, joins, group_tables, select_tables)
+        entity, asked, single_valued = self._entity(scope, joins, group_tables, select_tables)
 
         if scope.derived:
             from_text = ",".join(
                 sorted(f"({scope.derived[t].signature})" if t in scope.derived else t for t in scope.tables)
             )
             from_tables, select_tables, used_tables = self._read_through_derived(scope, select_tables, used_tables)
+            single_valued = select_tables
         else:
             from_tables = tuple(scope.tables)
             from_text = ",".join(sorted(from_tables))
@@ -539,6 +544,7 @@ class _Reader:
             plain,
             aggregates,
             frozenset(select_tables),
+            frozenset(single_valued) - {None},
             entity,
             asked,
             frozenset(used_tables),
@@ -719,29 +725,40 @@ class _Reader:
 
         return tuple(dict.fromkeys(from_tables)), expand(select_tables, "shown"), expand(used_tables, "tables")
 
-    def _entity(self, scope: _Scope, joins: dict, group_tables: set, shown: set) -> tuple[frozenset, frozenset]:
-        """The tables whose rows the result lists, and the parents it asks about (see the module docstring).
+    def _entity(
+        self, scope: _Scope, joins: dict, group_tables: set, shown: set
+    ) -> tuple[frozenset, frozenset, frozenset]:
+        """The tables whose rows the result lists, the parents it asks about, and the single-valued tables.
 
         The second set holds the SELECT's tables when it shows properties of joined parents only (`dorm_name` from
-        `student JOIN dorm`); it is empty otherwise, and always for a grouped query or without a schema.
+        `student JOIN dorm`); it is empty otherwise, and always for a grouped query or without a schema. The third
+        holds the SELECT's tables and, following joins from child to parent, the parents of those: a shown row has
+        one row of each, so two values of one of their columns select instances that share nothing (R10).
         """
+        shown = shown - {None}
         if group_tables - {None}:
-            return frozenset(self._real_tables(scope, group_tables - {None})), frozenset()
+            return frozenset(self._real_tables(scope, group_tables - {None})), frozenset(), frozenset(shown)
         tables = scope.tables
         if self.facts is None:
-            return frozenset(self._real_tables(scope, tables)), frozenset()
-        parents = set()
+            return frozenset(self._real_tables(scope, tables)), frozenset(), frozenset(shown)
+        parent_of = []  # (child table, parent table) per join
         for left, right in joins.values():
             if (left, right) in self.facts.references:
-                parents.add(right[0])
+                parent_of.append((left[0], right[0]))
             elif (right, left) in self.facts.references:
-                parents.add(left[0])
+                parent_of.append((right[0], left[0]))
             elif (right in self.facts.primary_keys) != (left in self.facts.primary_keys):
-                parents.add(right[0] if right in self.facts.primary_keys else left[0])
+                parent_of.append((left[0], right[0]) if right in self.facts.primary_keys else (right[0], left[0]))
+        parents = {parent for _, parent in parent_of}
         listed = [table for table in tables if table not in parents] or tables
-        shown = shown - {None}
         asked = frozenset(shown) if shown and shown <= parents and shown.isdisjoint(listed) else frozenset()
-        return frozenset(self._real_tables(scope, listed)), asked
+        single_valued = set(shown)
+        grown = bool(parent_of)
+        while grown:
+            before = len(single_valued)
+            single_valued.update(parent for child, parent in parent_of if child in single_valued)
+            grown = len(single_valued) > before
+        return frozenset(self._real_tables(scope, listed)), asked, frozenset(single_valued)
 
     @staticmethod
     def _real_tables(scope: _Scope, tables) -> set:
@@ -869,7 +886,7 @@ def _compare(previous: _Query, current: _Query, with_schema: bool) -> tuple[set,
 
 
 def _compare_display(before_order: tuple, before_limit, after_order: tuple, after_limit, found: set) -> None:
-    if not before_order and after_order:
+    if not before_order and before_limit is None and (after_order or after_limit is not None):
         found.add("R14")
     elif before_order != after_order or before_limit != after_limit:
         found.add("R15")
@@ -914,12 +931,6 @@ def _compare_projection(before: _Select, after: _Select, found: set) -> None:
     old_stars = [before.plain[key] for key in removed if _is_star(key)]
     if old_stars:
         added = [key for key in added if _is_star(key) or not _covered(after.plain[key], old_stars)]
-
-    if removed:
-        # A property that leaves the SELECT for a new filter or ORDER BY key is still what the question is about.
-        moved = {condition.subject for key, condition in after.conditions.items() if key not in before.conditions}
-        moved.update({key for key, _ in after.order}.difference([key for key, _ in before.order]))
-        removed = [key for key in removed if key not in moved]
 
     new_groups = after.group - before.group
     if new_groups:
@@ -968,7 +979,7 @@ def _compare_filters(before: _Select, after: _Select, found: set) -> None:
     unmatched_removed = []
     for old in removed:
         for new in added:
-            relation = _condition_relation(old, new, after.select_tables)
+            relation = _condition_relation(old, new, after.single_valued)
             if relation is not None:
                 found.add(relation)
                 added.remove(new)
@@ -993,7 +1004,7 @@ def _compare_filters(before: _Select, after: _Select, found: set) -> None:
         found.add("R9")
 
 
-def _condition_relation(old: _Condition, new: _Condition, entity_tables: frozenset) -> str | None:
+def _condition_relation(old: _Condition, new: _Condition, single_valued: frozenset) -> str | None:
     """How the instances of `new` relate to those of `old`, or None when the two filters are not comparable."""
     if new.op == "or" and old.key in new.disjuncts:
         return "R9"
@@ -1010,9 +1021,10 @@ def _condition_relation(old: _Condition, new: _Condition, entity_tables: frozens
         return "R11"
     if old.negated or new.negated:
         return "R12"
-    # Two values of a column of the entity's own table exclude each other; of a joined table they need not (Table
-    # 12's R10 against R12: a student has one country but takes many courses).
-    disjoint = "R10" if old.subject_tables and old.subject_tables <= entity_tables else "R12"
+    # Two values of a column with one value per shown row (the shown table's own, or a joined parent's) exclude each
+    # other; of a joined child they need not (Table 12's R10 against R12: a student has one country but takes many
+    # courses; a student's dorm is one dorm).
+    disjoint = "R10" if old.subject_tables and old.subject_tables <= single_valued else "R12"
     if old.value == new.value:
         # The same column against the same value (a number, a string, a subquery) under another comparison.
         pair = {old.op, new.op}
@@ -1025,14 +1037,14 @@ def _condition_relation(old: _Condition, new: _Condition, entity_tables: frozens
         if (old.op, new.op) in _WITHIN:
             return "R9"
         return "R12"
-    if old.op == new.op == "=" and _is_literal(old) and _is_literal(new):
-        return disjoint
-    if old.op == new.op == "in" and old.members is not None and new.members is not None:
-        if new.members < old.members:
+    # An equality with a literal is an IN list of one: `c IN ('a', 'b')` -> `c = 'a'` keeps a subset.
+    old_members, new_members = _members(old), _members(new)
+    if old_members is not None and new_members is not None:
+        if new_members < old_members:
             return "R8"
-        if old.members < new.members:
+        if old_members < new_members:
             return "R9"
-        return "R12" if old.members & new.members else disjoint
+        return "R12" if old_members & new_members else disjoint
     if old.number is not None and new.number is not None and old.op in _MIRRORED and new.op in _MIRRORED:
         return _range_relation(old, new, disjoint)
     return "R12"
@@ -1040,6 +1052,15 @@ def _condition_relation(old: _Condition, new: _Condition, entity_tables: frozens
 
 def _is_literal(condition: _Condition) -> bool:
     return condition.number is not None or condition.value.startswith("'")
+
+
+def _members(condition: _Condition) -> frozenset | None:
+    """The literals a column is matched against (an IN list, or `=` one literal), None for any other filter."""
+    if condition.op == "in":
+        return condition.members
+    if condition.op == "=" and _is_literal(condition):
+        return frozenset((condition.value,))
+    return None
 
 
 def _range_relation(old: _Condition, new: _Condition, disjoint: str) -> str:

@@ -3,7 +3,6 @@ the `intent` labels of the CHASE sample."""
 
 import io
 import json
-from collections import Counter
 from io import StringIO
 
 import pytest
@@ -11,6 +10,15 @@ from django.core.management import CommandError, call_command
 
 from annotation.models import Database
 from annotation.sql.relations import CATEGORIES, CATEGORY_OF, RELATION_NAMES, RelationError, detect_relation
+from bench.relation_folds import (
+    LabelledPair,
+    agreed,
+    confusion_of,
+    database_folds,
+    detected_category,
+    fold_report,
+    labelled_pairs,
+)
 
 # Table 12's tables in a schema of their own: a student lives in a dorm (student -> dorm is many-to-one) and takes
 # courses (student_course -> student is one-to-many). Column ids: 0 *, student 1-5, dorm 6-7, course 8-9,
@@ -112,6 +120,176 @@ def test_display_and_same_instances_combine():
         "combination",
         ["R1", "R14"],
     )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The paper's definitions where they leave no doubt, on a schema of our own (not the sample's)
+# ---------------------------------------------------------------------------------------------------------------
+
+# A lending library: a book has one author (book -> author is many-to-one), a loan is of one book (loan -> book).
+# Column ids: 0 *, author 1-4, book 5-10, loan 11-14.
+LIBRARY = {
+    "db_id": "library",
+    "table_names_original": ["author", "book", "loan"],
+    "table_names": ["author", "book", "loan"],
+    "column_names_original": [
+        [-1, "*"],
+        [0, "author_id"],
+        [0, "name"],
+        [0, "country"],
+        [0, "born"],
+        [1, "book_id"],
+        [1, "title"],
+        [1, "pages"],
+        [1, "year"],
+        [1, "genre"],
+        [1, "author_id"],
+        [2, "loan_id"],
+        [2, "book_id"],
+        [2, "member"],
+        [2, "loan_date"],
+    ],
+    "column_types": ["text", "number", "text", "text", "number", "number", "text", "number", "number", "text"]
+    + ["number", "number", "number", "text", "time"],
+    "primary_keys": [1, 5, 11],
+    "foreign_keys": [[10, 1], [12, 5]],
+}
+BOOK_AUTHOR = "from book as B join author as A on B.author_id = A.author_id"
+LOAN_BOOK = "from loan as L join book as B on L.book_id = B.book_id"
+AUTHOR_BOOK = "from author as A join book as B on A.author_id = B.author_id"
+
+# R3: the SELECT shows other properties; FROM and WHERE (the instances) are the same.
+COLUMN_SWAPS = [
+    ("select title from book", "select year from book"),
+    ("select title from book where pages > 300", "select genre from book where pages > 300"),
+    ("select title, year from book where genre = 'poetry'", "select title, pages from book where genre = 'poetry'"),
+    (
+        f"select B.title {BOOK_AUTHOR} where A.country = 'France'",
+        f"select B.pages {BOOK_AUTHOR} where A.country = 'France'",
+    ),
+    (
+        f"select L.member {LOAN_BOOK} where B.genre = 'poetry'",
+        f"select L.loan_date {LOAN_BOOK} where B.genre = 'poetry'",
+    ),
+    ("select title from book order by year desc", "select pages from book order by year desc"),
+    ("select title from book where year > 2000", "SELECT T1.genre FROM book AS T1 WHERE T1.year > 2000"),
+    ("select distinct genre from book", "select distinct year from book"),
+    ("select avg(pages) from book where genre = 'poetry'", "select avg(year) from book where genre = 'poetry'"),
+]
+
+# R8-R12: the same properties of other instances, the filters changed as Table 12 defines each relation.
+FILTER_CHANGES = [
+    ("select title from book", "select title from book where year > 2000", "R8"),
+    (
+        "select title from book where genre = 'poetry'",
+        "select title from book where genre = 'poetry' and pages < 100",
+        "R8",
+    ),
+    (f"select B.title {BOOK_AUTHOR}", f"select B.title {BOOK_AUTHOR} where A.country = 'France'", "R8"),
+    ("select title from book where year > 2000", "select title from book where year > 2010", "R8"),
+    (
+        "select title from book where genre in ('poetry', 'drama')",
+        "select title from book where genre = 'poetry'",
+        "R8",
+    ),
+    (
+        "select genre, count(*) from book group by genre",
+        "select genre, count(*) from book group by genre having count(*) > 10",
+        "R8",
+    ),
+    ("select title from book where year > 2000", "select title from book", "R9"),
+    ("select title from book where genre = 'poetry' and pages < 100", "select title from book where pages < 100", "R9"),
+    (
+        "select title from book where genre = 'poetry'",
+        "select title from book where genre = 'poetry' or genre = 'drama'",
+        "R9",
+    ),
+    ("select title from book where year > 2010", "select title from book where year >= 2000", "R9"),
+    ("select title from book where genre = 'poetry'", "select title from book where genre = 'drama'", "R10"),
+    ("select title from book where year < 1900", "select title from book where year > 2000", "R10"),
+    # A book has one author, so books by French authors and books by Spanish authors share none.
+    (
+        f"select B.title {BOOK_AUTHOR} where A.country = 'France'",
+        f"select B.title {BOOK_AUTHOR} where A.country = 'Spain'",
+        "R10",
+    ),
+    ("select title from book where genre = 'poetry'", "select title from book where genre != 'poetry'", "R11"),
+    ("select title from book where year > 2000", "select title from book where year <= 2000", "R11"),
+    ("select title from book where title like 'The%'", "select title from book where title not like 'The%'", "R11"),
+    ("select title from book where genre = 'poetry'", "select title from book where year > 2000", "R12"),
+    # An author writes many books: authors of poetry and authors of drama may be the same people.
+    (
+        f"select A.name {AUTHOR_BOOK} where B.genre = 'poetry'",
+        f"select A.name {AUTHOR_BOOK} where B.genre = 'drama'",
+        "R12",
+    ),
+]
+
+# R5: an aggregate added over the same instances.
+ADDED_AGGREGATES = [
+    ("select pages from book", "select avg(pages) from book"),
+    ("select title from book where year > 2000", "select count(*) from book where year > 2000"),
+    (
+        "select count(*) from book where genre = 'poetry'",
+        "select count(*), avg(pages) from book where genre = 'poetry'",
+    ),
+    ("select max(pages) from book", "select max(pages), min(pages) from book"),
+    ("select genre, count(*) from book group by genre", "select genre, count(*), max(pages) from book group by genre"),
+    (
+        f"select B.title {BOOK_AUTHOR} where A.country = 'France'",
+        f"select count(*) {BOOK_AUTHOR} where A.country = 'France'",
+    ),
+]
+
+# R14: the same result, ordered or cut.
+ADDED_ORDERS = [
+    ("select title, year from book", "select title, year from book order by year"),
+    ("select title, year from book", "select title, year from book order by year desc limit 3"),
+    (
+        "select title from book where genre = 'poetry'",
+        "select title from book where genre = 'poetry' order by pages desc limit 1",
+    ),
+    (
+        "select genre, count(*) from book group by genre",
+        "select genre, count(*) from book group by genre order by count(*) desc",
+    ),
+    ("select title from book", "select title from book limit 5"),
+    (f"select B.title, A.name {BOOK_AUTHOR}", f"select B.title, A.name {BOOK_AUTHOR} order by A.born"),
+]
+
+# R13: another table's instances.
+ENTITY_SWITCHES = [
+    ("select title from book", "select name from author"),
+    ("select title from book where year > 2000", "select name from author where country = 'France'"),
+    ("select count(*) from book", "select count(*) from author"),
+    ("select genre, count(*) from book group by genre", "select country, count(*) from author group by country"),
+    ("select title from book order by year", "select member from loan order by loan_date"),
+    ("select name, born from author", "select title, pages from book"),
+]
+
+DEFINITIONS = (
+    [(previous, current, "R3") for previous, current in COLUMN_SWAPS]
+    + FILTER_CHANGES
+    + [(previous, current, "R5") for previous, current in ADDED_AGGREGATES]
+    + [(previous, current, "R14") for previous, current in ADDED_ORDERS]
+    + [(previous, current, "R13") for previous, current in ENTITY_SWITCHES]
+)
+
+
+@pytest.mark.parametrize(("previous", "current", "expected"), DEFINITIONS)
+def test_a_change_the_definitions_name_is_read_as_that_relation_alone(previous, current, expected):
+    assert relation(previous, current, schema=LIBRARY) == (CATEGORY_OF[expected], [expected])
+
+
+@pytest.mark.parametrize(("previous", "current", "expected"), DEFINITIONS)
+def test_without_a_schema_the_category_of_a_defined_change_holds(previous, current, expected):
+    # Without keys the direction of a join is unknown (R10 on a parent's column reads as R12), not the category.
+    assert detect_relation(previous, current, None).category == CATEGORY_OF[expected]
+
+
+@pytest.mark.parametrize(("previous", "current"), COLUMN_SWAPS)
+def test_a_pure_column_swap_is_never_different_instances_in_either_direction(previous, current):
+    assert relation(current, previous, schema=LIBRARY) == ("same_instances", ["R3"])
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -281,16 +459,18 @@ def test_a_group_key_entering_the_select_is_part_of_add_group():
     assert relation(previous, current) == ("same_instances", ["R4", "R5"])
 
 
-def test_a_property_moving_into_a_filter_is_not_removed():
+def test_a_property_leaving_the_select_for_a_filter_is_still_removed():
+    # R2 is read off the SELECT list; that the filter now uses the column does not put it back (an earlier rule
+    # said it did, for one pair of the CHASE sample; no definition of the paper does).
     previous = "select name, age from student"
     current = "select name from student where age = (select max(age) from student)"
-    assert relation(previous, current) == ("different_instances", ["R8"])
+    assert relation(previous, current) == ("combination", ["R2", "R8"])
 
 
-def test_a_property_moving_into_the_order_is_not_removed():
+def test_a_property_leaving_the_select_for_the_order_is_still_removed():
     previous = "select name, age from student"
     current = "select name from student order by age desc limit 1"
-    assert relation(previous, current) == ("display", ["R14"])
+    assert relation(previous, current) == ("combination", ["R2", "R14"])
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -524,58 +704,48 @@ def test_sql_relation_refuses_a_missing_file(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Conformance: CHASE's own `intent` labels
+# Conformance: CHASE's own `intent` labels, database by database (bench/relation_folds.py)
 # ---------------------------------------------------------------------------------------------------------------
 
-CHASE_INTENTS = {
-    "相同实体实例的属性": "same_instances",
-    "相同实体类型的不同实例的属性": "different_instances",
-    "不同实体类型的实例": "different_entity",
-    "修改对结果的展示形式": "display",
-    "其他": "combination",
-}
-# The agreement reached on the sample (132 of 178 follow-up turns, 74.2%); a change to the rules must not lower it.
-CHASE_AGREEMENT_FLOOR = 0.74
+# Measured 129/178 = 72.5% once the rule fitted to one sample pair was removed (74.2% before). The sample is a floor
+# that catches a regression, not a target: its labels are noisy (a careful annotator agreed with CHASE's on 73%), and
+# every database of it was read while the rules were written, so this figure says nothing about unseen data. A margin
+# of four pairs lets a change made for the definitions cost a little here.
+CHASE_AGREEMENT_FLOOR = 0.70
 
 
-def chase_follow_ups(shared_path):
-    with open(shared_path("samples", "chase_tables_sample.json"), encoding="utf-8") as handle:
-        schemas = {schema["db_id"]: schema for schema in json.load(handle)}
-    with open(shared_path("samples", "chase_dev_sample.json"), encoding="utf-8") as handle:
-        interactions = json.load(handle)
-    for interaction in interactions:
-        schema = schemas[interaction["database_id"]]
-        turns = interaction["interaction"]
-        # The first turn has no previous query; its label says nothing about a relation.
-        for previous, current in zip(turns, turns[1:], strict=False):
-            if current.get("intent") in CHASE_INTENTS:
-                yield previous["query"], current["query"], schema, CHASE_INTENTS[current["intent"]]
+def test_database_folds_keep_each_database_whole():
+    pairs = [
+        LabelledPair(db_id, "select a from t", "select b from t", {}, "same_instances")
+        for db_id, size in (("big", 6), ("mid", 4), ("small", 3), ("tiny", 1))
+        for _ in range(size)
+    ]
+    assert database_folds(pairs) == [("big",), ("mid",), ("small",), ("tiny",)]
+    folds = database_folds(pairs, 2)
+    assert sorted(db_id for fold in folds for db_id in fold) == ["big", "mid", "small", "tiny"]
+    assert folds == [("big", "tiny"), ("mid", "small")]  # 7 pairs each: the largest first into the smallest fold
+    assert database_folds(pairs, 9) == database_folds(pairs)
 
 
-def confusion_table(confusion: Counter) -> str:
-    columns = [*CATEGORIES, "error"]
-    width = max(len(name) for name in columns) + 2
-    lines = ["gold \\ detected".ljust(width) + "".join(name.rjust(width) for name in columns)]
-    for gold in CATEGORIES:
-        lines.append(gold.ljust(width) + "".join(str(confusion[gold, found]).rjust(width) for found in columns))
-    return "\n".join(lines)
+def test_the_fold_report_gives_every_fold_and_the_pooled_matrix():
+    school = [
+        LabelledPair("a", "select name from student", "select age from student", SCHOOL, "same_instances"),
+        LabelledPair("a", "select name from student", "select name from student limit 1", SCHOOL, "display"),
+        LabelledPair("b", "select name from student", "select course_name from course", SCHOOL, "same_instances"),
+    ]
+    report = fold_report(school, database_folds(school), held_out=1)
+    assert "fold  1 (unseen  )   2/2   = 100.0%  a" in report
+    assert "fold  2 (held out)   0/1   =   0.0%  b" in report
+    assert "pooled: 2/3 = 66.7%" in report
+    assert "mean of 2 folds: 50.0%" in report
 
 
 @pytest.mark.conformance
 def test_detected_categories_agree_with_chase_intent_labels(shared_path):
-    confusion = Counter()
-    errors = []
-    for previous, current, schema, gold in chase_follow_ups(shared_path):
-        try:
-            found = detect_relation(previous, current, schema).category
-        except RelationError as exc:
-            found = "error"
-            errors.append(str(exc))
-        confusion[gold, found] += 1
-    total = sum(confusion.values())
-    agreed = sum(count for (gold, found), count in confusion.items() if gold == found)
-    agreement = agreed / total
-    print(f"\nCHASE intent agreement: {agreed}/{total} = {agreement:.1%}\n{confusion_table(confusion)}")
-    assert total > 150
-    assert errors == []
-    assert agreement >= CHASE_AGREEMENT_FLOOR
+    shared_path("samples", "chase_tables_sample.json")
+    pairs = labelled_pairs(shared_path("samples", "chase_dev_sample.json").parent.parent)
+    assert len(pairs) > 150
+    print("\n" + fold_report(pairs, database_folds(pairs)))
+    confusion = confusion_of(pairs)
+    assert [pair for pair in pairs if detected_category(pair) == "error"] == []
+    assert agreed(confusion) / len(pairs) >= CHASE_AGREEMENT_FLOOR
