@@ -103,3 +103,18 @@ def demo_databases(db, demo_files):
     from annotation.services import database_register
 
     return {db_id: database_register(db_id=db_id, source_path=path) for db_id, path in demo_files.items()}
+
+
+@pytest.fixture
+def short_busy_timeout():
+    """A writer that finds SQLite's write lock taken gives up after a second instead of SQLITE_BUSY_TIMEOUT_SECONDS:
+    a test in which a lock is held across slow work (a whole import, a follow-up's computation) fails at once."""
+    from django.db import connection, connections
+
+    options = connections.settings["default"].setdefault("OPTIONS", {})
+    before = options.get("timeout")
+    if connection.vendor == "sqlite":
+        options["timeout"] = 1
+    yield
+    if before is not None:
+        options["timeout"] = before

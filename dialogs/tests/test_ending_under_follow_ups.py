@@ -5,7 +5,7 @@ embedded SQLite default this lost endings to "database is locked" (issue: a camp
 import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
 
 from annotation.services import person_create
@@ -15,18 +15,6 @@ from dialogs.room import dialogue_post
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ROOMS = 8
-
-
-@pytest.fixture
-def short_busy_timeout():
-    """A writer that finds the lock taken gives up after a second: a lock held across slow work fails the test."""
-    options = connections.settings["default"].setdefault("OPTIONS", {})
-    before = options.get("timeout")
-    if connection.vendor == "sqlite":
-        options["timeout"] = 1
-    yield
-    if before is not None:
-        options["timeout"] = before
 
 
 def _rooms(demo_databases):

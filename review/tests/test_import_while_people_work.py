@@ -4,7 +4,7 @@
 import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -14,19 +14,6 @@ from review.dataset.importer import IMPORT_BATCH_DIALOGUES, dataset_import
 from tests.builders import cosql_release_file
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def short_busy_timeout():
-    """A writer that finds the lock taken gives up after a second instead of twenty: a test that would wait for a
-    whole import fails at once."""
-    options = connections.settings["default"].setdefault("OPTIONS", {})
-    before = options.get("timeout")
-    if connection.vendor == "sqlite":
-        options["timeout"] = 1
-    yield
-    if before is not None:
-        options["timeout"] = before
 
 
 def test_people_sign_in_and_chat_while_a_release_is_imported(tmp_path, demo_databases, alice, erin, short_busy_timeout):
