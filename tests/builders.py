@@ -1,5 +1,26 @@
 """Builders shared by every app's tests (no test imports another test module's helpers)."""
 
+PASSWORD = "correct-horse-battery"
+
+
+def worker_named(username: str):
+    """A crowd worker who has passed the tutorial (one of many; the root conftest's Alice is the story's worker)."""
+    from django.utils import timezone
+
+    from annotation.services import person_create
+
+    person, _ = person_create(username=username, role="worker", password=PASSWORD)
+    person.tutorial_passed_at = timezone.now()
+    person.save(update_fields=["tutorial_passed_at"])
+    return person
+
+
+def expert_named(username: str):
+    """A SQL expert (one of many; the root conftest's Erin is the story's expert)."""
+    from annotation.services import person_create
+
+    return person_create(username=username, role="expert", password=PASSWORD)[0]
+
 
 def expert_ready(person, *, channel_name: str | None = None, **socket):
     """The expert has their desk open (a lobby socket, as the desk page keeps) and says they are ready: pairing takes

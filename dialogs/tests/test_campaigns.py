@@ -15,16 +15,9 @@ from annotation.services import person_create
 from dialogs import lobby
 from dialogs.crowd import campaigns
 from dialogs.models import Campaign, Dialogue, DialogueStatus, LobbyEntry
-from tests.builders import expert_ready
+from tests.builders import expert_ready, worker_named
 
 pytestmark = pytest.mark.django_db
-
-
-def _worker(name):
-    person, _ = person_create(username=name, role="worker", password="correct-horse-battery")
-    person.tutorial_passed_at = timezone.now()
-    person.save(update_fields=["tutorial_passed_at"])
-    return person
 
 
 @pytest.fixture
@@ -79,7 +72,7 @@ def test_pairing_balances_goals_not_databases(lopsided, expert, settings):
     """The issue's imbalance: by database first, the small database's one goal came back again and again while most
     of the big database's goals had none. Through the real lobby, ten workers get ten different goals."""
     settings.EXPERT_MAX_DIALOGUES = 20
-    workers = [_worker(f"w{i}") for i in range(10)]
+    workers = [worker_named(f"w{i}") for i in range(10)]
     for worker in workers:
         lobby.lobby_join(person=worker)
     expert_ready(expert)
@@ -96,29 +89,29 @@ def test_a_campaign_goal_at_its_target_waits_until_every_other_goal_has_reached_
     _campaign(databases=[lopsided["small"], lopsided["big"]], target=2)
     goals = [lopsided["only"], *lopsided["many"]]
     for i in range(42):
-        assert _collect(_worker(f"w{i}"), expert) is not None
+        assert _collect(worker_named(f"w{i}"), expert) is not None
         counts = _counts(goals)
         assert max(counts) - min(counts) <= 1, f"after {i + 1} dialogues: {counts}"
     assert _counts(goals) == [2] * 21
     # Every goal has its two dialogues: nothing more is handed out, although goals are left.
-    assert _collect(_worker("late"), expert) is None
+    assert _collect(worker_named("late"), expert) is None
 
 
 def test_a_goal_at_its_target_is_never_handed_out_even_to_a_worker_who_had_the_others(lopsided, expert):
     campaign = _campaign(databases=[lopsided["small"]], target=1, goals=[])
-    veteran = _worker("veteran")
+    veteran = worker_named("veteran")
     only = lopsided["only"]
     Dialogue.objects.create(database=only.database, goal=only, worker=veteran, expert=expert, campaign=campaign)
-    assert lobby.goal_choose(_worker("newcomer")) is None
+    assert lobby.goal_choose(worker_named("newcomer")) is None
 
 
 def test_dialogues_that_gave_no_data_do_not_count_toward_the_target(lopsided, expert):
     _campaign(databases=[lopsided["small"]], target=1)
     only = lopsided["only"]
-    assert _collect(_worker("first"), expert, status=DialogueStatus.ABANDONED) == only
-    assert _collect(_worker("second"), expert, status=DialogueStatus.DROPPED) == only
-    assert _collect(_worker("third"), expert) == only
-    assert _collect(_worker("fourth"), expert) is None
+    assert _collect(worker_named("first"), expert, status=DialogueStatus.ABANDONED) == only
+    assert _collect(worker_named("second"), expert, status=DialogueStatus.DROPPED) == only
+    assert _collect(worker_named("third"), expert) == only
+    assert _collect(worker_named("fourth"), expert) is None
 
 
 def test_a_goal_whose_only_dialogue_was_rejected_in_review_is_handed_out_again_before_a_goal_at_its_target(
@@ -129,8 +122,8 @@ def test_a_goal_whose_only_dialogue_was_rejected_in_review_is_handed_out_again_b
 
     rejected, approved = lopsided["many"][:2]
     campaign = _campaign(databases=[lopsided["big"]], target=1, goals=[rejected, approved])
-    assert {_collect(_worker("first"), expert), _collect(_worker("second"), expert)} == {rejected, approved}
-    third = _worker("third")
+    assert {_collect(worker_named("first"), expert), _collect(worker_named("second"), expert)} == {rejected, approved}
+    third = worker_named("third")
     assert lobby.goal_choose(third) is None  # both at their target
     DialogueReview.objects.create(dialogue=rejected.dialogues.get(), stage=ReviewStage.REJECTED)
     DialogueReview.objects.create(dialogue=approved.dialogues.get(), stage=ReviewStage.APPROVED)
@@ -141,8 +134,8 @@ def test_a_goal_whose_only_dialogue_was_rejected_in_review_is_handed_out_again_b
     (listed,) = campaigns.campaign_progress_list()
     assert (listed.collected, listed.target) == (1, 2)
     # The rejected goal's second dialogue is the one that brings it to its target.
-    assert _collect(_worker("fourth"), expert) == rejected
-    assert lobby.goal_choose(_worker("fifth")) is None
+    assert _collect(worker_named("fourth"), expert) == rejected
+    assert lobby.goal_choose(worker_named("fifth")) is None
 
 
 def test_only_open_campaigns_hand_out_goals(lopsided, expert):
@@ -151,7 +144,7 @@ def test_only_open_campaigns_hand_out_goals(lopsided, expert):
         "Closed", databases=[lopsided["big"]], opens_at=now - timedelta(days=2), closes_at=now - timedelta(days=1)
     )
     _campaign("Later", databases=[lopsided["big"]], opens_at=now + timedelta(days=1))
-    alice = _worker("alice")
+    alice = worker_named("alice")
     # Campaigns exist and none is open: no goal at all, not every goal as with no campaign.
     assert lobby.goal_choose(alice) is None
     open_one = _campaign("Open", databases=[lopsided["small"]])
@@ -160,7 +153,7 @@ def test_only_open_campaigns_hand_out_goals(lopsided, expert):
 
 def test_with_no_campaign_every_active_goal_is_in_play(lopsided, expert):
     assert not Campaign.objects.exists()
-    goal, campaign = lobby.goal_choose(_worker("alice"))
+    goal, campaign = lobby.goal_choose(worker_named("alice"))
     assert campaign is None and goal.active
 
 
@@ -188,17 +181,17 @@ def test_the_hardness_mix_orders_goals_collected_equally_often(demo_databases, e
         Goal.objects.create(database=database, question=f"H{i}", sql="SELECT 2", hardness="hard") for i in range(10)
     ]
     _campaign(databases=[database], hardness_mix={"easy": 20, "hard": 80})
-    handed = [_collect(_worker(f"w{i}"), expert) for i in range(10)]
+    handed = [_collect(worker_named(f"w{i}"), expert) for i in range(10)]
     assert sum(goal.hardness == "easy" for goal in handed) == 2
     # The rest keeps the balance: once the hard goals run out, the easy ones follow, and the targets still hold.
-    handed += [_collect(_worker(f"v{i}"), expert) for i in range(10)]
+    handed += [_collect(worker_named(f"v{i}"), expert) for i in range(10)]
     assert sorted(goal.pk for goal in handed) == sorted(goal.pk for goal in easy + hard)
 
 
 def test_a_worker_with_no_goal_in_their_campaign_is_released_with_a_code(lopsided, expert, settings):
     settings.EXPERT_MAX_DIALOGUES = 2  # a place for the second worker, whom the campaign then has no goal for
     _campaign(databases=[lopsided["small"]])
-    first, second = _worker("first"), _worker("second")
+    first, second = worker_named("first"), worker_named("second")
     lobby.lobby_join(person=first)
     lobby.lobby_join(person=second)
     expert_ready(expert)
@@ -250,9 +243,9 @@ def test_chosen_goals_must_be_on_the_campaigns_databases(lopsided):
 def test_a_campaign_with_chosen_goals_hands_out_those_only(lopsided, expert):
     chosen = lopsided["many"][5:7]
     _campaign(databases=[lopsided["big"]], goals=chosen)
-    handed = {_collect(_worker(f"w{i}"), expert) for i in range(2)}
+    handed = {_collect(worker_named(f"w{i}"), expert) for i in range(2)}
     assert handed == set(chosen)
-    assert _collect(_worker("third"), expert) is None
+    assert _collect(worker_named("third"), expert) is None
 
 
 def test_progress_counts_each_goal_up_to_its_target_in_a_fixed_number_of_queries(lopsided, expert):
@@ -260,7 +253,11 @@ def test_progress_counts_each_goal_up_to_its_target_in_a_fixed_number_of_queries
     _campaign("Second", databases=[lopsided["small"]], target=1, goals=[lopsided["only"]])
     for i in range(3):
         Dialogue.objects.create(
-            database=lopsided["small"], goal=lopsided["only"], worker=_worker(f"w{i}"), expert=expert, campaign=first
+            database=lopsided["small"],
+            goal=lopsided["only"],
+            worker=worker_named(f"w{i}"),
+            expert=expert,
+            campaign=first,
         )
     progress = campaigns.campaign_progress(first)
     assert (progress.goals, progress.target, progress.collected) == (21, 42, 2)

@@ -12,20 +12,9 @@ from dialogs import lobby, room
 from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueStatus, Event, LobbyEntry
 from dialogs.selectors import lobby_status
-from tests.builders import expert_ready
+from tests.builders import expert_named, expert_ready, worker_named
 
 pytestmark = pytest.mark.django_db
-
-
-def _worker(name):
-    person, _ = person_create(username=name, role="worker", password="correct-horse-battery")
-    person.tutorial_passed_at = timezone.now()
-    person.save(update_fields=["tutorial_passed_at"])
-    return person
-
-
-def _expert(name):
-    return person_create(username=name, role="expert", password="correct-horse-battery")[0]
 
 
 @pytest.fixture
@@ -55,8 +44,8 @@ def test_reviewers_and_blocked_workers_do_not_wait(goals, mallory):
 
 
 def test_pairing_is_first_come_first_served_and_one_dialogue_per_expert(goals, settings):
-    first, second = _worker("w1"), _worker("w2")
-    erin = _expert("x1")
+    first, second = worker_named("w1"), worker_named("w2")
+    erin = expert_named("x1")
     lobby.lobby_join(person=first)
     lobby.lobby_join(person=second)
     assert lobby.lobby_join(person=first).pk == LobbyEntry.objects.get(person=first, outcome="waiting").pk
@@ -73,8 +62,8 @@ def test_pairing_is_first_come_first_served_and_one_dialogue_per_expert(goals, s
 
 
 def test_goal_is_the_least_collected_one_the_worker_has_not_had(goals):
-    alice, bob = _worker("a"), _worker("b")
-    erin = _expert("e")
+    alice, bob = worker_named("a"), worker_named("b")
+    erin = expert_named("e")
     first = lobby.goal_pick_for(alice)
     Dialogue.objects.create(database=first.database, goal=first, worker=bob, expert=erin, status="completed")
     # Bob's dialogue made `first` collected once: Alice gets a goal nobody has collected yet.
@@ -90,7 +79,7 @@ def test_goal_is_the_least_collected_one_the_worker_has_not_had(goals):
 
 
 def test_a_worker_with_no_goal_left_is_released_with_a_code(goals):
-    alice, erin = _worker("a"), _expert("e")
+    alice, erin = worker_named("a"), expert_named("e")
     for goal in Goal.objects.all():
         Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin, status="completed")
     lobby.lobby_join(person=alice)
@@ -106,10 +95,10 @@ def test_pairing_reads_only_as_many_workers_as_there_are_places(goals):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    veteran, erin = _worker("veteran"), _expert("e")
+    veteran, erin = worker_named("veteran"), expert_named("e")
     for goal in Goal.objects.all():
         Dialogue.objects.create(database=goal.database, goal=goal, worker=veteran, expert=erin, status="completed")
-    queue = [veteran] + [_worker(f"w{i}") for i in range(12)]
+    queue = [veteran] + [worker_named(f"w{i}") for i in range(12)]
     for person in queue:
         lobby.lobby_join(person=person)
     expert_ready(erin)
@@ -135,7 +124,7 @@ def test_pairing_reads_only_as_many_workers_as_there_are_places(goals):
 
 def test_long_waits_are_released_and_recorded(goals, settings):
     settings.LOBBY_WAIT_LIMIT_SECONDS = 60
-    alice = _worker("a")
+    alice = worker_named("a")
     entry = lobby.lobby_join(person=alice)
     assert lobby.lobby_release_expired() == []
     later = timezone.now() + timedelta(seconds=61)
@@ -145,7 +134,7 @@ def test_long_waits_are_released_and_recorded(goals, settings):
 
 
 def test_sequence_numbers_have_no_gaps_and_retries_are_stored_once(goals):
-    alice, erin = _worker("a"), _expert("e")
+    alice, erin = worker_named("a"), expert_named("e")
     goal = goals[0]
     dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
     for number in range(5):
@@ -164,7 +153,7 @@ def test_sequence_numbers_have_no_gaps_and_retries_are_stored_once(goals):
 def test_a_retry_that_races_past_the_check_is_still_stored_once(goals):
     # Two sockets send the same message at once: both pass dialogue_post's look for the id before either has
     # stored it, and the unique constraint decides under the row lock.
-    alice, erin = _worker("a"), _expert("e")
+    alice, erin = worker_named("a"), expert_named("e")
     goal = goals[0]
     dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
     record = dict(dialogue=dialogue, author=alice, kind="utterance", payload={"text": "Q?"}, client_id="m1")
@@ -177,7 +166,7 @@ def test_a_retry_that_races_past_the_check_is_still_stored_once(goals):
 
 def test_truncated_results_say_how_many_rows_there_are(goals, settings):
     settings.SANDBOX_MAX_ROWS = 5
-    alice, erin = _worker("a"), _expert("e")
+    alice, erin = worker_named("a"), expert_named("e")
     goal = Goal.objects.filter(database__db_id="dorm_demo").first()
     dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
     [(utterance, _)] = room.dialogue_post(
@@ -209,7 +198,7 @@ def _answered_turn(dialogue, alice, erin, n, user_acts=("INFORM_SQL",), acts=("C
 
 def test_courtesy_turns_do_not_count_toward_the_minimum(goals):
     # "Hi", "Thanks" and "Bye" are answered but are not questions; an ambiguous question that got a clarification is.
-    alice, erin = _worker("a"), _expert("e")
+    alice, erin = worker_named("a"), expert_named("e")
     goal = goals[0]
     dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
     _answered_turn(dialogue, alice, erin, 1, user_acts=["GREETING"], acts=["GREETING"])
@@ -225,7 +214,7 @@ def test_a_room_sockets_own_turns_spare_the_read_and_an_old_copy_is_checked_agai
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    alice, erin = _worker("a"), _expert("e")
+    alice, erin = worker_named("a"), expert_named("e")
     goal = goals[0]
     dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
     ((utterance, _),) = _post(dialogue, alice, type="utterance", id="u1", text="How many?")
@@ -255,7 +244,7 @@ def test_a_room_sockets_own_turns_spare_the_read_and_an_old_copy_is_checked_agai
 def test_ending_counts_the_answered_questions_under_the_lock(goals, settings):
     # The minimum is checked where the row is locked: a turn dropped after it was answered no longer counts.
     settings.DIALOGUE_MIN_QUESTIONS = 2
-    alice, erin = _worker("a"), _expert("e")
+    alice, erin = worker_named("a"), expert_named("e")
     goal = goals[0]
     dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
     first = _answered_turn(dialogue, alice, erin, 1)
@@ -271,7 +260,7 @@ def test_ending_counts_the_answered_questions_under_the_lock(goals, settings):
 
 
 def test_sql_for_an_ended_dialogue_is_refused_before_it_runs(goals, monkeypatch):
-    alice, erin = _worker("a"), _expert("e")
+    alice, erin = worker_named("a"), expert_named("e")
     goal = goals[0]
     dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
     turn = _answered_turn(dialogue, alice, erin, 1)
@@ -290,9 +279,9 @@ def test_sql_for_an_ended_dialogue_is_refused_before_it_runs(goals, monkeypatch)
 def test_an_expert_sees_the_longest_waits_and_how_many_wait(goals):
     from dialogs.selectors import QUEUE_SHOWN
 
-    workers = [_worker(f"w{i:02d}") for i in range(QUEUE_SHOWN + 5)]
+    workers = [worker_named(f"w{i:02d}") for i in range(QUEUE_SHOWN + 5)]
     for person in workers:
         lobby.lobby_join(person=person)
-    status = lobby_status(_expert("e"))
+    status = lobby_status(expert_named("e"))
     assert status["waiting_workers"] == QUEUE_SHOWN + 5
     assert [entry["username"] for entry in status["queue"]] == [w.username for w in workers[:QUEUE_SHOWN]]

@@ -8,25 +8,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotation.models import Database, Goal
-from annotation.services import person_create
 from dialogs import lobby, room, selectors
 from dialogs.models import Dialogue, DialogueStatus
+from tests.builders import expert_named, worker_named
 from tests.sockets import connect, receive_until, refused_with
 
 
-def _worker(name):
-    person, _ = person_create(username=name, role="worker", password="correct-horse-battery")
-    person.tutorial_passed_at = timezone.now()
-    person.save(update_fields=["tutorial_passed_at"])
-    return person
-
-
-def _expert(name):
-    return person_create(username=name, role="expert", password="correct-horse-battery")[0]
-
-
 def _room(number: int, database: Database, goal: Goal, questions: int = 1) -> Dialogue:
-    worker, expert = _worker(f"w{number}"), _expert(f"x{number}")
+    worker, expert = worker_named(f"w{number}"), expert_named(f"x{number}")
     dialogue = Dialogue.objects.create(database=database, goal=goal, worker=worker, expert=expert, status="active")
     for index in range(questions):
         room.dialogue_post(
@@ -47,8 +36,8 @@ def dorm(demo_databases):
 @pytest.mark.django_db
 def test_the_overview_counts_waits_rooms_and_todays_outcomes(dorm):
     database, goal = dorm
-    lobby.lobby_join(person=_worker("waiting1"))
-    lobby.lobby_join(person=_expert("ready1"))
+    lobby.lobby_join(person=worker_named("waiting1"))
+    lobby.lobby_join(person=expert_named("ready1"))
     busy = _room(1, database, goal, questions=2)
     done = _room(2, database, goal)
     Dialogue.objects.filter(pk=done.pk).update(status=DialogueStatus.COMPLETED, ended_at=timezone.now())
@@ -100,7 +89,7 @@ async def test_the_board_socket_sends_overviews_that_follow_the_lobby(ada, erin,
     assert connected
     first = await receive_until(board, lambda m: m["type"] == "overview")
     assert first["waiting"]["count"] == 0
-    newcomer = await database_sync_to_async(_worker)("newcomer")
+    newcomer = await database_sync_to_async(worker_named)("newcomer")
     await database_sync_to_async(lobby.lobby_join)(person=newcomer)
     # Conditions, not durations: the next overviews arrive on their own; one of them shows the newcomer waiting.
     seen = await receive_until(board, lambda m: m["type"] == "overview" and m["waiting"]["count"] == 1)

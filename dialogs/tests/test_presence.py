@@ -7,10 +7,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from annotation.services import person_create
 from dialogs import lobby, presence, room
 from dialogs.models import Dialogue, DialogueStatus, EventKind, LiveSocket, LobbyEntry, ServerLease
-from tests.builders import expert_ready
+from tests.builders import expert_named, expert_ready, worker_named
 
 pytestmark = pytest.mark.django_db
 
@@ -22,19 +21,8 @@ def goals(demo_databases):
     demo_load()
 
 
-def _worker(name):
-    person, _ = person_create(username=name, role="worker", password="correct-horse-battery")
-    person.tutorial_passed_at = timezone.now()
-    person.save(update_fields=["tutorial_passed_at"])
-    return person
-
-
-def _expert(name):
-    return person_create(username=name, role="expert", password="correct-horse-battery")[0]
-
-
 def _room(goals):
-    worker, expert = _worker("w1"), _expert("x1")
+    worker, expert = worker_named("w1"), expert_named("x1")
     lobby.lobby_join(person=worker)
     expert_ready(expert, server_id="server-a")
     (dialogue,) = lobby.lobby_pair()
@@ -90,7 +78,7 @@ def test_a_live_servers_sockets_are_left_alone(goals):
 
 
 def test_a_ghost_expert_in_the_lobby_expires_after_the_reconnection_grace(goals, settings):
-    expert = _expert("ghost")
+    expert = expert_named("ghost")
     lobby.lobby_join(person=expert)
     presence.socket_opened(channel_name="lobby-1", person_id=expert.pk, kind="lobby", server_id="server-a")
     now = timezone.now()
@@ -102,13 +90,13 @@ def test_a_ghost_expert_in_the_lobby_expires_after_the_reconnection_grace(goals,
     grace = timedelta(seconds=settings.LOBBY_RECONNECT_GRACE_SECONDS + 1)
     (expired,) = presence.lobby_expire_disconnected(now=now + grace)
     assert expired.person == expert and expired.outcome == LobbyEntry.Outcome.LEFT
-    worker = _worker("later")
+    worker = worker_named("later")
     lobby.lobby_join(person=worker)
     assert lobby.lobby_pair() == []  # nobody is paired with the ghost
 
 
 def test_a_lobby_entry_on_a_stopped_server_expires_too(goals, settings):
-    expert = _expert("crashed")
+    expert = expert_named("crashed")
     lobby.lobby_join(person=expert)
     presence.socket_opened(channel_name="lobby-1", person_id=expert.pk, kind="lobby", server_id="server-a")
     later = timezone.now() + timedelta(seconds=settings.SERVER_LEASE_SECONDS + 1)
@@ -119,8 +107,8 @@ def test_a_lobby_entry_on_a_stopped_server_expires_too(goals, settings):
 
 
 def test_a_dialogue_whose_expert_never_joins_goes_back_to_the_queue_worker_first(goals, settings):
-    first, second = _worker("first"), _worker("second")
-    expert = _expert("absent")
+    first, second = worker_named("first"), worker_named("second")
+    expert = expert_named("absent")
     lobby.lobby_join(person=first)
     expert_ready(expert)
     (dialogue,) = lobby.lobby_pair()
@@ -137,7 +125,7 @@ def test_a_dialogue_whose_expert_never_joins_goes_back_to_the_queue_worker_first
     assert [entry.person for entry in waiting] == [first, second]
     assert not LobbyEntry.objects.filter(person=expert, outcome="waiting").exists()
     # A new expert takes the first worker first.
-    other = _expert("present")
+    other = expert_named("present")
     expert_ready(other)
     (again,) = lobby.lobby_pair()
     assert again.worker == first
@@ -154,7 +142,7 @@ def test_a_dialogue_the_expert_joined_is_not_released(goals, settings):
 def test_housekeeping_runs_as_a_celery_task_with_nobody_online(goals, settings):
     from dialogs.tasks import housekeeping
 
-    worker = _worker("patient")
+    worker = worker_named("patient")
     lobby.lobby_join(person=worker)
     LobbyEntry.objects.update(joined_at=timezone.now() - timedelta(seconds=settings.LOBBY_WAIT_LIMIT_SECONDS + 1))
     presence.socket_opened(channel_name="lobby-1", person_id=worker.pk, kind="lobby", server_id="server-a")
@@ -202,7 +190,7 @@ async def test_closing_the_lobby_tab_starts_the_reconnection_grace(demo_database
 
     from tests.sockets import connect, is_message, receive_until
 
-    expert = await database_sync_to_async(_expert)("tabber")
+    expert = await database_sync_to_async(expert_named)("tabber")
     communicator, connected, _ = await connect("/ws/lobby/", expert)
     assert connected
     await communicator.send_json_to({"type": "join"})
@@ -241,7 +229,7 @@ async def test_a_server_process_renews_its_lease_from_its_first_request():
 def test_the_worker_is_told_they_are_requeued(goals, settings):
     from dialogs.visibility import event_view
 
-    worker, expert = _worker("told"), _expert("away")
+    worker, expert = worker_named("told"), expert_named("away")
     lobby.lobby_join(person=worker)
     expert_ready(expert)
     (dialogue,) = lobby.lobby_pair()
@@ -269,7 +257,7 @@ def _open_room(goals):
 
 
 def _room_unjoined(goals):
-    worker, expert = _worker("w1"), _expert("x1")
+    worker, expert = worker_named("w1"), expert_named("x1")
     lobby.lobby_join(person=worker)
     expert_ready(expert)
     (dialogue,) = lobby.lobby_pair()
