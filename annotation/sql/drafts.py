@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+import inflect
 from sqlglot import expressions as exp
 
 from annotation.sql.spider import parse_sql, unwrap_paren
@@ -121,58 +122,60 @@ def _partial_note(table: _ResultTable, *, counted_in_sentence: bool) -> str:
 # Words
 # ---------------------------------------------------------------------------------------------------------------
 
-_UNCOUNTABLE = frozenset({"data", "information", "info", "equipment", "staff", "series", "species", "news", "money"})
-_IRREGULAR_PLURALS = {"person": "people", "child": "children", "man": "men", "woman": "women", "foot": "feet"}
-_IRREGULAR_SINGULARS = {plural: singular for singular, plural in _IRREGULAR_PLURALS.items()}
+# Inflection is the library's: it knows English (analyses, criteria, wives, people). A schema names things in
+# ways a dictionary does not expect, so three guards sit in front of it: an acronym ("gnp") has no plural, a word
+# the library reads as already plural stays as it is, and a name whose last word is no noun (a participle such as
+# "date first registered", a measure such as "total spent") is not made plural at all.
+_ENGLISH = inflect.engine()
+_ENGLISH.defnoun("data", "data")  # a mass noun in schema names ("cars data"), never the plural of "datum" there
 _VOWELS = frozenset("aeiouy")
+_MEASURES = frozenset({"number", "total", "average", "amount", "count", "sum"})
+_PREPOSITIONS = frozenset({"in", "of", "at", "on", "to", "for", "from", "with", "by", "into", "about"})
+
+
+def _is_plural(word: str) -> bool:
+    """Whether the library reads `word` as a plural: it has a singular whose plural is `word` again, and making it
+    plural changes nothing (the library would write "dogss" for "dogs", "buses" for "bus")."""
+    lower = word.lower()
+    if not lower.isalpha() or not _ENGLISH.singular_noun(lower):
+        return False
+    return _ENGLISH.plural_noun(lower) in (lower, lower + "s")
+
+
+def _inflectable(word: str) -> bool:
+    lower = word.lower()
+    return lower.isalpha() and bool(_VOWELS & set(lower)) and not lower.endswith(("ed", "ing"))
 
 
 def _plural_word(word: str) -> str:
-    lower = word.lower()
-    if not word.isalpha() or lower in _UNCOUNTABLE or lower in _IRREGULAR_SINGULARS or not _VOWELS & set(lower):
-        return word  # numbers, mass nouns, and acronyms such as "gnp" stay as they are
-    if lower in _IRREGULAR_PLURALS:
-        return _IRREGULAR_PLURALS[lower]
-    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
-        return word  # already plural: "dogs", "cars data" come that way in the schemas
-    if lower.endswith(("ed", "ing")) and len(lower) > 5:
-        return word  # a participle ends the name ("date first registered"): its noun is earlier
-    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    if lower.endswith(("s", "x", "z", "ch", "sh")):
-        return word + "es"
-    return word + "s"
+    if not _inflectable(word) or _is_plural(word):
+        return word
+    return _ENGLISH.plural_noun(word) or word
 
 
 def _singular_word(word: str) -> str:
-    lower = word.lower()
-    if not word.isalpha() or lower in _UNCOUNTABLE:
+    if not _inflectable(word) or not _is_plural(word):
         return word
-    if lower in _IRREGULAR_SINGULARS:
-        return _IRREGULAR_SINGULARS[lower]
-    if lower.endswith("ies") and len(lower) > 3:
-        return word[:-3] + "y"
-    if lower.endswith(("sses", "xes", "zes", "ches", "shes")):
-        return word[:-2]
-    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
+    return _ENGLISH.singular_noun(word) or word
 
 
 def _noun(name: str, many: bool) -> str:
     """`name` (a readable table or column name) in the singular or plural; the head noun is its last word, or the
-    word before " of " ("cost of treatment" -> "costs of treatment")."""
+    word before " of " ("cost of treatment" -> "costs of treatment"). A measure ("number of products", "total
+    spent") or a name ending in a preposition ("written by") has no plural of its own."""
     head, sep, tail = name.partition(" of ")
     words = head.split(" ")
+    if words[0] in _MEASURES or words[-1] in _PREPOSITIONS:
+        return name
     words[-1] = _plural_word(words[-1]) if many else _singular_word(words[-1])
     return " ".join(words) + sep + tail
 
 
 def _with_article(noun: str) -> str:
-    last = noun.split(" ")[-1].lower()
-    if last in _UNCOUNTABLE or _singular_word(last) != last:
+    last = noun.split(" ")[-1]
+    if _is_plural(last) or _singular_word(last) != last:
         return noun  # "cars data", not "a cars data"
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+    return _ENGLISH.a(noun)
 
 
 def _join(items: list[str], conjunction: str = "and") -> str:
