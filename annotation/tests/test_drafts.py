@@ -4,8 +4,10 @@ folded in; a small school schema for the shapes, and conformance over every turn
 import json
 import re
 import sqlite3
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from sqlglot import expressions as exp
 
 from annotation.sql.drafts import GENERIC_DRAFT, draft_response
@@ -610,3 +612,17 @@ def test_except_on_a_column_that_is_no_key_removes_values_not_rows():
         "The names of all dorms, except those of dorms with a student living in them whose home country is France, "
         "are Smith Hall and Fawlty Towers."
     )
+
+
+@pytest.mark.django_db
+def test_sql_inspect_adds_the_draft_a_room_would_offer(demo_databases, tmp_path):
+    tsv = tmp_path / "queries.tsv"
+    tsv.write_text("dorm_demo\tSELECT count(*) FROM student\ndorm_demo\tSELECT nonsense FROM nowhere\n")
+    out = StringIO()
+    call_command("sql_inspect", "--file", str(tsv), "--draft", stdout=out)
+    counted, failed = (json.loads(line) for line in out.getvalue().splitlines())
+    assert counted["ok"] is True and re.fullmatch(r"There are \d+ students\.", counted["draft"])
+    assert failed["draft"] is None
+    plain = StringIO()
+    call_command("sql_inspect", "--file", str(tsv), stdout=plain)
+    assert "draft" not in json.loads(plain.getvalue().splitlines()[0])
