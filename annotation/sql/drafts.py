@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+import inflect
 from sqlglot import expressions as exp
 
 from annotation.sql.spider import parse_sql, unwrap_paren
@@ -121,58 +122,60 @@ def _partial_note(table: _ResultTable, *, counted_in_sentence: bool) -> str:
 # Words
 # ---------------------------------------------------------------------------------------------------------------
 
-_UNCOUNTABLE = frozenset({"data", "information", "info", "equipment", "staff", "series", "species", "news", "money"})
-_IRREGULAR_PLURALS = {"person": "people", "child": "children", "man": "men", "woman": "women", "foot": "feet"}
-_IRREGULAR_SINGULARS = {plural: singular for singular, plural in _IRREGULAR_PLURALS.items()}
+# Inflection is the library's: it knows English (analyses, criteria, wives, people). A schema names things in
+# ways a dictionary does not expect, so three guards sit in front of it: an acronym ("gnp") has no plural, a word
+# the library reads as already plural stays as it is, and a name whose last word is no noun (a participle such as
+# "date first registered", a measure such as "total spent") is not made plural at all.
+_ENGLISH = inflect.engine()
+_ENGLISH.defnoun("data", "data")  # a mass noun in schema names ("cars data"), never the plural of "datum" there
 _VOWELS = frozenset("aeiouy")
+_MEASURES = frozenset({"number", "total", "average", "amount", "count", "sum"})
+_PREPOSITIONS = frozenset({"in", "of", "at", "on", "to", "for", "from", "with", "by", "into", "about"})
+
+
+def _is_plural(word: str) -> bool:
+    """Whether the library reads `word` as a plural: it has a singular whose plural is `word` again, and making it
+    plural changes nothing (the library would write "dogss" for "dogs", "buses" for "bus")."""
+    lower = word.lower()
+    if not lower.isalpha() or not _ENGLISH.singular_noun(lower):
+        return False
+    return _ENGLISH.plural_noun(lower) in (lower, lower + "s")
+
+
+def _inflectable(word: str) -> bool:
+    lower = word.lower()
+    return lower.isalpha() and bool(_VOWELS & set(lower)) and not lower.endswith(("ed", "ing"))
 
 
 def _plural_word(word: str) -> str:
-    lower = word.lower()
-    if not word.isalpha() or lower in _UNCOUNTABLE or lower in _IRREGULAR_SINGULARS or not _VOWELS & set(lower):
-        return word  # numbers, mass nouns, and acronyms such as "gnp" stay as they are
-    if lower in _IRREGULAR_PLURALS:
-        return _IRREGULAR_PLURALS[lower]
-    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
-        return word  # already plural: "dogs", "cars data" come that way in the schemas
-    if lower.endswith(("ed", "ing")) and len(lower) > 5:
-        return word  # a participle ends the name ("date first registered"): its noun is earlier
-    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    if lower.endswith(("s", "x", "z", "ch", "sh")):
-        return word + "es"
-    return word + "s"
+    if not _inflectable(word) or _is_plural(word):
+        return word
+    return _ENGLISH.plural_noun(word) or word
 
 
 def _singular_word(word: str) -> str:
-    lower = word.lower()
-    if not word.isalpha() or lower in _UNCOUNTABLE:
+    if not _inflectable(word) or not _is_plural(word):
         return word
-    if lower in _IRREGULAR_SINGULARS:
-        return _IRREGULAR_SINGULARS[lower]
-    if lower.endswith("ies") and len(lower) > 3:
-        return word[:-3] + "y"
-    if lower.endswith(("sses", "xes", "zes", "ches", "shes")):
-        return word[:-2]
-    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
+    return _ENGLISH.singular_noun(word) or word
 
 
 def _noun(name: str, many: bool) -> str:
     """`name` (a readable table or column name) in the singular or plural; the head noun is its last word, or the
-    word before " of " ("cost of treatment" -> "costs of treatment")."""
+    word before " of " ("cost of treatment" -> "costs of treatment"). A measure ("number of products", "total
+    spent") or a name ending in a preposition ("written by") has no plural of its own."""
     head, sep, tail = name.partition(" of ")
     words = head.split(" ")
+    if words[0] in _MEASURES or words[-1] in _PREPOSITIONS:
+        return name
     words[-1] = _plural_word(words[-1]) if many else _singular_word(words[-1])
     return " ".join(words) + sep + tail
 
 
 def _with_article(noun: str) -> str:
-    last = noun.split(" ")[-1].lower()
-    if last in _UNCOUNTABLE or _singular_word(last) != last:
+    last = noun.split(" ")[-1]
+    if _is_plural(last) or _singular_word(last) != last:
         return noun  # "cars data", not "a cars data"
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+    return _ENGLISH.a(noun)
 
 
 def _join(items: list[str], conjunction: str = "and") -> str:
@@ -219,6 +222,46 @@ def _value(value) -> str:
     return text or "an empty text"
 
 
+@dataclass(frozen=True)
+class _Verb:
+    """A relation table's name read as a verb: "lives in" (a verb and its preposition), "has amenity" (have and
+    its object, the table it points to), "member of" (a noun with its preposition: be a member of)."""
+
+    singular: str  # after one subject: "lives in", "has", "is a member of"
+    plural: str  # after several: "live in", "have", "are members of"
+    participle: str  # "living in", "having", "being a member of"
+
+    @classmethod
+    def of(cls, name: str) -> _Verb | None:
+        words = name.lower().split()
+        if len(words) >= 2 and words[0] in ("has", "have"):
+            return cls("has", "have", "with")  # "a student with a pet": "having" is an SQL word, and stiffer
+        if len(words) < 2 or words[-1] not in _PREPOSITIONS:
+            return None
+        first, rest = words[0], " ".join(words[1:])
+        base = _ENGLISH.plural_verb(first)
+        if len(words) == 2 and base != first:  # a verb in the third person: "lives" -> "live"
+            return cls(f"{first} {rest}", f"{base} {rest}", f"{_ENGLISH.present_participle(base)} {rest}")
+        noun = " ".join(words[:-1])  # a noun and its preposition: "member of"
+        return cls(
+            f"is {_with_article(noun)} {words[-1]}",
+            f"are {_noun(noun, True)} {words[-1]}",
+            f"being {_with_article(noun)} {words[-1]}",
+        )
+
+
+def _column_name(name: str) -> str:
+    """A column's readable name as it reads in a sentence, by a few general rules of English word order."""
+    words = name.split()
+    if words[:1] == ["is"] and len(words) > 1:
+        return " ".join(words[1:]) + " flag"  # "is official" reads badly after "whose": "whose official flag is T"
+    if len(words) >= 2 and words[0] in ("number", "num", "count") and words[1] != "of":
+        return "number of " + " ".join(words[1:-1] + [_plural_word(words[-1])])  # "number products"
+    if len(words) >= 3 and words[-2] == "of" and words[-1].endswith("ed"):
+        return " ".join(words[:-2] + words[-1:])  # "year of founded" -> "year founded"
+    return name
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Schema names
 # ---------------------------------------------------------------------------------------------------------------
@@ -229,10 +272,16 @@ class _Table:
     key: str  # the original name, lower-cased (or a made-up key for a subquery in FROM)
     name: str  # readable, as the schema writes it (singular or plural)
     sub: object = None  # the described query of a subquery in FROM
+    # For a table that relates others (lives_in, a friend table of two keys): what one row is, said as a record
+    # ("record of a student living in a dorm"), since its name is no noun for what it holds. Empty otherwise.
+    record: str = field(default="", compare=False)
+    names: object = field(default=None, compare=False, repr=False)  # the _Names it comes from, for its relations
 
     def noun(self, many: bool) -> str:
         if self.sub is not None:
             return self.sub.population(many)
+        if self.record:
+            return self.record.replace("record", "records", 1) if many else self.record
         return _noun(self.name, many)
 
 
@@ -271,8 +320,7 @@ class _Names:
             self.column_tables.append(table_index)
             name = column_readable[index][1] if index < len(column_readable) else original
             name = _words_of(str(name or original))
-            if name.startswith("is ") and len(name) > 3:
-                name = name[3:] + " flag"  # "is official" reads badly after "whose": "whose official flag is T"
+            name = _column_name(name)
             self.column_names.append(name)
             if table_index >= 0:
                 self.columns.setdefault((table_index, str(original).lower()), index)
@@ -284,10 +332,44 @@ class _Names:
     def table(self, original: str) -> _Table:
         index = self.tables.get(original.lower())
         name = self.table_names[index] if index is not None else _words_of(original)
-        return _Table(original.lower(), name)
+        table = _Table(original.lower(), name, names=self)
+        if self.is_link(table):
+            return replace(table, record=self._record(table))
+        return table
+
+    def verb(self, table: _Table) -> _Verb | None:
+        """The verb a relation table's name reads as ("lives in", "has amenity"), or None for a noun."""
+        return _Verb.of(table.name) if table.sub is None else None
+
+    def _record(self, table: _Table) -> str:
+        """One row said as a record: "record of a student living in a dorm" for a relation named by a verb, else
+        "friend record"."""
+        verb = self.verb(table)
+        targets = [self._schema_table(index) for index in dict.fromkeys(self._targets(table))]
+        if verb is not None and len(targets) == 2:
+            first, second = (_with_article(target.noun(False)) for target in targets)
+            return f"record of {first} {verb.participle} {second}"
+        if verb is not None:
+            return f"record of {verb.participle}"
+        return f"{_noun(table.name, False)} record"
+
+    def relation_between(self, one: _Table, other: _Table) -> tuple[_Table, _Verb, bool] | None:
+        """A relation table named by a verb that links `one` and `other` (lives_in between students and dorms), with
+        its verb and whether `one` is its subject (the first key); None when no such table links them."""
+        first, second = self.tables.get(one.key), self.tables.get(other.key)
+        if first is None or second is None or first == second or one.sub is not None or other.sub is not None:
+            return None
+        for key, index in self.tables.items():
+            candidate = _Table(key, self.table_names[index], names=self)
+            verb = self.verb(candidate)
+            targets = list(dict.fromkeys(self._targets(candidate)))
+            if verb is not None and self.is_link(candidate) and set(targets) == {first, second}:
+                return candidate, verb, targets[0] == first
+        return None
 
     def _schema_table(self, index: int) -> _Table:
-        return _Table(next(key for key, value in self.tables.items() if value == index), self.table_names[index])
+        key = next(key for key, value in self.tables.items() if value == index)
+        return _Table(key, self.table_names[index], names=self)
 
     def _targets(self, table: _Table) -> list[int]:
         """The tables that `table`'s foreign keys point to (by index), in column order."""
@@ -310,7 +392,11 @@ class _Names:
             return False
         own = [column for column, owner in enumerate(self.column_tables) if owner == index]
         linking = [column for column in own if column in self.foreign]
-        return len(linking) >= 2 and all(column in self.foreign or column in self.primary for column in own)
+        if len(linking) < 2:
+            return False
+        # A name that reads as a verb (lives_in keeps a room number too) relates its keys' tables whatever else it
+        # holds; a noun-named table relates them only when it holds nothing else.
+        return _Verb.of(table.name) is not None or all(column in linking or column in self.primary for column in own)
 
     def as_rows_of(self, table: _Table | None, avoid: _Table | None) -> _Table | None:
         """`table`, or for a link table the table its rows stand for: has_pet counted from a student is pets."""
@@ -624,6 +710,8 @@ class _QueryBuilder:
 
 def _literal(node: exp.Expr) -> str:
     node = unwrap_paren(node)
+    if isinstance(node, exp.Literal) and node.is_string and _is_code(node.this):
+        return f"'{node.this}'"  # a code ("F", "BK") is quoted as it is: glossing it would guess its meaning
     if isinstance(node, exp.Literal):
         return _value(node.this)
     if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
@@ -636,6 +724,11 @@ def _literal(node: exp.Expr) -> str:
         return _words_of(node.name)
     # Anything else would have to be printed as SQL, which the worker must not see: the generic draft is better.
     raise ValueError(f"cannot say {node.key} in words")
+
+
+def _is_code(text: str) -> bool:
+    """A short coded value: one letter, or up to three capitals ("F", "y", "BK", "USA")."""
+    return text.isalpha() and (len(text) == 1 or (len(text) <= 3 and text.isupper()))
 
 
 def _item_words(item: _Item, many: bool = False) -> str:
@@ -680,8 +773,22 @@ class _Select:
         self.main = first_column.table if first_column is not None else None
         if self.main is not None and first_column.identifies is not None and self.names.is_link(self.main):
             self.main = first_column.identifies  # has_pet's pet id is about pets
+        if self.main is not None and not self.group:
+            # A parent's column read through its child rows: people joined with poker_player has one row per poker
+            # player, so the conditions and the count are about poker players.
+            children = [
+                table
+                for table in self.tables
+                if table != self.main
+                and table.sub is None
+                and not self.names.is_link(table)
+                and self.names.references(table, self.main)
+            ]
+            if len(children) == 1:
+                self.main = children[0]
         if self.main is None and self.tables:
-            self.main = self._joined_rows()
+            counts = bool(self.items) and all(item.is_count for item in self.items)
+            self.main = self._counted_rows() if counts else self._joined_rows()
         self.counted = self.main
         if not self.group:
             return
@@ -704,6 +811,37 @@ class _Select:
         joins a student to a dorm: counting its rows counts students)."""
         entities = [table for table in tables if len(self._referred(table)) < 2]
         return (entities or tables)[-1]
+
+    def _counted_rows(self) -> _Table:
+        """What count(*) over the FROM tables counts. Over a relation (lives_in) the rows are pairs: with one side
+        fixed by an equality (a dorm named Granite Court) they are the other side's rows (its students); otherwise
+        they are the relation's records, and are said so."""
+        links = [table for table in self.tables if self.names.is_link(table)]
+        if len(links) != 1:
+            return self._joined_rows()
+        link = links[0]
+        fixed = [
+            cond.table
+            for cond in self.where
+            if isinstance(cond, _Cond)
+            and cond.op == "="
+            and not cond.negated
+            and cond.subquery is None
+            and cond.table is not None
+            and cond.table != link
+            and self.names.references(link, cond.table)
+        ]
+        return self.names.as_rows_of(link, fixed[0]) if fixed and "or" not in self.where else link
+
+    def repeats_main(self) -> bool:
+        """Whether a row of the main entity can come back more than once (students joined with lives_in): then the
+        number of result rows is no number of entities."""
+        if self.distinct or self.group or self.main is None:
+            return False
+        return any(
+            table != self.main and table.sub is None and self.names.references(table, self.main)
+            for table in self.tables
+        )
 
     def _joined_rows(self) -> _Table:
         """What one row of the FROM tables stands for, when nothing selected says: a table that refers to one other
@@ -872,7 +1010,25 @@ class _Select:
             head, count = self._head(self.items, many, entity, count), None
         else:
             head = self._head(self.items, many, entity)
+        keyed = self._keyed(entity) if conditions is None and not many and self.limit is None else None
+        if keyed is not None:
+            return f"{head} of {keyed}{self._sorted()}"
         return f"{head} of {self._entity(entity, many, count, where)}{self._sorted()}"
+
+    def _keyed(self, entity: _Table | None) -> str | None:
+        """One row picked by its own id, named as a person would: "template 4", not "the template whose template
+        id is 4"."""
+        if entity is None or entity.sub is not None or entity.record or len(self.where) != 1:
+            return None
+        cond = self.where[0]
+        column = cond.item.column if isinstance(cond, _Cond) and cond.item is not None else None
+        if column is None or cond.op != "=" or cond.negated or cond.subquery is not None or not cond.values:
+            return None
+        if column.table != entity or column.identifies != entity:
+            return None
+        if _column_words(column, entity, False).split()[-1] != "id":
+            return None
+        return f"{entity.noun(False)} {cond.values[0]}"
 
     def _is_entity_itself(self, item: _Item) -> bool:
         """A column that names its own table's rows ("continent" of continents, "model" of model lists)."""
@@ -1098,8 +1254,18 @@ def _clause_parts(cond: _Cond, anchor: _Table | None, many: bool) -> tuple[str, 
     if item is not None and item.kind == "column" and column is not None and column.name == "age" and op in "<>":
         if not negated and (anchor is None or column.table in (None, anchor)) and cond.values:
             return "", "", f"that {be} {'older' if op == '>' else 'younger'} than {cond.values[0]}"
-    prefix, subject = _subject(item, anchor)
-    return prefix, subject, _predicate(cond, op, negated)
+    prefix, subject = _subject(item, anchor, many)
+    predicate = _predicate(cond, op, negated)
+    plain = cond.op == "=" and op == "=" and not negated and cond.subquery is None and bool(cond.values)
+    if plain and column is not None and column.table is not None and subject:
+        own = _column_words(column, column.table, False)
+        if own == "name" and subject.startswith("whose "):
+            return prefix, "", f"named {cond.values[0]}"  # "a dorm named Granite Court"
+        if own.split()[-1] in _PREPOSITIONS and not prefix:
+            return "", "", f"that {be} {own} {cond.values[0]}"  # "episodes that are written by Todd Casey"
+    if subject and predicate.startswith("is ") and _is_plural(subject.split()[-1]):
+        predicate = "are " + predicate[3:]  # "whose earnings are greater than 300000"
+    return prefix, subject, predicate
 
 
 def _with_sub_article(query) -> str:
@@ -1107,15 +1273,29 @@ def _with_sub_article(query) -> str:
     return _with_article(population)
 
 
-def _subject(item: _Item | None, anchor: _Table | None) -> tuple[str, str]:
+def _subject(item: _Item | None, anchor: _Table | None, many: bool = False) -> tuple[str, str]:
     """Who a condition is about, seen from the `anchor` rows: ("", "whose age") on the rows themselves, ("with a
-    concert", "whose year") on a joined table."""
+    concert", "whose year") on a joined table, ("that live in a dorm", "whose name") through a relation."""
     if item is None:
         return "", ""
     column = item.column
     words = f"whose {_item_words(item)}"
     if item.kind != "column" or column is None or column.table is None or anchor is None or column.table == anchor:
         return "", words
+    if anchor.record and column.table.sub is None:
+        # The rows are a relation's records: the condition is on one of the things it relates.
+        return "", f"in which the {column.table.noun(False)}'s {_column_words(column, column.table, False)}"
+    found = anchor.names.relation_between(anchor, column.table) if isinstance(anchor.names, _Names) else None
+    if found is not None:
+        _, verb, anchor_is_subject = found
+        other = _with_article(column.table.noun(False))
+        words = f"whose {_column_words(column, column.table, False)}"
+        if anchor_is_subject:
+            return f"that {verb.plural if many else verb.singular} {other}", words
+        if verb.singular == "has":
+            return f"of {other}", words  # "pets of a student whose last name is Smith"
+        it = " them" if many else " it"
+        return f"with {other} {verb.participle}{it}", words
     if column.table.sub is not None or _word_set(column.name) & _word_set(column.table.name):
         return "", words
     return f"with {_with_article(_noun(column.table.name, False))}", words
@@ -1223,14 +1403,23 @@ class _SetQuery:
         had = self._had(many)
         if had is not None:
             return f"{left_where} and {had}" if left_where else f" {had}"
-        if self.operator == "except" and right_where:
+        if self.operator == "except" and right_where and self._keyed_rows():
             return f"{left_where}, except those{right_where}"
         return None
+
+    def _keyed_rows(self) -> bool:
+        """Whether the selected columns tell rows apart (a key is among them): only then does removing values
+        remove rows. EXCEPT on names removes names, and a dorm that shares its name with a removed one goes too."""
+        return any(
+            item.kind == "column" and item.column is not None and item.column.identifies for item in self.left.items
+        )
 
     def _had(self, many: bool) -> str | None:
         """The right side joins other tables and filters only them: "that have no concert whose year is 2014"."""
         left, right = self.left, self.right
         if self.operator == "union" or any(cond != "and" and cond.table == right.main for cond in right.where):
+            return None
+        if not self._keyed_rows():
             return None
         if "or" in right.where:
             return None
@@ -1321,25 +1510,35 @@ def _fold(query, table: _ResultTable) -> str:
             return _sentence(f"There {verb} {number} {query.population(number != 1)}")
     if table.complete and table.total == 1 and not has_star:
         values = [_value(value) for value in table.rows[0]]
-        return _sentence(f"{query.phrase(False)} {'is' if len(values) == 1 else 'are'} {_join(values)}")
+        return _sentence(
+            f"{_subject_phrase(query.phrase(False))} {'is' if len(values) == 1 else 'are'} {_join(values)}"
+        )
     if table.complete and table.total <= FEW_ROWS and not has_star:
         listed = query.listing(table.rows)
         if listed is not None:
             return listed
         rows = [_row_words(row, query.labels(), query.lead()) for row in table.rows]
-        return _sentence(f"{query.phrase(True)} are {_join(rows)}")
+        return _sentence(f"{_subject_phrase(query.phrase(True))} are {_join(rows)}")
     # Too long to tell row by row (or a star's whole rows): describe it, the table shows it.
     count = table.total if table.total is not None and table.total > 1 and _countable(query) else None
     described = query.phrase(table.total != 1, count)
     text = _sentence(f"This shows {described}")
     if table.rows and table.shown > 1:
         text += query.example(table.rows[0])
+    if table.complete and count is None and isinstance(query, _Select) and query.repeats_main():
+        # The rows are joined rows: say how many there are without calling them entities.
+        return text + f" The result has {_count_of(table.total, 'row')}."
     return text + _partial_note(table, counted_in_sentence=count is not None and f" {count} " in described)
+
+
+def _subject_phrase(phrase: str) -> str:
+    """A phrase with a comma inside ("..., sorted by age") closes with one before its verb."""
+    return f"{phrase}," if "," in phrase else phrase
 
 
 def _countable(query) -> bool:
     """Whether the number of rows reads naturally inside the phrase ("the 250 students", "each of the 12 countries")."""
-    if not isinstance(query, _Select) or query.limit is not None:
+    if not isinstance(query, _Select) or query.limit is not None or query.repeats_main():
         return False
     return not all(item.kind == "aggregate" for item in query.items) or bool(query.group)
 

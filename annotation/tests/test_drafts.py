@@ -4,8 +4,10 @@ folded in; a small school schema for the shapes, and conformance over every turn
 import json
 import re
 import sqlite3
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from sqlglot import expressions as exp
 
 from annotation.sql.drafts import GENERIC_DRAFT, draft_response
@@ -112,7 +114,7 @@ def test_a_count_over_a_join_counts_the_students_not_the_link_rows():
         "SELECT count(*) FROM Student AS T1 JOIN Lives_in AS T2 ON T1.StuID = T2.StuID "
         "JOIN Dorm AS T3 ON T2.Dorm_ID = T3.Dorm_ID WHERE T3.Dorm_Name = 'Smith Hall'"
     )
-    assert draft(sql, [[12]]) == "There are 12 students whose dorm name is Smith Hall."
+    assert draft(sql, [[12]]) == "There are 12 students that live in a dorm named Smith Hall."
 
 
 def test_a_single_value_completes_the_description():
@@ -122,7 +124,7 @@ def test_a_single_value_completes_the_description():
 
 def test_one_row_of_several_columns_gives_each_value():
     text = draft("SELECT First_Name, Last_Name FROM Student WHERE StuID = 3", [["Ann", "Lee"]])
-    assert text == "The first name and last name of the student whose student id is 3 are Ann and Lee."
+    assert text == "The first name and last name of student 3 are Ann and Lee."
 
 
 def test_a_few_rows_are_listed_with_their_other_columns():
@@ -327,7 +329,10 @@ SHAPES = [
         "JOIN Lives_in AS T2 ON T1.Dorm_ID = T2.Dorm_ID JOIN Student AS T3 ON T2.StuID = T3.StuID "
         "WHERE T3.Home_Country = 'France'",
         [["Smith Hall"]],
-        ["The name of the dorm that has no student whose home country is France is Smith Hall."],
+        [
+            "The name of the dorm, except those of dorms with a student living in them whose home country is "
+            "France, is Smith Hall."
+        ],
         id="except",
     ),
     pytest.param(
@@ -338,7 +343,7 @@ SHAPES = [
         id="intersect",
     ),
     pytest.param(
-        "SELECT Age - 18 FROM Student WHERE StuID = 3", [[2]], ["age minus 18", "student id is 3", "2"], id="arithmetic"
+        "SELECT Age - 18 FROM Student WHERE StuID = 3", [[2]], ["age minus 18", "student 3", "2"], id="arithmetic"
     ),
 ]
 
@@ -356,9 +361,7 @@ def test_a_star_is_described_without_reciting_every_cell():
 
 
 def test_a_missing_value_reads_as_unknown():
-    assert draft("SELECT Age FROM Student WHERE StuID = 3", [[None]]) == (
-        "The age of the student whose student id is 3 is unknown."
-    )
+    assert draft("SELECT Age FROM Student WHERE StuID = 3", [[None]]) == ("The age of student 3 is unknown.")
 
 
 def test_without_a_schema_names_are_made_readable_from_the_identifiers():
@@ -471,3 +474,155 @@ def test_every_cosql_sample_turn_gets_a_plain_draft(shared_path):
                     problems.append((f"value {literal.this!r} left out", sql, text))
     assert turns > 500
     assert problems == []
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# English, not identifiers: the failure classes of the draft ratings (issue 17), each written from its definition
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def schema_of(tables: dict[str, list[str]], primary=(), foreign=(), types=None, readable=None):
+    """A tables.json entry from {table: [column, ...]}; `primary` and `foreign` name columns as "table.column",
+    `readable` maps "table.column" (or a table) to the readable name a schema gives it."""
+    readable = readable or {}
+    columns, column_names, index = [[-1, "*"]], [[-1, "*"]], {}
+    for number, (table, names) in enumerate(tables.items()):
+        for name in names:
+            index[f"{table}.{name}"] = len(columns)
+            columns.append([number, name])
+            column_names.append([number, readable.get(f"{table}.{name}", name.replace("_", " ").lower())])
+    return {
+        "db_id": "made_up",
+        "table_names_original": list(tables),
+        "table_names": [readable.get(table, table.replace("_", " ").lower()) for table in tables],
+        "column_names_original": columns,
+        "column_names": column_names,
+        "column_types": ["text"] + [(types or {}).get(name, "text") for name in list(index)],
+        "primary_keys": [index[name] for name in primary],
+        "foreign_keys": [[index[a], index[b]] for a, b in foreign],
+    }
+
+
+# High schoolers befriend each other: Friend holds only two keys, both pointing to Highschooler.
+FRIENDS = schema_of(
+    {"Highschooler": ["ID", "name", "grade"], "Friend": ["student_id", "friend_id"]},
+    primary=["Highschooler.ID"],
+    foreign=[("Friend.student_id", "Highschooler.ID"), ("Friend.friend_id", "Highschooler.ID")],
+    readable={"Highschooler": "high schooler"},
+)
+# A poker player is a person: poker_player points to people, and its own columns say how the player did.
+POKER = schema_of(
+    {"people": ["People_ID", "Name", "Sex", "Height"], "poker_player": ["Poker_Player_ID", "People_ID", "Earnings"]},
+    primary=["people.People_ID", "poker_player.Poker_Player_ID"],
+    foreign=[("poker_player.People_ID", "people.People_ID")],
+    types={"poker_player.Earnings": "number", "people.Height": "number"},
+)
+SHOPS = schema_of(
+    {
+        "shop": ["Shop_ID", "Name", "Number_products", "Year_of_Founded"],
+        "episode": ["Episode_ID", "Title", "Written_by", "Directed_by"],
+        "customer": ["Customer_ID", "Name", "Total_spent"],
+        "templates": ["Template_ID", "Version_Number"],
+    },
+    primary=["shop.Shop_ID", "episode.Episode_ID", "customer.Customer_ID", "templates.Template_ID"],
+    types={"shop.Number_products": "number", "customer.Total_spent": "number", "templates.Version_Number": "number"},
+)
+NAMED_ROWS = [["Ann"], ["Bob"], ["Cid"], ["Dee"], ["Eve"]]
+
+
+@pytest.mark.parametrize(
+    ("table", "three"),
+    [("Analysis", "3 analyses"), ("Person", "3 people"), ("Wife", "3 wives"), ("Criterion", "3 criteria")],
+)
+def test_plurals_are_english(table, three):
+    assert draft(f"SELECT count(*) FROM {table}", [[3]], schema=None) == f"There are {three}."
+
+
+def test_a_relation_table_is_a_verb_and_counting_it_from_one_side_counts_the_other_side():
+    sql = (
+        "SELECT count(*) FROM Dorm AS T1 JOIN Lives_in AS T2 ON T1.Dorm_ID = T2.Dorm_ID "
+        "WHERE T1.Dorm_Name = 'Granite Court'"
+    )
+    assert draft(sql, [[13]]) == "There are 13 students that live in a dorm named Granite Court."
+
+
+def test_a_relation_table_grouped_on_the_other_side_counts_the_other_side():
+    sql = (
+        "SELECT T1.Dorm_Name, count(*) FROM Dorm AS T1 JOIN Lives_in AS T2 ON T1.Dorm_ID = T2.Dorm_ID "
+        "GROUP BY T1.Dorm_Name HAVING count(*) > 6"
+    )
+    rows = [["A", 7], ["B", 8], ["C", 9], ["D", 10]]
+    text = draft(sql, rows)
+    assert "lives in" not in text and "students" in text and "more than 6 students" in text
+
+
+def test_counting_a_relation_on_its_own_counts_its_records_not_its_entities():
+    assert draft("SELECT count(*) FROM Lives_in", [[20]]) == "There are 20 records of a student living in a dorm."
+    text = draft("SELECT count(*) FROM Friend", [[20]], schema=FRIENDS)
+    assert text == "There are 20 friend records."
+
+
+def test_rows_repeated_by_a_link_table_are_not_counted_as_entities():
+    sql = "SELECT T2.name FROM Friend AS T1 JOIN Highschooler AS T2 ON T1.student_id = T2.ID"
+    rows = [["Kyle"]] * 20
+    text = draft(sql, rows, schema=FRIENDS)
+    assert "20 high schoolers" not in text and "20 rows" in text
+
+
+def test_a_condition_on_the_joined_entity_is_about_that_entity():
+    sql = (
+        "SELECT T1.Name FROM people AS T1 JOIN poker_player AS T2 ON T1.People_ID = T2.People_ID "
+        "WHERE T2.Earnings > 300000"
+    )
+    text = draft(sql, NAMED_ROWS, schema=POKER)
+    assert text == "This shows the person names of the 5 poker players whose earnings are greater than 300000."
+
+
+def test_column_names_read_as_words():
+    written = draft("SELECT Title FROM episode WHERE Written_by = 'Todd Casey'", NAMED_ROWS, schema=SHOPS)
+    assert "written by Todd Casey" in written and "whose written by" not in written
+    most = draft("SELECT Name FROM shop ORDER BY Number_products DESC LIMIT 1", [["Ann"]], schema=SHOPS)
+    assert most == "The name of the shop with the highest number of products is Ann."
+    spent = draft("SELECT Name, Total_spent FROM customer", [["Ann", 3]] * 5, schema=SHOPS)
+    assert "spents" not in spent and "total spent" in spent
+    founded = draft("SELECT Name FROM shop ORDER BY Year_of_Founded", NAMED_ROWS, schema=SHOPS)
+    assert founded == "This shows the names of the 5 shops, sorted by year founded."
+
+
+def test_a_single_value_about_one_keyed_row_reads_naturally():
+    text = draft("SELECT Version_Number FROM templates WHERE Template_ID = 4", [[4]], schema=SHOPS)
+    assert text == "The version number of template 4 is 4."
+
+
+def test_a_coded_value_is_quoted_not_glossed():
+    assert draft("SELECT count(*) FROM people WHERE Sex = 'F'", [[6]], schema=POKER) == (
+        "There are 6 people whose sex is 'F'."
+    )
+
+
+def test_except_on_a_column_that_is_no_key_removes_values_not_rows():
+    sql = (
+        "SELECT Dorm_Name FROM Dorm EXCEPT SELECT T1.Dorm_Name FROM Dorm AS T1 "
+        "JOIN Lives_in AS T2 ON T1.Dorm_ID = T2.Dorm_ID JOIN Student AS T3 ON T2.StuID = T3.StuID "
+        "WHERE T3.Home_Country = 'France'"
+    )
+    text = draft(sql, [["Smith Hall"], ["Fawlty Towers"]])
+    assert "dorms that have no student" not in text
+    assert text == (
+        "The names of all dorms, except those of dorms with a student living in them whose home country is France, "
+        "are Smith Hall and Fawlty Towers."
+    )
+
+
+@pytest.mark.django_db
+def test_sql_inspect_adds_the_draft_a_room_would_offer(demo_databases, tmp_path):
+    tsv = tmp_path / "queries.tsv"
+    tsv.write_text("dorm_demo\tSELECT count(*) FROM student\ndorm_demo\tSELECT nonsense FROM nowhere\n")
+    out = StringIO()
+    call_command("sql_inspect", "--file", str(tsv), "--draft", stdout=out)
+    counted, failed = (json.loads(line) for line in out.getvalue().splitlines())
+    assert counted["ok"] is True and re.fullmatch(r"There are \d+ students\.", counted["draft"])
+    assert failed["draft"] is None
+    plain = StringIO()
+    call_command("sql_inspect", "--file", str(tsv), stdout=plain)
+    assert "draft" not in json.loads(plain.getvalue().splitlines()[0])
