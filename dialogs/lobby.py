@@ -140,12 +140,6 @@ def dialogues_collected():
     return collected
 
 
-def goal_pick_for(worker: User | int, *, assignment: CrowdAssignment | None = None) -> Goal | None:
-    """The goal for a worker's next dialogue (see `goal_choose`), or None when there is none for them."""
-    choice = goal_choose(worker, assignment=assignment)
-    return choice[0] if choice else None
-
-
 def goal_choose(
     worker: User | int, *, assignment: CrowdAssignment | None = None
 ) -> tuple[Goal, Campaign | None] | None:

@@ -64,10 +64,10 @@ def test_pairing_is_first_come_first_served_and_one_dialogue_per_expert(goals, s
 def test_goal_is_the_least_collected_one_the_worker_has_not_had(goals):
     alice, bob = worker_named("a"), worker_named("b")
     erin = expert_named("e")
-    first = lobby.goal_pick_for(alice)
+    first, _ = lobby.goal_choose(alice)
     Dialogue.objects.create(database=first.database, goal=first, worker=bob, expert=erin, status="completed")
     # Bob's dialogue made `first` collected once: Alice gets a goal nobody has collected yet.
-    chosen = lobby.goal_pick_for(alice)
+    chosen, _ = lobby.goal_choose(alice)
     assert chosen != first
     assert chosen.dialogues.count() == 0
     # And never a goal she already had, even when every other goal has been collected more often.
@@ -75,7 +75,7 @@ def test_goal_is_the_least_collected_one_the_worker_has_not_had(goals):
     for goal in Goal.objects.exclude(pk=chosen.pk):
         for _ in range(2):
             Dialogue.objects.create(database=goal.database, goal=goal, worker=bob, expert=erin, status="completed")
-    assert lobby.goal_pick_for(alice) != chosen
+    assert lobby.goal_choose(alice)[0] != chosen
 
 
 def test_a_worker_with_no_goal_left_is_released_with_a_code(goals):
