@@ -71,7 +71,7 @@ from bench.wozclient import (  # noqa: E402
     play_worker,
     visible_to,
 )
-from tools.test_stack import create_database, free_port, postgres_server, redis_server, wait_for_port  # noqa: E402
+from tools.test_stack import free_port, wait_for_port  # noqa: E402
 
 PASSWORD = "bench-password-1"
 ADMIN, ADMIN_PASSWORD = "ada", "wozsql-demo"  # the demo admin (the stack loads the demo data), for --board
@@ -718,22 +718,9 @@ def main(argv: list[str]) -> int:
             "WS_RATE_PER_MINUTE": 100_000,
             "LOG_LEVEL": args.log_level,
         }
-        if embedded:
-            # As `make run` starts it: DEBUG=1, SQLite in the data folder, the in-memory layer, eager Celery.
-            database_url = redis_url = None
-            env = stack.embedded_env(data_dir=Path(folder) / "data", **settings)
-        else:
-            database_url = resources.enter_context(postgres_server())
-            redis_url = resources.enter_context(redis_server())
-            create_database(database_url)
-            env = stack.server_env(
-                database_url=database_url,
-                redis_url=redis_url,
-                data_dir=Path(folder) / "data",
-                # Keep each server thread's PostgreSQL connection: a new one per consumer call costs a backend fork.
-                DB_CONN_MAX_AGE=args.conn_max_age,
-                **settings,
-            )
+        env, database_url, redis_url = stack.stack_env(
+            args.stack, resources, Path(folder) / "data", conn_max_age=args.conn_max_age, **settings
+        )
         started = time.perf_counter()
         stack.prepare(env, accounts=accounts, prefix=PREFIX, password=PASSWORD)
         print(

@@ -57,7 +57,6 @@ from bench.wozclient import (  # noqa: E402
     login,
     new_id,
 )
-from tools.test_stack import create_database, postgres_server, redis_server  # noqa: E402
 
 SHARED = PROJECT_ROOT.parent / "shared"
 PASSWORD = "replay-password-1"
@@ -545,21 +544,8 @@ def main(argv: list[str]) -> int:
     overrides = {"LOG_LEVEL": args.log_level} if args.log_level else {}
     with contextlib.ExitStack() as resources:
         folder = Path(resources.enter_context(tempfile.TemporaryDirectory(prefix="wozsql-replay-")))
-        if args.stack == "embedded":
-            env = stack.embedded_env(data_dir=folder / "data", **overrides)
-            servers = 1
-        else:
-            database_url = resources.enter_context(postgres_server())
-            redis_url = resources.enter_context(redis_server())
-            create_database(database_url)
-            env = stack.server_env(
-                database_url=database_url,
-                redis_url=redis_url,
-                data_dir=folder / "data",
-                DB_CONN_MAX_AGE=60,
-                **overrides,
-            )
-            servers = args.servers
+        env, _, _ = stack.stack_env(args.stack, resources, folder / "data", **overrides)
+        servers = 1 if args.stack == "embedded" else args.servers
         started = time.perf_counter()
         print(f"seeding {len(scripts)} dialogues' goals and {2 * concurrency} accounts ({args.stack}) ...", flush=True)
         seed(env, folder, records, concurrency, args.shared)

@@ -85,6 +85,28 @@ def embedded_env(*, data_dir: str | Path, **overrides: str) -> dict[str, str]:
     return env
 
 
+def stack_env(
+    kind: str, resources: contextlib.ExitStack, data_dir: str | Path, *, conn_max_age: int = 60, **settings: str
+) -> tuple[dict[str, str], str | None, str | None]:
+    """The servers' environment for `kind` and the stores it runs on: (env, database URL, Redis URL).
+
+    "embedded" is the platform as `make run` starts it: DEBUG=1, SQLite in the data folder, the in-memory channel
+    layer, eager Celery (no URLs). "services" starts a throwaway PostgreSQL and Redis, kept until `resources` closes,
+    and keeps each server thread's PostgreSQL connection `conn_max_age` seconds (a new one per consumer call costs a
+    backend fork)."""
+    from tools.test_stack import create_database, postgres_server, redis_server
+
+    if kind == "embedded":
+        return embedded_env(data_dir=data_dir, **settings), None, None
+    database_url = resources.enter_context(postgres_server())
+    redis_url = resources.enter_context(redis_server())
+    create_database(database_url)
+    env = server_env(
+        database_url=database_url, redis_url=redis_url, data_dir=data_dir, DB_CONN_MAX_AGE=conn_max_age, **settings
+    )
+    return env, database_url, redis_url
+
+
 def is_embedded(env: dict[str, str]) -> bool:
     return not env.get("DATABASE_URL")
 
