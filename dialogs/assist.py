@@ -98,19 +98,32 @@ def recommendation_next(*, database: Database, turn: int, sql: str, offered: lis
     counts = intent_counts()
     local = counts.get(database.pk, Counter())
     overall = sum(counts.values(), Counter())
-    category = intents.choose_category(
-        local=local, overall=overall, targets=intents.intent_targets(), rng=rng, available=candidates
-    )
     values = column_values(database)
-    try:
-        for _ in range(8):  # another wording of an already offered relation is no new suggestion
-            recommendation = intents.recommend(sql, schema, category=category, rng=rng, values=values)
-            if (recommendation.category, recommendation.relation) not in seen:
-                break
-    except intents.IntentError as exc:
-        logger.warning("no recommendation after turn %s: %s", turn, exc)
+    recommendation = None
+    while candidates and recommendation is None:
+        category = intents.choose_category(
+            local=local, overall=overall, targets=intents.intent_targets(), rng=rng, available=candidates
+        )
+        try:
+            for _ in range(8):  # another wording of an already offered relation is no new suggestion
+                recommendation = intents.recommend(sql, schema, category=category, rng=rng, values=values)
+                if (recommendation.category, recommendation.relation) not in seen:
+                    break
+        except intents.IntentError as exc:
+            # A combination that no short sentence can say is left out: another category is drawn instead.
+            logger.info("no %s recommendation after turn %s: %s", category, turn, exc)
+            candidates = candidates - {category}
+    if recommendation is None:
         return None
-    return recommendation_payload(turn, recommendation.category, recommendation.relation, recommendation.text)
+    return recommendation_payload(
+        turn,
+        recommendation.category,
+        recommendation.relation,
+        recommendation.text,
+        columns=recommendation.columns,
+        values=recommendation.values,
+        tables=recommendation.tables,
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -135,10 +148,20 @@ def goal_match(*, database: Database, goal_sql: str, result: dict) -> bool | Non
     return Counter(shared) == Counter(goal)
 
 
-def labels_detected(*, database: Database, utterance: str, sql: str, result: dict, previous_sql: str | None) -> dict:
+def labels_detected(
+    *,
+    database: Database,
+    utterance: str,
+    sql: str,
+    result: dict,
+    previous_sql: str | None,
+    recommended: dict | None = None,
+) -> dict:
     """What the platform reads from a turn whose result was just shared: `tokens` (the utterance's), `intent` (the
-    relation from the previous SQL turn, when there is one), `schema_linking` (proposed spans over the tokens) and
-    `draft` (a response to edit). A reading that fails leaves its label out: it never stops the share."""
+    relation from the previous SQL turn, when there is one), `followed` (with an intent and the suggestion shown
+    before the question, `recommended`: whether the question followed it, `intents.suggestion_followed`),
+    `schema_linking` (proposed spans over the tokens) and `draft` (a response to edit). A reading that fails leaves
+    its label out: it never stops the share."""
     schema = database.schema
     tokens = utterance_toks(utterance)
     labels: dict = {"tokens": tokens}  # what the spans index, as the exports tokenise the utterance
@@ -146,6 +169,8 @@ def labels_detected(*, database: Database, utterance: str, sql: str, result: dic
         try:
             found = detect_relation(previous_sql, sql, schema)
             labels["intent"] = {"category": found.category, "relations": list(found.relations)}
+            if recommended:
+                labels["followed"] = intents.suggestion_followed(recommended, found.relations, sql, schema)
         except RelationError as exc:
             logger.info("no relation detected: %s", exc)
     try:

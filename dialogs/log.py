@@ -27,6 +27,7 @@ from difflib import SequenceMatcher
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 
 from annotation.acts import SOCIAL_USER_ACTS
+from annotation.sql.intents import suggestion_followed
 from dialogs.models import Event, EventKind, score_drops
 
 CLARIFY = "CLARIFY"
@@ -108,15 +109,23 @@ def response_payload(turn: int, text: str, acts: list[str], sql_run: int | None,
     return payload
 
 
-def recommendation_payload(turn: int, category: str, relation: str, text: str) -> dict:
-    """An intent recommended to the worker for the question after `turn` (the answered one it builds on)."""
-    return {"turn": turn, "category": category, "relation": relation, "text": text}
+def recommendation_payload(
+    turn: int, category: str, relation: str, text: str, *, columns=(), values=(), tables=()
+) -> dict:
+    """An intent recommended to the worker for the question after `turn` (the answered one it builds on). `columns`
+    ([table, column] original names), `values` and `tables`: what the text asks the next query to use, kept (when it
+    names any) so that whether the question followed it can be judged (`annotation.sql.intents.suggestion_followed`)."""
+    payload = {"turn": turn, "category": category, "relation": relation, "text": text}
+    named = {"columns": [list(item) for item in columns], "values": list(values), "tables": list(tables)}
+    payload.update({key: items for key, items in named.items() if items})
+    return payload
 
 
 def turn_labels_payload(turn: int, source: str, labels: dict) -> dict:
     """CHASE labels of a user turn. `source` "detected": what the platform read from the SQL when its result was
     shared (`intent`: the relation to the previous SQL turn; `schema_linking`: proposed spans; `draft`: a draft
-    response); "expert": what the expert set or confirmed. A later event overrides the keys it carries."""
+    response; `followed`: whether the question followed the suggestion shown before it); "expert": what the expert
+    set or confirmed. A later event overrides the keys it carries."""
     return {"turn": turn, "source": source, **labels}
 
 
@@ -377,6 +386,18 @@ class UserTurn:
     def original_value(self, name: str):
         return self.original[name] if name in self.original else self.value(name)
 
+    @property
+    def followed(self) -> bool | None:
+        """Whether this question followed the suggestion shown before it, as judged when its result was shared (the
+        detected relation is the suggested one, and the SQL uses what the suggestion named); for a turn shared before
+        that judgement was stored, the detected relation alone decides. None: no suggestion, or no relation detected
+        (a first SQL question, an unreadable one)."""
+        if not self.recommended or not self.detected.get("intent"):
+            return None
+        if "followed" in self.detected:
+            return bool(self.detected["followed"])
+        return suggestion_followed(self.recommended, self.detected["intent"].get("relations") or ())
+
 
 @dataclass
 class StateTurn:
@@ -530,8 +551,9 @@ def dialogue_replay(
             labels_apply(turn.labels, payload)
             if payload.get("source") == "detected":
                 labels_apply(turn.detected, payload)
-                if "draft" in payload:
-                    turn.detected["draft"] = payload["draft"]
+                for name in ("draft", "followed"):
+                    if name in payload:
+                        turn.detected[name] = payload[name]
             else:
                 turn.confirmed.update(name for name in LABEL_FIELDS if name in payload)
         elif kind == EventKind.RESPONSE:
@@ -652,6 +674,15 @@ def runs_summarised(runs: QuerySet[Event], *, moment: str = "created_at") -> Ite
         (dialogue_id, seq, kind, {"sql": sql, "turn": turn, "result": {"ok": ok, "row_count": count}}, role, at, who)
         for dialogue_id, seq, kind, sql, turn, ok, count, role, at, who in rows.iterator(chunk_size=5000)
     )
+
+
+def recommendation_shown_before(dialogue, seq: int) -> dict | None:
+    """The payload of the suggestion the worker saw when they wrote utterance `seq`: the newest recommendation since
+    the utterance before it (as `dialogue_replay` ties them), or None."""
+    before = dialogue.events.filter(seq__lt=seq)
+    since = before.filter(kind=EventKind.UTTERANCE).order_by("-seq").values_list("seq", flat=True).first() or 0
+    found = before.filter(kind=EventKind.RECOMMENDATION, seq__gt=since).order_by("-seq").only("payload").first()
+    return found.payload if found is not None else None
 
 
 def correction_passes(events: QuerySet[Event]) -> QuerySet:

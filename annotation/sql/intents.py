@@ -71,13 +71,20 @@ The suggestions
 Every text is one imperative sentence made of the schema's readable names (`table_names`, `column_names`; a name
 without them is made readable by `annotation.sql.schema.readable_name`), words of this module and values: literals of
 the previous query and, when `values` is given, values of the database. A value is shown only when it is short, on one
-line and free of underscores, so that nothing in a text looks like an identifier; SQL never appears.
+line and free of underscores, so that nothing in a text looks like an identifier; SQL never appears. A value must also
+read as words (`_readable_value`: no id, no short all-caps code or single letter; prefer none to a code). A relation
+table (a verb-like name, "has amenity", "lives in", or only foreign keys) is never named as a thing: the entity it
+links stands for it, and it is never the new entity of R13. A text is one sentence of at most 16 words; a combination
+is the first relation's imperative and the second's short phrase after a comma, or is not offered.
+`Recommendation.columns`, `values` and `tables` are what the text asks the next query to use, from which
+`suggestion_followed` judges whether the question followed it.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -109,6 +116,7 @@ __all__ = [
     "intent_targets",
     "normalise_targets",
     "recommend",
+    "suggestion_followed",
 ]
 
 DEFAULT_TARGETS: Mapping[str, float] = MappingProxyType(dict.fromkeys(CATEGORIES, 1 / len(CATEGORIES)))
@@ -127,6 +135,14 @@ _COMPARISONS = {exp.EQ: "=", exp.NEQ: "!=", exp.GT: ">", exp.GTE: ">=", exp.LT: 
 _MIRRORED = {"=": "=", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
 _VALUE_OPS = frozenset({"=", "in", "like", "between", ">", ">=", "<", "<="})
 _MAX_VALUE_CHARS = 40
+# A suggestion is read once, between two questions: one short sentence (a combination that runs longer is left out).
+_MAX_TEXT_CHARS = 90
+_MAX_TEXT_WORDS = 16
+# A name that reads as a verb or a clause names a relation between two entities, not an entity: "has amenity",
+# "lives in", "member of"... at the start: an auxiliary; at the end: a preposition.
+_VERB_STARTS = frozenset({"has", "have", "had", "is", "are", "was", "were", "does", "do", "can"})
+_PREPOSITION_ENDS = frozenset({"in", "of", "on", "at", "to", "by", "with", "for", "from", "into", "about"})
+_WORDS = re.compile(r"[^\W_]+")
 # Words whose plural is not the last word plus "s"; a word without a plural stays as it is.
 _IRREGULAR_PLURALS = {
     **{word: word for word in ("data", "information", "info", "staff", "people", "personnel", "equipment", "media")},
@@ -149,12 +165,17 @@ class Recommendation:
     """One suggestion for the next follow-up question.
 
     `relation` is one relation ("R8"), or for a combination two joined by "+" in number order ("R1+R8"); `text` is
-    what the worker reads.
+    what the worker reads. `columns` ((table, column) original names), `values` (as the text shows them) and `tables`
+    (original names) are what the text asks the next query to use, so that `suggestion_followed` can tell whether it
+    did; a text that names nothing to use leaves them empty.
     """
 
     category: str
     relation: str
     text: str
+    columns: tuple[tuple[str, str], ...] = ()
+    values: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ()
 
     @property
     def relations(self) -> tuple[str, ...]:
@@ -208,15 +229,82 @@ def recommend(
         if not pairs:
             raise _not_applicable(category, analysis)
         category_pair = rng.choice(list(pairs))
-        first, second = rng.choice(pairs[category_pair])
-        text = f"{writer.phrase(first, alone=False)}, and also {_lower_first(writer.phrase(second, alone=False))}"
-        relation = "+".join(sorted((first, second), key=lambda name: int(name[1:])))
-        return Recommendation(category, relation, text)
+        options = list(pairs[category_pair])
+        rng.shuffle(options)
+        # One short sentence or none: a pair whose wording runs long is tried again without values, then skipped.
+        for with_values in (True, False):
+            for first, second in options:
+                text = writer.combined(first, second, with_values=with_values)
+                if _short(text):
+                    relation = "+".join(sorted((first, second), key=lambda name: int(name[1:])))
+                    return writer.recommendation(category, relation, text)
+        raise IntentError("no combination of the applicable relations can be worded in one short sentence")
     candidates = [name for name in _RELATION_ORDER if CATEGORY_OF[name] == category and analysis.material[name]]
     if not candidates:
         raise _not_applicable(category, analysis)
     relation = rng.choice(candidates)
-    return Recommendation(category, relation, writer.phrase(relation, alone=True))
+    text = writer.phrase(relation, alone=True)
+    return writer.recommendation(category, relation, text)
+
+
+def suggestion_followed(
+    suggestion: Mapping, relations, current_sql: str | None = None, schema: dict | None = None
+) -> bool:
+    """Whether a question followed the suggestion shown before it.
+
+    `suggestion` is a recommendation payload (`category`, `relation`, and optionally `columns`, `values`, `tables`:
+    what its text asked the next query to use); `relations` are the relations detected between the previous query and
+    the asked one (`relations.detect_relation`). Followed: every suggested relation was detected, and nothing of
+    another category (a question of the same category but another relation did something else; one that did what was
+    suggested and more of another kind is a combination, not what was suggested), and, when `current_sql` is given,
+    it uses every column, value and table the suggestion named. A suggestion without them (or stored before they were
+    kept) is judged on the relation alone. A query that cannot be read has used nothing.
+    """
+    suggested = set(str(suggestion.get("relation") or "").split("+")) - {""}
+    detected = set(relations or ())
+    if not suggested or not suggested <= detected or not detected <= set(CATEGORY_OF):
+        return False
+    if _category_of(detected) != _category_of(suggested):
+        return False
+    columns = [tuple(item) for item in suggestion.get("columns") or ()]
+    values = [str(item) for item in suggestion.get("values") or ()]
+    tables = [str(item) for item in suggestion.get("tables") or ()]
+    if current_sql is None or not (columns or values or tables):
+        return True
+    try:
+        used_tables, used_columns, used_values = _used(current_sql)
+    except (SpiderEncodingError, RecursionError):
+        return False
+    return (
+        all(table.lower() in used_tables for table in tables)
+        and all(
+            column.lower() in used_columns and (table is None or table.lower() in used_tables)
+            for table, column in columns
+        )
+        and all(value.lower() in used_values for value in values)
+    )
+
+
+def _category_of(relations: set[str]) -> str:
+    categories = {CATEGORY_OF[name] for name in relations}
+    return categories.pop() if len(categories) == 1 else COMBINATION
+
+
+def _used(sql: str) -> tuple[set[str], set[str], set[str]]:
+    """The tables, column names and literal values (as a text shows them, lower case; LIKE's % dropped) of `sql`."""
+    tree = parse_sql(sql)
+    tables = {node.name.lower() for node in tree.find_all(exp.Table)}
+    columns = {node.name.lower() for node in tree.find_all(exp.Column) if not isinstance(node.this, exp.Star)}
+    values = set()
+    for literal in _literals(tree.find_all(exp.Literal)):
+        shown = _shown_value(literal.strip("%").strip() if isinstance(literal, str) else literal)
+        if shown is not None:
+            values.add(shown.lower())
+    return tables, columns, values
+
+
+def _short(text: str) -> bool:
+    return len(text) <= _MAX_TEXT_CHARS and len(text.split()) <= _MAX_TEXT_WORDS
 
 
 def normalise_targets(targets: Mapping[str, float] | str | None) -> dict[str, float]:
@@ -398,6 +486,8 @@ class _Schema:
         self.lookup: dict[tuple[str, str], _Column] = {}
         self.parents: set[tuple[str, str]] = set()  # (child table, parent table) per foreign key
         self.neighbours: dict[str, set[str]] = {}
+        self.links: set[str] = set()  # relation tables: never a noun in a text (`_is_link`)
+        self.linked: dict[str, list[str]] = {}  # relation table -> the tables its foreign keys point to, in order
         if schema is None:
             return
         try:
@@ -434,12 +524,21 @@ class _Schema:
             )
             self.columns[keys[table]].append(column)
             self.lookup.setdefault((keys[table], name.lower()), column)
+        children = {child for child, _ in foreign}
         for child, parent in foreign:
             child_table, parent_table = keys[originals[child][0]], keys[originals[parent][0]]
             if child_table != parent_table:
                 self.parents.add((child_table, parent_table))
                 self.neighbours[child_table].add(parent_table)
                 self.neighbours[parent_table].add(child_table)
+                if parent_table not in self.linked.setdefault(child_table, []):
+                    self.linked[child_table].append(parent_table)
+        for index, key in enumerate(keys):
+            own = [number for number, (table, _) in enumerate(originals) if table == index]
+            all_foreign = bool(own) and all(number in children for number in own)
+            verb_like = _is_link(self.labels[key]) or _is_link(readable_name(tables[index]))
+            if key in self.linked and (all_foreign or verb_like):
+                self.links.add(key)
 
     def table(self, name: str) -> str:
         key = name.lower()
@@ -691,9 +790,20 @@ class _Analysis:
         facts = self.facts
         grouped = [column.table for column in facts.group if column.table is not None]
         if grouped:
-            return list(dict.fromkeys(grouped))
-        parents = {parent for child, parent in self.names.parents if child in facts.tables}
-        return [table for table in facts.tables if table not in parents] or facts.tables[:1]
+            found = list(dict.fromkeys(grouped))
+        else:
+            parents = {parent for child, parent in self.names.parents if child in facts.tables}
+            found = [table for table in facts.tables if table not in parents] or facts.tables[:1]
+        # A relation table (has_amenity, lives_in) names no thing: its rows stand for the entities it links, those
+        # the query reads first, else the first it points to.
+        entity = []
+        for table in found:
+            if table not in self.names.links:
+                entity.append(table)
+                continue
+            linked = self.names.linked.get(table, [])
+            entity.extend([other for other in linked if other in facts.tables] or linked[:1])
+        return list(dict.fromkeys(entity))
 
     def categories(self) -> list[str]:
         present = {CATEGORY_OF[name] for name in _RELATION_ORDER if self.material[name]}
@@ -712,6 +822,9 @@ class _Analysis:
                     continue
                 if first == "R5" and second in _DISPLAY_RELATIONS and not self.facts.group:
                     continue  # counting a listing leaves one row, which cannot be sorted or deduplicated
+                if first in ("R4", "R7") and second in _DISPLAY_RELATIONS:
+                    continue  # regrouped or listed rows are other rows: the previous query's sort keys may not exist
+
                 pairs.setdefault((first_category, second_category), []).append((first, second))
         return pairs
 
@@ -796,8 +909,9 @@ class _Analysis:
             column = aggregate.column
             if column is None:
                 if aggregate.function == "count":
-                    # Counting rows becomes a statistic of one of their number columns.
-                    numbers = self._number_columns()
+                    # Counting the entity becomes a statistic of one of its own number columns (a joined table's
+                    # column describes other things than those counted).
+                    numbers = [column for column in self._number_columns() if column.table in self.entity]
                     options.extend((aggregate, function, other) for other in numbers for function in _NUMBER_FUNCTIONS)
                 continue
             if column.kind in ("number", "unknown"):
@@ -863,10 +977,14 @@ class _Analysis:
             return []
         entity = set(self.entity)
         linked = set().union(*(self.names.neighbours.get(table, set()) for table in self.facts.tables))
+        # Through a relation table, the entities it links are neighbours (students take courses).
+        linked |= {other for table in linked & self.names.links for other in self.names.linked.get(table, ())}
         ordered = [table for table in self.facts.tables if table not in entity]
         ordered += [table for table in self.names.columns if table in linked and table not in entity]
         ordered += [table for table in self.names.columns if table not in entity]
-        preferred = [table for table in dict.fromkeys(ordered) if table not in _INTERNAL_TABLES]
+        preferred = [
+            table for table in dict.fromkeys(ordered) if table not in _INTERNAL_TABLES and table not in self.names.links
+        ]
         # Tables of the query or linked to it come first: the question stays about the same rows' neighbourhood.
         near = [table for table in preferred if table in set(self.facts.tables) | linked]
         return near or preferred
@@ -921,7 +1039,8 @@ class _Analysis:
 
 
 class _Writer:
-    """Words one relation as an imperative phrase, from the material `_Analysis` collected for it."""
+    """Words one relation from the material `_Analysis` collected for it, in one of three forms: `alone` (a whole
+    suggestion), `lead` (the imperative that opens a combination) or `modifier` (the phrase after its comma)."""
 
     def __init__(self, analysis: _Analysis, rng: random.Random, values: Callable | None) -> None:
         self.analysis = analysis
@@ -930,19 +1049,62 @@ class _Writer:
         self.rng = rng
         self.values = values
         self.things = _plural(self.names.labels.get(analysis.entity[0], "result")) if analysis.entity else "results"
+        self._reset()
 
-    def phrase(self, relation: str, *, alone: bool) -> str:
-        return getattr(self, f"_{relation.lower()}")(self.analysis.material[relation], alone)
+    def _reset(self) -> None:
+        # What the text being written asks the next query to use (Recommendation.columns, values, tables).
+        self.used_columns: list[tuple[str, str]] = []
+        self.used_values: list[str] = []
+        self.used_tables: list[str] = []
+
+    def phrase(self, relation: str, *, alone: bool = True, form: str | None = None) -> str:
+        form = form or ("alone" if alone else "modifier")
+        self._reset()
+        return self._form(relation, form)
+
+    def _form(self, relation: str, form: str) -> str:
+        return getattr(self, f"_{relation.lower()}")(self.analysis.material[relation], form)
+
+    def combined(self, first: str, second: str, *, with_values: bool) -> str:
+        """One sentence for a combination: the first relation's imperative, a comma, the second as a modifier."""
+        self._reset()
+        saved, self.values = self.values, (self.values if with_values else None)
+        try:
+            lead, modifier = self._form(first, "lead"), self._form(second, "modifier")
+        finally:
+            self.values = saved
+        if " instead" in lead and modifier.endswith(" instead"):
+            modifier = modifier.removesuffix(" instead")  # one "instead" per sentence is enough
+        return f"{lead}, {modifier}"
+
+    def recommendation(self, category: str, relation: str, text: str) -> Recommendation:
+        return Recommendation(
+            category,
+            relation,
+            text,
+            columns=tuple(dict.fromkeys(self.used_columns)),
+            values=tuple(dict.fromkeys(self.used_values)),
+            tables=tuple(dict.fromkeys(self.used_tables)),
+        )
 
     # -- helpers ----------------------------------------------------------------------------------------------
 
+    def _uses(self, column: _Column | None) -> None:
+        if column is not None and column.table is not None:
+            self.used_columns.append((self.names.originals[column.table], column.original))
+
+    def _uses_value(self, column: _Column | None, value: str | None) -> None:
+        self._uses(column)
+        if value is not None:
+            self.used_values.append(value)
+
     def _value(self, column: _Column | None, avoid: tuple = ()) -> str | None:
-        """A real value of `column` to show, different from `avoid`; None when there is none to show."""
+        """A real value of `column` that reads as words, different from `avoid`; None when there is none."""
         if self.values is None or column is None or column.table is None:
             return None
         found = self.values(self.names.originals[column.table], column.original) or []
-        avoided = {_shown_value(value) for value in avoid}
-        shown = [text for text in (_shown_value(value) for value in found) if text and text not in avoided]
+        avoided = {_readable_value(value, column) for value in avoid}
+        shown = [text for text in (_readable_value(value, column) for value in found) if text and text not in avoided]
         return self.rng.choice(list(dict.fromkeys(shown))) if shown else None
 
     def _new_condition(self, column: _Column | None) -> str | None:
@@ -950,6 +1112,7 @@ class _Writer:
         value = self._value(column)
         if value is None:
             return None
+        self._uses_value(column, value)
         if column.kind == "number" and not column.is_key:
             return f"whose {column.label} is {self.rng.choice(('above', 'below'))} {value}"
         if column.kind == "time":
@@ -976,170 +1139,274 @@ class _Writer:
             return "number"
         return key.column.kind if key.column is not None else "unknown"
 
-    # -- Same Instances ---------------------------------------------------------------------------------------
+    # -- Same Instances (alone or lead) -----------------------------------------------------------------------
 
-    def _r1(self, material: list, alone: bool) -> str:
+    def _r1(self, material: list, form: str) -> str:
         column = self.rng.choice(material)
         if column is None:
             return f"Ask for another detail of these {self.things}"
+        self._uses(column)
+        if form == "lead":
+            return f"Ask for their {column.label} too"
         return f"Ask for another detail of these {self.things}, such as their {column.label}"
 
-    def _r2(self, material: list, alone: bool) -> str:
+    def _r2(self, material: list, form: str) -> str:
         kind, column = self.rng.choice(material)
         if kind == "keep":
+            self._uses(column)
             return f"Ask for just their {column.label} instead of every detail"
+        if form == "lead":
+            return f"Ask for the same without their {column.label}"
         return f"Ask for the same {self.things} without their {column.label}"
 
-    def _r3(self, material: list, alone: bool) -> str:
+    def _r3(self, material: list, form: str) -> str:
         old, new = self.rng.choice(material)
         if new is None:
             return f"Ask for a different detail of these {self.things} instead of their {old.label}"
+        self._uses(new)
         return f"Ask for their {new.label} instead of their {old.label}"
 
-    def _r4(self, material: list, alone: bool) -> str:
+    def _r4(self, material: list, form: str) -> str:
         aggregate, key = self.rng.choice(material)
         figure = self._aggregate_label(aggregate)
         if key is None:
             if self.facts.group:
                 return f"Break {figure} down further, into smaller groups"
+            if form == "lead":
+                return f"Ask for {figure} per group"
             return f"Ask for {figure} broken down into groups, one figure per group"
+        self._uses(key)
         if self.facts.group:
             return f"Break {figure} down further, per {key.label} as well"
         return f"Ask for {figure} per {key.label}"
 
-    def _r5(self, material: list, alone: bool) -> str:
+    def _r5(self, material: list, form: str) -> str:
         function, column = self.rng.choice(material)
         grouped = bool(self.facts.group)
+        also = "Also ask" if form == "alone" else "Ask"
         if function == "count":
-            return (
-                f"Also ask how many {self.things} each group has"
-                if grouped
-                else f"Ask how many {self.things} there are"
-            )
+            if grouped:
+                return f"{also} how many {self.things} each group has"
+            return f"Ask how many {self.things} there are"
+        self._uses(column)
         figure = f"the {_FUNCTION_WORDS[function]} {column.label}"
         if grouped:
-            return f"Also ask for {figure} of each group"
-        return f"Also ask for {figure}" if self.facts.aggregates else f"Ask for {figure} of these {self.things}"
+            return f"{also} for {figure} of each group"
+        return f"{also} for {figure}" if self.facts.aggregates else f"Ask for {figure} of these {self.things}"
 
-    def _r6(self, material: list, alone: bool) -> str:
+    def _r6(self, material: list, form: str) -> str:
         aggregate, function, column = self.rng.choice(material)
+        self._uses(column)
         label = self._aggregate_label(aggregate)
         return f"Ask for the {_FUNCTION_WORDS[function]} {column.label} instead of {label}"
 
-    def _r7(self, material: list, alone: bool) -> str:
+    def _r7(self, material: list, form: str) -> str:
         aggregate = self.rng.choice(material)
         label = self._aggregate_label(aggregate)
         if self.facts.group:
             keys = _and([_plural(column.label) for column in dict.fromkeys(self.facts.group)])
             return f"Ask for just the {keys}, without {label}"
         if aggregate.column is not None and aggregate.function != "count":
+            self._uses(aggregate.column)
             return f"Ask to list each {aggregate.column.label} instead of {label}"
         return f"Ask to list the {self.things} themselves instead of {label}"
 
-    # -- Different Instances of the Same Entity ---------------------------------------------------------------
+    # -- Different Instances of the Same Entity (alone, lead or modifier) -------------------------------------
 
-    def _r8(self, material: list, alone: bool) -> str:
+    def _r8(self, material: list, form: str) -> str:
         column = self.rng.choice(material)
         if column is None:
-            return f"Narrow it down to only some of these {self.things}"
+            return {
+                "alone": f"Narrow it down to only some of these {self.things}",
+                "lead": f"Ask about only some of these {self.things}",
+                "modifier": "for only some of them",
+            }[form]
         condition = self._new_condition(column)
         if condition is None:
-            return f"Narrow it down with a condition on their {column.label}"
-        return f"Narrow it down, e.g. only those {condition}"
+            self._uses(column)
+            return {
+                "alone": f"Narrow it down with a condition on their {column.label}",
+                "lead": f"Narrow it down by their {column.label}",
+                "modifier": f"narrowed down by their {column.label}",
+            }[form]
+        return {
+            "alone": f"Narrow it down, e.g. only those {condition}",
+            "lead": f"Ask only about those {condition}",
+            "modifier": f"only those {condition}",
+        }[form]
 
-    def _r9(self, material: list, alone: bool) -> str:
+    def _r9(self, material: list, form: str) -> str:
         condition = self.rng.choice(material)
         column = condition.column
         if column is None:
-            return f"Widen it: drop or relax one of the conditions, so that more {self.things} qualify"
+            return {
+                "alone": f"Widen it: drop or relax one of the conditions, so that more {self.things} qualify",
+                "lead": "Drop or relax one of the conditions",
+                "modifier": "with one condition dropped or relaxed",
+            }[form]
         if condition.op in ("=", "in") and condition.values and not condition.negated:
             value = self._value(column, avoid=condition.values)
             if value is not None:
-                return f"Widen it: also include those whose {column.label} is {value}"
-        return f"Widen it: drop or relax the condition on their {column.label}"
+                self._uses_value(column, value)
+                return {
+                    "alone": f"Widen it: also include those whose {column.label} is {value}",
+                    "lead": f"Also include those whose {column.label} is {value}",
+                    "modifier": f"also for those whose {column.label} is {value}",
+                }[form]
+        return {
+            "alone": f"Widen it: drop or relax the condition on their {column.label}",
+            "lead": f"Drop or relax the condition on their {column.label}",
+            "modifier": f"without the condition on their {column.label}",
+        }[form]
 
-    def _r10(self, material: list, alone: bool) -> str:
+    def _r10(self, material: list, form: str) -> str:
         condition = self.rng.choice(material)
         column = condition.column
-        current = _shown_value(condition.values[0])
+        current = _readable_value(condition.values[0], column)
+        value = None
         if condition.op in (">", ">=", "<", "<=") and current is not None and not condition.negated:
             side = "below" if condition.op in (">", ">=") else "above"
-            return f"Ask about other ones instead: those whose {column.label} is {side} {current}"
-        value = self._value(column, avoid=condition.values)
+            value, words = current, f"{side} {current}"
+        else:
+            value = self._value(column, avoid=condition.values)
+            words = value
         if value is not None:
-            return f"Ask about other ones instead: those whose {column.label} is {value}"
+            self._uses_value(column, value)
+            return {
+                "alone": f"Ask about other ones instead: those whose {column.label} is {words}",
+                "lead": f"Ask about those whose {column.label} is {words} instead",
+                "modifier": f"for those whose {column.label} is {words} instead",
+            }[form]
+        self._uses(column)
+        other = f"another {column.label}"
         if current is not None and condition.op == "=" and not condition.negated:
-            return f"Ask the same about another {column.label} than {current}"
-        return f"Ask the same about another {column.label}"
+            other = f"another {column.label} than {current}"
+        return {
+            "alone": f"Ask the same about {other}",
+            "lead": f"Ask the same about {other}",
+            "modifier": f"for {other}",
+        }[form]
 
-    def _r11(self, material: list, alone: bool) -> str:
+    def _r11(self, material: list, form: str) -> str:
         condition = self.rng.choice(material)
         opposite = _negation(condition)
         if opposite is not None:
-            return f"Ask about the rest instead: those {opposite}"
+            self._uses_value(condition.column, None)
+            self.used_values.extend(
+                text for text in (_readable_value(value, condition.column) for value in condition.values) if text
+            )
+            return {
+                "alone": f"Ask about the rest instead: those {opposite}",
+                "lead": f"Ask about the rest: those {opposite}",
+                "modifier": f"for the rest: those {opposite}",
+            }[form]
         if condition.column is not None:
-            return f"Ask about the rest instead: those that do not meet the condition on their {condition.column.label}"
-        return f"Ask about the rest instead: the {self.things} that do not meet the current condition"
+            self._uses(condition.column)
+            label = condition.column.label
+            return {
+                "alone": f"Ask about the rest instead: those that do not meet the condition on their {label}",
+                "lead": f"Ask about those that do not meet the condition on their {label}",
+                "modifier": f"for those that do not meet the condition on their {label}",
+            }[form]
+        return {
+            "alone": f"Ask about the rest instead: the {self.things} that do not meet the current condition",
+            "lead": f"Ask about the other {self.things} instead",
+            "modifier": "for the rest instead",
+        }[form]
 
-    def _r12(self, material: list, alone: bool) -> str:
+    def _r12(self, material: list, form: str) -> str:
         kind, detail = self.rng.choice(material)
+        prefix = "Ask about"
         if kind == "value":
-            label, value = detail.column.label, self._value(detail.column, avoid=detail.values)
-            if value is not None:
-                return f"Change the condition to an overlapping one: ask about those whose {label} is {value} instead"
-            return f"Change the condition to an overlapping one: ask about another {label} instead"
+            label = detail.column.label
+            value = self._value(detail.column, avoid=detail.values)
+            self._uses_value(detail.column, value)
+            subject = f"those whose {label} is {value}" if value is not None else f"another {label}"
+            return {
+                "alone": f"{prefix} {subject} instead",
+                "lead": f"Ask about {subject} instead",
+                "modifier": f"for {subject} instead",
+            }[form]
         other = detail
         new = self._new_condition(other)
         if new is not None:
-            return f"Change the condition to an overlapping one: ask about those {new} instead"
+            return {
+                "alone": f"{prefix} those {new} instead",
+                "lead": f"Ask about those {new} instead",
+                "modifier": f"for those {new} instead",
+            }[form]
         if other is not None:
-            return f"Change the condition to an overlapping one on their {other.label} instead"
-        return f"Change the condition to an overlapping one on another detail of these {self.things}"
+            self._uses(other)
+            return {
+                "alone": f"Change the condition to one on their {other.label}",
+                "lead": f"Put an overlapping condition on their {other.label} instead",
+                "modifier": f"with an overlapping condition on their {other.label} instead",
+            }[form]
+        return {
+            "alone": f"Change the condition to one on another detail of these {self.things}",
+            "lead": "Put an overlapping condition on another detail instead",
+            "modifier": "with an overlapping condition on another detail instead",
+        }[form]
 
-    # -- Different Entity -------------------------------------------------------------------------------------
+    # -- Different Entity (alone only: never combined) --------------------------------------------------------
 
-    def _r13(self, material: list, alone: bool) -> str:
+    def _r13(self, material: list, form: str) -> str:
         table = self.rng.choice(material)
+        self.used_tables.append(self.names.originals[table])
         things = _plural(self.names.labels[table])
         details = self.names.descriptive([table])
         details = [column for column in details if not column.is_key]
         if details:
-            return f"Ask about the {things} instead, such as their {self.rng.choice(details).label}"
+            detail = self.rng.choice(details)
+            self._uses(detail)
+            return f"Ask about the {things} instead, such as their {detail.label}"
         return f"Ask about the {things} instead"
 
-    # -- Display ----------------------------------------------------------------------------------------------
+    # -- Display (alone, lead or modifier) --------------------------------------------------------------------
 
-    def _r14(self, material: list, alone: bool) -> str:
+    def _r14(self, material: list, form: str) -> str:
         key = self.rng.choice(material)
         label = self._key_label(key)
         if label is None:
-            return "Ask to sort them in a useful order"
+            return "in a useful order" if form == "modifier" else "Ask to sort them in a useful order"
+        self._uses(key.column)
         kind = self._key_kind(key)
         if kind == "number":
             if self.rng.random() < 0.5:
-                return f"Ask to sort them by {label}, {self.rng.choice(('highest', 'lowest'))} first"
-            count, end = self.rng.choice((3, 5)), self.rng.choice(("highest", "lowest"))
-            return f"Ask for only the {count} with the {end} {_bare(label)}"
-        if kind == "time":
-            return f"Ask to sort them by {label}, {self.rng.choice(('latest', 'earliest'))} first"
-        return f"Ask to sort them alphabetically by {label}"
+                order = f"by {label}, {self.rng.choice(('highest', 'lowest'))} first"
+            else:
+                count, end = self.rng.choice((3, 5)), self.rng.choice(("highest", "lowest"))
+                phrase = f"the {count} with the {end} {_bare(label)}"
+                return f"just {phrase}" if form == "modifier" else f"Ask for only {phrase}"
+        elif kind == "time":
+            order = f"by {label}, {self.rng.choice(('latest', 'earliest'))} first"
+        else:
+            order = f"alphabetically by {label}"
+        return f"sorted {order}" if form == "modifier" else f"Ask to sort them {order}"
 
-    def _r15(self, material: list, alone: bool) -> str:
+    def _r15(self, material: list, form: str) -> str:
         kind, detail = self.rng.choice(material)
         if kind == "flip":
             label = self._key_label(detail)
-            if self.facts.has_limit and label is not None:
+            if self.facts.has_limit and label is not None and self._key_kind(detail) in ("number", "time"):
                 wanted = "lowest" if detail.descending else "highest"
-                return f"Ask for the ones with the {wanted} {_bare(label)} instead"
-            return "Ask to sort them the other way round"
+                phrase = f"the ones with the {wanted} {_bare(label)} instead"
+                return phrase if form == "modifier" else f"Ask for {phrase}"
+            return "sorted the other way round" if form == "modifier" else "Ask to sort them the other way round"
         if kind == "key":
-            return f"Ask to sort them by {self._key_label(detail)} instead"
+            self._uses(detail.column)
+            order = f"by {self._key_label(detail)} instead"
+            return f"sorted {order}" if form == "modifier" else f"Ask to sort them {order}"
         wanted = self.rng.choice([count for count in (1, 3, 5, 10) if count != detail])
+        if form == "modifier":
+            return f"showing {_first(wanted)} instead of {detail}"
         return f"Ask for {_first(wanted)} instead of {_first(detail)}"
 
-    def _r16(self, material: list, alone: bool) -> str:
-        if not alone:
-            return "show each result only once, without repeats"
+    def _r16(self, material: list, form: str) -> str:
+        if form == "modifier":
+            return "without repeats"
+        if form == "lead":
+            return "Ask for each result only once"
         return f"Ask for each {_and([column.label for column in material[:2]])} only once, without repeats"
 
 
@@ -1148,7 +1415,7 @@ def _negation(condition: _Filter) -> str | None:
     column = condition.column
     if column is None:
         return None
-    shown = [_shown_value(value) for value in condition.values]
+    shown = [_readable_value(value, column) for value in condition.values]
     if any(text is None for text in shown) or (condition.op not in ("is",) and not shown):
         return None
     label = column.label
@@ -1190,6 +1457,34 @@ def _shown_value(value) -> str | None:
     if not text or len(text) > _MAX_VALUE_CHARS or "_" in text:
         return None
     return text
+
+
+def _readable_value(value, column: _Column | None) -> str | None:
+    """A value as a worker may read it once and understand it, or None (prefer none to a code).
+
+    On top of `_shown_value`: a key's value (an id) is never shown; a number or a date only for a column of numbers or
+    times; any other value must hold a word: two letters or more, not a short all-caps code ("F", "X", "BK", "USA" and
+    "A320" are codes; "TV Lounge" and "ENGLAND" are words).
+    """
+    text = _shown_value(value)
+    if text is None or (column is not None and column.is_key):
+        return None
+    if any(_is_word(token) for token in _WORDS.findall(text)):
+        return text
+    if isinstance(value, Real) or (column is not None and column.kind in ("number", "time")):
+        # No word: a plain number (age 20) or a date reads as itself; letters mixed in make it a code.
+        return text if not any(character.isalpha() for character in text) else None
+    return None
+
+
+def _is_word(token: str) -> bool:
+    return token.isalpha() and len(token) >= 2 and (not token.isupper() or len(token) >= 5)
+
+
+def _is_link(name: str) -> bool:
+    """Whether a table's readable name reads as a verb or a clause ("has amenity", "lives in") rather than a noun."""
+    words = name.lower().split()
+    return len(words) >= 2 and (words[0] in _VERB_STARTS or words[-1] in _PREPOSITION_ENDS)
 
 
 def _label(readable, original: str) -> str:

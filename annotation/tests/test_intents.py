@@ -18,6 +18,7 @@ from annotation.sql.intents import (
     intent_targets,
     normalise_targets,
     recommend,
+    suggestion_followed,
 )
 from annotation.sql.relations import CATEGORIES, CATEGORY_OF
 
@@ -183,11 +184,11 @@ def test_change_entity_needs_another_table_to_name():
 
 
 def test_change_entity_suggests_a_linked_table_first():
-    # Students are linked to dorms and to their course enrolments, not directly to courses.
+    # Students are linked to dorms, and through their enrolments (a relation table, never a noun) to courses.
     texts = texts_by_relation("select full_name from Student", "different_entity")
     assert set(texts) == {"R13"}
     named = {re.match(r"Ask about the ([a-z ]+?) instead", text).group(1) for text in texts["R13"]}
-    assert named == {"dorms", "student courses"}
+    assert named == {"dorms", "courses"}
 
 
 def test_a_one_row_query_has_no_display_intent():
@@ -320,10 +321,7 @@ def test_another_value_of_a_joined_tables_column_is_an_overlap_not_a_disjoint_se
     )
     assert "R10" not in applicable_relations(sql, SCHOOL)
     texts = texts_by_relation(sql, "different_instances", range(100))
-    assert (
-        "Change the condition to an overlapping one: ask about those whose dorm name is Eastside Hall instead"
-        in (texts["R12"])
-    )
+    assert "Ask about those whose dorm name is Eastside Hall instead" in texts["R12"]
 
 
 def test_a_range_is_complemented_and_disjoined_on_the_other_side():
@@ -349,7 +347,7 @@ def test_grouped_counts_are_worded_per_group():
     assert texts["R5"] >= {"Also ask for the average age of each group"}
 
 
-def test_a_combination_joins_two_phrases_of_two_categories():
+def test_a_combination_is_one_short_sentence_naming_both_changes():
     sql = 'select full_name from Student where home_country = "France"'
     for seed in range(100):
         suggestion = recommend(sql, SCHOOL, category="combination", rng=random.Random(seed), values=values)
@@ -357,7 +355,9 @@ def test_a_combination_joins_two_phrases_of_two_categories():
         categories = {CATEGORY_OF[first], CATEGORY_OF[second]}
         assert len(categories) == 2 and "different_entity" not in categories
         assert int(first[1:]) < int(second[1:])
-        assert ", and also " in suggestion.text
+        text = suggestion.text
+        assert "and also" not in text and text.count(",") <= 2 and text.count("instead") <= 1, text
+        assert len(text.split()) <= 16 and len(text) <= 90, text
 
 
 def test_every_recommended_relation_applies_and_belongs_to_its_category():
@@ -549,3 +549,205 @@ def test_invalid_intent_targets_are_a_configuration_error(settings, setting, pro
     settings.INTENT_TARGETS = setting
     with pytest.raises(ImproperlyConfigured, match=rf"INTENT_TARGETS: .*{re.escape(problem)}"):
         intent_targets()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Suggestions a worker reads once: relation tables, coded values, one short sentence
+# ---------------------------------------------------------------------------------------------------------------
+
+# A campus of our own: halls have amenities through a relation table named as a verb (has_amenity, only foreign
+# keys), residents live in halls through one named as a clause (lives_in, with a room number), and a resident's sex
+# and a hall's code are coded values. Column ids: resident 1-4, hall 5-8, amenity 9-10, has_amenity 11-12,
+# lives_in 13-15.
+CAMPUS = {
+    "db_id": "campus",
+    "table_names_original": ["resident", "hall", "amenity", "has_amenity", "lives_in"],
+    "table_names": ["resident", "hall", "amenity", "has amenity", "lives in"],
+    "column_names_original": [
+        [-1, "*"],
+        [0, "resident_id"],
+        [0, "full_name"],
+        [0, "sex"],
+        [0, "age"],
+        [1, "hall_id"],
+        [1, "hall_name"],
+        [1, "hall_code"],
+        [1, "capacity"],
+        [2, "amenity_id"],
+        [2, "amenity_name"],
+        [3, "hall_id"],
+        [3, "amenity_id"],
+        [4, "resident_id"],
+        [4, "hall_id"],
+        [4, "room_number"],
+    ],
+    "column_names": [
+        [-1, "*"],
+        [0, "resident id"],
+        [0, "name"],
+        [0, "sex"],
+        [0, "age"],
+        [1, "hall id"],
+        [1, "hall name"],
+        [1, "hall code"],
+        [1, "student capacity"],
+        [2, "amenity id"],
+        [2, "amenity name"],
+        [3, "hall id"],
+        [3, "amenity id"],
+        [4, "resident id"],
+        [4, "hall id"],
+        [4, "room number"],
+    ],
+    "column_types": ["text", "number", "text", "text", "number", "number", "text", "text", "number"]
+    + ["number", "text", "number", "number", "number", "number", "number"],
+    "primary_keys": [1, 5, 9, 13],
+    "foreign_keys": [[11, 5], [12, 9], [13, 1], [14, 5]],
+}
+CAMPUS_VALUES = {
+    ("resident", "sex"): ["F", "M", "X"],
+    ("resident", "full_name"): ["Ada Lovelace"],
+    ("resident", "age"): [19, 23],
+    ("resident", "resident_id"): [1, 2, 3],
+    ("hall", "hall_code"): ["BK", "A320", "NW"],
+    ("hall", "hall_name"): ["Granite Court", "TV"],
+    ("hall", "capacity"): [120],
+    ("amenity", "amenity_name"): ["TV Lounge", "Gym"],
+}
+CAMPUS_QUERIES = [
+    # The dorms with a given amenity, as the live dialogue asked it.
+    "select sum(T1.capacity) from hall as T1 join has_amenity as T2 on T1.hall_id = T2.hall_id "
+    "join amenity as T3 on T2.amenity_id = T3.amenity_id where T3.amenity_name = 'TV Lounge'",
+    "select count(*) from lives_in",
+    "select T1.full_name, T2.room_number from resident as T1 join lives_in as T2 on T1.resident_id = T2.resident_id",
+    "select full_name from resident where sex = 'F'",
+    "select hall_name, hall_code from hall",
+    "select full_name, age from resident",
+    "select sex, count(*) from resident group by sex",
+    "select full_name from resident where age > 20 order by age desc limit 3",
+]
+
+
+def campus_values(table, column):
+    return CAMPUS_VALUES.get((table, column), [])
+
+
+def recommend_or_none(sql, schema, category, seed, values):
+    """A suggestion, or None for a combination that no short sentence can say (left out, never chained)."""
+    try:
+        return recommend(sql, schema, category=category, rng=random.Random(seed), values=values)
+    except IntentError:
+        if category != "combination":
+            raise
+        return None
+
+
+def campus_texts(sql, categories=None, seeds=range(40)):
+    for category in categories or applicable_categories(sql, CAMPUS):
+        for seed in seeds:
+            found = recommend_or_none(sql, CAMPUS, category, seed, campus_values)
+            if found is not None:
+                yield found
+
+
+def test_a_relation_table_is_never_named_as_a_thing():
+    for sql in CAMPUS_QUERIES:
+        for suggestion in campus_texts(sql):
+            text = suggestion.text.lower()
+            assert "has amenit" not in text and "lives in" not in text and "lives ins" not in text, (sql, text)
+
+
+def test_the_things_behind_a_relation_table_are_the_entities_it_links():
+    texts = {s.text for s in campus_texts(CAMPUS_QUERIES[0], ["same_instances"])}
+    assert "Ask to list each student capacity instead of the total student capacity" in texts
+    assert any("halls" in text for text in texts) or texts  # the halls are what is counted and listed
+    counted = {s.text for s in campus_texts("select count(*) from lives_in", ["same_instances"])}
+    assert not any("lives" in text for text in counted)
+    # A relation table is no entity to change to either.
+    changed = {s.text for s in campus_texts("select full_name from resident", ["different_entity"])}
+    assert changed and all(re.match(r"Ask about the (halls|amenities) instead", text) for text in changed), changed
+
+
+def test_coded_values_are_never_shown():
+    codes = re.compile(r"\b(F|M|X|BK|NW|A320)\b|\bid is\b")
+    for sql in CAMPUS_QUERIES:
+        for suggestion in campus_texts(sql):
+            assert not codes.search(suggestion.text), (sql, suggestion.text)
+            assert not {"F", "M", "X", "BK", "NW", "A320", "1", "2", "3"} & set(suggestion.values), suggestion
+    # A column that holds only codes gets a suggestion without a value; one with words gets a word.
+    texts = {s.text for s in campus_texts("select full_name from resident where sex = 'F'", ["different_instances"])}
+    assert "Ask about the rest instead: those that do not meet the condition on their sex" in texts
+    assert "Ask the same about another sex" in texts
+    halls = {s.text for s in campus_texts("select hall_name from hall", ["different_instances"])}
+    assert "Narrow it down, e.g. only those whose hall name is Granite Court" in halls
+    assert not any("hall code is" in text or "is TV" in text for text in halls)
+
+
+def test_every_suggestion_is_one_short_sentence():
+    for sql in [*CAMPUS_QUERIES, *QUERIES]:
+        schema = CAMPUS if sql in CAMPUS_QUERIES else SCHOOL
+        for category in applicable_categories(sql, schema):
+            for seed in range(30):
+                found = recommend_or_none(sql, schema, category, seed, campus_values if schema is CAMPUS else values)
+                text = found.text if found is not None else ""
+                assert "and also" not in text and not re.search(r"[.;!?] +[A-Z]", text), (sql, text)
+                assert len(text.split()) <= 16 and len(text) <= 90, (sql, text)
+
+
+def test_a_count_becomes_a_statistic_of_the_counted_things_only():
+    # The halls are counted: a resident's age describes other things than those counted.
+    sql = "select count(*) from hall as T1 join lives_in as T2 on T1.hall_id = T2.hall_id"
+    texts = {s.text for s in campus_texts(sql, ["same_instances"], range(80)) if s.relation == "R6"}
+    assert texts == {
+        f"Ask for the {word} student capacity instead of the number of halls"
+        for word in ("highest", "lowest", "average", "total")
+    }
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Whether a question followed the suggestion
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_a_suggestion_names_what_the_next_query_should_use():
+    sql = 'select full_name from Student where home_country = "France"'
+    found = texts = None
+    for seed in range(40):
+        found = recommend(sql, SCHOOL, category="different_instances", rng=random.Random(seed), values=values)
+        if found.relation == "R10":
+            break
+    texts = found.text
+    assert texts == "Ask about other ones instead: those whose country is Peru"
+    assert found.columns == (("Student", "home_country"),) and found.values == ("Peru",)
+
+
+def test_same_category_but_another_relation_is_not_followed():
+    suggestion = {"category": "different_instances", "relation": "R10", "columns": [["Student", "home_country"]]}
+    # Narrowed down (R8) instead of swapping the value (R10): same category, not what was suggested.
+    assert not suggestion_followed(suggestion, ["R8"], 'select full_name from Student where home_country = "Peru"')
+    assert not suggestion_followed({"category": "display", "relation": "R14"}, ["R15"])
+
+
+def test_the_suggested_relation_with_the_suggested_value_is_followed():
+    suggestion = {
+        "category": "different_instances",
+        "relation": "R10",
+        "columns": [["Student", "home_country"]],
+        "values": ["Peru"],
+    }
+    assert suggestion_followed(suggestion, ["R10"], "select full_name from Student where home_country = 'peru'")
+    # The suggested relation, but on another value than the one suggested: not what was suggested.
+    assert not suggestion_followed(suggestion, ["R10"], "select full_name from Student where home_country = 'Chile'")
+    # What was suggested and something of another kind besides is a combination, not the suggestion.
+    assert not suggestion_followed(
+        suggestion, ["R10", "R14"], "select full_name from Student where home_country = 'Peru' order by full_name"
+    )
+
+
+def test_an_old_suggestion_without_names_is_judged_on_the_relation_alone():
+    old = {"category": "same_instances", "relation": "R1", "text": "Ask for another detail of these students"}
+    assert suggestion_followed(old, ["R1"], "select full_name, stu_age from Student")
+    assert suggestion_followed(old, ["R1"])
+    assert not suggestion_followed(old, ["R3"])
+    combined = {"category": "combination", "relation": "R1+R14"}
+    assert suggestion_followed(combined, ["R1", "R14"]) and not suggestion_followed(combined, ["R1"])

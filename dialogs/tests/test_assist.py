@@ -12,7 +12,7 @@ from annotation.services import person_create
 from annotation.sql.relations import detect_relation
 from dialogs import assist
 from dialogs.errors import DialogueError
-from dialogs.log import LogEvent, dialogue_replay
+from dialogs.log import LogEvent, dialogue_replay, recommendation_payload
 from dialogs.models import Dialogue, Event, EventKind
 from dialogs.room import dialogue_post
 from dialogs.visibility import event_view
@@ -334,3 +334,68 @@ def test_the_suggestion_cap_holds_when_many_sockets_ask_at_once(room, settings):
         thread.join()
     assert len(room.events(EventKind.RECOMMENDATION)) == 3
     assert sorted(outcomes, key=str) == [True, True, "too_many", "too_many", "too_many", "too_many"]
+
+
+# --- Whether a question followed the suggestion: judged when its result is shared, stored with the turn -------------
+
+
+def suggest(monkeypatch, category, relation, text, **named):
+    """Every suggestion from now on is this one (the platform draws them at random)."""
+    monkeypatch.setattr(
+        assist,
+        "recommendation_next",
+        lambda *, turn, **_: recommendation_payload(turn, category, relation, text, **named),
+    )
+
+
+def test_a_suggestion_keeps_what_it_names_and_the_worker_sees_only_its_text(room):
+    _, _, responded = room.answer("Which students live in dorms?", "SELECT first_name, age FROM student")
+    recommendation = responded[1]
+    assert set(recommendation.payload) <= {"turn", "category", "relation", "text", "columns", "values", "tables"}
+    assert set(event_view(recommendation, Role.WORKER)["payload"]) == {"turn", "text"}
+
+
+def test_another_relation_of_the_suggested_category_is_not_followed(room, monkeypatch):
+    suggest(monkeypatch, "same_instances", "R1", "Ask for their age too", columns=[("student", "age")])
+    room.answer("Which students are there?", "SELECT first_name FROM student")
+    second = room.ask("And their majors instead?")
+    _, labels = room.share(second, "SELECT major FROM student")  # R3 replaces a property: same category
+    assert (
+        labels.payload["intent"]["category"] == "same_instances" and "R1" not in labels.payload["intent"]["relations"]
+    )
+    assert labels.payload["followed"] is False
+    turn = room.replay().user_turns[1]
+    assert turn.followed is False
+
+
+def test_the_suggested_relation_with_the_suggested_value_is_followed(room, monkeypatch):
+    suggest(
+        monkeypatch,
+        "different_instances",
+        "R8",
+        "Narrow it down, e.g. only those whose major is History",
+        columns=[("student", "major")],
+        values=["History"],
+    )
+    room.answer("Which students are there?", "SELECT first_name FROM student")
+    second = room.ask("Only the history students?")
+    _, labels = room.share(second, "SELECT first_name FROM student WHERE major = 'History'")
+    assert labels.payload["intent"]["relations"] == ["R8"] and labels.payload["followed"] is True
+    suggest(monkeypatch, "different_instances", "R8", "Narrow it down, e.g. only those older than 21", values=["21"])
+    room.respond(second, "Here they are.")
+    third = room.ask("Those older than 20?")
+    # Narrowed down again (R8), but not by the value suggested: not followed.
+    _, labels = room.share(third, "SELECT first_name FROM student WHERE major = 'History' AND age > 20")
+    assert labels.payload["followed"] is False
+    turns = room.replay().user_turns
+    assert [turn.followed for turn in turns] == [None, True, False]
+
+
+def test_a_turn_stored_before_the_judgement_is_judged_on_the_relation_alone(room):
+    room.answer("Which students are there?", "SELECT first_name FROM student")
+    turn = room.replay().user_turns[0]
+    turn.recommended = {"category": "same_instances", "relation": "R1", "text": "Ask for another detail"}
+    turn.detected = {"intent": {"category": "same_instances", "relations": ["R1"]}}
+    assert turn.followed is True
+    turn.detected = {"intent": {"category": "same_instances", "relations": ["R3"]}}
+    assert turn.followed is False

@@ -150,6 +150,7 @@ class _IntentFigures:
         self.labelled: Counter = Counter()
         self.relations: Counter = Counter()
         self.pairs: Counter = Counter()  # (recommended, labelled) for turns that have both
+        self.followed: Counter = Counter()  # True / False per turn judged (UserTurn.followed)
         self.drafts: Counter = Counter()
 
     def add_turn(self, turn, annotation) -> None:
@@ -165,10 +166,14 @@ class _IntentFigures:
             self.recommended[turn.recommended["category"]] += 1
             if category:
                 self.pairs[turn.recommended["category"], category] += 1
+            if turn.followed is not None:
+                self.followed[turn.followed] += 1
 
     def figures(self) -> dict:
-        compared = sum(self.pairs.values())
-        followed = sum(count for (recommended, asked), count in self.pairs.items() if recommended == asked)
+        # Followed: the relation detected is the suggested one and the SQL uses what it named (UserTurn.followed),
+        # not merely the same category; the matrix below still compares categories.
+        compared = self.followed[True] + self.followed[False]
+        followed = self.followed[True]
         offered = sum(self.drafts.values())
         return {
             "recommended": _distribution(self.recommended, CATEGORIES),

@@ -95,11 +95,10 @@ def _labels_view(turn, schema: dict, tokens: list[str]) -> dict:
         "recommended": None,
     }
     if recommended:
-        asked = (labels.get("intent") or {}).get("category")
         view["recommended"] = {
             "text": recommended["text"],
             "category": INTENT_CATEGORY_NAMES[recommended["category"]],
-            "followed": None if asked is None else asked == recommended["category"],
+            "followed": turn.followed,
         }
     return view
 

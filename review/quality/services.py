@@ -131,11 +131,7 @@ def dialogue_signals(record: DialogueRecord) -> dict:
     questions = [turn for turn in record.user_turns if _is_question(turn)]
     started = max(joined.values()) if {Role.WORKER, Role.EXPERT} <= set(joined) else None
     first = questions[0].created_at if questions else None
-    compared = [
-        turn
-        for turn in questions
-        if turn.recommended and turn.labels.get("intent") and not turn.dropped and turn.recommended.get("category")
-    ]
+    compared = [turn for turn in questions if turn.followed is not None and not turn.dropped]
     return {
         # A dialogue its expert never joined went back to the queue (`requeued`): it says nothing about the worker.
         "held": end is not None and not end.get("requeued"),
@@ -149,9 +145,7 @@ def dialogue_signals(record: DialogueRecord) -> dict:
         "near_duplicates": near_duplicates([turn.original_value("utterance") for turn in questions]),
         "first_question_seconds": max((first - started).total_seconds(), 0.0) if started and first else None,
         "recommended": len(compared),
-        "followed": sum(
-            1 for turn in compared if turn.labels["intent"].get("category") == turn.recommended["category"]
-        ),
+        "followed": sum(1 for turn in compared if turn.followed),
     }
 
 

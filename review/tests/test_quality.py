@@ -11,8 +11,10 @@ from django.utils import timezone
 
 from annotation.models import BlockRecord, Goal, Role
 from annotation.services import person_create, person_set_blocked
+from dialogs import assist
 from dialogs.errors import DialogueError
 from dialogs.lobby import lobby_join
+from dialogs.log import recommendation_payload
 from dialogs.models import Dialogue, DialogueStatus, EventKind
 from dialogs.room import dialogue_abandon_if_gone, dialogue_presence
 from review.models import DialogueQuality, WorkerQuality
@@ -56,14 +58,17 @@ def test_near_duplicates_are_questions_repeating_an_earlier_one():
 # --- What a dialogue says about its worker --------------------------------------------------------------------------
 
 
-def _recommended_category(dialogue, after_turn):
-    event = dialogue.events.filter(kind=EventKind.RECOMMENDATION).order_by("-seq").first()
-    assert event is not None and event.payload["turn"] == after_turn, "a recommendation follows an answer with SQL"
-    return event.payload["category"]
+def suggest(monkeypatch, category, relation, text, **named):
+    """Every suggestion from now on is this one (the platform draws them at random)."""
+    monkeypatch.setattr(
+        assist,
+        "recommendation_next",
+        lambda *, turn, **_: recommendation_payload(turn, category, relation, text, **named),
+    )
 
 
 def test_a_dialogue_is_folded_into_its_workers_signals_when_it_ends(
-    open_room, alice, erin, django_capture_on_commit_callbacks
+    open_room, alice, erin, django_capture_on_commit_callbacks, monkeypatch
 ):
     room = open_room("dorm_demo")
     dialogue = room.dialogue
@@ -71,16 +76,17 @@ def test_a_dialogue_is_folded_into_its_workers_signals_when_it_ends(
     dialogue_presence(dialogue=dialogue, person=erin, joined=True)
     hello = room.ask("Hi there")
     room.reply(hello, "Hello!", acts=("GREETING",), system=("GREETING",))
+    # The suggestions are fixed, so that one is followed (the relation and the column it named) and one is not.
+    suggest(monkeypatch, "same_instances", "R6", "Ask for the average age instead", columns=[("student", "age")])
     first = room.ask("How many students are there?")
     room.answer(first, "SELECT count(*) FROM student")
-    recommended = _recommended_category(dialogue, first)
+    suggest(monkeypatch, "display", "R14", "Ask to sort them by age", columns=[("student", "age")])
     again = room.ask("how many students are there")
-    room.answer(again, "SELECT count(*) FROM student")
-    room.send(erin, type="turn_labels", turn=again, intent={"category": recommended, "relations": []})
-    other_kind = "display" if _recommended_category(dialogue, again) != "display" else "different_entity"
+    room.answer(again, "SELECT avg(age) FROM student")
     oldest = room.ask("Show me the oldest student's last name")
     room.answer(oldest, "SELECT last_name FROM student ORDER BY age DESC LIMIT 1")
-    room.send(erin, type="turn_labels", turn=oldest, intent={"category": other_kind, "relations": []})
+    # The expert's labels say "display" was asked: the judgement stays the detected relation's.
+    room.send(erin, type="turn_labels", turn=oldest, intent={"category": "display", "relations": ["R14"]})
     weather = room.ask("What is the weather like today?")
     room.reply(weather, "I can only answer questions about the data.", acts=("NOT_RELATED",), system=("REJECT",))
     nonsense = room.ask("asdf asdf")

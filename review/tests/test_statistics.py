@@ -1,10 +1,12 @@
 """Statistics of a selection: the paper's rows, distributions, hardness, coverage, timing and the figures."""
 
+from types import SimpleNamespace
+
 import pytest
 
 from review.dataset import figures
 from review.dataset.selectors import statistics_for
-from review.dataset.statistics import sql_keyword_counts
+from review.dataset.statistics import _IntentFigures, sql_keyword_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -85,3 +87,19 @@ def test_an_empty_selection_still_has_figures(db):
     stats = statistics_for()
     assert stats["overview"]["dialogues"] == 0
     assert b"no data in this selection" in figures.render("hardness", stats, "svg")
+
+
+def test_a_recommendation_counts_as_followed_by_its_turns_judgement_not_by_category():
+    def turn(asked, followed):
+        recommended = {"category": "same_instances", "relation": "R1", "text": "Ask for their age too"}
+        return SimpleNamespace(
+            labels={"intent": {"category": asked, "relations": []}}, recommended=recommended, followed=followed
+        )
+
+    figures = _IntentFigures()
+    # Two questions of the suggested category: one did what was suggested, one asked something else of that kind.
+    for asked, followed in [("same_instances", True), ("same_instances", False), ("display", False)]:
+        figures.add_turn(turn(asked, followed), None)
+    found = figures.figures()["recommendation_followed"]
+    assert (found["compared"], found["followed"], found["share"]) == (3, 1, round(1 / 3, 4))
+    assert found["matrix"]["same_instances"]["same_instances"] == 2

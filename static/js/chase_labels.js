@@ -23,6 +23,7 @@ export function foldLabels(state, payload) {
     for (const key of LABEL_KEYS) if (key in payload) state.detected[key] = payload[key];
     if (payload.tokens) state.tokens = payload.tokens;
     if (payload.draft) state.draft = payload.draft;
+    if ("followed" in payload) state.followed = payload.followed;
   } else {
     state.confirmed = true;
   }
@@ -186,7 +187,8 @@ export class LabelEditor {
     const recommended = turn.recommended;
     if (recommended) {
       const detected = turn.detected.intent;
-      const followed = detected && detected.category === recommended.category;
+      // Judged on the server when the result was shared (the suggested relation, and what it named used in the SQL).
+      const followed = detected && turn.followed === true;
       this.recommendedNote.textContent = `— suggested to the user: ${this.vocabulary.categories[recommended.category]}`
         + ` (${this._relationText(recommended.relation)})`
         + (detected ? (followed ? ", followed" : ", not followed") : "");
