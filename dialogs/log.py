@@ -74,8 +74,12 @@ def utterance_payload(text: str) -> dict:
     return {"text": text}
 
 
-def user_acts_payload(turn: int, acts: list[str]) -> dict:
-    return {"turn": turn, "acts": acts}
+def user_acts_payload(turn: int, acts: list[str], ambiguity: dict | None = None) -> dict:
+    """A turn's user acts; `ambiguity` (annotation.acts.check_ambiguity) only when the expert gave one."""
+    payload = {"turn": turn, "acts": acts}
+    if ambiguity is not None:
+        payload["ambiguity"] = ambiguity
+    return payload
 
 
 def sql_run_payload(turn: int | None, sql: str, result: dict) -> dict:
@@ -165,6 +169,7 @@ class TurnState:
     dropped: bool = False
     draft: str | None = None  # the draft response offered when its result was shared
     labels: dict = field(default_factory=dict)  # CHASE labels as they stand (detected, then the expert's)
+    ambiguity: dict | None = None  # what is ambiguous or unanswerable (labelled with the acts; None when not said)
 
 
 # --- Subsets of event kinds: what each read of the log needs of it ---------------------------------------------
@@ -203,6 +208,7 @@ def turns_apply(turns: dict[int, TurnState], event) -> None:
         return
     if event.kind == EventKind.USER_ACTS:
         turn.acts = payload["acts"]
+        turn.ambiguity = payload.get("ambiguity")
     elif event.kind == EventKind.RESULT_SHARED:
         turn.run_seq = payload["run"]
     elif event.kind == EventKind.RESPONSE:
@@ -342,6 +348,8 @@ class UserTurn:
     # The intent recommended to the worker before they asked this question, and how many were offered in all.
     recommended: dict | None = None
     recommendations_offered: int = 0
+    # What is ambiguous or unanswerable in the question (annotation.acts.check_ambiguity), when the expert said.
+    ambiguity: dict | None = None
 
     @property
     def clarified(self) -> bool:
@@ -515,6 +523,7 @@ def dialogue_replay(
         turn = turns.get(payload.get("turn"))
         if kind == EventKind.USER_ACTS and turn is not None:
             turn.acts = payload["acts"]
+            turn.ambiguity = payload.get("ambiguity")
         elif kind == EventKind.RESULT_SHARED:
             shared_seqs.add(payload["run"])
             run = runs_by_seq.get(payload["run"])
