@@ -392,6 +392,8 @@ class StateTurn:
 
     turn: UserTurn  # the user turn that carries the SQL
     parts: list[str]  # question, clarification, answer, ... (one element when nothing was folded)
+    # The user turns folded in before `turn` (their texts are parts 0, 2, 4, ...): what a label of theirs concerns.
+    folded_turns: list[UserTurn] = field(default_factory=list)
 
     @property
     def utterance(self) -> str:
@@ -433,18 +435,20 @@ class DialogueRecord:
         """The SQL-grounded turns in order, with clarification exchanges folded into the turn they resolve."""
         folded: list[StateTurn] = []
         pending: list[str] = []
+        pending_turns: list[UserTurn] = []
         for turn in self.user_turns:
             if turn.dropped:
-                pending = []
+                pending, pending_turns = [], []
                 continue
             if turn.sql is not None:
-                folded.append(StateTurn(turn=turn, parts=[*pending, turn.text]))
-                pending = []
+                folded.append(StateTurn(turn=turn, parts=[*pending, turn.text], folded_turns=pending_turns))
+                pending, pending_turns = [], []
             elif turn.clarified:
                 clarification = next(r.text for r in turn.responses if CLARIFY in r.acts)
                 pending = [*pending, turn.text, clarification]
+                pending_turns = [*pending_turns, turn]
             else:
-                pending = []
+                pending, pending_turns = [], []
         return folded
 
     def message_count(self) -> int:
