@@ -26,7 +26,7 @@ from difflib import SequenceMatcher
 
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 
-from annotation.acts import SOCIAL_USER_ACTS
+from annotation.acts import AMBIGUITY_ACT_OF_TYPE, SOCIAL_USER_ACTS
 from dialogs.models import Event, EventKind, score_drops
 
 CLARIFY = "CLARIFY"
@@ -35,7 +35,7 @@ FOLD_SEPARATOR = " | "
 # The fields of a turn a reviewer can correct, in the order the review screen shows them. The last three are CHASE's
 # turn labels (LABEL_FIELDS).
 LABEL_FIELDS = ("intent", "contextual_phenomena", "schema_linking")
-CORRECTABLE_FIELDS = ("utterance", "user_acts", "query", "response", "system_acts", "drop", *LABEL_FIELDS)
+CORRECTABLE_FIELDS = ("utterance", "user_acts", "ambiguity", "query", "response", "system_acts", "drop", *LABEL_FIELDS)
 
 # How an expert's response relates to the draft the platform offered for its turn (`draft` of the response payload).
 DRAFT_KEPT, DRAFT_EDITED, DRAFT_REPLACED = "kept", "edited", "replaced"
@@ -232,6 +232,10 @@ def correction_apply(turn: TurnState | UserTurn, payload: dict) -> None:
         turn.text = new
     elif name == "user_acts":
         turn.acts = list(new)
+        if turn.ambiguity and AMBIGUITY_ACT_OF_TYPE.get(turn.ambiguity["type"]) not in turn.acts:
+            turn.ambiguity = None  # the act it was a sub-type of is gone
+    elif name == "ambiguity":
+        turn.ambiguity = new
     elif name == "drop":
         turn.dropped = bool(new)
     elif name == "query":
@@ -370,6 +374,8 @@ class UserTurn:
             return self.text
         if name == "user_acts":
             return list(self.acts or [])
+        if name == "ambiguity":
+            return self.ambiguity
         if name == "query":
             return self.sql
         if name == "response":
