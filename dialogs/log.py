@@ -26,7 +26,7 @@ from difflib import SequenceMatcher
 
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 
-from annotation.acts import AMBIGUITY_ACT_OF_TYPE, SOCIAL_USER_ACTS
+from annotation.acts import SOCIAL_USER_ACTS
 from dialogs.models import Event, EventKind, score_drops
 
 CLARIFY = "CLARIFY"
@@ -231,6 +231,8 @@ def correction_apply(turn: TurnState | UserTurn, payload: dict) -> None:
     if name == "utterance":
         turn.text = new
     elif name == "user_acts":
+        from annotation.acts import AMBIGUITY_ACT_OF_TYPE
+
         turn.acts = list(new)
         if turn.ambiguity and AMBIGUITY_ACT_OF_TYPE.get(turn.ambiguity["type"]) not in turn.acts:
             turn.ambiguity = None  # the act it was a sub-type of is gone
