@@ -262,3 +262,67 @@ def check_schema_linking(spans, *, tokens: list[str], schema: dict) -> list[dict
                 clean["column"] = columns[column_id][1]
         checked.append({"beg": beg, "end": end, "entity": clean, "type": kind})
     return sorted(checked, key=lambda span: (span["beg"], span["end"]))
+
+
+# --- Ambiguity and unanswerability (PRACTIQ's types; MMSQL and BIRD-Interact record the same) ----------------------
+
+# The sub-types of an AMBIGUOUS or CANNOT_ANSWER user turn, per act, with what each means for the expert: PRACTIQ's
+# four ambiguous and four unanswerable types.
+AMBIGUITY_TYPES: dict[str, dict[str, str]] = {
+    "AMBIGUOUS": {
+        "ambiguous_select_column": "Which column the answer should show is unclear (two columns fit).",
+        "ambiguous_filter_column": "Which column a condition is on is unclear (two columns fit).",
+        "ambiguous_value": "A value matches several values of a column.",
+        "vague_condition": "A condition is vague ('recent', 'popular', 'large').",
+    },
+    "CANNOT_ANSWER": {
+        "nonexistent_select_column": "The answer asks for a column the database does not have.",
+        "nonexistent_filter_column": "A condition is on a column the database does not have.",
+        "nonexistent_value": "A condition's value is not in the database.",
+        "unsupported_join": "It needs a join the database cannot make.",
+    },
+}
+AMBIGUITY_ACT_OF_TYPE = {name: act for act, types in AMBIGUITY_TYPES.items() for name in types}
+# How many readings of an ambiguous question the expert may record.
+AMBIGUITY_MAX_READINGS = 10
+
+
+def check_ambiguity(value, *, acts: list[str], tokens: list[str], max_sql_length: int) -> dict:
+    """Validate the ambiguity label of a user turn labelled `acts` (checked acts): {"type": a sub-type of one of the
+    turn's acts (AMBIGUITY_TYPES), "span" (optional): {"beg", "end"} token indexes of `tokens`, both included, as in
+    CHASE's schema links, "readings" (optional, an AMBIGUOUS type only): the SQL of each reading the expert
+    considered}. Returns it normalised (absent optional fields left out)."""
+    present = [act for act in AMBIGUITY_TYPES if act in acts]
+    if not present:
+        raise LabelError("an ambiguity label belongs to a turn labelled AMBIGUOUS or CANNOT_ANSWER")
+    if not isinstance(value, dict):
+        raise LabelError("an ambiguity label must be an object with a 'type'")
+    unknown = set(value) - {"type", "span", "readings"}
+    if unknown:
+        raise LabelError(f"an ambiguity label has only 'type', 'span' and 'readings', not {', '.join(sorted(unknown))}")
+    kind = value.get("type")
+    allowed = [name for act in present for name in AMBIGUITY_TYPES[act]]
+    if kind not in allowed:
+        raise LabelError(f"the ambiguity 'type' must be one of: {', '.join(allowed)}")
+    checked: dict = {"type": kind}
+    span = value.get("span")
+    if span is not None:
+        beg, end = (span.get("beg"), span.get("end")) if isinstance(span, dict) else (None, None)
+        if not (type(beg) is int and type(end) is int and 0 <= beg <= end < len(tokens)):
+            raise LabelError(
+                f"the ambiguity 'span' needs 'beg' and 'end', token indexes (0 to {len(tokens) - 1}), beg <= end"
+            )
+        checked["span"] = {"beg": beg, "end": end}
+    readings = value.get("readings")
+    if readings is not None and readings != []:
+        if AMBIGUITY_ACT_OF_TYPE[kind] != "AMBIGUOUS":
+            raise LabelError("readings belong to an ambiguous question; a question SQL cannot answer has none")
+        if not isinstance(readings, list) or not all(isinstance(sql, str) and sql.strip() for sql in readings):
+            raise LabelError("the ambiguity 'readings' must be a list of SQL queries")
+        if len(readings) > AMBIGUITY_MAX_READINGS:
+            raise LabelError(f"at most {AMBIGUITY_MAX_READINGS} readings")
+        for number, sql in enumerate(readings, 1):
+            if "\x00" in sql or len(sql) > max_sql_length:
+                raise LabelError(f"reading {number}: SQL is limited to {max_sql_length} characters, without NUL")
+        checked["readings"] = [sql.strip() for sql in readings]
+    return checked

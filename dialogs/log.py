@@ -36,7 +36,7 @@ FOLD_SEPARATOR = " | "
 # The fields of a turn a reviewer can correct, in the order the review screen shows them. The last three are CHASE's
 # turn labels (LABEL_FIELDS).
 LABEL_FIELDS = ("intent", "contextual_phenomena", "schema_linking")
-CORRECTABLE_FIELDS = ("utterance", "user_acts", "query", "response", "system_acts", "drop", *LABEL_FIELDS)
+CORRECTABLE_FIELDS = ("utterance", "user_acts", "ambiguity", "query", "response", "system_acts", "drop", *LABEL_FIELDS)
 
 # How an expert's response relates to the draft the platform offered for its turn (`draft` of the response payload).
 DRAFT_KEPT, DRAFT_EDITED, DRAFT_REPLACED = "kept", "edited", "replaced"
@@ -75,8 +75,12 @@ def utterance_payload(text: str) -> dict:
     return {"text": text}
 
 
-def user_acts_payload(turn: int, acts: list[str]) -> dict:
-    return {"turn": turn, "acts": acts}
+def user_acts_payload(turn: int, acts: list[str], ambiguity: dict | None = None) -> dict:
+    """A turn's user acts; `ambiguity` (annotation.acts.check_ambiguity) only when the expert gave one."""
+    payload = {"turn": turn, "acts": acts}
+    if ambiguity is not None:
+        payload["ambiguity"] = ambiguity
+    return payload
 
 
 def sql_run_payload(turn: int | None, sql: str, result: dict) -> dict:
@@ -174,6 +178,7 @@ class TurnState:
     dropped: bool = False
     draft: str | None = None  # the draft response offered when its result was shared
     labels: dict = field(default_factory=dict)  # CHASE labels as they stand (detected, then the expert's)
+    ambiguity: dict | None = None  # what is ambiguous or unanswerable (labelled with the acts; None when not said)
 
 
 # --- Subsets of event kinds: what each read of the log needs of it ---------------------------------------------
@@ -212,6 +217,7 @@ def turns_apply(turns: dict[int, TurnState], event) -> None:
         return
     if event.kind == EventKind.USER_ACTS:
         turn.acts = payload["acts"]
+        turn.ambiguity = payload.get("ambiguity")
     elif event.kind == EventKind.RESULT_SHARED:
         turn.run_seq = payload["run"]
     elif event.kind == EventKind.RESPONSE:
@@ -234,7 +240,13 @@ def correction_apply(turn: TurnState | UserTurn, payload: dict) -> None:
     if name == "utterance":
         turn.text = new
     elif name == "user_acts":
+        from annotation.acts import AMBIGUITY_ACT_OF_TYPE
+
         turn.acts = list(new)
+        if turn.ambiguity and AMBIGUITY_ACT_OF_TYPE.get(turn.ambiguity["type"]) not in turn.acts:
+            turn.ambiguity = None  # the act it was a sub-type of is gone
+    elif name == "ambiguity":
+        turn.ambiguity = new
     elif name == "drop":
         turn.dropped = bool(new)
     elif name == "query":
@@ -351,6 +363,8 @@ class UserTurn:
     # The intent recommended to the worker before they asked this question, and how many were offered in all.
     recommended: dict | None = None
     recommendations_offered: int = 0
+    # What is ambiguous or unanswerable in the question (annotation.acts.check_ambiguity), when the expert said.
+    ambiguity: dict | None = None
 
     @property
     def clarified(self) -> bool:
@@ -371,6 +385,8 @@ class UserTurn:
             return self.text
         if name == "user_acts":
             return list(self.acts or [])
+        if name == "ambiguity":
+            return self.ambiguity
         if name == "query":
             return self.sql
         if name == "response":
@@ -405,6 +421,8 @@ class StateTurn:
 
     turn: UserTurn  # the user turn that carries the SQL
     parts: list[str]  # question, clarification, answer, ... (one element when nothing was folded)
+    # The user turns folded in before `turn` (their texts are parts 0, 2, 4, ...): what a label of theirs concerns.
+    folded_turns: list[UserTurn] = field(default_factory=list)
 
     @property
     def utterance(self) -> str:
@@ -446,18 +464,20 @@ class DialogueRecord:
         """The SQL-grounded turns in order, with clarification exchanges folded into the turn they resolve."""
         folded: list[StateTurn] = []
         pending: list[str] = []
+        pending_turns: list[UserTurn] = []
         for turn in self.user_turns:
             if turn.dropped:
-                pending = []
+                pending, pending_turns = [], []
                 continue
             if turn.sql is not None:
-                folded.append(StateTurn(turn=turn, parts=[*pending, turn.text]))
-                pending = []
+                folded.append(StateTurn(turn=turn, parts=[*pending, turn.text], folded_turns=pending_turns))
+                pending, pending_turns = [], []
             elif turn.clarified:
                 clarification = next(r.text for r in turn.responses if CLARIFY in r.acts)
                 pending = [*pending, turn.text, clarification]
+                pending_turns = [*pending_turns, turn]
             else:
-                pending = []
+                pending, pending_turns = [], []
         return folded
 
     def message_count(self) -> int:
@@ -536,6 +556,7 @@ def dialogue_replay(
         turn = turns.get(payload.get("turn"))
         if kind == EventKind.USER_ACTS and turn is not None:
             turn.acts = payload["acts"]
+            turn.ambiguity = payload.get("ambiguity")
         elif kind == EventKind.RESULT_SHARED:
             shared_seqs.add(payload["run"])
             run = runs_by_seq.get(payload["run"])

@@ -19,6 +19,7 @@ from annotation.acts import (
     LabelError,
     act_rule_broken,
     check_acts,
+    check_ambiguity,
     check_intent,
     check_phenomena,
     check_schema_linking,
@@ -348,8 +349,22 @@ def _post_terminate(post: _Post):
 
 
 def _post_user_acts(post: _Post):
+    """The expert labels a user turn with user acts and, for an AMBIGUOUS or CANNOT_ANSWER turn, optionally with
+    what is ambiguous or missing (`ambiguity`: its sub-type, the span of the question it concerns, the SQL readings)."""
     turn = post.turn()
-    return [post.record(EventKind.USER_ACTS, log.user_acts_payload(turn.seq, post.acts("user")))]
+    acts = post.acts("user")
+    ambiguity = None
+    if post.message.get("ambiguity") is not None:
+        try:
+            ambiguity = check_ambiguity(
+                post.message["ambiguity"],
+                acts=acts,
+                tokens=utterance_toks(turn.text),
+                max_sql_length=settings.SANDBOX_MAX_SQL_LENGTH,
+            )
+        except LabelError as exc:
+            raise DialogueError("labels", str(exc)) from exc
+    return [post.record(EventKind.USER_ACTS, log.user_acts_payload(turn.seq, acts, ambiguity))]
 
 
 def _post_sql_run(post: _Post):

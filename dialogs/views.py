@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from annotation.acts import (
     ACT_RULES,
+    AMBIGUITY_TYPES,
     CONTEXTUAL_PHENOMENA,
     FOLLOW_UP_KINDS,
     INTENT_CATEGORY_NAMES,
@@ -101,7 +102,7 @@ def expert_room(request, dialogue):
             "system_act_keys": acts_with_keys("system"),
             "schema_json": dialogue.database.schema,
             "labels_json": label_vocabulary(),
-            "acts_json": {"rules": ACT_RULES, "guide": RESPONSE_GUIDE},
+            "acts_json": {"rules": ACT_RULES, "guide": RESPONSE_GUIDE, "ambiguity_types": AMBIGUITY_TYPES},
         },
     )
 

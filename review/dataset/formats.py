@@ -16,7 +16,7 @@ from annotation.sql.check import SqlCheck, result_digest
 from annotation.sql.encoding import limit_as_one
 from annotation.sql.spider import query_toks_no_value as _query_toks_no_value
 from annotation.tokens import utterance_toks
-from dialogs.log import LABEL_FIELDS, DialogueRecord, StateTurn, UserTurn
+from dialogs.log import FOLD_SEPARATOR, LABEL_FIELDS, DialogueRecord, StateTurn, UserTurn
 
 
 @lru_cache(maxsize=50_000)
@@ -197,6 +197,9 @@ def chase_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, lim
                 labels["schema_linking"] = list(annotation.schema_linking or [])
             question_id = annotation.question_id or question_id
         labels.update(_collected_chase_labels(turn.state, tokens))
+        ambiguities = chase_ambiguities(turn.state, tokens)
+        if ambiguities:
+            labels["ambiguity"] = ambiguities
         turns.append(
             {
                 **labels,
@@ -273,6 +276,30 @@ def chase_links(spans: list[dict], *, own: list[str], tokens: list[str]) -> list
     return moved
 
 
+def chase_ambiguities(state: StateTurn, tokens: list[str]) -> list[dict]:
+    """The ambiguity labels (dialogs.log: type, span, readings) of the user turns a CHASE turn holds, in order: the
+    questions folded in before it, then its own. A span moves onto `tokens` (the record's tokens): to the first place
+    its words occur from where its part of the fold starts; where they are not found, the span is left out."""
+    carried = []
+    sources = [*state.folded_turns, state.turn]
+    for index, source in enumerate(sources):
+        if not source.ambiguity:
+            continue
+        ambiguity = {key: value for key, value in source.ambiguity.items() if key != "span"}
+        span = source.ambiguity.get("span")
+        if span is not None:
+            part = 2 * index if index < len(sources) - 1 else len(state.parts) - 1
+            start = len(utterance_toks(FOLD_SEPARATOR.join(state.parts[:part]))) if part else 0
+            words = utterance_toks(source.text)[span["beg"] : span["end"] + 1]
+            found = [
+                i for i in range(max(start - 1, 0), len(tokens) - len(words) + 1) if tokens[i : i + len(words)] == words
+            ]
+            if words and found:
+                ambiguity["span"] = {"beg": found[0], "end": found[0] + len(words) - 1}
+        carried.append(dict(sorted(ambiguity.items())))
+    return carried
+
+
 INTERACTION_BUILDERS = {"sparc": sparc_interaction, "cosql": cosql_interaction, "chase": chase_interaction}
 
 
@@ -297,6 +324,8 @@ def all_info_dialogue(record: DialogueRecord) -> dict:
     for kind, item in record.messages:
         if kind == "user":
             turns.append({"isUser": True, "text": item.text, "label": list(item.acts or [])})
+            if item.ambiguity:
+                turns[-1]["ambiguity"] = item.ambiguity
         elif kind == "sql":
             shown = item["shown"]
             result = {name: shown.get(name) for name in ("columns", "rows", "row_count", "truncated", "total_rows")}

@@ -25,7 +25,13 @@ from __future__ import annotations
 from collections import Counter
 from statistics import mean, median
 
-from annotation.acts import CONTEXTUAL_PHENOMENA, INTENT_CATEGORY_OF_CHASE_LABEL, SYSTEM_ACTS, USER_ACTS
+from annotation.acts import (
+    AMBIGUITY_TYPES,
+    CONTEXTUAL_PHENOMENA,
+    INTENT_CATEGORY_OF_CHASE_LABEL,
+    SYSTEM_ACTS,
+    USER_ACTS,
+)
 from annotation.sql.hardness import hardness
 from annotation.sql.relations import CATEGORIES, RELATION_NAMES
 from annotation.sql.spider import query_toks_no_value
@@ -380,6 +386,7 @@ def compute_statistics(
         "hardness": _distribution(levels, HARDNESS_LEVELS),
         "contextual_phenomena": _distribution(phenomena, CONTEXTUAL_PHENOMENA) if phenomena else {},
         "intents": intents.figures(),
+        "ambiguity": ambiguity_figures(records),
         "coverage": {
             "databases": coverage,
             "avg_table_coverage": average(row["table_coverage"] for row in coverage),
@@ -393,4 +400,38 @@ def compute_statistics(
             "questions_timed": len(question_seconds),
             "median_seconds_per_question": round(median(question_seconds), 1) if question_seconds else None,
         },
+    }
+
+
+def ambiguity_figures(records: list[DialogueRecord]) -> dict:
+    """Ambiguous and unanswerable questions (PRACTIQ's sub-types): per act, the user turns labelled with it, how many
+    of those the expert gave a sub-type, and the count of each sub-type; then the labels with a span, those with
+    readings and the readings in all. Dropped turns are left out, as from every dataset file."""
+    labelled: Counter = Counter()
+    typed: Counter = Counter()
+    types: Counter = Counter()
+    extras: Counter = Counter()
+    for record in records:
+        for turn in record.user_turns:
+            if turn.dropped:
+                continue
+            for act in AMBIGUITY_TYPES:
+                if act in (turn.acts or ()):
+                    labelled[act] += 1
+            ambiguity = turn.ambiguity
+            if not ambiguity:
+                continue
+            typed[next(act for act, names in AMBIGUITY_TYPES.items() if ambiguity["type"] in names)] += 1
+            types[ambiguity["type"]] += 1
+            extras["with_span"] += "span" in ambiguity
+            extras["with_readings"] += bool(ambiguity.get("readings"))
+            extras["readings"] += len(ambiguity.get("readings") or ())
+    return {
+        **{
+            act: {"turns": labelled[act], "typed": typed[act], "types": {name: types[name] for name in names}}
+            for act, names in AMBIGUITY_TYPES.items()
+        },
+        "with_span": extras["with_span"],
+        "with_readings": extras["with_readings"],
+        "readings": extras["readings"],
     }

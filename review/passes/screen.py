@@ -43,6 +43,7 @@ def word_diff(old, new) -> list[tuple[str, str]]:
 FIELD_LABELS = {
     "utterance": "Utterance",
     "user_acts": "User acts",
+    "ambiguity": "Ambiguity",
     "query": "SQL",
     "response": "Response",
     "system_acts": "System acts",
@@ -63,7 +64,20 @@ def label_text(field: str, value, schema: dict | None = None, tokens: list[str] 
         return f"{INTENT_CATEGORY_NAMES[value['category']]}" + (f" · {relations}" if relations else "")
     if field == "schema_linking":
         return [_link_text(span, schema, tokens) for span in value]
+    if field == "ambiguity":
+        return _ambiguity_text(value, tokens)
     return value
+
+
+def _ambiguity_text(value: dict, tokens: list[str] | None) -> str:
+    """An ambiguity label as one line: its sub-type, the words it concerns, and its readings' SQL."""
+    parts = [value["type"].replace("_", " ")]
+    span = value.get("span")
+    if span:
+        words = tokens[span["beg"] : span["end"] + 1] if tokens else []
+        parts.append(f"“{' '.join(words)}”" if words else f"tokens {span['beg']}-{span['end']}")
+    parts.extend(f"reading {number}: {sql}" for number, sql in enumerate(value.get("readings") or [], 1))
+    return " · ".join(parts)
 
 
 def _link_text(span: dict, schema: dict | None, tokens: list[str] | None) -> str:

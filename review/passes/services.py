@@ -27,7 +27,14 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from annotation.acts import LabelError, check_acts, check_intent, check_phenomena, check_schema_linking
+from annotation.acts import (
+    LabelError,
+    check_acts,
+    check_ambiguity,
+    check_intent,
+    check_phenomena,
+    check_schema_linking,
+)
 from annotation.models import Role, User
 from annotation.roles import can
 from annotation.sql.check import check_queries
@@ -313,8 +320,8 @@ def _check_value(field: str, value, database):
             return log.text_checked(value, name="The new query", limit=settings.SANDBOX_MAX_SQL_LENGTH)
         except log.TextRefused as exc:
             raise ReviewError(exc.code, exc.message) from None
-    if field in log.LABEL_FIELDS:
-        return value  # checked against the turn's text once it is read (_check_label)
+    if field in (*log.LABEL_FIELDS, "ambiguity"):
+        return value  # checked against the turn's text once it is read (_check_label, _check_ambiguity)
     raise ReviewError("invalid", f"Unknown field {field!r} (one of {', '.join(log.CORRECTABLE_FIELDS)}).")
 
 
@@ -327,6 +334,22 @@ def _check_label(field: str, value, database, text: str):
         if field == "contextual_phenomena":
             return check_phenomena(value)
         return check_schema_linking(value, tokens=utterance_toks(text), schema=database.schema)
+    except LabelError as exc:
+        raise ReviewError("labels", str(exc)) from exc
+
+
+def _check_ambiguity(value, turn) -> dict | None:
+    """A turn's ambiguity label (or None, to remove it), checked as the room checks the expert's: against the turn's
+    acts and the tokens of its current text."""
+    if value is None:
+        return None
+    try:
+        return check_ambiguity(
+            value,
+            acts=turn.acts or [],
+            tokens=utterance_toks(turn.text),
+            max_sql_length=settings.SANDBOX_MAX_SQL_LENGTH,
+        )
     except LabelError as exc:
         raise ReviewError("labels", str(exc)) from exc
 
@@ -380,6 +403,8 @@ def review_correct(
             if field == "intent" and current.sql is None:
                 raise ReviewError("invalid", "An intent is the relation between two SQL turns; this turn has no SQL.")
             value = _check_label(field, value, dialogue.database, current.text)
+        if field == "ambiguity":
+            value = _check_ambiguity(value, current)
         old = current.value(field)
         if old == value:
             raise ReviewError("unchanged", f"The {field.replace('_', ' ')} already reads so.")

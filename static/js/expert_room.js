@@ -13,6 +13,7 @@ const $ = (id) => document.getElementById(id);
 const schema = JSON.parse($("schema-data").textContent);
 const LABELS = JSON.parse($("labels-data").textContent);
 const ACTS = JSON.parse($("acts-data").textContent);  // the act rules and response guide of annotation/acts.py
+const AMBIGUITY_TYPES = ACTS.ambiguity_types;  // sub-types of AMBIGUOUS and CANNOT_ANSWER, per act
 
 // The first act rule that these system acts break for these user acts (the server checks the same rules).
 function actRuleBroken(userActs, systemActs) {
@@ -168,6 +169,7 @@ function loadDraft(seq) {
   switchingTurn = false;
   $("response-text").value = draft.response ?? "";
   setChecked("user-acts", draft.userActs ?? turn?.userActs);
+  drawAmbiguity();
   setChecked("system-acts", draft.systemActs);
   $("send-refusal").textContent = "";
 }
@@ -180,9 +182,15 @@ $("response-text").addEventListener("input", () => {
 });
 $("user-acts").addEventListener("change", () => {
   draftOf(shownTurn).userActs = checked("user-acts");
+  drawAmbiguity();
   drawActsState();
   drawResponseGuide();
   drawSuggestedActs();
+  saveActsSoon();
+});
+$("ambiguity-type").addEventListener("change", () => {
+  draftOf(shownTurn).ambiguityType = $("ambiguity-type").value;
+  drawActsState();
   saveActsSoon();
 });
 $("start-from-last").addEventListener("click", () => {
@@ -201,6 +209,38 @@ $("system-acts").addEventListener("change", () => {
 
 // --- Drawing --------------------------------------------------------------------------------------------------------
 
+// The sub-type of an AMBIGUOUS or CANNOT_ANSWER question (PRACTIQ's types, annotation/acts.py AMBIGUITY_TYPES): offered
+// while one of those acts is ticked, sent with the acts.
+
+function drawAmbiguity() {
+  const acts = checked("user-acts");
+  const present = Object.keys(AMBIGUITY_TYPES).filter((act) => acts.includes(act));
+  const select = $("ambiguity-type");
+  $("ambiguity-row").hidden = !present.length;
+  const draft = shownTurn === null || shownTurn === undefined ? {} : draftOf(shownTurn);
+  const wanted = draft.ambiguityType ?? turns.get(shownTurn)?.ambiguity?.type ?? "";
+  select.replaceChildren(new Option("(not said)", ""));
+  for (const act of present) {
+    const group = document.createElement("optgroup");
+    group.label = act;
+    for (const [name, text] of Object.entries(AMBIGUITY_TYPES[act])) {
+      const option = new Option(name.replaceAll("_", " "), name);
+      option.title = text;
+      group.append(option);
+    }
+    select.append(group);
+  }
+  select.value = [...select.options].some((option) => option.value === wanted) ? wanted : "";
+}
+
+// The ambiguity to send with the acts: the chosen sub-type, keeping what was saved with it (span, readings).
+function ambiguityToSend(seq) {
+  const type = $("ambiguity-row").hidden ? "" : $("ambiguity-type").value;
+  if (!type) return null;
+  const saved = turns.get(seq)?.ambiguity;
+  return saved && saved.type === type ? saved : { type };
+}
+
 function drawActsState() {
   const turn = turns.get(shownTurn);
   const label = $("acts-state");
@@ -210,9 +250,11 @@ function drawActsState() {
   }
   const ticked = checked("user-acts");
   const saved = turn.userActs;
+  const draft = draftOf(shownTurn);
+  const typeChanged = draft.ambiguityType !== undefined && draft.ambiguityType !== (turn.ambiguity?.type ?? "");
   if (!saved) label.textContent = "not saved yet";
-  else if (ticked.join() !== saved.join() && draftOf(shownTurn).userActs) label.textContent = "unsaved changes";
-  else label.textContent = `saved: ${saved.join(", ")}`;
+  else if ((ticked.join() !== saved.join() && draft.userActs) || typeChanged) label.textContent = "unsaved changes";
+  else label.textContent = `saved: ${saved.join(", ")}${turn.ambiguity ? ` · ${turn.ambiguity.type.replaceAll("_", " ")}` : ""}`;
   label.className = `step-state ${saved ? "done" : "todo"}`;
 }
 
@@ -465,8 +507,13 @@ function onEvent(event) {
       landed("user_acts", p.turn);
       if (turn) {
         turn.userActs = p.acts;
+        turn.ambiguity = p.ambiguity || null;
         delete draftOf(turn.seq).userActs;  // the saved labels are now the truth for the checkboxes
-        if (turn.seq === shownTurn) setChecked("user-acts", p.acts);
+        delete draftOf(turn.seq).ambiguityType;
+        if (turn.seq === shownTurn) {
+          setChecked("user-acts", p.acts);
+          drawAmbiguity();
+        }
       }
       break;
     case "sql_run": {
@@ -598,9 +645,11 @@ function saveActsSoon() {
       $("acts-state").className = "step-state todo";
       return;
     }
-    if (turns.get(turn)?.userActs?.join() === acts.join()) return;
+    const ambiguity = ambiguityToSend(turn);
+    const saved = turns.get(turn);
+    if (saved?.userActs?.join() === acts.join() && (saved.ambiguity?.type ?? "") === (ambiguity?.type ?? "")) return;
     clearErrors();
-    sendTracked("user_acts", { turn, acts });
+    sendTracked("user_acts", ambiguity ? { turn, acts, ambiguity } : { turn, acts });
     $("acts-state").textContent = "saving…";
   }, 250);
 }
