@@ -363,6 +363,8 @@ def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
         partial = folder / f"export-{export_id}-{token}.zip.part"
         _zip_folder(work, partial)
         os.replace(partial, final)
+        # Gone before the export shows as done: whoever sees it succeed finds nothing of this run but its zip.
+        shutil.rmtree(work, ignore_errors=True)
         relative = final.relative_to(Path(settings.DATA_DIR)).as_posix()
         with transaction.atomic():
             published = Export.objects.filter(pk=export_id, run_token=token).update(
