@@ -363,8 +363,11 @@ def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
         partial = folder / f"export-{export_id}-{token}.zip.part"
         _zip_folder(work, partial)
         os.replace(partial, final)
-        # Gone before the export shows as done: whoever sees it succeed finds nothing of this run but its zip.
+        # Gone before the export shows as done: whoever sees it succeed finds nothing but its zip. Once more what other
+        # runs left, too: a run that lost the export may have been writing its folder while this one started (a dead
+        # worker's run does not always die at once), and it never publishes or cleans up.
         shutil.rmtree(work, ignore_errors=True)
+        _remove_leftovers(folder, export_id, token)
         relative = final.relative_to(Path(settings.DATA_DIR)).as_posix()
         with transaction.atomic():
             published = Export.objects.filter(pk=export_id, run_token=token).update(
@@ -381,9 +384,6 @@ def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
             final.unlink(missing_ok=True)
             raise _LeaseLost()
         _remove_older_zips(folder, export_id, keep=final)
-        # Once more after publishing: a run that lost the export may have been writing its folder while this one
-        # started (a dead worker's run does not always die at once), and it never publishes or cleans up.
-        _remove_leftovers(folder, export_id, token)
     except _LeaseLost:
         logger.info("export %s: another run took over; this one stops", export_id)
     except ReleaseCheckFailed as exc:
