@@ -1,17 +1,9 @@
 """The expert's sub-type of an AMBIGUOUS or CANNOT_ANSWER question: offered while one of those acts is ticked, saved
 with the acts, there again after a reload."""
 
-import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_rooms import ask, pair, read_tables_and_reveal
-
-
-@pytest.fixture(autouse=True)
-def patient_expectations():
-    expect.set_options(timeout=12_000)
-    yield
-    expect.set_options(timeout=5_000)
+from tests.browser.test_rooms import ask, pair, patient_expectations, read_tables_and_reveal  # noqa: F401
 
 
 def options(expert) -> list[str]:
