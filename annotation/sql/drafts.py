@@ -250,6 +250,44 @@ class _Verb:
         )
 
 
+# Last words of a table name that say how rows are kept, not what they are: "cars data" holds cars, "model list" models.
+_STORAGE_WORDS = frozenset({"data", "info", "information", "details", "list", "table"})
+
+
+def _schema_vocabulary(table_names: list[str], column_readable: list, column_originals: list) -> set[str]:
+    """Every word of the schema's readable names (three letters or more), singular and plural."""
+    words: set[str] = set()
+    names = list(table_names)
+    for index, (_, original) in enumerate(column_originals):
+        readable = column_readable[index][1] if index < len(column_readable) else original
+        names.append(_words_of(str(readable or original)))
+    for name in names:
+        for word in name.split():
+            if len(word) >= 3 and word.isalpha():
+                words.update({word, _singular_word(word)})
+    return words
+
+
+def _table_noun(name: str, vocabulary: set[str]) -> str:
+    """A table's readable name as a noun for one of its rows: the storage word dropped ("cars data" -> "car"), and a
+    name written as one word split where both halves are words of the same schema ("countrylanguage" -> "country
+    language", when the schema has a country table and a language column)."""
+    words = name.split()
+    if len(words) >= 2 and words[-1] in _STORAGE_WORDS:
+        words = words[:-1]
+        words[-1] = _singular_word(words[-1])
+    if len(words) == 1 and words[0] not in vocabulary - {name}:
+        word = words[0]
+        splits = [
+            (word[:cut], word[cut:])
+            for cut in range(3, len(word) - 2)
+            if word[:cut] in vocabulary and word[cut:] in vocabulary
+        ]
+        if len(splits) == 1:
+            words = list(splits[0])
+    return " ".join(words)
+
+
 def _column_name(name: str) -> str:
     """A column's readable name as it reads in a sentence, by a few general rules of English word order."""
     words = name.split()
@@ -276,13 +314,20 @@ class _Table:
     # ("record of a student living in a dorm"), since its name is no noun for what it holds. Empty otherwise.
     record: str = field(default="", compare=False)
     names: object = field(default=None, compare=False, repr=False)  # the _Names it comes from, for its relations
+    # The part a joined row plays, when the join's column names one: airports joined on a flight's destination
+    # airport are "destination airports". Empty otherwise.
+    role: str = field(default="", compare=False)
 
     def noun(self, many: bool) -> str:
         if self.sub is not None:
             return self.sub.population(many)
         if self.record:
             return self.record.replace("record", "records", 1) if many else self.record
-        return _noun(self.name, many)
+        return self.called(many)
+
+    def called(self, many: bool) -> str:
+        """The table's name (or its role in the join) as a noun, without the record wording of a relation."""
+        return _noun(self.role or self.name, many)
 
 
 @dataclass(frozen=True)
@@ -309,12 +354,14 @@ class _Names:
             return
         originals = schema.get("table_names_original") or []
         readable = schema.get("table_names") or []
+        column_originals = schema.get("column_names_original") or []
+        column_readable = schema.get("column_names") or []
         for index, original in enumerate(originals):
             self.tables.setdefault(str(original).lower(), index)
             name = readable[index] if index < len(readable) and readable[index] else _words_of(str(original))
             self.table_names.append(_words_of(str(name)))
-        column_originals = schema.get("column_names_original") or []
-        column_readable = schema.get("column_names") or []
+        vocabulary = _schema_vocabulary(self.table_names, column_readable, column_originals)
+        self.table_names = [_table_noun(name, vocabulary) for name in self.table_names]
         self.column_types = [str(kind) for kind in schema.get("column_types") or []]
         for index, (table_index, original) in enumerate(column_originals):
             self.column_tables.append(table_index)
@@ -526,6 +573,8 @@ class _QueryBuilder:
             scope.aliases[(alias or table.key).lower()] = table
             scope.aliases.setdefault(table.key, table)
         described = _Select(scope.tables, names=self.names)
+        for join in node.args.get("joins") or []:
+            self._read_join(join.args.get("on"), scope, described)
         for expression in node.expressions:
             if isinstance(expression, exp.Alias):
                 scope.select_aliases[expression.alias.lower()] = expression.this
@@ -550,6 +599,36 @@ class _QueryBuilder:
             raise ValueError("a query without tables has nothing to describe")
         described.settle()
         return described
+
+    def _read_join(self, on: exp.Expr | None, scope: _Scope, described: _Select) -> None:
+        """What a join's ON says beyond the declared keys: which side refers to which (a column equal to the other
+        table's own key refers to it, declared or not), and the role a joined row plays when the referring column
+        names one ("destination airport" for airports joined on flights.DestAirport)."""
+        for equal in on.find_all(exp.EQ) if on is not None else []:
+            left, right = unwrap_paren(equal.this), unwrap_paren(equal.expression)
+            if not isinstance(left, exp.Column) or not isinstance(right, exp.Column):
+                continue
+            pair = (self.column(left, scope), self.column(right, scope))
+            for (child, parent), parent_node in ((pair, right), (pair[::-1], left)):
+                if child.table is None or parent.table is None or child.table.sub or parent.table.sub:
+                    continue
+                if child.table is parent.table or parent.identifies is not parent.table:
+                    continue
+                if child.identifies is child.table and not set(child.name.split()) <= _word_set(parent.table.name):
+                    continue  # key to key: only a key named after the other table (flights.airline) refers to it
+                described.on_refs.add((child.table.key, parent.table.key))
+                role = _role(child.name, parent.table)
+                if role and not parent.table.role:
+                    self._give_role(scope, parent_node, parent.table, role)
+
+    @staticmethod
+    def _give_role(scope: _Scope, node: exp.Column, table: _Table, role: str) -> None:
+        """`table` plays `role` in this query: every name it goes by in the scope now gives the role."""
+        named = replace(table, role=role)
+        for alias, value in list(scope.aliases.items()):
+            if value is table:
+                scope.aliases[alias] = named
+        scope.tables[:] = [named if value is table else value for value in scope.tables]
 
     def _source(self, source: exp.Expr, scope: _Scope, position: int) -> _Table:
         if isinstance(source, exp.Table) and isinstance(source.this, exp.Identifier):
@@ -708,6 +787,16 @@ class _QueryBuilder:
         return self.names.as_rows_of(others[-1], outer) if others else None
 
 
+def _role(column_name: str, target: _Table) -> str:
+    """The role a referring column gives the row it points to: "destination airport" (a qualified form of the
+    target's own noun), or "" when the column just names the target ("airline", "country code")."""
+    words = column_name.split()
+    head = _singular_word(target.name.split()[-1]) if target.name else ""
+    if len(words) < 2 or _singular_word(words[-1]) != head or set(words) <= _word_set(target.name):
+        return ""
+    return column_name
+
+
 def _literal(node: exp.Expr) -> str:
     node = unwrap_paren(node)
     if isinstance(node, exp.Literal) and node.is_string and _is_code(node.this):
@@ -766,6 +855,13 @@ class _Select:
     subject: _Table | _Col | None = None  # what a GROUP BY makes one row of: a table (grouped by its key) or a column
     counted: _Table | None = None  # what count(*) counts
     names: _Names = field(default_factory=lambda: _Names(None))
+    on_refs: set = field(default_factory=set)  # (referring table key, referred table key) read off the joins' ON
+
+    def refers(self, table: _Table, other: _Table) -> bool:
+        """Whether `table`'s rows point to `other`'s: a declared foreign key, or a join on `other`'s own key."""
+        return self.names.references(table, other) or (
+            other.sub is None and table.key != other.key and (table.key, other.key) in self.on_refs
+        )
 
     def settle(self) -> None:
         """Decide the entity, the group subject and the counted table once every clause is read."""
@@ -782,7 +878,7 @@ class _Select:
                 if table != self.main
                 and table.sub is None
                 and not self.names.is_link(table)
-                and self.names.references(table, self.main)
+                and self.refers(table, self.main)
             ]
             if len(children) == 1:
                 self.main = children[0]
@@ -804,7 +900,7 @@ class _Select:
         self.counted = self.names.as_rows_of(counted, subject_table)
 
     def _referred(self, table: _Table) -> list[_Table]:
-        return [other for other in self.tables if other != table and self.names.references(table, other)]
+        return [other for other in self.tables if other != table and self.refers(table, other)]
 
     def _far_end(self, tables: list[_Table]) -> _Table:
         """The last of `tables` that is a thing of its own rather than a relationship between two others (lives_in
@@ -829,7 +925,7 @@ class _Select:
             and cond.subquery is None
             and cond.table is not None
             and cond.table != link
-            and self.names.references(link, cond.table)
+            and self.refers(link, cond.table)
         ]
         return self.names.as_rows_of(link, fixed[0]) if fixed and "or" not in self.where else link
 
@@ -838,10 +934,7 @@ class _Select:
         number of result rows is no number of entities."""
         if self.distinct or self.group or self.main is None:
             return False
-        return any(
-            table != self.main and table.sub is None and self.names.references(table, self.main)
-            for table in self.tables
-        )
+        return any(table != self.main and table.sub is None and self.refers(table, self.main) for table in self.tables)
 
     def _joined_rows(self) -> _Table:
         """What one row of the FROM tables stands for, when nothing selected says: a table that refers to one other
@@ -996,6 +1089,8 @@ class _Select:
         if only_aggregates:
             many, count = True, None  # one value about many rows: "the average age of students ..."
         where = _clauses(self.where, entity, many) if conditions is None else conditions
+        if not where and conditions is None:
+            where = self._matched(entity, many)
         extreme = self._extreme()
         if extreme is not None:
             rows = entity.noun(True) if entity is not None else "rows"
@@ -1099,11 +1194,7 @@ class _Select:
         noun = entity.noun(many) if entity is not None else ("rows" if many else "row")
         where = _clauses(self.where, entity, many) if conditions is None else conditions
         if not where:
-            # A join with no condition still keeps only the rows that have a match: "students that have a pet".
-            others = [table for table in self.tables if table != entity and table.sub is None]
-            if others and entity is not None:
-                other = self.names.as_rows_of(self._far_end(others), entity)
-                where = f" that {'have' if many else 'has'} {_with_article(other.noun(False))}"
+            where = self._matched(entity, many)
         only = self.items[0] if len(self.items) == 1 else None
         if distinct and self.distinct and only is not None and only.kind == "column" and only.column is not None:
             if self._is_entity_itself(only):
@@ -1112,6 +1203,15 @@ class _Select:
                 owner = entity.noun(True) if entity else "rows"
                 noun = f"different {_column_words(only.column, entity, True)} of {owner}"
         return f"{count} {noun}{where}" if count is not None else f"{noun}{where}"
+
+    def _matched(self, entity: _Table | None, many: bool) -> str:
+        """A join with no condition still keeps only the rows that have a match: " that have a pet" for students
+        joined with has_pet; "" when nothing joined refers to the rows."""
+        others = [table for table in self.tables if table != entity and table.sub is None]
+        if entity is None or not any(self.refers(table, entity) for table in others):
+            return ""
+        other = self.names.as_rows_of(self._far_end(others), entity)
+        return f" that {'have' if many else 'has'} {_with_article(other.noun(False))}"
 
     def nothing(self) -> str:
         """The sentence for an empty result."""
@@ -1188,7 +1288,9 @@ def _column_words(column: _Col, entity: _Table | None, many: bool) -> str:
             words.pop(0)
         name = " ".join(words)
     elif column.table is not None and column.table.sub is None and not (_word_set(name) & _word_set(column.table.name)):
-        name = f"{_noun(column.table.name, False)} {name}"
+        # Another table's column: "the student's age" of a pet; in the plural a compound ("student ages").
+        owner = column.table.called(False)
+        return _noun(f"{owner} {name}", True) if many else f"{owner}'s {name}"
     return _noun(name, True) if many else name
 
 
@@ -1259,7 +1361,7 @@ def _clause_parts(cond: _Cond, anchor: _Table | None, many: bool) -> tuple[str, 
     plain = cond.op == "=" and op == "=" and not negated and cond.subquery is None and bool(cond.values)
     if plain and column is not None and column.table is not None and subject:
         own = _column_words(column, column.table, False)
-        if own == "name" and subject.startswith("whose "):
+        if own == "name" and subject.startswith("whose ") and (prefix or column.table == anchor or anchor is None):
             return prefix, "", f"named {cond.values[0]}"  # "a dorm named Granite Court"
         if own.split()[-1] in _PREPOSITIONS and not prefix:
             return "", "", f"that {be} {own} {cond.values[0]}"  # "episodes that are written by Todd Casey"
@@ -1296,9 +1398,10 @@ def _subject(item: _Item | None, anchor: _Table | None, many: bool = False) -> t
             return f"of {other}", words  # "pets of a student whose last name is Smith"
         it = " them" if many else " it"
         return f"with {other} {verb.participle}{it}", words
-    if column.table.sub is not None or _word_set(column.name) & _word_set(column.table.name):
+    named_in_column = _word_set(column.name) & _word_set(column.table.name)
+    if column.table.sub is not None or (named_in_column and not column.table.role):
         return "", words
-    return f"with {_with_article(_noun(column.table.name, False))}", words
+    return f"with {_with_article(column.table.called(False))}", words
 
 
 def _predicate(cond: _Cond, op: str, negated: bool) -> str:
@@ -1312,8 +1415,13 @@ def _predicate(cond: _Cond, op: str, negated: bool) -> str:
     if cond.op == "true":
         return "is false" if negated else "holds"
     if cond.op == "in":
-        if cond.subquery is not None:
-            return f"is {'not ' if negated else ''}among {cond.subquery.phrase(True)}"
+        query = cond.subquery
+        if isinstance(query, _SetQuery) and query.operator == "union":
+            # Either side will do: "is neither among the source airports of all flights nor among ...".
+            one, two = query.left.phrase(True), query.right.phrase(True)
+            return f"is neither among {one} nor among {two}" if negated else f"is among {one} or among {two}"
+        if query is not None:
+            return f"is {'not ' if negated else ''}among {query.phrase(True)}"
         if not negated:
             return f"is {_join(cond.values, 'or')}"
         if len(cond.values) == 2:

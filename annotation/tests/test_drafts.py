@@ -626,3 +626,111 @@ def test_sql_inspect_adds_the_draft_a_room_would_offer(demo_databases, tmp_path)
     plain = StringIO()
     call_command("sql_inspect", "--file", str(tsv), stdout=plain)
     assert "draft" not in json.loads(plain.getvalue().splitlines()[0])
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Names and joins read as a person would say them (rules from English and the schema, not from sample pairs)
+# ---------------------------------------------------------------------------------------------------------------
+
+# Trips run between stations by operators; vehicle_data holds the vehicles, stationfacility what a station offers.
+# Trips.origin_station and Trips.destination_station point to Station.station_id (declared); Trips.operator equals
+# Operator.operator (the operator's own key, not declared); Trips.vehicle_id points to vehicle_data.
+# Column ids: 0 *, station 1-3, operator 4-5, trips 6-10, vehicle data 11-12, stationfacility 13-14.
+TRANSPORT = {
+    "db_id": "transport",
+    "table_names_original": ["Station", "Operator", "Trips", "vehicle_data", "stationfacility"],
+    "table_names": ["station", "operator", "trips", "vehicle data", "stationfacility"],
+    "column_names_original": [
+        [-1, "*"],
+        [0, "station_id"],
+        [0, "name"],
+        [0, "city"],
+        [1, "operator"],
+        [1, "founded"],
+        [2, "trip_id"],
+        [2, "origin_station"],
+        [2, "destination_station"],
+        [2, "operator"],
+        [2, "vehicle_id"],
+        [3, "id"],
+        [3, "seats"],
+        [4, "station_id"],
+        [4, "facility"],
+    ],
+    "column_names": [
+        [-1, "*"],
+        [0, "station id"],
+        [0, "name"],
+        [0, "city"],
+        [1, "operator"],
+        [1, "founded"],
+        [2, "trip id"],
+        [2, "origin station"],
+        [2, "destination station"],
+        [2, "operator"],
+        [2, "vehicle id"],
+        [3, "id"],
+        [3, "seats"],
+        [4, "station id"],
+        [4, "facility"],
+    ],
+    "column_types": ["text", "number", "text", "text", "text", "number", "number", "number", "number", "text"]
+    + ["number", "number", "number", "number", "text"],
+    "primary_keys": [1, 4, 6, 11],
+    "foreign_keys": [[7, 1], [8, 1], [10, 11], [13, 1]],
+}
+
+
+def test_a_table_named_for_how_it_keeps_rows_is_named_for_what_they_are():
+    assert draft("SELECT max(seats) FROM vehicle_data", [[60]], TRANSPORT) == "The maximum seats of all vehicles is 60."
+
+
+def test_a_table_name_written_as_one_word_is_split_where_both_halves_are_words_of_the_schema():
+    text = draft("SELECT count(*) FROM stationfacility", [[7]], TRANSPORT)
+    assert text == "There are 7 station facilities."
+
+
+def test_a_row_joined_on_a_column_that_names_a_role_is_called_by_that_role():
+    sql = (
+        "SELECT count(*) FROM Trips AS T1 JOIN Station AS T2 ON T1.destination_station = T2.station_id "
+        "WHERE T2.city = 'Lyon'"
+    )
+    assert draft(sql, [[4]], TRANSPORT) == "There are 4 trips with a destination station whose city is Lyon."
+
+
+def test_a_join_on_a_key_tells_which_side_is_counted_even_when_no_foreign_key_says_so():
+    sql = "SELECT count(*) FROM Operator AS T1 JOIN Trips AS T2 ON T2.operator = T1.operator WHERE T1.founded > 1990"
+    assert draft(sql, [[9]], TRANSPORT) == "There are 9 trips with an operator whose founded is greater than 1990."
+
+
+def test_a_name_on_a_joined_row_is_not_said_as_the_counted_rows_name():
+    sql = (
+        "SELECT count(*) FROM Trips AS T1 JOIN Station AS T2 ON T1.origin_station = T2.station_id "
+        "WHERE T2.name = 'Nord'"
+    )
+    text = draft(sql, [[3]], TRANSPORT)
+    assert "trips named" not in text
+    assert text == "There are 3 trips with an origin station named Nord."
+
+
+def test_another_tables_column_says_whose_it_is():
+    sql = "SELECT T2.PetID, T1.Age FROM Student AS T1 JOIN Has_Pet AS T2 ON T1.StuID = T2.StuID WHERE T1.StuID = 5"
+    text = draft(sql, [[2001, 18]])
+    assert "student's age" in text
+
+
+def test_a_union_inside_not_in_reads_as_neither_nor():
+    sql = (
+        "SELECT name FROM Station WHERE station_id NOT IN "
+        "(SELECT origin_station FROM Trips UNION SELECT destination_station FROM Trips)"
+    )
+    text = draft(sql, [["Nord"]], TRANSPORT)
+    assert "is neither among the origin stations of all trips nor among the destination stations of all trips" in text
+    assert "together with" not in text
+
+
+def test_a_join_without_a_condition_still_keeps_only_the_rows_with_a_match():
+    sql = "SELECT DISTINCT T1.First_Name, T1.Age FROM Student AS T1 JOIN Has_Pet AS T2 ON T1.StuID = T2.StuID"
+    text = draft(sql, [["Ann", 20], ["Bob", 21]])
+    assert "students that have a pet" in text
+    assert "all students" not in text
