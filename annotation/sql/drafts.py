@@ -14,12 +14,21 @@ the SQL, the answer is a sentence: SQL that cannot be read gets an honest generi
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 
-import inflect
 from sqlglot import expressions as exp
 
+from annotation.sql.english import ENGLISH as _ENGLISH
+from annotation.sql.english import PREPOSITIONS as _PREPOSITIONS
+from annotation.sql.english import column_phrase as _column_phrase
+from annotation.sql.english import is_plural as _is_plural
+from annotation.sql.english import noun as _noun
+from annotation.sql.english import schema_vocabulary as _schema_vocabulary
+from annotation.sql.english import singular_word as _singular_word
+from annotation.sql.english import table_noun as _table_noun
+from annotation.sql.english import with_article as _with_article
+from annotation.sql.english import word_set as _word_set
+from annotation.sql.english import words_of as _words_of
 from annotation.sql.spider import parse_sql, unwrap_paren
 
 __all__ = ["FEW_ROWS", "GENERIC_DRAFT", "draft_response"]
@@ -122,61 +131,6 @@ def _partial_note(table: _ResultTable, *, counted_in_sentence: bool) -> str:
 # Words
 # ---------------------------------------------------------------------------------------------------------------
 
-# Inflection is the library's: it knows English (analyses, criteria, wives, people). A schema names things in
-# ways a dictionary does not expect, so three guards sit in front of it: an acronym ("gnp") has no plural, a word
-# the library reads as already plural stays as it is, and a name whose last word is no noun (a participle such as
-# "date first registered", a measure such as "total spent") is not made plural at all.
-_ENGLISH = inflect.engine()
-_ENGLISH.defnoun("data", "data")  # a mass noun in schema names ("cars data"), never the plural of "datum" there
-_VOWELS = frozenset("aeiouy")
-_MEASURES = frozenset({"number", "total", "average", "amount", "count", "sum"})
-_PREPOSITIONS = frozenset({"in", "of", "at", "on", "to", "for", "from", "with", "by", "into", "about"})
-
-
-def _is_plural(word: str) -> bool:
-    """Whether the library reads `word` as a plural: it has a singular whose plural is `word` again, and making it
-    plural changes nothing (the library would write "dogss" for "dogs", "buses" for "bus")."""
-    lower = word.lower()
-    if not lower.isalpha() or not _ENGLISH.singular_noun(lower):
-        return False
-    return _ENGLISH.plural_noun(lower) in (lower, lower + "s")
-
-
-def _inflectable(word: str) -> bool:
-    lower = word.lower()
-    return lower.isalpha() and bool(_VOWELS & set(lower)) and not lower.endswith(("ed", "ing"))
-
-
-def _plural_word(word: str) -> str:
-    if not _inflectable(word) or _is_plural(word):
-        return word
-    return _ENGLISH.plural_noun(word) or word
-
-
-def _singular_word(word: str) -> str:
-    if not _inflectable(word) or not _is_plural(word):
-        return word
-    return _ENGLISH.singular_noun(word) or word
-
-
-def _noun(name: str, many: bool) -> str:
-    """`name` (a readable table or column name) in the singular or plural; the head noun is its last word, or the
-    word before " of " ("cost of treatment" -> "costs of treatment"). A measure ("number of products", "total
-    spent") or a name ending in a preposition ("written by") has no plural of its own."""
-    head, sep, tail = name.partition(" of ")
-    words = head.split(" ")
-    if words[0] in _MEASURES or words[-1] in _PREPOSITIONS:
-        return name
-    words[-1] = _plural_word(words[-1]) if many else _singular_word(words[-1])
-    return " ".join(words) + sep + tail
-
-
-def _with_article(noun: str) -> str:
-    last = noun.split(" ")[-1]
-    if _is_plural(last) or _singular_word(last) != last:
-        return noun  # "cars data", not "a cars data"
-    return _ENGLISH.a(noun)
-
 
 def _join(items: list[str], conjunction: str = "and") -> str:
     items = [item for item in items if item]
@@ -187,21 +141,6 @@ def _join(items: list[str], conjunction: str = "and") -> str:
 
 def _count_of(number: int, noun: str) -> str:
     return f"{number} {_noun(noun, number != 1)}"
-
-
-def _words_of(identifier: str) -> str:
-    """An identifier as lower-case words: "FullName" -> "full name", "dorm_name" -> "dorm name"."""
-    text = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", identifier)
-    text = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", text)
-    text = re.sub(r"[\W_]+", " ", text).strip().lower()
-    return text or "value"
-
-
-def _word_set(name: str) -> set[str]:
-    words = set()
-    for word in name.split():
-        words.update({word, _singular_word(word), _plural_word(word)})
-    return words
 
 
 def _value(value) -> str:
@@ -248,56 +187,6 @@ class _Verb:
             f"are {_noun(noun, True)} {words[-1]}",
             f"being {_with_article(noun)} {words[-1]}",
         )
-
-
-# Last words of a table name that say how rows are kept, not what they are: "cars data" holds cars, "model list" models.
-_STORAGE_WORDS = frozenset({"data", "info", "information", "details", "list", "table"})
-
-
-def _schema_vocabulary(table_names: list[str], column_readable: list, column_originals: list) -> set[str]:
-    """Every word of the schema's readable names (three letters or more), singular and plural."""
-    words: set[str] = set()
-    names = list(table_names)
-    for index, (_, original) in enumerate(column_originals):
-        readable = column_readable[index][1] if index < len(column_readable) else original
-        names.append(_words_of(str(readable or original)))
-    for name in names:
-        for word in name.split():
-            if len(word) >= 3 and word.isalpha():
-                words.update({word, _singular_word(word)})
-    return words
-
-
-def _table_noun(name: str, vocabulary: set[str]) -> str:
-    """A table's readable name as a noun for one of its rows: the storage word dropped ("cars data" -> "car"), and a
-    name written as one word split where both halves are words of the same schema ("countrylanguage" -> "country
-    language", when the schema has a country table and a language column)."""
-    words = name.split()
-    if len(words) >= 2 and words[-1] in _STORAGE_WORDS:
-        words = words[:-1]
-        words[-1] = _singular_word(words[-1])
-    if len(words) == 1 and words[0] not in vocabulary - {name}:
-        word = words[0]
-        splits = [
-            (word[:cut], word[cut:])
-            for cut in range(3, len(word) - 2)
-            if word[:cut] in vocabulary and word[cut:] in vocabulary
-        ]
-        if len(splits) == 1:
-            words = list(splits[0])
-    return " ".join(words)
-
-
-def _column_name(name: str) -> str:
-    """A column's readable name as it reads in a sentence, by a few general rules of English word order."""
-    words = name.split()
-    if words[:1] == ["is"] and len(words) > 1:
-        return " ".join(words[1:]) + " flag"  # "is official" reads badly after "whose": "whose official flag is T"
-    if len(words) >= 2 and words[0] in ("number", "num", "count") and words[1] != "of":
-        return "number of " + " ".join(words[1:-1] + [_plural_word(words[-1])])  # "number products"
-    if len(words) >= 3 and words[-2] == "of" and words[-1].endswith("ed"):
-        return " ".join(words[:-2] + words[-1:])  # "year of founded" -> "year founded"
-    return name
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -367,7 +256,7 @@ class _Names:
             self.column_tables.append(table_index)
             name = column_readable[index][1] if index < len(column_readable) else original
             name = _words_of(str(name or original))
-            name = _column_name(name)
+            name = _column_phrase(name)
             self.column_names.append(name)
             if table_index >= 0:
                 self.columns.setdefault((table_index, str(original).lower()), index)
@@ -1021,7 +910,9 @@ class _Select:
             return ("oldest" if descending else "youngest"), ""
         if item.is_count:
             return "", f"with the {'most' if descending else 'fewest'} {self._counted_noun(True, False)}"
-        return "", f"with the {_extreme_word(item, descending)} {_item_words(item)}"
+        own = item.kind == "column" and item.column is not None and item.column.table == self.main
+        words = _column_words(item.column, self.main, False) if own else _item_words(item)
+        return "", f"with the {_extreme_word(item, descending)} {words}"
 
     def _extreme(self) -> str | None:
         """A column ordered by itself and cut to one row: "the highest weight", "the latest transcript date"."""
@@ -1286,6 +1177,8 @@ def _column_words(column: _Col, entity: _Table | None, many: bool) -> str:
         entity_words = _word_set(entity.name)
         while len(words) > 1 and words[0] in entity_words:
             words.pop(0)
+        if len(words) > 2 and words[-2] == "of" and words[-1] in entity_words:
+            words = words[:-2]  # "cost of treatment" of a treatment is its cost
         name = " ".join(words)
     elif column.table is not None and column.table.sub is None and not (_word_set(name) & _word_set(column.table.name)):
         # Another table's column: "the student's age" of a pet; in the plural a compound ("student ages").

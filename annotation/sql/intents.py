@@ -95,6 +95,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from sqlglot import expressions as exp
 
+from annotation.sql.english import column_phrase, noun, schema_vocabulary, table_noun
 from annotation.sql.relations import (
     CATEGORIES,
     CATEGORY_OF,
@@ -143,15 +144,8 @@ _MAX_TEXT_WORDS = 16
 _VERB_STARTS = frozenset({"has", "have", "had", "is", "are", "was", "were", "does", "do", "can"})
 _PREPOSITION_ENDS = frozenset({"in", "of", "on", "at", "to", "by", "with", "for", "from", "into", "about"})
 _WORDS = re.compile(r"[^\W_]+")
-# Words whose plural is not the last word plus "s"; a word without a plural stays as it is.
-_IRREGULAR_PLURALS = {
-    **{word: word for word in ("data", "information", "info", "staff", "people", "personnel", "equipment", "media")},
-    **{word: word for word in ("software", "hardware", "music", "news", "series", "feedback", "evidence", "research")},
-    "person": "people",
-    "child": "children",
-    "man": "men",
-    "woman": "women",
-}
+# Last words of a name that hold a point in time, whatever type the column has ("year" kept as text).
+_TIME_WORDS = frozenset({"year", "date", "time", "day", "month", "datetime", "timestamp"})
 # A table SQLite creates for AUTOINCREMENT, listed in some Spider schemas; nobody asks about it.
 _INTERNAL_TABLES = frozenset({"sqlite_sequence"})
 
@@ -505,15 +499,17 @@ class _Schema:
         foreign = schema.get("foreign_keys", [])
         linked = {index for pair in foreign for index in pair}
         keys = [name.lower() for name in tables]
-        for key, original, readable in zip(keys, tables, readable_tables, strict=True):
+        table_labels = [_label(readable, original) for original, readable in zip(tables, readable_tables, strict=True)]
+        vocabulary = schema_vocabulary(table_labels, readable_columns, originals)
+        for key, original, label in zip(keys, tables, table_labels, strict=True):
             self.originals.setdefault(key, original)
-            self.labels.setdefault(key, _label(readable, original))
+            self.labels.setdefault(key, table_noun(label, vocabulary))
             self.columns.setdefault(key, [])
             self.neighbours.setdefault(key, set())
         for index, ((table, name), (_, readable)) in enumerate(zip(originals, readable_columns, strict=True)):
             if table < 0:
                 continue
-            label = _label(readable, name)
+            label = column_phrase(_label(readable, name))
             column = _Column(
                 table=keys[table],
                 original=name,
@@ -561,8 +557,8 @@ class _Schema:
     def descriptive(self, tables, exclude=()) -> list[_Column]:
         """The columns of `tables` that are not in `exclude`: the descriptive ones, or failing any, the keys."""
         columns = [column for table in tables for column in self.columns.get(table, ()) if column not in exclude]
-        plain = [column for column in columns if not column.is_key]
-        return plain or columns
+        plain = [column for column in columns if not column.is_key and not _vague(column.label)]
+        return plain or [column for column in columns if not _vague(column.label)] or columns
 
 
 class _Reader:
@@ -838,7 +834,7 @@ class _Analysis:
             column
             for table in self.facts.tables
             for column in self.names.columns.get(table, ())
-            if column.kind == "number" and not column.is_key
+            if column.kind == "number" and not column.is_key and not _vague(column.label)
         ]
 
     # -- Same Instances ---------------------------------------------------------------------------------------
@@ -937,7 +933,12 @@ class _Analysis:
             return []
         if not self.names.known:
             return list(dict.fromkeys(facts.shown)) or [None]
-        return self.names.descriptive(facts.tables) or [None]
+        # A column an equality already fixes cannot narrow the rows down (flight 28 "and above 29" is none of them).
+        fixed = {item.column for item in facts.filters if item.op in ("=", "in") and not item.negated}
+        # Narrowing by an identifier (a flight number) is no question anyone asks: without a describing column the
+        # worker is asked for "only some of these" in their own words.
+        describing = [column for column in self.names.descriptive(facts.tables) if not column.is_key]
+        return [column for column in describing if column not in fixed] or [None]
 
     def _r9(self) -> list:
         return list(self.facts.filters)
@@ -1026,8 +1027,8 @@ class _Analysis:
 
     def _r16(self) -> list:
         facts = self.facts
-        if facts.distinct or not self.listing or facts.star or not facts.shown:
-            return []
+        if facts.distinct or not self.listing or facts.star or not facts.shown or facts.limit == 1:
+            return []  # one row (LIMIT 1) has no repeats to remove
         if any(column.is_primary and column.table in self.entity for column in facts.shown):
             return []
         return list(dict.fromkeys(facts.shown))
@@ -1048,7 +1049,7 @@ class _Writer:
         self.names = analysis.names
         self.rng = rng
         self.values = values
-        self.things = _plural(self.names.labels.get(analysis.entity[0], "result")) if analysis.entity else "results"
+        self.things = _plurals(self.names.labels.get(analysis.entity[0], "result")) if analysis.entity else "results"
         self._reset()
 
     def _reset(self) -> None:
@@ -1056,6 +1057,7 @@ class _Writer:
         self.used_columns: list[tuple[str, str]] = []
         self.used_values: list[str] = []
         self.used_tables: list[str] = []
+        self.replaced: set = set()  # columns the lead of a combination asks to drop: nothing else may use them
 
     def phrase(self, relation: str, *, alone: bool = True, form: str | None = None) -> str:
         form = form or ("alone" if alone else "modifier")
@@ -1122,7 +1124,7 @@ class _Writer:
     def _aggregate_label(self, aggregate: _Aggregate) -> str:
         column = aggregate.column
         if aggregate.function == "count":
-            return f"the number of {_plural(column.label) if column is not None else self.things}"
+            return f"the number of {_plurals(column.label) if column is not None else self.things}"
         if column is None:
             return "that figure"
         return f"the {_FUNCTION_WORDS[aggregate.function]} {column.label}"
@@ -1137,7 +1139,16 @@ class _Writer:
     def _key_kind(self, key: _SortKey) -> str:
         if key.aggregate is not None:
             return "number"
-        return key.column.kind if key.column is not None else "unknown"
+        if key.column is None:
+            return "unknown"
+        if key.column.label.split()[-1] in _TIME_WORDS:
+            return "time"  # a year kept as text still sorts by time, never "alphabetically"
+        return key.column.kind
+
+    def _group_word(self) -> str:
+        """What one group is, in words: the grouped column's name ("each model"), or "group" without one."""
+        group = list(dict.fromkeys(self.facts.group))
+        return group[0].label if len(group) == 1 and group[0] is not None else "group"
 
     # -- Same Instances (alone or lead) -----------------------------------------------------------------------
 
@@ -1164,6 +1175,7 @@ class _Writer:
         if new is None:
             return f"Ask for a different detail of these {self.things} instead of their {old.label}"
         self._uses(new)
+        self.replaced.add(old)
         return f"Ask for their {new.label} instead of their {old.label}"
 
     def _r4(self, material: list, form: str) -> str:
@@ -1184,14 +1196,15 @@ class _Writer:
         function, column = self.rng.choice(material)
         grouped = bool(self.facts.group)
         also = "Also ask" if form == "alone" else "Ask"
+        group = self._group_word()
         if function == "count":
             if grouped:
-                return f"{also} how many {self.things} each group has"
+                return f"{also} how many {self.things} each {group} has"
             return f"Ask how many {self.things} there are"
         self._uses(column)
         figure = f"the {_FUNCTION_WORDS[function]} {column.label}"
         if grouped:
-            return f"{also} for {figure} of each group"
+            return f"{also} for {figure} of each {group}"
         return f"{also} for {figure}" if self.facts.aggregates else f"Ask for {figure} of these {self.things}"
 
     def _r6(self, material: list, form: str) -> str:
@@ -1204,7 +1217,7 @@ class _Writer:
         aggregate = self.rng.choice(material)
         label = self._aggregate_label(aggregate)
         if self.facts.group:
-            keys = _and([_plural(column.label) for column in dict.fromkeys(self.facts.group)])
+            keys = _and([_plurals(column.label) for column in dict.fromkeys(self.facts.group)])
             return f"Ask for just the {keys}, without {label}"
         if aggregate.column is not None and aggregate.function != "count":
             self._uses(aggregate.column)
@@ -1339,13 +1352,13 @@ class _Writer:
             self._uses(other)
             return {
                 "alone": f"Change the condition to one on their {other.label}",
-                "lead": f"Put an overlapping condition on their {other.label} instead",
-                "modifier": f"with an overlapping condition on their {other.label} instead",
+                "lead": f"Put the condition on their {other.label} instead",
+                "modifier": f"with the condition on their {other.label} instead",
             }[form]
         return {
             "alone": f"Change the condition to one on another detail of these {self.things}",
-            "lead": "Put an overlapping condition on another detail instead",
-            "modifier": "with an overlapping condition on another detail instead",
+            "lead": "Put the condition on another detail instead",
+            "modifier": "with the condition on another detail instead",
         }[form]
 
     # -- Different Entity (alone only: never combined) --------------------------------------------------------
@@ -1353,7 +1366,7 @@ class _Writer:
     def _r13(self, material: list, form: str) -> str:
         table = self.rng.choice(material)
         self.used_tables.append(self.names.originals[table])
-        things = _plural(self.names.labels[table])
+        things = _plurals(self.names.labels[table])
         details = self.names.descriptive([table])
         details = [column for column in details if not column.is_key]
         if details:
@@ -1365,7 +1378,9 @@ class _Writer:
     # -- Display (alone, lead or modifier) --------------------------------------------------------------------
 
     def _r14(self, material: list, form: str) -> str:
-        key = self.rng.choice(material)
+        # Sorting by a column the same sentence asks to drop would sort by something no longer shown.
+        kept = [key for key in material if key.column is None or key.column not in self.replaced]
+        key = self.rng.choice(kept or material)
         label = self._key_label(key)
         if label is None:
             return "in a useful order" if form == "modifier" else "Ask to sort them in a useful order"
@@ -1495,26 +1510,21 @@ def _label(readable, original: str) -> str:
 
 
 def _looks_like_id(label: str) -> bool:
+    """A name that identifies rather than describes: "student id", "flight number", "zip code", "flight no"."""
     words = label.lower().split()
-    return bool(words) and words[-1] in ("id", "ids")
+    return bool(words) and (words[-1] in ("id", "ids", "no", "code") or (len(words) > 1 and words[-1] == "number"))
 
 
-def _plural(label: str) -> str:
-    """A rough English plural of the last word ("dorm" -> "dorms", "city" -> "cities"); a plural stays as it is."""
-    if not label:
-        return "results"
-    head, _, last = label.rpartition(" ")
-    if last.lower() in _IRREGULAR_PLURALS:
-        plural = _IRREGULAR_PLURALS[last.lower()]
-    elif last.endswith("s"):
-        plural = last
-    elif last.endswith("y") and len(last) > 1 and last[-2] not in "aeiou":
-        plural = last[:-1] + "ies"
-    elif last.endswith(("x", "z", "ch", "sh")):
-        plural = last + "es"
-    else:
-        plural = last + "s"
-    return f"{head} {plural}" if head else plural
+def _vague(label: str) -> bool:
+    """A name a worker cannot read once and know what it holds: a catch-all ("other details") or an identifier with
+    a digit in it ("code2")."""
+    words = label.lower().split()
+    return not words or words[0] == "other" or any(character.isdigit() for character in label)
+
+
+def _plurals(label: str) -> str:
+    """A readable name in the plural, by the rule the drafts use (`annotation.sql.english.noun`)."""
+    return noun(label, True) if label else "results"
 
 
 def _and(items: list[str], word: str = "and") -> str:

@@ -734,3 +734,18 @@ def test_a_join_without_a_condition_still_keeps_only_the_rows_with_a_match():
     text = draft(sql, [["Ann", 20], ["Bob", 21]])
     assert "students that have a pet" in text
     assert "all students" not in text
+
+
+def test_a_column_named_of_its_own_table_is_not_said_twice():
+    schema = {
+        "db_id": "clinic",
+        "table_names_original": ["Treatments"],
+        "table_names": ["treatments"],
+        "column_names_original": [[-1, "*"], [0, "treatment_id"], [0, "cost_of_treatment"], [0, "date_of_treatment"]],
+        "column_names": [[-1, "*"], [0, "treatment id"], [0, "cost of treatment"], [0, "date of treatment"]],
+        "column_types": ["text", "number", "number", "time"],
+        "primary_keys": [1],
+        "foreign_keys": [],
+    }
+    text = draft("SELECT cost_of_treatment FROM Treatments ORDER BY date_of_treatment DESC LIMIT 1", [[407]], schema)
+    assert text == "The cost of the treatment with the latest date is 407."

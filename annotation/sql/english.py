@@ -1,0 +1,153 @@
+"""English for names a schema gives: plurals and singulars by a kept library, and a table's name as a noun for one of
+its rows. One home for these rules, so that the expert's draft (`annotation.sql.drafts`) and the worker's suggestion
+(`annotation.sql.intents`) name things the same way.
+
+Pure: no database access and no state but the inflection engine.
+"""
+
+from __future__ import annotations
+
+import re
+
+import inflect
+
+__all__ = [
+    "ENGLISH",
+    "MEASURES",
+    "PREPOSITIONS",
+    "STORAGE_WORDS",
+    "column_phrase",
+    "is_plural",
+    "noun",
+    "plural_word",
+    "schema_vocabulary",
+    "singular_word",
+    "table_noun",
+    "with_article",
+    "word_set",
+    "words_of",
+]
+
+# Inflection is the library's: it knows English (analyses, criteria, wives, people). A schema names things in
+# ways a dictionary does not expect, so three guards sit in front of it: an acronym ("gnp") has no plural, a word
+# the library reads as already plural stays as it is, and a name whose last word is no noun (a participle such as
+# "date first registered", a measure such as "total spent") is not made plural at all.
+ENGLISH = inflect.engine()
+ENGLISH.defnoun("data", "data")  # a mass noun in schema names ("cars data"), never the plural of "datum" there
+_VOWELS = frozenset("aeiouy")
+MEASURES = frozenset({"number", "total", "average", "amount", "count", "sum"})
+PREPOSITIONS = frozenset({"in", "of", "at", "on", "to", "for", "from", "with", "by", "into", "about"})
+
+
+def is_plural(word: str) -> bool:
+    """Whether the library reads `word` as a plural: it has a singular whose plural is `word` again, and making it
+    plural changes nothing (the library would write "dogss" for "dogs", "buses" for "bus")."""
+    lower = word.lower()
+    if not lower.isalpha() or not ENGLISH.singular_noun(lower):
+        return False
+    return ENGLISH.plural_noun(lower) in (lower, lower + "s")
+
+
+def _inflectable(word: str) -> bool:
+    lower = word.lower()
+    return lower.isalpha() and bool(_VOWELS & set(lower)) and not lower.endswith(("ed", "ing"))
+
+
+def plural_word(word: str) -> str:
+    if not _inflectable(word) or is_plural(word):
+        return word
+    return ENGLISH.plural_noun(word) or word
+
+
+def singular_word(word: str) -> str:
+    if not _inflectable(word) or not is_plural(word):
+        return word
+    return ENGLISH.singular_noun(word) or word
+
+
+def noun(name: str, many: bool) -> str:
+    """`name` (a readable table or column name) in the singular or plural; the head noun is its last word, or the
+    word before " of " ("cost of treatment" -> "costs of treatment"). A measure ("number of products", "total
+    spent") or a name ending in a preposition ("written by") has no plural of its own."""
+    head, sep, tail = name.partition(" of ")
+    words = head.split(" ")
+    if words[0] in MEASURES or words[-1] in PREPOSITIONS:
+        return name
+    words[-1] = plural_word(words[-1]) if many else singular_word(words[-1])
+    return " ".join(words) + sep + tail
+
+
+def with_article(noun: str) -> str:
+    last = noun.split(" ")[-1]
+    if is_plural(last) or singular_word(last) != last:
+        return noun  # "cars data", not "a cars data"
+    return ENGLISH.a(noun)
+
+
+def words_of(identifier: str) -> str:
+    """An identifier as lower-case words: "FullName" -> "full name", "dorm_name" -> "dorm name"."""
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", identifier)
+    text = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", text)
+    text = re.sub(r"[\W_]+", " ", text).strip().lower()
+    return text or "value"
+
+
+def word_set(name: str) -> set[str]:
+    words = set()
+    for word in name.split():
+        words.update({word, singular_word(word), plural_word(word)})
+    return words
+
+
+# Last words of a table name that say how rows are kept, not what they are: "cars data" holds cars, "model list" models.
+STORAGE_WORDS = frozenset({"data", "info", "information", "details", "list", "table"})
+
+
+def schema_vocabulary(table_names: list[str], column_readable: list, column_originals: list) -> set[str]:
+    """Every word of the schema's readable names (three letters or more), singular and plural."""
+    words: set[str] = set()
+    names = list(table_names)
+    for index, (_, original) in enumerate(column_originals):
+        readable = column_readable[index][1] if index < len(column_readable) else original
+        names.append(words_of(str(readable or original)))
+    for name in names:
+        for word in name.split():
+            if len(word) >= 3 and word.isalpha():
+                words.update({word, singular_word(word)})
+    return words
+
+
+def table_noun(name: str, vocabulary: set[str]) -> str:
+    """A table's readable name as a noun for one of its rows: the storage word dropped ("cars data" -> "car"), and a
+    name written as one word split where both halves are words of the same schema ("countrylanguage" -> "country
+    language", when the schema has a country table and a language column)."""
+    words = name.split()
+    if len(words) >= 2 and words[-1] in STORAGE_WORDS:
+        words = words[:-1]
+        words[-1] = singular_word(words[-1])
+    if len(words) == 1 and words[0] not in vocabulary - {name}:
+        word = words[0]
+        splits = [
+            (word[:cut], word[cut:])
+            for cut in range(3, len(word) - 2)
+            if word[:cut] in vocabulary and word[cut:] in vocabulary
+        ]
+        if len(splits) == 1:
+            words = list(splits[0])
+    return " ".join(words)
+
+
+def column_phrase(name: str) -> str:
+    """A column's readable name as it reads in a sentence, by a few general rules of English word order: a flag
+    ("is official", "abandoned yes or no") is called a flag, a count ("number products") a number of things, and
+    "year of founded" "year founded"."""
+    words = name.split()
+    if words[:1] == ["is"] and len(words) > 1:
+        return " ".join(words[1:]) + " flag"  # "is official" reads badly after "whose": "whose official flag is T"
+    if len(words) > 3 and words[-3:] == ["yes", "or", "no"]:
+        return " ".join(words[:-3]) + " flag"  # "abandoned yes or no" -> "abandoned flag"
+    if len(words) >= 2 and words[0] in ("number", "num", "count") and words[1] != "of":
+        return "number of " + " ".join(words[1:-1] + [plural_word(words[-1])])  # "number products"
+    if len(words) >= 3 and words[-2] == "of" and words[-1].endswith("ed"):
+        return " ".join(words[:-2] + words[-1:])  # "year of founded" -> "year founded"
+    return name
