@@ -758,9 +758,10 @@ class _Select:
         self.main = first_column.table if first_column is not None else None
         if self.main is not None and first_column.identifies is not None and self.names.is_link(self.main):
             self.main = first_column.identifies  # has_pet's pet id is about pets
-        if self.main is not None and not self.group:
+        if self.main is not None and not self.group and not self.distinct:
             # A parent's column read through its child rows: people joined with poker_player has one row per poker
-            # player, so the conditions and the count are about poker players.
+            # player, so the conditions and the count are about poker players. DISTINCT folds the child rows back
+            # into the parent's: the different life expectancies of countries that speak Dutch.
             children = [
                 table
                 for table in self.tables
@@ -960,9 +961,15 @@ class _Select:
 
     def _head(self, items: list[_Item], many: bool, entity: _Table | None, count: int | None = None) -> str:
         words = []
+        owner = None  # the other table whose name the previous column was said with
         for item in items:
             if item.kind == "column" and item.column is not None:
-                words.append(_column_words(item.column, entity, many))
+                said = _column_words(item.column, entity, many)
+                plain = _column_words(item.column, item.column.table, many)
+                if owner is not None and item.column.table == owner and said != plain:
+                    said = plain  # "student first names, middle names and last names": the owner said once
+                owner = item.column.table if said != plain else None
+                words.append(said)
             elif item.is_count:
                 words.append("number")
             else:
@@ -1194,6 +1201,12 @@ def _column_words(column: _Col, entity: _Table | None, many: bool) -> str:
 
 def _clauses(conditions: list, anchor: _Table | None, many: bool) -> str:
     """`[cond, "and", cond]` as " whose country is France and that are older than 20" (leading space), or ""."""
+    if "or" not in conditions:
+        # The rows' own conditions first: after "with a country whose ...", an "and whose ..." would read as the
+        # country's too.
+        own = [cond for cond in conditions if cond != "and" and not _clause_parts(cond, anchor, many)[0]]
+        joined = [cond for cond in conditions if cond != "and" and _clause_parts(cond, anchor, many)[0]]
+        conditions = _and(own + joined)
     parts: list[str] = []
     previous = ("", "", "")
     for cond in conditions:

@@ -749,3 +749,27 @@ def test_a_column_named_of_its_own_table_is_not_said_twice():
     }
     text = draft("SELECT cost_of_treatment FROM Treatments ORDER BY date_of_treatment DESC LIMIT 1", [[407]], schema)
     assert text == "The cost of the treatment with the latest date is 407."
+
+
+def test_distinct_folds_child_rows_back_into_the_rows_of_the_selected_table():
+    sql = "SELECT DISTINCT T1.city FROM Station AS T1 JOIN Trips AS T2 ON T2.origin_station = T1.station_id"
+    text = draft(sql, [["Lyon"], ["Nice"]], TRANSPORT)
+    assert text == "The different cities of origin stations that have a trip are Lyon and Nice."
+
+
+def test_several_columns_of_one_other_table_name_it_once():
+    sql = (
+        "SELECT T2.Pet_Type, T1.First_Name, T1.Last_Name FROM Student AS T1 JOIN Has_Pet AS T3 "
+        "ON T1.StuID = T3.StuID JOIN Pets AS T2 ON T2.PetID = T3.PetID"
+    )
+    text = draft(sql, [["cat", "Ann", "Lee"], ["dog", "Bob", "Kim"], ["cat", "Cid", "Roe"], ["dog", "Dee", "Fox"]])
+    assert "student first names and last names of pets" in text, text
+
+
+def test_the_rows_own_conditions_come_before_those_on_a_joined_row():
+    sql = (
+        "SELECT count(*) FROM Trips AS T1 JOIN Station AS T2 ON T1.origin_station = T2.station_id "
+        "WHERE T2.city = 'Lyon' AND T1.operator = 'Nord'"
+    )
+    text = draft(sql, [[2]], TRANSPORT)
+    assert text == "There are 2 trips whose operator is Nord and with an origin station whose city is Lyon."
