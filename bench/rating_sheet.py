@@ -76,12 +76,13 @@ def main() -> None:
         turn, schema = interaction[index], entries[db_id]
         path = options.shared / "spider" / "database" / db_id / f"{db_id}.sqlite"
         question = " | ".join(" ".join(part.split()) for part in turn["utterance"].split("|"))
+        sql = " ".join(turn["query"].split())
         if options.kind == "drafts":
             result = sql_run(path, turn["query"], count=True)
             if not result["ok"]:
                 continue
             draft = draft_response(turn["query"], result, schema)
-            row = [db_id, question, turn["query"], draft, "", "", ""]
+            row = [db_id, question, sql, draft, "", "", ""]
         else:
             categories = intents.applicable_categories(turn["query"], schema)
             if index + 1 >= len(interaction) or not categories:
@@ -91,7 +92,7 @@ def main() -> None:
                 found = intents.recommend(turn["query"], schema, category=category, rng=rng, values=column_values(path))
             except intents.IntentError:
                 continue  # a room offers nothing for this draw either (dialogs.assist tries another turn's category)
-            row = [db_id, question, turn["query"], category, found.relation, found.text, "", "", ""]
+            row = [db_id, question, sql, category, found.relation, found.text, "", "", ""]
         written += 1
         writer.writerow([written, *row])
 
