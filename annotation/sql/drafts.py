@@ -680,10 +680,12 @@ def _role(column_name: str, target: _Table) -> str:
     """The role a referring column gives the row it points to: "destination airport" (a qualified form of the
     target's own noun), or "" when the column just names the target ("airline", "country code")."""
     words = column_name.split()
+    if len(words) > 2 and words[-1] in ("id", "code", "no", "key"):
+        words = words[:-1]  # "permanent address id" plays the part of a "permanent address"
     head = _singular_word(target.name.split()[-1]) if target.name else ""
     if len(words) < 2 or _singular_word(words[-1]) != head or set(words) <= _word_set(target.name):
         return ""
-    return column_name
+    return " ".join(words)
 
 
 def _literal(node: exp.Expr) -> str:
@@ -832,6 +834,17 @@ class _Select:
         children = [table for table in self.tables if len(self._referred(table)) == 1 and not self.names.is_link(table)]
         if len(children) == 1:
             return children[0]
+        # A table that refers to the others and that none of them refers to: each joined row is one of its rows
+        # (students, their enrolments and the enrolments' programs: one row per enrolment).
+        bottoms = [
+            table
+            for table in self.tables
+            if self._referred(table)
+            and not self.names.is_link(table)
+            and not any(self.refers(other, table) for other in self.tables if other != table)
+        ]
+        if len(bottoms) == 1:
+            return bottoms[0]
         return next((table for table in self.tables if not self.names.is_link(table)), self.tables[0])
 
     # -- pieces ---------------------------------------------------------------------------------------------------

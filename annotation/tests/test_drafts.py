@@ -773,3 +773,61 @@ def test_the_rows_own_conditions_come_before_those_on_a_joined_row():
     )
     text = draft(sql, [[2]], TRANSPORT)
     assert text == "There are 2 trips whose operator is Nord and with an origin station whose city is Lyon."
+
+
+# Students enrol in programs (an enrolment refers to both and has a date of its own); a student has a home address.
+# Column ids: 0 *, students 1-3, programs 4-5, enrolment 6-9, addresses 10-11.
+CAMPUS = {
+    "db_id": "campus",
+    "table_names_original": ["Students", "Programs", "Enrolment", "Addresses"],
+    "table_names": ["students", "programs", "enrolment", "addresses"],
+    "column_names_original": [
+        [-1, "*"],
+        [0, "student_id"],
+        [0, "name"],
+        [0, "home_address_id"],
+        [1, "program_id"],
+        [1, "program_name"],
+        [2, "enrolment_id"],
+        [2, "student_id"],
+        [2, "program_id"],
+        [2, "enrolled_on"],
+        [3, "address_id"],
+        [3, "city"],
+    ],
+    "column_names": [
+        [-1, "*"],
+        [0, "student id"],
+        [0, "name"],
+        [0, "home address id"],
+        [1, "program id"],
+        [1, "program name"],
+        [2, "enrolment id"],
+        [2, "student id"],
+        [2, "program id"],
+        [2, "enrolled on"],
+        [3, "address id"],
+        [3, "city"],
+    ],
+    "column_types": ["text", "number", "text", "number", "number", "text", "number", "number", "number", "time"]
+    + ["number", "text"],
+    "primary_keys": [1, 4, 6, 10],
+    "foreign_keys": [[3, 10], [7, 1], [8, 4]],
+}
+
+
+def test_a_referring_key_named_for_a_role_gives_the_role_without_its_id():
+    sql = (
+        "SELECT T1.name FROM Students AS T1 JOIN Addresses AS T2 ON T1.home_address_id = T2.address_id "
+        "WHERE T2.city = 'Oslo'"
+    )
+    assert draft(sql, [["Ann"]], CAMPUS) == "The name of the student with a home address whose city is Oslo is Ann."
+
+
+def test_a_count_over_a_join_counts_the_rows_of_the_table_that_refers_to_the_others():
+    sql = (
+        "SELECT count(*) FROM Students AS T1 JOIN Enrolment AS T2 ON T1.student_id = T2.student_id "
+        "JOIN Programs AS T3 ON T2.program_id = T3.program_id WHERE T3.program_name = 'Law'"
+    )
+    text = draft(sql, [[8]], CAMPUS)
+    assert text.startswith("There are 8 enrolments"), text
