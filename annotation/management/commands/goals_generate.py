@@ -1,0 +1,57 @@
+import json
+import random
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from annotation.models import Database
+from annotation.sql.goal_sampler import GoalSampler, coverage
+from annotation.sql.hardness import HARDNESS_LEVELS
+
+
+class Command(BaseCommand):
+    help = (
+        "Sample goal queries for a registered database from its schema and data (docs/goals.md): each runs in the "
+        "sandbox, returns rows and encodes under the Spider protocol. Prints (or writes to --out) one JSON line per "
+        "goal: sql, hardness, tree; the coverage of tables and columns before and after goes to standard error."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--database", required=True, help="db_id of a registered database with its file")
+        parser.add_argument("--count", type=int, required=True)
+        parser.add_argument(
+            "--hardness", default=",".join(HARDNESS_LEVELS), help="comma-separated levels (default: all four)"
+        )
+        parser.add_argument("--seed", type=int, default=None)
+        parser.add_argument("--out", type=Path, default=None, help="write the JSON lines to this file")
+
+    def handle(self, *args, database, count, hardness, seed, out, **options):
+        if count < 1:
+            raise CommandError("--count must be at least 1")
+        levels = [level.strip() for level in hardness.split(",") if level.strip()]
+        unknown = [level for level in levels if level not in HARDNESS_LEVELS]
+        if unknown or not levels:
+            raise CommandError(f"--hardness takes {', '.join(HARDNESS_LEVELS)}; not {', '.join(unknown) or 'nothing'}")
+        db = Database.objects.filter(db_id=database).first()
+        if db is None:
+            raise CommandError(f"no registered database {database!r}")
+        if not db.has_file:
+            raise CommandError(f"{database!r} is registered without its SQLite file: goals need its data")
+        existing = list(db.goals.values_list("sql", flat=True))
+        sampler = GoalSampler(db.schema, db.path, random.Random(seed), existing=existing)
+        goals = sampler.sample(count, levels=levels)
+        lines = "".join(json.dumps(goal.as_line(), ensure_ascii=False) + "\n" for goal in goals)
+        if out is not None:
+            out.write_text(lines, encoding="utf-8")
+        else:
+            self.stdout.write(lines, ending="")
+        before = coverage(existing, db.schema)
+        after = coverage([*existing, *(goal.sql for goal in goals)], db.schema)
+        mix = {level: sum(goal.hardness == level for goal in goals) for level in HARDNESS_LEVELS}
+        self.stderr.write(
+            f"{len(goals)} of {count} goals for {database} ({', '.join(f'{k} {v}' for k, v in mix.items())}); "
+            f"coverage of tables {before['tables']:.0%} -> {after['tables']:.0%}, "
+            f"of columns {before['columns']:.0%} -> {after['columns']:.0%}"
+        )
+        if len(goals) < count:
+            self.stderr.write("the database gave no more goals of the levels asked for\n")

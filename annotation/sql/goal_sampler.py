@@ -1,0 +1,423 @@
+"""Goal queries sampled from a database's schema and data, aimed at what a goal set covers least.
+
+A lab that brings its own database has no goals. This module builds them the way docs/goals.md describes (after
+OTTA's operation trees): an *operation tree* is drawn from the schema (a question type, a join path along foreign
+keys, filters with values read from the data, grouping, a superlative, a nested comparison or a set operation),
+written as SQL, run in the sandbox, and kept only when it returns rows (a count or an aggregate must not be 0 or
+empty) and encodes under the Spider protocol; its hardness is the official tool's level of that encoding.
+
+Coverage control: every draw anchors on the table the goals so far (the existing goal set plus what this run kept)
+use least, takes the least-used columns of the tables it reads, and aims at the hardness level furthest below its
+share (uniform over the levels asked for, or over all four). `coverage()` reports the share of tables and of
+columns a set of queries reads, the figures OTTA reports for its own sampler.
+
+Pure but for reading values and running queries, both through the read-only sandbox; the random generator is
+passed in, so a seed gives the same goals.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlglot import expressions as exp
+
+from annotation.sql.hardness import HARDNESS_LEVELS, hardness
+from annotation.sql.sandbox import execute, execute_many
+from annotation.sql.spider import SpiderEncodingError, encode_sql, parse_sql
+
+__all__ = ["GoalSampler", "SampledGoal", "coverage", "query_reads"]
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_VALUES_PER_COLUMN = 20
+# Draws per kept goal before a run gives up on the levels it cannot reach on this database.
+_TRIES_PER_GOAL = 40
+_BATCH = 16
+# A level that gave nothing new in this many batches in a row is aimed at no more (a small database has few distinct
+# easy queries); the others go on.
+_MISSES_BEFORE_GIVING_UP = 6
+
+
+@dataclass(frozen=True)
+class _Column:
+    index: int  # in column_names_original
+    table: str  # original table name
+    name: str  # original column name
+    kind: str  # tables.json type: "text", "number", "time", "others", "boolean"
+    is_key: bool
+
+
+@dataclass
+class SampledGoal:
+    sql: str
+    hardness: str
+    tree: dict
+    rows: int = 0
+
+    def as_line(self) -> dict:
+        return {"sql": self.sql, "hardness": self.hardness, "tree": self.tree}
+
+
+@dataclass
+class _Usage:
+    tables: Counter = field(default_factory=Counter)
+    columns: Counter = field(default_factory=Counter)
+    levels: Counter = field(default_factory=Counter)
+
+
+class GoalSampler:
+    """Samples goal queries for one database: `schema` (its tables.json entry) and `path` (its SQLite file)."""
+
+    def __init__(self, schema: dict, path: str | Path, rng: random.Random, *, existing: Iterable[str] = ()) -> None:
+        self.schema = schema
+        self.path = str(path)
+        self.rng = rng
+        originals = schema["table_names_original"]
+        keys = set(schema.get("primary_keys") or []) | {
+            index for pair in schema.get("foreign_keys") or [] for index in pair
+        }
+        types = schema.get("column_types") or []
+        self.columns: dict[str, list[_Column]] = {name: [] for name in originals}
+        for index, (table, name) in enumerate(schema["column_names_original"]):
+            if table < 0 or not _IDENTIFIER.match(name) or not _IDENTIFIER.match(originals[table]):
+                continue
+            kind = types[index] if index < len(types) else "text"
+            self.columns[originals[table]].append(_Column(index, originals[table], name, kind, index in keys))
+        self.tables = [name for name in originals if self.columns.get(name) and name.lower() != "sqlite_sequence"]
+        # Foreign keys as joins: (child table, child column, parent table, parent column).
+        self.links: list[tuple[str, str, str, str]] = []
+        names = schema["column_names_original"]
+        for child, parent in schema.get("foreign_keys") or []:
+            (child_table, child_column), (parent_table, parent_column) = names[child], names[parent]
+            if child_table != parent_table and all(_IDENTIFIER.match(n) for n in (child_column, parent_column)):
+                self.links.append((originals[child_table], child_column, originals[parent_table], parent_column))
+        # A table without rows gives no goal: it is left out (a lab sees it in the coverage figures).
+        counted = execute_many(self.path, [f"SELECT count(*) FROM {table}" for table in self.tables])  # noqa: S608
+        self.tables = [t for t, result in zip(self.tables, counted, strict=True) if result.ok and result.rows[0][0]]
+        self.usage = _Usage()
+        for sql in existing:
+            self._count(sql, None)
+        self._values: dict[tuple[str, str], list] = {}
+        # Draws that gave nothing, per anchor table: an anchor that keeps failing is tried less, not forever.
+        self._failures: Counter = Counter()
+
+    # -- the run ----------------------------------------------------------------------------------------------------
+
+    def sample(
+        self, count: int, *, levels: Iterable[str] = HARDNESS_LEVELS, progress: Callable[[int], None] | None = None
+    ) -> list[SampledGoal]:
+        """Up to `count` goals whose hardness is one of `levels`, each new SQL text; fewer when the database cannot
+        give more (a run stops after `_TRIES_PER_GOAL` draws per goal asked)."""
+        levels = [level for level in HARDNESS_LEVELS if level in set(levels)]
+        if not levels:
+            raise ValueError(f"hardness must be among {', '.join(HARDNESS_LEVELS)}")
+        kept: list[SampledGoal] = []
+        seen: set[str] = set()
+        budget = count * _TRIES_PER_GOAL
+        misses = Counter()  # batches in a row that gave nothing new at the level aimed at
+        while len(kept) < count and budget > 0:
+            open_levels = [level for level in levels if misses[level] < _MISSES_BEFORE_GIVING_UP] or levels
+            target = self._target_level(open_levels)
+            hit = False
+            trees = [self._tree(target) for _ in range(_BATCH)]
+            budget -= _BATCH
+            candidates = [(tree, self._sql(tree)) for tree in trees if tree is not None]
+            candidates = [(tree, sql) for tree, sql in candidates if sql not in seen]
+            results = execute_many(self.path, [sql for _, sql in candidates]) if candidates else []
+            for (tree, sql), result in zip(candidates, results, strict=True):
+                if sql in seen or not result.ok or not _has_answer(result.rows):
+                    self._failures[tree["tables"][0]] += 1
+                    continue
+                try:
+                    level = hardness(encode_sql(sql, self.schema))
+                except SpiderEncodingError:
+                    continue
+                if level not in levels:
+                    continue
+                seen.add(sql)
+                kept.append(SampledGoal(sql, level, tree, len(result.rows)))
+                self._count(sql, level)
+                if progress is not None:
+                    progress(len(kept))
+                if level == target:
+                    hit = True
+                if len(kept) == count or hit:
+                    break  # re-aim after a hit on the level wanted: coverage moves with every goal
+            misses[target] = 0 if hit else misses[target] + 1
+        return kept
+
+    def _target_level(self, levels: list[str]) -> str:
+        total = sum(self.usage.levels[level] for level in levels) + 1
+        deficits = {level: 1 / len(levels) - self.usage.levels[level] / total for level in levels}
+        best = max(deficits.values())
+        return self.rng.choice([level for level, deficit in deficits.items() if deficit == best])
+
+    def _count(self, sql: str, level: str | None) -> None:
+        tables, columns = query_reads(sql)
+        self.usage.tables.update(tables)
+        self.usage.columns.update(columns)
+        if level is not None:
+            self.usage.levels[level] += 1
+
+    # -- drawing a tree -----------------------------------------------------------------------------------------------
+
+    def _least(self, items: list, key: Callable) -> object:
+        low = min(key(item) for item in items)
+        return self.rng.choice([item for item in items if key(item) == low])
+
+    def _anchor(self) -> str | None:
+        if not self.tables:
+            return None
+        return self._least(self.tables, lambda table: self.usage.tables[table.lower()] + self._failures[table] // 8)
+
+    def _path(self, start: str, length: int) -> list[tuple[str, str, str, str]]:
+        """A join path of up to `length` foreign-key steps from `start`, never visiting a table twice."""
+        path, visited, current = [], {start}, start
+        for _ in range(length):
+            steps = [
+                (current, a_col, b, b_col) if a == current else (current, b_col, a, a_col)
+                for a, a_col, b, b_col in self.links
+                if ((a == current and b not in visited) or (b == current and a not in visited))
+                and {a, b} <= set(self.tables)
+            ]
+            if not steps:
+                break
+            step = self._least(steps, lambda s: self.usage.tables[s[2].lower()])
+            path.append(step)
+            visited.add(step[2])
+            current = step[2]
+        return path
+
+    def _plain(self, tables: list[str]) -> list[_Column]:
+        columns = [column for table in tables for column in self.columns[table]]
+        plain = [column for column in columns if not column.is_key]
+        return plain or columns
+
+    def _pick_column(
+        self, tables: list[str], kinds: tuple[str, ...] | None = None, *, keys: bool = False
+    ) -> _Column | None:
+        """The least-used column of `tables` (of `kinds`); a key only where `keys` allows (a shown id reads fine, a
+        filter or an average on one does not)."""
+        pool = [column for table in tables for column in self.columns[table]] if keys else self._plain(tables)
+        columns = [column for column in pool if kinds is None or column.kind in kinds]
+        if not columns:
+            return None
+        return self._least(columns, lambda column: self.usage.columns[f"{column.table}.{column.name}".lower()])
+
+    def _values_of(self, column: _Column) -> list:
+        key = (column.table, column.name)
+        if key not in self._values:
+            result = execute(
+                self.path,
+                f"SELECT DISTINCT {column.name} FROM {column.table} WHERE {column.name} IS NOT NULL "  # noqa: S608
+                f"LIMIT {_VALUES_PER_COLUMN}",
+            )
+            usable = [row[0] for row in result.rows if _literal(row[0]) is not None] if result.ok else []
+            self._values[key] = usable
+        return self._values[key]
+
+    def _filter(self, tables: list[str]) -> dict | None:
+        column = self._pick_column(tables)
+        if column is None:
+            return None
+        values = self._values_of(column)
+        if not values:
+            return None
+        value = self.rng.choice(values)
+        numeric = isinstance(value, int | float) and not isinstance(value, bool)
+        op = self.rng.choice([">", "<", "="]) if numeric and column.kind == "number" else "="
+        if op == "=" and isinstance(value, str) and len(values) > 3 and self.rng.random() < 0.2:
+            op, value = "like", f"%{value[: max(2, len(value) // 2)]}%"
+        return {"column": f"{column.table}.{column.name}", "op": op, "value": value}
+
+    def _tree(self, level: str) -> dict | None:
+        """An operation tree aimed at `level` (the encoding decides the level it gets)."""
+        anchor = self._anchor()
+        if anchor is None:
+            return None
+        shapes = {
+            "easy": ["list", "count"],
+            "medium": ["list_filtered", "count_filtered", "aggregate", "group_count", "superlative", "join_list"],
+            "hard": ["join_filtered", "nested", "group_having", "join_superlative"],
+            "extra": ["set", "join_group_superlative", "nested_join"],
+        }[level]
+        shape = self.rng.choice(shapes)
+        joins = self._path(
+            anchor, {"join_list": 1, "join_filtered": 1, "join_superlative": 1, "nested_join": 1}.get(shape, 0)
+        )
+        if shape == "join_group_superlative":
+            joins = self._path(anchor, 2)
+        if shape.startswith("join") and not joins:
+            return None
+        tables = [anchor, *[step[2] for step in joins]]
+        tree: dict = {"type": "list", "tables": tables, "joins": [list(step) for step in joins], "filters": []}
+        project = self._pick_column(tables, keys=True)
+        if project is None:
+            return None
+        tree["project"] = [f"{project.table}.{project.name}"]
+        if shape in ("count", "count_filtered"):
+            tree["type"] = "count"
+        if shape in ("list_filtered", "count_filtered", "join_filtered", "nested_join"):
+            found = self._filter(tables[1:] or tables)
+            if found is None or found["column"] in tree["project"]:
+                return None  # a filter on the column shown answers itself
+            tree["filters"].append(found)
+        if shape == "aggregate":
+            number = self._pick_column(tables, ("number",))
+            if number is None:
+                return None
+            tree["type"] = self.rng.choice(["sum", "avg", "min", "max"])
+            tree["project"] = [f"{number.table}.{number.name}"]
+        if shape in ("group_count", "group_having", "join_group_superlative"):
+            key = self._pick_column(tables[:1])
+            if key is None:
+                return None
+            tree["type"] = "group_count"
+            tree["group"] = f"{key.table}.{key.name}"
+            if shape == "group_having":
+                tree["having"] = {"op": self.rng.choice([">", ">="]), "value": self.rng.choice([2, 3])}
+            if shape == "join_group_superlative":
+                tree["order"] = {"by": "count", "desc": self.rng.random() < 0.7, "limit": 1}
+        if shape in ("superlative", "join_superlative"):
+            number = self._pick_column(tables, ("number", "time"))
+            if number is None:
+                return None
+            tree["order"] = {"by": f"{number.table}.{number.name}", "desc": self.rng.random() < 0.5, "limit": 1}
+        if shape in ("nested", "nested_join"):
+            number = self._pick_column(tables[:1], ("number",))
+            if number is None:
+                return None
+            tree["nested"] = {
+                "column": f"{number.table}.{number.name}",
+                "op": self.rng.choice([">", "<"]),
+                "aggregate": "avg",
+            }
+        if shape == "set":
+            first, second = self._filter(tables), self._filter(tables)
+            if first is None or second is None:
+                return None
+            tree["filters"] = [first]
+            tree["set"] = {"op": self.rng.choice(["intersect", "except", "union"]), "filters": [second]}
+        return tree
+
+    # -- writing it as SQL --------------------------------------------------------------------------------------------
+
+    def _sql(self, tree: dict) -> str:
+        tables = tree["tables"]
+        alias = {table: f"T{position + 1}" for position, table in enumerate(tables)} if len(tables) > 1 else {}
+
+        def name(qualified: str) -> str:
+            table, column = qualified.split(".", 1)
+            return f"{alias[table]}.{column}" if alias else column
+
+        source = tables[0] + (f" AS {alias[tables[0]]}" if alias else "")
+        for child, child_column, parent, parent_column in (tuple(step) for step in tree["joins"]):
+            source += (
+                f" JOIN {parent} AS {alias[parent]} ON {alias[child]}.{child_column} = {alias[parent]}.{parent_column}"
+            )
+        shown = ", ".join(name(column) for column in tree["project"])
+        kind = tree["type"]
+        if kind == "count":
+            select = "count(*)"
+        elif kind in ("sum", "avg", "min", "max"):
+            select = f"{kind}({shown})"
+        elif kind == "group_count":
+            select = f"{name(tree['group'])}, count(*)"
+        else:
+            select = shown
+
+        def where(filters: list[dict]) -> str:
+            parts = [f"{name(item['column'])} {item['op'].upper()} {_literal(item['value'])}" for item in filters]
+            nested = tree.get("nested")
+            if nested:
+                column = name(nested["column"])
+                table, bare = nested["column"].split(".", 1)
+                # Identifiers come from the schema (checked against _IDENTIFIER), values through _literal.
+                parts.append(f"{column} {nested['op']} (SELECT {nested['aggregate']}({bare}) FROM {table})")  # noqa: S608
+            return f" WHERE {' AND '.join(parts)}" if parts else ""
+
+        sql = f"SELECT {select} FROM {source}{where(tree['filters'])}"  # noqa: S608
+        if kind == "group_count":
+            sql += f" GROUP BY {name(tree['group'])}"
+            if "having" in tree:
+                sql += f" HAVING count(*) {tree['having']['op']} {tree['having']['value']}"
+        order = tree.get("order")
+        if order:
+            by = "count(*)" if order["by"] == "count" else name(order["by"])
+            sql += f" ORDER BY {by} {'DESC' if order['desc'] else 'ASC'} LIMIT {order['limit']}"
+        if "set" in tree:
+            other = {**tree, "filters": tree["set"]["filters"]}
+            other.pop("set")
+            sql += f" {tree['set']['op'].upper()} " + self._sql(other)
+        return sql
+
+
+def _literal(value) -> str | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return repr(value) if isinstance(value, float) else str(value)
+    text = str(value)
+    if not text.strip() or len(text) > 60 or "\n" in text or '"' in text:
+        return None
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _has_answer(rows: list) -> bool:
+    """Rows that answer: at least one, and a lone count or aggregate that is neither 0 nor empty."""
+    if not rows:
+        return False
+    if len(rows) == 1 and len(rows[0]) == 1 and rows[0][0] in (0, None):
+        return False
+    return True
+
+
+def query_reads(sql: str) -> tuple[set[str], set[str]]:
+    """The tables and the `table.column` names (lower case) a query reads; an unqualified column is credited to every
+    table of its FROM (a goal's coverage is an estimate, not an encoding)."""
+    try:
+        tree = parse_sql(sql)
+    except Exception:  # a goal that does not parse covers nothing
+        return set(), set()
+    tables: set[str] = set()
+    columns: set[str] = set()
+    for select in tree.find_all(exp.Select):
+        aliases = {}
+        for table in select.find_all(exp.Table):
+            aliases[(table.alias or table.name).lower()] = table.name.lower()
+            tables.add(table.name.lower())
+        for column in select.find_all(exp.Column):
+            if isinstance(column.this, exp.Star):
+                continue
+            owners = (
+                [aliases[column.table.lower()]]
+                if column.table and column.table.lower() in aliases
+                else aliases.values()
+            )
+            columns.update(f"{owner}.{column.name.lower()}" for owner in owners)
+    return tables, columns
+
+
+def coverage(sqls: Iterable[str], schema: dict) -> dict:
+    """Share of the schema's tables and of its columns that `sqls` read (OTTA's table and attribute coverage)."""
+    originals = schema["table_names_original"]
+    all_tables = {name.lower() for name in originals} - {"sqlite_sequence"}
+    all_columns = {
+        f"{originals[table].lower()}.{name.lower()}"
+        for table, name in schema["column_names_original"]
+        if table >= 0 and originals[table].lower() in all_tables
+    }
+    tables: set[str] = set()
+    columns: set[str] = set()
+    for sql in sqls:
+        read_tables, read_columns = query_reads(sql)
+        tables |= read_tables & all_tables
+        columns |= read_columns & all_columns
+    return {
+        "tables": len(tables) / len(all_tables) if all_tables else 0.0,
+        "columns": len(columns) / len(all_columns) if all_columns else 0.0,
+    }
