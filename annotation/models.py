@@ -119,6 +119,7 @@ class Goal(models.Model):
         CHASE = "chase", "CHASE"
         DEMO = "demo", "Demo"
         MANUAL = "manual", "Written by an admin"
+        GENERATED = "generated", "Sampled from the schema"
 
     database = models.ForeignKey(Database, on_delete=models.CASCADE, related_name="goals")
     question = models.TextField()
@@ -127,6 +128,8 @@ class Goal(models.Model):
     source = models.CharField(max_length=16, choices=Source.choices, default=Source.MANUAL)
     active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The operation tree a sampled goal was drawn from (annotation.sql.goal_sampler, docs/goals.md); None otherwise.
+    tree = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["database__db_id", "id"]
@@ -136,3 +139,8 @@ class Goal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.database_id}: {self.question[:60]}"
+
+    @property
+    def waiting_for_question(self) -> bool:
+        """A sampled goal has SQL but no question until a person writes one; it is offered to nobody until then."""
+        return not self.question

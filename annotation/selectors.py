@@ -20,8 +20,12 @@ def database_list() -> QuerySet[Database]:
     return Database.objects.annotate(goal_count=Count("goals")).order_by("db_id")
 
 
-def goal_list(*, database: Database | None = None, hardness: str | None = None) -> QuerySet[Goal]:
+def goal_list(
+    *, database: Database | None = None, hardness: str | None = None, waiting: bool = False
+) -> QuerySet[Goal]:
     queryset = Goal.objects.select_related("database")
+    if waiting:
+        queryset = queryset.filter(question="")
     if database is not None:
         queryset = queryset.filter(database=database)
     if hardness:

@@ -218,6 +218,26 @@ def goal_update(*, goal: Goal, question: str, sql: str, active: bool) -> Goal:
     return goal
 
 
+def goals_save_sampled(*, database: Database, goals) -> int:
+    """Keep sampled goals (annotation.sql.goal_sampler.SampledGoal) for review: inactive, without a question, with
+    their tree. A goal whose SQL the database already has is skipped. Returns how many were saved."""
+    known = set(Goal.objects.filter(database=database).values_list("sql", flat=True))
+    fresh = [goal for goal in goals if goal.sql not in known]
+    Goal.objects.bulk_create(
+        Goal(
+            database=database,
+            question="",
+            sql=goal.sql,
+            hardness=goal.hardness,
+            source=Goal.Source.GENERATED,
+            active=False,
+            tree=goal.tree,
+        )
+        for goal in fresh
+    )
+    return len(fresh)
+
+
 @dataclass
 class GoalImportReport:
     created: int = 0

@@ -20,7 +20,9 @@ from annotation.forms import BlockForm, DatabaseUploadForm, GoalForm, PersonForm
 from annotation.jsonfile import request_json_object
 from annotation.models import Database, Goal, Hardness, Role, User
 from annotation.roles import HOME_URL_NAMES, can, role_of, role_required
+from annotation.sql import analysis
 from annotation.sql.analysis import inspect_sql
+from annotation.sql.drafts import draft_response
 from annotation.sql.schema import describe_tables
 from annotation.sql.validate import validate_sql
 
@@ -168,7 +170,8 @@ def goal_list(request):
     if request.GET.get("database"):
         database = get_object_or_404(Database, db_id=request.GET["database"])
     hardness = request.GET.get("hardness") if request.GET.get("hardness") in Hardness.values else None
-    goals = selectors.goal_list(database=database, hardness=hardness)
+    waiting = request.GET.get("waiting") == "1"
+    goals = selectors.goal_list(database=database, hardness=hardness, waiting=waiting)
     return render(
         request,
         "annotation/goal_list.html",
@@ -178,6 +181,8 @@ def goal_list(request):
             "databases": Database.objects.order_by("db_id"),
             "selected_database": database,
             "selected_hardness": hardness,
+            "waiting": waiting,
+            "waiting_total": Goal.objects.filter(question="").count(),
             "hardness_levels": Hardness.choices,
             "can_manage": can(request.user, "goals.manage"),
         },
@@ -209,7 +214,13 @@ def goal_edit(request, goal_id=None):
         else:
             messages.success(request, f"Saved the goal ({goal.get_hardness_display()}).")
             return redirect(f"{reverse('annotation:goal_list')}?database={goal.database.db_id}")
-    return render(request, "annotation/goal_form.html", {"form": form, "goal": goal})
+    described = None
+    if goal is not None and goal.waiting_for_question and goal.database.has_file:
+        # A starting point for the question, said from the SQL and its result; the admin writes the question.
+        described = draft_response(
+            goal.sql, analysis.sql_run(goal.database.path, goal.sql, count=True), goal.database.schema
+        )
+    return render(request, "annotation/goal_form.html", {"form": form, "goal": goal, "described": described})
 
 
 @role_required("people.manage")

@@ -8,7 +8,9 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
+from annotation.models import Goal
 from annotation.sql.goal_sampler import GoalSampler, coverage
 from annotation.sql.hardness import HARDNESS_LEVELS, hardness
 from annotation.sql.sandbox import execute
@@ -111,3 +113,53 @@ def test_generated_goals_cover_the_public_databases_more_than_their_public_goals
             f"{db_id}: {n} goals; tables {theirs['tables']:.0%} public -> {ours['tables']:.0%} generated, "
             f"columns {theirs['columns']:.0%} -> {ours['columns']:.0%}; {levels}"
         )
+
+
+@pytest.mark.django_db
+def test_saved_goals_wait_for_a_person_to_write_the_question_and_are_offered_to_nobody_until_then(
+    demo_databases, client, ada
+):
+    database = demo_databases["dorm_demo"]
+    before = set(Goal.objects.filter(database=database).values_list("id", flat=True))
+    err = StringIO()
+    call_command(
+        "goals_generate",
+        "--database",
+        "dorm_demo",
+        "--count",
+        "4",
+        "--seed",
+        "5",
+        "--save",
+        stdout=StringIO(),
+        stderr=err,
+    )
+    saved = Goal.objects.filter(database=database).exclude(id__in=before)
+    assert saved.count() == 4 and "saved 4 goals" in err.getvalue()
+    assert all(goal.source == Goal.Source.GENERATED and not goal.active and goal.tree for goal in saved)
+    assert not Goal.objects.filter(active=True, question="").exists()
+    # Another run aims elsewhere (the saved goals count as covered) and never saves an SQL the database has.
+    call_command(
+        "goals_generate", "--database", "dorm_demo", "--count", "4", "--save", stdout=StringIO(), stderr=StringIO()
+    )
+    sqls = list(Goal.objects.filter(database=database).values_list("sql", flat=True))
+    assert len(sqls) == len(set(sqls)) > len(before) + 4
+
+    client.force_login(ada)
+    listed = client.get(reverse("annotation:goal_list") + "?waiting=1").content.decode()
+    assert listed.count('data-testid="waiting"') == Goal.objects.filter(question="").count() >= 8
+    goal = saved.first()
+    page = client.get(reverse("annotation:goal_edit", args=[goal.id])).content.decode()
+    assert 'data-testid="goal-waiting"' in page and "a starting point" in page
+    refused = client.post(
+        reverse("annotation:goal_edit", args=[goal.id]), {"question": "", "sql": goal.sql, "active": "on"}
+    )
+    assert refused.status_code == 200
+    goal.refresh_from_db()
+    assert not goal.active
+    client.post(
+        reverse("annotation:goal_edit", args=[goal.id]),
+        {"question": "Which students live there?", "sql": goal.sql, "active": "on"},
+    )
+    goal.refresh_from_db()
+    assert goal.active and goal.question == "Which students live there?" and not goal.waiting_for_question

@@ -4,6 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from annotation import services
 from annotation.models import Database
 from annotation.sql.goal_sampler import GoalSampler, coverage
 from annotation.sql.hardness import HARDNESS_LEVELS
@@ -24,8 +25,13 @@ class Command(BaseCommand):
         )
         parser.add_argument("--seed", type=int, default=None)
         parser.add_argument("--out", type=Path, default=None, help="write the JSON lines to this file")
+        parser.add_argument(
+            "--save",
+            action="store_true",
+            help="also keep them as goals of the database, inactive and waiting for a person to write the question",
+        )
 
-    def handle(self, *args, database, count, hardness, seed, out, **options):
+    def handle(self, *args, database, count, hardness, seed, out, save, **options):
         if count < 1:
             raise CommandError("--count must be at least 1")
         levels = [level.strip() for level in hardness.split(",") if level.strip()]
@@ -53,5 +59,8 @@ class Command(BaseCommand):
             f"coverage of tables {before['tables']:.0%} -> {after['tables']:.0%}, "
             f"of columns {before['columns']:.0%} -> {after['columns']:.0%}"
         )
+        if save:
+            saved = services.goals_save_sampled(database=db, goals=goals)
+            self.stderr.write(f"saved {saved} goals waiting for a question (the goals page lists them)")
         if len(goals) < count:
             self.stderr.write("the database gave no more goals of the levels asked for\n")
