@@ -3,6 +3,7 @@
 
 import { LabelEditor, foldLabels, newLabelState } from "./chase_labels.js";
 import { ChatLog, ENDED_STATUSES, resultTable, rowSummary, PresenceBadge } from "./chat_log.js";
+import { drawSpanWords, spanAfterPress, spanSummary } from "./span_picker.js";
 import { createSqlEditor, labelRunButton, showSqlReadOnly } from "./sql_codemirror.js";
 import { TablePager } from "./table_view.js";
 import { WsClient } from "./wsclient.js";
@@ -265,40 +266,22 @@ function drawAmbiguitySpan(turn) {
   const tokens = turn.spanTokens || [];
   const span = ambiguitySpanOf(turn.seq);
   const start = draftOf(turn.seq).ambiguitySpanStart;
-  $("ambiguity-tokens").replaceChildren(...tokens.map((token, index) => {
-    const chip = element("button", "token", token);
-    chip.type = "button";
-    chip.dataset.index = index;
-    const inside = Boolean(span && index >= span.beg && index <= span.end);
-    chip.classList.toggle("selected", inside);
-    chip.classList.toggle("span-start", start === index);
-    chip.setAttribute("aria-pressed", String(inside));
-    chip.addEventListener("click", () => pickSpanWord(index));
-    return chip;
-  }));
-  let text = "No words marked.";
-  if (start !== undefined) text = `From “${tokens[start]}”: now press the last word.`;
-  else if (span) text = `Marked: “${tokens.slice(span.beg, span.end + 1).join(" ")}”`;
-  $("ambiguity-span-text").textContent = text;
+  drawSpanWords($("ambiguity-tokens"), tokens, span, start, pickSpanWord);
+  $("ambiguity-span-text").textContent = spanSummary(tokens, span, start);
   $("ambiguity-span-clear").hidden = !span && start === undefined;
 }
 
-// The first press marks where the span begins, the second where it ends (either order; the same word twice for one
-// word); the span is saved then, not in between.
+// The span is saved once its last word is pressed, not in between.
 function pickSpanWord(index) {
   const draft = draftOf(shownTurn);
-  const start = draft.ambiguitySpanStart;
-  if (start === undefined) {
-    draft.ambiguitySpanStart = index;
-    draft.ambiguitySpan = { beg: index, end: index };
-  } else {
-    delete draft.ambiguitySpanStart;
-    draft.ambiguitySpan = { beg: Math.min(start, index), end: Math.max(start, index) };
-  }
+  const { start, span } = spanAfterPress(draft.ambiguitySpanStart, index);
+  if (start === undefined) delete draft.ambiguitySpanStart;
+  else draft.ambiguitySpanStart = start;
+  draft.ambiguitySpan = span;
   drawAmbiguitySpan(turns.get(shownTurn));
   $("ambiguity-tokens").querySelector(`[data-index="${index}"]`)?.focus();
   drawActsState();
-  if (start !== undefined) saveActsSoon();
+  if (start === undefined) saveActsSoon();
 }
 
 $("ambiguity-span-clear").addEventListener("click", () => {
