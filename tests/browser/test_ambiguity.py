@@ -7,6 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser.test_phone import PHONE, page_overflow, within_screen
 from tests.browser.test_review import claim
 from tests.browser.test_rooms import ask, pair, patient_expectations, read_tables_and_reveal  # noqa: F401
 
@@ -130,6 +131,15 @@ def test_the_expert_marks_the_words_and_readings_a_reviewer_corrects_them_and_th
     expect(expert.get_by_test_id("ambiguity-reading-2")).to_have_value(
         "SELECT name FROM dorm ORDER BY student_capacity DESC LIMIT 3"
     )
+
+    # On a phone, the same: the words wrap and the readings fit, nothing pushes the page sideways.
+    phone = new_page("ben", **PHONE)
+    phone.goto(expert.url)
+    expect(phone.get_by_test_id("ambiguity-span")).to_have_text("Marked: “big ones”")
+    expect(phone.get_by_test_id("ambiguity-reading-2")).to_be_visible()
+    assert page_overflow(phone) == 0
+    for selector in ("[data-testid=ambiguity-tokens]", "[data-testid=ambiguity-reading-2]"):
+        assert within_screen(phone, selector), selector
 
     # The dialogue goes on and ends; a reviewer corrects the sub-type and the words, keeping the readings.
     dialogue = int(re.search(r"/dialogues/(\d+)/", expert.url).group(1))
