@@ -5,6 +5,7 @@ per event kind: a field not named here never reaches a worker, so new payload fi
 """
 
 from annotation.models import Role
+from annotation.tokens import utterance_toks
 from dialogs.models import Event, EventKind
 
 # For workers: event kind → payload fields they may see. Kinds not listed are not sent to workers at all.
@@ -31,6 +32,10 @@ def event_view(event: Event, role: str) -> dict | None:
         "created_at": event.created_at.isoformat(),
     }
     if role == Role.EXPERT:
+        if event.kind == EventKind.UTTERANCE:
+            # The words the expert marks an ambiguity's span on, as the server numbers them (check_ambiguity): one
+            # tokeniser, never re-implemented in the browser.
+            return {**base, "payload": {**event.payload, "tokens": utterance_toks(event.payload["text"])}}
         return {**base, "payload": event.payload}
     fields = _WORKER_FIELDS.get(event.kind)
     if fields is None:

@@ -278,8 +278,9 @@ def chase_links(spans: list[dict], *, own: list[str], tokens: list[str]) -> list
 
 def chase_ambiguities(state: StateTurn, tokens: list[str]) -> list[dict]:
     """The ambiguity labels (dialogs.log: type, span, readings) of the user turns a CHASE turn holds, in order: the
-    questions folded in before it, then its own. A span moves onto `tokens` (the record's tokens): to the first place
-    its words occur from where its part of the fold starts; where they are not found, the span is left out."""
+    questions folded in before it, then its own. A span moves onto `tokens` (the record's tokens) by where its part of
+    the fold starts there; where the tokeniser read the folded text otherwise, to the first place its words occur from
+    that part on; where they are not found, the span is left out."""
     carried = []
     sources = [*state.folded_turns, state.turn]
     for index, source in enumerate(sources):
@@ -290,8 +291,12 @@ def chase_ambiguities(state: StateTurn, tokens: list[str]) -> list[dict]:
         if span is not None:
             part = 2 * index if index < len(sources) - 1 else len(state.parts) - 1
             start = len(utterance_toks(FOLD_SEPARATOR.join(state.parts[:part]))) if part else 0
-            words = utterance_toks(source.text)[span["beg"] : span["end"] + 1]
-            found = [
+            own = utterance_toks(source.text)
+            words = own[span["beg"] : span["end"] + 1]
+            # The part's own tokens follow the separator's token, "|" (or start the text).
+            at = [offset for offset in (start + 1, start) if tokens[offset : offset + len(own)] == own]
+            found = [at[0] + span["beg"]] if at else []
+            found += [
                 i for i in range(max(start - 1, 0), len(tokens) - len(words) + 1) if tokens[i : i + len(words)] == words
             ]
             if words and found:

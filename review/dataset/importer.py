@@ -18,6 +18,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from annotation.acts import AMBIGUITY_ACT_OF_TYPE, LabelError, check_ambiguity
 from annotation.jsonfile import read_json_file
 from annotation.models import Database, Goal, Role, User
 from annotation.services import database_register, database_register_schema
@@ -25,6 +26,7 @@ from annotation.sql.hardness import hardness
 from annotation.sql.sandbox import SandboxLimits, execute, not_executed
 from annotation.sql.schema import introspect_sqlite
 from annotation.sql.spider import SpiderEncodingError, encode_sql
+from annotation.tokens import utterance_toks
 from dialogs import log as dialogue_log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from review.dataset import readers, validation
@@ -167,8 +169,10 @@ def dataset_import(
     Each interaction becomes a completed dialogue whose log holds, per turn, the user's utterance, the SQL run (the
     result of running it here) and the shared result. A CoSQL turn "question | clarification | answer" is unfolded
     into the question, the expert's CLARIFY response and the answer, which carries the SQL. The release's tokens
-    and CHASE labels are kept as TurnAnnotations. Databases without a file (CHASE) are registered from their
-    schema; their SQL is not executed, and the report counts it. Importing the same file again creates nothing.
+    and CHASE labels are kept as TurnAnnotations; the ambiguity labels of a CHASE file made here become the turn's
+    user act (AMBIGUOUS or CANNOT_ANSWER) with its label, as the expert would have saved them. Databases without a
+    file (CHASE) are registered from their schema; their SQL is not executed, and the report counts it. Importing
+    the same file again creates nothing.
 
     The dialogues enter review as approved (the release was reviewed by its authors), or, `for_review`, waiting for
     pass 1: an audit, whose corrected release the export then writes.
@@ -284,7 +288,31 @@ def _room_refusal(item: readers.ImportedInteraction) -> str | None:
             dialogue_log.text_checked(value, name=name, **limit)
         except dialogue_log.TextRefused as exc:
             return exc.message
+    for index, turn in enumerate(item.turns):
+        try:
+            _ambiguity_of(turn)
+        except LabelError as exc:
+            return f"turn {index}'s ambiguity: {exc}"
     return None
+
+
+def _ambiguity_of(turn: readers.ImportedTurn) -> tuple[list[str], dict] | None:
+    """The user acts and the ambiguity label an imported turn gets from its file's `ambiguity`, checked as the room
+    checks the expert's (over the tokens of the turn's text), or None. A turn imported whole holds one label: a file
+    whose turn folds several labelled questions is refused rather than cut (LabelError)."""
+    if not turn.ambiguities:
+        return None
+    if len(turn.ambiguities) > 1:
+        raise LabelError(
+            f"{len(turn.ambiguities)} labels on one turn (questions folded into it); an imported turn holds one"
+        )
+    [value] = turn.ambiguities
+    act = AMBIGUITY_ACT_OF_TYPE.get(value.get("type")) if isinstance(value, dict) else None
+    acts = [act] if act else []
+    checked = check_ambiguity(
+        value, acts=acts, tokens=utterance_toks(turn.text), max_sql_length=settings.SANDBOX_MAX_SQL_LENGTH
+    )
+    return acts, checked
 
 
 class _ImportedLog:
@@ -313,6 +341,10 @@ def _import_turn(log: _ImportedLog, turn, result: dict, item, report: ImportRepo
         log.add(EventKind.RESPONSE, dialogue_log.response_payload(asked, clarification, ["CLARIFY"], None), log.expert)
         report.folded_clarifications += 1
     utterance = log.add(EventKind.UTTERANCE, dialogue_log.utterance_payload(turn.text), log.worker)
+    labelled = _ambiguity_of(turn)  # checked before the import began (_room_refusal)
+    if labelled:
+        acts, ambiguity = labelled
+        log.add(EventKind.USER_ACTS, dialogue_log.user_acts_payload(utterance, acts, ambiguity), log.expert)
     error = result.get("error") or {}
     if error.get("kind") == "not_executed":
         report.sql_not_executed += 1

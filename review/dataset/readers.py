@@ -24,6 +24,8 @@ class ImportedTurn:
     text: str  # what the user said last (the answer, for a folded turn)
     clarifications: list[tuple[str, str]] = field(default_factory=list)  # (user question, expert clarification)
     labels: dict = field(default_factory=dict)  # TurnAnnotation fields: utterance_toks and CHASE labels
+    # The ambiguity labels a release made here carries (CHASE's `ambiguity`, docs/formats.md), as in the file.
+    ambiguities: list[dict] = field(default_factory=list)
 
 
 @dataclass
@@ -66,6 +68,7 @@ def read_release(fmt: str, data, *, name: str) -> list[ImportedInteraction]:
                     text=text,
                     clarifications=clarifications,
                     labels=labels,
+                    ambiguities=turn.get("ambiguity", []) if fmt == "chase" else [],
                 )
             )
         interactions.append(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import json
 
-from annotation.acts import INTENT_CATEGORY_NAMES
+from annotation.acts import AMBIGUITY_TYPES, INTENT_CATEGORY_NAMES
 from annotation.models import User
 from annotation.sql.relations import RELATION_NAMES
 from annotation.tokens import utterance_toks
@@ -94,6 +94,18 @@ def _link_text(span: dict, schema: dict | None, tokens: list[str] | None) -> str
     return f"“{words}” → {named}"
 
 
+def _ambiguity_view(turn, tokens: list[str]) -> dict | None:
+    """The ambiguity field of a turn as the review screen shows and edits it, or None on a turn labelled neither
+    AMBIGUOUS nor CANNOT_ANSWER (a label cannot be given there: check_ambiguity)."""
+    if not set(turn.acts or []) & set(AMBIGUITY_TYPES) and not turn.ambiguity:
+        return None
+    return {
+        "text": label_text("ambiguity", turn.ambiguity, tokens=tokens),
+        "json": json.dumps(turn.ambiguity),
+        "tokens_json": json.dumps(tokens, ensure_ascii=False),
+    }
+
+
 def _labels_view(turn, schema: dict, tokens: list[str]) -> dict:
     """The CHASE labels of a turn as the review screen shows and edits them."""
     labels, detected, recommended = turn.labels, turn.detected, turn.recommended
@@ -173,6 +185,7 @@ def review_screen(dialogue: Dialogue) -> dict:
                 "by_pass": [{"pass": number, "entries": entries} for number, entries in sorted(by_pass.items())],
                 "annotation": annotation,
                 "labels": _labels_view(turn, schema, tokens),
+                "ambiguity": _ambiguity_view(turn, tokens),
             }
         )
     return {"record": record, "review": review, "passes": passes, "turns": turns}

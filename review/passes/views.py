@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from annotation.acts import CONTEXTUAL_PHENOMENA, INTENT_CATEGORY_NAMES, SYSTEM_ACTS, USER_ACTS
+from annotation.acts import AMBIGUITY_TYPES, CONTEXTUAL_PHENOMENA, INTENT_CATEGORY_NAMES, SYSTEM_ACTS, USER_ACTS
 from annotation.jsonfile import request_json_object
 from annotation.roles import can, role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
@@ -115,6 +115,7 @@ def dialogue(request, dialogue_id):
                 "phenomena": list(CONTEXTUAL_PHENOMENA),
                 "categories": INTENT_CATEGORY_NAMES,
                 "relations": {name: [title, CATEGORY_OF[name]] for name, title in RELATION_NAMES.items()},
+                "ambiguity_types": AMBIGUITY_TYPES,  # the ambiguity editor's sub-types, per act
             },
         },
     )

@@ -109,3 +109,75 @@ def test_a_span_in_a_later_part_of_a_fold_moves_onto_that_part():
     assert first["span"] == {"beg": 3, "end": 3}
     assert tokens[second["span"]["beg"] : second["span"]["end"] + 1] == ["big", "dorms"]
     assert second["span"]["beg"] > 8
+
+
+def test_a_span_on_a_word_said_twice_in_a_question_stays_on_the_one_marked():
+    from types import SimpleNamespace
+
+    from dialogs.log import StateTurn
+    from review.dataset.formats import chase_ambiguities
+
+    said = SimpleNamespace(
+        text="the big dorm or the big house", ambiguity={"type": "vague_condition", "span": {"beg": 5, "end": 5}}
+    )
+    state = StateTurn(turn=said, parts=[said.text], folded_turns=[])
+    [carried] = chase_ambiguities(state, said.text.split())
+    assert carried["span"] == {"beg": 5, "end": 5}
+
+
+def _chase_file(out, folder):
+    """The exported CHASE interactions, written as one file to import, with the tables file beside it."""
+    folder.mkdir()
+    data = folder / "chase.json"
+    data.write_text(json.dumps(_all(out, "chase/chase_{split}.json"), ensure_ascii=False), encoding="utf-8")
+    return data, out / "chase" / "chase_tables.json"
+
+
+def test_export_import_export_keeps_the_ambiguity_labels(tmp_path, ambiguous_dialogue):
+    from review.dataset.importer import dataset_import
+
+    first = _build(tmp_path / "a")
+    data, tables = _chase_file(first, tmp_path / "in")
+    exported = [
+        turn.get("ambiguity") for item in _all(first, "chase/chase_{split}.json") for turn in item["interaction"]
+    ]
+    assert exported[0][0]["type"] == "vague_condition"  # the round trip below is not an empty one
+    ambiguous_dialogue.delete()  # only the imported copy is left to export
+
+    report = dataset_import(fmt="chase", data_path=data, tables_path=tables)
+    assert report.dialogues_created == 1 and not report.skipped
+    again = _build(tmp_path / "b")
+    assert [
+        turn.get("ambiguity") for item in _all(again, "chase/chase_{split}.json") for turn in item["interaction"]
+    ] == exported
+    info = json.loads((again / "cosql_dataset" / "cosql_all_info_dialogs.json").read_text())
+    [imported] = info.values()
+    [asked] = [turn for turn in imported["turns"] if turn["isUser"]]
+    assert asked["label"] == ["AMBIGUOUS"] and asked["ambiguity"] == exported[0][0]
+
+
+@pytest.mark.parametrize(
+    "labels, says",
+    [
+        ([{"type": "vague_condition"}, {"type": "ambiguous_value"}], "2 labels on one turn"),
+        ([{"type": "vague_condition", "span": {"beg": 3, "end": 99}}], "token indexes"),
+        ([{"type": "nonexistent_value", "readings": ["SELECT 1"]}], "cannot answer has none"),
+    ],
+)
+def test_an_imported_ambiguity_that_does_not_fit_refuses_its_interaction_with_the_reason(
+    tmp_path, ambiguous_dialogue, labels, says
+):
+    from review.dataset.importer import dataset_import
+
+    first = _build(tmp_path / "a")
+    data, tables = _chase_file(first, tmp_path / "in")
+    interactions = json.loads(data.read_text())
+    interactions[0]["interaction"][0]["ambiguity"] = labels
+    data.write_text(json.dumps(interactions, ensure_ascii=False), encoding="utf-8")
+    report = dataset_import(fmt="chase", data_path=data, tables_path=tables)
+    [skipped] = report.skipped
+    assert (
+        report.dialogues_created == 0
+        and skipped["reason"].startswith("turn 0's ambiguity: ")
+        and says in skipped["reason"]
+    )

@@ -68,3 +68,35 @@ def test_a_bad_ambiguity_correction_is_refused(ended, rita, value):
         passes.review_correct(reviewer=rita, dialogue=ended, turn=vague.seq, field="ambiguity", value=value)
     assert caught.value.code == "labels"
     assert not Event.objects.filter(dialogue=ended, kind=EventKind.CORRECTION).exists()
+
+
+def test_the_screen_offers_the_ambiguity_editor_on_the_labelled_turn_and_statistics_count_the_correction(
+    ended, rita, client
+):
+    import json
+    import re
+    from html import unescape
+
+    from review.dataset.selectors import statistics_for
+
+    passes.review_sync()
+    passes.review_claim(reviewer=rita, dialogue=ended)
+    client.force_login(rita)
+    page = client.get(reverse("review:dialogue", args=[ended.pk])).content.decode()
+    # Only the AMBIGUOUS turn has the field: its label, its tokens for the span, and an edit button.
+    [field] = re.findall(r'<div class="field" data-field="ambiguity".*?</div>', page, re.S)
+    assert page.count('data-edit="ambiguity"') == 1
+    tokens = json.loads(unescape(re.search(r'data-tokens="([^"]*)"', field).group(1)))
+    assert tokens == ["Which", "are", "the", "big", "dorms", "?"]
+    assert json.loads(unescape(re.search(r'data-value="([^"]*)"', field).group(1))) == {"type": "ambiguous_value"}
+    config = json.loads(re.search(r'<script id="review-config" type="application/json">(.*?)</script>', page).group(1))
+    assert "vague_condition" in config["ambiguity_types"]["AMBIGUOUS"]
+
+    vague = dialogue_record_of(ended).user_turns[0]
+    better = {"type": "vague_condition", "span": {"beg": 3, "end": 3}}
+    passes.review_correct(reviewer=rita, dialogue=ended, turn=vague.seq, field="ambiguity", value=better)
+    figures = statistics_for(statuses=["completed"])["ambiguity"]
+    assert (
+        figures["AMBIGUOUS"]["types"]["vague_condition"] == 1 and figures["AMBIGUOUS"]["types"]["ambiguous_value"] == 0
+    )
+    assert figures["with_span"] == 1

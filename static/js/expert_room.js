@@ -3,6 +3,7 @@
 
 import { LabelEditor, foldLabels, newLabelState } from "./chase_labels.js";
 import { ChatLog, ENDED_STATUSES, resultTable, rowSummary, PresenceBadge } from "./chat_log.js";
+import { drawSpanWords, spanAfterPress, spanSummary } from "./span_picker.js";
 import { createSqlEditor, labelRunButton, showSqlReadOnly } from "./sql_codemirror.js";
 import { TablePager } from "./table_view.js";
 import { WsClient } from "./wsclient.js";
@@ -190,6 +191,7 @@ $("user-acts").addEventListener("change", () => {
 });
 $("ambiguity-type").addEventListener("change", () => {
   draftOf(shownTurn).ambiguityType = $("ambiguity-type").value;
+  drawAmbiguityDetails();
   drawActsState();
   saveActsSoon();
 });
@@ -209,8 +211,11 @@ $("system-acts").addEventListener("change", () => {
 
 // --- Drawing --------------------------------------------------------------------------------------------------------
 
-// The sub-type of an AMBIGUOUS or CANNOT_ANSWER question (PRACTIQ's types, annotation/acts.py AMBIGUITY_TYPES): offered
-// while one of those acts is ticked, sent with the acts.
+// --- Ambiguity: what is ambiguous or missing in an AMBIGUOUS or CANNOT_ANSWER question ----------------------------
+// Its sub-type (PRACTIQ's types, annotation/acts.py AMBIGUITY_TYPES), offered while one of those acts is ticked; the
+// words it concerns (a span over the tokens the server sends with the utterance, the ones check_ambiguity numbers);
+// for an ambiguous one, the SQL of each reading. All are sent with the acts; what the expert changed and has not seen
+// saved stays in the turn's draft (ambiguityType, ambiguitySpan, ambiguityReadings).
 
 function drawAmbiguity() {
   const acts = checked("user-acts");
@@ -231,14 +236,157 @@ function drawAmbiguity() {
     select.append(group);
   }
   select.value = [...select.options].some((option) => option.value === wanted) ? wanted : "";
+  drawAmbiguityDetails();
 }
 
-// The ambiguity to send with the acts: the chosen sub-type, keeping what was saved with it (span, readings).
+// The span and readings as the expert has them now: the draft's, else the saved ones.
+function ambiguitySpanOf(seq) {
+  const draft = draftOf(seq);
+  return draft.ambiguitySpan !== undefined ? draft.ambiguitySpan : turns.get(seq)?.ambiguity?.span ?? null;
+}
+function ambiguityReadingsOf(seq) {
+  const draft = draftOf(seq);
+  return draft.ambiguityReadings ?? turns.get(seq)?.ambiguity?.readings ?? [];
+}
+function readingsAllowed(type) {
+  return Boolean(type && AMBIGUITY_TYPES.AMBIGUOUS?.[type]);
+}
+
+function drawAmbiguityDetails() {
+  const type = $("ambiguity-row").hidden ? "" : $("ambiguity-type").value;
+  const turn = turns.get(shownTurn);
+  $("ambiguity-span-box").hidden = !type || !turn?.spanTokens;
+  $("ambiguity-readings-box").hidden = !readingsAllowed(type);
+  if (!type || !turn) return;
+  drawAmbiguitySpan(turn);
+  drawReadings(turn);
+}
+
+function drawAmbiguitySpan(turn) {
+  const tokens = turn.spanTokens || [];
+  const span = ambiguitySpanOf(turn.seq);
+  const start = draftOf(turn.seq).ambiguitySpanStart;
+  drawSpanWords($("ambiguity-tokens"), tokens, span, start, pickSpanWord);
+  $("ambiguity-span-text").textContent = spanSummary(tokens, span, start);
+  $("ambiguity-span-clear").hidden = !span && start === undefined;
+}
+
+// The span is saved once its last word is pressed, not in between.
+function pickSpanWord(index) {
+  const draft = draftOf(shownTurn);
+  const { start, span } = spanAfterPress(draft.ambiguitySpanStart, index);
+  if (start === undefined) delete draft.ambiguitySpanStart;
+  else draft.ambiguitySpanStart = start;
+  draft.ambiguitySpan = span;
+  drawAmbiguitySpan(turns.get(shownTurn));
+  $("ambiguity-tokens").querySelector(`[data-index="${index}"]`)?.focus();
+  drawActsState();
+  if (start === undefined) saveActsSoon();
+}
+
+$("ambiguity-span-clear").addEventListener("click", () => {
+  const draft = draftOf(shownTurn);
+  delete draft.ambiguitySpanStart;
+  draft.ambiguitySpan = null;
+  drawAmbiguitySpan(turns.get(shownTurn));
+  $("ambiguity-tokens").querySelector("button")?.focus();
+  drawActsState();
+  saveActsSoon();
+});
+
+// The readings' text areas are kept while their number stays the same, so a save landing while the expert types in
+// one neither moves the cursor nor takes what was typed.
+function drawReadings(turn) {
+  const readings = ambiguityReadingsOf(turn.seq);
+  const list = $("ambiguity-readings");
+  while (list.children.length > readings.length) list.lastElementChild.remove();
+  while (list.children.length < readings.length) list.append(readingItem(list.children.length));
+  readings.forEach((sql, index) => {
+    const area = list.children[index].querySelector("textarea");
+    if (area.value !== sql) area.value = sql;
+  });
+}
+
+function readingItem(index) {
+  const number = index + 1;
+  const item = element("li", "ambiguity-reading");
+  const area = element("textarea", "mono");
+  area.id = `ambiguity-reading-${number}`;
+  area.rows = 2;
+  area.spellcheck = false;
+  area.dataset.testid = `ambiguity-reading-${number}`;
+  const label = element("label", "small", `Reading ${number}`);
+  label.htmlFor = area.id;
+  const remove = element("button", "link remove", "Remove");
+  remove.type = "button";
+  remove.setAttribute("aria-label", `Remove reading ${number}`);
+  area.addEventListener("input", () => {
+    const readings = [...ambiguityReadingsOf(shownTurn)];
+    readings[index] = area.value;
+    draftOf(shownTurn).ambiguityReadings = readings;
+    drawActsState();
+  });
+  area.addEventListener("change", () => saveActsSoon());
+  remove.addEventListener("click", () => {
+    const readings = [...ambiguityReadingsOf(shownTurn)];
+    readings.splice(index, 1);
+    draftOf(shownTurn).ambiguityReadings = readings;
+    drawReadings(turns.get(shownTurn));
+    $(index ? `ambiguity-reading-${index}` : "ambiguity-add-reading")?.focus();
+    drawActsState();
+    saveActsSoon();
+  });
+  item.append(label, area, remove);
+  return item;
+}
+
+function addReading(sql) {
+  const readings = [...ambiguityReadingsOf(shownTurn), sql];
+  draftOf(shownTurn).ambiguityReadings = readings;
+  drawReadings(turns.get(shownTurn));
+  $(`ambiguity-reading-${readings.length}`).focus();
+  drawActsState();
+  if (sql.trim()) saveActsSoon();
+}
+$("ambiguity-add-reading").addEventListener("click", () => addReading(""));
+$("ambiguity-add-editor-sql").addEventListener("click", () => addReading(sqlEditor.value().trim()));
+
+// The ambiguity to send with the acts, or null when no sub-type is chosen. An empty reading is not sent: it is a box
+// the expert has not filled yet.
 function ambiguityToSend(seq) {
   const type = $("ambiguity-row").hidden ? "" : $("ambiguity-type").value;
   if (!type) return null;
-  const saved = turns.get(seq)?.ambiguity;
-  return saved && saved.type === type ? saved : { type };
+  const ambiguity = { type };
+  const span = ambiguitySpanOf(seq);
+  if (span) ambiguity.span = { beg: span.beg, end: span.end };
+  const readings = readingsAllowed(type) ? ambiguityReadingsOf(seq).map((sql) => sql.trim()).filter(Boolean) : [];
+  if (readings.length) ambiguity.readings = readings;
+  return ambiguity;
+}
+
+// Two ambiguity labels compared as the server normalises them (absent span and no readings are the same as none).
+function sameAmbiguity(a, b) {
+  const key = (x) => JSON.stringify(x ? [x.type, x.span?.beg ?? null, x.span?.end ?? null, x.readings ?? []] : null);
+  return key(a) === key(b);
+}
+
+// A saved label replaces the parts of the draft it now equals; a part the expert changed since stays theirs.
+function ambiguityLanded(seq, saved) {
+  const draft = draftOf(seq);
+  if (draft.ambiguityType === undefined || draft.ambiguityType === (saved?.type ?? "")) delete draft.ambiguityType;
+  const span = saved?.span ?? null;
+  if (draft.ambiguitySpan !== undefined && draft.ambiguitySpanStart === undefined
+      && JSON.stringify(draft.ambiguitySpan) === JSON.stringify(span)) delete draft.ambiguitySpan;
+  const readings = draft.ambiguityReadings;
+  if (readings && JSON.stringify(readings.map((sql) => sql.trim()).filter(Boolean))
+      === JSON.stringify(saved?.readings ?? [])) {
+    // The same readings, perhaps with an empty box still open: keep the boxes while one is empty.
+    if (!readings.some((sql) => !sql.trim())) delete draft.ambiguityReadings;
+  }
+}
+
+function ambiguityUnsaved(seq) {
+  return !sameAmbiguity(ambiguityToSend(seq), turns.get(seq)?.ambiguity ?? null);
 }
 
 function drawActsState() {
@@ -251,9 +399,8 @@ function drawActsState() {
   const ticked = checked("user-acts");
   const saved = turn.userActs;
   const draft = draftOf(shownTurn);
-  const typeChanged = draft.ambiguityType !== undefined && draft.ambiguityType !== (turn.ambiguity?.type ?? "");
   if (!saved) label.textContent = "not saved yet";
-  else if ((ticked.join() !== saved.join() && draft.userActs) || typeChanged) label.textContent = "unsaved changes";
+  else if ((ticked.join() !== saved.join() && draft.userActs) || ambiguityUnsaved(shownTurn)) label.textContent = "unsaved changes";
   else label.textContent = `saved: ${saved.join(", ")}${turn.ambiguity ? ` · ${turn.ambiguity.type.replaceAll("_", " ")}` : ""}`;
   label.className = `step-state ${saved ? "done" : "todo"}`;
 }
@@ -492,7 +639,8 @@ function onEvent(event) {
   switch (event.kind) {
     case "utterance":
       turns.set(event.seq, { seq: event.seq, text: p.text, userActs: null, runs: [], sharedRun: null,
-        responded: false, dropped: false, ...newLabelState(), recommended: lastRecommendation });
+        responded: false, dropped: false, ...newLabelState(), recommended: lastRecommendation,
+        spanTokens: p.tokens || null });
       lastRecommendation = null;
       chat.add(event);
       break;
@@ -509,7 +657,7 @@ function onEvent(event) {
         turn.userActs = p.acts;
         turn.ambiguity = p.ambiguity || null;
         delete draftOf(turn.seq).userActs;  // the saved labels are now the truth for the checkboxes
-        delete draftOf(turn.seq).ambiguityType;
+        ambiguityLanded(turn.seq, turn.ambiguity);
         if (turn.seq === shownTurn) {
           setChecked("user-acts", p.acts);
           drawAmbiguity();
@@ -647,7 +795,7 @@ function saveActsSoon() {
     }
     const ambiguity = ambiguityToSend(turn);
     const saved = turns.get(turn);
-    if (saved?.userActs?.join() === acts.join() && (saved.ambiguity?.type ?? "") === (ambiguity?.type ?? "")) return;
+    if (saved?.userActs?.join() === acts.join() && sameAmbiguity(saved.ambiguity ?? null, ambiguity)) return;
     clearErrors();
     sendTracked("user_acts", ambiguity ? { turn, acts, ambiguity } : { turn, acts });
     $("acts-state").textContent = "saving…";

@@ -2,6 +2,7 @@
 // Every correction is sent to the server, which checks it with the room's rules and appends it to the dialogue's log;
 // the page is then reloaded from the server, so what is shown is always the log's latest revision.
 
+import { drawSpanWords, spanAfterPress, spanSummary } from "./span_picker.js";
 import { csrfToken, labelRunButton, postSql } from "./sql_editor.js";
 import { renderTable } from "./table_view.js";
 
@@ -162,6 +163,108 @@ function linksEditor(current, tokens) {
   };
 }
 
+// --- Ambiguity: the sub-type of an AMBIGUOUS or CANNOT_ANSWER question, the words it concerns, its readings' SQL ---
+// The value sent is the whole label ({type, span?, readings?}), or null to remove it; the server checks it as the room
+// checks the expert's (annotation/acts.py check_ambiguity) and keeps the one it replaces.
+function ambiguityEditor(current, tokens, acts) {
+  const box = element("div", "ambiguity-editor");
+  const typeLabel = element("label", "", "What is ambiguous or missing? ");
+  const select = element("select");
+  select.dataset.testid = "ambiguity-type";
+  select.append(new Option("(not said: remove the label)", ""));
+  for (const [act, types] of Object.entries(config.ambiguity_types)) {
+    if (!acts.includes(act)) continue;
+    const group = document.createElement("optgroup");
+    group.label = act;
+    for (const [name, text] of Object.entries(types)) {
+      const option = new Option(name.replaceAll("_", " "), name);
+      option.title = text;
+      group.append(option);
+    }
+    select.append(group);
+  }
+  select.value = current?.type || "";
+  typeLabel.append(select);
+
+  let span = current?.span || null;
+  let start;
+  const words = element("fieldset", "ambiguity-part");
+  words.append(element("legend", "", "Which words? (press the first word, then the last)"));
+  const chips = element("div", "link-tokens");
+  chips.dataset.testid = "ambiguity-tokens";
+  const summary = element("span", "small");
+  summary.dataset.testid = "ambiguity-span";
+  summary.setAttribute("aria-live", "polite");
+  const clear = element("button", "link", "Clear the words");
+  clear.type = "button";
+  const drawWords = () => {
+    drawSpanWords(chips, tokens, span, start, (index) => {
+      ({ start, span } = spanAfterPress(start, index));
+      drawWords();
+      chips.querySelector(`[data-index="${index}"]`)?.focus();
+    });
+    summary.textContent = spanSummary(tokens, span, start);
+  };
+  clear.addEventListener("click", () => {
+    span = null;
+    start = undefined;
+    drawWords();
+  });
+  words.append(chips, summary, document.createTextNode(" "), clear);
+
+  const readingsBox = element("fieldset", "ambiguity-part");
+  readingsBox.append(element("legend", "", "Readings: the SQL of each meaning"));
+  const list = element("ol", "ambiguity-readings");
+  const add = element("button", "", "Add a reading");
+  add.type = "button";
+  const addReading = (sql) => {
+    const number = list.children.length + 1;
+    const item = element("li", "ambiguity-reading");
+    const area = element("textarea", "mono");
+    area.rows = 2;
+    area.value = sql;
+    area.spellcheck = false;
+    area.dataset.testid = `ambiguity-reading-${number}`;
+    area.setAttribute("aria-label", `Reading ${number}`);
+    const remove = element("button", "link remove", "Remove");
+    remove.type = "button";
+    remove.setAttribute("aria-label", `Remove reading ${number}`);
+    remove.addEventListener("click", () => {
+      item.remove();
+      add.focus();
+    });
+    item.append(area, remove);
+    list.append(item);
+    return area;
+  };
+  for (const sql of current?.readings || []) addReading(sql);
+  add.addEventListener("click", () => addReading("").focus());
+  readingsBox.append(list, add);
+
+  const drawParts = () => {
+    words.hidden = !select.value;
+    readingsBox.hidden = !config.ambiguity_types.AMBIGUOUS?.[select.value];
+  };
+  select.addEventListener("change", drawParts);
+  drawWords();
+  drawParts();
+  box.append(typeLabel, words, readingsBox);
+  return {
+    node: box,
+    value: () => {
+      if (!select.value) return null;
+      const value = { type: select.value };
+      if (span) value.span = span;
+      if (!readingsBox.hidden) {
+        const readings = [...list.querySelectorAll("textarea")].map((area) => area.value.trim()).filter(Boolean);
+        if (readings.length) value.readings = readings;
+      }
+      return value;
+    },
+    focus: () => select.focus(),
+  };
+}
+
 function openEditor(card, field) {
   card.querySelector(".editor")?.remove();
   const slot = card.querySelector(`[data-field="${field}"]`);
@@ -178,6 +281,9 @@ function openEditor(card, field) {
     control = actsPicker(config.phenomena, (value.dataset.value || "").split("|").filter(Boolean));
   } else if (field === "schema_linking") {
     control = linksEditor(JSON.parse(value.dataset.value || "[]"), JSON.parse(slot.dataset.tokens || "[]"));
+  } else if (field === "ambiguity") {
+    const acts = (card.querySelector('[data-field="user_acts"] .value').dataset.value || "").split(" ");
+    control = ambiguityEditor(JSON.parse(value.dataset.value || "null"), JSON.parse(slot.dataset.tokens || "[]"), acts);
   } else if (field === "query") {
     control = sqlEditor(value.textContent.trim(), JSON.parse(card.dataset.shown || "null"));
   } else {

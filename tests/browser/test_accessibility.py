@@ -51,6 +51,13 @@ def test_the_lobby_and_both_rooms_have_no_serious_violations(new_page, people):
     label(expert, "INFORM_SQL")
     assert serious_violations(worker) == [], "worker room"
     assert serious_violations(expert) == [], "expert room"
+    # The ambiguity's words and readings, open, with a span begun.
+    expert.check("#user-acts input[value=AMBIGUOUS]")
+    expert.get_by_test_id("ambiguity-type").select_option("vague_condition")
+    expert.get_by_test_id("ambiguity-add-reading").click()
+    expert.get_by_test_id("ambiguity-tokens").get_by_role("button").first.click()
+    expect(expert.get_by_test_id("ambiguity-span")).to_contain_text("now press the last word")
+    assert serious_violations(expert) == [], "expert room, ambiguity"
 
 
 def test_the_review_screen_has_no_serious_violations(new_page, platform):
@@ -60,3 +67,13 @@ def test_the_review_screen_has_no_serious_violations(new_page, platform):
     rita.click("[data-testid=claim]")
     rita.wait_for_selector("[data-testid=holding]")
     assert serious_violations(rita) == [], "review screen"
+    # The ambiguity editor, open on a turn the reviewer labelled AMBIGUOUS.
+    turn = rita.get_by_test_id("turn-0")
+    turn.locator("[data-edit=user_acts]").click()
+    turn.get_by_test_id("act-AMBIGUOUS").check()
+    turn.get_by_test_id("save").click()
+    turn.locator("[data-edit=ambiguity]").click()
+    turn.locator(".editor").get_by_test_id("ambiguity-type").select_option("vague_condition")
+    turn.locator(".editor").get_by_role("button", name="Add a reading").click()
+    expect(turn.locator(".editor").get_by_test_id("ambiguity-reading-1")).to_be_focused()
+    assert serious_violations(rita) == [], "review screen, ambiguity editor"
