@@ -26,6 +26,7 @@ PERMISSIONS = {
     "dataset.export": "Export datasets and see statistics",
     "people.manage": "Create, block and unblock people",
     "operations.watch": "Watch the live operations board",
+    "rooms.supervise": "Open any live room read-only, end it or send its worker back to the queue",
     "campaigns.manage": "Create and change campaigns and their crowd-platform join links",
     "payments.export": "Download completion codes and bonus lists for the crowd platforms",
 }
@@ -36,6 +37,14 @@ _ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
     Role.REVIEWER: frozenset({"review.work", "sql.run", "databases.browse", "goals.view"}),
     # Admins may do everything except pose as a crowd worker: worker data must come from workers.
     Role.ADMIN: frozenset(PERMISSIONS) - {"chat.as_worker"},
+}
+
+# Permissions a person may hold beyond their role, granted one by one as Django permissions (the admin site's user
+# page, or `user.user_permissions.add(...)`): a lab's campaign supervisor is an expert or a reviewer given
+# `dialogs.supervise_rooms`, which opens the live board and its rooms and nothing else of an admin's. Never to a
+# worker: the rooms show SQL, and worker data must come from workers.
+GRANTS: dict[str, frozenset[str]] = {
+    "dialogs.supervise_rooms": frozenset({"rooms.supervise", "operations.watch"}),
 }
 
 # The page each role lands on after signing in (URL names).
@@ -61,7 +70,10 @@ def can(user, permission: str) -> bool:
     role = role_of(user)
     if role is None or user.blocked:
         return False
-    return permission in _ROLE_PERMISSIONS.get(role, frozenset())
+    if permission in _ROLE_PERMISSIONS.get(role, frozenset()):
+        return True
+    # Asked only for a permission some grant gives (Django caches a person's permissions on the user object).
+    return role != Role.WORKER and any(permission in given and user.has_perm(grant) for grant, given in GRANTS.items())
 
 
 def permissions_of(user) -> frozenset[str]:

@@ -20,6 +20,7 @@ from datetime import datetime
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from annotation.models import Role
 from annotation.roles import can
 from dialogs import broadcast, lobby, log, presence, room, selectors
 from dialogs.errors import DialogueError
@@ -318,6 +319,7 @@ class DialogueConsumer(JsonConsumer):
             self.side = room.dialogue_side(dialogue=self.dialogue, person=self.user)
         except DialogueError:
             return "forbidden"
+        self.sees_as = self.side
         return "ok"
 
     async def __call__(self, scope, receive, send):
@@ -367,7 +369,7 @@ class DialogueConsumer(JsonConsumer):
         self.turns_seq = self.dialogue.last_seq
         self.partner_connected = room.partner_connected(self.dialogue, self.side)
         return selectors.dialogue_snapshot(
-            dialogue=self.dialogue, role=self.side, turns=self.turns, partner_connected=self.partner_connected
+            dialogue=self.dialogue, role=self.sees_as, turns=self.turns, partner_connected=self.partner_connected
         )
 
     def _track(self, event: Event) -> None:
@@ -462,7 +464,7 @@ class DialogueConsumer(JsonConsumer):
             payload=json.loads(carried["payload"]),
         )
         self._track(event)
-        view = event_view(event, self.side)
+        view = event_view(event, self.sees_as)
         if view is not None:
             await self._send_event(view)
         self.sent_seq = seq
@@ -475,7 +477,7 @@ class DialogueConsumer(JsonConsumer):
         changed = None  # the last event sent that changes the screen's state
         for event in events:
             self._track(event)
-            view = event_view(event, self.side)
+            view = event_view(event, self.sees_as)
             if view is not None:
                 await self._send_event(view)
                 if event.kind in STATE_CHANGING_KINDS:
@@ -508,7 +510,7 @@ class DialogueConsumer(JsonConsumer):
         if after is not None and after.kind == "response" and kept:
             self.dialogue.last_seq = max(self.dialogue.last_seq, after.seq)
             snapshot = selectors.dialogue_snapshot(
-                dialogue=self.dialogue, role=self.side, turns=self.turns, partner_connected=self.partner_connected
+                dialogue=self.dialogue, role=self.sees_as, turns=self.turns, partner_connected=self.partner_connected
             )
         else:
             snapshot = await database_sync_to_async(self._snapshot)()
@@ -543,6 +545,54 @@ class DialogueConsumer(JsonConsumer):
             await self._broadcast([event for event, _ in ended])
         except asyncio.CancelledError:
             pass
+
+
+class RoomWatchConsumer(DialogueConsumer):
+    """A supervisor's socket in a room (`rooms.supervise`, docs/protocol.md "Watching a room"): it receives what the
+    expert's receives, live and in order, and sends nothing into the room. It is no side of the room: it opens no
+    presence and writes no join, so the expert's presence, the room's state and pairing are as if it were not there.
+    A supervisor's acts (end the room, send the worker back) go through the supervision page's forms."""
+
+    def _load(self, dialogue_id):
+        self.dialogue = Dialogue.objects.select_related("database", "goal", "worker").filter(pk=dialogue_id).first()
+        if self.dialogue is None:
+            return "missing"
+        self.user.refresh_from_db()
+        if not can(self.user, "rooms.supervise") or self.dialogue.is_solo:
+            return "forbidden"
+        self.side = room.SUPERVISOR
+        self.sees_as = Role.EXPERT  # the expert's view: the whole log
+        return "ok"
+
+    def _joined(self):
+        return None
+
+    def _left(self):
+        return None
+
+    def _snapshot(self):
+        snapshot = super()._snapshot()
+        for side in (Role.WORKER, Role.EXPERT):
+            snapshot[f"{side}_connected"] = room.side_connections(self.dialogue, side)[0] > 0
+        return snapshot
+
+    async def on_message(self, message):
+        kind = message["type"]
+        if kind == "hello":
+            await self._hello(message)
+        elif kind == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            # Checked here, whatever the page shows: a watching socket can send nothing a participant sends.
+            await self.refuse_message(message, "watching", "You are watching this room: you cannot send into it.")
+
+    async def dialogue_presence(self, message):
+        # Both sides' presence, as it changes; no abandon timer of its own (the participants' sockets and housekeeping
+        # end a room whose side is gone).
+        frame = {"type": "presence", "side": message["side"], "state": message["state"]}
+        if message["state"] == "reconnecting":
+            frame["grace_seconds"] = settings.PRESENCE_GRACE_SECONDS
+        await self.send_json(frame)
 
 
 # --- The live operations board ------------------------------------------------------------------------------------

@@ -99,3 +99,17 @@ class CampaignForm(forms.Form):
         data["databases"] = list(data["databases"])
         data["goals"] = list(data["goals"])
         return data
+
+
+class SuperviseForm(forms.Form):
+    """A supervisor's act on a room: what to do, and why (the worker and the expert are shown the reason). The reason's
+    rules are the log's (`dialogs.room.dialogue_supervise_end`); the form only asks for it."""
+
+    ACTIONS = {"end": "End the room", "requeue": "Send the worker back to the queue"}
+
+    action = forms.ChoiceField(choices=list(ACTIONS.items()), widget=forms.RadioSelect, initial="end")
+    reason = forms.CharField(
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="The worker and the expert are shown this reason, and the room's log keeps it with your name.",
+    )

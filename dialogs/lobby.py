@@ -113,6 +113,24 @@ def lobby_release_expired(*, now=None) -> list[LobbyEntry]:
     return released
 
 
+def lobby_requeue(*, dialogue: Dialogue) -> LobbyEntry:
+    """Put the worker of `dialogue` (which has just ended without them being done) back in the queue where they first
+    queued for it: FIFO pairing puts them ahead of everyone who came later. Call it inside the transaction that ends
+    the dialogue; pair (`lobby_pair`) once it is committed. Lobby screens are told after commit."""
+    paired = LobbyEntry.objects.filter(dialogue=dialogue, role=Role.WORKER).order_by("-id").first()
+    entry, _ = LobbyEntry.objects.get_or_create(
+        person_id=dialogue.worker_id,
+        outcome=LobbyEntry.Outcome.WAITING,
+        # Back in the queue for the same crowd task (its campaign, its code's way back).
+        defaults={"role": Role.WORKER, "crowd_assignment_id": dialogue.crowd_assignment_id},
+    )
+    if paired is not None:
+        LobbyEntry.objects.filter(pk=entry.pk).update(joined_at=paired.joined_at)
+        entry.joined_at = paired.joined_at
+    broadcast.lobby_changed_on_commit()
+    return entry
+
+
 # The dialogues that count toward a goal's collection: those under way and those completed. An abandoned, terminated
 # or dropped dialogue gave no data, so its goal is handed out again.
 COLLECTED_STATUSES = (DialogueStatus.WAITING, DialogueStatus.ACTIVE, DialogueStatus.COMPLETED)

@@ -83,6 +83,9 @@ class Dialogue(models.Model):
             models.Index(fields=["expert", "status"]),
             models.Index(fields=["campaign", "goal"]),
         ]
+        # A grant beyond a person's role (annotation.roles.GRANTS): a lab's campaign supervisor watches rooms and acts
+        # on them without the admin's other powers.
+        permissions = [("supervise_rooms", "Open any live room read-only, end it or send its worker back to the queue")]
 
     def __str__(self) -> str:
         return f"Dialogue {self.pk} on {self.database_id} ({self.status})"

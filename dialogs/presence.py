@@ -31,7 +31,7 @@ from django.utils import timezone
 from annotation.models import Role, User
 from dialogs import broadcast, log
 from dialogs.errors import DialogueError
-from dialogs.lobby import lobby_pair, lobby_release_expired
+from dialogs.lobby import lobby_pair, lobby_release_expired, lobby_requeue
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocket, LobbyEntry, ServerLease
 from dialogs.room import PresenceChange, dialogue_presence, dialogue_record, dialogues_sweep
 
@@ -278,16 +278,7 @@ def dialogue_release_unjoined(*, dialogue: Dialogue, now=None) -> bool:
             DialogueStatus.ABANDONED, "The expert did not join. You are back in the queue, first in line.", ""
         )
         dialogue_record(dialogue=locked, author=None, kind=EventKind.END, payload={**payload, "requeued": True})
-        paired = LobbyEntry.objects.filter(dialogue=locked, role=Role.WORKER).order_by("-id").first()
-        entry, _ = LobbyEntry.objects.get_or_create(
-            person_id=locked.worker_id,
-            outcome=LobbyEntry.Outcome.WAITING,
-            # Back in the queue for the same crowd task (its campaign, its code's way back).
-            defaults={"role": Role.WORKER, "crowd_assignment_id": locked.crowd_assignment_id},
-        )
-        if paired is not None:
-            # Their place is where they first queued: FIFO pairing puts them ahead of everyone who came later.
-            LobbyEntry.objects.filter(pk=entry.pk).update(joined_at=paired.joined_at)
+        lobby_requeue(dialogue=locked)
         LobbyEntry.objects.filter(person_id=locked.expert_id, outcome=LobbyEntry.Outcome.WAITING).update(
             outcome=LobbyEntry.Outcome.LEFT, ended_at=now
         )

@@ -28,9 +28,9 @@ from annotation.models import Database, Role, User
 from annotation.roles import can
 from annotation.sql.analysis import sql_run
 from annotation.tokens import utterance_toks
-from dialogs import assist, log
+from dialogs import assist, broadcast, log
 from dialogs.errors import DialogueError
-from dialogs.lobby import completion_code, lobby_leave
+from dialogs.lobby import completion_code, lobby_leave, lobby_pair, lobby_requeue
 from dialogs.log import TurnState, answered_questions, dialogue_turns
 from dialogs.models import (
     ENDED_STATUSES,
@@ -563,8 +563,19 @@ def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict,
     return _HANDLERS[kind][1](post)
 
 
-def _end(dialogue: Dialogue, person: User | None, side: str, status: str, client_id, reason: str):
-    """Close the dialogue with `status` and record the end event; the worker gets a completion code."""
+def _end(
+    dialogue: Dialogue,
+    person: User | None,
+    side: str,
+    status: str,
+    client_id,
+    reason: str,
+    *,
+    extra: dict | None = None,
+    requeue: bool = False,
+):
+    """Close the dialogue with `status` and record the end event (its payload with `extra` added); the worker gets a
+    completion code, or with `requeue` goes back to the queue in their old place instead (no code: not done yet)."""
     with transaction.atomic():
         locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
         if locked.is_over:
@@ -575,17 +586,20 @@ def _end(dialogue: Dialogue, person: User | None, side: str, status: str, client
             raise DialogueError("too_early", f"Ask {remaining} more question{'s' * (remaining != 1)} before ending.")
         locked.status = status
         locked.ended_at = timezone.now()
-        locked.completion_code = locked.completion_code or completion_code()
+        if not requeue:
+            locked.completion_code = locked.completion_code or completion_code()
         locked.incomplete = answered < locked.min_questions
         locked.save(update_fields=["status", "ended_at", "completion_code", "incomplete"])
         if not locked.is_solo:
             # The expert finishes this one (scores it) before the next: the room asks whether to stay ready.
             lobby_leave(person=locked.expert)
+        if requeue:
+            lobby_requeue(dialogue=locked)
         event = dialogue_record(
             dialogue=locked,
             author=person,
             kind=EventKind.END,
-            payload=log.end_payload(status, reason, locked.completion_code),
+            payload={**log.end_payload(status, reason, locked.completion_code), **(extra or {})},
             client_id=client_id,
             role=side,
         )
@@ -624,6 +638,58 @@ def _score(dialogue: Dialogue, person: User, message: dict, client_id: str):
             role=Role.EXPERT,
         )
     return [event]
+
+
+# --- What a supervisor does ----------------------------------------------------------------------------------------
+
+# The author role of a supervisor's act in the log: neither side of the room (docs/protocol.md, "Watching a room").
+SUPERVISOR = "supervisor"
+
+
+def _supervision_reason(dialogue: Dialogue, supervisor: User, reason) -> str:
+    if not can(supervisor, "rooms.supervise"):
+        raise DialogueError("forbidden", "You may not act on rooms.")
+    if dialogue.is_solo:
+        raise DialogueError("invalid", "A solo sequence has no room to act on.")
+    return _text({"reason": reason}, "reason", limit=500)
+
+
+def dialogue_supervise_end(*, dialogue: Dialogue, supervisor: User, reason: str) -> list[tuple[Event, bool]]:
+    """A supervisor ends a stuck room, saying why. The dialogue is abandoned (reviewed like any other that stopped
+    early); the worker keeps their completion code and, like the expert, is shown the reason. The end event is the
+    supervisor's: who and why stay in the log. Refusals: forbidden, invalid, too_long, closed."""
+    reason = _supervision_reason(dialogue, supervisor, reason)
+    events = _end(
+        dialogue,
+        supervisor,
+        SUPERVISOR,
+        DialogueStatus.ABANDONED,
+        None,
+        reason,
+        extra={"supervisor": supervisor.username},
+    )
+    broadcast.room_events_on_commit(dialogue_id=dialogue.pk, seq=events[0][0].seq)
+    return events
+
+
+def dialogue_supervise_requeue(*, dialogue: Dialogue, supervisor: User, reason: str) -> list[tuple[Event, bool]]:
+    """A supervisor sends the worker of a room back to the queue, saying why: the room ends for this pairing (abandoned,
+    its end event `requeued` and the supervisor's), and the worker waits again in the place they first queued in,
+    with no completion code yet (they are not done). Pairs whoever can be paired once it is committed."""
+    reason = _supervision_reason(dialogue, supervisor, reason)
+    events = _end(
+        dialogue,
+        supervisor,
+        SUPERVISOR,
+        DialogueStatus.ABANDONED,
+        None,
+        reason,
+        extra={"supervisor": supervisor.username, "requeued": True},
+        requeue=True,
+    )
+    broadcast.room_events_on_commit(dialogue_id=dialogue.pk, seq=events[0][0].seq)
+    lobby_pair()
+    return events
 
 
 # Where each side's absence is kept (see Dialogue.worker_gone_at).

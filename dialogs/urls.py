@@ -14,6 +14,7 @@ urlpatterns = [
     path("dialogues/<int:dialogue_id>/", views.room, name="room"),
     path("dialogues/<int:dialogue_id>/tables/<int:table_index>/", views.room_table, name="room_table"),
     path("manage/live/", views.operations, name="operations"),
+    path("manage/live/rooms/<int:dialogue_id>/", views.room_watch, name="room_watch"),
     path("solo/", views.solo_home, name="solo_home"),
     path("solo/<int:dialogue_id>/", views.solo, name="solo"),
     path("solo/<int:dialogue_id>/turns/", views.solo_turns, name="solo_turns"),

@@ -19,16 +19,16 @@ from annotation.acts import (
 )
 from annotation.jsonfile import request_json_object
 from annotation.models import Role
-from annotation.roles import participants_only, role_required
+from annotation.roles import can, participants_only, role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
 from annotation.tokens import utterance_toks
 from dialogs import lobby, selectors
 from dialogs.crowd.services import crowd_assignment_current, crowd_return_config
 from dialogs.errors import DialogueError
-from dialogs.forms import SoloStartForm
+from dialogs.forms import SoloStartForm, SuperviseForm
 from dialogs.models import Dialogue, DialogueMode
-from dialogs.room import dialogue_post, dialogue_side
+from dialogs.room import dialogue_post, dialogue_side, dialogue_supervise_end, dialogue_supervise_requeue
 from dialogs.solo import solo_create, solo_turn_add
 from dialogs.tutorial import QUIZ
 
@@ -119,7 +119,8 @@ def label_vocabulary() -> dict:
 
 @participants_only("dialogs.room.dialogue_side")
 def room(request, dialogue_id):
-    """One URL for both sides of a room; the participant check decides which screen (anyone else: 403/login)."""
+    """One URL for both sides of a room; the participant check decides which screen. A supervisor who is no participant
+    goes to the room's read-only view; anyone else: 403/login."""
     if not request.user.is_authenticated:
         from django.contrib.auth.views import redirect_to_login
 
@@ -135,6 +136,8 @@ def room(request, dialogue_id):
     except DialogueError:
         from django.core.exceptions import PermissionDenied
 
+        if can(request.user, "rooms.supervise") and not dialogue.is_solo:
+            return redirect("dialogs:room_watch", dialogue_id=dialogue.pk)  # a supervisor watches, read-only
         raise PermissionDenied("You are not a participant of this dialogue.") from None
     if dialogue.is_solo:
         return redirect("dialogs:solo", dialogue_id=dialogue.pk)
@@ -344,3 +347,29 @@ def solo_finish(request, dialogue_id):
 def operations(request):
     """The live operations board: the first overview is in the page, the socket keeps it current."""
     return render(request, "dialogs/operations.html", {"overview": selectors.operations_overview()})
+
+
+# --- Watching a room (a supervisor: `rooms.supervise`) -----------------------------------------------------------
+
+_SUPERVISE = {"end": dialogue_supervise_end, "requeue": dialogue_supervise_requeue}
+
+
+@role_required("rooms.supervise")
+def room_watch(request, dialogue_id):
+    """Any chat room, read-only, as its expert sees it and live (its socket sends nothing into the room), with the
+    form that ends it or sends its worker back to the queue (POST here)."""
+    dialogue = get_object_or_404(
+        Dialogue.objects.select_related("database", "goal", "worker", "expert"), pk=dialogue_id, mode=DialogueMode.CHAT
+    )
+    form = SuperviseForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        act = _SUPERVISE[form.cleaned_data["action"]]
+        try:
+            act(dialogue=dialogue, supervisor=request.user, reason=form.cleaned_data["reason"])
+        except DialogueError as exc:
+            form.add_error(None, exc.message)
+        else:
+            done = "ended" if form.cleaned_data["action"] == "end" else "ended, and its worker is back in the queue"
+            messages.success(request, f"Dialogue {dialogue.pk} is {done}.")
+            return redirect("dialogs:room_watch", dialogue_id=dialogue.pk)
+    return render(request, "dialogs/room_watch.html", {"dialogue": dialogue, "form": form})

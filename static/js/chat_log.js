@@ -79,7 +79,7 @@ export class ChatLog {
         node = this._reply(p.turn, element("div", "notice suggestion-note", `Suggestion for the next question: ${p.text}`));
         break;
       case "end":
-        node = this._append(element("div", "notice end", END_TEXT[p.status]?.[this.viewer] || "The dialogue has ended."));
+        node = this._append(element("div", "notice end", this._endText(event)));
         break;
       default:
         return null;  // join/leave are shown as presence, labels and runs by the expert's panel
@@ -87,6 +87,15 @@ export class ChatLog {
     this.empty.remove();
     this.scroll();
     return node;
+  }
+
+  _endText(event) {
+    const p = event.payload || {};
+    if (event.author_role !== "supervisor") return END_TEXT[p.status]?.[this.viewer] || "The dialogue has ended.";
+    // A supervisor's act (docs/protocol.md, "Watching a room"): both sides are told what and why.
+    const worker = this.viewer === "worker" ? "you" : "the worker";
+    const what = p.requeued ? `A supervisor sent ${worker} back to the queue.` : "A supervisor ended the dialogue.";
+    return p.reason ? `${what} Reason: ${p.reason}` : what;
   }
 
   turnBlock(seq) {

@@ -4,6 +4,7 @@
 import { WsClient } from "./wsclient.js";
 
 const $ = (id) => document.getElementById(id);
+const canWatch = document.getElementById("rooms").dataset.watch === "1";
 const SVG = "http://www.w3.org/2000/svg";
 
 function element(tag, className, text) {
@@ -75,10 +76,20 @@ function draw(overview) {
   }
   $("updated-at").textContent = `Last update ${new Date(overview.at).toLocaleTimeString()}.`;
   const rooms = overview.rooms.listed;
-  $("rooms").replaceChildren(...(rooms.length ? rooms.map((room) => row([
-    [room.id], [room.db_id], [room.worker], [room.expert], [duration(room.age_seconds), "num"],
-    [room.questions, "num"], [room.idle_seconds === null ? "–" : `${duration(room.idle_seconds)} ago`, "num"],
-  ], room.idle_seconds > 120 ? "idle" : "")) : [row([["No open rooms.", "muted"]])]));
+  $("rooms").replaceChildren(...(rooms.length ? rooms.map((room) => {
+    const tr = row([
+      [room.id], [room.db_id], [room.worker], [room.expert], [duration(room.age_seconds), "num"],
+      [room.questions, "num"], [room.idle_seconds === null ? "–" : `${duration(room.idle_seconds)} ago`, "num"],
+    ], room.idle_seconds > 120 ? "idle" : "");
+    if (canWatch) {
+      // The room's number opens it read-only (dialogs.views.room_watch), where a stuck room can be ended.
+      const link = element("a", "", `#${room.id}`);
+      link.href = `/manage/live/rooms/${room.id}/`;
+      link.setAttribute("aria-label", `Watch dialogue ${room.id} (${room.worker} with ${room.expert})`);
+      tr.firstChild.replaceChildren(link);
+    }
+    return tr;
+  }) : [row([["No open rooms.", "muted"]])]));
   const waiting = overview.waiting.workers;
   $("waiting").replaceChildren(...(waiting.length
     ? waiting.map((w) => row([[w.username], [duration(w.waiting_seconds), "num"]]))

@@ -74,10 +74,14 @@ function updateEnd() {
       + `(${state.answered_questions} of ${state.min_questions} answered).`;
 }
 
-function finish(code, status, reason) {
+let endedBySupervisor = false;  // kept: the state that follows the end event does not say who ended it
+
+function finish(code, status, reason, by = "") {
   over = true;
-  if (reason && status === "terminated") {
-    $("end-reason").textContent = `The expert's reason: ${reason}`;
+  endedBySupervisor ||= by === "supervisor";
+  const bySupervisor = endedBySupervisor;
+  if (reason && (status === "terminated" || bySupervisor)) {
+    $("end-reason").textContent = `${bySupervisor ? "The supervisor's" : "The expert's"} reason: ${reason}`;
     $("end-reason").hidden = false;
   }
   if (code) completionCode = code;
@@ -91,7 +95,8 @@ function finish(code, status, reason) {
     abandoned: "The dialogue ended because a participant left",
     dropped: "The dialogue has ended",
   };
-  $("finished-title").textContent = titles[status] || "The dialogue has ended";
+  $("finished-title").textContent = bySupervisor
+    ? "A supervisor ended the dialogue" : titles[status] || "The dialogue has ended";
   $("completion-code").textContent = completionCode || "…";
   $("finished").hidden = false;
   returnToPlatform(root, $("return-note"), completionCode);  // a worker from a crowd platform goes back with the code
@@ -174,13 +179,15 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
       chat.add(event);
       onSuggestion(event);
       if (event.kind === "end" && event.payload.requeued) {
-        // The expert never came: the worker keeps their place in the queue (first in line) and goes back to it.
+        // The expert never came, or a supervisor sent the worker back: they keep their place in the queue and go back.
         over = true;
-        showError("The expert did not join. You are back in the queue, first in line…");
+        showError(event.author_role === "supervisor"
+          ? `A supervisor sent you back to the queue, in your place: ${event.payload.reason}`
+          : "The expert did not join. You are back in the queue, first in line…");
         if (!history) window.location.assign("/worker/");
       } else if (event.kind === "end") {
         reveal();
-        finish(event.payload.completion_code, event.payload.status, event.payload.reason);
+        finish(event.payload.completion_code, event.payload.status, event.payload.reason, event.author_role);
       }
       if (!history && event.author_role === "expert" && document.hidden) document.title = "(new) Chat room · wozsql";
     },

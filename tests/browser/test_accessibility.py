@@ -77,3 +77,20 @@ def test_the_review_screen_has_no_serious_violations(new_page, platform):
     turn.locator(".editor").get_by_role("button", name="Add a reading").click()
     expect(turn.locator(".editor").get_by_test_id("ambiguity-reading-1")).to_be_focused()
     assert serious_violations(rita) == [], "review screen, ambiguity editor"
+
+
+def test_the_supervisors_view_of_a_room_has_no_serious_violations(new_page, people):
+    people("avery", "axton")
+    worker, expert = new_page("avery"), new_page("axton")
+    pair(worker, expert)
+    read_tables_and_reveal(worker)
+    ask(worker, expert, "How many students are there?")
+    label(expert, "INFORM_SQL")
+    ada = new_page("ada")
+    ada.goto(worker.url)  # the room's address leads a supervisor to the read-only view
+    expect(ada).to_have_url(re.compile(r"/manage/live/rooms/\d+/$"))
+    expect(ada.get_by_test_id("work")).to_contain_text("User acts of question")
+    assert serious_violations(ada) == [], "supervisor's view"
+    ada.get_by_role("button", name="Do it").click()  # without a reason: the form says what is missing
+    expect(ada.locator("#reason-errors")).to_be_visible()
+    assert serious_violations(ada) == [], "supervisor's view, refused"

@@ -93,3 +93,22 @@ def test_the_expert_and_admin_headers_fit_a_phone_width(new_page, people):
         for link in admin.locator(".topbar a, .topbar button").all():
             box = link.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390.5, link.inner_text()
+
+
+def test_the_supervisors_view_of_a_room_fits_a_phone(new_page, people):
+    people("paula", "xander")
+    worker, expert = new_page("paula"), new_page("xander")
+    pair(worker, expert)
+    read_tables_and_reveal(worker)
+    table = first_table(expert)
+    answer_with_sql(
+        worker, expert, "Show me everything about three of them.", f"SELECT * FROM {table} LIMIT 3", "Here."
+    )
+    ada = new_page("ada", **PHONE)
+    ada.goto(worker.url)
+    expect(ada.locator("#connection")).to_have_text("Watching")
+    expect(ada.get_by_test_id("chat-log").locator(".bubble.result tbody tr")).to_have_count(3)
+    expect(ada.get_by_test_id("work").locator("pre")).to_have_count(1)
+    assert page_overflow(ada) == 0
+    for selector in ("#id_reason", "button:has-text('Do it')", "[data-testid=worker-presence]"):
+        assert within_screen(ada, selector), selector
