@@ -572,7 +572,11 @@ def _end(dialogue: Dialogue, person: User | None, side: str, status: str, client
         answered = answered_questions(dialogue_turns(locked))
         if status == DialogueStatus.COMPLETED and answered < locked.min_questions:
             remaining = locked.min_questions - answered
-            raise DialogueError("too_early", f"Ask {remaining} more question{'s' * (remaining != 1)} before ending.")
+            raise DialogueError(
+                "too_early",
+                f"Ask {remaining} more question{'s' * (remaining != 1)} about the data before ending: a question"
+                " counts once the expert has answered it with a table.",
+            )
         locked.status = status
         locked.ended_at = timezone.now()
         locked.completion_code = locked.completion_code or completion_code()
