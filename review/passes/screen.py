@@ -130,10 +130,17 @@ def _outcome(record, dialogue: Dialogue) -> dict:
         "status": dialogue.get_status_display(),
         "ended_by": ended_by,
         "reason": payload.get("reason", ""),
-        "took_minutes": round(took.total_seconds() / 60, 1) if took else None,
+        "took": _duration(took) + ", from pairing to the end" if took is not None else "",
         "score": record.score,
         "comment": record.score_comment,
     }
+
+
+def _duration(took) -> str:
+    """A time taken as a person reads it: "12 min 5 s", "40 s"."""
+    seconds = max(int(took.total_seconds()), 0)
+    minutes, seconds = divmod(seconds, 60)
+    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
 
 
 def _proposed_rejection(review: DialogueReview | None, passes: list[ReviewPass]) -> ReviewPass | None:

@@ -93,3 +93,20 @@ def test_the_expert_and_admin_headers_fit_a_phone_width(new_page, people):
         for link in admin.locator(".topbar a, .topbar button").all():
             box = link.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390.5, link.inner_text()
+
+
+def test_a_reviewer_on_a_phone_reads_the_dialogue_and_can_decide(new_page, platform):
+    """The review screen at 390 pixels: the schema panel goes above the turns instead of squeezing them, and what the
+    expert knew, the turns and the decision (with whose work failed) stay on the screen."""
+    from tests.browser.test_review import collect
+
+    first, _ = collect(platform, labels=("PH1", "PH2"))
+    rita = new_page("rita", **PHONE)
+    rita.goto(f"/review/dialogues/{first}/")
+    rita.click("[data-testid=claim]")
+    rita.wait_for_selector("[data-testid=holding]")
+    assert page_overflow(rita) == 0
+    for selector in ("[data-testid=outcome]", "[data-testid=turn-0]", "[data-testid=reject-form] select[name=fault]"):
+        rita.locator(selector).scroll_into_view_if_needed()
+        assert within_screen(rita, selector), selector
+    assert rita.locator("[data-testid=turn-0]").bounding_box()["width"] > 300
