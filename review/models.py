@@ -136,10 +136,11 @@ class RejectFault(models.TextChoices):
     """Whose work a rejection says failed. A rejection counts in the quality of the party it names (both: in both);
     a rejection recorded before the choice existed names nobody ("not said") and counts against nobody."""
 
-    NOT_SAID = "", "Not said"
-    WORKER = "worker", "The worker's questions"
-    EXPERT = "expert", "The expert's SQL or responses"
-    BOTH = "both", "Both"
+    # Labels read mid-sentence ("whose work failed: the expert's SQL or responses"), so in lower case but for SQL.
+    NOT_SAID = "", "not said"
+    WORKER = "worker", "the worker's questions"
+    EXPERT = "expert", "the expert's SQL or responses"
+    BOTH = "both", "both"
 
     @classmethod
     def counts_against(cls, fault: str, party: str) -> bool:
