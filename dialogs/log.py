@@ -197,9 +197,16 @@ TURN_KINDS = (
     EventKind.CORRECTION,
     EventKind.TURN_LABELS,
 )
-# The kinds a question's standing is read from (`answered_questions`: its acts, its answer, a drop, a reviewer's
-# correction of those); tables and labels are not needed to count answered questions.
-QUESTION_KINDS = (EventKind.UTTERANCE, EventKind.USER_ACTS, EventKind.RESPONSE, EventKind.DROP, EventKind.CORRECTION)
+# The kinds a question's standing is read from (`question_counts`: its acts, the result sent, its answer, a drop, a
+# reviewer's correction of those); labels are not needed to count answered questions.
+QUESTION_KINDS = (
+    EventKind.UTTERANCE,
+    EventKind.USER_ACTS,
+    EventKind.RESULT_SHARED,
+    EventKind.RESPONSE,
+    EventKind.DROP,
+    EventKind.CORRECTION,
+)
 # The kinds after which a room's screen state (`dialogs.selectors.dialogue_snapshot`: status, score, answered
 # questions) reads differently, so a room socket that delivered one sends the state again.
 STATE_CHANGING_KINDS = frozenset({EventKind.END, EventKind.SCORE, EventKind.RESPONSE})
@@ -288,17 +295,26 @@ def dialogue_turns(dialogue, events=None) -> dict[int, TurnState]:
     return turns
 
 
-def answered_questions(turns: dict[int, TurnState]) -> int:
-    """Questions that count toward the minimum: answered by the expert, not dropped, and not mere courtesy.
+def question_counts(turn: TurnState) -> bool:
+    """Whether a user turn is a question that counts toward the minimum (and the bonus): the one rule, read by the
+    room's counter, the end check, the quality profile and the payments.
 
-    An ambiguous question answered with a clarification counts (the worker asked it; the issue's own example of a
-    three-question dialogue has one), but "Hi", "Thanks" and "Bye" (turns labelled only with social acts) do not:
-    otherwise a worker could reach the minimum without asking anything."""
-    return sum(
-        1
-        for turn in turns.values()
-        if turn.responded and not turn.dropped and not set(turn.acts or ()) <= SOCIAL_USER_ACTS
+    It counts when the expert answered it with SQL: a result table was sent to the worker, the expert responded, and
+    nobody dropped it. That is the question about the database that CoSQL's "at least 3 questions" meant. An
+    off-topic question answered with REJECT, "Hi", "Thanks" and "Bye" do not count; nor does an ambiguous question
+    answered with a clarification, until the answer that follows the clarification is answered with SQL (then that
+    question counts, once)."""
+    return (
+        turn.responded
+        and turn.run_seq is not None
+        and not turn.dropped
+        and not set(turn.acts or ()) <= SOCIAL_USER_ACTS
     )
+
+
+def answered_questions(turns: dict[int, TurnState]) -> int:
+    """How many of the turns are questions that count (`question_counts`)."""
+    return sum(1 for turn in turns.values() if question_counts(turn))
 
 
 # --- The whole dialogue at its latest revision -------------------------------------------------------------------

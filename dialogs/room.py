@@ -583,7 +583,11 @@ def _end(
         answered = answered_questions(dialogue_turns(locked))
         if status == DialogueStatus.COMPLETED and answered < locked.min_questions:
             remaining = locked.min_questions - answered
-            raise DialogueError("too_early", f"Ask {remaining} more question{'s' * (remaining != 1)} before ending.")
+            raise DialogueError(
+                "too_early",
+                f"Ask {remaining} more question{'s' * (remaining != 1)} about the data before ending: a question"
+                " counts once the expert has answered it with a table.",
+            )
         locked.status = status
         locked.ended_at = timezone.now()
         if not requeue:

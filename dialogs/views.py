@@ -63,7 +63,14 @@ def tutorial(request):
             return redirect(reverse("dialogs:worker_home") + "?join=1")  # straight into the queue: asked for
         failed = True
     return render(
-        request, "dialogs/tutorial.html", {"quiz": QUIZ, "failed": failed, "follow_up_kinds": FOLLOW_UP_KINDS}
+        request,
+        "dialogs/tutorial.html",
+        {
+            "quiz": QUIZ,
+            "failed": failed,
+            "follow_up_kinds": FOLLOW_UP_KINDS,
+            "min_questions": settings.DIALOGUE_MIN_QUESTIONS,
+        },
     )
 
 

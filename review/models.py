@@ -132,6 +132,22 @@ class RejectReason(models.TextChoices):
     OTHER = "other", "Other (say why)"
 
 
+class RejectFault(models.TextChoices):
+    """Whose work a rejection says failed. A rejection counts in the quality of the party it names (both: in both);
+    a rejection recorded before the choice existed names nobody ("not said") and counts against nobody."""
+
+    # Labels read mid-sentence ("whose work failed: the expert's SQL or responses"), so in lower case but for SQL.
+    NOT_SAID = "", "not said"
+    WORKER = "worker", "the worker's questions"
+    EXPERT = "expert", "the expert's SQL or responses"
+    BOTH = "both", "both"
+
+    @classmethod
+    def counts_against(cls, fault: str, party: str) -> bool:
+        """Whether a rejection with `fault` counts in the quality of `party` ("worker" or "expert")."""
+        return fault in (party, cls.BOTH)
+
+
 class DialogueReview(models.Model):
     """Where a reviewable dialogue is in the review: which pass, who holds it and until when, and how it ended.
 
@@ -152,6 +168,12 @@ class DialogueReview(models.Model):
     early = models.BooleanField(default=False, help_text="One of its expert's first dialogues: reviewed first.")
     partial = models.BooleanField(default=False, help_text="Abandoned after the minimum of answered questions.")
     revision = models.PositiveIntegerField(default=0, help_text="The log's last sequence number when approved.")
+    fault = models.CharField(
+        max_length=8,
+        choices=RejectFault.choices,
+        blank=True,
+        help_text="Rejected: whose work the decision says failed.",
+    )
     decided_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -179,6 +201,12 @@ class ReviewPass(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     decision = models.CharField(max_length=12, choices=Decision.choices, blank=True, default="")
     reason = models.CharField(max_length=20, choices=RejectReason.choices, blank=True)
+    fault = models.CharField(
+        max_length=8,
+        choices=RejectFault.choices,
+        blank=True,
+        help_text="A rejection: whose work the reviewer says failed.",
+    )
     note = models.TextField(blank=True)
     validation_failed = models.BooleanField(default=False, help_text="Approved, but final validation refused it.")
 
@@ -212,7 +240,7 @@ class DialogueQuality(models.Model):
     recommended = models.PositiveIntegerField(default=0, help_text="Questions asked after a recommended intent.")
     followed = models.PositiveIntegerField(default=0, help_text="Of those, the ones whose intent was the recommended.")
     reviewed = models.BooleanField(default=False, help_text="Review decided: approved or rejected.")
-    rejected = models.BooleanField(default=False)
+    rejected = models.BooleanField(default=False, help_text="Rejected in review for the worker's questions (or both).")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from annotation.models import Goal
 from annotation.services import person_create
-from dialogs import lobby, room
+from dialogs import lobby, log, room
 from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueStatus, Event, LobbyEntry
 from dialogs.selectors import lobby_status
@@ -196,18 +196,25 @@ def _answered_turn(dialogue, alice, erin, n, user_acts=("INFORM_SQL",), acts=("C
     return turn
 
 
-def test_courtesy_turns_do_not_count_toward_the_minimum(goals):
-    # "Hi", "Thanks" and "Bye" are answered but are not questions; an ambiguous question that got a clarification is.
+def test_only_questions_answered_with_sql_count_toward_the_minimum(goals):
+    # "Hi", "Thanks", an off-topic question answered with REJECT and a clarification are answered but were not
+    # answered with SQL; the answer to the clarification was, and counts for the ambiguous question once.
     alice, erin = worker_named("a"), expert_named("e")
     goal = goals[0]
     dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
     _answered_turn(dialogue, alice, erin, 1, user_acts=["GREETING"], acts=["GREETING"])
-    _answered_turn(dialogue, alice, erin, 2, user_acts=["AMBIGUOUS"], acts=["CLARIFY"])
-    _answered_turn(dialogue, alice, erin, 3, user_acts=["INFORM_SQL", "AFFIRM"])
-    _answered_turn(dialogue, alice, erin, 4, user_acts=["THANK_YOU", "GOOD_BYE"], acts=["WELCOME", "GOOD_BYE"])
+    _answered_turn(dialogue, alice, erin, 2, user_acts=["NOT_RELATED"], acts=["REJECT"])
+    _answered_turn(dialogue, alice, erin, 3, user_acts=["AMBIGUOUS"], acts=["CLARIFY"])
+    _answered_turn(dialogue, alice, erin, 4, user_acts=["INFORM_SQL", "AFFIRM"])
+    _answered_turn(dialogue, alice, erin, 5, user_acts=["THANK_YOU", "GOOD_BYE"], acts=["WELCOME", "GOOD_BYE"])
     turns = room.dialogue_turns(dialogue)
-    assert [t.responded for t in turns.values()] == [True] * 4
-    assert room.answered_questions(turns) == 2
+    assert [t.responded for t in turns.values()] == [True] * 5
+    assert [log.question_counts(t) for t in turns.values()] == [False, False, False, True, False]
+    assert room.answered_questions(turns) == 1
+    # The end check reads the same rule: one question about the data is not the minimum.
+    with pytest.raises(DialogueError) as refused:
+        _post(dialogue, alice, type="end", id="end")
+    assert refused.value.code == "too_early" and "about the data" in refused.value.message
 
 
 def test_a_room_sockets_own_turns_spare_the_read_and_an_old_copy_is_checked_again(goals):

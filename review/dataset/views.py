@@ -97,11 +97,16 @@ def export_retry(request, export_id):
 
 
 def _statistics_from(request):
-    form = StatisticsForm(request.GET or None)
-    if request.GET and not form.is_valid():
+    """The selection's form and statistics; without a selection, the default one. `download` (a figure's link that
+    saves the file instead of showing it) says how to answer, not what to select: a link from the page as first
+    loaded carries only that one, and it must still get the default selection."""
+    params = request.GET.copy()
+    params.pop("download", None)
+    form = StatisticsForm(params or None)
+    if params and not form.is_valid():
         return form, None
-    selection = form.selection() if request.GET else _form_defaults()
-    seed = form.cleaned_data.get("seed") if request.GET else None
+    selection = form.selection() if params else _form_defaults()
+    seed = form.cleaned_data.get("seed") if params else None
     return form, selectors.statistics_for(seed=seed, **selection)
 
 

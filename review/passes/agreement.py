@@ -24,7 +24,7 @@ from django.core.cache import cache
 from django.db.models import Max
 
 from dialogs.models import Dialogue, Event, EventKind
-from review.models import RejectReason, ReviewPass
+from review.models import RejectFault, RejectReason, ReviewPass, ReviewStage
 from review.records import dialogue_records
 
 FIELD_GROUPS = {
@@ -102,12 +102,24 @@ def review_agreement() -> dict:
 def _compute() -> dict:
     decided = list(
         ReviewPass.objects.filter(decision__in=[ReviewPass.Decision.APPROVED, ReviewPass.Decision.REJECTED])
-        .values_list("review__dialogue_id", "number", "reviewer__username", "decision", "reason")
+        .values_list(
+            "review__dialogue_id",
+            "number",
+            "reviewer__username",
+            "decision",
+            "reason",
+            "review__stage",
+            "review__fault",
+        )
         .order_by("review__dialogue_id", "number", "id")
     )
     by_dialogue: dict[int, list] = defaultdict(list)
-    for dialogue_id, number, reviewer, decision, reason in decided:
+    # A dialogue counts as rejected once its rejection is final (a pass-1 rejection still waits for a second
+    # reviewer), and in the expert's figures only when the rejection names the expert's work (docs/review.md).
+    outcome: dict[int, tuple[str, str]] = {}
+    for dialogue_id, number, reviewer, decision, reason, stage, fault in decided:
         by_dialogue[dialogue_id].append((number, reviewer, decision, reason))
+        outcome[dialogue_id] = (stage, fault)
     records = dialogue_records(Dialogue.objects.filter(id__in=list(by_dialogue)), timestamps=False)
     expert_of = dict(Dialogue.objects.filter(id__in=list(by_dialogue)).values_list("id", "expert__username"))
     blank = {"dialogues": 0, "turns": 0, "changed": Counter(), "queries_corrected": 0, "execution_match": 0}
@@ -119,7 +131,8 @@ def _compute() -> dict:
     final: dict[int, tuple[str, str]] = {}
     for record in records:
         for number, reviewer, decision, reason in by_dialogue[record.id]:
-            final[record.id] = (decision, reason)
+            if outcome[record.id][0] != ReviewStage.REJECTED or decision == ReviewPass.Decision.REJECTED:
+                final[record.id] = (decision, reason)
             for bucket in (per_pass[number], per_reviewer[(number, reviewer)]):
                 bucket["dialogues"] += 1
                 bucket["turns"] += len(record.user_turns)
@@ -144,7 +157,8 @@ def _compute() -> dict:
         expert = per_expert[expert_of.get(record.id, "")]
         expert["dialogues"] += 1
         expert["turns"] += len(record.user_turns)
-        expert["rejected"] += final[record.id][0] == ReviewPass.Decision.REJECTED
+        stage, fault = outcome[record.id]
+        expert["rejected"] += stage == ReviewStage.REJECTED and RejectFault.counts_against(fault, "expert")
         for turn in record.user_turns:
             corrections = judged_corrections(turn, decided_passes)
             fields = {correction.field for correction in corrections}
@@ -167,7 +181,11 @@ def _compute() -> dict:
             else None,
         }
 
-    rejected = Counter(reason for decision, reason in final.values() if decision == ReviewPass.Decision.REJECTED)
+    rejected = Counter(
+        reason
+        for dialogue_id, (decision, reason) in final.items()
+        if decision == ReviewPass.Decision.REJECTED and outcome[dialogue_id][0] == ReviewStage.REJECTED
+    )
     decided_dialogues = len(final)
     return {
         "passes": {str(number): shaped(bucket) for number, bucket in sorted(per_pass.items())},

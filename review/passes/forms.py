@@ -3,7 +3,7 @@
 from django import forms
 
 from annotation.models import Hardness
-from review.models import RejectReason
+from review.models import RejectFault, RejectReason
 from review.passes.queues import SORTS, queues
 from review.records import ORIGIN_CHOICES
 
@@ -42,4 +42,8 @@ class DashboardForm(forms.Form):
 
 class RejectForm(forms.Form):
     reason = forms.ChoiceField(choices=RejectReason.choices)
+    fault = forms.ChoiceField(
+        label="Whose work failed",
+        choices=[("", "Choose…"), *[(value, label) for value, label in RejectFault.choices if value]],
+    )
     note = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))

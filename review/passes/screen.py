@@ -7,11 +7,11 @@ import difflib
 import json
 
 from annotation.acts import AMBIGUITY_TYPES, INTENT_CATEGORY_NAMES
-from annotation.models import User
+from annotation.models import Role, User
 from annotation.sql.relations import RELATION_NAMES
 from annotation.tokens import utterance_toks
-from dialogs.models import Dialogue
-from review.models import DialogueReview, ReviewPass
+from dialogs.models import Dialogue, EventKind
+from review.models import DialogueReview, ReviewPass, ReviewStage, WorkerQuality
 from review.records import dialogue_record_of
 
 
@@ -129,6 +129,42 @@ def _labels_view(turn, schema: dict, tokens: list[str]) -> dict:
     return view
 
 
+def _outcome(record, dialogue: Dialogue) -> dict:
+    """What the expert knew of the dialogue, as CoSQL's review screen shows it: how and why it ended (who ended it,
+    the status, the reason given), the time it took, and the expert's score and comment of the worker."""
+    end = next((event for event in record.events if event.kind == EventKind.END), None)
+    payload = end.payload if end else {}
+    ended_by = (
+        {Role.WORKER: "the worker", Role.EXPERT: "the expert"}.get(end.author_role, "the platform") if end else ""
+    )
+    took = record.ended_at - record.created_at if record.ended_at and record.created_at else None
+    return {
+        "status": dialogue.get_status_display(),
+        "ended_by": ended_by,
+        "reason": payload.get("reason", ""),
+        "took": _duration(took) + ", from pairing to the end" if took is not None else "",
+        "score": record.score,
+        "comment": record.score_comment,
+    }
+
+
+def _duration(took) -> str:
+    """A time taken as a person reads it: "12 min 5 s", "40 s"."""
+    seconds = max(int(took.total_seconds()), 0)
+    minutes, seconds = divmod(seconds, 60)
+    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
+
+
+def _proposed_rejection(review: DialogueReview | None, passes: list[ReviewPass]) -> ReviewPass | None:
+    """An earlier pass's rejection that still waits for this pass to confirm or overrule it (docs/review.md)."""
+    if review is None or review.stage in (ReviewStage.REJECTED, ReviewStage.APPROVED):
+        return None
+    decided = (ReviewPass.Decision.APPROVED, ReviewPass.Decision.REJECTED)
+    earlier = [item for item in passes if item.number < review.pass_number and item.decision in decided]
+    last = earlier[-1] if earlier else None
+    return last if last and last.decision == ReviewPass.Decision.REJECTED else None
+
+
 def review_screen(dialogue: Dialogue) -> dict:
     """What the review screen shows: the dialogue at its latest revision, turn by turn, with each field's original,
     what each pass changed (as word diffs) and the history of every field. A fixed number of queries."""
@@ -188,4 +224,12 @@ def review_screen(dialogue: Dialogue) -> dict:
                 "ambiguity": _ambiguity_view(turn, tokens),
             }
         )
-    return {"record": record, "review": review, "passes": passes, "turns": turns}
+    return {
+        "record": record,
+        "review": review,
+        "passes": passes,
+        "turns": turns,
+        "outcome": _outcome(record, dialogue),
+        "proposed_rejection": _proposed_rejection(review, passes),
+        "worker_quality": WorkerQuality.objects.filter(worker_id=dialogue.worker_id).first(),
+    }

@@ -10,7 +10,9 @@ The workflow (see docs/review.md):
 - A reviewer claims a dialogue for its current pass. The claim is a lock with an expiry that the open screen renews;
   the dialogue's own expert never reviews it, and nobody reviews a pass after having worked on an earlier one.
 - Corrections are appended to the dialogue's log (`dialogs.log.correction_payload`); nothing is overwritten.
-- A pass ends with approve (on to the next pass, or to final validation after the last) or reject with a reason.
+- A pass ends with approve (on to the next pass, or to final validation after the last) or reject with a reason and
+  whose work failed. A rejection before the last pass goes on to the next reviewer; it is final in the last pass or
+  once two passes rejected (`review_rejection_final`).
 - Final validation executes every SQL-grounded turn's final SQL in the sandbox and encodes it under the Spider
   protocol; a failure sends the dialogue to "failed validation", where a reviewer fixes it and approves again.
 
@@ -44,7 +46,7 @@ from annotation.tokens import utterance_toks
 from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from dialogs.room import dialogue_record, sql_run_result
-from review.models import DialogueReview, RejectReason, ReviewPass, ReviewStage
+from review.models import DialogueReview, RejectFault, RejectReason, ReviewPass, ReviewStage
 from review.records import dialogue_record_of
 from review.signals import review_decided_on_commit
 
@@ -449,16 +451,24 @@ def _reviewer_run(dialogue: Dialogue, reviewer: User, turn: int, sql: str) -> in
 
 
 def review_decide(
-    *, reviewer: User, dialogue: Dialogue, approve: bool, reason: str = "", note: str = ""
+    *, reviewer: User, dialogue: Dialogue, approve: bool, reason: str = "", fault: str = "", note: str = ""
 ) -> DialogueReview:
     """End the reviewer's pass: approve (on to the next pass, or through final validation to approved) or reject
-    with a reason from the list ("other" needs a note)."""
+    with a reason from the list ("other" needs a note) and whose work failed (`fault`: the worker's, the expert's or
+    both).
+
+    One reviewer's rejection is not the last word while a pass remains: a rejection before the last pass sends the
+    dialogue on to the next pass, as an approval does, and the next reviewer sees it. A rejection is final when an
+    earlier pass already rejected the dialogue (two reviewers agree) or in the last pass; only then does it count
+    against anyone (`review_decided`)."""
     note = (note or "").strip()[:2000]
     if not approve:
         if reason not in RejectReason.values:
             raise ReviewError("invalid", "Choose why the dialogue is rejected.")
         if reason == RejectReason.OTHER and not note:
             raise ReviewError("invalid", "Say why the dialogue is rejected.")
+        if not fault or fault not in RejectFault.values:
+            raise ReviewError("invalid", "Say whose work failed: the worker's questions, the expert's SQL or both.")
     now = timezone.now()
     with transaction.atomic():
         review = _held(dialogue, reviewer)
@@ -468,8 +478,11 @@ def review_decide(
         current.finished_at, current.note = now, note
         review.claimed_by, review.claim_expires_at = None, None
         if not approve:
-            current.decision, current.reason = ReviewPass.Decision.REJECTED, reason
-            review.stage, review.decided_at = ReviewStage.REJECTED, now
+            current.decision, current.reason, current.fault = ReviewPass.Decision.REJECTED, reason, fault
+            if review_rejection_final(review):
+                review.stage, review.decided_at, review.fault = ReviewStage.REJECTED, now, fault
+            else:
+                review.stage, review.pass_number = ReviewStage.PENDING, review.pass_number + 1
         elif review.pass_number < settings.REVIEW_PASSES and not review.needs_fix:
             current.decision = ReviewPass.Decision.APPROVED
             review.stage, review.pass_number = ReviewStage.PENDING, review.pass_number + 1
@@ -484,17 +497,28 @@ def review_decide(
                 dialogue.refresh_from_db(fields=["last_seq"])
                 review.stage, review.needs_fix, review.decided_at = ReviewStage.APPROVED, False, now
                 review.revision = dialogue.last_seq
-        current.save(update_fields=["finished_at", "note", "decision", "reason", "validation_failed"])
+        current.save(update_fields=["finished_at", "note", "decision", "reason", "fault", "validation_failed"])
         review.save(
             update_fields=[
                 "stage", "pass_number", "claimed_by", "claim_expires_at", "problems", "needs_fix", "decided_at",
-                "revision",
+                "revision", "fault",
             ]
         )  # fmt: skip
         if review.stage in (ReviewStage.APPROVED, ReviewStage.REJECTED):
-            # What is built on the decision (the worker's quality counts a rejection, DROP labels as corrected).
+            # What is built on the decision (the quality counts a rejection against the party it names, DROP labels
+            # as corrected).
             review_decided_on_commit(dialogue_id=dialogue.pk, stage=review.stage)
     return review
+
+
+def review_rejection_final(review: DialogueReview) -> bool:
+    """Whether a rejection in the review's current pass is final: in the last pass (or while fixing a failed
+    validation, which comes after it), or when an earlier pass already rejected the dialogue."""
+    if review.pass_number >= settings.REVIEW_PASSES or review.needs_fix:
+        return True
+    return ReviewPass.objects.filter(
+        review=review, number__lt=review.pass_number, decision=ReviewPass.Decision.REJECTED
+    ).exists()
 
 
 def review_reopen(*, admin: User, dialogue: Dialogue, note: str = "") -> DialogueReview:
@@ -505,8 +529,8 @@ def review_reopen(*, admin: User, dialogue: Dialogue, note: str = "") -> Dialogu
         review = DialogueReview.objects.select_for_update().filter(dialogue=dialogue).first()
         if review is None or review.stage != ReviewStage.REJECTED:
             raise ReviewError("invalid", "Only a rejected dialogue can be reopened.")
-        review.stage, review.decided_at = ReviewStage.PENDING, None
-        review.save(update_fields=["stage", "decided_at"])
+        review.stage, review.decided_at, review.fault = ReviewStage.PENDING, None, ""
+        review.save(update_fields=["stage", "decided_at", "fault"])
         review_decided_on_commit(dialogue_id=dialogue.pk, stage=review.stage)  # no longer rejected
         ReviewPass.objects.create(
             review=review,

@@ -100,6 +100,7 @@ def dialogue(request, dialogue_id):
             "refusal": refusal,
             "held_by_other": live and not holding,
             "reject_form": RejectForm(),
+            "rejection_final": passes.review_rejection_final(review) if holding else None,
             "pass_count": settings.REVIEW_PASSES,
             "can_manage": can(request.user, "review.manage"),
             "tables": describe_tables(item.database.schema),
@@ -190,7 +191,12 @@ def decide(request, dialogue_id):
     reason = form.data.get("reason", "") if not approve else ""
     try:
         review = passes.review_decide(
-            reviewer=request.user, dialogue=item, approve=approve, reason=reason, note=form.data.get("note", "")
+            reviewer=request.user,
+            dialogue=item,
+            approve=approve,
+            reason=reason,
+            fault=form.data.get("fault", "") if not approve else "",
+            note=form.data.get("note", ""),
         )
     except passes.ReviewError as error:
         return _review_error(request, error, dialogue_id)
@@ -198,6 +204,8 @@ def decide(request, dialogue_id):
         messages.error(request, f"Dialogue {dialogue_id} failed final validation: fix the turns listed below.")
         return redirect("review:dialogue", dialogue_id=dialogue_id)
     verdict = {"approved": "approved", "rejected": "rejected", "pending": f"sent on to pass {review.pass_number}"}
+    if review.stage == "pending" and not approve:
+        verdict["pending"] = f"sent on to pass {review.pass_number}: a second reviewer decides on the rejection"
     messages.success(request, f"Dialogue {dialogue_id} {verdict.get(review.stage, review.stage)}.")
     return redirect("review:home")
 

@@ -92,6 +92,8 @@ class BonusRow:
     reason: str
     owed: tuple[int, ...] = ()  # the ids of those dialogues, oldest first
     paid: Decimal = Decimal("0.00")  # paid in earlier payouts
+    # Paid, but no longer earning (rejected in review or dropped after the payout): (dialogue id, payout id) pairs.
+    paid_in_error: tuple[tuple[int, int], ...] = ()
 
 
 def dialogue_good_questions(*, status: str, review_stage: str | None, answered: int, after_review: bool) -> int:
@@ -114,14 +116,16 @@ class _Tally:
     owed: list[int] = field(default_factory=list)
     session_id: str = ""
     paid_rows: dict[int, Decimal] = field(default_factory=dict)  # payout row → its amount
+    paid_in_error: list[tuple[int, int]] = field(default_factory=list)
 
 
 def campaign_bonuses(campaign: Campaign) -> list[BonusRow]:
     """The campaign's bonus list: per worker and study/HIT, the ended dialogues, those with at least
     `bonus_min_questions` good questions, and what is owed: `bonus_amount` for each of those not paid yet (a dialogue
     is paid once, by the payout that recorded it, at that payout's amount). Rows owing nothing are kept, with 0
-    (the list shows who did not qualify, or was paid); the platform files leave them out. Two queries, whatever the
-    number of dialogues."""
+    (the list shows who did not qualify, or was paid); the platform files leave them out. A dialogue paid that no
+    longer earns (rejected in review, or dropped, after its payout) is listed as paid in error. Two queries, whatever
+    the number of dialogues."""
     dialogues = list(
         Dialogue.objects.filter(crowd_assignment__campaign=campaign, status__in=ENDED_STATUSES)
         .order_by("id")
@@ -135,11 +139,12 @@ def campaign_bonuses(campaign: Campaign) -> list[BonusRow]:
             "crowd_assignment__session_id",
             "bonus_paid__row_id",
             "bonus_paid__row__amount",
+            "bonus_paid__row__payout_id",
         )
     )
     answered = _answered_per_dialogue([row[0] for row in dialogues])
     per_worker: dict[tuple, _Tally] = {}
-    for dialogue_id, status, stage, platform, external_id, batch_id, session_id, paid_row, paid in dialogues:
+    for dialogue_id, status, stage, platform, external_id, batch_id, session_id, paid_row, paid, payout in dialogues:
         tally = per_worker.setdefault((platform, external_id, batch_id), _Tally())
         tally.dialogues += 1
         if paid_row is not None:
@@ -155,6 +160,10 @@ def campaign_bonuses(campaign: Campaign) -> list[BonusRow]:
             if paid_row is None:
                 tally.owed.append(dialogue_id)
                 tally.session_id = session_id  # dialogues in id order: the newest owed one's task is kept
+        elif paid_row is not None and (status == DialogueStatus.DROPPED or stage == ReviewStage.REJECTED):
+            # Paid, then rejected or dropped: not owed back by the platform, but the admin must see it. (A paid
+            # dialogue merely waiting for review again, after a reopening, is not an error yet.)
+            tally.paid_in_error.append((dialogue_id, payout))
     rows = []
     for (platform, external_id, batch_id), tally in sorted(per_worker.items()):
         amount = (campaign.bonus_amount * len(tally.owed)).quantize(Decimal("0.01"))
@@ -170,6 +179,7 @@ def campaign_bonuses(campaign: Campaign) -> list[BonusRow]:
                 reason=bonus_reason(campaign, len(tally.owed)) if amount else "",
                 owed=tuple(tally.owed) if amount else (),
                 paid=sum(tally.paid_rows.values(), Decimal("0.00")),
+                paid_in_error=tuple(tally.paid_in_error),
             )
         )
     return rows
@@ -217,6 +227,7 @@ BONUS_LIST_HEADER = [
     "amount",
     "reason",
     "paid",
+    "paid_in_error",
 ]
 # The names of MTurk's SendBonus parameters, so that each row is one call (docs/crowd.md).
 MTURK_BONUS_HEADER = ["WorkerId", "AssignmentId", "BonusAmount", "Reason", "UniqueRequestToken"]
@@ -243,7 +254,8 @@ def completions_csv(rows: list[CompletionRow]) -> str:
 
 def bonus_list_csv(rows: list[BonusRow]) -> str:
     """Every worker of the campaign with their dialogues and bonus: the platform-neutral list, for people. `amount`
-    is what is owed now (as the platform files have it), `paid` what earlier payouts paid."""
+    is what is owed now (as the platform files have it), `paid` what earlier payouts paid, `paid_in_error` the
+    dialogues among those paid that earn no bonus any more (rejected in review or dropped after their payout)."""
     return csv_text(
         [
             [
@@ -255,11 +267,17 @@ def bonus_list_csv(rows: list[BonusRow]) -> str:
                 f"{row.amount:.2f}",
                 row.reason,
                 f"{row.paid:.2f}",
+                paid_in_error_text(row.paid_in_error),
             ]
             for row in rows
         ],
         BONUS_LIST_HEADER,
     )
+
+
+def paid_in_error_text(pairs) -> str:
+    """Dialogues paid in error as a person reads them: "dialogue 12 (payout 3); dialogue 15 (payout 3)"."""
+    return "; ".join(f"dialogue {dialogue_id} (payout {payout_id})" for dialogue_id, payout_id in pairs)
 
 
 def prolific_bonus_csv(rows: list[BonusRow]) -> str:

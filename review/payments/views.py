@@ -42,6 +42,7 @@ def payment_home(request):
     rows = [(campaign, batches.get(campaign.pk, [])) for campaign in campaigns]
     chosen = next((campaign for campaign in campaigns if str(campaign.pk) == request.GET.get("campaign")), None)
     payouts = BonusPayout.objects.select_related("campaign", "paid_by").annotate(workers=Count("rows"))
+    bonuses = payments.campaign_bonuses(chosen) if chosen else []
     return render(
         request,
         "review/payments.html",
@@ -49,17 +50,23 @@ def payment_home(request):
             "rows": rows,
             "files": FILES,
             "chosen": chosen,
-            "owed": _owed_files(chosen) if chosen else [],
+            "owed": _owed_files(chosen, bonuses) if chosen else [],
+            # Bonuses paid for dialogues that no longer earn one: listed for the admin to settle with the worker.
+            "paid_in_error": [
+                {"row": row, "dialogue": dialogue_id, "payout": payout_id}
+                for row in bonuses
+                for dialogue_id, payout_id in row.paid_in_error
+            ],
             "payouts": payouts,
         },
     )
 
 
-def _owed_files(campaign: Campaign) -> list[dict]:
+def _owed_files(campaign: Campaign, bonuses: list[payments.BonusRow]) -> list[dict]:
     """The campaign's bonus files that hold something owed, one per platform and study or HIT (the unit a platform
     pays in: Prolific's bulk bonus is per study), each with its rows' digest for the download and the form."""
     by_batch: dict[tuple[str, str], list] = {}
-    for row in payments.campaign_bonuses(campaign):
+    for row in bonuses:
         if row.amount:
             by_batch.setdefault((row.platform, row.batch_id), []).append(row)
     return [

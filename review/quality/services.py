@@ -32,7 +32,7 @@ from annotation.services import person_set_blocked
 from annotation.tokens import utterance_toks
 from dialogs.log import TURN_KINDS, DialogueRecord, answered_questions, dialogue_turns
 from dialogs.models import ENDED_STATUSES, Dialogue, DialogueStatus, EventKind, score_drops
-from review.models import DialogueQuality, DialogueReview, ReviewStage, WorkerQuality
+from review.models import DialogueQuality, DialogueReview, RejectFault, ReviewStage, WorkerQuality
 from review.records import dialogue_records
 
 logger = logging.getLogger(__name__)
@@ -163,11 +163,12 @@ def dialogues_fold(*, dialogue_ids: Iterable[int], scores: dict[int, int] | None
     workers = dict(selection.values_list("id", "worker_id"))
     if not workers:
         return set()
-    decided = dict(
-        DialogueReview.objects.filter(
+    decided = {
+        dialogue_id: (stage, fault)
+        for dialogue_id, stage, fault in DialogueReview.objects.filter(
             dialogue_id__in=list(workers), stage__in=[ReviewStage.APPROVED, ReviewStage.REJECTED]
-        ).values_list("dialogue_id", "stage")
-    )
+        ).values_list("dialogue_id", "stage", "fault")
+    }
     rows = []
     for record in dialogue_records(selection):
         score = (scores or {}).get(record.id, record.score)
@@ -177,7 +178,10 @@ def dialogues_fold(*, dialogue_ids: Iterable[int], scores: dict[int, int] | None
                 worker_id=workers[record.id],
                 score=score,
                 reviewed=record.id in decided,
-                rejected=decided.get(record.id) == ReviewStage.REJECTED,
+                # Only a rejection that names the worker's questions counts against the worker (docs/review.md).
+                rejected=record.id in decided
+                and decided[record.id][0] == ReviewStage.REJECTED
+                and RejectFault.counts_against(decided[record.id][1], "worker"),
                 **dialogue_signals(record),
             )
         )

@@ -62,7 +62,12 @@ def corrected_then_rejected(dialogue: Dialogue, first, second) -> None:
         reason="same rows, plainer",
     )
     passes.review_decide(
-        reviewer=second, dialogue=dialogue, approve=False, reason="other", note="The goal was about dorms."
+        reviewer=second,
+        dialogue=dialogue,
+        approve=False,
+        reason="other",
+        fault="expert",
+        note="The goal was about dorms.",
     )
 
 

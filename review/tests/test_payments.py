@@ -168,6 +168,7 @@ def test_the_bonus_list_has_every_worker_with_their_dialogues(campaign, collecte
         "amount": "0.50",
         "reason": "Thank you for your related questions!",
         "paid": "0.00",
+        "paid_in_error": "",
     }
     assert {row["external_id"] for row in rows} == {_hex(1), _hex(2), _hex(3), f"A{4:013d}"}
 
@@ -312,10 +313,27 @@ def test_a_dialogue_approved_after_a_payout_is_paid_in_the_next_one_only(client,
     assert sorted(BonusPaidDialogue.objects.values_list("dialogue_id", flat=True)) == sorted(
         [collected["good"].pk, collected["sam_dialogue"].pk]
     )
-    # Rejected after it was paid: nothing is owed back, and nothing more is owed.
+    # Rejected after it was paid: nothing is owed back, and nothing more is owed; the page and the list say that the
+    # bonus was paid in error, naming the dialogue and the payout that paid it.
+    assert (
+        "No bonus was paid in error."
+        in client.get(reverse("review:payments"), {"campaign": campaign.pk}).content.decode()
+    )
     collected["good"].review.stage = ReviewStage.REJECTED
     collected["good"].review.save(update_fields=["stage"])
     assert owed_files(client, campaign) == {}
+    paid = BonusPaidDialogue.objects.get(dialogue=collected["good"]).row.payout_id
+    page = client.get(reverse("review:payments"), {"campaign": campaign.pk})
+    assert [(item["dialogue"], item["payout"]) for item in page.context["paid_in_error"]] == [
+        (collected["good"].pk, paid)
+    ]
+    assert f"Dialogue {collected['good'].pk}" in page.content.decode()
+    listed = csv.DictReader(
+        io.StringIO(client.get(reverse("review:payment_file", args=[campaign.pk, "bonuses"])).content.decode())
+    )
+    paula = next(row for row in listed if row["external_id"] == _hex(1))
+    assert (paula["amount"], paula["paid"]) == ("0.00", "0.50")
+    assert paula["paid_in_error"] == f"dialogue {collected['good'].pk} (payout {paid})"
 
 
 def test_a_double_submit_records_one_payout(client, ada, campaign, collected):

@@ -19,6 +19,7 @@ from dialogs.models import Dialogue, DialogueStatus, EventKind
 from dialogs.room import dialogue_abandon_if_gone, dialogue_presence
 from review.models import DialogueQuality, WorkerQuality
 from review.passes import services as passes
+from review.passes.agreement import review_agreement
 from review.quality.services import dialogues_fold, near_duplicates, quality_score, rule_crossed, worker_quality_refresh
 
 pytestmark = pytest.mark.django_db
@@ -96,7 +97,8 @@ def test_a_dialogue_is_folded_into_its_workers_signals_when_it_ends(
 
     row = DialogueQuality.objects.get(dialogue=dialogue)
     assert row.held and row.end_status == DialogueStatus.COMPLETED and not row.worker_left
-    assert (row.questions, row.answered, row.dropped_turns, row.off_task_turns) == (5, 4, 1, 1)
+    # Answered with SQL: three; the weather question, answered with REJECT, is asked but not answered.
+    assert (row.questions, row.answered, row.dropped_turns, row.off_task_turns) == (5, 3, 1, 1)
     assert row.near_duplicates == 1
     assert (row.recommended, row.followed) == (2, 1)
     assert row.first_question_seconds is not None and row.first_question_seconds >= 0
@@ -278,21 +280,35 @@ def test_dropped_turns_in_dialogues_collected_in_the_room_block_once_there_are_e
     assert record.rule == "drop_rate" and record.evidence == ended
 
 
-def test_a_rejection_in_review_counts_as_soon_as_it_is_decided(
+def test_a_rejection_counts_against_the_party_it_names_as_soon_as_it_is_decided(
     open_room, alice, rita, settings, django_capture_on_commit_callbacks
 ):
     settings.QUALITY_RULE_MIN_DIALOGUES = 1
-    room = open_room("dorm_demo")
-    room.answer(room.ask("How many students are there?"), "SELECT count(*) FROM student")
-    dialogue = room.end(score=4, approve=False)
-    passes.review_sync()
-    passes.review_claim(reviewer=rita, dialogue=dialogue)
-    with django_capture_on_commit_callbacks(execute=True):
-        passes.review_decide(reviewer=rita, dialogue=dialogue, approve=False, reason="repetitive")
-    alice.refresh_from_db()
+    settings.REVIEW_PASSES = 1  # one pass: its rejection is final at once
+    settings.QUALITY_BLOCK_REJECTED_RATE = 0.4
+
+    def rejected_for(fault: str):
+        room = open_room("dorm_demo")
+        room.answer(room.ask("How many students are there?"), "SELECT count(*) FROM student")
+        dialogue = room.end(score=4, approve=False)
+        passes.review_sync()
+        passes.review_claim(reviewer=rita, dialogue=dialogue)
+        with django_capture_on_commit_callbacks(execute=True):
+            passes.review_decide(reviewer=rita, dialogue=dialogue, approve=False, reason="unfixable_sql", fault=fault)
+        alice.refresh_from_db()
+        return dialogue
+
+    # The expert's SQL failed: the worker's record does not count it; the expert's figures do.
+    rejected_for("expert")
+    assert not alice.blocked and WorkerQuality.objects.get(worker=alice).rejected == 0
+    assert WorkerQuality.objects.get(worker=alice).reviewed == 1
+    assert [row["rejected"] for row in review_agreement()["experts"]] == [1]
+    # The worker's questions failed: it counts against the worker (here, at once a block), not the expert.
+    theirs = rejected_for("worker")
     record = BlockRecord.objects.get(person=alice)
-    assert alice.blocked and record.rule == "rejected_rate" and record.evidence == [dialogue.pk]
+    assert alice.blocked and record.rule == "rejected_rate" and record.evidence == [theirs.pk]
     assert WorkerQuality.objects.get(worker=alice).rejected == 1
+    assert [row["rejected"] for row in review_agreement()["experts"]] == [1]
 
 
 def test_an_unblock_keeps_the_history_and_gives_the_worker_a_fresh_start(history, alice, ada):

@@ -17,7 +17,9 @@ from review.models import DialogueReview, ReviewStage
 from review.passes import queues
 from review.passes import services as passes
 from review.passes.agreement import cohen_kappa, review_agreement
+from review.passes.screen import review_screen
 from review.passes.services import ReviewError
+from review.quality.services import worker_quality_refresh
 from review.records import dialogue_record_of
 from review.signals import review_decided
 from review.tests.conftest import reviewer
@@ -249,24 +251,88 @@ def test_final_validation_sends_an_unencodable_query_to_failed_validation_until_
     assert review.stage == ReviewStage.APPROVED and review.problems == []
 
 
-def test_a_rejection_needs_a_reason_and_an_admin_can_reopen(finished, rita, ada):
+def test_a_rejection_needs_a_reason_and_a_party_and_an_admin_can_reopen(finished, rita, ada, settings):
+    settings.REVIEW_PASSES = 1  # one pass: its rejection is final
     passes.review_sync()
     passes.review_claim(reviewer=rita, dialogue=finished)
     with pytest.raises(ReviewError):
-        passes.review_decide(reviewer=rita, dialogue=finished, approve=False, reason="other")
-    review = passes.review_decide(reviewer=rita, dialogue=finished, approve=False, reason="repetitive")
+        passes.review_decide(reviewer=rita, dialogue=finished, approve=False, reason="other", fault="worker")
+    with pytest.raises(ReviewError) as refused:
+        passes.review_decide(reviewer=rita, dialogue=finished, approve=False, reason="repetitive")
+    assert "whose work failed" in refused.value.message.lower()
+    review = passes.review_decide(reviewer=rita, dialogue=finished, approve=False, reason="repetitive", fault="worker")
     assert review.stage == ReviewStage.REJECTED and queue_of(finished) == "rejected"
+    assert review.fault == "worker" and review.passes.get().fault == "worker"
     with pytest.raises(ReviewError):
         passes.review_reopen(admin=rita, dialogue=finished)
     passes.review_reopen(admin=ada, dialogue=finished)
     assert queue_of(finished) == "pass1"
+    finished.review.refresh_from_db()
+    assert finished.review.fault == ""  # reopened: nobody's failure any more
     figures = review_agreement()
-    assert figures["rejections"]["rejected"] == 1
+    assert figures["rejections"]["rejected"] == 0  # no longer rejected
+
+
+def test_a_pass_one_rejection_goes_to_a_second_reviewer_before_it_counts(finished, rita, settings):
+    """With two passes, Rita's rejection in pass 1 is not the last word: the dialogue waits for pass 2, where Sid
+    sees her rejection and decides. His rejection makes it final; nothing counts against anyone before."""
+    settings.QUALITY_RULE_MIN_DIALOGUES = 1
+    assert settings.REVIEW_PASSES == 2
+    sid = reviewer("sid")
+    passes.review_sync()
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    review = passes.review_decide(reviewer=rita, dialogue=finished, approve=False, reason="repetitive", fault="both")
+    assert (review.stage, review.pass_number, review.fault) == (ReviewStage.PENDING, 2, "")
+    assert queue_of(finished) == "pass2"
+    assert review_agreement()["rejections"]["rejected"] == 0  # proposed, not decided
+    screen = review_screen(finished)
+    assert screen["proposed_rejection"].reviewer == rita and screen["proposed_rejection"].fault == "both"
+    # Rita may not confirm her own rejection: pass 2 needs another reviewer.
+    with pytest.raises(ReviewError):
+        passes.review_claim(reviewer=rita, dialogue=finished)
+    passes.review_claim(reviewer=sid, dialogue=finished)
+    review = passes.review_decide(reviewer=sid, dialogue=finished, approve=False, reason="repetitive", fault="worker")
+    assert (review.stage, review.fault) == (ReviewStage.REJECTED, "worker")
+    assert queue_of(finished) == "rejected" and review_agreement()["rejections"]["rejected"] == 1
+
+
+def test_the_review_screen_shows_what_the_expert_knew_and_the_workers_record(client, finished, rita):
+    """The expert's score and comment, how the dialogue ended and in what time, and Alice's quality summary."""
+    passes.review_sync()
+    client.force_login(rita)
+    page = client.get(reverse("review:dialogue", args=[finished.pk]))
+    assert "No quality record yet" in page.content.decode()  # before the end's refresh has run
+    worker_quality_refresh(worker_id=finished.worker_id)
+    page = client.get(reverse("review:dialogue", args=[finished.pk]))
+    outcome = page.context["outcome"]
+    assert (outcome["status"], outcome["ended_by"], outcome["score"], outcome["comment"]) == (
+        "Completed",
+        "the worker",
+        5,
+        "fine",
+    )
+    assert outcome["took"].endswith(" s, from pairing to the end")
+    html = page.content.decode()
+    assert 'data-testid="outcome"' in html and "5 of 5" in html and "fine" in html
+    assert page.context["worker_quality"].dialogues == 1 and "Rejected for their questions" in html
+
+
+def test_a_second_reviewer_overrules_a_pass_one_rejection_by_approving(finished, rita):
+    sid = reviewer("sid")
+    passes.review_sync()
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    passes.review_decide(reviewer=rita, dialogue=finished, approve=False, reason="goal_ignored", fault="expert")
+    passes.review_claim(reviewer=sid, dialogue=finished)
+    review = passes.review_decide(reviewer=sid, dialogue=finished, approve=True)
+    assert review.stage == ReviewStage.APPROVED and queue_of(finished) == "approved"
+    assert review_screen(finished)["proposed_rejection"] is None
+    assert review_agreement()["rejections"]["rejected"] == 0
 
 
 def test_review_decided_is_told_once_a_decision_commits_never_before(
-    finished, rita, ada, django_capture_on_commit_callbacks
+    finished, rita, ada, settings, django_capture_on_commit_callbacks
 ):
+    settings.REVIEW_PASSES = 1  # the rejection is final at once
     told = []
 
     def listener(sender, *, dialogue_id, stage, **kwargs):
@@ -277,7 +343,7 @@ def test_review_decided_is_told_once_a_decision_commits_never_before(
         passes.review_sync()
         passes.review_claim(reviewer=rita, dialogue=finished)
         with django_capture_on_commit_callbacks(execute=True):
-            passes.review_decide(reviewer=rita, dialogue=finished, approve=False, reason="repetitive")
+            passes.review_decide(reviewer=rita, dialogue=finished, approve=False, reason="repetitive", fault="worker")
             assert told == []  # still inside the decision's transaction
         with django_capture_on_commit_callbacks(execute=True):
             passes.review_reopen(admin=ada, dialogue=finished)

@@ -582,7 +582,7 @@ function drawSummary() {
   const facts = $("summary-facts");
   const rows = [
     ["Status", state?.status ?? endInfo?.status ?? "ended"],
-    ["Questions answered", state ? `${state.answered_questions} (minimum ${state.min_questions})` : "–"],
+    ["Questions answered with SQL", state ? `${state.answered_questions} (minimum ${state.min_questions})` : "–"],
     ["Your score", state?.score ?? "–"],
   ];
   facts.replaceChildren(...rows.map(([k, v]) => {

@@ -68,10 +68,10 @@ function updateEnd() {
   const remaining = Math.max(0, state.min_questions - state.answered_questions);
   button.disabled = !state.can_end;
   hint.textContent = state.can_end
-    ? `${state.answered_questions} questions answered. You can end now — or keep going: more than 4 good related `
-      + "questions earn a bonus."
-    : `Ask ${remaining} more question${remaining === 1 ? "" : "s"} before you can end `
-      + `(${state.answered_questions} of ${state.min_questions} answered).`;
+    ? `${state.answered_questions} questions answered with data. You can end now — or keep going: more than 4 good `
+      + "related questions earn a bonus."
+    : `Ask ${remaining} more question${remaining === 1 ? "" : "s"} about the data before you can end `
+      + `(${state.answered_questions} of ${state.min_questions} answered with a table; other messages do not count).`;
 }
 
 let endedBySupervisor = false;  // kept: the state that follows the end event does not say who ended it

@@ -85,3 +85,7 @@ def test_statistics_page_shows_the_figures(new_page, imported):
         )
     pdf = page.request.get(page.locator("text=PDF").first.get_attribute("href"))
     assert pdf.ok and pdf.body().startswith(b"%PDF")
+    # The SVG link of the page as first loaded (no selection in its address) saves the figure too.
+    svg = page.request.get(page.locator("figcaption a", has_text="SVG").first.get_attribute("href"))
+    assert svg.ok and svg.headers["content-type"] == "image/svg+xml" and b"<svg" in svg.body()
+    assert "attachment" in svg.headers["content-disposition"]

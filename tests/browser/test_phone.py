@@ -112,3 +112,20 @@ def test_the_supervisors_view_of_a_room_fits_a_phone(new_page, people):
     assert page_overflow(ada) == 0
     for selector in ("#id_reason", "button:has-text('Do it')", "[data-testid=worker-presence]"):
         assert within_screen(ada, selector), selector
+
+
+def test_a_reviewer_on_a_phone_reads_the_dialogue_and_can_decide(new_page, platform):
+    """The review screen at 390 pixels: the schema panel goes above the turns instead of squeezing them, and what the
+    expert knew, the turns and the decision (with whose work failed) stay on the screen."""
+    from tests.browser.test_review import collect
+
+    first, _ = collect(platform, labels=("PH1", "PH2"))
+    rita = new_page("rita", **PHONE)
+    rita.goto(f"/review/dialogues/{first}/")
+    rita.click("[data-testid=claim]")
+    rita.wait_for_selector("[data-testid=holding]")
+    assert page_overflow(rita) == 0
+    for selector in ("[data-testid=outcome]", "[data-testid=turn-0]", "[data-testid=reject-form] select[name=fault]"):
+        rita.locator(selector).scroll_into_view_if_needed()
+        assert within_screen(rita, selector), selector
+    assert rita.locator("[data-testid=turn-0]").bounding_box()["width"] > 300

@@ -94,6 +94,13 @@ def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_correctio
     assert int(rita.inner_text("[data-testid=queue-pass1] strong")) >= 2
     claim(rita, first)
 
+    # What the expert knew, and the worker's record, beside the turns (CoSQL's review screen shows the rating and
+    # the comments).
+    expect(rita.get_by_test_id("outcome-end")).to_contain_text("Completed, by the worker")
+    expect(rita.get_by_test_id("outcome-score")).to_have_text("5 of 5")
+    expect(rita.get_by_test_id("outcome-time")).to_contain_text(" s, from pairing to the end")
+    expect(rita.get_by_test_id("worker-quality")).to_contain_text("Rejected for their questions")
+
     # The goal's SQL is shown pretty-printed (one clause per line) in the SQL editor, read-only.
     goal = rita.locator("[data-testid=goal-sql] .cm-content")
     expect(goal).to_have_attribute("aria-label", "Goal SQL")
@@ -172,10 +179,27 @@ def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_correctio
     ravi.wait_for_url(re.compile(r".*/review/$"))
     assert "approved" in ravi.inner_text(".messages")
 
-    # Rita rejects the second one with a reason.
+    # Rita rejects the second one with a reason and whose work failed (required: the browser asks for it first).
+    expect(rita.get_by_test_id("reject-goes-on")).to_contain_text("goes to a second reviewer (pass 2)")
     rita.select_option("[data-testid=reject-form] select[name=reason]", "repetitive")
     rita.click("[data-testid=reject]")
+    expect(rita.locator("[data-testid=reject-form] select[name=fault]:invalid")).to_have_count(1)
+    rita.select_option("[data-testid=reject-form] select[name=fault]", "worker")
+    rita.click("[data-testid=reject]")
     rita.wait_for_url(re.compile(r".*/review/$"))
+    assert "a second reviewer decides on the rejection" in rita.inner_text(".messages")
+    # One reviewer does not decide: Ravi, in pass 2, sees her rejection and confirms it.
+    claim(ravi, second)
+    proposal = ravi.get_by_test_id("proposed-rejection")
+    expect(proposal).to_contain_text("Pass 1 rejected this dialogue")
+    expect(proposal).to_contain_text("the worker's questions")
+    expect(ravi.get_by_test_id("reject-goes-on")).to_have_count(0)
+    ravi.select_option("[data-testid=reject-form] select[name=reason]", "repetitive")
+    ravi.select_option("[data-testid=reject-form] select[name=fault]", "both")
+    ravi.click("[data-testid=reject]")
+    ravi.wait_for_url(re.compile(r".*/review/$"))
+    rita.goto(f"/review/dialogues/{second}/")
+    expect(rita.get_by_test_id("rejection-fault")).to_have_text("Whose work failed: both.")
     rita.goto("/review/?queue=rejected")
     assert rita.locator(f"[data-testid=open-{second}]").count() == 1
     rita.locator("[data-testid=agreement-kappa]").wait_for()

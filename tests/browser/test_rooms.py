@@ -345,6 +345,14 @@ def test_end_waits_for_three_answered_questions(new_page, people):
     expect(warning).to_contain_text("Please ask about the data in the tables.")
     expect(hint).to_contain_text("Ask 2 more questions")
 
+    # Nor does an off-topic question the expert answers with REJECT: only questions answered with SQL count.
+    ask(worker, expert, "Do you like football?")
+    label(expert, "NOT_RELATED")
+    respond(expert, "Sorry, I can only answer questions about these tables.", "REJECT")
+    expect(worker.locator(".bubble.response")).to_have_count(2)
+    expect(hint).to_contain_text("Ask 2 more questions about the data")
+    expect(hint).to_contain_text("1 of 3 answered with a table")
+
     answer_with_sql(worker, expert, "Show me three of them.", f"SELECT * FROM {table} LIMIT 3", "Here are three.")
     expect(hint).to_contain_text("Ask 1 more question ")
     expect(end).to_be_disabled()
