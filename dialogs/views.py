@@ -28,7 +28,7 @@ from dialogs.crowd.services import crowd_assignment_current, crowd_return_config
 from dialogs.errors import DialogueError
 from dialogs.forms import SoloStartForm
 from dialogs.models import Dialogue, DialogueMode
-from dialogs.room import dialogue_post, dialogue_side
+from dialogs.room import dialogue_post, dialogue_side, text_limits
 from dialogs.solo import solo_create, solo_turn_add
 from dialogs.tutorial import QUIZ
 
@@ -86,6 +86,7 @@ def worker_room(request, dialogue):
             "tables": describe_tables(dialogue.database.schema),
             "follow_up_kinds": FOLLOW_UP_KINDS,
             "crowd_return": crowd_return_config(dialogue.crowd_assignment),
+            "text_limits": text_limits(),
         },
     )
 
@@ -103,6 +104,7 @@ def expert_room(request, dialogue):
             "schema_json": dialogue.database.schema,
             "labels_json": label_vocabulary(),
             "acts_json": {"rules": ACT_RULES, "guide": RESPONSE_GUIDE, "ambiguity_types": AMBIGUITY_TYPES},
+            "text_limits": text_limits(),
         },
     )
 
