@@ -33,9 +33,12 @@ def test_typing_into_any_field_of_the_expert_room_changes_no_label(new_page, peo
     expert.locator("#run-sql").click()
     expect(expert.locator(".run")).to_have_count(1)
 
+    labels = expert.locator("#user-acts input:checked, #system-acts input:checked")
+
     def type_into(selector: str):
         expert.locator(selector).click()
         expert.keyboard.type(ACT_KEYS)
+        expect(labels).to_have_count(0)  # after each field: a second field would untick what the first ticked
 
     # The read-only viewers (the goal's SQL, a run's SQL: clicked to select and copy), the editor, the text boxes.
     type_into("[data-testid=goal-sql] .cm-content")
@@ -48,7 +51,7 @@ def test_typing_into_any_field_of_the_expert_room_changes_no_label(new_page, peo
     type_into("#terminate-reason")
     expert.keyboard.press("Escape")
     expect(expert.locator("#terminate-dialog")).to_be_hidden()
-    expect(expert.locator("#user-acts input:checked, #system-acts input:checked")).to_have_count(0)
+    expect(labels).to_have_count(0)
 
     # Out of every text (a click on the question's title), scrolled down to the response: the key labels, and says
     # so where the expert is looking. Only INFORM_SQL is saved: nothing typed above ticked anything on the way.
