@@ -265,6 +265,8 @@ def solo(request, dialogue_id):
                 "validate_url": reverse("annotation:sql_validate", args=[dialogue.database.db_id]),
                 "run_url": reverse("annotation:sql_run", args=[dialogue.database.db_id]),
                 "over": dialogue.is_over,
+                "dialogue": dialogue.pk,
+                "text_limits": text_limits(),
                 "turns": [
                     {
                         "seq": turn.seq,

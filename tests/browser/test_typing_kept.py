@@ -230,3 +230,33 @@ def test_a_very_long_word_does_not_widen_either_room(new_page, people):
         expect(page.locator("#chat-log .bubble").first).to_be_visible()
         assert page_overflow(page) == 0, f"{name} at phone width"
         page.screenshot(path=f"/tmp/wozsql_long_word_{name}_phone.png", full_page=True)
+
+
+def test_a_solo_question_and_its_sql_survive_a_reload_and_a_long_one_is_refused(new_page, people):
+    people("sara", "sven")
+    expert = new_page("sven")
+    expert.goto("/solo/")
+    expert.get_by_label("Database").select_option("dorm_demo")
+    expert.get_by_role("button", name="Start").click()
+    expect(expert.get_by_test_id("solo-progress")).to_have_text("0 of 3 questions")
+    sql = "SELECT count(*) FROM student"
+    expert.fill("#question", "How many students")
+    expert.fill("#sql-input", sql)
+    expert.reload()
+    expect(expert.locator("#question")).to_have_value("How many students")
+    expect(expert.locator("#sql-input")).to_have_text(sql)
+
+    too_long = " ".join(["word"] * 400) + "??"  # 2,001 characters
+    expert.fill("#question", too_long)
+    expect(expert.get_by_test_id("question-count")).to_have_text("2,001 / 2,000 characters: 1 too many")
+    expert.get_by_role("button", name="Add to the sequence").click()
+    expect(expert.get_by_test_id("add-error")).to_contain_text("The question is 2,001 characters long")
+    expect(expert.locator("#question")).to_have_value(too_long)
+    expect(expert.get_by_test_id("solo-progress")).to_have_text("0 of 3 questions")
+
+    expert.fill("#question", "How many students are there?")
+    expert.get_by_role("button", name="Add to the sequence").click()
+    expect(expert.get_by_test_id("solo-progress")).to_have_text("1 of 3 questions")
+    expect(expert.locator("#question")).to_have_value("")
+    expect(expert.locator("#sql-input .cm-placeholder")).to_be_visible()  # the editor is empty again
+    assert expert.evaluate(UNSENT_KEYS) == []
