@@ -188,6 +188,7 @@ def test_a_text_over_its_limit_is_refused_with_its_reason_never_cut(new_page, pe
     expect(error).to_contain_text("Your question is 2,001 characters long: 2,000 at most")
     expect(worker.locator("#message")).to_have_value(too_long)
     expect(worker.locator("#pending .bubble")).to_have_count(0)
+    worker.locator("section.chat").screenshot(path="/tmp/wozsql_limit_worker.png")  # to look at
     # One character shorter, it fits: the reason goes, and the question arrives whole.
     worker.press("#message", "Backspace")
     expect(error).to_be_hidden()
