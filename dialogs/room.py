@@ -126,6 +126,23 @@ def dialogue_record(
     return event, True
 
 
+# The longest note an expert may give when ending a dialogue or dropping a turn, and the longest score comment.
+NOTE_MAX_CHARS = 500
+COMMENT_MAX_CHARS = 2000
+
+
+def text_limits() -> dict:
+    """The longest text, in characters, of each text a participant types into a room, by message field: what the
+    room pages are handed (to count and refuse before sending) and what the handlers below refuse beyond."""
+    return {
+        "text": settings.UTTERANCE_MAX_CHARS,
+        "reason": NOTE_MAX_CHARS,
+        "warning": NOTE_MAX_CHARS,
+        "comment": COMMENT_MAX_CHARS,
+        "sql": settings.SANDBOX_MAX_SQL_LENGTH,
+    }
+
+
 def _text(message: dict, field: str, *, limit: int, required: bool = True) -> str:
     """A text field of a message, checked by the one rule for texts that enter a log (`log.text_checked`)."""
     try:
@@ -344,7 +361,7 @@ def _post_end(post: _Post):
 
 
 def _post_terminate(post: _Post):
-    reason = post.text("reason", limit=500, required=False) or "Ended by the expert."
+    reason = post.text("reason", limit=NOTE_MAX_CHARS, required=False) or "Ended by the expert."
     return _end(post.dialogue, post.person, post.side, DialogueStatus.TERMINATED, post.client_id, reason)
 
 
@@ -515,7 +532,7 @@ def _post_turn_labels(post: _Post):
 
 def _post_drop(post: _Post):
     turn = post.turn()
-    warning = post.text("warning", limit=500, required=False) or (
+    warning = post.text("warning", limit=NOTE_MAX_CHARS, required=False) or (
         "This question did not follow the instructions and will not count. Please ask questions about the data."
     )
     return [post.record(EventKind.DROP, log.drop_payload(turn.seq, warning))]
@@ -621,7 +638,7 @@ def _score(dialogue: Dialogue, person: User, message: dict, client_id: str):
     score = message.get("score")
     if not isinstance(score, int) or isinstance(score, bool) or not 1 <= score <= 5:
         raise DialogueError("invalid", "'score' must be a whole number from 1 to 5.")
-    comment = _text(message, "comment", limit=2000, required=False)
+    comment = _text(message, "comment", limit=COMMENT_MAX_CHARS, required=False)
     with transaction.atomic():
         locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
         locked.score, locked.score_comment = score, comment

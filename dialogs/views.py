@@ -28,7 +28,13 @@ from dialogs.crowd.services import crowd_assignment_current, crowd_return_config
 from dialogs.errors import DialogueError
 from dialogs.forms import SoloStartForm, SuperviseForm
 from dialogs.models import Dialogue, DialogueMode
-from dialogs.room import dialogue_post, dialogue_side, dialogue_supervise_end, dialogue_supervise_requeue
+from dialogs.room import (
+    dialogue_post,
+    dialogue_side,
+    dialogue_supervise_end,
+    dialogue_supervise_requeue,
+    text_limits,
+)
 from dialogs.solo import solo_create, solo_turn_add
 from dialogs.tutorial import QUIZ
 
@@ -93,6 +99,7 @@ def worker_room(request, dialogue):
             "tables": describe_tables(dialogue.database.schema),
             "follow_up_kinds": FOLLOW_UP_KINDS,
             "crowd_return": crowd_return_config(dialogue.crowd_assignment),
+            "text_limits": text_limits(),
         },
     )
 
@@ -110,6 +117,7 @@ def expert_room(request, dialogue):
             "schema_json": dialogue.database.schema,
             "labels_json": label_vocabulary(),
             "acts_json": {"rules": ACT_RULES, "guide": RESPONSE_GUIDE, "ambiguity_types": AMBIGUITY_TYPES},
+            "text_limits": text_limits(),
         },
     )
 
@@ -273,6 +281,8 @@ def solo(request, dialogue_id):
                 "validate_url": reverse("annotation:sql_validate", args=[dialogue.database.db_id]),
                 "run_url": reverse("annotation:sql_run", args=[dialogue.database.db_id]),
                 "over": dialogue.is_over,
+                "dialogue": dialogue.pk,
+                "text_limits": text_limits(),
                 "turns": [
                     {
                         "seq": turn.seq,

@@ -292,3 +292,35 @@ def test_an_expert_sees_the_longest_waits_and_how_many_wait(goals):
     status = lobby_status(expert_named("e"))
     assert status["waiting_workers"] == QUEUE_SHOWN + 5
     assert [entry["username"] for entry in status["queue"]] == [w.username for w in workers[:QUEUE_SHOWN]]
+
+
+def test_every_typed_text_over_its_limit_is_refused_whole_never_cut(goals, settings):
+    """The limits handed to the room pages (room.text_limits) are the ones the room refuses beyond: a text at its
+    limit is stored whole, one character more is refused with the reason, and nothing is stored cut."""
+    settings.UTTERANCE_MAX_CHARS = 60
+    limits = room.text_limits()
+    assert limits["text"] == 60
+    alice, erin = worker_named("a"), expert_named("e")
+    goal = Goal.objects.filter(database__db_id="dorm_demo").first()
+    dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
+
+    def refused(person, field, **message):
+        with pytest.raises(DialogueError) as caught:
+            _post(dialogue, person, **message, **{field: "x" * (limits[field] + 1)})
+        assert caught.value.code == "too_long"
+        assert f"longer than {limits[field]} characters" in caught.value.message
+
+    refused(alice, "text", type="utterance", id="u-long")
+    # Counted in characters as the pages count them (code points), after trimming.
+    ((utterance, _),) = _post(dialogue, alice, type="utterance", id="u", text=" " + "é" * 59 + "😀 ")
+    assert utterance.payload["text"] == "é" * 59 + "😀"
+    turn = utterance.seq
+    _post(dialogue, erin, type="user_acts", id="a", turn=turn, acts=["AMBIGUOUS"])
+    refused(erin, "text", type="response", id="r-long", turn=turn, acts=["CLARIFY"])
+    refused(erin, "warning", type="drop", id="d-long", turn=turn)
+    refused(erin, "reason", type="terminate", id="t-long")
+    ((response, _),) = _post(dialogue, erin, type="response", id="r", turn=turn, text="y" * 60, acts=["CLARIFY"])
+    assert response.payload["text"] == "y" * 60
+    _post(dialogue, erin, type="terminate", id="t", reason="z" * limits["reason"])
+    refused(erin, "comment", type="score", id="s-long", score=4)
+    assert not Event.objects.filter(dialogue=dialogue, client_id__endswith="-long").exists()

@@ -6,6 +6,7 @@ import { ChatLog, ENDED_STATUSES, resultTable, rowSummary, PresenceBadge } from 
 import { drawSpanWords, spanAfterPress, spanSummary } from "./span_picker.js";
 import { createSqlEditor, labelRunButton, showSqlReadOnly } from "./sql_codemirror.js";
 import { TablePager } from "./table_view.js";
+import { KeptText, LimitedField } from "./typed_text.js";
 import { WsClient } from "./wsclient.js";
 
 const root = document.getElementById("room");
@@ -15,6 +16,9 @@ const schema = JSON.parse($("schema-data").textContent);
 const LABELS = JSON.parse($("labels-data").textContent);
 const ACTS = JSON.parse($("acts-data").textContent);  // the act rules and response guide of annotation/acts.py
 const AMBIGUITY_TYPES = ACTS.ambiguity_types;  // sub-types of AMBIGUOUS and CANNOT_ANSWER, per act
+const LIMITS = JSON.parse($("text-limits").textContent);  // dialogs.room.text_limits: the server refuses beyond them
+// What the expert typed or ticked for a turn and has not sent (SQL, response, system acts): kept in this tab.
+const kept = new KeptText(dialogueId, "expert");
 
 // The first act rule that these system acts break for these user acts (the server checks the same rules).
 function actRuleBroken(userActs, systemActs) {
@@ -101,6 +105,7 @@ const sqlEditor = createSqlEditor($("sql-editor"), {
   onChange: (text) => {
     if (switchingTurn) return;
     draftOf(shownTurn).sql = text;
+    keepDraft(shownTurn);
     $("start-from-last").hidden = !previousSharedSql(shownTurn) || Boolean(text.trim());
     client.typing();
   },
@@ -114,6 +119,8 @@ for (const goal of document.querySelectorAll("[data-sql-display]")) showSqlReadO
 const turns = new Map();  // utterance seq -> {seq, text, userActs, runs, sharedRun, responded, dropped}
 const looseRuns = [];     // runs sent without a turn (before the first question)
 const drafts = new Map(); // turn seq (or "none") -> what the expert typed/ticked for it, kept across turn switches
+// Back from before a reload or Back: what was typed for each turn and not sent.
+for (const [key, fields] of Object.entries(kept.all())) drafts.set(key === "none" ? key : Number(key), { ...fields });
 // Labels and shares sent but not yet back as events. The server handles one socket's messages in order, so a
 // response sent after them is checked after them: the expert need not wait for the echo before responding.
 const inFlight = new Map();  // client id -> {type, turn}
@@ -147,6 +154,12 @@ function draftOf(seq) {
   return drafts.get(key);
 }
 
+// Keep what the expert typed or ticked for `seq` in this tab, until it is sent (the turn answered or dropped).
+function keepDraft(seq) {
+  const draft = draftOf(seq);
+  kept.set(seq ?? "none", { sql: draft.sql, response: draft.response, systemActs: draft.systemActs });
+}
+
 function checked(containerId) {
   return [...document.querySelectorAll(`#${containerId} input:checked`)].map((input) => input.value);
 }
@@ -169,6 +182,7 @@ function loadDraft(seq) {
   sqlEditor.setValue(draft.sql ?? "");
   switchingTurn = false;
   $("response-text").value = draft.response ?? "";
+  responseField.draw();
   setChecked("user-acts", draft.userActs ?? turn?.userActs);
   drawAmbiguity();
   setChecked("system-acts", draft.systemActs);
@@ -177,6 +191,7 @@ function loadDraft(seq) {
 
 $("response-text").addEventListener("input", () => {
   draftOf(shownTurn).response = $("response-text").value;
+  keepDraft(shownTurn);
   $("draft-note").hidden = !turns.get(shownTurn)?.draft || $("response-text").value !== turns.get(shownTurn).draft;
   $("send-refusal").textContent = "";
   client.typing();
@@ -199,11 +214,13 @@ $("start-from-last").addEventListener("click", () => {
   const sql = previousSharedSql(shownTurn);
   sqlEditor.setValue(sql);
   draftOf(shownTurn).sql = sql;
+  keepDraft(shownTurn);
   $("start-from-last").hidden = true;
   sqlEditor.focus();
 });
 $("system-acts").addEventListener("change", () => {
   draftOf(shownTurn).systemActs = checked("system-acts");
+  keepDraft(shownTurn);
   $("send-refusal").textContent = "";
   drawResponseGuide();
   drawSuggestedActs();
@@ -678,6 +695,7 @@ function onEvent(event) {
       if (turn) {
         turn.responded = true;
         drafts.delete(turn.seq);
+        kept.drop(turn.seq);
         if (manualTurn === turn.seq) manualTurn = null;
       }
       const bubble = chat.add(event);
@@ -687,12 +705,14 @@ function onEvent(event) {
     case "drop":
       if (turn) {
         turn.dropped = true;
+        kept.drop(turn.seq);
         if (manualTurn === turn.seq) manualTurn = null;
       }
       chat.add(event);
       break;
     case "end":
       over = true;
+      kept.clear();
       endInfo = p;
       $("end-reason").textContent = p.reason ? `Reason: ${p.reason}` : "";
       chat.add(event);
@@ -747,7 +767,10 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
     state: (message) => {
       state = message;
       $("goal-question").textContent = message.goal_question;
-      if (ENDED_STATUSES.includes(message.status)) over = true;
+      if (ENDED_STATUSES.includes(message.status)) {
+        over = true;
+        kept.clear();
+      }
       if (message.score !== null && message.score !== undefined) scored = true;
       if (!over) {
         partner.fromState(message);
@@ -802,21 +825,49 @@ function saveActsSoon() {
   }, 250);
 }
 
-// Acts by key, as annotation tools do (the keys are on the chips; not while typing in a text box).
+// Acts by key, as annotation tools do (the keys are on the chips). Only while the expert types into no text: a key
+// pressed in a text field, an editor or a viewer of any kind (the read-only SQL viewers and every block of SQL are
+// text to select and copy), or in a dialog, is that text's, never a label.
 const ACT_BY_KEY = new Map();
 document.querySelectorAll("#user-acts label.act, #system-acts label.act").forEach((label) => {
   ACT_BY_KEY.set(label.querySelector(".act-key").textContent.trim(), label.querySelector("input"));
 });
+const TEXT_PLACES = "textarea, input:not([type=checkbox]):not([type=radio]), select, [contenteditable], .cm-editor, "
+  + "pre, dialog";
+// A viewer that cannot take the focus (contenteditable=false) leaves it on the page when clicked: where the expert
+// last pressed tells what they are looking at then.
+let pressedOn = null;
+document.addEventListener("pointerdown", (e) => { pressedOn = e.target; }, true);
+function typingIntoText(e) {
+  const place = e.target instanceof Element && e.target !== document.body ? e.target : pressedOn;
+  return place instanceof Element && Boolean(place.closest(TEXT_PLACES));
+}
 document.addEventListener("keydown", (e) => {
-  if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
-  const target = e.target;
-  if (target.closest("textarea, input:not([type=checkbox]), select, [contenteditable=true], dialog")) return;
+  if (e.ctrlKey || e.metaKey || e.altKey || e.repeat || typingIntoText(e)) return;
   const box = ACT_BY_KEY.get(e.key);
   if (!box || over || shownTurn === null || shownTurn === undefined) return;
   e.preventDefault();
   box.checked = !box.checked;
   box.dispatchEvent(new Event("change", { bubbles: true }));
+  showKeyedAct(box);
 });
+
+// A label set by a key shows for a moment at the foot of the screen (the checkbox may be scrolled out of view), and
+// its chip flashes.
+let keyedTimer = null;
+function showKeyedAct(box) {
+  const note = $("hotkey-note");
+  const side = box.name === "user_act" ? "user act" : "system act";
+  note.textContent = `${box.checked ? "Ticked" : "Unticked"} the ${side} ${box.value}`;
+  note.hidden = false;
+  document.querySelectorAll("label.act.keyed").forEach((label) => label.classList.remove("keyed"));
+  box.closest("label").classList.add("keyed");
+  clearTimeout(keyedTimer);
+  keyedTimer = setTimeout(() => {
+    note.hidden = true;
+    box.closest("label").classList.remove("keyed");
+  }, 2500);
+}
 
 // The acts usual for the situation, outlined (never ticked): INFORM_SQL for a new question; once a result is shared,
 // CONFIRM_SQL; otherwise what the act rules ask for the labelled user acts.
@@ -834,6 +885,15 @@ function drawSuggestedActs() {
     label.classList.toggle("suggested", suggested.has(box.value) && !box.checked);
   });
 }
+
+const responseField = new LimitedField($("response-text"), $("response-count"),
+  { limit: LIMITS.text, what: "The response" });
+const dropField = new LimitedField($("drop-warning"), $("drop-warning-count"),
+  { limit: LIMITS.warning, what: "The warning" });
+const reasonField = new LimitedField($("terminate-reason"), $("terminate-reason-count"),
+  { limit: LIMITS.reason, what: "The reason" });
+const commentField = new LimitedField($("score-comment"), $("score-comment-count"),
+  { limit: LIMITS.comment, what: "The comment" });
 
 $("run-sql").addEventListener("click", () => {
   const sql = sqlEditor.value().trim();
@@ -862,7 +922,7 @@ function refusal() {
     return "Set this question's contextual phenomena in step 4 and save them first.";
   }
   if (!$("response-text").value.trim()) return "Write the response to the user.";
-  return null;
+  return responseField.refusal();
 }
 
 $("send-response").addEventListener("click", () => {
@@ -877,14 +937,22 @@ $("send-response").addEventListener("click", () => {
 $("drop-turn").addEventListener("click", () => {
   if (shownTurn === null) return;
   clearErrors();
+  $("drop-refusal").textContent = dropField.refusal() || "";
+  if (dropField.refusal()) return;
   const warning = $("drop-warning").value.trim();
   client.send("drop", warning ? { turn: shownTurn, warning } : { turn: shownTurn });
   $("drop-box").open = false;
 });
 
 $("terminate").addEventListener("click", () => $("terminate-dialog").showModal());
+$("terminate-form").addEventListener("submit", (e) => {
+  const refusal = e.submitter?.value === "confirm" ? reasonField.refusal() : null;
+  $("terminate-refusal").textContent = refusal || "";
+  if (refusal) e.preventDefault();  // the dialog stays open, the reason in it
+});
 $("terminate-dialog").addEventListener("close", () => {
   if ($("terminate-dialog").returnValue !== "confirm") return;
+  ending = true;
   clearErrors();
   const reason = $("terminate-reason").value.trim();
   client.send("terminate", reason ? { reason } : {});
@@ -892,9 +960,20 @@ $("terminate-dialog").addEventListener("close", () => {
 
 $("score-form").addEventListener("submit", (e) => {
   e.preventDefault();
+  $("score-refusal").textContent = commentField.refusal() || "";
+  if (commentField.refusal()) return;
   const score = Number(new FormData(e.target).get("score"));
   client.send("score", { score, comment: $("score-comment").value.trim() });
   e.target.querySelector("button[type=submit]").disabled = true;  // until the ack or a refusal (refresh re-enables)
+});
+
+// Leaving a live room is asked first: the worker is left waiting, and the dialogue ends when the server's grace for
+// a side that went away (PRESENCE_GRACE_SECONDS, counted down on the worker's screen) runs out.
+let ending = false;  // the expert has ended it: nothing to ask
+window.addEventListener("beforeunload", (e) => {
+  if (over || ending || state?.status !== "active") return;
+  e.preventDefault();
+  e.returnValue = "";  // older browsers ask only when this is set
 });
 
 // Sent before a reload and never acked: the client resends them, so they count as on their way.

@@ -6,6 +6,7 @@ import { LabelEditor } from "./chase_labels.js";
 import { createSqlEditor, labelRunButton, showSqlReadOnly } from "./sql_codemirror.js";
 import { csrfToken, postSql, showProblems } from "./sql_editor.js";
 import { renderTable, TablePager } from "./table_view.js";
+import { KeptText, LimitedField } from "./typed_text.js";
 
 const $ = (id) => document.getElementById(id);
 const schema = JSON.parse($("schema-data").textContent);
@@ -83,6 +84,7 @@ another?.addEventListener("click", async () => {
 });
 
 const editorHost = $("sql-editor");
+if (config.over) new KeptText(config.dialogue, "solo").clear();  // finished: nothing to add any more
 for (const goal of document.querySelectorAll("[data-sql-display]")) showSqlReadOnly(goal, { label: "Goal SQL" });
 if (editorHost) {
   const problems = $("sql-problems");
@@ -103,6 +105,12 @@ if (editorHost) {
       $("run-result").replaceChildren();
     }
   };
+  // The next question and its SQL, kept in this tab until they are added: a reload or Back loses nothing.
+  const kept = new KeptText(config.dialogue, "solo");
+  const NEXT = "next";
+  const keep = () => kept.set(NEXT, { question: $("question").value, sql: sqlEditor.value() });
+  const questionField = new LimitedField($("question"), $("question-count"),
+    { limit: config.text_limits.text, what: "The question" });
   const sqlEditor = createSqlEditor(editorHost, {
     schema,
     validateUrl: config.validate_url,
@@ -111,11 +119,22 @@ if (editorHost) {
     label: "SQL of the question",
     id: "sql-input",
     onRun: run,
-    onChange: () => { requestId = newId(); },
+    value: kept.get(NEXT).sql ?? "",
+    onChange: () => {
+      requestId = newId();
+      keep();
+    },
   });
+  if (kept.get(NEXT).question && !$("question").value) {
+    $("question").value = kept.get(NEXT).question;
+    questionField.draw();
+  }
   labelRunButton($("run-sql"));
   $("run-sql").addEventListener("click", run);
-  $("question").addEventListener("input", () => { requestId = newId(); });
+  $("question").addEventListener("input", () => {
+    requestId = newId();
+    keep();
+  });
   $("add-turn").addEventListener("click", async () => {
     const question = $("question").value.trim();
     const sql = sqlEditor.value().trim();
@@ -123,10 +142,16 @@ if (editorHost) {
       $("add-error").textContent = "Write the question and its SQL first.";
       return;
     }
+    const tooLong = questionField.refusal();
+    if (tooLong) {
+      $("add-error").textContent = tooLong;  // refused whole, never cut
+      return;
+    }
     $("add-turn").disabled = true;
     $("add-error").textContent = "";
     const answer = await post(config.turns_url, { question, sql, request_id: requestId });
     if (answer.ok) {
+      kept.drop(NEXT);
       window.location.reload();
       return;
     }

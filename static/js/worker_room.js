@@ -3,12 +3,17 @@
 import { ChatLog, ENDED_STATUSES, PresenceBadge } from "./chat_log.js";
 import { TablePager } from "./table_view.js";
 import { returnToPlatform } from "./crowd_return.js";
+import { KeptText, LimitedField } from "./typed_text.js";
 import { WsClient } from "./wsclient.js";
 
 const root = document.getElementById("room");
 const dialogueId = root.dataset.dialogue;
 const $ = (id) => document.getElementById(id);
 const revealKey = `wozsql:dialogue-${dialogueId}:revealed`;
+const LIMITS = JSON.parse($("text-limits").textContent);  // dialogs.room.text_limits: the server refuses beyond them
+// The half-typed question, kept in this tab until it is sent (it holds only what the worker typed: never any SQL).
+const kept = new KeptText(dialogueId, "worker");
+const NEXT_QUESTION = "next";
 
 // --- Step 1: the tables ---------------------------------------------------------------------------------------------
 
@@ -78,6 +83,7 @@ let endedBySupervisor = false;  // kept: the state that follows the end event do
 
 function finish(code, status, reason, by = "") {
   over = true;
+  kept.clear();
   endedBySupervisor ||= by === "supervisor";
   const bySupervisor = endedBySupervisor;
   if (reason && (status === "terminated" || bySupervisor)) {
@@ -241,18 +247,25 @@ $("suggestion-another").addEventListener("click", () => {
 
 document.addEventListener("visibilitychange", () => { if (!document.hidden) document.title = "Chat room · wozsql"; });
 
+const question = new LimitedField($("message"), $("message-count"), { limit: LIMITS.text, what: "Your question" });
+let refusedForLength = false;  // the error shown is the length refusal: it goes once the text fits
+
 $("composer").addEventListener("submit", (e) => {
   e.preventDefault();
   const text = $("message").value.trim();
   if (!text || over) return;
-  if (text.length > 2000) {
-    showError("Please keep a question under 2,000 characters.");
+  const refusal = question.refusal();
+  if (refusal) {
+    showError(refusal);  // refused whole, never cut: the text stays in the box to be shortened
+    refusedForLength = true;
     return;
   }
   showError("");
   sending.set(client.send("utterance", { text }), { text, seq: null });
   drawPending();
   $("message").value = "";
+  question.draw();
+  kept.drop(NEXT_QUESTION);  // the outbox holds it now, until the server has it
   $("message").focus();
 });
 $("message").addEventListener("keydown", (e) => {
@@ -262,7 +275,14 @@ $("message").addEventListener("keydown", (e) => {
     $("composer").requestSubmit();
   }
 });
-$("message").addEventListener("input", () => client.typing());
+$("message").addEventListener("input", () => {
+  kept.set(NEXT_QUESTION, { text: $("message").value });
+  if (refusedForLength && !question.refusal()) {
+    refusedForLength = false;
+    showError("");
+  }
+  client.typing();
+});
 $("end").addEventListener("click", () => {
   if (!state?.can_end || over) return;
   $("end-dialog").showModal();  // ending is for good: asked once more
@@ -275,6 +295,11 @@ $("end-dialog").addEventListener("close", () => {
 });
 
 if (sessionStorage.getItem(revealKey) === "1") reveal();
+// What was typed before a reload or Back, and not sent.
+if (kept.get(NEXT_QUESTION).text && !$("message").value) {
+  $("message").value = kept.get(NEXT_QUESTION).text;
+  question.draw();
+}
 // Questions this tab sent before a reload and that were never acked: the client resends them; show them meanwhile.
 for (const message of client.pending()) if (message.type === "utterance") sending.set(message.id, { text: message.text });
 drawPending();

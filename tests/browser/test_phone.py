@@ -129,3 +129,24 @@ def test_a_reviewer_on_a_phone_reads_the_dialogue_and_can_decide(new_page, platf
         rita.locator(selector).scroll_into_view_if_needed()
         assert within_screen(rita, selector), selector
     assert rita.locator("[data-testid=turn-0]").bounding_box()["width"] > 300
+
+
+# Tables of class "data" in a card that reach past the card's right edge with nothing between them and the card that
+# scrolls or clips them: drawn over the card's border and beyond.
+TABLES_OVER_THEIR_CARDS = """() => [...document.querySelectorAll('.card table.data')].filter((table) => {
+  const card = table.closest('.card');
+  for (let box = table.parentElement; box !== card.parentElement; box = box.parentElement) {
+    if (getComputedStyle(box).overflowX !== 'visible') return false;
+  }
+  return table.getBoundingClientRect().right > card.getBoundingClientRect().right + 1;
+}).map((table) => table.querySelector('th')?.textContent.trim() || table.className)"""
+
+
+def test_admin_tables_scroll_inside_their_cards_at_phone_width(new_page):
+    admin = new_page("ada", **PHONE)
+    for path in ("/manage/live/", "/manage/campaigns/", "/review/", "/review/datasets/", "/review/quality/workers/",
+                 "/review/quality/experts/", "/review/statistics/", "/review/payments/", "/expert/work/"):  # fmt: skip
+        admin.goto(path)
+        expect(admin.locator(".card table.data").first).to_be_attached()
+        assert admin.evaluate(TABLES_OVER_THEIR_CARDS) == [], path
+        assert page_overflow(admin) == 0, path
