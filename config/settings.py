@@ -5,6 +5,7 @@ Setting DATABASE_URL switches to PostgreSQL, REDIS_URL to Redis for the channel 
 """
 
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -226,6 +227,13 @@ OPERATIONS_REFRESH_SECONDS = env_float("OPERATIONS_REFRESH_SECONDS", 2.0, minimu
 CROWD_JOIN_ACCOUNTS_PER_HOUR = env_int("CROWD_JOIN_ACCOUNTS_PER_HOUR", 60, minimum=0)
 # Seconds the worker's page shows the completion code before taking them back to the campaign's completion URL.
 CROWD_RETURN_DELAY_SECONDS = env_int("CROWD_RETURN_DELAY_SECONDS", 5, minimum=0, maximum=60)
+# The currency of every bonus amount (campaigns' bonuses, the payment files, the payouts): the crowd platform pays in
+# it (a Prolific study's currency; MTurk pays in USD), so the payment screens and the bonus list name it.
+BONUS_CURRENCY = env_str("BONUS_CURRENCY", "GBP").strip().upper()
+if not re.fullmatch(r"[A-Z]{3}", BONUS_CURRENCY):
+    raise SettingError(
+        f"BONUS_CURRENCY must be a three-letter currency code such as GBP or USD, not {BONUS_CURRENCY!r}"
+    )
 
 # --- Intent recommendation and CHASE turn labels (dialogs.assist) ---------------------------------------------------
 # Recommend the worker an intent for each next question (CHASE section 3.1), chosen by coverage of INTENT_TARGETS.

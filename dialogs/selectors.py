@@ -57,7 +57,7 @@ def lobby_overview() -> LobbyOverview:
     )
     for d in open_chats.select_related("database", "worker"):
         open_dialogues.setdefault(d.expert_id, []).append(
-            {"id": d.pk, "db_id": d.database_id and d.database.db_id, "status": d.status, "worker": d.worker.username}
+            {"id": d.pk, "db_id": d.database_id and d.database.db_id, "status": d.status, "worker": d.worker.alias}
         )
         worker_dialogues[d.worker_id] = d.pk
     return LobbyOverview(
@@ -102,8 +102,7 @@ def lobby_status(person: User, overview: LobbyOverview | None = None) -> dict:
     else:
         # The longest waits only: a list of hundreds helps nobody, and every expert's socket gets it on each change.
         status["queue"] = [
-            {"username": e.person.username, "waiting_since": e.joined_at.isoformat()}
-            for e in waiting_workers[:QUEUE_SHOWN]
+            {"name": e.person.alias, "waiting_since": e.joined_at.isoformat()} for e in waiting_workers[:QUEUE_SHOWN]
         ]
         status["my_dialogues"] = list(overview.open_dialogues.get(person.pk, []))
         status["ready"] = person.pk in overview.waiting_people
@@ -131,7 +130,7 @@ def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_conn
         "answered_questions": answered,
         "min_questions": dialogue.min_questions,
         "can_end": answered >= dialogue.min_questions,
-        "partner": "expert" if role == Role.WORKER else dialogue.worker.username,
+        "partner": "expert" if role == Role.WORKER else dialogue.worker.alias,
         "partner_connected": partner_connected,
     }
     if role == Role.EXPERT:
@@ -139,7 +138,7 @@ def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_conn
             {
                 "goal_sql": dialogue.goal.sql if dialogue.goal_id else "",
                 "score": dialogue.score,
-                "worker": dialogue.worker.username,
+                "worker": dialogue.worker.alias,
             }
         )
     elif dialogue.is_over:
@@ -318,3 +317,4 @@ def operations_overview(now=None) -> dict:
         ],
         "per_hour": {"hours": [hour.strftime("%H:00") for hour in hours], "started": started, "completed": completed},
     }
+

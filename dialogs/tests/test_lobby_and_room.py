@@ -284,4 +284,4 @@ def test_an_expert_sees_the_longest_waits_and_how_many_wait(goals):
         lobby.lobby_join(person=person)
     status = lobby_status(expert_named("e"))
     assert status["waiting_workers"] == QUEUE_SHOWN + 5
-    assert [entry["username"] for entry in status["queue"]] == [w.username for w in workers[:QUEUE_SHOWN]]
+    assert [entry["name"] for entry in status["queue"]] == [w.alias for w in workers[:QUEUE_SHOWN]]
