@@ -186,6 +186,12 @@ SOLO_MIN_QUESTIONS = env_int("SOLO_MIN_QUESTIONS", 3, minimum=1, maximum=20)
 # Good questions a dialogue needs for the bonus: the default of a new campaign's rule (CoSQL: more than four).
 DIALOGUE_BONUS_QUESTIONS = env_int("DIALOGUE_BONUS_QUESTIONS", 5, minimum=1)
 LOBBY_WAIT_LIMIT_SECONDS = env_int("LOBBY_WAIT_LIMIT_SECONDS", 600, minimum=5)
+# The tutorial's quiz (dialogs.tutorial): its bank of questions (a JSON file an admin can extend), how many of them a
+# worker answers, and how many wrong tries they have before a cool-down of QUIZ_COOLDOWN_MINUTES.
+QUIZ_FILE = env_str("QUIZ_FILE") or str(BASE_DIR / "dialogs" / "quiz.json")
+QUIZ_QUESTIONS = env_int("QUIZ_QUESTIONS", 3, minimum=1, maximum=20)
+QUIZ_TRIES = env_int("QUIZ_TRIES", 3, minimum=1)
+QUIZ_COOLDOWN_MINUTES = env_int("QUIZ_COOLDOWN_MINUTES", 15, minimum=0)
 PRESENCE_GRACE_SECONDS = env_int("PRESENCE_GRACE_SECONDS", 90, minimum=1)
 # A lobby entry whose person has no lobby socket open this long expires (a closed tab is never paired).
 LOBBY_RECONNECT_GRACE_SECONDS = env_int("LOBBY_RECONNECT_GRACE_SECONDS", 30, minimum=1)

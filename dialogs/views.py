@@ -1,5 +1,7 @@
 """Pages of the dialogs app: the worker's tutorial, lobby and room; the expert's desk, room and solo sequences."""
 
+import logging
+
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -30,7 +32,9 @@ from dialogs.forms import SoloStartForm
 from dialogs.models import Dialogue, DialogueMode
 from dialogs.room import dialogue_post, dialogue_side
 from dialogs.solo import solo_create, solo_turn_add
-from dialogs.tutorial import QUIZ
+from dialogs.tutorial import QuizBankError, quiz_draw, quiz_items
+
+logger = logging.getLogger(__name__)
 
 
 @role_required("chat.as_worker")
@@ -55,16 +59,34 @@ def worker_home(request):
 
 @role_required("chat.as_worker")
 def tutorial(request):
-    failed = False
-    if request.method == "POST":
-        answers = {item["name"]: request.POST.get(item["name"]) for item in QUIZ}
-        if lobby.worker_pass_tutorial(person=request.user, answers=answers):
+    """The tutorial and its quiz: the worker's own draw of the bank (kept in their session until they pass or cool
+    down), their choices kept after a wrong try, with the result next to the button they pressed. A quiz file that
+    cannot be used is logged for the admins and told to the worker in words, never as an error page."""
+    context = {"follow_up_kinds": FOLLOW_UP_KINDS, "tries": settings.QUIZ_TRIES}
+    cooldown = lobby.worker_quiz_cooldown(request.user)
+    try:
+        items = None if cooldown else quiz_items(request.session.get("quiz_draw") or [])
+        if not cooldown and not items:
+            request.session["quiz_draw"] = quiz_draw()
+            items = quiz_items(request.session["quiz_draw"])
+    except QuizBankError as exc:
+        logger.error("The tutorial quiz cannot be shown: %s", exc)
+        return render(request, "dialogs/tutorial.html", {**context, "quiz_unavailable": True}, status=503)
+    answers = {}
+    if request.method == "POST" and items:
+        answers = {item["name"]: request.POST.get(item["name"], "") for item in items}
+        outcome = lobby.worker_quiz_answer(person=request.user, draw=request.session["quiz_draw"], answers=answers)
+        if outcome.passed:
+            request.session.pop("quiz_draw", None)
             messages.success(request, "Well done! You are ready to chat.")
             return redirect(reverse("dialogs:worker_home") + "?join=1")  # straight into the queue: asked for
-        failed = True
-    return render(
-        request, "dialogs/tutorial.html", {"quiz": QUIZ, "failed": failed, "follow_up_kinds": FOLLOW_UP_KINDS}
-    )
+        if outcome.cooldown_until:
+            request.session.pop("quiz_draw", None)  # other questions after the cool-down
+            cooldown, items = outcome.cooldown_until, None
+        context["outcome"] = outcome
+    for item in items or []:
+        item["answer"] = answers.get(item["name"], "")
+    return render(request, "dialogs/tutorial.html", {**context, "quiz": items, "cooldown": cooldown})
 
 
 @role_required("chat.as_expert")

@@ -30,8 +30,12 @@ def test_worker_must_pass_the_tutorial_first(goals):
     with pytest.raises(DialogueError) as caught:
         lobby.lobby_join(person=newbie)
     assert caught.value.code == "tutorial"
-    assert not lobby.worker_pass_tutorial(person=newbie, answers={"q1": "b", "q2": "b"})
-    assert lobby.worker_pass_tutorial(person=newbie, answers={"q1": "a", "q2": "b"})
+    draw = [{"id": "related-follow-up", "order": [1, 0, 2]}, {"id": "join-by-key", "order": [0, 2, 1]}]
+    assert not lobby.worker_quiz_answer(person=newbie, draw=draw, answers={"related-follow-up": "a"}).passed
+    with pytest.raises(DialogueError):
+        lobby.lobby_join(person=newbie)
+    answers = {"related-follow-up": "b", "join-by-key": "a"}
+    assert lobby.worker_quiz_answer(person=newbie, draw=draw, answers=answers).passed
     assert lobby.lobby_join(person=newbie).outcome == "waiting"
 
 
