@@ -58,6 +58,12 @@ def worker_home(request):
 
 
 @role_required("chat.as_worker")
+def worker_history(request):
+    """The worker's past dialogues and lobby waits with their completion codes."""
+    return render(request, "dialogs/worker_history.html", {"rows": selectors.worker_history(request.user)})
+
+
+@role_required("chat.as_worker")
 def tutorial(request):
     """The tutorial and its quiz: the worker's own draw of the bank (kept in their session until they pass or cool
     down), their choices kept after a wrong try, with the result next to the button they pressed. A quiz file that
