@@ -72,6 +72,10 @@ def test_a_prolific_worker_completes_a_dialogue_goes_back_with_the_code_and_is_i
     pair(worker, expert)
     expect(expert.locator("h1")).to_contain_text(re.compile(r"with Worker \d+$"))
     assert pid not in expert.content().lower()
+    expert.screenshot(path="/tmp/wozsql_expert_room_worker_name.png")  # to look at
+    expert.set_viewport_size({"width": 390, "height": 844})
+    expert.screenshot(path="/tmp/wozsql_expert_room_worker_name_phone.png")  # to look at, at a phone's width
+    expert.set_viewport_size({"width": 1280, "height": 720})
     read_tables_and_reveal(worker)
     table = first_table(expert)
     # More than four good related questions: the campaign's bonus rule.
@@ -96,6 +100,17 @@ def test_a_prolific_worker_completes_a_dialogue_goes_back_with_the_code_and_is_i
 
     # After a few seconds with the code on screen, the browser is at the campaign's completion URL, with the code.
     expect(worker).to_have_url(re.compile(rf"/healthz\?cc={re.escape(code)}$"))
+
+    # Back on the platform later, the worker finds the dialogue and its code on their own page, with the way back.
+    worker.goto("/worker/dialogues/")
+    history = worker.get_by_test_id("history")
+    expect(history.get_by_test_id("history-code")).to_have_text([code])
+    expect(history.get_by_role("link", name="Go back to the study with it")).to_be_visible()
+    assert serious_violations(worker) == [], "worker's dialogues"
+    worker.screenshot(path="/tmp/wozsql_worker_history.png", full_page=True)  # to look at
+    worker.set_viewport_size({"width": 390, "height": 844})
+    assert worker.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") == 0
+    worker.screenshot(path="/tmp/wozsql_worker_history_phone.png", full_page=True)  # to look at, at a phone's width
 
     expect(expert.locator("#score-panel")).to_be_visible()
     expert.locator("label.score-option", has_text="5").click()
@@ -139,6 +154,7 @@ def test_a_prolific_worker_completes_a_dialogue_goes_back_with_the_code_and_is_i
     assert serious_violations(admin) == [], "payout confirmation"
     admin.screenshot(path="/tmp/wozsql_payout_confirm.png", full_page=True)  # to look at
     admin.set_viewport_size({"width": 390, "height": 844})
+    assert admin.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") == 0
     admin.screenshot(path="/tmp/wozsql_payout_confirm_phone.png", full_page=True)  # to look at, at a phone's width
     admin.set_viewport_size({"width": 1280, "height": 720})
     confirm_payout.get_by_role("button", name="Yes, I paid 0.75 GBP: record it").click()
@@ -147,6 +163,9 @@ def test_a_prolific_worker_completes_a_dialogue_goes_back_with_the_code_and_is_i
     payout = admin.get_by_test_id("payouts").locator("tr", has_text="Browser crowd campaign")
     expect(payout).to_contain_text("0.75 GBP")
     admin.screenshot(path="/tmp/wozsql_payments.png", full_page=True)  # to look at
+    admin.set_viewport_size({"width": 390, "height": 844})
+    admin.screenshot(path="/tmp/wozsql_payments_phone.png", full_page=True)  # to look at, at a phone's width
+    admin.set_viewport_size({"width": 1280, "height": 720})
     with admin.expect_download() as again:
         payout.get_by_role("link", name=re.compile("as paid")).click()
     assert open(again.value.path(), encoding="utf-8").read() == paid_file
