@@ -70,16 +70,20 @@ def tutorial(request):
     cannot be used is logged for the admins and told to the worker in words, never as an error page."""
     context = {"follow_up_kinds": FOLLOW_UP_KINDS, "tries": settings.QUIZ_TRIES}
     cooldown = lobby.worker_quiz_cooldown(request.user)
+    drawn_now = False
     try:
         items = None if cooldown else quiz_items(request.session.get("quiz_draw") or [])
         if not cooldown and not items:
             request.session["quiz_draw"] = quiz_draw()
-            items = quiz_items(request.session["quiz_draw"])
+            items, drawn_now = quiz_items(request.session["quiz_draw"]), True
     except QuizBankError as exc:
         logger.error("The tutorial quiz cannot be shown: %s", exc)
         return render(request, "dialogs/tutorial.html", {**context, "quiz_unavailable": True}, status=503)
     answers = {}
-    if request.method == "POST" and items:
+    if request.method == "POST" and items and drawn_now:
+        # Answers to a quiz this session no longer holds (expired, or the bank changed): not a try of theirs.
+        context["quiz_changed"] = True
+    elif request.method == "POST" and items:
         answers = {item["name"]: request.POST.get(item["name"], "") for item in items}
         outcome = lobby.worker_quiz_answer(person=request.user, draw=request.session["quiz_draw"], answers=answers)
         if outcome.passed:

@@ -132,5 +132,6 @@ def test_a_draw_the_bank_no_longer_fits_is_drawn_again(client, wanda):
     session = client.session
     session["quiz_draw"] = [{"id": "no-such-question", "order": [0, 1, 2]}]
     session.save()
-    page = client.get(reverse("dialogs:tutorial"))
+    page = client.post(reverse("dialogs:tutorial"), {"no-such-question": "a"})
     assert page.status_code == 200 and all(item["name"] != "no-such-question" for item in page.context["quiz"])
+    assert "did not count as a try" in page.content.decode() and not QuizState.objects.filter(person=wanda).exists()
