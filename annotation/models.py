@@ -29,6 +29,17 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return f"{self.username} ({self.role})"
 
+    @property
+    def alias(self) -> str:
+        """The name a worker's partner sees (`worker_alias`)."""
+        return worker_alias(self.pk)
+
+
+def worker_alias(person_id: int) -> str:
+    """The one name an expert sees for a worker: platform-neutral and stable. A crowd worker's username carries their
+    platform id (a Prolific PID is personal data), which an expert does not need, so it never reaches their screens."""
+    return f"Worker {person_id}"
+
 
 class BlockRecord(models.Model):
     """One block or unblock of a person, as it happened: who did it (an admin, in `by`) or which quality rule (in

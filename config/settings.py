@@ -5,6 +5,7 @@ Setting DATABASE_URL switches to PostgreSQL, REDIS_URL to Redis for the channel 
 """
 
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -185,6 +186,12 @@ SOLO_MIN_QUESTIONS = env_int("SOLO_MIN_QUESTIONS", 3, minimum=1, maximum=20)
 # Good questions a dialogue needs for the bonus: the default of a new campaign's rule (CoSQL: more than four).
 DIALOGUE_BONUS_QUESTIONS = env_int("DIALOGUE_BONUS_QUESTIONS", 5, minimum=1)
 LOBBY_WAIT_LIMIT_SECONDS = env_int("LOBBY_WAIT_LIMIT_SECONDS", 600, minimum=5)
+# The tutorial's quiz (dialogs.tutorial): its bank of questions (a JSON file an admin can extend), how many of them a
+# worker answers, and how many wrong tries they have before a cool-down of QUIZ_COOLDOWN_MINUTES.
+QUIZ_FILE = env_str("QUIZ_FILE") or str(BASE_DIR / "dialogs" / "quiz.json")
+QUIZ_QUESTIONS = env_int("QUIZ_QUESTIONS", 3, minimum=1, maximum=20)
+QUIZ_TRIES = env_int("QUIZ_TRIES", 3, minimum=1)
+QUIZ_COOLDOWN_MINUTES = env_int("QUIZ_COOLDOWN_MINUTES", 15, minimum=0)
 PRESENCE_GRACE_SECONDS = env_int("PRESENCE_GRACE_SECONDS", 90, minimum=1)
 # A lobby entry whose person has no lobby socket open this long expires (a closed tab is never paired).
 LOBBY_RECONNECT_GRACE_SECONDS = env_int("LOBBY_RECONNECT_GRACE_SECONDS", 30, minimum=1)
@@ -226,6 +233,13 @@ OPERATIONS_REFRESH_SECONDS = env_float("OPERATIONS_REFRESH_SECONDS", 2.0, minimu
 CROWD_JOIN_ACCOUNTS_PER_HOUR = env_int("CROWD_JOIN_ACCOUNTS_PER_HOUR", 60, minimum=0)
 # Seconds the worker's page shows the completion code before taking them back to the campaign's completion URL.
 CROWD_RETURN_DELAY_SECONDS = env_int("CROWD_RETURN_DELAY_SECONDS", 5, minimum=0, maximum=60)
+# The currency of every bonus amount (campaigns' bonuses, the payment files, the payouts): the crowd platform pays in
+# it (a Prolific study's currency; MTurk pays in USD), so the payment screens and the bonus list name it.
+BONUS_CURRENCY = env_str("BONUS_CURRENCY", "GBP").strip().upper()
+if not re.fullmatch(r"[A-Z]{3}", BONUS_CURRENCY):
+    raise SettingError(
+        f"BONUS_CURRENCY must be a three-letter currency code such as GBP or USD, not {BONUS_CURRENCY!r}"
+    )
 
 # --- Intent recommendation and CHASE turn labels (dialogs.assist) ---------------------------------------------------
 # Recommend the worker an intent for each next question (CHASE section 3.1), chosen by coverage of INTENT_TARGETS.

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.core import checks
 
 
 class DialogsConfig(AppConfig):
@@ -11,3 +12,16 @@ class DialogsConfig(AppConfig):
         from dialogs.lobby import on_person_blocked
 
         person_blocked.connect(on_person_blocked, dispatch_uid="dialogs.lobby.person_blocked")
+
+
+@checks.register()
+def quiz_file_check(app_configs, **kwargs):
+    """The tutorial's quiz file, checked where an admin sees it (`manage.py check`, every command's start): a worker
+    meets a broken file only as a polite message, so it must be loud here."""
+    from dialogs.tutorial import QuizBankError, quiz_bank
+
+    try:
+        quiz_bank()
+    except QuizBankError as exc:
+        return [checks.Warning(str(exc), hint="Fix the file named by QUIZ_FILE.", id="dialogs.W001")]
+    return []

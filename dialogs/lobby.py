@@ -7,7 +7,8 @@ housekeeping round.
 """
 
 import secrets
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -28,6 +29,7 @@ from dialogs.models import (
     DialogueStatus,
     LiveSocket,
     LobbyEntry,
+    QuizState,
 )
 
 
@@ -345,12 +347,52 @@ def dialogue_open_for(person: User) -> Dialogue | None:
     )
 
 
-def worker_pass_tutorial(*, person: User, answers: dict) -> bool:
-    """Check the quiz answers (see dialogs.tutorial); record the pass. Returns whether every answer was right."""
-    from dialogs.tutorial import quiz_passed
+@dataclass(frozen=True)
+class QuizOutcome:
+    """What a worker's quiz answers came to: `passed`, or `wrong` answers with `tries_left` before a cool-down, or a
+    cool-down until `cooldown_until` (this try's, or one still running, when nothing was checked)."""
 
-    if not quiz_passed(answers):
-        return False
-    person.tutorial_passed_at = timezone.now()
-    person.save(update_fields=["tutorial_passed_at"])
-    return True
+    passed: bool
+    wrong: int = 0
+    tries_left: int = 0
+    cooldown_until: datetime | None = None
+
+
+def worker_quiz_cooldown(person: User) -> datetime | None:
+    """When the worker's quiz cool-down ends, if they are in one."""
+    until = QuizState.objects.filter(person=person).values_list("cooldown_until", flat=True).first()
+    return until if until and until > timezone.now() else None
+
+
+def worker_quiz_answer(*, person: User, draw: list[dict], answers: dict) -> QuizOutcome:
+    """Check a worker's answers to their quiz draw (dialogs.tutorial) and record the outcome: a pass sets
+    `tutorial_passed_at`; a wrong try counts, and the QUIZ_TRIES-th starts a cool-down of QUIZ_COOLDOWN_MINUTES,
+    during which answers are not checked. The count lives in the database, one row per worker, locked while it is
+    read and written: two tabs posting at once spend two tries."""
+    from dialogs.tutorial import quiz_wrong
+
+    QuizState.objects.get_or_create(person=person)
+    now = timezone.now()
+    with transaction.atomic():
+        state = QuizState.objects.select_for_update().get(person=person)
+        if state.cooldown_until and state.cooldown_until > now:
+            return QuizOutcome(passed=False, cooldown_until=state.cooldown_until)
+        if state.cooldown_until:  # a cool-down over: a fresh set of tries
+            state.wrong_tries, state.cooldown_until = 0, None
+        wrong = quiz_wrong(draw, answers)
+        if not wrong:
+            state.wrong_tries = 0
+            state.save(update_fields=["wrong_tries", "cooldown_until"])
+            person.tutorial_passed_at = now
+            person.save(update_fields=["tutorial_passed_at"])
+            return QuizOutcome(passed=True)
+        state.wrong_tries += 1
+        if state.wrong_tries >= settings.QUIZ_TRIES:
+            state.cooldown_until = now + timedelta(minutes=settings.QUIZ_COOLDOWN_MINUTES)
+        state.save(update_fields=["wrong_tries", "cooldown_until"])
+        return QuizOutcome(
+            passed=False,
+            wrong=wrong,
+            tries_left=max(settings.QUIZ_TRIES - state.wrong_tries, 0),
+            cooldown_until=state.cooldown_until,
+        )

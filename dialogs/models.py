@@ -190,6 +190,19 @@ class LobbyEntry(models.Model):
         return f"{self.person_id} {self.role} {self.outcome}"
 
 
+class QuizState(models.Model):
+    """A worker's wrong tries at the tutorial's quiz since their last pass or cool-down, and the cool-down they are in
+    after QUIZ_TRIES of them (dialogs.lobby.worker_quiz_answer). Kept here, not in the browser, so a new session or a
+    cleared cookie gives no fresh tries."""
+
+    person = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quiz_state")
+    wrong_tries = models.PositiveIntegerField(default=0)
+    cooldown_until = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"quiz of {self.person_id}: {self.wrong_tries} wrong"
+
+
 class ServerLease(models.Model):
     """One running Daphne process. It renews `seen_at` every SERVER_HEARTBEAT_SECONDS; a lease older than
     SERVER_LEASE_SECONDS belongs to a process that stopped (killed, crashed or shut down), whose sockets are gone

@@ -57,7 +57,7 @@ def lobby_overview() -> LobbyOverview:
     )
     for d in open_chats.select_related("database", "worker"):
         open_dialogues.setdefault(d.expert_id, []).append(
-            {"id": d.pk, "db_id": d.database_id and d.database.db_id, "status": d.status, "worker": d.worker.username}
+            {"id": d.pk, "db_id": d.database_id and d.database.db_id, "status": d.status, "worker": d.worker.alias}
         )
         worker_dialogues[d.worker_id] = d.pk
     return LobbyOverview(
@@ -102,8 +102,7 @@ def lobby_status(person: User, overview: LobbyOverview | None = None) -> dict:
     else:
         # The longest waits only: a list of hundreds helps nobody, and every expert's socket gets it on each change.
         status["queue"] = [
-            {"username": e.person.username, "waiting_since": e.joined_at.isoformat()}
-            for e in waiting_workers[:QUEUE_SHOWN]
+            {"name": e.person.alias, "waiting_since": e.joined_at.isoformat()} for e in waiting_workers[:QUEUE_SHOWN]
         ]
         status["my_dialogues"] = list(overview.open_dialogues.get(person.pk, []))
         status["ready"] = person.pk in overview.waiting_people
@@ -131,7 +130,7 @@ def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_conn
         "answered_questions": answered,
         "min_questions": dialogue.min_questions,
         "can_end": answered >= dialogue.min_questions,
-        "partner": "expert" if role == Role.WORKER else dialogue.worker.username,
+        "partner": "expert" if role == Role.WORKER else dialogue.worker.alias,
         "partner_connected": partner_connected,
     }
     if role == Role.EXPERT:
@@ -139,7 +138,7 @@ def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_conn
             {
                 "goal_sql": dialogue.goal.sql if dialogue.goal_id else "",
                 "score": dialogue.score,
-                "worker": dialogue.worker.username,
+                "worker": dialogue.worker.alias,
             }
         )
     elif dialogue.is_over:
@@ -318,3 +317,59 @@ def operations_overview(now=None) -> dict:
         ],
         "per_hour": {"hours": [hour.strftime("%H:00") for hour in hours], "started": started, "completed": completed},
     }
+
+
+# How a dialogue ended, in the worker's words: the expert's score (and a drop for a low one) is not theirs to see.
+WORKER_OUTCOMES = {
+    DialogueStatus.COMPLETED: "Completed",
+    DialogueStatus.DROPPED: "Completed",
+    DialogueStatus.ABANDONED: "Abandoned",
+    DialogueStatus.TERMINATED: "Ended by the expert",
+}
+
+
+def worker_history(person: User) -> list[dict]:
+    """A worker's own past: every dialogue they had and every lobby wait that gave them a completion code, newest
+    first, each with its code (a dialogue's once it is over, as the room shows it) and whether the code can be taken
+    back to its crowd study from here. Three queries, however long the history."""
+    rows = []
+    dialogues = (
+        Dialogue.objects.filter(worker=person, mode=DialogueMode.CHAT)
+        .select_related("database", "goal", "crowd_assignment__campaign")
+        .order_by("-created_at", "-id")
+    )
+    for dialogue in dialogues:
+        code = dialogue.completion_code if dialogue.is_over else ""
+        rows.append(
+            {
+                "when": dialogue.created_at,
+                "what": f"Dialogue {dialogue.pk} on {dialogue.database.db_id}",
+                "goal": dialogue.goal.question if dialogue.goal_id else "",
+                "outcome": WORKER_OUTCOMES.get(dialogue.status, "Under way"),
+                "code": code,
+                "returns": bool(code and _completion_url(dialogue.crowd_assignment)),
+                "room": None if dialogue.is_over else dialogue_room_url(dialogue.pk),
+            }
+        )
+    waits = (
+        LobbyEntry.objects.filter(person=person, role=Role.WORKER)
+        .exclude(completion_code="")
+        .select_related("crowd_assignment__campaign")
+    )
+    for entry in waits:
+        rows.append(
+            {
+                "when": entry.joined_at,
+                "what": "A wait in the lobby",
+                "goal": "",
+                "outcome": entry.get_outcome_display(),
+                "code": entry.completion_code,
+                "returns": bool(_completion_url(entry.crowd_assignment)),
+                "room": None,
+            }
+        )
+    return sorted(rows, key=lambda row: row["when"], reverse=True)
+
+
+def _completion_url(assignment) -> str:
+    return assignment.campaign.completion_url if assignment is not None else ""

@@ -8,6 +8,7 @@ app_name = "dialogs"
 urlpatterns = [
     path("worker/", views.worker_home, name="worker_home"),
     path("worker/tutorial/", views.tutorial, name="tutorial"),
+    path("worker/dialogues/", views.worker_history, name="worker_history"),
     path("worker/leave/", views.lobby_leave, name="lobby_leave"),
     path("expert/", views.expert_home, name="expert_home"),
     path("expert/ready/", views.expert_ready, name="expert_ready"),

@@ -1,5 +1,7 @@
 """Pages of the dialogs app: the worker's tutorial, lobby and room; the expert's desk, room and solo sequences."""
 
+import logging
+
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -36,7 +38,9 @@ from dialogs.room import (
     text_limits,
 )
 from dialogs.solo import solo_create, solo_turn_add
-from dialogs.tutorial import QUIZ
+from dialogs.tutorial import QuizBankError, quiz_draw, quiz_items
+
+logger = logging.getLogger(__name__)
 
 
 @role_required("chat.as_worker")
@@ -60,24 +64,49 @@ def worker_home(request):
 
 
 @role_required("chat.as_worker")
+def worker_history(request):
+    """The worker's past dialogues and lobby waits with their completion codes."""
+    return render(request, "dialogs/worker_history.html", {"rows": selectors.worker_history(request.user)})
+
+
+@role_required("chat.as_worker")
 def tutorial(request):
-    failed = False
-    if request.method == "POST":
-        answers = {item["name"]: request.POST.get(item["name"]) for item in QUIZ}
-        if lobby.worker_pass_tutorial(person=request.user, answers=answers):
+    """The tutorial and its quiz: the worker's own draw of the bank (kept in their session until they pass or cool
+    down), their choices kept after a wrong try, with the result next to the button they pressed. A quiz file that
+    cannot be used is logged for the admins and told to the worker in words, never as an error page."""
+    context = {
+        "follow_up_kinds": FOLLOW_UP_KINDS,
+        "tries": settings.QUIZ_TRIES,
+        "min_questions": settings.DIALOGUE_MIN_QUESTIONS,
+    }
+    cooldown = lobby.worker_quiz_cooldown(request.user)
+    drawn_now = False
+    try:
+        items = None if cooldown else quiz_items(request.session.get("quiz_draw") or [])
+        if not cooldown and not items:
+            request.session["quiz_draw"] = quiz_draw()
+            items, drawn_now = quiz_items(request.session["quiz_draw"]), True
+    except QuizBankError as exc:
+        logger.error("The tutorial quiz cannot be shown: %s", exc)
+        return render(request, "dialogs/tutorial.html", {**context, "quiz_unavailable": True}, status=503)
+    answers = {}
+    if request.method == "POST" and items and drawn_now:
+        # Answers to a quiz this session no longer holds (expired, or the bank changed): not a try of theirs.
+        context["quiz_changed"] = True
+    elif request.method == "POST" and items:
+        answers = {item["name"]: request.POST.get(item["name"], "") for item in items}
+        outcome = lobby.worker_quiz_answer(person=request.user, draw=request.session["quiz_draw"], answers=answers)
+        if outcome.passed:
+            request.session.pop("quiz_draw", None)
             messages.success(request, "Well done! You are ready to chat.")
             return redirect(reverse("dialogs:worker_home") + "?join=1")  # straight into the queue: asked for
-        failed = True
-    return render(
-        request,
-        "dialogs/tutorial.html",
-        {
-            "quiz": QUIZ,
-            "failed": failed,
-            "follow_up_kinds": FOLLOW_UP_KINDS,
-            "min_questions": settings.DIALOGUE_MIN_QUESTIONS,
-        },
-    )
+        if outcome.cooldown_until:
+            request.session.pop("quiz_draw", None)  # other questions after the cool-down
+            cooldown, items = outcome.cooldown_until, None
+        context["outcome"] = outcome
+    for item in items or []:
+        item["answer"] = answers.get(item["name"], "")
+    return render(request, "dialogs/tutorial.html", {**context, "quiz": items, "cooldown": cooldown})
 
 
 @role_required("chat.as_expert")

@@ -11,6 +11,7 @@ PERSONAS = ["alice", "erin", "rita", "ada"]
 PAGES = [
     ("dialogs:worker_home", {}, {"alice"}),
     ("dialogs:tutorial", {}, {"alice"}),
+    ("dialogs:worker_history", {}, {"alice"}),
     ("dialogs:expert_home", {}, {"erin", "ada"}),
     ("expert_own_work", {}, {"erin", "ada"}),
     ("review:home", {}, {"rita", "ada"}),

@@ -30,8 +30,12 @@ def test_worker_must_pass_the_tutorial_first(goals):
     with pytest.raises(DialogueError) as caught:
         lobby.lobby_join(person=newbie)
     assert caught.value.code == "tutorial"
-    assert not lobby.worker_pass_tutorial(person=newbie, answers={"q1": "b", "q2": "b"})
-    assert lobby.worker_pass_tutorial(person=newbie, answers={"q1": "a", "q2": "b"})
+    draw = [{"id": "related-follow-up", "order": [1, 0, 2]}, {"id": "join-by-key", "order": [0, 2, 1]}]
+    assert not lobby.worker_quiz_answer(person=newbie, draw=draw, answers={"related-follow-up": "a"}).passed
+    with pytest.raises(DialogueError):
+        lobby.lobby_join(person=newbie)
+    answers = {"related-follow-up": "b", "join-by-key": "a"}
+    assert lobby.worker_quiz_answer(person=newbie, draw=draw, answers=answers).passed
     assert lobby.lobby_join(person=newbie).outcome == "waiting"
 
 
@@ -291,7 +295,7 @@ def test_an_expert_sees_the_longest_waits_and_how_many_wait(goals):
         lobby.lobby_join(person=person)
     status = lobby_status(expert_named("e"))
     assert status["waiting_workers"] == QUEUE_SHOWN + 5
-    assert [entry["username"] for entry in status["queue"]] == [w.username for w in workers[:QUEUE_SHOWN]]
+    assert [entry["name"] for entry in status["queue"]] == [w.alias for w in workers[:QUEUE_SHOWN]]
 
 
 def test_every_typed_text_over_its_limit_is_refused_whole_never_cut(goals, settings):

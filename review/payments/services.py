@@ -11,6 +11,7 @@ from datetime import datetime
 from decimal import Decimal
 from itertools import groupby
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from annotation.models import User
@@ -225,6 +226,7 @@ BONUS_LIST_HEADER = [
     "dialogues",
     "bonus_dialogues",
     "amount",
+    "currency",
     "reason",
     "paid",
     "paid_in_error",
@@ -254,8 +256,9 @@ def completions_csv(rows: list[CompletionRow]) -> str:
 
 def bonus_list_csv(rows: list[BonusRow]) -> str:
     """Every worker of the campaign with their dialogues and bonus: the platform-neutral list, for people. `amount`
-    is what is owed now (as the platform files have it), `paid` what earlier payouts paid, `paid_in_error` the
-    dialogues among those paid that earn no bonus any more (rejected in review or dropped after their payout)."""
+    is what is owed now (as the platform files have it), `paid` what earlier payouts paid, both in `currency`
+    (BONUS_CURRENCY), `paid_in_error` the dialogues among those paid that earn no bonus any more (rejected in review
+    or dropped after their payout)."""
     return csv_text(
         [
             [
@@ -265,6 +268,7 @@ def bonus_list_csv(rows: list[BonusRow]) -> str:
                 row.dialogues,
                 row.earning,
                 f"{row.amount:.2f}",
+                settings.BONUS_CURRENCY,
                 row.reason,
                 f"{row.paid:.2f}",
                 paid_in_error_text(row.paid_in_error),

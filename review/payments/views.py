@@ -3,6 +3,7 @@ bonuses owed with a way to record each file as paid, and the payouts recorded (d
 
 import re
 
+from django.conf import settings
 from django.contrib import messages
 from django.db.models import Count
 from django.http import Http404, HttpResponse
@@ -58,6 +59,7 @@ def payment_home(request):
                 for dialogue_id, payout_id in row.paid_in_error
             ],
             "payouts": payouts,
+            "currency": settings.BONUS_CURRENCY,
         },
     )
 
@@ -78,6 +80,7 @@ def _owed_files(campaign: Campaign, bonuses: list[payments.BonusRow]) -> list[di
             "workers": len(rows),
             "total": sum(row.amount for row in rows),
             "digest": payments.bonus_digest(campaign, platform, batch_id, rows),
+            "rows": rows,
         }
         for (platform, batch_id), rows in sorted(by_batch.items())
     ]
@@ -85,11 +88,28 @@ def _owed_files(campaign: Campaign, bonuses: list[payments.BonusRow]) -> list[di
 
 def _payout_record(request):
     """Record a bonus file as paid (the payments page's form: campaign, platform, study or HIT, and the digest of the
-    rows the page showed). A second click, or a file whose rows changed since, records nothing and says why."""
+    rows the page showed). The first post only shows what would be recorded, worker by worker, and asks to confirm (a
+    payout has no undo); the confirmation records it. A second click, or a file whose rows changed since, records
+    nothing and says why."""
     campaign = get_object_or_404(Campaign, pk=_int_or_404(request.POST.get("campaign")))
     platform = request.POST.get("platform", "")
     if platform not in CrowdPlatform.values:
         raise Http404("no such platform")
+    if request.POST.get("confirm") != "yes":
+        batch, digest = request.POST.get("batch", ""), request.POST.get("digest", "")
+        owed = next((f for f in _owed_files(campaign) if (f["platform"], f["batch"]) == (platform, batch)), None)
+        if owed is None or owed["digest"] != digest:
+            messages.error(
+                request,
+                "The bonuses owed have changed since the page was shown (a review decided, or a payout was "
+                "recorded): nothing was recorded. Check the file again.",
+            )
+            return redirect(f"{reverse('review:payments')}?campaign={campaign.pk}#owed")
+        return render(
+            request,
+            "review/payment_confirm.html",
+            {"campaign": campaign, "file": owed, "currency": settings.BONUS_CURRENCY},
+        )
     try:
         payout = payments.bonus_payout_record(
             campaign=campaign,
@@ -103,7 +123,8 @@ def _payout_record(request):
     else:
         messages.success(
             request,
-            f"Payout {payout.pk} recorded: {payout.total:.2f} to {payout.rows.count()} worker(s). "
+            f"Payout {payout.pk} recorded: {payout.total:.2f} {settings.BONUS_CURRENCY} to {payout.rows.count()} "
+            "worker(s). "
             "These bonuses are left out of the next files.",
         )
     return redirect(f"{reverse('review:payments')}?campaign={campaign.pk}")

@@ -166,6 +166,7 @@ def test_the_bonus_list_has_every_worker_with_their_dialogues(campaign, collecte
         "dialogues": "2",
         "bonus_dialogues": "1",
         "amount": "0.50",
+        "currency": "GBP",
         "reason": "Thank you for your related questions!",
         "paid": "0.00",
         "paid_in_error": "",
@@ -253,7 +254,13 @@ def owed_files(client, campaign):
 def record_paid(client, campaign, line):
     return client.post(
         reverse("review:payments"),
-        {"campaign": campaign.pk, "platform": line["platform"], "batch": line["batch"], "digest": line["digest"]},
+        {
+            "campaign": campaign.pk,
+            "platform": line["platform"],
+            "batch": line["batch"],
+            "digest": line["digest"],
+            "confirm": "yes",
+        },
         follow=True,
     )
 
@@ -263,6 +270,34 @@ def download(client, campaign, line):
         reverse("review:payment_file", args=[campaign.pk, line["file"]]),
         {"batch": line["batch"], "digest": line["digest"]},
     )
+
+
+def test_recording_a_payout_first_shows_what_will_be_recorded_with_its_currency_and_records_nothing(
+    client, ada, campaign, collected, settings
+):
+    settings.BONUS_CURRENCY = "USD"
+    client.force_login(ada)
+    prolific = owed_files(client, campaign)[("prolific", _hex(1001))]
+    asked = client.post(
+        reverse("review:payments"),
+        {"campaign": campaign.pk, "platform": "prolific", "batch": prolific["batch"], "digest": prolific["digest"]},
+    )
+    assert asked.status_code == 200 and not BonusPayout.objects.exists()
+    text = asked.content.decode()
+    assert "Record this payout?" in text and "0.50 USD" in text and _hex(1) in text
+    assert 'name="confirm" value="yes"' in text
+    # A stale page (the digest no longer matches) asks nothing and records nothing.
+    stale = client.post(
+        reverse("review:payments"),
+        {"campaign": campaign.pk, "platform": "prolific", "batch": prolific["batch"], "digest": "0" * 64},
+        follow=True,
+    )
+    assert "nothing was recorded" in stale.content.decode() and not BonusPayout.objects.exists()
+    page = record_paid(client, campaign, prolific)
+    assert "recorded: 0.50 USD to 1 worker(s)" in page.content.decode()
+    assert "0.50 USD" in page.content.decode()  # the payouts table names the currency too
+    rows = list(csv.DictReader(io.StringIO(payments.bonus_list_csv(payments.campaign_bonuses(campaign)))))
+    assert {row["currency"] for row in rows} == {"USD"}
 
 
 def test_a_recorded_payout_leaves_its_bonuses_out_of_the_next_file(client, ada, campaign, collected, erin):

@@ -164,7 +164,7 @@ function expertDesk() {
     list.replaceChildren(...queue.map((entry) => {
       const item = document.createElement("li");
       const name = document.createElement("strong");
-      name.textContent = entry.username;
+      name.textContent = entry.name;
       const since = document.createElement("span");
       since.className = "muted";
       since.textContent = ` waiting ${duration((Date.now() - Date.parse(entry.waiting_since)) / 1000)}`;

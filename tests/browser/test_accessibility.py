@@ -9,7 +9,14 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from tests.browser.test_review import COLLECT
-from tests.browser.test_rooms import ask, label, pair, patient_expectations, read_tables_and_reveal  # noqa: F401
+from tests.browser.test_rooms import (  # noqa: F401
+    answer_quiz,
+    ask,
+    label,
+    pair,
+    patient_expectations,
+    read_tables_and_reveal,
+)
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SERIOUS = """async () => {
@@ -34,8 +41,12 @@ def test_the_lobby_and_both_rooms_have_no_serious_violations(new_page, people):
     worker = new_page("ally")
     # The worker's lobby, waiting (nobody is ready yet).
     worker.goto("/worker/tutorial/")
-    worker.check("input[name=q1][value=a]")
-    worker.check("input[name=q2][value=b]")
+    # The tutorial after a wrong try, with the message next to the button.
+    answer_quiz(worker, right=False)
+    worker.get_by_role("button", name="Check my answers").click()
+    expect(worker.get_by_test_id("quiz-failed")).to_be_visible()
+    assert serious_violations(worker) == [], "tutorial, after a wrong try"
+    answer_quiz(worker, right=True)
     worker.get_by_role("button", name="Check my answers").click()
     expect(worker).to_have_url(re.compile(r"/worker/"))
     expect(worker.locator("#headline, h1").first).to_be_visible()

@@ -9,7 +9,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import CLEAR_LOBBY
-from tests.browser.test_rooms import answer_with_sql, first_table, pair, read_tables_and_reveal
+from tests.browser.test_accessibility import serious_violations
+from tests.browser.test_rooms import answer_with_sql, first_table, pair, read_tables_and_reveal, watch_frames
 
 # A campaign over every demo database, pointing its completion URL at a page of the platform itself that answers
 # without a redirect (the health probe), so the browser's URL shows where the worker was sent.
@@ -66,7 +67,15 @@ def test_a_prolific_worker_completes_a_dialogue_goes_back_with_the_code_and_is_i
     expect(worker).to_have_url(re.compile("/worker/tutorial/$"))
     expect(worker.get_by_test_id("username")).to_have_text(f"prolific-{pid}")
 
+    # The expert sees a platform-neutral name; the Prolific PID (personal data) reaches neither their pages nor frames.
+    expert_frames = watch_frames(expert)
     pair(worker, expert)
+    expect(expert.locator("h1")).to_contain_text(re.compile(r"with Worker \d+$"))
+    assert pid not in expert.content().lower()
+    expert.screenshot(path="/tmp/wozsql_expert_room_worker_name.png")  # to look at
+    expert.set_viewport_size({"width": 390, "height": 844})
+    expert.screenshot(path="/tmp/wozsql_expert_room_worker_name_phone.png")  # to look at, at a phone's width
+    expert.set_viewport_size({"width": 1280, "height": 720})
     read_tables_and_reveal(worker)
     table = first_table(expert)
     # More than four good related questions: the campaign's bonus rule.
@@ -92,10 +101,25 @@ def test_a_prolific_worker_completes_a_dialogue_goes_back_with_the_code_and_is_i
     # After a few seconds with the code on screen, the browser is at the campaign's completion URL, with the code.
     expect(worker).to_have_url(re.compile(rf"/healthz\?cc={re.escape(code)}$"))
 
+    # Back on the platform later, the worker finds the dialogue and its code on their own page, with the way back.
+    worker.goto("/worker/dialogues/")
+    history = worker.get_by_test_id("history")
+    expect(history.get_by_test_id("history-code")).to_have_text([code])
+    expect(history.get_by_role("link", name="Go back to the study with it")).to_be_visible()
+    assert serious_violations(worker) == [], "worker's dialogues"
+    worker.screenshot(path="/tmp/wozsql_worker_history.png", full_page=True)  # to look at
+    worker.set_viewport_size({"width": 390, "height": 844})
+    assert worker.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") == 0
+    worker.screenshot(path="/tmp/wozsql_worker_history_phone.png", full_page=True)  # to look at, at a phone's width
+
     expect(expert.locator("#score-panel")).to_be_visible()
     expert.locator("label.score-option", has_text="5").click()
     expert.get_by_role("button", name="Submit score").click()
     expect(expert.locator("#summary")).to_be_visible()
+    expert.goto("/expert/")
+    expect(expert.get_by_test_id("username")).to_have_text("cora")
+    assert expert_frames and not [frame for frame in expert_frames if pid in frame.lower()]
+    assert pid not in expert.content().lower()
 
     # The admin downloads the campaign's bonus files: the worker is in them, with the bonus of one dialogue.
     admin = new_page("ada")
@@ -121,11 +145,27 @@ def test_a_prolific_worker_completes_a_dialogue_goes_back_with_the_code_and_is_i
         owed.get_by_role("link", name="Download").click()
     paid_file = open(to_pay.value.path(), encoding="utf-8").read()
     assert paid_file == f"{pid},0.75\n"
+    expect(owed).to_contain_text("0.75 GBP")  # every amount names its currency (BONUS_CURRENCY)
     owed.get_by_role("button", name=re.compile("I paid this file on Prolific")).click()
-    expect(admin.locator(".messages")).to_contain_text("recorded: 0.75 to 1 worker(s)")
+    # Nothing is recorded before the admin has seen what will be and confirmed it.
+    confirm_payout = admin.get_by_test_id("payout-confirm")
+    expect(confirm_payout).to_contain_text(pid)
+    expect(admin.get_by_test_id("payout-total")).to_have_text("0.75 GBP")
+    assert serious_violations(admin) == [], "payout confirmation"
+    admin.screenshot(path="/tmp/wozsql_payout_confirm.png", full_page=True)  # to look at
+    admin.set_viewport_size({"width": 390, "height": 844})
+    assert admin.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") == 0
+    admin.screenshot(path="/tmp/wozsql_payout_confirm_phone.png", full_page=True)  # to look at, at a phone's width
+    admin.set_viewport_size({"width": 1280, "height": 720})
+    confirm_payout.get_by_role("button", name="Yes, I paid 0.75 GBP: record it").click()
+    expect(admin.locator(".messages")).to_contain_text("recorded: 0.75 GBP to 1 worker(s)")
     expect(admin.get_by_test_id("owed")).to_contain_text("Nothing is owed.")
     payout = admin.get_by_test_id("payouts").locator("tr", has_text="Browser crowd campaign")
-    expect(payout).to_contain_text("0.75")
+    expect(payout).to_contain_text("0.75 GBP")
+    admin.screenshot(path="/tmp/wozsql_payments.png", full_page=True)  # to look at
+    admin.set_viewport_size({"width": 390, "height": 844})
+    admin.screenshot(path="/tmp/wozsql_payments_phone.png", full_page=True)  # to look at, at a phone's width
+    admin.set_viewport_size({"width": 1280, "height": 720})
     with admin.expect_download() as again:
         payout.get_by_role("link", name=re.compile("as paid")).click()
     assert open(again.value.path(), encoding="utf-8").read() == paid_file

@@ -10,6 +10,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from dialogs.tutorial import quiz_bank
+
 ROOM_URL = re.compile(r"/dialogues/\d+/$")
 WORKER_TIMEOUT = 15_000
 
@@ -29,20 +31,56 @@ def watch_frames(page) -> list[str]:
     return frames
 
 
+def answer_quiz(page, *, right: bool):
+    """Choose, for every question of the worker's quiz, its right answer (read from the bank by the question's id) or
+    a wrong one."""
+    bank = {question.id: question for question in quiz_bank()}
+    for fieldset in page.locator("fieldset[data-question]").all():
+        question = bank[fieldset.get_attribute("data-question")]
+        fieldset.get_by_label(question.right if right else question.wrong[0], exact=True).check()
+
+
 def pass_tutorial(page):
     page.goto("/worker/")
     expect(page).to_have_url(re.compile("/worker/tutorial/$"))
     expect(page.locator(".follow-ups li")).to_have_count(5)
-    # A wrong answer first: the quiz must say so and let the worker retry.
-    page.check("input[name=q1][value=c]")
-    page.check("input[name=q2][value=b]")
+    # A wrong try first: the quiz says so where the worker looks, with their choices kept, and lets them retry.
+    answer_quiz(page, right=False)
     page.get_by_role("button", name="Check my answers").click()
-    expect(page.get_by_test_id("quiz-failed")).to_be_visible()
-    page.check("input[name=q1][value=a]")
-    page.check("input[name=q2][value=b]")
+    expect(page.get_by_test_id("quiz-failed")).to_be_in_viewport()
+    questions = page.locator("fieldset[data-question]")
+    expect(questions.locator("input:checked")).to_have_count(questions.count())
+    answer_quiz(page, right=True)
     page.get_by_role("button", name="Check my answers").click()
     # On to the lobby, which may already have paired the worker and moved on to the room.
     expect(page).to_have_url(re.compile(r"/worker/$|/dialogues/\d+/$"))
+
+
+def test_wrong_tries_at_the_quiz_end_in_a_cool_down_that_a_new_session_keeps(new_page, people, platform):
+    people("quentin", "erin")
+    worker = new_page("quentin")
+    worker.goto("/worker/tutorial/")
+    worker.screenshot(path="/tmp/wozsql_quiz.png", full_page=True)  # to look at
+    tries = int(platform.env.get("QUIZ_TRIES", "3"))
+    for left in range(tries - 1, 0, -1):
+        answer_quiz(worker, right=False)
+        worker.get_by_role("button", name="Check my answers").click()
+        failed = worker.get_by_test_id("quiz-failed")
+        expect(failed).to_be_in_viewport()
+        expect(failed).to_contain_text(f"{left} tr")
+    worker.screenshot(path="/tmp/wozsql_quiz_failed.png")  # the viewport: what the worker sees after pressing
+    answer_quiz(worker, right=False)
+    worker.get_by_role("button", name="Check my answers").click()
+    cooldown = worker.get_by_test_id("quiz-cooldown")
+    expect(cooldown).to_be_in_viewport()
+    expect(cooldown).to_contain_text("the quiz opens again in")
+    expect(worker.get_by_role("button", name="Check my answers")).to_have_count(0)
+    # Signed in afresh (another browser, no cookie of the first): the cool-down is the worker's, not the browser's.
+    phone = new_page("quentin", viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone.goto("/worker/tutorial/")
+    expect(phone.get_by_test_id("quiz-cooldown")).to_contain_text("the quiz opens again in")
+    phone.get_by_test_id("quiz-cooldown").scroll_into_view_if_needed()
+    phone.screenshot(path="/tmp/wozsql_quiz_cooldown_phone.png")  # to look at, at a phone's width
 
 
 def pair(worker, expert):
