@@ -199,14 +199,7 @@ TURN_KINDS = (
 )
 # The kinds a question's standing is read from (`question_counts`: its acts, the result sent, its answer, a drop, a
 # reviewer's correction of those); labels are not needed to count answered questions.
-QUESTION_KINDS = (
-    EventKind.UTTERANCE,
-    EventKind.USER_ACTS,
-    EventKind.RESULT_SHARED,
-    EventKind.RESPONSE,
-    EventKind.DROP,
-    EventKind.CORRECTION,
-)
+QUESTION_KINDS = tuple(kind for kind in TURN_KINDS if kind != EventKind.TURN_LABELS)
 # The kinds after which a room's screen state (`dialogs.selectors.dialogue_snapshot`: status, score, answered
 # questions) reads differently, so a room socket that delivered one sends the state again.
 STATE_CHANGING_KINDS = frozenset({EventKind.END, EventKind.SCORE, EventKind.RESPONSE})

@@ -679,37 +679,24 @@ def dialogue_supervise_end(*, dialogue: Dialogue, supervisor: User, reason: str)
     """A supervisor ends a stuck room, saying why. The dialogue is abandoned (reviewed like any other that stopped
     early); the worker keeps their completion code and, like the expert, is shown the reason. The end event is the
     supervisor's: who and why stay in the log. Refusals: forbidden, invalid, too_long, closed."""
-    reason = _supervision_reason(dialogue, supervisor, reason)
-    events = _end(
-        dialogue,
-        supervisor,
-        SUPERVISOR,
-        DialogueStatus.ABANDONED,
-        None,
-        reason,
-        extra={"supervisor": supervisor.username},
-    )
-    broadcast.room_events_on_commit(dialogue_id=dialogue.pk, seq=events[0][0].seq)
-    return events
+    return _supervised_end(dialogue, supervisor, reason, requeue=False)
 
 
 def dialogue_supervise_requeue(*, dialogue: Dialogue, supervisor: User, reason: str) -> list[tuple[Event, bool]]:
     """A supervisor sends the worker of a room back to the queue, saying why: the room ends for this pairing (abandoned,
     its end event `requeued` and the supervisor's), and the worker waits again in the place they first queued in,
     with no completion code yet (they are not done). Pairs whoever can be paired once it is committed."""
-    reason = _supervision_reason(dialogue, supervisor, reason)
-    events = _end(
-        dialogue,
-        supervisor,
-        SUPERVISOR,
-        DialogueStatus.ABANDONED,
-        None,
-        reason,
-        extra={"supervisor": supervisor.username, "requeued": True},
-        requeue=True,
-    )
-    broadcast.room_events_on_commit(dialogue_id=dialogue.pk, seq=events[0][0].seq)
+    events = _supervised_end(dialogue, supervisor, reason, requeue=True)
     lobby_pair()
+    return events
+
+
+def _supervised_end(dialogue: Dialogue, supervisor: User, reason, *, requeue: bool) -> list[tuple[Event, bool]]:
+    reason = _supervision_reason(dialogue, supervisor, reason)
+    extra = {"supervisor": supervisor.username, **({"requeued": True} if requeue else {})}
+    status = DialogueStatus.ABANDONED
+    events = _end(dialogue, supervisor, SUPERVISOR, status, None, reason, extra=extra, requeue=requeue)
+    broadcast.room_events_on_commit(dialogue_id=dialogue.pk, seq=events[0][0].seq)
     return events
 
 
