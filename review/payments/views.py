@@ -97,7 +97,8 @@ def _payout_record(request):
         raise Http404("no such platform")
     if request.POST.get("confirm") != "yes":
         batch, digest = request.POST.get("batch", ""), request.POST.get("digest", "")
-        owed = next((f for f in _owed_files(campaign) if (f["platform"], f["batch"]) == (platform, batch)), None)
+        files = _owed_files(campaign, payments.campaign_bonuses(campaign))
+        owed = next((f for f in files if (f["platform"], f["batch"]) == (platform, batch)), None)
         if owed is None or owed["digest"] != digest:
             messages.error(
                 request,

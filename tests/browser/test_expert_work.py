@@ -17,6 +17,7 @@ def test_an_expert_reads_a_reviewers_sql_correction_from_the_desk(new_page, plat
     correct_query(rita, 0, "SELECT count(student_id) FROM student", column="student_id", reason="count the ids")
     # Rejected, so the dialogue waits in no queue that another test claims from.
     rita.select_option("[data-testid=reject-form] select[name=reason]", "goal_ignored")
+    rita.select_option("[data-testid=reject-form] select[name=fault]", "expert")
     rita.click("[data-testid=reject]")
     rita.wait_for_url(re.compile(r".*/review/$"))
 

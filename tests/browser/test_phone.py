@@ -66,6 +66,8 @@ def test_a_worker_on_a_phone_holds_a_dialogue(new_page, people):
     respond(expert, "Do you mean the ones with the most rows linked to them?", "CLARIFY")
     expect(worker.locator(".bubble.response")).to_have_count(2)
     answer_with_sql(worker, expert, "And how many in all?", f"SELECT count(*) FROM {table}", "That many.")
+    # Only questions answered with SQL count toward the minimum (the clarified one does not): a third one.
+    answer_with_sql(worker, expert, "Just the first one, please.", f"SELECT * FROM {table} LIMIT 1", "This one.")
 
     end_and_score(worker, expert, 4)
     expect(worker.get_by_test_id("completion-code")).to_be_visible()

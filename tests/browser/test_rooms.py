@@ -219,9 +219,12 @@ def test_worker_and_expert_complete_a_dialogue(new_page, people):
     expect(worker.locator(".bubble.response")).to_have_count(3)
     expect(worker.locator(".bubble.result")).to_have_count(2)
     expect(worker.locator(".bubble.result").last.locator("tbody tr")).to_have_count(5)
+    # Questions 2 and 3 count once (a clarified question counts when its answer is answered with SQL): a fourth.
+    end = worker.get_by_role("button", name="End dialogue")
+    expect(end).to_be_disabled()
+    answer_with_sql(worker, expert, "And the first one alone?", f"SELECT * FROM {table} LIMIT 1", "This one.")
 
     # The worker ends; the completion code is shown and the input is closed.
-    end = worker.get_by_role("button", name="End dialogue")
     expect(end).to_be_enabled()
     end.click()
     worker.get_by_role("button", name="Keep asking").click()  # asked once more: not yet
@@ -332,7 +335,7 @@ def test_reloading_either_room_loses_nothing(new_page, people):
     expect(worker.locator(".bubble.response")).to_have_count(2)
     assert chat_snapshot(worker) == worker_before
     expect(worker.get_by_test_id("goal-question")).not_to_be_empty()
-    expect(worker.get_by_test_id("end-hint")).to_contain_text("1 more question")
+    expect(worker.get_by_test_id("end-hint")).to_contain_text("2 more questions")  # only the first has its table
 
     expert.reload()
     expect(expert.locator(".bubble.question")).to_have_count(3)
@@ -350,10 +353,12 @@ def test_reloading_either_room_loses_nothing(new_page, people):
     expect(worker.locator(".bubble.response")).to_have_count(3)
     expect(worker.locator(".bubble.result")).to_have_count(2)
     expect(worker.locator(".bubble.question")).to_have_count(3)
+    # Two questions answered with SQL (the clarified one counts once, with its answer): a third before the end.
+    answer_with_sql(worker, expert, "And the last one?", f"SELECT * FROM {table} LIMIT 1", "This one.")
     expect(worker.get_by_role("button", name="End dialogue")).to_be_enabled()
     worker.reload()
-    expect(worker.locator(".bubble.result")).to_have_count(2)
-    expect(worker.locator(".bubble.response")).to_have_count(3)
+    expect(worker.locator(".bubble.result")).to_have_count(3)
+    expect(worker.locator(".bubble.response")).to_have_count(4)
     worker.get_by_role("button", name="End dialogue").click()
     worker.get_by_role("button", name="End the dialogue").click()
     expect(worker.get_by_test_id("completion-code")).to_have_text(re.compile("^WOZ-"))

@@ -27,12 +27,12 @@ def watch_from_the_board(ada, worker_name: str) -> None:
 
 
 def test_a_supervisor_watches_a_room_live_and_ends_it_with_a_reason(new_page, people):
-    people("wendy", "xena")
-    worker, expert = new_page("wendy"), new_page("xena")
+    people("sadie", "saul")  # names of this test alone: the platform is shared by the whole browser session
+    worker, expert = new_page("sadie"), new_page("saul")
     pair(worker, expert)
     room_url = worker.url
     ada = new_page("ada")
-    watch_from_the_board(ada, "wendy")
+    watch_from_the_board(ada, "sadie")
     # The room's own address, a 403 for an admin before, leads to the same read-only view.
     check = new_page("ada")
     check.goto(room_url)
