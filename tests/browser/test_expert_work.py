@@ -20,6 +20,13 @@ def test_an_expert_reads_a_reviewers_sql_correction_from_the_desk(new_page, plat
     rita.select_option("[data-testid=reject-form] select[name=fault]", "expert")
     rita.click("[data-testid=reject]")
     rita.wait_for_url(re.compile(r".*/review/$"))
+    # A pass-1 rejection goes to a second reviewer, who confirms it: decided, it waits in no queue another test uses.
+    ravi = new_page("ravi")
+    claim(ravi, dialogue)
+    ravi.select_option("[data-testid=reject-form] select[name=reason]", "goal_ignored")
+    ravi.select_option("[data-testid=reject-form] select[name=fault]", "expert")
+    ravi.click("[data-testid=reject]")
+    ravi.wait_for_url(re.compile(r".*/review/$"))
 
     elsa = new_page("elsa")
     elsa.goto("/expert/")
