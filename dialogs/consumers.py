@@ -346,7 +346,12 @@ class DialogueConsumer(JsonConsumer):
             await self._hello(message)
         elif kind == "ping":
             await self.send_json({"type": "pong"})
-        elif kind == "typing":
+        else:
+            await self._participant_message(message)
+
+    async def _participant_message(self, message):
+        """What only a side of the room sends: typing, and the messages the log stores."""
+        if message["type"] == "typing":
             await self._presence("typing")
         else:
             await self._post(message)
@@ -576,15 +581,9 @@ class RoomWatchConsumer(DialogueConsumer):
             snapshot[f"{side}_connected"] = room.side_connections(self.dialogue, side)[0] > 0
         return snapshot
 
-    async def on_message(self, message):
-        kind = message["type"]
-        if kind == "hello":
-            await self._hello(message)
-        elif kind == "ping":
-            await self.send_json({"type": "pong"})
-        else:
-            # Checked here, whatever the page shows: a watching socket can send nothing a participant sends.
-            await self.refuse_message(message, "watching", "You are watching this room: you cannot send into it.")
+    async def _participant_message(self, message):
+        # Checked here, whatever the page shows: a watching socket can send nothing a participant sends.
+        await self.refuse_message(message, "watching", "You are watching this room: you cannot send into it.")
 
     async def dialogue_presence(self, message):
         # Both sides' presence, as it changes; no abandon timer of its own (the participants' sockets and housekeeping
