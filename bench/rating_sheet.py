@@ -17,14 +17,13 @@ import csv
 import json
 import os
 import random
-import sqlite3
 import sys
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
-from annotation.sql import intents  # noqa: E402
+from annotation.sql import analysis, intents  # noqa: E402
 from annotation.sql.analysis import sql_run  # noqa: E402
 from annotation.sql.drafts import draft_response  # noqa: E402
 
@@ -33,16 +32,7 @@ VALUES_PER_COLUMN = 5  # as a room reads them (dialogs.assist)
 
 
 def column_values(path: Path):
-    def values(table: str, column: str) -> list:
-        quoted_table, quoted_column = '"' + table.replace('"', '""') + '"', '"' + column.replace('"', '""') + '"'
-        with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as connection:
-            rows = connection.execute(
-                f"SELECT DISTINCT {quoted_column} FROM {quoted_table} "  # noqa: S608
-                f"WHERE {quoted_column} IS NOT NULL LIMIT {VALUES_PER_COLUMN}"
-            ).fetchall()
-        return [row[0] for row in rows]
-
-    return values
+    return lambda table, column: list(analysis.column_values(str(path), table, column, VALUES_PER_COLUMN))
 
 
 def main() -> None:

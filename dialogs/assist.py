@@ -20,7 +20,7 @@ from functools import lru_cache
 from django.conf import settings
 
 from annotation.models import Database
-from annotation.sql import drafts, intents, linking
+from annotation.sql import analysis, drafts, intents, linking
 from annotation.sql.relations import RelationError, detect_relation
 from annotation.sql.sandbox import execute
 from annotation.tokens import utterance_toks
@@ -60,24 +60,13 @@ def intent_counts_forget() -> None:
         _counts = None
 
 
-@lru_cache(maxsize=4096)
-def _column_values(path: str, table: str, column: str) -> tuple:
-    quoted_table, quoted_column = '"' + table.replace('"', '""') + '"', '"' + column.replace('"', '""') + '"'
-    result = execute(
-        path,
-        f"SELECT DISTINCT {quoted_column} FROM {quoted_table} WHERE {quoted_column} IS NOT NULL "  # noqa: S608
-        f"LIMIT {VALUES_PER_COLUMN}",
-    )
-    return tuple(row[0] for row in result.rows) if result.ok else ()
-
-
 def column_values(database: Database):
     """A `values(table, column)` function over the database's file for the recommendation texts (nothing for a
     schema-only registration)."""
     if not database.has_file:
         return lambda table, column: []
     path = str(database.path)
-    return lambda table, column: list(_column_values(path, table, column))
+    return lambda table, column: list(analysis.column_values(path, table, column, VALUES_PER_COLUMN))
 
 
 def recommendation_next(*, database: Database, turn: int, sql: str, offered: list[dict], rng=None) -> dict | None:

@@ -7,6 +7,7 @@ file is given, a sandboxed execution. `manage.py sql_inspect`, goal import and t
 reviewer's run (`dialogs.room.sql_run_result`, which cuts the table to what a room stores and sends).
 """
 
+from functools import lru_cache
 from pathlib import Path
 
 from annotation.sql.hardness import hardness as _hardness
@@ -88,3 +89,17 @@ def inspect_sql(
         report["validation"]["ok"] and report["sql"] is not None and report.get("execution", {"ok": True})["ok"]
     )
     return report
+
+
+@lru_cache(maxsize=4096)
+def column_values(db_path: str, table: str, column: str, limit: int) -> tuple:
+    """Up to `limit` different non-empty values of `table.column`, read in the sandbox (empty when it cannot be read).
+    The one reading behind the values a suggestion shows, a sampled goal filters on and a rating sheet draws; cached
+    per file, table, column and limit for the life of the process."""
+    quoted_table, quoted_column = '"' + table.replace('"', '""') + '"', '"' + column.replace('"', '""') + '"'
+    result = execute(
+        db_path,
+        f"SELECT DISTINCT {quoted_column} FROM {quoted_table} WHERE {quoted_column} IS NOT NULL "  # noqa: S608
+        f"LIMIT {int(limit)}",
+    )
+    return tuple(row[0] for row in result.rows) if result.ok else ()

@@ -26,8 +26,9 @@ from pathlib import Path
 
 from sqlglot import expressions as exp
 
+from annotation.sql.analysis import column_values
 from annotation.sql.hardness import HARDNESS_LEVELS, hardness
-from annotation.sql.sandbox import execute, execute_many
+from annotation.sql.sandbox import execute_many
 from annotation.sql.spider import SpiderEncodingError, encode_sql, parse_sql
 
 __all__ = ["GoalSampler", "SampledGoal", "coverage", "query_reads"]
@@ -101,7 +102,6 @@ class GoalSampler:
         self.usage = _Usage()
         for sql in existing:
             self._count(sql, None)
-        self._values: dict[tuple[str, str], list] = {}
         # Draws that gave nothing, per anchor table: an anchor that keeps failing is tried less, not forever.
         self._failures: Counter = Counter()
 
@@ -209,16 +209,8 @@ class GoalSampler:
         return self._least(columns, lambda column: self.usage.columns[f"{column.table}.{column.name}".lower()])
 
     def _values_of(self, column: _Column) -> list:
-        key = (column.table, column.name)
-        if key not in self._values:
-            result = execute(
-                self.path,
-                f"SELECT DISTINCT {column.name} FROM {column.table} WHERE {column.name} IS NOT NULL "  # noqa: S608
-                f"LIMIT {_VALUES_PER_COLUMN}",
-            )
-            usable = [row[0] for row in result.rows if _literal(row[0]) is not None] if result.ok else []
-            self._values[key] = usable
-        return self._values[key]
+        found = column_values(self.path, column.table, column.name, _VALUES_PER_COLUMN)
+        return [value for value in found if _literal(value) is not None]
 
     def _filter(self, tables: list[str]) -> dict | None:
         column = self._pick_column(tables)
