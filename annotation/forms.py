@@ -1,7 +1,7 @@
 from django import forms
 from django.conf import settings
 
-from annotation.models import Database, Role
+from annotation.models import Database, Hardness, Role
 
 
 class DatabaseUploadForm(forms.Form):
@@ -16,6 +16,28 @@ class GoalForm(forms.Form):
     question = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
     sql = forms.CharField(label="SQL", widget=forms.Textarea(attrs={"rows": 4, "class": "mono", "spellcheck": "false"}))
     active = forms.BooleanField(required=False, initial=True)
+
+
+class GoalGenerationForm(forms.Form):
+    """What an admin asks of the goal sampler on a database's page (annotation.goal_generation)."""
+
+    count = forms.IntegerField(
+        min_value=1, max_value=500, initial=20, label="How many goals", help_text="Up to 500 in one run."
+    )
+    levels = forms.MultipleChoiceField(
+        choices=[(level.value, level.label) for level in Hardness],
+        initial=[level.value for level in Hardness],
+        widget=forms.CheckboxSelectMultiple,
+        label="Hardness",
+        error_messages={"required": "Pick at least one hardness level."},
+    )
+    seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**62,
+        label="Seed (optional)",
+        help_text="The same seed on the same goal set gives the same goals.",
+    )
 
 
 class PersonForm(forms.Form):

@@ -155,3 +155,44 @@ class Goal(models.Model):
     def waiting_for_question(self) -> bool:
         """A sampled goal has SQL but no question until a person writes one; it is offered to nobody until then."""
         return not self.question
+
+
+class GoalGeneration(models.Model):
+    """One run of the goal sampler asked for from a database's page (docs/goals.md): what was asked, how far it got,
+    and what it changed in the goal set's coverage. The goals it finds are saved waiting for a question."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        SUCCEEDED = "succeeded", "Done"
+        FAILED = "failed", "Failed"
+
+    database = models.ForeignKey(Database, on_delete=models.CASCADE, related_name="goal_generations")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    count = models.PositiveIntegerField()
+    levels = models.JSONField(help_text="The hardness levels asked for.")
+    seed = models.BigIntegerField(null=True, blank=True)
+    state = models.CharField(max_length=12, choices=State.choices, default=State.QUEUED)
+    progress_done = models.PositiveIntegerField(default=0)
+    saved = models.PositiveIntegerField(default=0, help_text="Goals kept (an SQL the database had is not kept twice).")
+    message = models.TextField(blank=True, help_text="Why the run failed, or why it found fewer goals than asked.")
+    report = models.JSONField(default=dict, blank=True, help_text="Coverage and hardness mix before and after.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.count} goals for {self.database_id} ({self.state})"
+
+    @property
+    def finished(self) -> bool:
+        return self.state in (self.State.SUCCEEDED, self.State.FAILED)
+
+    @property
+    def percent(self) -> int:
+        if self.state == self.State.SUCCEEDED:
+            return 100
+        return min(99, int(100 * self.progress_done / self.count)) if self.count else 0

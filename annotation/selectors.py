@@ -5,7 +5,7 @@ import sqlite3
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, QuerySet
 
-from annotation.models import BlockRecord, Database, Goal, Role, User
+from annotation.models import BlockRecord, Database, Goal, Hardness, Role, User
 
 
 def database_tables_json(*, only: list[str] | None = None) -> list[dict]:
@@ -85,3 +85,50 @@ def _display(value):
     if isinstance(value, bytes):
         return f"<blob {len(value)} bytes>"
     return value
+
+
+def goal_generation_figures(run) -> dict:
+    """A finished goal-generation run's report (annotation.sql.goal_sampler.coverage_report), shaped for its page:
+    coverage and hardness mix before and after, and how many goals read each table, as shares a bar can draw."""
+    before, after = run.report["before"], run.report["after"]
+    names = dict(
+        zip(run.database.schema["table_names_original"], run.database.schema.get("table_names") or [], strict=False)
+    )
+    widest = max([*after["per_table"].values(), 1])
+
+    return {
+        "coverage": [
+            {
+                "what": what,
+                "before": round(100 * before[key]),
+                "after": round(100 * after[key]),
+                "before_count": before[f"{key}_covered"],
+                "after_count": after[f"{key}_covered"],
+                "total": after[f"{key}_total"],
+            }
+            for what, key in (("Tables", "tables"), ("Columns", "columns"))
+        ],
+        "hardness": [
+            {
+                "level": level,
+                "label": Hardness(level).label,
+                "before": before["hardness"][level],
+                "after": after["hardness"][level],
+                "before_percent": round(100 * before["hardness"][level] / max(before["goals"], 1)),
+                "after_percent": round(100 * after["hardness"][level] / max(after["goals"], 1)),
+            }
+            for level in after["hardness"]
+        ],
+        "goals": {"before": before["goals"], "after": after["goals"]},
+        "tables": [
+            {
+                "name": table,
+                "readable": names.get(table, table),
+                "before": before["per_table"].get(table, 0),
+                "after": count,
+                "before_percent": round(100 * before["per_table"].get(table, 0) / widest),
+                "after_percent": round(100 * count / widest),
+            }
+            for table, count in after["per_table"].items()
+        ],
+    }

@@ -16,9 +16,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from annotation import selectors, services
-from annotation.forms import BlockForm, DatabaseUploadForm, GoalForm, PersonForm, SqlForm
+from annotation.forms import BlockForm, DatabaseUploadForm, GoalForm, GoalGenerationForm, PersonForm, SqlForm
+from annotation.goal_generation import GoalGenerationError, goal_generation_start
 from annotation.jsonfile import request_json_object
-from annotation.models import Database, Goal, Hardness, Role, User
+from annotation.models import Database, Goal, GoalGeneration, Hardness, Role, User
 from annotation.roles import HOME_URL_NAMES, can, role_of, role_required
 from annotation.sql import analysis
 from annotation.sql.analysis import inspect_sql
@@ -106,6 +107,7 @@ def database_detail(request, db_id):
             "tables": describe_tables(database.schema),
             "goals": database.goals.all()[:200],
             "can_run_sql": can(request.user, "sql.run"),
+            "can_generate_goals": can(request.user, "goals.manage") and database.has_file,
             "schema_json": database.schema,
         },
     )
@@ -221,6 +223,56 @@ def goal_edit(request, goal_id=None):
             goal.sql, analysis.sql_run(goal.database.path, goal.sql, count=True), goal.database.schema
         )
     return render(request, "annotation/goal_form.html", {"form": form, "goal": goal, "described": described})
+
+
+@role_required("goals.manage")
+def goal_generation(request, db_id):
+    """Goals sampled from the database's schema (docs/goals.md): the form that starts a run, the runs with their
+    progress, and what the newest finished run changed in the goal set's coverage."""
+    database = get_object_or_404(Database, db_id=db_id)
+    form = GoalGenerationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            goal_generation_start(
+                database=database, person=request.user, count=data["count"], levels=data["levels"], seed=data["seed"]
+            )
+        except GoalGenerationError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("annotation:goal_generation", db_id=database.db_id)
+    runs = list(database.goal_generations.select_related("requested_by")[:10])
+    latest = next((run for run in runs if run.state == GoalGeneration.State.SUCCEEDED), None)
+    return render(
+        request,
+        "annotation/goal_generation.html",
+        {
+            "database": database,
+            "form": form,
+            "runs": runs,
+            "latest": latest,
+            "coverage": selectors.goal_generation_figures(latest) if latest else None,
+            "waiting_total": database.goals.filter(question="").count(),
+        },
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@role_required("goals.manage")
+def goal_generation_status(request, generation_id):
+    """One run's state as JSON, for its progress bar."""
+    run = get_object_or_404(GoalGeneration, pk=generation_id)
+    return JsonResponse(
+        {
+            "state": run.state,
+            "state_label": run.get_state_display(),
+            "percent": run.percent,
+            "found": run.progress_done,
+            "count": run.count,
+            "finished": run.finished,
+            "message": run.message,
+        }
+    )
 
 
 @role_required("people.manage")

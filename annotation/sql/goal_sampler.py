@@ -395,7 +395,9 @@ def query_reads(sql: str) -> tuple[set[str], set[str]]:
 
 
 def coverage(sqls: Iterable[str], schema: dict) -> dict:
-    """Share of the schema's tables and of its columns that `sqls` read (OTTA's table and attribute coverage)."""
+    """OTTA's table and attribute coverage of a goal set: `tables` and `columns` are the shares of the schema's tables
+    and columns that `sqls` read; `tables_covered` / `tables_total` and `columns_covered` / `columns_total` the counts
+    behind them; `per_table` how many of the queries read each table (in the schema's order)."""
     originals = schema["table_names_original"]
     all_tables = {name.lower() for name in originals} - {"sqlite_sequence"}
     all_columns = {
@@ -405,11 +407,34 @@ def coverage(sqls: Iterable[str], schema: dict) -> dict:
     }
     tables: set[str] = set()
     columns: set[str] = set()
+    per_table: Counter = Counter()
     for sql in sqls:
         read_tables, read_columns = query_reads(sql)
         tables |= read_tables & all_tables
         columns |= read_columns & all_columns
+        per_table.update(read_tables & all_tables)
     return {
         "tables": len(tables) / len(all_tables) if all_tables else 0.0,
         "columns": len(columns) / len(all_columns) if all_columns else 0.0,
+        "tables_covered": len(tables),
+        "tables_total": len(all_tables),
+        "columns_covered": len(columns),
+        "columns_total": len(all_columns),
+        "per_table": {name: per_table[name.lower()] for name in originals if name.lower() in all_tables},
     }
+
+
+def coverage_report(existing: Iterable[tuple[str, str]], added: Iterable[tuple[str, str]], schema: dict) -> dict:
+    """What a run of the sampler changed in a goal set: its coverage (`coverage`) and its hardness mix, before and
+    after. `existing` and `added` are (sql, hardness) pairs. The one report the command and the database page show."""
+    existing, added = list(existing), list(added)
+
+    def state(pairs: list[tuple[str, str]]) -> dict:
+        mix = Counter(level for _, level in pairs)
+        return {
+            **coverage((sql for sql, _ in pairs), schema),
+            "goals": len(pairs),
+            "hardness": {level: mix[level] for level in HARDNESS_LEVELS},
+        }
+
+    return {"before": state(existing), "after": state(existing + added)}

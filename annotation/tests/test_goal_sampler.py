@@ -64,8 +64,11 @@ def test_the_same_seed_gives_the_same_goals_and_hardness_limits_the_levels(demo_
     ("args", "message"),
     [
         (["--database", "nowhere", "--count", "3"], "no registered database"),
-        (["--database", "dorm_demo", "--count", "0"], "at least 1"),
-        (["--database", "dorm_demo", "--count", "3", "--hardness", "trivial"], "--hardness takes"),
+        (["--database", "dorm_demo", "--count", "0"], "Ask for 1 to 500 goals"),
+        (
+            ["--database", "dorm_demo", "--count", "3", "--hardness", "trivial"],
+            "Hardness levels are easy, medium, hard, extra; not trivial",
+        ),
     ],
 )
 def test_bad_arguments_are_refused_with_a_reason(demo_databases, args, message):

@@ -1,12 +1,11 @@
 import json
-import random
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation import services
+from annotation.goal_generation import GoalGenerationError, goals_sample
 from annotation.models import Database
-from annotation.sql.goal_sampler import GoalSampler, coverage
 from annotation.sql.hardness import HARDNESS_LEVELS
 
 
@@ -32,27 +31,19 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, database, count, hardness, seed, out, save, **options):
-        if count < 1:
-            raise CommandError("--count must be at least 1")
-        levels = [level.strip() for level in hardness.split(",") if level.strip()]
-        unknown = [level for level in levels if level not in HARDNESS_LEVELS]
-        if unknown or not levels:
-            raise CommandError(f"--hardness takes {', '.join(HARDNESS_LEVELS)}; not {', '.join(unknown) or 'nothing'}")
         db = Database.objects.filter(db_id=database).first()
         if db is None:
             raise CommandError(f"no registered database {database!r}")
-        if not db.has_file:
-            raise CommandError(f"{database!r} is registered without its SQLite file: goals need its data")
-        existing = list(db.goals.values_list("sql", flat=True))
-        sampler = GoalSampler(db.schema, db.path, random.Random(seed), existing=existing)
-        goals = sampler.sample(count, levels=levels)
+        try:
+            goals, report = goals_sample(database=db, count=count, levels=hardness.split(","), seed=seed)
+        except GoalGenerationError as exc:
+            raise CommandError(str(exc)) from None
         lines = "".join(json.dumps(goal.as_line(), ensure_ascii=False) + "\n" for goal in goals)
         if out is not None:
             out.write_text(lines, encoding="utf-8")
         else:
             self.stdout.write(lines, ending="")
-        before = coverage(existing, db.schema)
-        after = coverage([*existing, *(goal.sql for goal in goals)], db.schema)
+        before, after = report["before"], report["after"]
         mix = {level: sum(goal.hardness == level for goal in goals) for level in HARDNESS_LEVELS}
         self.stderr.write(
             f"{len(goals)} of {count} goals for {database} ({', '.join(f'{k} {v}' for k, v in mix.items())}); "
