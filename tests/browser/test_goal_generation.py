@@ -5,6 +5,9 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser.test_accessibility import serious_violations
+from tests.browser.test_phone import PHONE, page_overflow
+
 
 def test_an_admin_generates_goals_from_the_database_page_and_finds_them_waiting(new_page):
     page = new_page("ada")
@@ -22,7 +25,14 @@ def test_an_admin_generates_goals_from_the_database_page_and_finds_them_waiting(
     expect(coverage).to_contain_text("What the newest run changed")
     expect(page.get_by_test_id("mix-extra")).to_contain_text("0")
     expect(page.get_by_test_id("coverage-tables")).to_contain_text(re.compile(r"\d+ → \d+ of \d+"))
-    page.screenshot(path="/tmp/s26/goalgen-desktop.png", full_page=True)
     page.get_by_test_id("waiting-link").click()
     expect(page.get_by_test_id("waiting").first).to_be_visible()
     expect(page.locator("tbody tr")).to_have_count(5)
+    # The page has no serious accessibility violation, and fits a phone.
+    page.goto("/databases/library_demo/goals/generate/")
+    expect(page.get_by_test_id("coverage")).to_be_visible()
+    assert serious_violations(page) == [], "goals from the schema"
+    phone = new_page("ada", **PHONE)
+    phone.goto("/databases/library_demo/goals/generate/")
+    expect(phone.get_by_test_id("coverage")).to_be_visible()
+    assert page_overflow(phone) == 0
