@@ -37,18 +37,20 @@ run: demo
 	@echo ""
 	$(DEV) $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
-## Every test: once on the embedded defaults, once on real PostgreSQL + Redis started for the run.
+## Every test on the embedded defaults, then again on real PostgreSQL + Redis started for the run: every plain test,
+## and the browser tests of the screens that depend on the stack (tests/browser/conftest.py STACK_FILES).
+SERVICES_TESTS := -m "not conformance and (not browser or stack)"
 test: install-dev
 	$(PY) tools/test_stack.py ensure-system-packages
-	$(PY) -m pytest
-	$(PY) tools/test_stack.py with-services -- $(PY) -m pytest -m "not conformance" -p no:cacheprovider
+	$(PY) -m pytest --durations=15
+	$(PY) tools/test_stack.py with-services -- $(PY) -m pytest $(SERVICES_TESTS) -p no:cacheprovider --durations=15
 
 ## The embedded-defaults run only (quick feedback while working).
 test-fast: install-dev
 	$(PY) -m pytest -x -q -m "not browser"
 
 test-services: install-dev
-	$(PY) tools/test_stack.py with-services -- $(PY) -m pytest -m "not conformance"
+	$(PY) tools/test_stack.py with-services -- $(PY) -m pytest $(SERVICES_TESTS)
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

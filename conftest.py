@@ -118,3 +118,18 @@ def short_busy_timeout():
     yield
     if before is not None:
         options["timeout"] = before
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery(request):
+    """Tasks run in-process unless a test drives a real worker (marked `services`): with REDIS_URL set, the settings
+    turn eager mode off, and a task sent to a broker nobody listens to would never run."""
+    if request.node.get_closest_marker("services"):
+        yield
+        return
+    from config.celery_app import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous

@@ -30,10 +30,19 @@ CHROMIUM_ARGS = [
 DEMO_PASSWORD = "wozsql-demo"
 
 
+# The browser files whose screens depend on the stack under them: the rooms and the supervisor's view (websockets
+# over the channel layer, pairing in the database) and the screens that follow a Celery job. They run in both passes
+# of `make test`; the other screens are the same HTML on either stack and run on the embedded defaults only, while
+# their views' reads and writes are tested on PostgreSQL by the plain tests.
+STACK_FILES = {"test_rooms.py", "test_supervision.py", "test_export.py", "test_goal_generation.py"}
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+            if Path(str(item.fspath)).name in STACK_FILES:
+                item.add_marker(pytest.mark.stack)
 
 
 class Platform:
@@ -92,8 +101,19 @@ def platform(tmp_path_factory):
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+    # On the services stack Celery is not eager: the platform's tasks (exports, goal generation) need a worker, as in
+    # production. On the embedded defaults they run in the request.
+    worker = None
+    if env.get("REDIS_URL"):
+        worker_log = open(data_dir / "worker.log", "wb")
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=WARNING"],
+            cwd=ROOT, env=env, stdout=worker_log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    # A deadline for a server that will never answer (it crashed, or hangs): on a loaded 2-core machine a healthy one
+    # can take half a minute to import Django and open its database.
+    deadline = time.monotonic() + 120
     while True:
         try:
             urllib.request.urlopen(url + "/healthz", timeout=1)
@@ -107,6 +127,10 @@ def platform(tmp_path_factory):
     server.terminate()
     server.wait(timeout=10)
     log.close()
+    if worker is not None:
+        worker.terminate()
+        worker.wait(timeout=20)
+        worker_log.close()
 
 
 @pytest.fixture(scope="session")

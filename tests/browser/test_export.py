@@ -1,11 +1,9 @@
 """The admin exports a dataset from the page and downloads the zip; the statistics page shows its figures.
 
 Runs against the real server (Daphne) started by the `platform` fixture. With REDIS_URL set (the second `make test`
-pass), exports are Celery tasks: a real worker is started beside the server for this module.
+pass), exports are Celery tasks, run by the worker the platform fixture starts beside the server.
 """
 
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -27,17 +25,8 @@ def imported(platform):
         "--tables", str(_shared_path("spider", "tables.json")),
         "--databases", str(_shared_path("spider", "database")),
     )  # fmt: skip
-    worker = None
-    if platform.env.get("REDIS_URL"):
-        log = open(Path(platform.env["WOZSQL_DATA_DIR"]) / "worker.log", "wb")
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=WARNING"],
-            cwd=ROOT, env=platform.env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    yield
-    if worker is not None:
-        worker.terminate()
-        worker.wait(timeout=20)
+    # The platform fixture runs a Celery worker on the services stack.
+    return
 
 
 def test_admin_exports_sees_progress_and_downloads_the_zip(new_page, imported, tmp_path):
