@@ -158,13 +158,15 @@ class LobbyConsumer(JsonConsumer):
         try:
             while True:
                 await asyncio.sleep(self.tick_seconds)
-                await self._send_status()
+                # A tick only refreshes the estimate: an overview read since the last tick serves it. Every change
+                # of the lobby is announced and read fresh (lobby_changed); the sockets of a process, ticking out of
+                # step, so share one read per tick instead of one per half second.
+                await self._send_status(fresh_since=time.monotonic() - self.tick_seconds)
         except asyncio.CancelledError:
             pass
 
-    async def _send_status(self, fresh_since: float | None = None):
-        if fresh_since is None:  # on the tick a status a moment old is as good as a new one
-            fresh_since = time.monotonic() - self.status_delay_seconds
+    async def _send_status(self, fresh_since: float):
+        """Send this socket's status from an overview whose read began no earlier than `fresh_since`."""
         overview = await _overview.get(fresh_since)
         # With an overview, lobby_status reads nothing: no thread hop per socket.
         await self.send_json({"type": "status", **selectors.lobby_status(self.user, overview)})

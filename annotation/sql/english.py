@@ -2,12 +2,13 @@
 its rows. One home for these rules, so that the expert's draft (`annotation.sql.drafts`) and the worker's suggestion
 (`annotation.sql.intents`) name things the same way.
 
-Pure: no database access and no state but the inflection engine.
+Pure: no database access and no state but the inflection engine and the answers it gave (kept per word).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import inflect
 
@@ -37,8 +38,13 @@ ENGLISH.defnoun("data", "data")  # a mass noun in schema names ("cars data"), ne
 _VOWELS = frozenset("aeiouy")
 MEASURES = frozenset({"number", "total", "average", "amount", "count", "sum"})
 PREPOSITIONS = frozenset({"in", "of", "at", "on", "to", "for", "from", "with", "by", "into", "about"})
+# The library checks its arguments' types on every call, which made a word's plural cost a tenth of a millisecond:
+# a room reads the same schema's names for every shared result, so each answer is kept (the words of the hosted
+# schemas, a few thousand at most).
+_WORDS_KEPT = 16_384
 
 
+@lru_cache(maxsize=_WORDS_KEPT)
 def is_plural(word: str) -> bool:
     """Whether the library reads `word` as a plural: it has a singular whose plural is `word` again, and making it
     plural changes nothing (the library would write "dogss" for "dogs", "buses" for "bus")."""
@@ -53,12 +59,14 @@ def _inflectable(word: str) -> bool:
     return lower.isalpha() and bool(_VOWELS & set(lower)) and not lower.endswith(("ed", "ing"))
 
 
+@lru_cache(maxsize=_WORDS_KEPT)
 def plural_word(word: str) -> str:
     if not _inflectable(word) or is_plural(word):
         return word
     return ENGLISH.plural_noun(word) or word
 
 
+@lru_cache(maxsize=_WORDS_KEPT)
 def singular_word(word: str) -> str:
     if not _inflectable(word) or not is_plural(word):
         return word
@@ -77,6 +85,7 @@ def noun(name: str, many: bool) -> str:
     return " ".join(words) + sep + tail
 
 
+@lru_cache(maxsize=_WORDS_KEPT)
 def with_article(noun: str) -> str:
     last = noun.split(" ")[-1]
     if is_plural(last) or singular_word(last) != last:
