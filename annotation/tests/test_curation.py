@@ -279,3 +279,20 @@ def test_the_page_is_for_admins_and_a_refused_edit_keeps_what_was_typed(client, 
     )
     assert response.status_code == 302 and response.url.endswith("#table-1")
     assert CurationEdit.objects.get().after == "employee"
+
+
+def test_the_goal_sampler_samples_nothing_hidden_and_joins_on_confirmed_keys(staff, ada):
+    import random
+
+    from annotation.sql.goal_sampler import GoalSampler
+
+    curation.database_foreign_key_set(
+        database=staff, by=ada, child="TBL_EMP.dept_id", parent="dept.dept_id", confirmed=True
+    )
+    curation.database_hidden_set(database=staff, by=ada, target="TBL_EMP.full_name", hidden=True)
+    curation.database_hidden_set(database=staff, by=ada, target="TBL_EMP.FullName", hidden=True)
+    staff.refresh_from_db()
+    goals = GoalSampler(staff.schema, staff.path, random.Random(7)).sample(40)
+    assert goals, "the sampler found no goal at all: this test would prove nothing"
+    assert not [goal.sql for goal in goals if "full_name" in goal.sql.lower() or "fullname" in goal.sql.lower()]
+    assert any("JOIN" in goal.sql.upper() for goal in goals)
