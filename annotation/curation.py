@@ -46,7 +46,7 @@ def _check_admin(by: User | None) -> None:
 
 def _source_schema(database: Database) -> dict:
     """The current file's own entry: the version's, or (a database registered before versions) the stored schema,
-    which then has no curation applied yet."""
+    which then has no curation applied yet (`_locked` records it as version 1 before the first edit)."""
     version = database.current_version
     return version.schema if version is not None else database.schema
 
@@ -63,7 +63,21 @@ def _save(database: Database, curation: dict, edits: list[tuple[str, str, object
 
 
 def _locked(database: Database) -> tuple[Database, dict]:
+    """The database's row, locked for the edit, with its curation. A database without a recorded version (registered
+    by its schema alone, or before versions were kept) gets its file and uncurated entry recorded as version 1
+    first, so that the entry every edit starts from is never one an earlier edit already changed."""
     locked = Database.objects.select_for_update().get(pk=database.pk)
+    if locked.current_version is None and not locked.versions.exists():
+        database_version_add(
+            database=locked,
+            number=1,
+            file=locked.file,
+            sha256=locked.sha256,
+            size_bytes=locked.size_bytes,
+            schema=locked.schema,
+            by=None,
+            note="registered",
+        )
     return locked, dict(locked.curation or {})
 
 
@@ -218,7 +232,7 @@ def database_version_add(
     *,
     database: Database,
     number: int,
-    file: Path,
+    file: Path | str,
     sha256: str,
     size_bytes: int,
     schema: dict,
@@ -230,14 +244,15 @@ def database_version_add(
     version = DatabaseVersion.objects.create(
         database=database,
         number=number,
-        file=Path(file).as_posix(),
+        file=Path(file).as_posix() if str(file) else "",  # "": a schema-only registration
         sha256=sha256,
         size_bytes=size_bytes,
         schema=schema,
         note=note,
         created_by=by,
     )
-    transaction.on_commit(lambda: _profile_later(version.pk))
+    if version.file:  # a schema-only registration has no file to read
+        transaction.on_commit(lambda: _profile_later(version.pk))
     return version
 
 

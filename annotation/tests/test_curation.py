@@ -296,3 +296,15 @@ def test_the_goal_sampler_samples_nothing_hidden_and_joins_on_confirmed_keys(sta
     assert goals, "the sampler found no goal at all: this test would prove nothing"
     assert not [goal.sql for goal in goals if "full_name" in goal.sql.lower() or "fullname" in goal.sql.lower()]
     assert any("JOIN" in goal.sql.upper() for goal in goals)
+
+
+def test_a_schema_only_database_is_curated_from_its_own_entry(db, ada, tmp_path):
+    from annotation.services import database_register_schema
+
+    entry = introspect_sqlite(_sqlite(tmp_path / "s.sqlite"), "staff_schema")
+    database = database_register_schema(schema=entry)
+    curation.database_hidden_set(database=database, by=ada, target="TBL_EMP.note", hidden=True)
+    curation.database_hidden_set(database=database, by=ada, target="TBL_EMP.note", hidden=False)
+    database.refresh_from_db()
+    assert database.schema == entry and database.current_version.file == ""
+    assert list(CurationEdit.objects.values_list("after", flat=True)) == [False, True]
