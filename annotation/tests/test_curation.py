@@ -37,9 +37,12 @@ def _sqlite(path, script=STAFF_SQL):
 
 @pytest.fixture
 def staff(db, tmp_path, django_capture_on_commit_callbacks):
-    """The staff database, registered, with its file read (the task that runs after registration)."""
-    with django_capture_on_commit_callbacks(execute=True):
+    """The staff database, registered, with its file read (what the task started after registration does; with a
+    real broker and no worker, as in the services run, it would never run here, so the test does it)."""
+    with django_capture_on_commit_callbacks() as started:
         database = database_register(db_id="staff", source_path=_sqlite(tmp_path / "staff.sqlite"))
+    assert len(started) == 1, "registration starts the reading of the file"
+    curation.database_version_profile(version=database.current_version)
     return database
 
 
