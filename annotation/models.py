@@ -88,6 +88,9 @@ class Database(models.Model):
     active = models.BooleanField(default=True, help_text="Only active databases are offered for new dialogues.")
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    # What an admin decided about the schema (annotation.sql.curation, docs/curation.md): readable names, confirmed
+    # keys, hidden tables and columns, checks kept as they are. `schema` is the file's entry with these applied.
+    curation = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["db_id"]
@@ -105,12 +108,73 @@ class Database(models.Model):
         return bool(self.file)
 
     @property
+    def current_version(self) -> "DatabaseVersion | None":
+        """The version whose file `file` names (None for a database registered before versions were kept)."""
+        return self.versions.filter(file=self.file).order_by("-number").first()
+
+    @property
     def table_count(self) -> int:
         return len(self.schema.get("table_names_original", []))
 
     @property
     def column_count(self) -> int:
         return max(len(self.schema.get("column_names_original", [])) - 1, 0)
+
+
+class DatabaseVersion(models.Model):
+    """One file a database has had. A file is never changed once registered: an edit that changes data (filling
+    empty entries) copies the current file into a new version, and `Database.file` moves on to it, while dialogues
+    keep the version they were created on (`dialogs.models.Dialogue.database_path`)."""
+
+    database = models.ForeignKey(Database, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    file = models.CharField(max_length=500, help_text="Relative to settings.DATA_DIR.")
+    sha256 = models.CharField(max_length=64)
+    size_bytes = models.BigIntegerField(default=0)
+    schema = models.JSONField(help_text="The file's own tables.json entry, before curation.")
+    # What the file holds per table and column (annotation.sql.curation.profile_database), read once.
+    profile = models.JSONField(null=True, blank=True)
+    note = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["database", "number"]
+        constraints = [models.UniqueConstraint(fields=["database", "number"], name="database_version_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.database_id} v{self.number}"
+
+    @property
+    def path(self) -> Path:
+        return Path(settings.DATA_DIR) / self.file
+
+
+class CurationEdit(models.Model):
+    """One change an admin made to what a database shows and exports, as it happened: who, when, which field of
+    which table or column, the value before and after. Only ever added; the page shows them as the history."""
+
+    class Field(models.TextChoices):
+        TABLE_NAME = "table_name", "Readable table name"
+        COLUMN_NAME = "column_name", "Readable column name"
+        FOREIGN_KEY = "foreign_key", "Foreign key"
+        HIDDEN = "hidden", "Hidden"
+        FILL = "fill", "Filled empty entries"
+        KEPT = "kept", "Check kept as is"
+
+    database = models.ForeignKey(Database, on_delete=models.CASCADE, related_name="curation_edits")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    field = models.CharField(max_length=16, choices=Field.choices)
+    target = models.CharField(max_length=500, help_text="The table, column or key the edit is about.")
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.database_id} {self.field} {self.target}"
 
 
 class Hardness(models.TextChoices):

@@ -4,7 +4,6 @@ Each service takes keyword arguments, validates, then mutates. Errors a person c
 `django.core.exceptions.ValidationError` with a message meant for them.
 """
 
-import hashlib
 import os
 import re
 import shutil
@@ -16,24 +15,19 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from annotation.curation import database_version_add, next_version_file
+from annotation.curation import file_sha256 as _sha256
 from annotation.jsonfile import read_json_file
 from annotation.models import BlockRecord, Database, Goal, Role, User
 from annotation.signals import person_blocked
 from annotation.sql import analysis
+from annotation.sql.curation import curated_schema
 from annotation.sql.sandbox import execute
 from annotation.sql.schema import introspect_sqlite
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # Spider and CHASE ids: letters (any script), digits and underscores. No dots or slashes: the id names a folder.
 DB_ID_PATTERN = re.compile(r"^[^\W][\w-]{0,99}$", re.UNICODE)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def database_check_file(path: Path) -> None:
@@ -56,9 +50,11 @@ def database_register(
     """Copy a SQLite file into the data folder, read its schema and register it under `db_id`.
 
     The copy is written to a temporary file and renamed into place, so a failed import never leaves half a file
-    behind a registered database. With `replace=True` an existing registration is updated in place (its goals and
-    dialogues keep pointing at it).
+    behind a registered database. With `replace=True` an existing registration gets the file as its next version
+    (its goals keep pointing at it, its dialogues at the version they were created on, and its curation applies to
+    the new file's schema). Each file is recorded as a version (annotation.curation, docs/curation.md).
     """
+
     db_id = db_id.strip()
     if not DB_ID_PATTERN.match(db_id):
         raise ValidationError(f"{db_id!r} is not a valid database id: use letters, digits and underscores.")
@@ -68,7 +64,10 @@ def database_register(
     if existing and not replace:
         raise ValidationError(f"A database with the id {db_id!r} is already registered.")
 
-    relative = Path("databases") / db_id / f"{db_id}.sqlite"
+    if existing:
+        number, relative = next_version_file(existing)
+    else:
+        number, relative = 1, Path("databases") / db_id / f"{db_id}.sqlite"
     target = Path(settings.DATA_DIR) / relative
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temp_name = tempfile.mkstemp(dir=target.parent, suffix=".part")
@@ -88,17 +87,30 @@ def database_register(
 
     values = {
         "file": relative.as_posix(),
-        "schema": schema,
+        "schema": curated_schema(schema, existing.curation) if existing else schema,
         "size_bytes": target.stat().st_size,
         "sha256": _sha256(target),
         "description": description,
     }
-    if existing:
-        for name, value in values.items():
-            setattr(existing, name, value)
-        existing.save(update_fields=[*values])
-        return existing
-    return Database.objects.create(db_id=db_id, created_by=created_by, **values)
+    with transaction.atomic():
+        if existing:
+            for name, value in values.items():
+                setattr(existing, name, value)
+            existing.save(update_fields=[*values])
+            database = existing
+        else:
+            database = Database.objects.create(db_id=db_id, created_by=created_by, **values)
+        database_version_add(
+            database=database,
+            number=number,
+            file=relative,
+            sha256=values["sha256"],
+            size_bytes=values["size_bytes"],
+            schema=schema,
+            by=created_by,
+            note="replaced" if existing else "registered",
+        )
+    return database
 
 
 TABLES_JSON_KEYS = (

@@ -15,13 +15,14 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from annotation import selectors, services
+from annotation import curation, selectors, services
 from annotation.forms import BlockForm, DatabaseUploadForm, GoalForm, GoalGenerationForm, PersonForm, SqlForm
 from annotation.goal_generation import GoalGenerationError, goal_generation_start
 from annotation.jsonfile import request_json_object
 from annotation.models import Database, Goal, GoalGeneration, Hardness, Role, User
 from annotation.roles import HOME_URL_NAMES, can, role_of, role_required
 from annotation.sql import analysis
+from annotation.sql import curation as curation_rules
 from annotation.sql.analysis import inspect_sql
 from annotation.sql.drafts import draft_response
 from annotation.sql.schema import describe_tables
@@ -108,9 +109,106 @@ def database_detail(request, db_id):
             "goals": database.goals.all()[:200],
             "can_run_sql": can(request.user, "sql.run"),
             "can_generate_goals": can(request.user, "goals.manage") and database.has_file,
+            "can_curate": can(request.user, "databases.manage") and database.has_file,
             "schema_json": database.schema,
         },
     )
+
+
+@role_required("databases.manage")
+def database_curate(request, db_id, *, posted=None, status=200):
+    """The curation page (docs/curation.md): what the file holds, the checks to work through, and the edits."""
+    database = get_object_or_404(Database, db_id=db_id)
+    context = {"database": database, **selectors.database_curation(database=database, posted=posted)}
+    return render(request, "annotation/database_curate.html", context, status=status)
+
+
+def _curate_names(request, database):
+    table = request.POST.get("table", "")
+    source = database.current_version.schema if database.current_version else database.schema
+    columns = {
+        key: request.POST[f"column-{index}"]
+        for index, owner, name, _kind in curation_rules.columns_of(source)
+        if owner == table and f"column-{index}" in request.POST
+        for key in [curation_rules.column_key(owner, name)]
+    }
+    changed = curation.database_names_set(
+        database=database, by=request.user, tables={table: request.POST.get("name", "")}, columns=columns
+    )
+    anchor = f"table-{source['table_names_original'].index(table)}"  # the table exists: the service checked it
+    return f"Saved {changed} readable name{'' if changed == 1 else 's'} of {table}.", anchor
+
+
+def _curate_hide(request, database):
+    target, hidden = request.POST.get("target", ""), request.POST.get("hidden") == "1"
+    curation.database_hidden_set(database=database, by=request.user, target=target, hidden=hidden)
+    return f"{target} is {'hidden' if hidden else 'shown again'}.", None
+
+
+def _curate_key(request, database):
+    child, parent = request.POST.get("child", ""), request.POST.get("parent", "")
+    confirmed = request.POST.get("decision") != "dismiss"
+    curation.database_foreign_key_set(
+        database=database, by=request.user, child=child, parent=parent, confirmed=confirmed
+    )
+    return f"{child} → {parent} {'is a foreign key' if confirmed else 'dismissed'}.", "keys"
+
+
+def _curate_fill(request, database):
+    row = request.POST.get("row", "").strip()
+    if row and not row.isdigit():
+        raise ValidationError("A row is given by its number (SQLite's rowid).")
+    version = curation.database_fill_empty(
+        database=database,
+        by=request.user,
+        column=request.POST.get("column", ""),
+        value=request.POST.get("value", ""),
+        row_id=int(row) if row else None,
+    )
+    return f"Version {version.number} of the file: {version.note}.", None
+
+
+def _curate_keep(request, database):
+    key = request.POST.get("key", "")
+    curation.database_check_keep(database=database, by=request.user, key=key, reason=request.POST.get("reason", ""))
+    return "The check is kept as it is.", "checks"
+
+
+def _curate_profile(request, database):
+    version = database.current_version
+    if version is None:
+        raise ValidationError("This database has no recorded file version to read.")
+    curation.database_version_profile(version=version)
+    return f"Read version {version.number} of the file.", None
+
+
+_CURATE_ACTIONS = {
+    "names": _curate_names,
+    "hide": _curate_hide,
+    "key": _curate_key,
+    "fill": _curate_fill,
+    "keep": _curate_keep,
+    "profile": _curate_profile,
+}
+
+
+@require_POST
+@role_required("databases.manage")
+def database_curate_edit(request, db_id, action):
+    """One curation edit from the page's forms; a refused edit shows the page again with the error and what was
+    typed."""
+    database = get_object_or_404(Database, db_id=db_id)
+    handler = _CURATE_ACTIONS.get(action)
+    if handler is None:
+        raise Http404("no such curation edit")
+    try:
+        message, anchor = handler(request, database)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return database_curate(request, db_id, posted=request.POST, status=400)
+    messages.success(request, message)
+    url = reverse("annotation:database_curate", args=[database.db_id])
+    return redirect(f"{url}#{anchor}" if anchor else url)
 
 
 @role_required("databases.browse")

@@ -123,12 +123,14 @@ def _goal_rows(path: str, sql: str) -> tuple | None:
     return tuple(tuple(row) for row in result.rows)
 
 
-def goal_match(*, database: Database, goal_sql: str, result: dict) -> bool | None:
-    """Whether a shared result equals the goal SQL's (as a multiset of rows, or in order when the goal orders them);
-    None when it cannot be told (no goal, no database file, a result cut short, a goal that fails)."""
-    if not goal_sql or not database.has_file or result.get("truncated") or not result.get("ok", True):
+def goal_match(*, dialogue, result: dict) -> bool | None:
+    """Whether a shared result equals the dialogue's goal SQL's, run on the dialogue's own file (as a multiset of
+    rows, or in order when the goal orders them); None when it cannot be told (no goal, no database file, a result
+    cut short, a goal that fails)."""
+    goal_sql = dialogue.goal.sql if dialogue.goal_id else ""
+    if not goal_sql or not dialogue.database.has_file or result.get("truncated") or not result.get("ok", True):
         return None
-    goal = _goal_rows(str(database.path), goal_sql)
+    goal = _goal_rows(str(dialogue.database_path), goal_sql)
     if goal is None:
         return None
     shared = tuple(tuple(row) for row in result.get("rows", []))

@@ -323,6 +323,7 @@ def _pair_one(worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[
     goal, campaign = choice
     dialogue = Dialogue.objects.create(
         database_id=goal.database_id,
+        database_version=goal.database.current_version,
         goal=goal,
         worker_id=worker_entry.person_id,
         expert_id=expert_entry.person_id,

@@ -2,13 +2,14 @@
 
 import secrets
 from decimal import Decimal
+from pathlib import Path
 from urllib.parse import quote
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from annotation.models import Database, Goal
+from annotation.models import Database, DatabaseVersion, Goal
 
 
 class DialogueStatus(models.TextChoices):
@@ -48,6 +49,11 @@ class Dialogue(models.Model):
     """
 
     database = models.ForeignKey(Database, on_delete=models.PROTECT, related_name="dialogues")
+    # The file the dialogue's SQL runs on, fixed at creation (None: created before versions were kept, or on a
+    # database without one): a later version of the database does not change what a dialogue's queries meant.
+    database_version = models.ForeignKey(
+        DatabaseVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="dialogues"
+    )
     # A solo sequence may have no goal (CHASE-C had none); a chat always has one.
     goal = models.ForeignKey(Goal, on_delete=models.PROTECT, related_name="dialogues", null=True, blank=True)
     mode = models.CharField(max_length=8, choices=DialogueMode.choices, default=DialogueMode.CHAT)
@@ -89,6 +95,14 @@ class Dialogue(models.Model):
 
     def __str__(self) -> str:
         return f"Dialogue {self.pk} on {self.database_id} ({self.status})"
+
+    @property
+    def database_path(self) -> Path:
+        """The one answer to "which file does this dialogue use": the version it was created on, else the database's
+        current file. Every run of the dialogue's SQL (the room, review, final validation) reads this."""
+        if self.database_version_id:
+            return self.database_version.path
+        return self.database.path
 
     @property
     def is_over(self) -> bool:

@@ -24,7 +24,7 @@ from annotation.acts import (
     check_phenomena,
     check_schema_linking,
 )
-from annotation.models import Database, Role, User
+from annotation.models import Role, User
 from annotation.roles import can
 from annotation.sql.analysis import sql_run
 from annotation.tokens import utterance_toks
@@ -151,8 +151,9 @@ def _text(message: dict, field: str, *, limit: int, required: bool = True) -> st
         raise DialogueError(exc.code, exc.message) from exc
 
 
-def sql_run_result(database: Database, sql: str) -> dict:
-    """Run an expert's (or a reviewer's) SQL in the sandbox and return the result as a run event stores it.
+def sql_run_result(dialogue: Dialogue, sql: str) -> dict:
+    """Run an expert's (or a reviewer's) SQL on the dialogue's file (`Dialogue.database_path`) in the sandbox and
+    return the result as a run event stores it.
 
     The run is the SQL core's (`annotation.sql.analysis.sql_run`: counted in full when truncated, `spider_error`
     when it cannot be encoded); the table is then cut to what a room stores and sends (`result_bounded`): the
@@ -161,7 +162,7 @@ def sql_run_result(database: Database, sql: str) -> dict:
     Blocks for as long as the SQL runs (up to SANDBOX_TIMEOUT_MS): a room's consumer calls it off the thread that
     every room's database work shares.
     """
-    return result_bounded(sql_run(database.path, sql, schema=database.schema, count=True))
+    return result_bounded(sql_run(dialogue.database_path, sql, schema=dialogue.database.schema, count=True))
 
 
 def _json_bytes(value) -> int:
@@ -388,7 +389,7 @@ def _post_sql_run(post: _Post):
     turn = post.turn() if post.message.get("turn") is not None else None
     sql = post.text("sql", limit=settings.SANDBOX_MAX_SQL_LENGTH)
     # Run outside any transaction: the sandbox can take seconds and must not hold the dialogue's row lock.
-    result = sql_run_result(post.dialogue.database, sql)
+    result = sql_run_result(post.dialogue, sql)
     return [post.record(EventKind.SQL_RUN, log.sql_run_payload(turn.seq if turn else None, sql, result))]
 
 
@@ -415,9 +416,7 @@ def _post_share_result(post: _Post):
             recommended=log.recommendation_shown_before(post.dialogue, turn.seq) if previous else None,
         )
         dialogue = post.dialogue
-        labels["goal_match"] = assist.goal_match(
-            database=dialogue.database, goal_sql=dialogue.goal.sql if dialogue.goal_id else "", result=result
-        )
+        labels["goal_match"] = assist.goal_match(dialogue=dialogue, result=result)
         return [post.record_server(EventKind.TURN_LABELS, log.turn_labels_payload(turn.seq, "detected", labels))]
 
     return [shared, *post.then(detected)]

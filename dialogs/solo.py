@@ -15,7 +15,13 @@ def solo_create(*, expert: User, database: Database, goal: Goal | None = None) -
     if goal is not None and goal.database_id != database.pk:
         raise DialogueError("invalid", "The goal belongs to another database.")
     dialogue = Dialogue.objects.create(
-        database=database, goal=goal, worker=expert, expert=expert, mode=DialogueMode.SOLO, status=DialogueStatus.ACTIVE
+        database=database,
+        database_version=database.current_version,
+        goal=goal,
+        worker=expert,
+        expert=expert,
+        mode=DialogueMode.SOLO,
+        status=DialogueStatus.ACTIVE,
     )
     dialogue_record(dialogue=dialogue, author=expert, kind=EventKind.JOIN, payload={}, role=Role.EXPERT)
     return dialogue

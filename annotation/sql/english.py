@@ -13,11 +13,13 @@ from functools import lru_cache
 import inflect
 
 __all__ = [
+    "ABBREVIATIONS",
     "ENGLISH",
     "MEASURES",
     "PREPOSITIONS",
     "STORAGE_WORDS",
     "column_phrase",
+    "identifier_like",
     "is_plural",
     "noun",
     "plural_word",
@@ -160,3 +162,29 @@ def column_phrase(name: str) -> str:
     if len(words) >= 3 and words[-2] == "of" and words[-1].endswith("ed"):
         return " ".join(words[:-2] + words[-1:])  # "year of founded" -> "year founded"
     return name
+
+
+# Shortenings a database designer writes for a word a reader would spell out (docs/curation.md, "Names").
+ABBREVIATIONS = frozenset(
+    {"addr", "amt", "cd", "cnt", "cust", "desc", "dob", "dt", "emp", "fk", "idx", "mgr", "nm", "nbr", "num", "pk"}
+    | {"qty", "ref", "tbl", "tmp", "txt", "val"}
+)
+_TABLE_PREFIXES = ("tbl", "tb", "t")
+
+
+def identifier_like(name: str) -> bool:
+    """Whether a table or column name reads as a code rather than words, so a person should give it a readable name.
+
+    The rule, in one place (docs/curation.md): a name is identifier-like when it holds a digit, is written all in
+    capitals (three letters or more: `TBL_EMP`, `CUSTNO`), starts with a table prefix (`tbl_`, `tb_`, `t_`), or has a
+    word with no vowel (`qty`, `nbr`) or a word from a short list of common shortenings (`emp`, `cust`, `addr`).
+    """
+    if any(character.isdigit() for character in name):
+        return True
+    letters = [character for character in name if character.isalpha()]
+    if len(letters) >= 3 and all(character.isupper() for character in letters):
+        return True
+    words = words_of(name).split()
+    if len(words) > 1 and words[0] in _TABLE_PREFIXES:
+        return True
+    return any(word.isalpha() and (not _VOWELS & set(word) or word in ABBREVIATIONS) for word in words)

@@ -238,6 +238,7 @@ def dataset_import(
 
 def _import_batch(batch, databases, worker, expert, fmt, name, digest, results, report, for_review) -> None:
     """Import `batch` (interactions) in the caller's transaction."""
+    versions = {item.db_id: databases[item.db_id].current_version for item in batch}
     events: list[Event] = []
     annotations: list[TurnAnnotation] = []
     created: list[int] = []
@@ -245,7 +246,12 @@ def _import_batch(batch, databases, worker, expert, fmt, name, digest, results, 
         database = databases[item.db_id]
         goal = _goal_for(database, item.final_utterance, item.final_query, fmt, report)
         dialogue = Dialogue.objects.create(
-            database=database, goal=goal, worker=worker, expert=expert, status=DialogueStatus.COMPLETED
+            database=database,
+            database_version=versions[item.db_id],
+            goal=goal,
+            worker=worker,
+            expert=expert,
+            status=DialogueStatus.COMPLETED,
         )
         DialogueImport.objects.create(
             dialogue=dialogue,

@@ -433,7 +433,7 @@ def _reviewer_run(dialogue: Dialogue, reviewer: User, turn: int, sql: str) -> in
             raise ReviewError("sql", f"The query cannot be encoded under the Spider protocol: {exc}") from exc
         result = not_executed()
     else:
-        result = sql_run_result(database, sql)
+        result = sql_run_result(dialogue, sql)
         if not result["ok"]:
             error = result.get("error") or {}
             raise ReviewError("sql", f"The query does not run: {error.get('message', 'it failed')}")
@@ -553,7 +553,7 @@ def review_validate(dialogue: Dialogue) -> list[dict]:
     checks = check_queries(
         [(record.db_id, state.sql) for state in states],
         schemas={record.db_id: database.schema},
-        paths={record.db_id: database.path if database.has_file else None},
+        paths={record.db_id: dialogue.database_path if database.has_file else None},
     )
     problems = []
     for index, state in enumerate(states):

@@ -105,3 +105,16 @@ def test_the_supervisors_view_of_a_room_has_no_serious_violations(new_page, peop
     ada.get_by_role("button", name="Do it").click()  # without a reason: the form says what is missing
     expect(ada.locator("#reason-errors")).to_be_visible()
     assert serious_violations(ada) == [], "supervisor's view, refused"
+
+
+def test_the_curation_page_has_no_serious_violations(new_page):
+    ada = new_page("ada")
+    ada.goto("/databases/flights_demo/curate/")
+    expect(ada.get_by_role("heading", name="Before you collect")).to_be_visible()
+    assert serious_violations(ada) == [], "curation page"
+    # A refused key (a column joined to itself): the page again, with the error.
+    ada.locator("#key-child").select_option(index=1)
+    ada.locator("#key-parent").select_option(index=1)
+    ada.get_by_role("button", name="Add the key").click()
+    expect(ada.locator(".messages")).to_contain_text("both columns are in")
+    assert serious_violations(ada) == [], "curation page, refused key"
