@@ -4,12 +4,13 @@ from dataclasses import dataclass
 from statistics import median
 
 from django.conf import settings
+from django.db.models import Count, Q
 from django.urls import reverse
 
-from annotation.models import Role, User
+from annotation.models import Goal, Role, User
 from dialogs.lobby import experts_ready
 from dialogs.log import answered_questions, dialogue_turns
-from dialogs.models import Dialogue, DialogueMode, DialogueStatus, LobbyEntry
+from dialogs.models import Dialogue, DialogueMode, DialogueStatus, LobbyEntry, QueryFirstItem
 from dialogs.room import partner_connected as partner_connected_in
 
 
@@ -373,3 +374,35 @@ def worker_history(person: User) -> list[dict]:
 
 def _completion_url(assignment) -> str:
     return assignment.campaign.completion_url if assignment is not None else ""
+
+
+# --- Query-first annotation (dialogs/query_first.py) ---------------------------------------------------------
+
+
+def goals_to_write(person: User):
+    """Sampled goals waiting for a question that `person` may write one for: of an active database, not written by
+    anyone yet, not skipped by `person`, and skipped by fewer than QUERY_FIRST_MAX_SKIPS people."""
+    return (
+        Goal.objects.filter(source=Goal.Source.GENERATED, question="", tree__isnull=False, database__active=True)
+        .annotate(
+            skips=Count("query_first_items", filter=Q(query_first_items__stage=QueryFirstItem.Stage.SKIPPED)),
+            written=Count("query_first_items", filter=Q(query_first_items__stage__in=QueryFirstItem.WRITTEN)),
+            mine=Count(
+                "query_first_items",
+                filter=Q(query_first_items__writer=person, query_first_items__stage=QueryFirstItem.Stage.SKIPPED),
+            ),
+        )
+        .filter(skips__lt=settings.QUERY_FIRST_MAX_SKIPS, written=0, mine=0)
+        .select_related("database")
+        .order_by("id")
+    )
+
+
+def items_to_align(person: User):
+    """Phase-1 questions waiting for phase 2 that `person` may take: written by someone else."""
+    return (
+        QueryFirstItem.objects.filter(stage=QueryFirstItem.Stage.ALIGNING)
+        .exclude(writer=person)
+        .select_related("goal__database")
+        .order_by("written_at", "id")
+    )

@@ -17,7 +17,7 @@ JOINED = {
     "joins": [["student", "student_id", "lives_in", "student_id"], ["lives_in", "dorm_id", "dorm", "dorm_id"]],
     "project": ["student.first_name"],
     "filters": [
-        {"column": "dorm.dorm_name", "op": "=", "value": "Smith Hall"},
+        {"column": "dorm.dorm_name", "op": "=", "value": "Harbor View Hall"},
         {"column": "student.age", "op": ">", "value": 20},
     ],
 }
@@ -56,12 +56,13 @@ def test_the_steps_come_in_otta_order_each_runs_and_the_last_is_the_goal(demo_da
         "type",
     ]
     assert steps[-1].sql == tree_sql(JOINED)
-    assert "Smith Hall" in steps[5].label and "dorm name" in steps[5].label
+    assert "Harbor View Hall" in steps[5].label and "dorm name" in steps[5].label
     assert steps[3].label.startswith("Join each student")
     results = execute_many(database.path, [step.sql for step in steps])
     assert all(result.ok for result in results), [result.error for result in results]
     # Each filter narrows what the joins gave.
     assert results[4].row_count >= results[5].row_count >= results[6].row_count
+    assert results[-1].rows == [[7]]
 
     grouped = plan(GROUPED, database.schema)
     assert [step.kind for step in grouped] == ["table", "group", "having", "order", "type"]
@@ -89,7 +90,7 @@ def test_a_drafted_question_is_a_plain_question_that_names_what_the_tree_asks(de
     schema = introspect_sqlite(demo_files["dorm_demo"], "dorm_demo")
     joined = draft_question(JOINED, schema)
     assert joined.startswith("How many students") and joined.endswith("?")
-    assert "Smith Hall" in joined and "greater than 20" in joined
+    assert "Harbor View Hall" in joined and "greater than 20" in joined
     assert draft_question(GROUPED, schema).startswith("Which major has the most students")
     assert "but not those whose age is less than 20" in draft_question(SET, schema)
 
@@ -123,15 +124,15 @@ def test_adapting_a_filter_rewrites_the_tree_and_records_before_and_after():
 def test_an_alignment_needs_the_query_type_and_every_filter_and_refuses_bad_spans(demo_files):
     schema = introspect_sqlite(demo_files["dorm_demo"], "dorm_demo")
     steps = plan(JOINED, schema)
-    tokens = utterance_toks("How many students older than 20 live in Smith Hall?")
+    tokens = utterance_toks("How many students older than 20 live in Harbor View Hall?")
     good = [
-        {"step": "filter-1", "beg": 7, "end": 8},
+        {"step": "filter-1", "beg": 8, "end": 10},
         {"step": "type", "beg": 0, "end": 1},
         {"step": "filter-2", "beg": 3, "end": 5},
         {"step": "type", "beg": 0, "end": 1},
     ]
     assert check_alignment(good, tokens, steps) == [
-        {"step": "filter-1", "beg": 7, "end": 8},
+        {"step": "filter-1", "beg": 8, "end": 10},
         {"step": "filter-2", "beg": 3, "end": 5},
         {"step": "type", "beg": 0, "end": 1},
     ]
@@ -140,7 +141,7 @@ def test_an_alignment_needs_the_query_type_and_every_filter_and_refuses_bad_span
     for bad, message in [
         ([{"step": "nope", "beg": 0, "end": 0}], "no operation 'nope'"),
         ([{"step": "type", "beg": 3, "end": 2}], "from one token to a later one"),
-        ([{"step": "type", "beg": 0, "end": 99}], "among the 11 tokens"),
+        ([{"step": "type", "beg": 0, "end": 99}], "among the 12 tokens"),
         ([{"step": "type", "beg": "0", "end": 1}], "from one token"),
         ([{"step": "type", "beg": 0}], "exactly a step"),
         ("type 0 1", "a list of spans"),

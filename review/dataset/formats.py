@@ -111,11 +111,11 @@ def release_records(
     fmt: str, records: list[DialogueRecord], plan: Plan, *, cosql_solo: bool = False
 ) -> list[DialogueRecord]:
     """The dialogues the files of format `fmt` hold, in the order they are written: those with at least one exported
-    SQL turn, solo sequences left out of CoSQL's unless `cosql_solo` (they have no real user, and CoSQL's files are
-    about the user's acts and the system's responses). A format's every file, its gold, its tables.json and its
-    database/ folder hold these and only these ("gold" alone holds every exported dialogue)."""
+    SQL turn, solo sequences (and query-first items) left out of CoSQL's unless `cosql_solo` (they have no real user,
+    and CoSQL's files are about the user's acts and the system's responses). A format's every file, its gold, its
+    tables.json and its database/ folder hold these and only these ("gold" alone holds every exported dialogue)."""
     leave_out_solo = fmt == "cosql" and not cosql_solo
-    return [record for record in records if plan.turns[record.id] and not (leave_out_solo and record.mode == "solo")]
+    return [record for record in records if plan.turns[record.id] and not (leave_out_solo and record.mode != "chat")]
 
 
 def encoded_sql(check: SqlCheck, limit_mode: str) -> dict:
