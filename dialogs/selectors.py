@@ -8,6 +8,8 @@ from django.db.models import Count, Q
 from django.urls import reverse
 
 from annotation.models import Goal, Role, User
+from annotation.sql.sandbox import execute_many
+from annotation.sql.tree_plan import plan
 from dialogs.lobby import experts_ready
 from dialogs.log import answered_questions, dialogue_turns
 from dialogs.models import Dialogue, DialogueMode, DialogueStatus, LobbyEntry, QueryFirstItem
@@ -406,3 +408,27 @@ def items_to_align(person: User):
         .select_related("goal__database")
         .order_by("written_at", "id")
     )
+
+
+PLAN_ROWS_SHOWN = 5
+
+
+def query_first_plan(tree: dict, database) -> list[dict]:
+    """The plan of a sampled goal's tree (annotation.sql.tree_plan) with each step's intermediate result, run in the
+    sandbox: its first PLAN_ROWS_SHOWN rows, its columns and how many rows it has (None when it fails)."""
+    steps = plan(tree, database.schema)
+    sqls = [step.sql for step in steps]
+    counts = [f"SELECT count(*) FROM ({sql})" for sql in sqls]  # noqa: S608 (the plan's own SQL)
+    results = execute_many(database.path, sqls + counts)
+    shown = []
+    for step, result, counted in zip(steps, results[: len(steps)], results[len(steps) :], strict=True):
+        shown.append(
+            {
+                **step.as_dict(),
+                "columns": result.columns,
+                "rows": result.rows[:PLAN_ROWS_SHOWN],
+                "row_count": counted.rows[0][0] if counted.ok and counted.rows else None,
+                "error": (result.error or {}).get("message") if not result.ok else None,
+            }
+        )
+    return shown

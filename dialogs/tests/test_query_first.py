@@ -140,3 +140,61 @@ def test_only_experts_annotate_and_a_goal_gets_one_phase_one_question(goal, erin
     with pytest.raises(DialogueError, match="another person's phase 1"):
         qf.query_first_draft(item=second, person=erin)
     assert Goal.objects.get(pk=goal.pk).query_first_items.filter(stage=QueryFirstItem.Stage.ALIGNING).count() == 1
+
+
+def test_the_pages_check_the_role_and_serve_each_phase_only_to_its_person(client, goal, erin, frank, alice):
+    from django.urls import reverse
+
+    home = reverse("dialogs:query_first_home")
+    assert client.get(home).status_code == 302  # anonymous: to sign in
+    client.force_login(alice)
+    assert client.get(home).status_code == 403
+    client.force_login(erin)
+    assert client.get(home).status_code == 200
+    response = client.post(home, {"goal": goal.pk})
+    item = QueryFirstItem.objects.get(goal=goal, writer=erin)
+    assert response.url == reverse("dialogs:query_first_write", args=[item.pk])
+    page = client.get(response.url)
+    assert page.status_code == 200 and b"Harbor View Hall" in page.content
+    assert b"<td>7</td>" in page.content  # the last step's result: the count
+    client.force_login(frank)
+    assert client.get(reverse("dialogs:query_first_write", args=[item.pk])).status_code == 404
+    client.force_login(erin)
+    assert client.get(reverse("dialogs:query_first_align", args=[item.pk])).status_code == 404  # not written yet
+
+
+def test_a_refused_action_keeps_the_question_typed_and_says_why(client, goal, erin, frank):
+    from django.urls import reverse
+
+    item = qf.query_first_open(person=erin, goal=goal)
+    url = reverse("dialogs:query_first_write", args=[item.pk])
+    client.force_login(erin)
+    typed = "How many students over 20 are in Harbor View Hall?"
+    page = client.post(url, {"question": typed, "step": "filter-2", "op": ">", "value": "99", "action": "adapt"})
+    assert page.status_code == 200 and "returns nothing" in page.content.decode()
+    assert typed in page.content.decode()
+    page = client.post(url, {"question": typed, "step": "filter-1", "op": "=", "reason": "", "action": "skip"})
+    assert "The reason must not be empty" in page.content.decode() and typed in page.content.decode()
+    page = client.post(url, {"question": typed, "step": "filter-1", "op": "=", "action": "draft"})
+    assert "How many students are there whose" in page.content.decode()
+    assert client.post(url, {"question": typed, "step": "filter-1", "op": "=", "action": "write"}).status_code == 302
+    item.refresh_from_db()
+    assert item.question_written == typed and item.drafted_question.startswith("How many students")
+
+    client.force_login(frank)
+    align = reverse("dialogs:query_first_align", args=[item.pk])
+    assert typed in client.get(align).content.decode()
+    page = client.post(align, {"question": typed, "aligned_question": typed, "alignment": "[{"})
+    assert "could not be read" in page.content.decode()
+    missing = client.post(
+        align, {"question": typed, "aligned_question": typed, "alignment": '[{"step": "type", "beg": 0, "end": 1}]'}
+    )
+    assert "Give words to: Keep those whose dorm name is Harbor View Hall" in missing.content.decode()
+    changed = client.post(align, {"question": QUESTION, "aligned_question": typed, "alignment": "[]"})
+    assert "The question changed after its words were given" in changed.content.decode()
+    item.refresh_from_db()
+    assert item.stage == QueryFirstItem.Stage.ALIGNING
+    tokens = client.post(
+        reverse("dialogs:query_first_tokens"), {"question": "How many?"}, content_type="application/json"
+    )
+    assert tokens.json() == {"ok": True, "tokens": ["How", "many", "?"]}
