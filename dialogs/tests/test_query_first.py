@@ -43,7 +43,7 @@ def written(goal, erin, question="How many students older than 20 live in Harbor
     return item
 
 
-def test_two_people_take_a_sampled_goal_through_both_phases_into_a_dialogue(goal, erin, frank):
+def test_two_people_take_a_sampled_goal_through_both_phases_into_a_dialogue(goal, erin, frank, client):
     assert list(goals_to_write(erin)) == [goal]
     item = qf.query_first_open(person=erin, goal=goal)
     QueryFirstItem.objects.filter(pk=item.pk).update(opened_at=timezone.now() - timedelta(seconds=90))
@@ -76,6 +76,8 @@ def test_two_people_take_a_sampled_goal_through_both_phases_into_a_dialogue(goal
     assert Event.objects.get(dialogue=dialogue, seq=turn.run_seq).payload["sql"] == goal.sql
     goal.refresh_from_db()
     assert goal.question == QUESTION and goal.active
+    client.force_login(frank)  # the dialogue's own page has nothing to write: back to the list
+    assert client.get(f"/dialogues/{dialogue.pk}/").url == "/query-first/"
 
 
 def test_phase_two_is_for_another_person_and_a_bad_alignment_writes_nothing(goal, erin, frank):
