@@ -183,6 +183,8 @@ SANDBOX_WORKERS = env_int("SANDBOX_WORKERS", 2, minimum=1, maximum=64)
 DIALOGUE_MIN_QUESTIONS = env_int("DIALOGUE_MIN_QUESTIONS", 3, minimum=1)
 # Questions an expert writes in a solo sequence before finishing it (CHASE asked for 3 to 5).
 SOLO_MIN_QUESTIONS = env_int("SOLO_MIN_QUESTIONS", 3, minimum=1, maximum=20)
+# Query-first annotation (docs/goals.md): after this many people skipped a sampled goal, it is offered to nobody.
+QUERY_FIRST_MAX_SKIPS = env_int("QUERY_FIRST_MAX_SKIPS", 3, minimum=1, maximum=50)
 # Good questions a dialogue needs for the bonus: the default of a new campaign's rule (CoSQL: more than four).
 DIALOGUE_BONUS_QUESTIONS = env_int("DIALOGUE_BONUS_QUESTIONS", 5, minimum=1)
 LOBBY_WAIT_LIMIT_SECONDS = env_int("LOBBY_WAIT_LIMIT_SECONDS", 600, minimum=5)

@@ -113,3 +113,19 @@ class SuperviseForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="The worker and the expert are shown this reason, and the room's log keeps it with your name.",
     )
+
+
+class QueryFirstWriteForm(forms.Form):
+    """Phase 1 of query-first annotation: the question, and what adapting a filter or skipping needs. Every button
+    posts the whole form, so a question typed before adapting or drafting is never lost."""
+
+    question = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}), label="Your question")
+    step = forms.ChoiceField(required=False, label="Filter")
+    op = forms.ChoiceField(required=False, label="Operator")
+    value = forms.CharField(required=False, max_length=60, label="Value")
+    reason = forms.CharField(required=False, max_length=500, label="Why skip it?")
+
+    def __init__(self, *args, filters: list[tuple[str, str]], ops: tuple[str, ...], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["step"].choices = filters
+        self.fields["op"].choices = [(op, op) for op in ops]

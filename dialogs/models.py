@@ -34,6 +34,8 @@ class DialogueMode(models.TextChoices):
     CHAT = "chat", "Worker and expert (CoSQL)"
     # One expert writes the questions and their SQL alone, as SParC's and CHASE-C's sequences were written.
     SOLO = "solo", "Solo sequence (SParC, CHASE)"
+    # A question written for a sampled goal's SQL in OTTA's two phases (dialogs/query_first.py): one turn.
+    QUERY_FIRST = "query_first", "Query-first (OTTA)"
 
 
 ENDED_STATUSES = frozenset(
@@ -56,7 +58,7 @@ class Dialogue(models.Model):
     )
     # A solo sequence may have no goal (CHASE-C had none); a chat always has one.
     goal = models.ForeignKey(Goal, on_delete=models.PROTECT, related_name="dialogues", null=True, blank=True)
-    mode = models.CharField(max_length=8, choices=DialogueMode.choices, default=DialogueMode.CHAT)
+    mode = models.CharField(max_length=12, choices=DialogueMode.choices, default=DialogueMode.CHAT)
     # In a solo sequence the expert writes the user's side too: worker and expert are the same person.
     worker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dialogues_as_worker")
     expert = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dialogues_as_expert")
@@ -110,11 +112,14 @@ class Dialogue(models.Model):
 
     @property
     def is_solo(self) -> bool:
-        return self.mode == DialogueMode.SOLO
+        """Written by one person, who writes both sides: a solo sequence or a query-first item."""
+        return self.mode in (DialogueMode.SOLO, DialogueMode.QUERY_FIRST)
 
     @property
     def min_questions(self) -> int:
         """Answered questions before the dialogue may end (and counts as complete)."""
+        if self.mode == DialogueMode.QUERY_FIRST:
+            return 1
         return settings.SOLO_MIN_QUESTIONS if self.is_solo else settings.DIALOGUE_MIN_QUESTIONS
 
 
@@ -376,3 +381,55 @@ class CrowdAssignment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.crowd_worker} in {self.campaign_id} ({self.session_id})"
+
+
+class QueryFirstItem(models.Model):
+    """One person's work on a sampled goal in OTTA's query-first annotation (docs/goals.md): phase 1 (`writer`)
+    writes a question for the goal's tree, adapting filters or skipping; phase 2 (`aligner`, another person) corrects
+    the question and assigns its tokens to the tree's operations. The result is a dialogue of its own mode."""
+
+    class Stage(models.TextChoices):
+        WRITING = "writing", "Phase 1: writing the question"
+        SKIPPED = "skipped", "Skipped"
+        ALIGNING = "aligning", "Phase 2: waiting for correction and alignment"
+        DONE = "done", "Done"
+
+    # Stages after which a goal has its phase-1 question: nobody else writes one for it.
+    WRITTEN = (Stage.ALIGNING, Stage.DONE)
+
+    goal = models.ForeignKey(Goal, on_delete=models.PROTECT, related_name="query_first_items")
+    writer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="query_first_written")
+    stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.WRITING)
+    # The tree and its SQL as phase 1 left them (the goal's, with any adapted filter), and each adaptation made:
+    # {"step", "column", "before": {op, value}, "after": {op, value}}, in order.
+    tree = models.JSONField()
+    sql = models.TextField()
+    changes = models.JSONField(default=list, blank=True)
+    # The drafted question as offered, when the writer asked for it (their question began as that draft).
+    drafted_question = models.TextField(blank=True)
+    question_written = models.TextField(blank=True)
+    skip_reason = models.TextField(blank=True)
+    opened_at = models.DateTimeField(default=timezone.now)
+    written_at = models.DateTimeField(null=True, blank=True)
+    writing_seconds = models.PositiveIntegerField(null=True, blank=True)
+    aligner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="query_first_aligned"
+    )
+    # The question as phase 2 left it (phase 1's is kept in question_written), its tokens
+    # (annotation.tokens.utterance_toks) and the spans given to the plan's steps: {"step", "beg", "end"}.
+    question = models.TextField(blank=True)
+    tokens = models.JSONField(default=list, blank=True)
+    alignment = models.JSONField(default=list, blank=True)
+    aligned_at = models.DateTimeField(null=True, blank=True)
+    aligning_seconds = models.PositiveIntegerField(null=True, blank=True)
+    dialogue = models.OneToOneField(
+        Dialogue, null=True, blank=True, on_delete=models.PROTECT, related_name="query_first"
+    )
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["goal", "writer"], name="query_first_once_per_writer")]
+        indexes = [models.Index(fields=["stage"])]
+
+    def __str__(self) -> str:
+        return f"Query-first item {self.pk} on goal {self.goal_id} ({self.stage})"

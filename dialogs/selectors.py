@@ -4,12 +4,15 @@ from dataclasses import dataclass
 from statistics import median
 
 from django.conf import settings
+from django.db.models import Count, Q
 from django.urls import reverse
 
-from annotation.models import Role, User
+from annotation.models import Goal, Role, User
+from annotation.sql.sandbox import execute_many
+from annotation.sql.tree_plan import plan
 from dialogs.lobby import experts_ready
 from dialogs.log import answered_questions, dialogue_turns
-from dialogs.models import Dialogue, DialogueMode, DialogueStatus, LobbyEntry
+from dialogs.models import Dialogue, DialogueMode, DialogueStatus, LobbyEntry, QueryFirstItem
 from dialogs.room import partner_connected as partner_connected_in
 
 
@@ -373,3 +376,59 @@ def worker_history(person: User) -> list[dict]:
 
 def _completion_url(assignment) -> str:
     return assignment.campaign.completion_url if assignment is not None else ""
+
+
+# --- Query-first annotation (dialogs/query_first.py) ---------------------------------------------------------
+
+
+def goals_to_write(person: User):
+    """Sampled goals waiting for a question that `person` may write one for: of an active database, not written by
+    anyone yet, not skipped by `person`, and skipped by fewer than QUERY_FIRST_MAX_SKIPS people."""
+    return (
+        Goal.objects.filter(source=Goal.Source.GENERATED, question="", tree__isnull=False, database__active=True)
+        .annotate(
+            skips=Count("query_first_items", filter=Q(query_first_items__stage=QueryFirstItem.Stage.SKIPPED)),
+            written=Count("query_first_items", filter=Q(query_first_items__stage__in=QueryFirstItem.WRITTEN)),
+            mine=Count(
+                "query_first_items",
+                filter=Q(query_first_items__writer=person, query_first_items__stage=QueryFirstItem.Stage.SKIPPED),
+            ),
+        )
+        .filter(skips__lt=settings.QUERY_FIRST_MAX_SKIPS, written=0, mine=0)
+        .select_related("database")
+        .order_by("id")
+    )
+
+
+def items_to_align(person: User):
+    """Phase-1 questions waiting for phase 2 that `person` may take: written by someone else."""
+    return (
+        QueryFirstItem.objects.filter(stage=QueryFirstItem.Stage.ALIGNING)
+        .exclude(writer=person)
+        .select_related("goal__database")
+        .order_by("written_at", "id")
+    )
+
+
+PLAN_ROWS_SHOWN = 5
+
+
+def query_first_plan(tree: dict, database) -> list[dict]:
+    """The plan of a sampled goal's tree (annotation.sql.tree_plan) with each step's intermediate result, run in the
+    sandbox: its first PLAN_ROWS_SHOWN rows, its columns and how many rows it has (None when it fails)."""
+    steps = plan(tree, database.schema)
+    sqls = [step.sql for step in steps]
+    counts = [f"SELECT count(*) FROM ({sql})" for sql in sqls]  # noqa: S608 (the plan's own SQL)
+    results = execute_many(database.path, sqls + counts)
+    shown = []
+    for step, result, counted in zip(steps, results[: len(steps)], results[len(steps) :], strict=True):
+        shown.append(
+            {
+                **step.as_dict(),
+                "columns": result.columns,
+                "rows": result.rows[:PLAN_ROWS_SHOWN],
+                "row_count": counted.rows[0][0] if counted.ok and counted.rows else None,
+                "error": (result.error or {}).get("message") if not result.ok else None,
+            }
+        )
+    return shown

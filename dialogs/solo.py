@@ -8,8 +8,11 @@ from dialogs.models import Dialogue, DialogueMode, DialogueStatus, Event, EventK
 from dialogs.room import dialogue_post, dialogue_record
 
 
-def solo_create(*, expert: User, database: Database, goal: Goal | None = None) -> Dialogue:
-    """Start a solo sequence on `database` (optionally towards `goal`): a dialogue whose author is both sides."""
+def solo_create(
+    *, expert: User, database: Database, goal: Goal | None = None, mode: str = DialogueMode.SOLO
+) -> Dialogue:
+    """Start a solo sequence on `database` (optionally towards `goal`): a dialogue whose author is both sides. A
+    query-first item (dialogs.query_first) is written the same way, with its own `mode`."""
     if not can(expert, "chat.as_expert"):
         raise DialogueError("forbidden", "Only experts write solo sequences.")
     if goal is not None and goal.database_id != database.pk:
@@ -20,7 +23,7 @@ def solo_create(*, expert: User, database: Database, goal: Goal | None = None) -
         goal=goal,
         worker=expert,
         expert=expert,
-        mode=DialogueMode.SOLO,
+        mode=mode,
         status=DialogueStatus.ACTIVE,
     )
     dialogue_record(dialogue=dialogue, author=expert, kind=EventKind.JOIN, payload={}, role=Role.EXPERT)

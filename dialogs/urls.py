@@ -1,6 +1,6 @@
 from django.urls import path
 
-from dialogs import views
+from dialogs import query_first_views, views
 from dialogs.crowd import views as campaign_views
 
 app_name = "dialogs"
@@ -22,6 +22,10 @@ urlpatterns = [
     path("solo/<int:dialogue_id>/labels/", views.solo_labels, name="solo_labels"),
     path("solo/<int:dialogue_id>/another/", views.solo_another, name="solo_another"),
     path("solo/<int:dialogue_id>/finish/", views.solo_finish, name="solo_finish"),
+    path("query-first/", query_first_views.query_first_home, name="query_first_home"),
+    path("query-first/<int:item_id>/write/", query_first_views.query_first_write, name="query_first_write"),
+    path("query-first/<int:item_id>/align/", query_first_views.query_first_align, name="query_first_align"),
+    path("query-first/tokens/", query_first_views.query_first_tokens, name="query_first_tokens"),
     path("manage/campaigns/", campaign_views.campaign_list, name="campaign_list"),
     path("manage/campaigns/new/", campaign_views.campaign_edit, name="campaign_new"),
     path("manage/campaigns/<int:campaign_id>/", campaign_views.campaign_detail, name="campaign_detail"),

@@ -183,6 +183,8 @@ def room(request, dialogue_id):
         if can(request.user, "rooms.supervise") and not dialogue.is_solo:
             return redirect("dialogs:room_watch", dialogue_id=dialogue.pk)  # a supervisor watches, read-only
         raise PermissionDenied("You are not a participant of this dialogue.") from None
+    if dialogue.mode == DialogueMode.QUERY_FIRST:
+        return redirect("dialogs:query_first_home")  # its one turn was sent from phase 2; nothing more to write
     if dialogue.is_solo:
         return redirect("dialogs:solo", dialogue_id=dialogue.pk)
     return (worker_room if side == Role.WORKER else expert_room)(request, dialogue)

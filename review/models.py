@@ -16,6 +16,8 @@ class DatasetFormat(models.TextChoices):
     SPARC = "sparc", "SParC"
     CHASE = "chase", "CHASE"
     GOLD = "gold", "Gold files for the evaluators"
+    # Query-first items only: a Spider-format file, and one with each item's operation tree and token alignment.
+    OTTA = "otta", "OTTA (query-first items, Spider file + trees and alignments)"
 
 
 IMPORT_FORMATS = (DatasetFormat.COSQL, DatasetFormat.SPARC, DatasetFormat.CHASE)

@@ -77,3 +77,38 @@ def cosql_release_file(path, database, db_id=None, copies: int = 1) -> None:
     }
     item = {"final": {"utterance": question, "query": sql}, "database_id": db_id or database.db_id}
     path.write_text(json.dumps([{**item, "interaction": [turn]}] * copies))
+
+
+# An operation tree on the dormitory database (docs/goals.md): how many students older than 20 live in Harbor View
+# Hall (7 of them). Two filters, two joins: what query-first annotation shows and aligns.
+DORM_TREE = {
+    "type": "count",
+    "tables": ["student", "lives_in", "dorm"],
+    "joins": [["student", "student_id", "lives_in", "student_id"], ["lives_in", "dorm_id", "dorm", "dorm_id"]],
+    "project": ["student.first_name"],
+    "filters": [
+        {"column": "dorm.dorm_name", "op": "=", "value": "Harbor View Hall"},
+        {"column": "student.age", "op": ">", "value": 20},
+    ],
+}
+
+
+def sampled_goals(database, trees=(DORM_TREE,)):
+    """Goals saved as `manage.py goals_generate --save` saves them (inactive, without a question, with their tree)
+    for these operation trees, in order."""
+    from annotation.models import Goal
+    from annotation.services import goals_save_sampled
+    from annotation.sql.goal_sampler import SampledGoal, tree_sql
+    from annotation.sql.hardness import hardness
+    from annotation.sql.spider import encode_sql
+
+    sqls = [tree_sql(tree) for tree in trees]
+    goals_save_sampled(
+        database=database,
+        goals=[
+            SampledGoal(sql, hardness(encode_sql(sql, database.schema)), tree)
+            for sql, tree in zip(sqls, trees, strict=True)
+        ],
+    )
+    by_sql = {goal.sql: goal for goal in Goal.objects.filter(database=database, sql__in=sqls)}
+    return [by_sql[sql] for sql in sqls]

@@ -31,7 +31,7 @@ from annotation.sql.hardness import HARDNESS_LEVELS, hardness
 from annotation.sql.sandbox import execute_many
 from annotation.sql.spider import SpiderEncodingError, encode_sql, parse_sql
 
-__all__ = ["GoalSampler", "SampledGoal", "coverage", "query_reads"]
+__all__ = ["GoalSampler", "SampledGoal", "coverage", "literal", "query_reads", "tree_sql"]
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _VALUES_PER_COLUMN = 20
@@ -210,7 +210,7 @@ class GoalSampler:
 
     def _values_of(self, column: _Column) -> list:
         found = column_values(self.path, column.table, column.name, _VALUES_PER_COLUMN)
-        return [value for value in found if _literal(value) is not None]
+        return [value for value in found if literal(value) is not None]
 
     def _filter(self, tables: list[str]) -> dict | None:
         column = self._pick_column(tables)
@@ -299,56 +299,65 @@ class GoalSampler:
     # -- writing it as SQL --------------------------------------------------------------------------------------------
 
     def _sql(self, tree: dict) -> str:
-        tables = tree["tables"]
-        alias = {table: f"T{position + 1}" for position, table in enumerate(tables)} if len(tables) > 1 else {}
-
-        def name(qualified: str) -> str:
-            table, column = qualified.split(".", 1)
-            return f"{alias[table]}.{column}" if alias else column
-
-        source = tables[0] + (f" AS {alias[tables[0]]}" if alias else "")
-        for child, child_column, parent, parent_column in (tuple(step) for step in tree["joins"]):
-            source += (
-                f" JOIN {parent} AS {alias[parent]} ON {alias[child]}.{child_column} = {alias[parent]}.{parent_column}"
-            )
-        shown = ", ".join(name(column) for column in tree["project"])
-        kind = tree["type"]
-        if kind == "count":
-            select = "count(*)"
-        elif kind in ("sum", "avg", "min", "max"):
-            select = f"{kind}({shown})"
-        elif kind == "group_count":
-            select = f"{name(tree['group'])}, count(*)"
-        else:
-            select = shown
-
-        def where(filters: list[dict]) -> str:
-            parts = [f"{name(item['column'])} {item['op'].upper()} {_literal(item['value'])}" for item in filters]
-            nested = tree.get("nested")
-            if nested:
-                column = name(nested["column"])
-                table, bare = nested["column"].split(".", 1)
-                # Identifiers come from the schema (checked against _IDENTIFIER), values through _literal.
-                parts.append(f"{column} {nested['op']} (SELECT {nested['aggregate']}({bare}) FROM {table})")  # noqa: S608
-            return f" WHERE {' AND '.join(parts)}" if parts else ""
-
-        sql = f"SELECT {select} FROM {source}{where(tree['filters'])}"  # noqa: S608
-        if kind == "group_count":
-            sql += f" GROUP BY {name(tree['group'])}"
-            if "having" in tree:
-                sql += f" HAVING count(*) {tree['having']['op']} {tree['having']['value']}"
-        order = tree.get("order")
-        if order:
-            by = "count(*)" if order["by"] == "count" else name(order["by"])
-            sql += f" ORDER BY {by} {'DESC' if order['desc'] else 'ASC'} LIMIT {order['limit']}"
-        if "set" in tree:
-            other = {**tree, "filters": tree["set"]["filters"]}
-            other.pop("set")
-            sql += f" {tree['set']['op'].upper()} " + self._sql(other)
-        return sql
+        return tree_sql(tree)
 
 
-def _literal(value) -> str | None:
+def tree_sql(tree: dict) -> str:
+    """An operation tree (docs/goals.md) written as SQL. Besides the sampler's types, "rows" selects every column:
+    the plan of a tree (annotation.sql.tree_plan) shows its tables, joins and filters that way."""
+    tables = tree["tables"]
+    alias = {table: f"T{position + 1}" for position, table in enumerate(tables)} if len(tables) > 1 else {}
+
+    def name(qualified: str) -> str:
+        table, column = qualified.split(".", 1)
+        return f"{alias[table]}.{column}" if alias else column
+
+    source = tables[0] + (f" AS {alias[tables[0]]}" if alias else "")
+    for child, child_column, parent, parent_column in (tuple(step) for step in tree["joins"]):
+        source += (
+            f" JOIN {parent} AS {alias[parent]} ON {alias[child]}.{child_column} = {alias[parent]}.{parent_column}"
+        )
+    kind = tree["type"]
+    shown = ", ".join(name(column) for column in tree.get("project") or [])
+    if kind == "rows":
+        select = "*"
+    elif kind == "count":
+        select = "count(*)"
+    elif kind in ("sum", "avg", "min", "max"):
+        select = f"{kind}({shown})"
+    elif kind == "group_count":
+        select = f"{name(tree['group'])}, count(*)"
+    else:
+        select = shown
+
+    def where(filters: list[dict]) -> str:
+        parts = [f"{name(item['column'])} {item['op'].upper()} {literal(item['value'])}" for item in filters]
+        nested = tree.get("nested")
+        if nested:
+            column = name(nested["column"])
+            table, bare = nested["column"].split(".", 1)
+            # Identifiers come from the schema (checked against _IDENTIFIER), values through literal.
+            parts.append(f"{column} {nested['op']} (SELECT {nested['aggregate']}({bare}) FROM {table})")  # noqa: S608
+        return f" WHERE {' AND '.join(parts)}" if parts else ""
+
+    sql = f"SELECT {select} FROM {source}{where(tree['filters'])}"  # noqa: S608
+    if kind == "group_count":
+        sql += f" GROUP BY {name(tree['group'])}"
+        if "having" in tree:
+            sql += f" HAVING count(*) {tree['having']['op']} {tree['having']['value']}"
+    order = tree.get("order")
+    if order:
+        by = "count(*)" if order["by"] == "count" else name(order["by"])
+        sql += f" ORDER BY {by} {'DESC' if order['desc'] else 'ASC'} LIMIT {order['limit']}"
+    if "set" in tree:
+        other = {**tree, "filters": tree["set"]["filters"]}
+        other.pop("set")
+        sql += f" {tree['set']['op'].upper()} " + tree_sql(other)
+    return sql
+
+
+def literal(value) -> str | None:
+    """`value` as an SQL literal, or None for a value a goal does not use (empty, long, several lines, a NULL)."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):

@@ -627,3 +627,17 @@ def query_toks_no_value(sql: str) -> list[str]:
         else:
             tokens.append((word or other).lower())
     return tokens
+
+
+# Spider's `query_toks` keep a qualified column ("T1.stuid") whole and words in their own case.
+_KEPT_TOKEN = re.compile(r"""\s*(?:("[^"]*"|'[^']*')|(\d+(?:\.\d+)?)(?!\w)|(\w+\.\w+|\w+)|(\S))""")
+
+
+def query_toks(sql: str) -> list[str]:
+    """Return the `query_toks` of `sql` as Spider's files hold them (words in their own case, "T1.name" whole), with
+    one difference measured on the public sample: a quoted literal is one token with its quotes, where Spider's
+    tokeniser split it at its closing quote ("'F", "'")."""
+    return [
+        next(part for part in match.groups() if part is not None)
+        for match in _KEPT_TOKEN.finditer(sql.strip().rstrip(";").rstrip())
+    ]

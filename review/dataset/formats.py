@@ -14,6 +14,8 @@ from functools import lru_cache
 from annotation.acts import CHASE_INTENT_LABELS
 from annotation.sql.check import SqlCheck, result_digest
 from annotation.sql.encoding import limit_as_one
+from annotation.sql.hardness import hardness
+from annotation.sql.spider import query_toks
 from annotation.sql.spider import query_toks_no_value as _query_toks_no_value
 from annotation.tokens import utterance_toks
 from dialogs.log import FOLD_SEPARATOR, LABEL_FIELDS, DialogueRecord, StateTurn, UserTurn
@@ -111,11 +113,11 @@ def release_records(
     fmt: str, records: list[DialogueRecord], plan: Plan, *, cosql_solo: bool = False
 ) -> list[DialogueRecord]:
     """The dialogues the files of format `fmt` hold, in the order they are written: those with at least one exported
-    SQL turn, solo sequences left out of CoSQL's unless `cosql_solo` (they have no real user, and CoSQL's files are
-    about the user's acts and the system's responses). A format's every file, its gold, its tables.json and its
-    database/ folder hold these and only these ("gold" alone holds every exported dialogue)."""
+    SQL turn, solo sequences (and query-first items) left out of CoSQL's unless `cosql_solo` (they have no real user,
+    and CoSQL's files are about the user's acts and the system's responses). A format's every file, its gold, its
+    tables.json and its database/ folder hold these and only these ("gold" alone holds every exported dialogue)."""
     leave_out_solo = fmt == "cosql" and not cosql_solo
-    return [record for record in records if plan.turns[record.id] and not (leave_out_solo and record.mode == "solo")]
+    return [record for record in records if plan.turns[record.id] and not (leave_out_solo and record.mode != "chat")]
 
 
 def encoded_sql(check: SqlCheck, limit_mode: str) -> dict:
@@ -306,6 +308,50 @@ def chase_ambiguities(state: StateTurn, tokens: list[str]) -> list[dict]:
 
 
 INTERACTION_BUILDERS = {"sparc": sparc_interaction, "cosql": cosql_interaction, "chase": chase_interaction}
+
+
+def query_first_records(records: list[DialogueRecord], plan: Plan) -> list[DialogueRecord]:
+    """The query-first items (docs/goals.md) among `records` whose turn is exported: what the OTTA files hold."""
+    return [record for record in records if record.mode == "query_first" and plan.turns[record.id]]
+
+
+def spider_items(record: DialogueRecord, planned: list[PlannedTurn]) -> list[dict]:
+    """Each exported turn as an item of Spider's own files (the LIMIT value kept, as Spider's are)."""
+    return [
+        {
+            "db_id": record.db_id,
+            "query": turn.state.sql,
+            "query_toks": query_toks(turn.state.sql),
+            "query_toks_no_value": query_toks_no_value(turn.state.sql),
+            "question": turn.state.utterance,
+            "question_toks": turn_tokens(record, turn),
+            "sql": encoded_sql(turn.check, "value"),
+        }
+        for turn in planned
+    ]
+
+
+def otta_item(record: DialogueRecord, planned: list[PlannedTurn], work: dict) -> dict:
+    """A query-first item as the OTTA file holds it: the question and SQL as released (a reviewer's correction
+    included), the tree, its operations, and the alignment over the tokens of the question phase 2 aligned
+    (`alignment_toks`: they differ from `question_toks` only when review changed the question). `work` is what
+    the annotation recorded (dialogs.models.QueryFirstItem), with pseudonymous annotators."""
+    [turn] = planned[:1]
+    return {
+        "id": record.id,
+        "db_id": record.db_id,
+        "question": turn.state.utterance,
+        "question_toks": turn_tokens(record, turn),
+        "query": turn.state.sql,
+        "sql": encoded_sql(turn.check, "value"),
+        "hardness": hardness(turn.check.encoded),
+        "tree": work["tree"],
+        "operations": work["operations"],
+        "alignment_toks": work["tokens"],
+        "alignment": work["alignment"],
+        "phase_1": work["phase_1"],
+        "phase_2": work["phase_2"],
+    }
 
 
 def gold_text(interactions: list[tuple[str, list[str]]]) -> str:

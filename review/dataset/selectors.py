@@ -10,8 +10,10 @@ from pathlib import Path
 from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
-from dialogs.models import Dialogue, Event
+from annotation.sql.tree_plan import plan
+from dialogs.models import Dialogue, Event, QueryFirstItem
 from review.models import Export, TurnAnnotation
 from review.records import DEFAULT_STATUSES, dialogue_records, dialogue_selection
 
@@ -113,7 +115,14 @@ def statistics_for(
         split_of = split_databases(used, seed=seed)
     else:
         split_of = None
-    stats = compute_statistics(records, schemas=schemas, encoded=encoded, split_of=split_of)
+    phase_seconds = list(
+        QueryFirstItem.objects.filter(dialogue_id__in=[r.id for r in records if r.mode == "query_first"]).values_list(
+            "writing_seconds", "aligning_seconds"
+        )
+    )
+    stats = compute_statistics(
+        records, schemas=schemas, encoded=encoded, split_of=split_of, query_first_seconds=phase_seconds
+    )
     stats["selection"] = {
         "statuses": list(statuses),
         "db_ids": sorted(db_ids or []),
@@ -124,3 +133,35 @@ def statistics_for(
     }
     cache.set(key, stats, 600)
     return stats
+
+
+def annotator_pseudonym(person_id: int) -> str:
+    """A stable id for a person in exported files that says nothing of who they are without the server's secret."""
+    return "annotator-" + salted_hmac("review.dataset.annotator", str(person_id)).hexdigest()[:12]
+
+
+def query_first_work(dialogue_ids: list[int]) -> dict[int, dict]:
+    """What query-first annotation recorded for each of these dialogues (dialogs.models.QueryFirstItem), as the OTTA
+    file writes it: the tree, its operations, the aligned tokens and spans, each phase's pseudonymous annotator and
+    time, and phase 1's question, whether it began as a draft and the filters it adapted."""
+    work = {}
+    items = QueryFirstItem.objects.filter(dialogue_id__in=dialogue_ids).select_related("goal__database")
+    for item in items:
+        work[item.dialogue_id] = {
+            "tree": item.tree,
+            "operations": [
+                {"id": step.id, "kind": step.kind, "label": step.label}
+                for step in plan(item.tree, item.goal.database.schema)
+            ],
+            "tokens": item.tokens,
+            "alignment": item.alignment,
+            "phase_1": {
+                "annotator": annotator_pseudonym(item.writer_id),
+                "seconds": item.writing_seconds,
+                "question": item.question_written,
+                "drafted": bool(item.drafted_question),
+                "changes": item.changes,
+            },
+            "phase_2": {"annotator": annotator_pseudonym(item.aligner_id), "seconds": item.aligning_seconds},
+        }
+    return work

@@ -203,6 +203,9 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
         limit_modes=export_limit_modes(options),
         cosql_solo=options.get("cosql_solo", False),
         progress=lambda done, total: phase("Writing files", done / total),
+        query_first=selectors.query_first_work([r.id for r in records if r.mode == "query_first"])
+        if "otta" in options["formats"]
+        else None,
     )
     timings["write_s"] = time.perf_counter() - mark
     mark = time.perf_counter()

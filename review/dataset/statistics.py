@@ -18,6 +18,11 @@ Definitions (the papers leave some open; these are the ones used everywhere here
   uses anywhere; the averages are over databases, and again over those with more than 5 tables (as OTTA reports);
 - time per dialogue: first utterance to the end; time per question: a user utterance to the expert's first response.
   Imported dialogues have no real timing and are left out of both.
+- query-first items (OTTA's Tables 2-3): annotation time per phase (phase 1: opening the goal to sending the question;
+  phase 2: opening the page to sending the alignment); MSTTR, the mean type-token ratio of consecutive segments of
+  MSTTR_SEGMENT lower-cased tokens of the questions taken in order (a last, shorter segment is left out; none when
+  there are fewer tokens than one segment); components per query, the mean count per SQL of OTTA's Table 3 columns
+  as SQL keywords (JOIN, GROUP BY, ORDER BY, NESTED, HAVING, SET OP, AGG: `sql_keyword_counts`).
 """
 
 from __future__ import annotations
@@ -60,6 +65,8 @@ BY_TURN_KEYWORDS = ("WHERE", "AGG", "GROUP BY", "ORDER BY", "NESTED", "JOIN")
 _AGGREGATES = frozenset({"count", "max", "min", "sum", "avg"})
 _PLAIN = {"where", "having", "limit", "join", "distinct", "not", "in", "like", "between", "or"}
 HARDNESS_LEVELS = ("easy", "medium", "hard", "extra")
+MSTTR_SEGMENT = 50
+OTTA_COMPONENTS = ("JOIN", "GROUP BY", "ORDER BY", "NESTED", "HAVING", "SET OP", "AGG")
 
 
 def sql_keywords(sql: str) -> set[str]:
@@ -204,15 +211,50 @@ class _IntentFigures:
         }
 
 
+def msttr(tokens: list[str], segment: int = MSTTR_SEGMENT) -> float | None:
+    """Mean segmental type-token ratio of `tokens` (see the module's definitions)."""
+    whole = len(tokens) // segment
+    if not whole:
+        return None
+    ratios = [len(set(tokens[i * segment : (i + 1) * segment])) / segment for i in range(whole)]
+    return round(mean(ratios), 4)
+
+
+def query_first_figures(records: list[DialogueRecord], phase_seconds: list[tuple[int | None, int | None]]) -> dict:
+    """OTTA's figures for the query-first items among `records`; `phase_seconds` holds each item's (phase 1, phase 2)
+    annotation time. Empty when there are none."""
+    items = [record for record in records if record.mode == "query_first"]
+    if not items:
+        return {}
+    tokens = [token.lower() for record in items for turn in record.user_turns for token in _tokens(turn.text)]
+    sqls = [state.sql for record in items for state in record.state_turns()]
+    counts: Counter = Counter()
+    for sql in sqls:
+        counts.update(sql_keyword_counts(sql))
+    writing = [first for first, _ in phase_seconds if first is not None]
+    aligning = [second for _, second in phase_seconds if second is not None]
+    return {
+        "items": len(items),
+        "median_seconds_phase_1": round(median(writing), 1) if writing else None,
+        "median_seconds_phase_2": round(median(aligning), 1) if aligning else None,
+        "msttr": msttr(tokens),
+        "msttr_segment": MSTTR_SEGMENT,
+        "question_tokens": len(tokens),
+        "components_per_query": {name: round(counts[name] / len(sqls), 3) if sqls else 0 for name in OTTA_COMPONENTS},
+    }
+
+
 def compute_statistics(
     records: list[DialogueRecord],
     *,
     schemas: dict[str, dict],
     encoded: dict[tuple[str, str], tuple[dict | None, str | None]],
     split_of: dict[str, str] | None = None,
+    query_first_seconds: list[tuple[int | None, int | None]] = (),
 ) -> dict:
     """Every statistic for `records`. `schemas[db_id]` is each database's tables.json entry; `encoded` maps
-    (db_id, sql) of every SQL turn to its Spider encoding (or an error); `split_of` adds the per-split rows."""
+    (db_id, sql) of every SQL turn to its Spider encoding (or an error); `split_of` adds the per-split rows;
+    `query_first_seconds` is the annotation time of each query-first item among them (phase 1, phase 2)."""
     split_of = split_of or {}
     user_acts: Counter = Counter()
     system_acts: Counter = Counter()
@@ -387,6 +429,7 @@ def compute_statistics(
         "contextual_phenomena": _distribution(phenomena, CONTEXTUAL_PHENOMENA) if phenomena else {},
         "intents": intents.figures(),
         "ambiguity": ambiguity_figures(records),
+        "query_first": query_first_figures(records, list(query_first_seconds)),
         "coverage": {
             "databases": coverage,
             "avg_table_coverage": average(row["table_coverage"] for row in coverage),

@@ -27,6 +27,8 @@ SCHEMAS = {
     "cosql_user_intent": "cosql_user_intent.json",
     "cosql_response_generation": "cosql_response_generation.json",
     "chase": "chase.json",
+    "spider": "spider.json",
+    "otta": "otta.json",
 }
 MAX_ERRORS = 10
 

@@ -6,6 +6,8 @@
     sparc/         train.json, dev.json, test.json (+ {train,dev,test}_gold.txt), tables.json, database/
     chase/         chase_{train,dev,test}.json (+ chase_{train,dev,test}_gold.txt), chase_tables.json, database/
     gold/          {train,dev,test}_gold.txt: only when gold is the one format asked for (every exported dialogue)
+    otta/          {train,dev,test}.json (Spider's layout) and otta_{train,dev,test}.json (tree and alignment) of the
+                   query-first items, tables.json, database/
     export_report.json
 
 Each format's files, its gold, its tables and its database/ hold the same dialogues and databases
@@ -26,7 +28,8 @@ from dialogs.log import DialogueRecord
 from review.dataset import formats, validation
 from review.dataset.splits import SPLITS
 
-FOLDERS = {"cosql": "cosql_dataset", "sparc": "sparc", "chase": "chase", "gold": "gold"}
+FOLDERS = {"cosql": "cosql_dataset", "sparc": "sparc", "chase": "chase", "gold": "gold", "otta": "otta"}
+OTTA_FILES = {"spider": "otta/{split}.json", "otta": "otta/otta_{split}.json", "tables": "otta/tables.json"}
 STATE_FILES = {
     "cosql": "cosql_dataset/sql_state_tracking/cosql_{split}.json",
     "sparc": "sparc/{split}.json",
@@ -90,14 +93,16 @@ def write_export(
     limit_modes: dict[str, str],
     cosql_solo: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    query_first: dict[int, dict] | None = None,
 ) -> list[str]:
     """Write every wanted format into `out_dir`; return the written files (relative paths). Raises
-    validation.SchemaViolation if anything built does not match its schema: nothing invalid is ever offered."""
+    validation.SchemaViolation if anything built does not match its schema: nothing invalid is ever offered.
+    `query_first` (dialogue id -> what its annotation recorded) serves the OTTA files."""
     out_dir = Path(out_dir)
     written: list[str] = []
     by_id = {database.db_id: database for database in databases}
     interaction_formats, gold_formats = release_formats(formats_wanted)
-    steps = len(interaction_formats) + (1 if gold_formats == ["gold"] else 0)
+    steps = len(interaction_formats) + (1 if gold_formats == ["gold"] else 0) + ("otta" in formats_wanted)
     step = 0
 
     def done(path: Path) -> None:
@@ -175,6 +180,33 @@ def write_export(
         write_databases(folder, used)
         written.extend(
             path.relative_to(out_dir).as_posix() for path in sorted((folder / "database").rglob("*")) if path.is_file()
+        )
+        advance()
+    if "otta" in formats_wanted:
+        held = formats.query_first_records(records, plan)
+        works = query_first or {}
+        for split, kept in by_split(held).items():
+            items = [item for record in kept for item in formats.spider_items(record, plan.turns[record.id])]
+            path = out_dir / OTTA_FILES["spider"].format(split=split)
+            write_json(path, items, kind="spider")
+            done(path)
+            otta = [
+                formats.otta_item(record, plan.turns[record.id], works[record.id])
+                for record in kept
+                if record.id in works
+            ]
+            path = out_dir / OTTA_FILES["otta"].format(split=split)
+            write_json(path, otta, kind="otta")
+            done(path)
+        used = [by_id[db_id] for db_id in sorted({record.db_id for record in held})]
+        path = out_dir / OTTA_FILES["tables"]
+        write_json(path, [database.schema for database in used], kind="tables")
+        done(path)
+        write_databases(out_dir / FOLDERS["otta"], used)
+        written.extend(
+            path.relative_to(out_dir).as_posix()
+            for path in sorted((out_dir / FOLDERS["otta"] / "database").rglob("*"))
+            if path.is_file()
         )
         advance()
     return written

@@ -9,8 +9,9 @@ import json
 from annotation.acts import AMBIGUITY_TYPES, INTENT_CATEGORY_NAMES
 from annotation.models import Role, User
 from annotation.sql.relations import RELATION_NAMES
+from annotation.sql.tree_plan import plan
 from annotation.tokens import utterance_toks
-from dialogs.models import Dialogue, EventKind
+from dialogs.models import Dialogue, DialogueMode, EventKind, QueryFirstItem
 from review.models import DialogueReview, ReviewPass, ReviewStage, WorkerQuality
 from review.records import dialogue_record_of
 
@@ -165,6 +166,22 @@ def _proposed_rejection(review: DialogueReview | None, passes: list[ReviewPass])
     return last if last and last.decision == ReviewPass.Decision.REJECTED else None
 
 
+def query_first_view(dialogue: Dialogue) -> dict | None:
+    """For a query-first item (docs/goals.md), what the reviewer reads beside its turn: the plan of its tree with the
+    words phase 2 gave each step, the question as phase 1 wrote it, whether it began as a draft, the filters adapted,
+    and the time each phase took. None for any other dialogue (and no query for it)."""
+    if dialogue.mode != DialogueMode.QUERY_FIRST:
+        return None
+    item = QueryFirstItem.objects.filter(dialogue=dialogue).select_related("writer", "aligner").first()
+    if item is None:
+        return None
+    steps = []
+    for step in plan(item.tree, dialogue.database.schema):
+        words = [" ".join(item.tokens[s["beg"] : s["end"] + 1]) for s in item.alignment if s["step"] == step.id]
+        steps.append({**step.as_dict(), "alignment_words": words})
+    return {"item": item, "steps": steps}
+
+
 def review_screen(dialogue: Dialogue) -> dict:
     """What the review screen shows: the dialogue at its latest revision, turn by turn, with each field's original,
     what each pass changed (as word diffs) and the history of every field. A fixed number of queries."""
@@ -232,4 +249,5 @@ def review_screen(dialogue: Dialogue) -> dict:
         "outcome": _outcome(record, dialogue),
         "proposed_rejection": _proposed_rejection(review, passes),
         "worker_quality": WorkerQuality.objects.filter(worker_id=dialogue.worker_id).first(),
+        "query_first": query_first_view(dialogue),
     }

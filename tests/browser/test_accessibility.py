@@ -8,6 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from tests.browser.test_query_first import saved_goal, written_item
 from tests.browser.test_review import COLLECT
 from tests.browser.test_rooms import (  # noqa: F401
     answer_quiz,
@@ -118,3 +119,24 @@ def test_the_curation_page_has_no_serious_violations(new_page):
     ada.get_by_role("button", name="Add the key").click()
     expect(ada.locator(".messages")).to_contain_text("both columns are in")
     assert serious_violations(ada) == [], "curation page, refused key"
+
+
+def test_both_query_first_screens_have_no_serious_violations(new_page, platform):
+    goal = saved_goal(platform, 19)
+    erin = new_page("erin")
+    erin.goto("/query-first/")
+    assert serious_violations(erin) == [], "query-first list"
+    erin.get_by_role("button", name=f"Write the question for goal {goal}").click()
+    erin.get_by_role("button", name="Start from a drafted question").click()
+    expect(erin.get_by_test_id("drafted-note")).to_be_visible()
+    erin.locator("[data-step=filter-1] summary").click()
+    assert serious_violations(erin) == [], "phase 1, with a drafted question and a result open"
+    item = written_item(platform, 18)
+    ethan = new_page("ethan")
+    ethan.goto(f"/query-first/{item}/align/")
+    ethan.locator("#tokens button.token").first.click()
+    expect(ethan.locator("#span-summary")).to_contain_text("now press the last word")
+    ethan.locator("#tokens button.token").nth(1).click()
+    ethan.locator("#steps [data-step=type] .plan-target").click()
+    expect(ethan.locator("#steps [data-step=type] .token.aligned")).to_have_count(1)
+    assert serious_violations(ethan) == [], "phase 2, with words given to an operation"

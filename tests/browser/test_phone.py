@@ -6,6 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser.test_query_first import saved_goal, written_item
 from tests.browser.test_rooms import (
     answer_with_sql,
     ask,
@@ -152,3 +153,26 @@ def test_admin_tables_scroll_inside_their_cards_at_phone_width(new_page):
         expect(admin.locator(".card table.data").first).to_be_attached()
         assert admin.evaluate(TABLES_OVER_THEIR_CARDS) == [], path
         assert page_overflow(admin) == 0, path
+
+
+def test_both_query_first_screens_fit_a_phone(new_page, platform):
+    """Phase 1's plan and results, and phase 2's words and operations, at 390 pixels: nothing pushes the page
+    sideways (a wide intermediate result scrolls inside its step), and every word can be pressed."""
+    goal = saved_goal(platform, 17)
+    erin = new_page("erin", **PHONE)
+    erin.goto("/query-first/")
+    erin.get_by_role("button", name=f"Write the question for goal {goal}").click()
+    erin.locator(".plan-step details").evaluate_all("steps => steps.forEach((step) => { step.open = true; })")
+    expect(erin.locator(".plan-step details:not([open])")).to_have_count(0)
+    expect(erin.locator(".plan-step .result-table").first).to_be_visible()
+    assert page_overflow(erin) == 0, "phase 1"
+    assert within_screen(erin, "textarea[name=question]")
+    item = written_item(platform, 16)
+    ethan = new_page("ethan", **PHONE)
+    ethan.goto(f"/query-first/{item}/align/")
+    expect(ethan.locator("#tokens button.token")).not_to_have_count(0)
+    assert page_overflow(ethan) == 0, "phase 2"
+    for token in ethan.locator("#tokens button.token").all():
+        box = token.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390.5, token.inner_text()
+    assert within_screen(ethan, "#steps [data-step=type] .plan-target")

@@ -1,0 +1,323 @@
+"""An operation tree (docs/goals.md) as a readable plan, a question drafted from it, and the checks of query-first
+annotation (docs/goals.md, "Query-first annotation").
+
+OTTA (Deriu et al., 2020, section 4 and appendix D) shows an annotator the tree's operations one by one, each with
+its intermediate result, and later has another person assign the question's tokens to those operations. `plan`
+lists the operations in that order (the tables, the joins, the filters, grouping, the projection, the order, the
+set operation, and last the query type), each with a stable id, a short English label and the SQL whose result is
+the intermediate result at that step (the last step's SQL is the goal's). `draft_question` writes one plain
+question from the tree, a starting point a person may take. `adapt_filter` changes one filter's operator or value
+(OTTA's "adapt a nonsensical constraint"), and `check_alignment` validates a token-to-operation alignment.
+
+Pure: no database and no model. Running the steps is the caller's (through the sandbox). Names read through
+`annotation.sql.english`, as drafts and suggestions read them.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass
+
+from annotation.sql.english import column_phrase, noun, schema_vocabulary, table_noun, words_of
+from annotation.sql.goal_sampler import literal, tree_sql
+
+__all__ = [
+    "FILTER_OPS",
+    "PlanStep",
+    "TreeError",
+    "adapt_filter",
+    "check_alignment",
+    "draft_question",
+    "filters_of",
+    "plan",
+    "required_steps",
+]
+
+# The operators an annotator may give a filter when adapting it (the sampler draws =, <, > and LIKE).
+FILTER_OPS = ("=", "!=", "<", ">", "<=", ">=", "like")
+_OP_WORDS = {
+    "=": "is {}",
+    "!=": "is not {}",
+    ">": "is greater than {}",
+    "<": "is less than {}",
+    ">=": "is at least {}",
+    "<=": "is at most {}",
+}
+_TYPE_WORDS = {"sum": "total", "avg": "average", "min": "smallest", "max": "largest"}
+_SET_WORDS = {
+    "intersect": "Keep only what both parts give",
+    "union": "Keep what either part gives",
+    "except": "Keep what the first part gives and the second does not",
+}
+
+
+class TreeError(ValueError):
+    """A tree, an adaptation or an alignment that cannot be used; the message says why, for the person."""
+
+
+@dataclass(frozen=True)
+class PlanStep:
+    id: str  # stable within one tree: "table-1", "join-1", "filter-1", "set-filter-1", "nested", "group", ...
+    kind: str  # table, join, filter, nested, group, having, project, order, set, type
+    label: str
+    sql: str
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+class _Names:
+    """Readable names of one tables.json entry, by the rules of `annotation.sql.english`."""
+
+    def __init__(self, schema: dict | None) -> None:
+        schema = schema or {}
+        originals = schema.get("table_names_original") or []
+        readable = schema.get("table_names") or []
+        column_originals = schema.get("column_names_original") or []
+        column_readable = schema.get("column_names") or []
+        tables = [
+            words_of(str(readable[i] if i < len(readable) and readable[i] else name))
+            for i, name in enumerate(originals)
+        ]
+        vocabulary = schema_vocabulary(tables, column_readable, column_originals)
+        self.tables = {str(name).lower(): table_noun(tables[i], vocabulary) for i, name in enumerate(originals)}
+        self.columns: dict[str, str] = {}
+        for index, (table, original) in enumerate(column_originals):
+            if table < 0 or table >= len(originals):
+                continue
+            name = column_readable[index][1] if index < len(column_readable) else original
+            self.columns[f"{originals[table]}.{original}".lower()] = column_phrase(words_of(str(name or original)))
+
+    def table(self, original: str, many: bool = True) -> str:
+        return noun(self.tables.get(original.lower(), words_of(original)), many)
+
+    def column(self, qualified: str, anchor: str | None = None) -> str:
+        """A column's phrase; one of a joined table is named with its table ("stadium name")."""
+        table, column = qualified.split(".", 1)
+        phrase = self.columns.get(qualified.lower(), words_of(column))
+        if anchor is not None and table.lower() != anchor.lower():
+            owner = self.table(table, many=False)
+            if not phrase.startswith(owner):
+                phrase = f"{owner} {phrase}"
+        return phrase
+
+
+def filters_of(tree: dict) -> list[tuple[str, dict]]:
+    """The tree's filters with their step ids: the main ones, then those of a set operation's second part."""
+    found = [(f"filter-{i + 1}", item) for i, item in enumerate(tree.get("filters") or [])]
+    found += [(f"set-filter-{i + 1}", item) for i, item in enumerate((tree.get("set") or {}).get("filters") or [])]
+    return found
+
+
+def _value_words(value) -> str:
+    return str(value)
+
+
+def _condition(names: _Names, item: dict, anchor: str) -> str:
+    column = names.column(item["column"], anchor)
+    if item["op"] == "like":
+        return f"{column} contains “{str(item['value']).strip('%')}”"
+    return f"{column} " + _OP_WORDS[item["op"]].format(_value_words(item["value"]))
+
+
+def _nested_words(names: _Names, nested: dict, anchor: str) -> str:
+    column = names.column(nested["column"], anchor)
+    side = "above" if nested["op"] == ">" else "below"
+    return f"{column} is {side} the average {names.column(nested['column'])}"
+
+
+def plan(tree: dict, schema: dict | None) -> list[PlanStep]:
+    """The tree's operations in OTTA's order, each with its label and the SQL of its intermediate result."""
+    names = _Names(schema)
+    tables, joins = tree["tables"], [tuple(step) for step in tree.get("joins") or []]
+    anchor = tables[0]
+    steps: list[PlanStep] = []
+
+    def rows(**part) -> str:
+        return tree_sql({"type": "rows", "tables": tables, "joins": joins, "filters": [], **part})
+
+    for position, table in enumerate(tables):
+        steps.append(
+            PlanStep(
+                f"table-{position + 1}",
+                "table",
+                f"Take the {names.table(table)}",
+                tree_sql({"type": "rows", "tables": [table], "joins": [], "filters": []}),
+            )
+        )
+    for position, (child, child_column, parent, parent_column) in enumerate(joins):
+        label = (
+            f"Join each {names.table(child, many=False)} to its {names.table(parent, many=False)}"
+            f" ({child}.{child_column} = {parent}.{parent_column})"
+        )
+        steps.append(
+            PlanStep(
+                f"join-{position + 1}",
+                "join",
+                label,
+                rows(tables=tables[: position + 2], joins=joins[: position + 1]),
+            )
+        )
+    main = list(tree.get("filters") or [])
+    for position, item in enumerate(main):
+        label = f"Keep those whose {_condition(names, item, anchor)}"
+        steps.append(PlanStep(f"filter-{position + 1}", "filter", label, rows(filters=main[: position + 1])))
+    nested = tree.get("nested")
+    if nested:
+        label = f"Keep those whose {_nested_words(names, nested, anchor)}"
+        steps.append(PlanStep("nested", "nested", label, rows(filters=main, nested=nested)))
+    base = {"tables": tables, "joins": joins, "filters": main, **({"nested": nested} if nested else {})}
+    kind = tree["type"]
+    if kind == "group_count":
+        group = {**base, "type": "group_count", "group": tree["group"]}
+        label = f"Group them by {names.column(tree['group'], anchor)} and count each group"
+        steps.append(PlanStep("group", "group", label, tree_sql(group)))
+        if "having" in tree:
+            having = tree["having"]
+            more = {">": "more than", ">=": "at least"}.get(having["op"], having["op"])
+            label = f"Keep the groups of {more} {having['value']} {names.table(anchor)}"
+            steps.append(PlanStep("having", "having", label, tree_sql({**group, "having": having})))
+    elif kind != "count":
+        shown = " and ".join(names.column(column, anchor) for column in tree["project"])
+        steps.append(
+            PlanStep("project", "project", f"Show the {shown}", tree_sql({**base, "type": "list", **_p(tree)}))
+        )
+    order = tree.get("order")
+    if order:
+        by = "the count" if order["by"] == "count" else f"the {names.column(order['by'], anchor)}"
+        direction = "highest" if order["desc"] else "lowest"
+        limit = order["limit"]
+        label = f"Sort by {by}, {direction} first, and keep the first {limit if limit != 1 else 'one'}"
+        ordered = {**base, "type": kind if kind == "group_count" else "list", **_p(tree), "order": order}
+        if kind == "group_count":
+            ordered["group"] = tree["group"]
+            if "having" in tree:
+                ordered["having"] = tree["having"]
+        steps.append(PlanStep("order", "order", label, tree_sql(ordered)))
+    if "set" in tree:
+        other = tree["set"]["filters"]
+        for position, item in enumerate(other):
+            label = f"Second part: those whose {_condition(names, item, anchor)}"
+            steps.append(PlanStep(f"set-filter-{position + 1}", "filter", label, rows(filters=other[: position + 1])))
+        steps.append(PlanStep("set", "set", _SET_WORDS[tree["set"]["op"]], tree_sql({**tree, "type": "list"})))
+    steps.append(PlanStep("type", "type", _type_label(names, tree, anchor), tree_sql(tree)))
+    return steps
+
+
+def _p(tree: dict) -> dict:
+    return {"project": tree.get("project") or []}
+
+
+def _type_label(names: _Names, tree: dict, anchor: str) -> str:
+    kind = tree["type"]
+    if kind == "count":
+        return "The answer: how many there are"
+    if kind == "group_count":
+        return "The answer: how many in each group"
+    if kind in _TYPE_WORDS:
+        return f"The answer: the {_TYPE_WORDS[kind]} {names.column(tree['project'][0], anchor)}"
+    return "The answer: the list itself"
+
+
+def required_steps(steps: list[PlanStep]) -> list[PlanStep]:
+    """The steps a phase-2 alignment must give words to: the query type and every filter (OTTA's guideline)."""
+    return [step for step in steps if step.kind in ("type", "filter")]
+
+
+def draft_question(tree: dict, schema: dict | None) -> str:
+    """One plain question a database user could ask for the tree: a starting point, shown and stored as drafted."""
+    names = _Names(schema)
+    anchor = tree["tables"][0]
+    many = names.table(anchor)
+    conditions = [_condition(names, item, anchor) for item in tree.get("filters") or []]
+    if tree.get("nested"):
+        conditions.append(_nested_words(names, tree["nested"], anchor))
+    where = f" whose {' and '.join(conditions)}" if conditions else ""
+    joined = [names.table(step[2]) for step in tree.get("joins") or []]
+    if joined and not conditions:
+        where = " with their " + " and ".join(joined)
+    kind = tree["type"]
+    order = tree.get("order")
+    if kind == "count":
+        question = f"How many {many} are there{where}?"
+    elif kind in _TYPE_WORDS:
+        question = f"What is the {_TYPE_WORDS[kind]} {names.column(tree['project'][0], anchor)} of the {many}{where}?"
+    elif kind == "group_count":
+        group = names.column(tree["group"], anchor)
+        having = ""
+        if "having" in tree:
+            more = {">": "more than", ">=": "at least"}.get(tree["having"]["op"], tree["having"]["op"])
+            having = f", for those with {more} {tree['having']['value']}"
+        if order:
+            most = "most" if order["desc"] else "fewest"
+            question = f"Which {group} has the {most} {many}{where}?"
+        else:
+            question = f"How many {many}{where} are there for each {group}{having}?"
+    else:
+        shown = " and ".join(names.column(column, anchor) for column in tree["project"])
+        if order:
+            extreme = "highest" if order["desc"] else "lowest"
+            by = names.column(order["by"], anchor)
+            question = f"What is the {shown} of the {names.table(anchor, many=False)} with the {extreme} {by}{where}?"
+        else:
+            question = f"What is the {shown} of the {many}{where}?"
+    if "set" in tree:
+        other = " and ".join(_condition(names, item, anchor) for item in tree["set"]["filters"])
+        joint = {"intersect": "and also whose", "union": "or whose", "except": "but not those whose"}
+        question = question[:-1] + f", {joint[tree['set']['op']]} {other}?"
+    return question[0].upper() + question[1:]
+
+
+def adapt_filter(tree: dict, *, step_id: str, op: str, value) -> tuple[dict, dict]:
+    """A copy of `tree` whose filter `step_id` has operator `op` and value `value` (a number stays a number), and
+    the change as `{"step", "column", "before": {op, value}, "after": {op, value}}`. Raises TreeError for an unknown
+    filter, an operator outside FILTER_OPS or a value no goal may hold; whether the new SQL returns rows is the
+    caller's to check (it needs the database)."""
+    if op not in FILTER_OPS:
+        raise TreeError(f"The operator must be one of {', '.join(FILTER_OPS)}.")
+    adapted = copy.deepcopy(tree)
+    found = dict(filters_of(adapted)).get(step_id)
+    if found is None:
+        raise TreeError(f"This tree has no filter {step_id!r}.")
+    if isinstance(value, str):
+        value = value.strip()
+        if isinstance(found["value"], int | float) and not isinstance(found["value"], bool) and op != "like":
+            try:
+                value = float(value) if "." in value else int(value)
+            except ValueError:
+                raise TreeError(f"{value!r} is not a number, and this column holds numbers.") from None
+    if op == "like" and isinstance(value, str) and "%" not in value:
+        value = f"%{value}%"
+    if literal(value) is None:
+        raise TreeError("The value must be a short text or a number, on one line and without double quotes.")
+    before = {"op": found["op"], "value": found["value"]}
+    found["op"], found["value"] = op, value
+    change = {"step": step_id, "column": found["column"], "before": before, "after": {"op": op, "value": value}}
+    return adapted, change
+
+
+def check_alignment(alignment, tokens: list[str], steps: list[PlanStep]) -> list[dict]:
+    """Validate a phase-2 alignment: a list of `{"step", "beg", "end"}` (token indexes over `tokens`, both included)
+    naming steps of `steps`, with the query type and every filter given at least one span. Returns it normalised
+    (sorted, each span once); raises TreeError saying what is wrong, and which steps still need words."""
+    if not isinstance(alignment, list):
+        raise TreeError("The alignment must be a list of spans.")
+    known = {step.id: step for step in steps}
+    spans = set()
+    for item in alignment:
+        if not isinstance(item, dict) or set(item) != {"step", "beg", "end"}:
+            raise TreeError("Each span needs exactly a step, a first token (beg) and a last token (end).")
+        beg, end, step = item["beg"], item["end"], item["step"]
+        if step not in known:
+            raise TreeError(f"There is no operation {step!r} in this tree.")
+        if any(not isinstance(n, int) or isinstance(n, bool) for n in (beg, end)) or not 0 <= beg <= end < len(tokens):
+            raise TreeError(f"A span must run from one token to a later one among the {len(tokens)} tokens.")
+        spans.add((step, beg, end))
+    missing = [step.label for step in required_steps(steps) if not any(span[0] == step.id for span in spans)]
+    if missing:
+        raise TreeError("Give words to: " + "; ".join(missing) + ".")
+    order = {step.id: position for position, step in enumerate(steps)}
+    return [
+        {"step": step, "beg": beg, "end": end}
+        for step, beg, end in sorted(spans, key=lambda span: (order[span[0]], span[1], span[2]))
+    ]

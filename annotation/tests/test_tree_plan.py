@@ -1,0 +1,157 @@
+"""An operation tree as a readable plan (annotation.sql.tree_plan): the steps in OTTA's order, each step's SQL runs
+and the last one is the goal's, a drafted question, adapting a filter, and checking a token alignment."""
+
+import random
+
+import pytest
+
+from annotation.sql.goal_sampler import GoalSampler, tree_sql
+from annotation.sql.sandbox import execute, execute_many
+from annotation.sql.schema import introspect_sqlite
+from annotation.sql.tree_plan import TreeError, adapt_filter, check_alignment, draft_question, plan
+from annotation.tokens import utterance_toks
+
+JOINED = {
+    "type": "count",
+    "tables": ["student", "lives_in", "dorm"],
+    "joins": [["student", "student_id", "lives_in", "student_id"], ["lives_in", "dorm_id", "dorm", "dorm_id"]],
+    "project": ["student.first_name"],
+    "filters": [
+        {"column": "dorm.dorm_name", "op": "=", "value": "Harbor View Hall"},
+        {"column": "student.age", "op": ">", "value": 20},
+    ],
+}
+GROUPED = {
+    "type": "group_count",
+    "tables": ["student"],
+    "joins": [],
+    "project": ["student.first_name"],
+    "filters": [],
+    "group": "student.major",
+    "having": {"op": ">=", "value": 2},
+    "order": {"by": "count", "desc": True, "limit": 1},
+}
+SET = {
+    "type": "list",
+    "tables": ["student"],
+    "joins": [],
+    "project": ["student.last_name"],
+    "filters": [{"column": "student.major", "op": "=", "value": "History"}],
+    "set": {"op": "except", "filters": [{"column": "student.age", "op": "<", "value": 20}]},
+}
+
+
+@pytest.mark.django_db
+def test_the_steps_come_in_otta_order_each_runs_and_the_last_is_the_goal(demo_databases):
+    database = demo_databases["dorm_demo"]
+    steps = plan(JOINED, database.schema)
+    assert [step.id for step in steps] == [
+        "table-1",
+        "table-2",
+        "table-3",
+        "join-1",
+        "join-2",
+        "filter-1",
+        "filter-2",
+        "type",
+    ]
+    assert steps[-1].sql == tree_sql(JOINED)
+    assert "Harbor View Hall" in steps[5].label and "dorm name" in steps[5].label
+    assert steps[3].label.startswith("Join each student")
+    results = execute_many(database.path, [step.sql for step in steps])
+    assert all(result.ok for result in results), [result.error for result in results]
+    # Each filter narrows what the joins gave.
+    assert results[4].row_count >= results[5].row_count >= results[6].row_count
+    assert results[-1].rows == [[7]]
+
+    grouped = plan(GROUPED, database.schema)
+    assert [step.kind for step in grouped] == ["table", "group", "having", "order", "type"]
+    assert "more" not in grouped[2].label and "at least 2" in grouped[2].label
+    set_steps = plan(SET, database.schema)
+    assert [step.id for step in set_steps] == ["table-1", "filter-1", "project", "set-filter-1", "set", "type"]
+    for steps in (grouped, set_steps):
+        assert all(result.ok for result in execute_many(database.path, [step.sql for step in steps]))
+
+
+@pytest.mark.django_db
+def test_every_step_of_every_sampled_tree_runs_on_the_demo_databases(demo_databases):
+    for database in demo_databases.values():
+        goals = GoalSampler(database.schema, database.path, random.Random(11)).sample(12)
+        assert goals, database.db_id
+        for goal in goals:
+            steps = plan(goal.tree, database.schema)
+            assert steps[-1].sql == goal.sql
+            assert len({step.id for step in steps}) == len(steps)
+            for step, result in zip(steps, execute_many(database.path, [step.sql for step in steps]), strict=True):
+                assert result.ok, (goal.sql, step.sql, result.error)
+
+
+def test_a_drafted_question_is_a_plain_question_that_names_what_the_tree_asks(demo_files):
+    schema = introspect_sqlite(demo_files["dorm_demo"], "dorm_demo")
+    joined = draft_question(JOINED, schema)
+    assert joined.startswith("How many students") and joined.endswith("?")
+    assert "Harbor View Hall" in joined and "greater than 20" in joined
+    assert draft_question(GROUPED, schema).startswith("Which major has the most students")
+    assert "but not those whose age is less than 20" in draft_question(SET, schema)
+
+
+def test_adapting_a_filter_rewrites_the_tree_and_records_before_and_after():
+    adapted, change = adapt_filter(JOINED, step_id="filter-2", op=">=", value="22")
+    assert adapted["filters"][1] == {"column": "student.age", "op": ">=", "value": 22}
+    assert JOINED["filters"][1]["value"] == 20  # the original is not touched
+    assert change == {
+        "step": "filter-2",
+        "column": "student.age",
+        "before": {"op": ">", "value": 20},
+        "after": {"op": ">=", "value": 22},
+    }
+    assert "AGE >= 22" in tree_sql(adapted).upper()
+    _, like = adapt_filter(SET, step_id="filter-1", op="like", value="Hist")
+    assert like["after"] == {"op": "like", "value": "%Hist%"}
+    second, _ = adapt_filter(SET, step_id="set-filter-1", op="<", value="19")
+    assert second["set"]["filters"][0]["value"] == 19
+    for step_id, op, value, message in [
+        ("filter-9", "=", "x", "no filter"),
+        ("filter-1", "<>", "x", "operator"),
+        ("filter-2", ">", "twenty", "not a number"),
+        ("filter-1", "=", 'say "hi"', "double quotes"),
+        ("filter-1", "=", "  ", "short text"),
+    ]:
+        with pytest.raises(TreeError, match=message):
+            adapt_filter(JOINED, step_id=step_id, op=op, value=value)
+
+
+def test_an_alignment_needs_the_query_type_and_every_filter_and_refuses_bad_spans(demo_files):
+    schema = introspect_sqlite(demo_files["dorm_demo"], "dorm_demo")
+    steps = plan(JOINED, schema)
+    tokens = utterance_toks("How many students older than 20 live in Harbor View Hall?")
+    good = [
+        {"step": "filter-1", "beg": 8, "end": 10},
+        {"step": "type", "beg": 0, "end": 1},
+        {"step": "filter-2", "beg": 3, "end": 5},
+        {"step": "type", "beg": 0, "end": 1},
+    ]
+    assert check_alignment(good, tokens, steps) == [
+        {"step": "filter-1", "beg": 8, "end": 10},
+        {"step": "filter-2", "beg": 3, "end": 5},
+        {"step": "type", "beg": 0, "end": 1},
+    ]
+    with pytest.raises(TreeError, match="Give words to: Keep those whose age is greater than 20"):
+        check_alignment(good[:2], tokens, steps)
+    for bad, message in [
+        ([{"step": "nope", "beg": 0, "end": 0}], "no operation 'nope'"),
+        ([{"step": "type", "beg": 3, "end": 2}], "from one token to a later one"),
+        ([{"step": "type", "beg": 0, "end": 99}], "among the 12 tokens"),
+        ([{"step": "type", "beg": "0", "end": 1}], "from one token"),
+        ([{"step": "type", "beg": 0}], "exactly a step"),
+        ("type 0 1", "a list of spans"),
+    ]:
+        with pytest.raises(TreeError, match=message):
+            check_alignment(bad, tokens, steps)
+
+
+@pytest.mark.django_db
+def test_the_adapted_tree_runs_in_the_sandbox(demo_databases):
+    database = demo_databases["dorm_demo"]
+    adapted, _ = adapt_filter(JOINED, step_id="filter-2", op=">", value="0")
+    assert execute(database.path, tree_sql(adapted)).ok

@@ -1,0 +1,170 @@
+"""Query-first annotation (OTTA, docs/goals.md): a sampled goal's SQL gets its question in two phases by two people.
+
+Phase 1 (`query_first_open`, then `query_first_write` or `query_first_skip`): an expert reads the goal's tree as a
+plan with intermediate results, may take a drafted question as a starting point (`query_first_draft`, recorded) and
+adapt a filter whose value makes no sense (`query_first_adapt`, recorded before and after), and writes the question,
+or skips the goal with a reason. Phase 2 (`query_first_align`): another expert corrects the question (phase 1's is
+kept) and assigns its tokens to the plan's steps. Then the goal gets the question and becomes usable, and the result
+is a dialogue of mode QUERY_FIRST with one turn, written through the solo sequences' path, so review, statistics and
+exports take it as they take a solo sequence.
+"""
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from annotation.models import Goal, User
+from annotation.roles import can
+from annotation.sql.analysis import sql_run
+from annotation.sql.goal_sampler import tree_sql
+from annotation.sql.tree_plan import TreeError, adapt_filter, check_alignment, draft_question, plan
+from annotation.tokens import utterance_toks
+from dialogs import log
+from dialogs.errors import DialogueError
+from dialogs.models import Dialogue, DialogueMode, QueryFirstItem
+from dialogs.room import dialogue_post
+from dialogs.selectors import goals_to_write
+from dialogs.solo import solo_create, solo_turn_add
+
+REASON_MAX_CHARS = 500
+_WRITTEN = QueryFirstItem.WRITTEN
+
+
+def _expert(person: User) -> None:
+    if not can(person, "chat.as_expert"):
+        raise DialogueError("forbidden", "Only experts annotate sampled goals.")
+
+
+def _text(value, name: str, limit: int) -> str:
+    try:
+        return log.text_checked(value, name=name, limit=limit)
+    except log.TextRefused as exc:
+        raise DialogueError(exc.code, exc.message) from exc
+
+
+def query_first_open(*, person: User, goal: Goal) -> QueryFirstItem:
+    """Start (or resume) phase 1 on `goal` for `person`: their item, holding the tree as they adapt it and the time
+    they opened it. Refused for a goal that is not offered to them (`goals_to_write`)."""
+    _expert(person)
+    existing = QueryFirstItem.objects.filter(goal=goal, writer=person).first()
+    if existing is not None and existing.stage == QueryFirstItem.Stage.WRITING:
+        return existing
+    if not goals_to_write(person).filter(pk=goal.pk).exists():
+        raise DialogueError("invalid", "This goal is not waiting for your question (written, skipped or not sampled).")
+    item, _ = QueryFirstItem.objects.get_or_create(
+        goal=goal, writer=person, defaults={"tree": goal.tree, "sql": goal.sql, "opened_at": timezone.now()}
+    )
+    return item
+
+
+def _writing(item: QueryFirstItem, person: User) -> QueryFirstItem:
+    _expert(person)
+    if item.writer_id != person.pk:
+        raise DialogueError("forbidden", "This is another person's phase 1.")
+    if item.stage != QueryFirstItem.Stage.WRITING:
+        raise DialogueError("closed", "Phase 1 of this goal is over.")
+    return item
+
+
+def query_first_draft(*, item: QueryFirstItem, person: User) -> str:
+    """A question drafted from the item's tree, recorded as offered: the question the person writes began as it."""
+    _writing(item, person)
+    item.drafted_question = draft_question(item.tree, item.goal.database.schema)
+    item.save(update_fields=["drafted_question"])
+    return item.drafted_question
+
+
+def query_first_adapt(*, item: QueryFirstItem, person: User, step_id: str, op: str, value) -> dict:
+    """Change one filter of the item's tree (operator and value): the tree and SQL are rewritten and run, and kept
+    only when the SQL returns rows; the change (before, after) is recorded. Returns the change."""
+    _writing(item, person)
+    try:
+        tree, change = adapt_filter(item.tree, step_id=step_id, op=op, value=value)
+    except TreeError as exc:
+        raise DialogueError("invalid", str(exc)) from exc
+    sql = tree_sql(tree)
+    result = sql_run(item.goal.database.path, sql)
+    if not result.get("ok"):
+        raise DialogueError("invalid", f"With this change the SQL fails: {(result.get('error') or {}).get('message')}")
+    if not result.get("rows") or result["rows"] in ([[0]], [[None]]):
+        raise DialogueError("invalid", "With this change the SQL returns nothing: choose another value.")
+    item.tree, item.sql, item.changes = tree, sql, [*item.changes, change]
+    item.save(update_fields=["tree", "sql", "changes"])
+    return change
+
+
+def query_first_skip(*, item: QueryFirstItem, person: User, reason: str) -> None:
+    """Skip the goal, saying why: it is not offered to `person` again, nor to anyone after QUERY_FIRST_MAX_SKIPS."""
+    _writing(item, person)
+    item.skip_reason = _text(reason, "The reason", REASON_MAX_CHARS)
+    item.stage = QueryFirstItem.Stage.SKIPPED
+    item.written_at = timezone.now()
+    item.save(update_fields=["skip_reason", "stage", "written_at"])
+
+
+def query_first_write(*, item: QueryFirstItem, person: User, question: str) -> None:
+    """Phase 1's question: the item waits for phase 2. Time spent is counted from opening."""
+    _writing(item, person)
+    question = _text(question, "The question", settings.UTTERANCE_MAX_CHARS)
+    with transaction.atomic():
+        Goal.objects.select_for_update().get(pk=item.goal_id)  # two writers finishing at once: one question only
+        if QueryFirstItem.objects.filter(goal_id=item.goal_id, stage__in=_WRITTEN).exists():
+            raise DialogueError("closed", "Someone else has just written the question for this goal.")
+        now = timezone.now()
+        item.question_written, item.stage, item.written_at = question, QueryFirstItem.Stage.ALIGNING, now
+        item.writing_seconds = max(0, round((now - item.opened_at).total_seconds()))
+        item.save(update_fields=["question_written", "stage", "written_at", "writing_seconds"])
+
+
+def query_first_align(
+    *, item: QueryFirstItem, person: User, question: str, alignment, opened_at: datetime | None = None
+) -> Dialogue:
+    """Phase 2: `person` (not the phase-1 writer) corrects the question and gives its tokens to the plan's steps
+    (`annotation.sql.tree_plan.check_alignment`: the query type and every filter need words). The goal gets the
+    question (and the adapted SQL) and becomes active; the result is a QUERY_FIRST dialogue with one turn, ended,
+    so it goes to review. A refusal writes nothing. `opened_at`: when the person opened the page (time spent)."""
+    _expert(person)
+    if item.writer_id == person.pk:
+        raise DialogueError("forbidden", "Phase 2 is for another person than the one who wrote the question.")
+    if item.stage != QueryFirstItem.Stage.ALIGNING:
+        raise DialogueError("closed", "This question is not waiting for phase 2.")
+    question = _text(question, "The question", settings.UTTERANCE_MAX_CHARS)
+    tokens = utterance_toks(question)
+    database = item.goal.database
+    try:
+        spans = check_alignment(alignment, tokens, plan(item.tree, database.schema))
+    except TreeError as exc:
+        raise DialogueError("invalid", str(exc)) from exc
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            locked = QueryFirstItem.objects.select_for_update().get(pk=item.pk)
+            if locked.stage != QueryFirstItem.Stage.ALIGNING:
+                raise DialogueError("closed", "Someone else has just finished phase 2 of this question.")
+            goal = Goal.objects.select_for_update().get(pk=item.goal_id)
+            goal.question, goal.sql, goal.tree, goal.active = question, item.sql, item.tree, True
+            goal.save(update_fields=["question", "sql", "tree", "active"])
+            dialogue = solo_create(expert=person, database=database, goal=goal, mode=DialogueMode.QUERY_FIRST)
+            solo_turn_add(dialogue=dialogue, person=person, question=question, sql=item.sql, request_id=f"qf-{item.pk}")
+            dialogue_post(dialogue=dialogue, person=person, message={"id": f"qf-{item.pk}:end", "type": "end"})
+            locked.aligner, locked.question, locked.tokens, locked.alignment = person, question, tokens, spans
+            locked.stage, locked.aligned_at, locked.dialogue = QueryFirstItem.Stage.DONE, now, dialogue
+            locked.aligning_seconds = max(0, round((now - opened_at).total_seconds())) if opened_at else None
+            locked.save(
+                update_fields=[
+                    "aligner",
+                    "question",
+                    "tokens",
+                    "alignment",
+                    "stage",
+                    "aligned_at",
+                    "dialogue",
+                    "aligning_seconds",
+                ]
+            )
+    except IntegrityError:
+        raise DialogueError("invalid", "The database already has a goal with this question and SQL.") from None
+    item.refresh_from_db()
+    return dialogue
