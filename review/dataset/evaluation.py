@@ -244,7 +244,8 @@ def predictions_read(raw: bytes, release: Release, *, source: str = "predictions
     blocks = _blocks(decoded_text(raw, source=source), source=source)
     for index, (block, gold) in enumerate(zip(blocks, release.interactions, strict=False)):
         if len(block) != len(gold):
-            where = f"line {block[0][0]}" if len(block) < len(gold) else f"line {block[len(gold)][0]}"
+            # Too few: the line that ends the interaction early; too many: the first line beyond the gold's turns.
+            where = f"line {block[-1][0] + 1}" if len(block) < len(gold) else f"line {block[len(gold)][0]}"
             raise ValidationError(
                 f"{source}, {where}: interaction {index + 1} has {len(block)} predicted "
                 f"quer{'y' if len(block) == 1 else 'ies'}, the gold has {len(gold)} turn{'s' * (len(gold) != 1)} "
@@ -407,7 +408,7 @@ def _rates(turns: list[TurnScore], label: str) -> dict:
     for metric in METRICS:
         values = [getattr(turn, metric) for turn in turns]
         known = [value for value in values if value is not None]
-        row[metric] = round(sum(known) / len(known), 4) if known else None
+        row[metric] = sum(known) / len(known) if known else None
     return row
 
 
@@ -416,9 +417,7 @@ def _joint(interactions: list[list[TurnScore]], label: str) -> dict:
     row = {"label": label, "count": len(interactions)}
     for metric in METRICS:
         known = [turns for turns in interactions if all(getattr(t, metric) is not None for t in turns)]
-        row[metric] = (
-            round(sum(all(getattr(t, metric) for t in turns) for turns in known) / len(known), 4) if known else None
-        )
+        row[metric] = sum(all(getattr(t, metric) for t in turns) for turns in known) / len(known) if known else None
     return row
 
 

@@ -28,6 +28,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", dest="as_json", action="store_true", help="print the scores as one JSON object")
 
     def handle(self, *args, release, predictions, format, split, keep_distinct, as_json, **options):
+        release, predictions = Path(release), Path(predictions)
         try:
             raw = predictions.read_bytes()
         except OSError as exc:
