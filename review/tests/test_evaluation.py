@@ -277,3 +277,44 @@ def test_a_damaged_prediction_file_scores_what_was_worked_out_by_hand(tmp_path, 
     for label, count in (("turn 3", 122), ("turn 4", 47), ("turn > 4", 1)):
         assert turns[label] == {"label": label, "count": count, "exact": 1.0, "execution": 1.0, "test_suite": 1.0}
     assert report["databases"]["flight_2"] == 2
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# A release of ours ships each database's test suite, and is scored with it
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_release_ships_each_test_suite_beside_its_database_and_is_scored_on_it(tmp_path, dorm_dialogue, monkeypatch):
+    from review.dataset import writer
+    from review.dataset.release_check import ReleaseCheckFailed
+    from review.dataset.services import dataset_build, export_options_clean
+
+    original = dorm_dialogue.database.path
+    suite = tmp_path / "suite" / "dorm_demo_1.sqlite"
+    suite.parent.mkdir()
+    shutil.copyfile(original, suite)
+    with sqlite3.connect(suite) as connection:
+        connection.execute("DELETE FROM student WHERE rowid % 2 = 0")
+    connection.close()
+    monkeypatch.setattr(writer, "suite_paths", lambda data_dir, db_id: [original, suite])
+    options = export_options_clean(formats=["sparc", "gold"], split_map={"dorm_demo": "dev"})
+    report = dataset_build(options=options, out_dir=tmp_path / "release")
+    assert report["release_check"]["ok"]
+    folder = tmp_path / "release" / "sparc" / "database" / "dorm_demo"
+    assert sorted(path.name for path in folder.glob("*.sqlite")) == ["dorm_demo.sqlite", "dorm_demo_1.sqlite"]
+    gold = (tmp_path / "release" / "sparc" / "dev_gold.txt").read_text()
+    predictions = "".join(line.split("\t")[0] + "\n" for line in gold.splitlines(keepends=False)).encode()
+    scored = release_evaluate(tmp_path / "release", predictions)
+    assert scored["databases"] == {"dorm_demo": 2}
+    assert (scored["question"]["exact"], scored["question"]["test_suite"]) == (1.0, 1.0)
+
+    # A file in the folder that is no database of the suite fails the release check.
+    broken = tmp_path / "suite" / "broken.sqlite"
+    broken.write_bytes(b"not a database")
+    monkeypatch.setattr(writer, "suite_paths", lambda data_dir, db_id: [original, broken])
+    with pytest.raises(ReleaseCheckFailed) as caught:
+        dataset_build(options=options, out_dir=tmp_path / "broken-release")
+    assert "sparc/database/dorm_demo: broken.sqlite is not a database of its test suite" in "\n".join(
+        caught.value.report["release_check"]["disagreements"]
+    )
