@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -263,6 +264,23 @@ def predictions_read(raw: bytes, release: Release, *, source: str = "predictions
             f"the gold has {len(release.interactions)}."
         )
     return [[text.split("\t")[0] for _, text in block] for block in blocks]
+
+
+def release_extract(zip_path: Path, target: Path, *, fmt: str, with_databases: bool) -> Path:
+    """Unpack one format's folder of an export's zip into `target` (its databases only when asked: checking a file
+    needs the gold, scoring needs the databases too); return `target`, a release folder for `release_load`."""
+    prefix = FOLDERS[fmt] + "/"
+    skip = prefix + "database/"
+    target = Path(target)
+    with zipfile.ZipFile(zip_path) as archive:
+        for member in archive.infolist():
+            name = member.filename
+            if not name.startswith(prefix) or (not with_databases and name.startswith(skip)):
+                continue
+            if member.is_dir() or ".." in Path(name).parts or Path(name).is_absolute():
+                continue
+            archive.extract(member, target)
+    return target
 
 
 # ---------------------------------------------------------------------------------------------------------------

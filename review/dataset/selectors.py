@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from dialogs.models import Dialogue, Event
-from review.models import Export, TurnAnnotation
+from review.models import Evaluation, Export, TurnAnnotation
 from review.records import DEFAULT_STATUSES, dialogue_records, dialogue_selection
 
 
@@ -124,3 +124,19 @@ def statistics_for(
     }
     cache.set(key, stats, 600)
     return stats
+
+
+def evaluation_list(export: Export) -> QuerySet[Evaluation]:
+    """The evaluations made on an export's release, newest first."""
+    return export.evaluations.select_related("requested_by").defer("predictions").order_by("-created_at", "-id")
+
+
+def evaluation_status(evaluation: Evaluation) -> dict:
+    """What an evaluation's page polls for."""
+    return {
+        "id": evaluation.pk,
+        "state": evaluation.state,
+        "state_label": evaluation.get_state_display(),
+        "percent": evaluation.percent,
+        "message": evaluation.message,
+    }

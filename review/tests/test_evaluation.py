@@ -8,13 +8,17 @@ import io
 import json
 import shutil
 import sqlite3
+import zipfile
 from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
 from review.dataset.evaluation import predictions_read, release_evaluate, release_load
+from review.models import Evaluation
 
 # ---------------------------------------------------------------------------------------------------------------
 # A tiny release of our own: one database, two interactions
@@ -318,3 +322,99 @@ def test_a_release_ships_each_test_suite_beside_its_database_and_is_scored_on_it
     assert "sparc/database/dorm_demo: broken.sqlite is not a database of its test suite" in "\n".join(
         caught.value.report["release_check"]["disagreements"]
     )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The page: upload, the job, the table and charts, the list of past evaluations
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def scored_export(dorm_dialogue, ada, django_capture_on_commit_callbacks):
+    """A finished SParC + gold export of the dorm dialogue, and its gold as a prediction file."""
+    from review.dataset import selectors
+    from review.dataset.services import dataset_export_create
+
+    with django_capture_on_commit_callbacks(execute=True):
+        export = dataset_export_create(requested_by=ada, formats=["sparc", "gold"], split_map={"dorm_demo": "dev"})
+    export.refresh_from_db()
+    with zipfile.ZipFile(selectors.export_file_path(export)) as archive:
+        gold = archive.read("sparc/dev_gold.txt").decode()
+    predictions = "".join(line.split("\t")[0] + "\n" for line in gold.splitlines())
+    return export, predictions
+
+
+@pytest.mark.django_db
+def test_only_admins_reach_the_evaluation_pages(client, alice, erin, rita, ada, scored_export):
+    export, _ = scored_export
+    url = reverse("review:evaluations", args=[export.pk])
+    assert client.get(url).status_code == 302
+    for person in (alice, erin, rita):
+        client.force_login(person)
+        assert client.get(url).status_code == 403
+        assert client.post(url).status_code == 403
+    client.force_login(ada)
+    assert client.get(url).status_code == 200
+    assert url in client.get(reverse("review:export_detail", args=[export.pk])).content.decode()
+
+
+@pytest.mark.django_db
+def test_an_uploaded_file_is_scored_by_the_job_and_shown_with_a_chart_per_stratum(
+    client, ada, scored_export, django_capture_on_commit_callbacks
+):
+    export, predictions = scored_export
+    client.force_login(ada)
+    url = reverse("review:evaluations", args=[export.pk])
+    upload = SimpleUploadedFile("model.txt", predictions.encode())
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"fmt": "sparc", "split": "dev", "predictions": upload})
+    evaluation = Evaluation.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "review:evaluation_detail", args=[evaluation.pk]
+    )
+    evaluation.refresh_from_db()
+    assert evaluation.state == Evaluation.State.SUCCEEDED and evaluation.percent == 100
+    assert evaluation.report["question"]["test_suite"] == 1.0
+    page = client.get(response["Location"]).content.decode()
+    assert 'data-testid="evaluation-scores"' in page and "all interactions" in page
+    figure_url = reverse("review:evaluation_figure", args=[evaluation.pk, "turn", "svg"])
+    assert figure_url in page
+    svg = client.get(figure_url)
+    assert svg["Content-Type"] == "image/svg+xml" and b"Turn position" in svg.content
+    assert client.get(reverse("review:evaluation_figure", args=[evaluation.pk, "nothing", "svg"])).status_code == 404
+    status = client.get(reverse("review:evaluation_status", args=[evaluation.pk])).json()
+    assert (status["state"], status["percent"]) == ("succeeded", 100)
+    listing = client.get(url).content.decode()
+    assert "model.txt" in listing and "1.000" in listing
+
+
+@pytest.mark.django_db
+def test_a_file_that_does_not_fit_the_gold_is_refused_on_the_form_and_nothing_is_recorded(client, ada, scored_export):
+    export, predictions = scored_export
+    client.force_login(ada)
+    url = reverse("review:evaluations", args=[export.pk])
+    upload = SimpleUploadedFile("short.txt", predictions.split("\n\n")[0].encode() + b"\nSELECT 1\n")
+    response = client.post(url, {"fmt": "sparc", "split": "dev", "predictions": upload})
+    assert response.status_code == 200
+    assert "short.txt, line" in response.content.decode()
+    assert not Evaluation.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_release_that_is_gone_fails_the_job_with_its_reason(ada, scored_export, django_capture_on_commit_callbacks):
+    from review.dataset import selectors
+    from review.dataset.evaluation_jobs import evaluation_create, evaluation_run
+
+    export, predictions = scored_export
+    evaluation = evaluation_create(
+        export=export,
+        requested_by=ada,
+        fmt="sparc",
+        split="dev",
+        predictions_name="model.txt",
+        predictions=predictions.encode(),
+    )
+    selectors.export_file_path(export).unlink()
+    evaluation = evaluation_run(evaluation_id=evaluation.pk)
+    assert evaluation.state == Evaluation.State.FAILED
+    assert evaluation.message == "The export's release is gone: export it again to score on it."
