@@ -129,12 +129,15 @@ def draw_scores(title: str, rows: list[dict], metrics: dict[str, str]) -> Figure
         for index, (metric, name) in enumerate(metrics.items()):
             points = [(p, row[metric]) for p, row in enumerate(rows) if row.get(metric) is not None]
             if points:
-                axes.bar([p + (index - (len(metrics) - 1) / 2) * width for p, _ in points], [v for _, v in points],
-                         width, label=name, color=colors[index % len(colors)])  # fmt: skip
+                offset = (index - (len(metrics) - 1) / 2) * width
+                positions, values = [p + offset for p, _ in points], [v for _, v in points]
+                bars = axes.bar(positions, values, width, label=name, color=colors[index % len(colors)])
+                if len(rows) <= 8:  # a score of 0 draws no bar: the number says it was scored
+                    axes.bar_label(bars, fmt="%.2f", fontsize=6, padding=1)
         axes.set_xticks(list(range(len(rows))), labels, rotation=30 if len(rows) > 5 else 0, ha="right")
-        axes.set_ylim(0, 1.05)
+        axes.set_ylim(0, 1.12)
         axes.set_ylabel("share right")
-        axes.legend(ncols=len(metrics), fontsize=7, frameon=False, loc="lower left")
+        figure.legend(ncols=len(metrics), fontsize=7, frameon=False, loc="outside lower center")
         axes.set_title(title, fontsize=10)
         return figure
 
