@@ -134,7 +134,10 @@ def release_load(release_dir: Path, *, fmt: str | None = None, split: str = "dev
     root = _root_for(release_dir, fmt)
     state_name = STATE_FILES[fmt].format(split=split)
     items = read_json_file(root / state_name)
+    _check_shape(items, name=state_name, fmt=fmt)
     tables = read_json_file(root / TABLES_FILES[fmt])
+    if not isinstance(tables, list):
+        raise ValidationError(f"{TABLES_FILES[fmt]} is not a tables file (a list of schemas).")
     schemas = {entry["db_id"]: entry for entry in tables if isinstance(entry, dict) and "db_id" in entry}
     interactions = []
     for item in items:
@@ -167,14 +170,34 @@ def release_load(release_dir: Path, *, fmt: str | None = None, split: str = "dev
     )
 
 
+def _check_shape(items, *, name: str, fmt: str) -> None:
+    """What scoring reads of a state-tracking file: a list of interactions, each with a database and turns that
+    have a query (the rest of the format's fields are not needed to score, and not asked for)."""
+    if not isinstance(items, list):
+        raise ValidationError(f"{name} is not a {fmt} file: it holds no list of interactions.")
+    for number, item in enumerate(items, start=1):
+        turns = item.get("interaction") if isinstance(item, dict) else None
+        if (
+            not isinstance(item, dict)
+            or not isinstance(item.get("database_id"), str)
+            or not isinstance(turns, list)
+            or not all(isinstance(turn, dict) and isinstance(turn.get("query"), str) for turn in turns)
+        ):
+            raise ValidationError(
+                f"{name} is not a {fmt} file: interaction {number} needs a database_id and turns with a query."
+            )
+
+
 def _attach_user_acts(path: Path, items: list, interactions: list[list[GoldTurn]]) -> None:
     """Each turn's user acts: those of the user turn that asked it (the answer, for a turn folded with its
     clarification), found by database and words. A release without the file has no user-act stratum."""
     if not path.is_file():
         return
     acts: dict[tuple[str, str], list[str]] = {}
-    for entry in read_json_file(path):
-        acts.setdefault((entry["database_id"], entry["utterance"]), list(entry["intent"]))
+    entries = read_json_file(path)
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict) and isinstance(entry.get("intent"), list):
+            acts.setdefault((entry.get("database_id"), entry.get("utterance")), list(entry["intent"]))
     for item, turns in zip(items, interactions, strict=True):
         for turn, gold in zip(item["interaction"], turns, strict=True):
             _, asked = unfold(turn["utterance"])

@@ -123,6 +123,18 @@ def test_a_prediction_file_that_does_not_follow_the_gold_is_refused_with_its_lin
     assert message in refused.value.messages[0]
 
 
+def test_a_release_file_that_is_not_what_its_name_says_is_refused_with_the_reason(tmp_path):
+    release = shop_release(tmp_path)
+    (release / "sparc" / "dev.json").write_text(json.dumps([{"database_id": "shop"}]))
+    with pytest.raises(
+        ValidationError, match="sparc/dev.json is not a sparc file: interaction 1 needs a database_id and turns"
+    ):
+        release_load(release)
+    (release / "sparc" / "dev.json").write_text("[")
+    with pytest.raises(ValidationError, match="dev.json"):
+        release_load(release)
+
+
 def test_the_command_prints_the_table_or_json_and_names_the_bad_line(tmp_path):
     release = shop_release(tmp_path)
     good = tmp_path / "good.txt"
