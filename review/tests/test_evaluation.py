@@ -372,7 +372,7 @@ def test_only_admins_reach_the_evaluation_pages(client, alice, erin, rita, ada, 
 
 @pytest.mark.django_db
 def test_an_uploaded_file_is_scored_by_the_job_and_shown_with_a_chart_per_stratum(
-    client, ada, scored_export, django_capture_on_commit_callbacks
+    client, ada, rita, scored_export, django_capture_on_commit_callbacks
 ):
     export, predictions = scored_export
     client.force_login(ada)
@@ -398,6 +398,9 @@ def test_an_uploaded_file_is_scored_by_the_job_and_shown_with_a_chart_per_stratu
     assert (status["state"], status["percent"]) == ("succeeded", 100)
     listing = client.get(url).content.decode()
     assert "model.txt" in listing and "1.000" in listing
+    client.force_login(rita)
+    for page_url in (response["Location"], figure_url, reverse("review:evaluation_status", args=[evaluation.pk])):
+        assert client.get(page_url).status_code == 403, page_url
 
 
 @pytest.mark.django_db
@@ -430,3 +433,23 @@ def test_a_release_that_is_gone_fails_the_job_with_its_reason(ada, scored_export
     evaluation = evaluation_run(evaluation_id=evaluation.pk)
     assert evaluation.state == Evaluation.State.FAILED
     assert evaluation.message == "The export's release is gone: export it again to score on it."
+
+
+@pytest.mark.django_db
+def test_a_cosql_release_is_scored_by_the_user_act_of_each_question(tmp_path, dorm_dialogue):
+    from review.dataset.services import dataset_build, export_options_clean
+
+    options = export_options_clean(formats=["cosql", "gold"], split_map={"dorm_demo": "dev"})
+    dataset_build(options=options, out_dir=tmp_path / "release")
+    gold = (tmp_path / "release" / "cosql_dataset" / "sql_state_tracking" / "dev_gold.txt").read_text()
+    lines = [line.split("\t")[0] for line in gold.splitlines()]
+    lines[0] = "SELECT count(*) FROM dorm"  # the first question wrong
+    report = release_evaluate(tmp_path / "release", ("\n".join(lines) + "\n").encode())
+    acts = {row["label"]: (row["count"], row["exact"]) for row in _stratum(report, "user_act")}
+    # Three questions, each asked with the act INFORM_SQL (the clarified one by its answer "yes, those"); the first
+    # is wrong: 2 of 3.
+    assert acts == {"INFORM_SQL": (3, 2 / 3)}
+
+
+def _stratum(report: dict, name: str) -> list[dict]:
+    return next(stratum["rows"] for stratum in report["strata"] if stratum["name"] == name)
