@@ -118,6 +118,46 @@ class Export(models.Model):
         return min(99, int(100 * self.progress_done / self.progress_total))
 
 
+class Evaluation(models.Model):
+    """A prediction file scored on one export's release (one format and split): the official metrics, overall and
+    by stratum, in `report` (review.dataset.evaluation)."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        SUCCEEDED = "succeeded", "Scored"
+        FAILED = "failed", "Failed"
+
+    export = models.ForeignKey(Export, on_delete=models.CASCADE, related_name="evaluations")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    fmt = models.CharField(max_length=12, help_text="The release's format scored: cosql, sparc or chase.")
+    split = models.CharField(max_length=8, default="dev")
+    keep_distinct = models.BooleanField(default=False)
+    predictions_name = models.CharField(max_length=200, help_text="The uploaded file's name.")
+    predictions = models.TextField(help_text="The prediction file as uploaded (checked against the gold).")
+    state = models.CharField(max_length=12, choices=State.choices, default=State.QUEUED)
+    progress_done = models.PositiveIntegerField(default=0)
+    progress_total = models.PositiveIntegerField(default=0)
+    message = models.TextField(blank=True, help_text="Why the evaluation failed.")
+    report = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Evaluation {self.pk} of export {self.export_id} ({self.fmt} {self.split}; {self.state})"
+
+    @property
+    def percent(self) -> int:
+        if self.state == self.State.SUCCEEDED:
+            return 100
+        if not self.progress_total:
+            return 0
+        return min(99, int(100 * self.progress_done / self.progress_total))
+
+
 class ReviewStage(models.TextChoices):
     PENDING = "pending", "Waiting for a reviewer"
     CLAIMED = "claimed", "Being reviewed"

@@ -29,3 +29,11 @@ def quality_refresh(dialogue_ids: list[int]) -> None:
     from review.quality.services import dialogues_quality_refresh
 
     dialogues_quality_refresh(dialogue_ids=dialogue_ids)
+
+
+@shared_task(name="review.evaluate_predictions", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def evaluate_predictions(evaluation_id: int) -> None:
+    """Score evaluation `evaluation_id` (see review.dataset.evaluation_jobs.evaluation_run)."""
+    from review.dataset.evaluation_jobs import evaluation_run
+
+    evaluation_run(evaluation_id=evaluation_id)

@@ -112,3 +112,47 @@ def sampled_goals(database, trees=(DORM_TREE,)):
     )
     by_sql = {goal.sql: goal for goal in Goal.objects.filter(database=database, sql__in=sqls)}
     return [by_sql[sql] for sql in sqls]
+
+
+def scored_release_evaluation(db_id: str = "dorm_demo") -> tuple[int, int]:
+    """A finished SParC export of two interactions on the registered database `db_id` (its zip as a release writes
+    it) and a prediction file scored on it, one turn of three wrong: (export id, evaluation id). For pages that show
+    an evaluation without walking an export first."""
+    import io
+    import json
+    import zipfile
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from annotation.models import Database
+    from review.dataset.evaluation_jobs import evaluation_run
+    from review.models import Evaluation, Export
+
+    database = Database.objects.get(db_id=db_id)
+    gold = [["SELECT count(*) FROM student", "SELECT count(*) FROM dorm"], ["SELECT count(*) FROM student"]]
+    interactions = [
+        {
+            "database_id": db_id,
+            "interaction": [{"utterance": "?", "utterance_toks": ["?"], "query": sql} for sql in queries],
+            "final": {"utterance": "?", "query": queries[-1]},
+        }
+        for queries in gold
+    ]
+    folder = Path(settings.DATA_DIR) / "exports"
+    folder.mkdir(parents=True, exist_ok=True)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("sparc/dev.json", json.dumps(interactions))
+        archive.writestr("sparc/tables.json", json.dumps([database.schema]))
+        archive.write(database.path, f"sparc/database/{db_id}/{db_id}.sqlite")
+    export = Export.objects.create(formats=["sparc", "gold"], state=Export.State.SUCCEEDED)
+    export.file = f"exports/export-{export.pk}-built.zip"
+    (Path(settings.DATA_DIR) / export.file).write_bytes(buffer.getvalue())
+    export.save(update_fields=["file"])
+    predictions = "SELECT count(*) FROM student\nSELECT count(*) FROM student\n\nSELECT count(*) FROM student\n\n"
+    evaluation = Evaluation.objects.create(
+        export=export, fmt="sparc", split="dev", predictions_name="model.txt", predictions=predictions
+    )
+    evaluation_run(evaluation_id=evaluation.pk)
+    return export.pk, evaluation.pk

@@ -114,11 +114,43 @@ def draw(name: str, stats: dict) -> Figure:
         return figure
 
 
+def draw_scores(title: str, rows: list[dict], metrics: dict[str, str]) -> Figure:
+    """Grouped bars: for each row (a stratum's value, e.g. "turn 2"), its score on each metric (a key of `metrics`,
+    whose values are the legend's names), from 0 to 1. A metric a row has no score for is left out of its group."""
+    with matplotlib.rc_context(_STYLE):
+        figure = Figure(figsize=(6.4, 3.6), layout="constrained")
+        axes = figure.add_subplot()
+        labels = [row["label"] for row in rows]
+        # The default font lacks CJK glyphs: such labels are numbered, and the page's table numbers its rows.
+        if any(not label.isascii() for label in labels):
+            labels = [str(number) for number in range(1, len(rows) + 1)]
+        width = 0.8 / max(len(metrics), 1)
+        colors = (_COLOR, "#f08c00", "#2b8a3e")
+        for index, (metric, name) in enumerate(metrics.items()):
+            points = [(p, row[metric]) for p, row in enumerate(rows) if row.get(metric) is not None]
+            if points:
+                offset = (index - (len(metrics) - 1) / 2) * width
+                positions, values = [p + offset for p, _ in points], [v for _, v in points]
+                bars = axes.bar(positions, values, width, label=name, color=colors[index % len(colors)])
+                if len(rows) <= 8:  # a score of 0 draws no bar: the number says it was scored
+                    axes.bar_label(bars, fmt="%.2f", fontsize=6, padding=1)
+        axes.set_xticks(list(range(len(rows))), labels, rotation=30 if len(rows) > 5 else 0, ha="right")
+        axes.set_ylim(0, 1.12)
+        axes.set_ylabel("share right")
+        figure.legend(ncols=len(metrics), fontsize=7, frameon=False, loc="outside lower center")
+        axes.set_title(title, fontsize=10)
+        return figure
+
+
 def render(name: str, stats: dict, fmt: str) -> bytes:
     """The figure as SVG, PDF or PNG bytes."""
+    return render_figure(draw(name, stats), fmt)
+
+
+def render_figure(figure: Figure, fmt: str) -> bytes:
+    """A drawn figure as SVG, PDF or PNG bytes."""
     if fmt not in FORMATS:
         raise KeyError(fmt)
-    figure = draw(name, stats)
     buffer = io.BytesIO()
     with matplotlib.rc_context(_STYLE):
         # Fixed metadata: the same statistics give the same bytes (no creation date in the file).

@@ -4,7 +4,7 @@ from django import forms
 
 from annotation.models import Database
 from annotation.sql.spider import LIMIT_MODES
-from review.dataset.splits import SplitError, read_split_file
+from review.dataset.splits import SPLITS, SplitError, read_split_file
 from review.models import DatasetFormat
 from review.records import DEFAULT_STATUSES, ORIGIN_CHOICES, SELECTION_STATUSES
 
@@ -93,3 +93,21 @@ class ExportForm(SelectionForm):
 
 class StatisticsForm(SelectionForm):
     seed = forms.IntegerField(required=False, help_text="Split by database with this seed to see the split rows.")
+
+
+class EvaluationForm(forms.Form):
+    """A prediction file to score on one export's release."""
+
+    fmt = forms.ChoiceField(label="Format", choices=())
+    split = forms.ChoiceField(label="Split", choices=[(split, split) for split in SPLITS], initial="dev")
+    predictions = forms.FileField(
+        label="Prediction file",
+        help_text="One predicted SQL per line, an empty line after each interaction (the public evaluator's file).",
+    )
+    keep_distinct = forms.BooleanField(
+        label="Keep DISTINCT when running", required=False, help_text="The evaluator drops it by default."
+    )
+
+    def __init__(self, *args, formats: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["fmt"].choices = [(fmt, DatasetFormat(fmt).label) for fmt in formats]

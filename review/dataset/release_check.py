@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import json
+import sqlite3
 from collections import Counter
 from pathlib import Path
 
@@ -326,7 +327,8 @@ def _check_one_split_per_database(found, fmt, splits_held) -> None:
 
 def _check_databases(found, out_dir, fmt, used: set[str], has_file: dict[str, bool]) -> None:
     """The tables file lists exactly the databases the format's files use, each once; database/ holds exactly those
-    of them that have a file, each with its SQLite file."""
+    of them that have a file, each with its SQLite file, and any other SQLite file beside it (its test suite) has the
+    same tables."""
     name = TABLES_FILES[fmt]
     tables = _read_json(out_dir, name, found)
     if tables is not None:
@@ -347,5 +349,24 @@ def _check_databases(found, out_dir, fmt, used: set[str], has_file: dict[str, bo
     for db_id in sorted(present - with_file):
         found.add(f"{where}: {db_id!r} is there but no interaction uses it")
     for db_id in sorted(with_file & present):
-        if not (folder / db_id / f"{db_id}.sqlite").is_file():
+        original = folder / db_id / f"{db_id}.sqlite"
+        if not original.is_file():
             found.add(f"{where}/{db_id}: {db_id}.sqlite is missing")
+            continue
+        tables = _table_names(original)
+        for path in sorted(folder.joinpath(db_id).glob("*.sqlite")):
+            if path != original and _table_names(path) != tables:
+                found.add(f"{where}/{db_id}: {path.name} is not a database of its test suite (other tables)")
+
+
+def _table_names(path: Path) -> set[str] | None:
+    """The tables of the SQLite file at `path`, or None when it cannot be read as one."""
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        return None
+    return {name.lower() for (name,) in rows}

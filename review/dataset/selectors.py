@@ -14,7 +14,7 @@ from django.utils.crypto import salted_hmac
 
 from annotation.sql.tree_plan import plan
 from dialogs.models import Dialogue, Event, QueryFirstItem
-from review.models import Export, TurnAnnotation
+from review.models import Evaluation, Export, TurnAnnotation
 from review.records import DEFAULT_STATUSES, dialogue_records, dialogue_selection
 
 
@@ -165,3 +165,19 @@ def query_first_work(dialogue_ids: list[int]) -> dict[int, dict]:
             "phase_2": {"annotator": annotator_pseudonym(item.aligner_id), "seconds": item.aligning_seconds},
         }
     return work
+
+
+def evaluation_list(export: Export) -> QuerySet[Evaluation]:
+    """The evaluations made on an export's release, newest first."""
+    return export.evaluations.select_related("requested_by").defer("predictions").order_by("-created_at", "-id")
+
+
+def evaluation_status(evaluation: Evaluation) -> dict:
+    """What an evaluation's page polls for."""
+    return {
+        "id": evaluation.pk,
+        "state": evaluation.state,
+        "state_label": evaluation.get_state_display(),
+        "percent": evaluation.percent,
+        "message": evaluation.message,
+    }

@@ -1,5 +1,5 @@
-"""Pages of the datasets: the export form and list, an export's progress and download, and the statistics with
-their figures."""
+"""Pages of the datasets: the export form and list, an export's progress and download, the statistics with their
+figures, and prediction files scored on an export's release."""
 
 import json
 
@@ -11,9 +11,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from annotation.roles import role_required
-from review.dataset import figures, selectors, services
-from review.dataset.forms import ExportForm, StatisticsForm
-from review.models import Export
+from review.dataset import evaluation_jobs, figures, selectors, services
+from review.dataset.evaluation import METRIC_TITLES as EVALUATION_METRIC_TITLES
+from review.dataset.forms import EvaluationForm, ExportForm, StatisticsForm
+from review.models import Evaluation, Export
 from review.records import DEFAULT_STATUSES
 
 
@@ -164,4 +165,90 @@ def statistics_figure(request, name, fmt):
     response = HttpResponse(figures.render(name, stats, fmt), content_type=figures.FORMATS[fmt])
     if fmt != "svg" or request.GET.get("download"):
         response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    return response
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Evaluations: a prediction file scored on an export's release
+# --------------------------------------------------------------------------------------------------------------------
+
+
+@role_required("dataset.export")
+def evaluations(request, export_id):
+    """Upload a prediction file for an export's release, and the evaluations already made on it."""
+    export = get_object_or_404(Export, pk=export_id)
+    formats = evaluation_jobs.evaluation_formats(export)
+    form = EvaluationForm(request.POST or None, request.FILES or None, formats=formats)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["predictions"]
+        try:
+            evaluation = evaluation_jobs.evaluation_create(
+                export=export,
+                requested_by=request.user,
+                fmt=form.cleaned_data["fmt"],
+                split=form.cleaned_data["split"],
+                predictions_name=upload.name,
+                predictions=upload.read(evaluation_jobs.MAX_UPLOAD_BYTES + 1),
+                keep_distinct=form.cleaned_data["keep_distinct"],
+            )
+        except ValidationError as exc:
+            form.add_error("predictions", exc)
+        else:
+            return redirect("review:evaluation_detail", evaluation_id=evaluation.pk)
+    return render(
+        request,
+        "review/evaluations.html",
+        {
+            "export": export,
+            "form": form,
+            "formats": formats,
+            "ready": selectors.export_file_path(export) is not None,
+            "evaluations": selectors.evaluation_list(export),
+        },
+    )
+
+
+@role_required("dataset.export")
+def evaluation_detail(request, evaluation_id):
+    """One evaluation: its progress, then the scores overall and by stratum, with a chart for each stratum."""
+    evaluation = get_object_or_404(Evaluation.objects.select_related("export"), pk=evaluation_id)
+    report = evaluation.report or {}
+    return render(
+        request,
+        "review/evaluation_detail.html",
+        {
+            "evaluation": evaluation,
+            "report": report,
+            "metrics": EVALUATION_METRIC_TITLES,
+            "overall": [report["question"], report["interaction"]] if report.get("question") else [],
+            "strata": [
+                {**stratum, "figure": reverse("review:evaluation_figure", args=[evaluation.pk, stratum["name"], "svg"])}
+                for stratum in report.get("strata", [])
+            ],
+            "status_config": {
+                "status_url": reverse("review:evaluation_status", args=[evaluation.pk]),
+                "finished": evaluation.state in (Evaluation.State.SUCCEEDED, Evaluation.State.FAILED),
+            },
+        },
+    )
+
+
+@role_required("dataset.export")
+def evaluation_status(request, evaluation_id):
+    """Polled by the progress bar."""
+    return JsonResponse(selectors.evaluation_status(get_object_or_404(Evaluation, pk=evaluation_id)))
+
+
+@role_required("dataset.export")
+def evaluation_figure(request, evaluation_id, stratum, fmt):
+    evaluation = get_object_or_404(Evaluation, pk=evaluation_id)
+    found = next((s for s in (evaluation.report or {}).get("strata", []) if s["name"] == stratum), None)
+    if found is None or fmt not in figures.FORMATS:
+        raise Http404("no such figure")
+    figure = figures.draw_scores(
+        f"{found['title']}: {evaluation.fmt} {evaluation.split}", found["rows"], EVALUATION_METRIC_TITLES
+    )
+    response = HttpResponse(figures.render_figure(figure, fmt), content_type=figures.FORMATS[fmt])
+    if fmt != "svg":
+        response["Content-Disposition"] = f'attachment; filename="evaluation-{evaluation.pk}-{stratum}.{fmt}"'
     return response

@@ -13,7 +13,8 @@
 Each format's files, its gold, its tables and its database/ hold the same dialogues and databases
 (formats.release_records): the gold goes with the format it grades, beside the tables and databases an evaluator
 is given with it. `database/<db_id>/` holds `<db_id>.sqlite` and `schema.sql`, as in the releases, for every
-database the format's files use that has a file (a schema-only one is in the tables file only).
+database the format's files use that has a file (a schema-only one is in the tables file only), and the databases of
+its test suite beside them: the public evaluator's test-suite layout, where every `.sqlite` file of the folder is run.
 """
 
 from __future__ import annotations
@@ -23,10 +24,19 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+from django.conf import settings
+
 from annotation.sql.schema import schema_sql
 from dialogs.log import DialogueRecord
 from review.dataset import formats, validation
 from review.dataset.splits import SPLITS
+
+try:
+    # The test suites are built by annotation.sql.test_suite: suite_paths(data_dir, db_id) lists the original database,
+    # then the suite's. Until that module is part of the platform, a release ships the original alone.
+    from annotation.sql.test_suite import suite_paths
+except ImportError:
+    suite_paths = None
 
 FOLDERS = {"cosql": "cosql_dataset", "sparc": "sparc", "chase": "chase", "gold": "gold", "otta": "otta"}
 OTTA_FILES = {"spider": "otta/{split}.json", "otta": "otta/otta_{split}.json", "tables": "otta/tables.json"}
@@ -68,8 +78,18 @@ def write_json(path: Path, data, *, kind: str | None, sort_keys: bool = False, i
     path.write_text(json.dumps(data, ensure_ascii=False, indent=indent, sort_keys=sort_keys), encoding="utf-8")
 
 
+def suite_files(db_id: str) -> list[Path]:
+    """The generated databases of `db_id`'s test suite (the original not included), or none while the platform has
+    no test suites (`annotation.sql.test_suite` is where they are built)."""
+    if suite_paths is None:
+        return []
+    return [Path(path) for path in suite_paths(Path(settings.DATA_DIR), db_id)[1:]]
+
+
 def write_databases(folder: Path, databases: list) -> int:
-    """Copy each database that has a file to database/<db_id>/<db_id>.sqlite with its schema.sql; return how many."""
+    """Copy each database that has a file to database/<db_id>/<db_id>.sqlite with its schema.sql, and its test
+    suite's databases beside it (the public evaluator runs every .sqlite file of the folder); return how many
+    databases."""
     copied = 0
     for database in databases:
         if not database.has_file:
@@ -78,6 +98,11 @@ def write_databases(folder: Path, databases: list) -> int:
         target.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(database.path, target / f"{database.db_id}.sqlite")
         (target / "schema.sql").write_text(schema_sql(database.path), encoding="utf-8")
+        for number, path in enumerate(suite_files(database.db_id), start=1):
+            name = path.name
+            if not name.endswith(".sqlite") or name == f"{database.db_id}.sqlite":
+                name = f"{database.db_id}_suite_{number}.sqlite"
+            shutil.copyfile(path, target / name)
         copied += 1
     return copied
 

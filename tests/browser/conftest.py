@@ -183,3 +183,14 @@ def people(platform):
         platform.manage("shell", "-c", CLEAR_LOBBY)
 
     return make
+
+
+@pytest.fixture(scope="session")
+def scored_evaluation(platform) -> tuple[int, int]:
+    """(export id, evaluation id) of a prediction file scored on a small release (tests.builders)."""
+    out = platform.manage(
+        "shell", "-c", "from tests.builders import scored_release_evaluation; print(*scored_release_evaluation())"
+    )
+    # The last line: the shell may say what it imported first.
+    export_id, evaluation_id = out.strip().splitlines()[-1].split()
+    return int(export_id), int(evaluation_id)

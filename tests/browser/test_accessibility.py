@@ -140,3 +140,19 @@ def test_both_query_first_screens_have_no_serious_violations(new_page, platform)
     ethan.locator("#steps [data-step=type] .plan-target").click()
     expect(ethan.locator("#steps [data-step=type] .token.aligned")).to_have_count(1)
     assert serious_violations(ethan) == [], "phase 2, with words given to an operation"
+
+
+def test_the_evaluation_pages_have_no_serious_violations(new_page, scored_evaluation, tmp_path):
+    export_id, evaluation_id = scored_evaluation
+    ada = new_page("ada")
+    ada.goto(f"/review/evaluations/{evaluation_id}/")
+    expect(ada.get_by_test_id("evaluation-scores")).to_be_visible()
+    expect(ada.get_by_test_id("evaluation-figure").first).to_be_visible()
+    assert serious_violations(ada) == [], "an evaluation's scores"
+    ada.goto(f"/review/datasets/{export_id}/evaluations/")
+    bad = tmp_path / "short.txt"
+    bad.write_text("SELECT 1\n")
+    ada.set_input_files("input[name=predictions]", str(bad))
+    ada.get_by_test_id("start-evaluation").click()
+    expect(ada.get_by_test_id("evaluation-error")).to_contain_text("short.txt")
+    assert serious_violations(ada) == [], "the evaluations of a release, a file refused"

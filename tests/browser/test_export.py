@@ -4,10 +4,12 @@ Runs against the real server (Daphne) started by the `platform` fixture. With RE
 pass), exports are Celery tasks, run by the worker the platform fixture starts beside the server.
 """
 
+import re
 import zipfile
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from review.dataset.figures import FIGURES
 
@@ -58,6 +60,31 @@ def test_admin_exports_sees_progress_and_downloads_the_zip(new_page, imported, t
     assert "database/car_1/car_1.sqlite" in " ".join(names)
     # The failing turns of the release are listed on the page, not silently dropped.
     assert page.locator("[data-testid=export-problems] tbody tr").count() >= 10
+
+    # The release is scored from its page: its SParC gold with the first turn changed, uploaded as predictions,
+    # scored in the background, and shown as a table with a chart per stratum.
+    with zipfile.ZipFile(path) as archive:
+        lines = [line.split("\t")[0] for line in archive.read("sparc/dev_gold.txt").decode().splitlines()]
+    assert lines, "the dev split of this export holds SParC interactions"
+    lines[0] = "SELECT 1"
+    predictions = tmp_path / "predictions.txt"
+    predictions.write_text("\n".join(lines) + "\n")
+    page.get_by_test_id("export-evaluations").click()
+    page.select_option("select[name=fmt]", "sparc")
+    page.set_input_files("input[name=predictions]", str(predictions))
+    page.get_by_test_id("start-evaluation").click()
+    expect(page).to_have_url(re.compile(r"/review/evaluations/\d+/$"))
+    expect(page.get_by_test_id("evaluation-progress")).to_be_visible()
+    expect(page.get_by_test_id("evaluation-scores")).to_be_visible(timeout=60_000)
+    expect(page.get_by_test_id("evaluation-progress")).to_have_attribute("value", "100")
+    overall = page.get_by_test_id("evaluation-scores").locator("tbody tr").first
+    expect(overall.locator("td").nth(1)).not_to_have_text("1.000")  # exact match: one question is wrong
+    figure = page.get_by_test_id("evaluation-stratum-turn").get_by_test_id("evaluation-figure")
+    expect(figure).to_be_visible()
+    expect(figure).to_have_js_property("complete", True)
+    assert figure.evaluate("image => image.naturalWidth") > 0
+    page.click("text=All evaluations")
+    expect(page.get_by_test_id("evaluation-list")).to_contain_text("predictions.txt")
 
 
 def test_statistics_page_shows_the_figures(new_page, imported):

@@ -145,10 +145,12 @@ TABLES_OVER_THEIR_CARDS = """() => [...document.querySelectorAll('.card table.da
 }).map((table) => table.querySelector('th')?.textContent.trim() || table.className)"""
 
 
-def test_admin_tables_scroll_inside_their_cards_at_phone_width(new_page):
+def test_admin_tables_scroll_inside_their_cards_at_phone_width(new_page, scored_evaluation):
     admin = new_page("ada", **PHONE)
+    export_id, evaluation_id = scored_evaluation
     for path in ("/manage/live/", "/manage/campaigns/", "/review/", "/review/datasets/", "/review/quality/workers/",
-                 "/review/quality/experts/", "/review/statistics/", "/review/payments/", "/expert/work/"):  # fmt: skip
+                 "/review/quality/experts/", "/review/statistics/", "/review/payments/", "/expert/work/",
+                 f"/review/datasets/{export_id}/evaluations/", f"/review/evaluations/{evaluation_id}/"):  # fmt: skip
         admin.goto(path)
         expect(admin.locator(".card table.data").first).to_be_attached()
         assert admin.evaluate(TABLES_OVER_THEIR_CARDS) == [], path
