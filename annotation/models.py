@@ -155,3 +155,34 @@ class Goal(models.Model):
     def waiting_for_question(self) -> bool:
         """A sampled goal has SQL but no question until a person writes one; it is offered to nobody until then."""
         return not self.question
+
+
+class DatabaseTestSuite(models.Model):
+    """The state of a database's test suite (annotation.test_suites, docs/test_suites.md): the files live under
+    DATA_DIR/test_suites/<db_id>/; this row says whether they match the database and its goals as they are now."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting to be built"
+        BUILDING = "building", "Building"
+        READY = "ready", "Ready"
+        FAILED = "failed", "Failed"
+
+    database = models.OneToOneField(Database, on_delete=models.CASCADE, related_name="test_suite")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    done = models.PositiveIntegerField(default=0, help_text="Generated databases tried so far in this build.")
+    total = models.PositiveIntegerField(default=0, help_text="The most this build tries.")
+    databases = models.PositiveIntegerField(default=0, help_text="Generated databases kept in the suite.")
+    size_bytes = models.BigIntegerField(default=0)
+    # What the files were built from (the database file and its goals' SQL); a different current one means stale.
+    fingerprint = models.CharField(max_length=64, blank=True)
+    figures = models.JSONField(default=dict, blank=True, help_text="The build's pairs and the share told apart.")
+    error = models.TextField(blank=True)
+    built_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"test suite of {self.database_id}: {self.status}"
+
+    @property
+    def percent(self) -> int:
+        return int(100 * self.done / self.total) if self.total else 0
