@@ -28,6 +28,7 @@ from django.utils import timezone
 from annotation.models import Database, DatabaseTestSuite
 from annotation.sql import test_suite as suites
 from annotation.sql.analysis import column_values
+from annotation.sql.compare import sql_compare
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +38,8 @@ GENERATOR_VERSION = "1"
 STALE_BUILD = timedelta(minutes=10)
 # How many different values of each column the generator reads from the original.
 VALUES_PER_COLUMN = 40
+# How many of the pairs only a generated database tells apart the manifest lists.
+MANIFEST_PAIRS = 200
 
 
 def suite_queries(database: Database) -> list[str]:
@@ -50,6 +53,12 @@ def suite_fingerprint(database: Database) -> str:
     for part in (GENERATOR_VERSION, database.sha256 or database.file, *suite_queries(database)):
         digest.update(part.encode() + b"\0")
     return digest.hexdigest()
+
+
+def suite_compare(database: Database, sql_a: str, sql_b: str) -> dict:
+    """Compare two queries on a database's suite as it stands (the original alone until one is built): see
+    `annotation.sql.compare.sql_compare`. Raises CompareError when `sql_a` does not run."""
+    return sql_compare(suites.suite_paths(settings.DATA_DIR, database.db_id), sql_a, sql_b)
 
 
 def suite_bounds() -> suites.SuiteBounds:
@@ -193,11 +202,20 @@ def test_suite_build(*, database_id: int, force: bool = False) -> DatabaseTestSu
             progress=progress,
         )
         figures = report.figures()
-        (scratch / "manifest.json").write_text(
-            json.dumps(
-                {"db_id": database.db_id, "fingerprint": fingerprint, "files": report.files, **figures}, indent=1
-            )
-        )
+        # Which pair each generated database was kept for (a bounded sample): what a reader checks the suite by.
+        told_apart = [
+            {"database": pair.told_by, "query": report.queries[pair.query], "neighbour": pair.sql}
+            for pair in report.pairs
+            if pair.told_by not in (None, "original")
+        ][:MANIFEST_PAIRS]
+        manifest = {
+            "db_id": database.db_id,
+            "fingerprint": fingerprint,
+            "files": report.files,
+            **figures,
+            "told_apart": told_apart,
+        }
+        (scratch / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False))
         _publish(scratch, final)
     except Exception as exc:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -8,7 +8,6 @@ may come in any order; two empty results are equal.
 from __future__ import annotations
 
 import itertools
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -100,11 +99,10 @@ def sql_compare(paths: list[Path], sql_a: str, sql_b: str) -> dict:
     """Compare `sql_a` (in the reference's place: its ORDER BY decides whether order counts) with `sql_b` on every
     database of a suite (`paths`, the original first, as `annotation.sql.test_suite.suite_paths` lists them).
 
-    Returns `{"equivalent", "checked_databases", "elapsed_ms"}` and, when they differ, `"counterexample"`: the database
+    Returns `{"equivalent", "checked_databases"}` and, when they differ, `"counterexample"`: the database
     with the smallest difference, both results and that difference. Raises CompareError when `sql_a` fails, since a
     reference that does not run proves nothing; `sql_b` failing where `sql_a` runs is a difference.
     """
-    started = time.perf_counter()
     ordered = order_matters(sql_a)
     best: dict | None = None
     checked = 0
@@ -123,7 +121,6 @@ def sql_compare(paths: list[Path], sql_a: str, sql_b: str) -> dict:
     report = {"equivalent": best is None, "checked_databases": checked}
     if best is not None:
         report["counterexample"] = best["counterexample"]
-    report["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 2)
     return report
 
 

@@ -1,13 +1,16 @@
 """Test suites: the paths other code finds them by, generation, distillation and comparison (docs/test_suites.md)."""
 
+import io
 import json
 
 import pytest
+from django.core.management import call_command
 
 from annotation import test_suites
 from annotation.demo import DEMO_GOALS
 from annotation.models import Goal
-from annotation.sql.test_suite import original_path, suite_dir, suite_paths
+from annotation.sql.compare import results_equal, smallest_difference
+from annotation.sql.test_suite import mutants, original_path, suite_dir, suite_paths
 from annotation.test_suites import suite_fingerprint
 
 # The job's functions are named for their entity, "test suite": used through the module, pytest never takes them
@@ -81,3 +84,108 @@ def test_a_failed_build_keeps_the_old_suite_and_says_why(dorm, settings, monkeyp
     assert state.status == "failed" and "disk full" in state.error
     assert suite_paths(settings.DATA_DIR, dorm.db_id) == before
     assert dorm.pk not in stale()  # not retried on its own: an admin rebuilds it
+
+
+# --- comparing results the way the official evaluator does ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rows_a", "rows_b", "ordered", "equal"),
+    [
+        ([], [], True, True),
+        ([(1, "a"), (2, "b")], [(2, "b"), (1, "a")], False, True),  # a bag: the order is free
+        ([(1, "a"), (2, "b")], [(2, "b"), (1, "a")], True, False),  # ORDER BY: a list
+        ([(1, "a"), (2, "b")], [("a", 1), ("b", 2)], True, True),  # the columns may come in any order
+        ([(1, 2), (2, 1)], [(1, 1), (2, 2)], False, False),  # but one order for every row
+        ([(1,), (1,), (2,)], [(1,), (2,), (2,)], False, False),  # bags count duplicates
+        ([(1,)], [(1,), (1,)], False, False),
+        ([(1, 2)], [(1,)], False, False),
+    ],
+)
+def test_results_compare_as_bags_or_lists_with_columns_in_any_order(rows_a, rows_b, ordered, equal):
+    assert results_equal(rows_a, rows_b, ordered=ordered) is equal
+
+
+def test_the_smallest_difference_names_the_rows_one_result_has_and_the_other_has_not():
+    assert smallest_difference([(1, "a"), (2, "b"), (2, "b")], [(2, "b"), (3, "c")], ordered=False) == {
+        "kind": "rows",
+        "only_in_a": [[1, "a"], [2, "b"]],
+        "only_in_b": [[3, "c"]],
+    }
+    assert smallest_difference([(1,), (2,)], [(2,), (1,)], ordered=True) == {
+        "kind": "order",
+        "position": 0,
+        "row_a": [1],
+        "row_b": [2],
+    }
+
+
+def test_neighbour_queries_change_one_thing_each():
+    found = mutants("SELECT name FROM singer WHERE age > 20 AND country = 'France' ORDER BY age LIMIT 3")
+    assert "SELECT name FROM singer WHERE age >= 20 AND country = 'France' ORDER BY age LIMIT 3" in found
+    assert "SELECT DISTINCT name FROM singer WHERE age > 20 AND country = 'France' ORDER BY age LIMIT 3" in found
+    assert "SELECT name FROM singer WHERE age > 20 OR country = 'France' ORDER BY age LIMIT 3" in found
+    assert "SELECT name FROM singer WHERE age > 20 ORDER BY age LIMIT 3" in found
+    assert "SELECT name FROM singer WHERE age > 20 AND country = 'France' ORDER BY age DESC LIMIT 3" in found
+    assert "SELECT name FROM singer WHERE age > 20 AND country = 'France' ORDER BY age LIMIT 4" in found
+    joined = mutants("SELECT max(a.x) FROM a JOIN b ON a.id = b.id UNION SELECT 1")
+    assert "SELECT MIN(a.x) FROM a JOIN b ON a.id = b.id UNION SELECT 1" in joined
+    assert "SELECT MAX(a.x) FROM a LEFT JOIN b ON a.id = b.id UNION SELECT 1" in joined
+    assert "SELECT MAX(a.x) FROM a JOIN b ON a.id = b.id INTERSECT SELECT 1" in joined
+    assert mutants("not sql at all (") == []
+
+
+# --- sql_compare and test_suite build, as a person runs them ---------------------------------------------------------
+
+
+def _manage(*args) -> tuple[list[dict], str]:
+    out, err = io.StringIO(), io.StringIO()
+    call_command(*args, stdout=out, stderr=err)
+    return [json.loads(line) for line in out.getvalue().splitlines()], err.getvalue()
+
+
+def test_sql_compare_finds_a_database_where_a_neighbour_differs_and_agrees_on_a_rewrite(dorm, settings):
+    settings.TEST_SUITE_MAX_CANDIDATES = 40
+    goal = dorm.goals.first().sql
+    _manage("test_suite", "build", "--database", "dorm_demo")
+    checked = len(suite_paths(settings.DATA_DIR, "dorm_demo"))
+    [same], _ = _manage("sql_compare", "--database", "dorm_demo", goal, goal.replace("SELECT", "select", 1))
+    assert same == {"equivalent": True, "checked_databases": checked}
+    manifest = json.loads((suite_dir(settings.DATA_DIR, "dorm_demo") / "manifest.json").read_text())
+    hidden = manifest["told_apart"][0]  # a pair only a generated database tells apart
+    assert hidden["database"] != "original"
+    [differ], _ = _manage("sql_compare", "--database", "dorm_demo", hidden["query"], hidden["neighbour"])
+    assert differ["equivalent"] is False and differ["checked_databases"] == checked
+    counterexample = differ["counterexample"]
+    assert counterexample["database"].endswith(".sqlite")  # a generated database: the original cannot tell
+    assert counterexample["difference"]["kind"] in ("rows", "order", "error", "columns")
+    assert set(counterexample) == {"database", "a", "b", "difference"}
+
+
+def test_bad_input_gets_a_clear_error_and_a_bad_line_keeps_its_place(dorm, tmp_path):
+    from django.core.management.base import CommandError
+
+    for args, message in [
+        (("sql_compare", "--database", "nowhere", "SELECT 1", "SELECT 1"), "no registered database 'nowhere'"),
+        (("sql_compare", "--database", "dorm_demo", "SELECT 1"), "usage: sql_compare"),
+        (("sql_compare", "--database", "dorm_demo", "SELECT nope FROM dorm", "SELECT 1"), "the first query fails"),
+        (("sql_compare", "--file", str(tmp_path / "absent.tsv")), "is not a file"),
+        (("test_suite", "build", "--database", "nowhere"), "no registered database 'nowhere'"),
+    ]:
+        with pytest.raises(CommandError, match=message):
+            _manage(*args)
+    lines = tmp_path / "pairs.tsv"
+    lines.write_text(
+        "dorm_demo\tSELECT count(*) FROM dorm\tSELECT count(*) FROM dorm\n"
+        "just one column\n"
+        "nowhere\tSELECT 1\tSELECT 1\n"
+        "dorm_demo\tSELECT count(*) FROM dorm\tSELECT count(*) FROM nope\n"
+    )
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="2 line"):
+        call_command("sql_compare", "--file", str(lines), stdout=out)
+    first, second, third, fourth = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert first == {"line": 1, "db_id": "dorm_demo", "equivalent": True, "checked_databases": 1}
+    assert second == {"line": 2, "error": "expected db_id<TAB>SQL_A<TAB>SQL_B"}
+    assert third["line"] == 3 and "no registered database" in third["error"]
+    assert fourth["equivalent"] is False and fourth["counterexample"]["difference"]["kind"] == "error"
