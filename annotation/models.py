@@ -8,6 +8,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 
 
@@ -103,6 +104,14 @@ class Database(models.Model):
     def has_file(self) -> bool:
         """False for a schema-only registration (a release whose databases are not public, such as CHASE)."""
         return bool(self.file)
+
+    @property
+    def test_suite_or_none(self):
+        """This database's DatabaseTestSuite row, or None before its first build was asked for."""
+        try:
+            return self.test_suite
+        except ObjectDoesNotExist:
+            return None
 
     @property
     def table_count(self) -> int:

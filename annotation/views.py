@@ -15,10 +15,10 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from annotation import selectors, services
+from annotation import selectors, services, test_suites
 from annotation.forms import BlockForm, DatabaseUploadForm, GoalForm, PersonForm, SqlForm
 from annotation.jsonfile import request_json_object
-from annotation.models import Database, Goal, Hardness, Role, User
+from annotation.models import Database, DatabaseTestSuite, Goal, Hardness, Role, User
 from annotation.roles import HOME_URL_NAMES, can, role_of, role_required
 from annotation.sql import analysis
 from annotation.sql.analysis import inspect_sql
@@ -106,9 +106,24 @@ def database_detail(request, db_id):
             "tables": describe_tables(database.schema),
             "goals": database.goals.all()[:200],
             "can_run_sql": can(request.user, "sql.run"),
+            "can_manage": can(request.user, "databases.manage"),
+            "suite": DatabaseTestSuite.objects.filter(database=database).first(),
             "schema_json": database.schema,
         },
     )
+
+
+@require_POST
+@role_required("databases.manage")
+def database_suite_rebuild(request, db_id):
+    """An admin asks for the database's test suite to be built again; it is built in the background."""
+    database = get_object_or_404(Database, db_id=db_id)
+    if not database.has_file:
+        messages.error(request, f"{database.db_id} is registered by its schema only: there is nothing to build from.")
+    else:
+        test_suites.test_suite_request_rebuild(database=database)
+        messages.success(request, f"The test suite of {database.db_id} will be rebuilt in the background.")
+    return redirect(reverse("annotation:database_detail", args=[database.db_id]) + "#test-suite")
 
 
 @role_required("databases.browse")

@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from annotation import test_suites
 from annotation.demo import DEMO_GOALS
-from annotation.models import Goal
+from annotation.models import DatabaseTestSuite, Goal
 from annotation.sql.compare import results_equal, smallest_difference
 from annotation.sql.test_suite import mutants, original_path, suite_dir, suite_paths
 from annotation.test_suites import suite_fingerprint
@@ -189,3 +189,44 @@ def test_bad_input_gets_a_clear_error_and_a_bad_line_keeps_its_place(dorm, tmp_p
     assert second == {"line": 2, "error": "expected db_id<TAB>SQL_A<TAB>SQL_B"}
     assert third["line"] == 3 and "no registered database" in third["error"]
     assert fourth["equivalent"] is False and fourth["counterexample"]["difference"]["kind"] == "error"
+
+
+# --- the databases pages and the admin's rebuild ---------------------------------------------------------------------
+
+
+def test_the_databases_pages_show_each_suite_and_only_an_admin_may_rebuild_it(client, dorm, ada, erin, settings):
+    settings.TEST_SUITE_MAX_CANDIDATES = 20
+    client.force_login(erin)
+    assert "no suite yet" in client.get("/databases/").content.decode()
+    state = build(database_id=dorm.pk)
+    listing = client.get("/databases/").content.decode()
+    assert f"{state.databases} databases" in listing and "ready" in listing
+    page = client.get(f"/databases/{dorm.db_id}/").content.decode()
+    assert f"this database alone tells {state.figures['told_apart_by_original']} apart" in page
+    assert "Rebuild the test suite" not in page
+    rebuild = f"/databases/{dorm.db_id}/test-suite/rebuild/"
+    assert client.post(rebuild).status_code == 403
+    client.force_login(ada)
+    assert "Rebuild the test suite" in client.get(f"/databases/{dorm.db_id}/").content.decode()
+    assert client.get(rebuild).status_code == 405
+    response = client.post(rebuild, follow=True)
+    assert "will be rebuilt in the background" in response.content.decode()
+    assert "waiting to be built" in response.content.decode()
+    dorm.test_suite.refresh_from_db()
+    assert dorm.test_suite.status == "pending"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broker_a_stale_suite_is_built_on_a_thread_and_the_caller_does_not_wait(settings, demo_files):
+    from annotation.services import database_register
+
+    settings.TEST_SUITE_MAX_CANDIDATES = 20
+    database = database_register(db_id="library_demo", source_path=demo_files["library_demo"])
+    assert test_suites.test_suites_schedule() == [database.pk]
+    assert DatabaseTestSuite.objects.get(database=database).status in ("pending", "building")
+    thread = test_suites._BackgroundBuilder._thread
+    thread.join(timeout=120)  # the condition waited for: the builder has finished its work
+    assert not thread.is_alive()
+    state = DatabaseTestSuite.objects.get(database=database)
+    assert state.status == "ready" and state.fingerprint == suite_fingerprint(database)
+    assert test_suites.test_suites_schedule() == []  # up to date: nothing handed over again
