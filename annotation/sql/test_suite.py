@@ -301,10 +301,12 @@ def generate_database(layout: Layout, target: Path, rng: random.Random, *, max_r
             rows = _table_rows(layout, table, rng, drawn, max_rows)
             names = ", ".join(_quote(column.name) for column in table.columns)
             marks = ", ".join("?" for _ in table.columns)
-            connection.executemany(
-                f"INSERT OR IGNORE INTO {_quote(table.name)} ({names}) VALUES ({marks})",  # noqa: S608
-                rows,
-            )
+            insert = f"INSERT OR IGNORE INTO {_quote(table.name)} ({names}) VALUES ({marks})"  # noqa: S608
+            for row in rows:
+                try:
+                    connection.execute(insert, row)
+                except sqlite3.IntegrityError:  # OR IGNORE does not cover a text for an INTEGER PRIMARY KEY: skip it
+                    continue
             for column in table.columns:
                 kept = connection.execute(
                     f"SELECT DISTINCT {_quote(column.name)} FROM {_quote(table.name)} "  # noqa: S608
