@@ -7,11 +7,14 @@ may come in any order; two empty results are equal.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import os
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from annotation.sql.sandbox import SandboxResult, execute_many
+from annotation.sql.sandbox import SandboxResult, current_limits, execute_many
 
 
 def order_matters(sql: str) -> bool:
@@ -91,6 +94,15 @@ def _size(difference: dict) -> int:
     return 1
 
 
+def _executor() -> ThreadPoolExecutor:
+    return _executor_of(os.getpid())  # a forked child (a Celery worker) makes its own: threads do not survive a fork
+
+
+@functools.cache
+def _executor_of(pid: int) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=current_limits().workers, thread_name_prefix="sql-compare")
+
+
 class CompareError(ValueError):
     """The first query cannot be checked: it fails on a database of the suite."""
 
@@ -106,8 +118,9 @@ def sql_compare(paths: list[Path], sql_a: str, sql_b: str) -> dict:
     ordered = order_matters(sql_a)
     best: dict | None = None
     checked = 0
-    for path in paths:
-        result_a, result_b = execute_many(path, [sql_a, sql_b])
+    # One round trip per database; the sandbox's workers take them side by side (as many as there are workers).
+    outcomes = list(_executor().map(lambda path: execute_many(path, [sql_a, sql_b]), paths))
+    for path, (result_a, result_b) in zip(paths, outcomes, strict=True):
         if not result_a.ok:
             raise CompareError(f"the first query fails on {path.name}: {result_a.error['message']}")
         if result_a.truncated or result_b.truncated:
