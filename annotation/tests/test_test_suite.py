@@ -221,6 +221,7 @@ def test_without_a_broker_a_stale_suite_is_built_on_a_thread_and_the_caller_does
     from annotation.services import database_register
 
     settings.TEST_SUITE_MAX_CANDIDATES = 20
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # the embedded defaults, also when the tests run beside a real broker
     database = database_register(db_id="library_demo", source_path=demo_files["library_demo"])
     assert test_suites.test_suites_schedule() == [database.pk]
     assert DatabaseTestSuite.objects.get(database=database).status in ("pending", "building")
@@ -230,3 +231,18 @@ def test_without_a_broker_a_stale_suite_is_built_on_a_thread_and_the_caller_does
     state = DatabaseTestSuite.objects.get(database=database)
     assert state.status == "ready" and state.fingerprint == suite_fingerprint(database)
     assert test_suites.test_suites_schedule() == []  # up to date: nothing handed over again
+
+
+def test_with_a_broker_each_stale_suite_is_sent_to_a_worker(dorm, demo_databases, settings, monkeypatch):
+    from annotation import tasks
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    sent = []
+    monkeypatch.setattr(tasks.test_suite_build, "delay_on_commit", lambda *args: sent.append(args))
+    every = sorted(database.pk for database in demo_databases.values())
+    assert sorted(test_suites.test_suites_schedule()) == every
+    assert sorted(sent) == [(pk, False) for pk in every]
+    assert DatabaseTestSuite.objects.get(database=dorm).status == "pending"
+    assert test_suites.test_suites_schedule() == []  # waiting already: not sent twice
+    test_suites.test_suite_request_rebuild(database=dorm)
+    assert sent[-1] == (dorm.pk, True) and len(sent) == len(every) + 1
