@@ -22,7 +22,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import connections, transaction
 from django.utils import timezone
 
 from annotation.models import Database, DatabaseTestSuite
@@ -150,7 +150,7 @@ class _BackgroundBuilder:
         except Exception:  # a thread has nobody to tell: log it, the next schedule round starts another
             logger.exception("test-suite builder stopped")
         finally:
-            close_old_connections()
+            connections.close_all()  # this thread's own connections: a thread's connection is never reused
 
 
 def _claim(database_id: int) -> bool:
