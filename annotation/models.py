@@ -167,7 +167,7 @@ class Goal(models.Model):
 
 
 class DatabaseTestSuite(models.Model):
-    """The state of a database's test suite (annotation.test_suites, docs/test_suites.md): the files live under
+    """The state of a database's test suite (annotation.suite_builds, docs/test_suites.md): the files live under
     DATA_DIR/test_suites/<db_id>/; this row says whether they match the database and its goals as they are now."""
 
     class Status(models.TextChoices):

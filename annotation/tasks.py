@@ -6,8 +6,8 @@ from celery import shared_task
 # acks_late + reject_on_worker_lost: a worker killed mid-build hands the message back; a build is idempotent.
 @shared_task(name="annotation.test_suite_build", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def test_suite_build(database_id: int, force: bool = False) -> None:
-    """Build the test suite of database `database_id` (annotation.test_suites.test_suite_build)."""
-    from annotation.test_suites import test_suite_build as build
+    """Build the test suite of database `database_id` (annotation.suite_builds.test_suite_build)."""
+    from annotation.suite_builds import test_suite_build as build
 
     build(database_id=database_id, force=force)
 
@@ -17,7 +17,7 @@ def test_suites_schedule() -> None:
     """Send a build for every missing or stale suite (run by Celery beat with a broker)."""
     from django.conf import settings
 
-    from annotation.test_suites import test_suites_schedule as schedule
+    from annotation.suite_builds import test_suites_schedule as schedule
 
     if settings.TEST_SUITES_AUTOBUILD:
         schedule()

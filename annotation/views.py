@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from annotation import selectors, services, test_suites
+from annotation import selectors, services, suite_builds
 from annotation.forms import BlockForm, DatabaseUploadForm, GoalForm, PersonForm, SqlForm
 from annotation.jsonfile import request_json_object
 from annotation.models import Database, DatabaseTestSuite, Goal, Hardness, Role, User
@@ -121,7 +121,7 @@ def database_suite_rebuild(request, db_id):
     if not database.has_file:
         messages.error(request, f"{database.db_id} is registered by its schema only: there is nothing to build from.")
     else:
-        test_suites.test_suite_request_rebuild(database=database)
+        suite_builds.test_suite_request_rebuild(database=database)
         messages.success(request, f"The test suite of {database.db_id} will be rebuilt in the background.")
     return redirect(reverse("annotation:database_detail", args=[database.db_id]) + "#test-suite")
 

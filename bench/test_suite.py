@@ -60,7 +60,7 @@ def main() -> int:
     from annotation.sql.compare import CompareError, sql_compare
     from annotation.sql.sandbox import execute
     from annotation.sql.test_suite import build_suite, mutants
-    from annotation.test_suites import VALUES_PER_COLUMN, suite_bounds
+    from annotation.suite_builds import VALUES_PER_COLUMN, suite_bounds
 
     out = args.out or Path(tempfile.mkdtemp(prefix="suites-"))
     bounds = suite_bounds()

@@ -213,7 +213,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     "test-suites": {"task": "annotation.test_suites_schedule", "schedule": 60.0, "options": {"expires": 60.0}},
 }
-# --- Test suites (annotation.test_suites; docs/test_suites.md) --------------------------------------------------------
+# --- Test suites (annotation.suite_builds; docs/test_suites.md) ------------------------------------------------
 # Each hosted database gets a suite of generated databases; a build stops at whichever bound it meets first.
 TEST_SUITE_MAX_DATABASES = env_int("TEST_SUITE_MAX_DATABASES", 40, minimum=1, maximum=1000)
 TEST_SUITE_MAX_KB = env_int("TEST_SUITE_MAX_KB", 400, minimum=16)

@@ -1,6 +1,6 @@
 """The per-process background loop of a server: renew this process's lease, vouch for its sockets, nudge the room
 sockets that a lost broadcast left behind, and, on the embedded defaults (no Celery beat), run housekeeping and hand
-missing or stale test suites to their background builder (annotation.test_suites). Started
+missing or stale test suites to their background builder (annotation.suite_builds). Started
 by the first request the process serves (HTTP or websocket, a health check included): Daphne has no start-up hook,
 and until a first request a process holds no sockets to vouch for."""
 
@@ -11,7 +11,7 @@ import time
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from annotation import test_suites
+from annotation import suite_builds
 from dialogs import presence
 from dialogs.consumers import rooms_catch_up
 
@@ -52,7 +52,7 @@ class BackgroundLoop:
                 ):
                     suites_checked = time.monotonic()
                     # Marks the suites and starts a thread that builds them: this round does not wait for a build.
-                    await database_sync_to_async(test_suites.test_suites_schedule)()
+                    await database_sync_to_async(suite_builds.test_suites_schedule)()
             except asyncio.CancelledError:
                 raise
             except Exception:  # the database may be restarting: try again next round, keep the loop alive

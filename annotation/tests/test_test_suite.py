@@ -6,16 +6,16 @@ import json
 import pytest
 from django.core.management import call_command
 
-from annotation import test_suites
+from annotation import suite_builds
 from annotation.demo import DEMO_GOALS
 from annotation.models import DatabaseTestSuite, Goal
 from annotation.sql.compare import results_equal, smallest_difference
 from annotation.sql.test_suite import mutants, original_path, suite_dir, suite_paths
-from annotation.test_suites import suite_fingerprint
+from annotation.suite_builds import suite_fingerprint
 
 # The job's functions are named for their entity, "test suite": used through the module, pytest never takes them
 # for tests.
-build, stale = test_suites.test_suite_build, test_suites.test_suites_stale
+build, stale = suite_builds.test_suite_build, suite_builds.test_suites_stale
 
 
 def test_suite_paths_is_the_original_alone_before_a_suite_is_built(tmp_path):
@@ -79,7 +79,7 @@ def test_a_failed_build_keeps_the_old_suite_and_says_why(dorm, settings, monkeyp
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(test_suites.suites, "build_suite", broken)
+    monkeypatch.setattr(suite_builds.suites, "build_suite", broken)
     state = build(database_id=dorm.pk, force=True)
     assert state.status == "failed" and "disk full" in state.error
     assert suite_paths(settings.DATA_DIR, dorm.db_id) == before
@@ -223,14 +223,14 @@ def test_without_a_broker_a_stale_suite_is_built_on_a_thread_and_the_caller_does
     settings.TEST_SUITE_MAX_CANDIDATES = 20
     settings.CELERY_TASK_ALWAYS_EAGER = True  # the embedded defaults, also when the tests run beside a real broker
     database = database_register(db_id="library_demo", source_path=demo_files["library_demo"])
-    assert test_suites.test_suites_schedule() == [database.pk]
+    assert suite_builds.test_suites_schedule() == [database.pk]
     assert DatabaseTestSuite.objects.get(database=database).status in ("pending", "building")
-    thread = test_suites._BackgroundBuilder._thread
+    thread = suite_builds._BackgroundBuilder._thread
     thread.join(timeout=120)  # the condition waited for: the builder has finished its work
     assert not thread.is_alive()
     state = DatabaseTestSuite.objects.get(database=database)
     assert state.status == "ready" and state.fingerprint == suite_fingerprint(database)
-    assert test_suites.test_suites_schedule() == []  # up to date: nothing handed over again
+    assert suite_builds.test_suites_schedule() == []  # up to date: nothing handed over again
 
 
 def test_with_a_broker_each_stale_suite_is_sent_to_a_worker(dorm, demo_databases, settings, monkeypatch):
@@ -240,9 +240,9 @@ def test_with_a_broker_each_stale_suite_is_sent_to_a_worker(dorm, demo_databases
     sent = []
     monkeypatch.setattr(tasks.test_suite_build, "delay_on_commit", lambda *args: sent.append(args))
     every = sorted(database.pk for database in demo_databases.values())
-    assert sorted(test_suites.test_suites_schedule()) == every
+    assert sorted(suite_builds.test_suites_schedule()) == every
     assert sorted(sent) == [(pk, False) for pk in every]
     assert DatabaseTestSuite.objects.get(database=dorm).status == "pending"
-    assert test_suites.test_suites_schedule() == []  # waiting already: not sent twice
-    test_suites.test_suite_request_rebuild(database=dorm)
+    assert suite_builds.test_suites_schedule() == []  # waiting already: not sent twice
+    suite_builds.test_suite_request_rebuild(database=dorm)
     assert sent[-1] == (dorm.pk, True) and len(sent) == len(every) + 1

@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotation.models import Database
 from annotation.sql.compare import CompareError
-from annotation.test_suites import suite_compare
+from annotation.suite_builds import suite_compare
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation import test_suites
+from annotation import suite_builds
 from annotation.models import Database
 
 
@@ -34,7 +34,7 @@ class Command(BaseCommand):
             chosen = list(Database.objects.exclude(file=""))
         failed = []
         for db in chosen:
-            state = test_suites.test_suite_build(database_id=db.pk, force=force)
+            state = suite_builds.test_suite_build(database_id=db.pk, force=force)
             if state is None:
                 self.stdout.write(json.dumps({"db_id": db.db_id, "status": "building elsewhere"}))
                 continue
