@@ -8,6 +8,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 
 
@@ -111,6 +112,14 @@ class Database(models.Model):
     def current_version(self) -> "DatabaseVersion | None":
         """The version whose file `file` names (None for a database registered before versions were kept)."""
         return self.versions.filter(file=self.file).order_by("-number").first()
+
+    @property
+    def test_suite_or_none(self):
+        """This database's DatabaseTestSuite row, or None before its first build was asked for."""
+        try:
+            return self.test_suite
+        except ObjectDoesNotExist:
+            return None
 
     @property
     def table_count(self) -> int:
@@ -260,3 +269,34 @@ class GoalGeneration(models.Model):
         if self.state == self.State.SUCCEEDED:
             return 100
         return min(99, int(100 * self.progress_done / self.count)) if self.count else 0
+
+
+class DatabaseTestSuite(models.Model):
+    """The state of a database's test suite (annotation.suite_builds, docs/test_suites.md): the files live under
+    DATA_DIR/test_suites/<db_id>/; this row says whether they match the database and its goals as they are now."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting to be built"
+        BUILDING = "building", "Building"
+        READY = "ready", "Ready"
+        FAILED = "failed", "Failed"
+
+    database = models.OneToOneField(Database, on_delete=models.CASCADE, related_name="test_suite")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    done = models.PositiveIntegerField(default=0, help_text="Generated databases tried so far in this build.")
+    total = models.PositiveIntegerField(default=0, help_text="The most this build tries.")
+    databases = models.PositiveIntegerField(default=0, help_text="Generated databases kept in the suite.")
+    size_bytes = models.BigIntegerField(default=0)
+    # What the files were built from (the database file and its goals' SQL); a different current one means stale.
+    fingerprint = models.CharField(max_length=64, blank=True)
+    figures = models.JSONField(default=dict, blank=True, help_text="The build's pairs and the share told apart.")
+    error = models.TextField(blank=True)
+    built_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"test suite of {self.database_id}: {self.status}"
+
+    @property
+    def percent(self) -> int:
+        return int(100 * self.done / self.total) if self.total else 0

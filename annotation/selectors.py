@@ -19,7 +19,7 @@ def database_tables_json(*, only: list[str] | None = None) -> list[dict]:
 
 
 def database_list() -> QuerySet[Database]:
-    return Database.objects.annotate(goal_count=Count("goals")).order_by("db_id")
+    return Database.objects.annotate(goal_count=Count("goals")).select_related("test_suite").order_by("db_id")
 
 
 def goal_list(

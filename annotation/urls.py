@@ -11,6 +11,7 @@ urlpatterns = [
     path("databases/<str:db_id>/", views.database_detail, name="database_detail"),
     path("databases/<str:db_id>/curate/", views.database_curate, name="database_curate"),
     path("databases/<str:db_id>/curate/<str:action>/", views.database_curate_edit, name="database_curate_edit"),
+    path("databases/<str:db_id>/test-suite/rebuild/", views.database_suite_rebuild, name="database_suite_rebuild"),
     path("databases/<str:db_id>/tables/<int:table_index>/", views.database_table, name="database_table"),
     path("databases/<str:db_id>/sql/validate/", views.sql_validate, name="sql_validate"),
     path("databases/<str:db_id>/sql/run/", views.sql_run, name="sql_run"),

@@ -15,11 +15,11 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from annotation import curation, selectors, services
+from annotation import curation, selectors, services, suite_builds
 from annotation.forms import BlockForm, DatabaseUploadForm, GoalForm, GoalGenerationForm, PersonForm, SqlForm
 from annotation.goal_generation import GoalGenerationError, goal_generation_start
 from annotation.jsonfile import request_json_object
-from annotation.models import Database, Goal, GoalGeneration, Hardness, Role, User
+from annotation.models import Database, DatabaseTestSuite, Goal, GoalGeneration, Hardness, Role, User
 from annotation.roles import HOME_URL_NAMES, can, role_of, role_required
 from annotation.sql import analysis
 from annotation.sql import curation as curation_rules
@@ -110,6 +110,8 @@ def database_detail(request, db_id):
             "can_run_sql": can(request.user, "sql.run"),
             "can_generate_goals": can(request.user, "goals.manage") and database.has_file,
             "can_curate": can(request.user, "databases.manage") and database.has_file,
+            "can_manage": can(request.user, "databases.manage"),
+            "suite": DatabaseTestSuite.objects.filter(database=database).first(),
             "schema_json": database.schema,
         },
     )
@@ -209,6 +211,19 @@ def database_curate_edit(request, db_id, action):
     messages.success(request, message)
     url = reverse("annotation:database_curate", args=[database.db_id])
     return redirect(f"{url}#{anchor}" if anchor else url)
+
+
+@require_POST
+@role_required("databases.manage")
+def database_suite_rebuild(request, db_id):
+    """An admin asks for the database's test suite to be built again; it is built in the background."""
+    database = get_object_or_404(Database, db_id=db_id)
+    if not database.has_file:
+        messages.error(request, f"{database.db_id} is registered by its schema only: there is nothing to build from.")
+    else:
+        suite_builds.test_suite_request_rebuild(database=database)
+        messages.success(request, f"The test suite of {database.db_id} will be rebuilt in the background.")
+    return redirect(reverse("annotation:database_detail", args=[database.db_id]) + "#test-suite")
 
 
 @role_required("databases.browse")

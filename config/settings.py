@@ -212,8 +212,18 @@ CELERY_BEAT_SCHEDULE = {
         "task": "dialogs.housekeeping",
         "schedule": float(HOUSEKEEPING_SECONDS),
         "options": {"expires": float(HOUSEKEEPING_SECONDS)},
-    }
+    },
+    "test-suites": {"task": "annotation.test_suites_schedule", "schedule": 60.0, "options": {"expires": 60.0}},
 }
+# --- Test suites (annotation.suite_builds; docs/test_suites.md) ------------------------------------------------
+# Each hosted database gets a suite of generated databases; a build stops at whichever bound it meets first.
+TEST_SUITE_MAX_DATABASES = env_int("TEST_SUITE_MAX_DATABASES", 40, minimum=1, maximum=1000)
+TEST_SUITE_MAX_KB = env_int("TEST_SUITE_MAX_KB", 400, minimum=16)
+TEST_SUITE_MAX_SECONDS = env_int("TEST_SUITE_MAX_SECONDS", 60, minimum=1)
+TEST_SUITE_MAX_CANDIDATES = env_int("TEST_SUITE_MAX_CANDIDATES", 300, minimum=1)
+# Build missing or stale suites on their own (a Celery beat task with REDIS_URL, else a thread of the server process
+# started by its background loop). Off, they are built by `manage.py test_suite build` or an admin's button only.
+TEST_SUITES_AUTOBUILD = env_bool("TEST_SUITES_AUTOBUILD", True)
 EXPERT_MAX_DIALOGUES = env_int("EXPERT_MAX_DIALOGUES", 1, minimum=1, maximum=20)
 WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 64 * 1024, minimum=1024)
 WS_RATE_PER_MINUTE = env_int("WS_RATE_PER_MINUTE", 120, minimum=10)

@@ -11,6 +11,8 @@ import os
 # The test client, the browser tests' Daphne and the benchmarks' servers speak plain HTTP on this machine: no HTTPS
 # redirect, no Secure-only cookies (the production defaults are checked by config/tests/test_deploy_check.py).
 os.environ.setdefault("HTTPS", "0")
+# Test-suite builds run where a test asks for them, not behind every server the tests start (they cost seconds of CPU).
+os.environ.setdefault("TEST_SUITES_AUTOBUILD", "0")
 os.environ.setdefault("SECRET_KEY", "wozsql-test-suite-key-not-a-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
 
 from config.settings import *  # noqa: E402,F403

@@ -1,5 +1,6 @@
 """The per-process background loop of a server: renew this process's lease, vouch for its sockets, nudge the room
-sockets that a lost broadcast left behind, and, on the embedded defaults (no Celery beat), run housekeeping. Started
+sockets that a lost broadcast left behind, and, on the embedded defaults (no Celery beat), run housekeeping and hand
+missing or stale test suites to their background builder (annotation.suite_builds). Started
 by the first request the process serves (HTTP or websocket, a health check included): Daphne has no start-up hook,
 and until a first request a process holds no sockets to vouch for."""
 
@@ -10,10 +11,14 @@ import time
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from annotation import suite_builds
 from dialogs import presence
 from dialogs.consumers import rooms_catch_up
 
 logger = logging.getLogger(__name__)
+
+# How often a server looks for databases whose test suite is missing or stale (a look costs one query per database).
+SUITES_CHECK_SECONDS = 60
 
 
 class BackgroundLoop:
@@ -29,7 +34,7 @@ class BackgroundLoop:
         return await self.app(scope, receive, send)
 
     async def run(self) -> None:
-        swept = float("-inf")
+        swept = suites_checked = float("-inf")
         while True:
             try:
                 await database_sync_to_async(presence.server_heartbeat)()
@@ -40,6 +45,14 @@ class BackgroundLoop:
                     swept = time.monotonic()
                     report = await database_sync_to_async(presence.housekeeping)()
                     await presence.announce(report)
+                if (
+                    settings.HOUSEKEEPING_IN_PROCESS
+                    and settings.TEST_SUITES_AUTOBUILD
+                    and time.monotonic() - suites_checked >= SUITES_CHECK_SECONDS
+                ):
+                    suites_checked = time.monotonic()
+                    # Marks the suites and starts a thread that builds them: this round does not wait for a build.
+                    await database_sync_to_async(suite_builds.test_suites_schedule)()
             except asyncio.CancelledError:
                 raise
             except Exception:  # the database may be restarting: try again next round, keep the loop alive

@@ -27,16 +27,10 @@ from pathlib import Path
 from django.conf import settings
 
 from annotation.sql.schema import schema_sql
+from annotation.sql.test_suite import suite_paths
 from dialogs.log import DialogueRecord
 from review.dataset import formats, validation
 from review.dataset.splits import SPLITS
-
-try:
-    # The test suites are built by annotation.sql.test_suite: suite_paths(data_dir, db_id) lists the original database,
-    # then the suite's. Until that module is part of the platform, a release ships the original alone.
-    from annotation.sql.test_suite import suite_paths
-except ImportError:
-    suite_paths = None
 
 FOLDERS = {"cosql": "cosql_dataset", "sparc": "sparc", "chase": "chase", "gold": "gold", "otta": "otta"}
 OTTA_FILES = {"spider": "otta/{split}.json", "otta": "otta/otta_{split}.json", "tables": "otta/tables.json"}
@@ -79,10 +73,7 @@ def write_json(path: Path, data, *, kind: str | None, sort_keys: bool = False, i
 
 
 def suite_files(db_id: str) -> list[Path]:
-    """The generated databases of `db_id`'s test suite (the original not included), or none while the platform has
-    no test suites (`annotation.sql.test_suite` is where they are built)."""
-    if suite_paths is None:
-        return []
+    """The generated databases of `db_id`'s test suite (the original not included; none before its suite is built)."""
     return [Path(path) for path in suite_paths(Path(settings.DATA_DIR), db_id)[1:]]
 
 

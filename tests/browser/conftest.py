@@ -74,6 +74,8 @@ def platform(tmp_path_factory):
         "STATIC_MANIFEST": "0",
         # Plain HTTP on loopback: no redirect to HTTPS, cookies that a page over http:// keeps.
         "HTTPS": "0",
+        # A suite an admin asks for is built on a thread of the server: small, so it does not slow the other tests.
+        "TEST_SUITE_MAX_CANDIDATES": "20",
     }
     if env.get("DATABASE_URL"):
         # Its own database in the throwaway cluster, apart from pytest-django's test database.

@@ -1,0 +1,132 @@
+"""Benchmark: test-suite builds and `sql_compare` on the seven public sample databases (docs/test_suites.md).
+
+For each database the sample queries (Spider, SParC and CoSQL gold) are the goal set. It builds the suite with the
+platform's bounds (TEST_SUITE_* settings), then times `sql_compare` on pairs of a sample query and one of its
+neighbours (half of them told apart, half not, as they come), beside a floor measured in the same run: the same query
+run once on the original alone through the sandbox. Prints one line per database and the machine's load average.
+
+    .venv/bin/python bench/test_suite.py [--databases car_1,world_1] [--pairs 60] [--out /tmp/suites]
+"""
+
+import argparse
+import json
+import os
+import secrets
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT_ROOT))
+SHARED = Path(os.environ.get("WOZSQL_SHARED_DIR", PROJECT_ROOT.parent / "shared"))
+SAMPLE_DATABASES = "car_1,concert_singer,dog_kennels,flight_2,pets_1,student_transcripts_tracking,world_1"
+
+
+def setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    import django
+
+    django.setup()
+
+
+def sample_queries(db_id: str) -> list[str]:
+    samples = SHARED / "samples"
+    spider = json.loads((samples / "spider_dev_sample.json").read_text())
+    queries = [item["query"] for item in spider if item["db_id"] == db_id]
+    for name in ("sparc_dev_sample.json", "cosql_dev_sample.json"):
+        for dialogue in json.loads((samples / name).read_text()):
+            if dialogue["database_id"] == db_id:
+                queries.extend(turn["query"] for turn in dialogue["interaction"])
+    return list(dict.fromkeys(queries))
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--databases", default=SAMPLE_DATABASES)
+    parser.add_argument("--pairs", type=int, default=60, help="sql_compare pairs timed per database")
+    parser.add_argument("--out", type=Path, default=None, help="keep the suites here (default: a temporary folder)")
+    args = parser.parse_args()
+    setup()
+    from annotation.sql.analysis import column_values
+    from annotation.sql.compare import CompareError, sql_compare
+    from annotation.sql.sandbox import execute
+    from annotation.sql.test_suite import build_suite, mutants
+    from annotation.suite_builds import VALUES_PER_COLUMN, suite_bounds
+
+    out = args.out or Path(tempfile.mkdtemp(prefix="suites-"))
+    bounds = suite_bounds()
+    print(f"bounds: {bounds}; load average before: {os.getloadavg()}")
+    rows = []
+    for db_id in args.databases.split(","):
+        original = SHARED / "spider" / "database" / db_id / f"{db_id}.sqlite"
+        queries = sample_queries(db_id)
+        target = out / db_id
+        shutil.rmtree(target, ignore_errors=True)
+        started = time.perf_counter()
+        report = build_suite(
+            original,
+            target,
+            queries,
+            column_values=lambda table, column, path=str(original): column_values(
+                path, table, column, VALUES_PER_COLUMN
+            ),
+            bounds=bounds,
+        )
+        build_seconds = time.perf_counter() - started
+        paths = [original, *(target / name for name in report.files)]
+        compare_ms, floor_ms, differ = [], [], 0
+        for sql in queries:
+            if len(compare_ms) >= args.pairs:
+                break
+            for neighbour in mutants(sql)[:1]:
+                try:
+                    began = time.perf_counter()
+                    result = sql_compare(paths, sql, neighbour)
+                    compare_ms.append((time.perf_counter() - began) * 1000)
+                except CompareError:
+                    continue
+                differ += not result["equivalent"]
+                began = time.perf_counter()
+                execute(original, sql)
+                floor_ms.append((time.perf_counter() - began) * 1000)
+        figures = report.figures()
+        row = {
+            "db_id": db_id,
+            "queries": figures["queries"],
+            "build_s": round(build_seconds, 1),
+            "databases": figures["databases"],
+            "size_kb": round(figures["size_bytes"] / 1024),
+            "power": figures["power"],
+            "hidden": figures["hidden_on_original"],
+            "told_apart": figures["told_apart_by_suite"],
+            "pairs_timed": len(compare_ms),
+            "pairs_different": differ,
+            "compare_median_ms": round(statistics.median(compare_ms), 1) if compare_ms else None,
+            "compare_p95_ms": round(percentile(compare_ms, 0.95), 1) if compare_ms else None,
+            "floor_one_run_median_ms": round(statistics.median(floor_ms), 2) if floor_ms else None,
+            "load": [round(value, 2) for value in os.getloadavg()],
+        }
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    builds = [row["build_s"] for row in rows]
+    compares = [row["compare_median_ms"] for row in rows if row["compare_median_ms"] is not None]
+    print(
+        f"build: median {statistics.median(builds):.1f} s, max {max(builds):.1f} s; "
+        f"compare: median of medians {statistics.median(compares):.1f} ms; load average after: {os.getloadavg()}"
+    )
+    if args.out is None:
+        shutil.rmtree(out, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
