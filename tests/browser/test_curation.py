@@ -1,9 +1,17 @@
-"""An admin brings a lab's own database and curates it before anyone collects on it (docs/curation.md)."""
+"""A lab's own database, first-class, in a real browser: an admin uploads it and curates it (docs/curation.md),
+generates goals from its schema (docs/goals.md), two experts take a sampled tree through query-first annotation's two
+phases, two reviewers approve the result, and the admin's OTTA export holds the question, the SQL, the tree and the
+alignment."""
 
+import json
 import re
 import sqlite3
+import zipfile
 
 from playwright.sync_api import expect
+
+from tests.browser.test_accessibility import serious_violations
+from tests.browser.test_phone import PHONE, page_overflow
 
 LAB_SQL = """
 CREATE TABLE dept (dept_id INTEGER PRIMARY KEY, title TEXT);
@@ -23,7 +31,18 @@ def read_the_file_if_asked(page):
         expect(page.locator(".messages")).to_contain_text("Read version")
 
 
-def test_an_admin_curates_an_uploaded_database_until_nothing_is_left_to_check(new_page, tmp_path):
+FIRST_SAMPLED_GOAL = (
+    "from annotation.models import Goal; "
+    "print(Goal.objects.filter(database__db_id='staff_lab', source='generated').order_by('id').first().pk)"
+)
+DIALOGUE_OF = "from dialogs.models import QueryFirstItem; print(QueryFirstItem.objects.get(goal_id={goal}).dialogue_id)"
+# Long enough to give a word of its own to every operation that needs one, whatever tree the sampler drew.
+QUESTION = "Which staff rows in our records answer this request about the employees and their departments here?"
+
+
+def test_a_labs_database_goes_from_upload_through_curation_and_sampled_goals_to_an_aligned_reviewed_export(
+    new_page, platform, tmp_path
+):
     path = tmp_path / "lab.sqlite"
     with sqlite3.connect(path) as connection:
         connection.executescript(LAB_SQL)
@@ -77,3 +96,79 @@ def test_an_admin_curates_an_uploaded_database_until_nothing_is_left_to_check(ne
     schema = page.locator("#schema")
     expect(schema).to_contain_text("→ dept.dept_id")
     expect(schema).not_to_contain_text("salary")
+
+    # Goals from the curated schema, generated from the database's page.
+    page.get_by_test_id("generate-goals").click()
+    page.get_by_label("How many goals").fill("3")
+    page.get_by_label("Seed (optional)").fill("7")
+    page.get_by_role("button", name="Generate").click()
+    run = page.get_by_test_id("runs").locator("li").first
+    expect(run.locator("[data-run-state]")).to_have_text("Done")
+    expect(run).to_contain_text(re.compile(r"[1-3] found, [1-3] kept"))
+    expect(page.get_by_test_id("coverage")).to_contain_text("What the newest run changed")
+    expect(page.get_by_test_id("coverage-tables")).to_contain_text(re.compile(r"0 → [12] of 2"))
+    assert serious_violations(page) == [], "goals from the schema"
+    phone = new_page("ada", **PHONE)
+    phone.goto("/databases/staff_lab/goals/generate/")
+    expect(phone.get_by_test_id("coverage")).to_be_visible()
+    assert page_overflow(phone) == 0
+    page.get_by_test_id("waiting-link").click()
+    expect(page.get_by_test_id("waiting").first).to_be_visible()
+    goal = int(platform.manage("shell", "-c", FIRST_SAMPLED_GOAL).strip().splitlines()[-1])
+
+    # Phase 1: Erin writes the question for the sampled tree's plan.
+    erin = new_page("erin")
+    erin.goto("/query-first/")
+    erin.get_by_role("button", name=f"Write the question for goal {goal}").click()
+    expect(erin.get_by_test_id("plan-steps")).to_be_visible()
+    erin.get_by_label("Ask what this SQL answers").fill(QUESTION)
+    erin.get_by_role("button", name="Send the question").click()
+    expect(erin.locator(".messages")).to_contain_text("waits for another expert's correction")
+
+    # Phase 2: Ethan gives a word to each operation that needs words (the query type and every filter).
+    ethan = new_page("ethan")
+    ethan.goto("/query-first/")
+    ethan.get_by_test_id("to-align").get_by_role("link", name=re.compile("Which staff rows")).click()
+    needing = [step.get_attribute("data-step") for step in ethan.locator("#steps li:has(.needs-words)").all()]
+    assert "type" in needing
+    for word, step in enumerate(needing):
+        ethan.locator("#tokens button.token").nth(word).click()
+        ethan.locator("#tokens button.token").nth(word).click()
+        ethan.locator(f"#steps [data-step='{step}'] .plan-target").click()
+        expect(ethan.locator(f"#steps [data-step='{step}'] .token.aligned")).to_have_count(1)
+    ethan.get_by_role("button", name="Send", exact=True).click()
+    expect(ethan.locator(".messages")).to_contain_text("go to review")
+
+    # Two review passes approve it.
+    dialogue = int(platform.manage("shell", "-c", DIALOGUE_OF.format(goal=goal)).strip().splitlines()[-1])
+    for name in ("rita", "ravi"):
+        reviewer = new_page(name)
+        reviewer.goto(f"/review/dialogues/{dialogue}/")
+        reviewer.get_by_test_id("claim").click()
+        expect(reviewer.get_by_test_id("query-first-review")).to_be_visible()
+        reviewer.get_by_test_id("approve").click()
+        reviewer.wait_for_url(re.compile(r".*/review/$"))
+
+    # The OTTA export holds the question, the SQL, the tree and the alignment.
+    page.click("text=Datasets")
+    for box in page.locator("input[name=formats]").all():
+        box.uncheck()
+    page.check("input[name=formats][value=otta]")
+    page.click("[data-testid=start-export]")
+    download_link = page.locator("[data-testid=export-download]")
+    download_link.wait_for(state="visible", timeout=60_000)
+    with page.expect_download() as download_info:
+        download_link.click()
+    path = tmp_path / "export.zip"
+    download_info.value.save_as(path)
+    with zipfile.ZipFile(path) as archive:
+        records = [
+            record
+            for name in archive.namelist()
+            if re.fullmatch(r"otta/otta_(train|dev|test)\.json", name)
+            for record in json.loads(archive.read(name))
+        ]
+    [record] = [record for record in records if record["id"] == dialogue]
+    assert record["db_id"] == "staff_lab" and record["question"] == QUESTION
+    assert record["query"] and record["tree"]["tables"]
+    assert {span["step"] for span in record["alignment"]} == set(needing)
