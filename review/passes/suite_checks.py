@@ -21,6 +21,8 @@ from dialogs.log import DialogueRecord, StateTurn, UserTurn
 
 # A reply to the expert's confirmation ("yes", "no, I meant ...") is no new question, whatever else it holds.
 REPLY_ACTS = frozenset({"AFFIRM", "NEGATE"})
+# The rows only one query returns, listed above the two results: the first few say enough.
+SHOWN_DIFFERENCES = 5
 # A change of how a result is shown (order, DISTINCT) may keep the rows the previous turn's query returns.
 DISPLAY_CATEGORY = "display"
 
@@ -149,8 +151,9 @@ def check_view(check: dict | None, *, label_a: str, label_b: str) -> dict | None
             {"label": label_b, "table": counterexample["b"]},
         ]
         view["difference"] = _difference_text(difference, label_a, label_b)
-        view["only_in_a"] = difference.get("only_in_a")
-        view["only_in_b"] = difference.get("only_in_b")
+        for name in ("only_in_a", "only_in_b"):
+            rows = difference.get(name) or []
+            view[name], view[f"{name}_more"] = rows[:SHOWN_DIFFERENCES], max(len(rows) - SHOWN_DIFFERENCES, 0)
     return view
 
 

@@ -247,3 +247,23 @@ def test_a_warning_that_no_longer_applies_goes_and_the_screen_clears_one_by_form
     dialogue_record(dialogue=dialogue, author=rita, kind=EventKind.CORRECTION, payload=payload, role="reviewer")
     passes.validation_warnings_record(review=review)
     assert not ValidationWarning.objects.filter(review=review).exists()
+
+
+def test_a_long_difference_shows_its_first_rows_and_how_many_more():
+    from review.passes.suite_checks import check_view
+
+    rows = [[f"name {number}"] for number in range(8)]
+    check = {
+        "equivalent": False,
+        "checked_databases": 1,
+        "checked_on": "original",
+        "counterexample": {
+            "database": "original",
+            "a": {"columns": ["first_name"], "rows": rows, "row_count": 8},
+            "b": {"columns": ["first_name"], "rows": [], "row_count": 0},
+            "difference": {"kind": "rows", "only_in_a": rows, "only_in_b": []},
+        },
+    }
+    view = check_view(check, label_a="Your query", label_b="The turn's query")
+    assert view["only_in_a"] == rows[:5] and view["only_in_a_more"] == 3 and view["only_in_b_more"] == 0
+    assert not view["on_suite"] and view["database"] == "the original database"
