@@ -55,10 +55,15 @@ def suite_fingerprint(database: Database) -> str:
     return digest.hexdigest()
 
 
+def database_suite_paths(database: Database) -> list:
+    """The databases a query pair of `database` is checked on: its current file, then its suite's (none until built)."""
+    return suites.suite_paths(settings.DATA_DIR, database.db_id, database.path)
+
+
 def suite_compare(database: Database, sql_a: str, sql_b: str) -> dict:
     """Compare two queries on a database's suite as it stands (the original alone until one is built): see
     `annotation.sql.compare.sql_compare`. Raises CompareError when `sql_a` does not run."""
-    return sql_compare(suites.suite_paths(settings.DATA_DIR, database.db_id, database.path), sql_a, sql_b)
+    return sql_compare(database_suite_paths(database), sql_a, sql_b)
 
 
 def suite_bounds() -> suites.SuiteBounds:

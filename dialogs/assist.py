@@ -15,14 +15,13 @@ import random
 import threading
 import time
 from collections import Counter
-from functools import lru_cache
 
 from django.conf import settings
 
 from annotation.models import Database
 from annotation.sql import analysis, drafts, intents, linking
 from annotation.sql.relations import RelationError, detect_relation
-from annotation.sql.sandbox import execute
+from annotation.suite_checks import SuiteCheckError, suite_check
 from annotation.tokens import utterance_toks
 from dialogs.log import intent_categories_counted, recommendation_payload
 
@@ -115,28 +114,26 @@ def recommendation_next(*, database: Database, turn: int, sql: str, offered: lis
     )
 
 
-@lru_cache(maxsize=1024)
-def _goal_rows(path: str, sql: str) -> tuple | None:
-    result = execute(path, sql)
-    if not result.ok or result.truncated:
-        return None
-    return tuple(tuple(row) for row in result.rows)
-
-
-def goal_match(*, dialogue, result: dict) -> bool | None:
-    """Whether a shared result equals the dialogue's goal SQL's, run on the dialogue's own file (as a multiset of
-    rows, or in order when the goal orders them); None when it cannot be told (no goal, no database file, a result
-    cut short, a goal that fails)."""
-    goal_sql = dialogue.goal.sql if dialogue.goal_id else ""
-    if not goal_sql or not dialogue.database.has_file or result.get("truncated") or not result.get("ok", True):
-        return None
-    goal = _goal_rows(str(dialogue.database_path), goal_sql)
-    if goal is None:
-        return None
-    shared = tuple(tuple(row) for row in result.get("rows", []))
-    if " order by " in f" {goal_sql.lower()} ":
-        return shared == goal
-    return Counter(shared) == Counter(goal)
+def goal_match(*, database: Database, goal_sql: str, sql: str, result: dict) -> dict:
+    """Whether the SQL of a shared result means what the goal SQL means, checked on the database's test suite (the
+    original alone while it has none): the detected labels `goal_match` (true, false, or None when it cannot be told:
+    no goal, no database file, a result cut short, a goal that fails) and, when told, `goal_match_checked_on`
+    ("suite" or "original") and `goal_match_databases` (how many databases were compared). A label written before
+    suites existed has `goal_match` alone: the shared rows compared with the goal's on the original database."""
+    if not goal_sql or not database.has_file or result.get("truncated") or not result.get("ok", True):
+        return {"goal_match": None}
+    try:
+        check = suite_check(database, goal_sql, sql)
+    except SuiteCheckError as exc:
+        logger.info("no goal match: %s", exc)
+        return {"goal_match": None}
+    if not check["checked_databases"]:
+        return {"goal_match": None}  # every result was cut at the row limit: nothing was compared
+    return {
+        "goal_match": check["equivalent"],
+        "goal_match_checked_on": check["checked_on"],
+        "goal_match_databases": check["checked_databases"],
+    }
 
 
 def labels_detected(

@@ -151,15 +151,26 @@ def score_payload(score: int, comment: str) -> dict:
 
 
 def correction_payload(
-    *, turn: int, field: str, old, new, review_pass: int, reason: str = "", run: int | None = None
+    *,
+    turn: int,
+    field: str,
+    old,
+    new,
+    review_pass: int,
+    reason: str = "",
+    run: int | None = None,
+    suite_check: dict | None = None,
 ) -> dict:
     """One reviewer's correction of one field of one user turn (`turn` is the utterance's sequence number). A query
-    correction names the reviewer's run of the new SQL (`run`), whose result replaces the one the worker was shown."""
+    correction names the reviewer's run of the new SQL (`run`), whose result replaces the one the worker was shown,
+    and keeps its comparison with the turn's original query on the test suite (`suite_check`, docs/review.md)."""
     if field not in CORRECTABLE_FIELDS:
         raise ValueError(f"unknown field {field!r}")
     payload = {"turn": turn, "field": field, "old": old, "new": new, "pass": review_pass, "reason": reason}
     if run is not None:
         payload["run"] = run
+    if suite_check is not None:
+        payload["suite_check"] = suite_check
     return payload
 
 
@@ -349,6 +360,8 @@ class Correction:
     created_at: datetime
     run: int | None = None
     run_result: dict | None = None  # a query correction: the result stored with the reviewer's run of the new SQL
+    # a query correction: the new query compared with the turn's original on the test suite, when it was
+    suite_check: dict | None = None
 
 
 @dataclass
@@ -663,6 +676,7 @@ def _correct(turn: UserTurn, event: LogEvent, runs_by_seq: dict[int, LogEvent], 
             created_at=event.created_at,
             run=payload.get("run"),
             run_result=run.payload.get("result") if run is not None else None,
+            suite_check=payload.get("suite_check"),
         )
     )
     correction_apply(turn, payload)

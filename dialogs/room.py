@@ -416,7 +416,14 @@ def _post_share_result(post: _Post):
             recommended=log.recommendation_shown_before(post.dialogue, turn.seq) if previous else None,
         )
         dialogue = post.dialogue
-        labels["goal_match"] = assist.goal_match(dialogue=dialogue, result=result)
+        labels.update(
+            assist.goal_match(
+                database=dialogue.database,
+                goal_sql=dialogue.goal.sql if dialogue.goal_id else "",
+                sql=run.payload["sql"],
+                result=result,
+            )
+        )
         return [post.record_server(EventKind.TURN_LABELS, log.turn_labels_payload(turn.seq, "detected", labels))]
 
     return [shared, *post.then(detected)]

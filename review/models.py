@@ -260,6 +260,35 @@ class ReviewPass(models.Model):
         return f"pass {self.number} of {self.review.dialogue_id} by {self.reviewer_id}: {self.decision or 'open'}"
 
 
+class ValidationWarning(models.Model):
+    """Something final validation noticed that does not block a dialogue by itself (docs/review.md, "Warnings"): a
+    reviewer reads it and clears it, and who cleared it and when is kept. One row per kind, turn and the queries it
+    was found on (`key`), so a validation run again finds the warning it made before rather than a new one."""
+
+    class Kind(models.TextChoices):
+        COPIED_QUERY = "copied_query", "Same query as the previous turn for a new question"
+
+    review = models.ForeignKey(DialogueReview, on_delete=models.CASCADE, related_name="warnings")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    turn = models.PositiveIntegerField(help_text="Sequence number of the user utterance the warning is about.")
+    key = models.CharField(max_length=64, help_text="A hash of what the warning was found on (the two queries).")
+    detail = models.JSONField(default=dict, help_text="What was found: the queries, where they were compared.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    cleared_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="warnings_cleared"
+    )
+    cleared_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["review_id", "turn", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["review", "kind", "turn", "key"], name="validation_warning_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} on {self.review.dialogue_id}#{self.turn}" + (" (cleared)" if self.cleared_at else "")
+
+
 class DialogueQuality(models.Model):
     """What one dialogue says about its worker, folded from its log once when it ends and again when it is scored or
     decided in review (`review.quality`). A worker's profile (WorkerQuality) adds these rows up, so no page ever

@@ -18,6 +18,10 @@ urlpatterns = [
     path("dialogues/<int:dialogue_id>/correct/", pass_views.correct, name="correct"),
     path("dialogues/<int:dialogue_id>/decide/", pass_views.decide, name="decide"),
     path("dialogues/<int:dialogue_id>/reopen/", pass_views.reopen, name="reopen"),
+    path("dialogues/<int:dialogue_id>/compare/", pass_views.compare, name="compare"),
+    path(
+        "dialogues/<int:dialogue_id>/warnings/<int:warning_id>/clear/", pass_views.clear_warning, name="clear_warning"
+    ),
     path("datasets/", dataset_views.datasets, name="datasets"),
     path("datasets/<int:export_id>/", dataset_views.export_detail, name="export_detail"),
     path("datasets/<int:export_id>/status/", dataset_views.export_status, name="export_status"),

@@ -156,3 +156,31 @@ def scored_release_evaluation(db_id: str = "dorm_demo") -> tuple[int, int]:
     )
     evaluation_run(evaluation_id=evaluation.pk)
     return export.pk, evaluation.pk
+
+
+def suite_beside(database, *changes: str) -> list:
+    """A hand-made test suite for `database`, laid out where `annotation.sql.test_suite.suite_paths` finds one: one
+    generated database per statement in `changes`, each a copy of the original with that statement run on it (say, a
+    row whose value sits on a boundary the original never holds). Returns the suite's paths, the original first."""
+    import shutil
+    import sqlite3
+
+    from django.conf import settings
+
+    from annotation.sql.test_suite import suite_dir, suite_paths
+
+    folder = suite_dir(settings.DATA_DIR, database.db_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    for number, statement in enumerate(changes, 1):
+        target = folder / f"{number:04d}.sqlite"
+        shutil.copyfile(database.path, target)
+        connection = sqlite3.connect(target)
+        with connection:
+            connection.execute(statement)
+        connection.close()
+    return suite_paths(settings.DATA_DIR, database.db_id)
+
+
+# A student whose age is not a whole number: `age > 20` and `age >= 21` agree on the demo's dormitory database, whose
+# ages are whole, and differ on a suite database holding this row.
+HALF_AGE = "UPDATE student SET age = 20.5 WHERE student_id = (SELECT min(student_id) FROM student)"

@@ -399,3 +399,44 @@ def test_a_turn_stored_before_the_judgement_is_judged_on_the_relation_alone(room
     assert turn.followed is True
     turn.detected = {"intent": {"category": "same_instances", "relations": ["R3"]}}
     assert turn.followed is False
+
+
+# --- the goal match: the shared SQL against the goal SQL, on the test suite ---------------------------------------
+
+OLDER = "SELECT first_name FROM student WHERE age > 20"
+OLDER_BY_CHANCE = "SELECT first_name FROM student WHERE age >= 21"  # the same rows while every age is whole
+
+
+def _goal(room, sql):
+    goal = room.dialogue.goal
+    goal.sql = sql
+    goal.save(update_fields=["sql"])
+
+
+def test_a_query_that_matches_the_goal_only_by_chance_does_not_reach_it_on_the_suite(room):
+    from tests.builders import HALF_AGE, suite_beside
+
+    _goal(room, OLDER)
+    suite_beside(room.dialogue.database, HALF_AGE)
+    _, labels = room.share(room.ask("Who is older than twenty?"), OLDER_BY_CHANCE)
+    assert labels.payload["goal_match"] is False
+    assert labels.payload["goal_match_checked_on"] == "suite" and labels.payload["goal_match_databases"] == 2
+    _, labels = room.share(
+        room.ask("Again, who is older than twenty?"), "SELECT first_name FROM student WHERE 20 < age"
+    )
+    assert labels.payload["goal_match"] is True and labels.payload["goal_match_checked_on"] == "suite"
+
+
+def test_without_a_suite_the_goal_match_is_checked_on_the_original_and_says_so(room):
+    _goal(room, OLDER)
+    _, labels = room.share(room.ask("Who is older than twenty?"), OLDER_BY_CHANCE)
+    assert labels.payload["goal_match"] is True  # one database cannot tell them apart
+    assert labels.payload["goal_match_checked_on"] == "original" and labels.payload["goal_match_databases"] == 1
+    _, labels = room.share(room.ask("Who is twenty?"), "SELECT first_name FROM student WHERE age = 20")
+    assert labels.payload["goal_match"] is False
+
+
+def test_a_goal_that_does_not_run_gives_no_goal_match_and_no_place(room):
+    _goal(room, "SELECT nothing FROM nowhere")
+    _, labels = room.share(room.ask("Who is older than twenty?"), OLDER)
+    assert labels.payload["goal_match"] is None and "goal_match_checked_on" not in labels.payload

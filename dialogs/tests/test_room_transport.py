@@ -129,14 +129,11 @@ async def test_sharing_a_result_whose_goal_query_runs_to_its_time_limit_does_not
     """A share compares the result with the goal's (dialogs.assist.goal_match), which runs the goal's SQL in the
     sandbox: a goal whose query is slow must stall neither the other rooms nor the share itself, whose result the
     worker gets at once; the comparison follows, for the expert."""
-    from dialogs.assist import _goal_rows
-
     settings.SANDBOX_TIMEOUT_MS = 1500
     dialogue, alice, erin = room
     goal = dialogue.goal
     goal.sql = RUNAWAY_SQL  # as an imported goal may be: written elsewhere, never run here
     await database_sync_to_async(goal.save)(update_fields=["sql"])
-    _goal_rows.cache_clear()
     elsewhere, bob, _ = other_room
     worker_ws, _ = await enter(dialogue, alice)
     expert_ws, _ = await enter(dialogue, erin)

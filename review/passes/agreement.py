@@ -4,8 +4,10 @@ Read from the corrections in the dialogues' logs and the decided passes, per pas
 (what every decided pass changed in the expert's dialogues: the expert quality page):
 
 - the share of turns whose acts (user or system), SQL, response or utterance the pass changed;
-- for each corrected query, whether it returns the same result as the query it replaced (execution match: the
-  same rows in any order, compared on the tables stored with the runs);
+- for each corrected query, whether it means the same as the turn's original query (execution match): on the test
+  suite, from the comparison kept with the correction when it was saved (`suite_check`: the suite's databases, or
+  the original database alone while no suite was built); for a correction saved without one, the same rows in any
+  order, compared on the tables stored with the runs. `execution_match_by` counts which way each was decided;
 - Cohen's kappa of the user acts between the expert and pass 1, and between pass k and pass k+1. A turn's label is its
   whole set of acts (a turn labelled INFORM_SQL+AMBIGUOUS is one category), so a kappa of 1 means every pass left
   every set as it found it;
@@ -55,10 +57,16 @@ def _rows_key(table: dict | None) -> str | None:
     return hashlib.blake2b(json.dumps(rows).encode(), digest_size=12).hexdigest()
 
 
-def _execution_match(correction, turn) -> bool:
-    """Whether a corrected query's run returns the same rows (in any order) as the result the worker was shown."""
+def _execution_match(correction, turn) -> tuple[bool, str]:
+    """Whether a corrected query means the same as the turn's original, and how that was decided: "suite" or
+    "original" (the comparison kept with the correction), or "result_table" (a correction kept without one: its
+    run's rows against the result the worker was shown, in any order)."""
+    check = correction.suite_check or {}
+    if "equivalent" in check:
+        return bool(check["equivalent"]), check.get("checked_on", "original")
     corrected = correction.run_result or None
-    return corrected is not None and _rows_key(corrected) == _rows_key(turn.original.get("query_shown"))
+    same = corrected is not None and _rows_key(corrected) == _rows_key(turn.original.get("query_shown"))
+    return same, "result_table"
 
 
 def _acts_label(acts) -> str:
@@ -123,10 +131,14 @@ def _compute() -> dict:
     records = dialogue_records(Dialogue.objects.filter(id__in=list(by_dialogue)), timestamps=False)
     expert_of = dict(Dialogue.objects.filter(id__in=list(by_dialogue)).values_list("id", "expert__username"))
     blank = {"dialogues": 0, "turns": 0, "changed": Counter(), "queries_corrected": 0, "execution_match": 0}
-    per_pass: dict[int, dict] = defaultdict(lambda: {**blank, "changed": Counter()})
-    per_reviewer: dict[tuple[int, str], dict] = defaultdict(lambda: {**blank, "changed": Counter()})
+    per_pass: dict[int, dict] = defaultdict(lambda: {**blank, "changed": Counter(), "match_by": Counter()})
+    per_reviewer: dict[tuple[int, str], dict] = defaultdict(
+        lambda: {**blank, "changed": Counter(), "match_by": Counter()}
+    )
     # The expert's own work, as review judged it: every decided pass's changes to their dialogues, counted once.
-    per_expert: dict[str, dict] = defaultdict(lambda: {**blank, "changed": Counter(), "rejected": 0})
+    per_expert: dict[str, dict] = defaultdict(
+        lambda: {**blank, "changed": Counter(), "match_by": Counter(), "rejected": 0}
+    )
     kappa_pairs: dict[int, list] = defaultdict(list)  # pass k -> (acts after k-1, acts after k)
     final: dict[int, tuple[str, str]] = {}
     for record in records:
@@ -145,10 +157,11 @@ def _compute() -> dict:
                 for correction in turn.corrections:
                     if correction.field != "query" or correction.review_pass != number:
                         continue
-                    same = _execution_match(correction, turn)
+                    same, how = _execution_match(correction, turn)
                     for bucket in (per_pass[number], per_reviewer[(number, reviewer)]):
                         bucket["queries_corrected"] += 1
                         bucket["execution_match"] += int(same)
+                        bucket["match_by"][how] += 1
                 if turn.acts is not None or "user_acts" in turn.original:
                     kappa_pairs[number].append(
                         (_acts_label(_acts_after(turn, number - 1)), _acts_label(_acts_after(turn, number)))
@@ -166,8 +179,10 @@ def _compute() -> dict:
                 expert["changed"][group] += bool(fields & set(names))
             for correction in corrections:
                 if correction.field == "query":
+                    same, how = _execution_match(correction, turn)
                     expert["queries_corrected"] += 1
-                    expert["execution_match"] += int(_execution_match(correction, turn))
+                    expert["execution_match"] += int(same)
+                    expert["match_by"][how] += 1
 
     def shaped(bucket: dict) -> dict:
         turns = bucket["turns"] or 1
@@ -179,6 +194,7 @@ def _compute() -> dict:
             "execution_match_share": round(bucket["execution_match"] / bucket["queries_corrected"], 4)
             if bucket["queries_corrected"]
             else None,
+            "execution_match_by": dict(sorted(bucket["match_by"].items())),
         }
 
     rejected = Counter(

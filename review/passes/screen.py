@@ -12,7 +12,8 @@ from annotation.sql.relations import RELATION_NAMES
 from annotation.sql.tree_plan import plan
 from annotation.tokens import utterance_toks
 from dialogs.models import Dialogue, DialogueMode, EventKind, QueryFirstItem
-from review.models import DialogueReview, ReviewPass, ReviewStage, WorkerQuality
+from review.models import DialogueReview, ReviewPass, ReviewStage, ValidationWarning, WorkerQuality
+from review.passes.suite_checks import correction_check_view
 from review.records import dialogue_record_of
 
 
@@ -239,6 +240,7 @@ def review_screen(dialogue: Dialogue) -> dict:
                 "annotation": annotation,
                 "labels": _labels_view(turn, schema, tokens),
                 "ambiguity": _ambiguity_view(turn, tokens),
+                "suite_check": correction_check_view(turn),
             }
         )
     return {
@@ -250,4 +252,7 @@ def review_screen(dialogue: Dialogue) -> dict:
         "proposed_rejection": _proposed_rejection(review, passes),
         "worker_quality": WorkerQuality.objects.filter(worker_id=dialogue.worker_id).first(),
         "query_first": query_first_view(dialogue),
+        "warnings": list(ValidationWarning.objects.filter(review=review).select_related("cleared_by"))
+        if review
+        else [],
     }

@@ -14,13 +14,16 @@ The workflow (see docs/review.md):
   whose work failed. A rejection before the last pass goes on to the next reviewer; it is final in the last pass or
   once two passes rejected (`review_rejection_final`).
 - Final validation executes every SQL-grounded turn's final SQL in the sandbox and encodes it under the Spider
-  protocol; a failure sends the dialogue to "failed validation", where a reviewer fixes it and approves again.
+  protocol; a failure sends the dialogue to "failed validation", where a reviewer fixes it and approves again. It also
+  records warnings that do not block by themselves (a query copied from the previous turn for a new question), which
+  a reviewer clears.
 
 Every refusal raises ReviewError with a stable code and a message for the person.
 """
 
 from __future__ import annotations
 
+import hashlib
 from datetime import timedelta
 
 from django.conf import settings
@@ -46,7 +49,8 @@ from annotation.tokens import utterance_toks
 from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from dialogs.room import dialogue_record, sql_run_result
-from review.models import DialogueReview, RejectFault, RejectReason, ReviewPass, ReviewStage
+from review.models import DialogueReview, RejectFault, RejectReason, ReviewPass, ReviewStage, ValidationWarning
+from review.passes.suite_checks import copied_queries, correction_suite_check
 from review.records import dialogue_record_of
 from review.signals import review_decided_on_commit
 
@@ -410,11 +414,22 @@ def review_correct(
         old = current.value(field)
         if old == value:
             raise ReviewError("unchanged", f"The {field.replace('_', ' ')} already reads so.")
-        run_seq = None
+        run_seq, check = None, None
         if field == "query":
             run_seq = _reviewer_run(dialogue, reviewer, turn, value)
+            # Kept with the correction: the screen and the agreement figures read it, never run it again.
+            check = correction_suite_check(
+                database=dialogue.database, original_sql=current.original_value("query"), corrected_sql=value
+            )
         payload = log.correction_payload(
-            turn=turn, field=field, old=old, new=value, review_pass=review.pass_number, reason=reason, run=run_seq
+            turn=turn,
+            field=field,
+            old=old,
+            new=value,
+            review_pass=review.pass_number,
+            reason=reason,
+            run=run_seq,
+            suite_check=check,
         )
         event, _ = dialogue_record(
             dialogue=dialogue, author=reviewer, kind=EventKind.CORRECTION, payload=payload, role=Role.REVIEWER
@@ -490,6 +505,7 @@ def review_decide(
             current.decision = ReviewPass.Decision.APPROVED
             problems = review_validate(dialogue)
             review.problems = problems
+            validation_warnings_record(review=review)
             if problems:
                 current.validation_failed = True
                 review.stage, review.needs_fix = ReviewStage.FAILED_VALIDATION, True
@@ -566,3 +582,53 @@ def review_validate(dialogue: Dialogue) -> list[dict]:
         if reasons:
             problems.append({"turn": state.turn.seq, "index": index, "sql": state.sql, "reason": "; ".join(reasons)})
     return problems
+
+
+# --- Warnings of final validation ----------------------------------------------------------------------------------
+
+
+def _warning_key(finding: dict) -> str:
+    return hashlib.sha256(f"{finding['previous_sql']}\0{finding['sql']}".encode()).hexdigest()
+
+
+def validation_warnings_record(*, review: DialogueReview) -> list[ValidationWarning]:
+    """Final validation's warnings for a dialogue, found again on its latest revision: a turn that asks something
+    new answered with a query meaning the same as the previous turn's on the test suite
+    (`review.passes.suite_checks.copied_queries`). A warning found before on the same queries is kept as it is
+    (cleared or not); an open one that no longer applies (the query was corrected since) is removed; a cleared one
+    stays, with who cleared it. Returns the review's warnings. Nothing here blocks the dialogue."""
+    dialogue = review.dialogue
+    found = copied_queries(dialogue_record_of(dialogue), dialogue.database)
+    kind = ValidationWarning.Kind.COPIED_QUERY
+    keys = set()
+    for finding in found:
+        key = _warning_key(finding)
+        keys.add((finding["turn"], key))
+        ValidationWarning.objects.get_or_create(
+            review=review, kind=kind, turn=finding["turn"], key=key, defaults={"detail": finding}
+        )
+    stale = [
+        warning.pk
+        for warning in ValidationWarning.objects.filter(review=review, kind=kind, cleared_at__isnull=True)
+        if (warning.turn, warning.key) not in keys
+    ]
+    ValidationWarning.objects.filter(pk__in=stale).delete()
+    return list(ValidationWarning.objects.filter(review=review))
+
+
+def validation_warning_clear(*, reviewer: User, dialogue: Dialogue, warning_id: int) -> ValidationWarning:
+    """A reviewer has read a warning and clears it; who and when are kept. The dialogue's own expert may not clear a
+    warning about their work."""
+    if not can(reviewer, "review.work"):
+        raise ReviewError("not_allowed", "Your role may not review dialogues.")
+    if dialogue.expert_id == reviewer.pk:
+        raise ReviewError("not_allowed", "You were the expert of this dialogue: another reviewer clears its warnings.")
+    with transaction.atomic():
+        warning = ValidationWarning.objects.select_for_update().filter(pk=warning_id, review__dialogue=dialogue).first()
+        if warning is None:
+            raise ReviewError("invalid", "There is no such warning on this dialogue.")
+        if warning.cleared_at is not None:
+            raise ReviewError("unchanged", "This warning was cleared already.")
+        warning.cleared_by, warning.cleared_at = reviewer, timezone.now()
+        warning.save(update_fields=["cleared_by", "cleared_at"])
+    return warning

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -14,12 +15,14 @@ from annotation.jsonfile import request_json_object
 from annotation.roles import can, role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
+from dialogs import log
 from dialogs.models import Dialogue
-from review.passes import queues
+from review.passes import queues, suite_checks
 from review.passes import services as passes
 from review.passes.agreement import review_agreement
 from review.passes.forms import DashboardForm, RejectForm
 from review.passes.screen import review_screen
+from review.records import dialogue_record_of
 
 
 @role_required("review.work")
@@ -103,10 +106,12 @@ def dialogue(request, dialogue_id):
             "rejection_final": passes.review_rejection_final(review) if holding else None,
             "pass_count": settings.REVIEW_PASSES,
             "can_manage": can(request.user, "review.manage"),
+            "can_review": item.expert_id != request.user.pk,  # who may clear a warning (the role is checked above)
             "tables": describe_tables(item.database.schema),
             "config": {
                 "holding": holding,
                 "correct_url": reverse("review:correct", args=[item.pk]),
+                "compare_url": reverse("review:compare", args=[item.pk]),
                 "renew_url": reverse("review:renew", args=[item.pk]),
                 "renew_seconds": max(10, settings.REVIEW_CLAIM_SECONDS // 3),
                 "validate_url": reverse("annotation:sql_validate", args=[item.database.db_id]),
@@ -219,4 +224,43 @@ def reopen(request, dialogue_id):
     except passes.ReviewError as error:
         return _review_error(request, error, dialogue_id)
     messages.success(request, f"Dialogue {dialogue_id} is reopened.")
+    return redirect("review:dialogue", dialogue_id=dialogue_id)
+
+
+@require_POST
+@role_required("review.work")
+def compare(request, dialogue_id):
+    """ "Does this query mean the question?": the reviewer's query compared with a turn's query on the test suite,
+    sent as JSON {turn, sql}; answers with the comparison and its display (nothing is stored)."""
+    item = get_object_or_404(Dialogue.objects.select_related("database", "goal"), pk=dialogue_id)
+    try:
+        body = request_json_object(request.body)
+    except ValidationError:
+        body = None
+    if body is None or not isinstance(body.get("turn"), int) or not isinstance(body.get("sql"), str):
+        return JsonResponse({"error": "invalid", "message": "Send JSON with 'turn' and 'sql'."}, status=400)
+    try:
+        sql = log.text_checked(body["sql"], name="Your query", limit=settings.SANDBOX_MAX_SQL_LENGTH)
+        check = suite_checks.query_compare(
+            record=dialogue_record_of(item), database=item.database, turn=body["turn"], sql=sql
+        )
+    except log.TextRefused as exc:
+        return JsonResponse({"error": exc.code, "message": exc.message}, status=400)
+    except suite_checks.CompareRefused as exc:
+        return JsonResponse({"error": "sql", "message": str(exc)}, status=400)
+    view = suite_checks.check_view(check, label_a="Your query", label_b="The turn's query")
+    html = render_to_string("review/_suite_check.html", {"check": view}, request=request)
+    return JsonResponse({"ok": True, "check": check, "html": html})
+
+
+@require_POST
+@role_required("review.work")
+def clear_warning(request, dialogue_id, warning_id):
+    """A reviewer clears one of final validation's warnings (who and when are kept)."""
+    item = get_object_or_404(Dialogue, pk=dialogue_id)
+    try:
+        passes.validation_warning_clear(reviewer=request.user, dialogue=item, warning_id=warning_id)
+    except passes.ReviewError as error:
+        return _review_error(request, error, dialogue_id)
+    messages.success(request, "The warning is cleared.")
     return redirect("review:dialogue", dialogue_id=dialogue_id)

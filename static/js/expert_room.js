@@ -508,6 +508,17 @@ function shareWarnings(run) {
   return warnings;
 }
 
+// The goal-match label says where it was checked (docs/protocol.md): on the test suite, the original database alone
+// while the suite is not built, or (a label from before suites) the shared rows against the goal's.
+function goalMatchText(turn) {
+  if (turn.goalMatchOn === "suite") {
+    const where = `checked on ${turn.goalMatchDatabases} databases`;
+    return turn.goalMatch ? `same meaning as the goal SQL (${where})` : `not the goal SQL's meaning (${where})`;
+  }
+  const text = turn.goalMatch ? "same result as the goal SQL" : "not the goal SQL's result";
+  return turn.goalMatchOn === "original" ? `${text} (original database only: no test suite yet)` : text;
+}
+
 function drawRuns(turn) {
   const runs = turn ? turn.runs : looseRuns;
   const cards = runs.map((run, i) => runCard(run, i + 1)).reverse();  // newest first: the one just run is on top
@@ -517,8 +528,7 @@ function drawRuns(turn) {
     card.querySelector(".goal-badge")?.remove();
     if (sent && turn.goalMatch !== undefined && turn.goalMatch !== null) {
       // Whether this question's result is already the goal's: the dialogue may be near its end.
-      const badge = element("span", `pill goal-badge ${turn.goalMatch ? "ok" : ""}`,
-        turn.goalMatch ? "same result as the goal SQL" : "not the goal SQL's result");
+      const badge = element("span", `pill goal-badge ${turn.goalMatch ? "ok" : ""}`, goalMatchText(turn));
       badge.dataset.testid = "goal-badge";
       card.querySelector(".run-head").append(" ", badge);
     }
@@ -625,7 +635,11 @@ const labelEditor = new LabelEditor($("label-editor"), {
 
 function onTurnLabels(turn, p) {
   foldLabels(turn, p);
-  if (p.source === "detected" && "goal_match" in p) turn.goalMatch = p.goal_match;
+  if (p.source === "detected" && "goal_match" in p) {
+    turn.goalMatch = p.goal_match;
+    turn.goalMatchOn = p.goal_match_checked_on;
+    turn.goalMatchDatabases = p.goal_match_databases;
+  }
   if (p.source === "detected" && p.draft) {
     const draft = draftOf(turn.seq);
     // Offered, never forced: what the expert already typed stays.

@@ -89,6 +89,13 @@ def test_the_review_screen_has_no_serious_violations(new_page, platform):
     turn.locator(".editor").get_by_role("button", name="Add a reading").click()
     expect(turn.locator(".editor").get_by_test_id("ambiguity-reading-1")).to_be_focused()
     assert serious_violations(rita) == [], "review screen, ambiguity editor"
+    # The compare box, open, with two queries that differ shown side by side.
+    box = rita.get_by_test_id("compare-box-1")
+    box.locator("summary").click()
+    box.get_by_test_id("compare-sql-1").fill("SELECT first_name FROM student")
+    box.get_by_test_id("compare-1").click()
+    expect(box.get_by_test_id("compare-result-1")).to_contain_text("Different: here is a database where they differ")
+    assert serious_violations(rita) == [], "review screen, compare box"
 
 
 def test_the_supervisors_view_of_a_room_has_no_serious_violations(new_page, people):

@@ -132,6 +132,13 @@ def test_a_reviewer_on_a_phone_reads_the_dialogue_and_can_decide(new_page, platf
         rita.locator(selector).scroll_into_view_if_needed()
         assert within_screen(rita, selector), selector
     assert rita.locator("[data-testid=turn-0]").bounding_box()["width"] > 300
+    # Two queries compared on the test suite: their results go one above the other, nothing past the screen's edge.
+    box = rita.get_by_test_id("compare-box-1")
+    box.locator("summary").click()
+    box.get_by_test_id("compare-sql-1").fill("SELECT first_name, last_name, age FROM student")
+    box.get_by_test_id("compare-1").click()
+    expect(box.get_by_test_id("compare-result-1")).to_contain_text("Different: here is a database where they differ")
+    assert page_overflow(rita) == 0
 
 
 # Tables of class "data" in a card that reach past the card's right edge with nothing between them and the card that

@@ -117,8 +117,29 @@ def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_correctio
     turn.locator("[data-testid=save]").click()
     rita.wait_for_selector("[data-testid=turn-0] [data-testid=user-acts] >> text=INFER_SQL")
 
-    # A query, run first to see its result beside the old one.
+    # A query, run first to see its result beside the old one. Saved, it is compared with the original on the test
+    # suite (or the original database alone while the suite is being built): another column, another meaning.
     correct_query(rita, 1, "SELECT first_name, last_name FROM student", column="first_name")
+    kept = rita.get_by_test_id("correction-check-1")
+    expect(kept).to_contain_text("Different: here is a database where they differ")
+    expect(kept.locator(".suite-side")).to_have_count(2)
+
+    # "Does this query mean the question?": Rita compares queries of her own with the first turn's count.
+    box = rita.get_by_test_id("compare-box-0")
+    box.locator("summary").click()
+    box.get_by_test_id("compare-sql-0").fill("SELECT count(*) FROM nowhere")
+    box.get_by_test_id("compare-0").click()
+    expect(box.get_by_test_id("compare-error-0")).to_contain_text("Your query cannot be compared")
+    box.get_by_test_id("compare-sql-0").fill("SELECT count(*) FROM student WHERE age > 20")
+    box.get_by_test_id("compare-0").click()
+    result = box.get_by_test_id("compare-result-0")
+    expect(result).to_contain_text("Different: here is a database where they differ")
+    expect(result.locator(".suite-side")).to_have_count(2)
+    expect(result.locator(".suite-side h4")).to_have_text(["Your query", "The turn's query"])
+    expect(box.get_by_test_id("compare-error-0")).to_have_text("")
+    box.get_by_test_id("compare-sql-0").fill("SELECT count(student_id) FROM student")
+    box.get_by_test_id("compare-0").click()
+    expect(result).to_contain_text("Same meaning")
 
     # A response.
     turn = rita.locator("[data-testid=turn-1]")

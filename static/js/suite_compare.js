@@ -1,0 +1,48 @@
+// The review screen's "does this query mean the question?" box: the reviewer's query is compared with the turn's
+// query on the test suite by the server, which answers with the verdict already rendered (templates/review/
+// _suite_check.html, the same display as a saved correction's comparison). Nothing is stored.
+
+import { csrfToken } from "./sql_editor.js";
+
+const config = JSON.parse(document.getElementById("review-config").textContent);
+
+document.querySelectorAll(".suite-compare-form").forEach((form) => {
+  const sql = form.querySelector("textarea");
+  const problems = form.querySelector("[role=alert]");
+  const result = form.querySelector(".suite-compare-result");
+  const button = form.querySelector("button[type=submit]");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    problems.textContent = "";
+    result.replaceChildren();
+    if (!sql.value.trim()) {
+      problems.textContent = "Write a query to compare with the turn's query.";
+      sql.focus();
+      return;
+    }
+    button.disabled = true;
+    result.textContent = "Comparing…";
+    try {
+      const response = await fetch(config.compare_url, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), Accept: "application/json" },
+        body: JSON.stringify({ turn: Number(form.dataset.turn), sql: sql.value }),
+      });
+      let data = {};
+      try { data = await response.json(); } catch { /* an HTML error page: keep the status */ }
+      result.textContent = "";
+      if (response.ok && data.html) {
+        // The server's own template, escaped there: parsed into nodes rather than assigned as markup.
+        const parsed = new DOMParser().parseFromString(data.html, "text/html");
+        result.replaceChildren(...parsed.body.childNodes);
+      } else {
+        problems.textContent = data.message || `The comparison was refused (${response.status}).`;
+      }
+    } catch {
+      result.textContent = "";
+      problems.textContent = "The server could not be reached: your query is still here, try again.";
+    } finally {
+      button.disabled = false;
+    }
+  });
+});
