@@ -42,15 +42,44 @@ VALUES_PER_COLUMN = 40
 MANIFEST_PAIRS = 200
 
 
+# The collected queries of a database (the SQL people wrote on it), from the apps above this one: annotation knows
+# nothing of dialogues, so `dialogs` registers where they are (dialogs.apps). Each source takes a database and a limit.
+_COLLECTED_SOURCES: list = []
+# How many collected queries a build reads (the newest): a suite tells apart the neighbours of each, so they bound
+# the build's work with the goals.
+COLLECTED_QUERIES_READ = 300
+
+
+def suite_collected_source(source) -> None:
+    """Register a source of a database's collected queries: `source(database, limit) -> list of SQL texts`."""
+    if source not in _COLLECTED_SOURCES:
+        _COLLECTED_SOURCES.append(source)
+
+
+def collected_queries(database: Database) -> list[str]:
+    """The queries collected on `database` that the registered sources give, distinct, in a stable order."""
+    found: set[str] = set()
+    for source in _COLLECTED_SOURCES:
+        found.update(sql for sql in source(database, COLLECTED_QUERIES_READ) if sql)
+    return sorted(found)
+
+
 def suite_queries(database: Database) -> list[str]:
-    """The queries a database's suite must tell apart from their neighbours: its goals' SQL, in a stable order."""
-    return sorted(set(database.goals.exclude(sql="").values_list("sql", flat=True)))
+    """The queries a database's suite must tell apart from their neighbours: its goals' SQL and the queries collected
+    on it, in a stable order."""
+    goals = set(database.goals.exclude(sql="").values_list("sql", flat=True))
+    return sorted(goals | set(collected_queries(database)))
 
 
 def suite_fingerprint(database: Database) -> str:
-    """What a suite is built from: the generator, the database file and the goal set. A change means a rebuild."""
+    """What a suite is built from: the generator, the database file, the goal set, and how many collected queries
+    there are to the nearest power of two below. A change means a rebuild: every goal counts, while collected queries
+    (one more after every answer) rebuild the suite each time they double, not after each dialogue."""
     digest = hashlib.sha256()
-    for part in (GENERATOR_VERSION, database.sha256 or database.file, *suite_queries(database)):
+    goals = sorted(set(database.goals.exclude(sql="").values_list("sql", flat=True)))
+    collected = len(collected_queries(database))
+    scale = str(collected.bit_length())  # 0 for none, then 1, 2-3, 4-7, 8-15, ...
+    for part in (GENERATOR_VERSION, database.sha256 or database.file, scale, *goals):
         digest.update(part.encode() + b"\0")
     return digest.hexdigest()
 

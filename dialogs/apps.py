@@ -12,6 +12,11 @@ class DialogsConfig(AppConfig):
         from dialogs.lobby import on_person_blocked
 
         person_blocked.connect(on_person_blocked, dispatch_uid="dialogs.lobby.person_blocked")
+        # The queries people collect on a database shape its test suite (annotation.suite_builds), as its goals do.
+        from annotation.suite_builds import suite_collected_source
+        from dialogs.selectors import collected_queries
+
+        suite_collected_source(collected_queries)
 
 
 @checks.register()

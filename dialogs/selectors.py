@@ -12,7 +12,16 @@ from annotation.sql.sandbox import execute_many
 from annotation.sql.tree_plan import plan
 from dialogs.lobby import experts_ready
 from dialogs.log import answered_questions, dialogue_turns
-from dialogs.models import Dialogue, DialogueMode, DialogueStatus, LobbyEntry, QueryFirstItem
+from dialogs.models import (
+    ENDED_STATUSES,
+    Dialogue,
+    DialogueMode,
+    DialogueStatus,
+    Event,
+    EventKind,
+    LobbyEntry,
+    QueryFirstItem,
+)
 from dialogs.room import partner_connected as partner_connected_in
 
 
@@ -432,3 +441,25 @@ def query_first_plan(tree: dict, database) -> list[dict]:
             }
         )
     return shown
+
+
+def collected_queries(database, limit: int) -> list[str]:
+    """The SQL of the newest `limit` distinct runs that worked in the ended dialogues on `database`: the queries
+    collected on it, which its test suite must tell apart from their neighbours (annotation.suite_builds)."""
+    runs = (
+        Event.objects.filter(
+            dialogue__database=database,
+            dialogue__status__in=ENDED_STATUSES,
+            kind=EventKind.SQL_RUN,
+            payload__result__ok=True,
+        )
+        .order_by("-id")
+        .values_list("payload__sql", flat=True)
+    )
+    seen: dict[str, None] = {}
+    for sql in runs.iterator(chunk_size=500):
+        if isinstance(sql, str) and sql.strip():
+            seen.setdefault(sql.strip(), None)
+            if len(seen) >= limit:
+                break
+    return list(seen)

@@ -200,7 +200,7 @@ def test_the_databases_pages_show_each_suite_and_only_an_admin_may_rebuild_it(cl
     assert "no suite yet" in client.get("/databases/").content.decode()
     state = build(database_id=dorm.pk)
     listing = client.get("/databases/").content.decode()
-    assert f"{state.databases} databases" in listing and "ready" in listing
+    assert f"{state.databases} database" in listing and "ready" in listing  # "1 database", "5 databases"
     page = client.get(f"/databases/{dorm.db_id}/").content.decode()
     assert f"this database alone tells {state.figures['told_apart_by_original']} apart" in page
     assert "Rebuild the test suite" not in page
