@@ -3,15 +3,14 @@ generates goals from its schema (docs/goals.md), two experts take a sampled tree
 phases, two reviewers approve the result, and the admin's OTTA export holds the question, the SQL, the tree and the
 alignment."""
 
-import json
 import re
 import sqlite3
-import zipfile
 
 from playwright.sync_api import expect
 
 from tests.browser.test_accessibility import serious_violations
 from tests.browser.test_phone import PHONE, page_overflow
+from tests.browser.test_query_first import otta_export_record
 
 LAB_SQL = """
 CREATE TABLE dept (dept_id INTEGER PRIMARY KEY, title TEXT);
@@ -129,6 +128,8 @@ def test_a_labs_database_goes_from_upload_through_curation_and_sampled_goals_to_
     ethan = new_page("ethan")
     ethan.goto("/query-first/")
     ethan.get_by_test_id("to-align").get_by_role("link", name=re.compile("Which staff rows")).click()
+    # The operations are drawn by the page's script: wait for them before reading which need words.
+    expect(ethan.locator("#steps [data-step=type] .needs-words")).to_be_visible()
     needing = [step.get_attribute("data-step") for step in ethan.locator("#steps li:has(.needs-words)").all()]
     assert "type" in needing
     for word, step in enumerate(needing):
@@ -150,25 +151,7 @@ def test_a_labs_database_goes_from_upload_through_curation_and_sampled_goals_to_
         reviewer.wait_for_url(re.compile(r".*/review/$"))
 
     # The OTTA export holds the question, the SQL, the tree and the alignment.
-    page.click("text=Datasets")
-    for box in page.locator("input[name=formats]").all():
-        box.uncheck()
-    page.check("input[name=formats][value=otta]")
-    page.click("[data-testid=start-export]")
-    download_link = page.locator("[data-testid=export-download]")
-    download_link.wait_for(state="visible", timeout=60_000)
-    with page.expect_download() as download_info:
-        download_link.click()
-    path = tmp_path / "export.zip"
-    download_info.value.save_as(path)
-    with zipfile.ZipFile(path) as archive:
-        records = [
-            record
-            for name in archive.namelist()
-            if re.fullmatch(r"otta/otta_(train|dev|test)\.json", name)
-            for record in json.loads(archive.read(name))
-        ]
-    [record] = [record for record in records if record["id"] == dialogue]
+    record = otta_export_record(page, tmp_path, dialogue)
     assert record["db_id"] == "staff_lab" and record["question"] == QUESTION
     assert record["query"] and record["tree"]["tables"]
     assert {span["step"] for span in record["alignment"]} == set(needing)

@@ -113,25 +113,7 @@ def test_two_experts_take_a_sampled_goal_through_both_phases_and_the_export_hold
 
     # Ada exports the OTTA format.
     ada = new_page("ada")
-    ada.click("text=Datasets")
-    for box in ada.locator("input[name=formats]").all():
-        box.uncheck()
-    ada.check("input[name=formats][value=otta]")
-    ada.click("[data-testid=start-export]")
-    download_link = ada.locator("[data-testid=export-download]")
-    download_link.wait_for(state="visible", timeout=60_000)
-    with ada.expect_download() as download_info:
-        download_link.click()
-    path = tmp_path / "export.zip"
-    download_info.value.save_as(path)
-    with zipfile.ZipFile(path) as archive:
-        records = [
-            record
-            for name in archive.namelist()
-            if re.fullmatch(r"otta/otta_(train|dev|test)\.json", name)
-            for record in json.loads(archive.read(name))
-        ]
-    [record] = [record for record in records if record["id"] == dialogue]
+    record = otta_export_record(ada, tmp_path, dialogue)
     assert record["question"] == "How many students aged 21 or older live in Harbor View Hall?"
     assert "age >= 21" in record["query"] and record["sql"]["where"]
     assert record["tree"]["filters"][1] == {"column": "student.age", "op": ">=", "value": 21}
@@ -146,3 +128,28 @@ def test_two_experts_take_a_sampled_goal_through_both_phases_and_the_export_hold
     }
     assert record["phase_1"]["drafted"] and record["phase_1"]["changes"][0]["after"] == {"op": ">=", "value": 21}
     assert record["phase_1"]["question"] == "How many students aged 21 or more live in Harbor View Hall?"
+
+
+def otta_export_record(page, tmp_path, dialogue: int) -> dict:
+    """As an admin on `page`: export the OTTA format alone, download the zip, and return `dialogue`'s record of its
+    OTTA-style files (exactly one)."""
+    page.goto("/review/datasets/")
+    for box in page.locator("input[name=formats]").all():
+        box.uncheck()
+    page.check("input[name=formats][value=otta]")
+    page.click("[data-testid=start-export]")
+    download_link = page.locator("[data-testid=export-download]")
+    download_link.wait_for(state="visible", timeout=60_000)
+    with page.expect_download() as download_info:
+        download_link.click()
+    path = tmp_path / "export.zip"
+    download_info.value.save_as(path)
+    with zipfile.ZipFile(path) as archive:
+        records = [
+            record
+            for name in archive.namelist()
+            if re.fullmatch(r"otta/otta_(train|dev|test)\.json", name)
+            for record in json.loads(archive.read(name))
+        ]
+    [record] = [record for record in records if record["id"] == dialogue]
+    return record
