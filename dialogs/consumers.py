@@ -313,7 +313,11 @@ class DialogueConsumer(JsonConsumer):
         return presence.room_socket_closed(channel_name=self.channel_name, person=self.user, dialogue=self.dialogue)
 
     def _load(self, dialogue_id):
-        self.dialogue = Dialogue.objects.select_related("database", "goal", "worker").filter(pk=dialogue_id).first()
+        self.dialogue = (
+            Dialogue.objects.select_related("database", "database_version", "goal", "worker")
+            .filter(pk=dialogue_id)
+            .first()
+        )
         if self.dialogue is None:
             return "missing"
         self.user.refresh_from_db()
@@ -561,7 +565,11 @@ class RoomWatchConsumer(DialogueConsumer):
     A supervisor's acts (end the room, send the worker back) go through the supervision page's forms."""
 
     def _load(self, dialogue_id):
-        self.dialogue = Dialogue.objects.select_related("database", "goal", "worker").filter(pk=dialogue_id).first()
+        self.dialogue = (
+            Dialogue.objects.select_related("database", "database_version", "goal", "worker")
+            .filter(pk=dialogue_id)
+            .first()
+        )
         if self.dialogue is None:
             return "missing"
         self.user.refresh_from_db()
