@@ -101,34 +101,8 @@ class _Normal:
                 column = self.keys[column]
             return (agg, self.columns[column], None)
 
-        def val(unit):
-            if unit is None:
-                return None
-            return (unit[0], col(unit[1]), col(unit[2]))
-
-        def condition(items):
-            return [
-                (item[0], item[1], val(item[2]), self._plain_value(item[3]), self._plain_value(item[4]))
-                if index % 2 == 0
-                else item
-                for index, item in enumerate(items)
-            ]
-
-        order = sql["orderBy"]
-        return {
-            "select": (None, [(agg, val(unit)) for agg, unit in sql["select"][1]]),
-            "from": {
-                "table_units": [self._table_unit(unit) for unit in sql["from"]["table_units"]],
-                "conds": condition(sql["from"]["conds"]),
-            },
-            "where": condition(sql["where"]),
-            "groupBy": [col(unit) for unit in sql["groupBy"]],
-            "having": condition(sql["having"]),
-            "orderBy": (order[0], [val(unit) for unit in order[1]]) if order else (),
-            "limit": sql["limit"],
-            # The chain is rewritten with the outer FROM's tables, as the evaluator does.
-            **{name: self._rewrite(sql[name], in_from) if sql[name] else None for name in _SET_OPS},
-        }
+        # DISTINCT dropped; the chain is rewritten with the outer FROM's tables, as the evaluator does.
+        return self._shape(sql, col, distinct=lambda flag: None, chain=lambda part: self._rewrite(part, in_from))
 
     def _plain_value(self, value):
         """A condition's value: dropped, unless it is a subquery, which keeps its own columns and DISTINCT."""
@@ -140,6 +114,12 @@ class _Normal:
 
         def col(unit):
             return None if unit is None else (unit[0], self.columns[unit[1]], bool(unit[2]))
+
+        return self._shape(sql, col, distinct=bool, chain=self._raw)
+
+    def _shape(self, sql: dict, col, *, distinct, chain) -> dict:
+        """One query as exact match compares it: its columns through `col`, its DISTINCT through `distinct`, values
+        dropped (subqueries kept, `_plain_value`), and its set-operation chain through `chain`."""
 
         def val(unit):
             return None if unit is None else (unit[0], col(unit[1]), col(unit[2]))
@@ -154,7 +134,7 @@ class _Normal:
 
         order = sql["orderBy"]
         return {
-            "select": (bool(sql["select"][0]), [(agg, val(unit)) for agg, unit in sql["select"][1]]),
+            "select": (distinct(sql["select"][0]), [(agg, val(unit)) for agg, unit in sql["select"][1]]),
             "from": {
                 "table_units": [self._table_unit(unit) for unit in sql["from"]["table_units"]],
                 "conds": condition(sql["from"]["conds"]),
@@ -164,7 +144,7 @@ class _Normal:
             "having": condition(sql["having"]),
             "orderBy": (order[0], [val(unit) for unit in order[1]]) if order else (),
             "limit": sql["limit"],
-            **{name: self._raw(sql[name]) if sql[name] else None for name in _SET_OPS},
+            **{name: chain(sql[name]) if sql[name] else None for name in _SET_OPS},
         }
 
     def _table_unit(self, unit):
