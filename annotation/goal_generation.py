@@ -34,16 +34,22 @@ def goal_levels(levels) -> list[str]:
     return [level for level in HARDNESS_LEVELS if level in levels]
 
 
+def _request_checked(database: Database, count: int, levels) -> list[str]:
+    """What a run may be asked for (a database with its file, 1 to MAX_GOALS_PER_RUN goals, known levels): the levels
+    in order, or GoalGenerationError with the reason. Checked when a run is asked for and again when it runs."""
+    if not database.has_file:
+        raise GoalGenerationError(f"{database.db_id} is registered without its SQLite file: goals need its data.")
+    if not 1 <= count <= MAX_GOALS_PER_RUN:
+        raise GoalGenerationError(f"Ask for 1 to {MAX_GOALS_PER_RUN} goals at a time.")
+    return goal_levels(levels)
+
+
 def goals_sample(
     *, database: Database, count: int, levels, seed: int | None, progress=None
 ) -> tuple[list[SampledGoal], dict]:
     """Sample up to `count` new goals for `database` aiming at what its goal set covers least; returns them with the
     coverage report (annotation.sql.goal_sampler.coverage_report) of the goal set before and after."""
-    if not database.has_file:
-        raise GoalGenerationError(f"{database.db_id} is registered without its SQLite file: goals need its data.")
-    if not 1 <= count <= MAX_GOALS_PER_RUN:
-        raise GoalGenerationError(f"Ask for 1 to {MAX_GOALS_PER_RUN} goals at a time.")
-    levels = goal_levels(levels)
+    levels = _request_checked(database, count, levels)
     existing = list(database.goals.values_list("sql", "hardness"))
     sampler = GoalSampler(database.schema, database.path, random.Random(seed), existing=[sql for sql, _ in existing])
     if not sampler.tables:
@@ -58,13 +64,8 @@ def goal_generation_start(*, database: Database, person: User, count: int, level
     """Ask for a run; the Celery task starts once this commits. Refuses what the run would refuse, before queueing."""
     if not can(person, "goals.manage"):
         raise GoalGenerationError("Only admins generate goals.")
-    if not database.has_file:
-        raise GoalGenerationError(f"{database.db_id} is registered without its SQLite file: goals need its data.")
-    if not 1 <= count <= MAX_GOALS_PER_RUN:
-        raise GoalGenerationError(f"Ask for 1 to {MAX_GOALS_PER_RUN} goals at a time.")
-    run = GoalGeneration.objects.create(
-        database=database, requested_by=person, count=count, levels=goal_levels(levels), seed=seed
-    )
+    levels = _request_checked(database, count, levels)
+    run = GoalGeneration.objects.create(database=database, requested_by=person, count=count, levels=levels, seed=seed)
     from annotation.tasks import goals_generate  # the task module imports this one
 
     goals_generate.delay_on_commit(run.pk)
