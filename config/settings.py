@@ -266,6 +266,16 @@ INTENT_RECOMMENDATIONS_PER_TURN = env_int("INTENT_RECOMMENDATIONS_PER_TURN", 5, 
 # Whether the expert must set the contextual phenomena of a question before confirming its SQL.
 CHASE_PHENOMENA_REQUIRED = env_bool("CHASE_PHENOMENA_REQUIRED", False)
 
+# --- Model assistance (annotation.model_client; README "Model assistance"), off unless MODEL_BASE_URL is set -------
+# An OpenAI-compatible chat-completions endpoint: a local server (vLLM, Ollama, llama.cpp's server) or a provider.
+MODEL_BASE_URL = env_str("MODEL_BASE_URL")
+MODEL_API_KEY = env_str("MODEL_API_KEY")
+MODEL_NAME = env_str("MODEL_NAME")
+# One call's limit: a model that has not answered by then is given up, with a note to the person who asked.
+MODEL_TIMEOUT_SECONDS = env_float("MODEL_TIMEOUT_SECONDS", 30.0, minimum=1, maximum=600)
+# Calls one person may start per minute (SQL drafts an expert asks for, a simulated worker's questions).
+MODEL_RATE_PER_MINUTE = env_int("MODEL_RATE_PER_MINUTE", 10, minimum=1)
+
 # --- Dataset exports (review.dataset.services) ------------------------------------------------------------------
 # A running export whose heartbeat is older than this is shown as stalled and may be retried by hand.
 EXPORT_STALL_SECONDS = env_int("EXPORT_STALL_SECONDS", 300, minimum=5)

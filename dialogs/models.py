@@ -6,6 +6,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils import timezone
 
@@ -76,6 +77,11 @@ class Dialogue(models.Model):
     crowd_assignment = models.ForeignKey(
         "CrowdAssignment", null=True, blank=True, on_delete=models.PROTECT, related_name="dialogues"
     )
+    # Model assistance (README "Model assistance"): whether the expert of this dialogue may ask the model for help,
+    # fixed at pairing (False: no model configured, or the dialogue fell in its campaign's control group); and whether
+    # the worker's side was played by the simulated worker (kept out of releases unless asked for).
+    model_help = models.BooleanField(default=False)
+    simulated = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     # When each side's last room socket closed; cleared when one of its sockets opens again. Presence is transient
@@ -139,6 +145,7 @@ class EventKind(models.TextChoices):
     CORRECTION = "correction", "corrected in review"
     RECOMMENDATION = "recommendation", "next intent recommended"
     TURN_LABELS = "turn_labels", "turn labelled (CHASE)"
+    MODEL_SQL = "model_sql", "SQL proposed by a model"
 
 
 class Event(models.Model):
@@ -312,6 +319,11 @@ class Campaign(models.Model):
     bonus_reason = models.CharField(max_length=255, blank=True)
     bonus_after_review = models.BooleanField(
         default=False, help_text="Count only dialogues approved in review (else: every one not rejected)."
+    )
+    model_holdback_percent = models.PositiveSmallIntegerField(
+        default=0,
+        validators=[MaxValueValidator(100)],
+        help_text="Share of dialogues whose expert gets no model help (a control group to compare with); 0: none.",
     )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
