@@ -100,6 +100,8 @@ def dialogue_record(
     the log holds however many sockets send at once."""
     # No look for the client id first: a retry is stopped by the unique constraint on (dialogue, author, client id),
     # and only then is the stored event read.
+    if check is None and connection.vendor == "postgresql" and not connection.in_atomic_block:
+        return _record_in_one_statement(dialogue, author, kind, payload, client_id, role, while_open)
     try:
         with transaction.atomic():
             seq, status = _claim_seq(dialogue.pk)
@@ -122,6 +124,58 @@ def dialogue_record(
         if existing is None:
             raise
         return existing, False
+    dialogue.last_seq, dialogue.status = seq, status
+    return event, True
+
+
+def _record_in_one_statement(dialogue, author, kind, payload, client_id, role, while_open) -> tuple[Event, bool]:
+    """`dialogue_record` on PostgreSQL outside any transaction: the number claimed and the event inserted by one
+    statement, one round trip instead of four (begin, claim, insert, commit), and as atomic, since a statement is a
+    transaction of its own: a client id stored before fails the insert, and the number claimed with it is rolled back.
+    With `while_open` the claim only matches a dialogue that has not ended; no row back means it ended."""
+    quote = connection.ops.quote_name
+    dialogues, events = quote(Dialogue._meta.db_table), quote(Event._meta.db_table)
+    now = timezone.now()
+    payload_db = Event._meta.get_field("payload").get_db_prep_save(payload, connection)
+    open_only = f" AND {quote('status')} NOT IN %s" if while_open else ""
+    columns = ", ".join(
+        quote(Event._meta.get_field(name).column)
+        for name in ("dialogue", "seq", "kind", "author", "author_role", "client_id", "payload", "created_at")
+    )
+    sql = (
+        f"WITH claimed AS (UPDATE {dialogues} SET {quote('last_seq')} = {quote('last_seq')} + 1 "  # noqa: S608
+        f"WHERE {quote('id')} = %s{open_only} RETURNING {quote('last_seq')}, {quote('status')}) "
+        f"INSERT INTO {events} ({columns}) SELECT %s, claimed.{quote('last_seq')}, %s, %s, %s, %s, %s, %s FROM claimed "
+        f"RETURNING {quote('id')}, {quote('seq')}, (SELECT {quote('status')} FROM claimed)"
+    )
+    params = [dialogue.pk]
+    if while_open:
+        params.append(tuple(ENDED_STATUSES))
+    params += [dialogue.pk, kind, author.pk if author is not None else None, role, client_id, payload_db, now]
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+    except IntegrityError:
+        existing = _stored_event(dialogue, author, client_id) if client_id is not None else None
+        if existing is None:
+            raise
+        return existing, False
+    if row is None:
+        raise _closed()
+    pk, seq, status = row
+    event = Event(
+        pk=pk,
+        dialogue=dialogue,
+        seq=seq,
+        kind=kind,
+        author=author,
+        author_role=role,
+        client_id=client_id,
+        payload=payload,
+        created_at=now,
+    )
+    event._state.adding, event._state.db = False, connection.alias
     dialogue.last_seq, dialogue.status = seq, status
     return event, True
 
