@@ -8,12 +8,12 @@ import asyncio
 import logging
 import time
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 
 from annotation import suite_builds
 from dialogs import presence
 from dialogs.consumers import rooms_catch_up
+from dialogs.transport import database_call
 
 logger = logging.getLogger(__name__)
 
@@ -37,13 +37,13 @@ class BackgroundLoop:
         swept = suites_checked = float("-inf")
         while True:
             try:
-                await database_sync_to_async(presence.server_heartbeat)()
+                await database_call(presence.server_heartbeat)()
                 # This process's socket rows are the sockets it holds; its rooms have every event they were sent.
-                await presence.announce(await database_sync_to_async(presence.sockets_vouch)())
+                await presence.announce(await database_call(presence.sockets_vouch)())
                 await rooms_catch_up()
                 if settings.HOUSEKEEPING_IN_PROCESS and time.monotonic() - swept >= settings.HOUSEKEEPING_SECONDS:
                     swept = time.monotonic()
-                    report = await database_sync_to_async(presence.housekeeping)()
+                    report = await database_call(presence.housekeeping)()
                     await presence.announce(report)
                 if (
                     settings.HOUSEKEEPING_IN_PROCESS
@@ -52,7 +52,7 @@ class BackgroundLoop:
                 ):
                     suites_checked = time.monotonic()
                     # Marks the suites and starts a thread that builds them: this round does not wait for a build.
-                    await database_sync_to_async(suite_builds.test_suites_schedule)()
+                    await database_call(suite_builds.test_suites_schedule)()
             except asyncio.CancelledError:
                 raise
             except Exception:  # the database may be restarting: try again next round, keep the loop alive

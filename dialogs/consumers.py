@@ -17,7 +17,6 @@ import weakref
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 
 from annotation.models import Role
@@ -34,6 +33,7 @@ from dialogs.transport import (
     TRANSPORT_MAX_FRAME_BYTES,
     JsonConsumer,
     RateLimit,
+    database_call,
     socket_open_allowed,
 )
 from dialogs.visibility import event_view
@@ -68,7 +68,7 @@ class _SharedOverview:
             return self.value
         if self.pending is None or self.pending_started < fresh_since:
             self.pending_started = time.monotonic()
-            self.pending = asyncio.ensure_future(database_sync_to_async(selectors.lobby_overview)())
+            self.pending = asyncio.ensure_future(database_call(selectors.lobby_overview)())
             self.pending.add_done_callback(functools.partial(self._keep, self.pending_started))
         # Shielded: one socket closing mid-read must not cancel the read the others wait for.
         return await asyncio.shield(self.pending)
@@ -104,13 +104,13 @@ class LobbyConsumer(JsonConsumer):
         if not await socket_open_allowed(self.user.pk):
             await self.refuse(CLOSE_TRY_LATER)
             return
-        if not (await database_sync_to_async(self._allowed)()):
+        if not (await database_call(self._allowed)()):
             await self.refuse(CLOSE_FORBIDDEN)
             return
         await self.channel_layer.group_add(broadcast.person_group(self.user.pk), self.channel_name)
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
-        await database_sync_to_async(presence.socket_opened)(
+        await database_call(presence.socket_opened)(
             channel_name=self.channel_name, person_id=self.user.pk, kind=LiveSocket.Kind.LOBBY
         )
         self.opened = True
@@ -130,7 +130,7 @@ class LobbyConsumer(JsonConsumer):
             task.cancel()
         if getattr(self, "opened", False):
             # The person's last lobby socket going starts their entry's reconnection grace (dialogs.presence).
-            await database_sync_to_async(presence.socket_closed)(channel_name=self.channel_name)
+            await database_call(presence.socket_closed)(channel_name=self.channel_name)
         if getattr(self, "user", None) is not None and self.user.is_authenticated:
             await self.channel_layer.group_discard(broadcast.person_group(self.user.pk), self.channel_name)
             await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
@@ -142,11 +142,11 @@ class LobbyConsumer(JsonConsumer):
         elif kind == "join":
             # Joining pairs whoever can be paired, and tells them (dialogs.lobby): nothing more for the socket to do.
             try:
-                await database_sync_to_async(lobby.lobby_enter)(person=self.user)
+                await database_call(lobby.lobby_enter)(person=self.user)
             except DialogueError as exc:
                 await self.refuse_message(message, exc.code, exc.message)
         elif kind == "leave":
-            await database_sync_to_async(lobby.lobby_leave)(person=self.user)
+            await database_call(lobby.lobby_leave)(person=self.user)
         elif kind == "status":
             await self._send_status(fresh_since=time.monotonic())
         else:
@@ -249,7 +249,7 @@ async def rooms_catch_up() -> None:
     rooms = [consumer for consumer in list(_open_rooms) if consumer.ready]
     if not rooms:
         return
-    latest = await database_sync_to_async(_last_seqs)({consumer.dialogue.pk for consumer in rooms})
+    latest = await database_call(_last_seqs)({consumer.dialogue.pk for consumer in rooms})
     for consumer in rooms:
         if consumer.sent_seq < consumer.seq_a_round_ago:
             await consumer.channel_layer.send(
@@ -282,7 +282,7 @@ class DialogueConsumer(JsonConsumer):
             await self.refuse(CLOSE_TRY_LATER)
             return
         dialogue_id = self.scope["url_route"]["kwargs"]["dialogue_id"]
-        found = await database_sync_to_async(self._load)(dialogue_id)
+        found = await database_call(self._load)(dialogue_id)
         if found == "missing":
             await self.refuse(CLOSE_NOT_FOUND)
             return
@@ -295,7 +295,7 @@ class DialogueConsumer(JsonConsumer):
         await self.channel_layer.group_add(broadcast.person_group(self.user.pk), self.channel_name)
         await self.accept()
         _open_rooms.add(self)
-        change = await database_sync_to_async(self._joined)()
+        change = await database_call(self._joined)()
         if change is not None:
             if change.event is not None:  # the side's first join
                 await self._broadcast([change.event])
@@ -342,7 +342,7 @@ class DialogueConsumer(JsonConsumer):
         await self.channel_layer.group_discard(broadcast.person_group(self.user.pk), self.channel_name)
         if self.abandon_timer:
             self.abandon_timer.cancel()
-        change = await database_sync_to_async(self._left)()
+        change = await database_call(self._left)()
         if change is not None and change.changed:  # the side's last socket: another tab keeps the side present
             await self._presence(change.state)
 
@@ -402,12 +402,10 @@ class DialogueConsumer(JsonConsumer):
                 # Off the shared thread (see _sandbox_executor). On a copy of the dialogue: dialogue_post sets fields
                 # on the one it is given, and this socket's own tasks (the abandon timer) go on using theirs on the
                 # shared thread meanwhile.
-                post = database_sync_to_async(
-                    room.dialogue_post, thread_sensitive=False, executor=_sandbox_executor(pool)
-                )
+                post = database_call(room.dialogue_post, thread_sensitive=False, executor=_sandbox_executor(pool))
                 dialogue = copy.copy(self.dialogue)
             else:
-                post = database_sync_to_async(room.dialogue_post)
+                post = database_call(room.dialogue_post)
                 dialogue = self.dialogue
             later = []
             results = await post(dialogue=dialogue, person=self.user, message=message, turns=turns, later=later)
@@ -422,9 +420,7 @@ class DialogueConsumer(JsonConsumer):
         # worked out once the room has the message, and follows as events of their own.
         for follow_up in later:
             try:
-                added = await database_sync_to_async(
-                    follow_up, thread_sensitive=False, executor=_sandbox_executor("assist")
-                )()
+                added = await database_call(follow_up, thread_sensitive=False, executor=_sandbox_executor("assist"))()
             except DialogueError as exc:  # the dialogue ended in between: nothing to add to it
                 logger.info("nothing added to %s in dialogue %s: %s", message["type"], self.dialogue.pk, exc.message)
                 continue
@@ -484,7 +480,7 @@ class DialogueConsumer(JsonConsumer):
 
     async def _catch_up(self):
         """Send every event after `sent_seq` that this side may see, in order, straight from the log."""
-        events = await database_sync_to_async(self._events_after)(self.sent_seq)
+        events = await database_call(self._events_after)(self.sent_seq)
         changed = None  # the last event sent that changes the screen's state
         for event in events:
             self._track(event)
@@ -524,7 +520,7 @@ class DialogueConsumer(JsonConsumer):
                 dialogue=self.dialogue, role=self.sees_as, turns=self.turns, partner_connected=self.partner_connected
             )
         else:
-            snapshot = await database_sync_to_async(self._snapshot)()
+            snapshot = await database_call(self._snapshot)()
         self.state = snapshot
         await self.send_json({"type": "state", "role": self.side, **snapshot})
 
@@ -552,7 +548,7 @@ class DialogueConsumer(JsonConsumer):
     async def _abandon_after(self, seconds: float):
         try:
             await asyncio.sleep(seconds + 0.5)
-            ended = await database_sync_to_async(room.dialogue_abandon_if_gone)(dialogue=self.dialogue)
+            ended = await database_call(room.dialogue_abandon_if_gone)(dialogue=self.dialogue)
             await self._broadcast([event for event, _ in ended])
         except asyncio.CancelledError:
             pass
@@ -635,7 +631,7 @@ class _OperationsFeed:
             self.task = None
 
     async def read(self) -> dict:
-        read = database_sync_to_async(selectors.operations_overview, thread_sensitive=False, executor=self.executor)
+        read = database_call(selectors.operations_overview, thread_sensitive=False, executor=self.executor)
         self.latest = await read()
         return self.latest
 
@@ -667,7 +663,7 @@ class OperationsConsumer(JsonConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)
             return
-        if not await database_sync_to_async(self._allowed)():
+        if not await database_call(self._allowed)():
             await self.refuse(CLOSE_FORBIDDEN)
             return
         await self.accept()

@@ -9,11 +9,15 @@ The consumers (dialogs.consumers) build on `JsonConsumer` and handle only parsed
 import json
 import logging
 import re
+import select
 import time
 
+from asgiref.sync import SyncToAsync
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
+from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from dialogs import presence
@@ -111,10 +115,75 @@ async def socket_open_allowed(person_id: int) -> bool:
         return True
 
 
+# How long a database connection that last served a call without error is taken as good: within it, the next call
+# on the same thread skips Django's health check (a `SELECT 1` round trip before the first query of every call)
+# unless the server has said something on the idle connection since (below).
+CONNECTION_TRUSTED_SECONDS = 5.0
+
+
+def _server_spoke(raw) -> bool:
+    """Whether an idle PostgreSQL connection has something to read: nothing is due on it between queries, so data
+    there is the server's goodbye (a restart or a terminated backend sends an error and closes). A look at the socket,
+    no round trip."""
+    try:
+        readable, _, _ = select.select([raw.fileno()], [], [], 0)
+    except (OSError, ValueError):  # closed meanwhile
+        return True
+    return bool(readable)
+
+
+def _connection_checked() -> None:
+    """What Django does around each request, once per call: close the thread's connection when it has outlived
+    DB_CONN_MAX_AGE or an error left it doubtful; and, when it served a call without error moments ago and the server
+    has not spoken on it since, take it as checked. A restarted database is still found by the health check: its
+    goodbye is on the socket (dialogs/tests/test_faults.py restarts PostgreSQL between two messages)."""
+    close_old_connections()
+    raw = connection.connection
+    if raw is None or connection.errors_occurred or connection.vendor != "postgresql":
+        return
+    good_at = getattr(connection, "wozsql_good_at", None)
+    if good_at is not None and time.monotonic() - good_at < CONNECTION_TRUSTED_SECONDS and not _server_spoke(raw):
+        connection.health_check_done = True
+
+
+def _connection_used() -> None:
+    close_old_connections()
+    if connection.connection is not None and not connection.errors_occurred:
+        connection.wozsql_good_at = time.monotonic()
+    else:
+        connection.wozsql_good_at = None
+
+
+class DatabaseCall(SyncToAsync):
+    """`channels.db.database_sync_to_async` for the sockets' calls: the same thread choice and the same clean-up of
+    old connections before and after, without a health-check round trip on a connection that served the call
+    before it (CONNECTION_TRUSTED_SECONDS). A room message makes two or three such calls (bench/chat_load.py)."""
+
+    def thread_handler(self, loop, *args, **kwargs):
+        _connection_checked()
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            _connection_used()
+
+
+database_call = DatabaseCall
+
+
 class JsonConsumer(AsyncWebsocketConsumer):
     """Bounded, parsed JSON frames with errors that say what was wrong; subclasses implement `on_message`."""
 
     peer_gone = False  # the client closed the socket; its disconnect has not been handled yet
+
+    async def dispatch(self, message):
+        """Channels' dispatch without its `aclose_old_connections()` before every handler: that is a hop to the
+        thread every room's database work shares, for every frame and every broadcast each socket receives, where it
+        waited behind the other rooms' queries. These consumers touch the database only through `database_call`,
+        which cleans the connections up around each call itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def __call__(self, scope, receive, send):
         try:
