@@ -723,10 +723,10 @@ def runs_summarised(runs: QuerySet[Event], *, moment: str = "created_at") -> Ite
 def recommendation_shown_before(dialogue, seq: int) -> dict | None:
     """The payload of the suggestion the worker saw when they wrote utterance `seq`: the newest recommendation since
     the utterance before it (as `dialogue_replay` ties them), or None."""
-    before = dialogue.events.filter(seq__lt=seq)
-    since = before.filter(kind=EventKind.UTTERANCE).order_by("-seq").values_list("seq", flat=True).first() or 0
-    found = before.filter(kind=EventKind.RECOMMENDATION, seq__gt=since).order_by("-seq").only("payload").first()
-    return found.payload if found is not None else None
+    # One read: the newest utterance or recommendation before `seq`; an utterance means none was shown since.
+    newest = dialogue.events.filter(seq__lt=seq, kind__in=(EventKind.UTTERANCE, EventKind.RECOMMENDATION))
+    found = newest.order_by("-seq").values_list("kind", "payload").first()
+    return found[1] if found is not None and found[0] == EventKind.RECOMMENDATION else None
 
 
 def correction_passes(events: QuerySet[Event]) -> QuerySet:

@@ -85,7 +85,8 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from numbers import Real
@@ -186,13 +187,13 @@ def applicable_relations(previous_sql: str, schema: dict | None) -> list[str]:
 
     The rules are in the module docstring. Raises IntentError when the query or the schema cannot be read.
     """
-    material = _Analysis(previous_sql, schema).material
+    material = _analysis_of(previous_sql, schema).material
     return [name for name in _RELATION_ORDER if material[name]]
 
 
 def applicable_categories(previous_sql: str, schema: dict | None) -> list[str]:
     """The categories (in `relations.CATEGORIES` order) that `recommend` can suggest after `previous_sql`."""
-    analysis = _Analysis(previous_sql, schema)
+    analysis = _analysis_of(previous_sql, schema)
     return analysis.categories()
 
 
@@ -216,7 +217,7 @@ def recommend(
     """
     if category not in CATEGORIES:
         raise IntentError(f"unknown intent category {category!r}; known: {', '.join(CATEGORIES)}")
-    analysis = _Analysis(previous_sql, schema)
+    analysis = _analysis_of(previous_sql, schema)
     writer = _Writer(analysis, rng, values)
     if category == COMBINATION:
         pairs = analysis.combination_pairs()
@@ -761,6 +762,29 @@ def _literals(nodes) -> tuple:
 # ---------------------------------------------------------------------------------------------------------------
 # Applicability: one rule per relation, which also collects what its suggestion is written from
 # ---------------------------------------------------------------------------------------------------------------
+
+
+# The analyses of the queries read last, per query text and schema object: after an answer the room asks which
+# categories apply and then words a suggestion of one, and a worker may ask for others, all from the same query and
+# schema. An analysis is only read once made (the writer keeps what it uses in its own fields).
+_ANALYSES_KEPT = 64
+_analyses: OrderedDict = OrderedDict()
+_analyses_lock = threading.Lock()
+
+
+def _analysis_of(previous_sql: str, schema: dict | None) -> _Analysis:
+    key = (previous_sql, id(schema))
+    with _analyses_lock:
+        kept = _analyses.get(key)
+        if kept is not None and kept[0] is schema:  # the entry holds its schema: the id names that object
+            _analyses.move_to_end(key)
+            return kept[1]
+    analysis = _Analysis(previous_sql, schema)
+    with _analyses_lock:
+        _analyses[key] = (schema, analysis)
+        while len(_analyses) > _ANALYSES_KEPT:
+            _analyses.popitem(last=False)
+    return analysis
 
 
 class _Analysis:
