@@ -23,6 +23,7 @@ from annotation.sql.english import PREPOSITIONS as _PREPOSITIONS
 from annotation.sql.english import column_phrase as _column_phrase
 from annotation.sql.english import is_plural as _is_plural
 from annotation.sql.english import noun as _noun
+from annotation.sql.english import per_schema as _per_schema
 from annotation.sql.english import schema_vocabulary as _schema_vocabulary
 from annotation.sql.english import singular_word as _singular_word
 from annotation.sql.english import table_noun as _table_noun
@@ -76,7 +77,7 @@ def draft_response(sql: str, result: dict, schema: dict | None) -> str:
     except Exception:  # a syntax error, or not SQL text at all: the generic draft is the honest answer
         return _generic_draft(table)
     try:
-        query = _QueryBuilder(_Names(schema)).query(tree, None)
+        query = _QueryBuilder(_names_of(schema)).query(tree, None)
         return _fold(query, table)
     except Exception:  # a draft is a convenience the expert edits anyway: an odd query must not break the room
         return _generic_draft(table)
@@ -363,6 +364,10 @@ class _Names:
             identifies = table
         kind = self.column_types[column_index] if column_index < len(self.column_types) else "text"
         return _Col(self.column_names[column_index], table, identifies, kind)
+
+
+# The names of the schemas drafted on last: the same database's for every shared result of its rooms.
+_names_of = _per_schema(_Names)
 
 
 # ---------------------------------------------------------------------------------------------------------------

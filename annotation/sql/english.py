@@ -2,13 +2,19 @@
 its rows. One home for these rules, so that the expert's draft (`annotation.sql.drafts`) and the worker's suggestion
 (`annotation.sql.intents`) name things the same way.
 
-Pure: no database access and no state but the inflection engine and the answers it gave (kept per word).
+Pure: no database access and no state but the inflection engine and the answers it gave (kept per word), and what
+was read from the schemas named last (`per_schema`).
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TypeVar
 
 import inflect
 
@@ -22,6 +28,7 @@ __all__ = [
     "identifier_like",
     "is_plural",
     "noun",
+    "per_schema",
     "plural_word",
     "schema_vocabulary",
     "singular_word",
@@ -188,3 +195,34 @@ def identifier_like(name: str) -> bool:
     if len(words) > 1 and words[0] in _TABLE_PREFIXES:
         return True
     return any(word.isalpha() and (not _VOWELS & set(word) or word in ABBREVIATIONS) for word in words)
+
+
+_Built = TypeVar("_Built")
+# Schemas whose readings are kept, per reading: the databases rooms are open on at once, about.
+SCHEMAS_KEPT = 32
+
+
+def per_schema(build: Callable[[dict | None], _Built]) -> Callable[[dict | None], _Built]:
+    """`build(schema)` made once per schema object and kept (the last SCHEMAS_KEPT): a room reads one database's
+    schema for every shared result and every suggestion, and the readable names made from it were made again each
+    time. Keyed by the object, which the entry holds (so the id names that object); a schema is never changed in
+    place (a database row's new schema is a new object), and what `build` returns must only be read."""
+    kept: OrderedDict[int, tuple[object, _Built]] = OrderedDict()
+    lock = threading.Lock()
+
+    @functools.wraps(build)
+    def built(schema: dict | None) -> _Built:
+        key = id(schema)
+        with lock:
+            hit = kept.get(key)
+            if hit is not None and hit[0] is schema:
+                kept.move_to_end(key)
+                return hit[1]
+        value = build(schema)
+        with lock:
+            kept[key] = (schema, value)
+            while len(kept) > SCHEMAS_KEPT:
+                kept.popitem(last=False)
+        return value
+
+    return built

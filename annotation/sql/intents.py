@@ -96,7 +96,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from sqlglot import expressions as exp
 
-from annotation.sql.english import column_phrase, noun, schema_vocabulary, table_noun
+from annotation.sql.english import column_phrase, noun, per_schema, schema_vocabulary, table_noun
 from annotation.sql.relations import (
     CATEGORIES,
     CATEGORY_OF,
@@ -562,6 +562,10 @@ class _Schema:
         return plain or [column for column in columns if not _vague(column.label)] or columns
 
 
+# The schemas suggestions were written for last: the same database's after every answer in its rooms.
+_schema_of = per_schema(_Schema)
+
+
 class _Reader:
     """Reads the previous query into _Facts."""
 
@@ -793,7 +797,7 @@ class _Analysis:
     def __init__(self, previous_sql: str, schema: dict | None) -> None:
         if not isinstance(previous_sql, str) or not previous_sql.strip():
             raise IntentError("previous query is empty")
-        self.names = _Schema(schema)
+        self.names = _schema_of(schema)
         try:
             tree = parse_sql(previous_sql)
         except SpiderEncodingError as error:
