@@ -210,6 +210,19 @@ _DIALOGUE_OWN_FIELDS = [f.attname for f in Dialogue._meta.concrete_fields if not
 
 # Threads of the assist pool: its waits on the sandbox are rare and short, so a few serve every room of a process.
 ASSIST_THREADS = 4
+# Threads that store the rooms' messages on PostgreSQL ("messages" pool): a message there is a round trip or two, and
+# one shared thread made every room's message wait for the messages before it (the row lock on each dialogue orders
+# the writes of one room; different rooms' writes need no order). SQLite takes one writer at a time anyway: there
+# the rooms keep the one shared thread, and never wait for its write lock.
+MESSAGE_THREADS = 4
+
+
+def _message_pool(kind: str) -> str | None:
+    """The pool a room message of `kind` is handled on: the sandbox's pools for what may wait on it, the messages pool
+    for the rest on PostgreSQL; None: the thread every room's database work shares."""
+    on_postgresql = "postgresql" in settings.DATABASES["default"]["ENGINE"]
+    return room.sandbox_pool(kind) or ("messages" if on_postgresql else None)
+
 
 _sandbox_pools: dict[str, ThreadPoolExecutor] = {}
 
@@ -223,7 +236,7 @@ def _sandbox_executor(pool: str) -> ThreadPoolExecutor:
     follows DB_CONN_MAX_AGE as the shared thread's does (channels closes an expired one before and after each call),
     so with kept connections a process holds at most this many more."""
     if pool not in _sandbox_pools:  # only ever called on the event loop's thread
-        size = settings.SANDBOX_WORKERS + 2 if pool == "runs" else ASSIST_THREADS
+        size = {"runs": settings.SANDBOX_WORKERS + 2, "messages": MESSAGE_THREADS}.get(pool, ASSIST_THREADS)
         _sandbox_pools[pool] = ThreadPoolExecutor(max_workers=size, thread_name_prefix=f"room-{pool}")
     return _sandbox_pools[pool]
 
@@ -398,7 +411,7 @@ class DialogueConsumer(JsonConsumer):
         # The turns this socket keeps spare the post a read of the log (a copy: they change as events arrive).
         turns = log.turns_copy(self.turns) if self.turns is not None else None
         try:
-            if pool := room.sandbox_pool(message["type"]):
+            if pool := _message_pool(message["type"]):
                 # Off the shared thread (see _sandbox_executor). On a copy of the dialogue: dialogue_post sets fields
                 # on the one it is given, and this socket's own tasks (the abandon timer) go on using theirs on the
                 # shared thread meanwhile.
