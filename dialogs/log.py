@@ -699,6 +699,7 @@ def dialogue_replay(
                 "ok": bool(result.get("ok")),
                 "row_count": result.get("row_count", 0),
                 "shared": seq in shared_seqs,
+                **({"model_draft": run.payload["model_draft"]} if "model_draft" in run.payload else {}),
             }
         )
     return DialogueRecord(
@@ -779,15 +780,17 @@ def run_sql(dialogue, seq: int) -> str:
 def runs_summarised(runs: QuerySet[Event], *, moment: str = "created_at") -> Iterator[tuple]:
     """The SQL runs of `runs` as rows (dialogue_id, seq, kind, payload, author_role, `moment`, author_id), each
     payload cut to what a replay reads of a run it does not show (its SQL, turn, whether it ran, its row count): the
-    result table stays in the database, which halves the JSON a large selection decodes. Streamed in chunks."""
+    result table stays in the database, which halves the JSON a large selection decodes. What the run did with a
+    model's draft (`model_draft`) is kept when it has it. Streamed in chunks."""
     rows = runs.values_list(
         "dialogue_id", "seq", "kind", "payload__sql", "payload__turn", "payload__result__ok",
-        "payload__result__row_count", "author_role", moment, "author_id",
+        "payload__result__row_count", "payload__model_draft", "author_role", moment, "author_id",
     )  # fmt: skip
-    return (
-        (dialogue_id, seq, kind, {"sql": sql, "turn": turn, "result": {"ok": ok, "row_count": count}}, role, at, who)
-        for dialogue_id, seq, kind, sql, turn, ok, count, role, at, who in rows.iterator(chunk_size=5000)
-    )
+    for dialogue_id, seq, kind, sql, turn, ok, count, draft, role, at, who in rows.iterator(chunk_size=5000):
+        payload = {"sql": sql, "turn": turn, "result": {"ok": ok, "row_count": count}}
+        if draft is not None:
+            payload["model_draft"] = draft
+        yield dialogue_id, seq, kind, payload, role, at, who
 
 
 def recommendation_shown_before(dialogue, seq: int) -> dict | None:
