@@ -440,11 +440,20 @@ def _post_model_sql(post: _Post):
     turn = post.turn()
     if not (model_configured() and post.dialogue.model_help):
         raise DialogueError("model_off", "Model drafts are not offered in this dialogue.")
-    if _model_draft_pending(post.dialogue, turn.seq):
-        raise DialogueError("too_many", "A draft for this question is on its way: wait for it before asking again.")
+    _refuse_if_pending(post.dialogue, turn.seq)
     if not model_call_allowed(post.person.pk):
         raise DialogueError("rate_limited", rate_limited_error().message)
-    asked = post.record(EventKind.MODEL_SQL, log.model_sql_asked_payload(turn.seq))
+    asked = dialogue_record(
+        dialogue=post.dialogue,
+        author=post.person,
+        kind=EventKind.MODEL_SQL,
+        payload=log.model_sql_asked_payload(turn.seq),
+        client_id=post.client_id,
+        role=post.side,
+        while_open=True,
+        # Again under the dialogue's lock: two tabs asking at once both passed the look above.
+        check=lambda: _refuse_if_pending(post.dialogue, turn.seq),
+    )
     if not asked[1]:
         return [asked]  # a retry: its draft is on its way or in the log already
 
@@ -455,6 +464,11 @@ def _post_model_sql(post: _Post):
         return [post.record_server(EventKind.MODEL_SQL, payload)]
 
     return [asked, *post.then(drafted)]
+
+
+def _refuse_if_pending(dialogue: Dialogue, turn: int) -> None:
+    if _model_draft_pending(dialogue, turn):
+        raise DialogueError("too_many", "A draft for this question is on its way: wait for it before asking again.")
 
 
 def _model_draft_pending(dialogue: Dialogue, turn: int) -> bool:
