@@ -117,3 +117,13 @@ def test_the_expert_asks_for_a_draft_works_on_while_it_comes_then_loads_edits_an
     phone.get_by_test_id("model-panel").scroll_into_view_if_needed()
     phone.screenshot(path="/tmp/wozsql_model_draft_phone.png")  # to look at, at a phone's width
     assert page_overflow(phone) <= 0
+
+    # A model that fails says so in the panel, in words (asked for the open second question, which has no draft).
+    expect(expert.locator("#turn-quote")).to_have_text("And how many dorms are there?")
+    model_server.set_mode("error")
+    try:
+        expert.get_by_role("button", name="Ask the model", exact=True).click()
+        expect(expert.get_by_test_id("model-error")).to_contain_text("HTTP 500")
+    finally:
+        model_server.set_mode("normal")
+    expect(expert.get_by_test_id("load-model")).to_be_hidden()
