@@ -398,8 +398,17 @@ def all_info_dialogue(record: DialogueRecord) -> dict:
         "score": record.score,
         "score_comment": record.score_comment,
         "turns": turns,
+        # Every run as the expert made it, with what it did with a model's draft when it concerned one (the full log
+        # only: the datasets' own files hold the SQL that was shared, whoever proposed it first).
         "sql_runs": [
-            {"turn": run["turn"], "sql": run["sql"], "ok": run["ok"], "shared": run["shared"]} for run in record.runs
+            {
+                "turn": run["turn"],
+                "sql": run["sql"],
+                "ok": run["ok"],
+                "shared": run["shared"],
+                **({"model_draft": run["model_draft"]} if "model_draft" in run else {}),
+            }
+            for run in record.runs
         ],
     }
 
