@@ -242,3 +242,19 @@ def test_the_command_refuses_what_it_cannot_run_and_says_why(demo_databases):
     with pytest.raises(SimulationRefused, match="http"):
         simulation_create(count=1, server_url="ftp://x", goal=goal)
     assert not SimulationRun.objects.exists()  # nothing half-made is left behind
+
+
+def test_the_live_board_marks_a_pilots_rooms_and_counts_them(demo_databases):
+    from dialogs import selectors
+
+    run, seat = _pilot(demo_databases)
+    erin = expert_named("erin")
+    alice = worker_named("alice")
+    pilot = Dialogue.objects.create(
+        database=seat.goal.database, goal=seat.goal, worker=seat.worker, expert=erin, simulated=True
+    )
+    Dialogue.objects.create(database=seat.goal.database, goal=seat.goal, worker=alice, expert=erin)
+    rooms = selectors.operations_overview()["rooms"]
+    assert rooms["count"] == 2 and rooms["simulated"] == 1
+    assert {room["id"]: room["simulated"] for room in rooms["listed"]}[pilot.pk] is True
+    assert sum(room["simulated"] for room in rooms["listed"]) == 1
