@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import threading
 from importlib import import_module
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, load_backend
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -250,3 +251,43 @@ def _model_ask():
         return reply.text, reply.model
 
     return ask
+
+
+def simulation_start(**request) -> SimulationRun:
+    """Queue a run (`simulation_create`'s arguments) and start it once committed, as a background job: a Celery task
+    with a broker; on the embedded defaults, where Celery is eager and would run the whole pilot inside the request,
+    a thread of the server's process. Either way no page waits for the dialogues."""
+    run = simulation_create(**request)
+    run_id = run.pk
+    transaction.on_commit(lambda: _dispatch(run_id))
+    return run
+
+
+def _dispatch(run_id: int) -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        threading.Thread(target=_run_in_thread, args=(run_id,), name=f"simulation-{run_id}", daemon=True).start()
+    else:
+        from dialogs.tasks import simulate_workers
+
+        simulate_workers.delay(run_id)
+
+
+def _run_in_thread(run_id: int) -> None:
+    try:
+        simulation_run(run_id=run_id)
+    finally:
+        connection.close()  # this thread's own connection: the server's threads keep theirs
+
+
+def simulation_status(run: SimulationRun) -> dict:
+    """A run's state as its page shows it (and polls it, as JSON)."""
+    return {
+        "id": run.pk,
+        "state": run.state,
+        "state_label": run.get_state_display(),
+        "done": run.progress_done,
+        "count": run.count,
+        "finished": run.state in (SimulationRun.State.SUCCEEDED, SimulationRun.State.FAILED),
+        "message": run.message,
+        "dialogues": [item.get("dialogue") for item in run.report.get("workers", []) if item.get("dialogue")],
+    }

@@ -258,3 +258,43 @@ def test_the_live_board_marks_a_pilots_rooms_and_counts_them(demo_databases):
     assert rooms["count"] == 2 and rooms["simulated"] == 1
     assert {room["id"]: room["simulated"] for room in rooms["listed"]}[pilot.pk] is True
     assert sum(room["simulated"] for room in rooms["listed"]) == 1
+
+
+def test_an_admin_starts_a_pilot_from_the_campaign_page_as_a_background_job(
+    client, ada, alice, demo_databases, django_capture_on_commit_callbacks
+):
+    from django.urls import reverse
+
+    from dialogs.crowd import campaigns
+
+    Goal.objects.create(database=demo_databases["dorm_demo"], question=DORMS_GOAL, sql=DORMS_SQL, hardness="medium")
+    campaign = campaigns.campaign_save(
+        name="Spring",
+        databases=[demo_databases["dorm_demo"]],
+        goals=[],
+        target_per_goal=1,
+        hardness_mix={},
+        opens_at=timezone.now(),
+        closes_at=None,
+        bonus_min_questions=1,
+        bonus_amount=0,
+    )
+    url = reverse("dialogs:campaign_simulate", args=[campaign.pk])
+    form = {"count": "2", "expert": "scripted", "follow_suggestions": "0.5"}
+    assert client.post(url, form).status_code == 302  # to the sign-in page
+    client.force_login(alice)
+    assert client.post(url, form).status_code == 403
+    client.force_login(ada)
+    refused = client.post(url, {**form, "count": "0"})
+    assert refused.status_code == 400 and b"greater than or equal to 1" in refused.content
+    assert not SimulationRun.objects.exists()
+    with django_capture_on_commit_callbacks(execute=False) as started:
+        assert client.post(url, form).status_code == 302
+    run = SimulationRun.objects.get()
+    assert (run.campaign, run.count, run.expert, run.requested_by) == (campaign, 2, "scripted", ada)
+    assert run.server_url == "http://testserver" and run.seats.count() == 2
+    assert len(started) == 1  # the job starts once the request's transaction commits, never inside it
+    page = client.get(reverse("dialogs:campaign_detail", args=[campaign.pk]))
+    assert b"Pilot with simulated workers" in page.content and b"Queued" in page.content
+    status = client.get(reverse("dialogs:simulation_status", args=[run.pk])).json()
+    assert status["state"] == "queued" and status["done"] == 0 and status["count"] == 2
