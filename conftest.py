@@ -133,3 +133,24 @@ def _eager_celery(request):
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = previous
+
+
+@pytest.fixture(scope="session")
+def model_server():
+    """The test model server (tools/model_server.py) in its own process on a free loopback port, answering from
+    tests/fixtures/model_answers.json, for the whole session: tests switch its mode (slow, error, hold) as they go."""
+    from tools.model_server import model_server as started
+
+    with started(Path(__file__).resolve().parent / "tests" / "fixtures" / "model_answers.json") as server:
+        yield server
+
+
+@pytest.fixture
+def model_on(settings, model_server):
+    """The platform pointed at the test model server, which answers normally and has forgotten earlier requests."""
+    settings.MODEL_BASE_URL = model_server.url
+    settings.MODEL_NAME = "fixture-model"
+    settings.MODEL_API_KEY = ""
+    model_server.reset()
+    yield model_server
+    model_server.reset()  # a held request still waiting is answered, so no thread of the server waits for ever

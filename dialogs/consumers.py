@@ -210,6 +210,9 @@ _DIALOGUE_OWN_FIELDS = [f.attname for f in Dialogue._meta.concrete_fields if not
 
 # Threads of the assist pool: its waits on the sandbox are rare and short, so a few serve every room of a process.
 ASSIST_THREADS = 4
+# Threads of the model pool (SQL drafts): each waits on the model for up to MODEL_TIMEOUT_SECONDS, mostly idle, so
+# more of them; beyond this many drafts at once in a process, the next waits for a thread (never another room).
+MODEL_THREADS = 8
 
 _sandbox_pools: dict[str, ThreadPoolExecutor] = {}
 
@@ -223,7 +226,7 @@ def _sandbox_executor(pool: str) -> ThreadPoolExecutor:
     follows DB_CONN_MAX_AGE as the shared thread's does (channels closes an expired one before and after each call),
     so with kept connections a process holds at most this many more."""
     if pool not in _sandbox_pools:  # only ever called on the event loop's thread
-        size = settings.SANDBOX_WORKERS + 2 if pool == "runs" else ASSIST_THREADS
+        size = {"runs": settings.SANDBOX_WORKERS + 2, "model": MODEL_THREADS}.get(pool, ASSIST_THREADS)
         _sandbox_pools[pool] = ThreadPoolExecutor(max_workers=size, thread_name_prefix=f"room-{pool}")
     return _sandbox_pools[pool]
 
@@ -274,6 +277,7 @@ class DialogueConsumer(JsonConsumer):
         self.turns_seq = 0
         self.partner_connected = False
         self.abandon_timer = None
+        self.follow_ups = set()  # follow-ups running alongside the socket's messages (a model's draft), kept alive
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)
             return
@@ -418,12 +422,24 @@ class DialogueConsumer(JsonConsumer):
         await self.send_json({"type": "ack", "id": message["id"], "seq": results[0][0].seq})
         # Broadcast even a retried event: the original broadcast may be the one that was lost.
         await self._broadcast([event for event, _ in results])
-        # What the platform adds to it (the labels read from a shared result, the suggestion after an answer) is
-        # worked out once the room has the message, and follows as events of their own.
+        # What the platform adds to it (the labels read from a shared result, the suggestion after an answer, a
+        # model's draft) is worked out once the room has the message, and follows as events of their own.
+        if not later:
+            return
+        pool = room.follow_up_pool(message["type"])
+        if pool == "model":
+            # The socket goes on with the person's next messages while the model thinks: the draft is its own task.
+            task = asyncio.create_task(self._follow_up(message, later, pool))
+            self.follow_ups.add(task)
+            task.add_done_callback(self.follow_ups.discard)
+        else:
+            await self._follow_up(message, later, pool)
+
+    async def _follow_up(self, message, later, pool):
         for follow_up in later:
             try:
                 added = await database_sync_to_async(
-                    follow_up, thread_sensitive=False, executor=_sandbox_executor("assist")
+                    follow_up, thread_sensitive=False, executor=_sandbox_executor(pool)
                 )()
             except DialogueError as exc:  # the dialogue ended in between: nothing to add to it
                 logger.info("nothing added to %s in dialogue %s: %s", message["type"], self.dialogue.pk, exc.message)

@@ -19,6 +19,7 @@ labels collected) take it from the last section here, so that no module outside 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -100,9 +101,55 @@ def user_acts_payload(turn: int, acts: list[str], ambiguity: dict | None = None)
     return payload
 
 
-def sql_run_payload(turn: int | None, sql: str, result: dict) -> dict:
-    """`result` is the sandbox's result as a dict (SqlResult.to_dict(), plus `total_rows` when it was counted)."""
-    return {"turn": turn, "sql": sql, "result": result}
+def sql_run_payload(turn: int | None, sql: str, result: dict, model_draft: dict | None = None) -> dict:
+    """`result` is the sandbox's result as a dict (SqlResult.to_dict(), plus `total_rows` when it was counted).
+    `model_draft`: {event, use} when the run follows a model's SQL draft for the turn (`model_draft_use`)."""
+    payload = {"turn": turn, "sql": sql, "result": result}
+    if model_draft is not None:
+        payload["model_draft"] = model_draft
+    return payload
+
+
+# A model_sql event is either the expert's request for a draft (`asked`) or the platform's answer to it, naming the
+# request: the SQL the model proposed with its run (`proposed`), or why there is none (`failed`). docs/protocol.md.
+MODEL_ASKED, MODEL_PROPOSED, MODEL_FAILED = "asked", "proposed", "failed"
+
+
+def model_sql_asked_payload(turn: int) -> dict:
+    return {"turn": turn, "state": MODEL_ASKED}
+
+
+def model_sql_proposed_payload(
+    *, turn: int, request: int, sql: str, result: dict, encode_error: str | None, model: str, prompt_version: str,
+    seconds: float,
+) -> dict:  # fmt: skip
+    """`result` as a room stores a run's (bounded); `encodes` says whether Spider's format can hold the SQL, and when
+    not, `encode_error` says why (it did not run, or the encoder's reason)."""
+    payload = {
+        "turn": turn,
+        "state": MODEL_PROPOSED,
+        "request": request,
+        "sql": sql,
+        "result": result,
+        "encodes": encode_error is None,
+        "model": model,
+        "prompt_version": prompt_version,
+        "seconds": seconds,
+    }
+    if encode_error is not None:
+        payload["encode_error"] = encode_error
+    return payload
+
+
+def model_sql_failed_payload(*, turn: int, request: int, code: str, message: str, model: str, prompt_version: str):
+    return {
+        "turn": turn,
+        "state": MODEL_FAILED,
+        "request": request,
+        "error": {"code": code, "message": message},
+        "model": model,
+        "prompt_version": prompt_version,
+    }
 
 
 def result_shared_payload(turn: int, run: int, result: dict) -> dict:
@@ -298,6 +345,29 @@ def draft_use(draft: str | None, text: str) -> str | None:
     if text.strip() == draft.strip():
         return DRAFT_KEPT
     matcher = SequenceMatcher(None, draft.split(), text.split(), autojunk=False)
+    return DRAFT_EDITED if matcher.ratio() >= 0.5 else DRAFT_REPLACED
+
+
+_SQL_TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|\w+|[^\s\w]")
+
+
+def sql_tokens_normalised(sql: str) -> list[str]:
+    """The tokens of `sql` as a comparison of two queries' texts reads them: spacing and line breaks ignored, words
+    and keywords in lower case, quoted strings and names exactly as written, a trailing semicolon dropped."""
+    tokens = [token if token[0] in "'\"`" else token.lower() for token in _SQL_TOKEN.findall(sql)]
+    while tokens and tokens[-1] == ";":
+        tokens.pop()
+    return tokens
+
+
+def model_draft_use(draft_sql: str, sql: str) -> str:
+    """Whether a run kept, edited or replaced a model's SQL draft: kept when the texts are the same once normalised
+    (`sql_tokens_normalised`), edited when most of the draft's tokens are still there in order, replaced otherwise.
+    The server decides from the two texts, whatever a client says it loaded."""
+    draft, run = sql_tokens_normalised(draft_sql), sql_tokens_normalised(sql)
+    if draft == run:
+        return DRAFT_KEPT
+    matcher = SequenceMatcher(None, draft, run, autojunk=False)
     return DRAFT_EDITED if matcher.ratio() >= 0.5 else DRAFT_REPLACED
 
 

@@ -24,11 +24,12 @@ from annotation.acts import (
     check_phenomena,
     check_schema_linking,
 )
+from annotation.model_client import model_call_allowed, model_configured, rate_limited_error
 from annotation.models import Role, User
 from annotation.roles import can
 from annotation.sql.analysis import sql_run
 from annotation.tokens import utterance_toks
-from dialogs import assist, broadcast, log
+from dialogs import assist, broadcast, log, model_drafts
 from dialogs.errors import DialogueError
 from dialogs.lobby import completion_code, lobby_leave, lobby_pair, lobby_requeue
 from dialogs.log import TurnState, answered_questions, dialogue_turns
@@ -251,7 +252,7 @@ def dialogue_post(
     (the dialogue ended in between).
 
     Refusals raise DialogueError with a stable code: forbidden, wrong_role, closed, invalid, labels, too_long,
-    too_early, too_many, order, act_rule, unknown_type.
+    too_early, too_many, order, act_rule, unknown_type, model_off, rate_limited.
     """
     side = _side(dialogue, person)
     kind = message.get("type")
@@ -389,9 +390,91 @@ def _post_user_acts(post: _Post):
 def _post_sql_run(post: _Post):
     turn = post.turn() if post.message.get("turn") is not None else None
     sql = post.text("sql", limit=settings.SANDBOX_MAX_SQL_LENGTH)
+    model_draft = _model_draft_used(post, turn, sql)
     # Run outside any transaction: the sandbox can take seconds and must not hold the dialogue's row lock.
     result = sql_run_result(post.dialogue, sql)
-    return [post.record(EventKind.SQL_RUN, log.sql_run_payload(turn.seq if turn else None, sql, result))]
+    payload = log.sql_run_payload(turn.seq if turn else None, sql, result, model_draft)
+    return [post.record(EventKind.SQL_RUN, payload)]
+
+
+def _model_draft_used(post: _Post, turn: TurnState | None, sql: str) -> dict | None:
+    """What a run did with the model's SQL draft for its turn, {event, use}, or None when no draft concerns it.
+
+    The client says which draft it loaded into the editor (`from_model`: the draft's seq); whether the run kept or
+    edited it is decided here from the two texts (`log.model_draft_use`), never taken from the client. Without
+    `from_model`, the first run of the turn after its newest draft replaced that draft (kept it when the SQL is the
+    draft's, copied)."""
+    from_model = post.message.get("from_model")
+    if from_model is not None and (not isinstance(from_model, int) or isinstance(from_model, bool) or turn is None):
+        raise DialogueError("invalid", "'from_model' must be the sequence number of a model's draft for the 'turn'.")
+    if turn is None or (from_model is None and not post.dialogue.model_help):
+        return None  # no read of the log on a run that no draft can concern
+    events = post.dialogue.events.filter(kind__in=(EventKind.MODEL_SQL, EventKind.SQL_RUN), seq__gt=turn.seq)
+    drafts, runs = {}, []
+    for seq, kind, payload_turn, state, draft_sql in events.values_list(
+        "seq", "kind", "payload__turn", "payload__state", "payload__sql"
+    ).order_by("seq"):
+        if payload_turn != turn.seq:
+            continue
+        if kind == EventKind.SQL_RUN:
+            runs.append(seq)
+        elif state == log.MODEL_PROPOSED:
+            drafts[seq] = draft_sql
+    if from_model is not None:
+        if from_model not in drafts:
+            raise DialogueError("invalid", f"There is no model draft #{from_model} for this turn.")
+    else:
+        newest = max(drafts, default=None)
+        if newest is None or any(run > newest for run in runs):
+            return None  # no draft, or the run after it was already counted
+        # Not loaded into the editor: the expert wrote their own, unless they copied the draft's text exactly.
+        same = log.sql_tokens_normalised(drafts[newest]) == log.sql_tokens_normalised(sql)
+        return {"event": newest, "use": log.DRAFT_KEPT if same else log.DRAFT_REPLACED}
+    return {"event": from_model, "use": log.model_draft_use(drafts[from_model], sql)}
+
+
+def _post_model_sql(post: _Post):
+    """The expert asks the model for an SQL draft for a turn. The request is recorded at once (the ack); the draft
+    follows as an event of its own, worked out later on threads that wait on the model (`then`), so that nothing
+    else in the room waits for it. Refused (model_off) unless a model is set up and the dialogue has model help, and
+    (rate_limited) beyond the expert's MODEL_RATE_PER_MINUTE; a retry of the same id gets its request back."""
+    turn = post.turn()
+    if not (model_configured() and post.dialogue.model_help):
+        raise DialogueError("model_off", "Model drafts are not offered in this dialogue.")
+    if _model_draft_pending(post.dialogue, turn.seq):
+        raise DialogueError("too_many", "A draft for this question is on its way: wait for it before asking again.")
+    if not model_call_allowed(post.person.pk):
+        raise DialogueError("rate_limited", rate_limited_error().message)
+    asked = post.record(EventKind.MODEL_SQL, log.model_sql_asked_payload(turn.seq))
+    if not asked[1]:
+        return [asked]  # a retry: its draft is on its way or in the log already
+
+    def drafted():
+        payload = model_drafts.sql_draft_payload(
+            dialogue=post.dialogue, turn=turn.seq, request=asked[0].seq, run=sql_run_result
+        )
+        return [post.record_server(EventKind.MODEL_SQL, payload)]
+
+    return [asked, *post.then(drafted)]
+
+
+def _model_draft_pending(dialogue: Dialogue, turn: int) -> bool:
+    """Whether a request for a draft of `turn` is still waiting for its answer. Only a request made within the time a
+    call may take counts: one whose answer was lost (the server stopped in between) does not block the turn."""
+    since = timezone.now() - timedelta(seconds=settings.MODEL_TIMEOUT_SECONDS + 60)
+    asked, answered = set(), set()
+    events = dialogue.events.filter(kind=EventKind.MODEL_SQL, seq__gt=turn)
+    for seq, payload_turn, state, request, created_at in events.values_list(
+        "seq", "payload__turn", "payload__state", "payload__request", "created_at"
+    ):
+        if payload_turn != turn:
+            continue
+        if state == log.MODEL_ASKED:
+            if created_at >= since:
+                asked.add(seq)
+        else:
+            answered.add(request)
+    return bool(asked - answered)
 
 
 def _post_share_result(post: _Post):
@@ -567,7 +650,11 @@ _HANDLERS = {
     "score": (Role.EXPERT, _post_score, None),
     "recommend": (Role.WORKER, _post_recommend, "assist"),
     "turn_labels": (Role.EXPERT, _post_turn_labels, None),
+    "model_sql": (Role.EXPERT, _post_model_sql, None),
 }
+# Where what a message adds later (`_Post.then`) is worked out, when not on the assist pool: a model's draft waits on
+# the model for up to MODEL_TIMEOUT_SECONDS, on threads of its own and without holding up the socket's next message.
+_FOLLOW_UP_POOLS = {"model_sql": "model"}
 WORKER_TYPES = frozenset(kind for kind, (side, _, _) in _HANDLERS.items() if side == Role.WORKER)
 EXPERT_TYPES = frozenset(kind for kind, (side, _, _) in _HANDLERS.items() if side == Role.EXPERT)
 
@@ -577,6 +664,12 @@ def sandbox_pool(kind: str) -> str | None:
     "assist"), or None: the thread every room's database work shares."""
     handler = _HANDLERS.get(kind)
     return handler[2] if handler else None
+
+
+def follow_up_pool(kind: str) -> str:
+    """The pool of threads the follow-ups of a message of `kind` run on ("assist", or "model" for a model's draft).
+    A room socket awaits the assist pool's before its next message, and lets the model pool's run alongside."""
+    return _FOLLOW_UP_POOLS.get(kind, "assist")
 
 
 def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict, client_id: str, turns, later):

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db.models import Count, Q
 from django.urls import reverse
 
+from annotation.model_client import model_configured
 from annotation.models import Goal, Role, User
 from annotation.sql.sandbox import execute_many
 from annotation.sql.tree_plan import plan
@@ -151,6 +152,8 @@ def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_conn
                 "goal_sql": dialogue.goal.sql if dialogue.goal_id else "",
                 "score": dialogue.score,
                 "worker": dialogue.worker.alias,
+                # Whether the expert may ask a model for SQL drafts here (room message model_sql).
+                "model_help": dialogue.model_help and model_configured(),
             }
         )
     elif dialogue.is_over:

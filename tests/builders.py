@@ -36,8 +36,9 @@ def expert_ready(person, *, channel_name: str | None = None, **socket):
     return lobby_join(person=person)
 
 
-def dorm_dialogue(demo_databases):
-    """A new dialogue between Alice (worker) and Erin (expert) on the dormitory database: (dialogue, alice, erin)."""
+def dorm_dialogue(demo_databases, **fields):
+    """A new dialogue between Alice (worker) and Erin (expert) on the dormitory database: (dialogue, alice, erin).
+    `fields` are the dialogue's own (model_help=True, status="active")."""
     from django.utils import timezone
 
     from annotation.models import Goal
@@ -49,7 +50,7 @@ def dorm_dialogue(demo_databases):
     alice.save()
     erin, _ = person_create(username="erin", role="expert", password="correct-horse-battery")
     goal = Goal.objects.filter(database__db_id="dorm_demo").first() or _dorm_goal(demo_databases["dorm_demo"])
-    dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
+    dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin, **fields)
     return dialogue, alice, erin
 
 

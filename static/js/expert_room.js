@@ -157,7 +157,8 @@ function draftOf(seq) {
 // Keep what the expert typed or ticked for `seq` in this tab, until it is sent (the turn answered or dropped).
 function keepDraft(seq) {
   const draft = draftOf(seq);
-  kept.set(seq ?? "none", { sql: draft.sql, response: draft.response, systemActs: draft.systemActs });
+  kept.set(seq ?? "none", { sql: draft.sql, response: draft.response, systemActs: draft.systemActs,
+    fromModel: draft.fromModel ? String(draft.fromModel) : "" });
 }
 
 function checked(containerId) {
@@ -214,6 +215,7 @@ $("start-from-last").addEventListener("click", () => {
   const sql = previousSharedSql(shownTurn);
   sqlEditor.setValue(sql);
   draftOf(shownTurn).sql = sql;
+  delete draftOf(shownTurn).fromModel;  // no longer the model's draft in the editor
   keepDraft(shownTurn);
   $("start-from-last").hidden = true;
   sqlEditor.focus();
@@ -569,6 +571,7 @@ function refresh() {
   drawActsState();
   drawRuns(turn);
   drawLabels(turn);
+  drawModelPanel(turn);
   drawResponseGuide();
   drawSuggestedActs();
   $("start-from-last").hidden = !turn || !previousSharedSql(turn.seq) || Boolean(sqlEditor.value().trim());
@@ -619,6 +622,56 @@ function drawSummary() {
   }));
 }
 
+
+// --- SQL drafts from a model (docs/model_assistance.md): asked for, waited for without blocking, loaded at will -------
+
+let drawnModel = null;  // {turn, seq, answer}: the draft the panel shows (its read-only editor is built once)
+let modelUndo = null;   // {turn, sql}: the expert's own SQL from before a draft was loaded over it
+
+function drawModelPanel(turn) {
+  const offered = Boolean(state?.model_help) && Boolean(turn) && !over;
+  $("ask-model").hidden = !offered;
+  $("ask-model-note").hidden = !offered;
+  if (!turn || !state?.model_help) {
+    $("model-panel").hidden = true;
+    return;
+  }
+  const answered = new Set(turn.modelAnswers.map((a) => a.request));
+  const waiting = turn.modelAsked.some((seq) => !answered.has(seq)) || inFlightFor("model_sql", turn.seq);
+  const answer = turn.modelAnswers[turn.modelAnswers.length - 1] || null;
+  $("model-panel").hidden = !waiting && !answer;
+  $("model-waiting").hidden = !waiting;
+  $("ask-model").textContent = answer ? "Ask the model again" : "Ask the model";
+  $("model-undo").hidden = !modelUndo || modelUndo.turn !== turn.seq;
+  if (drawnModel?.turn === turn.seq && drawnModel?.seq === answer?.seq) return;
+  drawnModel = { turn: turn.seq, seq: answer?.seq, answer };
+  $("model-name").textContent = answer?.model || "the model";
+  const failed = answer?.state === "failed";
+  $("model-error").hidden = !failed;
+  $("model-error").textContent = failed ? `No draft this time: ${answer.error.message}` : "";
+  $("load-model").hidden = !answer || failed;
+  $("model-draft").replaceChildren();
+  $("model-result").replaceChildren();
+  $("model-facts").textContent = "";
+  if (!answer || failed) return;
+  const sql = element("pre", "mono sql-block", answer.sql);
+  $("model-draft").append(sql);
+  showSqlReadOnly(sql, { label: `SQL proposed by ${answer.model}` });
+  const result = answer.result || {};
+  if (result.ok) {
+    if (!answer.encodes) {
+      $("model-result").append(element("p", "notice warn",
+        `Runs, but cannot be encoded under the Spider protocol: ${answer.encode_error}.`));
+    }
+    $("model-result").append(resultTable(result));
+  } else {
+    const error = result.error || {};
+    $("model-result").append(element("p", "problem",
+      `It fails to run: ${error.kind || "error"}: ${error.message || "the SQL failed"}`));
+  }
+  const rows = result.ok ? `${rowSummary(result)} · ` : "";
+  $("model-facts").textContent = `${rows}written in ${answer.seconds} s · prompt ${answer.prompt_version}`;
+}
 
 // --- CHASE labels (chase_labels.js): one editor, showing the current turn ------------------------------------------
 
@@ -671,7 +724,7 @@ function onEvent(event) {
     case "utterance":
       turns.set(event.seq, { seq: event.seq, text: p.text, userActs: null, runs: [], sharedRun: null,
         responded: false, dropped: false, ...newLabelState(), recommended: lastRecommendation,
-        spanTokens: p.tokens || null });
+        spanTokens: p.tokens || null, modelAsked: [], modelAnswers: [] });
       lastRecommendation = null;
       chat.add(event);
       break;
@@ -700,6 +753,14 @@ function onEvent(event) {
       (turn ? turn.runs : looseRuns).push(run);
       break;
     }
+    case "model_sql":
+      if (p.state === "asked") {
+        landed("model_sql", p.turn);
+        turn?.modelAsked.push(event.seq);
+      } else {
+        turn?.modelAnswers.push({ seq: event.seq, ...p });
+      }
+      break;
     case "result_shared":
       landed("share_result", p.turn);
       if (turn) turn.sharedRun = p.run;
@@ -913,7 +974,44 @@ $("run-sql").addEventListener("click", () => {
   const sql = sqlEditor.value().trim();
   if (!sql) return;
   clearErrors();
-  client.send("sql_run", shownTurn === null ? { sql } : { sql, turn: shownTurn });
+  // Which model draft the editor was loaded with: the server compares the texts and records kept/edited/replaced.
+  const fromModel = shownTurn === null ? null : Number(draftOf(shownTurn).fromModel) || null;
+  const fields = shownTurn === null ? { sql } : { sql, turn: shownTurn };
+  client.send("sql_run", fromModel ? { ...fields, from_model: fromModel } : fields);
+});
+
+$("ask-model").addEventListener("click", () => {
+  if (shownTurn === null || shownTurn === undefined) return;
+  clearErrors();
+  sendTracked("model_sql", { turn: shownTurn });
+  refresh();  // the waiting line shows at once; typing and every other step go on meanwhile
+});
+
+$("load-model").addEventListener("click", () => {
+  const answer = drawnModel?.answer;
+  if (!answer?.sql || answer.turn !== shownTurn) return;
+  const draft = draftOf(shownTurn);
+  const before = sqlEditor.value();
+  sqlEditor.setValue(answer.sql);
+  draft.sql = answer.sql;
+  draft.fromModel = answer.seq;
+  keepDraft(shownTurn);
+  // What the expert had written is one press away: loading never loses their own SQL.
+  modelUndo = before.trim() && before.trim() !== answer.sql.trim() ? { turn: shownTurn, sql: before } : null;
+  $("model-undo").hidden = !modelUndo;
+  sqlEditor.focus();
+});
+
+$("model-undo").addEventListener("click", () => {
+  if (!modelUndo || modelUndo.turn !== shownTurn) return;
+  sqlEditor.setValue(modelUndo.sql);
+  const draft = draftOf(shownTurn);
+  draft.sql = modelUndo.sql;
+  delete draft.fromModel;
+  keepDraft(shownTurn);
+  modelUndo = null;
+  $("model-undo").hidden = true;
+  sqlEditor.focus();
 });
 
 // Why the response cannot be sent yet, or null. The server checks the same rules and answers `order`/`labels`.
@@ -992,7 +1090,7 @@ window.addEventListener("beforeunload", (e) => {
 
 // Sent before a reload and never acked: the client resends them, so they count as on their way.
 for (const m of client.pending()) {
-  if (["user_acts", "share_result", "turn_labels"].includes(m.type)) inFlight.set(m.id, m);
+  if (["user_acts", "share_result", "turn_labels", "model_sql"].includes(m.type)) inFlight.set(m.id, m);
 }
 refresh();
 client.start();

@@ -34,7 +34,7 @@ DEMO_PASSWORD = "wozsql-demo"
 # over the channel layer, pairing in the database) and the screens that follow a Celery job. They run in both passes
 # of `make test`; the other screens are the same HTML on either stack and run on the embedded defaults only, while
 # their views' reads and writes are tested on PostgreSQL by the plain tests.
-STACK_FILES = {"test_rooms.py", "test_supervision.py", "test_export.py", "test_curation.py"}
+STACK_FILES = {"test_rooms.py", "test_supervision.py", "test_export.py", "test_curation.py", "test_model_drafts.py"}
 
 
 def pytest_collection_modifyitems(items):
@@ -59,7 +59,7 @@ class Platform:
 
 
 @pytest.fixture(scope="session")
-def platform(tmp_path_factory):
+def platform(tmp_path_factory, model_server):
     if not os.path.exists(CHROMIUM):
         message = f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
         if os.environ.get("WOZSQL_REQUIRE_SHARED") == "1":
@@ -76,6 +76,11 @@ def platform(tmp_path_factory):
         "HTTPS": "0",
         # A suite an admin asks for is built on a thread of the server: small, so it does not slow the other tests.
         "TEST_SUITE_MAX_CANDIDATES": "20",
+        # The model is the test model server (tools/model_server.py): on for every browser test, used only in the
+        # dialogues with model help (tests/browser/test_model_drafts.py makes one).
+        "MODEL_BASE_URL": model_server.url,
+        "MODEL_NAME": "fixture-model",
+        "MODEL_API_KEY": "",
     }
     if env.get("DATABASE_URL"):
         # Its own database in the throwaway cluster, apart from pytest-django's test database.
