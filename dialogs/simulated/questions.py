@@ -309,14 +309,13 @@ def model_messages(*, goal_question: str, names_used: list[str], history: list[t
 
 
 def model_question_text(reply: str) -> str:
-    """A model's reply as a question to send: its first non-empty line, without quotes or a "You:" prefix; empty
-    when nothing usable is left."""
-    for line in reply.splitlines():
-        line = re.sub(r"^(you|question|user)\s*:\s*", "", line.strip(), flags=re.IGNORECASE)
-        line = line.strip().strip('"“”').strip()
-        if line:
-            return line if len(line) <= MODEL_QUESTION_MAX_CHARS else ""
-    return ""
+    """A model's reply as the question to send: all of it on one line, without a "You:" prefix or quotes around it
+    (so the guard reads everything the model wrote, not its first line alone); empty when nothing is left or it is
+    longer than a chat question."""
+    text = " ".join(reply.split())
+    text = re.sub(r"^(you|question|user)\s*:\s*", "", text, flags=re.IGNORECASE)
+    text = text.strip().strip('"“”').strip()
+    return text if len(text) <= MODEL_QUESTION_MAX_CHARS else ""
 
 
 def suggestion_question(text: str) -> str:

@@ -120,7 +120,8 @@ def test_the_model_sees_the_goal_question_the_names_it_uses_and_the_answers_neve
     prompt = messages[-1]["content"]
     assert DORMS_GOAL in prompt and "There are 9 dorms." in prompt
     assert "SELECT" not in prompt and "dorm_name" not in prompt
-    assert model_question_text('You: "Which dorm is largest?"\nmore') == "Which dorm is largest?"
+    assert model_question_text('You: "Which dorm is largest?"') == "Which dorm is largest?"
+    assert model_question_text("Sure.\n```sql\nSELECT 1\n```") == "Sure. ```sql SELECT 1 ```"  # all of it is guarded
     assert model_question_text("x" * 400) == ""
 
 
@@ -298,3 +299,42 @@ def test_an_admin_starts_a_pilot_from_the_campaign_page_as_a_background_job(
     assert b"Pilot with simulated workers" in page.content and b"Queued" in page.content
     status = client.get(reverse("dialogs:simulation_status", args=[run.pk])).json()
     assert status["state"] == "queued" and status["done"] == 0 and status["count"] == 2
+
+
+def test_a_model_question_is_asked_when_it_passes_the_guard_and_the_scripts_otherwise(model_on, dorm_schema):
+    import asyncio
+
+    from dialogs.simulated import play
+    from dialogs.simulated.questions import MODEL_PROMPT_VERSION, Question
+    from dialogs.simulated.runs import _model_ask
+
+    ask = _model_ask()
+    step = Question("broad", "Can you show me all the dorms?", "SELECT * FROM dorm")
+
+    def next_question(goal_question):
+        goal = play.Goal(question=goal_question, sql=DORMS_SQL, schema=dorm_schema)
+        outcome = play.WorkerOutcome(dialogue=0)
+
+        def guarded(text):
+            return leak_reasons(text, goal_question=goal.question, goal_sql=goal.sql, schema=goal.schema)
+
+        text, origin = asyncio.run(play._question_for(step, goal, [], [], ask, guarded, outcome))
+        return text, origin, outcome.guard_hits
+
+    # The test model answers "say hello" with a greeting: words only, so it is asked.
+    text, origin, hits = next_question("Could you say hello and name the dorms?")
+    assert text == "Hello! I am a test server." and hits == 0
+    assert origin == {
+        "mode": "model",
+        "step": "broad",
+        "model": "fixture-model",
+        "prompt_version": MODEL_PROMPT_VERSION,
+    }
+    # It answers "how many students" with SQL: the guard drops it and the script's question goes instead, saying why.
+    text, origin, hits = next_question("How many students live in each dorm?")
+    assert text == step.text and hits == 1
+    assert origin["mode"] == "scripted" and "sql_select" in origin["guard"]
+    assert model_on.requests()[-1]["body"]["messages"][0]["role"] == "system"
+    model_on.set_mode("error")
+    text, origin, hits = next_question("Could you say hello and name the dorms?")
+    assert text == step.text and origin["mode"] == "scripted" and origin["model_error"]
