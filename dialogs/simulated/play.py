@@ -181,11 +181,10 @@ async def _question_for(question: Question, goal: Goal, names_used, history, mod
 
 
 def _question_or_end(frame: dict) -> bool:
-    return (
-        frame.get("type") == "event"
-        and frame.get("kind") in ("utterance", "end")
-        and frame.get("author_role") in ("worker", "supervisor")
-    ) or (frame.get("type") == "event" and frame.get("kind") == "end")
+    """The worker's next question, or the end of the dialogue (whoever ended it)."""
+    if frame.get("type") != "event":
+        return False
+    return frame["kind"] == "end" or (frame["kind"] == "utterance" and frame.get("author_role") == "worker")
 
 
 async def play_expert(room: RoomSocket, *, step_sql: Callable[[str | None], str | None]) -> int:
