@@ -26,6 +26,9 @@ class User(AbstractUser):
     blocked = models.BooleanField(default=False, help_text="Blocked workers are never paired again.")
     blocked_reason = models.CharField(max_length=300, blank=True)
     tutorial_passed_at = models.DateTimeField(null=True, blank=True)
+    # An account the simulated worker (or its scripted expert) plays (docs/simulated_worker.md): made on demand with
+    # no usable password, never paid, never judged by the quality rules, its dialogues marked simulated.
+    simulated = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"{self.username} ({self.role})"

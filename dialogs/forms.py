@@ -129,3 +129,21 @@ class QueryFirstWriteForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["step"].choices = filters
         self.fields["op"].choices = [(op, op) for op in ops]
+
+
+class SimulationForm(forms.Form):
+    """A pilot of a campaign by simulated workers, as the campaign page starts it (docs/simulated_worker.md)."""
+
+    count = forms.IntegerField(min_value=1, max_value=10, initial=2, label="Simulated workers")
+    expert = forms.ChoiceField(
+        choices=[("scripted", "A scripted expert answers"), ("human", "Experts at the desk answer")],
+        initial="scripted",
+        label="Who answers",
+    )
+    follow_suggestions = forms.FloatField(
+        min_value=0,
+        max_value=1,
+        initial=0.5,
+        label="Suggestions followed",
+        help_text="The share of the platform's suggestions a simulated worker asks next (0 to 1).",
+    )

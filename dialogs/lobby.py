@@ -31,6 +31,7 @@ from dialogs.models import (
     LobbyEntry,
     QuizState,
 )
+from dialogs.simulated.pairing import simulated_pilot
 
 
 def completion_code() -> str:
@@ -154,7 +155,8 @@ def dialogues_collected():
     campaign progress figures (`dialogs.crowd.campaigns`) both count with: waiting, active or completed, and not taken
     back out by an app built on dialogs (`collection_discard`: review's rejection). Its goal needs another dialogue
     otherwise."""
-    collected = Dialogue.objects.filter(status__in=COLLECTED_STATUSES)
+    # A pilot by simulated workers collects nothing: it must not use up a campaign's quota.
+    collected = Dialogue.objects.filter(status__in=COLLECTED_STATUSES, simulated=False)
     for condition in _DISCARDED.values():
         collected = collected.exclude(condition)
     return collected
@@ -295,7 +297,8 @@ def lobby_pair() -> list[Dialogue]:
 def _pair_one(worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[int, int]) -> list[Dialogue]:
     """Pair one waiting worker with the expert who has been idle longest, or send them away when they have had every
     goal. `places` (expert → dialogues they may still take) is updated."""
-    free = [e for e in experts if places[e.person_id] > 0]
+    pilot = simulated_pilot(worker_entry.person_id, experts)  # a simulated worker (docs/simulated_worker.md)
+    free = [e for e in pilot.experts if places[e.person_id] > 0]
     if not free:
         return []
     # The expert who has been idle longest (most places left, then earliest ready).
@@ -306,7 +309,7 @@ def _pair_one(worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[
         if worker_entry.crowd_assignment_id
         else None
     )
-    choice = goal_choose(worker_entry.person_id, assignment=assignment)
+    choice = pilot.choice if pilot.simulated else goal_choose(worker_entry.person_id, assignment=assignment)
     now = timezone.now()
     if choice is None:
         worker_entry.outcome = LobbyEntry.Outcome.NO_GOAL
@@ -329,6 +332,7 @@ def _pair_one(worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[
         expert_id=expert_entry.person_id,
         campaign=campaign,
         crowd_assignment=assignment,
+        simulated=pilot.simulated,
     )
     worker_entry.outcome = LobbyEntry.Outcome.PAIRED
     worker_entry.ended_at = now

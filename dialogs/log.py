@@ -72,8 +72,25 @@ def text_checked(value, *, name: str, limit: int, required: bool = True, setting
     return value
 
 
-def utterance_payload(text: str) -> dict:
-    return {"text": text}
+# What a simulated utterance may say of where it came from (docs/simulated_worker.md), and how much of it is kept.
+SIMULATED_FIELDS = ("mode", "step", "model", "prompt_version", "guard", "model_error")
+_SIMULATED_TEXT_CHARS = 200
+
+
+def utterance_payload(text: str, simulated: dict | None = None) -> dict:
+    """A user turn; `simulated`, for a dialogue the simulated worker plays, is the origin its client sent (mode,
+    step, model, prompt version, guard hits), kept to known fields and short texts. Releases read only `text`."""
+    payload = {"text": text}
+    if isinstance(simulated, dict):
+        kept = {}
+        for name in SIMULATED_FIELDS:
+            value = simulated.get(name)
+            if isinstance(value, str) and value:
+                kept[name] = value[:_SIMULATED_TEXT_CHARS]
+            elif isinstance(value, list):
+                kept[name] = [str(item)[:_SIMULATED_TEXT_CHARS] for item in value[:10]]
+        payload["simulated"] = kept
+    return payload
 
 
 def user_acts_payload(turn: int, acts: list[str], ambiguity: dict | None = None) -> dict:

@@ -445,3 +445,56 @@ class QueryFirstItem(models.Model):
 
     def __str__(self) -> str:
         return f"Query-first item {self.pk} on goal {self.goal_id} ({self.stage})"
+
+
+class SimulationRun(models.Model):
+    """A pilot by simulated workers (docs/simulated_worker.md): which goals, how many workers, who plays the expert,
+    and how far it got. Started from the campaign page (a background job) or `manage.py simulate_workers`."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        SUCCEEDED = "succeeded", "Done"
+        FAILED = "failed", "Failed"
+
+    class Expert(models.TextChoices):
+        HUMAN = "human", "A person at the expert desk"
+        SCRIPTED = "scripted", "A scripted expert"
+
+    campaign = models.ForeignKey(Campaign, null=True, blank=True, on_delete=models.SET_NULL, related_name="simulations")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    count = models.PositiveIntegerField()
+    expert = models.CharField(max_length=12, choices=Expert.choices, default=Expert.SCRIPTED)
+    follow_suggestions = models.FloatField(default=0.5)
+    seed = models.BigIntegerField(null=True, blank=True)
+    server_url = models.CharField(max_length=200, help_text="The platform the simulated clients connect to.")
+    time_limit_seconds = models.PositiveIntegerField(default=900)
+    state = models.CharField(max_length=12, choices=State.choices, default=State.QUEUED)
+    progress_done = models.PositiveIntegerField(default=0)
+    message = models.TextField(blank=True, help_text="Why the run failed, or what each worker came to.")
+    report = models.JSONField(default=dict, blank=True, help_text="Per worker: dialogue, questions, guard hits.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Simulation {self.pk} ({self.count} workers, {self.state})"
+
+
+class SimulationSeat(models.Model):
+    """One simulated worker of a run: its account and the goal it pilots. Pairing gives the account this goal
+    (`dialogs.lobby.lobby_pair`), so a pilot plays the goals it was asked for and no campaign's draw."""
+
+    run = models.ForeignKey(SimulationRun, on_delete=models.CASCADE, related_name="seats")
+    worker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="simulation_seats")
+    goal = models.ForeignKey("annotation.Goal", on_delete=models.CASCADE, related_name="+")
+    dialogue = models.ForeignKey(Dialogue, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"Seat {self.pk} of simulation {self.run_id}: goal {self.goal_id}"

@@ -399,9 +399,10 @@ class _Post:
 
 
 def _post_utterance(post: _Post):
-    return [
-        post.record(EventKind.UTTERANCE, log.utterance_payload(post.text("text", limit=settings.UTTERANCE_MAX_CHARS)))
-    ]
+    # Only a simulated dialogue's utterances say where they came from: any other worker's `simulated` is ignored.
+    origin = post.message.get("simulated") if post.dialogue.simulated else None
+    text = post.text("text", limit=settings.UTTERANCE_MAX_CHARS)
+    return [post.record(EventKind.UTTERANCE, log.utterance_payload(text, simulated=origin))]
 
 
 def _post_end(post: _Post):

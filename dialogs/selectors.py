@@ -244,11 +244,12 @@ def operations_overview(now=None) -> dict:
             "database__db_id",
             "worker__username",
             "expert__username",
+            "simulated",
         )[:OPERATIONS_LISTED]
     )
-    open_count = Dialogue.objects.filter(
+    open_counts = Dialogue.objects.filter(
         status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE], mode=DialogueMode.CHAT
-    ).count()
+    ).aggregate(all=Count("id"), simulated=Count("id", filter=Q(simulated=True)))
     midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
     today = dict(
         Dialogue.objects.filter(ended_at__gte=midnight, mode=DialogueMode.CHAT)
@@ -302,7 +303,9 @@ def operations_overview(now=None) -> dict:
         },
         "ready_experts": experts,
         "rooms": {
-            "count": open_count,
+            "count": open_counts["all"],
+            # A pilot's rooms (docs/simulated_worker.md): a simulated worker in a real room, marked on the board.
+            "simulated": open_counts["simulated"],
             "listed": [
                 {
                     "id": room["id"],
@@ -313,6 +316,7 @@ def operations_overview(now=None) -> dict:
                     "age_seconds": seconds_since(room["created_at"]),
                     "questions": room["questions"],
                     "idle_seconds": seconds_since(room["last_activity"]),
+                    "simulated": room["simulated"],
                 }
                 for room in rooms
             ],

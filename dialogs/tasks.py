@@ -18,3 +18,13 @@ def housekeeping() -> dict:
         "timed_out": len(report.timed_out),
         "released_dialogues": len(report.released_dialogues),
     }
+
+
+# acks_late: a worker lost mid-run hands the message back; a run that already started is not played twice
+# (simulation_run plays only a queued run).
+@shared_task(name="dialogs.simulate_workers", acks_late=True, ignore_result=True)
+def simulate_workers(run_id: int) -> None:
+    """Play a simulated workers' pilot (dialogs.simulated.runs.simulation_run)."""
+    from dialogs.simulated.runs import simulation_run
+
+    simulation_run(run_id=run_id)

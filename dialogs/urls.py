@@ -31,6 +31,8 @@ urlpatterns = [
     path("manage/campaigns/<int:campaign_id>/", campaign_views.campaign_detail, name="campaign_detail"),
     path("manage/campaigns/<int:campaign_id>/edit/", campaign_views.campaign_edit, name="campaign_edit"),
     path("manage/campaigns/<int:campaign_id>/new-link/", campaign_views.campaign_new_link, name="campaign_new_link"),
+    path("manage/campaigns/<int:campaign_id>/simulate/", campaign_views.campaign_simulate, name="campaign_simulate"),
+    path("manage/simulations/<int:simulation_id>/", campaign_views.simulation_status_json, name="simulation_status"),
     path("join/<str:token>/", campaign_views.crowd_join, name="crowd_join"),
     path("worker/return/", campaign_views.crowd_return, name="crowd_return"),
 ]

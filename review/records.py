@@ -39,13 +39,17 @@ def dialogue_selection(
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
     origin: str = "all",
+    simulated: bool = False,
 ) -> QuerySet[Dialogue]:
     """Dialogues by status (or approved in review), database (ids), creation date (both ends included) and origin
-    (collected here or imported from a release)."""
+    (collected here or imported from a release). A simulated worker's dialogues (docs/simulated_worker.md) are a
+    pilot's, not data: left out unless `simulated` asks for them."""
     wanted = Q(status__in=[status for status in statuses if status != APPROVED])
     if APPROVED in statuses:
         wanted |= Q(review__stage=ReviewStage.APPROVED) & ~Q(status__in=[DialogueStatus.DROPPED])
     queryset = Dialogue.objects.filter(wanted)
+    if not simulated:
+        queryset = queryset.filter(simulated=False)
     if db_ids:
         queryset = queryset.filter(database__db_id__in=list(db_ids))
     zone = timezone.get_current_timezone()

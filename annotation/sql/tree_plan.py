@@ -27,10 +27,12 @@ __all__ = [
     "TreeError",
     "adapt_filter",
     "check_alignment",
+    "condition_phrase",
     "draft_question",
     "filters_of",
     "plan",
     "required_steps",
+    "schema_names",
 ]
 
 # The operators an annotator may give a filter when adapting it (the sampler draws =, <, > and LIKE).
@@ -100,6 +102,16 @@ class _Names:
             if not phrase.startswith(owner):
                 phrase = f"{owner} {phrase}"
         return phrase
+
+
+def schema_names(schema: dict | None) -> _Names:
+    """The readable names of a tables.json entry: `.table(original, many)` and `.column("table.column", anchor)`."""
+    return _Names(schema)
+
+
+def condition_phrase(schema: dict | None, item: dict, anchor: str) -> str:
+    """A filter (`{"column": "table.column", "op", "value"}`) in words, as a plan step says it: "city is Chicago"."""
+    return _condition(_Names(schema), item, anchor)
 
 
 def filters_of(tree: dict) -> list[tuple[str, dict]]:

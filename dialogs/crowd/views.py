@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
-from django.http import HttpResponseRedirect
+from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -17,8 +17,9 @@ from annotation.roles import open_view, role_required
 from dialogs.crowd import campaigns
 from dialogs.crowd import services as crowd
 from dialogs.crowd.services import PLATFORMS, CrowdJoinError
-from dialogs.forms import CampaignForm
-from dialogs.models import Campaign, CrowdPlatform
+from dialogs.forms import CampaignForm, SimulationForm
+from dialogs.models import Campaign, CrowdPlatform, SimulationRun
+from dialogs.simulated.runs import SimulationRefused, simulation_start, simulation_status
 
 # --- Admins: campaigns -------------------------------------------------------------------------------------------
 
@@ -50,6 +51,11 @@ def campaign_edit(request, campaign_id=None):
 
 @role_required("campaigns.manage")
 def campaign_detail(request, campaign_id):
+    return _campaign_page(request, campaign_id)
+
+
+def _campaign_page(request, campaign_id, simulation_form: SimulationForm | None = None):
+    """The campaign's page; `simulation_form` is a refused pilot request, shown with its errors (status 400)."""
     campaign = get_object_or_404(Campaign.objects.prefetch_related("databases"), pk=campaign_id)
     progress = campaigns.campaign_progress(campaign)
     base = request.build_absolute_uri(reverse("dialogs:crowd_join", args=[campaign.join_token]))
@@ -79,8 +85,45 @@ def campaign_detail(request, campaign_id):
     return render(
         request,
         "dialogs/campaign_detail.html",
-        {"campaign": campaign, "progress": progress, "links": links, "mix_rows": mix_rows},
+        {
+            "campaign": campaign,
+            "progress": progress,
+            "links": links,
+            "mix_rows": mix_rows,
+            "simulation_form": simulation_form or SimulationForm(),
+            "simulations": [simulation_status(run) for run in campaign.simulations.all()[:5]],
+        },
+        status=400 if simulation_form else 200,
     )
+
+
+@require_POST
+@role_required("campaigns.manage")
+def campaign_simulate(request, campaign_id):
+    """Pilot the campaign with simulated workers (docs/simulated_worker.md), as a background job; the page then shows
+    its progress. A refused request shows the campaign page again with the reason, the form as it was filled."""
+    campaign = get_object_or_404(Campaign, pk=campaign_id)
+    form = SimulationForm(request.POST)
+    if form.is_valid():
+        try:
+            simulation_start(
+                campaign=campaign,
+                requested_by=request.user,
+                server_url=request.build_absolute_uri("/"),
+                **form.cleaned_data,
+            )
+        except SimulationRefused as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"Started a pilot with {form.cleaned_data['count']} simulated workers.")
+            return redirect("dialogs:campaign_detail", campaign_id=campaign.pk)
+    return _campaign_page(request, campaign_id, simulation_form=form)
+
+
+@role_required("campaigns.manage")
+def simulation_status_json(request, simulation_id):
+    """One pilot's progress as JSON, for the campaign page."""
+    return JsonResponse(simulation_status(get_object_or_404(SimulationRun, pk=simulation_id)))
 
 
 @require_POST

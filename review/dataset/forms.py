@@ -71,6 +71,12 @@ class ExportForm(SelectionForm):
         help_text="They always go into SParC and CHASE; CoSQL's acts and responses come from a real user otherwise.",
     )
 
+    include_simulated = forms.BooleanField(
+        required=False,
+        label="Include simulated dialogues",
+        help_text="The simulated workers' pilot dialogues are left out of a release unless asked for.",
+    )
+
     field_order = ["formats", "statuses", "databases", "date_from", "date_to", "origin", "seed", "split_file"]
 
     def clean_split_file(self):

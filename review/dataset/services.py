@@ -68,12 +68,14 @@ def export_options_clean(
     limit_mode: str | None = None,
     sql_errors: str = "skip",
     cosql_solo: bool = False,
+    include_simulated: bool = False,
 ) -> dict:
     """Check an export request and return it as plain JSON-able options (what an Export stores and a task reads).
 
     Raises ValidationError with a message for the person asking. Defaults: completed dialogues (not dropped), every
     database, both origins, seed 0, the per-format LIMIT encoding, turns whose SQL fails left out, and solo
-    sequences in the SParC and CHASE files only (`cosql_solo` adds them to CoSQL's too: they have no real user).
+    sequences in the SParC and CHASE files only (`cosql_solo` adds them to CoSQL's too: they have no real user), and
+    no simulated worker's dialogues (`include_simulated` adds them; the report's options say so).
     """
     wanted = list(dict.fromkeys(formats or []))
     if not wanted:
@@ -125,6 +127,7 @@ def export_options_clean(
         "limit_mode": limit_mode,
         "sql_errors": sql_errors,
         "cosql_solo": bool(cosql_solo),
+        "include_simulated": bool(include_simulated),
     }
 
 
@@ -163,6 +166,7 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
         date_from=dt.date.fromisoformat(options["date_from"]) if options.get("date_from") else None,
         date_to=dt.date.fromisoformat(options["date_to"]) if options.get("date_to") else None,
         origin=options.get("origin", "all"),
+        simulated=options.get("include_simulated", False),
     )
     records = dialogue_records(queryset, timestamps=False)
     db_ids = sorted({record.db_id for record in records})

@@ -33,6 +33,7 @@ def datasets(request):
                 limit_mode=data["limit_mode"] or None,
                 sql_errors=data["sql_errors"],
                 cosql_solo=data["cosql_solo"],
+                include_simulated=data["include_simulated"],
                 **form.selection(),
             )
         except ValidationError as exc:

@@ -68,10 +68,12 @@ class ReviewError(Exception):
 
 
 def reviewable_q(prefix: str = "") -> Q:
-    """Dialogues that enter review: completed, or abandoned with at least the minimum of answered questions."""
-    return Q(**{f"{prefix}status": DialogueStatus.COMPLETED}) | Q(
+    """Dialogues that enter review: completed, or abandoned with at least the minimum of answered questions; never a
+    simulated worker's (a pilot is no data to correct, docs/simulated_worker.md)."""
+    ended = Q(**{f"{prefix}status": DialogueStatus.COMPLETED}) | Q(
         **{f"{prefix}status": DialogueStatus.ABANDONED, f"{prefix}incomplete": False}
     )
+    return ended & Q(**{f"{prefix}simulated": False})
 
 
 def on_dialogue_ended(sender, *, dialogue: Dialogue, **kwargs) -> None:

@@ -150,9 +150,11 @@ def dialogue_signals(record: DialogueRecord) -> dict:
 
 
 def _worker_dialogues():
-    """Ended dialogues a crowd worker held here: not a solo sequence (its author is an expert) and not an imported
-    dialogue (its worker is a stand-in for a release's crowd)."""
-    return Dialogue.objects.filter(status__in=ENDED_STATUSES, worker__role=Role.WORKER, dataset_import__isnull=True)
+    """Ended dialogues a crowd worker held here: not a solo sequence (its author is an expert), not an imported
+    dialogue (its worker is a stand-in for a release's crowd), and not a simulated worker's (no person to judge)."""
+    return Dialogue.objects.filter(
+        status__in=ENDED_STATUSES, worker__role=Role.WORKER, dataset_import__isnull=True, simulated=False
+    )
 
 
 def dialogues_fold(*, dialogue_ids: Iterable[int], scores: dict[int, int] | None = None) -> set[int]:

@@ -70,6 +70,7 @@ function draw(overview) {
   $("waiting-count").textContent = overview.waiting.count;
   $("ready-count").textContent = overview.ready_experts.length;
   $("rooms-count").textContent = overview.rooms.count;
+  $("simulated-count").textContent = overview.rooms.simulated;
   $("median-wait").textContent = overview.median_wait_seconds_last_hour ?? "–";
   for (const status of ["completed", "abandoned", "dropped", "terminated"]) {
     $(`today-${status}`).textContent = overview.today[status];
@@ -81,6 +82,11 @@ function draw(overview) {
       [room.id], [room.db_id], [room.worker], [room.expert], [duration(room.age_seconds), "num"],
       [room.questions, "num"], [room.idle_seconds === null ? "–" : `${duration(room.idle_seconds)} ago`, "num"],
     ], room.idle_seconds > 120 ? "idle" : "");
+    if (room.simulated) {
+      // A pilot's room: the worker is the simulated worker (docs/simulated_worker.md), not a person.
+      tr.dataset.simulated = "1";
+      tr.children[2].append(" ", element("span", "pill", "simulated"));
+    }
     if (canWatch) {
       // The room's number opens it read-only (dialogs.views.room_watch), where a stuck room can be ended.
       const link = element("a", "", `#${room.id}`);

@@ -34,7 +34,14 @@ DEMO_PASSWORD = "wozsql-demo"
 # over the channel layer, pairing in the database) and the screens that follow a Celery job. They run in both passes
 # of `make test`; the other screens are the same HTML on either stack and run on the embedded defaults only, while
 # their views' reads and writes are tested on PostgreSQL by the plain tests.
-STACK_FILES = {"test_rooms.py", "test_supervision.py", "test_export.py", "test_curation.py", "test_model_drafts.py"}
+STACK_FILES = {
+    "test_rooms.py",
+    "test_supervision.py",
+    "test_export.py",
+    "test_curation.py",
+    "test_model_drafts.py",
+    "test_simulated_worker.py",
+}
 
 
 def pytest_collection_modifyitems(items):

@@ -54,6 +54,11 @@ class Command(BaseCommand):
             action="store_true",
             help="put solo sequences in the CoSQL files too (they are always in SParC and CHASE)",
         )
+        parser.add_argument(
+            "--include-simulated",
+            action="store_true",
+            help="also the simulated worker's pilot dialogues (left out by default; docs/simulated_worker.md)",
+        )
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
     def handle(self, *args, formats, out, split_file, quiet, **options):
@@ -78,6 +83,7 @@ class Command(BaseCommand):
                 limit_mode=options["limit_mode"],
                 sql_errors=options["sql_errors"],
                 cosql_solo=options["cosql_with_solo"],
+                include_simulated=options["include_simulated"],
             )
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from exc
