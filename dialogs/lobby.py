@@ -19,6 +19,7 @@ from django.utils import timezone
 from annotation.models import Goal, Hardness, Role, User
 from annotation.roles import can
 from dialogs import broadcast
+from dialogs.control_group import model_help_for
 from dialogs.crowd.services import crowd_assignment_current
 from dialogs.errors import DialogueError
 from dialogs.models import (
@@ -329,6 +330,7 @@ def _pair_one(worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[
         expert_id=expert_entry.person_id,
         campaign=campaign,
         crowd_assignment=assignment,
+        **model_help_for(campaign),
     )
     worker_entry.outcome = LobbyEntry.Outcome.PAIRED
     worker_entry.ended_at = now
