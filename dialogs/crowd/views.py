@@ -79,7 +79,13 @@ def campaign_detail(request, campaign_id):
     return render(
         request,
         "dialogs/campaign_detail.html",
-        {"campaign": campaign, "progress": progress, "links": links, "mix_rows": mix_rows},
+        {
+            "campaign": campaign,
+            "progress": progress,
+            "links": links,
+            "mix_rows": mix_rows,
+            "model_groups": campaigns.campaign_model_groups(campaign),
+        },
     )
 
 

@@ -2,14 +2,18 @@
 campaign, and recorded on the dialogue (dialogs.control_group)."""
 
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from annotation.models import Goal, User
 from dialogs import lobby, solo
 from dialogs.control_group import BLOCK, held_back_in_block, model_help_for, slot_held_back
+from dialogs.crowd import campaigns
 from dialogs.models import Campaign, Dialogue
 from tests.builders import expert_named, expert_ready, worker_named
 
@@ -136,3 +140,70 @@ def test_pairing_draws_and_a_dialogue_outside_any_campaign_is_helped_whenever_a_
     assert (sequence.model_help, sequence.control_slot) == (True, None)
     settings.MODEL_BASE_URL = ""
     assert not solo.solo_create(expert=erin, database=campaign.databases.get()).model_help
+
+
+# --- The campaign's setting and page -------------------------------------------------------------------------------
+
+
+def _form(database, **change):
+    return {
+        "name": "Spring",
+        "databases": [database.pk],
+        "target_per_goal": 2,
+        "opens_at": "2026-03-01T09:00",
+        "bonus_min_questions": 5,
+        "bonus_amount": "0.00",
+        **change,
+    }
+
+
+@pytest.mark.parametrize("share", ["-5", "101", "12.5"])
+def test_a_share_outside_0_to_100_is_refused_with_a_clear_message_and_the_form_keeps_what_was_typed(
+    client, ada, demo_databases, share
+):
+    client.force_login(ada)
+    form = _form(demo_databases["dorm_demo"], model_holdback_percent=share, bonus_reason="Thanks for your care")
+    response = client.post(reverse("dialogs:campaign_new"), form)
+    assert response.status_code == 200 and not Campaign.objects.exists()
+    page = response.content.decode()
+    if share == "12.5":
+        assert "Enter a whole number." in page
+    else:
+        assert "The control group is a whole percent of the dialogues, from 0" in page
+    assert 'value="Thanks for your care"' in page and f'value="{share}"' in page
+
+
+def test_the_service_refuses_a_share_outside_0_to_100(demo_databases):
+    with pytest.raises(ValidationError) as caught:
+        campaigns.campaign_save(
+            name="Spring", databases=[demo_databases["dorm_demo"]], goals=[], target_per_goal=1, hardness_mix={},
+            opens_at=timezone.now(), closes_at=None, bonus_min_questions=5, bonus_amount=Decimal("0"),
+            model_holdback_percent=120,
+        )  # fmt: skip
+    assert list(caught.value.message_dict) == ["model_holdback_percent"]
+
+
+def test_an_admin_sets_the_share_and_the_page_shows_the_groups_or_that_no_model_is_configured(
+    client, ada, demo_databases, settings
+):
+    client.force_login(ada)
+    response = client.post(
+        reverse("dialogs:campaign_new"), _form(demo_databases["dorm_demo"], model_holdback_percent=20)
+    )
+    campaign = Campaign.objects.get()
+    assert campaign.model_holdback_percent == 20
+    edit = client.get(reverse("dialogs:campaign_edit", args=[campaign.pk])).content.decode()
+    assert 'name="model_holdback_percent" value="20"' in edit and "blocks of ten dialogues" in edit
+    page = client.get(response.url).content.decode()
+    assert 'data-testid="no-model"' in page and "No model configured" in page
+    for name, value in MODEL.items():
+        setattr(settings, name, value)
+    Goal.objects.create(database=demo_databases["dorm_demo"], question="How many?", sql="SELECT 1")
+    _drawn(campaign, 10)
+    page = client.get(response.url).content.decode()
+    assert "No model configured" not in page
+    assert 'data-testid="group-helped">8<' in page and 'data-testid="group-held-back">2 (20%)<' in page
+    # An edit that leaves the share empty means none held back, and says so.
+    client.post(reverse("dialogs:campaign_edit", args=[campaign.pk]), _form(demo_databases["dorm_demo"]))
+    campaign.refresh_from_db()
+    assert campaign.model_holdback_percent == 0
