@@ -172,7 +172,8 @@ def draw_model_help(name: str, comparison: dict) -> Figure:
             axes.set_ylim(-0.8, max(len(rows), 1) - 0.2)
             axes.invert_yaxis()
             axes.set_xlabel("seconds from a question to the expert's first response")
-            axes.set_xlim(left=0)
+            # Room past the slowest quartile: a median dot at the edge would be cut in half.
+            axes.set_xlim(0, max([time[g]["q3"] for g in rows], default=1) * 1.15 + 1)
             difference = time["difference"]
             if difference:
                 interval = difference["interval"]
@@ -194,8 +195,9 @@ def draw_model_help(name: str, comparison: dict) -> Figure:
             axes.set_yticks(list(range(len(labels))), [label.replace("_", " ") for label in labels])
             axes.invert_yaxis()
             axes.set_xlabel("% of the group's labels")
-            if labels:
-                axes.legend(frameon=False, fontsize=7)
+            axes.set_xlim(0, 100)
+            if labels:  # below the axes: a group's bar of 100 % would run under a legend inside them
+                figure.legend(ncols=2, fontsize=7, frameon=False, loc="outside lower center")
             empty = not labels
         elif name == "drafts":
             drafts = comparison["drafts"]

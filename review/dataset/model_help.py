@@ -141,8 +141,8 @@ def permutation_test(per_dialogue: np.ndarray, helped: np.ndarray, *, rng) -> di
     2 × K table, against the same statistic with the helped/control labels shuffled over the dialogues RESAMPLES
     times. `per_dialogue` is dialogues × categories counts; `helped` the dialogues' labels. p counts the observed
     table among the shuffles ((1 + as large or larger) / (1 + shuffles)). None when a group has no dialogue or
-    nothing was counted."""
-    if not helped.any() or helped.all() or per_dialogue.sum() == 0:
+    fewer than two categories were used: there is no distribution to compare."""
+    if not helped.any() or helped.all() or (per_dialogue.sum(axis=0) > 0).sum() < 2:
         return None
     mask = helped.astype(float)
     observed = chi_square(np.vstack([mask @ per_dialogue, (1 - mask) @ per_dialogue]))
