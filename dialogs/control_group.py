@@ -1,4 +1,4 @@
-"""Which dialogues get model help: the one rule, applied once when a dialogue is made (README "Model assistance").
+"""Which dialogues get model help: the one rule, applied once when a dialogue is made (docs/model_help.md).
 
 A campaign may hold model help back from a share of its dialogues (`Campaign.model_holdback_percent`), so that
 what the help changes can be measured against a control group collected at the same time, by the same people.
