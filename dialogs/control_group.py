@@ -55,8 +55,14 @@ def model_help_for(campaign: Campaign | None) -> dict:
         return {"model_help": False}
     if campaign is None:
         return {"model_help": True}
-    # The percent is read from the locked row: a change saved a moment ago applies to the next draw.
-    percent = Campaign.objects.select_for_update().values_list("model_holdback_percent", flat=True).get(pk=campaign.pk)
+    # The percent is read from the locked row: a change saved a moment ago applies to the next draw. "No key": the
+    # lock serialises draws (and a save of the campaign) but not the rows that merely point at the campaign (a crowd
+    # worker's assignment made as they join), which would otherwise wait on pairing and could deadlock with it.
+    percent = (
+        Campaign.objects.select_for_update(no_key=True)
+        .values_list("model_holdback_percent", flat=True)
+        .get(pk=campaign.pk)
+    )
     last = Dialogue.objects.filter(campaign_id=campaign.pk).aggregate(last=Max("control_slot"))["last"]
     slot = 0 if last is None else last + 1
     return {"model_help": not slot_held_back(campaign_id=campaign.pk, percent=percent, slot=slot), "control_slot": slot}

@@ -149,16 +149,17 @@ def _dialogue(goal, worker, expert, campaign, *, slot, helped, seconds, simulate
         database=goal.database, goal=goal, worker=worker, expert=expert, campaign=campaign, status=status,
         control_slot=slot, model_help=helped, simulated=simulated, ended_at=T0,
     )  # fmt: skip
-    for seq, (kind, payload, at) in enumerate(
-        [
-            (EventKind.UTTERANCE, log.utterance_payload("How many?"), 0),
-            (EventKind.RESPONSE, log.response_payload(1, "Three.", ["CONFIRM_SQL"], None), seconds),
-        ],
-        start=1,
-    ):
+    run = {"ok": True, "columns": ["n"], "rows": [[1]], "row_count": 1, "truncated": False}
+    events = [(EventKind.UTTERANCE, log.utterance_payload("How many?"), 0)]
+    if helped:  # a draft asked for, loaded and edited
+        events.append((EventKind.MODEL_SQL, {"turn": 1, "sql": "SELECT 1", "model": "m"}, 1))
+        loaded = {**log.sql_run_payload(1, "SELECT 2", run), "model_draft": {"event": 2, "use": "edited"}}
+        events.append((EventKind.SQL_RUN, loaded, 2))
+    events.append((EventKind.RESPONSE, log.response_payload(1, "Three.", ["CONFIRM_SQL"], None), seconds))
+    for seq, (kind, payload, at) in enumerate(events, start=1):
         event = Event.objects.create(dialogue=dialogue, seq=seq, kind=kind, payload=payload)
         Event.objects.filter(pk=event.pk).update(created_at=T0 + timedelta(seconds=at))
-    Dialogue.objects.filter(pk=dialogue.pk).update(last_seq=2)
+    Dialogue.objects.filter(pk=dialogue.pk).update(last_seq=len(events))
     return dialogue
 
 
@@ -183,6 +184,7 @@ def test_the_selection_takes_ended_drawn_dialogues_and_leaves_the_simulated_ones
     assert result["time_per_question"]["helped"]["median"] == 10.0
     assert result["time_per_question"]["control"]["median"] == 25.0
     assert result["corrections"]["control"]["dialogues"] == 1 and result["not_drawn"] == 1
+    assert (result["drafts"]["asked"], result["drafts"]["edited"], result["drafts"]["not_used"]) == (1, 1, 0)
     with_simulated = model_help_comparison(campaign_id=pilot.pk, include_simulated=True)
     assert with_simulated["groups"]["helped"]["dialogues"] == 2
     assert model_help_comparison()["groups"]["control"]["dialogues"] == 3  # every campaign
