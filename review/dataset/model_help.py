@@ -99,17 +99,20 @@ def _distribution(counter: Counter, order) -> dict[str, int]:
 # --- How sure: a cluster bootstrap and a permutation test --------------------------------------------------------
 
 
-def _interval(helped: list, control: list, statistic, *, rng) -> dict | None:
-    """The bootstrap interval of statistic(helped) - statistic(control), resampling each group's dialogues with
-    replacement RESAMPLES times. None with fewer than two dialogues in a group: no interval can be honest then."""
+def _interval(helped: list, control: list, statistic_of, *, rng) -> dict | None:
+    """The bootstrap interval of the statistic of the helped group minus the control group's, resampling each group's
+    dialogues with replacement RESAMPLES times. `statistic_of(dialogues)` gives the function of how many times each
+    dialogue was drawn that computes the statistic: a resample is a count per dialogue, so no resample is copied.
+    None with fewer than two dialogues in a group: no interval can be honest then."""
     if len(helped) < 2 or len(control) < 2:
         return None
+    one, other = statistic_of(helped), statistic_of(control)
     differences = []
     for _ in range(RESAMPLES):
-        one = statistic([helped[i] for i in rng.integers(0, len(helped), len(helped))])
-        other = statistic([control[i] for i in rng.integers(0, len(control), len(control))])
-        if one is not None and other is not None:
-            differences.append(one - other)
+        first = one(np.bincount(rng.integers(0, len(helped), len(helped)), minlength=len(helped)))
+        second = other(np.bincount(rng.integers(0, len(control), len(control)), minlength=len(control)))
+        if first is not None and second is not None:
+            differences.append(first - second)
     if len(differences) < RESAMPLES / 2:
         return None
     tail = 100 * (1 - CONFIDENCE) / 2
@@ -117,9 +120,37 @@ def _interval(helped: list, control: list, statistic, *, rng) -> dict | None:
     return {"low": round(float(low), 3), "high": round(float(high), 3), "confidence": CONFIDENCE}
 
 
-def _median_of(dialogues: list[list[float]]) -> float | None:
-    pooled = [seconds for questions in dialogues for seconds in questions]
-    return float(np.median(pooled)) if pooled else None
+def median_of_drawn(dialogues: list[list[float]]):
+    """For dialogues' question times: the function of how many times each dialogue is drawn that gives the median of
+    their questions pooled (each counted as often as its dialogue). The times are sorted once; a draw's median is then
+    read from the running total of its weights, the middle one or the mean of the two middle ones."""
+    values = np.array([seconds for questions in dialogues for seconds in questions], dtype=float)
+    owner = np.repeat(np.arange(len(dialogues)), [len(questions) for questions in dialogues])
+    order = np.argsort(values, kind="stable")
+    values, owner = values[order], owner[order]
+
+    def median(counts) -> float | None:
+        running = np.cumsum(counts[owner])
+        total = int(running[-1]) if len(running) else 0
+        if not total:
+            return None
+        kth = lambda k: float(values[np.searchsorted(running, k)])  # noqa: E731 - the k-th smallest, from 1
+        return kth((total + 1) // 2) if total % 2 else (kth(total // 2) + kth(total // 2 + 1)) / 2
+
+    return median
+
+
+def rate_of_drawn(dialogues: list[tuple[int, int]]):
+    """For dialogues' (corrections, questions): the function of how many times each dialogue is drawn that gives
+    corrections per question over the draw."""
+    corrections = np.array([c for c, _ in dialogues], dtype=float)
+    questions = np.array([n for _, n in dialogues], dtype=float)
+
+    def rate(counts) -> float | None:
+        total = float(counts @ questions)
+        return float(counts @ corrections) / total if total else None
+
+    return rate
 
 
 def _rate_of(dialogues: list[tuple[int, int]]) -> float | None:
@@ -129,11 +160,25 @@ def _rate_of(dialogues: list[tuple[int, int]]) -> float | None:
 
 def chi_square(table: np.ndarray) -> float:
     """Pearson's chi-square statistic of a groups × categories table of counts (categories no one used left out)."""
-    table = table[:, table.sum(axis=0) > 0]
-    if table.shape[1] < 2 or (table.sum(axis=1) == 0).any():
-        return 0.0
-    expected = table.sum(axis=1, keepdims=True) * table.sum(axis=0, keepdims=True) / table.sum()
-    return float(((table - expected) ** 2 / expected).sum())
+    return float(chi_squares(table[np.newaxis])[0])
+
+
+def chi_squares(tables: np.ndarray) -> np.ndarray:
+    """`chi_square` of each of a stack of tables (tables × groups × categories) at once; 0 for a table with fewer than
+    two categories used or a group with nothing counted."""
+    tables = tables[:, :, tables.sum(axis=(0, 1)) > 0]
+    if tables.shape[2] < 2:
+        return np.zeros(len(tables))
+    rows = tables.sum(axis=2, keepdims=True)
+    columns = tables.sum(axis=1, keepdims=True)
+    totals = rows.sum(axis=1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        expected = rows * columns / totals
+        cells = np.where(expected > 0, (tables - expected) ** 2 / expected, 0.0)
+    statistic = cells.sum(axis=(1, 2))
+    # A group with nothing counted, or a category used by no group of this table: no distribution to compare.
+    empty = (rows[:, :, 0] == 0).any(axis=1) | ((columns[:, 0, :] > 0).sum(axis=1) < 2)
+    return np.where(empty, 0.0, statistic)
 
 
 def permutation_test(per_dialogue: np.ndarray, helped: np.ndarray, *, rng) -> dict | None:
@@ -149,7 +194,7 @@ def permutation_test(per_dialogue: np.ndarray, helped: np.ndarray, *, rng) -> di
     shuffled = np.array([rng.permutation(mask) for _ in range(RESAMPLES)])
     in_helped = shuffled @ per_dialogue
     in_control = (1 - shuffled) @ per_dialogue
-    at_least = sum(chi_square(np.vstack([a, b])) >= observed - 1e-9 for a, b in zip(in_helped, in_control, strict=True))
+    at_least = int((chi_squares(np.stack([in_helped, in_control], axis=1)) >= observed - 1e-9).sum())
     return {
         "chi_square": round(observed, 3),
         "p": round((1 + at_least) / (1 + RESAMPLES), 4),
@@ -183,7 +228,7 @@ def compare_groups(facts: list[DialogueFacts], *, seed: int = SEED) -> dict:
     difference = None
     if time["helped"]["n"] and time["control"]["n"]:
         difference = {"median": round(time["helped"]["median"] - time["control"]["median"], 1)}
-        difference["interval"] = _interval(timed["helped"], timed["control"], _median_of, rng=rng)
+        difference["interval"] = _interval(timed["helped"], timed["control"], median_of_drawn, rng=rng)
     result["time_per_question"] = {**time, "difference": difference}
 
     reviewed = {
@@ -205,7 +250,7 @@ def compare_groups(facts: list[DialogueFacts], *, seed: int = SEED) -> dict:
     if corrections["helped"]["per_question"] is not None and corrections["control"]["per_question"] is not None:
         difference = {
             "per_question": round(corrections["helped"]["per_question"] - corrections["control"]["per_question"], 3),
-            "interval": _interval(reviewed["helped"], reviewed["control"], _rate_of, rng=rng),
+            "interval": _interval(reviewed["helped"], reviewed["control"], rate_of_drawn, rng=rng),
         }
     result["corrections"] = {**corrections, "difference": difference}
 

@@ -203,3 +203,19 @@ def test_the_comparison_page_is_for_those_who_see_statistics(client, alice, erin
     assert client.get(url, {"campaign": "nonsense"}).status_code == 200  # a bad filter is said, not a crash
     figure = client.get(reverse("review:model_help_figure", args=["time_per_question", "svg"]))
     assert figure.status_code == 200 and figure["Content-Type"] == "image/svg+xml"
+
+
+def test_a_draws_median_and_rate_are_those_of_the_dialogues_it_drew_pooled():
+    """A resample is a count per dialogue: its median must be the median of the questions of the drawn dialogues
+    copied as often as drawn, and its rate the corrections over the questions so copied."""
+    from review.dataset.model_help import median_of_drawn, rate_of_drawn
+
+    dialogues = [[30.0, 10.0], [20.0], [50.0, 40.0, 5.0], [7.0]]
+    median = median_of_drawn(dialogues)
+    for counts in ([1, 1, 1, 1], [2, 0, 1, 0], [0, 3, 0, 1], [0, 0, 0, 0], [1, 0, 0, 2]):
+        pooled = [s for dialogue, n in zip(dialogues, counts, strict=True) for _ in range(n) for s in dialogue]
+        expected = float(np.median(pooled)) if pooled else None
+        assert median(np.array(counts)) == expected, counts
+    assert median(np.array([2, 0, 1, 0])) == 30.0  # 5 10 10 30 30 40 50 by hand: the fourth
+    rate = rate_of_drawn([(1, 2), (0, 1), (3, 3)])
+    assert rate(np.array([2, 1, 0])) == 2 / 5 and rate(np.array([0, 0, 1])) == 1.0 and rate(np.array([0, 0, 0])) is None
