@@ -212,6 +212,7 @@ def test_the_admin_reads_a_campaigns_control_group_and_compares_it_with_the_help
     expect(section.get_by_test_id("group-helped")).to_have_text("7")
     expect(section.get_by_test_id("group-held-back")).to_have_text("3 (30%)")
     assert serious_violations(admin) == [], "campaign page with its groups"
+    section.screenshot(path="/tmp/wozsql_campaign_groups.png")  # to look at
     section.get_by_role("link", name="Compare the two groups").click()
     expect(admin.get_by_test_id("helped-dialogues")).to_have_text("7")
     expect(admin.get_by_test_id("control-dialogues")).to_have_text("3")
