@@ -68,6 +68,15 @@ class CampaignForm(forms.Form):
     bonus_amount = forms.DecimalField(min_value=0, max_digits=7, decimal_places=2, initial=0, label="Bonus amount")
     bonus_reason = forms.CharField(max_length=255, required=False, label="Bonus reason (shown to the worker)")
     bonus_after_review = forms.BooleanField(required=False, label="Only dialogues approved in review earn it")
+    # No min/max of the form's own: `campaign_check` says what the share may be, and its message lands here.
+    model_holdback_percent = forms.IntegerField(
+        required=False,
+        label="Control group: % of dialogues without model help",
+        widget=forms.NumberInput(attrs={"min": 0, "max": 100, "step": 1}),
+        help_text="When a model is configured, this share of the campaign's dialogues is paired without model help, "
+        "so that the statistics can compare the two groups. It is drawn at pairing, in blocks of ten dialogues that "
+        "each hold back exactly this share; a dialogue keeps what it drew. Empty or 0: every dialogue is helped.",
+    )
 
     MIX_FIELDS = {"mix_easy": "easy", "mix_medium": "medium", "mix_hard": "hard", "mix_extra": "extra"}
 
@@ -98,6 +107,8 @@ class CampaignForm(forms.Form):
         data["hardness_mix"] = {level: share for level, share in mix.items() if share is not None}
         data["databases"] = list(data["databases"])
         data["goals"] = list(data["goals"])
+        if data.get("model_holdback_percent") is None:
+            data["model_holdback_percent"] = 0
         return data
 
 

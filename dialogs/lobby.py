@@ -19,6 +19,7 @@ from django.utils import timezone
 from annotation.models import Goal, Hardness, Role, User
 from annotation.roles import can
 from dialogs import broadcast
+from dialogs.control_group import model_help_for
 from dialogs.crowd.services import crowd_assignment_current
 from dialogs.errors import DialogueError
 from dialogs.models import (
@@ -333,6 +334,8 @@ def _pair_one(worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[
         campaign=campaign,
         crowd_assignment=assignment,
         simulated=pilot.simulated,
+        # A pilot's dialogue takes no place in the campaign's control group: the draw is for the people it pays.
+        **model_help_for(None if pilot.simulated else campaign),
     )
     worker_entry.outcome = LobbyEntry.Outcome.PAIRED
     worker_entry.ended_at = now

@@ -835,3 +835,28 @@ def intent_categories_counted() -> QuerySet:
         .values_list("dialogue__database_id", "payload__intent__category")
         .annotate(n=Count("id"))
     )
+
+
+# --- Model drafts (README "Model assistance") ----------------------------------------------------------------------
+# A `model_sql` event is a model's SQL draft for a turn, shown to the expert only: {turn, sql, result, encodes, model,
+# prompt_version, seconds}, or {turn, error: {code, message}} when the call failed. A run that loaded a draft names
+# it in its payload: `model_draft: {event: <the model_sql event's seq>, use: kept | edited | replaced}`.
+
+
+def model_sql_failed(payload: dict) -> bool:
+    """Whether a model_sql payload records a failed call (no draft came back)."""
+    return "error" in payload
+
+
+def model_draft_uses(events: QuerySet[Event]) -> dict[int, dict[int, str]]:
+    """What the expert did with each model draft among `events`' dialogues: dialogue id → {model_sql event seq →
+    kept / edited / replaced}, as the runs that loaded it say (the last such run of a draft decides)."""
+    rows = (
+        events.filter(kind=EventKind.SQL_RUN, payload__has_key="model_draft")
+        .order_by("dialogue_id", "seq")
+        .values_list("dialogue_id", "payload__model_draft__event", "payload__model_draft__use")
+    )
+    uses: dict[int, dict[int, str]] = {}
+    for dialogue_id, draft, use in rows:
+        uses.setdefault(dialogue_id, {})[draft] = use
+    return uses

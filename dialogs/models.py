@@ -82,6 +82,9 @@ class Dialogue(models.Model):
     # the worker's side was played by the simulated worker (kept out of releases unless asked for).
     model_help = models.BooleanField(default=False)
     simulated = models.BooleanField(default=False)
+    # The dialogue's place in its campaign's draw of the control group (dialogs.control_group), fixed at pairing;
+    # None: not drawn (no model configured then, or no campaign).
+    control_slot = models.PositiveIntegerField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     # When each side's last room socket closed; cleared when one of its sockets opens again. Presence is transient
@@ -96,6 +99,10 @@ class Dialogue(models.Model):
             models.Index(fields=["status"]),
             models.Index(fields=["expert", "status"]),
             models.Index(fields=["campaign", "goal"]),
+        ]
+        constraints = [
+            # Two pairings at once can never take the same place in a campaign's draw (dialogs.control_group).
+            models.UniqueConstraint(fields=["campaign", "control_slot"], name="one_dialogue_per_control_slot"),
         ]
         # A grant beyond a person's role (annotation.roles.GRANTS): a lab's campaign supervisor watches rooms and acts
         # on them without the admin's other powers.

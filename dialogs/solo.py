@@ -2,6 +2,7 @@
 
 from annotation.models import Database, Goal, Role, User
 from annotation.roles import can
+from dialogs.control_group import model_help_for
 from dialogs.errors import DialogueError
 from dialogs.log import dialogue_turns
 from dialogs.models import Dialogue, DialogueMode, DialogueStatus, Event, EventKind
@@ -25,6 +26,7 @@ def solo_create(
         expert=expert,
         mode=mode,
         status=DialogueStatus.ACTIVE,
+        **model_help_for(None),
     )
     dialogue_record(dialogue=dialogue, author=expert, kind=EventKind.JOIN, payload={}, role=Role.EXPERT)
     return dialogue

@@ -41,6 +41,12 @@ urlpatterns = [
     path("statistics/", dataset_views.statistics, name="statistics"),
     path("statistics/data.json", dataset_views.statistics_json, name="statistics_json"),
     path("statistics/figures/<str:name>.<str:fmt>", dataset_views.statistics_figure, name="statistics_figure"),
+    path("statistics/model-help/", dataset_views.model_help, name="model_help"),
+    path(
+        "statistics/model-help/figures/<str:name>.<str:fmt>",
+        dataset_views.model_help_figure,
+        name="model_help_figure",
+    ),
     path("payments/", payment_views.payment_home, name="payments"),
     path("payments/<int:campaign_id>/<str:name>.csv", payment_views.payment_file, name="payment_file"),
 ]

@@ -185,3 +185,67 @@ def suite_beside(database, *changes: str) -> list:
 # A student whose age is not a whole number: `age > 20` and `age >= 21` agree on the demo's dormitory database, whose
 # ages are whole, and differ on a suite database holding this row.
 HALF_AGE = "UPDATE student SET age = 20.5 WHERE student_id = (SELECT min(student_id) FROM student)"
+
+
+def control_group_campaign(holdback_percent: int = 30, count: int = 10) -> int:
+    """A campaign with `count` ended dialogues of Alice and Erin, drawn into its control group as pairing draws them
+    (dialogs.control_group), each with one question answered: in 20 s and more when the model helped (with a draft,
+    kept or edited), 45 s and more when it did not. Returns the campaign's id. It has not opened, so it hands out no
+    goal; `control_group_campaign_delete` removes it with its dialogues."""
+
+    import secrets
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from annotation.models import Goal, User
+    from dialogs import log
+    from dialogs.control_group import slot_held_back
+    from dialogs.models import Campaign, Dialogue, Event, EventKind
+
+    now = timezone.now()
+    goal = Goal.objects.filter(active=True, database__db_id="dorm_demo").first() or Goal.objects.filter(active=True)[0]
+    worker, expert = User.objects.get(username="alice"), User.objects.get(username="erin")
+    campaign = Campaign.objects.create(
+        name=f"Control group {secrets.token_hex(3)}",
+        model_holdback_percent=holdback_percent,
+        opens_at=now + timedelta(days=365),
+    )
+    campaign.databases.set([goal.database])
+    run = {"ok": True, "columns": ["n"], "rows": [[1]], "row_count": 1, "truncated": False}
+    for slot in range(count):
+        helped = not slot_held_back(campaign_id=campaign.pk, percent=holdback_percent, slot=slot)
+        dialogue = Dialogue.objects.create(
+            database=goal.database, goal=goal, worker=worker, expert=expert, campaign=campaign, status="completed",
+            control_slot=slot, model_help=helped, ended_at=now,
+        )  # fmt: skip
+        answered = (20 if helped else 45) + slot
+        events = [
+            (EventKind.UTTERANCE, log.utterance_payload(goal.question), 0),
+            (EventKind.USER_ACTS, log.user_acts_payload(1, ["INFORM_SQL"]), 2),
+        ]
+        if helped:
+            events.append((EventKind.MODEL_SQL, {"turn": 1, "sql": goal.sql, "model": "test-model"}, 3))
+            payload = {**log.sql_run_payload(1, goal.sql, run), "model_draft": {"event": 3, "use": "kept"}}
+            if slot % 2:
+                payload["model_draft"]["use"] = "edited"
+            events.append((EventKind.SQL_RUN, payload, 8))
+        else:
+            events.append((EventKind.SQL_RUN, log.sql_run_payload(1, goal.sql, run), 30))
+        events += [
+            (EventKind.RESULT_SHARED, log.result_shared_payload(1, len(events), run), answered - 1),
+            (EventKind.RESPONSE, log.response_payload(1, "Here it is.", ["CONFIRM_SQL"], len(events)), answered),
+        ]
+        for seq, (kind, payload, seconds) in enumerate(events, start=1):
+            event = Event.objects.create(dialogue=dialogue, seq=seq, kind=kind, payload=payload, author_role="expert")
+            Event.objects.filter(pk=event.pk).update(created_at=now - timedelta(minutes=5) + timedelta(seconds=seconds))
+        Dialogue.objects.filter(pk=dialogue.pk).update(last_seq=len(events))
+    return campaign.pk
+
+
+def control_group_campaign_delete(pk: int) -> None:
+    """Remove a campaign made by `control_group_campaign`, with its dialogues: other tests count dialogues."""
+    from dialogs.models import Campaign, Dialogue
+
+    Dialogue.objects.filter(campaign_id=pk).delete()
+    Campaign.objects.filter(pk=pk).delete()

@@ -7,11 +7,12 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 
+from annotation.model_client import model_configured
 from annotation.models import Database, Goal, Hardness, User
 from dialogs.lobby import dialogues_collected
-from dialogs.models import Campaign, campaign_join_token
+from dialogs.models import Campaign, Dialogue, campaign_join_token
 
 
 def campaign_check(
@@ -29,6 +30,7 @@ def campaign_check(
     bonus_amount: Decimal,
     bonus_reason: str,
     bonus_after_review: bool,
+    model_holdback_percent: int = 0,
 ) -> None:
     """Every rule a campaign must keep; ValidationError with the fields' messages when one is broken."""
     errors: dict[str, str] = {}
@@ -63,6 +65,10 @@ def campaign_check(
         errors["bonus_amount"] = "A bonus cannot be negative."
     if len(bonus_reason) > 255:
         errors["bonus_reason"] = "Keep the reason under 255 characters: the platforms show it to the worker."
+    if not isinstance(model_holdback_percent, int) or not 0 <= model_holdback_percent <= 100:
+        errors["model_holdback_percent"] = (
+            "The control group is a whole percent of the dialogues, from 0 (every dialogue helped) to 100 (none)."
+        )
     if errors:
         raise ValidationError(errors)
 
@@ -83,8 +89,10 @@ def campaign_save(
     bonus_amount: Decimal,
     bonus_reason: str = "",
     bonus_after_review: bool = False,
+    model_holdback_percent: int = 0,
 ) -> Campaign:
-    """Create a campaign (`campaign` None) or change one, after `campaign_check`. Returns the saved campaign."""
+    """Create a campaign (`campaign` None) or change one, after `campaign_check`. Returns the saved campaign. A new
+    `model_holdback_percent` applies to the dialogues paired after it; those drawn before keep what they drew."""
     fields = {
         "name": name.strip(),
         "target_per_goal": target_per_goal,
@@ -96,6 +104,7 @@ def campaign_save(
         "bonus_amount": bonus_amount,
         "bonus_reason": bonus_reason.strip(),
         "bonus_after_review": bonus_after_review,
+        "model_holdback_percent": model_holdback_percent,
     }
     campaign_check(campaign=campaign, databases=databases, goals=goals, **fields)
     with transaction.atomic():
@@ -187,3 +196,30 @@ def campaign_progress(campaign: Campaign, now=None) -> CampaignProgress:
         progress.pool_hardness[goal.hardness] = progress.pool_hardness.get(goal.hardness, 0) + 1
     progress.collected_hardness = dict(collected.order_by().values_list("goal__hardness").annotate(n=Count("id")))
     return progress
+
+
+@dataclass
+class ModelGroups:
+    """A campaign's dialogues by what its control-group draw gave them (dialogs.control_group): helped by the model,
+    held back from it, or paired while no model was configured (in neither group)."""
+
+    configured: bool
+    helped: int = 0
+    held_back: int = 0
+    undrawn: int = 0
+
+    @property
+    def held_back_percent(self) -> int | None:
+        drawn = self.helped + self.held_back
+        return round(100 * self.held_back / drawn) if drawn else None
+
+
+def campaign_model_groups(campaign: Campaign) -> ModelGroups:
+    """How many of the campaign's dialogues (every one paired, whatever became of it) fell in each group."""
+    drawn = Q(control_slot__isnull=False)
+    counts = Dialogue.objects.filter(campaign=campaign).aggregate(
+        helped=Count("id", filter=drawn & Q(model_help=True)),
+        held_back=Count("id", filter=drawn & Q(model_help=False)),
+        undrawn=Count("id", filter=~drawn),
+    )
+    return ModelGroups(configured=model_configured(), **counts)

@@ -92,6 +92,7 @@ def _campaign_page(request, campaign_id, simulation_form: SimulationForm | None 
             "mix_rows": mix_rows,
             "simulation_form": simulation_form or SimulationForm(),
             "simulations": [simulation_status(run) for run in campaign.simulations.all()[:5]],
+            "model_groups": campaigns.campaign_model_groups(campaign),
         },
         status=400 if simulation_form else 200,
     )

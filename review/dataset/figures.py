@@ -142,6 +142,79 @@ def draw_scores(title: str, rows: list[dict], metrics: dict[str, str]) -> Figure
         return figure
 
 
+MODEL_HELP_FIGURES = {
+    "time_per_question": "Seconds per question: median and quartiles per group",
+    "user_acts": "User acts: share of each group's acts",
+    "system_acts": "System acts: share of each group's acts",
+    "intents": "Intent categories (CHASE): share of each group's SQL turns",
+    "drafts": "What experts did with the model's SQL drafts",
+}
+_GROUP_COLORS = {"helped": _COLOR, "control": "#f08c00"}
+
+
+def draw_model_help(name: str, comparison: dict) -> Figure:
+    """The figure `name` (a key of MODEL_HELP_FIGURES) for a comparison from model_help.compare_groups."""
+    with matplotlib.rc_context(_STYLE):
+        figure = Figure(figsize=(6.4, 3.2), layout="constrained")
+        axes = figure.add_subplot()
+        groups = comparison["groups"]
+        empty = not (groups["helped"]["dialogues"] or groups["control"]["dialogues"])
+        if name == "time_per_question":
+            time = comparison["time_per_question"]
+            rows = [group for group in ("helped", "control") if time[group]["n"]]
+            for position, group in enumerate(rows):
+                row = time[group]
+                # The quartiles as a thick line, the median as a dot: no whiskers the data did not give.
+                axes.plot([row["q1"], row["q3"]], [position, position], color=_GROUP_COLORS[group], linewidth=8,
+                          solid_capstyle="butt", alpha=0.45)  # fmt: skip
+                axes.plot([row["median"]], [position], "o", color=_GROUP_COLORS[group], markersize=8)
+            axes.set_yticks(list(range(len(rows))), [f"{g} ({time[g]['n']} questions)" for g in rows])
+            axes.set_ylim(-0.8, max(len(rows), 1) - 0.2)
+            axes.invert_yaxis()
+            axes.set_xlabel("seconds from a question to the expert's first response")
+            # Room past the slowest quartile: a median dot at the edge would be cut in half.
+            axes.set_xlim(0, max([time[g]["q3"] for g in rows], default=1) * 1.15 + 1)
+            difference = time["difference"]
+            if difference:
+                interval = difference["interval"]
+                note = f"helped − control: {difference['median']} s; " + (
+                    f"95% interval {interval['low']:.1f} to {interval['high']:.1f} s"
+                    if interval
+                    else "too few for an interval"
+                )
+                axes.text(0.99, 0.02, note, ha="right", va="bottom", fontsize=8, transform=axes.transAxes)
+            empty = not rows
+        elif name in ("user_acts", "system_acts", "intents"):
+            data = comparison[name]
+            labels = [label for label in data["helped"] if data["helped"][label] or data["control"][label]]
+            height = 0.4
+            for offset, group in ((-height / 2, "helped"), (height / 2, "control")):
+                total = sum(data[group].values()) or 1
+                axes.barh([p + offset for p in range(len(labels))], [100 * data[group][k] / total for k in labels],
+                          height, label=group, color=_GROUP_COLORS[group])  # fmt: skip
+            axes.set_yticks(list(range(len(labels))), [label.replace("_", " ") for label in labels])
+            axes.invert_yaxis()
+            axes.set_xlabel("% of the group's labels")
+            axes.set_xlim(0, 100)
+            if labels:  # below the axes: a group's bar of 100 % would run under a legend inside them
+                figure.legend(ncols=2, fontsize=7, frameon=False, loc="outside lower center")
+            empty = not labels
+        elif name == "drafts":
+            drafts = comparison["drafts"]
+            labels = ["kept", "edited", "replaced", "not used", "failed"]
+            values = [drafts[label.replace(" ", "_")] for label in labels]
+            _bars(axes, labels, values, horizontal=True, ylabel="drafts")
+            empty = not drafts["asked"]
+        else:
+            raise KeyError(name)
+        title = MODEL_HELP_FIGURES[name]
+        test = comparison[name].get("test") if name in ("user_acts", "system_acts", "intents") else None
+        axes.set_title(f"{title} (p = {test['p']})" if test else title, fontsize=10)
+        if empty:
+            axes.text(0.5, 0.5, "no data in this selection", ha="center", va="center", transform=axes.transAxes)
+        return figure
+
+
 def render(name: str, stats: dict, fmt: str) -> bytes:
     """The figure as SVG, PDF or PNG bytes."""
     return render_figure(draw(name, stats), fmt)

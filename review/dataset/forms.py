@@ -4,6 +4,7 @@ from django import forms
 
 from annotation.models import Database
 from annotation.sql.spider import LIMIT_MODES
+from dialogs.models import Campaign
 from review.dataset.splits import SPLITS, SplitError, read_split_file
 from review.models import DatasetFormat
 from review.records import DEFAULT_STATUSES, ORIGIN_CHOICES, SELECTION_STATUSES
@@ -117,3 +118,13 @@ class EvaluationForm(forms.Form):
     def __init__(self, *args, formats: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["fmt"].choices = [(fmt, DatasetFormat(fmt).label) for fmt in formats]
+
+
+class ModelHelpForm(forms.Form):
+    """Which dialogues the comparison of model help with its control group reads: one campaign's or every one's, with
+    or without the simulated worker's."""
+
+    campaign = forms.ModelChoiceField(
+        queryset=Campaign.objects.order_by("name"), required=False, empty_label="Every campaign"
+    )
+    simulated = forms.BooleanField(required=False, label="Include the simulated worker's dialogues")

@@ -14,7 +14,7 @@ from django.utils.crypto import salted_hmac
 
 from annotation.sql.tree_plan import plan
 from dialogs.models import Dialogue, Event, QueryFirstItem
-from review.models import Evaluation, Export, TurnAnnotation
+from review.models import DialogueReview, Evaluation, Export, TurnAnnotation
 from review.records import DEFAULT_STATUSES, dialogue_records, dialogue_selection
 
 
@@ -181,3 +181,50 @@ def evaluation_status(evaluation: Evaluation) -> dict:
         "percent": evaluation.percent,
         "message": evaluation.message,
     }
+
+
+def model_help_comparison(*, campaign_id: int | None = None, include_simulated: bool = False) -> dict:
+    """The dialogues model help was given to against the control group (review.dataset.model_help): every ended
+    dialogue drawn in a campaign's control-group draw (`dialogs.control_group`), of one campaign or all, those whose
+    worker was the simulated worker left out unless asked for. Dialogues that were not drawn (no model configured
+    when they were paired, or no campaign) are in neither group and only counted. Cached until the data changes."""
+    from django.core.cache import cache
+    from django.db.models import Count, Max
+
+    from dialogs.log import model_draft_uses
+    from dialogs.models import ENDED_STATUSES
+    from review.dataset.model_help import compare_groups, dialogue_facts
+
+    version = (
+        Event.objects.aggregate(latest=Max("id"))["latest"],
+        Dialogue.objects.aggregate(latest=Max("id"), n=Count("id")),
+        TurnAnnotation.objects.aggregate(latest=Max("id"))["latest"],
+        DialogueReview.objects.aggregate(latest=Max("decided_at"))["latest"],  # a decision makes corrections count
+    )
+    key = (
+        "review:model_help:"
+        + hashlib.sha256(json.dumps([campaign_id, include_simulated, version], default=str).encode()).hexdigest()
+    )
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    ended = Dialogue.objects.filter(status__in=list(ENDED_STATUSES))
+    if campaign_id is not None:
+        ended = ended.filter(campaign_id=campaign_id)
+    if not include_simulated:
+        ended = ended.filter(simulated=False)
+    drawn = ended.filter(control_slot__isnull=False)
+    helped = dict(drawn.values_list("id", "model_help"))
+    reviewed = set(drawn.filter(review__decided_at__isnull=False).values_list("id", flat=True))
+    uses = model_draft_uses(Event.objects.filter(dialogue_id__in=drawn.values("id")))
+    facts = [
+        dialogue_facts(
+            record, helped=helped[record.id], reviewed=record.id in reviewed, draft_uses=uses.get(record.id, {})
+        )
+        for record in dialogue_records(drawn)
+    ]
+    result = compare_groups(facts)
+    result["selection"] = {"campaign": campaign_id, "include_simulated": include_simulated}
+    result["not_drawn"] = ended.filter(control_slot__isnull=True).count()
+    cache.set(key, result, 600)
+    return result

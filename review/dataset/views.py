@@ -10,10 +10,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from annotation.model_client import model_configured
 from annotation.roles import role_required
 from review.dataset import evaluation_jobs, figures, selectors, services
 from review.dataset.evaluation import METRIC_TITLES as EVALUATION_METRIC_TITLES
-from review.dataset.forms import EvaluationForm, ExportForm, StatisticsForm
+from review.dataset.forms import EvaluationForm, ExportForm, ModelHelpForm, StatisticsForm
 from review.models import Evaluation, Export
 from review.records import DEFAULT_STATUSES
 
@@ -153,6 +154,79 @@ def statistics_json(request):
         return JsonResponse({"errors": form.errors}, status=400)
     response = HttpResponse(json.dumps(stats, ensure_ascii=False, indent=1), content_type="application/json")
     response["Content-Disposition"] = 'attachment; filename="statistics.json"'
+    return response
+
+
+def _model_help_from(request):
+    """The comparison's form and result (None when the form is refused: the page says why)."""
+    params = request.GET.copy()
+    params.pop("download", None)
+    form = ModelHelpForm(params or None)
+    if params and not form.is_valid():
+        return form, None
+    data = form.cleaned_data if params else {}
+    campaign = data.get("campaign")
+    return form, selectors.model_help_comparison(
+        campaign_id=campaign.pk if campaign else None, include_simulated=bool(data.get("simulated"))
+    )
+
+
+@role_required("dataset.export")
+def model_help(request):
+    """The dialogues model help was given to against the control group (review.dataset.model_help)."""
+    form, comparison = _model_help_from(request)
+    query = request.GET.urlencode()
+    return render(
+        request,
+        "review/model_help.html",
+        {
+            "form": form,
+            "comparison": comparison,
+            "distributions": [
+                {
+                    "name": name,
+                    "title": title,
+                    "test": comparison[name]["test"],
+                    "rows": [
+                        (label, n, comparison[name]["control"][label])
+                        for label, n in comparison[name]["helped"].items()
+                        if n or comparison[name]["control"][label]
+                    ],
+                }
+                for name, title in (
+                    ("user_acts", "User acts"),
+                    ("system_acts", "System acts"),
+                    ("intents", "Intent categories (CHASE)"),
+                )
+            ]
+            if comparison
+            else [],
+            "model_configured": model_configured(),
+            "query": query,
+            "figures": [
+                {
+                    "name": name,
+                    "title": title,
+                    "url": reverse("review:model_help_figure", args=[name, "svg"]) + (f"?{query}" if query else ""),
+                    "pdf": reverse("review:model_help_figure", args=[name, "pdf"]) + (f"?{query}" if query else ""),
+                }
+                for name, title in figures.MODEL_HELP_FIGURES.items()
+            ],
+        },
+    )
+
+
+@role_required("dataset.export")
+def model_help_figure(request, name, fmt):
+    if name not in figures.MODEL_HELP_FIGURES or fmt not in figures.FORMATS:
+        raise Http404("no such figure")
+    form, comparison = _model_help_from(request)
+    if comparison is None:
+        return JsonResponse({"errors": form.errors}, status=400)
+    body = figures.render_figure(figures.draw_model_help(name, comparison), fmt)
+    response = HttpResponse(body, content_type=figures.FORMATS[fmt])
+    if fmt != "svg" or request.GET.get("download"):
+        response["Content-Disposition"] = f'attachment; filename="model-help-{name}.{fmt}"'
     return response
 
 

@@ -174,3 +174,66 @@ def test_a_prolific_worker_completes_a_dialogue_goes_back_with_the_code_and_is_i
             "link", name="Prolific bulk bonus"
         ).click()
     assert open(prolific.value.path(), encoding="utf-8").read() == ""
+
+
+# --- Model help and its control group ------------------------------------------------------------------------------
+
+# Tables of class "data" that reach past their card's right edge with nothing that scrolls them (as test_phone's check).
+TABLES_OVER_THEIR_CARDS = """() => [...document.querySelectorAll('.card table.data')].filter((table) => {
+  const card = table.closest('.card');
+  for (let box = table.parentElement; box !== card.parentElement; box = box.parentElement) {
+    if (getComputedStyle(box).overflowX !== 'visible') return false;
+  }
+  return table.getBoundingClientRect().right > card.getBoundingClientRect().right + 1;
+}).length"""
+
+
+# The elements that reach past a phone's screen (an empty list: nothing pushes the page sideways), named for the
+# failure message.
+WIDER_THAN_THE_SCREEN = """() => document.documentElement.scrollWidth <= window.innerWidth ? [] :
+  [...document.querySelectorAll('body *')].filter((node) => node.getBoundingClientRect().right > window.innerWidth + 1)
+    .slice(0, 5).map((node) => node.tagName + '.' + node.className)"""
+
+
+@pytest.fixture
+def control_group(platform):
+    """A campaign of ten ended dialogues, three of them in its control group (tests.builders)."""
+    made = platform.manage("shell", "-c", "from tests.builders import control_group_campaign as c; print(c())")
+    pk = int(made.strip().splitlines()[-1])
+    yield pk
+    platform.manage("shell", "-c", f"from tests.builders import control_group_campaign_delete as d; d({pk})")
+
+
+def test_the_admin_reads_a_campaigns_control_group_and_compares_it_with_the_helped_dialogues(new_page, control_group):
+    admin = new_page("ada")
+    admin.goto(f"/manage/campaigns/{control_group}/")
+    section = admin.get_by_test_id("model-groups")
+    expect(section.get_by_test_id("no-model")).to_be_visible()  # the test platform has no model endpoint
+    expect(section.get_by_test_id("group-helped")).to_have_text("7")
+    expect(section.get_by_test_id("group-held-back")).to_have_text("3 (30%)")
+    assert serious_violations(admin) == [], "campaign page with its groups"
+    section.screenshot(path="/tmp/wozsql_campaign_groups.png")  # to look at
+    section.get_by_role("link", name="Compare the two groups").click()
+    expect(admin.get_by_test_id("helped-dialogues")).to_have_text("7")
+    expect(admin.get_by_test_id("control-dialogues")).to_have_text("3")
+    # Every helped question was answered sooner than every control one (20-29 s against 45-54 s).
+    expect(admin.get_by_test_id("time-difference")).to_contain_text(re.compile(r"Helped minus control: -\d"))
+    expect(admin.get_by_test_id("time-difference")).to_contain_text("95% interval")
+    expect(admin.get_by_test_id("model-help-drafts").locator("tr", has_text="Asked for")).to_contain_text("7")
+    images = admin.locator("[data-testid=model-help-figures] img")
+    expect(images).to_have_count(5)
+    for index in range(5):
+        images.nth(index).scroll_into_view_if_needed()
+        admin.wait_for_function(
+            "img => img.complete && img.naturalWidth > 0", arg=images.nth(index).element_handle(), timeout=30_000
+        )
+    assert serious_violations(admin) == [], "model help against its control group"
+    admin.screenshot(path="/tmp/wozsql_model_help.png", full_page=True)  # to look at
+    admin.set_viewport_size({"width": 390, "height": 844})
+    admin.screenshot(path="/tmp/wozsql_model_help_phone.png", full_page=True)  # to look at, at a phone's width
+    assert admin.evaluate(WIDER_THAN_THE_SCREEN) == []
+    assert admin.evaluate(TABLES_OVER_THEIR_CARDS) == 0
+    admin.go_back()
+    expect(section.get_by_test_id("group-helped")).to_have_text("7")
+    admin.screenshot(path="/tmp/wozsql_campaign_groups_phone.png", full_page=True)  # to look at, at a phone's width
+    assert admin.evaluate(WIDER_THAN_THE_SCREEN) == []

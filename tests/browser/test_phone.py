@@ -157,7 +157,8 @@ def test_admin_tables_scroll_inside_their_cards_at_phone_width(new_page, scored_
     export_id, evaluation_id = scored_evaluation
     for path in ("/manage/live/", "/manage/campaigns/", "/review/", "/review/datasets/", "/review/quality/workers/",
                  "/review/quality/experts/", "/review/statistics/", "/review/payments/", "/expert/work/",
-                 f"/review/datasets/{export_id}/evaluations/", f"/review/evaluations/{evaluation_id}/"):  # fmt: skip
+                 f"/review/datasets/{export_id}/evaluations/", f"/review/evaluations/{evaluation_id}/",
+                 "/review/statistics/model-help/"):  # fmt: skip
         admin.goto(path)
         expect(admin.locator(".card table.data").first).to_be_attached()
         assert admin.evaluate(TABLES_OVER_THEIR_CARDS) == [], path
