@@ -30,12 +30,15 @@ _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _RESERVED = {"order", "group", "select", "from", "where", "limit", "join", "table", "index", "by", "as", "on", "in"}
 
 
-def setup_django(data_dir: Path) -> None:
+def setup_django(data_dir: Path, *, eager: bool = True) -> None:
+    """Settings and migrations of a throwaway platform; `eager=False` leaves Celery as the environment sets it (with
+    REDIS_URL, tasks go to the broker, as on a server)."""
     os.environ["WOZSQL_DATA_DIR"] = str(data_dir)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     # DEBUG stays off, as on a server (it changes what Django keeps per query); such settings need a key.
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
-    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
+    if eager:
+        os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
     sys.path.insert(0, str(PROJECT_ROOT))
     import django
 

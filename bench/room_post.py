@@ -111,12 +111,16 @@ def play(meter: Meter, dialogue, worker, expert, questions: int) -> None:
 
     goal_sql = dialogue.goal.sql
     for question in range(questions):
-        turn = post("utterance", worker, {"type": "utterance", "id": next_id(), "text": f"Question {question}?"})[0][0].seq
+        asked = {"type": "utterance", "id": next_id(), "text": f"Question {question}?"}
+        turn = post("utterance", worker, asked)[0][0].seq
         post("user_acts", expert, {"type": "user_acts", "id": next_id(), "turn": turn, "acts": ["INFORM_SQL"]})
         run = post("sql_run", expert, {"type": "sql_run", "id": next_id(), "turn": turn, "sql": goal_sql})[0][0].seq
         post("share_result", expert, {"type": "share_result", "id": next_id(), "turn": turn, "run": run})
-        post("response", expert, {"type": "response", "id": next_id(), "turn": turn, "text": "Here it is.",
-                                  "acts": ["CONFIRM_SQL"]})
+        post(
+            "response",
+            expert,
+            {"type": "response", "id": next_id(), "turn": turn, "text": "Here it is.", "acts": ["CONFIRM_SQL"]},
+        )
     post("end", worker, {"type": "end", "id": next_id()})
     post("score", expert, {"type": "score", "id": next_id(), "score": 5, "comment": ""})
 
@@ -128,7 +132,8 @@ def main() -> int:
     parser.add_argument("--profile", metavar="FILE", help="write a cProfile of the dialogues (pstats) and its top")
     args = parser.parse_args()
     data_dir = Path(tempfile.mkdtemp(prefix="wozsql-room-post-"))
-    export_bench.setup_django(data_dir)
+    # Tasks run as on the server being modelled: in-process on the embedded defaults, sent to Redis with REDIS_URL.
+    export_bench.setup_django(data_dir, eager=not os.environ.get("REDIS_URL"))
     from django.core.management import call_command
     from django.db import connection
 
@@ -139,14 +144,17 @@ def main() -> int:
 
     worker, expert = User.objects.get(username="alice"), User.objects.get(username="erin")
     goals = list(Goal.objects.filter(active=True).select_related("database").order_by("pk"))
-    print(f"{connection.vendor}, {len(goals)} goals, {args.dialogues} dialogues of {args.questions} questions, "
-          f"load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"{connection.vendor}, {len(goals)} goals, {args.dialogues} dialogues of {args.questions} questions, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
 
     def dialogue_for(index):
         goal = goals[index % len(goals)]
         return Dialogue.objects.select_related("database", "database_version", "goal", "worker").get(
-            pk=Dialogue.objects.create(database=goal.database, goal=goal, worker=worker, expert=expert,
-                                       status=DialogueStatus.ACTIVE).pk
+            pk=Dialogue.objects.create(
+                database=goal.database, goal=goal, worker=worker, expert=expert, status=DialogueStatus.ACTIVE
+            ).pk
         )
 
     meter = Meter()
@@ -162,8 +170,12 @@ def main() -> int:
             profile.disable()
         # The floor: one event stored with the next sequence number, nothing checked, nothing added.
         for _ in range(args.questions):
-            meter.measure("floor: one stored event", lambda d=dialogue: room.dialogue_record(
-                dialogue=d, author=expert, kind=EventKind.DROP, payload={"turn": 1}))
+            meter.measure(
+                "floor: one stored event",
+                lambda d=dialogue: room.dialogue_record(
+                    dialogue=d, author=expert, kind=EventKind.DROP, payload={"turn": 1}
+                ),
+            )
     meter.report()
     if profile:
         profile.dump_stats(args.profile)
