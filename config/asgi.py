@@ -8,13 +8,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models (the consumers do).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from dialogs.background import BackgroundLoop  # noqa: E402
 from dialogs.origin import SameOriginValidator  # noqa: E402
 from dialogs.routing import websocket_urlpatterns  # noqa: E402
-from dialogs.transport import install_room_protocol  # noqa: E402
+from dialogs.transport import install_room_protocol, socket_auth_stack  # noqa: E402
 
 # The per-process loop (dialogs.background): this server's presence lease, and housekeeping where no beat runs.
 application = BackgroundLoop(
@@ -22,7 +21,7 @@ application = BackgroundLoop(
         {
             "http": django_asgi_app,
             # Not channels' AllowedHostsOriginValidator: it let another port or scheme of an allowed host in.
-            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            "websocket": SameOriginValidator(socket_auth_stack(URLRouter(websocket_urlpatterns))),
         }
     )
 )

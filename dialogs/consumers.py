@@ -34,7 +34,9 @@ from dialogs.transport import (
     JsonConsumer,
     RateLimit,
     database_call,
+    on_postgresql,
     socket_open_allowed,
+    socket_read,
 )
 from dialogs.visibility import event_view
 
@@ -220,11 +222,7 @@ MESSAGE_THREADS = 4
 def _message_pool(kind: str) -> str | None:
     """The pool a room message of `kind` is handled on: the sandbox's pools for what may wait on it, the messages pool
     for the rest on PostgreSQL; None: the thread every room's database work shares."""
-    return room.sandbox_pool(kind) or ("messages" if _on_postgresql() else None)
-
-
-def _on_postgresql() -> bool:
-    return "postgresql" in settings.DATABASES["default"]["ENGINE"]
+    return room.sandbox_pool(kind) or ("messages" if on_postgresql() else None)
 
 
 # Threads of the model pool (SQL drafts): each waits on the model for up to MODEL_TIMEOUT_SECONDS, mostly idle, so
@@ -304,7 +302,7 @@ class DialogueConsumer(JsonConsumer):
             await self.refuse(CLOSE_TRY_LATER)
             return
         dialogue_id = self.scope["url_route"]["kwargs"]["dialogue_id"]
-        found = await self._db(self._load)(dialogue_id)
+        found = await socket_read(self._load)(dialogue_id)
         if found == "missing":
             await self.refuse(CLOSE_NOT_FOUND)
             return
@@ -317,20 +315,12 @@ class DialogueConsumer(JsonConsumer):
         await self.channel_layer.group_add(broadcast.person_group(self.user.pk), self.channel_name)
         await self.accept()
         _open_rooms.add(self)
-        change = await self._db(self._joined)()
+        change = await database_call(self._joined)()
         if change is not None:
             if change.event is not None:  # the side's first join
                 await self._broadcast([change.event])
             if change.changed:  # the side came (back): a second tab changes nothing for the partner
                 await self._presence(change.state)
-
-    def _db(self, function):
-        """`function` as a database call of this socket: on the messages pool on PostgreSQL (its loads, joins and
-        state reads one after another, as the socket handles one frame at a time; many rooms' sockets opening at once
-        no longer queue on one thread), else on the shared thread."""
-        if not _on_postgresql():
-            return database_call(function)
-        return database_call(function, thread_sensitive=False, executor=_sandbox_executor("messages"))
 
     def _joined(self):
         return presence.room_socket_opened(
@@ -372,7 +362,7 @@ class DialogueConsumer(JsonConsumer):
         await self.channel_layer.group_discard(broadcast.person_group(self.user.pk), self.channel_name)
         if self.abandon_timer:
             self.abandon_timer.cancel()
-        change = await self._db(self._left)()
+        change = await database_call(self._left)()
         if change is not None and change.changed:  # the side's last socket: another tab keeps the side present
             await self._presence(change.state)
 
@@ -522,7 +512,7 @@ class DialogueConsumer(JsonConsumer):
 
     async def _catch_up(self):
         """Send every event after `sent_seq` that this side may see, in order, straight from the log."""
-        events = await self._db(self._events_after)(self.sent_seq)
+        events = await socket_read(self._events_after)(self.sent_seq)
         changed = None  # the last event sent that changes the screen's state
         for event in events:
             self._track(event)
@@ -562,7 +552,7 @@ class DialogueConsumer(JsonConsumer):
                 dialogue=self.dialogue, role=self.sees_as, turns=self.turns, partner_connected=self.partner_connected
             )
         else:
-            snapshot = await self._db(self._snapshot)()
+            snapshot = await socket_read(self._snapshot)()
         self.state = snapshot
         await self.send_json({"type": "state", "role": self.side, **snapshot})
 

@@ -11,10 +11,13 @@ import logging
 import re
 import select
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync
+from channels.auth import AuthMiddleware, get_user
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 from django.core.cache import cache
 from django.db import close_old_connections, connection
@@ -107,11 +110,13 @@ async def socket_open_allowed(person_id: int) -> bool:
     in the cache, as the crowd join brake is: per process unless the deployment shares one."""
     limit = settings.WS_OPENS_PER_MINUTE
     key = f"ws-opens:{person_id}:{int(timezone.now().timestamp() // 60)}"
-    await cache.aadd(key, 0, timeout=120)
+    # The process's own memory cache (no CACHES is configured): its calls never wait, so they are made right here;
+    # the async ones would each queue on the thread every socket's database work shares.
+    cache.add(key, 0, timeout=120)
     try:
-        return await cache.aincr(key) <= limit
+        return cache.incr(key) <= limit
     except ValueError:  # expired between the two calls: the first of a new minute
-        await cache.aadd(key, 1, timeout=120)
+        cache.add(key, 1, timeout=120)
         return True
 
 
@@ -168,6 +173,39 @@ class DatabaseCall(SyncToAsync):
 
 
 database_call = DatabaseCall
+
+# Threads for the sockets' own reads on PostgreSQL (a socket's user and session when it opens, its dialogue, state
+# and catch-up): a socket handles one frame at a time, so its reads never overlap, and many sockets opening at once
+# are no longer queued on the one thread every socket's database work shared, behind the lobby's pairing (sockets
+# then waited past Daphne's five seconds to be accepted, bench/chat_load.py). SQLite keeps that one thread.
+SOCKET_READ_THREADS = 4
+_socket_reads: ThreadPoolExecutor | None = None
+
+
+def on_postgresql() -> bool:
+    return "postgresql" in settings.DATABASES["default"]["ENGINE"]
+
+
+def socket_read(function):
+    """`function` as a socket's database read: on the socket-read threads on PostgreSQL, else the shared thread."""
+    global _socket_reads
+    if not on_postgresql():
+        return database_call(function)
+    if _socket_reads is None:  # only ever called on the event loop's thread
+        _socket_reads = ThreadPoolExecutor(max_workers=SOCKET_READ_THREADS, thread_name_prefix="socket-reads")
+    return database_call(function, thread_sensitive=False, executor=_socket_reads)
+
+
+class SocketAuthMiddleware(AuthMiddleware):
+    """Channels' session authentication, reading the user on the socket-read threads (`socket_read`)."""
+
+    async def resolve_scope(self, scope):
+        scope["user"]._wrapped = await socket_read(get_user.func)(scope)
+
+
+def socket_auth_stack(inner):
+    """Channels' AuthMiddlewareStack with SocketAuthMiddleware."""
+    return CookieMiddleware(SessionMiddleware(SocketAuthMiddleware(inner)))
 
 
 class JsonConsumer(AsyncWebsocketConsumer):
