@@ -10,7 +10,9 @@ database, and how often each intent category was collected so far. The room reco
 
 from __future__ import annotations
 
+import functools
 import logging
+import os
 import random
 import threading
 import time
@@ -19,9 +21,10 @@ from collections import Counter
 from django.conf import settings
 
 from annotation.models import Database
-from annotation.sql import analysis, drafts, intents, linking
+from annotation.sql import analysis, drafts, intents, linking, sandbox
+from annotation.sql.compare import order_matters, results_equal
 from annotation.sql.relations import RelationError, detect_relation
-from annotation.suite_checks import SuiteCheckError, suite_check
+from annotation.suite_checks import ON_ORIGINAL, SuiteCheckError, suite_check
 from annotation.tokens import utterance_toks
 from dialogs.log import intent_categories_counted, recommendation_payload
 
@@ -122,6 +125,13 @@ def goal_match(*, database: Database, goal_sql: str, sql: str, result: dict) -> 
     suites existed has `goal_match` alone: the shared rows compared with the goal's on the original database."""
     if not goal_sql or not database.has_file or result.get("truncated") or not result.get("ok", True):
         return {"goal_match": None}
+    # First on the original, from what is at hand: the rows shared, and the goal's rows on this file (kept per
+    # process). Results that differ there differ, with no sandbox run; the suite is asked only when they agree.
+    goal = _goal_rows(str(database.path), goal_sql)
+    if goal is None:
+        return {"goal_match": None}
+    if goal is not _CUT and not results_equal(goal, result.get("rows") or [], ordered=order_matters(goal_sql)):
+        return {"goal_match": False, "goal_match_checked_on": ON_ORIGINAL, "goal_match_databases": 1}
     try:
         check = suite_check(database, goal_sql, sql)
     except SuiteCheckError as exc:
@@ -134,6 +144,29 @@ def goal_match(*, database: Database, goal_sql: str, sql: str, result: dict) -> 
         "goal_match_checked_on": check["checked_on"],
         "goal_match_databases": check["checked_databases"],
     }
+
+
+# A goal result cut at the sandbox's row limit: it proves nothing alone (the suite decides).
+_CUT = object()
+_GOAL_ROWS_KEPT = 512
+
+
+@functools.lru_cache(maxsize=_GOAL_ROWS_KEPT)
+def _goal_rows_of(path: str, stamp: tuple, goal_sql: str):
+    ran = sandbox.execute(path, goal_sql)
+    if not ran.ok:
+        return None
+    return _CUT if ran.truncated else ran.to_dict()["rows"]
+
+
+def _goal_rows(path: str, goal_sql: str):
+    """The goal's rows on the file at `path` (as a shared result holds them), _CUT when cut short, None when the goal
+    fails. Kept per file state (size and modification time) and query."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return _goal_rows_of(path, (info.st_size, info.st_mtime_ns), goal_sql)
 
 
 def labels_detected(

@@ -427,6 +427,17 @@ def test_a_query_that_matches_the_goal_only_by_chance_does_not_reach_it_on_the_s
     assert labels.payload["goal_match"] is True and labels.payload["goal_match_checked_on"] == "suite"
 
 
+def test_a_result_that_differs_from_the_goal_on_the_original_is_told_there_without_the_suite(room):
+    from tests.builders import HALF_AGE, suite_beside
+
+    _goal(room, OLDER)
+    suite_beside(room.dialogue.database, HALF_AGE)
+    _, labels = room.share(room.ask("Who is twenty?"), "SELECT first_name FROM student WHERE age = 20")
+    assert labels.payload["goal_match"] is False
+    # The shared rows already differ from the goal's: one database said it, the suite was not needed.
+    assert labels.payload["goal_match_checked_on"] == "original" and labels.payload["goal_match_databases"] == 1
+
+
 def test_without_a_suite_the_goal_match_is_checked_on_the_original_and_says_so(room):
     _goal(room, OLDER)
     _, labels = room.share(room.ask("Who is older than twenty?"), OLDER_BY_CHANCE)
