@@ -43,9 +43,9 @@ DRAFT_SQL = "SELECT count(*) FROM student"  # the fixtures' answer to "how many 
 def test_the_expert_asks_for_a_draft_works_on_while_it_comes_then_loads_edits_and_sends_it(
     new_page, people, platform, model_server
 ):
-    people("mona", "max")
-    dialogue = int(platform.manage("shell", "-c", MAKE_ROOM.format(worker="mona", expert="max")).split()[-1])
-    worker, expert = new_page("mona"), new_page("max")
+    people("dora", "dex")
+    dialogue = int(platform.manage("shell", "-c", MAKE_ROOM.format(worker="dora", expert="dex")).split()[-1])
+    worker, expert = new_page("dora"), new_page("dex")
     frames = watch_frames(worker)
     worker.goto(f"/dialogues/{dialogue}/")
     expert.goto(f"/dialogues/{dialogue}/")
@@ -110,7 +110,7 @@ def test_the_expert_asks_for_a_draft_works_on_while_it_comes_then_loads_edits_an
     assert "model_sql" not in received and "fixture-model" not in received and DRAFT_SQL not in received
 
     # At a phone's width, after a reload: the draft is still there (from the log), and nothing is wider than the screen.
-    phone = new_page("max", **PHONE)
+    phone = new_page("dex", **PHONE)
     phone.goto(f"/dialogues/{dialogue}/")
     phone.locator("#chat-log .question").first.click()
     expect(phone.get_by_test_id("model-draft")).to_contain_text(DRAFT_SQL)
