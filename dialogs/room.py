@@ -120,13 +120,19 @@ def dialogue_record(
                 payload=payload,
             )
             event.save(force_insert=True)
-    except IntegrityError:
-        existing = _stored_event(dialogue, author, client_id) if client_id is not None else None
-        if existing is None:
-            raise
-        return existing, False
+    except IntegrityError as refused:
+        return _stored_before(dialogue, author, client_id, refused), False
     dialogue.last_seq, dialogue.status = seq, status
     return event, True
+
+
+def _stored_before(dialogue: Dialogue, author: User | None, client_id: str | None, refused: IntegrityError) -> Event:
+    """After an insert `refused` by a unique constraint: the event this client id stored the first time (a retry),
+    or the refusal raised again when there is none (the constraint broken was another)."""
+    existing = _stored_event(dialogue, author, client_id) if client_id is not None else None
+    if existing is None:
+        raise refused
+    return existing
 
 
 def _record_in_one_statement(dialogue, author, kind, payload, client_id, role, while_open) -> tuple[Event, bool]:
@@ -157,11 +163,8 @@ def _record_in_one_statement(dialogue, author, kind, payload, client_id, role, w
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             row = cursor.fetchone()
-    except IntegrityError:
-        existing = _stored_event(dialogue, author, client_id) if client_id is not None else None
-        if existing is None:
-            raise
-        return existing, False
+    except IntegrityError as refused:
+        return _stored_before(dialogue, author, client_id, refused), False
     if row is None:
         raise _closed()
     pk, seq, status = row
