@@ -202,26 +202,27 @@ _Built = TypeVar("_Built")
 SCHEMAS_KEPT = 32
 
 
-def per_schema(build: Callable[[dict | None], _Built]) -> Callable[[dict | None], _Built]:
-    """`build(schema)` made once per schema object and kept (the last SCHEMAS_KEPT): a room reads one database's
-    schema for every shared result and every suggestion, and the readable names made from it were made again each
-    time. Keyed by the object, which the entry holds (so the id names that object); a schema is never changed in
-    place (a database row's new schema is a new object), and what `build` returns must only be read."""
-    kept: OrderedDict[int, tuple[object, _Built]] = OrderedDict()
+def per_schema(build: Callable[..., _Built], *, kept_at_most: int = SCHEMAS_KEPT) -> Callable[..., _Built]:
+    """`build(schema, *more)` made once per schema object and further arguments, and kept (the last `kept_at_most`):
+    a room reads one database's schema for every shared result and every suggestion, and the readable names made from
+    it (or the reading of the same query) were made again each time. Keyed by the object, which the entry holds (so
+    the id names that object), and the further arguments (hashable); a schema is never changed in place (a database
+    row's new schema is a new object), and what `build` returns must only be read."""
+    kept: OrderedDict[tuple, tuple[object, _Built]] = OrderedDict()
     lock = threading.Lock()
 
     @functools.wraps(build)
-    def built(schema: dict | None) -> _Built:
-        key = id(schema)
+    def built(schema: dict | None, *more) -> _Built:
+        key = (id(schema), *more)
         with lock:
             hit = kept.get(key)
             if hit is not None and hit[0] is schema:
                 kept.move_to_end(key)
                 return hit[1]
-        value = build(schema)
+        value = build(schema, *more)
         with lock:
             kept[key] = (schema, value)
-            while len(kept) > SCHEMAS_KEPT:
+            while len(kept) > kept_at_most:
                 kept.popitem(last=False)
         return value
 

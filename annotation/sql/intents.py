@@ -85,8 +85,7 @@ from __future__ import annotations
 import math
 import random
 import re
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from numbers import Real
@@ -768,27 +767,14 @@ def _literals(nodes) -> tuple:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-# The analyses of the queries read last, per query text and schema object: after an answer the room asks which
+# The analyses of the queries read last, per schema object and query text: after an answer the room asks which
 # categories apply and then words a suggestion of one, and a worker may ask for others, all from the same query and
 # schema. An analysis is only read once made (the writer keeps what it uses in its own fields).
-_ANALYSES_KEPT = 64
-_analyses: OrderedDict = OrderedDict()
-_analyses_lock = threading.Lock()
+_analysis_kept = per_schema(lambda schema, previous_sql: _Analysis(previous_sql, schema), kept_at_most=64)
 
 
 def _analysis_of(previous_sql: str, schema: dict | None) -> _Analysis:
-    key = (previous_sql, id(schema))
-    with _analyses_lock:
-        kept = _analyses.get(key)
-        if kept is not None and kept[0] is schema:  # the entry holds its schema: the id names that object
-            _analyses.move_to_end(key)
-            return kept[1]
-    analysis = _Analysis(previous_sql, schema)
-    with _analyses_lock:
-        _analyses[key] = (schema, analysis)
-        while len(_analyses) > _ANALYSES_KEPT:
-            _analyses.popitem(last=False)
-    return analysis
+    return _analysis_kept(schema, previous_sql)
 
 
 class _Analysis:
