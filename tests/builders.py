@@ -249,3 +249,35 @@ def control_group_campaign_delete(pk: int) -> None:
 
     Dialogue.objects.filter(campaign_id=pk).delete()
     Campaign.objects.filter(pk=pk).delete()
+
+
+def real_services(more: str = "") -> tuple[str, str]:
+    """The run's PostgreSQL and Redis URLs, for a test that starts servers of its own on them; without both, the
+    test is skipped with how to run it (`more` says what else it needs them for)."""
+    import os
+
+    import pytest
+
+    database_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
+    if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url.startswith(
+        ("redis://", "unix://")
+    ):
+        pytest.skip(
+            "needs real PostgreSQL and Redis (DATABASE_URL=postgres://..., REDIS_URL=redis://...): run it through "
+            f"`tools/test_stack.py with-services -- pytest ...`, as the second pass of `make test` does{more}"
+        )
+    return database_url, redis_url
+
+
+def database_rows(database_url: str, query: str, params=()) -> list[tuple]:
+    """Run one statement on a PostgreSQL database from outside the platform's processes (autocommit); its rows."""
+    import psycopg2
+
+    connection = psycopg2.connect(database_url)
+    connection.autocommit = True
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(query, params)
+            return cursor.fetchall() if cursor.description else []
+    finally:
+        connection.close()

@@ -34,6 +34,7 @@ from bench.wozclient import (
     play_expert,
     play_worker,
 )
+from tests.builders import real_services
 from tools.test_stack import PostgresCluster, RedisServer, create_database, postgres_cluster, redis_instance
 
 pytestmark = pytest.mark.services
@@ -63,18 +64,6 @@ SERVER_SETTINGS = {
 OUTAGE_SECONDS = LEASE_SECONDS + 1
 # The bound of every wait for a condition, in seconds: far above what any step takes on a loaded 2-core machine.
 WAIT = 60
-
-
-def _require_services() -> None:
-    database_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
-    if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url.startswith(
-        ("redis://", "unix://")
-    ):
-        pytest.skip(
-            "needs real PostgreSQL and Redis (DATABASE_URL=postgres://..., REDIS_URL=redis://...): run it through "
-            "`tools/test_stack.py with-services -- pytest ...`, as the second pass of `make test` does; it starts "
-            "and restarts servers of its own"
-        )
 
 
 @dataclass
@@ -139,7 +128,7 @@ class Stack:
 
 @pytest.fixture(scope="module")
 def faults(tmp_path_factory):
-    _require_services()
+    real_services("; it starts and restarts servers of its own")
     folder = tmp_path_factory.mktemp("faults")
     with postgres_cluster() as cluster, redis_instance() as redis_server:
         create_database(cluster.url)

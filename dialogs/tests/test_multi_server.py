@@ -6,14 +6,13 @@ signed in through the login form, over real websockets.
 """
 
 import asyncio
-import os
 import uuid
 
-import psycopg2
 import pytest
 
 from bench import stack
 from bench.wozclient import Room, check_delivery, lobby_wait, login, play_expert, play_worker, visible_to
+from tests.builders import database_rows, real_services
 from tools.test_stack import create_database
 
 pytestmark = pytest.mark.services
@@ -29,34 +28,11 @@ BIG_SQL = (
 )
 
 
-def _services() -> tuple[str, str]:
-    database_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
-    if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url.startswith(
-        ("redis://", "unix://")
-    ):
-        pytest.skip(
-            "needs real PostgreSQL and Redis (DATABASE_URL=postgres://..., REDIS_URL=redis://...): run it through "
-            "`tools/test_stack.py with-services -- pytest ...`, as the second pass of `make test` does"
-        )
-    return database_url, redis_url
-
-
-def _sql(database_url: str, query: str, params=()) -> list[tuple]:
-    connection = psycopg2.connect(database_url)
-    connection.autocommit = True
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(query, params)
-            return cursor.fetchall() if cursor.description else []
-    finally:
-        connection.close()
-
-
 @pytest.fixture(scope="module")
 def two_servers(tmp_path_factory):
     """Two Daphne processes on a database of their own in the test cluster, migrated, with the demo data, one
     worker (tutorial passed) and one expert."""
-    cluster_url, redis_url = _services()
+    cluster_url, redis_url = real_services()
     database_url = f"{cluster_url.rsplit('/', 1)[0]}/wozsql_multi_{uuid.uuid4().hex[:8]}"
     create_database(database_url)
     folder = tmp_path_factory.mktemp("multi-server")
@@ -73,7 +49,7 @@ def two_servers(tmp_path_factory):
             yield [server.url for server in servers], database_url
     finally:
         # The servers are gone by now; FORCE ends any connection a crashed one left behind.
-        _sql(
+        database_rows(
             f"{cluster_url.rsplit('/', 1)[0]}/postgres",
             f'DROP DATABASE IF EXISTS "{database_url.rsplit("/", 1)[1]}" WITH (FORCE)',
         )
@@ -107,11 +83,11 @@ def test_a_dialogue_with_each_side_on_its_own_server(two_servers):
 
     worker, expert = asyncio.run(_dialogue_across(server_a, server_b))
 
-    status, score, last_seq = _sql(
+    status, score, last_seq = database_rows(
         database_url, "SELECT status, score, last_seq FROM dialogs_dialogue WHERE id = %s", [worker.dialogue]
     )[0]
     assert (status, score) == ("completed", 4)
-    log = _sql(
+    log = database_rows(
         database_url, "SELECT seq, kind FROM dialogs_event WHERE dialogue_id = %s ORDER BY seq", [worker.dialogue]
     )
     assert [seq for seq, _ in log] == list(range(1, last_seq + 1)), "the log has gaps"

@@ -3,13 +3,12 @@ PostgreSQL and Redis, started by `manage.py simulate_workers` in a process of it
 (docs/simulated_worker.md)."""
 
 import json
-import os
 import uuid
 
-import psycopg2
 import pytest
 
 from bench import stack
+from tests.builders import database_rows, real_services
 from tools.test_stack import create_database
 
 pytestmark = pytest.mark.services
@@ -17,33 +16,10 @@ pytestmark = pytest.mark.services
 GOAL = "Which airline operates the most flights out of Chicago?"
 
 
-def _services() -> tuple[str, str]:
-    database_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
-    if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url.startswith(
-        ("redis://", "unix://")
-    ):
-        pytest.skip(
-            "needs real PostgreSQL and Redis: run it through `tools/test_stack.py with-services -- pytest ...`, as the "
-            "second pass of `make test` does"
-        )
-    return database_url, redis_url
-
-
-def _rows(database_url: str, query: str, params=()) -> list[tuple]:
-    connection = psycopg2.connect(database_url)
-    connection.autocommit = True
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(query, params)
-            return cursor.fetchall() if cursor.description else []
-    finally:
-        connection.close()
-
-
 @pytest.fixture(scope="module")
 def daphne_platform(tmp_path_factory):
     """One Daphne on a database of its own in the test cluster, migrated, with the demo data."""
-    cluster_url, redis_url = _services()
+    cluster_url, redis_url = real_services()
     database_url = f"{cluster_url.rsplit('/', 1)[0]}/wozsql_sim_{uuid.uuid4().hex[:8]}"
     create_database(database_url)
     folder = tmp_path_factory.mktemp("simulated")
@@ -53,7 +29,7 @@ def daphne_platform(tmp_path_factory):
         with stack.daphne_servers(env, 1, folder) as servers:
             yield servers[0].url, env, database_url
     finally:
-        _rows(
+        database_rows(
             f"{cluster_url.rsplit('/', 1)[0]}/postgres",
             f'DROP DATABASE IF EXISTS "{database_url.rsplit("/", 1)[1]}" WITH (FORCE)',
         )
@@ -61,7 +37,7 @@ def daphne_platform(tmp_path_factory):
 
 def test_a_simulated_worker_and_the_scripted_expert_complete_a_dialogue_over_websockets(daphne_platform):
     url, env, database_url = daphne_platform
-    [(goal_id,)] = _rows(database_url, "SELECT id FROM annotation_goal WHERE question = %s", [GOAL])
+    [(goal_id,)] = database_rows(database_url, "SELECT id FROM annotation_goal WHERE question = %s", [GOAL])
     out = stack.manage(
         env,
         "simulate_workers",
@@ -69,14 +45,14 @@ def test_a_simulated_worker_and_the_scripted_expert_complete_a_dialogue_over_web
         "--seed", "7", "--url", url, "--time-limit", "300",
     )  # fmt: skip
     assert "sim-worker-1: dialogue" in out and "completed" in out
-    [(dialogue_id, status, simulated, score, worker)] = _rows(
+    [(dialogue_id, status, simulated, score, worker)] = database_rows(
         database_url,
         "SELECT d.id, d.status, d.simulated, d.score, u.username FROM dialogs_dialogue d "
         "JOIN annotation_user u ON u.id = d.worker_id WHERE d.goal_id = %s",
         [goal_id],
     )
     assert (status, simulated, score, worker) == ("completed", True, 4, "sim-worker-1")
-    log = _rows(
+    log = database_rows(
         database_url, "SELECT kind, payload FROM dialogs_event WHERE dialogue_id = %s ORDER BY seq", [dialogue_id]
     )
     questions = [json.loads(p) if isinstance(p, str) else p for kind, p in log if kind == "utterance"]
@@ -87,5 +63,5 @@ def test_a_simulated_worker_and_the_scripted_expert_complete_a_dialogue_over_web
     assert kinds.count("response") == len(questions) and kinds[-2:] == ["end", "score"]
     responses = [p for kind, p in log if kind == "response"]
     assert all(r["acts"] == ["CONFIRM_SQL"] and r.get("draft") == "kept" for r in responses)  # the platform's drafts
-    [(run_state, done)] = _rows(database_url, "SELECT state, progress_done FROM dialogs_simulationrun", [])
+    [(run_state, done)] = database_rows(database_url, "SELECT state, progress_done FROM dialogs_simulationrun", [])
     assert (run_state, done) == ("succeeded", 1)
