@@ -16,13 +16,16 @@ For each N it reports the frames sent and received, lost events (visible to a so
 duplicates (one seq twice on a socket), and the send → partner receipt latency of utterances and responses. The same
 clients then run the same pattern against the floor: an in-memory relay in its own process, no database and no
 channel layer, which gives what the client, the loopback and the websocket framing cost on their own; our p99 is
-printed as a multiple of the floor's. Exits 1 when a delivery check fails, a latency target is missed, or a server's
+printed as a multiple of the floor's. A second floor, the stack's (bench/stack_floor.py), runs the same frames through
+one Daphne, a minimal Channels consumer and the platform's channel layer, with nothing stored: what the fixed parts of
+the stack cost a frame, so that what wozsql adds to them is printed apart. Exits 1 when a delivery check fails, a latency target is missed, or a server's
 log holds a traceback, an OperationalError or "database is locked".
 
 Pace: each client pauses `--think` seconds (±50%) before each step, so a question takes about five pauses. The
 default, 2 s, is some ten times faster than people type questions and write SQL: 200 rooms then send about 100
 frames a second. The server side's CPU seconds per frame are printed too: unlike latency, they barely depend on
-what else the machine is doing (the load average at the end of each round is printed for that reason).
+what else the machine is doing (the load average at the end of each round is printed for that reason); the SQL
+sandbox's processes are given apart, and on PostgreSQL the database transactions per frame.
 
 `--board N`: N admins watch the live operations board (/manage/live/) during the round; the report gives the gap
 between its overviews and their age on arrival, and the chat figures show what watching costs the rooms.
@@ -253,6 +256,20 @@ class WozsqlTarget:
     def cookie(self, role: str, index: int) -> str:
         return self.cookies[role, index]
 
+    def transactions(self) -> int | None:
+        """Transactions PostgreSQL has ended in the platform's database so far (None on SQLite). Django runs each
+        query outside an atomic block as a transaction of its own, so this counts the round trips that end one:
+        with the round's frames, about how much database work a frame costs. PostgreSQL's statistics lag: an idle
+        backend reports its last transactions within ten seconds (PostgreSQL 15's PGSTAT_IDLE_INTERVAL)."""
+        if stack.is_embedded(self.env):
+            return None
+        rows = stack.read_rows(
+            self.env,
+            "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()",
+            [],
+        )
+        return int(rows[0][0])
+
     async def logs(self, dialogues: list[int]) -> dict[int, list[tuple[int, str]]]:
         def read():
             out = defaultdict(list)
@@ -270,9 +287,10 @@ class WozsqlTarget:
 class FloorTarget:
     name = "floor"
 
-    def __init__(self, url: str, pid: int):
+    def __init__(self, url: str, pid: int, roots: dict[str, list[int]] | None = None, name: str = "floor"):
         self.base = url
-        self.roots = {"relay": [pid]}
+        self.roots = roots or {"relay": [pid]}
+        self.name = name
 
     def url(self, role: str, index: int) -> str:
         return self.base
@@ -291,8 +309,9 @@ class FloorTarget:
 # --- CPU accounting: latency depends on what else runs on the machine, CPU seconds per round much less ----------------
 
 
-def _processes() -> dict[int, tuple[int, str, float]]:
-    """pid → (parent pid, command line, CPU seconds used so far) for every process we may read (Linux /proc)."""
+def _processes() -> dict[int, tuple[int, str, float, float]]:
+    """pid → (parent pid, command line, CPU seconds used so far with its reaped children's, its own alone) for every
+    process we may read (Linux /proc)."""
     tick = os.sysconf("SC_CLK_TCK")
     out = {}
     for entry in os.listdir("/proc"):
@@ -307,15 +326,17 @@ def _processes() -> dict[int, tuple[int, str, float]]:
             continue  # gone meanwhile
         # utime + stime, and cutime + cstime: what its children used before they exited (PostgreSQL backends that
         # lived for one connection, with DB_CONN_MAX_AGE=0).
-        out[int(entry)] = (int(fields[1]), command, sum(int(value) for value in fields[11:15]) / tick)
+        times = [int(value) / tick for value in fields[11:15]]
+        out[int(entry)] = (int(fields[1]), command, sum(times), times[0] + times[1])
     return out
 
 
 def server_cpu(roots: dict[str, list[int]]) -> dict[str, float]:
-    """CPU seconds used so far by each named group of process trees (a root and all its descendants)."""
+    """CPU seconds used so far by each named group of process trees (a root and all its descendants). The Daphne
+    group's descendants (the SQL sandbox's worker processes) are also given apart, as "of which sandbox"."""
     table = _processes()
     children = defaultdict(list)
-    for pid, (parent, _, _) in table.items():
+    for pid, (parent, *_) in table.items():
         children[parent].append(pid)
     totals = {}
     for name, pids in roots.items():
@@ -326,7 +347,16 @@ def server_cpu(roots: dict[str, list[int]]) -> dict[str, float]:
                 total += table[pid][2]
                 todo.extend(children[pid])
         totals[name] = total
+    if "daphne" in roots:
+        totals[SANDBOX_SHARE] = totals["daphne"] - sum(table[pid][3] for pid in roots["daphne"] if pid in table)
     return totals
+
+
+SANDBOX_SHARE = "of which sandbox"  # not a group of its own: part of "daphne" (server_cpu)
+
+
+def cpu_total(cpu: dict[str, float]) -> float:
+    return sum(used for name, used in cpu.items() if name != SANDBOX_SHARE)
 
 
 def stack_roots(servers: list[stack.Server], database_url: str | None, redis_url: str | None) -> dict[str, list[int]]:
@@ -336,8 +366,8 @@ def stack_roots(servers: list[stack.Server], database_url: str | None, redis_url
         return {"daphne": [server.pid for server in servers]}
     table = _processes()
     pg_port, redis_port = database_url.rsplit(":", 1)[1].split("/")[0], redis_url.rsplit(":", 1)[1].split("/")[0]
-    postgres = [pid for pid, (_, cmd, _) in table.items() if "postgres" in cmd and f"-p {pg_port} " in cmd + " "]
-    redis = [pid for pid, (_, cmd, _) in table.items() if "redis-server" in cmd and f":{redis_port}" in cmd]
+    postgres = [pid for pid, (_, cmd, *_) in table.items() if "postgres" in cmd and f"-p {pg_port} " in cmd + " "]
+    redis = [pid for pid, (_, cmd, *_) in table.items() if "redis-server" in cmd and f":{redis_port}" in cmd]
     return {"daphne": [server.pid for server in servers], "postgres": postgres, "redis": redis}
 
 
@@ -361,6 +391,7 @@ class RoundResult:
     load: float = 0.0  # the machine's 1-minute load average at the end (other work on the machine skews figures)
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds the server side used during the round
     dialogue_cpu: float = 0.0  # of which after every room was open (the dialogues, without sign-in and pairing)
+    dialogue_transactions: int | None = None  # database transactions after every room was open (PostgreSQL only)
     dialogue_frames: int = 0  # frames sent into the rooms after the hello
     client_cpu: float = 0.0  # CPU seconds of this process (the clients share the machine with the servers)
     stall_seconds: list[float] = field(default_factory=list)  # send → ack of each runaway query (--stall-every)
@@ -414,6 +445,7 @@ async def run_round(
     # (2N sockets at once) does not land on the first utterances. A room that never pairs releases the rest later.
     rooms_in, all_in = 0, asyncio.Event()
     cpu_at_start: dict[str, float] = {}
+    transactions_at_start: list[int | None] = []
     stalled: set[int] = set()  # dialogues whose expert runs the runaway queries
 
     async def stall(room: Room) -> None:
@@ -434,6 +466,8 @@ async def run_round(
         rooms_in += 1
         if rooms_in == rooms:
             cpu_at_start.update(server_cpu(target.roots))
+            if hasattr(target, "transactions"):
+                transactions_at_start.append(await asyncio.to_thread(target.transactions))
             all_in.set()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(all_in.wait(), 120)
@@ -488,7 +522,10 @@ async def run_round(
     result.client_cpu = time.process_time() - client_before
     result.cpu = {name: used - cpu_before[name] for name, used in cpu_after.items()}
     if cpu_at_start:
-        result.dialogue_cpu = sum(cpu_after.values()) - sum(cpu_at_start.values())
+        result.dialogue_cpu = cpu_total(cpu_after) - cpu_total(cpu_at_start)
+    if transactions_at_start and transactions_at_start[0] is not None:
+        await asyncio.sleep(11)  # the idle backends' statistics of the round's last transactions (transactions())
+        result.dialogue_transactions = await asyncio.to_thread(target.transactions) - transactions_at_start[0]
     result.reconnects += len(lobby_retries)
     result.pairing_seconds = (max(paired_at) - started) if paired_at else float("nan")
     result.failures = [f"{type(exc).__name__}: {exc}" for exc in outcomes if isinstance(exc, BaseException)]
@@ -519,7 +556,9 @@ async def run_round(
 # --- Report -----------------------------------------------------------------------------------------------------------
 
 
-def report(pairs: list[tuple[RoundResult, RoundResult | None]], servers: int, targets: bool = True) -> bool:
+def report(pairs: list[tuple[RoundResult, ...]], servers: int, targets: bool = True) -> bool:
+    """The table (our rounds beside the bare relay's), then each round's details: ours, the bare relay's and, when it
+    ran, the stack floor's (the same frames through Daphne, Channels and the channel layer, nothing stored)."""
     ok = True
     header = (
         f"{'N':>4} {'sockets':>7} {'done':>5} {'sent':>6} {'recv':>6} {'events':>6} {'lost':>4} {'dup':>3} "
@@ -529,7 +568,8 @@ def report(pairs: list[tuple[RoundResult, RoundResult | None]], servers: int, ta
     print("\nsend → partner receipt, utterances and responses, ms")
     print(header)
     print("-" * len(header))
-    for ours, floor in pairs:
+    for ours, floor, *others in pairs:
+        ok = ok and all(other.delivery.clean and not other.failures for other in others)
         lat = ours.latencies_ms
         p99 = percentile(lat, 99)
         floor_p50 = percentile(floor.latencies_ms, 50) if floor else float("nan")
@@ -546,9 +586,17 @@ def report(pairs: list[tuple[RoundResult, RoundResult | None]], servers: int, ta
             f"{floor_p99:>6.1f} | {p99 / floor_p99 if floor else float('nan'):>5.1f} "
             f"{(f'{target:.0f}' if target else '-'):>6}{'' if met else ' MISSED'}"
         )
+    for ours, _, *others in pairs:
+        for other in others:
+            ours_cpu, other_cpu = (r.dialogue_cpu * 1000 / max(r.dialogue_frames, 1) for r in (ours, other))
+            print(
+                f"  N={ours.rooms}: the stack's floor (Daphne + Channels + channel layer, nothing stored): p99 "
+                f"{percentile(other.latencies_ms, 99):.1f} ms, {other_cpu:.2f} ms CPU per frame with the rooms open; "
+                f"wozsql adds {ours_cpu - other_cpu:.2f} ms per frame to it"
+            )
     print()
-    for ours, floor in pairs:
-        for result in (ours, floor):
+    for results in pairs:
+        for result in results:
             if result is None:
                 continue
             print(
@@ -558,13 +606,24 @@ def report(pairs: list[tuple[RoundResult, RoundResult | None]], servers: int, ta
                 f"{percentile(result.response_ms, 99):6.1f} ms, delivery {result.delivery}, "
                 f"reconnects {result.reconnects}, load average {result.load:.1f}"
             )
-            cpu = sum(result.cpu.values())
-            parts = ", ".join(f"{name} {used:.1f}" for name, used in result.cpu.items())
+            cpu = cpu_total(result.cpu)
+            parts = ", ".join(
+                f"{name} {used:.1f}"
+                + (f" (sandbox processes {result.cpu[SANDBOX_SHARE]:.1f})" if name == "daphne" else "")
+                for name, used in result.cpu.items()
+                if name != SANDBOX_SHARE
+            )
             print(
                 f"    client CPU {result.client_cpu:.1f} s; server CPU {cpu:.1f} s ({parts}), "
                 f"{cpu * 1000 / max(result.frames_sent, 1):.2f} ms per frame in; once all rooms were open "
                 f"{result.dialogue_cpu:.1f} s, {result.dialogue_cpu * 1000 / max(result.dialogue_frames, 1):.2f} ms "
                 "per frame in"
+                + (
+                    f", {result.dialogue_transactions / max(result.dialogue_frames, 1):.1f} database transactions "
+                    "per frame in"
+                    if result.dialogue_transactions is not None
+                    else ""
+                )
             )
             if result.board_staleness:
                 print(
@@ -586,6 +645,40 @@ def report(pairs: list[tuple[RoundResult, RoundResult | None]], servers: int, ta
 
 
 # --- Main -------------------------------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def stack_floor(enabled: bool, redis_url: str | None, log_dir: str | Path):
+    """The stack's floor (bench/stack_floor.py: the same frames through one Daphne, Channels and the platform's channel
+    layer, nothing stored) in a process of its own; yields a FloorTarget named "stack" (None when not enabled). Its
+    CPU counts the Daphne process and, on the services stack, the Redis server it publishes through."""
+    if not enabled:
+        yield None
+        return
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url or ""}
+    with open(Path(log_dir) / "stack-floor.log", "wb") as log:
+        process = subprocess.Popen(
+            [str(stack.BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "bench.stack_floor:application"],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_for_port(port)
+            roots = {"daphne": [process.pid]}
+            if redis_url:
+                redis_port = redis_url.rsplit(":", 1)[1].split("/")[0]
+                roots["redis"] = [
+                    pid
+                    for pid, (_, cmd, *_) in _processes().items()
+                    if "redis-server" in cmd and f":{redis_port}" in cmd
+                ]
+            yield FloorTarget(f"http://127.0.0.1:{port}", process.pid, roots=roots, name="stack")
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
 
 
 @contextlib.contextmanager
@@ -650,6 +743,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--conn-max-age", type=int, default=300, help="DB_CONN_MAX_AGE of the servers, seconds")
     parser.add_argument("--no-floor", action="store_true", help="skip the bare relay")
+    parser.add_argument(
+        "--no-stack-floor",
+        action="store_true",
+        help="skip the stack's floor (bench/stack_floor.py: Daphne, Channels and the channel layer, nothing stored)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--stall-every",
@@ -670,7 +768,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-async def bench(args, ours_target: WozsqlTarget, floor_target: FloorTarget | None, servers: list[stack.Server]):
+async def bench(
+    args,
+    ours_target: WozsqlTarget,
+    floor_target: FloorTarget | None,
+    servers: list[stack.Server],
+    stack_target: FloorTarget | None = None,
+):
     print(f"signing in {2 * max(args.rooms)} accounts through the login form ...", flush=True)
     print(f"  {await ours_target.sign_in(max(args.rooms)):.1f} s", flush=True)
     pairs = []
@@ -690,7 +794,13 @@ async def bench(args, ours_target: WozsqlTarget, floor_target: FloorTarget | Non
         if floor_target:
             print(f"N={rooms}: floor ...", flush=True)
             floor = await run_round(floor_target, rooms, questions=args.questions, think=args.think, seed=args.seed)
-        pairs.append((ours, floor))
+        floors = [floor]
+        if stack_target:
+            print(f"N={rooms}: stack floor ...", flush=True)
+            floors.append(
+                await run_round(stack_target, rooms, questions=args.questions, think=args.think, seed=args.seed)
+            )
+        pairs.append((ours, *floors))
     return pairs
 
 
@@ -730,11 +840,12 @@ def main(argv: list[str]) -> int:
         with (
             stack.daphne_servers(env, args.servers, args.logs or folder) as servers,
             floor_relay(enabled=not args.no_floor) as floor_target,
+            stack_floor(not args.no_stack_floor, redis_url, args.logs or folder) as stack_target,
         ):
             ours_target = WozsqlTarget(servers, env, stack_roots(servers, database_url, redis_url))
             floor_url = floor_target.base if floor_target else None
             print(f"{len(servers)} Daphne process(es): {', '.join(s.url for s in servers)}; floor {floor_url}")
-            pairs = asyncio.run(bench(args, ours_target, floor_target, servers))
+            pairs = asyncio.run(bench(args, ours_target, floor_target, servers, stack_target))
         # Once the servers have stopped: what they logged on the way out counts too.
         for server in servers:
             text = server.log.read_text(errors="replace")

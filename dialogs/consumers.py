@@ -19,6 +19,7 @@ from datetime import datetime
 
 from django.conf import settings
 
+from annotation import jsoncodec
 from annotation.models import Role
 from annotation.roles import can
 from dialogs import broadcast, lobby, log, presence, room, selectors
@@ -461,7 +462,7 @@ class DialogueConsumer(JsonConsumer):
     async def _broadcast(self, events):
         for event in events:
             message = {"type": "dialogue.event", "seq": event.seq, "event_id": event.pk}
-            payload = json.dumps(event.payload)
+            payload = jsoncodec.dumps(event.payload)
             if len(payload) <= INLINE_EVENT_BYTES:
                 message["event"] = {
                     "kind": event.kind,
@@ -495,12 +496,13 @@ class DialogueConsumer(JsonConsumer):
     async def _deliver(self, seq: int, carried: dict):
         """Send the next event from the broadcast itself, without reading the log: it was committed before it was
         broadcast, and it is the one right after the last this socket sent, so order and exactly-once hold."""
-        event = Event(
-            seq=seq,
-            kind=carried["kind"],
-            author_role=carried["author_role"],
-            created_at=datetime.fromisoformat(carried["created_at"]),
-            payload=json.loads(carried["payload"]),
+        # The fields a view and the kept turns read, without a model instance (its signals showed in profiles).
+        event = log.LogEvent(
+            seq,
+            carried["kind"],
+            jsoncodec.loads(carried["payload"]),
+            carried["author_role"],
+            datetime.fromisoformat(carried["created_at"]),
         )
         self._track(event)
         view = event_view(event, self.sees_as)
@@ -527,14 +529,13 @@ class DialogueConsumer(JsonConsumer):
             await self._send_state(after=changed)
 
     async def _send_event(self, view: dict) -> None:
-        text = json.dumps({"type": "event", **view}, ensure_ascii=False)
+        text = jsoncodec.dumps({"type": "event", **view})
         # A character is at most 4 bytes: only a frame that could be over the limit is encoded to measure it.
         if len(text) * 4 > TRANSPORT_MAX_FRAME_BYTES and len(text.encode("utf-8")) > TRANSPORT_MAX_FRAME_BYTES:
             # A table stored before runs were bounded: over Daphne's limit the frame would close the socket, and
             # every reconnect would replay it. Cut on the way out, as a new run is cut when it is stored.
-            text = json.dumps(
-                {"type": "event", **view, "payload": room.payload_bounded(view["kind"], view["payload"])},
-                ensure_ascii=False,
+            text = jsoncodec.dumps(
+                {"type": "event", **view, "payload": room.payload_bounded(view["kind"], view["payload"])}
             )
         await self.send_text(text)
 

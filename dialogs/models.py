@@ -10,6 +10,7 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils import timezone
 
+from annotation.jsoncodec import JSONField
 from annotation.models import Database, DatabaseVersion, Goal
 
 
@@ -165,7 +166,8 @@ class Event(models.Model):
     author_role = models.CharField(max_length=16, blank=True)
     # NULL, not "": server-made events have no client id, and NULLs never collide in the unique constraint.
     client_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
-    payload = models.JSONField(default=dict)
+    # Decoded on every read of the log (a release reads tens of thousands at once): annotation/jsoncodec.py.
+    payload = JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

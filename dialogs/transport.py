@@ -23,6 +23,7 @@ from django.core.cache import cache
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
+from annotation import jsoncodec
 from dialogs import presence
 
 logger = logging.getLogger(__name__)
@@ -234,7 +235,7 @@ class JsonConsumer(AsyncWebsocketConsumer):
                 presence.socket_forget(channel_name=self.channel_name)
 
     async def send_json(self, content: dict) -> None:
-        await self.send_text(json.dumps(content, ensure_ascii=False))
+        await self.send_text(jsoncodec.dumps(content))
 
     async def send_text(self, text: str) -> None:
         """Send one frame. A client that has just closed the socket is not an error: whatever was on its way is

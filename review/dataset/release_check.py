@@ -14,7 +14,6 @@ The files are read from disk, not taken from the writer: what is checked is what
 
 from __future__ import annotations
 
-import gc
 import json
 import sqlite3
 from collections import Counter
@@ -22,7 +21,9 @@ from pathlib import Path
 
 from django.core.exceptions import ValidationError
 
+from annotation import jsoncodec
 from annotation.acts import CHASE_INTENT_LABELS
+from annotation.collector import collector_paused
 from annotation.tokens import utterance_toks
 from dialogs.log import DialogueRecord
 from review.dataset import formats
@@ -150,15 +151,9 @@ def _read_json(out_dir: Path, name: str, found: _Disagreements):
     path = out_dir / name
     try:
         # Without the cyclic collector while parsing: the many containers a CoSQL-sized file makes set off
-        # collections that walk the export's records again and again (bench/export.py, one run each: the check took
-        # 3.2 s with it, 2.1 s without).
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        finally:
-            if was_enabled:
-                gc.enable()
+        # collections that walk the export's records again and again (annotation/collector.py).
+        with collector_paused():
+            return jsoncodec.loads(path.read_bytes())
     except FileNotFoundError:
         found.add(f"{name}: missing")
     except (OSError, ValueError) as exc:

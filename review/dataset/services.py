@@ -25,6 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from annotation.collector import collector_paused
 from annotation.models import Database, User
 from annotation.sql.check import check_queries
 from annotation.sql.spider import LIMIT_MODES
@@ -141,6 +142,7 @@ def export_limit_modes(options: dict) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------------------------------
 
 
+@collector_paused()  # it holds every record to the end: see annotation/collector.py
 def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = None) -> dict:
     """Select, replay, re-check and write the dialogues `options` asks for into `out_dir`; return the report.
 
@@ -262,7 +264,7 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
         "files": files,
         "timings": {**timings, "total_s": time.perf_counter() - started},
     }
-    writer.write_json(out_dir / "export_report.json", report, kind=None, indent=1)
+    writer.write_json(out_dir / "export_report.json", report, kind=None)
     if not check["ok"]:
         raise ReleaseCheckFailed(report)
     return report

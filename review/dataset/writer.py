@@ -26,6 +26,7 @@ from pathlib import Path
 
 from django.conf import settings
 
+from annotation import jsoncodec
 from annotation.sql.schema import schema_sql
 from annotation.sql.test_suite import suite_paths
 from dialogs.log import DialogueRecord
@@ -63,13 +64,19 @@ def release_formats(formats_wanted: list[str]) -> tuple[list[str], list[str]]:
     return interactions, interactions or ["gold"]
 
 
-def write_json(path: Path, data, *, kind: str | None, sort_keys: bool = False, indent: int | None = 1) -> None:
-    """Validate `data` against the schema of `kind` (when given), then write it (UTF-8, not ASCII-escaped)."""
+def write_json(path: Path, data, *, kind: str | None, sort_keys: bool = False, indent: bool = True) -> None:
+    """Validate `data` against the schema of `kind` (when given), then write it (UTF-8, not ASCII-escaped). Indented
+    files have the public releases' layout byte for byte (the json module's, one space per level); the compact ones
+    (the largest, holding result tables) are written by the faster encoder (annotation/jsoncodec.py)."""
     if kind is not None:
         validation.check(kind, data, name=path.name)
     path.parent.mkdir(parents=True, exist_ok=True)
-    # dumps, not dump: only the one-shot, unindented path uses the C encoder (dump always takes the Python one).
-    path.write_text(json.dumps(data, ensure_ascii=False, indent=indent, sort_keys=sort_keys), encoding="utf-8")
+    text = (
+        json.dumps(data, ensure_ascii=False, indent=1, sort_keys=sort_keys)
+        if indent
+        else jsoncodec.dumps(data, sort_keys=sort_keys)
+    )
+    path.write_text(text, encoding="utf-8")
 
 
 def suite_files(db_id: str) -> list[Path]:
@@ -166,13 +173,13 @@ def write_export(
                 done(path)
                 intents = [item for record in kept for item in formats.user_intent_items(record)]
                 path = out_dir / COSQL_SPLIT_FILES["cosql_user_intent"].format(split=split)
-                write_json(path, intents, kind="cosql_user_intent", indent=None)
+                write_json(path, intents, kind="cosql_user_intent", indent=False)
                 done(path)
                 responses = [item for record in kept for item in formats.response_items(record, plan.turns[record.id])]
                 path = out_dir / COSQL_SPLIT_FILES["cosql_response_generation"].format(split=split)
-                # Compact, like the all-info file: it holds result tables, and only the unindented path of the json
-                # module is written in C (indenting these took seconds on a CoSQL-sized corpus).
-                write_json(path, responses, kind="cosql_response_generation", indent=None)
+                # Compact, like the all-info file: it holds result tables, a line for each of their cells would
+                # be most of the file.
+                write_json(path, responses, kind="cosql_response_generation", indent=False)
                 done(path)
             elif fmt == "sparc":
                 write_json(path, interactions, kind="sparc")
@@ -183,10 +190,10 @@ def write_export(
         if fmt in gold_formats:
             write_gold(fmt, held_by_split)
         if fmt == "cosql":
-            # The largest file (every result table): written compactly, which also keeps it on the fast C encoder.
+            # The largest file (every result table): written compactly.
             path = out_dir / COSQL_ALL_INFO
             write_json(
-                path, {str(r.id): formats.all_info_dialogue(r) for r in held}, kind="cosql_all_info", indent=None
+                path, {str(r.id): formats.all_info_dialogue(r) for r in held}, kind="cosql_all_info", indent=False
             )
             done(path)
         used = [by_id[db_id] for db_id in sorted({record.db_id for record in held})]
