@@ -18,8 +18,8 @@ clients then run the same pattern against the floor: an in-memory relay in its o
 channel layer, which gives what the client, the loopback and the websocket framing cost on their own; our p99 is
 printed as a multiple of the floor's. A second floor, the stack's (bench/stack_floor.py), runs the same frames through
 one Daphne, a minimal Channels consumer and the platform's channel layer, with nothing stored: what the fixed parts of
-the stack cost a frame, so that what wozsql adds to them is printed apart. Exits 1 when a delivery check fails, a latency target is missed, or a server's
-log holds a traceback, an OperationalError or "database is locked".
+the stack cost a frame, so that what wozsql adds to them is printed apart. Exits 1 when a delivery check fails, a
+latency target is missed, or a server's log holds a traceback, an OperationalError or "database is locked".
 
 Pace: each client pauses `--think` seconds (±50%) before each step, so a question takes about five pauses. The
 default, 2 s, is some ten times faster than people type questions and write SQL: 200 rooms then send about 100
@@ -591,7 +591,8 @@ def report(pairs: list[tuple[RoundResult, ...]], servers: int, targets: bool = T
             ours_cpu, other_cpu = (r.dialogue_cpu * 1000 / max(r.dialogue_frames, 1) for r in (ours, other))
             print(
                 f"  N={ours.rooms}: the stack's floor (Daphne + Channels + channel layer, nothing stored): p99 "
-                f"{percentile(other.latencies_ms, 99):.1f} ms, {other_cpu:.2f} ms CPU per frame with the rooms open; "
+                f"{percentile(other.latencies_ms, 99):.1f} ms, {other.frames_received} frames out for "
+                f"{other.frames_sent} in, {other_cpu:.2f} ms CPU per frame with the rooms open; "
                 f"wozsql adds {ours_cpu - other_cpu:.2f} ms per frame to it"
             )
     print()
