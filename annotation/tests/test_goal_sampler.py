@@ -141,9 +141,19 @@ def test_saved_goals_wait_for_a_person_to_write_the_question_and_are_offered_to_
     assert saved.count() == 4 and "saved 4 goals" in err.getvalue()
     assert all(goal.source == Goal.Source.GENERATED and not goal.active and goal.tree for goal in saved)
     assert not Goal.objects.filter(active=True, question="").exists()
-    # Another run aims elsewhere (the saved goals count as covered) and never saves an SQL the database has.
+    # Another run aims elsewhere (the saved goals count as covered) and never saves an SQL the database has. Seeded:
+    # unseeded, a draw now and then found fewer than four new goals on this small database (a flaky count below).
     call_command(
-        "goals_generate", "--database", "dorm_demo", "--count", "4", "--save", stdout=StringIO(), stderr=StringIO()
+        "goals_generate",
+        "--database",
+        "dorm_demo",
+        "--count",
+        "4",
+        "--seed",
+        "6",
+        "--save",
+        stdout=StringIO(),
+        stderr=StringIO(),
     )
     sqls = list(Goal.objects.filter(database=database).values_list("sql", flat=True))
     assert len(sqls) == len(set(sqls)) > len(before) + 4
