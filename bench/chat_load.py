@@ -99,10 +99,11 @@ class _FloorRoom:
         self.ended = False
 
 
-_FLOOR_KIND = {"share_result": "result_shared"}
+FLOOR_KIND = {"share_result": "result_shared"}
 
 
-def _floor_payload(message: dict) -> dict:
+def floor_payload(message: dict) -> dict:
+    """The payload a floor stores for a client's message (the stack's floor, bench/stack_floor.py, stores the same)."""
     kind = message["type"]
     if kind == "utterance":
         return {"text": message.get("text", "")}
@@ -193,9 +194,7 @@ def serve_floor(port: int) -> None:
                         key = (role, message["id"])
                         if key not in room.ids:
                             room.ended = room.ended or kind == "end"
-                            event = await _floor_record(
-                                room, _FLOOR_KIND.get(kind, kind), role, _floor_payload(message)
-                            )
+                            event = await _floor_record(room, FLOOR_KIND.get(kind, kind), role, floor_payload(message))
                             room.ids[key] = event["seq"]
                         await ws.send(json.dumps({"type": "ack", "id": message["id"], "seq": room.ids[key]}))
         finally:

@@ -44,9 +44,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path, re_path  # noqa: E402
 
+from bench.chat_load import FLOOR_KIND, floor_payload  # noqa: E402
 from bench.wozclient import visible_to  # noqa: E402
 
-_KIND = {"share_result": "result_shared"}
 _STATE_AFTER = {"response", "end", "score"}
 
 
@@ -62,18 +62,6 @@ class _Room:
 
 _rooms: dict[int, _Room] = {}
 _waiting: dict[str, deque] = {"worker": deque(), "expert": deque()}
-
-
-def _payload(message: dict) -> dict:
-    kind = message["type"]
-    if kind == "utterance":
-        return {"text": message.get("text", "")}
-    if kind == "sql_run":
-        result = {"ok": True, "columns": ["n"], "rows": [[1]], "row_count": 1, "truncated": False, "error": None}
-        return {"turn": message.get("turn"), "sql": message.get("sql"), "result": result}
-    if kind == "end":
-        return {"status": "completed", "completion_code": "WOZ-FLOOR"}
-    return {key: value for key, value in message.items() if key not in ("type", "id")}
 
 
 def _role(scope) -> str:
@@ -183,7 +171,7 @@ class RoomConsumer(_Consumer):
             key = (self.role, message["id"])
             if key not in room.ids:
                 room.ended = room.ended or kind == "end"
-                event = await self._record(_KIND.get(kind, kind), _payload(message))
+                event = await self._record(FLOOR_KIND.get(kind, kind), floor_payload(message))
                 room.ids[key] = event["seq"]
             await self.send(text_data=json.dumps({"type": "ack", "id": message["id"], "seq": room.ids[key]}))
 

@@ -118,43 +118,30 @@ def test_generated_goals_cover_the_public_databases_more_than_their_public_goals
         )
 
 
+def _goals_saved(*, seed: int) -> StringIO:
+    """goals_generate --save of four goals on dorm_demo; what it wrote to stderr."""
+    err = StringIO()
+    call_command(
+        "goals_generate", "--database", "dorm_demo", "--count", "4", "--seed", str(seed), "--save",
+        stdout=StringIO(), stderr=err,
+    )  # fmt: skip
+    return err
+
+
 @pytest.mark.django_db
 def test_saved_goals_wait_for_a_person_to_write_the_question_and_are_offered_to_nobody_until_then(
     demo_databases, client, ada
 ):
     database = demo_databases["dorm_demo"]
     before = set(Goal.objects.filter(database=database).values_list("id", flat=True))
-    err = StringIO()
-    call_command(
-        "goals_generate",
-        "--database",
-        "dorm_demo",
-        "--count",
-        "4",
-        "--seed",
-        "5",
-        "--save",
-        stdout=StringIO(),
-        stderr=err,
-    )
+    err = _goals_saved(seed=5)
     saved = Goal.objects.filter(database=database).exclude(id__in=before)
     assert saved.count() == 4 and "saved 4 goals" in err.getvalue()
     assert all(goal.source == Goal.Source.GENERATED and not goal.active and goal.tree for goal in saved)
     assert not Goal.objects.filter(active=True, question="").exists()
     # Another run aims elsewhere (the saved goals count as covered) and never saves an SQL the database has. Seeded:
     # unseeded, a draw now and then found fewer than four new goals on this small database (a flaky count below).
-    call_command(
-        "goals_generate",
-        "--database",
-        "dorm_demo",
-        "--count",
-        "4",
-        "--seed",
-        "6",
-        "--save",
-        stdout=StringIO(),
-        stderr=StringIO(),
-    )
+    _goals_saved(seed=6)
     sqls = list(Goal.objects.filter(database=database).values_list("sql", flat=True))
     assert len(sqls) == len(set(sqls)) > len(before) + 4
 
