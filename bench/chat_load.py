@@ -100,6 +100,7 @@ class _FloorRoom:
 
 
 FLOOR_KIND = {"share_result": "result_shared"}
+FLOOR_STATE_AFTER = frozenset({"response", "end", "score"})  # a floor sends each socket its state after these
 
 
 def floor_payload(message: dict) -> dict:
@@ -143,7 +144,7 @@ async def _floor_record(room: _FloorRoom, kind: str, role: str, payload: dict) -
         if view is not None:
             with contextlib.suppress(Exception):
                 await ws.send(json.dumps(view))
-                if kind in ("response", "end", "score"):
+                if kind in FLOOR_STATE_AFTER:
                     await _floor_state(room, ws, info["role"])
     return event
 

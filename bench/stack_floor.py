@@ -44,10 +44,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path, re_path  # noqa: E402
 
-from bench.chat_load import FLOOR_KIND, floor_payload  # noqa: E402
+from bench.chat_load import FLOOR_KIND, FLOOR_STATE_AFTER, floor_payload  # noqa: E402
 from bench.wozclient import visible_to  # noqa: E402
-
-_STATE_AFTER = {"response", "end", "score"}
 
 
 class _Room:
@@ -152,7 +150,7 @@ class RoomConsumer(_Consumer):
         if not visible_to(event["kind"], self.role):
             return
         await self.send(text_data=json.dumps({"type": "event", **event}))
-        if event["kind"] in _STATE_AFTER:
+        if event["kind"] in FLOOR_STATE_AFTER:
             await self._state()
 
     async def receive(self, text_data=None, bytes_data=None):
