@@ -35,7 +35,7 @@ def dumps(value, *, sort_keys: bool = False) -> str:
     option = _NON_STR_KEYS | (orjson.OPT_SORT_KEYS if sort_keys else 0)
     try:
         return orjson.dumps(value, option=option).decode("utf-8")
-    except (orjson.JSONEncodeError, TypeError):
+    except TypeError:  # orjson.JSONEncodeError is one
         return json.dumps(value, ensure_ascii=False, sort_keys=sort_keys)
 
 

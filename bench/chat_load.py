@@ -365,10 +365,20 @@ def stack_roots(servers: list[stack.Server], database_url: str | None, redis_url
     if not database_url:
         return {"daphne": [server.pid for server in servers]}
     table = _processes()
-    pg_port, redis_port = database_url.rsplit(":", 1)[1].split("/")[0], redis_url.rsplit(":", 1)[1].split("/")[0]
+    pg_port = _port(database_url)
     postgres = [pid for pid, (_, cmd, *_) in table.items() if "postgres" in cmd and f"-p {pg_port} " in cmd + " "]
-    redis = [pid for pid, (_, cmd, *_) in table.items() if "redis-server" in cmd and f":{redis_port}" in cmd]
-    return {"daphne": [server.pid for server in servers], "postgres": postgres, "redis": redis}
+    return {"daphne": [server.pid for server in servers], "postgres": postgres, "redis": redis_pids(redis_url, table)}
+
+
+def _port(url: str) -> str:
+    return url.rsplit(":", 1)[1].split("/")[0]
+
+
+def redis_pids(redis_url: str, table: dict | None = None) -> list[int]:
+    """The Redis server listening on `redis_url`'s port (`table`: _processes(), read now when not given)."""
+    port = _port(redis_url)
+    table = _processes() if table is None else table
+    return [pid for pid, (_, cmd, *_) in table.items() if "redis-server" in cmd and f":{port}" in cmd]
 
 
 # --- One round: N rooms at once ---------------------------------------------------------------------------------------
@@ -670,12 +680,7 @@ def stack_floor(enabled: bool, redis_url: str | None, log_dir: str | Path):
             wait_for_port(port)
             roots = {"daphne": [process.pid]}
             if redis_url:
-                redis_port = redis_url.rsplit(":", 1)[1].split("/")[0]
-                roots["redis"] = [
-                    pid
-                    for pid, (_, cmd, *_) in _processes().items()
-                    if "redis-server" in cmd and f":{redis_port}" in cmd
-                ]
+                roots["redis"] = redis_pids(redis_url)
             yield FloorTarget(f"http://127.0.0.1:{port}", process.pid, roots=roots, name="stack")
         finally:
             process.terminate()

@@ -34,7 +34,7 @@ from bench.wozclient import (
     play_expert,
     play_worker,
 )
-from tests.builders import real_services
+from tests.builders import database_rows, real_services
 from tools.test_stack import PostgresCluster, RedisServer, create_database, postgres_cluster, redis_instance
 
 pytestmark = pytest.mark.services
@@ -80,14 +80,7 @@ class Stack:
         return tuple(server.url for server in self.servers)
 
     def sql(self, query: str, params=()) -> list[tuple]:
-        connection = psycopg2.connect(self.cluster.url)
-        connection.autocommit = True
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute(query, params)
-                return cursor.fetchall() if cursor.description else []
-        finally:
-            connection.close()
+        return database_rows(self.cluster.url, query, params)
 
     def new_people(self) -> tuple[str, str]:
         """A worker and an expert nobody has used yet (a worker gets each goal once)."""
