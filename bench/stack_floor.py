@@ -1,6 +1,7 @@
 """The stack's floor for bench/chat_load.py: the chat's frames relayed by a minimal Channels application under Daphne,
-through the same channel layer as the platform (Redis pub/sub, or the in-memory layer without REDIS_URL), with
-nothing stored and no database.
+through the stack's own channel layer (channels_redis's pub/sub layer as shipped, or the in-memory layer without
+REDIS_URL; the platform publishes through its batching subclass, dialogs.channel_layer, which is wozsql's own code),
+with nothing stored and no database.
 
     REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/daphne -b 127.0.0.1 -p PORT bench.stack_floor:application
 

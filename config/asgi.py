@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, websockets through Channels with origin and session checks."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -28,3 +29,10 @@ application = BackgroundLoop(
 
 # Loaded by Daphne's command line (and its runserver) before it builds its protocol factory.
 install_room_protocol()
+
+# What is loaded by now (Django, the apps, the libraries) lives as long as the process: out of the cyclic collector's
+# sight, a full collection walks only what was made since. A room makes cyclic garbage steadily (sqlglot's trees,
+# exceptions with their frames), and with the start-up heap in view each full collection stalled the event loop for
+# 90 to 270 ms, every socket of the process with it (bench/chat_load.py, README "Where a message's CPU goes").
+gc.collect()
+gc.freeze()

@@ -133,13 +133,14 @@ if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
 
 if REDIS_URL:
     # The Pub/Sub layer: no per-process capacity budget that silently drops group messages, and measured faster
-    # than the core layer (docs/pitfalls.md). redis-py's async pool defaults to 100 connections, too few for a crowd.
+    # than the core layer (docs/pitfalls.md); its publishes sent in batches (dialogs.channel_layer). redis-py's async
+    # pool defaults to 100 connections, too few for a crowd.
     from redis.asyncio.retry import Retry
     from redis.backoff import ExponentialBackoff
 
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "dialogs.channel_layer.BatchingPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
