@@ -64,6 +64,7 @@ from bench.wozclient import (  # noqa: E402
     Delivery,
     ProtocolError,
     Room,
+    ack_latencies,
     check_delivery,
     lobby_wait,
     login,
@@ -395,6 +396,9 @@ class RoundResult:
     delivery: Delivery = field(default_factory=Delivery)
     utterance_ms: list[float] = field(default_factory=list)
     response_ms: list[float] = field(default_factory=list)
+    # send → ack of the same messages: the sender's side of the way (stored); the rest is broadcast and delivery
+    utterance_ack_ms: list[float] = field(default_factory=list)
+    response_ack_ms: list[float] = field(default_factory=list)
     pairing_seconds: float = 0.0
     seconds: float = 0.0
     reconnects: int = 0
@@ -559,6 +563,8 @@ async def run_round(
             worker, expert = pair["worker"], pair["expert"]
             result.utterance_ms += [s * 1000 for s in partner_latencies(worker, expert, {"utterance"})]
             result.response_ms += [s * 1000 for s in partner_latencies(expert, worker, {"response"})]
+            result.utterance_ack_ms += [s * 1000 for s in ack_latencies(worker, expert, {"utterance"})]
+            result.response_ack_ms += [s * 1000 for s in ack_latencies(expert, worker, {"response"})]
             result.completed += "score" in final
     return result
 
@@ -613,8 +619,10 @@ def report(pairs: list[tuple[RoundResult, ...]], servers: int, targets: bool = T
             print(
                 f"  {result.target:<6} N={result.rooms:<4} pairing {result.pairing_seconds:5.1f} s, round "
                 f"{result.seconds:5.1f} s, {result.frames_sent / max(result.seconds, 1e-9):6.0f} frames/s in, "
-                f"utterance p99 {percentile(result.utterance_ms, 99):6.1f} ms, response p99 "
-                f"{percentile(result.response_ms, 99):6.1f} ms, delivery {result.delivery}, "
+                f"utterance p99 {percentile(result.utterance_ms, 99):6.1f} ms (ack "
+                f"{percentile(result.utterance_ack_ms, 99):.1f}), response p99 "
+                f"{percentile(result.response_ms, 99):6.1f} ms (ack {percentile(result.response_ack_ms, 99):.1f}), "
+                f"delivery {result.delivery}, "
                 f"reconnects {result.reconnects}, load average {result.load:.1f}"
             )
             cpu = cpu_total(result.cpu)

@@ -218,6 +218,7 @@ class Room:
     event_kinds: dict[int, str] = field(default_factory=dict)
     first_seen: dict[int, float] = field(default_factory=dict)  # seq → arrival time of its first copy
     acks: dict[str, int] = field(default_factory=dict)  # client id → seq
+    acked_at: dict[str, float] = field(default_factory=dict)  # client id → arrival time of its first ack
     sent_at: dict[str, float] = field(default_factory=dict)  # client id → time of the first send
     frames_sent: int = 0
     reconnects: int = 0
@@ -321,6 +322,7 @@ class Room:
         if kind == "ack":
             client_id = frame.get("id")
             self.acks[client_id] = frame["seq"]
+            self.acked_at.setdefault(client_id, item.at)
             self._unacked.pop(client_id, None)
             waiter = self._ack_waiters.pop(client_id, None)
             if waiter is not None and not waiter.done():
@@ -555,9 +557,21 @@ def check_delivery(room: Room, role: str, log: list[tuple[int, str]], up_to: int
 
 def partner_latencies(sender: Room, receiver: Room, kinds: set[str]) -> list[float]:
     """Seconds from sending each message that became an event of one of `kinds` to the partner receiving it."""
-    out = []
+    return [receiver.first_seen[seq] - sent for seq, sent in _sent_as(sender, receiver, kinds)]
+
+
+def ack_latencies(sender: Room, receiver: Room, kinds: set[str]) -> list[float]:
+    """Seconds from sending each such message to its ack: the part of the way to the partner spent on the sender's
+    side (the server stored it; what follows is the broadcast and the partner's socket)."""
+    return [
+        sender.acked_at[client] - sender.sent_at[client] for client in _sent_as(sender, receiver, kinds, by_id=True)
+    ]
+
+
+def _sent_as(sender: Room, receiver: Room, kinds: set[str], by_id: bool = False):
+    """(seq, time sent) of each message of `sender` that `receiver` received as an event of one of `kinds` (its client
+    ids with `by_id`)."""
     for client_id, sent in sender.sent_at.items():
         seq = sender.acks.get(client_id)
         if seq is not None and receiver.event_kinds.get(seq) in kinds:
-            out.append(receiver.first_seen[seq] - sent)
-    return out
+            yield client_id if by_id else (seq, sent)
