@@ -294,7 +294,8 @@ class DialogueConsumer(JsonConsumer):
         self.turns_seq = 0
         self.partner_connected = False
         self.abandon_timer = None
-        self.follow_ups = set()  # follow-ups running alongside the socket's messages (a model's draft), kept alive
+        # Follow-ups running alongside the socket's messages (room.follow_up_alongside), kept alive.
+        self.follow_ups = set()
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)
             return
@@ -442,8 +443,8 @@ class DialogueConsumer(JsonConsumer):
         if not later:
             return
         pool = room.follow_up_pool(message["type"])
-        if pool == "model":
-            # The socket goes on with the person's next messages while the model thinks: the draft is its own task.
+        if room.follow_up_alongside(message["type"]):
+            # The socket goes on with the person's next messages and its deliveries meanwhile: a task of its own.
             task = asyncio.create_task(self._follow_up(message, later, pool))
             self.follow_ups.add(task)
             task.add_done_callback(self.follow_ups.discard)

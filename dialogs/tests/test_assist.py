@@ -3,8 +3,10 @@ room's event log (dialogs.assist, dialogs.room)."""
 
 import itertools
 import random
+import threading
 
 import pytest
+from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from annotation.models import Database, Role
@@ -16,6 +18,7 @@ from dialogs.log import LogEvent, dialogue_replay, recommendation_payload
 from dialogs.models import Dialogue, Event, EventKind
 from dialogs.room import dialogue_post
 from dialogs.visibility import event_view
+from tests.sockets import enter, is_event, is_message, receive_until
 
 pytestmark = pytest.mark.django_db
 
@@ -451,3 +454,41 @@ def test_a_goal_that_does_not_run_gives_no_goal_match_and_no_place(room):
     _goal(room, "SELECT nothing FROM nowhere")
     _, labels = room.share(room.ask("Who is older than twenty?"), OLDER)
     assert labels.payload["goal_match"] is None and "goal_match_checked_on" not in labels.payload
+
+
+# --- Through the real socket -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_expert_sees_their_answer_and_goes_on_while_the_suggestion_is_worked_out(room, monkeypatch):
+    """The suggestion after an answer is worked out alongside the expert's socket: their own response reaches their
+    screen, and their next messages are answered, while it is still being worked out (it used to hold the socket)."""
+    released = threading.Event()
+    worked_out = assist.recommendation_next
+
+    def held(**kwargs):
+        assert released.wait(30), "the test never released the suggestion"
+        return worked_out(**kwargs)
+
+    monkeypatch.setattr(assist, "recommendation_next", held)
+    turn = await database_sync_to_async(room.ask)("Which students are there?")
+    await database_sync_to_async(room.share)(turn, "SELECT first_name, last_name, age FROM student")
+    worker_ws, _ = await enter(room.dialogue, room.worker)
+    expert_ws, _ = await enter(room.dialogue, room.expert)
+    try:
+        answer = {"type": "response", "id": "p1", "turn": turn, "text": "Here they are.", "acts": ["CONFIRM_SQL"]}
+        await expert_ws.send_json_to(answer)
+        seq = (await receive_until(expert_ws, is_message("ack", id="p1")))["seq"]
+        assert (await receive_until(expert_ws, is_event("response")))["seq"] == seq
+        await expert_ws.send_json_to({"type": "ping"})
+        await receive_until(expert_ws, is_message("pong"))
+        assert (await receive_until(worker_ws, is_event("response")))["seq"] == seq
+        assert not await database_sync_to_async(
+            Event.objects.filter(dialogue=room.dialogue, kind=EventKind.RECOMMENDATION).exists
+        )()
+    finally:
+        released.set()
+    for socket in (expert_ws, worker_ws):
+        suggestion = await receive_until(socket, is_event("recommendation"))
+        assert suggestion["seq"] == seq + 1 and suggestion["payload"]["turn"] == turn
+        await socket.disconnect()
