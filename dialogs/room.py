@@ -728,9 +728,10 @@ _HANDLERS = {
 _FOLLOW_UP_POOLS = {"model_sql": "model"}
 # The kinds whose follow-ups a room socket lets run alongside the sender's next messages and the events it delivers:
 # nothing the sender sends next is checked against them (the suggestion after an answer is the worker's; a model's
-# draft is waited for by nobody). A shared result's are awaited: what it reads from the SQL (the detected CHASE labels)
-# is part of the turn that the expert's response is checked against. Awaiting the suggestion held the expert's own
-# response back from their screen for its whole computation (99th percentile: 0.1 s at 50 rooms, 0.6 s at 200).
+# draft is waited for by nobody). A shared result's are awaited: what it reads from the SQL (the detected labels and
+# the answer's draft) is part of the turn that the expert's response is recorded against (what they did with the
+# draft). Awaiting the suggestion held the expert's own response back from their screen for its whole computation
+# (99th percentile: 0.1 s at 50 rooms, 0.6 s at 200).
 _FOLLOW_UPS_ALONGSIDE = frozenset({"response", "model_sql"})
 WORKER_TYPES = frozenset(kind for kind, (side, _, _) in _HANDLERS.items() if side == Role.WORKER)
 EXPERT_TYPES = frozenset(kind for kind, (side, _, _) in _HANDLERS.items() if side == Role.EXPERT)
