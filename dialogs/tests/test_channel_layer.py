@@ -3,6 +3,7 @@ a few batches and arrive in the order they were made; a lone publish goes out at
 every publish waiting on it with an error (nothing hangs), and the layer publishes again once Redis is back."""
 
 import asyncio
+import contextlib
 
 import pytest
 import redis
@@ -45,6 +46,17 @@ async def _subscribed(layer, server, group: str = GROUP) -> str:
         client.close()
 
 
+@contextlib.asynccontextmanager
+async def _sender_and_receiver(server):
+    """Two layers, as two server processes would hold: one to publish with, one with a channel in GROUP."""
+    sender, receiver = _layer(server), _layer(server)
+    try:
+        yield sender, receiver, await _subscribed(receiver, server)
+    finally:
+        await sender.flush()
+        await receiver.flush()
+
+
 def _shard(layer):
     return layer._get_layer()._shards[0]
 
@@ -54,37 +66,25 @@ async def _receive_all(layer, channel, count: int) -> list[int]:
 
 
 async def test_publishes_made_together_go_out_in_a_few_batches_in_order(redis_):
-    sender, receiver = _layer(redis_), _layer(redis_)
-    try:
-        channel = await _subscribed(receiver, redis_)
+    async with _sender_and_receiver(redis_) as (sender, receiver, channel):
         await asyncio.gather(*(sender.group_send(GROUP, {"type": "dialogue.event", "n": n}) for n in range(300)))
         assert await _receive_all(receiver, channel, 300) == list(range(300))
         shard = _shard(sender)
         assert shard.publishes_sent == 300
         # The first goes out alone at once; the 299 made while it was in flight follow together.
         assert shard.batches_sent <= 3, shard.batches_sent
-    finally:
-        await sender.flush()
-        await receiver.flush()
 
 
 async def test_a_lone_publish_goes_out_at_once_each_time(redis_):
-    sender, receiver = _layer(redis_), _layer(redis_)
-    try:
-        channel = await _subscribed(receiver, redis_)
+    async with _sender_and_receiver(redis_) as (sender, receiver, channel):
         for n in range(5):
             await sender.group_send(GROUP, {"type": "dialogue.event", "n": n})
             assert await _receive_all(receiver, channel, 1) == [n]
         assert _shard(sender).batches_sent == 5
-    finally:
-        await sender.flush()
-        await receiver.flush()
 
 
 async def test_a_caller_cancelled_while_waiting_leaves_its_batch_to_go_out(redis_):
-    sender, receiver = _layer(redis_), _layer(redis_)
-    try:
-        channel = await _subscribed(receiver, redis_)
+    async with _sender_and_receiver(redis_) as (sender, receiver, channel):
         first = asyncio.ensure_future(sender.group_send(GROUP, {"type": "dialogue.event", "n": 0}))
         await asyncio.sleep(0)  # the first is in flight: the next ones wait in the outbox
         waiting = [
@@ -96,9 +96,6 @@ async def test_a_caller_cancelled_while_waiting_leaves_its_batch_to_go_out(redis
         await asyncio.gather(waiting[0], waiting[2])
         # The cancelled caller's message went out with its batch: the layer delivers at most once, never out of order.
         assert await _receive_all(receiver, channel, 4) == [0, 1, 2, 3]
-    finally:
-        await sender.flush()
-        await receiver.flush()
 
 
 async def test_with_redis_down_every_waiting_publish_fails_and_the_layer_recovers(redis_):
