@@ -557,21 +557,19 @@ def check_delivery(room: Room, role: str, log: list[tuple[int, str]], up_to: int
 
 def partner_latencies(sender: Room, receiver: Room, kinds: set[str]) -> list[float]:
     """Seconds from sending each message that became an event of one of `kinds` to the partner receiving it."""
-    return [receiver.first_seen[seq] - sent for seq, sent in _sent_as(sender, receiver, kinds)]
+    return [receiver.first_seen[seq] - sent for _, seq, sent in _sent_as(sender, receiver, kinds)]
 
 
 def ack_latencies(sender: Room, receiver: Room, kinds: set[str]) -> list[float]:
     """Seconds from sending each such message to its ack: the part of the way to the partner spent on the sender's
     side (the server stored it; what follows is the broadcast and the partner's socket)."""
-    return [
-        sender.acked_at[client] - sender.sent_at[client] for client in _sent_as(sender, receiver, kinds, by_id=True)
-    ]
+    return [sender.acked_at[client] - sent for client, _, sent in _sent_as(sender, receiver, kinds)]
 
 
-def _sent_as(sender: Room, receiver: Room, kinds: set[str], by_id: bool = False):
-    """(seq, time sent) of each message of `sender` that `receiver` received as an event of one of `kinds` (its client
-    ids with `by_id`)."""
+def _sent_as(sender: Room, receiver: Room, kinds: set[str]):
+    """(client id, seq, time sent) of each message of `sender` that `receiver` received as an event of one of
+    `kinds`."""
     for client_id, sent in sender.sent_at.items():
         seq = sender.acks.get(client_id)
         if seq is not None and receiver.event_kinds.get(seq) in kinds:
-            yield client_id if by_id else (seq, sent)
+            yield client_id, seq, sent

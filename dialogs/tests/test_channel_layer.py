@@ -25,7 +25,7 @@ def redis_():
 
 
 def _layer(server) -> BatchingPubSubChannelLayer:
-    # The retries of config/settings.py's layer: a publish to a Redis that is down fails after them.
+    # Retries as config/settings.py's layer has them, shorter: a publish to a Redis that is down fails after them.
     retry = Retry(ExponentialBackoff(cap=0.2, base=0.05), 2)
     return BatchingPubSubChannelLayer(hosts=[{"address": server.url, "retry": retry}])
 
