@@ -51,3 +51,70 @@ def test_event_payload_read_through_the_codec(demo_databases):
     event = Event.objects.create(dialogue=dialogue, seq=1, kind="utterance", payload={"text": "é", "n": [1, 2]})
     assert Event.objects.get(pk=event.pk).payload == {"text": "é", "n": [1, 2]}
     assert Event.objects.values_list("payload__text", flat=True).get(pk=event.pk) == "é"
+
+
+def _indented(value, sort_keys=False) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=1, sort_keys=sort_keys)
+
+
+# Floats where orjson and Python's repr part (one-digit exponents, decimals below 0.0001) and where they agree.
+_FLOATS = [1e-07, -1e-07, 1.5212603486793025e-05, -6.389814116186164e-05, 1e-05, 0.0001, 1e16, 1.5e17, 5e-324]
+_FLOATS += [2000.0, -0.0, 0.1, 1e300, 1.2345678901234568e17, 123456780000000.0, 3.14e-10, 10.00001]
+
+
+def _random_value(rng, depth=0):
+    """A JSON value as releases hold them and worse: nesting, empty containers, tuples, numeric keys, floats of every
+    range, and strings holding quotes, backslashes, newlines, control characters, number-like text and a leading
+    space (which the re-indentation must not touch)."""
+    pick = rng.random()
+    if depth > 7 or pick < 0.45:
+        return rng.choice(
+            [
+                lambda: rng.randint(-(2**63), 2**63 - 1),
+                lambda: rng.choice(_FLOATS),
+                lambda: rng.uniform(-1, 1) * 10 ** rng.randint(-12, 20),
+                lambda: "".join(
+                    rng.choice(["a", "é", '"', "\\", "\n", "\t", "\x01", " ", "1", "e-", "0.0000", ",", "𝄞"])
+                    for _ in range(rng.randint(0, 9))
+                ),
+                lambda: None,
+                lambda: rng.random() < 0.5,
+            ]
+        )()
+    if pick < 0.75:
+        return [_random_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+    if pick < 0.82:
+        return tuple(_random_value(rng, depth + 1) for _ in range(rng.randint(0, 3)))
+    return {
+        (f" k{rng.random()}\n" if rng.random() < 0.9 else rng.randint(0, 99)): _random_value(rng, depth + 1)
+        for _ in range(rng.randint(0, 4))
+    }
+
+
+def test_indented_text_is_the_json_modules_byte_for_byte():
+    import random
+
+    rng = random.Random(20261126)
+    compared = 0
+    for _ in range(2000):
+        value = _random_value(rng)
+        for sort_keys in (False, True):
+            try:
+                expected = _indented(value, sort_keys)
+            except TypeError:  # numeric and text keys mixed: the json module cannot sort them
+                continue
+            assert jsoncodec.dumps_indented(value, sort_keys=sort_keys) == expected.encode("utf-8"), expected
+            compared += 1
+    assert compared > 3000
+    for (
+        number
+    ) in _FLOATS:  # a text that is one number, and the same numbers at the end of lines, with and without a comma
+        assert jsoncodec.dumps_indented(number) == _indented(number).encode()
+        assert jsoncodec.dumps_indented({"a": [number, number]}) == _indented({"a": [number, number]}).encode()
+
+
+def test_indented_text_falls_back_where_orjson_refuses():
+    value = {"n": [2**70, {"deep": 1e-07}]}
+    assert jsoncodec.dumps_indented(value) == _indented(value).encode()
+    # A float that is no number: null, as the compact writer writes it (the json module's NaN is no JSON).
+    assert jsoncodec.dumps_indented([float("nan")]) == b"[\n null\n]"

@@ -19,7 +19,6 @@ its test suite beside them: the public evaluator's test-suite layout, where ever
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -67,16 +66,14 @@ def release_formats(formats_wanted: list[str]) -> tuple[list[str], list[str]]:
 def write_json(path: Path, data, *, kind: str | None, sort_keys: bool = False, indent: bool = True) -> None:
     """Validate `data` against the schema of `kind` (when given), then write it (UTF-8, not ASCII-escaped). Indented
     files have the public releases' layout byte for byte (the json module's, one space per level); the compact ones
-    (the largest, holding result tables) are written by the faster encoder (annotation/jsoncodec.py)."""
+    hold the result tables. Both are written by orjson (annotation/jsoncodec.py)."""
     if kind is not None:
         validation.check(kind, data, name=path.name)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = (
-        json.dumps(data, ensure_ascii=False, indent=1, sort_keys=sort_keys)
-        if indent
-        else jsoncodec.dumps(data, sort_keys=sort_keys)
-    )
-    path.write_text(text, encoding="utf-8")
+    if indent:
+        path.write_bytes(jsoncodec.dumps_indented(data, sort_keys=sort_keys))
+    else:
+        path.write_text(jsoncodec.dumps(data, sort_keys=sort_keys), encoding="utf-8")
 
 
 def suite_files(db_id: str) -> list[Path]:
