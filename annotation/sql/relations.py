@@ -86,7 +86,7 @@ from sqlglot.errors import ParseError, TokenError
 
 # The datasets' dialect (double-quoted values, `! =` written with a space) is defined once, in spider.py; relations
 # must read a query exactly as the encoder does, so they share its dialect and parser rather than keep a second copy.
-from annotation.sql.spider import DIALECT, SpiderEncodingError, or_branches, unwrap_paren
+from annotation.sql.spider import SpiderEncodingError, or_branches, parsing_tools, unwrap_paren
 from annotation.sql.spider import parse_sql as _parse_dataset_sql
 
 __all__ = [
@@ -322,7 +322,6 @@ class _SchemaFacts:
 
 # An operator written with a space or comment inside (`! =`, `> =`, `< >`): only spider's token repair reads it.
 _SPLIT_OPERATOR = re.compile(r"[!<>]\s+[=>]|[!<>]\s*(?:--|/\*)")
-_FAST_PARSING = threading.local()
 
 
 def _parse(sql: str) -> exp.Expr:
@@ -333,10 +332,7 @@ def _parse(sql: str) -> exp.Expr:
     unrepaired. Both go to spider's own parse, which also words every error, so results and messages stay the same.
     """
     if _SPLIT_OPERATOR.search(sql) is None:
-        tools = getattr(_FAST_PARSING, "tools", None)
-        if tools is None:
-            tools = _FAST_PARSING.tools = (DIALECT.tokenizer(), DIALECT.parser())
-        tokenizer, parser = tools
+        tokenizer, parser = parsing_tools()
         try:
             statements = [tree for tree in parser.parse(tokenizer.tokenize(sql), sql) if tree is not None]
         except (ParseError, TokenError):

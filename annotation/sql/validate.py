@@ -27,7 +27,7 @@ from sqlglot.optimizer.scope import Scope, traverse_scope
 from sqlglot.tokens import TokenType
 
 from annotation.sql.sandbox import current_limits
-from annotation.sql.spider import plain_error_text
+from annotation.sql.spider import parsing_tools, plain_error_text
 
 # SQLite's own tables: always readable, never in a Spider schema.
 _INTERNAL_TABLES = {
@@ -139,10 +139,11 @@ def validate_sql(sql: str, schema: dict) -> dict:
         report.error("statement", f"only SELECT queries are allowed; this is {found}", (start, start + len(found)))
         return report.result()
     try:
-        tokens = _SQLITE.tokenize(sql)
+        tokenizer, parser = parsing_tools(_SQLITE)
+        tokens = tokenizer.tokenize(sql)
         if _deepest_nesting(tokens) > MAX_NESTING:
             raise RecursionError
-        statements = [statement for statement in _SQLITE.parser().parse(tokens, sql) if statement is not None]
+        statements = [statement for statement in parser.parse(tokens, sql) if statement is not None]
     except ParseError as exc:
         _report_parse_error(report, sql, exc)
         return report.result()

@@ -488,3 +488,24 @@ def test_query_toks_no_value_matches_the_release(shared_path, conformance_rates,
     conformance_rates.append(rate)
     print(rate)
     assert not mismatches, f"{rate}; first mismatches: {mismatches[:5]}"
+
+
+def test_parsing_tools_are_kept_per_thread_and_survive_an_error():
+    import threading
+
+    from sqlglot.dialects.dialect import Dialect
+
+    from annotation.sql.spider import parsing_tools
+
+    mine = parsing_tools()
+    assert parsing_tools() is mine  # built once per thread, not per query
+    assert parsing_tools(Dialect.get_or_raise("sqlite")) is not mine  # one pair per dialect
+    theirs = []
+    thread = threading.Thread(target=lambda: theirs.append(parsing_tools()))
+    thread.start()
+    thread.join()
+    assert theirs[0][0] is not mine[0] and theirs[0][1] is not mine[1]  # tokenizers and parsers keep per-call state
+    with pytest.raises(SpiderEncodingError):
+        encode_sql("SELECT name FROM singer WHERE (", CONCERTS)
+    # The same tools read the next query as a fresh pair would.
+    assert encode_sql("SELECT name FROM singer", CONCERTS) == encode_sql("select NAME from SINGER", CONCERTS)
