@@ -77,17 +77,14 @@ Choices where CHASE is silent
 
 from __future__ import annotations
 
-import re
 import threading
 from dataclasses import dataclass
 
 from sqlglot import expressions as exp
-from sqlglot.errors import ParseError, TokenError
 
 # The datasets' dialect (double-quoted values, `! =` written with a space) is defined once, in spider.py; relations
 # must read a query exactly as the encoder does, so they share its dialect and parser rather than keep a second copy.
-from annotation.sql.spider import SpiderEncodingError, or_branches, parsing_tools, unwrap_paren
-from annotation.sql.spider import parse_sql as _parse_dataset_sql
+from annotation.sql.spider import SpiderEncodingError, or_branches, parse_sql, unwrap_paren
 
 __all__ = [
     "CATEGORIES",
@@ -299,7 +296,7 @@ def _shape_of(which: str, sql: str, schema: dict | None) -> _Query:
         raise RelationError(f"{which} query is empty")
     facts = _schema_facts(schema)
     try:
-        shape = _Reader(facts).query(_parse(sql), None)
+        shape = _Reader(facts).query(parse_sql(sql), None)
     except (SpiderEncodingError, RelationError) as error:
         raise RelationError(f"{which} query: {error}") from None
     except RecursionError:
@@ -318,28 +315,6 @@ class _SchemaFacts:
     columns: dict  # table -> frozenset of its column names
     references: frozenset  # ((child table, column), (parent table, column)) per foreign key
     primary_keys: frozenset  # (table, column)
-
-
-# An operator written with a space or comment inside (`! =`, `> =`, `< >`): only spider's token repair reads it.
-_SPLIT_OPERATOR = re.compile(r"[!<>]\s+[=>]|[!<>]\s*(?:--|/\*)")
-
-
-def _parse(sql: str) -> exp.Expr:
-    """The query's tree exactly as `annotation.sql.spider` reads it, most of the time without its token repair.
-
-    The repair (merging `! =`, dropping trailing `;` and unmatched `)`) walks every token in Python and costs a third
-    of a parse; a query that needs it either has a split operator (seen by `_SPLIT_OPERATOR`) or fails to parse
-    unrepaired. Both go to spider's own parse, which also words every error, so results and messages stay the same.
-    """
-    if _SPLIT_OPERATOR.search(sql) is None:
-        tokenizer, parser = parsing_tools()
-        try:
-            statements = [tree for tree in parser.parse(tokenizer.tokenize(sql), sql) if tree is not None]
-        except (ParseError, TokenError):
-            statements = []
-        if len(statements) == 1:
-            return statements[0]
-    return _parse_dataset_sql(sql)
 
 
 def _schema_facts(schema: dict | None) -> _SchemaFacts | None:
