@@ -9,7 +9,8 @@ the schemas and content of the Spider databases in ../shared (the demo databases
 checked to encode and run. The dialogues are written straight into the event log (bulk inserts): the chat protocol
 is not what is measured. Then it runs the export exactly as the web page's task does (re-encode and re-execute
 every SQL, write and validate every CoSQL file, zip) and prints the time and the number of queries; the same for a
-smaller corpus shows that the count does not grow with the number of dialogues. Target: <= 10 s (SQLite).
+smaller corpus shows that the count does not grow with the number of dialogues. Target: <= 4 s (SQLite), the median of
+--repeat runs.
 """
 
 import argparse
@@ -25,7 +26,7 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SHARED = Path(os.environ.get("WOZSQL_SHARED_DIR", PROJECT_ROOT.parent / "shared"))
-TARGET_SECONDS = 10.0
+TARGET_SECONDS = 4.0  # issue 22 asks this of the CoSQL-size export (10 s before)
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _RESERVED = {"order", "group", "select", "from", "where", "limit", "join", "table", "index", "by", "as", "on", "in"}
 
@@ -315,6 +316,12 @@ def main() -> None:
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
     parser.add_argument("--keep", action="store_true", help="keep the throwaway data folder")
     parser.add_argument("--profile", type=int, metavar="N", help="profile the full export: print the N costliest calls")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="full exports to time (the median is the figure: one run on a shared machine varies by a second)",
+    )
     args = parser.parse_args()
 
     data_dir = Path(tempfile.mkdtemp(prefix="wozsql-bench-export-"))
@@ -338,7 +345,10 @@ def main() -> None:
         full = profiler.runcall(timed_export, "full corpus")
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
     else:
-        full = timed_export("full corpus")
+        runs = [timed_export("full corpus") for _ in range(max(args.repeat, 1))]
+        if len(runs) > 1:
+            print("full exports: " + ", ".join(f"{run[0]:.2f} s" for run in runs))
+        full = sorted(runs, key=lambda run: run[0])[len(runs) // 2]
     for label, (seconds, queries, progress, report) in (("small", small), ("full", full)):
         counts = report["counts"]
         timings = ", ".join(f"{name} {value:.2f}" for name, value in report["timings"].items())
@@ -349,7 +359,7 @@ def main() -> None:
             f"{progress} progress updates); [{timings}]"
         )
     verdict = "meets" if full[0] <= TARGET_SECONDS else "MISSES"
-    print(f"full CoSQL export: {full[0]:.2f} s ({verdict} the {TARGET_SECONDS:.0f} s target)")
+    print(f"full CoSQL export: {full[0]:.2f} s, the median run ({verdict} the {TARGET_SECONDS:.0f} s target)")
     if not args.keep:
         import shutil
 
