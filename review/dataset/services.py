@@ -14,6 +14,7 @@ import logging
 import os
 import shutil
 import socket
+import threading
 import time
 import uuid
 import zipfile
@@ -143,7 +144,13 @@ def export_limit_modes(options: dict) -> dict[str, str]:
 
 
 @collector_paused()  # it holds every record to the end: see annotation/collector.py
-def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = None) -> dict:
+def dataset_build(
+    *,
+    options: dict,
+    out_dir: Path,
+    progress: Progress | None = None,
+    written: Callable[[], None] | None = None,
+) -> dict:
     """Select, replay, re-check and write the dialogues `options` asks for into `out_dir`; return the report.
 
     Every SQL-grounded turn's SQL is re-encoded and re-executed in the sandbox first; turns that fail are reported
@@ -151,7 +158,8 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
     Then the release check reads the files back (review.dataset.release_check): when they disagree with one another
     the report, written all the same, lists how, and ReleaseCheckFailed (a ValidationError) carries it.
     Raises ValidationError when the request cannot be met (e.g. a split file that misses a database) and
-    validation.SchemaViolation if something built does not match its schema.
+    validation.SchemaViolation if something built does not match its schema. `written()` is called once every file
+    but the report is in `out_dir`, before the release check reads them back (the export's run starts its zip then).
     """
     started = time.perf_counter()
     timings: dict[str, float] = {}
@@ -214,6 +222,8 @@ def dataset_build(*, options: dict, out_dir: Path, progress: Progress | None = N
         else None,
     )
     timings["write_s"] = time.perf_counter() - mark
+    if written:
+        written()
     mark = time.perf_counter()
     check, held = release_check(
         out_dir,
@@ -365,13 +375,13 @@ def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
         if not updated:
             raise _LeaseLost()
 
+    final = folder / f"export-{export_id}-{token}.zip"
+    packer = _Packer(work, folder / f"export-{export_id}-{token}.zip.part")
     try:
-        report = dataset_build(options=export.options, out_dir=work, progress=progress)
+        report = dataset_build(options=export.options, out_dir=work, progress=progress, written=packer.start)
         progress("Packing the zip", 0)
-        final = folder / f"export-{export_id}-{token}.zip"
-        partial = folder / f"export-{export_id}-{token}.zip.part"
-        _zip_folder(work, partial)
-        os.replace(partial, final)
+        packer.finish()
+        os.replace(packer.target, final)
         # Gone before the export shows as done: whoever sees it succeed finds nothing but its zip. Once more what other
         # runs left, too: a run that lost the export may have been writing its folder while this one started (a dead
         # worker's run does not always die at once), and it never publishes or cleans up.
@@ -404,6 +414,7 @@ def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
         logger.exception("export %s failed", export_id)
         _fail(export_id, token, f"The export failed: {type(exc).__name__}: {exc}")
     finally:
+        packer.stop()  # before the folder it reads goes
         shutil.rmtree(work, ignore_errors=True)
         for leftover in folder.glob(f"export-{export_id}-{token}.zip.part"):
             leftover.unlink(missing_ok=True)
@@ -431,13 +442,62 @@ def _remove_older_zips(folder: Path, export_id: int, *, keep: Path) -> None:
             path.unlink(missing_ok=True)
 
 
-def _zip_folder(source: Path, target: Path) -> None:
-    """Zip `source` into `target` (paths inside the zip relative to `source`) at the fastest deflate level (the zip
-    is built on every export, read once); fsync so that a crash cannot leave a file that looks whole once it is
-    renamed into place."""
-    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
-        for path in sorted(source.rglob("*")):
-            if path.is_file():
-                archive.write(path, path.relative_to(source).as_posix())
-    with open(target, "rb") as handle:
-        os.fsync(handle.fileno())
+class _Packer:
+    """The zip of an export's folder (paths inside relative to it), at the fastest deflate level: it is built on every
+    export and read once.
+
+    `start()` packs what the folder holds in a thread of its own while the release check reads the files back:
+    deflating and file reads let go of the interpreter, so on two cores the zip costs the export little time of its
+    own. `finish()` waits for it, adds what came since (the report) and fsyncs, so that a crash cannot leave a file
+    that looks whole once it is renamed into place. `stop()` ends it early (a failed export). Without `start()`,
+    `finish()` packs everything itself."""
+
+    def __init__(self, source: Path, target: Path) -> None:
+        self.source, self.target = source, target
+        self._archive: zipfile.ZipFile | None = None
+        self._packed: set[Path] = set()
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._failure: BaseException | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._pack_in_thread, name="export-zip", daemon=True)
+        self._thread.start()
+
+    def finish(self) -> None:
+        self._join()
+        if self._failure is not None:
+            raise self._failure
+        self._pack()
+        self._archive.close()
+        self._archive = None
+        with open(self.target, "rb") as handle:
+            os.fsync(handle.fileno())
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._join()
+        if self._archive is not None:
+            self._archive.close()
+            self._archive = None
+
+    def _join(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def _pack_in_thread(self) -> None:
+        try:
+            self._pack()
+        except BaseException as exc:  # raised again by finish(), in the export's own thread
+            self._failure = exc
+
+    def _pack(self) -> None:
+        if self._archive is None:
+            self._archive = zipfile.ZipFile(self.target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1)
+        for path in sorted(self.source.rglob("*")):
+            if self._stopping.is_set():
+                return
+            if path.is_file() and path not in self._packed:
+                self._archive.write(path, path.relative_to(self.source).as_posix())
+                self._packed.add(path)

@@ -273,6 +273,67 @@ def test_the_export_job_publishes_a_zip_and_is_idempotent(dorm_dialogue, ada, dj
     assert not list(path.parent.glob("*.part")) and not list(path.parent.glob("*.work"))
 
 
+def test_the_zip_holds_every_file_of_the_export_with_its_bytes(dorm_dialogue, ada, django_capture_on_commit_callbacks):
+    # The zip is packed while the release check reads the files back, and the report is added after: nothing written
+    # may be missing or differ.
+    with django_capture_on_commit_callbacks(execute=True):
+        export = dataset_export_create(requested_by=ada, formats=["cosql", "sparc", "chase", "gold"])
+    export.refresh_from_db()
+    assert export.state == Export.State.SUCCEEDED
+    with zipfile.ZipFile(selectors.export_file_path(export)) as archive:
+        names = archive.namelist()
+        assert len(names) == len(set(names))  # each file once
+        assert set(export.report["files"]) <= set(names)
+        assert any(name.endswith(".sqlite") for name in names)
+        assert json.loads(archive.read("export_report.json")) == export.report
+
+
+def _no_zip_thread_left() -> bool:
+    import threading
+
+    return not any(thread.name == "export-zip" for thread in threading.enumerate())
+
+
+def test_an_export_failing_while_its_zip_is_packed_leaves_nothing(
+    dorm_dialogue, ada, django_capture_on_commit_callbacks, monkeypatch
+):
+    from review.dataset import services
+
+    def failing_check(*args, **kwargs):  # the zip's thread is packing by now
+        raise OSError("the disk went away")
+
+    monkeypatch.setattr(services, "release_check", failing_check)
+    with django_capture_on_commit_callbacks(execute=True):
+        export = dataset_export_create(requested_by=ada, formats=["cosql"])
+    export.refresh_from_db()
+    assert export.state == Export.State.FAILED and "the disk went away" in export.message
+    folder = Path(settings_data_dir()) / "exports"
+    assert not list(folder.glob("*.part")) and not list(folder.glob("*.work")) and not list(folder.glob("*.zip"))
+    assert _no_zip_thread_left()
+
+
+def test_a_zip_that_cannot_be_written_fails_the_export(
+    dorm_dialogue, ada, django_capture_on_commit_callbacks, monkeypatch
+):
+    def full_disk(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(zipfile.ZipFile, "write", full_disk)
+    with django_capture_on_commit_callbacks(execute=True):
+        export = dataset_export_create(requested_by=ada, formats=["cosql"])
+    export.refresh_from_db()
+    assert export.state == Export.State.FAILED and "No space left on device" in export.message
+    folder = Path(settings_data_dir()) / "exports"
+    assert not list(folder.glob("*.part")) and not list(folder.glob("*.zip"))
+    assert _no_zip_thread_left()
+
+
+def settings_data_dir() -> str:
+    from django.conf import settings
+
+    return settings.DATA_DIR
+
+
 def test_a_failed_export_says_why_and_can_be_retried(dorm_dialogue, ada, django_capture_on_commit_callbacks, settings):
     from review.dataset.services import dataset_export_retry
 
