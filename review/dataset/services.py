@@ -9,6 +9,7 @@ leaves no file behind its export; a redelivered or retried run starts over (the 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 import os
@@ -478,8 +479,9 @@ class _Packer:
         self._stopping.set()
         self._join()
         if self._archive is not None:
-            self._archive.close()
-            self._archive = None
+            archive, self._archive = self._archive, None
+            with contextlib.suppress(Exception):  # an abandoned zip (its file is removed next): the export's own
+                archive.close()  # error is the one to report, not a second one from the same full disk
 
     def _join(self) -> None:
         if self._thread is not None:

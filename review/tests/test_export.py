@@ -318,11 +318,21 @@ def test_a_zip_that_cannot_be_written_fails_the_export(
     def full_disk(self, *args, **kwargs):
         raise OSError(28, "No space left on device")
 
+    real_close, closings = zipfile.ZipFile.close, []
+
+    def close_on_a_full_disk(self):  # closing the abandoned zip fails too: the export says so once, not twice
+        closings.append(self)
+        if len(closings) == 1:
+            raise OSError(28, "No space left on device")
+        real_close(self)
+
     monkeypatch.setattr(zipfile.ZipFile, "write", full_disk)
+    monkeypatch.setattr(zipfile.ZipFile, "close", close_on_a_full_disk)
     with django_capture_on_commit_callbacks(execute=True):
         export = dataset_export_create(requested_by=ada, formats=["cosql"])
     export.refresh_from_db()
     assert export.state == Export.State.FAILED and "No space left on device" in export.message
+    assert closings  # the failed close was met, and did not replace the export's own failure
     folder = Path(settings_data_dir()) / "exports"
     assert not list(folder.glob("*.part")) and not list(folder.glob("*.zip"))
     assert _no_zip_thread_left()
