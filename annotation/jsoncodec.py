@@ -43,8 +43,9 @@ def dumps(value, *, sort_keys: bool = False) -> str:
 
 def dumps_indented(value, *, sort_keys: bool = False) -> bytes:
     """`value` as `json.dumps(value, ensure_ascii=False, indent=1, sort_keys=sort_keys)` writes it, encoded in UTF-8
-    (a float that is not a number aside: `null` here, `NaN` there)."""
-    option = _NON_STR_KEYS | orjson.OPT_INDENT_2 | (orjson.OPT_SORT_KEYS if sort_keys else 0)
+    (a float that is not a number aside: `null` here, `NaN` there). A key that is not a string goes to the json module:
+    it sorts such keys by value (9 before 10) and spells float keys by `repr`, where orjson would not."""
+    option = orjson.OPT_INDENT_2 | (orjson.OPT_SORT_KEYS if sort_keys else 0)
     try:
         text = orjson.dumps(value, option=option)
     except TypeError:

@@ -116,5 +116,11 @@ def test_indented_text_is_the_json_modules_byte_for_byte():
 def test_indented_text_falls_back_where_orjson_refuses():
     value = {"n": [2**70, {"deep": 1e-07}]}
     assert jsoncodec.dumps_indented(value) == _indented(value).encode()
+    # Keys that are not strings: sorted by value (9 before 10), a float key spelt by repr, as the json module does.
+    for value in ({10: "a", 9: "b", 100: "c"}, {"x": {1e-05: 1, True: 2, None: 3}}):
+        for sort_keys in (False, True):
+            if sort_keys and None in value.get("x", {}):
+                continue  # the json module cannot sort keys of different types either
+            assert jsoncodec.dumps_indented(value, sort_keys=sort_keys) == _indented(value, sort_keys).encode()
     # A float that is no number: null, as the compact writer writes it (the json module's NaN is no JSON).
     assert jsoncodec.dumps_indented([float("nan")]) == b"[\n null\n]"
