@@ -55,19 +55,35 @@ def dumps_indented(value, *, sort_keys: bool = False) -> bytes:
 
 def _halve_indentation(text: bytes) -> bytes:
     """Two spaces per level to one. A string's newline is escaped, so every newline of the text starts a line whose
-    leading spaces are its indentation alone: the first half of each such run is dropped, for all lines at once
-    (numpy; a pass of `bytes.replace` per level took twice as long on a release's files)."""
+    leading spaces are its indentation alone: the first half of each such run is dropped, a few MiB of lines at a time
+    (numpy: a pass of `bytes.replace` per level took twice as long on a release's files; the chunks bound the arrays
+    to a few times their size, whatever the file's)."""
     import numpy  # here, not at the top: every process reads the log through this module, few write releases
 
-    chars = numpy.frombuffer(text, dtype=numpy.uint8)
-    starts = numpy.flatnonzero(chars == ord("\n")) + 1
-    solid = numpy.append(numpy.flatnonzero(chars != ord(" ")), len(chars))
-    halves = (solid[numpy.searchsorted(solid, starts)] - starts) // 2
-    # The positions to drop, [start, start + half) of each line, as one array: a range per line, laid end to end.
-    dropped = numpy.repeat(starts - (numpy.cumsum(halves) - halves), halves) + numpy.arange(int(halves.sum()))
-    keep = numpy.ones(len(chars), dtype=bool)
-    keep[dropped] = False
-    return chars[keep].tobytes()
+    pieces, begin = [], 0
+    while begin < len(text):
+        end = text.find(b"\n", begin + _CHUNK)  # each chunk ends where a line ends, and the next one begins there
+        end = len(text) if end < 0 else end
+        chars = numpy.frombuffer(text, dtype=numpy.uint8, count=end - begin, offset=begin)
+        starts = numpy.flatnonzero(chars == ord("\n")) + 1
+        # Each line's indentation, two spaces at a time, over the lines still inside theirs.
+        width = numpy.zeros(len(starts), dtype=numpy.int64)
+        inside = numpy.arange(len(starts))
+        while inside.size:
+            at = starts[inside] + width[inside]
+            inside = inside[at < len(chars)]
+            inside = inside[chars[starts[inside] + width[inside]] == ord(" ")]
+            width[inside] += 2
+        # Drop [start, start + width / 2) of each line: +1 where a run begins, -1 where it ends, summed along.
+        edges = numpy.zeros(len(chars) + 1, dtype=numpy.int8)
+        edges[starts] = 1
+        edges[starts + width // 2] -= 1
+        pieces.append(chars[numpy.cumsum(edges[:-1], dtype=numpy.int8) == 0].tobytes())
+        begin = end
+    return b"".join(pieces)
+
+
+_CHUNK = 1 << 22  # bytes of text re-indented at once
 
 
 # Where orjson may spell a float otherwise than Python's repr: a one-digit exponent (`1e-7` for `1e-07`) and a

@@ -113,6 +113,22 @@ def test_indented_text_is_the_json_modules_byte_for_byte():
         assert jsoncodec.dumps_indented({"a": [number, number]}) == _indented({"a": [number, number]}).encode()
 
 
+def test_indented_text_is_the_same_whatever_the_chunks(monkeypatch):
+    # Re-indentation works a few MiB of lines at a time; chunks of a few bytes put lines of every depth at their ends.
+    import random
+
+    rng = random.Random(7)
+    values = [_random_value(rng) for _ in range(300)]
+    for chunk in (1, 7, 64):
+        monkeypatch.setattr(jsoncodec, "_CHUNK", chunk)
+        for value in values:
+            try:
+                expected = _indented(value)
+            except TypeError:
+                continue
+            assert jsoncodec.dumps_indented(value) == expected.encode("utf-8")
+
+
 def test_indented_text_falls_back_where_orjson_refuses():
     value = {"n": [2**70, {"deep": 1e-07}]}
     assert jsoncodec.dumps_indented(value) == _indented(value).encode()
