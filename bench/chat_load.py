@@ -779,7 +779,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--profile", metavar="DIR", help="record each server with py-spy during each wozsql round (collapsed stacks)"
     )
     parser.add_argument("--serve-floor", type=int, metavar="PORT", help=argparse.SUPPRESS)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.questions < stack.dialogue_min_questions():
+        # The worker could not end its dialogue: each round would wait for its timeout and report every room as failed.
+        parser.error(
+            f"--questions {args.questions} is below the {stack.dialogue_min_questions()} questions a dialogue needs "
+            "before its worker may end it (DIALOGUE_MIN_QUESTIONS)"
+        )
+    return args
 
 
 async def bench(

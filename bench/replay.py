@@ -61,7 +61,7 @@ from bench.wozclient import (  # noqa: E402
 SHARED = PROJECT_ROOT.parent / "shared"
 PASSWORD = "replay-password-1"
 PREFIX = "replay_"
-MIN_QUESTIONS = 3  # the platform's DIALOGUE_MIN_QUESTIONS default; the servers run with it
+MIN_QUESTIONS = stack.dialogue_min_questions()  # as the servers apply it
 
 
 # --- The dialogues ------------------------------------------------------------------------------------------------

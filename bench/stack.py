@@ -29,6 +29,12 @@ from tools.test_stack import free_port, wait_for_port  # noqa: E402
 BIN = Path(sys.executable).parent
 
 
+def dialogue_min_questions() -> int:
+    """The questions a dialogue needs before its worker may end it, as the servers started from this environment
+    apply it (DIALOGUE_MIN_QUESTIONS, whose default in config/settings.py is 3)."""
+    return int(os.environ.get("DIALOGUE_MIN_QUESTIONS") or 3)
+
+
 def server_env(*, database_url: str, redis_url: str, data_dir: str | Path, **overrides: str) -> dict[str, str]:
     """The environment of a wozsql process on the given stack. Overrides are setting names → values."""
     env = {key: value for key, value in os.environ.items() if key not in ("DJANGO_SETTINGS_MODULE",)}
