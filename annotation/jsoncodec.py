@@ -72,8 +72,8 @@ def _halve_indentation(text: bytes) -> bytes:
         inside = numpy.arange(len(starts))
         while inside.size:
             at = starts[inside] + width[inside]
-            inside = inside[at < len(chars)]
-            inside = inside[chars[starts[inside] + width[inside]] == ord(" ")]
+            within = at < len(chars)
+            inside = inside[within][chars[at[within]] == ord(" ")]
             width[inside] += 2
         # Drop [start, start + width / 2) of each line: +1 where a run begins, -1 where it ends, summed along.
         edges = numpy.zeros(len(chars) + 1, dtype=numpy.int8)
