@@ -780,11 +780,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--serve-floor", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.questions < stack.dialogue_min_questions():
+    least = stack.dialogue_min_questions()
+    if args.questions < least:
         # The worker could not end its dialogue: each round would wait for its timeout and report every room as failed.
         parser.error(
-            f"--questions {args.questions} is below the {stack.dialogue_min_questions()} questions a dialogue needs "
-            "before its worker may end it (DIALOGUE_MIN_QUESTIONS)"
+            f"--questions {args.questions} is below the {least} questions a dialogue needs before its worker may end "
+            "it (DIALOGUE_MIN_QUESTIONS)"
         )
     return args
 
