@@ -229,8 +229,11 @@ def serve_floor(port: int) -> None:
 class WozsqlTarget:
     name = "wozsql"
 
-    def __init__(self, servers: list[stack.Server], env: dict[str, str], roots: dict[str, list[int]]):
+    def __init__(
+        self, servers: list[stack.Server], env: dict[str, str], roots: dict[str, list[int]], statements: bool = False
+    ):
         self.urls = [server.url for server in servers]
+        self.counts_statements = statements  # PostgreSQL keeps per-statement counts (pg_stat_statements)
         self.env = env  # the servers' environment: which database to read the logs from
         self.roots = roots
         self.cookies: dict[tuple[str, int], str] = {}
@@ -270,6 +273,24 @@ class WozsqlTarget:
             [],
         )
         return int(rows[0][0])
+
+    def statements_reset(self) -> bool:
+        """Zero PostgreSQL's per-statement counts (--statements); False when they are not kept."""
+        if not self.counts_statements:
+            return False
+        stack.read_rows(self.env, "SELECT pg_stat_statements_reset()", [])
+        return True
+
+    def statements(self) -> list[tuple[int, float, str]]:
+        """(calls, milliseconds PostgreSQL spent in them, statement with its values as $n) of the platform's database
+        since `statements_reset`, the most frequent first. Counted as each statement ends: no lag to wait out."""
+        rows = stack.read_rows(
+            self.env,
+            "SELECT calls, total_exec_time, query FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid "
+            "WHERE d.datname = current_database() AND query NOT LIKE %s ORDER BY calls DESC",
+            ["%pg_stat_statements%"],
+        )
+        return [(int(calls), float(ms), " ".join(query.split())) for calls, ms, query in rows]
 
     async def logs(self, dialogues: list[int]) -> dict[int, list[tuple[int, str]]]:
         def read():
@@ -405,7 +426,10 @@ class RoundResult:
     load: float = 0.0  # the machine's 1-minute load average at the end (other work on the machine skews figures)
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds the server side used during the round
     dialogue_cpu: float = 0.0  # of which after every room was open (the dialogues, without sign-in and pairing)
+    dialogue_cpu_parts: dict[str, float] = field(default_factory=dict)  # the same by group of processes (`cpu`)
     dialogue_transactions: int | None = None  # database transactions after every room was open (PostgreSQL only)
+    # (calls, ms, statement) after every room was open (--statements; PostgreSQL only)
+    dialogue_statements: list[tuple[int, float, str]] | None = None
     dialogue_frames: int = 0  # frames sent into the rooms after the hello
     client_cpu: float = 0.0  # CPU seconds of this process (the clients share the machine with the servers)
     stall_seconds: list[float] = field(default_factory=list)  # send → ack of each runaway query (--stall-every)
@@ -460,6 +484,7 @@ async def run_round(
     rooms_in, all_in = 0, asyncio.Event()
     cpu_at_start: dict[str, float] = {}
     transactions_at_start: list[int | None] = []
+    statements_kept: list[bool] = []
     stalled: set[int] = set()  # dialogues whose expert runs the runaway queries
 
     async def stall(room: Room) -> None:
@@ -482,6 +507,7 @@ async def run_round(
             cpu_at_start.update(server_cpu(target.roots))
             if hasattr(target, "transactions"):
                 transactions_at_start.append(await asyncio.to_thread(target.transactions))
+                statements_kept.append(await asyncio.to_thread(target.statements_reset))
             all_in.set()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(all_in.wait(), 120)
@@ -537,6 +563,9 @@ async def run_round(
     result.cpu = {name: used - cpu_before[name] for name, used in cpu_after.items()}
     if cpu_at_start:
         result.dialogue_cpu = cpu_total(cpu_after) - cpu_total(cpu_at_start)
+        result.dialogue_cpu_parts = {name: used - cpu_at_start[name] for name, used in cpu_after.items()}
+    if statements_kept and statements_kept[0]:
+        result.dialogue_statements = await asyncio.to_thread(target.statements)
     if transactions_at_start and transactions_at_start[0] is not None:
         await asyncio.sleep(11)  # the idle backends' statistics of the round's last transactions (transactions())
         result.dialogue_transactions = await asyncio.to_thread(target.transactions) - transactions_at_start[0]
@@ -638,12 +667,25 @@ def report(pairs: list[tuple[RoundResult, ...]], servers: int, targets: bool = T
                 f"{result.dialogue_cpu:.1f} s, {result.dialogue_cpu * 1000 / max(result.dialogue_frames, 1):.2f} ms "
                 "per frame in"
                 + (
+                    " ("
+                    + ", ".join(
+                        f"{name} {used * 1000 / max(result.dialogue_frames, 1):.2f}"
+                        for name, used in result.dialogue_cpu_parts.items()
+                        if name != SANDBOX_SHARE
+                    )
+                    + ")"
+                    if len(result.dialogue_cpu_parts) > 1
+                    else ""
+                )
+                + (
                     f", {result.dialogue_transactions / max(result.dialogue_frames, 1):.1f} database transactions "
                     "per frame in"
                     if result.dialogue_transactions is not None
                     else ""
                 )
             )
+            if result.dialogue_statements is not None:
+                print_statements(result.dialogue_statements, result.dialogue_frames)
             if result.board_staleness:
                 print(
                     f"    live board: {len(result.board_staleness)} overviews (up to {result.board_rooms} open rooms), "
@@ -661,6 +703,30 @@ def report(pairs: list[tuple[RoundResult, ...]], servers: int, targets: bool = T
             for kind, count in kinds.most_common(8):
                 print(f"    {count} × {kind}")
     return ok
+
+
+def create_extension(database_url: str, name: str) -> None:
+    import psycopg2
+
+    connection = psycopg2.connect(database_url)
+    try:
+        connection.autocommit = True
+        with connection.cursor() as cursor:
+            cursor.execute(f"CREATE EXTENSION IF NOT EXISTS {name}")
+    finally:
+        connection.close()
+
+
+def print_statements(rows: list[tuple[int, float, str]], frames: int, shown: int = 15) -> None:
+    """What PostgreSQL ran once every room was open (--statements): in all and per frame in, then the most frequent
+    statements, each with its calls per frame and the milliseconds the server spent in them."""
+    calls, ms = sum(row[0] for row in rows), sum(row[1] for row in rows)
+    print(
+        f"    PostgreSQL once all rooms were open: {calls} statements, {calls / max(frames, 1):.2f} per frame in, "
+        f"{ms / 1000:.1f} s inside the server; the most frequent:"
+    )
+    for count, spent, query in rows[:shown]:
+        print(f"      {count / max(frames, 1):5.2f}/frame {spent:7.0f} ms  {query[:150]}")
 
 
 # --- Main -------------------------------------------------------------------------------------------------------------
@@ -713,8 +779,11 @@ def floor_relay(enabled: bool = True):
 
 @contextlib.contextmanager
 def profiled(servers: list[stack.Server], folder: str | None, name: str, idle: bool = False):
-    """py-spy on every server for the duration of the block; its collapsed stacks (per thread; on-CPU samples only,
-    or with `idle` also the waits on PostgreSQL and Redis) go to FOLDER/NAME-daphne-K.txt."""
+    """py-spy on every server for the duration of the block; its collapsed stacks (per thread) go to
+    FOLDER/NAME-daphne-K.txt. Only samples of the thread holding the interpreter lock are kept (`--gil`), so a count
+    is CPU time of Python code: py-spy's own idle test counted the pool threads blocked in their queue's `get` and the
+    threads waiting for the lock as busy: one 1 × 50 round's "busy" samples came to three times the process's CPU. With
+    `idle` every thread's every sample is kept instead, the waits on PostgreSQL and Redis with them."""
     if not folder:
         yield
         return
@@ -722,7 +791,7 @@ def profiled(servers: list[stack.Server], folder: str | None, name: str, idle: b
     spies = [
         subprocess.Popen(
             [str(stack.BIN / "py-spy"), "record", "--pid", str(server.pid), "--format", "raw", "--threads"]
-            + (["--idle"] if idle else [])
+            + (["--idle"] if idle else ["--gil"])
             + ["--rate", "200", "--output", str(Path(folder) / f"{name}-daphne-{number}.txt")],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -775,6 +844,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--logs", metavar="DIR", help="keep the Daphne logs in DIR (default: thrown away)")
     parser.add_argument("--log-level", default="WARNING", help="LOG_LEVEL of the servers")
+    parser.add_argument(
+        "--statements",
+        action="store_true",
+        help="count PostgreSQL's statements once every room is open (pg_stat_statements), per frame, the most frequent",
+    )
     parser.add_argument(
         "--profile", metavar="DIR", help="record each server with py-spy during each wozsql round (collapsed stacks)"
     )
@@ -850,9 +924,17 @@ def main(argv: list[str]) -> int:
             "WS_RATE_PER_MINUTE": 100_000,
             "LOG_LEVEL": args.log_level,
         }
+        counted = args.statements and not embedded
         env, database_url, redis_url = stack.stack_env(
-            args.stack, resources, Path(folder) / "data", conn_max_age=args.conn_max_age, **settings
+            args.stack,
+            resources,
+            Path(folder) / "data",
+            conn_max_age=args.conn_max_age,
+            postgres_settings={"shared_preload_libraries": "pg_stat_statements"} if counted else None,
+            **settings,
         )
+        if counted:
+            create_extension(database_url, "pg_stat_statements")
         started = time.perf_counter()
         stack.prepare(env, accounts=accounts, prefix=PREFIX, password=PASSWORD)
         print(
@@ -864,7 +946,7 @@ def main(argv: list[str]) -> int:
             floor_relay(enabled=not args.no_floor) as floor_target,
             stack_floor(not args.no_stack_floor, redis_url, args.logs or folder) as stack_target,
         ):
-            ours_target = WozsqlTarget(servers, env, stack_roots(servers, database_url, redis_url))
+            ours_target = WozsqlTarget(servers, env, stack_roots(servers, database_url, redis_url), statements=counted)
             floor_url = floor_target.base if floor_target else None
             print(f"{len(servers)} Daphne process(es): {', '.join(s.url for s in servers)}; floor {floor_url}")
             pairs = asyncio.run(bench(args, ours_target, floor_target, servers, stack_target))

@@ -92,19 +92,25 @@ def embedded_env(*, data_dir: str | Path, **overrides: str) -> dict[str, str]:
 
 
 def stack_env(
-    kind: str, resources: contextlib.ExitStack, data_dir: str | Path, *, conn_max_age: int = 60, **settings: str
+    kind: str,
+    resources: contextlib.ExitStack,
+    data_dir: str | Path,
+    *,
+    conn_max_age: int = 60,
+    postgres_settings: dict[str, str] | None = None,
+    **settings: str,
 ) -> tuple[dict[str, str], str | None, str | None]:
     """The servers' environment for `kind` and the stores it runs on: (env, database URL, Redis URL).
 
     "embedded" is the platform as `make run` starts it: DEBUG=1, SQLite in the data folder, the in-memory channel
     layer, eager Celery (no URLs). "services" starts a throwaway PostgreSQL and Redis, kept until `resources` closes,
     and keeps each server thread's PostgreSQL connection `conn_max_age` seconds (a new one per consumer call costs a
-    backend fork)."""
+    backend fork). `postgres_settings` are the PostgreSQL server's own (tools/test_stack.PostgresCluster)."""
     from tools.test_stack import create_database, postgres_server, redis_server
 
     if kind == "embedded":
         return embedded_env(data_dir=data_dir, **settings), None, None
-    database_url = resources.enter_context(postgres_server())
+    database_url = resources.enter_context(postgres_server(settings=postgres_settings))
     redis_url = resources.enter_context(redis_server())
     create_database(database_url)
     env = server_env(

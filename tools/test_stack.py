@@ -13,6 +13,7 @@ import contextlib
 import glob
 import os
 import pwd
+import re
 import shutil
 import socket
 import subprocess
@@ -86,7 +87,7 @@ class PostgresCluster:
     """A throwaway PostgreSQL cluster on a free loopback port (superuser, trust auth), that can be stopped and started
     again on the same data folder and port, as a database server restarts under a running application."""
 
-    def __init__(self, max_connections: int = 300):
+    def __init__(self, max_connections: int = 300, settings: dict[str, str] | None = None):
         self.initdb, self.pg_ctl = _find_pg_bin("initdb"), _find_pg_bin("pg_ctl")
         if not self.initdb or not self.pg_ctl:
             raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
@@ -99,6 +100,12 @@ class PostgresCluster:
             f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
             f"-c full_page_writes=off -c max_connections={max_connections}"
         )
+        # More server settings (e.g. a library to preload): pg_ctl hands its options to a shell, so only plain names
+        # and values are taken.
+        for name, value in (settings or {}).items():
+            if not re.fullmatch(r"[\w.]+", name) or not re.fullmatch(r"[\w.,-]+", value):
+                raise ValueError(f"PostgreSQL setting {name}={value!r}: only letters, digits, _ . , - are passed on")
+            self.options += f" -c {name}={value}"
         self._run([self.initdb, "-D", self.data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
 
     @property
@@ -130,9 +137,9 @@ class PostgresCluster:
 
 
 @contextlib.contextmanager
-def postgres_cluster(max_connections: int = 300) -> Iterator[PostgresCluster]:
+def postgres_cluster(max_connections: int = 300, settings: dict[str, str] | None = None) -> Iterator[PostgresCluster]:
     """A started `PostgresCluster`, removed (stopped and deleted) on exit."""
-    cluster = PostgresCluster(max_connections)
+    cluster = PostgresCluster(max_connections, settings)
     try:
         cluster.start()
         yield cluster
@@ -141,9 +148,9 @@ def postgres_cluster(max_connections: int = 300) -> Iterator[PostgresCluster]:
 
 
 @contextlib.contextmanager
-def postgres_server(max_connections: int = 300) -> Iterator[str]:
+def postgres_server(max_connections: int = 300, settings: dict[str, str] | None = None) -> Iterator[str]:
     """Start a throwaway PostgreSQL cluster on a free loopback port; yield its URL (superuser, trust auth)."""
-    with postgres_cluster(max_connections) as cluster:
+    with postgres_cluster(max_connections, settings) as cluster:
         yield cluster.url
 
 
