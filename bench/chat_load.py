@@ -278,17 +278,16 @@ class WozsqlTarget:
         """Zero PostgreSQL's per-statement counts (--statements); False when they are not kept."""
         if not self.counts_statements:
             return False
-        stack.read_rows(self.env, "SELECT pg_stat_statements_reset()", [])
+        postgres_rows(self.env["DATABASE_URL"], "SELECT pg_stat_statements_reset()")
         return True
 
     def statements(self) -> list[tuple[int, float, str]]:
         """(calls, milliseconds PostgreSQL spent in them, statement with its values as $n) of the platform's database
         since `statements_reset`, the most frequent first. Counted as each statement ends: no lag to wait out."""
-        rows = stack.read_rows(
-            self.env,
+        rows = postgres_rows(
+            self.env["DATABASE_URL"],
             "SELECT calls, total_exec_time, query FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid "
-            "WHERE d.datname = current_database() AND query NOT LIKE %s ORDER BY calls DESC",
-            ["%pg_stat_statements%"],
+            "WHERE d.datname = current_database() AND query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC",
         )
         return [(int(calls), float(ms), " ".join(query.split())) for calls, ms, query in rows]
 
@@ -705,16 +704,22 @@ def report(pairs: list[tuple[RoundResult, ...]], servers: int, targets: bool = T
     return ok
 
 
-def create_extension(database_url: str, name: str) -> None:
+def postgres_rows(database_url: str, sql: str) -> list[tuple]:
+    """One statement on its own (autocommit: no BEGIN of ours among the statements counted), its rows."""
     import psycopg2
 
     connection = psycopg2.connect(database_url)
     try:
         connection.autocommit = True
         with connection.cursor() as cursor:
-            cursor.execute(f"CREATE EXTENSION IF NOT EXISTS {name}")
+            cursor.execute(sql)
+            return cursor.fetchall() if cursor.description else []
     finally:
         connection.close()
+
+
+def create_extension(database_url: str, name: str) -> None:
+    postgres_rows(database_url, f"CREATE EXTENSION IF NOT EXISTS {name}")
 
 
 def print_statements(rows: list[tuple[int, float, str]], frames: int, shown: int = 15) -> None:

@@ -88,6 +88,13 @@ class PostgresCluster:
     again on the same data folder and port, as a database server restarts under a running application."""
 
     def __init__(self, max_connections: int = 300, settings: dict[str, str] | None = None):
+        # More server settings (e.g. a library to preload): pg_ctl hands its options to a shell, so only plain names
+        # and values are taken.
+        extra = ""
+        for name, value in (settings or {}).items():
+            if not re.fullmatch(r"[\w.]+", name) or not re.fullmatch(r"[\w.,-]+", value):
+                raise ValueError(f"PostgreSQL setting {name}={value!r}: only letters, digits, _ . , - are passed on")
+            extra += f" -c {name}={value}"
         self.initdb, self.pg_ctl = _find_pg_bin("initdb"), _find_pg_bin("pg_ctl")
         if not self.initdb or not self.pg_ctl:
             raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
@@ -98,14 +105,8 @@ class PostgresCluster:
         self.data, self.port = os.path.join(self.folder, "data"), free_port()
         self.options = (
             f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
-            f"-c full_page_writes=off -c max_connections={max_connections}"
+            f"-c full_page_writes=off -c max_connections={max_connections}{extra}"
         )
-        # More server settings (e.g. a library to preload): pg_ctl hands its options to a shell, so only plain names
-        # and values are taken.
-        for name, value in (settings or {}).items():
-            if not re.fullmatch(r"[\w.]+", name) or not re.fullmatch(r"[\w.,-]+", value):
-                raise ValueError(f"PostgreSQL setting {name}={value!r}: only letters, digits, _ . , - are passed on")
-            self.options += f" -c {name}={value}"
         self._run([self.initdb, "-D", self.data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
 
     @property
