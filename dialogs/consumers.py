@@ -394,13 +394,17 @@ class DialogueConsumer(JsonConsumer):
         self.ready = True
         await self._catch_up()
 
-    def _snapshot(self):
+    def _snapshot(self, turns_kept: bool = False):
+        """The screen's state read from the database. With `turns_kept` (the event that changed it is no turn's, and
+        the kept turns have no gap) only the dialogue's row is read: the turns and the partner's presence are the
+        ones this socket keeps, as after a response (`_send_state`)."""
         # Every field but the foreign keys: those never change in a room, and refreshing them would drop the database,
         # goal and worker that _load cached (three more queries per state).
         self.dialogue.refresh_from_db(fields=_DIALOGUE_OWN_FIELDS)
-        self.turns = log.dialogue_turns(self.dialogue)
-        self.turns_seq = self.dialogue.last_seq
-        self.partner_connected = room.partner_connected(self.dialogue, self.side)
+        if not turns_kept:
+            self.turns = log.dialogue_turns(self.dialogue)
+            self.turns_seq = self.dialogue.last_seq
+            self.partner_connected = room.partner_connected(self.dialogue, self.side)
         return selectors.dialogue_snapshot(
             dialogue=self.dialogue, role=self.sees_as, turns=self.turns, partner_connected=self.partner_connected
         )
@@ -545,7 +549,8 @@ class DialogueConsumer(JsonConsumer):
 
     async def _send_state(self, after: Event | None = None):
         """Send the screen's state. After a response, from what this socket keeps (a response changes only the
-        count of answered questions, and cannot be the first event of an active dialogue); otherwise, or when the kept
+        count of answered questions, and cannot be the first event of an active dialogue). After an event that is no
+        turn's (an end, a score), the dialogue's row is read and the kept turns stand. Otherwise, or when the kept
         turns have a gap, read from the database."""
         kept = self.state is not None and self.state["status"] == DialogueStatus.ACTIVE and self.turns is not None
         if after is not None and after.kind == "response" and kept:
@@ -554,7 +559,8 @@ class DialogueConsumer(JsonConsumer):
                 dialogue=self.dialogue, role=self.sees_as, turns=self.turns, partner_connected=self.partner_connected
             )
         else:
-            snapshot = await socket_read(self._snapshot)()
+            turns_kept = after is not None and after.kind not in log.TURN_KINDS and self.turns is not None
+            snapshot = await socket_read(self._snapshot)(turns_kept=turns_kept)
         self.state = snapshot
         await self.send_json({"type": "state", "role": self.side, **snapshot})
 
@@ -616,8 +622,8 @@ class RoomWatchConsumer(DialogueConsumer):
     def _left(self):
         return None
 
-    def _snapshot(self):
-        snapshot = super()._snapshot()
+    def _snapshot(self, turns_kept: bool = False):
+        snapshot = super()._snapshot(turns_kept)
         for side in (Role.WORKER, Role.EXPERT):
             snapshot[f"{side}_connected"] = room.side_connections(self.dialogue, side)[0] > 0
         return snapshot

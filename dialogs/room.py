@@ -808,7 +808,11 @@ def _end(
             role=side,
         )
     dialogue_ended.send(sender=Dialogue, dialogue=locked)
-    dialogue.status, dialogue.last_seq = status, locked.last_seq
+    # Everything the end changed, on the caller's instance too: a room socket builds the state it sends after a
+    # response from its own, and a response still on its way after this end would otherwise show the dialogue ended
+    # with no completion code.
+    for name in ("status", "ended_at", "completion_code", "incomplete", "last_seq"):
+        setattr(dialogue, name, getattr(locked, name))
     return [event]
 
 

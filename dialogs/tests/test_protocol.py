@@ -131,6 +131,44 @@ async def test_the_state_after_each_response_agrees_with_the_log(room):
     await expert_ws.disconnect()
 
 
+async def test_the_state_after_an_end_and_a_score_agrees_with_the_log_without_reading_it(room, monkeypatch):
+    # An end and a score change the dialogue's row, not its turns: a socket whose kept turns have no gap reads only
+    # the row, and what it sends must still be what a fresh read says.
+    from dialogs import log, selectors
+
+    dialogue, alice, erin = room
+    worker_ws, _ = await enter(dialogue, alice)
+    expert_ws, _ = await enter(dialogue, erin)
+    for number in range(1, 4):
+        await _answer_one_question(worker_ws, expert_ws, f"Question {number}?", "SELECT count(*) FROM student", number)
+    log_reads = []
+    read_log = log.dialogue_turns
+    monkeypatch.setattr(log, "dialogue_turns", lambda d: log_reads.append(d.pk) or read_log(d))
+
+    async def fresh(role):
+        def read():
+            dialogue.refresh_from_db()
+            return selectors.dialogue_snapshot(dialogue=dialogue, role=role)
+
+        return await database_sync_to_async(read)()
+
+    await worker_ws.send_json_to({"type": "end", "id": "end"})
+    await receive_until(worker_ws, is_message("ack", id="end"))
+    worker_state = await receive_until(worker_ws, is_message("state", status=DialogueStatus.COMPLETED))
+    expert_state = await receive_until(expert_ws, is_message("state", status=DialogueStatus.COMPLETED))
+    assert worker_state["completion_code"].startswith("WOZ-") and worker_state["answered_questions"] == 3
+    assert worker_state == {"type": "state", "role": "worker", **await fresh("worker")}
+    assert expert_state == {"type": "state", "role": "expert", **await fresh("expert")}
+    await expert_ws.send_json_to({"type": "score", "id": "score", "score": 4, "comment": ""})
+    await receive_until(expert_ws, is_message("ack", id="score"))
+    expert_state = await receive_until(expert_ws, is_message("state", score=4))
+    assert expert_state["answered_questions"] == 3
+    assert expert_state == {"type": "state", "role": "expert", **await fresh("expert")}
+    assert log_reads == []  # the test's fresh reads go through the selectors' own name for it
+    await worker_ws.disconnect()
+    await expert_ws.disconnect()
+
+
 async def test_worker_never_receives_sql_labels_or_goal_sql(room):
     dialogue, alice, erin = room
     worker_ws, _ = await enter(dialogue, alice)
