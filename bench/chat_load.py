@@ -673,7 +673,7 @@ def report(pairs: list[tuple[RoundResult, ...]], servers: int, targets: bool = T
                         if name != SANDBOX_SHARE
                     )
                     + ")"
-                    if len(result.dialogue_cpu_parts) > 1
+                    if len(set(result.dialogue_cpu_parts) - {SANDBOX_SHARE}) > 1
                     else ""
                 )
                 + (
