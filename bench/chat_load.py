@@ -278,16 +278,17 @@ class WozsqlTarget:
         """Zero PostgreSQL's per-statement counts (--statements); False when they are not kept."""
         if not self.counts_statements:
             return False
-        postgres_rows(self.env["DATABASE_URL"], "SELECT pg_stat_statements_reset()")
+        stack.read_rows(self.env, "SELECT pg_stat_statements_reset()", [])
         return True
 
     def statements(self) -> list[tuple[int, float, str]]:
         """(calls, milliseconds PostgreSQL spent in them, statement with its values as $n) of the platform's database
         since `statements_reset`, the most frequent first. Counted as each statement ends: no lag to wait out."""
-        rows = postgres_rows(
-            self.env["DATABASE_URL"],
+        rows = stack.read_rows(
+            self.env,
             "SELECT calls, total_exec_time, query FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid "
-            "WHERE d.datname = current_database() AND query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC",
+            "WHERE d.datname = current_database() AND query NOT LIKE %s ORDER BY calls DESC",
+            ["%pg_stat_statements%"],
         )
         return [(int(calls), float(ms), " ".join(query.split())) for calls, ms, query in rows]
 
@@ -561,8 +562,8 @@ async def run_round(
     result.client_cpu = time.process_time() - client_before
     result.cpu = {name: used - cpu_before[name] for name, used in cpu_after.items()}
     if cpu_at_start:
-        result.dialogue_cpu = cpu_total(cpu_after) - cpu_total(cpu_at_start)
         result.dialogue_cpu_parts = {name: used - cpu_at_start[name] for name, used in cpu_after.items()}
+        result.dialogue_cpu = cpu_total(result.dialogue_cpu_parts)
     if statements_kept and statements_kept[0]:
         result.dialogue_statements = await asyncio.to_thread(target.statements)
     if transactions_at_start and transactions_at_start[0] is not None:
@@ -704,22 +705,8 @@ def report(pairs: list[tuple[RoundResult, ...]], servers: int, targets: bool = T
     return ok
 
 
-def postgres_rows(database_url: str, sql: str) -> list[tuple]:
-    """One statement on its own (autocommit: no BEGIN of ours among the statements counted), its rows."""
-    import psycopg2
-
-    connection = psycopg2.connect(database_url)
-    try:
-        connection.autocommit = True
-        with connection.cursor() as cursor:
-            cursor.execute(sql)
-            return cursor.fetchall() if cursor.description else []
-    finally:
-        connection.close()
-
-
 def create_extension(database_url: str, name: str) -> None:
-    postgres_rows(database_url, f"CREATE EXTENSION IF NOT EXISTS {name}")
+    stack.read_rows({"DATABASE_URL": database_url}, f"CREATE EXTENSION IF NOT EXISTS {name}", [])
 
 
 def print_statements(rows: list[tuple[int, float, str]], frames: int, shown: int = 15) -> None:
@@ -783,20 +770,18 @@ def floor_relay(enabled: bool = True):
 
 
 @contextlib.contextmanager
-def profiled(servers: list[stack.Server], folder: str | None, name: str, idle: bool = False):
+def profiled(servers: list[stack.Server], folder: str | None, name: str):
     """py-spy on every server for the duration of the block; its collapsed stacks (per thread) go to
     FOLDER/NAME-daphne-K.txt. Only samples of the thread holding the interpreter lock are kept (`--gil`), so a count
     is CPU time of Python code: py-spy's own idle test counted the pool threads blocked in their queue's `get` and the
-    threads waiting for the lock as busy: one 1 × 50 round's "busy" samples came to three times the process's CPU. With
-    `idle` every thread's every sample is kept instead, the waits on PostgreSQL and Redis with them."""
+    threads waiting for the lock as busy: one 1 × 50 round's "busy" samples came to three times the process's CPU."""
     if not folder:
         yield
         return
     Path(folder).mkdir(parents=True, exist_ok=True)
     spies = [
         subprocess.Popen(
-            [str(stack.BIN / "py-spy"), "record", "--pid", str(server.pid), "--format", "raw", "--threads"]
-            + (["--idle"] if idle else ["--gil"])
+            [str(stack.BIN / "py-spy"), "record", "--pid", str(server.pid), "--format", "raw", "--threads", "--gil"]
             + ["--rate", "200", "--output", str(Path(folder) / f"{name}-daphne-{number}.txt")],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -124,8 +124,10 @@ def is_embedded(env: dict[str, str]) -> bool:
 
 
 def read_rows(env: dict[str, str], sql: str, params: list) -> list[tuple]:
-    """Run one read-only query on the stack's database from outside the project (sqlite3 or psycopg2), for the
-    checks after a run. `sql` uses %s placeholders; `IN %s` with a list expands to one placeholder per item."""
+    """Run one statement on the stack's database from outside the project (sqlite3, read-only; or psycopg2, on its
+    own: autocommit, so no BEGIN of the bench's among the statements a round counts), for the checks after a run;
+    its rows (none for a statement that returns none). `sql` uses %s placeholders; `IN %s` with a list expands to one
+    placeholder per item."""
 
     def expand(mark: str) -> tuple[str, list]:
         flat, out = [], sql
@@ -149,9 +151,10 @@ def read_rows(env: dict[str, str], sql: str, params: list) -> list[tuple]:
     query, flat = expand("%s")
     connection = psycopg2.connect(env["DATABASE_URL"])
     try:
+        connection.autocommit = True
         with connection.cursor() as cursor:
             cursor.execute(query, flat)
-            return cursor.fetchall()
+            return cursor.fetchall() if cursor.description else []
     finally:
         connection.close()
 
