@@ -18,9 +18,9 @@ from dataclasses import dataclass, field, replace
 
 from sqlglot import expressions as exp
 
-from annotation.sql.english import ENGLISH as _ENGLISH
 from annotation.sql.english import PREPOSITIONS as _PREPOSITIONS
 from annotation.sql.english import column_phrase as _column_phrase
+from annotation.sql.english import english as _english
 from annotation.sql.english import is_plural as _is_plural
 from annotation.sql.english import noun as _noun
 from annotation.sql.english import per_schema as _per_schema
@@ -179,9 +179,9 @@ class _Verb:
         if len(words) < 2 or words[-1] not in _PREPOSITIONS:
             return None
         first, rest = words[0], " ".join(words[1:])
-        base = _ENGLISH.plural_verb(first)
+        base = _english().plural_verb(first)
         if len(words) == 2 and base != first:  # a verb in the third person: "lives" -> "live"
-            return cls(f"{first} {rest}", f"{base} {rest}", f"{_ENGLISH.present_participle(base)} {rest}")
+            return cls(f"{first} {rest}", f"{base} {rest}", f"{_english().present_participle(base)} {rest}")
         noun = " ".join(words[:-1])  # a noun and its preposition: "member of"
         return cls(
             f"is {_with_article(noun)} {words[-1]}",

@@ -16,15 +16,13 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TypeVar
 
-import inflect
-
 __all__ = [
     "ABBREVIATIONS",
-    "ENGLISH",
     "MEASURES",
     "PREPOSITIONS",
     "STORAGE_WORDS",
     "column_phrase",
+    "english",
     "identifier_like",
     "is_plural",
     "noun",
@@ -42,8 +40,20 @@ __all__ = [
 # ways a dictionary does not expect, so three guards sit in front of it: an acronym ("gnp") has no plural, a word
 # the library reads as already plural stays as it is, and a name whose last word is no noun (a participle such as
 # "date first registered", a measure such as "total spent") is not made plural at all.
-ENGLISH = inflect.engine()
-ENGLISH.defnoun("data", "data")  # a mass noun in schema names ("cars data"), never the plural of "datum" there
+
+
+@functools.cache
+def english():
+    """The library's inflection engine, made on first use. Importing the library costs about 1.5 s of CPU here (it
+    instruments its own functions for type checks as it loads): every server, Celery worker and management command
+    paid that at start, whether or not it ever wrote a plural."""
+    import inflect
+
+    engine = inflect.engine()
+    engine.defnoun("data", "data")  # a mass noun in schema names ("cars data"), never the plural of "datum" there
+    return engine
+
+
 _VOWELS = frozenset("aeiouy")
 MEASURES = frozenset({"number", "total", "average", "amount", "count", "sum"})
 PREPOSITIONS = frozenset({"in", "of", "at", "on", "to", "for", "from", "with", "by", "into", "about"})
@@ -58,9 +68,9 @@ def is_plural(word: str) -> bool:
     """Whether the library reads `word` as a plural: it has a singular whose plural is `word` again, and making it
     plural changes nothing (the library would write "dogss" for "dogs", "buses" for "bus")."""
     lower = word.lower()
-    if not lower.isalpha() or not ENGLISH.singular_noun(lower):
+    if not lower.isalpha() or not english().singular_noun(lower):
         return False
-    return ENGLISH.plural_noun(lower) in (lower, lower + "s")
+    return english().plural_noun(lower) in (lower, lower + "s")
 
 
 def _inflectable(word: str) -> bool:
@@ -72,14 +82,14 @@ def _inflectable(word: str) -> bool:
 def plural_word(word: str) -> str:
     if not _inflectable(word) or is_plural(word):
         return word
-    return ENGLISH.plural_noun(word) or word
+    return english().plural_noun(word) or word
 
 
 @lru_cache(maxsize=_WORDS_KEPT)
 def singular_word(word: str) -> str:
     if not _inflectable(word) or not is_plural(word):
         return word
-    return ENGLISH.singular_noun(word) or word
+    return english().singular_noun(word) or word
 
 
 def noun(name: str, many: bool) -> str:
@@ -99,7 +109,7 @@ def with_article(noun: str) -> str:
     last = noun.split(" ")[-1]
     if is_plural(last) or singular_word(last) != last:
         return noun  # "cars data", not "a cars data"
-    return ENGLISH.a(noun)
+    return english().a(noun)
 
 
 def words_of(identifier: str) -> str:

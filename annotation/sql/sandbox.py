@@ -864,14 +864,95 @@ def _write_frame(fd: int, payload: bytes) -> None:
 
 
 class _Guard:
-    """The per-connection state the authorizer and the progress handler share with the request being run."""
+    """The per-connection state the authorizer, the progress handler and the printf guard share with the request
+    being run."""
 
-    __slots__ = ("deadline", "denied", "limits")
+    __slots__ = ("deadline", "denied", "limits", "too_large")
 
     def __init__(self):
         self.deadline = 0.0
         self.denied: tuple[str, str | None] | None = None  # (message, name to point at in the SQL)
         self.limits: tuple[int, int] | None = None
+        self.too_large: str | None = None  # why a guarded function refused its arguments
+
+
+# printf()/format() conversions: %[flags][width][.precision][length]type, the width and precision either digits or
+# "*" (taken from the next argument). SQLite's own printf cannot be trusted with a huge width or precision: past
+# SQLITE_LIMIT_LENGTH it gives up on the text but goes on counting, so printf('%.*c', 1e9, 'x') spends seconds in one
+# call that the progress handler cannot interrupt, and then returns NULL as if nothing had happened. The guard below
+# refuses such a call before it starts, and a result SQLite dropped for its length, with a clear reason either way.
+_PRINTF_CONVERSION = re.compile(r"%([-+ #0,!]*)(\*|\d+)?(?:\.(\*|\d*))?(?:ll|l)?(.)", re.DOTALL)
+_PRINTF_TRUNCATING = frozenset("sqQwz")  # a precision cuts these strings short: it adds nothing to the length
+
+
+def _printf_width_argument(value: object) -> int:
+    """A "*" argument as SQLite reads it (an integer; negative means left-justified, so its size is the absolute)."""
+    if isinstance(value, bool | int):
+        return abs(int(value))
+    if isinstance(value, float):
+        return abs(int(value)) if math.isfinite(value) else sys.maxsize
+    if isinstance(value, str):
+        try:
+            number = float(value.strip() or 0)
+        except ValueError:
+            return 0
+        return abs(int(number)) if math.isfinite(number) else sys.maxsize
+    return 0
+
+
+def _printf_oversized(arguments: tuple, limit: int) -> str | None:
+    """Why a printf() call with these arguments would write a value over ``limit`` bytes, or None."""
+    template = arguments[0] if arguments else None
+    if isinstance(template, bytes):
+        template = template.decode("utf-8", "replace")
+    if not isinstance(template, str):
+        return None
+    position = 1
+    for match in _PRINTF_CONVERSION.finditer(template):
+        _, width, precision, kind = match.groups()
+        if kind == "%":
+            continue
+        sizes = []
+        for part in (width, precision):
+            if part == "*":
+                sizes.append(_printf_width_argument(arguments[position] if position < len(arguments) else 0))
+                position += 1
+            else:
+                sizes.append(int(part) if part else 0)
+        position += 1  # the value converted
+        size = sizes[0] if kind in _PRINTF_TRUNCATING else max(sizes)
+        if size >= limit:
+            return (
+                f"{match.group(0)!r} in printf() asks for {size:,} characters; a value in the sandbox is at most "
+                f"{limit:,} bytes"
+            )
+    return None
+
+
+def _guard_printf(connection: sqlite3.Connection, guard: _Guard) -> None:
+    """Put a guarded printf() and format() in place of SQLite's on ``connection``: the arguments are checked first
+    (see _PRINTF_CONVERSION), then SQLite's own printf() formats them on a private in-memory connection, with the same
+    length limit, so every result is SQLite's."""
+    formatter = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    statements: dict[int, str] = {}
+
+    def printf(*arguments):
+        limit = guard.limits[0] if guard.limits else connection.getlimit(sqlite3.SQLITE_LIMIT_LENGTH)
+        reason = _printf_oversized(arguments, limit)
+        if reason is None:
+            formatter.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, limit)
+            if len(arguments) not in statements:
+                statements[len(arguments)] = f"SELECT printf({', '.join('?' * len(arguments))})"
+            value = formatter.execute(statements[len(arguments)], arguments).fetchone()[0]
+            if value is not None or not arguments or arguments[0] is None:
+                return value
+            # printf() is NULL only for a NULL format; otherwise SQLite dropped a text longer than the limit.
+            reason = f"printf() would write a value longer than the sandbox allows ({limit:,} bytes)"
+        guard.too_large = reason
+        raise ValueError(reason)
+
+    for name in ("printf", "format"):
+        connection.create_function(name, -1, printf, deterministic=True)
 
 
 _AUTH_OK, _AUTH_DENY = sqlite3.SQLITE_OK, sqlite3.SQLITE_DENY
@@ -974,6 +1055,7 @@ def _open_guarded(path: str, limits: tuple[int, int]) -> tuple[sqlite3.Connectio
         return monotonic() > guard.deadline
 
     connection.set_progress_handler(past_deadline, _PROGRESS_STEPS)
+    _guard_printf(connection, guard)
     return connection, guard
 
 
@@ -1029,6 +1111,7 @@ class _SandboxWorker:
             return self.reply_error("not_found", f"the database file cannot be opened: {exc}")
         guard.deadline = deadline
         guard.denied = None
+        guard.too_large = None
         try:
             try:
                 reply = self.run(connection, sql, max_rows, max_result_bytes)
@@ -1115,6 +1198,9 @@ class _SandboxWorker:
 
     def classify(self, exc: Exception, connection, guard: _Guard, sql: str, timeout_ms: int) -> dict:
         message = str(exc)
+        if guard.too_large is not None:
+            position = _find_name(sql, "printf")
+            return _error("too_large", guard.too_large, _find_name(sql, "format") if position is None else position)
         if isinstance(exc, sqlite3.OperationalError) and message == "interrupted":
             return _error("timeout", f"the query ran longer than its {timeout_ms:,} ms time limit and was stopped")
         if guard.denied is not None or message.startswith("not authorized"):
