@@ -154,3 +154,52 @@ def model_on(settings, model_server):
     model_server.reset()
     yield model_server
     model_server.reset()  # a held request still waiting is answered, so no thread of the server waits for ever
+
+
+# Fixtures through which a test reaches the database (pytest-django's) or the stack the services pass starts.
+_STACK_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback", "live_server"}
+)
+# Modules whose tests read the stack from the environment themselves (servers of their own on DATABASE_URL and
+# REDIS_URL, the channel layer's settings, the settings module as the environment makes it): they run in both passes
+# whether or not they ask pytest-django for the database.
+_STACK_MODULES = frozenset(
+    {
+        "annotation/tests/test_settings.py",
+        "annotation/tests/test_env_example.py",
+        "dialogs/tests/test_channel_layer.py",
+        "dialogs/tests/test_daphne_frames.py",
+        "dialogs/tests/test_multi_server.py",
+        "dialogs/tests/test_faults.py",
+        "dialogs/tests/test_simulated_live.py",
+        "dialogs/tests/test_bench_statements.py",
+    }
+)
+
+
+def touches_the_stack(item) -> bool:
+    """Whether a test can differ between the embedded defaults and PostgreSQL + Redis: it uses the database, a
+    channel layer or a Celery broker, or is marked as needing them."""
+    if item.get_closest_marker("django_db") or item.get_closest_marker("services") or item.get_closest_marker("stack"):
+        return True
+    if _STACK_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    path = Path(str(item.fspath)).resolve()
+    try:
+        relative = path.relative_to(Path(__file__).resolve().parent).as_posix()
+    except ValueError:
+        return True
+    return relative in _STACK_MODULES
+
+
+def pytest_collection_modifyitems(config, items):
+    """In the services pass (WOZSQL_PASS=services, set by `make test`), a test that touches neither the database nor
+    the channel layer is left out: it ran in the embedded pass already, and would run the same code again."""
+    if os.environ.get("WOZSQL_PASS") != "services":
+        return
+    kept, left = [], []
+    for item in items:
+        (kept if touches_the_stack(item) else left).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept

@@ -1,5 +1,7 @@
 """Builders shared by every app's tests (no test imports another test module's helpers)."""
 
+import functools
+
 PASSWORD = "correct-horse-battery"
 
 
@@ -281,3 +283,63 @@ def database_rows(database_url: str, query: str, params=()) -> list[tuple]:
             return cursor.fetchall() if cursor.description else []
     finally:
         connection.close()
+
+
+# The browser tests' builders (tests/browser/conftest.py calls them in the platform's command runner): each reaches a
+# state the stories under test start from, by the service layer, without the screens that lead there.
+
+
+@functools.cache
+def _password_hash(password: str) -> str:
+    """The hash of `password`, made once per process: the platform hashes for real (about half a second of CPU each)
+    and the browser tests make some sixty accounts with the same password."""
+    from django.contrib.auth.hashers import make_password
+
+    return make_password(password)
+
+
+def browser_people(worker: str, expert: str, password: str) -> None:
+    """A worker and an expert with `password` (either may exist already, as the demo accounts do), and a lobby with
+    nobody left waiting or ready by an earlier story."""
+    from annotation.models import User
+    from dialogs.models import LobbyEntry
+
+    for username, role in ((worker, "worker"), (expert, "expert")):
+        if not User.objects.filter(username=username).exists():
+            User.objects.create(username=username, role=role, password=_password_hash(password))
+    LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING).update(outcome=LobbyEntry.Outcome.LEFT)
+
+
+def session_cookie(username: str) -> tuple[str, str]:
+    """(name, value) of a session cookie that signs `username` in, as the sign-in form's would."""
+    from django.conf import settings
+    from django.test import Client
+
+    from annotation.models import User
+
+    client = Client()
+    client.force_login(User.objects.get(username=username), backend="django.contrib.auth.backends.ModelBackend")
+    return settings.SESSION_COOKIE_NAME, client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def browser_pair(worker: str, expert: str) -> int:
+    """Pair `worker` (the tutorial passed now if it was not) with `expert` (ready, with a desk socket for the moment
+    pairing needs one) through the lobby's own pairing; returns the new dialogue's id."""
+    from django.utils import timezone
+
+    from annotation.models import User
+    from dialogs.lobby import lobby_join, lobby_pair
+    from dialogs.presence import socket_closed
+
+    person = User.objects.get(username=worker)
+    if person.tutorial_passed_at is None:
+        person.tutorial_passed_at = timezone.now()
+        person.save(update_fields=["tutorial_passed_at"])
+    wizard = User.objects.get(username=expert)
+    desk = f"browser-desk-{wizard.pk}"
+    expert_ready(wizard, channel_name=desk)
+    lobby_join(person=person)
+    made = lobby_pair()
+    socket_closed(channel_name=desk)  # the expert stays ready, as the switch on the desk leaves them
+    (dialogue,) = [d for d in made if d.worker_id == person.pk and d.expert_id == wizard.pk]
+    return dialogue.pk

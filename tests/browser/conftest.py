@@ -4,6 +4,7 @@ The server runs in its own process on its own data folder, with whatever DATABAS
 so the second `make test` pass drives the browser against PostgreSQL and Redis too.
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.commands import CommandRunner
 from tools.test_stack import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,16 +55,20 @@ def pytest_collection_modifyitems(items):
 
 
 class Platform:
-    def __init__(self, url: str, env: dict):
+    def __init__(self, url: str, env: dict, commands: CommandRunner):
         self.url = url
         self.env = env
+        self.commands = commands
 
     def manage(self, *args: str) -> str:
-        """Run a management command against the running platform's database."""
-        result = subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True, check=True
-        )
-        return result.stdout
+        """Run a management command against the running platform's database (in the session's command runner, as
+        `manage.py <args>` would) and return what it printed."""
+        return self.commands.run(*args)
+
+    def build(self, builder: str, *args):
+        """Call `tests.builders.<builder>(*args)` against the platform's database and return its result (JSON)."""
+        script = f"import json; from tests.builders import {builder} as b; print(json.dumps(b(*{args!r})))"
+        return json.loads(self.manage("shell", "-c", script).strip().splitlines()[-1])
 
 
 @pytest.fixture(scope="session")
@@ -95,10 +101,9 @@ def platform(tmp_path_factory, model_server):
 
         env["DATABASE_URL"] = env["DATABASE_URL"].rsplit("/", 1)[0] + "/wozsql_browser"
         create_database(env["DATABASE_URL"])
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True
-    )
-    subprocess.run([sys.executable, "manage.py", "load_demo"], cwd=ROOT, env=env, check=True, capture_output=True)
+    commands = CommandRunner(env, data_dir / "commands.log")
+    commands.run("migrate", "--noinput")
+    commands.run("load_demo")
     port = free_port()
     log = open(data_dir / "daphne.log", "wb")
     server = subprocess.Popen(
@@ -137,7 +142,8 @@ def platform(tmp_path_factory, model_server):
                 server.kill()
                 raise RuntimeError((data_dir / "daphne.log").read_text()[-3000:]) from None
             time.sleep(0.1)
-    yield Platform(url, env)
+    yield Platform(url, env, commands)
+    commands.close()
     server.terminate()
     server.wait(timeout=10)
     log.close()
@@ -159,21 +165,29 @@ def browser(platform):
 
 @pytest.fixture
 def new_page(browser, platform):
-    """Open a fresh browser context (its own cookies) and return a function that signs someone in."""
+    """Open a fresh browser context (its own cookies) and return a function that signs someone in.
+
+    The sign-in form is a screen of its own, with its own stories (test_foundation_screens.py): elsewhere the person
+    is signed in by a session cookie made on the server, and the page opens their home, where the form would have
+    sent them. A password other than the demo one, or `via_form=True`, goes through the form."""
     contexts = []
 
-    def open_as(username: str | None = None, password: str = DEMO_PASSWORD, **context_options):
+    def open_as(username: str | None = None, password: str = DEMO_PASSWORD, via_form: bool = False, **context_options):
         # context_options: Playwright's, e.g. viewport={"width": 390, "height": 844} and is_mobile=True for a phone.
         context = browser.new_context(base_url=platform.url, **context_options)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)
-        if username:
+        if username and (via_form or password != DEMO_PASSWORD):
             page.goto("/login/")
             page.fill("input[name=username]", username)
             page.fill("input[name=password]", password)
             page.click("button[type=submit]")
             page.wait_for_load_state()
+        elif username:
+            name, value = platform.build("session_cookie", username)
+            context.add_cookies([{"name": name, "value": value, "url": platform.url}])
+            page.goto("/")
         return page
 
     yield open_as
@@ -188,13 +202,32 @@ CLEAR_LOBBY = (
 
 @pytest.fixture
 def people(platform):
-    """Make the named accounts (demo ones exist already) and empty the lobby of anyone another test left ready."""
+    """Make the named accounts (demo ones exist already; the password is the demo one) and empty the lobby of anyone
+    another test left ready."""
 
     def make(worker: str, expert: str):
-        for username, role in ((worker, "worker"), (expert, "expert")):
-            if username not in {"alice", "bob", "erin", "ethan"}:
-                platform.manage("add_person", "--role", role, "--username", username, "--password", "wozsql-demo")
-        platform.manage("shell", "-c", CLEAR_LOBBY)
+        platform.build("browser_people", worker, expert, DEMO_PASSWORD)
+
+    return make
+
+
+@pytest.fixture
+def paired(platform, new_page, people):
+    """A worker and an expert in a new room, reached by the service layer (the tutorial passed, the expert ready, the
+    lobby's pairing) instead of the screens that do it: the stories of the tutorial and the lobby go through those
+    (test_rooms.py's `pair`). Returns (worker page, expert page, dialogue id), both pages open on the room."""
+
+    def make(worker: str, expert: str, **context_options):
+        people(worker, expert)
+        dialogue = platform.build("browser_pair", worker, expert)
+        expert_page = new_page(expert)
+        worker_page = new_page(worker, **context_options)
+        expert_page.goto(f"/dialogues/{dialogue}/")
+        worker_page.goto(f"/dialogues/{dialogue}/")
+        from playwright.sync_api import expect
+
+        expect(expert_page.get_by_test_id("partner")).to_have_text("Worker: connected", timeout=15_000)
+        return worker_page, expert_page, dialogue
 
     return make
 

@@ -10,7 +10,7 @@ def test_each_role_lands_on_its_home(new_page, platform):
     platform.manage("add_person", "--role", "worker", "--username", "wanda", "--password", "wozsql-demo")
     homes = {"wanda": "/worker/tutorial/", "erin": "/expert/", "rita": "/review/", "ada": "/manage/"}
     for username, path in homes.items():
-        page = new_page(username)
+        page = new_page(username, via_form=True)
         expect(page).to_have_url(re.compile(re.escape(path) + "$"))
         expect(page.get_by_test_id("username")).to_have_text(username)
 
