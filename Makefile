@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # platform refuses to start without a SECRET_KEY of its own (config/settings.py).
 DEV := DEBUG=1
 
-.PHONY: run test test-fast test-services install install-dev migrate demo lint format migrations-check ci ci-load bench frontend clean
+.PHONY: run test test-serial test-fast test-services install install-dev migrate demo lint format migrations-check ci ci-load bench frontend clean
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -37,20 +37,24 @@ run: demo
 	@echo ""
 	$(DEV) $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
-## Every test on the embedded defaults, then again on real PostgreSQL + Redis started for the run: every plain test,
-## and the browser tests of the screens that depend on the stack (tests/browser/conftest.py STACK_FILES).
-SERVICES_TESTS := -m "not conformance and (not browser or stack)"
+## Every test on the embedded defaults and, side by side, on real PostgreSQL + Redis started for the run: every test
+## that touches the database or the channel layer, and the browser tests of the screens that depend on the stack
+## (tests/browser/conftest.py STACK_FILES). tools/run_tests.py runs both passes and gives one verdict; `make
+## test-serial` runs them one after the other.
 test: install-dev
 	$(PY) tools/test_stack.py ensure-system-packages
-	$(PY) -m pytest --durations=15
-	$(PY) tools/test_stack.py with-services -- $(PY) -m pytest $(SERVICES_TESTS) -p no:cacheprovider --durations=15
+	$(PY) tools/run_tests.py
+
+test-serial: install-dev
+	$(PY) tools/test_stack.py ensure-system-packages
+	$(PY) tools/run_tests.py --serial
 
 ## The embedded-defaults run only (quick feedback while working).
 test-fast: install-dev
 	$(PY) -m pytest -x -q -m "not browser"
 
 test-services: install-dev
-	$(PY) tools/test_stack.py with-services -- $(PY) -m pytest $(SERVICES_TESTS)
+	$(PY) tools/run_tests.py --only services
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

@@ -214,14 +214,16 @@ def people(platform):
 @pytest.fixture
 def paired(platform, new_page, people):
     """A worker and an expert in a new room, reached by the service layer (the tutorial passed, the expert ready, the
-    lobby's pairing) instead of the screens that do it: the stories of the tutorial and the lobby go through those
-    (test_rooms.py's `pair`). Returns (worker page, expert page, dialogue id), both pages open on the room."""
+    lobby's pairing) instead of the screens that do it: the stories of the tutorial, the lobby and a crowd worker's
+    whole path go through those (`pair` in test_rooms.py). Returns (worker page, expert page, dialogue id), both pages
+    open on the room."""
 
-    def make(worker: str, expert: str, **context_options):
+    def make(worker: str, expert: str, *, worker_page=None, expert_page=None):
+        # worker_page/expert_page: a page made by the test (a phone's, one with a network it controls), signed in.
         people(worker, expert)
         dialogue = platform.build("browser_pair", worker, expert)
-        expert_page = new_page(expert)
-        worker_page = new_page(worker, **context_options)
+        expert_page = expert_page or new_page(expert)
+        worker_page = worker_page or new_page(worker)
         expert_page.goto(f"/dialogues/{dialogue}/")
         worker_page.goto(f"/dialogues/{dialogue}/")
         from playwright.sync_api import expect

@@ -14,7 +14,6 @@ from tests.browser.test_rooms import (  # noqa: F401
     answer_quiz,
     ask,
     label,
-    pair,
     patient_expectations,
     read_tables_and_reveal,
 )
@@ -98,10 +97,8 @@ def test_the_review_screen_has_no_serious_violations(new_page, platform):
     assert serious_violations(rita) == [], "review screen, compare box"
 
 
-def test_the_supervisors_view_of_a_room_has_no_serious_violations(new_page, people):
-    people("avery", "axton")
-    worker, expert = new_page("avery"), new_page("axton")
-    pair(worker, expert)
+def test_the_supervisors_view_of_a_room_has_no_serious_violations(new_page, paired):
+    worker, expert, _ = paired("avery", "axton")
     read_tables_and_reveal(worker)
     ask(worker, expert, "How many students are there?")
     label(expert, "INFORM_SQL")

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.browser.test_phone import PHONE, page_overflow, within_screen
 from tests.browser.test_review import claim
-from tests.browser.test_rooms import ask, pair, patient_expectations, read_tables_and_reveal  # noqa: F401
+from tests.browser.test_rooms import ask, patient_expectations, read_tables_and_reveal  # noqa: F401
 
 # Run with `manage.py shell -c` after a line setting DIALOGUE: the expert clarifies the first question, three questions
 # are answered with the goal's SQL, the worker ends and the expert scores, so the dialogue enters review.
@@ -44,10 +44,8 @@ def options(expert) -> list[str]:
     return expert.locator("#ambiguity-type option").evaluate_all("(all) => all.map((o) => o.value)")
 
 
-def test_the_expert_gives_an_ambiguous_question_its_sub_type(new_page, people):
-    people("amy", "abe")
-    worker, expert = new_page("amy"), new_page("abe")
-    pair(worker, expert)
+def test_the_expert_gives_an_ambiguous_question_its_sub_type(new_page, paired):
+    worker, expert, _ = paired("amy", "abe")
     read_tables_and_reveal(worker)
     ask(worker, expert, "Which are the big ones?")
     select = expert.get_by_test_id("ambiguity-type")
@@ -82,11 +80,9 @@ def test_the_expert_gives_an_ambiguous_question_its_sub_type(new_page, people):
 
 
 def test_the_expert_marks_the_words_and_readings_a_reviewer_corrects_them_and_the_export_has_the_correction(
-    new_page, people, platform, tmp_path
+    new_page, paired, platform, tmp_path
 ):
-    people("ava", "ben")
-    worker, expert = new_page("ava"), new_page("ben")
-    pair(worker, expert)
+    worker, expert, _ = paired("ava", "ben")
     read_tables_and_reveal(worker)
     ask(worker, expert, "Which are the big ones?")
     state = expert.locator("#acts-state")

@@ -13,7 +13,6 @@ from tests.browser.test_rooms import (  # noqa: F401 - fixtures
     end_and_score,
     exported,
     label,
-    pair,
     patient_expectations,
     read_tables_and_reveal,
     run_and_share,
@@ -60,11 +59,9 @@ def suggested_category(expert) -> str:
 
 
 def test_a_dialogue_with_suggestions_corrected_labels_and_its_chase_export(
-    new_page, people, platform, tmp_path, dorm_only
+    new_page, paired, platform, tmp_path, dorm_only
 ):
-    people("wendy", "xena")
-    worker, expert = new_page("wendy"), new_page("xena")
-    pair(worker, expert)
+    worker, expert, _ = paired("wendy", "xena")
     read_tables_and_reveal(worker)
 
     # Question 1 is answered with SQL: the worker gets an idea for the next question, in plain words.

@@ -4,17 +4,15 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.test_rooms import ask, pair, patient_expectations, read_tables_and_reveal  # noqa: F401
+from tests.browser.test_rooms import ask, patient_expectations, read_tables_and_reveal  # noqa: F401
 
 
-def test_the_admin_watches_a_dialogue_on_the_live_board(new_page, people):
-    people("wanda3", "zoe")
+def test_the_admin_watches_a_dialogue_on_the_live_board(new_page, paired):
     ada = new_page("ada")
     ada.goto("/")
     ada.get_by_role("link", name="Live").click()
     expect(ada.get_by_test_id("connection")).to_have_text("Live")
-    worker, expert = new_page("wanda3"), new_page("zoe")
-    pair(worker, expert)
+    worker, expert, _ = paired("wanda3", "zoe")
     row = ada.get_by_test_id("rooms").locator("tbody tr", has_text="wanda3")
     expect(row).to_be_visible()  # pushed by the socket: the page was never reloaded
     expect(row).to_contain_text("zoe")

@@ -13,7 +13,6 @@ from tests.browser.test_rooms import (
     end_and_score,
     first_table,
     label,
-    pair,
     patient_expectations,  # noqa: F401 - the autouse fixture, for this module too
     read_tables_and_reveal,
     respond,
@@ -33,10 +32,9 @@ def within_screen(page, selector: str) -> bool:
     return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
 
 
-def test_a_worker_on_a_phone_holds_a_dialogue(new_page, people):
-    people("phoebe", "ethan")
-    worker, expert = new_page("phoebe", **PHONE), new_page("ethan")
-    pair(worker, expert)
+def test_a_worker_on_a_phone_holds_a_dialogue(new_page, people, paired):
+    people("phoebe", "ethan")  # before her phone's page signs her in
+    worker, expert, _ = paired("phoebe", "ethan", worker_page=new_page("phoebe", **PHONE))
     assert page_overflow(worker) == 0
     read_tables_and_reveal(worker)
     assert page_overflow(worker) == 0
@@ -98,10 +96,8 @@ def test_the_expert_and_admin_headers_fit_a_phone_width(new_page, people):
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390.5, link.inner_text()
 
 
-def test_the_supervisors_view_of_a_room_fits_a_phone(new_page, people):
-    people("paula", "xander")
-    worker, expert = new_page("paula"), new_page("xander")
-    pair(worker, expert)
+def test_the_supervisors_view_of_a_room_fits_a_phone(new_page, paired):
+    worker, expert, _ = paired("paula", "xander")
     read_tables_and_reveal(worker)
     table = first_table(expert)
     answer_with_sql(

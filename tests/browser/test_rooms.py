@@ -291,11 +291,10 @@ class FlakyNetwork:
         page_side.close(code=4000, reason="network test")  # any code but 4401/4403/4404 means: reconnect
 
 
-def test_reloading_either_room_loses_nothing(new_page, people):
-    people("bob", "ethan")
-    worker, expert = new_page("bob"), new_page("ethan")
+def test_reloading_either_room_loses_nothing(new_page, paired):
+    worker = new_page("bob")
     network = FlakyNetwork(worker)
-    pair(worker, expert)
+    worker, expert, _ = paired("bob", "ethan", worker_page=worker)
     read_tables_and_reveal(worker)
     table = first_table(expert)
     answer_with_sql(worker, expert, "How many are there?", f"SELECT count(*) FROM {table}", "There are a few.")
@@ -365,10 +364,8 @@ def test_reloading_either_room_loses_nothing(new_page, people):
     expect(expert.locator("#score-panel")).to_be_visible()
 
 
-def test_end_waits_for_three_answered_questions(new_page, people):
-    people("carol", "fay")
-    worker, expert = new_page("carol"), new_page("fay")
-    pair(worker, expert)
+def test_end_waits_for_three_answered_questions(new_page, paired):
+    worker, expert, _ = paired("carol", "fay")
     read_tables_and_reveal(worker)
     table = first_table(expert)
     end, hint = worker.get_by_role("button", name="End dialogue"), worker.get_by_test_id("end-hint")
@@ -404,10 +401,8 @@ def test_end_waits_for_three_answered_questions(new_page, people):
     expect(hint).to_contain_text("You can end now")
 
 
-def test_expert_cannot_send_without_labels(new_page, people):
-    people("dave", "gus")
-    worker, expert = new_page("dave"), new_page("gus")
-    pair(worker, expert)
+def test_expert_cannot_send_without_labels(new_page, paired):
+    worker, expert, _ = paired("dave", "gus")
     read_tables_and_reveal(worker)
     ask(worker, expert, "How many are there?")
     refusal = expert.get_by_test_id("send-refusal")
@@ -479,12 +474,10 @@ def test_a_refused_room_socket_says_why_and_is_not_retried(new_page):
     assert outcome["states"] == ["connecting", "open", "failed"]
 
 
-def test_an_expert_answers_three_questions_with_the_keyboard(new_page, people, platform, tmp_path):
+def test_an_expert_answers_three_questions_with_the_keyboard(new_page, paired, platform, tmp_path):
     """Acts by their keys, SQL typed with the editor's completion and run with Ctrl+Enter, the result sent and the
     response sent from the keyboard; the export holds what was labelled so."""
-    people("kim", "kai")
-    worker, expert = new_page("kim"), new_page("kai")
-    pair(worker, expert)
+    worker, expert, _ = paired("kim", "kai")
     read_tables_and_reveal(worker)
     table = first_table(expert)
     questions = [
@@ -540,10 +533,8 @@ def test_an_expert_answers_three_questions_with_the_keyboard(new_page, people, p
     assert [turn["query"] for turn in ours[-1]["interaction"]] == [sql for _, sql in questions]
 
 
-def test_sharing_an_empty_or_an_older_result_asks_first(new_page, people):
-    people("lena", "omar")
-    worker, expert = new_page("lena"), new_page("omar")
-    pair(worker, expert)
+def test_sharing_an_empty_or_an_older_result_asks_first(new_page, paired):
+    worker, expert, _ = paired("lena", "omar")
     read_tables_and_reveal(worker)
     table = first_table(expert)
     ask(worker, expert, "Are there any rows at all?")

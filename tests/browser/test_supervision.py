@@ -8,7 +8,6 @@ from playwright.sync_api import expect
 from tests.browser.test_rooms import (  # noqa: F401 - patient_expectations: the autouse fixture, for this module too
     ask,
     label,
-    pair,
     patient_expectations,
     read_tables_and_reveal,
     run_and_share,
@@ -26,10 +25,9 @@ def watch_from_the_board(ada, worker_name: str) -> None:
     expect(ada.locator("#connection")).to_have_text("Watching")
 
 
-def test_a_supervisor_watches_a_room_live_and_ends_it_with_a_reason(new_page, people):
-    people("sadie", "saul")  # names of this test alone: the platform is shared by the whole browser session
-    worker, expert = new_page("sadie"), new_page("saul")
-    pair(worker, expert)
+def test_a_supervisor_watches_a_room_live_and_ends_it_with_a_reason(new_page, paired):
+    # Names of this test alone: the platform is shared by the whole browser session.
+    worker, expert, _ = paired("sadie", "saul")
     room_url = worker.url
     ada = new_page("ada")
     watch_from_the_board(ada, "sadie")
@@ -78,10 +76,8 @@ def test_a_supervisor_watches_a_room_live_and_ends_it_with_a_reason(new_page, pe
     expect(expert.get_by_test_id("chat-log")).to_contain_text("A supervisor ended the dialogue.")
 
 
-def test_a_supervisor_sends_the_worker_back_to_the_queue(new_page, people):
-    people("walt", "xeno")
-    worker, expert = new_page("walt"), new_page("xeno")
-    pair(worker, expert)
+def test_a_supervisor_sends_the_worker_back_to_the_queue(new_page, paired):
+    worker, expert, _ = paired("walt", "xeno")
     ada = new_page("ada")
     watch_from_the_board(ada, "walt")
     ada.check("input[name=action][value=requeue]")

@@ -10,7 +10,6 @@ from tests.browser.test_rooms import (
     ask,
     first_table,
     label,
-    pair,
     patient_expectations,  # noqa: F401 - the autouse fixture, for this module too
     read_tables_and_reveal,
     run_and_share,
@@ -22,10 +21,8 @@ ACT_KEYS = "1234567890-=qwertyuio"
 UNSENT_KEYS = "() => Object.keys(sessionStorage).filter((key) => key.endsWith(':unsent'))"
 
 
-def test_typing_into_any_field_of_the_expert_room_changes_no_label(new_page, people):
-    people("tara", "theo")
-    worker, expert = new_page("tara"), new_page("theo")
-    pair(worker, expert)
+def test_typing_into_any_field_of_the_expert_room_changes_no_label(new_page, paired):
+    worker, expert, _ = paired("tara", "theo")
     read_tables_and_reveal(worker)
     table = first_table(expert)
     ask(worker, expert, "How many are there?")
@@ -67,10 +64,8 @@ def test_typing_into_any_field_of_the_expert_room_changes_no_label(new_page, peo
     expect(expert.locator("#system-acts input:checked")).to_have_count(0)
 
 
-def test_what_is_typed_and_not_sent_survives_a_reload_and_back(new_page, people):
-    people("kira", "karl")
-    worker, expert = new_page("kira"), new_page("karl")
-    pair(worker, expert)
+def test_what_is_typed_and_not_sent_survives_a_reload_and_back(new_page, paired):
+    worker, expert, _ = paired("kira", "karl")
     read_tables_and_reveal(worker)
     table = first_table(expert)
 
@@ -123,10 +118,8 @@ def test_what_is_typed_and_not_sent_survives_a_reload_and_back(new_page, people)
     assert expert.evaluate(UNSENT_KEYS) == []
 
 
-def test_an_expert_leaving_a_live_room_is_asked_first_and_the_worker_sees_the_countdown(new_page, people):
-    people("lola", "leon")
-    worker, expert = new_page("lola"), new_page("leon")
-    pair(worker, expert)
+def test_an_expert_leaving_a_live_room_is_asked_first_and_the_worker_sees_the_countdown(new_page, paired):
+    worker, expert, _ = paired("lola", "leon")
     read_tables_and_reveal(worker)
     ask(worker, expert, "How many are there?")
     expert.locator("#response-text").click()  # a page the expert has used (browsers ask only then)
@@ -151,10 +144,8 @@ def test_an_expert_leaving_a_live_room_is_asked_first_and_the_worker_sees_the_co
     assert 60 < seconds <= 90  # PRESENCE_GRACE_SECONDS, counting down
 
 
-def test_an_ended_room_lets_the_expert_leave_unasked(new_page, people):
-    people("mona", "milo")
-    worker, expert = new_page("mona"), new_page("milo")
-    pair(worker, expert)
+def test_an_ended_room_lets_the_expert_leave_unasked(new_page, paired):
+    worker, expert, _ = paired("mona", "milo")
     read_tables_and_reveal(worker)
     ask(worker, expert, "How many are there?")
     expert.locator("#terminate").click()
@@ -167,10 +158,8 @@ def test_an_ended_room_lets_the_expert_leave_unasked(new_page, people):
     assert asked == []
 
 
-def test_a_text_over_its_limit_is_refused_with_its_reason_never_cut(new_page, people):
-    people("nora", "nico")
-    worker, expert = new_page("nora"), new_page("nico")
-    pair(worker, expert)
+def test_a_text_over_its_limit_is_refused_with_its_reason_never_cut(new_page, paired):
+    worker, expert, _ = paired("nora", "nico")
     read_tables_and_reveal(worker)
     count, error = worker.get_by_test_id("message-count"), worker.get_by_test_id("composer-error")
 
@@ -209,10 +198,8 @@ def test_a_text_over_its_limit_is_refused_with_its_reason_never_cut(new_page, pe
     expect(worker.locator(".bubble.response .text")).to_have_text("y" * 2000)
 
 
-def test_a_very_long_word_does_not_widen_either_room(new_page, people):
-    people("olga", "otto")
-    worker, expert = new_page("olga"), new_page("otto")
-    pair(worker, expert)
+def test_a_very_long_word_does_not_widen_either_room(new_page, paired):
+    worker, expert, _ = paired("olga", "otto")
     read_tables_and_reveal(worker)
     word = "Supercalifragilistic" * 15  # 300 letters, no space
     ask(worker, expert, f"What is {word}?")
