@@ -29,7 +29,7 @@ SERVICES_MARKERS = "not conformance and (not browser or stack)"
 
 
 def passes(extra: list[str]) -> dict[str, list[str]]:
-    pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--durations=15", *extra]
+    pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--durations=30", *extra]
     return {
         "embedded": [*pytest, "--basetemp", str(LOGS / "pytest-embedded")],
         "services": [
@@ -65,11 +65,11 @@ class Pass:
                 with self.lock:
                     sys.stdout.write(f"[{self.name}] {line}")
                     sys.stdout.flush()
+        self.seconds = time.monotonic() - self.started  # its output ended: the pass is over
 
     def wait(self) -> int:
         self.returncode = self.process.wait()
         self.reader.join()
-        self.seconds = time.monotonic() - self.started
         return self.returncode
 
     def summary(self) -> list[str]:
