@@ -14,7 +14,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from contextlib import closing
+import time
 from pathlib import Path
 
 from django.conf import settings
@@ -278,6 +278,65 @@ def next_version_file(database: Database) -> tuple[int, Path]:
     return last + 1, _relative_path(database.db_id, last + 1)
 
 
+# A fill may take this long on the platform's copy of a file; past it the fill is refused and the copy thrown away.
+FILL_SECONDS = 60
+
+
+def _update_without_triggers(path: str, statement: str, parameters: list, *, table: str) -> int:
+    """Run one UPDATE of `table` on `path`, the platform's own copy of an uploaded file, and return the rows changed.
+
+    The file is hostile (docs/curation.md): its triggers are taken out before the update and put back as they were
+    after it, so none of them runs (one emptied an unrelated table); nothing but reading and updating `table` (and
+    SQLite's own schema table, for the triggers) is authorised; foreign-key actions are off, untrusted schema
+    functions too; and the work stops after FILL_SECONDS."""
+    deadline = time.monotonic() + FILL_SECONDS
+    allowed = {
+        sqlite3.SQLITE_READ, sqlite3.SQLITE_SELECT, sqlite3.SQLITE_TRANSACTION, sqlite3.SQLITE_DROP_TRIGGER,
+        sqlite3.SQLITE_CREATE_TRIGGER, sqlite3.SQLITE_FUNCTION,
+    }  # fmt: skip
+    schema_tables = {"sqlite_master", "sqlite_schema", "sqlite_temp_master"}
+
+    def authorize(action, first, second, database, source):
+        if action in allowed:
+            return sqlite3.SQLITE_OK
+        if action == sqlite3.SQLITE_UPDATE and first == table:
+            return sqlite3.SQLITE_OK
+        if action in (sqlite3.SQLITE_INSERT, sqlite3.SQLITE_DELETE, sqlite3.SQLITE_UPDATE) and first in schema_tables:
+            return sqlite3.SQLITE_OK  # what DROP TRIGGER and CREATE TRIGGER write
+        return sqlite3.SQLITE_DENY
+
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        if hasattr(connection, "enable_load_extension"):
+            connection.enable_load_extension(False)
+        connection.execute("PRAGMA trusted_schema = OFF")
+        connection.execute("PRAGMA foreign_keys = OFF")
+        connection.execute("PRAGMA recursive_triggers = OFF")
+        connection.set_progress_handler(lambda: time.monotonic() > deadline, 1000)
+        connection.set_authorizer(authorize)
+        connection.execute("BEGIN IMMEDIATE")
+        triggers = connection.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND sql IS NOT NULL"
+        ).fetchall()
+        for name, text in triggers:
+            if not text.lstrip().upper().startswith("CREATE"):
+                raise ValidationError(f"The file's trigger {name!r} is not a CREATE TRIGGER statement: not filled.")
+            connection.execute(f"DROP TRIGGER {rules._quote(name)}")
+        changed = connection.execute(statement, parameters).rowcount
+        for _, text in triggers:
+            connection.execute(text)
+        connection.execute("COMMIT")
+        return changed
+    except sqlite3.Error as exc:
+        if str(exc) == "interrupted":
+            raise ValidationError(
+                f"Filling the entries took longer than {FILL_SECONDS} s: nothing was changed."
+            ) from exc
+        raise ValidationError(f"The entries could not be filled: {exc}.") from exc
+    finally:
+        connection.close()
+
+
 def _typed(value: str, kind: str):
     if kind != "number":
         return value
@@ -311,67 +370,86 @@ def database_fill_empty(
         where += " AND rowid = ?"
         parameters.append(int(row_id))
 
-    with transaction.atomic():
-        database = Database.objects.select_for_update().get(pk=database.pk)
-        previous = database.current_version
-        number, relative = next_version_file(database)
-        target = Path(settings.DATA_DIR) / relative
-        made_folder = not target.parent.exists()
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp_name = tempfile.mkstemp(dir=target.parent, suffix=".part")
-        os.close(handle)
-        try:
-            shutil.copyfile(database.path, temp_name)
-            try:
-                with closing(sqlite3.connect(temp_name)) as connection, connection:
-                    changed = connection.execute(
-                        f"UPDATE {quoted_table} SET {quoted_column} = ? WHERE {where}",  # noqa: S608 - quoted names
-                        [typed, *parameters],
-                    ).rowcount
-            except sqlite3.Error as exc:
-                raise ValidationError(f"The entries could not be filled: {exc}.") from exc
-            if not changed:
-                where_said = f"row {row_id} of {column}" if row_id is not None else column
-                raise ValidationError(f"There is no empty entry in {where_said} to fill.")
-            schema = introspect_sqlite(temp_name, database.db_id)
-            os.replace(temp_name, target)
-        finally:
-            if os.path.exists(temp_name):
-                os.unlink(temp_name)
-                if made_folder:
-                    target.parent.rmdir()  # a refused fill leaves no trace on disk
-        if previous is None:
-            # A database registered before versions were kept: its own file becomes version 1 first.
-            previous = database_version_add(
-                database=database,
-                number=1,
-                file=Path(database.file),
-                sha256=database.sha256,
-                size_bytes=database.size_bytes,
-                schema=source,
-                by=None,
-                note="registered",
-            )
-        sha = file_sha256(target)
-        version = database_version_add(
-            database=database,
-            number=number,
-            file=relative,
-            sha256=sha,
-            size_bytes=target.stat().st_size,
-            schema=schema,
-            by=by,
-            note=f"{changed} empty entr{'y' if changed == 1 else 'ies'} of {column} filled with {value}",
+    # The file work comes first, outside any transaction: the copy, the fill and reading the copy back may take
+    # seconds on a big file, and an uploaded file is hostile (_update_without_triggers). Only the move to the new
+    # version is done under the database's row lock, after checking nobody moved it on meanwhile.
+    copied_from = database.file
+    folder = (Path(settings.DATA_DIR) / _relative_path(database.db_id, 1)).parent
+    made_folder = not folder.exists()
+    folder.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(dir=folder, suffix=".part")
+    os.close(handle)
+    try:
+        shutil.copyfile(database.path, temp_name)
+        changed = _update_without_triggers(
+            temp_name,
+            f"UPDATE {quoted_table} SET {quoted_column} = ? WHERE {where}",  # noqa: S608 - quoted names
+            [typed, *parameters],
+            table=table,
         )
-        database.file, database.sha256, database.size_bytes = relative.as_posix(), sha, version.size_bytes
-        database.schema = rules.curated_schema(schema, database.curation or {})
-        database.save(update_fields=["file", "sha256", "size_bytes", "schema"])
-        CurationEdit.objects.create(
+        if not changed:
+            where_said = f"row {row_id} of {column}" if row_id is not None else column
+            raise ValidationError(f"There is no empty entry in {where_said} to fill.")
+        schema = introspect_sqlite(temp_name, database.db_id)
+        sha = file_sha256(temp_name)
+        with transaction.atomic():
+            database = Database.objects.select_for_update().get(pk=database.pk)
+            if database.file != copied_from:
+                raise ValidationError("The database moved on to another version meanwhile: fill the entries again.")
+            previous = database.current_version
+            number, relative = next_version_file(database)
+            target = Path(settings.DATA_DIR) / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(temp_name, target)  # a rename in one folder: instant
+            version = _fill_recorded(
+                database=database, by=by, previous=previous, number=number, relative=relative, sha=sha,
+                size=target.stat().st_size, schema=schema, source=source, changed=changed, column=column,
+                value=value, typed=typed, row_id=row_id,
+            )  # fmt: skip
+    finally:
+        if os.path.exists(temp_name):
+            os.unlink(temp_name)
+            if made_folder and not any(folder.iterdir()):
+                folder.rmdir()  # a refused fill leaves no trace on disk
+    return version
+
+
+def _fill_recorded(
+    *, database, by, previous, number, relative, sha, size, schema, source, changed, column, value, typed, row_id
+) -> DatabaseVersion:
+    """The rows of a fill whose file is in place (in the caller's transaction): the new version, the database moved
+    on to it, the curation edit."""
+    if previous is None:
+        # A database registered before versions were kept: its own file becomes version 1 first.
+        previous = database_version_add(
             database=database,
-            by=by,
-            field=CurationEdit.Field.FILL,
-            target=column if row_id is None else f"{column} row {row_id}",
-            before={"version": previous.number, "empty": changed},
-            after={"version": version.number, "value": typed, "filled": changed},
+            number=1,
+            file=Path(database.file),
+            sha256=database.sha256,
+            size_bytes=database.size_bytes,
+            schema=source,
+            by=None,
+            note="registered",
         )
+    version = database_version_add(
+        database=database,
+        number=number,
+        file=relative,
+        sha256=sha,
+        size_bytes=size,
+        schema=schema,
+        by=by,
+        note=f"{changed} empty entr{'y' if changed == 1 else 'ies'} of {column} filled with {value}",
+    )
+    database.file, database.sha256, database.size_bytes = relative.as_posix(), sha, version.size_bytes
+    database.schema = rules.curated_schema(schema, database.curation or {})
+    database.save(update_fields=["file", "sha256", "size_bytes", "schema"])
+    CurationEdit.objects.create(
+        database=database,
+        by=by,
+        field=CurationEdit.Field.FILL,
+        target=column if row_id is None else f"{column} row {row_id}",
+        before={"version": previous.number, "empty": changed},
+        after={"version": version.number, "value": typed, "filled": changed},
+    )
     return version

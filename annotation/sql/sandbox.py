@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import functools
 import json
 import marshal
@@ -197,6 +198,50 @@ class SandboxResult:
         return asdict(self)
 
 
+class InsideTransaction(RuntimeError):
+    """Sandbox work was asked for inside a database transaction: a mistake in the caller, never the SQL's."""
+
+
+_known_exceptions = threading.local()
+
+
+@contextlib.contextmanager
+def inside_transaction_known(reason: str):
+    """The one way past refuse_inside_transaction: a caller that still runs the sandbox inside its transaction says
+    why, here, where it can be found (each one is a debt: docs/architecture.md lists them)."""
+    previous = getattr(_known_exceptions, "reason", None)
+    _known_exceptions.reason = reason
+    try:
+        yield
+    finally:
+        _known_exceptions.reason = previous
+
+
+def refuse_inside_transaction(what: str = "a sandbox run") -> None:
+    """Raise InsideTransaction when the calling thread holds a database transaction of the platform's.
+
+    The one rule for slow work (docs/architecture.md): no sandbox or test-suite run inside a transaction. On the
+    embedded default a transaction that has written holds the whole SQLite file's write lock, so seconds of untrusted
+    SQL inside one stall every sign-in, message and review on the platform; on PostgreSQL it holds row locks as long.
+    Callers check without a lock, run the sandbox, then record in a short transaction that checks again (as
+    dialogs/room.py's `_post_sql_run` does). A test's own wrapping transaction (pytest-django's, Django's TestCase's)
+    does not count. Outside Django (the benchmarks, a standalone script) there is nothing to check."""
+    if "django.db" not in sys.modules or getattr(_known_exceptions, "reason", None):
+        return
+    from django.conf import settings
+
+    if not settings.configured:
+        return
+    from django.db import connections
+
+    for connection in connections.all(initialized_only=True):
+        if any(not getattr(block, "_from_testcase", False) for block in connection.atomic_blocks):
+            raise InsideTransaction(
+                f"{what} was asked for inside a transaction on {connection.alias!r}: run it before the transaction "
+                "that records it (see annotation.sql.sandbox.refuse_inside_transaction)"
+            )
+
+
 def not_executed() -> dict:
     """The result stored for SQL on a database registered by schema only (no file): it was never run."""
     error = _error("not_executed", "schema-only database: there is no file to run SQL on")
@@ -207,9 +252,11 @@ def execute(db_path: str | Path, sql: str, *, limits: SandboxLimits | None = Non
     """Run one read-only statement on the SQLite file ``db_path`` in a sandbox worker and return its result.
 
     Blocks the calling thread for at most about ``limits.timeout_ms`` (plus the time spent waiting for a free worker);
-    never raises for anything the SQL does: every failure comes back as ``SandboxResult(ok=False, error=...)``.
+    never raises for anything the SQL does: every failure comes back as ``SandboxResult(ok=False, error=...)``. Raises
+    InsideTransaction when called inside a database transaction (``refuse_inside_transaction``).
     """
     started = time.perf_counter()
+    refuse_inside_transaction()
     limits = limits or current_limits()
     checked = _precheck(sql, limits)
     if isinstance(checked, dict):
@@ -262,8 +309,10 @@ def execute_many(db_path: str | Path, sqls: list[str], *, limits: SandboxLimits 
     Every statement keeps its own time limit and result bounds, and the worker's reply for a batch is no larger than
     one statement's may be (it answers the statements that fit; the rest go in the next request). When a worker dies
     or overruns during a batch, nobody can tell which statement did it: those statements are run again one by one.
+    Raises InsideTransaction when called inside a database transaction, as ``execute`` does.
     """
     started = time.perf_counter()
+    refuse_inside_transaction()
     limits = limits or current_limits()
     path = os.path.abspath(os.fspath(db_path))
     results: list[SandboxResult | None] = [None] * len(sqls)

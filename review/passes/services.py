@@ -24,6 +24,7 @@ Every refusal raises ReviewError with a stable code and a message for the person
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
@@ -385,48 +386,38 @@ def review_correct(
         raise ReviewError("not_allowed", "Your role may not review dialogues.")
     value = _check_value(field, value, dialogue.database)
     reason = (reason or "").strip()[:500]
+    checks = dict(reviewer=reviewer, dialogue=dialogue, turn=turn, field=field, require_claim=require_claim)
+    run, check = None, None
+    if field == "query":
+        # A new query runs in the sandbox and on the test suite: seconds of work that may not hold a transaction
+        # (annotation.sql.sandbox.refuse_inside_transaction). Checked first in a short one, so that a refused
+        # correction costs no run; run; then checked again where it is recorded.
+        with transaction.atomic():
+            _, current, value, old = _correction_checked(**checks, value=value, record=record)
+        run = _reviewer_run(dialogue, value)
+        # Kept with the correction: the screen and the agreement figures read it, never run it again.
+        check = correction_suite_check(
+            database=dialogue.database, original_sql=current.original_value("query"), corrected_sql=value
+        )
+        record = None  # read the log again below: another correction may have been saved while the query ran
     with transaction.atomic():
-        if require_claim:
-            review = _held(dialogue, reviewer)
-        else:
-            review = (
-                DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
+        review, current, value, now = _correction_checked(**checks, value=value, record=record)
+        if run is not None and now != old:
+            raise ReviewError("changed", "The query of this turn changed while yours ran: read it again first.")
+        run_seq = None
+        if run is not None:
+            event, _ = dialogue_record(
+                dialogue=dialogue,
+                author=reviewer,
+                kind=EventKind.SQL_RUN,
+                payload=log.sql_run_payload(turn, value, run),
+                role=Role.REVIEWER,
             )
-            if review is None:
-                raise ReviewError("not_reviewable", "This dialogue is not in review.")
-            if claim_live(review, timezone.now()) and review.claimed_by_id != reviewer.pk:
-                raise ReviewError("locked", "Another reviewer holds this dialogue; try again when they are done.")
-            # Without a claim, the rule that decides who may claim it: the script may not do what the screen refuses.
-            refusal = review_may_take(review, reviewer)
-            if refusal:
-                raise ReviewError("not_allowed", refusal)
-        if record is None:
-            record = dialogue_record_of(dialogue)
-        current = next((t for t in record.user_turns if t.seq == turn), None)
-        if current is None:
-            raise ReviewError("invalid", f"There is no user turn #{turn} in this dialogue.")
-        if field in ("response", "system_acts") and current.response is None:
-            raise ReviewError("invalid", "This turn has no response to correct.")
-        if field in log.LABEL_FIELDS:
-            if field == "intent" and current.sql is None:
-                raise ReviewError("invalid", "An intent is the relation between two SQL turns; this turn has no SQL.")
-            value = _check_label(field, value, dialogue.database, current.text)
-        if field == "ambiguity":
-            value = _check_ambiguity(value, current)
-        old = current.value(field)
-        if old == value:
-            raise ReviewError("unchanged", f"The {field.replace('_', ' ')} already reads so.")
-        run_seq, check = None, None
-        if field == "query":
-            run_seq = _reviewer_run(dialogue, reviewer, turn, value)
-            # Kept with the correction: the screen and the agreement figures read it, never run it again.
-            check = correction_suite_check(
-                database=dialogue.database, original_sql=current.original_value("query"), corrected_sql=value
-            )
+            run_seq = event.seq
         payload = log.correction_payload(
             turn=turn,
             field=field,
-            old=old,
+            old=now,
             new=value,
             review_pass=review.pass_number,
             reason=reason,
@@ -439,29 +430,56 @@ def review_correct(
     return event
 
 
-def _reviewer_run(dialogue: Dialogue, reviewer: User, turn: int, sql: str) -> int | None:
-    """Run a corrected query (refused if it fails) and store the run; its sequence number. A schema-only database
-    has no file to run on: the query must then at least encode under the Spider protocol."""
+def _correction_checked(*, reviewer: User, dialogue: Dialogue, turn: int, field: str, value, record, require_claim):
+    """Every check a correction passes, inside the caller's transaction (the review's row is locked): who may write,
+    that the turn and the field exist, the label's rules. Returns (review, the turn, the value as checked, the value it
+    replaces); raises ReviewError."""
+    if require_claim:
+        review = _held(dialogue, reviewer)
+    else:
+        review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
+        if review is None:
+            raise ReviewError("not_reviewable", "This dialogue is not in review.")
+        if claim_live(review, timezone.now()) and review.claimed_by_id != reviewer.pk:
+            raise ReviewError("locked", "Another reviewer holds this dialogue; try again when they are done.")
+        # Without a claim, the rule that decides who may claim it: the script may not do what the screen refuses.
+        refusal = review_may_take(review, reviewer)
+        if refusal:
+            raise ReviewError("not_allowed", refusal)
+    if record is None:
+        record = dialogue_record_of(dialogue)
+    current = next((t for t in record.user_turns if t.seq == turn), None)
+    if current is None:
+        raise ReviewError("invalid", f"There is no user turn #{turn} in this dialogue.")
+    if field in ("response", "system_acts") and current.response is None:
+        raise ReviewError("invalid", "This turn has no response to correct.")
+    if field in log.LABEL_FIELDS:
+        if field == "intent" and current.sql is None:
+            raise ReviewError("invalid", "An intent is the relation between two SQL turns; this turn has no SQL.")
+        value = _check_label(field, value, dialogue.database, current.text)
+    if field == "ambiguity":
+        value = _check_ambiguity(value, current)
+    old = current.value(field)
+    if old == value:
+        raise ReviewError("unchanged", f"The {field.replace('_', ' ')} already reads so.")
+    return review, current, value, old
+
+
+def _reviewer_run(dialogue: Dialogue, sql: str) -> dict:
+    """Run a corrected query (refused if it fails) and return its result, to be stored as the reviewer's run. A
+    schema-only database has no file to run on: the query must then at least encode under the Spider protocol."""
     database = dialogue.database
     if not database.has_file:
         try:
             encode_sql(sql, database.schema)
         except SpiderEncodingError as exc:
             raise ReviewError("sql", f"The query cannot be encoded under the Spider protocol: {exc}") from exc
-        result = not_executed()
-    else:
-        result = sql_run_result(dialogue, sql)
-        if not result["ok"]:
-            error = result.get("error") or {}
-            raise ReviewError("sql", f"The query does not run: {error.get('message', 'it failed')}")
-    event, _ = dialogue_record(
-        dialogue=dialogue,
-        author=reviewer,
-        kind=EventKind.SQL_RUN,
-        payload=log.sql_run_payload(turn, sql, result),
-        role=Role.REVIEWER,
-    )
-    return event.seq
+        return not_executed()
+    result = sql_run_result(dialogue, sql)
+    if not result["ok"]:
+        error = result.get("error") or {}
+        raise ReviewError("sql", f"The query does not run: {error.get('message', 'it failed')}")
+    return result
 
 
 # --- Decisions -----------------------------------------------------------------------------------------------------
@@ -486,6 +504,15 @@ def review_decide(
             raise ReviewError("invalid", "Say why the dialogue is rejected.")
         if not fault or fault not in RejectFault.values:
             raise ReviewError("invalid", "Say whose work failed: the worker's questions, the expert's SQL or both.")
+    # Final validation runs every query in the sandbox and on the test suite: before the transaction that records the
+    # decision (annotation.sql.sandbox.refuse_inside_transaction), on the revision it was made for, checked again there.
+    validation = None
+    if approve:
+        with transaction.atomic():
+            review = _held(dialogue, reviewer)
+            final = review.pass_number >= settings.REVIEW_PASSES or review.needs_fix
+        if final:
+            validation = final_validation(dialogue)
     now = timezone.now()
     with transaction.atomic():
         review = _held(dialogue, reviewer)
@@ -504,15 +531,17 @@ def review_decide(
             current.decision = ReviewPass.Decision.APPROVED
             review.stage, review.pass_number = ReviewStage.PENDING, review.pass_number + 1
         else:
+            dialogue.refresh_from_db(fields=["last_seq"])
+            if validation is None or validation.revision != dialogue.last_seq:
+                raise ReviewError("changed", "The dialogue changed while it was validated: approve it again.")
             current.decision = ReviewPass.Decision.APPROVED
-            problems = review_validate(dialogue)
+            problems = validation.problems
             review.problems = problems
-            validation_warnings_record(review=review)
+            validation_warnings_record(review=review, found=validation.copied)
             if problems:
                 current.validation_failed = True
                 review.stage, review.needs_fix = ReviewStage.FAILED_VALIDATION, True
             else:
-                dialogue.refresh_from_db(fields=["last_seq"])
                 review.stage, review.needs_fix, review.decided_at = ReviewStage.APPROVED, False, now
                 review.revision = dialogue.last_seq
         current.save(update_fields=["finished_at", "note", "decision", "reason", "fault", "validation_failed"])
@@ -561,11 +590,29 @@ def review_reopen(*, admin: User, dialogue: Dialogue, note: str = "") -> Dialogu
     return review
 
 
-def review_validate(dialogue: Dialogue) -> list[dict]:
+@dataclass(frozen=True)
+class FinalValidation:
+    """What final validation found on one revision of a dialogue (`revision`: its last sequence number then)."""
+
+    revision: int
+    problems: list[dict]  # review_validate's
+    copied: list[dict]  # copied_queries' findings, the warnings
+
+
+def final_validation(dialogue: Dialogue) -> FinalValidation:
+    """Final validation's sandbox and suite work on the dialogue as it stands, outside any transaction."""
+    dialogue.refresh_from_db(fields=["last_seq"])
+    revision = dialogue.last_seq
+    record = dialogue_record_of(dialogue)
+    return FinalValidation(revision, review_validate(dialogue, record), copied_queries(record, dialogue.database))
+
+
+def review_validate(dialogue: Dialogue, record=None) -> list[dict]:
     """Final validation: every SQL-grounded turn's final SQL must execute in the sandbox and encode under the Spider
     protocol. Returns the failures, one per turn: {"turn", "index", "sql", "reason"} (empty when all pass). A
-    schema-only database cannot execute anything: there, encoding is all that is checked."""
-    record = dialogue_record_of(dialogue)
+    schema-only database cannot execute anything: there, encoding is all that is checked. `record` may be the
+    dialogue's current fold."""
+    record = record or dialogue_record_of(dialogue)
     database = dialogue.database
     states = record.state_turns()
     checks = check_queries(
@@ -593,14 +640,17 @@ def _warning_key(finding: dict) -> str:
     return hashlib.sha256(f"{finding['previous_sql']}\0{finding['sql']}".encode()).hexdigest()
 
 
-def validation_warnings_record(*, review: DialogueReview) -> list[ValidationWarning]:
+def validation_warnings_record(*, review: DialogueReview, found: list[dict] | None = None) -> list[ValidationWarning]:
     """Final validation's warnings for a dialogue, found again on its latest revision: a turn that asks something
     new answered with a query meaning the same as the previous turn's on the test suite
     (`review.passes.suite_checks.copied_queries`). A warning found before on the same queries is kept as it is
     (cleared or not); an open one that no longer applies (the query was corrected since) is removed; a cleared one
-    stays, with who cleared it. Returns the review's warnings. Nothing here blocks the dialogue."""
+    stays, with who cleared it. Returns the review's warnings. Nothing here blocks the dialogue. `found`: the findings
+    made already (`final_validation`, outside the transaction this records in); without it they are made here, which
+    runs the suite and so may not be inside a transaction."""
     dialogue = review.dialogue
-    found = copied_queries(dialogue_record_of(dialogue), dialogue.database)
+    if found is None:
+        found = copied_queries(dialogue_record_of(dialogue), dialogue.database)
     kind = ValidationWarning.Kind.COPIED_QUERY
     keys = set()
     for finding in found:

@@ -639,3 +639,62 @@ def test_an_imported_release_is_audited_corrected_by_script_and_exported_correct
     dataset_build(options=export_options_clean(formats=["sparc"]), out_dir=out)
     exported = [item for split in ("train", "dev", "test") for item in _load(out / "sparc" / f"{split}.json")]
     assert [item["interaction"][-1]["query"] for item in exported] == ["SELECT last_name FROM student WHERE age > 20"]
+
+
+def test_a_corrected_query_and_final_validation_run_outside_any_transaction(open_room, rita, settings):
+    # The sandbox refuses to run inside a transaction (annotation.sql.sandbox.refuse_inside_transaction): on SQLite
+    # one that has written holds the whole file's write lock while the query and the suite run. Both steps run the
+    # sandbox; before they were split in two, each raised InsideTransaction here.
+    from django.db import transaction
+
+    from annotation.sql import sandbox
+    from dialogs.models import EventKind
+
+    settings.REVIEW_PASSES = 1
+    room = open_room("dorm_demo")
+    turn = room.ask("How old are they?")
+    room.answer(turn, "SELECT age FROM student")
+    dialogue = room.end(approve=False)
+    passes.review_sync()
+    passes.review_claim(reviewer=rita, dialogue=dialogue)
+    passes.review_correct(
+        reviewer=rita, dialogue=dialogue, turn=turn, field="query", value="SELECT age FROM student LIMIT 5"
+    )
+    run = Event.objects.filter(dialogue=dialogue, kind=EventKind.SQL_RUN, author=rita).get()
+    assert run.payload["result"]["ok"] and run.payload["result"]["row_count"] == 5
+    review = passes.review_decide(reviewer=rita, dialogue=dialogue, approve=True)
+    assert review.stage == ReviewStage.APPROVED and review.problems == []
+    with transaction.atomic(), pytest.raises(sandbox.InsideTransaction, match="inside a transaction"):
+        sandbox.execute(dialogue.database_path, "SELECT 1")
+    assert sandbox.execute(dialogue.database_path, "SELECT 1").rows == [[1]]  # outside one, it runs
+
+
+def test_a_query_corrected_by_someone_else_while_ones_own_ran_is_not_overwritten(finished, rita, monkeypatch):
+    from annotation.models import Role
+    from dialogs.log import correction_payload
+    from dialogs.models import EventKind
+    from dialogs.room import dialogue_record
+
+    passes.review_sync()
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    first = dialogue_record_of(finished).user_turns[0]
+    real_run = passes.sql_run_result
+    OTHERS = "SELECT count(*) FROM student WHERE age > 18"
+
+    def run_while_another_correction_lands(dialogue, sql):
+        result = real_run(dialogue, sql)
+        payload = correction_payload(turn=first.seq, field="query", old=first.sql, new=OTHERS, review_pass=1)
+        dialogue_record(dialogue=dialogue, author=rita, kind=EventKind.CORRECTION, payload=payload, role=Role.REVIEWER)
+        return result
+
+    monkeypatch.setattr(passes, "sql_run_result", run_while_another_correction_lands)
+    with pytest.raises(ReviewError) as refused:
+        passes.review_correct(
+            reviewer=rita,
+            dialogue=finished,
+            turn=first.seq,
+            field="query",
+            value="SELECT count(student_id) FROM student",
+        )
+    assert refused.value.code == "changed"
+    assert dialogue_record_of(finished).user_turns[0].sql == OTHERS  # the other correction stands, not overwritten
