@@ -105,6 +105,9 @@ if DATABASE_URL:
         )
     }
 else:
+    # SQLite creates a missing file but not a missing folder: a WOZSQL_DATA_DIR that does not exist yet is made here,
+    # so `migrate` (or any command) on a new data folder works the first time.
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",

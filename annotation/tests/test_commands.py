@@ -209,3 +209,19 @@ def test_import_goals_refuses_a_file_of_the_wrong_shape(demo_databases, tmp_path
         run("import_goals", str(goals))
     assert_one_line_refusal(excinfo, goals, "")
     assert Goal.objects.count() == before
+
+
+@pytest.mark.conformance
+def test_only_given_twice_keeps_both_databases_in_import_and_export(shared_path, tmp_path):
+    # argparse's nargs="+" alone kept the last --only and dropped the first without a word.
+    run(
+        "import_spider",
+        "--tables", str(shared_path("spider", "tables.json")),
+        "--databases", str(shared_path("spider", "database")),
+        "--only", "concert_singer",
+        "--only", "pets_1",
+    )  # fmt: skip
+    assert sorted(Database.objects.values_list("db_id", flat=True)) == ["concert_singer", "pets_1"]
+    exported = tmp_path / "tables.json"
+    run("export_tables", "--out", str(exported), "--only", "pets_1", "--only", "concert_singer")
+    assert sorted(entry["db_id"] for entry in json.loads(exported.read_text())) == ["concert_singer", "pets_1"]

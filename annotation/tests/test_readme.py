@@ -52,3 +52,11 @@ def test_every_manage_py_command_the_readme_names_exists(tmp_path):
     result = _manage("help", "--commands", WOZSQL_DATA_DIR=str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert set(commands) <= set(result.stdout.split()), set(commands) - set(result.stdout.split())
+
+
+def test_migrate_makes_the_data_folder_it_is_given(tmp_path):
+    # A lab points WOZSQL_DATA_DIR at a folder that does not exist yet: SQLite made no folder, and migrate failed.
+    folder = tmp_path / "new" / "data"
+    result = _manage("migrate", "--noinput", WOZSQL_DATA_DIR=str(folder), DATABASE_URL=None, REDIS_URL=None)
+    assert result.returncode == 0, result.stderr
+    assert (folder / "wozsql.sqlite3").is_file()

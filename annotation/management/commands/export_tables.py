@@ -11,7 +11,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--out", required=True, type=Path)
-        parser.add_argument("--only", nargs="+", default=None, metavar="DB_ID")
+        parser.add_argument(
+            "--only", nargs="+", action="extend", default=None, metavar="DB_ID"
+        )  # --only a --only b: both
 
     def handle(self, *args, out, only, **options):
         entries = database_tables_json(only=only)

@@ -12,7 +12,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--tables", required=True, type=Path, help="the release's tables.json")
         parser.add_argument("--databases", required=True, type=Path, help="folder holding <db_id>/<db_id>.sqlite")
-        parser.add_argument("--only", nargs="+", default=None, metavar="DB_ID", help="import only these databases")
+        parser.add_argument(
+            "--only", nargs="+", action="extend", default=None, metavar="DB_ID", help="import only these databases"
+        )
         parser.add_argument("--replace", action="store_true", help="update databases that are already registered")
 
     def handle(self, *args, tables, databases, only, replace, **options):
