@@ -30,6 +30,11 @@ application = BackgroundLoop(
 # Loaded by Daphne's command line (and its runserver) before it builds its protocol factory.
 install_room_protocol()
 
+# The SQL sandbox's workers start with the server, not on the first expert's run (which waited for them).
+from annotation.sql import sandbox  # noqa: E402
+
+sandbox.start_workers()
+
 # What is loaded by now (Django, the apps, the libraries) lives as long as the process: out of the cyclic collector's
 # sight, a full collection walks only what was made since. A room makes cyclic garbage steadily (sqlglot's trees,
 # exceptions with their frames), and with the start-up heap in view each full collection stalled the event loop for

@@ -12,7 +12,7 @@ from annotation.models import Goal, Role, User
 from annotation.sql.sandbox import execute_many
 from annotation.sql.tree_plan import plan
 from dialogs.lobby import experts_ready
-from dialogs.log import answered_questions, dialogue_turns
+from dialogs.log import TURN_KINDS, answered_questions, dialogue_turns
 from dialogs.models import (
     ENDED_STATUSES,
     Dialogue,
@@ -219,7 +219,7 @@ def operations_overview(now=None) -> dict:
     from django.utils import timezone
 
     from dialogs.crowd.campaigns import campaign_progress_list
-    from dialogs.models import Event, EventKind
+    from dialogs.models import Event
 
     now = now or timezone.now()
     waiting = LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING)
@@ -230,23 +230,30 @@ def operations_overview(now=None) -> dict:
     last_activity = Event.objects.filter(dialogue=OuterRef("pk"), seq=OuterRef("last_seq")).values("created_at")[:1]
     rooms = list(
         Dialogue.objects.filter(status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE], mode=DialogueMode.CHAT)
-        .annotate(
-            questions=Count("events", filter=Q(events__kind=EventKind.UTTERANCE)),
-            last_activity=Subquery(last_activity),
-        )
+        .annotate(last_activity=Subquery(last_activity))
         .order_by("created_at")
         .values(
             "id",
             "status",
             "created_at",
             "last_activity",
-            "questions",
             "database__db_id",
             "worker__username",
             "expert__username",
             "simulated",
         )[:OPERATIONS_LISTED]
     )
+    # Questions as the worker's counter counts them (dialogs.log.question_counts, the one rule): answered with SQL,
+    # not every message the worker sent. One read of the listed rooms' turn events, replayed per room.
+    events_of: dict[int, list] = {room["id"]: [] for room in rooms}
+    for event in (
+        Event.objects.filter(dialogue_id__in=list(events_of), kind__in=TURN_KINDS)
+        .only("dialogue_id", "seq", "kind", "payload")
+        .order_by("dialogue_id", "seq")
+    ):
+        events_of[event.dialogue_id].append(event)
+    for room in rooms:
+        room["questions"] = answered_questions(dialogue_turns(None, events_of[room["id"]]))
     open_counts = Dialogue.objects.filter(
         status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE], mode=DialogueMode.CHAT
     ).aggregate(all=Count("id"), simulated=Count("id", filter=Q(simulated=True)))

@@ -16,9 +16,11 @@ passes always run to the end: a failure in one does not hide the other's.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -28,13 +30,20 @@ LOGS = ROOT / "var"
 SERVICES_MARKERS = "not conformance and (not browser or stack)"
 
 
+def basetemp(name: str) -> Path:
+    """Each pass's own temporary folder, outside the checkout (a test that walks the checkout's files must not meet
+    the other pass's folders coming and going) and apart from another checkout's run at the same time."""
+    checkout = hashlib.sha256(str(ROOT).encode()).hexdigest()[:8]
+    return Path(tempfile.gettempdir()) / f"wozsql-tests-{checkout}-{name}"
+
+
 def passes(extra: list[str]) -> dict[str, list[str]]:
     pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--durations=30", *extra]
     return {
-        "embedded": [*pytest, "--basetemp", str(LOGS / "pytest-embedded")],
+        "embedded": [*pytest, "--basetemp", str(basetemp("embedded"))],
         "services": [
             sys.executable, str(ROOT / "tools" / "test_stack.py"), "with-services", "--",
-            *pytest, "-m", SERVICES_MARKERS, "--basetemp", str(LOGS / "pytest-services"),
+            *pytest, "-m", SERVICES_MARKERS, "--basetemp", str(basetemp("services")),
         ],
     }  # fmt: skip
 

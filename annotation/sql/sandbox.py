@@ -363,6 +363,15 @@ def execute_many(db_path: str | Path, sqls: list[str], *, limits: SandboxLimits 
     return results  # type: ignore[return-value]
 
 
+def start_workers(limits: SandboxLimits | None = None) -> threading.Thread:
+    """Start the pool's workers now, on a thread of their own, rather than on the first run: a server calls this as it
+    starts (config/asgi.py), so the first expert to run SQL does not wait for processes to start. Returns the thread."""
+    pool = _pool_for(limits or current_limits())
+    thread = threading.Thread(target=pool.prestart, name="sql-sandbox-start", daemon=True)
+    thread.start()
+    return thread
+
+
 def worker_pids(limits: SandboxLimits | None = None) -> list[int]:
     """Return the process ids of the live workers of the pool ``limits`` selects (health checks, tests)."""
     return _pool_for(limits or current_limits()).pids()
@@ -746,6 +755,30 @@ class _Pool:
                 elif self._waiting:
                     self._condition.notify()
         return worker
+
+    def prestart(self) -> None:
+        """Start workers until the pool is full, all idle: a server's first run then finds one ready instead of
+        waiting for a process to start. A worker that fails to start is left to the first run to try again."""
+        while True:
+            with self._lock:
+                if self._closed or len(self._workers) + self._starting >= self.size:
+                    return
+                self._starting += 1
+            worker = None
+            try:
+                worker = _Worker(self.memory_mb, self.temp_mb)
+            except Exception:  # noqa: BLE001 - the run that needs a worker reports why it cannot start
+                return
+            finally:
+                with self._lock:
+                    self._starting -= 1
+                    if worker is not None and not self._closed:
+                        self._workers.add(worker)
+                        self._idle.append(worker)
+                        if self._waiting:
+                            self._condition.notify()
+                    elif worker is not None:
+                        _reap_later(worker)
 
     def _release(self, worker: _Worker) -> None:
         with self._lock:

@@ -675,3 +675,15 @@ def test_a_worker_killed_mid_batch_costs_a_rerun_one_by_one_and_nothing_else(dat
         (False, [], [], False, "timeout"),
         (True, ["max(i)"], [[99]], False, None),
     ]
+
+
+def test_a_server_starts_its_workers_before_the_first_run_which_then_uses_them(database):
+    limits = SandboxLimits(**{**LIMITS.__dict__, "memory_mb": 249})  # a pool of its own, empty so far
+    assert sandbox.worker_pids(limits) == []
+    sandbox.start_workers(limits).join(timeout=60)
+    started = sorted(sandbox.worker_pids(limits))
+    assert len(started) == limits.workers  # all of them, before any run
+    assert execute(database, "SELECT count(*) FROM small", limits=limits).rows == [[100]]
+    assert sorted(sandbox.worker_pids(limits)) == started  # the run took one of them: none started for it
+    sandbox.start_workers(limits).join(timeout=60)
+    assert sorted(sandbox.worker_pids(limits)) == started  # a full pool starts nothing more

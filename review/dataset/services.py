@@ -453,8 +453,10 @@ class _Packer:
     that looks whole once it is renamed into place. `stop()` ends it early (a failed export). Without `start()`,
     `finish()` packs everything itself."""
 
-    def __init__(self, source: Path, target: Path) -> None:
-        self.source, self.target = source, target
+    def __init__(self, source: Path, target: Path, *, last: tuple[str, ...] = ("export_report.json",)) -> None:
+        # `last`: files written after start() (the report): the thread must never pack one while it is being
+        # written (it packed a half-written, even empty, report on a loaded machine, and finish() then skipped it).
+        self.source, self.target, self.last = source, target, frozenset(last)
         self._archive: zipfile.ZipFile | None = None
         self._packed: set[Path] = set()
         self._thread: threading.Thread | None = None
@@ -490,16 +492,16 @@ class _Packer:
 
     def _pack_in_thread(self) -> None:
         try:
-            self._pack()
+            self._pack(skip=self.last)
         except BaseException as exc:  # raised again by finish(), in the export's own thread
             self._failure = exc
 
-    def _pack(self) -> None:
+    def _pack(self, skip: frozenset[str] = frozenset()) -> None:
         if self._archive is None:
             self._archive = zipfile.ZipFile(self.target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1)
         for path in sorted(self.source.rglob("*")):
             if self._stopping.is_set():
                 return
-            if path.is_file() and path not in self._packed:
+            if path.is_file() and path not in self._packed and path.relative_to(self.source).as_posix() not in skip:
                 self._archive.write(path, path.relative_to(self.source).as_posix())
                 self._packed.add(path)

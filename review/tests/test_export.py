@@ -567,3 +567,23 @@ def test_a_failed_release_check_fails_the_job_and_the_page_lists_what_disagrees(
     assert "Release check failed (1)" in listing
     status = client.get(reverse("review:export_status", args=[export.pk])).json()
     assert status["release_check"] == {"ok": False, "count": 1}
+
+
+def test_a_report_being_written_while_the_zip_is_packed_goes_in_whole(tmp_path):
+    # The packer's thread packs what the folder holds while the export goes on; the report is written after. On a
+    # loaded machine the thread reached the report's file while it was still empty, packed that, and the finished zip
+    # held an empty report (the services pass of 28 Nov). Here the thread runs to its end while the report is empty.
+    from review.dataset.services import _Packer
+
+    folder = tmp_path / "work"
+    (folder / "cosql_dataset").mkdir(parents=True)
+    (folder / "cosql_dataset" / "dev.json").write_text("[]")
+    (folder / "export_report.json").write_text("")  # opened by the writer, nothing written yet
+    packer = _Packer(folder, tmp_path / "export.zip")
+    packer.start()
+    packer._join()  # the thread has packed everything it would
+    (folder / "export_report.json").write_text('{"ok": true}')
+    packer.finish()
+    with zipfile.ZipFile(tmp_path / "export.zip") as archive:
+        assert sorted(archive.namelist()) == ["cosql_dataset/dev.json", "export_report.json"]
+        assert json.loads(archive.read("export_report.json")) == {"ok": True}
