@@ -233,14 +233,22 @@ def test_bad_corrections_are_refused_and_change_nothing(finished, rita, field, v
     assert finished.last_seq == seq
 
 
-def test_final_validation_sends_an_unencodable_query_to_failed_validation_until_fixed(open_room, rita, settings):
+def _claimed_in_the_last_pass(open_room, reviewer, settings, question: str, sql: str):
+    """A one-question dialogue in a one-pass review, claimed by `reviewer`: (dialogue, the question's seq)."""
     settings.REVIEW_PASSES = 1
     room = open_room("dorm_demo")
-    turn = room.ask("Ages plus one?")
-    room.answer(turn, "SELECT age + 1 FROM student")
+    turn = room.ask(question)
+    room.answer(turn, sql)
     dialogue = room.end(approve=False)
     passes.review_sync()
-    passes.review_claim(reviewer=rita, dialogue=dialogue)
+    passes.review_claim(reviewer=reviewer, dialogue=dialogue)
+    return dialogue, turn
+
+
+def test_final_validation_sends_an_unencodable_query_to_failed_validation_until_fixed(open_room, rita, settings):
+    dialogue, turn = _claimed_in_the_last_pass(
+        open_room, rita, settings, "Ages plus one?", "SELECT age + 1 FROM student"
+    )
     review = passes.review_decide(reviewer=rita, dialogue=dialogue, approve=True)
     assert review.stage == ReviewStage.FAILED_VALIDATION
     assert review.problems[0]["turn"] == turn and "Spider" in review.problems[0]["reason"]
@@ -650,13 +658,9 @@ def test_a_corrected_query_and_final_validation_run_outside_any_transaction(open
     from annotation.sql import sandbox
     from dialogs.models import EventKind
 
-    settings.REVIEW_PASSES = 1
-    room = open_room("dorm_demo")
-    turn = room.ask("How old are they?")
-    room.answer(turn, "SELECT age FROM student")
-    dialogue = room.end(approve=False)
-    passes.review_sync()
-    passes.review_claim(reviewer=rita, dialogue=dialogue)
+    dialogue, turn = _claimed_in_the_last_pass(
+        open_room, rita, settings, "How old are they?", "SELECT age FROM student"
+    )
     passes.review_correct(
         reviewer=rita, dialogue=dialogue, turn=turn, field="query", value="SELECT age FROM student LIMIT 5"
     )
