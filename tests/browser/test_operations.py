@@ -4,7 +4,15 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.test_rooms import ask, patient_expectations, read_tables_and_reveal  # noqa: F401
+from tests.browser.test_rooms import (  # noqa: F401 - patient_expectations: the autouse fixture, for this module too
+    ask,
+    first_table,
+    label,
+    patient_expectations,
+    read_tables_and_reveal,
+    respond,
+    run_and_share,
+)
 
 
 def test_the_admin_watches_a_dialogue_on_the_live_board(new_page, paired):
@@ -18,7 +26,13 @@ def test_the_admin_watches_a_dialogue_on_the_live_board(new_page, paired):
     expect(row).to_contain_text("zoe")
     assert int(ada.get_by_test_id("rooms-count").inner_text()) >= 1
     read_tables_and_reveal(worker)
+    # The questions column counts as the worker's counter does (dialogs.log.question_counts): a question answered
+    # with SQL, not every message sent.
     ask(worker, expert, "How many students are there?")
+    label(expert, "INFORM_SQL")
+    expect(row.locator("td").nth(5)).to_have_text("0")
+    run_and_share(expert, f"SELECT count(*) FROM {first_table(expert)}")
+    respond(expert, "There are that many.", "CONFIRM_SQL")
     expect(row.locator("td").nth(5)).to_have_text("1")  # the questions column follows the room
     expect(ada.get_by_test_id("updated-at")).to_have_text(re.compile(r"Last update"))
     expect(ada.get_by_test_id("per-hour").locator("rect")).to_have_count(48)  # two bars per hour, a day of hours
