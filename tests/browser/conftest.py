@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.commands import CommandRunner
 from tools.test_stack import free_port
@@ -226,8 +227,6 @@ def paired(platform, new_page, people):
         worker_page = worker_page or new_page(worker)
         expert_page.goto(f"/dialogues/{dialogue}/")
         worker_page.goto(f"/dialogues/{dialogue}/")
-        from playwright.sync_api import expect
-
         expect(expert_page.get_by_test_id("partner")).to_have_text("Worker: connected", timeout=15_000)
         return worker_page, expert_page, dialogue
 
