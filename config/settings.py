@@ -93,6 +93,16 @@ TEMPLATES = [
 # --- Data stores -------------------------------------------------------------------------------------------------
 DATA_DIR = Path(env_str("WOZSQL_DATA_DIR", str(BASE_DIR / "var")))
 DATABASE_URL = env_str("DATABASE_URL")
+# SQLite must not lose a write to "database is locked" (docs/pitfalls.md): every transaction takes the write lock when
+# it begins (IMMEDIATE: one that read first and then wanted to write could only fail, never wait), a writer waits up
+# to `timeout` seconds for the lock, and in WAL mode readers and the writer do not block each other, so the lock is
+# only ever held for a write's own duration. The embedded default and a sqlite:// DATABASE_URL both get these (a
+# SQLite URL without them lost endings to "database is locked" in a replayed campaign day).
+SQLITE_OPTIONS = {
+    "timeout": env_int("SQLITE_BUSY_TIMEOUT_SECONDS", 20, minimum=1),
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
 if DATABASE_URL:
     if not DATABASE_URL.startswith(("postgres://", "postgresql://", "sqlite://")):
         raise SettingError(f"DATABASE_URL must be a postgres:// or sqlite:// URL, got {DATABASE_URL.split(':')[0]}://")
@@ -104,6 +114,8 @@ if DATABASE_URL:
             DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0, minimum=0), conn_health_checks=True
         )
     }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
 else:
     # SQLite creates a missing file but not a missing folder: a WOZSQL_DATA_DIR that does not exist yet is made here,
     # so `migrate` (or any command) on a new data folder works the first time.
@@ -112,15 +124,7 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": DATA_DIR / "wozsql.sqlite3",
-            # The embedded default must not lose a write to "database is locked" (docs/pitfalls.md): every transaction
-            # takes the write lock when it begins (IMMEDIATE: one that read first and then wanted to write could only
-            # fail, never wait), a writer waits up to `timeout` seconds for the lock, and in WAL mode readers and the
-            # writer do not block each other, so the lock is only ever held for a write's own duration.
-            "OPTIONS": {
-                "timeout": env_int("SQLITE_BUSY_TIMEOUT_SECONDS", 20, minimum=1),
-                "transaction_mode": "IMMEDIATE",
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            },
+            "OPTIONS": SQLITE_OPTIONS,
             # A file, not the default shared in-memory database: consumer tests write from several threads, and
             # in-memory SQLite answers "table is locked" at once where a file waits for the lock (busy timeout).
             # One file per test run (process id): two runs at once in one checkout must not flush each other's.

@@ -21,7 +21,8 @@ def _settings_in_subprocess(env: dict) -> dict:
         "print(json.dumps({'engine': settings.DATABASES['default']['ENGINE'], "
         "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], 'eager': settings.CELERY_TASK_ALWAYS_EAGER, "
         "'broker': settings.CELERY_BROKER_URL, 'timeout': settings.SANDBOX_TIMEOUT_MS, "
-        "'hosts': settings.ALLOWED_HOSTS, 'debug': settings.DEBUG, 'secret_key': settings.SECRET_KEY}))"
+        "'hosts': settings.ALLOWED_HOSTS, 'debug': settings.DEBUG, 'secret_key': settings.SECRET_KEY, "
+        "'options': settings.DATABASES['default'].get('OPTIONS', {})}))"
     )
     clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER"}}
     merged = {**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **env}
@@ -43,6 +44,15 @@ def test_nothing_set_means_embedded_defaults():
     assert values["layer"] == "channels.layers.InMemoryChannelLayer"
     assert values["eager"] is True
     assert values["timeout"] == 2000
+
+
+def test_a_sqlite_url_gets_the_embedded_defaults_sqlite_options(tmp_path):
+    # A lab that puts the file elsewhere with DATABASE_URL=sqlite:///... got none of them, and lost endings to
+    # "database is locked" where the embedded default lost none.
+    embedded = _settings_in_subprocess({})["options"]
+    assert embedded["transaction_mode"] == "IMMEDIATE" and "journal_mode=WAL" in embedded["init_command"]
+    elsewhere = _settings_in_subprocess({"DATABASE_URL": f"sqlite:///{tmp_path / 'lab.sqlite3'}"})
+    assert elsewhere["engine"] == "django.db.backends.sqlite3" and elsewhere["options"] == embedded
 
 
 def test_urls_switch_to_postgres_and_redis():
