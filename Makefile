@@ -71,11 +71,13 @@ ci: lint migrations-check test ci-load
 
 ## A short load round on the embedded defaults, the platform as `make run` starts it (SQLite, the in-memory channel
 ## layer, eager Celery, one Daphne with DEBUG=1): the chat benchmark's scripted rooms, then real CoSQL dialogues
-## replayed through the lobby and rooms (bench/replay.py, needs ../shared). Either fails on a lost or duplicated
+## replayed through the lobby and rooms (bench/replay.py, needs ../shared), then again with the SQLite file named by a
+## sqlite:// DATABASE_URL, as a lab that keeps it elsewhere runs. Each fails on a lost or duplicated
 ## message, a lost ending, or a traceback, OperationalError or "database is locked" in the server's log.
 ci-load: install-dev
 	$(PY) bench/chat_load.py --stack embedded --rooms 24 --questions 3 --think 0.5 --no-floor
 	$(PY) bench/replay.py --stack embedded --dialogues 30 --concurrency 10 --think 0.2
+	$(PY) bench/replay.py --stack sqlite-url --dialogues 30 --concurrency 10 --think 0.2
 
 bench: install-dev
 	$(PY) bench/spider_encoding.py

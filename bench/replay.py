@@ -507,10 +507,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--stack",
-        choices=["embedded", "services"],
+        choices=["embedded", "sqlite-url", "services"],
         default="embedded",
-        help="embedded: `make run`'s defaults (SQLite, in-memory layer, one Daphne); services: "
-        "PostgreSQL + Redis and --servers Daphne processes",
+        help="embedded: `make run`'s defaults (SQLite, in-memory layer, one Daphne); sqlite-url: the same with the "
+        "SQLite file named by DATABASE_URL; services: PostgreSQL + Redis and --servers Daphne processes",
     )
     parser.add_argument("--dialogues", type=int, default=None, help="how many to replay (default: every one that fits)")
     parser.add_argument("--concurrency", type=int, default=12, help="dialogues at once (workers and experts each)")
@@ -545,7 +545,7 @@ def main(argv: list[str]) -> int:
     with contextlib.ExitStack() as resources:
         folder = Path(resources.enter_context(tempfile.TemporaryDirectory(prefix="wozsql-replay-")))
         env, _, _ = stack.stack_env(args.stack, resources, folder / "data", **overrides)
-        servers = 1 if args.stack == "embedded" else args.servers
+        servers = args.servers if args.stack == "services" else 1
         started = time.perf_counter()
         print(f"seeding {len(scripts)} dialogues' goals and {2 * concurrency} accounts ({args.stack}) ...", flush=True)
         seed(env, folder, records, concurrency, args.shared)

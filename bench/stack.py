@@ -110,6 +110,13 @@ def stack_env(
 
     if kind == "embedded":
         return embedded_env(data_dir=data_dir, **settings), None, None
+    if kind == "sqlite-url":
+        # The embedded stack with the SQLite file where a lab puts it, named by DATABASE_URL (the platform must give
+        # it the embedded default's SQLite options: config/settings.py, SQLITE_OPTIONS).
+        elsewhere = Path(data_dir).parent / "elsewhere"
+        elsewhere.mkdir(parents=True, exist_ok=True)
+        url = f"sqlite:///{elsewhere / 'lab.sqlite3'}"
+        return embedded_env(data_dir=data_dir, DATABASE_URL=url, **settings), url, None
     database_url = resources.enter_context(postgres_server(settings=postgres_settings))
     redis_url = resources.enter_context(redis_server())
     create_database(database_url)
@@ -120,7 +127,18 @@ def stack_env(
 
 
 def is_embedded(env: dict[str, str]) -> bool:
-    return not env.get("DATABASE_URL")
+    """Whether the stack is one process on SQLite (the embedded default, or a sqlite:// DATABASE_URL)."""
+    return sqlite_file(env) is not None
+
+
+def sqlite_file(env: dict[str, str]) -> Path | None:
+    """The platform's SQLite file on this stack, or None on PostgreSQL."""
+    url = env.get("DATABASE_URL")
+    if not url:
+        return Path(env["WOZSQL_DATA_DIR"]) / "wozsql.sqlite3"
+    if url.startswith("sqlite:///"):
+        return Path("/" + url[len("sqlite:///") :].lstrip("/"))  # sqlite:////abs/path and sqlite:///abs/path alike
+    return None
 
 
 def read_rows(env: dict[str, str], sql: str, params: list) -> list[tuple]:
@@ -141,7 +159,7 @@ def read_rows(env: dict[str, str], sql: str, params: list) -> list[tuple]:
 
     if is_embedded(env):
         query, flat = expand("?")
-        connection = sqlite3.connect(f"file:{Path(env['WOZSQL_DATA_DIR']) / 'wozsql.sqlite3'}?mode=ro", uri=True)
+        connection = sqlite3.connect(f"file:{sqlite_file(env)}?mode=ro", uri=True)
         try:
             return connection.execute(query, flat).fetchall()
         finally:
