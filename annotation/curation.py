@@ -24,6 +24,7 @@ from django.db import transaction
 from annotation.models import CurationEdit, Database, DatabaseVersion, User
 from annotation.roles import can
 from annotation.sql import curation as rules
+from annotation.sql.sandbox import refuse_inside_transaction
 from annotation.sql.schema import introspect_sqlite
 
 MAX_READABLE_NAME = 100
@@ -288,7 +289,9 @@ def _update_without_triggers(path: str, statement: str, parameters: list, *, tab
     The file is hostile (docs/curation.md): its triggers are taken out before the update and put back as they were
     after it, so none of them runs (one emptied an unrelated table); nothing but reading and updating `table` (and
     SQLite's own schema table, for the triggers) is authorised; foreign-key actions are off, untrusted schema
-    functions too; and the work stops after FILL_SECONDS."""
+    functions too; and the work stops after FILL_SECONDS. Like the sandbox, it refuses to run inside a transaction
+    (seconds of work on a hostile file may not hold the platform's write lock)."""
+    refuse_inside_transaction("work on an uploaded file")
     deadline = time.monotonic() + FILL_SECONDS
     allowed = {
         sqlite3.SQLITE_READ, sqlite3.SQLITE_SELECT, sqlite3.SQLITE_TRANSACTION, sqlite3.SQLITE_DROP_TRIGGER,

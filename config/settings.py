@@ -124,7 +124,7 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": DATA_DIR / "wozsql.sqlite3",
-            "OPTIONS": SQLITE_OPTIONS,
+            "OPTIONS": dict(SQLITE_OPTIONS),  # a copy of its own: a test may change this connection's timeout
             # A file, not the default shared in-memory database: consumer tests write from several threads, and
             # in-memory SQLite answers "table is locked" at once where a file waits for the lock (busy timeout).
             # One file per test run (process id): two runs at once in one checkout must not flush each other's.

@@ -302,11 +302,17 @@ def browser_people(worker: str, expert: str, password: str) -> None:
     """A worker and an expert with `password` (either may exist already, as the demo accounts do), and a lobby with
     nobody left waiting or ready by an earlier story."""
     from annotation.models import User
-    from dialogs.models import LobbyEntry
 
     for username, role in ((worker, "worker"), (expert, "expert")):
         if not User.objects.filter(username=username).exists():
             User.objects.create(username=username, role=role, password=_password_hash(password))
+    browser_lobby_cleared()
+
+
+def browser_lobby_cleared() -> None:
+    """Nobody left waiting or ready in the lobby by an earlier story (the browser session shares one platform)."""
+    from dialogs.models import LobbyEntry
+
     LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING).update(outcome=LobbyEntry.Outcome.LEFT)
 
 

@@ -314,26 +314,22 @@ def test_a_schema_only_database_is_curated_from_its_own_entry(db, ada, tmp_path)
 
 
 def test_a_fill_runs_none_of_the_files_triggers_and_holds_no_transaction_while_it_works(
-    db, tmp_path, ada, django_capture_on_commit_callbacks, monkeypatch
+    db, tmp_path, ada, django_capture_on_commit_callbacks
 ):
     # An uploaded file's own trigger: any change to TBL_EMP empties dept. The fill must not run it (the version's note
     # names only the cells filled), must keep it in the new file as it was, and must do the file work before the
-    # transaction that records the version (on SQLite that transaction holds the platform's write lock).
-    from django.db import connection
+    # transaction that records the version (on SQLite that transaction holds the platform's write lock): the file
+    # work refuses to run inside one (InsideTransaction), as the sandbox does.
+    from django.db import transaction
+
+    from annotation.sql.sandbox import InsideTransaction
 
     script = STAFF_SQL + "CREATE TRIGGER wipe AFTER UPDATE ON TBL_EMP BEGIN DELETE FROM dept; END;"
     with django_capture_on_commit_callbacks():
         database = database_register(db_id="staff", source_path=_sqlite(tmp_path / "staff.sqlite", script))
-    in_transaction = []
-    real_update = curation._update_without_triggers
-
-    def watched(*args, **kwargs):
-        in_transaction.append(any(not getattr(b, "_from_testcase", False) for b in connection.atomic_blocks))
-        return real_update(*args, **kwargs)
-
-    monkeypatch.setattr(curation, "_update_without_triggers", watched)
+    with transaction.atomic(), pytest.raises(InsideTransaction, match="work on an uploaded file"):
+        database_fill_empty(database=database, by=ada, column="TBL_EMP.note", value="no note")
     version = database_fill_empty(database=database, by=ada, column="TBL_EMP.note", value="no note")
-    assert in_transaction == [False]
     with sqlite3.connect(version.path) as filled:
         assert filled.execute("SELECT count(*) FROM dept").fetchone() == (2,)  # the trigger did not run
         assert filled.execute("SELECT note FROM TBL_EMP WHERE id = 2").fetchone() == ("no note",)

@@ -58,6 +58,10 @@ _PHASES = {
 # --------------------------------------------------------------------------------------------------------------------
 
 
+# The report of an export: written last in its folder, after the files it describes and their check.
+REPORT_NAME = "export_report.json"
+
+
 def export_options_clean(
     *,
     formats: list[str],
@@ -275,7 +279,7 @@ def dataset_build(
         "files": files,
         "timings": {**timings, "total_s": time.perf_counter() - started},
     }
-    writer.write_json(out_dir / "export_report.json", report, kind=None)
+    writer.write_json(out_dir / REPORT_NAME, report, kind=None)
     if not check["ok"]:
         raise ReleaseCheckFailed(report)
     return report
@@ -453,7 +457,7 @@ class _Packer:
     that looks whole once it is renamed into place. `stop()` ends it early (a failed export). Without `start()`,
     `finish()` packs everything itself."""
 
-    def __init__(self, source: Path, target: Path, *, last: tuple[str, ...] = ("export_report.json",)) -> None:
+    def __init__(self, source: Path, target: Path, *, last: tuple[str, ...] = (REPORT_NAME,)) -> None:
         # `last`: files written after start() (the report): the thread must never pack one while it is being
         # written (it packed a half-written, even empty, report on a loaded machine, and finish() then skipped it).
         self.source, self.target, self.last = source, target, frozenset(last)

@@ -196,11 +196,6 @@ def new_page(browser, platform):
         context.close()
 
 
-CLEAR_LOBBY = (
-    "from dialogs.models import LobbyEntry; LobbyEntry.objects.filter(outcome='waiting').update(outcome='left')"
-)
-
-
 @pytest.fixture
 def people(platform):
     """Make the named accounts (demo ones exist already; the password is the demo one) and empty the lobby of anyone

@@ -8,7 +8,6 @@ import secrets
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import CLEAR_LOBBY
 from tests.browser.test_accessibility import serious_violations
 from tests.browser.test_rooms import answer_with_sql, first_table, pair, read_tables_and_reveal, watch_frames
 
@@ -55,7 +54,7 @@ def campaign(platform, people):
     pk, token = output.strip().splitlines()[-1].split()  # the shell may say more before the script's own line
     yield {"pk": pk, "token": token}
     platform.manage("shell", "-c", DELETE_CAMPAIGN.format(pk=pk))
-    platform.manage("shell", "-c", CLEAR_LOBBY)
+    platform.build("browser_lobby_cleared")
 
 
 def test_a_prolific_worker_completes_a_dialogue_goes_back_with_the_code_and_is_in_the_bonus_file(new_page, campaign):

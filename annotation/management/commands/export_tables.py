@@ -11,9 +11,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--out", required=True, type=Path)
-        parser.add_argument(
-            "--only", nargs="+", action="extend", default=None, metavar="DB_ID"
-        )  # --only a --only b: both
+        # "extend": --only a --only b keeps both.
+        parser.add_argument("--only", nargs="+", action="extend", default=None, metavar="DB_ID")
 
     def handle(self, *args, out, only, **options):
         entries = database_tables_json(only=only)
