@@ -14,8 +14,11 @@ const pager = new TablePager(tableUrl, {
   next: document.getElementById("next-page"),
 });
 
-document.querySelectorAll(".table-open").forEach((button) =>
-  button.addEventListener("click", () => pager.show(Number(button.dataset.index))));
+// The buttons come disabled from the server and are enabled here, once a click does something.
+document.querySelectorAll(".table-open").forEach((button) => {
+  button.addEventListener("click", () => pager.show(Number(button.dataset.index)));
+  button.disabled = false;
+});
 
 const host = document.getElementById("sql-editor");
 if (host) {

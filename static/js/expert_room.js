@@ -84,9 +84,15 @@ function showView(name) {
   $("content-view").hidden = name !== "content";
   if (name === "content" && pager.index !== openIndex) pager.show(openIndex);
 }
-document.querySelectorAll(".table-tab").forEach((tab) =>
-  tab.addEventListener("click", () => showTable(Number(tab.dataset.index))));
-document.querySelectorAll(".view-tab").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
+// The tabs come disabled from the server and are enabled here, once a click does something.
+document.querySelectorAll(".table-tab").forEach((tab) => {
+  tab.addEventListener("click", () => showTable(Number(tab.dataset.index)));
+  tab.disabled = false;
+});
+document.querySelectorAll(".view-tab").forEach((b) => {
+  b.addEventListener("click", () => showView(b.dataset.view));
+  b.disabled = false;
+});
 showTable(0);
 
 // --- SQL editor (sql_codemirror.js): completion from the schema, inline validation, Ctrl/Cmd+Enter runs -------------

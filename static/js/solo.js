@@ -40,7 +40,11 @@ function openTable(index) {
   document.querySelectorAll("[data-structure]").forEach((p) => { p.hidden = Number(p.dataset.structure) !== index; });
   pager.show(index);
 }
-document.querySelectorAll(".table-tab").forEach((tab) => tab.addEventListener("click", () => openTable(Number(tab.dataset.index))));
+// The tabs come disabled from the server and are enabled here, once a click does something.
+document.querySelectorAll(".table-tab").forEach((tab) => {
+  tab.addEventListener("click", () => openTable(Number(tab.dataset.index)));
+  tab.disabled = false;
+});
 openTable(0);
 
 // --- Labels of each question ----------------------------------------------------------------------------------------

@@ -35,8 +35,11 @@ function openTable(index) {
   document.querySelectorAll("[data-links]").forEach((p) => { p.hidden = Number(p.dataset.links) !== index; });
   pager.show(index);
 }
-document.querySelectorAll(".table-tab").forEach((tab) =>
-  tab.addEventListener("click", () => openTable(Number(tab.dataset.index))));
+// The tabs come disabled from the server and are enabled here, once a click does something.
+document.querySelectorAll(".table-tab").forEach((tab) => {
+  tab.addEventListener("click", () => openTable(Number(tab.dataset.index)));
+  tab.disabled = false;
+});
 if (document.querySelector(".table-tab")) openTable(0);
 
 let revealed = false;
