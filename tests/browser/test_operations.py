@@ -36,3 +36,7 @@ def test_the_admin_watches_a_dialogue_on_the_live_board(new_page, paired):
     expect(row.locator("td").nth(5)).to_have_text("1")  # the questions column follows the room
     expect(ada.get_by_test_id("updated-at")).to_have_text(re.compile(r"Last update"))
     expect(ada.get_by_test_id("per-hour").locator("rect")).to_have_count(48)  # two bars per hour, a day of hours
+    # The chart's legend reads on one line under the chart, not one letter per line over the next card.
+    legend = ada.get_by_test_id("per-hour").locator(".legend")
+    box = legend.bounding_box()
+    assert box["width"] > 100 and box["height"] < 40, box
