@@ -1,5 +1,5 @@
 // Database page: pages through table content and drives the SQL workbench (validate as you type, run, show).
-import { labelRunButton, postSql, showProblems } from "./sql_editor.js";
+import { labelRunButton, postSql, runErrorText, showProblems } from "./sql_editor.js";
 import { renderTable, TablePager } from "./table_view.js";
 
 const script = document.querySelector("script[data-table-url]");  // module scripts have no currentScript
@@ -43,7 +43,7 @@ if (host) {
       summary.textContent = `${shown} in ${execution.elapsed_ms} ms · hardness: ${report.hardness ?? "n/a"}`;
       renderTable(result, execution.columns, execution.rows);
     } else {
-      summary.textContent = `${execution.error.kind}: ${execution.error.message}`;
+      summary.textContent = runErrorText(execution.error);
       result.replaceChildren();
     }
     document.getElementById("sql-encoding").textContent =

@@ -4,7 +4,7 @@
 import { LabelEditor, foldLabels, newLabelState } from "./chase_labels.js";
 import { ChatLog, ENDED_STATUSES, resultTable, rowSummary, PresenceBadge } from "./chat_log.js";
 import { drawSpanWords, spanAfterPress, spanSummary } from "./span_picker.js";
-import { createSqlEditor, labelRunButton, showSqlReadOnly } from "./sql_codemirror.js";
+import { createSqlEditor, labelRunButton, runErrorText, showSqlReadOnly } from "./sql_codemirror.js";
 import { TablePager } from "./table_view.js";
 import { KeptText, LimitedField } from "./typed_text.js";
 import { WsClient } from "./wsclient.js";
@@ -490,9 +490,7 @@ function runCard(run, number) {
       });
       card.append(share);
     } else {
-      const error = result.error || {};
-      const where = error.line ? ` (line ${error.line}, column ${error.col})` : "";
-      card.append(element("p", "problem", `${error.kind || "error"}: ${error.message || "the SQL failed"}${where}`));
+      card.append(element("p", "problem", runErrorText(result.error)));
       card.classList.add("failed");
     }
     card.dataset.run = run.seq;
@@ -671,9 +669,7 @@ function drawModelPanel(turn) {
     }
     $("model-result").append(resultTable(result));
   } else {
-    const error = result.error || {};
-    $("model-result").append(element("p", "problem",
-      `It fails to run: ${error.kind || "error"}: ${error.message || "the SQL failed"}`));
+    $("model-result").append(element("p", "problem", `It fails to run: ${runErrorText(result.error)}`));
   }
   const rows = result.ok ? `${rowSummary(result)} · ` : "";
   $("model-facts").textContent = `${rows}written in ${answer.seconds} s · prompt ${answer.prompt_version}`;
@@ -1020,6 +1016,9 @@ $("model-undo").addEventListener("click", () => {
   sqlEditor.focus();
 });
 
+// A step's number as the page shows it, so that the words follow the template when steps move.
+const stepNumber = (id) => document.querySelector(`#${id} .step-no`)?.textContent.trim() || "";
+
 // Why the response cannot be sent yet, or null. The server checks the same rules and answers `order`/`labels`.
 function refusal() {
   const turn = turns.get(shownTurn);
@@ -1027,17 +1026,17 @@ function refusal() {
   if (over) return "The dialogue has ended.";
   if (!turn) return "There is no question to answer yet.";
   if (!turn.userActs && !inFlightFor("user_acts", turn.seq)) {
-    return "Label the user acts first: tick them in step 1 and press “Save labels”.";
+    return `Label the user acts first: tick them in step ${stepNumber("step-acts")} and press “Save labels”.`;
   }
-  if (!acts.length) return "Tick at least one system act in step 4.";
+  if (!acts.length) return `Tick at least one system act in step ${stepNumber("step-response")}.`;
   const broken = actRuleBroken(turn.userActs || checked("user-acts"), acts);
   if (broken) return broken;
   if (acts.includes("CONFIRM_SQL") && !turn.sharedRun && !inFlightFor("share_result", turn.seq)) {
-    return "CONFIRM_SQL needs a result table: run the SQL and send a result to the user first (step 3).";
+    return `CONFIRM_SQL needs a result table: run the SQL and send a result to the user first (step ${stepNumber("step-runs")}).`;
   }
   if (LABELS.phenomena_required && acts.includes("CONFIRM_SQL") && !("contextual_phenomena" in turn.labels)
       && !inFlightFor("turn_labels", turn.seq)) {
-    return "Set this question's contextual phenomena in step 4 and save them first.";
+    return `Set this question's contextual phenomena in step ${stepNumber("step-labels")} and save them first.`;
   }
   if (!$("response-text").value.trim()) return "Write the response to the user.";
   return responseField.refusal();

@@ -4,7 +4,7 @@
 
 import { LabelEditor } from "./chase_labels.js";
 import { createSqlEditor, labelRunButton, showSqlReadOnly } from "./sql_codemirror.js";
-import { csrfToken, postSql, showProblems } from "./sql_editor.js";
+import { csrfToken, postSql, runErrorText, showProblems } from "./sql_editor.js";
 import { renderTable, TablePager } from "./table_view.js";
 import { KeptText, LimitedField } from "./typed_text.js";
 
@@ -105,7 +105,7 @@ if (editorHost) {
         + `${execution.truncated ? " (the first ones)" : ""} in ${Math.round(execution.elapsed_ms)} ms`;
       renderTable($("run-result"), execution.columns, execution.rows.slice(0, 50));
     } else {
-      $("run-summary").textContent = `${execution.error.kind}: ${execution.error.message}`;
+      $("run-summary").textContent = runErrorText(execution.error);
       $("run-result").replaceChildren();
     }
   };

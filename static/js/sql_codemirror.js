@@ -10,7 +10,7 @@ import {
 } from "./vendor/codemirror.bundle.js";
 import { postSql, showProblems } from "./sql_editor.js";
 
-export { labelRunButton, RUN_SHORTCUT } from "./sql_editor.js";
+export { labelRunButton, RUN_SHORTCUT, runErrorText } from "./sql_editor.js";
 
 // The datasets write string values in double quotes ("France") and SQLite reads them so when no column has that
 // name; annotation/sql/spider.py reads them the same way. Highlight them as the strings they are.

@@ -24,19 +24,25 @@ export async function postSql(url, sql) {
   return response.json();
 }
 
+/**
+ * A failed run in words: the sandbox's message (it names what went wrong: "DROP statements are not allowed: …"), with
+ * where SQLite found it. The error's kind (annotation/sql/sandbox.py ERROR_KINDS) is for code, not a heading: put in
+ * front of the message it only repeated it ("forbidden: … not allowed").
+ */
+export function runErrorText(error) {
+  const message = error?.message || "the SQL failed";
+  const where = error?.line ? ` (line ${error.line}, column ${error.col})` : "";
+  return `${message.charAt(0).toUpperCase()}${message.slice(1)}${where}`;
+}
+
 export function showProblems(box, validation) {
   box.replaceChildren();
   for (const error of validation.errors || []) {
     const line = document.createElement("div");
     line.className = "problem";
     const where = error.line ? ` (line ${error.line}, column ${error.col})` : "";
+    // The message already names the suggestions ("…; did you mean dorm?", annotation/sql/validate.py): said once.
     line.textContent = `${error.message}${where}`;
-    if (error.suggestions?.length) {
-      const hint = document.createElement("span");
-      hint.className = "suggest";
-      hint.textContent = ` — did you mean ${error.suggestions.join(", ")}?`;
-      line.appendChild(hint);
-    }
     box.appendChild(line);
   }
 }

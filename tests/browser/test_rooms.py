@@ -417,7 +417,10 @@ def test_expert_cannot_send_without_labels(new_page, paired):
     # No system act at all.
     expert.uncheck("#system-acts input[value=CONFIRM_SQL]")
     expert.get_by_role("button", name="Send response").click()
-    expect(refusal).to_contain_text("Tick at least one system act")
+    # The step it names is the one that holds the system acts.
+    acts_step = expert.locator("#step-response .step-no").inner_text()
+    expect(refusal).to_have_text(f"Tick at least one system act in step {acts_step}.")
+    expect(expert.locator("#step-response:has(#system-acts)")).to_have_count(1)
     # Nothing reached the worker.
     expect(worker.locator(".bubble.response")).to_have_count(0)
 

@@ -41,6 +41,7 @@ def test_an_unknown_column_is_marked_where_it_is_written_and_the_suggestion_fixe
     marked = page.locator(".cm-lintRange-error")
     expect(marked).to_have_text("first_nmae")
     expect(page.locator("#sql-problems")).to_contain_text("did you mean first_name")
+    assert page.locator("#sql-problems").inner_text().count("did you mean") == 1  # said once, not twice
 
     marked.hover()
     tooltip = page.locator(".cm-tooltip-lint")
