@@ -368,9 +368,13 @@ def one_line(sql: str) -> str:
     return sql.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
 
 
-def all_info_dialogue(record: DialogueRecord) -> dict:
+def all_info_dialogue(record: DialogueRecord, table_names: list[str]) -> dict:
     """One dialogue of cosql_all_info_dialogs.json: every message in order, the tables the worker was shown, the
-    expert's acts, every SQL run (shared or not), the goal and the score."""
+    expert's acts, every SQL run (shared or not), the goal and the score.
+
+    `table_names` are the tables of the dialogue's database as the release's tables.json has them
+    (`table_names_original`): both rooms show every table of the database, so they are the tables the worker and
+    the expert were shown, in CoSQL's key `assistant_table_names`."""
     turns: list[dict] = []
     for kind, item in record.messages:
         if kind == "user":
@@ -392,6 +396,7 @@ def all_info_dialogue(record: DialogueRecord) -> dict:
     return {
         "_id": str(record.id),
         "db_id": record.db_id,
+        "assistant_table_names": list(table_names),
         "query_goal": record.goal_question,
         "sql": record.goal_sql,
         "status": record.status,

@@ -301,9 +301,19 @@ def _check_all_info(found, out_dir, held) -> None:
         found.add(f"{COSQL_ALL_INFO}: dialogue {dialogue} ({want[dialogue]}) is missing")
     for dialogue in sorted(set(data) - set(want), key=_numeric):
         found.add(f"{COSQL_ALL_INFO}: dialogue {dialogue} is not in the CoSQL state-tracking files")
+    # The tables the worker was shown are the database's tables as the release's own tables.json lists them.
+    listed = _read_json(out_dir, TABLES_FILES["cosql"], _Disagreements()) or []  # a missing one: _check_databases
+    tables = {item.get("db_id"): item.get("table_names_original") for item in listed if isinstance(item, dict)}
     for dialogue in sorted(set(data) & set(want), key=_numeric):
-        if isinstance(data[dialogue], dict) and data[dialogue].get("db_id") != want[dialogue]:
+        if not isinstance(data[dialogue], dict):
+            continue
+        if data[dialogue].get("db_id") != want[dialogue]:
             found.add(f"{COSQL_ALL_INFO}: dialogue {dialogue} is on {data[dialogue].get('db_id')!r}")
+        elif data[dialogue].get("assistant_table_names") != tables.get(want[dialogue]):
+            found.add(
+                f"{COSQL_ALL_INFO}: dialogue {dialogue}'s assistant_table_names are not the tables of "
+                f"{want[dialogue]!r} in {TABLES_FILES['cosql']}"
+            )
 
 
 def _numeric(text: str):

@@ -190,7 +190,13 @@ def write_export(
             # The largest file (every result table): written compactly.
             path = out_dir / COSQL_ALL_INFO
             write_json(
-                path, {str(r.id): formats.all_info_dialogue(r) for r in held}, kind="cosql_all_info", indent=False
+                path,
+                {
+                    str(r.id): formats.all_info_dialogue(r, by_id[r.db_id].schema["table_names_original"])
+                    for r in held
+                },
+                kind="cosql_all_info",
+                indent=False,
             )
             done(path)
         used = [by_id[db_id] for db_id in sorted({record.db_id for record in held})]

@@ -92,6 +92,9 @@ def test_all_info_intents_and_responses(tmp_path, dorm_dialogue):
     info = load(out / "cosql_dataset" / "cosql_all_info_dialogs.json")
     dialogue = info[str(dorm_dialogue.pk)]
     assert dialogue["db_id"] == "dorm_demo" and dialogue["score"] == 5 and dialogue["status"] == "completed"
+    # The tables the worker was shown: the database's, as the release's tables.json has them.
+    [dorm] = [item for item in load(out / "cosql_dataset" / "tables.json") if item["db_id"] == "dorm_demo"]
+    assert dialogue["assistant_table_names"] == dorm["table_names_original"] and "student" in dorm["table_names_original"]
     kinds = [("user" if t["isUser"] else "sql" if t.get("isSql") else "expert") for t in dialogue["turns"]]
     assert kinds == ["user", "sql", "expert", "user", "expert", "user", "sql", "expert", "user", "sql", "expert",
                      "user", "expert"]  # fmt: skip
@@ -513,6 +516,11 @@ def _response_of_another_dialogue(out):
     _edit_json(path, lambda data: data.append({**data[0], "dialogue_id": "999"}))
 
 
+def _drop_a_shown_table(out):
+    path = out / "cosql_dataset" / "cosql_all_info_dialogs.json"
+    _edit_json(path, lambda data: [dialogue["assistant_table_names"].pop() for dialogue in data.values()])
+
+
 @pytest.mark.parametrize(
     ("tamper", "expected"),
     [
@@ -523,6 +531,7 @@ def _response_of_another_dialogue(out):
         (_copy_another_database, "cosql_dataset/database: 'library_demo' is there but no interaction uses it"),
         (_move_a_dialogue_to_train, "sparc: database 'dorm_demo' is in train and dev"),
         (_response_of_another_dialogue, "of dialogue '999', which this split lacks"),
+        (_drop_a_shown_table, "dialogue {pk}'s assistant_table_names are not the tables of 'dorm_demo'"),
     ],
     ids=lambda value: getattr(value, "__name__", "")[1:],
 )

@@ -18,7 +18,7 @@ def test_a_supervisors_end_adds_nothing_to_the_exported_dialogue(demo_databases,
     room.dialogue_post(dialogue=dialogue, person=alice, message={"id": "q", "type": "utterance", "text": "How many?"})
     room.dialogue_supervise_end(dialogue=dialogue, supervisor=ada, reason="The expert's screen froze.")
     [record] = dialogue_records(Dialogue.objects.filter(pk=dialogue.pk))
-    exported = all_info_dialogue(record)
+    exported = all_info_dialogue(record, ["student"])
     assert exported["status"] == "abandoned"
     assert exported["turns"] == [{"isUser": True, "text": "How many?", "label": []}]
     assert "froze" not in str(exported) and "ada" not in str(exported)
