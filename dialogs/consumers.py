@@ -336,7 +336,10 @@ class DialogueConsumer(JsonConsumer):
 
     def _load(self, dialogue_id):
         self.dialogue = (
-            Dialogue.objects.select_related("database", "database_version", "goal", "worker")
+            # The crowd task's campaign: the worker's state says how far they are toward its bonus.
+            Dialogue.objects.select_related(
+                "database", "database_version", "goal", "worker", "crowd_assignment__campaign"
+            )
             .filter(pk=dialogue_id)
             .first()
         )

@@ -349,6 +349,17 @@ class Campaign(models.Model):
         now = now or timezone.now()
         return self.opens_at <= now and (self.closes_at is None or now < self.closes_at)
 
+    @property
+    def pays_bonus(self) -> bool:
+        """Whether the campaign pays a bonus at all (an amount of 0 pays none: nothing is promised either)."""
+        return self.bonus_amount > 0
+
+    def bonus_earned(self, good_questions: int) -> bool:
+        """The bonus rule: a dialogue with at least `bonus_min_questions` good questions earns the bonus. The one
+        place it is written: the payout (review.payments.services.campaign_bonuses) and what the worker is promised
+        (dialogs.crowd.services.bonus_promise) both read it."""
+        return good_questions >= self.bonus_min_questions
+
     def goal_pool(self):
         """The goals this campaign hands out: active goals on its active databases (only the chosen ones, if any)."""
         pool = Goal.objects.filter(active=True, database__active=True, database__in=self.databases.all())

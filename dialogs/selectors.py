@@ -11,6 +11,7 @@ from annotation.model_client import model_configured
 from annotation.models import Goal, Role, User
 from annotation.sql.sandbox import execute_many
 from annotation.sql.tree_plan import plan
+from dialogs.crowd.services import bonus_promise
 from dialogs.lobby import experts_ready
 from dialogs.log import TURN_KINDS, answered_questions, dialogue_turns
 from dialogs.models import (
@@ -156,9 +157,24 @@ def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_conn
                 "model_help": dialogue.model_help and model_configured(),
             }
         )
-    elif dialogue.is_over:
-        snapshot["completion_code"] = dialogue.completion_code
+    else:
+        snapshot["bonus"] = bonus_progress(dialogue, answered)
+        if dialogue.is_over:
+            snapshot["completion_code"] = dialogue.completion_code
     return snapshot
+
+
+def bonus_progress(dialogue: Dialogue, answered: int) -> dict | None:
+    """How far the worker's dialogue is toward the bonus they were promised (`bonus_promise`: their crowd task's
+    campaign), by the rule the payout reads (`Campaign.bonus_earned`); None when nothing was promised."""
+    promise = bonus_promise(dialogue.crowd_assignment) if dialogue.crowd_assignment_id else None
+    if promise is None:
+        return None
+    return {
+        "min_questions": promise.min_questions,
+        "earned": dialogue.crowd_assignment.campaign.bonus_earned(answered),
+        "rule": promise.text,
+    }
 
 
 def expert_open_dialogues(expert: User):

@@ -26,7 +26,7 @@ from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
 from annotation.sql.schema import describe_tables
 from annotation.tokens import utterance_toks
 from dialogs import lobby, selectors
-from dialogs.crowd.services import crowd_assignment_current, crowd_return_config
+from dialogs.crowd.services import bonus_promise, crowd_assignment_current, crowd_return_config
 from dialogs.errors import DialogueError
 from dialogs.forms import SoloStartForm, SuperviseForm
 from dialogs.models import Dialogue, DialogueMode
@@ -78,6 +78,8 @@ def tutorial(request):
         "follow_up_kinds": FOLLOW_UP_KINDS,
         "tries": settings.QUIZ_TRIES,
         "min_questions": settings.DIALOGUE_MIN_QUESTIONS,
+        # The bonus of the crowd task the worker came with, as its campaign pays it; nothing without one.
+        "bonus": bonus_promise(crowd_assignment_current(request.user)),
     }
     cooldown = lobby.worker_quiz_cooldown(request.user)
     drawn_now = False
@@ -128,6 +130,7 @@ def worker_room(request, dialogue):
             "tables": describe_tables(dialogue.database.schema),
             "follow_up_kinds": FOLLOW_UP_KINDS,
             "crowd_return": crowd_return_config(dialogue.crowd_assignment),
+            "bonus": bonus_promise(dialogue.crowd_assignment),
             "text_limits": text_limits(),
         },
     )

@@ -14,7 +14,16 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotation.models import Role, User
-from dialogs.models import Campaign, CrowdAssignment, CrowdPlatform, CrowdWorker, Dialogue, DialogueStatus, LobbyEntry
+from dialogs.models import (
+    PASSING_SCORE,
+    Campaign,
+    CrowdAssignment,
+    CrowdPlatform,
+    CrowdWorker,
+    Dialogue,
+    DialogueStatus,
+    LobbyEntry,
+)
 
 
 @dataclass(frozen=True)
@@ -209,3 +218,42 @@ def crowd_return_config(assignment: CrowdAssignment | None) -> dict:
         "delay_seconds": settings.CROWD_RETURN_DELAY_SECONDS,
         "platform": assignment.crowd_worker.get_platform_display() if returns else "",
     }
+
+
+@dataclass(frozen=True)
+class BonusPromise:
+    """What a worker is told about the bonus of the crowd task they work for: the campaign's own rule and amount."""
+
+    min_questions: int
+    amount: str  # two decimals, in `currency`
+    currency: str
+    after_review: bool
+
+    @property
+    def text(self) -> str:
+        """The rule in the worker's words: the tutorial and the room show this sentence."""
+        when = (
+            "once review approves the dialogue"
+            if self.after_review
+            else f"unless the expert scores the dialogue below {PASSING_SCORE} or review rejects it"
+        )
+        return (
+            f"A dialogue with at least {self.min_questions} good related questions (each answered with a table from "
+            f"the data) earns a bonus of {self.amount} {self.currency}, {when}."
+        )
+
+
+def bonus_promise(assignment: CrowdAssignment | None) -> BonusPromise | None:
+    """The bonus a worker is promised for the crowd task `assignment` (their dialogue's, or the one they work for
+    now): its campaign's rule (`Campaign.bonus_earned`, which the payout reads too) and amount. None, and nothing is
+    promised, without a crowd task (only a crowd task is paid a bonus: review.payments.services.campaign_bonuses) or
+    when its campaign pays none."""
+    if assignment is None or not assignment.campaign.pays_bonus:
+        return None
+    campaign = assignment.campaign
+    return BonusPromise(
+        min_questions=campaign.bonus_min_questions,
+        amount=f"{campaign.bonus_amount:.2f}",
+        currency=settings.BONUS_CURRENCY,
+        after_review=campaign.bonus_after_review,
+    )

@@ -156,7 +156,7 @@ def campaign_bonuses(campaign: Campaign) -> list[BonusRow]:
             answered=answered.get(dialogue_id, 0),
             after_review=campaign.bonus_after_review,
         )
-        if good >= campaign.bonus_min_questions:
+        if campaign.bonus_earned(good):
             tally.earning += 1
             if paid_row is None:
                 tally.owed.append(dialogue_id)

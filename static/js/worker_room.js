@@ -65,6 +65,14 @@ let state = null;
 let over = false;
 let completionCode = "";
 
+// What the hint says of the bonus: only what the worker's campaign pays, by its own rule (the server says whether
+// this dialogue has reached it: dialogs.selectors.bonus_progress); nothing when no bonus was promised.
+function bonusHint(bonus) {
+  if (!bonus) return ".";
+  if (bonus.earned) return `: this dialogue has the ${bonus.min_questions} good questions the bonus asks for.`;
+  return ` — or keep going: the bonus asks for at least ${bonus.min_questions} good related questions.`;
+}
+
 function updateEnd() {
   const button = $("end");
   const hint = $("end-hint");
@@ -76,8 +84,7 @@ function updateEnd() {
   const remaining = Math.max(0, state.min_questions - state.answered_questions);
   button.disabled = !state.can_end;
   hint.textContent = state.can_end
-    ? `${state.answered_questions} questions answered with data. You can end now — or keep going: more than 4 good `
-      + "related questions earn a bonus."
+    ? `${state.answered_questions} questions answered with data. You can end now${bonusHint(state.bonus)}`
     : `Ask ${remaining} more question${remaining === 1 ? "" : "s"} about the data before you can end `
       + `(${state.answered_questions} of ${state.min_questions} answered with a table; other messages do not count).`;
 }

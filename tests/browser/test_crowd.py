@@ -22,7 +22,7 @@ from dialogs.crowd.campaigns import campaign_save
 campaign = campaign_save(
     name="Browser crowd campaign", databases=list(Database.objects.filter(active=True)), goals=[], target_per_goal=50,
     hardness_mix={{}}, opens_at=timezone.now() - timedelta(minutes=5), closes_at=None,
-    completion_url="{url}/healthz?cc={{code}}", bonus_min_questions=5, bonus_amount=Decimal("0.75"),
+    completion_url="{url}/healthz?cc={{code}}", bonus_min_questions=4, bonus_amount=Decimal("0.75"),
 )
 print(campaign.pk, campaign.join_token)
 """
@@ -65,6 +65,13 @@ def test_a_prolific_worker_completes_a_dialogue_goes_back_with_the_code_and_is_i
     worker.goto(f"/join/{campaign['token']}/?PROLIFIC_PID={pid}&STUDY_ID={study}&SESSION_ID={session}")
     expect(worker).to_have_url(re.compile("/worker/tutorial/$"))
     expect(worker.get_by_test_id("username")).to_have_text(f"prolific-{pid}")
+    # The tutorial promises the campaign's own bonus: its rule ("at least 4", not CoSQL's "more than 4") and amount.
+    rule = (
+        "A dialogue with at least 4 good related questions (each answered with a table from the data) earns a bonus "
+        "of 0.75 GBP, unless the expert scores the dialogue below 3 or review rejects it."
+    )
+    expect(worker.get_by_test_id("bonus-rule")).to_have_text(rule)
+    expect(worker.locator(".tutorial")).not_to_contain_text("More than 4")
 
     # The expert sees a platform-neutral name; the Prolific PID (personal data) reaches neither their pages nor frames.
     expert_frames = watch_frames(expert)
@@ -76,8 +83,10 @@ def test_a_prolific_worker_completes_a_dialogue_goes_back_with_the_code_and_is_i
     expert.screenshot(path="/tmp/wozsql_expert_room_worker_name_phone.png")  # to look at, at a phone's width
     expert.set_viewport_size({"width": 1280, "height": 720})
     read_tables_and_reveal(worker)
+    expect(worker.get_by_test_id("bonus-rule")).to_have_text(rule)  # the room says the same, beside the goal
     table = first_table(expert)
-    # More than four good related questions: the campaign's bonus rule.
+    hint = worker.get_by_test_id("end-hint")
+    # Five good related questions; the room counts toward the campaign's rule as the payout does.
     for n in range(1, 6):
         answer_with_sql(
             worker,
@@ -86,6 +95,16 @@ def test_a_prolific_worker_completes_a_dialogue_goes_back_with_the_code_and_is_i
             f"SELECT count(*) FROM {table}",
             f"Answer {n}: here is the number of {table} rows.",
         )
+        if n == 3:  # enough to end, not yet for the bonus
+            expect(hint).to_have_text(
+                "3 questions answered with data. You can end now — or keep going: the bonus asks for at least 4 good "
+                "related questions."
+            )
+        elif n == 4:  # a worker the room told "not yet" here was paid
+            expect(hint).to_have_text(
+                "4 questions answered with data. You can end now: this dialogue has the 4 good questions the bonus "
+                "asks for."
+            )
     end = worker.get_by_role("button", name="End dialogue")
     expect(end).to_be_enabled()  # once the fifth answer's state has arrived
     end.click()
