@@ -444,22 +444,34 @@ def _execute(release: Release, db_id: str, turns: list[tuple[TurnScore, str]], *
         score.test_suite = True
 
 
-def _rates(turns: list[TurnScore], label: str) -> dict:
-    row = {"label": label, "count": len(turns)}
+def _row(label: str, count: int, rates: dict[str, tuple[int, int]]) -> dict:
+    """A row of the table: `count` items, and per metric its rate over the items it could be measured on (a question
+    whose database has no file, or whose gold does not run, has no execution score) with how many those were, so that
+    no rate is read as over more items than it is. `cells` is the same in the table's order, for the pages."""
+    row = {"label": label, "count": count, "measured": {}, "cells": []}
     for metric in METRICS:
-        values = [getattr(turn, metric) for turn in turns]
-        known = [value for value in values if value is not None]
-        row[metric] = sum(known) / len(known) if known else None
+        right, measured = rates[metric]
+        row[metric] = right / measured if measured else None
+        row["measured"][metric] = measured
+        row["cells"].append({"metric": metric, "rate": row[metric], "measured": measured, "partial": measured != count})
     return row
+
+
+def _rates(turns: list[TurnScore], label: str) -> dict:
+    rates = {}
+    for metric in METRICS:
+        known = [value for value in (getattr(turn, metric) for turn in turns) if value is not None]
+        rates[metric] = (sum(known), len(known))
+    return _row(label, len(turns), rates)
 
 
 def _joint(interactions: list[list[TurnScore]], label: str) -> dict:
-    """An interaction counts when every one of its turns is right."""
-    row = {"label": label, "count": len(interactions)}
+    """An interaction counts when every one of its turns is right; it is measured when every one of them is."""
+    rates = {}
     for metric in METRICS:
         known = [turns for turns in interactions if all(getattr(t, metric) is not None for t in turns)]
-        row[metric] = sum(all(getattr(t, metric) for t in turns) for turns in known) / len(known) if known else None
-    return row
+        rates[metric] = (sum(all(getattr(t, metric) for t in turns) for turns in known), len(known))
+    return _row(label, len(interactions), rates)
 
 
 def _report(release: Release, scores: list[list[TurnScore]]) -> dict:
@@ -537,8 +549,12 @@ def _label(text: str, width: int = 34) -> str:
     return out + " " * (width - used)
 
 
-def _cell(value) -> str:
-    return "—" if value is None else f"{value:.3f}"
+def _cell(row: dict, metric: str) -> str:
+    """A rate, and over how many when that is fewer than the row's count ("0.750 of 8")."""
+    value, measured = row[metric], row["measured"][metric]
+    if value is None:
+        return "—"
+    return f"{value:.3f}" if measured == row["count"] else f"{value:.3f} of {measured}"
 
 
 def report_table(report: dict) -> str:
@@ -546,7 +562,7 @@ def report_table(report: dict) -> str:
     header = f"{'':<34}{'count':>7}" + "".join(f"{METRIC_TITLES[m]:>24}" for m in METRICS)
 
     def line(row: dict) -> str:
-        return f"{_label(row['label'])}{row['count']:>7}" + "".join(f"{_cell(row[m]):>24}" for m in METRICS)
+        return f"{_label(row['label'])}{row['count']:>7}" + "".join(f"{_cell(row, m):>24}" for m in METRICS)
 
     suites = report["databases"]
     lines = [

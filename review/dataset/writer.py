@@ -191,10 +191,7 @@ def write_export(
             path = out_dir / COSQL_ALL_INFO
             write_json(
                 path,
-                {
-                    str(r.id): formats.all_info_dialogue(r, by_id[r.db_id].schema["table_names_original"])
-                    for r in held
-                },
+                {str(r.id): formats.all_info_dialogue(r, by_id[r.db_id].schema["table_names_original"]) for r in held},
                 kind="cosql_all_info",
                 indent=False,
             )

@@ -15,9 +15,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.template.loader import render_to_string
 from django.urls import reverse
 
-from review.dataset.evaluation import predictions_read, release_evaluate, release_load
+from review.dataset.evaluation import METRICS, predictions_read, release_evaluate, release_load, report_table
 from review.models import Evaluation
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -63,6 +64,11 @@ def shop_release(folder: Path, *, suite_rows: list[tuple] | None = None) -> Path
     return folder
 
 
+def rates(row: dict) -> dict:
+    """A row's label, count and rates, without the per-metric counts and cells the pages read."""
+    return {key: value for key, value in row.items() if key not in ("cells", "measured")}
+
+
 def test_a_prediction_that_the_suite_tells_apart_scores_on_execution_only(tmp_path):
     # `price >= 6` returns what `price > 5` does on the original (prices 2, 12, 30), and not on the suite, which holds
     # an item priced 5.5. Exact match compares operators: wrong. So turn 2 is right on execution only; turns 1 and
@@ -71,14 +77,15 @@ def test_a_prediction_that_the_suite_tells_apart_scores_on_execution_only(tmp_pa
     predictions = b"SELECT name FROM item\nSELECT name FROM item WHERE price >= 6\n\nSELECT count(*) FROM item\n\n"
     report = release_evaluate(release, predictions)
     assert report["databases"] == {"shop": 2}
-    assert report["question"] == {
+    assert report["question"]["measured"] == {"exact": 3, "execution": 3, "test_suite": 3}
+    assert rates(report["question"]) == {
         "label": "all questions",
         "count": 3,
         "exact": 2 / 3,
         "execution": 1.0,
         "test_suite": 2 / 3,
     }
-    assert report["interaction"] == {
+    assert rates(report["interaction"]) == {
         "label": "all interactions",
         "count": 2,
         "exact": 0.5,
@@ -86,8 +93,8 @@ def test_a_prediction_that_the_suite_tells_apart_scores_on_execution_only(tmp_pa
         "test_suite": 0.5,
     }
     turns = {row["label"]: row for row in report["strata"][0]["rows"]}
-    assert turns["turn 1"] == {"label": "turn 1", "count": 2, "exact": 1.0, "execution": 1.0, "test_suite": 1.0}
-    assert turns["turn 2"] == {"label": "turn 2", "count": 1, "exact": 0.0, "execution": 1.0, "test_suite": 0.0}
+    assert rates(turns["turn 1"]) == {"label": "turn 1", "count": 2, "exact": 1.0, "execution": 1.0, "test_suite": 1.0}
+    assert rates(turns["turn 2"]) == {"label": "turn 2", "count": 1, "exact": 0.0, "execution": 1.0, "test_suite": 0.0}
 
 
 def test_a_prediction_that_does_not_run_or_parse_is_wrong_and_nothing_else_is_touched(tmp_path):
@@ -218,6 +225,18 @@ def test_the_gold_scores_one_on_every_metric_and_stratum(tmp_path, shared_path, 
             "cosql_dataset/sql_state_tracking/cosql_dev.json, interaction 59, turn 2: the gold query fails on "
             'car_1/car_1.sqlite: syntax error near ")"'
         ]
+        # ... and the rates say over how many questions they were measured: one fewer for execution.
+        overall = report["question"]
+        assert overall["measured"] == {
+            "exact": overall["count"],
+            "execution": overall["count"] - 1,
+            "test_suite": overall["count"] - 1,
+        }
+        assert f"1.000 of {overall['count'] - 1}" in report_table(report).splitlines()[5]
+        cells = render_to_string("review/_evaluation_cells.html", {"row": overall})  # the evaluation page's cells
+        assert cells.count(f"of {overall['count'] - 1}") == 2 and 'data-metric="exact">1.000</td>' in cells
+    else:
+        assert report["question"]["measured"]["exact"] == report["question"]["count"]
 
 
 def damaged_sparc(data: list) -> str:
@@ -261,7 +280,7 @@ def test_a_damaged_prediction_file_scores_what_was_worked_out_by_hand(tmp_path, 
     #      right, wrong;
     #   G  10.1 does not parse: wrong, wrong, wrong.
     # Wrong: exact A A B E F G = 6, execution A A B D G = 5, test suite A A B D F G = 6.
-    assert report["question"] == {
+    assert rates(report["question"]) == {
         "label": "all questions",
         "count": 614,
         "exact": 608 / 614,
@@ -269,7 +288,7 @@ def test_a_damaged_prediction_file_scores_what_was_worked_out_by_hand(tmp_path, 
         "test_suite": 608 / 614,
     }
     # Interactions wrong: exact 1 3 5 7 10 = 5; execution 1 3 8 10 = 4; test suite 1 3 7 8 10 = 5.
-    assert report["interaction"] == {
+    assert rates(report["interaction"]) == {
         "label": "all interactions",
         "count": 222,
         "exact": 217 / 222,
@@ -278,12 +297,12 @@ def test_a_damaged_prediction_file_scores_what_was_worked_out_by_hand(tmp_path, 
     }
     turns = {row["label"]: row for row in report["strata"][0]["rows"]}
     # Turn 1: A G wrong on every metric. Turn 2: exact A B E F, execution A B D, test suite A B D F.
-    assert turns["turn 1"] == {
+    assert rates(turns["turn 1"]) == {
         "label": "turn 1",
         "count": 222,
         **dict.fromkeys(["exact", "execution", "test_suite"], 220 / 222),
     }
-    assert turns["turn 2"] == {
+    assert rates(turns["turn 2"]) == {
         "label": "turn 2",
         "count": 222,
         "exact": 218 / 222,
@@ -291,7 +310,7 @@ def test_a_damaged_prediction_file_scores_what_was_worked_out_by_hand(tmp_path, 
         "test_suite": 218 / 222,
     }
     for label, count in (("turn 3", 122), ("turn 4", 47), ("turn > 4", 1)):
-        assert turns[label] == {"label": label, "count": count, "exact": 1.0, "execution": 1.0, "test_suite": 1.0}
+        assert rates(turns[label]) == {"label": label, "count": count, **dict.fromkeys(METRICS, 1.0)}
     assert report["databases"]["flight_2"] == 2
 
 

@@ -94,7 +94,8 @@ def test_all_info_intents_and_responses(tmp_path, dorm_dialogue):
     assert dialogue["db_id"] == "dorm_demo" and dialogue["score"] == 5 and dialogue["status"] == "completed"
     # The tables the worker was shown: the database's, as the release's tables.json has them.
     [dorm] = [item for item in load(out / "cosql_dataset" / "tables.json") if item["db_id"] == "dorm_demo"]
-    assert dialogue["assistant_table_names"] == dorm["table_names_original"] and "student" in dorm["table_names_original"]
+    assert dialogue["assistant_table_names"] == dorm["table_names_original"]
+    assert "student" in dorm["table_names_original"]
     kinds = [("user" if t["isUser"] else "sql" if t.get("isSql") else "expert") for t in dialogue["turns"]]
     assert kinds == ["user", "sql", "expert", "user", "expert", "user", "sql", "expert", "user", "sql", "expert",
                      "user", "expert"]  # fmt: skip
