@@ -244,6 +244,68 @@ def query_first_figures(records: list[DialogueRecord], phase_seconds: list[tuple
     }
 
 
+# How a record was collected, in the order the statistics page lists them: the figures of one are not the other's
+# (a query-first item is one question written for a given SQL, not a dialogue; an imported one has no timings).
+COLLECTION_MODES = (
+    ("live", "Live (worker and expert)"),
+    ("solo", "Solo sequences"),
+    ("query_first", "Query-first items"),
+    ("imported", "Imported"),
+)
+
+
+def collection_mode(record: DialogueRecord) -> str:
+    """One of COLLECTION_MODES' keys."""
+    if record.imported:
+        return "imported"
+    return {"chat": "live", "solo": "solo", "query_first": "query_first"}.get(record.mode, record.mode)
+
+
+def _timed(record: DialogueRecord) -> tuple[float | None, list[float]]:
+    """A dialogue's time from its first question to its end, and each question's time to its answer. Neither for an
+    imported record (its times are not ours) nor a query-first item (its two phases are timed apart:
+    query_first_figures)."""
+    if collection_mode(record) in ("imported", "query_first"):
+        return None, []
+    first = next((turn.created_at for turn in record.user_turns), None)
+    end = record.ended_at
+    seconds = (end - first).total_seconds() if first is not None and end is not None and end >= first else None
+    per_question = []
+    for turn in record.user_turns:
+        answered = turn.answered_at()
+        if answered is not None and answered >= turn.created_at:
+            per_question.append((answered - turn.created_at).total_seconds())
+    return seconds, per_question
+
+
+def collection_figures(records: list[DialogueRecord]) -> list[dict]:
+    """Per way of collecting present in `records`: how many, their questions and SQL turns, and their timings."""
+    rows = []
+    for mode, title in COLLECTION_MODES:
+        kept = [record for record in records if collection_mode(record) == mode]
+        if not kept:
+            continue
+        questions = sum(1 for record in kept for kind, _ in record.messages if kind == "user")
+        timed = [_timed(record) for record in kept]
+        seconds = [total for total, _ in timed if total is not None]
+        per_question = [value for _, values in timed for value in values]
+        rows.append(
+            {
+                "mode": mode,
+                "title": title,
+                "records": len(kept),
+                "questions": questions,
+                "sql_turns": sum(len(record.state_turns()) for record in kept),
+                "avg_questions": round(questions / len(kept), 2),
+                "timed": len(seconds),
+                "median_seconds": round(median(seconds), 1) if seconds else None,
+                "questions_timed": len(per_question),
+                "median_seconds_per_question": round(median(per_question), 1) if per_question else None,
+            }
+        )
+    return rows
+
+
 def compute_statistics(
     records: list[DialogueRecord],
     *,
@@ -335,15 +397,10 @@ def compute_statistics(
         for response in (item for kind, item in record.messages if kind == "response"):
             if response.draft:
                 intents.drafts[response.draft] += 1
-        if not record.imported:
-            first = next((turn.created_at for turn in record.user_turns), None)
-            end = record.ended_at
-            if first is not None and end is not None and end >= first:
-                dialogue_seconds.append((end - first).total_seconds())
-            for turn in record.user_turns:
-                answered = turn.answered_at()
-                if answered is not None and answered >= turn.created_at:
-                    question_seconds.append((answered - turn.created_at).total_seconds())
+        seconds, per_question = _timed(record)
+        if seconds is not None:
+            dialogue_seconds.append(seconds)
+        question_seconds.extend(per_question)
 
     dialogues = len(records)
     coverage = []
@@ -430,6 +487,7 @@ def compute_statistics(
         "intents": intents.figures(),
         "ambiguity": ambiguity_figures(records),
         "query_first": query_first_figures(records, list(query_first_seconds)),
+        "by_collection": collection_figures(records),
         "coverage": {
             "databases": coverage,
             "avg_table_coverage": average(row["table_coverage"] for row in coverage),

@@ -114,6 +114,29 @@ def test_statistics_give_the_time_per_phase_msttr_and_components_per_query(item_
     assert 'data-testid="stats-query-first"' in page
 
 
+def test_statistics_keep_a_query_first_item_apart_from_dialogues(item_done, dorm_dialogue, client, ada):
+    from review.dataset.selectors import statistics_for
+
+    stats = statistics_for(statuses=["completed"], origin="all")
+    rows = {row["mode"]: row for row in stats["by_collection"]}
+    assert set(rows) == {"query_first", collection_mode_of(dorm_dialogue)}
+    assert rows["query_first"]["records"] == 1 and rows["query_first"]["questions"] == 1
+    # Not a dialogue: no "time per dialogue" of 0 s of its own, and none added to the dialogues' median.
+    assert rows["query_first"]["median_seconds"] is None and rows["query_first"]["timed"] == 0
+    assert stats["timing"]["dialogues_timed"] == sum(row["timed"] for row in rows.values())
+    client.force_login(ada)
+    page = client.get(reverse("review:statistics"), {"statuses": "completed", "origin": "all"}).content.decode()
+    assert 'data-testid="stats-by-collection"' in page and '<tr data-mode="query_first"><th>Query-first items' in page
+
+
+def collection_mode_of(dialogue) -> str:
+    from review.dataset.statistics import collection_mode
+    from review.records import dialogue_records
+
+    [record] = dialogue_records(type(dialogue).objects.filter(pk=dialogue.pk))
+    return collection_mode(record)
+
+
 def test_msttr_averages_the_type_token_ratio_of_whole_segments():
     assert msttr(["a", "b"] * 3, segment=4) == 0.5  # one whole segment "a b a b"; the rest is left out
     assert msttr(list("abcdabcd"), segment=4) == 1.0
