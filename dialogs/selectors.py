@@ -1,11 +1,13 @@
 """Reads of the dialogs app: lobby status, room snapshots, lists."""
 
+import heapq
 from dataclasses import dataclass
 from statistics import median
 
 from django.conf import settings
 from django.db.models import Count, Q
 from django.urls import reverse
+from django.utils import timezone
 
 from annotation.model_client import model_configured
 from annotation.models import Goal, Role, User
@@ -26,37 +28,64 @@ from dialogs.models import (
 )
 from dialogs.room import partner_connected as partner_connected_in
 
+# How many recent dialogues the typical length of a dialogue is taken from.
+TYPICAL_OF_LAST = 50
 
-def _recent_wait_seconds() -> float | None:
-    """Median wait of the last 50 workers who were paired (the basis of the estimate shown to waiting workers)."""
-    waits = (
-        LobbyEntry.objects.filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.PAIRED)
+
+def typical_dialogue_seconds() -> float | None:
+    """The median length (paired to ended) of the last TYPICAL_OF_LAST chat dialogues that were completed (a
+    simulated pilot's left out: a script is no measure of people). None until one has been: then nothing is
+    estimated."""
+    lengths = (
+        Dialogue.objects.filter(
+            mode=DialogueMode.CHAT, status=DialogueStatus.COMPLETED, simulated=False, ended_at__isnull=False
+        )
         .order_by("-ended_at")
-        .values_list("joined_at", "ended_at")[:50]
+        .values_list("created_at", "ended_at")[:TYPICAL_OF_LAST]
     )
-    seconds = [(ended - joined).total_seconds() for joined, ended in waits if ended]
+    seconds = [(ended - created).total_seconds() for created, ended in lengths]
     return median(seconds) if seconds else None
+
+
+def pairing_times(*, free_in: list[float], typical: float | None, queued: int) -> list[float] | None:
+    """When (seconds from now) each of the first `queued` waiting workers may expect to be paired, in queue order:
+    each takes the place that frees first, which then frees again a typical dialogue later. `free_in` has one entry
+    per place an expert will have: 0 for a ready expert's free place, the typical length less the time already spent
+    for a dialogue under way (as if its expert stays ready, as the room asks them to). None when nothing can be
+    estimated: no dialogue completed yet to learn a typical length from, or no expert online."""
+    if typical is None or not free_in:
+        return None
+    places = list(free_in)
+    heapq.heapify(places)
+    times = []
+    for _ in range(queued):
+        at = heapq.heappop(places)
+        times.append(at)
+        heapq.heappush(places, at + typical)
+    return times
 
 
 @dataclass(frozen=True)
 class LobbyOverview:
-    """Everything the lobby screens are computed from, in four queries whatever the crowd. One overview serves every
+    """Everything the lobby screens are computed from, in five queries whatever the crowd. One overview serves every
     lobby socket of a process (see LobbyConsumer): reading the lobby once per socket per change made a crowd of N
     joining at once cost N² reads."""
 
     waiting_workers: list  # open worker entries with their person, oldest first
     waiting_people: frozenset  # person ids with an open entry (workers queued, experts ready)
-    ready_experts: int
-    typical_wait: float | None
+    ready_experts: int  # ready at their desk with a free place: the next waiting worker is theirs at once
+    busy_experts: int  # online but with no free place now: in a dialogue (or at their EXPERT_MAX_DIALOGUES)
     open_dialogues: dict  # expert id → their waiting/active dialogues, as `my_dialogues` lists them
     worker_dialogues: dict  # worker id → their waiting/active dialogue's id (a worker has at most one)
+    pairing_times: list | None  # `pairing_times` for the queue, in its order; None: no estimate yet
 
 
 # How many waiting workers an expert's lobby status lists (the count covers them all).
 QUEUE_SHOWN = 25
 
 
-def lobby_overview() -> LobbyOverview:
+def lobby_overview(now=None) -> LobbyOverview:
+    now = now or timezone.now()
     waiting_workers = list(
         LobbyEntry.objects.filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING)
         .select_related("person")
@@ -66,6 +95,7 @@ def lobby_overview() -> LobbyOverview:
     at_desk = set(experts_ready().values_list("person_id", flat=True))
     open_dialogues: dict[int, list[dict]] = {}
     worker_dialogues: dict[int, int] = {}
+    started: list[float] = []  # seconds since each open chat was paired
     open_chats = Dialogue.objects.filter(
         status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE], mode=DialogueMode.CHAT
     )
@@ -74,39 +104,54 @@ def lobby_overview() -> LobbyOverview:
             {"id": d.pk, "db_id": d.database_id and d.database.db_id, "status": d.status, "worker": d.worker.alias}
         )
         worker_dialogues[d.worker_id] = d.pk
+        started.append((now - d.created_at).total_seconds())
+    # Ready and free: an expert at their EXPERT_MAX_DIALOGUES takes nobody until one of them ends.
+    free_places = [
+        settings.EXPERT_MAX_DIALOGUES - len(open_dialogues.get(person_id, []))
+        for person_id in at_desk
+        if len(open_dialogues.get(person_id, [])) < settings.EXPERT_MAX_DIALOGUES
+    ]
+    online = at_desk | set(open_dialogues)
+    typical = typical_dialogue_seconds()
+    free_in = [0.0] * sum(free_places)
+    if typical is not None:
+        # A dialogue that has run longer than is typical is expected to end any moment, not to have ended.
+        free_in += [max(typical - spent, 0.0) for spent in started]
     return LobbyOverview(
         waiting_workers=waiting_workers,
         waiting_people=frozenset(person_id for person_id, _ in waiting),
-        # Ready and free: an expert at their EXPERT_MAX_DIALOGUES takes nobody until one of them ends.
-        ready_experts=sum(
-            1 for person_id in at_desk if len(open_dialogues.get(person_id, [])) < settings.EXPERT_MAX_DIALOGUES
-        ),
-        typical_wait=_recent_wait_seconds(),
+        ready_experts=len(free_places),
+        busy_experts=len(online) - len(free_places),
         open_dialogues=open_dialogues,
         worker_dialogues=worker_dialogues,
+        pairing_times=pairing_times(free_in=free_in, typical=typical, queued=len(waiting_workers)),
     )
 
 
 def lobby_status(person: User, overview: LobbyOverview | None = None) -> dict:
-    """What the lobby screen shows: for a worker their place and an estimate; for an expert who is waiting."""
+    """What the lobby screen shows: for a worker their place, how many experts are online (free or busy) and an
+    estimate when one can be made; for an expert who is waiting and what their readiness means now."""
     overview = overview or lobby_overview()
-    waiting_workers, ready_experts = overview.waiting_workers, overview.ready_experts
-    status = {"waiting_workers": len(waiting_workers), "ready_experts": ready_experts}
+    waiting_workers = overview.waiting_workers
+    status = {
+        "waiting_workers": len(waiting_workers),
+        "ready_experts": overview.ready_experts,
+        "busy_experts": overview.busy_experts,
+    }
     if person.role == Role.WORKER:
         ids = [entry.person_id for entry in waiting_workers]
         entry = next((e for e in waiting_workers if e.person_id == person.pk), None)
         position = ids.index(person.pk) + 1 if person.pk in ids else None
-        typical = overview.typical_wait or 60.0
         # A worker who has been paired is told so by every status too, not only by the one `paired` frame: the
         # channel layer is at-most-once, and a worker whose notice was lost would otherwise wait in an empty lobby.
         dialogue_id = overview.worker_dialogues.get(person.pk)
+        times = overview.pairing_times
         status.update(
             {
                 "position": position,
-                # No estimate without an expert ready: the screen says so rather than guess a minute.
-                "estimated_wait_seconds": round(typical * position / ready_experts)
-                if position and ready_experts
-                else None,
+                # None when it cannot be estimated (no expert online, or no dialogue completed yet to learn how long
+                # one takes): the screen says so rather than guess a minute.
+                "estimated_wait_seconds": round(times[position - 1]) if position and times else None,
                 "joined_at": entry.joined_at.isoformat() if entry else None,
                 "wait_limit_seconds": settings.LOBBY_WAIT_LIMIT_SECONDS,
                 "dialogue": dialogue_id,
@@ -120,7 +165,25 @@ def lobby_status(person: User, overview: LobbyOverview | None = None) -> dict:
         ]
         status["my_dialogues"] = list(overview.open_dialogues.get(person.pk, []))
         status["ready"] = person.pk in overview.waiting_people
+        open_ids = [d["id"] for d in status["my_dialogues"]]
+        status["readiness"] = expert_readiness(ready=status["ready"], open_ids=open_ids)
     return status
+
+
+def expert_readiness(*, ready: bool, open_ids: list[int]) -> str:
+    """What an expert's "ready" means now, in their words: the desk shows it with every status, and the "stay ready"
+    form says it once more. A ready expert at their EXPERT_MAX_DIALOGUES is paired with nobody until one of those
+    dialogues ends, and an end takes them out of the lobby until they choose to stay ready (dialogs.room._end)."""
+    if not ready:
+        return "You are not taking dialogues. Switch on to be paired with waiting workers."
+    if len(open_ids) < settings.EXPERT_MAX_DIALOGUES:
+        return "You are ready: the next waiting worker is paired with you and the room opens by itself."
+    names = " and ".join(str(pk) for pk in open_ids)
+    dialogue = f"dialogue{'s' * (len(open_ids) > 1)} {names}"
+    return (
+        f"You are ready, but busy with {dialogue}: you are paired with the next waiting worker when you finish it "
+        "(end it, score the worker and choose “Stay ready”)."
+    )
 
 
 def dialogue_room_url(dialogue_id: int) -> str:

@@ -231,12 +231,19 @@ def lobby_leave(request):
 def expert_ready(request):
     """The expert's answer, after a dialogue, to "take the next worker?": ready again, or not for now."""
     if request.POST.get("ready") == "1":
+        before = set(selectors.expert_open_dialogues(request.user).values_list("id", flat=True))
         try:
             lobby.lobby_enter(person=request.user)
         except DialogueError as exc:
             messages.error(request, exc.message)
         else:
-            messages.success(request, "You are ready: the next waiting worker is paired with you.")
+            status = selectors.lobby_status(request.user)
+            paired = [d["id"] for d in status["my_dialogues"] if d["id"] not in before]
+            if paired:  # their desk open in another tab took a waiting worker at once
+                messages.success(request, f"A waiting worker is paired with you: dialogue {paired[0]}.")
+            else:
+                # What "ready" means now: a dialogue still open keeps the expert from being paired until it ends.
+                messages.success(request, status["readiness"])
     else:
         lobby.lobby_leave(person=request.user)
         messages.info(request, "You are not taking dialogues. Switch on “Ready” when you want the next one.")

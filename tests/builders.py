@@ -316,6 +316,15 @@ def browser_lobby_cleared() -> None:
     LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING).update(outcome=LobbyEntry.Outcome.LEFT)
 
 
+def browser_tutorial_passed(username: str) -> None:
+    """`username` (a worker) has passed the tutorial: their home is the lobby, which queues them at once."""
+    from django.utils import timezone
+
+    from annotation.models import User
+
+    User.objects.filter(username=username, tutorial_passed_at=None).update(tutorial_passed_at=timezone.now())
+
+
 def session_cookie(username: str) -> tuple[str, str]:
     """(name, value) of a session cookie that signs `username` in, as the sign-in form's would."""
     from django.conf import settings

@@ -21,6 +21,14 @@ function roughly(seconds) {
   return `about ${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
 
+// Who is online to take workers: free now (ready at their desk with a place), or busy in a dialogue.
+function expertsOnline(status) {
+  const parts = [];
+  if (status.ready_experts) parts.push(`${status.ready_experts} free`);
+  if (status.busy_experts) parts.push(`${status.busy_experts} busy in a dialogue`);
+  return parts.length ? parts.join(", ") : "none right now";
+}
+
 function showError(text, link = null) {
   const box = $("lobby-error");
   box.replaceChildren(document.createTextNode(text));
@@ -73,7 +81,7 @@ function workerLobby() {
   setInterval(tick, 1000);
 
   const onStatus = (status) => {
-    $("experts-ready").textContent = status.ready_experts;
+    $("experts-online").textContent = expertsOnline(status);
     limit = status.wait_limit_seconds;
     $("limit").textContent = limit ? duration(limit) : "–";
     if (status.dialogue) {
@@ -90,12 +98,30 @@ function workerLobby() {
     }
     joinedAt = Date.parse(status.joined_at);
     showQueued(true);
-    headline.textContent = status.position === 1 ? "You are next. Waiting for an expert…" : "Waiting for an expert…";
+    const next = status.position === 1 ? "You are next. " : "";
+    if (status.ready_experts) headline.textContent = `${next}Waiting for an expert…`;
+    else if (status.busy_experts) {
+      headline.textContent = `${next}Waiting for an expert: every expert online is busy with a dialogue, and you are `
+        + "paired when one finishes.";
+    } else headline.textContent = `${next}Waiting for an expert: none is online right now.`;
     $("position").textContent = `${status.position} of ${status.waiting_workers}`;
-    $("estimate").textContent = status.ready_experts
-      ? roughly(status.estimated_wait_seconds)
-      : "no expert is online right now: you keep your place until one comes";
+    $("estimate").textContent = estimateText(status);
     tick();
+  };
+
+  // The server's estimate when it has one (dialogs.selectors.pairing_times: the dialogues under way and how long
+  // one typically takes), else why there is none.
+  const estimateText = (status) => {
+    const seconds = status.estimated_wait_seconds;
+    if (seconds == null) {
+      return status.ready_experts || status.busy_experts
+        ? "no estimate yet"
+        : "no expert is online right now: you keep your place until one comes";
+    }
+    const left = limit - (Date.now() - joinedAt) / 1000;
+    return limit && seconds > left
+      ? `${roughly(seconds)}: longer than you wait here at most, so you may be released with a completion code first`
+      : roughly(seconds);
   };
 
   const onReleased = (message) => {
@@ -205,11 +231,9 @@ function expertDesk() {
   const onStatus = (status) => {
     toggle.disabled = false;
     toggle.checked = status.ready;
-    hint.textContent = status.ready
-      ? "You are ready: the next waiting worker is paired with you and the room opens by itself."
-      : "You are not taking dialogues. Switch on to be paired with waiting workers.";
+    hint.textContent = status.readiness;  // what "ready" means now: dialogs.selectors.expert_readiness
     $("waiting-count").textContent = status.waiting_workers;
-    $("experts-ready").textContent = status.ready_experts;
+    $("experts-online").textContent = expertsOnline(status);
     queue = status.queue || [];
     waiting = status.waiting_workers;
     drawQueue();

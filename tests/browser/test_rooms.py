@@ -401,6 +401,49 @@ def test_end_waits_for_three_answered_questions(new_page, paired):
     expect(hint).to_contain_text("You can end now")
 
 
+def test_a_worker_waiting_for_a_busy_expert_is_told_so_and_paired_when_the_expert_finishes(
+    new_page, paired, people, platform
+):
+    """Xavi is ready and in a dialogue with Viv: his desk says when he takes the next worker, and Vera, who waits,
+    is told an expert is online but busy (not "no expert is online"), with an estimate or "no estimate yet"."""
+    people("vera", "xavi")
+    platform.build("browser_tutorial_passed", "vera")
+    worker, expert, dialogue = paired("viv", "xavi")
+    desk = new_page("xavi")  # his desk in another tab, while the room stays open
+    desk.goto("/expert/")
+    busy = (
+        f"You are ready, but busy with dialogue {dialogue}: you are paired with the next waiting worker when you "
+        "finish it (end it, score the worker and choose “Stay ready”)."
+    )
+    expect(desk.get_by_test_id("ready-hint")).to_have_text(busy)
+    expect(desk.locator("#ready-toggle")).to_be_checked()
+
+    vera = new_page("vera")  # her first visit: the lobby queues her
+    expect(vera.get_by_test_id("worker-status")).to_have_text(
+        "You are next. Waiting for an expert: every expert online is busy with a dialogue, and you are paired when "
+        "one finishes."
+    )
+    expect(vera.get_by_test_id("experts-online")).to_have_text(re.compile(r"^\d+ busy in a dialogue$"))
+    # An estimate from the dialogues under way, or honestly none yet (no dialogue of this platform completed): never
+    # "no expert is online".
+    expect(vera.get_by_test_id("estimate")).to_have_text(
+        re.compile(r"^(no estimate yet|less than a minute|about \d+ minutes?)($|: longer than)")
+    )
+    expect(desk.locator("#waiting-count")).to_have_text("1")
+
+    # Xavi ends the dialogue, scores Viv and stays ready: Vera is paired with him.
+    expert.locator("#terminate").click()
+    expert.locator("#terminate-confirm").click()
+    expect(expert.locator("#score-panel")).to_be_visible()
+    expert.locator("label.score-option", has_text="4").click()
+    expert.get_by_role("button", name="Submit score").click()
+    expert.get_by_role("button", name="Stay ready for the next worker").click()
+    expect(vera).to_have_url(ROOM_URL, timeout=WORKER_TIMEOUT)
+    expect(desk).to_have_url(vera.url, timeout=WORKER_TIMEOUT)  # the desk that was open opens the room
+    paired_with = int(vera.url.rstrip("/").rsplit("/", 1)[1])
+    expect(expert.locator(".messages")).to_contain_text(f"A waiting worker is paired with you: dialogue {paired_with}.")
+
+
 def test_expert_cannot_send_without_labels(new_page, paired):
     worker, expert, _ = paired("dave", "gus")
     read_tables_and_reveal(worker)
