@@ -235,13 +235,20 @@ class Goal(models.Model):
 
 class GoalGeneration(models.Model):
     """One run of the goal sampler asked for from a database's page (docs/goals.md): what was asked, how far it got,
-    and what it changed in the goal set's coverage. The goals it finds are saved waiting for a question."""
+    and what it changed in the goal set's coverage. The goals it finds are saved waiting for a question.
+
+    A run is held by the process running it through `run_token`; that process writes `heartbeat_at` with its progress
+    every GOAL_GENERATION_HEARTBEAT_SECONDS and reads `cancel_requested_at` at the same time
+    (annotation.goal_generation)."""
 
     class State(models.TextChoices):
         QUEUED = "queued", "Queued"
         RUNNING = "running", "Running"
         SUCCEEDED = "succeeded", "Done"
         FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    FINISHED_STATES = (State.SUCCEEDED, State.FAILED, State.CANCELLED)
 
     database = models.ForeignKey(Database, on_delete=models.CASCADE, related_name="goal_generations")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
@@ -251,11 +258,22 @@ class GoalGeneration(models.Model):
     state = models.CharField(max_length=12, choices=State.choices, default=State.QUEUED)
     progress_done = models.PositiveIntegerField(default=0)
     saved = models.PositiveIntegerField(default=0, help_text="Goals kept (an SQL the database had is not kept twice).")
-    message = models.TextField(blank=True, help_text="Why the run failed, or why it found fewer goals than asked.")
+    message = models.TextField(
+        blank=True, help_text="Why the run failed or was stopped, or why it found fewer goals than asked."
+    )
     report = models.JSONField(default=dict, blank=True, help_text="Coverage and hardness mix before and after.")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Written by the process running the run, with its progress; an old one means that process is gone.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # The run that holds this row: a run whose token no longer matches (a redelivered task took over, or the row
+    # was failed as stale) stops without writing anything more.
+    run_token = models.CharField(max_length=32, blank=True)
+    cancel_requested_at = models.DateTimeField(null=True, blank=True)
+    cancel_requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -265,13 +283,24 @@ class GoalGeneration(models.Model):
 
     @property
     def finished(self) -> bool:
-        return self.state in (self.State.SUCCEEDED, self.State.FAILED)
+        return self.state in self.FINISHED_STATES
+
+    @property
+    def stopping(self) -> bool:
+        """A cancel was asked for and the run has not yet seen it."""
+        return self.cancel_requested_at is not None and not self.finished
+
+    @property
+    def state_label(self) -> str:
+        return "Cancelling" if self.stopping else self.get_state_display()
 
     @property
     def percent(self) -> int:
+        """How far the run got: 100 once it is done; for a run still going, never 100 before it is."""
         if self.state == self.State.SUCCEEDED:
             return 100
-        return min(99, int(100 * self.progress_done / self.count)) if self.count else 0
+        share = int(100 * self.progress_done / self.count) if self.count else 0
+        return min(100 if self.finished else 99, share)
 
 
 class DatabaseTestSuite(models.Model):

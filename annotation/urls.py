@@ -17,6 +17,11 @@ urlpatterns = [
     path("databases/<str:db_id>/sql/run/", views.sql_run, name="sql_run"),
     path("databases/<str:db_id>/goals/generate/", views.goal_generation, name="goal_generation"),
     path("goals/generations/<int:generation_id>/", views.goal_generation_status, name="goal_generation_status"),
+    path(
+        "goals/generations/<int:generation_id>/cancel/",
+        views.goal_generation_cancel_view,
+        name="goal_generation_cancel",
+    ),
     path("goals/", views.goal_list, name="goal_list"),
     path("goals/new/", views.goal_edit, name="goal_new"),
     path("goals/<int:goal_id>/edit/", views.goal_edit, name="goal_edit"),

@@ -17,7 +17,12 @@ from django.views.decorators.http import require_POST
 
 from annotation import curation, selectors, services, suite_builds
 from annotation.forms import BlockForm, DatabaseUploadForm, GoalForm, GoalGenerationForm, PersonForm, SqlForm
-from annotation.goal_generation import GoalGenerationError, goal_generation_start
+from annotation.goal_generation import (
+    GoalGenerationError,
+    goal_generation_cancel,
+    goal_generation_start,
+    goal_generations_fail_stale,
+)
 from annotation.jsonfile import request_json_object
 from annotation.models import Database, DatabaseTestSuite, Goal, GoalGeneration, Hardness, Role, User
 from annotation.roles import HOME_URL_NAMES, can, role_of, role_required
@@ -354,8 +359,11 @@ def goal_generation(request, db_id):
             form.add_error(None, str(exc))
         else:
             return redirect("annotation:goal_generation", db_id=database.db_id)
-    runs = list(database.goal_generations.select_related("requested_by")[:10])
-    latest = next((run for run in runs if run.state == GoalGeneration.State.SUCCEEDED), None)
+    goal_generations_fail_stale(database_id=database.pk)
+    runs = list(database.goal_generations.select_related("requested_by", "cancel_requested_by")[:10])
+    # A cancelled run kept what it found too, and reported it.
+    kept = (GoalGeneration.State.SUCCEEDED, GoalGeneration.State.CANCELLED)
+    latest = next((run for run in runs if run.state in kept and run.report), None)
     return render(
         request,
         "annotation/goal_generation.html",
@@ -366,6 +374,7 @@ def goal_generation(request, db_id):
             "latest": latest,
             "coverage": selectors.goal_generation_figures(latest) if latest else None,
             "waiting_total": database.goals.filter(question="").count(),
+            "max_seconds": settings.GOAL_GENERATION_MAX_SECONDS,
         },
         status=400 if request.method == "POST" else 200,
     )
@@ -375,10 +384,12 @@ def goal_generation(request, db_id):
 def goal_generation_status(request, generation_id):
     """One run's state as JSON, for its progress bar."""
     run = get_object_or_404(GoalGeneration, pk=generation_id)
+    if goal_generations_fail_stale(database_id=run.database_id):
+        run.refresh_from_db()
     return JsonResponse(
         {
             "state": run.state,
-            "state_label": run.get_state_display(),
+            "state_label": run.state_label,
             "percent": run.percent,
             "found": run.progress_done,
             "count": run.count,
@@ -386,6 +397,18 @@ def goal_generation_status(request, generation_id):
             "message": run.message,
         }
     )
+
+
+@require_POST
+@role_required("goals.manage")
+def goal_generation_cancel_view(request, generation_id):
+    """An admin stops a run; the page says what happened (a run that has ended is left as it is)."""
+    run = get_object_or_404(GoalGeneration.objects.select_related("database"), pk=generation_id)
+    try:
+        messages.info(request, goal_generation_cancel(generation=run, person=request.user))
+    except GoalGenerationError as exc:
+        messages.error(request, str(exc))
+    return redirect("annotation:goal_generation", db_id=run.database.db_id)
 
 
 @role_required("people.manage")

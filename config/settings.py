@@ -232,6 +232,20 @@ TEST_SUITE_MAX_CANDIDATES = env_int("TEST_SUITE_MAX_CANDIDATES", 300, minimum=1)
 # Build missing or stale suites on their own (a Celery beat task with REDIS_URL, else a thread of the server process
 # started by its background loop). Off, they are built by `manage.py test_suite build` or an admin's button only.
 TEST_SUITES_AUTOBUILD = env_bool("TEST_SUITES_AUTOBUILD", True)
+# --- Goal generation from a database's page (annotation.goal_generation; docs/goals.md) -------------------------
+# A run stops at this bound and keeps the goals it found; a larger set is several runs.
+GOAL_GENERATION_MAX_SECONDS = env_int("GOAL_GENERATION_MAX_SECONDS", 120, minimum=1, maximum=3600)
+# A run writes its progress (and reads a cancel) this often; one whose last sign of life is older than
+# GOAL_GENERATION_STALE_SECONDS was left by a stopped process and is marked failed. Between two signs lie the
+# heartbeat plus one candidate's work (a few sandbox statements, each within SANDBOX_TIMEOUT_MS).
+GOAL_GENERATION_HEARTBEAT_SECONDS = env_int("GOAL_GENERATION_HEARTBEAT_SECONDS", 2, minimum=1, maximum=60)
+GOAL_GENERATION_STALE_SECONDS = env_int("GOAL_GENERATION_STALE_SECONDS", 60, minimum=10)
+if GOAL_GENERATION_STALE_SECONDS < 3 * GOAL_GENERATION_HEARTBEAT_SECONDS:
+    raise SettingError(
+        f"GOAL_GENERATION_STALE_SECONDS ({GOAL_GENERATION_STALE_SECONDS}) must be at least three heartbeats "
+        f"(3 x GOAL_GENERATION_HEARTBEAT_SECONDS = {3 * GOAL_GENERATION_HEARTBEAT_SECONDS}): a live run would be "
+        "taken for a stopped one"
+    )
 EXPERT_MAX_DIALOGUES = env_int("EXPERT_MAX_DIALOGUES", 1, minimum=1, maximum=20)
 WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 64 * 1024, minimum=1024)
 WS_RATE_PER_MINUTE = env_int("WS_RATE_PER_MINUTE", 120, minimum=10)

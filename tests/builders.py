@@ -358,3 +358,47 @@ def browser_pair(worker: str, expert: str) -> int:
     socket_closed(channel_name=desk)  # the expert stays ready, as the switch on the desk leaves them
     (dialogue,) = [d for d in made if d.worker_id == person.pk and d.expert_id == wizard.pk]
     return dialogue.pk
+
+
+def database_slow_to_read(db_id: str = "slow_reads") -> int:
+    """A registered database (its id returned) whose one table says at once that it has rows, while any query that
+    reads it through runs into the sandbox's time limit: the table is a view counting to 10^8 before its second row.
+    Every goal the sampler tries on it costs a whole time limit and gives nothing, so a goal-generation run on it goes
+    on until its time bound or a cancel, as on a big file. Made once; asked again, it gives the same database."""
+    import sqlite3
+    import tempfile
+    from pathlib import Path
+
+    from annotation.models import Database
+    from annotation.services import database_register
+
+    existing = Database.objects.filter(db_id=db_id).first()
+    if existing is not None:
+        return existing.pk
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"{db_id}.sqlite"
+        with sqlite3.connect(path) as connection:
+            connection.executescript(
+                """
+                CREATE TABLE note (id INTEGER PRIMARY KEY);
+                CREATE VIEW reading AS
+                  WITH RECURSIVE tick(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM tick WHERE n < 100000000)
+                  SELECT n AS id, n % 7 AS level FROM tick WHERE n = 1 OR n > 99999990;
+                """
+            )
+        connection.close()
+        database = database_register(db_id=db_id, source_path=path)
+    # A view is not a table of the file's own schema: the database is registered as the view alone.
+    names = [[-1, "*"], [0, "id"], [0, "level"]]
+    database.schema = {
+        "db_id": db_id,
+        "table_names_original": ["reading"],
+        "table_names": ["reading"],
+        "column_names_original": names,
+        "column_names": names,
+        "column_types": ["text", "number", "number"],
+        "primary_keys": [],
+        "foreign_keys": [],
+    }
+    database.save(update_fields=["schema"])
+    return database.pk

@@ -1,5 +1,6 @@
 // The progress of the goal-generation runs on a database's page: each unfinished run follows its status
-// (job_poll.js) until it is done or failed, then the page reloads once to show what the run changed. Nothing here
+// (job_poll.js) until the server says it has finished (done, failed or cancelled), then the page reloads once to show
+// what the run changed. While a cancel waits for the run's next check, its label says "Cancelling". Nothing here
 // knows how goals are sampled.
 import { pollJob } from "./job_poll.js";
 

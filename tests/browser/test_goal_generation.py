@@ -1,0 +1,32 @@
+"""An admin generates goals on a database where every query is slow, as on a big file: the page answers at once and
+follows the run, the admin cancels it, and the page says Cancelled (docs/goals.md)."""
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.test_accessibility import serious_violations
+
+
+def test_an_admin_cancels_a_running_goal_generation_and_the_page_says_cancelled(platform, new_page):
+    # Every goal the sampler tries on this database runs into the sandbox's time limit: the run goes on until stopped.
+    platform.build("database_slow_to_read")
+    ada = new_page("ada")
+    ada.goto("/databases/slow_reads/goals/generate/")
+    ada.get_by_label("How many goals").fill("200")
+    ada.get_by_role("button", name="Generate").click()
+
+    run = ada.get_by_test_id("runs").locator("li").first
+    expect(run.locator("[data-run-state]")).to_have_text(re.compile("Queued|Running"))
+    assert serious_violations(ada) == [], "a run under way, with its cancel button"
+    run.get_by_role("button", name="Cancel").click()
+    expect(ada.locator(".messages")).to_contain_text(
+        re.compile("Asked the run to stop|Cancelled the run before it started")
+    )
+
+    # The run stops at its next check, within one candidate's work (one sandbox time limit); the page follows it.
+    run = ada.get_by_test_id("runs").locator("li").first
+    expect(run.locator("[data-run-state]")).to_have_text("Cancelled", timeout=30_000)
+    expect(run.locator("[data-run-found]")).to_have_text("0 found, 0 kept")
+    expect(run.locator("[data-run-message]")).to_contain_text("Cancelled by ada")
+    expect(run.get_by_role("button", name="Cancel")).to_have_count(0)
