@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from annotation.models import Goal, User
 from annotation.roles import can
-from annotation.sql.analysis import sql_run
+from annotation.sql.analysis import SqlAnalysisError, hardness_of, sql_run
 from annotation.sql.goal_sampler import tree_sql
 from annotation.sql.sandbox import inside_transaction_known
 from annotation.sql.tree_plan import TreeError, adapt_filter, check_alignment, draft_question, plan
@@ -172,3 +172,23 @@ def query_first_align(
         raise DialogueError("invalid", "The database already has a goal with this question and SQL.") from None
     item.refresh_from_db()
     return dialogue
+
+
+def query_first_corrected(*, dialogue: Dialogue, field: str, value: str) -> None:
+    """A reviewer's correction of a query-first item's question or SQL, written back to the goal it made (the goal
+    holds the item's question and SQL, docs/goals.md): the goal list, the rooms and the next export read the goal, not
+    the log. Called inside the correction's transaction; nothing here runs SQL. The item keeps phase 2's question and
+    the alignment over its words, and the log keeps every older value."""
+    if dialogue.mode != DialogueMode.QUERY_FIRST or field not in ("utterance", "query") or not dialogue.goal_id:
+        return
+    goal = Goal.objects.select_for_update().get(pk=dialogue.goal_id)
+    if field == "utterance":
+        goal.question = value
+        goal.save(update_fields=["question"])
+        return
+    goal.sql = value
+    try:
+        goal.hardness = hardness_of(value, dialogue.database.schema)
+    except SqlAnalysisError:
+        pass  # a query the review accepted on a schema-only database encodes; otherwise the hardness stays as it was
+    goal.save(update_fields=["sql", "hardness"])

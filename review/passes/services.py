@@ -49,6 +49,7 @@ from annotation.sql.spider import SpiderEncodingError, encode_sql
 from annotation.tokens import utterance_toks
 from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
+from dialogs.query_first import query_first_corrected
 from dialogs.room import dialogue_record, sql_run_result
 from review.models import DialogueReview, RejectFault, RejectReason, ReviewPass, ReviewStage, ValidationWarning
 from review.passes.suite_checks import copied_queries, correction_suite_check
@@ -427,6 +428,7 @@ def review_correct(
         event, _ = dialogue_record(
             dialogue=dialogue, author=reviewer, kind=EventKind.CORRECTION, payload=payload, role=Role.REVIEWER
         )
+        query_first_corrected(dialogue=dialogue, field=field, value=value)
     return event
 
 

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from annotation.models import Database
+from annotation.models import Database, Goal
 from dialogs import query_first as qf
 from dialogs.models import QueryFirstItem
 from review.dataset.services import dataset_build, export_options_clean
@@ -55,6 +55,23 @@ def test_the_reviewer_reads_the_plan_and_the_words_beside_the_turn_and_approves(
     passes.review_claim(reviewer=rita, dialogue=dialogue)
     review = passes.review_decide(reviewer=rita, dialogue=dialogue, approve=True)
     assert review.pass_number == 2  # the same two passes as any dialogue
+
+
+def test_a_reviewers_correction_of_the_question_and_sql_reaches_the_goal(item_done, rita):
+    item, dialogue = item_done
+    passes.review_sync()
+    passes.review_claim(reviewer=rita, dialogue=dialogue)
+    [turn] = dialogue.events.filter(kind="utterance")
+    better = "How many students older than 20 live in Harbor View Hall, counting each once?"
+    passes.review_correct(reviewer=rita, dialogue=dialogue, turn=turn.seq, field="utterance", value=better)
+    goal = Goal.objects.get(pk=dialogue.goal_id)
+    assert goal.question == better  # the goal list, rooms and the next export read the goal
+    sql = "SELECT count(*) FROM student WHERE age > 20"
+    passes.review_correct(reviewer=rita, dialogue=dialogue, turn=turn.seq, field="query", value=sql)
+    goal.refresh_from_db()
+    assert (goal.sql, goal.hardness) == (sql, "easy")
+    item.refresh_from_db()
+    assert item.question == QUESTION and item.sql != sql  # phase 2's work stays as it was, with its alignment
 
 
 def test_the_otta_export_holds_question_sql_tree_and_alignment_and_spider_file(item_done, tmp_path, erin):
