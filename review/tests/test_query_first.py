@@ -52,6 +52,9 @@ def test_the_reviewer_reads_the_plan_and_the_words_beside_the_turn_and_approves(
     assert "How many students over 20 live in Harbor View Hall?" in page  # phase 1's question
     assert "began as a drafted question" in page
     assert '<q class="aligned-words">Harbor View Hall</q>' in page and '<q class="aligned-words">How many</q>' in page
+    # Framed as its two phases, not as a chat ("Completed, by the worker", 0 s, the worker's record).
+    assert 'data-testid="query-first-outcome"' in page and f"in {item.aligning_seconds} s" in page
+    assert 'data-testid="outcome"' not in page and "What the expert knew" not in page
     passes.review_claim(reviewer=rita, dialogue=dialogue)
     review = passes.review_decide(reviewer=rita, dialogue=dialogue, approve=True)
     assert review.pass_number == 2  # the same two passes as any dialogue
