@@ -120,7 +120,10 @@ def lobby_release_expired(*, now=None) -> list[LobbyEntry]:
 def lobby_requeue(*, dialogue: Dialogue) -> LobbyEntry:
     """Put the worker of `dialogue` (which has just ended without them being done) back in the queue where they first
     queued for it: FIFO pairing puts them ahead of everyone who came later. Call it inside the transaction that ends
-    the dialogue; pair (`lobby_pair`) once it is committed. Lobby screens are told after commit."""
+    the dialogue; pair (`lobby_pair`) once it is committed. Lobby screens are told after commit. The dialogue is
+    marked `requeued`: its pairing is cancelled (dialogs.models.pairing_cancelled)."""
+    dialogue.requeued = True
+    dialogue.save(update_fields=["requeued"])
     paired = LobbyEntry.objects.filter(dialogue=dialogue, role=Role.WORKER).order_by("-id").first()
     entry, _ = LobbyEntry.objects.get_or_create(
         person_id=dialogue.worker_id,

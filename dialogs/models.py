@@ -32,6 +32,13 @@ def score_drops(score: int) -> bool:
     return score < PASSING_SCORE
 
 
+def pairing_cancelled(prefix: str = "") -> models.Q:
+    """The dialogues whose pairing was cancelled, their worker sent back to the queue (`Dialogue.requeued`): the one
+    rule by which the room refuses their score, review keeps them out of its queues (Unsatisfactory included) and the
+    control-group comparison leaves them out. `prefix` reaches a dialogue through a relation ("dialogue__")."""
+    return models.Q(**{f"{prefix}requeued": True})
+
+
 class DialogueMode(models.TextChoices):
     CHAT = "chat", "Worker and expert (CoSQL)"
     # One expert writes the questions and their SQL alone, as SParC's and CHASE-C's sequences were written.
@@ -83,6 +90,10 @@ class Dialogue(models.Model):
     # the worker's side was played by the simulated worker (kept out of releases unless asked for).
     model_help = models.BooleanField(default=False)
     simulated = models.BooleanField(default=False)
+    # A pairing cancelled by sending its worker back to the queue (the expert never joined, or a supervisor requeued
+    # them): set by `dialogs.lobby.lobby_requeue` only. Such a dialogue is no data and says nothing of either person,
+    # so it is never scored and never reviewed (`pairing_cancelled`).
+    requeued = models.BooleanField(default=False, editable=False)
     # The dialogue's place in its campaign's draw of the control group (dialogs.control_group), fixed at pairing;
     # None: not drawn (no model configured then, or no campaign).
     control_slot = models.PositiveIntegerField(null=True, blank=True, editable=False)

@@ -264,7 +264,8 @@ def dialogues_release_unjoined(*, now=None) -> list[Dialogue]:
 def dialogue_release_unjoined(*, dialogue: Dialogue, now=None) -> bool:
     """End a dialogue the expert never joined (abandoned, incomplete: not for review), put its worker back in the queue
     ahead of everyone who came after them, and take the expert out of the lobby (a ghost: their tab is gone). The end
-    event says `requeued`, so the worker's screen takes them back to the lobby. False when it no longer applies."""
+    event says `requeued` (and so does the dialogue: `lobby_requeue`), so the worker's screen offers the way back to the
+    lobby and nobody scores it. False when it no longer applies."""
     now = now or timezone.now()
     with transaction.atomic():
         locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
@@ -282,7 +283,7 @@ def dialogue_release_unjoined(*, dialogue: Dialogue, now=None) -> bool:
         LobbyEntry.objects.filter(person_id=locked.expert_id, outcome=LobbyEntry.Outcome.WAITING).update(
             outcome=LobbyEntry.Outcome.LEFT, ended_at=now
         )
-    dialogue.status = DialogueStatus.ABANDONED
+    dialogue.status, dialogue.requeued = DialogueStatus.ABANDONED, True
     return True
 
 

@@ -700,7 +700,7 @@ def _post_drop(post: _Post):
 
 
 def _post_score(post: _Post):
-    post.dialogue.refresh_from_db(fields=["status", "last_seq", "score"])
+    post.dialogue.refresh_from_db(fields=["status", "last_seq", "score", "requeued"])
     return _score(post.dialogue, post.person, post.message, post.client_id)
 
 
@@ -811,15 +811,22 @@ def _end(
     # Everything the end changed, on the caller's instance too: a room socket builds the state it sends after a
     # response from its own, and a response still on its way after this end would otherwise show the dialogue ended
     # with no completion code.
-    for name in ("status", "ended_at", "completion_code", "incomplete", "last_seq"):
+    for name in ("status", "ended_at", "completion_code", "incomplete", "requeued", "last_seq"):
         setattr(dialogue, name, getattr(locked, name))
     return [event]
 
 
 def _score(dialogue: Dialogue, person: User, message: dict, client_id: str):
-    """The expert scores the worker 1–5 once the dialogue has ended; below 3 drops it and blocks the worker."""
+    """The expert scores the worker 1–5 once the dialogue has ended; below 3 drops it and blocks the worker. A
+    cancelled pairing (the worker sent back to the queue) is never scored: it says nothing of the worker, and a low
+    score would block someone who did nothing wrong."""
     if not dialogue.is_over:
         raise DialogueError("order", "Score the worker after the dialogue has ended (end or terminate it first).")
+    if dialogue.requeued:
+        raise DialogueError(
+            "invalid",
+            "This pairing was cancelled and the worker went back to the queue: there is nothing to score.",
+        )
     if dialogue.score is not None:
         raise DialogueError("closed", "This dialogue has already been scored.")
     score = message.get("score")

@@ -209,6 +209,8 @@ def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_conn
         "can_end": answered >= dialogue.min_questions,
         "partner": "expert" if role == Role.WORKER else dialogue.worker.alias,
         "partner_connected": partner_connected,
+        # A pairing cancelled by sending the worker back to the queue: the worker goes back, nobody scores it.
+        "requeued": dialogue.requeued,
     }
     if role == Role.EXPERT:
         snapshot.update(

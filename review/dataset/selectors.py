@@ -185,14 +185,15 @@ def evaluation_status(evaluation: Evaluation) -> dict:
 
 def model_help_comparison(*, campaign_id: int | None = None, include_simulated: bool = False) -> dict:
     """The dialogues model help was given to against the control group (review.dataset.model_help): every ended
-    dialogue drawn in a campaign's control-group draw (`dialogs.control_group`), of one campaign or all, those whose
-    worker was the simulated worker left out unless asked for. Dialogues that were not drawn (no model configured
-    when they were paired, or no campaign) are in neither group and only counted. Cached until the data changes."""
+    dialogue drawn in a campaign's control-group draw (`dialogs.control_group`), of one campaign or all, but a
+    cancelled pairing (`dialogs.models.pairing_cancelled`), those whose worker was the simulated worker left out
+    unless asked for. Dialogues that were not drawn (no model configured when they were paired, or no campaign) are
+    in neither group and only counted. Cached until the data changes."""
     from django.core.cache import cache
     from django.db.models import Count, Max
 
     from dialogs.log import model_draft_uses
-    from dialogs.models import ENDED_STATUSES
+    from dialogs.models import ENDED_STATUSES, pairing_cancelled
     from review.dataset.model_help import compare_groups, dialogue_facts
 
     version = (
@@ -208,7 +209,8 @@ def model_help_comparison(*, campaign_id: int | None = None, include_simulated: 
     cached = cache.get(key)
     if cached is not None:
         return cached
-    ended = Dialogue.objects.filter(status__in=list(ENDED_STATUSES))
+    # A cancelled pairing (its worker sent back to the queue) is no dialogue of either group: left out, and not counted.
+    ended = Dialogue.objects.filter(status__in=list(ENDED_STATUSES)).exclude(pairing_cancelled())
     if campaign_id is not None:
         ended = ended.filter(campaign_id=campaign_id)
     if not include_simulated:

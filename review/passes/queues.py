@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from dialogs.models import Dialogue, DialogueStatus
 from review.models import ReviewStage
+from review.passes.services import NOT_FOR_REVIEW, not_for_review_q
 
 
 @dataclass(frozen=True)
@@ -44,16 +45,20 @@ def queues() -> list[Queue]:
         Queue("failed_validation", "Failed validation", "Approved, but a final SQL does not run or does not encode."),
         Queue("approved", "Approved", "Through every pass and final validation: what an export takes."),
         Queue("rejected", "Rejected", "Rejected in review (an admin can reopen it)."),
+        # Outside review altogether, counted apart so that every dialogue is still in exactly one queue.
+        Queue("not_for_review", "Not for review", f"Never reviewed: {'; '.join(k.words for k in NOT_FOR_REVIEW)}."),
     ]
     return items
 
 
 def queue_expression(now=None) -> Case:
-    """The queue of a dialogue, as a database expression (annotate a Dialogue queryset with it). Order matters: the
-    dialogue's own status first (a dialogue dropped by its score leaves review whatever its review row says)."""
+    """The queue of a dialogue, as a database expression (annotate a Dialogue queryset with it). Order matters: what
+    never counts for review first (`not_for_review_q`, whatever its status or review row), then the dialogue's own
+    status (a dialogue dropped by its score leaves review whatever its review row says)."""
     now = now or timezone.now()
     live = Q(review__stage=ReviewStage.CLAIMED, review__claim_expires_at__gt=now)
     whens = [
+        When(not_for_review_q(), then=Value("not_for_review")),
         When(status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE], then=Value("in_progress")),
         When(
             Q(status__in=[DialogueStatus.DROPPED, DialogueStatus.TERMINATED])

@@ -23,13 +23,16 @@ Every refusal raises ReviewError with a stable code and a message for the person
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Case, CharField, Count, OuterRef, Q, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -48,7 +51,7 @@ from annotation.sql.sandbox import not_executed
 from annotation.sql.spider import SpiderEncodingError, encode_sql
 from annotation.tokens import utterance_toks
 from dialogs import log
-from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
+from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, pairing_cancelled
 from dialogs.query_first import query_first_corrected
 from dialogs.room import dialogue_record, sql_run_result
 from review.models import DialogueReview, RejectFault, RejectReason, ReviewPass, ReviewStage, ValidationWarning
@@ -69,13 +72,53 @@ class ReviewError(Exception):
         self.message = message
 
 
+@dataclass(frozen=True)
+class NotForReview:
+    """A kind of dialogue review never takes, whatever its status: `rule` names them (a Q over Dialogue, reached
+    through `prefix`), `words` say what one is on its pages."""
+
+    key: str
+    words: str
+    rule: Callable[[str], Q]
+
+
+# What does not count for review, the one list that the queues, the counts, the claims and a dialogue's page read. A
+# cancelled pairing, its worker sent back to the queue (dialogs.models.pairing_cancelled), says nothing of either
+# person: it is not unsatisfactory either.
+NOT_FOR_REVIEW = [
+    NotForReview("requeued", "a pairing cancelled when its worker was sent back to the queue", pairing_cancelled),
+]
+
+
+def not_for_review_q(prefix: str = "") -> Q:
+    """Dialogues of any kind in NOT_FOR_REVIEW."""
+    return functools.reduce(operator.or_, (kind.rule(prefix) for kind in NOT_FOR_REVIEW))
+
+
+def not_for_review_expression() -> Case:
+    """The key of the NOT_FOR_REVIEW kind a dialogue is, as a database expression ("" when it counts for review)."""
+    whens = [When(kind.rule(""), then=Value(kind.key)) for kind in NOT_FOR_REVIEW]
+    return Case(*whens, default=Value(""), output_field=CharField())
+
+
+def not_for_review(dialogue: Dialogue) -> str:
+    """Why review never takes `dialogue`, in words for its pages; "" when it counts for review."""
+    key = (
+        Dialogue.objects.filter(pk=dialogue.pk)
+        .annotate(kind=not_for_review_expression())
+        .values_list("kind", flat=True)
+        .first()
+    )
+    return next((kind.words for kind in NOT_FOR_REVIEW if kind.key == key), "")
+
+
 def reviewable_q(prefix: str = "") -> Q:
     """Dialogues that enter review: completed, or abandoned with at least the minimum of answered questions; never a
-    simulated worker's (a pilot is no data to correct, docs/simulated_worker.md)."""
+    simulated worker's (a pilot is no data to correct, docs/simulated_worker.md), nor one `not_for_review_q` names."""
     ended = Q(**{f"{prefix}status": DialogueStatus.COMPLETED}) | Q(
         **{f"{prefix}status": DialogueStatus.ABANDONED, f"{prefix}incomplete": False}
     )
-    return ended & Q(**{f"{prefix}simulated": False})
+    return ended & Q(**{f"{prefix}simulated": False}) & ~not_for_review_q(prefix)
 
 
 def on_dialogue_ended(sender, *, dialogue: Dialogue, **kwargs) -> None:
@@ -202,6 +245,9 @@ def review_claim(*, reviewer: User, dialogue: Dialogue) -> DialogueReview:
             raise ReviewError("locked", f"{holder.username} is reviewing this dialogue (until {until:%H:%M}).")
         if not _claimable(review, now):
             raise ReviewError("decided", f"This dialogue is {review.get_stage_display().lower()}.")
+        why_not = not_for_review(review.dialogue)
+        if why_not:
+            raise ReviewError("not_reviewable", f"This dialogue is not reviewed: {why_not}.")
         if review.dialogue.status not in REVIEWABLE_STATUSES:
             raise ReviewError("not_reviewable", "This dialogue was dropped after it entered review.")
         refusal = review_may_take(review, reviewer)
@@ -220,6 +266,7 @@ def review_claim_next(*, reviewer: User, review_pass: int | None = None) -> Dial
     )
     candidates = (
         DialogueReview.objects.filter(waiting, dialogue__status__in=REVIEWABLE_STATUSES)
+        .exclude(not_for_review_q("dialogue__"))  # a row made before the rule said so
         .exclude(dialogue__expert=reviewer)
         .order_by("pass_number", "-needs_fix", "-early", "dialogue__ended_at", "dialogue_id")
     )

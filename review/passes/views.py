@@ -99,6 +99,7 @@ def dialogue(request, dialogue_id):
         {
             "dialogue": item,
             **screen,
+            "not_for_review": passes.not_for_review(item),  # what it is, when review never takes it
             "holding": holding,
             "refusal": refusal,
             "held_by_other": live and not holding,

@@ -138,6 +138,8 @@ let state = null;
 let over = false;
 let scored = false;
 let endInfo = null;
+// A pairing cancelled by sending the worker back to the queue: nothing to score (the server refuses a score).
+const cancelled = () => Boolean(state?.requeued || endInfo?.requeued);
 
 const chat = new ChatLog($("chat-log"), {
   viewer: "expert",
@@ -592,8 +594,9 @@ function refresh() {
   $("steps").hidden = !turn;
   $("drop-box").hidden = !turn;
   $("turn-panel").hidden = over;
-  $("score-panel").hidden = !over || scored;
-  $("summary").hidden = !scored;
+  $("score-panel").hidden = !over || scored || cancelled();
+  $("summary").hidden = !scored && !(over && cancelled());
+  $("summary-title").textContent = cancelled() ? "Pairing cancelled" : "Dialogue finished";
   $("score-form").querySelector("button[type=submit]").disabled = scored;
 }
 
@@ -614,11 +617,13 @@ function decorateTurn(turn) {
 
 function drawSummary() {
   const facts = $("summary-facts");
-  const rows = [
-    ["Status", state?.status ?? endInfo?.status ?? "ended"],
-    ["Questions answered with SQL", state ? `${state.answered_questions} (minimum ${state.min_questions})` : "–"],
-    ["Your score", state?.score ?? "–"],
-  ];
+  const rows = cancelled()
+    ? [["Status", "the worker went back to the queue: this pairing is not scored, reviewed or counted"]]
+    : [
+      ["Status", state?.status ?? endInfo?.status ?? "ended"],
+      ["Questions answered with SQL", state ? `${state.answered_questions} (minimum ${state.min_questions})` : "–"],
+      ["Your score", state?.score ?? "–"],
+    ];
   facts.replaceChildren(...rows.map(([k, v]) => {
     const row = element("div");
     row.append(element("dt", "", k), element("dd", "", String(v)));
@@ -803,7 +808,7 @@ function onEvent(event) {
   if (turn) decorateTurn(turn);
   if (event.kind === "utterance") decorateTurn(turns.get(event.seq));
   refresh();
-  if (scored) drawSummary();
+  if (scored || cancelled()) drawSummary();
 }
 
 const partner = new PresenceBadge($("partner"), $("typing-line"), "Worker");
@@ -855,7 +860,7 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
         $("partner").hidden = true;
       }
       refresh();
-      if (scored) drawSummary();
+      if (scored || cancelled()) drawSummary();
     },
     event: (event) => {
       if (event.author_role === "worker") $("typing-line").textContent = "";  // what they typed has arrived

@@ -119,6 +119,49 @@ function finish(code, status, reason, by = "") {
   $("partner").hidden = true;
 }
 
+// --- Sent back to the queue -----------------------------------------------------------------------------------------
+
+// The pairing is cancelled and the worker waits again in the place they had. The page stays until they press the
+// button: the reason is theirs to read, and the place is kept meanwhile, because this page holds a lobby socket (an
+// entry with none is closed after LOBBY_RECONNECT_GRACE_SECONDS, docs/protocol.md). It says when an expert is paired
+// with them, and the button then opens the new room.
+let lobbyWatch = null;
+function sentBack(reason = "") {
+  over = true;
+  kept.clear();
+  $("message").disabled = true;
+  $("send").disabled = true;
+  $("message").placeholder = "This pairing was cancelled.";
+  $("partner").hidden = true;
+  updateEnd();
+  if (reason) $("requeued-reason").textContent = reason;
+  $("requeued").hidden = false;
+  if (lobbyWatch) return;
+  $("requeued").scrollIntoView({ block: "nearest" });
+  const button = $("back-to-queue");
+  const newRoom = (url) => {
+    $("requeued-place").textContent = "An expert is ready for you now.";
+    button.href = url;
+    button.textContent = "Go to your new dialogue";
+  };
+  lobbyWatch = new WsClient("/ws/lobby/", {
+    handlers: {
+      message: (message) => {
+        if (message.type === "paired") newRoom(message.url);
+        else if (message.type === "status" && message.dialogue) newRoom(message.url);
+        else if (message.type === "status" && message.position) {
+          $("requeued-place").textContent = `Your place in the queue: ${message.position} of ${message.waiting_workers}.`;
+        } else if (message.type === "released") {
+          lobbyWatch.stop();
+          $("requeued-title").textContent = "Your wait has ended";
+          $("requeued-place").textContent = `${message.message} Your completion code: ${message.completion_code}`;
+          button.hidden = true;
+        }
+      },
+    },
+  }).start();
+}
+
 $("copy-code").addEventListener("click", async () => {
   try {
     await navigator.clipboard.writeText(completionCode);
@@ -181,7 +224,8 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
       if (!over) {
         partner.fromState(message);
       }
-      if (ENDED_STATUSES.includes(message.status)) {
+      if (ENDED_STATUSES.includes(message.status) && message.requeued) sentBack();
+      else if (ENDED_STATUSES.includes(message.status)) {
         reveal();
         finish(message.completion_code, message.status);
       }
@@ -195,12 +239,11 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
       chat.add(event);
       onSuggestion(event);
       if (event.kind === "end" && event.payload.requeued) {
-        // The expert never came, or a supervisor sent the worker back: they keep their place in the queue and go back.
-        over = true;
-        showError(event.author_role === "supervisor"
-          ? `A supervisor sent you back to the queue, in your place: ${event.payload.reason}`
-          : "The expert did not join. You are back in the queue, first in line…");
-        if (!history) window.location.assign("/worker/");
+        // The expert never came, or a supervisor sent the worker back: they keep their place in the queue, read why,
+        // and go back when they choose to.
+        sentBack(event.author_role === "supervisor"
+          ? `A supervisor sent you back to the queue, in the place you had. Their reason: ${event.payload.reason}`
+          : event.payload.reason || "The expert did not join. You are back in the queue, first in line.");
       } else if (event.kind === "end") {
         reveal();
         finish(event.payload.completion_code, event.payload.status, event.payload.reason, event.author_role);

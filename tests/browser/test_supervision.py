@@ -85,7 +85,21 @@ def test_a_supervisor_sends_the_worker_back_to_the_queue(new_page, paired):
     ada.get_by_role("button", name="Do it").click()
     expect(ada.get_by_test_id("act")).to_contain_text("there is nothing to act on")
     expect(ada.get_by_test_id("work")).to_contain_text("worker back in the queue")
-    # The worker's screen goes back to the lobby, where they wait again (the stuck expert is no longer ready).
-    expect(worker).to_have_url(re.compile(r"/worker/$"))
-    expect(worker.get_by_test_id("worker-status")).to_have_text(re.compile(r"Waiting for an expert|You are next"))
+    # The worker reads why in the room, which stays until they choose to go (it keeps their place meanwhile and says
+    # what it is), instead of jumping to the lobby in the moment the reason appears.
+    room_url = worker.url
+    expect(worker.get_by_test_id("requeued-reason")).to_have_text(
+        "A supervisor sent you back to the queue, in the place you had. Their reason: The expert has to leave."
+    )
+    expect(worker.get_by_test_id("requeued-place")).to_have_text(re.compile(r"^Your place in the queue: 1 of \d+\.$"))
+    assert worker.url == room_url
+    expect(worker.locator("#message")).to_be_disabled()
+    # The expert is not asked to score a pairing that was cancelled: the room says what became of it.
     expect(expert.get_by_test_id("chat-log")).to_contain_text("A supervisor sent the worker back to the queue.")
+    expect(expert.get_by_test_id("summary")).to_contain_text("Pairing cancelled")
+    expect(expert.get_by_test_id("summary")).to_contain_text("the worker went back to the queue")
+    expect(expert.locator("#score-panel")).to_be_hidden()
+    # The worker goes back when they are ready, and waits in the lobby (the stuck expert is no longer ready).
+    worker.get_by_test_id("back-to-queue").click()
+    expect(worker).to_have_url(re.compile(r"/worker/\?join=1$"))
+    expect(worker.get_by_test_id("worker-status")).to_have_text(re.compile(r"Waiting for an expert|You are next"))
