@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from dialogs.models import Dialogue, DialogueStatus
 from review.models import ReviewStage
-from review.passes.services import NOT_FOR_REVIEW, not_for_review_q
+from review.passes.services import NOT_FOR_REVIEW, not_for_review_expression, not_for_review_q
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,7 @@ def dashboard_list(
     ids = list(current.object_list)
     rows = (
         Dialogue.objects.filter(id__in=ids)
-        .annotate(queue=queue_expression())
+        .annotate(queue=queue_expression(), not_for_review=not_for_review_expression())
         .select_related("database", "goal", "expert", "worker", "review", "review__claimed_by", "dataset_import")
     )
     by_id = {row.pk: row for row in rows}

@@ -75,18 +75,30 @@ class ReviewError(Exception):
 @dataclass(frozen=True)
 class NotForReview:
     """A kind of dialogue review never takes, whatever its status: `rule` names them (a Q over Dialogue, reached
-    through `prefix`), `words` say what one is on its pages."""
+    through `prefix`), `words` say what one is on its page, `label` on the dashboard's list."""
 
     key: str
     words: str
+    label: str
     rule: Callable[[str], Q]
 
 
-# What does not count for review, the one list that the queues, the counts, the claims and a dialogue's page read. A
-# cancelled pairing, its worker sent back to the queue (dialogs.models.pairing_cancelled), says nothing of either
-# person: it is not unsatisfactory either.
+def _simulated(prefix: str = "") -> Q:
+    return Q(**{f"{prefix}simulated": True})
+
+
+# What does not count for review, the one list that the queues, the counts, the claims and a dialogue's page read;
+# the first kind that applies is the one a dialogue is said to be. A simulated worker's dialogue is a pilot's, no data
+# to correct (docs/simulated_worker.md). A cancelled pairing, its worker sent back to the queue
+# (dialogs.models.pairing_cancelled), says nothing of either person: it is not unsatisfactory either.
 NOT_FOR_REVIEW = [
-    NotForReview("requeued", "a pairing cancelled when its worker was sent back to the queue", pairing_cancelled),
+    NotForReview("simulated", "a simulated pilot dialogue", "simulated pilot", _simulated),
+    NotForReview(
+        "requeued",
+        "a pairing cancelled when its worker was sent back to the queue",
+        "worker sent back to the queue",
+        pairing_cancelled,
+    ),
 ]
 
 
@@ -112,13 +124,18 @@ def not_for_review(dialogue: Dialogue) -> str:
     return next((kind.words for kind in NOT_FOR_REVIEW if kind.key == key), "")
 
 
+def not_for_review_label(key: str) -> str:
+    """The dashboard's short name of the NOT_FOR_REVIEW kind `key` ("" for none)."""
+    return next((kind.label for kind in NOT_FOR_REVIEW if kind.key == key), "")
+
+
 def reviewable_q(prefix: str = "") -> Q:
-    """Dialogues that enter review: completed, or abandoned with at least the minimum of answered questions; never a
-    simulated worker's (a pilot is no data to correct, docs/simulated_worker.md), nor one `not_for_review_q` names."""
+    """Dialogues that enter review: completed, or abandoned with at least the minimum of answered questions; never one
+    `not_for_review_q` names (a simulated pilot's, a cancelled pairing)."""
     ended = Q(**{f"{prefix}status": DialogueStatus.COMPLETED}) | Q(
         **{f"{prefix}status": DialogueStatus.ABANDONED, f"{prefix}incomplete": False}
     )
-    return ended & Q(**{f"{prefix}simulated": False}) & ~not_for_review_q(prefix)
+    return ended & ~not_for_review_q(prefix)
 
 
 def on_dialogue_ended(sender, *, dialogue: Dialogue, **kwargs) -> None:
@@ -233,6 +250,9 @@ def review_claim(*, reviewer: User, dialogue: Dialogue) -> DialogueReview:
     """Claim a chosen dialogue for its current pass (or renew one's own claim). Under the review row's lock, so of
     two reviewers claiming at once exactly one gets it."""
     now = timezone.now()
+    why_not = not_for_review(dialogue)
+    if why_not:  # whatever its review row says (one made before the rule said so)
+        raise ReviewError("not_reviewable", f"This dialogue is not reviewed: {why_not}.")
     with transaction.atomic():
         review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
         if review is None:
@@ -245,9 +265,6 @@ def review_claim(*, reviewer: User, dialogue: Dialogue) -> DialogueReview:
             raise ReviewError("locked", f"{holder.username} is reviewing this dialogue (until {until:%H:%M}).")
         if not _claimable(review, now):
             raise ReviewError("decided", f"This dialogue is {review.get_stage_display().lower()}.")
-        why_not = not_for_review(review.dialogue)
-        if why_not:
-            raise ReviewError("not_reviewable", f"This dialogue is not reviewed: {why_not}.")
         if review.dialogue.status not in REVIEWABLE_STATUSES:
             raise ReviewError("not_reviewable", "This dialogue was dropped after it entered review.")
         refusal = review_may_take(review, reviewer)

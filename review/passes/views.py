@@ -39,6 +39,7 @@ def home(request):
     labels = {queue.key: queue.label for queue in queues.queues()}
     for item in page:
         item.queue_label = labels.get(item.queue, item.queue)
+        item.not_for_review_label = passes.not_for_review_label(item.not_for_review)  # what it is, said on its row
     query = request.GET.copy()
     query.pop("page", None)
     return render(

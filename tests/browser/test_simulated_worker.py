@@ -87,6 +87,23 @@ def test_a_person_answers_a_simulated_worker_until_it_ends_and_the_pilot_stays_o
             pilot.kill()
             print(pilot.returncode, pilot.communicate()[0].decode())  # what the pilot said, shown with a failure
 
+    # Review never takes the pilot, and says so: on the dashboard it waits in no review queue (it sat in "To review
+    # (pass 1)" for ever, where "Take the next" never found it), and its page says what it is.
+    reviewer = new_page("ada")
+    reviewer.goto("/review/?queue=pass1")
+    expect(reviewer.get_by_test_id("review-list")).to_be_visible()
+    expect(reviewer.get_by_test_id(f"open-{dialogue}")).to_have_count(0)
+    reviewer.goto("/review/?queue=not_for_review")
+    row = reviewer.get_by_test_id("review-list").locator("tr", has=reviewer.get_by_test_id(f"open-{dialogue}"))
+    expect(row).to_contain_text("Not for review")
+    expect(row.get_by_test_id(f"not-for-review-{dialogue}")).to_have_text("simulated pilot")
+    reviewer.get_by_test_id(f"open-{dialogue}").click()
+    expect(reviewer.get_by_test_id("not-for-review")).to_have_text("This is a simulated pilot dialogue, not reviewed.")
+    expect(reviewer.get_by_test_id("review-status")).not_to_contain_text("Not in review")
+    expect(reviewer.get_by_test_id("worker-quality")).to_have_text(
+        "No quality record: this is a simulated pilot dialogue."
+    )
+
     # Releases leave the pilot out unless asked: the script's first question is only in the export that asks.
     assert QUESTIONS[0] not in _export_questions(platform, tmp_path, "without")
     assert QUESTIONS[0] in _export_questions(platform, tmp_path, "with", "--include-simulated")
