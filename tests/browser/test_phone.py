@@ -74,6 +74,21 @@ def test_a_worker_on_a_phone_holds_a_dialogue(new_page, people, paired):
     assert page_overflow(worker) == 0
 
 
+def test_an_expert_on_a_phone_can_press_each_act(new_page, people, paired):
+    """The act labels are touch targets at 390 pixels: each at least 40 pixels tall and on the screen (19 before)."""
+    people("petra", "percy")
+    worker, expert, _ = paired("petra", "percy", expert_page=new_page("percy", **PHONE))
+    read_tables_and_reveal(worker)
+    ask(worker, expert, "How many are there?")
+    acts = expert.locator("#user-acts label.act:visible, #system-acts label.act:visible")
+    expect(acts.first).to_be_attached()
+    assert page_overflow(expert) == 0
+    for act in acts.all():
+        act.scroll_into_view_if_needed()
+        box = act.bounding_box()
+        assert box["height"] >= 40 and box["x"] >= 0 and box["x"] + box["width"] <= 390.5, (act.inner_text(), box)
+
+
 def test_the_expert_and_admin_headers_fit_a_phone_width(new_page, people):
     """The header wraps instead of running off the screen: every link and the sign-out button stay reachable at
     390 pixels, for the expert (desk and room) and for the admin (whose header has the most links)."""
@@ -90,6 +105,8 @@ def test_the_expert_and_admin_headers_fit_a_phone_width(new_page, people):
     for path in ("/manage/", "/manage/live/", "/review/statistics/", "/databases/flights_demo/curate/"):
         admin.goto(path)
         assert page_overflow(admin) == 0, path
+        # The links wrap across the width under the brand, not one a line beside it (~320 px before).
+        assert admin.locator(".topbar").bounding_box()["height"] <= 160, path
         assert admin.locator(".topbar nav a").count() >= 8
         for link in admin.locator(".topbar a, .topbar button").all():
             box = link.bounding_box()
@@ -113,6 +130,12 @@ def test_the_supervisors_view_of_a_room_fits_a_phone(new_page, paired):
         assert within_screen(ada, selector), selector
 
 
+# The width of every query shown on the review screen that has text (the SQL cells and read-only editors of the turns).
+QUERY_WIDTHS = """() => [...document.querySelectorAll('[data-testid=turns] .sql, [data-testid=turns] .cm-editor')]
+  .filter((box) => box.offsetParent !== null && box.textContent.trim())
+  .map((box) => Math.round(box.getBoundingClientRect().width))"""
+
+
 def test_a_reviewer_on_a_phone_reads_the_dialogue_and_can_decide(new_page, platform):
     """The review screen at 390 pixels: the schema panel goes above the turns instead of squeezing them, and what the
     expert knew, the turns and the decision (with whose work failed) stay on the screen."""
@@ -128,6 +151,9 @@ def test_a_reviewer_on_a_phone_reads_the_dialogue_and_can_decide(new_page, platf
         rita.locator(selector).scroll_into_view_if_needed()
         assert within_screen(rita, selector), selector
     assert rita.locator("[data-testid=turn-0]").bounding_box()["width"] > 300
+    # Each query reads across the screen, not in a narrow column broken every few letters.
+    queries = rita.evaluate(QUERY_WIDTHS)
+    assert queries and min(queries) >= 250, queries
     # Two queries compared on the test suite: their results go one above the other, nothing past the screen's edge.
     box = rita.get_by_test_id("compare-box-1")
     box.locator("summary").click()
