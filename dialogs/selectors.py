@@ -92,26 +92,30 @@ def lobby_overview(now=None) -> LobbyOverview:
         .order_by("joined_at", "id")
     )
     waiting = list(LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING).values_list("person_id", "role"))
-    at_desk = set(experts_ready().values_list("person_id", flat=True))
+    # A scripted expert (docs/simulated_worker.md) never takes a person: it is no expert a worker waits for.
+    at_desk = set(experts_ready().filter(person__simulated=False).values_list("person_id", flat=True))
     open_dialogues: dict[int, list[dict]] = {}
     worker_dialogues: dict[int, int] = {}
-    started: list[float] = []  # seconds since each open chat was paired
+    busy: set[int] = set()  # experts (people, not scripts) with an open chat
+    started: list[float] = []  # seconds since each of their open chats was paired
     open_chats = Dialogue.objects.filter(
         status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE], mode=DialogueMode.CHAT
     )
-    for d in open_chats.select_related("database", "worker"):
+    for d in open_chats.select_related("database", "worker", "expert"):
         open_dialogues.setdefault(d.expert_id, []).append(
             {"id": d.pk, "db_id": d.database_id and d.database.db_id, "status": d.status, "worker": d.worker.alias}
         )
         worker_dialogues[d.worker_id] = d.pk
-        started.append((now - d.created_at).total_seconds())
+        if not d.expert.simulated:
+            busy.add(d.expert_id)
+            started.append((now - d.created_at).total_seconds())
     # Ready and free: an expert at their EXPERT_MAX_DIALOGUES takes nobody until one of them ends.
     free_places = [
         settings.EXPERT_MAX_DIALOGUES - len(open_dialogues.get(person_id, []))
         for person_id in at_desk
         if len(open_dialogues.get(person_id, [])) < settings.EXPERT_MAX_DIALOGUES
     ]
-    online = at_desk | set(open_dialogues)
+    online = at_desk | busy
     typical = typical_dialogue_seconds()
     free_in = [0.0] * sum(free_places)
     if typical is not None:

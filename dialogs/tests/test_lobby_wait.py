@@ -111,3 +111,20 @@ def test_the_desk_says_a_ready_expert_with_a_dialogue_open_is_paired_when_they_f
     assert [str(message) for message in get_messages(response.wsgi_request)] == [busy]
     lobby.lobby_leave(person=xena)
     assert lobby_status(xena)["readiness"].startswith("You are not taking dialogues.")
+
+
+def test_a_scripted_expert_busy_with_a_pilot_is_no_expert_a_worker_waits_for(goals):
+    """A scripted expert (docs/simulated_worker.md) never takes a person: it is not counted online, ready or busy."""
+    completed_dialogues([10])
+    script = expert_named("scripted-expert")
+    type(script).objects.filter(pk=script.pk).update(simulated=True)
+    goal = Goal.objects.first()
+    pilot = worker_named("pilot-worker")
+    Dialogue.objects.create(
+        database=goal.database, goal=goal, worker=pilot, expert=script, status=DialogueStatus.ACTIVE, simulated=True
+    )
+    expert_ready(script)
+    wes = worker_named("wes")
+    lobby.lobby_join(person=wes)
+    status = lobby_status(wes)
+    assert (status["ready_experts"], status["busy_experts"], status["estimated_wait_seconds"]) == (0, 0, None)
