@@ -23,7 +23,7 @@ from annotation.signals import person_blocked
 from annotation.sql import analysis
 from annotation.sql.curation import curated_schema
 from annotation.sql.sandbox import execute
-from annotation.sql.schema import introspect_sqlite
+from annotation.sql.schema import introspect_sqlite, release_names_kept
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # Spider and CHASE ids: letters (any script), digits and underscores. No dots or slashes: the id names a folder.
@@ -45,7 +45,13 @@ def database_check_file(path: Path) -> None:
 
 
 def database_register(
-    *, db_id: str, source_path: Path, description: str = "", created_by: User | None = None, replace: bool = False
+    *,
+    db_id: str,
+    source_path: Path,
+    description: str = "",
+    created_by: User | None = None,
+    replace: bool = False,
+    release_entry: dict | None = None,
 ) -> Database:
     """Copy a SQLite file into the data folder, read its schema and register it under `db_id`.
 
@@ -53,6 +59,8 @@ def database_register(
     behind a registered database. With `replace=True` an existing registration gets the file as its next version
     (its goals keep pointing at it, its dialogues at the version they were created on, and its curation applies to
     the new file's schema). Each file is recorded as a version (annotation.curation, docs/curation.md).
+    `release_entry`: the file's entry in the tables.json of the release it comes from, whose readable names are kept
+    when it describes the same tables and columns (annotation.sql.schema.release_names_kept).
     """
 
     db_id = db_id.strip()
@@ -80,6 +88,7 @@ def database_register(
             raise ValidationError(f"Could not read the schema of this database: {exc}") from exc
         if not schema["table_names_original"]:
             raise ValidationError("The database has no tables.")
+        schema, names_note = release_names_kept(schema, release_entry)
         os.replace(temp_name, target)
     finally:
         if os.path.exists(temp_name):
@@ -108,7 +117,7 @@ def database_register(
             size_bytes=values["size_bytes"],
             schema=schema,
             by=created_by,
-            note="replaced" if existing else "registered",
+            note=("replaced" if existing else "registered") + (f"; {names_note}" if names_note else ""),
         )
     return database
 
@@ -151,6 +160,8 @@ def database_register_schema(*, schema: dict, description: str = "") -> Database
 class SpiderImportReport:
     registered: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    # Registered, with something to say: (db_id, note), e.g. the release's readable names could not be kept.
+    notes: list[tuple[str, str]] = field(default_factory=list)
 
 
 def databases_import_spider(
@@ -158,8 +169,9 @@ def databases_import_spider(
 ) -> SpiderImportReport:
     """Register every database of a Spider-style release (tables.json + database/<db_id>/<db_id>.sqlite).
 
-    The schema is read from each SQLite file, not taken from tables.json, so that what the platform stores is what
-    the file holds; tables.json only says which databases exist.
+    The schema is read from each SQLite file, so that what the platform stores is what the file holds; tables.json
+    says which databases exist and gives their readable names (kept when its entry describes the same tables and
+    columns as the file: a re-export then says "airline id" where the release did, not the file's "uid").
     """
     entries = read_json_file(tables_path)
     if not isinstance(entries, list):
@@ -181,11 +193,14 @@ def databases_import_spider(
             report.skipped.append((db_id, "already registered (use --replace to update)"))
             continue
         try:
-            database_register(db_id=db_id, source_path=path, replace=replace)
+            database = database_register(db_id=db_id, source_path=path, replace=replace, release_entry=entry)
         except ValidationError as exc:
             report.skipped.append((db_id, " ".join(exc.messages)))
             continue
         report.registered.append(db_id)
+        note = database.versions.order_by("-number").values_list("note", flat=True).first() or ""
+        if "; " in note:
+            report.notes.append((db_id, note.split("; ", 1)[1]))
     if wanted:
         known = {entry["db_id"] for entry in entries}
         report.skipped.extend((db_id, "not in tables.json") for db_id in sorted(wanted - known))

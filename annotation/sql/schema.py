@@ -137,6 +137,37 @@ def introspect_sqlite(path: str | Path, db_id: str) -> dict:
     }
 
 
+def release_names_kept(schema: dict, entry: dict | None) -> tuple[dict, str]:
+    """`schema` (read from a file) with the readable names of a release's own tables.json `entry` for the same file:
+    a release's names are hand-made ("airline id" for `uid`) where readable_name() can only split words. Kept only
+    when the entry describes the same tables and columns in the same order (case aside); otherwise the file's own
+    are kept and the second value says why (empty when the release's names were taken)."""
+    if not entry:
+        return schema, ""
+
+    def same(ours, theirs) -> bool:
+        return isinstance(theirs, list) and len(ours) == len(theirs)
+
+    tables, columns = entry.get("table_names_original"), entry.get("column_names_original")
+    readable_tables, readable_columns = entry.get("table_names"), entry.get("column_names")
+    if not (same(schema["table_names_original"], tables) and same(schema["column_names_original"], columns)):
+        return schema, "the release's tables.json lists other tables or columns than the file: names read from the file"
+    try:
+        if [name.lower() for name in schema["table_names_original"]] != [str(name).lower() for name in tables] or [
+            [table, name.lower()] for table, name in schema["column_names_original"]
+        ] != [[table, str(name).lower()] for table, name in columns]:
+            return schema, "the release's tables.json names the tables or columns otherwise: names read from the file"
+        if not (same(tables, readable_tables) and same(columns, readable_columns)):
+            return schema, "the release's tables.json has no readable name for every table and column"
+        kept_tables = [str(name) for name in readable_tables]
+        kept_columns = [[table, str(name)] for (table, _), (_, name) in zip(columns, readable_columns, strict=True)]
+    except (TypeError, ValueError):
+        return schema, "the release's tables.json entry is malformed: names read from the file"
+    if not all(name.strip() for name in kept_tables) or not all(name.strip() for _, name in kept_columns[1:]):
+        return schema, "the release's tables.json has an empty readable name: names read from the file"
+    return {**schema, "table_names": kept_tables, "column_names": kept_columns}, ""
+
+
 def describe_tables(schema: dict) -> list[dict]:
     """The tables of a Spider schema as a database browser shows them.
 

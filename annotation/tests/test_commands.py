@@ -117,7 +117,9 @@ def test_import_spider_then_export_tables_round_trips_the_public_schemas(shared_
     run("export_tables", "--out", str(exported))
     public = {entry["db_id"]: entry for entry in json.loads(tables.read_text())}
     for entry in json.loads(exported.read_text()):
-        for key in ("table_names_original", "column_names_original", "primary_keys", "foreign_keys"):
+        # The readable names too: the release's own ("airline id" for flight_2's uid), not re-read from the file.
+        for key in ("table_names_original", "column_names_original", "table_names", "column_names", "primary_keys",
+                    "foreign_keys"):  # fmt: skip
             assert entry[key] == public[entry["db_id"]][key], (entry["db_id"], key)
 
 

@@ -15,6 +15,7 @@ from annotation.services import (
     goals_import,
     person_create,
 )
+from annotation.sql.schema import introspect_sqlite
 
 pytestmark = pytest.mark.django_db
 
@@ -187,6 +188,27 @@ def test_spider_import_reports_missing_files(pets_file, tmp_path):
     assert report.skipped[0][0] == "ghost"
     report = databases_import_spider(tables_path=tables, databases_dir=tmp_path / "database", only=["pets", "nope"])
     assert ("nope", "not in tables.json") in report.skipped
+
+
+def test_spider_import_keeps_the_releases_readable_names_only_when_they_describe_the_file(pets_file, tmp_path):
+    folder = tmp_path / "database" / "pets"
+    folder.mkdir(parents=True)
+    (folder / "pets.sqlite").write_bytes(pets_file.read_bytes())
+    read = introspect_sqlite(folder / "pets.sqlite", "pets")
+    named = {**read, "table_names": [f"the {name}" for name in read["table_names"]]}
+    named["column_names"] = [[table, f"{name} (release)"] for table, name in read["column_names"]]
+    tables = tmp_path / "tables.json"
+    tables.write_text(json.dumps([named]))
+    report = databases_import_spider(tables_path=tables, databases_dir=tmp_path / "database")
+    assert report.registered == ["pets"] and report.notes == []
+    schema = Database.objects.get(db_id="pets").schema
+    assert schema["table_names"] == named["table_names"] and schema["column_names"][1][1].endswith("(release)")
+    # An entry that lists another column than the file has: the file's own names, and the import says why.
+    other = {**named, "column_names_original": [*named["column_names_original"][:-1], [0, "elsewhere"]]}
+    tables.write_text(json.dumps([other]))
+    report = databases_import_spider(tables_path=tables, databases_dir=tmp_path / "database", replace=True)
+    assert report.registered == ["pets"] and "names read from the file" in report.notes[0][1]
+    assert Database.objects.get(db_id="pets").schema["table_names"] == read["table_names"]
 
 
 def test_person_create_generates_a_password():

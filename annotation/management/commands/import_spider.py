@@ -28,6 +28,8 @@ class Command(BaseCommand):
             raise CommandError(" ".join(exc.messages)) from exc
         for db_id, reason in report.skipped:
             self.stderr.write(f"skipped {db_id}: {reason}")
+        for db_id, note in report.notes:
+            self.stderr.write(f"{db_id}: {note}")
         self.stdout.write(
             self.style.SUCCESS(f"Registered {len(report.registered)} databases; skipped {len(report.skipped)}.")
         )
