@@ -420,6 +420,22 @@ def _post_end(post: _Post):
     )
 
 
+def _post_stop(post: _Post):
+    """The worker stops before the dialogue is complete (the room's "Stop early"), saying why if they like: the dialogue
+    ends abandoned and incomplete, as when a worker leaves, but the worker is told so and gets their code at once
+    instead of closing the tab. A worker who may end it normally ends it (`end`): stopping is for before that."""
+    note = post.text("reason", limit=NOTE_MAX_CHARS, required=False)
+    return _end(
+        post.dialogue,
+        post.person,
+        post.side,
+        DialogueStatus.ABANDONED,
+        post.client_id,
+        f"The worker stopped early: {note}" if note else "The worker stopped early.",
+        extra={"stopped_early": True},
+    )
+
+
 def _post_terminate(post: _Post):
     reason = post.text("reason", limit=NOTE_MAX_CHARS, required=False) or "Ended by the expert."
     return _end(post.dialogue, post.person, post.side, DialogueStatus.TERMINATED, post.client_id, reason)
@@ -712,6 +728,7 @@ def _post_score(post: _Post):
 _HANDLERS = {
     "utterance": (Role.WORKER, _post_utterance, None),
     "end": (Role.WORKER, _post_end, None),
+    "stop": (Role.WORKER, _post_stop, None),
     "user_acts": (Role.EXPERT, _post_user_acts, None),
     "sql_run": (Role.EXPERT, _post_sql_run, "runs"),
     "share_result": (Role.EXPERT, _post_share_result, None),

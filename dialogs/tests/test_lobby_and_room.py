@@ -252,6 +252,27 @@ def test_a_room_sockets_own_turns_spare_the_read_and_an_old_copy_is_checked_agai
     assert caught.value.code == "invalid"
 
 
+def test_a_worker_stops_early_with_a_reason_and_gets_a_code(goals):
+    alice, erin = worker_named("a"), expert_named("e")
+    goal = goals[0]
+    dialogue = Dialogue.objects.create(database=goal.database, goal=goal, worker=alice, expert=erin)
+    _answered_turn(dialogue, alice, erin, 1)
+    with pytest.raises(DialogueError) as refused:  # only the worker stops; the expert terminates
+        _post(dialogue, erin, type="stop", id="x")
+    assert refused.value.code == "wrong_role"
+    with pytest.raises(DialogueError) as refused:
+        _post(dialogue, alice, type="stop", id="long", reason="x" * 501)
+    assert refused.value.code == "too_long"
+    ((end, created),) = _post(dialogue, alice, type="stop", id="stop", reason="  My battery is dying. ")
+    dialogue.refresh_from_db()
+    assert created and dialogue.status == "abandoned" and dialogue.incomplete and dialogue.completion_code
+    assert end.payload["reason"] == "The worker stopped early: My battery is dying."
+    assert end.payload["stopped_early"] is True and end.payload["completion_code"] == dialogue.completion_code
+    with pytest.raises(DialogueError) as refused:  # once
+        _post(dialogue, alice, type="stop", id="again")
+    assert refused.value.code == "closed"
+
+
 def test_ending_counts_the_answered_questions_under_the_lock(goals, settings):
     # The minimum is checked where the row is locked: a turn dropped after it was answered no longer counts.
     settings.DIALOGUE_MIN_QUESTIONS = 2

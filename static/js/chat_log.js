@@ -91,6 +91,10 @@ export class ChatLog {
 
   _endText(event) {
     const p = event.payload || {};
+    if (p.stopped_early) {
+      // The worker's "Stop early": the reason is the log's ("The worker stopped early: …"), said to both sides.
+      return this.viewer === "worker" ? "You stopped the dialogue early." : p.reason || "The worker stopped early.";
+    }
     if (event.author_role !== "supervisor") return END_TEXT[p.status]?.[this.viewer] || "The dialogue has ended.";
     // A supervisor's act (docs/protocol.md, "Watching a room"): both sides are told what and why.
     const worker = this.viewer === "worker" ? "you" : "the worker";

@@ -76,6 +76,8 @@ function bonusHint(bonus) {
 function updateEnd() {
   const button = $("end");
   const hint = $("end-hint");
+  // Stopping early is offered while ending is not: a worker who may end is asked to end (and is paid as such).
+  $("stop").hidden = !state || over || state.can_end;
   if (!state || over) {
     button.disabled = true;
     hint.textContent = "";
@@ -90,6 +92,7 @@ function updateEnd() {
 }
 
 let endedBySupervisor = false;  // kept: the state that follows the end event does not say who ended it
+let stoppedEarly = false;  // likewise: the worker's own "Stop early"
 
 function finish(code, status, reason, by = "") {
   over = true;
@@ -111,8 +114,10 @@ function finish(code, status, reason, by = "") {
     abandoned: "The dialogue ended because a participant left",
     dropped: "The dialogue has ended",
   };
-  $("finished-title").textContent = bySupervisor
-    ? "A supervisor ended the dialogue" : titles[status] || "The dialogue has ended";
+  stoppedEarly ||= status === "abandoned" && by === "worker";  // their own "Stop early"
+  const stopped = stoppedEarly;
+  $("finished-title").textContent = bySupervisor ? "A supervisor ended the dialogue"
+    : stopped ? "You stopped the dialogue early" : titles[status] || "The dialogue has ended";
   $("completion-code").textContent = completionCode || "…";
   $("finished").hidden = false;
   returnToPlatform(root, $("return-note"), completionCode);  // a worker from a crowd platform goes back with the code
@@ -345,6 +350,21 @@ $("end-dialog").addEventListener("close", () => {
   showError("");
   $("end").disabled = true;
   client.send("end");
+});
+
+$("stop").addEventListener("click", () => {
+  if (!state || state.can_end || over) return;
+  const bonus = state.bonus && !state.bonus.earned ? " This dialogue has not earned the bonus." : "";
+  $("stop-dialog-text").textContent = "The dialogue ends here, with fewer questions than it asks for, and you get "
+    + `your completion code at once. Whatever you asked so far is kept.${bonus}`;
+  $("stop-dialog").showModal();  // stopping is for good: asked once more
+});
+$("stop-dialog").addEventListener("close", () => {
+  if ($("stop-dialog").returnValue !== "confirm" || !state || state.can_end || over) return;
+  showError("");
+  $("stop").hidden = true;
+  const reason = $("stop-reason").value.trim();
+  client.send("stop", reason ? { reason } : {});
 });
 
 if (sessionStorage.getItem(revealKey) === "1") reveal();

@@ -46,7 +46,8 @@ def test_expert_browses_tables_and_runs_sql(new_page):
     page.fill("#sql-input", "DROP TABLE student")
     page.click("#sql-run")
     expect(page.locator("#sql-summary")).to_have_text(re.compile(r"^DROP statements are not allowed: .*read-only"))
-    assert "forbidden" not in page.locator("#sql-summary").inner_text()  # the message, without a heading saying it again
+    # The message, without a heading that says it again ("forbidden: ... not allowed").
+    assert "forbidden" not in page.locator("#sql-summary").inner_text()
     page.fill("#sql-input", "SELECT count(*) FROM student")
     page.click("#sql-run")
     expect(page.locator("#sql-summary")).to_contain_text("1 rows")

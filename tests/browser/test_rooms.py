@@ -444,6 +444,25 @@ def test_a_worker_waiting_for_a_busy_expert_is_told_so_and_paired_when_the_exper
     expect(expert.locator(".messages")).to_contain_text(f"A waiting worker is paired with you: dialogue {paired_with}.")
 
 
+def test_a_worker_stops_early_says_why_and_gets_their_code(new_page, paired, platform):
+    worker, expert, dialogue = paired("stella", "sid")
+    read_tables_and_reveal(worker)
+    answer_with_sql(worker, expert, "How many are there?", f"SELECT count(*) FROM {first_table(expert)}", "Some.")
+    stop = worker.get_by_test_id("stop")
+    expect(stop).to_be_visible()  # offered while the dialogue cannot be ended yet
+    stop.click()
+    worker.get_by_role("button", name="Keep going").click()  # a second thought: nothing happens
+    expect(worker.locator("#message")).to_be_enabled()
+    stop.click()
+    worker.fill("#stop-reason", "I have to leave for a meeting.")
+    worker.get_by_role("button", name="Stop the dialogue").click()
+    expect(worker.locator("#finished-title")).to_have_text("You stopped the dialogue early")
+    expect(worker.locator("#completion-code")).not_to_have_text("…")
+    expect(stop).to_be_hidden()
+    # The expert learns why; the log keeps it.
+    expect(expert.get_by_test_id("chat-log")).to_contain_text("I have to leave for a meeting.")
+
+
 def test_expert_cannot_send_without_labels(new_page, paired):
     worker, expert, _ = paired("dave", "gus")
     read_tables_and_reveal(worker)
