@@ -218,7 +218,38 @@ def describe_tables(schema: dict) -> list[dict]:
         )
     for table, sources in incoming.items():
         described[table]["referenced_by"] = sources
+    by_name = {entry["name"]: entry["readable_name"] for entry in described}
+    for table in described:
+        table["caption"] = row_caption(table, described)
+        for column in table["columns"]:
+            # The table a foreign key points into, by its readable name (the worker's screen names no columns of it).
+            target = column["foreign_key"]
+            column["foreign_table_readable"] = by_name.get(target.split(".", 1)[0]) if target else None
     return described
+
+
+def row_caption(table: dict, tables: list[dict]) -> str:
+    """What one row of `table` (an entry of describe_tables) is, in the readable names a worker reads: "Each row is
+    one dorm, identified by dorm id." A link table (two or more foreign keys to other tables, and no key of its own
+    beyond them) says what it links: "Each row links a dorm to a dorm amenity." Empty when the schema says neither."""
+    from annotation.sql.english import noun, with_article  # the inflection library loads on first use
+
+    readable = {entry["name"]: entry["readable_name"] for entry in tables}
+    keys = [column for column in table["columns"] if column["is_primary_key"]]
+    parents = []
+    for column in table["columns"]:
+        for target in column["foreign_keys"]:
+            parent = target.split(".", 1)[0]
+            if parent != table["name"] and parent not in parents:
+                parents.append(parent)
+    own_keys = [column for column in keys if not column["foreign_keys"]]
+    if len(parents) >= 2 and not own_keys:
+        things = [with_article(noun(readable[parent], many=False)) for parent in parents]
+        return f"Each row links {things[0]} to {' and '.join(things[1:])}."
+    if keys:
+        key = " and ".join(column["readable_name"] for column in keys)
+        return f"Each row is one {noun(table['readable_name'], many=False)}, identified by {key}."
+    return ""
 
 
 def schema_sql(path: str | Path) -> str:

@@ -302,8 +302,16 @@ def test_describe_tables(tmp_path):
         "is_primary_key": True,
         "foreign_key": None,
         "foreign_keys": [],
+        "foreign_table_readable": None,
     }
     lives_in = {column["name"]: column for column in tables[2]["columns"]}
+    assert lives_in["dormid"]["foreign_table_readable"] == "dorm"
+    # What a row is, in readable names: an entity by its key, a link table by what it links.
+    assert [t["caption"] for t in tables] == [
+        "Each row is one student, identified by stu id.",
+        "Each row is one dorm, identified by dormid.",
+        "Each row links a student to a dorm.",
+    ]
     assert lives_in["stuid"]["foreign_key"] == "Student.StuID"
     assert lives_in["dormid"]["foreign_key"] == "Dorm.dormid"
     assert lives_in["room_number"]["foreign_key"] is None

@@ -444,6 +444,17 @@ def test_a_worker_waiting_for_a_busy_expert_is_told_so_and_paired_when_the_exper
     expect(expert.locator(".messages")).to_contain_text(f"A waiting worker is paired with you: dialogue {paired_with}.")
 
 
+def test_the_worker_reads_the_tables_by_their_readable_names(new_page, paired):
+    worker, _, _ = paired("rhea", "rolf")
+    tab = worker.get_by_test_id("table-has_amenity")
+    expect(tab).to_have_text("has amenity")  # the worker writes no SQL: the real name is the expert's
+    tab.click()
+    caption = worker.locator("[data-links]:visible")
+    expect(caption).to_contain_text("Each row links a dorm to a dorm amenity.")  # not "one has amenity"
+    expect(caption).to_contain_text("amenity id → dorm amenity")
+    expect(caption).not_to_contain_text("amenity_id")
+
+
 def test_a_worker_stops_early_says_why_and_gets_their_code(new_page, paired, platform):
     worker, expert, dialogue = paired("stella", "sid")
     read_tables_and_reveal(worker)
