@@ -221,7 +221,11 @@ def describe_tables(schema: dict) -> list[dict]:
     by_name = {entry["name"]: entry["readable_name"] for entry in described}
     for table in described:
         table["caption"] = row_caption(table, described)
+        # Whether the readable name says more than the real one split into words (a curator's or a release's name):
+        # the expert's and the reviewer's screens, which show the real names, show such a name beside it.
+        table["readable_differs"] = table["readable_name"].lower() != readable_name(table["name"])
         for column in table["columns"]:
+            column["readable_differs"] = column["readable_name"].lower() != readable_name(column["name"])
             # The table a foreign key points into, by its readable name (the worker's screen names no columns of it).
             target = column["foreign_key"]
             column["foreign_table_readable"] = by_name.get(target.split(".", 1)[0]) if target else None

@@ -303,9 +303,13 @@ def test_describe_tables(tmp_path):
         "foreign_key": None,
         "foreign_keys": [],
         "foreign_table_readable": None,
+        "readable_differs": False,
     }
     lives_in = {column["name"]: column for column in tables[2]["columns"]}
     assert lives_in["dormid"]["foreign_table_readable"] == "dorm"
+    # A name a release or a curator gave, beside the real one on the screens that show real names.
+    schema["column_names"][1][1] = "student id"
+    assert describe_tables(schema)[0]["columns"][0]["readable_differs"] is True
     # What a row is, in readable names: an entity by its key, a link table by what it links.
     assert [t["caption"] for t in tables] == [
         "Each row is one student, identified by stu id.",
