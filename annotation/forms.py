@@ -7,8 +7,13 @@ from annotation.models import Database, Hardness, Role
 class DatabaseUploadForm(forms.Form):
     db_id = forms.SlugField(max_length=100, allow_unicode=True, label="Database id", help_text="e.g. dorm_1")
     description = forms.CharField(max_length=300, required=False)
-    file = forms.FileField(label="SQLite file", help_text="A .sqlite / .db file")
+    file = forms.FileField(label="SQLite file")
     replace = forms.BooleanField(required=False, label="Replace an existing database with this id")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The limit as the settings give it now (MAX_DATABASE_UPLOAD_MB), not as they were at import.
+        self.fields["file"].help_text = f"A .sqlite / .db file, up to {settings.MAX_DATABASE_UPLOAD_MB} MB."
 
 
 class GoalForm(forms.Form):

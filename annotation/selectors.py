@@ -1,13 +1,14 @@
 """Reads of the annotation app."""
 
-import sqlite3
-
+from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, QuerySet
+from django.utils.http import urlencode
 
 from annotation.models import BlockRecord, CurationEdit, Database, Goal, Hardness, Role, User
 from annotation.sql import curation as rules
 from annotation.sql.schema import describe_tables
+from annotation.sql.table_page import read_table_page
 
 
 def database_tables_json(*, only: list[str] | None = None) -> list[dict]:
@@ -52,12 +53,13 @@ def people_page(*, role: str | None = None, page: int | str = 1) -> Page:
 
 
 def database_table_page(*, database: Database, table_index: int, page: int | str = 1, per_page: int = 25) -> dict:
-    """One page of one table's rows, read from the registered file over a read-only connection.
+    """One page of one table's rows, read from the registered file as a hostile one, every cell and the page bounded
+    (annotation.sql.table_page: TABLE_CELL_MAX_CHARS, TABLE_PAGE_MAX_BYTES).
 
     `page` may be the raw `?page=` text. Raises IndexError for a table that does not exist, and ValueError (with a
-    message for the caller) for a page that is not a whole number from 1 to the last page: an empty table has one,
-    empty, page. A number past the last page could otherwise reach SQLite as an OFFSET beyond its 64-bit integers.
-    The table name comes from the stored schema (never from the request), so it is safe to quote into the query.
+    message for the caller) for a page that is not a whole number from 1 to the last page (an empty table has one,
+    empty, page; a number past the last page could otherwise reach SQLite as an OFFSET beyond its 64-bit integers),
+    or for a file that refuses to give the page. The names come from the stored schema, never from the request.
     """
     tables = database.schema["table_names_original"]
     if not 0 <= table_index < len(tables):
@@ -66,33 +68,17 @@ def database_table_page(*, database: Database, table_index: int, page: int | str
         page = int(page)
     except (TypeError, ValueError):
         raise ValueError("page must be a whole number") from None
-    name = tables[table_index]
-    quoted = '"' + name.replace('"', '""') + '"'
     # Only the columns people see: a column hidden by curation stays out of the viewer too.
     shown = [column for table, column in database.schema["column_names_original"] if table == table_index]
-    selected = ", ".join('"' + column.replace('"', '""') + '"' for column in shown) or "*"
-    connection = sqlite3.connect(f"file:{database.path}?mode=ro", uri=True)
-    try:
-        connection.execute("PRAGMA query_only=1")
-        total = connection.execute(f"SELECT count(*) FROM {quoted}").fetchone()[0]  # noqa: S608 - name from the stored schema, quoted
-        pages = max(1, -(-total // per_page))
-        if not 1 <= page <= pages:
-            raise ValueError(f"page must be between 1 and {pages}")
-        cursor = connection.execute(
-            f"SELECT {selected} FROM {quoted} LIMIT ? OFFSET ?",  # noqa: S608 - names from the stored schema, quoted
-            (per_page, (page - 1) * per_page),
-        )
-        columns = [description[0] for description in cursor.description]
-        rows = [[_display(value) for value in row] for row in cursor.fetchall()]
-    finally:
-        connection.close()
-    return {"table": name, "columns": columns, "rows": rows, "total": total, "page": page, "pages": pages}
-
-
-def _display(value):
-    if isinstance(value, bytes):
-        return f"<blob {len(value)} bytes>"
-    return value
+    return read_table_page(
+        database.path,
+        tables[table_index],
+        shown,
+        page=page,
+        per_page=per_page,
+        cut_chars=settings.TABLE_CELL_MAX_CHARS,
+        max_bytes=settings.TABLE_PAGE_MAX_BYTES,
+    )
 
 
 def goal_generation_figures(run) -> dict:
@@ -143,14 +129,28 @@ def goal_generation_figures(run) -> dict:
 
 
 HISTORY_SHOWN = 200
+# The curation page shows this many tables at a time, with a filter by name: a lab's file can hold thousands of
+# tables, and one page of them all was 20 MB (docs/curation.md, "A large database").
+CURATION_TABLES_PER_PAGE = 50
+# Open checks, kept checks and proposals shown at once; the rest are counted, and the filter by name reaches them.
+CURATION_ITEMS_SHOWN = 100
 
 
-def database_curation(*, database: Database, posted=None) -> dict:
-    """Everything the curation page shows (docs/curation.md): each table and column of the current file with its
-    type, keys, figures from the stored profile, readable name and whether it is hidden; the proposals waiting; the
-    checks, open and kept; the versions; and the history of edits. Reads only: the profile is read by a task when a
-    version is made, and a page without one says so. `posted` (a refused form's data) refills the name inputs, so a
-    person's typing is not lost to an error."""
+def _whole_number(text, default: int = 1) -> int:
+    try:
+        return int(str(text).strip())
+    except ValueError:
+        return default
+
+
+def database_curation(*, database: Database, posted=None, page: int | str = 1, query: str = "") -> dict:
+    """Everything the curation page shows (docs/curation.md): the tables of one page (CURATION_TABLES_PER_PAGE, in
+    the file's order, those whose name holds `query` when one is given), each column with its type, keys, figures
+    from the stored profile, readable name and whether it is hidden; the proposals waiting; the checks, open and
+    kept, with a link to the page where each is fixed; the versions; and the history of edits. Long lists are cut at
+    CURATION_ITEMS_SHOWN, with their counts. Reads only: the profile is read by a task when a version is made, and a
+    page without one says so. `posted` (a refused form's data) refills the name inputs, so a person's typing is not
+    lost to an error."""
     versions = list(database.versions.select_related("created_by").order_by("-number"))
     version = next((item for item in versions if item.file == database.file), None)
     curation = database.curation or {}
@@ -168,7 +168,18 @@ def database_curation(*, database: Database, posted=None) -> dict:
     for table, first, second in (profile or {}).get("identical", []):
         identical.setdefault(rules.column_key(table, first), []).append(second)
         identical.setdefault(rules.column_key(table, second), []).append(first)
-    tables = describe_tables(everything)
+
+    described = describe_tables(everything)
+    query = " ".join(str(query or "").split())[:100]
+    needle = query.casefold()
+    matching = [
+        table
+        for table in described
+        if needle in table["name"].casefold() or needle in str(table["readable_name"]).casefold()
+    ]
+    pages = max(1, -(-len(matching) // CURATION_TABLES_PER_PAGE))
+    number = min(max(_whole_number(page), 1), pages)
+    tables = matching[(number - 1) * CURATION_TABLES_PER_PAGE : number * CURATION_TABLES_PER_PAGE]
     for table in tables:
         name = table["name"]
         figures = (profile or {}).get("tables", {}).get(name, {})
@@ -198,20 +209,73 @@ def database_curation(*, database: Database, posted=None) -> dict:
                 column["empty_share"] = None
             same_name = [other for other in by_norm[column["name"].replace("_", "").lower()] if other != column["name"]]
             column["duplicates"] = sorted(set(same_name + identical.get(key, [])))
-    checks = rules.checks(source, curated, profile, curation)
-    columns = [rules.column_key(table, name) for _i, table, name, _t in rules.columns_of(source)]
+
+    # The tables the filter leaves (every table without one), and the page of the list each is on: a check about a
+    # table on another page links to that page.
+    shown = {table["name"] for table in tables}
+    page_of = {table["name"]: position // CURATION_TABLES_PER_PAGE + 1 for position, table in enumerate(matching)}
+    proposals = [
+        proposal
+        for proposal in (rules.proposals_waiting(profile, curation, curated) if profile else [])
+        if proposal["child"][0] in page_of or proposal["parent"][0] in page_of
+    ]
+    proposals_shown = {
+        f"proposal:{rules.column_key(*proposal['child'])}>{rules.column_key(*proposal['parent'])}"
+        for proposal in proposals[:CURATION_ITEMS_SHOWN]
+    }
+
+    def link(item: dict) -> str:
+        if item["kind"] == "proposal":  # the proposals are listed on every page, filtered like the tables
+            return "#proposals" if item["key"] in proposals_shown else f"?{urlencode({'q': item['table']})}#proposals"
+        if item["table"] in shown:
+            return f"#{item['anchor']}"
+        there = {"q": query, "page": page_of[item["table"]]} if query else {"page": page_of[item["table"]]}
+        return f"?{urlencode(there)}#{item['anchor']}"
+
+    checks = [item for item in rules.checks(source, curated, profile, curation) if item["table"] in page_of]
+    checks_open = [item for item in checks if item["kept"] is None]
+    checks_kept = [item for item in checks if item["kept"] is not None]
+    for item in checks_open[:CURATION_ITEMS_SHOWN]:
+        item["href"] = link(item)
+
+    # The key form's choices: every column of the tables shown, and as the key's target also every primary key (the
+    # usual parent); the form takes any "table.column" typed, and the filter brings two tables onto one page.
+    primary = set(everything.get("primary_keys", []))
+    originals, names = everything["column_names_original"], everything["table_names_original"]
+    children = [column["key"] for table in tables for column in table["columns"]]
+    listed = set(children)
+    parents = children + [
+        key
+        for index, (table, name) in enumerate(originals)
+        if index in primary and table >= 0
+        for key in [rules.column_key(names[table], name)]
+        if key not in listed
+    ]
     return {
         "version": version,
         "versions": versions,
         "profile_ready": profile is not None,
         "tables": tables,
-        "columns": columns,
-        "proposals": rules.proposals_waiting(profile, curation, curated) if profile else [],
+        "query": query,
+        "page": {
+            "number": number,
+            "count": pages,
+            "previous": number - 1 if number > 1 else None,
+            "next": number + 1 if number < pages else None,
+        },
+        "table_count": len(described),
+        "tables_matching": len(matching),
+        "key_children": children,
+        "key_parents": parents,
+        "proposals": proposals[:CURATION_ITEMS_SHOWN],
+        "proposals_count": len(proposals),
         "confirmed_keys": [
             (rules.column_key(a, b), rules.column_key(c, d)) for a, b, c, d in curation.get("foreign_keys", [])
         ],
-        "checks_open": [item for item in checks if item["kept"] is None],
-        "checks_kept": [item for item in checks if item["kept"] is not None],
+        "checks_open": checks_open[:CURATION_ITEMS_SHOWN],
+        "checks_open_count": len(checks_open),
+        "checks_kept": checks_kept[:CURATION_ITEMS_SHOWN],
+        "checks_kept_count": len(checks_kept),
         "history": list(
             CurationEdit.objects.filter(database=database)
             .select_related("by")

@@ -1,6 +1,5 @@
 """Pages of the annotation app: role homes, databases, goals, people and the SQL workbench."""
 
-import tempfile
 from pathlib import Path
 
 from django.conf import settings
@@ -8,11 +7,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
+from django.core.files.uploadhandler import TemporaryFileUploadHandler
 from django.db.models import Count
 from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from annotation import curation, selectors, services, suite_builds
@@ -70,35 +71,60 @@ def database_list(request):
     )
 
 
+# Room in an upload's body for the form's other fields and the multipart framing, beside the file itself.
+UPLOAD_FORM_BYTES = 64 * 1024
+
+
+def _upload_limit_message() -> str:
+    return f"The file is larger than {settings.MAX_DATABASE_UPLOAD_MB} MB, the largest this platform takes."
+
+
+@csrf_exempt  # the token is checked in _database_upload_form, once this form's upload handler is in place
 @role_required("databases.manage")
 def database_upload(request):
+    """An admin uploads a SQLite file (docs/curation.md, "Uploading a file"). A body larger than the limit
+    (MAX_DATABASE_UPLOAD_MB) is refused with the form's error before it is parsed; any other is streamed to a
+    temporary file on disk, whatever its size, and registered from there."""
+    if request.method == "POST":
+        try:
+            declared = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            declared = 0  # Django's parser refuses it
+        if declared > settings.MAX_DATABASE_UPLOAD_MB * 1024 * 1024 + UPLOAD_FORM_BYTES:
+            # Nothing of the body is read: no state changes, so the page is shown without the CSRF check.
+            form = DatabaseUploadForm()
+            context = {"form": form, "refused": _upload_limit_message()}
+            return render(request, "annotation/database_upload.html", context, status=413)
+        # Not held in memory below FILE_UPLOAD_MAX_MEMORY_SIZE: every file of this form goes to disk as it arrives.
+        request.upload_handlers = [TemporaryFileUploadHandler(request)]
+    return _database_upload_form(request)
+
+
+@csrf_protect
+def _database_upload_form(request):
     form = DatabaseUploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
         if upload.size > settings.MAX_DATABASE_UPLOAD_MB * 1024 * 1024:
-            form.add_error("file", f"The file is larger than {settings.MAX_DATABASE_UPLOAD_MB} MB.")
+            form.add_error("file", _upload_limit_message())
         else:
-            with tempfile.TemporaryDirectory() as folder:
-                path = Path(folder) / "upload.sqlite"
-                with open(path, "wb") as handle:
-                    for chunk in upload.chunks():
-                        handle.write(chunk)
-                try:
-                    database = services.database_register(
-                        db_id=form.cleaned_data["db_id"],
-                        source_path=path,
-                        description=form.cleaned_data["description"],
-                        created_by=request.user,
-                        replace=form.cleaned_data["replace"],
-                    )
-                except ValidationError as exc:
-                    form.add_error(None, exc)
-                else:
-                    messages.success(
-                        request,
-                        f"Registered {database.db_id}: {database.table_count} tables, {database.column_count} columns.",
-                    )
-                    return redirect("annotation:database_detail", db_id=database.db_id)
+            try:
+                # Registered from the temporary file the upload was streamed to: copied once, into the data folder.
+                database = services.database_register(
+                    db_id=form.cleaned_data["db_id"],
+                    source_path=Path(upload.temporary_file_path()),
+                    description=form.cleaned_data["description"],
+                    created_by=request.user,
+                    replace=form.cleaned_data["replace"],
+                )
+            except ValidationError as exc:
+                form.add_error(None, exc)
+            else:
+                messages.success(
+                    request,
+                    f"Registered {database.db_id}: {database.table_count} tables, {database.column_count} columns.",
+                )
+                return redirect("annotation:database_detail", db_id=database.db_id)
     return render(request, "annotation/database_upload.html", {"form": form})
 
 
@@ -126,8 +152,18 @@ def database_detail(request, db_id):
 def database_curate(request, db_id, *, posted=None, status=200):
     """The curation page (docs/curation.md): what the file holds, the checks to work through, and the edits."""
     database = get_object_or_404(Database, db_id=db_id)
-    context = {"database": database, **selectors.database_curation(database=database, posted=posted)}
+    data = selectors.database_curation(
+        database=database, posted=posted, page=request.GET.get("page", 1), query=request.GET.get("q", "")
+    )
+    # The page's forms post back with where the curator is (the page of tables, the filter), and come back there.
+    here = {"q": data["query"], "page": data["page"]["number"] if data["page"]["number"] > 1 else ""}
+    context = {"database": database, "here": _query_string(here), **data}
     return render(request, "annotation/database_curate.html", context, status=status)
+
+
+def _query_string(values: dict) -> str:
+    given = {name: value for name, value in values.items() if value}
+    return f"?{urlencode(given)}" if given else ""
 
 
 def _curate_names(request, database):
@@ -215,6 +251,7 @@ def database_curate_edit(request, db_id, action):
         return database_curate(request, db_id, posted=request.POST, status=400)
     messages.success(request, message)
     url = reverse("annotation:database_curate", args=[database.db_id])
+    url += _query_string({"q": request.GET.get("q", ""), "page": request.GET.get("page", "")})
     return redirect(f"{url}#{anchor}" if anchor else url)
 
 

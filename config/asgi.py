@@ -3,11 +3,17 @@
 import gc
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-# Django must be set up before anything imports models (the consumers do).
-django_asgi_app = get_asgi_application()
+# Django must be set up before anything imports models (the consumers do); as django.core.asgi does.
+django.setup(set_prefix=False)
+
+from config.request_body import BodyOffLoopASGIHandler, install_daphne_body  # noqa: E402
+
+# Request bodies are written to disk off the event loop, and Twisted does not parse them (config/request_body.py).
+django_asgi_app = BodyOffLoopASGIHandler()
+install_daphne_body()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 

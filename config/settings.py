@@ -325,9 +325,16 @@ QUALITY_BLOCK_UNFINISHED_RATE = env_float("QUALITY_BLOCK_UNFINISHED_RATE", 0.5, 
 QUALITY_BLOCK_REJECTED_RATE = env_float("QUALITY_BLOCK_REJECTED_RATE", 0.5, minimum=0, maximum=1)
 
 # --- Uploads ----------------------------------------------------------------------------------------------------------
+# The largest database file an admin may upload; a larger one is refused on the form before its body is parsed
+# (docs/curation.md, "Uploading a file"). Every upload goes to a temporary file on disk, off the event loop.
 MAX_DATABASE_UPLOAD_MB = env_int("MAX_DATABASE_UPLOAD_MB", 200, minimum=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+
+# --- Table content (annotation/sql/table_page.py; docs/curation.md, "Table content") -----------------------------
+# A cell of a table page longer than this many characters is cut, with its size; a page's JSON stays under the bytes.
+TABLE_CELL_MAX_CHARS = env_int("TABLE_CELL_MAX_CHARS", 2000, minimum=20)
+TABLE_PAGE_MAX_BYTES = env_int("TABLE_PAGE_MAX_BYTES", 500_000, minimum=200_000)
 
 # --- The client's address (config/client_address.py) -------------------------------------------------------------
 # The reverse proxies in front of the servers (addresses or networks, comma-separated): from them, and only from

@@ -402,3 +402,69 @@ def database_slow_to_read(db_id: str = "slow_reads") -> int:
     }
     database.save(update_fields=["schema"])
     return database.pk
+
+
+def _suite_left_unbuilt(database) -> None:
+    """Keep the browser session's server from building a test suite for a large database: recorded as failed for its
+    current file and goals, a suite is not built again on its own (annotation.suite_builds.test_suites_stale)."""
+    from annotation.models import DatabaseTestSuite
+    from annotation.suite_builds import suite_fingerprint
+
+    DatabaseTestSuite.objects.update_or_create(
+        database=database,
+        defaults={
+            "status": DatabaseTestSuite.Status.FAILED,
+            "fingerprint": suite_fingerprint(database),
+            "error": "not built for the browser stories",
+        },
+    )
+
+
+def database_with_a_huge_cell(db_id: str = "archive") -> str:
+    """A registered database whose table `scan` holds, in its first row, a 40 MB text (`body`, "ab" repeated) and a
+    40 MB BLOB (`image`); its second row is small. Made once; asked again, it gives the same database."""
+    import sqlite3
+    import tempfile
+    from pathlib import Path
+
+    from annotation.models import Database
+    from annotation.services import database_register
+
+    if not Database.objects.filter(db_id=db_id).exists():
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / f"{db_id}.sqlite"
+            with sqlite3.connect(path) as connection:
+                connection.execute("CREATE TABLE scan (id INTEGER PRIMARY KEY, title TEXT, body TEXT, image BLOB)")
+                connection.execute(
+                    "INSERT INTO scan VALUES (1, 'letter', ?, ?), (2, 'note', 'short', NULL)",
+                    ("ab" * (20 * 1024 * 1024), b"\x89PNG" * (10 * 1024 * 1024)),
+                )
+            connection.close()
+            _suite_left_unbuilt(database_register(db_id=db_id, source_path=path))
+    return db_id
+
+
+def database_of_many_tables(db_id: str = "warehouse", count: int = 2000) -> str:
+    """A registered database of `count` tables TBL_0000, TBL_0001, ... (identifier-like names, each a check; no keys,
+    so every table but the first is reached by no join), two rows each, its file read. Made once."""
+    import sqlite3
+    import tempfile
+    from pathlib import Path
+
+    from annotation.models import Database
+    from annotation.services import database_register
+
+    if not Database.objects.filter(db_id=db_id).exists():
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / f"{db_id}.sqlite"
+            with sqlite3.connect(path) as connection:
+                connection.executescript(
+                    "".join(
+                        f"CREATE TABLE TBL_{n:04d} (id INTEGER PRIMARY KEY, item_name TEXT, QTY INTEGER);"
+                        f"INSERT INTO TBL_{n:04d} VALUES (1, 'first {n}', 3), (2, 'second {n}', 4);"
+                        for n in range(count)
+                    )
+                )
+            connection.close()
+            _suite_left_unbuilt(database_register(db_id=db_id, source_path=path))
+    return db_id

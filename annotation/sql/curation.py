@@ -297,8 +297,9 @@ def unreachable_tables(curated: dict) -> list[str]:
 def checks(source: dict, curated: dict, profile: dict | None, curation: dict) -> list[dict]:
     """What a lab wants fixed before collecting, as a list to work through (docs/curation.md, "Checks").
 
-    Each item: `key` (stable, for "kept as is"), `kind`, `text`, `anchor` (where on the curation page it is fixed)
-    and `kept` (the reason a person gave for keeping it, or None). Only what people see is checked: a hidden table or
+    Each item: `key` (stable, for "kept as is"), `kind`, `text`, `anchor` (where on the curation page it is fixed),
+    `table` (the table it is about, for a page that shows some tables only) and `kept` (the reason a person gave for
+    keeping it, or None). Only what people see is checked: a hidden table or
     column needs no readable name. Without a profile, the checks that need the data are left out.
     """
     kept = curation.get("kept", {})
@@ -307,24 +308,27 @@ def checks(source: dict, curated: dict, profile: dict | None, curation: dict) ->
     table_anchor = {name: f"table-{index}" for index, name in enumerate(source_tables)}
     column_anchor = {column_key(table, name): f"column-{index}" for index, table, name, _kind in columns_of(source)}
 
-    def add(key: str, kind: str, text: str, anchor: str) -> None:
-        if any(item["key"] == key for item in items):
+    added: set[str] = set()  # a set, not a scan of the list: a file of 2,000 tables has thousands of checks
+
+    def add(key: str, kind: str, text: str, anchor: str, table: str) -> None:
+        if key in added:
             return  # two columns both named alike and equal on every row: one check
-        items.append({"key": key, "kind": kind, "text": text, "anchor": anchor, "kept": kept.get(key)})
+        added.add(key)
+        items.append({"key": key, "kind": kind, "text": text, "anchor": anchor, "table": table, "kept": kept.get(key)})
 
     for table in unreachable_tables(curated):
-        add(f"unreachable:{table}", "unreachable", f"Table {table} is reached by no join.", table_anchor[table])
+        add(f"unreachable:{table}", "unreachable", f"Table {table} is reached by no join.", table_anchor[table], table)
 
     named_tables = curation.get("table_names", {})
     named_columns = curation.get("column_names", {})
     for table in curated["table_names_original"]:
         if identifier_like(table) and not named_tables.get(table):
-            add(f"name:{table}", "name", f"Table {table} has no readable name.", table_anchor[table])
+            add(f"name:{table}", "name", f"Table {table} has no readable name.", table_anchor[table], table)
     visible_columns = columns_of(curated)
     for _index, table, name, _kind in visible_columns:
         key = column_key(table, name)
         if identifier_like(name) and not named_columns.get(key):
-            add(f"name:{key}", "name", f"Column {key} has no readable name.", column_anchor[key])
+            add(f"name:{key}", "name", f"Column {key} has no readable name.", column_anchor[key], table)
 
     by_table: dict[str, list[str]] = defaultdict(list)
     for _index, table, name, _kind in visible_columns:
@@ -339,6 +343,7 @@ def checks(source: dict, curated: dict, profile: dict | None, curation: dict) ->
                     "duplicate",
                     f"{pair} have the same name.",
                     column_anchor[column_key(table, name)],
+                    table,
                 )
             seen.setdefault(_norm(name), name)
 
@@ -351,9 +356,15 @@ def checks(source: dict, curated: dict, profile: dict | None, curation: dict) ->
             if not figures or not rows or figures["empty"] is None:
                 continue
             if figures["empty"] == rows:
-                add(f"empty:{key}", "empty", f"Column {key} is empty on every row.", column_anchor[key])
+                add(f"empty:{key}", "empty", f"Column {key} is empty on every row.", column_anchor[key], table)
             elif figures["empty"] == 0 and figures["distinct"] == 1 and rows > 1:
-                add(f"equal:{key}", "equal", f"Column {key} holds the same value on every row.", column_anchor[key])
+                add(
+                    f"equal:{key}",
+                    "equal",
+                    f"Column {key} holds the same value on every row.",
+                    column_anchor[key],
+                    table,
+                )
         for table, first, second in profile.get("identical", []):
             if column_key(table, first) in visible and column_key(table, second) in visible:
                 add(
@@ -361,8 +372,10 @@ def checks(source: dict, curated: dict, profile: dict | None, curation: dict) ->
                     "duplicate",
                     f"{table}.{first} and {table}.{second} hold the same values on every row.",
                     column_anchor[column_key(table, second)],
+                    table,
                 )
         for proposal in proposals_waiting(profile, curation, curated):
             child, parent = column_key(*proposal["child"]), column_key(*proposal["parent"])
-            add(f"proposal:{child}>{parent}", "proposal", f"Proposed key: {child} → {parent}.", "proposals")
+            text = f"Proposed key: {child} → {parent}."
+            add(f"proposal:{child}>{parent}", "proposal", text, "proposals", proposal["child"][0])
     return items

@@ -18,6 +18,8 @@ export function renderTable(container, columns, rows) {
       if (value === null) {
         cell.textContent = "NULL";
         cell.className = "null";
+      } else if (typeof value === "object") {
+        renderBoundedCell(cell, value);
       } else {
         cell.textContent = String(value);
         cell.title = cell.textContent;  // long values are cut to one line by the CSS; the tooltip shows them whole
@@ -26,6 +28,29 @@ export function renderTable(container, columns, rows) {
   }
   container.replaceChildren(table);
   return table;
+}
+
+// Sizes as the platform's limits are given (MAX_DATABASE_UPLOAD_MB): 1 MB = 1024 KB = 1024 * 1024 bytes.
+export function formatBytes(bytes) {
+  if (bytes < 1024) return `${bytes} byte${bytes === 1 ? "" : "s"}`;
+  const [amount, unit] = bytes < 1024 * 1024 ? [bytes / 1024, "KB"] : [bytes / (1024 * 1024), "MB"];
+  return `${amount < 10 ? amount.toFixed(1).replace(/\.0$/, "") : Math.round(amount)} ${unit}`;
+}
+
+// A table page's cell the server bounded (annotation/sql/table_page.py): a BLOB as its size, a long text cut, with
+// its full size, so that a 40 MB value never reaches the browser whole.
+function renderBoundedCell(cell, value) {
+  const mark = document.createElement("span");
+  mark.className = "muted cut-mark";
+  if ("blob" in value) {
+    mark.textContent = `BLOB, ${formatBytes(value.blob)}`;
+    cell.replaceChildren(mark);
+    cell.title = `A BLOB of ${value.blob.toLocaleString()} bytes, not shown`;
+  } else {
+    mark.textContent = ` (${formatBytes(value.bytes)}, cut)`;
+    cell.replaceChildren(document.createTextNode(`${value.cut}…`), mark);
+    cell.title = `The first ${value.cut.length.toLocaleString()} characters of ${value.bytes.toLocaleString()} bytes`;
+  }
 }
 
 // The page URLs all end in /tables/<index>/; templates hand over the URL of table 0 (built with {% url %}).
