@@ -19,12 +19,11 @@ from annotation.models import Goal, User
 from annotation.roles import can
 from annotation.sql.analysis import SqlAnalysisError, hardness_of, sql_run
 from annotation.sql.goal_sampler import tree_sql
-from annotation.sql.sandbox import inside_transaction_known
 from annotation.sql.tree_plan import TreeError, adapt_filter, check_alignment, draft_question, plan
 from annotation.tokens import utterance_toks
 from dialogs import log
 from dialogs.errors import DialogueError
-from dialogs.models import Dialogue, DialogueMode, QueryFirstItem
+from dialogs.models import Dialogue, DialogueMode, DialogueStatus, QueryFirstItem
 from dialogs.room import dialogue_post
 from dialogs.selectors import goals_to_write
 from dialogs.solo import solo_create, solo_turn_add
@@ -138,40 +137,74 @@ def query_first_align(
         spans = check_alignment(alignment, tokens, plan(item.tree, database.schema))
     except TreeError as exc:
         raise DialogueError("invalid", str(exc)) from exc
-    now = timezone.now()
-    # Still one transaction around the sandbox run of the item's query (and the goal match of its shared result): the
-    # item's phase 2 is all or nothing, and no state yet says "being finished" outside a lock. A debt, named here.
-    known = "query-first phase 2 records its dialogue in one transaction (dialogs/query_first.py)"
+    if Goal.objects.filter(database=database, question=question, sql=item.sql).exclude(pk=item.goal_id).exists():
+        raise DialogueError("invalid", "The database already has a goal with this question and SQL.")
+    # Three steps, so that the sandbox (the run of the item's query and the goal match of its shared result) runs in
+    # no transaction (annotation.sql.sandbox.refuse_inside_transaction): the item is claimed with its new dialogue
+    # under its row lock; the turn is recorded as a solo sequence's is, each step its own write; the item and the
+    # goal are finished under the lock again. A claim is this person's: a retry (the same request id) resumes it and
+    # stores nothing twice; someone else is told the question is being finished.
+    dialogue = _align_claim(item, person, database)
     try:
-        with transaction.atomic(), inside_transaction_known(known):
+        solo_turn_add(dialogue=dialogue, person=person, question=question, sql=item.sql, request_id=f"qf-{item.pk}")
+        dialogue.refresh_from_db(fields=["status", "last_seq"])
+        if not dialogue.is_over:
+            dialogue_post(dialogue=dialogue, person=person, message={"id": f"qf-{item.pk}:end", "type": "end"})
+    except DialogueError:
+        _align_release(item, dialogue)
+        raise
+    now = timezone.now()
+    try:
+        with transaction.atomic():
             locked = QueryFirstItem.objects.select_for_update().get(pk=item.pk)
-            if locked.stage != QueryFirstItem.Stage.ALIGNING:
+            if locked.stage != QueryFirstItem.Stage.ALIGNING or locked.dialogue_id != dialogue.pk:
                 raise DialogueError("closed", "Someone else has just finished phase 2 of this question.")
             goal = Goal.objects.select_for_update().get(pk=item.goal_id)
-            goal.question, goal.sql, goal.tree, goal.active = question, item.sql, item.tree, True
-            goal.save(update_fields=["question", "sql", "tree", "active"])
-            dialogue = solo_create(expert=person, database=database, goal=goal, mode=DialogueMode.QUERY_FIRST)
-            solo_turn_add(dialogue=dialogue, person=person, question=question, sql=item.sql, request_id=f"qf-{item.pk}")
-            dialogue_post(dialogue=dialogue, person=person, message={"id": f"qf-{item.pk}:end", "type": "end"})
-            locked.aligner, locked.question, locked.tokens, locked.alignment = person, question, tokens, spans
-            locked.stage, locked.aligned_at, locked.dialogue = QueryFirstItem.Stage.DONE, now, dialogue
+            goal.question, goal.active = question, True
+            goal.save(update_fields=["question", "active"])
+            locked.question, locked.tokens, locked.alignment = question, tokens, spans
+            locked.stage, locked.aligned_at = QueryFirstItem.Stage.DONE, now
             locked.aligning_seconds = max(0, round((now - opened_at).total_seconds())) if opened_at else None
-            locked.save(
-                update_fields=[
-                    "aligner",
-                    "question",
-                    "tokens",
-                    "alignment",
-                    "stage",
-                    "aligned_at",
-                    "dialogue",
-                    "aligning_seconds",
-                ]
-            )
+            locked.save(update_fields=["question", "tokens", "alignment", "stage", "aligned_at", "aligning_seconds"])
     except IntegrityError:
+        _align_release(item, dialogue)
         raise DialogueError("invalid", "The database already has a goal with this question and SQL.") from None
     item.refresh_from_db()
     return dialogue
+
+
+def _align_claim(item: QueryFirstItem, person: User, database) -> Dialogue:
+    """Phase 2's first step, under the item's row lock: the item gets its dialogue (a new one, or this person's from an
+    earlier try) and the goal the SQL and tree phase 1 left, which the shared result is matched against."""
+    with transaction.atomic():
+        locked = QueryFirstItem.objects.select_for_update().get(pk=item.pk)
+        if locked.stage != QueryFirstItem.Stage.ALIGNING:
+            raise DialogueError("closed", "Someone else has just finished phase 2 of this question.")
+        if locked.dialogue_id is not None:
+            if locked.aligner_id != person.pk:
+                raise DialogueError("closed", "Someone else is finishing phase 2 of this question.")
+            return locked.dialogue
+        goal = Goal.objects.select_for_update().get(pk=item.goal_id)
+        goal.sql, goal.tree = item.sql, item.tree
+        goal.save(update_fields=["sql", "tree"])
+        dialogue = solo_create(expert=person, database=database, goal=goal, mode=DialogueMode.QUERY_FIRST)
+        locked.aligner, locked.dialogue = person, dialogue
+        locked.save(update_fields=["aligner", "dialogue"])
+        return dialogue
+
+
+def _align_release(item: QueryFirstItem, dialogue: Dialogue) -> None:
+    """A phase 2 that could not be finished (its SQL failed in the sandbox, or its question and SQL are another goal's):
+    the item waits for phase 2 again, and the dialogue begun for it is closed, abandoned and incomplete (its events
+    stay in the log; review never takes an incomplete dialogue)."""
+    with transaction.atomic():
+        locked = QueryFirstItem.objects.select_for_update().get(pk=item.pk)
+        if locked.dialogue_id == dialogue.pk and locked.stage == QueryFirstItem.Stage.ALIGNING:
+            locked.aligner, locked.dialogue = None, None
+            locked.save(update_fields=["aligner", "dialogue"])
+        Dialogue.objects.filter(pk=dialogue.pk, status=DialogueStatus.ACTIVE).update(
+            status=DialogueStatus.ABANDONED, incomplete=True, ended_at=timezone.now()
+        )
 
 
 def query_first_corrected(*, dialogue: Dialogue, field: str, value: str) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import contextlib
 import functools
 import json
 import marshal
@@ -202,21 +201,6 @@ class InsideTransaction(RuntimeError):
     """Sandbox work was asked for inside a database transaction: a mistake in the caller, never the SQL's."""
 
 
-_known_exceptions = threading.local()
-
-
-@contextlib.contextmanager
-def inside_transaction_known(reason: str):
-    """The one way past refuse_inside_transaction: a caller that still runs the sandbox inside its transaction says
-    why, here, where it can be found (each one is a debt: docs/architecture.md lists them)."""
-    previous = getattr(_known_exceptions, "reason", None)
-    _known_exceptions.reason = reason
-    try:
-        yield
-    finally:
-        _known_exceptions.reason = previous
-
-
 def refuse_inside_transaction(what: str = "a sandbox run") -> None:
     """Raise InsideTransaction when the calling thread holds a database transaction of the platform's.
 
@@ -226,7 +210,7 @@ def refuse_inside_transaction(what: str = "a sandbox run") -> None:
     Callers check without a lock, run the sandbox, then record in a short transaction that checks again (as
     dialogs/room.py's `_post_sql_run` does). A test's own wrapping transaction (pytest-django's, Django's TestCase's)
     does not count. Outside Django (the benchmarks, a standalone script) there is nothing to check."""
-    if "django.db" not in sys.modules or getattr(_known_exceptions, "reason", None):
+    if "django.db" not in sys.modules:
         return
     from django.conf import settings
 

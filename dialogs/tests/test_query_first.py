@@ -98,6 +98,40 @@ def test_phase_two_is_for_another_person_and_a_bad_alignment_writes_nothing(goal
     assert not Dialogue.objects.filter(mode=DialogueMode.QUERY_FIRST).exists()
 
 
+def test_phase_two_runs_its_sql_outside_a_transaction_and_a_claim_is_its_persons(goal, erin, frank, monkeypatch):
+    """The run of the item's query happens in no transaction (the sandbox refuses one: the real run below would
+    raise). A failed run frees the item and closes the dialogue begun for it; between the claim and the finish,
+    another person is told someone is finishing it."""
+    item = written(goal, erin)
+    real = qf.solo_turn_add
+
+    def fails(**kwargs):
+        raise DialogueError("invalid", "The SQL fails: the query ran longer than its time limit and was stopped")
+
+    monkeypatch.setattr(qf, "solo_turn_add", fails)
+    with pytest.raises(DialogueError, match="time limit"):
+        qf.query_first_align(item=item, person=frank, question=QUESTION, alignment=ALIGNMENT)
+    item.refresh_from_db()
+    assert item.stage == QueryFirstItem.Stage.ALIGNING and item.dialogue is None and item.aligner is None
+    closed = Dialogue.objects.get(mode=DialogueMode.QUERY_FIRST)
+    assert closed.status == DialogueStatus.ABANDONED and closed.incomplete
+
+    gina = expert_named("gina")
+    seen = []
+
+    def add_while_someone_else_tries(**kwargs):
+        with pytest.raises(DialogueError, match="Someone else is finishing"):
+            qf.query_first_align(item=item, person=gina, question=QUESTION, alignment=ALIGNMENT)
+        seen.append(kwargs["dialogue"].pk)
+        return real(**kwargs)
+
+    monkeypatch.setattr(qf, "solo_turn_add", add_while_someone_else_tries)
+    dialogue = qf.query_first_align(item=item, person=frank, question=QUESTION, alignment=ALIGNMENT)
+    assert seen == [dialogue.pk] and dialogue.status == DialogueStatus.COMPLETED and dialogue.pk != closed.pk
+    item.refresh_from_db()
+    assert item.stage == QueryFirstItem.Stage.DONE and item.dialogue == dialogue and item.aligner == frank
+
+
 def test_adapting_a_filter_is_recorded_and_must_still_return_rows(goal, erin):
     item = qf.query_first_open(person=erin, goal=goal)
     with pytest.raises(DialogueError, match="returns nothing"):
