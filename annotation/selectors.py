@@ -69,8 +69,9 @@ def database_table_page(*, database: Database, table_index: int, page: int | str
     except (TypeError, ValueError):
         raise ValueError("page must be a whole number") from None
     # Only the columns people see: a column hidden by curation stays out of the viewer too.
-    shown = [column for table, column in database.schema["column_names_original"] if table == table_index]
-    return read_table_page(
+    schema = database.schema
+    shown = [column for table, column in schema["column_names_original"] if table == table_index]
+    data = read_table_page(
         database.path,
         tables[table_index],
         shown,
@@ -79,6 +80,12 @@ def database_table_page(*, database: Database, table_index: int, page: int | str
         cut_chars=settings.TABLE_CELL_MAX_CHARS,
         max_bytes=settings.TABLE_PAGE_MAX_BYTES,
     )
+    # The readable names beside the real ones (curation's, or a release's): the worker's room heads the table with
+    # them; the screens where SQL is written show the real ones.
+    readable_columns = schema.get("column_names") or schema["column_names_original"]
+    data["readable_table"] = (schema.get("table_names") or tables)[table_index]
+    data["readable_columns"] = [name for table, name in readable_columns if table == table_index]
+    return data
 
 
 def goal_generation_figures(run) -> dict:

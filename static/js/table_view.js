@@ -1,14 +1,15 @@
 // Shared table rendering and paging: the database browser and both chat rooms show table content the same way.
 
-export function renderTable(container, columns, rows) {
+export function renderTable(container, columns, rows, { headings = null } = {}) {
+  // `headings`: what to head the columns with instead of their names (the readable names, on the worker's screen).
   const table = document.createElement("table");
   table.className = "data";
   const head = table.createTHead().insertRow();
-  for (const name of columns) {
+  columns.forEach((name, index) => {
     const th = document.createElement("th");
-    th.textContent = name;
+    th.textContent = headings?.[index] ?? name;
     head.appendChild(th);
-  }
+  });
   const body = table.createTBody();
   for (const row of rows) {
     const tr = body.insertRow();
@@ -63,9 +64,11 @@ export function tableUrl(urlOfTableZero, index, page) {
  * `elements` holds the content container and, optionally, title, pager, prev, next and info elements.
  */
 export class TablePager {
-  constructor(urlOfTableZero, elements, { titleFor = null } = {}) {
+  constructor(urlOfTableZero, elements, { titleFor = null, readable = false } = {}) {
+    // `readable`: head the columns with their readable names (a worker's screen: they write no SQL).
     this.url = urlOfTableZero;
     this.el = elements;
+    this.readable = readable;
     this.titleFor = titleFor || ((data) => `${data.table} (${data.total} rows)`);
     this.index = null;
     this.page = 1;
@@ -83,7 +86,7 @@ export class TablePager {
     const data = await response.json();
     Object.assign(this, { index, page: data.page, pages: data.pages });
     if (this.el.title) this.el.title.textContent = this.titleFor(data);
-    renderTable(this.el.content, data.columns, data.rows);
+    renderTable(this.el.content, data.columns, data.rows, { headings: this.readable ? data.readable_columns : null });
     if (this.el.pager) this.el.pager.hidden = data.pages <= 1;
     if (this.el.info) this.el.info.textContent = `page ${data.page} of ${data.pages}`;
     if (this.el.prev) this.el.prev.disabled = data.page <= 1;

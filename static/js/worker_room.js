@@ -24,7 +24,10 @@ const pager = new TablePager(root.dataset.tableUrl, {
   info: $("page-info"),
   prev: $("prev-page"),
   next: $("next-page"),
-}, { titleFor: (data) => `${data.table} · ${data.total} row${data.total === 1 ? "" : "s"}` });
+}, {
+  titleFor: (data) => `${data.readable_table || data.table} · ${data.total} row${data.total === 1 ? "" : "s"}`,
+  readable: true,
+});
 
 function openTable(index) {
   document.querySelectorAll(".table-tab").forEach((tab) => {
