@@ -82,6 +82,14 @@ def curated_schema(source: dict, curation: dict) -> dict:
         entry["column_types"].append(source["column_types"][index])
 
     entry["primary_keys"] = [column_map[key] for key in source.get("primary_keys", []) if key in column_map]
+    # A key with a hidden column is no key of what is shown; an entry with no composite key has no such list.
+    composite = [
+        [column_map[column] for column in key]
+        for key in source.get("composite_primary_keys", [])
+        if all(column in column_map for column in key)
+    ]
+    if composite:
+        entry["composite_primary_keys"] = composite
     foreign_keys = [
         [column_map[child], column_map[parent]]
         for child, parent in source.get("foreign_keys", [])
@@ -123,8 +131,10 @@ def name_matches(schema: dict) -> list[tuple[int, int]]:
     """
     tables = schema["table_names_original"]
     columns = columns_of(schema)
-    primary = set(schema.get("primary_keys", []))
-    keyed_tables = {schema["column_names_original"][key][0] for key in primary}
+    # A column of a key of several columns identifies nothing alone: no foreign key is proposed to point at it.
+    in_composite = {column for key in schema.get("composite_primary_keys", []) for column in key}
+    primary = set(schema.get("primary_keys", [])) - in_composite
+    keyed_tables = {schema["column_names_original"][key][0] for key in primary | in_composite}
     parents = [
         (index, table, name, kind)
         for index, table, name, kind in columns

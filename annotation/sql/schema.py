@@ -91,6 +91,9 @@ def introspect_sqlite(path: str | Path, db_id: str) -> dict:
     column_names_original: list[list] = [[-1, "*"]]
     column_types = ["text"]
     primary_keys: list[int] = []
+    # A key of two or more columns: tables.json's primary_keys holds its first column only (as Spider's own files do,
+    # and the tools that read them expect a number there); the whole key is kept here, in key order.
+    composite_keys: list[list[int]] = []
     # Per table: column name -> global index, and the columns of the primary key in key order.
     column_index: list[dict[str, int]] = []
     key_columns: list[list[str]] = []
@@ -107,6 +110,8 @@ def introspect_sqlite(path: str | Path, db_id: str) -> dict:
             column_types.append(column_type(declared or ""))
         column_index.append(names)
         key_columns.append([name for _, name in sorted(keyed)])
+        if len(keyed) > 1:
+            composite_keys.append([names[name] for _, name in sorted(keyed)])
 
     # SQLite table names are unique regardless of case, and REFERENCES may spell the parent in any case.
     table_lookup = {name.lower(): index for index, name in enumerate(tables)}
@@ -134,6 +139,8 @@ def introspect_sqlite(path: str | Path, db_id: str) -> dict:
         "column_types": column_types,
         "primary_keys": primary_keys,
         "foreign_keys": foreign_keys,
+        # Only where there is one: an entry without is Spider's own, key for key.
+        **({"composite_primary_keys": composite_keys} if composite_keys else {}),
     }
 
 
@@ -181,7 +188,9 @@ def describe_tables(schema: dict) -> list[dict]:
     originals = schema["column_names_original"]
     readable_columns = schema.get("column_names") or originals
     readable_tables = schema.get("table_names") or tables
-    primary = set(schema.get("primary_keys", []))
+    primary = set(schema.get("primary_keys", [])) | {
+        column for key in schema.get("composite_primary_keys", []) for column in key
+    }
 
     def qualified(column: int) -> str:
         table, name = originals[column]

@@ -257,6 +257,42 @@ def test_name_matches_propose_table_id_columns_and_skip_declared_keys():
     assert rules.name_matches({**schema, "foreign_keys": [[3, 1]]}) == []
 
 
+def test_a_composite_key_is_kept_whole_and_no_foreign_key_is_proposed_to_part_of_it(tmp_path):
+    path = tmp_path / "dorms.sqlite"
+    with sqlite3.connect(path) as connection:
+        connection.executescript(
+            """
+            CREATE TABLE dorm (dorm_id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE amenity (amenity_id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE has_amenity (dorm_id INTEGER, amenity_id INTEGER, since INTEGER,
+                PRIMARY KEY (dorm_id, amenity_id));
+            CREATE TABLE visit (visit_id INTEGER PRIMARY KEY, dorm_id INTEGER, amenity_id INTEGER);
+            """
+        )
+    connection.close()
+    entry = introspect_sqlite(path, "dorms")
+    names = {
+        index: f"{entry['table_names_original'][t]}.{c}" for index, (t, c) in enumerate(entry["column_names_original"])
+    }
+    # tables.json's primary_keys keeps one number per table (what Spider's tools read); the whole key is kept beside.
+    keys = ["dorm.dorm_id", "amenity.amenity_id", "has_amenity.dorm_id", "visit.visit_id"]
+    assert [names[key] for key in entry["primary_keys"]] == keys
+    assert [[names[c] for c in key] for key in entry["composite_primary_keys"]] == [
+        ["has_amenity.dorm_id", "has_amenity.amenity_id"]
+    ]
+    # visit.dorm_id is proposed to point at dorm, never at has_amenity.dorm_id (a part of a two-column key).
+    proposed = {(names[child], names[parent]) for child, parent in rules.name_matches(entry)}
+    assert ("visit.dorm_id", "dorm.dorm_id") in proposed and ("visit.amenity_id", "amenity.amenity_id") in proposed
+    assert not any(parent.startswith("has_amenity.") for _, parent in proposed)
+    # Hiding a column of the key leaves no key of what is shown; hiding another column moves the indexes with it.
+    hidden = rules.curated_schema(entry, {"hidden_columns": ["has_amenity.amenity_id"]})
+    assert "composite_primary_keys" not in hidden
+    moved = rules.curated_schema(entry, {"hidden_columns": ["dorm.name"]})
+    assert [[moved["column_names_original"][c][1] for c in key] for key in moved["composite_primary_keys"]] == [
+        ["dorm_id", "amenity_id"]
+    ]
+
+
 def test_the_curated_entry_of_an_untouched_file_is_the_file_s_own(tmp_path):
     entry = introspect_sqlite(_sqlite(tmp_path / "s.sqlite"), "staff")
     assert rules.curated_schema(entry, {}) == entry

@@ -96,6 +96,9 @@ def test_all_info_intents_and_responses(tmp_path, dorm_dialogue):
     [dorm] = [item for item in load(out / "cosql_dataset" / "tables.json") if item["db_id"] == "dorm_demo"]
     assert dialogue["assistant_table_names"] == dorm["table_names_original"]
     assert "student" in dorm["table_names_original"]
+    # has_amenity's two-column key, kept whole beside primary_keys' one number per table.
+    columns = dorm["column_names_original"]
+    assert [[columns[c][1] for c in key] for key in dorm["composite_primary_keys"]] == [["dorm_id", "amenity_id"]]
     kinds = [("user" if t["isUser"] else "sql" if t.get("isSql") else "expert") for t in dialogue["turns"]]
     assert kinds == ["user", "sql", "expert", "user", "expert", "user", "sql", "expert", "user", "sql", "expert",
                      "user", "expert"]  # fmt: skip
