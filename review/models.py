@@ -260,6 +260,26 @@ class ReviewPass(models.Model):
         return f"pass {self.number} of {self.review.dialogue_id} by {self.reviewer_id}: {self.decision or 'open'}"
 
 
+class ReviewPassPool(models.Model):
+    """Who may take one review pass (docs/review.md, "Reviewers by pass"): a pass with a pool is taken only by its
+    members (SParC gave its last pass to its most experienced annotator); a pass without one, by any reviewer. A pool
+    with nobody in it opens its pass to everyone again, and the dashboard says so: a queue never waits on an empty
+    list. The rule is review.passes.services.pass_pool_refusal."""
+
+    number = models.PositiveSmallIntegerField(unique=True, help_text="The review pass (1 = the first).")
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="review_pass_pools")
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"pool of pass {self.number}"
+
+
 class ValidationWarning(models.Model):
     """Something final validation noticed that does not block a dialogue by itself (docs/review.md, "Warnings"): a
     reviewer reads it and clears it, and who cleared it and when is kept. One row per kind, turn and the queries it
