@@ -11,6 +11,7 @@ urlpatterns = [
     path("", pass_views.home, name="home"),
     path("agreement.json", pass_views.agreement, name="agreement"),
     path("next/", pass_views.claim_next, name="claim_next"),
+    path("pools/", pass_views.pools, name="pools"),
     path("dialogues/<int:dialogue_id>/", pass_views.dialogue, name="dialogue"),
     path("dialogues/<int:dialogue_id>/claim/", pass_views.claim, name="claim"),
     path("dialogues/<int:dialogue_id>/renew/", pass_views.renew, name="renew"),

@@ -54,7 +54,15 @@ from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, pairing_cancelled
 from dialogs.query_first import query_first_corrected
 from dialogs.room import dialogue_record, sql_run_result
-from review.models import DialogueReview, RejectFault, RejectReason, ReviewPass, ReviewStage, ValidationWarning
+from review.models import (
+    DialogueReview,
+    RejectFault,
+    RejectReason,
+    ReviewPass,
+    ReviewPassPool,
+    ReviewStage,
+    ValidationWarning,
+)
 from review.passes.suite_checks import copied_queries, correction_suite_check
 from review.records import dialogue_record_of
 from review.signals import review_decided_on_commit
@@ -229,10 +237,72 @@ def _earlier_reviewers(review: DialogueReview) -> set[int]:
     return people
 
 
+def pass_pool_refusal(number: int, reviewer: User) -> str | None:
+    """Why `reviewer` may not take pass `number` by its pool (ReviewPassPool), or None: a pass with a pool is its
+    members'; a pass without a pool, or whose pool is empty (the dashboard warns of it), is any reviewer's."""
+    members = _pool_members().get(number)
+    if not members or reviewer.pk in members:
+        return None
+    return f"Pass {number} is taken by the reviewers in its pool, which an admin keeps; you are not in it."
+
+
+def _pool_members() -> dict[int, set[int]]:
+    """Each pass that has a pool: the ids of its members (empty: the pool is empty)."""
+    members: dict[int, set[int]] = {pool.number: set() for pool in ReviewPassPool.objects.all()}
+    for number, person in ReviewPassPool.members.through.objects.values_list("reviewpasspool__number", "user_id"):
+        members[number].add(person)
+    return members
+
+
+def pass_pools() -> list[dict]:
+    """Every review pass and who may take it: `number`, `members` (usernames, for a pass with a pool), `open` (any
+    reviewer may take it) and `warning` (a pool with nobody in it: said on the dashboard)."""
+    pools = {pool.number: pool for pool in ReviewPassPool.objects.prefetch_related("members")}
+    listed = []
+    for number in range(1, settings.REVIEW_PASSES + 1):
+        pool = pools.get(number)
+        names = sorted(person.username for person in pool.members.all()) if pool else []
+        warning = (
+            f"Pass {number} has a pool with nobody in it: any reviewer may take pass {number} until an admin adds "
+            "someone."
+            if pool and not names
+            else ""
+        )
+        listed.append(
+            {"number": number, "pooled": pool is not None, "members": names, "open": not names, "warning": warning}
+        )
+    return listed
+
+
+def pass_pool_set(*, number: int, members, by: User) -> ReviewPassPool | None:
+    """Give pass `number` a pool of `members` (reviewers or admins), or none (`members` is None: any reviewer takes
+    it). Admins only. Claims already made stay; the next claims follow the new pool."""
+    if not can(by, "review.manage"):
+        raise ReviewError("not_allowed", "Only an admin keeps the review pools.")
+    if not 1 <= number <= settings.REVIEW_PASSES:
+        raise ReviewError("invalid", f"There is no review pass {number} (passes 1 to {settings.REVIEW_PASSES}).")
+    if members is None:
+        ReviewPassPool.objects.filter(number=number).delete()
+        return None
+    people = list(members)
+    wrong = [person.username for person in people if not can(person, "review.work")]
+    if wrong:
+        raise ReviewError("invalid", f"Not a reviewer: {', '.join(sorted(wrong))}.")
+    with transaction.atomic():
+        pool, _ = ReviewPassPool.objects.select_for_update().get_or_create(number=number)
+        pool.updated_by = by
+        pool.save(update_fields=["updated_by", "updated_at"])
+        pool.members.set(people)
+    return pool
+
+
 def review_may_take(review: DialogueReview, reviewer: User) -> str | None:
     """Why `reviewer` may not take this dialogue's current pass, or None when they may."""
     if not can(reviewer, "review.work"):
         return "Your role may not review dialogues."
+    pooled = pass_pool_refusal(review.pass_number, reviewer)
+    if pooled:
+        return pooled
     if review.dialogue.expert_id == reviewer.pk:
         return "You were the expert of this dialogue: someone else reviews it."
     if reviewer.pk in _earlier_reviewers(review):
@@ -289,6 +359,9 @@ def review_claim_next(*, reviewer: User, review_pass: int | None = None) -> Dial
     )
     if review_pass is not None:
         candidates = candidates.filter(pass_number=review_pass)
+    closed = [number for number, members in _pool_members().items() if members and reviewer.pk not in members]
+    if closed:  # passes whose pool this reviewer is not in: never theirs to take
+        candidates = candidates.exclude(pass_number__in=closed)
     # Look at a page of candidates at a time: the ones this reviewer may not take (an earlier pass was theirs) are
     # skipped; a row another reviewer is claiming right now is skipped too (skip_locked) rather than waited for.
     offset = 0

@@ -52,6 +52,13 @@ def home(request):
             "selected_queue": request.GET.get("queue", ""),
             "query": query.urlencode(),
             "pass_numbers": list(range(1, settings.REVIEW_PASSES + 1)),
+            # Who may take each pass: a pass whose pool leaves this reviewer out offers them no "Take the next", and
+            # a pool with nobody in it is a warning here, for everyone.
+            "pools": [
+                {**pool, "refusal": passes.pass_pool_refusal(pool["number"], request.user)}
+                for pool in passes.pass_pools()
+            ],
+            "can_keep_pools": can(request.user, "review.manage"),
             "agreement_url": reverse("review:agreement"),
             "can_manage": can(request.user, "review.manage"),
         },
@@ -78,6 +85,10 @@ def claim_next(request):
         number = int(request.POST.get("pass") or 0) or None
     except ValueError:
         number = None
+    refusal = passes.pass_pool_refusal(number, request.user) if number else None
+    if refusal:
+        messages.error(request, refusal)
+        return redirect("review:home")
     review = passes.review_claim_next(reviewer=request.user, review_pass=number)
     if review is None:
         messages.info(request, "Nothing is waiting for you" + (f" in pass {number}." if number else "."))
@@ -266,3 +277,37 @@ def clear_warning(request, dialogue_id, warning_id):
         return _review_error(request, error, dialogue_id)
     messages.success(request, "The warning is cleared.")
     return redirect("review:dialogue", dialogue_id=dialogue_id)
+
+
+@role_required("review.manage")
+def pools(request):
+    """Who may take each review pass (those who manage review: admins): a pool per pass, or none (any reviewer)."""
+    from annotation.models import User
+
+    if request.method == "POST":
+        try:
+            number = int(request.POST.get("number", ""))
+        except ValueError:
+            number = 0
+        members = None
+        if request.POST.get("pooled"):
+            ids = [value for value in request.POST.getlist("members") if value.isdigit()]
+            members = list(User.objects.filter(pk__in=ids))
+        try:
+            passes.pass_pool_set(number=number, members=members, by=request.user)
+        except passes.ReviewError as error:
+            messages.error(request, error.message)
+        else:
+            if members is None:
+                messages.success(request, f"Any reviewer may take pass {number}.")
+            elif members:
+                names = ", ".join(sorted(person.username for person in members))
+                messages.success(request, f"Pass {number} is taken by its pool: {names}.")
+            else:
+                messages.warning(
+                    request, f"Pass {number}'s pool is empty: any reviewer may take it until you add someone."
+                )
+        return redirect("review:pools")
+    people = User.objects.filter(is_active=True).order_by("username")
+    reviewers = [person for person in people if can(person, "review.work")]
+    return render(request, "review/pools.html", {"pools": passes.pass_pools(), "reviewers": reviewers})

@@ -86,6 +86,41 @@ def test_two_passes_by_two_reviewers_then_approved(finished, rita):
     assert queue_of(finished) == "approved"
 
 
+def test_pass_two_is_taken_only_by_its_pool_and_an_empty_pool_opens_it_with_a_warning(finished, rita, ada, client):
+    passes.review_sync()
+    rob, senior = reviewer("rob"), reviewer("senior")
+    with pytest.raises(ReviewError) as refused:  # only admins keep the pools
+        passes.pass_pool_set(number=2, members=[senior], by=rob)
+    assert refused.value.code == "not_allowed"
+    passes.pass_pool_set(number=2, members=[senior], by=ada)
+    passes.review_claim(reviewer=rita, dialogue=finished)  # pass 1 has no pool: anyone
+    passes.review_decide(reviewer=rita, dialogue=finished, approve=True)
+    # Rob is not in pass 2's pool: neither a chosen claim nor "take the next" gives it to him.
+    with pytest.raises(ReviewError, match="pool"):
+        passes.review_claim(reviewer=rob, dialogue=finished)
+    assert passes.review_claim_next(reviewer=rob) is None
+    client.force_login(rob)
+    home = client.get(reverse("review:home")).content.decode()
+    assert 'data-testid="claim-next-2" disabled' in home and 'data-testid="pool-note-2"' in home
+    refused_page = client.post(reverse("review:claim_next"), {"pass": "2"}, follow=True).content.decode()
+    assert "you are not in it" in refused_page
+    # The pool's member takes it, with the existing rules (never the pass-1 reviewer, never the expert) kept.
+    assert passes.review_claim_next(reviewer=senior).dialogue_id == finished.pk
+    passes.review_release(person=senior, dialogue=finished)
+    # A pool with nobody in it is no stuck queue: the pass opens to everyone, and the dashboard says so.
+    passes.pass_pool_set(number=2, members=[], by=ada)
+    home = client.get(reverse("review:home")).content.decode()
+    assert 'data-testid="pool-warning-2"' in home and "nobody in it" in home
+    assert passes.review_claim_next(reviewer=rob).dialogue_id == finished.pk
+    # Reviewers may not open the pools page; an admin keeps them there.
+    assert client.get(reverse("review:pools")).status_code == 403
+    client.force_login(ada)
+    page = client.post(reverse("review:pools"), {"number": "2", "pooled": "1", "members": [senior.pk]}, follow=True)
+    assert "Pass 2 is taken by its pool: senior." in page.content.decode()
+    client.post(reverse("review:pools"), {"number": "2"})  # not pooled: any reviewer again
+    assert passes.pass_pools()[1] == {"number": 2, "pooled": False, "members": [], "open": True, "warning": ""}
+
+
 def test_the_dialogues_own_expert_never_reviews_it(finished, ada):
     passes.review_sync()
     # Admins may review; an admin who was the expert of this dialogue may not.
