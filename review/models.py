@@ -280,6 +280,38 @@ class ReviewPassPool(models.Model):
         return f"pool of pass {self.number}"
 
 
+class SendBack(models.Model):
+    """A reviewer sent a dialogue back to its author (the expert, or a solo sequence's writer) to fix, with a note per
+    turn (docs/review.md, "Sent back to the author"). While it is open the dialogue is in no review queue; the author's
+    fixes are corrections of theirs in the same pass, and returning it puts the pass back in its queue."""
+
+    review = models.ForeignKey(DialogueReview, on_delete=models.CASCADE, related_name="send_backs")
+    pass_number = models.PositiveSmallIntegerField()
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sent_back")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sent_back_to_me")
+    note = models.TextField(blank=True)
+    # {"<utterance seq>": "what to fix in that turn"}
+    turn_notes = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    returned_at = models.DateTimeField(null=True, blank=True)
+    fixes = models.PositiveIntegerField(default=0, help_text="Corrections the author made before returning it.")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["review"], condition=models.Q(returned_at__isnull=True), name="one_open_send_back_per_review"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"dialogue {self.review.dialogue_id} sent back to {self.author_id} (pass {self.pass_number})"
+
+    @property
+    def open(self) -> bool:
+        return self.returned_at is None
+
+
 class ValidationWarning(models.Model):
     """Something final validation noticed that does not block a dialogue by itself (docs/review.md, "Warnings"): a
     reviewer reads it and clears it, and who cleared it and when is kept. One row per kind, turn and the queries it
