@@ -30,7 +30,7 @@ from django.utils import timezone
 from annotation import services
 from annotation.models import Database, GoalGeneration, User
 from annotation.roles import can
-from annotation.sql.goal_sampler import GoalSampler, SampledGoal, coverage_report
+from annotation.sql.goal_sampler import GoalSampler, SampledGoal, coverage_report, refusals_report
 from annotation.sql.hardness import HARDNESS_LEVELS
 
 logger = logging.getLogger(__name__)
@@ -70,8 +70,10 @@ def goals_sample(
     *, database: Database, count: int, levels, seed: int | None, progress=None, stop=None
 ) -> tuple[list[SampledGoal], dict]:
     """Sample up to `count` new goals for `database` aiming at what its goal set covers least; returns them with the
-    coverage report (annotation.sql.goal_sampler.coverage_report) of the goal set before and after. `stop` is the
-    sampler's (GoalSampler.sample): once it answers True, the goals found so far are returned."""
+    coverage report (annotation.sql.goal_sampler.coverage_report) of the goal set before and after, and under
+    "rules" what the rules refused and rewrote (goal_sampler.refusals_report). Every goal the database has, discarded
+    ones too, counts as known: none is drawn again. `stop` is the sampler's (GoalSampler.sample): once it answers
+    True, the goals found so far are returned."""
     levels = _request_checked(database, count, levels)
     existing = list(database.goals.values_list("sql", "hardness"))
     sampler = GoalSampler(database.schema, database.path, random.Random(seed), existing=[sql for sql, _ in existing])
@@ -80,7 +82,9 @@ def goals_sample(
             f"No table of {database.db_id} has rows the sandbox can read: there is nothing to sample goals from."
         )
     goals = sampler.sample(count, levels=levels, progress=progress, stop=stop)
-    return goals, coverage_report(existing, [(goal.sql, goal.hardness) for goal in goals], database.schema)
+    report = coverage_report(existing, [(goal.sql, goal.hardness) for goal in goals], database.schema)
+    report["rules"] = refusals_report(sampler.refused, sampler.rules.rewritten)
+    return goals, report
 
 
 def _live_states() -> list[str]:

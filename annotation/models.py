@@ -217,6 +217,9 @@ class Goal(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # The operation tree a sampled goal was drawn from (annotation.sql.goal_sampler, docs/goals.md); None otherwise.
     tree = models.JSONField(null=True, blank=True)
+    # When an admin discarded it (annotation.services.goal_discard; who and why in its GoalDiscard): never offered
+    # again, and its SQL stays known so the sampler does not draw it again.
+    discarded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["database__db_id", "id"]
@@ -229,8 +232,36 @@ class Goal(models.Model):
 
     @property
     def waiting_for_question(self) -> bool:
-        """A sampled goal has SQL but no question until a person writes one; it is offered to nobody until then."""
-        return not self.question
+        """A sampled goal has SQL but no question until a person writes one; it is offered to nobody until then. A
+        discarded one waits for nothing."""
+        return not self.question and self.discarded_at is None
+
+    @property
+    def latest_discard(self) -> "GoalDiscard | None":
+        """The newest discard of this goal (or deactivation in its place), from the prefetched `discards` when there."""
+        return next(iter(self.discards.all()), None)
+
+
+class GoalDiscard(models.Model):
+    """An admin's decision to retire a goal, as it happened: who, when, why, and what it did. A goal no dialogue uses
+    is discarded (`Goal.discarded_at`: never offered, never sampled again); one that dialogues use is deactivated
+    instead, so that they keep their goal (annotation.services.goal_discard). Only ever added."""
+
+    class Outcome(models.TextChoices):
+        DISCARDED = "discarded", "Discarded"
+        DEACTIVATED = "deactivated", "Deactivated (dialogues use it)"
+
+    goal = models.ForeignKey(Goal, on_delete=models.CASCADE, related_name="discards")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    reason = models.CharField(max_length=300)
+    outcome = models.CharField(max_length=12, choices=Outcome.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.outcome} goal {self.goal_id}"
 
 
 class GoalGeneration(models.Model):

@@ -5,7 +5,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, QuerySet
 from django.utils.http import urlencode
 
-from annotation.models import BlockRecord, CurationEdit, Database, Goal, Hardness, Role, User
+from annotation.models import BlockRecord, CurationEdit, Database, Goal, GoalDiscard, Hardness, Role, User
 from annotation.sql import curation as rules
 from annotation.sql.schema import describe_tables
 from annotation.sql.table_page import read_table_page
@@ -26,9 +26,11 @@ def database_list() -> QuerySet[Database]:
 def goal_list(
     *, database: Database | None = None, hardness: str | None = None, waiting: bool = False
 ) -> QuerySet[Goal]:
-    queryset = Goal.objects.select_related("database")
+    """Goals with their database and their discards (who retired a goal, when and why, newest first)."""
+    discards = GoalDiscard.objects.select_related("by").order_by("-created_at", "-id")
+    queryset = Goal.objects.select_related("database").prefetch_related(Prefetch("discards", queryset=discards))
     if waiting:
-        queryset = queryset.filter(question="")
+        queryset = queryset.filter(question="", discarded_at=None)
     if database is not None:
         queryset = queryset.filter(database=database)
     if hardness:

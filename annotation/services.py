@@ -14,11 +14,13 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from annotation.curation import database_version_add, next_version_file
 from annotation.curation import file_sha256 as _sha256
 from annotation.jsonfile import read_json_file
-from annotation.models import BlockRecord, Database, Goal, Role, User
+from annotation.models import BlockRecord, Database, Goal, GoalDiscard, Role, User
+from annotation.roles import can
 from annotation.signals import person_blocked
 from annotation.sql import analysis
 from annotation.sql.curation import curated_schema
@@ -235,14 +237,57 @@ def goal_create(
 
 
 def goal_update(*, goal: Goal, question: str, sql: str, active: bool) -> Goal:
-    """Edit a goal; a changed SQL is checked again and its hardness recomputed."""
+    """Edit a goal; a changed SQL is checked again and its hardness recomputed. A discarded goal stays inactive."""
     question, sql = question.strip(), sql.strip()
     if not question:
         raise ValidationError("The goal needs a question.")
+    if active and goal.discarded_at is not None:
+        raise ValidationError("This goal was discarded: it cannot be made active again.")
     goal.hardness = goal_check(database=goal.database, sql=sql)
     goal.question, goal.sql, goal.active = question, sql, active
     goal.save(update_fields=["question", "sql", "active", "hardness"])
     return goal
+
+
+# Who uses a goal, registered by the apps built on this one (dialogs: its dialogues), as `source(goal) -> int`.
+_GOAL_USE_SOURCES: list = []
+
+
+def goal_use_source(source) -> None:
+    """Register a count of the rows that use a goal (a dialogue played on it): a goal some source counts is
+    deactivated, not discarded (`goal_discard`)."""
+    if source not in _GOAL_USE_SOURCES:
+        _GOAL_USE_SOURCES.append(source)
+
+
+GOAL_DISCARD_REASON_MAX = 300
+
+
+def goal_discard(*, goal: Goal, person: User, reason: str) -> GoalDiscard:
+    """Retire a goal, saying why (docs/goals.md, "Discarding a goal"): one no dialogue uses yet is discarded (inactive
+    for good, never offered, its SQL kept so the sampler never draws it again); one that dialogues use is deactivated
+    instead, so that they keep their goal. Either way the decision is recorded (who, when, why, what it did) and
+    returned. Refuses a person who may not manage goals, an empty reason, and a goal already discarded."""
+    if not can(person, "goals.manage"):
+        raise ValidationError("Only admins discard goals.")
+    reason = " ".join(str(reason or "").split())
+    if not reason:
+        raise ValidationError("Say why the goal is discarded: the reason is kept with it.")
+    if len(reason) > GOAL_DISCARD_REASON_MAX:
+        raise ValidationError(f"Say why in at most {GOAL_DISCARD_REASON_MAX} characters.")
+    with transaction.atomic():
+        goal = Goal.objects.select_for_update().get(pk=goal.pk)
+        if goal.discarded_at is not None:
+            raise ValidationError("This goal is discarded already.")
+        used = sum(source(goal) for source in _GOAL_USE_SOURCES)
+        outcome = GoalDiscard.Outcome.DEACTIVATED if used else GoalDiscard.Outcome.DISCARDED
+        goal.active = False
+        fields = ["active"]
+        if outcome == GoalDiscard.Outcome.DISCARDED:
+            goal.discarded_at = timezone.now()
+            fields.append("discarded_at")
+        goal.save(update_fields=fields)
+        return GoalDiscard.objects.create(goal=goal, by=person, reason=reason, outcome=outcome)
 
 
 def goals_save_sampled(*, database: Database, goals) -> int:

@@ -25,6 +25,7 @@ urlpatterns = [
     path("goals/", views.goal_list, name="goal_list"),
     path("goals/new/", views.goal_edit, name="goal_new"),
     path("goals/<int:goal_id>/edit/", views.goal_edit, name="goal_edit"),
+    path("goals/<int:goal_id>/discard/", views.goal_discard_view, name="goal_discard"),
     path("people/", views.people, name="people"),
     path("people/<int:user_id>/block/", views.person_block, name="person_block"),
 ]

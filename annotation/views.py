@@ -25,7 +25,7 @@ from annotation.goal_generation import (
     goal_generations_fail_stale,
 )
 from annotation.jsonfile import request_json_object
-from annotation.models import Database, DatabaseTestSuite, Goal, GoalGeneration, Hardness, Role, User
+from annotation.models import Database, DatabaseTestSuite, Goal, GoalDiscard, GoalGeneration, Hardness, Role, User
 from annotation.roles import HOME_URL_NAMES, can, role_of, role_required
 from annotation.sql import analysis
 from annotation.sql import curation as curation_rules
@@ -339,7 +339,7 @@ def goal_list(request):
             "selected_database": database,
             "selected_hardness": hardness,
             "waiting": waiting,
-            "waiting_total": Goal.objects.filter(question="").count(),
+            "waiting_total": Goal.objects.filter(question="", discarded_at=None).count(),
             "hardness_levels": Hardness.choices,
             "can_manage": can(request.user, "goals.manage"),
         },
@@ -377,7 +377,25 @@ def goal_edit(request, goal_id=None):
         described = draft_response(
             goal.sql, analysis.sql_run(goal.database.path, goal.sql, count=True), goal.database.schema
         )
-    return render(request, "annotation/goal_form.html", {"form": form, "goal": goal, "described": described})
+    context = {"form": form, "goal": goal, "described": described, "discards": goal.discards.all() if goal else []}
+    return render(request, "annotation/goal_form.html", context)
+
+
+@require_POST
+@role_required("goals.manage")
+def goal_discard_view(request, goal_id):
+    """An admin discards a goal with a reason (or deactivates it, when dialogues use it); the list says what it did."""
+    goal = get_object_or_404(Goal.objects.select_related("database"), pk=goal_id)
+    try:
+        record = services.goal_discard(goal=goal, person=request.user, reason=request.POST.get("reason", ""))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("annotation:goal_edit", goal_id=goal.pk)
+    if record.outcome == GoalDiscard.Outcome.DISCARDED:
+        messages.success(request, "Discarded the goal: it is offered to nobody and never sampled again.")
+    else:
+        messages.success(request, "Dialogues use this goal, so it was deactivated instead of discarded.")
+    return redirect(f"{reverse('annotation:goal_list')}?database={goal.database.db_id}")
 
 
 @role_required("goals.manage")
@@ -410,7 +428,7 @@ def goal_generation(request, db_id):
             "runs": runs,
             "latest": latest,
             "coverage": selectors.goal_generation_figures(latest) if latest else None,
-            "waiting_total": database.goals.filter(question="").count(),
+            "waiting_total": database.goals.filter(question="", discarded_at=None).count(),
             "max_seconds": settings.GOAL_GENERATION_MAX_SECONDS,
         },
         status=400 if request.method == "POST" else 200,

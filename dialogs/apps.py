@@ -17,6 +17,11 @@ class DialogsConfig(AppConfig):
         from dialogs.selectors import collected_queries
 
         suite_collected_source(collected_queries)
+        # A goal dialogues were played on is deactivated, not discarded (annotation.services.goal_discard).
+        from annotation.services import goal_use_source
+        from dialogs.selectors import goal_uses
+
+        goal_use_source(goal_uses)
 
 
 @checks.register()

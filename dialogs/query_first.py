@@ -69,9 +69,14 @@ def _writing(item: QueryFirstItem, person: User) -> QueryFirstItem:
 
 
 def query_first_draft(*, item: QueryFirstItem, person: User) -> str:
-    """A question drafted from the item's tree, recorded as offered: the question the person writes began as it."""
+    """A question drafted from the item's tree, recorded as offered: the question the person writes began as it. A tree
+    that makes no plain question gets no draft (annotation.sql.tree_plan.draft_question): refused, saying so, and
+    nothing is recorded."""
     _writing(item, person)
-    item.drafted_question = draft_question(item.tree, item.goal.database.schema)
+    drafted = draft_question(item.tree, item.goal.database.schema)
+    if not drafted:
+        raise DialogueError("invalid", "This goal's plan makes no plain question to draft: write it from the plan.")
+    item.drafted_question = drafted
     item.save(update_fields=["drafted_question"])
     return item.drafted_question
 

@@ -490,10 +490,12 @@ def _completion_url(assignment) -> str:
 
 
 def goals_to_write(person: User):
-    """Sampled goals waiting for a question that `person` may write one for: of an active database, not written by
-    anyone yet, not skipped by `person`, and skipped by fewer than QUERY_FIRST_MAX_SKIPS people."""
+    """Sampled goals waiting for a question that `person` may write one for: of an active database, not discarded, not
+    written by anyone yet, not skipped by `person`, and skipped by fewer than QUERY_FIRST_MAX_SKIPS people."""
     return (
-        Goal.objects.filter(source=Goal.Source.GENERATED, question="", tree__isnull=False, database__active=True)
+        Goal.objects.filter(
+            source=Goal.Source.GENERATED, question="", tree__isnull=False, database__active=True, discarded_at=None
+        )
         .annotate(
             skips=Count("query_first_items", filter=Q(query_first_items__stage=QueryFirstItem.Stage.SKIPPED)),
             written=Count("query_first_items", filter=Q(query_first_items__stage__in=QueryFirstItem.WRITTEN)),
@@ -506,6 +508,13 @@ def goals_to_write(person: User):
         .select_related("database")
         .order_by("id")
     )
+
+
+def goal_uses(goal: Goal) -> int:
+    """How many dialogues, and phase-1 questions on their way to one, a goal has: a goal with any is deactivated
+    rather than discarded (annotation.services.goal_discard, which asks through goal_use_source)."""
+    written = QueryFirstItem.objects.filter(goal=goal, stage__in=QueryFirstItem.WRITTEN, dialogue__isnull=True)
+    return Dialogue.objects.filter(goal=goal).count() + written.count()
 
 
 def items_to_align(person: User):

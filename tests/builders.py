@@ -117,6 +117,18 @@ def sampled_goals(database, trees=(DORM_TREE,)):
     return [by_sql[sql] for sql in sqls]
 
 
+def goal_sampled_waiting(capacity: int = 100) -> int:
+    """A goal sampled from the dormitory database and waiting for its question (the dorms for more than `capacity`
+    students), apart from DORM_TREE's which the query-first stories take: its id."""
+    from annotation.models import Database
+
+    tree = {
+        "type": "list", "tables": ["dorm"], "joins": [], "project": ["dorm.dorm_name"],
+        "filters": [{"column": "dorm.student_capacity", "op": ">", "value": capacity}],
+    }  # fmt: skip
+    return sampled_goals(Database.objects.get(db_id="dorm_demo"), [tree])[0].pk
+
+
 def scored_release_evaluation(db_id: str = "dorm_demo") -> tuple[int, int]:
     """A finished SParC export of two interactions on the registered database `db_id` (its zip as a release writes
     it) and a prediction file scored on it, one turn of three wrong: (export id, evaluation id). For pages that show

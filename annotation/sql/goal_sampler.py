@@ -3,8 +3,11 @@
 A lab that brings its own database has no goals. This module builds them the way docs/goals.md describes (after
 OTTA's operation trees): an *operation tree* is drawn from the schema (a question type, a join path along foreign
 keys, filters with values read from the data, grouping, a superlative, a nested comparison or a set operation),
-written as SQL, run in the sandbox, and kept only when it returns rows (a count or an aggregate must not be 0 or
-empty) and encodes under the Spider protocol; its hardness is the official tool's level of that encoding.
+written as SQL (annotation.sql.operation_tree), run in the sandbox, and kept only when it returns rows (a count or
+an aggregate must not be 0 or empty), passes the rules of a question a person would ask (annotation.sql.goal_rules,
+which may also rewrite it; `refused` counts what each rule refused) and encodes under the Spider protocol; its hardness
+is the official tool's level of that encoding. No SQL the database has (`existing`, discarded goals included) is
+kept again.
 
 Coverage control: every draw anchors on the table the goals so far (the existing goal set plus what this run kept)
 use least, takes the least-used columns of the tables it reads, and aims at the hardness level furthest below its
@@ -14,8 +17,9 @@ columns a set of queries reads, the figures OTTA reports for its own sampler.
 Pure but for reading values and running queries, both through the read-only sandbox; the random generator is
 passed in, so a seed gives the same goals.
 
-A run is made of candidates: drawing one tree (at most two reads of a column's values) or running one tree's SQL,
-each a sandbox statement bounded by the sandbox's time limit. `sample` asks its `stop` callback before every
+A run is made of candidates: drawing one tree (at most two reads of a column's values, and a column's figures the
+first time the rules ask) or running one tree's SQL with the rules' few statements about it, each a sandbox statement
+bounded by the sandbox's time limit. `sample` asks its `stop` callback before every
 candidate, so a caller's time bound or cancel is heeded within one candidate's work.
 """
 
@@ -31,11 +35,14 @@ from pathlib import Path
 from sqlglot import expressions as exp
 
 from annotation.sql.analysis import column_values
+from annotation.sql.goal_rules import RULES, GoalRules, question_shape
 from annotation.sql.hardness import HARDNESS_LEVELS, hardness
+from annotation.sql.operation_tree import literal, tree_sql
 from annotation.sql.sandbox import execute, execute_many
 from annotation.sql.spider import SpiderEncodingError, encode_sql, parse_sql
 
-__all__ = ["GoalSampler", "SampledGoal", "coverage", "literal", "query_reads", "tree_sql"]
+# literal and tree_sql live in annotation.sql.operation_tree; named here too for the modules that import them here.
+__all__ = ["GoalSampler", "SampledGoal", "coverage", "literal", "query_reads", "refusals_report", "tree_sql"]
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _VALUES_PER_COLUMN = 20
@@ -45,6 +52,9 @@ _BATCH = 16
 # A level that gave nothing new in this many batches in a row is aimed at no more (a small database has few distinct
 # easy queries); the others go on.
 _MISSES_BEFORE_GIVING_UP = 6
+# Goals a run keeps of one question shape (annotation.sql.goal_rules.question_shape): the same question with other
+# values is a new goal once, not four times.
+_SAME_SHAPE = 2
 
 
 @dataclass(frozen=True)
@@ -105,8 +115,14 @@ class GoalSampler:
         found = execute_many(self.path, [f"SELECT EXISTS (SELECT 1 FROM {table})" for table in self.tables])  # noqa: S608
         self.tables = [t for t, result in zip(self.tables, found, strict=True) if result.ok and result.rows[0][0]]
         self.usage = _Usage()
+        # Every SQL the database has, active, waiting or discarded: a goal already there is never drawn again.
+        self.known: set[str] = set()
         for sql in existing:
             self._count(sql, None)
+            self.known.add(sql)
+        self.rules = GoalRules(schema, self.path)
+        # Trees refused by the rules (annotation.sql.goal_rules), by rule: what the run's report says.
+        self.refused: Counter = Counter()
         # Draws that gave nothing, per anchor table: an anchor that keeps failing is tried less, not forever.
         self._failures: Counter = Counter()
 
@@ -127,7 +143,9 @@ class GoalSampler:
         if not levels:
             raise ValueError(f"hardness must be among {', '.join(HARDNESS_LEVELS)}")
         kept: list[SampledGoal] = []
-        seen: set[str] = set()
+        seen: set[str] = set(self.known)
+        answers: set[tuple] = set()  # what each goal kept reads and answers
+        shapes: Counter = Counter()  # goals kept per question shape
         budget = count * _TRIES_PER_GOAL
         misses = Counter()  # batches in a row that gave nothing new at the level aimed at
         while len(kept) < count and budget > 0:
@@ -145,8 +163,10 @@ class GoalSampler:
             for tree, sql in candidates:
                 if stop is not None and stop():
                     return kept
-                result = None if sql in seen else execute(self.path, sql)
-                if result is None or not result.ok or not _has_answer(result.rows):
+                if sql in seen:
+                    continue
+                tree, sql, result = self._judged(tree, sql)
+                if result is None or sql in seen:
                     self._failures[tree["tables"][0]] += 1
                     continue
                 try:
@@ -155,6 +175,13 @@ class GoalSampler:
                     continue
                 if level not in levels:
                     continue
+                # "> 2" and ">= 3" on counts, one filter spelt two ways; "the amenities of room 9" and "... of room 2".
+                answer, shape = (frozenset(query_reads(sql)[1]), tree["type"], repr(result.rows)), question_shape(tree)
+                if answer in answers or shapes[shape] >= _SAME_SHAPE:
+                    self.refused["same_as_another"] += 1
+                    continue
+                answers.add(answer)
+                shapes[shape] += 1
                 seen.add(sql)
                 kept.append(SampledGoal(sql, level, tree, len(result.rows)))
                 self._count(sql, level)
@@ -166,6 +193,26 @@ class GoalSampler:
                     break  # re-aim after a hit on the level wanted: coverage moves with every goal
             misses[target] = 0 if hit else misses[target] + 1
         return kept
+
+    def _judged(self, tree: dict, sql: str) -> tuple[dict, str, object]:
+        """Run a tree under the rules (annotation.sql.goal_rules): (tree, sql, result) of the goal to keep, the tree
+        possibly rewritten by a rule, or a None result for a tree that fails, returns nothing or breaks a rule (counted
+        in `refused`)."""
+        refusal = self.rules.before_run(tree)
+        if refusal is None:
+            result = execute(self.path, sql)
+            if not result.ok or not _has_answer(result.rows):
+                return tree, sql, None
+            judged, refusal = self.rules.after_run(tree, result.rows)
+            if refusal is None and judged is not tree:  # rewritten: what is kept is the new SQL's answer
+                tree, sql = judged, tree_sql(judged)
+                result = execute(self.path, sql)
+                if not result.ok or not _has_answer(result.rows):
+                    return tree, sql, None
+        if refusal is not None:
+            self.refused[refusal.rule] += 1
+            return tree, sql, None
+        return tree, sql, result
 
     def _target_level(self, levels: list[str]) -> str:
         total = sum(self.usage.levels[level] for level in levels) + 1
@@ -215,12 +262,19 @@ class GoalSampler:
         return plain or columns
 
     def _pick_column(
-        self, tables: list[str], kinds: tuple[str, ...] | None = None, *, keys: bool = False
+        self,
+        tables: list[str],
+        kinds: tuple[str, ...] | None = None,
+        *,
+        keys: bool = False,
+        fit: Callable[[str], bool] | None = None,
     ) -> _Column | None:
-        """The least-used column of `tables` (of `kinds`); a key only where `keys` allows (a shown id reads fine, a
-        filter or an average on one does not)."""
+        """The least-used column of `tables` (of `kinds`, and passing `fit`, a test of the rules such as "is an
+        amount"); a key only where `keys` allows (a shown id reads fine, a filter or an average on one does not)."""
         pool = [column for table in tables for column in self.columns[table]] if keys else self._plain(tables)
         columns = [column for column in pool if kinds is None or column.kind in kinds]
+        if fit is not None:
+            columns = [column for column in columns if fit(f"{column.table}.{column.name}")]
         if not columns:
             return None
         return self._least(columns, lambda column: self.usage.columns[f"{column.table}.{column.name}".lower()])
@@ -229,8 +283,9 @@ class GoalSampler:
         found = column_values(self.path, column.table, column.name, _VALUES_PER_COLUMN)
         return [value for value in found if literal(value) is not None]
 
-    def _filter(self, tables: list[str]) -> dict | None:
-        column = self._pick_column(tables)
+    def _filter(self, tables: list[str], *, besides: tuple[str, ...] = ()) -> dict | None:
+        """A filter on the least-used column of `tables` but those of `besides`, with a value read from the data."""
+        column = self._pick_column(tables, fit=lambda qualified: qualified not in besides)
         if column is None:
             return None
         values = self._values_of(column)
@@ -238,7 +293,10 @@ class GoalSampler:
             return None
         value = self.rng.choice(values)
         numeric = isinstance(value, int | float) and not isinstance(value, bool)
-        op = self.rng.choice([">", "<", "="]) if numeric and column.kind == "number" else "="
+        # "Above" and "below" mean something for an amount or an ordinal (a year, a floor), not for a code; a price
+        # of exactly 188.62 is a value nobody asks for.
+        ordered = numeric and column.kind == "number" and self.rules.orders(f"{column.table}.{column.name}")
+        op = self.rng.choice([">", "<"] if isinstance(value, float) else [">", "<", "="]) if ordered else "="
         if op == "=" and isinstance(value, str) and len(values) > 3 and self.rng.random() < 0.2:
             op, value = "like", f"%{value[: max(2, len(value) // 2)]}%"
         return {"column": f"{column.table}.{column.name}", "op": op, "value": value}
@@ -264,7 +322,9 @@ class GoalSampler:
             return None
         tables = [anchor, *[step[2] for step in joins]]
         tree: dict = {"type": "list", "tables": tables, "joins": [list(step) for step in joins], "filters": []}
-        project = self._pick_column(tables, keys=True)
+        # A list of every id of a table asks nothing; an id of the rows a filter or a superlative picks reads fine.
+        filled = self.rules.filled  # a column empty in many rows is neither shown nor grouped by
+        project = self._pick_column(tables, keys=shape not in ("list", "join_list"), fit=filled)
         if project is None:
             return None
         tree["project"] = [f"{project.table}.{project.name}"]
@@ -276,13 +336,13 @@ class GoalSampler:
                 return None  # a filter on the column shown answers itself
             tree["filters"].append(found)
         if shape == "aggregate":
-            number = self._pick_column(tables, ("number",))
+            number = self._pick_column(tables, ("number",), fit=self.rules.measures)
             if number is None:
                 return None
             tree["type"] = self.rng.choice(["sum", "avg", "min", "max"])
             tree["project"] = [f"{number.table}.{number.name}"]
         if shape in ("group_count", "group_having", "join_group_superlative"):
-            key = self._pick_column(tables[:1])
+            key = self._pick_column(tables[:1], fit=filled)
             if key is None:
                 return None
             tree["type"] = "group_count"
@@ -292,12 +352,12 @@ class GoalSampler:
             if shape == "join_group_superlative":
                 tree["order"] = {"by": "count", "desc": self.rng.random() < 0.7, "limit": 1}
         if shape in ("superlative", "join_superlative"):
-            number = self._pick_column(tables, ("number", "time"))
+            number = self._pick_column(tables, ("number", "time"), fit=self.rules.orders)
             if number is None:
                 return None
             tree["order"] = {"by": f"{number.table}.{number.name}", "desc": self.rng.random() < 0.5, "limit": 1}
         if shape in ("nested", "nested_join"):
-            number = self._pick_column(tables[:1], ("number",))
+            number = self._pick_column(tables[:1], ("number",), fit=self.rules.measures)
             if number is None:
                 return None
             tree["nested"] = {
@@ -306,8 +366,17 @@ class GoalSampler:
                 "aggregate": "avg",
             }
         if shape == "set":
-            first, second = self._filter(tables), self._filter(tables)
-            if first is None or second is None:
+            # Rows told apart by what is shown (a name, else an id), kept or not by two conditions on other columns.
+            shown = self._pick_column(tables, ("text",), keys=True, fit=self.rules.unique)
+            key = self.rules.row_key(anchor)
+            if shown is None and key is None:
+                return None
+            tree["project"] = [f"{shown.table}.{shown.name}" if shown is not None else key]
+            first = self._filter(tables, besides=tuple(tree["project"]))
+            if first is None:
+                return None
+            second = self._filter(tables, besides=(*tree["project"], first["column"]))
+            if second is None:
                 return None
             tree["filters"] = [first]
             tree["set"] = {"op": self.rng.choice(["intersect", "except", "union"]), "filters": [second]}
@@ -317,72 +386,6 @@ class GoalSampler:
 
     def _sql(self, tree: dict) -> str:
         return tree_sql(tree)
-
-
-def tree_sql(tree: dict) -> str:
-    """An operation tree (docs/goals.md) written as SQL. Besides the sampler's types, "rows" selects every column:
-    the plan of a tree (annotation.sql.tree_plan) shows its tables, joins and filters that way."""
-    tables = tree["tables"]
-    alias = {table: f"T{position + 1}" for position, table in enumerate(tables)} if len(tables) > 1 else {}
-
-    def name(qualified: str) -> str:
-        table, column = qualified.split(".", 1)
-        return f"{alias[table]}.{column}" if alias else column
-
-    source = tables[0] + (f" AS {alias[tables[0]]}" if alias else "")
-    for child, child_column, parent, parent_column in (tuple(step) for step in tree["joins"]):
-        source += (
-            f" JOIN {parent} AS {alias[parent]} ON {alias[child]}.{child_column} = {alias[parent]}.{parent_column}"
-        )
-    kind = tree["type"]
-    shown = ", ".join(name(column) for column in tree.get("project") or [])
-    if kind == "rows":
-        select = "*"
-    elif kind == "count":
-        select = "count(*)"
-    elif kind in ("sum", "avg", "min", "max"):
-        select = f"{kind}({shown})"
-    elif kind == "group_count":
-        select = f"{name(tree['group'])}, count(*)"
-    else:
-        select = shown
-
-    def where(filters: list[dict]) -> str:
-        parts = [f"{name(item['column'])} {item['op'].upper()} {literal(item['value'])}" for item in filters]
-        nested = tree.get("nested")
-        if nested:
-            column = name(nested["column"])
-            table, bare = nested["column"].split(".", 1)
-            # Identifiers come from the schema (checked against _IDENTIFIER), values through literal.
-            parts.append(f"{column} {nested['op']} (SELECT {nested['aggregate']}({bare}) FROM {table})")  # noqa: S608
-        return f" WHERE {' AND '.join(parts)}" if parts else ""
-
-    sql = f"SELECT {select} FROM {source}{where(tree['filters'])}"  # noqa: S608
-    if kind == "group_count":
-        sql += f" GROUP BY {name(tree['group'])}"
-        if "having" in tree:
-            sql += f" HAVING count(*) {tree['having']['op']} {tree['having']['value']}"
-    order = tree.get("order")
-    if order:
-        by = "count(*)" if order["by"] == "count" else name(order["by"])
-        sql += f" ORDER BY {by} {'DESC' if order['desc'] else 'ASC'} LIMIT {order['limit']}"
-    if "set" in tree:
-        other = {**tree, "filters": tree["set"]["filters"]}
-        other.pop("set")
-        sql += f" {tree['set']['op'].upper()} " + tree_sql(other)
-    return sql
-
-
-def literal(value) -> str | None:
-    """`value` as an SQL literal, or None for a value a goal does not use (empty, long, several lines, a NULL)."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int | float):
-        return repr(value) if isinstance(value, float) else str(value)
-    text = str(value)
-    if not text.strip() or len(text) > 60 or "\n" in text or '"' in text:
-        return None
-    return "'" + text.replace("'", "''") + "'"
 
 
 def _has_answer(rows: list) -> bool:
@@ -464,3 +467,14 @@ def coverage_report(existing: Iterable[tuple[str, str]], added: Iterable[tuple[s
         }
 
     return {"before": state(existing), "after": state(existing + added)}
+
+
+def refusals_report(refused: Counter, rewritten: Counter | None = None) -> list[dict]:
+    """What the rules (annotation.sql.goal_rules.RULES, in their order) did in a run: per rule that acted, its `rule`
+    name, `reason`, how many trees it `refused` and how many it `rewritten` into a goal that passes."""
+    rewritten = rewritten or Counter()
+    return [
+        {"rule": rule, "reason": reason, "refused": refused[rule], "rewritten": rewritten[rule]}
+        for rule, reason in RULES.items()
+        if refused[rule] or rewritten[rule]
+    ]

@@ -18,8 +18,8 @@ from __future__ import annotations
 import copy
 from dataclasses import asdict, dataclass
 
-from annotation.sql.english import column_phrase, noun, schema_vocabulary, table_noun, words_of
-from annotation.sql.goal_sampler import literal, tree_sql
+from annotation.sql.english import column_phrase, identifier_like, noun, schema_vocabulary, table_noun, words_of
+from annotation.sql.operation_tree import counted_table, join_directions, literal, lowest_table, tree_sql, unread_tables
 
 __all__ = [
     "FILTER_OPS",
@@ -83,6 +83,14 @@ class _Names:
         ]
         vocabulary = schema_vocabulary(tables, column_readable, column_originals)
         self.tables = {str(name).lower(): table_noun(tables[i], vocabulary) for i, name in enumerate(originals)}
+        # The table each foreign-key column names a row of: grouping by it groups by that table's things.
+        self.names_row_of: dict[str, str] = {}
+        for child, parent in schema.get("foreign_keys") or []:
+            if max(child, parent) >= len(column_originals):
+                continue
+            (child_table, child_column), parent_table = column_originals[child], column_originals[parent][0]
+            if min(child_table, parent_table) >= 0:
+                self.names_row_of[f"{originals[child_table]}.{child_column}".lower()] = originals[parent_table]
         self.columns: dict[str, str] = {}
         for index, (table, original) in enumerate(column_originals):
             if table < 0 or table >= len(originals):
@@ -91,7 +99,11 @@ class _Names:
             self.columns[f"{originals[table]}.{original}".lower()] = column_phrase(words_of(str(name or original)))
 
     def table(self, original: str, many: bool = True) -> str:
-        return noun(self.tables.get(original.lower(), words_of(original)), many)
+        name = noun(self.tables.get(original.lower(), words_of(original)), many)
+        # A table is named by a noun: "booking" is a thing here, whose plural the word list leaves as it is.
+        if many and name.endswith("ing") and name == noun(name, False):
+            name += "s"
+        return name
 
     def column(self, qualified: str, anchor: str | None = None) -> str:
         """A column's phrase; one of a joined table is named with its table ("stadium name")."""
@@ -236,48 +248,91 @@ def required_steps(steps: list[PlanStep]) -> list[PlanStep]:
     return [step for step in steps if step.kind in ("type", "filter")]
 
 
+# Words of a column's phrase that make it the name of its row's thing: grouping by it groups by that thing.
+_NAME_WORDS = frozenset({"name", "title"})
+
+
 def draft_question(tree: dict, schema: dict | None) -> str:
-    """One plain question a database user could ask for the tree: a starting point, shown and stored as drafted."""
+    """One plain question a database user could ask for the tree: a starting point, shown and stored as drafted. The
+    question is about the rows the answer describes: those a count counts (the anchor), those a count per group
+    counts (the far end of its path: "which hotel has the most bookings"), or those whose column is shown; its
+    conditions are said of them. "" when the tree makes no plain question (a join nothing reads, a count per group
+    of pairs of unrelated rows): no draft rather than a bad one."""
     names = _Names(schema)
-    anchor = tree["tables"][0]
-    many = names.table(anchor)
-    conditions = [_condition(names, item, anchor) for item in tree.get("filters") or []]
-    if tree.get("nested"):
-        conditions.append(_nested_words(names, tree["nested"], anchor))
-    where = f" whose {' and '.join(conditions)}" if conditions else ""
-    joined = [names.table(step[2]) for step in tree.get("joins") or []]
-    if joined and not conditions:
-        where = " with their " + " and ".join(joined)
     kind = tree["type"]
+    if unread_tables(tree) or (kind == "group_count" and not _group_counts_down(tree, schema or {})):
+        return ""
+    if kind in ("count", "group_count"):
+        subject = counted_table(tree)
+    else:
+        subject = tree["project"][0].split(".", 1)[0]
+    many = names.table(subject)
+    conditions = [_condition(names, item, subject) for item in tree.get("filters") or []]
+    if tree.get("nested"):
+        conditions.append(_nested_words(names, tree["nested"], subject))
+    where = f" whose {' and '.join(conditions)}" if conditions else ""
     order = tree.get("order")
     if kind == "count":
         question = f"How many {many} are there{where}?"
     elif kind in _TYPE_WORDS:
-        question = f"What is the {_TYPE_WORDS[kind]} {names.column(tree['project'][0], anchor)} of the {many}{where}?"
+        question = f"What is the {_TYPE_WORDS[kind]} {names.column(tree['project'][0], subject)} of the {many}{where}?"
     elif kind == "group_count":
-        group = names.column(tree["group"], anchor)
-        having = ""
-        if "having" in tree:
-            more = {">": "more than", ">=": "at least"}.get(tree["having"]["op"], tree["having"]["op"])
-            having = f", for those with {more} {tree['having']['value']}"
-        if order:
-            most = "most" if order["desc"] else "fewest"
-            question = f"Which {group} has the {most} {many}{where}?"
-        else:
-            question = f"How many {many}{where} are there for each {group}{having}?"
+        question = _group_question(names, tree, many, where)
     else:
-        shown = " and ".join(names.column(column, anchor) for column in tree["project"])
+        shown = " and ".join(names.column(column, subject) for column in tree["project"])
         if order:
             extreme = "highest" if order["desc"] else "lowest"
-            by = names.column(order["by"], anchor)
-            question = f"What is the {shown} of the {names.table(anchor, many=False)} with the {extreme} {by}{where}?"
+            by = names.column(order["by"], subject)
+            question = f"What is the {shown} of the {names.table(subject, many=False)} with the {extreme} {by}{where}?"
         else:
-            question = f"What is the {shown} of the {many}{where}?"
+            question = f"What are the {_plural(shown)} of the {many}{where}?"
     if "set" in tree:
-        other = " and ".join(_condition(names, item, anchor) for item in tree["set"]["filters"])
+        other = " and ".join(_condition(names, item, subject) for item in tree["set"]["filters"])
         joint = {"intersect": "and also whose", "union": "or whose", "except": "but not those whose"}
         question = question[:-1] + f", {joint[tree['set']['op']]} {other}?"
     return question[0].upper() + question[1:]
+
+
+def _plural(phrase: str) -> str:
+    """A column's phrase in the plural, but for a shortened last word ("room no", "since yr"), left as it is."""
+    last = phrase.split()[-1]
+    return phrase if last in ("no", "nr", "yr") or (last != "id" and identifier_like(last)) else noun(phrase, True)
+
+
+def _group_counts_down(tree: dict, schema: dict) -> bool:
+    """Whether a count per group counts things its groups have (down the path from the anchor, or along it to the
+    far side of a link table), not pairs of unrelated rows nor the rows its rows point to ("which quantity has the
+    most guests"): the rules refuse those (annotation.sql.goal_rules)."""
+    if not tree.get("joins"):
+        return True
+    return lowest_table(tree, schema) is not None and join_directions(tree, schema)[0] == "down"
+
+
+def _group_question(names: _Names, tree: dict, counted: str, where: str) -> str:
+    """A count per group in words: grouped by a name, per thing ("Which hotel has the most bookings?"); by another
+    column, per value of it, said of its table when the things counted are others ("Which guest country code...")."""
+    anchor = tree["tables"][0]
+    phrase = names.column(tree["group"], anchor)
+    own = names.table(anchor, many=False)
+    named = names.names_row_of.get(tree["group"].lower())
+    if named is not None:  # a foreign key: per row of the table it names ("which room has the fewest amenities")
+        group = names.table(named, many=False)
+    elif phrase in _NAME_WORDS or phrase == "full name" or phrase in {f"{own} {word}" for word in _NAME_WORDS}:
+        group = own
+    else:
+        if names.table(anchor) != counted and not phrase.startswith(own):
+            phrase = f"{own} {phrase}"
+        if noun(phrase, False) != phrase:  # "nights": a count of something, grouped by how many
+            phrase = f"number of {phrase}"
+        group = phrase
+    order = tree.get("order")
+    if order:
+        return f"Which {group} has the {'most' if order['desc'] else 'fewest'} {counted}{where}?"
+    if "having" in tree:
+        more = {">": "more than", ">=": "at least"}.get(tree["having"]["op"], tree["having"]["op"])
+        value = tree["having"]["value"]
+        return f"For each {group} with {more} {value} {counted}{where}, how many {counted} are there?"
+    return f"How many {counted}{where} are there for each {group}?"
 
 
 def adapt_filter(tree: dict, *, step_id: str, op: str, value) -> tuple[dict, dict]:

@@ -75,11 +75,17 @@ def test_a_run_asked_for_on_the_page_keeps_its_goals_waiting_and_reports_what_it
     assert run.report["after"]["tables_covered"] == after["tables_covered"]
     assert run.report["after"]["columns_covered"] == after["columns_covered"]
     assert sum(run.report["after"]["hardness"].values()) == len(known) + 6
+    # And what the rules refused or rewrote on the way, each with its reason (annotation.sql.goal_rules).
+    assert run.report["rules"] and all(
+        row["reason"] and row["refused"] + row["rewritten"] for row in run.report["rules"]
+    )
 
     page = client.get(url)
     assert page.status_code == 200
     text = page.content.decode()
     assert "What the newest run changed" in text and "6 goals of this database wait for a question" in text
+    first = run.report["rules"][0]
+    assert f'data-testid="rule-{first["rule"]}"' in text and first["reason"].capitalize() in text
     status = client.get(reverse("annotation:goal_generation_status", args=[run.pk])).json()
     assert status == {
         "state": "succeeded",

@@ -155,3 +155,77 @@ def test_the_adapted_tree_runs_in_the_sandbox(demo_databases):
     database = demo_databases["dorm_demo"]
     adapted, _ = adapt_filter(JOINED, step_id="filter-2", op=">", value="0")
     assert execute(database.path, tree_sql(adapted)).ok
+
+
+CLINIC = """
+CREATE TABLE patient (patient_id INTEGER PRIMARY KEY, name TEXT, gender TEXT, birth_year INTEGER);
+CREATE TABLE appointment (appt_id INTEGER PRIMARY KEY, patient_id INTEGER REFERENCES patient (patient_id), fee REAL);
+CREATE TABLE treatment (treatment_id INTEGER PRIMARY KEY, label TEXT);
+CREATE TABLE appointment_treatment (
+    appt_id INTEGER REFERENCES appointment (appt_id), treatment_id INTEGER REFERENCES treatment (treatment_id)
+);
+CREATE TABLE booking (booking_id INTEGER PRIMARY KEY, patient_id INTEGER REFERENCES patient (patient_id));
+"""
+TO_APPOINTMENT = ["patient", "patient_id", "appointment", "patient_id"]
+
+
+@pytest.fixture
+def clinic_schema(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "clinic.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(CLINIC)
+    connection.close()
+    return introspect_sqlite(path, "clinic")
+
+
+def test_a_count_per_name_over_a_join_asks_which_thing_has_the_most_of_what_it_counts(clinic_schema):
+    most = {
+        "type": "group_count", "tables": ["patient", "appointment"], "joins": [TO_APPOINTMENT],
+        "project": ["patient.name"], "filters": [], "group": "patient.name",
+        "order": {"by": "count", "desc": True, "limit": 1},
+    }  # fmt: skip
+    assert draft_question(most, clinic_schema) == "Which patient has the most appointments?"
+    # Through the link table to its far side: what it counts is named by the far table.
+    treatments = {
+        **most, "tables": ["appointment", "appointment_treatment", "treatment"], "group": "appointment.fee",
+        "joins": [["appointment", "appt_id", "appointment_treatment", "appt_id"],
+                  ["appointment_treatment", "treatment_id", "treatment", "treatment_id"]],
+        "order": {"by": "count", "desc": False, "limit": 1},
+    }  # fmt: skip
+    assert draft_question(treatments, clinic_schema) == "Which appointment fee has the fewest treatments?"
+    # A foreign key grouped: per row of the table it names.
+    per_patient = {**most, "tables": ["appointment"], "joins": [], "group": "appointment.patient_id"}
+    per_patient.pop("order")
+    assert draft_question(per_patient, clinic_schema) == "How many appointments are there for each patient?"
+    having = {**per_patient, "having": {"op": ">=", "value": 3}}
+    assert draft_question(having, clinic_schema) == (
+        "For each patient with at least 3 appointments, how many appointments are there?"
+    )
+    for question in (draft_question(most, clinic_schema), draft_question(having, clinic_schema)):
+        assert "name has" not in question and "with their" not in question and "for those with" not in question
+
+
+def test_no_draft_rather_than_a_question_about_what_the_tree_does_not_ask(clinic_schema):
+    # The join to appointments is read by nothing: the old draft asked "... of the patients with their appointments".
+    unread = {
+        "type": "list", "tables": ["patient", "appointment"], "joins": [TO_APPOINTMENT], "project": ["patient.name"],
+        "filters": [], "order": {"by": "patient.birth_year", "desc": True, "limit": 1},
+    }  # fmt: skip
+    assert draft_question(unread, clinic_schema) == ""
+    # Counting per booking the patients its rows point to: a question nobody asks, and no draft.
+    upward = {
+        "type": "group_count", "tables": ["booking", "patient"], "project": [], "filters": [],
+        "joins": [["booking", "patient_id", "patient", "patient_id"]], "group": "booking.booking_id",
+    }  # fmt: skip
+    assert draft_question(upward, clinic_schema) == ""
+    # The question is about the rows whose column it shows, and their conditions are said of them.
+    shown = {
+        "type": "list", "tables": ["patient", "appointment"], "joins": [TO_APPOINTMENT], "project": ["appointment.fee"],
+        "filters": [{"column": "patient.gender", "op": "=", "value": "F"}],
+    }  # fmt: skip
+    assert draft_question(shown, clinic_schema) == "What are the fees of the appointments whose patient gender is F?"
+    assert draft_question(
+        {**shown, "type": "count", "tables": ["booking"], "joins": [], "filters": []}, clinic_schema
+    ) == ("How many bookings are there?")

@@ -234,3 +234,18 @@ def test_a_refused_action_keeps_the_question_typed_and_says_why(client, goal, er
         reverse("dialogs:query_first_tokens"), {"question": "How many?"}, content_type="application/json"
     )
     assert tokens.json() == {"ok": True, "tokens": ["How", "many", "?"]}
+
+
+def test_a_tree_that_makes_no_plain_question_gets_no_draft_and_the_refusal_records_nothing(demo_databases, erin):
+    # The join to lives_in is read by nothing: a draft would ask about "the students with their lives in".
+    unread = {
+        "type": "list", "tables": ["student", "lives_in"], "project": ["student.last_name"], "filters": [],
+        "joins": [["student", "student_id", "lives_in", "student_id"]],
+        "order": {"by": "student.age", "desc": True, "limit": 1},
+    }  # fmt: skip
+    goal = sampled_goals(Database.objects.get(db_id="dorm_demo"), [unread])[0]
+    item = qf.query_first_open(person=erin, goal=goal)
+    with pytest.raises(DialogueError, match="no plain question to draft"):
+        qf.query_first_draft(item=item, person=erin)
+    item.refresh_from_db()
+    assert item.drafted_question == "" and item.stage == QueryFirstItem.Stage.WRITING

@@ -30,3 +30,23 @@ def test_an_admin_cancels_a_running_goal_generation_and_the_page_says_cancelled(
     expect(run.locator("[data-run-found]")).to_have_text("0 found, 0 kept")
     expect(run.locator("[data-run-message]")).to_contain_text("Cancelled by ada")
     expect(run.get_by_role("button", name="Cancel")).to_have_count(0)
+
+
+def test_an_admin_discards_a_sampled_goal_saying_why_and_the_goal_list_shows_it(platform, new_page):
+    goal = platform.build("goal_sampled_waiting", 150)
+    reason = "Lists dorm names by capacity: nobody asks this"
+    ada = new_page("ada")
+    ada.goto(f"/goals/{goal}/edit/")
+    discard = ada.get_by_test_id("goal-discard")
+    discard.get_by_label("Why").fill(reason)
+    assert serious_violations(ada) == [], "a goal's page with its discard form"
+    discard.get_by_role("button", name="Discard").click()
+
+    expect(ada.locator(".messages")).to_contain_text("Discarded the goal")
+    shown = ada.get_by_test_id("discarded").filter(has_text=reason)
+    expect(shown).to_have_count(1)
+    expect(shown).to_contain_text("discarded by ada")
+    # It waits for no question any more, and its page says it was discarded, by whom and why, with no form left.
+    ada.goto(f"/goals/{goal}/edit/")
+    expect(ada.get_by_test_id("discard-history")).to_contain_text("Discarded by ada")
+    expect(ada.get_by_test_id("goal-discard").get_by_role("button", name="Discard")).to_have_count(0)

@@ -50,6 +50,15 @@ class Command(BaseCommand):
             f"coverage of tables {before['tables']:.0%} -> {after['tables']:.0%}, "
             f"of columns {before['columns']:.0%} -> {after['columns']:.0%}"
         )
+        if report.get("rules"):
+            self.stderr.write(
+                "refused by the rules: "
+                + "; ".join(
+                    f"{row['refused']} {row['reason']}"
+                    + (f" ({row['rewritten']} rewritten)" if row["rewritten"] else "")
+                    for row in report["rules"]
+                )
+            )
         if save:
             saved = services.goals_save_sampled(database=db, goals=goals)
             self.stderr.write(f"saved {saved} goals waiting for a question (the goals page lists them)")

@@ -1,0 +1,338 @@
+"""The rules a sampled goal passes before it is kept (annotation.sql.goal_rules): each on small databases of two
+domains built here (a clinic with a link table, a shop whose codes and scales are told only by their data), and the
+sampler's goals checked against them from outside, with SQL of their own."""
+
+import random
+import sqlite3
+from collections import Counter
+
+import pytest
+
+from annotation.sql.goal_rules import GoalRules, name_kind
+from annotation.sql.goal_sampler import GoalSampler, refusals_report
+from annotation.sql.operation_tree import set_side, tree_sql
+from annotation.sql.sandbox import execute
+from annotation.sql.schema import introspect_sqlite
+
+CLINIC = """
+CREATE TABLE patient (patient_id INTEGER PRIMARY KEY, name TEXT, gender TEXT, birth_year INTEGER, zip_code INTEGER);
+CREATE TABLE doctor (doctor_id INTEGER PRIMARY KEY, name TEXT, floor INTEGER, room_no INTEGER, speciality TEXT);
+CREATE TABLE appointment (
+    appt_id INTEGER PRIMARY KEY, patient_id INTEGER REFERENCES patient (patient_id),
+    doctor_id INTEGER REFERENCES doctor (doctor_id), fee REAL, year INTEGER
+);
+CREATE TABLE treatment (treatment_id INTEGER PRIMARY KEY, label TEXT, code TEXT);
+CREATE TABLE appointment_treatment (
+    appt_id INTEGER REFERENCES appointment (appt_id), treatment_id INTEGER REFERENCES treatment (treatment_id),
+    PRIMARY KEY (appt_id, treatment_id)
+);
+CREATE TABLE referral (referral_id INTEGER PRIMARY KEY, patient_id INTEGER REFERENCES patient (patient_id), note TEXT);
+"""
+SHOP = """
+CREATE TABLE product (
+    product_id INTEGER PRIMARY KEY, title TEXT, badge INTEGER, price REAL, level INTEGER, stock INTEGER
+);
+CREATE TABLE orders (
+    order_id INTEGER PRIMARY KEY, product_id INTEGER REFERENCES product (product_id), ref INTEGER, qty INTEGER,
+    channel TEXT
+);
+"""
+TREATMENTS = ["X-ray", "Blood test", "Ultrasound", "Vaccination", "Physiotherapy", "ECG", "Dressing", "Suture"]
+
+
+def _clinic(path):
+    rng = random.Random(4)
+    connection = sqlite3.connect(path)
+    connection.executescript(CLINIC)
+    for patient in range(1, 121):
+        connection.execute(
+            "INSERT INTO patient VALUES (?, ?, ?, ?, ?)",
+            (
+                patient,
+                f"Patient {patient:03d}",
+                rng.choice("MF"),
+                rng.randint(1940, 2010),
+                rng.choice([1010, 1020, 1100]),
+            ),
+        )
+    for doctor in range(1, 13):
+        speciality = rng.choice(["Cardiology", "Surgery", "Radiology"])
+        connection.execute(
+            "INSERT INTO doctor VALUES (?, ?, ?, ?, ?)",
+            (doctor, f"Dr {doctor}", rng.randint(1, 5), 100 + doctor, speciality),
+        )
+    for appointment in range(1, 145):
+        connection.execute(
+            "INSERT INTO appointment VALUES (?, ?, ?, ?, ?)",
+            (
+                appointment,
+                rng.randint(1, 120),
+                rng.randint(1, 12),
+                round(rng.uniform(30, 300), 2),
+                rng.randint(2019, 2024),
+            ),
+        )
+        for treatment in rng.sample(range(1, len(TREATMENTS) + 1), rng.randint(3, 8)):
+            connection.execute("INSERT INTO appointment_treatment VALUES (?, ?)", (appointment, treatment))
+    for treatment, label in enumerate(TREATMENTS, start=1):
+        connection.execute("INSERT INTO treatment VALUES (?, ?, ?)", (treatment, label, f"T{treatment:02d}"))
+    for referral in range(1, 41):
+        connection.execute("INSERT INTO referral VALUES (?, ?, ?)", (referral, rng.randint(1, 120), "see notes"))
+    connection.commit()
+    connection.close()
+
+
+def _shop(path):
+    rng = random.Random(5)
+    connection = sqlite3.connect(path)
+    connection.executescript(SHOP)
+    badges = rng.sample(range(100000, 999999), 40)
+    for product in range(1, 41):
+        connection.execute(
+            "INSERT INTO product VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                product,
+                f"Item {product}",
+                badges[product - 1],
+                round(rng.uniform(2, 90), 2),
+                rng.randint(1, 4),
+                rng.randint(0, 500),
+            ),
+        )
+    for order in range(1, 301):
+        connection.execute(
+            "INSERT INTO orders VALUES (?, ?, ?, ?, ?)",
+            (order, rng.randint(1, 40), 5000 + order, rng.randint(1, 5), rng.choice(["web", "shop", "phone"])),
+        )
+    connection.commit()
+    connection.close()
+
+
+@pytest.fixture(scope="module")
+def clinic(tmp_path_factory):
+    path = tmp_path_factory.mktemp("clinic") / "clinic.sqlite"
+    _clinic(path)
+    return introspect_sqlite(path, "clinic"), path
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory):
+    path = tmp_path_factory.mktemp("shop") / "shop.sqlite"
+    _shop(path)
+    return introspect_sqlite(path, "shop"), path
+
+
+def rules_for(database):
+    schema, path = database
+    return GoalRules(schema, path)
+
+
+def tree(tables, kind="list", project=(), joins=(), filters=(), **more):
+    return {
+        "type": kind,
+        "tables": list(tables),
+        "joins": [list(step) for step in joins],
+        "project": list(project),
+        "filters": list(filters),
+        **more,
+    }
+
+
+PATIENT_APPOINTMENT = ("patient", "patient_id", "appointment", "patient_id")
+APPOINTMENT_LINK = ("appointment", "appt_id", "appointment_treatment", "appt_id")
+LINK_TREATMENT = ("appointment_treatment", "treatment_id", "treatment", "treatment_id")
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("room_no", "identifier"),
+        ("phone_number", "identifier"),
+        ("GuestID", "identifier"),
+        ("number", "identifier"),
+        ("number_of_rooms", None),
+        ("num_employees", None),
+        ("Num_of_Staff", None),
+        ("since_yr", "ordinal"),
+        ("flr", "ordinal"),
+        ("birth_year", "ordinal"),
+        ("years_of_service", None),
+        ("floors", None),
+        ("zip_code", "code"),
+        ("price", None),
+        ("nights", None),
+    ],
+)
+def test_a_name_says_an_identifier_a_code_or_an_ordinal_and_a_plural_or_a_leading_number_says_an_amount(name, kind):
+    assert name_kind(name) == kind
+
+
+def test_identifiers_codes_and_ordinals_are_told_by_their_names_and_by_their_data(clinic, shop):
+    rules = rules_for(clinic)
+    assert rules.identifier_kind("patient.patient_id") == "key"
+    assert rules.identifier_kind("patient.zip_code") == "code"
+    assert rules.identifier_kind("doctor.floor") == "ordinal"
+    assert rules.identifier_kind("doctor.room_no") == "identifier"
+    assert rules.identifier_kind("appointment.year") == "ordinal"
+    assert rules.identifier_kind("appointment.fee") is None
+    shop_rules = rules_for(shop)
+    # Names that say nothing: the data does. Unique and packed numbers the rows; unique and all six digits wide names
+    # one thing; four consecutive small values and no amount in the name is a scale.
+    assert shop_rules.identifier_kind("orders.ref") == "code"
+    assert shop_rules.identifier_kind("product.badge") == "code"
+    assert shop_rules.identifier_kind("product.level") == "ordinal"
+    # An amount, even as small whole numbers when the name says so (qty); a spread of whole numbers (stock).
+    assert shop_rules.identifier_kind("orders.qty") is None
+    assert shop_rules.identifier_kind("product.stock") is None
+    assert shop_rules.identifier_kind("product.price") is None
+
+
+def test_totals_and_averages_of_identifiers_codes_and_ordinals_are_refused_and_of_amounts_kept(clinic, shop):
+    rules, shop_rules = rules_for(clinic), rules_for(shop)
+    for database_rules, table, kind, column in [
+        (rules, "doctor", "sum", "doctor.floor"),
+        (rules, "patient", "avg", "patient.birth_year"),
+        (rules, "patient", "avg", "patient.zip_code"),
+        (rules, "appointment", "sum", "appointment.appt_id"),
+        (shop_rules, "product", "sum", "product.level"),
+        (shop_rules, "orders", "avg", "orders.ref"),
+        (shop_rules, "product", "avg", "product.badge"),
+    ]:
+        refusal = database_rules.before_run(tree([table], kind, [column]))
+        assert refusal is not None and refusal.rule == "aggregate_of_identifier", (kind, column)
+    nested = tree(
+        ["patient"], project=["patient.name"], nested={"column": "patient.patient_id", "op": ">", "aggregate": "avg"}
+    )
+    assert rules.before_run(nested).rule == "aggregate_of_identifier"
+    assert rules.before_run(tree(["appointment"], "avg", ["appointment.fee"])) is None
+    assert shop_rules.before_run(tree(["orders"], "sum", ["orders.qty"])) is None
+
+
+def test_a_set_operation_must_give_something_else_than_each_of_its_sides(clinic):
+    rules = rules_for(clinic)
+    _, path = clinic
+
+    def judged(op, first, second):
+        candidate = tree(["patient"], project=["patient.name"], filters=[first], set={"op": op, "filters": [second]})
+        result = execute(path, tree_sql(candidate))
+        return rules.after_run(candidate, result.rows)[1]
+
+    born_2000 = {"column": "patient.birth_year", "op": "=", "value": 2000}
+    born_after_1990 = {"column": "patient.birth_year", "op": ">", "value": 1990}
+    women = {"column": "patient.gender", "op": "=", "value": "F"}
+    # "born in 2000 and born after 1990" is "born in 2000": the second side adds nothing.
+    assert judged("intersect", born_2000, born_after_1990).rule == "set_same_as_side"
+    assert judged("union", born_2000, born_after_1990).rule == "set_same_as_side"
+    assert judged("except", born_2000, {"column": "patient.birth_year", "op": "<", "value": 1960}).rule == (
+        "set_same_as_side"
+    )
+    assert judged("intersect", born_after_1990, women) is None
+    assert judged("except", born_after_1990, women) is None
+
+
+def test_a_count_per_group_of_one_row_each_is_refused_whatever_the_schema_declares(clinic):
+    rules = rules_for(clinic)
+    _, path = clinic
+    # patient.name is declared neither key nor unique; its data is unique: every count would be 1.
+    by_name = tree(["patient"], "group_count", group="patient.name")
+    assert rules.after_run(by_name, execute(path, tree_sql(by_name)).rows)[1].rule == "group_of_one"
+    # A fee is nearly one value per appointment and names nothing: refused before it runs.
+    assert rules.before_run(tree(["appointment"], "group_count", group="appointment.fee")).rule == "group_of_one"
+    by_gender = tree(["patient"], "group_count", group="patient.gender")
+    assert rules.after_run(by_gender, execute(path, tree_sql(by_gender)).rows)[1] is None
+    # Grouping by a unique name over a join counts what each has: "which patient has the most appointments".
+    most = tree(
+        ["patient", "appointment"], "group_count", joins=[PATIENT_APPOINTMENT], group="patient.name",
+        order={"by": "count", "desc": True, "limit": 1},
+    )  # fmt: skip
+    assert rules.before_run(most) is None
+    refusal = rules.after_run(most, execute(path, tree_sql(most)).rows)[1]
+    assert refusal is None or refusal.rule == "superlative_tie"  # a tie for first place is another rule's
+
+
+def test_a_list_of_mostly_repeated_values_is_refused_unless_the_values_tell_its_rows_apart(clinic):
+    rules = rules_for(clinic)
+    _, path = clinic
+    genders = tree(["patient"], project=["patient.gender"])
+    rows = execute(path, tree_sql(genders)).rows
+    assert len(rows) == 120 and rules.after_run(genders, rows)[1].rule == "duplicate_rows"
+    names = tree(["patient"], project=["patient.name"], filters=[{"column": "patient.gender", "op": "=", "value": "F"}])
+    assert rules.after_run(names, execute(path, tree_sql(names)).rows)[1] is None
+
+
+def test_a_count_through_a_link_table_counts_each_appointment_once(clinic):
+    rules = rules_for(clinic)
+    _, path = clinic
+    counted = tree(
+        ["appointment", "appointment_treatment", "treatment"], "count", project=["appointment.fee"],
+        joins=[APPOINTMENT_LINK, LINK_TREATMENT],
+        filters=[{"column": "treatment.label", "op": "!=", "value": "none"}],
+    )  # fmt: skip
+    joined = execute(path, tree_sql(counted)).rows[0][0]
+    assert joined > 144  # every appointment once per treatment: the fan-out the rule is for
+    rewritten, refusal = rules.after_run(counted, [[joined]])
+    assert refusal is None and rewritten["distinct"] == "appointment.appt_id"
+    assert "count(DISTINCT T1.appt_id)" in tree_sql(rewritten)
+    assert execute(path, tree_sql(rewritten)).rows == [[144]] == execute(path, "SELECT count(*) FROM appointment").rows
+    # A count per doctor of the treatments given (the link table's rows, the far end of the path): kept as it is.
+    per_doctor = tree(
+        ["doctor", "appointment", "appointment_treatment"], "group_count", group="doctor.name",
+        joins=[("doctor", "doctor_id", "appointment", "doctor_id"), APPOINTMENT_LINK],
+    )  # fmt: skip
+    assert rules.after_run(per_doctor, execute(path, tree_sql(per_doctor)).rows)[1] is None
+    # Up to the patient and down again to the referrals: pairs of unrelated rows, counted for nothing.
+    pairs = tree(
+        ["appointment", "patient", "referral"], "group_count", group="appointment.year",
+        joins=[("appointment", "patient_id", "patient", "patient_id"), ("patient", "patient_id", "referral",
+               "patient_id")],
+    )  # fmt: skip
+    assert rules.before_run(pairs).rule == "count_fan_out"
+
+
+def test_a_join_along_a_column_unique_on_neither_side_is_refused(clinic):
+    rules = rules_for(clinic)
+    on_a_key = tree(
+        ["patient", "appointment"], project=["patient.name", "appointment.fee"], joins=[PATIENT_APPOINTMENT]
+    )
+    assert rules.before_run(on_a_key) is None
+    # One column of a key of two, as a release's tables.json lists it: a patient with every doctor of that gender.
+    pairs = tree(
+        ["patient", "doctor"],
+        project=["patient.name", "doctor.name"],
+        joins=[("patient", "gender", "doctor", "speciality")],
+    )
+    assert rules.before_run(pairs).rule == "join_not_on_a_key"
+
+
+@pytest.mark.parametrize("database", ["clinic", "shop"])
+def test_no_goal_the_sampler_keeps_breaks_a_rule_when_checked_from_outside(request, database):
+    schema, path = request.getfixturevalue(database)
+    sampler = GoalSampler(schema, path, random.Random(35))
+    goals = sampler.sample(30)
+    assert len(goals) >= 20
+    not_amounts = {"patient.zip_code", "patient.birth_year", "doctor.floor", "doctor.room_no", "appointment.year"}
+    not_amounts |= {"product.level", "product.badge", "orders.ref"}
+    for goal in goals:
+        sql, found = goal.sql, goal.tree
+        rows = execute(path, sql).rows
+        if "set" in found:
+            for side in (1, 2):
+                assert {tuple(r) for r in execute(path, tree_sql(set_side(found, side))).rows} != {
+                    tuple(r) for r in rows
+                }
+        if found["type"] == "group_count" and not found.get("order"):
+            assert max(row[-1] for row in rows) > 1, sql
+        if found["type"] in ("sum", "avg"):
+            assert found["project"][0] not in not_amounts, sql
+            assert not found["project"][0].endswith("_id"), sql
+        if found["type"] == "list" and not found.get("order") and len(rows) >= 2:
+            assert len({tuple(row) for row in rows}) * 2 > len(rows), sql
+        if found["type"] == "count" and found["joins"]:
+            anchor = found["tables"][0]
+            key = {"patient": "patient_id", "doctor": "doctor_id", "appointment": "appt_id"}.get(anchor)
+            if key:
+                distinct = sql.replace("count(*)", f"count(DISTINCT T1.{key})")
+                assert rows == execute(path, distinct).rows, sql
+    refused = refusals_report(sampler.refused, sampler.rules.rewritten)
+    assert refused and all(row["reason"] and row["refused"] + row["rewritten"] for row in refused)
+    assert Counter(goal.sql for goal in goals).most_common(1)[0][1] == 1
