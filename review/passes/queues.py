@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.db.models import Case, CharField, Count, Q, QuerySet, Value, When
+from django.db.models import Case, CharField, Count, Exists, OuterRef, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from dialogs.models import Dialogue, DialogueStatus
-from review.models import ReviewStage
+from review.models import ReviewStage, SendBack
 from review.passes.services import NOT_FOR_REVIEW, not_for_review_expression, not_for_review_q
 
 
@@ -42,6 +42,7 @@ def queues() -> list[Queue]:
         items.append(Queue(f"pass{number}", waiting, f"Waiting for a reviewer to take pass {number}."))
         items.append(Queue(f"in_pass{number}", f"In pass {number}", f"A reviewer holds it for pass {number}."))
     items += [
+        Queue("with_author", "With its author", "Sent back to its expert to fix; back in its pass when returned."),
         Queue("failed_validation", "Failed validation", "Approved, but a final SQL does not run or does not encode."),
         Queue("approved", "Approved", "Through every pass and final validation: what an export takes."),
         Queue("rejected", "Rejected", "Rejected in review (an admin can reopen it)."),
@@ -68,6 +69,8 @@ def queue_expression(now=None) -> Case:
         When(review__stage=ReviewStage.APPROVED, then=Value("approved")),
         When(review__stage=ReviewStage.REJECTED, then=Value("rejected")),
     ]
+    with_author = Exists(SendBack.objects.filter(review__dialogue=OuterRef("pk"), returned_at__isnull=True))
+    whens.append(When(with_author, then=Value("with_author")))
     for number in range(1, settings.REVIEW_PASSES + 1):
         whens.append(When(live & Q(review__pass_number=number), then=Value(f"in_pass{number}")))
     # Waiting to be fixed, or a fix whose claim ran out.

@@ -61,6 +61,7 @@ from review.models import (
     ReviewPass,
     ReviewPassPool,
     ReviewStage,
+    SendBack,
     ValidationWarning,
 )
 from review.passes.suite_checks import copied_queries, correction_suite_check
@@ -337,6 +338,8 @@ def review_claim(*, reviewer: User, dialogue: Dialogue) -> DialogueReview:
             raise ReviewError("decided", f"This dialogue is {review.get_stage_display().lower()}.")
         if review.dialogue.status not in REVIEWABLE_STATUSES:
             raise ReviewError("not_reviewable", "This dialogue was dropped after it entered review.")
+        if SendBack.objects.filter(review=review, returned_at__isnull=True).exists():
+            raise ReviewError("with_author", "This dialogue is with its author, to fix what review asked.")
         refusal = review_may_take(review, reviewer)
         if refusal:
             raise ReviewError("not_allowed", refusal)
@@ -355,6 +358,7 @@ def review_claim_next(*, reviewer: User, review_pass: int | None = None) -> Dial
         DialogueReview.objects.filter(waiting, dialogue__status__in=REVIEWABLE_STATUSES)
         .exclude(not_for_review_q("dialogue__"))  # a row made before the rule said so
         .exclude(dialogue__expert=reviewer)
+        .exclude(pk__in=SendBack.objects.filter(returned_at__isnull=True).values("review_id"))
         .order_by("pass_number", "-needs_fix", "-early", "dialogue__ended_at", "dialogue_id")
     )
     if review_pass is not None:
@@ -443,6 +447,90 @@ def _back_to_queue(review: DialogueReview) -> None:
     review.save(update_fields=["stage", "claimed_by", "claim_expires_at"])
 
 
+# --- Sent back to the author ----------------------------------------------------------------------------------------
+
+
+def send_back_open(dialogue: Dialogue) -> SendBack | None:
+    """The dialogue's send-back its author has not returned yet, if any."""
+    return (
+        SendBack.objects.filter(review__dialogue=dialogue, returned_at__isnull=True).select_related("reviewer").first()
+    )
+
+
+def review_send_back(*, reviewer: User, dialogue: Dialogue, note: str = "", turn_notes: dict | None = None) -> SendBack:
+    """The reviewer holding the dialogue sends it back to its author (the expert; a solo sequence's writer) with what
+    to fix: a note, a note per turn, or both. The claim is let go and the dialogue waits in no queue until the author
+    returns it; it stays in the same pass."""
+    note = (note or "").strip()[:2000]
+    cleaned = {}
+    for key, text in (turn_notes or {}).items():
+        text = (str(text) if text is not None else "").strip()[:1000]
+        if not text:
+            continue
+        try:
+            cleaned[str(int(key))] = text
+        except (TypeError, ValueError):
+            raise ReviewError("invalid", f"{key!r} is not a turn of this dialogue.") from None
+    if not note and not cleaned:
+        raise ReviewError("invalid", "Say what the author should fix: a note, or a note on a turn.")
+    turns = {turn.seq for turn in dialogue_record_of(dialogue).user_turns}
+    unknown = sorted(int(key) for key in cleaned if int(key) not in turns)
+    if unknown:
+        raise ReviewError("invalid", f"There is no user turn #{unknown[0]} in this dialogue.")
+    with transaction.atomic():
+        review = _held(dialogue, reviewer)
+        if review.dialogue.expert_id == reviewer.pk:
+            raise ReviewError("not_allowed", "You are this dialogue's author.")
+        sent = SendBack.objects.create(
+            review=review,
+            pass_number=review.pass_number,
+            reviewer=reviewer,
+            author=review.dialogue.expert,
+            note=note,
+            turn_notes=cleaned,
+        )
+        _back_to_queue(review)
+        ReviewPass.objects.filter(review=review, decision="", finished_at__isnull=True).update(
+            decision=ReviewPass.Decision.RELEASED,
+            finished_at=timezone.now(),
+            note=f"Sent back to the author: {note}"[:2000],
+        )
+    return sent
+
+
+def author_correct(*, author: User, dialogue: Dialogue, turn: int, field: str, value, reason: str = "") -> Event:
+    """The author's fix of one field of a dialogue sent back to them: a correction of theirs, in the pass that sent
+    it back, checked and recorded as a reviewer's is (review_correct)."""
+    return review_correct(
+        reviewer=author, dialogue=dialogue, turn=turn, field=field, value=value, reason=reason, as_author=True
+    )
+
+
+def send_back_return(*, author: User, dialogue: Dialogue, note: str = "") -> SendBack:
+    """The author has fixed what they could: the dialogue goes back to its pass's queue, with how many fixes."""
+    with transaction.atomic():
+        sent = SendBack.objects.select_for_update().filter(review__dialogue=dialogue, returned_at__isnull=True).first()
+        if sent is None or sent.author_id != author.pk:
+            raise ReviewError("not_allowed", "This dialogue is not waiting for your fixes.")
+        sent.fixes = Event.objects.filter(
+            dialogue=dialogue, kind=EventKind.CORRECTION, author=author, created_at__gte=sent.created_at
+        ).count()
+        sent.returned_at = timezone.now()
+        if note.strip():
+            sent.note = f"{sent.note}\n\nThe author: {note.strip()[:1000]}".strip()
+        sent.save(update_fields=["fixes", "returned_at", "note"])
+    return sent
+
+
+def sent_back_to(author: User) -> list[SendBack]:
+    """What waits for `author`'s fixes, oldest first (their desk lists it)."""
+    return list(
+        SendBack.objects.filter(author=author, returned_at__isnull=True)
+        .select_related("review__dialogue__database", "reviewer")
+        .order_by("created_at")
+    )
+
+
 # --- Corrections -------------------------------------------------------------------------------------------------
 
 
@@ -511,6 +599,7 @@ def review_correct(
     reason: str = "",
     record=None,
     require_claim: bool = True,
+    as_author: bool = False,
 ) -> Event:
     """Record one correction of one field of one user turn (`turn`: the utterance's sequence number).
 
@@ -520,11 +609,13 @@ def review_correct(
     `record` may be the dialogue's current fold (saves reading the log again). Nothing is overwritten: the old value
     stays in the log and in the correction.
     """
-    if not can(reviewer, "review.work"):
+    if not as_author and not can(reviewer, "review.work"):
         raise ReviewError("not_allowed", "Your role may not review dialogues.")
     value = _check_value(field, value, dialogue.database)
     reason = (reason or "").strip()[:500]
-    checks = dict(reviewer=reviewer, dialogue=dialogue, turn=turn, field=field, require_claim=require_claim)
+    checks = dict(
+        reviewer=reviewer, dialogue=dialogue, turn=turn, field=field, require_claim=require_claim, as_author=as_author
+    )
     run, check = None, None
     if field == "query":
         # A new query runs in the sandbox and on the test suite: seconds of work that may not hold a transaction
@@ -562,18 +653,31 @@ def review_correct(
             run=run_seq,
             suite_check=check,
         )
+        if as_author:
+            payload["by_author"] = True  # the author's fix of a dialogue sent back to them (docs/review.md)
         event, _ = dialogue_record(
-            dialogue=dialogue, author=reviewer, kind=EventKind.CORRECTION, payload=payload, role=Role.REVIEWER
+            dialogue=dialogue,
+            author=reviewer,
+            kind=EventKind.CORRECTION,
+            payload=payload,
+            role=Role.EXPERT if as_author else Role.REVIEWER,
         )
         query_first_corrected(dialogue=dialogue, field=field, value=value)
     return event
 
 
-def _correction_checked(*, reviewer: User, dialogue: Dialogue, turn: int, field: str, value, record, require_claim):
+def _correction_checked(
+    *, reviewer: User, dialogue: Dialogue, turn: int, field: str, value, record, require_claim, as_author=False
+):
     """Every check a correction passes, inside the caller's transaction (the review's row is locked): who may write,
     that the turn and the field exist, the label's rules. Returns (review, the turn, the value as checked, the value it
-    replaces); raises ReviewError."""
-    if require_claim:
+    replaces); raises ReviewError. `as_author`: the dialogue's author fixing it while it is sent back to them."""
+    if as_author:
+        review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
+        sent = send_back_open(dialogue)
+        if review is None or sent is None or sent.author_id != reviewer.pk:
+            raise ReviewError("not_allowed", "This dialogue is not waiting for your fixes.")
+    elif require_claim:
         review = _held(dialogue, reviewer)
     else:
         review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()

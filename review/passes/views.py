@@ -4,7 +4,7 @@ decision actions it posts to."""
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -22,6 +22,7 @@ from review.passes import services as passes
 from review.passes.agreement import review_agreement
 from review.passes.forms import DashboardForm, RejectForm
 from review.passes.screen import review_screen
+from review.quality.selectors import send_back_figures
 from review.records import dialogue_record_of
 
 
@@ -59,6 +60,7 @@ def home(request):
                 for pool in passes.pass_pools()
             ],
             "can_keep_pools": can(request.user, "review.manage"),
+            "sent_back": send_back_figures(),
             "agreement_url": reverse("review:agreement"),
             "can_manage": can(request.user, "review.manage"),
         },
@@ -100,11 +102,80 @@ def claim_next(request):
 def dialogue(request, dialogue_id):
     """The review screen of one dialogue: readable by every reviewer, editable by the one holding the claim."""
     item = get_object_or_404(Dialogue.objects.select_related("database", "goal", "expert", "worker"), pk=dialogue_id)
+    return _dialogue_page(request, item, fixing=None)
+
+
+@role_required("chat.as_expert")
+def fix(request, dialogue_id):
+    """The same screen for the author of a dialogue sent back to them: the reviewer's notes beside the turns, the
+    same editors, and "Return to review". Nobody else's: 404 for a dialogue not waiting for this person's fixes."""
+    item = get_object_or_404(Dialogue.objects.select_related("database", "goal", "expert", "worker"), pk=dialogue_id)
+    sent = passes.send_back_open(item)
+    if sent is None or sent.author_id != request.user.pk:
+        raise Http404("This dialogue is not waiting for your fixes.")
+    return _dialogue_page(request, item, fixing=sent)
+
+
+@require_POST
+@role_required("chat.as_expert")
+def fix_correct(request, dialogue_id):
+    """One fix by the author, sent as the review screen sends a correction."""
+    item = get_object_or_404(Dialogue.objects.select_related("database"), pk=dialogue_id)
+    return _correction(request, item, as_author=True)
+
+
+@require_POST
+@role_required("chat.as_expert")
+def fix_return(request, dialogue_id):
+    item = get_object_or_404(Dialogue, pk=dialogue_id)
+    try:
+        sent = passes.send_back_return(author=request.user, dialogue=item, note=request.POST.get("note", ""))
+    except passes.ReviewError as error:
+        messages.error(request, error.message)
+        return redirect("dialogs:expert_home")
+    messages.success(
+        request,
+        f"Dialogue {item.pk} is back in review (pass {sent.pass_number}) with your {sent.fixes} "
+        f"fix{'es' if sent.fixes != 1 else ''}.",
+    )
+    return redirect("dialogs:expert_home")
+
+
+@require_POST
+@role_required("review.work")
+def send_back(request, dialogue_id):
+    """The reviewer holding the dialogue sends it back to its author with a note, and a note per turn."""
+    item = get_object_or_404(Dialogue, pk=dialogue_id)
+    turn_notes = {
+        key.removeprefix("turn_note_"): value
+        for key, value in request.POST.items()
+        if key.startswith("turn_note_") and value.strip()
+    }
+    try:
+        sent = passes.review_send_back(
+            reviewer=request.user, dialogue=item, note=request.POST.get("note", ""), turn_notes=turn_notes
+        )
+    except passes.ReviewError as error:
+        messages.error(request, error.message)
+        return redirect("review:dialogue", dialogue_id=item.pk)
+    messages.success(
+        request, f"Dialogue {item.pk} is with {sent.author.username} to fix; it comes back to pass {sent.pass_number}."
+    )
+    return redirect("review:home")
+
+
+def _dialogue_page(request, item: Dialogue, *, fixing):
     screen = review_screen(item)
     review = screen["review"]
     live = passes.claim_live(review)
-    holding = live and review.claimed_by_id == request.user.pk
+    holding = fixing is None and live and review.claimed_by_id == request.user.pk
     refusal = passes.review_may_take(review, request.user) if review else "This dialogue is not in review."
+    sent = fixing or passes.send_back_open(item)
+    if fixing is None and sent is not None:
+        refusal = f"This dialogue is with its author ({sent.author.username}) to fix what review asked."
+    notes = {int(key): text for key, text in (sent.turn_notes if sent else {}).items()}
+    for turn_item in screen.get("turns", []):
+        turn_item["fix_note"] = notes.get(turn_item["turn"].seq, "")
     return render(
         request,
         "review/dialogue.html",
@@ -113,6 +184,9 @@ def dialogue(request, dialogue_id):
             **screen,
             "not_for_review": passes.not_for_review(item),  # what it is, when review never takes it
             "holding": holding,
+            "editing": holding or fixing is not None,  # the editors: the claim's holder, or the author fixing it
+            "fixing": fixing,
+            "sent_back": sent,
             "refusal": refusal,
             "held_by_other": live and not holding,
             "reject_form": RejectForm(),
@@ -123,7 +197,7 @@ def dialogue(request, dialogue_id):
             "tables": describe_tables(item.database.schema),
             "config": {
                 "holding": holding,
-                "correct_url": reverse("review:correct", args=[item.pk]),
+                "correct_url": reverse("review:fix_correct" if fixing else "review:correct", args=[item.pk]),
                 "compare_url": reverse("review:compare", args=[item.pk]),
                 "renew_url": reverse("review:renew", args=[item.pk]),
                 "renew_seconds": max(10, settings.REVIEW_CLAIM_SECONDS // 3),
@@ -179,6 +253,10 @@ def release(request, dialogue_id):
 def correct(request, dialogue_id):
     """One correction, sent as JSON {turn, field, value, reason} by the review screen."""
     item = get_object_or_404(Dialogue.objects.select_related("database"), pk=dialogue_id)
+    return _correction(request, item, as_author=False)
+
+
+def _correction(request, item: Dialogue, *, as_author: bool):
     try:
         body = request_json_object(request.body)
     except ValidationError:
@@ -193,6 +271,7 @@ def correct(request, dialogue_id):
             field=str(body["field"]),
             value=body.get("value"),
             reason=str(body.get("reason") or ""),
+            as_author=as_author,
         )
     except passes.ReviewError as error:
         status = 400 if error.code in ("invalid", "labels", "too_long", "sql", "unchanged") else 409

@@ -4,7 +4,7 @@ with what review changed in their dialogues (review.passes.agreement's figures, 
 from __future__ import annotations
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 
 from annotation.models import BlockRecord, Database, Role, User
 from annotation.tokens import utterance_toks
@@ -57,10 +57,48 @@ def expert_quality_row(expert: User) -> dict:
 
 def _expert_rows(people: QuerySet[User]) -> list[dict]:
     reviewed = {row["expert"]: row for row in review_agreement()["experts"]}
-    experts = people.annotate(
-        ended=Count("dialogues_as_expert", filter=Q(dialogues_as_expert__status__in=ENDED_STATUSES))
-    ).order_by("username")
-    return [{"expert": expert, "ended": expert.ended, "review": reviewed.get(expert.username)} for expert in experts]
+    experts = (
+        people.annotate(ended=Count("dialogues_as_expert", filter=Q(dialogues_as_expert__status__in=ENDED_STATUSES)))
+        .annotate(**_sent_back_annotations())
+        .order_by("username")
+    )
+    return [
+        {
+            "expert": expert,
+            "ended": expert.ended,
+            "review": reviewed.get(expert.username),
+            "sent_back": {
+                "dialogues": expert.sent_back_dialogues or 0,
+                "fixes": expert.sent_back_fixes or 0,
+                "open": expert.sent_back_open or 0,
+            },
+        }
+        for expert in experts
+    ]
+
+
+def _sent_back_annotations() -> dict:
+    """Per author, in the same query as the rest of their row: dialogues sent back to them, the fixes they made, and
+    how many still wait for them (docs/review.md, "Sent back to the author")."""
+    from review.models import SendBack
+
+    def per_author(value, **only):
+        rows = SendBack.objects.filter(author=OuterRef("pk"), **only).order_by().values("author")
+        return Subquery(rows.annotate(n=value).values("n")[:1])
+
+    return {
+        "sent_back_dialogues": per_author(Count("id")),
+        "sent_back_fixes": per_author(Sum("fixes")),
+        "sent_back_open": per_author(Count("id"), returned_at__isnull=True),
+    }
+
+
+def send_back_figures() -> dict:
+    """The reviewers' side of dialogues sent back to their authors: how many each sent (the dashboard says it)."""
+    from review.models import SendBack
+
+    rows = SendBack.objects.values("reviewer__username").annotate(dialogues=Count("id")).order_by("reviewer__username")
+    return {"reviewers": [{"reviewer": row["reviewer__username"], "dialogues": row["dialogues"]} for row in rows]}
 
 
 EXPERT_WORK_PER_PAGE = 20

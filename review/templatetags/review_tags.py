@@ -28,3 +28,11 @@ def format_names(formats) -> str:
 
     labels = dict(DatasetFormat.choices)
     return ", ".join(labels.get(name, name) for name in formats or [])
+
+
+@register.simple_tag
+def sent_back_to(person):
+    """What waits for `person`'s fixes (review.passes.services.sent_back_to): the expert's desk lists it."""
+    from review.passes.services import sent_back_to as waiting
+
+    return waiting(person)

@@ -134,13 +134,13 @@ def test_the_experts_figures_are_the_admins_row_for_them(client, erin, ada, revi
     own = page_of(client, erin)
     admin = page_of(client, ada, reverse("review:expert_quality"))
     row = admin[admin.index('data-testid="expert-erin"') :]
-    cells = re.findall(r"<td[^>]*>(.*?)</td>", row[: row.index("</tr>")], re.S)[:9]
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row[: row.index("</tr>")], re.S)[:10]
     figures = own[own.index('data-testid="expert-figures"') :]
     mine = re.findall(r"<td[^>]*>(.*?)</td>", figures[: figures.index("</table>")], re.S)
     assert mine == cells
     # One dialogue ended and reviewed, two turns, the SQL of one changed (both passes: counted once), two queries
-    # corrected (neither returns the rows the worker saw), rejected.
-    assert mine == ["1", "1", "2", "0%", "50%", "0%", "0%", "2 · 0%", "1 (100%)"]
+    # corrected (neither returns the rows the worker saw), rejected; never sent back to fix.
+    assert mine == ["1", "1", "2", "0%", "50%", "0%", "0%", "2 · 0%", "1 (100%)", "0 · 0"]
 
 
 def test_an_admin_opens_any_experts_page_and_sees_who_reviewed(client, ada, erin, ethan, reviewed):

@@ -19,6 +19,7 @@ from review.passes import services as passes
 from review.passes.agreement import cohen_kappa, review_agreement
 from review.passes.screen import review_screen
 from review.passes.services import ReviewError
+from review.quality.selectors import expert_quality_row, send_back_figures
 from review.quality.services import worker_quality_refresh
 from review.records import dialogue_record_of
 from review.signals import review_decided
@@ -119,6 +120,53 @@ def test_pass_two_is_taken_only_by_its_pool_and_an_empty_pool_opens_it_with_a_wa
     assert "Pass 2 is taken by its pool: senior." in page.content.decode()
     client.post(reverse("review:pools"), {"number": "2"})  # not pooled: any reviewer again
     assert passes.pass_pools()[1] == {"number": 2, "pooled": False, "members": [], "open": True, "warning": ""}
+
+
+def test_a_dialogue_sent_back_is_fixed_by_its_author_into_the_same_pass(finished, rita, client):
+    passes.review_sync()
+    author, other = finished.expert, reviewer("rob")
+    turns = [turn.seq for turn in dialogue_record_of(finished).user_turns]
+    with pytest.raises(ReviewError, match="Claim this dialogue first"):
+        passes.review_send_back(reviewer=rita, dialogue=finished, note="Fix it.")
+    passes.review_claim(reviewer=rita, dialogue=finished)
+    with pytest.raises(ReviewError, match="what the author should fix"):
+        passes.review_send_back(reviewer=rita, dialogue=finished)
+    sent = passes.review_send_back(
+        reviewer=rita, dialogue=finished, note="Two things.", turn_notes={str(turns[1]): "The names, not the ids."}
+    )
+    assert queue_of(finished) == "with_author" and sent.author == author and sent.pass_number == 1
+    # Nobody reviews it meanwhile; nobody but its author fixes it.
+    with pytest.raises(ReviewError) as refused:
+        passes.review_claim(reviewer=other, dialogue=finished)
+    assert refused.value.code == "with_author"
+    assert passes.review_claim_next(reviewer=other) is None
+    with pytest.raises(ReviewError, match="not waiting for your fixes"):
+        passes.author_correct(author=other, dialogue=finished, turn=turns[1], field="response", value="x")
+    client.force_login(author)
+    desk = client.get(reverse("dialogs:expert_home")).content.decode()
+    assert f'data-testid="fix-{finished.pk}"' in desk and "1 turn to look at" in desk
+    page = client.get(reverse("review:fix", args=[finished.pk])).content.decode()
+    assert "The names, not the ids." in page and 'data-testid="return-to-review"' in page
+    fixed = client.post(
+        reverse("review:fix_correct", args=[finished.pk]),
+        {"turn": turns[1], "field": "response", "value": "Here are their last names.", "reason": "as asked"},
+        content_type="application/json",
+    )
+    assert fixed.status_code == 200, fixed.content
+    correction = Event.objects.get(dialogue=finished, kind="correction")
+    assert correction.author == author and correction.author_role == "expert"
+    assert correction.payload["by_author"] is True
+    assert correction.payload["pass"] == 1  # into the same pass
+    client.post(reverse("review:fix_return", args=[finished.pk]), {"note": "Done."})
+    sent.refresh_from_db()
+    assert sent.returned_at is not None and sent.fixes == 1 and "Done." in sent.note
+    assert queue_of(finished) == "pass1"
+    client.force_login(other)  # the page was the author's only, and only while it was theirs to fix
+    assert client.get(reverse("review:fix", args=[finished.pk])).status_code in (403, 404)
+    assert passes.review_claim_next(reviewer=rita).dialogue_id == finished.pk  # back in its pass's queue
+    # Counted for both: the author's figures (sent back, fixes) and the reviewer's.
+    assert expert_quality_row(author)["sent_back"] == {"dialogues": 1, "fixes": 1, "open": 0}
+    assert send_back_figures()["reviewers"] == [{"reviewer": "rita", "dialogues": 1}]
 
 
 def test_the_dialogues_own_expert_never_reviews_it(finished, ada):
