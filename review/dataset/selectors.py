@@ -71,6 +71,18 @@ def export_release_check(export: Export) -> dict | None:
     return {"ok": bool(check.get("ok")), "count": check.get("count", len(check.get("disagreements", [])))}
 
 
+def database_values(database) -> int | None:
+    """CoSQL Table 1's "# values" of one database: its slot-value pairs, the distinct values of every column (a column
+    is a slot), read from the profile kept for its current file (annotation.sql.curation.profile_database; never the
+    file itself here). None when no profile is kept (a schema-only database, or one still being profiled)."""
+    version = database.current_version
+    profile = version.profile if version is not None else None
+    if not profile or not profile.get("columns"):
+        return None
+    counts = [figures.get("distinct") for figures in profile["columns"].values()]
+    return sum(count for count in counts if isinstance(count, int))
+
+
 def statistics_for(
     *,
     statuses=DEFAULT_STATUSES,
@@ -107,7 +119,9 @@ def statistics_for(
     queryset = dialogue_selection(statuses=statuses, db_ids=db_ids, date_from=date_from, date_to=date_to, origin=origin)
     records = dialogue_records(queryset)
     used = sorted({record.db_id for record in records})
-    schemas = {database.db_id: database.schema for database in Database.objects.filter(db_id__in=used)}
+    databases = list(Database.objects.filter(db_id__in=used))
+    schemas = {database.db_id: database.schema for database in databases}
+    value_counts = {database.db_id: database_values(database) for database in databases}
     encoded = encode_all([(r.db_id, state.sql) for r in records for state in r.state_turns()], schemas)
     if split_map:
         split_of = {db_id: split_map[db_id] for db_id in used if db_id in split_map}
@@ -121,7 +135,12 @@ def statistics_for(
         )
     )
     stats = compute_statistics(
-        records, schemas=schemas, encoded=encoded, split_of=split_of, query_first_seconds=phase_seconds
+        records,
+        schemas=schemas,
+        encoded=encoded,
+        split_of=split_of,
+        query_first_seconds=phase_seconds,
+        value_counts=value_counts,
     )
     stats["selection"] = {
         "statuses": list(statuses),

@@ -313,6 +313,7 @@ def compute_statistics(
     encoded: dict[tuple[str, str], tuple[dict | None, str | None]],
     split_of: dict[str, str] | None = None,
     query_first_seconds: list[tuple[int | None, int | None]] = (),
+    value_counts: dict[str, int | None] | None = None,
 ) -> dict:
     """Every statistic for `records`. `schemas[db_id]` is each database's tables.json entry; `encoded` maps
     (db_id, sql) of every SQL turn to its Spider encoding (or an error); `split_of` adds the per-split rows;
@@ -453,6 +454,10 @@ def compute_statistics(
             "databases": len(used),
             "tables": all_tables,
             "slots": all_columns,
+            # CoSQL Table 1's "# values": the databases' slot-value pairs (distinct values per column), over those
+            # whose values are known (`values_databases` of `databases`).
+            "values": sum(value_counts.get(db_id) or 0 for db_id in used) if value_counts else None,
+            "values_databases": sum(1 for db_id in used if (value_counts or {}).get(db_id) is not None),
             "share_with_8_turns_or_more": round(
                 sum(count for length, count in lengths.items() if length >= 8) / dialogues, 4
             )

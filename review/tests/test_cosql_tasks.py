@@ -1,5 +1,5 @@
-"""CoSQL's response generation and user dialogue act prediction scored on a release of ours (review.dataset.cosql_tasks),
-from the command line as the state-tracking scores are."""
+"""CoSQL's response generation and user dialogue act prediction scored on a release of ours
+(review.dataset.cosql_tasks), from the command line as the state-tracking scores are."""
 
 import json
 from io import StringIO

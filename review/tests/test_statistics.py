@@ -24,6 +24,28 @@ def test_the_rows_of_the_papers_tables(dorm_dialogue):
     assert sum(split["dialogues"] for split in stats["splits"].values()) == 1
 
 
+def test_the_values_row_counts_each_columns_distinct_values_from_the_kept_profile(dorm_dialogue):
+    """CoSQL Table 1's "# values": the slot-value pairs of the databases used, from each file's kept profile."""
+    import sqlite3
+
+    from annotation.curation import database_version_profile
+
+    database = dorm_dialogue.database
+    database_version_profile(version=database.current_version)
+    with sqlite3.connect(f"file:{database.path}?mode=ro", uri=True) as connection:
+        expected = sum(
+            connection.execute(f'SELECT count(DISTINCT "{column}") FROM "{table}"').fetchone()[0]
+            for table, column in (
+                (table, row[1])
+                for (table,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+                for row in connection.execute(f'PRAGMA table_info("{table}")').fetchall()
+            )
+        )
+    connection.close()
+    overview = statistics_for()["overview"]
+    assert overview["values"] == expected > 100 and overview["values_databases"] == overview["databases"] == 1
+
+
 def test_act_distributions_keywords_by_turn_and_hardness(dorm_dialogue):
     stats = statistics_for()
     assert stats["user_acts"]["INFORM_SQL"] == 3 and stats["user_acts"]["AMBIGUOUS"] == 1
