@@ -167,6 +167,39 @@ CONTEXTUAL_PHENOMENA: dict[str, str] = {
     "Far Side": "It depends on a turn before the previous one.",
 }
 
+# CHASE's two labels of a question's wording, as its release writes them (values counted in the public training split,
+# ../shared/corpora/chase_train.json): how the question phrases what it asks (`pragmatics`) and its form
+# (`question_style`). The release's own (Chinese) words are the values; the English is what the screens show.
+PRAGMATICS: dict[str, str] = {
+    "主动": "active voice",  # who does what
+    "被动": "passive voice",  # what is done comes first ("which songs were sung by ...")
+    "同义表达": "a synonym of a schema word",  # "pupils" for student
+    "名词->动词": "a schema noun said as a verb",  # "who sang" for singer
+}
+QUESTION_STYLES: dict[str, str] = {
+    "疑问句": "a question",  # "Which dorms ...?"
+    "陈述句": "a statement or request",  # "Show me the dorms ..."
+    "关键词": "keywords only",  # "dorms, capacity"
+}
+
+
+def check_choice(value, choices: dict[str, str], name: str) -> str:
+    """One of `choices`' keys, or "" (not labelled)."""
+    if value is None or value == "":
+        return ""
+    if not isinstance(value, str) or value.strip() not in choices:
+        raise LabelError(f"{name} must be one of {', '.join(choices)}, or empty")
+    return value.strip()
+
+
+def check_pragmatics(value) -> str:
+    return check_choice(value, PRAGMATICS, "pragmatics")
+
+
+def check_question_style(value) -> str:
+    return check_choice(value, QUESTION_STYLES, "question_style")
+
+
 # The intent categories (annotation.sql.relations.CATEGORIES) as the CHASE release writes them in its `intent` field;
 # its fifth label, 其他 ("other"), is the combination category.
 CHASE_INTENT_LABELS: dict[str, str] = {

@@ -36,7 +36,7 @@ FOLD_SEPARATOR = " | "
 
 # The fields of a turn a reviewer can correct, in the order the review screen shows them. The last three are CHASE's
 # turn labels (LABEL_FIELDS).
-LABEL_FIELDS = ("intent", "contextual_phenomena", "schema_linking")
+LABEL_FIELDS = ("intent", "contextual_phenomena", "schema_linking", "pragmatics", "question_style")
 CORRECTABLE_FIELDS = ("utterance", "user_acts", "ambiguity", "query", "response", "system_acts", "drop", *LABEL_FIELDS)
 
 # How an expert's response relates to the draft the platform offered for its turn (`draft` of the response payload).

@@ -22,6 +22,8 @@ from annotation.acts import (
     check_ambiguity,
     check_intent,
     check_phenomena,
+    check_pragmatics,
+    check_question_style,
     check_schema_linking,
 )
 from annotation.model_client import model_call_allowed, model_configured, rate_limited_error
@@ -700,10 +702,14 @@ def _post_turn_labels(post: _Post):
                 tokens=utterance_toks(turn.text),
                 schema=post.dialogue.database.schema,
             )
+        if "pragmatics" in post.message:
+            labels["pragmatics"] = check_pragmatics(post.message["pragmatics"])
+        if "question_style" in post.message:
+            labels["question_style"] = check_question_style(post.message["question_style"])
     except LabelError as exc:
         raise DialogueError("labels", str(exc)) from exc
     if not labels:
-        raise DialogueError("invalid", "Send at least one of: intent, contextual_phenomena, schema_linking.")
+        raise DialogueError("invalid", f"Send at least one of: {', '.join(log.LABEL_FIELDS)}.")
     return [post.record(EventKind.TURN_LABELS, log.turn_labels_payload(turn.seq, "expert", labels))]
 
 

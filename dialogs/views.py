@@ -16,6 +16,8 @@ from annotation.acts import (
     CONTEXTUAL_PHENOMENA,
     FOLLOW_UP_KINDS,
     INTENT_CATEGORY_NAMES,
+    PRAGMATICS,
+    QUESTION_STYLES,
     RESPONSE_GUIDE,
     acts_with_keys,
 )
@@ -161,6 +163,8 @@ def label_vocabulary() -> dict:
         "relations": {name: [title, CATEGORY_OF[name]] for name, title in RELATION_NAMES.items()},
         "phenomena": CONTEXTUAL_PHENOMENA,
         "phenomena_required": settings.CHASE_PHENOMENA_REQUIRED,
+        "pragmatics": PRAGMATICS,
+        "question_style": QUESTION_STYLES,
     }
 
 

@@ -240,6 +240,9 @@ def _collected_chase_labels(state: StateTurn, tokens: list[str]) -> dict:
         collected["intent"] = CHASE_INTENT_LABELS[labels["intent"]["category"]]
     if "contextual_phenomena" in labels:
         collected["contextual_phenomena"] = list(labels["contextual_phenomena"])
+    for name in ("pragmatics", "question_style"):  # CHASE's own values (annotation.acts), "" when not labelled
+        if labels.get(name):
+            collected[name] = labels[name]
     if "schema_linking" in carried_labels(state.turn):
         moved = chase_links(labels["schema_linking"], own=utterance_toks(state.turn.text), tokens=tokens)
         if moved is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import json
 
-from annotation.acts import AMBIGUITY_TYPES, INTENT_CATEGORY_NAMES
+from annotation.acts import AMBIGUITY_TYPES, INTENT_CATEGORY_NAMES, PRAGMATICS, QUESTION_STYLES
 from annotation.models import Role, User
 from annotation.sql.relations import RELATION_NAMES
 from annotation.sql.tree_plan import plan
@@ -53,6 +53,8 @@ FIELD_LABELS = {
     "intent": "Intent (CHASE)",
     "contextual_phenomena": "Contextual phenomena",
     "schema_linking": "Schema linking",
+    "pragmatics": "Phrasing (CHASE pragmatics)",
+    "question_style": "Form (CHASE question style)",
 }
 
 
@@ -68,6 +70,9 @@ def label_text(field: str, value, schema: dict | None = None, tokens: list[str] 
         return [_link_text(span, schema, tokens) for span in value]
     if field == "ambiguity":
         return _ambiguity_text(value, tokens)
+    if field in ("pragmatics", "question_style"):
+        names = PRAGMATICS if field == "pragmatics" else QUESTION_STYLES
+        return f"{names[value]} ({value})" if value in names else (value or None)
     return value
 
 
@@ -121,6 +126,10 @@ def _labels_view(turn, schema: dict, tokens: list[str]) -> dict:
         "links_confirmed": "schema_linking" in turn.confirmed,
         "tokens_json": json.dumps(tokens, ensure_ascii=False),
         "recommended": None,
+        "pragmatics": labels.get("pragmatics") or "",
+        "pragmatics_text": label_text("pragmatics", labels.get("pragmatics")),
+        "question_style": labels.get("question_style") or "",
+        "question_style_text": label_text("question_style", labels.get("question_style")),
     }
     if recommended:
         view["recommended"] = {

@@ -42,6 +42,8 @@ from annotation.acts import (
     check_ambiguity,
     check_intent,
     check_phenomena,
+    check_pragmatics,
+    check_question_style,
     check_schema_linking,
 )
 from annotation.models import Role, User
@@ -568,6 +570,10 @@ def _check_label(field: str, value, database, text: str):
             return check_intent(value)
         if field == "contextual_phenomena":
             return check_phenomena(value)
+        if field == "pragmatics":
+            return check_pragmatics(value)
+        if field == "question_style":
+            return check_question_style(value)
         return check_schema_linking(value, tokens=utterance_toks(text), schema=database.schema)
     except LabelError as exc:
         raise ReviewError("labels", str(exc)) from exc

@@ -10,7 +10,15 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from annotation.acts import AMBIGUITY_TYPES, CONTEXTUAL_PHENOMENA, INTENT_CATEGORY_NAMES, SYSTEM_ACTS, USER_ACTS
+from annotation.acts import (
+    AMBIGUITY_TYPES,
+    CONTEXTUAL_PHENOMENA,
+    INTENT_CATEGORY_NAMES,
+    PRAGMATICS,
+    QUESTION_STYLES,
+    SYSTEM_ACTS,
+    USER_ACTS,
+)
 from annotation.jsonfile import request_json_object
 from annotation.roles import can, role_required
 from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
@@ -209,6 +217,8 @@ def _dialogue_page(request, item: Dialogue, *, fixing):
                 "categories": INTENT_CATEGORY_NAMES,
                 "relations": {name: [title, CATEGORY_OF[name]] for name, title in RELATION_NAMES.items()},
                 "ambiguity_types": AMBIGUITY_TYPES,  # the ambiguity editor's sub-types, per act
+                "pragmatics": PRAGMATICS,
+                "question_style": QUESTION_STYLES,
             },
         },
     )

@@ -180,3 +180,31 @@ def test_links_set_before_the_text_was_corrected_are_left_out_and_links_set_agai
     span = {"beg": 3, "end": 3, "type": "column", "entity": {"columnId": 4, "value": "age"}}
     review_correct(reviewer=rita, dialogue=dialogue, turn=second, field="schema_linking", value=[span])
     assert links(tmp_path / "b") == [span]
+
+
+def test_pragmatics_and_question_style_are_given_in_the_room_exported_and_corrected(open_room, tmp_path):
+    """CHASE's labels of the wording: given by the expert with CHASE's own values, written to the CHASE files
+    (they were always "" before), corrected in review; a value outside CHASE's is refused."""
+    from dialogs.errors import DialogueError
+
+    room = open_room("dorm_demo")
+    turn = room.ask("Show me the students")
+    room.answer(turn, "SELECT first_name FROM student")
+    with pytest.raises(DialogueError, match="pragmatics must be one of"):
+        room.send(room.dialogue.expert, type="turn_labels", turn=turn, pragmatics="shouting")
+    room.send(room.dialogue.expert, type="turn_labels", turn=turn, pragmatics="主动", question_style="陈述句")
+    room.end(approve=False)
+    dialogue = room.dialogue
+    review_sync()
+    rita = reviewer("rita")
+    review_claim(reviewer=rita, dialogue=dialogue)
+    review_correct(reviewer=rita, dialogue=dialogue, turn=turn, field="question_style", value="疑问句")
+    with pytest.raises(ReviewError, match="question_style must be one of"):
+        review_correct(reviewer=rita, dialogue=dialogue, turn=turn, field="question_style", value="a poem")
+    out = tmp_path / "out"
+    split = {"dorm_demo": "dev"}
+    options = export_options_clean(formats=["chase"], statuses=["completed", "approved"], split_map=split)
+    dataset_build(options=options, out_dir=out)
+    [interaction] = json.loads((out / "chase" / "chase_dev.json").read_text(encoding="utf-8"))
+    [exported] = interaction["interaction"]
+    assert (exported["pragmatics"], exported["question_style"]) == ("主动", "疑问句")

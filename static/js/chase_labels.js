@@ -3,7 +3,7 @@
 // links (proposed from the SQL, confirmed or edited by pointing at words). Saving sends one `turn_labels` message;
 // the server checks everything again (annotation.acts) and the log is the truth (docs/chase.md).
 
-export const LABEL_KEYS = ["intent", "contextual_phenomena", "schema_linking"];
+export const LABEL_KEYS = ["intent", "contextual_phenomena", "schema_linking", "pragmatics", "question_style"];
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -82,6 +82,31 @@ export class LabelEditor {
     }
     phenomena.append(this.phenomena);
 
+    // CHASE's labels of the question's wording: one choice each (its own values, shown in English), or none.
+    const wording = element("div", "label-block wording");
+    wording.append(element("div", "label-head", "Wording"));
+    this.wording = {};
+    for (const [key, title] of [["pragmatics", "Phrasing"], ["question_style", "Form"]]) {
+      const label = element("label", "wording-choice", `${title} `);
+      const select = element("select");
+      select.dataset.testid = `label-${key}`;
+      const none = element("option", "", "— not labelled");
+      none.value = "";
+      select.append(none);
+      for (const [value, description] of Object.entries(this.vocabulary[key] || {})) {
+        const option = element("option", "", `${description} (${value})`);
+        option.value = value;
+        select.append(option);
+      }
+      select.addEventListener("change", () => {
+        this.edit[key] = select.value;
+        this._changed();
+      });
+      label.append(select);
+      wording.append(label);
+      this.wording[key] = select;
+    }
+
     const linking = element("div", "label-block");
     const linkHead = element("div", "label-head", "Schema linking ");
     linkHead.append(element("span", "muted small",
@@ -110,7 +135,7 @@ export class LabelEditor {
     this.state = element("span", "step-state");
     this.state.dataset.testid = "labels-state";
     foot.append(this.saveButton, this.state);
-    container.replaceChildren(intent, phenomena, linking, foot);
+    container.replaceChildren(intent, phenomena, wording, linking, foot);
 
     this.category.addEventListener("change", () => this._categoryChanged());
     this.phenomena.addEventListener("change", () => {
@@ -159,6 +184,8 @@ export class LabelEditor {
     return {
       intent: intent ? { category: intent.category, relations: [...intent.relations] } : null,
       phenomena: [...(turn.labels.contextual_phenomena || [])],
+      pragmatics: turn.labels.pragmatics || "",
+      question_style: turn.labels.question_style || "",
       links: (turn.labels.schema_linking || []).map((span) => ({ ...span, entity: { ...span.entity } })),
       dirty: false,
       selection: null,
@@ -197,6 +224,7 @@ export class LabelEditor {
     }
     if (labelled) this._drawRelations();
     for (const box of this.phenomena.querySelectorAll("input")) box.checked = edit.phenomena.includes(box.value);
+    for (const [key, select] of Object.entries(this.wording)) select.value = edit[key] || "";
     this._drawLinks();
     this._drawState();
   }
@@ -335,6 +363,7 @@ export class LabelEditor {
 
   _save() {
     const fields = { contextual_phenomena: this._checkedPhenomena() };
+    for (const key of Object.keys(this.wording)) fields[key] = this.edit[key] || "";
     if (!this.intentRow.hidden) fields.intent = this.edit.intent;
     if (this.turn.tokens) fields.schema_linking = this.edit.links;
     this.edit.dirty = false;

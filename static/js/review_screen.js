@@ -44,6 +44,22 @@ function actsPicker(all, chosen) {
   return { node: box, value: () => [...box.querySelectorAll("input:checked")].map((input) => input.value) };
 }
 
+// One of a label's values (CHASE's own, shown with their English), or none.
+function choiceEditor(choices, current) {
+  const select = element("select");
+  select.dataset.testid = "new-value";
+  const none = element("option", "", "— not labelled");
+  none.value = "";
+  select.append(none);
+  for (const [value, words] of Object.entries(choices)) {
+    const option = element("option", "", `${words} (${value})`);
+    option.value = value;
+    select.append(option);
+  }
+  select.value = current;
+  return { node: select, value: () => select.value, focus: () => select.focus() };
+}
+
 function textEditor(current, multiline) {
   const input = element(multiline ? "textarea" : "input", multiline ? "mono" : "");
   input.value = current;
@@ -277,6 +293,8 @@ function openEditor(card, field) {
     control = actsPicker(field === "user_acts" ? config.user_acts : config.system_acts, chosen);
   } else if (field === "intent") {
     control = intentEditor(JSON.parse(value.dataset.value || "null"));
+  } else if (field === "pragmatics" || field === "question_style") {
+    control = choiceEditor(config[field], value.dataset.value || "");
   } else if (field === "contextual_phenomena") {
     control = actsPicker(config.phenomena, (value.dataset.value || "").split("|").filter(Boolean));
   } else if (field === "schema_linking") {

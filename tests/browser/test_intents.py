@@ -91,6 +91,9 @@ def test_a_dialogue_with_suggestions_corrected_labels_and_its_chase_export(
     expert.check(".relation-grid input[value=R1]")
     expert.check(".relation-grid input[value=R8]")
     expert.check('.phenomena input[value="Coreference"]')
+    # CHASE's labels of the wording, offered in English with CHASE's own values.
+    expert.get_by_test_id("label-pragmatics").select_option(label="active voice (主动)")
+    expert.get_by_test_id("label-question_style").select_option(label="a question (疑问句)")
     tokens = expert.get_by_test_id("link-tokens").locator(".token")
     expect(tokens).to_have_count(8)  # What about the students and their age ?
     tokens.filter(has_text=re.compile("^students$")).click()
@@ -145,6 +148,7 @@ def test_a_dialogue_with_suggestions_corrected_labels_and_its_chase_export(
     assert first["intent"] == "" and first["schema_linking"] == []
     assert second["intent"] == "其他"  # the expert's correction, in CHASE's own label
     assert second["contextual_phenomena"] == ["Coreference"]
+    assert (second["pragmatics"], second["question_style"]) == ("主动", "疑问句")  # "" for every turn before
     assert len(second["schema_linking"]) == links
     assert {"beg": 3, "end": 3, "entity": {"tableId": 0, "value": "student"}, "type": "table"} in second[
         "schema_linking"

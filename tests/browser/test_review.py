@@ -149,6 +149,12 @@ def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_correctio
     rita.wait_for_selector("[data-testid=turn-1] [data-testid=response] >> text=first and last names")
     assert rita.locator("[data-testid=turn-1] [data-testid=diff-pass-1] del").count() >= 1
 
+    # CHASE's form of the question, chosen from CHASE's own values.
+    turn.locator("[data-edit=question_style]").click()
+    turn.locator("[data-testid=new-value]").select_option("疑问句")
+    turn.locator("[data-testid=save]").click()
+    expect(turn.get_by_test_id("question-style")).to_have_text("a question (疑问句)")
+
     # CHASE labels: the relation detected for "And the oldest one?" (an ORDER BY added: Display) is corrected, and the
     # phenomena the expert left unset are set.
     turn = rita.locator("[data-testid=turn-2]")
