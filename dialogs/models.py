@@ -345,6 +345,31 @@ class Campaign(models.Model):
         validators=[MaxValueValidator(100)],
         help_text="Share of dialogues whose expert gets no model help (a control group to compare with); 0: none.",
     )
+    # The study Prolific runs for the campaign when an admin publishes one from its page (dialogs.crowd.prolific):
+    # who may take it (CoSQL took U.S. workers with an approval rate of 95 % or more) and what it offers them.
+    prolific_countries = models.CharField(
+        max_length=200,
+        blank=True,
+        default="1",
+        help_text="Prolific's choice ids of the countries of residence, comma-separated (1: United States); empty: any.",
+    )
+    prolific_min_approval_rate = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        default=95,
+        validators=[MaxValueValidator(100)],
+        help_text="The lowest approval rate (percent) a participant may have; empty: any.",
+    )
+    prolific_places = models.PositiveIntegerField(default=10, help_text="Participants the study takes.")
+    prolific_reward = models.DecimalField(
+        max_digits=7,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text="What the study pays each participant, in the study's currency (BONUS_CURRENCY).",
+    )
+    prolific_minutes = models.PositiveSmallIntegerField(default=20, help_text="Estimated minutes a task takes.")
+    prolific_description = models.TextField(blank=True, help_text="What participants read about the study.")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -424,6 +449,119 @@ class CrowdAssignment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.crowd_worker} in {self.campaign_id} ({self.session_id})"
+
+
+class ProlificStudy(models.Model):
+    """A study made on Prolific for a campaign through its API (dialogs.crowd.prolific): its id there, the status
+    last read from Prolific, the completion code it was given, and the body it was made with."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="prolific_studies")
+    study_id = models.CharField(max_length=64, unique=True)
+    status = models.CharField(max_length=32, help_text="As Prolific last said: UNPUBLISHED, ACTIVE, PAUSED, ...")
+    completion_code = models.CharField(max_length=32)
+    request = models.JSONField(default=dict, help_text="The study as it was sent to Prolific.")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Prolific study {self.study_id} of {self.campaign_id} ({self.status})"
+
+
+class ProlificCall(models.Model):
+    """One request to Prolific's API, as it went: who it was made for, when, what and why, the HTTP status of the
+    answer (None: no answer came) and a summary of it. Never the token. Written by dialogs.crowd.prolific_api only."""
+
+    class Purpose(models.TextChoices):
+        STUDY_CREATE = "study_create", "Create the study"
+        STUDY_FIND = "study_find", "Find a study made without an answer"
+        STUDY_READ = "study_read", "Read the study"
+        STUDY_PUBLISH = "study_publish", "Publish the study"
+        STUDY_PAUSE = "study_pause", "Pause the study"
+        STUDY_RESUME = "study_resume", "Resume the study"
+        SUBMISSIONS_LIST = "submissions_list", "List the submissions"
+        SUBMISSION_APPROVE = "submission_approve", "Approve a submission"
+        SUBMISSION_REJECT = "submission_reject", "Reject a submission"
+        BONUS_SET_UP = "bonus_set_up", "Set up bonuses"
+        BONUS_BEFORE = "bonus_before", "Read bonuses paid before"
+        BONUS_PAY = "bonus_pay", "Pay bonuses"
+        BONUS_CHECK = "bonus_check", "Check bonuses paid"
+
+    campaign = models.ForeignKey(Campaign, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    made_at = models.DateTimeField(auto_now_add=True)
+    purpose = models.CharField(max_length=24, choices=Purpose.choices)
+    method = models.CharField(max_length=8)
+    path = models.CharField(max_length=300)
+    status = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Empty: no answer came.")
+    attempt = models.PositiveSmallIntegerField(default=1)
+    summary = models.CharField(max_length=500)
+    milliseconds = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-made_at", "-id"]
+        indexes = [models.Index(fields=["campaign", "-made_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} → {self.status or 'no answer'} ({self.purpose})"
+
+
+class ProlificBonusPayment(models.Model):
+    """Bonuses paid on Prolific through its API for one study of a campaign: the bonus file (review's, recorded as
+    payout `payout_id` before anything is sent, so no other payment holds its dialogues), and how far the payment
+    got. The states, and why the payment call is never repeated blindly: docs/crowd.md, "The Prolific API"."""
+
+    class State(models.TextChoices):
+        RECORDED = "recorded", "Recorded, not sent yet"
+        SET_UP = "set_up", "Set up on Prolific, not paid"
+        PAYING = "paying", "Paying"
+        UNKNOWN = "unknown", "Sent, answer lost: checking with Prolific"
+        PAID = "paid", "Paid"
+        REFUSED = "refused", "Refused by Prolific: nothing paid"
+        CANCELLED = "cancelled", "Cancelled: nothing paid"
+
+    # A payment in these states holds its study: no second one starts for it until it is paid, refused or cancelled.
+    OPEN_STATES = (State.RECORDED, State.SET_UP, State.PAYING, State.UNKNOWN)
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="prolific_bonus_payments")
+    study_id = models.CharField(max_length=64)
+    # The payout review recorded for these bonuses (review.models.BonusPayout; its id only: dialogs does not name
+    # review's tables). None once the payment was refused or cancelled and the payout removed.
+    payout_id = models.PositiveIntegerField(null=True, blank=True)
+    digest = models.CharField(max_length=64, help_text="The bonus file's digest (review.payments.services).")
+    csv_bonuses = models.TextField(help_text="The `participant_id,amount` lines sent to Prolific.")
+    rows = models.JSONField(
+        default=list, help_text="[{participant, submission, amount, before}]: before is the bonuses paid earlier."
+    )
+    total = models.DecimalField(max_digits=10, decimal_places=2)
+    state = models.CharField(max_length=12, choices=State.choices, default=State.RECORDED)
+    remote_id = models.CharField(max_length=64, blank=True, help_text="Prolific's id of the bulk bonus payment.")
+    message = models.TextField(blank=True)
+    progress_done = models.PositiveIntegerField(default=0)
+    # When the payment call was last sent: Prolific's records are read against it after a lost answer.
+    pay_sent_at = models.DateTimeField(null=True, blank=True)
+    # The job working on it holds it until then (a job that died lets go when it passes), by this token.
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    claim_token = models.CharField(max_length=32, blank=True)
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "study_id"],
+                condition=models.Q(state__in=["recorded", "set_up", "paying", "unknown"]),
+                name="one_open_prolific_bonus_payment_per_study",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Prolific bonuses {self.pk} for study {self.study_id} ({self.state})"
 
 
 class QueryFirstItem(models.Model):
