@@ -90,6 +90,9 @@ class Dialogue(models.Model):
     # the worker's side was played by the simulated worker (kept out of releases unless asked for).
     model_help = models.BooleanField(default=False)
     simulated = models.BooleanField(default=False)
+    # An expert's practice against the simulated worker (docs/experts.md): set by `dialogs.onboarding.practice` only.
+    # Never data: out of review, releases and statistics whatever else they are asked to include.
+    practice = models.BooleanField(default=False, editable=False)
     # A pairing cancelled by sending its worker back to the queue (the expert never joined, or a supervisor requeued
     # them): set by `dialogs.lobby.lobby_requeue` only. Such a dialogue is no data and says nothing of either person,
     # so it is never scored and never reviewed (`pairing_cancelled`).
@@ -667,3 +670,14 @@ class SimulationSeat(models.Model):
 
     def __str__(self) -> str:
         return f"Seat {self.pk} of simulation {self.run_id}: goal {self.goal_id}"
+
+
+# Expert onboarding (docs/experts.md): its models live in their own module, found here by Django.
+from dialogs.onboarding.models import (  # noqa: E402, F401
+    GuidelinesRead,
+    GuidelinesVersion,
+    PracticeDialogue,
+    PracticeGoal,
+    PracticeRule,
+    QualificationDecision,
+)
