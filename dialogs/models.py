@@ -148,7 +148,11 @@ class Dialogue(models.Model):
         """Answered questions before the dialogue may end (and counts as complete)."""
         if self.mode == DialogueMode.QUERY_FIRST:
             return 1
-        return settings.SOLO_MIN_QUESTIONS if self.is_solo else settings.DIALOGUE_MIN_QUESTIONS
+        if self.is_solo:
+            # A sequence begun from a dealt assignment asks for the minimum drawn for it (docs/dealing.md).
+            assignment = getattr(self, "work_assignment", None)
+            return max(settings.SOLO_MIN_QUESTIONS, (assignment and assignment.min_questions) or 0)
+        return settings.DIALOGUE_MIN_QUESTIONS
 
 
 class EventKind(models.TextChoices):
@@ -671,6 +675,9 @@ class SimulationSeat(models.Model):
     def __str__(self) -> str:
         return f"Seat {self.pk} of simulation {self.run_id}: goal {self.goal_id}"
 
+
+# Work dealt out evenly among experts (docs/dealing.md): its models live in their own module, found here by Django.
+from dialogs.deals.models import WorkAssignment, WorkDeal, WorkDealMember  # noqa: E402, F401
 
 # Expert onboarding (docs/experts.md): its models live in their own module, found here by Django.
 from dialogs.onboarding.models import (  # noqa: E402, F401
