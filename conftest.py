@@ -156,6 +156,18 @@ def model_on(settings, model_server):
     model_server.reset()  # a held request still waiting is answered, so no thread of the server waits for ever
 
 
+@pytest.fixture(scope="session")
+def prolific_server():
+    """The loopback stand-in for Prolific's API (tools/prolific_server.py) in its own process on a free port, for the
+    whole session; it accepts tools.prolific_server.TEST_TOKEN. Tests reset it, add participants and inject failures
+    as they go (dialogs/tests/test_prolific.py, tests/browser/test_prolific.py)."""
+    from tools.prolific_server import TEST_TOKEN
+    from tools.prolific_server import prolific_server as started
+
+    with started(token=TEST_TOKEN) as server:
+        yield server
+
+
 # Fixtures through which a test reaches the database (pytest-django's) or the stack the services pass starts.
 _STACK_FIXTURES = frozenset(
     {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback", "live_server"}

@@ -274,6 +274,16 @@ if not re.fullmatch(r"[A-Z]{3}", BONUS_CURRENCY):
     raise SettingError(
         f"BONUS_CURRENCY must be a three-letter currency code such as GBP or USD, not {BONUS_CURRENCY!r}"
     )
+# Prolific's researcher API, driven from a campaign's page (dialogs.crowd.prolific; docs/crowd.md, "The Prolific
+# API"): off while the token is empty. The URL is Prolific's own unless a rehearsal or the tests point it at the
+# loopback stand-in (tools/prolific_server.py).
+PROLIFIC_API_TOKEN = env_str("PROLIFIC_API_TOKEN")
+PROLIFIC_API_URL = env_str("PROLIFIC_API_URL", "https://api.prolific.com")
+# One request's limit; a request is tried at most three times, so a page waits at most about three times this.
+PROLIFIC_TIMEOUT_SECONDS = env_float("PROLIFIC_TIMEOUT_SECONDS", 20.0, minimum=1, maximum=120)
+# Prolific pays a bulk bonus in the minutes after it accepts it: after a payment whose answer was lost, its records
+# must show nothing paid for this long before the same bonuses may be paid again.
+PROLIFIC_BONUS_SETTLE_SECONDS = env_int("PROLIFIC_BONUS_SETTLE_SECONDS", 900, minimum=0)
 
 # --- Intent recommendation and CHASE turn labels (dialogs.assist) ---------------------------------------------------
 # Recommend the worker an intent for each next question (CHASE section 3.1), chosen by coverage of INTENT_TARGETS.

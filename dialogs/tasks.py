@@ -28,3 +28,13 @@ def simulate_workers(run_id: int) -> None:
     from dialogs.simulated.runs import simulation_run
 
     simulation_run(run_id=run_id)
+
+
+# acks_late: a worker lost mid-run hands the message back; the payment's own states keep the payment call from being
+# sent twice (dialogs.crowd.prolific.prolific_bonus_run).
+@shared_task(name="dialogs.prolific_bonus_pay", acks_late=True, ignore_result=True)
+def prolific_bonus_pay(payment_id: int, claim: str = "") -> None:
+    """Take a Prolific bonus payment as far as it goes (dialogs.crowd.prolific.prolific_bonus_run)."""
+    from dialogs.crowd.prolific import prolific_bonus_run
+
+    prolific_bonus_run(payment_id=payment_id, claim=claim)

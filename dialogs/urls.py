@@ -1,6 +1,7 @@
 from django.urls import path
 
 from dialogs import query_first_views, views
+from dialogs.crowd import prolific_views
 from dialogs.crowd import views as campaign_views
 
 app_name = "dialogs"
@@ -33,6 +34,48 @@ urlpatterns = [
     path("manage/campaigns/<int:campaign_id>/new-link/", campaign_views.campaign_new_link, name="campaign_new_link"),
     path("manage/campaigns/<int:campaign_id>/simulate/", campaign_views.campaign_simulate, name="campaign_simulate"),
     path("manage/simulations/<int:simulation_id>/", campaign_views.simulation_status_json, name="simulation_status"),
+    # Prolific's API from the campaign page (docs/crowd.md, "The Prolific API").
+    path(
+        "manage/campaigns/<int:campaign_id>/prolific/settings/",
+        prolific_views.prolific_settings,
+        name="prolific_settings",
+    ),
+    path(
+        "manage/campaigns/<int:campaign_id>/prolific/publish/", prolific_views.prolific_publish, name="prolific_publish"
+    ),
+    path(
+        "manage/campaigns/<int:campaign_id>/prolific/bonuses/",
+        prolific_views.prolific_bonuses_pay,
+        name="prolific_bonuses_pay",
+    ),
+    path("manage/prolific/studies/<int:study_pk>/pause/", prolific_views.prolific_pause, name="prolific_pause"),
+    path("manage/prolific/studies/<int:study_pk>/resume/", prolific_views.prolific_resume, name="prolific_resume"),
+    path("manage/prolific/studies/<int:study_pk>/refresh/", prolific_views.prolific_refresh, name="prolific_refresh"),
+    path(
+        "manage/prolific/studies/<int:study_pk>/submissions/",
+        prolific_views.prolific_submissions,
+        name="prolific_submissions",
+    ),
+    path(
+        "manage/prolific/studies/<int:study_pk>/submissions/<str:submission_id>/decide/",
+        prolific_views.prolific_decide,
+        name="prolific_decide",
+    ),
+    path(
+        "manage/prolific/payments/<int:payment_id>/",
+        prolific_views.prolific_payment_status,
+        name="prolific_payment_status",
+    ),
+    path(
+        "manage/prolific/payments/<int:payment_id>/retry/",
+        prolific_views.prolific_payment_retry,
+        name="prolific_payment_retry",
+    ),
+    path(
+        "manage/prolific/payments/<int:payment_id>/cancel/",
+        prolific_views.prolific_payment_cancel,
+        name="prolific_payment_cancel",
+    ),
     path("join/<str:token>/", campaign_views.crowd_join, name="crowd_join"),
     path("worker/return/", campaign_views.crowd_return, name="crowd_return"),
 ]

@@ -25,3 +25,9 @@ class ReviewConfig(AppConfig):
         # A dialogue rejected in review will not become data: its goal needs another one, in pairing's draw and in
         # the campaigns' progress alike (docs/crowd.md, "How pairing chooses a goal").
         collection_discard("review.rejected", Q(review__stage=ReviewStage.REJECTED))
+        # The campaign page pays Prolific bonuses from review's bonus files, recorded as the payments page records
+        # them (docs/crowd.md, "The Prolific API").
+        from dialogs.crowd.prolific import prolific_bonus_source
+        from review.payments.prolific_source import prolific_owed, prolific_record, prolific_unrecord
+
+        prolific_bonus_source(owed=prolific_owed, record=prolific_record, unrecord=prolific_unrecord)

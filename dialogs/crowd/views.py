@@ -16,6 +16,8 @@ from annotation.models import Hardness
 from annotation.roles import open_view, role_required
 from dialogs.crowd import campaigns
 from dialogs.crowd import services as crowd
+from dialogs.crowd.prolific import prolific_page
+from dialogs.crowd.prolific_views import ProlificSettingsForm
 from dialogs.crowd.services import PLATFORMS, CrowdJoinError
 from dialogs.forms import CampaignForm, SimulationForm
 from dialogs.models import Campaign, CrowdPlatform, SimulationRun
@@ -93,6 +95,9 @@ def _campaign_page(request, campaign_id, simulation_form: SimulationForm | None 
             "simulation_form": simulation_form or SimulationForm(),
             "simulations": [simulation_status(run) for run in campaign.simulations.all()[:5]],
             "model_groups": campaigns.campaign_model_groups(campaign),
+            "prolific": prolific_page(campaign),
+            "currency": settings.BONUS_CURRENCY,
+            "prolific_form": ProlificSettingsForm(initial=ProlificSettingsForm.initial_for(campaign)),
         },
         status=400 if simulation_form else 200,
     )

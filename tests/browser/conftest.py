@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.commands import CommandRunner
+from tools.prolific_server import TEST_TOKEN
 from tools.test_stack import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,7 +74,7 @@ class Platform:
 
 
 @pytest.fixture(scope="session")
-def platform(tmp_path_factory, model_server):
+def platform(tmp_path_factory, model_server, prolific_server):
     if not os.path.exists(CHROMIUM):
         message = f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
         if os.environ.get("WOZSQL_REQUIRE_SHARED") == "1":
@@ -95,6 +96,11 @@ def platform(tmp_path_factory, model_server):
         "MODEL_BASE_URL": model_server.url,
         "MODEL_NAME": "fixture-model",
         "MODEL_API_KEY": "",
+        # Prolific is the loopback stand-in (tools/prolific_server.py): the campaign page's Prolific section is on
+        # for every browser test, and only tests/browser/test_prolific.py calls it.
+        "PROLIFIC_API_URL": prolific_server.url,
+        "PROLIFIC_API_TOKEN": TEST_TOKEN,
+        "PROLIFIC_TIMEOUT_SECONDS": "5",
     }
     if env.get("DATABASE_URL"):
         # Its own database in the throwaway cluster, apart from pytest-django's test database.

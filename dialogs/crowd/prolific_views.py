@@ -1,0 +1,223 @@
+"""The campaign page's Prolific actions (dialogs.crowd.prolific; docs/crowd.md, "The Prolific API"): the study's
+settings, publishing, pausing and resuming it, its submissions with approve and reject, and the bonuses paid. Each
+action calls Prolific outside any transaction and comes back to the campaign's page with what happened, in words."""
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from annotation.roles import role_required
+from dialogs.crowd import prolific
+from dialogs.crowd.prolific_api import ProlificError
+from dialogs.models import Campaign, ProlificBonusPayment, ProlificStudy
+
+
+class ProlificSettingsForm(forms.Form):
+    """The study's settings kept on the campaign (`prolific.campaign_prolific_settings_save` checks them)."""
+
+    countries = forms.CharField(
+        required=False,
+        max_length=200,
+        label="Countries of residence",
+        help_text="Prolific's choice ids, separated by commas: 1 is the United States (CoSQL's workers). Empty: any.",
+    )
+    min_approval_rate = forms.IntegerField(
+        required=False,
+        label="Lowest approval rate (%)",
+        widget=forms.NumberInput(attrs={"min": 0, "max": 100}),
+        help_text="CoSQL asked for 95. Empty: any.",
+    )
+    places = forms.IntegerField(label="Places", widget=forms.NumberInput(attrs={"min": 1}))
+    reward = forms.DecimalField(
+        required=False, max_digits=7, decimal_places=2, label="Reward per participant", help_text="Before any bonus."
+    )
+    minutes = forms.IntegerField(label="Minutes a task takes", widget=forms.NumberInput(attrs={"min": 1}))
+    description = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 3}), label="Description for participants"
+    )
+
+    @classmethod
+    def initial_for(cls, campaign: Campaign) -> dict:
+        return {
+            "countries": campaign.prolific_countries,
+            "min_approval_rate": campaign.prolific_min_approval_rate,
+            "places": campaign.prolific_places,
+            "reward": campaign.prolific_reward,
+            "minutes": campaign.prolific_minutes,
+            "description": campaign.prolific_description,
+        }
+
+
+class RejectForm(forms.Form):
+    category = forms.ChoiceField(choices=[("", "Choose a reason")] + list(prolific.REJECTION_CATEGORIES.items()))
+    message = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "minlength": prolific.REJECTION_MESSAGE_MIN_CHARS}),
+        help_text=f"Sent to the participant; at least {prolific.REJECTION_MESSAGE_MIN_CHARS} characters.",
+    )
+
+
+def _back(campaign_id: int):
+    return redirect(f"{reverse('dialogs:campaign_detail', args=[campaign_id])}#prolific")
+
+
+def _failed(request, error: ProlificError) -> None:
+    messages.error(request, error.message)
+
+
+@require_POST
+@role_required("campaigns.manage")
+def prolific_settings(request, campaign_id):
+    campaign = get_object_or_404(Campaign, pk=campaign_id)
+    form = ProlificSettingsForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "The study's settings were not saved: " + "; ".join(
+            f"{form.fields[name].label if name in form.fields else name}: {' '.join(errors)}"
+            for name, errors in form.errors.items()
+        ))  # fmt: skip
+        return _back(campaign.pk)
+    try:
+        prolific.campaign_prolific_settings_save(campaign=campaign, by=request.user, **form.cleaned_data)
+    except ValidationError as exc:
+        messages.error(request, "The study's settings were not saved: " + " ".join(exc.messages))
+    else:
+        messages.success(request, "Saved the study's settings: the next study made on Prolific takes them.")
+    return _back(campaign.pk)
+
+
+@require_POST
+@role_required("campaigns.manage")
+def prolific_publish(request, campaign_id):
+    campaign = get_object_or_404(Campaign, pk=campaign_id)
+    join_link = request.build_absolute_uri(reverse("dialogs:crowd_join", args=[campaign.join_token]))
+    try:
+        study = prolific.prolific_study_publish(campaign=campaign, by=request.user, join_link=join_link)
+    except ProlificError as error:
+        _failed(request, error)
+    else:
+        messages.success(request, f"Published the study {study.study_id} on Prolific: it is {study.status.lower()}.")
+    return _back(campaign.pk)
+
+
+def _study_action(request, study_pk, action, done: str):
+    study = get_object_or_404(ProlificStudy.objects.select_related("campaign"), pk=study_pk)
+    try:
+        action(study=study, by=request.user)
+    except ProlificError as error:
+        _failed(request, error)
+    else:
+        messages.success(request, f"{done} It is {study.status.lower()} on Prolific.")
+    return _back(study.campaign_id)
+
+
+@require_POST
+@role_required("campaigns.manage")
+def prolific_pause(request, study_pk):
+    return _study_action(request, study_pk, prolific.prolific_study_pause, "Paused the study.")
+
+
+@require_POST
+@role_required("campaigns.manage")
+def prolific_resume(request, study_pk):
+    return _study_action(request, study_pk, prolific.prolific_study_resume, "Resumed the study.")
+
+
+@require_POST
+@role_required("campaigns.manage")
+def prolific_refresh(request, study_pk):
+    return _study_action(request, study_pk, prolific.prolific_study_refresh, "Read the study's status.")
+
+
+@role_required("campaigns.manage")
+def prolific_submissions(request, study_pk):
+    """The study's submissions, read from Prolific now, beside the dialogues each participant had."""
+    study = get_object_or_404(ProlificStudy.objects.select_related("campaign"), pk=study_pk)
+    rows, error = [], None
+    try:
+        rows = prolific.prolific_submissions(study=study, by=request.user)
+    except ProlificError as failed:
+        error = failed.message
+    return render(
+        request,
+        "dialogs/prolific_submissions.html",
+        {"study": study, "campaign": study.campaign, "rows": rows, "error": error, "reject_form": RejectForm()},
+        status=200 if error is None else 502,
+    )
+
+
+@require_POST
+@role_required("campaigns.manage")
+def prolific_decide(request, study_pk, submission_id):
+    study = get_object_or_404(ProlificStudy.objects.select_related("campaign"), pk=study_pk)
+    approve = request.POST.get("decision") == "approve"
+    try:
+        status = prolific.prolific_submission_decide(
+            study=study,
+            submission_id=submission_id,
+            approve=approve,
+            by=request.user,
+            category=request.POST.get("category", ""),
+            message=request.POST.get("message", ""),
+        )
+    except ProlificError as error:
+        _failed(request, error)
+    else:
+        decided = "Approved" if approve else "Rejected"
+        messages.success(request, f"{decided} submission {submission_id}: it is {status.lower() or 'changed'}.")
+    return redirect("dialogs:prolific_submissions", study_pk=study.pk)
+
+
+@require_POST
+@role_required("campaigns.manage")
+def prolific_bonuses_pay(request, campaign_id):
+    campaign = get_object_or_404(Campaign, pk=campaign_id)
+    try:
+        payment = prolific.prolific_bonus_pay_start(
+            campaign=campaign,
+            study_id=request.POST.get("study", ""),
+            digest=request.POST.get("digest", ""),
+            by=request.user,
+        )
+    except ProlificError as error:
+        _failed(request, error)
+    else:
+        messages.success(
+            request,
+            f"Paying {payment.total:.2f} in bonuses to {len(payment.rows)} participant(s) on Prolific (payment "
+            f"{payment.pk}): its progress is below.",
+        )
+    return _back(campaign.pk)
+
+
+@role_required("campaigns.manage")
+def prolific_payment_status(request, payment_id):
+    return JsonResponse(prolific.prolific_bonus_status(get_object_or_404(ProlificBonusPayment, pk=payment_id)))
+
+
+@require_POST
+@role_required("campaigns.manage")
+def prolific_payment_retry(request, payment_id):
+    payment = get_object_or_404(ProlificBonusPayment, pk=payment_id)
+    try:
+        prolific.prolific_bonus_retry(payment=payment, by=request.user)
+    except ProlificError as error:
+        _failed(request, error)
+    else:
+        messages.info(request, f"Taking payment {payment.pk} up again: Prolific's records are read first.")
+    return _back(payment.campaign_id)
+
+
+@require_POST
+@role_required("campaigns.manage")
+def prolific_payment_cancel(request, payment_id):
+    payment = get_object_or_404(ProlificBonusPayment, pk=payment_id)
+    try:
+        prolific.prolific_bonus_cancel(payment=payment, by=request.user)
+    except ProlificError as error:
+        _failed(request, error)
+    else:
+        messages.success(request, f"Cancelled payment {payment.pk}: nothing was paid, and its bonuses are owed again.")
+    return _back(payment.campaign_id)
