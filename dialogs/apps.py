@@ -22,6 +22,12 @@ class DialogsConfig(AppConfig):
         from dialogs.selectors import goal_uses
 
         goal_use_source(goal_uses)
+        # Dealt work is done when its sequence is finished or its phase-1 question written (docs/dealing.md).
+        from dialogs.deals.services import on_dialogue_ended, on_query_first_phase1_closed
+        from dialogs.signals import dialogue_ended, query_first_phase1_closed
+
+        dialogue_ended.connect(on_dialogue_ended, dispatch_uid="dialogs.deals.dialogue_ended")
+        query_first_phase1_closed.connect(on_query_first_phase1_closed, dispatch_uid="dialogs.deals.phase1_closed")
 
 
 @checks.register()

@@ -26,6 +26,7 @@ from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueMode, DialogueStatus, QueryFirstItem
 from dialogs.room import dialogue_post
 from dialogs.selectors import goals_to_write
+from dialogs.signals import query_first_phase1_closed
 from dialogs.solo import solo_create, solo_turn_add
 
 REASON_MAX_CHARS = 500
@@ -107,6 +108,7 @@ def query_first_skip(*, item: QueryFirstItem, person: User, reason: str) -> None
     item.stage = QueryFirstItem.Stage.SKIPPED
     item.written_at = timezone.now()
     item.save(update_fields=["skip_reason", "stage", "written_at"])
+    query_first_phase1_closed.send(sender=QueryFirstItem, item=item)
 
 
 def query_first_write(*, item: QueryFirstItem, person: User, question: str) -> None:
@@ -121,6 +123,7 @@ def query_first_write(*, item: QueryFirstItem, person: User, question: str) -> N
         item.question_written, item.stage, item.written_at = question, QueryFirstItem.Stage.ALIGNING, now
         item.writing_seconds = max(0, round((now - item.opened_at).total_seconds()))
         item.save(update_fields=["question_written", "stage", "written_at", "writing_seconds"])
+        query_first_phase1_closed.send(sender=QueryFirstItem, item=item)
 
 
 def query_first_align(

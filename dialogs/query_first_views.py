@@ -17,9 +17,10 @@ from annotation.sql.tree_plan import FILTER_OPS, filters_of, plan
 from annotation.tokens import utterance_toks
 from dialogs import query_first as qf
 from dialogs import selectors
+from dialogs.deals.selectors import assigned_to
 from dialogs.errors import DialogueError
 from dialogs.forms import QueryFirstWriteForm
-from dialogs.models import QueryFirstItem
+from dialogs.models import QueryFirstItem, WorkDeal
 
 _ACTIONS = ("draft", "adapt", "skip", "write")
 
@@ -42,6 +43,7 @@ def query_first_home(request):
         {
             "to_write": selectors.goals_to_write(request.user)[:50],
             "to_align": selectors.items_to_align(request.user)[:50],
+            "assigned": assigned_to(request.user, WorkDeal.Kind.QUERY_FIRST),
         },
     )
 

@@ -25,6 +25,8 @@ from dialogs.models import (
     EventKind,
     LobbyEntry,
     QueryFirstItem,
+    WorkAssignment,
+    WorkDeal,
 )
 from dialogs.room import partner_connected as partner_connected_in
 
@@ -489,9 +491,9 @@ def _completion_url(assignment) -> str:
 # --- Query-first annotation (dialogs/query_first.py) ---------------------------------------------------------
 
 
-def goals_to_write(person: User):
-    """Sampled goals waiting for a question that `person` may write one for: of an active database, not discarded, not
-    written by anyone yet, not skipped by `person`, and skipped by fewer than QUERY_FIRST_MAX_SKIPS people."""
+def goals_waiting_for_question():
+    """Sampled goals waiting for a phase-1 question: of an active database, not discarded, not written by anyone yet,
+    and skipped by fewer than QUERY_FIRST_MAX_SKIPS people (what a deal of query-first work deals, docs/dealing.md)."""
     return (
         Goal.objects.filter(
             source=Goal.Source.GENERATED, question="", tree__isnull=False, database__active=True, discarded_at=None
@@ -499,12 +501,29 @@ def goals_to_write(person: User):
         .annotate(
             skips=Count("query_first_items", filter=Q(query_first_items__stage=QueryFirstItem.Stage.SKIPPED)),
             written=Count("query_first_items", filter=Q(query_first_items__stage__in=QueryFirstItem.WRITTEN)),
+        )
+        .filter(skips__lt=settings.QUERY_FIRST_MAX_SKIPS, written=0)
+    )
+
+
+def goals_to_write(person: User):
+    """Sampled goals waiting for a question (`goals_waiting_for_question`) that `person` may write one for: not skipped
+    by `person`, and not dealt to someone else (docs/dealing.md)."""
+    dealt_to_others = (
+        WorkAssignment.objects.filter(deal__kind=WorkDeal.Kind.QUERY_FIRST, state__in=WorkAssignment.OPEN_STATES)
+        .exclude(person=person)
+        .values("goal_id")
+    )
+    return (
+        goals_waiting_for_question()
+        .annotate(
             mine=Count(
                 "query_first_items",
                 filter=Q(query_first_items__writer=person, query_first_items__stage=QueryFirstItem.Stage.SKIPPED),
             ),
         )
-        .filter(skips__lt=settings.QUERY_FIRST_MAX_SKIPS, written=0, mine=0)
+        .filter(mine=0)
+        .exclude(pk__in=dealt_to_others)
         .select_related("database")
         .order_by("id")
     )

@@ -1,6 +1,6 @@
 """What the dialogs app tells apps built on it, without knowing them (the apps' direction: review listens here).
 
-Both are sent by `dialogs.room` with `sender=Dialogue`.
+The first two are sent by `dialogs.room` with `sender=Dialogue`; the third by `dialogs.query_first`.
 """
 
 from django.dispatch import Signal
@@ -16,3 +16,9 @@ dialogue_ended = Signal()
 # before the dialogue's own consequence of a low score, so a quality rule that blocks the worker for it is the one
 # whose record (rule and evidence) stays current.
 dialogue_scored = Signal()
+
+# Phase 1 of a query-first item is over for its writer (dialogs.query_first): the question written (the item's stage
+# is then ALIGNING) or the goal skipped (SKIPPED). Sent with `sender=QueryFirstItem` once the item is saved (a written
+# question's inside its transaction, under the goal's row lock): kwargs `item`. A dealt goal's assignment is closed by
+# it (docs/dealing.md).
+query_first_phase1_closed = Signal()

@@ -6,7 +6,7 @@ from dialogs.control_group import model_help_for
 from dialogs.errors import DialogueError
 from dialogs.log import dialogue_turns
 from dialogs.models import Dialogue, DialogueMode, DialogueStatus, Event, EventKind
-from dialogs.room import dialogue_post, dialogue_record
+from dialogs.room import _end, dialogue_post, dialogue_record
 
 
 def solo_create(
@@ -61,3 +61,17 @@ def solo_turn_add(*, dialogue: Dialogue, person: User, question: str, sql: str, 
     draft = dialogue_turns(dialogue)[turn].draft or "Here is the result."
     step("answer", type="response", turn=turn, text=draft, acts=["CONFIRM_SQL"])
     return turn
+
+
+def solo_withdraw(*, dialogue: Dialogue, by: User, reason: str) -> None:
+    """Close an unfinished solo sequence its author will not finish, for them: its item was dealt to someone else
+    after they left a deal (dialogs.deals.services.deal_member_remove). It ends abandoned through the room's one end
+    (dialogs.room), its end event by `by` with `reason`; as any abandoned dialogue, it is incomplete below its
+    minimum. A sequence already over is left as it is."""
+    if not dialogue.is_solo or dialogue.is_over:
+        return
+    try:
+        _end(dialogue, by, Role.ADMIN, DialogueStatus.ABANDONED, None, reason, extra={"withdrawn": True})
+    except DialogueError as exc:
+        if exc.code != "closed":  # its author finished it a moment ago: nothing to close
+            raise

@@ -3,6 +3,7 @@ from django.urls import path
 from dialogs import query_first_views, views
 from dialogs.crowd import prolific_views
 from dialogs.crowd import views as campaign_views
+from dialogs.deals import views as deal_views
 
 app_name = "dialogs"
 
@@ -27,6 +28,12 @@ urlpatterns = [
     path("query-first/<int:item_id>/write/", query_first_views.query_first_write, name="query_first_write"),
     path("query-first/<int:item_id>/align/", query_first_views.query_first_align, name="query_first_align"),
     path("query-first/tokens/", query_first_views.query_first_tokens, name="query_first_tokens"),
+    # Work dealt out evenly among experts (docs/dealing.md).
+    path("assigned/<int:assignment_id>/begin/", deal_views.assignment_begin, name="assignment_begin"),
+    path("manage/deals/", deal_views.deal_list, name="deal_list"),
+    path("manage/deals/new/", deal_views.deal_new, name="deal_new"),
+    path("manage/deals/<int:deal_id>/", deal_views.deal_detail, name="deal_detail"),
+    path("manage/deals/<int:deal_id>/leave/", deal_views.deal_member_leave, name="deal_member_leave"),
     path("manage/campaigns/", campaign_views.campaign_list, name="campaign_list"),
     path("manage/campaigns/new/", campaign_views.campaign_edit, name="campaign_new"),
     path("manage/campaigns/<int:campaign_id>/", campaign_views.campaign_detail, name="campaign_detail"),

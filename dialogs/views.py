@@ -29,9 +29,10 @@ from annotation.sql.schema import describe_tables
 from annotation.tokens import utterance_toks
 from dialogs import lobby, selectors
 from dialogs.crowd.services import bonus_promise, crowd_assignment_current, crowd_return_config
+from dialogs.deals.selectors import assigned_to
 from dialogs.errors import DialogueError
 from dialogs.forms import SoloStartForm, SuperviseForm
-from dialogs.models import Dialogue, DialogueMode
+from dialogs.models import Dialogue, DialogueMode, WorkDeal
 from dialogs.room import (
     dialogue_post,
     dialogue_side,
@@ -301,7 +302,12 @@ def solo_home(request):
     return render(
         request,
         "dialogs/solo_home.html",
-        {"form": form, "sequences": selectors.solo_list(request.user), "min_questions": settings.SOLO_MIN_QUESTIONS},
+        {
+            "form": form,
+            "sequences": selectors.solo_list(request.user),
+            "min_questions": settings.SOLO_MIN_QUESTIONS,
+            "assigned": assigned_to(request.user, WorkDeal.Kind.SOLO),
+        },
     )
 
 

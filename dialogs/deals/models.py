@@ -113,9 +113,7 @@ class WorkAssignment(models.Model):
     moved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    moved_to = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="moved_from"
-    )
+    moved_to = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="moved_from")
 
     class Meta:
         ordering = ["deal", "item", "id"]
