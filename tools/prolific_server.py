@@ -164,9 +164,15 @@ class _Handler(BaseHTTPRequestHandler):
         authorized = self.headers.get("Authorization") == f"Token {self.state.token}"
         with self.state.lock:
             self.state.requests.append(
-                {"method": method, "path": path, "query": query, "body": body, "authorized": authorized,
-                 "at": time.time()}
-            )  # fmt: skip
+                {
+                    "method": method,
+                    "path": path,
+                    "query": query,
+                    "body": body,
+                    "authorized": authorized,
+                    "at": time.time(),
+                }
+            )
         fault = self.state.take_fault(method, path)
         if fault and fault.get("kind") == "timeout":
             self.state.released.wait(float(fault.get("seconds", 5)))
@@ -308,8 +314,14 @@ class _Handler(BaseHTTPRequestHandler):
         fees = round(amount / 3, 2)
         bulk = {"id": _new_id(), "study": study_id, "lines": lines, "paid_times": 0}
         self.state.bulks[bulk["id"]] = bulk
-        return 201, {"id": bulk["id"], "study": study_id, "amount": amount, "fees": fees, "vat": 0,
-                     "total_amount": amount + fees}  # fmt: skip
+        return 201, {
+            "id": bulk["id"],
+            "study": study_id,
+            "amount": amount,
+            "fees": fees,
+            "vat": 0,
+            "total_amount": amount + fees,
+        }
 
     def _bonus_pay(self, query, body, id):  # noqa: A002
         bulk = self.state.bulks.get(id)

@@ -240,9 +240,14 @@ def _study_create(campaign: Campaign, by: User, join_url: str) -> ProlificStudy:
     body = prolific_study_body(campaign, join_url=join_url, completion_code=code, internal_name=internal_name)
     try:
         data = prolific_request(
-            "POST", "studies/", body=body, purpose=Purpose.STUDY_CREATE, retry=Retry.REFUSED_ONLY,
-            campaign=campaign, by=by,
-        ).data  # fmt: skip
+            "POST",
+            "studies/",
+            body=body,
+            purpose=Purpose.STUDY_CREATE,
+            retry=Retry.REFUSED_ONLY,
+            campaign=campaign,
+            by=by,
+        ).data
     except ProlificError as error:
         if not error.outcome_unknown:
             raise
@@ -279,9 +284,13 @@ def _study_create(campaign: Campaign, by: User, join_url: str) -> ProlificStudy:
 
 def _study_read(study: ProlificStudy, by: User) -> str:
     data = prolific_request(
-        "GET", f"studies/{study.study_id}/", purpose=Purpose.STUDY_READ, retry=Retry.SAFE, campaign=study.campaign,
+        "GET",
+        f"studies/{study.study_id}/",
+        purpose=Purpose.STUDY_READ,
+        retry=Retry.SAFE,
+        campaign=study.campaign,
         by=by,
-    ).data  # fmt: skip
+    ).data
     if not isinstance(data, dict) or not data.get("status"):
         raise ProlificError("bad_answer", "Prolific's answer gave no status for the study.")
     return str(data["status"])
@@ -294,9 +303,14 @@ def _study_transition(study: ProlificStudy, action: str, by: User, purpose: str)
     for attempt in (1, 2):
         try:
             data = prolific_request(
-                "POST", f"studies/{study.study_id}/transition/", body={"action": action}, purpose=purpose,
-                retry=Retry.REFUSED_ONLY, campaign=study.campaign, by=by,
-            ).data  # fmt: skip
+                "POST",
+                f"studies/{study.study_id}/transition/",
+                body={"action": action},
+                purpose=purpose,
+                retry=Retry.REFUSED_ONLY,
+                campaign=study.campaign,
+                by=by,
+            ).data
             status = data.get("status") if isinstance(data, dict) else None
             return _status_save(study, str(status) if status else _study_read(study, by))
         except ProlificError as error:
@@ -356,8 +370,11 @@ class SubmissionRow:
 def prolific_submissions(*, study: ProlificStudy, by: User) -> list[SubmissionRow]:
     """The study's submissions on Prolific, each with the dialogues its participant had on the platform."""
     _allowed(by)
-    items = list(_pages("submissions/", {"study": study.study_id, "page_size": 100}, Purpose.SUBMISSIONS_LIST,
-                        study.campaign, by))  # fmt: skip
+    items = list(
+        _pages(
+            "submissions/", {"study": study.study_id, "page_size": 100}, Purpose.SUBMISSIONS_LIST, study.campaign, by
+        )
+    )
     ids = [str(item.get("id", "")) for item in items]
     assignments = CrowdAssignment.objects.filter(campaign=study.campaign, session_id__in=ids).prefetch_related(
         "dialogues"
@@ -405,10 +422,14 @@ def prolific_submission_decide(
             )
         body = {"action": "REJECT", "rejection_category": category, "message": message}
     data = prolific_request(
-        "POST", f"submissions/{submission_id}/transition/", body=body,
-        purpose=Purpose.SUBMISSION_APPROVE if approve else Purpose.SUBMISSION_REJECT, retry=Retry.SAFE,
-        campaign=study.campaign, by=by,
-    ).data  # fmt: skip
+        "POST",
+        f"submissions/{submission_id}/transition/",
+        body=body,
+        purpose=Purpose.SUBMISSION_APPROVE if approve else Purpose.SUBMISSION_REJECT,
+        retry=Retry.SAFE,
+        campaign=study.campaign,
+        by=by,
+    ).data
     return str(data.get("status", "")) if isinstance(data, dict) else ""
 
 
@@ -642,8 +663,14 @@ def _call(payment: ProlificBonusPayment, method: str, path: str, purpose: str, r
 def _set_up(payment: ProlificBonusPayment) -> None:
     """Prolific's "set up bonuses": it pays nothing, so it may be tried again (a set-up never paid costs nothing)."""
     try:
-        data = _call(payment, "POST", "submissions/bonus-payments/", Purpose.BONUS_SET_UP, Retry.SAFE,
-                     body={"study_id": payment.study_id, "csv_bonuses": payment.csv_bonuses})  # fmt: skip
+        data = _call(
+            payment,
+            "POST",
+            "submissions/bonus-payments/",
+            Purpose.BONUS_SET_UP,
+            Retry.SAFE,
+            body={"study_id": payment.study_id, "csv_bonuses": payment.csv_bonuses},
+        )
     except ProlificError as error:
         if error.code != "refused":
             raise
@@ -662,7 +689,10 @@ def _submission_bonuses(payment: ProlificBonusPayment, row: dict, purpose: str) 
     paid = data.get("bonus_payments") if isinstance(data, dict) else None
     if not isinstance(paid, list):
         raise ProlificError("bad_answer", "Prolific's answer gave no bonus payments for a submission.")
-    return [round(float(value)) for value in paid]
+    try:
+        return [round(float(value)) for value in paid]
+    except (TypeError, ValueError) as exc:
+        raise ProlificError("bad_answer", "Prolific's answer gave bonus payments that are not amounts.") from exc
 
 
 def _read_before(payment: ProlificBonusPayment) -> None:
@@ -688,18 +718,26 @@ def _pay(payment: ProlificBonusPayment) -> None:
     try:
         _call(payment, "POST", f"bulk-bonus-payments/{payment.remote_id}/pay/", Purpose.BONUS_PAY, Retry.NEVER)
     except ProlificError as error:
-        if error.outcome_unknown:
+        # Certainly not paid: Prolific answered with a refusal (4xx), or the request never reached it. Anything else
+        # (no answer, a 5xx, an answer that could not be read) may have paid.
+        refused = error.status is not None and 400 <= error.status < 500
+        never_sent = error.code in ("unreachable", "timeout") and not error.outcome_unknown
+        if refused or never_sent:
+            _save(payment, state=State.SET_UP, message=f"{error.message} Nothing was paid.")
+        else:
             _save(
                 payment,
                 state=State.UNKNOWN,
                 message=f"{error.message} The bonuses may have been paid: nothing more is sent until Prolific's "
                 "records say whether they were. 'Check with Prolific' reads them.",
             )
-        else:  # Prolific answered, and did not pay
-            _save(payment, state=State.SET_UP, message=f"{error.message} Nothing was paid.")
         return
-    _save(payment, state=State.PAID, message=f"Paid on Prolific: {payment.total:.2f} {settings.BONUS_CURRENCY} "
-          f"to {len(payment.rows)} participant(s).")  # fmt: skip
+    _save(
+        payment,
+        state=State.PAID,
+        message=f"Paid on Prolific: {payment.total:.2f} {settings.BONUS_CURRENCY} "
+        f"to {len(payment.rows)} participant(s).",
+    )
 
 
 def _check(payment: ProlificBonusPayment) -> None:
@@ -715,14 +753,20 @@ def _check(payment: ProlificBonusPayment) -> None:
         _save(payment, progress_done=index + 1)
     count = len(payment.rows)
     if seen == count:
-        _save(payment, state=State.PAID, message=f"Prolific shows all {count} bonus(es) paid: recorded as paid, and "
-              "not paid again.")  # fmt: skip
+        _save(
+            payment,
+            state=State.PAID,
+            message=f"Prolific shows all {count} bonus(es) paid: recorded as paid, and not paid again.",
+        )
         return
     settle = timedelta(seconds=settings.PROLIFIC_BONUS_SETTLE_SECONDS)
     sent_at = payment.pay_sent_at or payment.updated_at
     if seen == 0 and timezone.now() >= sent_at + settle:
-        _save(payment, state=State.SET_UP, message="Prolific shows none of these bonuses paid since the lost answer: "
-              "paying them now.")  # fmt: skip
+        _save(
+            payment,
+            state=State.SET_UP,
+            message="Prolific shows none of these bonuses paid since the lost answer: paying them now.",
+        )
         return
     if seen == 0:
         after = timezone.localtime(sent_at + settle)

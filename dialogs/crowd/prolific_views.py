@@ -74,10 +74,14 @@ def prolific_settings(request, campaign_id):
     campaign = get_object_or_404(Campaign, pk=campaign_id)
     form = ProlificSettingsForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "The study's settings were not saved: " + "; ".join(
-            f"{form.fields[name].label if name in form.fields else name}: {' '.join(errors)}"
-            for name, errors in form.errors.items()
-        ))  # fmt: skip
+        messages.error(
+            request,
+            "The study's settings were not saved: "
+            + "; ".join(
+                f"{form.fields[name].label if name in form.fields else name}: {' '.join(errors)}"
+                for name, errors in form.errors.items()
+            ),
+        )
         return _back(campaign.pk)
     try:
         prolific.campaign_prolific_settings_save(campaign=campaign, by=request.user, **form.cleaned_data)

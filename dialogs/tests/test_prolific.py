@@ -68,9 +68,13 @@ def earned(campaign, study: ProlificStudy, expert, server, n: int = 1) -> tuple[
     assignment = crowd_join(campaign=campaign, ids=CrowdIds("prolific", participant, study.study_id, submission))
     goal = Goal.objects.filter(database__in=campaign.databases.all()).first()
     dialogue = Dialogue.objects.create(
-        database=goal.database, goal=goal, worker=assignment.crowd_worker.person, expert=expert, campaign=campaign,
+        database=goal.database,
+        goal=goal,
+        worker=assignment.crowd_worker.person,
+        expert=expert,
+        campaign=campaign,
         crowd_assignment=assignment,
-    )  # fmt: skip
+    )
     room = Room(dialogue)
     room.answer(room.ask("How many students are there?"), "SELECT count(*) FROM student")
     room.end(score=4, approve=False)
@@ -340,8 +344,10 @@ def test_a_rate_limit_that_lasts_is_said_plainly(prolific_on, campaign, ada):
     with pytest.raises(ProlificError) as failed:
         service.prolific_study_refresh(study=study, by=ada)
     assert failed.value.code == "rate_limited"
-    assert failed.value.message == "Prolific is limiting requests (HTTP 429). Prolific asked to wait 0 s. It was " \
-        "tried 3 times."  # fmt: skip
+    assert (
+        failed.value.message == "Prolific is limiting requests (HTTP 429). Prolific asked to wait 0 s. It was "
+        "tried 3 times."
+    )
 
 
 def test_a_server_error_on_a_read_is_retried(prolific_on, campaign, ada):
@@ -385,9 +391,15 @@ def test_every_call_is_audited_with_who_and_why_and_never_the_token(settings, pr
     assert {call.made_by for call in audited} == {ada}
     assert {call.campaign for call in audited} == {campaign}
     assert [call.purpose for call in audited] == [
-        "study_create", "study_publish", "submissions_list", "submissions_list", "bonus_set_up", "bonus_before",
-        "bonus_pay", "study_pause",
-    ]  # fmt: skip
+        "study_create",
+        "study_publish",
+        "submissions_list",
+        "submissions_list",
+        "bonus_set_up",
+        "bonus_before",
+        "bonus_pay",
+        "study_pause",
+    ]
     assert [call.status for call in audited][-6:] == [500, 200, 201, 200, 202, 401]
     for call in audited:
         text = " ".join(str(value) for value in vars(call).values())

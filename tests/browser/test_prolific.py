@@ -122,3 +122,6 @@ def test_an_admin_publishes_pauses_approves_and_pays_bonuses_on_prolific(platfor
     assert TEST_TOKEN not in admin.content()
     assert serious_violations(admin) == [], "campaign page with its Prolific section"
     admin.locator("#prolific").screenshot(path="/tmp/wozsql_prolific_section.png")  # to look at
+    admin.set_viewport_size({"width": 390, "height": 844})
+    assert admin.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") == 0
+    admin.locator("#prolific").screenshot(path="/tmp/wozsql_prolific_section_phone.png")  # at a phone's width
