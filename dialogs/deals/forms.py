@@ -50,3 +50,7 @@ class DealForm(forms.Form):
     double = forms.BooleanField(
         required=False, label="Double annotation: each item to two different people (solo sequences only)"
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["people"].label_from_instance = lambda person: person.username

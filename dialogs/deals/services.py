@@ -108,7 +108,8 @@ def _taken_goals(kind: str):
 
 def _goal_pool(kind: str, goals: str, campaign: Campaign | None, databases: list[Database]):
     if kind == WorkDeal.Kind.QUERY_FIRST:
-        pool = goals_waiting_for_question()
+        # Nor a goal someone has open in phase 1: they could still write its question before its holder.
+        pool = goals_waiting_for_question().exclude(query_first_items__stage=QueryFirstItem.Stage.WRITING)
     elif goals == WorkDeal.Goals.CAMPAIGN:
         pool = campaign.goal_pool()
     else:

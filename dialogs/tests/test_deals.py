@@ -227,6 +227,15 @@ def test_a_dealt_goal_is_written_by_its_holder_only_and_done_when_written(ada, e
     assert assignment.state == "done" and assignment.query_first_item_id == item.pk
 
 
+def test_a_goal_someone_is_writing_is_not_dealt(ada, erin, team, databases):
+    dorm = next(database for database in databases if database.db_id == "dorm_demo")
+    (goal,) = sampled_goals(dorm)
+    query_first.query_first_open(person=team[1], goal=goal)
+    with pytest.raises(ValidationError) as refused:
+        deal(ada, [erin], [dorm], kind=QUERY_FIRST, count=1)
+    assert "No goal is free" in str(refused.value)
+
+
 def test_a_dealt_goal_begun_from_the_list_of_every_goal_and_skipped_ends_skipped(ada, erin, databases):
     dorm = next(database for database in databases if database.db_id == "dorm_demo")
     (goal,) = sampled_goals(dorm)
