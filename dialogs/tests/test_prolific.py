@@ -316,7 +316,7 @@ def test_bonuses_prolific_refuses_to_set_up_are_owed_again(prolific_on, campaign
 # --- Failures in plain words, retried where that is safe ------------------------------------------------------------
 
 
-def test_a_refused_token_is_said_plainly_and_not_retried(settings, prolific_on, campaign, ada):
+def test_a_refused_token_is_said_plainly_and_not_retried(client, settings, prolific_on, campaign, ada):
     settings.PROLIFIC_API_TOKEN = "not-the-right-token"
     with pytest.raises(ProlificError) as failed:
         published(campaign, ada)
@@ -324,6 +324,10 @@ def test_a_refused_token_is_said_plainly_and_not_retried(settings, prolific_on, 
     assert "refused this platform's API token (HTTP 401)" in failed.value.message
     assert "PROLIFIC_API_TOKEN" in failed.value.message
     assert len(prolific_on.requests()) == 1
+    client.force_login(ada)  # the page says the same, in its messages
+    page = client.post(reverse("dialogs:prolific_publish", args=[campaign.pk]), follow=True).content.decode()
+    assert "Prolific refused this platform&#x27;s API token (HTTP 401)" in page
+    assert "not-the-right-token" not in page
 
 
 def test_a_rate_limit_is_waited_out_as_retry_after_asks(prolific_on, campaign, ada):
