@@ -358,7 +358,9 @@ class Campaign(models.Model):
         max_length=200,
         blank=True,
         default="1",
-        help_text="Prolific's choice ids of the countries of residence, comma-separated (1: United States); empty: any.",
+        help_text=(
+            "Prolific's choice ids of the countries of residence, comma-separated (1: United States); empty: any."
+        ),
     )
     prolific_min_approval_rate = models.PositiveSmallIntegerField(
         null=True,
