@@ -34,6 +34,10 @@ def _isolated_data_dir(settings, tmp_path_factory):
     settings.DATA_DIR = tmp_path_factory.mktemp("data")
     # Passwords are hashed for real in the browser tests' server; here a fast hasher keeps fixtures cheap.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # A comparison that finds no difference searches for its whole time: short here, so that the many stories that
+    # compare queries on the way (goal matching, corrections, final validation) stay quick. Tests of the search set
+    # their own.
+    settings.SQL_COMPARE_SECONDS = 0.3
 
 
 @pytest.fixture(autouse=True)

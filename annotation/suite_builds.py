@@ -27,17 +27,14 @@ from django.utils import timezone
 
 from annotation.models import Database, DatabaseTestSuite
 from annotation.sql import test_suite as suites
-from annotation.sql.analysis import column_values
 from annotation.sql.compare import sql_compare
 
 logger = logging.getLogger(__name__)
 
 # Bumped when generation changes, so every suite built by an older generator is rebuilt.
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"
 # A build whose row has not moved for this long was left by a stopped process and may be claimed again.
 STALE_BUILD = timedelta(minutes=10)
-# How many different values of each column the generator reads from the original.
-VALUES_PER_COLUMN = 40
 # How many of the pairs only a generated database tells apart the manifest lists.
 MANIFEST_PAIRS = 200
 
@@ -89,10 +86,12 @@ def database_suite_paths(database: Database) -> list:
     return suites.suite_paths(settings.DATA_DIR, database.db_id, database.path)
 
 
-def suite_compare(database: Database, sql_a: str, sql_b: str) -> dict:
-    """Compare two queries on a database's suite as it stands (the original alone until one is built): see
-    `annotation.sql.compare.sql_compare`. Raises CompareError when `sql_a` does not run."""
-    return sql_compare(database_suite_paths(database), sql_a, sql_b)
+def suite_compare(database: Database, sql_a: str, sql_b: str, *, seconds: float | None = None) -> dict:
+    """Compare two queries on a database's suite as it stands (the original alone until one is built), then search
+    for a database that tells them apart, within `seconds` (SQL_COMPARE_SECONDS when not given; 0: the suite alone):
+    see `annotation.sql.compare.sql_compare`. Raises CompareError when `sql_a` does not run."""
+    budget = settings.SQL_COMPARE_SECONDS if seconds is None else seconds
+    return sql_compare(database_suite_paths(database), sql_a, sql_b, seconds=budget or None)
 
 
 def suite_bounds() -> suites.SuiteBounds:
@@ -216,21 +215,18 @@ def test_suite_build(*, database_id: int, force: bool = False) -> DatabaseTestSu
     final = suites.suite_dir(data_dir, database.db_id)
     scratch = final.parent / f".{database.db_id}.build-{uuid.uuid4().hex[:8]}"
     bounds = suite_bounds()
-    DatabaseTestSuite.objects.filter(database_id=database_id).update(total=bounds.max_candidates)
+    DatabaseTestSuite.objects.filter(database_id=database_id).update(total=int(bounds.max_seconds))
 
-    def progress(done: int, total: int) -> None:
-        if done % 10 == 0 or done == total:
-            DatabaseTestSuite.objects.filter(database_id=database_id).update(
-                done=done, total=total, updated_at=timezone.now()
-            )
+    def progress(seconds: int, max_seconds: int) -> None:  # about once a second: the time spent of the time allowed
+        DatabaseTestSuite.objects.filter(database_id=database_id).update(
+            done=seconds, total=max_seconds, updated_at=timezone.now()
+        )
 
     try:
-        path = str(database.path)
         report = suites.build_suite(
             database.path,
             scratch,
             suite_queries(database),
-            column_values=lambda table, column: column_values(path, table, column, VALUES_PER_COLUMN),
             bounds=bounds,
             seed=int(fingerprint[:8], 16),
             progress=progress,
@@ -260,8 +256,8 @@ def test_suite_build(*, database_id: int, force: bool = False) -> DatabaseTestSu
         return DatabaseTestSuite.objects.get(database_id=database_id)
     DatabaseTestSuite.objects.filter(database_id=database_id).update(
         status=DatabaseTestSuite.Status.READY,
-        done=report.candidates,
-        total=report.candidates,
+        done=int(report.seconds),
+        total=int(bounds.max_seconds),
         databases=len(report.files),
         size_bytes=report.size_bytes,
         fingerprint=fingerprint,

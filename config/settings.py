@@ -228,7 +228,17 @@ CELERY_BEAT_SCHEDULE = {
 TEST_SUITE_MAX_DATABASES = env_int("TEST_SUITE_MAX_DATABASES", 40, minimum=1, maximum=1000)
 TEST_SUITE_MAX_KB = env_int("TEST_SUITE_MAX_KB", 400, minimum=16)
 TEST_SUITE_MAX_SECONDS = env_int("TEST_SUITE_MAX_SECONDS", 60, minimum=1)
-TEST_SUITE_MAX_CANDIDATES = env_int("TEST_SUITE_MAX_CANDIDATES", 300, minimum=1)
+# A backstop far above what the time allows: the build's report says which bound stopped it.
+TEST_SUITE_MAX_CANDIDATES = env_int("TEST_SUITE_MAX_CANDIDATES", 100_000, minimum=1)
+# --- Comparing two queries (annotation.sql.compare; docs/test_suites.md) -------------------------------------------
+# A comparison checks the database's kept suite, then searches for a database that tells the pair apart: all of it
+# within this many seconds (the command, the review screen, the compare box, goal matching).
+SQL_COMPARE_SECONDS = env_float("SQL_COMPARE_SECONDS", 2.0, minimum=0.05, maximum=120)
+# What one person's compare box may spend in a minute, all their comparisons together (at once or one after another).
+SQL_COMPARE_BOX_SECONDS_PER_MINUTE = env_float("SQL_COMPARE_BOX_SECONDS_PER_MINUTE", 10.0, minimum=0.1, maximum=600)
+# Sandbox workers of the comparisons' own pool (shared with suite builds), beside SANDBOX_WORKERS: a slow comparison
+# waits for these, never for the rooms'.
+SQL_COMPARE_WORKERS = env_int("SQL_COMPARE_WORKERS", 2, minimum=1, maximum=16)
 # Build missing or stale suites on their own (a Celery beat task with REDIS_URL, else a thread of the server process
 # started by its background loop). Off, they are built by `manage.py test_suite build` or an admin's button only.
 TEST_SUITES_AUTOBUILD = env_bool("TEST_SUITES_AUTOBUILD", True)

@@ -1,97 +1,52 @@
-"""Whether two queries mean the same on a test suite, and if not, a database that shows it (docs/test_suites.md).
+"""Whether two queries mean the same on a database, and if not, a database that shows it (docs/test_suites.md).
 
-Results are compared the way the official test-suite evaluator compares them (docs/test_suites.md, "Comparing
-results"), since releases are scored with it: a bag of rows, or a list when the first query orders its rows; columns
-may come in any order; two empty results are equal.
+A comparison has a time budget (`seconds`) and two steps inside it:
+
+1. the databases it is given (the original and its kept test suite, as `suite_paths` lists them), side by side;
+2. when none of them tells the two apart, a search among small databases made for this pair
+   (`annotation.sql.difference_search`), until the budget is spent.
+
+A pair that nothing told apart is reported as that: no difference found on so many databases, in so much time. It is
+never called proven the same. Results are compared as the official evaluator compares them (`annotation.sql.results`).
+All of it runs on the sandbox's "compare" pool (`compare_limits`): workers of its own, at a lower CPU priority, so
+that a slow comparison never holds up a room's run.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import os
-from collections import Counter
+import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
-from annotation.sql.sandbox import SandboxResult, current_limits, execute_many
+from annotation.sql.difference_search import cut_down_file, pair_decided, pair_of, search_difference
+from annotation.sql.results import difference_size, order_matters, results_equal, smallest_difference
+from annotation.sql.sandbox import SandboxLimits, SandboxResult, current_limits, execute_many
+
+__all__ = ["CompareError", "compare_limits", "order_matters", "results_equal", "smallest_difference", "sql_compare"]
+
+COMPARE_POOL = "compare"
+# Comparisons and suite builds give the CPU to the rooms' runs when both want it (os.nice of their workers).
+COMPARE_NICE = 10
+NO_DIFFERENCE, DIFFERENT = "no difference found", "different"
+# A statement stopped this close to the comparison's deadline was stopped by the deadline, not by its own time limit.
+_GRACE_S = 0.05
 
 
-def order_matters(sql: str) -> bool:
-    """The evaluator's rule: rows are a list, not a bag, when the reference query says ORDER BY."""
-    return "order by" in sql.lower()
+def compare_limits() -> SandboxLimits:
+    """The sandbox limits of comparisons and test-suite builds: the platform's, on the "compare" pool of
+    SQL_COMPARE_WORKERS workers."""
+    workers = 2
+    try:
+        from django.conf import settings
 
-
-def _row_key(value: object) -> str:
-    return str(value) + type(value).__name__
-
-
-def _unordered(row: tuple) -> tuple:
-    return tuple(sorted(row, key=_row_key))
-
-
-def results_equal(rows_a: list, rows_b: list, *, ordered: bool) -> bool:
-    """True when the two results are the same denotation: equal after some reordering of the columns, as bags of rows
-    (lists when `ordered`)."""
-    rows_a, rows_b = [tuple(row) for row in rows_a], [tuple(row) for row in rows_b]
-    if not rows_a and not rows_b:
-        return True
-    if len(rows_a) != len(rows_b) or len(rows_a[0]) != len(rows_b[0]):
-        return False
-    loose_a, loose_b = [_unordered(row) for row in rows_a], [_unordered(row) for row in rows_b]
-    if (loose_a != loose_b) if ordered else (Counter(loose_a) != Counter(loose_b)):
-        return False
-    width = len(rows_a[0])
-    # A column of B can stand for a column of A only when both hold the same bag of values.
-    bags_a = [Counter(row[i] for row in rows_a) for i in range(width)]
-    bags_b = [Counter(row[j] for row in rows_b) for j in range(width)]
-    choices = [[j for j in range(width) if bags_b[j] == bags_a[i]] for i in range(width)]
-    for permutation in itertools.product(*choices):
-        if len(set(permutation)) != width:
-            continue
-        moved = [tuple(row[j] for j in permutation) for row in rows_b]
-        if (rows_a == moved) if ordered else (Counter(rows_a) == Counter(moved)):
-            return True
-    return False
-
-
-def smallest_difference(rows_a: list, rows_b: list, *, ordered: bool) -> dict:
-    """What tells the two results apart, as little of it as can be shown: the rows one has and the other has not
-    (counted as bags, columns unordered), or, when both hold the same rows, the first position where the order
-    differs; a different width is said as such."""
-    rows_a, rows_b = [tuple(row) for row in rows_a], [tuple(row) for row in rows_b]
-    if rows_a and rows_b and len(rows_a[0]) != len(rows_b[0]):
-        return {"kind": "columns", "columns_a": len(rows_a[0]), "columns_b": len(rows_b[0])}
-    bag_a, bag_b = Counter(_unordered(row) for row in rows_a), Counter(_unordered(row) for row in rows_b)
-    only_a, only_b = bag_a - bag_b, bag_b - bag_a
-    if only_a or only_b:
-        first_a = [row for row in rows_a if only_a[_unordered(row)] > 0]
-        first_b = [row for row in rows_b if only_b[_unordered(row)] > 0]
-        return {
-            "kind": "rows",
-            "only_in_a": [list(row) for row in _take(first_a, only_a)],
-            "only_in_b": [list(row) for row in _take(first_b, only_b)],
-        }
-    for position, (row_a, row_b) in enumerate(zip(rows_a, rows_b, strict=True)):
-        if row_a != row_b:
-            return {"kind": "order", "position": position, "row_a": list(row_a), "row_b": list(row_b)}
-    return {"kind": "columns_order"}  # same rows, same order: only the columns' pairing differs
-
-
-def _take(rows: list[tuple], wanted: Counter) -> list[tuple]:
-    left, taken = Counter(wanted), []
-    for row in rows:
-        key = _unordered(row)
-        if left[key] > 0:
-            left[key] -= 1
-            taken.append(row)
-    return taken
-
-
-def _size(difference: dict) -> int:
-    if difference["kind"] == "rows":
-        return len(difference["only_in_a"]) + len(difference["only_in_b"])
-    return 1
+        if settings.configured:
+            workers = getattr(settings, "SQL_COMPARE_WORKERS", workers)
+    except ImportError:
+        pass
+    return replace(current_limits(), pool=COMPARE_POOL, workers=workers, nice=COMPARE_NICE)
 
 
 def _executor() -> ThreadPoolExecutor:
@@ -100,45 +55,112 @@ def _executor() -> ThreadPoolExecutor:
 
 @functools.cache
 def _executor_of(pid: int) -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=current_limits().workers, thread_name_prefix="sql-compare")
+    return ThreadPoolExecutor(max_workers=max(compare_limits().workers, 2), thread_name_prefix="sql-compare")
 
 
 class CompareError(ValueError):
-    """The first query cannot be checked: it fails on a database of the suite."""
+    """The first query cannot be checked: it fails on a database of the suite, or not within the time."""
 
 
-def sql_compare(paths: list[Path], sql_a: str, sql_b: str) -> dict:
+def sql_compare(
+    paths: list[Path],
+    sql_a: str,
+    sql_b: str,
+    *,
+    seconds: float | None = None,
+    limits: SandboxLimits | None = None,
+    seed: int = 0,
+) -> dict:
     """Compare `sql_a` (in the reference's place: its ORDER BY decides whether order counts) with `sql_b` on every
-    database of a suite (`paths`, the original first, as `annotation.sql.test_suite.suite_paths` lists them).
+    database of a suite (`paths`, the original first, as `annotation.sql.test_suite.suite_paths` lists them), then,
+    with a budget of `seconds`, search for a small database that tells them apart (none without a budget).
 
-    Returns `{"equivalent", "checked_databases"}` and, when they differ, `"counterexample"`: the database
-    with the smallest difference, both results and that difference. Raises CompareError when `sql_a` fails, since a
-    reference that does not run proves nothing; `sql_b` failing where `sql_a` runs is a difference.
+    Returns `{"equivalent", "verdict", "checked_databases", "searched_databases", "seconds"}`: `equivalent` is
+    False when a database told them apart, and True only in the sense of `verdict` "no difference found" (on
+    `checked_databases` of the suite and `searched_databases` made for this pair, in `seconds`). When they differ,
+    `"counterexample"`: the database, both results and the smallest difference, and for a generated database the
+    fewest of its rows that still show it (`tables`). A database on which a query picks among rows tied under its
+    LIMIT or ORDER BY counts neither way. Raises CompareError when `sql_a` fails (a reference that does not run
+    proves nothing) or does not finish within the budget; `sql_b` failing where `sql_a` runs is a difference.
     """
-    ordered = order_matters(sql_a)
+    started = time.monotonic()
+    deadline = started + seconds if seconds else None
+    limits = limits or compare_limits()
+    pair = pair_of(sql_a, sql_b)
     best: dict | None = None
     checked = 0
-    # One round trip per database; the sandbox's workers take them side by side (as many as there are workers).
-    outcomes = list(_executor().map(lambda path: execute_many(path, [sql_a, sql_b]), paths))
-    for path, (result_a, result_b) in zip(paths, outcomes, strict=True):
+    # One round trip per database; the compare pool's workers take them side by side.
+    outcomes = list(_executor().map(lambda path: _kept_run(path, pair, limits, deadline), paths))
+    for path, outcome in zip(paths, outcomes, strict=True):
+        if outcome is None:
+            continue  # the time ran out before this database's turn
+        result_a, result_b, decided = outcome
         if not result_a.ok:
+            kind = result_a.error["kind"]
+            out_of_time = deadline is not None and kind == "timeout" and time.monotonic() >= deadline - _GRACE_S
+            if (out_of_time or kind == "busy") and path != paths[0]:
+                continue  # this database was not compared in time: checked_databases says how many were
+            if out_of_time:
+                raise CompareError(
+                    f"the first query did not finish on {path.name} within the comparison's {seconds:g} s"
+                )
+            if kind == "busy":
+                raise CompareError("every worker of the comparisons is busy: try again in a moment")
             raise CompareError(f"the first query fails on {path.name}: {result_a.error['message']}")
-        if result_a.truncated or result_b.truncated:
-            continue  # a cut result proves nothing either way
+        if result_a.truncated or result_b.truncated or not decided:
+            continue  # a cut result, or a pick among tied rows, proves nothing either way
         checked += 1
-        if result_b.ok and results_equal(result_a.rows, result_b.rows, ordered=ordered):
+        if result_b.ok and results_equal(result_a.rows, result_b.rows, ordered=pair.ordered):
             continue
-        found = _counterexample(path, paths, result_a, result_b, ordered)
+        found = _counterexample("original" if path == paths[0] else path.name, result_a, result_b, pair.ordered)
+        found["path"] = path
         if best is None or (found["size"], found["rows"]) < (best["size"], best["rows"]):
             best = found
-    report = {"equivalent": best is None, "checked_databases": checked}
+    searched = 0
+    if (
+        best is not None
+        and best["path"] != paths[0]
+        and deadline is not None
+        and best["counterexample"]["b"].get("rows") is not None
+    ):
+        cut = cut_down_file(paths[0], best["path"], sql_a, sql_b, deadline=deadline, limits=limits)
+        if cut is not None:
+            best = _counterexample(best["counterexample"]["database"], cut.a, cut.b, pair.ordered, cut.tables)
+    elif best is None and deadline is not None and time.monotonic() < deadline:
+        search = search_difference(paths[0], sql_a, sql_b, deadline=deadline, limits=limits, seed=seed)
+        searched = search.databases
+        if search.found is not None:
+            found = search.found
+            best = _counterexample("searched", found.a, found.b, pair.ordered, found.tables)
+    report = {
+        "equivalent": best is None,
+        "verdict": NO_DIFFERENCE if best is None else DIFFERENT,
+        "checked_databases": checked,
+        "searched_databases": searched,
+        "seconds": round(time.monotonic() - started, 2),
+    }
     if best is not None:
         report["counterexample"] = best["counterexample"]
     return report
 
 
-def _counterexample(path: Path, paths: list[Path], result_a: SandboxResult, result_b: SandboxResult, ordered: bool):
-    name = "original" if path == paths[0] else path.name
+def _kept_run(path: Path, pair, limits: SandboxLimits, deadline: float | None):
+    """(result_a, result_b, decided) on one database of the suite; None when no time is left for it."""
+    if deadline is not None:
+        left_ms = int((deadline - time.monotonic()) * 1000)
+        if left_ms < 10:
+            return None
+        limits = replace(limits, timeout_ms=min(limits.timeout_ms, left_ms))
+    result_a, result_b = execute_many(path, [pair.sql_a, pair.sql_b], limits=limits)
+    decided = True
+    if result_a.ok and result_b.ok and not results_equal(result_a.rows, result_b.rows, ordered=pair.ordered):
+        decided = pair_decided(path, pair, result_a, result_b, limits)
+    return result_a, result_b, decided
+
+
+def _counterexample(
+    name: str, result_a: SandboxResult, result_b: SandboxResult, ordered: bool, tables: list | None = None
+) -> dict:
     counterexample = {
         "database": name,
         "a": {"columns": result_a.columns, "rows": result_a.rows},
@@ -151,8 +173,10 @@ def _counterexample(path: Path, paths: list[Path], result_a: SandboxResult, resu
     else:
         difference = {"kind": "error", "message": result_b.error["message"]}
     counterexample["difference"] = difference
+    if tables is not None:
+        counterexample["tables"] = tables  # the fewest rows of that database that still show the difference
     return {
         "counterexample": counterexample,
-        "size": _size(difference),
+        "size": difference_size(difference),
         "rows": len(result_a.rows) + len(result_b.rows),
     }

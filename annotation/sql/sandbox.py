@@ -150,6 +150,11 @@ class SandboxLimits:
     memory_mb: int = 256
     temp_mb: int = 64
     workers: int = 2
+    # Which pool of workers runs the statement: each name has workers of its own, so that work which may take long
+    # (comparisons, test-suite builds: "compare") never queues the rooms' runs ("sql") behind it.
+    pool: str = "sql"
+    # The pool's workers lower their CPU priority by this much (os.nice): on a busy machine the rooms' runs go first.
+    nice: int = 0
 
     @classmethod
     def from_settings(cls) -> SandboxLimits:
@@ -532,7 +537,7 @@ class _WorkerLate(Exception):
 class _Worker:
     """One sandbox process and its two pipe ends; used by one caller thread at a time."""
 
-    def __init__(self, memory_mb: int, temp_mb: int):
+    def __init__(self, memory_mb: int, temp_mb: int, nice: int = 0):
         # A private, empty temp directory: SQLite spills big sorts to files even with temp_store=MEMORY (measured),
         # and the worker's RLIMIT_FSIZE bounds each file in it.
         self.tmpdir = tempfile.mkdtemp(prefix="wozsql-sandbox-")
@@ -542,7 +547,7 @@ class _Worker:
         try:
             self.process = subprocess.Popen(
                 # -I: no PYTHON* variables, no user site; -S: no site-packages (the worker needs only the stdlib).
-                [sys.executable, "-I", "-S", "-c", code, str(memory_mb), str(temp_mb)],
+                [sys.executable, "-I", "-S", "-c", code, str(memory_mb), str(temp_mb), str(nice)],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 bufsize=0,
@@ -605,6 +610,13 @@ class _Worker:
                 raise _WorkerGone("it broke the protocol")
             header_done = True
 
+    def stop(self) -> None:
+        """Stop the process, leaving its pipes to the caller waiting on them."""
+        try:
+            self.process.kill()
+        except OSError:
+            pass
+
     def kill(self) -> None:
         """Stop the process for good and remove its temp directory."""
         try:
@@ -659,10 +671,11 @@ def _wait_readable(poller: select.poll, spin_until: float, deadline: float | Non
 class _Pool:
     """Up to ``size`` workers, started on demand; idle ones are reused last-in first-out so caches stay warm."""
 
-    def __init__(self, size: int, memory_mb: int, temp_mb: int):
+    def __init__(self, size: int, memory_mb: int, temp_mb: int, nice: int = 0):
         self.size = size
         self.memory_mb = memory_mb
         self.temp_mb = temp_mb
+        self.nice = nice
         self._idle: list[_Worker] = []
         self._workers: set[_Worker] = set()
         self._starting = 0
@@ -712,6 +725,8 @@ class _Pool:
     def _acquire(self, deadline: float) -> _Worker | None:
         with self._lock:
             while True:
+                if self._closed:
+                    return None  # shut down (sandbox.shutdown): it hands out no worker any more
                 if self._idle:
                     # A worker that died while idle is noticed by the write (EPIPE) and replaced, see run().
                     self._busy += 1
@@ -727,17 +742,21 @@ class _Pool:
                     self._condition.wait(remaining)
                 finally:
                     self._waiting -= 1
-        worker = None
+        worker = late = None
         try:
-            worker = _Worker(self.memory_mb, self.temp_mb)
+            worker = _Worker(self.memory_mb, self.temp_mb, self.nice)
         finally:
             with self._lock:
                 self._starting -= 1
-                if worker is not None:
+                if worker is not None and self._closed:
+                    worker, late = None, worker  # shut down while it started: nobody would ever stop it
+                elif worker is not None:
                     self._workers.add(worker)
                     self._busy += 1
                 elif self._waiting:
                     self._condition.notify()
+        if late is not None:
+            _reap_later(late)
         return worker
 
     def prestart(self) -> None:
@@ -750,7 +769,7 @@ class _Pool:
                 self._starting += 1
             worker = None
             try:
-                worker = _Worker(self.memory_mb, self.temp_mb)
+                worker = _Worker(self.memory_mb, self.temp_mb, self.nice)
             except Exception:  # noqa: BLE001 - the run that needs a worker reports why it cannot start
                 return
             finally:
@@ -793,11 +812,19 @@ class _Pool:
     def close(self) -> None:
         with self._lock:
             self._closed = True
+            self._condition.notify_all()  # callers waiting for a worker hear at once that none will come
             workers = list(self._workers)
+            idle = set(self._idle)
             self._idle.clear()
             self._workers.clear()
         for worker in workers:
-            worker.kill()
+            if worker in idle:
+                worker.kill()
+            else:
+                # A caller is waiting on this worker's pipe: closing it here would free its descriptor for the next
+                # process's pipe, and the caller would wait on that one. Stopped, its caller sees the end of file
+                # and discards it (closing the pipe) itself.
+                worker.stop()
 
     def forget(self) -> None:
         """In a forked child: drop the parent's workers without touching them, closing only our pipe copies."""
@@ -809,19 +836,19 @@ def _reap_later(worker: _Worker) -> None:
     threading.Thread(target=worker.kill, name="sql-sandbox-reaper", daemon=True).start()
 
 
-_pools: dict[tuple[int, int, int], _Pool] = {}
+_pools: dict[tuple, _Pool] = {}
 _pools_lock = threading.Lock()
 _executor: ThreadPoolExecutor | None = None
 
 
 def _pool_for(limits: SandboxLimits) -> _Pool:
-    key = (limits.workers, limits.memory_mb, limits.temp_mb)
+    key = (limits.pool, limits.workers, limits.memory_mb, limits.temp_mb, limits.nice)
     pool = _pools.get(key)
     if pool is None:
         with _pools_lock:
             pool = _pools.get(key)
             if pool is None:
-                pool = _pools[key] = _Pool(*key)
+                pool = _pools[key] = _Pool(limits.workers, limits.memory_mb, limits.temp_mb, limits.nice)
     return pool
 
 
@@ -857,6 +884,9 @@ if hasattr(os, "register_at_fork"):
 def _worker_main() -> None:
     """Entry point of a sandbox process: set its limits, then answer requests on stdin/stdout until end of file."""
     memory_mb, temp_mb = int(sys.argv[1]), int(sys.argv[2])
+    nice = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    if nice > 0:
+        os.nice(nice)
     in_fd, out_fd = os.dup(0), os.dup(1)
     # Anything printed by accident goes to stderr instead of corrupting the protocol on stdout.
     devnull = os.open(os.devnull, os.O_RDONLY)

@@ -1,13 +1,14 @@
 """Distilled test suites: small databases, generated from a hosted one, on which queries that differ in meaning return
 different rows (docs/test_suites.md).
 
-Pure logic: paths, a Spider schema and SQL in; files and values out. It knows no model.
+Paths and SQL in; files and figures out. It knows no model. The databases are made by
+`annotation.sql.small_databases`, every query runs in the sandbox's "compare" pool.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
-import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,8 +16,11 @@ from pathlib import Path
 import sqlglot
 from sqlglot import exp
 
-from annotation.sql.compare import order_matters, results_equal
-from annotation.sql.sandbox import execute_many
+from annotation.sql.compare import compare_limits
+from annotation.sql.difference_search import pair_decided, pair_of
+from annotation.sql.results import order_matters, results_equal
+from annotation.sql.sandbox import SandboxLimits, execute_many
+from annotation.sql.small_databases import Shape, WorldMaker, focus_of, quote, read_shape, read_values
 
 SUITES_FOLDER = "test_suites"
 
@@ -133,231 +137,74 @@ def mutants(sql: str) -> list[str]:
 
 
 # --------------------------------------------------------------------------------------------------------------------
-# Generated databases: the original's schema and keys, values from each column's own domain
+# A database without goals: generic queries from its schema alone
 # --------------------------------------------------------------------------------------------------------------------
 
-
-@dataclass
-class Column:
-    name: str
-    declared: str
-    not_null: bool
-    primary: bool
-    values: list  # the column's own values in the original
-    extra: list  # their neighbours and the boundaries: drawn less often
-    literals: list  # the queries' literals of the column's kind (number or text) and their neighbours
-    parent: tuple[str, str] | None = None  # (table, column) a foreign key points at
+# Generic queries are written for this many tables at most (a schema of hundreds of tables gets the first ones).
+SCHEMA_TABLES = 40
 
 
-@dataclass
-class Table:
-    name: str
-    columns: list[Column]
-    sql: str
-
-    @property
-    def single_key(self) -> Column | None:
-        keys = [column for column in self.columns if column.primary]
-        return keys[0] if len(keys) == 1 else None
+def _sql_value(value: object) -> str:
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    return repr(value)
 
 
-@dataclass
-class Layout:
-    """What generation needs of the original: its tables in an order where parents come first, and the statements that
-    recreate its schema (tables, then indexes)."""
-
-    tables: list[Table]
-    schema_sql: list[str] = field(default_factory=list)
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _neighbours(value: object) -> list:
-    if isinstance(value, int):
-        return [value - 1, value + 1]
-    if isinstance(value, float):
-        return [value - 0.5, value + 0.5]
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return [str(int(value) - 1), str(int(value) + 1)]  # a number kept as text (a year) has numeric neighbours
-    if isinstance(value, str) and value:
-        return [value[:-1], value + "a"]
-    return []
-
-
-def _literals(queries: list[str]) -> tuple[list, list]:
-    """The numbers and strings the queries compare with: a generated database holds them and their neighbours, so
-    that `>` and `>=` (or `=` and `LIKE`) meet a row on which they disagree."""
-    numbers, strings = [], []
-    for sql in queries:
-        try:
-            tree = sqlglot.parse_one(sql, read="sqlite")
-        except sqlglot.errors.SqlglotError:
-            continue
-        for literal in tree.find_all(exp.Literal) if tree else ():
-            if literal.is_string:
-                text = literal.this.strip("%")
-                strings.extend([text, literal.this] if "%" in literal.this else [text])
-            else:
-                try:
-                    number = float(literal.this)
-                except ValueError:
-                    continue
-                number = int(number) if number.is_integer() else number
-                numbers.extend([number, *_neighbours(number)])
-    return numbers, strings
-
-
-def read_layout(path: Path | str, column_values, queries: list[str] = ()) -> Layout:
-    """Read the schema of the SQLite file at `path` and each column's value domain. `column_values(table, column)`
-    returns up to a few dozen different non-empty values of a column (the caller decides how it reads them)."""
-    numbers, strings = _literals(list(queries))
-    uri = Path(path).resolve().as_uri() + "?mode=ro"
-    connection = sqlite3.connect(uri, uri=True)
-    try:
-        rows = connection.execute(
-            "SELECT type, name, sql FROM sqlite_master "
-            "WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
-        ).fetchall()
-        tables, schema_sql, indexes = [], [], []
-        for kind, name, sql in rows:
-            if kind == "index":
-                indexes.append(sql)
-            if kind != "table":
+def schema_queries(shape: Shape) -> list[str]:
+    """Queries a database's schema alone suggests, for a suite built before it has goals: per table a count, a
+    comparison with a middle value of each number column, its aggregates, the top row by it, an equality and a
+    grouping on its text columns, NULL tests, and per foreign key a join (with a grouping, and a comparison on the
+    parent's numbers). Their neighbours are the usual ones: operators, joins, aggregates, NULLs, DISTINCT, orders."""
+    queries = []
+    for table in shape.tables[:SCHEMA_TABLES]:
+        name = quote(table.name)
+        keys = {column.lower() for column in table.primary_key}
+        texts = [column for column in table.columns if column.kind in ("text", "date") and column.values]
+        numbers = [
+            column
+            for column in table.columns
+            if column.kind in ("int", "real") and column.values and column.name.lower() not in keys
+        ]
+        label = quote((texts[0] if texts else table.columns[0]).name)
+        queries.append(f"SELECT count(*) FROM {name}")  # noqa: S608
+        for column in numbers[:3]:
+            field_name = quote(column.name)
+            middle = sorted(column.values)[len(column.values) // 2]
+            queries += [
+                f"SELECT {label} FROM {name} WHERE {field_name} > {_sql_value(middle)}",  # noqa: S608
+                f"SELECT max({field_name}), min({field_name}), avg({field_name}), "  # noqa: S608
+                f"count(DISTINCT {field_name}) FROM {name}",
+                f"SELECT {label} FROM {name} ORDER BY {field_name} DESC LIMIT 1",  # noqa: S608
+            ]
+        for column in texts[:2]:
+            field_name = quote(column.name)
+            queries += [
+                f"SELECT count(*) FROM {name} WHERE {field_name} = {_sql_value(column.values[0])}",  # noqa: S608
+                f"SELECT {field_name}, count(*) FROM {name} GROUP BY {field_name}",  # noqa: S608
+            ]
+        for column in [column for column in table.columns if not column.not_null and column.name.lower() not in keys][
+            :2
+        ]:
+            queries.append(f"SELECT count(*) FROM {name} WHERE {quote(column.name)} IS NULL")  # noqa: S608
+        for key in table.foreign_keys:
+            parent = shape.table(key.parent)
+            if parent is None or parent is table:
                 continue
-            schema_sql.append(sql)
-            keys = {
-                row[3]: (row[2], row[4])
-                for row in connection.execute(f"PRAGMA foreign_key_list({_quote(name)})")  # noqa: S608
-            }
-            columns = []
-            for _, column, declared, not_null, _, primary in connection.execute(f"PRAGMA table_info({_quote(name)})"):
-                own = list(dict.fromkeys(column_values(name, column)))
-                extra = [near for value in own[:20] for near in _neighbours(value)]
-                literals = []
-                if own and all(_is_number(value) for value in own):
-                    low, high = min(own), max(own)
-                    extra.extend([low, high, low - 1, high + 1, 0])
-                    literals = numbers
-                elif own:
-                    literals = strings
-                extra = [value for value in dict.fromkeys(extra) if value is not None and value not in own]
-                literals = [value for value in dict.fromkeys(literals) if value not in own]
-                columns.append(
-                    Column(
-                        column, declared or "", bool(not_null), bool(primary), own, extra, literals, keys.get(column)
-                    )
+            on = " AND ".join(
+                f"T1.{quote(child)} = T2.{quote(column)}"
+                for child, column in zip(key.columns, key.parent_columns, strict=True)
+            )
+            parent_texts = [column for column in parent.columns if column.kind in ("text", "date") and column.values]
+            parent_label = quote((parent_texts[0] if parent_texts else parent.columns[0]).name)
+            source = f"{name} AS T1 JOIN {quote(parent.name)} AS T2 ON {on}"
+            queries.append(f"SELECT T2.{parent_label}, count(*) FROM {source} GROUP BY T2.{parent_label}")  # noqa: S608
+            parent_numbers = [column for column in parent.columns if column.kind in ("int", "real") and column.values]
+            for column in parent_numbers[:1]:
+                middle = sorted(column.values)[len(column.values) // 2]
+                queries.append(
+                    f"SELECT T1.{label} FROM {source} WHERE T2.{quote(column.name)} > {_sql_value(middle)}"  # noqa: S608
                 )
-            tables.append(Table(name, columns, sql))
-    finally:
-        connection.close()
-    return Layout(_parents_first(tables), schema_sql + indexes)
-
-
-def _parents_first(tables: list[Table]) -> list[Table]:
-    by_name = {table.name.lower(): table for table in tables}
-    ordered, placed = [], set()
-    remaining = list(tables)
-    while remaining:
-        for table in remaining:
-            parents = {c.parent[0].lower() for c in table.columns if c.parent} - {table.name.lower()}
-            if all(parent in placed or parent not in by_name for parent in parents):
-                break
-        else:
-            table = remaining[0]  # a cycle of keys: its first table goes first, its keys draw from the domain
-        remaining.remove(table)
-        placed.add(table.name.lower())
-        ordered.append(table)
-    return ordered
-
-
-def _parent_column(layout: Layout, parent: tuple[str, str | None]) -> tuple[str, str] | None:
-    table_name, column_name = parent
-    for table in layout.tables:
-        if table.name.lower() == table_name.lower():
-            if column_name is None:  # a key that names only the table points at its primary key
-                key = table.single_key
-                return (table.name, key.name) if key else None
-            return (table.name, column_name)
-    return None
-
-
-def generate_database(layout: Layout, target: Path, rng: random.Random, *, max_rows: int = 8) -> None:
-    """Write a database with the original's schema at `target`: a few rows per table, each column drawing from a small
-    palette of its domain (so that groups, joins and duplicates happen), foreign keys from the rows their parent got,
-    NULL now and then where the column allows it."""
-    connection = sqlite3.connect(target)
-    try:
-        connection.execute("PRAGMA page_size = 512")  # small tables, small files: the suite's size is bounded
-        connection.execute("PRAGMA journal_mode = OFF")
-        for sql in layout.schema_sql:
-            connection.execute(sql)
-        drawn: dict[tuple[str, str], list] = {}
-        for table in layout.tables:
-            rows = _table_rows(layout, table, rng, drawn, max_rows)
-            names = ", ".join(_quote(column.name) for column in table.columns)
-            marks = ", ".join("?" for _ in table.columns)
-            insert = f"INSERT OR IGNORE INTO {_quote(table.name)} ({names}) VALUES ({marks})"  # noqa: S608
-            for row in rows:
-                try:
-                    connection.execute(insert, row)
-                except sqlite3.IntegrityError:  # OR IGNORE does not cover a text for an INTEGER PRIMARY KEY: skip it
-                    continue
-            for column in table.columns:
-                kept = connection.execute(
-                    f"SELECT DISTINCT {_quote(column.name)} FROM {_quote(table.name)} "  # noqa: S608
-                    f"WHERE {_quote(column.name)} IS NOT NULL"
-                )
-                drawn[(table.name.lower(), column.name.lower())] = [value for (value,) in kept]
-        connection.commit()
-    finally:
-        connection.close()
-
-
-def _draw(column: Column, rng: random.Random) -> object:
-    roll = rng.random()
-    for pool, share in ((column.values, 0.6), (column.literals, 0.85), (column.extra, 1.0)):
-        if pool and roll < share:
-            return rng.choice(pool)
-    return rng.choice(column.values or column.literals or column.extra)
-
-
-def _table_rows(layout: Layout, table: Table, rng: random.Random, drawn: dict, max_rows: int) -> list[tuple]:
-    count = rng.choice([0, 1, 2]) if rng.random() < 0.15 else rng.randint(2, max_rows)
-    palettes = []
-    for column in table.columns:
-        parent = _parent_column(layout, column.parent) if column.parent else None
-        parent_values = drawn.get((parent[0].lower(), parent[1].lower())) if parent else None
-        if parent_values is not None and parent[0].lower() != table.name.lower():
-            palettes.append(list(parent_values))
-        elif column.values or column.extra or column.literals:
-            size = rng.randint(1, min(max(count, 1) + 1, 6))
-            palettes.append([_draw(column, rng) for _ in range(size)])
-        else:
-            palettes.append([])
-    rows, seen_keys = [], set()
-    key_positions = [i for i, column in enumerate(table.columns) if column.primary]
-    for _ in range(count):
-        row = []
-        for column, palette in zip(table.columns, palettes, strict=True):
-            if column.primary and len(key_positions) == 1 and not column.parent and palette:
-                value = _draw(column, rng)  # a single key draws from the whole domain: duplicates are rare
-            elif not palette or (not column.not_null and not column.primary and rng.random() < 0.1):
-                value = None
-            else:
-                value = rng.choice(palette)
-            row.append(value)
-        key = tuple(row[i] for i in key_positions)
-        if key_positions and key in seen_keys:
-            continue
-        seen_keys.add(key)
-        rows.append(tuple(row))
-    return rows
+    return list(dict.fromkeys(queries))
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -367,13 +214,13 @@ def _table_rows(layout: Layout, table: Table, rng: random.Random, drawn: dict, m
 
 @dataclass(frozen=True)
 class SuiteBounds:
-    """When a build stops: enough databases, enough bytes, enough tries or enough time, whichever comes first."""
+    """When a build stops: enough databases, enough bytes, enough tries or enough time, whichever comes first. Time is
+    meant to be the bound that binds: the tries are a backstop far above what the time allows."""
 
     max_databases: int = 40
     max_bytes: int = 400_000
-    max_candidates: int = 300
+    max_candidates: int = 100_000
     max_seconds: float = 60.0
-    max_rows: int = 8
 
 
 @dataclass
@@ -383,9 +230,21 @@ class Pair:
     told_by: str | None = None  # "original", a generated file's name, or None while nobody tells them apart
 
 
+# A round of distillation tries at most this many candidates before it keeps its best.
+_ROUND_MOST = 64
+# What stopped a build, as its report says it.
+STOPPED_ALL_TOLD = "every pair told apart"
+STOPPED_NO_PAIRS = "no pairs to tell apart"
+STOPPED_TIME = "time"
+STOPPED_CANDIDATES = "candidates"
+STOPPED_DATABASES = "databases"
+STOPPED_SIZE = "size"
+
+
 @dataclass
 class SuiteReport:
-    """What a build did: the pairs it was asked to tell apart and who told each apart, the files it kept."""
+    """What a build did: the pairs it was asked to tell apart and who told each apart, the files it kept, what
+    stopped it."""
 
     queries: list[str]
     pairs: list[Pair]
@@ -394,22 +253,27 @@ class SuiteReport:
     candidates: int = 0
     seconds: float = 0.0
     failing_queries: list[int] = field(default_factory=list)
+    from_schema: bool = False  # the queries were made from the schema alone (the database had none)
+    stopped_by: str = ""
 
     def figures(self) -> dict:
-        """The suite's power: of the pairs the original cannot tell apart, how many the suite can."""
+        """The suite's power: of the pairs the original cannot tell apart, how many the suite can. With no such pair
+        there is no power to tell (None), never a perfect one."""
         hidden = [pair for pair in self.pairs if pair.told_by != "original"]
         caught = [pair for pair in hidden if pair.told_by is not None]
         return {
             "queries": len(self.queries) - len(self.failing_queries),
+            "from_schema": self.from_schema,
             "pairs": len(self.pairs),
             "told_apart_by_original": len(self.pairs) - len(hidden),
             "hidden_on_original": len(hidden),
             "told_apart_by_suite": len(caught),
-            "power": round(len(caught) / len(hidden), 4) if hidden else 1.0,
+            "power": round(len(caught) / len(hidden), 4) if hidden else None,
             "databases": len(self.files),
             "size_bytes": self.size_bytes,
             "candidates": self.candidates,
             "seconds": round(self.seconds, 2),
+            "stopped_by": self.stopped_by,
         }
 
 
@@ -429,76 +293,160 @@ def _told_apart(query_sql: str, query_result, neighbour_result) -> bool:
     return not results_equal(query[1], neighbour[1], ordered=order_matters(query_sql))
 
 
+def _stop_reason(report: SuiteReport, bounds: SuiteBounds, started: float, open_pairs: list) -> str:
+    if not report.pairs:
+        return STOPPED_NO_PAIRS
+    if not open_pairs:
+        return STOPPED_ALL_TOLD
+    if len(report.files) >= bounds.max_databases:
+        return STOPPED_DATABASES
+    if report.size_bytes >= bounds.max_bytes:
+        return STOPPED_SIZE
+    if time.monotonic() - started >= bounds.max_seconds:
+        return STOPPED_TIME
+    if report.candidates >= bounds.max_candidates:
+        return STOPPED_CANDIDATES
+    return ""
+
+
 def build_suite(
     original: Path,
     target: Path,
     queries: list[str],
     *,
-    column_values,
     bounds: SuiteBounds = SuiteBounds(),
     seed: int = 0,
     progress=None,
+    limits: SandboxLimits | None = None,
 ) -> SuiteReport:
     """Generate and distil a test suite for the database at `original` into the (new, empty) folder `target`.
 
     `queries` are the database's goal and collected queries; their neighbours (`mutants`) are the pairs to tell apart.
-    A generated database is kept only when it tells apart a pair that the original and the databases kept so far do
-    not, and only when every query that runs on the original runs on it too (the official evaluator requires the
-    reference to run on every database of a suite). `progress(done, total)` is called after each try.
+    Without any, the schema's own generic queries (`schema_queries`) stand in, and the report says so. Each candidate
+    database is made for one pair still open (its literals, joins and limits), and kept only when it tells apart a
+    pair that the original and the databases kept so far do not (each query giving one answer there, not a pick among
+    tied rows), and only when every query that runs on the original runs on it too (the official evaluator requires
+    the reference to run on every database of a suite). `progress(seconds, max_seconds)` is called about once a
+    second. The report says which bound stopped the build.
     """
     started = time.monotonic()
+    limits = limits or compare_limits()
     queries = list(dict.fromkeys(queries))  # a query asked twice is one query to tell apart from its neighbours
     target.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
-    on_original = execute_many(original, queries)
+    shape = read_shape(original, limits)
+    from_schema = not queries
+    if from_schema:
+        read_values(original, shape, shape.tables[:SCHEMA_TABLES], limits)
+        queries = schema_queries(shape)
+    on_original = execute_many(original, queries, limits=limits) if queries else []
     failing = [i for i, result in enumerate(on_original) if not result.ok]
     pairs = [Pair(i, neighbour) for i, sql in enumerate(queries) if on_original[i].ok for neighbour in mutants(sql)]
-    report = SuiteReport(queries=list(queries), pairs=pairs, failing_queries=failing)
-    neighbour_results = execute_many(original, [pair.sql for pair in pairs]) if pairs else []
+    report = SuiteReport(queries=list(queries), pairs=pairs, failing_queries=failing, from_schema=from_schema)
+    neighbour_results = execute_many(original, [pair.sql for pair in pairs], limits=limits) if pairs else []
     for pair, result in zip(pairs, neighbour_results, strict=True):
         if _told_apart(queries[pair.query], on_original[pair.query], result):
             pair.told_by = "original"
     runnable = [i for i, result in enumerate(on_original) if result.ok]
-    layout = read_layout(original, column_values, [queries[i] for i in runnable])
-    scratch = target / "candidate.tmp"
-    while report.candidates < bounds.max_candidates:
+    neighbours_of: dict[int, list[str]] = {}
+    for pair in pairs:
+        neighbours_of.setdefault(pair.query, []).append(pair.sql)
+    every = focus_of(shape, [sql for i in runnable for sql in (queries[i], *neighbours_of.get(i, []))])
+    broad = WorldMaker(shape, every, random.Random(rng.random()))
+    read_values(original, shape, broad.tables, limits)
+    broad = WorldMaker(shape, every, random.Random(rng.random()))  # again, now that the columns' values are known
+    makers: dict[int, WorldMaker] = {}
+    seen: set[bytes] = set()
+    last_progress = started
+    trying = 0.0  # seconds spent on candidates: how long one takes decides how many a round may try
+    while True:
         open_pairs = [pair for pair in pairs if pair.told_by is None]
-        if not open_pairs or len(report.files) >= bounds.max_databases:
+        report.stopped_by = _stop_reason(report, bounds, started, open_pairs)
+        if report.stopped_by:
             break
-        if report.size_bytes >= bounds.max_bytes or time.monotonic() - started >= bounds.max_seconds:
-            break
-        report.candidates += 1
-        if scratch.exists():
-            scratch.unlink()
-        generate_database(layout, scratch, rng, max_rows=bounds.max_rows)
-        # A fresh name for every try: the sandbox's workers keep connections open by file.
-        candidate = target / f"candidate-{report.candidates:05d}.sqlite"
-        scratch.rename(candidate)
-        asked = sorted({pair.query for pair in open_pairs})
-        results = execute_many(candidate, [queries[i] for i in asked] + [pair.sql for pair in open_pairs])
-        query_results = dict(zip(asked, results[: len(asked)], strict=True))
-        newly = [
-            pair
-            for pair, result in zip(open_pairs, results[len(asked) :], strict=True)
-            if _told_apart(queries[pair.query], query_results[pair.query], result)
-        ]
-        if newly and _all_run(candidate, queries, runnable, query_results):
-            name = f"{len(report.files) + 1:04d}.sqlite"
-            candidate.rename(target / name)
-            report.files.append(name)
-            report.size_bytes += (target / name).stat().st_size
-            for pair in newly:
-                pair.told_by = name
-        else:
-            candidate.unlink()
-        if progress:
-            progress(report.candidates, bounds.max_candidates)
+        # A round tries several candidates and keeps the one that tells apart the most open pairs: the time (and the
+        # tries) left, shared among the database slots left, decide how many, so that time, not the slots, runs out
+        # first.
+        slots = max(bounds.max_databases - len(report.files), 1)
+        left = bounds.max_seconds - (time.monotonic() - started)
+        each = trying / report.candidates if report.candidates else 0.05
+        tries_left = (bounds.max_candidates - report.candidates) // slots
+        round_size = max(1, min(_ROUND_MOST, tries_left, int(left / slots / max(each, 0.001))))
+        best: tuple[Path, list[Pair], dict] | None = None
+        for _ in range(round_size):
+            if report.candidates >= bounds.max_candidates or time.monotonic() - started >= bounds.max_seconds:
+                break
+            began = time.monotonic()
+            report.candidates += 1
+            open_now = [pair for pair in open_pairs if pair.told_by is None]
+            if rng.random() < 0.5:
+                maker = broad
+            else:
+                aim = rng.choice(open_now)
+                if aim.query not in makers:
+                    focus = focus_of(shape, [queries[aim.query], *neighbours_of[aim.query]])
+                    makers[aim.query] = WorldMaker(shape, focus, random.Random(rng.random()))
+                maker = makers[aim.query]
+            _, data = maker.make()
+            digest = hashlib.blake2b(data, digest_size=16).digest()
+            if digest in seen:
+                trying += time.monotonic() - began
+                continue
+            seen.add(digest)
+            # A fresh name for every try: the sandbox's workers keep connections open by file.
+            candidate = target / f"candidate-{report.candidates:06d}.sqlite"
+            candidate.write_bytes(data)
+            asked = sorted({pair.query for pair in open_now})
+            results = execute_many(
+                candidate, [queries[i] for i in asked] + [pair.sql for pair in open_now], limits=limits
+            )
+            query_results = dict(zip(asked, results[: len(asked)], strict=True))
+            newly = [
+                (pair, result)
+                for pair, result in zip(open_now, results[len(asked) :], strict=True)
+                if _told_apart(queries[pair.query], query_results[pair.query], result)
+            ]
+            if newly and (best is None or len(newly) > len(best[1])):
+                if best is not None:
+                    best[0].unlink()
+                best = (candidate, newly, query_results)
+            else:
+                candidate.unlink()
+            trying += time.monotonic() - began
+        if best is not None:
+            candidate, newly, query_results = best
+            told = [
+                pair
+                for pair, result in newly
+                if _decided(candidate, queries[pair.query], pair.sql, query_results[pair.query], result, limits)
+            ]
+            if told and _all_run(candidate, queries, runnable, query_results, limits):
+                name = f"{len(report.files) + 1:04d}.sqlite"
+                candidate.rename(target / name)
+                report.files.append(name)
+                report.size_bytes += (target / name).stat().st_size
+                for pair in told:
+                    pair.told_by = name
+            else:
+                candidate.unlink()
+        if progress and time.monotonic() - last_progress >= 1.0:
+            last_progress = time.monotonic()
+            progress(int(last_progress - started), int(bounds.max_seconds))
     report.seconds = time.monotonic() - started
     return report
 
 
-def _all_run(candidate: Path, queries: list[str], runnable: list[int], known: dict) -> bool:
+def _decided(candidate: Path, query: str, neighbour: str, query_result, neighbour_result, limits) -> bool:
+    """A pair told apart by a failing neighbour is told apart; by rows, only when each query gives one answer there."""
+    if not neighbour_result.ok:
+        return True
+    return pair_decided(candidate, pair_of(query, neighbour), query_result, neighbour_result, limits)
+
+
+def _all_run(candidate: Path, queries: list[str], runnable: list[int], known: dict, limits) -> bool:
     if any(not result.ok for result in known.values()):
         return False
     rest = [i for i in runnable if i not in known]
-    return all(result.ok for result in execute_many(candidate, [queries[i] for i in rest])) if rest else True
+    if not rest:
+        return True
+    return all(result.ok for result in execute_many(candidate, [queries[i] for i in rest], limits=limits))

@@ -3,7 +3,8 @@
 - A corrected query is compared with the turn's original query when it is saved; the comparison is kept in the
   correction (`correction_suite_check`), shown on the review screen and read by the agreement figures.
 - A reviewer compares a query they write with a turn's query ("does this query mean the question?",
-  `query_compare`): a read, nothing is stored.
+  `query_compare`): a read, nothing is stored. Each comparison searches for SQL_COMPARE_SECONDS at most, and one
+  person's comparisons together for SQL_COMPARE_BOX_SECONDS_PER_MINUTE in a clock minute (`compare_box_grant`).
 - Final validation looks for a turn that asks something new and is answered with a query meaning the same as the
   previous turn's (`copied_queries`): a warning a reviewer clears (`review.passes.services`).
 
@@ -13,10 +14,15 @@ corrections and the compare box.
 
 from __future__ import annotations
 
+import math
 import re
+import time
+
+from django.conf import settings
+from django.core.cache import cache
 
 from annotation.acts import SQL_GROUNDED_USER_ACTS
-from annotation.suite_checks import ON_SUITE, SuiteCheckError, checked_on_text, suite_check
+from annotation.suite_checks import ON_SUITE, SuiteCheckError, checked_on_text, suite_check, verdict_text
 from dialogs.log import DialogueRecord, StateTurn, UserTurn
 
 # A reply to the expert's confirmation ("yes", "no, I meant ...") is no new question, whatever else it holds.
@@ -41,20 +47,77 @@ def correction_suite_check(*, database, original_sql: str | None, corrected_sql:
 
 
 class CompareRefused(ValueError):
-    """A compare-box request that cannot be answered; the message is for the reviewer."""
+    """A compare-box request that cannot be answered; the message is for the reviewer, `status` for the response."""
+
+    def __init__(self, message: str, *, status: int = 400):
+        super().__init__(message)
+        self.status = status
 
 
-def query_compare(*, record: DialogueRecord, database, turn: int, sql: str) -> dict:
-    """The reviewer's query (the reference) compared with the current query of user turn `turn` on the suite."""
+# The compare box's time is counted per person and clock minute, in milliseconds, in the cache (shared by the
+# processes when the cache is); a grant smaller than this is no use to a comparison and is refused instead.
+_BOX_WINDOW_SECONDS = 60
+_BOX_SMALLEST_GRANT_MS = 200
+
+
+def _box_key(person) -> str:
+    return f"compare-box:{person.pk}:{int(time.time() // _BOX_WINDOW_SECONDS)}"
+
+
+def compare_box_grant(person) -> tuple[str, int]:
+    """Reserve the time of one compare-box comparison of `person`: SQL_COMPARE_SECONDS, or what is left of their
+    SQL_COMPARE_BOX_SECONDS_PER_MINUTE this minute if that is less (two comparisons at once share it). Returns the
+    counter's key and the milliseconds granted; raises CompareRefused (429) when the minute's time is spent."""
+    total_ms = int(settings.SQL_COMPARE_BOX_SECONDS_PER_MINUTE * 1000)
+    wanted_ms = int(settings.SQL_COMPARE_SECONDS * 1000)
+    key = _box_key(person)
+    cache.add(key, 0, timeout=2 * _BOX_WINDOW_SECONDS)
+    try:
+        spent = cache.incr(key, wanted_ms)
+    except ValueError:  # the counter expired in between: start it again
+        cache.set(key, wanted_ms, timeout=2 * _BOX_WINDOW_SECONDS)
+        spent = wanted_ms
+    left_ms = total_ms - (spent - wanted_ms)
+    granted_ms = min(wanted_ms, left_ms)
+    if granted_ms < _BOX_SMALLEST_GRANT_MS:
+        _box_return(key, wanted_ms)
+        wait = math.ceil(_BOX_WINDOW_SECONDS - time.time() % _BOX_WINDOW_SECONDS)
+        raise CompareRefused(
+            f"Your comparisons have used this minute's {settings.SQL_COMPARE_BOX_SECONDS_PER_MINUTE:g} s: "
+            f"try again in {wait} s.",
+            status=429,
+        )
+    _box_return(key, wanted_ms - granted_ms)
+    return key, granted_ms
+
+
+def _box_return(key: str, milliseconds: int) -> None:
+    if milliseconds > 0:
+        try:
+            cache.decr(key, milliseconds)
+        except ValueError:
+            pass  # the minute is over: its counter is gone, nothing to give back
+
+
+def query_compare(*, record: DialogueRecord, database, turn: int, sql: str, person=None) -> dict:
+    """The reviewer's query (the reference) compared with the current query of user turn `turn` on the suite, with
+    a search for a database that tells them apart. With `person`, the time comes out of their compare box's minute
+    (`compare_box_grant`), and what the comparison did not use goes back."""
     current = next((item for item in record.user_turns if item.seq == turn), None)
     if current is None:
         raise CompareRefused(f"There is no user turn #{turn} in this dialogue.")
     if not current.sql:
         raise CompareRefused("This turn has no query to compare with.")
+    key, granted_ms = compare_box_grant(person) if person is not None else (None, None)
+    started = time.monotonic()
     try:
-        return suite_check(database, sql, current.sql)
+        seconds = granted_ms / 1000 if granted_ms is not None else None
+        return suite_check(database, sql, current.sql, seconds=seconds)
     except SuiteCheckError as exc:
         raise CompareRefused(f"Your query cannot be compared: {exc}") from exc
+    finally:
+        if key is not None:
+            _box_return(key, granted_ms - int((time.monotonic() - started) * 1000))
 
 
 def _words(text: str) -> list[str]:
@@ -79,7 +142,8 @@ def asks_something_new(state: StateTurn, previous: StateTurn) -> bool:
 def copied_queries(record: DialogueRecord, database) -> list[dict]:
     """The SQL-grounded turns that ask something new (`asks_something_new`) and whose final query means the same as
     the previous SQL turn's on the test suite (the original alone while it has none): a sign of a copied query. One
-    finding per turn: {"turn", "index", "previous_turn", "sql", "previous_sql", "checked_on", "checked_databases"}."""
+    finding per turn: {"turn", "index", "previous_turn", "sql", "previous_sql", "checked_on", "checked_databases",
+    "searched_databases", "seconds"}: no database told the two apart, which is a sign, not a proof."""
     if not database.has_file:
         return []
     states = record.state_turns()
@@ -104,6 +168,8 @@ def copied_queries(record: DialogueRecord, database) -> list[dict]:
                 "previous_sql": previous.sql,
                 "checked_on": check["checked_on"],
                 "checked_databases": check["checked_databases"],
+                "searched_databases": check["searched_databases"],
+                "seconds": check["seconds"],
             }
         )
     return found
@@ -125,16 +191,21 @@ def _difference_text(difference: dict, label_a: str, label_b: str) -> str:
     return "The same rows, but their columns pair differently."
 
 
+_DATABASE_NAMES = {"original": "the original database", "searched": "a database made for this pair"}
+
+
 def check_view(check: dict | None, *, label_a: str, label_b: str) -> dict | None:
-    """A kept or fresh comparison as the screen shows it: the verdict, where it was checked, and for a difference the
-    database where the two differ with both results side by side and the smallest difference. `label_a` names the
-    reference query (the check's `a`), `label_b` the other."""
+    """A kept or fresh comparison as the screen shows it: the verdict in honest words (a difference shown, or none
+    found on so many databases in so long), where it was checked, and for a difference the database where the two
+    differ: its fewest rows that show it (for a generated one), both results side by side and the smallest
+    difference. `label_a` names the reference query (the check's `a`), `label_b` the other."""
     if check is None:
         return None
     if "error" in check:
         return {"error": check["error"]}
     view = {
         "equivalent": check["equivalent"],
+        "verdict": verdict_text(check),
         "where": checked_on_text(check),
         "on_suite": check.get("checked_on") == ON_SUITE,
         "label_a": label_a,
@@ -143,9 +214,9 @@ def check_view(check: dict | None, *, label_a: str, label_b: str) -> dict | None
     counterexample = check.get("counterexample")
     if counterexample:
         difference = counterexample["difference"]
-        view["database"] = (
-            "the original database" if counterexample["database"] == "original" else counterexample["database"]
-        )
+        view["database"] = _DATABASE_NAMES.get(counterexample["database"], counterexample["database"])
+        view["made"] = counterexample["database"] != "original"
+        view["tables"] = counterexample.get("tables") or []
         view["sides"] = [
             {"label": label_a, "table": counterexample["a"]},
             {"label": label_b, "table": counterexample["b"]},

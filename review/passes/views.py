@@ -207,6 +207,7 @@ def _dialogue_page(request, item: Dialogue, *, fixing):
                 "holding": holding,
                 "correct_url": reverse("review:fix_correct" if fixing else "review:correct", args=[item.pk]),
                 "compare_url": reverse("review:compare", args=[item.pk]),
+                "compare_seconds": settings.SQL_COMPARE_SECONDS,
                 "renew_url": reverse("review:renew", args=[item.pk]),
                 "renew_seconds": max(10, settings.REVIEW_CLAIM_SECONDS // 3),
                 "validate_url": reverse("annotation:sql_validate", args=[item.database.db_id]),
@@ -344,12 +345,13 @@ def compare(request, dialogue_id):
     try:
         sql = log.text_checked(body["sql"], name="Your query", limit=settings.SANDBOX_MAX_SQL_LENGTH)
         check = suite_checks.query_compare(
-            record=dialogue_record_of(item), database=item.database, turn=body["turn"], sql=sql
+            record=dialogue_record_of(item), database=item.database, turn=body["turn"], sql=sql, person=request.user
         )
     except log.TextRefused as exc:
         return JsonResponse({"error": exc.code, "message": exc.message}, status=400)
     except suite_checks.CompareRefused as exc:
-        return JsonResponse({"error": "sql", "message": str(exc)}, status=400)
+        code = "too_many" if exc.status == 429 else "sql"
+        return JsonResponse({"error": code, "message": str(exc)}, status=exc.status)
     view = suite_checks.check_view(check, label_a="Your query", label_b="The turn's query")
     html = render_to_string("review/_suite_check.html", {"check": view}, request=request)
     return JsonResponse({"ok": True, "check": check, "html": html})

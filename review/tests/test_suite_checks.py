@@ -67,12 +67,18 @@ def _half_aged(dialogue) -> str:
     return name
 
 
-def test_without_a_suite_a_correction_is_checked_on_the_original_and_says_so(older, rita):
+def test_without_a_suite_a_correction_is_checked_on_the_original_and_a_search_and_says_so(older, rita):
+    # Ages are whole numbers (INTEGER): no database of this schema tells `age >= 21` from `age > 20`.
     turn = _correct_first_query(older, rita, OLDER_BY_CHANCE)
     check = turn.corrections[-1].suite_check
-    assert check == {"equivalent": True, "checked_databases": 1, "checked_on": "original"}
+    assert check["equivalent"] is True and check["verdict"] == "no difference found"
+    assert check["checked_databases"] == 1 and check["checked_on"] == "original" and check["searched_databases"] > 0
     view = review_screen(older)["turns"][0]["suite_check"]
-    assert view["where"] == "checked on the original database only: its test suite is not built yet"
+    assert view["verdict"] == f"No difference found on {1 + check['searched_databases']:,} databases " + (
+        f"(searched for {check['seconds']:g} s)"
+    )
+    assert view["where"].startswith("the original database (its test suite is not built yet), ")
+    assert view["where"].endswith(" made for this pair")
 
 
 def test_the_agreement_figures_execution_match_uses_the_kept_suite_check(older, rita):
@@ -119,7 +125,8 @@ def test_the_compare_box_shows_a_database_where_the_reviewers_query_and_the_turn
     assert "Your query" in data["html"] and "The turn&#x27;s query" in data["html"]
     same = _compare(client, older, {"turn": first.seq, "sql": "SELECT first_name FROM student WHERE 20 < age"})
     assert same.json()["check"]["equivalent"] is True
-    assert "Same meaning" in same.json()["html"] and "checked on 2 databases of the test suite" in same.json()["html"]
+    html = same.json()["html"]
+    assert "No difference found on" in html and "2 databases of the test suite, " in html and "Same meaning" not in html
     assert dialogue_record_of(older).corrections == []
 
 
@@ -143,6 +150,27 @@ def test_the_compare_box_refuses_bad_input_with_a_clear_message(client, older, r
     client.force_login(rita)
     answer = _compare(client, older, body)
     assert answer.status_code == 400 and words in answer.json()["message"], answer.content
+
+
+def test_a_persons_comparisons_share_a_time_per_minute_and_what_they_did_not_use_goes_back(
+    client, older, rita, settings
+):
+    from review.passes.suite_checks import compare_box_grant
+
+    settings.SQL_COMPARE_SECONDS, settings.SQL_COMPARE_BOX_SECONDS_PER_MINUTE = 2.0, 3.0
+    first = dialogue_record_of(older).user_turns[0]
+    # Two comparisons at once: the first gets its 2 s, the second what is left of the minute's 3 s, a third nothing.
+    assert compare_box_grant(rita)[1] == 2000 and compare_box_grant(rita)[1] == 1000
+    client.force_login(rita)
+    refused = _compare(client, older, {"turn": first.seq, "sql": OLDER})
+    assert refused.status_code == 429 and refused.json()["error"] == "too_many"
+    assert "used this minute's 3 s: try again in" in refused.json()["message"]
+    other = reviewer("rose")  # the minute is Rita's own: another reviewer compares at once
+    client.force_login(other)
+    answer = _compare(client, older, {"turn": first.seq, "sql": "SELECT count(*) FROM student"})
+    assert answer.status_code == 200 and answer.json()["check"]["equivalent"] is False
+    # A comparison that finds its difference at once gives back the time it did not use.
+    assert compare_box_grant(other)[1] == 2000
 
 
 def test_the_compare_box_is_for_reviewers(client, older, alice, erin, rita):

@@ -520,8 +520,9 @@ function shareWarnings(run) {
 // while the suite is not built, or (a label from before suites) the shared rows against the goal's.
 function goalMatchText(turn) {
   if (turn.goalMatchOn === "suite") {
-    const where = `checked on ${turn.goalMatchDatabases} databases`;
-    return turn.goalMatch ? `same meaning as the goal SQL (${where})` : `not the goal SQL's meaning (${where})`;
+    // A match is only that no database told them apart (the suite's, and those searched for this pair).
+    const where = `checked on ${turn.goalMatchDatabases} databases of the test suite and searched`;
+    return turn.goalMatch ? `no difference from the goal SQL found (${where})` : `not the goal SQL's meaning (${where})`;
   }
   const text = turn.goalMatch ? "same result as the goal SQL" : "not the goal SQL's result";
   return turn.goalMatchOn === "original" ? `${text} (original database only: no test suite yet)` : text;

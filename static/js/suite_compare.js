@@ -1,6 +1,8 @@
-// The review screen's "does this query mean the question?" box: the reviewer's query is compared with the turn's
-// query on the test suite by the server, which answers with the verdict already rendered (templates/review/
-// _suite_check.html, the same display as a saved correction's comparison). Nothing is stored.
+// The review screen's "does this query mean the question?" box: the server compares the reviewer's query with the
+// turn's query on the test suite, then looks for a database that tells them apart for at most compare_seconds, and
+// answers with the verdict already rendered (templates/review/_suite_check.html, the same display as a saved
+// correction's comparison): a difference with the rows that show it, or "no difference found" on so many databases.
+// Nothing is stored. A person's comparisons share a time per minute: past it the server says when to try again.
 
 import { csrfToken } from "./sql_editor.js";
 
@@ -21,7 +23,7 @@ document.querySelectorAll(".suite-compare-form").forEach((form) => {
       return;
     }
     button.disabled = true;
-    result.textContent = "Comparing…";
+    result.textContent = `Looking for a database where they differ (at most ${config.compare_seconds} s)…`;
     try {
       const response = await fetch(config.compare_url, {
         method: "POST", credentials: "same-origin",

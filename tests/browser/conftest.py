@@ -91,6 +91,8 @@ def platform(tmp_path_factory, model_server, prolific_server):
         "HTTPS": "0",
         # A suite an admin asks for is built on a thread of the server: small, so it does not slow the other tests.
         "TEST_SUITE_MAX_CANDIDATES": "20",
+        # A comparison that finds no difference searches for its whole time: short, as in the other tests.
+        "SQL_COMPARE_SECONDS": "0.5",
         # The model is the test model server (tools/model_server.py): on for every browser test, used only in the
         # dialogues with model help (tests/browser/test_model_drafts.py makes one).
         "MODEL_BASE_URL": model_server.url,

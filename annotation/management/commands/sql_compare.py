@@ -10,10 +10,13 @@ from annotation.suite_builds import suite_compare
 
 class Command(BaseCommand):
     help = (
-        "Say whether two queries mean the same on a database's test suite: one JSON object with `equivalent`, "
-        "`checked_databases` and, when they differ, a `counterexample` (the generated database, both results and the "
-        "smallest difference). SQL_A plays the reference: its ORDER BY decides whether row order counts. With --file "
-        "(lines db_id<TAB>SQL_A<TAB>SQL_B) print one JSON object per line (docs/test_suites.md)."
+        "Look for a database on which two queries return different rows: the database's test suite, then a search for "
+        "this pair within --seconds (SQL_COMPARE_SECONDS). Prints one JSON object: `verdict` ('different' or 'no "
+        "difference found'), `equivalent` (false when a difference was found), `checked_databases` (the suite's), "
+        "`searched_databases` (made for this pair), `seconds` and, when they differ, a `counterexample` (the database "
+        "and its fewest rows that show it, both results and the smallest difference). SQL_A plays the reference: its "
+        "ORDER BY decides whether row order counts. With --file (lines db_id<TAB>SQL_A<TAB>SQL_B) print one JSON "
+        "object per line (docs/test_suites.md)."
     )
 
     def add_arguments(self, parser):
@@ -21,8 +24,17 @@ class Command(BaseCommand):
         parser.add_argument("sql_b", nargs="?", default=None)
         parser.add_argument("--database", default=None, help="db_id of a registered database")
         parser.add_argument("--file", type=Path, default=None, help="TSV file: db_id<TAB>SQL_A<TAB>SQL_B per line")
+        parser.add_argument(
+            "--seconds",
+            type=float,
+            default=None,
+            help="time for each comparison (default SQL_COMPARE_SECONDS); 0 compares on the kept suite alone",
+        )
 
-    def handle(self, *args, sql_a, sql_b, database, file, **options):
+    def handle(self, *args, sql_a, sql_b, database, file, seconds, **options):
+        if seconds is not None and seconds < 0:
+            raise CommandError("--seconds must be 0 or more")
+        self.seconds = seconds
         if file is not None:
             if sql_a is not None or database is not None:
                 raise CommandError("give either --database with two queries or --file, not both")
@@ -38,7 +50,7 @@ class Command(BaseCommand):
         if isinstance(db, str):
             raise CommandError(db)
         try:
-            report = suite_compare(db, sql_a, sql_b)
+            report = suite_compare(db, sql_a, sql_b, seconds=seconds)
         except CompareError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(json.dumps(report, ensure_ascii=False))
@@ -52,7 +64,7 @@ class Command(BaseCommand):
                 line = raw.rstrip("\n").rstrip("\r")
                 if not line.strip():
                     continue
-                report = _compare_line(number, line)
+                report = _compare_line(number, line, self.seconds)
                 failed += "error" in report
                 self.stdout.write(json.dumps(report, ensure_ascii=False))
         return failed
@@ -67,7 +79,7 @@ def _hosted(db_id: str) -> Database | str:
     return db
 
 
-def _compare_line(number: int, line: str) -> dict:
+def _compare_line(number: int, line: str, seconds: float | None) -> dict:
     # A bad line becomes an error object on its own output line: the output stays aligned with the input.
     parts = line.split("\t")
     if len(parts) != 3:
@@ -76,6 +88,6 @@ def _compare_line(number: int, line: str) -> dict:
     if isinstance(db, str):
         return {"line": number, "db_id": parts[0], "error": db}
     try:
-        return {"line": number, "db_id": db.db_id, **suite_compare(db, parts[1], parts[2])}
+        return {"line": number, "db_id": db.db_id, **suite_compare(db, parts[1], parts[2], seconds=seconds)}
     except CompareError as exc:
         return {"line": number, "db_id": db.db_id, "error": str(exc)}

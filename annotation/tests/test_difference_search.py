@@ -1,0 +1,193 @@
+"""Comparisons that search for the difference (docs/test_suites.md, "Searching for the difference").
+
+A lab's database on its first day: no goals, no suite, and a database on which `flr_no > 3` and `flr_no >= 3` return
+the same rooms. The comparison must find the database that tells them apart, show its fewest rows with each value from
+its own column, never call a rewrite different, stay within its time, and hold up no room while it runs.
+"""
+
+import sqlite3
+import threading
+import time
+from dataclasses import replace
+
+import pytest
+
+from annotation.sql import sandbox
+from annotation.sql.compare import compare_limits, sql_compare
+from annotation.sql.test_suite import SuiteBounds, build_suite
+
+ROOMS = [(1, "A", 1, "Cold store"), (2, "A", 2, "Prep room"), (3, "B", 4, "Bench 1"), (4, "B", 5, "Bench 2")]
+DRUGS = [
+    (1, "Aspirin", "1976-06-17", 0.25, 1),
+    (2, "Ibuprofen", "1980-01-02", 0.75, 1),
+    (3, "Paracetamol", "1999-03-04", 0.4, 2),
+    (4, "Codeine", "2001-05-06", 1.2, 3),
+    (5, "Insulin", "2011-09-10", 12.0, None),
+]
+
+
+@pytest.fixture
+def lab(tmp_path):
+    """A lab's inventory: rooms on floors 1, 2, 4 and 5 (none on 3), drugs whose unit prices miss 0.5."""
+    path = tmp_path / "lab.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE room (room_id INTEGER PRIMARY KEY, bldg_cd TEXT NOT NULL, flr_no INTEGER, room_nm TEXT);
+        CREATE TABLE drug (drug_id INTEGER PRIMARY KEY, drug_nm TEXT NOT NULL, recv_dt DATE, unit_prc REAL,
+                           room_id INTEGER REFERENCES room (room_id));
+        """
+    )
+    connection.executemany("INSERT INTO room VALUES (?, ?, ?, ?)", ROOMS)
+    connection.executemany("INSERT INTO drug VALUES (?, ?, ?, ?, ?)", DRUGS)
+    connection.commit()
+    connection.close()
+    return path
+
+
+BOUNDARIES = [
+    ("SELECT room_nm FROM room WHERE flr_no > 3", "SELECT room_nm FROM room WHERE flr_no >= 3", "room", "flr_no", 3),
+    (
+        "SELECT T1.drug_nm FROM drug AS T1 JOIN room AS T2 ON T1.room_id = T2.room_id WHERE T1.unit_prc > 0.5",
+        "SELECT T1.drug_nm FROM drug AS T1 JOIN room AS T2 ON T1.room_id = T2.room_id WHERE T1.unit_prc >= 0.5",
+        "drug",
+        "unit_prc",
+        0.5,
+    ),
+]
+
+
+@pytest.mark.parametrize(("sql_a", "sql_b", "table", "column", "boundary"), BOUNDARIES)
+def test_a_boundary_one_database_cannot_tell_is_found_with_the_fewest_rows_that_show_it(
+    lab, sql_a, sql_b, table, column, boundary
+):
+    alone = sql_compare([lab], sql_a, sql_b)  # the lab's own database cannot tell them apart
+    assert alone["equivalent"] is True and alone["searched_databases"] == 0
+
+    report = sql_compare([lab], sql_a, sql_b, seconds=2.0)
+    assert report["equivalent"] is False and report["verdict"] == "different"
+    counterexample = report["counterexample"]
+    assert counterexample["database"] == "searched"
+    tables = {item["name"]: item for item in counterexample["tables"]}
+    shown = tables[table]
+    assert len(shown["rows"]) == 1  # one row shows it, and only that row is left
+    assert shown["rows"][0][shown["columns"].index(column)] == boundary
+    # Each value comes from its own column's domain: a drug's name is a drug name, never a date or a building.
+    for name, item in tables.items():
+        for row in item["rows"]:
+            record = dict(zip(item["columns"], row, strict=True))
+            if name == "drug":
+                assert record["drug_nm"] in {drug[1] for drug in DRUGS}
+                assert record["recv_dt"] is None or record["recv_dt"][:2] in ("19", "20")
+            else:
+                assert record["bldg_cd"] in {"A", "B"}
+                assert record["room_nm"] is None or record["room_nm"] in {room[3] for room in ROOMS}
+    # Both results, side by side: the boundary row is in the second query's only.
+    difference = counterexample["difference"]
+    assert difference["kind"] == "rows" and difference["only_in_a"] == [] and len(difference["only_in_b"]) == 1
+    assert counterexample["a"]["rows"] == [] and counterexample["b"]["rows"] == difference["only_in_b"]
+
+
+REWRITES = [
+    ("SELECT room_nm FROM room WHERE flr_no > 3", "SELECT room_nm FROM room WHERE 3 < flr_no"),  # operands swapped
+    (
+        "SELECT T1.drug_nm FROM drug AS T1 JOIN room AS T2 ON T1.room_id = T2.room_id WHERE T2.flr_no > 3",
+        "SELECT d.drug_nm FROM drug AS d JOIN room AS r ON d.room_id = r.room_id WHERE r.flr_no > 3",  # aliases
+    ),
+    (
+        "SELECT drug_nm FROM drug WHERE unit_prc > 0.5 AND recv_dt > '2000-01-01' OR room_id = 2",
+        "SELECT drug_nm FROM drug WHERE ((unit_prc > 0.5) AND (recv_dt > '2000-01-01')) OR (room_id = 2)",  # parens
+    ),
+    (
+        "SELECT room_nm FROM room WHERE flr_no IN (2, 3)",
+        "SELECT room_nm FROM room WHERE flr_no = 2 OR flr_no = 3",  # IN and OR of equalities
+    ),
+    (
+        "SELECT T1.drug_nm, T2.room_nm FROM drug AS T1 JOIN room AS T2 ON T1.room_id = T2.room_id",
+        "SELECT drug.drug_nm, room.room_nm FROM drug, room WHERE drug.room_id = room.room_id",  # JOIN ON and WHERE
+    ),
+]
+
+
+def test_meaning_keeping_rewrites_are_never_told_apart_however_long_the_search(lab):
+    for sql_a, sql_b in REWRITES:
+        report = sql_compare([lab], sql_a, sql_b, seconds=0.4)
+        assert report["equivalent"] is True, (sql_a, sql_b, report.get("counterexample"))
+        assert report["verdict"] == "no difference found" and report["searched_databases"] > 50
+
+
+def test_a_pick_among_rows_tied_under_a_limit_is_no_difference(tmp_path):
+    # Two rooms on the first floor: which one `ORDER BY flr_no LIMIT 1` returns is SQLite's pick, and a query that
+    # breaks the tie picks one of them too. The results differ here, and that proves nothing about their meaning.
+    path = tmp_path / "tied.sqlite"
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE room (room_id INTEGER PRIMARY KEY, flr_no INTEGER, room_nm TEXT)")
+    connection.executemany("INSERT INTO room VALUES (?, ?, ?)", [(1, 1, "Alpha"), (2, 1, "Zulu"), (3, 2, "Mike")])
+    connection.commit()
+    connection.close()
+    first = "SELECT room_nm FROM room ORDER BY flr_no LIMIT 1"
+    tie_broken = "SELECT room_nm FROM room ORDER BY flr_no, room_nm DESC LIMIT 1"
+    report = sql_compare([path], first, tie_broken, seconds=0.4)
+    assert report["equivalent"] is True and report["checked_databases"] == 0  # the original decides nothing
+    other = sql_compare([path], first, "SELECT room_nm FROM room ORDER BY flr_no DESC LIMIT 1", seconds=0.4)
+    assert other["equivalent"] is False  # a real difference still shows: the top floor is not the bottom one
+
+
+def test_a_comparison_keeps_to_its_time_and_says_how_far_it_searched(lab):
+    report = sql_compare([lab], *REWRITES[0], seconds=0.3)
+    assert report["verdict"] == "no difference found"
+    assert report["seconds"] <= 0.3 + 0.2 and report["searched_databases"] > 0
+
+
+def test_a_database_without_goals_gets_a_suite_from_its_schema_and_no_pairs_is_no_power(lab, tmp_path):
+    report = build_suite(lab, tmp_path / "suite", [], seed=1, bounds=SuiteBounds(max_seconds=3))
+    figures = report.figures()
+    assert figures["from_schema"] is True and figures["queries"] > 5 and figures["pairs"] > 20
+    # Generic neighbours the lab's own database cannot tell apart, told apart by the suite; time, not the count of
+    # candidates tried, is what stops the build while pairs are left.
+    assert figures["hidden_on_original"] > 0 and figures["told_apart_by_suite"] > 0 and figures["databases"] >= 1
+    assert 0 < figures["power"] < 1 and figures["stopped_by"] in ("time", "every pair told apart")
+
+    empty = tmp_path / "empty.sqlite"
+    empty.write_bytes(b"")  # a database of no tables: nothing to ask, nothing to tell apart
+    nothing = build_suite(empty, tmp_path / "nothing", []).figures()
+    assert nothing["pairs"] == 0 and nothing["power"] is None and nothing["stopped_by"] == "no pairs to tell apart"
+
+
+SLOW = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n"
+
+
+def test_two_slow_comparisons_hold_up_no_experts_run(lab):
+    """Two comparisons take every worker of the compare pool and keep them; an expert's run, on the rooms' pool,
+    finishes meanwhile. The comparisons are then stopped (their workers with them), not waited for."""
+    limits = replace(compare_limits(), timeout_ms=120_000)  # slow: they hold their workers until stopped
+    room = sandbox.current_limits()
+    assert sandbox.execute(lab, "SELECT 1").ok  # the rooms' pool is up, as a server starts it
+    outcomes, threads = [], []
+
+    def compare():
+        try:
+            outcomes.append(sql_compare([lab], SLOW, SLOW, seconds=120, limits=limits))
+        except Exception as exc:  # noqa: BLE001 - stopped under it: what it says is not the point
+            outcomes.append(exc)
+
+    for _ in range(limits.workers):
+        threads.append(threading.Thread(target=compare, daemon=True))
+        threads[-1].start()
+    deadline = time.monotonic() + 60
+    while sandbox.busy_workers(limits) < limits.workers:  # the condition: every compare worker holds a comparison
+        assert time.monotonic() < deadline, "the comparisons never started"
+        time.sleep(0.01)
+    began = time.perf_counter()
+    run = sandbox.execute(lab, "SELECT room_nm FROM room WHERE flr_no > 3")
+    waited_ms = (time.perf_counter() - began) * 1000
+    assert run.ok and [row[0] for row in run.rows] == ["Bench 1", "Bench 2"]
+    # Done while both comparisons still hold their workers: the run never queued behind them.
+    assert sandbox.busy_workers(limits) == limits.workers and all(thread.is_alive() for thread in threads)
+    assert sandbox.busy_workers(room) == 0
+    print(f"\nthe expert's run took {waited_ms:.1f} ms beside {limits.workers} slow comparisons")
+    while any(thread.is_alive() for thread in threads):
+        sandbox.shutdown()  # stops every worker; a statement killed in a batch is run again alone, so until none is
+        for thread in threads:
+            thread.join(timeout=0.5)
+    assert len(outcomes) == limits.workers
