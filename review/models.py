@@ -514,3 +514,7 @@ class BonusPaidDialogue(models.Model):
 
     def __str__(self) -> str:
         return f"bonus of {self.dialogue_id} paid in row {self.row_id}"
+
+
+# Pay for the lab's own people (docs/pay.md): its models live in their own module, found here by Django.
+from review.pay.models import PayRule, PayStatement, PayStatementItem  # noqa: E402, F401
