@@ -29,12 +29,16 @@ PERMISSIONS = {
     "rooms.supervise": "Open any live room read-only, end it or send its worker back to the queue",
     "campaigns.manage": "Create and change campaigns and their crowd-platform join links",
     "payments.export": "Download completion codes and bonus lists for the crowd platforms",
+    "pay.own": "See your own pay statements",
+    "pay.manage": "Set pay rules, read everyone's pay statements and record them as paid",
 }
 
 _ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
     Role.WORKER: frozenset({"chat.as_worker"}),
-    Role.EXPERT: frozenset({"chat.as_expert", "sql.run", "databases.browse", "goals.view", "review.own_work"}),
-    Role.REVIEWER: frozenset({"review.work", "sql.run", "databases.browse", "goals.view"}),
+    Role.EXPERT: frozenset(
+        {"chat.as_expert", "sql.run", "databases.browse", "goals.view", "review.own_work", "pay.own"}
+    ),
+    Role.REVIEWER: frozenset({"review.work", "sql.run", "databases.browse", "goals.view", "pay.own"}),
     # Admins may do everything except pose as a crowd worker: worker data must come from workers.
     Role.ADMIN: frozenset(PERMISSIONS) - {"chat.as_worker"},
 }

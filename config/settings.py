@@ -284,6 +284,9 @@ if not re.fullmatch(r"[A-Z]{3}", BONUS_CURRENCY):
     raise SettingError(
         f"BONUS_CURRENCY must be a three-letter currency code such as GBP or USD, not {BONUS_CURRENCY!r}"
     )
+# Pay for the lab's own people (review.pay; docs/pay.md): a stretch of this many seconds with nothing in the records (no
+# event, no correction) counts as this long at most, so a tab left open is not paid by the hour.
+PAY_IDLE_GAP_SECONDS = env_int("PAY_IDLE_GAP_SECONDS", 600, minimum=60, maximum=7200)
 # Prolific's researcher API, driven from a campaign's page (dialogs.crowd.prolific; docs/crowd.md, "The Prolific
 # API"): off while the token is empty. The URL is Prolific's own unless a rehearsal or the tests point it at the
 # loopback stand-in (tools/prolific_server.py).

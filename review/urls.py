@@ -2,6 +2,7 @@ from django.urls import path
 
 from review.dataset import views as dataset_views
 from review.passes import views as pass_views
+from review.pay import views as pay_views
 from review.payments import views as payment_views
 from review.quality import views as quality_views
 
@@ -54,4 +55,12 @@ urlpatterns = [
     ),
     path("payments/", payment_views.payment_home, name="payments"),
     path("payments/<int:campaign_id>/<str:name>.csv", payment_views.payment_file, name="payment_file"),
+    path("pay/", pay_views.pay_home, name="pay_home"),
+    path("pay/rules/", pay_views.pay_rule_save, name="pay_rule_save"),
+    path("pay/rules/<int:rule_id>/remove/", pay_views.pay_rule_remove, name="pay_rule_remove"),
+    path("pay/people/<int:user_id>/", pay_views.pay_statement, name="pay_statement"),
+    path("pay/people/<int:user_id>/statement.csv", pay_views.pay_statement_csv, name="pay_statement_csv"),
+    path("pay/people/<int:user_id>/record/", pay_views.pay_statement_record, name="pay_statement_record"),
+    path("pay/statements/<int:statement_id>/", pay_views.pay_recorded, name="pay_recorded"),
+    path("pay/statements/<int:statement_id>.csv", pay_views.pay_recorded_csv, name="pay_recorded_csv"),
 ]
