@@ -235,7 +235,9 @@ def assignment_start(*, assignment: WorkAssignment, person: User) -> Dialogue | 
     item."""
     with transaction.atomic():
         locked = (
-            WorkAssignment.objects.select_for_update().select_related("deal", "database", "goal").get(pk=assignment.pk)
+            WorkAssignment.objects.select_for_update(of=("self",))
+            .select_related("deal", "database", "goal")
+            .get(pk=assignment.pk)
         )
         if locked.person_id != person.pk:
             raise DialogueError("forbidden", "This item is dealt to someone else.")
@@ -277,7 +279,7 @@ def deal_member_remove(*, deal: WorkDeal, person: User, by: User) -> list[WorkAs
             .order_by("pk")
         )
         leaving = list(
-            WorkAssignment.objects.select_for_update()
+            WorkAssignment.objects.select_for_update(of=("self",))
             .filter(deal=deal, person=person, state__in=WorkAssignment.OPEN_STATES)
             .select_related("dialogue", "query_first_item")
             .order_by("item")
