@@ -211,7 +211,8 @@ def _dialogue_items(rows: list[tuple], questions: dict[int, int]) -> list[WorkIt
         last = ends[-1] if ends else len(log) - 1
         scores = [index for index in theirs if log[index][1] == EventKind.SCORE]
         last = max([last, *scores])
-        moments = [row[3] for row in log[first : last + 1]]
+        # An expert whose first record came after the end (they joined a dialogue already over) worked no time in it.
+        moments = [row[3] for row in log[first : max(first, last) + 1]]
         solo = mode == DialogueMode.SOLO
         items.append(
             WorkItem(
