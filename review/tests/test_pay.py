@@ -16,7 +16,17 @@ from django.utils import timezone
 
 from annotation.models import Goal, Role
 from annotation.services import person_create
-from dialogs.models import Campaign, Dialogue, DialogueStatus, Event, EventKind, QueryFirstItem
+from dialogs.models import (
+    Campaign,
+    Dialogue,
+    DialogueMode,
+    DialogueStatus,
+    Event,
+    EventKind,
+    QueryFirstItem,
+    WorkAssignment,
+    WorkDeal,
+)
 from dialogs.room import dialogue_post, dialogue_record
 from dialogs.solo import solo_create, solo_turn_add
 from review.models import PayStatement, PayStatementItem, ReviewPass
@@ -246,6 +256,19 @@ def test_a_campaigns_rule_prices_its_work_and_the_default_rule_the_rest(demo_dat
         alone.pk: ("", PayBasis.HOUR, Decimal("3.33"), "GBP"),
     }
     assert statement.totals == {"GBP": Decimal("6.66"), "USD": Decimal("4.00")}
+
+
+def test_a_sequence_dealt_for_a_campaign_is_priced_by_the_campaigns_rule(demo_databases, ada, erin):
+    database = demo_databases["dorm_demo"]
+    week48 = Campaign.objects.create(name="Week 48")
+    deal = WorkDeal.objects.create(name="Week 48", kind=WorkDeal.Kind.SOLO, count=1, seed=1, campaign=week48)
+    sequence = ended_dialogue(database, erin, minutes=5)
+    Dialogue.objects.filter(pk=sequence.pk).update(mode=DialogueMode.SOLO, worker=erin)
+    WorkAssignment.objects.create(deal=deal, item=1, person=erin, database=database, dialogue=sequence, state="done")
+    rule(PayRole.ANNOTATOR, PayBasis.ITEM, "1.00", by=ada)
+    rule(PayRole.ANNOTATOR, PayBasis.ITEM, "6.00", campaign=week48, by=ada)
+    (line,) = selectors.statement_of(erin, *period()).lines
+    assert (line.work.kind, line.campaign_name, line.amount) == (WorkKind.SEQUENCE, "Week 48", Decimal("6.00"))
 
 
 def test_work_no_rule_prices_is_listed_and_not_owed(demo_databases, erin):
