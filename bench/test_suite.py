@@ -1,11 +1,14 @@
 """Benchmark: test-suite builds and `sql_compare` on the seven public sample databases (docs/test_suites.md).
 
 For each database the sample queries (Spider, SParC and CoSQL gold) are the goal set. It builds the suite with the
-platform's bounds (TEST_SUITE_* settings), then times `sql_compare` on pairs of a sample query and one of its
-neighbours (half of them told apart, half not, as they come), beside a floor measured in the same run: the same query
-run once on the original alone through the sandbox. Prints one line per database and the machine's load average.
+platform's bounds (TEST_SUITE_* settings), then times `sql_compare` on the suite alone on pairs of a sample query and
+one of its neighbours (half of them told apart, half not, as they come), beside a floor measured in the same run: the
+same query run once on the original alone through the sandbox. Then the meaning-changing mutants of the sample
+queries (`>` made `>=`, AND made OR, ASC made DESC before a LIMIT: bench/sql_compare_search.py) that the original
+cannot tell apart: how many the suite tells apart, and how many the search tells apart with no suite and no goal
+(SQL_COMPARE_SECONDS each). Prints one line per database and the machine's load average.
 
-    .venv/bin/python bench/test_suite.py [--databases car_1,world_1] [--pairs 60] [--out /tmp/suites]
+    .venv/bin/python bench/test_suite.py [--databases car_1,world_1] [--pairs 60] [--out /tmp/suites] [--no-search]
 """
 
 import argparse
@@ -54,13 +57,17 @@ def main() -> int:
     parser.add_argument("--databases", default=SAMPLE_DATABASES)
     parser.add_argument("--pairs", type=int, default=60, help="sql_compare pairs timed per database")
     parser.add_argument("--out", type=Path, default=None, help="keep the suites here (default: a temporary folder)")
+    parser.add_argument("--no-search", action="store_true", help="leave out the mutants told apart by the search")
     args = parser.parse_args()
     setup()
-    from annotation.sql.analysis import column_values
+    from django.conf import settings
+
     from annotation.sql.compare import CompareError, sql_compare
-    from annotation.sql.sandbox import execute
+    from annotation.sql.results import order_matters, results_equal
+    from annotation.sql.sandbox import execute, execute_many
     from annotation.sql.test_suite import build_suite, mutants
-    from annotation.suite_builds import VALUES_PER_COLUMN, suite_bounds
+    from annotation.suite_builds import suite_bounds
+    from bench.sql_compare_search import meaning_changing
 
     out = args.out or Path(tempfile.mkdtemp(prefix="suites-"))
     bounds = suite_bounds()
@@ -72,15 +79,7 @@ def main() -> int:
         target = out / db_id
         shutil.rmtree(target, ignore_errors=True)
         started = time.perf_counter()
-        report = build_suite(
-            original,
-            target,
-            queries,
-            column_values=lambda table, column, path=str(original): column_values(
-                path, table, column, VALUES_PER_COLUMN
-            ),
-            bounds=bounds,
-        )
+        report = build_suite(original, target, queries, bounds=bounds)
         build_seconds = time.perf_counter() - started
         paths = [original, *(target / name for name in report.files)]
         compare_ms, floor_ms, differ = [], [], 0
@@ -98,6 +97,26 @@ def main() -> int:
                 began = time.perf_counter()
                 execute(original, sql)
                 floor_ms.append((time.perf_counter() - began) * 1000)
+        hidden = []
+        for sql in queries:
+            try:
+                candidates = [mutant for _, mutant in meaning_changing(sql)]
+            except Exception:  # noqa: BLE001 - sqlglot cannot read it: no mutants
+                continue
+            ran = execute_many(original, [sql, *candidates])
+            if not ran[0].ok or ran[0].truncated:
+                continue
+            for mutant, result in zip(candidates, ran[1:], strict=True):
+                if result.ok and results_equal(ran[0].rows, result.rows, ordered=order_matters(sql)):
+                    hidden.append((sql, mutant))
+        by_suite = sum(not sql_compare(paths, sql, mutant)["equivalent"] for sql, mutant in hidden)
+        by_search, search_ms = 0, []
+        if not args.no_search:
+            for sql, mutant in hidden:
+                began = time.perf_counter()
+                found = sql_compare([original], sql, mutant, seconds=settings.SQL_COMPARE_SECONDS)
+                by_search += not found["equivalent"]
+                search_ms.append((time.perf_counter() - began) * 1000)
         figures = report.figures()
         row = {
             "db_id": db_id,
@@ -113,6 +132,12 @@ def main() -> int:
             "compare_median_ms": round(statistics.median(compare_ms), 1) if compare_ms else None,
             "compare_p95_ms": round(percentile(compare_ms, 0.95), 1) if compare_ms else None,
             "floor_one_run_median_ms": round(statistics.median(floor_ms), 2) if floor_ms else None,
+            "stopped_by": figures["stopped_by"],
+            "mutants_hidden_on_original": len(hidden),
+            "told_apart_by_suite": by_suite,
+            "told_apart_by_search_alone": None if args.no_search else by_search,
+            "search_median_ms": round(statistics.median(search_ms), 1) if search_ms else None,
+            "search_p95_ms": round(percentile(search_ms, 0.95), 1) if search_ms else None,
             "load": [round(value, 2) for value in os.getloadavg()],
         }
         rows.append(row)

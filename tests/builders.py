@@ -480,3 +480,35 @@ def database_of_many_tables(db_id: str = "warehouse", count: int = 2000) -> str:
             connection.close()
             _suite_left_unbuilt(database_register(db_id=db_id, source_path=path))
     return db_id
+
+
+def reviewable_dialogue(db_id: str, questions: list) -> int:
+    """An ended dialogue on the registered database `db_id`, waiting in the first review pass: Wendy asks each
+    question of `questions` ((utterance, SQL) pairs) and Eddie answers it with that SQL, through the rooms' own
+    protocol service; then Wendy ends it and Eddie scores it. Returns the dialogue's id."""
+    import itertools
+
+    from annotation.models import Database, Goal
+    from dialogs.models import Dialogue
+    from dialogs.room import dialogue_post
+    from review.passes.services import review_sync
+
+    worker, expert = worker_named("wendy"), expert_named("eddie")
+    database = Database.objects.get(db_id=db_id)
+    goal = Goal.objects.filter(database=database).first()
+    dialogue = Dialogue.objects.create(database=database, goal=goal, worker=worker, expert=expert)
+    ids = itertools.count(1)
+
+    def send(person, **message):
+        return dialogue_post(dialogue=dialogue, person=person, message={"id": f"b{next(ids)}", **message})[0][0]
+
+    for utterance, sql in questions:
+        turn = send(worker, type="utterance", text=utterance).seq
+        send(expert, type="user_acts", turn=turn, acts=["INFORM_SQL"])
+        run = send(expert, type="sql_run", turn=turn, sql=sql)
+        send(expert, type="share_result", turn=turn, run=run.seq)
+        send(expert, type="response", turn=turn, text="Here they are.", acts=["CONFIRM_SQL"])
+    send(worker, type="end")
+    send(expert, type="score", score=5, comment="fine")
+    review_sync()
+    return dialogue.pk

@@ -216,6 +216,9 @@ def check_view(check: dict | None, *, label_a: str, label_b: str) -> dict | None
         difference = counterexample["difference"]
         view["database"] = _DATABASE_NAMES.get(counterexample["database"], counterexample["database"])
         view["made"] = counterexample["database"] != "original"
+        if counterexample["database"] == "searched":
+            kept = checked_on_text({**check, "searched_databases": 0})
+            view["where"] = f"found in {check.get('seconds', 0):g} s, after {kept}"
         view["tables"] = counterexample.get("tables") or []
         view["sides"] = [
             {"label": label_a, "table": counterexample["a"]},
