@@ -3,7 +3,8 @@
 Usage: .venv/bin/python bench/drafts.py [--shared PATH] [--show N] [--held-out db,db,...]
 
 Each turn's SQL runs in the sandbox as a room runs it (counted in full when cut, `annotation.sql.analysis.sql_run`)
-and gets its draft (`annotation.sql.drafts.draft_response`). A draft is checked for what a machine can check, which
+and gets the draft a room offers (`dialogs.assist.draft_for`, with the schema the platform hosts for the file:
+`bench.rating_sheet.hosted_schema`). A draft is checked for what a machine can check, which
 is not whether it is good English or says the right thing (that takes a rater):
 - described: a description, not the generic "Here is the result" draft;
 - values: every literal of the SQL (a string without its % signs, a number other than a LIMIT) is in the draft;
@@ -27,13 +28,21 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("DEBUG", "1")
+
+import django  # noqa: E402
+
+django.setup()
 
 import inflect  # noqa: E402
 from sqlglot import expressions as exp  # noqa: E402
 
 from annotation.sql.analysis import sql_run  # noqa: E402
-from annotation.sql.drafts import GENERIC_DRAFT, draft_response  # noqa: E402
+from annotation.sql.drafts import GENERIC_DRAFT  # noqa: E402
 from annotation.sql.spider import parse_sql  # noqa: E402
+from bench.rating_sheet import hosted_schema  # noqa: E402
+from dialogs.assist import draft_for  # noqa: E402
 
 DEFAULT_SHARED = Path(os.environ.get("WOZSQL_SHARED_DIR", PROJECT_ROOT.parent / "shared"))
 HELD_OUT = ("world_1", "car_1", "student_transcripts_tracking")
@@ -184,17 +193,20 @@ def main() -> None:
     turns: dict[str, int] = defaultdict(int)
     failures: dict[str, list] = defaultdict(list)
     skipped = 0
+    hosted: dict[str, dict] = {}  # the schema the platform keeps for each file, as a room reads it
     for dialogue in dialogues:
         db_id = dialogue["database_id"]
         schema = Schema(entries[db_id])
         path = options.shared / "spider" / "database" / db_id / f"{db_id}.sqlite"
+        if db_id not in hosted:
+            hosted[db_id] = hosted_schema(path, db_id, entries[db_id])
         for turn in dialogue["interaction"]:
             sql = turn["query"]
             result = sql_run(path, sql, count=True)
             if not result["ok"]:
                 skipped += 1  # a room shares no failed result, so it offers no draft for one
                 continue
-            text = draft_response(sql, result, entries[db_id])
+            text = draft_for(schema=hosted[db_id], sql=sql, result=result)
             turns[db_id] += 1
             for name, ok in check(sql, text, schema).items():
                 passed[db_id][name] += ok

@@ -1,15 +1,24 @@
-"""A sheet of drafts or suggestions to rate by hand, drawn at random from the CoSQL sample's turns.
+"""A sheet of drafts or suggestions to rate by hand, drawn from the CoSQL sample's turns, as a room shows them.
 
-Usage: .venv/bin/python bench/rating_sheet.py drafts|suggestions [--count N] [--seed S] [--shared PATH] > sheet.tsv
+Usage: .venv/bin/python bench/rating_sheet.py drafts|suggestions --seed S [--count N] [--databases a,b]
+       [--code PATH] [--keep-rated] [--shared PATH] > sheet.tsv
 
-Drafts: N random SQL turns whose query runs; each row holds the question, the SQL and the draft a room would offer
-for its result (`annotation.sql.drafts.draft_response`), with empty `logic_correct` (0/1) and `grammar` (1-5)
-columns: the CoSQL paper's two human ratings of a response (docs/formats.md, "Rating drafts").
-Suggestions: N random turns that have a next turn; each row holds the turn's question and SQL and a suggestion for
-the next question of a random applicable category (`annotation.sql.intents.recommend`, values read from the database
-as a room reads them), with empty `reads_once` and `applies` columns (0/1).
-A rating is honest only on rows nobody tuned the rules to: draw with a seed not used before and keep the sheet, rated,
-in bench/ratings/.
+What a room shows is what is rated: each database is read as the platform hosts it (the SQLite file's own schema
+with the release's readable names kept, as `annotation.services.database_register` imports it: `hosted_schema`), and
+the text comes from the function the room calls (`dialogs.assist.draft_for` for a draft, `dialogs.assist.suggestion`
+for a suggestion, which reads the result the worker was shown and the columns' statistics).
+
+Drafts: N random SQL turns whose query runs; each row holds the question, the SQL and the draft, with empty
+`logic_correct` (0/1) and `grammar` (1-5) columns: CoSQL's Table 6 ratings (docs/formats.md, "Rating drafts").
+Suggestions: N random turns that have a next turn and whose query runs; each row holds the turn's question and SQL,
+what the result showed, and a suggestion of a category drawn among the applicable ones, with empty `reads_once`,
+`applies` and `useful` columns (0/1).
+
+`--databases` draws only from those databases (hold out by database: write rules on some, rate on the others).
+Turns already in a sheet of the same kind in bench/ratings/ are left out unless `--keep-rated`. `--code PATH` imports
+the platform from another checkout (e.g. `git worktree add /tmp/before HEAD~3`): the same turns, drawn the same way,
+worded by the code as it was, so a "before" is rated on the turns of the "after". A rating is honest only on rows
+nobody tuned the rules to: draw with a seed not used before and keep the sheet, rated, in bench/ratings/.
 """
 
 import argparse
@@ -21,18 +30,76 @@ import sys
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(PROJECT_ROOT))
-
-from annotation.sql import analysis, intents  # noqa: E402
-from annotation.sql.analysis import sql_run  # noqa: E402
-from annotation.sql.drafts import draft_response  # noqa: E402
-
 DEFAULT_SHARED = Path(os.environ.get("WOZSQL_SHARED_DIR", PROJECT_ROOT.parent / "shared"))
-VALUES_PER_COLUMN = 5  # as a room reads them (dialogs.assist)
+RATINGS = PROJECT_ROOT / "bench" / "ratings"
+CATEGORY_DRAW = 7919  # each turn's category is drawn with its own rng: the same turn gets the same draw in any code
 
 
-def column_values(path: Path):
-    return lambda table, column: list(analysis.column_values(str(path), table, column, VALUES_PER_COLUMN))
+def _setup(code: Path) -> None:
+    # Celery's loader puts the working folder first on the path when Django starts: it must be the code's own.
+    os.chdir(code)
+    sys.path.insert(0, str(code))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("DEBUG", "1")
+    import django
+
+    django.setup()
+
+
+def rated_before(kind: str) -> set[tuple[str, str]]:
+    """(db_id, SQL on one line) of every turn in an earlier sheet of `kind`."""
+    seen = set()
+    for path in RATINGS.glob(f"{kind}-*.tsv"):
+        with open(path, encoding="utf-8", newline="") as handle:
+            for row in csv.DictReader(handle, delimiter="\t"):
+                seen.add((row.get("db_id", ""), " ".join((row.get("sql") or "").split())))
+    return seen
+
+
+def hosted_schema(path: Path, db_id: str, entry: dict | None) -> dict:
+    """The schema a room reads (`Database.schema`) for the file at `path` imported with its release's entry: what
+    `annotation.services.database_register` stores, before any curation."""
+    from annotation.sql.schema import introspect_sqlite, release_names_kept
+
+    return release_names_kept(introspect_sqlite(path, db_id), entry)[0]
+
+
+def shown(result: dict) -> str:
+    """The result the worker saw, shortly: its size and first rows."""
+    rows = result.get("rows") or []
+    total = result.get("total_rows") or len(rows)
+    cells = "; ".join(", ".join(str(value) for value in row) for row in rows[:4])
+    return f"{total} row{'s' if total != 1 else ''}: {cells}{' ...' if total > 4 else ''}"
+
+
+def suggestion_drawn(assist, intents, analysis, schema, path: Path, sql: str, result: dict, rng):
+    """A suggestion as a room draws one: a category among those that apply after what the worker saw, another one
+    when no sentence can be written for it (`dialogs.assist.recommendation_next`, drawn uniformly here instead of by
+    the collection's coverage); None when none applies. With the code before `assist.suggestion`, as that code did."""
+    current = hasattr(assist, "suggestion")
+    try:
+        if current:
+            statistics = assist.column_statistics_at(str(path))
+            categories = intents.applicable_categories(sql, schema, result=result, statistics=statistics)
+        else:
+            categories = intents.applicable_categories(sql, schema)
+    except intents.IntentError:
+        return None
+
+    def values(table, column):
+        return list(analysis.column_values(str(path), table, column, assist.VALUES_PER_COLUMN))
+
+    while categories:
+        category = rng.choice(categories)
+        try:
+            if current:
+                return assist.suggestion(
+                    schema=schema, path=str(path), sql=sql, result=result, category=category, rng=rng
+                )
+            return intents.recommend(sql, schema, category=category, rng=rng, values=values)
+        except intents.IntentError:
+            categories = [name for name in categories if name != category]
+    return None
 
 
 def main() -> None:
@@ -40,49 +107,67 @@ def main() -> None:
     parser.add_argument("kind", choices=("drafts", "suggestions"))
     parser.add_argument("--count", type=int, default=50)
     parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--databases", default="", help="draw only from these databases (comma-separated)")
+    parser.add_argument("--code", type=Path, default=PROJECT_ROOT, help="the checkout whose code writes the texts")
+    parser.add_argument("--keep-rated", action="store_true", help="also draw turns of earlier sheets")
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
     options = parser.parse_args()
+    options.shared = options.shared.resolve()
+    _setup(options.code.resolve())
+    from annotation.sql import analysis, intents
+    from dialogs import assist
+
     with open(options.shared / "spider" / "tables.json", encoding="utf-8") as handle:
         entries = {entry["db_id"]: entry for entry in json.load(handle)}
     with open(options.shared / "samples" / "cosql_dev_sample.json", encoding="utf-8") as handle:
         dialogues = json.load(handle)
+    wanted = set(filter(None, options.databases.split(",")))
+    skipped = set() if options.keep_rated else rated_before(options.kind)
     turns = [
         (dialogue["database_id"], dialogue["interaction"], index)
         for dialogue in dialogues
         for index in range(len(dialogue["interaction"]))
     ]
-    rng = random.Random(options.seed)
-    rng.shuffle(turns)
+    random.Random(options.seed).shuffle(turns)
     writer = csv.writer(sys.stdout, delimiter="\t", lineterminator="\n")
     if options.kind == "drafts":
         writer.writerow(["n", "db_id", "question", "sql", "draft", "logic_correct", "grammar", "note"])
     else:
-        columns = ["category", "relation", "suggestion", "reads_once", "applies", "note"]
+        columns = ["shown", "category", "relation", "suggestion", "reads_once", "applies", "useful", "note"]
         writer.writerow(["n", "db_id", "question", "sql", *columns])
-    written = 0
+    schemas: dict[str, dict] = {}
+    written, drawn = 0, set()
     for db_id, interaction, index in turns:
         if written == options.count:
             break
-        turn, schema = interaction[index], entries[db_id]
-        path = options.shared / "spider" / "database" / db_id / f"{db_id}.sqlite"
-        question = " | ".join(" ".join(part.split()) for part in turn["utterance"].split("|"))
+        turn = interaction[index]
         sql = " ".join(turn["query"].split())
+        if (wanted and db_id not in wanted) or (db_id, sql) in skipped or (db_id, sql) in drawn:
+            continue
+        if options.kind == "suggestions" and index + 1 >= len(interaction):
+            continue
+        path = options.shared / "spider" / "database" / db_id / f"{db_id}.sqlite"
+        if db_id not in schemas:
+            schemas[db_id] = hosted_schema(path, db_id, entries.get(db_id))
+        schema = schemas[db_id]
+        result = analysis.sql_run(path, turn["query"], count=True)
+        if not result["ok"]:
+            continue  # a room shares no failed result
+        drawn.add((db_id, sql))
+        question = " | ".join(" ".join(part.split()) for part in turn["utterance"].split("|"))
         if options.kind == "drafts":
-            result = sql_run(path, turn["query"], count=True)
-            if not result["ok"]:
-                continue
-            draft = draft_response(turn["query"], result, schema)
+            if hasattr(assist, "draft_for"):
+                draft = assist.draft_for(schema=schema, sql=turn["query"], result=result)
+            else:  # the code before assist.draft_for: the room called draft_response with the hosted schema
+                from annotation.sql.drafts import draft_response
+
+                draft = draft_response(turn["query"], result, schema)
             row = [db_id, question, sql, draft, "", "", ""]
         else:
-            categories = intents.applicable_categories(turn["query"], schema)
-            if index + 1 >= len(interaction) or not categories:
-                continue
-            category = rng.choice(categories)
-            try:
-                found = intents.recommend(turn["query"], schema, category=category, rng=rng, values=column_values(path))
-            except intents.IntentError:
-                continue  # a room offers nothing for this draw either (dialogs.assist tries another turn's category)
-            row = [db_id, question, sql, category, found.relation, found.text, "", "", ""]
+            rng = random.Random(CATEGORY_DRAW * options.seed + written)
+            found = suggestion_drawn(assist, intents, analysis, schema, path, turn["query"], result, rng)
+            texts = [found.category, found.relation, found.text] if found else ["", "", "(no suggestion)"]
+            row = [db_id, question, sql, shown(result), *texts, "", "", "", ""]
         written += 1
         writer.writerow([written, *row])
 

@@ -67,17 +67,87 @@ def column_values(database: Database):
     schema-only registration)."""
     if not database.has_file:
         return lambda table, column: []
-    path = str(database.path)
+    return column_values_at(str(database.path))
+
+
+def column_values_at(path: str):
+    """`values(table, column)`: a few real values of a column of the file at `path`, read in the sandbox."""
     return lambda table, column: list(analysis.column_values(path, table, column, VALUES_PER_COLUMN))
 
 
-def recommendation_next(*, database: Database, turn: int, sql: str, offered: list[dict], rng=None) -> dict | None:
-    """The payload of the next recommendation after `turn` (answered with `sql`), or None when none applies (an
-    unreadable SQL, or every applicable category already offered for this turn)."""
+_FIGURES_KEPT = 4096
+
+
+@functools.lru_cache(maxsize=_FIGURES_KEPT)
+def _column_figures(path: str, stamp: tuple, table: str, column: str) -> dict | None:
+    quoted_table, quoted_column = '"' + table.replace('"', '""') + '"', '"' + column.replace('"', '""') + '"'
+    ran = sandbox.execute(
+        path,
+        f"SELECT count({quoted_column}), count(DISTINCT {quoted_column}), min({quoted_column}), "  # noqa: S608
+        f"max({quoted_column}) FROM {quoted_table}",
+    )
+    if not ran.ok or not ran.rows:
+        return None
+    rows, distinct, low, high = ran.rows[0]
+    return {"rows": rows, "distinct": distinct, "min": low, "max": high}
+
+
+def column_statistics_at(path: str):
+    """`statistics(table, column)`: a column's figures in the file at `path` (`rows` with a value, `distinct`, `min`,
+    `max`), read once per file state in the sandbox (never inside a transaction: the suggestion is worked out after
+    the answer is recorded, docs/protocol.md); None when they cannot be read."""
+
+    def statistics(table: str, column: str) -> dict | None:
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        return _column_figures(path, (info.st_size, info.st_mtime_ns), table, column)
+
+    return statistics
+
+
+def suggestion(
+    *, schema: dict | None, path: str | None, sql: str, result: dict | None, category: str, rng
+) -> intents.Recommendation:
+    """One suggestion of `category` after `sql`, as a room words it: with real values and the columns' figures of the
+    file at `path` (none without a file) and the `result` the worker was shown, so that nothing is suggested that the
+    result already answers (`intents.recommend`). The one call behind the room's suggestion and the rated sheets
+    (bench/rating_sheet.py). Raises intents.IntentError as `recommend` does."""
+    return intents.recommend(
+        sql,
+        schema,
+        category=category,
+        rng=rng,
+        values=column_values_at(path) if path else None,
+        result=result,
+        statistics=column_statistics_at(path) if path else None,
+    )
+
+
+def result_shown(database: Database, sql: str) -> dict | None:
+    """The result of `sql` as the worker was shown it, read again in the sandbox (the room's shared result holds the
+    same rows of the same file); None without a file or when it fails."""
+    if not database.has_file:
+        return None
+    ran = sandbox.execute(str(database.path), sql)
+    return ran.to_dict() if ran.ok else None
+
+
+def recommendation_next(
+    *, database: Database, turn: int, sql: str, offered: list[dict], rng=None, result: dict | None = None
+) -> dict | None:
+    """The payload of the next recommendation after `turn` (answered with `sql`, whose `result` the worker was shown:
+    read again when not given), or None when none applies (an unreadable SQL, or every applicable category already
+    offered for this turn)."""
     rng = rng or random.Random()
     schema = database.schema
+    path = str(database.path) if database.has_file else None
+    if result is None:
+        result = result_shown(database, sql)
+    statistics = column_statistics_at(path) if path else None
     try:
-        available = set(intents.applicable_categories(sql, schema))
+        available = set(intents.applicable_categories(sql, schema, result=result, statistics=statistics))
     except intents.IntentError as exc:
         logger.info("no recommendation after turn %s: %s", turn, exc)
         return None
@@ -89,7 +159,6 @@ def recommendation_next(*, database: Database, turn: int, sql: str, offered: lis
     counts = intent_counts()
     local = counts.get(database.pk, Counter())
     overall = sum(counts.values(), Counter())
-    values = column_values(database)
     recommendation = None
     while candidates and recommendation is None:
         category = intents.choose_category(
@@ -97,7 +166,9 @@ def recommendation_next(*, database: Database, turn: int, sql: str, offered: lis
         )
         try:
             for _ in range(8):  # another wording of an already offered relation is no new suggestion
-                recommendation = intents.recommend(sql, schema, category=category, rng=rng, values=values)
+                recommendation = suggestion(
+                    schema=schema, path=path, sql=sql, result=result, category=category, rng=rng
+                )
                 if (recommendation.category, recommendation.relation) not in seen:
                     break
         except intents.IntentError as exc:
@@ -198,8 +269,15 @@ def labels_detected(
         labels["schema_linking"] = linking.propose_links(tokens, sql, schema)
     except Exception:  # noqa: BLE001 - a proposal is a convenience; the expert labels by hand without one
         logger.exception("schema linking proposal failed")
-    labels["draft"] = drafts.draft_response(sql, result, schema)
+    labels["draft"] = draft_for(schema=schema, sql=sql, result=result)
     return labels
+
+
+def draft_for(*, schema: dict | None, sql: str, result: dict) -> str:
+    """The draft response a room offers for `result` of `sql`, worded from `schema`: the hosted database's
+    (`Database.schema`, the file's schema with the release's or the curator's readable names). The one call behind the
+    room's draft and the rated sheets (bench/rating_sheet.py), so that what is rated is what experts see."""
+    return drafts.draft_response(sql, result, schema)
 
 
 def recommendations_enabled() -> bool:

@@ -53,6 +53,8 @@ _IS_PHRASES = {
 _SELECT_PARTS = frozenset(
     {"expressions", "distinct", "from_", "from", "joins", "where", "group", "having", "order", "limit"}
 )
+# Words of a key column's name that say it is a key, not what it points to ("student id", "flight no").
+_KEY_WORDS = frozenset({"id", "ids", "code", "no", "number", "key", "nr"})
 _NEGATED_OPS = {"=": "!=", "!=": "=", ">": "<=", "<": ">=", ">=": "<", "<=": ">"}
 _COUNT_PHRASES = {
     "=": "exactly {}",
@@ -200,19 +202,24 @@ class _Table:
     key: str  # the original name, lower-cased (or a made-up key for a subquery in FROM)
     name: str  # readable, as the schema writes it (singular or plural)
     sub: object = None  # the described query of a subquery in FROM
-    # For a table that relates others (lives_in, a friend table of two keys): what one row is, said as a record
-    # ("record of a student living in a dorm"), since its name is no noun for what it holds. Empty otherwise.
+    # For a table that relates others (lives_in, a friend table of two keys): what one row is, and several are, since
+    # its name is no noun for what it holds ("record of a student living in a dorm", "pair of friends"). Empty
+    # otherwise.
     record: str = field(default="", compare=False)
+    records: str = field(default="", compare=False)
     names: object = field(default=None, compare=False, repr=False)  # the _Names it comes from, for its relations
     # The part a joined row plays, when the join's column names one: airports joined on a flight's destination
     # airport are "destination airports". Empty otherwise.
     role: str = field(default="", compare=False)
+    # How the rows the sentence is about relate to a joined row, when the join's column says it ("caused by" for
+    # ships joined on death.caused_by_ship_id): "deaths caused by a ship whose ...". Empty otherwise.
+    via: str = field(default="", compare=False)
 
     def noun(self, many: bool) -> str:
         if self.sub is not None:
             return self.sub.population(many)
         if self.record:
-            return self.record.replace("record", "records", 1) if many else self.record
+            return self.records if many else self.record
         return self.called(many)
 
     def called(self, many: bool) -> str:
@@ -226,6 +233,9 @@ class _Col:
     table: _Table | None
     identifies: _Table | None = None  # the table whose rows this column identifies (a key), if any
     type: str = "text"  # the tables.json column type: "text", "number", "time", "others"
+    # A foreign key named by what its row did to the one it points to (ship.lost_in_battle, death.caused_by_ship_id):
+    # those words ("lost in", "caused by"), while `name` calls it by the row it points to ("battle id"). Empty else.
+    via: str = ""
 
 
 class _Names:
@@ -271,24 +281,78 @@ class _Names:
         name = self.table_names[index] if index is not None else _words_of(original)
         table = _Table(original.lower(), name, names=self)
         if self.is_link(table):
-            return replace(table, record=self._record(table))
+            one, many = self._record(table)
+            return replace(table, record=one, records=many)
         return table
 
     def verb(self, table: _Table) -> _Verb | None:
         """The verb a relation table's name reads as ("lives in", "has amenity"), or None for a noun."""
         return _Verb.of(table.name) if table.sub is None else None
 
-    def _record(self, table: _Table) -> str:
-        """One row said as a record: "record of a student living in a dorm" for a relation named by a verb, else
-        "friend record"."""
+    def _record(self, table: _Table) -> tuple[str, str]:
+        """One row and several, said by what they link: "record of a student living in a dorm" for a relation named
+        by a verb; for a table that links rows of one table to each other, the pair ("pair of friends" when the table
+        is named for the role of one side, else "pair of a high schooler and a liked high schooler", the second
+        qualified by its key's own word); any other noun-named link table by its own name ("advisor", "route"): a
+        "record" of it read as another word ("like records" as similar records)."""
         verb = self.verb(table)
-        targets = [self._schema_table(index) for index in dict.fromkeys(self._targets(table))]
+        keys = self._keys(table)
+        targets = [self._schema_table(index) for index in dict.fromkeys(target for _, target in keys)]
         if verb is not None and len(targets) == 2:
             first, second = (_with_article(target.noun(False)) for target in targets)
-            return f"record of {first} {verb.participle} {second}"
+            one = f"record of {first} {verb.participle} {second}"
+            return one, one.replace("record", "records", 1)
         if verb is not None:
-            return f"record of {verb.participle}"
-        return f"{_noun(table.name, False)} record"
+            one = f"record of {verb.participle}"
+            return one, one.replace("record", "records", 1)
+        if len(targets) == 1 and len(keys) >= 2:
+            parent = targets[0]
+            roles = [self._key_role(column, parent) for column, _ in keys[:2]]
+            own = _singular_word(table.name.split()[-1]) if table.name else ""
+            if own and any(role.split()[-1:] == [own] for role in roles if role):
+                return f"pair of {_noun(table.name, True)}", f"pairs of {_noun(table.name, True)}"
+            second = roles[1] if roles[1] else "other"
+            qualified = f"{second} {parent.noun(False)}" if second else parent.noun(False)
+            first = parent.noun(False)
+            return (
+                f"pair of {_with_article(first)} and {_with_article(qualified)}",
+                f"pairs of {_noun(first, True)} and {_noun(qualified, True)}",
+            )
+        return _noun(table.name, False), _noun(table.name, True)
+
+    def _keys(self, table: _Table) -> list[tuple[int, int]]:
+        """(column, the table it points to) of each of `table`'s foreign keys, in column order."""
+        index = self.tables.get(table.key)
+        if index is None or table.sub is not None:
+            return []
+        return [
+            (column, self.column_tables[target])
+            for column, target in sorted(self.foreign.items())
+            if self.column_tables[column] == index and target < len(self.column_tables)
+        ]
+
+    def _key_role(self, column: int, parent: _Table) -> str:
+        """What a key column calls the row it points to, beyond the parent's own name: "liked" for likes.liked_id,
+        "friend" for friend.friend_id; "" for a key named after its parent or by key words alone ("student id" of a
+        high schooler is "student")."""
+        words = [word for word in self.column_names[column].split() if word not in _KEY_WORDS]
+        parent_words = _word_set(parent.name)
+        return " ".join(word for word in words if word not in parent_words)
+
+    def _other_side(self, table: _Table) -> _Table | None:
+        """For a table linking rows of one table to each other, counted from one side: the other side, named by its
+        key ("friend" for friend.friend_id, "liked high schooler" for likes.liked_id); None for any other table."""
+        keys = self._keys(table)
+        targets = list(dict.fromkeys(target for _, target in keys))
+        if len(keys) < 2 or len(targets) != 1:
+            return None
+        parent = self._schema_table(targets[0])
+        role = self._key_role(keys[1][0], parent)
+        if not role:
+            return parent
+        if role.endswith(("ed", "ing")):  # a participle qualifies the parent: "liked high schooler"
+            role = f"{role} {parent.noun(False)}"
+        return replace(parent, role=role)
 
     def relation_between(self, one: _Table, other: _Table) -> tuple[_Table, _Verb, bool] | None:
         """A relation table named by a verb that links `one` and `other` (lives_in between students and dorms), with
@@ -339,11 +403,25 @@ class _Names:
         """`table`, or for a link table the table its rows stand for: has_pet counted from a student is pets."""
         if table is None or not self.is_link(table):
             return table
+        other_side = self._other_side(table)
+        if other_side is not None:
+            return other_side
         for target in self._targets(table):
             candidate = self._schema_table(target)
             if candidate != avoid:
                 return candidate
         return table
+
+    def own_column_words(self, table: _Table) -> set[str]:
+        """The names of `table`'s columns as said of its own rows ("name" for a dorm's "dorm name")."""
+        index = self.tables.get(table.key)
+        if index is None:
+            return set()
+        return {
+            _column_words(_Col(self.column_names[column], table), table, False)
+            for column, owner in enumerate(self.column_tables)
+            if owner == index
+        }
 
     def has_column(self, table: _Table, original: str) -> bool:
         index = self.tables.get(table.key)
@@ -357,13 +435,15 @@ class _Names:
             identifies = table if table is not None and name == "id" else None
             return _Col(name, table, identifies)
         identifies = None
+        name, via = self.column_names[column_index], ""
         # A key that also points elsewhere (record.swimmer_id) is about the table it points to.
         if column_index in self.foreign:
             identifies = self._schema_table(self.column_tables[self.foreign[column_index]])
+            via, name = _via(name, identifies, self.column_names[self.foreign[column_index]])
         elif column_index in self.primary:
             identifies = table
         kind = self.column_types[column_index] if column_index < len(self.column_types) else "text"
-        return _Col(self.column_names[column_index], table, identifies, kind)
+        return _Col(name, table, identifies, kind, via)
 
 
 # The names of the schemas drafted on last: the same database's for every shared result of its rooms.
@@ -438,19 +518,21 @@ class _QueryBuilder:
     def __init__(self, names: _Names) -> None:
         self.names = names
 
-    def query(self, node: exp.Expr, parent: _Scope | None):
+    def query(self, node: exp.Expr, parent: _Scope | None, *, in_set: bool = False):
         while isinstance(node, exp.Subquery | exp.Paren):
             node = node.this
         if isinstance(node, exp.Select):
-            return self.select(node, parent)
+            return self.select(node, parent, in_set=in_set)
         operator = {exp.Union: "union", exp.Intersect: "intersect", exp.Except: "except"}.get(type(node))
         if operator is None:
             raise ValueError(f"not a query: {node.key}")
-        described = _SetQuery(operator, self.query(node.this, parent), self.query(node.expression, parent))
+        described = _SetQuery(
+            operator, self.query(node.this, parent, in_set=True), self.query(node.expression, parent, in_set=True)
+        )
         described.order, described.limit = self._order_and_limit(node, None)
         return described
 
-    def select(self, node: exp.Select, parent: _Scope | None) -> _Select:
+    def select(self, node: exp.Select, parent: _Scope | None, *, in_set: bool = False) -> _Select:
         unread = [key for key, value in node.args.items() if value and key not in _SELECT_PARTS]
         if unread:
             # WITH, OFFSET, window clauses...: describing the rest would leave something out, which is worse than
@@ -466,7 +548,7 @@ class _QueryBuilder:
             alias = source.alias if isinstance(source, exp.Table | exp.Subquery) else ""
             scope.aliases[(alias or table.key).lower()] = table
             scope.aliases.setdefault(table.key, table)
-        described = _Select(scope.tables, names=self.names)
+        described = _Select(scope.tables, names=self.names, in_set=in_set)
         for join in node.args.get("joins") or []:
             self._read_join(join.args.get("on"), scope, described)
         for expression in node.expressions:
@@ -514,11 +596,14 @@ class _QueryBuilder:
                 role = _role(child.name, parent.table)
                 if role and not parent.table.role:
                     self._give_role(scope, parent_node, parent.table, role)
+                elif child.via and not parent.table.via:
+                    self._give_role(scope, parent_node, parent.table, "", via=child.via)
 
     @staticmethod
-    def _give_role(scope: _Scope, node: exp.Column, table: _Table, role: str) -> None:
-        """`table` plays `role` in this query: every name it goes by in the scope now gives the role."""
-        named = replace(table, role=role)
+    def _give_role(scope: _Scope, node: exp.Column, table: _Table, role: str, via: str = "") -> None:
+        """`table` plays `role` in this query (or is reached `via` a verb phrase): every name it goes by in the scope
+        now gives it."""
+        named = replace(table, role=role) if role else replace(table, via=via)
         for alias, value in list(scope.aliases.items()):
             if value is table:
                 scope.aliases[alias] = named
@@ -681,10 +766,25 @@ class _QueryBuilder:
         return self.names.as_rows_of(others[-1], outer) if others else None
 
 
+def _via(name: str, parent: _Table, parent_key: str) -> tuple[str, str]:
+    """A foreign key's name read as what its row did to the parent ("lost in battle", "caused by ship id"): the
+    words up to the preposition ("lost in") and a name for the column by its parent ("battle id"); ("", `name`) for a
+    key named otherwise."""
+    words = [word for word in name.split() if word not in _KEY_WORDS]
+    parent_words = _word_set(parent.name)
+    for position, word in enumerate(words[1:-1], start=1):
+        if word in _PREPOSITIONS and words[position + 1 :] and set(words[position + 1 :]) <= parent_words:
+            key = parent_key.split()[-1] if parent_key else "id"
+            return " ".join(words[: position + 1]), f"{parent.noun(False)} {key}"
+    return "", name
+
+
 def _role(column_name: str, target: _Table) -> str:
     """The role a referring column gives the row it points to: "destination airport" (a qualified form of the
     target's own noun), or "" when the column just names the target ("airline", "country code")."""
     words = column_name.split()
+    if any(word in _PREPOSITIONS for word in words):
+        return ""  # "lost in battle" says what happened to a battle, not what kind of battle it is (`_via`)
     if len(words) > 2 and words[-1] in ("id", "code", "no", "key"):
         words = words[:-1]  # "permanent address id" plays the part of a "permanent address"
     head = _singular_word(target.name.split()[-1]) if target.name else ""
@@ -752,6 +852,7 @@ class _Select:
     counted: _Table | None = None  # what count(*) counts
     names: _Names = field(default_factory=lambda: _Names(None))
     on_refs: set = field(default_factory=set)  # (referring table key, referred table key) read off the joins' ON
+    in_set: bool = False  # a side of UNION, INTERSECT or EXCEPT, whose rows come out once each
 
     def refers(self, table: _Table, other: _Table) -> bool:
         """Whether `table`'s rows point to `other`'s: a declared foreign key, or a join on `other`'s own key."""
@@ -765,10 +866,11 @@ class _Select:
         self.main = first_column.table if first_column is not None else None
         if self.main is not None and first_column.identifies is not None and self.names.is_link(self.main):
             self.main = first_column.identifies  # has_pet's pet id is about pets
-        if self.main is not None and not self.group and not self.distinct:
+        if self.main is not None and not self.group and not self.distinct and not self.in_set:
             # A parent's column read through its child rows: people joined with poker_player has one row per poker
             # player, so the conditions and the count are about poker players. DISTINCT folds the child rows back
-            # into the parent's: the different life expectancies of countries that speak Dutch.
+            # into the parent's: the different life expectancies of countries that speak Dutch. So does a set
+            # operation: the battles of INTERSECT are battles, however many of their ships the join repeats them for.
             children = [
                 table
                 for table in self.tables
@@ -787,7 +889,9 @@ class _Select:
             return
         key = self.group[0]
         if len(self.group) == 1 and key.identifies is not None:
-            self.subject = self.main = key.identifies
+            role = _role(key.name, key.identifies) if key.table is not key.identifies else ""
+            # Flights grouped by their destination airport are counted per destination airport.
+            self.subject = self.main = replace(key.identifies, role=role) if role else key.identifies
         else:
             self.subject = key
         subject_table = self.subject if isinstance(self.subject, _Table) else key.table
@@ -984,6 +1088,8 @@ class _Select:
             if item.kind == "column" and item.column is not None:
                 said = _column_words(item.column, entity, many)
                 plain = _column_words(item.column, item.column.table, many)
+                if said != plain and self._said_as_own(item.column, entity):
+                    said = plain  # "the names of the poker players", not "the person names of"
                 if owner is not None and item.column.table == owner and said != plain:
                     said = plain  # "student first names, middle names and last names": the owner said once
                 owner = item.column.table if said != plain else None
@@ -995,6 +1101,18 @@ class _Select:
         if self.distinct and many:
             return (f"the {count} different " if count is not None else "the different ") + _join(words)
         return "the " + _join(words)
+
+    def _said_as_own(self, column: _Col, entity: _Table | None) -> bool:
+        """Whether a column of a table the entity's rows point to reads as the entity's own: a poker player's name is
+        the name of the person it points to. Not when the entity has a column of that name itself (a city's name is
+        not its country's), nor when the joined rows play a part of their own (a flight's destination airport)."""
+        table = column.table
+        if entity is None or table is None or entity.sub is not None or table.sub is not None or table == entity:
+            return False
+        if table.role or table.via or not self.refers(entity, table) or column.identifies is not None:
+            return False
+        own = _column_words(column, table, False)
+        return own not in self.names.own_column_words(entity)
 
     def phrase(self, many: bool, count: int | None = None, conditions: str | None = None) -> str:
         """The whole result as a noun phrase: "the names and ages of the 250 students whose country is France"."""
@@ -1064,7 +1182,11 @@ class _Select:
         subject_table = self.subject_table
         subject_words = _clauses(on_subject, subject_table, many) + self._having(many)
         plain = [item for item in self.items if item.kind != "aggregate"]
-        is_subject = [isinstance(self.subject, _Col) and item.column == self.subject for item in plain]
+        is_subject = [
+            (isinstance(self.subject, _Col) and item.column == self.subject)
+            or (bool(self.subject_table and self.subject_table.role) and item.column == self.group[0])
+            for item in plain
+        ]
         if not self.aggregates:
             if len(plain) == 1 and is_subject[0]:  # only the grouped column: "the countries with more than 3 students"
                 superlative = self._superlative()
@@ -1200,8 +1322,10 @@ def _column_words(column: _Col, entity: _Table | None, many: bool) -> str:
     if about_entity:
         words = name.split()
         entity_words = _word_set(entity.name)
-        while len(words) > 1 and words[0] in entity_words:
-            words.pop(0)
+        if entity == column.identifies and entity != column.table and words[-1] in _KEY_WORDS:
+            words = words[-1:]  # friend.student_id of high schoolers is their id
+        while len(words) > 1 and words[0] in entity_words and words[1:] not in (["number"], ["no"], ["nr"]):
+            words.pop(0)  # but "flight number" stays: "the number of the flights" would be a count
         if len(words) > 2 and words[-2] == "of" and words[-1] in entity_words:
             words = words[:-2]  # "cost of treatment" of a treatment is its cost
         name = " ".join(words)
@@ -1283,6 +1407,8 @@ def _clause_parts(cond: _Cond, anchor: _Table | None, many: bool) -> tuple[str, 
     prefix, subject = _subject(item, anchor, many)
     predicate = _predicate(cond, op, negated)
     plain = cond.op == "=" and op == "=" and not negated and cond.subquery is None and bool(cond.values)
+    if plain and column is not None and column.via and column.identifies is not None and not prefix:
+        return "", "", f"{column.via} {column.identifies.noun(False)} {cond.values[0]}"  # "ships lost in battle 5"
     if plain and column is not None and column.table is not None and subject:
         own = _column_words(column, column.table, False)
         if own == "name" and subject.startswith("whose ") and (prefix or column.table == anchor or anchor is None):
@@ -1299,6 +1425,15 @@ def _with_sub_article(query) -> str:
     return _with_article(population)
 
 
+def _own_words(item: _Item) -> str:
+    """An item as `_item_words` says it, a column named against its own table ("pets whose type is dog", not "whose
+    pet type"; "ships whose disposition is Captured", not "whose disposition of ship")."""
+    column = item.column
+    if item.kind == "column" and column is not None and column.table is not None and column.table.sub is None:
+        return _column_words(column, column.table, False)
+    return _item_words(item)
+
+
 def _subject(item: _Item | None, anchor: _Table | None, many: bool = False) -> tuple[str, str]:
     """Who a condition is about, seen from the `anchor` rows: ("", "whose age") on the rows themselves, ("with a
     concert", "whose year") on a joined table, ("that live in a dorm", "whose name") through a relation."""
@@ -1307,7 +1442,7 @@ def _subject(item: _Item | None, anchor: _Table | None, many: bool = False) -> t
     column = item.column
     words = f"whose {_item_words(item)}"
     if item.kind != "column" or column is None or column.table is None or anchor is None or column.table == anchor:
-        return "", words
+        return "", f"whose {_own_words(item)}"
     if anchor.record and column.table.sub is None:
         # The rows are a relation's records: the condition is on one of the things it relates.
         return "", f"in which the {column.table.noun(False)}'s {_column_words(column, column.table, False)}"
@@ -1325,6 +1460,8 @@ def _subject(item: _Item | None, anchor: _Table | None, many: bool = False) -> t
     named_in_column = _word_set(column.name) & _word_set(column.table.name)
     if column.table.sub is not None or (named_in_column and not column.table.role):
         return "", words
+    if column.table.via:
+        return f"{column.table.via} {_with_article(column.table.called(False))}", words  # "caused by a ship"
     return f"with {_with_article(column.table.called(False))}", words
 
 
@@ -1391,6 +1528,7 @@ class _SetQuery:
     right: object
     order: list = field(default_factory=list)
     limit: int | None = None
+    plural_head: bool = False  # the phrase names its columns in the plural whatever the rows ("the names of ...")
 
     def _same_rows(self) -> bool:
         left, right = self.left, self.right
@@ -1423,6 +1561,16 @@ class _SetQuery:
                 and two.item is not None
                 and one.item.column == two.item.column
             ):
+                if one.table is not None and left.main is not None and one.table != left.main:
+                    # On a joined table each side may hold for another of its rows: "with a ship named Lettice and
+                    # also one named HMS Atalanta", never "a ship whose name is both".
+                    prefix, subject, first = _clause_parts(one, left.main, many)
+                    _, _, second = _clause_parts(two, left.main, many)
+                    other = " ".join(part for part in (subject, second) if part)
+                    if prefix:
+                        joined = {"union": "or one", "intersect": "and also one", "except": "but none"}[self.operator]
+                        said = " ".join(part for part in (prefix, subject, first) if part)
+                        return f" {said} {joined} {other}"
                 subject = " ".join(part for part in _subject(one.item, left.main) if part)
                 joined = {
                     "union": f"is {one.values[0]} or {two.values[0]}",
@@ -1472,15 +1620,21 @@ class _SetQuery:
             if merged is not None:
                 return self.left.phrase(many, count, merged) + self._ordered()
             right = self.right.population(True, distinct=False)
+            left = self.left.population(True, distinct=False)
+            head = self.left._head(self.left.items, True, self.left.main)
+            noun = self.left.main.noun(True) if self.left.main is not None else ""
+            if noun and right.startswith(noun + " "):
+                right = "those" + right[len(noun) :]  # "of dorms but not of those with a student ..."
+            self.plural_head = True
             if self.operator == "except":
-                return f"{self.left.phrase(many)}, except those of {right}{self._ordered()}"
+                return f"{head} of {left} but not of {right}{self._ordered()}"
             if self.operator == "intersect":
-                return f"{self.left.phrase(many)} and also of {right}{self._ordered()}"
+                return f"{head} both of {left} and of {right}{self._ordered()}"
         left, right = self.left.phrase(many), self.right.phrase(True)
         joined = {
             "union": f"{left}, together with {right}",
             "intersect": f"{left} that are also among {right}",
-            "except": f"{left}, excluding {right}",
+            "except": f"{left}, other than {right}",
         }[self.operator]
         return joined + self._ordered()
 
@@ -1542,9 +1696,9 @@ def _fold(query, table: _ResultTable) -> str:
             return _sentence(f"There {verb} {number} {query.population(number != 1)}")
     if table.complete and table.total == 1 and not has_star:
         values = [_value(value) for value in table.rows[0]]
-        return _sentence(
-            f"{_subject_phrase(query.phrase(False))} {'is' if len(values) == 1 else 'are'} {_join(values)}"
-        )
+        phrase = query.phrase(False)
+        plural = len(values) > 1 or getattr(query, "plural_head", False)
+        return _sentence(f"{_subject_phrase(phrase)} {'are' if plural else 'is'} {_join(values)}")
     if table.complete and table.total <= FEW_ROWS and not has_star:
         listed = query.listing(table.rows)
         if listed is not None:

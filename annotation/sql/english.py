@@ -30,6 +30,7 @@ __all__ = [
     "plural_word",
     "schema_vocabulary",
     "singular_word",
+    "split_compounds",
     "table_noun",
     "with_article",
     "word_set",
@@ -147,29 +148,93 @@ def schema_vocabulary(table_names: list[str], column_readable: list, column_orig
 
 def table_noun(name: str, vocabulary: set[str]) -> str:
     """A table's readable name as a noun for one of its rows: the storage word dropped ("cars data" -> "car"), and a
-    name written as one word split where both halves are words of the same schema ("countrylanguage" -> "country
-    language", when the schema has a country table and a language column)."""
-    words = name.split()
+    word written as two run together split ("countrylanguage" -> "country language", "highschooler" -> "high
+    schooler": `split_compounds`)."""
+    words = split_compounds(name, vocabulary).split()
     if len(words) >= 2 and words[-1] in STORAGE_WORDS:
         words = words[:-1]
         words[-1] = singular_word(words[-1])
-    if len(words) == 1 and words[0] not in vocabulary - {name}:
-        word = words[0]
-        splits = [
-            (word[:cut], word[cut:])
-            for cut in range(3, len(word) - 2)
-            if word[:cut] in vocabulary and word[cut:] in vocabulary
-        ]
-        if len(splits) == 1:
-            words = list(splits[0])
     return " ".join(words)
+
+
+# A word shorter than this is never split: short words run together are rare, and short real words many.
+_COMPOUND_MIN_CHARS = 6
+# A word that English text uses at least this often (per the segmenter's corpus of about 10^12 words) is a word of its
+# own even when it splits ("hometown", "birthplace", "playlist" stay whole; "fullname", "statuscode" do not).
+_WORD_ON_ITS_OWN = 1_000_000
+# A part of a split must itself be a word people use this often, or a word of the schema: "stu id" is no split.
+_PART_IN_USE = 50_000
+# A segmenter's last part of one or two letters is a suffix it cut off ("high school er"): it is put back, unless it
+# is one of the short words schemas end names with ("student id", "flight no").
+_SUFFIX_CHARS = 2
+_SHORT_WORDS = frozenset({"id", "no", "nr", "of", "by", "in", "to", "on", "at"})
+
+
+@functools.cache
+def _segmenter():
+    """The word segmenter (`wordsegment`: English unigram and bigram counts), loaded on first use (about 0.3 s)."""
+    import wordsegment
+
+    wordsegment.load()
+    return wordsegment
+
+
+@lru_cache(maxsize=_WORDS_KEPT)
+def _split_word(word: str, vocabulary: frozenset[str]) -> tuple[str, ...]:
+    if len(word) < _COMPOUND_MIN_CHARS or not word.isalpha() or not word.islower():
+        return (word,)
+    segmenter = _segmenter()
+    counts = segmenter.UNIGRAMS
+    if counts.get(word, 0) >= _WORD_ON_ITS_OWN:
+        return (word,)
+    halves = [(word[:cut], word[cut:]) for cut in range(3, len(word) - 2)]
+    in_schema = [pair for pair in halves if pair[0] in vocabulary and pair[1] in vocabulary]
+    if len(in_schema) == 1:
+        return in_schema[0]  # both halves are words of the same schema: "countrylanguage", "flightroute"
+    parts = list(segmenter.segment(word))
+    while len(parts) > 1 and len(parts[-1]) <= _SUFFIX_CHARS and parts[-1] not in _SHORT_WORDS:
+        parts[-2:] = [parts[-2] + parts[-1]]  # "school" + "er"
+    if len(parts) < 2 or "".join(parts) != word:
+        return (word,)
+    if not all(
+        part in _SHORT_WORDS or (len(part) >= 3 and (counts.get(part, 0) >= _PART_IN_USE or part in vocabulary))
+        for part in parts
+    ):
+        return (word,)
+    return tuple(parts)
+
+
+def split_compounds(name: str, vocabulary: set[str] | frozenset[str] = frozenset()) -> str:
+    """`name` with each word that is two words run together split by English word frequencies (a kept segmenter)
+    and the schema's own words: "highschooler" -> "high schooler", "fullname" -> "full name"; a word English uses
+    on its own ("hometown", "playlist") or any short word stays as it is."""
+    frozen = vocabulary if isinstance(vocabulary, frozenset) else frozenset(vocabulary)
+    return " ".join(part for word in name.split() for part in _split_word(word, frozen))
+
+
+# Shortenings of a column name spelled out where they read as one word of English ("country abbrev" -> "country
+# abbreviation"); the rest of ABBREVIATIONS are left to a curator, whose readable name wins.
+_SPELLED_OUT = {
+    "abbrev": "abbreviation",
+    "addr": "address",
+    "amt": "amount",
+    "dept": "department",
+    "desc": "description",
+    "mgr": "manager",
+    "nbr": "number",
+    "num": "number",
+    "qty": "quantity",
+    "yr": "year",
+}
 
 
 def column_phrase(name: str) -> str:
     """A column's readable name as it reads in a sentence, by a few general rules of English word order: a flag
     ("is official", "abandoned yes or no") is called a flag, a count ("number products") a number of things, and
     "year of founded" "year founded"."""
-    words = name.split()
+    words = [_SPELLED_OUT.get(word, word) for word in split_compounds(name).split()]
+    if len(words) > 1 and words[-1] == "no" and words[-2] not in ("yes", "or"):
+        words[-1] = "number"  # "flight no"
     if words[:1] == ["is"] and len(words) > 1:
         return " ".join(words[1:]) + " flag"  # "is official" reads badly after "whose": "whose official flag is T"
     if len(words) > 3 and words[-3:] == ["yes", "or", "no"]:
@@ -178,7 +243,7 @@ def column_phrase(name: str) -> str:
         return "number of " + " ".join(words[1:-1] + [plural_word(words[-1])])  # "number products"
     if len(words) >= 3 and words[-2] == "of" and words[-1].endswith("ed"):
         return " ".join(words[:-2] + words[-1:])  # "year of founded" -> "year founded"
-    return name
+    return " ".join(words)
 
 
 # Shortenings a database designer writes for a word a reader would spell out (docs/curation.md, "Names").

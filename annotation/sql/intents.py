@@ -82,6 +82,7 @@ is the first relation's imperative and the second's short phrase after a comma, 
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import re
@@ -146,6 +147,13 @@ _PREPOSITION_ENDS = frozenset({"in", "of", "on", "at", "to", "by", "with", "for"
 _WORDS = re.compile(r"[^\W_]+")
 # Last words of a name that hold a point in time, whatever type the column has ("year" kept as text).
 _TIME_WORDS = frozenset({"year", "date", "time", "day", "month", "datetime", "timestamp"})
+# A column named as a statistic already ("lowest" attendance, "average"): a statistic of it reads "the lowest lowest".
+_STATISTIC_WORDS = frozenset(
+    {"highest", "lowest", "average", "total", "maximum", "minimum", "max", "min", "avg", "sum"}
+)
+# A column whose values are (almost) all different names single rows: nobody counts "people per name". Above this
+# share of distinct values among the rows, a column is neither grouped by nor narrowed to.
+_UNIQUE_SHARE = 0.5
 # A table SQLite creates for AUTOINCREMENT, listed in some Spider schemas; nobody asks about it.
 _INTERNAL_TABLES = frozenset({"sqlite_sequence"})
 
@@ -190,10 +198,16 @@ def applicable_relations(previous_sql: str, schema: dict | None) -> list[str]:
     return [name for name in _RELATION_ORDER if material[name]]
 
 
-def applicable_categories(previous_sql: str, schema: dict | None) -> list[str]:
-    """The categories (in `relations.CATEGORIES` order) that `recommend` can suggest after `previous_sql`."""
-    analysis = _analysis_of(previous_sql, schema)
-    return analysis.categories()
+def applicable_categories(
+    previous_sql: str,
+    schema: dict | None,
+    *,
+    result: Mapping | None = None,
+    statistics: Callable[[str, str], Mapping | None] | None = None,
+) -> list[str]:
+    """The categories (in `relations.CATEGORIES` order) that `recommend` can suggest after `previous_sql`, given
+    what its `result` showed and the columns' `statistics` when known (see `recommend`)."""
+    return _seen_view(_analysis_of(previous_sql, schema), result, statistics).categories()
 
 
 def recommend(
@@ -203,6 +217,8 @@ def recommend(
     category: str,
     rng: random.Random,
     values: Callable[[str, str], list] | None = None,
+    result: Mapping | None = None,
+    statistics: Callable[[str, str], Mapping | None] | None = None,
 ) -> Recommendation:
     """One suggestion of `category` for the question that follows the turn whose query was `previous_sql`.
 
@@ -210,13 +226,16 @@ def recommend(
     categories, then a compatible pair of their relations), and worded from the schema's readable names.
     `values(table, column)`, given the original names of a column, returns a few of its real values (it is called
     only for the columns a text may name, and what it raises propagates); without it the text names columns but no
-    values. The same arguments and rng state give the same recommendation.
+    values. `result` is what the worker was just shown (`rows`, `truncated`, `total_rows`, as a shared result holds
+    them) and `statistics(table, column)` a column's figures (`rows`, `distinct`, `min`, `max`; None when unknown):
+    with them nothing is suggested that the result already answers or that leads nowhere (`_seen_view`). The same
+    arguments and rng state give the same recommendation.
     Raises IntentError for an unknown category or one that has no applicable relation (see
     `applicable_categories`), or when the query or the schema cannot be read.
     """
     if category not in CATEGORIES:
         raise IntentError(f"unknown intent category {category!r}; known: {', '.join(CATEGORIES)}")
-    analysis = _analysis_of(previous_sql, schema)
+    analysis = _seen_view(_analysis_of(previous_sql, schema), result, statistics)
     writer = _Writer(analysis, rng, values)
     if category == COMBINATION:
         pairs = analysis.combination_pairs()
@@ -467,6 +486,8 @@ class _Facts:
     limit: int | None = None
     has_limit: bool = False
     distinct: bool = False
+    # The result's columns in order: the plain column each one shows, None for anything else; None after a `*`.
+    selected: list | None = field(default_factory=list)
 
 
 class _Schema:
@@ -554,9 +575,11 @@ class _Schema:
         label = _label(None, name)
         return _Column(table if not self.known else None, name, label, "unknown", _looks_like_id(label))
 
-    def descriptive(self, tables, exclude=()) -> list[_Column]:
-        """The columns of `tables` that are not in `exclude`: the descriptive ones, or failing any, the keys."""
+    def descriptive(self, tables, exclude=(), *, flags: bool = False) -> list[_Column]:
+        """The columns of `tables` that are not in `exclude`: the descriptive ones, or failing any, the keys; a yes/no
+        flag only with `flags` (a condition can use one, a detail to show cannot)."""
         columns = [column for table in tables for column in self.columns.get(table, ()) if column not in exclude]
+        columns = [column for column in columns if flags or not _is_flag(column)]
         plain = [column for column in columns if not column.is_key and not _vague(column.label)]
         return plain or [column for column in columns if not _vague(column.label)] or columns
 
@@ -638,14 +661,19 @@ class _Reader:
                 scope[source.alias.lower()] = None
 
     def _select_item(self, item: exp.Expr, scope: dict, facts: _Facts) -> None:
+        column = None
         if isinstance(item, exp.Star) or (isinstance(item, exp.Column) and isinstance(item.this, exp.Star)):
             facts.star = True
+            facts.selected = None
         elif type(item) in _AGGREGATES:
             facts.aggregates.append(self._aggregate(item, scope, facts))
         elif item.find(*_AGGREGATES):
             facts.aggregates.append(_Aggregate("expression", None))
         elif isinstance(item, exp.Column):
-            facts.shown.append(self._column(item, scope, facts))
+            column = self._column(item, scope, facts)
+            facts.shown.append(column)
+        if facts.selected is not None:
+            facts.selected.append(column)
 
     def _aggregate(self, node: exp.Expr, scope: dict, facts: _Facts) -> _Aggregate:
         argument = unwrap_paren(node.this)
@@ -794,6 +822,7 @@ class _Analysis:
         self.listing = not facts.aggregates and not facts.group
         self.one_row = bool(facts.aggregates) and not facts.group
         self.entity = self._entity()
+        self.seen: _Seen | None = None  # what the worker was shown, in a view of this analysis (`_seen_view`)
         self.material = {name: getattr(self, f"_{name.lower()}")() for name in _RELATION_ORDER}
 
     def _entity(self) -> list[str]:
@@ -804,6 +833,10 @@ class _Analysis:
         else:
             parents = {parent for child, parent in self.names.parents if child in facts.tables}
             found = [table for table in facts.tables if table not in parents] or facts.tables[:1]
+            owners = {column.table for column in facts.shown} - {None}
+            if not facts.aggregates and len(owners) == 1 and owners <= set(facts.tables) - self.names.links:
+                # Stadiums joined with their concerts and shown by name are stadiums: "these stadiums".
+                found = list(owners)
         # A relation table (has_amenity, lives_in) names no thing: its rows stand for the entities it links, those
         # the query reads first, else the first it points to.
         entity = []
@@ -848,7 +881,10 @@ class _Analysis:
             column
             for table in self.facts.tables
             for column in self.names.columns.get(table, ())
-            if column.kind == "number" and not column.is_key and not _vague(column.label)
+            if column.kind == "number"
+            and not column.is_key
+            and not _vague(column.label)
+            and column.label.split()[0] not in _STATISTIC_WORDS
         ]
 
     # -- Same Instances ---------------------------------------------------------------------------------------
@@ -859,9 +895,12 @@ class _Analysis:
             return []
         if not self.names.known:
             return [None]
-        # A group shows one value per key, so only properties of the key's own table describe it.
-        tables = self.entity if facts.group else facts.tables
-        return self.names.descriptive(tables, exclude=set(facts.shown))
+        # A group shows one value per key, so only properties of the key's own table describe it; rows of a join are
+        # described by their own table's details first ("these students, such as their age", not their pet's).
+        own = self.names.descriptive(self.entity, exclude=set(facts.shown))
+        if facts.group or [column for column in own if not column.is_key]:
+            return own
+        return self.names.descriptive(facts.tables, exclude=set(facts.shown))
 
     def _r2(self) -> list:
         facts = self.facts
@@ -892,7 +931,10 @@ class _Analysis:
             return [(aggregate, None) for aggregate in aggregates]
         aggregated = {aggregate.column for aggregate in facts.aggregates}
         shown = [column for column in dict.fromkeys(facts.shown) if not column.is_primary]
-        unshown = [column for column in self.names.descriptive(facts.tables) if not column.is_key]
+        # Grouped by the rows' own details first: "the number of stadiums per year" of a concert counts no stadium.
+        unshown = [column for column in self.names.descriptive(self.entity) if not column.is_key] or [
+            column for column in self.names.descriptive(facts.tables) if not column.is_key
+        ]
         taken = set(facts.group) | aggregated
         keys = [column for column in dict.fromkeys(shown + unshown) if column not in taken]
         # Rows are grouped by categories more naturally than by measures ("per country" rather than "per age").
@@ -905,7 +947,8 @@ class _Analysis:
         options = []
         if self.listing or (facts.group and ("count", None) not in aggregated):
             options.append(("count", None))
-        for column in self._number_columns():
+        # A figure "of these students" is one of the students' own columns: a joined pet's weight is no student's.
+        for column in [column for column in self._number_columns() if column.table in self.entity]:
             if not any(aggregate.column == column for aggregate in facts.aggregates):
                 options.extend((function, column) for function in ("avg", "max", "min", "sum"))
         if self.listing or facts.group:
@@ -924,7 +967,9 @@ class _Analysis:
                     numbers = [column for column in self._number_columns() if column.table in self.entity]
                     options.extend((aggregate, function, other) for other in numbers for function in _NUMBER_FUNCTIONS)
                 continue
-            if column.kind in ("number", "unknown"):
+            if column.is_key:
+                functions = ()  # the total or highest of an id means nothing
+            elif column.kind in ("number", "unknown"):
                 functions = _NUMBER_FUNCTIONS
             elif aggregate.function in _ORDER_FUNCTIONS:
                 functions = _ORDER_FUNCTIONS
@@ -951,7 +996,7 @@ class _Analysis:
         fixed = {item.column for item in facts.filters if item.op in ("=", "in") and not item.negated}
         # Narrowing by an identifier (a flight number) is no question anyone asks: without a describing column the
         # worker is asked for "only some of these" in their own words.
-        describing = [column for column in self.names.descriptive(facts.tables) if not column.is_key]
+        describing = [column for column in self.names.descriptive(facts.tables, flags=True) if not column.is_key]
         return [column for column in describing if column not in fixed] or [None]
 
     def _r9(self) -> list:
@@ -979,7 +1024,9 @@ class _Analysis:
         if not self.names.known:
             return [("column", None)]
         used = {item.column for item in facts.filters}
-        others = [column for column in self.names.descriptive(facts.tables, exclude=used) if not column.is_key]
+        others = [
+            column for column in self.names.descriptive(facts.tables, exclude=used, flags=True) if not column.is_key
+        ]
         # Another value of a joined table's column picks instances that may have both (Table 12: students taking
         # "Python" or "C++").
         swaps = [item for item in self._value_filters() if self._of_other_table(item)]
@@ -1046,6 +1093,153 @@ class _Analysis:
         if any(column.is_primary and column.table in self.entity for column in facts.shown):
             return []
         return list(dict.fromkeys(facts.shown))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What the worker was shown: suggestions that lead somewhere
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class _Seen:
+    """The result the worker was just shown and the columns' statistics, as far as they are known."""
+
+    def __init__(self, facts: _Facts, result: Mapping | None, statistics: Callable | None, names: _Schema) -> None:
+        rows = result.get("rows") if isinstance(result, Mapping) else None
+        self.rows = (
+            [list(row) if isinstance(row, list | tuple) else [row] for row in rows] if rows is not None else None
+        )
+        total = result.get("total_rows") if isinstance(result, Mapping) else None
+        cut = bool(result.get("truncated")) if isinstance(result, Mapping) else False
+        self.complete = self.rows is not None and not cut and (total is None or total == len(self.rows))
+        self.selected = facts.selected
+        self._statistics = statistics
+        self._names = names
+        self._kept: dict = {}
+
+    @property
+    def few(self) -> bool:
+        """At most one row, all of it shown: nothing to narrow, sort, count or deduplicate."""
+        return self.complete and len(self.rows) <= 1
+
+    def stats(self, column: _Column | None) -> Mapping:
+        if column is None or column.table is None or self._statistics is None or not self._names.known:
+            return {}
+        key = (column.table, column.original)
+        if key not in self._kept:
+            try:
+                found = self._statistics(self._names.originals[column.table], column.original)
+            except Exception:  # noqa: BLE001 - figures are a help: without them every option stays
+                found = None
+            self._kept[key] = found if isinstance(found, Mapping) else {}
+        return self._kept[key]
+
+    def unique_or_constant(self, column: _Column) -> bool:
+        """Whether the column's values are (nearly) all different, or all the same: no group, no narrowing."""
+        figures = self.stats(column)
+        rows, distinct = figures.get("rows"), figures.get("distinct")
+        if not isinstance(rows, int) or not isinstance(distinct, int) or rows <= 0:
+            return False
+        return distinct <= 1 or distinct > _UNIQUE_SHARE * rows
+
+    def shown_values(self, column: _Column) -> list | None:
+        """The values the result showed for `column`, or None when it did not show it (or cannot be told)."""
+        if self.rows is None or self.selected is None or column not in self.selected:
+            return None
+        position = self.selected.index(column)
+        return [row[position] for row in self.rows if position < len(row)]
+
+    def one_value_shown(self, column: _Column) -> bool:
+        shown = self.shown_values(column)
+        return shown is not None and len(shown) > 0 and len({repr(value) for value in shown}) == 1
+
+    def repeats(self, columns: list[_Column]) -> bool | None:
+        """Whether the shown rows repeat (on `columns` when the result's columns are known); None when unknown."""
+        if self.rows is None:
+            return None
+        positions = (
+            [self.selected.index(column) for column in columns if column in self.selected] if self.selected else []
+        )
+        keys = [tuple(repr(row[p]) for p in positions if p < len(row)) if positions else repr(row) for row in self.rows]
+        return len(set(keys)) < len(keys)
+
+    def empty_side(self, column: _Column | None, op: str, value) -> bool:
+        """Whether `column op value` holds for no row, by the column's lowest and highest value."""
+        figures = self.stats(column)
+        low, high = figures.get("min"), figures.get("max")
+        if not isinstance(value, Real) or not isinstance(low, Real) or not isinstance(high, Real):
+            return False
+        return {
+            ">": value >= high,
+            ">=": value > high,
+            "<": value <= low,
+            "<=": value < low,
+        }.get(op, False)
+
+    def count_shown(self) -> int | None:
+        """The number a one-row count showed, when it is one."""
+        if self.rows is not None and self.complete and len(self.rows) == 1 and len(self.rows[0]) == 1:
+            value = self.rows[0][0]
+            return value if isinstance(value, int) and not isinstance(value, bool) else None
+        return None
+
+
+_AFTER_NOTHING = frozenset({"R9", "R10", "R11", "R12", "R13"})
+_FLIPPED = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+
+
+def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable | None) -> _Analysis:
+    """`analysis` with the material that leads nowhere after what the worker saw left out: no group by a column
+    whose values are all different or all the same (a count per name is 1 each), no narrowing of one row or of a
+    count of one, nor to a column the result shows with one value or whose values are all different, nor to a
+    range the column's lowest or highest value shows empty; no "without repeats" when the rows do not repeat, no
+    order or count of one row. Without a result and statistics, the analysis as it is."""
+    if result is None and statistics is None:
+        return analysis
+    seen = _Seen(analysis.facts, result, statistics, analysis.names)
+    material = dict(analysis.material)
+    count = seen.count_shown() if analysis.one_row else None
+    nothing_to_narrow = (analysis.listing and seen.few) or (count is not None and count <= 1)
+
+    def keeps(column: _Column | None) -> bool:
+        return column is None or not (seen.unique_or_constant(column) or seen.one_value_shown(column))
+
+    material["R4"] = [(aggregate, key) for aggregate, key in material["R4"] if keeps(key) and not _is_flag(key)]
+    material["R5"] = [] if seen.few and analysis.listing else material["R5"]  # a figure of one row is that row's
+    material["R11"] = [
+        item
+        for item in material["R11"]
+        if not (
+            item.op == "=" and item.column is not None and (item.column.is_key or seen.unique_or_constant(item.column))
+        )
+    ]  # "all but the airport with code DYS" is every other row: nobody asks that
+    narrowing = [column for column in material["R8"] if keeps(column)]
+    material["R8"] = [] if nothing_to_narrow else narrowing
+    material["R10"] = [
+        item
+        for item in material["R10"]
+        if not (item.op in _FLIPPED and item.values and seen.empty_side(item.column, _FLIPPED[item.op], item.values[0]))
+        and not (item.op == "=" and item.column is not None and item.column.is_key)  # "another airport code"
+    ]
+    material["R12"] = (
+        []
+        if nothing_to_narrow
+        else [(kind, detail) for kind, detail in material["R12"] if kind != "column" or keeps(detail)]
+    )
+    if seen.few:
+        material["R14"] = []
+    if material["R16"] and seen.repeats(material["R16"]) is False:
+        material["R16"] = []
+    material["R9"] = [
+        item for item in material["R9"] if not (item.op == "=" and item.column is not None and item.column.is_key)
+    ]  # "drop the condition on their airport code" is every airport
+    material["R11"] = [item for item in material["R11"] if item.column is None or not item.column.is_key]
+    if seen.complete and (len(seen.rows) == 0 or count == 0):
+        # Nothing came back: another detail, order or figure of nothing is nothing. Only other rows can help.
+        material = {name: options if name in _AFTER_NOTHING else [] for name, options in material.items()}
+    view = copy.copy(analysis)
+    view.material = material
+    view.seen = seen
+    return view
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1124,21 +1318,40 @@ class _Writer:
         return self.rng.choice(list(dict.fromkeys(shown))) if shown else None
 
     def _new_condition(self, column: _Column | None) -> str | None:
-        """ "whose age is above 20": a new condition on `column` with a real value, or None."""
+        """ "whose age is above 20", "that are male": a new condition on `column` with a real value, or None. A value
+        is compared on the side where rows lie: never "below 182" when 182 is the lowest height."""
+        if _is_flag(column):
+            self._uses(column)
+            return f"that are {_flag_words(column)}"
         value = self._value(column)
         if value is None:
             return None
         self._uses_value(column, value)
-        if column.kind == "number" and not column.is_key:
-            return f"whose {column.label} is {self.rng.choice(('above', 'below'))} {value}"
-        if column.kind == "time":
-            return f"whose {column.label} is {self.rng.choice(('after', 'before'))} {value}"
+        if column.kind in ("number", "time") and not column.is_key:
+            words = ("above", "below") if column.kind == "number" else ("after", "before")
+            sides = [word for word, op in zip(words, (">", "<"), strict=True) if not self._empty(column, op, value)]
+            return f"whose {column.label} is {self.rng.choice(sides or list(words))} {value}"
         return f"whose {column.label} is {value}"
+
+    def _empty(self, column: _Column, op: str, value: str) -> bool:
+        seen = self.analysis.seen
+        if seen is None:
+            return False
+        try:
+            number = float(value)
+        except ValueError:
+            return False
+        return seen.empty_side(column, op, number)
 
     def _aggregate_label(self, aggregate: _Aggregate) -> str:
         column = aggregate.column
         if aggregate.function == "count":
-            return f"the number of {_plurals(column.label) if column is not None else self.things}"
+            if column is not None and column.is_key and column.table in self.names.labels:
+                if column.table in self.names.links:
+                    return f"the number of {self.things}"
+                # count(student_id) counts students; a foreign key's count counts the rows it is in
+                return f"the number of {_plurals(self.names.labels[column.table])}"
+            return f"the number of {_plurals(column.label) if column is not None else self._counted()}"
         if column is None:
             return "that figure"
         return f"the {_FUNCTION_WORDS[aggregate.function]} {column.label}"
@@ -1159,10 +1372,31 @@ class _Writer:
             return "time"  # a year kept as text still sorts by time, never "alphabetically"
         return key.column.kind
 
+    def _rows_shown(self) -> int | None:
+        seen = self.analysis.seen
+        if seen is None or seen.rows is None:
+            return None
+        return len(seen.rows) if seen.complete else None
+
+    def _counted(self) -> str:
+        """What count(*) counts: the entity's rows, or in a grouped join the rows joined to each group (flights per
+        city), never the group's own table."""
+        facts = self.facts
+        if facts.group:
+            grouped = {column.table for column in facts.group}
+            others = [table for table in facts.tables if table not in grouped and table not in self.names.links]
+            if others and self.names.known:
+                return _plurals(self.names.labels[others[-1]])
+        return self.things
+
     def _group_word(self) -> str:
         """What one group is, in words: the grouped column's name ("each model"), or "group" without one."""
         group = list(dict.fromkeys(self.facts.group))
-        return group[0].label if len(group) == 1 and group[0] is not None else "group"
+        if len(group) != 1 or group[0] is None:
+            return "group"
+        if group[0].is_key and group[0].table in self.names.labels:
+            return self.names.labels[group[0].table]  # grouped by student id: "each student"
+        return group[0].label
 
     # -- Same Instances (alone or lead) -----------------------------------------------------------------------
 
@@ -1213,7 +1447,7 @@ class _Writer:
         group = self._group_word()
         if function == "count":
             if grouped:
-                return f"{also} how many {self.things} each {group} has"
+                return f"{also} how many {self._counted()} each {group} has"
             return f"Ask how many {self.things} there are"
         self._uses(column)
         figure = f"the {_FUNCTION_WORDS[function]} {column.label}"
@@ -1404,7 +1638,12 @@ class _Writer:
             if self.rng.random() < 0.5:
                 order = f"by {label}, {self.rng.choice(('highest', 'lowest'))} first"
             else:
-                count, end = self.rng.choice((3, 5)), self.rng.choice(("highest", "lowest"))
+                shown = self._rows_shown()
+                counts = [count for count in (3, 5) if shown is None or count < shown]
+                if not counts:
+                    order = f"by {label}, {self.rng.choice(('highest', 'lowest'))} first"
+                    return f"sorted {order}" if form == "modifier" else f"Ask to sort them {order}"
+                count, end = self.rng.choice(counts), self.rng.choice(("highest", "lowest"))
                 phrase = f"the {count} with the {end} {_bare(label)}"
                 return f"just {phrase}" if form == "modifier" else f"Ask for only {phrase}"
         elif kind == "time":
@@ -1424,7 +1663,15 @@ class _Writer:
             return "sorted the other way round" if form == "modifier" else "Ask to sort them the other way round"
         if kind == "key":
             self._uses(detail.column)
-            order = f"by {self._key_label(detail)} instead"
+            label = self._key_label(detail)
+            if self.facts.has_limit and label is not None and self._key_kind(detail) in ("number", "time"):
+                # The first rows by another key are other rows: say which, not "sort them" (one row has no order).
+                wanted = self.rng.choice(
+                    ("highest", "lowest") if self._key_kind(detail) == "number" else ("latest", "earliest")
+                )
+                phrase = f"the ones with the {wanted} {_bare(label)} instead"
+                return phrase if form == "modifier" else f"Ask for {phrase}"
+            order = f"by {label} instead"
             return f"sorted {order}" if form == "modifier" else f"Ask to sort them {order}"
         wanted = self.rng.choice([count for count in (1, 3, 5, 10) if count != detail])
         if form == "modifier":
@@ -1529,10 +1776,22 @@ def _looks_like_id(label: str) -> bool:
     return bool(words) and (words[-1] in ("id", "ids", "no", "code") or (len(words) > 1 and words[-1] == "number"))
 
 
+def _is_flag(column: _Column | None) -> bool:
+    """A yes/no column ("is male" read as "male flag"): a condition ("those that are male"), never a detail to show,
+    sort or group by ("their male flag")."""
+    return column is not None and column.label.endswith(" flag")
+
+
+def _flag_words(column: _Column) -> str:
+    return column.label.removesuffix(" flag")
+
+
 def _vague(label: str) -> bool:
     """A name a worker cannot read once and know what it holds: a catch-all ("other details") or an identifier with
     a digit in it ("code2")."""
     words = label.lower().split()
+    if len(words) == 1 and words[0] in _STATISTIC_WORDS:
+        return True  # "their highest", "their average": of what, the name does not say
     return not words or words[0] == "other" or any(character.isdigit() for character in label)
 
 

@@ -314,14 +314,14 @@ SHAPES = [
         "SELECT First_Name FROM Student AS S WHERE NOT EXISTS (SELECT * FROM Has_Pet AS H JOIN Pets AS P "
         "ON H.PetID = P.PetID WHERE H.StuID = S.StuID AND P.Pet_Type = 'dog')",
         FOUR_STUDENTS,
-        ["first names of the 4 students that have no pet whose pet type is dog"],
+        ["first names of the 4 students that have no pet whose type is dog"],
         id="not-exists",
     ),
     pytest.param(
         "SELECT count(*) FROM Student WHERE StuID IN "
         "(SELECT T1.StuID FROM Has_Pet AS T1 JOIN Pets AS T2 ON T1.PetID = T2.PetID WHERE T2.Pet_Type = 'cat')",
         [[2]],
-        ["There are 2 students that have a pet whose pet type is cat."],
+        ["There are 2 students that have a pet whose type is cat."],
         id="in-subquery",
     ),
     pytest.param(
@@ -330,8 +330,8 @@ SHAPES = [
         "WHERE T3.Home_Country = 'France'",
         [["Smith Hall"]],
         [
-            "The name of the dorm, except those of dorms with a student living in them whose home country is "
-            "France, is Smith Hall."
+            "The names of dorms but not of those with a student living in them whose home country is France are "
+            "Smith Hall."
         ],
         id="except",
     ),
@@ -357,7 +357,7 @@ def test_the_draft_says_everything_the_query_asks(sql, rows, fragments):
 
 def test_a_star_is_described_without_reciting_every_cell():
     text = draft("SELECT * FROM Student WHERE StuID = 3", [[3, "Lee", "Ann", 20, "Peru", "2020-01-01"]])
-    assert text == "This shows all the information about the student whose student id is 3."
+    assert text == "This shows all the information about the student whose id is 3."
 
 
 def test_a_missing_value_reads_as_unknown():
@@ -559,7 +559,7 @@ def test_a_relation_table_grouped_on_the_other_side_counts_the_other_side():
 def test_counting_a_relation_on_its_own_counts_its_records_not_its_entities():
     assert draft("SELECT count(*) FROM Lives_in", [[20]]) == "There are 20 records of a student living in a dorm."
     text = draft("SELECT count(*) FROM Friend", [[20]], schema=FRIENDS)
-    assert text == "There are 20 friend records."
+    assert text == "There are 20 pairs of friends."
 
 
 def test_rows_repeated_by_a_link_table_are_not_counted_as_entities():
@@ -575,7 +575,7 @@ def test_a_condition_on_the_joined_entity_is_about_that_entity():
         "WHERE T2.Earnings > 300000"
     )
     text = draft(sql, NAMED_ROWS, schema=POKER)
-    assert text == "This shows the person names of the 5 poker players whose earnings are greater than 300000."
+    assert text == "This shows the names of the 5 poker players whose earnings are greater than 300000."
 
 
 def test_column_names_read_as_words():
@@ -609,8 +609,8 @@ def test_except_on_a_column_that_is_no_key_removes_values_not_rows():
     text = draft(sql, [["Smith Hall"], ["Fawlty Towers"]])
     assert "dorms that have no student" not in text
     assert text == (
-        "The names of all dorms, except those of dorms with a student living in them whose home country is France, "
-        "are Smith Hall and Fawlty Towers."
+        "The names of dorms but not of those with a student living in them whose home country is France are "
+        "Smith Hall and Fawlty Towers."
     )
 
 

@@ -101,12 +101,13 @@ async def play_worker(
     names_used = schema_names_used(goal.question, goal.schema)
     history: list[tuple[str, str]] = []
     suggestion: str | None = None
+    shown: list[str] = []  # every suggestion the worker was shown: the words it names are the worker's to say
     dropped: list[str] = []  # why the last suggestion taken did not pass the guard
     asked_goal = False
     position = 0
 
     def guarded(text: str) -> list[str]:
-        return leak_reasons(text, goal_question=goal.question, goal_sql=goal.sql, schema=goal.schema)
+        return leak_reasons(text, goal_question=goal.question, goal_sql=goal.sql, schema=goal.schema, shown=shown)
 
     while True:
         if asked_goal and outcome.answered >= min_questions:
@@ -149,6 +150,8 @@ async def play_worker(
                         is_event("recommendation", turn=turn), "a suggestion", timeout=SUGGESTION_WAIT_SECONDS
                     )
                     suggestion = found["payload"].get("text")
+                    if suggestion:
+                        shown.append(suggestion)
                 except SimulationError:
                     suggestion = None
     try:

@@ -7,7 +7,8 @@ applied), the goal is its question and SQL.
 **The leak guard** (`leak_reasons`): a person playing the worker knows the goal question and nothing else, so a
 question the simulated worker sends may use the goal question's words and no more. It must not hold the goal's SQL,
 nor text that reads as SQL (clauses, `table.column`, identifiers with underscores), nor the name of a table or column
-(its identifier or its readable name) that the goal question does not use. Names are compared word by word, each word
+(its identifier or its readable name) that neither the goal question nor a suggestion the platform showed the worker
+uses: a person reads the suggestions, and may follow one in its own words. Names are compared word by word, each word
 in the singular, so "dorms" uses the table `dorm` and "dorm names" the column `dorm_name`.
 
 **The scripted questions** (`scripted_questions`): the goal's SQL read as steps, each a question that narrows the
@@ -104,12 +105,15 @@ def _normalised_sql(sql: str) -> str:
     return " ".join(sql.lower().split())
 
 
-def leak_reasons(text: str, *, goal_question: str, goal_sql: str, schema: dict | None) -> list[str]:
+def leak_reasons(
+    text: str, *, goal_question: str, goal_sql: str, schema: dict | None, shown: tuple[str, ...] | list[str] = ()
+) -> list[str]:
     """Why `text` may not be sent as the simulated worker's question; empty when it may.
 
     Reasons: `goal_sql`, one of the SQL-looking patterns (`sql_select`, `sql_where`, `sql_clause`, `sql_function`,
-    `dotted_name`, `underscore_identifier`), and `schema_name:<name>` for each schema name the text uses that the
-    goal question does not.
+    `dotted_name`, `underscore_identifier`), and `schema_name:<name>` for each schema name the text uses that neither
+    the goal question nor a text in `shown` (the platform's suggestions the worker was shown) uses. What a suggestion
+    showed the worker is theirs to say; SQL is never, whatever was shown.
     """
     reasons = []
     if goal_sql.strip() and _normalised_sql(goal_sql) in _normalised_sql(text):
@@ -117,9 +121,10 @@ def leak_reasons(text: str, *, goal_question: str, goal_sql: str, schema: dict |
     for reason, pattern in _SQL_PATTERNS.items():
         if pattern.search(text) and not pattern.search(goal_question):
             reasons.append(reason)
-    words, goal_words = _words(text), _words(goal_question)
+    words = _words(text)
+    known = [_words(goal_question), *(_words(seen) for seen in shown)]
     for name, name_words in sorted(_schema_name_words(schema).items()):
-        if _contains(words, name_words) and not _contains(goal_words, name_words):
+        if _contains(words, name_words) and not any(_contains(read, name_words) for read in known):
             reasons.append(f"schema_name:{name}")
     return reasons
 

@@ -10,7 +10,10 @@ from annotation import demo
 from annotation.models import Goal, Role
 from dialogs import lobby, room
 from dialogs.models import Dialogue, DialogueStatus, EventKind, LobbyEntry, SimulationRun
+from dialogs.simulated.client import SimulationError
 from dialogs.simulated.pairing import simulated_pilot
+from dialogs.simulated.play import Goal as PlayedGoal
+from dialogs.simulated.play import play_worker
 from dialogs.simulated.questions import (
     leak_reasons,
     model_messages,
@@ -65,6 +68,69 @@ def test_the_guard_stops_schema_names_the_goal_question_does_not_use(dorm_schema
     # The goal question names students: then the worker may too, in the singular or the plural.
     question = "What is the average age of the students in each dorm that has a gym?"
     assert _leaks("Which student is the oldest?", dorm_schema, question=question) == []
+
+
+def test_words_a_shown_suggestion_named_are_the_workers_to_say_but_never_sql(dorm_schema):
+    shown = ["Ask for another detail of these dorms, such as their student capacity"]
+    question = suggestion_question(shown[0])
+    assert "schema_name:student capacity" in _leaks(question, dorm_schema)
+    assert leak_reasons(question, goal_question=DORMS_GOAL, goal_sql=DORMS_SQL, schema=dorm_schema, shown=shown) == []
+    # A suggestion shown is no licence for SQL, nor for names it did not use.
+    sneaky = "select student_capacity from dorm"
+    reasons = leak_reasons(sneaky, goal_question=DORMS_GOAL, goal_sql=DORMS_SQL, schema=dorm_schema, shown=shown)
+    assert {"sql_select", "underscore_identifier"} <= set(reasons)
+    other = leak_reasons(
+        "What is their gender?", goal_question=DORMS_GOAL, goal_sql=DORMS_SQL, schema=dorm_schema, shown=shown
+    )
+    assert [reason for reason in other if reason.startswith("schema_name:")]
+
+
+class _ScriptedRoom:
+    """A room seen from the worker's socket: the expert answers every question, and the platform follows each answer
+    with `suggestion` (as docs/protocol.md orders them: response, then recommendation)."""
+
+    dialogue = 1
+
+    def __init__(self, suggestion: str) -> None:
+        self.suggestion = suggestion  # after the first answer only: a worker who always follows would never go on
+        self.inbox = [{"type": "state", "status": "active", "min_questions": 3}]
+        self.sent: list[dict] = []
+        self.seq = 0
+
+    async def post(self, message: dict) -> int:
+        self.seq += 1
+        self.sent.append(message)
+        if message["type"] == "utterance":
+            turn = self.seq
+            self.inbox.append(
+                {"type": "event", "kind": "response", "seq": turn, "payload": {"turn": turn, "text": "ok"}}
+            )
+            if turn == 1:
+                self.inbox.append(
+                    {"type": "event", "kind": "recommendation", "payload": {"turn": turn, "text": self.suggestion}}
+                )
+        elif message["type"] == "end":
+            self.inbox.append({"type": "event", "kind": "end", "payload": {"status": "completed"}})
+        return self.seq
+
+    async def next(self, wanted, what, *, timeout=None):
+        for index, frame in enumerate(self.inbox):
+            if wanted(frame):
+                return self.inbox.pop(index)
+        raise SimulationError(f"no {what}")
+
+
+def test_a_pilot_worker_follows_a_suggestion_that_names_columns_the_goal_question_does_not(dorm_schema):
+    import asyncio
+    import random
+
+    suggestion = "Ask for another detail of these dorms, such as their student capacity"
+    room = _ScriptedRoom(suggestion)
+    goal = PlayedGoal(question=DORMS_GOAL, sql=DORMS_SQL, schema=dorm_schema)
+    outcome = asyncio.run(play_worker(room, goal, rng=random.Random(3), follow_suggestions=1.0))
+    followed = [q for q in outcome.questions if q["mode"] == "suggestion"]
+    assert outcome.suggestions_followed >= 1 and outcome.guard_hits == 0
+    assert followed[0]["text"] == "Can you tell me another detail of these dorms, such as their student capacity?"
 
 
 def test_the_names_a_goal_question_uses_are_read_word_by_word(dorm_schema):
