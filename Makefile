@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # platform refuses to start without a SECRET_KEY of its own (config/settings.py).
 DEV := DEBUG=1
 
-.PHONY: run test test-serial test-fast test-services install install-dev migrate demo lint format migrations-check ci ci-load bench frontend clean
+.PHONY: run test test-serial test-fast test-services install install-dev migrate demo lint format migrations-check ci ci-load bench frontend clean relation-model
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -92,3 +92,8 @@ frontend:
 
 clean:
 	rm -rf $(VENV) var .pytest_cache
+
+## The learned intent model (annotation/sql/relation_model.json) and the list of CHASE labels corrected by definition,
+## rebuilt from ../shared/corpora; `bench/relations_cv.py` measures it with whole databases held out (docs/chase.md).
+relation-model: install
+	$(PY) bench/relation_model_build.py

@@ -90,10 +90,12 @@ __all__ = [
     "CATEGORIES",
     "CATEGORY_OF",
     "RELATION_NAMES",
+    "PairReading",
     "Relation",
     "RelationError",
     "clear_shape_cache",
     "detect_relation",
+    "read_pair",
 ]
 
 SAME_INSTANCES = "same_instances"
@@ -150,6 +152,23 @@ def detect_relation(previous_sql: str, current_sql: str, schema: dict | None = N
     `schema` is a Spider tables.json entry; with it, unqualified columns of multi-table queries are attributed to
     their tables and unknown names are errors. Raises RelationError when either query cannot be read.
     """
+    return read_pair(previous_sql, current_sql, schema).relation
+
+
+@dataclass(frozen=True, slots=True)
+class PairReading:
+    """What `detect_relation` read from a pair: its answer, the two query shapes it compared (read-only; their fields
+    are described on `_Query` and `_Select`), and whether the pair also changed in a way no relation describes.
+    `annotation.sql.relation_model` takes finer features from the shapes than the relations keep."""
+
+    relation: Relation
+    previous: _Query
+    current: _Query
+    outside_relations: bool
+
+
+def read_pair(previous_sql: str, current_sql: str, schema: dict | None = None) -> PairReading:
+    """`detect_relation`'s reading of a pair, with the shapes behind it. Raises RelationError as it does."""
     previous = _shape_of("previous", previous_sql, schema)
     current = _shape_of("current", current_sql, schema)
     found, structural = _compare(previous, current, schema is not None)
@@ -161,7 +180,7 @@ def detect_relation(previous_sql: str, current_sql: str, schema: dict | None = N
         (category,) = categories
     else:
         category = SAME_INSTANCES
-    return Relation(category, relations)
+    return PairReading(Relation(category, relations), previous, current, structural)
 
 
 # ---------------------------------------------------------------------------------------------------------------
