@@ -412,6 +412,13 @@ class _Names:
                 return candidate
         return table
 
+    def parents_of(self, table: _Table) -> set[str]:
+        """The keys of the tables `table`'s foreign keys point to."""
+        index = self.tables.get(table.key)
+        if index is None or table.sub is not None:
+            return set()
+        return {self._schema_table(target).key for target in self._targets(table)} - {table.key}
+
     def own_column_words(self, table: _Table) -> set[str]:
         """The names of `table`'s columns as said of its own rows ("name" for a dorm's "dorm name")."""
         index = self.tables.get(table.key)
@@ -1111,8 +1118,13 @@ class _Select:
             return False
         if table.role or table.via or not self.refers(entity, table) or column.identifies is not None:
             return False
+        if self.names.parents_of(entity) != {table.key}:
+            return False  # a treatment points to a dog and a professional: whose first name would "its" be?
         own = _column_words(column, table, False)
-        return own not in self.names.own_column_words(entity)
+        entity_words = self.names.own_column_words(entity)
+        if "name" in own.split() and any("name" in words.split() for words in entity_words):
+            return False  # a car maker's country name is no name of the car maker's
+        return own not in entity_words
 
     def phrase(self, many: bool, count: int | None = None, conditions: str | None = None) -> str:
         """The whole result as a noun phrase: "the names and ages of the 250 students whose country is France"."""
