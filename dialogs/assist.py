@@ -23,6 +23,7 @@ from django.conf import settings
 from annotation.models import Database
 from annotation.sql import analysis, drafts, intents, linking, sandbox
 from annotation.sql.compare import order_matters, results_equal
+from annotation.sql.relation_model import label_intent
 from annotation.sql.relations import RelationError, detect_relation
 from annotation.suite_checks import ON_ORIGINAL, SuiteCheckError, suite_check
 from annotation.tokens import utterance_toks
@@ -248,19 +249,27 @@ def labels_detected(
     result: dict,
     previous_sql: str | None,
     recommended: dict | None = None,
+    previous_utterance: str | None = None,
 ) -> dict:
     """What the platform reads from a turn whose result was just shared: `tokens` (the utterance's), `intent` (the
     relation from the previous SQL turn, when there is one), `followed` (with an intent and the suggestion shown
     before the question, `recommended`: whether the question followed it, `intents.suggestion_followed`),
     `schema_linking` (proposed spans over the tokens) and `draft` (a response to edit). A reading that fails leaves
-    its label out: it never stops the share."""
+    its label out: it never stops the share. Given `previous_utterance` (the question `previous_sql` answered), the
+    intent's category is the learned model's, which reads both questions (`relation_model.label_intent`, as CHASE's
+    annotators label) with the relations of that category; `followed` is judged on all the relations the
+    definitions find (`detect_relation`), as before."""
     schema = database.schema
     tokens = utterance_toks(utterance)
     labels: dict = {"tokens": tokens}  # what the spans index, as the exports tokenise the utterance
     if previous_sql:
         try:
             found = detect_relation(previous_sql, sql, schema)
-            labels["intent"] = {"category": found.category, "relations": list(found.relations)}
+            labels["intent"] = found.as_dict()
+            if previous_utterance is not None:
+                labels["intent"] = label_intent(
+                    previous_sql, sql, schema, previous_question=previous_utterance, current_question=utterance
+                ).as_dict()
             if recommended:
                 labels["followed"] = intents.suggestion_followed(recommended, found.relations, sql, schema)
         except RelationError as exc:

@@ -586,6 +586,7 @@ def _post_share_result(post: _Post):
             sql=run.payload["sql"],
             result=result,
             previous_sql=log.run_sql(post.dialogue, previous.run_seq) if previous else None,
+            previous_utterance=previous.text if previous else None,
             recommended=log.recommendation_shown_before(post.dialogue, turn.seq) if previous else None,
         )
         dialogue = post.dialogue

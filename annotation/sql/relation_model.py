@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annotation.sql.relation_features import question_features, sql_features
-from annotation.sql.relations import CATEGORIES, read_pair
+from annotation.sql.relations import CATEGORIES, CATEGORY_OF, COMBINATION, DIFFERENT_ENTITY, read_pair
 
 __all__ = [
     "MODEL_FORMAT",
@@ -48,12 +48,15 @@ WITH_WORDS = "sql+words"
 
 @dataclass(frozen=True)
 class IntentLabel:
-    """A pair's category (the model's, or the rules' in `source` "rules"), the rules' relations, and `source`:
-    "sql", "sql+words" (which model decided) or "rules" (no model could be read)."""
+    """A pair's category (the model's, or the rules' in `source` "rules"), the rules' relations that belong to it
+    (`relations`: for a combination all but R13; empty when the model chose a category none of them has, so that the
+    pair is a valid label, `annotation.acts.check_intent`), all the relations the rules found (`rule_relations`), and
+    `source`: "sql", "sql+words" (which model decided) or "rules" (no model could be read)."""
 
     category: str
     relations: tuple[str, ...]
     source: str
+    rule_relations: tuple[str, ...] = ()
 
     def as_dict(self) -> dict:
         return {"category": self.category, "relations": list(self.relations)}
@@ -152,9 +155,15 @@ def label_intent(
     `detect_relation` does; never fails for want of a model (see the module docstring)."""
     reading = read_pair(previous_sql, current_sql, schema)
     model = loaded_model(model_path)
+    found = reading.relation.relations
     if model is None:
-        return IntentLabel(reading.relation.category, reading.relation.relations, "rules")
+        return IntentLabel(reading.relation.category, found, "rules", found)
     features, variant = pair_features(reading, previous_question, current_question)
     if variant not in model.variants:
         features, variant = pair_features(reading, None, None)
-    return IntentLabel(model.predict(features, variant), reading.relation.relations, variant)
+    category = model.predict(features, variant)
+    if category == COMBINATION:
+        kept = tuple(name for name in found if CATEGORY_OF[name] != DIFFERENT_ENTITY)
+    else:
+        kept = tuple(name for name in found if CATEGORY_OF[name] == category)
+    return IntentLabel(category, kept, variant, found)

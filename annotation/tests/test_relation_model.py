@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from annotation.acts import check_intent
 from annotation.sql.relation_features import question_features, sql_features
 from annotation.sql.relation_model import (
     MODEL_PATH,
@@ -54,6 +55,16 @@ def test_the_model_labels_a_pair_and_keeps_the_rules_relations():
     assert label.relations == detect_relation(ASKED, FOLLOW_UP, SCHOOL).relations
     # A plain added column is the commonest Same Instances change: a model that gets it wrong is broken.
     assert label.category == "same_instances"
+
+
+@pytest.mark.parametrize(("previous", "current", "expected"), DEFINITIONS[::4])
+def test_a_learned_label_is_always_a_valid_intent_label(previous, current, expected):
+    # The model may choose another category than the relations' (CHASE's annotators often did): the relations it
+    # keeps are those of its category, so the expert can save the label as proposed.
+    for question in (None, "它们呢？", "按年份排序"):
+        label = label_intent(previous, current, LIBRARY, current_question=question)
+        assert check_intent(label.as_dict()) == label.as_dict()
+        assert set(label.relations) <= set(label.rule_relations) == {expected}
 
 
 def test_the_questions_words_count_when_given_and_only_then():
