@@ -311,8 +311,11 @@ class _Names:
             own = _singular_word(table.name.split()[-1]) if table.name else ""
             if own and any(role.split()[-1:] == [own] for role in roles if role):
                 return f"pair of {_noun(table.name, True)}", f"pairs of {_noun(table.name, True)}"
-            second = roles[1] if roles[1] else "other"
-            qualified = f"{second} {parent.noun(False)}" if second else parent.noun(False)
+            second = roles[1] or "other"
+            # A participle qualifies the parent ("liked high schooler"); a noun names the row itself ("follower").
+            qualified = (
+                f"{second} {parent.noun(False)}" if second.endswith(("ed", "ing")) or second == "other" else second
+            )
             first = parent.noun(False)
             return (
                 f"pair of {_with_article(first)} and {_with_article(qualified)}",

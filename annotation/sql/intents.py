@@ -1232,7 +1232,14 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
     material["R9"] = [
         item for item in material["R9"] if not (item.op == "=" and item.column is not None and item.column.is_key)
     ]  # "drop the condition on their airport code" is every airport
-    material["R11"] = [item for item in material["R11"] if item.column is None or not item.column.is_key]
+    material["R11"] = [
+        item
+        for item in material["R11"]
+        if (item.column is None or not item.column.is_key)
+        and not (
+            item.op in _FLIPPED and item.values and seen.empty_side(item.column, _FLIPPED[item.op], item.values[0])
+        )
+    ]  # "the rest: those whose level is above 3" when 3 is the highest level is nobody
     if seen.complete and (len(seen.rows) == 0 or count == 0):
         # Nothing came back: another detail, order or figure of nothing is nothing. Only other rows can help.
         material = {name: options if name in _AFTER_NOTHING else [] for name, options in material.items()}

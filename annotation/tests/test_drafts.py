@@ -831,3 +831,146 @@ def test_a_count_over_a_join_counts_the_rows_of_the_table_that_refers_to_the_oth
     )
     text = draft(sql, [[8]], CAMPUS)
     assert text.startswith("There are 8 enrolments"), text
+
+
+# --- Issue 35, part 2: drafts that read like a person wrote them (each rule on more than one schema) ------------------
+
+# Names as a file gives them, with no release names: the compounds are the file's.
+COMPOUNDS = schema_of(
+    {"Highschooler": ["ID", "fullname", "grade"], "countrylanguage": ["CountryCode", "Language", "statuscode"]},
+    primary=["Highschooler.ID"],
+)
+LIKES = schema_of(
+    {"Highschooler": ["ID", "name"], "Likes": ["student_id", "liked_id"]},
+    primary=["Highschooler.ID"],
+    foreign=[("Likes.student_id", "Highschooler.ID"), ("Likes.liked_id", "Highschooler.ID")],
+    readable={"Highschooler": "high schooler"},
+)
+FOLLOWS = schema_of(
+    {"user_profiles": ["uid", "name"], "follows": ["f1", "follower_id"]},
+    primary=["user_profiles.uid"],
+    foreign=[("follows.f1", "user_profiles.uid"), ("follows.follower_id", "user_profiles.uid")],
+    readable={"follows.f1": "user id", "user_profiles.uid": "id"},
+)
+ADVISING = schema_of(
+    {"student": ["id", "name"], "instructor": ["id", "name"], "advisor": ["s_id", "i_id"]},
+    primary=["student.id", "instructor.id"],
+    foreign=[("advisor.s_id", "student.id"), ("advisor.i_id", "instructor.id")],
+)
+BATTLES = schema_of(
+    {
+        "battle": ["id", "name", "date"],
+        "ship": ["id", "name", "lost_in_battle", "tonnage"],
+        "death": ["id", "caused_by_ship_id", "note", "killed"],
+    },
+    primary=["battle.id", "ship.id", "death.id"],
+    foreign=[("ship.lost_in_battle", "battle.id"), ("death.caused_by_ship_id", "ship.id")],
+    types={"death.killed": "number"},
+)
+CITIES = schema_of(
+    {"country": ["Code", "Name", "Region"], "city": ["ID", "Name", "CountryCode"]},
+    primary=["country.Code", "city.ID"],
+    foreign=[("city.CountryCode", "country.Code")],
+)
+KENNEL = schema_of(
+    {
+        "Owners": ["owner_id", "first_name", "state"],
+        "Breeds": ["breed_code", "breed_name"],
+        "Dogs": ["dog_id", "owner_id", "breed_code", "name"],
+    },
+    primary=["Owners.owner_id", "Breeds.breed_code", "Dogs.dog_id"],
+    foreign=[("Dogs.owner_id", "Owners.owner_id"), ("Dogs.breed_code", "Breeds.breed_code")],
+)
+
+
+def test_words_run_together_are_split_by_english_and_the_schema():
+    assert draft("SELECT count(*) FROM Highschooler", [[16]], schema=COMPOUNDS) == "There are 16 high schoolers."
+    text = draft("SELECT fullname FROM Highschooler WHERE grade = 9", NAMED_ROWS, schema=COMPOUNDS)
+    assert "full names of the 5 high schoolers" in text
+    text = draft("SELECT statuscode FROM countrylanguage WHERE Language = 'Dutch'", [["T"]], schema=COMPOUNDS)
+    assert text == "The status code of the country language whose language is Dutch is T."
+
+
+def test_a_table_linking_rows_of_one_table_counts_pairs_named_by_its_keys():
+    assert draft("SELECT count(*) FROM Likes", [[10]], schema=LIKES) == (
+        "There are 10 pairs of high schoolers and liked high schoolers."
+    )
+    assert draft("SELECT count(*) FROM follows", [[7]], schema=FOLLOWS) == (
+        "There are 7 pairs of user profiles and followers."
+    )
+    grouped = draft(
+        "SELECT T2.name FROM Friend AS T1 JOIN Highschooler AS T2 ON T1.student_id = T2.ID "
+        "GROUP BY T1.student_id HAVING count(*) >= 3",
+        [["Andrew"]],
+        schema=FRIENDS,
+    )
+    assert grouped == "The name of the high schooler with at least 3 friends is Andrew."
+
+
+def test_a_link_table_named_by_a_noun_is_said_by_its_name_not_as_records():
+    assert draft("SELECT count(*) FROM advisor", [[9]], schema=ADVISING) == "There are 9 advisors."
+
+
+def test_a_parent_column_is_the_entitys_own_only_when_it_is_its_only_parent():
+    poker = draft(
+        "SELECT T1.Name FROM people AS T1 JOIN poker_player AS T2 ON T1.People_ID = T2.People_ID "
+        "ORDER BY T2.Earnings LIMIT 1",
+        [["Ann"]],
+        schema=POKER,
+    )
+    assert poker == "The name of the poker player with the lowest earnings is Ann."
+    region = draft(
+        "SELECT Region FROM country AS T1 JOIN city AS T2 ON T1.Code = T2.CountryCode WHERE T2.Name = 'Kabul'",
+        [["Southern and Central Asia"]],
+        schema=CITIES,
+    )
+    assert region == "The region of the city named Kabul is Southern and Central Asia."
+    # A dog points to an owner and a breed: the owner's first name is no dog's.
+    owner = draft(
+        "SELECT T1.first_name FROM Owners AS T1 JOIN Dogs AS T2 ON T1.owner_id = T2.owner_id WHERE T1.state = 'Utah'",
+        [["Ann"]],
+        schema=KENNEL,
+    )
+    assert "owner's first name" in owner
+
+
+def test_a_foreign_key_named_by_what_happened_reads_as_a_verb_and_its_parent():
+    assert draft("SELECT count(*) FROM ship WHERE lost_in_battle = 5", [[2]], schema=BATTLES) == (
+        "There are 2 ships lost in battle 5."
+    )
+    assert draft("SELECT note FROM death WHERE caused_by_ship_id = 1", [["a"], ["b"]], schema=BATTLES) == (
+        "The notes of deaths caused by ship 1 are a and b."
+    )
+    joined = draft(
+        "SELECT T1.killed FROM death AS T1 JOIN ship AS T2 ON T1.caused_by_ship_id = T2.id WHERE T2.tonnage = 't'",
+        NAMED_ROWS,
+        schema=BATTLES,
+    )
+    assert "deaths caused by a ship whose tonnage is 't'" in joined and "caused by ship'" not in joined
+    most = draft(
+        "SELECT T2.id, T2.name FROM death AS T1 JOIN ship AS T2 ON T1.caused_by_ship_id = T2.id "
+        "GROUP BY T2.id ORDER BY count(*) DESC LIMIT 1",
+        [[5, "Three Brothers"]],
+        schema=BATTLES,
+    )
+    assert most == "The id and name of the ship with the most deaths are 5 and Three Brothers."
+
+
+def test_set_operations_read_as_but_not_and_both():
+    intersect = draft(
+        "SELECT T1.name FROM battle AS T1 JOIN ship AS T2 ON T1.id = T2.lost_in_battle WHERE T2.name = 'Lettice' "
+        "INTERSECT SELECT T1.name FROM battle AS T1 JOIN ship AS T2 ON T1.id = T2.lost_in_battle "
+        "WHERE T2.name = 'HMS Atalanta'",
+        [["Siege"]],
+        schema=BATTLES,
+    )
+    assert intersect == "The name of the battle with a ship named Lettice and also one named HMS Atalanta is Siege."
+    excluded = draft("SELECT id FROM Highschooler EXCEPT SELECT student_id FROM Friend", [[1], [2]], schema=FRIENDS)
+    assert excluded == "The ids of high schoolers that have no friend are 1 and 2."
+    for text in (intersect, excluded):
+        assert "excluding" not in text and "both" not in text.split(" with ")[-1]
+
+
+def test_a_key_word_left_alone_keeps_its_table_word():
+    text = draft("SELECT Flight_No FROM flight", NAMED_ROWS, schema=schema_of({"flight": ["Flight_No", "Origin"]}))
+    assert "flight numbers of the 5 flights" in text  # "the number of the 5 flights" would read as a count

@@ -840,3 +840,108 @@ def test_a_combination_never_sorts_by_the_column_it_asks_to_replace():
         replaced = re.search(r"instead of their (\w+)", found.text).group(1)
         assert f"by their {replaced}" not in found.text, found.text
     assert seen, "no draw gave a column swap with a sort"
+
+
+# --- Issue 35, part 3: suggestions worth following, read from what the worker was shown -------------------------------
+
+# Figures of each column as the room reads them (dialogs.assist.column_statistics_at): full names are unique, countries
+# repeat, ages run from 18 to 26.
+FIGURES = {
+    ("Student", "full_name"): {"rows": 30, "distinct": 30, "min": "Ann", "max": "Zoe"},
+    ("Student", "home_country"): {"rows": 30, "distinct": 6, "min": "Chile", "max": "Peru"},
+    ("Student", "stu_age"): {"rows": 30, "distinct": 9, "min": 18, "max": 26},
+    ("Dorm", "dorm_name"): {"rows": 5, "distinct": 5, "min": "A", "max": "E"},
+    ("Dorm", "dorm_capacity"): {"rows": 5, "distinct": 5, "min": 100, "max": 400},
+}
+CLUB = {
+    "db_id": "club",
+    "table_names_original": ["member"],
+    "table_names": ["member"],
+    "column_names_original": [[-1, "*"], [0, "member_id"], [0, "Name"], [0, "is_full_time"], [0, "Level"]],
+    "column_names": [[-1, "*"], [0, "member id"], [0, "name"], [0, "is full time"], [0, "level"]],
+    "column_types": ["text", "number", "text", "others", "number"],
+    "primary_keys": [1],
+    "foreign_keys": [],
+}
+CLUB_FIGURES = {
+    ("member", "Name"): {"rows": 12, "distinct": 12},
+    ("member", "Level"): {"rows": 12, "distinct": 3, "min": 1, "max": 3},
+    ("member", "is_full_time"): {"rows": 12, "distinct": 2},
+}
+
+
+def seen_texts(sql, schema, rows, figures, *, category=None, truncated=False):
+    """Every suggestion a room could show after `sql` returned `rows`, over many draws."""
+    result = {"rows": rows, "truncated": truncated}
+
+    def statistics(table, column):
+        return figures.get((table, column))
+
+    texts = []
+    for name in [category] if category else applicable_categories(sql, schema, result=result, statistics=statistics):
+        for seed in range(40):
+            try:
+                found = recommend(
+                    sql,
+                    schema,
+                    category=name,
+                    rng=random.Random(seed),
+                    result=result,
+                    statistics=statistics,
+                    values=lambda table, column: {("Student", "stu_age"): [18, 26], ("member", "Level"): [1, 3]}.get(
+                        (table, column), []
+                    ),
+                )
+            except IntentError:
+                continue
+            texts.append(found.text)
+    return texts
+
+
+def test_no_group_by_a_column_whose_values_are_all_different():
+    for sql, schema, figures, rows, unique in (
+        ("SELECT count(*) FROM Student", SCHOOL, FIGURES, [[30]], "per name"),
+        ("SELECT count(*) FROM member", CLUB, CLUB_FIGURES, [[12]], "per name"),
+    ):
+        before = seen_texts(sql, schema, rows, {}, category="same_instances")
+        after = seen_texts(sql, schema, rows, figures, category="same_instances")
+        assert any(unique in text for text in before)  # without figures the unique column was offered
+        assert not any(unique in text for text in after) and after
+
+
+def test_without_repeats_only_when_the_shown_rows_repeat():
+    sql = "SELECT home_country FROM Student"
+    distinct_rows = [["Chile"], ["Peru"], ["Spain"]]
+    assert not any("repeats" in text for text in seen_texts(sql, SCHOOL, distinct_rows, FIGURES, category="display"))
+    repeated = [["Chile"], ["Peru"], ["Chile"]]
+    assert any("repeats" in text for text in seen_texts(sql, SCHOOL, repeated, FIGURES, category="display"))
+    one_row = seen_texts("SELECT Name FROM member WHERE member_id = 3", CLUB, [["Ann"]], CLUB_FIGURES)
+    assert not any("repeats" in text or "sort" in text or "Narrow" in text for text in one_row)
+
+
+def test_no_range_that_the_columns_lowest_or_highest_value_leaves_empty():
+    sql = "SELECT full_name FROM Student WHERE stu_age >= 18"
+    texts = seen_texts(sql, SCHOOL, [["Ann"], ["Bob"]], FIGURES, category="different_instances")
+    assert not any("below 18" in text for text in texts)
+    club = seen_texts("SELECT Name FROM member WHERE Level <= 3", CLUB, [["Ann"], ["Bob"]], CLUB_FIGURES)
+    assert not any("above 3" in text for text in club)
+
+
+def test_a_flag_is_a_condition_in_words_never_a_raw_name():
+    texts = seen_texts("SELECT Name FROM member", CLUB, [["Ann"], ["Bob"], ["Cid"]], CLUB_FIGURES)
+    assert any("those that are full time" in text for text in texts)
+    assert not any("flag" in text for text in texts)
+
+
+def test_after_an_empty_result_only_other_rows_are_suggested():
+    texts = seen_texts("SELECT full_name FROM Student WHERE home_country = 'Peru'", SCHOOL, [], FIGURES)
+    assert texts and not any(text.startswith(("Ask to sort", "Ask for another detail")) for text in texts)
+
+
+def test_a_count_per_group_of_a_join_counts_the_joined_rows():
+    sql = (
+        "SELECT T1.dorm_name FROM Dorm AS T1 JOIN Student AS T2 ON T1.dorm_id = T2.dorm_id "
+        "GROUP BY T1.dorm_name ORDER BY count(*) DESC LIMIT 1"
+    )
+    texts = seen_texts(sql, SCHOOL, [["A"]], FIGURES, category="display")
+    assert texts and not any("number of dorms" in text for text in texts)

@@ -492,3 +492,24 @@ async def test_the_expert_sees_their_answer_and_goes_on_while_the_suggestion_is_
         suggestion = await receive_until(socket, is_event("recommendation"))
         assert suggestion["seq"] == seq + 1 and suggestion["payload"]["turn"] == turn
         await socket.disconnect()
+
+
+def test_the_bench_drafts_from_the_names_a_room_drafts_from(db, demo_files):
+    """bench/rating_sheet.py rates what a room shows: the same schema (the file's, with its release's readable names,
+    as the import keeps them) through the same call."""
+    from annotation.services import database_register
+    from annotation.sql.analysis import sql_run
+    from annotation.sql.schema import introspect_sqlite
+    from bench.rating_sheet import hosted_schema
+
+    path = demo_files["dorm_demo"]
+    entry = introspect_sqlite(path, "dorm_release")
+    dorm = [name.lower() for name in entry["table_names_original"]].index("dorm")
+    entry["table_names"][dorm] = "residence hall"  # a release's own name, which no split of the identifier gives
+    database = database_register(db_id="dorm_release", source_path=path, release_entry=entry)
+    sql = "SELECT count(*) FROM dorm"
+    result = sql_run(database.path, sql, count=True)
+    room = assist.labels_detected(database=database, utterance="How many?", sql=sql, result=result, previous_sql=None)
+    bench = assist.draft_for(schema=hosted_schema(path, "dorm_release", entry), sql=sql, result=result)
+    assert room["draft"] == bench
+    assert "residence halls" in bench
