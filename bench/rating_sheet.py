@@ -9,7 +9,8 @@ the text comes from the function the room calls (`dialogs.assist.draft_for` for 
 for a suggestion, which reads the result the worker was shown and the columns' statistics).
 
 Drafts: N random SQL turns whose query runs; each row holds the question, the SQL and the draft, with empty
-`logic_correct` (0/1) and `grammar` (1-5) columns: CoSQL's Table 6 ratings (the README's measurements table says how they were given).
+`logic_correct` (0/1) and `grammar` (1-5) columns: CoSQL's Table 6 ratings (the README's measurements say how they
+were given).
 Suggestions: N random turns that have a next turn and whose query runs; each row holds the turn's question and SQL,
 what the result showed, and a suggestion of a category drawn among the applicable ones, with empty `reads_once`,
 `applies` and `useful` columns (0/1).
