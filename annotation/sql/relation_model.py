@@ -2,8 +2,9 @@
 
 `relations.detect_relation` reads the relations R1-R16 off the two queries by the definitions of CHASE's Table 12.
 CHASE's own labels follow those definitions loosely (docs/chase.md gives the figures), so for the label a collection
-exports, `label_intent` asks a model learned from CHASE's training split instead, and keeps the rules' relations as
-they are: the category is the model's, the relations are the definitions'.
+exports, `label_intent` asks a model learned from CHASE's training split instead: the category is the model's, the
+relations are the definitions' (those of the model's category; `IntentLabel` says which). docs/chase.md has the
+figures.
 
 The model is two multinomial logistic regressions stored as JSON (`relation_model.json` beside this module, built by
 `make relation-model` from `../shared/corpora`, committed, never fetched): one over the SQL features of

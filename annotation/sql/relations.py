@@ -5,7 +5,8 @@ categories: Same Instances, Different Instances of the Same Entity, Different En
 the others. `detect_relation` reads the category and its relations back from the two queries, so the platform can
 label turns, check that a recommended intent was followed and count intents in a collection. It works on the parsed
 SQL alone (sqlglot, in the datasets' dialect that `annotation.sql.spider` reads) plus, when known, the schema; no
-database is opened.
+database is opened. `read_pair` returns the same reading with the two query shapes, from which
+`annotation.sql.relation_model` learns the category CHASE's annotators give (docs/chase.md).
 
 Both queries are first reduced to a shape: every column is named `table.column` (aliases such as T1/T2 resolved; an
 unqualified column belongs to the first FROM table whose schema has it, and without a schema only to the table of a

@@ -5,7 +5,6 @@ only floors that catch a broken model."""
 
 import json
 import logging
-import os
 from io import StringIO
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from annotation.sql.relation_model import (
     MODEL_PATH,
     SQL_ONLY,
     WITH_WORDS,
+    IntentLabel,
     RelationModel,
     forget_loaded_models,
     label_intent,
@@ -25,9 +25,7 @@ from annotation.sql.relation_model import (
     pair_features,
 )
 from annotation.sql.relations import CATEGORIES, detect_relation, read_pair
-from annotation.tests.test_relations import DEFINITIONS, LIBRARY, SCHOOL
-
-SHARED_DIR = Path(os.environ.get("WOZSQL_SHARED_DIR", Path(__file__).resolve().parents[2].parent / "shared"))
+from annotation.tests.test_relations import DEFINITIONS, LIBRARY, SCHOOL, SHARED_DIR
 
 ASKED = "select name from student"
 FOLLOW_UP = "select name, age from student"
@@ -196,3 +194,39 @@ def test_the_model_agrees_with_chase_on_the_samples_unseen_databases():
             )
     assert total > 150
     assert sql_only / total >= MODEL_SAMPLE_FLOOR and worded / total >= MODEL_SAMPLE_FLOOR
+
+
+@pytest.mark.conformance
+def test_the_committed_corrections_are_the_definition_rules_applied_to_every_pair(tmp_path):
+    # The list is the rules' output, not a choice: rebuilt from the corpus, it is the committed file line for line.
+    from bench.chase_corpus import labelled_corpus_pairs
+    from bench.relation_model_build import CORRECTIONS_PATH, write_corrections
+
+    _shared("corpora", "chase_train.json")
+    pairs = labelled_corpus_pairs(SHARED_DIR)
+    assert len(pairs) == 3804
+    rebuilt = tmp_path / "corrections.csv"
+    count = write_corrections(pairs, rebuilt)
+    assert rebuilt.read_text(encoding="utf-8") == CORRECTIONS_PATH.read_text(encoding="utf-8")
+    assert 0 < count < len(pairs) // 10
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The room's detected labels
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_rooms_detected_intent_is_learned_only_when_the_previous_question_is_given(monkeypatch):
+    from annotation.models import Database
+    from dialogs import assist
+
+    database = Database.objects.create(db_id="school", file="", schema=SCHOOL)
+    result = {"ok": True, "columns": ["name", "age"], "rows": [["Ann", 20]], "truncated": False}
+    # A stand-in model answer that the rules would never give shows which of the two decided.
+    monkeypatch.setattr(assist, "label_intent", lambda *args, **kwargs: IntentLabel("display", (), "sql+words"))
+    common = {"database": database, "utterance": "And their ages?", "sql": FOLLOW_UP, "result": result}
+    rules = assist.labels_detected(**common, previous_sql=ASKED)
+    learned = assist.labels_detected(**common, previous_sql=ASKED, previous_utterance="Which students are there?")
+    assert rules["intent"] == {"category": "same_instances", "relations": ["R1"]}
+    assert learned["intent"] == {"category": "display", "relations": []}
