@@ -31,6 +31,7 @@ PERMISSIONS = {
     "payments.export": "Download completion codes and bonus lists for the crowd platforms",
     "pay.own": "See your own pay statements",
     "pay.manage": "Set pay rules, read everyone's pay statements and record them as paid",
+    "experts.onboard": "Edit the experts' guidelines, choose practice goals, qualify or withdraw experts",
 }
 
 _ROLE_PERMISSIONS: dict[str, frozenset[str]] = {

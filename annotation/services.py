@@ -21,7 +21,7 @@ from annotation.curation import file_sha256 as _sha256
 from annotation.jsonfile import read_json_file
 from annotation.models import BlockRecord, Database, Goal, GoalDiscard, Role, User
 from annotation.roles import can
-from annotation.signals import person_blocked
+from annotation.signals import demo_accounts_made, person_blocked
 from annotation.sql import analysis
 from annotation.sql.curation import curated_schema
 from annotation.sql.sandbox import execute
@@ -496,6 +496,7 @@ def demo_load() -> dict:
         if not User.objects.filter(username=username).exists():
             person_create(username=username, role=role, password=DEMO_PASSWORD)
         accounts.append({"username": username, "role": role, "password": DEMO_PASSWORD})
+    demo_accounts_made.send(sender=None, usernames=[account["username"] for account in accounts])
     return {
         "message": f"Demo data ready: {len(paths)} databases ({registered} updated), {goals} new goals.",
         "accounts": accounts,

@@ -55,6 +55,8 @@ def server_env(*, database_url: str, redis_url: str, data_dir: str | Path, **ove
             "PYTHONUNBUFFERED": "1",
         }
     )
+    # The seed's experts (`prepare`) are never onboarded: they take rooms without practice (docs/experts.md).
+    env.setdefault("EXPERT_PRACTICE_DIALOGUES", "0")
     env.update({key: str(value) for key, value in overrides.items()})
     return env
 
@@ -87,6 +89,8 @@ def embedded_env(*, data_dir: str | Path, **overrides: str) -> dict[str, str]:
             "PYTHONUNBUFFERED": "1",
         }
     )
+    # The seed's experts (`prepare`) are never onboarded: they take rooms without practice (docs/experts.md).
+    env.setdefault("EXPERT_PRACTICE_DIALOGUES", "0")
     env.update({key: str(value) for key, value in overrides.items()})
     return env
 

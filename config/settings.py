@@ -257,6 +257,11 @@ if GOAL_GENERATION_STALE_SECONDS < 3 * GOAL_GENERATION_HEARTBEAT_SECONDS:
         "taken for a stopped one"
     )
 EXPERT_MAX_DIALOGUES = env_int("EXPERT_MAX_DIALOGUES", 1, minimum=1, maximum=20)
+# Expert onboarding (dialogs.onboarding; docs/experts.md): before the desk lets an expert be ready, they complete this
+# many practice dialogues with the simulated worker (0: none) with at least this share (%) of their answers meaning the
+# same as the gold query. A campaign may set its own rule; experts meet every open campaign's.
+EXPERT_PRACTICE_DIALOGUES = env_int("EXPERT_PRACTICE_DIALOGUES", 3, minimum=0, maximum=20)
+EXPERT_PRACTICE_MIN_PERCENT = env_int("EXPERT_PRACTICE_MIN_PERCENT", 80, minimum=0, maximum=100)
 WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 64 * 1024, minimum=1024)
 WS_RATE_PER_MINUTE = env_int("WS_RATE_PER_MINUTE", 120, minimum=10)
 # Sockets (lobby and room) one person may open per minute; more are closed with 4429, which clients retry later. A

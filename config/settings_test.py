@@ -13,6 +13,9 @@ import os
 os.environ.setdefault("HTTPS", "0")
 # Test-suite builds run where a test asks for them, not behind every server the tests start (they cost seconds of CPU).
 os.environ.setdefault("TEST_SUITES_AUTOBUILD", "0")
+# Experts take rooms without practice unless a test sets the rule (a campaign's, or the setting): the stories and the
+# servers the tests start make experts that were never onboarded (docs/experts.md).
+os.environ.setdefault("EXPERT_PRACTICE_DIALOGUES", "0")
 os.environ.setdefault("SECRET_KEY", "wozsql-test-suite-key-not-a-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
 
 from config.settings import *  # noqa: E402,F403

@@ -12,6 +12,11 @@ class DialogsConfig(AppConfig):
         from dialogs.lobby import on_person_blocked
 
         person_blocked.connect(on_person_blocked, dispatch_uid="dialogs.lobby.person_blocked")
+        # The demo's experts are qualified when load_demo makes them (docs/experts.md), so `make run` pairs them.
+        from annotation.signals import demo_accounts_made
+        from dialogs.onboarding.qualification import on_demo_accounts
+
+        demo_accounts_made.connect(on_demo_accounts, dispatch_uid="dialogs.onboarding.demo_accounts")
         # The queries people collect on a database shape its test suite (annotation.suite_builds), as its goals do.
         from annotation.suite_builds import suite_collected_source
         from dialogs.selectors import collected_queries

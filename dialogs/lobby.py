@@ -32,6 +32,7 @@ from dialogs.models import (
     LobbyEntry,
     QuizState,
 )
+from dialogs.onboarding.qualification import expert_ready_refusal
 from dialogs.simulated.pairing import simulated_pilot
 
 
@@ -50,6 +51,9 @@ def lobby_join(*, person: User) -> LobbyEntry:
         raise DialogueError("tutorial", "Please complete the tutorial and quiz first.")
     if person.role == Role.EXPERT and not can(person, "chat.as_expert"):
         raise DialogueError("forbidden", "Your account may not take dialogues.")
+    if person.role == Role.EXPERT and (refusal := expert_ready_refusal(person)):
+        # Guidelines read and qualified (docs/experts.md): the desk's switch, its socket and "stay ready" all come here.
+        raise DialogueError("not_qualified", refusal)
     if person.role not in (Role.WORKER, Role.EXPERT):
         raise DialogueError("forbidden", "Only workers and experts wait in the lobby.")
     if person.role == Role.WORKER and dialogue_open_for(person) is not None:
@@ -203,6 +207,7 @@ def goal_choose(
 def _least_collected(pool, collected, *, target: int | None = None, mix: dict | None = None) -> Goal | None:
     """The goal of `pool` with the fewest of the `collected` dialogues, below `target` if one is given; ties as
     `goal_choose` says. Sets `collected` on the goal it returns. At most five queries, whatever the pool's size."""
+    pool = pool.filter(practice_mark__isnull=True)  # a goal kept for practice never enters the collection
     counts = dict(collected.order_by().values_list("goal_id").annotate(n=Count("id")))
     candidates = [
         (counts.get(goal_id, 0), goal_id, hardness, database_id)

@@ -221,7 +221,9 @@ def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_conn
     if role == Role.EXPERT:
         snapshot.update(
             {
-                "goal_sql": dialogue.goal.sql if dialogue.goal_id else "",
+                # Practice keeps the gold to itself until the end (docs/experts.md: the result page shows it).
+                "goal_sql": dialogue.goal.sql if dialogue.goal_id and not dialogue.practice else "",
+                "practice": dialogue.practice,
                 "score": dialogue.score,
                 "worker": dialogue.worker.alias,
                 # Whether the expert may ask a model for SQL drafts here (room message model_sql).

@@ -30,6 +30,16 @@ def simulate_workers(run_id: int) -> None:
     simulation_run(run_id=run_id)
 
 
+# No acks_late: a practice dialogue played again after a lost worker would ask its questions twice; the room ends as
+# any room whose worker left, and the expert begins another.
+@shared_task(name="dialogs.practice_play", ignore_result=True)
+def practice_play(dialogue_id: int, server_url: str) -> None:
+    """Play the simulated worker of an expert's practice dialogue, then score it (dialogs.onboarding.practice)."""
+    from dialogs.onboarding.practice import practice_play as play
+
+    play(dialogue_id=dialogue_id, server_url=server_url)
+
+
 # acks_late: a worker lost mid-run hands the message back; the payment's own states keep the payment call from being
 # sent twice (dialogs.crowd.prolific.prolific_bonus_run).
 @shared_task(name="dialogs.prolific_bonus_pay", acks_late=True, ignore_result=True)

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from dialogs import query_first_views, views
 from dialogs.crowd import prolific_views
@@ -85,4 +85,6 @@ urlpatterns = [
     ),
     path("join/<str:token>/", campaign_views.crowd_join, name="crowd_join"),
     path("worker/return/", campaign_views.crowd_return, name="crowd_return"),
+    # Experts onboarded before live rooms (docs/experts.md): guidelines, practice, qualification.
+    path("", include("dialogs.onboarding.urls")),
 ]

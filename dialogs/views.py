@@ -33,6 +33,7 @@ from dialogs.deals.selectors import assigned_to
 from dialogs.errors import DialogueError
 from dialogs.forms import SoloStartForm, SuperviseForm
 from dialogs.models import Dialogue, DialogueMode, WorkDeal
+from dialogs.onboarding.selectors import desk_onboarding
 from dialogs.room import (
     dialogue_post,
     dialogue_side,
@@ -116,10 +117,15 @@ def tutorial(request):
 
 @role_required("chat.as_expert")
 def expert_home(request):
+    """The desk: the guidelines to read, practice and where the expert stands (docs/experts.md), then readiness."""
     return render(
         request,
         "dialogs/expert_home.html",
-        {"role": Role.EXPERT, "open_dialogues": selectors.expert_open_dialogues(request.user)},
+        {
+            "role": Role.EXPERT,
+            "open_dialogues": selectors.expert_open_dialogues(request.user),
+            "onboarding": desk_onboarding(request.user),
+        },
     )
 
 

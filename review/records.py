@@ -43,11 +43,12 @@ def dialogue_selection(
 ) -> QuerySet[Dialogue]:
     """Dialogues by status (or approved in review), database (ids), creation date (both ends included) and origin
     (collected here or imported from a release). A simulated worker's dialogues (docs/simulated_worker.md) are a
-    pilot's, not data: left out unless `simulated` asks for them."""
+    pilot's, not data: left out unless `simulated` asks for them. An expert's practice dialogues (docs/experts.md)
+    are never data: left out whatever is asked."""
     wanted = Q(status__in=[status for status in statuses if status != APPROVED])
     if APPROVED in statuses:
         wanted |= Q(review__stage=ReviewStage.APPROVED) & ~Q(status__in=[DialogueStatus.DROPPED])
-    queryset = Dialogue.objects.filter(wanted)
+    queryset = Dialogue.objects.filter(wanted).exclude(practice=True)
     if not simulated:
         queryset = queryset.filter(simulated=False)
     if db_ids:

@@ -312,12 +312,16 @@ def _password_hash(password: str) -> str:
 
 def browser_people(worker: str, expert: str, password: str) -> None:
     """A worker and an expert with `password` (either may exist already, as the demo accounts do), and a lobby with
-    nobody left waiting or ready by an earlier story."""
+    nobody left waiting or ready by an earlier story. The expert has read the guidelines an earlier story may have
+    written (docs/experts.md): the stories' experts take rooms."""
     from annotation.models import User
+    from dialogs.onboarding.guidelines import guidelines_confirm, guidelines_current
 
     for username, role in ((worker, "worker"), (expert, "expert")):
         if not User.objects.filter(username=username).exists():
             User.objects.create(username=username, role=role, password=_password_hash(password))
+    if (current := guidelines_current()) is not None:
+        guidelines_confirm(person=User.objects.get(username=expert), version_id=current.pk)
     browser_lobby_cleared()
 
 

@@ -98,11 +98,17 @@ def _simulated(prefix: str = "") -> Q:
     return Q(**{f"{prefix}simulated": True})
 
 
+def _practice(prefix: str = "") -> Q:
+    return Q(**{f"{prefix}practice": True})
+
+
 # What does not count for review, the one list that the queues, the counts, the claims and a dialogue's page read;
 # the first kind that applies is the one a dialogue is said to be. A simulated worker's dialogue is a pilot's, no data
 # to correct (docs/simulated_worker.md). A cancelled pairing, its worker sent back to the queue
 # (dialogs.models.pairing_cancelled), says nothing of either person: it is not unsatisfactory either.
 NOT_FOR_REVIEW = [
+    # An expert's practice (docs/experts.md) is played by the simulated worker too: named for what it is, first.
+    NotForReview("practice", "an expert's practice dialogue", "practice", _practice),
     NotForReview("simulated", "a simulated pilot dialogue", "simulated pilot", _simulated),
     NotForReview(
         "requeued",

@@ -228,10 +228,14 @@ function expertDesk() {
     }));
   };
 
+  // Why the server refuses "ready" now (guidelines unread, not qualified: docs/experts.md), said on the page.
+  const refusal = root.dataset.readyRefusal || "";
+
   const onStatus = (status) => {
-    toggle.disabled = false;
+    toggle.disabled = Boolean(refusal) && !status.ready;
     toggle.checked = status.ready;
-    hint.textContent = status.readiness;  // what "ready" means now: dialogs.selectors.expert_readiness
+    // What "ready" means now (dialogs.selectors.expert_readiness), or that it is refused, and why, just below.
+    hint.textContent = refusal && !status.ready ? "You cannot switch on yet:" : status.readiness;
     $("waiting-count").textContent = status.waiting_workers;
     $("experts-online").textContent = expertsOnline(status);
     queue = status.queue || [];
@@ -267,6 +271,7 @@ function expertDesk() {
       },
       error: (error) => {
         toggle.disabled = false;
+        if (error.code === "not_qualified") toggle.checked = false;  // refused: not ready
         showError(error.message);
       },
       fatal: (_code, text) => showError(text),
