@@ -9,9 +9,7 @@ def worker_named(username: str):
     """A crowd worker who has passed the tutorial (one of many; the root conftest's Alice is the story's worker)."""
     from django.utils import timezone
 
-    from annotation.services import person_create
-
-    person, _ = person_create(username=username, role="worker", password=PASSWORD)
+    person = _person_named(username, "worker")
     person.tutorial_passed_at = timezone.now()
     person.save(update_fields=["tutorial_passed_at"])
     return person
@@ -19,9 +17,22 @@ def worker_named(username: str):
 
 def expert_named(username: str):
     """A SQL expert (one of many; the root conftest's Erin is the story's expert)."""
+    return _person_named(username, "expert")
+
+
+def _person_named(username: str, role: str):
+    """The account `username` with `role`, made if it does not exist (a browser session's stories share one platform,
+    so a builder may be asked twice for the same person); an account of that name with another role is an error that
+    names both, never a silent change of role."""
+    from annotation.models import User
     from annotation.services import person_create
 
-    return person_create(username=username, role="expert", password=PASSWORD)[0]
+    existing = User.objects.filter(username=username).first()
+    if existing is None:
+        return person_create(username=username, role=role, password=PASSWORD)[0]
+    if existing.role != role:
+        raise ValueError(f"{username!r} exists as {existing.role}, not {role}: give this story a name of its own")
+    return existing
 
 
 def expert_ready(person, *, channel_name: str | None = None, **socket):
@@ -318,8 +329,12 @@ def browser_people(worker: str, expert: str, password: str) -> None:
     from dialogs.onboarding.guidelines import guidelines_confirm, guidelines_current
 
     for username, role in ((worker, "worker"), (expert, "expert")):
-        if not User.objects.filter(username=username).exists():
+        existing = User.objects.filter(username=username).first()
+        if existing is None:
             User.objects.create(username=username, role=role, password=_password_hash(password))
+        elif existing.role != role:
+            # A story that takes another story's name for another role would fail later and far from here.
+            raise ValueError(f"{username!r} exists as {existing.role}, not {role}: give this story a name of its own")
     if (current := guidelines_current()) is not None:
         guidelines_confirm(person=User.objects.get(username=expert), version_id=current.pk)
     browser_lobby_cleared()

@@ -28,7 +28,7 @@ def _build(platform, name: str, *args):
 def test_a_new_expert_reads_the_guidelines_practises_sees_what_differed_qualifies_and_takes_a_live_room(
     new_page, platform
 ):
-    built = _build(platform, "onboarding_newcomers", "olga", "owen", DEMO_PASSWORD)
+    built = _build(platform, "onboarding_newcomers", "opal", "orrin", DEMO_PASSWORD)
     try:
         admin = new_page("ada")
         admin.goto("/manage/experts/")
@@ -36,7 +36,7 @@ def test_a_new_expert_reads_the_guidelines_practises_sees_what_differed_qualifie
         admin.get_by_test_id("guidelines-save").click()
         expect(admin.locator(".messages")).to_contain_text("every expert is asked to read it")
 
-        expert = new_page("olga")
+        expert = new_page("opal")
         expert.goto("/expert/")
         # Nothing but reading and practice until the expert qualifies: the switch is off, and says why.
         expect(expert.get_by_test_id("ready-refusal")).to_contain_text("Read the guidelines")
@@ -76,7 +76,7 @@ def test_a_new_expert_reads_the_guidelines_practises_sees_what_differed_qualifie
 
         # The admin reads the same in the expert's record.
         admin.goto("/manage/experts/")
-        admin.get_by_test_id("expert-olga").get_by_role("link").click()
+        admin.get_by_test_id("expert-opal").get_by_role("link").click()
         expect(admin.get_by_test_id("decisions")).to_contain_text("practice met the rule")
         expect(admin.get_by_test_id("practice-list")).to_contain_text("2 of 3")
     finally:
@@ -89,7 +89,7 @@ def test_a_new_expert_reads_the_guidelines_practises_sees_what_differed_qualifie
     expect(expert.locator("#ready-toggle")).to_be_enabled()
     expert.locator("label.switch").click()
     expect(expert.locator("#ready-toggle")).to_be_checked()
-    worker = new_page("owen")
+    worker = new_page("orrin")
     worker.goto("/worker/")
     expect(worker).to_have_url(ROOM_URL)
     expect(expert).to_have_url(ROOM_URL)
