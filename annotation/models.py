@@ -346,8 +346,8 @@ class DatabaseTestSuite(models.Model):
 
     database = models.OneToOneField(Database, on_delete=models.CASCADE, related_name="test_suite")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    done = models.PositiveIntegerField(default=0, help_text="Generated databases tried so far in this build.")
-    total = models.PositiveIntegerField(default=0, help_text="The most this build tries.")
+    done = models.PositiveIntegerField(default=0, help_text="Seconds this build has run so far.")
+    total = models.PositiveIntegerField(default=0, help_text="The seconds this build may run (TEST_SUITE_MAX_SECONDS).")
     databases = models.PositiveIntegerField(default=0, help_text="Generated databases kept in the suite.")
     size_bytes = models.BigIntegerField(default=0)
     # What the files were built from (the database file and its goals' SQL); a different current one means stale.

@@ -7,7 +7,6 @@ Pure: rows in, answers out. The comparison of two queries on databases is `annot
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 
 
@@ -40,12 +39,31 @@ def results_equal(rows_a: list, rows_b: list, *, ordered: bool) -> bool:
     bags_a = [Counter(row[i] for row in rows_a) for i in range(width)]
     bags_b = [Counter(row[j] for row in rows_b) for j in range(width)]
     choices = [[j for j in range(width) if bags_b[j] == bags_a[i]] for i in range(width)]
-    for permutation in itertools.product(*choices):
-        if len(set(permutation)) != width:
+    if any(not choice for choice in choices):
+        return False
+    columns_b = [tuple(row[j] for row in rows_b) for j in range(width)]
+    return _assign(rows_a, rows_b, columns_b, choices, [], ordered)
+
+
+def _assign(rows_a: list, rows_b: list, columns_b: list, choices: list, chosen: list, ordered: bool) -> bool:
+    """Whether A's columns from len(chosen) on can be given distinct columns of B that make the results equal, the
+    first ones being `chosen`. Every prefix of a working assignment already makes the projected results equal, so a
+    prefix that does not is dropped with everything after it (trying every permutation took minutes on wide results
+    of repeated values); two columns of B holding the same values are one choice, not two."""
+    position = len(chosen)
+    if position == len(choices):
+        return True
+    tried: set = set()
+    for j in choices[position]:
+        if j in chosen or columns_b[j] in tried:
             continue
-        moved = [tuple(row[j] for j in permutation) for row in rows_b]
-        if (rows_a == moved) if ordered else (Counter(rows_a) == Counter(moved)):
-            return True
+        tried.add(columns_b[j])
+        prefix = [*chosen, j]
+        left = [row[: position + 1] for row in rows_a]
+        right = [tuple(row[k] for k in prefix) for row in rows_b]
+        if (left == right) if ordered else (Counter(left) == Counter(right)):
+            if _assign(rows_a, rows_b, columns_b, choices, prefix, ordered):
+                return True
     return False
 
 

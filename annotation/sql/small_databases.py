@@ -34,7 +34,8 @@ from annotation.sql.sandbox import SandboxLimits, execute, execute_many
 VALUES_PER_COLUMN = 40
 # A candidate's tables: most rows counts are small, so that a counterexample stays readable.
 _ROW_COUNTS = (0, 1, 1, 2, 2, 3, 3, 3, 4, 4, 5, 6, 8)
-# The sizes a LIMIT n or a HAVING count(*) > n asks for are capped here (a group of 200 rows is made when asked).
+# The sizes a LIMIT n or a HAVING count(*) > n asks for are capped here (a group of 200 rows is made when asked); a
+# suite's databases are kept, so a build caps them lower (`annotation.sql.test_suite.SUITE_MOST_ROWS`).
 _MAX_ROWS = 500
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(.*)$")
 _DIGITS = re.compile(r"^-?\d+$")
@@ -75,8 +76,8 @@ class ColumnShape:
         if texts:
             if sum(bool(_DATE.match(value)) for value in texts) * 2 > len(texts):
                 return "date"
-            if all(_DIGITS.match(value) for value in texts):
-                return "digits"
+            if sum(bool(_DIGITS.match(value)) for value in texts) * 2 > len(texts):
+                return "digits"  # whole numbers kept as text, a stray "null" or "-" among them
             return "text"
         if self.affinity == "integer":
             return "int"
@@ -531,7 +532,8 @@ def _step(value: float) -> float:
 
 def neighbours(value: object, kind: str) -> list:
     """Values next to `value` in a column of `kind`, readable as that column's: a number +-1 (or +- its last decimal),
-    a date +-1 day, a whole number kept as text +-1, a text one character shorter and one longer."""
+    a date +-1 day, a whole number kept as text +-1 (and written with ".0"), a text one character shorter and one
+    longer."""
     if isinstance(value, bool) or value is None:
         return []
     if isinstance(value, int):
@@ -552,8 +554,10 @@ def neighbours(value: object, kind: str) -> list:
             return []
         return [(day + datetime.timedelta(days=delta)).isoformat() + match[4] for delta in (-1, 1)]
     if _DIGITS.match(value):
+        # A whole number kept as text compares as text with a number computed from it: avg() of "130" is 130.0,
+        # which SQLite compares as the text "130.0", so that text is a neighbour too.
         width = len(value.lstrip("-"))
-        return [str(int(value) + delta).zfill(width) for delta in (-1, 1)]
+        return [str(int(value) + delta).zfill(width) for delta in (-1, 1)] + [f"{value}.0"]
     if len(value) > 1:
         return [value[:-1], value + value[-1]]
     return [value + value] if value else []
@@ -632,7 +636,7 @@ class WorldMaker:
     """Makes small databases for a focus: the tables the queries read (and their keys' parents) get rows; the others
     stay empty (unless a query reads something that is not rebuilt, then every table gets rows)."""
 
-    def __init__(self, shape: Shape, focus: Focus, rng: random.Random):
+    def __init__(self, shape: Shape, focus: Focus, rng: random.Random, *, most_rows: int = _MAX_ROWS):
         self.shape, self.focus, self.rng = shape, focus, rng
         wanted = {table.name.lower() for table in shape.tables} if focus.everything else set(focus.tables)
         changed = True
@@ -645,17 +649,39 @@ class WorldMaker:
                             wanted.add(key.parent.lower())
                             changed = True
         self.tables = [table for table in shape.tables if table.name.lower() in wanted]
+        self.groups = self._link_groups()
+        literals = self._shared_literals()
         self.domains = {
             (table.name.lower(), column.name.lower()): domain_of(
-                column, focus.literals.get((table.name.lower(), column.name.lower()), [])
+                column, literals.get((table.name.lower(), column.name.lower()), [])
             )
             for table in self.tables
             for column in table.columns
         }
-        self.groups = self._link_groups()
-        self.sizes = sorted(size for size in focus.sizes if 0 < size <= _MAX_ROWS)
+        self.sizes = sorted(size for size in focus.sizes if 0 < size <= most_rows)
+
+    def _shared_literals(self) -> dict[tuple[str, str], list]:
+        """The literals of each column, with those of the columns it holds the values of: a key's parent column gets
+        the literals compared with its child (`flights.SourceAirport = 'CVO'` needs an airport coded CVO for a
+        flight to come from), and columns the queries compare with each other get each other's."""
+        literals = {column: list(values) for column, values in self.focus.literals.items()}
+        for table in self.tables:
+            for key in table.foreign_keys:
+                for child, column in zip(key.columns, key.parent_columns, strict=True):
+                    found = self.focus.literals.get((table.name.lower(), child.lower()), [])
+                    if found:
+                        literals.setdefault((key.parent.lower(), column.lower()), []).extend(found)
+        members: dict = {}
+        for column, group in self.groups.items():
+            members.setdefault(group, []).append(column)
+        for columns in members.values():
+            together = [value for column in columns for value in self.focus.literals.get(column, [])]
+            for column in columns:
+                literals[column] = together
+        return literals
 
     def _link_groups(self) -> dict[tuple[str, str], tuple[str, str]]:
+        known = {(table.name.lower(), column.name.lower()) for table in self.tables for column in table.columns}
         parent: dict = {}
 
         def root(item):
@@ -664,7 +690,7 @@ class WorldMaker:
             return item
 
         for one, other in self.focus.links:
-            if one in self.domains and other in self.domains:
+            if one in known and other in known:
                 parent[root(one)] = root(other)
         return {item: root(item) for item in parent}
 
@@ -720,6 +746,13 @@ class WorldMaker:
         unique_sets = [tuple(table.position(name) for name in table.primary_key)] if table.primary_key else []
         unique_sets += [tuple(table.position(name) for name in unique) for unique in table.uniques]
         single_keys = {positions[0] for positions in unique_sets if len(positions) == 1}
+        # The last column of a key of several, unless a parent gives it: drawn afresh, so that a group of many rows
+        # (a HAVING count asks for one) can share the other columns and still have distinct keys.
+        fresh = single_keys | {
+            positions[-1]
+            for positions in unique_sets
+            if len(positions) > 1 and table.columns[positions[-1]].name.lower() not in key_columns
+        }
         palettes = []
         for position, column in enumerate(table.columns):
             where = (table.name.lower(), column.name.lower())
@@ -728,7 +761,7 @@ class WorldMaker:
                 palette = list(shared[self.groups[where]])
                 if rng.random() < 0.4:  # a value only this side has: rows that do not join
                     palette.append(self._draw(domain))
-            elif position in single_keys or (where in self.focus.ordered and rng.random() < 0.6):
+            elif position in fresh or (where in self.focus.ordered and rng.random() < 0.6):
                 palette = None  # drawn afresh for each row: keys stay distinct, orders have fewer ties
             else:
                 size = rng.choice((1, 2, 2, 3, 3, 4, max(count, 1)))
@@ -736,10 +769,12 @@ class WorldMaker:
             palettes.append(palette)
         rows, seen = [], [set() for _ in unique_sets]
         for _ in range(count):
-            for _attempt in range(4):
+            for attempt in range(4):
                 row = self._row(table, world, palettes, rows, null_share, key_columns)
                 if row is None:
                     break
+                if attempt == 3:  # the domain ran out of distinct keys: a whole number past the largest one drawn
+                    row = self._past_the_largest(table, row, rows, fresh)
                 keys = [tuple(row[i] for i in positions) for positions in unique_sets]
                 if any(None not in key and key in taken for key, taken in zip(keys, seen, strict=True)):
                     continue
@@ -748,6 +783,14 @@ class WorldMaker:
                 rows.append(row)
                 break
         return rows
+
+    def _past_the_largest(self, table: TableShape, row: tuple, rows: list, fresh: set) -> tuple:
+        changed = list(row)
+        for position in fresh:
+            if isinstance(row[position], int) and not isinstance(row[position], bool):
+                taken = [other[position] for other in rows if isinstance(other[position], int)]
+                changed[position] = max(taken, default=row[position]) + 1
+        return tuple(changed)
 
     def _row(self, table, world, palettes, rows, null_share, key_columns) -> tuple | None:
         rng = self.rng

@@ -230,6 +230,9 @@ class Pair:
     told_by: str | None = None  # "original", a generated file's name, or None while nobody tells them apart
 
 
+# A kept database's tables hold at most this many rows, also where a LIMIT or a HAVING count asks for more: a suite's
+# size is bounded (TEST_SUITE_MAX_KB), and a comparison's own search makes the bigger ones when a pair needs them.
+SUITE_MOST_ROWS = 30
 # A round of distillation tries at most this many candidates before it keeps its best.
 _ROUND_MOST = 64
 # What stopped a build, as its report says it.
@@ -352,9 +355,10 @@ def build_suite(
     for pair in pairs:
         neighbours_of.setdefault(pair.query, []).append(pair.sql)
     every = focus_of(shape, [sql for i in runnable for sql in (queries[i], *neighbours_of.get(i, []))])
-    broad = WorldMaker(shape, every, random.Random(rng.random()))
+    broad = WorldMaker(shape, every, random.Random(rng.random()), most_rows=SUITE_MOST_ROWS)
     read_values(original, shape, broad.tables, limits)
-    broad = WorldMaker(shape, every, random.Random(rng.random()))  # again, now that the columns' values are known
+    # Again, now that the columns' values are known.
+    broad = WorldMaker(shape, every, random.Random(rng.random()), most_rows=SUITE_MOST_ROWS)
     makers: dict[int, WorldMaker] = {}
     seen: set[bytes] = set()
     last_progress = started
@@ -385,7 +389,7 @@ def build_suite(
                 aim = rng.choice(open_now)
                 if aim.query not in makers:
                     focus = focus_of(shape, [queries[aim.query], *neighbours_of[aim.query]])
-                    makers[aim.query] = WorldMaker(shape, focus, random.Random(rng.random()))
+                    makers[aim.query] = WorldMaker(shape, focus, random.Random(rng.random()), most_rows=SUITE_MOST_ROWS)
                 maker = makers[aim.query]
             _, data = maker.make()
             digest = hashlib.blake2b(data, digest_size=16).digest()
