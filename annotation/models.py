@@ -20,7 +20,7 @@ class Role(models.TextChoices):
 
 
 class User(AbstractUser):
-    """A person on the platform. Exactly one role; what each role may do is decided in `annotation.roles`."""
+    """A person on the platform. Exactly one role; what each role may do is decided in `annotation.people.roles`."""
 
     role = models.CharField(max_length=16, choices=Role.choices, default=Role.WORKER)
     blocked = models.BooleanField(default=False, help_text="Blocked workers are never paired again.")
@@ -49,7 +49,7 @@ class BlockRecord(models.Model):
     """One block or unblock of a person, as it happened: who did it (an admin, in `by`) or which quality rule (in
     `rule`), when, why, and the evidence it rests on. Records are only ever added, so unblocking keeps the history;
     `User.blocked` and `User.blocked_reason` hold the current state, written together with the newest record
-    (`annotation.services.person_set_blocked`)."""
+    (`annotation.people.services.person_set_blocked`)."""
 
     person = models.ForeignKey(User, on_delete=models.CASCADE, related_name="block_records")
     blocked = models.BooleanField(help_text="True for a block, False for an unblock.")
@@ -92,7 +92,7 @@ class Database(models.Model):
     active = models.BooleanField(default=True, help_text="Only active databases are offered for new dialogues.")
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    # What an admin decided about the schema (annotation.sql.curation, docs/curation.md): readable names, confirmed
+    # What an admin decided about the schema (annotation.databases.profile, docs/curation.md): readable names, confirmed
     # keys, hidden tables and columns, checks kept as they are. `schema` is the file's entry with these applied.
     curation = models.JSONField(default=dict, blank=True)
 
@@ -144,7 +144,7 @@ class DatabaseVersion(models.Model):
     sha256 = models.CharField(max_length=64)
     size_bytes = models.BigIntegerField(default=0)
     schema = models.JSONField(help_text="The file's own tables.json entry, before curation.")
-    # What the file holds per table and column (annotation.sql.curation.profile_database), read once.
+    # What the file holds per table and column (annotation.databases.profile.profile_database), read once.
     profile = models.JSONField(null=True, blank=True)
     note = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -215,9 +215,9 @@ class Goal(models.Model):
     source = models.CharField(max_length=16, choices=Source.choices, default=Source.MANUAL)
     active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    # The operation tree a sampled goal was drawn from (annotation.sql.goal_sampler, docs/goals.md); None otherwise.
+    # The operation tree a sampled goal was drawn from (annotation.goals.sampler, docs/goals.md); None otherwise.
     tree = models.JSONField(null=True, blank=True)
-    # When an admin discarded it (annotation.services.goal_discard; who and why in its GoalDiscard): never offered
+    # When an admin discarded it (annotation.goals.services.goal_discard; who and why in its GoalDiscard): never offered
     # again, and its SQL stays known so the sampler does not draw it again.
     discarded_at = models.DateTimeField(null=True, blank=True)
 
@@ -245,7 +245,7 @@ class Goal(models.Model):
 class GoalDiscard(models.Model):
     """An admin's decision to retire a goal, as it happened: who, when, why, and what it did. A goal no dialogue uses
     is discarded (`Goal.discarded_at`: never offered, never sampled again); one that dialogues use is deactivated
-    instead, so that they keep their goal (annotation.services.goal_discard). Only ever added."""
+    instead, so that they keep their goal (annotation.goals.services.goal_discard). Only ever added."""
 
     class Outcome(models.TextChoices):
         DISCARDED = "discarded", "Discarded"
@@ -270,7 +270,7 @@ class GoalGeneration(models.Model):
 
     A run is held by the process running it through `run_token`; that process writes `heartbeat_at` with its progress
     every GOAL_GENERATION_HEARTBEAT_SECONDS and reads `cancel_requested_at` at the same time
-    (annotation.goal_generation)."""
+    (annotation.goals.generation)."""
 
     class State(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -335,7 +335,7 @@ class GoalGeneration(models.Model):
 
 
 class DatabaseTestSuite(models.Model):
-    """The state of a database's test suite (annotation.suite_builds, docs/test_suites.md): the files live under
+    """The state of a database's test suite (annotation.suites.builds, docs/test_suites.md): the files live under
     DATA_DIR/test_suites/<db_id>/; this row says whether they match the database and its goals as they are now."""
 
     class Status(models.TextChoices):

@@ -17,7 +17,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from annotation.models import Goal, Hardness, Role, User
-from annotation.roles import can
+from annotation.people.roles import can
 from dialogs import broadcast
 from dialogs.control_group import model_help_for
 from dialogs.crowd.services import crowd_assignment_current

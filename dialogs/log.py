@@ -27,8 +27,8 @@ from difflib import SequenceMatcher
 
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 
-from annotation.acts import SOCIAL_USER_ACTS
-from annotation.sql.intents import suggestion_followed
+from annotation.labels.acts import SOCIAL_USER_ACTS
+from annotation.wording.suggestions import suggestion_followed
 from dialogs.models import Event, EventKind, score_drops
 
 CLARIFY = "CLARIFY"
@@ -94,7 +94,7 @@ def utterance_payload(text: str, simulated: dict | None = None) -> dict:
 
 
 def user_acts_payload(turn: int, acts: list[str], ambiguity: dict | None = None) -> dict:
-    """A turn's user acts; `ambiguity` (annotation.acts.check_ambiguity) only when the expert gave one."""
+    """A turn's user acts; `ambiguity` (annotation.labels.acts.check_ambiguity) only when the expert gave one."""
     payload = {"turn": turn, "acts": acts}
     if ambiguity is not None:
         payload["ambiguity"] = ambiguity
@@ -182,7 +182,8 @@ def recommendation_payload(
 ) -> dict:
     """An intent recommended to the worker for the question after `turn` (the answered one it builds on). `columns`
     ([table, column] original names), `values` and `tables`: what the text asks the next query to use, kept (when it
-    names any) so that whether the question followed it can be judged (`annotation.sql.intents.suggestion_followed`)."""
+    names any) so that whether the question followed it can be judged
+    (`annotation.wording.suggestions.suggestion_followed`)."""
     payload = {"turn": turn, "category": category, "relation": relation, "text": text}
     named = {"columns": [list(item) for item in columns], "values": list(values), "tables": list(tables)}
     payload.update({key: items for key, items in named.items() if items})
@@ -315,7 +316,7 @@ def correction_apply(turn: TurnState | UserTurn, payload: dict) -> None:
     if name == "utterance":
         turn.text = new
     elif name == "user_acts":
-        from annotation.acts import AMBIGUITY_ACT_OF_TYPE
+        from annotation.labels.acts import AMBIGUITY_ACT_OF_TYPE
 
         turn.acts = list(new)
         if turn.ambiguity and AMBIGUITY_ACT_OF_TYPE.get(turn.ambiguity["type"]) not in turn.acts:
@@ -472,7 +473,7 @@ class UserTurn:
     # The intent recommended to the worker before they asked this question, and how many were offered in all.
     recommended: dict | None = None
     recommendations_offered: int = 0
-    # What is ambiguous or unanswerable in the question (annotation.acts.check_ambiguity), when the expert said.
+    # What is ambiguous or unanswerable in the question (annotation.labels.acts.check_ambiguity), when the expert said.
     ambiguity: dict | None = None
 
     @property

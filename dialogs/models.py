@@ -10,8 +10,8 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils import timezone
 
-from annotation.jsoncodec import JSONField
 from annotation.models import Database, DatabaseVersion, Goal
+from annotation.plumbing.jsoncodec import JSONField
 
 
 class DialogueStatus(models.TextChoices):
@@ -119,7 +119,8 @@ class Dialogue(models.Model):
             # Two pairings at once can never take the same place in a campaign's draw (dialogs.control_group).
             models.UniqueConstraint(fields=["campaign", "control_slot"], name="one_dialogue_per_control_slot"),
         ]
-        # A grant beyond a person's role (annotation.roles.GRANTS): a lab's campaign supervisor watches rooms and acts
+        # A grant beyond a person's role (annotation.people.roles.GRANTS): a lab's campaign supervisor watches rooms and
+        # acts
         # on them without the admin's other powers.
         permissions = [("supervise_rooms", "Open any live room read-only, end it or send its worker back to the queue")]
 
@@ -184,7 +185,7 @@ class Event(models.Model):
     author_role = models.CharField(max_length=16, blank=True)
     # NULL, not "": server-made events have no client id, and NULLs never collide in the unique constraint.
     client_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
-    # Decoded on every read of the log (a release reads tens of thousands at once): annotation/jsoncodec.py.
+    # Decoded on every read of the log (a release reads tens of thousands at once): annotation/plumbing/jsoncodec.py.
     payload = JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -606,7 +607,7 @@ class QueryFirstItem(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="query_first_aligned"
     )
     # The question as phase 2 left it (phase 1's is kept in question_written), its tokens
-    # (annotation.tokens.utterance_toks) and the spans given to the plan's steps: {"step", "beg", "end"}.
+    # (annotation.labels.tokens.utterance_toks) and the spans given to the plan's steps: {"step", "beg", "end"}.
     question = models.TextField(blank=True)
     tokens = models.JSONField(default=list, blank=True)
     alignment = models.JSONField(default=list, blank=True)

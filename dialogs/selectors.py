@@ -9,10 +9,10 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from annotation.goals.tree_plan import plan
 from annotation.model_client import model_configured
 from annotation.models import Goal, Role, User
 from annotation.sql.sandbox import execute_many
-from annotation.sql.tree_plan import plan
 from dialogs.crowd.services import bonus_promise
 from dialogs.lobby import experts_ready
 from dialogs.log import TURN_KINDS, answered_questions, dialogue_turns
@@ -533,7 +533,7 @@ def goals_to_write(person: User):
 
 def goal_uses(goal: Goal) -> int:
     """How many dialogues, and phase-1 questions on their way to one, a goal has: a goal with any is deactivated
-    rather than discarded (annotation.services.goal_discard, which asks through goal_use_source)."""
+    rather than discarded (annotation.goals.services.goal_discard, which asks through goal_use_source)."""
     written = QueryFirstItem.objects.filter(goal=goal, stage__in=QueryFirstItem.WRITTEN, dialogue__isnull=True)
     return Dialogue.objects.filter(goal=goal).count() + written.count()
 
@@ -552,7 +552,7 @@ PLAN_ROWS_SHOWN = 5
 
 
 def query_first_plan(tree: dict, database) -> list[dict]:
-    """The plan of a sampled goal's tree (annotation.sql.tree_plan) with each step's intermediate result, run in the
+    """The plan of a sampled goal's tree (annotation.goals.tree_plan) with each step's intermediate result, run in the
     sandbox: its first PLAN_ROWS_SHOWN rows, its columns and how many rows it has (None when it fails)."""
     steps = plan(tree, database.schema)
     sqls = [step.sql for step in steps]
@@ -574,7 +574,7 @@ def query_first_plan(tree: dict, database) -> list[dict]:
 
 def collected_queries(database, limit: int) -> list[str]:
     """The SQL of the newest `limit` distinct runs that worked in the ended dialogues on `database`: the queries
-    collected on it, which its test suite must tell apart from their neighbours (annotation.suite_builds)."""
+    collected on it, which its test suite must tell apart from their neighbours (annotation.suites.builds)."""
     runs = (
         Event.objects.filter(
             dialogue__database=database,

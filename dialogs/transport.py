@@ -23,7 +23,7 @@ from django.core.cache import cache
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-from annotation import jsoncodec
+from annotation.plumbing import jsoncodec
 from dialogs import presence
 
 logger = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from annotation.jsonfile import decoded_text, parse_json
+from annotation.plumbing.jsonfile import decoded_text, parse_json
 
 LETTERS = "abcdefgh"
 QUESTION_ID = re.compile(r"[A-Za-z0-9_-]{1,60}")

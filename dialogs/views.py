@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from annotation.acts import (
+from annotation.labels.acts import (
     ACT_RULES,
     AMBIGUITY_TYPES,
     CONTEXTUAL_PHENOMENA,
@@ -21,12 +21,12 @@ from annotation.acts import (
     RESPONSE_GUIDE,
     acts_with_keys,
 )
-from annotation.jsonfile import request_json_object
+from annotation.labels.relations import CATEGORY_OF, RELATION_NAMES
+from annotation.labels.tokens import utterance_toks
 from annotation.models import Role
-from annotation.roles import can, participants_only, role_required
-from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
+from annotation.people.roles import can, participants_only, role_required
+from annotation.plumbing.jsonfile import request_json_object
 from annotation.sql.schema import describe_tables
-from annotation.tokens import utterance_toks
 from dialogs import lobby, selectors
 from dialogs.crowd.services import bonus_promise, crowd_assignment_current, crowd_return_config
 from dialogs.deals.selectors import assigned_to
@@ -210,7 +210,7 @@ def room_table(request, dialogue_id, table_index):
     from django.core.exceptions import PermissionDenied
     from django.http import Http404, HttpResponseBadRequest, JsonResponse
 
-    from annotation.selectors import database_table_page
+    from annotation.databases.selectors import database_table_page
 
     if not request.user.is_authenticated:
         raise PermissionDenied("Sign in first.")

@@ -6,12 +6,12 @@ import json
 import pytest
 from django.core.management import call_command
 
-from annotation import suite_builds
 from annotation.demo import DEMO_GOALS
 from annotation.models import DatabaseTestSuite, Goal
-from annotation.sql.compare import results_equal, smallest_difference
-from annotation.sql.test_suite import mutants, original_path, suite_dir, suite_paths
-from annotation.suite_builds import suite_fingerprint
+from annotation.suites import builds as suite_builds
+from annotation.suites.builds import suite_fingerprint
+from annotation.suites.compare import results_equal, smallest_difference
+from annotation.suites.distil import mutants, original_path, suite_dir, suite_paths
 
 # The job's functions are named for their entity, "test suite": used through the module, pytest never takes them
 # for tests.
@@ -147,7 +147,7 @@ def _manage(*args) -> tuple[list[dict], str]:
 def test_sql_compare_finds_a_database_where_a_neighbour_differs_and_agrees_on_a_rewrite(dorm, settings):
     settings.TEST_SUITE_MAX_CANDIDATES, settings.SQL_COMPARE_SECONDS = 40, 1.0
     goal = dorm.goals.first().sql
-    _manage("test_suite", "build", "--database", "dorm_demo")
+    _manage("suites", "build", "--database", "dorm_demo")
     checked = len(suite_paths(settings.DATA_DIR, "dorm_demo"))
     [same], _ = _manage("sql_compare", "--database", "dorm_demo", goal, goal.replace("SELECT", "select", 1))
     # Nothing tells them apart, and nothing is claimed beyond that: the suite's databases, then a search for this pair.
@@ -176,7 +176,7 @@ def test_bad_input_gets_a_clear_error_and_a_bad_line_keeps_its_place(dorm, tmp_p
         (("sql_compare", "--database", "dorm_demo", "SELECT 1"), "usage: sql_compare"),
         (("sql_compare", "--database", "dorm_demo", "SELECT nope FROM dorm", "SELECT 1"), "the first query fails"),
         (("sql_compare", "--file", str(tmp_path / "absent.tsv")), "is not a file"),
-        (("test_suite", "build", "--database", "nowhere"), "no registered database 'nowhere'"),
+        (("suites", "build", "--database", "nowhere"), "no registered database 'nowhere'"),
     ]:
         with pytest.raises(CommandError, match=message):
             _manage(*args)
@@ -229,7 +229,7 @@ def test_a_database_without_goals_gets_a_suite_from_its_schema_and_its_page_says
     settings.TEST_SUITE_MAX_SECONDS = 2  # time, not the tries, is what stops it
     library = demo_databases["library_demo"]
     assert not library.goals.exists()
-    [line], _ = _manage("test_suite", "build", "--database", "library_demo")
+    [line], _ = _manage("suites", "build", "--database", "library_demo")
     assert line["status"] == "ready" and line["from_schema"] is True and line["queries"] > 10
     # Generic neighbours the database alone cannot tell apart, told apart by the suite.
     assert line["hidden_on_original"] > 0 and line["told_apart_by_suite"] > 0 and line["databases"] >= 1
@@ -244,7 +244,7 @@ def test_a_database_without_goals_gets_a_suite_from_its_schema_and_its_page_says
 
 @pytest.mark.django_db(transaction=True)
 def test_without_a_broker_a_stale_suite_is_built_on_a_thread_and_the_caller_does_not_wait(settings, demo_files):
-    from annotation.services import database_register
+    from annotation.databases.services import database_register
 
     settings.TEST_SUITE_MAX_CANDIDATES = 20
     settings.CELERY_TASK_ALWAYS_EAGER = True  # the embedded defaults, also when the tests run beside a real broker

@@ -18,7 +18,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from annotation.models import Database, Goal, User
-from annotation.roles import can
+from annotation.people.roles import can
 from dialogs.deals.models import WorkAssignment, WorkDeal, WorkDealMember
 from dialogs.errors import DialogueError
 from dialogs.models import Campaign, Dialogue, DialogueMode, DialogueStatus, QueryFirstItem
@@ -26,7 +26,8 @@ from dialogs.query_first import query_first_open
 from dialogs.selectors import goals_waiting_for_question
 from dialogs.solo import solo_create, solo_withdraw
 
-# Who deals work: the admins who manage campaigns (annotation.roles), since a deal hands out a campaign's goals too.
+# Who deals work: the admins who manage campaigns (annotation.people.roles), since a deal hands out a campaign's goals
+# too.
 MANAGE_PERMISSION = "campaigns.manage"
 # CHASE asked 3 to 5 questions per sequence (docs/dealing.md): the default range a sequence's minimum is drawn from.
 DEFAULT_MIN_QUESTIONS = (3, 5)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
-from annotation.acts import RESPONSE_GUIDE, SYSTEM_ACTS, USER_ACTS
+from annotation.labels.acts import RESPONSE_GUIDE, SYSTEM_ACTS, USER_ACTS
 from annotation.models import User
 from dialogs.onboarding.models import GuidelinesRead, GuidelinesVersion
 
@@ -34,7 +34,7 @@ def guidelines_current() -> GuidelinesVersion | None:
 
 def guidelines_draft() -> dict[str, str]:
     """The texts an admin starts from: the current version's, or, before any, the platform's own act definitions and
-    response guide (annotation.acts, after the CoSQL paper's appendix) and a few conventions to edit."""
+    response guide (annotation.labels.acts, after the CoSQL paper's appendix) and a few conventions to edit."""
     current = guidelines_current()
     if current is not None:
         return {name: getattr(current, name) for name, _ in SECTIONS}

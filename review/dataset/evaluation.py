@@ -22,7 +22,7 @@ from pathlib import Path
 
 from django.core.exceptions import ValidationError
 
-from annotation.jsonfile import decoded_text, read_json_file
+from annotation.plumbing.jsonfile import decoded_text, read_json_file
 from annotation.sql.hardness import HARDNESS_LEVELS, hardness
 from annotation.sql.sandbox import SandboxLimits, current_limits, execute_many
 from annotation.sql.scoring import (

@@ -15,8 +15,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from annotation.jsonfile import decoded_text
 from annotation.models import User
+from annotation.plumbing.jsonfile import decoded_text
 from review.dataset import selectors
 from review.dataset.evaluation import predictions_read, release_evaluate, release_extract, release_load
 from review.models import Evaluation, Export

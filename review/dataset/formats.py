@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from annotation.acts import CHASE_INTENT_LABELS
+from annotation.labels.acts import CHASE_INTENT_LABELS
+from annotation.labels.tokens import utterance_toks
 from annotation.sql.check import SqlCheck, result_digest
 from annotation.sql.encoding import limit_as_one
 from annotation.sql.hardness import hardness
 from annotation.sql.spider import query_toks
 from annotation.sql.spider import query_toks_no_value as _query_toks_no_value
-from annotation.tokens import utterance_toks
 from dialogs.log import FOLD_SEPARATOR, LABEL_FIELDS, DialogueRecord, StateTurn, UserTurn
 
 
@@ -240,7 +240,7 @@ def _collected_chase_labels(state: StateTurn, tokens: list[str]) -> dict:
         collected["intent"] = CHASE_INTENT_LABELS[labels["intent"]["category"]]
     if "contextual_phenomena" in labels:
         collected["contextual_phenomena"] = list(labels["contextual_phenomena"])
-    for name in ("pragmatics", "question_style"):  # CHASE's own values (annotation.acts), "" when not labelled
+    for name in ("pragmatics", "question_style"):  # CHASE's own values (annotation.labels.acts), "" when not labelled
         if labels.get(name):
             collected[name] = labels[name]
     if "schema_linking" in carried_labels(state.turn):

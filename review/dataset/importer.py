@@ -18,15 +18,15 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from annotation.acts import AMBIGUITY_ACT_OF_TYPE, LabelError, check_ambiguity
-from annotation.jsonfile import read_json_file
+from annotation.databases.services import database_register, database_register_schema
+from annotation.labels.acts import AMBIGUITY_ACT_OF_TYPE, LabelError, check_ambiguity
+from annotation.labels.tokens import utterance_toks
 from annotation.models import Database, Goal, Role, User
-from annotation.services import database_register, database_register_schema
+from annotation.plumbing.jsonfile import read_json_file
 from annotation.sql.hardness import hardness
 from annotation.sql.sandbox import SandboxLimits, execute, not_executed
 from annotation.sql.schema import introspect_sqlite
 from annotation.sql.spider import SpiderEncodingError, encode_sql
-from annotation.tokens import utterance_toks
 from dialogs import log as dialogue_log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from review.dataset import readers, validation

@@ -21,10 +21,10 @@ from pathlib import Path
 
 from django.core.exceptions import ValidationError
 
-from annotation import jsoncodec
-from annotation.acts import CHASE_INTENT_LABELS
-from annotation.collector import collector_paused
-from annotation.tokens import utterance_toks
+from annotation.labels.acts import CHASE_INTENT_LABELS
+from annotation.labels.tokens import utterance_toks
+from annotation.plumbing import jsoncodec
+from annotation.plumbing.gc_pause import collector_paused
 from dialogs.log import DialogueRecord
 from review.dataset import formats
 from review.dataset.splits import SPLITS
@@ -151,7 +151,7 @@ def _read_json(out_dir: Path, name: str, found: _Disagreements):
     path = out_dir / name
     try:
         # Without the cyclic collector while parsing: the many containers a CoSQL-sized file makes set off
-        # collections that walk the export's records again and again (annotation/collector.py).
+        # collections that walk the export's records again and again (annotation/plumbing/gc_pause.py).
         with collector_paused():
             return jsoncodec.loads(path.read_bytes())
     except FileNotFoundError:

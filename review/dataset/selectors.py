@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from annotation.sql.tree_plan import plan
+from annotation.goals.tree_plan import plan
 from dialogs.models import Dialogue, Event, QueryFirstItem
 from review.models import DialogueReview, Evaluation, Export, TurnAnnotation
 from review.records import DEFAULT_STATUSES, dialogue_records, dialogue_selection
@@ -73,7 +73,8 @@ def export_release_check(export: Export) -> dict | None:
 
 def database_values(database) -> int | None:
     """CoSQL Table 1's "# values" of one database: its slot-value pairs, the distinct values of every column (a column
-    is a slot), read from the profile kept for its current file (annotation.sql.curation.profile_database; never the
+    is a slot), read from the profile kept for its current file (annotation.databases.profile.profile_database; never
+    the
     file itself here). None when no profile is kept (a schema-only database, or one still being profiled)."""
     version = database.current_version
     profile = version.profile if version is not None else None

@@ -30,17 +30,17 @@ from __future__ import annotations
 from collections import Counter
 from statistics import mean, median
 
-from annotation.acts import (
+from annotation.labels.acts import (
     AMBIGUITY_TYPES,
     CONTEXTUAL_PHENOMENA,
     INTENT_CATEGORY_OF_CHASE_LABEL,
     SYSTEM_ACTS,
     USER_ACTS,
 )
+from annotation.labels.relations import CATEGORIES, RELATION_NAMES
+from annotation.labels.tokens import utterance_toks
 from annotation.sql.hardness import hardness
-from annotation.sql.relations import CATEGORIES, RELATION_NAMES
 from annotation.sql.spider import query_toks_no_value
-from annotation.tokens import utterance_toks
 from dialogs.log import DialogueRecord
 from review.dataset.splits import SPLITS
 

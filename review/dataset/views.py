@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from annotation.model_client import model_configured
-from annotation.roles import role_required
+from annotation.people.roles import role_required
 from review.dataset import evaluation_jobs, figures, selectors, services
 from review.dataset.evaluation import METRIC_TITLES as EVALUATION_METRIC_TITLES
 from review.dataset.forms import EvaluationForm, ExportForm, ModelHelpForm, StatisticsForm

@@ -25,9 +25,9 @@ from pathlib import Path
 
 from django.conf import settings
 
-from annotation import jsoncodec
+from annotation.plumbing import jsoncodec
 from annotation.sql.schema import schema_sql
-from annotation.sql.test_suite import suite_paths
+from annotation.suites.distil import suite_paths
 from dialogs.log import DialogueRecord
 from review.dataset import formats, validation
 from review.dataset.splits import SPLITS
@@ -66,7 +66,7 @@ def release_formats(formats_wanted: list[str]) -> tuple[list[str], list[str]]:
 def write_json(path: Path, data, *, kind: str | None, sort_keys: bool = False, indent: bool = True) -> None:
     """Validate `data` against the schema of `kind` (when given), then write it (UTF-8, not ASCII-escaped). Indented
     files have the public releases' layout byte for byte (the json module's, one space per level); the compact ones
-    hold the result tables. Both are written by orjson (annotation/jsoncodec.py)."""
+    hold the result tables. Both are written by orjson (annotation/plumbing/jsoncodec.py)."""
     if kind is not None:
         validation.check(kind, data, name=path.name)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -36,7 +36,7 @@ from django.db.models import Case, CharField, Count, OuterRef, Q, Subquery, Valu
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from annotation.acts import (
+from annotation.labels.acts import (
     LabelError,
     check_acts,
     check_ambiguity,
@@ -46,12 +46,12 @@ from annotation.acts import (
     check_question_style,
     check_schema_linking,
 )
+from annotation.labels.tokens import utterance_toks
 from annotation.models import Role, User
-from annotation.roles import can
+from annotation.people.roles import can
 from annotation.sql.check import check_queries
 from annotation.sql.sandbox import not_executed
 from annotation.sql.spider import SpiderEncodingError, encode_sql
-from annotation.tokens import utterance_toks
 from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, pairing_cancelled
 from dialogs.query_first import query_first_corrected
@@ -66,7 +66,7 @@ from review.models import (
     SendBack,
     ValidationWarning,
 )
-from review.passes.suite_checks import copied_queries, correction_suite_check
+from review.passes.query_checks import copied_queries, correction_suite_check
 from review.records import dialogue_record_of
 from review.signals import review_decided_on_commit
 
@@ -569,7 +569,7 @@ def _check_value(field: str, value, database):
 
 
 def _check_label(field: str, value, database, text: str):
-    """A CHASE label, checked as the room checks the expert's (annotation.acts); schema links against the tokens
+    """A CHASE label, checked as the room checks the expert's (annotation.labels.acts); schema links against the tokens
     of the turn's current text."""
     try:
         if field == "intent":
@@ -898,7 +898,7 @@ def _warning_key(finding: dict) -> str:
 def validation_warnings_record(*, review: DialogueReview, found: list[dict] | None = None) -> list[ValidationWarning]:
     """Final validation's warnings for a dialogue, found again on its latest revision: a turn that asks something
     new answered with a query meaning the same as the previous turn's on the test suite
-    (`review.passes.suite_checks.copied_queries`). A warning found before on the same queries is kept as it is
+    (`review.passes.query_checks.copied_queries`). A warning found before on the same queries is kept as it is
     (cleared or not); an open one that no longer applies (the query was corrected since) is removed; a cleared one
     stays, with who cleared it. Returns the review's warnings. Nothing here blocks the dialogue. `found`: the findings
     made already (`final_validation`, outside the transaction this records in); without it they are made here, which

@@ -10,7 +10,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from annotation.acts import (
+from annotation.labels.acts import (
     AMBIGUITY_TYPES,
     CONTEXTUAL_PHENOMENA,
     INTENT_CATEGORY_NAMES,
@@ -19,13 +19,14 @@ from annotation.acts import (
     SYSTEM_ACTS,
     USER_ACTS,
 )
-from annotation.jsonfile import request_json_object
-from annotation.roles import can, role_required
-from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
+from annotation.labels.relations import CATEGORY_OF, RELATION_NAMES
+from annotation.people.roles import can, role_required
+from annotation.plumbing.jsonfile import request_json_object
 from annotation.sql.schema import describe_tables
 from dialogs import log
 from dialogs.models import Dialogue
-from review.passes import queues, suite_checks
+from review.passes import query_checks as suite_checks
+from review.passes import queues
 from review.passes import services as passes
 from review.passes.agreement import review_agreement
 from review.passes.forms import DashboardForm, RejectForm

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 
+from annotation.labels.tokens import utterance_toks
 from annotation.models import BlockRecord, Database, Role, User
-from annotation.tokens import utterance_toks
 from dialogs.models import ENDED_STATUSES, Dialogue
 from review.models import ReviewPass
 from review.passes.agreement import judged_corrections, review_agreement

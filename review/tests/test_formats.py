@@ -5,8 +5,8 @@ import json
 import jsonschema_rs
 import pytest
 
+from annotation.labels.tokens import utterance_toks
 from annotation.sql.encoding import limit_as_one
-from annotation.tokens import utterance_toks
 from review.dataset import validation
 from review.dataset.formats import gold_text
 from review.dataset.readers import unfold

@@ -14,7 +14,7 @@ const dialogueId = root.dataset.dialogue;
 const $ = (id) => document.getElementById(id);
 const schema = JSON.parse($("schema-data").textContent);
 const LABELS = JSON.parse($("labels-data").textContent);
-const ACTS = JSON.parse($("acts-data").textContent);  // the act rules and response guide of annotation/acts.py
+const ACTS = JSON.parse($("acts-data").textContent);  // the act rules and response guide of annotation/labels/acts.py
 const AMBIGUITY_TYPES = ACTS.ambiguity_types;  // sub-types of AMBIGUOUS and CANNOT_ANSWER, per act
 const LIMITS = JSON.parse($("text-limits").textContent);  // dialogs.room.text_limits: the server refuses beyond them
 // What the expert typed or ticked for a turn and has not sent (SQL, response, system acts): kept in this tab.
@@ -239,7 +239,7 @@ $("system-acts").addEventListener("change", () => {
 // --- Drawing --------------------------------------------------------------------------------------------------------
 
 // --- Ambiguity: what is ambiguous or missing in an AMBIGUOUS or CANNOT_ANSWER question ----------------------------
-// Its sub-type (PRACTIQ's types, annotation/acts.py AMBIGUITY_TYPES), offered while one of those acts is ticked; the
+// Its sub-type (PRACTIQ's types, annotation/labels/acts.py AMBIGUITY_TYPES), offered while one of those acts is ticked; the
 // words it concerns (a span over the tokens the server sends with the utterance, the ones check_ambiguity numbers);
 // for an ambiguous one, the SQL of each reading. All are sent with the acts; what the expert changed and has not seen
 // saved stays in the turn's draft (ambiguityType, ambiguitySpan, ambiguityReadings).
