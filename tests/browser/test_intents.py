@@ -26,7 +26,10 @@ FOLLOW_UP = {
     "Different instances of the same entity": "SELECT first_name, age FROM student WHERE age > 20",
     "Different entity": "SELECT dorm_name FROM dorm",
     "Display": "SELECT first_name, age FROM student ORDER BY age",
-    "Combination": "SELECT first_name, age, major FROM student WHERE age > 20",
+    # The room's detected category is the learned model's (docs/chase.md), which reads an added column with a filter
+    # as CHASE's annotators mostly did (same instances); a filter with a grouping count it reads as a combination
+    # whatever the question says.
+    "Combination": "SELECT major, count(*) FROM student WHERE age > 20 GROUP BY major",
 }
 SQL_TRACES = re.compile(r"\bselect\b|\bfrom\b|\bwhere\b|_", re.IGNORECASE)
 
