@@ -240,7 +240,7 @@ SQL_COMPARE_BOX_SECONDS_PER_MINUTE = env_float("SQL_COMPARE_BOX_SECONDS_PER_MINU
 # waits for these, never for the rooms'.
 SQL_COMPARE_WORKERS = env_int("SQL_COMPARE_WORKERS", 2, minimum=1, maximum=16)
 # Build missing or stale suites on their own (a Celery beat task with REDIS_URL, else a thread of the server process
-# started by its background loop). Off, they are built by `manage.py test_suite build` or an admin's button only.
+# started by its background loop). Off, they are built by `manage.py suites build` or an admin's button only.
 TEST_SUITES_AUTOBUILD = env_bool("TEST_SUITES_AUTOBUILD", True)
 # --- Goal generation from a database's page (annotation.goals.generation; docs/goals.md) -------------------------
 # A run stops at this bound and keeps the goals it found; a larger set is several runs.
