@@ -518,3 +518,6 @@ class BonusPaidDialogue(models.Model):
 
 # Pay for the lab's own people (docs/pay.md): its models live in their own module, found here by Django.
 from review.pay.models import PayRule, PayStatement, PayStatementItem  # noqa: E402, F401
+
+# Human rating of system responses (docs/human_rating.md): its models live in their own module, found here by Django.
+from review.rating.models import Rating, RatingAssignment, RatingItem, RatingTask  # noqa: E402, F401

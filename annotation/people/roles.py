@@ -32,14 +32,16 @@ PERMISSIONS = {
     "pay.own": "See your own pay statements",
     "pay.manage": "Set pay rules, read everyone's pay statements and record them as paid",
     "experts.onboard": "Edit the experts' guidelines, choose practice goals, qualify or withdraw experts",
+    "rating.rate": "Rate system responses in a human rating task given to you",
+    "rating.manage": "Create human rating tasks, choose their raters and read their results",
 }
 
 _ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
     Role.WORKER: frozenset({"chat.as_worker"}),
     Role.EXPERT: frozenset(
-        {"chat.as_expert", "sql.run", "databases.browse", "goals.view", "review.own_work", "pay.own"}
+        {"chat.as_expert", "sql.run", "databases.browse", "goals.view", "review.own_work", "pay.own", "rating.rate"}
     ),
-    Role.REVIEWER: frozenset({"review.work", "sql.run", "databases.browse", "goals.view", "pay.own"}),
+    Role.REVIEWER: frozenset({"review.work", "sql.run", "databases.browse", "goals.view", "pay.own", "rating.rate"}),
     # Admins may do everything except pose as a crowd worker: worker data must come from workers.
     Role.ADMIN: frozenset(PERMISSIONS) - {"chat.as_worker"},
 }
