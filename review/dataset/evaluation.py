@@ -34,9 +34,9 @@ from annotation.sql.scoring import (
     results_equal,
 )
 from annotation.sql.spider import SpiderEncodingError, encode_sql
+from review.dataset.formats import COSQL_SPLIT_FILES, FOLDERS, GOLD_FILES, STATE_FILES, TABLES_FILES
 from review.dataset.readers import unfold
 from review.dataset.splits import SPLITS
-from review.dataset.writer import COSQL_SPLIT_FILES, FOLDERS, GOLD_FILES, STATE_FILES, TABLES_FILES
 
 METRICS = ("exact", "execution", "test_suite")
 METRIC_TITLES = {"exact": "Exact match", "execution": "Execution", "test_suite": "Test-suite execution"}
