@@ -3,6 +3,7 @@ rater's progress, and the figures of CoSQL's Table 6 with the raters' agreement.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from statistics import mean
@@ -27,6 +28,7 @@ class CandidateTurn:
 
     dialogue_id: int
     turn: int
+    db_id: str
     question: str
     sql: str
     result: dict
@@ -73,6 +75,7 @@ def candidate_turns(records: list[DialogueRecord]) -> list[CandidateTurn]:
             candidate = CandidateTurn(
                 dialogue_id=record.id,
                 turn=turn.seq,
+                db_id=record.db_id,
                 question=state.utterance,
                 sql=turn.sql or "",
                 result=_result_kept(turn.shown),
@@ -83,6 +86,29 @@ def candidate_turns(records: list[DialogueRecord]) -> list[CandidateTurn]:
                 candidate.responses[ResponseSource.DRAFT] = draft
             found.append(candidate)
     return found
+
+
+def turns_to_answer(*, campaign=None, db_ids=()) -> str:
+    """The turns a task on these filters may draw, as JSON lines for a model to answer: each line's `dialogue` and
+    `turn` are the keys a model's file gives back with its `response` (docs/human_rating.md, "A model's file"), with
+    the database, the question, the SQL and the table the worker was shown."""
+    records = dialogue_records(dialogues_for_rating(campaign=campaign, db_ids=db_ids), timestamps=False)
+    return "".join(
+        json.dumps(
+            {
+                "dialogue": candidate.dialogue_id,
+                "turn": candidate.turn,
+                "db_id": candidate.db_id,
+                "question": candidate.question,
+                "sql": candidate.sql,
+                "result": candidate.result,
+            },
+            ensure_ascii=False,
+            default=str,
+        )
+        + "\n"
+        for candidate in candidate_turns(records)
+    )
 
 
 def sql_turn_keys(dialogue_ids) -> set[tuple[int, int]]:

@@ -6,6 +6,7 @@ from review.rating import views
 
 urlpatterns = [
     path("", views.tasks, name="rating_tasks"),
+    path("turns.jsonl", views.turns_jsonl, name="rating_turns"),
     path("<int:task_id>/", views.task, name="rating_task"),
     path("<int:task_id>/ratings.csv", views.ratings_csv, name="rating_csv"),
     path("<int:task_id>/rate/", views.rate_next, name="rating_next"),

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from annotation.people.roles import can, role_required
+from dialogs.models import Campaign
 from review.rating import selectors, services
 from review.rating.forms import RatingForm, RatingTaskForm
 from review.rating.model_file import ModelFileError
@@ -120,6 +121,24 @@ def ratings_csv(request, task_id: int):
     found = get_object_or_404(RatingTask, pk=task_id)
     response = HttpResponse(selectors.ratings_csv(found), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="rating-task-{found.pk}.csv"'
+    return response
+
+
+@role_required(MANAGE)
+def turns_jsonl(request):
+    """The turns a task may draw (every rateable turn, or a campaign's, or some databases'), as JSON lines for a
+    model to answer: `?campaign=<id>&db=<db_id>&db=...`."""
+    campaign = None
+    if request.GET.get("campaign"):
+        try:
+            campaign = get_object_or_404(Campaign, pk=int(request.GET["campaign"]))
+        except ValueError:
+            raise Http404("no such campaign") from None
+    db_ids = [db_id for db_id in request.GET.getlist("db") if db_id][:100]
+    response = HttpResponse(
+        selectors.turns_to_answer(campaign=campaign, db_ids=db_ids), content_type="application/x-ndjson; charset=utf-8"
+    )
+    response["Content-Disposition"] = 'attachment; filename="turns-to-answer.jsonl"'
     return response
 
 

@@ -357,7 +357,11 @@ def test_every_url_refuses_a_worker_and_the_admins_pages_refuse_a_rater(client, 
         reverse("review:rating_rate", args=[task.pk, 1]),
         reverse("review:rating_mine", args=[task.pk]),
     ]
-    admin_urls = [reverse("review:rating_task", args=[task.pk]), reverse("review:rating_csv", args=[task.pk])]
+    admin_urls = [
+        reverse("review:rating_task", args=[task.pk]),
+        reverse("review:rating_csv", args=[task.pk]),
+        reverse("review:rating_turns"),
+    ]
     for url in rater_urls + admin_urls:
         assert client.get(url).status_code == 302  # anonymous: to the sign-in page
     client.force_login(alice)
@@ -419,3 +423,28 @@ def test_next_goes_through_the_raters_order_then_back_to_the_list(client, ada, r
         client.post(response.url, {"logic_correct": "1", "grammar": "4"})
     assert client.get(reverse("review:rating_next", args=[task.pk])).url == reverse("review:rating_tasks")
     assert client.get(reverse("review:rating_mine", args=[task.pk])).json()["rated"] == 2
+
+
+def test_the_turns_a_model_answers_come_back_as_its_file(client, ada, raters, dialogues, demo_databases, alice, erin):
+    from dialogs.models import Campaign
+
+    campaign = Campaign.objects.create(name="Autumn")
+    inside = rated_dialogue(worker=alice, expert=erin, database=demo_databases["dorm_demo"], campaign=campaign)
+    client.force_login(ada)
+    every = client.get(reverse("review:rating_turns"))
+    assert every.status_code == 200 and every["Content-Type"].startswith("application/x-ndjson")
+    lines = [json.loads(line) for line in every.content.decode().splitlines()]
+    assert len(lines) == 9  # three dialogues, three answered turns each
+    assert set(lines[0]) == {"dialogue", "turn", "db_id", "question", "sql", "result"}
+    assert lines[0]["question"] == "How many students are there?" and lines[0]["db_id"] == "dorm_demo"
+    autumn = client.get(reverse("review:rating_turns"), {"campaign": campaign.pk}).content.decode().splitlines()
+    assert {json.loads(line)["dialogue"] for line in autumn} == {inside}
+    assert client.get(reverse("review:rating_turns"), {"db": "no_such_db"}).content == b""
+    assert client.get(reverse("review:rating_turns"), {"campaign": "x"}).status_code == 404
+    # A model answers them: its file, keyed as the lines were, makes a task.
+    answers = "".join(
+        json.dumps({"dialogue": line["dialogue"], "turn": line["turn"], "response": f"Answer {n}."}) + "\n"
+        for n, line in enumerate(lines)
+    )
+    task = _task(ada, raters, dialogues, sources=("model",), size=9, model_file=("a.jsonl", answers.encode()))
+    assert sorted(task.items.values_list("response", flat=True)) == sorted(f"Answer {n}." for n in range(9))
