@@ -55,6 +55,14 @@ _MISSES_BEFORE_GIVING_UP = 6
 # Goals a run keeps of one question shape (annotation.goals.rules.question_shape): the same question with other
 # values is a new goal once, not four times.
 _SAME_SHAPE = 2
+# The question shapes a tree aimed at each hardness level is drawn from, and the join steps of those that join.
+_SHAPES_OF_LEVEL = {
+    "easy": ["list", "count"],
+    "medium": ["list_filtered", "count_filtered", "aggregate", "group_count", "superlative", "join_list"],
+    "hard": ["join_filtered", "nested", "group_having", "join_superlative"],
+    "extra": ["set", "join_group_superlative", "nested_join"],
+}
+_JOIN_STEPS = {"join_list": 1, "join_filtered": 1, "join_superlative": 1, "nested_join": 1}
 
 
 @dataclass(frozen=True)
@@ -163,36 +171,47 @@ class GoalSampler:
             for tree, sql in candidates:
                 if stop is not None and stop():
                     return kept
-                if sql in seen:
+                goal = self._kept(tree, sql, levels, seen, answers, shapes)
+                if goal is None:
                     continue
-                tree, sql, result = self._judged(tree, sql)
-                if result is None or sql in seen:
-                    self._failures[tree["tables"][0]] += 1
-                    continue
-                try:
-                    level = hardness(encode_sql(sql, self.schema))
-                except SpiderEncodingError:
-                    continue
-                if level not in levels:
-                    continue
-                # "> 2" and ">= 3" on counts, one filter spelt two ways; "the amenities of room 9" and "... of room 2".
-                answer, shape = (frozenset(query_reads(sql)[1]), tree["type"], repr(result.rows)), question_shape(tree)
-                if answer in answers or shapes[shape] >= _SAME_SHAPE:
-                    self.refused["same_as_another"] += 1
-                    continue
-                answers.add(answer)
-                shapes[shape] += 1
-                seen.add(sql)
-                kept.append(SampledGoal(sql, level, tree, len(result.rows)))
-                self._count(sql, level)
+                kept.append(goal)
+                self._count(goal.sql, goal.hardness)
                 if progress is not None:
                     progress(len(kept))
-                if level == target:
+                if goal.hardness == target:
                     hit = True
                 if len(kept) == count or hit:
                     break  # re-aim after a hit on the level wanted: coverage moves with every goal
             misses[target] = 0 if hit else misses[target] + 1
         return kept
+
+    def _kept(
+        self, tree: dict, sql: str, levels: list[str], seen: set[str], answers: set[tuple], shapes: Counter
+    ) -> SampledGoal | None:
+        """The goal a candidate gives, or None: already seen, refused by the rules, not encodable, of a level not
+        asked for, or the same as a goal kept (what it reads and answers, or a shape kept often enough). A goal kept
+        is added to `seen`, `answers` and `shapes`."""
+        if sql in seen:
+            return None
+        tree, sql, result = self._judged(tree, sql)
+        if result is None or sql in seen:
+            self._failures[tree["tables"][0]] += 1
+            return None
+        try:
+            level = hardness(encode_sql(sql, self.schema))
+        except SpiderEncodingError:
+            return None
+        if level not in levels:
+            return None
+        # "> 2" and ">= 3" on counts, one filter spelt two ways; "the amenities of room 9" and "... of room 2".
+        answer, shape = (frozenset(query_reads(sql)[1]), tree["type"], repr(result.rows)), question_shape(tree)
+        if answer in answers or shapes[shape] >= _SAME_SHAPE:
+            self.refused["same_as_another"] += 1
+            return None
+        answers.add(answer)
+        shapes[shape] += 1
+        seen.add(sql)
+        return SampledGoal(sql, level, tree, len(result.rows))
 
     def _judged(self, tree: dict, sql: str) -> tuple[dict, str, object]:
         """Run a tree under the rules (annotation.goals.rules): (tree, sql, result) of the goal to keep, the tree
@@ -306,16 +325,8 @@ class GoalSampler:
         anchor = self._anchor()
         if anchor is None:
             return None
-        shapes = {
-            "easy": ["list", "count"],
-            "medium": ["list_filtered", "count_filtered", "aggregate", "group_count", "superlative", "join_list"],
-            "hard": ["join_filtered", "nested", "group_having", "join_superlative"],
-            "extra": ["set", "join_group_superlative", "nested_join"],
-        }[level]
-        shape = self.rng.choice(shapes)
-        joins = self._path(
-            anchor, {"join_list": 1, "join_filtered": 1, "join_superlative": 1, "nested_join": 1}.get(shape, 0)
-        )
+        shape = self.rng.choice(_SHAPES_OF_LEVEL[level])
+        joins = self._path(anchor, _JOIN_STEPS.get(shape, 0))
         if shape == "join_group_superlative":
             joins = self._path(anchor, 2)
         if shape.startswith("join") and not joins:
@@ -323,64 +334,98 @@ class GoalSampler:
         tables = [anchor, *[step[2] for step in joins]]
         tree: dict = {"type": "list", "tables": tables, "joins": [list(step) for step in joins], "filters": []}
         # A list of every id of a table asks nothing; an id of the rows a filter or a superlative picks reads fine.
-        filled = self.rules.filled  # a column empty in many rows is neither shown nor grouped by
-        project = self._pick_column(tables, keys=shape not in ("list", "join_list"), fit=filled)
+        project = self._pick_column(tables, keys=shape not in ("list", "join_list"), fit=self.rules.filled)
         if project is None:
             return None
         tree["project"] = [f"{project.table}.{project.name}"]
         if shape in ("count", "count_filtered"):
             tree["type"] = "count"
-        if shape in ("list_filtered", "count_filtered", "join_filtered", "nested_join"):
-            found = self._filter(tables[1:] or tables)
-            if found is None or found["column"] in tree["project"]:
-                return None  # a filter on the column shown answers itself
-            tree["filters"].append(found)
-        if shape == "aggregate":
-            number = self._pick_column(tables, ("number",), fit=self.rules.measures)
-            if number is None:
-                return None
-            tree["type"] = self.rng.choice(["sum", "avg", "min", "max"])
-            tree["project"] = [f"{number.table}.{number.name}"]
-        if shape in ("group_count", "group_having", "join_group_superlative"):
-            key = self._pick_column(tables[:1], fit=filled)
-            if key is None:
-                return None
-            tree["type"] = "group_count"
-            tree["group"] = f"{key.table}.{key.name}"
-            if shape == "group_having":
-                tree["having"] = {"op": self.rng.choice([">", ">="]), "value": self.rng.choice([2, 3])}
-            if shape == "join_group_superlative":
-                tree["order"] = {"by": "count", "desc": self.rng.random() < 0.7, "limit": 1}
-        if shape in ("superlative", "join_superlative"):
-            number = self._pick_column(tables, ("number", "time"), fit=self.rules.orders)
-            if number is None:
-                return None
-            tree["order"] = {"by": f"{number.table}.{number.name}", "desc": self.rng.random() < 0.5, "limit": 1}
-        if shape in ("nested", "nested_join"):
-            number = self._pick_column(tables[:1], ("number",), fit=self.rules.measures)
-            if number is None:
-                return None
-            tree["nested"] = {
-                "column": f"{number.table}.{number.name}",
-                "op": self.rng.choice([">", "<"]),
-                "aggregate": "avg",
-            }
-        if shape == "set":
-            # Rows told apart by what is shown (a name, else an id), kept or not by two conditions on other columns.
-            shown = self._pick_column(tables, ("text",), keys=True, fit=self.rules.unique)
-            key = self.rules.row_key(anchor)
-            if shown is None and key is None:
-                return None
-            tree["project"] = [f"{shown.table}.{shown.name}" if shown is not None else key]
-            first = self._filter(tables, besides=tuple(tree["project"]))
-            if first is None:
-                return None
-            second = self._filter(tables, besides=(*tree["project"], first["column"]))
-            if second is None:
-                return None
-            tree["filters"] = [first]
-            tree["set"] = {"op": self.rng.choice(["intersect", "except", "union"]), "filters": [second]}
-        return tree
+        # Each part adds what its shapes have, in this order (the draws of a seed depend on it); False: none found.
+        parts = (
+            self._tree_filter,
+            self._tree_aggregate,
+            self._tree_group,
+            self._tree_superlative,
+            self._tree_nested,
+            self._tree_set,
+        )
+        return tree if all(part(tree, shape) for part in parts) else None
+
+    def _tree_filter(self, tree: dict, shape: str) -> bool:
+        if shape not in ("list_filtered", "count_filtered", "join_filtered", "nested_join"):
+            return True
+        tables = tree["tables"]
+        found = self._filter(tables[1:] or tables)
+        if found is None or found["column"] in tree["project"]:
+            return False  # a filter on the column shown answers itself
+        tree["filters"].append(found)
+        return True
+
+    def _tree_aggregate(self, tree: dict, shape: str) -> bool:
+        if shape != "aggregate":
+            return True
+        number = self._pick_column(tree["tables"], ("number",), fit=self.rules.measures)
+        if number is None:
+            return False
+        tree["type"] = self.rng.choice(["sum", "avg", "min", "max"])
+        tree["project"] = [f"{number.table}.{number.name}"]
+        return True
+
+    def _tree_group(self, tree: dict, shape: str) -> bool:
+        if shape not in ("group_count", "group_having", "join_group_superlative"):
+            return True
+        key = self._pick_column(tree["tables"][:1], fit=self.rules.filled)  # an often empty column is no group
+        if key is None:
+            return False
+        tree["type"] = "group_count"
+        tree["group"] = f"{key.table}.{key.name}"
+        if shape == "group_having":
+            tree["having"] = {"op": self.rng.choice([">", ">="]), "value": self.rng.choice([2, 3])}
+        if shape == "join_group_superlative":
+            tree["order"] = {"by": "count", "desc": self.rng.random() < 0.7, "limit": 1}
+        return True
+
+    def _tree_superlative(self, tree: dict, shape: str) -> bool:
+        if shape not in ("superlative", "join_superlative"):
+            return True
+        number = self._pick_column(tree["tables"], ("number", "time"), fit=self.rules.orders)
+        if number is None:
+            return False
+        tree["order"] = {"by": f"{number.table}.{number.name}", "desc": self.rng.random() < 0.5, "limit": 1}
+        return True
+
+    def _tree_nested(self, tree: dict, shape: str) -> bool:
+        if shape not in ("nested", "nested_join"):
+            return True
+        number = self._pick_column(tree["tables"][:1], ("number",), fit=self.rules.measures)
+        if number is None:
+            return False
+        tree["nested"] = {
+            "column": f"{number.table}.{number.name}",
+            "op": self.rng.choice([">", "<"]),
+            "aggregate": "avg",
+        }
+        return True
+
+    def _tree_set(self, tree: dict, shape: str) -> bool:
+        if shape != "set":
+            return True
+        # Rows told apart by what is shown (a name, else an id), kept or not by two conditions on other columns.
+        tables = tree["tables"]
+        shown = self._pick_column(tables, ("text",), keys=True, fit=self.rules.unique)
+        key = self.rules.row_key(tables[0])
+        if shown is None and key is None:
+            return False
+        tree["project"] = [f"{shown.table}.{shown.name}" if shown is not None else key]
+        first = self._filter(tables, besides=tuple(tree["project"]))
+        if first is None:
+            return False
+        second = self._filter(tables, besides=(*tree["project"], first["column"]))
+        if second is None:
+            return False
+        tree["filters"] = [first]
+        tree["set"] = {"op": self.rng.choice(["intersect", "except", "union"]), "filters": [second]}
+        return True
 
     # -- writing it as SQL --------------------------------------------------------------------------------------------
 
