@@ -15,6 +15,8 @@ A *curation* is a plain dict keyed by original names (they survive a new version
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
+from itertools import chain
 
 from annotation.sql.sandbox import execute, execute_many
 from annotation.wording.english import identifier_like, singular_word, words_of
@@ -175,6 +177,15 @@ def profile_database(path, schema: dict) -> dict:
     for index, table, name, _kind in columns_of(schema):
         by_table[table].append((index, name))
     profile: dict = {"tables": {}, "columns": {}, "identical": [], "proposals": []}
+    _count_figures(path, tables, by_table, profile)
+    _sample_figures(path, tables, by_table, profile["columns"])
+    profile["identical"] = _identical_columns(path, tables, by_table, profile)
+    profile["proposals"] = _key_proposals(path, schema)
+    return profile
+
+
+def _count_figures(path, tables: list[str], by_table: dict, profile: dict) -> None:
+    """Each table's rows and each column's empty cells and distinct values, into `profile` (one query a table)."""
     statements = []
     for table in tables:
         quoted = _quote(table)
@@ -194,6 +205,9 @@ def profile_database(path, schema: dict) -> dict:
                 "distinct": distinct,
             }
 
+
+def _sample_figures(path, tables: list[str], by_table: dict, columns: dict) -> None:
+    """A few distinct values of each column, into its entry of `columns`."""
     sample_statements = [
         f"SELECT DISTINCT {_quote(name)} FROM {_quote(table)} WHERE {_quote(name)} IS NOT NULL "  # noqa: S608
         f"AND {_quote(name)} <> '' LIMIT {SAMPLES_PER_COLUMN}"
@@ -202,8 +216,13 @@ def profile_database(path, schema: dict) -> dict:
     ]
     keys = [column_key(table, name) for table in tables for _index, name in by_table[table]]
     for key, result in zip(keys, execute_many(path, sample_statements) if sample_statements else [], strict=True):
-        profile["columns"][key]["samples"] = [_shown(row[0]) for row in result.rows] if result.ok else []
+        columns[key]["samples"] = [_shown(row[0]) for row in result.rows] if result.ok else []
 
+
+def _identical_columns(path, tables: list[str], by_table: dict, profile: dict) -> list[list[str]]:
+    """[table, a, b] for two columns of a table (of its first MAX_COMPARED_COLUMNS not empty on every row) that are
+    equal on every row."""
+    identical = []
     for table in tables:
         rows = profile["tables"][table]["rows"]
         compared = [
@@ -217,10 +236,13 @@ def profile_database(path, schema: dict) -> dict:
         parts = ", ".join(f"sum({_quote(a)} IS NOT {_quote(b)})" for a, b in pairs)
         result = execute(path, f"SELECT {parts} FROM {_quote(table)}")  # noqa: S608
         if result.ok and result.rows:
-            profile["identical"] += [
-                [table, a, b] for (a, b), differ in zip(pairs, result.rows[0], strict=True) if differ == 0
-            ]
+            identical += [[table, a, b] for (a, b), differ in zip(pairs, result.rows[0], strict=True) if differ == 0]
+    return identical
 
+
+def _key_proposals(path, schema: dict) -> list[dict]:
+    """The foreign keys `name_matches` proposes, each with the share of the child's values found in the parent."""
+    tables = schema["table_names_original"]
     originals = schema["column_names_original"]
     matches = name_matches(schema)
     share_statements = []
@@ -234,18 +256,19 @@ def profile_database(path, schema: dict) -> dict:
             f"FROM {_quote(child_table)} WHERE {column} IS NOT NULL AND {column} <> ''"
         )
     results = execute_many(path, share_statements) if share_statements else []
+    proposals = []
     for (child, parent), result in zip(matches, results, strict=True):
         share = None
         if result.ok and result.rows and result.rows[0][0]:
             share = round(result.rows[0][1] / result.rows[0][0], 3)
-        profile["proposals"].append(
+        proposals.append(
             {
                 "child": [tables[originals[child][0]], originals[child][1]],
                 "parent": [tables[originals[parent][0]], originals[parent][1]],
                 "share": share,
             }
         )
-    return profile
+    return proposals
 
 
 def _shown(value):
@@ -313,33 +336,57 @@ def checks(source: dict, curated: dict, profile: dict | None, curation: dict) ->
     column needs no readable name. Without a profile, the checks that need the data are left out.
     """
     kept = curation.get("kept", {})
-    items: list[dict] = []
     source_tables = source["table_names_original"]
     table_anchor = {name: f"table-{index}" for index, name in enumerate(source_tables)}
     column_anchor = {column_key(table, name): f"column-{index}" for index, table, name, _kind in columns_of(source)}
-
+    visible_columns = columns_of(curated)
+    found = [
+        _unreachable_checks(curated, table_anchor),
+        _name_checks(curated, curation, visible_columns, table_anchor, column_anchor),
+        _same_name_checks(visible_columns, column_anchor),
+    ]
+    if profile is not None:
+        found += [
+            _data_checks(profile, visible_columns, column_anchor),
+            _identical_checks(profile, visible_columns, column_anchor),
+            _proposal_checks(profile, curation, curated),
+        ]
+    items: list[dict] = []
     added: set[str] = set()  # a set, not a scan of the list: a file of 2,000 tables has thousands of checks
-
-    def add(key: str, kind: str, text: str, anchor: str, table: str) -> None:
+    for key, kind, text, anchor, table in chain.from_iterable(found):
         if key in added:
-            return  # two columns both named alike and equal on every row: one check
+            continue  # two columns both named alike and equal on every row: one check
         added.add(key)
         items.append({"key": key, "kind": kind, "text": text, "anchor": anchor, "table": table, "kept": kept.get(key)})
+    return items
 
+
+# What each of the checks below yields: (key, kind, text, anchor, table), as `checks` lists them.
+_Check = tuple[str, str, str, str, str]
+
+
+def _unreachable_checks(curated: dict, table_anchor: dict[str, str]) -> Iterator[_Check]:
     for table in unreachable_tables(curated):
-        add(f"unreachable:{table}", "unreachable", f"Table {table} is reached by no join.", table_anchor[table], table)
+        yield f"unreachable:{table}", "unreachable", f"Table {table} is reached by no join.", table_anchor[table], table
 
+
+def _name_checks(
+    curated: dict, curation: dict, visible_columns: list, table_anchor: dict[str, str], column_anchor: dict[str, str]
+) -> Iterator[_Check]:
+    """Tables and visible columns named like identifiers that have no readable name."""
     named_tables = curation.get("table_names", {})
     named_columns = curation.get("column_names", {})
     for table in curated["table_names_original"]:
         if identifier_like(table) and not named_tables.get(table):
-            add(f"name:{table}", "name", f"Table {table} has no readable name.", table_anchor[table], table)
-    visible_columns = columns_of(curated)
+            yield f"name:{table}", "name", f"Table {table} has no readable name.", table_anchor[table], table
     for _index, table, name, _kind in visible_columns:
         key = column_key(table, name)
         if identifier_like(name) and not named_columns.get(key):
-            add(f"name:{key}", "name", f"Column {key} has no readable name.", column_anchor[key], table)
+            yield f"name:{key}", "name", f"Column {key} has no readable name.", column_anchor[key], table
 
+
+def _same_name_checks(visible_columns: list, column_anchor: dict[str, str]) -> Iterator[_Check]:
+    """Two visible columns of a table whose names differ only in case or separators."""
     by_table: dict[str, list[str]] = defaultdict(list)
     for _index, table, name, _kind in visible_columns:
         by_table[table].append(name)
@@ -347,45 +394,47 @@ def checks(source: dict, curated: dict, profile: dict | None, curation: dict) ->
         seen: dict[str, str] = {}
         for name in names:
             if _norm(name) in seen:
-                pair = f"{table}.{seen[_norm(name)]} and {table}.{name}"
-                add(
-                    f"duplicate:{table}.{seen[_norm(name)]}|{name}",
+                first = seen[_norm(name)]
+                yield (
+                    f"duplicate:{table}.{first}|{name}",
                     "duplicate",
-                    f"{pair} have the same name.",
+                    f"{table}.{first} and {table}.{name} have the same name.",
                     column_anchor[column_key(table, name)],
                     table,
                 )
             seen.setdefault(_norm(name), name)
 
-    if profile is not None:
-        visible = {column_key(table, name) for _index, table, name, _kind in visible_columns}
-        for _index, table, name, _kind in visible_columns:
-            key = column_key(table, name)
-            figures = profile["columns"].get(key)
-            rows = profile["tables"].get(table, {}).get("rows")
-            if not figures or not rows or figures["empty"] is None:
-                continue
-            if figures["empty"] == rows:
-                add(f"empty:{key}", "empty", f"Column {key} is empty on every row.", column_anchor[key], table)
-            elif figures["empty"] == 0 and figures["distinct"] == 1 and rows > 1:
-                add(
-                    f"equal:{key}",
-                    "equal",
-                    f"Column {key} holds the same value on every row.",
-                    column_anchor[key],
-                    table,
-                )
-        for table, first, second in profile.get("identical", []):
-            if column_key(table, first) in visible and column_key(table, second) in visible:
-                add(
-                    f"duplicate:{table}.{first}|{second}",
-                    "duplicate",
-                    f"{table}.{first} and {table}.{second} hold the same values on every row.",
-                    column_anchor[column_key(table, second)],
-                    table,
-                )
-        for proposal in proposals_waiting(profile, curation, curated):
-            child, parent = column_key(*proposal["child"]), column_key(*proposal["parent"])
-            text = f"Proposed key: {child} → {parent}."
-            add(f"proposal:{child}>{parent}", "proposal", text, "proposals", proposal["child"][0])
-    return items
+
+def _data_checks(profile: dict, visible_columns: list, column_anchor: dict[str, str]) -> Iterator[_Check]:
+    """Visible columns empty on every row, or holding one value on every row (of a table with rows)."""
+    for _index, table, name, _kind in visible_columns:
+        key = column_key(table, name)
+        figures = profile["columns"].get(key)
+        rows = profile["tables"].get(table, {}).get("rows")
+        if not figures or not rows or figures["empty"] is None:
+            continue
+        if figures["empty"] == rows:
+            yield f"empty:{key}", "empty", f"Column {key} is empty on every row.", column_anchor[key], table
+        elif figures["empty"] == 0 and figures["distinct"] == 1 and rows > 1:
+            yield f"equal:{key}", "equal", f"Column {key} holds the same value on every row.", column_anchor[key], table
+
+
+def _identical_checks(profile: dict, visible_columns: list, column_anchor: dict[str, str]) -> Iterator[_Check]:
+    """Two visible columns of a table equal on every row."""
+    visible = {column_key(table, name) for _index, table, name, _kind in visible_columns}
+    for table, first, second in profile.get("identical", []):
+        if column_key(table, first) in visible and column_key(table, second) in visible:
+            yield (
+                f"duplicate:{table}.{first}|{second}",
+                "duplicate",
+                f"{table}.{first} and {table}.{second} hold the same values on every row.",
+                column_anchor[column_key(table, second)],
+                table,
+            )
+
+
+def _proposal_checks(profile: dict, curation: dict, curated: dict) -> Iterator[_Check]:
+    for proposal in proposals_waiting(profile, curation, curated):
+        child, parent = column_key(*proposal["child"]), column_key(*proposal["parent"])
+        text = f"Proposed key: {child} → {parent}."
+        yield f"proposal:{child}>{parent}", "proposal", text, "proposals", proposal["child"][0]
