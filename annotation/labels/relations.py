@@ -646,36 +646,34 @@ class _Reader:
                 op, negated = _NEGATED_RANGE[op], False
             value = self.render(right, scope, tables)
             number = _numeric(right)
-        elif isinstance(node, exp.Like | exp.ILike):
-            op = "like"
-            negated ^= bool(node.args.get("negate"))
-            value = self.render(right, scope, tables)
-        elif isinstance(node, exp.In):
-            op = "in"
-            query = node.args.get("query")
-            if query is not None:
-                value = self.render(query, scope, tables)
-            else:
-                items = [self.render(item, scope, tables) for item in node.expressions]
-                members = frozenset(items)
-                value = "(" + ",".join(sorted(members)) + ")"
-        elif isinstance(node, exp.Between):
-            op = "between"
-            low = self.render(node.args["low"], scope, tables)
-            value = f"{low} and {self.render(node.args['high'], scope, tables)}"
-        elif isinstance(node, exp.Is):
-            op = "is"
-            value = self.render(right, scope, tables)
-        elif isinstance(node, exp.Exists):
-            op, left = "exists", None
-            value = self.render(node.this, scope, tables)
         else:
-            op, left = node.key, None
-            value = self.render(node, scope, tables)
+            left, op, value, negate, members = self._predicate(node, scope, tables)
+            negated ^= negate
         subject = self.render(left, scope, subject_tables) if left is not None else None
         tables |= subject_tables
         key = f"{'not ' if negated else ''}{subject} {op} {value}"
         return _Condition(key, subject, frozenset(subject_tables), op, value, negated, number, members)
+
+    def _predicate(self, node: exp.Expr, scope: _Scope, tables: set) -> tuple:
+        """(subject, op, value, negated, members) of a filter other than a comparison: LIKE, IN (a list of literals
+        gives its `members`), BETWEEN, IS, and EXISTS or any other predicate, which have no subject."""
+        left, right = node.this, node.args.get("expression")
+        if isinstance(node, exp.Like | exp.ILike):
+            return left, "like", self.render(right, scope, tables), bool(node.args.get("negate")), None
+        if isinstance(node, exp.In):
+            query = node.args.get("query")
+            if query is not None:
+                return left, "in", self.render(query, scope, tables), False, None
+            members = frozenset([self.render(item, scope, tables) for item in node.expressions])
+            return left, "in", "(" + ",".join(sorted(members)) + ")", False, members
+        if isinstance(node, exp.Between):
+            low = self.render(node.args["low"], scope, tables)
+            return left, "between", f"{low} and {self.render(node.args['high'], scope, tables)}", False, None
+        if isinstance(node, exp.Is):
+            return left, "is", self.render(right, scope, tables), False, None
+        if isinstance(node, exp.Exists):
+            return None, "exists", self.render(node.this, scope, tables), False, None
+        return None, node.key, self.render(node, scope, tables), False, None
 
     def _disjunction(self, node: exp.Or, scope: _Scope, tables: set, negated: bool) -> _Condition:
         branches = [self.condition(branch, scope, tables) for branch in or_branches(node)]
@@ -913,6 +911,23 @@ def _compare_projection(before: _Select, after: _Select, found: set) -> None:
         and before.distinct == after.distinct
     ):
         return
+    added, removed = _shown_changes(before, after)
+    new_groups = after.group - before.group
+    if new_groups:
+        found.add("R4")
+        added = [key for key in added if key not in new_groups]
+    added, removed = _compare_aggregates(before, after, found, added, removed)
+    if added and removed:
+        found.add("R3")
+    elif added:
+        found.add("R1")
+    elif removed:
+        found.add("R2")
+    _compare_distinct(before, after, found)
+
+
+def _shown_changes(before: _Select, after: _Select) -> tuple[list, list]:
+    """The plain properties `after` shows that `before` did not, and those it no longer shows."""
     added = [key for key in after.plain if key not in before.plain]
     removed = [key for key in before.plain if key not in after.plain]
     # `*` shows every column of its tables: a column it replaces is still shown, one that replaces it was shown.
@@ -922,12 +937,12 @@ def _compare_projection(before: _Select, after: _Select, found: set) -> None:
     old_stars = [before.plain[key] for key in removed if _is_star(key)]
     if old_stars:
         added = [key for key in added if _is_star(key) or not _covered(after.plain[key], old_stars)]
+    return added, removed
 
-    new_groups = after.group - before.group
-    if new_groups:
-        found.add("R4")
-        added = [key for key in added if key not in new_groups]
 
+def _compare_aggregates(before: _Select, after: _Select, found: set, added: list, removed: list) -> tuple[list, list]:
+    """The relations of the aggregates changed; `added` and `removed` (plain properties) without what the change of
+    aggregates already tells."""
     added_aggregates = [key for key in after.aggregates if key not in before.aggregates]
     removed_aggregates = [key for key in before.aggregates if key not in after.aggregates]
     for function, argument in list(added_aggregates):
@@ -949,14 +964,10 @@ def _compare_projection(before: _Select, after: _Select, found: set) -> None:
         found.add("R7")
         if all(key in before.group for key in before.plain):
             added = []  # the aggregates became plain properties: `count(*)` -> `name`
+    return added, removed
 
-    if added and removed:
-        found.add("R3")
-    elif added:
-        found.add("R1")
-    elif removed:
-        found.add("R2")
 
+def _compare_distinct(before: _Select, after: _Select, found: set) -> None:
     if after.distinct and not before.distinct:
         found.add("R16")
     elif before.distinct and not after.distinct:
@@ -997,15 +1008,9 @@ def _compare_filters(before: _Select, after: _Select, found: set) -> None:
 
 def _condition_relation(old: _Condition, new: _Condition, single_valued: frozenset) -> str | None:
     """How the instances of `new` relate to those of `old`, or None when the two filters are not comparable."""
-    if new.op == "or" and old.key in new.disjuncts:
-        return "R9"
-    if old.op == "or" and new.key in old.disjuncts:
-        return "R8"
-    if old.op == "or" and new.op == "or" and old.negated == new.negated and old.subject == new.subject:
-        if old.disjuncts < new.disjuncts:
-            return "R9"
-        if new.disjuncts < old.disjuncts:
-            return "R8"
+    relation = _disjunction_relation(old, new)
+    if relation is not None:
+        return relation
     if old.subject is None or old.subject != new.subject:
         return None
     if old.op == new.op and old.value == new.value and old.negated != new.negated:
@@ -1017,17 +1022,7 @@ def _condition_relation(old: _Condition, new: _Condition, single_valued: frozens
     # courses; a student's dorm is one dorm).
     disjoint = "R10" if old.subject_tables and old.subject_tables <= single_valued else "R12"
     if old.value == new.value:
-        # The same column against the same value (a number, a string, a subquery) under another comparison.
-        pair = {old.op, new.op}
-        if pair in _COMPLEMENTARY_RANGES:
-            return "R11"
-        if pair in _DISJOINT_RANGES:
-            return disjoint
-        if (new.op, old.op) in _WITHIN:
-            return "R8"
-        if (old.op, new.op) in _WITHIN:
-            return "R9"
-        return "R12"
+        return _same_value_relation(old.op, new.op, disjoint)
     # An equality with a literal is an IN list of one: `c IN ('a', 'b')` -> `c = 'a'` keeps a subset.
     old_members, new_members = _members(old), _members(new)
     if old_members is not None and new_members is not None:
@@ -1038,6 +1033,35 @@ def _condition_relation(old: _Condition, new: _Condition, single_valued: frozens
         return "R12" if old_members & new_members else disjoint
     if old.number is not None and new.number is not None and old.op in _MIRRORED and new.op in _MIRRORED:
         return _range_relation(old, new, disjoint)
+    return "R12"
+
+
+def _disjunction_relation(old: _Condition, new: _Condition) -> str | None:
+    """A filter and a disjunction holding it, or two disjunctions of one subject, one holding the other's terms; None
+    for any other pair."""
+    if new.op == "or" and old.key in new.disjuncts:
+        return "R9"
+    if old.op == "or" and new.key in old.disjuncts:
+        return "R8"
+    if old.op == "or" and new.op == "or" and old.negated == new.negated and old.subject == new.subject:
+        if old.disjuncts < new.disjuncts:
+            return "R9"
+        if new.disjuncts < old.disjuncts:
+            return "R8"
+    return None
+
+
+def _same_value_relation(old_op: str, new_op: str, disjoint: str) -> str:
+    """The same column against the same value (a number, a string, a subquery) under another comparison."""
+    pair = {old_op, new_op}
+    if pair in _COMPLEMENTARY_RANGES:
+        return "R11"
+    if pair in _DISJOINT_RANGES:
+        return disjoint
+    if (new_op, old_op) in _WITHIN:
+        return "R8"
+    if (old_op, new_op) in _WITHIN:
+        return "R9"
     return "R12"
 
 
