@@ -53,34 +53,19 @@ def model_lines(dialogue_ids, prefix: str = "The model says") -> list[dict]:
     ]
 
 
-def rating_story_setup(campaign_name: str = "Rating story", dialogues: int = 2) -> dict:
+def rating_story_setup(dialogues: int = 2) -> dict:
     """The browser story's start: raters rosa (expert), rufus and ruth (reviewers), and `dialogues` completed
-    dialogues on dorm_demo of a campaign of their own (so the story's task draws from them alone, whatever other
-    stories collected), by the expert rune and the worker rollo. Returns the campaign's id and the model file's text."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
+    dialogues on dorm_demo by the expert rune and the worker rollo. Returns their ids and a model's file (JSON lines)
+    answering their turns alone: a task that takes the model's responses draws only turns the file answers, so the
+    story's task is made of these dialogues whatever other stories collected. No campaign: once one exists, pairing
+    deals only campaigns' goals, which would stop the other stories' rooms."""
     from annotation.models import Database
-    from dialogs.models import Campaign
     from tests.builders import _person_named, expert_named, worker_named
 
     for name, role in (("rosa", "expert"), ("rufus", "reviewer"), ("ruth", "reviewer")):
         _person_named(name, role)
     database = Database.objects.get(db_id="dorm_demo")
-    # Closed before the story starts: an open campaign would change which goals other stories' workers are given.
-    now = timezone.now()
-    campaign, made = Campaign.objects.get_or_create(
-        name=campaign_name, defaults={"opens_at": now - timedelta(days=2), "closes_at": now - timedelta(days=1)}
-    )
-    if made:
-        campaign.databases.add(database)
     worker, expert = worker_named("rollo"), expert_named("rune")
-    ids = [rated_dialogue(worker=worker, expert=expert, database=database, campaign=campaign) for _ in range(dialogues)]
+    ids = [rated_dialogue(worker=worker, expert=expert, database=database) for _ in range(dialogues)]
     lines = model_lines(ids)
-    return {
-        "campaign": campaign.pk,
-        "dialogues": ids,
-        "model_file": "".join(json.dumps(line) + "\n" for line in lines),
-        "turns": len(lines),
-    }
+    return {"dialogues": ids, "model_file": "".join(json.dumps(line) + "\n" for line in lines), "turns": len(lines)}
