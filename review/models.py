@@ -516,6 +516,9 @@ class BonusPaidDialogue(models.Model):
         return f"bonus of {self.dialogue_id} paid in row {self.row_id}"
 
 
+# Blind double annotation (docs/double_annotation.md): its models live in their own module, found here by Django.
+from review.double.models import DoubleAdjudication, DoubleItem, DoubleSample  # noqa: E402, F401
+
 # Pay for the lab's own people (docs/pay.md): its models live in their own module, found here by Django.
 from review.pay.models import PayRule, PayStatement, PayStatementItem  # noqa: E402, F401
 

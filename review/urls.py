@@ -1,6 +1,7 @@
 from django.urls import include, path
 
 from review.dataset import views as dataset_views
+from review.double import urls as double_urls
 from review.passes import views as pass_views
 from review.pay import views as pay_views
 from review.payments import views as payment_views
@@ -65,4 +66,5 @@ urlpatterns = [
     path("pay/people/<int:user_id>/record/", pay_views.pay_statement_record, name="pay_statement_record"),
     path("pay/statements/<int:statement_id>/", pay_views.pay_recorded, name="pay_recorded"),
     path("pay/statements/<int:statement_id>.csv", pay_views.pay_recorded_csv, name="pay_recorded_csv"),
+    path("double/", include(double_urls)),
 ]

@@ -34,6 +34,9 @@ PERMISSIONS = {
     "experts.onboard": "Edit the experts' guidelines, choose practice goals, qualify or withdraw experts",
     "rating.rate": "Rate system responses in a human rating task given to you",
     "rating.manage": "Create human rating tasks, choose their raters and read their results",
+    "double.manage": "Draw double-annotation samples and read their agreement",
+    "double.label": "Label, blind, the double-annotation samples assigned to you",
+    "double.adjudicate": "Settle double-annotation disagreements as review corrections",
 }
 
 _ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
@@ -45,6 +48,10 @@ _ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
     # Admins may do everything except pose as a crowd worker: worker data must come from workers.
     Role.ADMIN: frozenset(PERMISSIONS) - {"chat.as_worker"},
 }
+# Blind double annotation (docs/double_annotation.md): experts and reviewers label the samples assigned to them;
+# reviewers also settle the disagreements.
+_ROLE_PERMISSIONS[Role.EXPERT] |= {"double.label"}
+_ROLE_PERMISSIONS[Role.REVIEWER] |= {"double.label", "double.adjudicate"}
 
 # Permissions a person may hold beyond their role, granted one by one as Django permissions (the admin site's user
 # page, or `user.user_permissions.add(...)`): a lab's campaign supervisor is an expert or a reviewer given
