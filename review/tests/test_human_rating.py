@@ -448,3 +448,19 @@ def test_the_turns_a_model_answers_come_back_as_its_file(client, ada, raters, di
     )
     task = _task(ada, raters, dialogues, sources=("model",), size=9, model_file=("a.jsonl", answers.encode()))
     assert sorted(task.items.values_list("response", flat=True)) == sorted(f"Answer {n}." for n in range(9))
+
+
+def test_a_raters_page_reads_the_same_number_of_queries_whatever_the_task_size(client, ada, raters, dialogues):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    small, large = _task(ada, raters, dialogues, size=1), _task(ada, raters, dialogues, size=6)
+    client.force_login(raters[0])
+    counts = []
+    for task in (small, large):
+        services.rating_record(rater=raters[0], task_id=task.pk, position=1, logic_correct=1, grammar=4)
+        for url in (reverse("review:rating_rate", args=[task.pk, 2]), reverse("review:rating_mine", args=[task.pk])):
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(url).status_code == 200
+            counts.append(len(queries))
+    assert counts[:2] == counts[2:], counts
