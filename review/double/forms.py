@@ -17,7 +17,7 @@ class LabellerField(forms.ModelChoiceField):
 
 class DrawForm(forms.Form):
     labeller = LabellerField(
-        queryset=User.objects.filter(is_active=True, role__in=[Role.EXPERT, Role.REVIEWER, Role.ADMIN]).order_by(
+        queryset=User.objects.filter(is_active=True, blocked=False, role__in=[Role.EXPERT, Role.REVIEWER]).order_by(
             "username"
         ),
         label="Second labeller",

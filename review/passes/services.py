@@ -56,6 +56,7 @@ from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, pairing_cancelled
 from dialogs.query_first import query_first_corrected
 from dialogs.room import dialogue_record, sql_run_result
+from review.double.selectors import blind_refusal
 from review.models import (
     DialogueReview,
     RejectFault,
@@ -316,7 +317,8 @@ def review_may_take(review: DialogueReview, reviewer: User) -> str | None:
         return "You were the expert of this dialogue: someone else reviews it."
     if reviewer.pk in _earlier_reviewers(review):
         return f"You worked on an earlier pass of this dialogue: pass {review.pass_number} needs another reviewer."
-    return None
+    # A person labelling this dialogue blind (docs/double_annotation.md) sees none of its labels until they are done.
+    return blind_refusal(reviewer, review.dialogue_id)
 
 
 def _claimable(review: DialogueReview, now) -> bool:

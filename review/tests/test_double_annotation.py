@@ -19,7 +19,7 @@ from review.double.services import (
     item_token,
     item_turn,
 )
-from review.passes.services import review_sync
+from review.passes.services import ReviewError, review_claim, review_claim_next, review_sync
 from review.records import dialogue_record_of
 from tests.double_builders import labeller_named
 
@@ -110,6 +110,9 @@ def test_a_sample_of_dialogues_takes_every_labelled_turn_of_each_and_filters_nar
     # Erin collected them: she knows the labels, so nothing is drawn for her.
     with pytest.raises(DoubleError, match="only 0 match"):
         _draw(ada, one.expert, size=1)
+    # An admin reads every export: never a second labeller.
+    with pytest.raises(DoubleError, match="an active expert or reviewer may"):
+        _draw(ada, ada, size=1)
 
 
 def test_the_draw_form_says_what_is_wrong(collected, client, ada, dina):
@@ -155,6 +158,13 @@ def test_the_labeller_sees_no_first_label_anywhere_they_can_go(collected, client
     )
     assert compared.status_code == 403
     assert client.get(reverse("review:double_sample", args=[sample.pk])).status_code == 403
+    # Nor may they take it for review: the claim rule refuses it, and "take the next" passes it by.
+    with pytest.raises(ReviewError, match="labelling this dialogue blind"):
+        review_claim(reviewer=dmitri, dialogue=one)
+    assert review_claim_next(reviewer=dmitri) is None  # every dialogue in review is in the sample
+    # The JSON a reviewer may fetch holds no label of a turn either.
+    figures = client.get(reverse("review:agreement"))
+    assert figures.status_code == 200 and not any(sql in figures.content.decode() for sql in (COUNT_SQL, AGE_SQL))
     # Once every turn of that dialogue is labelled, its review screen opens again.
     for item in sample.items.filter(dialogue=one):
         turn, _ = item_turn(item)
