@@ -208,10 +208,15 @@ def label(request, item_id):
 
 
 def _schema_items(schema: dict) -> list[dict]:
-    """Tables and columns a span may link to, as the schema-link picker offers them."""
+    """Tables, columns and values of a column that a span may link to, as the schema-link picker offers them."""
     tables = schema.get("table_names_original", []) if schema else []
     items = [{"type": "table", "id": index, "name": name, "value": name} for index, name in enumerate(tables)]
-    for index, (table, name) in enumerate(schema.get("column_names_original", []) if schema else []):
-        if table >= 0:
-            items.append({"type": "column", "id": index, "name": f"{tables[table]}.{name}", "value": name})
+    columns = [
+        (index, f"{tables[table]}.{name}", name)
+        for index, (table, name) in enumerate(schema.get("column_names_original", []) if schema else [])
+        if table >= 0
+    ]
+    items += [{"type": "column", "id": index, "name": shown, "value": name} for index, shown, name in columns]
+    # A value: the words marked, as CHASE writes a value's literal (in double quotes), in one column.
+    items += [{"type": "value", "id": index, "name": f"in {shown}", "value": ""} for index, shown, _ in columns]
     return items

@@ -76,7 +76,10 @@ document.getElementById("double-link-add").addEventListener("click", () => {
   }
   const [type, id] = document.getElementById("double-link-item").value.split(":");
   const item = items.find((entry) => entry.type === type && String(entry.id) === id);
-  const entity = type === "table" ? { tableId: item.id, value: item.value } : { columnId: item.id, value: item.value };
+  const words = tokens.slice(span.beg, span.end + 1).join(" ");
+  let entity = { columnId: item.id, value: item.value };
+  if (type === "table") entity = { tableId: item.id, value: item.value };
+  if (type === "value") entity = { columnId: item.id, value: `"${words}"` };
   links = [...links, { beg: span.beg, end: span.end, type, entity }];
   span = undefined;
   drawWords();
