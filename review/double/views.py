@@ -9,6 +9,7 @@
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -100,6 +101,32 @@ def sample(request, sample_id):
             "can_manage": can(request.user, "double.manage"),
         },
     )
+
+
+@role_required("double.adjudicate")
+def sample_json(request, sample_id):
+    """The sample's figures and disagreements as JSON, for whoever may read its page (never its labeller)."""
+    item = _sample_for_adjudicator(request, sample_id)
+    rows = [
+        {
+            "dialogue": row["item"].dialogue_id,
+            "turn": row["item"].turn,
+            "field": row["field"],
+            "first": row["first"],
+            "second": row["second"],
+            "settled": row["adjudication"].choice if row["adjudication"] else None,
+        }
+        for row in selectors.disagreements(item)
+    ]
+    figures = selectors.sample_agreement(item)
+    summary = {
+        "sample": item.pk,
+        "seed": item.seed,
+        "unit": item.unit,
+        "size": item.size,
+        "labeller": item.labeller.username,
+    }
+    return JsonResponse({**summary, **figures, "disagreements": rows}, json_dumps_params={"ensure_ascii": False})
 
 
 @require_POST

@@ -19,7 +19,7 @@ from review.double.services import (
     item_token,
     item_turn,
 )
-from review.passes.services import ReviewError, review_claim, review_claim_next, review_sync
+from review.passes.services import ReviewError, review_claim, review_claim_next, review_correct, review_sync
 from review.records import dialogue_record_of
 from tests.double_builders import labeller_named
 
@@ -158,6 +158,7 @@ def test_the_labeller_sees_no_first_label_anywhere_they_can_go(collected, client
     )
     assert compared.status_code == 403
     assert client.get(reverse("review:double_sample", args=[sample.pk])).status_code == 403
+    assert client.get(reverse("review:double_sample_json", args=[sample.pk])).status_code == 403
     # Nor may they take it for review: the claim rule refuses it, and "take the next" passes it by.
     with pytest.raises(ReviewError, match="labelling this dialogue blind"):
         review_claim(reviewer=dmitri, dialogue=one)
@@ -180,17 +181,22 @@ def _post_labels(client, item, **labels):
 
 
 def test_labels_are_given_once_and_a_stale_form_is_refused(
-    collected, client, ada, dina, django_capture_on_commit_callbacks
+    collected, client, ada, dina, rita, django_capture_on_commit_callbacks
 ):
     sample = _draw(ada, dina, size=1, seed=2)
     item = sample.items.get()
     client.force_login(dina)
     turn, _ = item_turn(item)
+    opened = item_token(item, turn)
+    assert f'value="{opened}"' in _label_page(client, item)
     acts = ["THANK_YOU"] if turn.sql is None else ["INFORM_SQL"]
-    stale = client.post(
-        reverse("review:double_item", args=[item.pk]),
-        {"token": "0000", "user_acts": acts, "system_acts": turn.response.acts, "schema_linking": "[]"},
-    )
+    form = {"token": opened, "user_acts": acts, "system_acts": turn.response.acts, "schema_linking": "[]"}
+    # While Dina reads, a reviewer corrects the question's words: her form is about words that are gone.
+    review_correct(
+        reviewer=rita, dialogue=item.dialogue, turn=item.turn, field="utterance", value=turn.text + " please",
+        require_claim=False,
+    )  # fmt: skip
+    stale = client.post(reverse("review:double_item", args=[item.pk]), form)
     assert stale.status_code == 409 and "The turn changed since you opened it" in stale.content.decode()
     with django_capture_on_commit_callbacks(execute=True):
         done = _post_labels(client, item, user_acts=acts, system_acts=turn.response.acts)
@@ -398,6 +404,12 @@ def test_an_adjudicator_settles_a_disagreement_on_the_page(collected, labelled, 
     client.force_login(rita)
     page = client.get(reverse("review:double_sample", args=[sample.pk])).content.decode()
     assert "execution match" in page and 'data-testid="disagreements"' in page
+    figures = client.get(reverse("review:double_sample_json", args=[sample.pk])).json()
+    assert figures["fields"] == selectors.sample_agreement(sample)["fields"]
+    assert {(row["field"], row["second"]) for row in figures["disagreements"]} >= {
+        ("question_style", "陈述句"),
+        ("query", "SELECT first_name FROM student"),
+    }
     row = next(row for row in selectors.disagreements(sample) if row["field"] == "query")
     response = client.post(
         reverse("review:double_adjudicate", args=[row["item"].pk]), {"field": "query", "choice": "second"}
@@ -419,6 +431,7 @@ def test_every_url_refuses_a_worker_and_the_wrong_people(collected, client, ada,
         ("get", reverse("review:double_home")),
         ("post", reverse("review:double_draw")),
         ("get", reverse("review:double_sample", args=[sample.pk])),
+        ("get", reverse("review:double_sample_json", args=[sample.pk])),
         ("post", reverse("review:double_compare_waiting", args=[sample.pk])),
         ("get", reverse("review:double_label_next", args=[sample.pk])),
         ("get", reverse("review:double_item", args=[item.pk])),
@@ -432,11 +445,12 @@ def test_every_url_refuses_a_worker_and_the_wrong_people(collected, client, ada,
         assert getattr(client, method)(url).status_code == 403, url
     client.force_login(dina)  # the labeller: her own pages only
     assert client.get(reverse("review:double_item", args=[item.pk])).status_code == 200
-    for method, url in [urls[1], urls[2], urls[3], urls[7]]:
+    for method, url in [urls[1], urls[2], urls[3], urls[4], urls[8]]:
         assert getattr(client, method)(url).status_code == 403, url
     client.force_login(rita)  # a reviewer: adjudicates, labels nothing of Dina's, draws nothing
     assert client.get(reverse("review:double_sample", args=[sample.pk])).status_code == 200
-    for method, url in [urls[1], urls[3], urls[4], urls[5], urls[6]]:
+    assert client.get(reverse("review:double_sample_json", args=[sample.pk])).status_code == 200
+    for method, url in [urls[1], urls[4], urls[5], urls[6], urls[7]]:
         assert getattr(client, method)(url).status_code == 403, url
     with pytest.raises(DoubleError):
         double_sample_draw(admin=rita, labeller=dina, size=1, seed=1)
