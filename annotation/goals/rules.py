@@ -261,10 +261,27 @@ class GoalRules:
 
     def before_run(self, tree: dict) -> Refusal | None:
         """The rules read from the tree and the columns' figures, before its SQL runs."""
-        kind = tree["type"]
+        for rules in (
+            self._join_before,
+            self._aggregate_before,
+            self._answer_before,
+            self._group_before,
+            self._unread_before,
+        ):
+            refusal = rules(tree)
+            if refusal is not None:
+                return refusal
+        return None
+
+    def _join_before(self, tree: dict) -> Refusal | None:
         for start, start_column, end, end_column in (tuple(step) for step in tree.get("joins") or []):
             if not (self.values_unique(f"{start}.{start_column}") or self.values_unique(f"{end}.{end_column}")):
                 return Refusal("join_not_on_a_key", f"{start}.{start_column} = {end}.{end_column}")
+        return None
+
+    def _aggregate_before(self, tree: dict) -> Refusal | None:
+        """A total, an average or a ranking of a column that is no amount (or, for a total, a level)."""
+        kind = tree["type"]
         if kind in ("sum", "avg") and not self.measures(tree["project"][0]):
             column = tree["project"][0]
             return Refusal("aggregate_of_identifier", f"{kind} of {column} ({self.identifier_kind(column)})")
@@ -277,6 +294,12 @@ class GoalRules:
         order = tree.get("order")
         if order and order["by"] != "count" and not self.orders(order["by"]):
             return Refusal("aggregate_of_identifier", f"ordered by {order['by']} ({self.identifier_kind(order['by'])})")
+        return None
+
+    def _answer_before(self, tree: dict) -> Refusal | None:
+        """A question that answers itself: it shows what a filter fixes or what it ranks by, or counts what one value
+        of a unique column picks."""
+        kind = tree["type"]
         fixed = {
             item["column"].lower()
             for filters in (tree.get("filters") or [], (tree.get("set") or {}).get("filters") or [])
@@ -287,22 +310,26 @@ class GoalRules:
         for column in shown:
             if column.lower() in fixed:
                 return Refusal("answers_itself", f"{column} is fixed by a filter")
+        order = tree.get("order")
         if kind == "list" and order and order["by"] in shown:
             return Refusal("answers_itself", f"shows {order['by']}, which it ranks by: a plain max or min asks it")
         if kind == "count":
             for item in tree.get("filters") or []:
                 if item["op"] in ("=", "like") and self.values_unique(item["column"]):
                     return Refusal("answers_itself", f"counts what one value of the unique {item['column']} picks")
-        if kind == "group_count":
-            refusal = self._group_before(tree)
-            if refusal is not None:
-                return refusal
+        return None
+
+    def _unread_before(self, tree: dict) -> Refusal | None:
         unread = unread_tables(tree)
         if unread:
             return Refusal("unused_join", f"nothing reads {', '.join(unread)}")
         return None
 
     def _group_before(self, tree: dict) -> Refusal | None:
+        """A count per group over a column that makes poor groups (empty, an identifier, nearly one row each), or that
+        counts what the grouped rows point to."""
+        if tree["type"] != "group_count":
+            return None
         group = tree["group"]
         if self.mostly_empty(group):
             return Refusal("empty_values", f"grouped by {group}, empty in many rows")
@@ -332,15 +359,9 @@ class GoalRules:
         whose SQL the caller runs again; `rewritten` counts those rewrites by rule."""
         kind = tree["type"]
         if kind == "list" and not tree.get("order"):
-            different = {tuple(row) for row in rows}
-            empty = sum(all(value is None for value in row) for row in rows)
-            if len(rows) >= 3 and empty * 4 > len(rows):
-                return tree, Refusal("empty_values", f"{empty} of {len(rows)} rows empty")
-            if len(rows) >= 2 and len(different) * 2 <= len(rows):
-                return tree, Refusal("duplicate_rows", f"{len(rows)} rows, {len(different)} different")
-            named = all(self.unique(column) for column in tree["project"])
-            if len(rows) > LONG_LIST * (2 if named else 1):
-                return tree, Refusal("long_list", f"{len(rows)} rows of {', '.join(tree['project'])}")
+            refusal = self._list_refusal(tree, rows)
+            if refusal is not None:
+                return tree, refusal
         if "set" in tree:
             return tree, self._set_refusal(tree, rows)
         if kind == "group_count":
@@ -358,6 +379,19 @@ class GoalRules:
         if tree.get("order") and tree["order"]["limit"] == 1:
             return tree, self._tie_refusal(tree)
         return tree, None
+
+    def _list_refusal(self, tree: dict, rows: list[list]) -> Refusal | None:
+        """A list (not ranked) with many empty rows, many repeated rows, or too many rows to read."""
+        different = {tuple(row) for row in rows}
+        empty = sum(all(value is None for value in row) for row in rows)
+        if len(rows) >= 3 and empty * 4 > len(rows):
+            return Refusal("empty_values", f"{empty} of {len(rows)} rows empty")
+        if len(rows) >= 2 and len(different) * 2 <= len(rows):
+            return Refusal("duplicate_rows", f"{len(rows)} rows, {len(different)} different")
+        named = all(self.unique(column) for column in tree["project"])
+        if len(rows) > LONG_LIST * (2 if named else 1):
+            return Refusal("long_list", f"{len(rows)} rows of {', '.join(tree['project'])}")
+        return None
 
     def _set_refusal(self, tree: dict, rows: list[list]) -> Refusal | None:
         found = {tuple(row) for row in rows}
