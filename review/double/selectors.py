@@ -24,6 +24,8 @@ from review.double.services import FIELDS, MULTI_LABEL_FIELDS, SINGLE_LABEL_FIEL
 from review.passes.agreement import cohen_kappa
 
 NONE = "(none)"
+# The first labels the platform may have detected rather than a person given (docs/chase.md).
+DETECTED_FIELDS = ("intent", "contextual_phenomena", "pragmatics", "question_style")
 
 
 def blind_refusal(person, dialogue_id: int) -> str | None:
@@ -229,6 +231,10 @@ def disagreements(sample: DoubleSample) -> list[dict]:
                     "item": item,
                     "field": field,
                     "first": shown(field, item.first.get(field)),
+                    # A CHASE label nobody set: the platform detected it (an intent, usually), no person gave it.
+                    "first_detected": field in DETECTED_FIELDS
+                    and item.first.get(field) not in (None, "", [])
+                    and field not in item.first.get("confirmed", []),
                     "second": shown(field, item.second.get(field)),
                     "sql_check": item.sql_check if field == "query" else None,
                     "adjudication": settled.get(field),

@@ -118,7 +118,7 @@ def first_labels(turn) -> dict:
         "question_style": labels.get("question_style") or "",
         # Proposed links are not labels until a person confirms them (the CHASE export writes confirmed ones only).
         "schema_linking": (labels.get("schema_linking") or []) if "schema_linking" in turn.confirmed else [],
-        # Which labels a person set (the others were detected by the platform): the page says so beside each figure.
+        # Which CHASE labels a person set (the others were detected by the platform): the disagreements say so.
         "confirmed": sorted(turn.confirmed),
     }
 

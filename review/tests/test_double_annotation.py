@@ -226,7 +226,7 @@ SECOND = {
         "system_acts": ["CONFIRM_SQL"],
         "query": "SELECT first_name FROM student",
         "contextual_phenomena": ["Coreference"],
-        "intent": "same_instances",
+        "intent": "display",
         "question_style": "疑问句",
         "schema_linking": [
             {"beg": 2, "end": 2, "type": "column", "entity": {"columnId": 4, "value": "age"}},
@@ -369,6 +369,10 @@ def test_the_disagreements_list_each_field_and_an_adjudication_becomes_a_correct
     fields = {(where[(row["item"].dialogue_id, row["item"].turn)], row["field"]) for row in rows}
     assert {(("A", 0), "question_style"), (("A", 1), "user_acts"), (("A", 1), "query")} <= fields
     assert (("B", 0), "query") not in fields and (("A", 0), "query") not in fields
+    # Erin gave the question styles; nobody gave an intent here, so any first intent is the platform's detection.
+    assert all(not row["first_detected"] for row in rows if row["field"] == "question_style")
+    intents = [row for row in rows if row["field"] == "intent"]
+    assert intents and all(row["first_detected"] for row in intents) and intents[0]["second"] == "display"
     item = next(row["item"] for row in rows if row["field"] == "question_style")
     dialogue = item.dialogue
 
