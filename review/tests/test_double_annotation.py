@@ -461,3 +461,26 @@ def test_every_url_refuses_a_worker_and_the_wrong_people(collected, client, ada,
     with pytest.raises(DoubleError):
         double_label(labeller=rita, item=item, labels={}, token="")
     assert DoubleItem.objects.filter(second__isnull=False).count() == 0
+
+
+def test_the_sample_page_reads_the_same_number_of_queries_whatever_its_size(collected, labelled, client, ada, dina):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    big, _ = labelled
+    small = _draw(ada, dina, size=1, seed=3)
+    item = small.items.get()
+    turn, _ = item_turn(item)
+    double_label(
+        labeller=dina,
+        item=item,
+        labels={"user_acts": ["NEGATE"], "system_acts": ["REJECT"]},
+        token=item_token(item, turn),
+    )
+    client.force_login(ada)
+    counts = []
+    for sample in (small, big):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(reverse("review:double_sample", args=[sample.pk])).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
