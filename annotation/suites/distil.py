@@ -61,6 +61,11 @@ _SET_OPERATIONS = (exp.Union, exp.Intersect, exp.Except)
 
 def _node_mutations(node: exp.Expression) -> list:
     """The changes one node allows, each a function that edits that node (in a copy of the tree) in place."""
+    return [change for mutations in _MUTATIONS for change in mutations(node)]
+
+
+def _swap_mutations(node: exp.Expression) -> list:
+    """Another comparison operator, another aggregate, or a count of distinct values."""
     changes = []
     for new_class in _COMPARISON_SWAPS.get(type(node), ()):
         changes.append(lambda n, c=new_class: n.replace(c(this=n.this, expression=n.expression)))
@@ -68,25 +73,49 @@ def _node_mutations(node: exp.Expression) -> list:
         changes.append(lambda n, c=new_class: n.replace(c(this=n.this)))
     if isinstance(node, exp.Count) and not isinstance(node.this, exp.Star | exp.Distinct):
         changes.append(lambda n: n.set("this", exp.Distinct(expressions=[n.this])))
-    if isinstance(node, exp.Select) and not _one_row(node):
-        changes.append(lambda n: n.set("distinct", None if n.args.get("distinct") else exp.Distinct()))
-        if node.args.get("where") is None and node.expressions:
-            first = node.expressions[0]
-            if isinstance(first, exp.Column):  # an added condition: the selected column must be known
-                changes.append(lambda n, c=first: n.where(exp.Not(this=exp.Is(this=c.copy(), expression=exp.Null()))))
-    if isinstance(node, exp.Join):
-        side = (node.args.get("side") or "").upper()
-        if side == "LEFT":
-            changes.append(lambda n: n.set("side", None))
-        elif not side and node.args.get("kind") not in ("CROSS",):
-            changes.append(lambda n: (n.set("side", "LEFT"), n.set("kind", None)))
+    return changes
+
+
+def _select_mutations(node: exp.Expression) -> list:
+    """DISTINCT switched, and a condition that the first column shown be known (a SELECT without WHERE)."""
+    if not isinstance(node, exp.Select) or _one_row(node):
+        return []
+    changes = [lambda n: n.set("distinct", None if n.args.get("distinct") else exp.Distinct())]
+    if node.args.get("where") is None and node.expressions:
+        first = node.expressions[0]
+        if isinstance(first, exp.Column):  # an added condition: the selected column must be known
+            changes.append(lambda n, c=first: n.where(exp.Not(this=exp.Is(this=c.copy(), expression=exp.Null()))))
+    return changes
+
+
+def _join_mutations(node: exp.Expression) -> list:
+    if not isinstance(node, exp.Join):
+        return []
+    side = (node.args.get("side") or "").upper()
+    if side == "LEFT":
+        return [lambda n: n.set("side", None)]
+    if not side and node.args.get("kind") not in ("CROSS",):
+        return [lambda n: (n.set("side", "LEFT"), n.set("kind", None))]
+    return []
+
+
+def _limit_mutations(node: exp.Expression) -> list:
     if isinstance(node, exp.Limit) and isinstance(node.expression, exp.Literal) and node.expression.is_int:
-        changes.append(lambda n: n.set("expression", exp.Literal.number(int(n.expression.this) + 1)))
-        changes.append(lambda n: n.pop())
-    if isinstance(node, exp.Ordered):
-        # SQLite's own NULL placement for the new direction, so that only the direction changes
-        desc = bool(node.args.get("desc"))
-        changes.append(lambda n, d=desc: (n.set("desc", not d), n.set("nulls_first", d)))
+        return [lambda n: n.set("expression", exp.Literal.number(int(n.expression.this) + 1)), lambda n: n.pop()]
+    return []
+
+
+def _order_mutations(node: exp.Expression) -> list:
+    if not isinstance(node, exp.Ordered):
+        return []
+    # SQLite's own NULL placement for the new direction, so that only the direction changes
+    desc = bool(node.args.get("desc"))
+    return [lambda n, d=desc: (n.set("desc", not d), n.set("nulls_first", d))]
+
+
+def _condition_mutations(node: exp.Expression) -> list:
+    """AND for OR and the other way round, and a condition dropped."""
+    changes = []
     if isinstance(node, exp.And | exp.Or):
         other = exp.Or if isinstance(node, exp.And) else exp.And
         changes.append(lambda n, c=other: n.replace(c(this=n.this, expression=n.expression)))
@@ -94,13 +123,32 @@ def _node_mutations(node: exp.Expression) -> list:
         changes.append(lambda n: n.replace(n.expression))
     if isinstance(node, exp.Where | exp.Having) and not isinstance(node.this, exp.And | exp.Or):
         changes.append(lambda n: n.pop())  # the only condition dropped
-    if isinstance(node, _SET_OPERATIONS):
-        for new_class in _SET_OPERATIONS:
-            if new_class is not type(node):
-                changes.append(lambda n, c=new_class: n.replace(c(this=n.this, expression=n.expression, distinct=True)))
-        if isinstance(node, exp.Union):
-            changes.append(lambda n: n.set("distinct", not n.args.get("distinct")))
     return changes
+
+
+def _set_mutations(node: exp.Expression) -> list:
+    """Another set operation, and UNION ALL for UNION or the other way round."""
+    if not isinstance(node, _SET_OPERATIONS):
+        return []
+    changes = []
+    for new_class in _SET_OPERATIONS:
+        if new_class is not type(node):
+            changes.append(lambda n, c=new_class: n.replace(c(this=n.this, expression=n.expression, distinct=True)))
+    if isinstance(node, exp.Union):
+        changes.append(lambda n: n.set("distinct", not n.args.get("distinct")))
+    return changes
+
+
+# In this order: a query's neighbours are listed in it.
+_MUTATIONS = (
+    _swap_mutations,
+    _select_mutations,
+    _join_mutations,
+    _limit_mutations,
+    _order_mutations,
+    _condition_mutations,
+    _set_mutations,
+)
 
 
 def _one_row(select: exp.Select) -> bool:
