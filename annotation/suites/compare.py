@@ -96,17 +96,8 @@ def sql_compare(
             continue  # the time ran out before this database's turn
         result_a, result_b, decided = outcome
         if not result_a.ok:
-            kind = result_a.error["kind"]
-            out_of_time = deadline is not None and kind == "timeout" and time.monotonic() >= deadline - _GRACE_S
-            if (out_of_time or kind == "busy") and path != paths[0]:
-                continue  # this database was not compared in time: checked_databases says how many were
-            if out_of_time:
-                raise CompareError(
-                    f"the first query did not finish on {path.name} within the comparison's {seconds:g} s"
-                )
-            if kind == "busy":
-                raise CompareError("every worker of the comparisons is busy: try again in a moment")
-            raise CompareError(f"the first query fails on {path.name}: {result_a.error['message']}")
+            _reference_failed(path, path == paths[0], result_a, deadline, seconds)
+            continue  # this database was not compared in time: checked_databases says how many were
         if result_a.truncated or result_b.truncated or not decided:
             continue  # a cut result, or a pick among tied rows, proves nothing either way
         checked += 1
@@ -116,22 +107,7 @@ def sql_compare(
         found["path"] = path
         if best is None or (found["size"], found["rows"]) < (best["size"], best["rows"]):
             best = found
-    searched = 0
-    if (
-        best is not None
-        and best["path"] != paths[0]
-        and deadline is not None
-        and best["counterexample"]["b"].get("rows") is not None
-    ):
-        cut = cut_down_file(paths[0], best["path"], sql_a, sql_b, deadline=deadline, limits=limits)
-        if cut is not None:
-            best = _counterexample(best["counterexample"]["database"], cut.a, cut.b, pair.ordered, cut.tables)
-    elif best is None and deadline is not None and time.monotonic() < deadline:
-        search = search_difference(paths[0], sql_a, sql_b, deadline=deadline, limits=limits, seed=seed)
-        searched = search.databases
-        if search.found is not None:
-            found = search.found
-            best = _counterexample("searched", found.a, found.b, pair.ordered, found.tables)
+    best, searched = _sharpened(best, paths[0], sql_a, sql_b, pair.ordered, deadline, limits, seed)
     report = {
         "equivalent": best is None,
         "verdict": NO_DIFFERENCE if best is None else DIFFERENT,
@@ -142,6 +118,51 @@ def sql_compare(
     if best is not None:
         report["counterexample"] = best["counterexample"]
     return report
+
+
+def _reference_failed(path: Path, original: bool, result_a, deadline: float | None, seconds: float | None) -> None:
+    """The first query failed on `path`: CompareError, unless a database other than the original was not compared in
+    time (out of time, or every worker busy), which the comparison passes by."""
+    kind = result_a.error["kind"]
+    out_of_time = deadline is not None and kind == "timeout" and time.monotonic() >= deadline - _GRACE_S
+    if (out_of_time or kind == "busy") and not original:
+        return
+    if out_of_time:
+        raise CompareError(f"the first query did not finish on {path.name} within the comparison's {seconds:g} s")
+    if kind == "busy":
+        raise CompareError("every worker of the comparisons is busy: try again in a moment")
+    raise CompareError(f"the first query fails on {path.name}: {result_a.error['message']}")
+
+
+def _sharpened(
+    best: dict | None,
+    original: Path,
+    sql_a: str,
+    sql_b: str,
+    ordered: bool,
+    deadline: float | None,
+    limits: SandboxLimits,
+    seed: int,
+) -> tuple[dict | None, int]:
+    """(best, databases searched) after the suite, with time left: a difference on a generated database cut down to the
+    fewest of its rows that still show it; no difference, one searched for on small databases made for the pair."""
+    if (
+        best is not None
+        and best["path"] != original
+        and deadline is not None
+        and best["counterexample"]["b"].get("rows") is not None
+    ):
+        cut = cut_down_file(original, best["path"], sql_a, sql_b, deadline=deadline, limits=limits)
+        if cut is not None:
+            best = _counterexample(best["counterexample"]["database"], cut.a, cut.b, ordered, cut.tables)
+        return best, 0
+    if best is None and deadline is not None and time.monotonic() < deadline:
+        search = search_difference(original, sql_a, sql_b, deadline=deadline, limits=limits, seed=seed)
+        if search.found is not None:
+            found = search.found
+            best = _counterexample("searched", found.a, found.b, ordered, found.tables)
+        return best, search.databases
+    return best, 0
 
 
 def _kept_run(path: Path, pair, limits: SandboxLimits, deadline: float | None):

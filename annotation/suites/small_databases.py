@@ -196,6 +196,36 @@ def read_shape(path, limits: SandboxLimits) -> Shape:
 
 
 def _read_shape(path, limits: SandboxLimits) -> Shape:
+    names, not_rebuilt, sources = _listed_tables(path, limits)
+    statements = []
+    for name in names:
+        quoted = quote(name)
+        statements += [f"PRAGMA table_info({quoted})", f"PRAGMA foreign_key_list({quoted})"]
+        statements.append(f"PRAGMA index_list({quoted})")
+    results = execute_many(path, statements, limits=limits) if statements else []
+    tables, unique_indexes = [], []
+    for number, name in enumerate(names):
+        info, keys, indexes = results[3 * number : 3 * number + 3]
+        if not info.ok:
+            not_rebuilt.append(name)
+            continue
+        table = _table_shape(name, sources[name], info, keys)
+        for row in indexes.rows if indexes.ok else []:
+            # (seq, name, unique, origin, partial): a UNIQUE constraint or a unique index over whole rows
+            if row[2] and row[3] != "pk" and not row[4]:
+                unique_indexes.append((table, row[1]))
+        tables.append(table)
+    if unique_indexes:
+        _add_uniques(path, unique_indexes, limits)
+    shape = Shape(_parents_first(tables), not_rebuilt)
+    _resolve_foreign_keys(shape)
+    shape.template = _template(shape)
+    return shape
+
+
+def _listed_tables(path, limits: SandboxLimits) -> tuple[list[str], list[str], dict[str, str]]:
+    """The tables a build rebuilds (their names and CREATE statements), and the names of those it does not (views
+    and virtual tables)."""
     listed = execute(
         path,
         "SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite%' "
@@ -211,52 +241,38 @@ def _read_shape(path, limits: SandboxLimits) -> Shape:
             sources[name] = sql or ""
         else:
             not_rebuilt.append(name)
-    statements = []
-    for name in names:
-        quoted = quote(name)
-        statements += [f"PRAGMA table_info({quoted})", f"PRAGMA foreign_key_list({quoted})"]
-        statements.append(f"PRAGMA index_list({quoted})")
-    results = execute_many(path, statements, limits=limits) if statements else []
-    tables, unique_indexes = [], []
-    for number, name in enumerate(names):
-        info, keys, indexes = results[3 * number : 3 * number + 3]
-        if not info.ok:
-            not_rebuilt.append(name)
-            continue
-        collations = _collations(sources[name])
-        columns, primary = [], []
-        for _, column, declared, not_null, _, key_position in info.rows:
-            declared = declared or ""
-            columns.append(
-                ColumnShape(column, declared, _affinity(declared), bool(not_null), collations.get(column.lower(), ""))
-            )
-            if key_position:
-                primary.append((key_position, column))
-        table = TableShape(name, columns, tuple(column for _, column in sorted(primary)))
-        table.without_rowid = bool(re.search(r"\)\s*WITHOUT\s+ROWID\s*;?\s*$", sources[name], re.I))
-        grouped: dict[int, list] = {}
-        for row in keys.rows if keys.ok else []:
-            grouped.setdefault(row[0], []).append(row)
-        for rows in grouped.values():
-            rows.sort(key=lambda row: row[1])
-            table.foreign_keys.append(
-                ForeignKey(tuple(row[3] for row in rows), rows[0][2], tuple(row[4] for row in rows))
-            )
-        for row in indexes.rows if indexes.ok else []:
-            # (seq, name, unique, origin, partial): a UNIQUE constraint or a unique index over whole rows
-            if row[2] and row[3] != "pk" and not row[4]:
-                unique_indexes.append((table, row[1]))
-        tables.append(table)
-    if unique_indexes:
-        infos = execute_many(path, [f"PRAGMA index_info({quote(index)})" for _, index in unique_indexes], limits=limits)
-        for (table, _), info in zip(unique_indexes, infos, strict=True):
-            columns = tuple(row[2] for row in info.rows) if info.ok else ()
-            if columns and all(column is not None and table.position(column) is not None for column in columns):
-                table.uniques.append(columns)
-    shape = Shape(_parents_first(tables), not_rebuilt)
-    _resolve_foreign_keys(shape)
-    shape.template = _template(shape)
-    return shape
+    return names, not_rebuilt, sources
+
+
+def _table_shape(name: str, source: str, info, keys) -> TableShape:
+    """A table from its CREATE statement and its PRAGMA table_info and foreign_key_list results."""
+    collations = _collations(source)
+    columns, primary = [], []
+    for _, column, declared, not_null, _, key_position in info.rows:
+        declared = declared or ""
+        columns.append(
+            ColumnShape(column, declared, _affinity(declared), bool(not_null), collations.get(column.lower(), ""))
+        )
+        if key_position:
+            primary.append((key_position, column))
+    table = TableShape(name, columns, tuple(column for _, column in sorted(primary)))
+    table.without_rowid = bool(re.search(r"\)\s*WITHOUT\s+ROWID\s*;?\s*$", source, re.I))
+    grouped: dict[int, list] = {}
+    for row in keys.rows if keys.ok else []:
+        grouped.setdefault(row[0], []).append(row)
+    for rows in grouped.values():
+        rows.sort(key=lambda row: row[1])
+        table.foreign_keys.append(ForeignKey(tuple(row[3] for row in rows), rows[0][2], tuple(row[4] for row in rows)))
+    return table
+
+
+def _add_uniques(path, unique_indexes: list[tuple[TableShape, str]], limits: SandboxLimits) -> None:
+    """The columns of each unique index, added to its table's uniques when the table has them all."""
+    infos = execute_many(path, [f"PRAGMA index_info({quote(index)})" for _, index in unique_indexes], limits=limits)
+    for (table, _), info in zip(unique_indexes, infos, strict=True):
+        columns = tuple(row[2] for row in info.rows) if info.ok else ()
+        if columns and all(column is not None and table.position(column) is not None for column in columns):
+            table.uniques.append(columns)
 
 
 def _collations(create_sql: str) -> dict[str, str]:
