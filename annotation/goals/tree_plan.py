@@ -16,6 +16,7 @@ Pure: no database and no model. Running the steps is the caller's (through the s
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from annotation.goals.operation_tree import (
@@ -161,21 +162,35 @@ def plan(tree: dict, schema: dict | None) -> list[PlanStep]:
     """The tree's operations in OTTA's order, each with its label and the SQL of its intermediate result."""
     names = _Names(schema)
     tables, joins = tree["tables"], [tuple(step) for step in tree.get("joins") or []]
-    anchor = tables[0]
-    steps: list[PlanStep] = []
+    main = list(tree.get("filters") or [])
+    nested = tree.get("nested")
+    base = {"tables": tables, "joins": joins, "filters": main, **({"nested": nested} if nested else {})}
 
     def rows(**part) -> str:
         return tree_sql({"type": "rows", "tables": tables, "joins": joins, "filters": [], **part})
 
-    for position, table in enumerate(tables):
-        steps.append(
-            PlanStep(
-                f"table-{position + 1}",
-                "table",
-                f"Take the {names.table(table)}",
-                tree_sql({"type": "rows", "tables": [table], "joins": [], "filters": []}),
-            )
+    return [
+        *_source_steps(names, tree, joins, rows),
+        *_result_steps(names, tree, base),
+        *_order_steps(names, tree, base),
+        *_set_steps(names, tree, rows),
+        PlanStep("type", "type", _type_label(names, tree, tables[0]), tree_sql(tree)),
+    ]
+
+
+def _source_steps(names: _Names, tree: dict, joins: list[tuple], rows: Callable[..., str]) -> list[PlanStep]:
+    """Taking each table, joining them, and keeping the rows of each filter and of the nested condition."""
+    tables = tree["tables"]
+    anchor = tables[0]
+    steps = [
+        PlanStep(
+            f"table-{position + 1}",
+            "table",
+            f"Take the {names.table(table)}",
+            tree_sql({"type": "rows", "tables": [table], "joins": [], "filters": []}),
         )
+        for position, table in enumerate(tables)
+    ]
     for position, (child, child_column, parent, parent_column) in enumerate(joins):
         label = (
             f"Join each {names.table(child, many=False)} to its {names.table(parent, many=False)}"
@@ -197,41 +212,61 @@ def plan(tree: dict, schema: dict | None) -> list[PlanStep]:
     if nested:
         label = f"Keep those whose {_nested_words(names, nested, anchor)}"
         steps.append(PlanStep("nested", "nested", label, rows(filters=main, nested=nested)))
-    base = {"tables": tables, "joins": joins, "filters": main, **({"nested": nested} if nested else {})}
+    return steps
+
+
+def _result_steps(names: _Names, tree: dict, base: dict) -> list[PlanStep]:
+    """Grouping and counting (and keeping some groups), or showing the columns; nothing for a plain count."""
+    anchor = tree["tables"][0]
     kind = tree["type"]
     if kind == "group_count":
         group = {**base, "type": "group_count", "group": tree["group"]}
         label = f"Group them by {names.column(tree['group'], anchor)} and count each group"
-        steps.append(PlanStep("group", "group", label, tree_sql(group)))
+        steps = [PlanStep("group", "group", label, tree_sql(group))]
         if "having" in tree:
             having = tree["having"]
             more = {">": "more than", ">=": "at least"}.get(having["op"], having["op"])
             label = f"Keep the groups of {more} {having['value']} {names.table(anchor)}"
             steps.append(PlanStep("having", "having", label, tree_sql({**group, "having": having})))
-    elif kind != "count":
+        return steps
+    if kind != "count":
         shown = " and ".join(names.column(column, anchor) for column in tree["project"])
-        steps.append(
-            PlanStep("project", "project", f"Show the {shown}", tree_sql({**base, "type": "list", **_p(tree)}))
-        )
+        return [PlanStep("project", "project", f"Show the {shown}", tree_sql({**base, "type": "list", **_p(tree)}))]
+    return []
+
+
+def _order_steps(names: _Names, tree: dict, base: dict) -> list[PlanStep]:
     order = tree.get("order")
-    if order:
-        by = "the count" if order["by"] == "count" else f"the {names.column(order['by'], anchor)}"
-        direction = "highest" if order["desc"] else "lowest"
-        limit = order["limit"]
-        label = f"Sort by {by}, {direction} first, and keep the first {limit if limit != 1 else 'one'}"
-        ordered = {**base, "type": kind if kind == "group_count" else "list", **_p(tree), "order": order}
-        if kind == "group_count":
-            ordered["group"] = tree["group"]
-            if "having" in tree:
-                ordered["having"] = tree["having"]
-        steps.append(PlanStep("order", "order", label, tree_sql(ordered)))
-    if "set" in tree:
-        other = tree["set"]["filters"]
-        for position, item in enumerate(other):
-            label = f"Second part: those whose {_condition(names, item, anchor)}"
-            steps.append(PlanStep(f"set-filter-{position + 1}", "filter", label, rows(filters=other[: position + 1])))
-        steps.append(PlanStep("set", "set", _SET_WORDS[tree["set"]["op"]], tree_sql({**tree, "type": "list"})))
-    steps.append(PlanStep("type", "type", _type_label(names, tree, anchor), tree_sql(tree)))
+    if not order:
+        return []
+    kind = tree["type"]
+    by = "the count" if order["by"] == "count" else f"the {names.column(order['by'], tree['tables'][0])}"
+    direction = "highest" if order["desc"] else "lowest"
+    limit = order["limit"]
+    label = f"Sort by {by}, {direction} first, and keep the first {limit if limit != 1 else 'one'}"
+    ordered = {**base, "type": kind if kind == "group_count" else "list", **_p(tree), "order": order}
+    if kind == "group_count":
+        ordered["group"] = tree["group"]
+        if "having" in tree:
+            ordered["having"] = tree["having"]
+    return [PlanStep("order", "order", label, tree_sql(ordered))]
+
+
+def _set_steps(names: _Names, tree: dict, rows: Callable[..., str]) -> list[PlanStep]:
+    """The second part's filters and the set operation that joins the two parts."""
+    if "set" not in tree:
+        return []
+    other = tree["set"]["filters"]
+    steps = [
+        PlanStep(
+            f"set-filter-{position + 1}",
+            "filter",
+            f"Second part: those whose {_condition(names, item, tree['tables'][0])}",
+            rows(filters=other[: position + 1]),
+        )
+        for position, item in enumerate(other)
+    ]
+    steps.append(PlanStep("set", "set", _SET_WORDS[tree["set"]["op"]], tree_sql({**tree, "type": "list"})))
     return steps
 
 
