@@ -686,28 +686,44 @@ def _correction_checked(
     """Every check a correction passes, inside the caller's transaction (the review's row is locked): who may write,
     that the turn and the field exist, the label's rules. Returns (review, the turn, the value as checked, the value it
     replaces); raises ReviewError. `as_author`: the dialogue's author fixing it while it is sent back to them."""
-    if as_author:
-        review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
-        sent = send_back_open(dialogue)
-        if review is None or sent is None or sent.author_id != reviewer.pk:
-            raise ReviewError("not_allowed", "This dialogue is not waiting for your fixes.")
-    elif require_claim:
-        review = _held(dialogue, reviewer)
-    else:
-        review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
-        if review is None:
-            raise ReviewError("not_reviewable", "This dialogue is not in review.")
-        if claim_live(review, timezone.now()) and review.claimed_by_id != reviewer.pk:
-            raise ReviewError("locked", "Another reviewer holds this dialogue; try again when they are done.")
-        # Without a claim, the rule that decides who may claim it: the script may not do what the screen refuses.
-        refusal = review_may_take(review, reviewer)
-        if refusal:
-            raise ReviewError("not_allowed", refusal)
+    review = _review_to_correct(reviewer, dialogue, require_claim=require_claim, as_author=as_author)
     if record is None:
         record = dialogue_record_of(dialogue)
     current = next((t for t in record.user_turns if t.seq == turn), None)
     if current is None:
         raise ReviewError("invalid", f"There is no user turn #{turn} in this dialogue.")
+    value = _correction_value(dialogue, current, field, value)
+    old = current.value(field)
+    if old == value:
+        raise ReviewError("unchanged", f"The {field.replace('_', ' ')} already reads so.")
+    return review, current, value, old
+
+
+def _review_to_correct(reviewer: User, dialogue: Dialogue, *, require_claim, as_author) -> DialogueReview:
+    """The dialogue's review (its row locked), once `reviewer` may correct it: as its author while it is sent back to
+    them, as the reviewer holding it, or (without `require_claim`) as one who could claim it."""
+    if as_author:
+        review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
+        sent = send_back_open(dialogue)
+        if review is None or sent is None or sent.author_id != reviewer.pk:
+            raise ReviewError("not_allowed", "This dialogue is not waiting for your fixes.")
+        return review
+    if require_claim:
+        return _held(dialogue, reviewer)
+    review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
+    if review is None:
+        raise ReviewError("not_reviewable", "This dialogue is not in review.")
+    if claim_live(review, timezone.now()) and review.claimed_by_id != reviewer.pk:
+        raise ReviewError("locked", "Another reviewer holds this dialogue; try again when they are done.")
+    # Without a claim, the rule that decides who may claim it: the script may not do what the screen refuses.
+    refusal = review_may_take(review, reviewer)
+    if refusal:
+        raise ReviewError("not_allowed", refusal)
+    return review
+
+
+def _correction_value(dialogue: Dialogue, current, field: str, value):
+    """`value` as checked for `field` of the turn `current` (a label's and an ambiguity's rules); raises ReviewError."""
     if field in ("response", "system_acts") and current.response is None:
         raise ReviewError("invalid", "This turn has no response to correct.")
     if field in log.LABEL_FIELDS:
@@ -716,10 +732,7 @@ def _correction_checked(
         value = _check_label(field, value, dialogue.database, current.text)
     if field == "ambiguity":
         value = _check_ambiguity(value, current)
-    old = current.value(field)
-    if old == value:
-        raise ReviewError("unchanged", f"The {field.replace('_', ' ')} already reads so.")
-    return review, current, value, old
+    return value
 
 
 def _reviewer_run(dialogue: Dialogue, sql: str) -> dict:
@@ -755,12 +768,7 @@ def review_decide(
     against anyone (`review_decided`)."""
     note = (note or "").strip()[:2000]
     if not approve:
-        if reason not in RejectReason.values:
-            raise ReviewError("invalid", "Choose why the dialogue is rejected.")
-        if reason == RejectReason.OTHER and not note:
-            raise ReviewError("invalid", "Say why the dialogue is rejected.")
-        if not fault or fault not in RejectFault.values:
-            raise ReviewError("invalid", "Say whose work failed: the worker's questions, the expert's SQL or both.")
+        _rejection_check(reason, fault, note)
     # Final validation runs every query in the sandbox and on the test suite: before the transaction that records the
     # decision (annotation.sql.sandbox.refuse_inside_transaction), on the revision it was made for, checked again there.
     validation = None
@@ -788,19 +796,7 @@ def review_decide(
             current.decision = ReviewPass.Decision.APPROVED
             review.stage, review.pass_number = ReviewStage.PENDING, review.pass_number + 1
         else:
-            dialogue.refresh_from_db(fields=["last_seq"])
-            if validation is None or validation.revision != dialogue.last_seq:
-                raise ReviewError("changed", "The dialogue changed while it was validated: approve it again.")
-            current.decision = ReviewPass.Decision.APPROVED
-            problems = validation.problems
-            review.problems = problems
-            validation_warnings_record(review=review, found=validation.copied)
-            if problems:
-                current.validation_failed = True
-                review.stage, review.needs_fix = ReviewStage.FAILED_VALIDATION, True
-            else:
-                review.stage, review.needs_fix, review.decided_at = ReviewStage.APPROVED, False, now
-                review.revision = dialogue.last_seq
+            _final_approval(dialogue, review, current, validation, now)
         current.save(update_fields=["finished_at", "note", "decision", "reason", "fault", "validation_failed"])
         review.save(
             update_fields=[
@@ -813,6 +809,34 @@ def review_decide(
             # as corrected).
             review_decided_on_commit(dialogue_id=dialogue.pk, stage=review.stage)
     return review
+
+
+def _rejection_check(reason: str, fault: str, note: str) -> None:
+    """A rejection names a reason from the list (with a note for "other") and whose work failed."""
+    if reason not in RejectReason.values:
+        raise ReviewError("invalid", "Choose why the dialogue is rejected.")
+    if reason == RejectReason.OTHER and not note:
+        raise ReviewError("invalid", "Say why the dialogue is rejected.")
+    if not fault or fault not in RejectFault.values:
+        raise ReviewError("invalid", "Say whose work failed: the worker's questions, the expert's SQL or both.")
+
+
+def _final_approval(dialogue: Dialogue, review: DialogueReview, current: ReviewPass, validation, now) -> None:
+    """The last pass's approval, with the final validation made before the transaction (for this revision, else
+    ReviewError): approved, or failed validation and to be fixed. The caller saves `review` and `current`."""
+    dialogue.refresh_from_db(fields=["last_seq"])
+    if validation is None or validation.revision != dialogue.last_seq:
+        raise ReviewError("changed", "The dialogue changed while it was validated: approve it again.")
+    current.decision = ReviewPass.Decision.APPROVED
+    problems = validation.problems
+    review.problems = problems
+    validation_warnings_record(review=review, found=validation.copied)
+    if problems:
+        current.validation_failed = True
+        review.stage, review.needs_fix = ReviewStage.FAILED_VALIDATION, True
+    else:
+        review.stage, review.needs_fix, review.decided_at = ReviewStage.APPROVED, False, now
+        review.revision = dialogue.last_seq
 
 
 def review_rejection_final(review: DialogueReview) -> bool:
