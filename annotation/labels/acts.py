@@ -340,22 +340,31 @@ def check_ambiguity(value, *, acts: list[str], tokens: list[str], max_sql_length
     checked: dict = {"type": kind}
     span = value.get("span")
     if span is not None:
-        beg, end = (span.get("beg"), span.get("end")) if isinstance(span, dict) else (None, None)
-        if not (type(beg) is int and type(end) is int and 0 <= beg <= end < len(tokens)):
-            raise LabelError(
-                f"the ambiguity 'span' needs 'beg' and 'end', token indexes (0 to {len(tokens) - 1}), beg <= end"
-            )
-        checked["span"] = {"beg": beg, "end": end}
+        checked["span"] = _checked_span(span, tokens)
     readings = value.get("readings")
     if readings is not None and readings != []:
-        if AMBIGUITY_ACT_OF_TYPE[kind] != "AMBIGUOUS":
-            raise LabelError("readings belong to an ambiguous question; a question SQL cannot answer has none")
-        if not isinstance(readings, list) or not all(isinstance(sql, str) and sql.strip() for sql in readings):
-            raise LabelError("the ambiguity 'readings' must be a list of SQL queries")
-        if len(readings) > AMBIGUITY_MAX_READINGS:
-            raise LabelError(f"at most {AMBIGUITY_MAX_READINGS} readings")
-        for number, sql in enumerate(readings, 1):
-            if "\x00" in sql or len(sql) > max_sql_length:
-                raise LabelError(f"reading {number}: SQL is limited to {max_sql_length} characters, without NUL")
-        checked["readings"] = [sql.strip() for sql in readings]
+        checked["readings"] = _checked_readings(readings, kind, max_sql_length)
     return checked
+
+
+def _checked_span(span, tokens: list[str]) -> dict:
+    beg, end = (span.get("beg"), span.get("end")) if isinstance(span, dict) else (None, None)
+    if not (type(beg) is int and type(end) is int and 0 <= beg <= end < len(tokens)):
+        raise LabelError(
+            f"the ambiguity 'span' needs 'beg' and 'end', token indexes (0 to {len(tokens) - 1}), beg <= end"
+        )
+    return {"beg": beg, "end": end}
+
+
+def _checked_readings(readings, kind: str, max_sql_length: int) -> list[str]:
+    """The SQL of each reading of an ambiguous question (an AMBIGUOUS sub-type only), stripped."""
+    if AMBIGUITY_ACT_OF_TYPE[kind] != "AMBIGUOUS":
+        raise LabelError("readings belong to an ambiguous question; a question SQL cannot answer has none")
+    if not isinstance(readings, list) or not all(isinstance(sql, str) and sql.strip() for sql in readings):
+        raise LabelError("the ambiguity 'readings' must be a list of SQL queries")
+    if len(readings) > AMBIGUITY_MAX_READINGS:
+        raise LabelError(f"at most {AMBIGUITY_MAX_READINGS} readings")
+    for number, sql in enumerate(readings, 1):
+        if "\x00" in sql or len(sql) > max_sql_length:
+            raise LabelError(f"reading {number}: SQL is limited to {max_sql_length} characters, without NUL")
+    return [sql.strip() for sql in readings]

@@ -588,6 +588,19 @@ class _Schema:
 _schema_of = per_schema(_Schema)
 
 
+def _sources_of(node: exp.Select) -> tuple[list[exp.Expr], list[exp.Expr]]:
+    """A SELECT's sources (FROM, then each join's) and its joins' ON conditions."""
+    sources, on_conditions = [], []
+    from_ = node.args.get("from_")
+    if from_ is not None:
+        sources.append(from_.this)
+    for join in node.args.get("joins") or ():
+        sources.append(join.this)
+        if join.args.get("on") is not None:
+            on_conditions.append(join.args["on"])
+    return sources, on_conditions
+
+
 class _Reader:
     """Reads the previous query into _Facts."""
 
@@ -613,15 +626,7 @@ class _Reader:
     def select(self, node: exp.Select) -> _Facts:
         facts = _Facts(distinct=node.args.get("distinct") is not None)
         scope: dict[str, str | None] = {}
-        on_conditions = []
-        sources = []
-        from_ = node.args.get("from_")
-        if from_ is not None:
-            sources.append(from_.this)
-        for join in node.args.get("joins") or ():
-            sources.append(join.this)
-            if join.args.get("on") is not None:
-                on_conditions.append(join.args["on"])
+        sources, on_conditions = _sources_of(node)
         for source in sources:
             self._source(unwrap_paren(source), scope, facts)
         aliases: dict[str, exp.Expr] = {}
@@ -635,11 +640,11 @@ class _Reader:
         for clause in ("where", "having"):
             if node.args.get(clause) is not None:
                 self._conditions(node.args[clause].this, scope, facts)
-        if node.args.get("group") is not None:
-            for item in node.args["group"].expressions:
-                item = unwrap_paren(item)
-                if isinstance(item, exp.Column):
-                    facts.group.append(self._column(item, scope, facts))
+        group = node.args.get("group")
+        for item in group.expressions if group is not None else ():
+            item = unwrap_paren(item)
+            if isinstance(item, exp.Column):
+                facts.group.append(self._column(item, scope, facts))
         self._order_and_limit(node, scope, aliases, facts)
         return facts
 
