@@ -1395,6 +1395,30 @@ def _clause(cond: _Cond, anchor: _Table | None, many: bool) -> str:
 def _clause_parts(cond: _Cond, anchor: _Table | None, many: bool) -> tuple[str, str, str]:
     """A condition as (prefix, subject, predicate): ("with a concert", "whose year", "is 2014")."""
     be, have = ("are", "have") if many else ("is", "has")
+    found = _subquery_clause(cond, anchor, have)
+    if found is not None:
+        return found
+    item = cond.item
+    column = item.column if item is not None else None
+    op = _NEGATED_OPS[cond.op] if cond.negated and cond.op in _NEGATED_OPS else cond.op
+    negated = cond.negated and cond.op not in _NEGATED_OPS
+    if item is not None and item.kind == "column" and column is not None and column.name == "age" and op in "<>":
+        if not negated and (anchor is None or column.table in (None, anchor)) and cond.values:
+            return "", "", f"that {be} {'older' if op == '>' else 'younger'} than {cond.values[0]}"
+    prefix, subject = _subject(item, anchor, many)
+    predicate = _predicate(cond, op, negated)
+    plain = cond.op == "=" and op == "=" and not negated and cond.subquery is None and bool(cond.values)
+    if plain and column is not None:
+        found = _equal_clause(cond, column, anchor, be, prefix, subject)
+        if found is not None:
+            return found
+    if subject and predicate.startswith("is ") and _is_plural(subject.split()[-1]):
+        predicate = "are " + predicate[3:]  # "whose earnings are greater than 300000"
+    return prefix, subject, predicate
+
+
+def _subquery_clause(cond: _Cond, anchor: _Table | None, have: str) -> tuple[str, str, str] | None:
+    """An EXISTS condition, or one on what each row has (`cond.have`); None for any other condition."""
     if cond.op == "exists" and isinstance(cond.subquery, _Select):
         # EXISTS (SELECT ... FROM pets WHERE <linked to this row> ...) asks the same as an IN subquery.
         inner = cond.subquery
@@ -1412,27 +1436,21 @@ def _clause_parts(cond: _Cond, anchor: _Table | None, many: bool) -> tuple[str, 
         if cond.negated:
             return "", "", f"that {have} no {noun}{conditions}"
         return "", "", f"that {have} {_with_article(noun)}{conditions}"
-    item = cond.item
-    column = item.column if item is not None else None
-    op = _NEGATED_OPS[cond.op] if cond.negated and cond.op in _NEGATED_OPS else cond.op
-    negated = cond.negated and cond.op not in _NEGATED_OPS
-    if item is not None and item.kind == "column" and column is not None and column.name == "age" and op in "<>":
-        if not negated and (anchor is None or column.table in (None, anchor)) and cond.values:
-            return "", "", f"that {be} {'older' if op == '>' else 'younger'} than {cond.values[0]}"
-    prefix, subject = _subject(item, anchor, many)
-    predicate = _predicate(cond, op, negated)
-    plain = cond.op == "=" and op == "=" and not negated and cond.subquery is None and bool(cond.values)
-    if plain and column is not None and column.via and column.identifies is not None and not prefix:
-        return "", "", f"{column.via} {column.identifies.noun(False)} {cond.values[0]}"  # "ships lost in battle 5"
-    if plain and column is not None and column.table is not None and subject:
+    return None
+
+
+def _equal_clause(cond: _Cond, column, anchor: _Table | None, be: str, prefix: str, subject: str):
+    """A column equal to one value, said as the column's own words read it ("ships lost in battle 5", "a dorm named
+    Granite Court", "episodes that are written by Todd Casey"); None when the general wording fits better."""
+    if column.via and column.identifies is not None and not prefix:
+        return "", "", f"{column.via} {column.identifies.noun(False)} {cond.values[0]}"
+    if column.table is not None and subject:
         own = _column_words(column, column.table, False)
         if own == "name" and subject.startswith("whose ") and (prefix or column.table == anchor or anchor is None):
-            return prefix, "", f"named {cond.values[0]}"  # "a dorm named Granite Court"
+            return prefix, "", f"named {cond.values[0]}"
         if own.split()[-1] in _PREPOSITIONS and not prefix:
-            return "", "", f"that {be} {own} {cond.values[0]}"  # "episodes that are written by Todd Casey"
-    if subject and predicate.startswith("is ") and _is_plural(subject.split()[-1]):
-        predicate = "are " + predicate[3:]  # "whose earnings are greater than 300000"
-    return prefix, subject, predicate
+            return "", "", f"that {be} {own} {cond.values[0]}"
+    return None
 
 
 def _with_sub_article(query) -> str:
