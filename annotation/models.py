@@ -11,6 +11,8 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 
+from annotation.jobs import Job, job_state_field
+
 
 class Role(models.TextChoices):
     WORKER = "worker", "Crowd worker"
@@ -264,7 +266,7 @@ class GoalDiscard(models.Model):
         return f"{self.outcome} goal {self.goal_id}"
 
 
-class GoalGeneration(models.Model):
+class GoalGeneration(Job):
     """One run of the goal sampler asked for from a database's page (docs/goals.md): what was asked, how far it got,
     and what it changed in the goal set's coverage. The goals it finds are saved waiting for a question.
 
@@ -272,30 +274,15 @@ class GoalGeneration(models.Model):
     every GOAL_GENERATION_HEARTBEAT_SECONDS and reads `cancel_requested_at` at the same time
     (annotation.goals.generation)."""
 
-    class State(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Done"
-        FAILED = "failed", "Failed"
-        CANCELLED = "cancelled", "Cancelled"
-
-    FINISHED_STATES = (State.SUCCEEDED, State.FAILED, State.CANCELLED)
-
     database = models.ForeignKey(Database, on_delete=models.CASCADE, related_name="goal_generations")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     count = models.PositiveIntegerField()
     levels = models.JSONField(help_text="The hardness levels asked for.")
     seed = models.BigIntegerField(null=True, blank=True)
-    state = models.CharField(max_length=12, choices=State.choices, default=State.QUEUED)
-    progress_done = models.PositiveIntegerField(default=0)
+    # Progress counts goals found (progress_total is `count`); `report` holds coverage and hardness mix before and
+    # after.
+    state = job_state_field(succeeded="Done", cancellable=True)
     saved = models.PositiveIntegerField(default=0, help_text="Goals kept (an SQL the database had is not kept twice).")
-    message = models.TextField(
-        blank=True, help_text="Why the run failed or was stopped, or why it found fewer goals than asked."
-    )
-    report = models.JSONField(default=dict, blank=True, help_text="Coverage and hardness mix before and after.")
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
     # Written by the process running the run, with its progress; an old one means that process is gone.
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     # The run that holds this row: a run whose token no longer matches (a redelivered task took over, or the row
@@ -313,10 +300,6 @@ class GoalGeneration(models.Model):
         return f"{self.count} goals for {self.database_id} ({self.state})"
 
     @property
-    def finished(self) -> bool:
-        return self.state in self.FINISHED_STATES
-
-    @property
     def stopping(self) -> bool:
         """A cancel was asked for and the run has not yet seen it."""
         return self.cancel_requested_at is not None and not self.finished
@@ -325,41 +308,24 @@ class GoalGeneration(models.Model):
     def state_label(self) -> str:
         return "Cancelling" if self.stopping else self.get_state_display()
 
-    @property
-    def percent(self) -> int:
-        """How far the run got: 100 once it is done; for a run still going, never 100 before it is."""
-        if self.state == self.State.SUCCEEDED:
-            return 100
-        share = int(100 * self.progress_done / self.count) if self.count else 0
-        return min(100 if self.finished else 99, share)
 
-
-class DatabaseTestSuite(models.Model):
+class DatabaseTestSuite(Job):
     """The state of a database's test suite (annotation.suites.builds, docs/test_suites.md): the files live under
-    DATA_DIR/test_suites/<db_id>/; this row says whether they match the database and its goals as they are now."""
+    DATA_DIR/test_suites/<db_id>/; this row says whether they match the database and its goals as they are now.
 
-    class Status(models.TextChoices):
-        PENDING = "pending", "Waiting to be built"
-        BUILDING = "building", "Building"
-        READY = "ready", "Ready"
-        FAILED = "failed", "Failed"
+    As a job: queued is waiting to be built, running is building, succeeded is ready; progress counts the seconds the
+    build has run of the seconds it may run (TEST_SUITE_MAX_SECONDS); `report` holds the build's figures (its pairs
+    and the share told apart) and `message` why the last build failed. `updated_at` moves with every progress write:
+    an old one on a suite still waiting or building means the process building it is gone."""
 
+    state = job_state_field(queued="Waiting to be built", running="Building", succeeded="Ready")
     database = models.OneToOneField(Database, on_delete=models.CASCADE, related_name="test_suite")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    done = models.PositiveIntegerField(default=0, help_text="Seconds this build has run so far.")
-    total = models.PositiveIntegerField(default=0, help_text="The seconds this build may run (TEST_SUITE_MAX_SECONDS).")
     databases = models.PositiveIntegerField(default=0, help_text="Generated databases kept in the suite.")
     size_bytes = models.BigIntegerField(default=0)
     # What the files were built from (the database file and its goals' SQL); a different current one means stale.
     fingerprint = models.CharField(max_length=64, blank=True)
-    figures = models.JSONField(default=dict, blank=True, help_text="The build's pairs and the share told apart.")
-    error = models.TextField(blank=True)
     built_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
-        return f"test suite of {self.database_id}: {self.status}"
-
-    @property
-    def percent(self) -> int:
-        return int(100 * self.done / self.total) if self.total else 0
+        return f"test suite of {self.database_id}: {self.state}"

@@ -446,17 +446,7 @@ def goal_generation_status(request, generation_id):
     run = get_object_or_404(GoalGeneration, pk=generation_id)
     if goal_generations_fail_stale(database_id=run.database_id):
         run.refresh_from_db()
-    return JsonResponse(
-        {
-            "state": run.state,
-            "state_label": run.state_label,
-            "percent": run.percent,
-            "found": run.progress_done,
-            "count": run.count,
-            "finished": run.finished,
-            "message": run.message,
-        }
-    )
+    return JsonResponse(run.status_json(found=run.progress_done, count=run.count))
 
 
 @require_POST

@@ -10,6 +10,7 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils import timezone
 
+from annotation.jobs import Job, job_state_field
 from annotation.models import Database, DatabaseVersion, Goal
 from annotation.plumbing.jsoncodec import JSONField
 
@@ -626,15 +627,9 @@ class QueryFirstItem(models.Model):
         return f"Query-first item {self.pk} on goal {self.goal_id} ({self.stage})"
 
 
-class SimulationRun(models.Model):
+class SimulationRun(Job):
     """A pilot by simulated workers (docs/simulated_worker.md): which goals, how many workers, who plays the expert,
     and how far it got. Started from the campaign page (a background job) or `manage.py simulate_workers`."""
-
-    class State(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Done"
-        FAILED = "failed", "Failed"
 
     class Expert(models.TextChoices):
         HUMAN = "human", "A person at the expert desk"
@@ -648,13 +643,9 @@ class SimulationRun(models.Model):
     seed = models.BigIntegerField(null=True, blank=True)
     server_url = models.CharField(max_length=200, help_text="The platform the simulated clients connect to.")
     time_limit_seconds = models.PositiveIntegerField(default=900)
-    state = models.CharField(max_length=12, choices=State.choices, default=State.QUEUED)
-    progress_done = models.PositiveIntegerField(default=0)
-    message = models.TextField(blank=True, help_text="Why the run failed, or what each worker came to.")
-    report = models.JSONField(default=dict, blank=True, help_text="Per worker: dialogue, questions, guard hits.")
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    # Progress counts the workers done (progress_total is `count`); `report` holds, per worker, its dialogue,
+    # questions and guard hits.
+    state = job_state_field(succeeded="Done")
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -444,9 +444,9 @@ def _suite_left_unbuilt(database) -> None:
     DatabaseTestSuite.objects.update_or_create(
         database=database,
         defaults={
-            "status": DatabaseTestSuite.Status.FAILED,
+            "state": DatabaseTestSuite.State.FAILED,
             "fingerprint": suite_fingerprint(database),
-            "error": "not built for the browser stories",
+            "message": "not built for the browser stories",
         },
     )
 

@@ -139,7 +139,13 @@ def goal_generation_start(*, database: Database, person: User, count: int, level
             f"A run of {under_way.count} goals is under way on {database.db_id}: wait for it to end or cancel it."
         )
     run = GoalGeneration.objects.create(
-        database=database, requested_by=person, count=count, levels=levels, seed=seed, heartbeat_at=timezone.now()
+        database=database,
+        requested_by=person,
+        count=count,
+        progress_total=count,
+        levels=levels,
+        seed=seed,
+        heartbeat_at=timezone.now(),
     )
     run_id = run.pk
     transaction.on_commit(lambda: _dispatch(run_id))

@@ -108,12 +108,12 @@ def test_suites_stale() -> list[int]:
     built now (a build left by a stopped process counts as not being built). A failed build is not retried on its own
     until the database or its goals change: an admin rebuilds it."""
     stale = []
-    waiting = (DatabaseTestSuite.Status.PENDING, DatabaseTestSuite.Status.BUILDING)
+    waiting = (DatabaseTestSuite.State.QUEUED, DatabaseTestSuite.State.RUNNING)
     for database in Database.objects.exclude(file="").select_related("test_suite"):
         state = getattr(database, "test_suite", None)
         if state is None:
             stale.append(database.pk)
-        elif state.status in waiting:
+        elif state.state in waiting:
             if state.updated_at < timezone.now() - STALE_BUILD:
                 stale.append(database.pk)
         elif state.fingerprint != suite_fingerprint(database):
@@ -128,14 +128,14 @@ def test_suites_schedule(*, database_ids: list[int] | None = None, force: bool =
     for database_id in ids:
         DatabaseTestSuite.objects.update_or_create(
             database_id=database_id,
-            defaults={"status": DatabaseTestSuite.Status.PENDING, "done": 0, "error": ""},
+            defaults={"state": DatabaseTestSuite.State.QUEUED, "progress_done": 0, "message": ""},
         )
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         from annotation.tasks import test_suite_build as task
 
         for database_id in ids:
             task.delay_on_commit(database_id, force)
-    elif ids or DatabaseTestSuite.objects.filter(status=DatabaseTestSuite.Status.PENDING).exists():
+    elif ids or DatabaseTestSuite.objects.filter(state=DatabaseTestSuite.State.QUEUED).exists():
         # Also after a restart: suites left waiting by the previous process are picked up by this one.
         transaction.on_commit(lambda: _BackgroundBuilder.wake(force=set(ids) if force else set()))
     return ids
@@ -168,7 +168,7 @@ class _BackgroundBuilder:
         try:
             while True:
                 waiting = list(
-                    DatabaseTestSuite.objects.filter(status=DatabaseTestSuite.Status.PENDING).values_list(
+                    DatabaseTestSuite.objects.filter(state=DatabaseTestSuite.State.QUEUED).values_list(
                         "database_id", flat=True
                     )
                 )
@@ -191,11 +191,12 @@ def _claim(database_id: int) -> bool:
     fresh = timezone.now() - STALE_BUILD
     with transaction.atomic():
         state, _ = DatabaseTestSuite.objects.select_for_update().get_or_create(database_id=database_id)
-        if state.status == DatabaseTestSuite.Status.BUILDING and state.updated_at >= fresh:
+        if state.state == DatabaseTestSuite.State.RUNNING and state.updated_at >= fresh:
             return False
-        state.status = DatabaseTestSuite.Status.BUILDING
-        state.done, state.error = 0, ""
-        state.save(update_fields=["status", "done", "error", "updated_at"])
+        state.state = DatabaseTestSuite.State.RUNNING
+        state.progress_done, state.message = 0, ""
+        state.started_at, state.finished_at = timezone.now(), None
+        state.save(update_fields=["state", "progress_done", "message", "started_at", "finished_at", "updated_at"])
     return True
 
 
@@ -207,7 +208,7 @@ def test_suite_build(*, database_id: int, force: bool = False) -> DatabaseTestSu
     database = Database.objects.get(pk=database_id)
     fingerprint = suite_fingerprint(database)
     state = DatabaseTestSuite.objects.filter(database_id=database_id).first()
-    if not force and state and state.status == DatabaseTestSuite.Status.READY and state.fingerprint == fingerprint:
+    if not force and state and state.state == DatabaseTestSuite.State.SUCCEEDED and state.fingerprint == fingerprint:
         return state  # a message delivered twice: the suite is built already
     if not database.has_file or not _claim(database_id):
         return None
@@ -215,11 +216,11 @@ def test_suite_build(*, database_id: int, force: bool = False) -> DatabaseTestSu
     final = suites.suite_dir(data_dir, database.db_id)
     scratch = final.parent / f".{database.db_id}.build-{uuid.uuid4().hex[:8]}"
     bounds = suite_bounds()
-    DatabaseTestSuite.objects.filter(database_id=database_id).update(total=int(bounds.max_seconds))
+    DatabaseTestSuite.objects.filter(database_id=database_id).update(progress_total=int(bounds.max_seconds))
 
     def progress(seconds: int, max_seconds: int) -> None:  # about once a second: the time spent of the time allowed
         DatabaseTestSuite.objects.filter(database_id=database_id).update(
-            done=seconds, total=max_seconds, updated_at=timezone.now()
+            progress_done=seconds, progress_total=max_seconds, updated_at=timezone.now()
         )
 
     try:
@@ -251,19 +252,24 @@ def test_suite_build(*, database_id: int, force: bool = False) -> DatabaseTestSu
         shutil.rmtree(scratch, ignore_errors=True)
         logger.exception("test suite of %s failed", database.db_id)
         DatabaseTestSuite.objects.filter(database_id=database_id).update(
-            status=DatabaseTestSuite.Status.FAILED, fingerprint=fingerprint, error=str(exc)[:2000]
+            state=DatabaseTestSuite.State.FAILED,
+            fingerprint=fingerprint,
+            message=str(exc)[:2000],
+            finished_at=timezone.now(),
         )
         return DatabaseTestSuite.objects.get(database_id=database_id)
+    now = timezone.now()
     DatabaseTestSuite.objects.filter(database_id=database_id).update(
-        status=DatabaseTestSuite.Status.READY,
-        done=int(report.seconds),
-        total=int(bounds.max_seconds),
+        state=DatabaseTestSuite.State.SUCCEEDED,
+        progress_done=int(report.seconds),
+        progress_total=int(bounds.max_seconds),
         databases=len(report.files),
         size_bytes=report.size_bytes,
         fingerprint=fingerprint,
-        figures=figures,
-        error="",
-        built_at=timezone.now(),
+        report=figures,
+        message="",
+        built_at=now,
+        finished_at=now,
     )
     return DatabaseTestSuite.objects.get(database_id=database_id)
 

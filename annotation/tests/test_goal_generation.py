@@ -88,9 +88,12 @@ def test_a_run_asked_for_on_the_page_keeps_its_goals_waiting_and_reports_what_it
     assert f'data-testid="rule-{first["rule"]}"' in text and first["reason"].capitalize() in text
     status = client.get(reverse("annotation:goal_generation_status", args=[run.pk])).json()
     assert status == {
+        "id": run.pk,
         "state": "succeeded",
         "state_label": "Done",
         "percent": 100,
+        "done": 6,
+        "total": 6,
         "found": 6,
         "count": 6,
         "finished": True,
@@ -172,7 +175,13 @@ def test_a_run_that_fails_says_why_on_its_page_and_keeps_no_goal(demo_databases,
 def _queued(database, person, count=40, **fields) -> GoalGeneration:
     """A run as `goal_generation_start` records it, before any process has taken it."""
     return GoalGeneration.objects.create(
-        database=database, requested_by=person, count=count, levels=["easy", "medium", "hard"], seed=5, **fields
+        database=database,
+        requested_by=person,
+        count=count,
+        progress_total=count,
+        levels=["easy", "medium", "hard"],
+        seed=5,
+        **fields,
     )
 
 

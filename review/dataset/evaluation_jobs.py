@@ -80,7 +80,9 @@ def evaluation_run(*, evaluation_id: int) -> Evaluation:
             return evaluation
         evaluation.state, evaluation.message = Evaluation.State.RUNNING, ""
         evaluation.progress_done = evaluation.progress_total = 0
-        evaluation.save(update_fields=["state", "message", "progress_done", "progress_total"])
+        evaluation.started_at, evaluation.finished_at = timezone.now(), None
+        fields = ["state", "message", "progress_done", "progress_total", "started_at", "finished_at"]
+        evaluation.save(update_fields=fields)
 
     def progress(done: int, total: int) -> None:
         Evaluation.objects.filter(pk=evaluation_id).update(progress_done=done, progress_total=total)

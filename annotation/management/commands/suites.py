@@ -36,11 +36,11 @@ class Command(BaseCommand):
         for db in chosen:
             state = suite_builds.test_suite_build(database_id=db.pk, force=force)
             if state is None:
-                self.stdout.write(json.dumps({"db_id": db.db_id, "status": "building elsewhere"}))
+                self.stdout.write(json.dumps({"db_id": db.db_id, "state": "running", "message": "building elsewhere"}))
                 continue
-            line = {"db_id": db.db_id, "status": state.status, **state.figures}
-            if state.error:
-                line["error"] = state.error
+            line = {"db_id": db.db_id, "state": state.state, **state.report}
+            if state.message:
+                line["message"] = state.message
                 failed.append(db.db_id)
             self.stdout.write(json.dumps(line, ensure_ascii=False))
         if failed:
