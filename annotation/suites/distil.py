@@ -386,18 +386,8 @@ def build_suite(
     target.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     shape = read_shape(original, limits)
-    from_schema = not queries
-    if from_schema:
-        read_values(original, shape, shape.tables[:SCHEMA_TABLES], limits)
-        queries = schema_queries(shape)
-    on_original = execute_many(original, queries, limits=limits) if queries else []
-    failing = [i for i, result in enumerate(on_original) if not result.ok]
-    pairs = [Pair(i, neighbour) for i, sql in enumerate(queries) if on_original[i].ok for neighbour in mutants(sql)]
-    report = SuiteReport(queries=list(queries), pairs=pairs, failing_queries=failing, from_schema=from_schema)
-    neighbour_results = execute_many(original, [pair.sql for pair in pairs], limits=limits) if pairs else []
-    for pair, result in zip(pairs, neighbour_results, strict=True):
-        if _told_apart(queries[pair.query], on_original[pair.query], result):
-            pair.told_by = "original"
+    queries, on_original, report = _suite_pairs(original, shape, queries, limits)
+    pairs = report.pairs
     runnable = [i for i, result in enumerate(on_original) if result.ok]
     neighbours_of: dict[int, list[str]] = {}
     for pair in pairs:
@@ -419,11 +409,7 @@ def build_suite(
         # A round tries several candidates and keeps the one that tells apart the most open pairs: the time (and the
         # tries) left, shared among the database slots left, decide how many, so that time, not the slots, runs out
         # first.
-        slots = max(bounds.max_databases - len(report.files), 1)
-        left = bounds.max_seconds - (time.monotonic() - started)
-        each = trying / report.candidates if report.candidates else 0.05
-        tries_left = (bounds.max_candidates - report.candidates) // slots
-        round_size = max(1, min(_ROUND_MOST, tries_left, int(left / slots / max(each, 0.001))))
+        round_size = _round_size(report, bounds, started, trying)
         best: tuple[Path, list[Pair], dict] | None = None
         for _ in range(round_size):
             if report.candidates >= bounds.max_candidates or time.monotonic() - started >= bounds.max_seconds:
@@ -434,11 +420,7 @@ def build_suite(
             if rng.random() < 0.5:
                 maker = broad
             else:
-                aim = rng.choice(open_now)
-                if aim.query not in makers:
-                    focus = focus_of(shape, [queries[aim.query], *neighbours_of[aim.query]])
-                    makers[aim.query] = WorldMaker(shape, focus, random.Random(rng.random()), most_rows=SUITE_MOST_ROWS)
-                maker = makers[aim.query]
+                maker = _focused_maker(rng.choice(open_now), makers, shape, queries, neighbours_of, rng)
             _, data = maker.make()
             digest = hashlib.blake2b(data, digest_size=16).digest()
             if digest in seen:
@@ -448,16 +430,7 @@ def build_suite(
             # A fresh name for every try: the sandbox's workers keep connections open by file.
             candidate = target / f"candidate-{report.candidates:06d}.sqlite"
             candidate.write_bytes(data)
-            asked = sorted({pair.query for pair in open_now})
-            results = execute_many(
-                candidate, [queries[i] for i in asked] + [pair.sql for pair in open_now], limits=limits
-            )
-            query_results = dict(zip(asked, results[: len(asked)], strict=True))
-            newly = [
-                (pair, result)
-                for pair, result in zip(open_now, results[len(asked) :], strict=True)
-                if _told_apart(queries[pair.query], query_results[pair.query], result)
-            ]
+            newly, query_results = _told_by(candidate, queries, open_now, limits)
             if newly and (best is None or len(newly) > len(best[1])):
                 if best is not None:
                     best[0].unlink()
@@ -466,26 +439,84 @@ def build_suite(
                 candidate.unlink()
             trying += time.monotonic() - began
         if best is not None:
-            candidate, newly, query_results = best
-            told = [
-                pair
-                for pair, result in newly
-                if _decided(candidate, queries[pair.query], pair.sql, query_results[pair.query], result, limits)
-            ]
-            if told and _all_run(candidate, queries, runnable, query_results, limits):
-                name = f"{len(report.files) + 1:04d}.sqlite"
-                candidate.rename(target / name)
-                report.files.append(name)
-                report.size_bytes += (target / name).stat().st_size
-                for pair in told:
-                    pair.told_by = name
-            else:
-                candidate.unlink()
+            _keep_best(best, target, queries, runnable, report, limits)
         if progress and time.monotonic() - last_progress >= 1.0:
             last_progress = time.monotonic()
             progress(int(last_progress - started), int(bounds.max_seconds))
     report.seconds = time.monotonic() - started
     return report
+
+
+def _suite_pairs(original: Path, shape: Shape, queries: list[str], limits) -> tuple[list[str], list, SuiteReport]:
+    """(the queries to tell apart: the schema's own without any, their results on the original, the report holding
+    their pairs with a neighbour each, those the original tells apart already marked)."""
+    from_schema = not queries
+    if from_schema:
+        read_values(original, shape, shape.tables[:SCHEMA_TABLES], limits)
+        queries = schema_queries(shape)
+    on_original = execute_many(original, queries, limits=limits) if queries else []
+    failing = [i for i, result in enumerate(on_original) if not result.ok]
+    pairs = [Pair(i, neighbour) for i, sql in enumerate(queries) if on_original[i].ok for neighbour in mutants(sql)]
+    report = SuiteReport(queries=list(queries), pairs=pairs, failing_queries=failing, from_schema=from_schema)
+    neighbour_results = execute_many(original, [pair.sql for pair in pairs], limits=limits) if pairs else []
+    for pair, result in zip(pairs, neighbour_results, strict=True):
+        if _told_apart(queries[pair.query], on_original[pair.query], result):
+            pair.told_by = "original"
+    return queries, on_original, report
+
+
+def _round_size(report: SuiteReport, bounds: SuiteBounds, started: float, trying: float) -> int:
+    """How many candidates the next round tries: the time (and the tries) left, shared among the database slots left,
+    at the pace of the candidates so far."""
+    slots = max(bounds.max_databases - len(report.files), 1)
+    left = bounds.max_seconds - (time.monotonic() - started)
+    each = trying / report.candidates if report.candidates else 0.05
+    tries_left = (bounds.max_candidates - report.candidates) // slots
+    return max(1, min(_ROUND_MOST, tries_left, int(left / slots / max(each, 0.001))))
+
+
+def _focused_maker(
+    aim: Pair, makers: dict[int, WorldMaker], shape, queries: list[str], neighbours_of: dict, rng: random.Random
+) -> WorldMaker:
+    """The maker of databases for the query of pair `aim` and its neighbours, made the first time it is asked for."""
+    if aim.query not in makers:
+        focus = focus_of(shape, [queries[aim.query], *neighbours_of[aim.query]])
+        makers[aim.query] = WorldMaker(shape, focus, random.Random(rng.random()), most_rows=SUITE_MOST_ROWS)
+    return makers[aim.query]
+
+
+def _told_by(candidate: Path, queries: list[str], open_now: list[Pair], limits) -> tuple[list, dict]:
+    """The open pairs the candidate tells apart, each with its neighbour's result there, and the results of their
+    queries there (by query index)."""
+    asked = sorted({pair.query for pair in open_now})
+    results = execute_many(candidate, [queries[i] for i in asked] + [pair.sql for pair in open_now], limits=limits)
+    query_results = dict(zip(asked, results[: len(asked)], strict=True))
+    newly = [
+        (pair, result)
+        for pair, result in zip(open_now, results[len(asked) :], strict=True)
+        if _told_apart(queries[pair.query], query_results[pair.query], result)
+    ]
+    return newly, query_results
+
+
+def _keep_best(best: tuple, target: Path, queries: list[str], runnable: list[int], report: SuiteReport, limits) -> None:
+    """Keep a round's best candidate as the suite's next database when it decides a pair and runs every query that
+    runs on the original; else delete it."""
+    candidate, newly, query_results = best
+    told = [
+        pair
+        for pair, result in newly
+        if _decided(candidate, queries[pair.query], pair.sql, query_results[pair.query], result, limits)
+    ]
+    if told and _all_run(candidate, queries, runnable, query_results, limits):
+        name = f"{len(report.files) + 1:04d}.sqlite"
+        candidate.rename(target / name)
+        report.files.append(name)
+        report.size_bytes += (target / name).stat().st_size
+        for pair in told:
+            pair.told_by = name
+    else:
+        candidate.unlink()
 
 
 def _decided(candidate: Path, query: str, neighbour: str, query_result, neighbour_result, limits) -> bool:
