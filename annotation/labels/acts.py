@@ -240,6 +240,8 @@ def check_phenomena(values) -> list[str]:
 def check_intent(value) -> dict:
     """Validate an intent label: {"category": one of the five, "relations": ["R1", ...]} whose relations belong to
     the category (for a combination: to two or more categories, never Different Entity). Returns it normalised."""
+    # Here, not at the top: relations loads sqlglot (about 0.1 s), and this module is the plain vocabulary every
+    # layer imports.
     from annotation.labels.relations import CATEGORIES, CATEGORY_OF, RELATION_NAMES
 
     if not isinstance(value, dict) or value.get("category") not in CATEGORIES:

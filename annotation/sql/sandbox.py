@@ -25,6 +25,7 @@ import marshal
 import math
 import os
 import re
+import resource
 import select
 import shutil
 import signal
@@ -915,8 +916,6 @@ def _worker_main() -> None:
 
 
 def _limit_worker_resources(memory_mb: int, temp_mb: int) -> None:
-    import resource
-
     megabyte = 1024 * 1024
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (temp_mb * megabyte, temp_mb * megabyte))
