@@ -2,10 +2,12 @@
 
 import heapq
 from dataclasses import dataclass
+from datetime import timedelta
 from statistics import median
 
 from django.conf import settings
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import TruncHour
 from django.urls import reverse
 from django.utils import timezone
 
@@ -13,9 +15,10 @@ from annotation.goals.tree_plan import plan
 from annotation.model_client import model_configured
 from annotation.models import Goal, Role, User
 from annotation.sql.sandbox import execute_many
+from dialogs.crowd.campaigns import campaign_progress_list
 from dialogs.crowd.services import bonus_promise
 from dialogs.lobby import experts_ready
-from dialogs.log import TURN_KINDS, answered_questions, dialogue_turns
+from dialogs.log import TURN_KINDS, LogEvent, answered_questions, dialogue_replay, dialogue_turns
 from dialogs.models import (
     ENDED_STATUSES,
     Dialogue,
@@ -268,8 +271,6 @@ def solo_list(expert: User):
 def solo_page(dialogue: Dialogue) -> dict:
     """What the solo page shows: the sequence so far (each question with its SQL, result, labels and the suggestion
     it followed), the suggestion for the next question, and whether the sequence may be finished."""
-    from dialogs.log import LogEvent, dialogue_replay
-
     rows = dialogue.events.order_by("seq").values_list("seq", "kind", "payload", "author_role", "created_at")
     events = [LogEvent(*row) for row in rows]
     record = dialogue_replay(dialogue=dialogue, events=events)
@@ -301,15 +302,6 @@ def operations_overview(now=None) -> dict:
     hour over the last day, the median wait of the workers paired in the last hour, and each campaign's
     progress. Times are ISO strings and
     seconds, ready to send as JSON."""
-    from datetime import timedelta
-
-    from django.db.models import Count, OuterRef, Q, Subquery
-    from django.db.models.functions import TruncHour
-    from django.utils import timezone
-
-    from dialogs.crowd.campaigns import campaign_progress_list
-    from dialogs.models import Event
-
     now = now or timezone.now()
     waiting = LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING)
     workers = list(

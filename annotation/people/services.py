@@ -3,6 +3,7 @@ built on this one by `annotation.signals.person_blocked`)."""
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.crypto import get_random_string
 
 from annotation.models import BlockRecord, Role, User
 from annotation.signals import person_blocked
@@ -15,8 +16,6 @@ def person_create(*, username: str, role: str, password: str | None = None, emai
     if User.objects.filter(username=username).exists():
         raise ValidationError(f"The username {username!r} is taken.")
     if not password:
-        from django.utils.crypto import get_random_string
-
         password = get_random_string(16)
     user = User(username=username, email=email, role=role, is_staff=(role == Role.ADMIN))
     user.is_superuser = role == Role.ADMIN

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 
 from annotation.labels.acts import RESPONSE_GUIDE, SYSTEM_ACTS, USER_ACTS
 from annotation.models import User
+from dialogs.onboarding.markdown import guidelines_html
 from dialogs.onboarding.models import GuidelinesRead, GuidelinesVersion
 
 # The three texts of a version, in the order the pages show them, with their titles.
@@ -112,8 +113,6 @@ def guidelines_unread(person: User) -> GuidelinesToRead | None:
 
 def guidelines_sections(version: GuidelinesVersion) -> list[dict]:
     """The sections of a version that hold text, for a page: name, title and the escaped HTML of the safe subset."""
-    from dialogs.onboarding.markdown import guidelines_html
-
     return [
         {"name": name, "title": title, "html": guidelines_html(getattr(version, name))}
         for name, title in SECTIONS
