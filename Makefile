@@ -93,7 +93,7 @@ frontend:
 clean:
 	rm -rf $(VENV) var .pytest_cache
 
-## The learned intent model (annotation/sql/relation_model.json) and the list of CHASE labels corrected by definition,
+## The learned intent model (annotation/labels/relation_model.json) and the list of CHASE labels corrected by definition,
 ## rebuilt from ../shared/corpora; `bench/relations_cv.py` measures it with whole databases held out (docs/chase.md).
 relation-model: install
 	$(PY) bench/relation_model_build.py

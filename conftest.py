@@ -50,7 +50,7 @@ def _fresh_cache():
 
 
 def _person(username: str, role: str, **extra):
-    from annotation.services import person_create
+    from annotation.people.services import person_create
 
     user, _ = person_create(username=username, role=role, password="correct-horse-battery")
     for name, value in extra.items():
@@ -104,7 +104,7 @@ def demo_files(tmp_path_factory):
 @pytest.fixture
 def demo_databases(db, demo_files):
     """The three demo databases, registered (each test gets its own copies in its data folder)."""
-    from annotation.services import database_register
+    from annotation.databases.services import database_register
 
     return {db_id: database_register(db_id=db_id, source_path=path) for db_id, path in demo_files.items()}
 

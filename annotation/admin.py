@@ -2,8 +2,8 @@ from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
+from annotation.goals.services import goal_check
 from annotation.models import BlockRecord, Database, Goal, User
-from annotation.services import goal_check
 
 
 class BlockRecordInline(admin.TabularInline):

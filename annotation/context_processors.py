@@ -1,4 +1,4 @@
-from annotation.roles import permissions_of, role_of
+from annotation.people.roles import permissions_of, role_of
 
 
 def role(request):

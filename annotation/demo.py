@@ -19,6 +19,15 @@ from contextlib import closing
 from datetime import date, timedelta
 from pathlib import Path
 
+from django.conf import settings
+
+from annotation.databases.curation import file_sha256 as _sha256
+from annotation.databases.services import database_register
+from annotation.goals.services import goal_create
+from annotation.models import Database, Goal, Role, User
+from annotation.people.services import person_create
+from annotation.signals import demo_accounts_made
+
 # --------------------------------------------------------------------------------------------------------------------
 # dorm_demo
 
@@ -526,3 +535,49 @@ DEMO_GOALS: list[dict] = [
         "JOIN airport AS T3 ON T2.destination = T3.airport_code WHERE T1.name = 'Delta Air Lines'",
     },
 ]
+
+
+DEMO_PASSWORD = "wozsql-demo"
+
+
+DEMO_ACCOUNTS = [
+    ("alice", Role.WORKER),
+    ("bob", Role.WORKER),
+    ("erin", Role.EXPERT),
+    ("ethan", Role.EXPERT),
+    ("rita", Role.REVIEWER),
+    ("ravi", Role.REVIEWER),  # a second reviewer: pass 2 is never done by the pass-1 reviewer
+    ("ada", Role.ADMIN),
+]
+
+
+def demo_load() -> dict:
+    """Build the demo databases, register them with their goals, create the demo accounts. Safe to run again."""
+    build_dir = Path(settings.DATA_DIR) / "demo-build"
+    paths = build_demo_databases(build_dir)
+    registered = 0
+    for db_id, path in paths.items():
+        existing = Database.objects.filter(db_id=db_id).first()
+        if existing and existing.sha256 == _sha256(path):
+            continue
+        database_register(
+            db_id=db_id, source_path=path, description="Demo database built by wozsql", replace=existing is not None
+        )
+        registered += 1
+    goals = 0
+    for spec in DEMO_GOALS:
+        database = Database.objects.get(db_id=spec["db_id"])
+        if Goal.objects.filter(database=database, question=spec["question"], sql=spec["sql"]).exists():
+            continue
+        goal_create(database=database, question=spec["question"], sql=spec["sql"], source=Goal.Source.DEMO)
+        goals += 1
+    accounts = []
+    for username, role in DEMO_ACCOUNTS:
+        if not User.objects.filter(username=username).exists():
+            person_create(username=username, role=role, password=DEMO_PASSWORD)
+        accounts.append({"username": username, "role": role, "password": DEMO_PASSWORD})
+    demo_accounts_made.send(sender=None, usernames=[account["username"] for account in accounts])
+    return {
+        "message": f"Demo data ready: {len(paths)} databases ({registered} updated), {goals} new goals.",
+        "accounts": accounts,
+    }

@@ -24,7 +24,7 @@ class GoalForm(forms.Form):
 
 
 class GoalGenerationForm(forms.Form):
-    """What an admin asks of the goal sampler on a database's page (annotation.goal_generation)."""
+    """What an admin asks of the goal sampler on a database's page (annotation.goals.generation)."""
 
     count = forms.IntegerField(
         min_value=1, max_value=500, initial=20, label="How many goals", help_text="Up to 500 in one run."

@@ -11,6 +11,8 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 
+from annotation.jobs import Job, job_state_field
+
 
 class Role(models.TextChoices):
     WORKER = "worker", "Crowd worker"
@@ -20,7 +22,7 @@ class Role(models.TextChoices):
 
 
 class User(AbstractUser):
-    """A person on the platform. Exactly one role; what each role may do is decided in `annotation.roles`."""
+    """A person on the platform. Exactly one role; what each role may do is decided in `annotation.people.roles`."""
 
     role = models.CharField(max_length=16, choices=Role.choices, default=Role.WORKER)
     blocked = models.BooleanField(default=False, help_text="Blocked workers are never paired again.")
@@ -49,7 +51,7 @@ class BlockRecord(models.Model):
     """One block or unblock of a person, as it happened: who did it (an admin, in `by`) or which quality rule (in
     `rule`), when, why, and the evidence it rests on. Records are only ever added, so unblocking keeps the history;
     `User.blocked` and `User.blocked_reason` hold the current state, written together with the newest record
-    (`annotation.services.person_set_blocked`)."""
+    (`annotation.people.services.person_set_blocked`)."""
 
     person = models.ForeignKey(User, on_delete=models.CASCADE, related_name="block_records")
     blocked = models.BooleanField(help_text="True for a block, False for an unblock.")
@@ -92,7 +94,7 @@ class Database(models.Model):
     active = models.BooleanField(default=True, help_text="Only active databases are offered for new dialogues.")
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    # What an admin decided about the schema (annotation.sql.curation, docs/curation.md): readable names, confirmed
+    # What an admin decided about the schema (annotation.databases.profile, docs/curation.md): readable names, confirmed
     # keys, hidden tables and columns, checks kept as they are. `schema` is the file's entry with these applied.
     curation = models.JSONField(default=dict, blank=True)
 
@@ -144,7 +146,7 @@ class DatabaseVersion(models.Model):
     sha256 = models.CharField(max_length=64)
     size_bytes = models.BigIntegerField(default=0)
     schema = models.JSONField(help_text="The file's own tables.json entry, before curation.")
-    # What the file holds per table and column (annotation.sql.curation.profile_database), read once.
+    # What the file holds per table and column (annotation.databases.profile.profile_database), read once.
     profile = models.JSONField(null=True, blank=True)
     note = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -215,9 +217,9 @@ class Goal(models.Model):
     source = models.CharField(max_length=16, choices=Source.choices, default=Source.MANUAL)
     active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    # The operation tree a sampled goal was drawn from (annotation.sql.goal_sampler, docs/goals.md); None otherwise.
+    # The operation tree a sampled goal was drawn from (annotation.goals.sampler, docs/goals.md); None otherwise.
     tree = models.JSONField(null=True, blank=True)
-    # When an admin discarded it (annotation.services.goal_discard; who and why in its GoalDiscard): never offered
+    # When an admin discarded it (annotation.goals.services.goal_discard; who and why in its GoalDiscard): never offered
     # again, and its SQL stays known so the sampler does not draw it again.
     discarded_at = models.DateTimeField(null=True, blank=True)
 
@@ -245,7 +247,7 @@ class Goal(models.Model):
 class GoalDiscard(models.Model):
     """An admin's decision to retire a goal, as it happened: who, when, why, and what it did. A goal no dialogue uses
     is discarded (`Goal.discarded_at`: never offered, never sampled again); one that dialogues use is deactivated
-    instead, so that they keep their goal (annotation.services.goal_discard). Only ever added."""
+    instead, so that they keep their goal (annotation.goals.services.goal_discard). Only ever added."""
 
     class Outcome(models.TextChoices):
         DISCARDED = "discarded", "Discarded"
@@ -264,38 +266,23 @@ class GoalDiscard(models.Model):
         return f"{self.outcome} goal {self.goal_id}"
 
 
-class GoalGeneration(models.Model):
+class GoalGeneration(Job):
     """One run of the goal sampler asked for from a database's page (docs/goals.md): what was asked, how far it got,
     and what it changed in the goal set's coverage. The goals it finds are saved waiting for a question.
 
     A run is held by the process running it through `run_token`; that process writes `heartbeat_at` with its progress
     every GOAL_GENERATION_HEARTBEAT_SECONDS and reads `cancel_requested_at` at the same time
-    (annotation.goal_generation)."""
-
-    class State(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Done"
-        FAILED = "failed", "Failed"
-        CANCELLED = "cancelled", "Cancelled"
-
-    FINISHED_STATES = (State.SUCCEEDED, State.FAILED, State.CANCELLED)
+    (annotation.goals.generation)."""
 
     database = models.ForeignKey(Database, on_delete=models.CASCADE, related_name="goal_generations")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     count = models.PositiveIntegerField()
     levels = models.JSONField(help_text="The hardness levels asked for.")
     seed = models.BigIntegerField(null=True, blank=True)
-    state = models.CharField(max_length=12, choices=State.choices, default=State.QUEUED)
-    progress_done = models.PositiveIntegerField(default=0)
+    # Progress counts goals found (progress_total is `count`); `report` holds coverage and hardness mix before and
+    # after.
+    state = job_state_field(succeeded="Done", cancellable=True)
     saved = models.PositiveIntegerField(default=0, help_text="Goals kept (an SQL the database had is not kept twice).")
-    message = models.TextField(
-        blank=True, help_text="Why the run failed or was stopped, or why it found fewer goals than asked."
-    )
-    report = models.JSONField(default=dict, blank=True, help_text="Coverage and hardness mix before and after.")
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
     # Written by the process running the run, with its progress; an old one means that process is gone.
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     # The run that holds this row: a run whose token no longer matches (a redelivered task took over, or the row
@@ -313,10 +300,6 @@ class GoalGeneration(models.Model):
         return f"{self.count} goals for {self.database_id} ({self.state})"
 
     @property
-    def finished(self) -> bool:
-        return self.state in self.FINISHED_STATES
-
-    @property
     def stopping(self) -> bool:
         """A cancel was asked for and the run has not yet seen it."""
         return self.cancel_requested_at is not None and not self.finished
@@ -325,41 +308,24 @@ class GoalGeneration(models.Model):
     def state_label(self) -> str:
         return "Cancelling" if self.stopping else self.get_state_display()
 
-    @property
-    def percent(self) -> int:
-        """How far the run got: 100 once it is done; for a run still going, never 100 before it is."""
-        if self.state == self.State.SUCCEEDED:
-            return 100
-        share = int(100 * self.progress_done / self.count) if self.count else 0
-        return min(100 if self.finished else 99, share)
 
+class DatabaseTestSuite(Job):
+    """The state of a database's test suite (annotation.suites.builds, docs/test_suites.md): the files live under
+    DATA_DIR/test_suites/<db_id>/; this row says whether they match the database and its goals as they are now.
 
-class DatabaseTestSuite(models.Model):
-    """The state of a database's test suite (annotation.suite_builds, docs/test_suites.md): the files live under
-    DATA_DIR/test_suites/<db_id>/; this row says whether they match the database and its goals as they are now."""
+    As a job: queued is waiting to be built, running is building, succeeded is ready; progress counts the seconds the
+    build has run of the seconds it may run (TEST_SUITE_MAX_SECONDS); `report` holds the build's figures (its pairs
+    and the share told apart) and `message` why the last build failed. `updated_at` moves with every progress write:
+    an old one on a suite still waiting or building means the process building it is gone."""
 
-    class Status(models.TextChoices):
-        PENDING = "pending", "Waiting to be built"
-        BUILDING = "building", "Building"
-        READY = "ready", "Ready"
-        FAILED = "failed", "Failed"
-
+    state = job_state_field(queued="Waiting to be built", running="Building", succeeded="Ready")
     database = models.OneToOneField(Database, on_delete=models.CASCADE, related_name="test_suite")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    done = models.PositiveIntegerField(default=0, help_text="Seconds this build has run so far.")
-    total = models.PositiveIntegerField(default=0, help_text="The seconds this build may run (TEST_SUITE_MAX_SECONDS).")
     databases = models.PositiveIntegerField(default=0, help_text="Generated databases kept in the suite.")
     size_bytes = models.BigIntegerField(default=0)
     # What the files were built from (the database file and its goals' SQL); a different current one means stale.
     fingerprint = models.CharField(max_length=64, blank=True)
-    figures = models.JSONField(default=dict, blank=True, help_text="The build's pairs and the share told apart.")
-    error = models.TextField(blank=True)
     built_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
-        return f"test suite of {self.database_id}: {self.status}"
-
-    @property
-    def percent(self) -> int:
-        return int(100 * self.done / self.total) if self.total else 0
+        return f"test suite of {self.database_id}: {self.state}"

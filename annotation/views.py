@@ -16,23 +16,32 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
-from annotation import curation, selectors, services, suite_builds
+from annotation.databases import curation
+from annotation.databases import profile as curation_rules
+from annotation.databases import selectors as database_reads
+from annotation.databases import services as database_services
+from annotation.databases.selectors import database_curation, database_table_page
 from annotation.forms import BlockForm, DatabaseUploadForm, GoalForm, GoalGenerationForm, PersonForm, SqlForm
-from annotation.goal_generation import (
+from annotation.goals import selectors as goal_reads
+from annotation.goals.generation import (
     GoalGenerationError,
     goal_generation_cancel,
     goal_generation_start,
     goal_generations_fail_stale,
 )
-from annotation.jsonfile import request_json_object
+from annotation.goals.selectors import goal_generation_figures
+from annotation.goals.services import goal_create, goal_discard, goal_update
 from annotation.models import Database, DatabaseTestSuite, Goal, GoalDiscard, GoalGeneration, Hardness, Role, User
-from annotation.roles import HOME_URL_NAMES, can, role_of, role_required
+from annotation.people.roles import HOME_URL_NAMES, can, role_of, role_required
+from annotation.people.selectors import people_page
+from annotation.people.services import person_create, person_set_blocked
+from annotation.plumbing.jsonfile import request_json_object
 from annotation.sql import analysis
-from annotation.sql import curation as curation_rules
 from annotation.sql.analysis import inspect_sql
-from annotation.sql.drafts import draft_response
 from annotation.sql.schema import describe_tables
 from annotation.sql.validate import validate_sql
+from annotation.suites import builds as suite_builds
+from annotation.wording.response_drafts import draft_response
 
 
 def login_locked_out(request, response=None, credentials=None):
@@ -67,7 +76,7 @@ def database_list(request):
     return render(
         request,
         "annotation/database_list.html",
-        {"databases": selectors.database_list(), "can_manage": can(request.user, "databases.manage")},
+        {"databases": database_reads.database_list(), "can_manage": can(request.user, "databases.manage")},
     )
 
 
@@ -110,7 +119,7 @@ def _database_upload_form(request):
         else:
             try:
                 # Registered from the temporary file the upload was streamed to: copied once, into the data folder.
-                database = services.database_register(
+                database = database_services.database_register(
                     db_id=form.cleaned_data["db_id"],
                     source_path=Path(upload.temporary_file_path()),
                     description=form.cleaned_data["description"],
@@ -152,7 +161,7 @@ def database_detail(request, db_id):
 def database_curate(request, db_id, *, posted=None, status=200):
     """The curation page (docs/curation.md): what the file holds, the checks to work through, and the edits."""
     database = get_object_or_404(Database, db_id=db_id)
-    data = selectors.database_curation(
+    data = database_curation(
         database=database, posted=posted, page=request.GET.get("page", 1), query=request.GET.get("q", "")
     )
     # The page's forms post back with where the curator is (the page of tables, the filter), and come back there.
@@ -275,9 +284,7 @@ def database_table(request, db_id, table_index):
     if not database.has_file:
         raise Http404("this database is registered by its schema only: there is no content to show")
     try:
-        data = selectors.database_table_page(
-            database=database, table_index=table_index, page=request.GET.get("page", "1")
-        )
+        data = database_table_page(database=database, table_index=table_index, page=request.GET.get("page", "1"))
     except IndexError:
         raise Http404("no such table") from None
     except ValueError as exc:  # a page that is not a number, or out of range
@@ -328,7 +335,7 @@ def goal_list(request):
         database = get_object_or_404(Database, db_id=request.GET["database"])
     hardness = request.GET.get("hardness") if request.GET.get("hardness") in Hardness.values else None
     waiting = request.GET.get("waiting") == "1"
-    goals = selectors.goal_list(database=database, hardness=hardness, waiting=waiting)
+    goals = goal_reads.goal_list(database=database, hardness=hardness, waiting=waiting)
     return render(
         request,
         "annotation/goal_list.html",
@@ -359,11 +366,9 @@ def goal_edit(request, goal_id=None):
         data = form.cleaned_data
         try:
             if goal:
-                goal = services.goal_update(
-                    goal=goal, question=data["question"], sql=data["sql"], active=data["active"]
-                )
+                goal = goal_update(goal=goal, question=data["question"], sql=data["sql"], active=data["active"])
             else:
-                goal = services.goal_create(
+                goal = goal_create(
                     database=data["database"], question=data["question"], sql=data["sql"], active=data["active"]
                 )
         except ValidationError as exc:
@@ -387,7 +392,7 @@ def goal_discard_view(request, goal_id):
     """An admin discards a goal with a reason (or deactivates it, when dialogues use it); the list says what it did."""
     goal = get_object_or_404(Goal.objects.select_related("database"), pk=goal_id)
     try:
-        record = services.goal_discard(goal=goal, person=request.user, reason=request.POST.get("reason", ""))
+        record = goal_discard(goal=goal, person=request.user, reason=request.POST.get("reason", ""))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return redirect("annotation:goal_edit", goal_id=goal.pk)
@@ -427,7 +432,7 @@ def goal_generation(request, db_id):
             "form": form,
             "runs": runs,
             "latest": latest,
-            "coverage": selectors.goal_generation_figures(latest) if latest else None,
+            "coverage": goal_generation_figures(latest) if latest else None,
             "waiting_total": database.goals.filter(question="", discarded_at=None).count(),
             "max_seconds": settings.GOAL_GENERATION_MAX_SECONDS,
         },
@@ -441,17 +446,7 @@ def goal_generation_status(request, generation_id):
     run = get_object_or_404(GoalGeneration, pk=generation_id)
     if goal_generations_fail_stale(database_id=run.database_id):
         run.refresh_from_db()
-    return JsonResponse(
-        {
-            "state": run.state,
-            "state_label": run.state_label,
-            "percent": run.percent,
-            "found": run.progress_done,
-            "count": run.count,
-            "finished": run.finished,
-            "message": run.message,
-        }
-    )
+    return JsonResponse(run.status_json(found=run.progress_done, count=run.count))
 
 
 @require_POST
@@ -471,7 +466,7 @@ def people(request):
     form = PersonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            person, password = services.person_create(
+            person, password = person_create(
                 username=form.cleaned_data["username"],
                 role=form.cleaned_data["role"],
                 password=form.cleaned_data["password"] or None,
@@ -483,7 +478,7 @@ def people(request):
             messages.success(request, f"Created {person.username} ({person.get_role_display()}).{shown}")
             return redirect("annotation:people")
     selected_role = request.GET.get("role") if request.GET.get("role") in Role.values else ""
-    page = selectors.people_page(role=selected_role or None, page=request.GET.get("page", 1))
+    page = people_page(role=selected_role or None, page=request.GET.get("page", 1))
     return render(
         request,
         "annotation/people.html",
@@ -506,9 +501,7 @@ def person_block(request, user_id):
         messages.error(request, f"{person.username} was not changed: say why you block or unblock them.")
     else:
         blocked = form.cleaned_data["blocked"]
-        record = services.person_set_blocked(
-            person=person, blocked=blocked, reason=form.cleaned_data["reason"], by=request.user
-        )
+        record = person_set_blocked(person=person, blocked=blocked, reason=form.cleaned_data["reason"], by=request.user)
         state = "blocked" if blocked else "unblocked"
         if record is None:
             messages.info(request, f"{person.username} already was {state}.")

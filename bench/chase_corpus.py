@@ -2,14 +2,15 @@
 
 `../shared/corpora/chase_train.json` holds 3,949 interactions on 200 databases; `chase_tables.json` the schemas. A
 follow-up turn (every turn but an interaction's first) carries CHASE's intent label in its `intent` field, one of the
-five category names of `annotation.acts.CHASE_INTENT_LABELS`; 3,804 of them have one. The first turn's label (almost
+five category names of `annotation.labels.acts.CHASE_INTENT_LABELS`; 3,804 of them have one. The first turn's label
+(almost
 always 其他, a default) says nothing about a relation and is not read.
 
 Corrections (`definition_correction`)
 -------------------------------------
 About one label in twenty contradicts the category definitions of CHASE's Table 12 (docs/chase.md, DOMAIN.md) in a
 way that can be read off the two queries without judgement. The test reads CHASE's own parse of each query (the `sql`
-field, Spider's format), never `annotation.sql.relations`, so the corrected labels do not lean on the rules they are
+field, Spider's format), never `annotation.labels.relations`, so the corrected labels do not lean on the rules they are
 used to measure. Clauses are compared as that parse writes them: the SELECT items, DISTINCT, FROM (tables and join
 conditions), WHERE, HAVING, GROUP BY, ORDER BY, LIMIT, and the set operations. A label is corrected when, and only when:
 
@@ -32,7 +33,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from annotation.acts import INTENT_CATEGORY_OF_CHASE_LABEL
+from annotation.labels.acts import INTENT_CATEGORY_OF_CHASE_LABEL
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SHARED = Path(os.environ.get("WOZSQL_SHARED_DIR", PROJECT_ROOT.parent / "shared"))
@@ -55,7 +56,7 @@ class CorpusPair:
     current_question: str
     previous_parse: dict  # CHASE's Spider-format `sql` of each query
     current_parse: dict
-    gold: str  # CHASE's label as an intent category (annotation.sql.relations.CATEGORIES)
+    gold: str  # CHASE's label as an intent category (annotation.labels.relations.CATEGORIES)
 
 
 def labelled_corpus_pairs(shared: Path = DEFAULT_SHARED) -> list[CorpusPair]:

@@ -39,8 +39,8 @@ import inflect  # noqa: E402
 from sqlglot import expressions as exp  # noqa: E402
 
 from annotation.sql.analysis import sql_run  # noqa: E402
-from annotation.sql.drafts import GENERIC_DRAFT  # noqa: E402
 from annotation.sql.spider import parse_sql  # noqa: E402
+from annotation.wording.response_drafts import GENERIC_DRAFT  # noqa: E402
 from bench.rating_sheet import hosted_schema  # noqa: E402
 from dialogs.assist import draft_for  # noqa: E402
 

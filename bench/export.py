@@ -51,8 +51,8 @@ def setup_django(data_dir: Path, *, eager: bool = True) -> None:
 
 def register_databases(shared: Path) -> list:
     """Register the Spider databases (or the demo ones); return the Database rows."""
+    from annotation.databases.services import database_register
     from annotation.models import Database
-    from annotation.services import database_register
 
     folder = shared / "spider" / "database"
     if folder.is_dir():

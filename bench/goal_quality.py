@@ -7,7 +7,7 @@ Usage: .venv/bin/python bench/goal_quality.py [--database hotel|<spider db_id>] 
 Samples --count goals with a fixed seed on the hotel database of bench/goal_quality_db.py (built afresh in a temporary
 folder) or on a Spider database of ../shared, runs each and prints one JSON line per goal: its SQL, hardness, tree,
 a summary of its result (row count and first values), and for the first --drafts goals the question query-first
-annotation would draft from its tree (annotation.sql.tree_plan.draft_question). With --rev the sampler and the
+annotation would draft from its tree (annotation.goals.tree_plan.draft_question). With --rev the sampler and the
 drafter are read from that git revision (`git show REV:annotation/sql/...`), so the code before a change is measured
 on the same database and seed as the code after it. The sampler's refusals by rule, when it keeps them, go to
 standard error.
@@ -44,7 +44,8 @@ SHARED = Path(os.environ.get("WOZSQL_SHARED_DIR", PROJECT_ROOT.parent / "shared"
 def _modules_at(rev: str | None):
     """(goal_sampler, tree_plan) of the working tree, or of git revision `rev` loaded under their own names."""
     if rev is None:
-        from annotation.sql import goal_sampler, tree_plan
+        from annotation.goals import sampler as goal_sampler
+        from annotation.goals import tree_plan
 
         return goal_sampler, tree_plan
     folder = Path(tempfile.mkdtemp(prefix="goal-quality-"))
@@ -57,7 +58,7 @@ def _modules_at(rev: str | None):
             text=True,
             check=True,
         ).stdout
-        source = source.replace("from annotation.sql.goal_sampler import", "from rev_goal_sampler import")
+        source = source.replace("from annotation.goals.sampler import", "from rev_goal_sampler import")
         file = folder / f"rev_{name}.py"
         file.write_text(source)
         spec = importlib.util.spec_from_file_location(f"rev_{name}", file)

@@ -1,4 +1,4 @@
-"""Benchmark: goals sampled per second (annotation.sql.goal_sampler) for a typical Spider database and the largest.
+"""Benchmark: goals sampled per second (annotation.goals.sampler) for a typical Spider database and the largest.
 
 Usage: .venv/bin/python bench/goals.py [--count 100] [--seed 1] [--databases concert_singer,world_1,sakila_1,formula_1]
 
@@ -28,7 +28,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from annotation.sql.goal_sampler import GoalSampler, coverage  # noqa: E402
+from annotation.goals.sampler import GoalSampler, coverage  # noqa: E402
 from annotation.sql.sandbox import execute_many  # noqa: E402
 
 SHARED = Path(os.environ.get("WOZSQL_SHARED_DIR", PROJECT_ROOT.parent / "shared"))

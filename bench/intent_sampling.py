@@ -1,5 +1,5 @@
 """How close to the target intent distribution a collection gets when people often ignore the recommendation:
-coverage-balanced choice (`annotation.sql.intents.choose_category`) against CHASE's uniform sampling.
+coverage-balanced choice (`annotation.wording.suggestions.choose_category`) against CHASE's uniform sampling.
 
 Usage: .venv/bin/python bench/intent_sampling.py [--turns 1000] [--seeds 20] [--ignore 0.4] [--natural TEXT]
        [--targets TEXT] [--exploration 0.1] [--shared PATH]
@@ -37,12 +37,8 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
 # intents reads Django settings only in intent_targets(), which this script does not call: no settings needed.
-from annotation.sql.intents import (  # noqa: E402
-    applicable_categories,
-    choose_category,
-    normalise_targets,
-)
-from annotation.sql.relations import CATEGORIES  # noqa: E402
+from annotation.labels.relations import CATEGORIES  # noqa: E402
+from annotation.wording.suggestions import applicable_categories, choose_category, normalise_targets  # noqa: E402
 
 DEFAULT_SHARED = Path(os.environ.get("WOZSQL_SHARED_DIR", PROJECT_ROOT.parent / "shared"))
 DEFAULT_NATURAL = "same_instances=0.55, different_instances=0.20, different_entity=0.15, display=0.05, combination=0.05"

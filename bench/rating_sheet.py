@@ -4,7 +4,8 @@ Usage: .venv/bin/python bench/rating_sheet.py drafts|suggestions --seed S [--cou
        [--code PATH] [--keep-rated] [--shared PATH] > sheet.tsv
 
 What a room shows is what is rated: each database is read as the platform hosts it (the SQLite file's own schema
-with the release's readable names kept, as `annotation.services.database_register` imports it: `hosted_schema`), and
+with the release's readable names kept, as `annotation.databases.services.database_register` imports it:
+`hosted_schema`), and
 the text comes from the function the room calls (`dialogs.assist.draft_for` for a draft, `dialogs.assist.suggestion`
 for a suggestion, which reads the result the worker was shown and the columns' statistics).
 
@@ -59,7 +60,7 @@ def rated_before(kind: str) -> set[tuple[str, str]]:
 
 def hosted_schema(path: Path, db_id: str, entry: dict | None) -> dict:
     """The schema a room reads (`Database.schema`) for the file at `path` imported with its release's entry: what
-    `annotation.services.database_register` stores, before any curation."""
+    `annotation.databases.services.database_register` stores, before any curation."""
     from annotation.sql.schema import introspect_sqlite, release_names_kept
 
     return release_names_kept(introspect_sqlite(path, db_id), entry)[0]
@@ -115,7 +116,8 @@ def main() -> None:
     options = parser.parse_args()
     options.shared = options.shared.resolve()
     _setup(options.code.resolve())
-    from annotation.sql import analysis, intents
+    from annotation.sql import analysis
+    from annotation.wording import suggestions as intents
     from dialogs import assist
 
     with open(options.shared / "spider" / "tables.json", encoding="utf-8") as handle:
@@ -160,7 +162,7 @@ def main() -> None:
             if hasattr(assist, "draft_for"):
                 draft = assist.draft_for(schema=schema, sql=turn["query"], result=result)
             else:  # the code before assist.draft_for: the room called draft_response with the hosted schema
-                from annotation.sql.drafts import draft_response
+                from annotation.wording.response_drafts import draft_response
 
                 draft = draft_response(turn["query"], result, schema)
             row = [db_id, question, sql, draft, "", "", ""]

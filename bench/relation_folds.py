@@ -28,12 +28,12 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
-from annotation.acts import INTENT_CATEGORY_OF_CHASE_LABEL  # noqa: E402
-from annotation.sql.relations import CATEGORIES, RelationError, detect_relation  # noqa: E402
+from annotation.labels.acts import INTENT_CATEGORY_OF_CHASE_LABEL  # noqa: E402
+from annotation.labels.relations import CATEGORIES, RelationError, detect_relation  # noqa: E402
 
 DEFAULT_SHARED = Path(os.environ.get("WOZSQL_SHARED_DIR", PROJECT_ROOT.parent / "shared"))
 
-# The rules of annotation/sql/relations.py were written against the whole public sample (commits 96ad97a, 92f5e6c
+# The rules of annotation/labels/relations.py were written against the whole public sample (commits 96ad97a, 92f5e6c
 # read every disagreement of every database), so every fold is seen. Only a database added to the sample later, or a
 # fold kept out with --held-out before a change, measures generalisation.
 TUNED_ON = frozenset(

@@ -1,10 +1,11 @@
-"""Build the intent model (annotation/sql/relation_model.json) and the corrected labels' list from CHASE's train split.
+"""Build the intent model (annotation/labels/relation_model.json) and the corrected labels' list from CHASE's
+train split.
 
 Usage: .venv/bin/python bench/relation_model_build.py [--shared PATH] [--labels corrected|raw]   (make relation-model)
 
 The model is fitted on every labelled follow-up of ../shared/corpora (bench/chase_corpus.py), by default on the labels
 corrected by definition, with the settings of bench/relation_training.py, and written as JSON (weights only; the
-platform reads it with annotation.sql.relation_model, no scikit-learn needed). The file is built here and committed;
+platform reads it with annotation.labels.relation_model, no scikit-learn needed). The file is built here and committed;
 nothing fetches it. The same run writes the list of corrected labels, one line per correction.
 """
 
@@ -17,8 +18,8 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
-from annotation.acts import CHASE_INTENT_LABELS  # noqa: E402
-from annotation.sql.relation_model import MODEL_PATH  # noqa: E402
+from annotation.labels.acts import CHASE_INTENT_LABELS  # noqa: E402
+from annotation.labels.relation_model import MODEL_PATH  # noqa: E402
 from bench.chase_corpus import DEFAULT_SHARED, definition_correction, labelled_corpus_pairs  # noqa: E402
 from bench.relation_training import features_of, fit_document  # noqa: E402
 

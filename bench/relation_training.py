@@ -1,4 +1,4 @@
-"""Fitting the intent model of `annotation.sql.relation_model` (scikit-learn, at build time only).
+"""Fitting the intent model of `annotation.labels.relation_model` (scikit-learn, at build time only).
 
 Each variant is a multinomial logistic regression (L2, lbfgs). SQL features are scaled by their largest absolute
 value on the training pairs (so a count and a flag weigh alike); the questions' n-grams are kept when at least
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from annotation.sql.relation_features import question_features, sql_features
-from annotation.sql.relation_model import MODEL_FORMAT, SQL_ONLY, WITH_WORDS
-from annotation.sql.relations import CATEGORIES, read_pair
+from annotation.labels.relation_features import question_features, sql_features
+from annotation.labels.relation_model import MODEL_FORMAT, SQL_ONLY, WITH_WORDS
+from annotation.labels.relations import CATEGORIES, read_pair
 
 SETTINGS = {
     SQL_ONLY: {"C": 0.3, "word_scale": 0.0},

@@ -21,7 +21,7 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
-from annotation.sql.relations import clear_shape_cache, detect_relation  # noqa: E402
+from annotation.labels.relations import clear_shape_cache, detect_relation  # noqa: E402
 
 DEFAULT_SHARED = Path(os.environ.get("WOZSQL_SHARED_DIR", PROJECT_ROOT.parent / "shared"))
 

@@ -5,7 +5,7 @@ Usage: .venv/bin/python bench/relations_cv.py [--folds 5] [--seed 0] [--train-la
 The labelled follow-ups of CHASE's training split (bench/chase_corpus.py: 3,804 pairs on 200 databases) are split
 into folds of whole databases (scikit-learn's GroupKFold by db_id, shuffled with `--seed`). For each fold the model
 is fitted on the other folds (bench/relation_training.py, the same code `make relation-model` runs), written to the
-JSON format and read back by `annotation.sql.relation_model`, so the figure is that of the code the platform runs, on
+JSON format and read back by `annotation.labels.relation_model`, so the figure is that of the code the platform runs, on
 databases the model never saw. The rules have no fitted part: their figure on a fold is their agreement there.
 
 Every system is scored against CHASE's raw labels and against the labels corrected by definition
@@ -33,8 +33,8 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
-from annotation.sql.relation_model import SQL_ONLY, WITH_WORDS, RelationModel, label_intent, loaded_model  # noqa: E402
-from annotation.sql.relations import CATEGORIES, clear_shape_cache  # noqa: E402
+from annotation.labels.relation_model import SQL_ONLY, WITH_WORDS, RelationModel, label_intent, loaded_model  # noqa: E402
+from annotation.labels.relations import CATEGORIES, clear_shape_cache  # noqa: E402
 from bench.chase_corpus import DEFAULT_SHARED, definition_correction, labelled_corpus_pairs  # noqa: E402
 from bench.relation_training import features_of, fit_document  # noqa: E402
 

@@ -449,10 +449,10 @@ def main() -> int:
     setup()
     from django.conf import settings
 
-    from annotation.sql.compare import sql_compare
     from annotation.sql.results import order_matters, results_equal
     from annotation.sql.sandbox import execute_many
-    from annotation.sql.test_suite import SuiteBounds, build_suite
+    from annotation.suites.compare import sql_compare
+    from annotation.suites.distil import SuiteBounds, build_suite
 
     seconds = args.seconds if args.seconds is not None else settings.SQL_COMPARE_SECONDS
     out = args.out or Path(tempfile.mkdtemp(prefix="holdout-"))

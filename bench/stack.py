@@ -235,7 +235,7 @@ import os
 from django.contrib.auth.hashers import make_password
 from django.utils import timezone
 from annotation.models import User
-from annotation.services import demo_load
+from annotation.demo import demo_load
 
 if os.environ.get("SEED_DEMO", "1") == "1":
     demo_load()

@@ -223,14 +223,14 @@ CELERY_BEAT_SCHEDULE = {
     },
     "test-suites": {"task": "annotation.test_suites_schedule", "schedule": 60.0, "options": {"expires": 60.0}},
 }
-# --- Test suites (annotation.suite_builds; docs/test_suites.md) ------------------------------------------------
+# --- Test suites (annotation.suites.builds; docs/test_suites.md) ------------------------------------------------
 # Each hosted database gets a suite of generated databases; a build stops at whichever bound it meets first.
 TEST_SUITE_MAX_DATABASES = env_int("TEST_SUITE_MAX_DATABASES", 40, minimum=1, maximum=1000)
 TEST_SUITE_MAX_KB = env_int("TEST_SUITE_MAX_KB", 400, minimum=16)
 TEST_SUITE_MAX_SECONDS = env_int("TEST_SUITE_MAX_SECONDS", 60, minimum=1)
 # A backstop far above what the time allows: the build's report says which bound stopped it.
 TEST_SUITE_MAX_CANDIDATES = env_int("TEST_SUITE_MAX_CANDIDATES", 100_000, minimum=1)
-# --- Comparing two queries (annotation.sql.compare; docs/test_suites.md) -------------------------------------------
+# --- Comparing two queries (annotation.suites.compare; docs/test_suites.md) -------------------------------------------
 # A comparison checks the database's kept suite, then searches for a database that tells the pair apart: all of it
 # within this many seconds (the command, the review screen, the compare box, goal matching).
 SQL_COMPARE_SECONDS = env_float("SQL_COMPARE_SECONDS", 2.0, minimum=0.05, maximum=120)
@@ -240,9 +240,9 @@ SQL_COMPARE_BOX_SECONDS_PER_MINUTE = env_float("SQL_COMPARE_BOX_SECONDS_PER_MINU
 # waits for these, never for the rooms'.
 SQL_COMPARE_WORKERS = env_int("SQL_COMPARE_WORKERS", 2, minimum=1, maximum=16)
 # Build missing or stale suites on their own (a Celery beat task with REDIS_URL, else a thread of the server process
-# started by its background loop). Off, they are built by `manage.py test_suite build` or an admin's button only.
+# started by its background loop). Off, they are built by `manage.py suites build` or an admin's button only.
 TEST_SUITES_AUTOBUILD = env_bool("TEST_SUITES_AUTOBUILD", True)
-# --- Goal generation from a database's page (annotation.goal_generation; docs/goals.md) -------------------------
+# --- Goal generation from a database's page (annotation.goals.generation; docs/goals.md) -------------------------
 # A run stops at this bound and keeps the goals it found; a larger set is several runs.
 GOAL_GENERATION_MAX_SECONDS = env_int("GOAL_GENERATION_MAX_SECONDS", 120, minimum=1, maximum=3600)
 # A run writes its progress (and reads a cancel) this often; one whose last sign of life is older than
@@ -359,7 +359,8 @@ MAX_DATABASE_UPLOAD_MB = env_int("MAX_DATABASE_UPLOAD_MB", 200, minimum=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 
-# --- Table content (annotation/sql/table_page.py; docs/curation.md, "Table content") -----------------------------
+# --- Table content (annotation/databases/table_page.py; docs/curation.md, "Table content")
+# -----------------------------
 # A cell of a table page longer than this many characters is cut, with its size; a page's JSON stays under the bytes.
 TABLE_CELL_MAX_CHARS = env_int("TABLE_CELL_MAX_CHARS", 2000, minimum=20)
 TABLE_PAGE_MAX_BYTES = env_int("TABLE_PAGE_MAX_BYTES", 500_000, minimum=200_000)
@@ -379,7 +380,8 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
-# Sign-in throttling (django-axes; annotation/throttle.py). Failed sign-ins are counted three ways, each with its own
+# Sign-in throttling (django-axes; annotation/people/throttle.py). Failed sign-ins are counted three ways, each with its
+# own
 # limit; once one count reaches its limit, every sign-in it covers is refused, even with the right password, until
 # LOGIN_LOCKOUT_MINUTES pass without another try (a failure counts that long after the last one). One person's typos
 # lock their account at their address only (LOGIN_FAILURE_LIMIT), not the lab or campus that shares the address;
@@ -397,7 +399,7 @@ LOGIN_FAILURE_LIMITS = {
     ("ip_address",): LOGIN_ADDRESS_FAILURE_LIMIT,
 }
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
-AXES_HANDLER = "annotation.throttle.SignInThrottle"
+AXES_HANDLER = "annotation.people.throttle.SignInThrottle"
 AXES_LOCKOUT_PARAMETERS = [list(parameters) for parameters in LOGIN_FAILURE_LIMITS]
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT  # the scale SignInThrottle reports on; each count has its own limit above
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)

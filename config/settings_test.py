@@ -9,7 +9,7 @@ in the environment is kept; so is HTTPS, which is off here unless set.
 import os
 
 # The test client, the browser tests' Daphne and the benchmarks' servers speak plain HTTP on this machine: no HTTPS
-# redirect, no Secure-only cookies (the production defaults are checked by config/tests/test_deploy_check.py).
+# redirect, no Secure-only cookies (the production defaults are checked by annotation/tests/test_settings.py).
 os.environ.setdefault("HTTPS", "0")
 # Test-suite builds run where a test asks for them, not behind every server the tests start (they cost seconds of CPU).
 os.environ.setdefault("TEST_SUITES_AUTOBUILD", "0")

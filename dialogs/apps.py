@@ -17,13 +17,13 @@ class DialogsConfig(AppConfig):
         from dialogs.onboarding.qualification import on_demo_accounts
 
         demo_accounts_made.connect(on_demo_accounts, dispatch_uid="dialogs.onboarding.demo_accounts")
-        # The queries people collect on a database shape its test suite (annotation.suite_builds), as its goals do.
-        from annotation.suite_builds import suite_collected_source
+        # The queries people collect on a database shape its test suite (annotation.suites.builds), as its goals do.
+        from annotation.suites.builds import suite_collected_source
         from dialogs.selectors import collected_queries
 
         suite_collected_source(collected_queries)
-        # A goal dialogues were played on is deactivated, not discarded (annotation.services.goal_discard).
-        from annotation.services import goal_use_source
+        # A goal dialogues were played on is deactivated, not discarded (annotation.goals.services.goal_discard).
+        from annotation.goals.services import goal_use_source
         from dialogs.selectors import goal_uses
 
         goal_use_source(goal_uses)

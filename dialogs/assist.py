@@ -2,7 +2,8 @@
 follow-up question, and, for the expert, what it reads from a turn's SQL when its result is shared (the relation to
 the previous SQL turn, proposed schema links, a draft response). docs/chase.md describes the whole.
 
-The reading itself is the SQL core's (`annotation.sql.intents`, `.relations`, `.linking`, `.drafts`: pure functions
+The reading itself is the SQL core's (`annotation.wording.suggestions`, `.relations`, `.linking`, `.drafts`: pure
+functions
 of SQL text and a schema); this module feeds them from a dialogue: the previous turn's SQL, real values from the
 database, and how often each intent category was collected so far. The room records what they return as events
 (`dialogs.room`), so a recommendation or a detected label is in the log like any other message.
@@ -20,13 +21,16 @@ from collections import Counter
 
 from django.conf import settings
 
+from annotation.labels import linking
+from annotation.labels.relation_model import label_intent
+from annotation.labels.relations import RelationError, detect_relation
+from annotation.labels.tokens import utterance_toks
 from annotation.models import Database
-from annotation.sql import analysis, drafts, intents, linking, sandbox
-from annotation.sql.compare import order_matters, results_equal
-from annotation.sql.relation_model import label_intent
-from annotation.sql.relations import RelationError, detect_relation
-from annotation.suite_checks import ON_ORIGINAL, SuiteCheckError, suite_check
-from annotation.tokens import utterance_toks
+from annotation.sql import analysis, sandbox
+from annotation.suites.checks import ON_ORIGINAL, SuiteCheckError, suite_check
+from annotation.suites.compare import order_matters, results_equal
+from annotation.wording import response_drafts as drafts
+from annotation.wording import suggestions as intents
 from dialogs.log import intent_categories_counted, recommendation_payload
 
 logger = logging.getLogger(__name__)

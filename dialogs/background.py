@@ -1,6 +1,6 @@
 """The per-process background loop of a server: renew this process's lease, vouch for its sockets, nudge the room
 sockets that a lost broadcast left behind, and, on the embedded defaults (no Celery beat), run housekeeping and hand
-missing or stale test suites to their background builder (annotation.suite_builds). Started
+missing or stale test suites to their background builder (annotation.suites.builds). Started
 by the first request the process serves (HTTP or websocket, a health check included): Daphne has no start-up hook,
 and until a first request a process holds no sockets to vouch for."""
 
@@ -10,7 +10,7 @@ import time
 
 from django.conf import settings
 
-from annotation import suite_builds
+from annotation.suites import builds as suite_builds
 from dialogs import presence
 from dialogs.consumers import rooms_catch_up
 from dialogs.transport import database_call

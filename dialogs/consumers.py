@@ -1,6 +1,7 @@
 """Websocket consumers: the lobby and the dialogue room. Protocol: docs/protocol.md.
 
-Consumers are thin. Frames arrive parsed and bounded (dialogs.transport); the consumers ask `annotation.roles` and
+Consumers are thin. Frames arrive parsed and bounded (dialogs.transport); the consumers ask `annotation.people.roles`
+and
 the services (`dialogs.lobby`, `dialogs.room`: they decide, write, and say who is told what after commit through
 `dialogs.broadcast`), and deliver what the services committed. Delivery per socket is exactly-once and in order:
 each socket remembers the last sequence number it sent; a broadcast that arrives out of order or after a gap makes it
@@ -19,9 +20,9 @@ from datetime import datetime
 
 from django.conf import settings
 
-from annotation import jsoncodec
 from annotation.models import Role
-from annotation.roles import can
+from annotation.people.roles import can
+from annotation.plumbing import jsoncodec
 from dialogs import broadcast, lobby, log, presence, room, selectors
 from dialogs.errors import DialogueError
 from dialogs.log import STATE_CHANGING_KINDS

@@ -17,7 +17,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from annotation.models import Goal, Hardness, Role, User
-from annotation.roles import can
+from annotation.people.roles import can
 from dialogs import broadcast
 from dialogs.control_group import model_help_for
 from dialogs.crowd.services import crowd_assignment_current
@@ -34,6 +34,7 @@ from dialogs.models import (
 )
 from dialogs.onboarding.qualification import expert_ready_refusal
 from dialogs.simulated.pairing import simulated_pilot
+from dialogs.tutorial import quiz_wrong
 
 
 def completion_code() -> str:
@@ -385,8 +386,6 @@ def worker_quiz_answer(*, person: User, draw: list[dict], answers: dict) -> Quiz
     `tutorial_passed_at`; a wrong try counts, and the QUIZ_TRIES-th starts a cool-down of QUIZ_COOLDOWN_MINUTES,
     during which answers are not checked. The count lives in the database, one row per worker, locked while it is
     read and written: two tabs posting at once spend two tries."""
-    from dialogs.tutorial import quiz_wrong
-
     QuizState.objects.get_or_create(person=person)
     now = timezone.now()
     with transaction.atomic():

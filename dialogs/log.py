@@ -27,8 +27,8 @@ from difflib import SequenceMatcher
 
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 
-from annotation.acts import SOCIAL_USER_ACTS
-from annotation.sql.intents import suggestion_followed
+from annotation.labels.acts import AMBIGUITY_ACT_OF_TYPE, SOCIAL_USER_ACTS
+from annotation.wording.suggestions import suggestion_followed
 from dialogs.models import Event, EventKind, score_drops
 
 CLARIFY = "CLARIFY"
@@ -94,7 +94,7 @@ def utterance_payload(text: str, simulated: dict | None = None) -> dict:
 
 
 def user_acts_payload(turn: int, acts: list[str], ambiguity: dict | None = None) -> dict:
-    """A turn's user acts; `ambiguity` (annotation.acts.check_ambiguity) only when the expert gave one."""
+    """A turn's user acts; `ambiguity` (annotation.labels.acts.check_ambiguity) only when the expert gave one."""
     payload = {"turn": turn, "acts": acts}
     if ambiguity is not None:
         payload["ambiguity"] = ambiguity
@@ -182,7 +182,8 @@ def recommendation_payload(
 ) -> dict:
     """An intent recommended to the worker for the question after `turn` (the answered one it builds on). `columns`
     ([table, column] original names), `values` and `tables`: what the text asks the next query to use, kept (when it
-    names any) so that whether the question followed it can be judged (`annotation.sql.intents.suggestion_followed`)."""
+    names any) so that whether the question followed it can be judged
+    (`annotation.wording.suggestions.suggestion_followed`)."""
     payload = {"turn": turn, "category": category, "relation": relation, "text": text}
     named = {"columns": [list(item) for item in columns], "values": list(values), "tables": list(tables)}
     payload.update({key: items for key, items in named.items() if items})
@@ -315,8 +316,6 @@ def correction_apply(turn: TurnState | UserTurn, payload: dict) -> None:
     if name == "utterance":
         turn.text = new
     elif name == "user_acts":
-        from annotation.acts import AMBIGUITY_ACT_OF_TYPE
-
         turn.acts = list(new)
         if turn.ambiguity and AMBIGUITY_ACT_OF_TYPE.get(turn.ambiguity["type"]) not in turn.acts:
             turn.ambiguity = None  # the act it was a sub-type of is gone
@@ -472,7 +471,7 @@ class UserTurn:
     # The intent recommended to the worker before they asked this question, and how many were offered in all.
     recommended: dict | None = None
     recommendations_offered: int = 0
-    # What is ambiguous or unanswerable in the question (annotation.acts.check_ambiguity), when the expert said.
+    # What is ambiguous or unanswerable in the question (annotation.labels.acts.check_ambiguity), when the expert said.
     ambiguity: dict | None = None
 
     @property
@@ -631,94 +630,9 @@ def dialogue_replay(
     query); a turn answered with CLARIFY and no SQL is folded into the next user turn, as the CoSQL release writes it;
     a dropped turn never reaches a dataset file. Corrections change the current values and keep the originals.
     """
-    runs_by_seq: dict[int, LogEvent] = {}
-    turns: dict[int, UserTurn] = {}
-    shares: dict[int, dict] = {}  # turn seq -> its last ("sql", item) message
-    messages: list[tuple[str, object]] = []
-    shared_seqs: set[int] = set()
-    offered: list[dict] = []  # recommendations since the last user utterance
+    replay = _Replay()
     for event in events:
-        kind, payload = event.kind, event.payload
-        if kind == EventKind.UTTERANCE:
-            turn = UserTurn(
-                seq=event.seq,
-                text=payload["text"],
-                created_at=event.created_at,
-                acts=None,
-                dropped=False,
-                run_seq=None,
-                sql=None,
-                shown=None,
-                recommended=offered[-1] if offered else None,
-                recommendations_offered=len(offered),
-            )
-            offered = []
-            turns[event.seq] = turn
-            messages.append(("user", turn))
-            continue
-        if kind == EventKind.RECOMMENDATION:
-            offered.append(payload)
-            continue
-        if kind == EventKind.SQL_RUN:
-            runs_by_seq[event.seq] = event
-            continue
-        turn = turns.get(payload.get("turn"))
-        if kind == EventKind.USER_ACTS and turn is not None:
-            turn.acts = payload["acts"]
-            turn.ambiguity = payload.get("ambiguity")
-        elif kind == EventKind.RESULT_SHARED:
-            shared_seqs.add(payload["run"])
-            run = runs_by_seq.get(payload["run"])
-            if run is None:
-                continue
-            item = {"seq": event.seq, "sql": run.payload["sql"], "shown": payload, "turn": payload["turn"]}
-            messages.append(("sql", item))
-            if turn is not None:
-                # The last share of a turn wins; an earlier share of the same turn is replaced, as in the room.
-                turn.sql, turn.shown, turn.run_seq = run.payload["sql"], payload, payload["run"]
-                shares[turn.seq] = item
-        elif kind == EventKind.TURN_LABELS and turn is not None:
-            labels_apply(turn.labels, payload)
-            if payload.get("source") == "detected":
-                labels_apply(turn.detected, payload)
-                for name in ("draft", "followed"):
-                    if name in payload:
-                        turn.detected[name] = payload[name]
-            else:
-                turn.confirmed.update(name for name in LABEL_FIELDS if name in payload)
-        elif kind == EventKind.RESPONSE:
-            response = Response(
-                seq=event.seq,
-                text=payload["text"],
-                acts=payload["acts"],
-                created_at=event.created_at,
-                draft=payload.get("draft"),
-            )
-            if turn is not None:
-                turn.responses.append(response)
-            messages.append(("response", response))
-        elif kind == EventKind.DROP:
-            if turn is not None:
-                turn.dropped = True
-            messages.append(("drop", payload.get("warning", "")))
-        elif kind == EventKind.CORRECTION and turn is not None:
-            _correct(turn, event, runs_by_seq, shares)
-    runs = []
-    for seq, run in runs_by_seq.items():
-        if run.author_role == "reviewer":
-            continue  # a reviewer's run belongs to the review history, not to the dialogue as it was held
-        result = run.payload.get("result") or {}
-        runs.append(
-            {
-                "seq": seq,
-                "turn": run.payload.get("turn"),
-                "sql": run.payload["sql"],
-                "ok": bool(result.get("ok")),
-                "row_count": result.get("row_count", 0),
-                "shared": seq in shared_seqs,
-                **({"model_draft": run.payload["model_draft"]} if "model_draft" in run.payload else {}),
-            }
-        )
+        replay.fold(event)
     return DialogueRecord(
         id=dialogue.pk,
         db_id=dialogue.database.db_id,
@@ -732,13 +646,130 @@ def dialogue_replay(
         ended_at=dialogue.ended_at,
         imported=imported,
         interaction_id=interaction_id,
-        user_turns=list(turns.values()),
-        messages=messages,
-        runs=runs,
+        user_turns=list(replay.turns.values()),
+        messages=replay.messages,
+        runs=replay.runs(),
         annotations=annotations or {},
         events=events,
         revision=events[-1].seq if events else 0,
     )
+
+
+class _Replay:
+    """What folding one dialogue's events builds up (dialogue_replay), one method per kind of event."""
+
+    def __init__(self):
+        self.runs_by_seq: dict[int, LogEvent] = {}
+        self.turns: dict[int, UserTurn] = {}
+        self.shares: dict[int, dict] = {}  # turn seq -> its last ("sql", item) message
+        self.messages: list[tuple[str, object]] = []
+        self.shared_seqs: set[int] = set()
+        self.offered: list[dict] = []  # recommendations since the last user utterance
+
+    def fold(self, event: LogEvent) -> None:
+        kind, payload = event.kind, event.payload
+        if kind == EventKind.UTTERANCE:
+            self.utterance(event)
+        elif kind == EventKind.RECOMMENDATION:
+            self.offered.append(payload)
+        elif kind == EventKind.SQL_RUN:
+            self.runs_by_seq[event.seq] = event
+        else:
+            self.about_turn(event, self.turns.get(payload.get("turn")))
+
+    def utterance(self, event: LogEvent) -> None:
+        turn = UserTurn(
+            seq=event.seq,
+            text=event.payload["text"],
+            created_at=event.created_at,
+            acts=None,
+            dropped=False,
+            run_seq=None,
+            sql=None,
+            shown=None,
+            recommended=self.offered[-1] if self.offered else None,
+            recommendations_offered=len(self.offered),
+        )
+        self.offered = []
+        self.turns[event.seq] = turn
+        self.messages.append(("user", turn))
+
+    def about_turn(self, event: LogEvent, turn: UserTurn | None) -> None:
+        """An event about a user turn (`turn`: None when the turn it names is not in the log)."""
+        kind, payload = event.kind, event.payload
+        if kind == EventKind.USER_ACTS and turn is not None:
+            turn.acts = payload["acts"]
+            turn.ambiguity = payload.get("ambiguity")
+        elif kind == EventKind.RESULT_SHARED:
+            self.result_shared(event, turn)
+        elif kind == EventKind.TURN_LABELS and turn is not None:
+            _labels_fold(turn, payload)
+        elif kind == EventKind.RESPONSE:
+            self.response(event, turn)
+        elif kind == EventKind.DROP:
+            if turn is not None:
+                turn.dropped = True
+            self.messages.append(("drop", payload.get("warning", "")))
+        elif kind == EventKind.CORRECTION and turn is not None:
+            _correct(turn, event, self.runs_by_seq, self.shares)
+
+    def result_shared(self, event: LogEvent, turn: UserTurn | None) -> None:
+        payload = event.payload
+        self.shared_seqs.add(payload["run"])
+        run = self.runs_by_seq.get(payload["run"])
+        if run is None:
+            return
+        item = {"seq": event.seq, "sql": run.payload["sql"], "shown": payload, "turn": payload["turn"]}
+        self.messages.append(("sql", item))
+        if turn is not None:
+            # The last share of a turn wins; an earlier share of the same turn is replaced, as in the room.
+            turn.sql, turn.shown, turn.run_seq = run.payload["sql"], payload, payload["run"]
+            self.shares[turn.seq] = item
+
+    def response(self, event: LogEvent, turn: UserTurn | None) -> None:
+        payload = event.payload
+        response = Response(
+            seq=event.seq,
+            text=payload["text"],
+            acts=payload["acts"],
+            created_at=event.created_at,
+            draft=payload.get("draft"),
+        )
+        if turn is not None:
+            turn.responses.append(response)
+        self.messages.append(("response", response))
+
+    def runs(self) -> list[dict]:
+        """The expert's SQL runs as DialogueRecord.runs holds them."""
+        runs = []
+        for seq, run in self.runs_by_seq.items():
+            if run.author_role == "reviewer":
+                continue  # a reviewer's run belongs to the review history, not to the dialogue as it was held
+            result = run.payload.get("result") or {}
+            runs.append(
+                {
+                    "seq": seq,
+                    "turn": run.payload.get("turn"),
+                    "sql": run.payload["sql"],
+                    "ok": bool(result.get("ok")),
+                    "row_count": result.get("row_count", 0),
+                    "shared": seq in self.shared_seqs,
+                    **({"model_draft": run.payload["model_draft"]} if "model_draft" in run.payload else {}),
+                }
+            )
+        return runs
+
+
+def _labels_fold(turn: UserTurn, payload: dict) -> None:
+    """A turn-labels event in the replay: detected labels are kept apart too; the others confirm what they name."""
+    labels_apply(turn.labels, payload)
+    if payload.get("source") == "detected":
+        labels_apply(turn.detected, payload)
+        for name in ("draft", "followed"):
+            if name in payload:
+                turn.detected[name] = payload[name]
+    else:
+        turn.confirmed.update(name for name in LABEL_FIELDS if name in payload)
 
 
 def _correct(turn: UserTurn, event: LogEvent, runs_by_seq: dict[int, LogEvent], shares: dict[int, dict]) -> None:

@@ -10,8 +10,9 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils import timezone
 
-from annotation.jsoncodec import JSONField
+from annotation.jobs import Job, job_state_field
 from annotation.models import Database, DatabaseVersion, Goal
+from annotation.plumbing.jsoncodec import JSONField
 
 
 class DialogueStatus(models.TextChoices):
@@ -119,7 +120,8 @@ class Dialogue(models.Model):
             # Two pairings at once can never take the same place in a campaign's draw (dialogs.control_group).
             models.UniqueConstraint(fields=["campaign", "control_slot"], name="one_dialogue_per_control_slot"),
         ]
-        # A grant beyond a person's role (annotation.roles.GRANTS): a lab's campaign supervisor watches rooms and acts
+        # A grant beyond a person's role (annotation.people.roles.GRANTS): a lab's campaign supervisor watches rooms and
+        # acts
         # on them without the admin's other powers.
         permissions = [("supervise_rooms", "Open any live room read-only, end it or send its worker back to the queue")]
 
@@ -184,7 +186,7 @@ class Event(models.Model):
     author_role = models.CharField(max_length=16, blank=True)
     # NULL, not "": server-made events have no client id, and NULLs never collide in the unique constraint.
     client_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
-    # Decoded on every read of the log (a release reads tens of thousands at once): annotation/jsoncodec.py.
+    # Decoded on every read of the log (a release reads tens of thousands at once): annotation/plumbing/jsoncodec.py.
     payload = JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -606,7 +608,7 @@ class QueryFirstItem(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="query_first_aligned"
     )
     # The question as phase 2 left it (phase 1's is kept in question_written), its tokens
-    # (annotation.tokens.utterance_toks) and the spans given to the plan's steps: {"step", "beg", "end"}.
+    # (annotation.labels.tokens.utterance_toks) and the spans given to the plan's steps: {"step", "beg", "end"}.
     question = models.TextField(blank=True)
     tokens = models.JSONField(default=list, blank=True)
     alignment = models.JSONField(default=list, blank=True)
@@ -625,15 +627,9 @@ class QueryFirstItem(models.Model):
         return f"Query-first item {self.pk} on goal {self.goal_id} ({self.stage})"
 
 
-class SimulationRun(models.Model):
+class SimulationRun(Job):
     """A pilot by simulated workers (docs/simulated_worker.md): which goals, how many workers, who plays the expert,
     and how far it got. Started from the campaign page (a background job) or `manage.py simulate_workers`."""
-
-    class State(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Done"
-        FAILED = "failed", "Failed"
 
     class Expert(models.TextChoices):
         HUMAN = "human", "A person at the expert desk"
@@ -647,13 +643,9 @@ class SimulationRun(models.Model):
     seed = models.BigIntegerField(null=True, blank=True)
     server_url = models.CharField(max_length=200, help_text="The platform the simulated clients connect to.")
     time_limit_seconds = models.PositiveIntegerField(default=900)
-    state = models.CharField(max_length=12, choices=State.choices, default=State.QUEUED)
-    progress_done = models.PositiveIntegerField(default=0)
-    message = models.TextField(blank=True, help_text="Why the run failed, or what each worker came to.")
-    report = models.JSONField(default=dict, blank=True, help_text="Per worker: dialogue, questions, guard hits.")
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    # Progress counts the workers done (progress_total is `count`); `report` holds, per worker, its dialogue,
+    # questions and guard hits.
+    state = job_state_field(succeeded="Done")
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -15,12 +15,12 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from annotation.goals.sampler import tree_sql
+from annotation.goals.tree_plan import TreeError, adapt_filter, check_alignment, draft_question, plan
+from annotation.labels.tokens import utterance_toks
 from annotation.models import Goal, User
-from annotation.roles import can
+from annotation.people.roles import can
 from annotation.sql.analysis import SqlAnalysisError, hardness_of, sql_run
-from annotation.sql.goal_sampler import tree_sql
-from annotation.sql.tree_plan import TreeError, adapt_filter, check_alignment, draft_question, plan
-from annotation.tokens import utterance_toks
 from dialogs import log
 from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueMode, DialogueStatus, QueryFirstItem
@@ -71,7 +71,7 @@ def _writing(item: QueryFirstItem, person: User) -> QueryFirstItem:
 
 def query_first_draft(*, item: QueryFirstItem, person: User) -> str:
     """A question drafted from the item's tree, recorded as offered: the question the person writes began as it. A tree
-    that makes no plain question gets no draft (annotation.sql.tree_plan.draft_question): refused, saying so, and
+    that makes no plain question gets no draft (annotation.goals.tree_plan.draft_question): refused, saying so, and
     nothing is recorded."""
     _writing(item, person)
     drafted = draft_question(item.tree, item.goal.database.schema)
@@ -130,7 +130,7 @@ def query_first_align(
     *, item: QueryFirstItem, person: User, question: str, alignment, opened_at: datetime | None = None
 ) -> Dialogue:
     """Phase 2: `person` (not the phase-1 writer) corrects the question and gives its tokens to the plan's steps
-    (`annotation.sql.tree_plan.check_alignment`: the query type and every filter need words). The goal gets the
+    (`annotation.goals.tree_plan.check_alignment`: the query type and every filter need words). The goal gets the
     question (and the adapted SQL) and becomes active; the result is a QUERY_FIRST dialogue with one turn, ended,
     so it goes to review. A refusal writes nothing. `opened_at`: when the person opened the page (time spent)."""
     _expert(person)

@@ -10,11 +10,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from annotation.jsonfile import parse_json, request_json_object
+from annotation.goals.tree_plan import FILTER_OPS, filters_of, plan
+from annotation.labels.tokens import utterance_toks
 from annotation.models import Goal
-from annotation.roles import role_required
-from annotation.sql.tree_plan import FILTER_OPS, filters_of, plan
-from annotation.tokens import utterance_toks
+from annotation.people.roles import role_required
+from annotation.plumbing.jsonfile import parse_json, request_json_object
 from dialogs import query_first as qf
 from dialogs import selectors
 from dialogs.deals.selectors import assigned_to

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from annotation.acts import (
+from annotation.labels.acts import (
     LabelError,
     act_rule_broken,
     check_acts,
@@ -26,12 +26,13 @@ from annotation.acts import (
     check_question_style,
     check_schema_linking,
 )
+from annotation.labels.tokens import utterance_toks
 from annotation.model_client import model_call_allowed, model_configured, rate_limited_error
 from annotation.models import Role, User
-from annotation.roles import can
+from annotation.people.roles import can
 from annotation.sql.analysis import sql_run
-from annotation.tokens import utterance_toks
-from dialogs import assist, broadcast, log, model_drafts
+from dialogs import assist, broadcast, log
+from dialogs import model_sql as model_drafts
 from dialogs.errors import DialogueError
 from dialogs.lobby import completion_code, lobby_leave, lobby_pair, lobby_requeue
 from dialogs.log import TurnState, answered_questions, dialogue_turns

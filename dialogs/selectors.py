@@ -2,20 +2,23 @@
 
 import heapq
 from dataclasses import dataclass
+from datetime import timedelta
 from statistics import median
 
 from django.conf import settings
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import TruncHour
 from django.urls import reverse
 from django.utils import timezone
 
+from annotation.goals.tree_plan import plan
 from annotation.model_client import model_configured
 from annotation.models import Goal, Role, User
 from annotation.sql.sandbox import execute_many
-from annotation.sql.tree_plan import plan
+from dialogs.crowd.campaigns import campaign_progress_list
 from dialogs.crowd.services import bonus_promise
 from dialogs.lobby import experts_ready
-from dialogs.log import TURN_KINDS, answered_questions, dialogue_turns
+from dialogs.log import TURN_KINDS, LogEvent, answered_questions, dialogue_replay, dialogue_turns
 from dialogs.models import (
     ENDED_STATUSES,
     Dialogue,
@@ -268,8 +271,6 @@ def solo_list(expert: User):
 def solo_page(dialogue: Dialogue) -> dict:
     """What the solo page shows: the sequence so far (each question with its SQL, result, labels and the suggestion
     it followed), the suggestion for the next question, and whether the sequence may be finished."""
-    from dialogs.log import LogEvent, dialogue_replay
-
     rows = dialogue.events.order_by("seq").values_list("seq", "kind", "payload", "author_role", "created_at")
     events = [LogEvent(*row) for row in rows]
     record = dialogue_replay(dialogue=dialogue, events=events)
@@ -301,15 +302,6 @@ def operations_overview(now=None) -> dict:
     hour over the last day, the median wait of the workers paired in the last hour, and each campaign's
     progress. Times are ISO strings and
     seconds, ready to send as JSON."""
-    from datetime import timedelta
-
-    from django.db.models import Count, OuterRef, Q, Subquery
-    from django.db.models.functions import TruncHour
-    from django.utils import timezone
-
-    from dialogs.crowd.campaigns import campaign_progress_list
-    from dialogs.models import Event
-
     now = now or timezone.now()
     waiting = LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING)
     workers = list(
@@ -533,7 +525,7 @@ def goals_to_write(person: User):
 
 def goal_uses(goal: Goal) -> int:
     """How many dialogues, and phase-1 questions on their way to one, a goal has: a goal with any is deactivated
-    rather than discarded (annotation.services.goal_discard, which asks through goal_use_source)."""
+    rather than discarded (annotation.goals.services.goal_discard, which asks through goal_use_source)."""
     written = QueryFirstItem.objects.filter(goal=goal, stage__in=QueryFirstItem.WRITTEN, dialogue__isnull=True)
     return Dialogue.objects.filter(goal=goal).count() + written.count()
 
@@ -552,7 +544,7 @@ PLAN_ROWS_SHOWN = 5
 
 
 def query_first_plan(tree: dict, database) -> list[dict]:
-    """The plan of a sampled goal's tree (annotation.sql.tree_plan) with each step's intermediate result, run in the
+    """The plan of a sampled goal's tree (annotation.goals.tree_plan) with each step's intermediate result, run in the
     sandbox: its first PLAN_ROWS_SHOWN rows, its columns and how many rows it has (None when it fails)."""
     steps = plan(tree, database.schema)
     sqls = [step.sql for step in steps]
@@ -574,7 +566,7 @@ def query_first_plan(tree: dict, database) -> list[dict]:
 
 def collected_queries(database, limit: int) -> list[str]:
     """The SQL of the newest `limit` distinct runs that worked in the ended dialogues on `database`: the queries
-    collected on it, which its test suite must tell apart from their neighbours (annotation.suite_builds)."""
+    collected on it, which its test suite must tell apart from their neighbours (annotation.suites.builds)."""
     runs = (
         Event.objects.filter(
             dialogue__database=database,

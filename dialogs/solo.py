@@ -1,7 +1,7 @@
 """Solo sequences (SParC, CHASE-C): one expert writes the questions and their SQL, recorded as a room records turns."""
 
 from annotation.models import Database, Goal, Role, User
-from annotation.roles import can
+from annotation.people.roles import can
 from dialogs.control_group import model_help_for
 from dialogs.errors import DialogueError
 from dialogs.log import dialogue_turns

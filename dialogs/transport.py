@@ -23,7 +23,7 @@ from django.core.cache import cache
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-from annotation import jsoncodec
+from annotation.plumbing import jsoncodec
 from dialogs import presence
 
 logger = logging.getLogger(__name__)
@@ -316,6 +316,64 @@ _OVERSIZED_HEAD_BYTES = 4096
 _SHUTDOWN_GRACE_SECONDS = 30
 
 
+class _RoomProtocolChanges:
+    """The methods install_room_protocol puts before Daphne's WebSocketProtocol (its docstring says why)."""
+
+    oversized_head = None  # a bytearray while the rest of an over-limit message is being discarded
+
+    def _max_message_size_exceeded(self, msg_size, max_msg_size, reason):
+        if getattr(self, "_isMessageCompressed", False):  # Daphne negotiates no compression; autobahn's way then
+            super()._max_message_size_exceeded(msg_size, max_msg_size, reason)
+        elif self.oversized_head is None:  # the first frame over the limit (later fragments come here too)
+            received = b"".join(self.message_data or []) + b"".join(self.frame_data or [])
+            self.oversized_head = bytearray(received[:_OVERSIZED_HEAD_BYTES])
+            self.message_data, self.frame_data = [], []
+
+    def onMessageFrameData(self, payload):
+        if self.oversized_head is None:
+            super().onMessageFrameData(payload)
+        elif len(self.oversized_head) < _OVERSIZED_HEAD_BYTES:
+            self.oversized_head += payload[: _OVERSIZED_HEAD_BYTES - len(self.oversized_head)]
+
+    def onMessageFrameEnd(self):
+        if self.oversized_head is None:
+            super().onMessageFrameEnd()
+        else:
+            self.frame_data = None
+
+    def onMessageEnd(self):
+        if self.oversized_head is None:
+            super().onMessageEnd()
+            return
+        head, self.oversized_head, self.message_data = bytes(self.oversized_head), None, None
+        if self.muted:
+            return
+        self.last_ping = time.time()  # as Daphne's onMessage does: the client is alive
+        received = {"type": "websocket.receive", OVERSIZED_FRAME_KEY: self.message_data_total_length}
+        if self.message_is_binary:
+            received["bytes"] = head
+        else:
+            received["text"] = head.decode("utf-8", "ignore")  # the cut may split a character
+        self.application_queue.put_nowait(received)
+
+    def onCloseHandshakeTimeout(self):
+        # autobahn's own drops with abort=True: a TCP reset that can overtake the close frame in the browser.
+        self.closeHandshakeTimeoutCall = None
+        if self.state != self.STATE_CLOSED:
+            self.wasClean = False
+            self.dropConnection(abort=False)
+            # A peer that reads nothing at all would keep an orderly shutdown waiting: reset it after a while.
+            from twisted.internet import reactor  # Daphne's, installed by now (importing it earlier would not be)
+
+            self.lingering = reactor.callLater(_SHUTDOWN_GRACE_SECONDS, self.transport.abortConnection)
+
+    def connectionLost(self, reason):
+        lingering = getattr(self, "lingering", None)
+        if lingering is not None and lingering.active():
+            lingering.cancel()
+        super().connectionLost(reason)
+
+
 def install_room_protocol() -> None:
     """Two changes to Daphne's websocket protocol, both so that a client learns what the protocol promises it.
 
@@ -338,59 +396,7 @@ def install_room_protocol() -> None:
     except ImportError:  # pragma: no cover - another ASGI server
         return
 
-    class RoomProtocol(WebSocketProtocol):
-        oversized_head = None  # a bytearray while the rest of an over-limit message is being discarded
-
-        def _max_message_size_exceeded(self, msg_size, max_msg_size, reason):
-            if getattr(self, "_isMessageCompressed", False):  # Daphne negotiates no compression; autobahn's way then
-                super()._max_message_size_exceeded(msg_size, max_msg_size, reason)
-            elif self.oversized_head is None:  # the first frame over the limit (later fragments come here too)
-                received = b"".join(self.message_data or []) + b"".join(self.frame_data or [])
-                self.oversized_head = bytearray(received[:_OVERSIZED_HEAD_BYTES])
-                self.message_data, self.frame_data = [], []
-
-        def onMessageFrameData(self, payload):
-            if self.oversized_head is None:
-                super().onMessageFrameData(payload)
-            elif len(self.oversized_head) < _OVERSIZED_HEAD_BYTES:
-                self.oversized_head += payload[: _OVERSIZED_HEAD_BYTES - len(self.oversized_head)]
-
-        def onMessageFrameEnd(self):
-            if self.oversized_head is None:
-                super().onMessageFrameEnd()
-            else:
-                self.frame_data = None
-
-        def onMessageEnd(self):
-            if self.oversized_head is None:
-                super().onMessageEnd()
-                return
-            head, self.oversized_head, self.message_data = bytes(self.oversized_head), None, None
-            if self.muted:
-                return
-            self.last_ping = time.time()  # as Daphne's onMessage does: the client is alive
-            received = {"type": "websocket.receive", OVERSIZED_FRAME_KEY: self.message_data_total_length}
-            if self.message_is_binary:
-                received["bytes"] = head
-            else:
-                received["text"] = head.decode("utf-8", "ignore")  # the cut may split a character
-            self.application_queue.put_nowait(received)
-
-        def onCloseHandshakeTimeout(self):
-            # autobahn's own drops with abort=True: a TCP reset that can overtake the close frame in the browser.
-            self.closeHandshakeTimeoutCall = None
-            if self.state != self.STATE_CLOSED:
-                self.wasClean = False
-                self.dropConnection(abort=False)
-                # A peer that reads nothing at all would keep an orderly shutdown waiting: reset it after a while.
-                from twisted.internet import reactor  # Daphne's, installed by now (importing it earlier would not be)
-
-                self.lingering = reactor.callLater(_SHUTDOWN_GRACE_SECONDS, self.transport.abortConnection)
-
-        def connectionLost(self, reason):
-            lingering = getattr(self, "lingering", None)
-            if lingering is not None and lingering.active():
-                lingering.cancel()
-            super().connectionLost(reason)
+    class RoomProtocol(_RoomProtocolChanges, WebSocketProtocol):
+        pass
 
     WebSocketFactory.protocol = RoomProtocol

@@ -15,7 +15,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from annotation.jsonfile import decoded_text, parse_json
+from annotation.plumbing.jsonfile import decoded_text, parse_json
 
 LETTERS = "abcdefgh"
 QUESTION_ID = re.compile(r"[A-Za-z0-9_-]{1,60}")
@@ -66,35 +66,40 @@ def _parse(raw: bytes, *, source: str) -> tuple[QuizQuestion, ...]:
         raise QuizBankError(f'{source}: expected an object with a "questions" list.')
     questions, seen = [], set()
     for number, item in enumerate(data["questions"], start=1):
-        where = f"{source}, question {number}"
-        if not isinstance(item, dict):
-            raise QuizBankError(f"{where}: expected an object with id, question, right and wrong.")
-        unknown = set(item) - {"id", "question", "right", "wrong"}
-        if unknown:
-            raise QuizBankError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}.")
-        qid = item.get("id")
-        if not isinstance(qid, str) or not QUESTION_ID.fullmatch(qid):
-            raise QuizBankError(f"{where}: id must be 1-60 letters, digits, - or _ (got {qid!r}).")
-        if qid in seen:
-            raise QuizBankError(f"{where}: the id {qid!r} is used twice.")
-        seen.add(qid)
-        wrong = item.get("wrong")
-        texts = {"question": item.get("question"), "right": item.get("right")}
-        if not isinstance(wrong, list) or not 1 <= len(wrong) <= len(LETTERS) - 1:
-            raise QuizBankError(f"{where} ({qid}): wrong must be a list of 1 to {len(LETTERS) - 1} choices.")
-        texts.update({f"wrong choice {n}": text for n, text in enumerate(wrong, start=1)})
-        for name, text in texts.items():
-            if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
-                raise QuizBankError(f"{where} ({qid}): {name} must be a text of 1 to {MAX_TEXT} characters.")
-        choices = [item["right"].strip(), *(text.strip() for text in wrong)]
-        if len(set(choices)) != len(choices):
-            raise QuizBankError(f"{where} ({qid}): two choices are the same text.")
-        questions.append(QuizQuestion(qid, item["question"].strip(), choices[0], tuple(choices[1:])))
+        question = _question(item, f"{source}, question {number}", seen)
+        seen.add(question.id)
+        questions.append(question)
     if len(questions) < settings.QUIZ_QUESTIONS:
         raise QuizBankError(
             f"{source} has {len(questions)} question(s); the quiz asks QUIZ_QUESTIONS={settings.QUIZ_QUESTIONS}."
         )
     return tuple(questions)
+
+
+def _question(item, where: str, seen: set[str]) -> QuizQuestion:
+    """One question of the bank (`where` names it in errors); its id must not be one of `seen`."""
+    if not isinstance(item, dict):
+        raise QuizBankError(f"{where}: expected an object with id, question, right and wrong.")
+    unknown = set(item) - {"id", "question", "right", "wrong"}
+    if unknown:
+        raise QuizBankError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}.")
+    qid = item.get("id")
+    if not isinstance(qid, str) or not QUESTION_ID.fullmatch(qid):
+        raise QuizBankError(f"{where}: id must be 1-60 letters, digits, - or _ (got {qid!r}).")
+    if qid in seen:
+        raise QuizBankError(f"{where}: the id {qid!r} is used twice.")
+    wrong = item.get("wrong")
+    texts = {"question": item.get("question"), "right": item.get("right")}
+    if not isinstance(wrong, list) or not 1 <= len(wrong) <= len(LETTERS) - 1:
+        raise QuizBankError(f"{where} ({qid}): wrong must be a list of 1 to {len(LETTERS) - 1} choices.")
+    texts.update({f"wrong choice {n}": text for n, text in enumerate(wrong, start=1)})
+    for name, text in texts.items():
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
+            raise QuizBankError(f"{where} ({qid}): {name} must be a text of 1 to {MAX_TEXT} characters.")
+    choices = [item["right"].strip(), *(text.strip() for text in wrong)]
+    if len(set(choices)) != len(choices):
+        raise QuizBankError(f"{where} ({qid}): two choices are the same text.")
+    return QuizQuestion(qid, item["question"].strip(), choices[0], tuple(choices[1:]))
 
 
 def quiz_draw(rng: random.Random | None = None) -> list[dict]:

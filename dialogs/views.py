@@ -4,13 +4,15 @@ import logging
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.exceptions import ValidationError
-from django.http import Http404, JsonResponse
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from annotation.acts import (
+from annotation.databases.selectors import database_table_page
+from annotation.labels.acts import (
     ACT_RULES,
     AMBIGUITY_TYPES,
     CONTEXTUAL_PHENOMENA,
@@ -21,12 +23,12 @@ from annotation.acts import (
     RESPONSE_GUIDE,
     acts_with_keys,
 )
-from annotation.jsonfile import request_json_object
+from annotation.labels.relations import CATEGORY_OF, RELATION_NAMES
+from annotation.labels.tokens import utterance_toks
 from annotation.models import Role
-from annotation.roles import can, participants_only, role_required
-from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
+from annotation.people.roles import can, participants_only, role_required
+from annotation.plumbing.jsonfile import request_json_object
 from annotation.sql.schema import describe_tables
-from annotation.tokens import utterance_toks
 from dialogs import lobby, selectors
 from dialogs.crowd.services import bonus_promise, crowd_assignment_current, crowd_return_config
 from dialogs.deals.selectors import assigned_to
@@ -180,8 +182,6 @@ def room(request, dialogue_id):
     """One URL for both sides of a room; the participant check decides which screen. A supervisor who is no participant
     goes to the room's read-only view; anyone else: 403/login."""
     if not request.user.is_authenticated:
-        from django.contrib.auth.views import redirect_to_login
-
         return redirect_to_login(request.get_full_path())
     dialogue = get_object_or_404(
         Dialogue.objects.select_related(
@@ -192,8 +192,6 @@ def room(request, dialogue_id):
     try:
         side = dialogue_side(dialogue=dialogue, person=request.user)
     except DialogueError:
-        from django.core.exceptions import PermissionDenied
-
         if can(request.user, "rooms.supervise") and not dialogue.is_solo:
             return redirect("dialogs:room_watch", dialogue_id=dialogue.pk)  # a supervisor watches, read-only
         raise PermissionDenied("You are not a participant of this dialogue.") from None
@@ -207,11 +205,6 @@ def room(request, dialogue_id):
 @participants_only("dialogs.room.dialogue_side")
 def room_table(request, dialogue_id, table_index):
     """A page of one table of the dialogue's database, for either participant (workers see content, never SQL)."""
-    from django.core.exceptions import PermissionDenied
-    from django.http import Http404, HttpResponseBadRequest, JsonResponse
-
-    from annotation.selectors import database_table_page
-
     if not request.user.is_authenticated:
         raise PermissionDenied("Sign in first.")
     dialogue = get_object_or_404(Dialogue.objects.select_related("database"), pk=dialogue_id)

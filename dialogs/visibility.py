@@ -4,8 +4,8 @@ Workers never receive SQL text, act labels, the goal SQL, scores or the expert's
 per event kind: a field not named here never reaches a worker, so new payload fields are private by default.
 """
 
+from annotation.labels.tokens import utterance_toks
 from annotation.models import Role
-from annotation.tokens import utterance_toks
 from dialogs.models import Event, EventKind
 
 # For workers: event kind → payload fields they may see. Kinds not listed are not sent to workers at all.

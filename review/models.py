@@ -8,6 +8,7 @@ contextual phenomena, schema linking, intent), and the state of each export.
 from django.conf import settings
 from django.db import models
 
+from annotation.jobs import Job, job_state_field
 from dialogs.models import Campaign, CrowdPlatform, Dialogue, DialogueStatus
 
 
@@ -71,37 +72,24 @@ class TurnAnnotation(models.Model):
         return f"{self.dialogue_id}#{self.turn}"
 
 
-class Export(models.Model):
+class Export(Job):
     """One dataset export: what was asked for, how far it got, and the zip it produced.
 
     A run holds the export through `run_token`; a run that lost it (a retry or a redelivered task took over)
     never publishes its file. The zip is published by an atomic rename, so `file` only ever names a whole file.
     """
 
-    class State(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Ready"
-        FAILED = "failed", "Failed"
-
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     formats = models.JSONField(help_text="Format names, e.g. ['cosql', 'gold'].")
     options = models.JSONField(default=dict, help_text="Selection, split and encoding options.")
-    state = models.CharField(max_length=12, choices=State.choices, default=State.QUEUED)
+    state = job_state_field(succeeded="Ready")
     phase = models.CharField(max_length=80, blank=True)
-    progress_done = models.PositiveIntegerField(default=0)
-    progress_total = models.PositiveIntegerField(default=0)
-    message = models.TextField(blank=True, help_text="Why the export failed, for the person who asked for it.")
-    report = models.JSONField(default=dict, blank=True)
     file = models.CharField(max_length=300, blank=True, help_text="The zip, relative to DATA_DIR.")
     file_size = models.BigIntegerField(default=0)
     attempts = models.PositiveSmallIntegerField(default=0)
     run_token = models.CharField(max_length=32, blank=True)
     worker = models.CharField(max_length=200, blank=True, help_text="host:pid of the run holding the export.")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -109,24 +97,10 @@ class Export(models.Model):
     def __str__(self) -> str:
         return f"Export {self.pk} ({', '.join(self.formats)}; {self.state})"
 
-    @property
-    def percent(self) -> int:
-        if self.state == self.State.SUCCEEDED:
-            return 100
-        if not self.progress_total:
-            return 0
-        return min(99, int(100 * self.progress_done / self.progress_total))
 
-
-class Evaluation(models.Model):
+class Evaluation(Job):
     """A prediction file scored on one export's release (one format and split): the official metrics, overall and
     by stratum, in `report` (review.dataset.evaluation)."""
-
-    class State(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Scored"
-        FAILED = "failed", "Failed"
 
     export = models.ForeignKey(Export, on_delete=models.CASCADE, related_name="evaluations")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
@@ -135,27 +109,13 @@ class Evaluation(models.Model):
     keep_distinct = models.BooleanField(default=False)
     predictions_name = models.CharField(max_length=200, help_text="The uploaded file's name.")
     predictions = models.TextField(help_text="The prediction file as uploaded (checked against the gold).")
-    state = models.CharField(max_length=12, choices=State.choices, default=State.QUEUED)
-    progress_done = models.PositiveIntegerField(default=0)
-    progress_total = models.PositiveIntegerField(default=0)
-    message = models.TextField(blank=True, help_text="Why the evaluation failed.")
-    report = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    state = job_state_field(succeeded="Scored")
 
     class Meta:
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
         return f"Evaluation {self.pk} of export {self.export_id} ({self.fmt} {self.split}; {self.state})"
-
-    @property
-    def percent(self) -> int:
-        if self.state == self.State.SUCCEEDED:
-            return 100
-        if not self.progress_total:
-            return 0
-        return min(99, int(100 * self.progress_done / self.progress_total))
 
 
 class ReviewStage(models.TextChoices):
@@ -516,5 +476,11 @@ class BonusPaidDialogue(models.Model):
         return f"bonus of {self.dialogue_id} paid in row {self.row_id}"
 
 
+# Blind double annotation (docs/double_annotation.md): its models live in their own module, found here by Django.
+from review.double.models import DoubleAdjudication, DoubleItem, DoubleSample  # noqa: E402, F401
+
 # Pay for the lab's own people (docs/pay.md): its models live in their own module, found here by Django.
 from review.pay.models import PayRule, PayStatement, PayStatementItem  # noqa: E402, F401
+
+# Human rating of system responses (docs/human_rating.md): its models live in their own module, found here by Django.
+from review.rating.models import Rating, RatingAssignment, RatingItem, RatingTask  # noqa: E402, F401

@@ -37,3 +37,11 @@ def evaluate_predictions(evaluation_id: int) -> None:
     from review.dataset.evaluation_jobs import evaluation_run
 
     evaluation_run(evaluation_id=evaluation_id)
+
+
+@shared_task(name="review.double_compare", acks_late=True, ignore_result=True)
+def double_compare(item_id: int) -> None:
+    """Compare a double-annotation item's two queries (see review.double.services.double_item_compare)."""
+    from review.double.services import double_item_compare
+
+    double_item_compare(item_id=item_id)

@@ -1,10 +1,12 @@
-from django.urls import path
+from django.urls import include, path
 
 from review.dataset import views as dataset_views
+from review.double import urls as double_urls
 from review.passes import views as pass_views
 from review.pay import views as pay_views
 from review.payments import views as payment_views
 from review.quality import views as quality_views
+from review.rating import urls as rating_urls
 
 app_name = "review"
 
@@ -55,6 +57,7 @@ urlpatterns = [
     ),
     path("payments/", payment_views.payment_home, name="payments"),
     path("payments/<int:campaign_id>/<str:name>.csv", payment_views.payment_file, name="payment_file"),
+    path("rating/", include(rating_urls)),
     path("pay/", pay_views.pay_home, name="pay_home"),
     path("pay/rules/", pay_views.pay_rule_save, name="pay_rule_save"),
     path("pay/rules/<int:rule_id>/remove/", pay_views.pay_rule_remove, name="pay_rule_remove"),
@@ -63,4 +66,5 @@ urlpatterns = [
     path("pay/people/<int:user_id>/record/", pay_views.pay_statement_record, name="pay_statement_record"),
     path("pay/statements/<int:statement_id>/", pay_views.pay_recorded, name="pay_recorded"),
     path("pay/statements/<int:statement_id>.csv", pay_views.pay_recorded_csv, name="pay_recorded_csv"),
+    path("double/", include(double_urls)),
 ]

@@ -25,7 +25,7 @@ def _person_named(username: str, role: str):
     so a builder may be asked twice for the same person); an account of that name with another role is an error that
     names both, never a silent change of role."""
     from annotation.models import User
-    from annotation.services import person_create
+    from annotation.people.services import person_create
 
     existing = User.objects.filter(username=username).first()
     if existing is None:
@@ -55,7 +55,7 @@ def dorm_dialogue(demo_databases, **fields):
     from django.utils import timezone
 
     from annotation.models import Goal
-    from annotation.services import person_create
+    from annotation.people.services import person_create
     from dialogs.models import Dialogue
 
     alice, _ = person_create(username="alice", role="worker", password="correct-horse-battery")
@@ -68,7 +68,7 @@ def dorm_dialogue(demo_databases, **fields):
 
 
 def _dorm_goal(database):
-    from annotation.services import goal_create
+    from annotation.goals.services import goal_create
 
     return goal_create(database=database, question="How many students?", sql="SELECT count(*) FROM student")
 
@@ -78,8 +78,8 @@ def cosql_release_file(path, database, db_id=None, copies: int = 1) -> None:
     interactions."""
     import json
 
+    from annotation.labels.tokens import utterance_toks
     from annotation.sql.spider import encode_sql, query_toks_no_value
-    from annotation.tokens import utterance_toks
 
     sql, question = "SELECT count(*) FROM student", "How many students are there?"
     turn = {
@@ -110,9 +110,9 @@ DORM_TREE = {
 def sampled_goals(database, trees=(DORM_TREE,)):
     """Goals saved as `manage.py goals_generate --save` saves them (inactive, without a question, with their tree)
     for these operation trees, in order."""
+    from annotation.goals.sampler import SampledGoal, tree_sql
+    from annotation.goals.services import goals_save_sampled
     from annotation.models import Goal
-    from annotation.services import goals_save_sampled
-    from annotation.sql.goal_sampler import SampledGoal, tree_sql
     from annotation.sql.hardness import hardness
     from annotation.sql.spider import encode_sql
 
@@ -185,7 +185,7 @@ def scored_release_evaluation(db_id: str = "dorm_demo") -> tuple[int, int]:
 
 
 def suite_beside(database, *changes: str) -> list:
-    """A hand-made test suite for `database`, laid out where `annotation.sql.test_suite.suite_paths` finds one: one
+    """A hand-made test suite for `database`, laid out where `annotation.suites.distil.suite_paths` finds one: one
     generated database per statement in `changes`, each a copy of the original with that statement run on it (say, a
     row whose value sits on a boundary the original never holds). Returns the suite's paths, the original first."""
     import shutil
@@ -193,7 +193,7 @@ def suite_beside(database, *changes: str) -> list:
 
     from django.conf import settings
 
-    from annotation.sql.test_suite import suite_dir, suite_paths
+    from annotation.suites.distil import suite_dir, suite_paths
 
     folder = suite_dir(settings.DATA_DIR, database.db_id)
     folder.mkdir(parents=True, exist_ok=True)
@@ -400,8 +400,8 @@ def database_slow_to_read(db_id: str = "slow_reads") -> int:
     import tempfile
     from pathlib import Path
 
+    from annotation.databases.services import database_register
     from annotation.models import Database
-    from annotation.services import database_register
 
     existing = Database.objects.filter(db_id=db_id).first()
     if existing is not None:
@@ -437,16 +437,16 @@ def database_slow_to_read(db_id: str = "slow_reads") -> int:
 
 def _suite_left_unbuilt(database) -> None:
     """Keep the browser session's server from building a test suite for a large database: recorded as failed for its
-    current file and goals, a suite is not built again on its own (annotation.suite_builds.test_suites_stale)."""
+    current file and goals, a suite is not built again on its own (annotation.suites.builds.test_suites_stale)."""
     from annotation.models import DatabaseTestSuite
-    from annotation.suite_builds import suite_fingerprint
+    from annotation.suites.builds import suite_fingerprint
 
     DatabaseTestSuite.objects.update_or_create(
         database=database,
         defaults={
-            "status": DatabaseTestSuite.Status.FAILED,
+            "state": DatabaseTestSuite.State.FAILED,
             "fingerprint": suite_fingerprint(database),
-            "error": "not built for the browser stories",
+            "message": "not built for the browser stories",
         },
     )
 
@@ -458,8 +458,8 @@ def database_with_a_huge_cell(db_id: str = "archive") -> str:
     import tempfile
     from pathlib import Path
 
+    from annotation.databases.services import database_register
     from annotation.models import Database
-    from annotation.services import database_register
 
     if not Database.objects.filter(db_id=db_id).exists():
         with tempfile.TemporaryDirectory() as folder:
@@ -482,8 +482,8 @@ def database_of_many_tables(db_id: str = "warehouse", count: int = 2000) -> str:
     import tempfile
     from pathlib import Path
 
+    from annotation.databases.services import database_register
     from annotation.models import Database
-    from annotation.services import database_register
 
     if not Database.objects.filter(db_id=db_id).exists():
         with tempfile.TemporaryDirectory() as folder:

@@ -5,7 +5,7 @@ story starts from, reached by the service layer."""
 def deal_experts(*usernames: str, password: str) -> list[str]:
     """Experts named `usernames` with `password` (made once: the browser session shares one platform)."""
     from annotation.models import Role, User
-    from annotation.services import person_create
+    from annotation.people.services import person_create
 
     for username in usernames:
         if not User.objects.filter(username=username).exists():

@@ -15,8 +15,8 @@ def onboarding_newcomers(expert: str, worker: str, password: str) -> dict:
     from django.contrib.auth.hashers import make_password
     from django.utils import timezone
 
+    from annotation.goals.services import goal_create
     from annotation.models import Database, Goal, User
-    from annotation.services import goal_create
     from dialogs.models import Campaign
     from dialogs.onboarding.models import PracticeGoal, PracticeRule
     from tests.builders import browser_lobby_cleared

@@ -2,7 +2,7 @@
 "Comparing results"), since releases are scored with it: a bag of rows, or a list when the first query orders its
 rows; columns may come in any order; two empty results are equal.
 
-Pure: rows in, answers out. The comparison of two queries on databases is `annotation.sql.compare.sql_compare`.
+Pure: rows in, answers out. The comparison of two queries on databases is `annotation.suites.compare.sql_compare`.
 """
 
 from __future__ import annotations

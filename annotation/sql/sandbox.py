@@ -25,6 +25,7 @@ import marshal
 import math
 import os
 import re
+import resource
 import select
 import shutil
 import signal
@@ -915,8 +916,6 @@ def _worker_main() -> None:
 
 
 def _limit_worker_resources(memory_mb: int, temp_mb: int) -> None:
-    import resource
-
     megabyte = 1024 * 1024
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (temp_mb * megabyte, temp_mb * megabyte))
@@ -1294,20 +1293,16 @@ class _SandboxWorker:
 
     def classify(self, exc: Exception, connection, guard: _Guard, sql: str, timeout_ms: int) -> dict:
         message = str(exc)
-        if guard.too_large is not None:
-            position = _find_name(sql, "printf")
-            return _error("too_large", guard.too_large, _find_name(sql, "format") if position is None else position)
-        if isinstance(exc, sqlite3.OperationalError) and message == "interrupted":
-            return _error("timeout", f"the query ran longer than its {timeout_ms:,} ms time limit and was stopped")
-        if guard.denied is not None or message.startswith("not authorized"):
-            text, name = guard.denied or ("this statement is not allowed in the sandbox", None)
-            return _error("forbidden", text, _find_name(sql, name) if name else None)
-        if "readonly database" in message or "too many attached databases" in message:
-            return _error("forbidden", "the sandbox is read-only: this statement would write or attach a database")
-        if message == "You can only execute one statement at a time.":
-            return _error("too_many_statements", "only one statement can run at a time")
-        if isinstance(exc, UnicodeError):
-            return _error("syntax", "the SQL contains characters that are not valid Unicode text")
+        return (
+            _refusal_error(exc, message, guard, sql, timeout_ms)
+            or self._size_error(message, connection)
+            or _syntax_error(message, connection, sql)
+            or _schema_error(message, sql)
+            or _error("runtime", message)
+        )
+
+    def _size_error(self, message: str, connection) -> dict | None:
+        """A value, the temporary space, or the statement's nesting over the sandbox's limits."""
         if "string or blob too big" in message or "statement too long" in message:
             return _error(
                 "too_large",
@@ -1320,19 +1315,47 @@ class _SandboxWorker:
             )
         if message.startswith(_LIMIT_MESSAGES):
             return _error("limit", f"{message}: the query is nested or compounded more deeply than the sandbox allows")
-        if message.startswith("near ") and message.endswith(": syntax error"):
-            token = message[len('near "') : -len('": syntax error')]
-            return _error("syntax", f'syntax error near "{token}"', _find_syntax_error(connection, sql, token, message))
-        if message == "incomplete input":
-            return _error("syntax", "the statement ends too early (incomplete input)", len(sql.rstrip()))
-        if message.startswith("unrecognized token: "):
-            token = message[len('unrecognized token: "') : -1]
-            position = sql.find(token)
-            return _error("syntax", f"unrecognized token {token!r}", position if position >= 0 else None)
-        for prefix in _SCHEMA_MESSAGES:
-            if message.startswith(prefix):
-                return _error("schema", message, _find_name(sql, message[len(prefix) :]))
-        return _error("runtime", message)
+        return None
+
+
+def _refusal_error(exc: Exception, message: str, guard: _Guard, sql: str, timeout_ms: int) -> dict | None:
+    """What the sandbox refuses: an output too large, the time limit, a statement not allowed or that would write, more
+    than one statement, text that is not Unicode."""
+    if guard.too_large is not None:
+        position = _find_name(sql, "printf")
+        return _error("too_large", guard.too_large, _find_name(sql, "format") if position is None else position)
+    if isinstance(exc, sqlite3.OperationalError) and message == "interrupted":
+        return _error("timeout", f"the query ran longer than its {timeout_ms:,} ms time limit and was stopped")
+    if guard.denied is not None or message.startswith("not authorized"):
+        text, name = guard.denied or ("this statement is not allowed in the sandbox", None)
+        return _error("forbidden", text, _find_name(sql, name) if name else None)
+    if "readonly database" in message or "too many attached databases" in message:
+        return _error("forbidden", "the sandbox is read-only: this statement would write or attach a database")
+    if message == "You can only execute one statement at a time.":
+        return _error("too_many_statements", "only one statement can run at a time")
+    if isinstance(exc, UnicodeError):
+        return _error("syntax", "the SQL contains characters that are not valid Unicode text")
+    return None
+
+
+def _syntax_error(message: str, connection, sql: str) -> dict | None:
+    if message.startswith("near ") and message.endswith(": syntax error"):
+        token = message[len('near "') : -len('": syntax error')]
+        return _error("syntax", f'syntax error near "{token}"', _find_syntax_error(connection, sql, token, message))
+    if message == "incomplete input":
+        return _error("syntax", "the statement ends too early (incomplete input)", len(sql.rstrip()))
+    if message.startswith("unrecognized token: "):
+        token = message[len('unrecognized token: "') : -1]
+        position = sql.find(token)
+        return _error("syntax", f"unrecognized token {token!r}", position if position >= 0 else None)
+    return None
+
+
+def _schema_error(message: str, sql: str) -> dict | None:
+    for prefix in _SCHEMA_MESSAGES:
+        if message.startswith(prefix):
+            return _error("schema", message, _find_name(sql, message[len(prefix) :]))
+    return None
 
 
 class _ResultTooLarge(Exception):

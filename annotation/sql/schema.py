@@ -245,7 +245,7 @@ def row_caption(table: dict, tables: list[dict]) -> str:
     """What one row of `table` (an entry of describe_tables) is, in the readable names a worker reads: "Each row is
     one dorm, identified by dorm id." A link table (two or more foreign keys to other tables, and no key of its own
     beyond them) says what it links: "Each row links a dorm to a dorm amenity." Empty when the schema says neither."""
-    from annotation.sql.english import noun, with_article  # the inflection library loads on first use
+    from annotation.wording.english import noun, with_article  # the inflection library loads on first use
 
     readable = {entry["name"]: entry["readable_name"] for entry in tables}
     keys = [column for column in table["columns"] if column["is_primary_key"]]

@@ -168,37 +168,44 @@ def _same_bag(first, second) -> bool:
 
 
 def _match(pred: dict, gold: dict) -> bool:
-    if not _same_bag(pred["select"][1], gold["select"][1]):
-        return False
-    if not _same_bag(pred["where"][::2], gold["where"][::2]):
-        return False
+    return (
+        _same_bag(pred["select"][1], gold["select"][1])
+        and _same_bag(pred["where"][::2], gold["where"][::2])
+        and _same_grouping(pred, gold)
+        and _same_ordering(pred, gold)
+        and set(pred["where"][1::2]) == set(gold["where"][1::2])
+        and _same_set_operations(pred, gold)
+        and _keywords(pred) == _keywords(gold)
+        and (not gold["from"]["table_units"] or _same_bag(pred["from"]["table_units"], gold["from"]["table_units"]))
+    )
+
+
+def _same_grouping(pred: dict, gold: dict) -> bool:
     # GROUP BY without HAVING compares column names alone (the table is not read), as a bag.
     if not _same_bag(map(_column_name, pred["groupBy"]), map(_column_name, gold["groupBy"])):
         return False
     if bool(pred["groupBy"]) != bool(gold["groupBy"]):
         return False
-    if gold["groupBy"] and (
-        [unit[1] for unit in pred["groupBy"]] != [unit[1] for unit in gold["groupBy"]]
-        or _freeze(pred["having"]) != _freeze(gold["having"])
-    ):
-        return False
+    return not gold["groupBy"] or (
+        [unit[1] for unit in pred["groupBy"]] == [unit[1] for unit in gold["groupBy"]]
+        and _freeze(pred["having"]) == _freeze(gold["having"])
+    )
+
+
+def _same_ordering(pred: dict, gold: dict) -> bool:
     if bool(pred["orderBy"]) != bool(gold["orderBy"]):
         return False
-    if gold["orderBy"] and (
-        _freeze(pred["orderBy"]) != _freeze(gold["orderBy"]) or (pred["limit"] is None) != (gold["limit"] is None)
-    ):
-        return False
-    if set(pred["where"][1::2]) != set(gold["where"][1::2]):
-        return False
+    return not gold["orderBy"] or (
+        _freeze(pred["orderBy"]) == _freeze(gold["orderBy"]) and (pred["limit"] is None) == (gold["limit"] is None)
+    )
+
+
+def _same_set_operations(pred: dict, gold: dict) -> bool:
     for name in _SET_OPS:
         if (pred[name] is None) != (gold[name] is None):
             return False
         if gold[name] is not None and not _match(pred[name], gold[name]):
             return False
-    if _keywords(pred) != _keywords(gold):
-        return False
-    if gold["from"]["table_units"]:
-        return _same_bag(pred["from"]["table_units"], gold["from"]["table_units"])
     return True
 
 

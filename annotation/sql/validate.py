@@ -138,20 +138,8 @@ def validate_sql(sql: str, schema: dict) -> dict:
         found = word.group().upper()
         report.error("statement", f"only SELECT queries are allowed; this is {found}", (start, start + len(found)))
         return report.result()
-    try:
-        tokenizer, parser = parsing_tools(_SQLITE)
-        tokens = tokenizer.tokenize(sql)
-        if _deepest_nesting(tokens) > MAX_NESTING:
-            raise RecursionError
-        statements = [statement for statement in parser.parse(tokens, sql) if statement is not None]
-    except ParseError as exc:
-        _report_parse_error(report, sql, exc)
-        return report.result()
-    except TokenError:
-        report.error("syntax", "unterminated string, quoted name or comment", _unterminated_span(sql))
-        return report.result()
-    except RecursionError:
-        report.error("syntax", "the query is nested too deeply (SQLite refuses this depth too)", None)
+    statements = _statements(sql, report)
+    if statements is None:
         return report.result()
     if len(statements) != 1:
         report.error("statement", "only one statement can run at a time", _second_statement_span(sql))
@@ -168,6 +156,23 @@ def validate_sql(sql: str, schema: dict) -> dict:
         return report.result()
     _Resolver(sql, _schema_index(schema), report).check(statement)
     return report.result()
+
+
+def _statements(sql: str, report: _Report) -> list | None:
+    """The statements `sql` parses into; None when it does not parse, with the reason in `report`."""
+    try:
+        tokenizer, parser = parsing_tools(_SQLITE)
+        tokens = tokenizer.tokenize(sql)
+        if _deepest_nesting(tokens) > MAX_NESTING:
+            raise RecursionError
+        return [statement for statement in parser.parse(tokens, sql) if statement is not None]
+    except ParseError as exc:
+        _report_parse_error(report, sql, exc)
+    except TokenError:
+        report.error("syntax", "unterminated string, quoted name or comment", _unterminated_span(sql))
+    except RecursionError:
+        report.error("syntax", "the query is nested too deeply (SQLite refuses this depth too)", None)
+    return None
 
 
 class _Report:
@@ -353,17 +358,11 @@ class _Resolver:
             if isinstance(projection, exp.Star) or (
                 isinstance(projection, exp.Column) and isinstance(projection.this, exp.Star)
             ):
-                qualifier = projection.table.lower() if isinstance(projection, exp.Column) else ""
-                for name, (_, source) in self.selected(scope).items():
-                    if qualifier and name != qualifier:
-                        continue
-                    provided = self.source_columns(source)
-                    if provided is _UNKNOWN:
-                        columns = _UNKNOWN
-                        break
-                    columns.update(provided)
-                if columns is _UNKNOWN:
+                starred = self.star_columns(scope, projection)
+                if starred is _UNKNOWN:
+                    columns = _UNKNOWN
                     break
+                columns.update(starred)
             else:
                 name = projection.alias_or_name
                 if name:
@@ -372,6 +371,19 @@ class _Resolver:
         if columns is not _UNKNOWN and cte is not None and cte.args.get("alias") and cte.args["alias"].columns:
             columns = {column.name.lower(): column.name for column in cte.args["alias"].columns}  # WITH t(a, b) AS
         self.output_cache[key] = columns
+        return columns
+
+    def star_columns(self, scope: Scope, projection: exp.Expr) -> dict[str, str] | None:
+        """The columns `*` (or `t.*`) shows in `scope`, _UNKNOWN when one of its sources' columns cannot be known."""
+        qualifier = projection.table.lower() if isinstance(projection, exp.Column) else ""
+        columns: dict[str, str] = {}
+        for name, (_, source) in self.selected(scope).items():
+            if qualifier and name != qualifier:
+                continue
+            provided = self.source_columns(source)
+            if provided is _UNKNOWN:
+                return _UNKNOWN
+            columns.update(provided)
         return columns
 
     @staticmethod
@@ -403,37 +415,49 @@ class _Resolver:
         return names
 
     def check_column(self, scope: Scope, selected: dict, column: exp.Column, output_aliases: set, using: set) -> None:
+        if column.table:
+            self.check_qualified_column(scope, selected, column)
+        elif not (isinstance(column.this, exp.Star) or column.name.lower() in _ROWID_NAMES):
+            self.check_plain_column(scope, selected, column, output_aliases, using)
+
+    def check_qualified_column(self, scope: Scope, selected: dict, column: exp.Column) -> None:
+        """`t.c`: t must name a source of this query, and c be one of its columns."""
         name = column.name.lower()
-        qualifier = column.table.lower() if column.table else ""
-        is_star = isinstance(column.this, exp.Star)
-        if qualifier:
-            source, owner = self.find_source(scope, qualifier)
-            if owner is None:
-                candidates = {key: node.alias_or_name or key for key, (node, _) in selected.items()}
-                # Aliases are short (T1, T2): too short for similarity, and few, so all of them are the suggestions.
-                suggestions = _closest(qualifier, candidates) or sorted(candidates.values())[:_SUGGESTIONS]
-                hint = f"; this query names {', '.join(suggestions)}" if suggestions else ""
-                table_identifier = column.args.get("table")
-                self.report.error(
-                    "unknown_table",
-                    f"no table or alias named {column.table} in this query{hint}",
-                    _span(table_identifier),
-                    suggestions,
-                )
-                return
-            if is_star or name in _ROWID_NAMES:
-                return
-            provided = self.source_columns(source)
-            if provided is _UNKNOWN or name in provided:
-                return
-            suggestions = _closest(name, provided)
-            hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
-            self.report.error(
-                "unknown_column", f"{column.table} has no column named {column.name}{hint}", _span(column), suggestions
-            )
+        source, owner = self.find_source(scope, column.table.lower())
+        if owner is None:
+            self.report_unknown_qualifier(selected, column)
             return
-        if is_star or name in _ROWID_NAMES:
+        if isinstance(column.this, exp.Star) or name in _ROWID_NAMES:
             return
+        provided = self.source_columns(source)
+        if provided is _UNKNOWN or name in provided:
+            return
+        suggestions = _closest(name, provided)
+        hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
+        self.report.error(
+            "unknown_column", f"{column.table} has no column named {column.name}{hint}", _span(column), suggestions
+        )
+
+    def report_unknown_qualifier(self, selected: dict, column: exp.Column) -> None:
+        qualifier = column.table.lower()
+        candidates = {key: node.alias_or_name or key for key, (node, _) in selected.items()}
+        # Aliases are short (T1, T2): too short for similarity, and few, so all of them are the suggestions.
+        suggestions = _closest(qualifier, candidates) or sorted(candidates.values())[:_SUGGESTIONS]
+        hint = f"; this query names {', '.join(suggestions)}" if suggestions else ""
+        table_identifier = column.args.get("table")
+        self.report.error(
+            "unknown_table",
+            f"no table or alias named {column.table} in this query{hint}",
+            _span(table_identifier),
+            suggestions,
+        )
+
+    def check_plain_column(
+        self, scope: Scope, selected: dict, column: exp.Column, output_aliases: set, using: set
+    ) -> None:
+        """An unqualified column: exactly one source of this query must have it (or a USING or NATURAL join share
+        it), else an alias of the output or an enclosing query's column; a double-quoted unknown name is a string."""
+        name = column.name.lower()
         owners = []
         unknown_source = False
         for key, (node, source) in selected.items():
@@ -463,6 +487,10 @@ class _Resolver:
                 span,
             )
             return
+        self.report_unknown_column(selected, column, span)
+
+    def report_unknown_column(self, selected: dict, column: exp.Column, span) -> None:
+        name = column.name.lower()
         candidates: dict[str, str] = {}
         for _, source in selected.values():
             provided = self.source_columns(source)

@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 
 from annotation.models import BlockRecord
-from annotation.roles import can
-from annotation.services import person_set_blocked
+from annotation.people.roles import can
+from annotation.people.services import person_set_blocked
 
 pytestmark = pytest.mark.django_db
 

@@ -1,9 +1,10 @@
-"""annotation/collector.py: the cyclic collector paused for bulk jobs, resumed after the last, as it was before."""
+"""annotation/plumbing/gc_pause.py: the cyclic collector paused for bulk jobs, resumed after the last, as it was
+before."""
 
 import gc
 import threading
 
-from annotation.collector import collector_paused
+from annotation.plumbing.gc_pause import collector_paused
 
 
 def test_paused_inside_and_resumed_after():

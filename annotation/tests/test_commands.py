@@ -6,8 +6,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from annotation.demo import DEMO_ACCOUNTS
 from annotation.models import Database, Goal, User
-from annotation.services import DEMO_ACCOUNTS
 
 pytestmark = pytest.mark.django_db
 

@@ -6,14 +6,14 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from annotation import curation, selectors
-from annotation.curation import database_fill_empty
+from annotation.databases import curation, selectors
+from annotation.databases import profile as rules
+from annotation.databases.curation import database_fill_empty
+from annotation.databases.services import database_register
 from annotation.models import CurationEdit, DatabaseVersion
-from annotation.services import database_register
-from annotation.sql import curation as rules
 from annotation.sql.check import check_queries
-from annotation.sql.english import identifier_like
 from annotation.sql.schema import introspect_sqlite
+from annotation.wording.english import identifier_like
 
 # A lab's own database: an identifier-named table, a key nobody declared (TBL_EMP.dept_id -> dept.dept_id), one empty
 # note, a column empty everywhere, one holding a single value, and a copy of another column.
@@ -323,7 +323,7 @@ def test_the_page_is_for_admins_and_a_refused_edit_keeps_what_was_typed(client, 
 def test_the_goal_sampler_samples_nothing_hidden_and_joins_on_confirmed_keys(staff, ada):
     import random
 
-    from annotation.sql.goal_sampler import GoalSampler
+    from annotation.goals.sampler import GoalSampler
 
     curation.database_foreign_key_set(
         database=staff, by=ada, child="TBL_EMP.dept_id", parent="dept.dept_id", confirmed=True
@@ -338,7 +338,7 @@ def test_the_goal_sampler_samples_nothing_hidden_and_joins_on_confirmed_keys(sta
 
 
 def test_a_schema_only_database_is_curated_from_its_own_entry(db, ada, tmp_path):
-    from annotation.services import database_register_schema
+    from annotation.databases.services import database_register_schema
 
     entry = introspect_sqlite(_sqlite(tmp_path / "s.sqlite"), "staff_schema")
     database = database_register_schema(schema=entry)

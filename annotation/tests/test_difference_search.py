@@ -13,8 +13,8 @@ from dataclasses import replace
 import pytest
 
 from annotation.sql import sandbox
-from annotation.sql.compare import compare_limits, sql_compare
-from annotation.sql.test_suite import build_suite
+from annotation.suites.compare import compare_limits, sql_compare
+from annotation.suites.distil import build_suite
 
 ROOMS = [(1, "A", 1, "Cold store"), (2, "A", 2, "Prep room"), (3, "B", 4, "Bench 1"), (4, "B", 5, "Bench 2")]
 DRUGS = [

@@ -10,8 +10,8 @@ import pytest
 from django.core.management import call_command
 from sqlglot import expressions as exp
 
-from annotation.sql.drafts import GENERIC_DRAFT, draft_response
 from annotation.sql.spider import parse_sql
+from annotation.wording.response_drafts import GENERIC_DRAFT, draft_response
 
 # Students live in dorms (lives_in holds a room number too) and keep pets (has_pet only links the two).
 # Column ids: 0 *, student 1-6, dorm 7-9, lives_in 10-12, has_pet 13-14, pets 15-17.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from annotation.acts import SYSTEM_ACTS, USER_ACTS
+from annotation.labels.acts import SYSTEM_ACTS, USER_ACTS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", ROOT / "docs" / "protocol.md"]

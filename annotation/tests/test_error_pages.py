@@ -39,7 +39,8 @@ def test_a_blocked_person_is_told_they_are_blocked(client, mallory, caplog):
 
 
 def test_someone_outside_a_dialogue_is_told_they_are_not_in_it(client, demo_databases, alice, erin, caplog):
-    from annotation.services import goal_create, person_create
+    from annotation.goals.services import goal_create
+    from annotation.people.services import person_create
     from dialogs.models import Dialogue
 
     goal = goal_create(database=demo_databases["dorm_demo"], question="How many?", sql="SELECT count(*) FROM student")

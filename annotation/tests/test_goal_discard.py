@@ -1,4 +1,4 @@
-"""Ada discards goals nobody should be asked, saying why (annotation.services.goal_discard, docs/goals.md): the
+"""Ada discards goals nobody should be asked, saying why (annotation.goals.services.goal_discard, docs/goals.md): the
 decision is kept (who, when, why, what it did) and shown on the goal list; a discarded goal is offered to nobody and
 never sampled again; a goal dialogues were played on is deactivated instead."""
 
@@ -8,9 +8,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from annotation.goals.sampler import GoalSampler, SampledGoal
+from annotation.goals.services import goal_discard, goal_update, goals_save_sampled
 from annotation.models import Database, Goal, GoalDiscard
-from annotation.services import goal_discard, goal_update, goals_save_sampled
-from annotation.sql.goal_sampler import GoalSampler, SampledGoal
 from dialogs.selectors import goals_to_write
 from tests.builders import DORM_TREE, dorm_dialogue, sampled_goals
 

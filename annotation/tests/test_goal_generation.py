@@ -1,4 +1,4 @@
-"""Goals generated from a database's page (annotation.goal_generation): the run is a background job (on the embedded
+"""Goals generated from a database's page (annotation.goals.generation): the run is a background job (on the embedded
 defaults, as here, a thread of the server process) that saves its progress and its coverage report, keeps the goals
 waiting for a question, and refuses bad requests with a reason while writing nothing. It stops at its time bound or
 when cancelled, keeping what it found, and a run whose process stopped is found and marked failed."""
@@ -9,16 +9,16 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from annotation import goal_generation
-from annotation.goal_generation import (
+from annotation.goals import generation as goal_generation
+from annotation.goals.generation import (
     GoalGenerationError,
     goal_generation_cancel,
     goal_generation_run,
     goal_generation_start,
     goal_generations_fail_stale,
 )
+from annotation.goals.sampler import coverage
 from annotation.models import Database, Goal, GoalGeneration
-from annotation.sql.goal_sampler import coverage
 from tests.builders import database_slow_to_read
 
 
@@ -75,7 +75,7 @@ def test_a_run_asked_for_on_the_page_keeps_its_goals_waiting_and_reports_what_it
     assert run.report["after"]["tables_covered"] == after["tables_covered"]
     assert run.report["after"]["columns_covered"] == after["columns_covered"]
     assert sum(run.report["after"]["hardness"].values()) == len(known) + 6
-    # And what the rules refused or rewrote on the way, each with its reason (annotation.sql.goal_rules).
+    # And what the rules refused or rewrote on the way, each with its reason (annotation.goals.rules).
     assert run.report["rules"] and all(
         row["reason"] and row["refused"] + row["rewritten"] for row in run.report["rules"]
     )
@@ -88,9 +88,12 @@ def test_a_run_asked_for_on_the_page_keeps_its_goals_waiting_and_reports_what_it
     assert f'data-testid="rule-{first["rule"]}"' in text and first["reason"].capitalize() in text
     status = client.get(reverse("annotation:goal_generation_status", args=[run.pk])).json()
     assert status == {
+        "id": run.pk,
         "state": "succeeded",
         "state_label": "Done",
         "percent": 100,
+        "done": 6,
+        "total": 6,
         "found": 6,
         "count": 6,
         "finished": True,
@@ -172,7 +175,13 @@ def test_a_run_that_fails_says_why_on_its_page_and_keeps_no_goal(demo_databases,
 def _queued(database, person, count=40, **fields) -> GoalGeneration:
     """A run as `goal_generation_start` records it, before any process has taken it."""
     return GoalGeneration.objects.create(
-        database=database, requested_by=person, count=count, levels=["easy", "medium", "hard"], seed=5, **fields
+        database=database,
+        requested_by=person,
+        count=count,
+        progress_total=count,
+        levels=["easy", "medium", "hard"],
+        seed=5,
+        **fields,
     )
 
 

@@ -1,4 +1,4 @@
-"""The rules a sampled goal passes before it is kept (annotation.sql.goal_rules): each on small databases of two
+"""The rules a sampled goal passes before it is kept (annotation.goals.rules): each on small databases of two
 domains built here (a clinic with a link table, a shop whose codes and scales are told only by their data), and the
 sampler's goals checked against them from outside, with SQL of their own."""
 
@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from annotation.sql.goal_rules import GoalRules, name_kind
-from annotation.sql.goal_sampler import GoalSampler, refusals_report
-from annotation.sql.operation_tree import set_side, tree_sql
+from annotation.goals.operation_tree import set_side, tree_sql
+from annotation.goals.rules import GoalRules, name_kind
+from annotation.goals.sampler import GoalSampler, refusals_report
 from annotation.sql.sandbox import execute
 from annotation.sql.schema import introspect_sqlite
 

@@ -1,4 +1,4 @@
-"""Goals sampled from a database's schema and data (annotation.sql.goal_sampler, manage.py goals_generate): each runs,
+"""Goals sampled from a database's schema and data (annotation.goals.sampler, manage.py goals_generate): each runs,
 returns rows and encodes, the coverage control reaches what a goal set lacks, and bad input is refused clearly."""
 
 import json
@@ -11,8 +11,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
+from annotation.goals.sampler import GoalSampler, coverage
 from annotation.models import Goal
-from annotation.sql.goal_sampler import GoalSampler, coverage
 from annotation.sql.hardness import HARDNESS_LEVELS, hardness
 from annotation.sql.sandbox import execute
 from annotation.sql.spider import encode_sql
@@ -176,5 +176,5 @@ def test_the_command_says_what_the_rules_refused_and_why(demo_databases):
     )
     said = err.getvalue()
     assert "refused by the rules: " in said
-    # Each count with its reason, in words (annotation.sql.goal_rules.RULES).
+    # Each count with its reason, in words (annotation.goals.rules.RULES).
     assert re.search(r"refused by the rules: \d+ [a-z]", said), said

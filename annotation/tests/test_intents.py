@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from annotation.sql.intents import (
+from annotation.labels.relations import CATEGORIES, CATEGORY_OF
+from annotation.wording.suggestions import (
     DEFAULT_TARGETS,
     IntentError,
     applicable_categories,
@@ -20,7 +21,6 @@ from annotation.sql.intents import (
     recommend,
     suggestion_followed,
 )
-from annotation.sql.relations import CATEGORIES, CATEGORY_OF
 
 # The tables of CHASE's Table 12 with readable names that differ from the originals, so a text that shows an
 # original name is caught: a student lives in a dorm and takes courses. Column ids: 0 *, student 1-5, dorm 6-8,

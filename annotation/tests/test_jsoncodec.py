@@ -1,11 +1,12 @@
-"""annotation/jsoncodec.py: orjson where it can, the json module where orjson refuses, and the event log read the same
+"""annotation/plumbing/jsoncodec.py: orjson where it can, the json module where orjson refuses, and the event log read
+the same
 either way."""
 
 import json
 
 import pytest
 
-from annotation import jsoncodec
+from annotation.plumbing import jsoncodec
 
 
 def test_round_trip_keeps_what_the_json_module_keeps():

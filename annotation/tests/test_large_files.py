@@ -12,10 +12,11 @@ from django.core.files.uploadedfile import TemporaryUploadedFile
 from django.core.files.uploadhandler import TemporaryFileUploadHandler
 from django.urls import reverse
 
-from annotation import curation, services
+from annotation.databases import curation, services
+from annotation.databases.selectors import database_table_page
+from annotation.databases.services import database_register
+from annotation.goals.services import goal_create
 from annotation.models import Database
-from annotation.selectors import database_table_page
-from annotation.services import database_register
 
 pytestmark = pytest.mark.django_db
 
@@ -309,7 +310,7 @@ def test_a_room_table_page_is_cut_as_the_browser_is(client, settings, tmp_path):
         "INSERT INTO letter VALUES (1, ?)",
         ("x" * MB,),
     )
-    goal = services.goal_create(database=database, question="How many letters?", sql="SELECT count(*) FROM letter")
+    goal = goal_create(database=database, question="How many letters?", sql="SELECT count(*) FROM letter")
     worker, expert = worker_named("wes"), expert_named("eve")
     dialogue = Dialogue.objects.create(database=database, goal=goal, worker=worker, expert=expert)
     client.force_login(worker)

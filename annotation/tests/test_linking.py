@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from annotation.acts import check_schema_linking
-from annotation.sql.linking import propose_links, sql_entities
+from annotation.labels.acts import check_schema_linking
+from annotation.labels.linking import propose_links, sql_entities
+from annotation.labels.tokens import utterance_toks
 from annotation.sql.spider import SpiderEncodingError
-from annotation.tokens import utterance_toks
 
 # Students live in dorms. Column ids: 0 *, Student 1-5, Dorm 6-9, Lives_in 10-12.
 DORMS = {

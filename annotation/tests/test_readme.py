@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from annotation.services import DEMO_ACCOUNTS
+from annotation.demo import DEMO_ACCOUNTS
 
 ROOT = Path(__file__).resolve().parents[2]
 

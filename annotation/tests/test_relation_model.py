@@ -1,4 +1,4 @@
-"""The learned intent category (annotation/sql/relation_model.py): the committed model loads and predicts, reads the
+"""The learned intent category (annotation/labels/relation_model.py): the committed model loads and predicts, reads the
 questions' words only when given, falls back to the rules without a model, and `sql_relation --learned` reads lines
 with and without the question columns. Conformance with CHASE's labels is measured in bench/relations_cv.py; here
 only floors that catch a broken model."""
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from annotation.acts import check_intent
-from annotation.sql.relation_features import question_features, sql_features
-from annotation.sql.relation_model import (
+from annotation.labels.acts import check_intent
+from annotation.labels.relation_features import question_features, sql_features
+from annotation.labels.relation_model import (
     MODEL_PATH,
     SQL_ONLY,
     WITH_WORDS,
@@ -24,7 +24,7 @@ from annotation.sql.relation_model import (
     loaded_model,
     pair_features,
 )
-from annotation.sql.relations import CATEGORIES, detect_relation, read_pair
+from annotation.labels.relations import CATEGORIES, detect_relation, read_pair
 from annotation.tests.test_relations import DEFINITIONS, LIBRARY, SCHOOL, SHARED_DIR
 
 ASKED = "select name from student"
@@ -91,7 +91,7 @@ def test_without_a_readable_model_the_rules_decide_and_say_so(tmp_path, caplog, 
     path = tmp_path / "model.json"
     if content is not None:
         path.write_text(content, encoding="utf-8")
-    with caplog.at_level(logging.WARNING, logger="annotation.sql.relation_model"):
+    with caplog.at_level(logging.WARNING, logger="annotation.labels.relation_model"):
         label = label_intent(ASKED, "select course_name from course", SCHOOL, model_path=path)
         again = label_intent(ASKED, FOLLOW_UP, SCHOOL, current_question="年龄", model_path=path)
     assert (label.category, label.source) == ("different_entity", "rules")
@@ -165,7 +165,7 @@ def _shared(*parts: str) -> Path:
 
 @pytest.mark.conformance
 def test_the_model_agrees_with_chase_on_the_samples_unseen_databases():
-    from annotation.acts import INTENT_CATEGORY_OF_CHASE_LABEL
+    from annotation.labels.acts import INTENT_CATEGORY_OF_CHASE_LABEL
 
     schemas = {
         schema["db_id"]: schema

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from annotation.labels.relations import CATEGORIES, CATEGORY_OF, RELATION_NAMES, RelationError, detect_relation
 from annotation.models import Database
-from annotation.sql.relations import CATEGORIES, CATEGORY_OF, RELATION_NAMES, RelationError, detect_relation
 from bench.relation_folds import (
     LabelledPair,
     agreed,

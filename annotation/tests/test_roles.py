@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from annotation.roles import ACCESS_MARKERS, PERMISSIONS, can
+from annotation.people.roles import ACCESS_MARKERS, PERMISSIONS, can
 
 PERSONAS = ["alice", "erin", "rita", "ada"]
 

@@ -6,15 +6,10 @@ import sqlite3
 import pytest
 from django.core.exceptions import ValidationError
 
+from annotation.databases.services import database_register, databases_import_spider
+from annotation.goals.services import goal_create, goal_update, goals_import
 from annotation.models import Database, Goal, User
-from annotation.services import (
-    database_register,
-    databases_import_spider,
-    goal_create,
-    goal_update,
-    goals_import,
-    person_create,
-)
+from annotation.people.services import person_create
 from annotation.sql.schema import introspect_sqlite
 
 pytestmark = pytest.mark.django_db

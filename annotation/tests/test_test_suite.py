@@ -6,12 +6,12 @@ import json
 import pytest
 from django.core.management import call_command
 
-from annotation import suite_builds
 from annotation.demo import DEMO_GOALS
 from annotation.models import DatabaseTestSuite, Goal
-from annotation.sql.compare import results_equal, smallest_difference
-from annotation.sql.test_suite import mutants, original_path, suite_dir, suite_paths
-from annotation.suite_builds import suite_fingerprint
+from annotation.suites import builds as suite_builds
+from annotation.suites.builds import suite_fingerprint
+from annotation.suites.compare import results_equal, smallest_difference
+from annotation.suites.distil import mutants, original_path, suite_dir, suite_paths
 
 # The job's functions are named for their entity, "test suite": used through the module, pytest never takes them
 # for tests.
@@ -52,13 +52,13 @@ def dorm(demo_databases):
 def test_a_build_publishes_a_suite_that_tells_apart_what_the_original_cannot(dorm, settings):
     settings.TEST_SUITE_MAX_CANDIDATES = 40
     state = build(database_id=dorm.pk)
-    assert state.status == "ready" and state.fingerprint == suite_fingerprint(dorm)
+    assert state.state == "succeeded" and state.fingerprint == suite_fingerprint(dorm)
     paths = suite_paths(settings.DATA_DIR, dorm.db_id)
     assert paths[0] == dorm.path and len(paths) == 1 + state.databases >= 2
     assert state.size_bytes == sum(path.stat().st_size for path in paths[1:]) <= settings.TEST_SUITE_MAX_KB * 1024
     manifest = json.loads((suite_dir(settings.DATA_DIR, dorm.db_id) / "manifest.json").read_text())
     assert manifest["fingerprint"] == state.fingerprint and manifest["files"] == [path.name for path in paths[1:]]
-    assert state.figures["told_apart_by_suite"] > 0
+    assert state.report["told_apart_by_suite"] > 0
     assert not [p for p in suite_dir(settings.DATA_DIR, dorm.db_id).parent.iterdir() if p.name.startswith(".")]
 
 
@@ -81,7 +81,7 @@ def test_a_failed_build_keeps_the_old_suite_and_says_why(dorm, settings, monkeyp
 
     monkeypatch.setattr(suite_builds.suites, "build_suite", broken)
     state = build(database_id=dorm.pk, force=True)
-    assert state.status == "failed" and "disk full" in state.error
+    assert state.state == "failed" and "disk full" in state.message
     assert suite_paths(settings.DATA_DIR, dorm.db_id) == before
     assert dorm.pk not in stale()  # not retried on its own: an admin rebuilds it
 
@@ -147,7 +147,7 @@ def _manage(*args) -> tuple[list[dict], str]:
 def test_sql_compare_finds_a_database_where_a_neighbour_differs_and_agrees_on_a_rewrite(dorm, settings):
     settings.TEST_SUITE_MAX_CANDIDATES, settings.SQL_COMPARE_SECONDS = 40, 1.0
     goal = dorm.goals.first().sql
-    _manage("test_suite", "build", "--database", "dorm_demo")
+    _manage("suites", "build", "--database", "dorm_demo")
     checked = len(suite_paths(settings.DATA_DIR, "dorm_demo"))
     [same], _ = _manage("sql_compare", "--database", "dorm_demo", goal, goal.replace("SELECT", "select", 1))
     # Nothing tells them apart, and nothing is claimed beyond that: the suite's databases, then a search for this pair.
@@ -176,7 +176,7 @@ def test_bad_input_gets_a_clear_error_and_a_bad_line_keeps_its_place(dorm, tmp_p
         (("sql_compare", "--database", "dorm_demo", "SELECT 1"), "usage: sql_compare"),
         (("sql_compare", "--database", "dorm_demo", "SELECT nope FROM dorm", "SELECT 1"), "the first query fails"),
         (("sql_compare", "--file", str(tmp_path / "absent.tsv")), "is not a file"),
-        (("test_suite", "build", "--database", "nowhere"), "no registered database 'nowhere'"),
+        (("suites", "build", "--database", "nowhere"), "no registered database 'nowhere'"),
     ]:
         with pytest.raises(CommandError, match=message):
             _manage(*args)
@@ -209,7 +209,7 @@ def test_the_databases_pages_show_each_suite_and_only_an_admin_may_rebuild_it(cl
     listing = client.get("/databases/").content.decode()
     assert f"{state.databases} database" in listing and "ready" in listing  # "1 database", "5 databases"
     page = client.get(f"/databases/{dorm.db_id}/").content.decode()
-    assert f"this database alone tells {state.figures['told_apart_by_original']} apart" in page
+    assert f"this database alone tells {state.report['told_apart_by_original']} apart" in page
     assert "Rebuild the test suite" not in page
     rebuild = f"/databases/{dorm.db_id}/test-suite/rebuild/"
     assert client.post(rebuild).status_code == 403
@@ -220,7 +220,7 @@ def test_the_databases_pages_show_each_suite_and_only_an_admin_may_rebuild_it(cl
     assert "will be rebuilt in the background" in response.content.decode()
     assert "waiting to be built" in response.content.decode()
     dorm.test_suite.refresh_from_db()
-    assert dorm.test_suite.status == "pending"
+    assert dorm.test_suite.state == "queued"
 
 
 def test_a_database_without_goals_gets_a_suite_from_its_schema_and_its_page_says_so(
@@ -229,8 +229,8 @@ def test_a_database_without_goals_gets_a_suite_from_its_schema_and_its_page_says
     settings.TEST_SUITE_MAX_SECONDS = 2  # time, not the tries, is what stops it
     library = demo_databases["library_demo"]
     assert not library.goals.exists()
-    [line], _ = _manage("test_suite", "build", "--database", "library_demo")
-    assert line["status"] == "ready" and line["from_schema"] is True and line["queries"] > 10
+    [line], _ = _manage("suites", "build", "--database", "library_demo")
+    assert line["state"] == "succeeded" and line["from_schema"] is True and line["queries"] > 10
     # Generic neighbours the database alone cannot tell apart, told apart by the suite.
     assert line["hidden_on_original"] > 0 and line["told_apart_by_suite"] > 0 and line["databases"] >= 1
     assert 0 < line["power"] < 1
@@ -244,18 +244,18 @@ def test_a_database_without_goals_gets_a_suite_from_its_schema_and_its_page_says
 
 @pytest.mark.django_db(transaction=True)
 def test_without_a_broker_a_stale_suite_is_built_on_a_thread_and_the_caller_does_not_wait(settings, demo_files):
-    from annotation.services import database_register
+    from annotation.databases.services import database_register
 
     settings.TEST_SUITE_MAX_CANDIDATES = 20
     settings.CELERY_TASK_ALWAYS_EAGER = True  # the embedded defaults, also when the tests run beside a real broker
     database = database_register(db_id="library_demo", source_path=demo_files["library_demo"])
     assert suite_builds.test_suites_schedule() == [database.pk]
-    assert DatabaseTestSuite.objects.get(database=database).status in ("pending", "building")
+    assert DatabaseTestSuite.objects.get(database=database).state in ("queued", "running")
     thread = suite_builds._BackgroundBuilder._thread
     thread.join(timeout=120)  # the condition waited for: the builder has finished its work
     assert not thread.is_alive()
     state = DatabaseTestSuite.objects.get(database=database)
-    assert state.status == "ready" and state.fingerprint == suite_fingerprint(database)
+    assert state.state == "succeeded" and state.fingerprint == suite_fingerprint(database)
     assert suite_builds.test_suites_schedule() == []  # up to date: nothing handed over again
 
 
@@ -268,7 +268,7 @@ def test_with_a_broker_each_stale_suite_is_sent_to_a_worker(dorm, demo_databases
     every = sorted(database.pk for database in demo_databases.values())
     assert sorted(suite_builds.test_suites_schedule()) == every
     assert sorted(sent) == [(pk, False) for pk in every]
-    assert DatabaseTestSuite.objects.get(database=dorm).status == "pending"
+    assert DatabaseTestSuite.objects.get(database=dorm).state == "queued"
     assert suite_builds.test_suites_schedule() == []  # waiting already: not sent twice
     suite_builds.test_suite_request_rebuild(database=dorm)
     assert sent[-1] == (dorm.pk, True) and len(sent) == len(every) + 1

@@ -4,7 +4,7 @@ SParC and CoSQL turns) as the goal set (docs/test_suites.md, "What a suite is wo
 Two figures: of the pairs (sample query, neighbour) that the original database cannot tell apart, the share a suite
 tells apart; and that no pair of truly equivalent queries (a sample query and sqlglot's optimizer normal form of it) is
 ever reported different. The builds here are smaller than a real one (TRY candidates instead of the time bound,
-TEST_SUITE_MAX_SECONDS) to keep the run short; `bench/test_suite.py` measures the real bound.
+TEST_SUITE_MAX_SECONDS) to keep the run short; `bench/suite_build.py` measures the real bound.
 """
 
 import json
@@ -15,8 +15,8 @@ import pytest
 import sqlglot
 from sqlglot.optimizer import optimize
 
-from annotation.sql.compare import CompareError, sql_compare
-from annotation.sql.test_suite import SuiteBounds, build_suite
+from annotation.suites.compare import CompareError, sql_compare
+from annotation.suites.distil import SuiteBounds, build_suite
 
 pytestmark = pytest.mark.conformance
 
@@ -34,7 +34,7 @@ TRY = 60
 # Generation is seeded, so the figures repeat from run to run on the same data; the margin is for other versions of
 # SQLite and sqlglot. Measured: car_1 0.479, concert_singer 0.749, dog_kennels 0.478, flight_2 0.566, pets_1 0.414,
 # student_transcripts_tracking 0.416, world_1 0.447 (with the time bound of a real build instead, 60 s, car_1 gets
-# 0.544: bench/test_suite.py).
+# 0.544: bench/suite_build.py).
 POWER_FLOOR = {
     "car_1": 0.44,
     "concert_singer": 0.71,

@@ -1,15 +1,15 @@
-"""An operation tree as a readable plan (annotation.sql.tree_plan): the steps in OTTA's order, each step's SQL runs
+"""An operation tree as a readable plan (annotation.goals.tree_plan): the steps in OTTA's order, each step's SQL runs
 and the last one is the goal's, a drafted question, adapting a filter, and checking a token alignment."""
 
 import random
 
 import pytest
 
-from annotation.sql.goal_sampler import GoalSampler, tree_sql
+from annotation.goals.sampler import GoalSampler, tree_sql
+from annotation.goals.tree_plan import TreeError, adapt_filter, check_alignment, draft_question, plan
+from annotation.labels.tokens import utterance_toks
 from annotation.sql.sandbox import execute, execute_many
 from annotation.sql.schema import introspect_sqlite
-from annotation.sql.tree_plan import TreeError, adapt_filter, check_alignment, draft_question, plan
-from annotation.tokens import utterance_toks
 
 JOINED = {
     "type": "count",

@@ -33,44 +33,66 @@ def campaign_check(
     model_holdback_percent: int = 0,
 ) -> None:
     """Every rule a campaign must keep; ValidationError with the fields' messages when one is broken."""
-    errors: dict[str, str] = {}
-    name = name.strip()
-    if not name:
-        errors["name"] = "Give the campaign a name."
-    elif Campaign.objects.filter(name=name).exclude(pk=campaign.pk if campaign else None).exists():
-        errors["name"] = "Another campaign has this name."
-    if not databases:
-        errors["databases"] = "Choose at least one database."
-    chosen_elsewhere = [goal for goal in goals if goal.database_id not in {database.pk for database in databases}]
-    if chosen_elsewhere:
-        errors["goals"] = f"{len(chosen_elsewhere)} chosen goal(s) are on databases the campaign does not include."
-    if target_per_goal < 1:
-        errors["target_per_goal"] = "Each goal needs at least one dialogue."
-    if hardness_mix:
-        unknown = set(hardness_mix) - set(Hardness.values)
-        if unknown or any(not isinstance(share, int) or share < 0 for share in hardness_mix.values()):
-            errors["hardness_mix"] = "The mix gives a whole percent to each of: " + ", ".join(Hardness.values) + "."
-        elif sum(hardness_mix.values()) != 100:
-            errors["hardness_mix"] = f"The mix's percents add up to {sum(hardness_mix.values())}, not 100."
-    if closes_at is not None and closes_at <= opens_at:
-        errors["closes_at"] = "The campaign must close after it opens."
-    if completion_url:
-        try:
-            URLValidator(schemes=["https", "http"])(completion_url.replace("{code}", "CODE"))
-        except ValidationError:
-            errors["completion_url"] = "Give a whole http(s) URL, with {code} where the completion code goes."
-    if bonus_min_questions < 1:
-        errors["bonus_min_questions"] = "At least one question."
-    if bonus_amount < 0:
-        errors["bonus_amount"] = "A bonus cannot be negative."
-    if len(bonus_reason) > 255:
-        errors["bonus_reason"] = "Keep the reason under 255 characters: the platforms show it to the worker."
-    if not isinstance(model_holdback_percent, int) or not 0 <= model_holdback_percent <= 100:
-        errors["model_holdback_percent"] = (
-            "The control group is a whole percent of the dialogues, from 0 (every dialogue helped) to 100 (none)."
-        )
+    holdback_ok = isinstance(model_holdback_percent, int) and 0 <= model_holdback_percent <= 100
+    checked = {
+        "name": _name_error(campaign, name.strip()),
+        "databases": None if databases else "Choose at least one database.",
+        "goals": _goals_error(databases, goals),
+        "target_per_goal": "Each goal needs at least one dialogue." if target_per_goal < 1 else None,
+        "hardness_mix": _hardness_mix_error(hardness_mix),
+        "closes_at": "The campaign must close after it opens."
+        if closes_at is not None and closes_at <= opens_at
+        else None,
+        "completion_url": _completion_url_error(completion_url),
+        "bonus_min_questions": "At least one question." if bonus_min_questions < 1 else None,
+        "bonus_amount": "A bonus cannot be negative." if bonus_amount < 0 else None,
+        "bonus_reason": "Keep the reason under 255 characters: the platforms show it to the worker."
+        if len(bonus_reason) > 255
+        else None,
+        "model_holdback_percent": None
+        if holdback_ok
+        else "The control group is a whole percent of the dialogues, from 0 (every dialogue helped) to 100 (none).",
+    }
+    errors = {key: message for key, message in checked.items() if message}
     if errors:
         raise ValidationError(errors)
+
+
+def _name_error(campaign: Campaign | None, name: str) -> str | None:
+    if not name:
+        return "Give the campaign a name."
+    if Campaign.objects.filter(name=name).exclude(pk=campaign.pk if campaign else None).exists():
+        return "Another campaign has this name."
+    return None
+
+
+def _goals_error(databases: list[Database], goals: list[Goal]) -> str | None:
+    chosen_elsewhere = [goal for goal in goals if goal.database_id not in {database.pk for database in databases}]
+    if chosen_elsewhere:
+        return f"{len(chosen_elsewhere)} chosen goal(s) are on databases the campaign does not include."
+    return None
+
+
+def _hardness_mix_error(hardness_mix: dict) -> str | None:
+    """A mix is empty, or a whole percent for Spider's hardness levels adding up to 100."""
+    if not hardness_mix:
+        return None
+    unknown = set(hardness_mix) - set(Hardness.values)
+    if unknown or any(not isinstance(share, int) or share < 0 for share in hardness_mix.values()):
+        return "The mix gives a whole percent to each of: " + ", ".join(Hardness.values) + "."
+    if sum(hardness_mix.values()) != 100:
+        return f"The mix's percents add up to {sum(hardness_mix.values())}, not 100."
+    return None
+
+
+def _completion_url_error(completion_url: str) -> str | None:
+    if not completion_url:
+        return None
+    try:
+        URLValidator(schemes=["https", "http"])(completion_url.replace("{code}", "CODE"))
+    except ValidationError:
+        return "Give a whole http(s) URL, with {code} where the completion code goes."
+    return None
 
 
 def campaign_save(

@@ -4,7 +4,7 @@ reason; and the bonuses owed paid from review's bonus file, never twice.
 
 Every call goes through `dialogs.crowd.prolific_api` (which audits it) and is made outside any database transaction:
 each service reads what it needs, calls Prolific, then records the outcome in a short write of its own. Only a person
-who may manage campaigns may do any of it (`annotation.roles`, "campaigns.manage"), and nothing happens while the
+who may manage campaigns may do any of it (`annotation.people.roles`, "campaigns.manage"), and nothing happens while the
 integration is off (no PROLIFIC_API_TOKEN).
 
 The bonus payment is the one call that must never be repeated blindly: Prolific pays a bulk bonus again each time it
@@ -32,7 +32,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from annotation.models import User
-from annotation.roles import can
+from annotation.people.roles import can
 from dialogs.crowd.prolific_api import ProlificError, Retry, off_error, prolific_configured, prolific_request
 from dialogs.models import Campaign, CrowdAssignment, ProlificBonusPayment, ProlificCall, ProlificStudy
 

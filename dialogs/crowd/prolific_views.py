@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from annotation.roles import role_required
+from annotation.people.roles import role_required
 from dialogs.crowd import prolific
 from dialogs.crowd.prolific_api import ProlificError
 from dialogs.models import Campaign, ProlificBonusPayment, ProlificStudy

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from annotation.models import Hardness
-from annotation.roles import open_view, role_required
+from annotation.people.roles import open_view, role_required
 from dialogs.crowd import campaigns
 from dialogs.crowd import services as crowd
 from dialogs.crowd.prolific import prolific_page

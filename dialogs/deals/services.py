@@ -18,7 +18,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from annotation.models import Database, Goal, User
-from annotation.roles import can
+from annotation.people.roles import can
 from dialogs.deals.models import WorkAssignment, WorkDeal, WorkDealMember
 from dialogs.errors import DialogueError
 from dialogs.models import Campaign, Dialogue, DialogueMode, DialogueStatus, QueryFirstItem
@@ -26,7 +26,8 @@ from dialogs.query_first import query_first_open
 from dialogs.selectors import goals_waiting_for_question
 from dialogs.solo import solo_create, solo_withdraw
 
-# Who deals work: the admins who manage campaigns (annotation.roles), since a deal hands out a campaign's goals too.
+# Who deals work: the admins who manage campaigns (annotation.people.roles), since a deal hands out a campaign's goals
+# too.
 MANAGE_PERMISSION = "campaigns.manage"
 # CHASE asked 3 to 5 questions per sequence (docs/dealing.md): the default range a sequence's minimum is drawn from.
 DEFAULT_MIN_QUESTIONS = (3, 5)
@@ -61,18 +62,38 @@ def deal_check(
         errors["name"] = f"Give the deal a name of at most {NAME_MAX_CHARS} characters."
     if kind not in WorkDeal.Kind.values:
         errors["kind"] = "Choose solo sequences or query-first questions."
-    if not people:
-        errors["people"] = "Choose the experts to deal the work to."
-    elif not_experts := [person.username for person in people if not can(person, "chat.as_expert")]:
-        errors["people"] = f"Only experts who are not blocked write this work: not {', '.join(not_experts)}."
-    elif double and len(people) < 2:
-        errors["double"] = "Double annotation gives each item to two different people: choose at least two."
-    if not databases:
-        errors["databases"] = "Choose at least one database."
-    elif unusable := [database.db_id for database in databases if not database.active or not database.has_file]:
-        errors["databases"] = f"Inactive, or registered by their schema only (nothing to query): {', '.join(unusable)}."
+    errors.update(_people_errors(people, double))
+    errors.update(_database_errors(databases))
     if not 1 <= count <= COUNT_MAX:
         errors["count"] = f"Deal between 1 and {COUNT_MAX} items."
+    errors.update(_kind_errors(kind, goals, campaign, double, min_questions_low, min_questions_high))
+    if errors:
+        raise ValidationError(errors)
+
+
+def _people_errors(people: list[User], double: bool) -> dict[str, str]:
+    if not people:
+        return {"people": "Choose the experts to deal the work to."}
+    if not_experts := [person.username for person in people if not can(person, "chat.as_expert")]:
+        return {"people": f"Only experts who are not blocked write this work: not {', '.join(not_experts)}."}
+    if double and len(people) < 2:
+        return {"double": "Double annotation gives each item to two different people: choose at least two."}
+    return {}
+
+
+def _database_errors(databases: list[Database]) -> dict[str, str]:
+    if not databases:
+        return {"databases": "Choose at least one database."}
+    if unusable := [database.db_id for database in databases if not database.active or not database.has_file]:
+        return {"databases": f"Inactive, or registered by their schema only (nothing to query): {', '.join(unusable)}."}
+    return {}
+
+
+def _kind_errors(
+    kind: str, goals: str, campaign: Campaign | None, double: bool, min_questions_low: int, min_questions_high: int
+) -> dict[str, str]:
+    """The rules of one kind of work: its goals, double annotation, and (solo) the range of questions."""
+    errors: dict[str, str] = {}
     if kind == WorkDeal.Kind.QUERY_FIRST:
         if goals != WorkDeal.Goals.NONE or campaign is not None:
             errors["goals"] = "Query-first work is the databases' sampled goals waiting for a question: choose none."
@@ -88,8 +109,7 @@ def deal_check(
                 f"A range from {floor} (SOLO_MIN_QUESTIONS, every sequence's least) to {MIN_QUESTIONS_CEILING}, "
                 "its low end not above its high end."
             )
-    if errors:
-        raise ValidationError(errors)
+    return errors
 
 
 def _taken_goals(kind: str):

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from annotation.models import User
-from annotation.roles import role_required
+from annotation.people.roles import role_required
 from dialogs.deals import selectors
 from dialogs.deals.forms import DealForm
 from dialogs.deals.models import WorkAssignment, WorkDeal

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
-from annotation.acts import RESPONSE_GUIDE, SYSTEM_ACTS, USER_ACTS
+from annotation.labels.acts import RESPONSE_GUIDE, SYSTEM_ACTS, USER_ACTS
 from annotation.models import User
+from dialogs.onboarding.markdown import guidelines_html
 from dialogs.onboarding.models import GuidelinesRead, GuidelinesVersion
 
 # The three texts of a version, in the order the pages show them, with their titles.
@@ -34,7 +35,7 @@ def guidelines_current() -> GuidelinesVersion | None:
 
 def guidelines_draft() -> dict[str, str]:
     """The texts an admin starts from: the current version's, or, before any, the platform's own act definitions and
-    response guide (annotation.acts, after the CoSQL paper's appendix) and a few conventions to edit."""
+    response guide (annotation.labels.acts, after the CoSQL paper's appendix) and a few conventions to edit."""
     current = guidelines_current()
     if current is not None:
         return {name: getattr(current, name) for name, _ in SECTIONS}
@@ -112,8 +113,6 @@ def guidelines_unread(person: User) -> GuidelinesToRead | None:
 
 def guidelines_sections(version: GuidelinesVersion) -> list[dict]:
     """The sections of a version that hold text, for a page: name, title and the escaped HTML of the safe subset."""
-    from dialogs.onboarding.markdown import guidelines_html
-
     return [
         {"name": name, "title": title, "html": guidelines_html(getattr(version, name))}
         for name, title in SECTIONS

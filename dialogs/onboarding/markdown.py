@@ -42,63 +42,81 @@ def _inline(text: str) -> str:
 
 def guidelines_html(text: str) -> SafeString:
     """The HTML of a guideline written in the subset above; every character of `text` is escaped."""
-    out: list[str] = []
-    paragraph: list[str] = []
-    items: list[str] = []
-    list_tag = ""
-    code: list[str] | None = None
-
-    def close_paragraph():
-        if paragraph:
-            out.append("<p>" + "<br>".join(_inline(line) for line in paragraph) + "</p>")
-            paragraph.clear()
-
-    def close_list():
-        nonlocal list_tag
-        if items:
-            out.append(f"<{list_tag}>" + "".join(f"<li>{_inline(item)}</li>" for item in items) + f"</{list_tag}>")
-            items.clear()
-        list_tag = ""
-
+    rendered = _Rendering()
     for raw in (text or "").replace("\r\n", "\n").split("\n"):
+        rendered.add(raw)
+    return mark_safe(rendered.html())  # noqa: S308 - built from escaped text only
+
+
+class _Rendering:
+    """A guideline being rendered line by line: the HTML so far, and the paragraph, list or code block still open."""
+
+    def __init__(self):
+        self.out: list[str] = []
+        self.paragraph: list[str] = []
+        self.items: list[str] = []
+        self.list_tag = ""
+        self.code: list[str] | None = None
+
+    def add(self, raw: str) -> None:
         line = raw.rstrip()
-        if code is not None:
+        if self.code is not None:
             if _FENCE.match(line.strip()):
-                out.append('<pre class="mono sql-block">' + escape("\n".join(code)) + "</pre>")
-                code = None
+                self.close_code()
             else:
-                code.append(raw)
-            continue
+                self.code.append(raw)
+            return
         stripped = line.strip()
         if _FENCE.match(stripped):
-            close_paragraph()
-            close_list()
-            code = []
-            continue
-        if not stripped:
-            close_paragraph()
-            close_list()
-            continue
+            self.close_paragraph()
+            self.close_list()
+            self.code = []
+        elif not stripped:
+            self.close_paragraph()
+            self.close_list()
+        else:
+            self.add_text(stripped)
+
+    def add_text(self, stripped: str) -> None:
+        """A line of text: a heading, a list item, or a line of a paragraph."""
         heading = _HEADING.match(stripped)
         bullet = _BULLET.match(stripped)
         numbered = _NUMBERED.match(stripped)
         if heading:
-            close_paragraph()
-            close_list()
+            self.close_paragraph()
+            self.close_list()
             level = len(heading.group(1)) + 2  # the page's own headings are h1 and h2
-            out.append(f"<h{level}>{_inline(heading.group(2))}</h{level}>")
+            self.out.append(f"<h{level}>{_inline(heading.group(2))}</h{level}>")
         elif bullet or numbered:
-            close_paragraph()
+            self.close_paragraph()
             tag = "ul" if bullet else "ol"
-            if list_tag and list_tag != tag:
-                close_list()
-            list_tag = tag
-            items.append((bullet or numbered).group(1))
+            if self.list_tag and self.list_tag != tag:
+                self.close_list()
+            self.list_tag = tag
+            self.items.append((bullet or numbered).group(1))
         else:
-            close_list()
-            paragraph.append(stripped)
-    if code is not None:  # a block never closed: shown as code all the same
-        out.append('<pre class="mono sql-block">' + escape("\n".join(code)) + "</pre>")
-    close_paragraph()
-    close_list()
-    return mark_safe("\n".join(out))  # noqa: S308 - built above from escaped text only
+            self.close_list()
+            self.paragraph.append(stripped)
+
+    def close_code(self) -> None:
+        self.out.append('<pre class="mono sql-block">' + escape("\n".join(self.code)) + "</pre>")
+        self.code = None
+
+    def close_paragraph(self) -> None:
+        if self.paragraph:
+            self.out.append("<p>" + "<br>".join(_inline(line) for line in self.paragraph) + "</p>")
+            self.paragraph.clear()
+
+    def close_list(self) -> None:
+        if self.items:
+            tag = self.list_tag
+            self.out.append(f"<{tag}>" + "".join(f"<li>{_inline(item)}</li>" for item in self.items) + f"</{tag}>")
+            self.items.clear()
+        self.list_tag = ""
+
+    def html(self) -> str:
+        if self.code is not None:  # a block never closed: shown as code all the same
+            self.close_code()
+        self.close_paragraph()
+        self.close_list()
+        return "\n".join(self.out)

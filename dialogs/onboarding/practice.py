@@ -5,7 +5,7 @@ The simulated worker asks the goal's scripted questions (no model, no suggestion
 same questions for a goal), each of which carries the SQL of its result: that is the gold of the turn. The plan is
 kept with the dialogue when it begins (`PracticeDialogue.plan`). Once the dialogue has ended, each planned question is
 scored (`practice_score`): the SQL of the result the expert shared compared with the gold on the database's test suite
-(on the database alone while its suite is not built: `annotation.suite_checks.suite_check`), and the acts the expert
+(on the database alone while its suite is not built: `annotation.suites.checks.suite_check`), and the acts the expert
 gave compared with the ones a scripted question calls for (INFORM_SQL, answered with CONFIRM_SQL). A question never
 asked, or never answered with a result, counts as not equivalent. The comparisons run in no transaction.
 
@@ -27,8 +27,8 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from annotation.models import Goal, Role, User
-from annotation.roles import can
-from annotation.suite_checks import SuiteCheckError, checked_on_text, suite_check
+from annotation.people.roles import can
+from annotation.suites.checks import SuiteCheckError, checked_on_text, suite_check
 from dialogs.log import LogEvent, dialogue_replay
 from dialogs.models import ENDED_STATUSES, Dialogue, DialogueStatus, EventKind
 from dialogs.onboarding.guidelines import guidelines_unread

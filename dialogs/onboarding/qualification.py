@@ -204,36 +204,6 @@ def expert_ready_refusal(person: User) -> str | None:
 # --- An admin's decisions -------------------------------------------------------------------------------------------
 
 
-def _reason(reason: str) -> str:
-    reason = (reason or "").strip()
-    if not reason:
-        raise QualificationRefused("Say why: the reason is kept with the decision.")
-    if len(reason) > REASON_MAX_CHARS:
-        raise QualificationRefused(f"Keep the reason under {REASON_MAX_CHARS} characters.")
-    return reason
-
-
-def expert_qualify(*, person: User, admin: User, reason: str) -> QualificationDecision:
-    """An admin qualifies `person` (an expert) by hand, whatever their practice; recorded with who, when and why."""
-    if person.role != Role.EXPERT:
-        raise QualificationRefused(f"{person.username} is no expert.")
-    return QualificationDecision.objects.create(person=person, qualified=True, decided_by=admin, reason=_reason(reason))
-
-
-def expert_withdraw(*, person: User, admin: User, reason: str) -> QualificationDecision:
-    """An admin withdraws `person`'s qualification: they leave the lobby at once (a room they are in goes on), and
-    from now on only practice begun after this counts toward the rule. Recorded with who, when and why."""
-    from dialogs.lobby import lobby_leave  # the lobby imports this module for its check
-
-    if person.role != Role.EXPERT:
-        raise QualificationRefused(f"{person.username} is no expert.")
-    decision = QualificationDecision.objects.create(
-        person=person, qualified=False, decided_by=admin, reason=_reason(reason)
-    )
-    lobby_leave(person=person)
-    return decision
-
-
 def on_demo_accounts(sender, *, usernames: list[str], **kwargs) -> None:
     """annotation.signals.demo_accounts_made: the demo's experts are qualified (once), so that `make run` pairs them
     as the README says; practice is there for them to try."""

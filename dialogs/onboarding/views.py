@@ -7,9 +7,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from annotation.models import Goal, Role, User
-from annotation.roles import can, role_required
+from annotation.people.roles import can, role_required
 from dialogs.models import Campaign, Dialogue
-from dialogs.onboarding import guidelines, practice, qualification, selectors
+from dialogs.onboarding import decisions, guidelines, practice, qualification, selectors
 from dialogs.onboarding.forms import DecisionForm, GuidelinesForm, PracticeGoalForm, PracticeRuleForm
 
 
@@ -164,7 +164,7 @@ def expert_record(request, user_id):
     form = DecisionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         qualify = form.cleaned_data["decision"] == "qualify"
-        act = qualification.expert_qualify if qualify else qualification.expert_withdraw
+        act = decisions.expert_qualify if qualify else decisions.expert_withdraw
         try:
             act(person=person, admin=request.user, reason=form.cleaned_data["reason"])
         except qualification.QualificationRefused as exc:

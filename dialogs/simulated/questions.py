@@ -28,9 +28,9 @@ from dataclasses import dataclass
 
 from sqlglot import expressions as exp
 
-from annotation.sql.english import singular_word, words_of
+from annotation.goals.tree_plan import condition_phrase, schema_names
 from annotation.sql.spider import SpiderEncodingError, parse_sql
-from annotation.sql.tree_plan import condition_phrase, schema_names
+from annotation.wording.english import singular_word, words_of
 
 __all__ = [
     "MODEL_PROMPT_VERSION",

@@ -107,6 +107,7 @@ def simulation_create(
             campaign=campaign,
             requested_by=requested_by,
             count=count,
+            progress_total=count,
             expert=expert,
             follow_suggestions=follow_suggestions,
             seed=seed,
@@ -281,13 +282,7 @@ def _run_in_thread(run_id: int) -> None:
 
 def simulation_status(run: SimulationRun) -> dict:
     """A run's state as its page shows it (and polls it, as JSON)."""
-    return {
-        "id": run.pk,
-        "state": run.state,
-        "state_label": run.get_state_display(),
-        "done": run.progress_done,
-        "count": run.count,
-        "finished": run.state in (SimulationRun.State.SUCCEEDED, SimulationRun.State.FAILED),
-        "message": run.message,
-        "dialogues": [item.get("dialogue") for item in run.report.get("workers", []) if item.get("dialogue")],
-    }
+    return run.status_json(
+        count=run.count,
+        dialogues=[item.get("dialogue") for item in run.report.get("workers", []) if item.get("dialogue")],
+    )

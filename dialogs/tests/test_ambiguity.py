@@ -3,7 +3,7 @@ each reading (PRACTIQ's types), sent with the user acts."""
 
 import pytest
 
-from annotation.acts import AMBIGUITY_TYPES, LabelError, check_ambiguity
+from annotation.labels.acts import AMBIGUITY_TYPES, LabelError, check_ambiguity
 from annotation.models import Goal
 from dialogs import room
 from dialogs.errors import DialogueError
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def dialogue(demo_databases):
-    from annotation.services import demo_load
+    from annotation.demo import demo_load
 
     demo_load()
     goal = Goal.objects.first()

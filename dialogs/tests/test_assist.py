@@ -9,9 +9,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
+from annotation.labels.relations import detect_relation
 from annotation.models import Database, Role
-from annotation.services import person_create
-from annotation.sql.relations import detect_relation
+from annotation.people.services import person_create
 from dialogs import assist
 from dialogs.errors import DialogueError
 from dialogs.log import LogEvent, dialogue_replay, recommendation_payload
@@ -48,7 +48,7 @@ def room(demo_databases, goals_demo):
 
 @pytest.fixture
 def goals_demo(demo_databases):
-    from annotation.services import demo_load
+    from annotation.demo import demo_load
 
     demo_load()
 
@@ -497,7 +497,7 @@ async def test_the_expert_sees_their_answer_and_goes_on_while_the_suggestion_is_
 def test_the_bench_drafts_from_the_names_a_room_drafts_from(db, demo_files):
     """bench/rating_sheet.py rates what a room shows: the same schema (the file's, with its release's readable names,
     as the import keeps them) through the same call."""
-    from annotation.services import database_register
+    from annotation.databases.services import database_register
     from annotation.sql.analysis import sql_run
     from annotation.sql.schema import introspect_sqlite
     from bench.rating_sheet import hosted_schema

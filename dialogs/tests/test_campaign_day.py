@@ -7,7 +7,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from annotation.services import goal_create, person_create, person_set_blocked
+from annotation.goals.services import goal_create
+from annotation.people.services import person_create, person_set_blocked
 from dialogs.models import Dialogue, LiveSocket
 from tests.sockets import connect, enter, is_message, receive_until
 

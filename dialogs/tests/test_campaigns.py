@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from annotation.models import Goal
-from annotation.services import person_create
+from annotation.people.services import person_create
 from dialogs import lobby
 from dialogs.crowd import campaigns
 from dialogs.models import Campaign, Dialogue, DialogueStatus, LobbyEntry

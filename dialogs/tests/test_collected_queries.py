@@ -1,9 +1,9 @@
-"""The queries collected on a database shape its test suite (annotation.suite_builds, docs/test_suites.md): the runs
+"""The queries collected on a database shape its test suite (annotation.suites.builds, docs/test_suites.md): the runs
 that worked in ended dialogues join the goals' SQL, and their number rebuilds the suite each time it doubles."""
 
 import pytest
 
-from annotation.suite_builds import collected_queries, suite_fingerprint, suite_queries
+from annotation.suites.builds import collected_queries, suite_fingerprint, suite_queries
 from dialogs.models import DialogueStatus
 from dialogs.solo import solo_create, solo_turn_add
 

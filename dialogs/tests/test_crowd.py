@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotation.models import Goal, User
-from annotation.services import person_create
+from annotation.people.services import person_create
 from dialogs import lobby
 from dialogs.crowd import campaigns
 from dialogs.models import Campaign, CrowdAssignment, CrowdWorker, Dialogue, DialogueStatus, LobbyEntry

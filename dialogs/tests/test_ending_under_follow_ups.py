@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from annotation.services import person_create
+from annotation.people.services import person_create
 from dialogs.models import Dialogue, DialogueStatus, EventKind
 from dialogs.room import dialogue_post
 
@@ -19,7 +19,7 @@ ROOMS = 8
 
 def _rooms(demo_databases):
     dorm = demo_databases["dorm_demo"]
-    from annotation.services import goal_create
+    from annotation.goals.services import goal_create
 
     goal = goal_create(database=dorm, question="How many students?", sql="SELECT count(*) FROM student")
     rooms = []

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from annotation.models import Goal
-from annotation.services import person_create
+from annotation.people.services import person_create
 from dialogs import lobby, log, room
 from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueStatus, Event, LobbyEntry
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def goals(demo_databases):
-    from annotation.services import demo_load
+    from annotation.demo import demo_load
 
     demo_load()
     return list(Goal.objects.all())

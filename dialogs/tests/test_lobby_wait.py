@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def goals(demo_databases):
-    from annotation.services import demo_load
+    from annotation.demo import demo_load
 
     demo_load()
     return list(Goal.objects.all())

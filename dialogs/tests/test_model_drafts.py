@@ -7,10 +7,10 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from annotation.curation import database_hidden_set
+from annotation.databases.curation import database_hidden_set
 from dialogs.errors import DialogueError
 from dialogs.log import LogEvent, dialogue_replay, model_draft_use
-from dialogs.model_drafts import PROMPT_VERSION, sql_from_answer
+from dialogs.model_sql import PROMPT_VERSION, sql_from_answer
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from dialogs.room import dialogue_post
 from tests.builders import dorm_dialogue

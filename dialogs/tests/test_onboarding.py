@@ -12,8 +12,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from annotation.goals.services import goal_create
 from annotation.models import Goal
-from annotation.services import goal_create, person_create
+from annotation.people.services import person_create
 from dialogs import lobby, room
 from dialogs.errors import DialogueError
 from dialogs.models import Campaign, Dialogue, DialogueStatus, Event, LobbyEntry

@@ -36,7 +36,7 @@ def _answer(dialogue: Dialogue, turn: int) -> None:
 
 @pytest.fixture
 def dorm(demo_databases):
-    from annotation.services import demo_load
+    from annotation.demo import demo_load
 
     demo_load()
     database = Database.objects.get(db_id="dorm_demo")

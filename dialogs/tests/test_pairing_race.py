@@ -12,7 +12,7 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from annotation.services import person_create
+from annotation.people.services import person_create
 from dialogs import lobby
 from dialogs.models import Dialogue
 from tests.builders import expert_ready
@@ -33,7 +33,7 @@ def test_a_pairing_that_waited_for_the_lock_sees_the_one_before(demo_databases):
             "needs PostgreSQL (row locks): run it through `tools/test_stack.py with-services -- pytest ...`, as the "
             "second pass of `make test` does"
         )
-    from annotation.services import demo_load
+    from annotation.demo import demo_load
 
     demo_load()
     workers = []

@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from annotation.services import person_create
+from annotation.people.services import person_create
 from dialogs import lobby
 from dialogs.models import Dialogue, DialogueStatus, Event
 from tests.builders import dorm_dialogue, expert_ready
@@ -401,7 +401,7 @@ async def test_partner_presence_and_abandon_after_grace(room, settings):
 
 
 async def test_lobby_pairs_a_worker_with_a_ready_expert(demo_databases):
-    from annotation.services import goal_create
+    from annotation.goals.services import goal_create
 
     await database_sync_to_async(goal_create)(
         database=demo_databases["dorm_demo"], question="How many students?", sql="SELECT count(*) FROM student"
@@ -426,7 +426,7 @@ async def test_lobby_pairs_a_worker_with_a_ready_expert(demo_databases):
 
 
 async def test_lobby_releases_a_worker_who_has_had_every_goal(demo_databases):
-    from annotation.services import goal_create
+    from annotation.goals.services import goal_create
 
     goal = await database_sync_to_async(goal_create)(
         database=demo_databases["dorm_demo"], question="How many students?", sql="SELECT count(*) FROM student"
@@ -495,7 +495,7 @@ async def test_share_result_refuses_a_run_of_another_turn(room):
 async def test_a_worker_whose_paired_notice_was_lost_learns_of_the_room_from_the_next_status(demo_databases):
     """The channel layer is at-most-once: a `paired` frame can be lost (a Redis restart, a socket between two
     servers). Every status a paired worker's lobby socket gets names the room, so the lobby never waits for ever."""
-    from annotation.services import goal_create
+    from annotation.goals.services import goal_create
 
     await database_sync_to_async(goal_create)(
         database=demo_databases["dorm_demo"], question="How many students?", sql="SELECT count(*) FROM student"

@@ -4,8 +4,8 @@ readable names, and the expert's room and the review screen show them beside the
 import pytest
 from django.urls import reverse
 
-from annotation.curation import database_names_set
-from annotation.services import person_create
+from annotation.databases.curation import database_names_set
+from annotation.people.services import person_create
 from tests.builders import dorm_dialogue
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from tests.builders import expert_named, expert_ready, worker_named
 
 @pytest.fixture
 def goals(demo_databases):
-    from annotation.services import demo_load
+    from annotation.demo import demo_load
 
     demo_load()
 

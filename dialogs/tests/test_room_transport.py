@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from annotation.services import person_create
+from annotation.people.services import person_create
 from annotation.sql.sandbox import busy_workers
 from config.asgi import application
 from dialogs import log
@@ -37,8 +37,8 @@ MIB = 1024 * 1024
 
 
 def _dialogue(database, worker, expert) -> Dialogue:
+    from annotation.goals.services import goal_create
     from annotation.models import Goal
-    from annotation.services import goal_create
 
     goal = Goal.objects.filter(database=database).first() or goal_create(
         database=database, question="How many students?", sql="SELECT count(*) FROM student"

@@ -85,7 +85,7 @@ def test_the_sequence_finishes_at_its_minimum_and_needs_no_score(sequence, erin,
 
 
 def test_nobody_else_writes_into_a_sequence(sequence, alice, dorm):
-    from annotation.services import person_create
+    from annotation.people.services import person_create
 
     olga, _ = person_create(username="olga", role="expert", password="correct-horse-battery")
     for person in (alice, olga):
@@ -97,7 +97,7 @@ def test_nobody_else_writes_into_a_sequence(sequence, alice, dorm):
 
 
 def test_an_open_sequence_does_not_keep_its_expert_from_chatting(sequence, erin, alice, dorm):
-    from annotation.services import demo_load
+    from annotation.demo import demo_load
 
     demo_load()
     lobby.lobby_join(person=alice)
@@ -120,7 +120,7 @@ def test_the_pages_walk_the_permission_matrix(client, sequence, erin, alice, dor
 
 
 def test_another_experts_sequence_is_not_found(client, sequence):
-    from annotation.services import person_create
+    from annotation.people.services import person_create
 
     other, _ = person_create(username="olga", role="expert", password="correct-horse-battery")
     client.force_login(other)

@@ -6,7 +6,7 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from annotation.roles import can
+from annotation.people.roles import can
 from dialogs import lobby, room
 from dialogs.models import Dialogue, DialogueStatus, EventKind, LiveSocket, LobbyEntry
 from dialogs.visibility import event_view
@@ -15,14 +15,14 @@ from tests.sockets import connect, enter, is_event, is_message, receive_until, r
 
 
 def _granted(person):
-    """`person` given the supervisor's grant (annotation.roles.GRANTS), as an admin does on the admin site."""
+    """`person` given the supervisor's grant (annotation.people.roles.GRANTS), as an admin does on the admin site."""
     person.user_permissions.add(Permission.objects.get(codename="supervise_rooms", content_type__app_label="dialogs"))
     return type(person).objects.get(pk=person.pk)  # a fresh object: Django caches permissions on the old one
 
 
 @pytest.fixture
 def goals(demo_databases):
-    from annotation.services import demo_load
+    from annotation.demo import demo_load
 
     demo_load()
 

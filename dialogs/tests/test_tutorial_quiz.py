@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from annotation.services import person_create
+from annotation.people.services import person_create
 from dialogs import lobby
 from dialogs.models import QuizState
 from dialogs.tutorial import LETTERS, QuizBankError, quiz_bank, quiz_draw, quiz_items

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from annotation.services import goal_create
+from annotation.goals.services import goal_create
 from dialogs.models import Dialogue
 
 pytestmark = pytest.mark.django_db

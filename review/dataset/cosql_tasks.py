@@ -23,8 +23,8 @@ from pathlib import Path
 
 from django.core.exceptions import ValidationError
 
-from annotation import jsoncodec
-from annotation.acts import USER_ACTS
+from annotation.labels.acts import USER_ACTS
+from annotation.plumbing import jsoncodec
 
 TASK_FILES = {
     "response": "system_response_generation/cosql_{split}.json",

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from django.core.exceptions import ValidationError
 
-from annotation.jsonfile import decoded_text, read_json_file
+from annotation.plumbing.jsonfile import decoded_text, read_json_file
 from annotation.sql.hardness import HARDNESS_LEVELS, hardness
 from annotation.sql.sandbox import SandboxLimits, current_limits, execute_many
 from annotation.sql.scoring import (
@@ -34,9 +34,9 @@ from annotation.sql.scoring import (
     results_equal,
 )
 from annotation.sql.spider import SpiderEncodingError, encode_sql
+from review.dataset.formats import COSQL_SPLIT_FILES, FOLDERS, GOLD_FILES, STATE_FILES, TABLES_FILES
 from review.dataset.readers import unfold
 from review.dataset.splits import SPLITS
-from review.dataset.writer import COSQL_SPLIT_FILES, FOLDERS, GOLD_FILES, STATE_FILES, TABLES_FILES
 
 METRICS = ("exact", "execution", "test_suite")
 METRIC_TITLES = {"exact": "Exact match", "execution": "Execution", "test_suite": "Test-suite execution"}
@@ -122,15 +122,7 @@ def release_load(release_dir: Path, *, fmt: str | None = None, split: str = "dev
         raise ValidationError(f"Unknown split {split!r}: choose one of {', '.join(SPLITS)}.")
     if not release_dir.is_dir():
         raise ValidationError(f"{release_dir} is not a folder.")
-    found = release_formats_found(release_dir, split)
-    if fmt is None:
-        if not found:
-            raise ValidationError(f"{release_dir} holds no CoSQL, SParC or CHASE {split} file.")
-        if len(found) > 1:
-            raise ValidationError(f"{release_dir} holds {', '.join(found)}: say which to score (--format).")
-        fmt = found[0]
-    elif fmt not in found:
-        raise ValidationError(f"{release_dir} holds no {fmt} {split} file ({STATE_FILES[fmt].format(split=split)}).")
+    fmt = _format_to_score(release_dir, fmt, split)
     root = _root_for(release_dir, fmt)
     state_name = STATE_FILES[fmt].format(split=split)
     items = read_json_file(root / state_name)
@@ -139,16 +131,7 @@ def release_load(release_dir: Path, *, fmt: str | None = None, split: str = "dev
     if not isinstance(tables, list):
         raise ValidationError(f"{TABLES_FILES[fmt]} is not a tables file (a list of schemas).")
     schemas = {entry["db_id"]: entry for entry in tables if isinstance(entry, dict) and "db_id" in entry}
-    interactions = []
-    for item in items:
-        turns = []
-        for turn in item["interaction"]:
-            gold = GoldTurn(sql=turn["query"], db_id=item["database_id"], line=None)
-            if fmt == "chase":
-                gold.phenomena = list(turn.get("contextual_phenomena") or [])
-                gold.intent = turn.get("intent") or None
-            turns.append(gold)
-        interactions.append(turns)
+    interactions = [_gold_turns(item, fmt) for item in items]
     if fmt == "cosql":
         _attach_user_acts(root / COSQL_SPLIT_FILES["cosql_user_intent"].format(split=split), items, interactions)
     gold_name = GOLD_FILES[fmt].format(split=split)
@@ -156,10 +139,9 @@ def release_load(release_dir: Path, *, fmt: str | None = None, split: str = "dev
     if (root / gold_name).is_file():
         _take_gold_file(root / gold_name, interactions)
         gold_source = gold_name
-    for turns in interactions:
-        for turn in turns:
-            if turn.db_id not in schemas:
-                raise ValidationError(f"{TABLES_FILES[fmt]} does not describe database {turn.db_id!r}.")
+    undescribed = next((turn.db_id for turns in interactions for turn in turns if turn.db_id not in schemas), None)
+    if undescribed is not None:
+        raise ValidationError(f"{TABLES_FILES[fmt]} does not describe database {undescribed!r}.")
     return Release(
         fmt=fmt,
         split=split,
@@ -168,6 +150,32 @@ def release_load(release_dir: Path, *, fmt: str | None = None, split: str = "dev
         schemas=schemas,
         interactions=interactions,
     )
+
+
+def _format_to_score(release_dir: Path, fmt: str | None, split: str) -> str:
+    """`fmt` when the release holds its `split` file; without `fmt`, the one format whose file it holds."""
+    found = release_formats_found(release_dir, split)
+    if fmt is None:
+        if not found:
+            raise ValidationError(f"{release_dir} holds no CoSQL, SParC or CHASE {split} file.")
+        if len(found) > 1:
+            raise ValidationError(f"{release_dir} holds {', '.join(found)}: say which to score (--format).")
+        return found[0]
+    if fmt not in found:
+        raise ValidationError(f"{release_dir} holds no {fmt} {split} file ({STATE_FILES[fmt].format(split=split)}).")
+    return fmt
+
+
+def _gold_turns(item: dict, fmt: str) -> list[GoldTurn]:
+    """An interaction's gold turns, with CHASE's labels."""
+    turns = []
+    for turn in item["interaction"]:
+        gold = GoldTurn(sql=turn["query"], db_id=item["database_id"], line=None)
+        if fmt == "chase":
+            gold.phenomena = list(turn.get("contextual_phenomena") or [])
+            gold.intent = turn.get("intent") or None
+        turns.append(gold)
+    return turns
 
 
 def _check_shape(items, *, name: str, fmt: str) -> None:

@@ -15,8 +15,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from annotation.jsonfile import decoded_text
 from annotation.models import User
+from annotation.plumbing.jsonfile import decoded_text
 from review.dataset import selectors
 from review.dataset.evaluation import predictions_read, release_evaluate, release_extract, release_load
 from review.models import Evaluation, Export
@@ -80,7 +80,9 @@ def evaluation_run(*, evaluation_id: int) -> Evaluation:
             return evaluation
         evaluation.state, evaluation.message = Evaluation.State.RUNNING, ""
         evaluation.progress_done = evaluation.progress_total = 0
-        evaluation.save(update_fields=["state", "message", "progress_done", "progress_total"])
+        evaluation.started_at, evaluation.finished_at = timezone.now(), None
+        fields = ["state", "message", "progress_done", "progress_total", "started_at", "finished_at"]
+        evaluation.save(update_fields=fields)
 
     def progress(done: int, total: int) -> None:
         Evaluation.objects.filter(pk=evaluation_id).update(progress_done=done, progress_total=total)

@@ -18,15 +18,15 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from annotation.acts import AMBIGUITY_ACT_OF_TYPE, LabelError, check_ambiguity
-from annotation.jsonfile import read_json_file
+from annotation.databases.services import database_register, database_register_schema
+from annotation.labels.acts import AMBIGUITY_ACT_OF_TYPE, LabelError, check_ambiguity
+from annotation.labels.tokens import utterance_toks
 from annotation.models import Database, Goal, Role, User
-from annotation.services import database_register, database_register_schema
+from annotation.plumbing.jsonfile import read_json_file
 from annotation.sql.hardness import hardness
 from annotation.sql.sandbox import SandboxLimits, execute, not_executed
 from annotation.sql.schema import introspect_sqlite
 from annotation.sql.spider import SpiderEncodingError, encode_sql
-from annotation.tokens import utterance_toks
 from dialogs import log as dialogue_log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from review.dataset import readers, validation
@@ -189,6 +189,31 @@ def dataset_import(
     digest = hashlib.sha256(raw).hexdigest()
     report = ImportReport(format=fmt)
     seen = set(DialogueImport.objects.filter(file_sha256=digest, format=fmt).values_list("position", flat=True))
+    todo, databases = _to_import(interactions, seen, entries, databases_dir, report)
+    if not todo:
+        return report  # nothing to import: no stand-in accounts either
+    results = _execute_all([(databases[item.db_id], turn.query) for item in todo for turn in item.turns])
+    worker = _import_person(IMPORT_WORKER, Role.WORKER)
+    expert = _import_person(IMPORT_EXPERT, Role.EXPERT)
+    name = Path(data_path).name
+    # Committed in batches: one transaction for a whole release held the database's write lock for the length of the
+    # import, and on SQLite every sign-in and chat message waited for it (and failed after the busy timeout). Each
+    # batch is whole (dialogues, events, labels, review rows); an import stopped midway goes on where it stopped when
+    # run again (DialogueImport remembers each position).
+    done = 0
+    for start in range(0, len(todo), IMPORT_BATCH_DIALOGUES):
+        batch = todo[start : start + IMPORT_BATCH_DIALOGUES]
+        with transaction.atomic():
+            _import_batch(batch, databases, worker, expert, fmt, name, digest, results, report, for_review)
+        done += len(batch)
+        if progress:
+            progress(done, len(todo))
+    return report
+
+
+def _to_import(interactions: list, seen: set[int], entries: dict, databases_dir: Path | None, report: ImportReport):
+    """(the interactions to import, their databases by db_id, registered when new). Those imported before (positions
+    in `seen`), beyond what the room allows, or on a database that cannot be registered are counted in `report`."""
     databases: dict[str, Database] = {}
     refused: dict[str, str] = {}
     # Interactions the room could not have produced are refused, each with its reason, before anything is registered.
@@ -215,25 +240,7 @@ def dataset_import(
             report.skipped.append({"position": item.position, "db_id": item.db_id, "reason": refused[item.db_id]})
         else:
             todo.append(item)
-    if not todo:
-        return report  # nothing to import: no stand-in accounts either
-    results = _execute_all([(databases[item.db_id], turn.query) for item in todo for turn in item.turns])
-    worker = _import_person(IMPORT_WORKER, Role.WORKER)
-    expert = _import_person(IMPORT_EXPERT, Role.EXPERT)
-    name = Path(data_path).name
-    # Committed in batches: one transaction for a whole release held the database's write lock for the length of the
-    # import, and on SQLite every sign-in and chat message waited for it (and failed after the busy timeout). Each
-    # batch is whole (dialogues, events, labels, review rows); an import stopped midway goes on where it stopped when
-    # run again (DialogueImport remembers each position).
-    done = 0
-    for start in range(0, len(todo), IMPORT_BATCH_DIALOGUES):
-        batch = todo[start : start + IMPORT_BATCH_DIALOGUES]
-        with transaction.atomic():
-            _import_batch(batch, databases, worker, expert, fmt, name, digest, results, report, for_review)
-        done += len(batch)
-        if progress:
-            progress(done, len(todo))
-    return report
+    return todo, databases
 
 
 def _import_batch(batch, databases, worker, expert, fmt, name, digest, results, report, for_review) -> None:

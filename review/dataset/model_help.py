@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from annotation.acts import SYSTEM_ACTS, USER_ACTS
-from annotation.sql.relations import CATEGORIES
+from annotation.labels.acts import SYSTEM_ACTS, USER_ACTS
+from annotation.labels.relations import CATEGORIES
 from dialogs.log import DialogueRecord, model_sql_failed
 
 GROUPS = ("helped", "control")

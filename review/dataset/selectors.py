@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from annotation.sql.tree_plan import plan
+from annotation.goals.tree_plan import plan
 from dialogs.models import Dialogue, Event, QueryFirstItem
 from review.models import DialogueReview, Evaluation, Export, TurnAnnotation
 from review.records import DEFAULT_STATUSES, dialogue_records, dialogue_selection
@@ -45,22 +45,17 @@ def export_can_retry(export: Export) -> bool:
 
 def export_status(export: Export) -> dict:
     """What the progress page polls for."""
-    return {
-        "id": export.pk,
-        "state": export.state,
-        "state_label": export.get_state_display(),
-        "phase": export.phase,
-        "percent": export.percent,
-        "message": export.message,
-        "attempts": export.attempts,
-        "stalled": export_is_stalled(export),
-        "can_retry": export_can_retry(export),
-        "download": export_file_path(export) is not None,
-        "file_size": export.file_size,
-        "counts": (export.report or {}).get("counts", {}),
-        "problem_count": len((export.report or {}).get("problems", [])),
-        "release_check": export_release_check(export),
-    }
+    return export.status_json(
+        phase=export.phase,
+        attempts=export.attempts,
+        stalled=export_is_stalled(export),
+        can_retry=export_can_retry(export),
+        download=export_file_path(export) is not None,
+        file_size=export.file_size,
+        counts=(export.report or {}).get("counts", {}),
+        problem_count=len((export.report or {}).get("problems", [])),
+        release_check=export_release_check(export),
+    )
 
 
 def export_release_check(export: Export) -> dict | None:
@@ -73,7 +68,8 @@ def export_release_check(export: Export) -> dict | None:
 
 def database_values(database) -> int | None:
     """CoSQL Table 1's "# values" of one database: its slot-value pairs, the distinct values of every column (a column
-    is a slot), read from the profile kept for its current file (annotation.sql.curation.profile_database; never the
+    is a slot), read from the profile kept for its current file (annotation.databases.profile.profile_database; never
+    the
     file itself here). None when no profile is kept (a schema-only database, or one still being profiled)."""
     version = database.current_version
     profile = version.profile if version is not None else None
@@ -193,13 +189,7 @@ def evaluation_list(export: Export) -> QuerySet[Evaluation]:
 
 def evaluation_status(evaluation: Evaluation) -> dict:
     """What an evaluation's page polls for."""
-    return {
-        "id": evaluation.pk,
-        "state": evaluation.state,
-        "state_label": evaluation.get_state_display(),
-        "percent": evaluation.percent,
-        "message": evaluation.message,
-    }
+    return evaluation.status_json()
 
 
 def model_help_comparison(*, campaign_id: int | None = None, include_simulated: bool = False) -> dict:

@@ -27,8 +27,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from annotation.collector import collector_paused
 from annotation.models import Database, User
+from annotation.plumbing.gc_pause import collector_paused
 from annotation.sql.check import check_queries
 from annotation.sql.spider import LIMIT_MODES
 from dialogs.log import DialogueRecord
@@ -148,7 +148,7 @@ def export_limit_modes(options: dict) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------------------------------
 
 
-@collector_paused()  # it holds every record to the end: see annotation/collector.py
+@collector_paused()  # it holds every record to the end: see annotation/plumbing/gc_pause.py
 def dataset_build(
     *,
     options: dict,

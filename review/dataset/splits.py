@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.core.exceptions import ValidationError
 
-from annotation.jsonfile import decoded_text, parse_json
+from annotation.plumbing.jsonfile import decoded_text, parse_json
 
 SPLITS = ("train", "dev", "test")
 RATIO = (7, 1, 2)

@@ -30,17 +30,17 @@ from __future__ import annotations
 from collections import Counter
 from statistics import mean, median
 
-from annotation.acts import (
+from annotation.labels.acts import (
     AMBIGUITY_TYPES,
     CONTEXTUAL_PHENOMENA,
     INTENT_CATEGORY_OF_CHASE_LABEL,
     SYSTEM_ACTS,
     USER_ACTS,
 )
+from annotation.labels.relations import CATEGORIES, RELATION_NAMES
+from annotation.labels.tokens import utterance_toks
 from annotation.sql.hardness import hardness
-from annotation.sql.relations import CATEGORIES, RELATION_NAMES
 from annotation.sql.spider import query_toks_no_value
-from annotation.tokens import utterance_toks
 from dialogs.log import DialogueRecord
 from review.dataset.splits import SPLITS
 
@@ -101,50 +101,57 @@ def _tokens(text: str) -> list[str]:
 
 def _used_schema(encoded: dict, tables: set[int], columns: set[int]) -> None:
     """Collect the table and column ids an encoded query uses, nested queries included."""
+    _SchemaWalk(tables, columns).query(encoded)
 
-    def col_unit(unit) -> None:
+
+class _SchemaWalk:
+    """Walks a Spider encoding, adding the table ids it reads to `tables` and the column ids to `columns`."""
+
+    def __init__(self, tables: set[int], columns: set[int]):
+        self.tables = tables
+        self.columns = columns
+
+    def col_unit(self, unit) -> None:
         if isinstance(unit, list) and len(unit) == 3 and isinstance(unit[1], int):
-            columns.add(unit[1])
+            self.columns.add(unit[1])
 
-    def val_unit(unit) -> None:
-        col_unit(unit[1])
+    def val_unit(self, unit) -> None:
+        self.col_unit(unit[1])
         if unit[2] is not None:
-            col_unit(unit[2])
+            self.col_unit(unit[2])
 
-    def value(item) -> None:
+    def value(self, item) -> None:
         if isinstance(item, dict):
-            query(item)
+            self.query(item)
         elif isinstance(item, list):
-            col_unit(item)
+            self.col_unit(item)
 
-    def condition(items) -> None:
+    def condition(self, items) -> None:
         for item in items:
             if isinstance(item, list):
-                val_unit(item[2])
-                value(item[3])
-                value(item[4])
+                self.val_unit(item[2])
+                self.value(item[3])
+                self.value(item[4])
 
-    def query(sql: dict) -> None:
+    def query(self, sql: dict) -> None:
         for kind, unit in sql["from"]["table_units"]:
             if kind == "table_unit":
-                tables.add(unit)
+                self.tables.add(unit)
             else:
-                query(unit)
-        condition(sql["from"]["conds"])
+                self.query(unit)
+        self.condition(sql["from"]["conds"])
         for _, unit in sql["select"][1]:
-            val_unit(unit)
-        condition(sql["where"])
-        condition(sql["having"])
+            self.val_unit(unit)
+        self.condition(sql["where"])
+        self.condition(sql["having"])
         for unit in sql["groupBy"]:
-            col_unit(unit)
+            self.col_unit(unit)
         if sql["orderBy"]:
             for unit in sql["orderBy"][1]:
-                val_unit(unit)
+                self.val_unit(unit)
         for name in ("intersect", "union", "except"):
             if sql[name]:
-                query(sql[name])
-
-    query(encoded)
+                self.query(sql[name])
 
 
 def _distribution(counter: Counter, order) -> dict[str, int]:
@@ -318,194 +325,267 @@ def compute_statistics(
     """Every statistic for `records`. `schemas[db_id]` is each database's tables.json entry; `encoded` maps
     (db_id, sql) of every SQL turn to its Spider encoding (or an error); `split_of` adds the per-split rows;
     `query_first_seconds` is the annotation time of each query-first item among them (phase 1, phase 2)."""
-    split_of = split_of or {}
-    user_acts: Counter = Counter()
-    system_acts: Counter = Counter()
-    lengths: Counter = Counter()
-    keyword_counts: Counter = Counter()
-    levels: Counter = Counter()
-    phenomena: Counter = Counter()
-    by_turn_total: Counter = Counter()
-    by_turn_hits: dict[str, Counter] = {keyword: Counter() for keyword in BY_TURN_KEYWORDS}
-    used: dict[str, tuple[set[int], set[int], list[int]]] = {}
-    vocabulary: set[str] = set()
-    question_vocabulary: set[str] = set()
-    totals = Counter()
-    per_split = {split: Counter() for split in SPLITS}
-    split_databases: dict[str, set[str]] = {split: set() for split in SPLITS}
-    dialogue_seconds: list[float] = []
-    question_seconds: list[float] = []
-    intents = _IntentFigures()
-
-    for record in records:
-        messages = 0
-        message_tokens = 0
-        for kind, item in record.messages:
-            if kind == "user":
-                tokens = _tokens(item.text)
-                question_vocabulary.update(token.lower() for token in tokens)
-                totals["questions"] += 1
-                totals["question_tokens"] += len(tokens)
-                for act in item.acts or []:
-                    user_acts[act] += 1
-            elif kind == "response":
-                tokens = _tokens(item.text)
-                for act in item.acts:
-                    system_acts[act] += 1
-            elif kind == "drop":
-                tokens = _tokens(item)
-                system_acts["DROP"] += 1
-            else:
-                continue
-            messages += 1
-            message_tokens += len(tokens)
-            vocabulary.update(token.lower() for token in tokens)
-        lengths[messages] += 1
-        totals["turns"] += messages
-        totals["tokens"] += message_tokens
-        states = record.state_turns()
-        totals["sql_turns"] += len(states)
-        totals["folded"] += sum(1 for state in states if state.folded)
-        split = split_of.get(record.db_id)
-        if split:
-            per_split[split]["dialogues"] += 1
-            per_split[split]["turns"] += messages
-            per_split[split]["sql_turns"] += len(states)
-            split_databases[split].add(record.db_id)
-        tables_used, columns_used, counter = used.setdefault(record.db_id, (set(), set(), [0]))
-        for position, state in enumerate(states, start=1):
-            counts = sql_keyword_counts(state.sql)
-            keyword_counts.update(counts)
-            by_turn_total[position] += 1
-            for keyword in BY_TURN_KEYWORDS:
-                if counts.get(keyword):
-                    by_turn_hits[keyword][position] += 1
-            sql_dict, _error = encoded.get((record.db_id, state.sql), (None, None))
-            if sql_dict is not None:
-                levels[hardness(sql_dict)] += 1
-                _used_schema(sql_dict, tables_used, columns_used)
-                counter[0] += 1
-            else:
-                levels["not encodable"] += 1
-            annotation = record.annotations.get(state.turn.seq)
-            labels = state.turn.labels
-            collected = labels["contextual_phenomena"] if "contextual_phenomena" in labels else None
-            for label in (
-                collected if collected is not None else getattr(annotation, "contextual_phenomena", None) or []
-            ):
-                phenomena[label] += 1
-            intents.add_turn(state.turn, annotation)
-        for response in (item for kind, item in record.messages if kind == "response"):
-            if response.draft:
-                intents.drafts[response.draft] += 1
-        seconds, per_question = _timed(record)
-        if seconds is not None:
-            dialogue_seconds.append(seconds)
-        question_seconds.extend(per_question)
-
-    dialogues = len(records)
-    coverage = []
-    for db_id in sorted(used):
-        schema = schemas[db_id]
-        tables_used, columns_used, counter = used[db_id]
-        table_total = len(schema["table_names_original"])
-        column_total = len(schema["column_names_original"]) - 1
-        columns_used = {column for column in columns_used if column > 0}
-        coverage.append(
-            {
-                "db_id": db_id,
-                "queries": counter[0],
-                "tables": table_total,
-                "tables_used": len(tables_used),
-                "table_coverage": round(len(tables_used) / table_total, 4) if table_total else 0.0,
-                "columns": column_total,
-                "columns_used": len(columns_used),
-                "column_coverage": round(len(columns_used) / column_total, 4) if column_total else 0.0,
-            }
-        )
-    large = [row for row in coverage if row["tables"] > 5]
-    max_turn = max(by_turn_total) if by_turn_total else 0
-    # Turns that fewer than 5% of the dialogues reach are noise in a frequency plot: stop before them.
-    shown_turns = [k for k in range(1, max_turn + 1) if by_turn_total[k] >= max(1, 0.05 * dialogues)]
-    all_tables = sum(len(schemas[db_id]["table_names_original"]) for db_id in used)
-    all_columns = sum(len(schemas[db_id]["column_names_original"]) - 1 for db_id in used)
-
-    def average(values) -> float | None:
-        values = list(values)
-        return round(mean(values), 4) if values else None
-
+    states = [record.state_turns() for record in records]  # folding the clarifications is not free: once each
+    keywords = [[sql_keyword_counts(state.sql) for state in turns] for turns in states]
+    user_acts, system_acts = act_figures(records)
     return {
-        "overview": {
-            "dialogues": dialogues,
-            "turns": totals["turns"],
-            "tokens": totals["tokens"],
-            "avg_turns_per_dialogue": round(totals["turns"] / dialogues, 2) if dialogues else 0,
-            "avg_tokens_per_turn": round(totals["tokens"] / totals["turns"], 2) if totals["turns"] else 0,
-            "vocabulary": len(vocabulary),
-            "questions": totals["questions"],
-            "sql_turns": totals["sql_turns"],
-            "folded_clarifications": totals["folded"],
-            "avg_question_length": round(totals["question_tokens"] / totals["questions"], 2)
-            if totals["questions"]
-            else 0,
-            "question_vocabulary": len(question_vocabulary),
-            "avg_questions_per_dialogue": round(totals["questions"] / dialogues, 2) if dialogues else 0,
-            "avg_sql_turns_per_dialogue": round(totals["sql_turns"] / dialogues, 2) if dialogues else 0,
-            "databases": len(used),
-            "tables": all_tables,
-            "slots": all_columns,
-            # CoSQL Table 1's "# values": the databases' slot-value pairs (distinct values per column), over those
-            # whose values are known (`values_databases` of `databases`).
-            "values": sum(value_counts.get(db_id) or 0 for db_id in used) if value_counts else None,
-            "values_databases": sum(1 for db_id in used if (value_counts or {}).get(db_id) is not None),
-            "share_with_8_turns_or_more": round(
-                sum(count for length, count in lengths.items() if length >= 8) / dialogues, 4
-            )
-            if dialogues
-            else 0,
-        },
-        "splits": {
-            split: {
-                "dialogues": per_split[split]["dialogues"],
-                "databases": len(split_databases[split]),
-                "turns": per_split[split]["turns"],
-                "sql_turns": per_split[split]["sql_turns"],
-            }
-            for split in SPLITS
-        }
-        if split_of
-        else {},
-        "user_acts": _distribution(user_acts, USER_ACTS),
-        "system_acts": _distribution(system_acts, SYSTEM_ACTS),
-        "dialogue_lengths": {str(length): lengths[length] for length in sorted(lengths)},
-        "sql_keywords": _distribution(keyword_counts, KEYWORDS),
-        "keywords_by_turn": {
-            "turns": shown_turns,
-            "dialogues_reaching_turn": [by_turn_total[k] for k in shown_turns],
-            "percent": {
-                keyword: [round(100 * by_turn_hits[keyword][k] / by_turn_total[k], 2) for k in shown_turns]
-                for keyword in BY_TURN_KEYWORDS
-            },
-        },
-        "hardness": _distribution(levels, HARDNESS_LEVELS),
-        "contextual_phenomena": _distribution(phenomena, CONTEXTUAL_PHENOMENA) if phenomena else {},
-        "intents": intents.figures(),
+        "overview": overview_figures(records, states, schemas, value_counts),
+        "splits": split_figures(records, states, split_of or {}),
+        "user_acts": user_acts,
+        "system_acts": system_acts,
+        "dialogue_lengths": dialogue_length_figures(records),
+        "sql_keywords": keyword_figures(keywords),
+        "keywords_by_turn": keywords_by_turn_figures(keywords, len(records)),
+        "hardness": hardness_figures(records, states, encoded),
+        "contextual_phenomena": phenomena_figures(records, states),
+        "intents": intent_figures(records, states),
         "ambiguity": ambiguity_figures(records),
         "query_first": query_first_figures(records, list(query_first_seconds)),
         "by_collection": collection_figures(records),
-        "coverage": {
-            "databases": coverage,
-            "avg_table_coverage": average(row["table_coverage"] for row in coverage),
-            "avg_column_coverage": average(row["column_coverage"] for row in coverage),
-            "avg_table_coverage_over_5_tables": average(row["table_coverage"] for row in large),
-            "avg_column_coverage_over_5_tables": average(row["column_coverage"] for row in large),
+        "coverage": coverage_figures(records, states, schemas, encoded),
+        "timing": timing_figures(records),
+    }
+
+
+# The messages that count as turns (see the module's definitions): a result table travels with its response.
+_TURN_KINDS = ("user", "response", "drop")
+
+
+def _turn_tokens(record: DialogueRecord) -> list[tuple[str, list[str]]]:
+    """Each turn of `record` as (kind, its tokens)."""
+    return [
+        (kind, _tokens(item if kind == "drop" else item.text)) for kind, item in record.messages if kind in _TURN_KINDS
+    ]
+
+
+def _turn_count(record: DialogueRecord) -> int:
+    return sum(1 for kind, _ in record.messages if kind in _TURN_KINDS)
+
+
+def overview_figures(
+    records: list[DialogueRecord],
+    states: list[list],
+    schemas: dict[str, dict],
+    value_counts: dict[str, int | None] | None,
+) -> dict:
+    """The rows of CoSQL's Table 1 and the averages of its Table 2 (`states`: each record's SQL turns)."""
+    turns = [_turn_tokens(record) for record in records]
+    tokens = [token for record_turns in turns for _, toks in record_turns for token in toks]
+    questions = [toks for record_turns in turns for kind, toks in record_turns if kind == "user"]
+    question_tokens = sum(len(toks) for toks in questions)
+    turn_total = sum(len(record_turns) for record_turns in turns)
+    sql_turns = sum(len(record_states) for record_states in states)
+    used = {record.db_id for record in records}
+    dialogues = len(records)
+    return {
+        "dialogues": dialogues,
+        "turns": turn_total,
+        "tokens": len(tokens),
+        "avg_turns_per_dialogue": round(turn_total / dialogues, 2) if dialogues else 0,
+        "avg_tokens_per_turn": round(len(tokens) / turn_total, 2) if turn_total else 0,
+        "vocabulary": len({token.lower() for token in tokens}),
+        "questions": len(questions),
+        "sql_turns": sql_turns,
+        "folded_clarifications": sum(1 for record_states in states for state in record_states if state.folded),
+        "avg_question_length": round(question_tokens / len(questions), 2) if questions else 0,
+        "question_vocabulary": len({token.lower() for toks in questions for token in toks}),
+        "avg_questions_per_dialogue": round(len(questions) / dialogues, 2) if dialogues else 0,
+        "avg_sql_turns_per_dialogue": round(sql_turns / dialogues, 2) if dialogues else 0,
+        "databases": len(used),
+        "tables": sum(len(schemas[db_id]["table_names_original"]) for db_id in used),
+        "slots": sum(len(schemas[db_id]["column_names_original"]) - 1 for db_id in used),
+        # CoSQL Table 1's "# values": the databases' slot-value pairs (distinct values per column), over those
+        # whose values are known (`values_databases` of `databases`).
+        "values": sum(value_counts.get(db_id) or 0 for db_id in used) if value_counts else None,
+        "values_databases": sum(1 for db_id in used if (value_counts or {}).get(db_id) is not None),
+        "share_with_8_turns_or_more": round(sum(1 for record_turns in turns if len(record_turns) >= 8) / dialogues, 4)
+        if dialogues
+        else 0,
+    }
+
+
+def split_figures(records: list[DialogueRecord], states: list[list], split_of: dict[str, str]) -> dict:
+    """CoSQL's Table 3: dialogues, databases, turns and SQL turns per split (none without `split_of`)."""
+    if not split_of:
+        return {}
+    counts = {split: Counter() for split in SPLITS}
+    databases: dict[str, set[str]] = {split: set() for split in SPLITS}
+    for record, record_states in zip(records, states, strict=True):
+        split = split_of.get(record.db_id)
+        if split:
+            counts[split]["dialogues"] += 1
+            counts[split]["turns"] += _turn_count(record)
+            counts[split]["sql_turns"] += len(record_states)
+            databases[split].add(record.db_id)
+    return {
+        split: {
+            "dialogues": counts[split]["dialogues"],
+            "databases": len(databases[split]),
+            "turns": counts[split]["turns"],
+            "sql_turns": counts[split]["sql_turns"],
+        }
+        for split in SPLITS
+    }
+
+
+def act_figures(records: list[DialogueRecord]) -> tuple[dict[str, int], dict[str, int]]:
+    """CoSQL's Figure 2: the distribution of user acts, and of system acts (a drop warning counts as DROP)."""
+    user_acts: Counter = Counter()
+    system_acts: Counter = Counter()
+    for record in records:
+        for kind, item in record.messages:
+            if kind == "user":
+                user_acts.update(item.acts or [])
+            elif kind == "response":
+                system_acts.update(item.acts)
+            elif kind == "drop":
+                system_acts["DROP"] += 1
+    return _distribution(user_acts, USER_ACTS), _distribution(system_acts, SYSTEM_ACTS)
+
+
+def dialogue_length_figures(records: list[DialogueRecord]) -> dict[str, int]:
+    """CoSQL's Figure 3: how many dialogues have each number of turns."""
+    lengths = Counter(_turn_count(record) for record in records)
+    return {str(length): lengths[length] for length in sorted(lengths)}
+
+
+def keyword_figures(keywords: list[list[Counter]]) -> dict[str, int]:
+    """CoSQL's Figure 4: SQL keyword counts over every SQL turn (`keywords`: each record's per SQL turn)."""
+    total: Counter = Counter()
+    for record_keywords in keywords:
+        for counts in record_keywords:
+            total.update(counts)
+    return _distribution(total, KEYWORDS)
+
+
+def keywords_by_turn_figures(keywords: list[list[Counter]], dialogues: int) -> dict:
+    """CoSQL's Figure 5: per SQL turn k, the share of the dialogues reaching it whose k-th SQL holds each keyword."""
+    reaching: Counter = Counter()
+    hits: dict[str, Counter] = {keyword: Counter() for keyword in BY_TURN_KEYWORDS}
+    for record_keywords in keywords:
+        for position, counts in enumerate(record_keywords, start=1):
+            reaching[position] += 1
+            for keyword in BY_TURN_KEYWORDS:
+                if counts.get(keyword):
+                    hits[keyword][position] += 1
+    max_turn = max(reaching) if reaching else 0
+    # Turns that fewer than 5% of the dialogues reach are noise in a frequency plot: stop before them.
+    shown_turns = [k for k in range(1, max_turn + 1) if reaching[k] >= max(1, 0.05 * dialogues)]
+    return {
+        "turns": shown_turns,
+        "dialogues_reaching_turn": [reaching[k] for k in shown_turns],
+        "percent": {
+            keyword: [round(100 * hits[keyword][k] / reaching[k], 2) for k in shown_turns]
+            for keyword in BY_TURN_KEYWORDS
         },
-        "timing": {
-            "dialogues_timed": len(dialogue_seconds),
-            "median_seconds_per_dialogue": round(median(dialogue_seconds), 1) if dialogue_seconds else None,
-            "questions_timed": len(question_seconds),
-            "median_seconds_per_question": round(median(question_seconds), 1) if question_seconds else None,
-        },
+    }
+
+
+def _encoding(record: DialogueRecord, state, encoded: dict) -> dict | None:
+    """The Spider encoding of a SQL turn, None when it has none."""
+    sql_dict, _error = encoded.get((record.db_id, state.sql), (None, None))
+    return sql_dict
+
+
+def hardness_figures(records: list[DialogueRecord], states: list[list], encoded: dict) -> dict[str, int]:
+    """Spider's hardness of every SQL turn ('not encodable' when it has no encoding)."""
+    levels: Counter = Counter()
+    for record, record_states in zip(records, states, strict=True):
+        for state in record_states:
+            sql_dict = _encoding(record, state, encoded)
+            levels[hardness(sql_dict) if sql_dict is not None else "not encodable"] += 1
+    return _distribution(levels, HARDNESS_LEVELS)
+
+
+def _phenomena(state, annotation) -> list[str]:
+    """The contextual phenomena of a SQL turn: collected with the turn, else the reviewer's annotation."""
+    labels = state.turn.labels
+    collected = labels["contextual_phenomena"] if "contextual_phenomena" in labels else None
+    return collected if collected is not None else getattr(annotation, "contextual_phenomena", None) or []
+
+
+def phenomena_figures(records: list[DialogueRecord], states: list[list]) -> dict[str, int]:
+    """CHASE's contextual phenomena over the SQL turns (empty when no turn has any)."""
+    phenomena: Counter = Counter()
+    for record, record_states in zip(records, states, strict=True):
+        for state in record_states:
+            phenomena.update(_phenomena(state, record.annotations.get(state.turn.seq)))
+    return _distribution(phenomena, CONTEXTUAL_PHENOMENA) if phenomena else {}
+
+
+def intent_figures(records: list[DialogueRecord], states: list[list]) -> dict:
+    """CHASE's intents over the SQL turns and what experts did with the draft responses (_IntentFigures)."""
+    intents = _IntentFigures()
+    for record, record_states in zip(records, states, strict=True):
+        for state in record_states:
+            intents.add_turn(state.turn, record.annotations.get(state.turn.seq))
+        for kind, item in record.messages:
+            if kind == "response" and item.draft:
+                intents.drafts[item.draft] += 1
+    return intents.figures()
+
+
+def _schema_use(records: list[DialogueRecord], states: list[list], encoded: dict) -> dict:
+    """Per database of `records`: the table ids and column ids its encodable SQL turns use, and how many those are."""
+    tables: dict[str, set[int]] = {record.db_id: set() for record in records}
+    columns: dict[str, set[int]] = {db_id: set() for db_id in tables}
+    queries: Counter = Counter()
+    for record, record_states in zip(records, states, strict=True):
+        for state in record_states:
+            sql_dict = _encoding(record, state, encoded)
+            if sql_dict is not None:
+                _used_schema(sql_dict, tables[record.db_id], columns[record.db_id])
+                queries[record.db_id] += 1
+    return {db_id: (tables[db_id], columns[db_id], queries[db_id]) for db_id in tables}
+
+
+def _coverage_row(db_id: str, schema: dict, tables_used: set[int], columns_used: set[int], queries: int) -> dict:
+    table_total = len(schema["table_names_original"])
+    column_total = len(schema["column_names_original"]) - 1
+    columns_used = {column for column in columns_used if column > 0}
+    return {
+        "db_id": db_id,
+        "queries": queries,
+        "tables": table_total,
+        "tables_used": len(tables_used),
+        "table_coverage": round(len(tables_used) / table_total, 4) if table_total else 0.0,
+        "columns": column_total,
+        "columns_used": len(columns_used),
+        "column_coverage": round(len(columns_used) / column_total, 4) if column_total else 0.0,
+    }
+
+
+def _average(values) -> float | None:
+    values = list(values)
+    return round(mean(values), 4) if values else None
+
+
+def coverage_figures(
+    records: list[DialogueRecord], states: list[list], schemas: dict[str, dict], encoded: dict
+) -> dict:
+    """OTTA's coverage: per database, the share of its tables and columns the SQL uses; the averages over them."""
+    used = _schema_use(records, states, encoded)
+    coverage = [_coverage_row(db_id, schemas[db_id], *used[db_id]) for db_id in sorted(used)]
+    large = [row for row in coverage if row["tables"] > 5]
+    return {
+        "databases": coverage,
+        "avg_table_coverage": _average(row["table_coverage"] for row in coverage),
+        "avg_column_coverage": _average(row["column_coverage"] for row in coverage),
+        "avg_table_coverage_over_5_tables": _average(row["table_coverage"] for row in large),
+        "avg_column_coverage_over_5_tables": _average(row["column_coverage"] for row in large),
+    }
+
+
+def timing_figures(records: list[DialogueRecord]) -> dict:
+    """The median time per dialogue and per question, over the records collected here (_timed)."""
+    timed = [_timed(record) for record in records]
+    dialogue_seconds = [seconds for seconds, _ in timed if seconds is not None]
+    question_seconds = [value for _, values in timed for value in values]
+    return {
+        "dialogues_timed": len(dialogue_seconds),
+        "median_seconds_per_dialogue": round(median(dialogue_seconds), 1) if dialogue_seconds else None,
+        "questions_timed": len(question_seconds),
+        "median_seconds_per_question": round(median(question_seconds), 1) if question_seconds else None,
     }
 
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from annotation.model_client import model_configured
-from annotation.roles import role_required
+from annotation.people.roles import role_required
 from review.dataset import evaluation_jobs, figures, selectors, services
 from review.dataset.evaluation import METRIC_TITLES as EVALUATION_METRIC_TITLES
 from review.dataset.forms import EvaluationForm, ExportForm, ModelHelpForm, StatisticsForm
@@ -63,7 +63,7 @@ def export_detail(request, export_id):
             "download_url": reverse("review:export_download", args=[export.pk]),
             "status_config": {
                 "status_url": reverse("review:export_status", args=[export.pk]),
-                "finished": export.state in (Export.State.SUCCEEDED, Export.State.FAILED),
+                "finished": export.finished,
             },
         },
     )
@@ -302,7 +302,7 @@ def evaluation_detail(request, evaluation_id):
             ],
             "status_config": {
                 "status_url": reverse("review:evaluation_status", args=[evaluation.pk]),
-                "finished": evaluation.state in (Evaluation.State.SUCCEEDED, Evaluation.State.FAILED),
+                "finished": evaluation.finished,
             },
         },
     )

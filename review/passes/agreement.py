@@ -108,6 +108,59 @@ def review_agreement() -> dict:
 
 
 def _compute() -> dict:
+    by_dialogue, outcome = _decided_passes()
+    records = dialogue_records(Dialogue.objects.filter(id__in=list(by_dialogue)), timestamps=False)
+    expert_of = dict(Dialogue.objects.filter(id__in=list(by_dialogue)).values_list("id", "expert__username"))
+    per_pass: dict[int, dict] = defaultdict(_bucket)
+    per_reviewer: dict[tuple[int, str], dict] = defaultdict(_bucket)
+    # The expert's own work, as review judged it: every decided pass's changes to their dialogues, counted once.
+    per_expert: dict[str, dict] = defaultdict(lambda: {**_bucket(), "rejected": 0})
+    kappa_pairs: dict[int, list] = defaultdict(list)  # pass k -> (acts after k-1, acts after k)
+    final: dict[int, tuple[str, str]] = {}
+    for record in records:
+        for number, reviewer, decision, reason in by_dialogue[record.id]:
+            if outcome[record.id][0] != ReviewStage.REJECTED or decision == ReviewPass.Decision.REJECTED:
+                final[record.id] = (decision, reason)
+            _count_pass(record, number, (per_pass[number], per_reviewer[(number, reviewer)]), kappa_pairs)
+        decided_passes = {number for number, *_ in by_dialogue[record.id]}
+        _count_expert(record, decided_passes, outcome[record.id], per_expert[expert_of.get(record.id, "")])
+    rejected = Counter(
+        reason
+        for dialogue_id, (decision, reason) in final.items()
+        if decision == ReviewPass.Decision.REJECTED and outcome[dialogue_id][0] == ReviewStage.REJECTED
+    )
+    decided_dialogues = len(final)
+    return {
+        "passes": {str(number): _shaped(bucket) for number, bucket in sorted(per_pass.items())},
+        "reviewers": [
+            {"pass": number, "reviewer": reviewer, **_shaped(bucket)}
+            for (number, reviewer), bucket in sorted(per_reviewer.items())
+        ],
+        "experts": [
+            {
+                "expert": expert,
+                **_shaped(bucket),
+                "rejected": bucket["rejected"],
+                "rejected_share": round(bucket["rejected"] / bucket["dialogues"], 4) if bucket["dialogues"] else None,
+            }
+            for expert, bucket in sorted(per_expert.items())
+        ],
+        "user_acts_kappa": {
+            ("expert_vs_pass1" if number == 1 else f"pass{number - 1}_vs_pass{number}"): cohen_kappa(pairs)
+            for number, pairs in sorted(kappa_pairs.items())
+        },
+        "rejections": {
+            "dialogues_decided": decided_dialogues,
+            "rejected": sum(rejected.values()),
+            "rate": round(sum(rejected.values()) / decided_dialogues, 4) if decided_dialogues else None,
+            "reasons": {RejectReason(reason).label: count for reason, count in rejected.most_common()},
+        },
+    }
+
+
+def _decided_passes() -> tuple[dict[int, list], dict[int, tuple[str, str]]]:
+    """Per dialogue with a decided pass: its decided passes in order (number, reviewer, decision, reason), and its
+    review's (stage, fault)."""
     decided = list(
         ReviewPass.objects.filter(decision__in=[ReviewPass.Decision.APPROVED, ReviewPass.Decision.REJECTED])
         .values_list(
@@ -128,104 +181,71 @@ def _compute() -> dict:
     for dialogue_id, number, reviewer, decision, reason, stage, fault in decided:
         by_dialogue[dialogue_id].append((number, reviewer, decision, reason))
         outcome[dialogue_id] = (stage, fault)
-    records = dialogue_records(Dialogue.objects.filter(id__in=list(by_dialogue)), timestamps=False)
-    expert_of = dict(Dialogue.objects.filter(id__in=list(by_dialogue)).values_list("id", "expert__username"))
-    blank = {"dialogues": 0, "turns": 0, "changed": Counter(), "queries_corrected": 0, "execution_match": 0}
-    per_pass: dict[int, dict] = defaultdict(lambda: {**blank, "changed": Counter(), "match_by": Counter()})
-    per_reviewer: dict[tuple[int, str], dict] = defaultdict(
-        lambda: {**blank, "changed": Counter(), "match_by": Counter()}
-    )
-    # The expert's own work, as review judged it: every decided pass's changes to their dialogues, counted once.
-    per_expert: dict[str, dict] = defaultdict(
-        lambda: {**blank, "changed": Counter(), "match_by": Counter(), "rejected": 0}
-    )
-    kappa_pairs: dict[int, list] = defaultdict(list)  # pass k -> (acts after k-1, acts after k)
-    final: dict[int, tuple[str, str]] = {}
-    for record in records:
-        for number, reviewer, decision, reason in by_dialogue[record.id]:
-            if outcome[record.id][0] != ReviewStage.REJECTED or decision == ReviewPass.Decision.REJECTED:
-                final[record.id] = (decision, reason)
-            for bucket in (per_pass[number], per_reviewer[(number, reviewer)]):
-                bucket["dialogues"] += 1
-                bucket["turns"] += len(record.user_turns)
-            for turn in record.user_turns:
-                fields = {c.field for c in turn.corrections if c.review_pass == number}
-                for group, names in FIELD_GROUPS.items():
-                    if fields & set(names):
-                        per_pass[number]["changed"][group] += 1
-                        per_reviewer[(number, reviewer)]["changed"][group] += 1
-                for correction in turn.corrections:
-                    if correction.field != "query" or correction.review_pass != number:
-                        continue
-                    same, how = _execution_match(correction, turn)
-                    for bucket in (per_pass[number], per_reviewer[(number, reviewer)]):
-                        bucket["queries_corrected"] += 1
-                        bucket["execution_match"] += int(same)
-                        bucket["match_by"][how] += 1
-                if turn.acts is not None or "user_acts" in turn.original:
-                    kappa_pairs[number].append(
-                        (_acts_label(_acts_after(turn, number - 1)), _acts_label(_acts_after(turn, number)))
-                    )
-        decided_passes = {number for number, *_ in by_dialogue[record.id]}
-        expert = per_expert[expert_of.get(record.id, "")]
-        expert["dialogues"] += 1
-        expert["turns"] += len(record.user_turns)
-        stage, fault = outcome[record.id]
-        expert["rejected"] += stage == ReviewStage.REJECTED and RejectFault.counts_against(fault, "expert")
-        for turn in record.user_turns:
-            corrections = judged_corrections(turn, decided_passes)
-            fields = {correction.field for correction in corrections}
-            for group, names in FIELD_GROUPS.items():
-                expert["changed"][group] += bool(fields & set(names))
-            for correction in corrections:
-                if correction.field == "query":
-                    same, how = _execution_match(correction, turn)
-                    expert["queries_corrected"] += 1
-                    expert["execution_match"] += int(same)
-                    expert["match_by"][how] += 1
+    return by_dialogue, outcome
 
-    def shaped(bucket: dict) -> dict:
-        turns = bucket["turns"] or 1
-        return {
-            "dialogues": bucket["dialogues"],
-            "turns": bucket["turns"],
-            "changed_share": {group: round(bucket["changed"][group] / turns, 4) for group in FIELD_GROUPS},
-            "queries_corrected": bucket["queries_corrected"],
-            "execution_match_share": round(bucket["execution_match"] / bucket["queries_corrected"], 4)
-            if bucket["queries_corrected"]
-            else None,
-            "execution_match_by": dict(sorted(bucket["match_by"].items())),
-        }
 
-    rejected = Counter(
-        reason
-        for dialogue_id, (decision, reason) in final.items()
-        if decision == ReviewPass.Decision.REJECTED and outcome[dialogue_id][0] == ReviewStage.REJECTED
-    )
-    decided_dialogues = len(final)
+def _bucket() -> dict:
     return {
-        "passes": {str(number): shaped(bucket) for number, bucket in sorted(per_pass.items())},
-        "reviewers": [
-            {"pass": number, "reviewer": reviewer, **shaped(bucket)}
-            for (number, reviewer), bucket in sorted(per_reviewer.items())
-        ],
-        "experts": [
-            {
-                "expert": expert,
-                **shaped(bucket),
-                "rejected": bucket["rejected"],
-                "rejected_share": round(bucket["rejected"] / bucket["dialogues"], 4) if bucket["dialogues"] else None,
-            }
-            for expert, bucket in sorted(per_expert.items())
-        ],
-        "user_acts_kappa": {
-            ("expert_vs_pass1" if number == 1 else f"pass{number - 1}_vs_pass{number}"): cohen_kappa(pairs)
-            for number, pairs in sorted(kappa_pairs.items())
-        },
-        "rejections": {
-            "dialogues_decided": decided_dialogues,
-            "rejected": sum(rejected.values()),
-            "rate": round(sum(rejected.values()) / decided_dialogues, 4) if decided_dialogues else None,
-            "reasons": {RejectReason(reason).label: count for reason, count in rejected.most_common()},
-        },
+        "dialogues": 0,
+        "turns": 0,
+        "changed": Counter(),
+        "queries_corrected": 0,
+        "execution_match": 0,
+        "match_by": Counter(),
+    }
+
+
+def _count_changes(turn, corrections: list, buckets: tuple[dict, ...]) -> None:
+    """A turn's `corrections` into `buckets`: the groups of fields they changed, and each corrected query's match."""
+    fields = {correction.field for correction in corrections}
+    for group, names in FIELD_GROUPS.items():
+        if fields & set(names):
+            for bucket in buckets:
+                bucket["changed"][group] += 1
+    for correction in corrections:
+        if correction.field != "query":
+            continue
+        same, how = _execution_match(correction, turn)
+        for bucket in buckets:
+            bucket["queries_corrected"] += 1
+            bucket["execution_match"] += int(same)
+            bucket["match_by"][how] += 1
+
+
+def _count_pass(record, number: int, buckets: tuple[dict, ...], kappa_pairs: dict[int, list]) -> None:
+    """Decided pass `number` of a dialogue, into its pass's and its reviewer's `buckets`; the user acts before and
+    after it into `kappa_pairs`."""
+    for bucket in buckets:
+        bucket["dialogues"] += 1
+        bucket["turns"] += len(record.user_turns)
+    for turn in record.user_turns:
+        _count_changes(turn, [c for c in turn.corrections if c.review_pass == number], buckets)
+        if turn.acts is not None or "user_acts" in turn.original:
+            kappa_pairs[number].append(
+                (_acts_label(_acts_after(turn, number - 1)), _acts_label(_acts_after(turn, number)))
+            )
+
+
+def _count_expert(record, decided_passes: set[int], outcome: tuple[str, str], expert: dict) -> None:
+    """A decided dialogue into its expert's bucket: what the decided passes changed, and whether it counts as
+    rejected against the expert."""
+    expert["dialogues"] += 1
+    expert["turns"] += len(record.user_turns)
+    stage, fault = outcome
+    expert["rejected"] += stage == ReviewStage.REJECTED and RejectFault.counts_against(fault, "expert")
+    for turn in record.user_turns:
+        _count_changes(turn, judged_corrections(turn, decided_passes), (expert,))
+
+
+def _shaped(bucket: dict) -> dict:
+    turns = bucket["turns"] or 1
+    return {
+        "dialogues": bucket["dialogues"],
+        "turns": bucket["turns"],
+        "changed_share": {group: round(bucket["changed"][group] / turns, 4) for group in FIELD_GROUPS},
+        "queries_corrected": bucket["queries_corrected"],
+        "execution_match_share": round(bucket["execution_match"] / bucket["queries_corrected"], 4)
+        if bucket["queries_corrected"]
+        else None,
+        "execution_match_by": dict(sorted(bucket["match_by"].items())),
     }

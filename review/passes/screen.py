@@ -6,14 +6,14 @@ from __future__ import annotations
 import difflib
 import json
 
-from annotation.acts import AMBIGUITY_TYPES, INTENT_CATEGORY_NAMES, PRAGMATICS, QUESTION_STYLES
+from annotation.goals.tree_plan import plan
+from annotation.labels.acts import AMBIGUITY_TYPES, INTENT_CATEGORY_NAMES, PRAGMATICS, QUESTION_STYLES
+from annotation.labels.relations import RELATION_NAMES
+from annotation.labels.tokens import utterance_toks
 from annotation.models import Role, User
-from annotation.sql.relations import RELATION_NAMES
-from annotation.sql.tree_plan import plan
-from annotation.tokens import utterance_toks
 from dialogs.models import Dialogue, DialogueMode, EventKind, QueryFirstItem
 from review.models import DialogueReview, ReviewPass, ReviewStage, ValidationWarning, WorkerQuality
-from review.passes.suite_checks import correction_check_view
+from review.passes.query_checks import correction_check_view
 from review.records import dialogue_record_of
 
 

@@ -36,7 +36,7 @@ from django.db.models import Case, CharField, Count, OuterRef, Q, Subquery, Valu
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from annotation.acts import (
+from annotation.labels.acts import (
     LabelError,
     check_acts,
     check_ambiguity,
@@ -46,16 +46,17 @@ from annotation.acts import (
     check_question_style,
     check_schema_linking,
 )
+from annotation.labels.tokens import utterance_toks
 from annotation.models import Role, User
-from annotation.roles import can
+from annotation.people.roles import can
 from annotation.sql.check import check_queries
 from annotation.sql.sandbox import not_executed
 from annotation.sql.spider import SpiderEncodingError, encode_sql
-from annotation.tokens import utterance_toks
 from dialogs import log
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, pairing_cancelled
 from dialogs.query_first import query_first_corrected
 from dialogs.room import dialogue_record, sql_run_result
+from review.double.selectors import blind_refusal
 from review.models import (
     DialogueReview,
     RejectFault,
@@ -66,7 +67,7 @@ from review.models import (
     SendBack,
     ValidationWarning,
 )
-from review.passes.suite_checks import copied_queries, correction_suite_check
+from review.passes.query_checks import copied_queries, correction_suite_check
 from review.records import dialogue_record_of
 from review.signals import review_decided_on_commit
 
@@ -316,7 +317,8 @@ def review_may_take(review: DialogueReview, reviewer: User) -> str | None:
         return "You were the expert of this dialogue: someone else reviews it."
     if reviewer.pk in _earlier_reviewers(review):
         return f"You worked on an earlier pass of this dialogue: pass {review.pass_number} needs another reviewer."
-    return None
+    # A person labelling this dialogue blind (docs/double_annotation.md) sees none of its labels until they are done.
+    return blind_refusal(reviewer, review.dialogue_id)
 
 
 def _claimable(review: DialogueReview, now) -> bool:
@@ -569,7 +571,7 @@ def _check_value(field: str, value, database):
 
 
 def _check_label(field: str, value, database, text: str):
-    """A CHASE label, checked as the room checks the expert's (annotation.acts); schema links against the tokens
+    """A CHASE label, checked as the room checks the expert's (annotation.labels.acts); schema links against the tokens
     of the turn's current text."""
     try:
         if field == "intent":
@@ -684,28 +686,44 @@ def _correction_checked(
     """Every check a correction passes, inside the caller's transaction (the review's row is locked): who may write,
     that the turn and the field exist, the label's rules. Returns (review, the turn, the value as checked, the value it
     replaces); raises ReviewError. `as_author`: the dialogue's author fixing it while it is sent back to them."""
-    if as_author:
-        review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
-        sent = send_back_open(dialogue)
-        if review is None or sent is None or sent.author_id != reviewer.pk:
-            raise ReviewError("not_allowed", "This dialogue is not waiting for your fixes.")
-    elif require_claim:
-        review = _held(dialogue, reviewer)
-    else:
-        review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
-        if review is None:
-            raise ReviewError("not_reviewable", "This dialogue is not in review.")
-        if claim_live(review, timezone.now()) and review.claimed_by_id != reviewer.pk:
-            raise ReviewError("locked", "Another reviewer holds this dialogue; try again when they are done.")
-        # Without a claim, the rule that decides who may claim it: the script may not do what the screen refuses.
-        refusal = review_may_take(review, reviewer)
-        if refusal:
-            raise ReviewError("not_allowed", refusal)
+    review = _review_to_correct(reviewer, dialogue, require_claim=require_claim, as_author=as_author)
     if record is None:
         record = dialogue_record_of(dialogue)
     current = next((t for t in record.user_turns if t.seq == turn), None)
     if current is None:
         raise ReviewError("invalid", f"There is no user turn #{turn} in this dialogue.")
+    value = _correction_value(dialogue, current, field, value)
+    old = current.value(field)
+    if old == value:
+        raise ReviewError("unchanged", f"The {field.replace('_', ' ')} already reads so.")
+    return review, current, value, old
+
+
+def _review_to_correct(reviewer: User, dialogue: Dialogue, *, require_claim, as_author) -> DialogueReview:
+    """The dialogue's review (its row locked), once `reviewer` may correct it: as its author while it is sent back to
+    them, as the reviewer holding it, or (without `require_claim`) as one who could claim it."""
+    if as_author:
+        review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
+        sent = send_back_open(dialogue)
+        if review is None or sent is None or sent.author_id != reviewer.pk:
+            raise ReviewError("not_allowed", "This dialogue is not waiting for your fixes.")
+        return review
+    if require_claim:
+        return _held(dialogue, reviewer)
+    review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
+    if review is None:
+        raise ReviewError("not_reviewable", "This dialogue is not in review.")
+    if claim_live(review, timezone.now()) and review.claimed_by_id != reviewer.pk:
+        raise ReviewError("locked", "Another reviewer holds this dialogue; try again when they are done.")
+    # Without a claim, the rule that decides who may claim it: the script may not do what the screen refuses.
+    refusal = review_may_take(review, reviewer)
+    if refusal:
+        raise ReviewError("not_allowed", refusal)
+    return review
+
+
+def _correction_value(dialogue: Dialogue, current, field: str, value):
+    """`value` as checked for `field` of the turn `current` (a label's and an ambiguity's rules); raises ReviewError."""
     if field in ("response", "system_acts") and current.response is None:
         raise ReviewError("invalid", "This turn has no response to correct.")
     if field in log.LABEL_FIELDS:
@@ -714,10 +732,7 @@ def _correction_checked(
         value = _check_label(field, value, dialogue.database, current.text)
     if field == "ambiguity":
         value = _check_ambiguity(value, current)
-    old = current.value(field)
-    if old == value:
-        raise ReviewError("unchanged", f"The {field.replace('_', ' ')} already reads so.")
-    return review, current, value, old
+    return value
 
 
 def _reviewer_run(dialogue: Dialogue, sql: str) -> dict:
@@ -753,12 +768,7 @@ def review_decide(
     against anyone (`review_decided`)."""
     note = (note or "").strip()[:2000]
     if not approve:
-        if reason not in RejectReason.values:
-            raise ReviewError("invalid", "Choose why the dialogue is rejected.")
-        if reason == RejectReason.OTHER and not note:
-            raise ReviewError("invalid", "Say why the dialogue is rejected.")
-        if not fault or fault not in RejectFault.values:
-            raise ReviewError("invalid", "Say whose work failed: the worker's questions, the expert's SQL or both.")
+        _rejection_check(reason, fault, note)
     # Final validation runs every query in the sandbox and on the test suite: before the transaction that records the
     # decision (annotation.sql.sandbox.refuse_inside_transaction), on the revision it was made for, checked again there.
     validation = None
@@ -786,19 +796,7 @@ def review_decide(
             current.decision = ReviewPass.Decision.APPROVED
             review.stage, review.pass_number = ReviewStage.PENDING, review.pass_number + 1
         else:
-            dialogue.refresh_from_db(fields=["last_seq"])
-            if validation is None or validation.revision != dialogue.last_seq:
-                raise ReviewError("changed", "The dialogue changed while it was validated: approve it again.")
-            current.decision = ReviewPass.Decision.APPROVED
-            problems = validation.problems
-            review.problems = problems
-            validation_warnings_record(review=review, found=validation.copied)
-            if problems:
-                current.validation_failed = True
-                review.stage, review.needs_fix = ReviewStage.FAILED_VALIDATION, True
-            else:
-                review.stage, review.needs_fix, review.decided_at = ReviewStage.APPROVED, False, now
-                review.revision = dialogue.last_seq
+            _final_approval(dialogue, review, current, validation, now)
         current.save(update_fields=["finished_at", "note", "decision", "reason", "fault", "validation_failed"])
         review.save(
             update_fields=[
@@ -811,6 +809,34 @@ def review_decide(
             # as corrected).
             review_decided_on_commit(dialogue_id=dialogue.pk, stage=review.stage)
     return review
+
+
+def _rejection_check(reason: str, fault: str, note: str) -> None:
+    """A rejection names a reason from the list (with a note for "other") and whose work failed."""
+    if reason not in RejectReason.values:
+        raise ReviewError("invalid", "Choose why the dialogue is rejected.")
+    if reason == RejectReason.OTHER and not note:
+        raise ReviewError("invalid", "Say why the dialogue is rejected.")
+    if not fault or fault not in RejectFault.values:
+        raise ReviewError("invalid", "Say whose work failed: the worker's questions, the expert's SQL or both.")
+
+
+def _final_approval(dialogue: Dialogue, review: DialogueReview, current: ReviewPass, validation, now) -> None:
+    """The last pass's approval, with the final validation made before the transaction (for this revision, else
+    ReviewError): approved, or failed validation and to be fixed. The caller saves `review` and `current`."""
+    dialogue.refresh_from_db(fields=["last_seq"])
+    if validation is None or validation.revision != dialogue.last_seq:
+        raise ReviewError("changed", "The dialogue changed while it was validated: approve it again.")
+    current.decision = ReviewPass.Decision.APPROVED
+    problems = validation.problems
+    review.problems = problems
+    validation_warnings_record(review=review, found=validation.copied)
+    if problems:
+        current.validation_failed = True
+        review.stage, review.needs_fix = ReviewStage.FAILED_VALIDATION, True
+    else:
+        review.stage, review.needs_fix, review.decided_at = ReviewStage.APPROVED, False, now
+        review.revision = dialogue.last_seq
 
 
 def review_rejection_final(review: DialogueReview) -> bool:
@@ -898,7 +924,7 @@ def _warning_key(finding: dict) -> str:
 def validation_warnings_record(*, review: DialogueReview, found: list[dict] | None = None) -> list[ValidationWarning]:
     """Final validation's warnings for a dialogue, found again on its latest revision: a turn that asks something
     new answered with a query meaning the same as the previous turn's on the test suite
-    (`review.passes.suite_checks.copied_queries`). A warning found before on the same queries is kept as it is
+    (`review.passes.query_checks.copied_queries`). A warning found before on the same queries is kept as it is
     (cleared or not); an open one that no longer applies (the query was corrected since) is removed; a cleared one
     stays, with who cleared it. Returns the review's warnings. Nothing here blocks the dialogue. `found`: the findings
     made already (`final_validation`, outside the transaction this records in); without it they are made here, which

@@ -3,14 +3,14 @@ decision actions it posts to."""
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from annotation.acts import (
+from annotation.labels.acts import (
     AMBIGUITY_TYPES,
     CONTEXTUAL_PHENOMENA,
     INTENT_CATEGORY_NAMES,
@@ -19,13 +19,15 @@ from annotation.acts import (
     SYSTEM_ACTS,
     USER_ACTS,
 )
-from annotation.jsonfile import request_json_object
-from annotation.roles import can, role_required
-from annotation.sql.relations import CATEGORY_OF, RELATION_NAMES
+from annotation.labels.relations import CATEGORY_OF, RELATION_NAMES
+from annotation.people.roles import can, role_required
+from annotation.plumbing.jsonfile import request_json_object
 from annotation.sql.schema import describe_tables
 from dialogs import log
 from dialogs.models import Dialogue
-from review.passes import queues, suite_checks
+from review.double.selectors import blind_refusal
+from review.passes import query_checks as suite_checks
+from review.passes import queues
 from review.passes import services as passes
 from review.passes.agreement import review_agreement
 from review.passes.forms import DashboardForm, RejectForm
@@ -110,7 +112,15 @@ def claim_next(request):
 def dialogue(request, dialogue_id):
     """The review screen of one dialogue: readable by every reviewer, editable by the one holding the claim."""
     item = get_object_or_404(Dialogue.objects.select_related("database", "goal", "expert", "worker"), pk=dialogue_id)
+    _not_while_blind(request, dialogue_id)
     return _dialogue_page(request, item, fixing=None)
+
+
+def _not_while_blind(request, dialogue_id: int) -> None:
+    """A 403 for a person labelling this dialogue blind (docs/double_annotation.md): its labels stay hidden."""
+    refusal = blind_refusal(request.user, dialogue_id)
+    if refusal:
+        raise PermissionDenied(refusal)
 
 
 @role_required("chat.as_expert")
@@ -336,6 +346,7 @@ def compare(request, dialogue_id):
     """ "Does this query mean the question?": the reviewer's query compared with a turn's query on the test suite,
     sent as JSON {turn, sql}; answers with the comparison and its display (nothing is stored)."""
     item = get_object_or_404(Dialogue.objects.select_related("database", "goal"), pk=dialogue_id)
+    _not_while_blind(request, dialogue_id)
     try:
         body = request_json_object(request.body)
     except ValidationError:

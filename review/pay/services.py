@@ -14,7 +14,7 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 
 from annotation.models import User
-from annotation.roles import can
+from annotation.people.roles import can
 from dialogs.models import Campaign
 from review.pay.models import PayBasis, PayRole, PayRule, PayStatement, PayStatementItem
 from review.pay.selectors import Statement, StatementLine, statement_of

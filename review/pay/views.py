@@ -18,7 +18,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
 from annotation.models import User
-from annotation.roles import can, role_required
+from annotation.people.roles import can, role_required
 from review.pay import selectors, services
 from review.pay.forms import PayRuleForm, PeriodForm, period_from, period_shifted
 from review.pay.models import PayRule, PayStatement

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 
-from annotation.roles import role_required
+from annotation.people.roles import role_required
 from dialogs.models import Campaign, CrowdAssignment, CrowdPlatform
 from review.models import BonusPayout
 from review.payments import services as payments

@@ -6,10 +6,10 @@ from __future__ import annotations
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 
+from annotation.labels.tokens import utterance_toks
 from annotation.models import BlockRecord, Database, Role, User
-from annotation.tokens import utterance_toks
 from dialogs.models import ENDED_STATUSES, Dialogue
-from review.models import ReviewPass
+from review.models import ReviewPass, SendBack
 from review.passes.agreement import judged_corrections, review_agreement
 from review.passes.screen import FIELD_LABELS, label_text
 from review.records import dialogue_records
@@ -80,7 +80,6 @@ def _expert_rows(people: QuerySet[User]) -> list[dict]:
 def _sent_back_annotations() -> dict:
     """Per author, in the same query as the rest of their row: dialogues sent back to them, the fixes they made, and
     how many still wait for them (docs/review.md, "Sent back to the author")."""
-    from review.models import SendBack
 
     def per_author(value, **only):
         rows = SendBack.objects.filter(author=OuterRef("pk"), **only).order_by().values("author")
@@ -95,8 +94,6 @@ def _sent_back_annotations() -> dict:
 
 def send_back_figures() -> dict:
     """The reviewers' side of dialogues sent back to their authors: how many each sent (the dashboard says it)."""
-    from review.models import SendBack
-
     rows = SendBack.objects.values("reviewer__username").annotate(dialogues=Count("id")).order_by("reviewer__username")
     return {"reviewers": [{"reviewer": row["reviewer__username"], "dialogues": row["dialogues"]} for row in rows]}
 

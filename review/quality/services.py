@@ -9,7 +9,7 @@ The writes, and when they happen (no nightly batch):
 - each time, its worker's WorkerQuality row is rebuilt from their DialogueQuality rows (one query: a page never
   replays a log), with the quality score (`quality_score`, the one place of the formula);
 - then the blocking rules (`rule_crossed`) run on the worker's dialogues since their last unblock, and a rule that
-  is crossed blocks them through `annotation.services.person_set_blocked`, with the rule and the evidence.
+  is crossed blocks them through `annotation.people.services.person_set_blocked`, with the rule and the evidence.
 
 A row that was missed (a dialogue that ended before this existed, a refresh that failed after its commit) is folded
 the next time its worker is refreshed; `manage.py quality_refresh` rebuilds every row.
@@ -26,10 +26,10 @@ from statistics import median
 from django.conf import settings
 from django.db import transaction
 
-from annotation.acts import SOCIAL_USER_ACTS
+from annotation.labels.acts import SOCIAL_USER_ACTS
+from annotation.labels.tokens import utterance_toks
 from annotation.models import BlockRecord, Role, User
-from annotation.services import person_set_blocked
-from annotation.tokens import utterance_toks
+from annotation.people.services import person_set_blocked
 from dialogs.log import TURN_KINDS, DialogueRecord, answered_questions, dialogue_turns
 from dialogs.models import ENDED_STATUSES, Dialogue, DialogueStatus, EventKind, score_drops
 from review.models import DialogueQuality, DialogueReview, RejectFault, ReviewStage, WorkerQuality

@@ -4,7 +4,7 @@ what review changed in their work, and one expert's reviewed work (the admins' v
 from django.shortcuts import get_object_or_404, render
 
 from annotation.models import Role, User
-from annotation.roles import role_required
+from annotation.people.roles import role_required
 from review.quality import selectors
 from review.quality import services as quality
 

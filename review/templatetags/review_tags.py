@@ -2,6 +2,9 @@
 
 from django import template
 
+from review.models import DatasetFormat
+from review.passes.services import sent_back_to as waiting
+
 register = template.Library()
 
 
@@ -24,8 +27,6 @@ def percent(value) -> str:
 @register.filter
 def format_names(formats) -> str:
     """Export formats as people read them ("CoSQL release, SParC"), not as the options store them."""
-    from review.models import DatasetFormat
-
     labels = dict(DatasetFormat.choices)
     return ", ".join(labels.get(name, name) for name in formats or [])
 
@@ -33,6 +34,4 @@ def format_names(formats) -> str:
 @register.simple_tag
 def sent_back_to(person):
     """What waits for `person`'s fixes (review.passes.services.sent_back_to): the expert's desk lists it."""
-    from review.passes.services import sent_back_to as waiting
-
     return waiting(person)

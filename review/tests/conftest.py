@@ -56,7 +56,7 @@ class Room:
 
 def reviewer(name: str):
     from annotation.models import User
-    from annotation.services import person_create
+    from annotation.people.services import person_create
 
     return (
         User.objects.filter(username=name).first()
@@ -83,8 +83,8 @@ def approve_in_review(dialogue):
 def open_room(demo_databases, alice, erin):
     """Open a room on a demo database (Alice asks, Erin answers); returns a function db_id → Room."""
     from annotation.demo import DEMO_GOALS
+    from annotation.goals.services import goal_create
     from annotation.models import Goal
-    from annotation.services import goal_create
 
     def open_(db_id="dorm_demo"):
         goal = Goal.objects.filter(database__db_id=db_id).first()

@@ -95,7 +95,7 @@ def test_a_span_in_a_later_part_of_a_fold_moves_onto_that_part():
     from types import SimpleNamespace
 
     from dialogs.log import StateTurn
-    from review.dataset.formats import chase_ambiguities
+    from review.dataset.formats.chase import chase_ambiguities
 
     def turn(text, ambiguity=None):
         return SimpleNamespace(text=text, ambiguity=ambiguity)
@@ -115,7 +115,7 @@ def test_a_span_on_a_word_said_twice_in_a_question_stays_on_the_one_marked():
     from types import SimpleNamespace
 
     from dialogs.log import StateTurn
-    from review.dataset.formats import chase_ambiguities
+    from review.dataset.formats.chase import chase_ambiguities
 
     said = SimpleNamespace(
         text="the big dorm or the big house", ambiguity={"type": "vague_condition", "span": {"beg": 5, "end": 5}}

@@ -141,7 +141,7 @@ def test_confirmed_links_of_a_turn_folded_with_its_clarification_survive_in_the_
 
 
 def test_the_release_check_fails_an_export_that_loses_a_confirmed_label(labelled, tmp_path, monkeypatch):
-    from review.dataset import formats
+    from review.dataset.formats import chase as formats
     from review.dataset.release_check import ReleaseCheckFailed
 
     dialogue, _, second = labelled

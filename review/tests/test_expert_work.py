@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from annotation.models import User
-from annotation.services import person_create
+from annotation.people.services import person_create
 from dialogs.models import Dialogue
 from review.passes import services as passes
 from review.quality import selectors

@@ -5,10 +5,10 @@ import json
 import jsonschema_rs
 import pytest
 
+from annotation.labels.tokens import utterance_toks
 from annotation.sql.encoding import limit_as_one
-from annotation.tokens import utterance_toks
 from review.dataset import validation
-from review.dataset.formats import gold_text
+from review.dataset.formats.gold import gold_text
 from review.dataset.readers import unfold
 
 
@@ -93,7 +93,7 @@ def test_tokens_match_the_releases(shared_path, sample):
 
 
 def test_schema_links_move_onto_the_tokens_of_a_folded_turn():
-    from review.dataset.formats import chase_links
+    from review.dataset.formats.chase import chase_links
 
     span = {"beg": 1, "end": 1, "entity": {"tableId": 1, "value": "dorm"}, "type": "table"}
     own = ["the", "dorms"]

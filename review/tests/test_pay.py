@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotation.models import Goal, Role
-from annotation.services import person_create
+from annotation.people.services import person_create
 from dialogs.models import (
     Campaign,
     Dialogue,

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotation.models import BlockRecord, Goal, Role
-from annotation.services import person_create, person_set_blocked
+from annotation.people.services import person_create, person_set_blocked
 from dialogs import assist
 from dialogs.errors import DialogueError
 from dialogs.lobby import lobby_join
@@ -158,7 +158,7 @@ def test_a_score_below_3_blocks_the_worker_with_the_rule_and_the_dialogue_as_evi
 @pytest.fixture
 def goal(demo_databases):
     from annotation.demo import DEMO_GOALS
-    from annotation.services import goal_create
+    from annotation.goals.services import goal_create
 
     spec = next(spec for spec in DEMO_GOALS if spec["db_id"] == "dorm_demo")
     return Goal.objects.first() or goal_create(

@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from annotation.models import BlockRecord
-from annotation.services import person_create, person_set_blocked
+from annotation.people.services import person_create, person_set_blocked
 from review.models import WorkerQuality
 from review.passes import services as passes
 from review.tests.conftest import reviewer

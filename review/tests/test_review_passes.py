@@ -677,8 +677,8 @@ def test_an_imported_release_is_audited_corrected_by_script_and_exported_correct
 ):
     """As CHASE-T audited SParC: import with --review, correct one query by script (addressed by the position in the
     imported file), take both passes, and the exported release holds the fix; an unaudited import is approved."""
+    from annotation.labels.tokens import utterance_toks
     from annotation.sql.spider import encode_sql
-    from annotation.tokens import utterance_toks
 
     database = demo_databases["dorm_demo"]
 

@@ -15,9 +15,9 @@ import json
 
 import pytest
 
+from review.dataset.formats import GOLD_FILES
 from review.dataset.importer import dataset_import
 from review.dataset.services import dataset_build, export_options_clean
-from review.dataset.writer import GOLD_FILES
 
 pytestmark = [pytest.mark.django_db, pytest.mark.conformance]
 

@@ -28,7 +28,7 @@ def test_the_values_row_counts_each_columns_distinct_values_from_the_kept_profil
     """CoSQL Table 1's "# values": the slot-value pairs of the databases used, from each file's kept profile."""
     import sqlite3
 
-    from annotation.curation import database_version_profile
+    from annotation.databases.curation import database_version_profile
 
     database = dorm_dialogue.database
     database_version_profile(version=database.current_version)

@@ -1,5 +1,5 @@
 """Review checks queries on the test suite: a corrected query against the original, the compare box, the agreement
-figures' execution match, and final validation's warning of a copied query (review/passes/suite_checks.py)."""
+figures' execution match, and final validation's warning of a copied query (review/passes/query_checks.py)."""
 
 import json
 
@@ -155,7 +155,7 @@ def test_the_compare_box_refuses_bad_input_with_a_clear_message(client, older, r
 def test_a_persons_comparisons_share_a_time_per_minute_and_what_they_did_not_use_goes_back(
     client, older, rita, settings
 ):
-    from review.passes.suite_checks import compare_box_grant
+    from review.passes.query_checks import compare_box_grant
 
     settings.SQL_COMPARE_SECONDS, settings.SQL_COMPARE_BOX_SECONDS_PER_MINUTE = 2.0, 3.0
     first = dialogue_record_of(older).user_turns[0]
@@ -278,7 +278,7 @@ def test_a_warning_that_no_longer_applies_goes_and_the_screen_clears_one_by_form
 
 
 def test_a_long_difference_shows_its_first_rows_and_how_many_more():
-    from review.passes.suite_checks import check_view
+    from review.passes.query_checks import check_view
 
     rows = [[f"name {number}"] for number in range(8)]
     check = {

@@ -5,7 +5,7 @@ import pytest
 
 from dialogs import room
 from dialogs.models import Dialogue
-from review.dataset.formats import all_info_dialogue
+from review.dataset.formats.cosql import all_info_dialogue
 from review.records import dialogue_records
 from tests.builders import dorm_dialogue
 

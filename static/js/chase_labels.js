@@ -1,7 +1,7 @@
 // CHASE's turn labels for one user turn, as the expert edits them (the expert's room and the solo page): the intent
 // (relation to the previous SQL turn, detected by the platform and correctable), contextual phenomena, and schema
 // links (proposed from the SQL, confirmed or edited by pointing at words). Saving sends one `turn_labels` message;
-// the server checks everything again (annotation.acts) and the log is the truth (docs/chase.md).
+// the server checks everything again (annotation.labels.acts) and the log is the truth (docs/chase.md).
 
 export const LABEL_KEYS = ["intent", "contextual_phenomena", "schema_linking", "pragmatics", "question_style"];
 

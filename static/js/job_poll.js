@@ -1,24 +1,75 @@
-// The one way a page follows a background job (an export, a goal-generation run, an evaluation): fetch its status
-// URL every `every` milliseconds, hand each status to `show`, and stop once `done(status)` says it has finished;
-// while the server cannot be reached, `unreachable` says so and the polling goes on.
-export function pollJob(url, { show, done, unreachable, every = 700 }) {
+// The one way a page follows a background job (an export, an evaluation, a goal-generation run, a pilot by simulated
+// workers, a Prolific bonus payment). Every job's status URL answers the same JSON (annotation.jobs.Job.status_json:
+// state, state_label, percent, done, total, finished, message, and keys of the job's own).
+//
+// `pollJob` fetches the status URL, hands each status to `show`, and stops once `done(status)` says the job has
+// finished (by default: the status says so). While the server cannot be reached, or answers with an error,
+// `unreachable` says so and the next try waits twice as long as the one before, up to `slowest` milliseconds; the
+// first answer again goes back to every `every` milliseconds.
+//
+// `followJob` is what a job's page uses: it shows the progress bar, the state and the message it is given, says
+// "Cannot reach the server; trying again…" in `notice` while the server is away, and reloads the page once the job
+// has finished when `reload` is set (the page then shows what the job made). `show` adds what only that job shows.
+
+const UNREACHABLE = "Cannot reach the server; trying again…";
+
+// The finished states every job shares (a job's own status says `finished` too).
+export function finished(status) {
+  if (typeof status.finished === "boolean") return status.finished;
+  return ["succeeded", "failed", "cancelled"].includes(status.state);
+}
+
+export function pollJob(url, { show, done = finished, unreachable = () => {}, every = 700, slowest = 15000 }) {
+  let wait = every;
   async function poll() {
+    let status = null;
     try {
-      const response = await fetch(url, { headers: { Accept: "application/json" } });
-      if (response.ok) {
-        const status = await response.json();
-        show(status);
-        if (done(status)) return;
-      }
-    } catch (error) {
-      unreachable();
+      const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+      if (response.ok) status = await response.json();
+    } catch {
+      status = null;
     }
-    window.setTimeout(poll, every);
+    if (status === null) {
+      unreachable();
+      wait = Math.min(wait * 2, slowest);
+    } else {
+      wait = every;
+      show(status);
+      if (done(status)) return;
+    }
+    window.setTimeout(poll, wait);
   }
   poll();
 }
 
-// The finished states every job shares.
-export function finished(status) {
-  return status.state === "succeeded" || status.state === "failed";
+// A job's progress bar, state and message as a status says them; any of them may be left out. A state that is a
+// pill takes the state's colour.
+export function showJob({ bar, state, message }, status) {
+  if (bar) {
+    bar.value = status.percent;
+    bar.textContent = status.percent + "%";
+  }
+  if (state) {
+    state.textContent = status.state_label;
+    if (state.classList.contains("pill")) state.className = "pill state-" + status.state;
+  }
+  if (message) message.textContent = status.message || "";
+}
+
+export function followJob(url, { bar, state, message, notice, show, reload = false, every = 700 }) {
+  pollJob(url, {
+    every,
+    show(status) {
+      showJob({ bar, state, message }, status);
+      if (show) show(status);
+    },
+    done(status) {
+      if (!finished(status)) return false;
+      if (reload) window.location.reload();
+      return true;
+    },
+    unreachable() {
+      if (notice) notice.textContent = UNREACHABLE;
+    },
+  });
 }

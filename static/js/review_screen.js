@@ -181,7 +181,7 @@ function linksEditor(current, tokens) {
 
 // --- Ambiguity: the sub-type of an AMBIGUOUS or CANNOT_ANSWER question, the words it concerns, its readings' SQL ---
 // The value sent is the whole label ({type, span?, readings?}), or null to remove it; the server checks it as the room
-// checks the expert's (annotation/acts.py check_ambiguity) and keeps the one it replaces.
+// checks the expert's (annotation/labels/acts.py check_ambiguity) and keeps the one it replaces.
 function ambiguityEditor(current, tokens, acts) {
   const box = element("div", "ambiguity-editor");
   const typeLabel = element("label", "", "What is ambiguous or missing? ");

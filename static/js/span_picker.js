@@ -1,4 +1,4 @@
-// Marking the words of a question an ambiguity concerns (annotation/acts.py check_ambiguity: a span of token indexes,
+// Marking the words of a question an ambiguity concerns (annotation/labels/acts.py check_ambiguity: a span of token indexes,
 // both included, over the tokens the server sends). The first press marks where the span begins, the second where it
 // ends (either order; the same word twice for one word). Shared by the expert's room and the review screen.
 

@@ -38,7 +38,7 @@ export function formatBytes(bytes) {
   return `${amount < 10 ? amount.toFixed(1).replace(/\.0$/, "") : Math.round(amount)} ${unit}`;
 }
 
-// A table page's cell the server bounded (annotation/sql/table_page.py): a BLOB as its size, a long text cut, with
+// A table page's cell the server bounded (annotation/databases/table_page.py): a BLOB as its size, a long text cut, with
 // its full size, so that a 40 MB value never reaches the browser whole.
 function renderBoundedCell(cell, value) {
   const mark = document.createElement("span");

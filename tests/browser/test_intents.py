@@ -19,7 +19,7 @@ from tests.browser.test_rooms import (  # noqa: F401 - fixtures
 )
 
 FIRST_SQL = "SELECT first_name, age FROM student"
-# A follow-up of FIRST_SQL in each intent category, as annotation.sql.relations reads it (the expert's screen shows
+# A follow-up of FIRST_SQL in each intent category, as annotation.labels.relations reads it (the expert's screen shows
 # what it detected, and the test checks that).
 FOLLOW_UP = {
     "Same instances": "SELECT first_name, age, major FROM student",

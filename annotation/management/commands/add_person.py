@@ -2,7 +2,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.models import Role
-from annotation.services import person_create
+from annotation.people.services import person_create
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation.selectors import database_tables_json
+from annotation.databases.selectors import database_tables_json
 
 
 class Command(BaseCommand):

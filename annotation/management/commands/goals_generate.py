@@ -3,8 +3,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation import services
-from annotation.goal_generation import GoalGenerationError, goals_sample
+from annotation.goals import services
+from annotation.goals.generation import GoalGenerationError, goals_sample
 from annotation.models import Database
 from annotation.sql.hardness import HARDNESS_LEVELS
 

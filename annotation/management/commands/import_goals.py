@@ -4,8 +4,8 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from annotation.goals.services import goals_import
 from annotation.models import Goal, Hardness
-from annotation.services import goals_import
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation.services import databases_import_spider
+from annotation.databases.services import databases_import_spider
 
 
 class Command(BaseCommand):

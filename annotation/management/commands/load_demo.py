@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from annotation.services import demo_load
+from annotation.demo import demo_load
 
 
 class Command(BaseCommand):

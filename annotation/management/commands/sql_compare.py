@@ -4,8 +4,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.models import Database
-from annotation.sql.compare import CompareError
-from annotation.suite_builds import suite_compare
+from annotation.suites.builds import suite_compare
+from annotation.suites.compare import CompareError
 
 
 class Command(BaseCommand):

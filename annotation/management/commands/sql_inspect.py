@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotation.models import Database
 from annotation.sql.analysis import inspect_sql, sql_run
-from annotation.sql.drafts import draft_response
+from annotation.wording.response_drafts import draft_response
 
 
 class Command(BaseCommand):

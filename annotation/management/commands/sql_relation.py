@@ -4,9 +4,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from annotation.labels.relation_model import label_intent
+from annotation.labels.relations import RelationError, detect_relation
 from annotation.models import Database
-from annotation.sql.relation_model import label_intent
-from annotation.sql.relations import RelationError, detect_relation
 
 
 class Command(BaseCommand):
@@ -28,7 +28,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--learned",
             action="store_true",
-            help="add the learned intent category (annotation/sql/relation_model.py) as `learned`",
+            help="add the learned intent category (annotation/labels/relation_model.py) as `learned`",
         )
 
     def handle(self, *args, file, database, learned, **options):

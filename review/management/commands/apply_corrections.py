@@ -4,9 +4,9 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation.jsonfile import parse_json
 from annotation.models import User
-from annotation.roles import can
+from annotation.people.roles import can
+from annotation.plumbing.jsonfile import parse_json
 from dialogs.models import Dialogue
 from review.models import DialogueImport
 from review.passes.services import ReviewError, review_correct

@@ -6,8 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from review.dataset.cosql_tasks import score_responses, score_user_acts, task_table
 from review.dataset.evaluation import release_evaluate, report_table
+from review.dataset.formats import STATE_FILES
 from review.dataset.splits import SPLITS
-from review.dataset.writer import STATE_FILES
 
 
 class Command(BaseCommand):

@@ -1,5 +1,5 @@
 // The expert room's acts panel: the user acts of the shown question (saved at once, with its ambiguity from
-// ambiguity.js), the system acts of the response, the act rules (annotation/acts.py) and response guide they bring,
+// ambiguity.js), the system acts of the response, the act rules (annotation/labels/acts.py) and response guide they bring,
 // the acts usual for the situation outlined, and acts ticked by key.
 
 import { ambiguityToSend, ambiguityUnsaved, connectActsPanel, drawAmbiguity, sameAmbiguity } from "./ambiguity.js";

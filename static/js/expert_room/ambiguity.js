@@ -1,5 +1,5 @@
 // The expert room's ambiguity panel: what is ambiguous or missing in an AMBIGUOUS or CANNOT_ANSWER question.
-// Its sub-type (PRACTIQ's types, annotation/acts.py AMBIGUITY_TYPES), offered while one of those acts is ticked; the
+// Its sub-type (PRACTIQ's types, annotation/labels/acts.py AMBIGUITY_TYPES), offered while one of those acts is ticked; the
 // words it concerns (a span over the tokens the server sends with the utterance, the ones check_ambiguity numbers);
 // for an ambiguous one, the SQL of each reading. All are sent with the acts (acts.js); what the expert changed and has
 // not seen saved stays in the turn's draft (ambiguityType, ambiguitySpan, ambiguityReadings).

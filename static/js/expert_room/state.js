@@ -10,7 +10,7 @@ export const root = document.getElementById("room");
 export const dialogueId = root.dataset.dialogue;
 export const schema = JSON.parse($("schema-data").textContent);
 export const LABELS = JSON.parse($("labels-data").textContent);
-export const ACTS = JSON.parse($("acts-data").textContent);  // the act rules and response guide of annotation/acts.py
+export const ACTS = JSON.parse($("acts-data").textContent);  // the act rules and response guide of annotation/labels/acts.py
 export const AMBIGUITY_TYPES = ACTS.ambiguity_types;  // sub-types of AMBIGUOUS and CANNOT_ANSWER, per act
 // dialogs.room.text_limits: the server refuses beyond them
 export const LIMITS = JSON.parse($("text-limits").textContent);

@@ -1,0 +1,476 @@
+"""The rules a sampled goal passes before it is kept: a question a person would ask of the data (docs/goals.md, "Goals
+a person would ask").
+
+An operation tree can run, return rows and encode, and still ask nothing: a set operation whose result is one of its
+sides, a count per group where every group is one row, the average of a zip code, a list of 120 rows of M and F, a
+count over a link table that counts each appointment once per match. Each rule below has a name and a reason
+(RULES); `GoalRules.before_run` and `GoalRules.after_run` return the first rule a tree breaks, which the sampler
+counts by name, so a run's report says how many trees were refused for what. One rule rewrites instead of refusing:
+a count over a join that multiplies the counted rows counts each of them once (count(DISTINCT key)) when the counted
+table has a key.
+
+Most rules read the data, not only the schema (a name column is unique in the data whether or not it was declared
+so; a code stored as an integer looks like a number to the schema): a column's figures (rows, distinct values, range,
+whether every value is an integer) are read once per column, and a tree's own figures (its sides, its first two
+places) with a statement or two, each through the read-only sandbox.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from annotation.goals.operation_tree import (
+    counted_table,
+    join_directions,
+    lowest_table,
+    set_side,
+    tree_probe,
+    tree_sql,
+    unread_tables,
+)
+from annotation.sql.sandbox import execute
+
+__all__ = ["RULES", "GoalRules", "Refusal", "identifier_words", "name_kind", "question_shape"]
+
+# Every rule a tree can break, with the reason a report gives.
+RULES = {
+    "set_same_as_side": "a set operation whose result is one of its two sides",
+    "group_of_one": "a count per group where every group is (nearly) one row: grouped by a unique column",
+    "aggregate_of_identifier": "a total, an average or a ranking of an identifier, a code or an ordinal number",
+    "sum_of_level": "a total of a level that is only averaged (a rating, an age, a rate)",
+    "group_by_identifier": "a count per value of an identifier (a room number, a phone) rather than per kind",
+    "duplicate_rows": "a list whose rows mostly repeat one another (a few values listed over and over)",
+    "count_fan_out": "a count over a join that counts the same row several times",
+    "answers_itself": "shows what a filter fixes or what it ranks by, or counts what one unique value picks",
+    "empty_values": "lists or groups by a column empty in many rows",
+    "long_list": "a list longer than a person reads: over 100 rows, or over 50 of values that name nothing (dates)",
+    "superlative_tie": "a highest or lowest whose first place is shared or empty: its answer is arbitrary",
+    "having_keeps_all": "a condition on the counts per group that chooses nothing (under three groups, or all alike)",
+    "unused_join": "a join to a table the question neither reads nor counts",
+    "join_not_on_a_key": "a join along a column unique on neither side (one column of a key of two): it pairs rows "
+    "that do not belong together",
+    "same_as_another": "asks what goals kept in the run ask: the same answer from the same columns, or the same "
+    "question with other values a third time",
+}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    rule: str  # a key of RULES
+    detail: str  # what in this tree broke it, for a reader of the log or a test
+
+    @property
+    def reason(self) -> str:
+        return RULES[self.rule]
+
+
+# Words of a column's name that say it identifies, codes or orders rather than measures (docs/goals.md). "number",
+# "no", "nr" and "num" say so only at the end of a name ("room_no", "phone_number"); at its start they count
+# ("number_of_rooms", "num_employees"). A plural says an amount ("years_of_service", "floors"). An identifier names
+# one thing (a phone, a room number); a code sorts things into kinds as well (a country code, a zip code).
+_IDENTIFIER_WORDS = frozenset(
+    {"id", "ids", "phone", "telephone", "tel", "fax", "mobile", "isbn", "issn", "ssn", "sku", "ean", "upc", "uuid"}
+    | {"guid", "serial", "pin", "key", "email"}
+)
+_CODE_WORDS = frozenset({"code", "codes", "zip", "zipcode", "postcode", "postal", "lat", "lon", "lng"}) | {
+    "latitude",
+    "longitude",
+}
+_ORDINAL_WORDS = frozenset(
+    {"year", "yr", "yyyy", "floor", "flr", "storey", "rank", "ranking", "seq", "sequence", "ordinal", "month"}
+    | {"weekday", "semester", "version", "hour", "hr", "minute"}
+)
+_TRAILING_NUMBER_WORDS = frozenset({"number", "no", "nr", "num", "nbr"})
+# Words of a name that say it counts or measures: a scale of small whole numbers with such a name is an amount.
+_AMOUNT_WORDS = frozenset(
+    {"count", "qty", "quantity", "total", "amount", "sum", "nights", "days", "hours", "minutes", "seconds", "weeks"}
+    | {"months", "years", "age", "duration", "length", "size", "weight", "height", "width", "capacity", "seats"}
+    | {"guests", "people", "persons", "members", "players", "children", "kids", "adults", "beds", "rooms"}
+    | {"floors", "credits", "credit", "points", "score", "scores", "rating", "ratings", "stars", "votes"}
+    | {"goals", "wins", "losses", "games", "price", "cost", "fee", "budget", "salary", "max", "min", "avg"}
+    | {"units", "items", "pieces", "copies", "stock", "visits", "times", "star"}
+)
+# Words of a name that say a level: averaged, compared, never totalled ("the total star rating of the hotels").
+_LEVEL_WORDS = frozenset(
+    {"rating", "ratings", "score", "scores", "star", "stars", "age", "grade", "percent", "percentage", "pct", "rate"}
+    | {"ratio", "temperature", "temp", "average", "avg", "mean", "share", "density", "speed"}
+)
+_SCALE_MAX_VALUES = 12  # a scale of consecutive whole numbers has at most this many values...
+_SCALE_MAX = 20  # ...none above this
+# Rows read to see whether a superlative's first place is shared (rows of a join repeat one answer many times).
+_TIE_ROWS = 200
+# A list longer than this names the things it lists (a unique column), and is at most twice as long, or nobody reads
+# it (a set operation or a filter that keeps most of a big table).
+LONG_LIST = 50
+_CODE_DIGITS = 6  # unique whole numbers all this wide or wider read as codes (a loyalty number, a phone number)
+
+
+def identifier_words(name: str) -> list[str]:
+    """A column name as lower-case words: "GuestID" -> guest, id; "room_no" -> room, no; "since_yr" -> since, yr."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", spaced)
+    return [word for word in re.split(r"[^A-Za-z]+", spaced.lower()) if word]
+
+
+def name_kind(name: str) -> str | None:
+    """What a column's name says it holds when it is not an amount: "identifier" (names one thing: an id, a phone, a
+    room number), "code" (a country code, a zip code) or "ordinal" (a year, a floor, a rank: ordered, not summed);
+    None when the name says none of these."""
+    words = identifier_words(name)
+    if not words:
+        return None
+    if any(word in _IDENTIFIER_WORDS for word in words):
+        return "identifier"
+    if words[-1] in _TRAILING_NUMBER_WORDS and not (len(words) > 1 and words[-2] == "of"):
+        return "identifier"
+    if any(word in _CODE_WORDS for word in words):
+        return "code"
+    if any(word in _ORDINAL_WORDS for word in words):
+        return "ordinal"
+    return None
+
+
+def question_shape(tree: dict) -> str:
+    """The tree with its values left out (filters, HAVING): two trees of one shape ask one question of two values
+    ("the amenities of room 9", "... of room 2"), which a run keeps once ("same_as_another")."""
+    bare = {key: value for key, value in tree.items() if key not in ("filters", "set", "having")}
+    bare["filters"] = [[item["column"], item["op"]] for item in tree.get("filters") or []]
+    if "set" in tree:
+        bare["set"] = [tree["set"]["op"], [[item["column"], item["op"]] for item in tree["set"]["filters"]]]
+    bare["having"] = (tree.get("having") or {}).get("op")
+    return repr(sorted(bare.items(), key=lambda item: item[0]))
+
+
+@dataclass(frozen=True)
+class _Figures:
+    table_rows: int
+    rows: int  # non-empty values
+    distinct: int
+    low: object
+    high: object
+    whole: bool  # every value an integer
+    digits: tuple[int, int]  # fewest and most characters of a value
+
+
+class GoalRules:
+    """The rules for one database: `schema` (its tables.json entry) and `path` (its SQLite file)."""
+
+    def __init__(self, schema: dict, path: str) -> None:
+        self.schema = schema
+        self.path = str(path)
+        originals = schema["table_names_original"]
+        names = schema["column_names_original"]
+        self.keys = {
+            f"{originals[names[index][0]]}.{names[index][1]}".lower()
+            for index in set(schema.get("primary_keys") or [])
+            | {index for pair in schema.get("foreign_keys") or [] for index in pair}
+            if 0 <= index < len(names) and names[index][0] >= 0
+        }
+        # The declared key of each table, first column: tables.json lists one column of a key of two (a link
+        # table's), so whether it is the table's key is read from the data (`row_key`).
+        self._declared: dict[str, str] = {}
+        for index in schema.get("primary_keys") or []:
+            if 0 <= index < len(names) and names[index][0] >= 0:
+                table, column = originals[names[index][0]], names[index][1]
+                self._declared.setdefault(table.lower(), f"{table}.{column}")
+        self._figures: dict[str, _Figures | None] = {}
+        # Trees a rule rewrote rather than refused, by rule.
+        self.rewritten: Counter = Counter()
+
+    # -- what a column holds ------------------------------------------------------------------------------------------
+
+    def figures(self, qualified: str) -> _Figures | None:
+        """A column's figures, read once: None when they cannot be read."""
+        key = qualified.lower()
+        if key not in self._figures:
+            table, column = qualified.split(".", 1)
+            quoted = f'"{column}"'
+            result = execute(
+                self.path,
+                f"SELECT count(*), count({quoted}), count(DISTINCT {quoted}), min({quoted}), max({quoted}), "  # noqa: S608
+                f"sum(typeof({quoted}) = 'integer'), min(length({quoted})), max(length({quoted})) FROM \"{table}\"",
+            )
+            if result.ok and result.rows:
+                table_rows, rows, distinct, low, high, whole, shortest, longest = result.rows[0]
+                self._figures[key] = _Figures(
+                    table_rows, rows, distinct, low, high, bool(rows) and whole == rows, (shortest or 0, longest or 0)
+                )
+            else:
+                self._figures[key] = None
+        return self._figures[key]
+
+    def identifier_kind(self, qualified: str) -> str | None:
+        """Why a column is not an amount a person would total or average: "key" (a key of the schema), "identifier" or
+        "code" (its name says so, or its values are unique whole numbers that number the rows or are all
+        `_CODE_DIGITS` wide: "code"), "ordinal" (its name says a year, a floor, a rank..., or its values are a short
+        scale of consecutive whole numbers and its name does not say it counts or measures); None for an amount."""
+        if qualified.lower() in self.keys:
+            return "key"
+        column = qualified.split(".", 1)[1]
+        kind = name_kind(column)
+        if kind is not None:
+            return kind
+        figures = self.figures(qualified)
+        if figures is None or not figures.whole or not figures.rows:
+            return None
+        low, high = figures.low, figures.high
+        if figures.distinct == figures.rows >= 5:
+            if high - low + 1 <= 2 * figures.distinct:
+                return "code"  # unique and packed: they number the rows (1, 2, 3... or 700001, 700002...)
+            if figures.digits[0] == figures.digits[1] >= _CODE_DIGITS:
+                return "code"  # unique and all as wide: a number that names one thing
+        if (
+            2 <= figures.distinct <= _SCALE_MAX_VALUES
+            and 0 <= low
+            and high <= _SCALE_MAX
+            and high - low + 1 == figures.distinct
+            and figures.rows > figures.distinct
+            and not _AMOUNT_WORDS & set(identifier_words(column))
+        ):
+            return "ordinal"
+        return None
+
+    def unique(self, qualified: str) -> bool:
+        """Whether every row of the column's table has a value of its own in it (in the data, declared or not)."""
+        figures = self.figures(qualified)
+        return figures is not None and figures.distinct == figures.rows == figures.table_rows > 0
+
+    def values_unique(self, qualified: str) -> bool:
+        """Whether no value of the column is repeated (empty entries aside): one value picks at most one row."""
+        figures = self.figures(qualified)
+        return figures is not None and figures.distinct == figures.rows > 0
+
+    def row_key(self, table: str) -> str | None:
+        """The column that tells one row of `table` from another: its declared key when that is one column and
+        unique in the data; None otherwise (a link table's key of two columns)."""
+        declared = self._declared.get(table.lower())
+        return declared if declared is not None and self.unique(declared) else None
+
+    def measures(self, qualified: str) -> bool:
+        """Whether a total or an average of the column means something (it is an amount)."""
+        return self.identifier_kind(qualified) is None
+
+    def orders(self, qualified: str) -> bool:
+        """Whether "the highest" or "the lowest" of the column means something: an amount or an ordinal (the most recent
+        year, the highest floor), not a key or a code."""
+        return self.identifier_kind(qualified) not in ("key", "identifier", "code")
+
+    # -- the rules ----------------------------------------------------------------------------------------------------
+
+    def before_run(self, tree: dict) -> Refusal | None:
+        """The rules read from the tree and the columns' figures, before its SQL runs."""
+        for rules in (
+            self._join_before,
+            self._aggregate_before,
+            self._answer_before,
+            self._group_before,
+            self._unread_before,
+        ):
+            refusal = rules(tree)
+            if refusal is not None:
+                return refusal
+        return None
+
+    def _join_before(self, tree: dict) -> Refusal | None:
+        for start, start_column, end, end_column in (tuple(step) for step in tree.get("joins") or []):
+            if not (self.values_unique(f"{start}.{start_column}") or self.values_unique(f"{end}.{end_column}")):
+                return Refusal("join_not_on_a_key", f"{start}.{start_column} = {end}.{end_column}")
+        return None
+
+    def _aggregate_before(self, tree: dict) -> Refusal | None:
+        """A total, an average or a ranking of a column that is no amount (or, for a total, a level)."""
+        kind = tree["type"]
+        if kind in ("sum", "avg") and not self.measures(tree["project"][0]):
+            column = tree["project"][0]
+            return Refusal("aggregate_of_identifier", f"{kind} of {column} ({self.identifier_kind(column)})")
+        if kind == "sum" and _LEVEL_WORDS & set(identifier_words(tree["project"][0].split(".", 1)[1])):
+            return Refusal("sum_of_level", f"sum of {tree['project'][0]}")
+        nested = tree.get("nested")
+        if nested and not self.measures(nested["column"]):
+            column = nested["column"]
+            return Refusal("aggregate_of_identifier", f"average of {column} ({self.identifier_kind(column)})")
+        order = tree.get("order")
+        if order and order["by"] != "count" and not self.orders(order["by"]):
+            return Refusal("aggregate_of_identifier", f"ordered by {order['by']} ({self.identifier_kind(order['by'])})")
+        return None
+
+    def _answer_before(self, tree: dict) -> Refusal | None:
+        """A question that answers itself: it shows what a filter fixes or what it ranks by, or counts what one value
+        of a unique column picks."""
+        kind = tree["type"]
+        fixed = {
+            item["column"].lower()
+            for filters in (tree.get("filters") or [], (tree.get("set") or {}).get("filters") or [])
+            for item in filters
+            if item["op"] == "="
+        }
+        shown = [tree["group"]] if kind == "group_count" else tree.get("project") or [] if kind == "list" else []
+        for column in shown:
+            if column.lower() in fixed:
+                return Refusal("answers_itself", f"{column} is fixed by a filter")
+        order = tree.get("order")
+        if kind == "list" and order and order["by"] in shown:
+            return Refusal("answers_itself", f"shows {order['by']}, which it ranks by: a plain max or min asks it")
+        if kind == "count":
+            for item in tree.get("filters") or []:
+                if item["op"] in ("=", "like") and self.values_unique(item["column"]):
+                    return Refusal("answers_itself", f"counts what one value of the unique {item['column']} picks")
+        return None
+
+    def _unread_before(self, tree: dict) -> Refusal | None:
+        unread = unread_tables(tree)
+        if unread:
+            return Refusal("unused_join", f"nothing reads {', '.join(unread)}")
+        return None
+
+    def _group_before(self, tree: dict) -> Refusal | None:
+        """A count per group over a column that makes poor groups (empty, an identifier, nearly one row each), or that
+        counts what the grouped rows point to."""
+        if tree["type"] != "group_count":
+            return None
+        group = tree["group"]
+        if self.mostly_empty(group):
+            return Refusal("empty_values", f"grouped by {group}, empty in many rows")
+        if group.lower() not in self.keys and name_kind(group.split(".", 1)[1]) == "identifier":
+            return Refusal("group_by_identifier", f"grouped by {group}")
+        figures = self.figures(group)
+        # Nearly one value per row of its table and not a name: a price, a rate, a timestamp is no kind of thing.
+        if figures is not None and figures.distinct * 2 > figures.rows and isinstance(figures.low, int | float):
+            return Refusal("group_of_one", f"{group} has {figures.distinct} values in {figures.rows} rows")
+        if join_directions(tree, self.schema)[:1] == ["up"]:
+            # Grouping rows by a value and counting what they point to: "which quantity has the most guests".
+            return Refusal("count_fan_out", f"counts per {group} the {tree['tables'][-1]} its rows point to")
+        return None
+
+    def mostly_empty(self, qualified: str) -> bool:
+        """Empty in more than a quarter of its table's rows."""
+        figures = self.figures(qualified)
+        return figures is not None and (figures.table_rows - figures.rows) * 4 > figures.table_rows
+
+    def filled(self, qualified: str) -> bool:
+        """Not `mostly_empty`: a column worth showing or grouping by."""
+        return not self.mostly_empty(qualified)
+
+    def after_run(self, tree: dict, rows: list[list]) -> tuple[dict, Refusal | None]:
+        """The rules read from the tree's result (`rows`, as the sandbox returned them) and from its own figures. May
+        return a rewritten tree (a count that counts each row once, a HAVING that keeps some groups and not all),
+        whose SQL the caller runs again; `rewritten` counts those rewrites by rule."""
+        kind = tree["type"]
+        if kind == "list" and not tree.get("order"):
+            refusal = self._list_refusal(tree, rows)
+            if refusal is not None:
+                return tree, refusal
+        if "set" in tree:
+            return tree, self._set_refusal(tree, rows)
+        if kind == "group_count":
+            refusal = self._group_refusal(tree)
+            if refusal is not None:
+                return tree, refusal
+        if kind in ("count", "group_count") and tree.get("joins") and not tree.get("distinct"):
+            tree, refusal = self._count_once(tree)
+            if refusal is not None:
+                return tree, refusal
+        if kind == "group_count" and "having" in tree:
+            tree, refusal = self._having_that_chooses(tree)
+            if refusal is not None:
+                return tree, refusal
+        if tree.get("order") and tree["order"]["limit"] == 1:
+            return tree, self._tie_refusal(tree)
+        return tree, None
+
+    def _list_refusal(self, tree: dict, rows: list[list]) -> Refusal | None:
+        """A list (not ranked) with many empty rows, many repeated rows, or too many rows to read."""
+        different = {tuple(row) for row in rows}
+        empty = sum(all(value is None for value in row) for row in rows)
+        if len(rows) >= 3 and empty * 4 > len(rows):
+            return Refusal("empty_values", f"{empty} of {len(rows)} rows empty")
+        if len(rows) >= 2 and len(different) * 2 <= len(rows):
+            return Refusal("duplicate_rows", f"{len(rows)} rows, {len(different)} different")
+        named = all(self.unique(column) for column in tree["project"])
+        if len(rows) > LONG_LIST * (2 if named else 1):
+            return Refusal("long_list", f"{len(rows)} rows of {', '.join(tree['project'])}")
+        return None
+
+    def _set_refusal(self, tree: dict, rows: list[list]) -> Refusal | None:
+        found = {tuple(row) for row in rows}
+        for side in (1, 2):
+            result = execute(self.path, tree_sql(set_side(tree, side)))
+            if result.ok and {tuple(row) for row in result.rows} == found:
+                return Refusal("set_same_as_side", f"{tree['set']['op']} gives what side {side} gives")
+        return None
+
+    def _group_refusal(self, tree: dict) -> Refusal | None:
+        """Grouped by a column unique over the rows grouped (every group one row), or on one table nearly so (the groups
+        average fewer than two rows)."""
+        group = tree["group"]
+        probe = tree_probe(tree, lambda name: f"count({name(group)}), count(DISTINCT {name(group)})")
+        result = execute(self.path, probe)
+        if not result.ok or not result.rows:
+            return None
+        grouped, groups = result.rows[0]
+        # Over a join a group is one thing and its rows what it has: some things having one is no fault.
+        if groups and (grouped == groups or (not tree.get("joins") and grouped < 2 * groups)):
+            return Refusal("group_of_one", f"{grouped} rows in {groups} groups of {tree['group']}")
+        return None
+
+    def _count_once(self, tree: dict) -> tuple[dict, Refusal | None]:
+        """A count over a join counts the rows of one table (`counted_table`): the anchor for a count, the far end of
+        the path for a count per group. Each joined row is one row of the path's lowest table; where the counted table
+        is another and the join gives some of its rows more than once (a path down through a link table), each is
+        counted once by its key (rewritten), or the tree is refused where the table has no key of one column."""
+        counted, lowest = counted_table(tree), lowest_table(tree, self.schema)
+        if lowest is None and tree["type"] == "group_count":
+            return tree, Refusal("count_fan_out", "the join pairs rows of unrelated tables")
+        key = self.row_key(counted)
+        if key is None:
+            if counted == lowest:
+                return tree, None  # every joined row is one of its rows
+            return tree, Refusal("count_fan_out", f"{counted} has no one-column key to count its rows once")
+        result = execute(self.path, tree_probe(tree, lambda name: f"count(*), count(DISTINCT {name(key)})"))
+        if result.ok and result.rows and result.rows[0][0] != result.rows[0][1]:
+            self.rewritten["count_fan_out"] += 1
+            return {**tree, "distinct": key}, None
+        return tree, None
+
+    def _having_that_chooses(self, tree: dict) -> tuple[dict, Refusal | None]:
+        """A HAVING that keeps every group says nothing: its threshold is moved to the middle of the groups' sizes
+        (some groups kept, some not), or the tree is refused when every group has the same size."""
+        plain = {key: value for key, value in tree.items() if key not in ("having", "order")}
+        result = execute(self.path, tree_sql(plain))
+        if not result.ok or not result.rows or result.truncated:
+            return tree, None
+        sizes = [row[1] for row in result.rows]
+        if len(sizes) < 3:
+            return tree, Refusal("having_keeps_all", f"{len(sizes)} groups")
+        having = tree["having"]
+        keeps = [size for size in sizes if (size > having["value"] if having["op"] == ">" else size >= having["value"])]
+        if len(keeps) < len(sizes):
+            return tree, None
+        different = sorted(set(sizes))
+        if len(different) < 2:
+            return tree, Refusal("having_keeps_all", f"every group has {different[0]} rows")
+        self.rewritten["having_keeps_all"] += 1
+        return {**tree, "having": {"op": ">=", "value": different[len(different) // 2]}}, None
+
+    def _tie_refusal(self, tree: dict) -> Refusal | None:
+        """The first places of a superlative: refused when the first value is shared by rows with different answers,
+        or is empty (ORDER BY ... ASC puts an empty value first)."""
+        order = tree["order"]
+        if tree["type"] == "group_count":
+            result = execute(self.path, tree_sql({**tree, "order": {**order, "limit": 2}}))
+            if result.ok and len(result.rows) == 2 and result.rows[0][1] == result.rows[1][1]:
+                return Refusal("superlative_tie", f"{result.rows[0][0]} and {result.rows[1][0]} tie")
+            return None
+        probe = {**tree, "type": "list", "project": [order["by"], *tree["project"]]}
+        result = execute(self.path, tree_sql({**probe, "order": {**order, "limit": _TIE_ROWS}}))
+        if not result.ok or not result.rows:
+            return None
+        first = result.rows[0]
+        if first[0] is None:
+            return Refusal("superlative_tie", f"the first {order['by']} is empty")
+        answers = {tuple(row[1:]) for row in result.rows if row[0] == first[0]}
+        if len(answers) > 1:
+            return Refusal("superlative_tie", f"{len(answers)} answers share {order['by']} = {first[0]}")
+        return None

@@ -1,0 +1,432 @@
+"""An operation tree (docs/goals.md) as a readable plan, a question drafted from it, and the checks of query-first
+annotation (docs/goals.md, "Query-first annotation").
+
+OTTA (Deriu et al., 2020, section 4 and appendix D) shows an annotator the tree's operations one by one, each with
+its intermediate result, and later has another person assign the question's tokens to those operations. `plan`
+lists the operations in that order (the tables, the joins, the filters, grouping, the projection, the order, the
+set operation, and last the query type), each with a stable id, a short English label and the SQL whose result is
+the intermediate result at that step (the last step's SQL is the goal's). `draft_question` writes one plain
+question from the tree, a starting point a person may take. `adapt_filter` changes one filter's operator or value
+(OTTA's "adapt a nonsensical constraint"), and `check_alignment` validates a token-to-operation alignment.
+
+Pure: no database and no model. Running the steps is the caller's (through the sandbox). Names read through
+`annotation.wording.english`, as drafts and suggestions read them.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+from annotation.goals.operation_tree import (
+    counted_table,
+    join_directions,
+    literal,
+    lowest_table,
+    tree_sql,
+    unread_tables,
+)
+from annotation.wording.english import column_phrase, identifier_like, noun, schema_vocabulary, table_noun, words_of
+
+__all__ = [
+    "FILTER_OPS",
+    "PlanStep",
+    "TreeError",
+    "adapt_filter",
+    "check_alignment",
+    "condition_phrase",
+    "draft_question",
+    "filters_of",
+    "plan",
+    "required_steps",
+    "schema_names",
+]
+
+# The operators an annotator may give a filter when adapting it (the sampler draws =, <, > and LIKE).
+FILTER_OPS = ("=", "!=", "<", ">", "<=", ">=", "like")
+_OP_WORDS = {
+    "=": "is {}",
+    "!=": "is not {}",
+    ">": "is greater than {}",
+    "<": "is less than {}",
+    ">=": "is at least {}",
+    "<=": "is at most {}",
+}
+_TYPE_WORDS = {"sum": "total", "avg": "average", "min": "smallest", "max": "largest"}
+_SET_WORDS = {
+    "intersect": "Keep only what both parts give",
+    "union": "Keep what either part gives",
+    "except": "Keep what the first part gives and the second does not",
+}
+
+
+class TreeError(ValueError):
+    """A tree, an adaptation or an alignment that cannot be used; the message says why, for the person."""
+
+
+@dataclass(frozen=True)
+class PlanStep:
+    id: str  # stable within one tree: "table-1", "join-1", "filter-1", "set-filter-1", "nested", "group", ...
+    kind: str  # table, join, filter, nested, group, having, project, order, set, type
+    label: str
+    sql: str
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+class _Names:
+    """Readable names of one tables.json entry, by the rules of `annotation.wording.english`."""
+
+    def __init__(self, schema: dict | None) -> None:
+        schema = schema or {}
+        originals = schema.get("table_names_original") or []
+        readable = schema.get("table_names") or []
+        column_originals = schema.get("column_names_original") or []
+        column_readable = schema.get("column_names") or []
+        tables = [
+            words_of(str(readable[i] if i < len(readable) and readable[i] else name))
+            for i, name in enumerate(originals)
+        ]
+        vocabulary = schema_vocabulary(tables, column_readable, column_originals)
+        self.tables = {str(name).lower(): table_noun(tables[i], vocabulary) for i, name in enumerate(originals)}
+        # The table each foreign-key column names a row of: grouping by it groups by that table's things.
+        self.names_row_of: dict[str, str] = {}
+        for child, parent in schema.get("foreign_keys") or []:
+            if max(child, parent) >= len(column_originals):
+                continue
+            (child_table, child_column), parent_table = column_originals[child], column_originals[parent][0]
+            if min(child_table, parent_table) >= 0:
+                self.names_row_of[f"{originals[child_table]}.{child_column}".lower()] = originals[parent_table]
+        self.columns: dict[str, str] = {}
+        for index, (table, original) in enumerate(column_originals):
+            if table < 0 or table >= len(originals):
+                continue
+            name = column_readable[index][1] if index < len(column_readable) else original
+            self.columns[f"{originals[table]}.{original}".lower()] = column_phrase(words_of(str(name or original)))
+
+    def table(self, original: str, many: bool = True) -> str:
+        name = noun(self.tables.get(original.lower(), words_of(original)), many)
+        # A table is named by a noun: "booking" is a thing here, whose plural the word list leaves as it is.
+        if many and name.endswith("ing") and name == noun(name, False):
+            name += "s"
+        return name
+
+    def column(self, qualified: str, anchor: str | None = None) -> str:
+        """A column's phrase; one of a joined table is named with its table ("stadium name")."""
+        table, column = qualified.split(".", 1)
+        phrase = self.columns.get(qualified.lower(), words_of(column))
+        if anchor is not None and table.lower() != anchor.lower():
+            owner = self.table(table, many=False)
+            if not phrase.startswith(owner):
+                phrase = f"{owner} {phrase}"
+        return phrase
+
+
+def schema_names(schema: dict | None) -> _Names:
+    """The readable names of a tables.json entry: `.table(original, many)` and `.column("table.column", anchor)`."""
+    return _Names(schema)
+
+
+def condition_phrase(schema: dict | None, item: dict, anchor: str) -> str:
+    """A filter (`{"column": "table.column", "op", "value"}`) in words, as a plan step says it: "city is Chicago"."""
+    return _condition(_Names(schema), item, anchor)
+
+
+def filters_of(tree: dict) -> list[tuple[str, dict]]:
+    """The tree's filters with their step ids: the main ones, then those of a set operation's second part."""
+    found = [(f"filter-{i + 1}", item) for i, item in enumerate(tree.get("filters") or [])]
+    found += [(f"set-filter-{i + 1}", item) for i, item in enumerate((tree.get("set") or {}).get("filters") or [])]
+    return found
+
+
+def _value_words(value) -> str:
+    return str(value)
+
+
+def _condition(names: _Names, item: dict, anchor: str) -> str:
+    column = names.column(item["column"], anchor)
+    if item["op"] == "like":
+        return f"{column} contains “{str(item['value']).strip('%')}”"
+    return f"{column} " + _OP_WORDS[item["op"]].format(_value_words(item["value"]))
+
+
+def _nested_words(names: _Names, nested: dict, anchor: str) -> str:
+    column = names.column(nested["column"], anchor)
+    side = "above" if nested["op"] == ">" else "below"
+    return f"{column} is {side} the average {names.column(nested['column'])}"
+
+
+def plan(tree: dict, schema: dict | None) -> list[PlanStep]:
+    """The tree's operations in OTTA's order, each with its label and the SQL of its intermediate result."""
+    names = _Names(schema)
+    tables, joins = tree["tables"], [tuple(step) for step in tree.get("joins") or []]
+    main = list(tree.get("filters") or [])
+    nested = tree.get("nested")
+    base = {"tables": tables, "joins": joins, "filters": main, **({"nested": nested} if nested else {})}
+
+    def rows(**part) -> str:
+        return tree_sql({"type": "rows", "tables": tables, "joins": joins, "filters": [], **part})
+
+    return [
+        *_source_steps(names, tree, joins, rows),
+        *_result_steps(names, tree, base),
+        *_order_steps(names, tree, base),
+        *_set_steps(names, tree, rows),
+        PlanStep("type", "type", _type_label(names, tree, tables[0]), tree_sql(tree)),
+    ]
+
+
+def _source_steps(names: _Names, tree: dict, joins: list[tuple], rows: Callable[..., str]) -> list[PlanStep]:
+    """Taking each table, joining them, and keeping the rows of each filter and of the nested condition."""
+    tables = tree["tables"]
+    anchor = tables[0]
+    steps = [
+        PlanStep(
+            f"table-{position + 1}",
+            "table",
+            f"Take the {names.table(table)}",
+            tree_sql({"type": "rows", "tables": [table], "joins": [], "filters": []}),
+        )
+        for position, table in enumerate(tables)
+    ]
+    for position, (child, child_column, parent, parent_column) in enumerate(joins):
+        label = (
+            f"Join each {names.table(child, many=False)} to its {names.table(parent, many=False)}"
+            f" ({child}.{child_column} = {parent}.{parent_column})"
+        )
+        steps.append(
+            PlanStep(
+                f"join-{position + 1}",
+                "join",
+                label,
+                rows(tables=tables[: position + 2], joins=joins[: position + 1]),
+            )
+        )
+    main = list(tree.get("filters") or [])
+    for position, item in enumerate(main):
+        label = f"Keep those whose {_condition(names, item, anchor)}"
+        steps.append(PlanStep(f"filter-{position + 1}", "filter", label, rows(filters=main[: position + 1])))
+    nested = tree.get("nested")
+    if nested:
+        label = f"Keep those whose {_nested_words(names, nested, anchor)}"
+        steps.append(PlanStep("nested", "nested", label, rows(filters=main, nested=nested)))
+    return steps
+
+
+def _result_steps(names: _Names, tree: dict, base: dict) -> list[PlanStep]:
+    """Grouping and counting (and keeping some groups), or showing the columns; nothing for a plain count."""
+    anchor = tree["tables"][0]
+    kind = tree["type"]
+    if kind == "group_count":
+        group = {**base, "type": "group_count", "group": tree["group"]}
+        label = f"Group them by {names.column(tree['group'], anchor)} and count each group"
+        steps = [PlanStep("group", "group", label, tree_sql(group))]
+        if "having" in tree:
+            having = tree["having"]
+            more = {">": "more than", ">=": "at least"}.get(having["op"], having["op"])
+            label = f"Keep the groups of {more} {having['value']} {names.table(anchor)}"
+            steps.append(PlanStep("having", "having", label, tree_sql({**group, "having": having})))
+        return steps
+    if kind != "count":
+        shown = " and ".join(names.column(column, anchor) for column in tree["project"])
+        return [PlanStep("project", "project", f"Show the {shown}", tree_sql({**base, "type": "list", **_p(tree)}))]
+    return []
+
+
+def _order_steps(names: _Names, tree: dict, base: dict) -> list[PlanStep]:
+    order = tree.get("order")
+    if not order:
+        return []
+    kind = tree["type"]
+    by = "the count" if order["by"] == "count" else f"the {names.column(order['by'], tree['tables'][0])}"
+    direction = "highest" if order["desc"] else "lowest"
+    limit = order["limit"]
+    label = f"Sort by {by}, {direction} first, and keep the first {limit if limit != 1 else 'one'}"
+    ordered = {**base, "type": kind if kind == "group_count" else "list", **_p(tree), "order": order}
+    if kind == "group_count":
+        ordered["group"] = tree["group"]
+        if "having" in tree:
+            ordered["having"] = tree["having"]
+    return [PlanStep("order", "order", label, tree_sql(ordered))]
+
+
+def _set_steps(names: _Names, tree: dict, rows: Callable[..., str]) -> list[PlanStep]:
+    """The second part's filters and the set operation that joins the two parts."""
+    if "set" not in tree:
+        return []
+    other = tree["set"]["filters"]
+    steps = [
+        PlanStep(
+            f"set-filter-{position + 1}",
+            "filter",
+            f"Second part: those whose {_condition(names, item, tree['tables'][0])}",
+            rows(filters=other[: position + 1]),
+        )
+        for position, item in enumerate(other)
+    ]
+    steps.append(PlanStep("set", "set", _SET_WORDS[tree["set"]["op"]], tree_sql({**tree, "type": "list"})))
+    return steps
+
+
+def _p(tree: dict) -> dict:
+    return {"project": tree.get("project") or []}
+
+
+def _type_label(names: _Names, tree: dict, anchor: str) -> str:
+    kind = tree["type"]
+    if kind == "count":
+        return "The answer: how many there are"
+    if kind == "group_count":
+        return "The answer: how many in each group"
+    if kind in _TYPE_WORDS:
+        return f"The answer: the {_TYPE_WORDS[kind]} {names.column(tree['project'][0], anchor)}"
+    return "The answer: the list itself"
+
+
+def required_steps(steps: list[PlanStep]) -> list[PlanStep]:
+    """The steps a phase-2 alignment must give words to: the query type and every filter (OTTA's guideline)."""
+    return [step for step in steps if step.kind in ("type", "filter")]
+
+
+# Words of a column's phrase that make it the name of its row's thing: grouping by it groups by that thing.
+_NAME_WORDS = frozenset({"name", "title"})
+
+
+def draft_question(tree: dict, schema: dict | None) -> str:
+    """One plain question a database user could ask for the tree: a starting point, shown and stored as drafted. The
+    question is about the rows the answer describes: those a count counts (the anchor), those a count per group
+    counts (the far end of its path: "which hotel has the most bookings"), or those whose column is shown; its
+    conditions are said of them. "" when the tree makes no plain question (a join nothing reads, a count per group
+    of pairs of unrelated rows): no draft rather than a bad one."""
+    names = _Names(schema)
+    kind = tree["type"]
+    if unread_tables(tree) or (kind == "group_count" and not _group_counts_down(tree, schema or {})):
+        return ""
+    if kind in ("count", "group_count"):
+        subject = counted_table(tree)
+    else:
+        subject = tree["project"][0].split(".", 1)[0]
+    many = names.table(subject)
+    conditions = [_condition(names, item, subject) for item in tree.get("filters") or []]
+    if tree.get("nested"):
+        conditions.append(_nested_words(names, tree["nested"], subject))
+    where = f" whose {' and '.join(conditions)}" if conditions else ""
+    order = tree.get("order")
+    if kind == "count":
+        question = f"How many {many} are there{where}?"
+    elif kind in _TYPE_WORDS:
+        question = f"What is the {_TYPE_WORDS[kind]} {names.column(tree['project'][0], subject)} of the {many}{where}?"
+    elif kind == "group_count":
+        question = _group_question(names, tree, many, where)
+    else:
+        shown = " and ".join(names.column(column, subject) for column in tree["project"])
+        if order:
+            extreme = "highest" if order["desc"] else "lowest"
+            by = names.column(order["by"], subject)
+            question = f"What is the {shown} of the {names.table(subject, many=False)} with the {extreme} {by}{where}?"
+        else:
+            question = f"What are the {_plural(shown)} of the {many}{where}?"
+    if "set" in tree:
+        other = " and ".join(_condition(names, item, subject) for item in tree["set"]["filters"])
+        joint = {"intersect": "and also whose", "union": "or whose", "except": "but not those whose"}
+        question = question[:-1] + f", {joint[tree['set']['op']]} {other}?"
+    return question[0].upper() + question[1:]
+
+
+def _plural(phrase: str) -> str:
+    """A column's phrase in the plural, but for a shortened last word ("room no", "since yr"), left as it is."""
+    last = phrase.split()[-1]
+    return phrase if last in ("no", "nr", "yr") or (last != "id" and identifier_like(last)) else noun(phrase, True)
+
+
+def _group_counts_down(tree: dict, schema: dict) -> bool:
+    """Whether a count per group counts things its groups have (down the path from the anchor, or along it to the
+    far side of a link table), not pairs of unrelated rows nor the rows its rows point to ("which quantity has the
+    most guests"): the rules refuse those (annotation.goals.rules)."""
+    if not tree.get("joins"):
+        return True
+    return lowest_table(tree, schema) is not None and join_directions(tree, schema)[0] == "down"
+
+
+def _group_question(names: _Names, tree: dict, counted: str, where: str) -> str:
+    """A count per group in words: grouped by a name, per thing ("Which hotel has the most bookings?"); by another
+    column, per value of it, said of its table when the things counted are others ("Which guest country code...")."""
+    anchor = tree["tables"][0]
+    phrase = names.column(tree["group"], anchor)
+    own = names.table(anchor, many=False)
+    named = names.names_row_of.get(tree["group"].lower())
+    if named is not None:  # a foreign key: per row of the table it names ("which room has the fewest amenities")
+        group = names.table(named, many=False)
+    elif phrase in _NAME_WORDS or phrase == "full name" or phrase in {f"{own} {word}" for word in _NAME_WORDS}:
+        group = own
+    else:
+        if names.table(anchor) != counted and not phrase.startswith(own):
+            phrase = f"{own} {phrase}"
+        if noun(phrase, False) != phrase:  # "nights": a count of something, grouped by how many
+            phrase = f"number of {phrase}"
+        group = phrase
+    order = tree.get("order")
+    if order:
+        return f"Which {group} has the {'most' if order['desc'] else 'fewest'} {counted}{where}?"
+    if "having" in tree:
+        more = {">": "more than", ">=": "at least"}.get(tree["having"]["op"], tree["having"]["op"])
+        value = tree["having"]["value"]
+        return f"For each {group} with {more} {value} {counted}{where}, how many {counted} are there?"
+    return f"How many {counted}{where} are there for each {group}?"
+
+
+def adapt_filter(tree: dict, *, step_id: str, op: str, value) -> tuple[dict, dict]:
+    """A copy of `tree` whose filter `step_id` has operator `op` and value `value` (a number stays a number), and
+    the change as `{"step", "column", "before": {op, value}, "after": {op, value}}`. Raises TreeError for an unknown
+    filter, an operator outside FILTER_OPS or a value no goal may hold; whether the new SQL returns rows is the
+    caller's to check (it needs the database)."""
+    if op not in FILTER_OPS:
+        raise TreeError(f"The operator must be one of {', '.join(FILTER_OPS)}.")
+    adapted = copy.deepcopy(tree)
+    found = dict(filters_of(adapted)).get(step_id)
+    if found is None:
+        raise TreeError(f"This tree has no filter {step_id!r}.")
+    if isinstance(value, str):
+        value = value.strip()
+        if isinstance(found["value"], int | float) and not isinstance(found["value"], bool) and op != "like":
+            try:
+                value = float(value) if "." in value else int(value)
+            except ValueError:
+                raise TreeError(f"{value!r} is not a number, and this column holds numbers.") from None
+    if op == "like" and isinstance(value, str) and "%" not in value:
+        value = f"%{value}%"
+    if literal(value) is None:
+        raise TreeError("The value must be a short text or a number, on one line and without double quotes.")
+    before = {"op": found["op"], "value": found["value"]}
+    found["op"], found["value"] = op, value
+    change = {"step": step_id, "column": found["column"], "before": before, "after": {"op": op, "value": value}}
+    return adapted, change
+
+
+def check_alignment(alignment, tokens: list[str], steps: list[PlanStep]) -> list[dict]:
+    """Validate a phase-2 alignment: a list of `{"step", "beg", "end"}` (token indexes over `tokens`, both included)
+    naming steps of `steps`, with the query type and every filter given at least one span. Returns it normalised
+    (sorted, each span once); raises TreeError saying what is wrong, and which steps still need words."""
+    if not isinstance(alignment, list):
+        raise TreeError("The alignment must be a list of spans.")
+    known = {step.id: step for step in steps}
+    spans = set()
+    for item in alignment:
+        if not isinstance(item, dict) or set(item) != {"step", "beg", "end"}:
+            raise TreeError("Each span needs exactly a step, a first token (beg) and a last token (end).")
+        beg, end, step = item["beg"], item["end"], item["step"]
+        if step not in known:
+            raise TreeError(f"There is no operation {step!r} in this tree.")
+        if any(not isinstance(n, int) or isinstance(n, bool) for n in (beg, end)) or not 0 <= beg <= end < len(tokens):
+            raise TreeError(f"A span must run from one token to a later one among the {len(tokens)} tokens.")
+        spans.add((step, beg, end))
+    missing = [step.label for step in required_steps(steps) if not any(span[0] == step.id for span in spans)]
+    if missing:
+        raise TreeError("Give words to: " + "; ".join(missing) + ".")
+    order = {step.id: position for position, step in enumerate(steps)}
+    return [
+        {"step": step, "beg": beg, "end": end}
+        for step, beg, end in sorted(spans, key=lambda span: (order[span[0]], span[1], span[2]))
+    ]

@@ -1,0 +1,60 @@
+"""Writes of people: an account made with its role, and a person blocked or unblocked (recorded, and told to the apps
+built on this one by `annotation.signals.person_blocked`)."""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.crypto import get_random_string
+
+from annotation.models import BlockRecord, Role, User
+from annotation.signals import person_blocked
+
+
+def person_create(*, username: str, role: str, password: str | None = None, email: str = "") -> tuple[User, str]:
+    """Create an account with a role. Returns the person and the password (generated when none is given)."""
+    if role not in Role.values:
+        raise ValidationError(f"Unknown role {role!r}; choose one of: {', '.join(Role.values)}.")
+    if User.objects.filter(username=username).exists():
+        raise ValidationError(f"The username {username!r} is taken.")
+    if not password:
+        password = get_random_string(16)
+    user = User(username=username, email=email, role=role, is_staff=(role == Role.ADMIN))
+    user.is_superuser = role == Role.ADMIN
+    user.set_password(password)
+    user.full_clean(exclude=["password"])
+    user.save()
+    return user, password
+
+
+def person_set_blocked(
+    *,
+    person: User,
+    blocked: bool,
+    reason: str = "",
+    by: User | None = None,
+    rule: str = "",
+    evidence: list[int] | tuple[int, ...] = (),
+) -> BlockRecord | None:
+    """Block or unblock a person and record it (BlockRecord): who decided (`by`, an admin) or which quality `rule`,
+    why, and the evidence (dialogue ids). Blocked people can sign in but may do nothing (annotation.people.roles).
+
+    Returns the new record, or None when the person already was in that state: blocking a blocked person records
+    nothing, so the record of the block that counts (with its rule and evidence) is the one that stays current. The
+    person's row is locked while deciding, so two rules that fire at once record one block.
+    """
+    reason = reason.strip()[: BlockRecord._meta.get_field("reason").max_length]
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=person.pk)
+        if locked.blocked == blocked:
+            person.blocked, person.blocked_reason = locked.blocked, locked.blocked_reason
+            return None
+        locked.blocked = blocked
+        # The reason of the current block; an unblock clears it here, and the records keep every one.
+        locked.blocked_reason = reason if blocked else ""
+        locked.save(update_fields=["blocked", "blocked_reason"])
+        record = BlockRecord.objects.create(
+            person=locked, blocked=blocked, by=by, rule=rule, reason=reason, evidence=sorted(set(evidence))
+        )
+    person.blocked, person.blocked_reason = locked.blocked, locked.blocked_reason
+    if blocked:
+        person_blocked.send(sender=User, person=locked)
+    return record

@@ -1,0 +1,3 @@
+"""Shared plumbing with no product rule in it: the one JSON reader for files and bodies (`jsonfile.py`), fast JSON
+where its volume shows (`jsoncodec.py`), and the cyclic garbage collector paused around bulk jobs (`gc_pause.py`).
+"""

@@ -1,0 +1,305 @@
+"""English for names a schema gives: plurals and singulars by a kept library, and a table's name as a noun for one of
+its rows. One home for these rules, so that the expert's draft (`annotation.wording.response_drafts`) and the worker's
+suggestion
+(`annotation.wording.suggestions`) name things the same way.
+
+Pure: no database access and no state but the inflection engine and the answers it gave (kept per word), and what
+was read from the schemas named last (`per_schema`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from functools import lru_cache
+from typing import TypeVar
+
+__all__ = [
+    "ABBREVIATIONS",
+    "MEASURES",
+    "PREPOSITIONS",
+    "STORAGE_WORDS",
+    "column_phrase",
+    "english",
+    "identifier_like",
+    "is_plural",
+    "noun",
+    "per_schema",
+    "plural_word",
+    "schema_vocabulary",
+    "singular_word",
+    "split_compounds",
+    "table_noun",
+    "with_article",
+    "word_set",
+    "words_of",
+]
+
+# Inflection is the library's: it knows English (analyses, criteria, wives, people). A schema names things in
+# ways a dictionary does not expect, so three guards sit in front of it: an acronym ("gnp") has no plural, a word
+# the library reads as already plural stays as it is, and a name whose last word is no noun (a participle such as
+# "date first registered", a measure such as "total spent") is not made plural at all.
+
+
+@functools.cache
+def english():
+    """The library's inflection engine, made on first use. Importing the library costs about 1.5 s of CPU here (it
+    instruments its own functions for type checks as it loads): every server, Celery worker and management command
+    paid that at start, whether or not it ever wrote a plural."""
+    import inflect
+
+    engine = inflect.engine()
+    engine.defnoun("data", "data")  # a mass noun in schema names ("cars data"), never the plural of "datum" there
+    return engine
+
+
+_VOWELS = frozenset("aeiouy")
+MEASURES = frozenset({"number", "total", "average", "amount", "count", "sum"})
+PREPOSITIONS = frozenset({"in", "of", "at", "on", "to", "for", "from", "with", "by", "into", "about"})
+# The library checks its arguments' types on every call, which made a word's plural cost a tenth of a millisecond:
+# a room reads the same schema's names for every shared result, so each answer is kept (the words of the hosted
+# schemas, a few thousand at most).
+_WORDS_KEPT = 16_384
+
+
+@lru_cache(maxsize=_WORDS_KEPT)
+def is_plural(word: str) -> bool:
+    """Whether the library reads `word` as a plural: it has a singular whose plural is `word` again, and making it
+    plural changes nothing (the library would write "dogss" for "dogs", "buses" for "bus")."""
+    lower = word.lower()
+    if not lower.isalpha() or not english().singular_noun(lower):
+        return False
+    return english().plural_noun(lower) in (lower, lower + "s")
+
+
+def _inflectable(word: str) -> bool:
+    lower = word.lower()
+    return lower.isalpha() and bool(_VOWELS & set(lower)) and not lower.endswith(("ed", "ing"))
+
+
+@lru_cache(maxsize=_WORDS_KEPT)
+def plural_word(word: str) -> str:
+    if not _inflectable(word) or is_plural(word):
+        return word
+    return english().plural_noun(word) or word
+
+
+@lru_cache(maxsize=_WORDS_KEPT)
+def singular_word(word: str) -> str:
+    if not _inflectable(word) or not is_plural(word):
+        return word
+    return english().singular_noun(word) or word
+
+
+def noun(name: str, many: bool) -> str:
+    """`name` (a readable table or column name) in the singular or plural; the head noun is its last word, or the
+    word before " of " ("cost of treatment" -> "costs of treatment"). A measure ("number of products", "total
+    spent") or a name ending in a preposition ("written by") has no plural of its own."""
+    head, sep, tail = name.partition(" of ")
+    words = head.split(" ")
+    if words[0] in MEASURES or words[-1] in PREPOSITIONS:
+        return name
+    words[-1] = plural_word(words[-1]) if many else singular_word(words[-1])
+    return " ".join(words) + sep + tail
+
+
+@lru_cache(maxsize=_WORDS_KEPT)
+def with_article(noun: str) -> str:
+    last = noun.split(" ")[-1]
+    if is_plural(last) or singular_word(last) != last:
+        return noun  # "cars data", not "a cars data"
+    return english().a(noun)
+
+
+def words_of(identifier: str) -> str:
+    """An identifier as lower-case words: "FullName" -> "full name", "dorm_name" -> "dorm name"."""
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", identifier)
+    text = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", text)
+    text = re.sub(r"[\W_]+", " ", text).strip().lower()
+    return text or "value"
+
+
+def word_set(name: str) -> set[str]:
+    words = set()
+    for word in name.split():
+        words.update({word, singular_word(word), plural_word(word)})
+    return words
+
+
+# Last words of a table name that say how rows are kept, not what they are: "cars data" holds cars, "model list" models.
+STORAGE_WORDS = frozenset({"data", "info", "information", "details", "list", "table"})
+
+
+def schema_vocabulary(table_names: list[str], column_readable: list, column_originals: list) -> set[str]:
+    """Every word of the schema's readable names (three letters or more), singular and plural."""
+    words: set[str] = set()
+    names = list(table_names)
+    for index, (_, original) in enumerate(column_originals):
+        readable = column_readable[index][1] if index < len(column_readable) else original
+        names.append(words_of(str(readable or original)))
+    for name in names:
+        for word in name.split():
+            if len(word) >= 3 and word.isalpha():
+                words.update({word, singular_word(word)})
+    return words
+
+
+def table_noun(name: str, vocabulary: set[str]) -> str:
+    """A table's readable name as a noun for one of its rows: the storage word dropped ("cars data" -> "car"), and a
+    word written as two run together split ("countrylanguage" -> "country language", "highschooler" -> "high
+    schooler": `split_compounds`)."""
+    words = split_compounds(name, vocabulary).split()
+    if len(words) >= 2 and words[-1] in STORAGE_WORDS:
+        words = words[:-1]
+        words[-1] = singular_word(words[-1])
+    return " ".join(words)
+
+
+# A word shorter than this is never split: short words run together are rare, and short real words many.
+_COMPOUND_MIN_CHARS = 6
+# A word that English text uses at least this often (per the segmenter's corpus of about 10^12 words) is a word of its
+# own even when it splits ("hometown", "birthplace", "playlist" stay whole; "fullname", "statuscode" do not).
+_WORD_ON_ITS_OWN = 1_000_000
+# A part of a split must itself be a word people use this often, or a word of the schema: "stu id" is no split.
+_PART_IN_USE = 50_000
+# A segmenter's last part of one or two letters is a suffix it cut off ("high school er"): it is put back, unless it
+# is one of the short words schemas end names with ("student id", "flight no").
+_SUFFIX_CHARS = 2
+_SHORT_WORDS = frozenset({"id", "no", "nr", "of", "by", "in", "to", "on", "at"})
+
+
+@functools.cache
+def _segmenter():
+    """The word segmenter (`wordsegment`: English unigram and bigram counts), loaded on first use (about 0.3 s)."""
+    import wordsegment
+
+    wordsegment.load()
+    return wordsegment
+
+
+@lru_cache(maxsize=_WORDS_KEPT)
+def _split_word(word: str, vocabulary: frozenset[str]) -> tuple[str, ...]:
+    if len(word) < _COMPOUND_MIN_CHARS or not word.isalpha() or not word.islower():
+        return (word,)
+    segmenter = _segmenter()
+    counts = segmenter.UNIGRAMS
+    if counts.get(word, 0) >= _WORD_ON_ITS_OWN:
+        return (word,)
+    halves = [(word[:cut], word[cut:]) for cut in range(3, len(word) - 2)]
+    in_schema = [pair for pair in halves if pair[0] in vocabulary and pair[1] in vocabulary]
+    if len(in_schema) == 1:
+        return in_schema[0]  # both halves are words of the same schema: "countrylanguage", "flightroute"
+    parts = list(segmenter.segment(word))
+    while len(parts) > 1 and len(parts[-1]) <= _SUFFIX_CHARS and parts[-1] not in _SHORT_WORDS:
+        parts[-2:] = [parts[-2] + parts[-1]]  # "school" + "er"
+    if len(parts) < 2 or "".join(parts) != word:
+        return (word,)
+    if not all(
+        part in _SHORT_WORDS or (len(part) >= 3 and (counts.get(part, 0) >= _PART_IN_USE or part in vocabulary))
+        for part in parts
+    ):
+        return (word,)
+    return tuple(parts)
+
+
+def split_compounds(name: str, vocabulary: set[str] | frozenset[str] = frozenset()) -> str:
+    """`name` with each word that is two words run together split by English word frequencies (a kept segmenter)
+    and the schema's own words: "highschooler" -> "high schooler", "fullname" -> "full name"; a word English uses
+    on its own ("hometown", "playlist") or any short word stays as it is."""
+    frozen = vocabulary if isinstance(vocabulary, frozenset) else frozenset(vocabulary)
+    return " ".join(part for word in name.split() for part in _split_word(word, frozen))
+
+
+# Shortenings of a column name spelled out where they read as one word of English ("country abbrev" -> "country
+# abbreviation"); the rest of ABBREVIATIONS are left to a curator, whose readable name wins.
+_SPELLED_OUT = {
+    "abbrev": "abbreviation",
+    "addr": "address",
+    "amt": "amount",
+    "dept": "department",
+    "desc": "description",
+    "mgr": "manager",
+    "nbr": "number",
+    "num": "number",
+    "qty": "quantity",
+    "yr": "year",
+}
+
+
+def column_phrase(name: str) -> str:
+    """A column's readable name as it reads in a sentence, by a few general rules of English word order: a flag
+    ("is official", "abandoned yes or no") is called a flag, a count ("number products") a number of things, and
+    "year of founded" "year founded"."""
+    words = [_SPELLED_OUT.get(word, word) for word in split_compounds(name).split()]
+    if len(words) > 1 and words[-1] == "no" and words[-2] not in ("yes", "or"):
+        words[-1] = "number"  # "flight no"
+    if words[:1] == ["is"] and len(words) > 1:
+        return " ".join(words[1:]) + " flag"  # "is official" reads badly after "whose": "whose official flag is T"
+    if len(words) > 3 and words[-3:] == ["yes", "or", "no"]:
+        return " ".join(words[:-3]) + " flag"  # "abandoned yes or no" -> "abandoned flag"
+    if len(words) >= 2 and words[0] in ("number", "num", "count") and words[1] != "of":
+        return "number of " + " ".join(words[1:-1] + [plural_word(words[-1])])  # "number products"
+    if len(words) >= 3 and words[-2] == "of" and words[-1].endswith("ed"):
+        return " ".join(words[:-2] + words[-1:])  # "year of founded" -> "year founded"
+    return " ".join(words)
+
+
+# Shortenings a database designer writes for a word a reader would spell out (docs/curation.md, "Names").
+ABBREVIATIONS = frozenset(
+    {"addr", "amt", "cd", "cnt", "cust", "desc", "dob", "dt", "emp", "fk", "idx", "mgr", "nm", "nbr", "num", "pk"}
+    | {"qty", "ref", "tbl", "tmp", "txt", "val"}
+)
+_TABLE_PREFIXES = ("tbl", "tb", "t")
+
+
+def identifier_like(name: str) -> bool:
+    """Whether a table or column name reads as a code rather than words, so a person should give it a readable name.
+
+    The rule, in one place (docs/curation.md): a name is identifier-like when it holds a digit, is written all in
+    capitals (three letters or more: `TBL_EMP`, `CUSTNO`), starts with a table prefix (`tbl_`, `tb_`, `t_`), or has a
+    word with no vowel (`qty`, `nbr`) or a word from a short list of common shortenings (`emp`, `cust`, `addr`).
+    """
+    if any(character.isdigit() for character in name):
+        return True
+    letters = [character for character in name if character.isalpha()]
+    if len(letters) >= 3 and all(character.isupper() for character in letters):
+        return True
+    words = words_of(name).split()
+    if len(words) > 1 and words[0] in _TABLE_PREFIXES:
+        return True
+    return any(word.isalpha() and (not _VOWELS & set(word) or word in ABBREVIATIONS) for word in words)
+
+
+_Built = TypeVar("_Built")
+# Schemas whose readings are kept, per reading: the databases rooms are open on at once, about.
+SCHEMAS_KEPT = 32
+
+
+def per_schema(build: Callable[..., _Built], *, kept_at_most: int = SCHEMAS_KEPT) -> Callable[..., _Built]:
+    """`build(schema, *more)` made once per schema object and further arguments, and kept (the last `kept_at_most`):
+    a room reads one database's schema for every shared result and every suggestion, and the readable names made from
+    it (or the reading of the same query) were made again each time. Keyed by the object, which the entry holds (so
+    the id names that object), and the further arguments (hashable); a schema is never changed in place (a database
+    row's new schema is a new object), and what `build` returns must only be read."""
+    kept: OrderedDict[tuple, tuple[object, _Built]] = OrderedDict()
+    lock = threading.Lock()
+
+    @functools.wraps(build)
+    def built(schema: dict | None, *more) -> _Built:
+        key = (id(schema), *more)
+        with lock:
+            hit = kept.get(key)
+            if hit is not None and hit[0] is schema:
+                kept.move_to_end(key)
+                return hit[1]
+        value = build(schema, *more)
+        with lock:
+            kept[key] = (schema, value)
+            while len(kept) > kept_at_most:
+                kept.popitem(last=False)
+        return value
+
+    return built

@@ -1,0 +1,1779 @@
+"""Draft the expert's natural-language response to a result table they shared (system act CONFIRM_SQL).
+
+The response a worker reads after a result (the `response` message of docs/protocol.md) must describe everything the
+SQL asks, in plain words and without leaning on earlier turns, because the worker never sees SQL; a short result is
+folded into the sentence ("There are 12 students who live in Smith Hall."), a long one is described ("This shows
+...") with a word on how much of it the table holds. This module writes that draft from the SQL, the shared result
+and the schema, so the expert starts from a faithful sentence and only polishes it.
+
+Pure: no database access and no state. The SQL is read by `annotation.sql.spider.parse_sql`, so the datasets'
+dialect (double-quoted values, `! =`) reads as it does everywhere else. Names come out readable: the schema's
+`table_names`/`column_names` when a tables.json entry is given, otherwise the identifiers split into words. Whatever
+the SQL, the answer is a sentence: SQL that cannot be read gets an honest generic draft, never an exception.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from sqlglot import expressions as exp
+
+from annotation.sql.spider import parse_sql, unwrap_paren
+from annotation.wording.english import PREPOSITIONS as _PREPOSITIONS
+from annotation.wording.english import column_phrase as _column_phrase
+from annotation.wording.english import english as _english
+from annotation.wording.english import is_plural as _is_plural
+from annotation.wording.english import noun as _noun
+from annotation.wording.english import per_schema as _per_schema
+from annotation.wording.english import schema_vocabulary as _schema_vocabulary
+from annotation.wording.english import singular_word as _singular_word
+from annotation.wording.english import table_noun as _table_noun
+from annotation.wording.english import with_article as _with_article
+from annotation.wording.english import word_set as _word_set
+from annotation.wording.english import words_of as _words_of
+
+__all__ = ["FEW_ROWS", "GENERIC_DRAFT", "draft_response"]
+
+GENERIC_DRAFT = "Here is the result of your question."
+# A result with at most this many rows is listed inside the sentence; a longer one is described.
+FEW_ROWS = 3
+_MAX_VALUE_CHARS = 60
+
+_AGGREGATES = {exp.Max: "maximum", exp.Min: "minimum", exp.Avg: "average", exp.Sum: "total", exp.Count: "number"}
+_ARITHMETIC = {exp.Add: "plus", exp.Sub: "minus", exp.Mul: "times", exp.Div: "divided by"}
+_COMPARISONS = {exp.EQ: "=", exp.NEQ: "!=", exp.GT: ">", exp.LT: "<", exp.GTE: ">=", exp.LTE: "<="}
+_IS_PHRASES = {
+    "=": "is {}",
+    "!=": "is not {}",
+    ">": "is greater than {}",
+    "<": "is less than {}",
+    ">=": "is at least {}",
+    "<=": "is at most {}",
+}
+_SELECT_PARTS = frozenset(
+    {"expressions", "distinct", "from_", "from", "joins", "where", "group", "having", "order", "limit"}
+)
+# Words of a key column's name that say it is a key, not what it points to ("student id", "flight no").
+_KEY_WORDS = frozenset({"id", "ids", "code", "no", "number", "key", "nr"})
+_NEGATED_OPS = {"=": "!=", "!=": "=", ">": "<=", "<": ">=", ">=": "<", "<=": ">"}
+_COUNT_PHRASES = {
+    "=": "exactly {}",
+    "!=": "a number other than {} of",
+    ">": "more than {}",
+    "<": "fewer than {}",
+    ">=": "at least {}",
+    "<=": "at most {}",
+}
+
+
+def draft_response(sql: str, result: dict, schema: dict | None) -> str:
+    """A draft of the expert's response to `result`, the table `sql` returned, described from the SQL and the result.
+
+    `result` holds `columns`, `rows`, `row_count` (rows shown), `total_rows` (rows in the whole result, None when
+    unknown) and `truncated`; `schema` is one tables.json entry or None. Never raises: SQL this module cannot read
+    gets the generic draft with what the table itself shows.
+    """
+    table = _ResultTable.of(result)
+    try:
+        tree = parse_sql(sql)
+    except Exception:  # a syntax error, or not SQL text at all: the generic draft is the honest answer
+        return _generic_draft(table)
+    try:
+        query = _QueryBuilder(_names_of(schema)).query(tree, None)
+        return _fold(query, table)
+    except Exception:  # a draft is a convenience the expert edits anyway: an odd query must not break the room
+        return _generic_draft(table)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The result table
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _ResultTable:
+    rows: list
+    shown: int
+    total: int | None  # rows in the whole result; None when it was not counted
+
+    @classmethod
+    def of(cls, result) -> _ResultTable:
+        result = result if isinstance(result, dict) else {}
+        rows = [row if isinstance(row, list | tuple) else [row] for row in (result.get("rows") or [])]
+        shown = len(rows)
+        total = result.get("total_rows")
+        if not isinstance(total, int) or isinstance(total, bool) or total < shown:
+            # Without a full count, a table that says it is cut has an unknown size; otherwise it is all there.
+            total = None if result.get("truncated") else shown
+        return cls(rows, shown, total)
+
+    @property
+    def complete(self) -> bool:
+        return self.total is not None and self.total == self.shown
+
+
+def _generic_draft(table: _ResultTable) -> str:
+    if table.complete and table.total == 0:
+        return GENERIC_DRAFT + " Nothing matches it: the result is empty."
+    if table.complete and table.total == 1 and len(table.rows[0]) == 1:
+        return GENERIC_DRAFT + f" The answer is {_value(table.rows[0][0])}."
+    return GENERIC_DRAFT + _partial_note(table, counted_in_sentence=False)
+
+
+def _partial_note(table: _ResultTable, *, counted_in_sentence: bool) -> str:
+    if table.complete:
+        return ""
+    if table.total is None:
+        return f" The table shows only the first {_count_of(table.shown, 'row')} of the result."
+    if counted_in_sentence:
+        return f" The table shows the first {table.shown} of them."
+    return f" The result has {_count_of(table.total, 'row')}; the table shows the first {table.shown}."
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Words
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _join(items: list[str], conjunction: str = "and") -> str:
+    items = [item for item in items if item]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
+
+
+def _count_of(number: int, noun: str) -> str:
+    return f"{number} {_noun(noun, number != 1)}"
+
+
+def _value(value) -> str:
+    """One result cell or SQL literal as it reads in a sentence."""
+    if value is None:
+        return "unknown"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, bytes | bytearray):
+        return "binary data"
+    text = " ".join(str(value).split())
+    if len(text) > _MAX_VALUE_CHARS:
+        text = text[: _MAX_VALUE_CHARS - 1].rstrip() + "…"
+    return text or "an empty text"
+
+
+@dataclass(frozen=True)
+class _Verb:
+    """A relation table's name read as a verb: "lives in" (a verb and its preposition), "has amenity" (have and
+    its object, the table it points to), "member of" (a noun with its preposition: be a member of)."""
+
+    singular: str  # after one subject: "lives in", "has", "is a member of"
+    plural: str  # after several: "live in", "have", "are members of"
+    participle: str  # "living in", "having", "being a member of"
+
+    @classmethod
+    def of(cls, name: str) -> _Verb | None:
+        words = name.lower().split()
+        if len(words) >= 2 and words[0] in ("has", "have"):
+            return cls("has", "have", "with")  # "a student with a pet": "having" is an SQL word, and stiffer
+        if len(words) < 2 or words[-1] not in _PREPOSITIONS:
+            return None
+        first, rest = words[0], " ".join(words[1:])
+        base = _english().plural_verb(first)
+        if len(words) == 2 and base != first:  # a verb in the third person: "lives" -> "live"
+            return cls(f"{first} {rest}", f"{base} {rest}", f"{_english().present_participle(base)} {rest}")
+        noun = " ".join(words[:-1])  # a noun and its preposition: "member of"
+        return cls(
+            f"is {_with_article(noun)} {words[-1]}",
+            f"are {_noun(noun, True)} {words[-1]}",
+            f"being {_with_article(noun)} {words[-1]}",
+        )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Schema names
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Table:
+    key: str  # the original name, lower-cased (or a made-up key for a subquery in FROM)
+    name: str  # readable, as the schema writes it (singular or plural)
+    sub: object = None  # the described query of a subquery in FROM
+    # For a table that relates others (lives_in, a friend table of two keys): what one row is, and several are, since
+    # its name is no noun for what it holds ("record of a student living in a dorm", "pair of friends"). Empty
+    # otherwise.
+    record: str = field(default="", compare=False)
+    records: str = field(default="", compare=False)
+    names: object = field(default=None, compare=False, repr=False)  # the _Names it comes from, for its relations
+    # The part a joined row plays, when the join's column names one: airports joined on a flight's destination
+    # airport are "destination airports". Empty otherwise.
+    role: str = field(default="", compare=False)
+    # How the rows the sentence is about relate to a joined row, when the join's column says it ("caused by" for
+    # ships joined on death.caused_by_ship_id): "deaths caused by a ship whose ...". Empty otherwise.
+    via: str = field(default="", compare=False)
+
+    def noun(self, many: bool) -> str:
+        if self.sub is not None:
+            return self.sub.population(many)
+        if self.record:
+            return self.records if many else self.record
+        return self.called(many)
+
+    def called(self, many: bool) -> str:
+        """The table's name (or its role in the join) as a noun, without the record wording of a relation."""
+        return _noun(self.role or self.name, many)
+
+
+@dataclass(frozen=True)
+class _Col:
+    name: str  # readable
+    table: _Table | None
+    identifies: _Table | None = None  # the table whose rows this column identifies (a key), if any
+    type: str = "text"  # the tables.json column type: "text", "number", "time", "others"
+    # A foreign key named by what its row did to the one it points to (ship.lost_in_battle, death.caused_by_ship_id):
+    # those words ("lost in", "caused by"), while `name` calls it by the row it points to ("battle id"). Empty else.
+    via: str = ""
+
+
+class _Names:
+    """Readable names of one tables.json entry; with no schema, names are made from the identifiers themselves."""
+
+    def __init__(self, schema: dict | None) -> None:
+        self.tables: dict[str, int] = {}
+        self.table_names: list[str] = []
+        self.columns: dict[tuple[int, str], int] = {}
+        self.column_names: list[str] = []
+        self.column_tables: list[int] = []
+        self.column_types: list[str] = []
+        self.primary: set[int] = set()
+        self.foreign: dict[int, int] = {}
+        if not isinstance(schema, dict):
+            return
+        originals = schema.get("table_names_original") or []
+        readable = schema.get("table_names") or []
+        column_originals = schema.get("column_names_original") or []
+        column_readable = schema.get("column_names") or []
+        for index, original in enumerate(originals):
+            self.tables.setdefault(str(original).lower(), index)
+            name = readable[index] if index < len(readable) and readable[index] else _words_of(str(original))
+            self.table_names.append(_words_of(str(name)))
+        vocabulary = _schema_vocabulary(self.table_names, column_readable, column_originals)
+        self.table_names = [_table_noun(name, vocabulary) for name in self.table_names]
+        self.column_types = [str(kind) for kind in schema.get("column_types") or []]
+        for index, (table_index, original) in enumerate(column_originals):
+            self.column_tables.append(table_index)
+            name = column_readable[index][1] if index < len(column_readable) else original
+            name = _words_of(str(name or original))
+            name = _column_phrase(name)
+            self.column_names.append(name)
+            if table_index >= 0:
+                self.columns.setdefault((table_index, str(original).lower()), index)
+        self.primary = {key for key in schema.get("primary_keys") or [] if isinstance(key, int)}
+        for pair in schema.get("foreign_keys") or []:
+            if isinstance(pair, list | tuple) and len(pair) == 2:
+                self.foreign.setdefault(pair[0], pair[1])
+
+    def table(self, original: str) -> _Table:
+        index = self.tables.get(original.lower())
+        name = self.table_names[index] if index is not None else _words_of(original)
+        table = _Table(original.lower(), name, names=self)
+        if self.is_link(table):
+            one, many = self._record(table)
+            return replace(table, record=one, records=many)
+        return table
+
+    def verb(self, table: _Table) -> _Verb | None:
+        """The verb a relation table's name reads as ("lives in", "has amenity"), or None for a noun."""
+        return _Verb.of(table.name) if table.sub is None else None
+
+    def _record(self, table: _Table) -> tuple[str, str]:
+        """One row and several, said by what they link: "record of a student living in a dorm" for a relation named
+        by a verb; for a table that links rows of one table to each other, the pair ("pair of friends" when the table
+        is named for the role of one side, else "pair of a high schooler and a liked high schooler", the second
+        qualified by its key's own word); any other noun-named link table by its own name ("advisor", "route"): a
+        "record" of it read as another word ("like records" as similar records)."""
+        verb = self.verb(table)
+        keys = self._keys(table)
+        targets = [self._schema_table(index) for index in dict.fromkeys(target for _, target in keys)]
+        if verb is not None and len(targets) == 2:
+            first, second = (_with_article(target.noun(False)) for target in targets)
+            one = f"record of {first} {verb.participle} {second}"
+            return one, one.replace("record", "records", 1)
+        if verb is not None:
+            one = f"record of {verb.participle}"
+            return one, one.replace("record", "records", 1)
+        if len(targets) == 1 and len(keys) >= 2:
+            parent = targets[0]
+            roles = [self._key_role(column, parent) for column, _ in keys[:2]]
+            own = _singular_word(table.name.split()[-1]) if table.name else ""
+            if own and any(role.split()[-1:] == [own] for role in roles if role):
+                return f"pair of {_noun(table.name, True)}", f"pairs of {_noun(table.name, True)}"
+            second = roles[1] or "other"
+            # A participle qualifies the parent ("liked high schooler"); a noun names the row itself ("follower").
+            qualified = (
+                f"{second} {parent.noun(False)}" if second.endswith(("ed", "ing")) or second == "other" else second
+            )
+            first = parent.noun(False)
+            return (
+                f"pair of {_with_article(first)} and {_with_article(qualified)}",
+                f"pairs of {_noun(first, True)} and {_noun(qualified, True)}",
+            )
+        return _noun(table.name, False), _noun(table.name, True)
+
+    def _keys(self, table: _Table) -> list[tuple[int, int]]:
+        """(column, the table it points to) of each of `table`'s foreign keys, in column order."""
+        index = self.tables.get(table.key)
+        if index is None or table.sub is not None:
+            return []
+        return [
+            (column, self.column_tables[target])
+            for column, target in sorted(self.foreign.items())
+            if self.column_tables[column] == index and target < len(self.column_tables)
+        ]
+
+    def _key_role(self, column: int, parent: _Table) -> str:
+        """What a key column calls the row it points to, beyond the parent's own name: "liked" for likes.liked_id,
+        "friend" for friend.friend_id; "" for a key named after its parent or by key words alone ("student id" of a
+        high schooler is "student")."""
+        words = [word for word in self.column_names[column].split() if word not in _KEY_WORDS]
+        parent_words = _word_set(parent.name)
+        return " ".join(word for word in words if word not in parent_words)
+
+    def _other_side(self, table: _Table) -> _Table | None:
+        """For a table linking rows of one table to each other, counted from one side: the other side, named by its
+        key ("friend" for friend.friend_id, "liked high schooler" for likes.liked_id); None for any other table."""
+        keys = self._keys(table)
+        targets = list(dict.fromkeys(target for _, target in keys))
+        if len(keys) < 2 or len(targets) != 1:
+            return None
+        parent = self._schema_table(targets[0])
+        role = self._key_role(keys[1][0], parent)
+        if not role:
+            return parent
+        if role.endswith(("ed", "ing")):  # a participle qualifies the parent: "liked high schooler"
+            role = f"{role} {parent.noun(False)}"
+        return replace(parent, role=role)
+
+    def relation_between(self, one: _Table, other: _Table) -> tuple[_Table, _Verb, bool] | None:
+        """A relation table named by a verb that links `one` and `other` (lives_in between students and dorms), with
+        its verb and whether `one` is its subject (the first key); None when no such table links them."""
+        first, second = self.tables.get(one.key), self.tables.get(other.key)
+        if first is None or second is None or first == second or one.sub is not None or other.sub is not None:
+            return None
+        for key, index in self.tables.items():
+            candidate = _Table(key, self.table_names[index], names=self)
+            verb = self.verb(candidate)
+            targets = list(dict.fromkeys(self._targets(candidate)))
+            if verb is not None and self.is_link(candidate) and set(targets) == {first, second}:
+                return candidate, verb, targets[0] == first
+        return None
+
+    def _schema_table(self, index: int) -> _Table:
+        key = next(key for key, value in self.tables.items() if value == index)
+        return _Table(key, self.table_names[index], names=self)
+
+    def _targets(self, table: _Table) -> list[int]:
+        """The tables that `table`'s foreign keys point to (by index), in column order."""
+        index = self.tables.get(table.key)
+        if index is None or table.sub is not None:
+            return []
+        return [
+            self.column_tables[target]
+            for column, target in sorted(self.foreign.items())
+            if self.column_tables[column] == index and target < len(self.column_tables)
+        ]
+
+    def references(self, table: _Table, other: _Table) -> bool:
+        return other.sub is None and self.tables.get(other.key) in self._targets(table)
+
+    def is_link(self, table: _Table) -> bool:
+        """A table that only links others (has_pet: a student id and a pet id): its rows stand for the far end."""
+        index = self.tables.get(table.key)
+        if index is None or table.sub is not None:
+            return False
+        own = [column for column, owner in enumerate(self.column_tables) if owner == index]
+        linking = [column for column in own if column in self.foreign]
+        if len(linking) < 2:
+            return False
+        # A name that reads as a verb (lives_in keeps a room number too) relates its keys' tables whatever else it
+        # holds; a noun-named table relates them only when it holds nothing else.
+        return _Verb.of(table.name) is not None or all(column in linking or column in self.primary for column in own)
+
+    def as_rows_of(self, table: _Table | None, avoid: _Table | None) -> _Table | None:
+        """`table`, or for a link table the table its rows stand for: has_pet counted from a student is pets."""
+        if table is None or not self.is_link(table):
+            return table
+        other_side = self._other_side(table)
+        if other_side is not None:
+            return other_side
+        for target in self._targets(table):
+            candidate = self._schema_table(target)
+            if candidate != avoid:
+                return candidate
+        return table
+
+    def parents_of(self, table: _Table) -> set[str]:
+        """The keys of the tables `table`'s foreign keys point to."""
+        index = self.tables.get(table.key)
+        if index is None or table.sub is not None:
+            return set()
+        return {self._schema_table(target).key for target in self._targets(table)} - {table.key}
+
+    def own_column_words(self, table: _Table) -> set[str]:
+        """The names of `table`'s columns as said of its own rows ("name" for a dorm's "dorm name")."""
+        index = self.tables.get(table.key)
+        if index is None:
+            return set()
+        return {
+            _column_words(_Col(self.column_names[column], table), table, False)
+            for column, owner in enumerate(self.column_tables)
+            if owner == index
+        }
+
+    def has_column(self, table: _Table, original: str) -> bool:
+        index = self.tables.get(table.key)
+        return index is not None and (index, original.lower()) in self.columns
+
+    def column(self, table: _Table | None, original: str) -> _Col:
+        index = self.tables.get(table.key) if table is not None else None
+        column_index = self.columns.get((index, original.lower())) if index is not None else None
+        if column_index is None:
+            name = _words_of(original)
+            identifies = table if table is not None and name == "id" else None
+            return _Col(name, table, identifies)
+        identifies = None
+        name, via = self.column_names[column_index], ""
+        # A key that also points elsewhere (record.swimmer_id) is about the table it points to.
+        if column_index in self.foreign:
+            identifies = self._schema_table(self.column_tables[self.foreign[column_index]])
+            via, name = _via(name, identifies, self.column_names[self.foreign[column_index]])
+        elif column_index in self.primary:
+            identifies = table
+        kind = self.column_types[column_index] if column_index < len(self.column_types) else "text"
+        return _Col(name, table, identifies, kind, via)
+
+
+# The names of the schemas drafted on last: the same database's for every shared result of its rooms.
+_names_of = _per_schema(_Names)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What a query asks, read from the syntax tree
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Item:
+    """One selected (or ordered, or compared) expression."""
+
+    kind: str  # "column", "aggregate", "star", "computed"
+    column: _Col | None = None
+    function: str | None = None  # for aggregates: "number", "average", "maximum", "minimum", "total"
+    distinct: bool = False
+    text: str = ""  # for computed expressions, their words
+
+    @property
+    def is_count(self) -> bool:
+        return self.kind == "aggregate" and self.function == "number" and not self.distinct
+
+
+@dataclass
+class _Cond:
+    """One condition: `item op values` (or LIKE `like`), or `item` against a described `subquery`."""
+
+    item: _Item | None
+    op: str = "="
+    values: list[str] = field(default_factory=list)
+    like: str | None = None
+    negated: bool = False
+    subquery: object = None  # a described query compared with or tested against
+    have: _Table | None = None  # an IN subquery read as "that have a <table> ..." (rows matched in another table)
+
+    @property
+    def table(self) -> _Table | None:
+        return self.item.column.table if self.item is not None and self.item.column is not None else None
+
+
+@dataclass
+class _Scope:
+    names: _Names
+    parent: _Scope | None
+    tables: list[_Table] = field(default_factory=list)
+    aliases: dict[str, _Table] = field(default_factory=dict)
+    select_aliases: dict[str, exp.Expr] = field(default_factory=dict)
+
+    def table_named(self, qualifier: str) -> _Table | None:
+        scope: _Scope | None = self
+        while scope is not None:
+            table = scope.aliases.get(qualifier.lower())
+            if table is not None:
+                return table
+            scope = scope.parent
+        return None
+
+    def table_of_column(self, name: str) -> _Table | None:
+        scope: _Scope | None = self
+        while scope is not None:
+            for table in scope.tables:
+                if table.sub is None and self.names.has_column(table, name):
+                    return table
+            scope = scope.parent
+        return self.tables[0] if self.tables else None
+
+
+class _QueryBuilder:
+    def __init__(self, names: _Names) -> None:
+        self.names = names
+
+    def query(self, node: exp.Expr, parent: _Scope | None, *, in_set: bool = False):
+        while isinstance(node, exp.Subquery | exp.Paren):
+            node = node.this
+        if isinstance(node, exp.Select):
+            return self.select(node, parent, in_set=in_set)
+        operator = {exp.Union: "union", exp.Intersect: "intersect", exp.Except: "except"}.get(type(node))
+        if operator is None:
+            raise ValueError(f"not a query: {node.key}")
+        described = _SetQuery(
+            operator, self.query(node.this, parent, in_set=True), self.query(node.expression, parent, in_set=True)
+        )
+        described.order, described.limit = self._order_and_limit(node, None)
+        return described
+
+    def select(self, node: exp.Select, parent: _Scope | None, *, in_set: bool = False) -> _Select:
+        unread = [key for key, value in node.args.items() if value and key not in _SELECT_PARTS]
+        if unread:
+            # WITH, OFFSET, window clauses...: describing the rest would leave something out, which is worse than
+            # the generic draft.
+            raise ValueError(f"cannot describe {', '.join(unread)}")
+        scope = _Scope(self.names, parent)
+        from_ = node.args.get("from_") or node.args.get("from")
+        sources = [from_.this] if from_ is not None else []
+        sources += [join.this for join in node.args.get("joins") or []]
+        for position, source in enumerate(sources):
+            table = self._source(source, scope, position)
+            scope.tables.append(table)
+            alias = source.alias if isinstance(source, exp.Table | exp.Subquery) else ""
+            scope.aliases[(alias or table.key).lower()] = table
+            scope.aliases.setdefault(table.key, table)
+        described = _Select(scope.tables, names=self.names, in_set=in_set)
+        for join in node.args.get("joins") or []:
+            self._read_join(join.args.get("on"), scope, described)
+        for expression in node.expressions:
+            if isinstance(expression, exp.Alias):
+                scope.select_aliases[expression.alias.lower()] = expression.this
+                expression = expression.this
+            described.items.append(self.item(expression, scope))
+        distinct = node.args.get("distinct")
+        described.distinct = distinct is not None
+        where = node.args.get("where")
+        if where is not None:
+            described.where = self.conditions(where.this, scope)
+        group = node.args.get("group")
+        if group is not None:
+            for expression in group.expressions:
+                item = self.item(expression, scope)
+                if item.column is not None:
+                    described.group.append(item.column)
+        having = node.args.get("having")
+        if having is not None:
+            described.having = self.conditions(having.this, scope)
+        described.order, described.limit = self._order_and_limit(node, scope)
+        if not described.tables or not described.items:
+            raise ValueError("a query without tables has nothing to describe")
+        described.settle()
+        return described
+
+    def _read_join(self, on: exp.Expr | None, scope: _Scope, described: _Select) -> None:
+        """What a join's ON says beyond the declared keys: which side refers to which (a column equal to the other
+        table's own key refers to it, declared or not), and the role a joined row plays when the referring column
+        names one ("destination airport" for airports joined on flights.DestAirport)."""
+        for equal in on.find_all(exp.EQ) if on is not None else []:
+            left, right = unwrap_paren(equal.this), unwrap_paren(equal.expression)
+            if not isinstance(left, exp.Column) or not isinstance(right, exp.Column):
+                continue
+            pair = (self.column(left, scope), self.column(right, scope))
+            for (child, parent), parent_node in ((pair, right), (pair[::-1], left)):
+                if child.table is None or parent.table is None or child.table.sub or parent.table.sub:
+                    continue
+                if child.table is parent.table or parent.identifies is not parent.table:
+                    continue
+                if child.identifies is child.table and not set(child.name.split()) <= _word_set(parent.table.name):
+                    continue  # key to key: only a key named after the other table (flights.airline) refers to it
+                described.on_refs.add((child.table.key, parent.table.key))
+                role = _role(child.name, parent.table)
+                if role and not parent.table.role:
+                    self._give_role(scope, parent_node, parent.table, role)
+                elif child.via and not parent.table.via:
+                    self._give_role(scope, parent_node, parent.table, "", via=child.via)
+
+    @staticmethod
+    def _give_role(scope: _Scope, node: exp.Column, table: _Table, role: str, via: str = "") -> None:
+        """`table` plays `role` in this query (or is reached `via` a verb phrase): every name it goes by in the scope
+        now gives it."""
+        named = replace(table, role=role) if role else replace(table, via=via)
+        for alias, value in list(scope.aliases.items()):
+            if value is table:
+                scope.aliases[alias] = named
+        scope.tables[:] = [named if value is table else value for value in scope.tables]
+
+    def _source(self, source: exp.Expr, scope: _Scope, position: int) -> _Table:
+        if isinstance(source, exp.Table) and isinstance(source.this, exp.Identifier):
+            return self.names.table(source.name)
+        if isinstance(source, exp.Subquery):
+            inner = self.query(source.this, scope)
+            return _Table(f"(nested {position})", "row", inner)
+        raise ValueError(f"unsupported FROM item: {source.key}")
+
+    def _order_and_limit(self, node: exp.Expr, scope: _Scope | None) -> tuple[list, int | None]:
+        order = []
+        clause = node.args.get("order")
+        for ordered in clause.expressions if clause is not None else []:
+            target = ordered.this
+            if scope is not None and isinstance(target, exp.Column) and not target.table:
+                target = scope.select_aliases.get(target.name.lower(), target)
+            item = self.item(target, scope) if scope is not None else self._set_order_item(target)
+            order.append((item, bool(ordered.args.get("desc"))))
+        limit = None
+        limit_clause = node.args.get("limit")
+        if limit_clause is not None:
+            amount = limit_clause.expression
+            if isinstance(amount, exp.Literal) and not amount.is_string and amount.this.isdigit():
+                limit = int(amount.this)
+        return order, limit
+
+    def _set_order_item(self, node: exp.Expr) -> _Item:
+        """An ORDER BY after a set operation: a column of the result, named as the schema names it."""
+        if not isinstance(node, exp.Column) or isinstance(node.this, exp.Star):
+            raise ValueError("cannot say this order in words")
+        tables = [self.names.table(name) for name in self.names.tables]
+        owner = next((table for table in tables if self.names.has_column(table, node.name)), None)
+        return _Item("column", self.names.column(owner, node.name))
+
+    # -- expressions --------------------------------------------------------------------------------------------
+
+    def item(self, node: exp.Expr, scope: _Scope) -> _Item:
+        node = unwrap_paren(node)
+        if isinstance(node, exp.Star):
+            return _Item("star")
+        if isinstance(node, exp.Column):
+            if isinstance(node.this, exp.Star):
+                return _Item("star")
+            return _Item("column", self.column(node, scope))
+        if isinstance(node, exp.Literal) and node.is_string:
+            # A double-quoted name where only a column can stand names a column in the datasets' dialect.
+            table = scope.table_of_column(node.this)
+            return _Item("column", self.names.column(table, node.this) if table else _Col(_words_of(node.this), None))
+        function = _AGGREGATES.get(type(node))
+        if function is not None:
+            argument = node.this
+            distinct = isinstance(argument, exp.Distinct)
+            if distinct:
+                argument = argument.expressions[0] if argument.expressions else exp.Star()
+            inner = self.item(argument, scope) if argument is not None else _Item("star")
+            return _Item("aggregate", inner.column, function, distinct, inner.text)
+        if isinstance(node, exp.Distinct) and node.expressions:
+            inner = self.item(node.expressions[0], scope)
+            inner.distinct = True
+            return inner
+        operator = _ARITHMETIC.get(type(node))
+        if operator is not None:
+            left, right = self.item(node.this, scope), self.item(node.expression, scope)
+            return _Item("computed", left.column, text=f"{_item_words(left)} {operator} {_item_words(right)}")
+        if isinstance(node, exp.Literal | exp.Neg):
+            return _Item("computed", text=_literal(node))
+        columns = list(node.find_all(exp.Column))
+        if columns:
+            column = self.column(columns[0], scope)
+            return _Item("computed", column, text=f"value computed from the {column.name}")
+        return _Item("computed", text="a computed value")
+
+    def column(self, node: exp.Column, scope: _Scope) -> _Col:
+        table = scope.table_named(node.table) if node.table else scope.table_of_column(node.name)
+        if node.table and table is None:
+            table = self.names.table(node.table)
+        if table is not None and table.sub is not None:
+            return _Col(_words_of(node.name), table)
+        return self.names.column(table, node.name)
+
+    def conditions(self, node: exp.Expr, scope: _Scope) -> list:
+        """A flat list `[cond, "and"|"or", cond, ...]`: the Spider format is flat too, and so are most sentences."""
+        node = unwrap_paren(node)
+        if isinstance(node, exp.And | exp.Or):
+            left = self.conditions(node.this, scope)
+            right = self.conditions(node.expression, scope)
+            if not left or not right:
+                return left or right
+            return [*left, "and" if isinstance(node, exp.And) else "or", *right]
+        condition = self.condition(node, scope, negated=False)
+        return [condition] if condition is not None else []
+
+    def condition(self, node: exp.Expr, scope: _Scope, *, negated: bool) -> _Cond | None:
+        node = unwrap_paren(node)
+        if isinstance(node, exp.Not):
+            return self.condition(node.this, scope, negated=not negated)
+        if isinstance(node, exp.Boolean):
+            return None
+        op = _COMPARISONS.get(type(node))
+        if op is not None:
+            right = node.expression
+            right = unwrap_paren(right)
+            if isinstance(right, exp.Column):
+                left = self.item(node.this, scope)
+                other = self.item(right, scope)
+                if left.column is not None and other.column is not None and left.column.table != other.column.table:
+                    return None  # a join written in WHERE: how tables connect, not a filter on the rows
+                return _Cond(left, op, [f"the {_item_words(other)}"], negated=negated)
+            return self._compare(self.item(node.this, scope), op, right, scope, negated)
+        if isinstance(node, exp.Like):
+            pattern = _literal(node.expression)
+            return _Cond(
+                self.item(node.this, scope), "like", like=pattern, negated=negated ^ bool(node.args.get("negate"))
+            )
+        if isinstance(node, exp.Between):
+            values = [_literal(node.args["low"]), _literal(node.args["high"])]
+            return _Cond(self.item(node.this, scope), "between", values, negated=negated)
+        if isinstance(node, exp.Is):
+            return _Cond(self.item(node.this, scope), "is", negated=negated)
+        if isinstance(node, exp.In):
+            return self._membership(node, scope, negated)
+        if isinstance(node, exp.Exists):
+            return _Cond(None, "exists", negated=negated, subquery=self.query(node.this, scope))
+        raise ValueError(f"cannot say the condition {node.key} in words")
+
+    def _compare(self, item: _Item, op: str, right: exp.Expr, scope: _Scope, negated: bool) -> _Cond:
+        if isinstance(right, exp.Subquery | exp.Select | exp.SetOperation):
+            return _Cond(item, op, negated=negated, subquery=self.query(right, scope))
+        return _Cond(item, op, [_literal(right)], negated=negated)
+
+    def _membership(self, node: exp.In, scope: _Scope, negated: bool) -> _Cond:
+        item = self.item(node.this, scope)
+        query = node.args.get("query")
+        if query is None and len(node.expressions) == 1:
+            only = node.expressions[0]
+            only = unwrap_paren(only)
+            if isinstance(only, exp.Select | exp.Subquery | exp.SetOperation):
+                query = only
+        if query is None:
+            return _Cond(item, "in", [_literal(value) for value in node.expressions], negated=negated)
+        inner = self.query(query, scope)
+        return _Cond(item, "in", negated=negated, subquery=inner, have=self._had_table(item, inner))
+
+    def _had_table(self, item: _Item, inner) -> _Table | None:
+        """`key IN (SELECT key FROM other ...)` asks which rows have a matching row in `other`: the table to say
+        "that have a ..." of, or None when the subquery is not that shape."""
+        if not isinstance(inner, _Select) or inner.group or len(inner.items) != 1 or item.column is None:
+            return None
+        selected = inner.items[0].column
+        if inner.items[0].kind != "column" or selected is None:
+            return None
+        outer = item.column.table
+        if not (item.column.identifies or selected.identifies or selected == item.column):
+            return None
+        others = [table for table in inner.tables if table != outer and table.sub is None]
+        return self.names.as_rows_of(others[-1], outer) if others else None
+
+
+def _via(name: str, parent: _Table, parent_key: str) -> tuple[str, str]:
+    """A foreign key's name read as what its row did to the parent ("lost in battle", "caused by ship id"): the
+    words up to the preposition ("lost in") and a name for the column by its parent ("battle id"); ("", `name`) for a
+    key named otherwise."""
+    words = [word for word in name.split() if word not in _KEY_WORDS]
+    parent_words = _word_set(parent.name)
+    for position, word in enumerate(words[1:-1], start=1):
+        if word in _PREPOSITIONS and words[position + 1 :] and set(words[position + 1 :]) <= parent_words:
+            key = parent_key.split()[-1] if parent_key else "id"
+            return " ".join(words[: position + 1]), f"{parent.noun(False)} {key}"
+    return "", name
+
+
+def _role(column_name: str, target: _Table) -> str:
+    """The role a referring column gives the row it points to: "destination airport" (a qualified form of the
+    target's own noun), or "" when the column just names the target ("airline", "country code")."""
+    words = column_name.split()
+    if any(word in _PREPOSITIONS for word in words):
+        return ""  # "lost in battle" says what happened to a battle, not what kind of battle it is (`_via`)
+    if len(words) > 2 and words[-1] in ("id", "code", "no", "key"):
+        words = words[:-1]  # "permanent address id" plays the part of a "permanent address"
+    head = _singular_word(target.name.split()[-1]) if target.name else ""
+    if len(words) < 2 or _singular_word(words[-1]) != head or set(words) <= _word_set(target.name):
+        return ""
+    return " ".join(words)
+
+
+def _literal(node: exp.Expr) -> str:
+    node = unwrap_paren(node)
+    if isinstance(node, exp.Literal) and node.is_string and _is_code(node.this):
+        return f"'{node.this}'"  # a code ("F", "BK") is quoted as it is: glossing it would guess its meaning
+    if isinstance(node, exp.Literal):
+        return _value(node.this)
+    if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
+        return "-" + _value(node.this.this)
+    if isinstance(node, exp.Null):
+        return "no value"
+    if isinstance(node, exp.Boolean):
+        return "true" if node.this else "false"
+    if isinstance(node, exp.Column):
+        return _words_of(node.name)
+    # Anything else would have to be printed as SQL, which the worker must not see: the generic draft is better.
+    raise ValueError(f"cannot say {node.key} in words")
+
+
+def _is_code(text: str) -> bool:
+    """A short coded value: one letter, or up to three capitals ("F", "y", "BK", "USA")."""
+    return text.isalpha() and (len(text) == 1 or (len(text) <= 3 and text.isupper()))
+
+
+def _item_words(item: _Item, many: bool = False) -> str:
+    """An item as a noun phrase without an article ("age", "average age", "number of students")."""
+    if item.kind == "column":
+        return _noun(item.column.name, many) if many else item.column.name
+    if item.kind == "star":
+        return "all the information"
+    if item.kind == "aggregate":
+        if item.function == "number":
+            if item.distinct and item.column is not None:
+                return f"number of different {_noun(item.column.name, True)}"
+            return "number of rows"
+        subject = item.column.name if item.column is not None else item.text or "value"
+        return f"{item.function} {subject}"
+    return item.text
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Describing one SELECT
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Select:
+    tables: list[_Table]
+    items: list[_Item] = field(default_factory=list)
+    distinct: bool = False
+    where: list = field(default_factory=list)
+    group: list[_Col] = field(default_factory=list)
+    having: list = field(default_factory=list)
+    order: list = field(default_factory=list)
+    limit: int | None = None
+    main: _Table | None = None  # the entity the rows are about
+    subject: _Table | _Col | None = None  # what a GROUP BY makes one row of: a table (grouped by its key) or a column
+    counted: _Table | None = None  # what count(*) counts
+    names: _Names = field(default_factory=lambda: _Names(None))
+    on_refs: set = field(default_factory=set)  # (referring table key, referred table key) read off the joins' ON
+    in_set: bool = False  # a side of UNION, INTERSECT or EXCEPT, whose rows come out once each
+
+    def refers(self, table: _Table, other: _Table) -> bool:
+        """Whether `table`'s rows point to `other`'s: a declared foreign key, or a join on `other`'s own key."""
+        return self.names.references(table, other) or (
+            other.sub is None and table.key != other.key and (table.key, other.key) in self.on_refs
+        )
+
+    def settle(self) -> None:
+        """Decide the entity, the group subject and the counted table once every clause is read."""
+        first_column = next((item.column for item in self.items if item.column is not None), None)
+        self.main = first_column.table if first_column is not None else None
+        if self.main is not None and first_column.identifies is not None and self.names.is_link(self.main):
+            self.main = first_column.identifies  # has_pet's pet id is about pets
+        if self.main is not None and not self.group and not self.distinct and not self.in_set:
+            # A parent's column read through its child rows: people joined with poker_player has one row per poker
+            # player, so the conditions and the count are about poker players. DISTINCT folds the child rows back
+            # into the parent's: the different life expectancies of countries that speak Dutch. So does a set
+            # operation: the battles of INTERSECT are battles, however many of their ships the join repeats them for.
+            children = [
+                table
+                for table in self.tables
+                if table != self.main
+                and table.sub is None
+                and not self.names.is_link(table)
+                and self.refers(table, self.main)
+            ]
+            if len(children) == 1:
+                self.main = children[0]
+        if self.main is None and self.tables:
+            counts = bool(self.items) and all(item.is_count for item in self.items)
+            self.main = self._counted_rows() if counts else self._joined_rows()
+        self.counted = self.main
+        if not self.group:
+            return
+        key = self.group[0]
+        if len(self.group) == 1 and key.identifies is not None:
+            role = _role(key.name, key.identifies) if key.table is not key.identifies else ""
+            # Flights grouped by their destination airport are counted per destination airport.
+            self.subject = self.main = replace(key.identifies, role=role) if role else key.identifies
+        else:
+            self.subject = key
+        subject_table = self.subject if isinstance(self.subject, _Table) else key.table
+        # Joined rows are counted per group: the counted thing is the far end of the join, not the group itself.
+        others = [table for table in self.tables if table != subject_table]
+        counted = self._far_end(others) if others else (self.tables[0] if self.tables else self.main)
+        self.counted = self.names.as_rows_of(counted, subject_table)
+
+    def _referred(self, table: _Table) -> list[_Table]:
+        return [other for other in self.tables if other != table and self.refers(table, other)]
+
+    def _far_end(self, tables: list[_Table]) -> _Table:
+        """The last of `tables` that is a thing of its own rather than a relationship between two others (lives_in
+        joins a student to a dorm: counting its rows counts students)."""
+        entities = [table for table in tables if len(self._referred(table)) < 2]
+        return (entities or tables)[-1]
+
+    def _counted_rows(self) -> _Table:
+        """What count(*) over the FROM tables counts. Over a relation (lives_in) the rows are pairs: with one side
+        fixed by an equality (a dorm named Granite Court) they are the other side's rows (its students); otherwise
+        they are the relation's records, and are said so."""
+        links = [table for table in self.tables if self.names.is_link(table)]
+        if len(links) != 1:
+            return self._joined_rows()
+        link = links[0]
+        fixed = [
+            cond.table
+            for cond in self.where
+            if isinstance(cond, _Cond)
+            and cond.op == "="
+            and not cond.negated
+            and cond.subquery is None
+            and cond.table is not None
+            and cond.table != link
+            and self.refers(link, cond.table)
+        ]
+        return self.names.as_rows_of(link, fixed[0]) if fixed and "or" not in self.where else link
+
+    def repeats_main(self) -> bool:
+        """Whether a row of the main entity can come back more than once (students joined with lives_in): then the
+        number of result rows is no number of entities."""
+        if self.distinct or self.group or self.main is None:
+            return False
+        return any(table != self.main and table.sub is None and self.refers(table, self.main) for table in self.tables)
+
+    def _joined_rows(self) -> _Table:
+        """What one row of the FROM tables stands for, when nothing selected says: a table that refers to one other
+        (a join of breeds and dogs has a row per dog), else the first one."""
+        children = [table for table in self.tables if len(self._referred(table)) == 1 and not self.names.is_link(table)]
+        if len(children) == 1:
+            return children[0]
+        # A table that refers to the others and that none of them refers to: each joined row is one of its rows
+        # (students, their enrolments and the enrolments' programs: one row per enrolment).
+        bottoms = [
+            table
+            for table in self.tables
+            if self._referred(table)
+            and not self.names.is_link(table)
+            and not any(self.refers(other, table) for other in self.tables if other != table)
+        ]
+        if len(bottoms) == 1:
+            return bottoms[0]
+        return next((table for table in self.tables if not self.names.is_link(table)), self.tables[0])
+
+    # -- pieces ---------------------------------------------------------------------------------------------------
+
+    @property
+    def aggregates(self) -> list[_Item]:
+        return [item for item in self.items if item.kind == "aggregate"]
+
+    @property
+    def is_count_only(self) -> bool:
+        return len(self.items) == 1 and self.items[0].is_count and not self.group
+
+    @property
+    def subject_table(self) -> _Table | None:
+        return self.subject if isinstance(self.subject, _Table) else None
+
+    def _subject_noun(self, many: bool) -> str:
+        if isinstance(self.subject, _Table):
+            return self.subject.noun(many)
+        return _noun(self.subject.name, many) if self.subject is not None else ("rows" if many else "row")
+
+    def _where_split(self) -> tuple[list, list]:
+        """WHERE conditions on the group subject's table, and the rest (about the rows that are counted)."""
+        if not isinstance(self.subject, _Table) or "or" in self.where:
+            return [], self.where
+        on_subject = [cond for cond in self.where if cond != "and" and cond.table == self.subject]
+        rest = [cond for cond in self.where if cond != "and" and cond.table != self.subject]
+        return _and(on_subject), _and(rest)
+
+    def _counted_noun(self, many: bool, with_conditions: bool) -> str:
+        table = self.counted
+        noun = table.noun(many) if table is not None else ("rows" if many else "row")
+        if with_conditions:
+            noun += _clauses(self._where_split()[1] if self.group else self.where, table, many)
+        return noun
+
+    def _measured_table(self) -> _Table | None:
+        """What a group's aggregates are computed over: the counted rows, or the table of an averaged column."""
+        if any(item.is_count for item in self.aggregates):
+            return self.counted
+        measured = next((item.column.table for item in self.aggregates if item.column is not None), None)
+        return measured or self.counted
+
+    def _measured_noun(self) -> str:
+        table = self._measured_table()
+        return table.noun(True) if table is not None else "rows"
+
+    def _count_phrase(self, cond: _Cond) -> str | None:
+        """A HAVING on count(*) as "with more than 3 students"."""
+        if cond.item is None or not cond.item.is_count or cond.subquery is not None or not cond.values:
+            return None
+        if cond.negated and cond.op not in _NEGATED_OPS:
+            return None
+        op = _NEGATED_OPS[cond.op] if cond.negated else cond.op
+        if op not in _COUNT_PHRASES:
+            return None
+        number = cond.values[0]
+        return f"with {_COUNT_PHRASES[op].format(number)} {self._counted_noun(number != '1', with_conditions=True)}"
+
+    def _having(self, many: bool) -> str:
+        parts = []
+        for cond in self.having:
+            if cond in ("and", "or"):
+                parts.append(cond)
+                continue
+            counted = self._count_phrase(cond)
+            parts.append(counted if counted is not None else _clause(cond, self.subject_table, many))
+        return (" " + " ".join(parts)) if parts else ""
+
+    def _superlative(self) -> tuple[str, str] | None:
+        """ORDER BY ... LIMIT n as (adjective before the noun, phrase after it): ("oldest", "") or
+        ("", "with the most records")."""
+        if self.limit is None or not self.order:
+            return None
+        item, descending = self.order[0]
+        if item.kind == "column" and item.column is not None and item.column.name == "age":
+            return ("oldest" if descending else "youngest"), ""
+        if item.is_count:
+            return "", f"with the {'most' if descending else 'fewest'} {self._counted_noun(True, False)}"
+        own = item.kind == "column" and item.column is not None and item.column.table == self.main
+        words = _column_words(item.column, self.main, False) if own else _item_words(item)
+        return "", f"with the {_extreme_word(item, descending)} {words}"
+
+    def _extreme(self) -> str | None:
+        """A column ordered by itself and cut to one row: "the highest weight", "the latest transcript date"."""
+        if self.limit != 1 or self.distinct or len(self.items) != 1 or not self.order:
+            return None
+        item, descending = self.order[0]
+        selected = self.items[0]
+        if item.kind != "column" or selected.kind != "column" or item.column != selected.column:
+            return None
+        return f"the {_extreme_word(item, descending)} {_column_words(item.column, self.main, False)}"
+
+    def _sorted(self) -> str:
+        if not self.order or self.limit is not None:
+            return ""
+        keys = []
+        for item, descending in self.order:
+            if item.is_count:
+                words = f"the number of {self._counted_noun(True, False)}"
+            else:
+                words = _item_words(item) if item.kind == "column" else f"the {_item_words(item)}"
+            keys.append(words + (" in descending order" if descending else ""))
+        return ", sorted by " + _join(keys, "and then by")
+
+    # -- noun phrases ---------------------------------------------------------------------------------------------
+
+    def _entity(self, table: _Table | None, many: bool, count: int | None, conditions: str) -> str:
+        """The rows as a noun phrase with their determiner: "the 3 oldest students", "all dogs", "the student whose
+        id is 3"."""
+        superlative = self._superlative()
+        if superlative is not None:
+            many = self.limit != 1
+        noun = table.noun(many) if table is not None else ("rows" if many else "row")
+        if superlative is not None:
+            adjective, after = superlative
+            amount = f"{self.limit} " if self.limit != 1 else ""
+            phrase = f"the {amount}{adjective + ' ' if adjective else ''}{noun}{' ' + after if after else ''}"
+            return phrase + (f" among those{conditions}" if conditions else "")
+        if self.limit is not None:
+            return f"the first {self.limit} {table.noun(self.limit != 1) if table else 'rows'}{conditions}"
+        if count is not None:
+            return f"the {count} {noun}{conditions}"
+        if not many:
+            return f"the {noun}{conditions}"
+        return f"{noun}{conditions}" if conditions else f"all {noun}"
+
+    def _head(self, items: list[_Item], many: bool, entity: _Table | None, count: int | None = None) -> str:
+        words = []
+        owner = None  # the other table whose name the previous column was said with
+        for item in items:
+            if item.kind == "column" and item.column is not None:
+                said = _column_words(item.column, entity, many)
+                plain = _column_words(item.column, item.column.table, many)
+                if said != plain and self._said_as_own(item.column, entity):
+                    said = plain  # "the names of the poker players", not "the person names of"
+                if owner is not None and item.column.table == owner and said != plain:
+                    said = plain  # "student first names, middle names and last names": the owner said once
+                owner = item.column.table if said != plain else None
+                words.append(said)
+            elif item.is_count:
+                words.append("number")
+            else:
+                words.append(_item_words(item, many))
+        if self.distinct and many:
+            return (f"the {count} different " if count is not None else "the different ") + _join(words)
+        return "the " + _join(words)
+
+    def _said_as_own(self, column: _Col, entity: _Table | None) -> bool:
+        """Whether a column of a table the entity's rows point to reads as the entity's own: a poker player's name is
+        the name of the person it points to. Not when the entity has a column of that name itself (a city's name is
+        not its country's), nor when the joined rows play a part of their own (a flight's destination airport)."""
+        table = column.table
+        if entity is None or table is None or entity.sub is not None or table.sub is not None or table == entity:
+            return False
+        if table.role or table.via or not self.refers(entity, table) or column.identifies is not None:
+            return False
+        if self.names.parents_of(entity) != {table.key}:
+            return False  # a treatment points to a dog and a professional: whose first name would "its" be?
+        own = _column_words(column, table, False)
+        entity_words = self.names.own_column_words(entity)
+        if "name" in own.split() and any("name" in words.split() for words in entity_words):
+            return False  # a car maker's country name is no name of the car maker's
+        return own not in entity_words
+
+    def phrase(self, many: bool, count: int | None = None, conditions: str | None = None) -> str:
+        """The whole result as a noun phrase: "the names and ages of the 250 students whose country is France"."""
+        if self.group:
+            return self._grouped_phrase(many, count) + self._sorted()
+        entity = self.main
+        only_aggregates = bool(self.items) and all(item.kind == "aggregate" for item in self.items)
+        if only_aggregates:
+            many, count = True, None  # one value about many rows: "the average age of students ..."
+        where = _clauses(self.where, entity, many) if conditions is None else conditions
+        if not where and conditions is None:
+            where = self._matched(entity, many)
+        extreme = self._extreme()
+        if extreme is not None:
+            rows = entity.noun(True) if entity is not None else "rows"
+            return f"{extreme} of {rows}{where}" if where else f"{extreme} of all {rows}"
+        if len(self.items) == 1 and self._is_entity_itself(self.items[0]):
+            return self._entity_itself(many, count, where) + self._sorted()
+        if all(item.kind == "star" for item in self.items):
+            return f"all the information about {self._entity(entity, many, count, where)}{self._sorted()}"
+        if only_aggregates and all(item.is_count for item in self.items):
+            return f"the number of {entity.noun(True) if entity else 'rows'}{where}"
+        if self.distinct:
+            head, count = self._head(self.items, many, entity, count), None
+        else:
+            head = self._head(self.items, many, entity)
+        keyed = self._keyed(entity) if conditions is None and not many and self.limit is None else None
+        if keyed is not None:
+            return f"{head} of {keyed}{self._sorted()}"
+        return f"{head} of {self._entity(entity, many, count, where)}{self._sorted()}"
+
+    def _keyed(self, entity: _Table | None) -> str | None:
+        """One row picked by its own id, named as a person would: "template 4", not "the template whose template
+        id is 4"."""
+        if entity is None or entity.sub is not None or entity.record or len(self.where) != 1:
+            return None
+        cond = self.where[0]
+        column = cond.item.column if isinstance(cond, _Cond) and cond.item is not None else None
+        if column is None or cond.op != "=" or cond.negated or cond.subquery is not None or not cond.values:
+            return None
+        if column.table != entity or column.identifies != entity:
+            return None
+        if _column_words(column, entity, False).split()[-1] != "id":
+            return None
+        return f"{entity.noun(False)} {cond.values[0]}"
+
+    def _is_entity_itself(self, item: _Item) -> bool:
+        """A column that names its own table's rows ("continent" of continents, "model" of model lists)."""
+        column = item.column
+        return (
+            item.kind == "column"
+            and column is not None
+            and column.table is not None
+            and column.table.sub is None
+            and _word_set(column.name) <= _word_set(column.table.name)
+        )
+
+    def _entity_itself(self, many: bool, count: int | None, where: str) -> str:
+        name = self.items[0].column.name
+        if self.distinct and many:
+            amount = f"{count} " if count is not None else ""
+            return f"the {amount}different {_noun(name, True)}{where}"
+        return self._entity(_Table("", name), many, count, where)
+
+    def _grouped_phrase(self, many: bool, count: int | None) -> str:
+        on_subject, rest = self._where_split()
+        subject_table = self.subject_table
+        subject_words = _clauses(on_subject, subject_table, many) + self._having(many)
+        plain = [item for item in self.items if item.kind != "aggregate"]
+        is_subject = [
+            (isinstance(self.subject, _Col) and item.column == self.subject)
+            or (bool(self.subject_table and self.subject_table.role) and item.column == self.group[0])
+            for item in plain
+        ]
+        if not self.aggregates:
+            if len(plain) == 1 and is_subject[0]:  # only the grouped column: "the countries with more than 3 students"
+                superlative = self._superlative()
+                if superlative is not None and superlative[1]:
+                    amount = f"{self.limit} " if self.limit != 1 else ""
+                    return f"the {amount}{self._subject_noun(self.limit != 1)} {superlative[1]}{subject_words}"
+                amount = f"{count} " if count is not None else ""
+                return f"the {amount}{self._subject_noun(many)}{subject_words}"
+            entity = subject_table or self.main
+            if all(item.kind == "star" for item in plain):
+                return f"all the information about {self._entity(entity, many, count, subject_words)}"
+            return f"{self._head(plain, many, entity)} of {self._entity(entity, many, count, subject_words)}"
+        # One row per group, each measured: "the full name and number of model lists for each car maker".
+        measures = ["number" if item.is_count else _item_words(item) for item in self.aggregates]
+        measured = f"{_join(measures)} of {self._measured_noun()}{_clauses(rest, self._measured_table(), True)}"
+        shown = [item for item, subject in zip(plain, is_subject, strict=True) if not subject]
+        head = "the " + _join(
+            [_column_words(item.column, subject_table, False) if item.column else _item_words(item) for item in shown]
+            + [measured]
+        )
+        superlative = self._superlative()
+        if superlative is not None and superlative[1]:
+            amount = f"{self.limit} " if self.limit != 1 else ""
+            return f"{head} for the {amount}{self._subject_noun(self.limit != 1)} {superlative[1]}{subject_words}"
+        if not many:
+            return f"{head} for the {self._subject_noun(False)}{subject_words}"
+        if count is not None:
+            return f"{head} for each of the {count} {self._subject_noun(True)}{subject_words}"
+        return f"{head} for each {self._subject_noun(False)}{subject_words}"
+
+    def population(
+        self, many: bool, count: int | None = None, conditions: str | None = None, *, distinct: bool = True
+    ) -> str:
+        """The rows the query is about, without what it shows of them: "students whose country is France"."""
+        if self.group:
+            on_subject, rest = self._where_split()
+            words = self._subject_noun(many) + _clauses(on_subject, self.subject_table, many) + self._having(many)
+            subject_table = self.subject_table or (self.subject.table if self.subject is not None else None)
+            if not self.having and (rest or self.counted not in (None, subject_table)):
+                words += f" with {self._counted_noun(True, with_conditions=True)}"
+            return words
+        entity = self.main
+        noun = entity.noun(many) if entity is not None else ("rows" if many else "row")
+        where = _clauses(self.where, entity, many) if conditions is None else conditions
+        if not where:
+            where = self._matched(entity, many)
+        only = self.items[0] if len(self.items) == 1 else None
+        if distinct and self.distinct and only is not None and only.kind == "column" and only.column is not None:
+            if self._is_entity_itself(only):
+                noun = f"different {_noun(only.column.name, True)}"
+            else:
+                owner = entity.noun(True) if entity else "rows"
+                noun = f"different {_column_words(only.column, entity, True)} of {owner}"
+        return f"{count} {noun}{where}" if count is not None else f"{noun}{where}"
+
+    def _matched(self, entity: _Table | None, many: bool) -> str:
+        """A join with no condition still keeps only the rows that have a match: " that have a pet" for students
+        joined with has_pet; "" when nothing joined refers to the rows."""
+        others = [table for table in self.tables if table != entity and table.sub is None]
+        if entity is None or not any(self.refers(table, entity) for table in others):
+            return ""
+        other = self.names.as_rows_of(self._far_end(others), entity)
+        return f" that {'have' if many else 'has'} {_with_article(other.noun(False))}"
+
+    def nothing(self) -> str:
+        """The sentence for an empty result."""
+        if self.group and self.aggregates and not self.having:
+            on_subject, rest = self._where_split()
+            counted = self._counted_noun(True, False) + _clauses(rest, self.counted, True)
+            subject = self._subject_noun(False) + _clauses(on_subject, self.subject_table, False)
+            return f"There are no {counted} for any {subject}."
+        return f"There are no {self.population(True)}."
+
+    def lead(self) -> int:
+        """The result column that best names a row (a name rather than an id or a number), for listing rows."""
+        named = [index for index, item in enumerate(self.items) if item.kind == "column" and item.column is not None]
+        named.sort(key=lambda index: self.items[index].column.identifies is not None)
+        return named[0] if named else 0
+
+    def listing(self, rows: list) -> str | None:
+        """A few grouped rows with one measure each, told per group: "The number of car makers for each continent
+        is 4 for america and 7 for asia."; None for other shapes."""
+        if not self.group or len(self.aggregates) != 1 or len(self.items) != 2 or any(len(row) != 2 for row in rows):
+            return None
+        measure = self.items.index(self.aggregates[0])
+        key = 1 - measure
+        if self.items[key].kind != "column":
+            return None
+        told = [f"{_value(row[measure])} for {_value(row[key])}" for row in rows]
+        measured_only = replace(self, items=[self.items[measure]])
+        return _sentence(f"{measured_only.phrase(True)} is {_join(told)}")
+
+    def labels(self) -> list[str] | None:
+        """A short label per result column, for listing rows ("age", "number of students"); None with a star."""
+        if any(item.kind == "star" for item in self.items):
+            return None
+        return [
+            f"number of {self._counted_noun(True, False)}" if item.is_count else _item_words(item)
+            for item in self.items
+        ]
+
+    def example(self, row: list) -> str:
+        """For a long grouped result, one row in words: "For example, the number of students for France is 3."."""
+        if not self.group or len(self.aggregates) != 1 or len(row) != len(self.items):
+            return ""
+        if not any(item.kind == "column" for item in self.items):
+            return ""
+        # A name reads better than an id: "for General Motors", not "for 4".
+        position = self.items.index(self.aggregates[0])
+        label = self.labels()[position]
+        return f" For example, the {label} for {_value(row[self.lead()])} is {_value(row[position])}."
+
+
+def _extreme_word(item: _Item, descending: bool) -> str:
+    if item.kind == "column" and item.column is not None and item.column.type == "time":
+        return "latest" if descending else "earliest"
+    return "highest" if descending else "lowest"
+
+
+def _and(conditions: list) -> list:
+    joined: list = []
+    for cond in conditions:
+        if joined:
+            joined.append("and")
+        joined.append(cond)
+    return joined
+
+
+def _column_words(column: _Col, entity: _Table | None, many: bool) -> str:
+    """A selected column named against the entity it is "of": "dorm name" of dorms is just "name"."""
+    name = column.name
+    about_entity = entity is not None and entity.sub is None and entity in (column.table, column.identifies)
+    if about_entity:
+        words = name.split()
+        entity_words = _word_set(entity.name)
+        if entity == column.identifies and entity != column.table and words[-1] in _KEY_WORDS:
+            words = words[-1:]  # friend.student_id of high schoolers is their id
+        while len(words) > 1 and words[0] in entity_words and words[1:] not in (["number"], ["no"], ["nr"]):
+            words.pop(0)  # but "flight number" stays: "the number of the flights" would be a count
+        if len(words) > 2 and words[-2] == "of" and words[-1] in entity_words:
+            words = words[:-2]  # "cost of treatment" of a treatment is its cost
+        name = " ".join(words)
+    elif column.table is not None and column.table.sub is None and not (_word_set(name) & _word_set(column.table.name)):
+        # Another table's column: "the student's age" of a pet; in the plural a compound ("student ages").
+        owner = column.table.called(False)
+        return _noun(f"{owner} {name}", True) if many else f"{owner}'s {name}"
+    return _noun(name, True) if many else name
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Conditions as relative clauses
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _clauses(conditions: list, anchor: _Table | None, many: bool) -> str:
+    """`[cond, "and", cond]` as " whose country is France and that are older than 20" (leading space), or ""."""
+    if "or" not in conditions:
+        # The rows' own conditions first: after "with a country whose ...", an "and whose ..." would read as the
+        # country's too.
+        own = [cond for cond in conditions if cond != "and" and not _clause_parts(cond, anchor, many)[0]]
+        joined = [cond for cond in conditions if cond != "and" and _clause_parts(cond, anchor, many)[0]]
+        conditions = _and(own + joined)
+    parts: list[str] = []
+    previous = ("", "", "")
+    for cond in conditions:
+        if cond in ("and", "or"):
+            parts.append(cond)
+            continue
+        prefix, subject, predicate = _clause_parts(cond, anchor, many)
+        repeated = parts and parts[-1] in ("and", "or")
+        # Said once is enough: "with a pet whose type is cat and whose age is 3", "whose name is Ann or Bob".
+        if repeated and prefix and prefix == previous[0]:
+            prefix = ""
+            if subject and subject == previous[1]:
+                subject = ""
+                if predicate.startswith("is ") and previous[2].startswith("is ") and not predicate.startswith("is not"):
+                    predicate = predicate[3:]
+        elif repeated and not prefix and not previous[0] and subject and subject == previous[1]:
+            subject = ""
+            if predicate.startswith("is ") and previous[2].startswith("is ") and not predicate.startswith("is not"):
+                predicate = predicate[3:]
+        parts.append(" ".join(part for part in (prefix, subject, predicate) if part))
+        previous = _clause_parts(cond, anchor, many)
+    return (" " + " ".join(parts)) if parts else ""
+
+
+def _clause(cond: _Cond, anchor: _Table | None, many: bool) -> str:
+    return " ".join(part for part in _clause_parts(cond, anchor, many) if part)
+
+
+def _clause_parts(cond: _Cond, anchor: _Table | None, many: bool) -> tuple[str, str, str]:
+    """A condition as (prefix, subject, predicate): ("with a concert", "whose year", "is 2014")."""
+    be, have = ("are", "have") if many else ("is", "has")
+    found = _subquery_clause(cond, anchor, have)
+    if found is not None:
+        return found
+    item = cond.item
+    column = item.column if item is not None else None
+    op = _NEGATED_OPS[cond.op] if cond.negated and cond.op in _NEGATED_OPS else cond.op
+    negated = cond.negated and cond.op not in _NEGATED_OPS
+    if item is not None and item.kind == "column" and column is not None and column.name == "age" and op in "<>":
+        if not negated and (anchor is None or column.table in (None, anchor)) and cond.values:
+            return "", "", f"that {be} {'older' if op == '>' else 'younger'} than {cond.values[0]}"
+    prefix, subject = _subject(item, anchor, many)
+    predicate = _predicate(cond, op, negated)
+    plain = cond.op == "=" and op == "=" and not negated and cond.subquery is None and bool(cond.values)
+    if plain and column is not None:
+        found = _equal_clause(cond, column, anchor, be, prefix, subject)
+        if found is not None:
+            return found
+    if subject and predicate.startswith("is ") and _is_plural(subject.split()[-1]):
+        predicate = "are " + predicate[3:]  # "whose earnings are greater than 300000"
+    return prefix, subject, predicate
+
+
+def _subquery_clause(cond: _Cond, anchor: _Table | None, have: str) -> tuple[str, str, str] | None:
+    """An EXISTS condition, or one on what each row has (`cond.have`); None for any other condition."""
+    if cond.op == "exists" and isinstance(cond.subquery, _Select):
+        # EXISTS (SELECT ... FROM pets WHERE <linked to this row> ...) asks the same as an IN subquery.
+        inner = cond.subquery
+        had = inner.names.as_rows_of(inner.main, anchor)
+        conditions = _clauses(inner.where, had, False)
+        if cond.negated:
+            return "", "", f"that {have} no {had.noun(False)}{conditions}"
+        return "", "", f"that {have} {_with_article(had.noun(False))}{conditions}"
+    if cond.op == "exists":
+        return "", "", f"for which there {'is no' if cond.negated else 'is'} {_with_sub_article(cond.subquery)}"
+    if cond.have is not None:
+        inner: _Select = cond.subquery
+        noun = cond.have.noun(False)
+        conditions = _clauses(inner.where, cond.have, False)
+        if cond.negated:
+            return "", "", f"that {have} no {noun}{conditions}"
+        return "", "", f"that {have} {_with_article(noun)}{conditions}"
+    return None
+
+
+def _equal_clause(cond: _Cond, column, anchor: _Table | None, be: str, prefix: str, subject: str):
+    """A column equal to one value, said as the column's own words read it ("ships lost in battle 5", "a dorm named
+    Granite Court", "episodes that are written by Todd Casey"); None when the general wording fits better."""
+    if column.via and column.identifies is not None and not prefix:
+        return "", "", f"{column.via} {column.identifies.noun(False)} {cond.values[0]}"
+    if column.table is not None and subject:
+        own = _column_words(column, column.table, False)
+        if own == "name" and subject.startswith("whose ") and (prefix or column.table == anchor or anchor is None):
+            return prefix, "", f"named {cond.values[0]}"
+        if own.split()[-1] in _PREPOSITIONS and not prefix:
+            return "", "", f"that {be} {own} {cond.values[0]}"
+    return None
+
+
+def _with_sub_article(query) -> str:
+    population = query.population(False) if isinstance(query, _Select) else query.phrase(False)
+    return _with_article(population)
+
+
+def _own_words(item: _Item) -> str:
+    """An item as `_item_words` says it, a column named against its own table ("pets whose type is dog", not "whose
+    pet type"; "ships whose disposition is Captured", not "whose disposition of ship")."""
+    column = item.column
+    if item.kind == "column" and column is not None and column.table is not None and column.table.sub is None:
+        return _column_words(column, column.table, False)
+    return _item_words(item)
+
+
+def _subject(item: _Item | None, anchor: _Table | None, many: bool = False) -> tuple[str, str]:
+    """Who a condition is about, seen from the `anchor` rows: ("", "whose age") on the rows themselves, ("with a
+    concert", "whose year") on a joined table, ("that live in a dorm", "whose name") through a relation."""
+    if item is None:
+        return "", ""
+    column = item.column
+    words = f"whose {_item_words(item)}"
+    if item.kind != "column" or column is None or column.table is None or anchor is None or column.table == anchor:
+        return "", f"whose {_own_words(item)}"
+    if anchor.record and column.table.sub is None:
+        # The rows are a relation's records: the condition is on one of the things it relates.
+        return "", f"in which the {column.table.noun(False)}'s {_column_words(column, column.table, False)}"
+    found = anchor.names.relation_between(anchor, column.table) if isinstance(anchor.names, _Names) else None
+    if found is not None:
+        _, verb, anchor_is_subject = found
+        other = _with_article(column.table.noun(False))
+        words = f"whose {_column_words(column, column.table, False)}"
+        if anchor_is_subject:
+            return f"that {verb.plural if many else verb.singular} {other}", words
+        if verb.singular == "has":
+            return f"of {other}", words  # "pets of a student whose last name is Smith"
+        it = " them" if many else " it"
+        return f"with {other} {verb.participle}{it}", words
+    named_in_column = _word_set(column.name) & _word_set(column.table.name)
+    if column.table.sub is not None or (named_in_column and not column.table.role):
+        return "", words
+    if column.table.via:
+        return f"{column.table.via} {_with_article(column.table.called(False))}", words  # "caused by a ship"
+    return f"with {_with_article(column.table.called(False))}", words
+
+
+def _predicate(cond: _Cond, op: str, negated: bool) -> str:
+    if cond.op == "like":
+        return _like_predicate(cond.like or "", negated)
+    if cond.op == "between":
+        low, high = (cond.values + ["", ""])[:2]
+        return f"is {'not ' if negated else ''}between {low} and {high}"
+    if cond.op == "is":
+        return "is not empty" if negated else "is empty"
+    if cond.op == "true":
+        return "is false" if negated else "holds"
+    if cond.op == "in":
+        query = cond.subquery
+        if isinstance(query, _SetQuery) and query.operator == "union":
+            # Either side will do: "is neither among the source airports of all flights nor among ...".
+            one, two = query.left.phrase(True), query.right.phrase(True)
+            return f"is neither among {one} nor among {two}" if negated else f"is among {one} or among {two}"
+        if query is not None:
+            return f"is {'not ' if negated else ''}among {query.phrase(True)}"
+        if not negated:
+            return f"is {_join(cond.values, 'or')}"
+        if len(cond.values) == 2:
+            return f"is neither {cond.values[0]} nor {cond.values[1]}"
+        return f"is none of {_join(cond.values)}"
+    if cond.subquery is not None:
+        return _IS_PHRASES[op].format(cond.subquery.phrase(False))
+    value = cond.values[0] if cond.values else "a value"
+    return _IS_PHRASES[op].format(value)
+
+
+def _like_predicate(pattern: str, negated: bool) -> str:
+    body = pattern.strip("%")
+    plain = "%" not in body and "_" not in body
+    if plain and pattern.startswith("%") and pattern.endswith("%") and body:
+        verb = "contains"
+    elif plain and pattern.endswith("%") and body:
+        verb = "starts with"
+    elif plain and pattern.startswith("%") and body:
+        verb = "ends with"
+    elif "%" not in pattern:
+        verb = "is"
+    else:
+        return f"{'does not match' if negated else 'matches'} the pattern '{pattern}'"
+    if negated:
+        verb = {
+            "contains": "does not contain",
+            "starts with": "does not start with",
+            "ends with": "does not end with",
+        }.get(verb, "is not")
+    return f"{verb} '{body}'"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Set operations
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _SetQuery:
+    operator: str  # "union", "intersect", "except"
+    left: object
+    right: object
+    order: list = field(default_factory=list)
+    limit: int | None = None
+    plural_head: bool = False  # the phrase names its columns in the plural whatever the rows ("the names of ...")
+
+    def _same_rows(self) -> bool:
+        left, right = self.left, self.right
+        return (
+            isinstance(left, _Select)
+            and isinstance(right, _Select)
+            and not left.group
+            and not right.group
+            and left.main == right.main
+            and left._head(left.items, True, left.main) == right._head(right.items, True, right.main)
+        )
+
+    def _merged_conditions(self, many: bool) -> str | None:
+        """Both sides filter the same rows: one list of conditions ("whose amenity name is TV Lounge but not Study
+        Room"), or None when they cannot be told as one."""
+        left, right = self.left, self.right
+        left_where = _clauses(left.where, left.main, many)
+        right_where = _clauses(right.where, right.main, many)
+        if len(left.where) == 1 == len(right.where):
+            one, two = left.where[0], right.where[0]
+            if (
+                one.op == two.op == "="
+                and not one.negated
+                and not two.negated
+                and one.values
+                and two.values
+                and one.subquery is None
+                and two.subquery is None
+                and one.item is not None
+                and two.item is not None
+                and one.item.column == two.item.column
+            ):
+                if one.table is not None and left.main is not None and one.table != left.main:
+                    # On a joined table each side may hold for another of its rows: "with a ship named Lettice and
+                    # also one named HMS Atalanta", never "a ship whose name is both".
+                    prefix, subject, first = _clause_parts(one, left.main, many)
+                    _, _, second = _clause_parts(two, left.main, many)
+                    other = " ".join(part for part in (subject, second) if part)
+                    if prefix:
+                        joined = {"union": "or one", "intersect": "and also one", "except": "but none"}[self.operator]
+                        said = " ".join(part for part in (prefix, subject, first) if part)
+                        return f" {said} {joined} {other}"
+                subject = " ".join(part for part in _subject(one.item, left.main) if part)
+                joined = {
+                    "union": f"is {one.values[0]} or {two.values[0]}",
+                    "intersect": f"is both {one.values[0]} and {two.values[0]}",
+                    "except": f"is {one.values[0]} but not {two.values[0]}",
+                }[self.operator]
+                return f" {subject} {joined}"
+        if self.operator == "union" and left_where and right_where:
+            return f"{left_where} or{right_where}"
+        had = self._had(many)
+        if had is not None:
+            return f"{left_where} and {had}" if left_where else f" {had}"
+        if self.operator == "except" and right_where and self._keyed_rows():
+            return f"{left_where}, except those{right_where}"
+        return None
+
+    def _keyed_rows(self) -> bool:
+        """Whether the selected columns tell rows apart (a key is among them): only then does removing values
+        remove rows. EXCEPT on names removes names, and a dorm that shares its name with a removed one goes too."""
+        return any(
+            item.kind == "column" and item.column is not None and item.column.identifies for item in self.left.items
+        )
+
+    def _had(self, many: bool) -> str | None:
+        """The right side joins other tables and filters only them: "that have no concert whose year is 2014"."""
+        left, right = self.left, self.right
+        if self.operator == "union" or any(cond != "and" and cond.table == right.main for cond in right.where):
+            return None
+        if not self._keyed_rows():
+            return None
+        if "or" in right.where:
+            return None
+        others = [table for table in right.tables if table != right.main and table.sub is None]
+        if not others or left.tables != [left.main]:
+            return None
+        had = right.names.as_rows_of(right._far_end(others), right.main)
+        noun = had.noun(False)
+        have = "have" if many else "has"
+        conditions = _clauses(right.where, had, False)
+        if self.operator == "except":
+            return f"that {have} no {noun}{conditions}"
+        return f"that {have} {_with_article(noun)}{conditions}"
+
+    def phrase(self, many: bool, count: int | None = None) -> str:
+        if self._same_rows():
+            merged = self._merged_conditions(many)
+            if merged is not None:
+                return self.left.phrase(many, count, merged) + self._ordered()
+            right = self.right.population(True, distinct=False)
+            left = self.left.population(True, distinct=False)
+            head = self.left._head(self.left.items, True, self.left.main)
+            noun = self.left.main.noun(True) if self.left.main is not None else ""
+            if noun and right.startswith(noun + " "):
+                right = "those" + right[len(noun) :]  # "of dorms but not of those with a student ..."
+            self.plural_head = True
+            if self.operator == "except":
+                return f"{head} of {left} but not of {right}{self._ordered()}"
+            if self.operator == "intersect":
+                return f"{head} both of {left} and of {right}{self._ordered()}"
+        left, right = self.left.phrase(many), self.right.phrase(True)
+        joined = {
+            "union": f"{left}, together with {right}",
+            "intersect": f"{left} that are also among {right}",
+            "except": f"{left}, other than {right}",
+        }[self.operator]
+        return joined + self._ordered()
+
+    def _ordered(self) -> str:
+        words = ""
+        if self.order:
+            item, descending = self.order[0]
+            words = f", sorted by {_item_words(item)}" + (" in descending order" if descending else "")
+        if self.limit is not None:
+            words += f", keeping the first {self.limit}"
+        return words
+
+    def population(self, many: bool, count: int | None = None, *, distinct: bool = True) -> str:
+        if self._same_rows():
+            merged = self._merged_conditions(many)
+            if merged is not None:  # "students that have no pet whose pet type is cat"
+                return self.left.population(many, count, merged, distinct=distinct)
+        return self.phrase(many, count).removeprefix("the ")
+
+    def lead(self) -> int:
+        return self.left.lead()
+
+    def listing(self, rows: list) -> str | None:
+        return None
+
+    def nothing(self) -> str:
+        return f"There are no {self.population(True)}."
+
+    @property
+    def is_count_only(self) -> bool:
+        return False
+
+    @property
+    def items(self) -> list[_Item]:
+        return self.left.items
+
+    def labels(self) -> list[str] | None:
+        return self.left.labels()
+
+    def example(self, row: list) -> str:
+        return ""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Folding the result into the sentence
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _fold(query, table: _ResultTable) -> str:
+    has_star = any(item.kind == "star" for item in query.items)
+    if table.complete and table.total == 0:
+        return _sentence(query.nothing())
+    if query.is_count_only and table.complete and table.total == 1 and len(table.rows[0]) == 1:
+        number = table.rows[0][0]
+        if isinstance(number, int) and not isinstance(number, bool):
+            if number == 0:
+                return _sentence(query.nothing())
+            verb = "is" if number == 1 else "are"
+            return _sentence(f"There {verb} {number} {query.population(number != 1)}")
+    if table.complete and table.total == 1 and not has_star:
+        values = [_value(value) for value in table.rows[0]]
+        phrase = query.phrase(False)
+        plural = len(values) > 1 or getattr(query, "plural_head", False)
+        return _sentence(f"{_subject_phrase(phrase)} {'are' if plural else 'is'} {_join(values)}")
+    if table.complete and table.total <= FEW_ROWS and not has_star:
+        listed = query.listing(table.rows)
+        if listed is not None:
+            return listed
+        rows = [_row_words(row, query.labels(), query.lead()) for row in table.rows]
+        return _sentence(f"{_subject_phrase(query.phrase(True))} are {_join(rows)}")
+    # Too long to tell row by row (or a star's whole rows): describe it, the table shows it.
+    count = table.total if table.total is not None and table.total > 1 and _countable(query) else None
+    described = query.phrase(table.total != 1, count)
+    text = _sentence(f"This shows {described}")
+    if table.rows and table.shown > 1:
+        text += query.example(table.rows[0])
+    if table.complete and count is None and isinstance(query, _Select) and query.repeats_main():
+        # The rows are joined rows: say how many there are without calling them entities.
+        return text + f" The result has {_count_of(table.total, 'row')}."
+    return text + _partial_note(table, counted_in_sentence=count is not None and f" {count} " in described)
+
+
+def _subject_phrase(phrase: str) -> str:
+    """A phrase with a comma inside ("..., sorted by age") closes with one before its verb."""
+    return f"{phrase}," if "," in phrase else phrase
+
+
+def _countable(query) -> bool:
+    """Whether the number of rows reads naturally inside the phrase ("the 250 students", "each of the 12 countries")."""
+    if not isinstance(query, _Select) or query.limit is not None or query.repeats_main():
+        return False
+    return not all(item.kind == "aggregate" for item in query.items) or bool(query.group)
+
+
+def _row_words(row: list, labels: list[str] | None, lead: int) -> str:
+    """One row in a list: its naming value, then the others labelled: "Tracy (age: 19)"."""
+    values = [_value(value) for value in row]
+    if len(values) == 1:
+        return values[0]
+    if labels is None or len(labels) != len(values):
+        return "(" + ", ".join(values) + ")"
+    lead = lead if 0 <= lead < len(values) else 0
+    details = ", ".join(f"{labels[index]}: {values[index]}" for index in range(len(values)) if index != lead)
+    return f"{values[lead]} ({details})"
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(text.split())
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")

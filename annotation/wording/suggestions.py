@@ -1,0 +1,1835 @@
+"""Intent recommendation for the next follow-up question, and the choice of which intent category to recommend.
+
+CHASE (Guo et al., 2021, section 3.1 and Table 12) shows the author of a follow-up question one of five intent
+categories, sampled uniformly, and the author picks a relation of that category (R1-R16, named and grouped as in
+`annotation.labels.relations`) or another category when it does not fit. This module does the same with two changes:
+
+- `recommend` turns the category into one concrete suggestion for a crowd worker, written from the previous turn's
+  query and the schema's readable names (and real values, when the caller can read them): "Ask for another detail of
+  these students, such as their age". Only relations that can apply to the previous query are suggested
+  (`applicable_relations`), so a worker is never asked to sort a single count or to widen a query that has no filter.
+- `choose_category` does not sample uniformly: it favours the categories that the collection so far has fewer of than
+  their target share (`intent_targets`, from the `INTENT_TARGETS` setting), so the collected distribution approaches
+  the target although people often ask something else than what was suggested. The counters it reads should hold the
+  category each turn actually got (`relations.detect_relation` on the written SQL), not the one recommended: that is
+  what lets it make up for the deviations. bench/intent_sampling.py measures the effect.
+
+The module is pure: no database, no models; `intent_targets` is the only reader of Django settings.
+
+When a relation applies to the previous query
+---------------------------------------------
+The previous query is read with `annotation.sql.spider.parse_sql`, in the datasets' dialect. For a set operation
+(UNION, INTERSECT, EXCEPT) its first SELECT is read; an ORDER BY / LIMIT after the last SELECT counts as the query's.
+A subquery in FROM stands for its rows: its tables and filters count as the outer query's. "FROM tables" below are the
+tables of FROM and JOIN. A "listing" query has no aggregate and no GROUP BY; a "one-row" query has an aggregate and no
+GROUP BY. A descriptive column is one that is neither a primary key, nor on either side of a foreign key, nor named
+"... id"; when a table has none, its key columns are used instead.
+
+Same Instances
+  R1 Add Property       not a one-row query, no `*`, and a column not shown: of the FROM tables, or in a grouped query
+                        of the group key's table (only its properties describe a group).
+  R2 Remove Property    two or more plain columns shown, or `*` over two or more columns (keep just one of them).
+  R3 Replace Property   a plain column shown that is not a group key (replacing a key regroups the rows), and a column
+                        of the FROM tables that is not shown.
+  R4 Add Group          an aggregate, or a plain column shown (then the rows are grouped and counted: R4 brings the
+                        count it needs), and a descriptive column that is not a group key yet: shown or of the FROM
+                        tables, not a primary key, a category rather than a number when there is one.
+  R5 Add Aggregation    a listing query (count them, or a statistic of a number column); or a grouped query without
+                        `count(*)`; or a number column of the FROM tables that no aggregate reads yet.
+  R6 Alter Aggregation  an aggregate with another sensible function: max/min/avg/sum of a number column (or of a
+                        column of unknown type), max/min of a time or text column, a statistic of a number column of
+                        the FROM tables in place of count(*).
+  R7 Delete Aggregation an aggregate.
+Different Instances of the Same Entity
+  R8 Subset             always, unless a filter fixes a primary key with `=` (the result is one instance already).
+  R9 Superset           a filter (a WHERE or HAVING condition, or a non-join condition of ON; `a.x = b.y` is a join).
+  R10 Disjoint          a filter comparing a column of the entity's tables (any column without a schema) with a literal
+                        value (=, IN, LIKE, BETWEEN, <, <=, >, >=).
+  R11 Complement        a filter (every condition can be negated).
+  R12 Overlap           a filter, and a descriptive column of the FROM tables that no filter uses yet, or a filter of
+                        that kind on a column of a joined table (another value may select the same instances: Table
+                        12's students taking "Python" or "C++").
+Different Entity
+  R13 Change Entity     a schema, and a table whose rows the query does not list: the FROM tables less the entity
+                        (the tables of the group keys, or the FROM tables that are not joined as the parent of a foreign
+                        key), then the tables a foreign key links to the FROM tables, then any other table.
+Display
+  R14 Add Order         no ORDER BY, and not a one-row query (one row has no order).
+  R15 Alter Order       an ORDER BY or a LIMIT (flip the direction, sort by another key, change how many).
+  R16 Distinct          no DISTINCT, a listing query showing plain columns and no `*`, and no shown column is a
+                        primary key of the entity (such rows are all different already).
+Combination
+  two relations of two different categories among Same Instances, Different Instances and Display (never Different
+  Entity, as in Table 12); R5 goes with a Display relation only in a grouped query (otherwise it leaves one row).
+
+Without a schema, the columns a query does not name are unknown: R1, R3 and R4 are then assumed to apply (a table
+rarely has only the columns a query names) and are worded without naming a column; R13 does not apply, since no other
+table can be named; column types are unknown, so R6 allows the number functions.
+
+The suggestions
+---------------
+Every text is one imperative sentence made of the schema's readable names (`table_names`, `column_names`; a name
+without them is made readable by `annotation.sql.schema.readable_name`), words of this module and values: literals of
+the previous query and, when `values` is given, values of the database. A value is shown only when it is short, on one
+line and free of underscores, so that nothing in a text looks like an identifier; SQL never appears. A value must also
+read as words (`_readable_value`: no id, no short all-caps code or single letter; prefer none to a code). A relation
+table (a verb-like name, "has amenity", "lives in", or only foreign keys) is never named as a thing: the entity it
+links stands for it, and it is never the new entity of R13. A text is one sentence of at most 16 words; a combination
+is the first relation's imperative and the second's short phrase after a comma, or is not offered.
+`Recommendation.columns`, `values` and `tables` are what the text asks the next query to use, from which
+`suggestion_followed` judges whether the question followed it.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from numbers import Real
+from types import MappingProxyType
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from sqlglot import expressions as exp
+
+from annotation.labels.relations import (
+    CATEGORIES,
+    CATEGORY_OF,
+    COMBINATION,
+    DIFFERENT_INSTANCES,
+    DISPLAY,
+    SAME_INSTANCES,
+)
+from annotation.sql.schema import readable_name
+from annotation.sql.spider import SpiderEncodingError, or_branches, parse_sql, unwrap_paren
+from annotation.wording.english import column_phrase, noun, per_schema, schema_vocabulary, table_noun
+
+__all__ = [
+    "DEFAULT_TARGETS",
+    "IntentError",
+    "Recommendation",
+    "applicable_categories",
+    "applicable_relations",
+    "choose_category",
+    "intent_targets",
+    "normalise_targets",
+    "recommend",
+    "suggestion_followed",
+]
+
+DEFAULT_TARGETS: Mapping[str, float] = MappingProxyType(dict.fromkeys(CATEGORIES, 1 / len(CATEGORIES)))
+
+_RELATION_ORDER = tuple(f"R{number}" for number in range(1, 17))
+# Categories that may be combined (Table 12: all but Different Entity), in the order their phrases are written:
+# what to show, which instances, how to display them.
+_COMBINABLE = (SAME_INSTANCES, DIFFERENT_INSTANCES, DISPLAY)
+_DISPLAY_RELATIONS = frozenset({"R14", "R15", "R16"})
+
+_AGGREGATES = {exp.Count: "count", exp.Max: "max", exp.Min: "min", exp.Sum: "sum", exp.Avg: "avg"}
+_NUMBER_FUNCTIONS = ("max", "min", "avg", "sum")
+_ORDER_FUNCTIONS = ("max", "min")
+_FUNCTION_WORDS = {"max": "highest", "min": "lowest", "avg": "average", "sum": "total"}
+_COMPARISONS = {exp.EQ: "=", exp.NEQ: "!=", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<="}
+_MIRRORED = {"=": "=", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
+_VALUE_OPS = frozenset({"=", "in", "like", "between", ">", ">=", "<", "<="})
+_MAX_VALUE_CHARS = 40
+# A suggestion is read once, between two questions: one short sentence (a combination that runs longer is left out).
+_MAX_TEXT_CHARS = 90
+_MAX_TEXT_WORDS = 16
+# A name that reads as a verb or a clause names a relation between two entities, not an entity: "has amenity",
+# "lives in", "member of"... at the start: an auxiliary; at the end: a preposition.
+_VERB_STARTS = frozenset({"has", "have", "had", "is", "are", "was", "were", "does", "do", "can"})
+_PREPOSITION_ENDS = frozenset({"in", "of", "on", "at", "to", "by", "with", "for", "from", "into", "about"})
+_WORDS = re.compile(r"[^\W_]+")
+# Last words of a name that hold a point in time, whatever type the column has ("year" kept as text).
+_TIME_WORDS = frozenset({"year", "date", "time", "day", "month", "datetime", "timestamp"})
+# A column named as a statistic already ("lowest" attendance, "average"): a statistic of it reads "the lowest lowest".
+_STATISTIC_WORDS = frozenset(
+    {"highest", "lowest", "average", "total", "maximum", "minimum", "max", "min", "avg", "sum"}
+)
+# A column whose values are (almost) all different names single rows: nobody counts "people per name". Above this
+# share of distinct values among the rows, a column is neither grouped by nor narrowed to.
+_UNIQUE_SHARE = 0.5
+# A table SQLite creates for AUTOINCREMENT, listed in some Spider schemas; nobody asks about it.
+_INTERNAL_TABLES = frozenset({"sqlite_sequence"})
+
+
+class IntentError(ValueError):
+    """A previous query or schema that cannot be read, a category that cannot be recommended for it, or bad targets."""
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """One suggestion for the next follow-up question.
+
+    `relation` is one relation ("R8"), or for a combination two joined by "+" in number order ("R1+R8"); `text` is
+    what the worker reads. `columns` ((table, column) original names), `values` (as the text shows them) and `tables`
+    (original names) are what the text asks the next query to use, so that `suggestion_followed` can tell whether it
+    did; a text that names nothing to use leaves them empty.
+    """
+
+    category: str
+    relation: str
+    text: str
+    columns: tuple[tuple[str, str], ...] = ()
+    values: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ()
+
+    @property
+    def relations(self) -> tuple[str, ...]:
+        return tuple(self.relation.split("+"))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def applicable_relations(previous_sql: str, schema: dict | None) -> list[str]:
+    """The relations R1-R16 that can lead from `previous_sql` to a follow-up query, in number order.
+
+    The rules are in the module docstring. Raises IntentError when the query or the schema cannot be read.
+    """
+    material = _analysis_of(previous_sql, schema).material
+    return [name for name in _RELATION_ORDER if material[name]]
+
+
+def applicable_categories(
+    previous_sql: str,
+    schema: dict | None,
+    *,
+    result: Mapping | None = None,
+    statistics: Callable[[str, str], Mapping | None] | None = None,
+) -> list[str]:
+    """The categories (in `relations.CATEGORIES` order) that `recommend` can suggest after `previous_sql`, given
+    what its `result` showed and the columns' `statistics` when known (see `recommend`)."""
+    return _seen_view(_analysis_of(previous_sql, schema), result, statistics).categories()
+
+
+def recommend(
+    previous_sql: str,
+    schema: dict | None,
+    *,
+    category: str,
+    rng: random.Random,
+    values: Callable[[str, str], list] | None = None,
+    result: Mapping | None = None,
+    statistics: Callable[[str, str], Mapping | None] | None = None,
+) -> Recommendation:
+    """One suggestion of `category` for the question that follows the turn whose query was `previous_sql`.
+
+    A relation of the category that applies is picked with `rng` (uniformly; for a combination, first a pair of
+    categories, then a compatible pair of their relations), and worded from the schema's readable names.
+    `values(table, column)`, given the original names of a column, returns a few of its real values (it is called
+    only for the columns a text may name, and what it raises propagates); without it the text names columns but no
+    values. `result` is what the worker was just shown (`rows`, `truncated`, `total_rows`, as a shared result holds
+    them) and `statistics(table, column)` a column's figures (`rows`, `distinct`, `min`, `max`; None when unknown):
+    with them nothing is suggested that the result already answers or that leads nowhere (`_seen_view`). The same
+    arguments and rng state give the same recommendation.
+    Raises IntentError for an unknown category or one that has no applicable relation (see
+    `applicable_categories`), or when the query or the schema cannot be read.
+    """
+    if category not in CATEGORIES:
+        raise IntentError(f"unknown intent category {category!r}; known: {', '.join(CATEGORIES)}")
+    analysis = _seen_view(_analysis_of(previous_sql, schema), result, statistics)
+    writer = _Writer(analysis, rng, values)
+    if category == COMBINATION:
+        pairs = analysis.combination_pairs()
+        if not pairs:
+            raise _not_applicable(category, analysis)
+        category_pair = rng.choice(list(pairs))
+        options = list(pairs[category_pair])
+        rng.shuffle(options)
+        # One short sentence or none: a pair whose wording runs long is tried again without values, then skipped.
+        for with_values in (True, False):
+            for first, second in options:
+                text = writer.combined(first, second, with_values=with_values)
+                if _short(text):
+                    relation = "+".join(sorted((first, second), key=lambda name: int(name[1:])))
+                    return writer.recommendation(category, relation, text)
+        raise IntentError("no combination of the applicable relations can be worded in one short sentence")
+    candidates = [name for name in _RELATION_ORDER if CATEGORY_OF[name] == category and analysis.material[name]]
+    if not candidates:
+        raise _not_applicable(category, analysis)
+    relation = rng.choice(candidates)
+    text = writer.phrase(relation, alone=True)
+    return writer.recommendation(category, relation, text)
+
+
+def suggestion_followed(
+    suggestion: Mapping, relations, current_sql: str | None = None, schema: dict | None = None
+) -> bool:
+    """Whether a question followed the suggestion shown before it.
+
+    `suggestion` is a recommendation payload (`category`, `relation`, and optionally `columns`, `values`, `tables`:
+    what its text asked the next query to use); `relations` are the relations detected between the previous query and
+    the asked one (`relations.detect_relation`). Followed: every suggested relation was detected, and nothing of
+    another category (a question of the same category but another relation did something else; one that did what was
+    suggested and more of another kind is a combination, not what was suggested), and, when `current_sql` is given,
+    it uses every column, value and table the suggestion named. A suggestion without them (or stored before they were
+    kept) is judged on the relation alone. A query that cannot be read has used nothing.
+    """
+    suggested = set(str(suggestion.get("relation") or "").split("+")) - {""}
+    detected = set(relations or ())
+    if not suggested or not suggested <= detected or not detected <= set(CATEGORY_OF):
+        return False
+    if _category_of(detected) != _category_of(suggested):
+        return False
+    columns = [tuple(item) for item in suggestion.get("columns") or ()]
+    values = [str(item) for item in suggestion.get("values") or ()]
+    tables = [str(item) for item in suggestion.get("tables") or ()]
+    if current_sql is None or not (columns or values or tables):
+        return True
+    try:
+        used_tables, used_columns, used_values = _used(current_sql)
+    except (SpiderEncodingError, RecursionError):
+        return False
+    return (
+        all(table.lower() in used_tables for table in tables)
+        and all(
+            column.lower() in used_columns and (table is None or table.lower() in used_tables)
+            for table, column in columns
+        )
+        and all(value.lower() in used_values for value in values)
+    )
+
+
+def _category_of(relations: set[str]) -> str:
+    categories = {CATEGORY_OF[name] for name in relations}
+    return categories.pop() if len(categories) == 1 else COMBINATION
+
+
+def _used(sql: str) -> tuple[set[str], set[str], set[str]]:
+    """The tables, column names and literal values (as a text shows them, lower case; LIKE's % dropped) of `sql`."""
+    tree = parse_sql(sql)
+    tables = {node.name.lower() for node in tree.find_all(exp.Table)}
+    columns = {node.name.lower() for node in tree.find_all(exp.Column) if not isinstance(node.this, exp.Star)}
+    values = set()
+    for literal in _literals(tree.find_all(exp.Literal)):
+        shown = _shown_value(literal.strip("%").strip() if isinstance(literal, str) else literal)
+        if shown is not None:
+            values.add(shown.lower())
+    return tables, columns, values
+
+
+def _short(text: str) -> bool:
+    return len(text) <= _MAX_TEXT_CHARS and len(text.split()) <= _MAX_TEXT_WORDS
+
+
+def normalise_targets(targets: Mapping[str, float] | str | None) -> dict[str, float]:
+    """Target shares per category, checked and scaled to sum to 1 (a category left out gets 0).
+
+    Accepts a mapping {category: weight} or the same as text, "same_instances=2, display=1" (the form an
+    environment variable can hold); None or "" means DEFAULT_TARGETS. Weights must be finite, non-negative numbers
+    with a positive sum. Raises IntentError naming the problem.
+    """
+    if targets is None or (isinstance(targets, str) and not targets.strip()):
+        targets = DEFAULT_TARGETS
+    if isinstance(targets, str):
+        items = _parse_target_text(targets)
+    elif isinstance(targets, Mapping):
+        items = list(targets.items())
+    else:
+        raise IntentError(f"targets must be a mapping of category to weight, not {type(targets).__name__}")
+    weights = dict.fromkeys(CATEGORIES, 0.0)
+    for name, weight in items:
+        if name not in weights:
+            raise IntentError(f"unknown intent category {name!r}; known: {', '.join(CATEGORIES)}")
+        if isinstance(weight, bool) or not isinstance(weight, Real) or not math.isfinite(weight) or weight < 0:
+            raise IntentError(f"the weight of {name} must be a finite number >= 0, not {weight!r}")
+        weights[name] = float(weight)
+    total = sum(weights.values())
+    if total <= 0:
+        raise IntentError("the target weights must have a positive sum")
+    return {name: weight / total for name, weight in weights.items()}
+
+
+def intent_targets() -> dict[str, float]:
+    """The target share of each intent category: settings.INTENT_TARGETS (a mapping or "category=weight, ..."
+    text), DEFAULT_TARGETS when unset or empty. Raises ImproperlyConfigured when the setting is invalid."""
+    raw = getattr(settings, "INTENT_TARGETS", None) or DEFAULT_TARGETS
+    try:
+        return normalise_targets(raw)
+    except IntentError as error:
+        raise ImproperlyConfigured(f"INTENT_TARGETS: {error}") from None
+
+
+def choose_category(
+    *,
+    local: Counter,
+    overall: Counter,
+    targets: Mapping[str, float],
+    rng: random.Random,
+    available: set[str],
+    exploration: float = 0.1,
+) -> str:
+    """The intent category to recommend next: most likely the available one furthest below its target share.
+
+    `local` counts the categories of the follow-up turns collected on this database so far, `overall` those of the
+    whole collection (count what each turn turned out to be, not what was recommended). The deficit of a category is
+    its target share less its share of a counter (keys outside `CATEGORIES` are not counted); the two deficits are
+    averaged, and an empty counter is left out of the average. A category is then drawn, among the available ones,
+    in proportion to its positive deficit, except that with probability `exploration` it is drawn in proportion to
+    its target alone (as it is too when no available category is short): under-represented categories come first,
+    but every category keeps coming up, and a collection on target gets the target distribution. A category whose
+    target is 0 is drawn only when every available category has target 0 (then uniformly, as CHASE samples).
+    Raises IntentError when nothing is available.
+    """
+    shares = normalise_targets(targets)
+    unknown = set(available) - set(CATEGORIES)
+    if unknown:
+        raise IntentError(f"unknown intent categories {sorted(unknown)}; known: {', '.join(CATEGORIES)}")
+    candidates = [name for name in CATEGORIES if name in available]
+    if not candidates:
+        raise IntentError("no intent category is available for this question")
+    if not 0 <= exploration <= 1:
+        raise IntentError(f"exploration must be between 0 and 1, not {exploration}")
+    target = [shares[name] for name in candidates]
+    if sum(target) <= 0:
+        return rng.choice(candidates)
+    deficits = [found for found in (_deficits(local, shares), _deficits(overall, shares)) if found is not None]
+    # A category with target 0 is never short, so it is drawn neither way.
+    short = [
+        max(sum(found[name] for found in deficits) / len(deficits), 0.0) if deficits else 0.0 for name in candidates
+    ]
+    if sum(short) <= 0:
+        return rng.choices(candidates, target)[0]
+    weights = [
+        exploration * share / sum(target) + (1 - exploration) * gap / sum(short)
+        for share, gap in zip(target, short, strict=True)
+    ]
+    return rng.choices(candidates, weights)[0]
+
+
+def _deficits(counter: Counter, shares: dict[str, float]) -> dict[str, float] | None:
+    counts = {name: max(counter.get(name, 0), 0) for name in CATEGORIES}
+    total = sum(counts.values())
+    if total == 0:
+        return None
+    return {name: shares[name] - counts[name] / total for name in CATEGORIES}
+
+
+def _parse_target_text(text: str) -> list[tuple[str, float]]:
+    items = []
+    seen = set()
+    for part in text.split(","):
+        name, separator, weight = part.partition("=")
+        name = name.strip()
+        if not separator or not name:
+            raise IntentError(f"expected category=weight, not {part.strip()!r}")
+        if name in seen:
+            raise IntentError(f"category {name!r} is given twice")
+        seen.add(name)
+        try:
+            items.append((name, float(weight)))
+        except ValueError:
+            raise IntentError(f"the weight of {name} is not a number: {weight.strip()!r}") from None
+    return items
+
+
+def _not_applicable(category: str, analysis: _Analysis) -> IntentError:
+    return IntentError(
+        f"no relation of the category {category!r} applies to the previous query; "
+        f"applicable categories: {', '.join(analysis.categories()) or 'none'}"
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reading the schema and the previous query
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Column:
+    table: str | None  # the table's key (lower-case original name); None when it cannot be told
+    original: str  # the column's name as the schema (or, without one, the query) spells it
+    label: str  # readable
+    kind: str  # a Spider column type, or "unknown" without a schema
+    is_key: bool  # primary key, either side of a foreign key, or named "... id"
+    is_primary: bool = False
+
+
+@dataclass(frozen=True)
+class _Aggregate:
+    function: str  # count, max, min, sum, avg, or "expression" for arithmetic over aggregates
+    column: _Column | None  # None for count(*) and for an argument that is not a column
+
+
+@dataclass(frozen=True)
+class _Filter:
+    column: _Column | None  # the column compared; None for EXISTS, an aggregate, or a mixed OR
+    op: str  # =, !=, >, >=, <, <=, like, in, between, is, exists, or, other
+    values: tuple  # the literals compared with (Python str/int/float), in order
+    negated: bool
+
+
+@dataclass(frozen=True)
+class _SortKey:
+    column: _Column | None
+    aggregate: _Aggregate | None
+    descending: bool
+
+
+@dataclass
+class _Facts:
+    tables: list = field(default_factory=list)  # FROM table keys in order, each once
+    shown: list = field(default_factory=list)  # plain columns of the SELECT
+    star: bool = False
+    aggregates: list = field(default_factory=list)
+    group: list = field(default_factory=list)
+    filters: list = field(default_factory=list)
+    order: list = field(default_factory=list)
+    limit: int | None = None
+    has_limit: bool = False
+    distinct: bool = False
+    # The result's columns in order: the plain column each one shows, None for anything else; None after a `*`.
+    selected: list | None = field(default_factory=list)
+
+
+class _Schema:
+    """What recommendations need from a tables.json entry, or, without one, from the names a query uses."""
+
+    def __init__(self, schema: dict | None) -> None:
+        self.known = schema is not None
+        self.originals: dict[str, str] = {}  # table key -> original spelling
+        self.labels: dict[str, str] = {}  # table key -> readable name
+        self.columns: dict[str, list[_Column]] = {}  # table key -> its columns, in schema order
+        self.lookup: dict[tuple[str, str], _Column] = {}
+        self.parents: set[tuple[str, str]] = set()  # (child table, parent table) per foreign key
+        self.neighbours: dict[str, set[str]] = {}
+        self.links: set[str] = set()  # relation tables: never a noun in a text (`_is_link`)
+        self.linked: dict[str, list[str]] = {}  # relation table -> the tables its foreign keys point to, in order
+        if schema is None:
+            return
+        try:
+            self._read(schema)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            raise IntentError(f"schema is not a tables.json entry ({type(error).__name__}: {error})") from None
+
+    def _read(self, schema: dict) -> None:
+        tables = schema["table_names_original"]
+        readable_tables = schema.get("table_names") or [None] * len(tables)
+        originals = schema["column_names_original"]
+        readable_columns = schema.get("column_names") or [[table, None] for table, _ in originals]
+        types = schema.get("column_types") or []
+        primary = set(schema.get("primary_keys", []))
+        foreign = schema.get("foreign_keys", [])
+        linked = {index for pair in foreign for index in pair}
+        keys = [name.lower() for name in tables]
+        table_labels = [_label(readable, original) for original, readable in zip(tables, readable_tables, strict=True)]
+        vocabulary = schema_vocabulary(table_labels, readable_columns, originals)
+        for key, original, label in zip(keys, tables, table_labels, strict=True):
+            self.originals.setdefault(key, original)
+            self.labels.setdefault(key, table_noun(label, vocabulary))
+            self.columns.setdefault(key, [])
+            self.neighbours.setdefault(key, set())
+        for index, ((table, name), (_, readable)) in enumerate(zip(originals, readable_columns, strict=True)):
+            if table < 0:
+                continue
+            label = column_phrase(_label(readable, name))
+            column = _Column(
+                table=keys[table],
+                original=name,
+                label=label,
+                kind=types[index] if index < len(types) else "unknown",
+                is_key=index in primary or index in linked or _looks_like_id(label),
+                is_primary=index in primary,
+            )
+            self.columns[keys[table]].append(column)
+            self.lookup.setdefault((keys[table], name.lower()), column)
+        children = {child for child, _ in foreign}
+        for child, parent in foreign:
+            child_table, parent_table = keys[originals[child][0]], keys[originals[parent][0]]
+            if child_table != parent_table:
+                self.parents.add((child_table, parent_table))
+                self.neighbours[child_table].add(parent_table)
+                self.neighbours[parent_table].add(child_table)
+                if parent_table not in self.linked.setdefault(child_table, []):
+                    self.linked[child_table].append(parent_table)
+        for index, key in enumerate(keys):
+            own = [number for number, (table, _) in enumerate(originals) if table == index]
+            all_foreign = bool(own) and all(number in children for number in own)
+            verb_like = _is_link(self.labels[key]) or _is_link(readable_name(tables[index]))
+            if key in self.linked and (all_foreign or verb_like):
+                self.links.add(key)
+
+    def table(self, name: str) -> str:
+        key = name.lower()
+        if self.known:
+            if key not in self.originals:
+                raise IntentError(f"previous query: unknown table {name!r}")
+        else:
+            self.originals.setdefault(key, name)
+            self.labels.setdefault(key, _label(None, name))
+        return key
+
+    def column(self, table: str | None, name: str) -> _Column:
+        if table is not None and self.known:
+            found = self.lookup.get((table, name.lower()))
+            if found is not None:
+                return found
+        label = _label(None, name)
+        return _Column(table if not self.known else None, name, label, "unknown", _looks_like_id(label))
+
+    def descriptive(self, tables, exclude=(), *, flags: bool = False) -> list[_Column]:
+        """The columns of `tables` that are not in `exclude`: the descriptive ones, or failing any, the keys; a yes/no
+        flag only with `flags` (a condition can use one, a detail to show cannot)."""
+        columns = [column for table in tables for column in self.columns.get(table, ()) if column not in exclude]
+        columns = [column for column in columns if flags or not _is_flag(column)]
+        plain = [column for column in columns if not column.is_key and not _vague(column.label)]
+        return plain or [column for column in columns if not _vague(column.label)] or columns
+
+
+# The schemas suggestions were written for last: the same database's after every answer in its rooms.
+_schema_of = per_schema(_Schema)
+
+
+def _sources_of(node: exp.Select) -> tuple[list[exp.Expr], list[exp.Expr]]:
+    """A SELECT's sources (FROM, then each join's) and its joins' ON conditions."""
+    sources, on_conditions = [], []
+    from_ = node.args.get("from_")
+    if from_ is not None:
+        sources.append(from_.this)
+    for join in node.args.get("joins") or ():
+        sources.append(join.this)
+        if join.args.get("on") is not None:
+            on_conditions.append(join.args["on"])
+    return sources, on_conditions
+
+
+class _Reader:
+    """Reads the previous query into _Facts."""
+
+    def __init__(self, names: _Schema) -> None:
+        self.names = names
+
+    def query(self, node: exp.Expr) -> _Facts:
+        node = unwrap_paren(node)
+        while isinstance(node, exp.Subquery):
+            node = unwrap_paren(node.this)
+        if isinstance(node, exp.SetOperation):
+            facts = self.query(node.this)
+            if node.args.get("order") is not None or node.args.get("limit") is not None:
+                # The order and limit written after the last SELECT are the whole query's (the first SELECT's
+                # names are the result's names).
+                facts.order, facts.limit, facts.has_limit = [], None, False
+                self._order_and_limit(node, {}, {}, facts)
+            return facts
+        if isinstance(node, exp.Select):
+            return self.select(node)
+        raise IntentError(f"previous query: expected a SELECT query, found {node.key.upper()}")
+
+    def select(self, node: exp.Select) -> _Facts:
+        facts = _Facts(distinct=node.args.get("distinct") is not None)
+        scope: dict[str, str | None] = {}
+        sources, on_conditions = _sources_of(node)
+        for source in sources:
+            self._source(unwrap_paren(source), scope, facts)
+        aliases: dict[str, exp.Expr] = {}
+        for item in node.expressions:
+            if isinstance(item, exp.Alias):
+                aliases[item.alias.lower()] = item.this
+                item = item.this
+            self._select_item(unwrap_paren(item), scope, facts)
+        for condition in on_conditions:
+            self._conditions(condition, scope, facts)
+        for clause in ("where", "having"):
+            if node.args.get(clause) is not None:
+                self._conditions(node.args[clause].this, scope, facts)
+        group = node.args.get("group")
+        for item in group.expressions if group is not None else ():
+            item = unwrap_paren(item)
+            if isinstance(item, exp.Column):
+                facts.group.append(self._column(item, scope, facts))
+        self._order_and_limit(node, scope, aliases, facts)
+        return facts
+
+    def _source(self, source: exp.Expr, scope: dict, facts: _Facts) -> None:
+        if isinstance(source, exp.Table):
+            key = self.names.table(source.name)
+            if key not in facts.tables:
+                facts.tables.append(key)
+            scope[key] = key
+            if source.alias:
+                scope[source.alias.lower()] = key
+        elif isinstance(source, exp.Subquery):
+            # A derived table stands for its rows: what it reads and filters is what the outer query reads and
+            # filters. Its output columns belong to no table of the schema.
+            inner = self.query(source.this)
+            facts.tables.extend(table for table in inner.tables if table not in facts.tables)
+            facts.filters.extend(inner.filters)
+            if source.alias:
+                scope[source.alias.lower()] = None
+
+    def _select_item(self, item: exp.Expr, scope: dict, facts: _Facts) -> None:
+        column = None
+        if isinstance(item, exp.Star) or (isinstance(item, exp.Column) and isinstance(item.this, exp.Star)):
+            facts.star = True
+            facts.selected = None
+        elif type(item) in _AGGREGATES:
+            facts.aggregates.append(self._aggregate(item, scope, facts))
+        elif item.find(*_AGGREGATES):
+            facts.aggregates.append(_Aggregate("expression", None))
+        elif isinstance(item, exp.Column):
+            column = self._column(item, scope, facts)
+            facts.shown.append(column)
+        if facts.selected is not None:
+            facts.selected.append(column)
+
+    def _aggregate(self, node: exp.Expr, scope: dict, facts: _Facts) -> _Aggregate:
+        argument = unwrap_paren(node.this)
+        if isinstance(argument, exp.Distinct) and argument.expressions:
+            argument = unwrap_paren(argument.expressions[0])
+        column = self._column(argument, scope, facts) if isinstance(argument, exp.Column) else None
+        return _Aggregate(_AGGREGATES[type(node)], column)
+
+    def _column(self, node: exp.Column, scope: dict, facts: _Facts) -> _Column:
+        name = node.name
+        qualifier = node.table.lower() if node.table else None
+        if qualifier is not None:
+            table = scope.get(qualifier)
+        elif self.names.known:
+            table = next((key for key in facts.tables if (key, name.lower()) in self.names.lookup), None)
+        else:
+            table = facts.tables[0] if len(facts.tables) == 1 else None
+        return self.names.column(table, name)
+
+    def _conditions(self, node: exp.Expr, scope: dict, facts: _Facts) -> None:
+        node = unwrap_paren(node)
+        if isinstance(node, exp.And):
+            self._conditions(node.this, scope, facts)
+            self._conditions(node.expression, scope, facts)
+            return
+        found = self._filter(node, scope, facts)
+        if found is not None:
+            facts.filters.append(found)
+
+    def _filter(self, node: exp.Expr, scope: dict, facts: _Facts) -> _Filter | None:
+        """One AND-ed condition; None for a join equality between two columns."""
+        negated = False
+        while isinstance(node, exp.Not):
+            negated = not negated
+            node = unwrap_paren(node.this)
+        left = unwrap_paren(node.this) if isinstance(node.this, exp.Expr) else None
+        op = _COMPARISONS.get(type(node))
+        if op is not None:
+            right = unwrap_paren(node.expression)
+            if isinstance(left, exp.Column) and isinstance(right, exp.Column):
+                if op == "=" and not negated:
+                    return None
+                return _Filter(self._column(left, scope, facts), "other", (), negated)
+            if not isinstance(left, exp.Column) and isinstance(right, exp.Column):
+                left, right, op = right, left, _MIRRORED[op]
+            values = _literals([right])
+        elif isinstance(node, exp.Like):
+            op = "like"
+            negated ^= bool(node.args.get("negate"))
+            values = _literals([node.expression])
+        elif isinstance(node, exp.In):
+            op = "in"
+            values = () if node.args.get("query") is not None else _literals(node.expressions)
+        elif isinstance(node, exp.Between):
+            op = "between"
+            values = _literals([node.args["low"], node.args["high"]])
+        elif isinstance(node, exp.Is):
+            op, values = "is", ()
+        elif isinstance(node, exp.Or):
+            return self._disjunction(node, scope, facts, negated)
+        else:
+            op, values, left = ("exists" if isinstance(node, exp.Exists) else "other"), (), None
+        column = self._column(left, scope, facts) if isinstance(left, exp.Column) else None
+        return _Filter(column, op, values, negated)
+
+    def _disjunction(self, node: exp.Or, scope: dict, facts: _Facts, negated: bool) -> _Filter:
+        branches = [self._filter(branch, scope, facts) for branch in or_branches(node)]
+        columns = {branch.column for branch in branches if branch is not None}
+        column = columns.pop() if len(columns) == 1 and all(branch is not None for branch in branches) else None
+        # `c = "US" or c = "China"` is `c in ("US", "China")`, and is worded so.
+        if column is not None and all(branch.op in ("=", "in") and not branch.negated for branch in branches):
+            values = tuple(value for branch in branches for value in branch.values)
+            return _Filter(column, "in", values, negated)
+        return _Filter(column, "or", (), negated)
+
+    def _order_and_limit(self, node: exp.Expr, scope: dict, aliases: dict, facts: _Facts) -> None:
+        order = node.args.get("order")
+        for ordered in order.expressions if order is not None else ():
+            key = unwrap_paren(ordered.this)
+            if isinstance(key, exp.Column) and not key.table and key.name.lower() in aliases:
+                key = unwrap_paren(aliases[key.name.lower()])
+            descending = bool(ordered.args.get("desc"))
+            if type(key) in _AGGREGATES:
+                facts.order.append(_SortKey(None, self._aggregate(key, scope, facts), descending))
+            elif isinstance(key, exp.Column):
+                facts.order.append(_SortKey(self._column(key, scope, facts), None, descending))
+            else:
+                facts.order.append(_SortKey(None, None, descending))
+        limit = node.args.get("limit")
+        if limit is not None:
+            facts.has_limit = True
+            found = _literals([limit.expression])
+            facts.limit = found[0] if found and isinstance(found[0], int) and found[0] > 0 else None
+
+
+def _literals(nodes) -> tuple:
+    found = []
+    for node in nodes:
+        node = unwrap_paren(node)
+        negative = isinstance(node, exp.Neg)
+        if negative:
+            node = unwrap_paren(node.this)
+        if not isinstance(node, exp.Literal):
+            continue
+        if node.is_string:
+            found.append(node.this)
+            continue
+        try:
+            number = float(node.this)
+        except ValueError:
+            continue
+        number = -number if negative else number
+        found.append(int(number) if number.is_integer() and abs(number) < 1e15 else number)
+    return tuple(found)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Applicability: one rule per relation, which also collects what its suggestion is written from
+# ---------------------------------------------------------------------------------------------------------------
+
+
+# The analyses of the queries read last, per schema object and query text: after an answer the room asks which
+# categories apply and then words a suggestion of one, and a worker may ask for others, all from the same query and
+# schema. An analysis is only read once made (the writer keeps what it uses in its own fields).
+_analysis_kept = per_schema(lambda schema, previous_sql: _Analysis(previous_sql, schema), kept_at_most=64)
+
+
+def _analysis_of(previous_sql: str, schema: dict | None) -> _Analysis:
+    return _analysis_kept(schema, previous_sql)
+
+
+class _Analysis:
+    """The previous query's facts and, per relation, the material a suggestion draws on (empty: not applicable)."""
+
+    def __init__(self, previous_sql: str, schema: dict | None) -> None:
+        if not isinstance(previous_sql, str) or not previous_sql.strip():
+            raise IntentError("previous query is empty")
+        self.names = _schema_of(schema)
+        try:
+            tree = parse_sql(previous_sql)
+        except SpiderEncodingError as error:
+            raise IntentError(f"previous query: {error}") from None
+        except RecursionError:
+            raise IntentError("previous query is nested too deeply") from None
+        self.facts = facts = _Reader(self.names).query(tree)
+        self.listing = not facts.aggregates and not facts.group
+        self.one_row = bool(facts.aggregates) and not facts.group
+        self.entity = self._entity()
+        self.seen: _Seen | None = None  # what the worker was shown, in a view of this analysis (`_seen_view`)
+        self.material = {name: getattr(self, f"_{name.lower()}")() for name in _RELATION_ORDER}
+
+    def _entity(self) -> list[str]:
+        facts = self.facts
+        grouped = [column.table for column in facts.group if column.table is not None]
+        if grouped:
+            found = list(dict.fromkeys(grouped))
+        else:
+            parents = {parent for child, parent in self.names.parents if child in facts.tables}
+            found = [table for table in facts.tables if table not in parents] or facts.tables[:1]
+            owners = {column.table for column in facts.shown} - {None}
+            if not facts.aggregates and len(owners) == 1 and owners <= set(facts.tables) - self.names.links:
+                # Stadiums joined with their concerts and shown by name are stadiums: "these stadiums".
+                found = list(owners)
+        # A relation table (has_amenity, lives_in) names no thing: its rows stand for the entities it links, those
+        # the query reads first, else the first it points to.
+        entity = []
+        for table in found:
+            if table not in self.names.links:
+                entity.append(table)
+                continue
+            linked = self.names.linked.get(table, [])
+            entity.extend([other for other in linked if other in facts.tables] or linked[:1])
+        return list(dict.fromkeys(entity))
+
+    def categories(self) -> list[str]:
+        present = {CATEGORY_OF[name] for name in _RELATION_ORDER if self.material[name]}
+        if self.combination_pairs():
+            present.add(COMBINATION)
+        return [name for name in CATEGORIES if name in present]
+
+    def combination_pairs(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
+        """{(category, category): [(relation, relation), ...]} of the compatible pairs, categories in phrase order."""
+        applicable = [name for name in _RELATION_ORDER if self.material[name] and CATEGORY_OF[name] in _COMBINABLE]
+        pairs: dict = {}
+        for first in applicable:
+            for second in applicable:
+                first_category, second_category = CATEGORY_OF[first], CATEGORY_OF[second]
+                if _COMBINABLE.index(first_category) >= _COMBINABLE.index(second_category):
+                    continue
+                if first == "R5" and second in _DISPLAY_RELATIONS and not self.facts.group:
+                    continue  # counting a listing leaves one row, which cannot be sorted or deduplicated
+                if first in ("R4", "R7") and second in _DISPLAY_RELATIONS:
+                    continue  # regrouped or listed rows are other rows: the previous query's sort keys may not exist
+
+                pairs.setdefault((first_category, second_category), []).append((first, second))
+        return pairs
+
+    # -- the shown and the unshown ----------------------------------------------------------------------------
+
+    def _unshown(self) -> list[_Column]:
+        return self.names.descriptive(self.facts.tables, exclude=set(self.facts.shown))
+
+    def _number_columns(self) -> list[_Column]:
+        return [
+            column
+            for table in self.facts.tables
+            for column in self.names.columns.get(table, ())
+            if column.kind == "number"
+            and not column.is_key
+            and not _vague(column.label)
+            and column.label.split()[0] not in _STATISTIC_WORDS
+        ]
+
+    # -- Same Instances ---------------------------------------------------------------------------------------
+
+    def _r1(self) -> list:
+        facts = self.facts
+        if self.one_row or facts.star:
+            return []
+        if not self.names.known:
+            return [None]
+        # A group shows one value per key, so only properties of the key's own table describe it; rows of a join are
+        # described by their own table's details first ("these students, such as their age", not their pet's).
+        own = self.names.descriptive(self.entity, exclude=set(facts.shown))
+        if facts.group or [column for column in own if not column.is_key]:
+            return own
+        return self.names.descriptive(facts.tables, exclude=set(facts.shown))
+
+    def _r2(self) -> list:
+        facts = self.facts
+        shown = list(dict.fromkeys(facts.shown))
+        options = [("drop", column) for column in shown] if len(shown) >= 2 else []
+        if facts.star:
+            every = [column for table in facts.tables for column in self.names.columns.get(table, ())]
+            if len(every) >= 2:
+                options += [("keep", column) for column in self.names.descriptive(facts.tables)]
+        return options
+
+    def _r3(self) -> list:
+        facts = self.facts
+        # A group key cannot be replaced without regrouping the rows, which is another question.
+        replaceable = [column for column in dict.fromkeys(facts.shown) if column not in facts.group]
+        if not replaceable:
+            return []
+        replacements = self._unshown() if self.names.known else [None]
+        return [(old, new) for old in replaceable for new in replacements]
+
+    def _r4(self) -> list:
+        facts = self.facts
+        if not facts.aggregates and not facts.shown:
+            return []
+        # Without an aggregate the rows are grouped and counted: R4 brings the count it needs.
+        aggregates = facts.aggregates or [_Aggregate("count", None)]
+        if not self.names.known:
+            return [(aggregate, None) for aggregate in aggregates]
+        aggregated = {aggregate.column for aggregate in facts.aggregates}
+        shown = [column for column in dict.fromkeys(facts.shown) if not column.is_primary]
+        # Grouped by the rows' own details first: "the number of stadiums per year" of a concert counts no stadium.
+        unshown = [column for column in self.names.descriptive(self.entity) if not column.is_key] or [
+            column for column in self.names.descriptive(facts.tables) if not column.is_key
+        ]
+        taken = set(facts.group) | aggregated
+        keys = [column for column in dict.fromkeys(shown + unshown) if column not in taken]
+        # Rows are grouped by categories more naturally than by measures ("per country" rather than "per age").
+        keys = [column for column in keys if column.kind != "number"] or keys
+        return [(aggregate, key) for aggregate in aggregates for key in keys]
+
+    def _r5(self) -> list:
+        facts = self.facts
+        aggregated = {(aggregate.function, aggregate.column) for aggregate in facts.aggregates}
+        options = []
+        if self.listing or (facts.group and ("count", None) not in aggregated):
+            options.append(("count", None))
+        # A figure "of these students" is one of the students' own columns: a joined pet's weight is no student's.
+        for column in [column for column in self._number_columns() if column.table in self.entity]:
+            if not any(aggregate.column == column for aggregate in facts.aggregates):
+                options.extend((function, column) for function in ("avg", "max", "min", "sum"))
+        if self.listing or facts.group:
+            return options
+        # An ungrouped aggregate query gains a figure only from a column no aggregate reads yet.
+        return [option for option in options if option[1] is not None]
+
+    def _r6(self) -> list:
+        options = []
+        for aggregate in self.facts.aggregates:
+            column = aggregate.column
+            if column is None:
+                if aggregate.function == "count":
+                    # Counting the entity becomes a statistic of one of its own number columns (a joined table's
+                    # column describes other things than those counted).
+                    numbers = [column for column in self._number_columns() if column.table in self.entity]
+                    options.extend((aggregate, function, other) for other in numbers for function in _NUMBER_FUNCTIONS)
+                continue
+            if column.is_key:
+                functions = ()  # the total or highest of an id means nothing
+            elif column.kind in ("number", "unknown"):
+                functions = _NUMBER_FUNCTIONS
+            elif aggregate.function in _ORDER_FUNCTIONS:
+                functions = _ORDER_FUNCTIONS
+            else:
+                functions = ()
+            options.extend((aggregate, function, column) for function in functions if function != aggregate.function)
+        return options
+
+    def _r7(self) -> list:
+        return list(self.facts.aggregates)
+
+    # -- Different Instances of the Same Entity ---------------------------------------------------------------
+
+    def _r8(self) -> list:
+        facts = self.facts
+        if any(
+            item.op == "=" and not item.negated and item.column is not None and item.column.is_primary
+            for item in facts.filters
+        ):
+            return []
+        if not self.names.known:
+            return list(dict.fromkeys(facts.shown)) or [None]
+        # A column an equality already fixes cannot narrow the rows down (flight 28 "and above 29" is none of them).
+        fixed = {item.column for item in facts.filters if item.op in ("=", "in") and not item.negated}
+        # Narrowing by an identifier (a flight number) is no question anyone asks: without a describing column the
+        # worker is asked for "only some of these" in their own words.
+        describing = [column for column in self.names.descriptive(facts.tables, flags=True) if not column.is_key]
+        return [column for column in describing if column not in fixed] or [None]
+
+    def _r9(self) -> list:
+        return list(self.facts.filters)
+
+    def _r10(self) -> list:
+        return [item for item in self._value_filters() if not self._of_other_table(item)]
+
+    def _value_filters(self) -> list[_Filter]:
+        return [
+            item for item in self.facts.filters if item.column is not None and item.op in _VALUE_OPS and item.values
+        ]
+
+    def _of_other_table(self, item: _Filter) -> bool:
+        """Whether a filter is on a column of a joined table rather than of the entity's own (known) tables."""
+        return self.names.known and item.column.table is not None and item.column.table not in self.entity
+
+    def _r11(self) -> list:
+        return list(self.facts.filters)
+
+    def _r12(self) -> list:
+        facts = self.facts
+        if not facts.filters:
+            return []
+        if not self.names.known:
+            return [("column", None)]
+        used = {item.column for item in facts.filters}
+        others = [
+            column for column in self.names.descriptive(facts.tables, exclude=used, flags=True) if not column.is_key
+        ]
+        # Another value of a joined table's column picks instances that may have both (Table 12: students taking
+        # "Python" or "C++").
+        swaps = [item for item in self._value_filters() if self._of_other_table(item)]
+        return [("column", column) for column in others] + [("value", item) for item in swaps]
+
+    # -- Different Entity -------------------------------------------------------------------------------------
+
+    def _r13(self) -> list:
+        if not self.names.known:
+            return []
+        entity = set(self.entity)
+        linked = set().union(*(self.names.neighbours.get(table, set()) for table in self.facts.tables))
+        # Through a relation table, the entities it links are neighbours (students take courses).
+        linked |= {other for table in linked & self.names.links for other in self.names.linked.get(table, ())}
+        ordered = [table for table in self.facts.tables if table not in entity]
+        ordered += [table for table in self.names.columns if table in linked and table not in entity]
+        ordered += [table for table in self.names.columns if table not in entity]
+        preferred = [
+            table for table in dict.fromkeys(ordered) if table not in _INTERNAL_TABLES and table not in self.names.links
+        ]
+        # Tables of the query or linked to it come first: the question stays about the same rows' neighbourhood.
+        near = [table for table in preferred if table in set(self.facts.tables) | linked]
+        return near or preferred
+
+    # -- Display ----------------------------------------------------------------------------------------------
+
+    def _r14(self) -> list:
+        facts = self.facts
+        if facts.order or self.one_row:
+            return []
+        keys = self._sort_keys()
+        if facts.star or not keys:
+            keys += [_SortKey(column, None, True) for column in self.names.descriptive(facts.tables)]
+        # Without a schema a `select *` names nothing to sort by; the worker picks the key.
+        return list(dict.fromkeys(keys)) or [_SortKey(None, None, True)]
+
+    def _r15(self) -> list:
+        facts = self.facts
+        if not facts.order and not facts.has_limit:
+            return []
+        options = []
+        if facts.order:
+            options.append(("flip", facts.order[0]))
+            current = {(key.column, key.aggregate) for key in facts.order}
+            others = [key for key in self._sort_keys() if (key.column, key.aggregate) not in current]
+            options.extend(("key", key) for key in others)
+        if facts.limit is not None:
+            options.append(("limit", facts.limit))
+        return options
+
+    def _sort_keys(self) -> list[_SortKey]:
+        """What a result can be sorted by: its figures, its columns, and in a listing the number columns."""
+        facts = self.facts
+        keys = [_SortKey(None, aggregate, True) for aggregate in facts.aggregates if aggregate.function != "expression"]
+        keys += [_SortKey(column, None, True) for column in dict.fromkeys(facts.shown)]
+        if self.listing:
+            keys += [_SortKey(column, None, True) for column in self._number_columns()]
+        return list(dict.fromkeys(keys))
+
+    def _r16(self) -> list:
+        facts = self.facts
+        if facts.distinct or not self.listing or facts.star or not facts.shown or facts.limit == 1:
+            return []  # one row (LIMIT 1) has no repeats to remove
+        if any(column.is_primary and column.table in self.entity for column in facts.shown):
+            return []
+        return list(dict.fromkeys(facts.shown))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What the worker was shown: suggestions that lead somewhere
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class _Seen:
+    """The result the worker was just shown and the columns' statistics, as far as they are known."""
+
+    def __init__(self, facts: _Facts, result: Mapping | None, statistics: Callable | None, names: _Schema) -> None:
+        rows = result.get("rows") if isinstance(result, Mapping) else None
+        self.rows = (
+            [list(row) if isinstance(row, list | tuple) else [row] for row in rows] if rows is not None else None
+        )
+        total = result.get("total_rows") if isinstance(result, Mapping) else None
+        cut = bool(result.get("truncated")) if isinstance(result, Mapping) else False
+        self.complete = self.rows is not None and not cut and (total is None or total == len(self.rows))
+        self.selected = facts.selected
+        self._statistics = statistics
+        self._names = names
+        self._kept: dict = {}
+
+    @property
+    def few(self) -> bool:
+        """At most one row, all of it shown: nothing to narrow, sort, count or deduplicate."""
+        return self.complete and len(self.rows) <= 1
+
+    def stats(self, column: _Column | None) -> Mapping:
+        if column is None or column.table is None or self._statistics is None or not self._names.known:
+            return {}
+        key = (column.table, column.original)
+        if key not in self._kept:
+            try:
+                found = self._statistics(self._names.originals[column.table], column.original)
+            except Exception:  # noqa: BLE001 - figures are a help: without them every option stays
+                found = None
+            self._kept[key] = found if isinstance(found, Mapping) else {}
+        return self._kept[key]
+
+    def unique_or_constant(self, column: _Column) -> bool:
+        """Whether the column's values are (nearly) all different, or all the same: no group, no narrowing."""
+        figures = self.stats(column)
+        rows, distinct = figures.get("rows"), figures.get("distinct")
+        if not isinstance(rows, int) or not isinstance(distinct, int) or rows <= 0:
+            return False
+        return distinct <= 1 or distinct > _UNIQUE_SHARE * rows
+
+    def shown_values(self, column: _Column) -> list | None:
+        """The values the result showed for `column`, or None when it did not show it (or cannot be told)."""
+        if self.rows is None or self.selected is None or column not in self.selected:
+            return None
+        position = self.selected.index(column)
+        return [row[position] for row in self.rows if position < len(row)]
+
+    def one_value_shown(self, column: _Column) -> bool:
+        shown = self.shown_values(column)
+        return shown is not None and len(shown) > 0 and len({repr(value) for value in shown}) == 1
+
+    def repeats(self, columns: list[_Column]) -> bool | None:
+        """Whether the shown rows repeat (on `columns` when the result's columns are known); None when unknown."""
+        if self.rows is None:
+            return None
+        positions = (
+            [self.selected.index(column) for column in columns if column in self.selected] if self.selected else []
+        )
+        keys = [tuple(repr(row[p]) for p in positions if p < len(row)) if positions else repr(row) for row in self.rows]
+        return len(set(keys)) < len(keys)
+
+    def empty_side(self, column: _Column | None, op: str, value) -> bool:
+        """Whether `column op value` holds for no row, by the column's lowest and highest value."""
+        figures = self.stats(column)
+        low, high = figures.get("min"), figures.get("max")
+        if not isinstance(value, Real) or not isinstance(low, Real) or not isinstance(high, Real):
+            return False
+        return {
+            ">": value >= high,
+            ">=": value > high,
+            "<": value <= low,
+            "<=": value < low,
+        }.get(op, False)
+
+    def count_shown(self) -> int | None:
+        """The number a one-row count showed, when it is one."""
+        if self.rows is not None and self.complete and len(self.rows) == 1 and len(self.rows[0]) == 1:
+            value = self.rows[0][0]
+            return value if isinstance(value, int) and not isinstance(value, bool) else None
+        return None
+
+
+_AFTER_NOTHING = frozenset({"R9", "R10", "R11", "R12", "R13"})
+_FLIPPED = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+
+
+def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable | None) -> _Analysis:
+    """`analysis` with the material that leads nowhere after what the worker saw left out: no group by a column
+    whose values are all different or all the same (a count per name is 1 each), no narrowing of one row or of a
+    count of one, nor to a column the result shows with one value or whose values are all different, nor to a
+    range the column's lowest or highest value shows empty; no "without repeats" when the rows do not repeat, no
+    order or count of one row. Without a result and statistics, the analysis as it is."""
+    if result is None and statistics is None:
+        return analysis
+    seen = _Seen(analysis.facts, result, statistics, analysis.names)
+    material = dict(analysis.material)
+    count = seen.count_shown() if analysis.one_row else None
+    nothing_to_narrow = (analysis.listing and seen.few) or (count is not None and count <= 1)
+
+    def keeps(column: _Column | None) -> bool:
+        return column is None or not (seen.unique_or_constant(column) or seen.one_value_shown(column))
+
+    material["R4"] = [(aggregate, key) for aggregate, key in material["R4"] if keeps(key) and not _is_flag(key)]
+    material["R5"] = [] if seen.few and analysis.listing else material["R5"]  # a figure of one row is that row's
+    material["R11"] = [
+        item
+        for item in material["R11"]
+        if not (
+            item.op == "=" and item.column is not None and (item.column.is_key or seen.unique_or_constant(item.column))
+        )
+    ]  # "all but the airport with code DYS" is every other row: nobody asks that
+    narrowing = [column for column in material["R8"] if keeps(column)]
+    material["R8"] = [] if nothing_to_narrow else narrowing
+    material["R10"] = [
+        item
+        for item in material["R10"]
+        if not (item.op in _FLIPPED and item.values and seen.empty_side(item.column, _FLIPPED[item.op], item.values[0]))
+        and not (item.op == "=" and item.column is not None and item.column.is_key)  # "another airport code"
+    ]
+    material["R12"] = (
+        []
+        if nothing_to_narrow
+        else [(kind, detail) for kind, detail in material["R12"] if kind != "column" or keeps(detail)]
+    )
+    if seen.few:
+        material["R14"] = []
+    if material["R16"] and seen.repeats(material["R16"]) is False:
+        material["R16"] = []
+    material["R9"] = [
+        item for item in material["R9"] if not (item.op == "=" and item.column is not None and item.column.is_key)
+    ]  # "drop the condition on their airport code" is every airport
+    material["R11"] = [
+        item
+        for item in material["R11"]
+        if (item.column is None or not item.column.is_key)
+        and not (
+            item.op in _FLIPPED and item.values and seen.empty_side(item.column, _FLIPPED[item.op], item.values[0])
+        )
+    ]  # "the rest: those whose level is above 3" when 3 is the highest level is nobody
+    if seen.complete and (len(seen.rows) == 0 or count == 0):
+        # Nothing came back: another detail, order or figure of nothing is nothing. Only other rows can help.
+        material = {name: options if name in _AFTER_NOTHING else [] for name, options in material.items()}
+    view = copy.copy(analysis)
+    view.material = material
+    view.seen = seen
+    return view
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Writing the suggestion
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class _Writer:
+    """Words one relation from the material `_Analysis` collected for it, in one of three forms: `alone` (a whole
+    suggestion), `lead` (the imperative that opens a combination) or `modifier` (the phrase after its comma)."""
+
+    def __init__(self, analysis: _Analysis, rng: random.Random, values: Callable | None) -> None:
+        self.analysis = analysis
+        self.facts = analysis.facts
+        self.names = analysis.names
+        self.rng = rng
+        self.values = values
+        self.things = _plurals(self.names.labels.get(analysis.entity[0], "result")) if analysis.entity else "results"
+        self._reset()
+
+    def _reset(self) -> None:
+        # What the text being written asks the next query to use (Recommendation.columns, values, tables).
+        self.used_columns: list[tuple[str, str]] = []
+        self.used_values: list[str] = []
+        self.used_tables: list[str] = []
+        self.replaced: set = set()  # columns the lead of a combination asks to drop: nothing else may use them
+
+    def phrase(self, relation: str, *, alone: bool = True, form: str | None = None) -> str:
+        form = form or ("alone" if alone else "modifier")
+        self._reset()
+        return self._form(relation, form)
+
+    def _form(self, relation: str, form: str) -> str:
+        return getattr(self, f"_{relation.lower()}")(self.analysis.material[relation], form)
+
+    def combined(self, first: str, second: str, *, with_values: bool) -> str:
+        """One sentence for a combination: the first relation's imperative, a comma, the second as a modifier."""
+        self._reset()
+        saved, self.values = self.values, (self.values if with_values else None)
+        try:
+            lead, modifier = self._form(first, "lead"), self._form(second, "modifier")
+        finally:
+            self.values = saved
+        if " instead" in lead and modifier.endswith(" instead"):
+            modifier = modifier.removesuffix(" instead")  # one "instead" per sentence is enough
+        return f"{lead}, {modifier}"
+
+    def recommendation(self, category: str, relation: str, text: str) -> Recommendation:
+        return Recommendation(
+            category,
+            relation,
+            text,
+            columns=tuple(dict.fromkeys(self.used_columns)),
+            values=tuple(dict.fromkeys(self.used_values)),
+            tables=tuple(dict.fromkeys(self.used_tables)),
+        )
+
+    # -- helpers ----------------------------------------------------------------------------------------------
+
+    def _uses(self, column: _Column | None) -> None:
+        if column is not None and column.table is not None:
+            self.used_columns.append((self.names.originals[column.table], column.original))
+
+    def _uses_value(self, column: _Column | None, value: str | None) -> None:
+        self._uses(column)
+        if value is not None:
+            self.used_values.append(value)
+
+    def _value(self, column: _Column | None, avoid: tuple = ()) -> str | None:
+        """A real value of `column` that reads as words, different from `avoid`; None when there is none."""
+        if self.values is None or column is None or column.table is None:
+            return None
+        found = self.values(self.names.originals[column.table], column.original) or []
+        avoided = {_readable_value(value, column) for value in avoid}
+        shown = [text for text in (_readable_value(value, column) for value in found) if text and text not in avoided]
+        return self.rng.choice(list(dict.fromkeys(shown))) if shown else None
+
+    def _new_condition(self, column: _Column | None) -> str | None:
+        """ "whose age is above 20", "that are male": a new condition on `column` with a real value, or None. A value
+        is compared on the side where rows lie: never "below 182" when 182 is the lowest height."""
+        if _is_flag(column):
+            self._uses(column)
+            return f"that are {_flag_words(column)}"
+        value = self._value(column)
+        if value is None:
+            return None
+        self._uses_value(column, value)
+        if column.kind in ("number", "time") and not column.is_key:
+            words = ("above", "below") if column.kind == "number" else ("after", "before")
+            sides = [word for word, op in zip(words, (">", "<"), strict=True) if not self._empty(column, op, value)]
+            return f"whose {column.label} is {self.rng.choice(sides or list(words))} {value}"
+        return f"whose {column.label} is {value}"
+
+    def _empty(self, column: _Column, op: str, value: str) -> bool:
+        seen = self.analysis.seen
+        if seen is None:
+            return False
+        try:
+            number = float(value)
+        except ValueError:
+            return False
+        return seen.empty_side(column, op, number)
+
+    def _aggregate_label(self, aggregate: _Aggregate) -> str:
+        column = aggregate.column
+        if aggregate.function == "count":
+            if column is not None and column.is_key and column.table in self.names.labels:
+                if column.table in self.names.links:
+                    return f"the number of {self.things}"
+                # count(student_id) counts students; a foreign key's count counts the rows it is in
+                return f"the number of {_plurals(self.names.labels[column.table])}"
+            return f"the number of {_plurals(column.label) if column is not None else self._counted()}"
+        if column is None:
+            return "that figure"
+        return f"the {_FUNCTION_WORDS[aggregate.function]} {column.label}"
+
+    def _key_label(self, key: _SortKey) -> str | None:
+        if key.aggregate is not None:
+            return self._aggregate_label(key.aggregate)
+        if key.column is not None:
+            return f"their {key.column.label}"
+        return None
+
+    def _key_kind(self, key: _SortKey) -> str:
+        if key.aggregate is not None:
+            return "number"
+        if key.column is None:
+            return "unknown"
+        if key.column.label.split()[-1] in _TIME_WORDS:
+            return "time"  # a year kept as text still sorts by time, never "alphabetically"
+        return key.column.kind
+
+    def _rows_shown(self) -> int | None:
+        seen = self.analysis.seen
+        if seen is None or seen.rows is None:
+            return None
+        return len(seen.rows) if seen.complete else None
+
+    def _counted(self) -> str:
+        """What count(*) counts: the entity's rows, or in a grouped join the rows joined to each group (flights per
+        city), never the group's own table."""
+        facts = self.facts
+        if facts.group:
+            grouped = {column.table for column in facts.group}
+            others = [table for table in facts.tables if table not in grouped and table not in self.names.links]
+            if others and self.names.known:
+                return _plurals(self.names.labels[others[-1]])
+        return self.things
+
+    def _group_word(self) -> str:
+        """What one group is, in words: the grouped column's name ("each model"), or "group" without one."""
+        group = list(dict.fromkeys(self.facts.group))
+        if len(group) != 1 or group[0] is None:
+            return "group"
+        if group[0].is_key and group[0].table in self.names.labels:
+            return self.names.labels[group[0].table]  # grouped by student id: "each student"
+        return group[0].label
+
+    # -- Same Instances (alone or lead) -----------------------------------------------------------------------
+
+    def _r1(self, material: list, form: str) -> str:
+        column = self.rng.choice(material)
+        if column is None:
+            return f"Ask for another detail of these {self.things}"
+        self._uses(column)
+        if form == "lead":
+            return f"Ask for their {column.label} too"
+        return f"Ask for another detail of these {self.things}, such as their {column.label}"
+
+    def _r2(self, material: list, form: str) -> str:
+        kind, column = self.rng.choice(material)
+        if kind == "keep":
+            self._uses(column)
+            return f"Ask for just their {column.label} instead of every detail"
+        if form == "lead":
+            return f"Ask for the same without their {column.label}"
+        return f"Ask for the same {self.things} without their {column.label}"
+
+    def _r3(self, material: list, form: str) -> str:
+        old, new = self.rng.choice(material)
+        if new is None:
+            return f"Ask for a different detail of these {self.things} instead of their {old.label}"
+        self._uses(new)
+        self.replaced.add(old)
+        return f"Ask for their {new.label} instead of their {old.label}"
+
+    def _r4(self, material: list, form: str) -> str:
+        aggregate, key = self.rng.choice(material)
+        figure = self._aggregate_label(aggregate)
+        if key is None:
+            if self.facts.group:
+                return f"Break {figure} down further, into smaller groups"
+            if form == "lead":
+                return f"Ask for {figure} per group"
+            return f"Ask for {figure} broken down into groups, one figure per group"
+        self._uses(key)
+        if self.facts.group:
+            return f"Break {figure} down further, per {key.label} as well"
+        return f"Ask for {figure} per {key.label}"
+
+    def _r5(self, material: list, form: str) -> str:
+        function, column = self.rng.choice(material)
+        grouped = bool(self.facts.group)
+        also = "Also ask" if form == "alone" else "Ask"
+        group = self._group_word()
+        if function == "count":
+            if grouped:
+                return f"{also} how many {self._counted()} each {group} has"
+            return f"Ask how many {self.things} there are"
+        self._uses(column)
+        figure = f"the {_FUNCTION_WORDS[function]} {column.label}"
+        if grouped:
+            return f"{also} for {figure} of each {group}"
+        return f"{also} for {figure}" if self.facts.aggregates else f"Ask for {figure} of these {self.things}"
+
+    def _r6(self, material: list, form: str) -> str:
+        aggregate, function, column = self.rng.choice(material)
+        self._uses(column)
+        label = self._aggregate_label(aggregate)
+        return f"Ask for the {_FUNCTION_WORDS[function]} {column.label} instead of {label}"
+
+    def _r7(self, material: list, form: str) -> str:
+        aggregate = self.rng.choice(material)
+        label = self._aggregate_label(aggregate)
+        if self.facts.group:
+            keys = _and([_plurals(column.label) for column in dict.fromkeys(self.facts.group)])
+            return f"Ask for just the {keys}, without {label}"
+        if aggregate.column is not None and aggregate.function != "count":
+            self._uses(aggregate.column)
+            return f"Ask to list each {aggregate.column.label} instead of {label}"
+        return f"Ask to list the {self.things} themselves instead of {label}"
+
+    # -- Different Instances of the Same Entity (alone, lead or modifier) -------------------------------------
+
+    def _r8(self, material: list, form: str) -> str:
+        column = self.rng.choice(material)
+        if column is None:
+            return {
+                "alone": f"Narrow it down to only some of these {self.things}",
+                "lead": f"Ask about only some of these {self.things}",
+                "modifier": "for only some of them",
+            }[form]
+        condition = self._new_condition(column)
+        if condition is None:
+            self._uses(column)
+            return {
+                "alone": f"Narrow it down with a condition on their {column.label}",
+                "lead": f"Narrow it down by their {column.label}",
+                "modifier": f"narrowed down by their {column.label}",
+            }[form]
+        return {
+            "alone": f"Narrow it down, e.g. only those {condition}",
+            "lead": f"Ask only about those {condition}",
+            "modifier": f"only those {condition}",
+        }[form]
+
+    def _r9(self, material: list, form: str) -> str:
+        condition = self.rng.choice(material)
+        column = condition.column
+        if column is None:
+            return {
+                "alone": f"Widen it: drop or relax one of the conditions, so that more {self.things} qualify",
+                "lead": "Drop or relax one of the conditions",
+                "modifier": "with one condition dropped or relaxed",
+            }[form]
+        if condition.op in ("=", "in") and condition.values and not condition.negated:
+            value = self._value(column, avoid=condition.values)
+            if value is not None:
+                self._uses_value(column, value)
+                return {
+                    "alone": f"Widen it: also include those whose {column.label} is {value}",
+                    "lead": f"Also include those whose {column.label} is {value}",
+                    "modifier": f"also for those whose {column.label} is {value}",
+                }[form]
+        return {
+            "alone": f"Widen it: drop or relax the condition on their {column.label}",
+            "lead": f"Drop or relax the condition on their {column.label}",
+            "modifier": f"without the condition on their {column.label}",
+        }[form]
+
+    def _r10(self, material: list, form: str) -> str:
+        condition = self.rng.choice(material)
+        column = condition.column
+        current = _readable_value(condition.values[0], column)
+        value = None
+        if condition.op in (">", ">=", "<", "<=") and current is not None and not condition.negated:
+            side = "below" if condition.op in (">", ">=") else "above"
+            value, words = current, f"{side} {current}"
+        else:
+            value = self._value(column, avoid=condition.values)
+            words = value
+        if value is not None:
+            self._uses_value(column, value)
+            return {
+                "alone": f"Ask about other ones instead: those whose {column.label} is {words}",
+                "lead": f"Ask about those whose {column.label} is {words} instead",
+                "modifier": f"for those whose {column.label} is {words} instead",
+            }[form]
+        self._uses(column)
+        other = f"another {column.label}"
+        if current is not None and condition.op == "=" and not condition.negated:
+            other = f"another {column.label} than {current}"
+        return {
+            "alone": f"Ask the same about {other}",
+            "lead": f"Ask the same about {other}",
+            "modifier": f"for {other}",
+        }[form]
+
+    def _r11(self, material: list, form: str) -> str:
+        condition = self.rng.choice(material)
+        opposite = _negation(condition)
+        if opposite is not None:
+            self._uses_value(condition.column, None)
+            self.used_values.extend(
+                text for text in (_readable_value(value, condition.column) for value in condition.values) if text
+            )
+            return {
+                "alone": f"Ask about the rest instead: those {opposite}",
+                "lead": f"Ask about the rest: those {opposite}",
+                "modifier": f"for the rest: those {opposite}",
+            }[form]
+        if condition.column is not None:
+            self._uses(condition.column)
+            label = condition.column.label
+            return {
+                "alone": f"Ask about the rest instead: those that do not meet the condition on their {label}",
+                "lead": f"Ask about those that do not meet the condition on their {label}",
+                "modifier": f"for those that do not meet the condition on their {label}",
+            }[form]
+        return {
+            "alone": f"Ask about the rest instead: the {self.things} that do not meet the current condition",
+            "lead": f"Ask about the other {self.things} instead",
+            "modifier": "for the rest instead",
+        }[form]
+
+    def _r12(self, material: list, form: str) -> str:
+        kind, detail = self.rng.choice(material)
+        prefix = "Ask about"
+        if kind == "value":
+            label = detail.column.label
+            value = self._value(detail.column, avoid=detail.values)
+            self._uses_value(detail.column, value)
+            subject = f"those whose {label} is {value}" if value is not None else f"another {label}"
+            return {
+                "alone": f"{prefix} {subject} instead",
+                "lead": f"Ask about {subject} instead",
+                "modifier": f"for {subject} instead",
+            }[form]
+        other = detail
+        new = self._new_condition(other)
+        if new is not None:
+            return {
+                "alone": f"{prefix} those {new} instead",
+                "lead": f"Ask about those {new} instead",
+                "modifier": f"for those {new} instead",
+            }[form]
+        if other is not None:
+            self._uses(other)
+            return {
+                "alone": f"Change the condition to one on their {other.label}",
+                "lead": f"Put the condition on their {other.label} instead",
+                "modifier": f"with the condition on their {other.label} instead",
+            }[form]
+        return {
+            "alone": f"Change the condition to one on another detail of these {self.things}",
+            "lead": "Put the condition on another detail instead",
+            "modifier": "with the condition on another detail instead",
+        }[form]
+
+    # -- Different Entity (alone only: never combined) --------------------------------------------------------
+
+    def _r13(self, material: list, form: str) -> str:
+        table = self.rng.choice(material)
+        self.used_tables.append(self.names.originals[table])
+        things = _plurals(self.names.labels[table])
+        details = self.names.descriptive([table])
+        details = [column for column in details if not column.is_key]
+        if details:
+            detail = self.rng.choice(details)
+            self._uses(detail)
+            return f"Ask about the {things} instead, such as their {detail.label}"
+        return f"Ask about the {things} instead"
+
+    # -- Display (alone, lead or modifier) --------------------------------------------------------------------
+
+    def _r14(self, material: list, form: str) -> str:
+        # Sorting by a column the same sentence asks to drop would sort by something no longer shown.
+        kept = [key for key in material if key.column is None or key.column not in self.replaced]
+        key = self.rng.choice(kept or material)
+        label = self._key_label(key)
+        if label is None:
+            return "in a useful order" if form == "modifier" else "Ask to sort them in a useful order"
+        self._uses(key.column)
+        kind = self._key_kind(key)
+        if kind == "number":
+            if self.rng.random() < 0.5:
+                order = f"by {label}, {self.rng.choice(('highest', 'lowest'))} first"
+            else:
+                shown = self._rows_shown()
+                counts = [count for count in (3, 5) if shown is None or count < shown]
+                if not counts:
+                    order = f"by {label}, {self.rng.choice(('highest', 'lowest'))} first"
+                    return f"sorted {order}" if form == "modifier" else f"Ask to sort them {order}"
+                count, end = self.rng.choice(counts), self.rng.choice(("highest", "lowest"))
+                phrase = f"the {count} with the {end} {_bare(label)}"
+                return f"just {phrase}" if form == "modifier" else f"Ask for only {phrase}"
+        elif kind == "time":
+            order = f"by {label}, {self.rng.choice(('latest', 'earliest'))} first"
+        else:
+            order = f"alphabetically by {label}"
+        return f"sorted {order}" if form == "modifier" else f"Ask to sort them {order}"
+
+    def _r15(self, material: list, form: str) -> str:
+        kind, detail = self.rng.choice(material)
+        if kind == "flip":
+            label = self._key_label(detail)
+            if self.facts.has_limit and label is not None and self._key_kind(detail) in ("number", "time"):
+                wanted = "lowest" if detail.descending else "highest"
+                phrase = f"the ones with the {wanted} {_bare(label)} instead"
+                return phrase if form == "modifier" else f"Ask for {phrase}"
+            return "sorted the other way round" if form == "modifier" else "Ask to sort them the other way round"
+        if kind == "key":
+            self._uses(detail.column)
+            label = self._key_label(detail)
+            if self.facts.has_limit and label is not None and self._key_kind(detail) in ("number", "time"):
+                # The first rows by another key are other rows: say which, not "sort them" (one row has no order).
+                wanted = self.rng.choice(
+                    ("highest", "lowest") if self._key_kind(detail) == "number" else ("latest", "earliest")
+                )
+                phrase = f"the ones with the {wanted} {_bare(label)} instead"
+                return phrase if form == "modifier" else f"Ask for {phrase}"
+            order = f"by {label} instead"
+            return f"sorted {order}" if form == "modifier" else f"Ask to sort them {order}"
+        wanted = self.rng.choice([count for count in (1, 3, 5, 10) if count != detail])
+        if form == "modifier":
+            return f"showing {_first(wanted)} instead of {detail}"
+        return f"Ask for {_first(wanted)} instead of {_first(detail)}"
+
+    def _r16(self, material: list, form: str) -> str:
+        if form == "modifier":
+            return "without repeats"
+        if form == "lead":
+            return "Ask for each result only once"
+        return f"Ask for each {_and([column.label for column in material[:2]])} only once, without repeats"
+
+
+def _negation(condition: _Filter) -> str | None:
+    """ "whose country is not US": the words for the opposite of `condition`, or None when they cannot be told."""
+    column = condition.column
+    if column is None:
+        return None
+    shown = [_readable_value(value, column) for value in condition.values]
+    if any(text is None for text in shown) or (condition.op not in ("is",) and not shown):
+        return None
+    label = column.label
+    positive = not condition.negated
+    op = condition.op
+    if op == "like":
+        text = shown[0].strip("%").strip()
+        return f"whose {label} {'does not contain' if positive else 'contains'} {text}" if text else None
+    if op in ("=", "!="):
+        equal = (op == "=") == positive
+        return f"whose {label} is {'not ' if equal else ''}{shown[0]}"
+    ranges = {">": "at most", ">=": "below", "<": "at least", "<=": "above"}
+    if op in ranges:
+        if not positive:
+            ranges = {">": "above", ">=": "at least", "<": "below", "<=": "at most"}
+        return f"whose {label} is {ranges[op]} {shown[0]}"
+    if op == "in":
+        return f"whose {label} is {'not ' if positive else ''}{_and(shown, 'or')}"
+    if op == "between" and len(shown) == 2:
+        return f"whose {label} is {'outside' if positive else 'inside'} the range {shown[0]} to {shown[1]}"
+    if op == "is":
+        return f"whose {label} is {'known' if positive else 'missing'}"
+    return None
+
+
+def _shown_value(value) -> str | None:
+    """A value as a worker may read it, or None: nothing long, multi-line, or with underscores (which would look like
+    an identifier)."""
+    if value is None or isinstance(value, bool | bytes | bytearray):
+        return None
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:g}"
+    text = str(value)
+    if "\n" in text or "\r" in text:
+        return None
+    text = " ".join(text.split())
+    if not text or len(text) > _MAX_VALUE_CHARS or "_" in text:
+        return None
+    return text
+
+
+def _readable_value(value, column: _Column | None) -> str | None:
+    """A value as a worker may read it once and understand it, or None (prefer none to a code).
+
+    On top of `_shown_value`: a key's value (an id) is never shown; a number or a date only for a column of numbers or
+    times; any other value must hold a word: two letters or more, not a short all-caps code ("F", "X", "BK", "USA" and
+    "A320" are codes; "TV Lounge" and "ENGLAND" are words).
+    """
+    text = _shown_value(value)
+    if text is None or (column is not None and column.is_key):
+        return None
+    if any(_is_word(token) for token in _WORDS.findall(text)):
+        return text
+    if isinstance(value, Real) or (column is not None and column.kind in ("number", "time")):
+        # No word: a plain number (age 20) or a date reads as itself; letters mixed in make it a code.
+        return text if not any(character.isalpha() for character in text) else None
+    return None
+
+
+def _is_word(token: str) -> bool:
+    return token.isalpha() and len(token) >= 2 and (not token.isupper() or len(token) >= 5)
+
+
+def _is_link(name: str) -> bool:
+    """Whether a table's readable name reads as a verb or a clause ("has amenity", "lives in") rather than a noun."""
+    words = name.lower().split()
+    return len(words) >= 2 and (words[0] in _VERB_STARTS or words[-1] in _PREPOSITION_ENDS)
+
+
+def _label(readable, original: str) -> str:
+    """The readable name of a table or column: tables.json's own (`table_names`, `column_names`) when it has one,
+    else one made from the original name. Underscores never survive: a worker must not see an identifier."""
+    text = " ".join(str(readable).replace("_", " ").split()) if readable is not None else ""
+    return text or readable_name(original) or "item"
+
+
+def _looks_like_id(label: str) -> bool:
+    """A name that identifies rather than describes: "student id", "flight number", "zip code", "flight no"."""
+    words = label.lower().split()
+    return bool(words) and (words[-1] in ("id", "ids", "no", "code") or (len(words) > 1 and words[-1] == "number"))
+
+
+def _is_flag(column: _Column | None) -> bool:
+    """A yes/no column ("is male" read as "male flag"): a condition ("those that are male"), never a detail to show,
+    sort or group by ("their male flag")."""
+    return column is not None and column.label.endswith(" flag")
+
+
+def _flag_words(column: _Column) -> str:
+    return column.label.removesuffix(" flag")
+
+
+def _vague(label: str) -> bool:
+    """A name a worker cannot read once and know what it holds: a catch-all ("other details") or an identifier with
+    a digit in it ("code2")."""
+    words = label.lower().split()
+    if len(words) == 1 and words[0] in _STATISTIC_WORDS:
+        return True  # "their highest", "their average": of what, the name does not say
+    return not words or words[0] == "other" or any(character.isdigit() for character in label)
+
+
+def _plurals(label: str) -> str:
+    """A readable name in the plural, by the rule the drafts use (`annotation.wording.english.noun`)."""
+    return noun(label, True) if label else "results"
+
+
+def _and(items: list[str], word: str = "and") -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def _bare(label: str) -> str:
+    """ "the highest age" -> "highest age", "their age" -> "age": for phrases that bring their own determiner."""
+    for prefix in ("the ", "their "):
+        if label.startswith(prefix):
+            return label[len(prefix) :]
+    return label
+
+
+def _first(count: int) -> str:
+    return "just the first one" if count == 1 else f"the first {count}"
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]

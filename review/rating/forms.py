@@ -1,0 +1,78 @@
+"""The forms of human rating (docs/human_rating.md): an admin's new task, and one rating. They only ask; the rules
+are the services'."""
+
+from django import forms
+
+from annotation.models import Database, User
+from dialogs.models import Campaign
+from review.rating.model_file import MAX_BYTES
+from review.rating.models import GRAMMAR_MAX, GRAMMAR_MIN, ResponseSource
+from review.rating.services import RATER_ROLES, SIZE_MAX
+
+DEFAULT_RATERS = 3  # as CoSQL: three raters
+
+
+class RatingTaskForm(forms.Form):
+    name = forms.CharField(
+        max_length=120,
+        label="Task name",
+        help_text="Raters see this name: say nothing of the sources in it (they rate blind).",
+    )
+    size = forms.IntegerField(
+        min_value=1, max_value=SIZE_MAX, initial=100, label="Turns to sample", help_text="CoSQL rated 100."
+    )
+    seed = forms.IntegerField(initial=1, help_text="The same seed and filters draw the same turns.")
+    campaign = forms.ModelChoiceField(
+        queryset=Campaign.objects.order_by("name"), required=False, empty_label="Any campaign (or none)"
+    )
+    databases = forms.MultipleChoiceField(
+        required=False, help_text="None chosen: every database.", widget=forms.CheckboxSelectMultiple
+    )
+    sources = forms.MultipleChoiceField(
+        choices=ResponseSource.choices,
+        widget=forms.CheckboxSelectMultiple,
+        initial=[ResponseSource.EXPERT, ResponseSource.DRAFT],
+        help_text="Only turns every chosen source answered are drawn, so the sources are rated on the same turns.",
+    )
+    model_name = forms.CharField(max_length=80, required=False, label="Model's name", help_text="Shown to admins only.")
+    model_file = forms.FileField(
+        required=False,
+        label="Model file",
+        help_text=f"JSON lines or CSV of dialogue, turn, response (docs/human_rating.md); at most {MAX_BYTES:,} bytes.",
+    )
+    raters = forms.ModelMultipleChoiceField(
+        queryset=User.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        help_text=f"Experts or reviewers; {DEFAULT_RATERS} as CoSQL had. Each rates every response.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["databases"].choices = [
+            (db_id, db_id) for db_id in Database.objects.order_by("db_id").values_list("db_id", flat=True)
+        ]
+        self.fields["raters"].queryset = User.objects.filter(
+            role__in=RATER_ROLES, is_active=True, blocked=False
+        ).order_by("username")
+        self.fields["raters"].label_from_instance = lambda person: f"{person.username} ({person.role})"
+
+    def clean(self):
+        cleaned = super().clean()
+        if ResponseSource.MODEL in (cleaned.get("sources") or []) and not cleaned.get("model_file"):
+            self.add_error("model_file", "The model's responses need a file.")
+        return cleaned
+
+
+class RatingForm(forms.Form):
+    logic_correct = forms.TypedChoiceField(
+        choices=[("1", "1: correct"), ("0", "0: not correct")],
+        coerce=int,
+        widget=forms.RadioSelect,
+        label="Logic correctness",
+    )
+    grammar = forms.TypedChoiceField(
+        choices=[(str(n), str(n)) for n in range(GRAMMAR_MIN, GRAMMAR_MAX + 1)],
+        coerce=int,
+        widget=forms.RadioSelect,
+        label="Grammar",
+    )
