@@ -422,7 +422,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if not env_bool("STATIC_MANIFEST", False)
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "config.static_storage.ModuleManifestStorage"
     },
 }
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", True)

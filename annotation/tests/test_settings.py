@@ -168,3 +168,37 @@ def test_the_served_application_keeps_its_start_up_heap_out_of_the_collectors_si
     assert before == 0
     # Django and the apps are tens of thousands of objects: nearly all of them frozen, few left in sight.
     assert frozen > 50_000 and in_sight < frozen / 10, (frozen, in_sight)
+
+
+def test_production_static_files_import_each_other_by_hashed_name(tmp_path):
+    """collectstatic with the production storage (STATIC_MANIFEST=1): the expert room's entry module and the modules
+    it imports are hashed, and every relative `import` in them names a hashed file that was written, so a browser
+    never runs a cached module of one deploy beside a module of another."""
+    import re
+
+    root = tmp_path / "static"
+    base = {name: value for name, value in os.environ.items() if name in {"PATH", "HOME", "LANG", "TMPDIR"}}
+    env = {**base, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "0", "STATIC_MANIFEST": "1"}
+    env |= {"SECRET_KEY": secrets.token_urlsafe(50), "STATIC_ROOT": str(root)}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    manifest = json.loads((root / "staticfiles.json").read_text())["paths"]
+    entry = root / manifest["js/expert_room.js"]
+    seen, waiting = set(), [entry]
+    while waiting:
+        module = waiting.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        for target in re.findall(r"""from\s+["'](\.{1,2}/[^"']+)["']""", module.read_text()):
+            imported = (module.parent / target).resolve()
+            assert re.search(r"\.[0-9a-f]{12}\.js$", imported.name), f"{module.name} imports {target} unhashed"
+            assert imported.exists(), f"{module.name} imports {target}, which was not written"
+            waiting.append(imported)
+    assert len(seen) > 5, "the expert room is a tree of modules"
