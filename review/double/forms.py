@@ -6,8 +6,7 @@ from annotation.labels.acts import CONTEXTUAL_PHENOMENA, PRAGMATICS, QUESTION_ST
 from annotation.labels.relations import CATEGORIES
 from annotation.models import Database, Role, User
 from dialogs.models import Campaign, DialogueMode
-from review.double.models import DoubleSample
-from review.double.services import FIELDS
+from review.double.models import FIELDS, DoubleSample
 
 
 class LabellerField(forms.ModelChoiceField):

@@ -9,6 +9,21 @@ Relations to other models are by name, so this module imports nothing of review'
 from django.conf import settings
 from django.db import models
 
+# The fields a second person labels, in the order the page asks them. "intent" is the category alone (the relations
+# are the rules' business, docs/chase.md); "query" is the SQL they write.
+FIELDS = (
+    "user_acts",
+    "system_acts",
+    "query",
+    "contextual_phenomena",
+    "intent",
+    "pragmatics",
+    "question_style",
+    "schema_linking",
+)
+MULTI_LABEL_FIELDS = ("user_acts", "system_acts", "contextual_phenomena")
+SINGLE_LABEL_FIELDS = ("intent", "pragmatics", "question_style")
+
 
 class DoubleSample(models.Model):
     """A reproducible draw: the filters, the size and the seed say which turns it holds (`review.double.services.

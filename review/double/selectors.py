@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from review.double.models import DoubleItem, DoubleSample
-from review.double.services import FIELDS, MULTI_LABEL_FIELDS, SINGLE_LABEL_FIELDS
+from review.double.models import FIELDS, MULTI_LABEL_FIELDS, SINGLE_LABEL_FIELDS, DoubleItem, DoubleSample
 from review.passes.agreement import cohen_kappa
 
 NONE = "(none)"

@@ -40,24 +40,14 @@ from annotation.suites.checks import SuiteCheckError, suite_check
 from dialogs import log
 from dialogs.models import Campaign, Dialogue, Event, EventKind
 from dialogs.room import sql_run_result
-from review.double.models import DoubleAdjudication, DoubleItem, DoubleSample
+from review.double.models import (
+    DoubleAdjudication,
+    DoubleItem,
+    DoubleSample,
+)
 from review.models import ReviewPass, ReviewStage
 from review.records import dialogue_record_of, dialogue_records
 
-# The fields a second person labels, in the order the page asks them. "intent" is the category alone (the relations
-# are the rules' business, docs/chase.md); "query" is the SQL they write.
-FIELDS = (
-    "user_acts",
-    "system_acts",
-    "query",
-    "contextual_phenomena",
-    "intent",
-    "pragmatics",
-    "question_style",
-    "schema_linking",
-)
-MULTI_LABEL_FIELDS = ("user_acts", "system_acts", "contextual_phenomena")
-SINGLE_LABEL_FIELDS = ("intent", "pragmatics", "question_style")
 MOST_ITEMS = 2000
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from annotation.labels.tokens import utterance_toks
 from annotation.sql.check import SqlCheck, result_digest
@@ -20,9 +20,42 @@ from annotation.sql.encoding import limit_as_one
 from annotation.sql.spider import query_toks_no_value as _query_toks_no_value
 from dialogs.log import DialogueRecord, StateTurn
 
-if TYPE_CHECKING:
-    from review.dataset.release_check import Reading
-    from review.dataset.writer import Writing
+
+class WritingContext(Protocol):
+    """What a format writes with: `review.dataset.writer.Writing` (the folder, the plan, the splits, the databases).
+    Named here as a shape, so that the formats import neither the writer nor the release check."""
+
+    out_dir: Any
+    plan: Any
+    records: Any
+    by_split: Any
+    by_id: Any
+    limit_modes: Any
+    query_first: Any
+    cosql_solo: Any
+    databases_used: Any
+    graded: Any
+
+    def json(self, *args: Any, **kwargs: Any) -> Any: ...
+    def text(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+class ReadingContext(Protocol):
+    """What a format reads its files back with: `review.dataset.release_check.Reading`."""
+
+    out_dir: Any
+    plan: Any
+    records: Any
+    by_split: Any
+    cosql_solo: Any
+    databases_used: Any
+    graded: Any
+    one_split_per_database: Any
+
+    def json(self, *args: Any, **kwargs: Any) -> Any: ...
+    def add(self, *args: Any, **kwargs: Any) -> Any: ...
+    def key(self, *args: Any, **kwargs: Any) -> Any: ...
+    def compare(self, *args: Any, **kwargs: Any) -> Any: ...
 
 
 @lru_cache(maxsize=50_000)
@@ -176,8 +209,8 @@ class Format:
     def held(self, records: list[DialogueRecord], plan: Plan, *, cosql_solo: bool = False) -> list[DialogueRecord]:
         return [record for record in records if plan.turns[record.id]]
 
-    def write(self, writing: Writing) -> None:
+    def write(self, writing: WritingContext) -> None:
         raise NotImplementedError
 
-    def check(self, reading: Reading) -> dict[str, list[Key]]:
+    def check(self, reading: ReadingContext) -> dict[str, list[Key]]:
         raise NotImplementedError

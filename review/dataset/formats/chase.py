@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from annotation.labels.acts import CHASE_INTENT_LABELS
 from annotation.labels.tokens import utterance_toks
@@ -20,6 +19,7 @@ from dialogs.log import FOLD_SEPARATOR, LABEL_FIELDS, DialogueRecord, StateTurn,
 from review.dataset.formats.base import (
     Key,
     PlannedTurn,
+    ReadingContext,
     annotation_of,
     describe,
     encoded_sql,
@@ -28,9 +28,6 @@ from review.dataset.formats.base import (
     turn_tokens,
 )
 from review.dataset.formats.interaction import InteractionFormat
-
-if TYPE_CHECKING:
-    from review.dataset.release_check import Reading
 
 
 def chase_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, limit_mode: str) -> dict:
@@ -160,7 +157,7 @@ def chase_ambiguities(state: StateTurn, tokens: list[str]) -> list[dict]:
     return carried
 
 
-def check_labels(reading: Reading, name: str, items: list, got: list[Key], want: list[Key], records) -> None:
+def check_labels(reading: ReadingContext, name: str, items: list, got: list[Key], want: list[Key], records) -> None:
     """Every label a person confirmed on an exported turn is in the CHASE file `name` (where the interaction itself
     agrees: a missing one is reported already)."""
     for index, record in enumerate(records):

@@ -16,16 +16,20 @@ the user intents are compact JSON. The release check also reads the intent, resp
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from annotation.labels.tokens import utterance_toks
 from dialogs.log import DialogueRecord
-from review.dataset.formats.base import Plan, PlannedTurn, encoded_sql, final, query_toks_no_value, turn_tokens
+from review.dataset.formats.base import (
+    Plan,
+    PlannedTurn,
+    ReadingContext,
+    WritingContext,
+    encoded_sql,
+    final,
+    query_toks_no_value,
+    turn_tokens,
+)
 from review.dataset.formats.interaction import InteractionFormat
-
-if TYPE_CHECKING:
-    from review.dataset.release_check import Reading
-    from review.dataset.writer import Writing
 
 SPLIT_FILES = {
     "cosql_user_intent": "cosql_dataset/user_intent_prediction/cosql_{split}.json",
@@ -170,7 +174,7 @@ class Cosql(InteractionFormat):
     def interaction(self, record: DialogueRecord, planned: list[PlannedTurn], *, limit_mode: str) -> dict:
         return cosql_interaction(record, planned, limit_mode=limit_mode)
 
-    def write_split(self, writing: Writing, split: str, kept: list[DialogueRecord]) -> None:
+    def write_split(self, writing: WritingContext, split: str, kept: list[DialogueRecord]) -> None:
         intents = [item for record in kept for item in user_intent_items(record)]
         writing.json(
             SPLIT_FILES["cosql_user_intent"].format(split=split), intents, kind="cosql_user_intent", indent=False
@@ -181,7 +185,7 @@ class Cosql(InteractionFormat):
         name = SPLIT_FILES["cosql_response_generation"].format(split=split)
         writing.json(name, responses, kind="cosql_response_generation", indent=False)
 
-    def write_whole(self, writing: Writing, held: list[DialogueRecord]) -> None:
+    def write_whole(self, writing: WritingContext, held: list[DialogueRecord]) -> None:
         # The largest file (every result table): written compactly.
         by_id = writing.by_id
         dialogues = {str(r.id): all_info_dialogue(r, by_id[r.db_id].schema["table_names_original"]) for r in held}
@@ -206,7 +210,7 @@ class Cosql(InteractionFormat):
                     f"{name}: {times} item{'s' * (times != 1)} of dialogue {dialogue!r}, which this split lacks"
                 )
 
-    def check_whole(self, reading: Reading, held: list[DialogueRecord]) -> None:
+    def check_whole(self, reading: ReadingContext, held: list[DialogueRecord]) -> None:
         """The all-info file holds the dialogues of the state-tracking files, each on its database with the tables
         the release's own tables.json lists for it (the tables the worker was shown)."""
         data = reading.json(ALL_INFO)
@@ -220,7 +224,7 @@ class Cosql(InteractionFormat):
             reading.add(f"{ALL_INFO}: dialogue {dialogue} ({want[dialogue]}) is missing")
         for dialogue in sorted(set(data) - set(want), key=_numeric):
             reading.add(f"{ALL_INFO}: dialogue {dialogue} is not in the CoSQL state-tracking files")
-        listed = reading.json(TABLES, quiet=True) or []  # a missing one: Reading.databases_used
+        listed = reading.json(TABLES, quiet=True) or []  # a missing one: ReadingContext.databases_used
         tables = {item.get("db_id"): item.get("table_names_original") for item in listed if isinstance(item, dict)}
         for dialogue in sorted(set(data) & set(want), key=_numeric):
             if not isinstance(data[dialogue], dict):

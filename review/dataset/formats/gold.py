@@ -12,13 +12,11 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from review.dataset import validation
-from review.dataset.formats.base import Format, Key
+from review.dataset.formats.base import Format, Key, ReadingContext, WritingContext
 from review.dataset.splits import SPLITS
 
 if TYPE_CHECKING:
     from dialogs.log import DialogueRecord
-    from review.dataset.release_check import Reading
-    from review.dataset.writer import Writing
 
 
 def gold_text(interactions: list[tuple[str, list[str]]]) -> str:
@@ -35,7 +33,7 @@ def one_line(sql: str) -> str:
     return sql.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
 
 
-def write_gold(writing: Writing, template: str, held_by_split: dict[str, list[DialogueRecord]]) -> None:
+def write_gold(writing: WritingContext, template: str, held_by_split: dict[str, list[DialogueRecord]]) -> None:
     """Write the gold file of each split (`template` with `{split}`) for the dialogues `held_by_split`; raises
     validation.SchemaViolation if one is not a gold file an evaluator reads."""
     for split in SPLITS:
@@ -50,7 +48,7 @@ def write_gold(writing: Writing, template: str, held_by_split: dict[str, list[Di
         writing.text(name, text)
 
 
-def read_gold(reading: Reading, name: str) -> list[tuple[str, list[str]]]:
+def read_gold(reading: ReadingContext, name: str) -> list[tuple[str, list[str]]]:
     """The interactions of a gold file: (db_id, its SQL lines), as an evaluator groups them (blank-line separated)."""
     try:
         text = (reading.out_dir / name).read_text(encoding="utf-8")
@@ -76,7 +74,7 @@ def read_gold(reading: Reading, name: str) -> list[tuple[str, list[str]]]:
     return blocks
 
 
-def check_gold(reading: Reading, name: str, want: list[Key], records: list[DialogueRecord]) -> list[Key]:
+def check_gold(reading: ReadingContext, name: str, want: list[Key], records: list[DialogueRecord]) -> list[Key]:
     """Compare the gold file `name` with the interactions the release holds there (`want`, of `records`); return
     what the file holds, as keys without utterances."""
     got = read_gold(reading, name)
@@ -93,10 +91,10 @@ class Gold(Format):
     folder = "gold"
     gold_file = "gold/{split}_gold.txt"
 
-    def write(self, writing: Writing) -> None:
+    def write(self, writing: WritingContext) -> None:
         write_gold(writing, self.gold_file, writing.by_split(self.held(writing.records, writing.plan)))
 
-    def check(self, reading: Reading) -> dict[str, list[Key]]:
+    def check(self, reading: ReadingContext) -> dict[str, list[Key]]:
         expected = reading.by_split(self.held(reading.records, reading.plan))
         splits_held = {}
         for split in SPLITS:

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from review.dataset.formats.base import Format, Key, PlannedTurn
+from review.dataset.formats.base import Format, Key, PlannedTurn, ReadingContext, WritingContext
 from review.dataset.formats.gold import check_gold, write_gold
 from review.dataset.splits import SPLITS
 
 if TYPE_CHECKING:
     from dialogs.log import DialogueRecord
-    from review.dataset.release_check import Reading
-    from review.dataset.writer import Writing
 
 
 def file_key(item) -> Key:
@@ -37,7 +35,7 @@ class InteractionFormat(Format):
     def interaction(self, record: DialogueRecord, planned: list[PlannedTurn], *, limit_mode: str) -> dict:
         raise NotImplementedError
 
-    def write(self, writing: Writing) -> None:
+    def write(self, writing: WritingContext) -> None:
         held = self.held(writing.records, writing.plan, cosql_solo=writing.cosql_solo)
         held_by_split = writing.by_split(held)
         limit_mode = writing.limit_modes[self.name]
@@ -54,13 +52,13 @@ class InteractionFormat(Format):
         self.write_whole(writing, held)
         writing.databases_used(self, held)
 
-    def write_split(self, writing: Writing, split: str, kept: list[DialogueRecord]) -> None:
+    def write_split(self, writing: WritingContext, split: str, kept: list[DialogueRecord]) -> None:
         """The format's other files of one split, after its state file."""
 
-    def write_whole(self, writing: Writing, held: list[DialogueRecord]) -> None:
+    def write_whole(self, writing: WritingContext, held: list[DialogueRecord]) -> None:
         """The format's files of the whole release, after its gold."""
 
-    def check(self, reading: Reading) -> dict[str, list[Key]]:
+    def check(self, reading: ReadingContext) -> dict[str, list[Key]]:
         held = self.held(reading.records, reading.plan, cosql_solo=reading.cosql_solo)
         expected = reading.by_split(held)
         splits_held: dict[str, list[Key]] = {}
@@ -81,7 +79,7 @@ class InteractionFormat(Format):
 
     def check_split(
         self,
-        reading: Reading,
+        reading: ReadingContext,
         split: str,
         name: str,
         items: list,
@@ -92,5 +90,5 @@ class InteractionFormat(Format):
         """What the format checks of one split beyond its interactions (`name` is its state file, `items` what the
         file holds, `got` their keys, `want` the release's of `records`)."""
 
-    def check_whole(self, reading: Reading, held: list[DialogueRecord]) -> None:
+    def check_whole(self, reading: ReadingContext, held: list[DialogueRecord]) -> None:
         """What the format checks of its files of the whole release."""

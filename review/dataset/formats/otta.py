@@ -10,15 +10,18 @@ The release check does not yet read these files back.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from annotation.sql.hardness import hardness
 from annotation.sql.spider import query_toks
 from dialogs.log import DialogueRecord
-from review.dataset.formats.base import Format, Plan, PlannedTurn, encoded_sql, query_toks_no_value, turn_tokens
-
-if TYPE_CHECKING:
-    from review.dataset.writer import Writing
+from review.dataset.formats.base import (
+    Format,
+    Plan,
+    PlannedTurn,
+    WritingContext,
+    encoded_sql,
+    query_toks_no_value,
+    turn_tokens,
+)
 
 SPIDER_FILE = "otta/{split}.json"
 OTTA_FILE = "otta/otta_{split}.json"
@@ -73,7 +76,7 @@ class Otta(Format):
         """The query-first items among `records` whose turn is exported."""
         return [record for record in records if record.mode == "query_first" and plan.turns[record.id]]
 
-    def write(self, writing: Writing) -> None:
+    def write(self, writing: WritingContext) -> None:
         """Both files of each split; `writing.query_first` (dialogue id -> what its annotation recorded) serves the
         OTTA records."""
         held = self.held(writing.records, writing.plan)
