@@ -98,13 +98,29 @@ class Export(Job):
         return f"Export {self.pk} ({', '.join(self.formats)}; {self.state})"
 
 
+class EvaluationTask(models.TextChoices):
+    """What a prediction file predicts: the SQL of each question (every format), or one of CoSQL's other two tasks
+    (review.dataset.cosql_tasks)."""
+
+    SQL = "sql", "SQL state tracking"
+    RESPONSE = "response", "Response generation"
+    USER_ACTS = "user_acts", "User act prediction"
+
+
 class Evaluation(Job):
-    """A prediction file scored on one export's release (one format and split): the official metrics, overall and
-    by stratum, in `report` (review.dataset.evaluation)."""
+    """A prediction file scored on one export's release (one format and split, one task): for SQL, the official
+    metrics overall and by stratum (review.dataset.evaluation); for CoSQL's response generation and user act
+    prediction, BLEU or act accuracy (review.dataset.cosql_tasks); in `report`."""
 
     export = models.ForeignKey(Export, on_delete=models.CASCADE, related_name="evaluations")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     fmt = models.CharField(max_length=12, help_text="The release's format scored: cosql, sparc or chase.")
+    task = models.CharField(
+        max_length=12,
+        choices=EvaluationTask.choices,
+        default=EvaluationTask.SQL,
+        help_text="What the file predicts: SQL (every format), or CoSQL's responses or user acts.",
+    )
     split = models.CharField(max_length=8, default="dev")
     keep_distinct = models.BooleanField(default=False)
     predictions_name = models.CharField(max_length=200, help_text="The uploaded file's name.")
@@ -115,7 +131,7 @@ class Evaluation(Job):
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
-        return f"Evaluation {self.pk} of export {self.export_id} ({self.fmt} {self.split}; {self.state})"
+        return f"Evaluation {self.pk} of export {self.export_id} ({self.fmt} {self.split} {self.task}; {self.state})"
 
 
 class ReviewStage(models.TextChoices):

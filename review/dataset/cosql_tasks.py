@@ -5,7 +5,8 @@ Both read the release's own files (`system_response_generation/cosql_<split>.jso
 `user_intent_prediction/cosql_<split>.json`) and a prediction file with one line per item, in the file's order:
 
 - responses: the predicted response's text;
-- user acts: the predicted acts, separated by spaces or commas (`INFORM_SQL`, `AMBIGUOUS THANK_YOU`).
+- user acts: the predicted acts, separated by spaces or commas (`INFORM_SQL`, `AMBIGUOUS THANK_YOU`), or a JSON list of
+  them (`["AMBIGUOUS", "THANK_YOU"]`); anything else on a line is refused with the line.
 
 Response generation is scored by corpus BLEU (Papineni et al. 2002, as CoSQL's Table 6 reports it) with SacreBLEU:
 one reference per item (the expert's response), SacreBLEU's default `13a` tokenisation, case kept; the report gives
@@ -111,8 +112,27 @@ def score_responses(release_dir: Path, raw: bytes, *, split: str = "dev", source
 _ACT_SEPARATORS = re.compile(r"[\s,;|]+")
 
 
+_ACT_NAME = re.compile(r"[A-Za-z_]+")
+
+
 def _acts(text: str, where: str) -> frozenset[str]:
-    acts = frozenset(part.strip().upper() for part in _ACT_SEPARATORS.split(text) if part.strip())
+    """The acts of one line: names separated by spaces or commas, or a JSON list of names (`["INFORM_SQL"]`)."""
+    if text.strip().startswith(("[", "{", '"')):
+        try:
+            listed = jsoncodec.loads(text.strip().encode("utf-8"))
+        except ValueError:
+            listed = None
+        if not isinstance(listed, list) or not all(isinstance(act, str) for act in listed):
+            raise ValidationError(
+                f"{where} is not a list of user acts: act names separated by spaces or commas, or a JSON list of them."
+            )
+        text = " ".join(listed)
+    parts = [part.strip() for part in _ACT_SEPARATORS.split(text) if part.strip()]
+    if any(not _ACT_NAME.fullmatch(part) for part in parts):
+        raise ValidationError(
+            f"{where} is not a list of user acts: act names separated by spaces or commas, or a JSON list of them."
+        )
+    acts = frozenset(part.upper() for part in parts)
     unknown = sorted(acts - set(USER_ACTS))
     if unknown:
         raise ValidationError(f"{where}: {', '.join(unknown)} is not a user act (one of {', '.join(USER_ACTS)}).")

@@ -5,8 +5,9 @@ from django import forms
 from annotation.models import Database
 from annotation.sql.spider import LIMIT_MODES
 from dialogs.models import Campaign
+from review.dataset.evaluation_jobs import evaluation_tasks
 from review.dataset.splits import SPLITS, SplitError, read_split_file
-from review.models import DatasetFormat
+from review.models import DatasetFormat, EvaluationTask
 from review.records import DEFAULT_STATUSES, ORIGIN_CHOICES, SELECTION_STATUSES
 
 LIMIT_MODE_LABELS = {"one": "Always 1", "value": "Values"}
@@ -106,18 +107,35 @@ class EvaluationForm(forms.Form):
     """A prediction file to score on one export's release."""
 
     fmt = forms.ChoiceField(label="Format", choices=())
+    task = forms.ChoiceField(label="Task", choices=(), initial=EvaluationTask.SQL, required=False)  # none said: SQL
     split = forms.ChoiceField(label="Split", choices=[(split, split) for split in SPLITS], initial="dev")
     predictions = forms.FileField(
         label="Prediction file",
-        help_text="One predicted SQL per line, an empty line after each interaction (the public evaluator's file).",
+        help_text=(
+            "SQL state tracking: one predicted SQL per line, an empty line after each interaction (the public "
+            "evaluator's file). Response generation: one predicted response per line; user act prediction: one line "
+            "of acts per user turn (names separated by spaces or commas); both in the order of the release's file for "
+            "the task (CoSQL only)."
+        ),
     )
     keep_distinct = forms.BooleanField(
-        label="Keep DISTINCT when running", required=False, help_text="The evaluator drops it by default."
+        label="Keep DISTINCT when running", required=False, help_text="The evaluator drops it by default (SQL only)."
     )
 
     def __init__(self, *args, formats: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["fmt"].choices = [(fmt, DatasetFormat(fmt).label) for fmt in formats]
+        offered = {task for fmt in formats for task in evaluation_tasks(fmt)}
+        self.fields["task"].choices = [(task, label) for task, label in EvaluationTask.choices if task in offered]
+
+    def clean(self):
+        cleaned = super().clean()
+        if "task" in cleaned and not cleaned["task"]:
+            cleaned["task"] = EvaluationTask.SQL
+        fmt, task = cleaned.get("fmt"), cleaned.get("task")
+        if fmt and task and task not in evaluation_tasks(fmt):
+            self.add_error("task", f"{EvaluationTask(task).label} is scored on CoSQL releases only, not on {fmt}.")
+        return cleaned
 
 
 class ModelHelpForm(forms.Form):

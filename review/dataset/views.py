@@ -261,6 +261,7 @@ def evaluations(request, export_id):
                 export=export,
                 requested_by=request.user,
                 fmt=form.cleaned_data["fmt"],
+                task=form.cleaned_data["task"],
                 split=form.cleaned_data["split"],
                 predictions_name=upload.name,
                 predictions=upload.read(evaluation_jobs.MAX_UPLOAD_BYTES + 1),
@@ -295,6 +296,7 @@ def evaluation_detail(request, evaluation_id):
             "evaluation": evaluation,
             "report": report,
             "metrics": EVALUATION_METRIC_TITLES,
+            "task": report.get("task", evaluation.task),
             "overall": [report["question"], report["interaction"]] if report.get("question") else [],
             "strata": [
                 {**stratum, "figure": reverse("review:evaluation_figure", args=[evaluation.pk, stratum["name"], "svg"])}
