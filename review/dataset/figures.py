@@ -24,6 +24,9 @@ FIGURES = {
     "hardness": "SQL hardness (Spider)",
     "coverage": "Table and column coverage per database",
     "intents": "Intent categories: recommended and asked (CHASE)",
+    "question_overlap": "Question token overlap by turn (% of turn j tokens in turn i)",
+    "link_matches": "Schema links: mention against schema item name (CHASE)",
+    "otta_by_collection": "Components per query by collection mode (OTTA)",
 }
 FORMATS = {"svg": "image/svg+xml", "pdf": "application/pdf", "png": "image/png"}
 _STYLE = {
@@ -53,11 +56,69 @@ def _bars(axes, labels, values, *, horizontal=False, xlabel="", ylabel="count") 
         axes.set_ylabel(ylabel)
 
 
+def _heatmap(figure: Figure, axes, overlap: dict) -> bool:
+    """Earlier turn i down, later turn j across; each cell's mean percent written in it. True when empty."""
+    # The first turn is never a later one and the last never an earlier one: their empty column and row are left out.
+    turns, percent = overlap["turns"], [row[1:] for row in overlap["percent"][:-1]]
+    if not any(value is not None for row in percent for value in row):
+        axes.set_axis_off()
+        return True
+    cells = [[value if value is not None else float("nan") for value in row] for row in percent]
+    image = axes.imshow(cells, cmap="Blues", vmin=0, vmax=100)
+    for i, row in enumerate(percent):
+        for j, value in enumerate(row):
+            if value is not None:
+                axes.text(j, i, f"{value:.0f}", ha="center", va="center", fontsize=7,
+                          color="white" if value > 60 else "black")  # fmt: skip
+    axes.set_xticks(list(range(len(turns) - 1)), [str(k) for k in turns[1:]])
+    axes.set_yticks(list(range(len(turns) - 1)), [str(k) for k in turns[:-1]])
+    axes.set_xlabel("later turn j")
+    axes.set_ylabel("earlier turn i")
+    figure.colorbar(image, ax=axes, label="% of turn j's tokens")
+    return False
+
+
+def _link_matches(axes, matches: dict) -> bool:
+    """Stacked bars per item type: exact, partial and no string match. True when there are no links."""
+    kinds = ("table", "column")
+    left = [0] * len(kinds)
+    for match, color in zip(("exact", "partial", "none"), (_COLOR, "#f08c00", "#868e96"), strict=True):
+        values = [matches[kind][match] for kind in kinds]
+        bars = axes.barh(list(range(len(kinds))), values, left=left, label=match, color=color)
+        axes.bar_label(bars, labels=[str(v) if v else "" for v in values], label_type="center", fontsize=7)
+        left = [a + b for a, b in zip(left, values, strict=True)]
+    axes.set_yticks(list(range(len(kinds))), ["tables", "columns"])
+    axes.invert_yaxis()
+    axes.set_xlabel("links")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.legend(ncols=3, fontsize=7, frameon=False)
+    return not matches["links"]
+
+
+def _components_by_mode(axes, rows: list[dict]) -> bool:
+    """Grouped bars: per OTTA component, the mean count per SQL of each collection mode. True when no SQL."""
+    rows = [row for row in rows if row["sql_turns"]]
+    if not rows:
+        return True
+    names = list(rows[0]["components_per_query"])
+    width = 0.8 / len(rows)
+    colors = (_COLOR, "#f08c00", "#2b8a3e", "#868e96")
+    for index, row in enumerate(rows):
+        offset = (index - (len(rows) - 1) / 2) * width
+        axes.bar([p + offset for p in range(len(names))], [row["components_per_query"][n] for n in names], width,
+                 label=f"{row['title']} ({row['sql_turns']} SQL)", color=colors[index % len(colors)])  # fmt: skip
+    axes.set_xticks(list(range(len(names))), names)
+    axes.set_ylabel("mean count per SQL")
+    axes.legend(fontsize=7, frameon=False)
+    return False
+
+
 def draw(name: str, stats: dict) -> Figure:
     """The figure `name` (a key of FIGURES) for a statistics dict from statistics.compute_statistics."""
     with matplotlib.rc_context(_STYLE):
         figure = Figure(figsize=(6.4, 3.6), layout="constrained")
         axes = figure.add_subplot()
+        empty = False
         if name == "dialogue_lengths":
             lengths = stats["dialogue_lengths"]
             _bars(axes, list(lengths), list(lengths.values()), xlabel="turns per dialogue", ylabel="dialogues")
@@ -105,11 +166,17 @@ def draw(name: str, stats: dict) -> Figure:
             axes.set_ylabel("SQL turns")
             axes.yaxis.set_major_locator(MaxNLocator(integer=True))
             axes.legend(frameon=False)
+        elif name == "question_overlap":
+            empty = _heatmap(figure, axes, stats["question_overlap"])
+        elif name == "link_matches":
+            empty = _link_matches(axes, stats["link_matches"])
+        elif name == "otta_by_collection":
+            empty = _components_by_mode(axes, stats["otta_by_collection"])
         else:
             raise KeyError(name)
         axes.set_title(FIGURES[name], fontsize=10)
         needs_sql = name in ("sql_keywords", "keywords_by_turn", "hardness", "coverage", "intents")
-        if not stats["overview"]["dialogues"] or (needs_sql and not stats["overview"]["sql_turns"]):
+        if empty or not stats["overview"]["dialogues"] or (needs_sql and not stats["overview"]["sql_turns"]):
             axes.text(0.5, 0.5, "no data in this selection", ha="center", va="center", transform=axes.transAxes)
         return figure
 

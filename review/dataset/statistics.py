@@ -22,11 +22,15 @@ Definitions (the papers leave some open; these are the ones used everywhere here
   phase 2: opening the page to sending the alignment); MSTTR, the mean type-token ratio of consecutive segments of
   MSTTR_SEGMENT lower-cased tokens of the questions taken in order (a last, shorter segment is left out; none when
   there are fewer tokens than one segment); components per query, the mean count per SQL of OTTA's Table 3 columns
-  as SQL keywords (JOIN, GROUP BY, ORDER BY, NESTED, HAVING, SET OP, AGG: `sql_keyword_counts`).
+  as SQL keywords (JOIN, GROUP BY, ORDER BY, NESTED, HAVING, SET OP, AGG: `sql_keyword_counts`). The same MSTTR and
+  components are given per collection mode too (`otta_by_collection`).
+- question overlap between turns, the schema links' match types and the SQL components per turn position are
+  defined in docs/statistics.md.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from statistics import mean, median
 
@@ -342,6 +346,9 @@ def compute_statistics(
         "ambiguity": ambiguity_figures(records),
         "query_first": query_first_figures(records, list(query_first_seconds)),
         "by_collection": collection_figures(records),
+        "otta_by_collection": otta_collection_figures(records, keywords),
+        "question_overlap": question_overlap_figures(states, len(records)),
+        "link_matches": link_match_figures(records, states, schemas),
         "coverage": coverage_figures(records, states, schemas, encoded),
         "timing": timing_figures(records),
     }
@@ -620,4 +627,154 @@ def ambiguity_figures(records: list[DialogueRecord]) -> dict:
         "with_span": extras["with_span"],
         "with_readings": extras["with_readings"],
         "readings": extras["readings"],
+    }
+
+
+def otta_collection_figures(records: list[DialogueRecord], keywords: list[list[Counter]]) -> list[dict]:
+    """OTTA's MSTTR and components per query (as `query_first_figures` computes them) for each collection mode
+    present: the questions' tokens of the mode's records in order, and its SQL turns' keyword counts."""
+    tokens: dict[str, list[str]] = {mode: [] for mode, _ in COLLECTION_MODES}
+    counts: dict[str, Counter] = {mode: Counter() for mode, _ in COLLECTION_MODES}
+    sql_turns: Counter = Counter()
+    present: set[str] = set()
+    for record, record_keywords in zip(records, keywords, strict=True):
+        mode = collection_mode(record)
+        present.add(mode)
+        tokens[mode].extend(token.lower() for turn in record.user_turns for token in _tokens(turn.text))
+        for turn_counts in record_keywords:
+            counts[mode].update(turn_counts)
+        sql_turns[mode] += len(record_keywords)
+    return [
+        {
+            "mode": mode,
+            "title": title,
+            "question_tokens": len(tokens[mode]),
+            "msttr": msttr(tokens[mode]),
+            "sql_turns": sql_turns[mode],
+            "components_per_query": {
+                name: round(counts[mode][name] / sql_turns[mode], 3) if sql_turns[mode] else 0
+                for name in OTTA_COMPONENTS
+            },
+        }
+        for mode, title in COLLECTION_MODES
+        if mode in present
+    ]
+
+
+OVERLAP_MAX_TURNS = 10
+
+
+def _content_tokens(text: str) -> set[str]:
+    """The distinct lower-cased tokens of `text` that hold a letter, digit or ideograph (punctuation left out)."""
+    return {token.lower() for token in _tokens(text) if any(char.isalnum() for char in token)}
+
+
+def question_overlap_figures(states: list[list], dialogues: int) -> dict:
+    """SParC's overlap heatmap, over the questions: for SQL turns i < j of one interaction, the share of the distinct
+    tokens of question j that also occur in question i, averaged over the interactions reaching turn j
+    (docs/statistics.md). `percent[i-1][j-1]` for i < j, None elsewhere; `pairs` the same for the counts."""
+    reaching: Counter = Counter()
+    sums: Counter = Counter()
+    pairs: Counter = Counter()
+    for record_states in states:
+        questions = [_content_tokens(state.utterance) for state in record_states[:OVERLAP_MAX_TURNS]]
+        for j, later in enumerate(questions, start=1):
+            reaching[j] += 1
+            if not later:
+                continue
+            for i, earlier in enumerate(questions[: j - 1], start=1):
+                sums[i, j] += len(later & earlier) / len(later)
+                pairs[i, j] += 1
+    shown = [k for k in range(1, OVERLAP_MAX_TURNS + 1) if reaching[k] and reaching[k] >= max(1, 0.05 * dialogues)]
+    return {
+        "turns": shown,
+        "percent": [
+            [round(100 * sums[i, j] / pairs[i, j], 1) if i < j and pairs[i, j] else None for j in shown] for i in shown
+        ],
+        "pairs": [[pairs[i, j] if i < j else None for j in shown] for i in shown],
+        "max_turns": OVERLAP_MAX_TURNS,
+    }
+
+
+LINK_MATCHES = ("exact", "partial", "none")
+LINKED_ITEMS = ("table", "column")
+
+
+def _name_forms(name: str) -> list[str]:
+    """A schema name as lower-cased tokens, underscores and camelCase humps splitting words."""
+    text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name.replace("_", " "))
+    return [token.lower() for token in _tokens(text) if token.strip()]
+
+
+def link_match(mention: list[str], names: list[str]) -> str:
+    """CHASE's mention-match type of one linked item (docs/statistics.md): `exact` when the mention's tokens, joined
+    without spaces and lower-cased, equal one of the item's names so joined; `partial` when at least one token of a
+    name occurs among the mention's tokens, English plurals folded (`_singular`); `none` otherwise."""
+    words = [token.lower() for token in mention if token.strip()]
+    forms = [_name_forms(name) for name in names if name]
+    if any("".join(words) == "".join(form) for form in forms):
+        return "exact"
+    folded = {_singular(word) for word in words}
+    if any(folded & {_singular(token) for token in form} for form in forms):
+        return "partial"
+    return "none"
+
+
+def _singular(word: str) -> str:
+    """An English plural folded onto its singular for a partial match ("orders" shares "order"); other tokens as
+    they are."""
+    if len(word) <= 3 or not word.isascii() or not word.endswith("s") or word.endswith(("ss", "us", "is")):
+        return word
+    return word[:-3] + "y" if word.endswith("ies") else word[:-1]
+
+
+def _turn_links(record: DialogueRecord, state) -> tuple[list[dict], list[str]]:
+    """A SQL turn's schema links and the tokens their spans index: collected in the room (over the turn's own text),
+    else the turn's imported annotation while its text is unchanged (over the annotation's tokens)."""
+    labels = state.turn.labels
+    if "schema_linking" in labels:  # an empty list collected in the room means no link, not "ask the import"
+        return labels["schema_linking"] or [], utterance_toks(state.turn.text)
+    annotation = record.annotations.get(state.turn.seq)
+    if annotation is not None and annotation.schema_linking and annotation.utterance == state.utterance:
+        return annotation.schema_linking, list(annotation.utterance_toks or utterance_toks(state.utterance))
+    return [], []
+
+
+def _item_names(link: dict, schema: dict | None) -> list[str]:
+    entity = link.get("entity") or {}
+    names = [entity.get("value") or ""]
+    if schema is not None:
+        if link["type"] == "table" and "tableId" in entity:
+            readable = schema.get("table_names") or ()
+            if entity["tableId"] < len(readable):
+                names.append(readable[entity["tableId"]])
+        elif link["type"] == "column" and "columnId" in entity:
+            readable = schema.get("column_names") or ()
+            if entity["columnId"] < len(readable):
+                names.append(readable[entity["columnId"]][1])
+    return names
+
+
+def link_match_figures(records: list[DialogueRecord], states: list[list], schemas: dict[str, dict]) -> dict:
+    """CHASE's Table 7 from the collected schema links: per linked item type (tables, columns; values are not
+    schema items), how many links are exact, partial or no string matches of the item's name (`link_match`)."""
+    counts = {kind: Counter() for kind in LINKED_ITEMS}
+    turns = 0
+    for record, record_states in zip(records, states, strict=True):
+        schema = schemas.get(record.db_id)
+        for state in record_states:
+            links, tokens = _turn_links(record, state)
+            links = [link for link in links if link.get("type") in LINKED_ITEMS]
+            turns += bool(links)
+            for link in links:
+                mention = tokens[link["beg"] : link["end"] + 1]
+                counts[link["type"]][link_match(mention, _item_names(link, schema))] += 1
+    total = counts["table"] + counts["column"]
+    links = sum(total.values())
+    return {
+        "turns_linked": turns,
+        "links": links,
+        **{kind: {match: counts[kind][match] for match in LINK_MATCHES} for kind in LINKED_ITEMS},
+        "all": {match: total[match] for match in LINK_MATCHES},
+        "percent": {match: round(100 * total[match] / links, 1) if links else None for match in LINK_MATCHES},
     }
