@@ -84,30 +84,10 @@ def export_options_clean(
     sequences in the SParC and CHASE files only (`cosql_solo` adds them to CoSQL's too: they have no real user), and
     no simulated worker's dialogues (`include_simulated` adds them; the report's options say so).
     """
-    wanted = list(dict.fromkeys(formats or []))
-    if not wanted:
-        raise ValidationError("Choose at least one format.")
-    unknown = [name for name in wanted if name not in EXPORT_FORMATS]
-    if unknown:
-        raise ValidationError(f"Unknown format {', '.join(unknown)} (choose from {', '.join(EXPORT_FORMATS)}).")
-    statuses = list(dict.fromkeys(statuses or DEFAULT_STATUSES))
-    bad = [status for status in statuses if status not in SELECTION_STATUS_VALUES]
-    if bad:
-        raise ValidationError(f"Unknown status {', '.join(bad)} (choose from {', '.join(SELECTION_STATUS_VALUES)}).")
-    if origin not in ORIGINS:
-        raise ValidationError(f"origin must be one of {', '.join(ORIGINS)}.")
-    if limit_mode not in (None, *LIMIT_MODES):
-        raise ValidationError(f"limit mode must be one of {', '.join(LIMIT_MODES)}.")
-    if sql_errors not in dataset_formats.SQL_ERROR_POLICIES:
-        raise ValidationError("sql_errors must be 'skip' or 'keep'.")
-    dates = {}
-    for name, value in (("date_from", date_from), ("date_to", date_to)):
-        if isinstance(value, str) and value:
-            try:
-                value = dt.date.fromisoformat(value)
-            except ValueError:
-                raise ValidationError(f"{name} must be a date like 2026-11-21.")
-        dates[name] = value.isoformat() if value else None
+    wanted = _formats_checked(formats)
+    statuses = _statuses_checked(statuses)
+    _choices_checked(origin=origin, limit_mode=limit_mode, sql_errors=sql_errors)
+    dates = {name: _date_checked(name, value) for name, value in (("date_from", date_from), ("date_to", date_to))}
     if split_map is not None:
         try:
             split_map = check_split_map(split_map)
@@ -117,12 +97,7 @@ def export_options_clean(
         seed = int(seed)
     except (TypeError, ValueError):
         raise ValidationError("The seed must be a whole number.")
-    db_ids = sorted(set(db_ids or []))
-    if db_ids:
-        known = set(Database.objects.filter(db_id__in=db_ids).values_list("db_id", flat=True))
-        missing = [db_id for db_id in db_ids if db_id not in known]
-        if missing:
-            raise ValidationError(f"No database registered as {', '.join(missing)}.")
+    db_ids = _databases_checked(db_ids)
     return {
         "formats": wanted,
         "statuses": statuses,
@@ -136,6 +111,52 @@ def export_options_clean(
         "cosql_solo": bool(cosql_solo),
         "include_simulated": bool(include_simulated),
     }
+
+
+def _formats_checked(formats: list[str]) -> list[str]:
+    wanted = list(dict.fromkeys(formats or []))
+    if not wanted:
+        raise ValidationError("Choose at least one format.")
+    unknown = [name for name in wanted if name not in EXPORT_FORMATS]
+    if unknown:
+        raise ValidationError(f"Unknown format {', '.join(unknown)} (choose from {', '.join(EXPORT_FORMATS)}).")
+    return wanted
+
+
+def _statuses_checked(statuses: list[str] | None) -> list[str]:
+    statuses = list(dict.fromkeys(statuses or DEFAULT_STATUSES))
+    bad = [status for status in statuses if status not in SELECTION_STATUS_VALUES]
+    if bad:
+        raise ValidationError(f"Unknown status {', '.join(bad)} (choose from {', '.join(SELECTION_STATUS_VALUES)}).")
+    return statuses
+
+
+def _choices_checked(*, origin: str, limit_mode: str | None, sql_errors: str) -> None:
+    if origin not in ORIGINS:
+        raise ValidationError(f"origin must be one of {', '.join(ORIGINS)}.")
+    if limit_mode not in (None, *LIMIT_MODES):
+        raise ValidationError(f"limit mode must be one of {', '.join(LIMIT_MODES)}.")
+    if sql_errors not in dataset_formats.SQL_ERROR_POLICIES:
+        raise ValidationError("sql_errors must be 'skip' or 'keep'.")
+
+
+def _date_checked(name: str, value: str | dt.date | None) -> str | None:
+    if isinstance(value, str) and value:
+        try:
+            value = dt.date.fromisoformat(value)
+        except ValueError:
+            raise ValidationError(f"{name} must be a date like 2026-11-21.")
+    return value.isoformat() if value else None
+
+
+def _databases_checked(db_ids: list[str] | None) -> list[str]:
+    db_ids = sorted(set(db_ids or []))
+    if db_ids:
+        known = set(Database.objects.filter(db_id__in=db_ids).values_list("db_id", flat=True))
+        missing = [db_id for db_id in db_ids if db_id not in known]
+        if missing:
+            raise ValidationError(f"No database registered as {', '.join(missing)}.")
+    return db_ids
 
 
 def export_limit_modes(options: dict) -> dict[str, str]:
