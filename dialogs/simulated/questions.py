@@ -218,60 +218,13 @@ def scripted_questions(*, goal_question: str, goal_sql: str, schema: dict | None
                 return text
         return None
 
-    steps: list[Question] = []
     try:
         select = _first_select(parse_sql(goal_sql))
     except SpiderEncodingError:
         select = None
-    names = schema_names(schema)
+    steps: list[Question] = []
     if select is not None:
-        tables = _tables(select)
-        main = _main_table(select, tables, goal_question, schema)
-        base = select.copy()
-        for part in ("group", "having", "order", "limit", "where", "distinct"):
-            base.set(part, None)
-        base.set("expressions", [exp.Star()])
-        if main is not None:
-            many = names.table(main)
-            text = passing(f"Can you show me all the {many}?", f"What {many} are there?")
-            if text:
-                steps.append(Question("broad", text, _sql(exp.select("*").from_(exp.to_table(main)))))
-        anchor = main or next(iter(tables.values()), "")
-        filters = [
-            (node, item)
-            for node in _conjuncts(select.args.get("where"))
-            if (item := _simple_filter(node, tables)) is not None
-        ]
-        kept: list[exp.Expr] = []
-        for position, (node, item) in enumerate(filters):
-            kept.append(node)
-            value = str(item["value"]).strip("%")
-            if not _contains(_words(goal_question), _words(value)):
-                continue  # a value the goal question does not say is one a person would not know to ask for
-            phrase = condition_phrase(schema, item, anchor)
-            value_only = _VALUE_ONLY.get(item["op"], "Only the ones with {}, please.").format(value)
-            text = passing(f"Only those whose {phrase}?", value_only)
-            if text:
-                narrowed = base.copy()
-                narrowed.set("where", exp.Where(this=exp.and_(*[k.copy() for k in kept])))
-                steps.append(Question(f"filter-{position + 1}", text, _sql(narrowed)))
-        if select.args.get("group") is not None:
-            text = passing("Can you break that down for each of them?", "How many are there for each one?")
-            if text:
-                grouped = select.copy()
-                grouped.set("order", None)
-                grouped.set("limit", None)
-                steps.append(Question("group", text, _sql(grouped)))
-        elif any(isinstance(e, exp.Count) for e in select.find_all(exp.Count)):
-            text = passing("How many are there?")
-            if text:
-                steps.append(
-                    Question("count", text, _sql(base.copy().set("expressions", [exp.Count(this=exp.Star())])))
-                )
-        if select.args.get("order") is not None and select.args.get("limit") is not None:
-            text = passing("Which one comes out on top?", "Which is first if you sort them?")
-            if text:
-                steps.append(Question("order", text, _sql(select)))
+        steps = _steps_toward(select, goal_question=goal_question, schema=schema, passing=passing)
     broad_sql = steps[0].sql if steps else goal_sql
     more = iter(_MORE)
     while len(steps) < max(min_questions - 1, 0):
@@ -281,6 +234,70 @@ def scripted_questions(*, goal_question: str, goal_sql: str, schema: dict | None
         steps.append(Question(f"more-{len(steps) + 1}", text, broad_sql))
     if passing(goal_question):
         steps.append(Question("goal", goal_question, goal_sql))
+    return steps
+
+
+def _steps_toward(select: exp.Select, *, goal_question: str, schema: dict | None, passing) -> list[Question]:
+    """The steps a goal query's own clauses give: the whole main table, each simple filter the goal question names a
+    value of, then its grouping, count or top row."""
+    tables = _tables(select)
+    main = _main_table(select, tables, goal_question, schema)
+    base = select.copy()
+    for part in ("group", "having", "order", "limit", "where", "distinct"):
+        base.set(part, None)
+    base.set("expressions", [exp.Star()])
+    steps: list[Question] = []
+    if main is not None:
+        many = schema_names(schema).table(main)
+        text = passing(f"Can you show me all the {many}?", f"What {many} are there?")
+        if text:
+            steps.append(Question("broad", text, _sql(exp.select("*").from_(exp.to_table(main)))))
+    anchor = main or next(iter(tables.values()), "")
+    steps += _filter_steps(select, base, tables, anchor, goal_question=goal_question, schema=schema, passing=passing)
+    steps += _shape_steps(select, base, passing=passing)
+    return steps
+
+
+def _filter_steps(select, base, tables, anchor, *, goal_question: str, schema: dict | None, passing) -> list[Question]:
+    filters = [
+        (node, item)
+        for node in _conjuncts(select.args.get("where"))
+        if (item := _simple_filter(node, tables)) is not None
+    ]
+    steps: list[Question] = []
+    kept: list[exp.Expr] = []
+    for position, (node, item) in enumerate(filters):
+        kept.append(node)
+        value = str(item["value"]).strip("%")
+        if not _contains(_words(goal_question), _words(value)):
+            continue  # a value the goal question does not say is one a person would not know to ask for
+        phrase = condition_phrase(schema, item, anchor)
+        value_only = _VALUE_ONLY.get(item["op"], "Only the ones with {}, please.").format(value)
+        text = passing(f"Only those whose {phrase}?", value_only)
+        if text:
+            narrowed = base.copy()
+            narrowed.set("where", exp.Where(this=exp.and_(*[k.copy() for k in kept])))
+            steps.append(Question(f"filter-{position + 1}", text, _sql(narrowed)))
+    return steps
+
+
+def _shape_steps(select, base, *, passing) -> list[Question]:
+    steps: list[Question] = []
+    if select.args.get("group") is not None:
+        text = passing("Can you break that down for each of them?", "How many are there for each one?")
+        if text:
+            grouped = select.copy()
+            grouped.set("order", None)
+            grouped.set("limit", None)
+            steps.append(Question("group", text, _sql(grouped)))
+    elif any(isinstance(e, exp.Count) for e in select.find_all(exp.Count)):
+        text = passing("How many are there?")
+        if text:
+            steps.append(Question("count", text, _sql(base.copy().set("expressions", [exp.Count(this=exp.Star())]))))
+    if select.args.get("order") is not None and select.args.get("limit") is not None:
+        text = passing("Which one comes out on top?", "Which is first if you sort them?")
+        if text:
+            steps.append(Question("order", text, _sql(select)))
     return steps
 
 
