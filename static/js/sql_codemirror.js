@@ -79,13 +79,78 @@ const NOT_ALIASES = new Set(`all and as asc by case cross desc else end except e
   when where window with`.split(/\s+/));
 const PLAIN_NAME = /^[A-Za-z_][\w$]*$/;
 
+// Each table and column with its readable name (`table_names` / `column_names`, given by curation,
+// docs/curation.md), or "" where that name only restates the original one (`first_name` and "first name").
 function tableCatalogue(schema) {
   const types = schema.column_types || [];
-  const tables = (schema.table_names_original || []).map((name) => ({ name, columns: [] }));
+  const readable = schema.column_names || [];
+  const tables = (schema.table_names_original || []).map((name, index) => (
+    { name, readable: readableName(name, (schema.table_names || [])[index]), columns: [] }));
   (schema.column_names_original || []).forEach(([table, name], index) => {
-    if (table >= 0 && tables[table]) tables[table].columns.push({ name, type: types[index] || "" });
+    if (table >= 0 && tables[table]) {
+      tables[table].columns.push({ name, type: types[index] || "", readable: readableName(name, readable[index]?.[1]) });
+    }
   });
   return new Map(tables.map((table) => [table.name.toLowerCase(), table]));
+}
+
+const plainWords = (name) => name.toLowerCase().replaceAll("_", " ").split(/\s+/).filter(Boolean).join(" ");
+const readableName = (original, readable) => (readable && plainWords(readable) !== plainWords(original) ? readable : "");
+
+// The option's detail: the readable name first, where there is one, then what is said of the name today.
+function detailWith(readable, said) {
+  if (!readable) return said;
+  return said ? `\u2014 ${readable} (${said})` : `\u2014 ${readable}`;
+}
+
+// Would CodeMirror's own matching offer `label` for `typed`? Its matcher takes a first letter alone only at the start,
+// two letters only next to each other, and longer words letter by letter in order: this answers yes a little more
+// often than it does, never less (so a name it offers is not offered twice).
+function labelMatches(typed, label) {
+  const word = typed.toLowerCase();
+  const name = label.toLowerCase();
+  if (word.length <= 1) return name.startsWith(word);
+  if (word.length === 2) return name.includes(word) || inOrder(word, wordStarts(label));
+  return inOrder(word, name);
+}
+
+function inOrder(word, text) {
+  let at = 0;
+  for (const letter of text) if (letter === word[at]) at += 1;
+  return at >= word.length;
+}
+
+// The first letter of each word of a name: at its start, after a character that is not a letter or digit, and at a
+// capital after a small letter (camelCase), lower-cased.
+const wordStarts = (name) => [...name].filter((letter, index) => index === 0
+  || !/[\p{L}\p{N}]/u.test(name[index - 1])
+  || (/\p{Lu}/u.test(letter) && /\p{Ll}/u.test(name[index - 1]))).join("").toLowerCase();
+
+// The words of a readable name that the typed word starts ("first" of "first name"), as one label to match against.
+const readableLabel = (readable) => readable.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).join("_");
+const readableWordStarts = (readable, typed) => {
+  const word = typed.toLowerCase();
+  return Boolean(word) && (readableLabel(readable).startsWith(word)
+    || readable.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((part) => part.startsWith(word)));
+};
+
+// For each option with a readable name that the typed word starts but the original name does not match: the same
+// option under the readable words, still showing and inserting the original name (SQL is written in real names).
+function readableMatches(options, typed) {
+  if (!typed) return [];
+  return options
+    .filter((option) => option.readable && readableWordStarts(option.readable, typed) && !labelMatches(typed, option.label))
+    .map(({ readable, ...option }) => ({ ...option, label: readableLabel(readable), displayLabel: option.label }));
+}
+
+// The options as CodeMirror takes them (without the readable name each was made with), and those found by readable
+// name. Where the schema has readable names the list is made again at each letter, since which of them fit changes.
+function withReadable(options, typed, from, curated) {
+  return {
+    from,
+    options: [...options.map(({ readable, ...option }) => option), ...readableMatches(options, typed)],
+    validFor: curated ? undefined : /^[\w$]*$/,
+  };
 }
 
 const quoteName = (name) => (PLAIN_NAME.test(name) ? name : `\`${name.replaceAll("`", "``")}\``);
@@ -119,7 +184,10 @@ function tablesNamedIn(code, catalogue) {
 
 function schemaCompletionSource(schema) {
   const catalogue = tableCatalogue(schema);
-  const columnOption = (column, detail) => ({ label: column.name, apply: quoteName(column.name), type: "property", detail, boost: 3 });
+  const curated = [...catalogue.values()].some((table) => table.readable || table.columns.some((column) => column.readable));
+  const columnOption = (column, detail, readable = column.readable) => ({
+    label: column.name, apply: quoteName(column.name), type: "property", detail: detailWith(readable, detail), boost: 3, readable,
+  });
   return (context) => {
     if (!inCodeAt(context)) return null;
     const code = codeOnly(context.state.doc.toString());
@@ -127,14 +195,12 @@ function schemaCompletionSource(schema) {
     // After "name.": the columns of that table, or of the table that name is an alias of.
     const qualified = context.matchBefore(/(?:`[^`]+`|[A-Za-z_][\w$]*)\.[\w$]*$/);
     if (qualified) {
-      const qualifier = qualified.text.slice(0, qualified.text.lastIndexOf(".")).replace(/^`|`$/g, "").toLowerCase();
+      const dot = qualified.text.lastIndexOf(".");
+      const qualifier = qualified.text.slice(0, dot).replace(/^`|`$/g, "").toLowerCase();
       const table = aliasesIn(code, catalogue).get(qualifier)?.table || catalogue.get(qualifier);
       if (!table) return null;
-      return {
-        from: qualified.from + qualified.text.lastIndexOf(".") + 1,
-        options: table.columns.map((column) => columnOption(column, column.type)),
-        validFor: /^[\w$]*$/,
-      };
+      const options = table.columns.map((column) => columnOption(column, column.type));
+      return withReadable(options, qualified.text.slice(dot + 1), qualified.from + dot + 1, curated);
     }
 
     // A bare word: tables, the query's aliases, and the columns of the tables it names (all when it names none yet).
@@ -142,23 +208,22 @@ function schemaCompletionSource(schema) {
     if (!word && !context.explicit) return null;
     const aliases = aliasesIn(code, catalogue);
     const named = tablesNamedIn(code, catalogue);
-    const columns = new Map();  // column name -> tables that have it
+    const columns = new Map();  // column name -> tables that have it, and their readable names for it
     for (const table of named.length ? named : catalogue.values()) {
       for (const column of table.columns) {
-        const entry = columns.get(column.name) || { column, tables: [] };
+        const entry = columns.get(column.name) || { column, tables: [], readable: [] };
         entry.tables.push(table.name);
+        if (column.readable && !entry.readable.includes(column.readable)) entry.readable.push(column.readable);
         columns.set(column.name, entry);
       }
     }
-    return {
-      from: word ? word.from : context.pos,
-      options: [
-        ...[...catalogue.values()].map((table) => ({ label: table.name, apply: quoteName(table.name), type: "class", detail: "table", boost: 2 })),
-        ...[...aliases.values()].map((alias) => ({ label: alias.name, type: "variable", detail: `alias of ${alias.table.name}`, boost: 4 })),
-        ...[...columns.values()].map(({ column, tables }) => columnOption(column, tables.join(", "))),
-      ],
-      validFor: /^[\w$]*$/,
-    };
+    const options = [
+      ...[...catalogue.values()].map((table) => (
+        { label: table.name, apply: quoteName(table.name), type: "class", detail: detailWith(table.readable, "table"), boost: 2, readable: table.readable })),
+      ...[...aliases.values()].map((alias) => ({ label: alias.name, type: "variable", detail: `alias of ${alias.table.name}`, boost: 4 })),
+      ...[...columns.values()].map(({ column, tables, readable }) => columnOption(column, tables.join(", "), readable.join(" / "))),
+    ];
+    return withReadable(options, word ? word.text : "", word ? word.from : context.pos, curated);
   };
 }
 
