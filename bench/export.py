@@ -10,7 +10,7 @@ checked to encode and run. The dialogues are written straight into the event log
 is not what is measured. Then it runs the export exactly as the web page's task does (re-encode and re-execute
 every SQL, write and validate every CoSQL file, zip) and prints the time and the number of queries; the same for a
 smaller corpus shows that the count does not grow with the number of dialogues. Target: <= 4 s (SQLite), the median of
---repeat runs.
+--repeat runs. The export is timed without its report/ folder (the page's default is with it); --report adds it.
 """
 
 import argparse
@@ -287,15 +287,16 @@ def build_corpus(databases: list, *, dialogues: int, sql_turns: int, seed: int =
     print(f"corpus built in {time.perf_counter() - started:.1f} s ({len(events)} events)")
 
 
-def timed_export(label: str) -> tuple[float, int, int, dict]:
-    """Run one CoSQL export as the task does; return (seconds, queries, progress writes, report)."""
+def timed_export(label: str, *, report: bool = False) -> tuple[float, int, int, dict]:
+    """Run one CoSQL export as the task does; return (seconds, queries, progress writes, report). Without the
+    report/ folder unless `report` (the page's default: its statistics and figures add seconds; --report)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from review.dataset.services import dataset_export_run, export_options_clean
     from review.models import Export
 
-    export = Export.objects.create(formats=["cosql"], options=export_options_clean(formats=["cosql"]))
+    export = Export.objects.create(formats=["cosql"], options=export_options_clean(formats=["cosql"], report=report))
     with CaptureQueriesContext(connection) as captured:
         started, cpu = time.perf_counter(), time.process_time()
         export = dataset_export_run(export_id=export.pk)
@@ -317,6 +318,7 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=300, help="dialogues of the second, smaller corpus")
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
     parser.add_argument("--keep", action="store_true", help="keep the throwaway data folder")
+    parser.add_argument("--report", action="store_true", help="with the report/ folder (statistics and figures)")
     parser.add_argument("--profile", type=int, metavar="N", help="profile the full export: print the N costliest calls")
     parser.add_argument(
         "--repeat",
@@ -334,7 +336,7 @@ def main() -> None:
     databases = register_databases(args.shared)
     small_sql = max(args.small, args.sql_turns * args.small // args.dialogues)
     build_corpus(databases, dialogues=args.small, sql_turns=small_sql, seed=2)
-    small = timed_export("small corpus")
+    small = timed_export("small corpus", report=args.report)
     from dialogs.models import Dialogue
 
     Dialogue.objects.all().delete()
@@ -344,10 +346,10 @@ def main() -> None:
         import pstats
 
         profiler = cProfile.Profile()
-        full = profiler.runcall(timed_export, "full corpus")
+        full = profiler.runcall(timed_export, "full corpus", report=args.report)
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
     else:
-        runs = [timed_export("full corpus") for _ in range(max(args.repeat, 1))]
+        runs = [timed_export("full corpus", report=args.report) for _ in range(max(args.repeat, 1))]
         if len(runs) > 1:
             print("full exports: " + ", ".join(f"{run[0]:.2f} s" for run in runs))
         full = sorted(runs, key=lambda run: run[0])[len(runs) // 2]

@@ -79,6 +79,14 @@ class ExportForm(SelectionForm):
         help_text="The simulated workers' pilot dialogues are left out of a release unless asked for.",
     )
 
+    report = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="A report/ folder with the statistics",
+        help_text="Every figure of the statistics page as SVG with its table (CSV) and statistics.json, for the "
+        "dialogues the release holds.",
+    )
+
     field_order = ["formats", "statuses", "databases", "date_from", "date_to", "origin", "seed", "split_file"]
 
     def clean_split_file(self):

@@ -72,11 +72,27 @@ def database_values(database) -> int | None:
     the
     file itself here). None when no profile is kept (a schema-only database, or one still being profiled)."""
     version = database.current_version
-    profile = version.profile if version is not None else None
+    return _profile_values(version.profile if version is not None else None)
+
+
+def _profile_values(profile: dict | None) -> int | None:
     if not profile or not profile.get("columns"):
         return None
     counts = [figures.get("distinct") for figures in profile["columns"].values()]
     return sum(count for count in counts if isinstance(count, int))
+
+
+def databases_values(databases: list) -> dict[str, int | None]:
+    """database_values of each of `databases` by db_id, in one query (an export's report reads every database)."""
+    from annotation.models import DatabaseVersion
+
+    files = {database.pk: database.file for database in databases}
+    current: dict[int, dict | None] = {}
+    versions = DatabaseVersion.objects.filter(database_id__in=list(files)).order_by("database_id", "number")
+    for database_id, file, profile in versions.values_list("database_id", "file", "profile"):
+        if file == files[database_id]:
+            current[database_id] = profile  # the newest version naming the file wins, as in current_version
+    return {database.db_id: _profile_values(current.get(database.pk)) for database in databases}
 
 
 def statistics_for(
@@ -98,9 +114,7 @@ def statistics_for(
     from django.db.models import Count, Max
 
     from annotation.models import Database
-    from annotation.sql.encoding import encode_all
     from review.dataset.splits import split_databases
-    from review.dataset.statistics import compute_statistics
 
     version = (
         Event.objects.aggregate(latest=Max("id"))["latest"],
@@ -115,29 +129,13 @@ def statistics_for(
     queryset = dialogue_selection(statuses=statuses, db_ids=db_ids, date_from=date_from, date_to=date_to, origin=origin)
     records = dialogue_records(queryset)
     used = sorted({record.db_id for record in records})
-    databases = list(Database.objects.filter(db_id__in=used))
-    schemas = {database.db_id: database.schema for database in databases}
-    value_counts = {database.db_id: database_values(database) for database in databases}
-    encoded = encode_all([(r.db_id, state.sql) for r in records for state in r.state_turns()], schemas)
     if split_map:
         split_of = {db_id: split_map[db_id] for db_id in used if db_id in split_map}
     elif seed is not None:
         split_of = split_databases(used, seed=seed)
     else:
         split_of = None
-    phase_seconds = list(
-        QueryFirstItem.objects.filter(dialogue_id__in=[r.id for r in records if r.mode == "query_first"]).values_list(
-            "writing_seconds", "aligning_seconds"
-        )
-    )
-    stats = compute_statistics(
-        records,
-        schemas=schemas,
-        encoded=encoded,
-        split_of=split_of,
-        query_first_seconds=phase_seconds,
-        value_counts=value_counts,
-    )
+    stats = records_statistics(records, databases=list(Database.objects.filter(db_id__in=used)), split_of=split_of)
     stats["selection"] = {
         "statuses": list(statuses),
         "db_ids": sorted(db_ids or []),
@@ -148,6 +146,37 @@ def statistics_for(
     }
     cache.set(key, stats, 600)
     return stats
+
+
+def records_statistics(
+    records: list, *, databases: list, split_of: dict[str, str] | None, encoded: dict | None = None
+) -> dict:
+    """compute_statistics for these records (read with their timestamps), `databases` their Database rows: what
+    the statistics page shows for a selection and an export's report/ folder for the dialogues its files hold.
+    `encoded`: the Spider encoding of each (db_id, sql), LIMIT values kept, when already known (an export's check
+    of its SQL made them); the rest are encoded here."""
+    from annotation.sql.encoding import encode_all
+    from review.dataset.statistics import compute_statistics
+
+    schemas = {database.db_id: database.schema for database in databases}
+    value_counts = databases_values(databases)
+    pairs = [(r.db_id, state.sql) for r in records for state in r.state_turns()]
+    known = encoded or {}
+    encoded = {pair: known[pair] for pair in pairs if pair in known}
+    encoded.update(encode_all([pair for pair in pairs if pair not in encoded], schemas))
+    phase_seconds = list(
+        QueryFirstItem.objects.filter(dialogue_id__in=[r.id for r in records if r.mode == "query_first"]).values_list(
+            "writing_seconds", "aligning_seconds"
+        )
+    )
+    return compute_statistics(
+        records,
+        schemas=schemas,
+        encoded=encoded,
+        split_of=split_of,
+        query_first_seconds=phase_seconds,
+        value_counts=value_counts,
+    )
 
 
 def annotator_pseudonym(person_id: int) -> str:

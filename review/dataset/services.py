@@ -33,7 +33,7 @@ from annotation.sql.check import check_queries
 from annotation.sql.spider import LIMIT_MODES
 from dialogs.log import DialogueRecord
 from review.dataset import formats as dataset_formats
-from review.dataset import selectors, validation, writer
+from review.dataset import report_folder, selectors, validation, writer
 from review.dataset.release_check import ReleaseCheckFailed, release_check
 from review.dataset.splits import SPLITS, SplitError, check_split_map, split_databases
 from review.models import DatasetFormat, Export
@@ -76,13 +76,16 @@ def export_options_clean(
     sql_errors: str = "skip",
     cosql_solo: bool = False,
     include_simulated: bool = False,
+    report: bool = True,
 ) -> dict:
     """Check an export request and return it as plain JSON-able options (what an Export stores and a task reads).
 
     Raises ValidationError with a message for the person asking. Defaults: completed dialogues (not dropped), every
     database, both origins, seed 0, the per-format LIMIT encoding, turns whose SQL fails left out, and solo
     sequences in the SParC and CHASE files only (`cosql_solo` adds them to CoSQL's too: they have no real user), and
-    no simulated worker's dialogues (`include_simulated` adds them; the report's options say so).
+    no simulated worker's dialogues (`include_simulated` adds them; the report's options say so), and the report/
+    folder (the statistics of the dialogues the release holds, each figure as SVG with its table; `report=False`
+    leaves it out: drawing the figures takes seconds on a large release).
     """
     wanted = _formats_checked(formats)
     statuses = _statuses_checked(statuses)
@@ -110,6 +113,7 @@ def export_options_clean(
         "sql_errors": sql_errors,
         "cosql_solo": bool(cosql_solo),
         "include_simulated": bool(include_simulated),
+        "report": bool(report),
     }
 
 
@@ -204,7 +208,9 @@ def dataset_build(
         origin=options.get("origin", "all"),
         simulated=options.get("include_simulated", False),
     )
-    records = dialogue_records(queryset, timestamps=False)
+    with_report = options.get("report", True)
+    # The report's statistics time the dialogues (docs/statistics.md): only they need the events' times.
+    records = dialogue_records(queryset, timestamps=with_report)
     db_ids = sorted({record.db_id for record in records})
     databases = list(Database.objects.filter(db_id__in=db_ids))
     by_id = {database.db_id: database for database in databases}
@@ -248,6 +254,15 @@ def dataset_build(
         else None,
     )
     timings["write_s"] = time.perf_counter() - mark
+    exported = _exported_records(options, records, plan)
+    folder_report = None
+    if with_report:
+        # Before the zip's thread starts (written()): it must never pack a file being written.
+        mark = time.perf_counter()
+        encoded = {pair: (check.encoded, check.encode_error) for pair, check in checks.items()}
+        folder_report = _write_report_folder(out_dir, list(exported.values()), databases, split_of, encoded)
+        files.extend(folder_report.pop("files"))
+        timings["report_s"] = time.perf_counter() - mark
     if written:
         written()
     mark = time.perf_counter()
@@ -261,13 +276,7 @@ def dataset_build(
         cosql_solo=options.get("cosql_solo", False),
     )
     timings["check_release_s"] = time.perf_counter() - mark
-    # Counts of what the files hold: a selected dialogue none of whose SQL turns could be exported is in none of
-    # them, and one a format leaves out (a solo sequence in CoSQL's) only in the others.
-    exported: dict[int, DialogueRecord] = {}
-    interaction_formats, gold_formats = writer.release_formats(options["formats"])
-    cosql_solo = options.get("cosql_solo", False)
-    for fmt in dict.fromkeys([*interaction_formats, *gold_formats]):
-        exported.update((r.id, r) for r in dataset_formats.release_records(fmt, records, plan, cosql_solo=cosql_solo))
+    # Counts of what the files hold (`exported`: _exported_records).
     used = {record.db_id for record in exported.values()}
     split_counts = {split: {"dialogues": 0, "databases": 0, "selected": 0} for split in SPLITS}
     for db_id in used:
@@ -297,6 +306,8 @@ def dataset_build(
         # (corrections included) when it was read.
         "revisions": {str(record.id): record.revision for record in exported.values()},
         "problems": plan.problems,
+        # The report/ folder: which figures could not be drawn, and why (None when the export has no such folder).
+        "report_folder": folder_report,
         "files": files,
         "timings": {**timings, "total_s": time.perf_counter() - started},
     }
@@ -304,6 +315,38 @@ def dataset_build(
     if not check["ok"]:
         raise ReleaseCheckFailed(report)
     return report
+
+
+def _exported_records(options: dict, records: list[DialogueRecord], plan) -> dict[int, DialogueRecord]:
+    """The records the release's files hold, by id, in the selection's order: a selected dialogue none of whose SQL
+    turns could be exported is in none of them, and one a format leaves out (a solo sequence in CoSQL's) only in the
+    others."""
+    held: set[int] = set()
+    interaction_formats, gold_formats = writer.release_formats(options["formats"])
+    cosql_solo = options.get("cosql_solo", False)
+    for fmt in dict.fromkeys([*interaction_formats, *gold_formats]):
+        held.update(r.id for r in dataset_formats.release_records(fmt, records, plan, cosql_solo=cosql_solo))
+    return {record.id: record for record in records if record.id in held}
+
+
+def _write_report_folder(
+    out_dir: Path, exported: list[DialogueRecord], databases: list, split_of: dict, encoded: dict
+) -> dict:
+    """report/ (review/dataset/report_folder.py) for the dialogues the release holds; {"files", "failed"}."""
+    used = {record.db_id for record in exported}
+    try:
+        stats = selectors.records_statistics(
+            exported,
+            databases=[database for database in databases if database.db_id in used],
+            split_of={db_id: split for db_id, split in split_of.items() if db_id in used},
+            encoded=encoded,
+        )
+    except Exception as exc:  # the release's own files are whole: the report says what is missing, and why
+        logger.exception("export report: the statistics failed")
+        error = f"{type(exc).__name__}: {exc}"
+        return {"files": [], "failed": [{"figure": None, "file": report_folder.STATISTICS_NAME, "error": error}]}
+    files, failed = report_folder.write_report_folder(out_dir, stats, write_json=writer.write_json)
+    return {"files": files, "failed": failed}
 
 
 # --------------------------------------------------------------------------------------------------------------------

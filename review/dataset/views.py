@@ -35,6 +35,7 @@ def datasets(request):
                 sql_errors=data["sql_errors"],
                 cosql_solo=data["cosql_solo"],
                 include_simulated=data["include_simulated"],
+                report=data["report"],
                 **form.selection(),
             )
         except ValidationError as exc:
