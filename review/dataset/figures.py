@@ -113,69 +113,101 @@ def _components_by_mode(axes, rows: list[dict]) -> bool:
     return False
 
 
+def _dialogue_lengths(figure, axes, stats) -> bool:
+    lengths = stats["dialogue_lengths"]
+    _bars(axes, list(lengths), list(lengths.values()), xlabel="turns per dialogue", ylabel="dialogues")
+    return False
+
+
+def _counts(name: str):
+    def draw_counts(figure, axes, stats) -> bool:
+        data = {label: count for label, count in stats[name].items() if count}
+        _bars(axes, list(data), list(data.values()), horizontal=True)
+        return False
+
+    return draw_counts
+
+
+def _hardness(figure, axes, stats) -> bool:
+    data = stats["hardness"]
+    _bars(axes, list(data), list(data.values()), xlabel="hardness", ylabel="SQL turns")
+    return False
+
+
+def _keywords_by_turn(figure, axes, stats) -> bool:
+    series = stats["keywords_by_turn"]
+    for keyword, values in series["percent"].items():
+        axes.plot(series["turns"], values, marker="o", markersize=3, label=keyword)
+    axes.set_xlabel("SQL turn")
+    axes.set_ylabel("% of dialogues")
+    axes.set_ylim(0, 100)
+    if series["turns"]:
+        axes.set_xticks(series["turns"])
+        axes.legend(ncols=3, fontsize=7, frameon=False)
+    return False
+
+
+def _coverage(figure, axes, stats) -> bool:
+    rows = stats["coverage"]["databases"]
+    # Database ids can be in any script; the default font lacks CJK glyphs, so bars are numbered and the page's table
+    # names them.
+    positions = list(range(1, len(rows) + 1))
+    width = 0.4
+    axes.bar([p - width / 2 for p in positions], [100 * r["table_coverage"] for r in rows], width,
+             label="tables", color=_COLOR)  # fmt: skip
+    axes.bar([p + width / 2 for p in positions], [100 * r["column_coverage"] for r in rows], width,
+             label="columns", color="#f08c00")  # fmt: skip
+    axes.set_xlabel("database (numbered as in the coverage table)")
+    axes.set_ylabel("% covered")
+    axes.set_ylim(0, 100)
+    if len(rows) <= 40:
+        axes.set_xticks(positions)
+    axes.legend(frameon=False)
+    return False
+
+
+def _intents(figure, axes, stats) -> bool:
+    recommended, asked = stats["intents"]["recommended"], stats["intents"]["asked"]
+    positions = list(range(len(asked)))
+    width = 0.4
+    axes.bar([p - width / 2 for p in positions], list(recommended.values()), width, label="recommended",
+             color=_COLOR)  # fmt: skip
+    axes.bar([p + width / 2 for p in positions], list(asked.values()), width, label="asked (label)",
+             color="#f08c00")  # fmt: skip
+    axes.set_xticks(positions, [label.replace("_", " ") for label in asked], rotation=20, ha="right")
+    axes.set_ylabel("SQL turns")
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.legend(frameon=False)
+    return False
+
+
+# How each figure of FIGURES is drawn: (figure, axes, stats) -> whether it had nothing to draw.
+_DRAWERS = {
+    "dialogue_lengths": _dialogue_lengths,
+    "user_acts": _counts("user_acts"),
+    "system_acts": _counts("system_acts"),
+    "sql_keywords": _counts("sql_keywords"),
+    "hardness": _hardness,
+    "keywords_by_turn": _keywords_by_turn,
+    "coverage": _coverage,
+    "intents": _intents,
+    "question_overlap": lambda figure, axes, stats: _heatmap(figure, axes, stats["question_overlap"]),
+    "link_matches": lambda figure, axes, stats: _link_matches(axes, stats["link_matches"]),
+    "otta_by_collection": lambda figure, axes, stats: _components_by_mode(axes, stats["otta_by_collection"]),
+}
+# Figures that read SQL turns: empty when the selection has none.
+_NEEDS_SQL = ("sql_keywords", "keywords_by_turn", "hardness", "coverage", "intents")
+
+
 def draw(name: str, stats: dict) -> Figure:
     """The figure `name` (a key of FIGURES) for a statistics dict from statistics.compute_statistics."""
+    drawer = _DRAWERS[name]
     with matplotlib.rc_context(_STYLE):
         figure = Figure(figsize=(6.4, 3.6), layout="constrained")
         axes = figure.add_subplot()
-        empty = False
-        if name == "dialogue_lengths":
-            lengths = stats["dialogue_lengths"]
-            _bars(axes, list(lengths), list(lengths.values()), xlabel="turns per dialogue", ylabel="dialogues")
-        elif name in ("user_acts", "system_acts", "sql_keywords"):
-            data = {label: count for label, count in stats[name].items() if count}
-            _bars(axes, list(data), list(data.values()), horizontal=True)
-        elif name == "hardness":
-            data = stats["hardness"]
-            _bars(axes, list(data), list(data.values()), xlabel="hardness", ylabel="SQL turns")
-        elif name == "keywords_by_turn":
-            series = stats["keywords_by_turn"]
-            for keyword, values in series["percent"].items():
-                axes.plot(series["turns"], values, marker="o", markersize=3, label=keyword)
-            axes.set_xlabel("SQL turn")
-            axes.set_ylabel("% of dialogues")
-            axes.set_ylim(0, 100)
-            if series["turns"]:
-                axes.set_xticks(series["turns"])
-                axes.legend(ncols=3, fontsize=7, frameon=False)
-        elif name == "coverage":
-            rows = stats["coverage"]["databases"]
-            # Database ids can be in any script; the default font lacks CJK glyphs, so bars are numbered and the
-            # page's table names them.
-            positions = list(range(1, len(rows) + 1))
-            width = 0.4
-            axes.bar([p - width / 2 for p in positions], [100 * r["table_coverage"] for r in rows], width,
-                     label="tables", color=_COLOR)  # fmt: skip
-            axes.bar([p + width / 2 for p in positions], [100 * r["column_coverage"] for r in rows], width,
-                     label="columns", color="#f08c00")  # fmt: skip
-            axes.set_xlabel("database (numbered as in the coverage table)")
-            axes.set_ylabel("% covered")
-            axes.set_ylim(0, 100)
-            if len(rows) <= 40:
-                axes.set_xticks(positions)
-            axes.legend(frameon=False)
-        elif name == "intents":
-            recommended, asked = stats["intents"]["recommended"], stats["intents"]["asked"]
-            positions = list(range(len(asked)))
-            width = 0.4
-            axes.bar([p - width / 2 for p in positions], list(recommended.values()), width, label="recommended",
-                     color=_COLOR)  # fmt: skip
-            axes.bar([p + width / 2 for p in positions], list(asked.values()), width, label="asked (label)",
-                     color="#f08c00")  # fmt: skip
-            axes.set_xticks(positions, [label.replace("_", " ") for label in asked], rotation=20, ha="right")
-            axes.set_ylabel("SQL turns")
-            axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-            axes.legend(frameon=False)
-        elif name == "question_overlap":
-            empty = _heatmap(figure, axes, stats["question_overlap"])
-        elif name == "link_matches":
-            empty = _link_matches(axes, stats["link_matches"])
-        elif name == "otta_by_collection":
-            empty = _components_by_mode(axes, stats["otta_by_collection"])
-        else:
-            raise KeyError(name)
+        empty = drawer(figure, axes, stats)
         axes.set_title(FIGURES[name], fontsize=10)
-        needs_sql = name in ("sql_keywords", "keywords_by_turn", "hardness", "coverage", "intents")
+        needs_sql = name in _NEEDS_SQL
         if empty or not stats["overview"]["dialogues"] or (needs_sql and not stats["overview"]["sql_turns"]):
             axes.text(0.5, 0.5, "no data in this selection", ha="center", va="center", transform=axes.transAxes)
         return figure
