@@ -333,8 +333,11 @@ codemirror.then(({ showSqlReadOnly }) => document.querySelectorAll("[data-sql-di
 }));
 
 document.querySelectorAll("article.turn").forEach((card) => {
+  // The edit buttons come disabled and are enabled here, once they do something: a click before this module ran
+  // would open nothing (a person on a slow connection, a browser test on a loaded machine).
   card.querySelectorAll("[data-edit]").forEach((button) => {
     button.addEventListener("click", () => openEditor(card, button.dataset.edit));
+    button.disabled = false;
   });
   card.querySelector("[data-drop]")?.addEventListener("click", async (event) => {
     const answer = await postJson(config.correct_url, {
