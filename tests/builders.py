@@ -30,9 +30,14 @@ def _person_named(username: str, role: str):
     existing = User.objects.filter(username=username).first()
     if existing is None:
         return person_create(username=username, role=role, password=PASSWORD)[0]
-    if existing.role != role:
-        raise ValueError(f"{username!r} exists as {existing.role}, not {role}: give this story a name of its own")
+    _same_role(existing, role)
     return existing
+
+
+def _same_role(person, role: str) -> None:
+    """A story that takes another story's name for another role would fail later and far from here: fail now."""
+    if person.role != role:
+        raise ValueError(f"{person.username!r} exists as {person.role}, not {role}: give this story a name of its own")
 
 
 def expert_ready(person, *, channel_name: str | None = None, **socket):
@@ -332,9 +337,8 @@ def browser_people(worker: str, expert: str, password: str) -> None:
         existing = User.objects.filter(username=username).first()
         if existing is None:
             User.objects.create(username=username, role=role, password=_password_hash(password))
-        elif existing.role != role:
-            # A story that takes another story's name for another role would fail later and far from here.
-            raise ValueError(f"{username!r} exists as {existing.role}, not {role}: give this story a name of its own")
+        else:
+            _same_role(existing, role)
     if (current := guidelines_current()) is not None:
         guidelines_confirm(person=User.objects.get(username=expert), version_id=current.pk)
     browser_lobby_cleared()
