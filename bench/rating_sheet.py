@@ -1,7 +1,11 @@
 """A sheet of drafts or suggestions to rate by hand, drawn from the CoSQL sample's turns, as a room shows them.
 
 Usage: .venv/bin/python bench/rating_sheet.py drafts|suggestions --seed S [--count N] [--databases a,b]
-       [--code PATH] [--keep-rated] [--shared PATH] > sheet.tsv
+       [--source cosql-sample|chase-t] [--code PATH] [--keep-rated] [--shared PATH] > sheet.tsv
+
+`--source chase-t` draws instead from CHASE-T's interactions on Spider databases outside the CoSQL sample, each turn's
+SQL rebuilt in English by `bench/chase_english.py` (its literals' values drawn with seed 0, so a turn has the same SQL
+in every sheet); the question column then holds CHASE's Chinese question.
 
 What a room shows is what is rated: each database is read as the platform hosts it (the SQLite file's own schema
 with the release's readable names kept, as `annotation.databases.services.database_register` imports it:
@@ -25,6 +29,7 @@ nobody tuned the rules to: draw with a seed not used before and keep the sheet, 
 
 import argparse
 import csv
+import importlib.util
 import json
 import os
 import random
@@ -104,6 +109,25 @@ def suggestion_drawn(assist, intents, analysis, schema, path: Path, sql: str, re
     return None
 
 
+def source_dialogues(source: str, shared: Path, wanted: set[str]) -> list[dict]:
+    """The dialogues to draw from, in the CoSQL sample's shape (`database_id`, `interaction` of turns with `query` and
+    `utterance`)."""
+    if source == "cosql-sample":
+        with open(shared / "samples" / "cosql_dev_sample.json", encoding="utf-8") as handle:
+            return json.load(handle)
+    # Read from this checkout by its path, whatever `--code` put first on the import path.
+    spec = importlib.util.spec_from_file_location("chase_english", PROJECT_ROOT / "bench" / "chase_english.py")
+    chase_english = sys.modules.setdefault("chase_english", importlib.util.module_from_spec(spec))
+    spec.loader.exec_module(chase_english)
+    return [
+        {
+            "database_id": interaction.db_id,
+            "interaction": [{"query": turn.sql, "utterance": turn.question_zh} for turn in interaction.turns],
+        }
+        for interaction in chase_english.english_interactions(shared, seed=0, databases=wanted or None)
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("kind", choices=("drafts", "suggestions"))
@@ -113,6 +137,7 @@ def main() -> None:
     parser.add_argument("--code", type=Path, default=PROJECT_ROOT, help="the checkout whose code writes the texts")
     parser.add_argument("--keep-rated", action="store_true", help="also draw turns of earlier sheets")
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
+    parser.add_argument("--source", choices=("cosql-sample", "chase-t"), default="cosql-sample")
     options = parser.parse_args()
     options.shared = options.shared.resolve()
     _setup(options.code.resolve())
@@ -122,9 +147,8 @@ def main() -> None:
 
     with open(options.shared / "spider" / "tables.json", encoding="utf-8") as handle:
         entries = {entry["db_id"]: entry for entry in json.load(handle)}
-    with open(options.shared / "samples" / "cosql_dev_sample.json", encoding="utf-8") as handle:
-        dialogues = json.load(handle)
     wanted = set(filter(None, options.databases.split(",")))
+    dialogues = source_dialogues(options.source, options.shared, wanted)
     skipped = set() if options.keep_rated else rated_before(options.kind)
     turns = [
         (dialogue["database_id"], dialogue["interaction"], index)
