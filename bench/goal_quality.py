@@ -1,16 +1,16 @@
 """Goals a person would ask: a sheet of sampled goals and drafted questions to rate by hand (docs/goals.md, "Goals a
 person would ask").
 
-Usage: .venv/bin/python bench/goal_quality.py [--database hotel|<spider db_id>] [--count 40] [--seed 35]
+Usage: .venv/bin/python bench/goal_quality.py [--database hotel|football|<spider db_id>] [--count 40] [--seed 35]
            [--rev REV] [--drafts 10] [--label after] > rows.jsonl
 
-Samples --count goals with a fixed seed on the hotel database of bench/goal_quality_db.py (built afresh in a temporary
-folder) or on a Spider database of ../shared, runs each and prints one JSON line per goal: its SQL, hardness, tree,
-a summary of its result (row count and first values), and for the first --drafts goals the question query-first
-annotation would draft from its tree (annotation.goals.tree_plan.draft_question). With --rev the sampler and the
-drafter are read from that git revision (`git show REV:annotation/sql/...`), so the code before a change is measured
-on the same database and seed as the code after it. The sampler's refusals by rule, when it keeps them, go to
-standard error.
+Samples --count goals with a fixed seed on the hotel or the football database of bench/goal_quality_db.py (built
+afresh in a temporary folder) or on a Spider database of ../shared, runs each and prints one JSON line per goal: its
+SQL, hardness, tree, a summary of its result (row count and first values), and for the first --drafts goals the
+question query-first annotation would draft from its tree (annotation.goals.tree_plan.draft_question). With --rev the
+sampler, its rules and the drafter are read from that git revision (`git show REV:annotation/goals/...`), so the code
+before a change is measured on the same database and seed as the code after it. The sampler's refusals by rule, when
+it keeps them, go to standard error.
 
 The judgement (fine / needs a fix / pointless, and why) is a person's: bench/ratings/goals_<date>.csv holds them.
 """
@@ -36,37 +36,43 @@ django.setup()
 
 from annotation.sql.sandbox import execute  # noqa: E402
 from annotation.sql.schema import introspect_sqlite  # noqa: E402
-from bench.goal_quality_db import build_hotel_database  # noqa: E402
+from bench.goal_quality_db import BUILDERS  # noqa: E402
 
 SHARED = Path(os.environ.get("WOZSQL_SHARED_DIR", PROJECT_ROOT.parent / "shared"))
 
 
+_REV_MODULES = ("operation_tree", "rules", "sampler", "tree_plan")  # annotation/goals/, in the order they import
+
+
 def _modules_at(rev: str | None):
-    """(goal_sampler, tree_plan) of the working tree, or of git revision `rev` loaded under their own names."""
+    """(sampler, tree_plan) of the working tree, or of git revision `rev`: the modules of annotation/goals/ read at
+    that revision and loaded under names of their own (rev_sampler...), importing each other, so the sampler, its
+    rules and the drafter measured are all the revision's."""
     if rev is None:
         from annotation.goals import sampler as goal_sampler
         from annotation.goals import tree_plan
 
         return goal_sampler, tree_plan
     folder = Path(tempfile.mkdtemp(prefix="goal-quality-"))
-    loaded = []
-    for name in ("goal_sampler", "tree_plan"):
+    loaded = {}
+    for name in _REV_MODULES:
         source = subprocess.run(
-            ["git", "show", f"{rev}:annotation/sql/{name}.py"],  # noqa: S607
+            ["git", "show", f"{rev}:annotation/goals/{name}.py"],  # noqa: S607
             cwd=PROJECT_ROOT,
             capture_output=True,
             text=True,
             check=True,
         ).stdout
-        source = source.replace("from annotation.goals.sampler import", "from rev_goal_sampler import")
+        for other in _REV_MODULES:
+            source = source.replace(f"from annotation.goals.{other} import", f"from rev_{other} import")
         file = folder / f"rev_{name}.py"
         file.write_text(source)
         spec = importlib.util.spec_from_file_location(f"rev_{name}", file)
         module = importlib.util.module_from_spec(spec)
         sys.modules[f"rev_{name}"] = module
         spec.loader.exec_module(module)
-        loaded.append(module)
-    return tuple(loaded)
+        loaded[name] = module
+    return loaded["sampler"], loaded["tree_plan"]
 
 
 def summary(result) -> str:
@@ -87,9 +93,10 @@ def main() -> None:
     parser.add_argument("--label", default=None, help="the value of each line's 'run' field (default: the rev)")
     options = parser.parse_args()
     goal_sampler, tree_plan = _modules_at(options.rev)
-    if options.database == "hotel":
-        path = build_hotel_database(Path(tempfile.mkdtemp(prefix="hotel-")) / "hotel.sqlite")
-        schema = introspect_sqlite(path, "hotel")
+    if options.database in BUILDERS:
+        folder = Path(tempfile.mkdtemp(prefix=f"{options.database}-"))
+        path = BUILDERS[options.database](folder / f"{options.database}.sqlite")
+        schema = introspect_sqlite(path, options.database)
     else:
         entries = {entry["db_id"]: entry for entry in json.loads((SHARED / "spider" / "tables.json").read_text())}
         schema = entries[options.database]
