@@ -974,3 +974,12 @@ def test_set_operations_read_as_but_not_and_both():
 def test_a_key_word_left_alone_keeps_its_table_word():
     text = draft("SELECT Flight_No FROM flight", NAMED_ROWS, schema=schema_of({"flight": ["Flight_No", "Origin"]}))
     assert "flight numbers of the 5 flights" in text  # "the number of the 5 flights" would read as a count
+
+
+def test_a_misspelt_word_is_not_split_as_a_compound():
+    from annotation.wording.english import split_compounds
+
+    assert split_compounds("indepdent year") == "indepdent year"  # not "indep dent": "independent" misspelt
+    assert split_compounds("descriptrion") == "descriptrion"
+    assert split_compounds("highschooler") == "high schooler"
+    assert split_compounds("departmentid") == "department id"

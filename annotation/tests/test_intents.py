@@ -945,3 +945,157 @@ def test_a_count_per_group_of_a_join_counts_the_joined_rows():
     )
     texts = seen_texts(sql, SCHOOL, [["A"]], FIGURES, category="display")
     assert texts and not any("number of dorms" in text for text in texts)
+
+
+# Countries name their capital by a city's id (a number, no foreign key declared); cities have ids 1 to 100.
+ATLAS = {
+    "db_id": "atlas",
+    "table_names_original": ["country", "city"],
+    "table_names": ["country", "city"],
+    "column_names_original": [
+        [-1, "*"],
+        [0, "code"],
+        [0, "name"],
+        [0, "continent"],
+        [0, "population"],
+        [0, "capital"],
+        [0, "founded_year"],
+        [0, "horsepower"],
+        [1, "id"],
+        [1, "name"],
+        [1, "country_code"],
+        [1, "population"],
+    ],
+    "column_names": [
+        [-1, "*"],
+        [0, "code"],
+        [0, "name"],
+        [0, "continent"],
+        [0, "population"],
+        [0, "capital"],
+        [0, "founded year"],
+        [0, "horsepower"],
+        [1, "id"],
+        [1, "name"],
+        [1, "country code"],
+        [1, "population"],
+    ],
+    "column_types": ["text", "text", "text", "text", "number", "number", "number", "text", "number", "text"]
+    + ["text", "number"],
+    "primary_keys": [1, 8],
+    "foreign_keys": [[10, 1]],
+}
+ATLAS_FIGURES = {
+    ("country", "name"): {"rows": 40, "distinct": 40, "min": "Aruba", "max": "Zambia"},
+    ("country", "continent"): {"rows": 40, "distinct": 5, "min": "Africa", "max": "Oceania"},
+    ("country", "population"): {"rows": 40, "distinct": 40, "min": 1000, "max": 900000},
+    ("country", "capital"): {"rows": 40, "distinct": 40, "min": 2, "max": 97},
+    ("country", "founded_year"): {"rows": 40, "distinct": 30, "min": 1800, "max": 1990},
+    ("country", "horsepower"): {"rows": 40, "distinct": 35, "min": "100", "max": "null"},
+    ("city", "id"): {"rows": 100, "distinct": 100, "min": 1, "max": 100},
+    ("city", "name"): {"rows": 100, "distinct": 100, "min": "Aba", "max": "Zug"},
+    ("city", "population"): {"rows": 4079, "distinct": 3897, "min": 42, "max": 9000000},
+}
+MANY_NAMES = [[f"Country {index}"] for index in range(40)]
+
+
+def test_a_number_that_is_another_tables_key_is_never_sorted_by_or_summed():
+    texts = seen_texts("SELECT name FROM country", ATLAS, MANY_NAMES, ATLAS_FIGURES)
+    texts += seen_texts("SELECT count(*) FROM country", ATLAS, [[40]], ATLAS_FIGURES)
+    assert texts and not any("capital" in text for text in texts), [t for t in texts if "capital" in t]
+    # Without the figures the capital's numbers are not known to be keys.
+    assert any("capital" in text for text in seen_texts("SELECT count(*) FROM country", ATLAS, [[40]], {}))
+
+
+def test_never_sorted_by_an_identifier():
+    texts = seen_texts("SELECT id FROM city", ATLAS, [[n] for n in range(1, 101)], ATLAS_FIGURES, category="display")
+    assert not any("by their id" in text or "highest id" in text or "lowest id" in text for text in texts)
+
+
+def test_rows_read_at_a_glance_are_not_sorted():
+    rows = [["Peru"], ["Chile"], ["Spain"], ["Italy"]]
+    texts = seen_texts("SELECT name FROM country WHERE continent = 'Europe'", ATLAS, rows, ATLAS_FIGURES)
+    assert texts and not any("sort" in text.lower() for text in texts)
+    assert any("sort" in text for text in seen_texts("SELECT name FROM country", ATLAS, MANY_NAMES, ATLAS_FIGURES))
+
+
+def test_after_a_limit_only_the_highest_or_latest_of_something_is_asked():
+    sql = "SELECT name FROM country ORDER BY horsepower DESC LIMIT 1"
+    texts = seen_texts(sql, ATLAS, [["Peru"]], ATLAS_FIGURES, category="display")
+    assert texts and not any("sort them" in text or "sorted" in text for text in texts)
+    # horsepower is kept as text, but its lowest value reads as a number: the other end is "the lowest".
+    assert any("the lowest horsepower" in text for text in texts)
+
+
+def test_a_column_the_question_fixed_is_not_asked_for():
+    sql = "SELECT population FROM country WHERE name = 'Peru'"
+    texts = seen_texts(sql, ATLAS, [[30000]], ATLAS_FIGURES, category="same_instances")
+    assert texts and not any("their name" in text for text in texts)
+
+
+def test_a_figure_of_thousands_of_rows_is_not_listed():
+    texts = seen_texts("SELECT avg(population) FROM city", ATLAS, [[5000.5]], ATLAS_FIGURES, category="same_instances")
+    assert texts and not any("list each" in text for text in texts)
+    few = seen_texts("SELECT max(population) FROM country", ATLAS, [[900000]], ATLAS_FIGURES, category="same_instances")
+    assert any("list each population" in text for text in few)  # 40 countries can be listed
+
+
+def test_no_group_by_a_number_with_many_values_nor_a_total_of_years():
+    texts = seen_texts("SELECT count(*) FROM country", ATLAS, [[40]], ATLAS_FIGURES, category="same_instances")
+    assert texts and not any("per founded year" in text or "per horsepower" in text for text in texts)
+    assert not any(re.search(r"(total|average) founded year", text) for text in texts)
+    assert any("per continent" in text for text in texts)
+
+
+def test_one_column_is_not_both_changes_of_a_combination():
+    texts = seen_texts("SELECT count(*) FROM country", ATLAS, [[40]], ATLAS_FIGURES, category="combination")
+    for text in texts:
+        match = re.search(r"per (\w+), .*their (\w+)", text)
+        assert not (match and match.group(1) == match.group(2)), text
+
+
+def test_a_count_of_a_set_operation_or_of_groups_names_what_it_counts():
+    union = "SELECT name FROM country UNION SELECT name FROM city"
+    texts = seen_texts(union, ATLAS, MANY_NAMES, ATLAS_FIGURES, category="same_instances")
+    assert any("how many names there are" in text for text in texts)
+    assert not any("how many countries" in text for text in texts)
+    grouped = "SELECT count(*) FROM (SELECT continent FROM country GROUP BY continent)"
+    texts = seen_texts(grouped, ATLAS, [[5]], ATLAS_FIGURES, category="same_instances")
+    assert any("the number of continents" in text for text in texts)
+    assert not any("countries" in text or "population" in text for text in texts)
+
+
+def test_a_listed_column_is_not_narrowed_to_one_of_its_words_and_a_range_splits_what_was_shown():
+    rows = [[name] for name in ("Africa", "Asia", "Europe", "Oceania", "America", "Africa")]
+    texts = seen_texts("SELECT continent FROM country", ATLAS, rows, ATLAS_FIGURES, category="different_instances")
+    assert not any("whose continent is" in text for text in texts)
+    shown = [["Peru", 18], ["Chile", 19]]
+    values_texts = seen_texts("SELECT full_name, stu_age FROM Student", SCHOOL, shown, FIGURES)
+    ranges = [text for text in values_texts if "age is" in text]
+    assert ranges and all("above 18" in text for text in ranges), ranges  # 26 would keep both, 18 below keeps none
+
+
+def test_a_yes_no_condition_is_not_swapped_for_another_flag():
+    texts = seen_texts(
+        "SELECT Name FROM member WHERE is_full_time = 1",
+        CLUB,
+        [["Ann"], ["Bob"], ["Cid"]],
+        CLUB_FIGURES,
+        category="different_instances",
+    )
+    assert texts and not any("flag" in text for text in texts)
+
+
+def test_another_entity_is_not_described_by_its_own_name():
+    schema = {
+        "db_id": "lands",
+        "table_names_original": ["continent", "country"],
+        "table_names": ["continent", "country"],
+        "column_names_original": [[-1, "*"], [0, "cont_id"], [0, "continent"], [1, "id"], [1, "name"], [1, "cont"]],
+        "column_names": [[-1, "*"], [0, "cont id"], [0, "continent"], [1, "id"], [1, "name"], [1, "cont"]],
+        "column_types": ["text", "number", "text", "number", "text", "number"],
+        "primary_keys": [1, 3],
+        "foreign_keys": [[5, 1]],
+    }
+    texts = seen_texts("SELECT count(*) FROM country", schema, [[40]], {}, category="different_entity")
+    assert "Ask about the continents instead" in texts and not any("their continent" in text for text in texts)

@@ -9,7 +9,9 @@ was read from the schemas named last (`per_schema`).
 
 from __future__ import annotations
 
+import difflib
 import functools
+import os
 import re
 import threading
 from collections import OrderedDict
@@ -186,7 +188,7 @@ def _split_word(word: str, vocabulary: frozenset[str]) -> tuple[str, ...]:
         return (word,)
     segmenter = _segmenter()
     counts = segmenter.UNIGRAMS
-    if counts.get(word, 0) >= _WORD_ON_ITS_OWN:
+    if counts.get(word, 0) >= _WORD_ON_ITS_OWN or _misspelt(word):
         return (word,)
     halves = [(word[:cut], word[cut:]) for cut in range(3, len(word) - 2)]
     in_schema = [pair for pair in halves if pair[0] in vocabulary and pair[1] in vocabulary]
@@ -203,6 +205,37 @@ def _split_word(word: str, vocabulary: frozenset[str]) -> tuple[str, ...]:
     ):
         return (word,)
     return tuple(parts)
+
+
+# A word this much like a common word of about its length is that word misspelt, not two words ("indepdent" is no
+# "indep dent"): difflib's similarity ratio of the two spellings, and how many letters they may differ in length.
+_MISSPELT_RATIO = 0.85
+_MISSPELT_LENGTHS = 2
+
+
+@functools.cache
+def _common_words_by_start() -> dict[str, tuple[str, ...]]:
+    """The segmenter's words used on their own (`_WORD_ON_ITS_OWN`) of `_COMPOUND_MIN_CHARS` letters or more, by
+    their first two letters."""
+    found: dict[str, list[str]] = {}
+    for word, count in _segmenter().UNIGRAMS.items():
+        if count >= _WORD_ON_ITS_OWN and len(word) >= _COMPOUND_MIN_CHARS and word.isalpha():
+            found.setdefault(word[:2], []).append(word)
+    return {start: tuple(words) for start, words in found.items()}
+
+
+def _misspelt(word: str) -> bool:
+    """Whether `word` reads as a common word misspelt ("descriptrion", "indepdent"): nearly the same letters as one,
+    differing before its last letters (a compound begins with its first word, whatever ending that word may also
+    take: "departmentid" is no "departments" misspelt, "checkin" no "checking")."""
+    for common in _common_words_by_start().get(word[:2], ()):
+        if abs(len(common) - len(word)) > _MISSPELT_LENGTHS:
+            continue
+        if len(os.path.commonprefix((word, common))) >= len(common) - _MISSPELT_LENGTHS:
+            continue  # the same word with another ending and a word after it ("departments", "departmentid")
+        if difflib.SequenceMatcher(None, word, common).ratio() >= _MISSPELT_RATIO:
+            return True
+    return False
 
 
 def split_compounds(name: str, vocabulary: set[str] | frozenset[str] = frozenset()) -> str:

@@ -248,7 +248,7 @@ def recommend(
         for with_values in (True, False):
             for first, second in options:
                 text = writer.combined(first, second, with_values=with_values)
-                if _short(text):
+                if text and _short(text):
                     relation = "+".join(sorted((first, second), key=lambda name: int(name[1:])))
                     return writer.recommendation(category, relation, text)
         raise IntentError("no combination of the applicable relations can be worded in one short sentence")
@@ -486,6 +486,10 @@ class _Facts:
     limit: int | None = None
     has_limit: bool = False
     distinct: bool = False
+    # A UNION / INTERSECT / EXCEPT: its rows are no one table's, so a count of them is said by what they show.
+    set_operation: bool = False
+    # The group keys of a grouped subquery in FROM: its rows are groups, and a count of them counts groups.
+    inner_groups: list = field(default_factory=list)
     # The result's columns in order: the plain column each one shows, None for anything else; None after a `*`.
     selected: list | None = field(default_factory=list)
 
@@ -613,6 +617,7 @@ class _Reader:
             node = unwrap_paren(node.this)
         if isinstance(node, exp.SetOperation):
             facts = self.query(node.this)
+            facts.set_operation = True
             if node.args.get("order") is not None or node.args.get("limit") is not None:
                 # The order and limit written after the last SELECT are the whole query's (the first SELECT's
                 # names are the result's names).
@@ -662,6 +667,7 @@ class _Reader:
             inner = self.query(source.this)
             facts.tables.extend(table for table in inner.tables if table not in facts.tables)
             facts.filters.extend(inner.filters)
+            facts.inner_groups.extend(inner.group)
             if source.alias:
                 scope[source.alias.lower()] = None
 
@@ -892,6 +898,14 @@ class _Analysis:
             and column.label.split()[0] not in _STATISTIC_WORDS
         ]
 
+    def _entity_numbers(self) -> list[_Column]:
+        """The number columns a figure "of these things" may read: the entity's own (a joined pet's weight is no
+        student's), none when the rows counted are groups of a subquery (regions have no population of their own) or
+        a set operation's."""
+        if (self.facts.inner_groups and not self.facts.group) or self.facts.set_operation:
+            return []  # the rows of a UNION are no one table's either
+        return [column for column in self._number_columns() if column.table in self.entity]
+
     # -- Same Instances ---------------------------------------------------------------------------------------
 
     def _r1(self) -> list:
@@ -940,7 +954,7 @@ class _Analysis:
         unshown = [column for column in self.names.descriptive(self.entity) if not column.is_key] or [
             column for column in self.names.descriptive(facts.tables) if not column.is_key
         ]
-        taken = set(facts.group) | aggregated
+        taken = set(facts.group) | set(facts.inner_groups) | aggregated  # groups of groups by the same key are one each
         keys = [column for column in dict.fromkeys(shown + unshown) if column not in taken]
         # Rows are grouped by categories more naturally than by measures ("per country" rather than "per age").
         keys = [column for column in keys if column.kind != "number"] or keys
@@ -953,9 +967,9 @@ class _Analysis:
         if self.listing or (facts.group and ("count", None) not in aggregated):
             options.append(("count", None))
         # A figure "of these students" is one of the students' own columns: a joined pet's weight is no student's.
-        for column in [column for column in self._number_columns() if column.table in self.entity]:
+        for column in self._entity_numbers():
             if not any(aggregate.column == column for aggregate in facts.aggregates):
-                options.extend((function, column) for function in ("avg", "max", "min", "sum"))
+                options.extend((function, column) for function in _functions_of(column, ("avg", "max", "min", "sum")))
         if self.listing or facts.group:
             return options
         # An ungrouped aggregate query gains a figure only from a column no aggregate reads yet.
@@ -969,13 +983,16 @@ class _Analysis:
                 if aggregate.function == "count":
                     # Counting the entity becomes a statistic of one of its own number columns (a joined table's
                     # column describes other things than those counted).
-                    numbers = [column for column in self._number_columns() if column.table in self.entity]
-                    options.extend((aggregate, function, other) for other in numbers for function in _NUMBER_FUNCTIONS)
+                    options.extend(
+                        (aggregate, function, other)
+                        for other in self._entity_numbers()
+                        for function in _functions_of(other, _NUMBER_FUNCTIONS)
+                    )
                 continue
             if column.is_key:
                 functions = ()  # the total or highest of an id means nothing
             elif column.kind in ("number", "unknown"):
-                functions = _NUMBER_FUNCTIONS
+                functions = _functions_of(column, _NUMBER_FUNCTIONS)
             elif aggregate.function in _ORDER_FUNCTIONS:
                 functions = _ORDER_FUNCTIONS
             else:
@@ -1126,6 +1143,46 @@ class _Seen:
         """At most one row, all of it shown: nothing to narrow, sort, count or deduplicate."""
         return self.complete and len(self.rows) <= 1
 
+    @property
+    def at_a_glance(self) -> bool:
+        """A handful of rows, all shown: the worker reads them at once, and no order makes them easier to read."""
+        return self.complete and len(self.rows) <= _AT_A_GLANCE
+
+    def numeric(self, column: _Column | None) -> bool:
+        """Whether a column holds numbers: a number column, or a text one whose lowest value reads as a number
+        (horsepower kept as text: text sorts digits before letters, so a column of words never has one as its
+        lowest)."""
+        if column is None:
+            return False
+        if column.kind == "number":
+            return True
+        low = self.stats(column).get("min")
+        return column.kind in ("text", "unknown") and isinstance(low, str) and _reads_as_number(low)
+
+    def code_number(self, column: _Column | None) -> bool:
+        """Whether a number column holds another table's keys although the schema declares no foreign key (a
+        country's capital as a city id): whole numbers, nearly all different, spread over the range of another
+        table's whole-number primary key. Its highest, lowest, average or order means nothing to a person."""
+        if column is None or column.is_key or column.kind != "number":
+            return False
+        figures = self.stats(column)
+        rows, distinct, low, high = (figures.get(name) for name in ("rows", "distinct", "min", "max"))
+        if not all(_whole(value) for value in (rows, distinct, low, high)):
+            return False
+        if rows < _CODE_ROWS_AT_LEAST or distinct <= _UNIQUE_SHARE * rows:
+            return False
+        for table, columns in self._names.columns.items():
+            if table == column.table:
+                continue
+            for key in columns:
+                if not key.is_primary or key.kind != "number":
+                    continue
+                key_figures = self.stats(key)
+                key_low, key_high = key_figures.get("min"), key_figures.get("max")
+                if _whole(key_low) and _whole(key_high) and key_low <= low and high <= key_high <= 2 * high:
+                    return True
+        return False
+
     def stats(self, column: _Column | None) -> Mapping:
         if column is None or column.table is None or self._statistics is None or not self._names.known:
             return {}
@@ -1189,6 +1246,55 @@ class _Seen:
 
 
 _AFTER_NOTHING = frozenset({"R9", "R10", "R11", "R12", "R13"})
+# Up to this many rows, all shown, are read at a glance: sorting them helps nobody.
+_AT_A_GLANCE = 5
+# A listing of more rows than this is nothing a person reads ("list each population" of 4,079 cities).
+_LIST_AT_MOST = 100
+# A number column grouped by with more values than this is a measure, not a category ("the number of cars per mpg").
+_NUMBER_GROUPS_AT_MOST = 20
+# A column of keys without a declared foreign key is told only in a table this large (small tables' numbers fit any
+# range by chance).
+_CODE_ROWS_AT_LEAST = 20
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _reads_as_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+def _functions_of(column: _Column, functions: tuple) -> tuple:
+    """The statistics a column can have: a point in time has a latest and an earliest, never a total or an average
+    ("the total year")."""
+    if column.kind == "time" or column.label.split()[-1] in _TIME_WORDS:
+        return tuple(function for function in functions if function in _ORDER_FUNCTIONS)
+    return functions
+
+
+def _holding(numbers: list, op: str, value: str) -> int:
+    """How many of `numbers` meet `> value` or `< value`."""
+    try:
+        bound = float(value)
+    except ValueError:
+        return 0
+    return sum(1 for number in numbers if (number > bound if op == ">" else number < bound))
+
+
+def _ordinal(key: _SortKey, seen: _Seen) -> bool:
+    """Whether the first rows by `key` are "the highest" or "the latest" of something: a figure, a number or a time."""
+    if key.aggregate is not None:
+        return True
+    column = key.column
+    return column is not None and (
+        column.label.split()[-1] in _TIME_WORDS or column.kind == "time" or seen.numeric(column)
+    )
+
+
 _FLIPPED = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
 
 
@@ -1224,6 +1330,7 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
         for item in material["R10"]
         if not (item.op in _FLIPPED and item.values and seen.empty_side(item.column, _FLIPPED[item.op], item.values[0]))
         and not (item.op == "=" and item.column is not None and item.column.is_key)  # "another airport code"
+        and not _is_flag(item.column)  # "another official flag": a yes/no has only the rest (R11)
     ]
     material["R12"] = (
         []
@@ -1245,6 +1352,9 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
             item.op in _FLIPPED and item.values and seen.empty_side(item.column, _FLIPPED[item.op], item.values[0])
         )
     ]  # "the rest: those whose level is above 3" when 3 is the highest level is nobody
+    material.update(_details_worth_asking(analysis, seen, material))
+    material.update(_orders_worth_asking(analysis, seen, material))
+    material.update(_figures_worth_asking(analysis, seen, material, count))
     if seen.complete and (len(seen.rows) == 0 or count == 0):
         # Nothing came back: another detail, order or figure of nothing is nothing. Only other rows can help.
         material = {name: options if name in _AFTER_NOTHING else [] for name, options in material.items()}
@@ -1252,6 +1362,92 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
     view.material = material
     view.seen = seen
     return view
+
+
+def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> dict:
+    """Details to add, swap in or narrow by that tell the worker something: never a column an equality of the query
+    fixes (the question gave it: "their airline name" of United Airlines), nor a number that is another table's key
+    ("their capital" as a city id); a swap names the entity's own detail first ("their concert name instead of their
+    name" of stadiums is two things' names); no narrowing of a listed column to one of its words (the result would
+    show that word on every row)."""
+    facts = analysis.facts
+    fixed = {
+        item.column
+        for item in facts.filters
+        if item.column is not None
+        and not item.negated
+        and (item.op == "=" or (item.op == "in" and len(item.values) == 1))
+    }
+
+    def tells(column: _Column | None) -> bool:
+        return column is None or (column not in fixed and not seen.code_number(column))
+
+    swaps = [(old, new) for old, new in material["R3"] if tells(new)]
+    own = [(old, new) for old, new in swaps if new is not None and new.table in analysis.entity]
+    shown = set(facts.shown)
+    listed = shown if len(shown) == 1 and not facts.aggregates else set()
+
+    def narrows(column: _Column | None) -> bool:
+        return column not in listed or seen.numeric(column) or column.kind == "time"
+
+    return {
+        "R1": [column for column in material["R1"] if tells(column)],
+        "R3": own or swaps,
+        "R8": [column for column in material["R8"] if narrows(column)],
+        "R12": [(kind, detail) for kind, detail in material["R12"] if kind != "column" or narrows(detail)],
+    }
+
+
+def _orders_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> dict:
+    """Orders that help: never by an identifier or another table's key ("by their student id", "the 3 with the
+    highest id"), no order of rows read at a glance, and after a LIMIT only a key whose first rows are "the highest" or
+    "the latest" of something (one row "sorted the other way round" or "by their name instead" is still one row)."""
+
+    def sortable(key: _SortKey) -> bool:
+        return key.column is None or not (key.column.is_key or seen.code_number(key.column))
+
+    def reorders(option: tuple) -> bool:
+        kind, detail = option
+        if kind == "limit":
+            return True
+        if not sortable(detail):
+            return False
+        return _ordinal(detail, seen) if analysis.facts.has_limit else not seen.at_a_glance
+
+    return {
+        "R14": [] if seen.at_a_glance else [key for key in material["R14"] if sortable(key)],
+        "R15": [option for option in material["R15"] if reorders(option)],
+    }
+
+
+def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, count: int | None) -> dict:
+    """Figures and groups a person wants: no statistic of another table's key ("the average capital"), no group by a
+    number with many values ("the number of cars per mpg"), and no listing of thousands in place of a figure ("list
+    each population" of 4,079 cities; a count shown tells how many rows a listing would have)."""
+    facts = analysis.facts
+
+    def grouping(key: _Column | None) -> bool:
+        if key is None:
+            return True
+        if seen.code_number(key):
+            return False
+        distinct = seen.stats(key).get("distinct")
+        return not (seen.numeric(key) and _whole(distinct) and distinct > _NUMBER_GROUPS_AT_MOST)
+
+    def few_to_list(aggregate: _Aggregate) -> bool:
+        if facts.group:
+            return True
+        if aggregate.function == "count" or aggregate.column is None:
+            return count is None or count <= _LIST_AT_MOST
+        rows = seen.stats(aggregate.column).get("rows")
+        return bool(facts.filters) or not _whole(rows) or rows <= _LIST_AT_MOST
+
+    return {
+        "R4": [(aggregate, key) for aggregate, key in material["R4"] if grouping(key)],
+        "R5": [(function, column) for function, column in material["R5"] if not seen.code_number(column)],
+        "R6": [option for option in material["R6"] if not seen.code_number(option[2])],
+        "R7": [aggregate for aggregate in material["R7"] if few_to_list(aggregate)],
+    }
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1292,9 +1488,13 @@ class _Writer:
         self._reset()
         saved, self.values = self.values, (self.values if with_values else None)
         try:
-            lead, modifier = self._form(first, "lead"), self._form(second, "modifier")
+            lead = self._form(first, "lead")
+            named = len(self.used_columns)
+            modifier = self._form(second, "modifier")
         finally:
             self.values = saved
+        if set(self.used_columns[named:]) & set(self.used_columns[:named]):
+            return ""  # one column for both changes ("per gender, narrowed down by their gender") says one thing twice
         if " instead" in lead and modifier.endswith(" instead"):
             modifier = modifier.removesuffix(" instead")  # one "instead" per sentence is enough
         return f"{lead}, {modifier}"
@@ -1338,12 +1538,34 @@ class _Writer:
         value = self._value(column)
         if value is None:
             return None
-        self._uses_value(column, value)
         if column.kind in ("number", "time") and not column.is_key:
             words = ("above", "below") if column.kind == "number" else ("after", "before")
-            sides = [word for word, op in zip(words, (">", "<"), strict=True) if not self._empty(column, op, value)]
-            return f"whose {column.label} is {self.rng.choice(sides or list(words))} {value}"
+            both = list(zip(words, (">", "<"), strict=True))
+            sides = [(word, op) for word, op in both if not self._empty(column, op, value)]
+            shown = self._shown_numbers(column)
+            if shown:
+                # The result showed this column: a range that keeps all its rows or none of them tells nothing new
+                # (ages 18 and 19 "below 26"); the middle of what was shown splits them.
+                sides = [(word, op) for word, op in sides if 0 < _holding(shown, op, value) < len(shown)]
+                if not sides:
+                    middle = sorted(set(shown))[: (len(set(shown)) + 1) // 2][-1]
+                    value = _readable_value(middle, column) if len(set(shown)) > 1 else None
+                    if value is None:
+                        return None
+                    sides = [(words[0], ">")]
+            self._uses_value(column, value)
+            word = self.rng.choice(sides or both)[0]
+            return f"whose {column.label} is {word} {value}"
+        self._uses_value(column, value)
         return f"whose {column.label} is {value}"
+
+    def _shown_numbers(self, column: _Column) -> list:
+        """The numbers the result showed for `column`, all of them; empty when it did not show them all."""
+        seen = self.analysis.seen
+        shown = seen.shown_values(column) if seen is not None and seen.complete else None
+        if not shown or not all(isinstance(value, Real) and not isinstance(value, bool) for value in shown):
+            return []
+        return list(shown)
 
     def _empty(self, column: _Column, op: str, value: str) -> bool:
         seen = self.analysis.seen
@@ -1382,6 +1604,9 @@ class _Writer:
             return "unknown"
         if key.column.label.split()[-1] in _TIME_WORDS:
             return "time"  # a year kept as text still sorts by time, never "alphabetically"
+        seen = self.analysis.seen
+        if key.column.kind != "time" and seen is not None and seen.numeric(key.column):
+            return "number"  # horsepower kept as text is still "highest first", never "alphabetically"
         return key.column.kind
 
     def _rows_shown(self) -> int | None:
@@ -1399,11 +1624,19 @@ class _Writer:
             others = [table for table in facts.tables if table not in grouped and table not in self.names.links]
             if others and self.names.known:
                 return _plurals(self.names.labels[others[-1]])
+        elif facts.inner_groups:
+            # count(*) over a grouped subquery counts its groups: "the number of regions", not of countries.
+            word = self._group_word(facts.inner_groups)
+            return _plurals(word) if word != "group" else "groups"
+        elif facts.set_operation:
+            # The rows of a UNION or EXCEPT are no one table's: they are what the query shows ("first names").
+            shown = list(dict.fromkeys(facts.shown))
+            return _plurals(shown[0].label) if len(shown) == 1 else "results"
         return self.things
 
-    def _group_word(self) -> str:
+    def _group_word(self, keys: list | None = None) -> str:
         """What one group is, in words: the grouped column's name ("each model"), or "group" without one."""
-        group = list(dict.fromkeys(self.facts.group))
+        group = list(dict.fromkeys(self.facts.group if keys is None else keys))
         if len(group) != 1 or group[0] is None:
             return "group"
         if group[0].is_key and group[0].table in self.names.labels:
@@ -1460,7 +1693,7 @@ class _Writer:
         if function == "count":
             if grouped:
                 return f"{also} how many {self._counted()} each {group} has"
-            return f"Ask how many {self.things} there are"
+            return f"Ask how many {self._counted()} there are"
         self._uses(column)
         figure = f"the {_FUNCTION_WORDS[function]} {column.label}"
         if grouped:
@@ -1482,7 +1715,7 @@ class _Writer:
         if aggregate.column is not None and aggregate.function != "count":
             self._uses(aggregate.column)
             return f"Ask to list each {aggregate.column.label} instead of {label}"
-        return f"Ask to list the {self.things} themselves instead of {label}"
+        return f"Ask to list the {self._counted()} themselves instead of {label}"
 
     # -- Different Instances of the Same Entity (alone, lead or modifier) -------------------------------------
 
@@ -1527,9 +1760,9 @@ class _Writer:
                     "modifier": f"also for those whose {column.label} is {value}",
                 }[form]
         return {
-            "alone": f"Widen it: drop or relax the condition on their {column.label}",
-            "lead": f"Drop or relax the condition on their {column.label}",
-            "modifier": f"without the condition on their {column.label}",
+            "alone": f"Widen it: drop or relax the condition {_on(column)}",
+            "lead": f"Drop or relax the condition {_on(column)}",
+            "modifier": f"without the condition {_on(column)}",
         }[form]
 
     def _r10(self, material: list, form: str) -> str:
@@ -1575,11 +1808,11 @@ class _Writer:
             }[form]
         if condition.column is not None:
             self._uses(condition.column)
-            label = condition.column.label
+            on = _on(condition.column)
             return {
-                "alone": f"Ask about the rest instead: those that do not meet the condition on their {label}",
-                "lead": f"Ask about those that do not meet the condition on their {label}",
-                "modifier": f"for those that do not meet the condition on their {label}",
+                "alone": f"Ask about the rest instead: those that do not meet the condition {on}",
+                "lead": f"Ask about those that do not meet the condition {on}",
+                "modifier": f"for those that do not meet the condition {on}",
             }[form]
         return {
             "alone": f"Ask about the rest instead: the {self.things} that do not meet the current condition",
@@ -1628,7 +1861,16 @@ class _Writer:
         self.used_tables.append(self.names.originals[table])
         things = _plurals(self.names.labels[table])
         details = self.names.descriptive([table])
-        details = [column for column in details if not column.is_key]
+        seen = self.analysis.seen
+        # Neither an identifier, nor another table's key kept as a number, nor the table's own name ("the continents,
+        # such as their continent").
+        details = [
+            column
+            for column in details
+            if not column.is_key
+            and not (seen is not None and seen.code_number(column))
+            and column.label != self.names.labels[table]
+        ]
         if details:
             detail = self.rng.choice(details)
             self._uses(detail)
@@ -1698,11 +1940,35 @@ class _Writer:
         return f"Ask for each {_and([column.label for column in material[:2]])} only once, without repeats"
 
 
+def _on(column: _Column) -> str:
+    """ "on their age", "on being full time": what a condition is on, in words (a yes/no is no detail of theirs)."""
+    return f"on being {_flag_words(column)}" if _is_flag(column) else f"on their {column.label}"
+
+
+_YES = frozenset({"1", "t", "y", "yes", "true"})
+_NO = frozenset({"0", "f", "n", "no", "false"})
+
+
+def _flag_negation(condition: _Filter) -> str | None:
+    """ "that are not full time": the opposite of a yes/no condition, or None when its value is neither yes nor no."""
+    if condition.op not in ("=", "!=") or len(condition.values) != 1:
+        return None
+    value = str(condition.values[0]).strip().lower()
+    if value not in _YES | _NO:
+        return None
+    holds = (value in _YES) == (condition.op == "=")
+    if condition.negated:
+        holds = not holds
+    return f"that are {'not ' if holds else ''}{_flag_words(condition.column)}"
+
+
 def _negation(condition: _Filter) -> str | None:
     """ "whose country is not US": the words for the opposite of `condition`, or None when they cannot be told."""
     column = condition.column
     if column is None:
         return None
+    if _is_flag(column):
+        return _flag_negation(condition)
     shown = [_readable_value(value, column) for value in condition.values]
     if any(text is None for text in shown) or (condition.op not in ("is",) and not shown):
         return None
