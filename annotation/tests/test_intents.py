@@ -1099,3 +1099,52 @@ def test_another_entity_is_not_described_by_its_own_name():
     }
     texts = seen_texts("SELECT count(*) FROM country", schema, [[40]], {}, category="different_entity")
     assert "Ask about the continents instead" in texts and not any("their continent" in text for text in texts)
+
+
+def test_a_count_of_distinct_keys_counts_what_the_key_names():
+    sql = "SELECT count(*) FROM (SELECT DISTINCT country_code FROM city)"
+    texts = seen_texts(sql, ATLAS, [[12]], ATLAS_FIGURES, category="same_instances")
+    assert any("the number of countries" in text for text in texts), set(texts)
+    assert not any("cities" in text for text in texts)
+
+
+def test_no_identifier_is_added_as_a_detail_and_no_condition_on_a_name_that_says_nothing():
+    texts = seen_texts("SELECT name FROM city", ATLAS, [[f"City {n}"] for n in range(100)], ATLAS_FIGURES)
+    assert not any("their id" in text or "their country code" in text for text in texts)
+    schema = {
+        "db_id": "venues",
+        "table_names_original": ["stadium"],
+        "table_names": ["stadium"],
+        "column_names_original": [[-1, "*"], [0, "stadium_id"], [0, "name"], [0, "Average"], [0, "Capacity"]],
+        "column_names": [[-1, "*"], [0, "stadium id"], [0, "name"], [0, "average"], [0, "capacity"]],
+        "column_types": ["text", "number", "text", "number", "number"],
+        "primary_keys": [1],
+        "foreign_keys": [],
+    }
+    texts = seen_texts("SELECT count(*) FROM stadium WHERE Average > 1000", schema, [[2]], {})
+    assert texts and not any("whose average" in text or "their average" in text for text in texts)
+
+
+def test_the_one_row_of_a_top_group_is_not_narrowed_and_each_group_is_one_thing():
+    sql = "SELECT home_country FROM Student GROUP BY home_country ORDER BY count(*) DESC LIMIT 1"
+    texts = seen_texts(sql, SCHOOL, [["Peru"]], FIGURES, category="different_instances")
+    assert not any(text.startswith("Narrow") for text in texts)
+    many = seen_texts(
+        sql.replace(" LIMIT 1", ""), SCHOOL, [["Peru"], ["Chile"]], FIGURES, category="different_instances"
+    )
+    assert any(text.startswith("Narrow") for text in many)
+    per_student = seen_texts(
+        "SELECT stu_id FROM Student_Course GROUP BY stu_id HAVING count(*) = 2",
+        SCHOOL,
+        [[1], [2], [3]],
+        FIGURES,
+        category="same_instances",
+    )
+    assert not any("each student course" in text for text in per_student)
+    assert any("each student has" in text for text in per_student), set(per_student)
+
+
+def test_a_year_is_the_latest_or_earliest_never_the_highest():
+    texts = seen_texts("SELECT count(*) FROM country", ATLAS, [[40]], ATLAS_FIGURES, category="same_instances")
+    assert any("latest founded year" in text or "earliest founded year" in text for text in texts)
+    assert not any("highest founded year" in text or "lowest founded year" in text for text in texts)

@@ -667,7 +667,8 @@ class _Reader:
             inner = self.query(source.this)
             facts.tables.extend(table for table in inner.tables if table not in facts.tables)
             facts.filters.extend(inner.filters)
-            facts.inner_groups.extend(inner.group)
+            # The rows of a grouped or DISTINCT subquery are its keys' values: counting them counts those.
+            facts.inner_groups.extend(inner.group or (inner.shown if inner.distinct else []))
             if source.alias:
                 scope[source.alias.lower()] = None
 
@@ -1276,6 +1277,13 @@ def _functions_of(column: _Column, functions: tuple) -> tuple:
     return functions
 
 
+def _function_word(function: str, column: _Column) -> str:
+    """ "the highest age", but "the latest year": a point in time is late or early."""
+    if column.kind == "time" or column.label.split()[-1] in _TIME_WORDS:
+        return {"max": "latest", "min": "earliest"}.get(function, _FUNCTION_WORDS[function])
+    return _FUNCTION_WORDS[function]
+
+
 def _holding(numbers: list, op: str, value: str) -> int:
     """How many of `numbers` meet `> value` or `< value`."""
     try:
@@ -1309,7 +1317,7 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
     seen = _Seen(analysis.facts, result, statistics, analysis.names)
     material = dict(analysis.material)
     count = seen.count_shown() if analysis.one_row else None
-    nothing_to_narrow = (analysis.listing and seen.few) or (count is not None and count <= 1)
+    nothing_to_narrow = (seen.few and not analysis.one_row) or (count is not None and count <= 1)
 
     def keeps(column: _Column | None) -> bool:
         return column is None or not (seen.unique_or_constant(column) or seen.one_value_shown(column))
@@ -1352,6 +1360,9 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
             item.op in _FLIPPED and item.values and seen.empty_side(item.column, _FLIPPED[item.op], item.values[0])
         )
     ]  # "the rest: those whose level is above 3" when 3 is the highest level is nobody
+    for name in ("R9", "R10", "R11"):
+        # "whose average is below 1000": a condition on a column whose name says nothing is no suggestion
+        material[name] = [item for item in material[name] if item.column is None or not _vague(item.column.label)]
     material.update(_details_worth_asking(analysis, seen, material))
     material.update(_orders_worth_asking(analysis, seen, material))
     material.update(_figures_worth_asking(analysis, seen, material, count))
@@ -1388,10 +1399,12 @@ def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> d
     listed = shown if len(shown) == 1 and not facts.aggregates else set()
 
     def narrows(column: _Column | None) -> bool:
+        if column in facts.inner_groups:
+            return False  # counted regions narrowed to one region are one
         return column not in listed or seen.numeric(column) or column.kind == "time"
 
     return {
-        "R1": [column for column in material["R1"] if tells(column)],
+        "R1": [column for column in material["R1"] if tells(column) and not (column is not None and column.is_key)],
         "R3": own or swaps,
         "R8": [column for column in material["R8"] if narrows(column)],
         "R12": [(kind, detail) for kind, detail in material["R12"] if kind != "column" or narrows(detail)],
@@ -1588,7 +1601,7 @@ class _Writer:
             return f"the number of {_plurals(column.label) if column is not None else self._counted()}"
         if column is None:
             return "that figure"
-        return f"the {_FUNCTION_WORDS[aggregate.function]} {column.label}"
+        return f"the {_function_word(aggregate.function, column)} {column.label}"
 
     def _key_label(self, key: _SortKey) -> str | None:
         if key.aggregate is not None:
@@ -1639,8 +1652,11 @@ class _Writer:
         group = list(dict.fromkeys(self.facts.group if keys is None else keys))
         if len(group) != 1 or group[0] is None:
             return "group"
+        words = group[0].label.split()
+        if group[0].is_key and not group[0].is_primary and len(words) > 1 and _looks_like_id(group[0].label):
+            return " ".join(words[:-1])  # a foreign key names its parent: "treatment type code", each treatment type
         if group[0].is_key and group[0].table in self.names.labels:
-            return self.names.labels[group[0].table]  # grouped by student id: "each student"
+            return noun(self.names.labels[group[0].table], False)  # grouped by student id: "each student"
         return group[0].label
 
     # -- Same Instances (alone or lead) -----------------------------------------------------------------------
@@ -1695,7 +1711,7 @@ class _Writer:
                 return f"{also} how many {self._counted()} each {group} has"
             return f"Ask how many {self._counted()} there are"
         self._uses(column)
-        figure = f"the {_FUNCTION_WORDS[function]} {column.label}"
+        figure = f"the {_function_word(function, column)} {column.label}"
         if grouped:
             return f"{also} for {figure} of each {group}"
         return f"{also} for {figure}" if self.facts.aggregates else f"Ask for {figure} of these {self.things}"
@@ -1704,7 +1720,7 @@ class _Writer:
         aggregate, function, column = self.rng.choice(material)
         self._uses(column)
         label = self._aggregate_label(aggregate)
-        return f"Ask for the {_FUNCTION_WORDS[function]} {column.label} instead of {label}"
+        return f"Ask for the {_function_word(function, column)} {column.label} instead of {label}"
 
     def _r7(self, material: list, form: str) -> str:
         aggregate = self.rng.choice(material)
