@@ -342,12 +342,30 @@ def model_question_text(reply: str) -> str:
 
 def suggestion_question(text: str) -> str:
     """A platform suggestion (written to the worker: "Ask how many dorms there are", "Narrow it down, e.g. only those
-    whose city is Paris") as the question the worker types after reading it."""
+    whose city is Paris", "Ask to sort them by age") as the question the worker types after reading it: "Can you tell
+    me how many dorms there are?", "Only those whose city is Paris?", "Can you sort them by age?"."""
     text = " ".join(text.split()).rstrip(".?! ")
-    asked = re.sub(r"^(also\s+)?ask\s+(for\s+|about\s+)?", "", text, flags=re.IGNORECASE)
-    if asked != text:
-        return f"Can you tell me {asked}?"
     _, example, rest = text.partition("e.g. ")
     if example:
-        text = rest
-    return (text[:1].upper() + text[1:] + "?") if text else ""
+        return _sentence(rest) + "?" if rest else ""
+    to = re.sub(r"^(also\s+)?ask\s+to\s+", "", text, flags=re.IGNORECASE)
+    if to != text:
+        return f"Can you {to}?"  # "Ask to list them" -> "Can you list them?"
+    about = re.sub(r"^(also\s+)?ask\s+(only\s+)?about\s+", "", text, flags=re.IGNORECASE)
+    if about != text:
+        only = "only " if re.match(r"^(also\s+)?ask\s+only\s+", text, flags=re.IGNORECASE) else ""
+        return f"What about {only}{about}?"
+    asked = re.sub(r"^(also\s+)?ask\s+(for\s+)?", "", text, flags=re.IGNORECASE)
+    if asked != text:
+        return f"Can you tell me {asked}?"
+    # Any other imperative ("Widen it: also include those ...", "Break it down per year") is asked for politely.
+    _, colon, after = text.partition(": ")
+    return f"Can you {_lower_first(after if colon else text)}?" if text else ""
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]

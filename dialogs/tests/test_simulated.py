@@ -133,6 +133,33 @@ def test_a_pilot_worker_follows_a_suggestion_that_names_columns_the_goal_questio
     assert followed[0]["text"] == "Can you tell me another detail of these dorms, such as their student capacity?"
 
 
+@pytest.mark.parametrize("spec", demo.DEMO_GOALS, ids=lambda spec: spec["question"][:40])
+def test_every_suggestion_the_platform_makes_can_be_followed_by_a_pilot_worker(spec, demo_databases):
+    # The policy (docs/simulated_worker.md): what a suggestion showed the worker is theirs to say, so a pilot that
+    # follows suggestions (`follow_suggestions`) rehearses the suggestion path instead of being stopped by the guard.
+    import random
+
+    from annotation.labels.relations import CATEGORIES
+    from annotation.wording.suggestions import IntentError, recommend
+
+    schema = demo_databases[spec["db_id"]].schema
+    followed = 0
+    for category in CATEGORIES:
+        for seed in range(6):
+            try:
+                text = recommend(spec["sql"], schema, category=category, rng=random.Random(seed)).text
+            except IntentError:
+                continue
+            question = suggestion_question(text)
+            assert question.endswith("?") and question[:1].isupper() and "tell me to " not in question, question
+            reasons = leak_reasons(
+                question, goal_question=spec["question"], goal_sql=spec["sql"], schema=schema, shown=[text]
+            )
+            assert reasons == [], (text, question, reasons)
+            followed += 1
+    assert followed
+
+
 def test_the_names_a_goal_question_uses_are_read_word_by_word(dorm_schema):
     used = schema_names_used("What is the average age of the students in each dorm that has a gym?", dorm_schema)
     assert {"dorm", "student", "age"} <= set(used)
@@ -174,6 +201,13 @@ def test_a_suggestion_reads_as_the_question_a_worker_types():
     assert suggestion_question("Also ask for the total price") == "Can you tell me the total price?"
     assert suggestion_question("Narrow it down, e.g. only those whose city is Paris") == (
         "Only those whose city is Paris?"
+    )
+    assert suggestion_question("Ask to sort them by their age, highest first") == (
+        "Can you sort them by their age, highest first?"
+    )
+    assert suggestion_question("Ask about the cities instead") == "What about the cities instead?"
+    assert suggestion_question("Widen it: also include those whose city is Lyon") == (
+        "Can you also include those whose city is Lyon?"
     )
 
 
