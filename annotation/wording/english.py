@@ -21,8 +21,11 @@ from typing import TypeVar
 
 __all__ = [
     "ABBREVIATIONS",
+    "IRREGULAR_PARTICIPLES",
+    "MASS_NOUNS",
     "MEASURES",
     "PREPOSITIONS",
+    "REFERENCE_WORDS",
     "STORAGE_WORDS",
     "column_phrase",
     "english",
@@ -55,7 +58,13 @@ def english():
 
     engine = inflect.engine()
     engine.defnoun("data", "data")  # a mass noun in schema names ("cars data"), never the plural of "datum" there
+    for word in MASS_NOUNS:
+        engine.defnoun(word, word)  # "the 15 staff", never "staffs"
     return engine
+
+
+# Nouns a schema names a table or column with that English does not count: their plural is the word itself.
+MASS_NOUNS = ("staff", "personnel", "equipment", "software", "hardware", "furniture", "luggage", "baggage")
 
 
 _VOWELS = frozenset("aeiouy")
@@ -77,9 +86,22 @@ def is_plural(word: str) -> bool:
     return english().plural_noun(lower) in (lower, lower + "s")
 
 
+# Past participles that do not end in -ed: a name ending in one ("date claim made", "amount paid") is no noun to make
+# plural ("date claim mades").
+IRREGULAR_PARTICIPLES = frozenset(
+    {"made", "paid", "sold", "won", "built", "taken", "given", "held", "lost", "bought", "sent", "spent", "born"}
+    | {"done", "seen", "known", "written", "driven", "chosen", "found", "kept", "told", "brought", "taught", "shown"}
+)
+
+
 def _inflectable(word: str) -> bool:
     lower = word.lower()
-    return lower.isalpha() and bool(_VOWELS & set(lower)) and not lower.endswith(("ed", "ing"))
+    return (
+        lower.isalpha()
+        and bool(_VOWELS & set(lower))
+        and not lower.endswith(("ed", "ing"))
+        and lower not in IRREGULAR_PARTICIPLES
+    )
 
 
 @lru_cache(maxsize=_WORDS_KEPT)
@@ -99,9 +121,14 @@ def singular_word(word: str) -> str:
 def noun(name: str, many: bool) -> str:
     """`name` (a readable table or column name) in the singular or plural; the head noun is its last word, or the
     word before " of " ("cost of treatment" -> "costs of treatment"). A measure ("number of products", "total
-    spent") or a name ending in a preposition ("written by") has no plural of its own."""
+    spent") or a name ending in a preposition ("written by") has no plural of its own. A preposition inside the name
+    ends its head too: "product for hire" -> "products for hire"."""
     head, sep, tail = name.partition(" of ")
     words = head.split(" ")
+    inner = [position for position, word in enumerate(words[1:-1], start=1) if word in PREPOSITIONS]
+    if not sep and inner and words[0] not in MEASURES:
+        head, sep, tail = " ".join(words[: inner[0]]), " ", " ".join(words[inner[0] :])
+        words = head.split(" ")
     if words[0] in MEASURES or words[-1] in PREPOSITIONS:
         return name
     words[-1] = plural_word(words[-1]) if many else singular_word(words[-1])
@@ -135,6 +162,10 @@ def word_set(name: str) -> set[str]:
 STORAGE_WORDS = frozenset({"data", "info", "information", "details", "list", "table"})
 
 
+# First words of a table name that say it is a lookup table ("Ref_Shipping_Agents"), not what its rows are.
+REFERENCE_WORDS = frozenset({"ref", "reference"})
+
+
 def schema_vocabulary(table_names: list[str], column_readable: list, column_originals: list) -> set[str]:
     """Every word of the schema's readable names (three letters or more), singular and plural."""
     words: set[str] = set()
@@ -154,6 +185,8 @@ def table_noun(name: str, vocabulary: set[str]) -> str:
     word written as two run together split ("countrylanguage" -> "country language", "highschooler" -> "high
     schooler": `split_compounds`)."""
     words = split_compounds(name, vocabulary).split()
+    if len(words) >= 2 and words[0] in REFERENCE_WORDS:
+        words = words[1:]  # "reference shipping agents" hold shipping agents: a lookup table is named as its rows
     if len(words) >= 2 and words[-1] in STORAGE_WORDS:
         words = words[:-1]
         words[-1] = singular_word(words[-1])
@@ -188,7 +221,7 @@ def _split_word(word: str, vocabulary: frozenset[str]) -> tuple[str, ...]:
         return (word,)
     segmenter = _segmenter()
     counts = segmenter.UNIGRAMS
-    if counts.get(word, 0) >= _WORD_ON_ITS_OWN or _misspelt(word):
+    if counts.get(word, 0) >= _WORD_ON_ITS_OWN or _misspelt(word) or _misspelt_of(word, vocabulary):
         return (word,)
     halves = [(word[:cut], word[cut:]) for cut in range(3, len(word) - 2)]
     in_schema = [pair for pair in halves if pair[0] in vocabulary and pair[1] in vocabulary]
@@ -238,6 +271,18 @@ def _misspelt(word: str) -> bool:
     return False
 
 
+def _misspelt_of(word: str, vocabulary: frozenset[str]) -> bool:
+    """Whether `word` is another word of the same schema misspelt: "appelation" beside the table "appellations"."""
+    return any(
+        other != word
+        and other[:2] == word[:2]
+        and abs(len(other) - len(word)) <= _MISSPELT_LENGTHS
+        and not (other.startswith(word) or word.startswith(other))
+        and difflib.SequenceMatcher(None, word, other).ratio() >= _MISSPELT_RATIO
+        for other in vocabulary
+    )
+
+
 def split_compounds(name: str, vocabulary: set[str] | frozenset[str] = frozenset()) -> str:
     """`name` with each word that is two words run together split by English word frequencies (a kept segmenter)
     and the schema's own words: "highschooler" -> "high schooler", "fullname" -> "full name"; a word English uses
@@ -262,11 +307,11 @@ _SPELLED_OUT = {
 }
 
 
-def column_phrase(name: str) -> str:
+def column_phrase(name: str, vocabulary: set[str] | frozenset[str] = frozenset()) -> str:
     """A column's readable name as it reads in a sentence, by a few general rules of English word order: a flag
     ("is official", "abandoned yes or no") is called a flag, a count ("number products") a number of things, and
-    "year of founded" "year founded"."""
-    words = [_SPELLED_OUT.get(word, word) for word in split_compounds(name).split()]
+    "year of founded" "year founded". `vocabulary`: the schema's words, for `split_compounds`."""
+    words = [_SPELLED_OUT.get(word, word) for word in split_compounds(name, vocabulary).split()]
     if len(words) > 1 and words[-1] == "no" and words[-2] not in ("yes", "or"):
         words[-1] = "number"  # "flight no"
     if words[:1] == ["is"] and len(words) > 1:

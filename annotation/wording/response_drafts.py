@@ -50,6 +50,13 @@ _IS_PHRASES = {
     ">=": "is at least {}",
     "<=": "is at most {}",
 }
+# A date or time compared: before and after, not less and greater.
+_TIME_PHRASES = {
+    ">": "is after {}",
+    "<": "is before {}",
+    ">=": "is on or after {}",
+    "<=": "is on or before {}",
+}
 _SELECT_PARTS = frozenset(
     {"expressions", "distinct", "from_", "from", "joins", "where", "group", "having", "order", "limit"}
 )
@@ -267,7 +274,7 @@ class _Names:
             self.column_tables.append(table_index)
             name = column_readable[index][1] if index < len(column_readable) else original
             name = _words_of(str(name or original))
-            name = _column_phrase(name)
+            name = _column_phrase(name, vocabulary)
             self.column_names.append(name)
             if table_index >= 0:
                 self.columns.setdefault((table_index, str(original).lower()), index)
@@ -1110,7 +1117,28 @@ class _Select:
                 words.append(_item_words(item, many))
         if self.distinct and many:
             return (f"the {count} different " if count is not None else "the different ") + _join(words)
+        other = self._other_owner(items, entity) if words and "'s " in words[0] else None
+        if other is not None:
+            # Only another table's columns: "the first name of the employee of the customer ...", never "the
+            # employee's first name of the customer ...".
+            plain = [_column_words(item.column, other, many) for item in items]
+            return f"the {_join(plain)} of the {_owner_noun(other, entity, many)}"
         return "the " + _join(words)
+
+    def _other_owner(self, items: list[_Item], entity: _Table | None) -> _Table | None:
+        """The one other table all `items` are columns of, when they are not said as the entity's own; else None.
+        Asked only when each item would be said with a possessive ("the employee's first name")."""
+        tables = {item.column.table for item in items if item.kind == "column" and item.column is not None}
+        if len(tables) != 1 or any(item.kind != "column" or item.column is None for item in items):
+            return None
+        table = tables.pop()
+        if entity is None or table is None or table == entity or entity.sub is not None or table.sub is not None:
+            return None
+        if any(item.column.identifies is not None or self._said_as_own(item.column, entity) for item in items):
+            return None
+        if any(_column_words(item.column, entity, False) == _column_words(item.column, table, False) for item in items):
+            return None
+        return table
 
     def _said_as_own(self, column: _Col, entity: _Table | None) -> bool:
         """Whether a column of a table the entity's rows point to reads as the entity's own: a poker player's name is
@@ -1216,11 +1244,12 @@ class _Select:
             return f"{self._head(plain, many, entity)} of {self._entity(entity, many, count, subject_words)}"
         # One row per group, each measured: "the full name and number of model lists for each car maker".
         measures = ["number" if item.is_count else _item_words(item) for item in self.aggregates]
-        measured = f"{_join(measures)} of {self._measured_noun()}{_clauses(rest, self._measured_table(), True)}"
+        measures[-1] += f" of {self._measured_noun()}{_clauses(rest, self._measured_table(), True)}"
         shown = [item for item, subject in zip(plain, is_subject, strict=True) if not subject]
+        # One list: "the id, total lesson time and number of lessons", not "the id and total ... and number ...".
         head = "the " + _join(
             [_column_words(item.column, subject_table, False) if item.column else _item_words(item) for item in shown]
-            + [measured]
+            + measures
         )
         superlative = self._superlative()
         if superlative is not None and superlative[1]:
@@ -1264,7 +1293,7 @@ class _Select:
         if entity is None or not any(self.refers(table, entity) for table in others):
             return ""
         other = self.names.as_rows_of(self._far_end(others), entity)
-        return f" that {'have' if many else 'has'} {_with_article(other.noun(False))}"
+        return " " + _having(entity, other, "have" if many else "has", False, "")
 
     def nothing(self) -> str:
         """The sentence for an empty result."""
@@ -1290,7 +1319,7 @@ class _Select:
         key = 1 - measure
         if self.items[key].kind != "column":
             return None
-        told = [f"{_value(row[measure])} for {_value(row[key])}" for row in rows]
+        told = [f"{_value(row[measure])} for {self._named(row, key)}" for row in rows]
         measured_only = replace(self, items=[self.items[measure]])
         return _sentence(f"{measured_only.phrase(True)} is {_join(told)}")
 
@@ -1312,7 +1341,18 @@ class _Select:
         # A name reads better than an id: "for General Motors", not "for 4".
         position = self.items.index(self.aggregates[0])
         label = self.labels()[position]
-        return f" For example, the {label} for {_value(row[self.lead()])} is {_value(row[position])}."
+        return f" For example, the {label} for {self._named(row, self.lead())} is {_value(row[position])}."
+
+    def _named(self, row: list, index: int) -> str:
+        """A row's value of column `index` as it names the row: a number that is a key with its table's noun ("for
+        architect 1", not "for 1"), any other value as it is."""
+        value, item = row[index], self.items[index]
+        column = item.column if item.kind == "column" else None
+        if column is None or column.identifies is None or isinstance(value, bool) or not isinstance(value, int):
+            return _value(value)
+        if _column_words(column, column.identifies, False).split()[-1] not in _KEY_WORDS:
+            return _value(value)
+        return f"{column.identifies.noun(False)} {_value(value)}"
 
 
 def _extreme_word(item: _Item, descending: bool) -> str:
@@ -1328,6 +1368,17 @@ def _and(conditions: list) -> list:
             joined.append("and")
         joined.append(cond)
     return joined
+
+
+def _owner_noun(table: _Table, entity: _Table | None, many: bool) -> str:
+    """Another table's rows as a noun said next to the entity's: a role that repeats the entity's name drops it (a
+    staff member's "staff address" is their "address")."""
+    words = table.called(many).split()
+    if entity is not None and entity.sub is None and len(words) > 1:
+        entity_words = _word_set(entity.called(False))
+        while len(words) > 1 and words[0] in entity_words:
+            words.pop(0)
+    return " ".join(words)
 
 
 def _column_words(column: _Col, entity: _Table | None, many: bool) -> str:
@@ -1346,7 +1397,7 @@ def _column_words(column: _Col, entity: _Table | None, many: bool) -> str:
         name = " ".join(words)
     elif column.table is not None and column.table.sub is None and not (_word_set(name) & _word_set(column.table.name)):
         # Another table's column: "the student's age" of a pet; in the plural a compound ("student ages").
-        owner = column.table.called(False)
+        owner = _owner_noun(column.table, entity, False)
         return _noun(f"{owner} {name}", True) if many else f"{owner}'s {name}"
     return _noun(name, True) if many else name
 
@@ -1412,9 +1463,36 @@ def _clause_parts(cond: _Cond, anchor: _Table | None, many: bool) -> tuple[str, 
         found = _equal_clause(cond, column, anchor, be, prefix, subject)
         if found is not None:
             return found
-    if subject and predicate.startswith("is ") and _is_plural(subject.split()[-1]):
+    if subject and predicate.startswith("is ") and _is_plural(_head_word(subject)):
         predicate = "are " + predicate[3:]  # "whose earnings are greater than 300000"
     return prefix, subject, predicate
+
+
+def _head_word(phrase: str) -> str:
+    """The noun a phrase agrees with: its last word, or the word before " of " ("number of deaths" is one number)."""
+    return phrase.partition(" of ")[0].split()[-1]
+
+
+def _having(anchor: _Table | None, had: _Table, have: str, negated: bool, conditions: str) -> str:
+    """Rows that have (or have no) row of another table: "that have a pet", "that has no concert whose year is 2014";
+    persons and a role they play are said as being it: "that are body builders", "that is not a perpetrator"."""
+    if anchor is not None and _plays_role(had, anchor):
+        if have == "have":
+            return f"that are {'not ' if negated else ''}{had.noun(True)}{conditions}"
+        return f"that is {'not ' if negated else ''}{_with_article(had.noun(False))}{conditions}"
+    if negated:
+        return f"that {have} no {had.noun(False)}{conditions}"
+    return f"that {have} {_with_article(had.noun(False))}{conditions}"
+
+
+def _plays_role(role: _Table, persons: _Table) -> bool:
+    """Whether `role`'s rows are roles `persons` play: `persons` is named as persons and is all `role` points to."""
+    names = role.names
+    if not isinstance(names, _Names) or role.sub is not None or persons.sub is not None or role == persons:
+        return False
+    if not (_word_set(persons.called(False)) & _PERSON_NOUNS) or names.is_link(role):
+        return False
+    return names.parents_of(role) == {persons.key}
 
 
 def _subquery_clause(cond: _Cond, anchor: _Table | None, have: str) -> tuple[str, str, str] | None:
@@ -1424,18 +1502,13 @@ def _subquery_clause(cond: _Cond, anchor: _Table | None, have: str) -> tuple[str
         inner = cond.subquery
         had = inner.names.as_rows_of(inner.main, anchor)
         conditions = _clauses(inner.where, had, False)
-        if cond.negated:
-            return "", "", f"that {have} no {had.noun(False)}{conditions}"
-        return "", "", f"that {have} {_with_article(had.noun(False))}{conditions}"
+        return "", "", _having(anchor, had, have, cond.negated, conditions)
     if cond.op == "exists":
         return "", "", f"for which there {'is no' if cond.negated else 'is'} {_with_sub_article(cond.subquery)}"
     if cond.have is not None:
         inner: _Select = cond.subquery
-        noun = cond.have.noun(False)
         conditions = _clauses(inner.where, cond.have, False)
-        if cond.negated:
-            return "", "", f"that {have} no {noun}{conditions}"
-        return "", "", f"that {have} {_with_article(noun)}{conditions}"
+        return "", "", _having(anchor, cond.have, have, cond.negated, conditions)
     return None
 
 
@@ -1493,9 +1566,27 @@ def _subject(item: _Item | None, anchor: _Table | None, many: bool = False) -> t
     named_in_column = _word_set(column.name) & _word_set(column.table.name)
     if column.table.sub is not None or (named_in_column and not column.table.role):
         return "", words
+    if _is_person_of(anchor, column):
+        return "", f"whose {_column_words(column, column.table, False)}"  # "body builders whose height is ..."
     if column.table.via:
         return f"{column.table.via} {_with_article(column.table.called(False))}", words  # "caused by a ship"
-    return f"with {_with_article(column.table.called(False))}", words
+    return f"with {_with_article(_owner_noun(column.table, anchor, False))}", words  # "staff with an address"
+
+
+# Nouns of a table whose rows are persons: a table that points to it alone (body builders, perpetrators, poker
+# players) holds a role those persons play, so the person's columns are the role's own ("whose height").
+_PERSON_NOUNS = frozenset({"person", "people", "individual"})
+
+
+def _is_person_of(anchor: _Table, column: _Col) -> bool:
+    """Whether `column` is of the persons `anchor`'s rows are roles of: `anchor` points to that table alone, it is
+    named as persons, plays no role in the join, and `anchor` has no column of that name itself."""
+    table, names = column.table, anchor.names
+    if not isinstance(names, _Names) or table.role or table.via or column.identifies is not None:
+        return False
+    if not (_word_set(table.called(False)) & _PERSON_NOUNS) or names.parents_of(anchor) != {table.key}:
+        return False
+    return _column_words(column, table, False) not in names.own_column_words(anchor)
 
 
 def _predicate(cond: _Cond, op: str, negated: bool) -> str:
@@ -1521,10 +1612,13 @@ def _predicate(cond: _Cond, op: str, negated: bool) -> str:
         if len(cond.values) == 2:
             return f"is neither {cond.values[0]} nor {cond.values[1]}"
         return f"is none of {_join(cond.values)}"
+    phrases = _IS_PHRASES
+    if cond.item is not None and cond.item.kind == "column" and cond.item.column and cond.item.column.type == "time":
+        phrases = _IS_PHRASES | _TIME_PHRASES  # "whose date reported is after 1971-06-15"
     if cond.subquery is not None:
-        return _IS_PHRASES[op].format(cond.subquery.phrase(False))
+        return phrases[op].format(cond.subquery.phrase(False))
     value = cond.values[0] if cond.values else "a value"
-    return _IS_PHRASES[op].format(value)
+    return phrases[op].format(value)
 
 
 def _like_predicate(pattern: str, negated: bool) -> str:
@@ -1640,12 +1734,8 @@ class _SetQuery:
         if not others or left.tables != [left.main]:
             return None
         had = right.names.as_rows_of(right._far_end(others), right.main)
-        noun = had.noun(False)
-        have = "have" if many else "has"
         conditions = _clauses(right.where, had, False)
-        if self.operator == "except":
-            return f"that {have} no {noun}{conditions}"
-        return f"that {have} {_with_article(noun)}{conditions}"
+        return _having(right.main, had, "have" if many else "has", self.operator == "except", conditions)
 
     def phrase(self, many: bool, count: int | None = None) -> str:
         if self._same_rows():
@@ -1743,16 +1833,29 @@ def _fold(query, table: _ResultTable) -> str:
     described = query.phrase(table.total != 1, count)
     text = _sentence(f"This shows {described}")
     if table.rows and table.shown > 1:
-        text += query.example(table.rows[0])
+        text += query.example(_telling_row(table.rows, query.lead()))
     if table.complete and count is None and isinstance(query, _Select) and query.repeats_main():
         # The rows are joined rows: say how many there are without calling them entities.
         return text + f" The result has {_count_of(table.total, 'row')}."
     return text + _partial_note(table, counted_in_sentence=count is not None and f" {count} " in described)
 
 
+# Phrases set off by a comma inside a noun phrase ("..., sorted by age"): the phrase closes with one before its verb.
+_PARENTHETICALS = (", sorted by ", ", together with ", ", other than ", ", except those", ", keeping the first ")
+
+
+def _telling_row(rows: list, lead: int) -> list:
+    """The first row whose naming value says something (an example "for an empty text" tells nothing)."""
+    for row in rows:
+        if 0 <= lead < len(row) and row[lead] not in (None, "") and str(row[lead]).strip():
+            return row
+    return rows[0]
+
+
 def _subject_phrase(phrase: str) -> str:
-    """A phrase with a comma inside ("..., sorted by age") closes with one before its verb."""
-    return f"{phrase}," if "," in phrase else phrase
+    """A phrase with a parenthetical inside ("..., sorted by age") closes with a comma before its verb; a list's
+    commas ("the id, name and nationality of ...") do not."""
+    return f"{phrase}," if any(part in phrase for part in _PARENTHETICALS) else phrase
 
 
 def _countable(query) -> bool:
