@@ -1148,3 +1148,44 @@ def test_a_year_is_the_latest_or_earliest_never_the_highest():
     texts = seen_texts("SELECT count(*) FROM country", ATLAS, [[40]], ATLAS_FIGURES, category="same_instances")
     assert any("latest founded year" in text or "earliest founded year" in text for text in texts)
     assert not any("highest founded year" in text or "lowest founded year" in text for text in texts)
+
+
+def test_no_count_per_value_of_distinct_values_shown_nor_of_counted_groups():
+    rows = [["Peru"], ["Chile"]]
+    texts = seen_texts("SELECT home_country FROM Student WHERE stu_age > 20", SCHOOL, rows, FIGURES)
+    assert texts and not any("per country" in text for text in texts)
+    grouped = "SELECT count(*) FROM (SELECT continent FROM country GROUP BY continent)"
+    assert not any(" per " in text for text in seen_texts(grouped, ATLAS, [[5]], ATLAS_FIGURES))
+
+
+def test_the_rows_of_a_set_operation_over_two_tables_have_no_details_of_one():
+    union = "SELECT name FROM country UNION SELECT name FROM city"
+    texts = seen_texts(union, ATLAS, MANY_NAMES, ATLAS_FIGURES, category="same_instances")
+    assert texts and all(text == "Ask how many names there are" for text in texts), set(texts)
+
+
+def test_a_distinct_listing_is_counted_by_its_values_and_rows_in_view_are_not_counted():
+    rows = [[f"Continent {n}"] for n in range(8)]
+    texts = seen_texts("SELECT DISTINCT continent FROM country", ATLAS, rows, ATLAS_FIGURES, category="same_instances")
+    assert any("how many continents there are" in text for text in texts)
+    few = seen_texts(
+        "SELECT DISTINCT continent FROM country", ATLAS, rows[:3], ATLAS_FIGURES, category="same_instances"
+    )
+    assert not any("how many" in text for text in few)
+
+
+def test_narrowing_needs_a_detail_and_never_uses_a_column_a_condition_already_bounds():
+    texts = seen_texts("SELECT count(*) FROM Student WHERE stu_age > 20", SCHOOL, [[7]], FIGURES)
+    assert not any(re.search(r"only those whose age|narrowed down by their age", text) for text in texts)
+    schema = {
+        "db_id": "flights",
+        "table_names_original": ["flight"],
+        "table_names": ["flight"],
+        "column_names_original": [[-1, "*"], [0, "flight_no"]],
+        "column_names": [[-1, "*"], [0, "flight no"]],
+        "column_types": ["text", "number"],
+        "primary_keys": [1],
+        "foreign_keys": [],
+    }
+    rows = [[n] for n in range(30)]
+    assert not any("only some" in text for text in seen_texts("SELECT flight_no FROM flight", schema, rows, {}))

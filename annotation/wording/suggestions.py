@@ -488,6 +488,8 @@ class _Facts:
     distinct: bool = False
     # A UNION / INTERSECT / EXCEPT: its rows are no one table's, so a count of them is said by what they show.
     set_operation: bool = False
+    # A set operation whose SELECTs read other tables than the first: its rows have no one table's details.
+    mixed_tables: bool = False
     # The group keys of a grouped subquery in FROM: its rows are groups, and a count of them counts groups.
     inner_groups: list = field(default_factory=list)
     # The result's columns in order: the plain column each one shows, None for anything else; None after a `*`.
@@ -618,6 +620,7 @@ class _Reader:
         if isinstance(node, exp.SetOperation):
             facts = self.query(node.this)
             facts.set_operation = True
+            facts.mixed_tables = facts.mixed_tables or set(self.query(node.expression).tables) != set(facts.tables)
             if node.args.get("order") is not None or node.args.get("limit") is not None:
                 # The order and limit written after the last SELECT are the whole query's (the first SELECT's
                 # names are the result's names).
@@ -1403,10 +1406,19 @@ def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> d
             return False  # counted regions narrowed to one region are one
         return column not in listed or seen.numeric(column) or column.kind == "time"
 
+    if facts.mixed_tables:
+        return {"R1": [], "R3": [], "R8": [], "R12": []}  # first names of owners and professionals: whose city?
+    used = {item.column for item in facts.filters}  # "age below 19" of those above 20 is nobody
     return {
         "R1": [column for column in material["R1"] if tells(column) and not (column is not None and column.is_key)],
         "R3": own or swaps,
-        "R8": [column for column in material["R8"] if narrows(column)],
+        # "only some of these flights", with no detail to narrow by, leads nowhere when the schema has none
+        "R8": [
+            column
+            for column in material["R8"]
+            if (column is None and not analysis.names.known)
+            or (column is not None and column not in used and narrows(column))
+        ],
         "R12": [(kind, detail) for kind, detail in material["R12"] if kind != "column" or narrows(detail)],
     }
 
@@ -1455,9 +1467,19 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
         rows = seen.stats(aggregate.column).get("rows")
         return bool(facts.filters) or not _whole(rows) or rows <= _LIST_AT_MOST
 
+    def distinct_shown(key: _Column) -> bool:
+        shown = seen.shown_values(key) if seen.complete and key is not None else None
+        return bool(shown) and len({repr(value) for value in shown}) == len(shown)  # a count of 1 per value shown
+
     return {
-        "R4": [(aggregate, key) for aggregate, key in material["R4"] if grouping(key)],
-        "R5": [(function, column) for function, column in material["R5"] if not seen.code_number(column)],
+        "R4": []
+        if facts.inner_groups or facts.mixed_tables
+        else [(aggregate, key) for aggregate, key in material["R4"] if grouping(key) and not distinct_shown(key)],
+        "R5": [
+            (function, column)
+            for function, column in material["R5"]
+            if not seen.code_number(column) and not (column is None and analysis.listing and seen.at_a_glance)
+        ],  # "how many" of three rows in view is in view
         "R6": [option for option in material["R6"] if not seen.code_number(option[2])],
         "R7": [aggregate for aggregate in material["R7"] if few_to_list(aggregate)],
     }
@@ -1641,8 +1663,9 @@ class _Writer:
             # count(*) over a grouped subquery counts its groups: "the number of regions", not of countries.
             word = self._group_word(facts.inner_groups)
             return _plurals(word) if word != "group" else "groups"
-        elif facts.set_operation:
-            # The rows of a UNION or EXCEPT are no one table's: they are what the query shows ("first names").
+        elif facts.set_operation or (facts.distinct and self.analysis.listing):
+            # The rows of a UNION or EXCEPT are no one table's, those of a DISTINCT listing are values: they are what
+            # the query shows ("first names", "regions").
             shown = list(dict.fromkeys(facts.shown))
             return _plurals(shown[0].label) if len(shown) == 1 else "results"
         return self.things
