@@ -193,12 +193,25 @@ def recommendation_next(
     )
 
 
-def goal_match(*, database: Database, goal_sql: str, sql: str, result: dict) -> dict:
+# Where a goal match was told, besides the suite and the original: the shared SQL is the goal's own, written again.
+GOAL_SQL_ITSELF = "same query"
+# A goal match the suite could not tell from the goal's meaning waits for a search (`goal_match_search`).
+SEARCH_DUE = "due"
+
+
+def goal_match(*, database: Database, goal_sql: str, sql: str, result: dict, search: bool = False) -> dict:
     """Whether the SQL of a shared result means what the goal SQL means, checked on the database's test suite (the
     original alone while it has none): the detected labels `goal_match` (true, false, or None when it cannot be told:
     no goal, no database file, a result cut short, a goal that fails) and, when told, `goal_match_checked_on`
-    ("suite" or "original") and `goal_match_databases` (how many databases were compared). A label written before
-    suites existed has `goal_match` alone: the shared rows compared with the goal's on the original database."""
+    ("suite", "original", or "same query" when the shared SQL is the goal's own written again) and
+    `goal_match_databases` (how many databases were compared). A label written before suites existed has
+    `goal_match` alone: the shared rows compared with the goal's on the original database.
+
+    The search for a database that tells the two apart (annotation.suites.difference_search) is slow work: the room
+    never does it while it shares a result. Without `search`, a match the suite could not tell apart says
+    `goal_match_search` "due", and the room hands the search to a background task (`dialogs.tasks.goal_match_search`)
+    that records its outcome as another detected label; with `search`, the whole comparison runs within
+    SQL_COMPARE_SECONDS and `goal_match_searched` says how many databases were made for the pair."""
     if not goal_sql or not database.has_file or result.get("truncated") or not result.get("ok", True):
         return {"goal_match": None}
     # First on the original, from what is at hand: the rows shared, and the goal's rows on this file (kept per
@@ -209,17 +222,24 @@ def goal_match(*, database: Database, goal_sql: str, sql: str, result: dict) -> 
     if goal is not _CUT and not results_equal(goal, result.get("rows") or [], ordered=order_matters(goal_sql)):
         return {"goal_match": False, "goal_match_checked_on": ON_ORIGINAL, "goal_match_databases": 1}
     try:
-        check = suite_check(database, goal_sql, sql)
+        check = suite_check(database, goal_sql, sql, seconds=None if search else 0)
     except SuiteCheckError as exc:
         logger.info("no goal match: %s", exc)
         return {"goal_match": None}
+    if check.get("same_query"):
+        return {"goal_match": True, "goal_match_checked_on": GOAL_SQL_ITSELF, "goal_match_databases": 0}
     if not check["checked_databases"]:
         return {"goal_match": None}  # every result was cut at the row limit: nothing was compared
-    return {
+    labels = {
         "goal_match": check["equivalent"],
         "goal_match_checked_on": check["checked_on"],
         "goal_match_databases": check["checked_databases"],
     }
+    if search:
+        labels["goal_match_searched"] = check["searched_databases"]
+    elif check["equivalent"]:
+        labels["goal_match_search"] = SEARCH_DUE
+    return labels
 
 
 # A goal result cut at the sandbox's row limit: it proves nothing alone (the suite decides).

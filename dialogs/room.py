@@ -599,9 +599,47 @@ def _post_share_result(post: _Post):
                 result=result,
             )
         )
+        if labels.get("goal_match_search") == assist.SEARCH_DUE:
+            # The suite saw no difference from the goal: the slow search for one runs apart from the room.
+            transaction.on_commit(lambda: _goal_match_search_later(dialogue.pk, turn.seq, run.seq), robust=True)
         return [post.record_server(EventKind.TURN_LABELS, log.turn_labels_payload(turn.seq, "detected", labels))]
 
     return [shared, *post.then(detected)]
+
+
+def _goal_match_search_later(dialogue_id: int, turn: int, run_seq: int) -> None:
+    from dialogs.tasks import goal_match_search  # the tasks module names the room's work, not the other way round
+
+    goal_match_search.delay(dialogue_id, turn, run_seq)
+
+
+def goal_match_search(*, dialogue_id: int, turn: int, run_seq: int) -> Event | None:
+    """The search a shared result's goal match was waiting for (assist.goal_match, `goal_match_search` "due"): the
+    whole comparison with the goal SQL, within SQL_COMPARE_SECONDS, recorded as another detected label of the turn
+    (its goal_match keys override the first ones) and announced to the room. Nothing is recorded once the dialogue has
+    ended, or when the run's result cannot be read any more."""
+    dialogue = Dialogue.objects.select_related("database", "goal").get(pk=dialogue_id)
+    if dialogue.status in ENDED_STATUSES or not dialogue.goal_id:
+        return None
+    run = _sql_run_event(dialogue, run_seq)
+    result = payload_bounded(EventKind.SQL_RUN, run.payload)["result"]
+    labels = assist.goal_match(
+        database=dialogue.database, goal_sql=dialogue.goal.sql, sql=run.payload["sql"], result=result, search=True
+    )
+    if labels.get("goal_match") is None:
+        return None
+    try:
+        event, _ = dialogue_record(
+            dialogue=dialogue,
+            author=None,
+            kind=EventKind.TURN_LABELS,
+            payload=log.turn_labels_payload(turn, "detected", labels),
+            while_open=True,
+        )
+    except DialogueError:
+        return None  # it ended while the search ran
+    broadcast.room_events_on_commit(dialogue_id=dialogue_id, seq=event.seq)
+    return event
 
 
 def _previous_sql_turn(turns: dict[int, TurnState], seq: int) -> TurnState | None:

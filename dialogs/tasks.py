@@ -48,3 +48,12 @@ def prolific_bonus_pay(payment_id: int, claim: str = "") -> None:
     from dialogs.crowd.prolific import prolific_bonus_run
 
     prolific_bonus_run(payment_id=payment_id, claim=claim)
+
+
+# No acks_late: a search lost with its worker leaves the first, suite-only goal match standing, as it says.
+@shared_task(name="dialogs.goal_match_search", ignore_result=True)
+def goal_match_search(dialogue_id: int, turn: int, run_seq: int) -> None:
+    """Search for a database that tells a shared result's SQL from the goal's (dialogs.room.goal_match_search)."""
+    from dialogs.room import goal_match_search as search
+
+    search(dialogue_id=dialogue_id, turn=turn, run_seq=run_seq)

@@ -52,6 +52,8 @@ def suite_check(database: Database, sql_a: str, sql_b: str, *, seconds: float | 
         "seconds": report["seconds"],
         "checked_on": ON_SUITE if len(paths) > 1 else ON_ORIGINAL,
     }
+    if report.get("same_query"):
+        check["same_query"] = True  # one query written twice: nothing was run (sql_compare)
     if "counterexample" in report:
         check["counterexample"] = _kept(report["counterexample"])
     return check
@@ -82,6 +84,8 @@ def _plural(count: int, word: str) -> str:
 def checked_on_text(check: dict) -> str:
     """Where a check was made, as a person reads it: the test suite's databases (or the original alone) and the
     databases the search made for this pair. A check kept before searches existed names the suite's alone."""
+    if check.get("same_query"):
+        return "the same query written twice: nothing to run"
     count = check.get("checked_databases", 0)
     searched = check.get("searched_databases")
     if check.get("checked_on") == ON_SUITE:
@@ -101,6 +105,8 @@ def verdict_text(check: dict) -> str:
     """The verdict in honest words: a difference was shown, or none was found on so many databases in so long."""
     if not check.get("equivalent"):
         return "Different"
+    if check.get("same_query"):
+        return "The same query"
     total = check.get("checked_databases", 0) + (check.get("searched_databases") or 0)
     if check.get("searched_databases") is None:
         return f"No difference found on {_plural(total, 'database')}"

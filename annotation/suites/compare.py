@@ -21,6 +21,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+import sqlglot
+import sqlglot.errors
+from sqlglot import exp
+
 from annotation.sql.results import difference_size, order_matters, results_equal, smallest_difference
 from annotation.sql.sandbox import SandboxLimits, SandboxResult, current_limits, execute_many
 from annotation.suites.difference_search import cut_down_file, pair_decided, pair_of, search_difference
@@ -30,7 +34,7 @@ __all__ = ["CompareError", "compare_limits", "order_matters", "results_equal", "
 COMPARE_POOL = "compare"
 # Comparisons and suite builds give the CPU to the rooms' runs when both want it (os.nice of their workers).
 COMPARE_NICE = 10
-NO_DIFFERENCE, DIFFERENT = "no difference found", "different"
+NO_DIFFERENCE, DIFFERENT, SAME_QUERY = "no difference found", "different", "the same query"
 # A statement stopped this close to the comparison's deadline was stopped by the deadline, not by its own time limit.
 _GRACE_S = 0.05
 
@@ -82,8 +86,20 @@ def sql_compare(
     fewest of its rows that still show it (`tables`). A database on which a query picks among rows tied under its
     LIMIT or ORDER BY counts neither way. Raises CompareError when `sql_a` fails (a reference that does not run
     proves nothing) or does not finish within the budget; `sql_b` failing where `sql_a` runs is a difference.
+
+    Two queries that are one query written twice (`same_query`) are not run: verdict "the same query", with
+    `same_query` True and no database checked or searched (a search could only spend its whole budget finding nothing).
     """
     started = time.monotonic()
+    if same_query(sql_a, sql_b):
+        return {
+            "equivalent": True,
+            "verdict": SAME_QUERY,
+            "same_query": True,
+            "checked_databases": 0,
+            "searched_databases": 0,
+            "seconds": round(time.monotonic() - started, 2),
+        }
     deadline = started + seconds if seconds else None
     limits = limits or compare_limits()
     pair = pair_of(sql_a, sql_b)
@@ -118,6 +134,22 @@ def sql_compare(
     if best is not None:
         report["counterexample"] = best["counterexample"]
     return report
+
+
+def same_query(sql_a: str, sql_b: str) -> bool:
+    """Whether two queries are one query written twice: the same tree once parsed, whatever the spacing, the case of
+    keywords and names (SQLite reads names without case) and the quotes around names. Literals keep their case."""
+    if sql_a == sql_b:
+        return True
+    try:
+        trees = [sqlglot.parse_one(sql, read="sqlite") for sql in (sql_a, sql_b)]
+    except sqlglot.errors.SqlglotError:
+        return False
+    for tree in trees:
+        for name in tree.find_all(exp.Identifier):
+            name.set("quoted", False)
+    written = [tree.sql(dialect="sqlite", normalize=True) for tree in trees]
+    return written[0] == written[1]
 
 
 def _reference_failed(path: Path, original: bool, result_a, deadline: float | None, seconds: float | None) -> None:

@@ -149,13 +149,18 @@ def test_sql_compare_finds_a_database_where_a_neighbour_differs_and_agrees_on_a_
     goal = dorm.goals.first().sql
     _manage("suites", "build", "--database", "dorm_demo")
     checked = len(suite_paths(settings.DATA_DIR, "dorm_demo"))
-    [same], _ = _manage("sql_compare", "--database", "dorm_demo", goal, goal.replace("SELECT", "select", 1))
-    # Nothing tells them apart, and nothing is claimed beyond that: the suite's databases, then a search for this pair.
+    # An alias renamed: nothing tells them apart, and nothing is claimed beyond that: the suite's databases, then a
+    # search for this pair.
+    [same], _ = _manage("sql_compare", "--database", "dorm_demo", goal, goal.replace("T1", "D1"))
     assert same["equivalent"] is True and same["verdict"] == "no difference found"
     assert same["checked_databases"] == checked and same["searched_databases"] > 0
     assert 0 < same["seconds"] <= settings.SQL_COMPARE_SECONDS + 1  # its time, and a loaded machine's margin
-    [alone], _ = _manage("sql_compare", "--seconds", "0", "--database", "dorm_demo", goal, goal.lower())
+    [alone], _ = _manage("sql_compare", "--seconds", "0", "--database", "dorm_demo", goal, goal.replace("T2", "H2"))
     assert alone["checked_databases"] == checked and alone["searched_databases"] == 0
+    # The query written again (other case, other spacing) is the same query: nothing is run or searched.
+    [again], _ = _manage("sql_compare", "--database", "dorm_demo", goal, "  " + goal.replace("SELECT", "select", 1))
+    assert again["verdict"] == "the same query" and again["equivalent"] is True
+    assert again["checked_databases"] == 0 and again["searched_databases"] == 0
     manifest = json.loads((suite_dir(settings.DATA_DIR, "dorm_demo") / "manifest.json").read_text())
     hidden = manifest["told_apart"][0]  # a pair only a generated database tells apart
     assert hidden["database"] != "original"
@@ -182,7 +187,7 @@ def test_bad_input_gets_a_clear_error_and_a_bad_line_keeps_its_place(dorm, tmp_p
             _manage(*args)
     lines = tmp_path / "pairs.tsv"
     lines.write_text(
-        "dorm_demo\tSELECT count(*) FROM dorm\tSELECT count(*) FROM dorm\n"
+        "dorm_demo\tSELECT count(*) FROM dorm\tSELECT count(dorm_id) FROM dorm\n"
         "just one column\n"
         "nowhere\tSELECT 1\tSELECT 1\n"
         "dorm_demo\tSELECT count(*) FROM dorm\tSELECT count(*) FROM nope\n"

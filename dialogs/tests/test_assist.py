@@ -450,6 +450,36 @@ def test_without_a_suite_the_goal_match_is_checked_on_the_original_and_says_so(r
     assert labels.payload["goal_match"] is False
 
 
+def test_the_goal_sql_written_again_matches_without_a_run_or_a_search(room):
+    _goal(room, OLDER)
+    _, labels = room.share(room.ask("Who is older than twenty?"), "select FIRST_NAME from Student where AGE > 20")
+    assert labels.payload["goal_match"] is True
+    assert labels.payload["goal_match_checked_on"] == "same query" and labels.payload["goal_match_databases"] == 0
+    assert "goal_match_search" not in labels.payload
+
+
+def test_a_match_the_suite_cannot_tell_apart_is_searched_after_the_share_and_a_second_label_says_so(
+    room, django_capture_on_commit_callbacks
+):
+    from dialogs.room import goal_match_search
+
+    # Nobody in the demo is 25: on its file the two return the same rows.
+    _goal(room, "SELECT first_name FROM student WHERE age > 25")
+    with django_capture_on_commit_callbacks() as scheduled:
+        shared, labels = room.share(room.ask("Who is over 25?"), "SELECT first_name FROM student WHERE age >= 25")
+    # The share itself searched nothing: it says a search is due, and handed one to the background after commit.
+    assert labels.payload["goal_match"] is True and labels.payload["goal_match_search"] == "due"
+    assert scheduled, "no search was handed to the background"
+    run_seq = shared.payload["run"]
+    searched = goal_match_search(dialogue_id=room.dialogue.pk, turn=labels.payload["turn"], run_seq=run_seq)
+    # A search puts a student of 25 in a database: the two differ there, and the later label overrides the first.
+    assert searched is not None and searched.payload["source"] == "detected"
+    assert searched.payload["goal_match"] is False and searched.payload["goal_match_searched"] >= 1
+    room.dialogue.status = "completed"
+    room.dialogue.save(update_fields=["status"])
+    assert goal_match_search(dialogue_id=room.dialogue.pk, turn=labels.payload["turn"], run_seq=run_seq) is None
+
+
 def test_a_goal_that_does_not_run_gives_no_goal_match_and_no_place(room):
     _goal(room, "SELECT nothing FROM nowhere")
     _, labels = room.share(room.ask("Who is older than twenty?"), OLDER)

@@ -156,7 +156,7 @@ def copied_queries(record: DialogueRecord, database) -> list[dict]:
             check = suite_check(database, state.sql, previous.sql)
         except SuiteCheckError:
             continue  # a query that does not run is final validation's own problem
-        if not check["equivalent"] or not check["checked_databases"]:
+        if not check["equivalent"] or not (check["checked_databases"] or check.get("same_query")):
             continue
         found.append(
             {
@@ -170,6 +170,7 @@ def copied_queries(record: DialogueRecord, database) -> list[dict]:
                 "checked_databases": check["checked_databases"],
                 "searched_databases": check["searched_databases"],
                 "seconds": check["seconds"],
+                "same_query": bool(check.get("same_query")),
             }
         )
     return found

@@ -25,6 +25,8 @@ export function onTurnLabels(turn, p) {
     turn.goalMatch = p.goal_match;
     turn.goalMatchOn = p.goal_match_checked_on;
     turn.goalMatchDatabases = p.goal_match_databases;
+    turn.goalMatchSearch = p.goal_match_search;  // "due": a search for a difference follows (a later label)
+    turn.goalMatchSearched = p.goal_match_searched;
   }
   if (p.source === "detected" && p.draft) offerDraft(turn, p.draft);
   if (p.source !== "detected") {

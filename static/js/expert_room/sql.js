@@ -171,13 +171,21 @@ function shareWarnings(run) {
   return warnings;
 }
 
-// The goal-match label says where it was checked (docs/protocol.md): on the test suite, the original database alone
-// while the suite is not built, or (a label from before suites) the shared rows against the goal's.
+// The goal-match label says where it was checked (docs/protocol.md): the goal's own SQL written again, the test
+// suite (then a search for a database that tells the two apart, which runs after the share and arrives as a later
+// label), the original database alone while the suite is not built, or (a label from before suites) the shared rows
+// against the goal's.
 function goalMatchText(turn) {
+  if (turn.goalMatchOn === "same query") return "the goal SQL itself";
   if (turn.goalMatchOn === "suite") {
     // A match is only that no database told them apart (the suite's, and those searched for this pair).
-    const where = `checked on ${turn.goalMatchDatabases} databases of the test suite and searched`;
-    return turn.goalMatch ? `no difference from the goal SQL found (${where})` : `not the goal SQL's meaning (${where})`;
+    const suite = `${turn.goalMatchDatabases} databases of the test suite`;
+    if (!turn.goalMatch) return `not the goal SQL's meaning (checked on ${suite})`;
+    if (turn.goalMatchSearch === "due") {
+      return `no difference from the goal SQL found (checked on ${suite}; searching further…)`;
+    }
+    const searched = turn.goalMatchSearched ? ` and ${turn.goalMatchSearched} made for this pair` : "";
+    return `no difference from the goal SQL found (checked on ${suite}${searched})`;
   }
   const text = turn.goalMatch ? "same result as the goal SQL" : "not the goal SQL's result";
   return turn.goalMatchOn === "original" ? `${text} (original database only: no test suite yet)` : text;
