@@ -1116,3 +1116,29 @@ def test_persons_and_the_roles_they_play():
         schema=STAFFED,
     )
     assert lessons == "There are 2 lessons with staff whose first name is Ann."
+
+
+def test_a_listed_rows_label_is_said_against_the_rows():
+    sql = "SELECT T1.first_name, T2.city FROM Staff AS T1 JOIN Addresses AS T2 ON T1.staff_address_id = T2.address_id"
+    text = draft(sql, [["Ann", "Lyon"], ["Bob", "Nice"]], schema=STAFFED)
+    assert "Ann (address's city: Lyon)" in text
+    own = draft("SELECT first_name, date_joined FROM Staff", [["Ann", "2001"], ["Bob", "2002"]], schema=STAFFED)
+    assert "Ann (date joined: 2001)" in own
+
+
+def test_no_rows_of_a_distinct_column_are_not_no_different_ones():
+    text = draft("SELECT DISTINCT first_name FROM Staff WHERE date_joined > '2030'", [], schema=STAFFED)
+    assert text == "There are no first names of staff whose date joined is after 2030."
+
+
+def test_a_grouped_name_column_is_said_with_its_table():
+    rows = [["Ann", 4], ["Bob", 3], ["Cid", 1], ["Dee", 2]]
+    sql = "SELECT T2.first_name, count(*) FROM Lessons AS T1 JOIN Staff AS T2 ON T1.staff_id = T2.staff_id "
+    text = draft(sql + "GROUP BY T2.first_name", rows, schema=STAFFED)
+    assert "for each of the 4 staff first names" in text
+
+
+def test_the_top_group_and_its_measure_are_said_in_the_order_they_are_listed():
+    sql = "SELECT city, count(*) FROM Addresses GROUP BY city ORDER BY count(*) DESC LIMIT 1"
+    text = draft(sql, [["Lyon", 4]], schema=STAFFED)
+    assert text == "The city with the most addresses and its number of addresses are Lyon and 4."

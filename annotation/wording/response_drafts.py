@@ -50,6 +50,9 @@ _IS_PHRASES = {
     ">=": "is at least {}",
     "<=": "is at most {}",
 }
+# Last words of a column that names rows without saying of what: grouped on, it is said with its table ("airport
+# name", "customer first names").
+_NAMING_WORDS = frozenset({"name", "title"})
 # A date or time compared: before and after, not less and greater.
 _TIME_PHRASES = {
     ">": "is after {}",
@@ -990,7 +993,13 @@ class _Select:
     def _subject_noun(self, many: bool) -> str:
         if isinstance(self.subject, _Table):
             return self.subject.noun(many)
-        return _noun(self.subject.name, many) if self.subject is not None else ("rows" if many else "row")
+        if self.subject is None:
+            return "rows" if many else "row"
+        table, name = self.subject.table, self.subject.name
+        if name.split()[-1] in _NAMING_WORDS and table is not None and table.sub is None:
+            if not _word_set(name) & _word_set(table.name):
+                return _noun(f"{table.called(False)} {name}", many)  # "the airport name with the most routes"
+        return _noun(name, many)
 
     def _where_split(self) -> tuple[list, list]:
         """WHERE conditions on the group subject's table, and the rest (about the rows that are counted)."""
@@ -1252,6 +1261,11 @@ class _Select:
             + measures
         )
         superlative = self._superlative()
+        if superlative is not None and superlative[1] and self.limit == 1 and is_subject[:1] == [True]:
+            if self.items[0] is plain[0]:  # the group's own value comes first: "the language with the most songs and
+                # its number of songs are bangla and 4", not "the number of songs for the language ... are bangla and 4"
+                subject = f"the {self._subject_noun(False)} {superlative[1]}{subject_words}"
+                return f"{subject} and its {head.removeprefix('the ')}"
         if superlative is not None and superlative[1]:
             amount = f"{self.limit} " if self.limit != 1 else ""
             return f"{head} for the {amount}{self._subject_noun(self.limit != 1)} {superlative[1]}{subject_words}"
@@ -1302,7 +1316,7 @@ class _Select:
             counted = self._counted_noun(True, False) + _clauses(rest, self.counted, True)
             subject = self._subject_noun(False) + _clauses(on_subject, self.subject_table, False)
             return f"There are no {counted} for any {subject}."
-        return f"There are no {self.population(True)}."
+        return f"There are no {self.population(True).removeprefix('different ')}."  # not "no different pilots"
 
     def lead(self) -> int:
         """The result column that best names a row (a name rather than an id or a number), for listing rows."""
@@ -1328,9 +1342,16 @@ class _Select:
         if any(item.kind == "star" for item in self.items):
             return None
         return [
-            f"number of {self._counted_noun(True, False)}" if item.is_count else _item_words(item)
+            f"number of {self._counted_noun(True, False)}" if item.is_count else self._label(item)
             for item in self.items
         ]
+
+    def _label(self, item: _Item) -> str:
+        """A column's label said against the rows ("last name" of employees, "architect's name" of bridges)."""
+        column = item.column
+        if item.kind != "column" or column is None or column.table is None or self.main is None:
+            return _item_words(item)
+        return _column_words(column, self.main, False)
 
     def example(self, row: list) -> str:
         """For a long grouped result, one row in words: "For example, the number of students for France is 3."."""
