@@ -34,9 +34,16 @@ from dialogs.models import Event, EventKind, score_drops
 CLARIFY = "CLARIFY"
 FOLD_SEPARATOR = " | "
 
-# The fields of a turn a reviewer can correct, in the order the review screen shows them. The last three are CHASE's
-# turn labels (LABEL_FIELDS).
-LABEL_FIELDS = ("intent", "contextual_phenomena", "schema_linking", "pragmatics", "question_style")
+# The fields of a turn a reviewer can correct, in the order the review screen shows them. The last six are the turn
+# labels (LABEL_FIELDS): CHASE's, and SParC's thematic relations (docs/chase.md).
+LABEL_FIELDS = (
+    "intent",
+    "contextual_phenomena",
+    "schema_linking",
+    "pragmatics",
+    "question_style",
+    "thematic_relations",
+)
 CORRECTABLE_FIELDS = ("utterance", "user_acts", "ambiguity", "query", "response", "system_acts", "drop", *LABEL_FIELDS)
 
 # How an expert's response relates to the draft the platform offered for its turn (`draft` of the response payload).
@@ -567,6 +574,14 @@ class DialogueRecord:
     events: list[LogEvent]
     revision: int = 0  # the sequence number of the newest event folded in
     mode: str = "chat"  # dialogs.models.DialogueMode: a chat, or a solo sequence written by one expert
+
+    def thematic_relations(self, state: StateTurn) -> list[str]:
+        """SParC's thematic relations of a SQL turn: as a person gave them (the expert, or a reviewer's correction;
+        nothing detected ever sets them), else its imported annotation's; [] when it has none."""
+        if "thematic_relations" in state.turn.labels:
+            return list(state.turn.labels["thematic_relations"] or [])
+        annotation = self.annotations.get(state.turn.seq)
+        return list(getattr(annotation, "thematic_relations", None) or [])
 
     def state_turns(self) -> list[StateTurn]:
         """The SQL-grounded turns in order, with clarification exchanges folded into the turn they resolve."""

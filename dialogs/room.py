@@ -25,6 +25,7 @@ from annotation.labels.acts import (
     check_pragmatics,
     check_question_style,
     check_schema_linking,
+    check_thematic_relations,
 )
 from annotation.labels.tokens import utterance_toks
 from annotation.model_client import model_call_allowed, model_configured, rate_limited_error
@@ -724,9 +725,18 @@ def _check_another_allowed(offered: list[dict]) -> None:
         raise DialogueError("too_many", "That was the last suggestion for now: ask what you like.")
 
 
+# The turn labels checked on their value alone (the intent and the schema links need the turn: _post_turn_labels).
+_PLAIN_LABEL_CHECKS = {
+    "contextual_phenomena": check_phenomena,
+    "pragmatics": check_pragmatics,
+    "question_style": check_question_style,
+    "thematic_relations": check_thematic_relations,
+}
+
+
 def _post_turn_labels(post: _Post):
-    """The expert sets, corrects or confirms a turn's CHASE labels (any of intent, contextual_phenomena,
-    schema_linking); labels not in the message stay as they are."""
+    """The expert sets, corrects or confirms a turn's labels (any of log.LABEL_FIELDS); labels not in the message
+    stay as they are."""
     turn = post.turn()
     labels = {}
     try:
@@ -734,18 +744,16 @@ def _post_turn_labels(post: _Post):
             if not turn.run_seq:
                 raise LabelError("an intent is the relation between two SQL turns: send this turn's result first")
             labels["intent"] = check_intent(post.message["intent"])
-        if "contextual_phenomena" in post.message:
-            labels["contextual_phenomena"] = check_phenomena(post.message["contextual_phenomena"])
         if "schema_linking" in post.message:
             labels["schema_linking"] = check_schema_linking(
                 post.message["schema_linking"],
                 tokens=utterance_toks(turn.text),
                 schema=post.dialogue.database.schema,
             )
-        if "pragmatics" in post.message:
-            labels["pragmatics"] = check_pragmatics(post.message["pragmatics"])
-        if "question_style" in post.message:
-            labels["question_style"] = check_question_style(post.message["question_style"])
+        labels.update({name: check(post.message[name]) for name, check in _PLAIN_LABEL_CHECKS.items()
+                       if name in post.message})  # fmt: skip
+        if labels.get("thematic_relations") and _previous_sql_turn(post.turns, turn.seq) is None:
+            raise LabelError("a thematic relation relates a follow-up question to an earlier one: this is the first")
     except LabelError as exc:
         raise DialogueError("labels", str(exc)) from exc
     if not labels:

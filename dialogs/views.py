@@ -21,6 +21,8 @@ from annotation.labels.acts import (
     PRAGMATICS,
     QUESTION_STYLES,
     RESPONSE_GUIDE,
+    THEMATIC_OF_RELATION,
+    THEMATIC_RELATIONS,
     acts_with_keys,
 )
 from annotation.labels.relations import CATEGORY_OF, RELATION_NAMES
@@ -174,6 +176,8 @@ def label_vocabulary() -> dict:
         "phenomena_required": settings.CHASE_PHENOMENA_REQUIRED,
         "pragmatics": PRAGMATICS,
         "question_style": QUESTION_STYLES,
+        "thematic_relations": THEMATIC_RELATIONS,
+        "thematic_of_relation": THEMATIC_OF_RELATION,  # what a detected intent proposes (a proposal, not a label)
     }
 
 

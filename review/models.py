@@ -63,6 +63,8 @@ class TurnAnnotation(models.Model):
     intent = models.CharField(max_length=100, blank=True)
     pragmatics = models.CharField(max_length=100, blank=True)
     question_style = models.CharField(max_length=100, blank=True)
+    # SParC's thematic relations (annotation.labels.acts.THEMATIC_RELATIONS), as an imported SParC file gives them.
+    thematic_relations = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["dialogue_id", "turn"]

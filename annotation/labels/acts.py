@@ -200,6 +200,44 @@ def check_question_style(value) -> str:
     return check_choice(value, QUESTION_STYLES, "question_style")
 
 
+# SParC's thematic relations of a follow-up question (SParC Table 2, after Bertomeu et al. 2006; docs/chase.md): the
+# first three relate it to a previous question, the last to a previous answer (SParC groups answer refinement and
+# answer theme into one). A question may have one or more; the values are what the exports and statistics write.
+THEMATIC_RELATIONS: dict[str, str] = {
+    "refinement": "Refinement: the same kind of entity as a previous question, with another constraint",
+    "theme_entity": "Theme-entity: other properties of the same entity as a previous question",
+    "theme_property": "Theme-property: the same property of another entity",
+    "answer_refinement_theme": "Answer refinement/theme: a subset of a previous answer, or one entity it named",
+}
+# The thematic relation each CHASE relation (annotation.labels.relations.RELATION_NAMES) suggests, for a proposal a
+# person then accepts or not (docs/chase.md says why; answer refinement/theme needs the previous answer, no SQL pair
+# shows it). Relations missing here suggest nothing.
+THEMATIC_OF_RELATION: dict[str, str] = {
+    **dict.fromkeys(("R1", "R2", "R3", "R4", "R5", "R6", "R7"), "theme_entity"),
+    **dict.fromkeys(("R8", "R9", "R11", "R12", "R14", "R15"), "refinement"),
+    "R10": "theme_property",
+}
+
+
+def check_thematic_relations(values) -> list[str]:
+    """A follow-up question's thematic relations: a list (possibly empty: not labelled) of THEMATIC_RELATIONS' keys,
+    deduplicated in THEMATIC_RELATIONS' order."""
+    if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
+        raise LabelError("thematic relations must be a list of names")
+    given = {value.strip() for value in values}
+    unknown = sorted(given - set(THEMATIC_RELATIONS))
+    if unknown:
+        raise LabelError(f"not thematic relations: {', '.join(unknown)} (allowed: {', '.join(THEMATIC_RELATIONS)})")
+    return [name for name in THEMATIC_RELATIONS if name in given]
+
+
+def thematic_proposal(intent: dict | None) -> list[str]:
+    """The thematic relations an intent label's relations suggest (THEMATIC_OF_RELATION), in THEMATIC_RELATIONS'
+    order: a proposal, never a label."""
+    suggested = {THEMATIC_OF_RELATION.get(name) for name in (intent or {}).get("relations") or ()}
+    return [name for name in THEMATIC_RELATIONS if name in suggested]
+
+
 # The intent categories (annotation.labels.relations.CATEGORIES) as the CHASE release writes them in its `intent` field;
 # its fifth label, 其他 ("other"), is the combination category.
 CHASE_INTENT_LABELS: dict[str, str] = {

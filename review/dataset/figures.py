@@ -25,6 +25,8 @@ FIGURES = {
     "coverage": "Table and column coverage per database",
     "intents": "Intent categories: recommended and asked (CHASE)",
     "question_overlap": "Question token overlap by turn (% of turn j tokens in turn i)",
+    "sql_overlap": "SQL token overlap by turn (% of turn j's SQL tokens in turn i's; SParC)",
+    "thematic_relations": "Thematic relations of follow-up questions (SParC)",
     "link_matches": "Schema links: mention against schema item name (CHASE)",
     "otta_by_collection": "Components per query by collection mode (OTTA)",
 }
@@ -56,7 +58,7 @@ def _bars(axes, labels, values, *, horizontal=False, xlabel="", ylabel="count") 
         axes.set_ylabel(ylabel)
 
 
-def _heatmap(figure: Figure, axes, overlap: dict) -> bool:
+def _heatmap(figure: Figure, axes, overlap: dict, *, what: str = "tokens") -> bool:
     """Earlier turn i down, later turn j across; each cell's mean percent written in it. True when empty."""
     # The first turn is never a later one and the last never an earlier one: their empty column and row are left out.
     turns, percent = overlap["turns"], [row[1:] for row in overlap["percent"][:-1]]
@@ -74,7 +76,7 @@ def _heatmap(figure: Figure, axes, overlap: dict) -> bool:
     axes.set_yticks(list(range(len(turns) - 1)), [str(k) for k in turns[:-1]])
     axes.set_xlabel("later turn j")
     axes.set_ylabel("earlier turn i")
-    figure.colorbar(image, ax=axes, label="% of turn j's tokens")
+    figure.colorbar(image, ax=axes, label=f"% of turn j's {what}")
     return False
 
 
@@ -111,6 +113,28 @@ def _components_by_mode(axes, rows: list[dict]) -> bool:
     axes.set_ylabel("mean count per SQL")
     axes.legend(fontsize=7, frameon=False)
     return False
+
+
+def _thematic(figure, axes, stats) -> bool:
+    """Bars: each thematic relation's share of the labels, with its count. True when no follow-up is labelled."""
+    thematic = stats["thematic_relations"]
+    names = list(thematic["counts"])
+    shares = [thematic["percent"][name] or 0 for name in names]
+    bars = axes.barh(list(range(len(names))), shares, color=_COLOR)
+    axes.bar_label(bars, labels=[str(thematic["counts"][name]) for name in names], padding=2, fontsize=7)
+    axes.set_yticks(list(range(len(names))), [_THEMATIC_NAMES.get(name, name) for name in names])
+    axes.invert_yaxis()
+    axes.set_xlim(0, 100)
+    axes.set_xlabel(f"% of labels ({thematic['labelled']} of {thematic['follow_ups']} follow-ups labelled)")
+    return not thematic["labels"]
+
+
+_THEMATIC_NAMES = {
+    "refinement": "refinement",
+    "theme_entity": "theme-entity",
+    "theme_property": "theme-property",
+    "answer_refinement_theme": "answer refinement/theme",
+}
 
 
 def _dialogue_lengths(figure, axes, stats) -> bool:
@@ -192,11 +216,13 @@ _DRAWERS = {
     "coverage": _coverage,
     "intents": _intents,
     "question_overlap": lambda figure, axes, stats: _heatmap(figure, axes, stats["question_overlap"]),
+    "sql_overlap": lambda figure, axes, stats: _heatmap(figure, axes, stats["sql_overlap"], what="SQL tokens"),
+    "thematic_relations": _thematic,
     "link_matches": lambda figure, axes, stats: _link_matches(axes, stats["link_matches"]),
     "otta_by_collection": lambda figure, axes, stats: _components_by_mode(axes, stats["otta_by_collection"]),
 }
 # Figures that read SQL turns: empty when the selection has none.
-_NEEDS_SQL = ("sql_keywords", "keywords_by_turn", "hardness", "coverage", "intents")
+_NEEDS_SQL = ("sql_keywords", "keywords_by_turn", "hardness", "coverage", "intents", "sql_overlap")
 
 
 def draw(name: str, stats: dict) -> Figure:

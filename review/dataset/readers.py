@@ -61,6 +61,8 @@ def read_release(fmt: str, data, *, name: str) -> list[ImportedInteraction]:
             labels = {"utterance_toks": turn["utterance_toks"]}
             if fmt == "chase":
                 labels.update({key: turn[key] for key in CHASE_LABELS if key in turn})
+            if fmt == "sparc" and "thematic_relations" in turn:  # written by this platform's export only
+                labels["thematic_relations"] = list(turn["thematic_relations"])
             turns.append(
                 ImportedTurn(
                     utterance=turn["utterance"],

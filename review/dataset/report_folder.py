@@ -53,7 +53,7 @@ def figure_table(name: str, stats: dict) -> tuple[list[str], list[list]]:
         recommended, asked = stats["intents"]["recommended"], stats["intents"]["asked"]
         labels = list(dict.fromkeys([*asked, *recommended]))
         return ["intent", "recommended", "asked"], [[k, recommended.get(k, 0), asked.get(k, 0)] for k in labels]
-    if name == "question_overlap":
+    if name in ("question_overlap", "sql_overlap"):
         overlap = stats[name]
         turns = overlap["turns"]
         rows = [
@@ -68,6 +68,12 @@ def figure_table(name: str, stats: dict) -> tuple[list[str], list[list]]:
         kinds = ("table", "column", "all")
         return ["item", "exact", "partial", "none"], [[k, *(matches[k][m] for m in ("exact", "partial", "none"))]
                                                       for k in kinds]  # fmt: skip
+    if name == "thematic_relations":
+        thematic = stats[name]
+        return ["relation", "count", "percent_of_labels", "percent_of_labelled_questions"], [
+            [key, count, thematic["percent"][key], thematic["percent_of_labelled"][key]]
+            for key, count in thematic["counts"].items()
+        ]
     if name == "otta_by_collection":
         rows = stats[name]
         components = list(rows[0]["components_per_query"]) if rows else []

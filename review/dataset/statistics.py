@@ -24,8 +24,8 @@ Definitions (the papers leave some open; these are the ones used everywhere here
   there are fewer tokens than one segment); components per query, the mean count per SQL of OTTA's Table 3 columns
   as SQL keywords (JOIN, GROUP BY, ORDER BY, NESTED, HAVING, SET OP, AGG: `sql_keyword_counts`). The same MSTTR and
   components are given per collection mode too (`otta_by_collection`).
-- question overlap between turns, the schema links' match types and the SQL components per turn position are
-  defined in docs/statistics.md.
+- question and SQL token overlap between turns, the schema links' match types, the SQL components per turn position
+  and SParC's thematic relations are defined in docs/statistics.md.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from annotation.labels.acts import (
     CONTEXTUAL_PHENOMENA,
     INTENT_CATEGORY_OF_CHASE_LABEL,
     SYSTEM_ACTS,
+    THEMATIC_RELATIONS,
     USER_ACTS,
 )
 from annotation.labels.relations import CATEGORIES, RELATION_NAMES
@@ -339,6 +340,7 @@ def compute_statistics(
         "system_acts": system_acts,
         "dialogue_lengths": dialogue_length_figures(records),
         "sql_keywords": keyword_figures(keywords),
+        "sql_component_shares": component_share_figures(keywords),
         "keywords_by_turn": keywords_by_turn_figures(keywords, len(records)),
         "hardness": hardness_figures(records, states, encoded),
         "contextual_phenomena": phenomena_figures(records, states),
@@ -348,6 +350,8 @@ def compute_statistics(
         "by_collection": collection_figures(records),
         "otta_by_collection": otta_collection_figures(records, keywords),
         "question_overlap": question_overlap_figures(states, len(records)),
+        "sql_overlap": sql_overlap_figures(states, len(records)),
+        "thematic_relations": thematic_figures(records, states),
         "link_matches": link_match_figures(records, states, schemas),
         "coverage": coverage_figures(records, states, schemas, encoded),
         "timing": timing_figures(records),
@@ -463,6 +467,18 @@ def keyword_figures(keywords: list[list[Counter]]) -> dict[str, int]:
         for counts in record_keywords:
             total.update(counts)
     return _distribution(total, KEYWORDS)
+
+
+def component_share_figures(keywords: list[list[Counter]]) -> dict:
+    """SParC's Table 4: the share of SQL turns (in percent) that hold each keyword at least once."""
+    turns = [counts for record_keywords in keywords for counts in record_keywords]
+    return {
+        "sql_turns": len(turns),
+        "percent": {
+            keyword: round(100 * sum(1 for counts in turns if counts.get(keyword)) / len(turns), 1) if turns else None
+            for keyword in KEYWORDS
+        },
+    }
 
 
 def keywords_by_turn_figures(keywords: list[list[Counter]], dialogues: int) -> dict:
@@ -669,15 +685,37 @@ def _content_tokens(text: str) -> set[str]:
     return {token.lower() for token in _tokens(text) if any(char.isalnum() for char in token)}
 
 
+def _sql_tokens(sql: str) -> set[str]:
+    """The distinct lower-cased tokens of `query_toks_no_value(sql)` that hold a letter or digit: keywords, names and
+    the `value` placeholder; punctuation and operators left out."""
+    return {token.lower() for token in query_toks_no_value(sql) if any(char.isalnum() for char in token)}
+
+
 def question_overlap_figures(states: list[list], dialogues: int) -> dict:
     """SParC's overlap heatmap, over the questions: for SQL turns i < j of one interaction, the share of the distinct
     tokens of question j that also occur in question i, averaged over the interactions reaching turn j
     (docs/statistics.md). `percent[i-1][j-1]` for i < j, None elsewhere; `pairs` the same for the counts."""
+    return _overlap_figures(
+        [[_content_tokens(state.utterance) for state in record_states[:OVERLAP_MAX_TURNS]] for record_states in states],
+        dialogues,
+    )
+
+
+def sql_overlap_figures(states: list[list], dialogues: int) -> dict:
+    """SParC's Figure 2 as the paper draws it, over the SQL: the same heatmap as `question_overlap_figures` with each
+    turn's SQL tokens (`_sql_tokens`) in place of its question's."""
+    return _overlap_figures(
+        [[_sql_tokens(state.sql) for state in record_states[:OVERLAP_MAX_TURNS]] for record_states in states],
+        dialogues,
+    )
+
+
+def _overlap_figures(token_sets: list[list[set[str]]], dialogues: int) -> dict:
+    """The overlap heatmap over each interaction's token sets, one per SQL turn in order."""
     reaching: Counter = Counter()
     sums: Counter = Counter()
     pairs: Counter = Counter()
-    for record_states in states:
-        questions = [_content_tokens(state.utterance) for state in record_states[:OVERLAP_MAX_TURNS]]
+    for questions in token_sets:
         for j, later in enumerate(questions, start=1):
             reaching[j] += 1
             if not later:
@@ -777,4 +815,30 @@ def link_match_figures(records: list[DialogueRecord], states: list[list], schema
         **{kind: {match: counts[kind][match] for match in LINK_MATCHES} for kind in LINKED_ITEMS},
         "all": {match: total[match] for match in LINK_MATCHES},
         "percent": {match: round(100 * total[match] / links, 1) if links else None for match in LINK_MATCHES},
+    }
+
+
+def thematic_figures(records: list[DialogueRecord], states: list[list]) -> dict:
+    """SParC's Table 2 from the labelled follow-up questions (SQL turns after the first; `record.thematic_relations`:
+    a person's label, else an imported one): how many follow-ups there are and how many are labelled, each
+    relation's count, its share of all labels (as Table 2's percentages, which add up to 100 over questions that may
+    have several) and its share of the labelled questions."""
+    counts: Counter = Counter()
+    follow_ups = labelled = 0
+    for record, record_states in zip(records, states, strict=True):
+        for state in record_states[1:]:
+            follow_ups += 1
+            names = record.thematic_relations(state)
+            labelled += bool(names)
+            counts.update(names)
+    total = sum(counts.values())
+    return {
+        "follow_ups": follow_ups,
+        "labelled": labelled,
+        "labels": total,
+        "counts": {name: counts[name] for name in THEMATIC_RELATIONS},
+        "percent": {name: round(100 * counts[name] / total, 1) if total else None for name in THEMATIC_RELATIONS},
+        "percent_of_labelled": {
+            name: round(100 * counts[name] / labelled, 1) if labelled else None for name in THEMATIC_RELATIONS
+        },
     }

@@ -7,7 +7,14 @@ import difflib
 import json
 
 from annotation.goals.tree_plan import plan
-from annotation.labels.acts import AMBIGUITY_TYPES, INTENT_CATEGORY_NAMES, PRAGMATICS, QUESTION_STYLES
+from annotation.labels.acts import (
+    AMBIGUITY_TYPES,
+    INTENT_CATEGORY_NAMES,
+    PRAGMATICS,
+    QUESTION_STYLES,
+    THEMATIC_RELATIONS,
+    thematic_proposal,
+)
 from annotation.labels.relations import RELATION_NAMES
 from annotation.labels.tokens import utterance_toks
 from annotation.models import Role, User
@@ -55,6 +62,7 @@ FIELD_LABELS = {
     "schema_linking": "Schema linking",
     "pragmatics": "Phrasing (CHASE pragmatics)",
     "question_style": "Form (CHASE question style)",
+    "thematic_relations": "Thematic relation (SParC)",
 }
 
 
@@ -73,6 +81,8 @@ def label_text(field: str, value, schema: dict | None = None, tokens: list[str] 
     if field in ("pragmatics", "question_style"):
         names = PRAGMATICS if field == "pragmatics" else QUESTION_STYLES
         return f"{names[value]} ({value})" if value in names else (value or None)
+    if field == "thematic_relations":
+        return ", ".join(THEMATIC_RELATIONS.get(name, name).split(":")[0] for name in value) or None
     return value
 
 
@@ -130,6 +140,10 @@ def _labels_view(turn, schema: dict, tokens: list[str]) -> dict:
         "pragmatics_text": label_text("pragmatics", labels.get("pragmatics")),
         "question_style": labels.get("question_style") or "",
         "question_style_text": label_text("question_style", labels.get("question_style")),
+        "thematic": "|".join(labels.get("thematic_relations") or []),
+        "thematic_text": label_text("thematic_relations", labels.get("thematic_relations") or []),
+        # What the detected intent proposes (annotation.labels.acts.thematic_proposal): shown as a proposal only.
+        "thematic_proposal": label_text("thematic_relations", thematic_proposal(detected.get("intent"))),
     }
     if recommended:
         view["recommended"] = {

@@ -45,6 +45,7 @@ from annotation.labels.acts import (
     check_pragmatics,
     check_question_style,
     check_schema_linking,
+    check_thematic_relations,
 )
 from annotation.labels.tokens import utterance_toks
 from annotation.models import Role, User
@@ -582,6 +583,8 @@ def _check_label(field: str, value, database, text: str):
             return check_pragmatics(value)
         if field == "question_style":
             return check_question_style(value)
+        if field == "thematic_relations":
+            return check_thematic_relations(value)
         return check_schema_linking(value, tokens=utterance_toks(text), schema=database.schema)
     except LabelError as exc:
         raise ReviewError("labels", str(exc)) from exc

@@ -17,6 +17,7 @@ from annotation.labels.acts import (
     PRAGMATICS,
     QUESTION_STYLES,
     SYSTEM_ACTS,
+    THEMATIC_RELATIONS,
     USER_ACTS,
 )
 from annotation.labels.relations import CATEGORY_OF, RELATION_NAMES
@@ -230,6 +231,7 @@ def _dialogue_page(request, item: Dialogue, *, fixing):
                 "ambiguity_types": AMBIGUITY_TYPES,  # the ambiguity editor's sub-types, per act
                 "pragmatics": PRAGMATICS,
                 "question_style": QUESTION_STYLES,
+                "thematic_relations": THEMATIC_RELATIONS,
             },
         },
     )

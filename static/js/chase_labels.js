@@ -3,7 +3,9 @@
 // links (proposed from the SQL, confirmed or edited by pointing at words). Saving sends one `turn_labels` message;
 // the server checks everything again (annotation.labels.acts) and the log is the truth (docs/chase.md).
 
-export const LABEL_KEYS = ["intent", "contextual_phenomena", "schema_linking", "pragmatics", "question_style"];
+export const LABEL_KEYS = [
+  "intent", "contextual_phenomena", "schema_linking", "pragmatics", "question_style", "thematic_relations",
+];
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -107,6 +109,30 @@ export class LabelEditor {
       this.wording[key] = select;
     }
 
+    // SParC's thematic relations of a follow-up question (one or more, or none); the detected intent's relations
+    // propose some (vocabulary.thematic_of_relation), which a person takes or not.
+    const thematic = element("div", "label-block thematic");
+    thematic.dataset.testid = "thematic-block";
+    const thematicHead = element("div", "label-head", "Thematic relation (SParC) ");
+    this.thematicNote = element("span", "muted small");
+    this.thematicNote.dataset.testid = "thematic-proposal";
+    this.thematicTake = element("button", "link", "take the proposal");
+    this.thematicTake.type = "button";
+    this.thematicTake.dataset.testid = "thematic-take";
+    thematicHead.append(this.thematicNote, " ", this.thematicTake);
+    this.thematic = element("div", "act-grid thematic-choices");
+    for (const [name, description] of Object.entries(this.vocabulary.thematic_relations || {})) {
+      const label = element("label", "act");
+      label.title = description;
+      const box = element("input");
+      box.type = "checkbox";
+      box.value = name;
+      label.append(box, ` ${description.split(":")[0]}`);
+      this.thematic.append(label);
+    }
+    thematic.append(thematicHead, this.thematic);
+    this.thematicBlock = thematic;
+
     const linking = element("div", "label-block");
     const linkHead = element("div", "label-head", "Schema linking ");
     linkHead.append(element("span", "muted small",
@@ -135,12 +161,21 @@ export class LabelEditor {
     this.state = element("span", "step-state");
     this.state.dataset.testid = "labels-state";
     foot.append(this.saveButton, this.state);
-    container.replaceChildren(intent, phenomena, wording, linking, foot);
+    container.replaceChildren(intent, phenomena, thematic, wording, linking, foot);
 
     this.category.addEventListener("change", () => this._categoryChanged());
     this.phenomena.addEventListener("change", () => {
       this.edit.phenomena = this._checkedPhenomena();
       this._changed();
+    });
+    this.thematic.addEventListener("change", () => {
+      this.edit.thematic = this._checkedThematic();
+      this._changed();
+    });
+    this.thematicTake.addEventListener("click", () => {
+      this.edit.thematic = this._thematicProposal();
+      this._changed();
+      this._drawThematic();
     });
     this.addButton.addEventListener("click", () => this._addLink());
     this.saveButton.addEventListener("click", () => this._save());
@@ -186,6 +221,7 @@ export class LabelEditor {
       phenomena: [...(turn.labels.contextual_phenomena || [])],
       pragmatics: turn.labels.pragmatics || "",
       question_style: turn.labels.question_style || "",
+      thematic: [...(turn.labels.thematic_relations || [])],
       links: (turn.labels.schema_linking || []).map((span) => ({ ...span, entity: { ...span.entity } })),
       dirty: false,
       selection: null,
@@ -225,6 +261,8 @@ export class LabelEditor {
     if (labelled) this._drawRelations();
     for (const box of this.phenomena.querySelectorAll("input")) box.checked = edit.phenomena.includes(box.value);
     for (const [key, select] of Object.entries(this.wording)) select.value = edit[key] || "";
+    this.thematicBlock.hidden = !labelled;
+    this._drawThematic();
     this._drawLinks();
     this._drawState();
   }
@@ -247,6 +285,27 @@ export class LabelEditor {
       label.append(box, ` ${name} ${title}`);
       return label;
     }));
+  }
+
+  /** The thematic relations the detected intent's relations propose, in the vocabulary's order. */
+  _thematicProposal() {
+    const of = this.vocabulary.thematic_of_relation || {};
+    const proposed = new Set((this.turn.detected.intent?.relations || []).map((r) => of[r]).filter(Boolean));
+    return Object.keys(this.vocabulary.thematic_relations || {}).filter((name) => proposed.has(name));
+  }
+
+  _drawThematic() {
+    const proposal = this._thematicProposal();
+    const names = this.vocabulary.thematic_relations || {};
+    this.thematicNote.textContent = proposal.length
+      ? `— proposed from the SQL: ${proposal.map((name) => names[name].split(":")[0]).join(", ")}`
+      : "— no proposal from the SQL";
+    this.thematicTake.hidden = !proposal.length;
+    for (const box of this.thematic.querySelectorAll("input")) box.checked = this.edit.thematic.includes(box.value);
+  }
+
+  _checkedThematic() {
+    return [...this.thematic.querySelectorAll("input:checked")].map((input) => input.value);
   }
 
   _entityName(span) {
@@ -364,7 +423,10 @@ export class LabelEditor {
   _save() {
     const fields = { contextual_phenomena: this._checkedPhenomena() };
     for (const key of Object.keys(this.wording)) fields[key] = this.edit[key] || "";
-    if (!this.intentRow.hidden) fields.intent = this.edit.intent;
+    if (!this.intentRow.hidden) {
+      fields.intent = this.edit.intent;
+      fields.thematic_relations = this.edit.thematic;
+    }
     if (this.turn.tokens) fields.schema_linking = this.edit.links;
     this.edit.dirty = false;
     this.onSave(fields);

@@ -29,7 +29,8 @@ async function postJson(url, body) {
   return { ok: response.ok, status: response.status, data };
 }
 
-function actsPicker(all, chosen) {
+// `names`: what to show for a value, when it is not the value itself.
+function actsPicker(all, chosen, names = {}) {
   const box = element("div", "acts-picker");
   for (const act of all) {
     const label = element("label", "chip-choice");
@@ -38,7 +39,7 @@ function actsPicker(all, chosen) {
     input.value = act;
     input.checked = chosen.includes(act);
     input.dataset.testid = `act-${act}`;
-    label.append(input, ` ${act}`);
+    label.append(input, ` ${names[act] || act}`);
     box.appendChild(label);
   }
   return { node: box, value: () => [...box.querySelectorAll("input:checked")].map((input) => input.value) };
@@ -297,6 +298,9 @@ function openEditor(card, field) {
     control = choiceEditor(config[field], value.dataset.value || "");
   } else if (field === "contextual_phenomena") {
     control = actsPicker(config.phenomena, (value.dataset.value || "").split("|").filter(Boolean));
+  } else if (field === "thematic_relations") {
+    const names = Object.fromEntries(Object.entries(config.thematic_relations).map(([k, v]) => [k, v.split(":")[0]]));
+    control = actsPicker(Object.keys(names), (value.dataset.value || "").split("|").filter(Boolean), names);
   } else if (field === "schema_linking") {
     control = linksEditor(JSON.parse(value.dataset.value || "[]"), JSON.parse(slot.dataset.tokens || "[]"));
   } else if (field === "ambiguity") {

@@ -2,7 +2,9 @@
 
 An interaction is `{"database_id", "interaction": [turn, …], "final": {"utterance", "query"}}` in that key order, as
 the public file has it (some records add `interaction_id`, kept from an import); a turn is `query`,
-`utterance_toks`, `utterance`, `sql`, the LIMIT value kept by default. The release check compares the state and gold
+`utterance_toks`, `utterance`, `sql`, the LIMIT value kept by default, and `thematic_relations` (SParC's Table 2 labels,
+annotation.labels.acts.THEMATIC_RELATIONS) on a turn a person gave them, after `sql`: not in the public release, which
+has none, so a file without labels is the public layout exactly. The release check compares the state and gold
 files with the release and the tables and databases with what they use (interaction.InteractionFormat).
 """
 
@@ -13,18 +15,23 @@ from review.dataset.formats.base import PlannedTurn, encoded_sql, final, turn_to
 from review.dataset.formats.interaction import InteractionFormat
 
 
+def _sparc_turn(record: DialogueRecord, turn: PlannedTurn, limit_mode: str) -> dict:
+    item = {
+        "query": turn.state.sql,
+        "utterance_toks": turn_tokens(record, turn),
+        "utterance": turn.state.utterance,
+        "sql": encoded_sql(turn.check, limit_mode),
+    }
+    thematic = record.thematic_relations(turn.state)
+    if thematic:
+        item["thematic_relations"] = thematic
+    return item
+
+
 def sparc_interaction(record: DialogueRecord, planned: list[PlannedTurn], *, limit_mode: str) -> dict:
     item = {
         "database_id": record.db_id,
-        "interaction": [
-            {
-                "query": turn.state.sql,
-                "utterance_toks": turn_tokens(record, turn),
-                "utterance": turn.state.utterance,
-                "sql": encoded_sql(turn.check, limit_mode),
-            }
-            for turn in planned
-        ],
+        "interaction": [_sparc_turn(record, turn, limit_mode) for turn in planned],
         "final": final(record, planned),
     }
     if record.interaction_id is not None:
