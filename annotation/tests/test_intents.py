@@ -1189,3 +1189,24 @@ def test_narrowing_needs_a_detail_and_never_uses_a_column_a_condition_already_bo
     }
     rows = [[n] for n in range(30)]
     assert not any("only some" in text for text in seen_texts("SELECT flight_no FROM flight", schema, rows, {}))
+
+
+def test_a_group_of_values_has_no_details_and_a_swap_keeps_what_a_group_is():
+    by_value = seen_texts(
+        "SELECT home_country, max(stu_age) FROM Student GROUP BY home_country",
+        SCHOOL,
+        [["Peru", 20], ["Chile", 22], ["Spain", 21], ["Italy", 23], ["France", 19], ["Cuba", 24]],
+        FIGURES,
+        category="same_instances",
+    )
+    assert by_value and not any("such as their" in text or "instead of their" in text for text in by_value)
+    by_key = seen_texts(
+        "SELECT T1.dorm_name, count(*) FROM Dorm AS T1 JOIN Student AS T2 ON T1.dorm_id = T2.dorm_id "
+        "GROUP BY T1.dorm_id",
+        SCHOOL,
+        [["A", 3], ["B", 4], ["C", 5], ["D", 6], ["E", 7], ["F", 8]],
+        FIGURES,
+        category="same_instances",
+    )
+    swaps = [text for text in by_key if "instead of their" in text]
+    assert swaps and all("capacity instead of their dorm name" in text for text in swaps), swaps

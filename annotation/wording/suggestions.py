@@ -1396,7 +1396,15 @@ def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> d
     def tells(column: _Column | None) -> bool:
         return column is None or (column not in fixed and not seen.code_number(column))
 
-    swaps = [(old, new) for old, new in material["R3"] if tells(new)]
+    grouped_by_key = all(column.is_primary for column in facts.group)  # only an entity's key makes rows of it
+    swaps = [
+        (old, new)
+        for old, new in material["R3"]
+        if tells(new)
+        and not (new is not None and new.is_key)  # "their student id instead of their semester id"
+        and (grouped_by_key or new is None)  # a group of pet types has no one pet age
+        and not (facts.group and new is not None and new.table not in {key.table for key in facts.group})
+    ]
     own = [(old, new) for old, new in swaps if new is not None and new.table in analysis.entity]
     shown = set(facts.shown)
     listed = shown if len(shown) == 1 and not facts.aggregates else set()
@@ -1410,7 +1418,11 @@ def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> d
         return {"R1": [], "R3": [], "R8": [], "R12": []}  # first names of owners and professionals: whose city?
     used = {item.column for item in facts.filters}  # "age below 19" of those above 20 is nobody
     return {
-        "R1": [column for column in material["R1"] if tells(column) and not (column is not None and column.is_key)],
+        "R1": [
+            column
+            for column in material["R1"]
+            if tells(column) and not (column is not None and column.is_key) and grouped_by_key
+        ],
         "R3": own or swaps,
         # "only some of these flights", with no detail to narrow by, leads nowhere when the schema has none
         "R8": [
