@@ -1142,3 +1142,27 @@ def test_the_top_group_and_its_measure_are_said_in_the_order_they_are_listed():
     sql = "SELECT city, count(*) FROM Addresses GROUP BY city ORDER BY count(*) DESC LIMIT 1"
     text = draft(sql, [["Lyon", 4]], schema=STAFFED)
     assert text == "The city with the most addresses and its number of addresses are Lyon and 4."
+
+
+def test_a_column_named_with_a_trailing_is_drops_the_verb():
+    songs = schema_of({"song": ["song_name", "genre_is"]})
+    assert draft("SELECT song_name FROM song WHERE genre_is = 'folk'", [["Ami"]], schema=songs) == (
+        "The name of the song whose genre is folk is Ami."
+    )
+
+
+def test_rows_having_a_row_through_a_key_that_names_a_role_say_the_role():
+    routes = schema_of(
+        {"airports": ["apid", "name", "country"], "routes": ["rid", "dst_apid", "src_apid", "airline"]},
+        primary=["airports.apid", "routes.rid"],
+        foreign=[("routes.dst_apid", "airports.apid"), ("routes.src_apid", "airports.apid")],
+        readable={"routes.dst_apid": "destination airport id", "routes.src_apid": "source airport id"},
+    )
+    sql = (
+        "SELECT count(*) FROM routes WHERE dst_apid IN (SELECT apid FROM airports WHERE country = 'Peru') "
+        "AND src_apid IN (SELECT apid FROM airports WHERE country = 'Chile')"
+    )
+    assert draft(sql, [[7]], schema=routes) == (
+        "There are 7 routes that have a destination airport whose country is Peru "
+        "and that have a source airport whose country is Chile."
+    )

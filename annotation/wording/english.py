@@ -312,6 +312,8 @@ def column_phrase(name: str, vocabulary: set[str] | frozenset[str] = frozenset()
     ("is official", "abandoned yes or no") is called a flag, a count ("number products") a number of things, and
     "year of founded" "year founded". `vocabulary`: the schema's words, for `split_compounds`."""
     words = [_SPELLED_OUT.get(word, word) for word in split_compounds(name, vocabulary).split()]
+    if len(words) > 1 and words[-1] == "is":
+        words = words[:-1]  # "genre is": the verb is no part of what the column holds
     if len(words) > 1 and words[-1] == "no" and words[-2] not in ("yes", "or"):
         words[-1] = "number"  # "flight no"
     if words[:1] == ["is"] and len(words) > 1:

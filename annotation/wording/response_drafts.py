@@ -783,7 +783,11 @@ class _QueryBuilder:
         if not (item.column.identifies or selected.identifies or selected == item.column):
             return None
         others = [table for table in inner.tables if table != outer and table.sub is None]
-        return self.names.as_rows_of(others[-1], outer) if others else None
+        had = self.names.as_rows_of(others[-1], outer) if others else None
+        if had is not None and item.column.identifies == had and not had.role:
+            role = _role(item.column.name, had)  # routes whose dst_apid is among airports': "a destination airport"
+            return replace(had, role=role) if role else had
+        return had
 
 
 def _via(name: str, parent: _Table, parent_key: str) -> tuple[str, str]:
