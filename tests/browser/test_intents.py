@@ -94,6 +94,12 @@ def test_a_dialogue_with_suggestions_corrected_labels_and_its_chase_export(
     expert.check(".relation-grid input[value=R1]")
     expert.check(".relation-grid input[value=R8]")
     expert.check('.phenomena input[value="Coreference"]')
+    # SParC's thematic relations: a proposal from the detected relation is shown apart; the expert ticks their own.
+    expect(expert.get_by_test_id("thematic-block")).to_be_visible()
+    expect(expert.get_by_test_id("thematic-proposal")).to_have_text(re.compile(r"proposed from the SQL: |no proposal"))
+    expect(expert.locator(".thematic-choices input:checked")).to_have_count(0)  # a proposal is not a label
+    expert.check(".thematic-choices input[value=theme_entity]")
+    expert.check(".thematic-choices input[value=refinement]")
     # CHASE's labels of the wording, offered in English with CHASE's own values.
     expert.get_by_test_id("label-pragmatics").select_option(label="active voice (主动)")
     expert.get_by_test_id("label-question_style").select_option(label="a question (疑问句)")
@@ -140,7 +146,8 @@ def test_a_dialogue_with_suggestions_corrected_labels_and_its_chase_export(
     end_and_score(worker, expert, 5)
 
     out = tmp_path / "export"
-    platform.manage("export_dataset", "--format", "chase", "--out", str(out), "--status", "completed", "--quiet")
+    platform.manage("export_dataset", "--format", "chase", "--format", "sparc", "--out", str(out), "--status",
+                    "completed", "--quiet")  # fmt: skip
     interactions = exported(out, "chase/chase_{split}.json")
     [ours] = [
         item
@@ -158,6 +165,14 @@ def test_a_dialogue_with_suggestions_corrected_labels_and_its_chase_export(
     ]
     assert third["contextual_phenomena"] == ["Context Independent"]
     assert third["intent"] != ""
+    [sparc] = [
+        item
+        for item in exported(out, "sparc/{split}.json")
+        if any(turn["utterance"] == "What about the students and their age?" for turn in item["interaction"])
+    ]
+    assert [turn.get("thematic_relations") for turn in sparc["interaction"]] == [
+        None, ["refinement", "theme_entity"], None,
+    ]  # fmt: skip
 
 
 def test_a_solo_sequence_from_the_first_question_to_the_export(new_page, people, platform, tmp_path):

@@ -170,6 +170,16 @@ def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_correctio
     turn.locator("[data-testid='act-Coreference']").check()
     turn.locator("[data-testid=save]").click()
     rita.wait_for_selector("[data-testid=turn-2] [data-testid=phenomena] >> text=Coreference")
+    # SParC's thematic relation: the detected ORDER BY (R14) proposes refinement, shown as a proposal only; the
+    # reviewer gives it, and the proposal, now the label, is not repeated.
+    turn = rita.locator("[data-testid=turn-2]")
+    expect(turn.get_by_test_id("thematic")).to_have_text("not labelled")
+    expect(turn.get_by_test_id("thematic-proposal")).to_have_text("(proposed from the SQL: Refinement)")
+    turn.locator("[data-edit=thematic_relations]").click()
+    turn.locator("[data-testid=act-refinement]").check()
+    turn.locator("[data-testid=save]").click()
+    expect(rita.locator("[data-testid=turn-2]").get_by_test_id("thematic")).to_have_text("Refinement")
+    expect(rita.locator("[data-testid=turn-2]").get_by_test_id("thematic-proposal")).to_have_count(0)
 
     # A refused correction says why and changes nothing.
     turn = rita.locator("[data-testid=turn-2]")
@@ -241,6 +251,8 @@ def test_two_reviewers_correct_approve_reject_and_the_export_holds_the_correctio
         if len(item["interaction"]) > 1 and item["interaction"][1]["utterance"] == "Show me their names."
     ]
     assert exported["interaction"][1]["query"] == "SELECT first_name, last_name FROM student"
+    assert exported["interaction"][2]["thematic_relations"] == ["refinement"]  # the reviewer's label
+    assert "thematic_relations" not in exported["interaction"][1]  # nobody labelled it: the public layout
     assert all("Show their last names" != turn["utterance"] for item in interactions for turn in item["interaction"])
     report = json.loads((out / "export_report.json").read_text())
     assert str(first) in report["revisions"] and str(second) not in report["revisions"]
