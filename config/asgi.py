@@ -41,6 +41,11 @@ from annotation.sql import sandbox  # noqa: E402
 
 sandbox.start_workers()
 
+# What a room's first shared result would load (the wording libraries, the relation model) is loaded now.
+from dialogs.assist import load_now  # noqa: E402
+
+load_now()
+
 # What is loaded by now (Django, the apps, the libraries) lives as long as the process: out of the cyclic collector's
 # sight, a full collection walks only what was made since. A room makes cyclic garbage steadily (sqlglot's trees,
 # exceptions with their frames), and with the start-up heap in view each full collection stalled the event loop for

@@ -23,6 +23,7 @@ from django.conf import settings
 
 from annotation.labels import linking
 from annotation.labels.relation_model import label_intent
+from annotation.labels.relation_model import loaded_model as label_intent_model
 from annotation.labels.relations import RelationError, detect_relation
 from annotation.labels.tokens import utterance_toks
 from annotation.models import Database
@@ -191,6 +192,17 @@ def recommendation_next(
         values=recommendation.values,
         tables=recommendation.tables,
     )
+
+
+def load_now() -> None:
+    """Load what reading a shared result loads on first use: the inflection engine (its import alone costs over a
+    second of CPU), the word segmenter's counts and the relation model. A server calls it as it starts (config/asgi.py),
+    so that the first rooms of a process do not pay for it while their partners wait."""
+    from annotation.wording import english
+
+    english.english()
+    english.split_compounds("warmupword")  # long enough to reach the segmenter
+    label_intent_model()
 
 
 # Where a goal match was told, besides the suite and the original: the shared SQL is the goal's own, written again.
