@@ -1210,3 +1210,23 @@ def test_a_group_of_values_has_no_details_and_a_swap_keeps_what_a_group_is():
     )
     swaps = [text for text in by_key if "instead of their" in text]
     assert swaps and all("capacity instead of their dorm name" in text for text in swaps), swaps
+
+
+def test_another_entity_is_not_one_the_result_shows_and_a_count_is_not_narrowed_to_one_of_its_values():
+    sql = (
+        "SELECT T1.name FROM country AS T1 JOIN city AS T2 ON T1.code = T2.country_code "
+        "GROUP BY T2.country_code ORDER BY count(*) DESC LIMIT 1"
+    )
+    texts = seen_texts(sql, ATLAS, [["China"]], ATLAS_FIGURES, category="different_entity")
+    assert not any("the countries" in text for text in texts), set(texts)
+    counted = seen_texts(
+        "SELECT count(DISTINCT continent) FROM country", ATLAS, [[5]], ATLAS_FIGURES, category="different_instances"
+    )
+    assert not any("continent" in text for text in counted), set(counted)
+
+
+def test_a_combination_never_ends_in_a_rest_it_cannot_name():
+    sql = "SELECT continent FROM country GROUP BY continent HAVING avg(population) > 1000"
+    rows = [[f"Continent {n}"] for n in range(6)]
+    texts = seen_texts(sql, ATLAS, rows, ATLAS_FIGURES, category="combination")
+    assert not any(text.endswith("for the rest instead") for text in texts)

@@ -1409,15 +1409,21 @@ def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> d
     shown = set(facts.shown)
     listed = shown if len(shown) == 1 and not facts.aggregates else set()
 
+    counted = {aggregate.column for aggregate in facts.aggregates if aggregate.function == "count"}
+
     def narrows(column: _Column | None) -> bool:
         if column in facts.inner_groups:
             return False  # counted regions narrowed to one region are one
+        if column in counted and not seen.numeric(column) and column.kind != "time":
+            return False  # the number of languages, only those whose language is Spanish: one
         return column not in listed or seen.numeric(column) or column.kind == "time"
 
     if facts.mixed_tables:
         return {"R1": [], "R3": [], "R8": [], "R12": []}  # first names of owners and professionals: whose city?
     used = {item.column for item in facts.filters}  # "age below 19" of those above 20 is nobody
+    shown_tables = {column.table for column in facts.shown}
     return {
+        "R13": [table for table in material["R13"] if table not in shown_tables],  # "the semesters" of semesters shown
         "R1": [
             column
             for column in material["R1"]
@@ -1540,7 +1546,7 @@ class _Writer:
             modifier = self._form(second, "modifier")
         finally:
             self.values = saved
-        if set(self.used_columns[named:]) & set(self.used_columns[:named]):
+        if not modifier or set(self.used_columns[named:]) & set(self.used_columns[:named]):
             return ""  # one column for both changes ("per gender, narrowed down by their gender") says one thing twice
         if " instead" in lead and modifier.endswith(" instead"):
             modifier = modifier.removesuffix(" instead")  # one "instead" per sentence is enough
@@ -1868,7 +1874,7 @@ class _Writer:
         return {
             "alone": f"Ask about the rest instead: the {self.things} that do not meet the current condition",
             "lead": f"Ask about the other {self.things} instead",
-            "modifier": "for the rest instead",
+            "modifier": "",  # "…, for the rest instead" says no rest: a combination needs the condition's words
         }[form]
 
     def _r12(self, material: list, form: str) -> str:
@@ -1920,7 +1926,7 @@ class _Writer:
             for column in details
             if not column.is_key
             and not (seen is not None and seen.code_number(column))
-            and column.label != self.names.labels[table]
+            and noun(column.label, False) != noun(self.names.labels[table], False)
         ]
         if details:
             detail = self.rng.choice(details)
