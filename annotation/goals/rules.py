@@ -32,7 +32,7 @@ from annotation.goals.operation_tree import (
 )
 from annotation.sql.sandbox import execute
 
-__all__ = ["RULES", "GoalRules", "Refusal", "identifier_words", "name_kind", "question_shape"]
+__all__ = ["RULES", "GoalRules", "Refusal", "identifier_words", "name_kind", "question_shape", "round_numbers"]
 
 # Every rule a tree can break, with the reason a report gives.
 RULES = {
@@ -40,10 +40,20 @@ RULES = {
     "group_of_one": "a count per group where every group is (nearly) one row: grouped by a unique column",
     "aggregate_of_identifier": "a total, an average or a ranking of an identifier, a code or an ordinal number",
     "sum_of_level": "a total of a level that is only averaged (a rating, an age, a rate)",
-    "group_by_identifier": "a count per value of an identifier (a room number, a phone) rather than per kind",
+    "group_by_identifier": "a count per value of an identifier (a room number, a phone, a key whose values are "
+    "numbers, the minutes of a time) rather than per kind or per named thing: its answer is numbers nobody reads",
+    "group_by_many_values": "a count per value of a number or a date with many values (per total of credits, per "
+    "birth year, per day): the groups are no kinds of thing",
+    "count_of_links": "a count per kind (a gender, a country) of the rows of a link table reached through joins: "
+    "pairs counted for nobody's question",
     "duplicate_rows": "a list whose rows mostly repeat one another (a few values listed over and over)",
     "count_fan_out": "a count over a join that counts the same row several times",
-    "answers_itself": "shows what a filter fixes or what it ranks by, or counts what one unique value picks",
+    "answers_itself": "shows what a filter fixes, what it ranks by or what it compares with the average, or counts "
+    "what one unique value picks",
+    "set_of_lookups": "a set operation of a side that picks one row by a unique value: two look-ups, not a question",
+    "shows_identifier": "shows an id, a code or a phone of things that have a name: the name is what a person asks",
+    "filter_on_identifier": "a condition on an id number (an amenity id of 7): a number nobody asking knows",
+    "list_of_values": "a list of every value of a number or a date, with no condition: values of nothing named",
     "empty_values": "lists or groups by a column empty in many rows",
     "long_list": "a list longer than a person reads: over 100 rows, or over 50 of values that name nothing (dates)",
     "superlative_tie": "a highest or lowest whose first place is shared or empty: its answer is arbitrary",
@@ -83,6 +93,13 @@ _ORDINAL_WORDS = frozenset(
     | {"weekday", "semester", "version", "hour", "hr", "minute"}
 )
 _TRAILING_NUMBER_WORDS = frozenset({"number", "no", "nr", "num", "nbr"})
+# The last word of a column holding the minutes or seconds of a time whose hours are a column beside it (`end_min`
+# beside `end_hr`), and the words of that hours column.
+_CLOCK_WORDS = frozenset({"min", "mins", "minute", "minutes", "sec", "secs", "second", "seconds", "mm", "ss"})
+_HOUR_WORDS = ("hr", "hour", "hours", "hh", "h")
+# A count per value of a number or a date is a count per kind when the values are few: at most this many.
+_GROUP_MAX_VALUES = 12
+_DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?")  # a date or a time stamp stored as text
 # Words of a name that say it counts or measures: a scale of small whole numbers with such a name is an amount.
 _AMOUNT_WORDS = frozenset(
     {"count", "qty", "quantity", "total", "amount", "sum", "nights", "days", "hours", "minutes", "seconds", "weeks"}
@@ -132,6 +149,24 @@ def name_kind(name: str) -> str | None:
     return None
 
 
+def round_numbers(value: float) -> list:
+    """Round numbers near `value`, the roundest first: 3359 -> 3500, 3400, 3350, 3360, 3359; 69 -> 70, 69; 188.62 ->
+    200, 190, 189. Numbers below 20 have none but themselves. A threshold read from the data is said this way
+    ("capacity below 25", "at least 3400 grades"): nobody asks for "below 24" or "at least 3355"."""
+    if abs(value) < 20:
+        return [value]
+    digits = len(str(int(abs(value))))
+    steps = sorted({size * 10**power for power in range(digits) for size in (1, 5)}, reverse=True)
+    found = []
+    for step in steps:
+        if step * 2 > 10 ** (digits - 1):
+            continue
+        rounded = int(round(value / step) * step)
+        if rounded and rounded not in found:
+            found.append(rounded)
+    return found
+
+
 def question_shape(tree: dict) -> str:
     """The tree with its values left out (filters, HAVING): two trees of one shape ask one question of two values
     ("the amenities of room 9", "... of room 2"), which a run keeps once ("same_as_another")."""
@@ -176,6 +211,16 @@ class GoalRules:
                 table, column = originals[names[index][0]], names[index][1]
                 self._declared.setdefault(table.lower(), f"{table}.{column}")
         self._figures: dict[str, _Figures | None] = {}
+        self._table_names = {name.lower(): name for name in originals}
+        self._foreign = {
+            f"{originals[names[child][0]]}.{names[child][1]}".lower(): originals[names[parent][0]]
+            for child, parent in schema.get("foreign_keys") or []
+            if max(child, parent) < len(names) and min(names[child][0], names[parent][0]) >= 0
+        }
+        self._table_columns: dict[str, list[str]] = {}
+        for table, column in names:
+            if 0 <= table < len(originals):
+                self._table_columns.setdefault(originals[table].lower(), []).append(column)
         # Trees a rule rewrote rather than refused, by rule.
         self.rewritten: Counter = Counter()
 
@@ -208,10 +253,12 @@ class GoalRules:
         scale of consecutive whole numbers and its name does not say it counts or measures); None for an amount."""
         if qualified.lower() in self.keys:
             return "key"
-        column = qualified.split(".", 1)[1]
+        table, column = qualified.split(".", 1)
         kind = name_kind(column)
         if kind is not None:
             return kind
+        if self._clock_part(table, column):
+            return "ordinal"
         figures = self.figures(qualified)
         if figures is None or not figures.whole or not figures.rows:
             return None
@@ -230,6 +277,31 @@ class GoalRules:
             and not _AMOUNT_WORDS & set(identifier_words(column))
         ):
             return "ordinal"
+        return None
+
+    def _clock_part(self, table: str, column: str) -> bool:
+        """Whether a column is the minutes (or seconds) of a time whose hours are a column beside it: `end_min` beside
+        `end_hr` is a minute of the hour, not a minimum."""
+        words = identifier_words(column)
+        if len(words) < 2 or words[-1] not in _CLOCK_WORDS:
+            return False
+        others = {tuple(identifier_words(name)) for name in self._table_columns.get(table.lower(), ())}
+        return any((*words[:-1], hour) in others for hour in _HOUR_WORDS)
+
+    def name_column(self, table: str) -> str | None:
+        """The column that names a table's rows for a reader: a text column unique in the data, not a key nor a code
+        (`hotel_name`, `title`); None when the table has none."""
+        for column in self._table_columns.get(table.lower(), ()):
+            qualified = f"{self._table_names[table.lower()]}.{column}"
+            figures = self.figures(qualified)
+            if (
+                figures is not None
+                and not figures.whole
+                and isinstance(figures.low, str)
+                and self.unique(qualified)
+                and self.identifier_kind(qualified) is None
+            ):
+                return qualified
         return None
 
     def unique(self, qualified: str) -> bool:
@@ -313,11 +385,68 @@ class GoalRules:
         order = tree.get("order")
         if kind == "list" and order and order["by"] in shown:
             return Refusal("answers_itself", f"shows {order['by']}, which it ranks by: a plain max or min asks it")
+        nested = tree.get("nested")
+        if kind == "list" and nested and nested["column"] in shown:
+            return Refusal("answers_itself", f"shows {nested['column']}, which it compares with its average")
         if kind == "count":
             for item in tree.get("filters") or []:
                 if item["op"] in ("=", "like") and self.values_unique(item["column"]):
                     return Refusal("answers_itself", f"counts what one value of the unique {item['column']} picks")
+        return self._identifier_before(tree, shown if kind == "list" else [])
+
+    def _identifier_before(self, tree: dict, shown: list[str]) -> Refusal | None:
+        """Ids where names would read: shown for things that have a name (unless a condition picks the row by a
+        unique value: "the phone of the hotel named X" is a look-up a person makes), or a condition on an id
+        number."""
+        looked_up = {
+            item["column"].split(".", 1)[0].lower()
+            for item in tree.get("filters") or []
+            if item["op"] == "=" and self.values_unique(item["column"])
+        }
+        for column in shown:
+            if column.split(".", 1)[0].lower() in looked_up:
+                continue
+            if self.identifier_kind(column) in ("key", "identifier", "code"):
+                named = self.name_column(column.split(".", 1)[0])
+                if named is not None and named.lower() != column.lower():
+                    return Refusal("shows_identifier", f"shows {column} where {named} names the rows")
+            if self.id_number(column) and self.points_to(column):
+                return Refusal("shows_identifier", f"shows {column}, the id of a {self.points_to(column)}")
+        for filters in (tree.get("filters") or [], (tree.get("set") or {}).get("filters") or []):
+            for item in filters:
+                if self.id_number(item["column"]):
+                    return Refusal("filter_on_identifier", f"a condition on {item['column']}")
+                if "set" in tree and item["op"] == "=" and self.values_unique(item["column"]):
+                    return Refusal("set_of_lookups", f"a side picks the one row whose {item['column']} is given")
+        if tree["type"] == "list" and not any(tree.get(part) for part in ("filters", "nested", "order", "set")):
+            if not any(self.names_things(column) for column in shown):
+                return Refusal("list_of_values", f"every {', '.join(shown)} with no condition")
         return None
+
+    def id_number(self, qualified: str) -> bool:
+        """Whether a column is a key of the schema whose values are numbers (stored as numbers or as digits): an id,
+        which names nothing to a person (a key of words, a department's name, does)."""
+        figures = self.figures(qualified)
+        if self.identifier_kind(qualified) != "key" or figures is None or not figures.rows:
+            return False
+        return figures.whole or all(str(value).strip().isdigit() for value in (figures.low, figures.high))
+
+    def links_rows(self, table: str) -> bool:
+        """Whether a table links the rows of others: no one-column key, and foreign keys to two tables or more (a
+        booking's services, a room's amenities; not a flight keyed by airline and number)."""
+        if self.row_key(table) is not None:
+            return False
+        prefix = f"{table.lower()}."
+        return len({parent for child, parent in self._foreign.items() if child.startswith(prefix)}) >= 2
+
+    def points_to(self, qualified: str) -> str | None:
+        """The table a foreign-key column names a row of, or None."""
+        return self._foreign.get(qualified.lower())
+
+    def names_things(self, qualified: str) -> bool:
+        """Whether a column's values are words (a name, a city, a category), not numbers or dates."""
+        figures = self.figures(qualified)
+        return figures is not None and isinstance(figures.low, str) and not _DATE.match(figures.low)
 
     def _unread_before(self, tree: dict) -> Refusal | None:
         unread = unread_tables(tree)
@@ -326,23 +455,50 @@ class GoalRules:
         return None
 
     def _group_before(self, tree: dict) -> Refusal | None:
-        """A count per group over a column that makes poor groups (empty, an identifier, nearly one row each), or that
-        counts what the grouped rows point to."""
+        """A count per group over a column that makes poor groups (`group_column_refusal`), or that counts what the
+        grouped rows point to, or pairs of a link table per kind."""
         if tree["type"] != "group_count":
             return None
         group = tree["group"]
+        refusal = self.group_column_refusal(group)
+        if refusal is not None:
+            return refusal
+        if join_directions(tree, self.schema)[:1] == ["up"]:
+            # Grouping rows by a value and counting what they point to: "which quantity has the most guests".
+            return Refusal("count_fan_out", f"counts per {group} the {tree['tables'][-1]} its rows point to")
+        if tree.get("joins") and self.links_rows(counted_table(tree)) and not self.values_unique(group):
+            return Refusal("count_of_links", f"counts {counted_table(tree)} rows per {group}")
+        return None
+
+    def group_column_refusal(self, group: str) -> Refusal | None:
+        """Why a column makes poor groups for a count per group, whatever is counted: empty in many rows, an
+        identifier (an id number, a room number, the minutes of a time), nearly one row per value, or a number or a
+        date of many values. The sampler draws its groups among the columns this passes."""
         if self.mostly_empty(group):
             return Refusal("empty_values", f"grouped by {group}, empty in many rows")
-        if group.lower() not in self.keys and name_kind(group.split(".", 1)[1]) == "identifier":
+        table, column = group.split(".", 1)
+        if (
+            self.id_number(group)
+            or (group.lower() not in self.keys and name_kind(column) == "identifier")
+            or self._clock_part(table, column)
+        ):
             return Refusal("group_by_identifier", f"grouped by {group}")
         figures = self.figures(group)
         # Nearly one value per row of its table and not a name: a price, a rate, a timestamp is no kind of thing.
         if figures is not None and figures.distinct * 2 > figures.rows and isinstance(figures.low, int | float):
             return Refusal("group_of_one", f"{group} has {figures.distinct} values in {figures.rows} rows")
-        if join_directions(tree, self.schema)[:1] == ["up"]:
-            # Grouping rows by a value and counting what they point to: "which quantity has the most guests".
-            return Refusal("count_fan_out", f"counts per {group} the {tree['tables'][-1]} its rows point to")
+        if figures is not None and figures.distinct > _GROUP_MAX_VALUES and not self.names_things(group):
+            return Refusal("group_by_many_values", f"{group} has {figures.distinct} values")
         return None
+
+    def groups_well(self, qualified: str) -> bool:
+        """Whether a count per value of the column may be asked (`group_column_refusal` finds nothing)."""
+        return self.group_column_refusal(qualified) is None
+
+    def shows_well(self, qualified: str) -> bool:
+        """Whether showing the column may be asked: not the id number of the row another table holds
+        (`shows_identifier`)."""
+        return not (self.id_number(qualified) and self.points_to(qualified))
 
     def mostly_empty(self, qualified: str) -> bool:
         """Empty in more than a quarter of its table's rows."""
@@ -452,7 +608,10 @@ class GoalRules:
         if len(different) < 2:
             return tree, Refusal("having_keeps_all", f"every group has {different[0]} rows")
         self.rewritten["having_keeps_all"] += 1
-        return {**tree, "having": {"op": ">=", "value": different[len(different) // 2]}}, None
+        middle = different[len(different) // 2]
+        # A round number near the middle reads as a person's ("at least 3400", not "at least 3355").
+        value = next((rounded for rounded in round_numbers(middle) if different[0] < rounded <= different[-1]), middle)
+        return {**tree, "having": {"op": ">=", "value": value}}, None
 
     def _tie_refusal(self, tree: dict) -> Refusal | None:
         """The first places of a superlative: refused when the first value is shared by rows with different answers,

@@ -35,7 +35,7 @@ from pathlib import Path
 from sqlglot import expressions as exp
 
 from annotation.goals.operation_tree import literal, tree_sql
-from annotation.goals.rules import RULES, GoalRules, question_shape
+from annotation.goals.rules import RULES, GoalRules, question_shape, round_numbers
 from annotation.sql.analysis import column_values
 from annotation.sql.hardness import HARDNESS_LEVELS, hardness
 from annotation.sql.sandbox import execute, execute_many
@@ -133,6 +133,8 @@ class GoalSampler:
         self.refused: Counter = Counter()
         # Draws that gave nothing, per anchor table: an anchor that keeps failing is tried less, not forever.
         self._failures: Counter = Counter()
+        # Draws that made no tree at all, per anchor (no column of the shape drawn): counted apart and weighed less.
+        self._unfit: Counter = Counter()
 
     # -- the run ----------------------------------------------------------------------------------------------------
 
@@ -255,16 +257,22 @@ class GoalSampler:
     def _anchor(self) -> str | None:
         if not self.tables:
             return None
-        return self._least(self.tables, lambda table: self.usage.tables[table.lower()] + self._failures[table] // 8)
+        return self._least(
+            self.tables,
+            lambda table: self.usage.tables[table.lower()] + self._failures[table] // 8 + self._unfit[table] // 8,
+        )
 
-    def _path(self, start: str, length: int) -> list[tuple[str, str, str, str]]:
-        """A join path of up to `length` foreign-key steps from `start`, never visiting a table twice."""
+    def _path(self, start: str, length: int, *, down: bool = False) -> list[tuple[str, str, str, str]]:
+        """A join path of up to `length` foreign-key steps from `start`, never visiting a table twice; with `down`,
+        its first step goes from a row to the rows naming it (a count per group counts what its groups have, or
+        what is on the far side of a link table, not what they point to: the rules' `count_fan_out`)."""
         path, visited, current = [], {start}, start
         for _ in range(length):
+            down = down and not path
             steps = [
                 (current, a_col, b, b_col) if a == current else (current, b_col, a, a_col)
                 for a, a_col, b, b_col in self.links
-                if ((a == current and b not in visited) or (b == current and a not in visited))
+                if ((a == current and b not in visited and not down) or (b == current and a not in visited))
                 and {a, b} <= set(self.tables)
             ]
             if not steps:
@@ -302,23 +310,46 @@ class GoalSampler:
         found = column_values(self.path, column.table, column.name, _VALUES_PER_COLUMN)
         return [value for value in found if literal(value) is not None]
 
-    def _filter(self, tables: list[str], *, besides: tuple[str, ...] = ()) -> dict | None:
-        """A filter on the least-used column of `tables` but those of `besides`, with a value read from the data."""
-        column = self._pick_column(tables, fit=lambda qualified: qualified not in besides)
+    def _filter(
+        self,
+        tables: list[str],
+        *,
+        besides: tuple[str, ...] = (),
+        only: str | None = None,
+        avoid=(),
+        lookups: bool = True,
+    ) -> dict | None:
+        """A filter on the least-used column of `tables` but those of `besides` (or on the column `only`), with a value
+        read from the data (not one of `avoid`). Never on an id number (the rules' `filter_on_identifier`), nor,
+        without `lookups`, on a column whose values are unique (a set operation's side: `set_of_lookups`)."""
+
+        def fit(qualified: str) -> bool:
+            if only is not None:
+                return qualified == only
+            if not lookups and self.rules.values_unique(qualified):
+                return False
+            return qualified not in besides and not self.rules.id_number(qualified)
+
+        column = self._pick_column(tables, fit=fit, keys=only is not None)
         if column is None:
             return None
-        values = self._values_of(column)
+        qualified = f"{column.table}.{column.name}"
+        values = [value for value in self._values_of(column) if value not in avoid]
         if not values:
             return None
         value = self.rng.choice(values)
         numeric = isinstance(value, int | float) and not isinstance(value, bool)
         # "Above" and "below" mean something for an amount or an ordinal (a year, a floor), not for a code; a price
         # of exactly 188.62 is a value nobody asks for.
-        ordered = numeric and column.kind == "number" and self.rules.orders(f"{column.table}.{column.name}")
+        ordered = numeric and column.kind == "number" and self.rules.orders(qualified)
         op = self.rng.choice([">", "<"] if isinstance(value, float) else [">", "<", "="]) if ordered else "="
-        if op == "=" and isinstance(value, str) and len(values) > 3 and self.rng.random() < 0.2:
+        if op in ("<", ">") and self.rules.measures(qualified):
+            # A threshold said as a person says it: "capacity below 25", not "below 24" (annotation.goals.rules).
+            value = next((near for near in round_numbers(value) if abs(near - value) <= abs(value) / 10), value)
+        described = isinstance(value, str) and self.rules.identifier_kind(qualified) is None
+        if op == "=" and described and len(values) > 3 and self.rng.random() < 0.2:
             op, value = "like", f"%{value[: max(2, len(value) // 2)]}%"
-        return {"column": f"{column.table}.{column.name}", "op": op, "value": value}
+        return {"column": qualified, "op": op, "value": value}
 
     def _tree(self, level: str) -> dict | None:
         """An operation tree aimed at `level` (the encoding decides the level it gets)."""
@@ -328,16 +359,27 @@ class GoalSampler:
         shape = self.rng.choice(_SHAPES_OF_LEVEL[level])
         joins = self._path(anchor, _JOIN_STEPS.get(shape, 0))
         if shape == "join_group_superlative":
-            joins = self._path(anchor, 2)
+            joins = self._path(anchor, 2, down=True)
         if shape.startswith("join") and not joins:
             return None
         tables = [anchor, *[step[2] for step in joins]]
         tree: dict = {"type": "list", "tables": tables, "joins": [list(step) for step in joins], "filters": []}
         # A list of every id of a table asks nothing; an id of the rows a filter or a superlative picks reads fine.
-        project = self._pick_column(tables, keys=shape not in ("list", "join_list"), fit=self.rules.filled)
+        counts = shape in ("count", "count_filtered", "group_count", "group_having", "join_group_superlative")
+        plain_list = shape in ("list", "join_list")  # no condition: it lists words (the rules' `list_of_values`)
+
+        def shown(qualified: str) -> bool:
+            if not self.rules.filled(qualified):
+                return False
+            return counts or (
+                self.rules.shows_well(qualified) and (not plain_list or self.rules.names_things(qualified))
+            )
+
+        project = self._pick_column(tables, keys=not plain_list, fit=shown)
         if project is None:
+            self._unfit[anchor] += 1
             return None
-        tree["project"] = [f"{project.table}.{project.name}"]
+        tree["project"] = [self._readable(f"{project.table}.{project.name}")]
         if shape in ("count", "count_filtered"):
             tree["type"] = "count"
         # Each part adds what its shapes have, in this order (the draws of a seed depend on it); False: none found.
@@ -349,7 +391,17 @@ class GoalSampler:
             self._tree_nested,
             self._tree_set,
         )
-        return tree if all(part(tree, shape) for part in parts) else None
+        if all(part(tree, shape) for part in parts):
+            return tree
+        self._unfit[anchor] += 1  # a table whose columns give no tree of this shape is tried less, more slowly
+        return None
+
+    def _readable(self, qualified: str) -> str:
+        """The column to show for `qualified`: the name of its table's rows instead of an id, a code or a phone
+        where the table has one (the rules' `shows_identifier`)."""
+        if self.rules.identifier_kind(qualified) in ("key", "identifier", "code"):
+            return self.rules.name_column(qualified.split(".", 1)[0]) or qualified
+        return qualified
 
     def _tree_filter(self, tree: dict, shape: str) -> bool:
         if shape not in ("list_filtered", "count_filtered", "join_filtered", "nested_join"):
@@ -374,7 +426,8 @@ class GoalSampler:
     def _tree_group(self, tree: dict, shape: str) -> bool:
         if shape not in ("group_count", "group_having", "join_group_superlative"):
             return True
-        key = self._pick_column(tree["tables"][:1], fit=self.rules.filled)  # an often empty column is no group
+        # A column the rules would refuse to group by (empty, an id, a number of many values) is not drawn.
+        key = self._pick_column(tree["tables"][:1], fit=self.rules.groups_well, keys=True)
         if key is None:
             return False
         tree["type"] = "group_count"
@@ -388,7 +441,11 @@ class GoalSampler:
     def _tree_superlative(self, tree: dict, shape: str) -> bool:
         if shape not in ("superlative", "join_superlative"):
             return True
-        number = self._pick_column(tree["tables"], ("number", "time"), fit=self.rules.orders)
+        number = self._pick_column(
+            tree["tables"],
+            ("number", "time"),
+            fit=lambda qualified: self.rules.orders(qualified) and qualified not in tree["project"],
+        )
         if number is None:
             return False
         tree["order"] = {"by": f"{number.table}.{number.name}", "desc": self.rng.random() < 0.5, "limit": 1}
@@ -417,14 +474,22 @@ class GoalSampler:
         if shown is None and key is None:
             return False
         tree["project"] = [f"{shown.table}.{shown.name}" if shown is not None else key]
-        first = self._filter(tables, besides=tuple(tree["project"]))
+        first = self._filter(tables, besides=tuple(tree["project"]), lookups=False)
         if first is None:
             return False
-        second = self._filter(tables, besides=(*tree["project"], first["column"]))
+        op = self.rng.choice(["intersect", "except", "union"])
+        if op == "union":
+            # Either of two values of one column ("guests from PT or from ES"): two unrelated conditions joined by
+            # "or" ask nothing a person asks.
+            if first["op"] in ("<", ">") or self.rules.values_unique(first["column"]):
+                return False  # "below 20 or below 40"; two look-ups of one row each (the rules' `set_of_lookups`)
+            second = self._filter(tables, only=first["column"], avoid=(first["value"],))
+        else:
+            second = self._filter(tables, besides=(*tree["project"], first["column"]), lookups=False)
         if second is None:
             return False
         tree["filters"] = [first]
-        tree["set"] = {"op": self.rng.choice(["intersect", "except", "union"]), "filters": [second]}
+        tree["set"] = {"op": op, "filters": [second]}
         return True
 
     # -- writing it as SQL --------------------------------------------------------------------------------------------
