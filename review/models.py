@@ -502,3 +502,12 @@ from review.pay.models import PayRule, PayStatement, PayStatementItem  # noqa: E
 
 # Human rating of system responses (docs/human_rating.md): its models live in their own module, found here by Django.
 from review.rating.models import Rating, RatingAssignment, RatingItem, RatingTask  # noqa: E402, F401
+
+# Translation projects (docs/translation.md): its models live in their own module, found here by Django.
+from review.translation.models import (  # noqa: E402, F401
+    ProjectDatabase,
+    TranslationExport,
+    TranslationInteraction,
+    TranslationProject,
+    TranslationUnit,
+)

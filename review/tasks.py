@@ -45,3 +45,11 @@ def double_compare(item_id: int) -> None:
     from review.double.services import double_item_compare
 
     double_item_compare(item_id=item_id)
+
+
+@shared_task(name="review.translation_export", acks_late=True, ignore_result=True)
+def translation_export(export_id: int) -> None:
+    """Build translation export `export_id` (see review.translation.export.translation_export_run)."""
+    from review.translation.export import translation_export_run
+
+    translation_export_run(export_id=export_id)

@@ -7,6 +7,7 @@ from review.pay import views as pay_views
 from review.payments import views as payment_views
 from review.quality import views as quality_views
 from review.rating import urls as rating_urls
+from review.translation import urls as translation_urls
 
 app_name = "review"
 
@@ -67,4 +68,5 @@ urlpatterns = [
     path("pay/statements/<int:statement_id>/", pay_views.pay_recorded, name="pay_recorded"),
     path("pay/statements/<int:statement_id>.csv", pay_views.pay_recorded_csv, name="pay_recorded_csv"),
     path("double/", include(double_urls)),
+    path("translation/", include(translation_urls)),
 ]

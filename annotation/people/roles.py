@@ -37,6 +37,9 @@ PERMISSIONS = {
     "double.manage": "Draw double-annotation samples and read their agreement",
     "double.label": "Label, blind, the double-annotation samples assigned to you",
     "double.adjudicate": "Settle double-annotation disagreements as review corrections",
+    "translation.manage": "Make translation projects, assign their translators and export them",
+    "translation.work": "Translate the names, values and questions of the databases assigned to you",
+    "translation.review": "Review translated interactions",
 }
 
 _ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
@@ -52,6 +55,10 @@ _ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
 # reviewers also settle the disagreements.
 _ROLE_PERMISSIONS[Role.EXPERT] |= {"double.label"}
 _ROLE_PERMISSIONS[Role.REVIEWER] |= {"double.label", "double.adjudicate"}
+# Translation projects (docs/translation.md): experts and reviewers translate the databases assigned to them;
+# reviewers check each translated interaction.
+_ROLE_PERMISSIONS[Role.EXPERT] |= {"translation.work"}
+_ROLE_PERMISSIONS[Role.REVIEWER] |= {"translation.work", "translation.review"}
 
 # Permissions a person may hold beyond their role, granted one by one as Django permissions (the admin site's user
 # page, or `user.user_permissions.add(...)`): a lab's campaign supervisor is an expert or a reviewer given

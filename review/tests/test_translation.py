@@ -1,0 +1,392 @@
+"""Translation projects (docs/translation.md): a Spider database and a few SParC interactions of the public sample
+imported, made a project, translated, reviewed and exported as a CHASE-format release whose every gold query runs on
+the translated file and returns the translated rows of the original's result."""
+
+import json
+import sqlite3
+import zipfile
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
+
+from annotation.models import User
+from review.dataset.evaluation import release_evaluate
+from review.dataset.importer import dataset_import
+from review.translation import services, source
+from review.translation.export import translation_export_run
+from review.translation.models import TranslationExport, TranslationInteraction, TranslationUnit
+
+pytestmark = [pytest.mark.django_db]
+DB_ID = "concert_singer"
+INTERACTIONS = 4
+
+
+def _person(username, role):
+    person = User.objects.create(username=username, role=role)
+    person.set_password("correct-horse-battery")
+    person.save()
+    return person
+
+
+@pytest.fixture
+def people(db):
+    return {
+        "admin": _person("tr-admin", "admin"),
+        "translator": _person("tr-expert", "expert"),
+        "reviewer": _person("tr-reviewer", "reviewer"),
+        "outsider": _person("tr-other-expert", "expert"),
+    }
+
+
+@pytest.fixture
+def project(tmp_path, shared_path, people):
+    sample = json.loads(shared_path("samples", "sparc_dev_sample.json").read_text(encoding="utf-8"))
+    chosen = [item for item in sample if item["database_id"] == DB_ID][:INTERACTIONS]
+    data = tmp_path / "sparc_dev_concert.json"
+    data.write_text(json.dumps(chosen), encoding="utf-8")
+    report = dataset_import(
+        fmt="sparc",
+        data_path=data,
+        tables_path=shared_path("spider", "tables.json"),
+        databases_dir=shared_path("spider", "database"),
+    )
+    assert report.dialogues_created == INTERACTIONS
+    (release,) = source.imported_releases()
+    project = services.translation_project_create(
+        admin=people["admin"], name="CHASE-T concert", release_key=release.key, db_ids=[DB_ID]
+    )
+    services.translation_assign(
+        admin=people["admin"], project_database=project.databases.get(), people=[people["translator"]]
+    )
+    return project
+
+
+def _translate_everything(project, person):
+    """Every name to a Chinese name of its own; every value prefixed with 译 (which keeps the values' order and what
+    a LIKE pattern inside them finds)."""
+    project_database = project.databases.get()
+    for number, unit in enumerate(project_database.units.order_by("id")):
+        if unit.kind == TranslationUnit.Kind.VALUE:
+            text = f"译{unit.source}"
+        else:
+            text = f"{'表' if unit.kind == 'table' else '列'}{number}"
+        services.translation_unit_save(person=person, unit=unit, text=text)
+
+
+def _translate_questions(project, translator, reviewer):
+    for interaction in project.interactions.all():
+        services.translation_interaction_save(
+            person=translator,
+            interaction=interaction,
+            questions=[f"问题{index}" for index in range(len(interaction.turns))],
+            final_question="最后的问题",
+            submit=True,
+        )
+        services.translation_interaction_review(reviewer=reviewer, interaction=interaction, approve=True)
+
+
+def test_a_project_holds_the_databases_names_values_and_interactions(project):
+    project_database = project.databases.get()
+    units = project_database.units
+    assert units.filter(kind="table").count() == 4
+    assert units.filter(kind="column").count() == 21
+    values = set(units.filter(kind="value").values_list("source", flat=True))
+    assert {"Netherlands", "Joe Sharp"} <= values
+    assert not any(value.isdigit() for value in values)  # digits alone are the same in every language
+    assert project.interactions.count() == INTERACTIONS
+    assert all(item.turns and item.turns[0]["query"] for item in project.interactions.all())
+
+
+@pytest.mark.conformance
+def test_the_export_runs_every_gold_query_on_the_translated_file(project, people, django_capture_on_commit_callbacks):
+    _translate_everything(project, people["translator"])
+    _translate_questions(project, people["translator"], people["reviewer"])
+    with django_capture_on_commit_callbacks(execute=True):
+        export = services.translation_export_start(admin=people["admin"], project=project)
+    export.refresh_from_db()  # the task ran eagerly once the request committed
+    assert export.state == TranslationExport.State.SUCCEEDED, export.message
+    report = export.report
+    queries = report["gold_check"]["queries"]
+    assert export.gold_total == len(queries) == sum(len(item.turns) for item in project.interactions.all())
+    failing = [row for row in queries if row["outcome"] != "same"]
+    assert export.gold_passed == export.gold_total, failing
+    with zipfile.ZipFile(Path(settings.DATA_DIR) / export.file) as archive:
+        names = set(archive.namelist())
+        assert {
+            "chase/chase_dev.json",
+            "chase/chase_dev_gold.txt",
+            "chase/chase_tables.json",
+            f"chase/database/{DB_ID}/{DB_ID}.sqlite",
+            f"chase/database/{DB_ID}/schema.sql",
+            "translation_report.json",
+        } <= names
+        records = json.loads(archive.read("chase/chase_dev.json"))
+        tables = json.loads(archive.read("chase/chase_tables.json"))
+        archive.extract(f"chase/database/{DB_ID}/{DB_ID}.sqlite", Path(settings.DATA_DIR) / "unzipped")
+    assert len(records) == INTERACTIONS
+    turn = records[0]["interaction"][0]
+    assert turn["utterance"] == "问题0" and turn["utterance_toks"] == ["问", "题", "0"]
+    assert list(turn) == sorted(turn)  # CHASE's keys sorted
+    assert all(name.startswith("表") for name in tables[0]["table_names_original"])
+    translated = Path(settings.DATA_DIR) / "unzipped" / "chase" / "database" / DB_ID / f"{DB_ID}.sqlite"
+    with sqlite3.connect(translated) as connection:
+        names = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert names == set(tables[0]["table_names_original"])
+        singer_table = tables[0]["table_names_original"][1]
+        singer_names = {row[0] for row in connection.execute(f"SELECT * FROM {singer_table}")} | set()
+        assert singer_names  # the table is there, read under its translated name
+        cells = {
+            value
+            for (value,) in connection.execute(
+                f"SELECT {tables[0]['column_names_original'][10][1]} FROM {singer_table}"
+            )
+        }
+    assert "译Netherlands" in cells and "Netherlands" not in cells
+    # The platform's evaluator (docs/evaluation.md) reads the release, and the gold scores itself in full.
+    with zipfile.ZipFile(Path(settings.DATA_DIR) / export.file) as archive:
+        archive.extractall(Path(settings.DATA_DIR) / "release")
+        gold_lines = archive.read("chase/chase_dev_gold.txt").decode("utf-8")
+    predictions = "\n".join(line.split("\t")[0] for line in gold_lines.split("\n")).encode("utf-8")
+    scored = release_evaluate(Path(settings.DATA_DIR) / "release", predictions, fmt="chase", split="dev")
+    assert scored["questions"] == export.gold_total and not scored["gold_problems"]
+    assert scored["question"]["exact"] == scored["question"]["execution"] == 1.0, scored["question"]
+
+
+@pytest.mark.conformance
+def test_the_gold_check_reports_each_query_that_does_not_return_the_translated_rows(project, people):
+    project_database = project.databases.get()
+    unit = project_database.units.get(kind="value", source="France")
+    services.translation_unit_save(person=people["translator"], unit=unit, text="法国")
+    _translate_questions(project, people["translator"], people["reviewer"])
+    interaction = project.interactions.order_by("position").first()
+    # A prefix of a value is no value: the pattern cannot follow the translation, and the check says so.
+    interaction.turns[0]["query"] = "SELECT name FROM singer WHERE country LIKE 'Fr%'"
+    interaction.turns[1]["query"] = "SELECT nothing FROM singer"
+    interaction.save()
+    export = TranslationExport.objects.create(project=project, requested_by=people["admin"])
+    export = translation_export_run(export_id=export.pk)
+    assert export.state == TranslationExport.State.SUCCEEDED, export.message
+    queries = export.report["gold_check"]["queries"]
+    by_query = {row["original"]: row for row in queries}
+    like = by_query["SELECT name FROM singer WHERE country LIKE 'Fr%'"]
+    assert like["outcome"] == "different rows" and like["rows"] == 4
+    assert like["notes"] == ["the value 'Fr%' has no translation: kept as it is"]
+    assert by_query["SELECT nothing FROM singer"]["outcome"] == "does not run on the original file"
+    assert by_query["select age from singer WHERE country  =  'France'"]["translated"].endswith("'法国'")
+    assert export.gold_total == len(queries) and export.gold_passed == len(queries) - 2
+    assert (
+        export.message
+        == f"{len(queries) - 2} of {len(queries)} gold queries return the translated rows of the original's."
+    )
+    assert export.report["gold_check"]["outcomes"] == {
+        "same": len(queries) - 2,
+        "different rows": 1,
+        "does not run on the original file": 1,
+    }
+
+
+def test_a_name_that_collides_in_its_table_is_refused_with_a_clear_error(project, people):
+    project_database = project.databases.get()
+    name = project_database.units.get(kind="column", table="singer", column="Name")
+    country = project_database.units.get(kind="column", table="singer", column="Country")
+    services.translation_unit_save(person=people["translator"], unit=name, text="名字")
+    with pytest.raises(ValidationError) as refused:
+        services.translation_unit_save(person=people["translator"], unit=country, text="名字")
+    assert "名字 is already the name of the column Name of the table singer" in refused.value.messages[0]
+    # The same word in another table is fine: a column is named within its table.
+    stadium_name = project_database.units.get(kind="column", table="stadium", column="Name")
+    services.translation_unit_save(person=people["translator"], unit=stadium_name, text="名字")
+    # An original name not yet translated counts too ("age" is singer's Age, up to case).
+    with pytest.raises(ValidationError, match="already the name of the column Age"):
+        services.translation_unit_save(person=people["translator"], unit=country, text="age")
+    country.refresh_from_db()
+    assert country.translation == ""  # nothing kept of the refused attempts
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("歌 手", "cannot stand unquoted"), ("1号", "cannot stand unquoted"), ("select", "SQL keyword"), ("", "Write")],
+)
+def test_a_name_sql_cannot_hold_unquoted_is_refused(project, people, text, message):
+    unit = project.databases.get().units.get(kind="table", source="singer")
+    with pytest.raises(ValidationError, match=message):
+        services.translation_unit_save(person=people["translator"], unit=unit, text=text)
+
+
+def test_two_values_of_one_column_may_not_become_one(project, people):
+    units = project.databases.get().units.filter(kind="value")
+    netherlands, france = units.get(source="Netherlands"), units.get(source="France")
+    services.translation_unit_save(person=people["translator"], unit=netherlands, text="荷兰")
+    with pytest.raises(ValidationError, match="already the value Netherlands in the column singer.Country"):
+        services.translation_unit_save(person=people["translator"], unit=france, text="荷兰")
+
+
+def test_only_assigned_translators_translate_and_nobody_reviews_their_own(project, people):
+    unit = project.databases.get().units.get(kind="table", source="singer")
+    with pytest.raises(PermissionDenied):
+        services.translation_unit_save(person=people["outsider"], unit=unit, text="歌手")
+    interaction = project.interactions.first()
+    questions = ["问"] * len(interaction.turns)
+    with pytest.raises(ValidationError, match="every question"):
+        services.translation_interaction_save(
+            person=people["translator"], interaction=interaction, questions=questions, final_question="", submit=True
+        )
+    services.translation_interaction_save(
+        person=people["admin"], interaction=interaction, questions=questions, final_question="问", submit=True
+    )
+    with pytest.raises(ValidationError, match="someone else reviews it"):
+        services.translation_interaction_review(reviewer=people["admin"], interaction=interaction, approve=True)
+    with pytest.raises(ValidationError, match="Say what to change"):
+        services.translation_interaction_review(reviewer=people["reviewer"], interaction=interaction, approve=False)
+    sent = services.translation_interaction_review(
+        reviewer=people["reviewer"], interaction=interaction, approve=False, note="第二句不通顺"
+    )
+    assert sent.state == TranslationInteraction.State.SENT_BACK and sent.review_note == "第二句不通顺"
+    with pytest.raises(PermissionDenied):
+        services.translation_interaction_review(reviewer=people["translator"], interaction=interaction, approve=True)
+
+
+def test_a_model_proposal_is_recorded_and_never_kept_silently(project, people, monkeypatch):
+    from annotation.model_client import ModelReply
+
+    def answer(messages, **kwargs):
+        assert "singer" in messages[-1]["content"]
+        return ModelReply(text="歌手\n", model="test-model-1", prompt_version=kwargs["prompt_version"], seconds=0.1)
+
+    monkeypatch.setattr(services, "model_chat", answer)
+    unit = project.databases.get().units.get(kind="table", source="singer")
+    unit = services.translation_unit_propose(person=people["translator"], unit=unit)
+    assert (unit.proposal, unit.proposal_model, unit.translation) == ("歌手", "test-model-1", "")
+    accepted = services.translation_unit_save(person=people["translator"], unit=unit, text=unit.proposal)
+    assert accepted.translation == "歌手" and accepted.translated_by == people["translator"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The pages: every URL checks the role, and the screens do what the services do
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _urls(project):
+    project_database = project.databases.get()
+    unit = project_database.units.get(kind="table", source="singer")
+    interaction = project.interactions.order_by("position").first()
+    export = TranslationExport.objects.create(project=project)
+    return {
+        # name: (url, method, who may: "work" any translator-role person who sees it, "assigned", "review", "admin")
+        "home": (reverse("review:translation_home"), "get", "work"),
+        "create": (reverse("review:translation_project_create"), "post", "admin"),
+        "project": (reverse("review:translation_project", args=[project.pk]), "get", "sees"),
+        "export_start": (reverse("review:translation_export_start", args=[project.pk]), "post", "admin"),
+        "database": (reverse("review:translation_database", args=[project_database.pk]), "get", "assigned"),
+        "assign": (reverse("review:translation_assign", args=[project_database.pk]), "post", "admin"),
+        "unit_save": (reverse("review:translation_unit_save", args=[unit.pk]), "post", "assigned"),
+        "unit_propose": (reverse("review:translation_unit_propose", args=[unit.pk]), "post", "assigned"),
+        "interaction": (reverse("review:translation_interaction", args=[interaction.pk]), "get", "assigned_or_review"),
+        "interaction_save": (reverse("review:translation_interaction_save", args=[interaction.pk]), "post", "assigned"),
+        "interaction_review": (
+            reverse("review:translation_interaction_review", args=[interaction.pk]),
+            "post",
+            "review",
+        ),
+        "export": (reverse("review:translation_export", args=[export.pk]), "get", "admin"),
+        "export_status": (reverse("review:translation_export_status", args=[export.pk]), "get", "admin"),
+        "export_cancel": (reverse("review:translation_export_cancel", args=[export.pk]), "post", "admin"),
+        "export_download": (reverse("review:translation_export_download", args=[export.pk]), "get", "admin"),
+    }
+
+
+ALLOWED = {
+    # rule: the people (of the fixture) it lets through
+    "work": {"admin", "translator", "reviewer", "outsider"},
+    "sees": {"admin", "translator", "reviewer"},
+    "assigned": {"admin", "translator"},
+    "assigned_or_review": {"admin", "translator", "reviewer"},
+    "review": {"admin", "reviewer"},
+    "admin": {"admin"},
+}
+
+
+def test_every_url_checks_the_role(project, people, client):
+    worker = _person("tr-worker", "worker")
+    urls = _urls(project)
+    # The assignment posted keeps the translator assigned, so the URLs after it still see them assigned.
+    assigned = {f"db{project.databases.get().pk}-translators": [people["translator"].pk]}
+    for name, (url, method, rule) in urls.items():
+        data = assigned if name == "assign" else {}
+        client.logout()
+        response = getattr(client, method)(url, data)
+        assert response.status_code == 302 and "/login" in response.url, (name, "anonymous")
+        client.force_login(worker)
+        assert getattr(client, method)(url, data).status_code == 403, (name, "worker")
+        for who, person in people.items():
+            client.force_login(person)
+            status = getattr(client, method)(url, data).status_code
+            if who in ALLOWED[rule]:
+                assert status != 403, (name, who, status)
+            else:
+                assert status == 403, (name, who, status)
+
+
+def test_the_screens_translate_review_and_show_progress(project, people, client):
+    project_database = project.databases.get()
+    unit = project_database.units.get(kind="column", table="singer", column="Name")
+    other = project_database.units.get(kind="column", table="singer", column="Country")
+    client.force_login(people["translator"])
+    page = client.get(reverse("review:translation_database", args=[project_database.pk]) + "?kind=column")
+    assert page.status_code == 200 and "Song_Name" in page.content.decode()
+    client.post(reverse("review:translation_unit_save", args=[unit.pk]), {"text": "姓名", "back": "kind=column"})
+    refused = client.post(
+        reverse("review:translation_unit_save", args=[other.pk]), {"text": "姓名", "back": "kind=column"}, follow=True
+    )
+    assert "姓名 is already the name of the column Name of the table singer" in refused.content.decode()
+    interaction = project.interactions.order_by("position").get(position=1)
+    page = client.get(reverse("review:translation_interaction", args=[interaction.pk])).content.decode()
+    assert "SELECT 姓名 FROM singer" in page  # the SQL as it reads on the translated schema
+    form = {f"question-{index}": f"问题{index}" for index in range(len(interaction.turns))}
+    client.post(
+        reverse("review:translation_interaction_save", args=[interaction.pk]),
+        {**form, "final_question": "目标", "submit": "1"},
+    )
+    interaction.refresh_from_db()
+    assert interaction.state == TranslationInteraction.State.SUBMITTED
+    client.force_login(people["reviewer"])
+    client.post(reverse("review:translation_interaction_review", args=[interaction.pk]), {"decision": "send_back"})
+    interaction.refresh_from_db()
+    assert interaction.state == TranslationInteraction.State.SUBMITTED  # a send-back needs its note
+    client.post(
+        reverse("review:translation_interaction_review", args=[interaction.pk]),
+        {"decision": "send_back", "note": "再通顺些"},
+    )
+    interaction.refresh_from_db()
+    assert interaction.state == TranslationInteraction.State.SENT_BACK
+    client.force_login(people["admin"])
+    page = client.get(reverse("review:translation_project", args=[project.pk])).content.decode()
+    assert 'data-testid="progress-person-tr-expert"' in page and 'data-testid="progress-person-tr-reviewer"' in page
+    assert ">1 / 25<" in page  # one name of 4 tables and 21 columns
+
+
+@pytest.mark.conformance
+def test_the_command_exports_and_says_how_many_gold_queries_pass(project, people, tmp_path):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    _translate_everything(project, people["translator"])
+    interaction = project.interactions.order_by("position").first()
+    services.translation_interaction_save(
+        person=people["translator"],
+        interaction=interaction,
+        questions=["问"] * len(interaction.turns),
+        final_question="问",
+        submit=False,
+    )
+    out = StringIO()
+    call_command(
+        "translation_export", "--project", str(project.pk), "--all", "--out", str(tmp_path / "r.zip"), stdout=out
+    )
+    turns = len(interaction.turns)
+    assert f"1 interactions, {turns} turns; {turns} of {turns} gold queries return" in out.getvalue()
+    assert zipfile.ZipFile(tmp_path / "r.zip").testzip() is None
