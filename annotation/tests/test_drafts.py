@@ -1166,3 +1166,20 @@ def test_rows_having_a_row_through_a_key_that_names_a_role_say_the_role():
         "There are 7 routes that have a destination airport whose country is Peru "
         "and that have a source airport whose country is Chile."
     )
+
+
+def test_one_group_shown_with_its_own_value_lists_the_group_where_its_value_is():
+    sql = "SELECT city, count(*) FROM Addresses GROUP BY city HAVING count(*) >= 2"
+    first = draft(sql, [["Lyon", 4]], schema=STAFFED)
+    assert first == "The city with at least 2 addresses and its number of addresses are Lyon and 4."
+    last = draft(
+        "SELECT count(*), city FROM Addresses GROUP BY city HAVING count(*) >= 2", [[4, "Lyon"]], schema=STAFFED
+    )
+    assert last == "The number of addresses and the city with at least 2 addresses are 4 and Lyon."
+
+
+def test_no_of_in_a_column_name_is_a_number_of():
+    from annotation.wording.english import column_phrase
+
+    assert column_phrase("no of customers") == "number of customers"
+    assert column_phrase("flight no") == "flight number"

@@ -314,6 +314,8 @@ def column_phrase(name: str, vocabulary: set[str] | frozenset[str] = frozenset()
     words = [_SPELLED_OUT.get(word, word) for word in split_compounds(name, vocabulary).split()]
     if len(words) > 1 and words[-1] == "is":
         words = words[:-1]  # "genre is": the verb is no part of what the column holds
+    if len(words) > 2 and words[:2] == ["no", "of"]:
+        words[0] = "number"  # "no of customers"
     if len(words) > 1 and words[-1] == "no" and words[-2] not in ("yes", "or"):
         words[-1] = "number"  # "flight no"
     if words[:1] == ["is"] and len(words) > 1:

@@ -1265,11 +1265,14 @@ class _Select:
             + measures
         )
         superlative = self._superlative()
-        if superlative is not None and superlative[1] and self.limit == 1 and is_subject[:1] == [True]:
-            if self.items[0] is plain[0]:  # the group's own value comes first: "the language with the most songs and
-                # its number of songs are bangla and 4", not "the number of songs for the language ... are bangla and 4"
-                subject = f"the {self._subject_noun(False)} {superlative[1]}{subject_words}"
+        top = f" {superlative[1]}" if superlative is not None and superlative[1] else ""
+        if any(is_subject) and ((top and self.limit == 1) or (superlative is None and not many)):
+            # One group whose own value is shown: said as listed, "the language with the most songs and its number
+            # of songs are bangla and 4", not "the number of songs for the language ... are bangla and 4".
+            subject = f"the {self._subject_noun(False)}{top}{subject_words}"
+            if self.items[0] is plain[0] and is_subject[0]:
                 return f"{subject} and its {head.removeprefix('the ')}"
+            return f"{head} and {subject}"
         if superlative is not None and superlative[1]:
             amount = f"{self.limit} " if self.limit != 1 else ""
             return f"{head} for the {amount}{self._subject_noun(self.limit != 1)} {superlative[1]}{subject_words}"
