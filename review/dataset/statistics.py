@@ -9,7 +9,8 @@ Definitions (the papers leave some open; these are the ones used everywhere here
 - a *turn* is a message: a user utterance, an expert response or a drop warning (the CoSQL paper's footnote 10);
   result tables travel with a response and are not counted apart;
 - tokens are `utterance_toks` (the platform's tokeniser, or the release's tokens for imported turns); the
-  vocabulary is the set of distinct lower-cased tokens;
+  vocabulary is the set of distinct lower-cased tokens; the question length is given in tokens and, as the papers
+  count it, in words (`avg_question_words`: tokens holding a letter or digit, punctuation left out);
 - a *question* is a user utterance; an *SQL turn* is an SQL-grounded turn of the state-tracking files;
 - SQL keywords are counted on `query_toks_no_value`; AGG is an aggregate function call, NESTED a sub-SELECT;
 - keyword frequency by turn (Figure 5) is the share of dialogues with at least k SQL turns whose k-th SQL holds the
@@ -384,6 +385,8 @@ def overview_figures(
     tokens = [token for record_turns in turns for _, toks in record_turns for token in toks]
     questions = [toks for record_turns in turns for kind, toks in record_turns if kind == "user"]
     question_tokens = sum(len(toks) for toks in questions)
+    # The papers' question length counts words: punctuation tokens left out (docs/statistics.md).
+    question_words = sum(1 for toks in questions for token in toks if any(char.isalnum() for char in token))
     turn_total = sum(len(record_turns) for record_turns in turns)
     sql_turns = sum(len(record_states) for record_states in states)
     used = {record.db_id for record in records}
@@ -399,6 +402,7 @@ def overview_figures(
         "sql_turns": sql_turns,
         "folded_clarifications": sum(1 for record_states in states for state in record_states if state.folded),
         "avg_question_length": round(question_tokens / len(questions), 2) if questions else 0,
+        "avg_question_words": round(question_words / len(questions), 2) if questions else 0,
         "question_vocabulary": len({token.lower() for toks in questions for token in toks}),
         "avg_questions_per_dialogue": round(len(questions) / dialogues, 2) if dialogues else 0,
         "avg_sql_turns_per_dialogue": round(sql_turns / dialogues, 2) if dialogues else 0,
