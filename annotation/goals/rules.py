@@ -212,6 +212,11 @@ class GoalRules:
                 self._declared.setdefault(table.lower(), f"{table}.{column}")
         self._figures: dict[str, _Figures | None] = {}
         self._table_names = {name.lower(): name for name in originals}
+        self._primary = {
+            f"{originals[names[index][0]]}.{names[index][1]}".lower()
+            for index in schema.get("primary_keys") or []
+            if 0 <= index < len(names) and names[index][0] >= 0
+        }
         self._foreign = {
             f"{originals[names[child][0]]}.{names[child][1]}".lower(): originals[names[parent][0]]
             for child, parent in schema.get("foreign_keys") or []
@@ -410,8 +415,8 @@ class GoalRules:
                 named = self.name_column(column.split(".", 1)[0])
                 if named is not None and named.lower() != column.lower():
                     return Refusal("shows_identifier", f"shows {column} where {named} names the rows")
-            if self.id_number(column) and self.points_to(column):
-                return Refusal("shows_identifier", f"shows {column}, the id of a {self.points_to(column)}")
+            if not self.shows_well(column):
+                return Refusal("shows_identifier", f"shows {column}, an id number that is not its rows' key")
         for filters in (tree.get("filters") or [], (tree.get("set") or {}).get("filters") or []):
             for item in filters:
                 if self.id_number(item["column"]):
@@ -479,6 +484,7 @@ class GoalRules:
         table, column = group.split(".", 1)
         if (
             self.id_number(group)
+            or group.lower() in self._primary
             or (group.lower() not in self.keys and name_kind(column) == "identifier")
             or self._clock_part(table, column)
         ):
@@ -496,9 +502,13 @@ class GoalRules:
         return self.group_column_refusal(qualified) is None
 
     def shows_well(self, qualified: str) -> bool:
-        """Whether showing the column may be asked: not the id number of the row another table holds
-        (`shows_identifier`)."""
-        return not (self.id_number(qualified) and self.points_to(qualified))
+        """Whether showing the column may be asked: not an id number other than its table's own one-column key (the
+        id of the row another table holds, a section number 1 or 2 of a key of several columns:
+        `shows_identifier`)."""
+        if not self.id_number(qualified):
+            return True
+        key = self.row_key(qualified.split(".", 1)[0])
+        return key is not None and key.lower() == qualified.lower()
 
     def mostly_empty(self, qualified: str) -> bool:
         """Empty in more than a quarter of its table's rows."""

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from annotation.goals.operation_tree import set_side, tree_sql
-from annotation.goals.rules import GoalRules, name_kind
+from annotation.goals.rules import GoalRules, name_kind, round_numbers
 from annotation.goals.sampler import GoalSampler, refusals_report
 from annotation.sql.sandbox import execute
 from annotation.sql.schema import introspect_sqlite
@@ -336,3 +336,144 @@ def test_no_goal_the_sampler_keeps_breaks_a_rule_when_checked_from_outside(reque
     refused = refusals_report(sampler.refused, sampler.rules.rewritten)
     assert refused and all(row["reason"] and row["refused"] + row["rewritten"] for row in refused)
     assert Counter(goal.sql for goal in goals).most_common(1)[0][1] == 1
+
+
+SCHOOL = """
+CREATE TABLE slot (
+    slot_id TEXT PRIMARY KEY, day TEXT, start_hr INTEGER, start_min INTEGER, end_hr INTEGER, end_min INTEGER,
+    duration_min INTEGER
+);
+CREATE TABLE lesson (
+    lesson_id INTEGER PRIMARY KEY, teacher TEXT, slot_id TEXT REFERENCES slot (slot_id), held_on TEXT,
+    minutes_long INTEGER
+);
+CREATE TABLE mark (mark_id INTEGER PRIMARY KEY, grade TEXT, lesson_id INTEGER REFERENCES lesson (lesson_id));
+"""
+
+
+def _school(path):
+    rng = random.Random(6)
+    connection = sqlite3.connect(path)
+    connection.executescript(SCHOOL)
+    for number in range(20):
+        start_hr, start_min = 8 + number % 9, rng.choice([0, 30])
+        length = rng.choice([50, 75, 90])
+        end = start_hr * 60 + start_min + length
+        connection.execute(
+            "INSERT INTO slot VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (chr(65 + number), "MTWRF"[number % 5], start_hr, start_min, end // 60, end % 60, length),
+        )
+    for lesson in range(1, 61):
+        connection.execute(
+            "INSERT INTO lesson VALUES (?, ?, ?, ?, ?)",
+            (
+                lesson,
+                f"Teacher {rng.randint(1, 15)}",
+                chr(65 + rng.randrange(20)),
+                f"2026-03-{rng.randint(1, 30):02d}",
+                30 + 5 * rng.randrange(20),
+            ),
+        )
+    for mark in range(1, 1001):
+        connection.execute("INSERT INTO mark VALUES (?, ?, ?)", (mark, rng.choice("ABCD"), rng.randint(1, 60)))
+    connection.commit()
+    connection.close()
+
+
+@pytest.fixture(scope="module")
+def school(tmp_path_factory):
+    path = tmp_path_factory.mktemp("school") / "school.sqlite"
+    _school(path)
+    return introspect_sqlite(path, "school"), path
+
+
+def test_minutes_beside_hours_are_part_of_a_time_not_an_amount(school):
+    rules = rules_for(school)
+    # end_min beside end_hr is the minute of the hour: no average, no group; duration_min has no hours beside it.
+    assert rules.identifier_kind("slot.end_min") == "ordinal"
+    assert rules.identifier_kind("slot.duration_min") is None
+    nested = tree(["slot"], project=["slot.day"], nested={"column": "slot.end_min", "op": "<", "aggregate": "avg"})
+    assert rules.before_run(nested).rule == "aggregate_of_identifier"
+    assert rules.before_run(tree(["slot"], "group_count", group="slot.end_min")).rule == "group_by_identifier"
+    assert rules.before_run(tree(["slot"], "avg", ["slot.duration_min"])) is None
+
+
+def test_counts_per_id_number_per_own_key_and_per_number_or_date_of_many_values_are_refused(clinic, school):
+    rules, school_rules = rules_for(clinic), rules_for(school)
+    for database_rules, table, column, rule in [
+        (rules, "appointment_treatment", "appointment_treatment.treatment_id", "group_by_identifier"),
+        (rules, "appointment", "appointment.patient_id", "group_by_identifier"),
+        (school_rules, "slot", "slot.slot_id", "group_by_identifier"),  # its own key, letters A-T
+        (school_rules, "lesson", "lesson.minutes_long", "group_by_many_values"),  # 20 lengths over 60 lessons
+        (school_rules, "lesson", "lesson.held_on", "group_by_many_values"),  # dates
+    ]:
+        refusal = database_rules.before_run(tree([table], "group_count", group=column))
+        assert refusal is not None and refusal.rule == rule, column
+        assert not database_rules.groups_well(column)
+    # A kind (a gender), a code of few values, a teacher's name: kept.
+    for database_rules, table, column in [
+        (rules, "patient", "patient.gender"),
+        (rules, "doctor", "doctor.speciality"),
+        (school_rules, "lesson", "lesson.teacher"),
+    ]:
+        assert database_rules.before_run(tree([table], "group_count", group=column)) is None, column
+
+
+def test_a_count_per_kind_of_a_link_tables_rows_is_refused_and_per_named_thing_kept(clinic):
+    rules = rules_for(clinic)
+    through = [PATIENT_APPOINTMENT, APPOINTMENT_LINK]
+    tables = ["patient", "appointment", "appointment_treatment"]
+    per_gender = tree(tables, "group_count", joins=through, group="patient.gender")
+    assert rules.before_run(per_gender).rule == "count_of_links"
+    assert rules.links_rows("appointment_treatment") and not rules.links_rows("appointment")
+    # Per patient (a unique name): what each patient had done, kept.
+    assert rules.before_run(tree(tables, "group_count", joins=through, group="patient.name")) is None
+
+
+def test_ids_are_shown_only_where_nothing_names_the_rows_and_never_compared(clinic):
+    rules = rules_for(clinic)
+    women = {"column": "patient.gender", "op": "=", "value": "F"}
+    dear = {"column": "appointment.fee", "op": ">", "value": 100}
+    assert rules.before_run(tree(["patient"], project=["patient.zip_code"], filters=[women])).rule == (
+        "shows_identifier"
+    )
+    # A look-up by a unique name may ask for the code.
+    named = {"column": "patient.name", "op": "=", "value": "Patient 007"}
+    assert rules.before_run(tree(["patient"], project=["patient.zip_code"], filters=[named])) is None
+    # The id of the patient an appointment holds: no; the appointment's own number (nothing names it): yes.
+    assert rules.before_run(tree(["appointment"], project=["appointment.patient_id"], filters=[dear])).rule == (
+        "shows_identifier"
+    )
+    assert rules.before_run(tree(["appointment"], project=["appointment.appt_id"], filters=[dear])) is None
+    treatment_3 = {"column": "appointment_treatment.treatment_id", "op": "=", "value": 3}
+    by_id = tree(["appointment_treatment"], "count", ["appointment_treatment.appt_id"], filters=[treatment_3])
+    assert rules.before_run(by_id).rule == "filter_on_identifier"
+
+
+def test_lists_and_set_operations_that_ask_nothing_are_refused(clinic):
+    rules = rules_for(clinic)
+    named = {"column": "patient.name", "op": "=", "value": "Patient 007"}
+    young = {"column": "patient.birth_year", "op": ">", "value": 1990}
+    lookups = tree(["patient"], project=["patient.gender"], filters=[young], set={"op": "except", "filters": [named]})
+    assert rules.before_run(lookups).rule == "set_of_lookups"
+    assert rules.before_run(tree(["appointment"], project=["appointment.fee"])).rule == "list_of_values"
+    assert rules.before_run(tree(["doctor"], project=["doctor.speciality"])) is None  # words: another rule's
+    above = tree(
+        ["appointment"],
+        project=["appointment.fee"],
+        nested={"column": "appointment.fee", "op": ">", "aggregate": "avg"},
+    )
+    assert rules.before_run(above).rule == "answers_itself"
+
+
+def test_thresholds_are_said_as_round_numbers(school):
+    assert round_numbers(3359)[:2] == [3500, 3400]
+    assert round_numbers(188.62)[0] == 200 and round_numbers(24)[0] == 25 and round_numbers(7) == [7]
+    rules = rules_for(school)
+    _, path = school
+    # Every grade has 230-270 marks: a HAVING of at least 2 keeps them all, and is moved to a round size between.
+    grades = tree(["mark"], "group_count", group="mark.grade", having={"op": ">=", "value": 2})
+    rewritten, refusal = rules.after_run(grades, execute(path, tree_sql(grades)).rows)
+    sizes = [row[1] for row in execute(path, tree_sql({**grades, "having": {"op": ">=", "value": 1}})).rows]
+    assert refusal is None and rewritten["having"]["value"] % 10 == 0
+    assert 0 < sum(size >= rewritten["having"]["value"] for size in sizes) < len(sizes)
