@@ -81,7 +81,14 @@ def exports_dir() -> Path:
 def _claim(export_id: int) -> TranslationExport | None:
     with transaction.atomic():
         export = TranslationExport.objects.select_for_update().get(pk=export_id)
-        if export.state != TranslationExport.State.QUEUED:
+        # A run past its time bound by a minute is a run that died (its worker was killed): a redelivered task
+        # takes the export over; any other started or finished export is left alone.
+        abandoned = (
+            export.state == TranslationExport.State.RUNNING
+            and export.started_at is not None
+            and (timezone.now() - export.started_at).total_seconds() > settings.TRANSLATION_EXPORT_MAX_SECONDS + 60
+        )
+        if export.state != TranslationExport.State.QUEUED and not abandoned:
             return None
         if export.cancel_requested_at is not None:
             export.state, export.finished_at, export.message = export.State.CANCELLED, timezone.now(), "Cancelled."

@@ -85,10 +85,6 @@ class TranslationUnit(models.Model):
     def __str__(self) -> str:
         return f"{self.kind} {self.table}.{self.column} {self.source[:40]!r}"
 
-    @property
-    def done(self) -> bool:
-        return self.translated_by_id is not None or bool(self.translation and self.translated_at)
-
 
 class TranslationInteraction(models.Model):
     """One interaction of the release: its turns as imported (`turns`: [{utterance, query}], `final`), the questions

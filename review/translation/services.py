@@ -13,6 +13,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -199,15 +200,17 @@ def _name_collision(unit: TranslationUnit, text: str) -> str | None:
     others = TranslationUnit.objects.filter(project_database=unit.project_database, kind=unit.kind).exclude(pk=unit.pk)
     if unit.kind == Kind.COLUMN:
         others = others.filter(table=unit.table)
+    # A table's columns, a database's tables: tens of rows, compared in Python, which folds case in every script.
     for other in others:
-        if _effective(other).casefold() == text.casefold():
-            if unit.kind == Kind.COLUMN:
-                return _("%(text)s is already the name of the column %(other)s of the table %(table)s.") % {
-                    "text": text,
-                    "other": other.source,
-                    "table": unit.table,
-                }
-            return _("%(text)s is already the name of the table %(other)s.") % {"text": text, "other": other.source}
+        if _effective(other).casefold() != text.casefold():
+            continue
+        if unit.kind == Kind.COLUMN:
+            return _("%(text)s is already the name of the column %(other)s of the table %(table)s.") % {
+                "text": text,
+                "other": other.source,
+                "table": unit.table,
+            }
+        return _("%(text)s is already the name of the table %(other)s.") % {"text": text, "other": other.source}
     return None
 
 
@@ -215,7 +218,8 @@ def _value_collision(unit: TranslationUnit, text: str) -> str | None:
     """Two values of one column may not become one: queries that tell them apart would change their result."""
     places = {tuple(place) for place in unit.places}
     others = TranslationUnit.objects.filter(project_database=unit.project_database, kind=Kind.VALUE).exclude(pk=unit.pk)
-    for other in others:
+    # Only the values that read `text` now (translated to it, or untranslated and spelt so) can collide.
+    for other in others.filter(Q(translation=text) | Q(translation="", source=text)):
         shared = places & {tuple(place) for place in other.places}
         if shared and _effective(other) == text:
             table, column = sorted(shared)[0]
