@@ -267,6 +267,52 @@ def draw_scores(title: str, rows: list[dict], metrics: dict[str, str]) -> Figure
         return figure
 
 
+DOUBLE_TITLE = "Double annotation: agreement per field (κ; SQL: test suite, else execution; links: F1)"
+
+
+def double_headline(figures: dict) -> float | None:
+    """One field's agreement as the figure shows it: Cohen's κ (a multi-label field: the mean over its labels), the
+    SQL's test-suite match rate (execution where no suite could tell), the links' F1."""
+    kind = figures["kind"]
+    if kind == "single":
+        return figures["kappa"]
+    if kind == "multi":
+        return figures["kappa_mean"]
+    if kind == "sql":
+        return figures["suite_rate"] if figures["suite_rate"] is not None else figures["execution_rate"]
+    return figures["f1"]
+
+
+def draw_double_agreement(rounds: list[dict]) -> Figure:
+    """Grouped bars: per field, each double-annotation round's agreement (`double_headline`); a field a round has
+    no figure for is left out of its group."""
+    with matplotlib.rc_context(_STYLE):
+        figure = Figure(figsize=(6.4, 3.6), layout="constrained")
+        axes = figure.add_subplot()
+        fields = list(rounds[0]["fields"]) if rounds else []
+        height = 0.8 / max(len(rounds), 1)
+        colors = (_COLOR, "#f08c00", "#2b8a3e", "#868e96")
+        lowest = 0.0
+        for index, round_ in enumerate(rounds):
+            points = [(p, double_headline(round_["fields"][f])) for p, f in enumerate(fields)]
+            points = [(p, value) for p, value in points if value is not None]
+            lowest = min([lowest, *(value for _, value in points)])
+            offset = (index - (len(rounds) - 1) / 2) * height
+            label = f"sample {round_['sample']} ({round_['labelled']} turns)"
+            axes.barh([p + offset for p, _ in points], [value for _, value in points], height,
+                      label=label, color=colors[index % 4])  # fmt: skip
+        axes.set_yticks(list(range(len(fields))), [field.replace("_", " ") for field in fields])
+        axes.invert_yaxis()
+        axes.set_xlim(min(lowest - 0.05, 0), 1.0)
+        axes.set_xlabel("agreement")
+        if rounds:
+            axes.legend(fontsize=7, frameon=False)
+        else:
+            axes.text(0.5, 0.5, "no data in this selection", ha="center", va="center", transform=axes.transAxes)
+        axes.set_title(DOUBLE_TITLE, fontsize=10)
+        return figure
+
+
 MODEL_HELP_FIGURES = {
     "time_per_question": "Seconds per question: median and quartiles per group",
     "user_acts": "User acts: share of each group's acts",

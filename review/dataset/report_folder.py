@@ -1,6 +1,10 @@
 """An export's `report/` folder: the statistics of the dialogues the release holds (docs/statistics.md), as the
 statistics page shows them.
 
+When double-annotation rounds labelled turns of the release's dialogues (docs/double_annotation.md), the folder also
+holds `report/double_annotation.json` (each round's draw and its agreement over those turns, review.double.selectors.
+release_rounds), `report/double_annotation.csv` (a row per round and field) and `report/double_annotation.svg`.
+
 `report/statistics.json` is the whole statistics dict (review.dataset.statistics.compute_statistics), and for each
 figure of review.dataset.figures.FIGURES, `report/<figure>.svg` and the table behind it, `report/<figure>.csv`
 (written by review.payments.csv_files.csv_text, which keeps a cell from being read as a formula). A figure that
@@ -84,6 +88,54 @@ def figure_table(name: str, stats: dict) -> tuple[list[str], list[list]]:
             for row in rows
         ]  # fmt: skip
     raise KeyError(name)
+
+
+DOUBLE_NAME = f"{FOLDER}/double_annotation"
+DOUBLE_HEADER = [
+    "sample", "field", "kind", "items", "agreed", "observed", "kappa", "kappa_of_sets", "execution_rate",
+    "suite_rate", "precision", "recall", "f1",
+]  # fmt: skip
+
+
+def double_table(rounds: list[dict]) -> tuple[list[str], list[list]]:
+    """A row per round and field: the agreement figures of review.double.selectors (κ of a multi-label field: the
+    mean over its labels; `kappa_of_sets`: its whole set as one category)."""
+    rows = []
+    for round_ in rounds:
+        for field, figures_ in round_["fields"].items():
+            kappa = figures_.get("kappa", figures_.get("kappa_mean"))
+            agreed = figures_.get("agreed", figures_.get("matched", figures_.get("suite_match")))
+            rows.append(
+                [round_["sample"], field, figures_["kind"], figures_["items"], agreed, figures_.get("observed"), kappa,
+                 figures_.get("kappa_sets"), figures_.get("execution_rate"), figures_.get("suite_rate"),
+                 figures_.get("precision"), figures_.get("recall"), figures_.get("f1")]
+            )  # fmt: skip
+    return DOUBLE_HEADER, rows
+
+
+def write_double_annotation(out_dir: Path, rounds: list[dict], *, write_json) -> tuple[list[str], list[dict]]:
+    """The double-annotation files of report/ for `rounds` (none without a round); (written, failed) as
+    write_report_folder returns them."""
+    if not rounds:
+        return [], []
+    write_json(Path(out_dir) / f"{DOUBLE_NAME}.json", rounds, kind=None)
+    written, failed = [f"{DOUBLE_NAME}.json"], []
+    makers = (
+        ("csv", lambda: csv_text(double_table(rounds)[1], DOUBLE_HEADER)),
+        ("svg", lambda: figures.render_figure(figures.draw_double_agreement(rounds), "svg")),
+    )
+    for suffix, make in makers:
+        relative = f"{DOUBLE_NAME}.{suffix}"
+        try:
+            content = make()
+        except Exception as exc:  # as a figure of FIGURES: reported, the release still whole
+            logger.warning("export report: %s failed", relative, exc_info=True)
+            failed.append({"figure": "double_annotation", "file": relative, "error": f"{type(exc).__name__}: {exc}"})
+            continue
+        path = Path(out_dir) / relative
+        path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content, encoding="utf-8")
+        written.append(relative)
+    return written, failed
 
 
 def write_report_folder(out_dir: Path, stats: dict, *, write_json) -> tuple[list[str], list[dict]]:

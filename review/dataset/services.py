@@ -36,6 +36,7 @@ from review.dataset import formats as dataset_formats
 from review.dataset import report_folder, selectors, validation, writer
 from review.dataset.release_check import ReleaseCheckFailed, release_check
 from review.dataset.splits import SPLITS, SplitError, check_split_map, split_databases
+from review.double.selectors import release_rounds
 from review.models import DatasetFormat, Export
 from review.records import DEFAULT_STATUSES, ORIGINS, SELECTION_STATUS_VALUES, dialogue_records, dialogue_selection
 
@@ -346,7 +347,14 @@ def _write_report_folder(
         error = f"{type(exc).__name__}: {exc}"
         return {"files": [], "failed": [{"figure": None, "file": report_folder.STATISTICS_NAME, "error": error}]}
     files, failed = report_folder.write_report_folder(out_dir, stats, write_json=writer.write_json)
-    return {"files": files, "failed": failed}
+    try:
+        rounds = release_rounds([record.id for record in exported])
+    except Exception as exc:  # as the statistics: the report says what is missing, the release is whole
+        logger.exception("export report: the double-annotation rounds failed")
+        failed.append({"figure": "double_annotation", "file": None, "error": f"{type(exc).__name__}: {exc}"})
+        rounds = []
+    double_files, double_failed = report_folder.write_double_annotation(out_dir, rounds, write_json=writer.write_json)
+    return {"files": files + double_files, "failed": failed + double_failed}
 
 
 # --------------------------------------------------------------------------------------------------------------------

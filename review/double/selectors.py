@@ -191,14 +191,40 @@ def _links(items: list[DoubleItem]) -> dict:
     }
 
 
-def sample_agreement(sample: DoubleSample) -> dict:
-    """Every figure of the sample, over its labelled items."""
-    items = list(sample.items.filter(second__isnull=False))
-    figures = {field: _multi(items, field) for field in MULTI_LABEL_FIELDS}
-    figures.update({field: _single(items, field) for field in SINGLE_LABEL_FIELDS})
-    figures["query"] = _sql(items)
-    figures["schema_linking"] = _links(items)
-    return {"labelled": len(items), "total": sample.items.count(), "fields": figures}
+def sample_agreement(sample: DoubleSample, dialogue_ids=None) -> dict:
+    """Every figure of the sample, over its labelled items (only those of `dialogue_ids`, when given)."""
+    items = sample.items.all() if dialogue_ids is None else sample.items.filter(dialogue_id__in=list(dialogue_ids))
+    labelled = list(items.filter(second__isnull=False))
+    figures = {field: _multi(labelled, field) for field in MULTI_LABEL_FIELDS}
+    figures.update({field: _single(labelled, field) for field in SINGLE_LABEL_FIELDS})
+    figures["query"] = _sql(labelled)
+    figures["schema_linking"] = _links(labelled)
+    return {"labelled": len(labelled), "total": items.count(), "fields": figures}
+
+
+def release_rounds(dialogue_ids) -> list[dict]:
+    """The double-annotation rounds that labelled turns of `dialogue_ids` (a release's dialogues), oldest first, each
+    with its agreement over those turns alone: what a release's report/ folder says about its labels. A round is
+    named by its number, draw and note, never by the people in it."""
+    ids = list(dialogue_ids)
+    samples = DoubleSample.objects.filter(items__dialogue_id__in=ids, items__second__isnull=False).distinct()
+    rounds = []
+    for sample in samples.order_by("id"):
+        agreement = sample_agreement(sample, ids)
+        rounds.append(
+            {
+                "sample": sample.pk,
+                "unit": sample.unit,
+                "size": sample.size,
+                "seed": sample.seed,
+                "db_id": sample.db_id,
+                "mode": sample.mode,
+                "note": sample.note,
+                "created_at": sample.created_at.isoformat(),
+                **agreement,
+            }
+        )
+    return rounds
 
 
 def shown(field: str, value) -> str:

@@ -484,3 +484,39 @@ def test_the_sample_page_reads_the_same_number_of_queries_whatever_its_size(coll
             assert client.get(reverse("review:double_sample", args=[sample.pk])).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_a_release_holding_labelled_dialogues_reports_their_agreement_in_its_report_folder(
+    collected, labelled, tmp_path
+):
+    """The export's report/ folder: each round over the release's dialogues, as JSON, CSV and SVG; none without one."""
+    import csv
+    import io
+    import json
+
+    from review.dataset.services import dataset_build, export_options_clean
+    from review.records import SELECTION_STATUS_VALUES
+
+    sample, _ = labelled
+    (one, _), (two, _) = collected["A"], collected["B"]
+    options = export_options_clean(formats=["sparc"], statuses=list(SELECTION_STATUS_VALUES),
+                                   split_map={"dorm_demo": "dev"})  # fmt: skip
+    report = dataset_build(options=options, out_dir=tmp_path / "with")
+    folder = tmp_path / "with" / "report"
+    [round_] = json.loads((folder / "double_annotation.json").read_text(encoding="utf-8"))
+    assert round_["sample"] == sample.pk and round_["labelled"] == 4 and "labeller" not in round_
+    assert round_["fields"] == json.loads(json.dumps(selectors.sample_agreement(sample, [one.pk, two.pk])["fields"]))
+    assert round_["fields"] == json.loads(json.dumps(selectors.sample_agreement(sample)["fields"]))  # all released
+    rows = list(csv.DictReader(io.StringIO((folder / "double_annotation.csv").read_text(encoding="utf-8"))))
+    assert [row["field"] for row in rows] == list(round_["fields"])
+    style = next(row for row in rows if row["field"] == "question_style")
+    assert float(style["observed"]) == round_["fields"]["question_style"]["observed"]
+    assert (folder / "double_annotation.svg").read_text(encoding="utf-8").startswith("<?xml")
+    assert report["files"][-3:] == [f"report/double_annotation.{suffix}" for suffix in ("json", "csv", "svg")]
+    assert not report["report_folder"]["failed"]
+    # Over one dialogue of the round, the figures are that dialogue's turns alone.
+    assert selectors.release_rounds([two.pk])[0]["labelled"] == 1
+    assert selectors.release_rounds([]) == []
+    DoubleItem.objects.update(second=None)  # no turn labelled a second time: no round to report
+    dataset_build(options=options, out_dir=tmp_path / "without")
+    assert not (tmp_path / "without" / "report" / "double_annotation.json").exists()
