@@ -181,7 +181,7 @@ def database_file(db_id: str) -> Path:
     return SHARED / "spider" / "database" / db_id / f"{db_id}.sqlite"
 
 
-def pick(seed: int, count: int) -> tuple[list[str], dict[str, list[str]]]:
+def pick(seed: int, count: int, *, leave_out: set[str] = frozenset()) -> tuple[list[str], dict[str, list[str]]]:
     """The picked databases and, for each, its real queries rebuilt (distinct, in the corpus's order)."""
     corpus = json.loads((SHARED / "corpora" / "chase_train.json").read_text())
     spider = {entry["db_id"]: entry for entry in json.loads((SHARED / "spider" / "tables.json").read_text())}
@@ -193,6 +193,7 @@ def pick(seed: int, count: int) -> tuple[list[str], dict[str, list[str]]]:
             if item["database_id"] in spider
             and item["database_id"] in chase
             and item["database_id"] not in LOOKED_AT
+            and item["database_id"] not in leave_out
             and database_file(item["database_id"]).is_file()
             and len(chase[item["database_id"]]["column_names_original"])
             == len(spider[item["database_id"]]["column_names_original"])
@@ -223,11 +224,15 @@ def runs(path: Path, sql: str):
         connection.close()
 
 
-def holdout(seed: int, count: int, most_mutants: int, most_rewrites: int):
+def holdout(seed: int, count: int, most_mutants: int, most_rewrites: int, *, development: int | None = None):
+    """The hold-out's databases, its counts per database, its mutants and rewrites. With `development` (a seed), a
+    development set instead: as many other databases, none of the hold-out's, to look at while changing the search."""
     from annotation.sql.results import order_matters, results_equal
     from annotation.sql.sandbox import execute_many
 
     picked, queries = pick(seed, count)
+    if development is not None:
+        picked, queries = pick(development, count, leave_out=set(picked))
     rng = random.Random(seed)
     mutants, rewrites, kept = [], [], {}
     for db_id in picked:
@@ -273,6 +278,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=None, help="time per comparison (default SQL_COMPARE_SECONDS)")
     parser.add_argument("--build-seconds", type=float, default=10.0)
     parser.add_argument("--report", type=Path, default=None, help="write the missed mutants and false alarms here")
+    parser.add_argument("--development", type=int, default=None, help="a seed: other databases, to tune on")
     parser.add_argument("--list-only", action="store_true", help="print the pick and its counts, compare nothing")
     args = parser.parse_args()
     setup()
@@ -282,9 +288,12 @@ def main() -> int:
     from annotation.suites.distil import SuiteBounds, build_suite
 
     seconds = args.seconds if args.seconds is not None else settings.SQL_COMPARE_SECONDS
-    picked, kept, mutants, rewrites = holdout(args.seed, args.databases, args.mutants, args.rewrites)
+    picked, kept, mutants, rewrites = holdout(
+        args.seed, args.databases, args.mutants, args.rewrites, development=args.development
+    )
     kinds = {kind: sum(item[1] == kind for item in mutants) for kind in ("comparison", "and_or", "order_limit")}
-    print(f"seed {args.seed}: {picked}")
+    which = f"development set, seed {args.development}" if args.development is not None else f"seed {args.seed}"
+    print(f"{which}: {picked}")
     print(json.dumps(kept))
     print(f"{len(mutants)} mutants one database cannot tell apart {kinds}; {len(rewrites)} rewrites")
     if args.list_only:

@@ -37,6 +37,8 @@ _ROW_COUNTS = (0, 1, 1, 2, 2, 3, 3, 3, 4, 4, 5, 6, 8)
 # The sizes a LIMIT n or a HAVING count(*) > n asks for are capped here (a group of 200 rows is made when asked); a
 # suite's databases are kept, so a build caps them lower (`annotation.suites.distil.SUITE_MOST_ROWS`).
 _MAX_ROWS = 500
+# How often a column a query compares with a literal draws around it, one database drawing more, another less.
+_FOCUS_SHARES = (0.3, 0.45, 0.45, 0.7)
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(.*)$")
 _DIGITS = re.compile(r"^-?\d+$")
 _TYPE_CHARACTERS = re.compile(r"[^A-Za-z0-9_ (),.]")
@@ -438,12 +440,9 @@ class _Reader:
             if isinstance(node, _COMPARISONS):
                 self.pair(node.this, node.expression, isinstance(node, _PATTERNS))
             elif isinstance(node, exp.In):
-                for item in node.expressions:
-                    self.pair(node.this, item, False)
-                query = node.args.get("query")
-                inner = query.this if isinstance(query, exp.Subquery) else query
-                if isinstance(inner, exp.Select) and inner.expressions:
-                    self.pair(node.this, inner.expressions[0].unalias(), False)
+                self.pair_in(node)
+            elif isinstance(node, exp.Union | exp.Intersect | exp.Except):
+                self.pair_columns(node.this, node.expression)
             elif isinstance(node, exp.Between):
                 self.pair(node.this, node.args.get("low"), False)
                 self.pair(node.this, node.args.get("high"), False)
@@ -456,6 +455,25 @@ class _Reader:
                 number = _literal(node.expression)
                 if _is_number(number):
                     focus.sizes.update({int(number) + 1, int(number) + 2})
+
+    def pair_in(self, node: exp.In) -> None:
+        """`x IN (1, 2)` compares x with each value; `x IN (SELECT y ...)` compares x with y."""
+        for item in node.expressions:
+            self.pair(node.this, item, False)
+        query = node.args.get("query")
+        inner = query.this if isinstance(query, exp.Subquery) else query
+        if isinstance(inner, exp.Select) and inner.expressions:
+            self.pair(node.this, inner.expressions[0].unalias(), False)
+
+    def pair_columns(self, left, right) -> None:
+        """The columns a set operation sets side by side (position by position) hold each other's values."""
+        sides = []
+        for side in (left, right):
+            while isinstance(side, exp.Subquery | exp.Union | exp.Intersect | exp.Except):
+                side = side.this  # a chain of set operations: its first SELECT gives the columns
+            sides.append(side.expressions if isinstance(side, exp.Select) else [])
+        for one, other in zip(*sides, strict=False):
+            self.pair(one.unalias(), other.unalias(), False)
 
     def as_literal(self, node) -> object:
         """A literal's value; also a double-quoted name that names no column, which SQLite reads as a string."""
@@ -521,6 +539,7 @@ class Domain:
     focus: list  # around the queries' literals for this column
     own: list  # its values in the original
     near: list  # their neighbours and the column's boundaries
+    exact: list = field(default_factory=list)  # the literals themselves, as the column stores them (part of focus)
 
 
 def _coerce(value: object, kind: str) -> object | None:
@@ -600,6 +619,7 @@ def domain_of(column: ColumnShape, literals: list) -> Domain:
     kind = column.kind
     own = [value for value in column.values if value is not None]
     focus: list = []
+    exact: list = []
     for value, pattern in literals:
         if pattern and isinstance(value, str):
             focus.extend(_pattern_values(value, own))
@@ -611,6 +631,7 @@ def domain_of(column: ColumnShape, literals: list) -> Domain:
             focus.extend(neighbours(stored, kind))  # x > 3.5 on whole numbers: 3 and 4
             continue
         focus.append(stored)
+        exact.append(stored)
         focus.extend(neighbours(stored, kind))
         if isinstance(stored, str) and stored.upper() != stored.lower():
             focus.extend([stored.lower(), stored.upper()])  # = and LIKE part on the case
@@ -625,6 +646,7 @@ def domain_of(column: ColumnShape, literals: list) -> Domain:
         focus=list(dict.fromkeys(focus)),
         own=list(dict.fromkeys(own)),
         near=[value for value in dict.fromkeys(near) if value not in own],
+        exact=list(dict.fromkeys(exact)),
     )
 
 
@@ -675,6 +697,7 @@ class WorldMaker:
             for column in table.columns
         }
         self.sizes = sorted(size for size in focus.sizes if 0 < size <= most_rows)
+        self.focus_share = 0.45  # how often a column of the focus draws around a literal: set anew per database
 
     def _shared_literals(self) -> dict[tuple[str, str], list]:
         """The literals of each column, with those of the columns it holds the values of: a key's parent column gets
@@ -717,6 +740,7 @@ class WorldMaker:
         try:
             connection.deserialize(self.shape.template)
             world: World = {}
+            self.focus_share = rng.choice(_FOCUS_SHARES)
             shared = self._shared_palettes()
             null_share = rng.choice((0.0, 0.0, 0.15, 0.4))
             for table in self.tables:
@@ -740,10 +764,15 @@ class WorldMaker:
         return palettes
 
     def _draw(self, domain: Domain) -> object:
+        """A value of the column's domain: around the queries' literals (the literal itself half of the time: an
+        equality, or a boundary that another condition must also meet, needs that very value), its own values, or
+        their neighbours. How much the literals weigh changes from one database to the next (`focus_share`)."""
         roll, rng = self.rng.random(), self.rng
-        if domain.focus and roll < 0.45:
+        if domain.focus and roll < self.focus_share:
+            if domain.exact and rng.random() < 0.5:
+                return rng.choice(domain.exact)
             return rng.choice(domain.focus)
-        if domain.own and roll < 0.85:
+        if domain.own and roll < self.focus_share + (1 - self.focus_share) * 0.73:
             return rng.choice(domain.own)
         pool = domain.near or domain.own or domain.focus
         return rng.choice(pool) if pool else None
@@ -754,7 +783,6 @@ class WorldMaker:
         return self.rng.choice(_ROW_COUNTS)
 
     def _rows(self, table: TableShape, world: World, shared: dict, null_share: float) -> list[tuple]:
-        rng = self.rng
         count = self._count()
         key_columns = set()
         for key in table.foreign_keys:
@@ -769,24 +797,12 @@ class WorldMaker:
             for positions in unique_sets
             if len(positions) > 1 and table.columns[positions[-1]].name.lower() not in key_columns
         }
-        palettes = []
-        for position, column in enumerate(table.columns):
-            where = (table.name.lower(), column.name.lower())
-            domain = self.domains[where]
-            if where in self.groups and rng.random() < 0.85:
-                palette = list(shared[self.groups[where]])
-                if rng.random() < 0.4:  # a value only this side has: rows that do not join
-                    palette.append(self._draw(domain))
-            elif position in fresh or (where in self.focus.ordered and rng.random() < 0.6):
-                palette = None  # drawn afresh for each row: keys stay distinct, orders have fewer ties
-            else:
-                size = rng.choice((1, 2, 2, 3, 3, 4, max(count, 1)))
-                palette = [self._draw(domain) for _ in range(size)]
-            palettes.append(palette)
+        palettes = [self._palette(table, position, count, shared, fresh) for position in range(len(table.columns))]
+        narrow = self._narrow_keys(table, count)
         rows, seen = [], [set() for _ in unique_sets]
         for _ in range(count):
             for attempt in range(4):
-                row = self._row(table, world, palettes, rows, null_share, key_columns)
+                row = self._row(table, world, palettes, rows, null_share, key_columns, narrow)
                 if row is None:
                     break
                 if attempt == 3:  # the domain ran out of distinct keys: a whole number past the largest one drawn
@@ -800,6 +816,40 @@ class WorldMaker:
                 break
         return rows
 
+    def _palette(self, table: TableShape, position: int, count: int, shared: dict, fresh: set) -> list | None:
+        """The values one column's rows draw from in one table (None: a new value per row)."""
+        rng = self.rng
+        where = (table.name.lower(), table.columns[position].name.lower())
+        domain = self.domains[where]
+        one_group = where in self.focus.grouped and count > _ROW_COUNTS[-1]  # a HAVING count asked for many rows
+        if where in self.groups and rng.random() < 0.85:
+            palette = list(shared[self.groups[where]])
+            if one_group:
+                return palette[: rng.choice((1, 1, 2))]  # most of them in one group
+            if rng.random() < 0.4:  # a value only this side has: rows that do not join
+                palette.append(self._draw(domain))
+            return palette
+        if position in fresh or (where in self.focus.ordered and rng.random() < 0.6):
+            return None  # drawn afresh for each row: keys stay distinct, orders have fewer ties
+        size = rng.choice((1, 1, 2)) if one_group else rng.choice((1, 2, 2, 3, 3, 4, max(count, 1)))
+        palette = [self._draw(domain) for _ in range(size)]
+        if len(domain.exact) > 1 and not one_group and rng.random() < 0.3:
+            palette += domain.exact  # each literal the column is compared with, on rows of its own
+        return palette
+
+    def _narrow_keys(self, table: TableShape, count: int) -> dict[int, int]:
+        """For a table asked for many rows (a HAVING count or a LIMIT), the keys the queries group by point at only
+        one or two parent rows, so that one group holds most of them: {key's index: how many parent rows}."""
+        if count <= _ROW_COUNTS[-1]:
+            return {}
+        narrow = {}
+        for index, key in enumerate(table.foreign_keys):
+            sides = [(table.name.lower(), name.lower()) for name in key.columns]
+            sides += [(key.parent.lower(), name.lower()) for name in key.parent_columns]
+            if any(side in self.focus.grouped for side in sides):
+                narrow[index] = self.rng.choice((1, 1, 2))
+        return narrow
+
     def _past_the_largest(self, table: TableShape, row: tuple, rows: list, fresh: set) -> tuple:
         changed = list(row)
         for position in fresh:
@@ -808,7 +858,7 @@ class WorldMaker:
                 changed[position] = max(taken, default=row[position]) + 1
         return tuple(changed)
 
-    def _row(self, table, world, palettes, rows, null_share, key_columns) -> tuple | None:
+    def _row(self, table, world, palettes, rows, null_share, key_columns, narrow) -> tuple | None:
         rng = self.rng
         row = []
         key_positions = set(table.position(name) for name in table.primary_key)
@@ -825,27 +875,34 @@ class WorldMaker:
             if position == rowid_key and not isinstance(value, int):
                 value = len(rows) + 1
             row.append(value)
-        for key in table.foreign_keys:
-            positions = [table.position(name) for name in key.columns]
-            parent = self.shape.table(key.parent)
-            if parent is table:
-                choices = [tuple(other[parent.position(name)] for name in key.parent_columns) for other in rows]
-            else:
-                parent_rows = world.get(parent.name, [])
-                choices = [tuple(other[parent.position(name)] for name in key.parent_columns) for other in parent_rows]
-            choices = [choice for choice in choices if None not in choice]
-            nullable = all(not table.columns[i].not_null and i not in key_positions for i in positions)
-            if choices and not (nullable and rng.random() < null_share):
-                for position, value in zip(positions, rng.choice(choices), strict=True):
-                    row[position] = value
-            elif nullable:
-                for position in positions:
-                    row[position] = None
-            elif parent is table:
-                pass  # the first rows of a table that points at itself keep their own drawn values
-            else:
+        for index, key in enumerate(table.foreign_keys):
+            if not self._point(table, key, world, rows, row, null_share, narrow.get(index)):
                 return None  # nothing to point at, and the key may not be empty: no such row
         return tuple(row)
+
+    def _point(self, table, key: ForeignKey, world: World, rows: list, row: list, null_share: float, narrow) -> bool:
+        """Give `row`'s key columns the key of a row its parent got (of the first `narrow` of them, when given), or
+        NULL where allowed; False when there is nothing to point at and the key may not be empty."""
+        rng = self.rng
+        key_positions = set(table.position(name) for name in table.primary_key)
+        positions = [table.position(name) for name in key.columns]
+        parent = self.shape.table(key.parent)
+        targets = rows if parent is table else world.get(parent.name, [])
+        choices = [tuple(other[parent.position(name)] for name in key.parent_columns) for other in targets]
+        choices = [choice for choice in choices if None not in choice]
+        if narrow and parent is not table:
+            choices = choices[:narrow]
+        nullable = all(not table.columns[i].not_null and i not in key_positions for i in positions)
+        if choices and not (nullable and rng.random() < null_share):
+            for position, value in zip(positions, rng.choice(choices), strict=True):
+                row[position] = value
+        elif nullable:
+            for position in positions:
+                row[position] = None
+        elif parent is not table:
+            return False
+        # else: the first rows of a table that points at itself keep their own drawn values
+        return True
 
 
 def _insert(connection: sqlite3.Connection, table: TableShape, rows: list[tuple]) -> list[tuple]:

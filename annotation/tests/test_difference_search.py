@@ -215,3 +215,47 @@ def test_two_slow_comparisons_hold_up_no_experts_run(lab):
         for thread in threads:
             thread.join(timeout=0.5)
     assert len(outcomes) == limits.workers
+
+
+def test_set_operations_share_their_columns_values_and_literals_are_drawn_as_written(lab):
+    from annotation.suites.small_databases import domain_of, focus_of, read_shape
+
+    shape = read_shape(lab, compare_limits())
+    focus = focus_of(
+        shape, ["SELECT room_id FROM room WHERE flr_no > 3 EXCEPT SELECT room_id FROM drug WHERE unit_prc < 1"]
+    )
+    # The two sides' columns hold each other's values, so some rows are on both sides and some on one only.
+    assert {(("room", "room_id"), ("drug", "room_id")), (("drug", "room_id"), ("room", "room_id"))} & set(focus.links)
+    floors = domain_of(shape.table("room").columns[2], focus.literals[("room", "flr_no")])
+    assert floors.exact == [3] and {2, 3, 4} <= set(floors.focus)  # the literal itself, and its neighbours
+
+
+def test_many_rows_a_having_count_asks_for_point_at_one_or_two_parents(lab):
+    import random
+
+    from annotation.suites.small_databases import WorldMaker, focus_of, read_shape, read_values
+
+    shape = read_shape(lab, compare_limits())
+    sql = "SELECT room_id FROM drug GROUP BY room_id HAVING count(*) > 12"
+    maker = WorldMaker(shape, focus_of(shape, [sql]), random.Random(0))
+    read_values(lab, shape, maker.tables, compare_limits())
+    maker = WorldMaker(shape, focus_of(shape, [sql]), random.Random(0))
+    large = 0
+    for _ in range(300):
+        world, _ = maker.make()
+        if len(world["drug"]) > 8 and len(world["room"]) > 2:
+            large += 1
+            assert len({row[4] for row in world["drug"] if row[4] is not None}) <= 2  # one or two big groups
+    assert large >= 3
+
+
+def test_a_group_as_large_as_a_having_count_asks_is_made_along_a_key(lab):
+    # GROUP BY a foreign key: the drugs of a group must all point at one room, and there must be exactly 12 of them.
+    sql_a = "SELECT T2.room_nm FROM drug AS T1 JOIN room AS T2 ON T1.room_id = T2.room_id GROUP BY T2.room_id "
+    report = sql_compare([lab], sql_a + "HAVING count(*) >= 12", sql_a + "HAVING count(*) > 12", seconds=2.0)
+    assert report["equivalent"] is False
+    tables = {item["name"]: item for item in report["counterexample"]["tables"]}
+    drugs = tables["drug"]
+    rooms = [row[drugs["columns"].index("room_id")] for row in drugs["rows"]]
+    assert len(rooms) == 12 and len(set(rooms)) == 1  # the fewest rows that show it: one room's twelve drugs
+    assert report["counterexample"]["b"]["rows"] == [] and len(report["counterexample"]["a"]["rows"]) == 1
