@@ -14,6 +14,7 @@ smaller corpus shows that the count does not grow with the number of dialogues. 
 """
 
 import argparse
+import gc
 import os
 import random
 import re
@@ -21,6 +22,7 @@ import secrets
 import sqlite3
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -287,6 +289,36 @@ def build_corpus(databases: list, *, dialogues: int, sql_turns: int, seed: int =
     print(f"corpus built in {time.perf_counter() - started:.1f} s ({len(events)} events)")
 
 
+class PeakMemory:
+    """This process's resident memory while a block runs, read from /proc every 20 ms: at its start and at its peak,
+    in MB (the peak of the export itself, whatever building the corpus took before)."""
+
+    def __init__(self):
+        self.start_mb = self.peak_mb = 0.0
+        self._stop = threading.Event()
+
+    @staticmethod
+    def _resident_mb() -> float:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+    def _watch(self) -> None:
+        while not self._stop.wait(0.02):
+            self.peak_mb = max(self.peak_mb, self._resident_mb())
+
+    def __enter__(self):
+        gc.collect()
+        self.start_mb = self.peak_mb = self._resident_mb()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        self.peak_mb = max(self.peak_mb, self._resident_mb())
+
+
 def timed_export(label: str, *, report: bool = False) -> tuple[float, int, int, dict]:
     """Run one CoSQL export as the task does; return (seconds, queries, progress writes, report). Without the
     report/ folder unless `report` (the page's default: its statistics and figures add seconds; --report)."""
@@ -297,12 +329,14 @@ def timed_export(label: str, *, report: bool = False) -> tuple[float, int, int, 
     from review.models import Export
 
     export = Export.objects.create(formats=["cosql"], options=export_options_clean(formats=["cosql"], report=report))
-    with CaptureQueriesContext(connection) as captured:
+    with CaptureQueriesContext(connection) as captured, PeakMemory() as memory:
         started, cpu = time.perf_counter(), time.process_time()
         export = dataset_export_run(export_id=export.pk)
         seconds = time.perf_counter() - started
     # This process's CPU (all its threads; not the sandbox's processes): steadier than the time on a shared machine.
     export.report["timings"]["process_cpu_s"] = time.process_time() - cpu
+    export.report["timings"]["memory_at_start_mb"] = round(memory.start_mb)
+    export.report["timings"]["memory_peak_mb"] = round(memory.peak_mb)
     if export.state != Export.State.SUCCEEDED:
         raise SystemExit(f"{label}: the export failed: {export.message}")
     progress = sum(
