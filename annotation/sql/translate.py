@@ -5,9 +5,11 @@ The query is rewritten in place, not printed again: each name or literal the par
 in the text, so the query keeps its own spelling, spacing and quotes (the releases' queries are lower case, with
 double-quoted strings, which a printer would change). A column is found in the tables of its own SELECT (through
 its alias, or the one table there that has it) and, failing that, in the enclosing SELECTs'. A string literal is
-translated when the value map holds it exactly, else when it holds it in one spelling up to case; a LIKE pattern
-when what its wildcards surround is such a value. Anything else is kept, and said in `notes` (a literal the map
-does not hold: no cell's text, or one not translated yet) or `problems` (a name the schema does not have).
+translated when the value map holds it exactly (SQLite's = tells case apart, so 'Germany' is not the cell
+'germany': translating it would change what the query finds); a LIKE pattern when what its wildcards surround is a
+value, exactly or in one spelling up to case (LIKE does not tell ASCII case apart). Anything else is kept, and said
+in `notes` (a literal the map does not hold: no cell's text, or one not translated yet) or `problems` (a name the
+schema does not have).
 """
 
 from __future__ import annotations
@@ -80,8 +82,8 @@ class NameMap:
 
 @dataclass(frozen=True)
 class ValueMap:
-    """The translated text values of one database: `exact` maps a cell's text to its translation; a literal that is
-    no cell's text exactly is looked up up to case, when that finds one spelling only."""
+    """The translated text values of one database: `exact` maps a cell's text to its translation; `get(text,
+    fold=True)` also finds a text up to case, when that finds one spelling only (for LIKE, which folds case)."""
 
     exact: dict[str, str]
     folded: dict[str, str | None] = field(default_factory=dict)
@@ -95,10 +97,10 @@ class ValueMap:
             folded[key] = target if key not in folded else None
         return cls(exact=exact, folded=folded)
 
-    def get(self, text: str) -> str | None:
+    def get(self, text: str, *, fold: bool = False) -> str | None:
         if text in self.exact:
             return self.exact[text]
-        return self.folded.get(text.casefold())
+        return self.folded.get(text.casefold()) if fold else None
 
 
 @dataclass
@@ -213,10 +215,11 @@ def _literal_edit(node: exp.Literal, sql: str, values: ValueMap, edits: list, re
     if span is None:
         return
     quote = sql[span[0]] if sql[span[0]] in "'\"" else "'"
-    new = values.get(text)
-    if new is None and isinstance(node.parent, exp.Like):
+    like = isinstance(node.parent, exp.Like)
+    new = values.get(text, fold=like)
+    if new is None and like:
         prefix, core, suffix = _LIKE_EDGES.match(text).groups()
-        found = values.get(core) if core else None
+        found = values.get(core, fold=True) if core else None
         new = f"{prefix}{found}{suffix}" if found is not None else None
     if new is None:
         if any(character.isalpha() for character in text):
