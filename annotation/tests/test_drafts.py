@@ -1042,7 +1042,8 @@ def test_english_plurals_of_mass_nouns_participles_and_names_with_a_preposition(
 
     assert noun("staff", True) == "staff"
     assert noun("date claim made", True) == "date claim made"  # no "date claim mades"
-    assert noun("product for hire", True) == "products for hire"
+    assert noun("product for hire", True, rows=True) == "products for hire"
+    assert noun("active from date", True) == "active from date"  # a column's: no "actives from date"
     assert noun("number of products", True) == "number of products"
     counted = draft("SELECT count(*) FROM Products_for_Hire", [[5]], schema=STAFFED)
     assert counted == "There are 5 products for hire."

@@ -118,15 +118,19 @@ def singular_word(word: str) -> str:
     return english().singular_noun(word) or word
 
 
-def noun(name: str, many: bool) -> str:
+def noun(name: str, many: bool, *, rows: bool = False) -> str:
     """`name` (a readable table or column name) in the singular or plural; the head noun is its last word, or the
     word before " of " ("cost of treatment" -> "costs of treatment"). A measure ("number of products", "total
-    spent") or a name ending in a preposition ("written by") has no plural of its own. A preposition inside the name
-    ends its head too: "product for hire" -> "products for hire"."""
+    spent") or a name ending in a preposition ("written by") has no plural of its own. With `rows` (a table's name,
+    which names things) a preposition inside the name ends its head too: "product for hire" -> "products for hire";
+    a column's name with one ("active from date", "lost in battle") is left as it is: its first word is seldom a
+    noun."""
     head, sep, tail = name.partition(" of ")
     words = head.split(" ")
     inner = [position for position, word in enumerate(words[1:-1], start=1) if word in PREPOSITIONS]
     if not sep and inner and words[0] not in MEASURES:
+        if not rows:
+            return name
         head, sep, tail = " ".join(words[: inner[0]]), " ", " ".join(words[inner[0] :])
         words = head.split(" ")
     if words[0] in MEASURES or words[-1] in PREPOSITIONS:

@@ -234,7 +234,7 @@ class _Table:
 
     def called(self, many: bool) -> str:
         """The table's name (or its role in the join) as a noun, without the record wording of a relation."""
-        return _noun(self.role or self.name, many)
+        return _noun(self.role or self.name, many, rows=True)
 
 
 @dataclass(frozen=True)
