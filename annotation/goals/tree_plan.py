@@ -99,6 +99,19 @@ class _Names:
             (child_table, child_column), parent_table = column_originals[child], column_originals[parent][0]
             if min(child_table, parent_table) >= 0:
                 self.names_row_of[f"{originals[child_table]}.{child_column}".lower()] = originals[parent_table]
+        # The tables each table's foreign keys name, and its columns that are no foreign key: a table that links
+        # two others holds little besides (a quantity, a grade).
+        self.linked: dict[str, list[str]] = {}  # in the order of the table's columns
+        self.own_columns: dict[str, int] = {}
+        for table, original in column_originals:
+            if not 0 <= table < len(originals):
+                continue
+            key = str(originals[table]).lower()
+            parent = self.names_row_of.get(f"{originals[table]}.{original}".lower())
+            if parent is None:
+                self.own_columns[key] = self.own_columns.get(key, 0) + 1
+            elif parent not in self.linked.setdefault(key, []):
+                self.linked[key].append(parent)
         self.columns: dict[str, str] = {}
         for index, (table, original) in enumerate(column_originals):
             if table < 0 or table >= len(originals):
@@ -112,6 +125,19 @@ class _Names:
         if many and name.endswith("ing") and name == noun(name, False):
             name += "s"
         return name
+
+    def rows_of(self, original: str) -> str:
+        """What a table's rows are, in the plural, for a question about them: its name, but for a table that links two
+        others (it holds little but their keys) and is not named for both ("teaches", "takes classes", "has pets",
+        whose rows are not teaches): "instructor and section pairs". "Booking services" stay as they are."""
+        key = original.lower()
+        linked = self.linked.get(key) or []
+        if len(linked) >= 2 and self.own_columns.get(key, 0) <= 1:
+            own = {word.rstrip("s") for word in words_of(original).split()}
+            parents = [self.table(parent, many=False) for parent in linked[:2]]
+            if not all(own & {word.rstrip("s") for word in words_of(parent).split()} for parent in linked[:2]):
+                return f"{parents[0]} and {parents[1]} pairs"
+        return self.table(original)
 
     def column(self, qualified: str, anchor: str | None = None) -> str:
         """A column's phrase; one of a joined table is named with its table ("stadium name")."""
@@ -308,7 +334,7 @@ def draft_question(tree: dict, schema: dict | None) -> str:
         subject = counted_table(tree)
     else:
         subject = tree["project"][0].split(".", 1)[0]
-    many = names.table(subject)
+    many = names.rows_of(subject)
     conditions = [_condition(names, item, subject) for item in tree.get("filters") or []]
     if tree.get("nested"):
         conditions.append(_nested_words(names, tree["nested"], subject))

@@ -229,3 +229,32 @@ def test_no_draft_rather_than_a_question_about_what_the_tree_does_not_ask(clinic
     assert draft_question(
         {**shown, "type": "count", "tables": ["booking"], "joins": [], "filters": []}, clinic_schema
     ) == ("How many bookings are there?")
+
+
+def test_a_link_table_named_for_neither_side_is_asked_about_as_pairs(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "school.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE instructor (id INTEGER PRIMARY KEY, name TEXT);
+        CREATE TABLE course (course_id INTEGER PRIMARY KEY, title TEXT);
+        CREATE TABLE teaches (
+            id INTEGER REFERENCES instructor (id), course_id INTEGER REFERENCES course (course_id), semester TEXT,
+            PRIMARY KEY (id, course_id)
+        );
+        CREATE TABLE course_instructor (
+            course_id INTEGER REFERENCES course (course_id), id INTEGER REFERENCES instructor (id)
+        );
+        """
+    )
+    connection.close()
+    schema = introspect_sqlite(path, "school")
+    spring = [{"column": "teaches.semester", "op": "=", "value": "Spring"}]
+    count = {"type": "count", "tables": ["teaches"], "joins": [], "project": ["teaches.semester"], "filters": spring}
+    # "How many teaches are there" asks nothing; its rows are pairs of the two things it links.
+    assert draft_question(count, schema) == ("How many instructor and course pairs are there whose semester is Spring?")
+    # Named for both sides, the table's own name reads.
+    linked = {**count, "tables": ["course_instructor"], "project": ["course_instructor.id"], "filters": []}
+    assert draft_question(linked, schema) == "How many course instructors are there?"
