@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
+from django.utils import timezone
 
 from annotation.models import User
 from review.dataset.evaluation import release_evaluate
@@ -390,3 +391,31 @@ def test_the_command_exports_and_says_how_many_gold_queries_pass(project, people
     turns = len(interaction.turns)
     assert f"1 interactions, {turns} turns; {turns} of {turns} gold queries return" in out.getvalue()
     assert zipfile.ZipFile(tmp_path / "r.zip").testzip() is None
+
+
+def test_an_export_is_cancelled_between_steps_or_stopped_by_its_time_bound_and_publishes_nothing(
+    project, people, settings, monkeypatch
+):
+    from review.translation import export as export_module
+
+    empty = translation_export_run(export_id=TranslationExport.objects.create(project=project).pk)
+    assert (empty.state, empty.message) == ("failed", "No interaction to export: none is approved yet.")
+    _translate_questions(project, people["translator"], people["reviewer"])
+    real_build = export_module.build_translated_copy
+
+    def cancelled_meanwhile(*args, **kwargs):
+        TranslationExport.objects.filter(project=project).update(cancel_requested_at=timezone.now())
+        return real_build(*args, **kwargs)
+
+    monkeypatch.setattr(export_module, "build_translated_copy", cancelled_meanwhile)
+    cancelled = translation_export_run(export_id=TranslationExport.objects.create(project=project).pk)
+    assert (cancelled.state, cancelled.message, cancelled.file) == (
+        "cancelled",
+        "Cancelled: nothing was published.",
+        "",
+    )
+    monkeypatch.setattr(export_module, "build_translated_copy", real_build)
+    settings.TRANSLATION_EXPORT_MAX_SECONDS = 0
+    late = translation_export_run(export_id=TranslationExport.objects.create(project=project).pk)
+    assert late.state == "failed" and late.message.startswith("Stopped after 0 s") and not late.file
+    assert not list(export_module.exports_dir().iterdir())  # no zip, no work folder left

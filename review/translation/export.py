@@ -107,14 +107,16 @@ class _Run:
         self.deadline = time.monotonic() + settings.TRANSLATION_EXPORT_MAX_SECONDS
         self.checked_at = 0.0
 
-    def stop(self) -> None:
+    def stop(self, *, force: bool = False) -> None:
+        """Raise Stopped past the deadline or once a cancel was asked for; the cancel is read at most every half
+        second, unless `force` (before publishing: a cancel asked for during the run is always honoured)."""
         now = time.monotonic()
         if now > self.deadline:
             raise Stopped(
                 f"Stopped after {settings.TRANSLATION_EXPORT_MAX_SECONDS} s (TRANSLATION_EXPORT_MAX_SECONDS): "
                 "nothing was published."
             )
-        if now - self.checked_at < 0.5:
+        if now - self.checked_at < 0.5 and not force:
             return
         self.checked_at = now
         if TranslationExport.objects.filter(pk=self.export.pk, cancel_requested_at__isnull=False).exists():
@@ -187,6 +189,12 @@ def exported_interactions(export: TranslationExport) -> list[TranslationInteract
 def build_release(export: TranslationExport, out: Path, run: _Run) -> dict:
     """Write the release's files into `out` and return the report (also written as translation_report.json)."""
     interactions = exported_interactions(export)
+    if not interactions:
+        raise Stopped(
+            "No interaction to export: none is approved yet."
+            if export.only_approved
+            else "No interaction to export: none has every question translated yet."
+        )
     used: dict[int, ProjectDatabase] = {}
     for interaction in interactions:
         used.setdefault(interaction.project_database_id, interaction.project_database)
@@ -232,7 +240,7 @@ def build_release(export: TranslationExport, out: Path, run: _Run) -> dict:
         for item in databases
     }
     report = _write_files(export, out, interactions, turns_by_db, maps, schemas, builds)
-    run.stop()
+    run.stop(force=True)
     return report
 
 
