@@ -337,12 +337,9 @@ def _cut_down(shape: Shape, pair: _Pair, found: Found, files: _Files, limits: Sa
         for name in order:
             index = 0
             while index < len(found.world.get(name, [])) and time.monotonic() < deadline:
-                smaller = without_row(shape, found.world, name, index)
-                path = files.write(world_bytes(shape, smaller))
-                verdict = _verdict(pair, path, limits, deadline)
-                path.unlink()
-                if verdict and verdict[0] and verdict[1]:
-                    found = Found(smaller, verdict[2], verdict[3])
+                smaller = _without(shape, pair, found.world, name, index, files, limits, deadline)
+                if smaller is not None:
+                    found = smaller
                     changed = True
                 else:
                     index += 1
@@ -358,6 +355,23 @@ def _cut_down(shape: Shape, pair: _Pair, found: Found, files: _Files, limits: Sa
             found = Found(plainer, verdict[2], verdict[3])
     found.tables = world_tables(shape, found.world)
     return found
+
+
+def _without(shape, pair: _Pair, world: World, name: str, index: int, files: _Files, limits, deadline) -> Found | None:
+    """`world` without one row of `name`, where the pair still differs there: first with the rows that pointed at it
+    kept and pointing at nothing (where their key may be NULL), then without them; None when neither shows it."""
+    tried = []
+    for detach in (True, False):
+        smaller = without_row(shape, world, name, index, detach=detach)
+        if smaller in tried:
+            continue
+        tried.append(smaller)
+        path = files.write(world_bytes(shape, smaller))
+        verdict = _verdict(pair, path, limits, deadline)
+        path.unlink()
+        if verdict and verdict[0] and verdict[1]:
+            return Found(smaller, verdict[2], verdict[3])
+    return None
 
 
 def world_tables(shape: Shape, world: World) -> list[dict]:

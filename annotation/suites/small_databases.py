@@ -931,35 +931,42 @@ def world_bytes(shape: Shape, world: World) -> bytes:
         connection.close()
 
 
-def without_row(shape: Shape, world: World, table_name: str, index: int) -> World:
-    """`world` without one row of `table_name`, and without the rows whose keys pointed only at it (and so on)."""
+def without_row(shape: Shape, world: World, table_name: str, index: int, *, detach: bool = False) -> World:
+    """`world` without one row of `table_name`, and without the rows whose keys pointed only at it (and so on). With
+    `detach`, a row whose key may be NULL keeps its place and points at nothing instead."""
     smaller = {name: list(rows) for name, rows in world.items()}
     del smaller[table_name][index]
     changed = True
     while changed:
         changed = False
         for table in shape.tables:
-            rows = smaller.get(table.name)
-            if not rows:
-                continue
             for key in table.foreign_keys:
+                rows = smaller.get(table.name)
                 parent = shape.table(key.parent)
-                if parent is None:
+                if not rows or parent is None:
                     continue
-                targets = {
-                    tuple(row[parent.position(name)] for name in key.parent_columns)
-                    for row in smaller.get(parent.name, [])
-                }
-                positions = [table.position(name) for name in key.columns]
-                kept = [
-                    row
-                    for row in rows
-                    if None in (value := tuple(row[i] for i in positions)) or value in targets or parent is table
-                ]
-                if len(kept) != len(rows):
-                    smaller[table.name] = rows = kept
+                kept = _pointing(table, key, parent, rows, smaller.get(parent.name, []), detach)
+                if kept != rows:
+                    smaller[table.name] = kept
                     changed = True
     return smaller
+
+
+def _pointing(table: TableShape, key: ForeignKey, parent: TableShape, rows: list, parents: list, detach: bool) -> list:
+    """The rows of `table` whose key points at a row of `parents` (or at nothing); with `detach`, the others point at
+    nothing where their key may be NULL."""
+    targets = {tuple(row[parent.position(name)] for name in key.parent_columns) for row in parents}
+    positions = [table.position(name) for name in key.columns]
+    primary = {table.position(name) for name in table.primary_key}
+    nullable = all(not table.columns[i].not_null and i not in primary for i in positions)
+    kept = []
+    for row in rows:
+        value = tuple(row[i] for i in positions)
+        if None in value or value in targets or parent is table:
+            kept.append(row)
+        elif detach and nullable:
+            kept.append(tuple(None if i in positions else cell for i, cell in enumerate(row)))
+    return kept
 
 
 def plainer_values(shape: Shape, world: World) -> list[tuple[str, int, int, object]]:

@@ -259,3 +259,23 @@ def test_a_group_as_large_as_a_having_count_asks_is_made_along_a_key(lab):
     rooms = [row[drugs["columns"].index("room_id")] for row in drugs["rows"]]
     assert len(rooms) == 12 and len(set(rooms)) == 1  # the fewest rows that show it: one room's twelve drugs
     assert report["counterexample"]["b"]["rows"] == [] and len(report["counterexample"]["a"]["rows"]) == 1
+
+
+def test_a_counterexample_keeps_no_parent_row_its_difference_does_not_need(lab):
+    # The drug that shows `unit_prc > 0.5` against `>= 0.5` needs no room: its room is let go (its room_id may be
+    # NULL), rather than kept because the drug pointed at it. Whichever database each seed finds first.
+    sql_a, sql_b = "SELECT drug_nm FROM drug WHERE unit_prc > 0.5", "SELECT drug_nm FROM drug WHERE unit_prc >= 0.5"
+    for seed in range(6):
+        tables = sql_compare([lab], sql_a, sql_b, seconds=2, seed=seed)["counterexample"]["tables"]
+        assert [table["name"] for table in tables] == ["drug"] and len(tables[0]["rows"]) == 1, (seed, tables)
+        drug = dict(zip(tables[0]["columns"], tables[0]["rows"][0], strict=True))
+        assert drug["unit_prc"] == 0.5 and drug["drug_nm"] in {item[1] for item in DRUGS}
+    from annotation.suites.small_databases import read_shape, without_row
+
+    shape = read_shape(lab, compare_limits())
+    room = without_row(shape, {"room": [(1, "A", 1, "x")], "drug": [(1, "Aspirin", None, 0.5, 1)]}, "room", 0)
+    assert room == {"room": [], "drug": []}
+    detached = without_row(
+        shape, {"room": [(1, "A", 1, "x")], "drug": [(1, "Aspirin", None, 0.5, 1)]}, "room", 0, detach=True
+    )
+    assert detached == {"room": [], "drug": [(1, "Aspirin", None, 0.5, None)]}
