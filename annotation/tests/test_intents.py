@@ -1098,7 +1098,8 @@ def test_another_entity_is_not_described_by_its_own_name():
         "foreign_keys": [[5, 1]],
     }
     texts = seen_texts("SELECT count(*) FROM country", schema, [[40]], {}, category="different_entity")
-    assert "Ask about the continents instead" in texts and not any("their continent" in text for text in texts)
+    assert texts and not any("their continent" in text for text in texts)
+    assert "Ask about the continents instead, such as their name" in texts  # the continent's "continent" is its name
 
 
 def test_a_count_of_distinct_keys_counts_what_the_key_names():
@@ -1230,3 +1231,79 @@ def test_a_combination_never_ends_in_a_rest_it_cannot_name():
     rows = [[f"Continent {n}"] for n in range(6)]
     texts = seen_texts(sql, ATLAS, rows, ATLAS_FIGURES, category="combination")
     assert not any(text.endswith("for the rest instead") for text in texts)
+
+
+# A student has allergies (Has_Allergy links students to allergy types); a university was founded in a year.
+ALLERGIES = {
+    "db_id": "allergies",
+    "table_names_original": ["Student", "Has_Allergy", "University"],
+    "table_names": ["student", "has allergy", "university"],
+    "column_names_original": [[-1, "*"], [0, "StuID"], [0, "LName"], [0, "Sex"], [0, "Initial"]]
+    + [[1, "StuID"], [1, "AllergyType"], [2, "School"], [2, "Founded"]],
+    "column_names": [[-1, "*"], [0, "stuid"], [0, "last name"], [0, "sex"], [0, "initial"]]
+    + [[1, "stuid"], [1, "allergy type"], [2, "school"], [2, "founded"]],
+    "column_types": ["text", "number", "text", "text", "text", "number", "text", "text", "number"],
+    "primary_keys": [1],
+    "foreign_keys": [[5, 1]],
+}
+ALLERGY_FIGURES = {
+    ("Student", "Sex"): {"rows": 30, "distinct": 2, "min": "F", "max": "M"},
+    ("Student", "LName"): {"rows": 30, "distinct": 30, "min": "Apap", "max": "Zhu"},
+    ("Student", "Initial"): {"rows": 30, "distinct": 8, "min": "A", "max": "T"},
+    ("Has_Allergy", "AllergyType"): {"rows": 50, "distinct": 6, "min": "animal", "max": "food"},
+}
+
+
+def test_an_id_hidden_in_a_readable_name_is_a_key_and_counts_what_it_names():
+    sql = (
+        "SELECT StuID FROM Has_Allergy WHERE AllergyType = 'food' "
+        "INTERSECT SELECT StuID FROM Has_Allergy WHERE AllergyType = 'animal'"
+    )
+    texts = seen_texts(sql, ALLERGIES, [[1007], [1010], [1023], [1030], [1031], [1040]], ALLERGY_FIGURES)
+    assert texts and not any("stuids" in text or "by their stuid" in text for text in texts), set(texts)
+
+
+def test_a_participle_alone_is_no_condition_and_a_fixed_column_is_no_group():
+    texts = seen_texts("SELECT School FROM University WHERE Founded < 1800", ALLERGIES, [["A"], ["B"]], {})
+    assert texts and not any("founded" in text for text in texts), set(texts)
+    rows = [[f"Name {n}"] for n in range(10)]
+    by_sex = seen_texts("SELECT LName FROM Student WHERE Sex = 'F'", ALLERGIES, rows, ALLERGY_FIGURES)
+    assert not any("per sex" in text for text in by_sex)
+
+
+def test_a_distinct_listing_of_values_has_no_details_or_groups():
+    rows = [["food"], ["animal"], ["drug"], ["pollen"], ["mold"], ["dust"]]
+    texts = seen_texts(
+        "SELECT DISTINCT AllergyType FROM Has_Allergy", ALLERGIES, rows, ALLERGY_FIGURES, category="same_instances"
+    )
+    assert texts and not any("instead of their" in text or "such as their" in text or " per " in text for text in texts)
+
+
+def test_narrowing_by_a_column_with_a_value_comes_before_one_in_no_words():
+    rows = [[f"Name {n}"] for n in range(10)]
+    found = []
+    for seed in range(30):
+        found.append(
+            recommend(
+                "SELECT LName FROM Student",
+                ALLERGIES,
+                category="different_instances",
+                rng=random.Random(seed),
+                values=lambda table, column: {("Student", "Sex"): ["female"]}.get((table, column), []),
+                result={"rows": rows},
+                statistics=lambda table, column: ALLERGY_FIGURES.get((table, column)),
+            ).text
+        )
+    assert found and not any("initial" in text for text in found), set(found)
+
+
+def test_groups_are_not_narrowed_to_one_of_their_keys_and_a_swap_stays_with_the_entity():
+    rows = [[f"Continent {n}", n] for n in range(6)]
+    sql = "SELECT continent, max(population) FROM country GROUP BY continent"
+    texts = seen_texts(sql, ATLAS, rows, ATLAS_FIGURES, category="different_instances")
+    assert not any("whose continent is" in text or "condition on their continent" in text for text in texts)
+    joined = (
+        "SELECT T2.name FROM country AS T1 JOIN city AS T2 ON T1.code = T2.country_code WHERE T1.continent = 'Asia'"
+    )
+    swaps = seen_texts(joined, ATLAS, [[f"City {n}"] for n in range(30)], ATLAS_FIGURES, category="same_instances")
+    assert not any("instead of their name" in text and "population" not in text for text in swaps), set(swaps)

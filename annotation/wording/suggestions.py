@@ -242,15 +242,13 @@ def recommend(
         if not pairs:
             raise _not_applicable(category, analysis)
         category_pair = rng.choice(list(pairs))
-        options = list(pairs[category_pair])
-        rng.shuffle(options)
-        # One short sentence or none: a pair whose wording runs long is tried again without values, then skipped.
-        for with_values in (True, False):
-            for first, second in options:
-                text = writer.combined(first, second, with_values=with_values)
-                if text and _short(text):
-                    relation = "+".join(sorted((first, second), key=lambda name: int(name[1:])))
-                    return writer.recommendation(category, relation, text)
+        # The pair of categories drawn first; when none of its pairs of relations can be said, the other pairs.
+        for categories in [category_pair] + [other for other in pairs if other != category_pair]:
+            options = list(pairs[categories])
+            rng.shuffle(options)
+            found = _combined_text(writer, options)
+            if found is not None:
+                return writer.recommendation(category, *found)
         raise IntentError("no combination of the applicable relations can be worded in one short sentence")
     candidates = [name for name in _RELATION_ORDER if CATEGORY_OF[name] == category and analysis.material[name]]
     if not candidates:
@@ -258,6 +256,18 @@ def recommend(
     relation = rng.choice(candidates)
     text = writer.phrase(relation, alone=True)
     return writer.recommendation(category, relation, text)
+
+
+def _combined_text(writer: _Writer, options: list) -> tuple[str, str] | None:
+    """(relation, text) of the first pair of `options` that one short sentence says, or None. One short sentence or
+    none: a pair whose wording runs long (or names one column for both changes) is tried again without values, then
+    skipped."""
+    for with_values in (True, False):
+        for first, second in options:
+            text = writer.combined(first, second, with_values=with_values)
+            if text and _short(text):
+                return "+".join(sorted((first, second), key=lambda name: int(name[1:]))), text
+    return None
 
 
 def suggestion_followed(
@@ -509,6 +519,7 @@ class _Schema:
         self.neighbours: dict[str, set[str]] = {}
         self.links: set[str] = set()  # relation tables: never a noun in a text (`_is_link`)
         self.linked: dict[str, list[str]] = {}  # relation table -> the tables its foreign keys point to, in order
+        self.references: dict[tuple[str, str], str] = {}  # (table, lower-case column) -> the table its key names
         if schema is None:
             return
         try:
@@ -533,16 +544,21 @@ class _Schema:
             self.labels.setdefault(key, table_noun(label, vocabulary))
             self.columns.setdefault(key, [])
             self.neighbours.setdefault(key, set())
+        named: dict[int, set[str]] = {}  # per table index: the labels of its columns
+        for (table, name), (_, readable) in zip(originals, readable_columns, strict=True):
+            named.setdefault(table, set()).add(_label(readable, name).lower())
         for index, ((table, name), (_, readable)) in enumerate(zip(originals, readable_columns, strict=True)):
             if table < 0:
                 continue
             label = column_phrase(_label(readable, name))
+            if noun(label, False) == noun(self.labels[keys[table]], False) and "name" not in named[table]:
+                label = "name"  # the company's "company", the continent's "continent": what the row is called
             column = _Column(
                 table=keys[table],
                 original=name,
                 label=label,
                 kind=types[index] if index < len(types) else "unknown",
-                is_key=index in primary or index in linked or _looks_like_id(label),
+                is_key=index in primary or index in linked or _looks_like_id(label) or _id_named(name),
                 is_primary=index in primary,
             )
             self.columns[keys[table]].append(column)
@@ -550,6 +566,7 @@ class _Schema:
         children = {child for child, _ in foreign}
         for child, parent in foreign:
             child_table, parent_table = keys[originals[child][0]], keys[originals[parent][0]]
+            self.references.setdefault((child_table, originals[child][1].lower()), parent_table)
             if child_table != parent_table:
                 self.parents.add((child_table, parent_table))
                 self.neighbours[child_table].add(parent_table)
@@ -1250,6 +1267,8 @@ class _Seen:
 
 
 _AFTER_NOTHING = frozenset({"R9", "R10", "R11", "R12", "R13"})
+# How many times a combination's second change is drawn again when it names the first change's column.
+_MODIFIER_DRAWS = 4
 # Up to this many rows, all shown, are read at a glance: sorting them helps nobody.
 _AT_A_GLANCE = 5
 # A listing of more rows than this is nothing a person reads ("list each population" of 4,079 cities).
@@ -1378,6 +1397,12 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
     return view
 
 
+def _values_only(analysis: _Analysis) -> bool:
+    """A DISTINCT listing of no key: its rows are values ("BUS", "A&SCI"), not things with details or groups."""
+    facts = analysis.facts
+    return facts.distinct and analysis.listing and not any(column.is_key for column in facts.shown)
+
+
 def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> dict:
     """Details to add, swap in or narrow by that tell the worker something: never a column an equality of the query
     fixes (the question gave it: "their airline name" of United Airlines), nor a number that is another table's key
@@ -1394,7 +1419,7 @@ def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> d
     }
 
     def tells(column: _Column | None) -> bool:
-        return column is None or (column not in fixed and not seen.code_number(column))
+        return column is None or (column not in fixed and not seen.code_number(column) and not _vague(column.label))
 
     grouped_by_key = all(column.is_primary for column in facts.group)  # only an entity's key makes rows of it
     swaps = [
@@ -1412,14 +1437,15 @@ def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> d
     counted = {aggregate.column for aggregate in facts.aggregates if aggregate.function == "count"}
 
     def narrows(column: _Column | None) -> bool:
-        if column in facts.inner_groups:
-            return False  # counted regions narrowed to one region are one
+        if column in facts.inner_groups or (column in facts.group and not seen.numeric(column)):
+            return False  # counted regions narrowed to one region are one; so is one continent of a row per continent
         if column in counted and not seen.numeric(column) and column.kind != "time":
             return False  # the number of languages, only those whose language is Spanish: one
         return column not in listed or seen.numeric(column) or column.kind == "time"
 
     if facts.mixed_tables:
         return {"R1": [], "R3": [], "R8": [], "R12": []}  # first names of owners and professionals: whose city?
+    values_only = _values_only(analysis)  # school codes have no department address
     used = {item.column for item in facts.filters}  # "age below 19" of those above 20 is nobody
     shown_tables = {column.table for column in facts.shown}
     return {
@@ -1427,9 +1453,10 @@ def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> d
         "R1": [
             column
             for column in material["R1"]
-            if tells(column) and not (column is not None and column.is_key) and grouped_by_key
+            if tells(column) and not (column is not None and column.is_key) and grouped_by_key and not values_only
         ],
-        "R3": own or swaps,
+        # another table's detail "instead of their name" is a detail of other things ("their full name" of makers)
+        "R3": [] if values_only else own or [(old, new) for old, new in swaps if new is None],
         # "only some of these flights", with no detail to narrow by, leads nowhere when the schema has none
         "R8": [
             column
@@ -1469,11 +1496,13 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
     each population" of 4,079 cities; a count shown tells how many rows a listing would have)."""
     facts = analysis.facts
 
+    fixed = {item.column for item in facts.filters if item.op == "=" and not item.negated}
+
     def grouping(key: _Column | None) -> bool:
         if key is None:
             return True
-        if seen.code_number(key):
-            return False
+        if seen.code_number(key) or key in fixed:
+            return False  # students filtered to one sex are one group per sex
         distinct = seen.stats(key).get("distinct")
         return not (seen.numeric(key) and _whole(distinct) and distinct > _NUMBER_GROUPS_AT_MOST)
 
@@ -1491,7 +1520,7 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
 
     return {
         "R4": []
-        if facts.inner_groups or facts.mixed_tables
+        if facts.inner_groups or facts.mixed_tables or _values_only(analysis)
         else [(aggregate, key) for aggregate, key in material["R4"] if grouping(key) and not distinct_shown(key)],
         "R5": [
             (function, column)
@@ -1542,12 +1571,17 @@ class _Writer:
         saved, self.values = self.values, (self.values if with_values else None)
         try:
             lead = self._form(first, "lead")
-            named = len(self.used_columns)
-            modifier = self._form(second, "modifier")
+            named, valued, tables = len(self.used_columns), len(self.used_values), len(self.used_tables)
+            for _ in range(_MODIFIER_DRAWS):
+                del self.used_columns[named:], self.used_values[valued:], self.used_tables[tables:]
+                modifier = self._form(second, "modifier")
+                # one column for both changes ("per gender, narrowed down by their gender") says one thing twice
+                if modifier and not set(self.used_columns[named:]) & set(self.used_columns[:named]):
+                    break
+            else:
+                return ""
         finally:
             self.values = saved
-        if not modifier or set(self.used_columns[named:]) & set(self.used_columns[:named]):
-            return ""  # one column for both changes ("per gender, narrowed down by their gender") says one thing twice
         if " instead" in lead and modifier.endswith(" instead"):
             modifier = modifier.removesuffix(" instead")  # one "instead" per sentence is enough
         return f"{lead}, {modifier}"
@@ -1685,7 +1719,7 @@ class _Writer:
             # The rows of a UNION or EXCEPT are no one table's, those of a DISTINCT listing are values: they are what
             # the query shows ("first names", "regions").
             shown = list(dict.fromkeys(facts.shown))
-            return _plurals(shown[0].label) if len(shown) == 1 else "results"
+            return _plurals(self._thing(shown[0])) if len(shown) == 1 else "results"
         return self.things
 
     def _group_word(self, keys: list | None = None) -> str:
@@ -1693,12 +1727,22 @@ class _Writer:
         group = list(dict.fromkeys(self.facts.group if keys is None else keys))
         if len(group) != 1 or group[0] is None:
             return "group"
-        words = group[0].label.split()
-        if group[0].is_key and not group[0].is_primary and len(words) > 1 and _looks_like_id(group[0].label):
-            return " ".join(words[:-1])  # a foreign key names its parent: "treatment type code", each treatment type
-        if group[0].is_key and group[0].table in self.names.labels:
-            return noun(self.names.labels[group[0].table], False)  # grouped by student id: "each student"
-        return group[0].label
+        return self._thing(group[0])
+
+    def _thing(self, column: _Column) -> str:
+        """What one value of `column` stands for, in the singular: a key the thing it identifies ("student id": a
+        student; a foreign key its parent's: "treatment type code", a treatment type), else its own name."""
+        if not column.is_key:
+            return column.label
+        parent = self.names.references.get((column.table, column.original.lower()))
+        if parent is not None and parent not in self.names.links:
+            return noun(self.names.labels[parent], False)
+        words = column.label.split()
+        if not column.is_primary and len(words) > 1 and _looks_like_id(column.label):
+            return " ".join(words[:-1])
+        if column.table in self.names.labels and column.table not in self.names.links:
+            return noun(self.names.labels[column.table], False)  # grouped by student id: "each student"
+        return column.label
 
     # -- Same Instances (alone or lead) -----------------------------------------------------------------------
 
@@ -1785,6 +1829,13 @@ class _Writer:
                 "modifier": "for only some of them",
             }[form]
         condition = self._new_condition(column)
+        # A value makes the narrowing a question: another column with one comes before a condition in no words
+        # ("narrowed down by their employee initial").
+        for other in self.rng.sample(material, len(material)) if condition is None else ():
+            if other is not None and other != column:
+                condition = self._new_condition(other)
+                if condition is not None:
+                    break
         if condition is None:
             self._uses(column)
             return {
@@ -1925,6 +1976,7 @@ class _Writer:
             column
             for column in details
             if not column.is_key
+            and not _vague(column.label)
             and not (seen is not None and seen.code_number(column))
             and noun(column.label, False) != noun(self.names.labels[table], False)
         ]
@@ -2111,6 +2163,11 @@ def _looks_like_id(label: str) -> bool:
     return bool(words) and (words[-1] in ("id", "ids", "no", "code") or (len(words) > 1 and words[-1] == "number"))
 
 
+def _id_named(original: str) -> bool:
+    """An original name that ends in an id although its readable name hides it ("StuID" read as "stuid")."""
+    return bool(re.search(r"(?:_id|[a-z]ID|[a-z]Id)$", original)) or original.lower().endswith("_id")
+
+
 def _is_flag(column: _Column | None) -> bool:
     """A yes/no column ("is male" read as "male flag"): a condition ("those that are male"), never a detail to show,
     sort or group by ("their male flag")."""
@@ -2127,6 +2184,8 @@ def _vague(label: str) -> bool:
     words = label.lower().split()
     if len(words) == 1 and words[0] in _STATISTIC_WORDS:
         return True  # "their highest", "their average": of what, the name does not say
+    if len(words) == 1 and len(words[0]) > 5 and words[0].endswith("ed") and not words[0].endswith("eed"):
+        return True  # "whose founded is above 1800": a participle alone names no value
     return not words or words[0] == "other" or any(character.isdigit() for character in label)
 
 
