@@ -265,6 +265,43 @@ def test_a_model_proposal_is_recorded_and_never_kept_silently(project, people, m
     assert accepted.translation == "歌手" and accepted.translated_by == people["translator"]
 
 
+def test_a_batch_proposal_asks_once_and_records_proposals_only(project, people, monkeypatch):
+    from annotation.model_client import ModelError, ModelReply
+
+    calls = []
+
+    def answer(messages, **kwargs):
+        calls.append(messages[-1]["content"])
+        # The untranslated tables in order (singer is translated below): concert, singer_in_concert, stadium.
+        text = 'Here you are: {"1": "演唱会", "2": "演出", "3": "", "9": "多余"}'
+        return ModelReply(text=text, model="test-model-2", prompt_version=kwargs["prompt_version"], seconds=0.2)
+
+    monkeypatch.setattr(services, "model_chat", answer)
+    project_database = project.databases.get()
+    services.translation_unit_save(
+        person=people["translator"], unit=project_database.units.get(kind="table", source="singer"), text="歌手"
+    )
+    count = services.translation_units_propose(
+        person=people["translator"], project_database=project_database, kind="table"
+    )
+    assert count == 2 and len(calls) == 1
+    assert calls[0].splitlines() == [
+        "1. the table name concert",
+        "2. the table name singer_in_concert",
+        "3. the table name stadium",
+    ]
+    tables = {unit.source: unit for unit in project_database.units.filter(kind="table")}
+    assert (tables["concert"].proposal, tables["concert"].proposal_model, tables["concert"].translation) == (
+        "演唱会",
+        "test-model-2",
+        "",
+    )
+    assert tables["stadium"].proposal == "" and tables["singer"].proposal == ""
+    monkeypatch.setattr(services, "model_chat", lambda messages, **kwargs: ModelReply("sorry", "m", "p", 0.1))
+    with pytest.raises(ModelError, match="no JSON object"):
+        services.translation_units_propose(person=people["translator"], project_database=project_database, kind="table")
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # The pages: every URL checks the role, and the screens do what the services do
 # ---------------------------------------------------------------------------------------------------------------
@@ -285,6 +322,7 @@ def _urls(project):
         "assign": (reverse("review:translation_assign", args=[project_database.pk]), "post", "admin"),
         "unit_save": (reverse("review:translation_unit_save", args=[unit.pk]), "post", "assigned"),
         "unit_propose": (reverse("review:translation_unit_propose", args=[unit.pk]), "post", "assigned"),
+        "units_propose": (reverse("review:translation_units_propose", args=[project_database.pk]), "post", "assigned"),
         "interaction": (reverse("review:translation_interaction", args=[interaction.pk]), "get", "assigned_or_review"),
         "interaction_save": (reverse("review:translation_interaction_save", args=[interaction.pk]), "post", "assigned"),
         "interaction_review": (

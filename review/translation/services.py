@@ -6,6 +6,7 @@ Reading a database file (its names and text values) and asking a model happen be
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -33,6 +34,10 @@ from review.translation.models import (
 from review.translation.sqlite_copy import internal
 
 PROMPT_VERSION = "translation-1"
+# The language as the prompt names it (in English whatever the screen's language).
+PROMPT_LANGUAGES = {"zh-hans": "Simplified Chinese"}
+# Units one batch proposal asks for in one call.
+BATCH_MAX = 60
 # A text value longer than this is not listed as a unit (a description, a document): the export says the file keeps
 # such values as they are.
 MAX_VALUE_LENGTH = 500
@@ -281,9 +286,9 @@ def translation_unit_propose(*, person: User, unit: TranslationUnit) -> Translat
     """Ask the model for a proposal and record it with the model's name; the translation is unchanged until a person
     accepts or edits it. Raises ModelError (off, timeout, ...) with a message for the person."""
     _require_translator(person, unit.project_database)
-    language = dict(TranslationProject._meta.get_field("language").choices).get(unit.project_database.project.language)
+    language = PROMPT_LANGUAGES[unit.project_database.project.language]
     reply = model_chat(
-        _proposal_messages(unit, str(language)), prompt_version=PROMPT_VERSION, person_id=person.pk, max_tokens=60
+        _proposal_messages(unit, language), prompt_version=PROMPT_VERSION, person_id=person.pk, max_tokens=60
     )
     text = reply.text.strip().strip("\"'`").splitlines()[0].strip() if reply.text.strip() else ""
     if not text:
@@ -293,6 +298,63 @@ def translation_unit_propose(*, person: User, unit: TranslationUnit) -> Translat
     )
     unit.refresh_from_db()
     return unit
+
+
+def _unit_line(number: int, unit: TranslationUnit) -> str:
+    if unit.kind == Kind.TABLE:
+        return f"{number}. the table name {unit.source}"
+    if unit.kind == Kind.COLUMN:
+        return f"{number}. the column name {unit.column} of the table {unit.table}"
+    return f"{number}. the text value {unit.source!r} of the column {unit.table}.{unit.column}"
+
+
+def _proposals_from(text: str, count: int) -> dict[int, str]:
+    """The {number: translation} object of a batch answer (the first {...} in it); ModelError when there is none."""
+    start, end = text.find("{"), text.rfind("}")
+    try:
+        answer = json.loads(text[start : end + 1]) if 0 <= start < end else None
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict):
+        raise ModelError("bad_answer", _("The model's answer holds no JSON object of translations."))
+    proposals = {}
+    for key, value in answer.items():
+        if str(key).isdigit() and 1 <= int(key) <= count and isinstance(value, str) and value.strip():
+            proposals[int(key)] = value.strip()[:500]
+    return proposals
+
+
+def translation_units_propose(*, person: User, project_database: ProjectDatabase, kind: str) -> int:
+    """Ask the model, in one call, for proposals for up to BATCH_MAX units of `kind` that have neither a translation
+    nor a proposal; record each with the model's name (never as a translation). Returns how many were proposed."""
+    _require_translator(person, project_database)
+    units = list(
+        project_database.units.filter(kind=kind, translation="", proposal="").order_by(
+            "table", "column", "source", "id"
+        )[:BATCH_MAX]
+    )
+    if not units:
+        return 0
+    language = PROMPT_LANGUAGES[project_database.project.language]
+    rule = "Names: one word or short phrase without spaces or punctuation, usable unquoted as an SQL name."
+    messages = [
+        {
+            "role": "system",
+            "content": f"You translate the names and contents of an SQL database into {language}. {rule} Values: keep "
+            "proper names recognisable, codes and identifiers as they are. Answer with one JSON object mapping "
+            'each number to its translation, e.g. {"1": "...", "2": "..."}, and nothing else.',
+        },
+        {"role": "user", "content": "\n".join(_unit_line(number, unit) for number, unit in enumerate(units, 1))},
+    ]
+    reply = model_chat(messages, prompt_version=PROMPT_VERSION, person_id=person.pk, max_tokens=40 * len(units) + 60)
+    proposals = _proposals_from(reply.text, len(units))
+    now = timezone.now()
+    with transaction.atomic():
+        for number, text in proposals.items():
+            TranslationUnit.objects.filter(pk=units[number - 1].pk, translation="").update(
+                proposal=text, proposal_model=reply.model[:200], proposed_at=now
+            )
+    return len(proposals)
 
 
 # ---------------------------------------------------------------------------------------------------------------

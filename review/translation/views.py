@@ -193,6 +193,24 @@ def unit_propose(request, unit_id: int):
     return _back_to_units(request, unit)
 
 
+@require_POST
+@role_required("translation.work")
+def units_propose(request, project_database_id: int):
+    project_database = _translatable(request, project_database_id)
+    kind = request.POST.get("kind", "")
+    if kind not in TranslationUnit.Kind.values:
+        raise Http404(_("No such kind of unit."))
+    try:
+        count = services.translation_units_propose(person=request.user, project_database=project_database, kind=kind)
+    except ModelError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request, _("The model proposed %(count)d translations: check each and save it.") % {"count": count}
+        )
+    return redirect(reverse("review:translation_database", args=[project_database.pk]) + f"?kind={kind}&pending=1")
+
+
 def _interaction_for(request, interaction_id: int) -> tuple[TranslationInteraction, bool, bool]:
     interaction = get_object_or_404(
         TranslationInteraction.objects.select_related("project", "project_database__database"), pk=interaction_id
