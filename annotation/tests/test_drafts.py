@@ -1184,3 +1184,15 @@ def test_no_of_in_a_column_name_is_a_number_of():
 
     assert column_phrase("no of customers") == "number of customers"
     assert column_phrase("flight no") == "flight number"
+
+
+def test_a_role_is_not_cut_down_to_a_naming_word():
+    cars = schema_of(
+        {"cars_data": ["Id", "Horsepower"], "car_names": ["MakeId", "Model"]},
+        primary=["cars_data.Id", "car_names.MakeId"],
+        foreign=[("cars_data.Id", "car_names.MakeId")],
+        readable={"cars_data": "cars data", "car_names": "car names"},
+    )
+    sql = "SELECT T2.Horsepower FROM car_names AS T1 JOIN cars_data AS T2 ON T1.MakeId = T2.Id WHERE T1.Model = 'amc'"
+    text = draft(sql, NAMED_ROWS, schema=cars)
+    assert "with a car name whose model is amc" in text  # never "with a name whose model"

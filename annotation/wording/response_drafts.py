@@ -1400,12 +1400,16 @@ def _and(conditions: list) -> list:
 
 def _owner_noun(table: _Table, entity: _Table | None, many: bool) -> str:
     """Another table's rows as a noun said next to the entity's: a role that repeats the entity's name drops it (a
-    staff member's "staff address" is their "address")."""
+    staff member's "staff address" is their "address"), unless only a naming word would be left (a car's "car
+    name")."""
     words = table.called(many).split()
     if entity is not None and entity.sub is None and len(words) > 1:
         entity_words = _word_set(entity.called(False))
-        while len(words) > 1 and words[0] in entity_words:
-            words.pop(0)
+        kept = list(words)
+        while len(kept) > 1 and kept[0] in entity_words:
+            kept.pop(0)
+        if not set(kept) <= _KEY_WORDS | _NAMING_WORDS | {"names", "titles", "ids", "codes"}:
+            words = kept  # but a car's "car name" stays: "a name" would say nothing
     return " ".join(words)
 
 
