@@ -157,7 +157,7 @@ def test_the_export_runs_every_gold_query_on_the_translated_file(project, people
 
 
 @pytest.mark.conformance
-def test_the_gold_check_reports_each_query_that_does_not_return_the_translated_rows(project, people):
+def test_the_gold_check_reports_each_query_that_does_not_return_the_translated_rows(project, people, client):
     project_database = project.databases.get()
     unit = project_database.units.get(kind="value", source="France")
     services.translation_unit_save(person=people["translator"], unit=unit, text="法国")
@@ -187,6 +187,13 @@ def test_the_gold_check_reports_each_query_that_does_not_return_the_translated_r
         "different rows": 1,
         "does not run on the original file": 1,
     }
+    client.force_login(people["admin"])
+    page = client.get(reverse("review:translation_export", args=[export.pk])).content.decode()
+    assert f"{len(queries) - 2} of {len(queries)} gold queries run on the translated file" in page
+    assert "WHERE country LIKE &#x27;Fr%&#x27;" in page and "different rows" in page
+    client.force_login(people["translator"])
+    values = client.get(reverse("review:translation_database", args=[project.databases.get().pk]) + "?kind=value")
+    assert values.status_code == 200 and "Netherlands" in values.content.decode()
 
 
 def test_a_name_that_collides_in_its_table_is_refused_with_a_clear_error(project, people):
