@@ -1307,3 +1307,22 @@ def test_groups_are_not_narrowed_to_one_of_their_keys_and_a_swap_stays_with_the_
     )
     swaps = seen_texts(joined, ATLAS, [[f"City {n}"] for n in range(30)], ATLAS_FIGURES, category="same_instances")
     assert not any("instead of their name" in text and "population" not in text for text in swaps), set(swaps)
+
+
+def test_a_combination_never_narrows_by_a_column_in_no_words_and_distinct_codes_are_values():
+    rows = [[f"Name {n}"] for n in range(10)]
+    texts = seen_texts("SELECT LName FROM Student", ALLERGIES, rows, ALLERGY_FIGURES, category="combination")
+    assert texts and not any("narrowed down by" in text for text in texts), set(texts)
+    codes = [["BAL"], ["HKG"], ["WAS"], ["CHI"], ["PIT"], ["NYC"]]
+    schema = {
+        "db_id": "homes",
+        "table_names_original": ["Student"],
+        "table_names": ["student"],
+        "column_names_original": [[-1, "*"], [0, "StuID"], [0, "Sex"], [0, "city_code"]],
+        "column_names": [[-1, "*"], [0, "stuid"], [0, "sex"], [0, "city code"]],
+        "column_types": ["text", "number", "text", "text"],
+        "primary_keys": [1],
+        "foreign_keys": [],
+    }
+    texts = seen_texts("SELECT DISTINCT city_code FROM Student", schema, codes, {}, category="same_instances")
+    assert not any(" per " in text for text in texts), set(texts)

@@ -1400,7 +1400,14 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
 def _values_only(analysis: _Analysis) -> bool:
     """A DISTINCT listing of no key: its rows are values ("BUS", "A&SCI"), not things with details or groups."""
     facts = analysis.facts
-    return facts.distinct and analysis.listing and not any(column.is_key for column in facts.shown)
+    names = analysis.names
+    return (
+        facts.distinct
+        and analysis.listing
+        and not any(
+            column.is_primary or (column.table, column.original.lower()) in names.references for column in facts.shown
+        )
+    )
 
 
 def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> dict:
@@ -1841,7 +1848,7 @@ class _Writer:
             return {
                 "alone": f"Narrow it down with a condition on their {column.label}",
                 "lead": f"Narrow it down by their {column.label}",
-                "modifier": f"narrowed down by their {column.label}",
+                "modifier": "",  # ", narrowed down by their initial" after another change names nothing to ask
             }[form]
         return {
             "alone": f"Narrow it down, e.g. only those {condition}",
