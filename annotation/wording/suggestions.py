@@ -1532,7 +1532,9 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
         "R5": [
             (function, column)
             for function, column in material["R5"]
-            if not seen.code_number(column) and not (column is None and analysis.listing and seen.at_a_glance)
+            if not seen.code_number(column)
+            and not (column is None and analysis.listing and seen.at_a_glance)
+            and not (column is not None and _values_only(analysis))  # the highest age "of these" city codes
         ],  # "how many" of three rows in view is in view
         "R6": [option for option in material["R6"] if not seen.code_number(option[2])],
         "R7": [aggregate for aggregate in material["R7"] if few_to_list(aggregate)],
