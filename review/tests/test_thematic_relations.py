@@ -183,6 +183,10 @@ def test_the_statistics_page_shows_the_tables_and_figures(client, ada, themed):
         assert f'data-testid="{testid}"' in html
     row = '<tr data-relation="theme_entity"><th>theme_entity</th><td class="num">1</td><td class="num">50.0</td>'
     assert row in html
+    # Components per turn position: turn 3 of the one interaction has WHERE (the first column), turn 1 has not.
+    assert '<tr><th>3</th><td class="num">1</td><td class="num">100.0%</td><td class="num">0.0%</td>' in html
+    assert '<tr><th>1</th><td class="num">1</td><td class="num">0.0%</td>' in html
+    assert '<tr><th>All</th><td class="num">3</td><td class="num">33.3%</td>' in html
     for name in ("sql_overlap", "thematic_relations"):
         assert f'data-figure="{name}"' in html
     data = client.get(reverse("review:statistics_json"), {"statuses": ["completed"], "origin": "all"}).json()
