@@ -1326,3 +1326,53 @@ def test_a_combination_never_narrows_by_a_column_in_no_words_and_distinct_codes_
     }
     texts = seen_texts("SELECT DISTINCT city_code FROM Student", schema, codes, {}, category="same_instances")
     assert texts and all(text == "Ask how many cities there are" for text in texts), set(texts)
+
+
+def test_names_that_read_as_clauses_or_carry_a_unit_are_said_as_nouns_or_not_at_all():
+    schema = {
+        "db_id": "firms",
+        "table_names_original": ["company", "debate"],
+        "table_names": ["company", "debate"],
+        "column_names_original": [[-1, "*"], [0, "id"], [0, "Name"], [0, "Profits_billion"], [0, "Continuation_of"]]
+        + [[1, "id"], [1, "If_Affirmative_Win"], [1, "Paid_in_full_yn"]],
+        "column_names": [[-1, "*"], [0, "id"], [0, "name"], [0, "profits billion"], [0, "continuation of"]]
+        + [[1, "id"], [1, "if affirmative win"], [1, "paid in full yn"]],
+        "column_types": ["text", "number", "text", "number", "text", "number", "others", "text"],
+        "primary_keys": [1, 5],
+        "foreign_keys": [],
+    }
+    rows = [[f"Firm {n}"] for n in range(10)]
+    texts = seen_texts("SELECT Name FROM company", schema, rows, {})
+    assert any("profits" in text for text in texts)
+    assert not any(re.search(r"billion|continuation|affirmative|yn\b", text) for text in texts), set(texts)
+    texts = seen_texts("SELECT count(*) FROM debate", schema, [[9]], {})
+    assert not any(re.search(r"affirmative|paid in full", text) for text in texts), set(texts)
+
+
+def test_a_row_of_a_join_is_described_by_what_it_points_to_never_by_what_points_to_it():
+    schema = {
+        "db_id": "docs",
+        "table_names_original": ["Ref_Status", "Documents"],
+        "table_names": ["status", "documents"],
+        "column_names_original": [[-1, "*"], [0, "status_code"], [0, "status_description"]]
+        + [[1, "document_id"], [1, "status_code"], [1, "receipt_date"]],
+        "column_names": [[-1, "*"], [0, "status code"], [0, "status description"]]
+        + [[1, "document id"], [1, "status code"], [1, "receipt date"]],
+        "column_types": ["text", "text", "text", "number", "text", "time"],
+        "primary_keys": [1, 3],
+        "foreign_keys": [[4, 1]],
+    }
+    sql = (
+        "SELECT T1.status_description FROM Ref_Status AS T1 JOIN Documents AS T2 "
+        "ON T1.status_code = T2.status_code WHERE T2.document_id = 2"
+    )
+    texts = seen_texts(sql, schema, [["mailed"]], {}, category="same_instances")
+    assert not any("statuses, such as their receipt date" in text for text in texts), set(texts)
+    group = seen_texts(
+        "SELECT status_description, count(*) FROM Ref_Status GROUP BY status_description",
+        {**schema, "column_names": [[-1, "*"], [0, "status code"], [0, "status details"]] + schema["column_names"][3:]},
+        [[f"S{n}", n] for n in range(8)],
+        {},
+        category="same_instances",
+    )
+    assert not any("each status details" in text for text in group), set(group)

@@ -106,7 +106,7 @@ from annotation.labels.relations import (
 )
 from annotation.sql.schema import readable_name
 from annotation.sql.spider import SpiderEncodingError, or_branches, parse_sql, unwrap_paren
-from annotation.wording.english import column_phrase, noun, per_schema, schema_vocabulary, table_noun
+from annotation.wording.english import STORAGE_WORDS, column_phrase, noun, per_schema, schema_vocabulary, table_noun
 
 __all__ = [
     "DEFAULT_TARGETS",
@@ -145,6 +145,12 @@ _MAX_TEXT_WORDS = 16
 _VERB_STARTS = frozenset({"has", "have", "had", "is", "are", "was", "were", "does", "do", "can"})
 _PREPOSITION_ENDS = frozenset({"in", "of", "on", "at", "to", "by", "with", "for", "from", "into", "about"})
 _WORDS = re.compile(r"[^\W_]+")
+# Words that make a column's name a clause or a code rather than a noun: a condition's start ("if affirmative win"),
+# a yes/no code ("paid in full yn") or a verb in the past at the end ("class hours took").
+_CLAUSE_STARTS = frozenset({"if", "whether", "when"})
+_CLAUSE_ENDS = frozenset({"yn", "took", "gave", "went", "did"})
+# A unit written after a measure's name ("profits billion", "rom mib", "max wind speed mph"): the measure is the name.
+_UNIT_ENDS = frozenset({"billion", "million", "thousand", "mib", "mb", "gb", "kb", "kg", "km", "mph", "usd"})
 # Last words of a name that hold a point in time, whatever type the column has ("year" kept as text).
 _TIME_WORDS = frozenset({"year", "date", "time", "day", "month", "datetime", "timestamp"})
 # A column named as a statistic already ("lowest" attendance, "average"): a statistic of it reads "the lowest lowest".
@@ -550,7 +556,7 @@ class _Schema:
         for index, ((table, name), (_, readable)) in enumerate(zip(originals, readable_columns, strict=True)):
             if table < 0:
                 continue
-            label = column_phrase(_label(readable, name))
+            label = _without_unit(column_phrase(_label(readable, name)))
             if noun(label, False) == noun(self.labels[keys[table]], False) and "name" not in named[table]:
                 label = "name"  # the company's "company", the continent's "continent": what the row is called
             column = _Column(
@@ -940,7 +946,10 @@ class _Analysis:
         own = self.names.descriptive(self.entity, exclude=set(facts.shown))
         if facts.group or [column for column in own if not column.is_key]:
             return own
-        return self.names.descriptive(facts.tables, exclude=set(facts.shown))
+        # Else a detail of what each row points to (a student's dorm), never of what points to it (a document
+        # status has no receipt date: its documents do).
+        parents = {parent for child, parent in self.names.parents if child in self.entity} & set(facts.tables)
+        return self.names.descriptive(sorted(parents), exclude=set(facts.shown)) if parents else own
 
     def _r2(self) -> list:
         facts = self.facts
@@ -1742,7 +1751,9 @@ class _Writer:
         """What one value of `column` stands for, in the singular: a key the thing it identifies ("student id": a
         student; a foreign key its parent's: "treatment type code", a treatment type), else its own name."""
         if not column.is_key:
-            return column.label
+            words = column.label.split()
+            # "each customer details has": a name ending in a storage word names the thing before it
+            return " ".join(words[:-1]) if len(words) > 1 and words[-1] in STORAGE_WORDS else column.label
         parent = self.names.references.get((column.table, column.original.lower()))
         if parent is not None and parent not in self.names.links:
             return noun(self.names.labels[parent], False)
@@ -2195,7 +2206,15 @@ def _vague(label: str) -> bool:
         return True  # "their highest", "their average": of what, the name does not say
     if len(words) == 1 and len(words[0]) > 5 and words[0].endswith("ed") and not words[0].endswith("eed"):
         return True  # "whose founded is above 1800": a participle alone names no value
+    if words and (words[0] in _CLAUSE_STARTS or words[-1] in _PREPOSITION_ENDS | _CLAUSE_ENDS):
+        return True  # "their if affirmative win", "their continuation of", "amount paid in full yn", "hours took"
     return not words or words[0] == "other" or any(character.isdigit() for character in label)
+
+
+def _without_unit(label: str) -> str:
+    """ "profits billion" -> "profits": a measure's name without the unit written after it."""
+    words = label.split()
+    return " ".join(words[:-1]) if len(words) > 1 and words[-1].lower() in _UNIT_ENDS else label
 
 
 def _plurals(label: str) -> str:
