@@ -696,6 +696,14 @@ def _correction_checked(
     if current is None:
         raise ReviewError("invalid", f"There is no user turn #{turn} in this dialogue.")
     value = _correction_value(dialogue, current, field, value)
+    if (
+        field == "thematic_relations"
+        and value
+        and not any(t.seq < current.seq and t.sql and not t.dropped for t in record.user_turns)
+    ):  # as the room refuses them (dialogs.room._post_turn_labels): they relate a follow-up to an earlier question
+        raise ReviewError(
+            "labels", "A thematic relation relates a follow-up question to an earlier one: this is the first."
+        )
     old = current.value(field)
     if old == value:
         raise ReviewError("unchanged", f"The {field.replace('_', ' ')} already reads so.")

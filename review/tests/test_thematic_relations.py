@@ -90,6 +90,8 @@ def test_given_in_the_room_corrected_in_review_and_counted(themed):
     with pytest.raises(ReviewError) as caught:
         review_correct(reviewer=rita, dialogue=dialogue, turn=third, field="thematic_relations", value=["nope"])
     assert caught.value.code == "labels"
+    with pytest.raises(ReviewError, match="this is the first"):
+        review_correct(reviewer=rita, dialogue=dialogue, turn=first, field="thematic_relations", value=["refinement"])
     third_turn = dialogue_record_of(dialogue).user_turns[2]
     assert third_turn.labels["thematic_relations"] == ["refinement", "theme_entity"]
     assert third_turn.original["thematic_relations"] == ["refinement"]  # the expert's label is kept
