@@ -34,7 +34,8 @@ def main() -> None:
     from annotation.sql.translate import NameMap, ValueMap
     from review.translation.sqlite_copy import build_translated_copy, internal
 
-    built, failed, started = 0, [], time.perf_counter()
+    built, failed, keys_differ, started = 0, [], [], time.perf_counter()
+    building = 0.0
     for folder in sorted((args.shared / "spider" / "database").iterdir()):
         path = folder / f"{folder.name}.sqlite"
         if not path.exists():
@@ -55,7 +56,8 @@ def main() -> None:
                         values[text] = f"{text}译"
         with tempfile.TemporaryDirectory() as work:
             try:
-                build_translated_copy(
+                began = time.perf_counter()
+                result = build_translated_copy(
                     path,
                     Path(work) / "copy.sqlite",
                     schema=schema,
@@ -63,10 +65,16 @@ def main() -> None:
                     values=ValueMap.of(values),
                     stop=lambda: None,
                 )
+                building += time.perf_counter() - began
                 built += 1
+                if result["foreign_keys_read_back"] != "same":
+                    keys_differ.append(folder.name)
             except Exception as error:  # noqa: BLE001 -- every failure is listed, none stops the run
                 failed.append((folder.name, str(error)[:200]))
-    print(f"{built} built, {len(failed)} failed, {time.perf_counter() - started:.1f} s in all")
+    print(
+        f"{built} built, {len(failed)} failed, {time.perf_counter() - started:.1f} s in all, {building:.1f} s building"
+    )
+    print(f"foreign keys read back otherwise than the original's: {len(keys_differ)} {keys_differ}")
     for name, reason in failed:
         print(f"  {name}: {reason}")
 
