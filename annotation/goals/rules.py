@@ -383,6 +383,11 @@ class GoalRules:
             for item in filters
             if item["op"] == "="
         }
+        # A column joined to a fixed one is fixed too: "the letter grade whose enrolment grade is D+".
+        for start, start_column, end, end_column in (tuple(step) for step in tree.get("joins") or []):
+            pair = {f"{start}.{start_column}".lower(), f"{end}.{end_column}".lower()}
+            if pair & fixed:
+                fixed |= pair
         shown = [tree["group"]] if kind == "group_count" else tree.get("project") or [] if kind == "list" else []
         for column in shown:
             if column.lower() in fixed:
@@ -429,10 +434,12 @@ class GoalRules:
         return None
 
     def id_number(self, qualified: str) -> bool:
-        """Whether a column is a key of the schema whose values are numbers (stored as numbers or as digits): an id,
-        which names nothing to a person (a key of words, a department's name, does)."""
+        """Whether a column is a key of the schema, or named an id, whose values are numbers (stored as numbers or as
+        digits): an id, which names nothing to a person (a key of words, a department's name, does)."""
         figures = self.figures(qualified)
-        if self.identifier_kind(qualified) != "key" or figures is None or not figures.rows:
+        declared = self.identifier_kind(qualified) == "key"
+        # An id no key declares says so in its name ("Customer_Policy_ID"); a room number does not.
+        if figures is None or not figures.rows or not (declared or "id" in identifier_words(qualified.split(".")[1])):
             return False
         return figures.whole or all(str(value).strip().isdigit() for value in (figures.low, figures.high))
 

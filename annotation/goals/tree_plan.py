@@ -112,6 +112,12 @@ class _Names:
                 self.own_columns[key] = self.own_columns.get(key, 0) + 1
             elif parent not in self.linked.setdefault(key, []):
                 self.linked[key].append(parent)
+        column_types = schema.get("column_types") or []
+        self.types = {
+            f"{originals[table]}.{original}".lower(): column_types[index]
+            for index, (table, original) in enumerate(column_originals)
+            if 0 <= table < len(originals) and index < len(column_types)
+        }
         self.columns: dict[str, str] = {}
         for index, (table, original) in enumerate(column_originals):
             if table < 0 or table >= len(originals):
@@ -143,11 +149,22 @@ class _Names:
         """A column's phrase; one of a joined table is named with its table ("stadium name")."""
         table, column = qualified.split(".", 1)
         phrase = self.columns.get(qualified.lower(), words_of(column))
-        if anchor is not None and table.lower() != anchor.lower():
+        if anchor is not None and table.lower() != anchor.lower() and not self.is_pairs(table):
+            # A link named for neither side ("member of") names no owner: "whose appt type is", not "whose member of
+            # appt type is".
             owner = self.table(table, many=False)
             if not phrase.startswith(owner):
                 phrase = f"{owner} {phrase}"
         return phrase
+
+    def is_pairs(self, original: str) -> bool:
+        """Whether `rows_of` says a table's rows as pairs of the two it links."""
+        return self.rows_of(original) != self.table(original)
+
+    def counts(self, qualified: str) -> bool:
+        """Whether the schema types a column as a number (a plural name of a text column, "days" holding MTW, is no
+        count)."""
+        return self.types.get(qualified.lower(), "number") == "number"
 
 
 def schema_names(schema: dict | None) -> _Names:
@@ -390,7 +407,7 @@ def _group_question(names: _Names, tree: dict, counted: str, where: str) -> str:
     else:
         if names.table(anchor) != counted and not phrase.startswith(own):
             phrase = f"{own} {phrase}"
-        if noun(phrase, False) != phrase:  # "nights": a count of something, grouped by how many
+        if noun(phrase, False) != phrase and names.counts(tree["group"]):  # "nights": grouped by how many
             phrase = f"number of {phrase}"
         group = phrase
     order = tree.get("order")

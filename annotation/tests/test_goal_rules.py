@@ -477,3 +477,17 @@ def test_thresholds_are_said_as_round_numbers(school):
     sizes = [row[1] for row in execute(path, tree_sql({**grades, "having": {"op": ">=", "value": 1}})).rows]
     assert refusal is None and rewritten["having"]["value"] % 10 == 0
     assert 0 < sum(size >= rewritten["having"]["value"] for size in sizes) < len(sizes)
+
+
+def test_a_column_joined_to_a_fixed_one_is_fixed_and_an_id_named_so_is_an_id_declared_or_not(clinic, school):
+    rules = rules_for(clinic)
+    # "The patient id of the appointments whose patient's id is 7" shows what the join and the filter fix.
+    joined = tree(
+        ["patient", "appointment"], project=["appointment.patient_id"], joins=[PATIENT_APPOINTMENT],
+        filters=[{"column": "patient.patient_id", "op": "=", "value": 7}],
+    )  # fmt: skip
+    assert rules.before_run(joined).rule == "answers_itself"
+    # lesson_id of mark is declared; an undeclared column named an id is one too, a room number is not.
+    school_rules = rules_for(school)
+    assert school_rules.id_number("mark.lesson_id") and school_rules.id_number("lesson.lesson_id")
+    assert not rules_for(clinic).id_number("doctor.room_no")

@@ -258,3 +258,32 @@ def test_a_link_table_named_for_neither_side_is_asked_about_as_pairs(tmp_path):
     # Named for both sides, the table's own name reads.
     linked = {**count, "tables": ["course_instructor"], "project": ["course_instructor.id"], "filters": []}
     assert draft_question(linked, schema) == "How many course instructors are there?"
+
+
+def test_a_pairs_table_names_no_owner_and_a_text_column_is_no_number_of(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "faculty.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE faculty (fac_id INTEGER PRIMARY KEY, lname TEXT);
+        CREATE TABLE department (dno INTEGER PRIMARY KEY, dname TEXT);
+        CREATE TABLE member_of (
+            fac_id INTEGER REFERENCES faculty (fac_id), dno INTEGER REFERENCES department (dno), appt_type TEXT
+        );
+        CREATE TABLE course (cid TEXT PRIMARY KEY, days TEXT, nights INTEGER);
+        """
+    )
+    connection.close()
+    schema = introspect_sqlite(path, "faculty")
+    secondary = {
+        "type": "list", "tables": ["faculty", "member_of"], "project": ["faculty.lname"],
+        "joins": [["faculty", "fac_id", "member_of", "fac_id"]],
+        "filters": [{"column": "member_of.appt_type", "op": "=", "value": "Secondary"}],
+    }  # fmt: skip
+    assert draft_question(secondary, schema) == "What are the lnames of the faculties whose appt type is Secondary?"
+    per_days = {"type": "group_count", "tables": ["course"], "joins": [], "project": [], "filters": [], "group": ""}
+    # Days holds patterns (MTW): per value of it, not "for each number of days"; nights is a number.
+    assert "number of days" not in draft_question({**per_days, "group": "course.days"}, schema)
+    assert "number of nights" in draft_question({**per_days, "group": "course.nights"}, schema)
