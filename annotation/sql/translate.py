@@ -108,6 +108,9 @@ class Rewrite:
     sql: str
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # (literal as written, as translated) of each string literal translated, in the query's order, each once: what a
+    # question about the query should call the values.
+    values: list = field(default_factory=list)
 
 
 _LIKE_EDGES = re.compile(r"^([%_]*)(.*?)([%_]*)$", re.DOTALL)
@@ -130,6 +133,8 @@ def rewrite_sql(sql: str, names: NameMap, values: ValueMap) -> Rewrite:
         elif isinstance(node, exp.Literal) and node.is_string:
             _literal_edit(node, sql, values, edits, rewrite)
     rewrite.sql = _apply(sql, edits, rewrite)
+    # In the order the query writes them, each once.
+    rewrite.values = list(dict.fromkeys((text, new) for _start, text, new in sorted(rewrite.values)))
     return rewrite
 
 
@@ -227,6 +232,7 @@ def _literal_edit(node: exp.Literal, sql: str, values: ValueMap, edits: list, re
         return
     if new != text:
         edits.append((*span, quote + new.replace(quote, quote * 2) + quote))
+        rewrite.values.append((span[0], text, new))
 
 
 def _apply(sql: str, edits: list[tuple[int, int, str]], rewrite: Rewrite) -> str:

@@ -99,6 +99,15 @@ def test_names_and_values_follow_the_maps(sql, expected):
     assert rewrite.problems == []
 
 
+def test_the_values_translated_are_listed_for_the_question():
+    rewrite = rewrite_sql(
+        "SELECT name FROM singer WHERE country = 'France' OR country = 'France' OR name LIKE '%Joe Sharp%'",
+        NAMES,
+        VALUES,
+    )
+    assert rewrite.values == [("France", "法国"), ("%Joe Sharp%", "%乔·夏普%")]
+
+
 def test_a_translated_value_with_the_query_quote_in_it_is_escaped():
     values = ValueMap.of({"France": "l'Hexagone"})
     assert rewrite_sql("SELECT name FROM singer WHERE country = 'France'", NAMES, values).sql == (

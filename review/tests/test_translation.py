@@ -391,6 +391,11 @@ def test_the_screens_translate_review_and_show_progress(project, people, client)
     interaction = project.interactions.order_by("position").get(position=1)
     page = client.get(reverse("review:translation_interaction", args=[interaction.pk])).content.decode()
     assert "SELECT 姓名 FROM singer" in page  # the SQL as it reads on the translated schema
+    france = project_database.units.get(kind="value", source="France")
+    services.translation_unit_save(person=people["translator"], unit=france, text="法国")
+    with_value = project.interactions.get(position=2)
+    page = client.get(reverse("review:translation_interaction", args=[with_value.pk])).content.decode()
+    assert "=  &#x27;法国&#x27;" in page and "France → 法国" in page  # the value as the question should call it
     form = {f"question-{index}": f"问题{index}" for index in range(len(interaction.turns))}
     client.post(
         reverse("review:translation_interaction_save", args=[interaction.pk]),
