@@ -1376,3 +1376,54 @@ def test_a_row_of_a_join_is_described_by_what_it_points_to_never_by_what_points_
         category="same_instances",
     )
     assert not any("each status details" in text for text in group), set(group)
+
+
+# Students minor in departments (Minor_in links them); a department has a phone number; a user's login is 0 or 1.
+MINORS = {
+    "db_id": "minors",
+    "table_names_original": ["Student", "Department", "Minor_in", "Users"],
+    "table_names": ["student", "department", "minor in", "users"],
+    "column_names_original": [[-1, "*"], [0, "StuID"], [0, "LName"], [0, "Rating"], [0, "Registered"]]
+    + [[1, "DNO"], [1, "DName"], [1, "DPhone"], [1, "Building"], [2, "StuID"], [2, "DNO"]]
+    + [[3, "user_id"], [3, "role"], [3, "user_login"]],
+    "column_names": [[-1, "*"], [0, "stuid"], [0, "last name"], [0, "rating"], [0, "registration date"]]
+    + [[1, "dno"], [1, "name"], [1, "phone"], [1, "building"], [2, "stuid"], [2, "dno"]]
+    + [[3, "user id"], [3, "role"], [3, "user login"]],
+    "column_types": ["text", "number", "text", "number", "time", "number", "text", "number", "text", "number", "number"]
+    + ["number", "text", "number"],
+    "primary_keys": [1, 5, 11],
+    "foreign_keys": [[9, 1], [10, 5]],
+}
+MINOR_FIGURES = {
+    ("Student", "Rating"): {"rows": 40, "distinct": 9, "min": 1, "max": 9},
+    ("Student", "Registered"): {"rows": 40, "distinct": 12, "min": "2019-01-01", "max": "2020-01-01"},
+    ("Department", "DPhone"): {"rows": 20, "distinct": 20, "min": 2000, "max": 9999},
+    ("Department", "Building"): {"rows": 20, "distinct": 6, "min": "Gilman", "max": "Wyman"},
+    ("Users", "user_login"): {"rows": 15, "distinct": 2, "min": 0, "max": 1},
+    ("Users", "role"): {"rows": 15, "distinct": 3, "min": "DBA", "max": "PM"},
+}
+
+
+def test_numbers_that_name_and_measures_that_do_not_add_up_are_no_figures():
+    texts = seen_texts("SELECT count(*) FROM Department", MINORS, [[20]], MINOR_FIGURES, category="same_instances")
+    texts += seen_texts("SELECT count(*) FROM Student", MINORS, [[40]], MINOR_FIGURES, category="same_instances")
+    assert texts and not any("phone" in text or "total rating" in text for text in texts), set(texts)
+    assert any("average rating" in text for text in texts)
+
+
+def test_a_count_per_key_of_a_link_table_counts_what_it_links_and_a_name_is_its_thing():
+    sql = "SELECT T1.DName FROM Department AS T1 JOIN Minor_in AS T2 ON T1.DNO = T2.DNO GROUP BY T2.DNO"
+    rows = [[f"D{n}"] for n in range(8)]
+    texts = seen_texts(sql, MINORS, rows, MINOR_FIGURES, category="same_instances")
+    assert not any("departments each" in text for text in texts), set(texts)
+    assert any("how many students each department has" in text for text in texts), set(texts)
+    widen = seen_texts("SELECT Building FROM Department WHERE DName = 'Math'", MINORS, [["Gilman"]], {})
+    assert not any("another name" in text for text in widen)
+    assert any("another department" in text for text in widen), set(widen)
+
+
+def test_no_group_by_a_date_or_by_zeros_and_ones():
+    texts = seen_texts("SELECT count(*) FROM Student", MINORS, [[40]], MINOR_FIGURES, category="same_instances")
+    assert not any("per registration date" in text for text in texts)
+    users = seen_texts("SELECT role FROM Users GROUP BY role", MINORS, [["DBA"], ["PM"]], MINOR_FIGURES)
+    assert not any("per user login" in text for text in users), set(users)

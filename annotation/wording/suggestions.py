@@ -145,6 +145,12 @@ _MAX_TEXT_WORDS = 16
 _VERB_STARTS = frozenset({"has", "have", "had", "is", "are", "was", "were", "does", "do", "can"})
 _PREPOSITION_ENDS = frozenset({"in", "of", "on", "at", "to", "by", "with", "for", "from", "into", "about"})
 _WORDS = re.compile(r"[^\W_]+")
+# Numbers that name a line, a place or a person rather than measure anything ("the lowest phone" means nothing).
+_NUMBERS_THAT_NAME = frozenset({"phone", "fax", "zip", "postcode", "ssn", "isbn"})
+# Measures whose total means nothing (a total of ratings, ages or percentages): their average, highest and lowest do.
+_NOT_ADDITIVE = frozenset(
+    {"rating", "ratings", "score", "scores", "age", "percent", "percentage", "rank", "ranking", "temperature", "speed"}
+)
 # Words that make a column's name a clause or a code rather than a noun: a condition's start ("if affirmative win"),
 # a yes/no code ("paid in full yn") or a verb in the past at the end ("class hours took").
 _CLAUSE_STARTS = frozenset({"if", "whether", "when"})
@@ -1305,6 +1311,8 @@ def _functions_of(column: _Column, functions: tuple) -> tuple:
     ("the total year")."""
     if column.kind == "time" or column.label.split()[-1] in _TIME_WORDS:
         return tuple(function for function in functions if function in _ORDER_FUNCTIONS)
+    if column.label.split()[-1] in _NOT_ADDITIVE:
+        return tuple(function for function in functions if function != "sum")  # "the total rating"
     return functions
 
 
@@ -1519,6 +1527,11 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
             return True
         if seen.code_number(key) or key in fixed:
             return False  # students filtered to one sex are one group per sex
+        if (key.kind == "time" or key.label.split()[-1] in _TIME_WORDS) and key.label.split()[-1] != "year":
+            return False  # "per registration date": a date is a point, not a group
+        figures = seen.stats(key)
+        if figures.get("distinct") == 2 and figures.get("min") == 0 and figures.get("max") == 1:
+            return False  # "per user login" of zeros and ones: a yes/no in a number
         distinct = seen.stats(key).get("distinct")
         return not (seen.numeric(key) and _whole(distinct) and distinct > _NUMBER_GROUPS_AT_MOST)
 
@@ -1726,6 +1739,9 @@ class _Writer:
         facts = self.facts
         if facts.group:
             grouped = {column.table for column in facts.group}
+            linked = self._linked_counted()
+            if linked is not None:
+                return linked
             others = [table for table in facts.tables if table not in grouped and table not in self.names.links]
             if others and self.names.known:
                 return _plurals(self.names.labels[others[-1]])
@@ -1737,8 +1753,22 @@ class _Writer:
             # The rows of a UNION or EXCEPT are no one table's, those of a DISTINCT listing are values: they are what
             # the query shows ("first names", "regions").
             shown = list(dict.fromkeys(facts.shown))
-            return _plurals(self._thing(shown[0])) if len(shown) == 1 else "results"
+            if len(shown) != 1:
+                return "results"
+            # names of two tables are names ("how many names"); of one, the things they name
+            return _plurals(shown[0].label if facts.mixed_tables else self._thing(shown[0]))
         return self.things
+
+    def _linked_counted(self) -> str | None:
+        """Grouped by a link table's key (minor_in's department), count(*) counts the other things it links (the
+        students minoring), never the group's own table: "how many students each department has"."""
+        keys = [column for column in self.facts.group if column.table in self.names.links]
+        if len(keys) != 1:
+            return None
+        key = keys[0]
+        named = self.names.references.get((key.table, key.original.lower()))
+        others = [table for table in self.names.linked.get(key.table, []) if table != named]
+        return _plurals(self.names.labels[others[0]]) if named is not None and len(others) == 1 else None
 
     def _group_word(self, keys: list | None = None) -> str:
         """What one group is, in words: the grouped column's name ("each model"), or "group" without one."""
@@ -1747,10 +1777,18 @@ class _Writer:
             return "group"
         return self._thing(group[0])
 
+    def _named(self, column: _Column) -> str:
+        """ "another artist", not "another name": a name stands for the thing it names."""
+        if column.label == "name" and column.table in self.names.labels and column.table not in self.names.links:
+            return noun(self.names.labels[column.table], False)
+        return column.label
+
     def _thing(self, column: _Column) -> str:
         """What one value of `column` stands for, in the singular: a key the thing it identifies ("student id": a
         student; a foreign key its parent's: "treatment type code", a treatment type), else its own name."""
         if not column.is_key:
+            if column.label == "name":
+                return self._named(column)  # "each building", not "each name"
             words = column.label.split()
             # "each customer details has": a name ending in a storage word names the thing before it
             return " ".join(words[:-1]) if len(words) > 1 and words[-1] in STORAGE_WORDS else column.label
@@ -1912,9 +1950,9 @@ class _Writer:
                 "modifier": f"for those whose {column.label} is {words} instead",
             }[form]
         self._uses(column)
-        other = f"another {column.label}"
+        other = f"another {self._named(column)}"
         if current is not None and condition.op == "=" and not condition.negated:
-            other = f"another {column.label} than {current}"
+            other = f"another {self._named(column)} than {current}"
         return {
             "alone": f"Ask the same about {other}",
             "lead": f"Ask the same about {other}",
@@ -1955,7 +1993,9 @@ class _Writer:
             label = detail.column.label
             value = self._value(detail.column, avoid=detail.values)
             self._uses_value(detail.column, value)
-            subject = f"those whose {label} is {value}" if value is not None else f"another {label}"
+            subject = (
+                f"those whose {label} is {value}" if value is not None else f"another {self._named(detail.column)}"
+            )
             return {
                 "alone": f"{prefix} {subject} instead",
                 "lead": f"Ask about {subject} instead",
@@ -2180,7 +2220,11 @@ def _label(readable, original: str) -> str:
 def _looks_like_id(label: str) -> bool:
     """A name that identifies rather than describes: "student id", "flight number", "zip code", "flight no"."""
     words = label.lower().split()
-    return bool(words) and (words[-1] in ("id", "ids", "no", "code") or (len(words) > 1 and words[-1] == "number"))
+    return bool(words) and (
+        words[-1] in ("id", "ids", "no", "code")
+        or words[-1] in _NUMBERS_THAT_NAME
+        or (len(words) > 1 and words[-1] == "number")
+    )
 
 
 def _id_named(original: str) -> bool:
