@@ -19,7 +19,6 @@ from django.views.decorators.http import require_POST
 
 from annotation.model_client import ModelError, model_configured
 from annotation.people.roles import can, role_required
-from annotation.sql.schema import describe_tables
 from annotation.sql.translate import rewrite_sql, translated_schema
 from review.translation import selectors, services
 from review.translation.export import exports_dir
@@ -223,16 +222,16 @@ def _interaction_for(request, interaction_id: int) -> tuple[TranslationInteracti
 
 
 def _schema_side_by_side(original: dict, translated: dict) -> list[dict]:
-    """Each table and its columns, translated name beside the original, with types and keys (describe_tables)."""
-    before = describe_tables(original)
-    after = describe_tables(translated)
-    tables = []
-    for old, new in zip(before, after, strict=True):
-        columns = [
-            {**column, "original": old_column["name"]}
-            for old_column, column in zip(old["columns"], new["columns"], strict=True)
-        ]
-        tables.append({**new, "original": old["name"], "columns": columns})
+    """Each table and its columns, the translated name beside the original, with primary keys marked."""
+    primary = set(original.get("primary_keys", []))
+    tables = [
+        {"name": name, "original": old, "columns": []}
+        for name, old in zip(translated["table_names_original"], original["table_names_original"], strict=True)
+    ]
+    pairs = zip(translated["column_names_original"], original["column_names_original"], strict=True)
+    for index, ((table, name), (_table, old)) in enumerate(pairs):
+        if table >= 0:
+            tables[table]["columns"].append({"name": name, "original": old, "is_primary_key": index in primary})
     return tables
 
 
