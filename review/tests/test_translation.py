@@ -224,6 +224,26 @@ def test_a_name_sql_cannot_hold_unquoted_is_refused(project, people, text, messa
         services.translation_unit_save(person=people["translator"], unit=unit, text=text)
 
 
+def test_a_column_of_codes_is_kept_as_it_is_in_one_go(project, people):
+    project_database = project.databases.get()
+    countries = project_database.units.filter(kind="value", table="singer", column="Country")
+    services.translation_unit_save(person=people["translator"], unit=countries.get(source="France"), text="法国")
+    # France reads 法国 now, so another value may take its old spelling.
+    services.translation_unit_save(person=people["translator"], unit=countries.get(source="Netherlands"), text="France")
+    kept = services.translation_values_keep(
+        person=people["translator"], project_database=project_database, table="singer", column="Country"
+    )
+    rows = {unit.source: unit for unit in countries.all()}
+    assert kept == len(rows) - 2 > 0
+    assert (rows["France"].translation, rows["Netherlands"].translation) == ("法国", "France")
+    assert all(unit.translation == source for source, unit in rows.items() if source not in ("France", "Netherlands"))
+    assert all(unit.translated_by == people["translator"] for unit in rows.values())
+    with pytest.raises(PermissionDenied):
+        services.translation_values_keep(
+            person=people["outsider"], project_database=project_database, table="singer", column="Country"
+        )
+
+
 def test_two_values_of_one_column_may_not_become_one(project, people):
     units = project.databases.get().units.filter(kind="value")
     netherlands, france = units.get(source="Netherlands"), units.get(source="France")
@@ -330,6 +350,7 @@ def _urls(project):
         "unit_save": (reverse("review:translation_unit_save", args=[unit.pk]), "post", "assigned"),
         "unit_propose": (reverse("review:translation_unit_propose", args=[unit.pk]), "post", "assigned"),
         "units_propose": (reverse("review:translation_units_propose", args=[project_database.pk]), "post", "assigned"),
+        "values_keep": (reverse("review:translation_values_keep", args=[project_database.pk]), "post", "assigned"),
         "interaction": (reverse("review:translation_interaction", args=[interaction.pk]), "get", "assigned_or_review"),
         "interaction_save": (reverse("review:translation_interaction_save", args=[interaction.pk]), "post", "assigned"),
         "interaction_review": (

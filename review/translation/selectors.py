@@ -93,3 +93,14 @@ def units_page(project_database: ProjectDatabase, *, kind: str, pending: bool):
     if pending:
         units = units.filter(translation="")
     return units.order_by("table", "column", "source", "id")
+
+
+def columns_with_values(project_database: ProjectDatabase) -> list[dict]:
+    """The columns whose values are listed, each with how many are still untranslated (the values page's "keep")."""
+    rows = (
+        project_database.units.filter(kind=TranslationUnit.Kind.VALUE)
+        .values("table", "column")
+        .annotate(waiting=Count("id", filter=Q(translation="")), values=Count("id"))
+        .order_by("table", "column")
+    )
+    return list(rows)

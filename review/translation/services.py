@@ -13,7 +13,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -258,6 +258,26 @@ def translation_unit_save(*, person: User, unit: TranslationUnit, text: str) -> 
         locked.translated_at = timezone.now()
         locked.save(update_fields=["translation", "translated_by", "translated_at"])
     return locked
+
+
+def translation_values_keep(*, person: User, project_database: ProjectDatabase, table: str, column: str) -> int:
+    """Keep as they are the untranslated values found only in `table`.`column` (codes, identifiers, e-mail addresses:
+    what a translation would only spoil), recorded as the person's translation. A value another value of the column
+    already became is left untranslated (keeping it would merge the two). Returns how many were kept."""
+    _require_translator(person, project_database)
+    values = project_database.units.filter(kind=Kind.VALUE, table=table, column=column)
+    taken = {unit.translation for unit in values if unit.translation and unit.translation != unit.source}
+    kept = [
+        unit.pk
+        for unit in values.filter(translation="")
+        if unit.places == [[table, column]] and unit.source not in taken
+    ]
+    with transaction.atomic():
+        for pk in kept:
+            TranslationUnit.objects.filter(pk=pk, translation="").update(
+                translation=models.F("source"), translated_by=person, translated_at=timezone.now()
+            )
+    return len(kept)
 
 
 def _proposal_messages(unit: TranslationUnit, language: str) -> list[dict]:

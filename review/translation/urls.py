@@ -12,6 +12,7 @@ urlpatterns = [
     path("databases/<int:project_database_id>/", views.database, name="translation_database"),
     path("databases/<int:project_database_id>/assign/", views.assign, name="translation_assign"),
     path("databases/<int:project_database_id>/propose/", views.units_propose, name="translation_units_propose"),
+    path("databases/<int:project_database_id>/keep/", views.values_keep, name="translation_values_keep"),
     path("units/<int:unit_id>/", views.unit_save, name="translation_unit_save"),
     path("units/<int:unit_id>/propose/", views.unit_propose, name="translation_unit_propose"),
     path("interactions/<int:interaction_id>/", views.interaction, name="translation_interaction"),

@@ -158,6 +158,7 @@ def database(request, project_database_id: int):
             "page": page,
             "model_on": model_configured(),
             "interactions": project_database.interactions.order_by("position"),
+            "columns": selectors.columns_with_values(project_database) if kind == TranslationUnit.Kind.VALUE else [],
         },
     )
 
@@ -178,6 +179,22 @@ def unit_save(request, unit_id: int):
     except ValidationError as error:
         messages.error(request, _("%(source)s: %(error)s") % {"source": unit.source, "error": _refusal(error)})
     return _back_to_units(request, unit)
+
+
+@require_POST
+@role_required("translation.work")
+def values_keep(request, project_database_id: int):
+    project_database = _translatable(request, project_database_id)
+    table, column = request.POST.get("table", ""), request.POST.get("column", "")
+    count = services.translation_values_keep(
+        person=request.user, project_database=project_database, table=table, column=column
+    )
+    messages.success(
+        request,
+        _("%(count)d values of %(table)s.%(column)s kept as they are.")
+        % {"count": count, "table": table, "column": column},
+    )
+    return redirect(reverse("review:translation_database", args=[project_database.pk]) + "?kind=value&pending=1")
 
 
 @require_POST
