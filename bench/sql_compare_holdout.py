@@ -269,6 +269,49 @@ def holdout(seed: int, count: int, most_mutants: int, most_rewrites: int, *, dev
     return picked, kept, mutants, rewrites
 
 
+def neighbours_figure(picked: list[str], queries: dict, per_database: int, seed: int, seconds: float) -> dict:
+    """The suite builder's own neighbours (`annotation.suites.distil.mutants`: DISTINCT, the join side, aggregates,
+    LIMIT, conditions dropped or added, set operations...) other than `meaning_changing`'s, hidden on the database:
+    how many the search tells apart with the original alone. Many of them mean the same as their query (DISTINCT over
+    a key, a LEFT JOIN under a WHERE on its right table): the misses are listed to be read, not counted as errors."""
+    from annotation.sql.results import order_matters, results_equal
+    from annotation.sql.sandbox import execute_many
+    from annotation.suites.compare import sql_compare
+    from annotation.suites.distil import mutants
+
+    rng, items = random.Random(seed), []
+    for db_id in picked:
+        found = []
+        for sql in queries[db_id]:
+            try:
+                known = {mutant for _, mutant in meaning_changing(sql)}
+                candidates = [mutant for mutant in mutants(sql) if mutant not in known]
+            except Exception:  # noqa: BLE001 - a query sqlglot cannot read is left out
+                continue
+            ran = execute_many(database_file(db_id), [sql, *candidates])
+            if not ran[0].ok or ran[0].truncated:
+                continue
+            for mutant, result in zip(candidates, ran[1:], strict=True):
+                if result.ok and not result.truncated:
+                    if results_equal(ran[0].rows, result.rows, ordered=order_matters(sql)):
+                        found.append((db_id, sql, mutant))
+        rng.shuffle(found)
+        items += found[:per_database]
+    missed, times = [], []
+    for db_id, sql, mutant in items:
+        began = time.perf_counter()
+        if sql_compare([database_file(db_id)], sql, mutant, seconds=seconds)["equivalent"]:
+            missed.append([db_id, sql, mutant])
+        times.append((time.perf_counter() - began) * 1000)
+    return {
+        "neighbours": len(items),
+        "told_apart": len(items) - len(missed),
+        "p50_ms": round(statistics.median(times), 1) if times else None,
+        "load": [round(value, 2) for value in os.getloadavg()],
+        "missed": missed,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=36)
@@ -279,6 +322,7 @@ def main() -> int:
     parser.add_argument("--build-seconds", type=float, default=10.0)
     parser.add_argument("--report", type=Path, default=None, help="write the missed mutants and false alarms here")
     parser.add_argument("--development", type=int, default=None, help="a seed: other databases, to tune on")
+    parser.add_argument("--neighbours", type=int, default=None, help="only the builder's neighbours, N per database")
     parser.add_argument("--list-only", action="store_true", help="print the pick and its counts, compare nothing")
     args = parser.parse_args()
     setup()
@@ -297,6 +341,15 @@ def main() -> int:
     print(json.dumps(kept))
     print(f"{len(mutants)} mutants one database cannot tell apart {kinds}; {len(rewrites)} rewrites")
     if args.list_only:
+        return 0
+    if args.neighbours is not None:
+        queries = pick(args.seed, args.databases)[1]
+        if args.development is not None:
+            queries = pick(args.development, args.databases, leave_out=set(queries))[1]
+        figure = neighbours_figure(picked, queries, args.neighbours, args.seed, seconds)
+        print(json.dumps({key: value for key, value in figure.items() if key != "missed"}))
+        if args.report:
+            args.report.write_text(json.dumps(figure["missed"], indent=1))
         return 0
     print(f"search {seconds} s per comparison; suite builds {args.build_seconds} s; load before {os.getloadavg()}")
     out = Path(tempfile.mkdtemp(prefix="holdout2-"))
