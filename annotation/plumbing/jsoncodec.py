@@ -33,6 +33,47 @@ def loads(text: str | bytes):
         return json.loads(text)
 
 
+def iter_items(data: bytes | str, *, opening: str = "["):
+    """The items of a JSON text holding a list (`opening` "[") or the (key, value) pairs of an object ("{"), one at a
+    time: the text is read whole, its values are built one after another and none is kept here, so a file of a
+    release ten times CoSQL's size is never all held as objects at once (review/dataset/release_check.py). Parsed by
+    the json module's scanner (C), which starts at any place of a text; orjson parses whole texts only. Raises
+    ValueError where the text is not such JSON (from the item before which it breaks: items before it were given)."""
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    closing = "]" if opening == "[" else "}"
+    scan, space = json.JSONDecoder().scan_once, json.decoder.WHITESPACE.match
+    at = space(text, 0).end()
+    if text[at : at + 1] != opening:
+        raise ValueError(f"expected {opening!r} at character {at}")
+    at = space(text, at + 1).end()
+    if text[at : at + 1] == closing:
+        at += 1
+    else:
+        while True:
+            if opening == "{":
+                if text[at : at + 1] != '"':
+                    raise ValueError(f"expected a key at character {at}")
+                key, at = json.decoder.scanstring(text, at + 1)
+                at = space(text, at).end()
+                if text[at : at + 1] != ":":
+                    raise ValueError(f"expected ':' at character {at}")
+                at = space(text, at + 1).end()
+            try:
+                value, at = scan(text, at)
+            except StopIteration as exc:
+                raise ValueError(f"expected a value at character {exc.value}") from None
+            yield (key, value) if opening == "{" else value
+            at = space(text, at).end()
+            mark = text[at : at + 1]
+            at = space(text, at + 1).end()
+            if mark == closing:
+                break
+            if mark != ",":
+                raise ValueError(f"expected ',' or {closing!r} at character {at}")
+    if space(text, at).end() != len(text):
+        raise ValueError(f"extra data at character {at}")
+
+
 def dumps(value, *, sort_keys: bool = False) -> str:
     """`value` as compact JSON text (UTF-8 characters as they are, not escaped)."""
     option = _NON_STR_KEYS | (orjson.OPT_SORT_KEYS if sort_keys else 0)

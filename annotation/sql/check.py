@@ -17,6 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from itertools import groupby
 
+from annotation.plumbing import jsoncodec
 from annotation.sql.encoding import encode_chunk
 from annotation.sql.sandbox import SandboxLimits, execute_many
 
@@ -26,7 +27,9 @@ BATCH_SIZE = 64  # queries per execution task: one sandbox round trip each (exec
 
 @dataclass
 class SqlCheck:
-    encoded: dict | None = None  # LIMIT values kept; see encoding.limit_as_one for the releases' quirk
+    # LIMIT values kept (see encoding.limit_as_one for the releases' quirk); its compact JSON text when check_queries
+    # packed it: read it through `encoding()`.
+    encoded: dict | str | None = None
     encode_error: str | None = None
     executed: bool = False
     exec_error: str | None = None
@@ -35,6 +38,10 @@ class SqlCheck:
     @property
     def runs(self) -> bool:
         return self.executed and self.exec_error is None
+
+    def encoding(self) -> dict | None:
+        """The Spider encoding (a fresh dict each time when it is packed)."""
+        return jsoncodec.loads(self.encoded) if isinstance(self.encoded, str) else self.encoded
 
 
 def result_digest(columns, rows) -> str:
@@ -49,9 +56,12 @@ def check_queries(
     schemas: dict[str, dict],
     paths: dict[str, object | None],
     progress: Callable[[int, int], None] | None = None,
+    pack: bool = False,
 ) -> dict[tuple[str, str], SqlCheck]:
     """Check every distinct (db_id, sql): `schemas[db_id]` is its tables.json entry, `paths[db_id]` its SQLite file
-    (None for schema-only databases). Returns a SqlCheck per pair; `progress(done, total)` is called as work ends."""
+    (None for schema-only databases). Returns a SqlCheck per pair; `progress(done, total)` is called as work ends.
+    With `pack` each encoding is kept as its compact JSON text (SqlCheck.encoding() reads it): a tenth of the memory
+    of the dicts, which an export of a hundred thousand queries cannot all hold at once."""
     pairs = list(dict.fromkeys(queries))
     checks = {pair: SqlCheck() for pair in pairs}
     by_db: dict[str, list[str]] = {}
@@ -85,7 +95,8 @@ def check_queries(
                 chunk = sqls[start : start + CHUNK_SIZE]
                 for sql, (encoded, error) in zip(chunk, encode_chunk(schemas[db_id], chunk), strict=True):
                     check = checks[(db_id, sql)]
-                    check.encoded, check.encode_error = encoded, error
+                    packed = jsoncodec.dumps(encoded) if pack and encoded is not None else encoded
+                    check.encoded, check.encode_error = packed, error
                 done += len(chunk)
                 done += _collect(running, checks, block=False)
                 report()

@@ -9,11 +9,18 @@ this process encodes (see annotation.sql.check).
 
 from __future__ import annotations
 
+import gc
+
 from annotation.sql.spider import SpiderEncodingError, encode_sql
 
 
 def encode_chunk(schema: dict, sqls: list[str]) -> list[tuple[dict | None, str | None]]:
-    """Encode each SQL of one database with the LIMIT values kept; errors come back as messages, never raised."""
+    """Encode each SQL of one database with the LIMIT values kept; errors come back as messages, never raised.
+
+    sqlglot's trees are reference cycles (each node links its parent), freed only by the cyclic collector: an export
+    pauses it (annotation/plumbing/gc_pause.py), and the trees of a hundred thousand queries were then all held to
+    its end (more than half a GB). The youngest generation, where the chunk's trees are, is collected after each
+    chunk: a pass over what was made since the last one, not over everything held."""
     encoded: list[tuple[dict | None, str | None]] = []
     for sql in sqls:
         try:
@@ -22,6 +29,7 @@ def encode_chunk(schema: dict, sqls: list[str]) -> list[tuple[dict | None, str |
             encoded.append((None, str(exc)))
         except Exception as exc:  # an encoder bug must cost one turn, not the whole export
             encoded.append((None, f"encoder failure: {type(exc).__name__}: {exc}"))
+    gc.collect(0)
     return encoded
 
 

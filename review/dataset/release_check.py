@@ -140,6 +140,11 @@ class Reading:
                 self.add(f"{name}: cannot be read ({exc})")
         return None
 
+    def items(self, name: str, *, opening: str = "[") -> FileItems:
+        """The items of the JSON file `name` (a list's, or an object's (key, value) pairs: `opening` "{"), read one at
+        a time as they are iterated: see FileItems."""
+        return FileItems(self, name, opening)
+
     def compare(self, name: str, want: list[Key], got: list[Key], records: list[DialogueRecord]) -> None:
         """Report how the interactions `got` from file `name` differ from those the release holds (`want`, of
         `records`): interaction by interaction when there are as many, else which are missing and which are extra."""
@@ -214,6 +219,50 @@ class Reading:
             for path in sorted(folder.joinpath(db_id).glob("*.sqlite")):
                 if path != original and _table_names(path) != tables:
                     self.add(f"{where}/{db_id}: {path.name} is not a database of its test suite (other tables)")
+
+
+class FileItems:
+    """The items of one JSON file of an export, parsed one at a time as they are iterated (jsoncodec.iter_items):
+    a release's large files are never all held as objects at once. A file that is missing or cannot be read is a
+    disagreement, as with `Reading.json`, and `ok` is False once iterated: what came before the place it breaks
+    must then be set aside by the caller, as if the file had held nothing. A file whose text is not the container
+    asked for is parsed whole and iterated as it is (as a check of a whole parsed file would)."""
+
+    def __init__(self, reading: Reading, name: str, opening: str) -> None:
+        self.reading, self.name, self.opening, self.ok = reading, name, opening, True
+
+    def __iter__(self):
+        try:
+            data = (self.reading.out_dir / self.name).read_bytes()
+        except FileNotFoundError:
+            self.ok = False
+            self.reading.add(f"{self.name}: missing")
+            return
+        except OSError as exc:
+            self.ok = False
+            self.reading.add(f"{self.name}: cannot be read ({exc})")
+            return
+        if data.lstrip()[:1] != self.opening.encode():
+            yield from self._whole(data)
+            return
+        try:
+            with collector_paused():  # see Reading.json
+                yield from jsoncodec.iter_items(data, opening=self.opening)
+        except ValueError as exc:
+            self.ok = False
+            self.reading.add(f"{self.name}: cannot be read ({exc})")
+
+    def _whole(self, data: bytes):
+        try:
+            value = jsoncodec.loads(data)
+        except ValueError as exc:
+            self.ok = False
+            self.reading.add(f"{self.name}: cannot be read ({exc})")
+            return
+        if self.opening == "{":  # an object's pairs, or anything else as one item (the caller sees it is no pair)
+            yield from value.items() if isinstance(value, dict) else [value]
+        else:
+            yield from value or []
 
 
 def _table_names(path: Path) -> set[str] | None:

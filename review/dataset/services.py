@@ -211,7 +211,7 @@ def dataset_build(
     )
     with_report = options.get("report", True)
     # The report's statistics time the dialogues (docs/statistics.md): only they need the events' times.
-    records = dialogue_records(queryset, timestamps=with_report)
+    records = dialogue_records(queryset, timestamps=with_report, keep_events=False)
     db_ids = sorted({record.db_id for record in records})
     databases = list(Database.objects.filter(db_id__in=db_ids))
     by_id = {database.db_id: database for database in databases}
@@ -233,6 +233,7 @@ def dataset_build(
         schemas={db_id: by_id[db_id].schema for db_id in db_ids},
         paths={db_id: by_id[db_id].path if by_id[db_id].has_file else None for db_id in db_ids},
         progress=lambda done, total: phase("Checking SQL", done / total if total else 1),
+        pack=True,  # as JSON text until written: the dicts of every query at once were most of a large export's memory
     )
     timings["check_sql_s"] = time.perf_counter() - mark
     plan = dataset_formats.plan_turns(records, checks, sql_errors=options.get("sql_errors", "skip"))
@@ -260,7 +261,7 @@ def dataset_build(
     if with_report:
         # Before the zip's thread starts (written()): it must never pack a file being written.
         mark = time.perf_counter()
-        encoded = {pair: (check.encoded, check.encode_error) for pair, check in checks.items()}
+        encoded = {pair: (check.encoding(), check.encode_error) for pair, check in checks.items()}
         folder_report = _write_report_folder(out_dir, list(exported.values()), databases, split_of, encoded)
         files.extend(folder_report.pop("files"))
         timings["report_s"] = time.perf_counter() - mark

@@ -56,23 +56,29 @@ def validator(kind: str) -> jsonschema_rs.Draft202012Validator:
     return jsonschema_rs.Draft202012Validator(load_schema(kind), registry=_registry())
 
 
-def schema_errors(kind: str, data) -> list[str]:
-    """Up to MAX_ERRORS readable problems of `data` against the schema of `kind` (empty when it is valid)."""
+def schema_errors(kind: str, data, *, first: int = 0) -> list[str]:
+    """Up to MAX_ERRORS readable problems of `data` against the schema of `kind` (empty when it is valid). `first`:
+    the position in its file of `data`'s first item, when `data` is a part of a list written a part at a time
+    (review/dataset/writer.py), so that a problem is placed where it is in the file."""
     checker = validator(kind)
     if checker.is_valid(data):
         return []
     problems = []
     for error in checker.iter_errors(data):
-        where = "/".join(str(part) for part in error.instance_path) or "(top)"
+        path = list(error.instance_path)
+        if path and isinstance(path[0], int):
+            path[0] += first
+        where = "/".join(str(part) for part in path) or "(top)"
         problems.append(f"{where}: {error.message[:300]}")
         if len(problems) >= MAX_ERRORS:
             break
     return problems
 
 
-def check(kind: str, data, *, name: str) -> None:
-    """Raise SchemaViolation when `data` (the content of file `name`) does not match its schema."""
-    problems = schema_errors(kind, data)
+def check(kind: str, data, *, name: str, first: int = 0) -> None:
+    """Raise SchemaViolation when `data` (the content of file `name`, or the part of it from item `first` on) does not
+    match its schema."""
+    problems = schema_errors(kind, data, first=first)
     if problems:
         raise SchemaViolation(f"{name} does not match the {kind} schema: " + "; ".join(problems))
 

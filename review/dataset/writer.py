@@ -13,7 +13,7 @@ file of the folder is run.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +39,55 @@ def write_json(path: Path, data, *, kind: str | None, sort_keys: bool = False, i
         path.write_bytes(jsoncodec.dumps_indented(data, sort_keys=sort_keys))
     else:
         path.write_text(jsoncodec.dumps(data, sort_keys=sort_keys), encoding="utf-8")
+
+
+def write_json_parts(
+    path: Path,
+    parts: Iterable[list | dict],
+    *,
+    kind: str | None,
+    sort_keys: bool = False,
+    indent: bool = True,
+    container: type = list,
+) -> None:
+    """Write one JSON list (or object: `container` dict) given as consecutive parts, lists (or objects whose keys no
+    other part has),
+    each validated against the schema of `kind` and written as it comes: the file has the bytes `write_json` gives
+    the whole (`sort_keys` sorts the keys inside items; an object's own keys stay in the order of its parts), and
+    no more than one part is held at a time. An export writes its large files so (a release ten times CoSQL's size
+    held each one whole, twice over as text, at once). The file appears under its name only once it is whole."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".part")
+    if container is dict and sort_keys:
+        raise ValueError("an object written in parts keeps its parts' order: no sort_keys")
+    empty, separator = (b"{", b"}") if container is dict else (b"[", b"]"), b",\n" if indent else b","
+    first = 0
+    try:
+        with open(partial, "wb") as handle:
+            for part in parts:
+                if not isinstance(part, container):
+                    raise TypeError(f"{path.name}: a part is a {type(part).__name__}, not a {container.__name__}")
+                if not part:
+                    continue
+                if kind is not None:
+                    validation.check(kind, part, name=path.name, first=first)
+                text = _json_bytes(part, sort_keys=sort_keys, indent=indent)
+                # "[\n item,\n item\n]" indented, "[item,item]" compact: the part's items without its brackets.
+                body = memoryview(text)[2:-2] if indent else memoryview(text)[1:-1]
+                handle.write(separator if first else (empty[0] + b"\n" if indent else empty[0]))
+                handle.write(body)
+                first += len(part)
+                del text, body, part
+            handle.write((b"\n" + empty[1] if indent else empty[1]) if first else empty[0] + empty[1])
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _json_bytes(data, *, sort_keys: bool, indent: bool) -> bytes:
+    if indent:
+        return jsoncodec.dumps_indented(data, sort_keys=sort_keys)
+    return jsoncodec.dumps(data, sort_keys=sort_keys).encode("utf-8")
 
 
 def suite_files(db_id: str) -> list[Path]:
@@ -98,6 +147,12 @@ class Writing:
     def json(self, name: str, data, *, kind: str, sort_keys: bool = False, indent: bool = True) -> None:
         """Validate and write the JSON file `name` (relative to the export's folder): see write_json."""
         write_json(self.out_dir / name, data, kind=kind, sort_keys=sort_keys, indent=indent)
+        self.written.append(name)
+
+    def json_parts(self, name: str, parts: Iterable[list | dict], *, kind: str, **options) -> None:
+        """Validate and write the JSON file `name` a part at a time: see write_json_parts (`options`: its
+        sort_keys, indent, container)."""
+        write_json_parts(self.out_dir / name, parts, kind=kind, **options)
         self.written.append(name)
 
     def text(self, name: str, text: str) -> None:

@@ -37,6 +37,7 @@ class WritingContext(Protocol):
     graded: Any
 
     def json(self, *args: Any, **kwargs: Any) -> Any: ...
+    def json_parts(self, *args: Any, **kwargs: Any) -> Any: ...
     def text(self, *args: Any, **kwargs: Any) -> Any: ...
 
 
@@ -66,6 +67,17 @@ def _query_tokens(sql: str) -> tuple[str, ...]:
 def query_toks_no_value(sql: str) -> list[str]:
     """`query_toks_no_value` of `sql`, remembered: several files of one export need it for the same query."""
     return list(_query_tokens(sql))
+
+
+# Dialogues whose items a format builds and writes at once (`parts_of`): the large files are written a part at a
+# time (review/dataset/writer.py `write_json_parts`), so that a release's items are never all held together.
+PART_SIZE = 500
+
+
+def parts_of(records: list, size: int = PART_SIZE):
+    """`records` in consecutive slices of `size`."""
+    for start in range(0, len(records), size):
+        yield records[start : start + size]
 
 
 SQL_ERROR_POLICIES = ("skip", "keep")
@@ -148,7 +160,8 @@ def plan_turns(records: list[DialogueRecord], checks: dict[tuple[str, str], SqlC
 
 
 def encoded_sql(check: SqlCheck, limit_mode: str) -> dict:
-    return limit_as_one(check.encoded) if limit_mode == "one" else check.encoded
+    encoded = check.encoding()  # packed by the export (annotation/sql/check.py): a fresh dict, changed by neither
+    return limit_as_one(encoded) if limit_mode == "one" else encoded
 
 
 def annotation_of(record: DialogueRecord, planned: PlannedTurn):

@@ -214,6 +214,7 @@ class Chase(InteractionFormat):
     limit_mode = "one"
     schema_kind = "chase"
     sort_keys = True
+    check_reads_items = True  # check_labels reads each interaction's turns
 
     def interaction(self, record: DialogueRecord, planned: list[PlannedTurn], *, limit_mode: str) -> dict:
         return chase_interaction(record, planned, limit_mode=limit_mode)

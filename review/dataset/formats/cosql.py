@@ -26,6 +26,7 @@ from review.dataset.formats.base import (
     WritingContext,
     encoded_sql,
     final,
+    parts_of,
     query_toks_no_value,
     turn_tokens,
 )
@@ -175,21 +176,26 @@ class Cosql(InteractionFormat):
         return cosql_interaction(record, planned, limit_mode=limit_mode)
 
     def write_split(self, writing: WritingContext, split: str, kept: list[DialogueRecord]) -> None:
-        intents = [item for record in kept for item in user_intent_items(record)]
-        writing.json(
-            SPLIT_FILES["cosql_user_intent"].format(split=split), intents, kind="cosql_user_intent", indent=False
+        intents = ([item for record in part for item in user_intent_items(record)] for part in parts_of(kept))
+        name = SPLIT_FILES["cosql_user_intent"].format(split=split)
+        writing.json_parts(name, intents, kind="cosql_user_intent", indent=False)
+        turns = writing.plan.turns
+        responses = (
+            [item for record in part for item in response_items(record, turns[record.id])] for part in parts_of(kept)
         )
-        responses = [item for record in kept for item in response_items(record, writing.plan.turns[record.id])]
         # Compact, like the all-info file: it holds result tables, a line for each of their cells would be most of
         # the file.
         name = SPLIT_FILES["cosql_response_generation"].format(split=split)
-        writing.json(name, responses, kind="cosql_response_generation", indent=False)
+        writing.json_parts(name, responses, kind="cosql_response_generation", indent=False)
 
     def write_whole(self, writing: WritingContext, held: list[DialogueRecord]) -> None:
-        # The largest file (every result table): written compactly.
+        # The largest file (every result table): written compactly, a part at a time.
         by_id = writing.by_id
-        dialogues = {str(r.id): all_info_dialogue(r, by_id[r.db_id].schema["table_names_original"]) for r in held}
-        writing.json(ALL_INFO, dialogues, kind="cosql_all_info", indent=False)
+        dialogues = (
+            {str(r.id): all_info_dialogue(r, by_id[r.db_id].schema["table_names_original"]) for r in part}
+            for part in parts_of(held)
+        )
+        writing.json_parts(ALL_INFO, dialogues, kind="cosql_all_info", indent=False, container=dict)
 
     def check_split(self, reading, split, name, items, got, want, records) -> None:
         """The user-intent and response files of a split hold items of that split's dialogues only, and a response
@@ -199,12 +205,18 @@ class Cosql(InteractionFormat):
         for kind, template in SPLIT_FILES.items():
             name = template.format(split=split)
             strays: Counter = Counter()
-            for item in reading.json(name) or []:
+            answers: list[str] = []
+            items = reading.items(name)  # an item at a time: the responses hold result tables
+            for item in items:
                 dialogue = str(item.get("dialogue_id")) if isinstance(item, dict) else ""
                 if dialogue not in exported or item.get("database_id") != db_of[dialogue]:
                     strays[dialogue] += 1
                 elif kind == "cosql_response_generation" and item.get("query") not in exported[dialogue]:
-                    reading.add(f"{name}: a response of dialogue {dialogue} answers SQL that is not among its turns")
+                    answers.append(f"{name}: a response of dialogue {dialogue} answers SQL that is not among its turns")
+            if not items.ok:  # unreadable: reported as such, as if it held nothing
+                continue
+            for line in answers:
+                reading.add(line)
             for dialogue, times in strays.items():
                 reading.add(
                     f"{name}: {times} item{'s' * (times != 1)} of dialogue {dialogue!r}, which this split lacks"
@@ -213,8 +225,20 @@ class Cosql(InteractionFormat):
     def check_whole(self, reading: ReadingContext, held: list[DialogueRecord]) -> None:
         """The all-info file holds the dialogues of the state-tracking files, each on its database with the tables
         the release's own tables.json lists for it (the tables the worker was shown)."""
-        data = reading.json(ALL_INFO)
-        if data is None:
+        # A dialogue at a time (every result table is in this file): only what is compared is kept of each.
+        items = reading.items(ALL_INFO, opening="{")
+        data = {}
+        for pair in items:
+            if not isinstance(pair, tuple):  # not an object: iterated as it was parsed
+                data = None
+                continue
+            key, value = pair
+            data[key] = (
+                {name: value.get(name) for name in ("db_id", "assistant_table_names")}
+                if isinstance(value, dict)
+                else value
+            )
+        if not items.ok:
             return
         want = {str(record.id): record.db_id for record in held}
         if not isinstance(data, dict):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from review.dataset.formats.base import Format, Key, PlannedTurn, ReadingContext, WritingContext
+from review.dataset.formats.base import Format, Key, PlannedTurn, ReadingContext, WritingContext, parts_of
 from review.dataset.formats.gold import check_gold, write_gold
 from review.dataset.splits import SPLITS
 
@@ -31,6 +31,9 @@ def file_key(item) -> Key:
 class InteractionFormat(Format):
     schema_kind: str = ""  # the validation schema of the state file (review/dataset/schemas)
     sort_keys: bool = False
+    # Whether `check_split` reads the state file's items (CHASE's labels): the file is then parsed whole; otherwise
+    # it is read an interaction at a time and `check_split` is given no items.
+    check_reads_items: bool = False
 
     def interaction(self, record: DialogueRecord, planned: list[PlannedTurn], *, limit_mode: str) -> dict:
         raise NotImplementedError
@@ -41,11 +44,12 @@ class InteractionFormat(Format):
         limit_mode = writing.limit_modes[self.name]
         for split in SPLITS:
             kept = held_by_split[split]
-            interactions = [
-                self.interaction(record, writing.plan.turns[record.id], limit_mode=limit_mode) for record in kept
-            ]
+            interactions = (
+                [self.interaction(record, writing.plan.turns[record.id], limit_mode=limit_mode) for record in part]
+                for part in parts_of(kept)
+            )
             name = self.state_file.format(split=split)
-            writing.json(name, interactions, kind=self.schema_kind, sort_keys=self.sort_keys)
+            writing.json_parts(name, interactions, kind=self.schema_kind, sort_keys=self.sort_keys)
             self.write_split(writing, split, kept)
         if writing.graded(self.name):
             write_gold(writing, self.gold_file, held_by_split)
@@ -65,8 +69,13 @@ class InteractionFormat(Format):
         for split in SPLITS:
             want = [reading.key(record) for record in expected[split]]
             name = self.state_file.format(split=split)
-            items = reading.json(name) or []
-            got = [file_key(item) for item in items]
+            if self.check_reads_items:
+                items = reading.json(name) or []
+                got = [file_key(item) for item in items]
+            else:  # read an interaction at a time: only their keys are kept
+                read = reading.items(name)
+                got = [file_key(item) for item in read]
+                items, got = [], got if read.ok else []
             reading.compare(name, want, got, expected[split])
             splits_held[split] = got
             self.check_split(reading, split, name, items, got, want, expected[split])
@@ -88,7 +97,7 @@ class InteractionFormat(Format):
         records: list[DialogueRecord],
     ) -> None:
         """What the format checks of one split beyond its interactions (`name` is its state file, `items` what the
-        file holds, `got` their keys, `want` the release's of `records`)."""
+        file holds when `check_reads_items`, `got` their keys, `want` the release's of `records`)."""
 
     def check_whole(self, reading: ReadingContext, held: list[DialogueRecord]) -> None:
         """What the format checks of its files of the whole release."""

@@ -56,7 +56,7 @@ def otta_item(record: DialogueRecord, planned: list[PlannedTurn], work: dict) ->
         "question_toks": turn_tokens(record, turn),
         "query": turn.state.sql,
         "sql": encoded_sql(turn.check, "value"),
-        "hardness": hardness(turn.check.encoded),
+        "hardness": hardness(turn.check.encoding()),
         "tree": work["tree"],
         "operations": work["operations"],
         "alignment_toks": work["tokens"],
