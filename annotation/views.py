@@ -13,6 +13,7 @@ from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
@@ -32,9 +33,9 @@ from annotation.goals.generation import (
 from annotation.goals.selectors import goal_generation_figures
 from annotation.goals.services import goal_create, goal_discard, goal_update
 from annotation.models import Database, DatabaseTestSuite, Goal, GoalDiscard, GoalGeneration, Hardness, Role, User
-from annotation.people.roles import HOME_URL_NAMES, can, role_of, role_required
+from annotation.people.roles import HOME_URL_NAMES, can, open_view, role_of, role_required
 from annotation.people.selectors import people_page
-from annotation.people.services import person_create, person_set_blocked
+from annotation.people.services import person_create, person_set_blocked, person_set_language
 from annotation.plumbing.jsonfile import request_json_object
 from annotation.sql import analysis
 from annotation.sql.analysis import inspect_sql
@@ -42,6 +43,7 @@ from annotation.sql.schema import describe_tables
 from annotation.sql.validate import validate_sql
 from annotation.suites import builds as suite_builds
 from annotation.wording.response_drafts import draft_response
+from config.language import SESSION_KEY as LANGUAGE_SESSION_KEY
 
 
 def login_locked_out(request, response=None, credentials=None):
@@ -507,4 +509,24 @@ def person_block(request, user_id):
             messages.info(request, f"{person.username} already was {state}.")
         else:
             messages.success(request, f"{person.username} is {state}.")
+    return redirect(back)
+
+
+@require_POST
+@open_view("the language switcher in every page's header, before sign-in too: it changes only the asker's own pages")
+def language_choose(request):
+    """The header's language switcher: the choice is kept in the session and, for a signed-in person, on their account
+    (config/language.py reads both); back to the page the form was on."""
+    language = request.POST.get("language", "")
+    if language and language not in dict(settings.LANGUAGES):
+        return HttpResponseBadRequest(_("Unknown language."))
+    if language:
+        request.session[LANGUAGE_SESSION_KEY] = language
+    else:
+        request.session.pop(LANGUAGE_SESSION_KEY, None)
+    if request.user.is_authenticated:
+        person_set_language(person=request.user, language=language)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = reverse("home")
     return redirect(back)

@@ -18,6 +18,7 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("healthz", healthz, name="healthz"),
+    path("language/", annotation_views.language_choose, name="language"),
     # The words the JavaScript shows, in the request's language (locale/*/LC_MESSAGES/djangojs.po): templates/base.html
     # loads it before any module, which read gettext, ngettext and interpolate through static/js/i18n.js.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

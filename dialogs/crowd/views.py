@@ -14,6 +14,8 @@ from django.views.decorators.http import require_POST
 
 from annotation.models import Hardness
 from annotation.people.roles import open_view, role_required
+from annotation.people.services import person_set_language
+from config.language import explicit_language
 from dialogs.crowd import campaigns
 from dialogs.crowd import services as crowd
 from dialogs.crowd.prolific import prolific_page
@@ -181,6 +183,10 @@ def crowd_join(request, token):
         return _refused(request, exc.code, exc.message, campaign)
     # Only the account the id is bound to, never one found by name: an id cannot open a staff account.
     login(request, assignment.crowd_worker.person, backend="django.contrib.auth.backends.ModelBackend")
+    # A link carrying ?lang= (docs/i18n.md) gives the account its language, unless the person chose one already.
+    language = explicit_language(request)
+    if language:
+        person_set_language(person=assignment.crowd_worker.person, language=language, only_if_unset=True)
     return redirect("dialogs:worker_home")
 
 

@@ -401,3 +401,14 @@ def test_views_without_a_permission_say_why():
             assert item.callback.open_because, item.callback
             open_views.add(item.callback.__name__)
     assert open_views == {"crowd_join", "crowd_return"}
+
+
+def test_a_link_carrying_a_language_gives_the_account_made_from_it_that_language(client, campaign):
+    client.get(join_url(campaign), {**PROLIFIC, "lang": "zh-hans"})
+    person = CrowdWorker.objects.get().person
+    assert person.language == "zh-hans"
+    assert 'lang="zh-hans"' in client.get(reverse("dialogs:tutorial")).content.decode()
+    # Coming back through an English link leaves the language the account has.
+    fresh_browser().get(join_url(campaign), {**PROLIFIC, "SESSION_ID": "7" * 24, "lang": "en"})
+    person.refresh_from_db()
+    assert person.language == "zh-hans"
