@@ -2,6 +2,7 @@
 current, and /jsi18n/ (config/urls.py "javascript-catalog", loaded by templates/base.html before any module) serves it
 in the request's language. test_translations.py holds the same checks for the templates' and Python's catalogue."""
 
+import json
 import re
 import shutil
 import subprocess
@@ -82,11 +83,11 @@ def _catalogue(client: Client, **headers) -> str:
 def test_the_js_catalogue_speaks_the_requests_language(db):
     chinese = _catalogue(Client(), HTTP_ACCEPT_LANGUAGE="zh-CN,zh;q=0.9")
     # A string of the rooms, its plural, and the plural rule of Chinese (one form).
-    assert '"Send this result to the user": "\\u628a\\u6b64\\u7ed3\\u679c\\u53d1\\u9001\\u7ed9\\u7528\\u6237"' in chinese
-    assert '"%(count)s row": [' in chinese and "%(count)s \\u884c" in chinese
+    assert json.dumps({"Send this result to the user": "把此结果发送给用户"})[1:-1] in chinese
+    assert '"%(count)s row": [' in chinese and json.dumps("%(count)s 行") in chinese
     english = _catalogue(Client(), HTTP_ACCEPT_LANGUAGE="en")
     assert "Send this result to the user" not in english  # no catalogue: gettext answers the English itself
-    assert "\\u7ed3\\u679c" not in english
+    assert json.dumps("结果")[1:-1] not in english
 
 
 def test_pages_load_the_catalogue_before_their_modules(db):
