@@ -1,7 +1,13 @@
 // Database page: pages through table content and drives the SQL workbench (validate as you type, run, show).
 import { labelRunButton, postSql, runErrorText, showProblems } from "./sql_editor.js";
 import { renderTable, TablePager } from "./table_view.js";
-import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
+import { formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
+
+// Spider's hardness levels (annotation/sql/hardness.py HARDNESS_LEVELS), in words.
+const HARDNESS = {
+  easy: pgettext("hardness", "easy"), medium: pgettext("hardness", "medium"), hard: pgettext("hardness", "hard"),
+  extra: pgettext("hardness", "extra"),
+};
 
 const script = document.querySelector("script[data-table-url]");  // module scripts have no currentScript
 const tableUrl = script.dataset.tableUrl;           // ends in /tables/0/
@@ -42,7 +48,7 @@ if (host) {
     if (execution.ok) {
       const count = execution.row_count;
       const values = { count: formatNumber(count), ms: formatNumber(execution.elapsed_ms),
-        hardness: report.hardness ?? gettext("n/a") };
+        hardness: HARDNESS[report.hardness] ?? report.hardness ?? gettext("n/a") };
       summary.textContent = interpolate(execution.truncated
         ? ngettext("showing %(count)s row (truncated) in %(ms)s ms · hardness: %(hardness)s",
           "showing %(count)s rows (truncated) in %(ms)s ms · hardness: %(hardness)s", count)

@@ -13,7 +13,8 @@ if (!config.finished) {
     notice: label,
     reload: true,
     show(status) {
-      label.textContent = interpolate(gettext("Scoring — %(percent)s"), { percent: formatPercent(status.percent / 100, 0) }, true);
+      const percent = formatPercent(status.percent / 100, 0);
+      label.textContent = interpolate(gettext("Scoring — %(percent)s"), { percent }, true);
     },
   });
 }

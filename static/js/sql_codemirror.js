@@ -221,7 +221,10 @@ function schemaCompletionSource(schema) {
     const options = [
       ...[...catalogue.values()].map((table) => (
         { label: table.name, apply: quoteName(table.name), type: "class", detail: detailWith(table.readable, gettext("table")), boost: 2, readable: table.readable })),
-      ...[...aliases.values()].map((alias) => ({ label: alias.name, type: "variable", detail: interpolate(gettext("alias of %(table)s"), { table: alias.table.name }, true), boost: 4 })),
+      ...[...aliases.values()].map((alias) => ({
+        label: alias.name, type: "variable", boost: 4,
+        detail: interpolate(gettext("alias of %(table)s"), { table: alias.table.name }, true),
+      })),
       ...[...columns.values()].map(({ column, tables, readable }) => columnOption(column, tables.join(", "), readable.join(" / "))),
     ];
     return withReadable(options, word ? word.text : "", word ? word.from : context.pos, curated);

@@ -280,7 +280,9 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
         reveal();
         finish(event.payload.completion_code, event.payload.status, event.payload.reason, event.author_role);
       }
-      if (!history && event.author_role === "expert" && document.hidden) document.title = interpolate(gettext("(new) %(title)s"), { title: pageTitle }, true);
+      if (!history && event.author_role === "expert" && document.hidden) {
+        document.title = interpolate(gettext("(new) %(title)s"), { title: pageTitle }, true);
+      }
     },
     presence: (message) => !over && partner.update(message),
     error: (error) => {
