@@ -47,6 +47,9 @@ function showError(text, link = null) {
   box.hidden = false;
 }
 
+// A dialogue's status in words, on the expert's list of their open dialogues.
+const DIALOGUE_STATUS = { waiting: gettext("waiting"), active: gettext("active") };
+
 const ERROR_LINKS = {
   tutorial: { href: root.dataset.tutorialUrl, text: gettext("Go to the tutorial") },
   busy: { href: root.dataset.homeUrl, text: gettext("Go back to your dialogue") },
@@ -231,7 +234,7 @@ function expertDesk() {
       link.textContent = interpolate(gettext("Dialogue %(id)s"), { id: d.id }, true);
       const pill = document.createElement("span");
       pill.className = "pill";
-      pill.textContent = d.status;
+      pill.textContent = DIALOGUE_STATUS[d.status] || d.status;
       item.append(link, interpolate(gettext(" · %(database)s with %(worker)s "), { database: d.db_id, worker: d.worker }, true),
         pill);
       return item;
