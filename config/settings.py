@@ -416,6 +416,8 @@ AXES_VERBOSE = False
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Each language's short date and time (config/formats/<language>/formats.py): English keeps the ISO order.
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

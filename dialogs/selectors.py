@@ -10,6 +10,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import TruncHour
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation.goals.tree_plan import plan
 from annotation.model_client import model_configured
@@ -428,10 +429,10 @@ def operations_overview(now=None) -> dict:
 
 # How a dialogue ended, in the worker's words: the expert's score (and a drop for a low one) is not theirs to see.
 WORKER_OUTCOMES = {
-    DialogueStatus.COMPLETED: "Completed",
-    DialogueStatus.DROPPED: "Completed",
-    DialogueStatus.ABANDONED: "Abandoned",
-    DialogueStatus.TERMINATED: "Ended by the expert",
+    DialogueStatus.COMPLETED: gettext_lazy("Completed"),
+    DialogueStatus.DROPPED: gettext_lazy("Completed"),
+    DialogueStatus.ABANDONED: gettext_lazy("Abandoned"),
+    DialogueStatus.TERMINATED: gettext_lazy("Ended by the expert"),
 }
 
 
@@ -450,9 +451,10 @@ def worker_history(person: User) -> list[dict]:
         rows.append(
             {
                 "when": dialogue.created_at,
-                "what": f"Dialogue {dialogue.pk} on {dialogue.database.db_id}",
+                "what": gettext("Dialogue %(number)s on %(database)s")
+                % {"number": dialogue.pk, "database": dialogue.database.db_id},
                 "goal": dialogue.goal.question if dialogue.goal_id else "",
-                "outcome": WORKER_OUTCOMES.get(dialogue.status, "Under way"),
+                "outcome": WORKER_OUTCOMES.get(dialogue.status, gettext("Under way")),
                 "code": code,
                 "returns": bool(code and _completion_url(dialogue.crowd_assignment)),
                 "room": None if dialogue.is_over else dialogue_room_url(dialogue.pk),
@@ -467,7 +469,7 @@ def worker_history(person: User) -> list[dict]:
         rows.append(
             {
                 "when": entry.joined_at,
-                "what": "A wait in the lobby",
+                "what": gettext("A wait in the lobby"),
                 "goal": "",
                 "outcome": entry.get_outcome_display(),
                 "code": entry.completion_code,

@@ -10,6 +10,7 @@ from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from annotation.models import Hardness
@@ -175,7 +176,7 @@ def crowd_join(request, token):
     and send them on: the tutorial first, then the lobby (or back to a dialogue under way)."""
     campaign = Campaign.objects.filter(join_token=token).first()
     if campaign is None:
-        return _refused(request, "unknown", "This link is not, or no longer, a way into a study.")
+        return _refused(request, "unknown", _("This link is not, or no longer, a way into a study."))
     try:
         ids = crowd.crowd_ids_read(request.GET)
         assignment = crowd.crowd_join(campaign=campaign, ids=ids, address=request.META.get("REMOTE_ADDR", ""))
