@@ -39,11 +39,6 @@ export function formatPercent(share, digits = 1) {
   return formatNumber(share, { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
-/** A moment (a Date, or what Date takes) as the page's language writes it. `options`: Intl.DateTimeFormat's. */
-export function formatDateTime(moment, options = { dateStyle: "medium", timeStyle: "short" }) {
-  return new Date(moment).toLocaleString(LANGUAGE, options);
-}
-
 /** A time of day, hours and minutes ("14:05", "下午2:05"). */
 export function formatTime(moment) {
   return new Date(moment).toLocaleTimeString(LANGUAGE, { hour: "2-digit", minute: "2-digit" });
