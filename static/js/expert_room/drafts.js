@@ -53,7 +53,7 @@ function refusal() {
   if (room.over) return gettext("The dialogue has ended.");
   if (!turn) return gettext("There is no question to answer yet.");
   if (!turn.userActs && !inFlightFor("user_acts", turn.seq)) {
-    return interpolate(gettext("Label the user acts first: tick them in step %(step)s and press “Save labels”."),
+    return interpolate(gettext("Label the user acts first: tick them in step %(step)s (each tick is saved at once)."),
       { step: stepNumber("step-acts") }, true);
   }
   if (!acts.length) {
