@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from annotation.jobs import Job, job_state_field
 
@@ -20,6 +21,15 @@ class Role(models.TextChoices):
     EXPERT = "expert", _("SQL expert")
     REVIEWER = "reviewer", _("Reviewer")
     ADMIN = "admin", _("Admin")
+
+
+# Each role's people, named in the plural (the people page's tabs and the overview's tiles).
+ROLE_PLURALS = {
+    Role.WORKER: _("crowd workers"),
+    Role.EXPERT: _("sql experts"),
+    Role.REVIEWER: _("reviewers"),
+    Role.ADMIN: _("admins"),
+}
 
 
 class User(AbstractUser):
@@ -39,6 +49,8 @@ class User(AbstractUser):
         max_length=16,
         blank=True,
         default="",
+        # In the database too: a migration test's historical User (before this field) still inserts.
+        db_default="",
         choices=settings.LANGUAGES,
         help_text=_("Every page in this language; blank for the browser's preference."),
     )
@@ -203,10 +215,10 @@ class CurationEdit(models.Model):
 
 
 class Hardness(models.TextChoices):
-    EASY = "easy", "Easy"
-    MEDIUM = "medium", "Medium"
-    HARD = "hard", "Hard"
-    EXTRA = "extra", "Extra hard"
+    EASY = "easy", pgettext_lazy("hardness", "Easy")
+    MEDIUM = "medium", pgettext_lazy("hardness", "Medium")
+    HARD = "hard", pgettext_lazy("hardness", "Hard")
+    EXTRA = "extra", pgettext_lazy("hardness", "Extra hard")
 
 
 class Goal(models.Model):

@@ -32,7 +32,17 @@ from annotation.goals.generation import (
 )
 from annotation.goals.selectors import goal_generation_figures
 from annotation.goals.services import goal_create, goal_discard, goal_update
-from annotation.models import Database, DatabaseTestSuite, Goal, GoalDiscard, GoalGeneration, Hardness, Role, User
+from annotation.models import (
+    ROLE_PLURALS,
+    Database,
+    DatabaseTestSuite,
+    Goal,
+    GoalDiscard,
+    GoalGeneration,
+    Hardness,
+    Role,
+    User,
+)
 from annotation.people.roles import HOME_URL_NAMES, can, open_view, role_of, role_required
 from annotation.people.selectors import people_page
 from annotation.people.services import person_create, person_set_blocked, person_set_language
@@ -67,7 +77,10 @@ def admin_home(request):
         "database_count": Database.objects.count(),
         "goal_count": Goal.objects.count(),
         "hardness_counts": [(level.label, hardness_counts.get(level.value, 0)) for level in Hardness],
-        "people_counts": list(User.objects.values_list("role").annotate(n=Count("id")).order_by("role")),
+        "people_counts": [
+            (ROLE_PLURALS.get(role, role), n)
+            for role, n in User.objects.values_list("role").annotate(n=Count("id")).order_by("role")
+        ],
         "recent_databases": Database.objects.order_by("-created_at")[:5],
     }
     return render(request, "annotation/admin_home.html", context)
@@ -484,7 +497,12 @@ def people(request):
     return render(
         request,
         "annotation/people.html",
-        {"form": form, "page": page, "roles": Role.choices, "selected_role": selected_role},
+        {
+            "form": form,
+            "page": page,
+            "role_tabs": [(role.value, ROLE_PLURALS[role]) for role in Role],
+            "selected_role": selected_role,
+        },
     )
 
 

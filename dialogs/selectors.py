@@ -10,7 +10,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import TruncHour
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from annotation.goals.tree_plan import plan
 from annotation.model_client import model_configured
@@ -185,15 +185,17 @@ def expert_readiness(*, ready: bool, open_ids: list[int]) -> str:
     form says it once more. A ready expert at their EXPERT_MAX_DIALOGUES is paired with nobody until one of those
     dialogues ends, and an end takes them out of the lobby until they choose to stay ready (dialogs.room._end)."""
     if not ready:
-        return "You are not taking dialogues. Switch on to be paired with waiting workers."
+        return gettext("You are not taking dialogues. Switch on to be paired with waiting workers.")
     if len(open_ids) < settings.EXPERT_MAX_DIALOGUES:
-        return "You are ready: the next waiting worker is paired with you and the room opens by itself."
-    names = " and ".join(str(pk) for pk in open_ids)
-    dialogue = f"dialogue{'s' * (len(open_ids) > 1)} {names}"
-    return (
-        f"You are ready, but busy with {dialogue}: you are paired with the next waiting worker when you finish it "
-        "(end it, score the worker and choose “Stay ready”)."
-    )
+        return gettext("You are ready: the next waiting worker is paired with you and the room opens by itself.")
+    names = gettext(" and ").join(str(pk) for pk in open_ids)
+    return ngettext(
+        "You are ready, but busy with dialogue %(names)s: you are paired with the next waiting worker when you "
+        "finish it (end it, score the worker and choose “Stay ready”).",
+        "You are ready, but busy with dialogues %(names)s: you are paired with the next waiting worker when you "
+        "finish it (end it, score the worker and choose “Stay ready”).",
+        len(open_ids),
+    ) % {"names": names}
 
 
 def dialogue_room_url(dialogue_id: int) -> str:

@@ -15,6 +15,7 @@ class Migration(migrations.Migration):
             field=models.CharField(
                 blank=True,
                 choices=[("en", "English"), ("zh-hans", "简体中文")],
+                db_default="",
                 default="",
                 help_text="Every page in this language; blank for the browser's preference.",
                 max_length=16,

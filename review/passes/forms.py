@@ -1,6 +1,7 @@
 """Forms of the review passes: the dashboard's filters and sort, and a rejection's reason."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Hardness
 from review.models import RejectFault, RejectReason
@@ -43,7 +44,7 @@ class DashboardForm(forms.Form):
 class RejectForm(forms.Form):
     reason = forms.ChoiceField(choices=RejectReason.choices)
     fault = forms.ChoiceField(
-        label="Whose work failed",
+        label=_("Whose work failed"),
         choices=[("", "Choose…"), *[(value, label) for value, label in RejectFault.choices if value]],
     )
     note = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
