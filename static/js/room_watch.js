@@ -24,6 +24,12 @@ const STATUS_TEXT = {
   dropped: gettext("Dropped (score below 3)"),
 };
 
+// The status an end event gives, in a word inside its line ("Ended by ada (terminated): …").
+const STATUS_WORD = {
+  completed: gettext("completed"), abandoned: gettext("abandoned"), terminated: gettext("terminated"),
+  dropped: gettext("dropped"),
+};
+
 function showStatus(status) {
   $("status-line").textContent = interpolate(gettext("Status: %(status)s"), { status: STATUS_TEXT[status] || status }, true);
   if (!ENDED_STATUSES.includes(status)) return;
@@ -71,7 +77,7 @@ function onEvent(event) {
         : interpolate(gettext("Worker scored %(score)s"), { score: p.score }, true));
       break;
     case "end": {
-      const values = { who: p.supervisor || gettext("a supervisor"), status: STATUS_TEXT[p.status] || p.status,
+      const values = { who: p.supervisor || gettext("a supervisor"), status: STATUS_WORD[p.status] || p.status,
         reason: p.reason || "" };
       let text = gettext("Ended (%(status)s): %(reason)s");
       if (event.author_role === "supervisor") {
