@@ -146,7 +146,8 @@ def _database_upload_form(request):
             else:
                 messages.success(
                     request,
-                    f"Registered {database.db_id}: {database.table_count} tables, {database.column_count} columns.",
+                    _("Registered %(database)s: %(tables)s tables, %(columns)s columns.")
+                    % {"database": database.db_id, "tables": database.table_count, "columns": database.column_count},
                 )
                 return redirect("annotation:database_detail", db_id=database.db_id)
     return render(request, "annotation/database_upload.html", {"form": form})
@@ -285,10 +286,17 @@ def database_suite_rebuild(request, db_id):
     """An admin asks for the database's test suite to be built again; it is built in the background."""
     database = get_object_or_404(Database, db_id=db_id)
     if not database.has_file:
-        messages.error(request, f"{database.db_id} is registered by its schema only: there is nothing to build from.")
+        messages.error(
+            request,
+            _("%(database)s is registered by its schema only: there is nothing to build from.")
+            % {"database": database.db_id},
+        )
     else:
         suite_builds.test_suite_request_rebuild(database=database)
-        messages.success(request, f"The test suite of {database.db_id} will be rebuilt in the background.")
+        messages.success(
+            request,
+            _("The test suite of %(database)s will be rebuilt in the background.") % {"database": database.db_id},
+        )
     return redirect(reverse("annotation:database_detail", args=[database.db_id]) + "#test-suite")
 
 
@@ -389,7 +397,7 @@ def goal_edit(request, goal_id=None):
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
-            messages.success(request, f"Saved the goal ({goal.get_hardness_display()}).")
+            messages.success(request, _("Saved the goal (%(hardness)s).") % {"hardness": goal.get_hardness_display()})
             return redirect(f"{reverse('annotation:goal_list')}?database={goal.database.db_id}")
     described = None
     if goal is not None and goal.waiting_for_question and goal.database.has_file:
@@ -412,9 +420,9 @@ def goal_discard_view(request, goal_id):
         messages.error(request, " ".join(exc.messages))
         return redirect("annotation:goal_edit", goal_id=goal.pk)
     if record.outcome == GoalDiscard.Outcome.DISCARDED:
-        messages.success(request, "Discarded the goal: it is offered to nobody and never sampled again.")
+        messages.success(request, _("Discarded the goal: it is offered to nobody and never sampled again."))
     else:
-        messages.success(request, "Dialogues use this goal, so it was deactivated instead of discarded.")
+        messages.success(request, _("Dialogues use this goal, so it was deactivated instead of discarded."))
     return redirect(f"{reverse('annotation:goal_list')}?database={goal.database.db_id}")
 
 
@@ -489,8 +497,11 @@ def people(request):
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
-            shown = "" if form.cleaned_data["password"] else f" Password (shown once): {password}"
-            messages.success(request, f"Created {person.username} ({person.get_role_display()}).{shown}")
+            made = {"name": person.username, "role": person.get_role_display(), "password": password}
+            if form.cleaned_data["password"]:
+                messages.success(request, _("Created %(name)s (%(role)s).") % made)
+            else:
+                messages.success(request, _("Created %(name)s (%(role)s). Password (shown once): %(password)s") % made)
             return redirect("annotation:people")
     selected_role = request.GET.get("role") if request.GET.get("role") in Role.values else ""
     page = people_page(role=selected_role or None, page=request.GET.get("page", 1))
@@ -516,17 +527,22 @@ def person_block(request, user_id):
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         back = reverse("annotation:people")
     if person == request.user:
-        messages.error(request, "You cannot block yourself.")
+        messages.error(request, _("You cannot block yourself."))
     elif not form.is_valid():
-        messages.error(request, f"{person.username} was not changed: say why you block or unblock them.")
+        messages.error(
+            request, _("%(name)s was not changed: say why you block or unblock them.") % {"name": person.username}
+        )
     else:
         blocked = form.cleaned_data["blocked"]
         record = person_set_blocked(person=person, blocked=blocked, reason=form.cleaned_data["reason"], by=request.user)
-        state = "blocked" if blocked else "unblocked"
+        name = {"name": person.username}
         if record is None:
-            messages.info(request, f"{person.username} already was {state}.")
+            messages.info(
+                request,
+                (_("%(name)s already was blocked.") if blocked else _("%(name)s already was unblocked.")) % name,
+            )
         else:
-            messages.success(request, f"{person.username} is {state}.")
+            messages.success(request, (_("%(name)s is blocked.") if blocked else _("%(name)s is unblocked.")) % name)
     return redirect(back)
 
 
