@@ -49,7 +49,7 @@ def campaign_edit(request, campaign_id=None):
             for name, errors in exc.message_dict.items():
                 form.add_error(name if name in form.fields else None, errors)
         else:
-            messages.success(request, f"Saved the campaign {campaign.name}.")
+            messages.success(request, _("Saved the campaign %(name)s.") % {"name": campaign.name})
             return redirect("dialogs:campaign_detail", campaign_id=campaign.pk)
     return render(request, "dialogs/campaign_form.html", {"form": form, "campaign": campaign})
 
@@ -124,7 +124,10 @@ def campaign_simulate(request, campaign_id):
         except SimulationRefused as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"Started a pilot with {form.cleaned_data['count']} simulated workers.")
+            messages.success(
+                request,
+                _("Started a pilot with %(count)s simulated workers.") % {"count": form.cleaned_data["count"]},
+            )
             return redirect("dialogs:campaign_detail", campaign_id=campaign.pk)
     return _campaign_page(request, campaign_id, simulation_form=form)
 
@@ -140,7 +143,7 @@ def simulation_status_json(request, simulation_id):
 def campaign_new_link(request, campaign_id):
     """A new join link for the campaign: the old one stops working at once."""
     campaign = campaigns.campaign_join_token_renew(campaign=get_object_or_404(Campaign, pk=campaign_id))
-    messages.success(request, "The campaign has a new join link: put it in the study; the old one no longer works.")
+    messages.success(request, _("The campaign has a new join link: put it in the study; the old one no longer works."))
     return redirect("dialogs:campaign_detail", campaign_id=campaign.pk)
 
 
