@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # platform refuses to start without a SECRET_KEY of its own (config/settings.py).
 DEV := DEBUG=1
 
-.PHONY: run test test-serial test-fast test-services install install-dev migrate demo lint format migrations-check ci ci-load bench frontend clean relation-model
+.PHONY: run test test-serial test-fast test-services install install-dev migrate demo lint format migrations-check messages ci ci-load bench frontend clean relation-model
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -78,6 +78,16 @@ ci-load: install-dev
 	$(PY) bench/chat_load.py --stack embedded --rooms 24 --questions 3 --think 0.5 --no-floor
 	$(PY) bench/replay.py --stack embedded --dialogues 30 --concurrency 10 --think 0.2
 	$(PY) bench/replay.py --stack sqlite-url --dialogues 30 --concurrency 10 --think 0.2
+
+## The translation catalogues (docs/i18n.md): re-extract every marked string of the templates and the Python code into
+## locale/zh_Hans/LC_MESSAGES/django.po (and the JavaScript's into djangojs.po), then compile the .mo files, which are
+## committed so that running and testing need no gettext. Needs GNU gettext (apt-get install gettext).
+MESSAGE_IGNORES := --ignore='*/tests/*' --ignore=tests --ignore=bench --ignore=tools --ignore=deploy --ignore=frontend \
+	--ignore=var --ignore=.venv
+messages: install
+	$(DEV) $(PY) manage.py makemessages -l zh_Hans --no-obsolete --no-wrap $(MESSAGE_IGNORES) --ignore=static
+	$(DEV) $(PY) manage.py makemessages -d djangojs -l zh_Hans --no-obsolete --no-wrap $(MESSAGE_IGNORES) --ignore=static/js/vendor
+	$(DEV) $(PY) manage.py compilemessages -l zh_Hans --ignore=.venv
 
 bench: install-dev
 	$(PY) bench/spider_encoding.py

@@ -10,15 +10,26 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from annotation.jobs import Job, job_state_field
 
 
 class Role(models.TextChoices):
-    WORKER = "worker", "Crowd worker"
-    EXPERT = "expert", "SQL expert"
-    REVIEWER = "reviewer", "Reviewer"
-    ADMIN = "admin", "Admin"
+    WORKER = "worker", _("Crowd worker")
+    EXPERT = "expert", _("SQL expert")
+    REVIEWER = "reviewer", _("Reviewer")
+    ADMIN = "admin", _("Admin")
+
+
+# Each role's people, named in the plural (the people page's tabs and the overview's tiles).
+ROLE_PLURALS = {
+    Role.WORKER: _("crowd workers"),
+    Role.EXPERT: _("sql experts"),
+    Role.REVIEWER: _("reviewers"),
+    Role.ADMIN: _("admins"),
+}
 
 
 class User(AbstractUser):
@@ -31,6 +42,18 @@ class User(AbstractUser):
     # An account the simulated worker (or its scripted expert) plays (docs/simulated_worker.md): made on demand with
     # no usable password, never paid, never judged by the quality rules, its dialogues marked simulated.
     simulated = models.BooleanField(default=False)
+    # The language of every screen this person sees (docs/i18n.md, config/language.py): one of settings.LANGUAGES, or
+    # blank for the browser's preference. A crowd link's ?lang= sets it on the account the link makes.
+    language = models.CharField(
+        _("language"),
+        max_length=16,
+        blank=True,
+        default="",
+        # In the database too: a migration test's historical User (before this field) still inserts.
+        db_default="",
+        choices=settings.LANGUAGES,
+        help_text=_("Every page in this language; blank for the browser's preference."),
+    )
 
     def __str__(self) -> str:
         return f"{self.username} ({self.role})"
@@ -192,10 +215,10 @@ class CurationEdit(models.Model):
 
 
 class Hardness(models.TextChoices):
-    EASY = "easy", "Easy"
-    MEDIUM = "medium", "Medium"
-    HARD = "hard", "Hard"
-    EXTRA = "extra", "Extra hard"
+    EASY = "easy", pgettext_lazy("hardness", "Easy")
+    MEDIUM = "medium", pgettext_lazy("hardness", "Medium")
+    HARD = "hard", pgettext_lazy("hardness", "Hard")
+    EXTRA = "extra", pgettext_lazy("hardness", "Extra hard")
 
 
 class Goal(models.Model):

@@ -13,6 +13,7 @@ from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
@@ -31,10 +32,20 @@ from annotation.goals.generation import (
 )
 from annotation.goals.selectors import goal_generation_figures
 from annotation.goals.services import goal_create, goal_discard, goal_update
-from annotation.models import Database, DatabaseTestSuite, Goal, GoalDiscard, GoalGeneration, Hardness, Role, User
-from annotation.people.roles import HOME_URL_NAMES, can, role_of, role_required
+from annotation.models import (
+    ROLE_PLURALS,
+    Database,
+    DatabaseTestSuite,
+    Goal,
+    GoalDiscard,
+    GoalGeneration,
+    Hardness,
+    Role,
+    User,
+)
+from annotation.people.roles import HOME_URL_NAMES, can, open_view, role_of, role_required
 from annotation.people.selectors import people_page
-from annotation.people.services import person_create, person_set_blocked
+from annotation.people.services import person_create, person_set_blocked, person_set_language
 from annotation.plumbing.jsonfile import request_json_object
 from annotation.sql import analysis
 from annotation.sql.analysis import inspect_sql
@@ -42,6 +53,7 @@ from annotation.sql.schema import describe_tables
 from annotation.sql.validate import validate_sql
 from annotation.suites import builds as suite_builds
 from annotation.wording.response_drafts import draft_response
+from config.language import SESSION_KEY as LANGUAGE_SESSION_KEY
 
 
 def login_locked_out(request, response=None, credentials=None):
@@ -65,7 +77,10 @@ def admin_home(request):
         "database_count": Database.objects.count(),
         "goal_count": Goal.objects.count(),
         "hardness_counts": [(level.label, hardness_counts.get(level.value, 0)) for level in Hardness],
-        "people_counts": list(User.objects.values_list("role").annotate(n=Count("id")).order_by("role")),
+        "people_counts": [
+            (ROLE_PLURALS.get(role, role), n)
+            for role, n in User.objects.values_list("role").annotate(n=Count("id")).order_by("role")
+        ],
         "recent_databases": Database.objects.order_by("-created_at")[:5],
     }
     return render(request, "annotation/admin_home.html", context)
@@ -131,7 +146,8 @@ def _database_upload_form(request):
             else:
                 messages.success(
                     request,
-                    f"Registered {database.db_id}: {database.table_count} tables, {database.column_count} columns.",
+                    _("Registered %(database)s: %(tables)s tables, %(columns)s columns.")
+                    % {"database": database.db_id, "tables": database.table_count, "columns": database.column_count},
                 )
                 return redirect("annotation:database_detail", db_id=database.db_id)
     return render(request, "annotation/database_upload.html", {"form": form})
@@ -270,10 +286,17 @@ def database_suite_rebuild(request, db_id):
     """An admin asks for the database's test suite to be built again; it is built in the background."""
     database = get_object_or_404(Database, db_id=db_id)
     if not database.has_file:
-        messages.error(request, f"{database.db_id} is registered by its schema only: there is nothing to build from.")
+        messages.error(
+            request,
+            _("%(database)s is registered by its schema only: there is nothing to build from.")
+            % {"database": database.db_id},
+        )
     else:
         suite_builds.test_suite_request_rebuild(database=database)
-        messages.success(request, f"The test suite of {database.db_id} will be rebuilt in the background.")
+        messages.success(
+            request,
+            _("The test suite of %(database)s will be rebuilt in the background.") % {"database": database.db_id},
+        )
     return redirect(reverse("annotation:database_detail", args=[database.db_id]) + "#test-suite")
 
 
@@ -374,7 +397,7 @@ def goal_edit(request, goal_id=None):
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
-            messages.success(request, f"Saved the goal ({goal.get_hardness_display()}).")
+            messages.success(request, _("Saved the goal (%(hardness)s).") % {"hardness": goal.get_hardness_display()})
             return redirect(f"{reverse('annotation:goal_list')}?database={goal.database.db_id}")
     described = None
     if goal is not None and goal.waiting_for_question and goal.database.has_file:
@@ -397,9 +420,9 @@ def goal_discard_view(request, goal_id):
         messages.error(request, " ".join(exc.messages))
         return redirect("annotation:goal_edit", goal_id=goal.pk)
     if record.outcome == GoalDiscard.Outcome.DISCARDED:
-        messages.success(request, "Discarded the goal: it is offered to nobody and never sampled again.")
+        messages.success(request, _("Discarded the goal: it is offered to nobody and never sampled again."))
     else:
-        messages.success(request, "Dialogues use this goal, so it was deactivated instead of discarded.")
+        messages.success(request, _("Dialogues use this goal, so it was deactivated instead of discarded."))
     return redirect(f"{reverse('annotation:goal_list')}?database={goal.database.db_id}")
 
 
@@ -474,15 +497,23 @@ def people(request):
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
-            shown = "" if form.cleaned_data["password"] else f" Password (shown once): {password}"
-            messages.success(request, f"Created {person.username} ({person.get_role_display()}).{shown}")
+            made = {"name": person.username, "role": person.get_role_display(), "password": password}
+            if form.cleaned_data["password"]:
+                messages.success(request, _("Created %(name)s (%(role)s).") % made)
+            else:
+                messages.success(request, _("Created %(name)s (%(role)s). Password (shown once): %(password)s") % made)
             return redirect("annotation:people")
     selected_role = request.GET.get("role") if request.GET.get("role") in Role.values else ""
     page = people_page(role=selected_role or None, page=request.GET.get("page", 1))
     return render(
         request,
         "annotation/people.html",
-        {"form": form, "page": page, "roles": Role.choices, "selected_role": selected_role},
+        {
+            "form": form,
+            "page": page,
+            "role_tabs": [(role.value, ROLE_PLURALS[role]) for role in Role],
+            "selected_role": selected_role,
+        },
     )
 
 
@@ -496,15 +527,40 @@ def person_block(request, user_id):
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         back = reverse("annotation:people")
     if person == request.user:
-        messages.error(request, "You cannot block yourself.")
+        messages.error(request, _("You cannot block yourself."))
     elif not form.is_valid():
-        messages.error(request, f"{person.username} was not changed: say why you block or unblock them.")
+        messages.error(
+            request, _("%(name)s was not changed: say why you block or unblock them.") % {"name": person.username}
+        )
     else:
         blocked = form.cleaned_data["blocked"]
         record = person_set_blocked(person=person, blocked=blocked, reason=form.cleaned_data["reason"], by=request.user)
-        state = "blocked" if blocked else "unblocked"
+        name = {"name": person.username}
         if record is None:
-            messages.info(request, f"{person.username} already was {state}.")
+            messages.info(
+                request,
+                (_("%(name)s already was blocked.") if blocked else _("%(name)s already was unblocked.")) % name,
+            )
         else:
-            messages.success(request, f"{person.username} is {state}.")
+            messages.success(request, (_("%(name)s is blocked.") if blocked else _("%(name)s is unblocked.")) % name)
+    return redirect(back)
+
+
+@require_POST
+@open_view("the language switcher in every page's header, before sign-in too: it changes only the asker's own pages")
+def language_choose(request):
+    """The header's language switcher: the choice is kept in the session and, for a signed-in person, on their account
+    (config/language.py reads both); back to the page the form was on."""
+    language = request.POST.get("language", "")
+    if language and language not in dict(settings.LANGUAGES):
+        return HttpResponseBadRequest(_("Unknown language."))
+    if language:
+        request.session[LANGUAGE_SESSION_KEY] = language
+    else:
+        request.session.pop(LANGUAGE_SESSION_KEY, None)
+    if request.user.is_authenticated:
+        person_set_language(person=request.user, language=language)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = reverse("home")
     return redirect(back)

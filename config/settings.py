@@ -63,6 +63,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The page's language (docs/i18n.md): after sessions and authentication, which it reads; in place of Django's
+    # LocaleMiddleware, which knows nothing of the language chosen on an account.
+    "config.language.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.content_security_policy.ContentSecurityPolicyMiddleware",
@@ -84,6 +87,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
                 "annotation.context_processors.role",
             ],
         },
@@ -410,7 +414,13 @@ AXES_LOCKOUT_CALLABLE = "annotation.views.login_locked_out"
 # Its start-up banner would print on every manage.py command.
 AXES_VERBOSE = False
 
-LANGUAGE_CODE = "en-us"
+# The languages of every screen (docs/i18n.md): English, the language of the code's strings, and Simplified Chinese,
+# whose catalogue is locale/zh_Hans/LC_MESSAGES/django.po (compiled and committed: `make messages`).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Each language's short date and time (config/formats/<language>/formats.py): English keeps the ISO order.
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

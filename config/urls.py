@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.http import JsonResponse
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from annotation import views as annotation_views
 from review.quality import views as quality_views
@@ -17,6 +18,10 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("healthz", healthz, name="healthz"),
+    path("language/", annotation_views.language_choose, name="language"),
+    # The words the JavaScript shows, in the request's language (locale/*/LC_MESSAGES/djangojs.po): templates/base.html
+    # loads it before any module, which read gettext, ngettext and interpolate through static/js/i18n.js.
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("django-admin/", admin.site.urls),
     path("", include("annotation.urls")),
     path("", include("dialogs.urls")),

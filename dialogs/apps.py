@@ -39,10 +39,11 @@ class DialogsConfig(AppConfig):
 def quiz_file_check(app_configs, **kwargs):
     """The tutorial's quiz file, checked where an admin sees it (`manage.py check`, every command's start): a worker
     meets a broken file only as a polite message, so it must be loud here."""
-    from dialogs.tutorial import QuizBankError, quiz_bank
+    from dialogs.tutorial import QuizBankError, quiz_bank, quiz_banks_agree
 
     try:
         quiz_bank()
+        quiz_banks_agree()
     except QuizBankError as exc:
         return [checks.Warning(str(exc), hint="Fix the file named by QUIZ_FILE.", id="dialogs.W001")]
     return []

@@ -1,6 +1,8 @@
 """Forms of the dialogs app."""
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Database, Goal
 
@@ -12,7 +14,7 @@ class SoloStartForm(forms.Form):
     goal = forms.ModelChoiceField(
         queryset=Goal.objects.select_related("database").order_by("database__db_id", "id"),
         required=False,
-        empty_label="No goal (free sequence, as CHASE-C)",
+        empty_label=_("No goal (free sequence, as CHASE-C)"),
     )
 
     def __init__(self, *args, **kwargs):
@@ -23,9 +25,11 @@ class SoloStartForm(forms.Form):
         cleaned = super().clean()
         database, goal = cleaned.get("database"), cleaned.get("goal")
         if database and not database.has_file:
-            self.add_error("database", "This database is registered by its schema only: there is nothing to query.")
+            self.add_error(
+                "database", gettext("This database is registered by its schema only: there is nothing to query.")
+            )
         if database and goal and goal.database_id != database.pk:
-            self.add_error("goal", "The goal belongs to another database.")
+            self.add_error("goal", gettext("The goal belongs to another database."))
         return cleaned
 
 
@@ -41,41 +45,46 @@ class CampaignForm(forms.Form):
         queryset=Goal.objects.filter(active=True).select_related("database").order_by("database__db_id", "id"),
         required=False,
         widget=forms.SelectMultiple(attrs={"size": 10}),
-        help_text="Leave empty for every active goal of the chosen databases.",
+        help_text=_("Leave empty for every active goal of the chosen databases."),
     )
-    target_per_goal = forms.IntegerField(min_value=1, initial=1, label="Dialogues per goal")
-    mix_easy = forms.IntegerField(min_value=0, max_value=100, required=False, label="Easy %")
-    mix_medium = forms.IntegerField(min_value=0, max_value=100, required=False, label="Medium %")
-    mix_hard = forms.IntegerField(min_value=0, max_value=100, required=False, label="Hard %")
-    mix_extra = forms.IntegerField(min_value=0, max_value=100, required=False, label="Extra hard %")
+    target_per_goal = forms.IntegerField(min_value=1, initial=1, label=_("Dialogues per goal"))
+    mix_easy = forms.IntegerField(min_value=0, max_value=100, required=False, label=_("Easy %"))
+    mix_medium = forms.IntegerField(min_value=0, max_value=100, required=False, label=_("Medium %"))
+    mix_hard = forms.IntegerField(min_value=0, max_value=100, required=False, label=_("Hard %"))
+    mix_extra = forms.IntegerField(min_value=0, max_value=100, required=False, label=_("Extra hard %"))
     opens_at = forms.DateTimeField(
-        label="Opens (UTC)", widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+        label=_("Opens (UTC)"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
     )
     closes_at = forms.DateTimeField(
-        label="Closes (UTC)",
+        label=_("Closes (UTC)"),
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        help_text="Leave empty to keep it open until you set a date.",
+        help_text=_("Leave empty to keep it open until you set a date."),
     )
     completion_url = forms.CharField(
         max_length=500,
         required=False,
-        label="Completion URL",
-        help_text="Where a crowd worker goes at the end; {code} becomes their completion code, e.g. "
-        "https://app.prolific.com/submissions/complete?cc={code}",
+        label=_("Completion URL"),
+        help_text=_(
+            "Where a crowd worker goes at the end; {code} becomes their completion code, e.g. "
+            "https://app.prolific.com/submissions/complete?cc={code}"
+        ),
     )
-    bonus_min_questions = forms.IntegerField(min_value=1, label="Good questions for the bonus")
-    bonus_amount = forms.DecimalField(min_value=0, max_digits=7, decimal_places=2, initial=0, label="Bonus amount")
-    bonus_reason = forms.CharField(max_length=255, required=False, label="Bonus reason (shown to the worker)")
-    bonus_after_review = forms.BooleanField(required=False, label="Only dialogues approved in review earn it")
+    bonus_min_questions = forms.IntegerField(min_value=1, label=_("Good questions for the bonus"))
+    bonus_amount = forms.DecimalField(min_value=0, max_digits=7, decimal_places=2, initial=0, label=_("Bonus amount"))
+    bonus_reason = forms.CharField(max_length=255, required=False, label=_("Bonus reason (shown to the worker)"))
+    bonus_after_review = forms.BooleanField(required=False, label=_("Only dialogues approved in review earn it"))
     # No min/max of the form's own: `campaign_check` says what the share may be, and its message lands here.
     model_holdback_percent = forms.IntegerField(
         required=False,
-        label="Control group: % of dialogues without model help",
+        label=_("Control group: percent of dialogues without model help"),
         widget=forms.NumberInput(attrs={"min": 0, "max": 100, "step": 1}),
-        help_text="When a model is configured, this share of the campaign's dialogues is paired without model help, "
-        "so that the statistics can compare the two groups. It is drawn at pairing, in blocks of ten dialogues that "
-        "each hold back exactly this share; a dialogue keeps what it drew. Empty or 0: every dialogue is helped.",
+        help_text=_(
+            "When a model is configured, this share of the campaign's dialogues is paired without model help, "
+            "so that the statistics can compare the two groups. It is drawn at pairing, in blocks of ten dialogues "
+            "that each hold back exactly this share; a dialogue keeps what it drew. Empty or 0: every dialogue is "
+            "helped."
+        ),
     )
 
     MIX_FIELDS = {"mix_easy": "easy", "mix_medium": "medium", "mix_hard": "hard", "mix_extra": "extra"}
@@ -116,13 +125,13 @@ class SuperviseForm(forms.Form):
     """A supervisor's act on a room: what to do, and why (the worker and the expert are shown the reason). The reason's
     rules are the log's (`dialogs.room.dialogue_supervise_end`); the form only asks for it."""
 
-    ACTIONS = {"end": "End the room", "requeue": "Send the worker back to the queue"}
+    ACTIONS = {"end": _("End the room"), "requeue": _("Send the worker back to the queue")}
 
     action = forms.ChoiceField(choices=list(ACTIONS.items()), widget=forms.RadioSelect, initial="end")
     reason = forms.CharField(
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="The worker and the expert are shown this reason, and the room's log keeps it with your name.",
+        help_text=_("The worker and the expert are shown this reason, and the room's log keeps it with your name."),
     )
 
 
@@ -130,11 +139,11 @@ class QueryFirstWriteForm(forms.Form):
     """Phase 1 of query-first annotation: the question, and what adapting a filter or skipping needs. Every button
     posts the whole form, so a question typed before adapting or drafting is never lost."""
 
-    question = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}), label="Your question")
-    step = forms.ChoiceField(required=False, label="Filter")
-    op = forms.ChoiceField(required=False, label="Operator")
-    value = forms.CharField(required=False, max_length=60, label="Value")
-    reason = forms.CharField(required=False, max_length=500, label="Why skip it?")
+    question = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}), label=_("Your question"))
+    step = forms.ChoiceField(required=False, label=_("Filter"))
+    op = forms.ChoiceField(required=False, label=_("Operator"))
+    value = forms.CharField(required=False, max_length=60, label=_("Value"))
+    reason = forms.CharField(required=False, max_length=500, label=_("Why skip it?"))
 
     def __init__(self, *args, filters: list[tuple[str, str]], ops: tuple[str, ...], **kwargs):
         super().__init__(*args, **kwargs)
@@ -145,16 +154,16 @@ class QueryFirstWriteForm(forms.Form):
 class SimulationForm(forms.Form):
     """A pilot of a campaign by simulated workers, as the campaign page starts it (docs/simulated_worker.md)."""
 
-    count = forms.IntegerField(min_value=1, max_value=10, initial=2, label="Simulated workers")
+    count = forms.IntegerField(min_value=1, max_value=10, initial=2, label=_("Simulated workers"))
     expert = forms.ChoiceField(
-        choices=[("scripted", "A scripted expert answers"), ("human", "Experts at the desk answer")],
+        choices=[("scripted", _("A scripted expert answers")), ("human", _("Experts at the desk answer"))],
         initial="scripted",
-        label="Who answers",
+        label=_("Who answers"),
     )
     follow_suggestions = forms.FloatField(
         min_value=0,
         max_value=1,
         initial=0.5,
-        label="Suggestions followed",
-        help_text="The share of the platform's suggestions a simulated worker asks next (0 to 1).",
+        label=_("Suggestions followed"),
+        help_text=_("The share of the platform's suggestions a simulated worker asks next (0 to 1)."),
     )

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation.models import Goal, Hardness, Role, User
 from annotation.people.roles import can
@@ -47,18 +48,18 @@ def completion_code() -> str:
 def lobby_join(*, person: User) -> LobbyEntry:
     """Put a worker in the queue, or mark an expert ready. Joining twice returns the open entry."""
     if person.role == Role.WORKER and not can(person, "chat.as_worker"):
-        raise DialogueError("forbidden", "Your account may not join dialogues.")
+        raise DialogueError("forbidden", gettext("Your account may not join dialogues."))
     if person.role == Role.WORKER and person.tutorial_passed_at is None:
-        raise DialogueError("tutorial", "Please complete the tutorial and quiz first.")
+        raise DialogueError("tutorial", gettext("Please complete the tutorial and quiz first."))
     if person.role == Role.EXPERT and not can(person, "chat.as_expert"):
-        raise DialogueError("forbidden", "Your account may not take dialogues.")
+        raise DialogueError("forbidden", gettext("Your account may not take dialogues."))
     if person.role == Role.EXPERT and (refusal := expert_ready_refusal(person)):
         # Guidelines read and qualified (docs/experts.md): the desk's switch, its socket and "stay ready" all come here.
         raise DialogueError("not_qualified", refusal)
     if person.role not in (Role.WORKER, Role.EXPERT):
-        raise DialogueError("forbidden", "Only workers and experts wait in the lobby.")
+        raise DialogueError("forbidden", gettext("Only workers and experts wait in the lobby."))
     if person.role == Role.WORKER and dialogue_open_for(person) is not None:
-        raise DialogueError("busy", "You are already in a dialogue.")
+        raise DialogueError("busy", gettext("You are already in a dialogue."))
     defaults = {"role": person.role}
     if person.role == Role.WORKER:
         # A worker from a crowd platform waits for the task they came with: its campaign's goals, its code's way back.

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from annotation.jobs import Job, job_state_field
 from annotation.models import Database, DatabaseVersion, Goal
@@ -16,12 +17,12 @@ from annotation.plumbing.jsoncodec import JSONField
 
 
 class DialogueStatus(models.TextChoices):
-    WAITING = "waiting", "Waiting"
-    ACTIVE = "active", "Active"
-    COMPLETED = "completed", "Completed"
-    ABANDONED = "abandoned", "Abandoned"
-    TERMINATED = "terminated", "Terminated by the expert"
-    DROPPED = "dropped", "Dropped (score below 3)"
+    WAITING = "waiting", _("Waiting")
+    ACTIVE = "active", _("Active")
+    COMPLETED = "completed", _("Completed")
+    ABANDONED = "abandoned", _("Abandoned")
+    TERMINATED = "terminated", _("Terminated by the expert")
+    DROPPED = "dropped", _("Dropped (score below 3)")
 
 
 # The expert's score below which a dialogue is dropped (and its worker blocked): the one place this rule is written.

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from annotation.goals.tree_plan import FILTER_OPS, filters_of, plan
@@ -68,11 +69,11 @@ def query_first_write(request, item_id):
         try:
             if action == "skip":
                 qf.query_first_skip(item=item, person=request.user, reason=data["reason"])
-                messages.success(request, "Skipped: the goal is not offered to you again.")
+                messages.success(request, gettext("Skipped: the goal is not offered to you again."))
                 return redirect("dialogs:query_first_home")
             if action == "write":
                 qf.query_first_write(item=item, person=request.user, question=data["question"])
-                messages.success(request, "Thank you: the question waits for another expert's correction.")
+                messages.success(request, gettext("Thank you: the question waits for another expert's correction."))
                 return redirect("dialogs:query_first_home")
             posted = request.POST.copy()
             if action == "draft":
@@ -82,7 +83,9 @@ def query_first_write(request, item_id):
                     item=item, person=request.user, step_id=data["step"], op=data["op"], value=data["value"]
                 )
                 messages.success(
-                    request, f"Adapted: {change['column']} {change['after']['op']} {change['after']['value']}."
+                    request,
+                    gettext("Adapted: %(filter)s.")
+                    % {"filter": f"{change['column']} {change['after']['op']} {change['after']['value']}"},
                 )
             form = QueryFirstWriteForm(posted, filters=_filter_choices(item), ops=FILTER_OPS)
             form.is_valid()
@@ -135,7 +138,11 @@ def query_first_align(request, item_id):
             alignment = alignment if isinstance(alignment, list) else []
         else:
             request.session.pop(key, None)
-            messages.success(request, f"Done: the question and its alignment go to review (dialogue {dialogue.pk}).")
+            messages.success(
+                request,
+                gettext("Done: the question and its alignment go to review (dialogue %(number)s).")
+                % {"number": dialogue.pk},
+            )
             return redirect("dialogs:query_first_home")
     steps = plan(item.tree, item.goal.database.schema)
     # After a refusal the spans still belong to the question they were given on.

@@ -10,6 +10,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import TruncHour
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from annotation.goals.tree_plan import plan
 from annotation.model_client import model_configured
@@ -184,15 +185,17 @@ def expert_readiness(*, ready: bool, open_ids: list[int]) -> str:
     form says it once more. A ready expert at their EXPERT_MAX_DIALOGUES is paired with nobody until one of those
     dialogues ends, and an end takes them out of the lobby until they choose to stay ready (dialogs.room._end)."""
     if not ready:
-        return "You are not taking dialogues. Switch on to be paired with waiting workers."
+        return gettext("You are not taking dialogues. Switch on to be paired with waiting workers.")
     if len(open_ids) < settings.EXPERT_MAX_DIALOGUES:
-        return "You are ready: the next waiting worker is paired with you and the room opens by itself."
-    names = " and ".join(str(pk) for pk in open_ids)
-    dialogue = f"dialogue{'s' * (len(open_ids) > 1)} {names}"
-    return (
-        f"You are ready, but busy with {dialogue}: you are paired with the next waiting worker when you finish it "
-        "(end it, score the worker and choose “Stay ready”)."
-    )
+        return gettext("You are ready: the next waiting worker is paired with you and the room opens by itself.")
+    names = gettext(" and ").join(str(pk) for pk in open_ids)
+    return ngettext(
+        "You are ready, but busy with dialogue %(names)s: you are paired with the next waiting worker when you "
+        "finish it (end it, score the worker and choose “Stay ready”).",
+        "You are ready, but busy with dialogues %(names)s: you are paired with the next waiting worker when you "
+        "finish it (end it, score the worker and choose “Stay ready”).",
+        len(open_ids),
+    ) % {"names": names}
 
 
 def dialogue_room_url(dialogue_id: int) -> str:
@@ -428,10 +431,10 @@ def operations_overview(now=None) -> dict:
 
 # How a dialogue ended, in the worker's words: the expert's score (and a drop for a low one) is not theirs to see.
 WORKER_OUTCOMES = {
-    DialogueStatus.COMPLETED: "Completed",
-    DialogueStatus.DROPPED: "Completed",
-    DialogueStatus.ABANDONED: "Abandoned",
-    DialogueStatus.TERMINATED: "Ended by the expert",
+    DialogueStatus.COMPLETED: gettext_lazy("Completed"),
+    DialogueStatus.DROPPED: gettext_lazy("Completed"),
+    DialogueStatus.ABANDONED: gettext_lazy("Abandoned"),
+    DialogueStatus.TERMINATED: gettext_lazy("Ended by the expert"),
 }
 
 
@@ -450,9 +453,10 @@ def worker_history(person: User) -> list[dict]:
         rows.append(
             {
                 "when": dialogue.created_at,
-                "what": f"Dialogue {dialogue.pk} on {dialogue.database.db_id}",
+                "what": gettext("Dialogue %(number)s on %(database)s")
+                % {"number": dialogue.pk, "database": dialogue.database.db_id},
                 "goal": dialogue.goal.question if dialogue.goal_id else "",
-                "outcome": WORKER_OUTCOMES.get(dialogue.status, "Under way"),
+                "outcome": WORKER_OUTCOMES.get(dialogue.status, gettext("Under way")),
                 "code": code,
                 "returns": bool(code and _completion_url(dialogue.crowd_assignment)),
                 "room": None if dialogue.is_over else dialogue_room_url(dialogue.pk),
@@ -467,7 +471,7 @@ def worker_history(person: User) -> list[dict]:
         rows.append(
             {
                 "when": entry.joined_at,
-                "what": "A wait in the lobby",
+                "what": gettext("A wait in the lobby"),
                 "goal": "",
                 "outcome": entry.get_outcome_display(),
                 "code": entry.completion_code,

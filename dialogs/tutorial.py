@@ -5,6 +5,11 @@ worker answers `QUIZ_QUESTIONS` questions drawn from it, their choices shuffled;
 session until they pass or cool down, so a reload shows the same quiz. Wrong tries and the cool-down after
 `QUIZ_TRIES` of them are kept per worker in the database (`dialogs.models.QuizState`, written by
 `dialogs.lobby.worker_quiz_answer`).
+
+A bank per language (docs/i18n.md): beside the file QUIZ_FILE names, `<name>.<language>.json`
+(dialogs/quiz.zh-hans.json) holds the same questions written in that language, with the same ids and the same number
+of choices, the right one first. A draw is made of ids and positions, so it reads the same in every language; a page
+in a language with no bank of its own shows the QUIZ_FILE bank.
 """
 
 import random
@@ -14,6 +19,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from annotation.plumbing.jsonfile import decoded_text, parse_json
 
@@ -42,19 +48,50 @@ class QuizQuestion:
 _cache: dict[tuple[str, int, int], tuple[QuizQuestion, ...]] = {}
 
 
-def quiz_bank() -> tuple[QuizQuestion, ...]:
-    """The questions of the quiz file, validated; QuizBankError when the file is missing, not JSON, or a question is
-    malformed. Read again whenever the file changes (an admin's edit needs no restart)."""
+def bank_path(language: str | None = None) -> Path:
+    """The bank of `language` (the active language by default): its own file beside QUIZ_FILE when there is one,
+    else the QUIZ_FILE bank."""
     path = Path(settings.QUIZ_FILE)
+    language = language if language is not None else translation.get_language()
+    if language and language != settings.LANGUAGE_CODE:
+        own = path.with_name(f"{path.stem}.{language.lower()}{path.suffix}")
+        if own.exists():
+            return own
+    return path
+
+
+def quiz_bank(language: str | None = None) -> tuple[QuizQuestion, ...]:
+    """The questions of the quiz file in `language` (the active language by default), validated; QuizBankError when
+    the file is missing, not JSON, or a question is malformed. Read again whenever the file changes (an admin's edit
+    needs no restart)."""
+    path = bank_path(language)
     try:
         stat = path.stat()
         key = (str(path), stat.st_mtime_ns, stat.st_size)
         if key not in _cache:
-            _cache.clear()
+            for old in [old for old in _cache if old[0] == key[0]]:
+                del _cache[old]  # an earlier version of this file
             _cache[key] = _parse(path.read_bytes(), source=str(path))
     except OSError as exc:
         raise QuizBankError(f"The quiz file {path} cannot be read: {exc.strerror or exc}.") from None
     return _cache[key]
+
+
+def quiz_banks_agree() -> None:
+    """Every language's bank holds the QUIZ_FILE bank's questions (same ids, same number of choices); QuizBankError
+    names the first that does not (the start-up check runs this)."""
+    main = {question.id: len(question.choices) for question in quiz_bank(settings.LANGUAGE_CODE)}
+    for language, _name in settings.LANGUAGES:
+        path = bank_path(language)
+        if path == Path(settings.QUIZ_FILE):
+            continue
+        other = {question.id: len(question.choices) for question in quiz_bank(language)}
+        differing = sorted({qid for qid in main.keys() | other.keys() if main.get(qid) != other.get(qid)})
+        if differing:
+            raise QuizBankError(
+                f"{path}: its questions must be those of {settings.QUIZ_FILE} (the same ids, each with as many "
+                f"choices); these differ: {', '.join(differing)}."
+            )
 
 
 def _parse(raw: bytes, *, source: str) -> tuple[QuizQuestion, ...]:

@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from annotation.databases.selectors import database_table_page
@@ -108,7 +109,7 @@ def tutorial(request):
         outcome = lobby.worker_quiz_answer(person=request.user, draw=request.session["quiz_draw"], answers=answers)
         if outcome.passed:
             request.session.pop("quiz_draw", None)
-            messages.success(request, "Well done! You are ready to chat.")
+            messages.success(request, gettext("Well done! You are ready to chat."))
             return redirect(reverse("dialogs:worker_home") + "?join=1")  # straight into the queue: asked for
         if outcome.cooldown_until:
             request.session.pop("quiz_draw", None)  # other questions after the cool-down
@@ -230,7 +231,7 @@ def room_table(request, dialogue_id, table_index):
 @role_required("chat.as_worker")
 def lobby_leave(request):
     lobby.lobby_leave(person=request.user)
-    messages.info(request, "You left the queue. Come back whenever you like.")
+    messages.info(request, gettext("You left the queue. Come back whenever you like."))
     return redirect(reverse("dialogs:worker_home") + "?left=1")
 
 
@@ -248,13 +249,16 @@ def expert_ready(request):
             status = selectors.lobby_status(request.user)
             paired = [d["id"] for d in status["my_dialogues"] if d["id"] not in before]
             if paired:  # their desk open in another tab took a waiting worker at once
-                messages.success(request, f"A waiting worker is paired with you: dialogue {paired[0]}.")
+                messages.success(
+                    request,
+                    gettext("A waiting worker is paired with you: dialogue %(number)s.") % {"number": paired[0]},
+                )
             else:
                 # What "ready" means now: a dialogue still open keeps the expert from being paired until it ends.
                 messages.success(request, status["readiness"])
     else:
         lobby.lobby_leave(person=request.user)
-        messages.info(request, "You are not taking dialogues. Switch on “Ready” when you want the next one.")
+        messages.info(request, gettext("You are not taking dialogues. Switch on “Ready” when you want the next one."))
     return redirect("dialogs:expert_home")
 
 
@@ -410,7 +414,7 @@ def solo_finish(request, dialogue_id):
     except DialogueError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, "Finished: the sequence goes to review.")
+        messages.success(request, gettext("Finished: the sequence goes to review."))
     return redirect("dialogs:solo", dialogue_id=dialogue.pk)
 
 

@@ -7,6 +7,7 @@ contextual phenomena, schema linking, intent), and the state of each export.
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from annotation.jobs import Job, job_state_field
 from dialogs.models import Campaign, CrowdPlatform, Dialogue, DialogueStatus
@@ -145,11 +146,11 @@ class ReviewStage(models.TextChoices):
 
 
 class RejectReason(models.TextChoices):
-    REPETITIVE = "repetitive", "Repetitive or too simple questions"
-    UNRELATED = "unrelated", "Unrelated questions"
-    GOAL_IGNORED = "goal_ignored", "The goal was ignored"
-    UNFIXABLE_SQL = "unfixable_sql", "SQL that cannot be fixed"
-    OTHER = "other", "Other (say why)"
+    REPETITIVE = "repetitive", _("Repetitive or too simple questions")
+    UNRELATED = "unrelated", _("Unrelated questions")
+    GOAL_IGNORED = "goal_ignored", _("The goal was ignored")
+    UNFIXABLE_SQL = "unfixable_sql", _("SQL that cannot be fixed")
+    OTHER = "other", _("Other (say why)")
 
 
 class RejectFault(models.TextChoices):
@@ -157,10 +158,10 @@ class RejectFault(models.TextChoices):
     a rejection recorded before the choice existed names nobody ("not said") and counts against nobody."""
 
     # Labels read mid-sentence ("whose work failed: the expert's SQL or responses"), so in lower case but for SQL.
-    NOT_SAID = "", "not said"
-    WORKER = "worker", "the worker's questions"
-    EXPERT = "expert", "the expert's SQL or responses"
-    BOTH = "both", "both"
+    NOT_SAID = "", _("not said")
+    WORKER = "worker", _("the worker's questions")
+    EXPERT = "expert", _("the expert's SQL or responses")
+    BOTH = "both", _("both")
 
     @classmethod
     def counts_against(cls, fault: str, party: str) -> bool:
@@ -209,10 +210,10 @@ class ReviewPass(models.Model):
     """One reviewer's turn at one pass of a dialogue: from the claim to a decision (or to letting it go)."""
 
     class Decision(models.TextChoices):
-        OPEN = "", "Open"
-        APPROVED = "approved", "Approved"
-        REJECTED = "rejected", "Rejected"
-        RELEASED = "released", "Released unfinished"
+        OPEN = "", _("Open")
+        APPROVED = "approved", _("Approved")
+        REJECTED = "rejected", _("Rejected")
+        RELEASED = "released", _("Released unfinished")
 
     review = models.ForeignKey(DialogueReview, on_delete=models.CASCADE, related_name="passes")
     number = models.PositiveSmallIntegerField()

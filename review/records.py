@@ -15,6 +15,7 @@ import heapq
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from annotation.models import Role
 from dialogs.log import DialogueRecord, LogEvent, dialogue_replay, runs_summarised
@@ -24,11 +25,15 @@ from review.models import ReviewStage, TurnAnnotation
 # A selection names dialogue statuses, or "approved": through every review pass and final validation (whatever the
 # dialogue's status). What an export and the statistics take when nobody says otherwise is the approved set.
 APPROVED = "approved"
-SELECTION_STATUSES = [(APPROVED, "Approved in review"), *DialogueStatus.choices]
+SELECTION_STATUSES = [(APPROVED, gettext_lazy("Approved in review")), *DialogueStatus.choices]
 SELECTION_STATUS_VALUES = tuple(value for value, _ in SELECTION_STATUSES)
 DEFAULT_STATUSES = (APPROVED,)
 # Where a dialogue comes from: collected here, or imported from a release (the forms show the labels).
-ORIGIN_CHOICES = [("all", "Collected and imported"), ("collected", "Collected here"), ("imported", "Imported")]
+ORIGIN_CHOICES = [
+    ("all", gettext_lazy("Collected and imported")),
+    ("collected", gettext_lazy("Collected here")),
+    ("imported", gettext_lazy("Imported")),
+]
 ORIGINS = tuple(value for value, _ in ORIGIN_CHOICES)
 
 

@@ -44,7 +44,7 @@ def goal_generation_figures(run) -> dict:
         "hardness": [
             {
                 "level": level,
-                "label": Hardness(level).label,
+                "label": str(Hardness(level).label),
                 "before": before["hardness"][level],
                 "after": after["hardness"][level],
                 "before_percent": round(100 * before["hardness"][level] / max(before["goals"], 1)),

@@ -4,6 +4,9 @@ Labels are validated against these sets everywhere (websocket messages, review c
 is not listed here never reaches the database.
 """
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
 USER_ACTS: dict[str, str] = {
     "INFORM_SQL": "The question can be answered by SQL; the expert writes it.",
     "INFER_SQL": "Answered by SQL plus inference (yes/no questions, 'the 3rd oldest', ...).",
@@ -38,31 +41,31 @@ SQL_GROUNDED_USER_ACTS = frozenset({"INFORM_SQL", "INFER_SQL"})
 SOCIAL_USER_ACTS = frozenset({"GREETING", "GOOD_BYE", "THANK_YOU"})
 
 # The five kinds of related question shown in the worker's "related questions" help (CoSQL Figure 7, SParC).
-FOLLOW_UP_KINDS: list[dict[str, str]] = [
+FOLLOW_UP_KINDS: list[dict[str, Promise]] = [
     {
-        "name": "Refer back (coreference)",
-        "explain": "Use 'it', 'they', 'those' for something from your previous question.",
-        "example": "Which dorms have a TV lounge? → How many students live in them?",
+        "name": _("Refer back (coreference)"),
+        "explain": _("Use 'it', 'they', 'those' for something from your previous question."),
+        "example": _("Which dorms have a TV lounge? → How many students live in them?"),
     },
     {
-        "name": "Change a constraint",
-        "explain": "Keep the question, change a condition.",
-        "example": "Students older than 20? → What about older than 22?",
+        "name": _("Change a constraint"),
+        "explain": _("Keep the question, change a condition."),
+        "example": _("Students older than 20? → What about older than 22?"),
     },
     {
-        "name": "Another attribute, same topic",
-        "explain": "Ask for a different detail about the same things.",
-        "example": "Names of the students in Smith Hall? → And their majors?",
+        "name": _("Another attribute, same topic"),
+        "explain": _("Ask for a different detail about the same things."),
+        "example": _("Names of the students in Smith Hall? → And their majors?"),
     },
     {
-        "name": "Same attribute, another topic",
-        "explain": "Ask the same thing about something else.",
-        "example": "How many students live in Smith Hall? → And in Fawlty Towers?",
+        "name": _("Same attribute, another topic"),
+        "explain": _("Ask the same thing about something else."),
+        "example": _("How many students live in Smith Hall? → And in Fawlty Towers?"),
     },
     {
-        "name": "Ask about the answer",
-        "explain": "Ask something about the result you were just shown.",
-        "example": "Which is the largest dorm? → Which amenities does it have?",
+        "name": _("Ask about the answer"),
+        "explain": _("Ask something about the result you were just shown."),
+        "example": _("Which is the largest dorm? → Which amenities does it have?"),
     },
 ]
 

@@ -8,38 +8,40 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Role
 
 # Every action a view, consumer or task can check. Adding a screen means adding its permission here.
 PERMISSIONS = {
-    "chat.as_worker": "Join a dialogue as the database user",
-    "chat.as_expert": "Join a dialogue as the SQL expert",
-    "sql.run": "Run SQL in the sandbox and see SQL text",
-    "databases.browse": "Browse registered databases and their content",
-    "databases.manage": "Register, upload and deactivate databases",
-    "goals.view": "See reference goals with their SQL",
-    "goals.manage": "Add, edit and import reference goals",
-    "review.work": "Review and correct dialogues",
-    "review.manage": "Release other reviewers' claims and reopen rejected dialogues",
-    "review.own_work": "See what review changed in your own work as an expert",
-    "dataset.export": "Export datasets and see statistics",
-    "people.manage": "Create, block and unblock people",
-    "operations.watch": "Watch the live operations board",
-    "rooms.supervise": "Open any live room read-only, end it or send its worker back to the queue",
-    "campaigns.manage": "Create and change campaigns and their crowd-platform join links",
-    "payments.export": "Download completion codes and bonus lists for the crowd platforms",
-    "pay.own": "See your own pay statements",
-    "pay.manage": "Set pay rules, read everyone's pay statements and record them as paid",
-    "experts.onboard": "Edit the experts' guidelines, choose practice goals, qualify or withdraw experts",
-    "rating.rate": "Rate system responses in a human rating task given to you",
-    "rating.manage": "Create human rating tasks, choose their raters and read their results",
-    "double.manage": "Draw double-annotation samples and read their agreement",
-    "double.label": "Label, blind, the double-annotation samples assigned to you",
-    "double.adjudicate": "Settle double-annotation disagreements as review corrections",
-    "translation.manage": "Make translation projects, assign their translators and export them",
-    "translation.work": "Translate the names, values and questions of the databases assigned to you",
-    "translation.review": "Review translated interactions",
+    "chat.as_worker": _("Join a dialogue as the database user"),
+    "chat.as_expert": _("Join a dialogue as the SQL expert"),
+    "sql.run": _("Run SQL in the sandbox and see SQL text"),
+    "databases.browse": _("Browse registered databases and their content"),
+    "databases.manage": _("Register, upload and deactivate databases"),
+    "goals.view": _("See reference goals with their SQL"),
+    "goals.manage": _("Add, edit and import reference goals"),
+    "review.work": _("Review and correct dialogues"),
+    "review.manage": _("Release other reviewers' claims and reopen rejected dialogues"),
+    "review.own_work": _("See what review changed in your own work as an expert"),
+    "dataset.export": _("Export datasets and see statistics"),
+    "people.manage": _("Create, block and unblock people"),
+    "operations.watch": _("Watch the live operations board"),
+    "rooms.supervise": _("Open any live room read-only, end it or send its worker back to the queue"),
+    "campaigns.manage": _("Create and change campaigns and their crowd-platform join links"),
+    "payments.export": _("Download completion codes and bonus lists for the crowd platforms"),
+    "pay.own": _("See your own pay statements"),
+    "pay.manage": _("Set pay rules, read everyone's pay statements and record them as paid"),
+    "experts.onboard": _("Edit the experts' guidelines, choose practice goals, qualify or withdraw experts"),
+    "rating.rate": _("Rate system responses in a human rating task given to you"),
+    "rating.manage": _("Create human rating tasks, choose their raters and read their results"),
+    "double.manage": _("Draw double-annotation samples and read their agreement"),
+    "double.label": _("Label, blind, the double-annotation samples assigned to you"),
+    "double.adjudicate": _("Settle double-annotation disagreements as review corrections"),
+    "translation.manage": _("Make translation projects, assign their translators and export them"),
+    "translation.work": _("Translate the names, values and questions of the databases assigned to you"),
+    "translation.review": _("Review translated interactions"),
 }
 
 _ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
@@ -112,10 +114,10 @@ def role_required(permission: str):
                 return redirect_to_login(request.get_full_path())
             if not can(request.user, permission):
                 # The message is the 403 page's explanation (templates/403.html): say which rule refused.
-                action = PERMISSIONS[permission].lower()
+                action = {"action": PERMISSIONS[permission].lower()}
                 if request.user.blocked:
-                    raise PermissionDenied(f"Your account is blocked, so you may not {action}.")
-                raise PermissionDenied(f"Your role may not {action}.")
+                    raise PermissionDenied(gettext("Your account is blocked, so you may not %(action)s.") % action)
+                raise PermissionDenied(gettext("Your role may not %(action)s.") % action)
             return view(request, *args, **kwargs)
 
         wrapped.required_permission = permission

@@ -1,9 +1,11 @@
 """Writes of people: an account made with its role, and a person blocked or unblocked (recorded, and told to the apps
 built on this one by `annotation.signals.person_blocked`)."""
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.crypto import get_random_string
+from django.utils.translation import gettext as _
 
 from annotation.models import BlockRecord, Role, User
 from annotation.signals import person_blocked
@@ -58,3 +60,16 @@ def person_set_blocked(
     if blocked:
         person_blocked.send(sender=User, person=locked)
     return record
+
+
+def person_set_language(*, person: User, language: str, only_if_unset: bool = False) -> bool:
+    """Keep `language` (one of settings.LANGUAGES, or "" for the browser's preference) on the person's account. With
+    `only_if_unset`, a language already chosen stays (a crowd link's ?lang= never overrides the person's choice).
+    Returns whether the account changed."""
+    if language and language not in dict(settings.LANGUAGES):
+        raise ValidationError(_("Unknown language %(code)s.") % {"code": language})
+    if person.language == language or (only_if_unset and person.language):
+        return False
+    person.language = language
+    person.save(update_fields=["language"])
+    return True

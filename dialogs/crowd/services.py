@@ -12,6 +12,8 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from annotation.models import Role, User
 from dialogs.models import (
@@ -75,15 +77,19 @@ def crowd_ids_read(query) -> CrowdIds:
     elif PLATFORMS[CrowdPlatform.MTURK].worker in query or PLATFORMS[CrowdPlatform.MTURK].session in query:
         platform = CrowdPlatform.MTURK
     else:
-        raise CrowdJoinError("no_ids", "This link must be opened from Prolific or Mechanical Turk.")
+        raise CrowdJoinError("no_ids", _("This link must be opened from Prolific or Mechanical Turk."))
     names = PLATFORMS[platform]
     if platform == CrowdPlatform.MTURK and query.get(names.session) == MTURK_PREVIEW_ASSIGNMENT:
-        raise CrowdJoinError("preview", "Accept the HIT first; then this link starts your task.")
+        raise CrowdJoinError("preview", _("Accept the HIT first; then this link starts your task."))
     values = {}
     for name in (names.worker, names.batch, names.session):
         value = query.get(name, "")
         if not isinstance(value, str) or not names.id_format.fullmatch(value):
-            raise CrowdJoinError("bad_ids", f"The link's {name} is missing or is not a {platform.label} id.")
+            raise CrowdJoinError(
+                "bad_ids",
+                _("The link's %(name)s is missing or is not a %(platform)s id.")
+                % {"name": name, "platform": platform.label},
+            )
         values[name] = value.lower() if platform == CrowdPlatform.PROLIFIC else value
     return CrowdIds(platform, values[names.worker], values[names.batch], values[names.session])
 
@@ -124,7 +130,7 @@ def crowd_join(*, campaign: Campaign, ids: CrowdIds, address: str = "") -> Crowd
     new accounts).
     """
     if not campaign.is_open():
-        raise CrowdJoinError("closed", "This study is closed: it takes no new participants.")
+        raise CrowdJoinError("closed", _("This study is closed: it takes no new participants."))
     now = timezone.now()
     with transaction.atomic():
         crowd_worker = (
@@ -134,16 +140,16 @@ def crowd_join(*, campaign: Campaign, ids: CrowdIds, address: str = "") -> Crowd
         )
         if crowd_worker is None:
             if not crowd_join_allowed(address):
-                raise CrowdJoinError("too_many", "Too many new participants from your network: try again later.")
+                raise CrowdJoinError("too_many", _("Too many new participants from your network: try again later."))
             crowd_worker = _crowd_worker_create(ids)
         person = crowd_worker.person
         if person.blocked:
-            raise CrowdJoinError("blocked", "Your account may take no more tasks in this study.")
+            raise CrowdJoinError("blocked", _("Your account may take no more tasks in this study."))
         if person.role != Role.WORKER or not person.is_active:
-            raise CrowdJoinError("not_worker", "This id belongs to an account that does not take tasks.")
+            raise CrowdJoinError("not_worker", _("This id belongs to an account that does not take tasks."))
         assignment = CrowdAssignment.objects.filter(campaign=campaign, session_id=ids.session_id).first()
         if assignment is not None and assignment.crowd_worker_id != crowd_worker.pk:
-            raise CrowdJoinError("session_taken", "This session belongs to another participant.")
+            raise CrowdJoinError("session_taken", _("This session belongs to another participant."))
         open_dialogue = (
             Dialogue.objects.filter(worker=person, status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE])
             .select_related("crowd_assignment")
@@ -152,7 +158,7 @@ def crowd_join(*, campaign: Campaign, ids: CrowdIds, address: str = "") -> Crowd
         if open_dialogue is not None and open_dialogue.crowd_assignment is not None:
             if open_dialogue.crowd_assignment.session_id != ids.session_id:
                 # Ids are not secrets (a researcher sees them): a dialogue under way is only reopened from its session.
-                raise CrowdJoinError("busy", "You are in a dialogue started from another session: go back to it.")
+                raise CrowdJoinError("busy", _("You are in a dialogue started from another session: go back to it."))
         if assignment is None:
             assignment = CrowdAssignment.objects.create(
                 campaign=campaign,
@@ -232,15 +238,27 @@ class BonusPromise:
     @property
     def text(self) -> str:
         """The rule in the worker's words: the tutorial and the room show this sentence."""
-        when = (
-            "once review approves the dialogue"
-            if self.after_review
-            else f"unless the expert scores the dialogue below {PASSING_SCORE} or review rejects it"
-        )
-        return (
-            f"A dialogue with at least {self.min_questions} good related questions (each answered with a table from "
-            f"the data) earns a bonus of {self.amount} {self.currency}, {when}."
-        )
+        values = {"count": self.min_questions, "amount": self.amount, "currency": self.currency}
+        if self.after_review:
+            return (
+                ngettext(
+                    "A dialogue with at least %(count)s good related question (each answered with a table from the "
+                    "data) earns a bonus of %(amount)s %(currency)s, once review approves the dialogue.",
+                    "A dialogue with at least %(count)s good related questions (each answered with a table from the "
+                    "data) earns a bonus of %(amount)s %(currency)s, once review approves the dialogue.",
+                    self.min_questions,
+                )
+                % values
+            )
+        return ngettext(
+            "A dialogue with at least %(count)s good related question (each answered with a table from the data) "
+            "earns a bonus of %(amount)s %(currency)s, unless the expert scores the dialogue below %(score)s or "
+            "review rejects it.",
+            "A dialogue with at least %(count)s good related questions (each answered with a table from the data) "
+            "earns a bonus of %(amount)s %(currency)s, unless the expert scores the dialogue below %(score)s or "
+            "review rejects it.",
+            self.min_questions,
+        ) % {**values, "score": PASSING_SCORE}
 
 
 def bonus_promise(assignment: CrowdAssignment | None) -> BonusPromise | None:

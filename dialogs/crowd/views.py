@@ -10,10 +10,13 @@ from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from annotation.models import Hardness
 from annotation.people.roles import open_view, role_required
+from annotation.people.services import person_set_language
+from config.language import explicit_language
 from dialogs.crowd import campaigns
 from dialogs.crowd import services as crowd
 from dialogs.crowd.prolific import prolific_page
@@ -46,7 +49,7 @@ def campaign_edit(request, campaign_id=None):
             for name, errors in exc.message_dict.items():
                 form.add_error(name if name in form.fields else None, errors)
         else:
-            messages.success(request, f"Saved the campaign {campaign.name}.")
+            messages.success(request, _("Saved the campaign %(name)s.") % {"name": campaign.name})
             return redirect("dialogs:campaign_detail", campaign_id=campaign.pk)
     return render(request, "dialogs/campaign_form.html", {"form": form, "campaign": campaign})
 
@@ -121,7 +124,10 @@ def campaign_simulate(request, campaign_id):
         except SimulationRefused as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"Started a pilot with {form.cleaned_data['count']} simulated workers.")
+            messages.success(
+                request,
+                _("Started a pilot with %(count)s simulated workers.") % {"count": form.cleaned_data["count"]},
+            )
             return redirect("dialogs:campaign_detail", campaign_id=campaign.pk)
     return _campaign_page(request, campaign_id, simulation_form=form)
 
@@ -137,7 +143,7 @@ def simulation_status_json(request, simulation_id):
 def campaign_new_link(request, campaign_id):
     """A new join link for the campaign: the old one stops working at once."""
     campaign = campaigns.campaign_join_token_renew(campaign=get_object_or_404(Campaign, pk=campaign_id))
-    messages.success(request, "The campaign has a new join link: put it in the study; the old one no longer works.")
+    messages.success(request, _("The campaign has a new join link: put it in the study; the old one no longer works."))
     return redirect("dialogs:campaign_detail", campaign_id=campaign.pk)
 
 
@@ -173,7 +179,7 @@ def crowd_join(request, token):
     and send them on: the tutorial first, then the lobby (or back to a dialogue under way)."""
     campaign = Campaign.objects.filter(join_token=token).first()
     if campaign is None:
-        return _refused(request, "unknown", "This link is not, or no longer, a way into a study.")
+        return _refused(request, "unknown", _("This link is not, or no longer, a way into a study."))
     try:
         ids = crowd.crowd_ids_read(request.GET)
         assignment = crowd.crowd_join(campaign=campaign, ids=ids, address=request.META.get("REMOTE_ADDR", ""))
@@ -181,6 +187,10 @@ def crowd_join(request, token):
         return _refused(request, exc.code, exc.message, campaign)
     # Only the account the id is bound to, never one found by name: an id cannot open a staff account.
     login(request, assignment.crowd_worker.person, backend="django.contrib.auth.backends.ModelBackend")
+    # A link carrying ?lang= (docs/i18n.md) gives the account its language, unless the person chose one already.
+    language = explicit_language(request)
+    if language:
+        person_set_language(person=assignment.crowd_worker.person, language=language, only_if_unset=True)
     return redirect("dialogs:worker_home")
 
 

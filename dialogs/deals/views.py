@@ -4,6 +4,7 @@ expert's button that begins an item of theirs."""
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from annotation.models import User
@@ -33,7 +34,14 @@ def deal_new(request):
                 form.add_error(name if name in form.fields else None, errors)
         else:
             dealt = deal.assignments.count()
-            messages.success(request, f"Dealt {dealt} items to {len(data['people'])} people. {deal.note}".strip())
+            messages.success(
+                request,
+                (
+                    gettext("Dealt %(items)s items to %(people)s people.")
+                    % {"items": dealt, "people": len(data["people"])}
+                    + f" {deal.note}"
+                ).strip(),
+            )
             return redirect("dialogs:deal_detail", deal_id=deal.pk)
     return render(request, "dialogs/deal_form.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -62,7 +70,11 @@ def deal_member_leave(request, deal_id):
     except DialogueError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"{person.username} left the deal: {len(moved)} open items were dealt to the others.")
+        messages.success(
+            request,
+            gettext("%(name)s left the deal: %(count)s open items were dealt to the others.")
+            % {"name": person.username, "count": len(moved)},
+        )
     return redirect("dialogs:deal_detail", deal_id=deal.pk)
 
 

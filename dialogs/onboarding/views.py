@@ -4,6 +4,7 @@ the guidelines, practice goals, rules and experts, and each expert's record with
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from annotation.models import Goal, Role, User
@@ -20,9 +21,11 @@ def guidelines_page(request):
         try:
             guidelines.guidelines_confirm(person=request.user, version_id=int(request.POST.get("version") or 0))
         except (guidelines.GuidelinesRefused, ValueError) as exc:
-            messages.error(request, str(exc) if isinstance(exc, guidelines.GuidelinesRefused) else "No such version.")
+            messages.error(
+                request, str(exc) if isinstance(exc, guidelines.GuidelinesRefused) else _("No such version.")
+            )
         else:
-            messages.success(request, "Thank you: you confirmed that you read the guidelines.")
+            messages.success(request, _("Thank you: you confirmed that you read the guidelines."))
         back = "dialogs:expert_home" if request.POST.get("next") == "desk" else "dialogs:onboarding_guidelines"
         return redirect(back)
     current = guidelines.guidelines_current()
@@ -92,9 +95,12 @@ def onboarding(request):
             form.add_error(None, str(exc))
         else:
             if before is not None and version.pk == before.pk:
-                messages.info(request, "Nothing changed: the guidelines stay at their current version.")
+                messages.info(request, _("Nothing changed: the guidelines stay at their current version."))
             else:
-                messages.success(request, f"Saved as version {version.pk}: every expert is asked to read it.")
+                messages.success(
+                    request,
+                    _("Saved as version %(number)s: every expert is asked to read it.") % {"number": version.pk},
+                )
             return redirect("dialogs:onboarding")
     return render(
         request,
@@ -118,11 +124,11 @@ def practice_goals(request):
         except practice.PracticeRefused as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, f"Goal {goal.pk} is no practice goal any more.")
+            messages.success(request, _("Goal %(number)s is no practice goal any more.") % {"number": goal.pk})
         return redirect("dialogs:onboarding")
     form = PracticeGoalForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(form.errors.get("goal", ["Give a goal number."])))
+        messages.error(request, " ".join(form.errors.get("goal", [_("Give a goal number.")])))
         return redirect("dialogs:onboarding")
     goal = form.cleaned_data["goal"]
     try:
@@ -130,7 +136,9 @@ def practice_goals(request):
     except practice.PracticeRefused as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"Goal {goal.pk} is kept for practice: pairing never hands it out.")
+        messages.success(
+            request, _("Goal %(number)s is kept for practice: pairing never hands it out.") % {"number": goal.pk}
+        )
     return redirect("dialogs:onboarding")
 
 
@@ -141,7 +149,7 @@ def practice_rule(request, campaign_id):
     campaign = get_object_or_404(Campaign, pk=campaign_id)
     form = PracticeRuleForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Practice dialogues go from 0 to 20, the share from 0 to 100%.")
+        messages.error(request, _("Practice dialogues go from 0 to 20, the share from 0 to 100%%.") % {})
         return redirect("dialogs:onboarding")
     try:
         qualification.practice_rule_set(
@@ -153,7 +161,7 @@ def practice_rule(request, campaign_id):
     except qualification.QualificationRefused as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"The qualification rule of “{campaign.name}” is saved.")
+        messages.success(request, _("The qualification rule of “%(name)s” is saved.") % {"name": campaign.name})
     return redirect("dialogs:onboarding")
 
 
@@ -170,7 +178,11 @@ def expert_record(request, user_id):
         except qualification.QualificationRefused as exc:
             form.add_error(None, str(exc))
         else:
-            done = "qualified" if qualify else "withdrawn"
-            messages.success(request, f"{person.username} is {done}; the decision is recorded.")
+            done = (
+                _("%(name)s is qualified; the decision is recorded.")
+                if qualify
+                else _("%(name)s is withdrawn; the decision is recorded.")
+            )
+            messages.success(request, done % {"name": person.username})
             return redirect("dialogs:expert_record", user_id=person.pk)
     return render(request, "dialogs/onboarding/expert_record.html", {"form": form, **selectors.expert_record(person)})

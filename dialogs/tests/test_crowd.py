@@ -388,7 +388,8 @@ def test_an_admin_makes_and_edits_a_campaign_on_its_pages(client, ada, demo_data
 
 
 def test_views_without_a_permission_say_why():
-    """The join link and the return are the only pages no permission guards, and each says why."""
+    """The join link, the return and the header's language switcher (it changes only the asker's own pages) are the
+    only pages no permission guards, and each says why."""
     from django.urls import get_resolver
 
     open_views = set()
@@ -400,4 +401,15 @@ def test_views_without_a_permission_say_why():
         elif getattr(item.callback, "required_permission", "") is None:
             assert item.callback.open_because, item.callback
             open_views.add(item.callback.__name__)
-    assert open_views == {"crowd_join", "crowd_return"}
+    assert open_views == {"crowd_join", "crowd_return", "language_choose"}
+
+
+def test_a_link_carrying_a_language_gives_the_account_made_from_it_that_language(client, campaign):
+    client.get(join_url(campaign), {**PROLIFIC, "lang": "zh-hans"})
+    person = CrowdWorker.objects.get().person
+    assert person.language == "zh-hans"
+    assert 'lang="zh-hans"' in client.get(reverse("dialogs:tutorial")).content.decode()
+    # Coming back through an English link leaves the language the account has.
+    fresh_browser().get(join_url(campaign), {**PROLIFIC, "SESSION_ID": "7" * 24, "lang": "en"})
+    person.refresh_from_db()
+    assert person.language == "zh-hans"

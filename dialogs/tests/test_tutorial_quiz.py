@@ -135,3 +135,32 @@ def test_a_draw_the_bank_no_longer_fits_is_drawn_again(client, wanda):
     page = client.post(reverse("dialogs:tutorial"), {"no-such-question": "a"})
     assert page.status_code == 200 and all(item["name"] != "no-such-question" for item in page.context["quiz"])
     assert "did not count as a try" in page.content.decode() and not QuizState.objects.filter(person=wanda).exists()
+
+
+def test_the_chinese_bank_holds_the_same_questions_written_in_chinese():
+    """A bank per language (docs/i18n.md): the same ids and numbers of choices, so a draw reads in either language."""
+    from dialogs.tutorial import bank_path, quiz_banks_agree
+
+    english, chinese = quiz_bank("en"), quiz_bank("zh-hans")
+    assert bank_path("zh-hans").name == "quiz.zh-hans.json"
+    assert [(q.id, len(q.choices)) for q in english] == [(q.id, len(q.choices)) for q in chinese]
+    assert all(re.search(r"[\u4e00-\u9fff]", q.question + q.right) for q in chinese)
+    quiz_banks_agree()
+
+
+def test_a_draw_shows_in_the_page_language_and_a_bank_that_differs_is_refused(settings, tmp_path):
+    from django.utils import translation
+
+    from dialogs.tutorial import quiz_banks_agree
+
+    draw = quiz_draw(random.Random(3))
+    with translation.override("zh-hans"):
+        shown = quiz_items(draw)
+    assert shown is not None and all(re.search(r"[\u4e00-\u9fff]", item["question"]) for item in shown)
+    english = json.loads((settings.BASE_DIR / "dialogs" / "quiz.json").read_text())
+    (tmp_path / "quiz.json").write_text(json.dumps(english))
+    english["questions"].pop()
+    (tmp_path / "quiz.zh-hans.json").write_text(json.dumps(english))
+    settings.QUIZ_FILE = str(tmp_path / "quiz.json")
+    with pytest.raises(QuizBankError, match="reach-the-goal"):
+        quiz_banks_agree()

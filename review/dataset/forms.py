@@ -1,6 +1,7 @@
 """Forms of the datasets: which dialogues (a selection), an export request, and the statistics' selection."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Database
 from annotation.sql.spider import LIMIT_MODES
@@ -21,9 +22,9 @@ class SelectionForm(forms.Form):
         initial=list(DEFAULT_STATUSES),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Default: approved in review (every pass and final validation).",
+        help_text=_("Default: approved in review (every pass and final validation)."),
     )
-    databases = forms.MultipleChoiceField(choices=(), required=False, help_text="None selected: every database.")
+    databases = forms.MultipleChoiceField(choices=(), required=False, help_text=_("None selected: every database."))
     date_from = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     origin = forms.ChoiceField(choices=ORIGIN_CHOICES, initial="all")
@@ -51,38 +52,38 @@ class ExportForm(SelectionForm):
         initial=[DatasetFormat.COSQL, DatasetFormat.GOLD],
         widget=forms.CheckboxSelectMultiple,
     )
-    seed = forms.IntegerField(initial=0, help_text="Seed of the 7:1:2 split by database (same seed, same split).")
+    seed = forms.IntegerField(initial=0, help_text=_("Seed of the 7:1:2 split by database (same seed, same split)."))
     split_file = forms.FileField(
-        required=False, help_text="Or a split file: a JSON object db_id → train/dev/test, or lines 'db_id split'."
+        required=False, help_text=_("Or a split file: a JSON object db_id → train/dev/test, or lines 'db_id split'.")
     )
     limit_mode = forms.ChoiceField(
         choices=[("", "Per format (CoSQL, CHASE: 1; SParC: values)")]
         + [(mode, LIMIT_MODE_LABELS[mode]) for mode in LIMIT_MODES],
         required=False,
-        label="LIMIT in `sql`",
+        label=_("LIMIT in `sql`"),
     )
     sql_errors = forms.ChoiceField(
         choices=[("skip", "Leave the turn out (and report it)"), ("keep", "Keep the turn (and report it)")],
         initial="skip",
-        label="Turns whose SQL no longer runs",
+        label=_("Turns whose SQL no longer runs"),
     )
 
     cosql_solo = forms.BooleanField(
         required=False,
-        label="Solo sequences in the CoSQL files too",
-        help_text="They always go into SParC and CHASE; CoSQL's acts and responses come from a real user otherwise.",
+        label=_("Solo sequences in the CoSQL files too"),
+        help_text=_("They always go into SParC and CHASE; CoSQL's acts and responses come from a real user otherwise."),
     )
 
     include_simulated = forms.BooleanField(
         required=False,
-        label="Include simulated dialogues",
-        help_text="The simulated workers' pilot dialogues are left out of a release unless asked for.",
+        label=_("Include simulated dialogues"),
+        help_text=_("The simulated workers' pilot dialogues are left out of a release unless asked for."),
     )
 
     report = forms.BooleanField(
         required=False,
         initial=True,
-        label="A report/ folder with the statistics",
+        label=_("A report/ folder with the statistics"),
         help_text="Every figure of the statistics page as SVG with its table (CSV) and statistics.json, for the "
         "dialogues the release holds.",
     )
@@ -108,17 +109,17 @@ class ExportForm(SelectionForm):
 
 
 class StatisticsForm(SelectionForm):
-    seed = forms.IntegerField(required=False, help_text="Split by database with this seed to see the split rows.")
+    seed = forms.IntegerField(required=False, help_text=_("Split by database with this seed to see the split rows."))
 
 
 class EvaluationForm(forms.Form):
     """A prediction file to score on one export's release."""
 
-    fmt = forms.ChoiceField(label="Format", choices=())
-    task = forms.ChoiceField(label="Task", choices=(), initial=EvaluationTask.SQL, required=False)  # none said: SQL
-    split = forms.ChoiceField(label="Split", choices=[(split, split) for split in SPLITS], initial="dev")
+    fmt = forms.ChoiceField(label=_("Format"), choices=())
+    task = forms.ChoiceField(label=_("Task"), choices=(), initial=EvaluationTask.SQL, required=False)  # none said: SQL
+    split = forms.ChoiceField(label=_("Split"), choices=[(split, split) for split in SPLITS], initial="dev")
     predictions = forms.FileField(
-        label="Prediction file",
+        label=_("Prediction file"),
         help_text=(
             "SQL state tracking: one predicted SQL per line, an empty line after each interaction (the public "
             "evaluator's file). Response generation: one predicted response per line; user act prediction: one line "
@@ -127,7 +128,9 @@ class EvaluationForm(forms.Form):
         ),
     )
     keep_distinct = forms.BooleanField(
-        label="Keep DISTINCT when running", required=False, help_text="The evaluator drops it by default (SQL only)."
+        label=_("Keep DISTINCT when running"),
+        required=False,
+        help_text=_("The evaluator drops it by default (SQL only)."),
     )
 
     def __init__(self, *args, formats: list[str], **kwargs):
@@ -151,6 +154,6 @@ class ModelHelpForm(forms.Form):
     or without the simulated worker's."""
 
     campaign = forms.ModelChoiceField(
-        queryset=Campaign.objects.order_by("name"), required=False, empty_label="Every campaign"
+        queryset=Campaign.objects.order_by("name"), required=False, empty_label=_("Every campaign")
     )
-    simulated = forms.BooleanField(required=False, label="Include the simulated worker's dialogues")
+    simulated = forms.BooleanField(required=False, label=_("Include the simulated worker's dialogues"))

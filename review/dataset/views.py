@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from annotation.model_client import model_configured
@@ -96,7 +97,7 @@ def export_retry(request, export_id):
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
-        messages.success(request, f"Export {export.pk} is queued again.")
+        messages.success(request, gettext("Export %(number)s is queued again.") % {"number": export.pk})
     return redirect("review:export_detail", export_id=export.pk)
 
 

@@ -1,6 +1,7 @@
 """Forms of blind double annotation: the admin's draw, the second person's labels, an adjudicator's decision."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from annotation.labels.acts import CONTEXTUAL_PHENOMENA, PRAGMATICS, QUESTION_STYLES, SYSTEM_ACTS, USER_ACTS
 from annotation.labels.relations import CATEGORIES
@@ -19,11 +20,11 @@ class DrawForm(forms.Form):
         queryset=User.objects.filter(is_active=True, blocked=False, role__in=[Role.EXPERT, Role.REVIEWER]).order_by(
             "username"
         ),
-        label="Second labeller",
-        help_text="An expert or a reviewer; dialogues they worked on are never drawn for them.",
+        label=_("Second labeller"),
+        help_text=_("An expert or a reviewer; dialogues they worked on are never drawn for them."),
     )
-    campaign = forms.ModelChoiceField(queryset=Campaign.objects.order_by("name"), required=False, empty_label="Any")
-    db_id = forms.ChoiceField(label="Database", required=False)
+    campaign = forms.ModelChoiceField(queryset=Campaign.objects.order_by("name"), required=False, empty_label=_("Any"))
+    db_id = forms.ChoiceField(label=_("Database"), required=False)
     mode = forms.ChoiceField(choices=[("", "Any"), *DialogueMode.choices], required=False)
     unit = forms.ChoiceField(choices=DoubleSample.Unit.choices, initial=DoubleSample.Unit.TURNS)
     size = forms.IntegerField(min_value=1, error_messages={"invalid": "The size must be a whole number."})
@@ -31,7 +32,7 @@ class DrawForm(forms.Form):
     seed = forms.IntegerField(
         widget=forms.TextInput(attrs={"inputmode": "numeric"}),
         error_messages={"invalid": "The seed must be a whole number (the same seed draws the same sample)."},
-        help_text="Any whole number: the same filters and seed draw the same sample again.",
+        help_text=_("Any whole number: the same filters and seed draw the same sample again."),
     )
     note = forms.CharField(max_length=300, required=False)
 

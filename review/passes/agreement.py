@@ -153,7 +153,7 @@ def _compute() -> dict:
             "dialogues_decided": decided_dialogues,
             "rejected": sum(rejected.values()),
             "rate": round(sum(rejected.values()) / decided_dialogues, 4) if decided_dialogues else None,
-            "reasons": {RejectReason(reason).label: count for reason, count in rejected.most_common()},
+            "reasons": {str(RejectReason(reason).label): count for reason, count in rejected.most_common()},
         },
     }
 

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.paginator import Paginator
 from django.db.models import Case, CharField, Count, Exists, OuterRef, Q, QuerySet, Value, When
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from dialogs.models import Dialogue, DialogueStatus
 from review.models import ReviewStage, SendBack
@@ -28,26 +29,35 @@ class Queue:
 
 
 def queues() -> list[Queue]:
-    """The queues in the order a dialogue moves through them (the passes come from REVIEW_PASSES)."""
+    """The queues in the order a dialogue moves through them (the passes come from REVIEW_PASSES), labelled in the
+    page's language (docs/i18n.md)."""
     items = [
-        Queue("in_progress", "In progress", "Waiting for both people, or under way."),
+        Queue("in_progress", _("In progress"), _("Waiting for both people, or under way.")),
         Queue(
             "unsatisfactory",
-            "Unsatisfactory",
-            "Scored below 3, terminated by the expert, or abandoned before the minimum of questions.",
+            _("Unsatisfactory"),
+            _("Scored below 3, terminated by the expert, or abandoned before the minimum of questions."),
         ),
     ]
     for number in range(1, settings.REVIEW_PASSES + 1):
-        waiting = "To review (pass 1)" if number == 1 else f"Awaiting pass {number}"
-        items.append(Queue(f"pass{number}", waiting, f"Waiting for a reviewer to take pass {number}."))
-        items.append(Queue(f"in_pass{number}", f"In pass {number}", f"A reviewer holds it for pass {number}."))
+        n = {"number": number}
+        waiting = _("To review (pass 1)") if number == 1 else _("Awaiting pass %(number)s") % n
+        items.append(Queue(f"pass{number}", waiting, _("Waiting for a reviewer to take pass %(number)s.") % n))
+        items.append(
+            Queue(f"in_pass{number}", _("In pass %(number)s") % n, _("A reviewer holds it for pass %(number)s.") % n)
+        )
+    never = "; ".join(str(k.words) for k in NOT_FOR_REVIEW)
     items += [
-        Queue("with_author", "With its author", "Sent back to its expert to fix; back in its pass when returned."),
-        Queue("failed_validation", "Failed validation", "Approved, but a final SQL does not run or does not encode."),
-        Queue("approved", "Approved", "Through every pass and final validation: what an export takes."),
-        Queue("rejected", "Rejected", "Rejected in review (an admin can reopen it)."),
+        Queue(
+            "with_author", _("With its author"), _("Sent back to its expert to fix; back in its pass when returned.")
+        ),
+        Queue(
+            "failed_validation", _("Failed validation"), _("Approved, but a final SQL does not run or does not encode.")
+        ),
+        Queue("approved", _("Approved"), _("Through every pass and final validation: what an export takes.")),
+        Queue("rejected", _("Rejected"), _("Rejected in review (an admin can reopen it).")),
         # Outside review altogether, counted apart so that every dialogue is still in exactly one queue.
-        Queue("not_for_review", "Not for review", f"Never reviewed: {'; '.join(k.words for k in NOT_FOR_REVIEW)}."),
+        Queue("not_for_review", _("Not for review"), _("Never reviewed: %(what)s.") % {"what": never}),
     ]
     return items
 

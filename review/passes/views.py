@@ -8,6 +8,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from annotation.labels.acts import (
@@ -104,7 +105,10 @@ def claim_next(request):
         return redirect("review:home")
     review = passes.review_claim_next(reviewer=request.user, review_pass=number)
     if review is None:
-        messages.info(request, "Nothing is waiting for you" + (f" in pass {number}." if number else "."))
+        if number:
+            messages.info(request, gettext("Nothing is waiting for you in pass %(number)s.") % {"number": number})
+        else:
+            messages.info(request, gettext("Nothing is waiting for you."))
         return redirect("review:home")
     return redirect("review:dialogue", dialogue_id=review.dialogue_id)
 
@@ -154,8 +158,12 @@ def fix_return(request, dialogue_id):
         return redirect("dialogs:expert_home")
     messages.success(
         request,
-        f"Dialogue {item.pk} is back in review (pass {sent.pass_number}) with your {sent.fixes} "
-        f"fix{'es' if sent.fixes != 1 else ''}.",
+        ngettext(
+            "Dialogue %(number)s is back in review (pass %(pass)s) with your %(count)s fix.",
+            "Dialogue %(number)s is back in review (pass %(pass)s) with your %(count)s fixes.",
+            sent.fixes,
+        )
+        % {"number": item.pk, "pass": sent.pass_number, "count": sent.fixes},
     )
     return redirect("dialogs:expert_home")
 
@@ -178,7 +186,9 @@ def send_back(request, dialogue_id):
         messages.error(request, error.message)
         return redirect("review:dialogue", dialogue_id=item.pk)
     messages.success(
-        request, f"Dialogue {item.pk} is with {sent.author.username} to fix; it comes back to pass {sent.pass_number}."
+        request,
+        gettext("Dialogue %(number)s is with %(author)s to fix; it comes back to pass %(pass)s.")
+        % {"number": item.pk, "author": sent.author.username, "pass": sent.pass_number},
     )
     return redirect("review:home")
 
@@ -267,7 +277,7 @@ def release(request, dialogue_id):
         passes.review_release(person=request.user, dialogue=item)
     except passes.ReviewError as error:
         return _review_error(request, error, dialogue_id)
-    messages.success(request, f"Dialogue {dialogue_id} is back in its queue.")
+    messages.success(request, gettext("Dialogue %(number)s is back in its queue.") % {"number": dialogue_id})
     return redirect("review:home")
 
 
@@ -321,12 +331,21 @@ def decide(request, dialogue_id):
     except passes.ReviewError as error:
         return _review_error(request, error, dialogue_id)
     if review.stage == "failed_validation":
-        messages.error(request, f"Dialogue {dialogue_id} failed final validation: fix the turns listed below.")
+        messages.error(
+            request,
+            gettext("Dialogue %(number)s failed final validation: fix the turns listed below.")
+            % {"number": dialogue_id},
+        )
         return redirect("review:dialogue", dialogue_id=dialogue_id)
-    verdict = {"approved": "approved", "rejected": "rejected", "pending": f"sent on to pass {review.pass_number}"}
-    if review.stage == "pending" and not approve:
-        verdict["pending"] = f"sent on to pass {review.pass_number}: a second reviewer decides on the rejection"
-    messages.success(request, f"Dialogue {dialogue_id} {verdict.get(review.stage, review.stage)}.")
+    said = {"number": dialogue_id, "pass": review.pass_number}
+    verdict = {
+        "approved": gettext("Dialogue %(number)s approved."),
+        "rejected": gettext("Dialogue %(number)s rejected."),
+        "pending": gettext("Dialogue %(number)s sent on to pass %(pass)s.")
+        if approve
+        else gettext("Dialogue %(number)s sent on to pass %(pass)s: a second reviewer decides on the rejection."),
+    }
+    messages.success(request, verdict.get(review.stage, f"Dialogue {dialogue_id} {review.stage}.") % said)
     return redirect("review:home")
 
 
@@ -338,7 +357,7 @@ def reopen(request, dialogue_id):
         passes.review_reopen(admin=request.user, dialogue=item, note=request.POST.get("note", ""))
     except passes.ReviewError as error:
         return _review_error(request, error, dialogue_id)
-    messages.success(request, f"Dialogue {dialogue_id} is reopened.")
+    messages.success(request, gettext("Dialogue %(number)s is reopened.") % {"number": dialogue_id})
     return redirect("review:dialogue", dialogue_id=dialogue_id)
 
 
@@ -379,7 +398,7 @@ def clear_warning(request, dialogue_id, warning_id):
         passes.validation_warning_clear(reviewer=request.user, dialogue=item, warning_id=warning_id)
     except passes.ReviewError as error:
         return _review_error(request, error, dialogue_id)
-    messages.success(request, "The warning is cleared.")
+    messages.success(request, gettext("The warning is cleared."))
     return redirect("review:dialogue", dialogue_id=dialogue_id)
 
 
@@ -403,13 +422,18 @@ def pools(request):
             messages.error(request, error.message)
         else:
             if members is None:
-                messages.success(request, f"Any reviewer may take pass {number}.")
+                messages.success(request, gettext("Any reviewer may take pass %(number)s.") % {"number": number})
             elif members:
                 names = ", ".join(sorted(person.username for person in members))
-                messages.success(request, f"Pass {number} is taken by its pool: {names}.")
+                messages.success(
+                    request,
+                    gettext("Pass %(number)s is taken by its pool: %(names)s.") % {"number": number, "names": names},
+                )
             else:
                 messages.warning(
-                    request, f"Pass {number}'s pool is empty: any reviewer may take it until you add someone."
+                    request,
+                    gettext("Pass %(number)s's pool is empty: any reviewer may take it until you add someone.")
+                    % {"number": number},
                 )
         return redirect("review:pools")
     people = User.objects.filter(is_active=True).order_by("username")

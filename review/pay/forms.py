@@ -6,6 +6,7 @@ from datetime import date, timedelta
 from django import forms
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from dialogs.models import Campaign
 from review.pay.models import PayBasis, PayRole
@@ -17,12 +18,12 @@ class PayRuleForm(forms.Form):
     campaign = forms.ModelChoiceField(
         queryset=Campaign.objects.order_by("name"),
         required=False,
-        empty_label="Default (work of no campaign, and campaigns without a rule)",
+        empty_label=_("Default (work of no campaign, and campaigns without a rule)"),
     )
     role = forms.ChoiceField(choices=PayRole.choices)
-    basis = forms.ChoiceField(choices=PayBasis.choices, label="Paid")
+    basis = forms.ChoiceField(choices=PayBasis.choices, label=_("Paid"))
     rate = forms.DecimalField(min_value=0, max_value=RATE_MAX, decimal_places=2, max_digits=8)
-    currency = forms.RegexField(regex=r"^[A-Za-z]{3}$", max_length=3, help_text="Three letters, e.g. GBP or USD.")
+    currency = forms.RegexField(regex=r"^[A-Za-z]{3}$", max_length=3, help_text=_("Three letters, e.g. GBP or USD."))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -32,8 +33,8 @@ class PayRuleForm(forms.Form):
 class PeriodForm(forms.Form):
     """A statement's period: from `start` to `end`, both days included; this week (Monday to Sunday) when not given."""
 
-    start = forms.DateField(label="From", widget=forms.DateInput(attrs={"type": "date"}))
-    end = forms.DateField(label="To (included)", widget=forms.DateInput(attrs={"type": "date"}))
+    start = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(label=_("To (included)"), widget=forms.DateInput(attrs={"type": "date"}))
 
     def clean(self):
         cleaned = super().clean()

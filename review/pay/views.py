@@ -15,6 +15,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from annotation.models import User
@@ -117,7 +118,7 @@ def pay_rule_save(request):
 def pay_rule_remove(request, rule_id):
     rule = get_object_or_404(PayRule, pk=rule_id)
     services.pay_rule_remove(by=request.user, rule=rule)
-    messages.success(request, "Rule removed: that work is priced by the default rule again (if there is one).")
+    messages.success(request, gettext("Rule removed: that work is priced by the default rule again (if there is one)."))
     return redirect("review:pay_home")
 
 
@@ -170,7 +171,7 @@ def pay_statement_record(request, user_id):
     start, end = period.cleaned_data["start"], period.cleaned_data["end"]
     back = f"{reverse('review:pay_statement', args=[person.pk])}?{_period_query(start, end)}"
     if request.POST.get("confirm") != "yes":
-        messages.error(request, "Tick “I have paid this statement” first: nothing was recorded.")
+        messages.error(request, gettext("Tick “I have paid this statement” first: nothing was recorded."))
         return redirect(back)
     try:
         recorded = services.pay_statement_record(
@@ -182,7 +183,11 @@ def pay_statement_record(request, user_id):
             return redirect("review:pay_recorded", statement_id=refused.statement.pk)
         return redirect(back)
     totals = ", ".join(f"{total} {currency}" for currency, total in recorded.totals.items())
-    messages.success(request, f"Statement {recorded.pk} recorded as paid: {totals} to {person.username}.")
+    messages.success(
+        request,
+        gettext("Statement %(number)s recorded as paid: %(totals)s to %(name)s.")
+        % {"number": recorded.pk, "totals": totals, "name": person.username},
+    )
     return redirect("review:pay_recorded", statement_id=recorded.pk)
 
 

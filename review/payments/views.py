@@ -10,6 +10,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from annotation.people.roles import role_required
 from dialogs.models import Campaign, CrowdAssignment, CrowdPlatform
@@ -102,8 +103,10 @@ def _payout_record(request):
         if owed is None or owed["digest"] != digest:
             messages.error(
                 request,
-                "The bonuses owed have changed since the page was shown (a review decided, or a payout was "
-                "recorded): nothing was recorded. Check the file again.",
+                gettext(
+                    "The bonuses owed have changed since the page was shown (a review decided, or a payout was "
+                    "recorded): nothing was recorded. Check the file again."
+                ),
             )
             return redirect(f"{reverse('review:payments')}?campaign={campaign.pk}#owed")
         return render(
@@ -124,9 +127,16 @@ def _payout_record(request):
     else:
         messages.success(
             request,
-            f"Payout {payout.pk} recorded: {payout.total:.2f} {settings.BONUS_CURRENCY} to {payout.rows.count()} "
-            "worker(s). "
-            "These bonuses are left out of the next files.",
+            gettext(
+                "Payout %(number)s recorded: %(total)s %(currency)s to %(count)s worker(s). These bonuses are left "
+                "out of the next files."
+            )
+            % {
+                "number": payout.pk,
+                "total": f"{payout.total:.2f}",
+                "currency": settings.BONUS_CURRENCY,
+                "count": payout.rows.count(),
+            },
         )
     return redirect(f"{reverse('review:payments')}?campaign={campaign.pk}")
 

@@ -2,6 +2,7 @@
 are the services'."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Database, User
 from dialogs.models import Campaign
@@ -15,29 +16,31 @@ DEFAULT_RATERS = 3  # as CoSQL: three raters
 class RatingTaskForm(forms.Form):
     name = forms.CharField(
         max_length=120,
-        label="Task name",
-        help_text="Raters see this name: say nothing of the sources in it (they rate blind).",
+        label=_("Task name"),
+        help_text=_("Raters see this name: say nothing of the sources in it (they rate blind)."),
     )
     size = forms.IntegerField(
-        min_value=1, max_value=SIZE_MAX, initial=100, label="Turns to sample", help_text="CoSQL rated 100."
+        min_value=1, max_value=SIZE_MAX, initial=100, label=_("Turns to sample"), help_text=_("CoSQL rated 100.")
     )
-    seed = forms.IntegerField(initial=1, help_text="The same seed and filters draw the same turns.")
+    seed = forms.IntegerField(initial=1, help_text=_("The same seed and filters draw the same turns."))
     campaign = forms.ModelChoiceField(
-        queryset=Campaign.objects.order_by("name"), required=False, empty_label="Any campaign (or none)"
+        queryset=Campaign.objects.order_by("name"), required=False, empty_label=_("Any campaign (or none)")
     )
     databases = forms.MultipleChoiceField(
-        required=False, help_text="None chosen: every database.", widget=forms.CheckboxSelectMultiple
+        required=False, help_text=_("None chosen: every database."), widget=forms.CheckboxSelectMultiple
     )
     sources = forms.MultipleChoiceField(
         choices=ResponseSource.choices,
         widget=forms.CheckboxSelectMultiple,
         initial=[ResponseSource.EXPERT, ResponseSource.DRAFT],
-        help_text="Only turns every chosen source answered are drawn, so the sources are rated on the same turns.",
+        help_text=_("Only turns every chosen source answered are drawn, so the sources are rated on the same turns."),
     )
-    model_name = forms.CharField(max_length=80, required=False, label="Model's name", help_text="Shown to admins only.")
+    model_name = forms.CharField(
+        max_length=80, required=False, label=_("Model's name"), help_text=_("Shown to admins only.")
+    )
     model_file = forms.FileField(
         required=False,
-        label="Model file",
+        label=_("Model file"),
         help_text=f"JSON lines or CSV of dialogue, turn, response (docs/human_rating.md); at most {MAX_BYTES:,} bytes.",
     )
     raters = forms.ModelMultipleChoiceField(
@@ -68,11 +71,11 @@ class RatingForm(forms.Form):
         choices=[("1", "1: correct"), ("0", "0: not correct")],
         coerce=int,
         widget=forms.RadioSelect,
-        label="Logic correctness",
+        label=_("Logic correctness"),
     )
     grammar = forms.TypedChoiceField(
         choices=[(str(n), str(n)) for n in range(GRAMMAR_MIN, GRAMMAR_MAX + 1)],
         coerce=int,
         widget=forms.RadioSelect,
-        label="Grammar",
+        label=_("Grammar"),
     )

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from annotation.people.roles import can, role_required
 from dialogs.models import Campaign
@@ -89,7 +90,11 @@ def _task_create(request):
         except services.RatingError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"Rating task “{task.name}” made: {task.items.count()} responses to rate.")
+            messages.success(
+                request,
+                gettext("Rating task “%(name)s” made: %(count)s responses to rate.")
+                % {"name": task.name, "count": task.items.count()},
+            )
             return redirect("review:rating_task", task_id=task.pk)
     return render(
         request,
@@ -148,7 +153,10 @@ def rate_next(request, task_id: int):
     assignment = _assignment_or_404(request, task_id)
     position = selectors.next_position(assignment)
     if position is None:
-        messages.info(request, f"You have rated every response of “{assignment.task.name}”. Thank you.")
+        messages.info(
+            request,
+            gettext("You have rated every response of “%(name)s”. Thank you.") % {"name": assignment.task.name},
+        )
         return redirect("review:rating_tasks")
     return redirect("review:rating_rate", task_id=task_id, position=position)
 

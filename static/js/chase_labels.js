@@ -3,6 +3,8 @@
 // links (proposed from the SQL, confirmed or edited by pointing at words). Saving sends one `turn_labels` message;
 // the server checks everything again (annotation.labels.acts) and the log is the truth (docs/chase.md).
 
+import { gettext, interpolate } from "./i18n.js";
+
 export const LABEL_KEYS = [
   "intent", "contextual_phenomena", "schema_linking", "pragmatics", "question_style", "thematic_relations",
 ];
@@ -49,13 +51,13 @@ export class LabelEditor {
   _build(container) {
     const intent = element("div", "label-block");
     intent.dataset.testid = "intent-block";
-    const head = element("div", "label-head", "Relation to the previous question ");
+    const head = element("div", "label-head", gettext("Relation to the previous question "));
     this.recommendedNote = element("span", "muted small");
     this.recommendedNote.dataset.testid = "intent-recommended";
     head.append(this.recommendedNote);
     this.intentRow = element("div", "intent-row");
     this.category = element("select");
-    this.category.setAttribute("aria-label", "Intent category");
+    this.category.setAttribute("aria-label", gettext("Intent category"));
     for (const [key, name] of Object.entries(this.vocabulary.categories)) {
       const option = element("option", "", name);
       option.value = key;
@@ -65,13 +67,13 @@ export class LabelEditor {
     this.detectedNote.dataset.testid = "intent-detected";
     this.intentRow.append(this.category, this.detectedNote);
     this.relations = element("div", "relation-grid");
-    this.relations.setAttribute("aria-label", "Relations");
+    this.relations.setAttribute("aria-label", gettext("Relations"));
     intent.append(head, this.intentRow, this.relations);
     this.intentBlock = intent;
 
     const phenomena = element("div", "label-block");
-    phenomena.append(element("div", "label-head", "Contextual phenomena"
-      + (this.vocabulary.phenomena_required ? " (required)" : "")));
+    phenomena.append(element("div", "label-head", this.vocabulary.phenomena_required
+      ? gettext("Contextual phenomena (required)") : gettext("Contextual phenomena")));
     this.phenomena = element("div", "act-grid phenomena");
     for (const [name, description] of Object.entries(this.vocabulary.phenomena)) {
       const label = element("label", "act");
@@ -86,13 +88,13 @@ export class LabelEditor {
 
     // CHASE's labels of the question's wording: one choice each (its own values, shown in English), or none.
     const wording = element("div", "label-block wording");
-    wording.append(element("div", "label-head", "Wording"));
+    wording.append(element("div", "label-head", gettext("Wording")));
     this.wording = {};
-    for (const [key, title] of [["pragmatics", "Phrasing"], ["question_style", "Form"]]) {
+    for (const [key, title] of [["pragmatics", gettext("Phrasing")], ["question_style", gettext("Form")]]) {
       const label = element("label", "wording-choice", `${title} `);
       const select = element("select");
       select.dataset.testid = `label-${key}`;
-      const none = element("option", "", "— not labelled");
+      const none = element("option", "", gettext("— not labelled"));
       none.value = "";
       select.append(none);
       for (const [value, description] of Object.entries(this.vocabulary[key] || {})) {
@@ -113,10 +115,10 @@ export class LabelEditor {
     // propose some (vocabulary.thematic_of_relation), which a person takes or not.
     const thematic = element("div", "label-block thematic");
     thematic.dataset.testid = "thematic-block";
-    const thematicHead = element("div", "label-head", "Thematic relation (SParC) ");
+    const thematicHead = element("div", "label-head", gettext("Thematic relation (SParC) "));
     this.thematicNote = element("span", "muted small");
     this.thematicNote.dataset.testid = "thematic-proposal";
-    this.thematicTake = element("button", "link", "take the proposal");
+    this.thematicTake = element("button", "link", gettext("take the proposal"));
     this.thematicTake.type = "button";
     this.thematicTake.dataset.testid = "thematic-take";
     thematicHead.append(this.thematicNote, " ", this.thematicTake);
@@ -134,20 +136,20 @@ export class LabelEditor {
     this.thematicBlock = thematic;
 
     const linking = element("div", "label-block");
-    const linkHead = element("div", "label-head", "Schema linking ");
+    const linkHead = element("div", "label-head", gettext("Schema linking "));
     linkHead.append(element("span", "muted small",
-      "— proposed from the SQL: click a word (shift-click to extend), pick what it names, add; × removes."));
+      gettext("— proposed from the SQL: click a word (shift-click to extend), pick what it names, add; × removes.")));
     this.tokens = element("div", "link-tokens");
     this.tokens.dataset.testid = "link-tokens";
     const add = element("div", "link-add");
     this.entity = element("select");
-    this.entity.setAttribute("aria-label", "What the selected words name");
+    this.entity.setAttribute("aria-label", gettext("What the selected words name"));
     for (const { key, text } of this._entityOptions()) {
       const option = element("option", "", text);
       option.value = key;
       this.entity.append(option);
     }
-    this.addButton = element("button", "", "Add link");
+    this.addButton = element("button", "", gettext("Add link"));
     this.addButton.type = "button";
     add.append(this.entity, this.addButton);
     this.linkList = element("ul", "link-list");
@@ -156,7 +158,7 @@ export class LabelEditor {
     this.linkBlock = linking;
 
     const foot = element("div", "label-foot");
-    this.saveButton = element("button", "", "Save CHASE labels");
+    this.saveButton = element("button", "", gettext("Save CHASE labels"));
     this.saveButton.type = "button";
     this.state = element("span", "step-state");
     this.state.dataset.testid = "labels-state";
@@ -183,12 +185,19 @@ export class LabelEditor {
 
   _entityOptions() {
     const { table_names: tables, column_names: columns } = this.schema;
-    const options = tables.map((name, id) => ({ key: `table:${id}`, text: `table: ${name}` }));
+    const options = tables.map((name, id) => (
+      { key: `table:${id}`, text: interpolate(gettext("table: %(table)s"), { table: name }, true) }));
     columns.forEach(([table, name], id) => {
-      if (table >= 0) options.push({ key: `column:${id}`, text: `column: ${tables[table]}.${name}` });
+      if (table >= 0) {
+        options.push({ key: `column:${id}`,
+          text: interpolate(gettext("column: %(column)s"), { column: `${tables[table]}.${name}` }, true) });
+      }
     });
     columns.forEach(([table, name], id) => {
-      if (table >= 0) options.push({ key: `value:${id}`, text: `a value of ${tables[table]}.${name}` });
+      if (table >= 0) {
+        options.push({ key: `value:${id}`,
+          text: interpolate(gettext("a value of %(column)s"), { column: `${tables[table]}.${name}` }, true) });
+      }
     });
     return options;
   }
@@ -246,15 +255,22 @@ export class LabelEditor {
     this.relations.hidden = !labelled;
     if (!edit.intent) edit.intent = { category: "same_instances", relations: [] };
     this.category.value = edit.intent.category;
-    this.detectedNote.textContent = turn.detected.intent ? `detected: ${this._describe(turn.detected.intent)}` : "";
+    this.detectedNote.textContent = turn.detected.intent
+      ? interpolate(gettext("detected: %(intent)s"), { intent: this._describe(turn.detected.intent) }, true) : "";
     const recommended = turn.recommended;
     if (recommended) {
       const detected = turn.detected.intent;
       // Judged on the server when the result was shared (the suggested relation, and what it named used in the SQL).
       const followed = detected && turn.followed === true;
-      this.recommendedNote.textContent = `— suggested to the user: ${this.vocabulary.categories[recommended.category]}`
-        + ` (${this._relationText(recommended.relation)})`
-        + (detected ? (followed ? ", followed" : ", not followed") : "");
+      let text = gettext("— suggested to the user: %(category)s (%(relation)s)");
+      if (detected) {
+        text = followed ? gettext("— suggested to the user: %(category)s (%(relation)s), followed")
+          : gettext("— suggested to the user: %(category)s (%(relation)s), not followed");
+      }
+      this.recommendedNote.textContent = interpolate(text, {
+        category: this.vocabulary.categories[recommended.category],
+        relation: this._relationText(recommended.relation),
+      }, true);
     } else {
       this.recommendedNote.textContent = "";
     }
@@ -298,8 +314,9 @@ export class LabelEditor {
     const proposal = this._thematicProposal();
     const names = this.vocabulary.thematic_relations || {};
     this.thematicNote.textContent = proposal.length
-      ? `— proposed from the SQL: ${proposal.map((name) => names[name].split(":")[0]).join(", ")}`
-      : "— no proposal from the SQL";
+      ? interpolate(gettext("— proposed from the SQL: %(relations)s"),
+        { relations: proposal.map((name) => names[name].split(":")[0]).join(", ") }, true)
+      : gettext("— no proposal from the SQL");
     this.thematicTake.hidden = !proposal.length;
     for (const box of this.thematic.querySelectorAll("input")) box.checked = this.edit.thematic.includes(box.value);
   }
@@ -311,10 +328,12 @@ export class LabelEditor {
   _entityName(span) {
     const { table_names: tables, column_names: columns } = this.schema;
     const entity = span.entity;
-    if (span.type === "table") return `table ${tables[entity.tableId]}`;
+    if (span.type === "table") return interpolate(gettext("table %(table)s"), { table: tables[entity.tableId] }, true);
     const [table, column] = columns[entity.columnId];
     const where = `${tables[table]}.${column}`;
-    return span.type === "value" ? `value ${entity.value} of ${where}` : `column ${where}`;
+    return span.type === "value"
+      ? interpolate(gettext("value %(value)s of %(column)s"), { value: entity.value, column: where }, true)
+      : interpolate(gettext("column %(column)s"), { column: where }, true);
   }
 
   _words(span) {
@@ -353,8 +372,9 @@ export class LabelEditor {
         element("span", "link-entity", this._entityName(span)));
       const remove = element("button", "link remove", "×");
       remove.type = "button";
-      remove.title = "Remove this link";
-      remove.setAttribute("aria-label", `Remove the link of “${this._words(span)}”`);
+      remove.title = gettext("Remove this link");
+      remove.setAttribute("aria-label",
+        interpolate(gettext("Remove the link of “%(words)s”"), { words: this._words(span) }, true));
       remove.addEventListener("click", () => {
         edit.links.splice(index, 1);
         this._changed();
@@ -368,10 +388,10 @@ export class LabelEditor {
   _drawState() {
     const turn = this.turn;
     let text = "";
-    if (this.saving) text = "saving…";
-    else if (this.edit.dirty) text = "unsaved changes";
-    else if (turn.confirmed) text = "saved";
-    else if (turn.detected.intent || turn.detected.schema_linking?.length) text = "proposed: check and save";
+    if (this.saving) text = gettext("saving…");
+    else if (this.edit.dirty) text = gettext("unsaved changes");
+    else if (turn.confirmed) text = gettext("saved");
+    else if (turn.detected.intent || turn.detected.schema_linking?.length) text = gettext("proposed: check and save");
     this.state.textContent = text;
     this.state.className = `step-state ${turn.confirmed && !this.edit.dirty && !this.saving ? "done" : "todo"}`;
   }

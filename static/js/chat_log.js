@@ -2,6 +2,7 @@
 // warning under the question they answer (a late answer still lands under its own question, not at the bottom).
 
 import { renderTable } from "./table_view.js";
+import { formatNumber, formatTime, gettext, interpolate, ngettext } from "./i18n.js";
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -12,13 +13,19 @@ function element(tag, className, text) {
 
 function clock(iso) {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return Number.isNaN(date.getTime()) ? "" : formatTime(date);
 }
 
 // "showing N of M" when the sandbox cut the result; the plain count otherwise.
 export function rowSummary({ row_count: shown, truncated, total_rows: total }) {
-  if (!truncated) return `${shown} row${shown === 1 ? "" : "s"}`;
-  return total == null ? `showing the first ${shown} rows (total unknown)` : `showing ${shown} of ${total} rows`;
+  const values = { shown: formatNumber(shown), total: formatNumber(total ?? 0) };
+  if (!truncated) return interpolate(ngettext("%(shown)s row", "%(shown)s rows", shown), values, true);
+  if (total == null) {
+    return interpolate(ngettext("showing the first %(shown)s row (total unknown)",
+      "showing the first %(shown)s rows (total unknown)", shown), values, true);
+  }
+  return interpolate(ngettext("showing %(shown)s of %(total)s row", "showing %(shown)s of %(total)s rows", total), values,
+    true);
 }
 
 export function resultTable(payload) {
@@ -31,11 +38,33 @@ export function resultTable(payload) {
 export const ENDED_STATUSES = ["completed", "abandoned", "terminated", "dropped"];
 
 const END_TEXT = {
-  completed: { worker: "You ended the dialogue.", expert: "The worker ended the dialogue." },
-  terminated: { worker: "The expert ended the dialogue.", expert: "You ended the dialogue." },
-  abandoned: { worker: "The dialogue ended because a participant left.",
-    expert: "The dialogue ended because a participant left." },
+  completed: { worker: gettext("You ended the dialogue."), expert: gettext("The worker ended the dialogue.") },
+  terminated: { worker: gettext("The expert ended the dialogue."), expert: gettext("You ended the dialogue.") },
+  abandoned: { worker: gettext("The dialogue ended because a participant left."),
+    expert: gettext("The dialogue ended because a participant left.") },
 };
+
+// What a presence badge or typing line says of one side ("worker" or "expert"): both rooms and a supervisor's watch.
+// `state`: connected, joining, typing, reconnecting (with the seconds left before the dialogue ends) or anything else
+// (not connected).
+export function presenceText(side, state, secondsLeft = 0) {
+  const worker = side === "worker";
+  switch (state) {
+    case "connected":
+      return worker ? gettext("Worker: connected") : gettext("Expert: connected");
+    case "joining":
+      return worker ? gettext("Worker: joining…") : gettext("Expert: joining…");
+    case "typing":
+      return worker ? gettext("The worker is typing…") : gettext("The expert is typing…");
+    case "reconnecting":
+      return interpolate(worker
+        ? gettext("Worker: reconnecting… (the dialogue ends in %(seconds)s s if they do not return)")
+        : gettext("Expert: reconnecting… (the dialogue ends in %(seconds)s s if they do not return)"),
+      { seconds: formatNumber(secondsLeft) }, true);
+    default:
+      return worker ? gettext("Worker: not connected") : gettext("Expert: not connected");
+  }
+}
 
 export class ChatLog {
   /**
@@ -49,7 +78,7 @@ export class ChatLog {
     this.onTurnClick = onTurnClick;
     this.turns = new Map();
     this.seen = new Set();
-    this.empty = element("p", "chat-empty muted", "No messages yet.");
+    this.empty = element("p", "chat-empty muted", gettext("No messages yet."));
     container.replaceChildren(this.empty);
   }
 
@@ -76,7 +105,8 @@ export class ChatLog {
         break;
       case "recommendation":
         // An idea for the next question (CHASE's recommended intent), in the words the worker saw.
-        node = this._reply(p.turn, element("div", "notice suggestion-note", `Suggestion for the next question: ${p.text}`));
+        node = this._reply(p.turn, element("div", "notice suggestion-note",
+          interpolate(gettext("Suggestion for the next question: %(text)s"), { text: p.text }, true)));
         break;
       case "end":
         node = this._append(element("div", "notice end", this._endText(event)));
@@ -93,13 +123,17 @@ export class ChatLog {
     const p = event.payload || {};
     if (p.stopped_early) {
       // The worker's "Stop early": the reason is the log's ("The worker stopped early: …"), said to both sides.
-      return this.viewer === "worker" ? "You stopped the dialogue early." : p.reason || "The worker stopped early.";
+      return this.viewer === "worker" ? gettext("You stopped the dialogue early.")
+        : p.reason || gettext("The worker stopped early.");
     }
-    if (event.author_role !== "supervisor") return END_TEXT[p.status]?.[this.viewer] || "The dialogue has ended.";
+    if (event.author_role !== "supervisor") return END_TEXT[p.status]?.[this.viewer] || gettext("The dialogue has ended.");
     // A supervisor's act (docs/protocol.md, "Watching a room"): both sides are told what and why.
-    const worker = this.viewer === "worker" ? "you" : "the worker";
-    const what = p.requeued ? `A supervisor sent ${worker} back to the queue.` : "A supervisor ended the dialogue.";
-    return p.reason ? `${what} Reason: ${p.reason}` : what;
+    let what = gettext("A supervisor ended the dialogue.");
+    if (p.requeued) {
+      what = this.viewer === "worker" ? gettext("A supervisor sent you back to the queue.")
+        : gettext("A supervisor sent the worker back to the queue.");
+    }
+    return p.reason ? interpolate(gettext("%(what)s Reason: %(reason)s"), { what, reason: p.reason }, true) : what;
   }
 
   turnBlock(seq) {
@@ -119,7 +153,7 @@ export class ChatLog {
     const mine = side === this.viewer;
     const bubble = element("div", `bubble ${side} ${mine ? "mine" : "theirs"}`);
     const meta = element("div", "meta");
-    meta.append(element("span", "who", mine ? "You" : this.names[side]), element("span", "when", clock(event.created_at)));
+    meta.append(element("span", "who", mine ? gettext("You") : this.names[side]), element("span", "when", clock(event.created_at)));
     bubble.append(meta, element("div", "text", text));
     bubble.dataset.seq = event.seq;
     return bubble;
@@ -132,7 +166,7 @@ export class ChatLog {
     question.classList.add("question");
     if (this.onTurnClick) {
       question.tabIndex = 0;
-      question.title = "Work on this question";
+      question.title = gettext("Work on this question");
       question.addEventListener("click", () => this.onTurnClick(event.seq));
       question.addEventListener("keydown", (e) => e.key === "Enter" && this.onTurnClick(event.seq));
     }
@@ -152,7 +186,8 @@ export class ChatLog {
     const box = this._bubble("expert", "", event);
     box.classList.add("result");
     box.querySelector(".text").replaceWith(
-      element("div", "result-caption", `Result table · ${rowSummary(event.payload)}`),
+      element("div", "result-caption",
+        interpolate(gettext("Result table · %(rows)s"), { rows: rowSummary(event.payload) }, true)),
       resultTable(event.payload),
     );
     return box;
@@ -161,17 +196,18 @@ export class ChatLog {
   _dropNotice(payload) {
     const notice = element("div", "notice warn");
     notice.setAttribute("role", "alert");
-    notice.append(element("strong", "", "This question does not count. "), element("span", "", payload.warning || ""));
+    notice.append(element("strong", "", gettext("This question does not count. ")),
+      element("span", "", payload.warning || ""));
     return notice;
   }
 }
 
-// The partner's presence badge and typing line, shared by both rooms. `name` is "Worker" or "Expert".
+// The partner's presence badge and typing line, shared by both rooms. `side` is the partner's: "worker" or "expert".
 export class PresenceBadge {
-  constructor(badge, typingLine, name) {
+  constructor(badge, typingLine, side) {
     this.badge = badge;
     this.typingLine = typingLine;
-    this.name = name;
+    this.side = side;
     this.typingTimer = null;
     this.graceTimer = null;
   }
@@ -183,8 +219,8 @@ export class PresenceBadge {
 
   // From a `state` message: whether the partner is in the room now.
   fromState(state) {
-    if (state.partner_connected) this.set(`${this.name}: connected`, "on");
-    else this.set(state.status === "waiting" ? `${this.name}: joining…` : `${this.name}: not connected`, "away");
+    if (state.partner_connected) this.set(presenceText(this.side, "connected"), "on");
+    else this.set(presenceText(this.side, state.status === "waiting" ? "joining" : "away"), "away");
   }
 
   // From a `presence` message: connected, typing, or reconnecting with a countdown to the grace period's end.
@@ -193,16 +229,16 @@ export class PresenceBadge {
     clearInterval(this.graceTimer);
     this.typingLine.textContent = "";
     if (message.state === "typing") {
-      this.set(`${this.name}: connected`, "on");
-      this.typingLine.textContent = `The ${this.name.toLowerCase()} is typing…`;
+      this.set(presenceText(this.side, "connected"), "on");
+      this.typingLine.textContent = presenceText(this.side, "typing");
       this.typingTimer = setTimeout(() => { this.typingLine.textContent = ""; }, 3500);
     } else if (message.state === "connected") {
-      this.set(`${this.name}: connected`, "on");
+      this.set(presenceText(this.side, "connected"), "on");
     } else if (message.state === "reconnecting") {
       const until = Date.now() + (message.grace_seconds || 0) * 1000;
       const show = () => {
         const left = Math.max(0, Math.round((until - Date.now()) / 1000));
-        this.set(`${this.name}: reconnecting… (the dialogue ends in ${left} s if they do not return)`, "away");
+        this.set(presenceText(this.side, "reconnecting", left), "away");
       };
       show();
       this.graceTimer = setInterval(show, 1000);

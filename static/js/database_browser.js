@@ -1,6 +1,13 @@
 // Database page: pages through table content and drives the SQL workbench (validate as you type, run, show).
 import { labelRunButton, postSql, runErrorText, showProblems } from "./sql_editor.js";
 import { renderTable, TablePager } from "./table_view.js";
+import { formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
+
+// Spider's hardness levels (annotation/sql/hardness.py HARDNESS_LEVELS), in words.
+const HARDNESS = {
+  easy: pgettext("hardness", "easy"), medium: pgettext("hardness", "medium"), hard: pgettext("hardness", "hard"),
+  extra: pgettext("hardness", "extra"),
+};
 
 const script = document.querySelector("script[data-table-url]");  // module scripts have no currentScript
 const tableUrl = script.dataset.tableUrl;           // ends in /tables/0/
@@ -35,19 +42,26 @@ if (host) {
     const result = document.getElementById("sql-result");
     const execution = report.execution;
     if (!execution) {
-      summary.textContent = report.error || "Could not run.";
+      summary.textContent = report.error || gettext("Could not run.");
       return;
     }
     if (execution.ok) {
-      const shown = execution.truncated ? `showing ${execution.row_count} rows (truncated)` : `${execution.row_count} rows`;
-      summary.textContent = `${shown} in ${execution.elapsed_ms} ms · hardness: ${report.hardness ?? "n/a"}`;
+      const count = execution.row_count;
+      const values = { count: formatNumber(count), ms: formatNumber(execution.elapsed_ms),
+        hardness: HARDNESS[report.hardness] ?? report.hardness ?? gettext("n/a") };
+      summary.textContent = interpolate(execution.truncated
+        ? ngettext("showing %(count)s row (truncated) in %(ms)s ms · hardness: %(hardness)s",
+          "showing %(count)s rows (truncated) in %(ms)s ms · hardness: %(hardness)s", count)
+        : ngettext("%(count)s row in %(ms)s ms · hardness: %(hardness)s",
+          "%(count)s rows in %(ms)s ms · hardness: %(hardness)s", count), values, true);
       renderTable(result, execution.columns, execution.rows);
     } else {
       summary.textContent = runErrorText(execution.error);
       result.replaceChildren();
     }
     document.getElementById("sql-encoding").textContent =
-      report.sql ? JSON.stringify(report.sql) : `cannot encode: ${report.encoding_error}`;
+      report.sql ? JSON.stringify(report.sql)
+        : interpolate(gettext("cannot encode: %(error)s"), { error: report.encoding_error }, true);
   };
   const editor = createSqlEditor(host, {
     schema: JSON.parse(document.getElementById("schema-data").textContent),
@@ -55,7 +69,7 @@ if (host) {
     problems,
     onRun: run,
     placeholder: "SELECT ...",
-    label: "SQL query",
+    label: gettext("SQL query"),
     id: "sql-input",
   });
   runButton.addEventListener("click", () => run(editor.value()));

@@ -3,6 +3,10 @@
 import { postSql, runErrorText } from "./sql_editor.js";
 import { drawSpanWords, spanAfterPress, spanSummary } from "./span_picker.js";
 import { renderTable } from "./table_view.js";
+import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
+
+// What a schema link points at, in words (the link's type is CHASE's).
+const LINK_KINDS = { table: gettext("table"), column: gettext("column"), value: gettext("value") };
 
 const script = document.querySelector("script[data-run-url]");
 const runButton = document.getElementById("double-run");
@@ -11,14 +15,17 @@ if (runButton) {
   const result = document.getElementById("double-run-result");
   runButton.addEventListener("click", async () => {
     const sql = document.getElementById("id_query").value;
-    summary.textContent = "Running…";
+    summary.textContent = gettext("Running…");
     const report = await postSql(script.dataset.runUrl, sql);
     const execution = report.execution;
     if (!execution) {
-      summary.textContent = report.error || "Could not run.";
+      summary.textContent = report.error || gettext("Could not run.");
       result.replaceChildren();
     } else if (execution.ok) {
-      summary.textContent = execution.truncated ? `showing ${execution.row_count} rows (truncated)` : `${execution.row_count} rows`;
+      const count = execution.row_count;
+      summary.textContent = interpolate(execution.truncated
+        ? ngettext("showing %(count)s row (truncated)", "showing %(count)s rows (truncated)", count)
+        : ngettext("%(count)s row", "%(count)s rows", count), { count: formatNumber(count) }, true);
       renderTable(result, execution.columns, execution.rows);
     } else {
       summary.textContent = runErrorText(execution.error);
@@ -55,11 +62,14 @@ function drawLinks() {
   list.replaceChildren(...links.map((link, index) => {
     const row = document.createElement("li");
     row.dataset.testid = "link";
-    row.textContent = `“${tokens.slice(link.beg, link.end + 1).join(" ")}” → ${link.type} ${link.entity.value} `;
+    row.textContent = interpolate(gettext("“%(words)s” → %(kind)s %(item)s "), {
+      words: tokens.slice(link.beg, link.end + 1).join(" "), kind: LINK_KINDS[link.type] || link.type,
+      item: link.entity.value,
+    }, true);
     const remove = document.createElement("button");
     remove.type = "button";
     remove.className = "link";
-    remove.textContent = "Remove";
+    remove.textContent = gettext("Remove");
     remove.addEventListener("click", () => {
       links = links.filter((_, other) => other !== index);
       drawLinks();
@@ -71,7 +81,7 @@ function drawLinks() {
 
 document.getElementById("double-link-add").addEventListener("click", () => {
   if (!span) {
-    wordsSummary.textContent = "Mark the words first.";
+    wordsSummary.textContent = gettext("Mark the words first.");
     return;
   }
   const [type, id] = document.getElementById("double-link-item").value.split(":");

@@ -1,6 +1,7 @@
 // The progress bar of one evaluation: follows its status (job_poll.js) until it is scored or failed, then reloads
 // once so the page shows the scores (or the reason). The status URL comes from the page (json_script).
 import { followJob } from "./job_poll.js";
+import { formatPercent, gettext, interpolate } from "./i18n.js";
 
 const config = JSON.parse(document.getElementById("evaluation-config").textContent);
 const label = document.querySelector("[data-evaluation-phase]");
@@ -12,7 +13,8 @@ if (!config.finished) {
     notice: label,
     reload: true,
     show(status) {
-      label.textContent = "Scoring — " + status.percent + "%";
+      const percent = formatPercent(status.percent / 100, 0);
+      label.textContent = interpolate(gettext("Scoring — %(percent)s"), { percent }, true);
     },
   });
 }

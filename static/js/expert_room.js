@@ -12,6 +12,7 @@ import { drawDraftNote, drawModelPanel, loadResponse } from "./expert_room/draft
 import { drawLabels } from "./expert_room/labels.js";
 import { drawRuns, drawStartFromLast, loadSql } from "./expert_room/sql.js";
 import { cancelled, draftOf, onRedraw, resumeInFlight, room, turns } from "./expert_room/state.js";
+import { gettext, interpolate } from "./i18n.js";
 
 let lastScrolledTo = null;
 
@@ -36,14 +37,16 @@ function drawTurnHead(turn) {
   const title = $("turn-title");
   const quote = $("turn-quote");
   if (!turn) {
-    title.textContent = turns.size ? "All questions are answered — waiting for the next one"
-      : "Waiting for the worker's first question";
+    title.textContent = turns.size ? gettext("All questions are answered — waiting for the next one")
+      : gettext("Waiting for the worker's first question");
     quote.hidden = true;
     return;
   }
   const number = [...turns.keys()].indexOf(turn.seq) + 1;
-  const status = turn.dropped ? " (dropped)" : turn.responded ? " (answered)" : "";
-  title.textContent = `Question ${number}${status}`;
+  let text = gettext("Question %(number)s");
+  if (turn.dropped) text = gettext("Question %(number)s (dropped)");
+  else if (turn.responded) text = gettext("Question %(number)s (answered)");
+  title.textContent = interpolate(text, { number }, true);
   quote.textContent = turn.text;
   quote.hidden = false;
 }
@@ -79,7 +82,7 @@ function drawPanels(turn) {
   $("turn-panel").hidden = room.over;
   $("score-panel").hidden = !room.over || room.scored || cancelled();
   $("summary").hidden = !room.scored && !(room.over && cancelled());
-  $("summary-title").textContent = cancelled() ? "Pairing cancelled" : "Dialogue finished";
+  $("summary-title").textContent = cancelled() ? gettext("Pairing cancelled") : gettext("Dialogue finished");
   $("score-form").querySelector("button[type=submit]").disabled = room.scored;
 }
 

@@ -2,6 +2,7 @@
 // the page shows the download or the reason (and a failed release check's list). The status URL comes from the page
 // (json_script); nothing here knows how exports are built.
 import { followJob } from "./job_poll.js";
+import { formatPercent, gettext, interpolate } from "./i18n.js";
 
 const config = JSON.parse(document.getElementById("export-config").textContent);
 const label = document.querySelector("[data-export-phase]");
@@ -17,8 +18,10 @@ if (!config.finished) {
     notice: label,
     reload: true,
     show(status) {
-      label.textContent = status.phase ? status.phase + " — " + status.percent + "%" : status.percent + "%";
-      if (status.stalled) state.textContent = "Stalled";
+      const percent = formatPercent(status.percent / 100, 0);
+      label.textContent = status.phase
+        ? interpolate(gettext("%(phase)s — %(percent)s"), { phase: status.phase, percent }, true) : percent;
+      if (status.stalled) state.textContent = gettext("Stalled");
       download.hidden = !status.download;
       failure.hidden = status.state !== "failed";
       failure.textContent = status.message || "";

@@ -3,6 +3,7 @@
 // what the run changed. While a cancel waits for the run's next check, its label says "Cancelling". Nothing here
 // knows how goals are sampled.
 import { followJob } from "./job_poll.js";
+import { formatNumber, gettext, interpolate } from "./i18n.js";
 
 for (const run of document.querySelectorAll("[data-status-url]")) {
   const found = run.querySelector("[data-run-found]");
@@ -13,7 +14,8 @@ for (const run of document.querySelectorAll("[data-status-url]")) {
     notice: found,
     reload: true,
     show(status) {
-      found.textContent = status.done + " of " + status.total + " found";
+      found.textContent = interpolate(gettext("%(done)s of %(total)s found"),
+        { done: formatNumber(status.done), total: formatNumber(status.total) }, true);
     },
   });
 }

@@ -11,7 +11,7 @@
 // "Cannot reach the server; trying again…" in `notice` while the server is away, and reloads the page once the job
 // has finished when `reload` is set (the page then shows what the job made). `show` adds what only that job shows.
 
-const UNREACHABLE = "Cannot reach the server; trying again…";
+import { formatPercent, gettext } from "./i18n.js";
 
 // The finished states every job shares (a job's own status says `finished` too).
 export function finished(status) {
@@ -47,7 +47,7 @@ export function pollJob(url, { show, done = finished, unreachable = () => {}, ev
 export function showJob({ bar, state, message }, status) {
   if (bar) {
     bar.value = status.percent;
-    bar.textContent = status.percent + "%";
+    bar.textContent = formatPercent(status.percent / 100, 0);
   }
   if (state) {
     state.textContent = status.state_label;
@@ -69,7 +69,7 @@ export function followJob(url, { bar, state, message, notice, show, reload = fal
       return true;
     },
     unreachable() {
-      if (notice) notice.textContent = UNREACHABLE;
+      if (notice) notice.textContent = gettext("Cannot reach the server; trying again…");
     },
   });
 }

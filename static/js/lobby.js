@@ -3,6 +3,7 @@
 
 import { returnToPlatform } from "./crowd_return.js";
 import { WsClient } from "./wsclient.js";
+import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 
 const root = document.getElementById("lobby");
 const role = root.dataset.role;
@@ -16,17 +17,22 @@ function duration(seconds) {
 
 function roughly(seconds) {
   if (seconds == null) return "–";
-  if (seconds < 60) return "less than a minute";
+  if (seconds < 60) return gettext("less than a minute");
   const minutes = Math.round(seconds / 60);
-  return `about ${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return interpolate(ngettext("about %(count)s minute", "about %(count)s minutes", minutes),
+    { count: formatNumber(minutes) }, true);
 }
 
 // Who is online to take workers: free now (ready at their desk with a place), or busy in a dialogue.
 function expertsOnline(status) {
   const parts = [];
-  if (status.ready_experts) parts.push(`${status.ready_experts} free`);
-  if (status.busy_experts) parts.push(`${status.busy_experts} busy in a dialogue`);
-  return parts.length ? parts.join(", ") : "none right now";
+  if (status.ready_experts) {
+    parts.push(interpolate(gettext("%(count)s free"), { count: formatNumber(status.ready_experts) }, true));
+  }
+  if (status.busy_experts) {
+    parts.push(interpolate(gettext("%(count)s busy in a dialogue"), { count: formatNumber(status.busy_experts) }, true));
+  }
+  return parts.length ? parts.join(gettext(", ")) : gettext("none right now");
 }
 
 function showError(text, link = null) {
@@ -41,9 +47,12 @@ function showError(text, link = null) {
   box.hidden = false;
 }
 
+// A dialogue's status in words, on the expert's list of their open dialogues.
+const DIALOGUE_STATUS = { waiting: gettext("waiting"), active: gettext("active") };
+
 const ERROR_LINKS = {
-  tutorial: { href: root.dataset.tutorialUrl, text: "Go to the tutorial" },
-  busy: { href: root.dataset.homeUrl, text: "Go back to your dialogue" },
+  tutorial: { href: root.dataset.tutorialUrl, text: gettext("Go to the tutorial") },
+  busy: { href: root.dataset.homeUrl, text: gettext("Go back to your dialogue") },
 };
 
 let client;
@@ -86,25 +95,26 @@ function workerLobby() {
     $("limit").textContent = limit ? duration(limit) : "–";
     if (status.dialogue) {
       // Paired, whether or not the `paired` frame arrived (a status says so too).
-      headline.textContent = "An expert is ready! Opening the chat room…";
+      headline.textContent = gettext("An expert is ready! Opening the chat room…");
       goToRoom(status.url);
       return;
     }
     if (status.position == null) {
       joinedAt = null;
       showQueued(false);
-      if (!released) headline.textContent = wantQueue ? "Joining the queue…" : "You are not in the queue.";
+      if (!released) headline.textContent = wantQueue ? gettext("Joining the queue…") : gettext("You are not in the queue.");
       return;
     }
     joinedAt = Date.parse(status.joined_at);
     showQueued(true);
-    const next = status.position === 1 ? "You are next. " : "";
-    if (status.ready_experts) headline.textContent = `${next}Waiting for an expert…`;
+    const next = status.position === 1 ? gettext("You are next. ") : "";
+    if (status.ready_experts) headline.textContent = next + gettext("Waiting for an expert…");
     else if (status.busy_experts) {
-      headline.textContent = `${next}Waiting for an expert: every expert online is busy with a dialogue, and you are `
-        + "paired when one finishes.";
-    } else headline.textContent = `${next}Waiting for an expert: none is online right now.`;
-    $("position").textContent = `${status.position} of ${status.waiting_workers}`;
+      headline.textContent = next + gettext("Waiting for an expert: every expert online is busy with a dialogue, and you "
+        + "are paired when one finishes.");
+    } else headline.textContent = next + gettext("Waiting for an expert: none is online right now.");
+    $("position").textContent = interpolate(gettext("%(position)s of %(total)s"),
+      { position: formatNumber(status.position), total: formatNumber(status.waiting_workers) }, true);
     $("estimate").textContent = estimateText(status);
     tick();
   };
@@ -115,12 +125,13 @@ function workerLobby() {
     const seconds = status.estimated_wait_seconds;
     if (seconds == null) {
       return status.ready_experts || status.busy_experts
-        ? "no estimate yet"
-        : "no expert is online right now: you keep your place until one comes";
+        ? gettext("no estimate yet")
+        : gettext("no expert is online right now: you keep your place until one comes");
     }
     const left = limit - (Date.now() - joinedAt) / 1000;
     return limit && seconds > left
-      ? `${roughly(seconds)}: longer than you wait here at most, so you may be released with a completion code first`
+      ? interpolate(gettext("%(estimate)s: longer than you wait here at most, so you may be released with a completion "
+        + "code first"), { estimate: roughly(seconds) }, true)
       : roughly(seconds);
   };
 
@@ -141,7 +152,7 @@ function workerLobby() {
     wantQueue = true;
     $("lobby-error").hidden = true;
     showQueued(false);
-    headline.textContent = "Joining the queue…";
+    headline.textContent = gettext("Joining the queue…");
     client.sendNow({ type: "join" });
   });
 
@@ -150,12 +161,12 @@ function workerLobby() {
       // Joining is idempotent on the server, so every reconnect simply joins again while the worker wants to wait.
       open: () => wantQueue && client.sendNow({ type: "join" }),
       connection: ({ state }) => {
-        if (state === "retrying" && !released) headline.textContent = "Connection lost. Reconnecting…";
+        if (state === "retrying" && !released) headline.textContent = gettext("Connection lost. Reconnecting…");
       },
       message: (message) => {
         if (message.type === "status") onStatus(message);
         else if (message.type === "paired") {
-          headline.textContent = "An expert is ready! Opening the chat room…";
+          headline.textContent = gettext("An expert is ready! Opening the chat room…");
           goToRoom(message.url);
         } else if (message.type === "released") onReleased(message);
       },
@@ -183,7 +194,7 @@ function expertDesk() {
     if (!queue.length) {
       const none = document.createElement("li");
       none.className = "muted";
-      none.textContent = "Nobody is waiting.";
+      none.textContent = gettext("Nobody is waiting.");
       list.replaceChildren(none);
       return;
     }
@@ -193,14 +204,15 @@ function expertDesk() {
       name.textContent = entry.name;
       const since = document.createElement("span");
       since.className = "muted";
-      since.textContent = ` waiting ${duration((Date.now() - Date.parse(entry.waiting_since)) / 1000)}`;
+      since.textContent = interpolate(gettext(" waiting %(time)s"),
+        { time: duration((Date.now() - Date.parse(entry.waiting_since)) / 1000) }, true);
       item.append(name, since);
       return item;
     }));
     if (waiting > queue.length) {  // the status lists the longest waits only
       const more = document.createElement("li");
       more.className = "muted";
-      more.textContent = `… and ${waiting - queue.length} more`;
+      more.textContent = interpolate(gettext("… and %(count)s more"), { count: formatNumber(waiting - queue.length) }, true);
       list.append(more);
     }
   };
@@ -211,7 +223,7 @@ function expertDesk() {
     if (!dialogues.length) {
       const none = document.createElement("li");
       none.className = "muted";
-      none.textContent = "None. Switch on “Ready” and a room opens as soon as a worker is paired with you.";
+      none.textContent = gettext("None. Switch on “Ready” and a room opens as soon as a worker is paired with you.");
       list.replaceChildren(none);
       return;
     }
@@ -219,11 +231,12 @@ function expertDesk() {
       const item = document.createElement("li");
       const link = document.createElement("a");
       link.href = roomUrl(d.id);
-      link.textContent = `Dialogue ${d.id}`;
+      link.textContent = interpolate(gettext("Dialogue %(id)s"), { id: d.id }, true);
       const pill = document.createElement("span");
       pill.className = "pill";
-      pill.textContent = d.status;
-      item.append(link, ` · ${d.db_id} with ${d.worker} `, pill);
+      pill.textContent = DIALOGUE_STATUS[d.status] || d.status;
+      item.append(link, interpolate(gettext(" · %(database)s with %(worker)s "), { database: d.db_id, worker: d.worker }, true),
+        pill);
       return item;
     }));
   };
@@ -235,8 +248,8 @@ function expertDesk() {
     toggle.disabled = Boolean(refusal) && !status.ready;
     toggle.checked = status.ready;
     // What "ready" means now (dialogs.selectors.expert_readiness), or that it is refused, and why, just below.
-    hint.textContent = refusal && !status.ready ? "You cannot switch on yet:" : status.readiness;
-    $("waiting-count").textContent = status.waiting_workers;
+    hint.textContent = refusal && !status.ready ? gettext("You cannot switch on yet:") : status.readiness;
+    $("waiting-count").textContent = formatNumber(status.waiting_workers);
     $("experts-online").textContent = expertsOnline(status);
     queue = status.queue || [];
     waiting = status.waiting_workers;
@@ -250,7 +263,7 @@ function expertDesk() {
     toggle.disabled = true;
     if (!client.sendNow({ type: toggle.checked ? "join" : "leave" })) {
       toggle.checked = !toggle.checked;
-      showError("Not connected right now; try again in a moment.");
+      showError(gettext("Not connected right now; try again in a moment."));
     }
   });
 
@@ -259,13 +272,13 @@ function expertDesk() {
       connection: ({ state }) => {
         if (state === "retrying") {
           toggle.disabled = true;
-          hint.textContent = "Connection lost. Reconnecting…";
+          hint.textContent = gettext("Connection lost. Reconnecting…");
         }
       },
       message: (message) => {
         if (message.type === "status") onStatus(message);
         else if (message.type === "paired") {
-          hint.textContent = "A worker is paired with you. Opening the room…";
+          hint.textContent = gettext("A worker is paired with you. Opening the room…");
           goToRoom(message.url);
         }
       },

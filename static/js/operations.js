@@ -2,6 +2,7 @@
 // (dialogs.consumers.OperationsConsumer). Reconnects with the shared websocket client.
 
 import { WsClient } from "./wsclient.js";
+import { formatNumber, formatPercent, gettext, interpolate, LANGUAGE } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const canWatch = document.getElementById("rooms").dataset.watch === "1";
@@ -16,9 +17,10 @@ function element(tag, className, text) {
 
 function duration(seconds) {
   if (seconds === null || seconds === undefined) return "–";
-  if (seconds < 60) return `${seconds} s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
-  return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+  if (seconds < 60) return interpolate(gettext("%(seconds)s s"), { seconds }, true);
+  if (seconds < 3600) return interpolate(gettext("%(minutes)s min"), { minutes: Math.floor(seconds / 60) }, true);
+  return interpolate(gettext("%(hours)s h %(minutes)s min"),
+    { hours: Math.floor(seconds / 3600), minutes: Math.floor((seconds % 3600) / 60) }, true);
 }
 
 function row(cells, className = "") {
@@ -44,13 +46,14 @@ function drawPerHour(box, perHour) {
   perHour.hours.forEach((hour, index) => {
     const x = index * slot;
     for (const [series, offset, cls] of [["started", 0.15, "bar-started"], ["completed", 0.5, "bar-completed"]]) {
+      const words = series === "started" ? gettext("%(hour)s: %(count)s started") : gettext("%(hour)s: %(count)s completed");
       const value = perHour[series][index];
       const barHeight = ((height - bottom - 10) * value) / max;
       const bar = svgNode("rect", {
         x: x + slot * offset, y: height - bottom - barHeight, width: slot * 0.33, height: barHeight, class: cls,
       });
       const title = svgNode("title", {});
-      title.textContent = `${hour}: ${value} ${series}`;
+      title.textContent = interpolate(words, { hour, count: formatNumber(value) }, true);
       bar.appendChild(title);
       svg.appendChild(bar);
     }
@@ -61,8 +64,9 @@ function drawPerHour(box, perHour) {
     }
   });
   const legend = element("p", "muted small legend");
-  legend.append(element("span", "key key-started", "started"), " ", element("span", "key key-completed", "completed"),
-    ` · busiest hour: ${max}`);
+  legend.append(element("span", "key key-started", gettext("started")), " ",
+    element("span", "key key-completed", gettext("completed")),
+    interpolate(gettext(" · busiest hour: %(count)s"), { count: formatNumber(max) }, true));
   box.replaceChildren(svg, legend);
 }
 
@@ -75,32 +79,35 @@ function draw(overview) {
   for (const status of ["completed", "abandoned", "dropped", "terminated"]) {
     $(`today-${status}`).textContent = overview.today[status];
   }
-  $("updated-at").textContent = `Last update ${new Date(overview.at).toLocaleTimeString()}.`;
+  $("updated-at").textContent = interpolate(gettext("Last update %(time)s."),
+    { time: new Date(overview.at).toLocaleTimeString(LANGUAGE) }, true);
   const rooms = overview.rooms.listed;
   $("rooms").replaceChildren(...(rooms.length ? rooms.map((room) => {
     const tr = row([
       [room.id], [room.db_id], [room.worker], [room.expert], [duration(room.age_seconds), "num"],
-      [room.questions, "num"], [room.idle_seconds === null ? "–" : `${duration(room.idle_seconds)} ago`, "num"],
+      [room.questions, "num"], [room.idle_seconds === null ? "–"
+        : interpolate(gettext("%(time)s ago"), { time: duration(room.idle_seconds) }, true), "num"],
     ], room.idle_seconds > 120 ? "idle" : "");
     if (room.simulated) {
       // A pilot's room: the worker is the simulated worker (docs/simulated_worker.md), not a person.
       tr.dataset.simulated = "1";
-      tr.children[2].append(" ", element("span", "pill", "simulated"));
+      tr.children[2].append(" ", element("span", "pill", gettext("simulated")));
     }
     if (canWatch) {
       // The room's number opens it read-only (dialogs.views.room_watch), where a stuck room can be ended.
       const link = element("a", "", `#${room.id}`);
       link.href = `/manage/live/rooms/${room.id}/`;
-      link.setAttribute("aria-label", `Watch dialogue ${room.id} (${room.worker} with ${room.expert})`);
+      link.setAttribute("aria-label", interpolate(gettext("Watch dialogue %(id)s (%(worker)s with %(expert)s)"),
+        { id: room.id, worker: room.worker, expert: room.expert }, true));
       tr.firstChild.replaceChildren(link);
     }
     return tr;
-  }) : [row([["No open rooms.", "muted"]])]));
+  }) : [row([[gettext("No open rooms."), "muted"]])]));
   const waiting = overview.waiting.workers;
   $("waiting").replaceChildren(...(waiting.length
     ? waiting.map((w) => row([[w.username], [duration(w.waiting_seconds), "num"]]))
-    : [row([["Nobody is waiting.", "muted"]])]));
-  $("ready").textContent = overview.ready_experts.join(", ") || "Nobody is ready.";
+    : [row([[gettext("Nobody is waiting."), "muted"]])]));
+  $("ready").textContent = overview.ready_experts.join(", ") || gettext("Nobody is ready.");
   drawPerHour($("per-hour"), overview.per_hour);
   drawCampaigns(overview.campaigns || []);
 }
@@ -112,13 +119,17 @@ function drawCampaigns(campaigns) {
     const share = c.target ? Math.round((100 * c.collected) / c.target) : 0;
     const line = element("div", "campaign-progress");
     line.append(element("strong", "", c.name), element("span", "muted small",
-      ` ${c.open ? "open" : "closed"} · ${c.collected} of ${c.target} dialogues (${c.goals} goals) · ${share}%`));
+      interpolate(c.open ? gettext(" open · %(collected)s of %(target)s dialogues (%(goals)s goals) · %(share)s")
+        : gettext(" closed · %(collected)s of %(target)s dialogues (%(goals)s goals) · %(share)s"), {
+        collected: formatNumber(c.collected), target: formatNumber(c.target), goals: formatNumber(c.goals),
+        share: formatPercent(share / 100, 0),
+      }, true)));
     const bar = element("div", "bar");
     bar.setAttribute("role", "progressbar");
     bar.setAttribute("aria-valuenow", String(share));
     bar.setAttribute("aria-valuemin", "0");
     bar.setAttribute("aria-valuemax", "100");
-    bar.setAttribute("aria-label", `${c.name} progress`);
+    bar.setAttribute("aria-label", interpolate(gettext("%(campaign)s progress"), { campaign: c.name }, true));
     const fill = element("span", "bar-fill");
     fill.style.width = `${Math.min(share, 100)}%`;
     bar.append(fill);
@@ -129,7 +140,7 @@ function drawCampaigns(campaigns) {
 
 draw(JSON.parse($("overview-data").textContent));
 
-const CONNECTION_TEXT = { connecting: "Connecting…", open: "Live", failed: "Disconnected" };
+const CONNECTION_TEXT = { connecting: gettext("Connecting…"), open: gettext("Live"), failed: gettext("Disconnected") };
 new WsClient("/ws/manage/live/", {
   handlers: {
     message: (message) => {
@@ -137,7 +148,8 @@ new WsClient("/ws/manage/live/", {
     },
     connection: ({ state, delayMs }) => {
       $("connection").textContent = state === "retrying"
-        ? `Connection lost — retrying in ${Math.ceil(delayMs / 1000)} s` : CONNECTION_TEXT[state];
+        ? interpolate(gettext("Connection lost — retrying in %(seconds)s s"), { seconds: Math.ceil(delayMs / 1000) }, true)
+        : CONNECTION_TEXT[state];
       $("connection").className = `connection ${state}`;
     },
     fatal: (_code, text) => { $("connection").textContent = text; },

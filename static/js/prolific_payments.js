@@ -1,6 +1,7 @@
 // The Prolific bonus payments on a campaign's page: each payment a job is working on follows its status
 // (job_poll.js); once the job lets go, the page is shown again with what may be done next (try again, check, cancel).
 import { pollJob } from "./job_poll.js";
+import { formatNumber, gettext } from "./i18n.js";
 
 for (const row of document.querySelectorAll("[data-payment]")) {
   if (!row.dataset.running) continue;
@@ -9,7 +10,7 @@ for (const row of document.querySelectorAll("[data-payment]")) {
     every: 700,
     show(status) {
       field("state").textContent = status.state_label;
-      field("done").textContent = status.done;
+      field("done").textContent = formatNumber(status.done);
       field("message").textContent = status.message;
     },
     done(status) {
@@ -18,7 +19,7 @@ for (const row of document.querySelectorAll("[data-payment]")) {
       return true;
     },
     unreachable() {
-      field("message").textContent = "Cannot reach the server; trying again…";
+      field("message").textContent = gettext("Cannot reach the server; trying again…");
     },
   });
 }

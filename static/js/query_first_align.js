@@ -4,6 +4,7 @@
 
 import { drawSpanWords, spanAfterPress, spanSummary } from "./span_picker.js";
 import { csrfToken } from "./sql_editor.js";
+import { gettext, interpolate } from "./i18n.js";
 
 const config = JSON.parse(document.getElementById("align-config").textContent);
 const root = document.getElementById("query-first-align");
@@ -40,7 +41,7 @@ function draw() {
     give.className = "plan-target";
     give.textContent = step.label;
     give.disabled = !span;
-    give.setAttribute("aria-label", `Give the marked words to: ${step.label}`);
+    give.setAttribute("aria-label", interpolate(gettext("Give the marked words to: %(step)s"), { step: step.label }, true));
     give.addEventListener("click", () => {
       if (!span) return;
       if (!alignment.some((s) => s.step === step.id && s.beg === span.beg && s.end === span.end)) {
@@ -55,7 +56,7 @@ function draw() {
     if (!mine.length && config.required.includes(step.id)) {
       const need = document.createElement("span");
       need.className = "muted small needs-words";
-      need.textContent = " needs words";
+      need.textContent = gettext(" needs words");
       li.append(need);
     }
     for (const item of mine) {
@@ -63,7 +64,8 @@ function draw() {
       remove.type = "button";
       remove.className = "token aligned";
       remove.textContent = `${words(item)} ×`;
-      remove.setAttribute("aria-label", `Remove “${words(item)}” from ${step.label}`);
+      remove.setAttribute("aria-label",
+        interpolate(gettext("Remove “%(words)s” from %(step)s"), { words: words(item), step: step.label }, true));
       remove.addEventListener("click", () => {
         alignment = alignment.filter((s) => s !== item);
         draw();
@@ -93,7 +95,8 @@ document.getElementById("reread").addEventListener("click", async () => {
   if (changed) alignment = [];
   span = null;
   start = undefined;
-  rereadNote.textContent = changed ? "The words changed: give them to the operations again." : "The words are the same.";
+  rereadNote.textContent = changed ? gettext("The words changed: give them to the operations again.")
+    : gettext("The words are the same.");
   draw();
 });
 
@@ -102,7 +105,8 @@ draw();
 document.getElementById("align-form").addEventListener("submit", (event) => {
   if (question.value.trim() !== tokensOf.trim()) {
     event.preventDefault();
-    rereadNote.textContent = "You changed the question: press “Use the corrected question” and check its words first.";
+    rereadNote.textContent = gettext("You changed the question: press “Use the corrected question” and check its words "
+      + "first.");
     document.getElementById("reread").focus();
   }
 });

@@ -1,6 +1,8 @@
 // The review dashboard's agreement panel: fetched after the page is shown, because computing it folds every reviewed
 // dialogue (the server caches it until the review moves on), and the queues and the list must not wait for it.
 
+import { formatNumber, formatPercent, gettext, interpolate } from "./i18n.js";
+
 const panel = document.getElementById("agreement");
 const body = panel.querySelector(".agreement-body");
 
@@ -10,7 +12,7 @@ function cell(row, text, className) {
   if (className) td.className = className;
 }
 
-const percent = (value) => (value === null || value === undefined ? "–" : `${(value * 100).toFixed(1)}%`);
+const percent = (value) => (value === null || value === undefined ? "–" : formatPercent(value));
 
 function table(headings, rows, testid) {
   const node = document.createElement("table");
@@ -36,37 +38,45 @@ async function load() {
     const response = await fetch(panel.dataset.url, { credentials: "same-origin" });
     figures = await response.json();
   } catch {
-    body.textContent = "The figures could not be loaded.";
+    body.textContent = gettext("The figures could not be loaded.");
     return;
   }
   body.replaceChildren();
   body.className = "agreement-body";
   const reviewers = figures.reviewers || [];
   if (!reviewers.length) {
-    body.textContent = "No pass has been decided yet.";
+    body.textContent = gettext("No pass has been decided yet.");
     body.className = "agreement-body muted";
     return;
   }
-  const headings = ["Pass · reviewer", "Dialogues", "Turns", "Acts changed", "SQL changed", "Responses changed",
-    "Utterances changed", "SQL corrected", "Same result"];
-  const line = (label, item) => [label, item.dialogues, item.turns, percent(item.changed_share.acts),
-    percent(item.changed_share.sql), percent(item.changed_share.response), percent(item.changed_share.utterance),
-    item.queries_corrected, percent(item.execution_match_share)];
+  const headings = [gettext("Pass · reviewer"), gettext("Dialogues"), gettext("Turns"), gettext("Acts changed"),
+    gettext("SQL changed"), gettext("Responses changed"), gettext("Utterances changed"), gettext("SQL corrected"),
+    gettext("Same result")];
+  const line = (label, item) => [label, formatNumber(item.dialogues), formatNumber(item.turns),
+    percent(item.changed_share.acts), percent(item.changed_share.sql), percent(item.changed_share.response),
+    percent(item.changed_share.utterance), formatNumber(item.queries_corrected), percent(item.execution_match_share)];
   const rows = [];
-  for (const [number, item] of Object.entries(figures.passes)) rows.push(line(`Pass ${number} (all)`, item));
-  for (const item of reviewers) rows.push(line(`Pass ${item.pass} · ${item.reviewer}`, item));
+  for (const [number, item] of Object.entries(figures.passes)) {
+    rows.push(line(interpolate(gettext("Pass %(number)s (all)"), { number }, true), item));
+  }
+  for (const item of reviewers) {
+    rows.push(line(interpolate(gettext("Pass %(number)s · %(reviewer)s"), { number: item.pass, reviewer: item.reviewer }, true),
+      item));
+  }
   body.appendChild(table(headings, rows, "agreement-passes"));
   const kappas = Object.entries(figures.user_acts_kappa).map(([name, value]) => [
-    name.replaceAll("_", " "), value === null ? "–" : value.toFixed(3),
+    name.replaceAll("_", " "), value === null ? "–" : formatNumber(value, { minimumFractionDigits: 3, maximumFractionDigits: 3 }),
   ]);
   const rejections = figures.rejections;
-  const reasons = Object.entries(rejections.reasons).map(([reason, count]) => [reason, count]);
+  const reasons = Object.entries(rejections.reasons).map(([reason, count]) => [reason, formatNumber(count)]);
   const side = document.createElement("div");
   side.className = "stat-tables";
   side.append(
-    table(["User acts: Cohen's kappa", ""], kappas, "agreement-kappa"),
-    table([`Rejected: ${rejections.rejected} of ${rejections.dialogues_decided} (${percent(rejections.rate)})`, ""],
-      reasons, "agreement-rejections"),
+    table([gettext("User acts: Cohen's kappa"), ""], kappas, "agreement-kappa"),
+    table([interpolate(gettext("Rejected: %(rejected)s of %(decided)s (%(share)s)"), {
+      rejected: formatNumber(rejections.rejected), decided: formatNumber(rejections.dialogues_decided),
+      share: percent(rejections.rate),
+    }, true), ""], reasons, "agreement-rejections"),
   );
   body.appendChild(side);
 }

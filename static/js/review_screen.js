@@ -5,6 +5,7 @@
 import { drawSpanWords, spanAfterPress, spanSummary } from "./span_picker.js";
 import { csrfToken, labelRunButton, postSql } from "./sql_editor.js";
 import { renderTable } from "./table_view.js";
+import { gettext, interpolate } from "./i18n.js";
 
 const config = JSON.parse(document.getElementById("review-config").textContent);
 const schema = JSON.parse(document.getElementById("schema-data").textContent);
@@ -49,7 +50,7 @@ function actsPicker(all, chosen, names = {}) {
 function choiceEditor(choices, current) {
   const select = element("select");
   select.dataset.testid = "new-value";
-  const none = element("option", "", "— not labelled");
+  const none = element("option", "", gettext("— not labelled"));
   none.value = "";
   select.append(none);
   for (const [value, words] of Object.entries(choices)) {
@@ -80,38 +81,40 @@ function sqlEditor(current, oldResult) {
   labelRunButton(run);
   const compare = element("div", "compare");
   const before = element("div", "before");
-  before.append(element("h4", "", "Before"));
+  before.append(element("h4", "", gettext("Before")));
   const beforeTable = element("div");
   if (oldResult) renderTable(beforeTable, oldResult.columns || [], (oldResult.rows || []).slice(0, 50));
-  else beforeTable.textContent = "No result was shown.";
+  else beforeTable.textContent = gettext("No result was shown.");
   before.append(beforeTable);
   const after = element("div", "after");
-  after.append(element("h4", "", "After"));
-  const afterTable = element("div", "muted", "Run the new query to see its result.");
+  after.append(element("h4", "", gettext("After")));
+  const afterTable = element("div", "muted", gettext("Run the new query to see its result."));
   afterTable.dataset.testid = "run-result";
   after.append(afterTable);
   compare.append(before, after);
   // Both tables scroll within their box: reachable from the keyboard, and named for screen readers.
-  for (const [region, name] of [[before, "Result before"], [after, "Result after"]]) {
+  for (const [region, name] of [[before, gettext("Result before")], [after, gettext("Result after")]]) {
     region.tabIndex = 0;
     region.setAttribute("role", "region");
     region.setAttribute("aria-label", name);
   }
   box.append(host, problems, run, compare);
   const execute = async () => {
-    afterTable.textContent = "Running…";
+    afterTable.textContent = gettext("Running…");
     const report = await postSql(config.run_url, value());
     const execution = report.execution;
     if (!execution) {
-      afterTable.textContent = report.error || "Not executed (schema-only database).";
+      afterTable.textContent = report.error || gettext("Not executed (schema-only database).");
     } else if (!execution.ok) {
-      afterTable.textContent = `Fails: ${execution.error?.message || "error"}`;
+      afterTable.textContent = interpolate(gettext("Fails: %(error)s"),
+        { error: execution.error?.message || gettext("error") }, true);
     } else {
       renderTable(afterTable, execution.columns, execution.rows.slice(0, 50));
       afterTable.className = "";
     }
     if (report.encoding_error) {
-      const warning = element("p", "problem", `Cannot be encoded under the Spider protocol: ${report.encoding_error}`);
+      const warning = element("p", "problem", interpolate(gettext("Cannot be encoded under the Spider protocol: %(error)s"),
+        { error: report.encoding_error }, true));
       afterTable.prepend(warning);
     }
   };
@@ -120,7 +123,7 @@ function sqlEditor(current, oldResult) {
   const ready = codemirror.then(({ createSqlEditor }) => {
     editor = createSqlEditor(host, {
       schema, value: current, validateUrl: config.validate_url, problems, onRun: execute,
-      label: "Corrected SQL", testId: "new-value",
+      label: gettext("Corrected SQL"), testId: "new-value",
     });
     return editor;
   });
@@ -185,10 +188,10 @@ function linksEditor(current, tokens) {
 // checks the expert's (annotation/labels/acts.py check_ambiguity) and keeps the one it replaces.
 function ambiguityEditor(current, tokens, acts) {
   const box = element("div", "ambiguity-editor");
-  const typeLabel = element("label", "", "What is ambiguous or missing? ");
+  const typeLabel = element("label", "", gettext("What is ambiguous or missing? "));
   const select = element("select");
   select.dataset.testid = "ambiguity-type";
-  select.append(new Option("(not said: remove the label)", ""));
+  select.append(new Option(gettext("(not said: remove the label)"), ""));
   for (const [act, types] of Object.entries(config.ambiguity_types)) {
     if (!acts.includes(act)) continue;
     const group = document.createElement("optgroup");
@@ -206,13 +209,13 @@ function ambiguityEditor(current, tokens, acts) {
   let span = current?.span || null;
   let start;
   const words = element("fieldset", "ambiguity-part");
-  words.append(element("legend", "", "Which words? (press the first word, then the last)"));
+  words.append(element("legend", "", gettext("Which words? (press the first word, then the last)")));
   const chips = element("div", "link-tokens");
   chips.dataset.testid = "ambiguity-tokens";
   const summary = element("span", "small");
   summary.dataset.testid = "ambiguity-span";
   summary.setAttribute("aria-live", "polite");
-  const clear = element("button", "link", "Clear the words");
+  const clear = element("button", "link", gettext("Clear the words"));
   clear.type = "button";
   const drawWords = () => {
     drawSpanWords(chips, tokens, span, start, (index) => {
@@ -230,9 +233,9 @@ function ambiguityEditor(current, tokens, acts) {
   words.append(chips, summary, document.createTextNode(" "), clear);
 
   const readingsBox = element("fieldset", "ambiguity-part");
-  readingsBox.append(element("legend", "", "Readings: the SQL of each meaning"));
+  readingsBox.append(element("legend", "", gettext("Readings: the SQL of each meaning")));
   const list = element("ol", "ambiguity-readings");
-  const add = element("button", "", "Add a reading");
+  const add = element("button", "", gettext("Add a reading"));
   add.type = "button";
   const addReading = (sql) => {
     const number = list.children.length + 1;
@@ -242,10 +245,10 @@ function ambiguityEditor(current, tokens, acts) {
     area.value = sql;
     area.spellcheck = false;
     area.dataset.testid = `ambiguity-reading-${number}`;
-    area.setAttribute("aria-label", `Reading ${number}`);
-    const remove = element("button", "link remove", "Remove");
+    area.setAttribute("aria-label", interpolate(gettext("Reading %(number)s"), { number }, true));
+    const remove = element("button", "link remove", gettext("Remove"));
     remove.type = "button";
-    remove.setAttribute("aria-label", `Remove reading ${number}`);
+    remove.setAttribute("aria-label", interpolate(gettext("Remove reading %(number)s"), { number }, true));
     remove.addEventListener("click", () => {
       item.remove();
       add.focus();
@@ -282,6 +285,21 @@ function ambiguityEditor(current, tokens, acts) {
   };
 }
 
+// The editor's heading, per field a reviewer may correct (templates/review/dialogue.html data-edit).
+const CORRECT_TITLE = {
+  utterance: gettext("Correct the utterance"),
+  user_acts: gettext("Correct the user acts"),
+  system_acts: gettext("Correct the system acts"),
+  ambiguity: gettext("Correct the ambiguity"),
+  query: gettext("Correct the query"),
+  response: gettext("Correct the response"),
+  intent: gettext("Correct the intent"),
+  pragmatics: gettext("Correct the pragmatics"),
+  question_style: gettext("Correct the question style"),
+  contextual_phenomena: gettext("Correct the contextual phenomena"),
+  schema_linking: gettext("Correct the schema linking"),
+};
+
 function openEditor(card, field) {
   card.querySelector(".editor")?.remove();
   const slot = card.querySelector(`[data-field="${field}"]`);
@@ -311,7 +329,7 @@ function openEditor(card, field) {
   } else {
     control = textEditor(value.textContent.trim(), field === "response");
   }
-  body.append(element("h3", "", `Correct the ${field.replaceAll("_", " ")}`), control.node);
+  body.append(element("h3", "", CORRECT_TITLE[field] || field), control.node);
   const problems = editor.querySelector("[role=alert]");
   editor.querySelector(".cancel").addEventListener("click", () => editor.remove());
   editor.querySelector(".save").addEventListener("click", async (event) => {
@@ -325,7 +343,8 @@ function openEditor(card, field) {
       window.location.reload();
       return;
     }
-    problems.textContent = answer.data.message || `The correction was refused (${answer.status}).`;
+    problems.textContent = answer.data.message
+      || interpolate(gettext("The correction was refused (%(status)s)."), { status: answer.status }, true);
     event.target.disabled = false;
   });
   slot.after(editor);
@@ -333,7 +352,7 @@ function openEditor(card, field) {
 }
 
 codemirror.then(({ showSqlReadOnly }) => document.querySelectorAll("[data-sql-display]").forEach((block) => {
-  showSqlReadOnly(block, { label: block.dataset.label || "SQL" });
+  showSqlReadOnly(block, { label: block.dataset.label || gettext("SQL") });
 }));
 
 document.querySelectorAll("article.turn").forEach((card) => {
@@ -348,7 +367,7 @@ document.querySelectorAll("article.turn").forEach((card) => {
       turn: Number(card.dataset.turn), field: "drop", value: event.target.dataset.drop === "true", reason: "",
     });
     if (answer.ok) window.location.reload();
-    else alert(answer.data.message || "The change was refused.");
+    else alert(answer.data.message || gettext("The change was refused."));
   });
 });
 
@@ -358,7 +377,8 @@ if (config.holding) {
   const renew = async () => {
     const answer = await postJson(config.renew_url, {});
     if (!answer.ok) {
-      const banner = element("div", "messages lost-claim", answer.data.message || "Your claim on this dialogue was lost.");
+      const banner = element("div", "messages lost-claim",
+        answer.data.message || gettext("Your claim on this dialogue was lost."));
       banner.dataset.testid = "claim-lost";
       document.querySelector("main").prepend(banner);
       clearInterval(timer);

@@ -1,8 +1,9 @@
 // A supervisor watching a room (dialogs.consumers.RoomWatchConsumer): the chat and the expert's work as the expert
 // sees them, live. The socket sends nothing into the room (hello and pings only); the acts are the page's form.
 
-import { ChatLog, ENDED_STATUSES, rowSummary } from "./chat_log.js";
+import { ChatLog, ENDED_STATUSES, presenceText, rowSummary } from "./chat_log.js";
 import { WsClient } from "./wsclient.js";
+import { gettext, interpolate } from "./i18n.js";
 
 const root = document.getElementById("room");
 const dialogueId = root.dataset.dialogue;
@@ -18,12 +19,19 @@ function element(tag, className, text) {
 const names = { worker: root.dataset.worker, expert: root.dataset.expert };
 const chat = new ChatLog($("chat-log"), { viewer: "supervisor", names });
 const STATUS_TEXT = {
-  waiting: "Waiting for both sides to join", active: "Active", completed: "Completed", abandoned: "Abandoned",
-  terminated: "Terminated by the expert", dropped: "Dropped (score below 3)",
+  waiting: gettext("Waiting for both sides to join"), active: gettext("Active"), completed: gettext("Completed"),
+  abandoned: gettext("Abandoned"), terminated: gettext("Terminated by the expert"),
+  dropped: gettext("Dropped (score below 3)"),
+};
+
+// The status an end event gives, in a word inside its line ("Ended by ada (terminated): …").
+const STATUS_WORD = {
+  completed: gettext("completed"), abandoned: gettext("abandoned"), terminated: gettext("terminated"),
+  dropped: gettext("dropped"),
 };
 
 function showStatus(status) {
-  $("status-line").textContent = `Status: ${STATUS_TEXT[status] || status}`;
+  $("status-line").textContent = interpolate(gettext("Status: %(status)s"), { status: STATUS_TEXT[status] || status }, true);
   if (!ENDED_STATUSES.includes(status)) return;
   // Ended, here or elsewhere: nothing is left to act on.
   $("act-form")?.remove();
@@ -33,8 +41,7 @@ function showStatus(status) {
 
 function setPresence(side, connected) {
   const badge = $(`${side}-presence`);
-  const name = side === "worker" ? "Worker" : "Expert";
-  badge.textContent = `${name}: ${connected ? "connected" : "not connected"}`;
+  badge.textContent = presenceText(side, connected ? "connected" : "away");
   badge.className = `presence ${connected ? "on" : "away"}`;
 }
 
@@ -51,20 +58,35 @@ function onEvent(event) {
   const p = event.payload || {};
   switch (event.kind) {
     case "sql_run":
-      work(event, p.result?.ok ? `SQL run: ${rowSummary(p.result)}` : `SQL run failed: ${p.result?.error || ""}`, p.sql);
+      work(event, p.result?.ok
+        ? interpolate(gettext("SQL run: %(rows)s"), { rows: rowSummary(p.result) }, true)
+        : interpolate(gettext("SQL run failed: %(error)s"), { error: p.result?.error?.message || p.result?.error || "" },
+          true), p.sql);
       break;
     case "user_acts":
-      work(event, `User acts of question #${p.turn}: ${(p.acts || []).join(", ")}`);
+      work(event, interpolate(gettext("User acts of question #%(turn)s: %(acts)s"),
+        { turn: p.turn, acts: (p.acts || []).join(", ") }, true));
       break;
     case "turn_labels":
-      work(event, `Labels of question #${p.turn} (${p.source || "expert"})`);
+      work(event, interpolate(gettext("Labels of question #%(turn)s (%(source)s)"),
+        { turn: p.turn, source: p.source || gettext("expert") }, true));
       break;
     case "score":
-      work(event, `Worker scored ${p.score}${p.comment ? `: ${p.comment}` : ""}`);
+      work(event, p.comment
+        ? interpolate(gettext("Worker scored %(score)s: %(comment)s"), { score: p.score, comment: p.comment }, true)
+        : interpolate(gettext("Worker scored %(score)s"), { score: p.score }, true));
       break;
     case "end": {
-      const by = event.author_role === "supervisor" ? ` by ${p.supervisor || "a supervisor"}` : "";
-      work(event, `Ended${by} (${p.status}${p.requeued ? ", worker back in the queue" : ""}): ${p.reason || ""}`);
+      const values = { who: p.supervisor || gettext("a supervisor"), status: STATUS_WORD[p.status] || p.status,
+        reason: p.reason || "" };
+      let text = gettext("Ended (%(status)s): %(reason)s");
+      if (event.author_role === "supervisor") {
+        text = p.requeued ? gettext("Ended by %(who)s (%(status)s, worker back in the queue): %(reason)s")
+          : gettext("Ended by %(who)s (%(status)s): %(reason)s");
+      } else if (p.requeued) {
+        text = gettext("Ended (%(status)s, worker back in the queue): %(reason)s");
+      }
+      work(event, interpolate(text, values, true));
       break;
     }
     default:
@@ -74,14 +96,15 @@ function onEvent(event) {
   if (event.kind === "response" && bubble) bubble.append(element("div", "muted small", (p.acts || []).join(", ")));
 }
 
-const CONNECTION_TEXT = { connecting: "Connecting…", open: "Watching", failed: "Disconnected" };
+const CONNECTION_TEXT = { connecting: gettext("Connecting…"), open: gettext("Watching"), failed: gettext("Disconnected") };
 
 new WsClient(`/ws/manage/live/rooms/${dialogueId}/`, {
   resumeKey: `watch-${dialogueId}`,
   handlers: {
     connection: ({ state, delayMs }) => {
       $("connection").textContent = state === "retrying"
-        ? `Connection lost — retrying in ${Math.ceil(delayMs / 1000)} s` : CONNECTION_TEXT[state];
+        ? interpolate(gettext("Connection lost — retrying in %(seconds)s s"), { seconds: Math.ceil(delayMs / 1000) }, true)
+        : CONNECTION_TEXT[state];
       $("connection").className = `connection ${state}`;
     },
     state: (message) => {
@@ -96,7 +119,7 @@ new WsClient(`/ws/manage/live/rooms/${dialogueId}/`, {
     },
     presence: (message) => {
       if (message.state === "typing") {
-        $("typing-line").textContent = `The ${message.side} is typing…`;
+        $("typing-line").textContent = presenceText(message.side, "typing");
       } else {
         setPresence(message.side, message.state !== "reconnecting");
       }

@@ -1,6 +1,7 @@
 // The progress of the pilots by simulated workers on a campaign's page: each unfinished pilot follows its status
 // (job_poll.js) and shows its state, the workers done and their dialogues as they come.
 import { followJob } from "./job_poll.js";
+import { formatNumber } from "./i18n.js";
 
 for (const run of document.querySelectorAll("[data-simulation]")) {
   if (run.dataset.finished) continue;
@@ -11,7 +12,7 @@ for (const run of document.querySelectorAll("[data-simulation]")) {
     message: field("message"),
     notice: field("message"),
     show(status) {
-      field("done").textContent = status.done;
+      field("done").textContent = formatNumber(status.done);
       field("dialogues").textContent = status.dialogues.length ? status.dialogues.join(", ") : "–";
     },
   });

@@ -7,6 +7,7 @@ import { createSqlEditor, labelRunButton, showSqlReadOnly } from "./sql_codemirr
 import { csrfToken, postSql, runErrorText, showProblems } from "./sql_editor.js";
 import { renderTable, TablePager } from "./table_view.js";
 import { KeptText, LimitedField } from "./typed_text.js";
+import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const schema = JSON.parse($("schema-data").textContent);
@@ -65,7 +66,8 @@ for (const turn of config.turns) {
         return;
       }
       editor.setSaving(false);
-      errorBox.textContent = answer.data.message || `Not saved (${answer.status}).`;
+      errorBox.textContent = answer.data.message
+        || interpolate(gettext("Not saved (%(status)s)."), { status: answer.status }, true);
     },
   });
   editor.show(turn);
@@ -81,7 +83,7 @@ another?.addEventListener("click", async () => {
     $("suggestion-text").textContent = answer.data.text;
     another.disabled = false;
   } else {
-    $("suggestion-hint").textContent = answer.data.message || "No other suggestion.";
+    $("suggestion-hint").textContent = answer.data.message || gettext("No other suggestion.");
     another.hidden = answer.data.code === "too_many";
     another.disabled = false;
   }
@@ -98,11 +100,14 @@ if (editorHost) {
     if (report.validation) showProblems(problems, report.validation);
     const execution = report.execution;
     if (!execution) {
-      $("run-summary").textContent = report.error || "Could not run.";
+      $("run-summary").textContent = report.error || gettext("Could not run.");
       $("run-result").replaceChildren();
     } else if (execution.ok) {
-      $("run-summary").textContent = `${execution.row_count} row${execution.row_count === 1 ? "" : "s"}`
-        + `${execution.truncated ? " (the first ones)" : ""} in ${Math.round(execution.elapsed_ms)} ms`;
+      const count = execution.row_count;
+      $("run-summary").textContent = interpolate(execution.truncated
+        ? ngettext("%(count)s row (the first ones) in %(ms)s ms", "%(count)s rows (the first ones) in %(ms)s ms", count)
+        : ngettext("%(count)s row in %(ms)s ms", "%(count)s rows in %(ms)s ms", count),
+      { count: formatNumber(count), ms: formatNumber(Math.round(execution.elapsed_ms)) }, true);
       renderTable($("run-result"), execution.columns, execution.rows.slice(0, 50));
     } else {
       $("run-summary").textContent = runErrorText(execution.error);
@@ -114,13 +119,13 @@ if (editorHost) {
   const NEXT = "next";
   const keep = () => kept.set(NEXT, { question: $("question").value, sql: sqlEditor.value() });
   const questionField = new LimitedField($("question"), $("question-count"),
-    { limit: config.text_limits.text, what: "The question" });
+    { limit: config.text_limits.text, what: gettext("The question") });
   const sqlEditor = createSqlEditor(editorHost, {
     schema,
     validateUrl: config.validate_url,
     problems,
     placeholder: "SELECT …",
-    label: "SQL of the question",
+    label: gettext("SQL of the question"),
     id: "sql-input",
     onRun: run,
     value: kept.get(NEXT).sql ?? "",
@@ -143,7 +148,7 @@ if (editorHost) {
     const question = $("question").value.trim();
     const sql = sqlEditor.value().trim();
     if (!question || !sql) {
-      $("add-error").textContent = "Write the question and its SQL first.";
+      $("add-error").textContent = gettext("Write the question and its SQL first.");
       return;
     }
     const tooLong = questionField.refusal();
@@ -160,6 +165,7 @@ if (editorHost) {
       return;
     }
     $("add-turn").disabled = false;
-    $("add-error").textContent = answer.data.message || `Not added (${answer.status}).`;
+    $("add-error").textContent = answer.data.message
+      || interpolate(gettext("Not added (%(status)s)."), { status: answer.status }, true);
   });
 }

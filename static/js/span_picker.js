@@ -2,6 +2,8 @@
 // both included, over the tokens the server sends). The first press marks where the span begins, the second where it
 // ends (either order; the same word twice for one word). Shared by the expert's room and the review screen.
 
+import { gettext, interpolate } from "./i18n.js";
+
 /** The span and the pending start after a press on word `index`, `start` being the pending start (or undefined). */
 export function spanAfterPress(start, index) {
   if (start === undefined) return { start: index, span: { beg: index, end: index } };
@@ -27,7 +29,9 @@ export function drawSpanWords(container, tokens, span, start, onPress) {
 
 /** What the span is, in words, for the line beside the tokens. */
 export function spanSummary(tokens, span, start) {
-  if (start !== undefined) return `From “${tokens[start]}”: now press the last word.`;
-  if (span) return `Marked: “${tokens.slice(span.beg, span.end + 1).join(" ")}”`;
-  return "No words marked.";
+  if (start !== undefined) {
+    return interpolate(gettext("From “%(word)s”: now press the last word."), { word: tokens[start] }, true);
+  }
+  if (span) return interpolate(gettext("Marked: “%(words)s”"), { words: tokens.slice(span.beg, span.end + 1).join(" ") }, true);
+  return gettext("No words marked.");
 }

@@ -9,6 +9,7 @@ import {
   SQLite, syntaxHighlighting, syntaxTree, tags,
 } from "./vendor/codemirror.bundle.js";
 import { postSql, showProblems } from "./sql_editor.js";
+import { gettext, interpolate } from "./i18n.js";
 
 export { labelRunButton, RUN_SHORTCUT, runErrorText } from "./sql_editor.js";
 
@@ -219,8 +220,11 @@ function schemaCompletionSource(schema) {
     }
     const options = [
       ...[...catalogue.values()].map((table) => (
-        { label: table.name, apply: quoteName(table.name), type: "class", detail: detailWith(table.readable, "table"), boost: 2, readable: table.readable })),
-      ...[...aliases.values()].map((alias) => ({ label: alias.name, type: "variable", detail: `alias of ${alias.table.name}`, boost: 4 })),
+        { label: table.name, apply: quoteName(table.name), type: "class", detail: detailWith(table.readable, gettext("table")), boost: 2, readable: table.readable })),
+      ...[...aliases.values()].map((alias) => ({
+        label: alias.name, type: "variable", boost: 4,
+        detail: interpolate(gettext("alias of %(table)s"), { table: alias.table.name }, true),
+      })),
       ...[...columns.values()].map(({ column, tables, readable }) => columnOption(column, tables.join(", "), readable.join(" / "))),
     ];
     return withReadable(options, word ? word.text : "", word ? word.from : context.pos, curated);

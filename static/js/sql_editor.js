@@ -1,13 +1,15 @@
 // Shared SQL editor helpers: the database workbench and the expert's room validate SQL against the schema the same way.
 
+import { gettext, interpolate } from "./i18n.js";
+
 const MAC = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
 /** How the run shortcut is written on this machine's keyboard, for buttons and hints. */
 export const RUN_SHORTCUT = MAC ? "⌘+Enter" : "Ctrl+Enter";
 
 /** Say the run shortcut on a run button, "Run (Ctrl+Enter)", and to assistive technology by aria-keyshortcuts. */
-export function labelRunButton(button, text = "Run") {
-  button.textContent = `${text} (${RUN_SHORTCUT})`;
+export function labelRunButton(button, text = gettext("Run")) {
+  button.textContent = interpolate(gettext("%(action)s (%(shortcut)s)"), { action: text, shortcut: RUN_SHORTCUT }, true);
   button.setAttribute("aria-keyshortcuts", MAC ? "Meta+Enter" : "Control+Enter");
 }
 
@@ -30,9 +32,14 @@ export async function postSql(url, sql) {
  * front of the message it only repeated it ("forbidden: … not allowed").
  */
 export function runErrorText(error) {
-  const message = error?.message || "the SQL failed";
-  const where = error?.line ? ` (line ${error.line}, column ${error.col})` : "";
+  const message = error?.message || gettext("the SQL failed");
+  const where = error?.line ? whereText(error) : "";
   return `${message.charAt(0).toUpperCase()}${message.slice(1)}${where}`;
+}
+
+// Where in the SQL an error is, after its message.
+function whereText(error) {
+  return interpolate(gettext(" (line %(line)s, column %(column)s)"), { line: error.line, column: error.col }, true);
 }
 
 export function showProblems(box, validation) {
@@ -40,7 +47,7 @@ export function showProblems(box, validation) {
   for (const error of validation.errors || []) {
     const line = document.createElement("div");
     line.className = "problem";
-    const where = error.line ? ` (line ${error.line}, column ${error.col})` : "";
+    const where = error.line ? whereText(error) : "";
     // The message already names the suggestions ("…; did you mean dorm?", annotation/sql/validate.py): said once.
     line.textContent = `${error.message}${where}`;
     box.appendChild(line);

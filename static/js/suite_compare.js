@@ -5,6 +5,7 @@
 // Nothing is stored. A person's comparisons share a time per minute: past it the server says when to try again.
 
 import { csrfToken } from "./sql_editor.js";
+import { formatNumber, gettext, interpolate } from "./i18n.js";
 
 const config = JSON.parse(document.getElementById("review-config").textContent);
 
@@ -18,12 +19,13 @@ document.querySelectorAll(".suite-compare-form").forEach((form) => {
     problems.textContent = "";
     result.replaceChildren();
     if (!sql.value.trim()) {
-      problems.textContent = "Write a query to compare with the turn's query.";
+      problems.textContent = gettext("Write a query to compare with the turn's query.");
       sql.focus();
       return;
     }
     button.disabled = true;
-    result.textContent = `Looking for a database where they differ (at most ${config.compare_seconds} s)…`;
+    result.textContent = interpolate(gettext("Looking for a database where they differ (at most %(seconds)s s)…"),
+      { seconds: formatNumber(config.compare_seconds) }, true);
     try {
       const response = await fetch(config.compare_url, {
         method: "POST", credentials: "same-origin",
@@ -38,11 +40,12 @@ document.querySelectorAll(".suite-compare-form").forEach((form) => {
         const parsed = new DOMParser().parseFromString(data.html, "text/html");
         result.replaceChildren(...parsed.body.childNodes);
       } else {
-        problems.textContent = data.message || `The comparison was refused (${response.status}).`;
+        problems.textContent = data.message
+          || interpolate(gettext("The comparison was refused (%(status)s)."), { status: response.status }, true);
       }
     } catch {
       result.textContent = "";
-      problems.textContent = "The server could not be reached: your query is still here, try again.";
+      problems.textContent = gettext("The server could not be reached: your query is still here, try again.");
     } finally {
       button.disabled = false;
     }

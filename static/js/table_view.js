@@ -1,5 +1,7 @@
 // Shared table rendering and paging: the database browser and both chat rooms show table content the same way.
 
+import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
+
 export function renderTable(container, columns, rows, { headings = null } = {}) {
   // `headings`: what to head the columns with instead of their names (the readable names, on the worker's screen).
   const table = document.createElement("table");
@@ -33,9 +35,9 @@ export function renderTable(container, columns, rows, { headings = null } = {}) 
 
 // Sizes as the platform's limits are given (MAX_DATABASE_UPLOAD_MB): 1 MB = 1024 KB = 1024 * 1024 bytes.
 export function formatBytes(bytes) {
-  if (bytes < 1024) return `${bytes} byte${bytes === 1 ? "" : "s"}`;
+  if (bytes < 1024) return interpolate(ngettext("%(count)s byte", "%(count)s bytes", bytes), { count: bytes }, true);
   const [amount, unit] = bytes < 1024 * 1024 ? [bytes / 1024, "KB"] : [bytes / (1024 * 1024), "MB"];
-  return `${amount < 10 ? amount.toFixed(1).replace(/\.0$/, "") : Math.round(amount)} ${unit}`;
+  return `${formatNumber(amount, { maximumFractionDigits: amount < 10 ? 1 : 0 })} ${unit}`;
 }
 
 // A table page's cell the server bounded (annotation/databases/table_page.py): a BLOB as its size, a long text cut, with
@@ -44,13 +46,16 @@ function renderBoundedCell(cell, value) {
   const mark = document.createElement("span");
   mark.className = "muted cut-mark";
   if ("blob" in value) {
-    mark.textContent = `BLOB, ${formatBytes(value.blob)}`;
+    mark.textContent = interpolate(gettext("BLOB, %(size)s"), { size: formatBytes(value.blob) }, true);
     cell.replaceChildren(mark);
-    cell.title = `A BLOB of ${value.blob.toLocaleString()} bytes, not shown`;
+    cell.title = interpolate(ngettext("A BLOB of %(count)s byte, not shown", "A BLOB of %(count)s bytes, not shown", value.blob),
+      { count: formatNumber(value.blob) }, true);
   } else {
-    mark.textContent = ` (${formatBytes(value.bytes)}, cut)`;
+    mark.textContent = interpolate(gettext(" (%(size)s, cut)"), { size: formatBytes(value.bytes) }, true);
     cell.replaceChildren(document.createTextNode(`${value.cut}…`), mark);
-    cell.title = `The first ${value.cut.length.toLocaleString()} characters of ${value.bytes.toLocaleString()} bytes`;
+    cell.title = interpolate(ngettext("The first %(count)s character of %(bytes)s bytes",
+      "The first %(count)s characters of %(bytes)s bytes", value.cut.length),
+    { count: formatNumber(value.cut.length), bytes: formatNumber(value.bytes) }, true);
   }
 }
 
@@ -69,7 +74,8 @@ export class TablePager {
     this.url = urlOfTableZero;
     this.el = elements;
     this.readable = readable;
-    this.titleFor = titleFor || ((data) => `${data.table} (${data.total} rows)`);
+    this.titleFor = titleFor || ((data) => interpolate(ngettext("%(table)s (%(count)s row)", "%(table)s (%(count)s rows)",
+      data.total), { table: data.table, count: formatNumber(data.total) }, true));
     this.index = null;
     this.page = 1;
     this.pages = 1;
@@ -80,7 +86,8 @@ export class TablePager {
   async show(index, page = 1) {
     const response = await fetch(tableUrl(this.url, index, page), { credentials: "same-origin" });
     if (!response.ok) {
-      this.el.content.textContent = `Could not load this table (${response.status}).`;
+      this.el.content.textContent = interpolate(gettext("Could not load this table (%(status)s)."),
+        { status: response.status }, true);
       return null;
     }
     const data = await response.json();
@@ -88,7 +95,10 @@ export class TablePager {
     if (this.el.title) this.el.title.textContent = this.titleFor(data);
     renderTable(this.el.content, data.columns, data.rows, { headings: this.readable ? data.readable_columns : null });
     if (this.el.pager) this.el.pager.hidden = data.pages <= 1;
-    if (this.el.info) this.el.info.textContent = `page ${data.page} of ${data.pages}`;
+    if (this.el.info) {
+      this.el.info.textContent = interpolate(gettext("page %(page)s of %(pages)s"),
+        { page: formatNumber(data.page), pages: formatNumber(data.pages) }, true);
+    }
     if (this.el.prev) this.el.prev.disabled = data.page <= 1;
     if (this.el.next) this.el.next.disabled = data.page >= data.pages;
     return data;

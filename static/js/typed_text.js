@@ -6,12 +6,14 @@
 // as the "text-limits" JSON), counted as the server counts (characters, after trimming): the page counts the same
 // way, shows the count as the limit nears and refuses before sending, never cutting.
 
+import { formatNumber, gettext, interpolate } from "./i18n.js";
+
 // Characters as the server counts them (Python's len: code points, not UTF-16 units), after trimming.
 export function textLength(text) {
   return [...text.trim()].length;
 }
 
-const number = (n) => n.toLocaleString("en-US");
+const number = (n) => formatNumber(n);
 
 // The count shows once the text reaches this share of its limit.
 const NEAR_LIMIT = 0.8;
@@ -39,8 +41,9 @@ export class LimitedField {
     const over = n > this.limit;
     this.counter.hidden = n < this.limit * NEAR_LIMIT;
     this.counter.textContent = over
-      ? `${number(n)} / ${number(this.limit)} characters: ${number(n - this.limit)} too many`
-      : `${number(n)} / ${number(this.limit)} characters`;
+      ? interpolate(gettext("%(count)s / %(limit)s characters: %(over)s too many"),
+        { count: number(n), limit: number(this.limit), over: number(n - this.limit) }, true)
+      : interpolate(gettext("%(count)s / %(limit)s characters"), { count: number(n), limit: number(this.limit) }, true);
     this.counter.classList.toggle("over", over);
     if (over) this.field.setAttribute("aria-invalid", "true");
     else this.field.removeAttribute("aria-invalid");
@@ -50,8 +53,9 @@ export class LimitedField {
   refusal() {
     const n = this.length;
     if (n <= this.limit) return null;
-    return `${this.what} is ${number(n)} characters long: ${number(this.limit)} at most. `
-      + `Shorten it by ${number(n - this.limit)} to send it (nothing has been cut).`;
+    return interpolate(gettext("%(what)s is %(count)s characters long: %(limit)s at most. Shorten it by %(over)s to "
+      + "send it (nothing has been cut)."),
+    { what: this.what, count: number(n), limit: number(this.limit), over: number(n - this.limit) }, true);
   }
 }
 

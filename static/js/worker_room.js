@@ -5,6 +5,7 @@ import { TablePager } from "./table_view.js";
 import { returnToPlatform } from "./crowd_return.js";
 import { KeptText, LimitedField } from "./typed_text.js";
 import { WsClient } from "./wsclient.js";
+import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 
 const root = document.getElementById("room");
 const dialogueId = root.dataset.dialogue;
@@ -14,6 +15,7 @@ const LIMITS = JSON.parse($("text-limits").textContent);  // dialogs.room.text_l
 // The half-typed question, kept in this tab until it is sent (it holds only what the worker typed: never any SQL).
 const kept = new KeptText(dialogueId, "worker");
 const NEXT_QUESTION = "next";
+const pageTitle = document.title;  // the template's, in the page's language
 
 // --- Step 1: the tables ---------------------------------------------------------------------------------------------
 
@@ -25,7 +27,8 @@ const pager = new TablePager(root.dataset.tableUrl, {
   prev: $("prev-page"),
   next: $("next-page"),
 }, {
-  titleFor: (data) => `${data.readable_table || data.table} · ${data.total} row${data.total === 1 ? "" : "s"}`,
+  titleFor: (data) => interpolate(ngettext("%(table)s · %(count)s row", "%(table)s · %(count)s rows", data.total),
+    { table: data.readable_table || data.table, count: formatNumber(data.total) }, true),
   readable: true,
 });
 
@@ -63,17 +66,29 @@ $("help-open").addEventListener("click", () => $("related-help").showModal());
 
 // --- The chat -------------------------------------------------------------------------------------------------------
 
-const chat = new ChatLog($("chat-log"), { viewer: "worker", names: { worker: "You", expert: "Expert" } });
+const chat = new ChatLog($("chat-log"), { viewer: "worker", names: { worker: gettext("You"), expert: gettext("Expert") } });
 let state = null;
 let over = false;
 let completionCode = "";
 
 // What the hint says of the bonus: only what the worker's campaign pays, by its own rule (the server says whether
 // this dialogue has reached it: dialogs.selectors.bonus_progress); nothing when no bonus was promised.
-function bonusHint(bonus) {
-  if (!bonus) return ".";
-  if (bonus.earned) return `: this dialogue has the ${bonus.min_questions} good questions the bonus asks for.`;
-  return ` — or keep going: the bonus asks for at least ${bonus.min_questions} good related questions.`;
+function canEndText(answered, bonus) {
+  const values = { answered: formatNumber(answered), bonus: formatNumber(bonus?.min_questions ?? 0) };
+  let text;
+  if (!bonus) {
+    text = ngettext("%(answered)s question answered with data. You can end now.",
+      "%(answered)s questions answered with data. You can end now.", answered);
+  } else if (bonus.earned) {
+    text = ngettext("%(answered)s question answered with data. You can end now: this dialogue has the %(bonus)s good "
+      + "questions the bonus asks for.", "%(answered)s questions answered with data. You can end now: this dialogue "
+      + "has the %(bonus)s good questions the bonus asks for.", answered);
+  } else {
+    text = ngettext("%(answered)s question answered with data. You can end now — or keep going: the bonus asks for at "
+      + "least %(bonus)s good related questions.", "%(answered)s questions answered with data. You can end now — or "
+      + "keep going: the bonus asks for at least %(bonus)s good related questions.", answered);
+  }
+  return interpolate(text, values, true);
 }
 
 function updateEnd() {
@@ -89,9 +104,12 @@ function updateEnd() {
   const remaining = Math.max(0, state.min_questions - state.answered_questions);
   button.disabled = !state.can_end;
   hint.textContent = state.can_end
-    ? `${state.answered_questions} questions answered with data. You can end now${bonusHint(state.bonus)}`
-    : `Ask ${remaining} more question${remaining === 1 ? "" : "s"} about the data before you can end `
-      + `(${state.answered_questions} of ${state.min_questions} answered with a table; other messages do not count).`;
+    ? canEndText(state.answered_questions, state.bonus)
+    : interpolate(ngettext("Ask %(remaining)s more question about the data before you can end (%(answered)s of "
+      + "%(least)s answered with a table; other messages do not count).", "Ask %(remaining)s more questions about the "
+      + "data before you can end (%(answered)s of %(least)s answered with a table; other messages do not count).",
+    remaining), { remaining: formatNumber(remaining), answered: formatNumber(state.answered_questions),
+      least: formatNumber(state.min_questions) }, true);
 }
 
 let endedBySupervisor = false;  // kept: the state that follows the end event does not say who ended it
@@ -103,24 +121,25 @@ function finish(code, status, reason, by = "") {
   endedBySupervisor ||= by === "supervisor";
   const bySupervisor = endedBySupervisor;
   if (reason && (status === "terminated" || bySupervisor)) {
-    $("end-reason").textContent = `${bySupervisor ? "The supervisor's" : "The expert's"} reason: ${reason}`;
+    $("end-reason").textContent = interpolate(bySupervisor ? gettext("The supervisor's reason: %(reason)s")
+      : gettext("The expert's reason: %(reason)s"), { reason }, true);
     $("end-reason").hidden = false;
   }
   if (code) completionCode = code;
   $("message").disabled = true;
   $("send").disabled = true;
-  $("message").placeholder = "The dialogue has ended.";
+  $("message").placeholder = gettext("The dialogue has ended.");
   updateEnd();
   const titles = {
-    completed: "Thank you — the dialogue is complete",
-    terminated: "The expert ended the dialogue",
-    abandoned: "The dialogue ended because a participant left",
-    dropped: "The dialogue has ended",
+    completed: gettext("Thank you — the dialogue is complete"),
+    terminated: gettext("The expert ended the dialogue"),
+    abandoned: gettext("The dialogue ended because a participant left"),
+    dropped: gettext("The dialogue has ended"),
   };
   stoppedEarly ||= status === "abandoned" && by === "worker";  // their own "Stop early"
   const stopped = stoppedEarly;
-  $("finished-title").textContent = bySupervisor ? "A supervisor ended the dialogue"
-    : stopped ? "You stopped the dialogue early" : titles[status] || "The dialogue has ended";
+  $("finished-title").textContent = bySupervisor ? gettext("A supervisor ended the dialogue")
+    : stopped ? gettext("You stopped the dialogue early") : titles[status] || gettext("The dialogue has ended");
   $("completion-code").textContent = completionCode || "…";
   $("finished").hidden = false;
   returnToPlatform(root, $("return-note"), completionCode);  // a worker from a crowd platform goes back with the code
@@ -139,7 +158,7 @@ function sentBack(reason = "") {
   kept.clear();
   $("message").disabled = true;
   $("send").disabled = true;
-  $("message").placeholder = "This pairing was cancelled.";
+  $("message").placeholder = gettext("This pairing was cancelled.");
   $("partner").hidden = true;
   updateEnd();
   if (reason) $("requeued-reason").textContent = reason;
@@ -148,9 +167,9 @@ function sentBack(reason = "") {
   $("requeued").scrollIntoView({ block: "nearest" });
   const button = $("back-to-queue");
   const newRoom = (url) => {
-    $("requeued-place").textContent = "An expert is ready for you now.";
+    $("requeued-place").textContent = gettext("An expert is ready for you now.");
     button.href = url;
-    button.textContent = "Go to your new dialogue";
+    button.textContent = gettext("Go to your new dialogue");
   };
   lobbyWatch = new WsClient("/ws/lobby/", {
     handlers: {
@@ -158,11 +177,13 @@ function sentBack(reason = "") {
         if (message.type === "paired") newRoom(message.url);
         else if (message.type === "status" && message.dialogue) newRoom(message.url);
         else if (message.type === "status" && message.position) {
-          $("requeued-place").textContent = `Your place in the queue: ${message.position} of ${message.waiting_workers}.`;
+          $("requeued-place").textContent = interpolate(gettext("Your place in the queue: %(position)s of %(total)s."),
+            { position: formatNumber(message.position), total: formatNumber(message.waiting_workers) }, true);
         } else if (message.type === "released") {
           lobbyWatch.stop();
-          $("requeued-title").textContent = "Your wait has ended";
-          $("requeued-place").textContent = `${message.message} Your completion code: ${message.completion_code}`;
+          $("requeued-title").textContent = gettext("Your wait has ended");
+          $("requeued-place").textContent = interpolate(gettext("%(message)s Your completion code: %(code)s"),
+            { message: message.message, code: message.completion_code }, true);
           button.hidden = true;
         }
       },
@@ -173,15 +194,15 @@ function sentBack(reason = "") {
 $("copy-code").addEventListener("click", async () => {
   try {
     await navigator.clipboard.writeText(completionCode);
-    $("copy-code").textContent = "Copied";
+    $("copy-code").textContent = gettext("Copied");
   } catch {
-    $("copy-code").textContent = "Select the code and copy it";
+    $("copy-code").textContent = gettext("Select the code and copy it");
   }
 });
 
 // --- Presence -------------------------------------------------------------------------------------------------------
 
-const partner = new PresenceBadge($("partner"), $("typing-line"), "Expert");
+const partner = new PresenceBadge($("partner"), $("typing-line"), "expert");
 
 // --- The socket -----------------------------------------------------------------------------------------------------
 
@@ -194,7 +215,7 @@ function drawPending() {
     bubble.className = "bubble worker mine sending";
     const note = document.createElement("div");
     note.className = "meta";
-    note.textContent = "sending…";
+    note.textContent = gettext("sending…");
     const body = document.createElement("div");
     body.className = "text";
     body.textContent = text;
@@ -209,7 +230,7 @@ function showError(text) {
   errorBox.hidden = !text;
 }
 
-const CONNECTION_TEXT = { connecting: "Connecting…", open: "Connected", failed: "Disconnected" };
+const CONNECTION_TEXT = { connecting: gettext("Connecting…"), open: gettext("Connected"), failed: gettext("Disconnected") };
 
 const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
   resumeKey: `dialogue-${dialogueId}`,
@@ -223,7 +244,9 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
     },
     connection: ({ state: s, delayMs }) => {
       const badge = $("connection");
-      badge.textContent = s === "retrying" ? `Connection lost — retrying in ${Math.ceil(delayMs / 1000)} s` : CONNECTION_TEXT[s];
+      badge.textContent = s === "retrying"
+        ? interpolate(gettext("Connection lost — retrying in %(seconds)s s"), { seconds: Math.ceil(delayMs / 1000) }, true)
+        : CONNECTION_TEXT[s];
       badge.className = `connection ${s}`;
     },
     state: (message) => {
@@ -250,13 +273,16 @@ const client = new WsClient(`/ws/dialogues/${dialogueId}/`, {
         // The expert never came, or a supervisor sent the worker back: they keep their place in the queue, read why,
         // and go back when they choose to.
         sentBack(event.author_role === "supervisor"
-          ? `A supervisor sent you back to the queue, in the place you had. Their reason: ${event.payload.reason}`
-          : event.payload.reason || "The expert did not join. You are back in the queue, first in line.");
+          ? interpolate(gettext("A supervisor sent you back to the queue, in the place you had. Their reason: %(reason)s"),
+            { reason: event.payload.reason }, true)
+          : event.payload.reason || gettext("The expert did not join. You are back in the queue, first in line."));
       } else if (event.kind === "end") {
         reveal();
         finish(event.payload.completion_code, event.payload.status, event.payload.reason, event.author_role);
       }
-      if (!history && event.author_role === "expert" && document.hidden) document.title = "(new) Chat room · wozsql";
+      if (!history && event.author_role === "expert" && document.hidden) {
+        document.title = interpolate(gettext("(new) %(title)s"), { title: pageTitle }, true);
+      }
     },
     presence: (message) => !over && partner.update(message),
     error: (error) => {
@@ -293,7 +319,7 @@ function onSuggestion(event) {
     $("suggestion-text").textContent = event.payload.text;
     $("suggestion-another").disabled = false;
     $("suggestion-another").hidden = false;
-    $("suggestion-hint").textContent = "Follow it in your own words, or ask whatever you like.";
+    $("suggestion-hint").textContent = gettext("Follow it in your own words, or ask whatever you like.");
     $("suggestion").hidden = over;
   } else if (event.kind === "utterance" || event.kind === "end") {
     if (event.kind === "utterance") newestQuestion = event.seq;
@@ -306,9 +332,9 @@ $("suggestion-another").addEventListener("click", () => {
   askedAnother = client.send("recommend", { turn: suggestedFor });
 });
 
-document.addEventListener("visibilitychange", () => { if (!document.hidden) document.title = "Chat room · wozsql"; });
+document.addEventListener("visibilitychange", () => { if (!document.hidden) document.title = pageTitle; });
 
-const question = new LimitedField($("message"), $("message-count"), { limit: LIMITS.text, what: "Your question" });
+const question = new LimitedField($("message"), $("message-count"), { limit: LIMITS.text, what: gettext("Your question") });
 let refusedForLength = false;  // the error shown is the length refusal: it goes once the text fits
 
 $("composer").addEventListener("submit", (e) => {
@@ -357,9 +383,9 @@ $("end-dialog").addEventListener("close", () => {
 
 $("stop").addEventListener("click", () => {
   if (!state || state.can_end || over) return;
-  const bonus = state.bonus && !state.bonus.earned ? " This dialogue has not earned the bonus." : "";
-  $("stop-dialog-text").textContent = "The dialogue ends here, with fewer questions than it asks for, and you get "
-    + `your completion code at once. Whatever you asked so far is kept.${bonus}`;
+  const bonus = state.bonus && !state.bonus.earned ? gettext(" This dialogue has not earned the bonus.") : "";
+  $("stop-dialog-text").textContent = gettext("The dialogue ends here, with fewer questions than it asks for, and you "
+    + "get your completion code at once. Whatever you asked so far is kept.") + bonus;
   $("stop-dialog").showModal();  // stopping is for good: asked once more
 });
 $("stop-dialog").addEventListener("close", () => {

@@ -8,10 +8,12 @@
 // the screen; sessionStorage remembers what this tab had already seen (to tell history from news) and the messages
 // still waiting for an ack (to resend them, with the same ids, after the reload).
 
+import { gettext } from "./i18n.js";
+
 const NO_RETRY = {
-  4401: "You are signed out. Sign in again, then reload this page.",
-  4403: "You may not open this page: it is not your dialogue, or your account may not take part.",
-  4404: "This dialogue does not exist.",
+  4401: gettext("You are signed out. Sign in again, then reload this page."),
+  4403: gettext("You may not open this page: it is not your dialogue, or your account may not take part."),
+  4404: gettext("This dialogue does not exist."),
 };
 // 4429: this person opened too many sockets lately (WS_OPENS_PER_MINUTE). Not a refusal: retry, but not soon.
 const TRY_LATER = 4429;

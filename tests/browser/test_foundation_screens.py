@@ -40,7 +40,7 @@ def test_expert_browses_tables_and_runs_sql(new_page):
     expect(page.locator("#sql-problems")).to_contain_text("first_name")
     page.fill("#sql-input", "SELECT count(*) FROM student")
     page.click("#sql-run")
-    expect(page.locator("#sql-summary")).to_contain_text("1 rows")
+    expect(page.locator("#sql-summary")).to_contain_text("1 row ")
     expect(page.locator("#sql-summary")).to_contain_text("hardness: easy")
     # Hostile SQL is refused with a reason, and the database still answers.
     page.fill("#sql-input", "DROP TABLE student")
@@ -50,7 +50,7 @@ def test_expert_browses_tables_and_runs_sql(new_page):
     assert "forbidden" not in page.locator("#sql-summary").inner_text()
     page.fill("#sql-input", "SELECT count(*) FROM student")
     page.click("#sql-run")
-    expect(page.locator("#sql-summary")).to_contain_text("1 rows")
+    expect(page.locator("#sql-summary")).to_contain_text("1 row ")
 
 
 def test_admin_uploads_a_database_and_adds_a_goal(new_page, platform, tmp_path):

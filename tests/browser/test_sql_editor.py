@@ -59,7 +59,7 @@ def test_ctrl_enter_runs_the_query_and_shows_its_result(workbench):
     page.keyboard.type("SELECT count(*) FROM student")  # the closing bracket typed over the one the editor added
     page.keyboard.press("Escape")  # closes the completion list, if any is open
     page.keyboard.press("Control+Enter")
-    expect(page.locator("#sql-summary")).to_contain_text("1 rows")
+    expect(page.locator("#sql-summary")).to_contain_text("1 row ")
     expect(page.locator("#sql-result th")).to_have_text("count(*)")
     # Ctrl+Enter ran the query and did not also break the line.
     expect(editor).to_have_text("SELECT count(*) FROM student")

@@ -5,6 +5,7 @@
 import { ambiguityToSend, ambiguityUnsaved, connectActsPanel, drawAmbiguity, sameAmbiguity } from "./ambiguity.js";
 import { $, checked, clearErrors, element, setChecked } from "./dom.js";
 import { ACTS, draftOf, keepDraft, room, sendTracked, turns } from "./state.js";
+import { gettext, interpolate } from "../i18n.js";
 
 // The act rules that apply to these user acts.
 function rulesFor(userActs) {
@@ -53,9 +54,16 @@ export function drawActsState() {
   const ticked = checked("user-acts");
   const saved = turn.userActs;
   const draft = draftOf(turn.seq);
-  if (!saved) label.textContent = "not saved yet";
-  else if ((ticked.join() !== saved.join() && draft.userActs) || ambiguityUnsaved(turn.seq)) label.textContent = "unsaved changes";
-  else label.textContent = `saved: ${saved.join(", ")}${turn.ambiguity ? ` · ${turn.ambiguity.type.replaceAll("_", " ")}` : ""}`;
+  if (!saved) label.textContent = gettext("not saved yet");
+  else if ((ticked.join() !== saved.join() && draft.userActs) || ambiguityUnsaved(turn.seq)) {
+    label.textContent = gettext("unsaved changes");
+  } else {
+    const acts = saved.join(", ");
+    label.textContent = turn.ambiguity
+      ? interpolate(gettext("saved: %(acts)s · %(ambiguity)s"),
+        { acts, ambiguity: turn.ambiguity.type.replaceAll("_", " ") }, true)
+      : interpolate(gettext("saved: %(acts)s"), { acts }, true);
+  }
   label.className = `step-state ${saved ? "done" : "todo"}`;
 }
 
@@ -71,7 +79,7 @@ function saveActs(turn) {
   if (turn === null || turn === undefined || turn !== room.shownTurn) return;
   const acts = checked("user-acts");
   if (!acts.length) {
-    $("acts-state").textContent = "tick at least one user act";
+    $("acts-state").textContent = gettext("tick at least one user act");
     $("acts-state").className = "step-state todo";
     return;
   }
@@ -80,7 +88,7 @@ function saveActs(turn) {
   if (saved?.userActs?.join() === acts.join() && sameAmbiguity(saved.ambiguity ?? null, ambiguity)) return;
   clearErrors();
   sendTracked("user_acts", ambiguity ? { turn, acts, ambiguity } : { turn, acts });
-  $("acts-state").textContent = "saving…";
+  $("acts-state").textContent = gettext("saving…");
 }
 
 connectActsPanel({ drawState: drawActsState, saveSoon: saveActsSoon });
@@ -147,8 +155,11 @@ document.addEventListener("keydown", (e) => {
 let keyedTimer = null;
 function showKeyedAct(box) {
   const note = $("hotkey-note");
-  const side = box.name === "user_act" ? "user act" : "system act";
-  note.textContent = `${box.checked ? "Ticked" : "Unticked"} the ${side} ${box.value}`;
+  const user = box.name === "user_act";
+  let text;
+  if (box.checked) text = user ? gettext("Ticked the user act %(act)s") : gettext("Ticked the system act %(act)s");
+  else text = user ? gettext("Unticked the user act %(act)s") : gettext("Unticked the system act %(act)s");
+  note.textContent = interpolate(text, { act: box.value }, true);
   note.hidden = false;
   document.querySelectorAll("label.act.keyed").forEach((label) => label.classList.remove("keyed"));
   box.closest("label").classList.add("keyed");

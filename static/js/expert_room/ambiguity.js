@@ -8,6 +8,7 @@ import { drawSpanWords, spanAfterPress, spanSummary } from "../span_picker.js";
 import { $, checked, element } from "./dom.js";
 import { sqlEditor } from "./sql.js";
 import { AMBIGUITY_TYPES, draftOf, room, turns } from "./state.js";
+import { gettext, interpolate } from "../i18n.js";
 
 // The acts panel's state line and save, handed over by acts.js (which reads this module, so it is not imported here).
 const actsPanel = { drawState: () => {}, saveSoon: () => {} };
@@ -25,7 +26,7 @@ export function drawAmbiguity() {
   $("ambiguity-row").hidden = !present.length;
   const draft = room.shownTurn === null || room.shownTurn === undefined ? {} : draftOf(room.shownTurn);
   const wanted = draft.ambiguityType ?? turns.get(room.shownTurn)?.ambiguity?.type ?? "";
-  select.replaceChildren(new Option("(not said)", ""));
+  select.replaceChildren(new Option(gettext("(not said)"), ""));
   for (const act of present) select.append(typeGroup(act));
   select.value = [...select.options].some((option) => option.value === wanted) ? wanted : "";
   drawAmbiguityDetails();
@@ -129,11 +130,11 @@ function readingItem(index) {
   area.rows = 2;
   area.spellcheck = false;
   area.dataset.testid = `ambiguity-reading-${number}`;
-  const label = element("label", "small", `Reading ${number}`);
+  const label = element("label", "small", interpolate(gettext("Reading %(number)s"), { number }, true));
   label.htmlFor = area.id;
-  const remove = element("button", "link remove", "Remove");
+  const remove = element("button", "link remove", gettext("Remove"));
   remove.type = "button";
-  remove.setAttribute("aria-label", `Remove reading ${number}`);
+  remove.setAttribute("aria-label", interpolate(gettext("Remove reading %(number)s"), { number }, true));
   area.addEventListener("input", () => editReading(index, area.value));
   area.addEventListener("change", () => saveActsSoon());
   remove.addEventListener("click", () => removeReading(index));

@@ -13,16 +13,17 @@ import { onTurnLabels } from "./labels.js";
 import {
   cancelled, dialogueId, draftOf, drafts, kept, landed, looseRuns, refresh, refused, room, turns, useSocket,
 } from "./state.js";
+import { gettext, interpolate } from "../i18n.js";
 
 export const chat = new ChatLog($("chat-log"), {
   viewer: "expert",
-  names: { worker: "User", expert: "You" },
+  names: { worker: gettext("User"), expert: gettext("You") },
   onTurnClick: (seq) => {
     room.manualTurn = seq;
     refresh();
   },
 });
-const partner = new PresenceBadge($("partner"), $("typing-line"), "Worker");
+const partner = new PresenceBadge($("partner"), $("typing-line"), "worker");
 let lastRecommendation = null;  // the newest recommendation, until the user's next question takes it
 
 function chips(acts, kind) {
@@ -37,13 +38,14 @@ function decorateTurn(turn) {
   const block = chat.turnBlock(turn.seq);
   if (!block) return;
   const extra = block.querySelector(".turn-extra");
-  const status = turn.dropped ? ["dropped", "bad"] : turn.responded ? ["answered", "ok"] : ["open", ""];
+  const status = turn.dropped ? [gettext("dropped"), "bad"] : turn.responded ? [gettext("answered"), "ok"]
+    : [gettext("open"), ""];
   extra.replaceChildren(chips(turn.userActs, "user"), element("span", `pill ${status[1]}`, status[0]));
   const sql = turn.runs.find((run) => run.seq === turn.sharedRun)?.sql;
   if (sql && turn.responded) {
     // An answered question keeps its SQL at hand, folded away.
     const details = element("details", "turn-sql");
-    details.append(element("summary", "", "SQL"), element("pre", "mono sql-block", sql));
+    details.append(element("summary", "", gettext("SQL")), element("pre", "mono sql-block", sql));
     extra.append(details);
   }
 }
@@ -121,7 +123,7 @@ function onEnd(event, p) {
   room.over = true;
   kept.clear();
   room.endInfo = p;
-  $("end-reason").textContent = p.reason ? `Reason: ${p.reason}` : "";
+  $("end-reason").textContent = p.reason ? interpolate(gettext("Reason: %(reason)s"), { reason: p.reason }, true) : "";
   chat.add(event);
 }
 
@@ -174,13 +176,14 @@ function onState(message) {
 
 function showServerError(error) {
   const line = element("div", "server-error");
-  line.append(element("strong", "", `Refused (${error.code}): `), document.createTextNode(error.message));
+  line.append(element("strong", "", interpolate(gettext("Refused (%(code)s): "), { code: error.code }, true)),
+    document.createTextNode(error.message));
   $("panel-errors").appendChild(line);
   // A refused share or response must not leave its button stuck on "Sending…".
   refresh();
 }
 
-const CONNECTION_TEXT = { connecting: "Connecting…", open: "Connected", failed: "Disconnected" };
+const CONNECTION_TEXT = { connecting: gettext("Connecting…"), open: gettext("Connected"), failed: gettext("Disconnected") };
 
 // The room's socket, not yet started: the panels send through it (state.js).
 export function openSocket() {
@@ -189,7 +192,8 @@ export function openSocket() {
     handlers: {
       connection: ({ state: s, delayMs }) => {
         $("connection").textContent = s === "retrying"
-          ? `Connection lost — retrying in ${Math.ceil(delayMs / 1000)} s` : CONNECTION_TEXT[s];
+          ? interpolate(gettext("Connection lost — retrying in %(seconds)s s"), { seconds: Math.ceil(delayMs / 1000) }, true)
+          : CONNECTION_TEXT[s];
         $("connection").className = `connection ${s}`;
       },
       state: onState,

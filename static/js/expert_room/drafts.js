@@ -11,6 +11,7 @@ import { sqlEditor } from "./sql.js";
 import {
   LABELS, LIMITS, draftOf, inFlightFor, keepDraft, refresh, room, send, sendTracked, turns, typing,
 } from "./state.js";
+import { formatNumber, gettext, interpolate } from "../i18n.js";
 
 // --- The response ---------------------------------------------------------------------------------------------------
 
@@ -27,7 +28,7 @@ $("response-text").addEventListener("input", () => {
 });
 
 const responseField = new LimitedField($("response-text"), $("response-count"),
-  { limit: LIMITS.text, what: "The response" });
+  { limit: LIMITS.text, what: gettext("The response") });
 
 export function loadResponse(draft) {
   $("response-text").value = draft.response ?? "";
@@ -49,17 +50,21 @@ const stepNumber = (id) => document.querySelector(`#${id} .step-no`)?.textConten
 function refusal() {
   const turn = turns.get(room.shownTurn);
   const acts = checked("system-acts");
-  if (room.over) return "The dialogue has ended.";
-  if (!turn) return "There is no question to answer yet.";
+  if (room.over) return gettext("The dialogue has ended.");
+  if (!turn) return gettext("There is no question to answer yet.");
   if (!turn.userActs && !inFlightFor("user_acts", turn.seq)) {
-    return `Label the user acts first: tick them in step ${stepNumber("step-acts")} and press “Save labels”.`;
+    return interpolate(gettext("Label the user acts first: tick them in step %(step)s (each tick is saved at once)."),
+      { step: stepNumber("step-acts") }, true);
   }
-  if (!acts.length) return `Tick at least one system act in step ${stepNumber("step-response")}.`;
+  if (!acts.length) {
+    return interpolate(gettext("Tick at least one system act in step %(step)s."), { step: stepNumber("step-response") },
+      true);
+  }
   const broken = actRuleBroken(turn.userActs || checked("user-acts"), acts);
   if (broken) return broken;
   const unconfirmed = refusalForConfirm(turn, acts);
   if (unconfirmed) return unconfirmed;
-  if (!$("response-text").value.trim()) return "Write the response to the user.";
+  if (!$("response-text").value.trim()) return gettext("Write the response to the user.");
   return responseField.refusal();
 }
 
@@ -67,10 +72,12 @@ function refusal() {
 function refusalForConfirm(turn, acts) {
   if (!acts.includes("CONFIRM_SQL")) return null;
   if (!turn.sharedRun && !inFlightFor("share_result", turn.seq)) {
-    return `CONFIRM_SQL needs a result table: run the SQL and send a result to the user first (step ${stepNumber("step-runs")}).`;
+    return interpolate(gettext("CONFIRM_SQL needs a result table: run the SQL and send a result to the user first "
+      + "(step %(step)s)."), { step: stepNumber("step-runs") }, true);
   }
   if (LABELS.phenomena_required && !("contextual_phenomena" in turn.labels) && !inFlightFor("turn_labels", turn.seq)) {
-    return `Set this question's contextual phenomena in step ${stepNumber("step-labels")} and save them first.`;
+    return interpolate(gettext("Set this question's contextual phenomena in step %(step)s and save them first."),
+      { step: stepNumber("step-labels") }, true);
   }
   return null;
 }
@@ -102,7 +109,7 @@ export function drawModelPanel(turn) {
   const answer = turn.modelAnswers[turn.modelAnswers.length - 1] || null;
   $("model-panel").hidden = !waiting && !answer;
   $("model-waiting").hidden = !waiting;
-  $("ask-model").textContent = answer ? "Ask the model again" : "Ask the model";
+  $("ask-model").textContent = answer ? gettext("Ask the model again") : gettext("Ask the model");
   $("model-undo").hidden = !modelUndo || modelUndo.turn !== turn.seq;
   if (drawnModel?.turn === turn.seq && drawnModel?.seq === answer?.seq) return;
   drawnModel = { turn: turn.seq, seq: answer?.seq, answer };
@@ -110,10 +117,11 @@ export function drawModelPanel(turn) {
 }
 
 function drawModelAnswer(answer) {
-  $("model-name").textContent = answer?.model || "the model";
+  $("model-name").textContent = answer?.model || gettext("the model");
   const failed = answer?.state === "failed";
   $("model-error").hidden = !failed;
-  $("model-error").textContent = failed ? `No draft this time: ${answer.error.message}` : "";
+  $("model-error").textContent = failed
+    ? interpolate(gettext("No draft this time: %(error)s"), { error: answer.error.message }, true) : "";
   $("load-model").hidden = !answer || failed;
   $("model-draft").replaceChildren();
   $("model-result").replaceChildren();
@@ -121,19 +129,22 @@ function drawModelAnswer(answer) {
   if (!answer || failed) return;
   const sql = element("pre", "mono sql-block", answer.sql);
   $("model-draft").append(sql);
-  showSqlReadOnly(sql, { label: `SQL proposed by ${answer.model}` });
+  showSqlReadOnly(sql, { label: interpolate(gettext("SQL proposed by %(model)s"), { model: answer.model }, true) });
   const result = answer.result || {};
   if (result.ok) {
     if (!answer.encodes) {
       $("model-result").append(element("p", "notice warn",
-        `Runs, but cannot be encoded under the Spider protocol: ${answer.encode_error}.`));
+        interpolate(gettext("Runs, but cannot be encoded under the Spider protocol: %(error)s."),
+          { error: answer.encode_error }, true)));
     }
     $("model-result").append(resultTable(result));
   } else {
-    $("model-result").append(element("p", "problem", `It fails to run: ${runErrorText(result.error)}`));
+    $("model-result").append(element("p", "problem",
+      interpolate(gettext("It fails to run: %(error)s"), { error: runErrorText(result.error) }, true)));
   }
-  const rows = result.ok ? `${rowSummary(result)} · ` : "";
-  $("model-facts").textContent = `${rows}written in ${answer.seconds} s · prompt ${answer.prompt_version}`;
+  const facts = interpolate(gettext("written in %(seconds)s s · prompt %(prompt)s"),
+    { seconds: formatNumber(answer.seconds), prompt: answer.prompt_version }, true);
+  $("model-facts").textContent = result.ok ? `${rowSummary(result)} · ${facts}` : facts;
 }
 
 $("ask-model").addEventListener("click", () => {

@@ -4,13 +4,14 @@
 import { LimitedField } from "../typed_text.js";
 import { $, clearErrors, element } from "./dom.js";
 import { LIMITS, cancelled, room, send } from "./state.js";
+import { formatNumber, gettext, interpolate } from "../i18n.js";
 
 const dropField = new LimitedField($("drop-warning"), $("drop-warning-count"),
-  { limit: LIMITS.warning, what: "The warning" });
+  { limit: LIMITS.warning, what: gettext("The warning") });
 const reasonField = new LimitedField($("terminate-reason"), $("terminate-reason-count"),
-  { limit: LIMITS.reason, what: "The reason" });
+  { limit: LIMITS.reason, what: gettext("The reason") });
 const commentField = new LimitedField($("score-comment"), $("score-comment-count"),
-  { limit: LIMITS.comment, what: "The comment" });
+  { limit: LIMITS.comment, what: gettext("The comment") });
 
 $("drop-turn").addEventListener("click", () => {
   if (room.shownTurn === null) return;
@@ -54,14 +55,22 @@ window.addEventListener("beforeunload", (e) => {
   e.returnValue = "";  // older browsers ask only when this is set
 });
 
+// A dialogue's status in words (dialogs.models: the statuses of a dialogue).
+const STATUS_TEXT = {
+  waiting: gettext("waiting"), active: gettext("active"), completed: gettext("completed"),
+  abandoned: gettext("abandoned"), terminated: gettext("terminated"), dropped: gettext("dropped"),
+};
+
 export function drawSummary() {
   const { state, endInfo } = room;
+  const status = state?.status ?? endInfo?.status;
   const rows = cancelled()
-    ? [["Status", "the worker went back to the queue: this pairing is not scored, reviewed or counted"]]
+    ? [[gettext("Status"), gettext("the worker went back to the queue: this pairing is not scored, reviewed or counted")]]
     : [
-      ["Status", state?.status ?? endInfo?.status ?? "ended"],
-      ["Questions answered with SQL", state ? `${state.answered_questions} (minimum ${state.min_questions})` : "–"],
-      ["Your score", state?.score ?? "–"],
+      [gettext("Status"), STATUS_TEXT[status] ?? status ?? gettext("ended")],
+      [gettext("Questions answered with SQL"), state ? interpolate(gettext("%(answered)s (minimum %(least)s)"),
+        { answered: formatNumber(state.answered_questions), least: formatNumber(state.min_questions) }, true) : "–"],
+      [gettext("Your score"), state?.score ?? "–"],
     ];
   $("summary-facts").replaceChildren(...rows.map(([k, v]) => {
     const row = element("div");

@@ -7,6 +7,7 @@ import { resultTable, rowSummary } from "../chat_log.js";
 import { createSqlEditor, labelRunButton, runErrorText, showSqlReadOnly } from "../sql_codemirror.js";
 import { $, clearErrors, element } from "./dom.js";
 import { draftOf, keepDraft, looseRuns, room, root, schema, send, sendTracked, turns, typing } from "./state.js";
+import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 
 // Set while the editor's text is replaced for another turn, so that this is not taken for the expert typing.
 let switchingTurn = false;
@@ -15,7 +16,7 @@ export const sqlEditor = createSqlEditor($("sql-editor"), {
   validateUrl: root.dataset.validateUrl,
   problems: $("sql-problems"),
   placeholder: "SELECT …",
-  label: "SQL",
+  label: gettext("SQL"),
   id: "sql-input",
   testId: "sql-input",
   onRun: () => $("run-sql").click(),
@@ -31,7 +32,7 @@ labelRunButton($("run-sql"));
 document.querySelectorAll("[data-insert]").forEach((b) => {
   b.addEventListener("click", () => sqlEditor.insert(b.dataset.insert));
 });
-for (const goal of document.querySelectorAll("[data-sql-display]")) showSqlReadOnly(goal, { label: "Goal SQL" });
+for (const goal of document.querySelectorAll("[data-sql-display]")) showSqlReadOnly(goal, { label: gettext("Goal SQL") });
 
 // The editor's text for another turn: not the expert typing.
 export function loadSql(sql) {
@@ -96,11 +97,12 @@ function runCard(run, number) {
 function runHead(run, number) {
   const head = element("div", "run-head");
   const result = run.result || {};
-  head.append(element("strong", "", `Run ${number}`));
+  head.append(element("strong", "", interpolate(gettext("Run %(number)s"), { number }, true)));
   head.append(element("span", "muted", result.ok
-    ? ` · ${rowSummary(result)} · ${Math.round(result.elapsed_ms ?? 0)} ms`
-    : " · failed"));
-  head.append(element("span", "sent-mark", "✓ Sent to the user — this turn's SQL"));
+    ? interpolate(gettext(" · %(rows)s · %(ms)s ms"),
+      { rows: rowSummary(result), ms: formatNumber(Math.round(result.elapsed_ms ?? 0)) }, true)
+    : gettext(" · failed")));
+  head.append(element("span", "sent-mark", gettext("✓ Sent to the user — this turn's SQL")));
   return head;
 }
 
@@ -108,21 +110,21 @@ function runHead(run, number) {
 // final validation refuses what cannot be encoded: better to hear it now than at review.
 function spiderWarning(error) {
   const warning = element("p", "notice warn spider-warning",
-    `Runs, but cannot be encoded under the Spider protocol: ${error}. `
-    + "Final validation will refuse it; rewrite it if you can.");
+    interpolate(gettext("Runs, but cannot be encoded under the Spider protocol: %(error)s. Final validation will "
+      + "refuse it; rewrite it if you can."), { error }, true));
   warning.setAttribute("role", "status");
   return warning;
 }
 
 function shareButton(run, card) {
-  const button = element("button", "share", "Send this result to the user");
+  const button = element("button", "share", gettext("Send this result to the user"));
   button.type = "button";
   const share = () => {
     clearErrors();
     card.querySelector(".share-guard")?.remove();
     sendTracked("share_result", { turn: run.turn, run: run.seq });
     button.disabled = true;
-    button.textContent = "Sending…";
+    button.textContent = gettext("Sending…");
   };
   button.addEventListener("click", () => {
     const warnings = shareWarnings(run);
@@ -143,13 +145,13 @@ function shareGuard(warnings, share) {
   const guard = element("div", "notice warn share-guard");
   guard.setAttribute("role", "alertdialog");
   guard.dataset.testid = "share-guard";
-  guard.append(element("strong", "", "Send this result anyway?"));
+  guard.append(element("strong", "", gettext("Send this result anyway?")));
   const list = element("ul");
   for (const warning of warnings) list.append(element("li", "", warning));
-  const anyway = element("button", "danger", "Send anyway");
+  const anyway = element("button", "danger", gettext("Send anyway"));
   anyway.type = "button";
   anyway.addEventListener("click", share);
-  const cancel = element("button", "", "Cancel");
+  const cancel = element("button", "", gettext("Cancel"));
   cancel.type = "button";
   cancel.addEventListener("click", () => guard.remove());
   guard.append(list, anyway, document.createTextNode(" "), cancel);
@@ -162,12 +164,15 @@ function shareWarnings(run) {
   const warnings = [];
   const result = run.result || {};
   if (result.ok && (result.total_rows ?? result.row_count) === 0) {
-    warnings.push("The result has no rows: the user will see an empty table.");
+    warnings.push(gettext("The result has no rows: the user will see an empty table."));
   }
   const turn = turns.get(run.turn);
   const newer = (turn ? turn.runs : looseRuns).filter((other) => other.seq > run.seq && other.result?.ok);
-  if (newer.length) warnings.push("This is not the latest successful run of this question: a newer one exists.");
-  if (result.spider_error) warnings.push(`It cannot be encoded under the Spider protocol: ${result.spider_error}.`);
+  if (newer.length) warnings.push(gettext("This is not the latest successful run of this question: a newer one exists."));
+  if (result.spider_error) {
+    warnings.push(interpolate(gettext("It cannot be encoded under the Spider protocol: %(error)s."),
+      { error: result.spider_error }, true));
+  }
   return warnings;
 }
 
@@ -176,19 +181,35 @@ function shareWarnings(run) {
 // label), the original database alone while the suite is not built, or (a label from before suites) the shared rows
 // against the goal's.
 function goalMatchText(turn) {
-  if (turn.goalMatchOn === "same query") return "the goal SQL itself";
+  if (turn.goalMatchOn === "same query") return gettext("the goal SQL itself");
   if (turn.goalMatchOn === "suite") {
     // A match is only that no database told them apart (the suite's, and those searched for this pair).
-    const suite = `${turn.goalMatchDatabases} databases of the test suite`;
-    if (!turn.goalMatch) return `not the goal SQL's meaning (checked on ${suite})`;
-    if (turn.goalMatchSearch === "due") {
-      return `no difference from the goal SQL found (checked on ${suite}; searching further…)`;
+    const count = turn.goalMatchDatabases;
+    const values = { count: formatNumber(count), searched: formatNumber(turn.goalMatchSearched || 0) };
+    if (!turn.goalMatch) {
+      return interpolate(ngettext("not the goal SQL's meaning (checked on %(count)s database of the test suite)",
+        "not the goal SQL's meaning (checked on %(count)s databases of the test suite)", count), values, true);
     }
-    const searched = turn.goalMatchSearched ? ` and ${turn.goalMatchSearched} made for this pair` : "";
-    return `no difference from the goal SQL found (checked on ${suite}${searched})`;
+    if (turn.goalMatchSearch === "due") {
+      return interpolate(ngettext(
+        "no difference from the goal SQL found (checked on %(count)s database of the test suite; searching further…)",
+        "no difference from the goal SQL found (checked on %(count)s databases of the test suite; searching further…)",
+        count), values, true);
+    }
+    if (turn.goalMatchSearched) {
+      return interpolate(ngettext(
+        "no difference from the goal SQL found (checked on %(count)s database of the test suite and %(searched)s made for this pair)",
+        "no difference from the goal SQL found (checked on %(count)s databases of the test suite and %(searched)s made for this pair)",
+        count), values, true);
+    }
+    return interpolate(ngettext("no difference from the goal SQL found (checked on %(count)s database of the test suite)",
+      "no difference from the goal SQL found (checked on %(count)s databases of the test suite)", count), values, true);
   }
-  const text = turn.goalMatch ? "same result as the goal SQL" : "not the goal SQL's result";
-  return turn.goalMatchOn === "original" ? `${text} (original database only: no test suite yet)` : text;
+  if (turn.goalMatchOn === "original") {
+    return turn.goalMatch ? gettext("same result as the goal SQL (original database only: no test suite yet)")
+      : gettext("not the goal SQL's result (original database only: no test suite yet)");
+  }
+  return turn.goalMatch ? gettext("same result as the goal SQL") : gettext("not the goal SQL's result");
 }
 
 export function drawRuns(turn) {
@@ -213,6 +234,6 @@ function drawRunState(card, turn) {
   const share = card.querySelector("button.share");
   if (share) {
     share.disabled = Boolean(sent) || !turn;
-    share.textContent = sent ? "Sent" : "Send this result to the user";
+    share.textContent = sent ? gettext("Sent") : gettext("Send this result to the user");
   }
 }

@@ -1,0 +1,101 @@
+"""The JavaScript's words in the person's language (docs/i18n.md): the committed djangojs catalogue is complete and
+current, and /jsi18n/ (config/urls.py "javascript-catalog", loaded by templates/base.html before any module) serves it
+in the request's language. test_translations.py holds the same checks for the templates' and Python's catalogue."""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from annotation.people.services import person_create
+
+REPO = Path(settings.BASE_DIR)
+CATALOGUE = REPO / "locale" / "zh_Hans" / "LC_MESSAGES" / "djangojs.po"
+COMPILED = CATALOGUE.with_suffix(".mo")
+NAMED = re.compile(r"%\((\w+)\)s")
+
+
+def _key(entry) -> tuple:
+    return (entry.msgctxt or "", entry.msgid, entry.msgid_plural or "")
+
+
+def test_the_js_catalogue_has_no_untranslated_fuzzy_or_obsolete_entry():
+    catalogue = polib.pofile(str(CATALOGUE))
+    assert len(catalogue) > 100
+    assert [e.msgid for e in catalogue.untranslated_entries()] == []
+    assert [e.msgid for e in catalogue.fuzzy_entries()] == []
+    assert [e.msgid for e in catalogue.obsolete_entries()] == []
+    for entry in catalogue:
+        translations = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
+        assert translations and all(text.strip() for text in translations), entry.msgid
+        # interpolate() fills named placeholders only: each translation keeps every one, and adds none.
+        wanted = set(NAMED.findall(entry.msgid + (entry.msgid_plural or "")))
+        for text in translations:
+            assert set(NAMED.findall(text)) == wanted, (entry.msgid, text)
+
+
+def test_the_committed_compiled_js_catalogue_is_the_catalogue():
+    written = {_key(e): (e.msgstr, dict(e.msgstr_plural)) for e in polib.pofile(str(CATALOGUE)) if not e.obsolete}
+    compiled = {_key(e): (e.msgstr, dict(e.msgstr_plural)) for e in polib.mofile(str(COMPILED)) if e.msgid}
+    assert compiled == written, "run `make messages` and commit locale/"
+
+
+@pytest.mark.skipif(not shutil.which("xgettext"), reason="GNU gettext is not installed (`make test` installs it)")
+def test_every_string_marked_in_the_javascript_is_in_the_catalogue(tmp_path):
+    """Extract the strings marked in a copy of static/js (its vendored bundle left out, as `make messages` does) and
+    compare with the committed catalogue, both ways. The copy has its own settings, so nothing is written to locale/."""
+    shutil.copytree(REPO / "static" / "js", tmp_path / "static" / "js", ignore=shutil.ignore_patterns("vendor"))
+    for package in ("annotation", "dialogs", "review", "config"):  # what the settings import; their .py is not read
+        shutil.copytree(
+            REPO / package, tmp_path / package, ignore=shutil.ignore_patterns("tests", "__pycache__", "*.json")
+        )
+    shutil.copy(REPO / "manage.py", tmp_path)
+    (tmp_path / "locale").mkdir()
+    done = subprocess.run(
+        [sys.executable, "manage.py", "makemessages", "-d", "djangojs", "-l", "zh_Hans", "--no-obsolete", "--no-wrap"],
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "DEBUG": "1", "WOZSQL_DATA_DIR": str(tmp_path / "var")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    extracted = {_key(e) for e in polib.pofile(str(tmp_path / "locale/zh_Hans/LC_MESSAGES/djangojs.po"))}
+    committed = {_key(e) for e in polib.pofile(str(CATALOGUE))}
+    assert sorted(extracted - committed) == [], "marked but not in the catalogue: run `make messages`, translate"
+    assert sorted(committed - extracted) == [], "in the catalogue but marked nowhere: run `make messages`"
+
+
+def _catalogue(client: Client, **headers) -> str:
+    response = client.get(reverse("javascript-catalog"), **headers)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/javascript")
+    return response.content.decode()
+
+
+def test_the_js_catalogue_speaks_the_requests_language(db):
+    chinese = _catalogue(Client(), HTTP_ACCEPT_LANGUAGE="zh-CN,zh;q=0.9")
+    # A string of the rooms, its plural, and the plural rule of Chinese (one form).
+    assert json.dumps({"Send this result to the user": "把此结果发送给用户"})[1:-1] in chinese
+    assert '"%(count)s row": [' in chinese and json.dumps("%(count)s 行") in chinese
+    english = _catalogue(Client(), HTTP_ACCEPT_LANGUAGE="en")
+    assert "Send this result to the user" not in english  # no catalogue: gettext answers the English itself
+    assert json.dumps("结果")[1:-1] not in english
+
+
+def test_pages_load_the_catalogue_before_their_modules(db):
+    person = person_create(username="jsi18n_reviewer", role="reviewer", password="pw-jsi18n-reviewer-1")[0]
+    client = Client()
+    client.force_login(person)
+    page = client.get(reverse("review:home"), {"lang": "zh-hans"}).content.decode()
+    catalogue = page.index(f'<script src="{reverse("javascript-catalog")}"></script>')
+    module = page.index('<script type="module"')
+    assert catalogue < module
+    assert 'lang="zh-hans"' in page  # static/js/i18n.js formats numbers and dates by <html lang>
