@@ -46,7 +46,8 @@ def language_for(request) -> str:
 
 
 class LanguageMiddleware:
-    """Activates `language_for(request)` for the request; an explicit ?lang= is kept in the session for later pages."""
+    """Activates `language_for(request)` for the request, and the language before it afterwards; an explicit ?lang= is
+    kept in the session for later pages."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -56,9 +57,11 @@ class LanguageMiddleware:
         explicit = explicit_language(request)
         if explicit and getattr(request, "session", None) is not None and request.session.get(SESSION_KEY) != explicit:
             request.session[SESSION_KEY] = explicit
-        translation.activate(language)
-        request.LANGUAGE_CODE = translation.get_language()
-        response = self.get_response(request)
+        # For this request only: whatever runs next on this thread (a test after a test client's request, a task)
+        # finds the language it had before, not the last person's.
+        with translation.override(language):
+            request.LANGUAGE_CODE = translation.get_language()
+            response = self.get_response(request)
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
         response.headers.setdefault("Content-Language", language)
         return response

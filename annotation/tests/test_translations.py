@@ -138,3 +138,11 @@ def test_the_switcher_works_before_sign_in(db):
     client = Client()
     client.post(reverse("language"), {"language": "zh-hans", "next": reverse("login")})
     assert 'lang="zh-hans"' in client.get(reverse("login")).content.decode()
+
+
+def test_a_request_in_chinese_leaves_the_thread_in_its_language_before(person):
+    from django.utils import translation
+
+    before = translation.get_language()
+    _signed_in(person).get(reverse("review:home"), {"lang": "zh-hans"})
+    assert translation.get_language() == before
