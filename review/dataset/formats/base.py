@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
+from annotation.labels.tokens import tokens_cache_clear as utterance_tokens_cache_clear
 from annotation.labels.tokens import utterance_toks
 from annotation.sql.check import SqlCheck, result_digest
 from annotation.sql.encoding import limit_as_one
@@ -62,6 +63,14 @@ class ReadingContext(Protocol):
 @lru_cache(maxsize=50_000)
 def _query_tokens(sql: str) -> tuple[str, ...]:
     return tuple(_query_toks_no_value(sql))
+
+
+def forget_tokens() -> None:
+    """Empty the token caches the files were written with (`_query_tokens` here, the utterances' in
+    annotation/labels/tokens.py): the release check needs neither, and on a large release they hold a hundred MB that
+    its reading can use instead."""
+    _query_tokens.cache_clear()
+    utterance_tokens_cache_clear()
 
 
 def query_toks_no_value(sql: str) -> list[str]:
