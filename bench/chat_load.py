@@ -66,6 +66,8 @@ from bench.wozclient import (  # noqa: E402
     Room,
     ack_latencies,
     check_delivery,
+    is_event,
+    is_state,
     lobby_wait,
     login,
     new_id,
@@ -84,6 +86,10 @@ PREFIX = "bench_"
 # the embedded stack, are reported only.
 TARGETS_MS = {(1, 50): 30.0, (2, 200): 50.0}
 # Counts for ever: it stops only at the sandbox's time limit, as a runaway expert query does.
+# The pairing aim (issue 41): server CPU per pair, and a burst of workers all paired or told their place this long
+# after the last one arrived (reported, not a failure).
+PAIR_CPU_AIM_MS = 10.0
+BURST_AIM_SECONDS = 2.0
 RUNAWAY_SQL = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
 
 # --- The floor: a minimal relay with the same frames, nothing stored, nothing shared between processes ----------------
@@ -238,6 +244,7 @@ class WozsqlTarget:
         self.roots = roots
         self.cookies: dict[tuple[str, int], str] = {}
         self.admin_cookie: str | None = None  # the demo admin's, for --board
+        self.tells_ready = True  # the lobby's status says whether an expert is ready
 
     def url(self, role: str, index: int) -> str:
         # Alternate sockets between the servers, as a load balancer would; pairing is by lobby order, so about half
@@ -415,6 +422,10 @@ class RoundResult:
     frames_sent: int = 0
     frames_received: int = 0
     delivery: Delivery = field(default_factory=Delivery)
+    pairing_cpu: float = float("nan")  # server CPU seconds from the round's start until every room was open
+    # --arrive-at-once: seconds from the last worker's join until every worker was paired or told their place
+    burst_settle_seconds: float = float("nan")
+    burst_unsettled: int = 0  # workers never paired nor told their place
     utterance_ms: list[float] = field(default_factory=list)
     response_ms: list[float] = field(default_factory=list)
     # send → ack of the same messages: the sender's side of the way (stored); the rest is broadcast and delivery
@@ -451,6 +462,75 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=1000, method="inclusive")[int(q * 10) - 1]
 
 
+async def _room_opened_only(room: Room, role: str, line_up, all_in: asyncio.Event) -> None:
+    """--pairing-only: the worker lines up once the expert has joined; both leave once every room is open."""
+    try:
+        if role == "worker":
+            await room.next(is_state, "state")
+            await room.next(is_event("join", author_role="expert"), "the expert's join")
+            await line_up()
+        else:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(all_in.wait(), 120)
+    finally:
+        await room.close()
+
+
+class _Hooked(list):
+    """A list that hands each item to `seen` as it is appended (a lobby socket's frames, its joins' moments)."""
+
+    def __init__(self, seen):
+        super().__init__()
+        self.seen = seen
+
+    def append(self, item):
+        super().append(item)
+        self.seen(item)
+
+
+class _Burst:
+    """The lobby side of a round: when every expert was ready, when each worker joined, and when each worker was
+    first paired or told their place (a `status` with a position, or naming their dialogue)."""
+
+    def __init__(self, rooms: int, tells_ready: bool):
+        self.rooms = rooms
+        self.tells_ready = tells_ready  # wozsql's status says an expert is ready; a floor's lobby has no status
+        self.experts_in = asyncio.Event()
+        self.ready: set[int] = set()
+        self.worker_joins: list[float] = []
+        self.settled: dict[int, float] = {}
+
+    def _expert_ready(self, index: int) -> None:
+        self.ready.add(index)
+        if len(self.ready) == self.rooms:
+            self.experts_in.set()
+
+    def frames(self, role: str, index: int) -> _Hooked:
+        def seen(frame: dict) -> None:
+            kind = frame.get("type")
+            if role == "expert":
+                if kind == "status" and frame.get("ready"):
+                    self._expert_ready(index)
+            elif index not in self.settled and (
+                kind == "paired" or (kind == "status" and (frame.get("position") or frame.get("dialogue")))
+            ):
+                self.settled[index] = time.perf_counter()
+
+        return _Hooked(seen)
+
+    def joins(self, role: str, index: int) -> list[float]:
+        if role == "worker":
+            return self.worker_joins
+        # A floor's lobby says nothing before pairing: its expert is ready once joined.
+        return _Hooked(lambda at: None if self.tells_ready else self._expert_ready(index))
+
+    def settled_after_last_arrival(self) -> tuple[float, int]:
+        unsettled = self.rooms - len(self.settled)
+        if not self.worker_joins or not self.settled:
+            return float("nan"), unsettled
+        return max(self.settled.values()) - max(self.worker_joins), unsettled
+
+
 async def watch_board(base_url: str, cookie: str, result: RoundResult, done: asyncio.Event) -> None:
     """An admin's live operations board for the whole round: how often its overviews arrive and how old they are on
     arrival (the server stamps each with the moment it read it; client and server share this machine's clock)."""
@@ -472,9 +552,24 @@ async def watch_board(base_url: str, cookie: str, result: RoundResult, done: asy
 
 
 async def run_round(
-    target, rooms: int, *, questions: int, think: float, seed: int, stall_every: float = 0.0, board: int = 0
+    target,
+    rooms: int,
+    *,
+    questions: int,
+    think: float,
+    seed: int,
+    stall_every: float = 0.0,
+    board: int = 0,
+    arrive_at_once: bool = False,
+    pairing_only: bool = False,
+    on_all_in=None,
 ) -> RoundResult:
+    """One round of `rooms` dialogues at once. `arrive_at_once`: the experts join the lobby first and the workers
+    all arrive once every expert is ready (the pairing aim's shape), the time from the last worker's join until every
+    worker is paired or has a status with their place is measured. `pairing_only`: each side leaves its room once
+    every room is open (the dialogues stay open: one round per run). `on_all_in` is called once every room is open."""
     result = RoundResult(target.name, rooms)
+    burst = _Burst(rooms, tells_ready=getattr(target, "tells_ready", False))
     started = time.perf_counter()
     paired_at: list[float] = []
     lobby_retries: list[str] = []
@@ -509,17 +604,33 @@ async def run_round(
                 transactions_at_start.append(await asyncio.to_thread(target.transactions))
                 statements_kept.append(await asyncio.to_thread(target.statements_reset))
             all_in.set()
+            if on_all_in is not None:
+                on_all_in()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(all_in.wait(), 120)
 
     async def participant(role: str, index: int) -> None:
         url, cookie = target.url(role, index), target.cookie(role, index)
         rng = random.Random(seed * 100_003 + index * 2 + (role == "expert"))
-        dialogue = await lobby_wait(url, cookie, leave_after=(role == "expert"), timeout=300, retried=lobby_retries)
+        if arrive_at_once and role == "worker":
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(burst.experts_in.wait(), 120)
+        dialogue = await lobby_wait(
+            url,
+            cookie,
+            leave_after=(role == "expert"),
+            timeout=300,
+            retried=lobby_retries,
+            frames=burst.frames(role, index),
+            joined=burst.joins(role, index),
+        )
         paired_at.append(time.perf_counter())
         room = Room(url, dialogue, cookie, label=f"{role}{index}@{dialogue}")
         sides[dialogue][role] = room
         await room.start()
+        if pairing_only:
+            await _room_opened_only(room, role, line_up, all_in)
+            return
         staller = None
         if role == "expert" and index == 0 and stall_every > 0:
             stalled.add(dialogue)
@@ -558,6 +669,16 @@ async def run_round(
                 result.failures.append(f"board: {type(failure).__name__}: {failure}")
     result.seconds = time.perf_counter() - started
     result.load = os.getloadavg()[0]
+    if cpu_at_start:
+        result.pairing_cpu = cpu_total(cpu_at_start) - cpu_total(cpu_before)
+    if arrive_at_once:
+        result.burst_settle_seconds, result.burst_unsettled = burst.settled_after_last_arrival()
+    if pairing_only:
+        result.failures = [f"{type(exc).__name__}: {exc}" for exc in outcomes if isinstance(exc, BaseException)]
+        result.pairing_seconds = max(paired_at, default=float("nan")) - started
+        result.reconnects, result.completed = len(lobby_retries), rooms_in
+        result.cpu = {name: used - cpu_before[name] for name, used in server_cpu(target.roots).items()}
+        return result
     cpu_after = server_cpu(target.roots)
     result.client_cpu = time.process_time() - client_before
     result.cpu = {name: used - cpu_before[name] for name, used in cpu_after.items()}
@@ -640,6 +761,13 @@ def report(pairs: list[tuple[RoundResult, ...]], servers: int, targets: bool = T
                 f"{other.frames_sent} in, {other_cpu:.2f} ms CPU per frame with the rooms open; "
                 f"wozsql adds {ours_cpu - other_cpu:.2f} ms per frame to it"
             )
+            ours_pair, other_pair = (r.pairing_cpu * 1000 / max(r.rooms, 1) for r in (ours, other))
+            print(
+                f"  N={ours.rooms}: pairing, server CPU from the round's start until every room was open: wozsql "
+                f"{ours_pair:.1f} ms per pair, the stack's floor {other_pair:.1f} ms; wozsql adds "
+                f"{ours_pair - other_pair:.1f} ms per pair (aim: {PAIR_CPU_AIM_MS:.0f} ms per pair in all: "
+                f"{'met' if ours_pair <= PAIR_CPU_AIM_MS else 'MISSED'})"
+            )
     print()
     for results in pairs:
         for result in results:
@@ -653,6 +781,18 @@ def report(pairs: list[tuple[RoundResult, ...]], servers: int, targets: bool = T
                 f"{percentile(result.response_ms, 99):6.1f} ms (ack {percentile(result.response_ack_ms, 99):.1f}), "
                 f"delivery {result.delivery}, "
                 f"reconnects {result.reconnects}, load average {result.load:.1f}"
+            )
+            print(
+                f"    pairing: server CPU until every room was open {result.pairing_cpu:.2f} s, "
+                f"{result.pairing_cpu * 1000 / max(result.rooms, 1):.1f} ms per pair"
+                + (
+                    f"; every worker paired or told their place {result.burst_settle_seconds:.2f} s after the last "
+                    f"one arrived (aim {BURST_AIM_SECONDS:.0f} s: "
+                    f"{'met' if result.burst_settle_seconds <= BURST_AIM_SECONDS else 'MISSED'})"
+                    + (f", {result.burst_unsettled} never told" if result.burst_unsettled else "")
+                    if result.burst_settle_seconds == result.burst_settle_seconds or result.burst_unsettled
+                    else ""
+                )
             )
             cpu = cpu_total(result.cpu)
             parts = ", ".join(
@@ -771,12 +911,13 @@ def floor_relay(enabled: bool = True):
 
 @contextlib.contextmanager
 def profiled(servers: list[stack.Server], folder: str | None, name: str):
-    """py-spy on every server for the duration of the block; its collapsed stacks (per thread) go to
-    FOLDER/NAME-daphne-K.txt. Only samples of the thread holding the interpreter lock are kept (`--gil`), so a count
-    is CPU time of Python code: py-spy's own idle test counted the pool threads blocked in their queue's `get` and the
-    threads waiting for the lock as busy: one 1 × 50 round's "busy" samples came to three times the process's CPU."""
+    """py-spy on every server for the duration of the block, or until the block calls what it yields; its collapsed
+    stacks (per thread) go to FOLDER/NAME-daphne-K.txt. Only samples of the thread holding the interpreter lock are
+    kept (`--gil`), so a count is CPU time of Python code: py-spy's own idle test counted the pool threads blocked in
+    their queue's `get` and the threads waiting for the lock as busy: one 1 × 50 round's "busy" samples came to three
+    times the process's CPU."""
     if not folder:
-        yield
+        yield lambda: None
         return
     Path(folder).mkdir(parents=True, exist_ok=True)
     spies = [
@@ -788,11 +929,19 @@ def profiled(servers: list[stack.Server], folder: str | None, name: str):
         )
         for number, server in enumerate(servers)
     ]
+    stopped = []
+
+    def stop() -> None:
+        """Stop recording now (py-spy writes its output on SIGINT); it is waited for at the block's end."""
+        if not stopped:
+            stopped.append(True)
+            for spy in spies:
+                spy.send_signal(signal.SIGINT)
+
     try:
-        yield
+        yield stop
     finally:
-        for spy in spies:
-            spy.send_signal(signal.SIGINT)  # py-spy writes its output on SIGINT
+        stop()
         for spy in spies:
             spy.wait(timeout=60)
 
@@ -842,8 +991,25 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--profile", metavar="DIR", help="record each server with py-spy during each wozsql round (collapsed stacks)"
     )
+    parser.add_argument(
+        "--arrive-at-once",
+        action="store_true",
+        help="the experts join first; once all are ready every worker arrives at once (the pairing aim's shape)",
+    )
+    parser.add_argument(
+        "--pairing-only",
+        action="store_true",
+        help="end each round once every room is open (pairing alone; one --rooms value: the dialogues stay open)",
+    )
+    parser.add_argument(
+        "--profile-pairing",
+        action="store_true",
+        help="with --profile: stop recording once every room is open (the pairing phase alone)",
+    )
     parser.add_argument("--serve-floor", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.pairing_only and len(args.rooms) > 1:
+        parser.error("--pairing-only leaves the dialogues open: give one --rooms value")
     least = stack.dialogue_min_questions()
     if args.questions < least:
         # The worker could not end its dialogue: each round would wait for its timeout and report every room as failed.
@@ -866,26 +1032,30 @@ async def bench(
     pairs = []
     for rooms in args.rooms:
         print(f"N={rooms}: wozsql ...", flush=True)
-        with profiled(servers, args.profile, f"n{rooms}"):
+        shape = {
+            "questions": args.questions,
+            "think": args.think,
+            "seed": args.seed,
+            "arrive_at_once": args.arrive_at_once,
+            "pairing_only": args.pairing_only,
+        }
+        with profiled(servers, args.profile, f"n{rooms}") as stop_profile:
             ours = await run_round(
                 ours_target,
                 rooms,
-                questions=args.questions,
-                think=args.think,
-                seed=args.seed,
                 stall_every=args.stall_every,
                 board=args.board,
+                on_all_in=stop_profile if args.profile_pairing else None,
+                **shape,
             )
         floor = None
         if floor_target:
             print(f"N={rooms}: floor ...", flush=True)
-            floor = await run_round(floor_target, rooms, questions=args.questions, think=args.think, seed=args.seed)
+            floor = await run_round(floor_target, rooms, **shape)
         floors = [floor]
         if stack_target:
             print(f"N={rooms}: stack floor ...", flush=True)
-            floors.append(
-                await run_round(stack_target, rooms, questions=args.questions, think=args.think, seed=args.seed)
-            )
+            floors.append(await run_round(stack_target, rooms, **shape))
         pairs.append((ours, *floors))
     return pairs
 
@@ -956,7 +1126,7 @@ def main(argv: list[str]) -> int:
         f"\n{args.questions} questions per dialogue, think {args.think} s ±50% per step, {args.servers} Daphne "
         f"process(es) on the {args.stack} stack, {os.cpu_count()} CPUs"
     )
-    ok = report(pairs, args.servers, targets=not embedded)
+    ok = report(pairs, args.servers, targets=not (embedded or args.pairing_only))
     if not log_clean:
         print("FAILED: the server log holds a traceback, an OperationalError or 'database is locked'")
     return 0 if ok and log_clean else 1

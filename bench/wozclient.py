@@ -130,6 +130,7 @@ async def lobby_wait(
     retried: list[str] | None = None,
     frames: list[dict] | None = None,
     ignore: Collection[int] = (),
+    joined: list[float] | None = None,
 ) -> int:
     """Join the lobby and return the dialogue id once paired. `leave_after` stops an expert taking more dialogues.
 
@@ -139,13 +140,14 @@ async def lobby_wait(
     error is Daphne giving up on a handshake the application was too busy to accept); each retry's reason is appended
     to `retried`, and every frame received to `frames`. A dialogue in `ignore` (one this client has finished) does
     not count when a `status` lists it as open: a status sent on connect may be read a moment before it ended.
+    The moment each `join` is sent (time.perf_counter()) is appended to `joined`.
     """
     delays = itertools.chain(BACKOFF_SECONDS, itertools.repeat(BACKOFF_SECONDS[-1]))
     try:
         async with asyncio.timeout(timeout):
             while True:
                 try:
-                    return await _lobby_once(base_url, cookie, leave_after, frames, ignore)
+                    return await _lobby_once(base_url, cookie, leave_after, frames, ignore, joined)
                 except (OSError, InvalidHandshake, ConnectionClosed, TimeoutError) as exc:
                     if retried is not None:
                         retried.append(f"{type(exc).__name__}: {exc}")
@@ -155,10 +157,17 @@ async def lobby_wait(
 
 
 async def _lobby_once(
-    base_url: str, cookie: str | None, leave_after: bool, frames: list[dict] | None, ignore: Collection[int] = ()
+    base_url: str,
+    cookie: str | None,
+    leave_after: bool,
+    frames: list[dict] | None,
+    ignore: Collection[int] = (),
+    joined: list[float] | None = None,
 ) -> int:
     async with _open(base_url, "/ws/lobby/", cookie) as ws:
         await ws.send(json.dumps({"type": "join"}))
+        if joined is not None:
+            joined.append(time.perf_counter())
         async for raw in ws:
             frame = json.loads(raw)
             if frames is not None:

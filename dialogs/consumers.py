@@ -39,6 +39,7 @@ from dialogs.transport import (
     on_postgresql,
     socket_open_allowed,
     socket_read,
+    socket_user_fresh,
 )
 from dialogs.visibility import event_view
 
@@ -124,7 +125,7 @@ class LobbyConsumer(JsonConsumer):
         await self._send_status(fresh_since=time.monotonic())
 
     def _allowed(self) -> bool:
-        self.user.refresh_from_db()
+        socket_user_fresh(self.scope)
         return can(self.user, "chat.as_worker") or can(self.user, "chat.as_expert")
 
     async def disconnect(self, code):
@@ -346,7 +347,7 @@ class DialogueConsumer(JsonConsumer):
         )
         if self.dialogue is None:
             return "missing"
-        self.user.refresh_from_db()
+        socket_user_fresh(self.scope)
         try:
             self.side = room.dialogue_side(dialogue=self.dialogue, person=self.user)
         except DialogueError:
@@ -613,7 +614,7 @@ class RoomWatchConsumer(DialogueConsumer):
         )
         if self.dialogue is None:
             return "missing"
-        self.user.refresh_from_db()
+        socket_user_fresh(self.scope)
         if not can(self.user, "rooms.supervise") or self.dialogue.is_solo:
             return "forbidden"
         self.side = room.SUPERVISOR
@@ -715,7 +716,7 @@ class OperationsConsumer(JsonConsumer):
         _operations.join(self)
 
     def _allowed(self) -> bool:
-        self.user.refresh_from_db()
+        socket_user_fresh(self.scope)
         return can(self.user, "operations.watch")
 
     async def disconnect(self, code):

@@ -64,14 +64,14 @@ def lobby_join(*, person: User) -> LobbyEntry:
     if person.role == Role.WORKER:
         # A worker from a crowd platform waits for the task they came with: its campaign's goals, its code's way back.
         defaults["crowd_assignment"] = crowd_assignment_current(person)
+    # Inserted first: a join is almost always a person's first (one statement where a read, then an insert in a
+    # savepoint, were six). The open entry is unique per person (one_open_lobby_entry_per_person): joining twice,
+    # or two tabs at the same instant, gets the one that is there.
     try:
         with transaction.atomic():
-            entry, _ = LobbyEntry.objects.get_or_create(
-                person=person, outcome=LobbyEntry.Outcome.WAITING, defaults=defaults
-            )
-    except IntegrityError:  # two tabs joined at the same instant: the other one won
-        entry = LobbyEntry.objects.get(person=person, outcome=LobbyEntry.Outcome.WAITING)
-    return entry
+            return LobbyEntry.objects.create(person=person, outcome=LobbyEntry.Outcome.WAITING, **defaults)
+    except IntegrityError:
+        return LobbyEntry.objects.get(person=person, outcome=LobbyEntry.Outcome.WAITING)
 
 
 def lobby_leave(*, person: User) -> None:
@@ -226,7 +226,7 @@ def _least_collected(pool, collected, *, target: int | None = None, mix: dict | 
         tied = [candidate for candidate in tied if candidate[2] == level]
     per_database = dict(collected.order_by().values_list("database_id").annotate(n=Count("id")))
     _, goal_id, _, _ = min(tied, key=lambda candidate: (per_database.get(candidate[3], 0), candidate[1]))
-    goal = Goal.objects.get(pk=goal_id)
+    goal = Goal.objects.select_related("database").get(pk=goal_id)  # pairing reads its database's version next
     goal.collected = fewest
     return goal
 

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from annotation.models import Role, User
@@ -59,11 +60,12 @@ def socket_opened(
     by it from now on (see sockets_vouch)."""
     with _held_lock:
         server_heartbeat(server_id=server_id)
-        _socket_row(channel_name, server_id, person_id, kind, dialogue_id, side)
+        waiting = _socket_row(channel_name, server_id, person_id, kind, dialogue_id, side)
         if server_id == SERVER_ID:
             _held[channel_name] = (person_id, kind, dialogue_id, side)
+    # A person with no waiting entry (most lobby sockets open before their join) cannot be a ready expert.
     if (
-        kind == LiveSocket.Kind.LOBBY
+        waiting
         and LobbyEntry.objects.filter(
             person_id=person_id, role=Role.EXPERT, outcome=LobbyEntry.Outcome.WAITING
         ).exists()
@@ -72,19 +74,28 @@ def socket_opened(
         lobby_pair()
 
 
-def _socket_row(channel_name, server_id, person_id, kind, dialogue_id, side) -> None:
-    LiveSocket.objects.update_or_create(
+_SOCKET_FIELDS = ["server_id", "person_id", "kind", "dialogue_id", "side"]
+
+
+def _socket_row(channel_name, server_id, person_id, kind, dialogue_id, side) -> int:
+    """Write the socket's row (one statement: inserted, or updated when it is there); for a lobby socket, clear the
+    person's waiting entry's disconnection and return how many waiting entries they have (0 for a room socket)."""
+    row = LiveSocket(
         channel_name=channel_name,
-        defaults={
-            "server_id": server_id,
-            "person_id": person_id,
-            "kind": kind,
-            "dialogue_id": dialogue_id,
-            "side": side,
-        },
+        server_id=server_id,
+        person_id=person_id,
+        kind=kind,
+        dialogue_id=dialogue_id,
+        side=side,
     )
-    if kind == LiveSocket.Kind.LOBBY:
-        LobbyEntry.objects.filter(person_id=person_id, outcome=LobbyEntry.Outcome.WAITING).update(disconnected_at=None)
+    LiveSocket.objects.bulk_create(
+        [row], update_conflicts=True, unique_fields=["channel_name"], update_fields=_SOCKET_FIELDS
+    )
+    if kind != LiveSocket.Kind.LOBBY:
+        return 0
+    return LobbyEntry.objects.filter(person_id=person_id, outcome=LobbyEntry.Outcome.WAITING).update(
+        disconnected_at=None
+    )
 
 
 def room_socket_opened(*, channel_name: str, person: User, dialogue: Dialogue, side: str) -> PresenceChange | None:
@@ -123,25 +134,34 @@ def socket_closed(*, channel_name: str, now=None) -> bool:
     now = now or timezone.now()
     with _held_lock, transaction.atomic():
         _held.pop(channel_name, None)
-        row = LiveSocket.objects.select_for_update().filter(pk=channel_name).first()
+        row = _socket_row_delete(channel_name)
         if row is None:
             return False
-        row.delete()
-        if row.kind == LiveSocket.Kind.LOBBY:
-            _lobby_disconnected([row.person_id], now)
+        kind, person_id = row
+        if kind == LiveSocket.Kind.LOBBY:
+            _lobby_disconnected([person_id], now)
     return True
 
 
-def _lobby_disconnected(person_ids, now) -> None:
-    still = set(
-        LiveSocket.objects.filter(person_id__in=person_ids, kind=LiveSocket.Kind.LOBBY).values_list(
-            "person_id", flat=True
+def _socket_row_delete(channel_name: str) -> tuple[str, int] | None:
+    """Delete the socket's row and return its (kind, person id), or None when it was not there: one statement where a
+    locking read and a delete were two. Raw SQL: the ORM's delete cannot return what it deleted."""
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {quote(LiveSocket._meta.db_table)} WHERE {quote('channel_name')} = %s "  # noqa: S608
+            f"RETURNING {quote('kind')}, {quote('person_id')}",
+            [channel_name],
         )
-    )
-    gone = [pk for pk in person_ids if pk not in still]
-    LobbyEntry.objects.filter(person_id__in=gone, outcome=LobbyEntry.Outcome.WAITING, disconnected_at=None).update(
-        disconnected_at=now
-    )
+        return cursor.fetchone()
+
+
+def _lobby_disconnected(person_ids, now) -> None:
+    """Start the reconnection grace of the waiting entries of those of `person_ids` who have no lobby socket left."""
+    still = LiveSocket.objects.filter(person_id=OuterRef("person_id"), kind=LiveSocket.Kind.LOBBY)
+    LobbyEntry.objects.filter(
+        person_id__in=person_ids, outcome=LobbyEntry.Outcome.WAITING, disconnected_at=None
+    ).exclude(Exists(still)).update(disconnected_at=now)
 
 
 @dataclass

@@ -2,8 +2,9 @@
 
 import heapq
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from statistics import median
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db.models import Count, OuterRef, Q, Subquery
@@ -14,7 +15,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from annotation.goals.tree_plan import plan
 from annotation.model_client import model_configured
-from annotation.models import Goal, Role, User
+from annotation.models import Goal, Role, User, worker_alias
 from annotation.sql.sandbox import execute_many
 from dialogs.crowd.campaigns import campaign_progress_list
 from dialogs.crowd.services import bonus_promise
@@ -77,7 +78,8 @@ class LobbyOverview:
     lobby socket of a process (see LobbyConsumer): reading the lobby once per socket per change made a crowd of N
     joining at once cost N² reads."""
 
-    waiting_workers: list  # open worker entries with their person, oldest first
+    waiting_workers: list  # WaitingWorker of each open worker entry, oldest first
+    worker_places: dict  # worker id → their place in the queue (1 the first)
     waiting_people: frozenset  # person ids with an open entry (workers queued, experts ready)
     ready_experts: int  # ready at their desk with a free place: the next waiting worker is theirs at once
     busy_experts: int  # online but with no free place now: in a dialogue (or at their EXPERT_MAX_DIALOGUES)
@@ -86,17 +88,29 @@ class LobbyOverview:
     pairing_times: list | None  # `pairing_times` for the queue, in its order; None: no estimate yet
 
 
+class WaitingWorker(NamedTuple):
+    """An open worker entry as the lobby screens show it: no model instance (an overview lists the whole queue)."""
+
+    person_id: int
+    joined_at: datetime
+
+    @property
+    def alias(self) -> str:
+        return worker_alias(self.person_id)
+
+
 # How many waiting workers an expert's lobby status lists (the count covers them all).
 QUEUE_SHOWN = 25
 
 
 def lobby_overview(now=None) -> LobbyOverview:
     now = now or timezone.now()
-    waiting_workers = list(
-        LobbyEntry.objects.filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING)
-        .select_related("person")
+    waiting_workers = [
+        WaitingWorker(*row)
+        for row in LobbyEntry.objects.filter(role=Role.WORKER, outcome=LobbyEntry.Outcome.WAITING)
         .order_by("joined_at", "id")
-    )
+        .values_list("person_id", "joined_at")
+    ]
     waiting = list(LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING).values_list("person_id", "role"))
     # A scripted expert (docs/simulated_worker.md) never takes a person: it is no expert a worker waits for.
     at_desk = set(experts_ready().filter(person__simulated=False).values_list("person_id", flat=True))
@@ -107,14 +121,18 @@ def lobby_overview(now=None) -> LobbyOverview:
     open_chats = Dialogue.objects.filter(
         status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE], mode=DialogueMode.CHAT
     )
-    for d in open_chats.select_related("database", "worker", "expert"):
-        open_dialogues.setdefault(d.expert_id, []).append(
-            {"id": d.pk, "db_id": d.database_id and d.database.db_id, "status": d.status, "worker": d.worker.alias}
+    # Values, not model instances: with a crowd in the rooms this lists every open dialogue, for every overview.
+    rows = open_chats.values_list(
+        "pk", "database__db_id", "status", "worker_id", "expert_id", "expert__simulated", "created_at"
+    )
+    for pk, db_id, status, worker_id, expert_id, simulated, paired_at in rows:
+        open_dialogues.setdefault(expert_id, []).append(
+            {"id": pk, "db_id": db_id, "status": status, "worker": worker_alias(worker_id)}
         )
-        worker_dialogues[d.worker_id] = d.pk
-        if not d.expert.simulated:
-            busy.add(d.expert_id)
-            started.append((now - d.created_at).total_seconds())
+        worker_dialogues[worker_id] = pk
+        if not simulated:
+            busy.add(expert_id)
+            started.append((now - paired_at).total_seconds())
     # Ready and free: an expert at their EXPERT_MAX_DIALOGUES takes nobody until one of them ends.
     free_places = [
         settings.EXPERT_MAX_DIALOGUES - len(open_dialogues.get(person_id, []))
@@ -129,6 +147,7 @@ def lobby_overview(now=None) -> LobbyOverview:
         free_in += [max(typical - spent, 0.0) for spent in started]
     return LobbyOverview(
         waiting_workers=waiting_workers,
+        worker_places={worker.person_id: place for place, worker in enumerate(waiting_workers, 1)},
         waiting_people=frozenset(person_id for person_id, _ in waiting),
         ready_experts=len(free_places),
         busy_experts=len(online) - len(free_places),
@@ -149,9 +168,8 @@ def lobby_status(person: User, overview: LobbyOverview | None = None) -> dict:
         "busy_experts": overview.busy_experts,
     }
     if person.role == Role.WORKER:
-        ids = [entry.person_id for entry in waiting_workers]
-        entry = next((e for e in waiting_workers if e.person_id == person.pk), None)
-        position = ids.index(person.pk) + 1 if person.pk in ids else None
+        position = overview.worker_places.get(person.pk)
+        entry = waiting_workers[position - 1] if position else None
         # A worker who has been paired is told so by every status too, not only by the one `paired` frame: the
         # channel layer is at-most-once, and a worker whose notice was lost would otherwise wait in an empty lobby.
         dialogue_id = overview.worker_dialogues.get(person.pk)
@@ -171,7 +189,7 @@ def lobby_status(person: User, overview: LobbyOverview | None = None) -> dict:
     else:
         # The longest waits only: a list of hundreds helps nobody, and every expert's socket gets it on each change.
         status["queue"] = [
-            {"name": e.person.alias, "waiting_since": e.joined_at.isoformat()} for e in waiting_workers[:QUEUE_SHOWN]
+            {"name": e.alias, "waiting_since": e.joined_at.isoformat()} for e in waiting_workers[:QUEUE_SHOWN]
         ]
         status["my_dialogues"] = list(overview.open_dialogues.get(person.pk, []))
         status["ready"] = person.pk in overview.waiting_people

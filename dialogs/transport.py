@@ -197,11 +197,24 @@ def socket_read(function):
     return database_call(function, thread_sensitive=False, executor=_socket_reads)
 
 
+# Set on a socket's scope once SocketAuthMiddleware has read its user from the database for this connection.
+USER_READ_AT_CONNECT = "wozsql.user_read_at_connect"
+
+
 class SocketAuthMiddleware(AuthMiddleware):
     """Channels' session authentication, reading the user on the socket-read threads (`socket_read`)."""
 
     async def resolve_scope(self, scope):
         scope["user"]._wrapped = await socket_read(get_user.func)(scope)
+        scope[USER_READ_AT_CONNECT] = True
+
+
+def socket_user_fresh(scope) -> None:
+    """Make sure the socket's user (role, block) is as the database has it now, before a consumer checks its role:
+    read again, unless SocketAuthMiddleware has just read it for this very connection (a second read of the same row
+    a moment later, for every socket a crowd opens). A scope built with a user of its own (tests) is read."""
+    if not scope.get(USER_READ_AT_CONNECT):
+        scope["user"].refresh_from_db()
 
 
 def socket_auth_stack(inner):

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import datetime as dt
 import heapq
+from itertools import groupby
+from operator import itemgetter
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -89,7 +91,9 @@ def dialogue_records(
         .order_by("id")
     )
     ids = queryset.values("id")
-    events: dict[int, list[LogEvent]] = {dialogue.pk: [] for dialogue in dialogues}
+    annotations: dict[int, dict[int, TurnAnnotation]] = {}
+    for annotation in TurnAnnotation.objects.filter(dialogue_id__in=ids):
+        annotations.setdefault(annotation.dialogue_id, {})[annotation.turn] = annotation
     base = Event.objects.filter(dialogue_id__in=ids).order_by("dialogue_id", "seq")
     moment = "created_at" if timestamps else "seq"  # seq stands in: a cheap integer instead of a datetime
     light = base.exclude(kind=EventKind.SQL_RUN).values_list(
@@ -108,27 +112,37 @@ def dialogue_records(
         reviewer_runs.iterator(chunk_size=1000),
         key=lambda row: (row[0], row[1]),
     )
-    for dialogue_id, seq, kind, payload, author_role, created_at, author_id in ordered:
-        bucket = events.get(dialogue_id)
-        if bucket is not None:
-            bucket.append(LogEvent(seq, kind, payload, author_role, created_at if timestamps else None, author_id))
-    annotations: dict[int, dict[int, TurnAnnotation]] = {}
-    for annotation in TurnAnnotation.objects.filter(dialogue_id__in=ids):
-        annotations.setdefault(annotation.dialogue_id, {})[annotation.turn] = annotation
-    records = []
-    for dialogue in dialogues:
+    order = [dialogue.pk for dialogue in dialogues]
+    waiting = {dialogue.pk: dialogue for dialogue in dialogues}  # each row let go once its dialogue is replayed
+    del dialogues
+    replayed: dict[int, DialogueRecord] = {}
+
+    def replay(dialogue: Dialogue, events: list[LogEvent]) -> None:
         source = getattr(dialogue, "dataset_import", None)
         record = dialogue_replay(
             dialogue=dialogue,
-            events=events.pop(dialogue.pk) if not keep_events else events[dialogue.pk],
+            events=events,
             annotations=annotations.get(dialogue.pk),
             imported=source is not None,
             interaction_id=source.interaction_id if source is not None else None,
         )
         if not keep_events:
             record.events = []
-        records.append(record)
-    return records
+        replayed[dialogue.pk] = record
+
+    # The events come in dialogue order: each dialogue is replayed once its last one is read, so that the raw events
+    # of the whole selection are never held at once (only the records' are, with `keep_events`).
+    for dialogue_id, rows in groupby(ordered, key=itemgetter(0)):
+        dialogue = waiting.pop(dialogue_id, None)
+        if dialogue is not None:
+            events = [
+                LogEvent(seq, kind, payload, role, created_at if timestamps else None, author_id)
+                for _, seq, kind, payload, role, created_at, author_id in rows
+            ]
+            replay(dialogue, events)
+    for dialogue in waiting.values():  # a dialogue without events
+        replay(dialogue, [])
+    return [replayed[pk] for pk in order]
 
 
 def dialogue_record_of(dialogue: Dialogue) -> DialogueRecord:

@@ -47,6 +47,11 @@ def utterance_toks(text: str) -> list[str]:
     return list(_tokens(text))
 
 
+def tokens_cache_clear() -> None:
+    """Forget the tokens remembered (an export does once its files are written)."""
+    _tokens.cache_clear()
+
+
 @lru_cache(maxsize=50_000)  # exports and statistics tokenise the same texts again and again
 def _tokens(text: str) -> tuple[str, ...]:
     if _CJK.search(text):

@@ -15,6 +15,7 @@ third of the json module's time: orjson indents by two spaces and spells a few f
 back.
 """
 
+import codecs
 import json
 import re
 
@@ -33,45 +34,104 @@ def loads(text: str | bytes):
         return json.loads(text)
 
 
-def iter_items(data: bytes | str, *, opening: str = "["):
+def iter_items(source, *, opening: str = "["):
     """The items of a JSON text holding a list (`opening` "[") or the (key, value) pairs of an object ("{"), one at a
-    time: the text is read whole, its values are built one after another and none is kept here, so a file of a
-    release ten times CoSQL's size is never all held as objects at once (review/dataset/release_check.py). Parsed by
-    the json module's scanner (C), which starts at any place of a text; orjson parses whole texts only. Raises
-    ValueError where the text is not such JSON (from the item before which it breaks: items before it were given)."""
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
-    closing = "]" if opening == "[" else "}"
-    scan, space = json.JSONDecoder().scan_once, json.decoder.WHITESPACE.match
-    at = space(text, 0).end()
-    if text[at : at + 1] != opening:
-        raise ValueError(f"expected {opening!r} at character {at}")
-    at = space(text, at + 1).end()
-    if text[at : at + 1] == closing:
-        at += 1
-    else:
+    time. `source` is the text (str or UTF-8 bytes) or a binary file open for reading, read a few MiB at a time: its
+    values are built one after another and none is kept here, so a release's file ten times CoSQL's size is never
+    held whole, as text or as objects (review/dataset/release_check.py). Parsed by the json module's scanner (C),
+    which starts at any place of a text (orjson parses whole texts only). Raises ValueError where the text is not
+    such JSON (items before that place were given)."""
+    return _Items(source, opening).items()
+
+
+_AFTER_ITEM = frozenset(",:]}")  # what the next character may be after a whole item or key (whitespace aside)
+
+
+class _Items:
+    """One JSON text being read an item at a time (`iter_items`): the part of it not yet parsed, topped up from the
+    file as the parse reaches its end."""
+
+    READ = 1 << 22  # characters read at once from a file
+
+    def __init__(self, source, opening: str) -> None:
+        if isinstance(source, bytes | str):
+            self.text, self.handle, self.done = (
+                source.decode("utf-8") if isinstance(source, bytes) else source,
+                None,
+                True,
+            )
+        else:
+            self.text, self.handle, self.done = "", source, False
+            self.decoder = codecs.getincrementaldecoder("utf-8")()
+        self.at = self.offset = 0  # offset: characters of the text dropped before `text` (for messages)
+        self.opening, self.closing = opening, "]" if opening == "[" else "}"
+        self.scan, self.space = json.JSONDecoder().scan_once, json.decoder.WHITESPACE.match
+
+    def more(self) -> bool:
+        """Read the next piece of the file onto the text (dropping what is parsed); False at its end."""
+        if self.done:
+            return False
+        chunk = self.handle.read(self.READ)
+        self.done = not chunk
+        self.offset += self.at
+        self.text = self.text[self.at :] + self.decoder.decode(chunk, final=self.done)
+        self.at = 0
+        return True
+
+    def skip(self) -> str:
+        """Skip whitespace; the next character ("" at the end of the text)."""
         while True:
-            if opening == "{":
-                if text[at : at + 1] != '"':
-                    raise ValueError(f"expected a key at character {at}")
-                key, at = json.decoder.scanstring(text, at + 1)
-                at = space(text, at).end()
-                if text[at : at + 1] != ":":
-                    raise ValueError(f"expected ':' at character {at}")
-                at = space(text, at + 1).end()
+            self.at = self.space(self.text, self.at).end()
+            if self.at < len(self.text) or not self.more():
+                return self.text[self.at : self.at + 1]
+
+    def expect(self, wanted: str) -> None:
+        if self.skip() != wanted:
+            raise ValueError(f"expected {wanted!r} at character {self.offset + self.at}")
+        self.at += 1
+
+    def value(self, read):
+        """`read(text, at)` -> (value, end) at the current place, read further until it holds a whole value: one
+        followed by what may follow an item or key (a number cut by the end of a piece, `-1.` of `-1.5`, could go
+        on), or the end of the file."""
+        while True:
             try:
-                value, at = scan(text, at)
-            except StopIteration as exc:
-                raise ValueError(f"expected a value at character {exc.value}") from None
-            yield (key, value) if opening == "{" else value
-            at = space(text, at).end()
-            mark = text[at : at + 1]
-            at = space(text, at + 1).end()
-            if mark == closing:
-                break
-            if mark != ",":
-                raise ValueError(f"expected ',' or {closing!r} at character {at}")
-    if space(text, at).end() != len(text):
-        raise ValueError(f"extra data at character {at}")
+                value, end = read(self.text, self.at)
+            except (StopIteration, ValueError) as exc:
+                if self.more():
+                    continue
+                place = exc.value if isinstance(exc, StopIteration) else getattr(exc, "pos", self.at)
+                raise ValueError(f"expected a value at character {self.offset + place}") from None
+            follow = self.space(self.text, end).end()
+            if self.text[follow : follow + 1] in _AFTER_ITEM or not self.more():
+                self.at = end
+                return value
+
+    def items(self):
+        self.expect(self.opening)
+        if self.skip() == self.closing:
+            self.at += 1
+        else:
+            while True:
+                if self.opening == "{":
+                    if self.skip() != '"':
+                        raise ValueError(f"expected a key at character {self.offset + self.at}")
+                    self.at += 1
+                    key = self.value(json.decoder.scanstring)
+                    self.expect(":")
+                    self.skip()
+                    yield key, self.value(self.scan)
+                else:
+                    self.skip()
+                    yield self.value(self.scan)
+                mark = self.skip()
+                self.at += 1
+                if mark == self.closing:
+                    break
+                if mark != ",":
+                    raise ValueError(f"expected ',' or {self.closing!r} at character {self.offset + self.at - 1}")
+        if self.skip() != "":
+            raise ValueError(f"extra data at character {self.offset + self.at}")
 
 
 def dumps(value, *, sort_keys: bool = False) -> str:

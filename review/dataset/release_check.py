@@ -233,22 +233,16 @@ class FileItems:
 
     def __iter__(self):
         try:
-            data = (self.reading.out_dir / self.name).read_bytes()
+            with open(self.reading.out_dir / self.name, "rb") as handle:
+                if _first_character(handle) != self.opening.encode():
+                    yield from self._whole(handle.read())
+                    return
+                with collector_paused():  # see Reading.json
+                    yield from jsoncodec.iter_items(handle, opening=self.opening)
         except FileNotFoundError:
             self.ok = False
             self.reading.add(f"{self.name}: missing")
-            return
-        except OSError as exc:
-            self.ok = False
-            self.reading.add(f"{self.name}: cannot be read ({exc})")
-            return
-        if data.lstrip()[:1] != self.opening.encode():
-            yield from self._whole(data)
-            return
-        try:
-            with collector_paused():  # see Reading.json
-                yield from jsoncodec.iter_items(data, opening=self.opening)
-        except ValueError as exc:
+        except (OSError, ValueError) as exc:
             self.ok = False
             self.reading.add(f"{self.name}: cannot be read ({exc})")
 
@@ -263,6 +257,17 @@ class FileItems:
             yield from value.items() if isinstance(value, dict) else [value]
         else:
             yield from value or []
+
+
+def _first_character(handle) -> bytes:
+    """The first byte of an open file that is not whitespace (b"" for none); the file is read from its start again."""
+    while chunk := handle.read(4096):
+        stripped = chunk.lstrip()
+        if stripped:
+            handle.seek(0)
+            return stripped[:1]
+    handle.seek(0)
+    return b""
 
 
 def _table_names(path: Path) -> set[str] | None:

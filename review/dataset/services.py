@@ -256,6 +256,7 @@ def dataset_build(
         else None,
     )
     timings["write_s"] = time.perf_counter() - mark
+    dataset_formats.forget_tokens()
     exported = _exported_records(options, records, plan)
     folder_report = None
     if with_report:

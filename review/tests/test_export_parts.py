@@ -1,6 +1,8 @@
 """An export's large files written a part at a time (review/dataset/writer.py `write_json_parts`): the same bytes
 as the whole written at once, validated part by part with problems placed where they are in the file. No database."""
 
+import json
+
 import pytest
 
 from review.dataset import validation
@@ -36,3 +38,26 @@ def test_a_part_that_breaks_the_schema_is_placed_in_the_file_and_leaves_no_file(
     with pytest.raises(validation.SchemaViolation, match=r"^cosql_train\.json does not match .*: 3/intent"):
         write_json_parts(tmp_path / "cosql_train.json", iter(parts), kind="cosql_user_intent", indent=False)
     assert list(tmp_path.iterdir()) == []
+
+
+TEXTS = ["[]", " [ ] ", '[1, {"a": [1, 2]}, "x", 123456, -1.5e-7, null, true]', '[\n {\n  "a": "é\\n"\n },\n {}\n]']
+OBJECTS = ["{}", '{"a": 1, "b": {"c": [1]}, "é": "\\u00e9"}', ' { "x" : [ ] , "y": 12345 } ']
+BROKEN = ["[1,", "[1 2]", "[1]x", '{"a" 1}', "", "[", "[1,]", '["abc', '{"a": 1,}']
+
+
+@pytest.mark.parametrize("read", [3, 7, 1 << 22])
+def test_items_are_read_from_a_file_a_piece_at_a_time(tmp_path, monkeypatch, read):
+    from annotation.plumbing import jsoncodec
+
+    monkeypatch.setattr(jsoncodec._Items, "READ", read)
+    for text, opening in [(text, "[") for text in TEXTS] + [(text, "{") for text in OBJECTS]:
+        (tmp_path / "f.json").write_text(text, encoding="utf-8")
+        with open(tmp_path / "f.json", "rb") as handle:
+            got = list(jsoncodec.iter_items(handle, opening=opening))
+        assert (got if opening == "[" else dict(got)) == json.loads(text), text
+        assert list(jsoncodec.iter_items(text, opening=opening)) == got
+    for text in BROKEN:
+        (tmp_path / "f.json").write_text(text, encoding="utf-8")
+        opening = "{" if text.startswith("{") else "["
+        with open(tmp_path / "f.json", "rb") as handle, pytest.raises(ValueError):
+            list(jsoncodec.iter_items(handle, opening=opening))

@@ -204,6 +204,8 @@ def test_both_query_first_screens_fit_a_phone(new_page, platform):
     erin = new_page("erin", **PHONE)
     erin.goto("/query-first/")
     erin.get_by_role("button", name=f"Write the question for goal {goal}").click()
+    # The plan's page has loaded (the click navigates): opening the steps of the list page would open nothing.
+    expect(erin.get_by_test_id("plan-steps")).to_be_visible()
     erin.locator(".plan-step details").evaluate_all("steps => steps.forEach((step) => { step.open = true; })")
     expect(erin.locator(".plan-step details:not([open])")).to_have_count(0)
     expect(erin.locator(".plan-step .result-table").first).to_be_visible()

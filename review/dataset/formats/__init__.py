@@ -15,7 +15,7 @@ diff against a release shows content, not layout.
 from __future__ import annotations
 
 from dialogs.log import DialogueRecord
-from review.dataset.formats.base import SQL_ERROR_POLICIES, Format, Plan, PlannedTurn, plan_turns
+from review.dataset.formats.base import SQL_ERROR_POLICIES, Format, Plan, PlannedTurn, forget_tokens, plan_turns
 from review.dataset.formats.chase import CHASE
 from review.dataset.formats.cosql import ALL_INFO as COSQL_ALL_INFO
 from review.dataset.formats.cosql import COSQL
@@ -46,6 +46,7 @@ __all__ = [
     "Format",
     "Plan",
     "PlannedTurn",
+    "forget_tokens",
     "formats_written",
     "plan_turns",
     "release_formats",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
+from annotation.labels.tokens import tokens_cache_clear as utterance_tokens_cache_clear
 from annotation.labels.tokens import utterance_toks
 from annotation.sql.check import SqlCheck, result_digest
 from annotation.sql.encoding import limit_as_one
@@ -59,14 +60,29 @@ class ReadingContext(Protocol):
     def compare(self, *args: Any, **kwargs: Any) -> Any: ...
 
 
+_JOINED = "\x00"  # query tokens are remembered as one string, split on use: a fifth of the memory of a tuple
+
+
 @lru_cache(maxsize=50_000)
-def _query_tokens(sql: str) -> tuple[str, ...]:
-    return tuple(_query_toks_no_value(sql))
+def _query_tokens(sql: str) -> str | tuple[str, ...]:
+    tokens = _query_toks_no_value(sql)
+    if not tokens or any(_JOINED in token for token in tokens):
+        return tuple(tokens)
+    return _JOINED.join(tokens)
+
+
+def forget_tokens() -> None:
+    """Empty the token caches the files were written with (`_query_tokens` here, the utterances' in
+    annotation/labels/tokens.py): the release check needs neither, and on a large release they hold a hundred MB that
+    its reading can use instead."""
+    _query_tokens.cache_clear()
+    utterance_tokens_cache_clear()
 
 
 def query_toks_no_value(sql: str) -> list[str]:
     """`query_toks_no_value` of `sql`, remembered: several files of one export need it for the same query."""
-    return list(_query_tokens(sql))
+    tokens = _query_tokens(sql)
+    return tokens.split(_JOINED) if isinstance(tokens, str) else list(tokens)
 
 
 # Dialogues whose items a format builds and writes at once (`parts_of`): the large files are written a part at a

@@ -1,0 +1,65 @@
+"""Statements per pair: a crowd arriving at once costs the same per pair whatever its size (issue 41's pairing aim)."""
+
+from collections import Counter
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from annotation.models import Goal
+from dialogs import lobby, presence
+from dialogs.models import Dialogue, LiveSocket
+from dialogs.selectors import lobby_overview, lobby_status
+from tests.builders import expert_named, worker_named
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def goals(demo_databases):
+    from annotation.demo import demo_load
+
+    demo_load()
+    return list(Goal.objects.all())
+
+
+def _pair_all(workers, experts) -> Counter:
+    """What the sockets do for each pair (dialogs.consumers), counted by step: the experts' desks open and they say
+    they are ready, then each worker's lobby socket opens and joins; every person's lobby socket closes once paired
+    and their room socket opens."""
+    steps = Counter()
+
+    def step(name, call, **kwargs):
+        with CaptureQueriesContext(connection) as captured:
+            call(**kwargs)
+        steps[name] += len(captured.captured_queries)
+
+    for person in experts + workers:
+        step("lobby socket", presence.socket_opened, channel_name=f"l{person.pk}", person_id=person.pk, kind="lobby")
+        step("join", lobby.lobby_enter, person=person)
+    step("overview", lambda: [lobby_status(p, overview) for overview in [lobby_overview()] for p in workers])
+    for dialogue in Dialogue.objects.filter(worker__in=workers).select_related("worker", "expert"):
+        for person, side in ((dialogue.worker, "worker"), (dialogue.expert, "expert")):
+            step("lobby socket closed", presence.socket_closed, channel_name=f"l{person.pk}")
+            step("room socket", presence.room_socket_opened, channel_name=f"r{person.pk}", person=person,
+                 dialogue=dialogue, side=side)  # fmt: skip
+    return steps
+
+
+def test_statements_per_pair_do_not_grow_with_the_crowd(goals, settings):
+    settings.EXPERT_MAX_DIALOGUES = 1
+    presence.server_heartbeat()  # this server's lease, as its background loop keeps it
+    per_pair = {}
+    for n in (2, 8):
+        workers = [worker_named(f"pq{n}w{i}") for i in range(n)]
+        experts = [expert_named(f"pq{n}e{i}") for i in range(n)]
+        steps = _pair_all(workers, experts)
+        assert Dialogue.objects.filter(worker__in=workers, status="active").count() == n  # everyone paired and in
+        per_pair[n] = {name: count / n for name, count in steps.items() if name != "overview"}
+        # One overview serves every lobby socket's status (its five reads whatever the crowd).
+        assert steps["overview"] == 5
+        LiveSocket.objects.all().delete()
+    # The same statements per pair for a crowd four times the size, and no more than measured (72 on 28 Nov, SQLite
+    # in a test transaction: savepoints for PostgreSQL's BEGIN and COMMIT; 105 before).
+    assert per_pair[8] == per_pair[2], per_pair
+    assert sum(per_pair[8].values()) <= 72, per_pair
