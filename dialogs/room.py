@@ -194,6 +194,7 @@ NOTE_MAX_CHARS = 500
 
 # The end reasons the platform writes into a log. The log keeps them in English (it is the dataset's); each room socket
 # words them in its person's language as it delivers the end (`end_reason_worded`).
+ENDED_BY_WORKER = gettext_noop("The worker ended the dialogue.")
 ENDED_BY_EXPERT = gettext_noop("Ended by the expert.")
 STOPPED_EARLY = gettext_noop("The worker stopped early.")
 STOPPED_EARLY_WITH_NOTE = gettext_noop("The worker stopped early: %(note)s")
@@ -201,7 +202,7 @@ LEFT_AND_GONE = {
     Role.WORKER: gettext_noop("The worker left and did not return."),
     Role.EXPERT: gettext_noop("The expert left and did not return."),
 }
-_PLATFORM_REASONS = frozenset({ENDED_BY_EXPERT, STOPPED_EARLY, *LEFT_AND_GONE.values()})
+_PLATFORM_REASONS = frozenset({ENDED_BY_WORKER, ENDED_BY_EXPERT, STOPPED_EARLY, *LEFT_AND_GONE.values()})
 _STOPPED_EARLY_PREFIX = STOPPED_EARLY_WITH_NOTE.split("%", 1)[0]
 
 
@@ -447,7 +448,7 @@ def _post_end(post: _Post):
         post.side,
         DialogueStatus.COMPLETED,
         post.client_id,
-        "The worker ended the dialogue.",
+        ENDED_BY_WORKER,
     )
 
 
