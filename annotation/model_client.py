@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +67,12 @@ def model_call_allowed(person_id: int) -> bool:
 def rate_limited_error() -> ModelError:
     return ModelError(
         "rate_limited",
-        f"You asked the model {settings.MODEL_RATE_PER_MINUTE} times this minute, the most allowed: wait a moment.",
+        ngettext(
+            "You asked the model %(count)s time this minute, the most allowed: wait a moment.",
+            "You asked the model %(count)s times this minute, the most allowed: wait a moment.",
+            settings.MODEL_RATE_PER_MINUTE,
+        )
+        % {"count": settings.MODEL_RATE_PER_MINUTE},
     )
 
 

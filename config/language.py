@@ -7,6 +7,7 @@ it runs after the session and authentication middleware, which it reads.
 """
 
 from django.conf import settings
+from django.http import HttpRequest, QueryDict
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
@@ -43,6 +44,21 @@ def language_for(request) -> str:
     if kept:
         return kept
     return translation.get_language_from_request(request) or settings.LANGUAGE_CODE
+
+
+def language_for_scope(scope) -> str:
+    """The language of a websocket (dialogs.transport), decided as a page's is, from what its scope carries: the
+    account's language, the session's, the browser's Accept-Language (and a `?lang=` on the socket's address, which
+    the pages' scripts do not add). Reads the session: call it off the event loop."""
+    request = HttpRequest()
+    request.GET = QueryDict(scope.get("query_string", b"").decode("latin-1"))
+    request.COOKIES = dict(scope.get("cookies") or {})
+    for name, value in scope.get("headers") or ():
+        if name.lower() == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    request.user = scope.get("user")
+    request.session = scope.get("session")
+    return language_for(request)
 
 
 class LanguageMiddleware:

@@ -19,12 +19,28 @@ import logging
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
-TIMED_OUT_MESSAGE = "No expert became free in time. Thank you for waiting: here is your completion code."
-NO_GOAL_MESSAGE = "You have done every task we have for now. Thank you: here is your completion code."
+# Why a worker is released from the lobby, by the code a release carries: each lobby socket words it in its person's
+# language as it delivers it (a broadcast goes to every socket of the person, each with its own language).
+RELEASED_TIMED_OUT = "timed_out"
+RELEASED_NO_GOAL = "no_goal"
+_RELEASED_MESSAGES = {
+    RELEASED_TIMED_OUT: gettext_noop(
+        "No expert became free in time. Thank you for waiting: here is your completion code."
+    ),
+    RELEASED_NO_GOAL: gettext_noop(
+        "You have done every task we have for now. Thank you: here is your completion code."
+    ),
+}
+
+
+def released_message(reason: str | None) -> str:
+    """The message of a release in the active language (a release that names no reason: the time-out's)."""
+    return gettext(_RELEASED_MESSAGES.get(reason, _RELEASED_MESSAGES[RELEASED_TIMED_OUT]))
 
 
 def person_group(person_id: int) -> str:
@@ -82,11 +98,11 @@ def paired_on_commit(*, dialogue_id: int, worker_id: int, expert_id: int) -> Non
         _on_commit(person_group(person_id), {"type": "lobby.paired", "dialogue": dialogue_id})
 
 
-def released_on_commit(*, person_id: int, completion_code: str, message: str) -> None:
+def released_on_commit(*, person_id: int, completion_code: str, reason: str) -> None:
     """A worker leaves the queue with a completion code (waited too long, or had every goal)."""
     _on_commit(
         person_group(person_id),
-        {"type": "lobby.released", "completion_code": completion_code, "message": message},
+        {"type": "lobby.released", "completion_code": completion_code, "reason": reason},
     )
 
 

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from annotation.models import Role
 from annotation.people.roles import can
@@ -26,7 +27,7 @@ from annotation.plumbing import jsoncodec
 from dialogs import broadcast, lobby, log, presence, room, selectors
 from dialogs.errors import DialogueError
 from dialogs.log import STATE_CHANGING_KINDS
-from dialogs.models import Dialogue, DialogueStatus, Event, LiveSocket
+from dialogs.models import Dialogue, DialogueStatus, Event, EventKind, LiveSocket
 from dialogs.transport import (
     CLOSE_FORBIDDEN,
     CLOSE_NOT_FOUND,
@@ -109,6 +110,7 @@ class LobbyConsumer(JsonConsumer):
         if not await socket_open_allowed(self.user.pk):
             await self.refuse(CLOSE_TRY_LATER)
             return
+        await self.speak_persons_language()
         if not (await database_call(self._allowed)()):
             await self.refuse(CLOSE_FORBIDDEN)
             return
@@ -155,7 +157,9 @@ class LobbyConsumer(JsonConsumer):
         elif kind == "status":
             await self._send_status(fresh_since=time.monotonic())
         else:
-            await self.refuse_message(message, "unknown_type", f"Unknown message type {kind!r}.")
+            await self.refuse_message(
+                message, "unknown_type", gettext("Unknown message type %(type)r.") % {"type": kind}
+            )
 
     async def _tick(self):
         # Refreshes the estimate. Releasing long waits, expiring entries nobody is behind and abandoning rooms is
@@ -206,7 +210,8 @@ class LobbyConsumer(JsonConsumer):
             {
                 "type": "released",
                 "completion_code": event["completion_code"],
-                "message": event.get("message", broadcast.TIMED_OUT_MESSAGE),
+                # Worded here, in this socket's language: the broadcast carries which message, not its words.
+                "message": broadcast.released_message(event.get("reason")),
             }
         )
 
@@ -305,6 +310,7 @@ class DialogueConsumer(JsonConsumer):
         if not await socket_open_allowed(self.user.pk):
             await self.refuse(CLOSE_TRY_LATER)
             return
+        await self.speak_persons_language()
         dialogue_id = self.scope["url_route"]["kwargs"]["dialogue_id"]
         found = await socket_read(self._load)(dialogue_id)
         if found == "missing":
@@ -392,7 +398,7 @@ class DialogueConsumer(JsonConsumer):
     async def _hello(self, message):
         last_seq = message.get("last_seq", 0)
         if not isinstance(last_seq, int) or last_seq < 0:
-            await self.refuse_message(message, "invalid", "'last_seq' must be a non-negative integer.")
+            await self.refuse_message(message, "invalid", gettext("'last_seq' must be a non-negative integer."))
             return
         await self._send_state()
         self.sent_seq = last_seq
@@ -539,6 +545,10 @@ class DialogueConsumer(JsonConsumer):
             await self._send_state(after=changed)
 
     async def _send_event(self, view: dict) -> None:
+        if view["kind"] == EventKind.END and view["payload"].get("reason"):
+            # The log keeps the platform's end reasons in English: worded in this socket's language on the way out.
+            reason = room.end_reason_worded(view["payload"]["reason"])
+            view = {**view, "payload": {**view["payload"], "reason": reason}}
         text = jsoncodec.dumps({"type": "event", **view})
         # A character is at most 4 bytes: only a frame that could be over the limit is encoded to measure it.
         if len(text) * 4 > TRANSPORT_MAX_FRAME_BYTES and len(text.encode("utf-8")) > TRANSPORT_MAX_FRAME_BYTES:
@@ -635,7 +645,7 @@ class RoomWatchConsumer(DialogueConsumer):
 
     async def _participant_message(self, message):
         # Checked here, whatever the page shows: a watching socket can send nothing a participant sends.
-        await self.refuse_message(message, "watching", "You are watching this room: you cannot send into it.")
+        await self.refuse_message(message, "watching", gettext("You are watching this room: you cannot send into it."))
 
     async def dialogue_presence(self, message):
         # Both sides' presence, as it changes; no abandon timer of its own (the participants' sockets and housekeeping
@@ -709,6 +719,7 @@ class OperationsConsumer(JsonConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)
             return
+        await self.speak_persons_language()
         if not await database_call(self._allowed)():
             await self.refuse(CLOSE_FORBIDDEN)
             return
@@ -726,4 +737,6 @@ class OperationsConsumer(JsonConsumer):
         if message["type"] == "ping":
             await self.send_json({"type": "pong"})
         else:
-            await self.refuse_message(message, "unknown_type", f"Unknown message type {message['type']!r}.")
+            await self.refuse_message(
+                message, "unknown_type", gettext("Unknown message type %(type)r.") % {"type": message["type"]}
+            )

@@ -115,7 +115,7 @@ def lobby_release_expired(*, now=None) -> list[LobbyEntry]:
             entry.completion_code = completion_code()
             entry.save(update_fields=["outcome", "ended_at", "completion_code"])
             broadcast.released_on_commit(
-                person_id=entry.person_id, completion_code=entry.completion_code, message=broadcast.TIMED_OUT_MESSAGE
+                person_id=entry.person_id, completion_code=entry.completion_code, reason=broadcast.RELEASED_TIMED_OUT
             )
             released.append(entry)
         if released:
@@ -331,7 +331,7 @@ def _pair_one(worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[
         broadcast.released_on_commit(
             person_id=worker_entry.person_id,
             completion_code=worker_entry.completion_code,
-            message=broadcast.NO_GOAL_MESSAGE,
+            reason=broadcast.RELEASED_NO_GOAL,
         )
         return []
     goal, campaign = choice

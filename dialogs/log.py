@@ -26,6 +26,7 @@ from datetime import datetime
 from difflib import SequenceMatcher
 
 from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.utils.translation import gettext
 
 from annotation.labels.acts import AMBIGUITY_ACT_OF_TYPE, SOCIAL_USER_ACTS
 from annotation.wording.suggestions import suggestion_followed
@@ -66,16 +67,20 @@ def text_checked(value, *, name: str, limit: int, required: bool = True, setting
     when `required`, longer than `limit` characters. `name` is what the reason calls the text; `setting`, when given,
     names the setting the limit comes from. Every way a text enters a log (the room, an import) asks this."""
     if not isinstance(value, str):
-        raise TextRefused("invalid", f"{name} must be a string.")
+        raise TextRefused("invalid", gettext("%(name)s must be a string.") % {"name": name})
     if "\x00" in value:
         # PostgreSQL stores no NUL in text or jsonb: the write would fail with a DataError.
-        raise TextRefused("invalid", f"{name} must not contain NUL characters.")
+        raise TextRefused("invalid", gettext("%(name)s must not contain NUL characters.") % {"name": name})
     value = value.strip()
     if required and not value:
-        raise TextRefused("invalid", f"{name} must not be empty.")
+        raise TextRefused("invalid", gettext("%(name)s must not be empty.") % {"name": name})
     if len(value) > limit:
-        where = f" ({setting})" if setting else ""
-        raise TextRefused("too_long", f"{name} is longer than {limit} characters{where}.")
+        values = {"name": name, "limit": limit, "setting": setting}
+        if setting:
+            raise TextRefused(
+                "too_long", gettext("%(name)s is longer than %(limit)s characters (%(setting)s).") % values
+            )
+        raise TextRefused("too_long", gettext("%(name)s is longer than %(limit)s characters.") % values)
     return value
 
 

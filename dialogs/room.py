@@ -14,6 +14,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from annotation.labels.acts import (
     LabelError,
@@ -56,7 +57,7 @@ def _side(dialogue: Dialogue, person: User) -> str:
         return Role.WORKER
     if person.pk == dialogue.expert_id and can(person, "chat.as_expert"):
         return Role.EXPERT
-    raise DialogueError("forbidden", "You are not a participant of this dialogue.")
+    raise DialogueError("forbidden", gettext("You are not a participant of this dialogue."))
 
 
 def dialogue_side(*, dialogue: Dialogue, person: User) -> str:
@@ -84,7 +85,7 @@ def _stored_event(dialogue: Dialogue, author: User | None, client_id: str) -> Ev
 
 
 def _closed() -> DialogueError:
-    return DialogueError("closed", "This dialogue has ended.")
+    return DialogueError("closed", gettext("This dialogue has ended."))
 
 
 def dialogue_record(
@@ -190,6 +191,31 @@ def _record_in_one_statement(dialogue, author, kind, payload, client_id, role, w
 
 # The longest note an expert may give when ending a dialogue or dropping a turn, and the longest score comment.
 NOTE_MAX_CHARS = 500
+
+# The end reasons the platform writes into a log. The log keeps them in English (it is the dataset's); each room socket
+# words them in its person's language as it delivers the end (`end_reason_worded`).
+ENDED_BY_WORKER = gettext_noop("The worker ended the dialogue.")
+ENDED_BY_EXPERT = gettext_noop("Ended by the expert.")
+STOPPED_EARLY = gettext_noop("The worker stopped early.")
+STOPPED_EARLY_WITH_NOTE = gettext_noop("The worker stopped early: %(note)s")
+LEFT_AND_GONE = {
+    Role.WORKER: gettext_noop("The worker left and did not return."),
+    Role.EXPERT: gettext_noop("The expert left and did not return."),
+}
+_PLATFORM_REASONS = frozenset({ENDED_BY_WORKER, ENDED_BY_EXPERT, STOPPED_EARLY, *LEFT_AND_GONE.values()})
+_STOPPED_EARLY_PREFIX = STOPPED_EARLY_WITH_NOTE.split("%", 1)[0]
+
+
+def end_reason_worded(reason: str) -> str:
+    """An end's reason in the active language: a reason the platform wrote is translated (the worker's own note kept
+    as they wrote it), anything else (what an expert or a supervisor typed) is shown as it is."""
+    if reason in _PLATFORM_REASONS:
+        return gettext(reason)
+    if reason.startswith(_STOPPED_EARLY_PREFIX):
+        return gettext(STOPPED_EARLY_WITH_NOTE) % {"note": reason[len(_STOPPED_EARLY_PREFIX) :]}
+    return reason
+
+
 COMMENT_MAX_CHARS = 2000
 
 
@@ -273,16 +299,18 @@ def result_bounded(table: dict) -> dict:
 def _turn(message: dict, turns: dict[int, TurnState]) -> TurnState:
     seq = message.get("turn")
     if not isinstance(seq, int) or seq not in turns:
-        raise DialogueError("invalid", "'turn' must be the sequence number of a user utterance in this dialogue.")
+        raise DialogueError(
+            "invalid", gettext("'turn' must be the sequence number of a user utterance in this dialogue.")
+        )
     return turns[seq]
 
 
 def _sql_run_event(dialogue: Dialogue, seq) -> Event:
     if not isinstance(seq, int):
-        raise DialogueError("invalid", "'run' must be the sequence number of an SQL run.")
+        raise DialogueError("invalid", gettext("'run' must be the sequence number of an SQL run."))
     event = dialogue.events.filter(seq=seq, kind=EventKind.SQL_RUN).first()
     if event is None:
-        raise DialogueError("invalid", f"There is no SQL run #{seq} in this dialogue.")
+        raise DialogueError("invalid", gettext("There is no SQL run #%(seq)s in this dialogue.") % {"seq": seq})
     return event
 
 
@@ -318,17 +346,17 @@ def dialogue_post(
     side = _side(dialogue, person)
     kind = message.get("type")
     if kind not in _HANDLERS:
-        raise DialogueError("unknown_type", f"Unknown message type {kind!r}.")
+        raise DialogueError("unknown_type", gettext("Unknown message type %(type)r.") % {"type": kind})
     if dialogue.is_solo:
         # The one author writes both sides of a solo sequence; nobody is there to score.
         if kind == "score":
-            raise DialogueError("invalid", "A solo sequence has no worker to score.")
+            raise DialogueError("invalid", gettext("A solo sequence has no worker to score."))
         side = _HANDLERS[kind][0]
     if _HANDLERS[kind][0] != side:
-        raise DialogueError("wrong_role", f"A {side} cannot send '{kind}'.")
+        raise DialogueError("wrong_role", gettext("A %(side)s cannot send '%(type)s'.") % {"side": side, "type": kind})
     client_id = message.get("id")
     if not isinstance(client_id, str) or not 1 <= len(client_id) <= 64 or "\x00" in client_id:
-        raise DialogueError("invalid", "Every message needs an 'id' string of 1 to 64 characters (no NUL).")
+        raise DialogueError("invalid", gettext("Every message needs an 'id' string of 1 to 64 characters (no NUL)."))
     try:
         try:
             return _post(dialogue, person, side, kind, message, client_id, turns, later)
@@ -420,7 +448,7 @@ def _post_end(post: _Post):
         post.side,
         DialogueStatus.COMPLETED,
         post.client_id,
-        "The worker ended the dialogue.",
+        ENDED_BY_WORKER,
     )
 
 
@@ -435,13 +463,13 @@ def _post_stop(post: _Post):
         post.side,
         DialogueStatus.ABANDONED,
         post.client_id,
-        f"The worker stopped early: {note}" if note else "The worker stopped early.",
+        STOPPED_EARLY_WITH_NOTE % {"note": note} if note else STOPPED_EARLY,
         extra={"stopped_early": True},
     )
 
 
 def _post_terminate(post: _Post):
-    reason = post.text("reason", limit=NOTE_MAX_CHARS, required=False) or "Ended by the expert."
+    reason = post.text("reason", limit=NOTE_MAX_CHARS, required=False) or ENDED_BY_EXPERT
     return _end(post.dialogue, post.person, post.side, DialogueStatus.TERMINATED, post.client_id, reason)
 
 
@@ -483,7 +511,9 @@ def _model_draft_used(post: _Post, turn: TurnState | None, sql: str) -> dict | N
     draft's, copied)."""
     from_model = post.message.get("from_model")
     if from_model is not None and (not isinstance(from_model, int) or isinstance(from_model, bool) or turn is None):
-        raise DialogueError("invalid", "'from_model' must be the sequence number of a model's draft for the 'turn'.")
+        raise DialogueError(
+            "invalid", gettext("'from_model' must be the sequence number of a model's draft for the 'turn'.")
+        )
     if turn is None or (from_model is None and not post.dialogue.model_help):
         return None  # no read of the log on a run that no draft can concern
     events = post.dialogue.events.filter(kind__in=(EventKind.MODEL_SQL, EventKind.SQL_RUN), seq__gt=turn.seq)
@@ -499,7 +529,9 @@ def _model_draft_used(post: _Post, turn: TurnState | None, sql: str) -> dict | N
             drafts[seq] = draft_sql
     if from_model is not None:
         if from_model not in drafts:
-            raise DialogueError("invalid", f"There is no model draft #{from_model} for this turn.")
+            raise DialogueError(
+                "invalid", gettext("There is no model draft #%(seq)s for this turn.") % {"seq": from_model}
+            )
     else:
         newest = max(drafts, default=None)
         if newest is None or any(run > newest for run in runs):
@@ -517,7 +549,7 @@ def _post_model_sql(post: _Post):
     (rate_limited) beyond the expert's MODEL_RATE_PER_MINUTE; a retry of the same id gets its request back."""
     turn = post.turn()
     if not (model_configured() and post.dialogue.model_help):
-        raise DialogueError("model_off", "Model drafts are not offered in this dialogue.")
+        raise DialogueError("model_off", gettext("Model drafts are not offered in this dialogue."))
     _refuse_if_pending(post.dialogue, turn.seq)
     if not model_call_allowed(post.person.pk):
         raise DialogueError("rate_limited", rate_limited_error().message)
@@ -546,7 +578,9 @@ def _post_model_sql(post: _Post):
 
 def _refuse_if_pending(dialogue: Dialogue, turn: int) -> None:
     if _model_draft_pending(dialogue, turn):
-        raise DialogueError("too_many", "A draft for this question is on its way: wait for it before asking again.")
+        raise DialogueError(
+            "too_many", gettext("A draft for this question is on its way: wait for it before asking again.")
+        )
 
 
 def _model_draft_pending(dialogue: Dialogue, turn: int) -> bool:
@@ -573,9 +607,9 @@ def _post_share_result(post: _Post):
     run = _sql_run_event(post.dialogue, post.message.get("run"))
     result = payload_bounded(EventKind.SQL_RUN, run.payload)["result"]
     if run.payload.get("turn") not in (None, turn.seq):
-        raise DialogueError("invalid", f"SQL run #{run.seq} was written for another turn.")
+        raise DialogueError("invalid", gettext("SQL run #%(seq)s was written for another turn.") % {"seq": run.seq})
     if not result["ok"]:
-        raise DialogueError("invalid", "Only a run that succeeded can be sent to the worker.")
+        raise DialogueError("invalid", gettext("Only a run that succeeded can be sent to the worker."))
     shared = post.record(EventKind.RESULT_SHARED, log.result_shared_payload(turn.seq, run.seq, result))
     if not shared[1]:
         return [shared]  # a retry: what was read from the SQL then is in the log already
@@ -653,16 +687,18 @@ def _previous_sql_turn(turns: dict[int, TurnState], seq: int) -> TurnState | Non
 def _post_response(post: _Post):
     turn = post.turn()
     if turn.acts is None:
-        raise DialogueError("order", "Label the user's acts for this turn before responding.")
+        raise DialogueError("order", gettext("Label the user's acts for this turn before responding."))
     acts = post.acts("system")
     text = post.text("text", limit=settings.UTTERANCE_MAX_CHARS)
     broken = act_rule_broken(turn.acts, acts)
     if broken:
         raise DialogueError("act_rule", broken)
     if "CONFIRM_SQL" in acts and turn.run_seq is None:
-        raise DialogueError("order", "CONFIRM_SQL needs a result table: run the SQL and send the result first.")
+        raise DialogueError(
+            "order", gettext("CONFIRM_SQL needs a result table: run the SQL and send the result first.")
+        )
     if "CONFIRM_SQL" in acts and settings.CHASE_PHENOMENA_REQUIRED and "contextual_phenomena" not in turn.labels:
-        raise DialogueError("order", "Set the question's contextual phenomena before confirming its SQL.")
+        raise DialogueError("order", gettext("Set the question's contextual phenomena before confirming its SQL."))
     payload = log.response_payload(turn.seq, text, acts, turn.run_seq, log.draft_use(turn.draft, text))
     response = post.record(EventKind.RESPONSE, payload)
     if not (response[1] and turn.run_seq and "CONFIRM_SQL" in acts and assist.recommendations_enabled()):
@@ -686,7 +722,7 @@ def _post_recommend(post: _Post):
     turn = post.turn()
     offered = _offered(post.dialogue, turn.seq)
     if not offered:
-        raise DialogueError("order", "There is no recommendation for this question to replace.")
+        raise DialogueError("order", gettext("There is no recommendation for this question to replace."))
     _check_another_allowed(offered)
     recommendation = assist.recommendation_next(
         database=post.dialogue.database,
@@ -695,7 +731,9 @@ def _post_recommend(post: _Post):
         offered=offered,
     )
     if recommendation is None:
-        raise DialogueError("too_many", "There is no other kind of question to suggest here: ask what you like.")
+        raise DialogueError(
+            "too_many", gettext("There is no other kind of question to suggest here: ask what you like.")
+        )
     # Counted again under the dialogue's lock: six sockets asking at once all passed the count above.
     return [
         dialogue_record(
@@ -722,7 +760,7 @@ def _offered(dialogue: Dialogue, turn: int) -> list[dict]:
 
 def _check_another_allowed(offered: list[dict]) -> None:
     if len(offered) >= settings.INTENT_RECOMMENDATIONS_PER_TURN:
-        raise DialogueError("too_many", "That was the last suggestion for now: ask what you like.")
+        raise DialogueError("too_many", gettext("That was the last suggestion for now: ask what you like."))
 
 
 # The turn labels checked on their value alone (the intent and the schema links need the turn: _post_turn_labels).
@@ -742,7 +780,9 @@ def _post_turn_labels(post: _Post):
     try:
         if "intent" in post.message:
             if not turn.run_seq:
-                raise LabelError("an intent is the relation between two SQL turns: send this turn's result first")
+                raise LabelError(
+                    gettext("an intent is the relation between two SQL turns: send this turn's result first")
+                )
             labels["intent"] = check_intent(post.message["intent"])
         if "schema_linking" in post.message:
             labels["schema_linking"] = check_schema_linking(
@@ -753,11 +793,15 @@ def _post_turn_labels(post: _Post):
         labels.update({name: check(post.message[name]) for name, check in _PLAIN_LABEL_CHECKS.items()
                        if name in post.message})  # fmt: skip
         if labels.get("thematic_relations") and _previous_sql_turn(post.turns, turn.seq) is None:
-            raise LabelError("a thematic relation relates a follow-up question to an earlier one: this is the first")
+            raise LabelError(
+                gettext("a thematic relation relates a follow-up question to an earlier one: this is the first")
+            )
     except LabelError as exc:
         raise DialogueError("labels", str(exc)) from exc
     if not labels:
-        raise DialogueError("invalid", f"Send at least one of: {', '.join(log.LABEL_FIELDS)}.")
+        raise DialogueError(
+            "invalid", gettext("Send at least one of: %(fields)s.") % {"fields": ", ".join(log.LABEL_FIELDS)}
+        )
     return [post.record(EventKind.TURN_LABELS, log.turn_labels_payload(turn.seq, "expert", labels))]
 
 
@@ -856,8 +900,14 @@ def _end(
             remaining = locked.min_questions - answered
             raise DialogueError(
                 "too_early",
-                f"Ask {remaining} more question{'s' * (remaining != 1)} about the data before ending: a question"
-                " counts once the expert has answered it with a table.",
+                ngettext(
+                    "Ask %(count)d more question about the data before ending: a question counts once the expert"
+                    " has answered it with a table.",
+                    "Ask %(count)d more questions about the data before ending: a question counts once the expert"
+                    " has answered it with a table.",
+                    remaining,
+                )
+                % {"count": remaining},
             )
         locked.status = status
         locked.ended_at = timezone.now()
@@ -892,17 +942,19 @@ def _score(dialogue: Dialogue, person: User, message: dict, client_id: str):
     cancelled pairing (the worker sent back to the queue) is never scored: it says nothing of the worker, and a low
     score would block someone who did nothing wrong."""
     if not dialogue.is_over:
-        raise DialogueError("order", "Score the worker after the dialogue has ended (end or terminate it first).")
+        raise DialogueError(
+            "order", gettext("Score the worker after the dialogue has ended (end or terminate it first).")
+        )
     if dialogue.requeued:
         raise DialogueError(
             "invalid",
-            "This pairing was cancelled and the worker went back to the queue: there is nothing to score.",
+            gettext("This pairing was cancelled and the worker went back to the queue: there is nothing to score."),
         )
     if dialogue.score is not None:
-        raise DialogueError("closed", "This dialogue has already been scored.")
+        raise DialogueError("closed", gettext("This dialogue has already been scored."))
     score = message.get("score")
     if not isinstance(score, int) or isinstance(score, bool) or not 1 <= score <= 5:
-        raise DialogueError("invalid", "'score' must be a whole number from 1 to 5.")
+        raise DialogueError("invalid", gettext("'score' must be a whole number from 1 to 5."))
     comment = _text(message, "comment", limit=COMMENT_MAX_CHARS, required=False)
     with transaction.atomic():
         locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
@@ -934,9 +986,9 @@ SUPERVISOR = "supervisor"
 
 def _supervision_reason(dialogue: Dialogue, supervisor: User, reason) -> str:
     if not can(supervisor, "rooms.supervise"):
-        raise DialogueError("forbidden", "You may not act on rooms.")
+        raise DialogueError("forbidden", gettext("You may not act on rooms."))
     if dialogue.is_solo:
-        raise DialogueError("invalid", "A solo sequence has no room to act on.")
+        raise DialogueError("invalid", gettext("A solo sequence has no room to act on."))
     return _text({"reason": reason}, "reason", limit=500)
 
 
@@ -1070,7 +1122,7 @@ def dialogue_abandon_if_gone(*, dialogue: Dialogue, now=None) -> list[tuple[Even
             )
             for side in sorted(away, key=away.get)
         ]
-        ended = _end(dialogue, None, "", DialogueStatus.ABANDONED, None, f"The {past[0]} left and did not return.")
+        ended = _end(dialogue, None, "", DialogueStatus.ABANDONED, None, LEFT_AND_GONE[past[0]])
     return leaves + ended
 
 

@@ -21,9 +21,11 @@ from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 from django.core.cache import cache
 from django.db import close_old_connections, connection
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from annotation.plumbing import jsoncodec
+from config.language import language_for_scope
 from dialogs import presence
 
 logger = logging.getLogger(__name__)
@@ -226,6 +228,7 @@ class JsonConsumer(AsyncWebsocketConsumer):
     """Bounded, parsed JSON frames with errors that say what was wrong; subclasses implement `on_message`."""
 
     peer_gone = False  # the client closed the socket; its disconnect has not been handled yet
+    language = None  # what it speaks, once decided at connect (`speak_persons_language`)
 
     async def dispatch(self, message):
         """Channels' dispatch without its `aclose_old_connections()` before every handler: that is a hop to the
@@ -235,7 +238,16 @@ class JsonConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        # Everything a handler sends, and the database calls it makes (asgiref carries the language to their threads),
+        # in this socket's language (`speak_persons_language`); English until it is decided.
+        with translation.override(self.language or settings.LANGUAGE_CODE):
+            await handler(message)
+
+    async def speak_persons_language(self) -> None:
+        """Decide this socket's language once, as a page's is decided (config.language.language_for_scope), and
+        speak it from now on: in the handler under way, and in every later one (`dispatch`)."""
+        self.language = await socket_read(language_for_scope)(self.scope)
+        translation.activate(self.language)  # undone with the handler's override when it ends
 
     async def __call__(self, scope, receive, send):
         try:
@@ -284,24 +296,26 @@ class JsonConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         if text_data is None:
-            await self.send_error("bad_frame", "Send JSON text frames, not binary.")
+            await self.send_error("bad_frame", gettext("Send JSON text frames, not binary."))
             return
         if len(text_data.encode("utf-8")) > settings.WS_MAX_MESSAGE_BYTES:
             await self.refuse_frame("too_large", self._size_limit_text(), text_data)
             return
         if not self.rate_limit.allow():
-            await self.refuse_frame("rate_limited", "Too many messages; slow down.", text_data)
+            await self.refuse_frame("rate_limited", gettext("Too many messages; slow down."), text_data)
             return
         try:
             message = json.loads(text_data)
         except RecursionError:  # nested deeper than the parser goes: as unreadable as a syntax error, not a crash
-            await self.refuse_frame("bad_json", "The message is nested too deeply to be read.", text_data)
+            await self.refuse_frame("bad_json", gettext("The message is nested too deeply to be read."), text_data)
             return
         except ValueError:
-            await self.refuse_frame("bad_json", "The message is not valid JSON.", text_data)
+            await self.refuse_frame("bad_json", gettext("The message is not valid JSON."), text_data)
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await self.refuse_frame("bad_message", "A message is a JSON object with a string 'type'.", text_data)
+            await self.refuse_frame(
+                "bad_message", gettext("A message is a JSON object with a string 'type'."), text_data
+            )
             return
         await self.on_message(message)
 
@@ -317,7 +331,7 @@ class JsonConsumer(AsyncWebsocketConsumer):
 
     @staticmethod
     def _size_limit_text() -> str:
-        return f"Messages are limited to {settings.WS_MAX_MESSAGE_BYTES} bytes."
+        return gettext("Messages are limited to %(bytes)s bytes.") % {"bytes": settings.WS_MAX_MESSAGE_BYTES}
 
     async def on_message(self, message: dict) -> None:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -535,3 +535,66 @@ def reviewable_dialogue(db_id: str, questions: list) -> int:
     send(expert, type="score", score=5, comment="fine")
     review_sync()
     return dialogue.pk
+
+
+# A small database with Chinese table and column names and values (the story of a dialogue in Chinese).
+CITIES_ZH = (
+    "CREATE TABLE 城市 (编号 INTEGER PRIMARY KEY, 名称 TEXT NOT NULL, 省份 TEXT NOT NULL, 人口 INTEGER NOT NULL)",
+    "INSERT INTO 城市 VALUES (1, '广州', '广东', 1882), (2, '深圳', '广东', 1779), (3, '杭州', '浙江', 1252),"
+    " (4, '南京', '江苏', 955), (5, '成都', '四川', 2140)",
+)
+
+
+def chinese_dialogue(worker: str, expert: str, reviewer: str, password: str) -> int:
+    """A worker, an expert and a reviewer whose accounts say zh-hans, and a new room of the first two on `cities_zh`
+    (registered through the platform's own registration, from a file made here) in which two questions have been
+    asked and answered in Chinese through the rooms' protocol service: the third, the end and the score are the
+    story's. Returns the dialogue's id."""
+    import itertools
+    import sqlite3
+    import tempfile
+    from pathlib import Path
+
+    from annotation.databases.services import database_register
+    from annotation.models import Database, Goal, User
+    from dialogs.models import Dialogue
+    from dialogs.room import dialogue_post
+
+    browser_people(worker, expert, password)
+    if not User.objects.filter(username=reviewer).exists():
+        User.objects.create(username=reviewer, role="reviewer", password=_password_hash(password))
+    _same_role(User.objects.get(username=reviewer), "reviewer")
+    User.objects.filter(username__in=[worker, expert, reviewer]).update(language="zh-hans")
+    browser_tutorial_passed(worker)
+    database = Database.objects.filter(db_id="cities_zh").first()
+    if database is None:
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "cities_zh.sqlite"
+            with sqlite3.connect(path) as connection:
+                for statement in CITIES_ZH:
+                    connection.execute(statement)
+            connection.close()
+            database = database_register(db_id="cities_zh", source_path=path)
+    goal, _ = Goal.objects.get_or_create(
+        database=database,
+        question="广东省人口最多的城市是哪个？",
+        sql="SELECT 名称 FROM 城市 WHERE 省份 = '广东' ORDER BY 人口 DESC LIMIT 1",
+        defaults={"hardness": "medium"},
+    )
+    people = User.objects.in_bulk([worker, expert], field_name="username")
+    dialogue = Dialogue.objects.create(database=database, goal=goal, worker=people[worker], expert=people[expert])
+    ids = itertools.count(1)
+
+    def send(person, **message):
+        return dialogue_post(dialogue=dialogue, person=person, message={"id": f"zh{next(ids)}", **message})[0][0]
+
+    for question, sql, answer in (
+        ("一共有几个城市？", "SELECT count(*) FROM 城市", "一共有 5 个城市。"),
+        ("广东有哪些城市？", "SELECT 名称 FROM 城市 WHERE 省份 = '广东'", "广东有广州和深圳。"),
+    ):
+        turn = send(people[worker], type="utterance", text=question).seq
+        send(people[expert], type="user_acts", turn=turn, acts=["INFORM_SQL"])
+        run = send(people[expert], type="sql_run", turn=turn, sql=sql)
+        send(people[expert], type="share_result", turn=turn, run=run.seq)
+        send(people[expert], type="response", turn=turn, text=answer, acts=["CONFIRM_SQL"])
+    return dialogue.pk

@@ -76,28 +76,28 @@ ACT_RULES: list[dict] = [
     {
         "user": "AMBIGUOUS",
         "system": ["CLARIFY"],
-        "message": "An AMBIGUOUS question is answered with CLARIFY: ask what the user meant.",
+        "message": _("An AMBIGUOUS question is answered with CLARIFY: ask what the user meant."),
     },
     {
         "user": "NOT_RELATED",
         "system": ["REJECT", "SORRY"],
-        "message": "A NOT_RELATED question is answered with REJECT (or SORRY): say it is not about this database.",
+        "message": _("A NOT_RELATED question is answered with REJECT (or SORRY): say it is not about this database."),
     },
     {
         "user": "CANNOT_UNDERSTAND",
         "system": ["REJECT", "SORRY"],
-        "message": "A question you CANNOT_UNDERSTAND is answered with REJECT (or SORRY): ask the user to rephrase.",
+        "message": _("A question you CANNOT_UNDERSTAND is answered with REJECT (or SORRY): ask the user to rephrase."),
     },
     {
         "user": "CANNOT_ANSWER",
         "system": ["REJECT", "SORRY"],
-        "message": "A question SQL CANNOT_ANSWER is answered with REJECT (or SORRY): say what the data cannot tell.",
+        "message": _("A question SQL CANNOT_ANSWER is answered with REJECT (or SORRY): say what the data cannot tell."),
     },
     {
         "user": "INFORM_SQL",
         "system": ["CONFIRM_SQL"],
         "unless": "AMBIGUOUS",
-        "message": "An INFORM_SQL question is answered with its result table and CONFIRM_SQL.",
+        "message": _("An INFORM_SQL question is answered with its result table and CONFIRM_SQL."),
     },
 ]
 
@@ -136,7 +136,7 @@ def act_rule_broken(user_acts: list[str], system_acts: list[str]) -> str | None:
         if rule["user"] not in user_acts or rule.get("unless") in user_acts:
             continue
         if not set(rule["system"]) & set(system_acts):
-            return rule["message"]
+            return str(rule["message"])  # in the active language
     return None
 
 

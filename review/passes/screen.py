@@ -6,6 +6,8 @@ from __future__ import annotations
 import difflib
 import json
 
+from django.utils.translation import gettext
+
 from annotation.goals.tree_plan import plan
 from annotation.labels.acts import (
     AMBIGUITY_TYPES,
@@ -19,6 +21,7 @@ from annotation.labels.relations import RELATION_NAMES
 from annotation.labels.tokens import utterance_toks
 from annotation.models import Role, User
 from dialogs.models import Dialogue, DialogueMode, EventKind, QueryFirstItem
+from dialogs.room import end_reason_worded
 from review.models import DialogueReview, ReviewPass, ReviewStage, ValidationWarning, WorkerQuality
 from review.passes.query_checks import correction_check_view
 from review.records import dialogue_record_of
@@ -160,14 +163,21 @@ def _outcome(record, dialogue: Dialogue) -> dict:
     end = next((event for event in record.events if event.kind == EventKind.END), None)
     payload = end.payload if end else {}
     ended_by = (
-        {Role.WORKER: "the worker", Role.EXPERT: "the expert"}.get(end.author_role, "the platform") if end else ""
+        {Role.WORKER: gettext("the worker"), Role.EXPERT: gettext("the expert")}.get(
+            end.author_role, gettext("the platform")
+        )
+        if end
+        else ""
     )
     took = record.ended_at - record.created_at if record.ended_at and record.created_at else None
     return {
         "status": dialogue.get_status_display(),
         "ended_by": ended_by,
-        "reason": payload.get("reason", ""),
-        "took": _duration(took) + ", from pairing to the end" if took is not None else "",
+        # The log keeps the platform's reasons in English: worded in the reviewer's language (an expert's own stays).
+        "reason": end_reason_worded(payload.get("reason", "")),
+        "took": gettext("%(duration)s, from pairing to the end") % {"duration": _duration(took)}
+        if took is not None
+        else "",
         "score": record.score,
         "comment": record.score_comment,
     }
@@ -177,7 +187,9 @@ def _duration(took) -> str:
     """A time taken as a person reads it: "12 min 5 s", "40 s"."""
     seconds = max(int(took.total_seconds()), 0)
     minutes, seconds = divmod(seconds, 60)
-    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
+    if minutes:
+        return gettext("%(minutes)s min %(seconds)s s") % {"minutes": minutes, "seconds": seconds}
+    return gettext("%(seconds)s s") % {"seconds": seconds}
 
 
 def _proposed_rejection(review: DialogueReview | None, passes: list[ReviewPass]) -> ReviewPass | None:
