@@ -30,6 +30,12 @@ sandbox's processes are given apart, and on PostgreSQL the database transactions
 `--board N`: N admins watch the live operations board (/manage/live/) during the round; the report gives the gap
 between its overviews and their age on arrival, and the chat figures show what watching costs the rooms.
 
+Pairing (issue 41): each round prints the server CPU from its start until every room is open, per pair, for wozsql
+and the stack's floor. `--arrive-at-once`: the experts join first, and once every one is ready every worker arrives
+at once; the round then prints the time from the last worker's join until every worker was paired or had a status
+with their place. `--pairing-only` ends the round once every room is open (the dialogues stay open: one `--rooms`
+value), and `--profile-pairing` stops `--profile`'s recording at that moment.
+
 `--stall-every S`: once every room is open, one expert (the first account's) also runs a query that only stops at the
 sandbox's time limit (SANDBOX_TIMEOUT_MS) every S seconds, in its own room. That room is left out of the latency
 figures; the others show whether one expert's slow SQL holds up rooms that have nothing to do with it.
@@ -677,6 +683,7 @@ async def run_round(
         result.failures = [f"{type(exc).__name__}: {exc}" for exc in outcomes if isinstance(exc, BaseException)]
         result.pairing_seconds = max(paired_at, default=float("nan")) - started
         result.reconnects, result.completed = len(lobby_retries), rooms_in
+        result.client_cpu = time.process_time() - client_before
         result.cpu = {name: used - cpu_before[name] for name, used in server_cpu(target.roots).items()}
         return result
     cpu_after = server_cpu(target.roots)
@@ -755,12 +762,13 @@ def report(pairs: list[tuple[RoundResult, ...]], servers: int, targets: bool = T
     for ours, _, *others in pairs:
         for other in others:
             ours_cpu, other_cpu = (r.dialogue_cpu * 1000 / max(r.dialogue_frames, 1) for r in (ours, other))
-            print(
-                f"  N={ours.rooms}: the stack's floor (Daphne + Channels + channel layer, nothing stored): p99 "
-                f"{percentile(other.latencies_ms, 99):.1f} ms, {other.frames_received} frames out for "
-                f"{other.frames_sent} in, {other_cpu:.2f} ms CPU per frame with the rooms open; "
-                f"wozsql adds {ours_cpu - other_cpu:.2f} ms per frame to it"
-            )
+            if ours.dialogue_frames:  # none with --pairing-only
+                print(
+                    f"  N={ours.rooms}: the stack's floor (Daphne + Channels + channel layer, nothing stored): p99 "
+                    f"{percentile(other.latencies_ms, 99):.1f} ms, {other.frames_received} frames out for "
+                    f"{other.frames_sent} in, {other_cpu:.2f} ms CPU per frame with the rooms open; "
+                    f"wozsql adds {ours_cpu - other_cpu:.2f} ms per frame to it"
+                )
             ours_pair, other_pair = (r.pairing_cpu * 1000 / max(r.rooms, 1) for r in (ours, other))
             print(
                 f"  N={ours.rooms}: pairing, server CPU from the round's start until every room was open: wozsql "
