@@ -9,6 +9,7 @@ read the missing events from the database, and a duplicate is ignored. The chann
 """
 
 import asyncio
+import contextlib
 import copy
 import functools
 import json
@@ -669,6 +670,7 @@ class _OperationsFeed:
         self.task: asyncio.Task | None = None
         self.executor: ThreadPoolExecutor | None = None
         self.latest: dict | None = None
+        self.reading: asyncio.Future | None = None  # the read on its thread, if one is under way
 
     def join(self, socket) -> None:
         loop = asyncio.get_running_loop()
@@ -680,15 +682,22 @@ class _OperationsFeed:
                 self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="operations-board")
             self.task = asyncio.ensure_future(self._run())
 
-    def leave(self, socket) -> None:
+    async def leave(self, socket) -> None:
         self.sockets.discard(socket)
         if not self.sockets and self.task is not None:
             self.task.cancel()
             self.task = None
+            # Cancelling stops the loop, not a read already on its thread: the last board to go waits for it, so that
+            # nothing of the board's still queries the database once its sockets are gone (a test's flush that ran
+            # meanwhile deadlocked with it on PostgreSQL).
+            if self.reading is not None and not self.reading.done():
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(self.reading)
 
     async def read(self) -> dict:
         read = database_call(selectors.operations_overview, thread_sensitive=False, executor=self.executor)
-        self.latest = await read()
+        self.reading = asyncio.ensure_future(read())
+        self.latest = await asyncio.shield(self.reading)
         return self.latest
 
     async def _run(self) -> None:
@@ -731,7 +740,7 @@ class OperationsConsumer(JsonConsumer):
         return can(self.user, "operations.watch")
 
     async def disconnect(self, code):
-        _operations.leave(self)
+        await _operations.leave(self)
 
     async def on_message(self, message):
         if message["type"] == "ping":
