@@ -35,7 +35,13 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
-from bench.sql_compare_search import SHARED, meaning_changing, meaning_keeping, percentile, setup  # noqa: E402
+from bench.sql_compare_search import (  # noqa: E402
+    SHARED,
+    figures_row,
+    meaning_changing,
+    meaning_keeping,
+    setup,
+)
 
 # The databases of the public samples (../shared/samples) and of sql_compare_search.py's public pairs: looked at.
 LOOKED_AT = {
@@ -377,20 +383,16 @@ def main() -> int:
             told = len(mutants) - len(missed)
             print(
                 json.dumps(
-                    {
-                        "suite": "from the schema alone (no goal)",
-                        "search_s": search,
-                        "told_apart": f"{told}/{len(mutants)}",
-                        "share": round(told / len(mutants), 4) if mutants else None,
-                        "false_alarms": f"{len(alarmed)}/{len(rewrites)}",
-                        "mutants_p50_ms": round(statistics.median(times), 1),
-                        "mutants_p95_ms": round(percentile(times, 0.95), 1),
-                        "rewrites_p50_ms": round(statistics.median(kept_times), 1),
-                        "rewrites_p95_ms": round(percentile(kept_times, 0.95), 1),
-                        "all_p50_ms": round(statistics.median(times + kept_times), 1),
-                        "all_p95_ms": round(percentile(times + kept_times, 0.95), 1),
-                        "load": [round(value, 2) for value in os.getloadavg()],
-                    }
+                    figures_row(
+                        "from the schema alone (no goal)",
+                        search,
+                        told,
+                        len(mutants),
+                        len(alarmed),
+                        len(rewrites),
+                        times,
+                        kept_times,
+                    )
                 ),
                 flush=True,
             )

@@ -429,6 +429,26 @@ def meaning_keeping(sql: str) -> list[tuple[str, str]]:
 # --------------------------------------------------------------------------------------------------------------------
 
 
+def figures_row(
+    suite: str, search, told: int, mutants: int, alarms: int, rewrites: int, times: list, kept_times: list
+) -> dict:
+    """One printed line of figures: mutants told apart, rewrites called different, times in ms (p50, p95)."""
+    return {
+        "suite": suite,
+        "search_s": search,
+        "told_apart": f"{told}/{mutants}",
+        "share": round(told / mutants, 4) if mutants else None,
+        "false_alarms": f"{alarms}/{rewrites}",
+        "mutants_p50_ms": round(statistics.median(times), 1),
+        "mutants_p95_ms": round(percentile(times, 0.95), 1),
+        "rewrites_p50_ms": round(statistics.median(kept_times), 1),
+        "rewrites_p95_ms": round(percentile(kept_times, 0.95), 1),
+        "all_p50_ms": round(statistics.median(times + kept_times), 1),
+        "all_p95_ms": round(percentile(times + kept_times, 0.95), 1),
+        "load": [round(value, 2) for value in os.getloadavg()],
+    }
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
@@ -507,20 +527,8 @@ def main() -> int:
                 if not report["equivalent"]:
                     alarms += 1
                     alarmed.append((db_id, kind, sql, rewrite, report["counterexample"]))
-            row = {
-                "suite": "from the schema alone (no goal)" if goals == "schema" else "built with the queries as goals",
-                "search_s": search,
-                "told_apart": f"{told}/{len(mutants)}",
-                "share": round(told / len(mutants), 4) if mutants else None,
-                "false_alarms": f"{alarms}/{len(rewrites)}",
-                "mutants_p50_ms": round(statistics.median(times), 1),
-                "mutants_p95_ms": round(percentile(times, 0.95), 1),
-                "rewrites_p50_ms": round(statistics.median(kept_times), 1),
-                "rewrites_p95_ms": round(percentile(kept_times, 0.95), 1),
-                "all_p50_ms": round(statistics.median(times + kept_times), 1),
-                "all_p95_ms": round(percentile(times + kept_times, 0.95), 1),
-                "load": [round(value, 2) for value in os.getloadavg()],
-            }
+            suite = "from the schema alone (no goal)" if goals == "schema" else "built with the queries as goals"
+            row = figures_row(suite, search, told, len(mutants), alarms, len(rewrites), times, kept_times)
             rows.append(row)
             print(json.dumps(row), flush=True)
             for item in missed:
