@@ -17,7 +17,6 @@ from annotation.people.services import person_create
 
 REPO = Path(settings.BASE_DIR)
 CATALOGUE = REPO / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
-COMPILED = CATALOGUE.with_suffix(".mo")
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sdifr]|%[sdif]")
 # The folders `make messages` reads (its MESSAGE_IGNORES leave out tests, tools and the rest).
 SOURCES = ("annotation", "dialogs", "review", "config", "templates")
@@ -25,8 +24,38 @@ SOURCES = ("annotation", "dialogs", "review", "config", "templates")
 CHINESE = "退出登录"
 
 
-def _key(entry) -> tuple:
+def entry_key(entry) -> tuple:
     return (entry.msgctxt or "", entry.msgid, entry.msgid_plural or "")
+
+
+def written_and_compiled(catalogue: Path) -> tuple[dict, dict]:
+    """The translations of a committed catalogue (.po) and of its compiled .mo, by entry; equal when it is current."""
+    written = {entry_key(e): (e.msgstr, dict(e.msgstr_plural)) for e in polib.pofile(str(catalogue)) if not e.obsolete}
+    compiled = {
+        entry_key(e): (e.msgstr, dict(e.msgstr_plural))
+        for e in polib.mofile(str(catalogue.with_suffix(".mo")))
+        if e.msgid
+    }
+    return written, compiled
+
+
+def extracted_keys(tmp_path: Path, copies: dict[str, tuple[str, ...]], domain: str) -> set:
+    """The entries `make messages` extracts for `domain` from a copy of the folders in `copies` (each with the names
+    its copy leaves out), made in `tmp_path` with its own settings, so nothing is written to locale/."""
+    for folder, left_out in copies.items():
+        shutil.copytree(REPO / folder, tmp_path / folder, ignore=shutil.ignore_patterns(*left_out))
+    shutil.copy(REPO / "manage.py", tmp_path)
+    (tmp_path / "locale").mkdir()
+    done = subprocess.run(
+        [sys.executable, "manage.py", "makemessages", "-d", domain, "-l", "zh_Hans", "--no-obsolete", "--no-wrap"],
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "DEBUG": "1", "WOZSQL_DATA_DIR": str(tmp_path / "var")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return {entry_key(e) for e in polib.pofile(str(tmp_path / f"locale/zh_Hans/LC_MESSAGES/{domain}.po"))}
 
 
 def test_the_catalogue_has_no_untranslated_fuzzy_or_obsolete_entry():
@@ -48,8 +77,7 @@ def test_the_catalogue_has_no_untranslated_fuzzy_or_obsolete_entry():
 
 
 def test_the_committed_compiled_catalogue_is_the_catalogue():
-    written = {_key(e): (e.msgstr, dict(e.msgstr_plural)) for e in polib.pofile(str(CATALOGUE)) if not e.obsolete}
-    compiled = {_key(e): (e.msgstr, dict(e.msgstr_plural)) for e in polib.mofile(str(COMPILED)) if e.msgid}
+    written, compiled = written_and_compiled(CATALOGUE)
     assert compiled == written, "run `make messages` and commit locale/"
 
 
@@ -57,23 +85,9 @@ def test_the_committed_compiled_catalogue_is_the_catalogue():
 def test_every_marked_string_is_in_the_catalogue(tmp_path):
     """Extract the marked strings of a copy of the sources, as `make messages` does, and compare with the committed
     catalogue: a string marked since the last `make messages` is missing from it, one unmarked is left over."""
-    for folder in SOURCES:
-        shutil.copytree(
-            REPO / folder, tmp_path / folder, ignore=shutil.ignore_patterns("tests", "__pycache__", "*.json")
-        )
-    shutil.copy(REPO / "manage.py", tmp_path)
-    (tmp_path / "locale").mkdir()
-    done = subprocess.run(
-        [sys.executable, "manage.py", "makemessages", "-l", "zh_Hans", "--no-obsolete", "--no-wrap"],
-        cwd=tmp_path,
-        env={"PATH": "/usr/bin:/bin", "DEBUG": "1", "WOZSQL_DATA_DIR": str(tmp_path / "var")},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    extracted = {_key(e) for e in polib.pofile(str(tmp_path / "locale/zh_Hans/LC_MESSAGES/django.po"))}
-    committed = {_key(e) for e in polib.pofile(str(CATALOGUE))}
+    left_out = ("tests", "__pycache__", "*.json")
+    extracted = extracted_keys(tmp_path, {folder: left_out for folder in SOURCES}, "django")
+    committed = {entry_key(e) for e in polib.pofile(str(CATALOGUE))}
     assert sorted(extracted - committed) == [], "marked but not in the catalogue: run `make messages`, translate"
     assert sorted(committed - extracted) == [], "in the catalogue but marked nowhere: run `make messages`"
 

@@ -5,8 +5,6 @@ in the request's language. test_translations.py holds the same checks for the te
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import polib
@@ -16,15 +14,11 @@ from django.test import Client
 from django.urls import reverse
 
 from annotation.people.services import person_create
+from annotation.tests.test_translations import entry_key, extracted_keys, written_and_compiled
 
 REPO = Path(settings.BASE_DIR)
 CATALOGUE = REPO / "locale" / "zh_Hans" / "LC_MESSAGES" / "djangojs.po"
-COMPILED = CATALOGUE.with_suffix(".mo")
 NAMED = re.compile(r"%\((\w+)\)s")
-
-
-def _key(entry) -> tuple:
-    return (entry.msgctxt or "", entry.msgid, entry.msgid_plural or "")
 
 
 def test_the_js_catalogue_has_no_untranslated_fuzzy_or_obsolete_entry():
@@ -43,8 +37,7 @@ def test_the_js_catalogue_has_no_untranslated_fuzzy_or_obsolete_entry():
 
 
 def test_the_committed_compiled_js_catalogue_is_the_catalogue():
-    written = {_key(e): (e.msgstr, dict(e.msgstr_plural)) for e in polib.pofile(str(CATALOGUE)) if not e.obsolete}
-    compiled = {_key(e): (e.msgstr, dict(e.msgstr_plural)) for e in polib.mofile(str(COMPILED)) if e.msgid}
+    written, compiled = written_and_compiled(CATALOGUE)
     assert compiled == written, "run `make messages` and commit locale/"
 
 
@@ -52,24 +45,12 @@ def test_the_committed_compiled_js_catalogue_is_the_catalogue():
 def test_every_string_marked_in_the_javascript_is_in_the_catalogue(tmp_path):
     """Extract the strings marked in a copy of static/js (its vendored bundle left out, as `make messages` does) and
     compare with the committed catalogue, both ways. The copy has its own settings, so nothing is written to locale/."""
-    shutil.copytree(REPO / "static" / "js", tmp_path / "static" / "js", ignore=shutil.ignore_patterns("vendor"))
-    for package in ("annotation", "dialogs", "review", "config"):  # what the settings import; their .py is not read
-        shutil.copytree(
-            REPO / package, tmp_path / package, ignore=shutil.ignore_patterns("tests", "__pycache__", "*.json")
-        )
-    shutil.copy(REPO / "manage.py", tmp_path)
-    (tmp_path / "locale").mkdir()
-    done = subprocess.run(
-        [sys.executable, "manage.py", "makemessages", "-d", "djangojs", "-l", "zh_Hans", "--no-obsolete", "--no-wrap"],
-        cwd=tmp_path,
-        env={"PATH": "/usr/bin:/bin", "DEBUG": "1", "WOZSQL_DATA_DIR": str(tmp_path / "var")},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    extracted = {_key(e) for e in polib.pofile(str(tmp_path / "locale/zh_Hans/LC_MESSAGES/djangojs.po"))}
-    committed = {_key(e) for e in polib.pofile(str(CATALOGUE))}
+    # The packages are what the settings import; their .py is not read for this domain.
+    packages = {
+        package: ("tests", "__pycache__", "*.json") for package in ("annotation", "dialogs", "review", "config")
+    }
+    extracted = extracted_keys(tmp_path, {"static/js": ("vendor",), **packages}, "djangojs")
+    committed = {entry_key(e) for e in polib.pofile(str(CATALOGUE))}
     assert sorted(extracted - committed) == [], "marked but not in the catalogue: run `make messages`, translate"
     assert sorted(committed - extracted) == [], "in the catalogue but marked nowhere: run `make messages`"
 
