@@ -26,6 +26,7 @@ from annotation.labels.acts import (
     check_pragmatics,
     check_question_style,
     check_schema_linking,
+    check_thematic_of_turn,
     check_thematic_relations,
 )
 from annotation.labels.tokens import utterance_toks
@@ -792,10 +793,9 @@ def _post_turn_labels(post: _Post):
             )
         labels.update({name: check(post.message[name]) for name, check in _PLAIN_LABEL_CHECKS.items()
                        if name in post.message})  # fmt: skip
-        if labels.get("thematic_relations") and _previous_sql_turn(post.turns, turn.seq) is None:
-            raise LabelError(
-                gettext("a thematic relation relates a follow-up question to an earlier one: this is the first")
-            )
+        if "thematic_relations" in labels:
+            follow_up = _previous_sql_turn(post.turns, turn.seq) is not None
+            labels["thematic_relations"] = check_thematic_of_turn(labels["thematic_relations"], follow_up=follow_up)
     except LabelError as exc:
         raise DialogueError("labels", str(exc)) from exc
     if not labels:

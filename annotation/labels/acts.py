@@ -234,6 +234,19 @@ def check_thematic_relations(values) -> list[str]:
     return [name for name in THEMATIC_RELATIONS if name in given]
 
 
+def check_thematic_of_turn(values, *, follow_up: bool) -> list[str]:
+    """`check_thematic_relations`, and the rule every place that takes them keeps (the room, review's corrections,
+    double annotation): a thematic relation relates a follow-up question to an earlier question answered with SQL,
+    so a first question has none (`follow_up` False)."""
+    checked = check_thematic_relations(values)
+    if checked and not follow_up:
+        raise LabelError(str(THEMATIC_ON_FIRST))
+    return checked
+
+
+THEMATIC_ON_FIRST = _("a thematic relation relates a follow-up question to an earlier one: this is the first")
+
+
 def thematic_proposal(intent: dict | None) -> list[str]:
     """The thematic relations an intent label's relations suggest (THEMATIC_OF_RELATION), in THEMATIC_RELATIONS'
     order: a proposal, never a label."""

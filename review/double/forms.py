@@ -3,7 +3,14 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from annotation.labels.acts import CONTEXTUAL_PHENOMENA, PRAGMATICS, QUESTION_STYLES, SYSTEM_ACTS, USER_ACTS
+from annotation.labels.acts import (
+    CONTEXTUAL_PHENOMENA,
+    PRAGMATICS,
+    QUESTION_STYLES,
+    SYSTEM_ACTS,
+    THEMATIC_RELATIONS,
+    USER_ACTS,
+)
 from annotation.labels.relations import CATEGORIES
 from annotation.models import Database, Role, User
 from dialogs.models import Campaign, DialogueMode
@@ -60,6 +67,10 @@ class LabelForm(forms.Form):
         choices=_choices(CONTEXTUAL_PHENOMENA), widget=forms.CheckboxSelectMultiple, required=False
     )
     intent = forms.ChoiceField(choices=[("", "None (not a follow-up)"), *_choices(CATEGORIES)], required=False)
+    # SParC's thematic relations, asked of a follow-up question only (the page shows them when there is one).
+    thematic_relations = forms.MultipleChoiceField(
+        choices=list(THEMATIC_RELATIONS.items()), widget=forms.CheckboxSelectMultiple, required=False
+    )
     pragmatics = forms.ChoiceField(
         choices=[("", "Not labelled"), *((k, f"{k} ({v})") for k, v in PRAGMATICS.items())], required=False
     )

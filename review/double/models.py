@@ -10,18 +10,19 @@ from django.conf import settings
 from django.db import models
 
 # The fields a second person labels, in the order the page asks them. "intent" is the category alone (the relations
-# are the rules' business, docs/chase.md); "query" is the SQL they write.
+# are the rules' business, docs/chase.md); "query" is the SQL they write; "thematic_relations" SParC's, of a follow-up.
 FIELDS = (
     "user_acts",
     "system_acts",
     "query",
     "contextual_phenomena",
     "intent",
+    "thematic_relations",
     "pragmatics",
     "question_style",
     "schema_linking",
 )
-MULTI_LABEL_FIELDS = ("user_acts", "system_acts", "contextual_phenomena")
+MULTI_LABEL_FIELDS = ("user_acts", "system_acts", "contextual_phenomena", "thematic_relations")
 SINGLE_LABEL_FIELDS = ("intent", "pragmatics", "question_style")
 
 

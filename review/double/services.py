@@ -29,6 +29,7 @@ from annotation.labels.acts import (
     check_pragmatics,
     check_question_style,
     check_schema_linking,
+    check_thematic_of_turn,
 )
 from annotation.labels.relations import CATEGORIES
 from annotation.labels.tokens import utterance_toks
@@ -106,6 +107,7 @@ def first_labels(turn) -> dict:
         "intent": intent.get("category") or "" if isinstance(intent, dict) else "",
         "pragmatics": labels.get("pragmatics") or "",
         "question_style": labels.get("question_style") or "",
+        "thematic_relations": list(labels.get("thematic_relations") or []),
         # Proposed links are not labels until a person confirms them (the CHASE export writes confirmed ones only).
         "schema_linking": (labels.get("schema_linking") or []) if "schema_linking" in turn.confirmed else [],
         # Which CHASE labels a person set (the others were detected by the platform): the disagreements say so.
@@ -191,14 +193,21 @@ def item_turn(item: DoubleItem, record=None):
     return current, [turn for turn in turns if turn.seq < item.turn]
 
 
+def is_follow_up(earlier) -> bool:
+    """Whether a turn follows an earlier question answered with SQL (`earlier`: item_turn's earlier turns), the turn
+    a thematic relation may be given (annotation.labels.acts.check_thematic_of_turn)."""
+    return any(previous.sql for previous in earlier)
+
+
 def item_token(item: DoubleItem, turn) -> str:
     """What the labeller was shown of the turn, as a short hash: a form sent after the text changed is stale."""
     shown = [item.pk, turn.text, turn.response.text if turn.response else None]
     return hashlib.blake2b(json.dumps(shown).encode(), digest_size=8).hexdigest()
 
 
-def _checked(labels: dict, turn, database) -> dict:
-    """The second labels cleaned by the vocabulary's own rules (annotation/labels/acts.py), or DoubleError."""
+def _checked(labels: dict, turn, database, *, follow_up: bool) -> dict:
+    """The second labels cleaned by the vocabulary's own rules (annotation/labels/acts.py), or DoubleError.
+    `follow_up`: an earlier question of the dialogue was answered with SQL (thematic relations need one)."""
     try:
         checked = {
             "user_acts": sorted(check_acts(list(labels.get("user_acts") or []), side="user")),
@@ -208,6 +217,9 @@ def _checked(labels: dict, turn, database) -> dict:
             "contextual_phenomena": sorted(check_phenomena(list(labels.get("contextual_phenomena") or []))),
             "pragmatics": check_pragmatics(labels.get("pragmatics") or ""),
             "question_style": check_question_style(labels.get("question_style") or ""),
+            "thematic_relations": check_thematic_of_turn(
+                list(labels.get("thematic_relations") or []), follow_up=follow_up
+            ),
             "schema_linking": check_schema_linking(
                 labels.get("schema_linking") or [], tokens=utterance_toks(turn.text), schema=database.schema
             ),
@@ -236,10 +248,10 @@ def double_label(*, labeller: User, item: DoubleItem, labels: dict, token: str) 
         raise DoubleError("not_allowed", "This sample is assigned to someone else.")
     if item.second is not None:
         raise DoubleError("twice", "You labelled this turn already; a label is given once.")
-    turn, _ = item_turn(item)
+    turn, earlier = item_turn(item)
     if token != item_token(item, turn):
         raise DoubleError("stale", "The turn changed since you opened it: read it again, then label it.")
-    checked = _checked(labels, turn, item.dialogue.database)
+    checked = _checked(labels, turn, item.dialogue.database, follow_up=is_follow_up(earlier))
     if checked["query"] and item.dialogue.database.has_file:
         run = sql_run_result(item.dialogue, checked["query"])
         if not run.get("ok"):

@@ -221,6 +221,7 @@ def label(request, item_id):
             "total": sample.items.count(),
             "turn": turn,
             "earlier": earlier,
+            "follow_up": services.is_follow_up(earlier),
             "form": form,
             "labelled": item.second is not None,
             "user_acts": USER_ACTS,

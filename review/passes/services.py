@@ -45,6 +45,7 @@ from annotation.labels.acts import (
     check_pragmatics,
     check_question_style,
     check_schema_linking,
+    check_thematic_of_turn,
     check_thematic_relations,
 )
 from annotation.labels.tokens import utterance_toks
@@ -696,14 +697,12 @@ def _correction_checked(
     if current is None:
         raise ReviewError("invalid", f"There is no user turn #{turn} in this dialogue.")
     value = _correction_value(dialogue, current, field, value)
-    if (
-        field == "thematic_relations"
-        and value
-        and not any(t.seq < current.seq and t.sql and not t.dropped for t in record.user_turns)
-    ):  # as the room refuses them (dialogs.room._post_turn_labels): they relate a follow-up to an earlier question
-        raise ReviewError(
-            "labels", "A thematic relation relates a follow-up question to an earlier one: this is the first."
-        )
+    if field == "thematic_relations":
+        follow_up = any(t.seq < current.seq and t.sql and not t.dropped for t in record.user_turns)
+        try:
+            value = check_thematic_of_turn(value, follow_up=follow_up)
+        except LabelError as exc:
+            raise ReviewError("labels", str(exc)) from exc
     old = current.value(field)
     if old == value:
         raise ReviewError("unchanged", f"The {field.replace('_', ' ')} already reads so.")

@@ -60,6 +60,7 @@ def collected(open_room):
         contextual_phenomena=["Ellipsis Continuation"],
         question_style="疑问句",
         schema_linking=[link],
+        thematic_relations=["theme_entity"],
     )
     thanks = room.ask("Thanks!")
     room.reply(thanks, "You are welcome.")
@@ -228,6 +229,7 @@ SECOND = {
         "query": "SELECT first_name FROM student",
         "contextual_phenomena": ["Coreference"],
         "intent": "display",
+        "thematic_relations": ["refinement", "theme_entity"],
         "question_style": "疑问句",
         "schema_linking": [
             {"beg": 2, "end": 2, "type": "column", "entity": {"columnId": 4, "value": "age"}},
@@ -402,6 +404,34 @@ def test_the_disagreements_list_each_field_and_an_adjudication_becomes_a_correct
     own = _draw(ada, dmitri, size=1).items.get()
     with pytest.raises(DoubleError, match="someone else adjudicates"):
         double_adjudicate(adjudicator=dmitri, item=own, field="query", choice="second")
+
+
+def test_thematic_relations_are_labelled_on_follow_ups_compared_and_adjudicated(
+    collected, labelled, client, ada, rita, dmitri
+):
+    sample, where = labelled
+    figure = selectors.sample_agreement(sample)["fields"]["thematic_relations"]
+    # Only the follow-up ("And their age?") has some: theme-entity from both, refinement from the second alone.
+    assert (figure["items"], figure["agreed"]) == (1, 0)
+    counts = {row["label"]: (row["both"], row["first_only"], row["second_only"]) for row in figure["per_label"]}
+    assert counts == {"refinement": (0, 0, 1), "theme_entity": (1, 0, 0)}
+    rows = [row for row in selectors.disagreements(sample) if row["field"] == "thematic_relations"]
+    assert [where[(row["item"].dialogue_id, row["item"].turn)] for row in rows] == [("A", 1)]
+    settled = double_adjudicate(adjudicator=rita, item=rows[0]["item"], field="thematic_relations", choice="second")
+    dialogue = settled.item.dialogue
+    correction = Event.objects.get(kind=EventKind.CORRECTION, seq=settled.correction_seq, dialogue=dialogue)
+    assert (correction.payload["old"], correction.payload["new"]) == (["theme_entity"], ["refinement", "theme_entity"])
+
+    # A first question has no earlier question to relate to: its page does not ask, and the server refuses one.
+    fresh = {where[(item.dialogue_id, item.turn)]: item for item in _draw(ada, dmitri).items.all()}
+    client.force_login(dmitri)
+    assert 'data-testid="thematic"' in _label_page(client, fresh[("A", 1)])
+    assert 'data-testid="thematic"' not in _label_page(client, fresh[("A", 0)])
+    first = {"user_acts": ["INFORM_SQL"], "system_acts": ["CONFIRM_SQL"]}
+    refused = _post_labels(client, fresh[("A", 0)], **first, thematic_relations=["refinement"])
+    assert refused.status_code == 400 and "this is the first" in refused.content.decode()
+    fresh[("A", 0)].refresh_from_db()
+    assert fresh[("A", 0)].second is None
 
 
 def test_an_adjudicator_settles_a_disagreement_on_the_page(collected, labelled, client, rita):
