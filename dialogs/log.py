@@ -535,6 +535,12 @@ class UserTurn:
         return suggestion_followed(self.recommended, self.detected["intent"].get("relations") or ())
 
 
+def follows_a_query(user_turns: list[UserTurn], seq: int) -> bool:
+    """Whether a user turn before `seq`, not dropped, was answered with SQL: the turn at `seq` is then a follow-up
+    question, the only kind a thematic relation may be given (annotation.labels.acts.check_thematic_of_turn)."""
+    return any(turn.seq < seq and turn.sql and not turn.dropped for turn in user_turns)
+
+
 @dataclass
 class StateTurn:
     """One SQL-grounded turn of the state-tracking files: possibly several user turns folded into one."""

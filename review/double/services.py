@@ -193,12 +193,6 @@ def item_turn(item: DoubleItem, record=None):
     return current, [turn for turn in turns if turn.seq < item.turn]
 
 
-def is_follow_up(earlier) -> bool:
-    """Whether a turn follows an earlier question answered with SQL (`earlier`: item_turn's earlier turns), the turn
-    a thematic relation may be given (annotation.labels.acts.check_thematic_of_turn)."""
-    return any(previous.sql for previous in earlier)
-
-
 def item_token(item: DoubleItem, turn) -> str:
     """What the labeller was shown of the turn, as a short hash: a form sent after the text changed is stale."""
     shown = [item.pk, turn.text, turn.response.text if turn.response else None]
@@ -251,7 +245,7 @@ def double_label(*, labeller: User, item: DoubleItem, labels: dict, token: str) 
     turn, earlier = item_turn(item)
     if token != item_token(item, turn):
         raise DoubleError("stale", "The turn changed since you opened it: read it again, then label it.")
-    checked = _checked(labels, turn, item.dialogue.database, follow_up=is_follow_up(earlier))
+    checked = _checked(labels, turn, item.dialogue.database, follow_up=log.follows_a_query(earlier, turn.seq))
     if checked["query"] and item.dialogue.database.has_file:
         run = sql_run_result(item.dialogue, checked["query"])
         if not run.get("ok"):

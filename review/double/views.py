@@ -18,6 +18,7 @@ from annotation.labels.acts import SYSTEM_ACTS, USER_ACTS
 from annotation.labels.tokens import utterance_toks
 from annotation.people.roles import can, role_required
 from annotation.sql.schema import describe_tables
+from dialogs import log
 from review.double import selectors, services
 from review.double.forms import AdjudicateForm, DrawForm, LabelForm
 from review.double.models import DoubleItem, DoubleSample
@@ -221,7 +222,7 @@ def label(request, item_id):
             "total": sample.items.count(),
             "turn": turn,
             "earlier": earlier,
-            "follow_up": services.is_follow_up(earlier),
+            "follow_up": log.follows_a_query(earlier, turn.seq),
             "form": form,
             "labelled": item.second is not None,
             "user_acts": USER_ACTS,

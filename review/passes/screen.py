@@ -20,6 +20,7 @@ from annotation.labels.acts import (
 from annotation.labels.relations import RELATION_NAMES
 from annotation.labels.tokens import utterance_toks
 from annotation.models import Role, User
+from dialogs import log
 from dialogs.models import Dialogue, DialogueMode, EventKind, QueryFirstItem
 from dialogs.room import end_reason_worded
 from review.models import DialogueReview, ReviewPass, ReviewStage, ValidationWarning, WorkerQuality
@@ -274,6 +275,8 @@ def review_screen(dialogue: Dialogue) -> dict:
                 "by_pass": [{"pass": number, "entries": entries} for number, entries in sorted(by_pass.items())],
                 "annotation": annotation,
                 "labels": _labels_view(turn, schema, tokens),
+                # Thematic relations are a follow-up's: the field is shown where one may be given.
+                "follow_up": log.follows_a_query(record.user_turns, turn.seq),
                 "ambiguity": _ambiguity_view(turn, tokens),
                 "suite_check": correction_check_view(turn),
             }

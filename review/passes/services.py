@@ -698,9 +698,8 @@ def _correction_checked(
         raise ReviewError("invalid", f"There is no user turn #{turn} in this dialogue.")
     value = _correction_value(dialogue, current, field, value)
     if field == "thematic_relations":
-        follow_up = any(t.seq < current.seq and t.sql and not t.dropped for t in record.user_turns)
         try:
-            value = check_thematic_of_turn(value, follow_up=follow_up)
+            value = check_thematic_of_turn(value, follow_up=log.follows_a_query(record.user_turns, current.seq))
         except LabelError as exc:
             raise ReviewError("labels", str(exc)) from exc
     old = current.value(field)
