@@ -27,7 +27,7 @@ def test_an_admin_pays_an_experts_week_once_and_the_expert_sees_only_his_own_pay
     week = build(platform, "pay_week_of_work", "paz", "pia")
 
     ada = new_page("ada")
-    ada.get_by_role("link", name="Pay", exact=True).click()
+    ada.get_by_role("link", name="Team pay", exact=True).click()
     rule = ada.get_by_test_id("pay-rule-form")
     rule.get_by_label("Role").select_option("expert")
     rule.get_by_label("Paid").select_option("hour")
@@ -80,7 +80,7 @@ def test_an_admin_pays_an_experts_week_once_and_the_expert_sees_only_his_own_pay
 
     # Paz reads his own pay: the week is paid, nothing is owed, and the statement as it was recorded.
     paz = new_page("paz")
-    paz.get_by_role("link", name="Pay", exact=True).click()
+    paz.get_by_role("link", name="Your pay", exact=True).click()
     expect(paz.locator("h1")).to_have_text("Your pay")
     paz.goto(f"/review/pay/?start={week['start']}&end={week['end']}")
     expect(paz.get_by_test_id("pay-owed")).to_contain_text("Nothing is owed for this period.")
