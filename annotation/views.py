@@ -156,12 +156,19 @@ def _database_upload_form(request):
 @role_required("databases.browse")
 def database_detail(request, db_id):
     database = get_object_or_404(Database, db_id=db_id)
+    listing = database_reads.tables_page(
+        describe_tables(database.schema),
+        page=request.GET.get("page", 1),
+        query=request.GET.get("q", ""),
+        per_page=database_reads.BROWSER_TABLES_PER_PAGE,
+    )
     return render(
         request,
         "annotation/database_detail.html",
         {
             "database": database,
-            "tables": describe_tables(database.schema),
+            **listing,
+            "per_page": database_reads.BROWSER_TABLES_PER_PAGE,
             "goals": database.goals.all()[:200],
             "can_run_sql": can(request.user, "sql.run"),
             "can_generate_goals": can(request.user, "goals.manage") and database.has_file,

@@ -65,6 +65,8 @@ HISTORY_SHOWN = 200
 # The curation page shows this many tables at a time, with a filter by name: a lab's file can hold thousands of
 # tables, and one page of them all was 20 MB (docs/curation.md, "A large database").
 CURATION_TABLES_PER_PAGE = 50
+# The database page lists its tables a page at a time too (a file of 2,000 tables is not one list).
+BROWSER_TABLES_PER_PAGE = 100
 
 
 # Open checks, kept checks and proposals shown at once; the rest are counted, and the filter by name reaches them.
@@ -76,6 +78,35 @@ def _whole_number(text, default: int = 1) -> int:
         return int(str(text).strip())
     except ValueError:
         return default
+
+
+def tables_page(described: list[dict], *, page: int | str = 1, query: str = "", per_page: int) -> dict:
+    """One page of a list of tables (describe_tables' entries, in schema order), those whose real or readable name
+    holds `query` when one is given: `tables` (the page), `matching` (every table the filter leaves), `query` (as
+    cleaned), `page` ({number, count, previous, next}), `table_count` and `tables_matching`. A page out of range is
+    the nearest one; a filter matching nothing gives an empty first page."""
+    query = " ".join(str(query or "").split())[:100]
+    needle = query.casefold()
+    matching = [
+        table
+        for table in described
+        if needle in table["name"].casefold() or needle in str(table["readable_name"]).casefold()
+    ]
+    pages = max(1, -(-len(matching) // per_page))
+    number = min(max(_whole_number(page), 1), pages)
+    return {
+        "tables": matching[(number - 1) * per_page : number * per_page],
+        "matching": matching,
+        "query": query,
+        "page": {
+            "number": number,
+            "count": pages,
+            "previous": number - 1 if number > 1 else None,
+            "next": number + 1 if number < pages else None,
+        },
+        "table_count": len(described),
+        "tables_matching": len(matching),
+    }
 
 
 def database_curation(*, database: Database, posted=None, page: int | str = 1, query: str = "") -> dict:
@@ -104,17 +135,8 @@ def database_curation(*, database: Database, posted=None, page: int | str = 1, q
         identical.setdefault(rules.column_key(table, first), []).append(second)
         identical.setdefault(rules.column_key(table, second), []).append(first)
 
-    described = describe_tables(everything)
-    query = " ".join(str(query or "").split())[:100]
-    needle = query.casefold()
-    matching = [
-        table
-        for table in described
-        if needle in table["name"].casefold() or needle in str(table["readable_name"]).casefold()
-    ]
-    pages = max(1, -(-len(matching) // CURATION_TABLES_PER_PAGE))
-    number = min(max(_whole_number(page), 1), pages)
-    tables = matching[(number - 1) * CURATION_TABLES_PER_PAGE : number * CURATION_TABLES_PER_PAGE]
+    listing = tables_page(describe_tables(everything), page=page, query=query, per_page=CURATION_TABLES_PER_PAGE)
+    tables, matching, query = listing["tables"], listing["matching"], listing["query"]
     for table in tables:
         name = table["name"]
         figures = (profile or {}).get("tables", {}).get(name, {})
@@ -192,14 +214,9 @@ def database_curation(*, database: Database, posted=None, page: int | str = 1, q
         "profile_ready": profile is not None,
         "tables": tables,
         "query": query,
-        "page": {
-            "number": number,
-            "count": pages,
-            "previous": number - 1 if number > 1 else None,
-            "next": number + 1 if number < pages else None,
-        },
-        "table_count": len(described),
-        "tables_matching": len(matching),
+        "page": listing["page"],
+        "table_count": listing["table_count"],
+        "tables_matching": listing["tables_matching"],
         "key_children": children,
         "key_parents": parents,
         "proposals": proposals[:CURATION_ITEMS_SHOWN],

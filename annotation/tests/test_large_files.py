@@ -370,3 +370,12 @@ def test_the_curation_page_of_2000_tables_is_small_and_its_checks_lead_to_their_
     assert response.status_code == 302 and response["Location"] == url + "?page=3#table-120"
     database.refresh_from_db()
     assert database.curation["table_names"] == {"TBL_0120": "stock item"}
+
+    # The database page lists its tables a page at a time too, each button opening its own table by schema index.
+    browse = reverse("annotation:database_detail", args=["warehouse"])
+    listed = client.get(browse, {"page": 3}).content.decode()
+    assert listed.count('class="link table-open"') == 100 and "Page 3 of 20" in listed
+    assert 'data-index="200" data-testid="table-TBL_0200"' in listed and 'data-testid="table-TBL_0300"' not in listed
+    found = client.get(browse, {"q": "tbl_1999"}).content.decode()
+    assert found.count('class="link table-open"') == 1 and 'data-index="1999"' in found
+    assert "No table is named like" in client.get(browse, {"q": "nothing such"}).content.decode()
