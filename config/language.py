@@ -78,6 +78,8 @@ class LanguageMiddleware:
         with translation.override(language):
             request.LANGUAGE_CODE = translation.get_language()
             response = self.get_response(request)
-        patch_vary_headers(response, ("Accept-Language", "Cookie"))
+        # A response whose address names its language (config/javascript_catalogue.py) does not vary with the request.
+        if not getattr(response, "language_in_address", False):
+            patch_vary_headers(response, ("Accept-Language", "Cookie"))
         response.headers.setdefault("Content-Language", language)
         return response

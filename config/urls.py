@@ -5,6 +5,7 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from annotation import views as annotation_views
+from config import javascript_catalogue
 from review.quality import views as quality_views
 
 
@@ -21,7 +22,14 @@ urlpatterns = [
     path("language/", annotation_views.language_choose, name="language"),
     # The words the JavaScript shows, in the request's language (locale/*/LC_MESSAGES/djangojs.po): templates/base.html
     # loads it before any module, which read gettext, ngettext and interpolate through static/js/i18n.js.
+    # Pages load it by a versioned address, cached for a year (config/javascript_catalogue.py); /jsi18n/ stays for
+    # anything that asks by the old one.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path(
+        "jsi18n/<str:language>/<str:version>.js",
+        javascript_catalogue.versioned_catalogue,
+        name="javascript-catalog-versioned",
+    ),
     path("django-admin/", admin.site.urls),
     path("", include("annotation.urls")),
     path("", include("dialogs.urls")),

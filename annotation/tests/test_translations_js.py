@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from annotation.people.services import person_create
 from annotation.tests.test_translations import entry_key, extracted_keys, written_and_compiled
+from config.javascript_catalogue import catalogue_url
 
 REPO = Path(settings.BASE_DIR)
 CATALOGUE = REPO / "locale" / "zh_Hans" / "LC_MESSAGES" / "djangojs.po"
@@ -76,7 +77,27 @@ def test_pages_load_the_catalogue_before_their_modules(db):
     client = Client()
     client.force_login(person)
     page = client.get(reverse("review:home"), {"lang": "zh-hans"}).content.decode()
-    catalogue = page.index(f'<script src="{reverse("javascript-catalog")}"></script>')
+    catalogue = page.index(f'<script src="{catalogue_url("zh-hans")}"></script>')
     module = page.index('<script type="module"')
     assert catalogue < module
     assert 'lang="zh-hans"' in page  # static/js/i18n.js formats numbers and dates by <html lang>
+
+
+def test_the_catalogue_is_cached_by_a_versioned_address(db):
+    """config/javascript_catalogue.py: the address names the language and the catalogue's hash; it is cached for a year,
+    answers 304 to its ETag, and is the same bytes /jsi18n/ answers in that language."""
+    address = catalogue_url("zh-hans")
+    assert address.startswith("/jsi18n/zh-hans/") and address != catalogue_url("en")
+    # Asked with an English browser: the address's language wins, and nothing varies with the request.
+    response = Client().get(address, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/javascript")
+    assert "max-age=31536000" in response["Cache-Control"] and "immutable" in response["Cache-Control"]
+    assert "Cookie" not in response.get("Vary", "") and response["Content-Language"] == "zh-hans"
+    assert response.content.decode() == _catalogue(Client(), HTTP_ACCEPT_LANGUAGE="zh-CN")
+    again = Client().get(address, HTTP_IF_NONE_MATCH=response["ETag"])
+    assert again.status_code == 304 and again.content == b""
+    # An old version's address answers the current words, to be revalidated, never kept.
+    stale = Client().get(address.rsplit("/", 1)[0] + "/0000000000000000.js")
+    assert stale.status_code == 200 and stale.content == response.content
+    assert "no-cache" in stale["Cache-Control"] and "immutable" not in stale["Cache-Control"]
+    assert Client().get("/jsi18n/xx/0000000000000000.js").status_code == 404
