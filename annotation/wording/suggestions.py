@@ -83,6 +83,7 @@ is the first relation's imperative and the second's short phrase after a comma, 
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import random
 import re
@@ -106,7 +107,15 @@ from annotation.labels.relations import (
 )
 from annotation.sql.schema import readable_name
 from annotation.sql.spider import SpiderEncodingError, or_branches, parse_sql, unwrap_paren
-from annotation.wording.english import STORAGE_WORDS, column_phrase, noun, per_schema, schema_vocabulary, table_noun
+from annotation.wording.english import (
+    STORAGE_WORDS,
+    _segmenter,
+    column_phrase,
+    noun,
+    per_schema,
+    schema_vocabulary,
+    table_noun,
+)
 
 __all__ = [
     "DEFAULT_TARGETS",
@@ -146,17 +155,27 @@ _VERB_STARTS = frozenset({"has", "have", "had", "is", "are", "was", "were", "doe
 _PREPOSITION_ENDS = frozenset({"in", "of", "on", "at", "to", "by", "with", "for", "from", "into", "about"})
 _WORDS = re.compile(r"[^\W_]+")
 # Numbers that name a line, a place or a person rather than measure anything ("the lowest phone" means nothing).
-_NUMBERS_THAT_NAME = frozenset({"phone", "fax", "zip", "postcode", "ssn", "isbn"})
+_NUMBERS_THAT_NAME = frozenset({"phone", "fax", "zip", "postcode", "ssn", "isbn", "room"})
 # Measures whose total means nothing (a total of ratings, ages or percentages): their average, highest and lowest do.
 _NOT_ADDITIVE = frozenset(
     {"rating", "ratings", "score", "scores", "age", "percent", "percentage", "rank", "ranking", "temperature", "speed"}
+    | {"latitude", "longitude"}  # "the total latitude of these stations": a place, not an amount
 )
 # Words that make a column's name a clause or a code rather than a noun: a condition's start ("if affirmative win"),
-# a yes/no code ("paid in full yn") or a verb in the past at the end ("class hours took").
-_CLAUSE_STARTS = frozenset({"if", "whether", "when"})
+# a yes/no code ("paid in full yn") or a verb in the past at the end ("class hours took"); a question word
+# ("how to get there") starts a clause too.
+_CLAUSE_STARTS = frozenset({"if", "whether", "when", "how", "what", "where", "which", "why", "who"})
 _CLAUSE_ENDS = frozenset({"yn", "took", "gave", "went", "did"})
 # A unit written after a measure's name ("profits billion", "rom mib", "max wind speed mph"): the measure is the name.
-_UNIT_ENDS = frozenset({"billion", "million", "thousand", "mib", "mb", "gb", "kb", "kg", "km", "mph", "usd"})
+_UNIT_ENDS = frozenset(
+    {"billion", "million", "thousand", "mib", "mb", "gb", "kb", "kg", "km", "mph", "usd"}
+    | {"feet", "ft", "inches", "meters", "metres", "cm", "mm", "lbs"}  # "height feet" is the height
+)
+# A word of a column's name that English text uses less often than this (the word segmenter's counts, about 10^12
+# words of text) is no word a worker reads: a typo ("shaff in charge") or a shortening ("fname", "enr").
+_WORD_IN_USE = 1_000_000
+# Words of a column's name that say it names each row: a listing keeps them ("the same tracks without their name").
+_NAMING_WORDS = frozenset({"name", "title"})
 # Last words of a name that hold a point in time, whatever type the column has ("year" kept as text).
 _TIME_WORDS = frozenset({"year", "date", "time", "day", "month", "datetime", "timestamp"})
 # A column named as a statistic already ("lowest" attendance, "average"): a statistic of it reads "the lowest lowest".
@@ -265,9 +284,13 @@ def recommend(
     candidates = [name for name in _RELATION_ORDER if CATEGORY_OF[name] == category and analysis.material[name]]
     if not candidates:
         raise _not_applicable(category, analysis)
-    relation = rng.choice(candidates)
-    text = writer.phrase(relation, alone=True)
-    return writer.recommendation(category, relation, text)
+    while candidates:
+        relation = rng.choice(candidates)
+        text = writer.phrase(relation, alone=True)
+        if text:
+            return writer.recommendation(category, relation, text)
+        candidates.remove(relation)  # nothing worth asking can be said of it: another relation of the category
+    raise IntentError(f"no {category} suggestion after this query names something to ask")
 
 
 def _combined_text(writer: _Writer, options: list) -> tuple[str, str] | None:
@@ -1400,8 +1423,15 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
         )
     ]  # "the rest: those whose level is above 3" when 3 is the highest level is nobody
     for name in ("R9", "R10", "R11"):
-        # "whose average is below 1000": a condition on a column whose name says nothing is no suggestion
-        material[name] = [item for item in material[name] if item.column is None or not _vague(item.column.label)]
+        # "whose average is below 1000": a condition on a column whose name says nothing is no suggestion; nor is
+        # one against a subquery's rows ("the condition on their college name" for "no goalie tryout")
+        material[name] = [
+            item
+            for item in material[name]
+            if (item.column is None or not _vague(item.column.label)) and not _against_rows(item)
+        ]
+    material.update(_readable_material(material))
+    material.update(_names_kept(analysis, material))
     material.update(_details_worth_asking(analysis, seen, material))
     material.update(_orders_worth_asking(analysis, seen, material))
     material.update(_figures_worth_asking(analysis, seen, material, count))
@@ -1412,6 +1442,59 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
     view.material = material
     view.seen = seen
     return view
+
+
+def _against_rows(condition: _Filter) -> bool:
+    """Whether a condition compares its column with a subquery's rows (IN or EXISTS with no literal): it is a
+    condition on the other table, which its column does not name."""
+    return condition.op in ("in", "exists") and not condition.values
+
+
+def _said(column: _Column | None) -> bool:
+    return column is None or not _vague(column.label)
+
+
+def _readable_material(material: dict) -> dict:
+    """The options whose column a text can name: never a name a worker cannot read ("their acc home", "sorted by
+    their number of shaff in charge"; `_vague`), whatever the change."""
+
+    def keyed(key: _SortKey) -> bool:
+        return _said(key.column) and (key.aggregate is None or _said(key.aggregate.column))
+
+    return {
+        "R1": [column for column in material["R1"] if _said(column)],
+        "R2": [(kind, column) for kind, column in material["R2"] if _said(column)],
+        "R3": [(old, new) for old, new in material["R3"] if _said(new)],
+        "R4": [(aggregate, key) for aggregate, key in material["R4"] if _said(key) and _said(aggregate.column)],
+        "R5": [(function, column) for function, column in material["R5"] if _said(column)],
+        "R6": [option for option in material["R6"] if _said(option[2])],
+        "R8": [column for column in material["R8"] if _said(column)],
+        "R12": [
+            (kind, detail)
+            for kind, detail in material["R12"]
+            if _said(detail.column if isinstance(detail, _Filter) else detail)
+        ],
+        "R14": [key for key in material["R14"] if keyed(key)],
+        "R15": [
+            (kind, detail) for kind, detail in material["R15"] if not isinstance(detail, _SortKey) or keyed(detail)
+        ],
+        "R16": [column for column in material["R16"] if _said(column)],
+    }
+
+
+def _names_kept(analysis: _Analysis, material: dict) -> dict:
+    """A listing keeps the column that names its rows: neither dropped ("the same tracks without their name") nor
+    swapped for another detail ("their height instead of their name"); the other details tell nothing without it."""
+    if not analysis.listing:
+        return {}
+
+    def naming(column: _Column | None) -> bool:
+        return column is not None and column.label.split()[-1] in _NAMING_WORDS
+
+    return {
+        "R2": [(kind, column) for kind, column in material["R2"] if kind == "keep" or not naming(column)],
+        "R3": [(old, new) for old, new in material["R3"] if not naming(old)],
+    }
 
 
 def _values_only(analysis: _Analysis) -> bool:
@@ -1602,6 +1685,8 @@ class _Writer:
         saved, self.values = self.values, (self.values if with_values else None)
         try:
             lead = self._form(first, "lead")
+            if not lead:
+                return ""  # the first change names nothing to ask
             named, valued, tables = len(self.used_columns), len(self.used_values), len(self.used_tables)
             for _ in range(_MODIFIER_DRAWS):
                 del self.used_columns[named:], self.used_values[valued:], self.used_tables[tables:]
@@ -1779,7 +1864,8 @@ class _Writer:
 
     def _named(self, column: _Column) -> str:
         """ "another artist", not "another name": a name stands for the thing it names."""
-        if column.label == "name" and column.table in self.names.labels and column.table not in self.names.links:
+        naming = column.label.split()[-1] in _NAMING_WORDS  # "another staff first name" is another staff member
+        if naming and column.table in self.names.labels and column.table not in self.names.links:
             return noun(self.names.labels[column.table], False)
         return column.label
 
@@ -1894,13 +1980,17 @@ class _Writer:
                 condition = self._new_condition(other)
                 if condition is not None:
                     break
-        if condition is None:
-            self._uses(column)
+        if condition is None and self.values is None:
+            self._uses(column)  # without the database's values the worker picks one
             return {
                 "alone": f"Narrow it down with a condition on their {column.label}",
                 "lead": f"Narrow it down by their {column.label}",
                 "modifier": "",  # ", narrowed down by their initial" after another change names nothing to ask
             }[form]
+        if condition is None:
+            # Values were read and none reads as words: "a condition on their document description" names nothing
+            # to ask. Unsaid; another relation is worded instead.
+            return ""
         return {
             "alone": f"Narrow it down, e.g. only those {condition}",
             "lead": f"Ask only about those {condition}",
@@ -2032,6 +2122,7 @@ class _Writer:
         seen = self.analysis.seen
         # Neither an identifier, nor another table's key kept as a number, nor the table's own name ("the continents,
         # such as their continent").
+        read = self._read()
         details = [
             column
             for column in details
@@ -2039,12 +2130,22 @@ class _Writer:
             and not _vague(column.label)
             and not (seen is not None and seen.code_number(column))
             and noun(column.label, False) != noun(self.names.labels[table], False)
+            and column not in read  # "such as their order quantity" of the quantities the result sums
         ]
         if details:
             detail = self.rng.choice(details)
             self._uses(detail)
-            return f"Ask about the {things} instead, such as their {detail.label}"
+            return f"Ask about the {things} instead, such as their {_own(detail.label, self.names.labels[table])}"
         return f"Ask about the {things} instead"
+
+    def _read(self) -> set:
+        """The columns the query reads: shown, in a figure, grouped by, in a condition or an order."""
+        facts = self.facts
+        read = set(facts.shown) | set(facts.group)
+        read |= {aggregate.column for aggregate in facts.aggregates}
+        read |= {item.column for item in facts.filters}
+        read |= {key.column for key in facts.order} | {key.aggregate.column for key in facts.order if key.aggregate}
+        return read - {None}
 
     # -- Display (alone, lead or modifier) --------------------------------------------------------------------
 
@@ -2062,7 +2163,8 @@ class _Writer:
                 order = f"by {label}, {self.rng.choice(('highest', 'lowest'))} first"
             else:
                 shown = self._rows_shown()
-                counts = [count for count in (3, 5) if shown is None or count < shown]
+                # "the 5 heaviest" of 6 rows is nearly all of them: the first rows are a few of many
+                counts = [count for count in (3, 5) if shown is None or 2 * count < shown]
                 if not counts:
                     order = f"by {label}, {self.rng.choice(('highest', 'lowest'))} first"
                     return f"sorted {order}" if form == "modifier" else f"Ask to sort them {order}"
@@ -2252,7 +2354,24 @@ def _vague(label: str) -> bool:
         return True  # "whose founded is above 1800": a participle alone names no value
     if words and (words[0] in _CLAUSE_STARTS or words[-1] in _PREPOSITION_ENDS | _CLAUSE_ENDS):
         return True  # "their if affirmative win", "their continuation of", "amount paid in full yn", "hours took"
+    if any(_unread(word) for word in words):
+        return True  # "their number of shaff in charge": a typo or a shortening is no word
     return not words or words[0] == "other" or any(character.isdigit() for character in label)
+
+
+@functools.lru_cache(maxsize=4096)
+def _unread(word: str) -> bool:
+    """Whether a word of three letters or more is one English text hardly uses (`_WORD_IN_USE`)."""
+    return len(word) >= 3 and word.isalpha() and _segmenter().UNIGRAMS.get(word, 0) < _WORD_IN_USE
+
+
+def _own(label: str, table_label: str) -> str:
+    """A detail of a table's rows named without the table's own words before it: "their gender" of the staff,
+    "their name" of shipping agents ("their shipping agent name" says the agent twice)."""
+    words, owner = label.split(), noun(table_label, False).split()
+    if len(words) > len(owner) and [word.lower() for word in words[: len(owner)]] == [w.lower() for w in owner]:
+        return " ".join(words[len(owner) :])
+    return label
 
 
 def _without_unit(label: str) -> str:
