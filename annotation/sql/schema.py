@@ -172,7 +172,31 @@ def release_names_kept(schema: dict, entry: dict | None) -> tuple[dict, str]:
         return schema, "the release's tables.json entry is malformed: names read from the file"
     if not all(name.strip() for name in kept_tables) or not all(name.strip() for _, name in kept_columns[1:]):
         return schema, "the release's tables.json has an empty readable name: names read from the file"
+    if not _names_line_up(
+        tables, kept_tables, [name for _, name in columns[1:]], [name for _, name in kept_columns[1:]]
+    ):
+        return (
+            schema,
+            "the release's readable names are not in the order of its tables and columns: names read from the file",
+        )
     return {**schema, "table_names": kept_tables, "column_names": kept_columns}, ""
+
+
+# A release's readable names mostly repeat a word of the name they stand for ("customer id" for `cust_id`,
+# "airline id" for `uid` is rarer). Spider's formula_1 entry lists them in another order ("races" for `circuits`):
+# below these shares of tables and of columns sharing a word with their original, the names stand for others.
+_TABLES_LINED_UP = 0.5
+_COLUMNS_LINED_UP = 0.35
+
+
+def _names_line_up(tables: list, readable_tables: list, columns: list, readable_columns: list) -> bool:
+    def shares(originals, readables) -> float:
+        def words(text) -> set:
+            return {word.removesuffix("s") for word in readable_name(str(text)).lower().split()}
+
+        return sum(1 for a, b in zip(originals, readables, strict=True) if words(a) & words(b)) / max(1, len(originals))
+
+    return shares(tables, readable_tables) >= _TABLES_LINED_UP or shares(columns, readable_columns) >= _COLUMNS_LINED_UP
 
 
 def describe_tables(schema: dict) -> list[dict]:

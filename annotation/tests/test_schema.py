@@ -425,3 +425,38 @@ def test_readable_names_reproduce_most_of_the_public_ones(shared_path):
     matches = sum(readable_name(original) == readable for original, readable in pairs)
 
     assert matches / len(pairs) >= 0.92, f"{matches} of {len(pairs)} readable names reproduced"
+
+
+def test_a_release_whose_readable_names_stand_for_other_tables_and_columns_is_not_kept(tmp_path):
+    from annotation.sql.schema import release_names_kept
+
+    path = make_db(
+        tmp_path,
+        "CREATE TABLE circuits (circuit_id INTEGER PRIMARY KEY, circuit_name TEXT, lat REAL);"
+        "CREATE TABLE races (race_id INTEGER PRIMARY KEY, race_year INTEGER, race_round INTEGER);"
+        "CREATE TABLE drivers (driver_id INTEGER PRIMARY KEY, forename TEXT, surname TEXT);",
+    )
+    schema = introspect_sqlite(path, "test")
+    entry = {
+        "table_names_original": schema["table_names_original"],
+        "column_names_original": schema["column_names_original"],
+        "table_names": ["circuits", "races", "drivers"],
+        "column_names": [[-1, "*"], [0, "circuit id"], [0, "name"], [0, "latitude"]]
+        + [[1, "race id"], [1, "year"], [1, "round"], [2, "driver id"], [2, "first name"], [2, "last name"]],
+    }
+    kept, note = release_names_kept(schema, entry)
+    assert note == "" and kept["column_names"][3] == [0, "latitude"]  # hand-made names that line up are kept
+    # The same names one place further on (as Spider's formula_1 lists them): every name stands for another.
+    shifted = {
+        **entry,
+        "table_names": entry["table_names"][1:] + entry["table_names"][:1],
+        "column_names": [[-1, "*"]]
+        + [
+            [table, name]
+            for (table, _), (_, name) in zip(
+                entry["column_names"][1:], entry["column_names"][2:] + entry["column_names"][1:2], strict=True
+            )
+        ],
+    }
+    kept, note = release_names_kept(schema, shifted)
+    assert "not in the order" in note and kept["table_names"] == schema["table_names"]
