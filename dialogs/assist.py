@@ -15,6 +15,7 @@ import functools
 import logging
 import os
 import random
+import re
 import threading
 import time
 from collections import Counter
@@ -30,6 +31,7 @@ from annotation.models import Database
 from annotation.sql import analysis, sandbox
 from annotation.suites.checks import ON_ORIGINAL, SuiteCheckError, suite_check
 from annotation.suites.compare import order_matters, results_equal
+from annotation.wording import chinese_drafts
 from annotation.wording import response_drafts as drafts
 from annotation.wording import suggestions as intents
 from dialogs.log import intent_categories_counted, recommendation_payload
@@ -286,6 +288,7 @@ def labels_detected(
     previous_sql: str | None,
     recommended: dict | None = None,
     previous_utterance: str | None = None,
+    worker_language: str = "",
 ) -> dict:
     """What the platform reads from a turn whose result was just shared: `tokens` (the utterance's), `intent` (the
     relation from the previous SQL turn, when there is one), `followed` (with an intent and the suggestion shown
@@ -294,7 +297,8 @@ def labels_detected(
     its label out: it never stops the share. Given `previous_utterance` (the question `previous_sql` answered), the
     intent's category is the learned model's, which reads both questions (`relation_model.label_intent`, as CHASE's
     annotators label) with the relations of that category; `followed` is judged on all the relations the
-    definitions find (`detect_relation`), as before."""
+    definitions find (`detect_relation`), as before. The draft is written in the dialogue's language
+    (`draft_language`: the question's, else the worker's account's `worker_language`, else the database's)."""
     schema = database.schema
     tokens = utterance_toks(utterance)
     labels: dict = {"tokens": tokens}  # what the spans index, as the exports tokenise the utterance
@@ -314,15 +318,42 @@ def labels_detected(
         labels["schema_linking"] = linking.propose_links(tokens, sql, schema)
     except Exception:  # noqa: BLE001 - a proposal is a convenience; the expert labels by hand without one
         logger.exception("schema linking proposal failed")
-    labels["draft"] = draft_for(schema=schema, sql=sql, result=result)
+    language = draft_language(utterance=utterance, worker_language=worker_language, schema=schema)
+    labels["draft"] = draft_for(schema=schema, sql=sql, result=result, language=language)
     return labels
 
 
-def draft_for(*, schema: dict | None, sql: str, result: dict) -> str:
+def draft_for(*, schema: dict | None, sql: str, result: dict, language: str = "en") -> str:
     """The draft response a room offers for `result` of `sql`, worded from `schema`: the hosted database's
-    (`Database.schema`, the file's schema with the release's or the curator's readable names). The one call behind the
-    room's draft and the rated sheets (bench/rating_sheet.py), so that what is rated is what experts see."""
+    (`Database.schema`, the file's schema with the release's or the curator's readable names), in `language` (a
+    Chinese one, "zh-hans", gets the Chinese rules; any other the English). The one call behind the room's draft and
+    the rated sheets (bench/rating_sheet.py, bench/drafts_zh.py), so that what is rated is what experts see."""
+    if language.lower().startswith("zh"):
+        return chinese_drafts.draft_response(sql, result, schema)
     return drafts.draft_response(sql, result, schema)
+
+
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def draft_language(*, utterance: str, worker_language: str = "", schema: dict | None = None) -> str:
+    """The language a draft answers in: the dialogue's, not the expert's screens' (docs/i18n.md, "Response
+    drafts"). The worker's question decides (Chinese characters: "zh-hans"; Latin letters and none: "en"); a question
+    with neither ("?", "2019") leaves it to the language on the worker's account, then to the database's names
+    (Chinese characters in a table or column name: "zh-hans"); English otherwise."""
+    if _HAN.search(utterance or ""):
+        return "zh-hans"
+    if _LATIN.search(utterance or ""):
+        return "en"
+    if worker_language:
+        return "zh-hans" if worker_language.lower().startswith("zh") else "en"
+    names = []
+    if isinstance(schema, dict):
+        names = list(schema.get("table_names") or []) + [
+            pair[1] for pair in schema.get("column_names") or [] if isinstance(pair, list | tuple) and len(pair) == 2
+        ]
+    return "zh-hans" if any(_HAN.search(str(name)) for name in names) else "en"
 
 
 def recommendations_enabled() -> bool:

@@ -624,6 +624,7 @@ def _post_share_result(post: _Post):
             result=result,
             previous_sql=log.run_sql(post.dialogue, previous.run_seq) if previous else None,
             previous_utterance=previous.text if previous else None,
+            worker_language=post.dialogue.worker.language,  # the draft's language when the question has no words
             recommended=log.recommendation_shown_before(post.dialogue, turn.seq) if previous else None,
         )
         dialogue = post.dialogue
