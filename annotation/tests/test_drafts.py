@@ -1196,3 +1196,132 @@ def test_a_role_is_not_cut_down_to_a_naming_word():
     sql = "SELECT T2.Horsepower FROM car_names AS T1 JOIN cars_data AS T2 ON T1.MakeId = T2.Id WHERE T1.Model = 'amc'"
     text = draft(sql, NAMED_ROWS, schema=cars)
     assert "with a car name whose model is amc" in text  # never "with a name whose model"
+
+
+# Issue 35, section 2 (held-out round 5): schema names said word for word, set operations of keys, verbs of links.
+
+
+def test_a_key_run_together_with_a_shortened_word_of_the_schema_is_spelled_out():
+    from annotation.wording.english import split_compounds
+
+    assert split_compounds("stuid", frozenset({"student", "students", "age"})) == "student id"
+    assert split_compounds("valid", frozenset({"value", "values"})) == "valid"  # a word of its own
+    students = schema_of({"Student": ["StuID", "Age"]}, primary=["Student.StuID"], types={"Student.Age": "number"})
+    text = draft("SELECT StuID FROM Student WHERE Age > 20", [[1], [2], [3], [4]], schema=students)
+    assert "stuid" not in text and "the ids of the 4 students" in text
+
+
+def test_letters_of_the_values_after_a_column_name_and_plural_shortenings():
+    from annotation.wording.english import column_phrase
+
+    assert column_phrase("gender mfu") == "gender"  # the values' letters (M, F, U)
+    assert column_phrase("country gnp") == "country gnp"  # a word English writes
+    assert column_phrase("user accts") == "user accounts"
+
+
+def test_a_value_of_the_row_a_row_points_to_by_a_key_that_is_no_identifier():
+    cars = schema_of(
+        {"model_list": ["ModelId", "Model"], "car_names": ["MakeId", "Model"], "cars_data": ["Id", "Horsepower"]},
+        primary=["model_list.ModelId", "car_names.MakeId", "cars_data.Id"],
+        foreign=[("car_names.Model", "model_list.Model"), ("cars_data.Id", "car_names.MakeId")],
+        types={"cars_data.Horsepower": "number"},
+        readable={"cars_data": "cars data", "car_names": "car names"},
+    )
+    sql = (
+        "SELECT T1.Model FROM car_names AS T1 JOIN cars_data AS T2 ON T1.MakeId = T2.Id "
+        "ORDER BY T2.Horsepower DESC LIMIT 1"
+    )
+    assert draft(sql, [["ford"]], schema=cars) == "The model of the car with the highest horsepower is ford."
+    music = schema_of(
+        {
+            "genre": ["g_name"],
+            "artist": ["artist_name", "gender"],
+            "song": ["song_name", "artist_name", "genre_is", "resolution"],
+        },
+        primary=["genre.g_name", "artist.artist_name", "song.song_name"],
+        foreign=[("song.artist_name", "artist.artist_name"), ("song.genre_is", "genre.g_name")],
+        types={"song.resolution": "number"},
+    )
+    sql = (
+        "SELECT T1.gender, T1.artist_name FROM artist AS T1 JOIN song AS T2 ON T1.artist_name = T2.artist_name "
+        "ORDER BY T2.resolution LIMIT 1"
+    )
+    assert draft(sql, [["Female", "Farida"]], schema=music) == (
+        "The gender and name of the artist of the song with the lowest resolution are Female and Farida."
+    )
+
+
+GAMES = schema_of(
+    {
+        "Student": ["StuID", "Fname"],
+        "Video_Games": ["GameID", "GName"],
+        "Plays_Games": ["StuID", "GameID", "Hours_Played"],
+        "SportsInfo": ["StuID", "SportName"],
+    },
+    primary=["Student.StuID", "Video_Games.GameID"],
+    foreign=[
+        ("Plays_Games.StuID", "Student.StuID"),
+        ("Plays_Games.GameID", "Video_Games.GameID"),
+        ("SportsInfo.StuID", "Student.StuID"),
+    ],
+    readable={"Plays_Games": "plays games", "SportsInfo": "sports info", "Video_Games": "video games"},
+)
+
+
+def test_a_link_named_by_a_verb_and_the_rows_it_acts_on_reads_as_that_verb():
+    assert draft("SELECT count(*) FROM Plays_Games", [[10]], schema=GAMES) == (
+        "There are 10 records of a student playing a video game."
+    )
+    sql = "SELECT T1.Fname FROM Student AS T1 JOIN Plays_Games AS T2 ON T1.StuID = T2.StuID"
+    assert "students that play a video game" in draft(sql, [["A"], ["B"], ["C"], ["D"]], schema=GAMES)
+    # A noun before a noun names no action: the sports' rows stay themselves.
+    assert "record" not in draft("SELECT count(*) FROM SportsInfo", [[4]], schema=GAMES)
+
+
+def test_keys_of_rows_without_a_row_that_holds_them():
+    bank = schema_of(
+        {"Customers": ["customer_id", "name"], "Accounts": ["account_id", "customer_id", "kind"]},
+        primary=["Customers.customer_id", "Accounts.account_id"],
+        foreign=[("Accounts.customer_id", "Customers.customer_id")],
+    )
+    sql = "SELECT customer_id FROM Customers EXCEPT SELECT customer_id FROM Accounts"
+    assert draft(sql, [[1], [2], [3], [4]], schema=bank) == "This shows the ids of customers that have no account."
+    sql = "SELECT customer_id FROM Customers INTERSECT SELECT customer_id FROM Accounts WHERE kind = 'gold'"
+    assert "the ids of customers that have an account whose kind is gold" in draft(
+        sql, [[1], [2], [3], [4]], schema=bank
+    )
+    undeclared = {**bank, "foreign_keys": []}  # the same name where the schema declares no key
+    sql = "SELECT customer_id FROM Customers EXCEPT SELECT customer_id FROM Accounts"
+    assert "customers that have no account" in draft(sql, [[1], [2], [3], [4]], schema=undeclared)
+
+
+def test_values_that_name_no_row_are_not_said_of_one_row_in_a_set_operation():
+    members = schema_of({"member": ["Member_ID", "Membership_card", "Address"]}, primary=["member.Member_ID"])
+    sql = (
+        "SELECT Membership_card FROM member WHERE Address = 'Hartford' "
+        "INTERSECT SELECT Membership_card FROM member WHERE Address = 'Waterbury'"
+    )
+    text = draft(sql, [["Black"]], schema=members)
+    assert "both Hartford and Waterbury" not in text  # two members, not one living in both
+    assert text == (
+        "The membership cards both of members whose address is Hartford and of those whose address is Waterbury "
+        "are Black."
+    )
+
+
+def test_a_table_of_two_keys_to_persons_relates_persons_and_is_no_role():
+    friends = schema_of(
+        {"Person": ["name", "age"], "PersonFriend": ["name", "friend", "year"]},
+        primary=["Person.name"],
+        foreign=[("PersonFriend.name", "Person.name"), ("PersonFriend.friend", "Person.name")],
+        readable={"PersonFriend": "person friend"},
+    )
+    sql = "SELECT name FROM Person EXCEPT SELECT name FROM PersonFriend"
+    assert draft(sql, [["Dan"]], schema=friends) == "The name of the person that has no friend is Dan."
+
+
+def test_one_value_of_a_column_named_in_the_plural_takes_a_plural_verb():
+    departments = schema_of({"Department": ["name", "other_details", "budget"]}, types={"Department.budget": "number"})
+    text = draft("SELECT other_details FROM Department WHERE name = 'history'", [["unknown"]], schema=departments)
+    assert text == "The other details of the department named history are unknown."
+    assert draft("SELECT max(budget) FROM Department", [[60]], schema=departments).endswith(" is 60.")

@@ -188,7 +188,7 @@ def table_noun(name: str, vocabulary: set[str]) -> str:
     """A table's readable name as a noun for one of its rows: the storage word dropped ("cars data" -> "car"), and a
     word written as two run together split ("countrylanguage" -> "country language", "highschooler" -> "high
     schooler": `split_compounds`)."""
-    words = split_compounds(name, vocabulary).split()
+    words = [_spelled_out(word) for word in split_compounds(name, vocabulary).split()]
     if len(words) >= 2 and words[0] in REFERENCE_WORDS:
         words = words[1:]  # "reference shipping agents" hold shipping agents: a lookup table is named as its rows
     if len(words) >= 2 and words[-1] in STORAGE_WORDS:
@@ -219,8 +219,28 @@ def _segmenter():
     return wordsegment
 
 
+def _shortened_key(word: str, vocabulary: frozenset[str]) -> tuple[str, ...] | None:
+    """A key column's name written as a shortened word of the schema and "id" run together ("stuid" beside the
+    table "student"): that word in full and "id"; None for any other word ("valid", "paid" are words of their own)."""
+    stem = word[: -len(_KEY_SUFFIX)]
+    if not word.endswith(_KEY_SUFFIX) or len(stem) < 3 or _segmenter().UNIGRAMS.get(word, 0) >= _PART_IN_USE:
+        return None
+    full = {
+        singular_word(other)
+        for other in vocabulary
+        if other.startswith(stem) and len(other) > len(stem) + 1 and not other.startswith(word)
+    }
+    return (full.pop(), _KEY_SUFFIX) if len(full) == 1 else None
+
+
+# The key word a schema runs a shortened table name into ("stuid").
+_KEY_SUFFIX = "id"
+
+
 @lru_cache(maxsize=_WORDS_KEPT)
 def _split_word(word: str, vocabulary: frozenset[str]) -> tuple[str, ...]:
+    if word.isalpha() and word.islower() and (key := _shortened_key(word, vocabulary)) is not None:
+        return key
     if len(word) < _COMPOUND_MIN_CHARS or not word.isalpha() or not word.islower():
         return (word,)
     segmenter = _segmenter()
@@ -299,6 +319,7 @@ def split_compounds(name: str, vocabulary: set[str] | frozenset[str] = frozenset
 # abbreviation"); the rest of ABBREVIATIONS are left to a curator, whose readable name wins.
 _SPELLED_OUT = {
     "abbrev": "abbreviation",
+    "acct": "account",
     "addr": "address",
     "amt": "amount",
     "dept": "department",
@@ -311,11 +332,37 @@ _SPELLED_OUT = {
 }
 
 
+def _spelled_out(word: str) -> str:
+    """A shortening spelled out, in the plural too ("accts" -> "accounts")."""
+    if word in _SPELLED_OUT:
+        return _SPELLED_OUT[word]
+    if word.endswith("s") and word[:-1] in _SPELLED_OUT:
+        return plural_word(_SPELLED_OUT[word[:-1]])
+    return word
+
+
+# A last word this short that English text hardly uses is the codes a column holds, not a word ("gender mfu").
+_CODE_CHARS = 3
+
+
+def _is_value_code(word: str) -> bool:
+    return (
+        len(word) <= _CODE_CHARS
+        and word.isalpha()
+        and word not in _SHORT_WORDS
+        and word not in _SPELLED_OUT
+        and word not in ABBREVIATIONS
+        and _segmenter().UNIGRAMS.get(word, 0) < _PART_IN_USE
+    )
+
+
 def column_phrase(name: str, vocabulary: set[str] | frozenset[str] = frozenset()) -> str:
     """A column's readable name as it reads in a sentence, by a few general rules of English word order: a flag
     ("is official", "abandoned yes or no") is called a flag, a count ("number products") a number of things, and
     "year of founded" "year founded". `vocabulary`: the schema's words, for `split_compounds`."""
-    words = [_SPELLED_OUT.get(word, word) for word in split_compounds(name, vocabulary).split()]
+    words = [_spelled_out(word) for word in split_compounds(name, vocabulary).split()]
+    if len(words) > 1 and _is_value_code(words[-1]):
+        words = words[:-1]  # "gender mfu": the letters of the values it holds (M, F, U) say nothing to a reader
     if len(words) > 1 and words[-1] == "is":
         words = words[:-1]  # "genre is": the verb is no part of what the column holds
     if len(words) > 2 and words[:2] == ["no", "of"]:

@@ -201,6 +201,19 @@ class _Verb:
             f"being {_with_article(noun)} {words[-1]}",
         )
 
+    @classmethod
+    def acting(cls, name: str, objects: set[str]) -> _Verb | None:
+        """A name of a verb in the third person and the rows it acts on ("plays games", whose game id points to video
+        games), given the last words of the tables the name's table points to (`objects`, singular); else None: a
+        noun before a noun ("sports info") names no action."""
+        words = name.lower().split()
+        if len(words) != 2 or _singular_word(words[1]) not in objects or _singular_word(words[0]) in objects:
+            return None
+        base = _english().plural_verb(words[0])
+        if base == words[0] or not words[0].endswith("s") or words[0].endswith("ss"):
+            return None
+        return cls(words[0], base, _english().present_participle(base))
+
 
 # ---------------------------------------------------------------------------------------------------------------
 # Schema names
@@ -296,8 +309,12 @@ class _Names:
         return table
 
     def verb(self, table: _Table) -> _Verb | None:
-        """The verb a relation table's name reads as ("lives in", "has amenity"), or None for a noun."""
-        return _Verb.of(table.name) if table.sub is None else None
+        """The verb a relation table's name reads as ("lives in", "has amenity", "plays games" between students and
+        video games), or None for a noun."""
+        if table.sub is not None:
+            return None
+        objects = {_singular_word(self.table_names[target].split()[-1]) for target in self._targets(table)}
+        return _Verb.of(table.name) or _Verb.acting(table.name, objects)
 
     def _record(self, table: _Table) -> tuple[str, str]:
         """One row and several, said by what they link: "record of a student living in a dorm" for a relation named
@@ -410,7 +427,7 @@ class _Names:
             return False
         # A name that reads as a verb (lives_in keeps a room number too) relates its keys' tables whatever else it
         # holds; a noun-named table relates them only when it holds nothing else.
-        return _Verb.of(table.name) is not None or all(column in linking or column in self.primary for column in own)
+        return self.verb(table) is not None or all(column in linking or column in self.primary for column in own)
 
     def as_rows_of(self, table: _Table | None, avoid: _Table | None) -> _Table | None:
         """`table`, or for a link table the table its rows stand for: has_pet counted from a student is pets."""
@@ -1147,7 +1164,7 @@ class _Select:
         table = tables.pop()
         if entity is None or table is None or table == entity or entity.sub is not None or table.sub is not None:
             return None
-        if any(item.column.identifies is not None or self._said_as_own(item.column, entity) for item in items):
+        if any(_is_identifier(item.column) or self._said_as_own(item.column, entity) for item in items):
             return None
         if any(_column_words(item.column, entity, False) == _column_words(item.column, table, False) for item in items):
             return None
@@ -1160,7 +1177,7 @@ class _Select:
         table = column.table
         if entity is None or table is None or entity.sub is not None or table.sub is not None or table == entity:
             return False
-        if table.role or table.via or not self.refers(entity, table) or column.identifies is not None:
+        if table.role or table.via or not self.refers(entity, table) or _is_identifier(column):
             return False
         if self.names.parents_of(entity) != {table.key}:
             return False  # a treatment points to a dog and a professional: whose first name would "its" be?
@@ -1314,6 +1331,10 @@ class _Select:
         if entity is None or not any(self.refers(table, entity) for table in others):
             return ""
         other = self.names.as_rows_of(self._far_end(others), entity)
+        related = self.names.relation_between(entity, other)
+        if related is not None and related[2] and related[1].singular != "has":
+            verb = related[1].plural if many else related[1].singular  # "students that play a video game"
+            return f" that {verb} {_with_article(other.noun(False))}"
         return " " + _having(entity, other, "have" if many else "has", False, "")
 
     def nothing(self) -> str:
@@ -1381,6 +1402,12 @@ class _Select:
         if _column_words(column, column.identifies, False).split()[-1] not in _KEY_WORDS:
             return _value(value)
         return f"{column.identifies.noun(False)} {_value(value)}"
+
+
+def _is_identifier(column: _Col) -> bool:
+    """Whether a key column is said as an identifier ("student id", "code"), not as a value a person reads: an
+    artist's name or a car's model may be keys too, and are still the row's name or model."""
+    return column.identifies is not None and (not column.name or column.name.split()[-1] in _KEY_WORDS)
 
 
 def _extreme_word(item: _Item, descending: bool) -> str:
@@ -1500,6 +1527,27 @@ def _clause_parts(cond: _Cond, anchor: _Table | None, many: bool) -> tuple[str, 
     return prefix, subject, predicate
 
 
+_CLAUSE_WORDS = _PREPOSITIONS | {"whose", "that", "which", "among", "and", "but", "named", ","}
+
+
+def _plural_column(query, phrase: str) -> bool:
+    """Whether one column's value is said with a plural noun ("the other details of ... are", "the cylinders of the
+    car are 6"); a measure of many rows ("the maximum seats of all vehicles") is one value."""
+    items = query.items if isinstance(query, _Select) else []
+    return len(items) == 1 and items[0].kind == "column" and _is_plural(_leading_noun(phrase))
+
+
+def _leading_noun(phrase: str) -> str:
+    """The noun a whole noun phrase agrees with: the last word before its first preposition or clause ("details" of
+    "the other details of the department named history", "country" of "the home country with the most ...")."""
+    head = ""
+    for word in phrase.replace(",", " , ").split():
+        if word in _CLAUSE_WORDS:
+            break
+        head = word
+    return head
+
+
 def _head_word(phrase: str) -> str:
     """The noun a phrase agrees with: its last word, or the word before " of " ("number of deaths" is one number)."""
     return phrase.partition(" of ")[0].split()[-1]
@@ -1512,9 +1560,11 @@ def _having(anchor: _Table | None, had: _Table, have: str, negated: bool, condit
         if have == "have":
             return f"that are {'not ' if negated else ''}{had.noun(True)}{conditions}"
         return f"that is {'not ' if negated else ''}{_with_article(had.noun(False))}{conditions}"
+    # A row of a table named after the rows' own ("student enrolment" of a student) is said without that name.
+    noun = _owner_noun(had, anchor, False) if not had.record and had.sub is None else had.noun(False)
     if negated:
-        return f"that {have} no {had.noun(False)}{conditions}"
-    return f"that {have} {_with_article(had.noun(False))}{conditions}"
+        return f"that {have} no {noun}{conditions}"
+    return f"that {have} {_with_article(noun)}{conditions}"
 
 
 def _plays_role(role: _Table, persons: _Table) -> bool:
@@ -1524,7 +1574,8 @@ def _plays_role(role: _Table, persons: _Table) -> bool:
         return False
     if not (_word_set(persons.called(False)) & _PERSON_NOUNS) or names.is_link(role):
         return False
-    return names.parents_of(role) == {persons.key}
+    # One key to the persons: a table with two (a person and their friend) relates persons, it is no role.
+    return names.parents_of(role) == {persons.key} and len(names._keys(role)) == 1
 
 
 def _subquery_clause(cond: _Cond, anchor: _Table | None, have: str) -> tuple[str, str, str] | None:
@@ -1706,7 +1757,9 @@ class _SetQuery:
         left, right = self.left, self.right
         left_where = _clauses(left.where, left.main, many)
         right_where = _clauses(right.where, right.main, many)
-        if len(left.where) == 1 == len(right.where):
+        if len(left.where) == 1 == len(right.where) and (self.operator == "union" or self._named_rows()):
+            # Values that name no row may come from two rows: "the cards of members whose address is both A and B"
+            # would say one member.
             one, two = left.where[0], right.where[0]
             if (
                 one.op == two.op == "="
@@ -1746,6 +1799,13 @@ class _SetQuery:
             return f"{left_where}, except those{right_where}"
         return None
 
+    def _named_rows(self) -> bool:
+        """Whether the selected columns tell rows apart or name them (a key, or a name or title)."""
+        return self._keyed_rows() or any(
+            item.kind == "column" and item.column is not None and item.column.name.split()[-1] in _NAMING_WORDS
+            for item in self.left.items
+        )
+
     def _keyed_rows(self) -> bool:
         """Whether the selected columns tell rows apart (a key is among them): only then does removing values
         remove rows. EXCEPT on names removes names, and a dorm that shares its name with a removed one goes too."""
@@ -1769,6 +1829,32 @@ class _SetQuery:
         conditions = _clauses(right.where, had, False)
         return _having(right.main, had, "have" if many else "has", self.operator == "except", conditions)
 
+    def _key_had(self, many: bool) -> str | None:
+        """The keys of one table's rows without (or with) a row of another that holds them: "the ids of customers
+        that have no account (whose ...)" for `customer_id FROM customers EXCEPT customer_id FROM accounts`, never
+        "other than the customer ids of all accounts". The other side's column must point to the key (a foreign
+        key, or one of the same name where the schema declares none). None for any other set operation."""
+        left, right = self.left, self.right
+        if self.operator == "union" or not (isinstance(left, _Select) and isinstance(right, _Select)):
+            return None
+        if left.group or right.group or len(left.items) != 1 or len(right.items) != 1 or "or" in right.where:
+            return None
+        if left.main is None or right.main is None or left.main == right.main:
+            return None
+        if left.tables != [left.main] or right.tables != [right.main]:
+            return None
+        mine, theirs = left.items[0].column, right.items[0].column
+        if mine is None or theirs is None or left.items[0].kind != "column" or right.items[0].kind != "column":
+            return None
+        if mine.identifies != left.main or theirs.identifies not in (left.main, None):
+            return None
+        if theirs.identifies is None and theirs.name != mine.name:
+            return None
+        conditions = _clauses(right.where, right.main, False)
+        had = _having(left.main, right.main, "have" if many else "has", self.operator == "except", conditions)
+        where = _clauses(left.where, left.main, many)
+        return f"{where} and {had}" if where else f" {had}"
+
     def phrase(self, many: bool, count: int | None = None) -> str:
         if self._same_rows():
             merged = self._merged_conditions(many)
@@ -1785,6 +1871,9 @@ class _SetQuery:
                 return f"{head} of {left} but not of {right}{self._ordered()}"
             if self.operator == "intersect":
                 return f"{head} both of {left} and of {right}{self._ordered()}"
+        had = self._key_had(many)
+        if had is not None:
+            return self.left.phrase(many, count, had) + self._ordered()
         left, right = self.left.phrase(many), self.right.phrase(True)
         joined = {
             "union": f"{left}, together with {right}",
@@ -1852,7 +1941,7 @@ def _fold(query, table: _ResultTable) -> str:
     if table.complete and table.total == 1 and not has_star:
         values = [_value(value) for value in table.rows[0]]
         phrase = query.phrase(False)
-        plural = len(values) > 1 or getattr(query, "plural_head", False)
+        plural = len(values) > 1 or getattr(query, "plural_head", False) or _plural_column(query, phrase)
         return _sentence(f"{_subject_phrase(phrase)} {'are' if plural else 'is'} {_join(values)}")
     if table.complete and table.total <= FEW_ROWS and not has_star:
         listed = query.listing(table.rows)
