@@ -7,6 +7,8 @@ The held-out databases are drawn by `--seed` from the databases of corpora/chase
 shuffled), before any Chinese rule was written and never read while writing them; each gives at most
 `PER_DATABASE` turns, the first whose SQL the platform reads (`annotation.sql.spider.parse_sql`), in the file's
 order, until `--turns` are drawn. `--databases-only` prints the draw's databases and nothing of their turns.
+`--exclude` leaves databases out of the draw: the second held-out set (seed 5040) leaves out the first's 8 and the
+11 read while writing the rules (`SEEN`).
 
 CHASE ships no SQLite file for its databases (the Spider files of CHASE-T have the English names, not the
 translated ones the SQL uses), so each turn's result comes from a synthetic database: the schema's tables built in
@@ -42,6 +44,12 @@ from annotation.sql.spider import parse_sql  # noqa: E402
 
 DEFAULT_SHARED = Path(os.environ.get("WOZSQL_SHARED_DIR", PROJECT_ROOT.parent / "shared"))
 SEED = 4028
+# The databases whose turns were read while the rules were written, and the first held-out draw's (seed 4028).
+SEEN = (
+    "中国城市,大麦网演唱会,soccer_2,gas_company,body_builder,college_2,bike_1,phone_1,storm_record,network_2,"
+    "manufactory_1,customer_deliveries,medicine_enzyme_interaction,中国景点,department_store,behavior_monitoring,"
+    "inn_1,wine_1,饭店预订"
+)
 PER_DATABASE = 8
 ROWS = 6
 _TYPES = {"number": "NUMERIC", "time": "TEXT", "boolean": "INTEGER"}
@@ -55,10 +63,12 @@ def readable(sql: str) -> bool:
     return True
 
 
-def draw(dialogues: list[dict], turns: int, seed: int) -> list[tuple[str, dict]]:
-    """(database, turn) pairs of the held-out draw."""
+def draw(dialogues: list[dict], turns: int, seed: int, exclude: frozenset = frozenset()) -> list[tuple[str, dict]]:
+    """(database, turn) pairs of the held-out draw, from databases not in `exclude`."""
     by_database: dict[str, list[dict]] = {}
     for dialogue in dialogues:
+        if dialogue["database_id"] in exclude:
+            continue
         by_database.setdefault(dialogue["database_id"], []).extend(dialogue["interaction"])
     names = sorted(by_database)
     random.Random(seed).shuffle(names)
@@ -122,11 +132,13 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=60)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--databases-only", action="store_true")
+    parser.add_argument("--exclude", default="", help="databases left out of the draw (comma-separated, or 'seen')")
     parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "bench/ratings/drafts-zh-2026-11-28-heldout.tsv")
     options = parser.parse_args()
     corpora = options.shared / "corpora"
     dialogues = json.loads((corpora / "chase_train.json").read_text(encoding="utf-8"))
-    drawn = draw(dialogues, options.turns, options.seed)
+    exclude = SEEN if options.exclude == "seen" else options.exclude  # "seen": the databases read so far
+    drawn = draw(dialogues, options.turns, options.seed, frozenset(filter(None, exclude.split(","))))
     databases = list(dict.fromkeys(name for name, _ in drawn))
     if options.databases_only:
         print(f"seed {options.seed}: {len(drawn)} turns from {', '.join(databases)}")
