@@ -29,7 +29,7 @@ from annotation.labels.relations import RelationError, detect_relation
 from annotation.labels.tokens import utterance_toks
 from annotation.models import Database
 from annotation.sql import analysis, sandbox
-from annotation.suites.checks import ON_ORIGINAL, SuiteCheckError, suite_check
+from annotation.suites.checks import ON_ORIGINAL, SuiteCheckError, suite_check, suite_search
 from annotation.suites.compare import order_matters, results_equal
 from annotation.wording import chinese_drafts
 from annotation.wording import response_drafts as drafts
@@ -213,7 +213,9 @@ GOAL_SQL_ITSELF = "same query"
 SEARCH_DUE = "due"
 
 
-def goal_match(*, database: Database, goal_sql: str, sql: str, result: dict, search: bool = False) -> dict:
+def goal_match(
+    *, database: Database, goal_sql: str, sql: str, result: dict, search: bool = False, suite: dict | None = None
+) -> dict:
     """Whether the SQL of a shared result means what the goal SQL means, checked on the database's test suite (the
     original alone while it has none): the detected labels `goal_match` (true, false, or None when it cannot be told:
     no goal, no database file, a result cut short, a goal that fails) and, when told, `goal_match_checked_on`
@@ -225,9 +227,12 @@ def goal_match(*, database: Database, goal_sql: str, sql: str, result: dict, sea
     never does it while it shares a result. Without `search`, a match the suite could not tell apart says
     `goal_match_search` "due", and the room hands the search to a background task (`dialogs.tasks.goal_match_search`)
     that records its outcome as another detected label; with `search`, the whole comparison runs within
-    SQL_COMPARE_SECONDS and `goal_match_searched` says how many databases were made for the pair."""
+    SQL_COMPARE_SECONDS and `goal_match_searched` says how many databases were made for the pair. Given `suite` too
+    (what the first label said, `goal_match_suite`), the search runs alone: the first label ran the suite already."""
     if not goal_sql or not database.has_file or result.get("truncated") or not result.get("ok", True):
         return {"goal_match": None}
+    if search and suite is not None:
+        return _goal_match_searched(database, goal_sql, sql, suite)
     # First on the original, from what is at hand: the rows shared, and the goal's rows on this file (kept per
     # process). Results that differ there differ, with no sandbox run; the suite is asked only when they agree.
     goal = _goal_rows(str(database.path), goal_sql)
@@ -254,6 +259,30 @@ def goal_match(*, database: Database, goal_sql: str, sql: str, result: dict, sea
     elif check["equivalent"]:
         labels["goal_match_search"] = SEARCH_DUE
     return labels
+
+
+def goal_match_suite(labels: dict) -> dict | None:
+    """What a first goal match whose search is due hands the search (`goal_match`'s `suite`): where the suite told
+    nothing apart and on how many databases. None when no search is due."""
+    if labels.get("goal_match_search") != SEARCH_DUE:
+        return None
+    return {"checked_on": labels["goal_match_checked_on"], "checked_databases": labels["goal_match_databases"]}
+
+
+def _goal_match_searched(database: Database, goal_sql: str, sql: str, suite: dict) -> dict:
+    try:
+        check = suite_search(
+            database, goal_sql, sql, checked_on=suite["checked_on"], checked_databases=suite["checked_databases"]
+        )
+    except SuiteCheckError as exc:
+        logger.info("no goal match searched: %s", exc)
+        return {"goal_match": None}
+    return {
+        "goal_match": check["equivalent"],
+        "goal_match_checked_on": check["checked_on"],
+        "goal_match_databases": check["checked_databases"],
+        "goal_match_searched": check["searched_databases"],
+    }
 
 
 # A goal result cut at the sandbox's row limit: it proves nothing alone (the suite decides).

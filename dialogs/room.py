@@ -36,6 +36,7 @@ from annotation.people.roles import can
 from annotation.sql.analysis import sql_run
 from dialogs import assist, broadcast, log
 from dialogs import model_sql as model_drafts
+from dialogs.embedded_jobs import BoundedJobs
 from dialogs.errors import DialogueError
 from dialogs.lobby import completion_code, lobby_leave, lobby_pair, lobby_requeue
 from dialogs.log import TurnState, answered_questions, dialogue_turns
@@ -636,32 +637,55 @@ def _post_share_result(post: _Post):
                 result=result,
             )
         )
-        if labels.get("goal_match_search") == assist.SEARCH_DUE:
-            # The suite saw no difference from the goal: the slow search for one runs apart from the room.
-            transaction.on_commit(lambda: _goal_match_search_later(dialogue.pk, turn.seq, run.seq), robust=True)
-        return [post.record_server(EventKind.TURN_LABELS, log.turn_labels_payload(turn.seq, "detected", labels))]
+        recorded = post.record_server(EventKind.TURN_LABELS, log.turn_labels_payload(turn.seq, "detected", labels))
+        suite = assist.goal_match_suite(labels)
+        if suite is not None:
+            # The suite saw no difference from the goal: the slow search for one runs apart from the room, once the
+            # label it overrides is stored, and runs the search alone (the suite's answer goes with it).
+            transaction.on_commit(lambda: _goal_match_search_later(dialogue.pk, turn.seq, run.seq, suite), robust=True)
+        return [recorded]
 
     return [shared, *post.then(detected)]
 
 
-def _goal_match_search_later(dialogue_id: int, turn: int, run_seq: int) -> None:
+# The goal-match searches of the embedded stack: one at a time on a thread of the server's process, 16 waiting at most,
+# none started after waiting a minute; each runs within SQL_COMPARE_SECONDS (dialogs.embedded_jobs).
+_embedded_searches = BoundedJobs("goal-match-search", threads=1, waiting=16, stale_seconds=60.0)
+
+
+def _goal_match_search_later(dialogue_id: int, turn: int, run_seq: int, suite: dict) -> None:
+    """Hand the search to the background: a Celery task with a broker; on the embedded defaults, where an eager task
+    would run on this thread (a room's follow-up, which its socket awaits), `_embedded_searches`."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        _embedded_searches.submit(_goal_match_search_embedded, dialogue_id, turn, run_seq, suite)
+        return
     from dialogs.tasks import goal_match_search  # the tasks module names the room's work, not the other way round
 
-    goal_match_search.delay(dialogue_id, turn, run_seq)
+    goal_match_search.delay(dialogue_id, turn, run_seq, suite)
 
 
-def goal_match_search(*, dialogue_id: int, turn: int, run_seq: int) -> Event | None:
-    """The search a shared result's goal match was waiting for (assist.goal_match, `goal_match_search` "due"): the
-    whole comparison with the goal SQL, within SQL_COMPARE_SECONDS, recorded as another detected label of the turn
-    (its goal_match keys override the first ones) and announced to the room. Nothing is recorded once the dialogue has
-    ended, or when the run's result cannot be read any more."""
+def _goal_match_search_embedded(dialogue_id: int, turn: int, run_seq: int, suite: dict) -> None:
+    goal_match_search(dialogue_id=dialogue_id, turn=turn, run_seq=run_seq, suite=suite)
+
+
+def goal_match_search(*, dialogue_id: int, turn: int, run_seq: int, suite: dict | None = None) -> Event | None:
+    """The search a shared result's goal match was waiting for (assist.goal_match, `goal_match_search` "due"), within
+    SQL_COMPARE_SECONDS, recorded as another detected label of the turn (its goal_match keys override the first ones)
+    and announced to the room. With `suite`, what the first label said of the suite (assist.goal_match_suite), only
+    the search runs; without (a task queued before the suite's answer went along), the whole comparison. Nothing is
+    recorded once the dialogue has ended, or when the run's result cannot be read any more."""
     dialogue = Dialogue.objects.select_related("database", "goal").get(pk=dialogue_id)
     if dialogue.status in ENDED_STATUSES or not dialogue.goal_id:
         return None
     run = _sql_run_event(dialogue, run_seq)
     result = payload_bounded(EventKind.SQL_RUN, run.payload)["result"]
     labels = assist.goal_match(
-        database=dialogue.database, goal_sql=dialogue.goal.sql, sql=run.payload["sql"], result=result, search=True
+        database=dialogue.database,
+        goal_sql=dialogue.goal.sql,
+        sql=run.payload["sql"],
+        result=result,
+        search=True,
+        suite=suite,
     )
     if labels.get("goal_match") is None:
         return None

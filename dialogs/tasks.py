@@ -51,9 +51,11 @@ def prolific_bonus_pay(payment_id: int, claim: str = "") -> None:
 
 
 # No acks_late: a search lost with its worker leaves the first, suite-only goal match standing, as it says.
+# `suite`: what the first label said of the suite, so that the search alone runs; None in a message queued before it
+# went along (the whole comparison then).
 @shared_task(name="dialogs.goal_match_search", ignore_result=True)
-def goal_match_search(dialogue_id: int, turn: int, run_seq: int) -> None:
+def goal_match_search(dialogue_id: int, turn: int, run_seq: int, suite: dict | None = None) -> None:
     """Search for a database that tells a shared result's SQL from the goal's (dialogs.room.goal_match_search)."""
     from dialogs.room import goal_match_search as search
 
-    search(dialogue_id=dialogue_id, turn=turn, run_seq=run_seq)
+    search(dialogue_id=dialogue_id, turn=turn, run_seq=run_seq, suite=suite)

@@ -14,7 +14,7 @@ from django.conf import settings
 
 from annotation.models import Database
 from annotation.suites.builds import database_suite_paths
-from annotation.suites.compare import CompareError, sql_compare
+from annotation.suites.compare import CompareError, sql_compare, sql_compare_search_only
 
 # What a kept counterexample holds of each result table: enough to see the difference, never a whole table.
 KEPT_ROWS = 20
@@ -44,13 +44,35 @@ def suite_check(database: Database, sql_a: str, sql_b: str, *, seconds: float | 
         report = sql_compare(paths, sql_a, sql_b, seconds=budget)
     except CompareError as exc:
         raise SuiteCheckError(str(exc)) from exc
+    return _check(report, ON_SUITE if len(paths) > 1 else ON_ORIGINAL)
+
+
+def suite_search(
+    database: Database, sql_a: str, sql_b: str, *, checked_on: str, checked_databases: int, seconds: float | None = None
+) -> dict:
+    """The search of `suite_check` alone, for a pair a `suite_check` without a budget (`seconds` 0) already compared
+    on `checked_databases` databases (`checked_on`) and told nothing apart: its suite is not run again. Returns what
+    `suite_check` returns, with those two values. Raises SuiteCheckError as `suite_check` does."""
+    if not database.has_file:
+        raise SuiteCheckError("This database is registered without data: queries cannot be compared on it.")
+    budget = settings.SQL_COMPARE_SECONDS if seconds is None else seconds
+    try:
+        report = sql_compare_search_only(
+            database.path, sql_a, sql_b, checked_databases=checked_databases, seconds=budget
+        )
+    except CompareError as exc:
+        raise SuiteCheckError(str(exc)) from exc
+    return _check(report, checked_on)
+
+
+def _check(report: dict, checked_on: str) -> dict:
     check = {
         "equivalent": report["equivalent"],
         "verdict": report["verdict"],
         "checked_databases": report["checked_databases"],
         "searched_databases": report["searched_databases"],
         "seconds": report["seconds"],
-        "checked_on": ON_SUITE if len(paths) > 1 else ON_ORIGINAL,
+        "checked_on": checked_on,
     }
     if report.get("same_query"):
         check["same_query"] = True  # one query written twice: nothing was run (sql_compare)

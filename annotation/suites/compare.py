@@ -6,6 +6,9 @@ A comparison has a time budget (`seconds`) and two steps inside it:
 2. when none of them tells the two apart, a search among small databases made for this pair
    (`annotation.suites.difference_search`), until the budget is spent.
 
+A caller that already has step 1's answer (the room's goal match, whose first label ran the suite without a budget)
+asks for step 2 alone (`sql_compare_search_only`) instead of running the suite again.
+
 A pair that nothing told apart is reported as that: no difference found on so many databases, in so much time. It is
 never called proven the same. Results are compared as the official evaluator compares them (`annotation.sql.results`).
 All of it runs on the sandbox's "compare" pool (`compare_limits`): workers of its own, at a lower CPU priority, so
@@ -29,7 +32,15 @@ from annotation.sql.results import difference_size, order_matters, results_equal
 from annotation.sql.sandbox import SandboxLimits, SandboxResult, current_limits, execute_many
 from annotation.suites.difference_search import cut_down_file, pair_decided, pair_of, search_difference
 
-__all__ = ["CompareError", "compare_limits", "order_matters", "results_equal", "smallest_difference", "sql_compare"]
+__all__ = [
+    "CompareError",
+    "compare_limits",
+    "order_matters",
+    "results_equal",
+    "smallest_difference",
+    "sql_compare",
+    "sql_compare_search_only",
+]
 
 COMPARE_POOL = "compare"
 # Comparisons and suite builds give the CPU to the rooms' runs when both want it (os.nice of their workers).
@@ -136,6 +147,36 @@ def sql_compare(
     return report
 
 
+def sql_compare_search_only(
+    original: Path,
+    sql_a: str,
+    sql_b: str,
+    *,
+    checked_databases: int,
+    seconds: float,
+    limits: SandboxLimits | None = None,
+    seed: int = 0,
+) -> dict:
+    """The second step of `sql_compare` alone: for a pair an earlier `sql_compare` without a budget already compared on
+    the suite and told nothing apart (on `checked_databases` of its databases), search for a small database made for
+    the pair that tells them apart, within `seconds`; the suite is not run again. `original` gives the schema and the
+    columns' values, as the suite's first path does. Returns what `sql_compare` returns, `checked_databases` being the
+    earlier count."""
+    started = time.monotonic()
+    ordered = pair_of(sql_a, sql_b).ordered
+    best, searched = _searched(original, sql_a, sql_b, ordered, started + seconds, limits or compare_limits(), seed)
+    report = {
+        "equivalent": best is None,
+        "verdict": NO_DIFFERENCE if best is None else DIFFERENT,
+        "checked_databases": checked_databases,
+        "searched_databases": searched,
+        "seconds": round(time.monotonic() - started, 2),
+    }
+    if best is not None:
+        report["counterexample"] = best["counterexample"]
+    return report
+
+
 def same_query(sql_a: str, sql_b: str) -> bool:
     """Whether two queries are one query written twice: the same tree once parsed, whatever the spacing, the case of
     keywords and names (SQLite reads names without case) and the quotes around names. Literals keep their case."""
@@ -188,13 +229,22 @@ def _sharpened(
         if cut is not None:
             best = _counterexample(best["counterexample"]["database"], cut.a, cut.b, ordered, cut.tables)
         return best, 0
-    if best is None and deadline is not None and time.monotonic() < deadline:
-        search = search_difference(original, sql_a, sql_b, deadline=deadline, limits=limits, seed=seed)
-        if search.found is not None:
-            found = search.found
-            best = _counterexample("searched", found.a, found.b, ordered, found.tables)
-        return best, search.databases
+    if best is None and deadline is not None:
+        return _searched(original, sql_a, sql_b, ordered, deadline, limits, seed)
     return best, 0
+
+
+def _searched(
+    original: Path, sql_a: str, sql_b: str, ordered: bool, deadline: float, limits: SandboxLimits, seed: int
+) -> tuple[dict | None, int]:
+    """(the difference found or None, databases searched): the search on small databases made for the pair."""
+    if time.monotonic() >= deadline:
+        return None, 0
+    search = search_difference(original, sql_a, sql_b, deadline=deadline, limits=limits, seed=seed)
+    if search.found is None:
+        return None, search.databases
+    found = search.found
+    return _counterexample("searched", found.a, found.b, ordered, found.tables), search.databases
 
 
 def _kept_run(path: Path, pair, limits: SandboxLimits, deadline: float | None):

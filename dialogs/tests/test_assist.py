@@ -2,6 +2,8 @@
 room's event log (dialogs.assist, dialogs.room)."""
 
 import itertools
+import marshal
+import os
 import random
 import threading
 
@@ -478,6 +480,88 @@ def test_a_match_the_suite_cannot_tell_apart_is_searched_after_the_share_and_a_s
     room.dialogue.status = "completed"
     room.dialogue.save(update_fields=["status"])
     assert goal_match_search(dialogue_id=room.dialogue.pk, turn=labels.payload["turn"], run_seq=run_seq) is None
+
+
+OVER_25, FROM_25 = "SELECT first_name FROM student WHERE age > 25", "SELECT first_name FROM student WHERE age >= 25"
+
+
+def _sandbox_requests(monkeypatch) -> list:
+    """Every request the sandbox's workers get from now on, as (database path, its statements)."""
+    from annotation.sql import sandbox
+
+    sent, run = [], sandbox._Pool.run
+
+    def counted(self, request, limits, **kwargs):
+        decoded = marshal.loads(request)
+        sent.append((decoded[1], decoded[2]) if decoded[0] == sandbox._BATCH else (decoded[0], [decoded[1]]))
+        return run(self, request, limits, **kwargs)
+
+    monkeypatch.setattr(sandbox._Pool, "run", counted)
+    return sent
+
+
+def test_the_search_after_a_share_runs_alone_without_the_suite_again(
+    room, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    from annotation.suites.builds import database_suite_paths
+    from dialogs import tasks
+    from dialogs.room import goal_match_search
+    from tests.builders import HALF_AGE, suite_beside
+
+    _goal(room, OVER_25)
+    suite_beside(room.dialogue.database, HALF_AGE)
+    with django_capture_on_commit_callbacks() as scheduled:
+        _, labels = room.share(room.ask("Who is over 25?"), FROM_25)
+    assert labels.payload["goal_match_search"] == "due" and labels.payload["goal_match_databases"] == 2
+    # With a broker the task is sent what the suite said, after commit.
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    sent = []
+    monkeypatch.setattr(tasks.goal_match_search, "delay", lambda *args: sent.append(args))
+    for callback in scheduled:
+        callback()
+    ((dialogue_id, turn, run_seq, suite),) = sent
+    assert suite == {"checked_on": "suite", "checked_databases": 2}
+    requests = _sandbox_requests(monkeypatch)
+    searched = goal_match_search(dialogue_id=dialogue_id, turn=turn, run_seq=run_seq, suite=suite)
+    assert searched.payload["goal_match"] is False and searched.payload["goal_match_searched"] >= 1
+    assert searched.payload["goal_match_checked_on"] == "suite" and searched.payload["goal_match_databases"] == 2
+    # The search made its own databases and ran the pair there; not one run of the pair on the suite's databases.
+    kept = {os.path.abspath(path) for path in database_suite_paths(room.dialogue.database)}
+    assert len(kept) == 2 and any(path not in kept for path, _ in requests)
+    assert not [path for path, sqls in requests if path in kept and {OVER_25, FROM_25} & set(sqls)]
+
+
+def test_on_the_embedded_stack_the_search_leaves_the_room_free_for_its_next_frame(
+    room, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    from dialogs import room as rooms
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # the embedded defaults: an eager task would run on the room's thread
+    started, release, finished = threading.Event(), threading.Event(), threading.Event()
+    asked = []
+
+    def search(**kwargs):
+        asked.append((kwargs, threading.current_thread()))
+        started.set()
+        release.wait(30)
+        finished.set()
+
+    monkeypatch.setattr(rooms, "goal_match_search", search)
+    _goal(room, OVER_25)
+    turn = room.ask("Who is over 25?")
+    with django_capture_on_commit_callbacks(execute=True):
+        _, labels = room.share(turn, FROM_25)
+    assert labels.payload["goal_match_search"] == "due"
+    assert started.wait(30), "the search was never started"
+    assert not finished.is_set(), "the share waited for the search"
+    ((kwargs, thread),) = asked
+    assert thread is not threading.current_thread()
+    assert kwargs["suite"] == {"checked_on": "original", "checked_databases": 1}
+    # The room's next frame is answered while the search still runs.
+    response, *_ = room.respond(turn, "Nobody is over 25.")
+    assert response.kind == EventKind.RESPONSE and not finished.is_set()
+    release.set()
+    assert finished.wait(30)
 
 
 def test_a_goal_that_does_not_run_gives_no_goal_match_and_no_place(room):
