@@ -46,6 +46,12 @@ from dialogs.assist import load_now  # noqa: E402
 
 load_now()
 
+# Celery's app is finalised on the first task a process sends (the first dialogue ended there paid some 70 ms of CPU
+# for it, bench/chat_load.py --profile): finalised now instead.
+from config.celery_app import app as celery_app  # noqa: E402
+
+celery_app.finalize()
+
 # What is loaded by now (Django, the apps, the libraries) lives as long as the process: out of the cyclic collector's
 # sight, a full collection walks only what was made since. A room makes cyclic garbage steadily (sqlglot's trees,
 # exceptions with their frames), and with the start-up heap in view each full collection stalled the event loop for

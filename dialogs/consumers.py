@@ -219,6 +219,10 @@ class LobbyConsumer(JsonConsumer):
 
 _DIALOGUE_OWN_FIELDS = [f.attname for f in Dialogue._meta.concrete_fields if not (f.is_relation or f.primary_key)]
 
+# How many SQL runs' result tables an expert's room socket keeps (DialogueConsumer._keep_run): a share is of one of
+# the latest few; an older one is read from the log. Each is at most INLINE_EVENT_BYTES of JSON.
+RUN_TABLES_KEPT = 8
+
 # Threads of the assist pool: its waits on the sandbox are rare and short, so a few serve every room of a process.
 ASSIST_THREADS = 4
 # Threads that store the rooms' messages on PostgreSQL ("messages" pool): a message there is a round trip or two, and
@@ -301,6 +305,9 @@ class DialogueConsumer(JsonConsumer):
         self.turns = None
         self.turns_seq = 0
         self.partner_connected = False
+        # The SQL runs this socket passed on (an expert's: seq → payload), so that sharing one and what follows it
+        # read no run from the log (room.dialogue_post's `runs`): the SQL of each, the table of the latest few.
+        self.runs = {}
         self.abandon_timer = None
         # Follow-ups running alongside the socket's messages (room.follow_up_alongside), kept alive.
         self.follow_ups = set()
@@ -407,7 +414,7 @@ class DialogueConsumer(JsonConsumer):
         await self._catch_up()
 
     def _snapshot(self, turns_kept: bool = False):
-        """The screen's state read from the database. With `turns_kept` (the event that changed it is no turn's, and
+        """The screen's state read from the database. With `turns_kept` (after an event this socket passed on, and
         the kept turns have no gap) only the dialogue's row is read: the turns and the partner's presence are the
         ones this socket keeps, as after a response (`_send_state`)."""
         # Every field but the foreign keys: those never change in a room, and refreshing them would drop the database,
@@ -420,6 +427,20 @@ class DialogueConsumer(JsonConsumer):
         return selectors.dialogue_snapshot(
             dialogue=self.dialogue, role=self.sees_as, turns=self.turns, partner_connected=self.partner_connected
         )
+
+    def _keep_run(self, event, whole: bool) -> None:
+        """Keep an SQL run this expert's socket passes on: its SQL, and with `whole` (a payload small enough to have
+        travelled inside the broadcast) its result table too, for the latest RUN_TABLES_KEPT runs."""
+        if event.kind != EventKind.SQL_RUN or self.sees_as != Role.EXPERT or not isinstance(event.payload, dict):
+            return
+        payload = event.payload
+        if whole and isinstance(payload.get("result"), dict):
+            self.runs[event.seq] = payload
+            tables = [seq for seq, kept in self.runs.items() if "result" in kept]
+            for seq in tables[:-RUN_TABLES_KEPT]:
+                self.runs[seq] = {key: value for key, value in self.runs[seq].items() if key != "result"}
+        else:
+            self.runs[event.seq] = {key: value for key, value in payload.items() if key != "result"}
 
     def _track(self, event: Event) -> None:
         """Apply an event this socket passes on (seen or not by its side) to the kept turns; a gap (events this
@@ -446,7 +467,9 @@ class DialogueConsumer(JsonConsumer):
                 post = database_call(room.dialogue_post)
                 dialogue = self.dialogue
             later = []
-            results = await post(dialogue=dialogue, person=self.user, message=message, turns=turns, later=later)
+            results = await post(
+                dialogue=dialogue, person=self.user, message=message, turns=turns, later=later, runs=self.runs
+            )
         except DialogueError as exc:
             await self.refuse_message(message, exc.code, exc.message)
             return
@@ -522,6 +545,7 @@ class DialogueConsumer(JsonConsumer):
             datetime.fromisoformat(carried["created_at"]),
         )
         self._track(event)
+        self._keep_run(event, whole=True)
         view = event_view(event, self.sees_as)
         if view is not None:
             await self._send_event(view)
@@ -535,6 +559,7 @@ class DialogueConsumer(JsonConsumer):
         changed = None  # the last event sent that changes the screen's state
         for event in events:
             self._track(event)
+            self._keep_run(event, whole=False)
             view = event_view(event, self.sees_as)
             if view is not None:
                 await self._send_event(view)
@@ -565,9 +590,10 @@ class DialogueConsumer(JsonConsumer):
 
     async def _send_state(self, after: Event | None = None):
         """Send the screen's state. After a response, from what this socket keeps (a response changes only the
-        count of answered questions, and cannot be the first event of an active dialogue). After an event that is no
-        turn's (an end, a score), the dialogue's row is read and the kept turns stand. Otherwise, or when the kept
-        turns have a gap, read from the database."""
+        count of answered questions, and cannot be the first event of an active dialogue). After an end, a score, or
+        a response seen before this socket saw the dialogue active (its first state was read before the partner
+        came), the dialogue's row is read and the kept turns and presence stand. Otherwise, or when the kept turns
+        have a gap, read from the database."""
         kept = self.state is not None and self.state["status"] == DialogueStatus.ACTIVE and self.turns is not None
         if after is not None and after.kind == "response" and kept:
             self.dialogue.last_seq = max(self.dialogue.last_seq, after.seq)
@@ -575,7 +601,7 @@ class DialogueConsumer(JsonConsumer):
                 dialogue=self.dialogue, role=self.sees_as, turns=self.turns, partner_connected=self.partner_connected
             )
         else:
-            turns_kept = after is not None and after.kind not in log.TURN_KINDS and self.turns is not None
+            turns_kept = after is not None and self.turns is not None
             snapshot = await socket_read(self._snapshot)(turns_kept=turns_kept)
         self.state = snapshot
         await self.send_json({"type": "state", "role": self.side, **snapshot})

@@ -8,7 +8,7 @@ original event back. `dialogue_post` is the single entry point for everything a 
 
 import copy
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
@@ -330,11 +330,15 @@ def dialogue_post(
     message: dict,
     turns: dict[int, TurnState] | None = None,
     later: list | None = None,
+    runs: dict[int, dict] | None = None,
 ) -> list[tuple[Event, bool]]:
     """Check and record one message from a participant. Returns the events it produced, each with `created`.
 
     `turns` may be the caller's own replay of a prefix of the log (a room socket keeps one); the checks then read
-    nothing, and a refusal that an older prefix could explain is checked again against the log itself.
+    nothing, and a refusal that an older prefix could explain is checked again against the log itself. `runs` may be
+    the SQL runs of this dialogue the caller has passed on (seq → payload, the result table left out where the caller
+    did not keep it): a run's payload never changes once stored, so a share or a follow-up reads a run found there
+    instead of the log.
 
     What the platform adds to a message once it is recorded (the labels it reads from a shared result, the suggestion
     after an answer) is recorded before this returns; given a `later` list, it is appended there instead, as functions
@@ -361,11 +365,11 @@ def dialogue_post(
         raise DialogueError("invalid", gettext("Every message needs an 'id' string of 1 to 64 characters (no NUL)."))
     try:
         try:
-            return _post(dialogue, person, side, kind, message, client_id, turns, later)
+            return _post(dialogue, person, side, kind, message, client_id, turns, later, runs)
         except DialogueError as refusal:
             if turns is None or refusal.code not in _STALE_REFUSALS:
                 raise
-            return _post(dialogue, person, side, kind, message, client_id, None, later)
+            return _post(dialogue, person, side, kind, message, client_id, None, later, runs)
     except DialogueError as refusal:
         # A retry of something already stored is answered from the log, whatever state the dialogue is in now. Only
         # a refused message is looked up: a retry that passes the checks is stopped by the client-id constraint in
@@ -392,6 +396,20 @@ class _Post:
     client_id: str
     turns: dict[int, TurnState] | None
     later: list | None = None
+    runs: dict[int, dict] = field(default_factory=dict)  # the caller's runs (dialogue_post); only read
+
+    def run(self, seq) -> dict:
+        """The payload of SQL run `seq` with its result table: the caller's copy when it kept the table, else the
+        log's. DialogueError `invalid` when the dialogue has no such run."""
+        kept = self.runs.get(seq) if isinstance(seq, int) else None
+        if kept is not None and "result" in kept:
+            return kept
+        return _sql_run_event(self.dialogue, seq).payload
+
+    def run_sql(self, seq: int) -> str:
+        """The SQL of run `seq`: the caller's copy, else the log's (`log.run_sql`)."""
+        kept = self.runs.get(seq)
+        return kept["sql"] if kept is not None else log.run_sql(self.dialogue, seq)
 
     def then(self, follow_up) -> list[tuple[Event, bool]]:
         """The events `follow_up()` adds after the message's own: recorded now, or handed to the caller (`later`).
@@ -606,13 +624,14 @@ def _model_draft_pending(dialogue: Dialogue, turn: int) -> bool:
 
 def _post_share_result(post: _Post):
     turn = post.turn()
-    run = _sql_run_event(post.dialogue, post.message.get("run"))
-    result = payload_bounded(EventKind.SQL_RUN, run.payload)["result"]
-    if run.payload.get("turn") not in (None, turn.seq):
-        raise DialogueError("invalid", gettext("SQL run #%(seq)s was written for another turn.") % {"seq": run.seq})
+    run_seq = post.message.get("run")
+    run = post.run(run_seq)
+    result = payload_bounded(EventKind.SQL_RUN, run)["result"]
+    if run.get("turn") not in (None, turn.seq):
+        raise DialogueError("invalid", gettext("SQL run #%(seq)s was written for another turn.") % {"seq": run_seq})
     if not result["ok"]:
         raise DialogueError("invalid", gettext("Only a run that succeeded can be sent to the worker."))
-    shared = post.record(EventKind.RESULT_SHARED, log.result_shared_payload(turn.seq, run.seq, result))
+    shared = post.record(EventKind.RESULT_SHARED, log.result_shared_payload(turn.seq, run_seq, result))
     if not shared[1]:
         return [shared]  # a retry: what was read from the SQL then is in the log already
     previous = _previous_sql_turn(post.turns, turn.seq)
@@ -621,9 +640,9 @@ def _post_share_result(post: _Post):
         labels = assist.labels_detected(
             database=post.dialogue.database,
             utterance=turn.text,
-            sql=run.payload["sql"],
+            sql=run["sql"],
             result=result,
-            previous_sql=log.run_sql(post.dialogue, previous.run_seq) if previous else None,
+            previous_sql=post.run_sql(previous.run_seq) if previous else None,
             previous_utterance=previous.text if previous else None,
             worker_language=post.dialogue.worker.language,  # the draft's language when the question has no words
             recommended=log.recommendation_shown_before(post.dialogue, turn.seq) if previous else None,
@@ -633,7 +652,7 @@ def _post_share_result(post: _Post):
             assist.goal_match(
                 database=dialogue.database,
                 goal_sql=dialogue.goal.sql if dialogue.goal_id else "",
-                sql=run.payload["sql"],
+                sql=run["sql"],
                 result=result,
             )
         )
@@ -642,7 +661,7 @@ def _post_share_result(post: _Post):
         if suite is not None:
             # The suite saw no difference from the goal: the slow search for one runs apart from the room, once the
             # label it overrides is stored, and runs the search alone (the suite's answer goes with it).
-            transaction.on_commit(lambda: _goal_match_search_later(dialogue.pk, turn.seq, run.seq, suite), robust=True)
+            transaction.on_commit(lambda: _goal_match_search_later(dialogue.pk, turn.seq, run_seq, suite), robust=True)
         return [recorded]
 
     return [shared, *post.then(detected)]
@@ -735,7 +754,7 @@ def _post_response(post: _Post):
         recommendation = assist.recommendation_next(
             database=post.dialogue.database,
             turn=turn.seq,
-            sql=log.run_sql(post.dialogue, turn.run_seq),
+            sql=post.run_sql(turn.run_seq),
             offered=[],
         )
         return [] if recommendation is None else [post.record_server(EventKind.RECOMMENDATION, recommendation)]
@@ -753,7 +772,7 @@ def _post_recommend(post: _Post):
     recommendation = assist.recommendation_next(
         database=post.dialogue.database,
         turn=turn.seq,
-        sql=log.run_sql(post.dialogue, turn.run_seq),
+        sql=post.run_sql(turn.run_seq),
         offered=offered,
     )
     if recommendation is None:
@@ -895,8 +914,8 @@ def follow_up_alongside(kind: str) -> bool:
     return kind in _FOLLOW_UPS_ALONGSIDE
 
 
-def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict, client_id: str, turns, later):
-    post = _Post(dialogue, person, side, message, client_id, turns, later)
+def _post(dialogue: Dialogue, person: User, side: str, kind: str, message: dict, client_id: str, turns, later, runs):
+    post = _Post(dialogue, person, side, message, client_id, turns, later, runs or {})
     if kind != "score" and dialogue.is_over:
         # As last seen (a status never leaves the ended ones); the row lock has the final word. A score comes after.
         raise _closed()
