@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
@@ -100,7 +101,9 @@ UPLOAD_FORM_BYTES = 64 * 1024
 
 
 def _upload_limit_message() -> str:
-    return f"The file is larger than {settings.MAX_DATABASE_UPLOAD_MB} MB, the largest this platform takes."
+    return _("The file is larger than %(size)s MB, the largest this platform takes.") % {
+        "size": settings.MAX_DATABASE_UPLOAD_MB
+    }
 
 
 @csrf_exempt  # the token is checked in _database_upload_form, once this form's upload handler is in place
@@ -211,13 +214,16 @@ def _curate_names(request, database):
         database=database, by=request.user, tables={table: request.POST.get("name", "")}, columns=columns
     )
     anchor = f"table-{source['table_names_original'].index(table)}"  # the table exists: the service checked it
-    return f"Saved {changed} readable name{'' if changed == 1 else 's'} of {table}.", anchor
+    saved = ngettext(
+        "Saved %(count)s readable name of %(table)s.", "Saved %(count)s readable names of %(table)s.", changed
+    )
+    return saved % {"count": changed, "table": table}, anchor
 
 
 def _curate_hide(request, database):
     target, hidden = request.POST.get("target", ""), request.POST.get("hidden") == "1"
     curation.database_hidden_set(database=database, by=request.user, target=target, hidden=hidden)
-    return f"{target} is {'hidden' if hidden else 'shown again'}.", None
+    return (_("%(name)s is hidden.") if hidden else _("%(name)s is shown again.")) % {"name": target}, None
 
 
 def _curate_key(request, database):
@@ -226,13 +232,14 @@ def _curate_key(request, database):
     curation.database_foreign_key_set(
         database=database, by=request.user, child=child, parent=parent, confirmed=confirmed
     )
-    return f"{child} → {parent} {'is a foreign key' if confirmed else 'dismissed'}.", "keys"
+    said = _("%(child)s → %(parent)s is a foreign key.") if confirmed else _("%(child)s → %(parent)s dismissed.")
+    return said % {"child": child, "parent": parent}, "keys"
 
 
 def _curate_fill(request, database):
     row = request.POST.get("row", "").strip()
     if row and not row.isdigit():
-        raise ValidationError("A row is given by its number (SQLite's rowid).")
+        raise ValidationError(_("A row is given by its number (SQLite's rowid)."))
     version = curation.database_fill_empty(
         database=database,
         by=request.user,
@@ -240,21 +247,21 @@ def _curate_fill(request, database):
         value=request.POST.get("value", ""),
         row_id=int(row) if row else None,
     )
-    return f"Version {version.number} of the file: {version.note}.", None
+    return _("Version %(number)s of the file: %(note)s.") % {"number": version.number, "note": version.note}, None
 
 
 def _curate_keep(request, database):
     key = request.POST.get("key", "")
     curation.database_check_keep(database=database, by=request.user, key=key, reason=request.POST.get("reason", ""))
-    return "The check is kept as it is.", "checks"
+    return _("The check is kept as it is."), "checks"
 
 
 def _curate_profile(request, database):
     version = database.current_version
     if version is None:
-        raise ValidationError("This database has no recorded file version to read.")
+        raise ValidationError(_("This database has no recorded file version to read."))
     curation.database_version_profile(version=version)
-    return f"Read version {version.number} of the file.", None
+    return _("Read version %(number)s of the file.") % {"number": version.number}, None
 
 
 _CURATE_ACTIONS = {

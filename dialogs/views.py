@@ -199,7 +199,7 @@ def room(request, dialogue_id):
     except DialogueError:
         if can(request.user, "rooms.supervise") and not dialogue.is_solo:
             return redirect("dialogs:room_watch", dialogue_id=dialogue.pk)  # a supervisor watches, read-only
-        raise PermissionDenied("You are not a participant of this dialogue.") from None
+        raise PermissionDenied(gettext("You are not a participant of this dialogue.")) from None
     if dialogue.mode == DialogueMode.QUERY_FIRST:
         return redirect("dialogs:query_first_home")  # its one turn was sent from phase 2; nothing more to write
     if dialogue.is_solo:
@@ -211,12 +211,12 @@ def room(request, dialogue_id):
 def room_table(request, dialogue_id, table_index):
     """A page of one table of the dialogue's database, for either participant (workers see content, never SQL)."""
     if not request.user.is_authenticated:
-        raise PermissionDenied("Sign in first.")
+        raise PermissionDenied(gettext("Sign in first."))
     dialogue = get_object_or_404(Dialogue.objects.select_related("database"), pk=dialogue_id)
     try:
         dialogue_side(dialogue=dialogue, person=request.user)
     except DialogueError:
-        raise PermissionDenied("You are not a participant of this dialogue.") from None
+        raise PermissionDenied(gettext("You are not a participant of this dialogue.")) from None
     try:
         page = request.GET.get("page", "1")
         data = database_table_page(database=dialogue.database, table_index=table_index, page=page)
@@ -444,7 +444,11 @@ def room_watch(request, dialogue_id):
         except DialogueError as exc:
             form.add_error(None, exc.message)
         else:
-            done = "ended" if form.cleaned_data["action"] == "end" else "ended, and its worker is back in the queue"
-            messages.success(request, f"Dialogue {dialogue.pk} is {done}.")
+            done = (
+                gettext("Dialogue %(dialogue)s is ended.")
+                if form.cleaned_data["action"] == "end"
+                else gettext("Dialogue %(dialogue)s is ended, and its worker is back in the queue.")
+            )
+            messages.success(request, done % {"dialogue": dialogue.pk})
             return redirect("dialogs:room_watch", dialogue_id=dialogue.pk)
     return render(request, "dialogs/room_watch.html", {"dialogue": dialogue, "form": form})

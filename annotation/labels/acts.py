@@ -5,6 +5,7 @@ is not listed here never reaches the database.
 """
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 USER_ACTS: dict[str, str] = {
@@ -151,11 +152,20 @@ def check_acts(acts, *, side: str) -> list[str]:
     """
     allowed = USER_ACTS if side == "user" else SYSTEM_ACTS
     if not isinstance(acts, list) or not acts or not all(isinstance(act, str) for act in acts):
-        raise LabelError(f"{side} acts must be a non-empty list of labels")
+        raise LabelError(
+            gettext("user acts must be a non-empty list of labels")
+            if side == "user"
+            else gettext("system acts must be a non-empty list of labels")
+        )
     normalised = list(dict.fromkeys(act.strip().upper() for act in acts))
     unknown = [act for act in normalised if act not in allowed]
     if unknown:
-        raise LabelError(f"not {side} acts: {', '.join(unknown)} (allowed: {', '.join(allowed)})")
+        said = (
+            gettext("not user acts: %(labels)s (allowed: %(allowed)s)")
+            if side == "user"
+            else gettext("not system acts: %(labels)s (allowed: %(allowed)s)")
+        )
+        raise LabelError(said % {"labels": ", ".join(unknown), "allowed": ", ".join(allowed)})
     return normalised
 
 
@@ -191,7 +201,9 @@ def check_choice(value, choices: dict[str, str], name: str) -> str:
     if value is None or value == "":
         return ""
     if not isinstance(value, str) or value.strip() not in choices:
-        raise LabelError(f"{name} must be one of {', '.join(choices)}, or empty")
+        raise LabelError(
+            gettext("%(name)s must be one of %(choices)s, or empty") % {"name": name, "choices": ", ".join(choices)}
+        )
     return value.strip()
 
 
@@ -226,11 +238,14 @@ def check_thematic_relations(values) -> list[str]:
     """A follow-up question's thematic relations: a list (possibly empty: not labelled) of THEMATIC_RELATIONS' keys,
     deduplicated in THEMATIC_RELATIONS' order."""
     if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
-        raise LabelError("thematic relations must be a list of names")
+        raise LabelError(gettext("thematic relations must be a list of names"))
     given = {value.strip() for value in values}
     unknown = sorted(given - set(THEMATIC_RELATIONS))
     if unknown:
-        raise LabelError(f"not thematic relations: {', '.join(unknown)} (allowed: {', '.join(THEMATIC_RELATIONS)})")
+        raise LabelError(
+            gettext("not thematic relations: %(labels)s (allowed: %(allowed)s)")
+            % {"labels": ", ".join(unknown), "allowed": ", ".join(THEMATIC_RELATIONS)}
+        )
     return [name for name in THEMATIC_RELATIONS if name in given]
 
 
@@ -281,13 +296,16 @@ def check_phenomena(values) -> list[str]:
     """Validate contextual phenomena: a list (possibly empty) of names from CONTEXTUAL_PHENOMENA, deduplicated in
     order. "Context Independent" excludes the others: a question cannot both stand alone and lean on earlier turns."""
     if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
-        raise LabelError("contextual phenomena must be a list of names")
+        raise LabelError(gettext("contextual phenomena must be a list of names"))
     normalised = list(dict.fromkeys(value.strip() for value in values))
     unknown = [value for value in normalised if value not in CONTEXTUAL_PHENOMENA]
     if unknown:
-        raise LabelError(f"not contextual phenomena: {', '.join(unknown)} (allowed: {', '.join(CONTEXTUAL_PHENOMENA)})")
+        raise LabelError(
+            gettext("not contextual phenomena: %(labels)s (allowed: %(allowed)s)")
+            % {"labels": ", ".join(unknown), "allowed": ", ".join(CONTEXTUAL_PHENOMENA)}
+        )
     if "Context Independent" in normalised and len(normalised) > 1:
-        raise LabelError("'Context Independent' cannot be combined with another phenomenon")
+        raise LabelError(gettext("'Context Independent' cannot be combined with another phenomenon"))
     return normalised
 
 
@@ -299,20 +317,25 @@ def check_intent(value) -> dict:
     from annotation.labels.relations import CATEGORIES, CATEGORY_OF, RELATION_NAMES
 
     if not isinstance(value, dict) or value.get("category") not in CATEGORIES:
-        raise LabelError(f"an intent needs a 'category' (one of: {', '.join(CATEGORIES)})")
+        raise LabelError(
+            gettext("an intent needs a 'category' (one of: %(allowed)s)") % {"allowed": ", ".join(CATEGORIES)}
+        )
     category, relations = value["category"], value.get("relations", [])
     if not isinstance(relations, list) or not all(isinstance(name, str) for name in relations):
-        raise LabelError("an intent's 'relations' must be a list of relation names such as 'R1'")
+        raise LabelError(gettext("an intent's 'relations' must be a list of relation names such as 'R1'"))
     relations = sorted(dict.fromkeys(name.strip().upper() for name in relations), key=lambda name: int(name[1:] or 0))
     unknown = [name for name in relations if name not in RELATION_NAMES]
     if unknown:
-        raise LabelError(f"not relations: {', '.join(unknown)} (allowed: R1 to R16)")
+        raise LabelError(gettext("not relations: %(labels)s (allowed: R1 to R16)") % {"labels": ", ".join(unknown)})
     categories = {CATEGORY_OF[name] for name in relations}
     if category == "combination":
         if "different_entity" in categories:
-            raise LabelError("a combination never includes Different Entity (R13)")
+            raise LabelError(gettext("a combination never includes Different Entity (R13)"))
     elif categories - {category}:
-        raise LabelError(f"relations {', '.join(relations)} do not all belong to {category}")
+        raise LabelError(
+            gettext("relations %(labels)s do not all belong to %(category)s")
+            % {"labels": ", ".join(relations), "category": category}
+        )
     return {"category": category, "relations": relations}
 
 
@@ -321,31 +344,43 @@ def check_schema_linking(spans, *, tokens: list[str], schema: dict) -> list[dict
     {"beg", "end" (token indexes, both included), "type": table|column|value, "entity": {"tableId" | "columnId",
     "value", and for a value its "column"}}, ids within the schema. Returns them sorted by position."""
     if not isinstance(spans, list):
-        raise LabelError("schema linking must be a list of spans")
+        raise LabelError(gettext("schema linking must be a list of spans"))
     tables = len(schema.get("table_names_original", []))
     columns = schema.get("column_names_original", [])
     checked = []
     for number, span in enumerate(spans, 1):
-        where = f"span {number}"
+        where = {"span": number}
         if not isinstance(span, dict) or not isinstance(span.get("entity"), dict):
-            raise LabelError(f"{where}: needs 'beg', 'end', 'type' and an 'entity'")
+            raise LabelError(gettext("span %(span)s: needs 'beg', 'end', 'type' and an 'entity'") % where)
         beg, end, kind, entity = span.get("beg"), span.get("end"), span.get("type"), span["entity"]
         if not (isinstance(beg, int) and isinstance(end, int) and 0 <= beg <= end < len(tokens)):
-            raise LabelError(f"{where}: 'beg' and 'end' must be token indexes (0 to {len(tokens) - 1}), beg <= end")
+            raise LabelError(
+                gettext("span %(span)s: 'beg' and 'end' must be token indexes (0 to %(last)s), beg <= end")
+                % {**where, "last": len(tokens) - 1}
+            )
         if kind not in SCHEMA_LINK_TYPES:
-            raise LabelError(f"{where}: 'type' must be one of {', '.join(SCHEMA_LINK_TYPES)}")
+            raise LabelError(
+                gettext("span %(span)s: 'type' must be one of %(allowed)s")
+                % {**where, "allowed": ", ".join(SCHEMA_LINK_TYPES)}
+            )
         value = entity.get("value")
         if not isinstance(value, str) or "\x00" in value or len(value) > 500:
-            raise LabelError(f"{where}: the entity needs a 'value' string")
+            raise LabelError(gettext("span %(span)s: the entity needs a 'value' string") % where)
         if kind == "table":
             table_id = entity.get("tableId")
             if not (isinstance(table_id, int) and 0 <= table_id < tables):
-                raise LabelError(f"{where}: 'tableId' must be a table of this database (0 to {tables - 1})")
+                raise LabelError(
+                    gettext("span %(span)s: 'tableId' must be a table of this database (0 to %(last)s)")
+                    % {**where, "last": tables - 1}
+                )
             clean = {"tableId": table_id, "value": value}
         else:
             column_id = entity.get("columnId")
             if not (isinstance(column_id, int) and 0 < column_id < len(columns)):
-                raise LabelError(f"{where}: 'columnId' must be a column of this database (1 to {len(columns) - 1})")
+                raise LabelError(
+                    gettext("span %(span)s: 'columnId' must be a column of this database (1 to %(last)s)")
+                    % {**where, "last": len(columns) - 1}
+                )
             clean = {"columnId": column_id, "value": value}
             if kind == "value":
                 clean["column"] = columns[column_id][1]
@@ -383,16 +418,19 @@ def check_ambiguity(value, *, acts: list[str], tokens: list[str], max_sql_length
     considered}. Returns it normalised (absent optional fields left out)."""
     present = [act for act in AMBIGUITY_TYPES if act in acts]
     if not present:
-        raise LabelError("an ambiguity label belongs to a turn labelled AMBIGUOUS or CANNOT_ANSWER")
+        raise LabelError(gettext("an ambiguity label belongs to a turn labelled AMBIGUOUS or CANNOT_ANSWER"))
     if not isinstance(value, dict):
-        raise LabelError("an ambiguity label must be an object with a 'type'")
+        raise LabelError(gettext("an ambiguity label must be an object with a 'type'"))
     unknown = set(value) - {"type", "span", "readings"}
     if unknown:
-        raise LabelError(f"an ambiguity label has only 'type', 'span' and 'readings', not {', '.join(sorted(unknown))}")
+        raise LabelError(
+            gettext("an ambiguity label has only 'type', 'span' and 'readings', not %(keys)s")
+            % {"keys": ", ".join(sorted(unknown))}
+        )
     kind = value.get("type")
     allowed = [name for act in present for name in AMBIGUITY_TYPES[act]]
     if kind not in allowed:
-        raise LabelError(f"the ambiguity 'type' must be one of: {', '.join(allowed)}")
+        raise LabelError(gettext("the ambiguity 'type' must be one of: %(allowed)s") % {"allowed": ", ".join(allowed)})
     checked: dict = {"type": kind}
     span = value.get("span")
     if span is not None:
@@ -407,7 +445,8 @@ def _checked_span(span, tokens: list[str]) -> dict:
     beg, end = (span.get("beg"), span.get("end")) if isinstance(span, dict) else (None, None)
     if not (type(beg) is int and type(end) is int and 0 <= beg <= end < len(tokens)):
         raise LabelError(
-            f"the ambiguity 'span' needs 'beg' and 'end', token indexes (0 to {len(tokens) - 1}), beg <= end"
+            gettext("the ambiguity 'span' needs 'beg' and 'end', token indexes (0 to %(last)s), beg <= end")
+            % {"last": len(tokens) - 1}
         )
     return {"beg": beg, "end": end}
 
@@ -415,12 +454,15 @@ def _checked_span(span, tokens: list[str]) -> dict:
 def _checked_readings(readings, kind: str, max_sql_length: int) -> list[str]:
     """The SQL of each reading of an ambiguous question (an AMBIGUOUS sub-type only), stripped."""
     if AMBIGUITY_ACT_OF_TYPE[kind] != "AMBIGUOUS":
-        raise LabelError("readings belong to an ambiguous question; a question SQL cannot answer has none")
+        raise LabelError(gettext("readings belong to an ambiguous question; a question SQL cannot answer has none"))
     if not isinstance(readings, list) or not all(isinstance(sql, str) and sql.strip() for sql in readings):
-        raise LabelError("the ambiguity 'readings' must be a list of SQL queries")
+        raise LabelError(gettext("the ambiguity 'readings' must be a list of SQL queries"))
     if len(readings) > AMBIGUITY_MAX_READINGS:
-        raise LabelError(f"at most {AMBIGUITY_MAX_READINGS} readings")
+        raise LabelError(gettext("at most %(count)s readings") % {"count": AMBIGUITY_MAX_READINGS})
     for number, sql in enumerate(readings, 1):
         if "\x00" in sql or len(sql) > max_sql_length:
-            raise LabelError(f"reading {number}: SQL is limited to {max_sql_length} characters, without NUL")
+            raise LabelError(
+                gettext("reading %(number)s: SQL is limited to %(count)s characters, without NUL")
+                % {"number": number, "count": max_sql_length}
+            )
     return [sql.strip() for sql in readings]

@@ -14,9 +14,12 @@ from annotation.signals import person_blocked
 def person_create(*, username: str, role: str, password: str | None = None, email: str = "") -> tuple[User, str]:
     """Create an account with a role. Returns the person and the password (generated when none is given)."""
     if role not in Role.values:
-        raise ValidationError(f"Unknown role {role!r}; choose one of: {', '.join(Role.values)}.")
+        raise ValidationError(
+            _("Unknown role %(role)s; choose one of: %(roles)s.")
+            % {"role": repr(role), "roles": ", ".join(Role.values)}
+        )
     if User.objects.filter(username=username).exists():
-        raise ValidationError(f"The username {username!r} is taken.")
+        raise ValidationError(_("The username %(name)s is taken.") % {"name": repr(username)})
     if not password:
         password = get_random_string(16)
     user = User(username=username, email=email, role=role, is_staff=(role == Role.ADMIN))

@@ -30,6 +30,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation.models import User
 from annotation.people.roles import can
@@ -154,7 +155,7 @@ def campaign_prolific_settings_save(
 ) -> Campaign:
     """Keep the study's settings on the campaign (sent with the next study made). ValidationError by field."""
     if not can(by, "campaigns.manage"):
-        raise ValidationError("Only an admin may change a campaign.")
+        raise ValidationError(gettext("Only an admin may change a campaign."))
     errors = {}
     ids = [value.strip() for value in countries.split(",") if value.strip()]
     if any(not _ID.fullmatch(value) for value in ids):

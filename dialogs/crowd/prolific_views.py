@@ -8,6 +8,9 @@ from django.core.exceptions import ValidationError
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from annotation.people.roles import role_required
@@ -22,22 +25,28 @@ class ProlificSettingsForm(forms.Form):
     countries = forms.CharField(
         required=False,
         max_length=200,
-        label="Countries of residence",
-        help_text="Prolific's choice ids, separated by commas: 1 is the United States (CoSQL's workers). Empty: any.",
+        label=gettext_lazy("Countries of residence"),
+        help_text=gettext_lazy(
+            "Prolific's choice ids, separated by commas: 1 is the United States (CoSQL's workers). Empty: any."
+        ),
     )
     min_approval_rate = forms.IntegerField(
         required=False,
-        label="Lowest approval rate (%)",
+        label=gettext_lazy("Lowest approval rate (%)"),
         widget=forms.NumberInput(attrs={"min": 0, "max": 100}),
-        help_text="CoSQL asked for 95. Empty: any.",
+        help_text=gettext_lazy("CoSQL asked for 95. Empty: any."),
     )
-    places = forms.IntegerField(label="Places", widget=forms.NumberInput(attrs={"min": 1}))
+    places = forms.IntegerField(label=gettext_lazy("Places"), widget=forms.NumberInput(attrs={"min": 1}))
     reward = forms.DecimalField(
-        required=False, max_digits=7, decimal_places=2, label="Reward per participant", help_text="Before any bonus."
+        required=False,
+        max_digits=7,
+        decimal_places=2,
+        label=gettext_lazy("Reward per participant"),
+        help_text=gettext_lazy("Before any bonus."),
     )
-    minutes = forms.IntegerField(label="Minutes a task takes", widget=forms.NumberInput(attrs={"min": 1}))
+    minutes = forms.IntegerField(label=gettext_lazy("Minutes a task takes"), widget=forms.NumberInput(attrs={"min": 1}))
     description = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 3}), label="Description for participants"
+        required=False, widget=forms.Textarea(attrs={"rows": 3}), label=gettext_lazy("Description for participants")
     )
 
     @classmethod
@@ -53,10 +62,15 @@ class ProlificSettingsForm(forms.Form):
 
 
 class RejectForm(forms.Form):
-    category = forms.ChoiceField(choices=[("", "Choose a reason")] + list(prolific.REJECTION_CATEGORIES.items()))
+    category = forms.ChoiceField(
+        choices=[("", gettext_lazy("Choose a reason"))] + list(prolific.REJECTION_CATEGORIES.items())
+    )
     message = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "minlength": prolific.REJECTION_MESSAGE_MIN_CHARS}),
-        help_text=f"Sent to the participant; at least {prolific.REJECTION_MESSAGE_MIN_CHARS} characters.",
+        help_text=format_lazy(
+            gettext_lazy("Sent to the participant; at least {count} characters."),
+            count=prolific.REJECTION_MESSAGE_MIN_CHARS,
+        ),
     )
 
 
@@ -76,19 +90,23 @@ def prolific_settings(request, campaign_id):
     if not form.is_valid():
         messages.error(
             request,
-            "The study's settings were not saved: "
-            + "; ".join(
-                f"{form.fields[name].label if name in form.fields else name}: {' '.join(errors)}"
-                for name, errors in form.errors.items()
-            ),
+            _("The study's settings were not saved: %(errors)s")
+            % {
+                "errors": "; ".join(
+                    f"{form.fields[name].label if name in form.fields else name}: {' '.join(errors)}"
+                    for name, errors in form.errors.items()
+                )
+            },
         )
         return _back(campaign.pk)
     try:
         prolific.campaign_prolific_settings_save(campaign=campaign, by=request.user, **form.cleaned_data)
     except ValidationError as exc:
-        messages.error(request, "The study's settings were not saved: " + " ".join(exc.messages))
+        messages.error(
+            request, _("The study's settings were not saved: %(errors)s") % {"errors": " ".join(exc.messages)}
+        )
     else:
-        messages.success(request, "Saved the study's settings: the next study made on Prolific takes them.")
+        messages.success(request, _("Saved the study's settings: the next study made on Prolific takes them."))
     return _back(campaign.pk)
 
 
@@ -102,7 +120,11 @@ def prolific_publish(request, campaign_id):
     except ProlificError as error:
         _failed(request, error)
     else:
-        messages.success(request, f"Published the study {study.study_id} on Prolific: it is {study.status.lower()}.")
+        messages.success(
+            request,
+            _("Published the study %(study)s on Prolific: it is %(status)s.")
+            % {"study": study.study_id, "status": study.status.lower()},
+        )
     return _back(campaign.pk)
 
 
@@ -113,26 +135,28 @@ def _study_action(request, study_pk, action, done: str):
     except ProlificError as error:
         _failed(request, error)
     else:
-        messages.success(request, f"{done} It is {study.status.lower()} on Prolific.")
+        messages.success(
+            request, _("%(done)s It is %(status)s on Prolific.") % {"done": done, "status": study.status.lower()}
+        )
     return _back(study.campaign_id)
 
 
 @require_POST
 @role_required("campaigns.manage")
 def prolific_pause(request, study_pk):
-    return _study_action(request, study_pk, prolific.prolific_study_pause, "Paused the study.")
+    return _study_action(request, study_pk, prolific.prolific_study_pause, _("Paused the study."))
 
 
 @require_POST
 @role_required("campaigns.manage")
 def prolific_resume(request, study_pk):
-    return _study_action(request, study_pk, prolific.prolific_study_resume, "Resumed the study.")
+    return _study_action(request, study_pk, prolific.prolific_study_resume, _("Resumed the study."))
 
 
 @require_POST
 @role_required("campaigns.manage")
 def prolific_refresh(request, study_pk):
-    return _study_action(request, study_pk, prolific.prolific_study_refresh, "Read the study's status.")
+    return _study_action(request, study_pk, prolific.prolific_study_refresh, _("Read the study's status."))
 
 
 @role_required("campaigns.manage")
@@ -169,8 +193,12 @@ def prolific_decide(request, study_pk, submission_id):
     except ProlificError as error:
         _failed(request, error)
     else:
-        decided = "Approved" if approve else "Rejected"
-        messages.success(request, f"{decided} submission {submission_id}: it is {status.lower() or 'changed'}.")
+        said = (
+            _("Approved submission %(submission)s: it is %(status)s.")
+            if approve
+            else _("Rejected submission %(submission)s: it is %(status)s.")
+        )
+        messages.success(request, said % {"submission": submission_id, "status": status.lower() or _("changed")})
     return redirect("dialogs:prolific_submissions", study_pk=study.pk)
 
 
@@ -190,8 +218,14 @@ def prolific_bonuses_pay(request, campaign_id):
     else:
         messages.success(
             request,
-            f"Paying {payment.total:.2f} in bonuses to {len(payment.rows)} participant(s) on Prolific (payment "
-            f"{payment.pk}): its progress is below.",
+            ngettext(
+                "Paying %(total)s in bonuses to %(count)s participant on Prolific (payment %(payment)s): its progress "
+                "is below.",
+                "Paying %(total)s in bonuses to %(count)s participants on Prolific (payment %(payment)s): its progress "
+                "is below.",
+                len(payment.rows),
+            )
+            % {"total": f"{payment.total:.2f}", "count": len(payment.rows), "payment": payment.pk},
         )
     return _back(campaign.pk)
 
@@ -210,7 +244,10 @@ def prolific_payment_retry(request, payment_id):
     except ProlificError as error:
         _failed(request, error)
     else:
-        messages.info(request, f"Taking payment {payment.pk} up again: Prolific's records are read first.")
+        messages.info(
+            request,
+            _("Taking payment %(payment)s up again: Prolific's records are read first.") % {"payment": payment.pk},
+        )
     return _back(payment.campaign_id)
 
 
@@ -223,5 +260,9 @@ def prolific_payment_cancel(request, payment_id):
     except ProlificError as error:
         _failed(request, error)
     else:
-        messages.success(request, f"Cancelled payment {payment.pk}: nothing was paid, and its bonuses are owed again.")
+        messages.success(
+            request,
+            _("Cancelled payment %(payment)s: nothing was paid, and its bonuses are owed again.")
+            % {"payment": payment.pk},
+        )
     return _back(payment.campaign_id)

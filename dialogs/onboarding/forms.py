@@ -1,6 +1,7 @@
 """The onboarding's forms (docs/experts.md)."""
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation.models import Goal
 from dialogs.onboarding.guidelines import MAX_CHARS
@@ -14,13 +15,19 @@ _SAFE_SUBSET = (
 
 class GuidelinesForm(forms.Form):
     act_guide = forms.CharField(
-        label="The dialogue acts", required=False, max_length=MAX_CHARS, widget=forms.Textarea(attrs={"rows": 12})
+        label=gettext_lazy("The dialogue acts"),
+        required=False,
+        max_length=MAX_CHARS,
+        widget=forms.Textarea(attrs={"rows": 12}),
     )
     response_guide = forms.CharField(
-        label="Writing responses", required=False, max_length=MAX_CHARS, widget=forms.Textarea(attrs={"rows": 10})
+        label=gettext_lazy("Writing responses"),
+        required=False,
+        max_length=MAX_CHARS,
+        widget=forms.Textarea(attrs={"rows": 10}),
     )
     sql_conventions = forms.CharField(
-        label="SQL conventions",
+        label=gettext_lazy("SQL conventions"),
         required=False,
         max_length=MAX_CHARS,
         widget=forms.Textarea(attrs={"rows": 8}),
@@ -30,25 +37,35 @@ class GuidelinesForm(forms.Form):
 
 class PracticeGoalForm(forms.Form):
     goal = forms.IntegerField(
-        label="Goal number", min_value=1, help_text="The goal's number on the goals page (one nobody collects on)."
+        label=gettext_lazy("Goal number"),
+        min_value=1,
+        help_text=gettext_lazy("The goal's number on the goals page (one nobody collects on)."),
     )
 
     def clean_goal(self):
         goal = Goal.objects.filter(pk=self.cleaned_data["goal"]).select_related("database").first()
         if goal is None:
-            raise forms.ValidationError("There is no goal with this number.")
+            raise forms.ValidationError(gettext("There is no goal with this number."))
         return goal
 
 
 class PracticeRuleForm(forms.Form):
     """A campaign's own rule; both fields empty: the default (the settings)."""
 
-    practice_dialogues = forms.IntegerField(label="Practice dialogues", required=False, min_value=0, max_value=20)
-    min_percent = forms.IntegerField(label="Equivalent answers (%)", required=False, min_value=0, max_value=100)
+    practice_dialogues = forms.IntegerField(
+        label=gettext_lazy("Practice dialogues"), required=False, min_value=0, max_value=20
+    )
+    min_percent = forms.IntegerField(
+        label=gettext_lazy("Equivalent answers (%)"), required=False, min_value=0, max_value=100
+    )
 
 
 class DecisionForm(forms.Form):
-    decision = forms.ChoiceField(choices=[("qualify", "Qualify"), ("withdraw", "Withdraw the qualification")])
+    decision = forms.ChoiceField(
+        choices=[("qualify", gettext_lazy("Qualify")), ("withdraw", gettext_lazy("Withdraw the qualification"))]
+    )
     reason = forms.CharField(
-        label="Why", max_length=REASON_MAX_CHARS, help_text="Kept with the decision, beside your name and the time."
+        label=gettext_lazy("Why"),
+        max_length=REASON_MAX_CHARS,
+        help_text=gettext_lazy("Kept with the decision, beside your name and the time."),
     )

@@ -61,7 +61,7 @@ def practice_result(request, dialogue_id):
         Dialogue.objects.select_related("goal", "database", "expert"), pk=dialogue_id, practice=True
     )
     if dialogue.expert_id != request.user.pk and not can(request.user, "experts.onboard"):
-        raise PermissionDenied("This is another expert's practice.")
+        raise PermissionDenied(_("This is another expert's practice."))
     record = None
     if dialogue.is_over:
         record = practice.practice_score(dialogue_id=dialogue.pk)  # scored already, or now (outside a transaction)

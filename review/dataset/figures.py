@@ -5,10 +5,13 @@ requests never share a global figure.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 
 import matplotlib
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
@@ -16,19 +19,21 @@ from matplotlib.ticker import MaxNLocator
 logging.getLogger("fontTools").setLevel(logging.WARNING)
 
 FIGURES = {
-    "dialogue_lengths": "Distribution of dialogue lengths (turns = messages)",
-    "user_acts": "User dialogue acts",
-    "system_acts": "System dialogue acts",
-    "sql_keywords": "SQL keyword counts",
-    "keywords_by_turn": "Share of dialogues whose k-th SQL turn contains a keyword",
-    "hardness": "SQL hardness (Spider)",
-    "coverage": "Table and column coverage per database",
-    "intents": "Intent categories: recommended and asked (CHASE)",
-    "question_overlap": "Question token overlap by turn (% of turn j tokens in turn i)",
-    "sql_overlap": "SQL token overlap by turn (% of turn j's SQL tokens in turn i's; SParC)",
-    "thematic_relations": "Thematic relations of follow-up questions (SParC)",
-    "link_matches": "Schema links: mention against schema item name (CHASE)",
-    "otta_by_collection": "Components per query by collection mode (OTTA)",
+    "dialogue_lengths": gettext_lazy("Distribution of dialogue lengths (turns = messages)"),
+    "user_acts": gettext_lazy("User dialogue acts"),
+    "system_acts": gettext_lazy("System dialogue acts"),
+    "sql_keywords": gettext_lazy("SQL keyword counts"),
+    "keywords_by_turn": gettext_lazy("Share of dialogues whose k-th SQL turn contains a keyword"),
+    "hardness": gettext_lazy("SQL hardness (Spider)"),
+    "coverage": gettext_lazy("Table and column coverage per database"),
+    "intents": gettext_lazy("Intent categories: recommended and asked (CHASE)"),
+    # xgettext:no-python-format
+    "question_overlap": gettext_lazy("Question token overlap by turn (% of turn j tokens in turn i)"),
+    # xgettext:no-python-format
+    "sql_overlap": gettext_lazy("SQL token overlap by turn (% of turn j's SQL tokens in turn i's; SParC)"),
+    "thematic_relations": gettext_lazy("Thematic relations of follow-up questions (SParC)"),
+    "link_matches": gettext_lazy("Schema links: mention against schema item name (CHASE)"),
+    "otta_by_collection": gettext_lazy("Components per query by collection mode (OTTA)"),
 }
 FORMATS = {"svg": "image/svg+xml", "pdf": "application/pdf", "png": "image/png"}
 _STYLE = {
@@ -42,7 +47,7 @@ _STYLE = {
 _COLOR = "#3b5bdb"
 
 
-def _bars(axes, labels, values, *, horizontal=False, xlabel="", ylabel="count") -> None:
+def _bars(axes, labels, values, *, horizontal=False, xlabel="", ylabel="") -> None:
     # Counts are whole numbers: no 0.5 ticks on a small selection.
     (axes.xaxis if horizontal else axes.yaxis).set_major_locator(MaxNLocator(integer=True))
     if horizontal:
@@ -50,15 +55,15 @@ def _bars(axes, labels, values, *, horizontal=False, xlabel="", ylabel="count") 
         axes.barh(list(positions), values, color=_COLOR)
         axes.set_yticks(list(positions), labels)
         axes.invert_yaxis()
-        axes.set_xlabel(ylabel)
+        axes.set_xlabel(ylabel or gettext("count"))
     else:
         axes.bar(list(range(len(labels))), values, color=_COLOR)
         axes.set_xticks(list(range(len(labels))), labels, rotation=45 if len(labels) > 6 else 0, ha="right")
         axes.set_xlabel(xlabel)
-        axes.set_ylabel(ylabel)
+        axes.set_ylabel(ylabel or gettext("count"))
 
 
-def _heatmap(figure: Figure, axes, overlap: dict, *, what: str = "tokens") -> bool:
+def _heatmap(figure: Figure, axes, overlap: dict, *, sql: bool = False) -> bool:
     """Earlier turn i down, later turn j across; each cell's mean percent written in it. True when empty."""
     # The first turn is never a later one and the last never an earlier one: their empty column and row are left out.
     turns, percent = overlap["turns"], [row[1:] for row in overlap["percent"][:-1]]
@@ -74,9 +79,13 @@ def _heatmap(figure: Figure, axes, overlap: dict, *, what: str = "tokens") -> bo
                           color="white" if value > 60 else "black")  # fmt: skip
     axes.set_xticks(list(range(len(turns) - 1)), [str(k) for k in turns[1:]])
     axes.set_yticks(list(range(len(turns) - 1)), [str(k) for k in turns[:-1]])
-    axes.set_xlabel("later turn j")
-    axes.set_ylabel("earlier turn i")
-    figure.colorbar(image, ax=axes, label=f"% of turn j's {what}")
+    axes.set_xlabel(gettext("later turn j"))
+    axes.set_ylabel(gettext("earlier turn i"))
+    figure.colorbar(
+        image,
+        ax=axes,
+        label=gettext("share of turn j's SQL tokens (%)") if sql else gettext("share of turn j's tokens (%)"),
+    )
     return False
 
 
@@ -84,14 +93,15 @@ def _link_matches(axes, matches: dict) -> bool:
     """Stacked bars per item type: exact, partial and no string match. True when there are no links."""
     kinds = ("table", "column")
     left = [0] * len(kinds)
+    said = {"exact": gettext("exact"), "partial": gettext("partial"), "none": gettext("none")}
     for match, color in zip(("exact", "partial", "none"), (_COLOR, "#f08c00", "#868e96"), strict=True):
         values = [matches[kind][match] for kind in kinds]
-        bars = axes.barh(list(range(len(kinds))), values, left=left, label=match, color=color)
+        bars = axes.barh(list(range(len(kinds))), values, left=left, label=said[match], color=color)
         axes.bar_label(bars, labels=[str(v) if v else "" for v in values], label_type="center", fontsize=7)
         left = [a + b for a, b in zip(left, values, strict=True)]
-    axes.set_yticks(list(range(len(kinds))), ["tables", "columns"])
+    axes.set_yticks(list(range(len(kinds))), [gettext("tables"), gettext("columns")])
     axes.invert_yaxis()
-    axes.set_xlabel("links")
+    axes.set_xlabel(gettext("links"))
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.legend(ncols=3, fontsize=7, frameon=False)
     return not matches["links"]
@@ -110,7 +120,7 @@ def _components_by_mode(axes, rows: list[dict]) -> bool:
         axes.bar([p + offset for p in range(len(names))], [row["components_per_query"][n] for n in names], width,
                  label=f"{row['title']} ({row['sql_turns']} SQL)", color=colors[index % len(colors)])  # fmt: skip
     axes.set_xticks(list(range(len(names))), names)
-    axes.set_ylabel("mean count per SQL")
+    axes.set_ylabel(gettext("mean count per SQL"))
     axes.legend(fontsize=7, frameon=False)
     return False
 
@@ -125,7 +135,10 @@ def _thematic(figure, axes, stats) -> bool:
     axes.set_yticks(list(range(len(names))), [_THEMATIC_NAMES.get(name, name) for name in names])
     axes.invert_yaxis()
     axes.set_xlim(0, 100)
-    axes.set_xlabel(f"% of labels ({thematic['labelled']} of {thematic['follow_ups']} follow-ups labelled)")
+    axes.set_xlabel(
+        gettext("%% of labels (%(labelled)s of %(follow_ups)s follow-ups labelled)")
+        % {"labelled": thematic["labelled"], "follow_ups": thematic["follow_ups"]}
+    )
     return not thematic["labels"]
 
 
@@ -139,7 +152,9 @@ _THEMATIC_NAMES = {
 
 def _dialogue_lengths(figure, axes, stats) -> bool:
     lengths = stats["dialogue_lengths"]
-    _bars(axes, list(lengths), list(lengths.values()), xlabel="turns per dialogue", ylabel="dialogues")
+    _bars(
+        axes, list(lengths), list(lengths.values()), xlabel=gettext("turns per dialogue"), ylabel=gettext("dialogues")
+    )
     return False
 
 
@@ -154,7 +169,7 @@ def _counts(name: str):
 
 def _hardness(figure, axes, stats) -> bool:
     data = stats["hardness"]
-    _bars(axes, list(data), list(data.values()), xlabel="hardness", ylabel="SQL turns")
+    _bars(axes, list(data), list(data.values()), xlabel=gettext("hardness"), ylabel=gettext("SQL turns"))
     return False
 
 
@@ -162,8 +177,8 @@ def _keywords_by_turn(figure, axes, stats) -> bool:
     series = stats["keywords_by_turn"]
     for keyword, values in series["percent"].items():
         axes.plot(series["turns"], values, marker="o", markersize=3, label=keyword)
-    axes.set_xlabel("SQL turn")
-    axes.set_ylabel("% of dialogues")
+    axes.set_xlabel(gettext("SQL turn"))
+    axes.set_ylabel(gettext("dialogues (%)"))
     axes.set_ylim(0, 100)
     if series["turns"]:
         axes.set_xticks(series["turns"])
@@ -178,11 +193,11 @@ def _coverage(figure, axes, stats) -> bool:
     positions = list(range(1, len(rows) + 1))
     width = 0.4
     axes.bar([p - width / 2 for p in positions], [100 * r["table_coverage"] for r in rows], width,
-             label="tables", color=_COLOR)  # fmt: skip
+             label=gettext("tables"), color=_COLOR)  # fmt: skip
     axes.bar([p + width / 2 for p in positions], [100 * r["column_coverage"] for r in rows], width,
-             label="columns", color="#f08c00")  # fmt: skip
-    axes.set_xlabel("database (numbered as in the coverage table)")
-    axes.set_ylabel("% covered")
+             label=gettext("columns"), color="#f08c00")  # fmt: skip
+    axes.set_xlabel(gettext("database (numbered as in the coverage table)"))
+    axes.set_ylabel(gettext("covered (%)"))
     axes.set_ylim(0, 100)
     if len(rows) <= 40:
         axes.set_xticks(positions)
@@ -194,12 +209,12 @@ def _intents(figure, axes, stats) -> bool:
     recommended, asked = stats["intents"]["recommended"], stats["intents"]["asked"]
     positions = list(range(len(asked)))
     width = 0.4
-    axes.bar([p - width / 2 for p in positions], list(recommended.values()), width, label="recommended",
+    axes.bar([p - width / 2 for p in positions], list(recommended.values()), width, label=gettext("recommended"),
              color=_COLOR)  # fmt: skip
-    axes.bar([p + width / 2 for p in positions], list(asked.values()), width, label="asked (label)",
+    axes.bar([p + width / 2 for p in positions], list(asked.values()), width, label=gettext("asked (label)"),
              color="#f08c00")  # fmt: skip
     axes.set_xticks(positions, [label.replace("_", " ") for label in asked], rotation=20, ha="right")
-    axes.set_ylabel("SQL turns")
+    axes.set_ylabel(gettext("SQL turns"))
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     axes.legend(frameon=False)
     return False
@@ -216,7 +231,7 @@ _DRAWERS = {
     "coverage": _coverage,
     "intents": _intents,
     "question_overlap": lambda figure, axes, stats: _heatmap(figure, axes, stats["question_overlap"]),
-    "sql_overlap": lambda figure, axes, stats: _heatmap(figure, axes, stats["sql_overlap"], what="SQL tokens"),
+    "sql_overlap": lambda figure, axes, stats: _heatmap(figure, axes, stats["sql_overlap"], sql=True),
     "thematic_relations": _thematic,
     "link_matches": lambda figure, axes, stats: _link_matches(axes, stats["link_matches"]),
     "otta_by_collection": lambda figure, axes, stats: _components_by_mode(axes, stats["otta_by_collection"]),
@@ -232,10 +247,12 @@ def draw(name: str, stats: dict) -> Figure:
         figure = Figure(figsize=(6.4, 3.6), layout="constrained")
         axes = figure.add_subplot()
         empty = drawer(figure, axes, stats)
-        axes.set_title(FIGURES[name], fontsize=10)
+        axes.set_title(str(FIGURES[name]), fontsize=10)
         needs_sql = name in _NEEDS_SQL
         if empty or not stats["overview"]["dialogues"] or (needs_sql and not stats["overview"]["sql_turns"]):
-            axes.text(0.5, 0.5, "no data in this selection", ha="center", va="center", transform=axes.transAxes)
+            axes.text(
+                0.5, 0.5, gettext("no data in this selection"), ha="center", va="center", transform=axes.transAxes
+            )
         return figure
 
 
@@ -261,13 +278,13 @@ def draw_scores(title: str, rows: list[dict], metrics: dict[str, str]) -> Figure
                     axes.bar_label(bars, fmt="%.2f", fontsize=6, padding=1)
         axes.set_xticks(list(range(len(rows))), labels, rotation=30 if len(rows) > 5 else 0, ha="right")
         axes.set_ylim(0, 1.12)
-        axes.set_ylabel("share right")
+        axes.set_ylabel(gettext("share right"))
         figure.legend(ncols=len(metrics), fontsize=7, frameon=False, loc="outside lower center")
         axes.set_title(title, fontsize=10)
         return figure
 
 
-DOUBLE_TITLE = "Double annotation: agreement per field (κ; SQL: test suite, else execution; links: F1)"
+DOUBLE_TITLE = gettext_lazy("Double annotation: agreement per field (κ; SQL: test suite, else execution; links: F1)")
 
 
 def double_headline(figures: dict) -> float | None:
@@ -298,29 +315,43 @@ def draw_double_agreement(rounds: list[dict]) -> Figure:
             points = [(p, value) for p, value in points if value is not None]
             lowest = min([lowest, *(value for _, value in points)])
             offset = (index - (len(rounds) - 1) / 2) * height
-            label = f"sample {round_['sample']} ({round_['labelled']} turns)"
+            label = ngettext(
+                "sample %(sample)s (%(count)s turn)", "sample %(sample)s (%(count)s turns)", round_["labelled"]
+            ) % {
+                "sample": round_["sample"],
+                "count": round_["labelled"],
+            }
             axes.barh([p + offset for p, _ in points], [value for _, value in points], height,
                       label=label, color=colors[index % 4])  # fmt: skip
         axes.set_yticks(list(range(len(fields))), [field.replace("_", " ") for field in fields])
         axes.invert_yaxis()
         axes.set_xlim(min(lowest - 0.05, 0), 1.0)
-        axes.set_xlabel("agreement")
+        axes.set_xlabel(gettext("agreement"))
         if rounds:
             axes.legend(fontsize=7, frameon=False)
         else:
-            axes.text(0.5, 0.5, "no data in this selection", ha="center", va="center", transform=axes.transAxes)
-        axes.set_title(DOUBLE_TITLE, fontsize=10)
+            axes.text(
+                0.5, 0.5, gettext("no data in this selection"), ha="center", va="center", transform=axes.transAxes
+            )
+        axes.set_title(str(DOUBLE_TITLE), fontsize=10)
         return figure
 
 
 MODEL_HELP_FIGURES = {
-    "time_per_question": "Seconds per question: median and quartiles per group",
-    "user_acts": "User acts: share of each group's acts",
-    "system_acts": "System acts: share of each group's acts",
-    "intents": "Intent categories (CHASE): share of each group's SQL turns",
-    "drafts": "What experts did with the model's SQL drafts",
+    "time_per_question": gettext_lazy("Seconds per question: median and quartiles per group"),
+    "user_acts": gettext_lazy("User acts: share of each group's acts"),
+    "system_acts": gettext_lazy("System acts: share of each group's acts"),
+    "intents": gettext_lazy("Intent categories (CHASE): share of each group's SQL turns"),
+    "drafts": gettext_lazy("What experts did with the model's SQL drafts"),
 }
 _GROUP_COLORS = {"helped": _COLOR, "control": "#f08c00"}
+_GROUP_NAMES = {"helped": gettext_lazy("helped"), "control": gettext_lazy("control")}
+
+
+def _group_questions(group: str, count: int) -> str:
+    if group == "helped":
+        return ngettext("helped (%(count)s question)", "helped (%(count)s questions)", count) % {"count": count}
+    return ngettext("control (%(count)s question)", "control (%(count)s questions)", count) % {"count": count}
 
 
 def draw_model_help(name: str, comparison: dict) -> Figure:
@@ -339,19 +370,25 @@ def draw_model_help(name: str, comparison: dict) -> Figure:
                 axes.plot([row["q1"], row["q3"]], [position, position], color=_GROUP_COLORS[group], linewidth=8,
                           solid_capstyle="butt", alpha=0.45)  # fmt: skip
                 axes.plot([row["median"]], [position], "o", color=_GROUP_COLORS[group], markersize=8)
-            axes.set_yticks(list(range(len(rows))), [f"{g} ({time[g]['n']} questions)" for g in rows])
+            axes.set_yticks(list(range(len(rows))), [_group_questions(g, time[g]["n"]) for g in rows])
             axes.set_ylim(-0.8, max(len(rows), 1) - 0.2)
             axes.invert_yaxis()
-            axes.set_xlabel("seconds from a question to the expert's first response")
+            axes.set_xlabel(gettext("seconds from a question to the expert's first response"))
             # Room past the slowest quartile: a median dot at the edge would be cut in half.
             axes.set_xlim(0, max([time[g]["q3"] for g in rows], default=1) * 1.15 + 1)
             difference = time["difference"]
             if difference:
                 interval = difference["interval"]
-                note = f"helped − control: {difference['median']} s; " + (
-                    f"95% interval {interval['low']:.1f} to {interval['high']:.1f} s"
+                note = (
+                    gettext("helped − control: %(median)s s; 95%% interval %(low)s to %(high)s s")
+                    % {
+                        "median": difference["median"],
+                        "low": f"{interval['low']:.1f}",
+                        "high": f"{interval['high']:.1f}",
+                    }
                     if interval
-                    else "too few for an interval"
+                    else gettext("helped − control: %(median)s s; too few for an interval")
+                    % {"median": difference["median"]}
                 )
                 axes.text(0.99, 0.02, note, ha="right", va="bottom", fontsize=8, transform=axes.transAxes)
             empty = not rows
@@ -362,33 +399,44 @@ def draw_model_help(name: str, comparison: dict) -> Figure:
             for offset, group in ((-height / 2, "helped"), (height / 2, "control")):
                 total = sum(data[group].values()) or 1
                 axes.barh([p + offset for p in range(len(labels))], [100 * data[group][k] / total for k in labels],
-                          height, label=group, color=_GROUP_COLORS[group])  # fmt: skip
+                          height, label=_GROUP_NAMES[group], color=_GROUP_COLORS[group])  # fmt: skip
             axes.set_yticks(list(range(len(labels))), [label.replace("_", " ") for label in labels])
             axes.invert_yaxis()
-            axes.set_xlabel("% of the group's labels")
+            axes.set_xlabel(gettext("share of the group's labels (%)"))
             axes.set_xlim(0, 100)
             if labels:  # below the axes: a group's bar of 100 % would run under a legend inside them
                 figure.legend(ncols=2, fontsize=7, frameon=False, loc="outside lower center")
             empty = not labels
         elif name == "drafts":
             drafts = comparison["drafts"]
-            labels = ["kept", "edited", "replaced", "not used", "failed"]
-            values = [drafts[label.replace(" ", "_")] for label in labels]
-            _bars(axes, labels, values, horizontal=True, ylabel="drafts")
+            outcomes = {"kept": gettext("kept"), "edited": gettext("edited"), "replaced": gettext("replaced")}
+            outcomes |= {"not_used": gettext("not used"), "failed": gettext("failed")}
+            values = [drafts[key] for key in outcomes]
+            _bars(axes, list(outcomes.values()), values, horizontal=True, ylabel=gettext("drafts"))
             empty = not drafts["asked"]
         else:
             raise KeyError(name)
-        title = MODEL_HELP_FIGURES[name]
+        title = str(MODEL_HELP_FIGURES[name])
         test = comparison[name].get("test") if name in ("user_acts", "system_acts", "intents") else None
         axes.set_title(f"{title} (p = {test['p']})" if test else title, fontsize=10)
         if empty:
-            axes.text(0.5, 0.5, "no data in this selection", ha="center", va="center", transform=axes.transAxes)
+            axes.text(
+                0.5, 0.5, gettext("no data in this selection"), ha="center", va="center", transform=axes.transAxes
+            )
         return figure
+
+
+def words_for(fmt: str):
+    """The language a figure's words are drawn in: the page's for SVG, whose text stays text that the browser draws in
+    its own fonts; English for PDF and PNG, which carry their glyphs, and the platform's font has no CJK glyphs
+    (docs/i18n.md). Draw the figure inside it."""
+    return contextlib.nullcontext() if fmt == "svg" else translation.override("en")
 
 
 def render(name: str, stats: dict, fmt: str) -> bytes:
     """The figure as SVG, PDF or PNG bytes."""
-    return render_figure(draw(name, stats), fmt)
+    with words_for(fmt):
+        return render_figure(draw(name, stats), fmt)
 
 
 def render_figure(figure: Figure, fmt: str) -> bytes:

@@ -1,6 +1,7 @@
 """Forms of the datasets: which dialogues (a selection), an export request, and the statistics' selection."""
 
 from django import forms
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Database
@@ -57,13 +58,16 @@ class ExportForm(SelectionForm):
         required=False, help_text=_("Or a split file: a JSON object db_id → train/dev/test, or lines 'db_id split'.")
     )
     limit_mode = forms.ChoiceField(
-        choices=[("", "Per format (CoSQL, CHASE: 1; SParC: values)")]
+        choices=[("", gettext_lazy("Per format (CoSQL, CHASE: 1; SParC: values)"))]
         + [(mode, LIMIT_MODE_LABELS[mode]) for mode in LIMIT_MODES],
         required=False,
         label=_("LIMIT in `sql`"),
     )
     sql_errors = forms.ChoiceField(
-        choices=[("skip", "Leave the turn out (and report it)"), ("keep", "Keep the turn (and report it)")],
+        choices=[
+            ("skip", gettext_lazy("Leave the turn out (and report it)")),
+            ("keep", gettext_lazy("Keep the turn (and report it)")),
+        ],
         initial="skip",
         label=_("Turns whose SQL no longer runs"),
     )
@@ -84,8 +88,10 @@ class ExportForm(SelectionForm):
         required=False,
         initial=True,
         label=_("A report/ folder with the statistics"),
-        help_text="Every figure of the statistics page as SVG with its table (CSV) and statistics.json, for the "
-        "dialogues the release holds.",
+        help_text=gettext_lazy(
+            "Every figure of the statistics page as SVG with its table (CSV) and statistics.json, for the "
+            "dialogues the release holds."
+        ),
     )
 
     field_order = ["formats", "statuses", "databases", "date_from", "date_to", "origin", "seed", "split_file"]
@@ -95,7 +101,7 @@ class ExportForm(SelectionForm):
         if not upload:
             return None
         if upload.size > 1_000_000:
-            raise forms.ValidationError("A split file is small: this one is over 1 MB.")
+            raise forms.ValidationError(_("A split file is small: this one is over 1 MB."))
         import tempfile
         from pathlib import Path
 
@@ -120,7 +126,7 @@ class EvaluationForm(forms.Form):
     split = forms.ChoiceField(label=_("Split"), choices=[(split, split) for split in SPLITS], initial="dev")
     predictions = forms.FileField(
         label=_("Prediction file"),
-        help_text=(
+        help_text=gettext_lazy(
             "SQL state tracking: one predicted SQL per line, an empty line after each interaction (the public "
             "evaluator's file). Response generation: one predicted response per line; user act prediction: one line "
             "of acts per user turn (names separated by spaces or commas); both in the order of the release's file for "
@@ -145,7 +151,11 @@ class EvaluationForm(forms.Form):
             cleaned["task"] = EvaluationTask.SQL
         fmt, task = cleaned.get("fmt"), cleaned.get("task")
         if fmt and task and task not in evaluation_tasks(fmt):
-            self.add_error("task", f"{EvaluationTask(task).label} is scored on CoSQL releases only, not on {fmt}.")
+            self.add_error(
+                "task",
+                _("%(task)s is scored on CoSQL releases only, not on %(format)s.")
+                % {"task": EvaluationTask(task).label, "format": fmt},
+            )
         return cleaned
 
 

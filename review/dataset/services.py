@@ -25,7 +25,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from annotation.models import Database, User
 from annotation.plumbing.gc_pause import collector_paused
@@ -348,14 +348,19 @@ def _write_report_folder(
         logger.exception("export report: the statistics failed")
         error = f"{type(exc).__name__}: {exc}"
         return {"files": [], "failed": [{"figure": None, "file": report_folder.STATISTICS_NAME, "error": error}]}
-    files, failed = report_folder.write_report_folder(out_dir, stats, write_json=writer.write_json)
+    # A release's report is the dataset's, in English whoever asked for it (docs/i18n.md): its figures' words too.
+    with translation.override("en"):
+        files, failed = report_folder.write_report_folder(out_dir, stats, write_json=writer.write_json)
     try:
         rounds = release_rounds([record.id for record in exported])
     except Exception as exc:  # as the statistics: the report says what is missing, the release is whole
         logger.exception("export report: the double-annotation rounds failed")
         failed.append({"figure": "double_annotation", "file": None, "error": f"{type(exc).__name__}: {exc}"})
         rounds = []
-    double_files, double_failed = report_folder.write_double_annotation(out_dir, rounds, write_json=writer.write_json)
+    with translation.override("en"):
+        double_files, double_failed = report_folder.write_double_annotation(
+            out_dir, rounds, write_json=writer.write_json
+        )
     return {"files": files + double_files, "failed": failed + double_failed}
 
 

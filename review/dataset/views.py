@@ -225,7 +225,8 @@ def model_help_figure(request, name, fmt):
     form, comparison = _model_help_from(request)
     if comparison is None:
         return JsonResponse({"errors": form.errors}, status=400)
-    body = figures.render_figure(figures.draw_model_help(name, comparison), fmt)
+    with figures.words_for(fmt):
+        body = figures.render_figure(figures.draw_model_help(name, comparison), fmt)
     response = HttpResponse(body, content_type=figures.FORMATS[fmt])
     if fmt != "svg" or request.GET.get("download"):
         response["Content-Disposition"] = f'attachment; filename="model-help-{name}.{fmt}"'
@@ -324,10 +325,12 @@ def evaluation_figure(request, evaluation_id, stratum, fmt):
     found = next((s for s in (evaluation.report or {}).get("strata", []) if s["name"] == stratum), None)
     if found is None or fmt not in figures.FORMATS:
         raise Http404("no such figure")
-    figure = figures.draw_scores(
-        f"{found['title']}: {evaluation.fmt} {evaluation.split}", found["rows"], EVALUATION_METRIC_TITLES
-    )
-    response = HttpResponse(figures.render_figure(figure, fmt), content_type=figures.FORMATS[fmt])
+    with figures.words_for(fmt):
+        figure = figures.draw_scores(
+            f"{found['title']}: {evaluation.fmt} {evaluation.split}", found["rows"], EVALUATION_METRIC_TITLES
+        )
+        body = figures.render_figure(figure, fmt)
+    response = HttpResponse(body, content_type=figures.FORMATS[fmt])
     if fmt != "svg":
         response["Content-Disposition"] = f'attachment; filename="evaluation-{evaluation.pk}-{stratum}.{fmt}"'
     return response

@@ -32,13 +32,13 @@ class DrawForm(forms.Form):
     )
     campaign = forms.ModelChoiceField(queryset=Campaign.objects.order_by("name"), required=False, empty_label=_("Any"))
     db_id = forms.ChoiceField(label=_("Database"), required=False)
-    mode = forms.ChoiceField(choices=[("", "Any"), *DialogueMode.choices], required=False)
+    mode = forms.ChoiceField(choices=[("", _("Any")), *DialogueMode.choices], required=False)
     unit = forms.ChoiceField(choices=DoubleSample.Unit.choices, initial=DoubleSample.Unit.TURNS)
-    size = forms.IntegerField(min_value=1, error_messages={"invalid": "The size must be a whole number."})
+    size = forms.IntegerField(min_value=1, error_messages={"invalid": _("The size must be a whole number.")})
     # A text box, not a number box: a seed pasted from elsewhere that is not a number gets the server's message.
     seed = forms.IntegerField(
         widget=forms.TextInput(attrs={"inputmode": "numeric"}),
-        error_messages={"invalid": "The seed must be a whole number (the same seed draws the same sample)."},
+        error_messages={"invalid": _("The seed must be a whole number (the same seed draws the same sample).")},
         help_text=_("Any whole number: the same filters and seed draw the same sample again."),
     )
     note = forms.CharField(max_length=300, required=False)
@@ -46,7 +46,7 @@ class DrawForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["db_id"].choices = [
-            ("", "Any"),
+            ("", _("Any")),
             *((d, d) for d in Database.objects.values_list("db_id", flat=True)),
         ]
 
@@ -66,16 +66,16 @@ class LabelForm(forms.Form):
     contextual_phenomena = forms.MultipleChoiceField(
         choices=_choices(CONTEXTUAL_PHENOMENA), widget=forms.CheckboxSelectMultiple, required=False
     )
-    intent = forms.ChoiceField(choices=[("", "None (not a follow-up)"), *_choices(CATEGORIES)], required=False)
+    intent = forms.ChoiceField(choices=[("", _("None (not a follow-up)")), *_choices(CATEGORIES)], required=False)
     # SParC's thematic relations, asked of a follow-up question only (the page shows them when there is one).
     thematic_relations = forms.MultipleChoiceField(
         choices=list(THEMATIC_RELATIONS.items()), widget=forms.CheckboxSelectMultiple, required=False
     )
     pragmatics = forms.ChoiceField(
-        choices=[("", "Not labelled"), *((k, f"{k} ({v})") for k, v in PRAGMATICS.items())], required=False
+        choices=[("", _("Not labelled")), *((k, f"{k} ({v})") for k, v in PRAGMATICS.items())], required=False
     )
     question_style = forms.ChoiceField(
-        choices=[("", "Not labelled"), *((k, f"{k} ({v})") for k, v in QUESTION_STYLES.items())], required=False
+        choices=[("", _("Not labelled")), *((k, f"{k} ({v})") for k, v in QUESTION_STYLES.items())], required=False
     )
     schema_linking = forms.JSONField(required=False, widget=forms.HiddenInput)
     token = forms.CharField(widget=forms.HiddenInput)
@@ -83,5 +83,5 @@ class LabelForm(forms.Form):
 
 class AdjudicateForm(forms.Form):
     field = forms.ChoiceField(choices=_choices(FIELDS))
-    choice = forms.ChoiceField(choices=[("first", "The first label"), ("second", "The second label")])
+    choice = forms.ChoiceField(choices=[("first", _("The first label")), ("second", _("The second label"))])
     note = forms.CharField(max_length=300, required=False)

@@ -12,6 +12,8 @@ from django.db.models import Q
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from annotation.labels.acts import SYSTEM_ACTS, USER_ACTS
@@ -69,8 +71,15 @@ def draw(request):
     except services.DoubleError as refused:
         form.add_error(None, refused.message)
         return _home(request, form, status=400)
+    count = sample.items.count()
     messages.success(
-        request, f"Sample {sample.pk} drawn: {sample.items.count()} turns for {sample.labeller.username} to label."
+        request,
+        ngettext(
+            "Sample %(sample)s drawn: %(count)s turn for %(person)s to label.",
+            "Sample %(sample)s drawn: %(count)s turns for %(person)s to label.",
+            count,
+        )
+        % {"sample": sample.pk, "count": count, "person": sample.labeller.username},
     )
     return redirect("review:double_sample", sample_id=sample.pk)
 
@@ -84,7 +93,7 @@ def _sample_for_adjudicator(request, sample_id: int) -> DoubleSample:
         | Q(sample__labeller=request.user, second__isnull=True, dialogue__in=sample.items.values("dialogue"))
     ).filter(sample__labeller=request.user)
     if blind.exists():
-        raise PermissionDenied("You label this sample's dialogues blind: its first labels are not shown to you.")
+        raise PermissionDenied(_("You label this sample's dialogues blind: its first labels are not shown to you."))
     return sample
 
 
@@ -135,7 +144,11 @@ def sample_json(request, sample_id):
 def compare_waiting(request, sample_id):
     item = _sample_for_adjudicator(request, sample_id)
     queued = services.double_compare_waiting(admin=request.user, sample=item)
-    messages.info(request, f"{queued} comparison{'s' if queued != 1 else ''} queued again.")
+    messages.info(
+        request,
+        ngettext("%(count)s comparison queued again.", "%(count)s comparisons queued again.", queued)
+        % {"count": queued},
+    )
     return redirect("review:double_sample", sample_id=item.pk)
 
 
@@ -147,7 +160,7 @@ def adjudicate(request, item_id):
     form = AdjudicateForm(request.POST)
     back = reverse("review:double_sample", kwargs={"sample_id": item.sample_id}) + "#disagreements"
     if not form.is_valid():
-        messages.error(request, "Choose the field and which label stands.")
+        messages.error(request, _("Choose the field and which label stands."))
         return redirect(back)
     data = form.cleaned_data
     try:
@@ -157,19 +170,40 @@ def adjudicate(request, item_id):
     except services.DoubleError as refused:
         messages.error(request, refused.message)
         return redirect(back)
-    where = f"recorded as correction #{settled.correction_seq}" if settled.correction_seq else "the dialogue held it"
     messages.success(
         request,
-        f"{data['field'].replace('_', ' ').capitalize()} of dialogue {item.dialogue_id} turn {item.turn}: "
-        f"the {data['choice']} label stands ({where}).",
+        _adjudicated(data["choice"], bool(settled.correction_seq))
+        % {
+            "field": data["field"].replace("_", " ").capitalize(),
+            "dialogue": item.dialogue_id,
+            "turn": item.turn,
+            "correction": settled.correction_seq,
+        },
     )
     return redirect(back)
+
+
+def _adjudicated(choice: str, corrected: bool) -> str:
+    """What an adjudication says, one whole sentence per case (docs/i18n.md: never a sentence glued from pieces)."""
+    if choice == "first":
+        if corrected:
+            return _(
+                "%(field)s of dialogue %(dialogue)s turn %(turn)s: the first label stands (recorded as correction "
+                "#%(correction)s)."
+            )
+        return _("%(field)s of dialogue %(dialogue)s turn %(turn)s: the first label stands (the dialogue held it).")
+    if corrected:
+        return _(
+            "%(field)s of dialogue %(dialogue)s turn %(turn)s: the second label stands (recorded as correction "
+            "#%(correction)s)."
+        )
+    return _("%(field)s of dialogue %(dialogue)s turn %(turn)s: the second label stands (the dialogue held it).")
 
 
 def _labeller_sample(request, sample_id: int) -> DoubleSample:
     sample = get_object_or_404(DoubleSample, pk=sample_id)
     if sample.labeller_id != request.user.pk:
-        raise PermissionDenied("This sample is assigned to someone else.")
+        raise PermissionDenied(_("This sample is assigned to someone else."))
     return sample
 
 
@@ -178,7 +212,7 @@ def label_next(request, sample_id):
     """The next item of one's sample to label, or the sample's end."""
     item = selectors.next_item(_labeller_sample(request, sample_id))
     if item is None:
-        messages.success(request, f"Every turn of sample {sample_id} is labelled. Thank you.")
+        messages.success(request, _("Every turn of sample %(sample)s is labelled. Thank you.") % {"sample": sample_id})
         return redirect("review:double_home")
     return redirect("review:double_item", item_id=item.pk)
 
@@ -206,7 +240,11 @@ def label(request, item_id):
                 form.add_error(None, refused.message)
                 status = 409 if refused.code in ("twice", "stale") else 400
             else:
-                messages.success(request, f"Turn {item.position} of {sample.items.count()} labelled.")
+                messages.success(
+                    request,
+                    _("Turn %(position)s of %(count)s labelled.")
+                    % {"position": item.position, "count": sample.items.count()},
+                )
                 return redirect("review:double_label_next", sample_id=sample.pk)
         else:
             status = 400

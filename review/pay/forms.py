@@ -41,9 +41,9 @@ class PeriodForm(forms.Form):
         start, end = cleaned.get("start"), cleaned.get("end")
         if start and end:
             if end < start:
-                raise forms.ValidationError("The period ends before it starts.")
+                raise forms.ValidationError(_("The period ends before it starts."))
             if (end - start).days >= PERIOD_MAX_DAYS:
-                raise forms.ValidationError(f"A statement covers {PERIOD_MAX_DAYS} days at most.")
+                raise forms.ValidationError(_("A statement covers %(days)s days at most.") % {"days": PERIOD_MAX_DAYS})
         return cleaned
 
 

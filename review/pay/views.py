@@ -90,7 +90,10 @@ def pay_rule_save(request):
     form = PayRuleForm(request.POST)
     if not form.is_valid():
         for field, errors in form.errors.items():
-            messages.error(request, f"{field}: {' '.join(errors)}")
+            label = form.fields[field].label if field in form.fields else field
+            messages.error(
+                request, gettext("%(field)s: %(errors)s") % {"field": label or field, "errors": " ".join(errors)}
+            )
         return redirect("review:pay_home")
     data = form.cleaned_data
     try:
@@ -105,10 +108,21 @@ def pay_rule_save(request):
     except services.PayRefused as refused:
         messages.error(request, refused.message)
     else:
-        where = rule.campaign.name if rule.campaign else "by default"
+        said = (
+            gettext("%(role)s in %(campaign)s: %(rate)s %(currency)s %(basis)s.")
+            if rule.campaign
+            else gettext("%(role)s by default: %(rate)s %(currency)s %(basis)s.")
+        )
         messages.success(
             request,
-            f"{rule.get_role_display()} {where}: {rule.rate:.2f} {rule.currency} {rule.get_basis_display()}.",
+            said
+            % {
+                "role": rule.get_role_display(),
+                "campaign": rule.campaign.name if rule.campaign else "",
+                "rate": f"{rule.rate:.2f}",
+                "currency": rule.currency,
+                "basis": rule.get_basis_display(),
+            },
         )
     return redirect("review:pay_home")
 

@@ -2,6 +2,7 @@
 are the services'."""
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Database, User
@@ -41,12 +42,17 @@ class RatingTaskForm(forms.Form):
     model_file = forms.FileField(
         required=False,
         label=_("Model file"),
-        help_text=f"JSON lines or CSV of dialogue, turn, response (docs/human_rating.md); at most {MAX_BYTES:,} bytes.",
+        help_text=format_lazy(
+            _("JSON lines or CSV of dialogue, turn, response (docs/human_rating.md); at most {size} bytes."),
+            size=f"{MAX_BYTES:,}",
+        ),
     )
     raters = forms.ModelMultipleChoiceField(
         queryset=User.objects.none(),
         widget=forms.CheckboxSelectMultiple,
-        help_text=f"Experts or reviewers; {DEFAULT_RATERS} as CoSQL had. Each rates every response.",
+        help_text=format_lazy(
+            _("Experts or reviewers; {count} as CoSQL had. Each rates every response."), count=DEFAULT_RATERS
+        ),
     )
 
     def __init__(self, *args, **kwargs):
@@ -62,13 +68,13 @@ class RatingTaskForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         if ResponseSource.MODEL in (cleaned.get("sources") or []) and not cleaned.get("model_file"):
-            self.add_error("model_file", "The model's responses need a file.")
+            self.add_error("model_file", _("The model's responses need a file."))
         return cleaned
 
 
 class RatingForm(forms.Form):
     logic_correct = forms.TypedChoiceField(
-        choices=[("1", "1: correct"), ("0", "0: not correct")],
+        choices=[("1", _("1: correct")), ("0", _("0: not correct"))],
         coerce=int,
         widget=forms.RadioSelect,
         label=_("Logic correctness"),
