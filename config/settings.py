@@ -337,6 +337,7 @@ EXPORT_STALL_SECONDS = env_int("EXPORT_STALL_SECONDS", 300, minimum=5)
 EXPORT_MAX_ATTEMPTS = env_int("EXPORT_MAX_ATTEMPTS", 3, minimum=1, maximum=20)
 # Translation projects (docs/translation.md): an export's time bound, and the distinct text values listed per database.
 TRANSLATION_EXPORT_MAX_SECONDS = env_int("TRANSLATION_EXPORT_MAX_SECONDS", 900, minimum=5, maximum=86400)
+TRANSLATION_PROJECT_MAX_SECONDS = env_int("TRANSLATION_PROJECT_MAX_SECONDS", 900, minimum=5, maximum=86400)
 TRANSLATION_MAX_VALUES = env_int("TRANSLATION_MAX_VALUES", 20000, minimum=1, maximum=1_000_000)
 
 # --- Review passes (review.passes) --------------------------------------------------------------------------------

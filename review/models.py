@@ -510,5 +510,6 @@ from review.translation.models import (  # noqa: E402, F401
     TranslationExport,
     TranslationInteraction,
     TranslationProject,
+    TranslationProjectBuild,
     TranslationUnit,
 )

@@ -53,3 +53,11 @@ def translation_export(export_id: int) -> None:
     from review.translation.export import translation_export_run
 
     translation_export_run(export_id=export_id)
+
+
+@shared_task(name="review.translation_project_build", acks_late=True, ignore_result=True)
+def translation_project_build(build_id: int) -> None:
+    """Make translation project build `build_id` (see review.translation.build.translation_project_build_run)."""
+    from review.translation.build import translation_project_build_run
+
+    translation_project_build_run(build_id=build_id)

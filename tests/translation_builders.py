@@ -25,3 +25,16 @@ def translation_names(project_id: int, username: str) -> int:
         translation_unit_save(person=person, unit=unit, text=f"{prefix}{unit.pk}")
         done += 1
     return done
+
+
+def translation_build_queued(name: str, release_key: str, db_id: str) -> int:
+    """A project asked for and waiting for a worker (none takes it: it is not queued on Celery), so the story sees the
+    screen of a project being made; its id."""
+    from annotation.models import User
+    from review.translation.models import TranslationProjectBuild
+
+    admin = User.objects.filter(role="admin").order_by("pk").first()
+    build = TranslationProjectBuild.objects.create(
+        requested_by=admin, name=name, release_key=release_key, db_ids=[db_id], split="dev", language="zh-hans"
+    )
+    return build.pk

@@ -18,7 +18,12 @@ from review.dataset.evaluation import release_evaluate
 from review.dataset.importer import dataset_import
 from review.translation import services, source
 from review.translation.export import translation_export_run
-from review.translation.models import TranslationExport, TranslationInteraction, TranslationUnit
+from review.translation.models import (
+    TranslationExport,
+    TranslationInteraction,
+    TranslationProjectBuild,
+    TranslationUnit,
+)
 
 pytestmark = [pytest.mark.django_db]
 DB_ID = "concert_singer"
@@ -339,6 +344,7 @@ def _urls(project):
     unit = project_database.units.get(kind="table", source="singer")
     interaction = project.interactions.order_by("position").first()
     export = TranslationExport.objects.create(project=project)
+    build = TranslationProjectBuild.objects.create(name="a build", release_key="sparc:none")
     return {
         # name: (url, method, who may: "work" any translator-role person who sees it, "assigned", "review", "admin")
         "home": (reverse("review:translation_home"), "get", "work"),
@@ -358,6 +364,9 @@ def _urls(project):
             "post",
             "review",
         ),
+        "build": (reverse("review:translation_build", args=[build.pk]), "get", "admin"),
+        "build_status": (reverse("review:translation_build_status", args=[build.pk]), "get", "admin"),
+        "build_cancel": (reverse("review:translation_build_cancel", args=[build.pk]), "post", "admin"),
         "export": (reverse("review:translation_export", args=[export.pk]), "get", "admin"),
         "export_status": (reverse("review:translation_export_status", args=[export.pk]), "get", "admin"),
         "export_cancel": (reverse("review:translation_export_cancel", args=[export.pk]), "post", "admin"),
@@ -493,3 +502,77 @@ def test_an_export_is_cancelled_between_steps_or_stopped_by_its_time_bound_and_p
     late = translation_export_run(export_id=TranslationExport.objects.create(project=project).pk)
     assert late.state == "failed" and late.message.startswith("Stopped after 0 s") and not late.file
     assert not list(export_module.exports_dir().iterdir())  # no zip, no work folder left
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Making a project is a background job (review.translation.build)
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _imported_release(tmp_path, shared_path) -> str:
+    sample = json.loads(shared_path("samples", "sparc_dev_sample.json").read_text(encoding="utf-8"))
+    data = tmp_path / "sparc_dev_build.json"
+    data.write_text(json.dumps([item for item in sample if item["database_id"] == DB_ID][:2]), encoding="utf-8")
+    dataset_import(
+        fmt="sparc",
+        data_path=data,
+        tables_path=shared_path("spider", "tables.json"),
+        databases_dir=shared_path("spider", "database"),
+    )
+    return source.imported_releases()[0].key
+
+
+def test_the_screen_makes_a_project_as_a_job_reading_files_outside_any_transaction(
+    tmp_path, shared_path, people, monkeypatch, client, django_capture_on_commit_callbacks
+):
+    from django.db import connection
+
+    from review.translation.models import TranslationProjectBuild
+
+    key = _imported_release(tmp_path, shared_path)
+    depth = len(connection.atomic_blocks)  # the test's own transaction
+    read, reads = services.read_database, []
+
+    def read_outside(database):
+        reads.append(len(connection.atomic_blocks) - depth)
+        return read(database)
+
+    monkeypatch.setattr(services, "read_database", read_outside)
+    client.force_login(people["admin"])
+    post = {"name": "Made by a job", "release": key, "db_ids": DB_ID, "split": "dev", "language": "zh-hans"}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("review:translation_project_create"), post)
+    build = TranslationProjectBuild.objects.get()
+    assert response.status_code == 302 and response.url == reverse("review:translation_build", args=[build.pk])
+    assert reads == [0]  # the file was read by the job, in no transaction
+    assert build.state == "succeeded" and build.project is not None and build.percent == 100
+    assert build.project.databases.get().units.filter(kind="table").count() == 4
+    assert "interactions" in build.message
+    status = client.get(reverse("review:translation_build_status", args=[build.pk])).json()
+    assert status["finished"] and status["project_url"] == reverse(
+        "review:translation_project", args=[build.project_id]
+    )
+    page = client.get(reverse("review:translation_build", args=[build.pk]))
+    assert page.status_code == 302 and page.url == status["project_url"]
+    # A refused request is refused at once, with its reason, and no job is queued.
+    refused = client.post(reverse("review:translation_project_create"), {**post, "db_ids": "no_such_db"})
+    assert refused.status_code == 400 and TranslationProjectBuild.objects.count() == 1
+
+
+def test_a_project_build_stops_when_cancelled_or_out_of_time(tmp_path, shared_path, people, settings):
+    from review.translation.build import translation_project_build_run
+    from review.translation.models import TranslationProject, TranslationProjectBuild
+
+    key = _imported_release(tmp_path, shared_path)
+    asked = {"requested_by": people["admin"], "name": "Never made", "release_key": key, "db_ids": [DB_ID]}
+    queued = TranslationProjectBuild.objects.create(**asked)
+    services.translation_project_build_cancel(admin=people["admin"], build=queued)
+    queued.refresh_from_db()
+    assert queued.state == "cancelled" and queued.finished
+    assert translation_project_build_run(build_id=queued.pk).state == "cancelled"
+    with pytest.raises(PermissionDenied):
+        services.translation_project_build_cancel(admin=people["translator"], build=queued)
+    settings.TRANSLATION_PROJECT_MAX_SECONDS = 0
+    late = translation_project_build_run(build_id=TranslationProjectBuild.objects.create(**asked).pk)
+    assert late.state == "failed" and "TRANSLATION_PROJECT_MAX_SECONDS" in late.message
+    assert not TranslationProject.objects.exists()

@@ -146,3 +146,29 @@ class TranslationExport(Job):
 
     def __str__(self) -> str:
         return f"translation export {self.pk} of project {self.project_id} ({self.state})"
+
+
+class TranslationProjectBuild(Job):
+    """The making of one project, in the background (review.translation.build): each database's file read for its
+    names and text values, the release's interactions replayed, then the project written in one short transaction.
+    What the admin asked for is kept here until the project exists."""
+
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    state = job_state_field(succeeded=_("Made"), cancellable=True)
+    name = models.CharField(max_length=200)
+    release_key = models.CharField(max_length=300, help_text=_("The imported release (review.translation.source)."))
+    db_ids = models.JSONField(default=list, blank=True, help_text=_("The databases asked for; empty: all of them."))
+    split = models.CharField(max_length=8, default="dev")
+    language = models.CharField(max_length=16, choices=LANGUAGES, default="zh-hans")
+    project = models.ForeignKey(
+        TranslationProject, null=True, blank=True, on_delete=models.SET_NULL, related_name="builds"
+    )
+    cancel_requested_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"translation project build {self.pk} ({self.state})"

@@ -29,6 +29,7 @@ from review.translation.models import (
     TranslationExport,
     TranslationInteraction,
     TranslationProject,
+    TranslationProjectBuild,
     TranslationUnit,
 )
 from review.translation.sqlite_copy import internal
@@ -113,11 +114,11 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def translation_project_create(
-    *, admin: User, name: str, release_key: str, db_ids: list[str], split: str = "dev", language: str = "zh-hans"
-) -> TranslationProject:
-    """Make a project of an imported release's interactions on `db_ids` (every database the release uses when
-    empty): each database with its names and text values as units, each interaction with its turns."""
+def project_request(
+    *, admin: User, name: str, release_key: str, db_ids: list[str], split: str = "dev"
+) -> tuple[source.Release, list[str], list[Database]]:
+    """Check what an admin asks a project to be made of: (the release, the db_ids, their databases), or a
+    ValidationError saying what is wrong. Quick: reads no file."""
     if not can(admin, "translation.manage"):
         raise PermissionDenied(_("Only an admin makes translation projects."))
     release = source.release_of(release_key)
@@ -138,13 +139,54 @@ def translation_project_create(
         raise ValidationError(
             _("These databases have no SQLite file to translate: %(ids)s.") % {"ids": ", ".join(without_file)}
         )
+    return release, wanted, databases
+
+
+def read_database(database: Database) -> tuple[list[dict], bool]:
+    """One database's units (`database_units`) read from its file: call it outside any transaction."""
+    version = database.current_version
+    schema = version.schema if version is not None else introspect_sqlite(database.path, database.db_id)
+    return database_units(database, schema)
+
+
+def translation_project_create(
+    *, admin: User, name: str, release_key: str, db_ids: list[str], split: str = "dev", language: str = "zh-hans"
+) -> TranslationProject:
+    """Make a project of an imported release's interactions on `db_ids` (every database the release uses when
+    empty), here and now: each database with its names and text values as units, each interaction with its turns.
+    The screen makes it as a background job instead (`translation_project_start`)."""
+    release, wanted, databases = project_request(
+        admin=admin, name=name, release_key=release_key, db_ids=db_ids, split=split
+    )
     # Slow work first, outside any transaction: the files' values and the interactions' replay.
-    read = {}
-    for database in databases:
-        version = database.current_version
-        schema = version.schema if version is not None else introspect_sqlite(database.path, database.db_id)
-        read[database.pk] = database_units(database, schema)
+    read = {database.pk: read_database(database) for database in databases}
     interactions = source.release_interactions(release, wanted)
+    return project_write(
+        admin=admin,
+        name=name,
+        release=release,
+        split=split,
+        language=language,
+        databases=databases,
+        read=read,
+        interactions=interactions,
+    )
+
+
+def project_write(
+    *,
+    admin: User | None,
+    name: str,
+    release: source.Release,
+    split: str,
+    language: str,
+    databases: list[Database],
+    read: dict,
+    interactions: list[dict],
+) -> TranslationProject:
+    """Write a project of what was read (`read_database` per database pk, `source.release_interactions`) in one
+    transaction of writes only."""
+    name = (name or "").strip()
     with transaction.atomic():
         project = TranslationProject.objects.create(
             name=name[:200],
@@ -178,6 +220,38 @@ def translation_project_create(
             for item in interactions
         )
     return project
+
+
+def translation_project_start(
+    *, admin: User, name: str, release_key: str, db_ids: list[str], split: str = "dev", language: str = "zh-hans"
+) -> TranslationProjectBuild:
+    """Queue the making of a project (review.translation.build runs it): what is asked is checked now, and refused
+    with the reason; the files are read by the job."""
+    project_request(admin=admin, name=name, release_key=release_key, db_ids=db_ids, split=split)
+    build = TranslationProjectBuild.objects.create(
+        requested_by=admin,
+        name=name.strip()[:200],
+        release_key=release_key,
+        db_ids=list(db_ids),
+        split=split,
+        language=language,
+    )
+    from review.tasks import translation_project_build
+
+    translation_project_build.delay_on_commit(build.pk)
+    return build
+
+
+def translation_project_build_cancel(*, admin: User, build: TranslationProjectBuild) -> None:
+    if not can(admin, "translation.manage"):
+        raise PermissionDenied(_("Only an admin cancels the making of a project."))
+    now = timezone.now()
+    # One no worker has taken yet ends here; a running one stops at its next step (review.translation.build).
+    builds = TranslationProjectBuild.objects.filter(pk=build.pk, finished_at__isnull=True)
+    builds.filter(state=TranslationProjectBuild.State.QUEUED).update(
+        state=TranslationProjectBuild.State.CANCELLED, cancel_requested_at=now, finished_at=now, message="Cancelled."
+    )
+    builds.update(cancel_requested_at=now)
 
 
 def translation_assign(*, admin: User, project_database: ProjectDatabase, people: list[User]) -> None:

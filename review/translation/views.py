@@ -6,6 +6,7 @@
 - `/review/translation/interactions/<id>/`: one interaction in whole, its SQL as it reads on the translated
   schema; its questions translated (assigned people), reviewed (reviewers).
 - `/review/translation/exports/<id>/`: an export's progress, its gold check and its zip.
+- `/review/translation/builds/<id>/`: a project being made (a background job), until it is made.
 """
 
 from django.contrib import messages
@@ -29,6 +30,7 @@ from review.translation.models import (
     TranslationExport,
     TranslationInteraction,
     TranslationProject,
+    TranslationProjectBuild,
     TranslationUnit,
 )
 
@@ -46,10 +48,13 @@ def home(request):
 
 
 def _home(request, form, status=200):
+    builds = TranslationProjectBuild.objects.none()
+    if can(request.user, "translation.manage"):
+        builds = TranslationProjectBuild.objects.filter(project__isnull=True)[:10]
     return render(
         request,
         "review/translation/home.html",
-        {"projects": selectors.projects_for(request.user), "form": form},
+        {"projects": selectors.projects_for(request.user), "form": form, "builds": builds},
         status=status,
     )
 
@@ -62,7 +67,7 @@ def project_create(request):
         return _home(request, form, status=400)
     data = form.cleaned_data
     try:
-        project = services.translation_project_create(
+        build = services.translation_project_start(
             admin=request.user,
             name=data["name"],
             release_key=data["release"],
@@ -73,7 +78,32 @@ def project_create(request):
     except ValidationError as error:
         form.add_error(None, _refusal(error))
         return _home(request, form, status=400)
-    return redirect("review:translation_project", project.pk)
+    return redirect("review:translation_build", build.pk)
+
+
+@role_required("translation.manage")
+def build_detail(request, build_id: int):
+    """A project being made: its progress until it is made, then the project itself."""
+    build = get_object_or_404(TranslationProjectBuild, pk=build_id)
+    if build.project_id is not None:
+        return redirect("review:translation_project", build.project_id)
+    config = {"status_url": reverse("review:translation_build_status", args=[build.pk]), "finished": build.finished}
+    return render(request, "review/translation/build.html", {"build": build, "config": config})
+
+
+@role_required("translation.manage")
+def build_status(request, build_id: int):
+    build = get_object_or_404(TranslationProjectBuild, pk=build_id)
+    project_url = reverse("review:translation_project", args=[build.project_id]) if build.project_id else None
+    return JsonResponse(build.status_json(project_url=project_url))
+
+
+@require_POST
+@role_required("translation.manage")
+def build_cancel(request, build_id: int):
+    build = get_object_or_404(TranslationProjectBuild, pk=build_id)
+    services.translation_project_build_cancel(admin=request.user, build=build)
+    return redirect("review:translation_build", build.pk)
 
 
 def _project_or_404(request, project_id: int) -> TranslationProject:

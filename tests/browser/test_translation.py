@@ -43,8 +43,20 @@ def test_ada_translates_a_sparc_database_and_exports_it_with_every_gold_query_ru
     form.locator("#id_release").select_option(release)
     form.locator("#id_db_ids").fill(DB_ID)
     form.get_by_test_id("translation-create").click()
+    # The project is made by a background job (review.translation.build; at once here, where Celery runs eagerly):
+    # its screen gives way to the project's page once it is made.
     expect(ada.get_by_test_id(f"progress-db-{DB_ID}").get_by_test_id("names-done")).to_have_text("0 / 25")
     project_url = ada.url
+    # One still waiting for a worker shows its progress and can be cancelled; the projects page lists it.
+    waiting = _build(platform, "translation_build_queued", "CHASE-T waiting", release, DB_ID)
+    ada.goto(f"/review/translation/builds/{waiting}/")
+    expect(ada.get_by_test_id("build-state")).to_have_text("Queued")
+    ada.get_by_test_id("build-cancel").click()
+    expect(ada.get_by_test_id("build-state")).to_have_text("Cancelled")
+    expect(ada.get_by_test_id("build-cancel")).to_have_count(0)
+    ada.goto("/review/translation/")
+    expect(ada.get_by_test_id("translation-builds")).to_contain_text("CHASE-T waiting")
+    ada.goto(project_url)
     project_id = int(project_url.rstrip("/").rsplit("/", 1)[1])
     ada.get_by_test_id(f"assign-{DB_ID}").get_by_label("tomas_translates").check()
     ada.get_by_test_id(f"assign-save-{DB_ID}").click()
