@@ -55,9 +55,11 @@ INLINE_EVENT_BYTES = 16 * 1024
 class _SharedOverview:
     """The lobby overview (selectors.lobby_overview) shared by every lobby socket of this process.
 
-    A socket asks for an overview whose read began no earlier than `fresh_since`: after a change, the moment it heard
-    of it (the change was committed before it was announced); otherwise a moment ago. Sockets asking together share
-    one read. Values are kept per event loop: Daphne runs one, tests one per test with a database of their own.
+    A socket asks for an overview whose read began no earlier than `fresh_since`: after a change, the moment this
+    process first heard of it (`heard`: the change was committed before it was announced); otherwise a moment ago.
+    Sockets asking together share one read, and reads start at least OVERVIEW_SPACING_SECONDS apart: a read asked for
+    sooner starts at the end of the spacing and serves every socket that asks meanwhile. Values are kept per event
+    loop: Daphne runs one, tests one per test with a database of their own.
     """
 
     def __init__(self):
@@ -67,24 +69,85 @@ class _SharedOverview:
         self.loop = loop
         self.value, self.started = None, float("-inf")
         self.pending, self.pending_started = None, float("-inf")
+        self.changes: dict[str, float] = {}
 
-    async def get(self, fresh_since: float) -> selectors.LobbyOverview:
+    def _check_loop(self) -> None:
         if self.loop is not asyncio.get_running_loop():
             self._start_over(asyncio.get_running_loop())
+
+    def heard(self, change: str | None) -> float:
+        """When this process first heard of the lobby notice `change` (now for one without a key)."""
+        self._check_loop()
+        now = time.monotonic()
+        if not change:
+            return now
+        if len(self.changes) > 1000:  # notices are heard within moments of each other: the old ones are done with
+            self.changes.clear()
+        return self.changes.setdefault(change, now)
+
+    async def get(self, fresh_since: float) -> selectors.LobbyOverview:
+        self._check_loop()
         if self.value is not None and self.started >= fresh_since:
             return self.value
         if self.pending is None or self.pending_started < fresh_since:
-            self.pending_started = time.monotonic()
-            self.pending = asyncio.ensure_future(database_call(selectors.lobby_overview)())
-            self.pending.add_done_callback(functools.partial(self._keep, self.pending_started))
+            start = max(time.monotonic(), self.pending_started + OVERVIEW_SPACING_SECONDS)
+            self.pending_started = start
+            self.pending = asyncio.ensure_future(self._read_at(start))
+            self.pending.add_done_callback(functools.partial(self._keep, start))
         # Shielded: one socket closing mid-read must not cancel the read the others wait for.
         return await asyncio.shield(self.pending)
+
+    async def _read_at(self, start: float) -> selectors.LobbyOverview:
+        if (wait := start - time.monotonic()) > 0:
+            await asyncio.sleep(wait)
+        return await database_call(selectors.lobby_overview)()
 
     def _keep(self, started: float, future: asyncio.Future) -> None:
         if future is self.pending:
             self.pending = None
         if not future.cancelled() and future.exception() is None and started >= self.started:
             self.value, self.started = future.result(), started
+
+
+# Reads of the lobby overview start at least this far apart on one server: in a crowd's burst each socket's status
+# follows the latest change within this, and the statuses of a process cost one read per spacing, not one per change.
+OVERVIEW_SPACING_SECONDS = 0.2
+
+
+class _PairingPasses:
+    """Pairing passes (lobby.lobby_pair) of this process, one per burst of joins: a join asks for a pass that starts
+    after it was stored; a pass asked for while one is under way is one more pass after it, shared by every join that
+    asks meanwhile. Each pass pairs every worker waiting then, oldest first: a crowd joining at once costs a few
+    passes, not one per socket (a pass's reads of the experts and the goals are the same for one worker or fifty)."""
+
+    def __init__(self):
+        self.loop, self.running, self.waiting = None, None, None
+
+    async def request(self) -> None:
+        if self.loop is not asyncio.get_running_loop():
+            self.loop, self.running, self.waiting = asyncio.get_running_loop(), None, None
+        if self.waiting is None:
+            self.waiting = asyncio.ensure_future(self._run_after(self.running))
+        # Shielded: a socket closing mid-pass must not cancel the pass the others wait for.
+        await asyncio.shield(self.waiting)
+
+    async def _run_after(self, previous) -> None:
+        if previous is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(previous)
+        # This pass starts now: joins asking from now on may have been stored after its reads, so wait for the next.
+        self.waiting, self.running = None, asyncio.current_task()
+        try:
+            await database_call(lobby.lobby_pair)()
+        except Exception:
+            # A pass that failed is the next join's (or housekeeping's) to redo: the queue is in the database.
+            logger.exception("pairing pass failed")
+        finally:
+            if self.running is asyncio.current_task():
+                self.running = None
+
+
+_pairing = _PairingPasses()
 
 
 _overview = _SharedOverview()
@@ -94,16 +157,15 @@ class LobbyConsumer(JsonConsumer):
     """Workers wait here for a partner; experts say they are ready and see who waits."""
 
     tick_seconds = 5.0
-    # A burst of lobby changes (a crowd joining at once) becomes one status per socket, not one per change, computed
-    # from the process's one shared read of the lobby (selectors.LobbyOverview says why).
-    status_delay_seconds = 0.5
 
     async def connect(self):
         self.rate_limit = RateLimit(settings.WS_RATE_PER_MINUTE)
         self.user = self.scope.get("user")
         self.ticker = None
-        self.status_pending = False  # a status is scheduled and has not read the lobby yet
-        self.status_tasks = set()
+        # A burst of lobby changes (a crowd joining at once) becomes one status per socket per shared read of the
+        # lobby, not one per change (_SharedOverview; selectors.LobbyOverview says why): the first change is sent at
+        # once, those heard while a status is on its way share the next.
+        self.status_task = None
         self.changed_at = float("-inf")
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)
@@ -134,8 +196,8 @@ class LobbyConsumer(JsonConsumer):
     async def disconnect(self, code):
         if self.ticker:
             self.ticker.cancel()
-        for task in list(self.status_tasks):
-            task.cancel()
+        if self.status_task is not None:
+            self.status_task.cancel()
         if getattr(self, "opened", False):
             # The person's last lobby socket going starts their entry's reconnection grace (dialogs.presence).
             await database_call(presence.socket_closed)(channel_name=self.channel_name)
@@ -148,11 +210,14 @@ class LobbyConsumer(JsonConsumer):
         if kind == "ping":
             await self.send_json({"type": "pong"})
         elif kind == "join":
-            # Joining pairs whoever can be paired, and tells them (dialogs.lobby): nothing more for the socket to do.
+            # Joining pairs whoever can be paired, and tells them (dialogs.lobby): the join is stored, then a pairing
+            # pass that starts after it pairs it with the others of its burst (_PairingPasses).
             try:
-                await database_call(lobby.lobby_enter)(person=self.user)
+                await database_call(lobby.lobby_enter)(person=self.user, pair=False)
             except DialogueError as exc:
                 await self.refuse_message(message, exc.code, exc.message)
+                return
+            await _pairing.request()
         elif kind == "leave":
             await database_call(lobby.lobby_leave)(person=self.user)
         elif kind == "status":
@@ -181,22 +246,23 @@ class LobbyConsumer(JsonConsumer):
         # With an overview, lobby_status reads nothing: no thread hop per socket.
         await self.send_json({"type": "status", **selectors.lobby_status(self.user, overview)})
 
-    async def _send_status_soon(self):
+    async def _send_statuses(self):
+        """Send a status for every change heard, one at a time: changes heard while one is on its way share the
+        next, read after the latest of them."""
         try:
-            await asyncio.sleep(self.status_delay_seconds)
-            self.status_pending = False  # changes from now on need a status of their own
-            await self._send_status(fresh_since=self.changed_at)
+            sent_for = float("-inf")
+            while self.changed_at > sent_for:
+                sent_for = self.changed_at
+                await self._send_status(fresh_since=sent_for)
         except asyncio.CancelledError:
             pass
+        finally:
+            self.status_task = None
 
     async def lobby_changed(self, event):
-        # One pending status covers every change before it: it reads the lobby after the latest one it heard of.
-        self.changed_at = time.monotonic()
-        if not self.status_pending:
-            self.status_pending = True
-            task = asyncio.ensure_future(self._send_status_soon())
-            self.status_tasks.add(task)  # cancelled on disconnect, even after it stopped being pending
-            task.add_done_callback(self.status_tasks.discard)
+        self.changed_at = _overview.heard(event.get("change"))
+        if self.status_task is None:
+            self.status_task = asyncio.ensure_future(self._send_statuses())
 
     async def lobby_paired(self, event):
         await self.send_json(

@@ -6,7 +6,10 @@ of it goes out after commit through `dialogs.broadcast`, whether the change came
 housekeeping round.
 """
 
+from __future__ import annotations
+
 import secrets
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -90,13 +93,15 @@ def on_person_blocked(sender, *, person: User, **kwargs) -> None:
     broadcast.person_blocked_on_commit(person_id=person.pk)
 
 
-def lobby_enter(*, person: User) -> LobbyEntry:
+def lobby_enter(*, person: User, pair: bool = True) -> LobbyEntry:
     """Join the queue or become ready (`lobby_join`), then pair whoever can be paired now (`lobby_pair`): what a
     socket's `join` and the desk's "stay ready" form both call, so that either way a waiting worker is paired at once
-    and everyone concerned is told."""
+    and everyone concerned is told. `pair=False`: the caller runs the pass itself, once the join is stored (a lobby
+    socket: one pass for a burst of joins, dialogs.consumers._PairingPasses)."""
     entry = lobby_join(person=person)
     broadcast.lobby_changed_on_commit()
-    lobby_pair()
+    if pair:
+        lobby_pair()
     return entry
 
 
@@ -186,55 +191,131 @@ def goal_choose(
     Goals are balanced first, databases only among equals: balanced by database first, a small database's one goal
     was handed out five times while twenty goals elsewhere had none (docs/crowd.md).
     """
-    had = Dialogue.objects.filter(worker=worker).values("goal_id")
-    if assignment is not None:
-        campaigns = [assignment.campaign] if assignment.campaign.is_open() else []
-    elif Campaign.objects.exists():
-        campaigns = list(Campaign.objects.open().order_by("opens_at", "id"))
-    else:
-        pool = Goal.objects.filter(active=True, database__active=True).exclude(id__in=had)
-        goal = _least_collected(pool, dialogues_collected())
-        return (goal, None) if goal else None
-    best = None
-    for campaign in campaigns:
-        collected = dialogues_collected().filter(campaign=campaign)
-        pool = campaign.goal_pool().exclude(id__in=had)
-        goal = _least_collected(pool, collected, target=campaign.target_per_goal, mix=campaign.hardness_mix)
-        # Across campaigns, the goal furthest from its target (the earlier campaign on a tie).
-        if goal is not None and (best is None or goal.collected / campaign.target_per_goal < best[0]):
-            best = (goal.collected / campaign.target_per_goal, goal, campaign)
-    return best[1:] if best else None
+    worker_id = worker if isinstance(worker, int) else worker.pk
+    return GoalDraw([worker_id]).choose(worker_id, assignment=assignment)
 
 
-def _least_collected(pool, collected, *, target: int | None = None, mix: dict | None = None) -> Goal | None:
-    """The goal of `pool` with the fewest of the `collected` dialogues, below `target` if one is given; ties as
-    `goal_choose` says. Sets `collected` on the goal it returns. At most five queries, whatever the pool's size."""
-    pool = pool.filter(practice_mark__isnull=True)  # a goal kept for practice never enters the collection
-    counts = dict(collected.order_by().values_list("goal_id").annotate(n=Count("id")))
-    candidates = [
-        (counts.get(goal_id, 0), goal_id, hardness, database_id)
-        for goal_id, hardness, database_id in pool.values_list("id", "hardness", "database_id")
-    ]
-    if target is not None:
-        candidates = [candidate for candidate in candidates if candidate[0] < target]
-    if not candidates:
-        return None
-    fewest = min(candidate[0] for candidate in candidates)
-    tied = [candidate for candidate in candidates if candidate[0] == fewest]
-    if mix:
-        level = _hardness_most_behind(mix, collected, {candidate[2] for candidate in tied})
-        tied = [candidate for candidate in tied if candidate[2] == level]
-    per_database = dict(collected.order_by().values_list("database_id").annotate(n=Count("id")))
-    _, goal_id, _, _ = min(tied, key=lambda candidate: (per_database.get(candidate[3], 0), candidate[1]))
-    goal = Goal.objects.select_related("database").get(pk=goal_id)  # pairing reads its database's version next
-    goal.collected = fewest
-    return goal
+class GoalDraw:
+    """`goal_choose` for the workers of one pairing pass: what every draw reads (the campaigns, their goals and the
+    dialogues counted toward them, the goals each worker has had) is read once, and each goal drawn is counted before
+    the next draw, as the dialogue made for it will be. A crowd paired in one pass costs a few statements in all, not
+    five per worker. Make one inside the pass's transaction, after its lock: it sees every pairing committed before."""
+
+    def __init__(self, workers: list[int]):
+        self.had: dict[int, set[int]] = {worker: set() for worker in workers}
+        for worker_id, goal_id in Dialogue.objects.filter(worker_id__in=workers).values_list("worker_id", "goal_id"):
+            self.had[worker_id].add(goal_id)
+        self._campaigns: list[Campaign | None] | None = None  # open campaigns, oldest first; [None]: none exists
+        self._tallies: dict[int | None, _Tally] = {}  # by campaign id (None: no campaign exists)
+        self._goals: dict[int, Goal] = {}
+        self._versions: dict[int, object] = {}
+
+    def choose(self, worker_id: int, *, assignment: CrowdAssignment | None = None):
+        """The goal and campaign for this worker (one of those the draw was made for), counted as drawn; None when
+        every goal in play is had or at its target."""
+        had = self.had.setdefault(worker_id, set())
+        if assignment is not None:
+            campaigns = [assignment.campaign] if assignment.campaign.is_open() else []
+        else:
+            if self._campaigns is None:
+                # No campaign at all: every active goal, with no target (None stands for that pool).
+                self._campaigns = (
+                    list(Campaign.objects.open().order_by("opens_at", "id")) if Campaign.objects.exists() else [None]
+                )
+            campaigns = self._campaigns
+        best = None
+        for campaign in campaigns:
+            tally = self._tally(campaign)
+            drawn = tally.least_collected(had)
+            # Across campaigns, the goal furthest from its target (the earlier campaign on a tie).
+            if drawn is not None and (best is None or drawn[1] / tally.target_or_one < best[0]):
+                best = (drawn[1] / tally.target_or_one, drawn, campaign, tally)
+        if best is None:
+            return None
+        _, (goal_id, fewest), campaign, tally = best
+        tally.count(goal_id)
+        had.add(goal_id)
+        goal = self._goal(goal_id)
+        goal.collected = fewest
+        return goal, campaign
+
+    def version_of(self, goal: Goal):
+        """The current version of the goal's database, read once per database for the whole pass."""
+        if goal.database_id not in self._versions:
+            self._versions[goal.database_id] = goal.database.current_version
+        return self._versions[goal.database_id]
+
+    def _tally(self, campaign: Campaign | None) -> _Tally:
+        key = campaign.pk if campaign is not None else None
+        if key not in self._tallies:
+            if campaign is None:
+                pool = Goal.objects.filter(active=True, database__active=True)
+                self._tallies[key] = _Tally(pool, dialogues_collected())
+            else:
+                collected = dialogues_collected().filter(campaign=campaign)
+                self._tallies[key] = _Tally(
+                    campaign.goal_pool(), collected, target=campaign.target_per_goal, mix=campaign.hardness_mix
+                )
+        return self._tallies[key]
+
+    def _goal(self, goal_id: int) -> Goal:
+        if goal_id not in self._goals:
+            # Pairing reads its database's version next (version_of).
+            self._goals[goal_id] = Goal.objects.select_related("database").get(pk=goal_id)
+        return self._goals[goal_id]
 
 
-def _hardness_most_behind(mix: dict, collected, levels: set[str]) -> str:
-    """Of `levels`, the one whose share of the `collected` dialogues is furthest below its share in `mix` (percent
-    per level; a level the mix leaves out wants none). Ties go to the easier level."""
-    done = dict(collected.order_by().values_list("goal__hardness").annotate(n=Count("id")))
+class _Tally:
+    """One pool of goals and the dialogues counted toward them (per goal, per database, per hardness level), read in
+    two statements whatever the pool's size and kept up to date as goals are drawn: the ties as `goal_choose` says."""
+
+    def __init__(self, pool, collected, *, target: int | None = None, mix: dict | None = None):
+        self.target, self.mix = target, mix
+        self.target_or_one = target or 1
+        pool = pool.filter(practice_mark__isnull=True)  # a goal kept for practice never enters the collection
+        self.goals = list(pool.values_list("id", "hardness", "database_id"))
+        self.hardness = {goal_id: hardness for goal_id, hardness, _ in self.goals}
+        self.database = {goal_id: database_id for goal_id, _, database_id in self.goals}
+        self.per_goal, self.per_database = Counter(), Counter()
+        self.per_level = Counter() if mix else None
+        # One statement for the three counts: by goal, with its database and (for a mix) its level.
+        columns = ["goal_id", "database_id"] + (["goal__hardness"] if mix else [])
+        for goal_id, database_id, *level, n in collected.order_by().values_list(*columns).annotate(n=Count("id")):
+            self.per_goal[goal_id] += n
+            self.per_database[database_id] += n
+            if mix:
+                self.per_level[level[0]] += n
+
+    def least_collected(self, had: set[int]) -> tuple[int, int] | None:
+        """(goal id, dialogues collected) of the goal to hand out among those not in `had`, or None."""
+        candidates = [
+            (self.per_goal[goal_id], goal_id, hardness, database_id)
+            for goal_id, hardness, database_id in self.goals
+            if goal_id not in had
+        ]
+        if self.target is not None:
+            candidates = [candidate for candidate in candidates if candidate[0] < self.target]
+        if not candidates:
+            return None
+        fewest = min(candidate[0] for candidate in candidates)
+        tied = [candidate for candidate in candidates if candidate[0] == fewest]
+        if self.mix:
+            level = _hardness_most_behind(self.mix, self.per_level, {candidate[2] for candidate in tied})
+            tied = [candidate for candidate in tied if candidate[2] == level]
+        _, goal_id, _, _ = min(tied, key=lambda candidate: (self.per_database[candidate[3]], candidate[1]))
+        return goal_id, fewest
+
+    def count(self, goal_id: int) -> None:
+        """A dialogue is made for `goal_id`: it counts from now on."""
+        self.per_goal[goal_id] += 1
+        self.per_database[self.database[goal_id]] += 1
+        if self.per_level is not None:
+            self.per_level[self.hardness[goal_id]] += 1
+
+
+def _hardness_most_behind(mix: dict, done: Counter, levels: set[str]) -> str:
+    """Of `levels`, the one whose share of the collected dialogues (`done`: how many per level) is furthest below its
+    share in `mix` (percent per level; a level the mix leaves out wants none). Ties go to the easier level."""
     total, wanted = sum(done.values()), sum(mix.values()) or 1
 
     def behind(level: str) -> float:
@@ -297,30 +378,42 @@ def lobby_pair() -> list[Dialogue]:
             workers = list(waiting.select_for_update().exclude(id__in=seen).order_by("joined_at", "id")[:free])
             if not workers:
                 break
+            batch = _Batch(workers, experts)
             for worker_entry in workers:
                 seen.append(worker_entry.pk)
-                created.extend(_pair_one(worker_entry, experts, places))
+                created.extend(_pair_one(worker_entry, experts, places, batch))
         if seen:  # paired, or sent away: the queue changed
             broadcast.lobby_changed_on_commit()
     return created
 
 
-def _pair_one(worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[int, int]) -> list[Dialogue]:
+class _Batch:
+    """What pairing reads once for the workers of one pass (`lobby_pair`): which of them and of the experts are
+    simulated accounts, the workers' crowd assignments, and the goal draw (`GoalDraw`)."""
+
+    def __init__(self, workers: list[LobbyEntry], experts: list[LobbyEntry]):
+        people = [entry.person_id for entry in workers + experts]
+        self.simulated = set(User.objects.filter(id__in=people, simulated=True).values_list("id", flat=True))
+        # Read apart from the locked queue: a join on its nullable side could not be locked (PostgreSQL refuses).
+        wanted = [entry.crowd_assignment_id for entry in workers if entry.crowd_assignment_id]
+        self.assignments = CrowdAssignment.objects.select_related("campaign").in_bulk(wanted) if wanted else {}
+        self.draw = GoalDraw([entry.person_id for entry in workers])
+
+
+def _pair_one(
+    worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[int, int], batch: _Batch
+) -> list[Dialogue]:
     """Pair one waiting worker with the expert who has been idle longest, or send them away when they have had every
     goal. `places` (expert → dialogues they may still take) is updated."""
-    pilot = simulated_pilot(worker_entry.person_id, experts)  # a simulated worker (docs/simulated_worker.md)
+    # A simulated worker (docs/simulated_worker.md).
+    pilot = simulated_pilot(worker_entry.person_id, experts, simulated=batch.simulated)
     free = [e for e in pilot.experts if places[e.person_id] > 0]
     if not free:
         return []
     # The expert who has been idle longest (most places left, then earliest ready).
     expert_entry = min(free, key=lambda e: (-places[e.person_id], e.joined_at, e.id))
-    # Read apart from the locked queue: a join on its nullable side could not be locked (PostgreSQL refuses).
-    assignment = (
-        CrowdAssignment.objects.select_related("campaign").get(pk=worker_entry.crowd_assignment_id)
-        if worker_entry.crowd_assignment_id
-        else None
-    )
-    choice = pilot.choice if pilot.simulated else goal_choose(worker_entry.person_id, assignment=assignment)
+    assignment = batch.assignments.get(worker_entry.crowd_assignment_id) if worker_entry.crowd_assignment_id else None
+    choice = pilot.choice if pilot.simulated else batch.draw.choose(worker_entry.person_id, assignment=assignment)
     now = timezone.now()
     if choice is None:
         worker_entry.outcome = LobbyEntry.Outcome.NO_GOAL
@@ -337,7 +430,7 @@ def _pair_one(worker_entry: LobbyEntry, experts: list[LobbyEntry], places: dict[
     goal, campaign = choice
     dialogue = Dialogue.objects.create(
         database_id=goal.database_id,
-        database_version=goal.database.current_version,
+        database_version=goal.database.current_version if pilot.simulated else batch.draw.version_of(goal),
         goal=goal,
         worker_id=worker_entry.person_id,
         expert_id=expert_entry.person_id,

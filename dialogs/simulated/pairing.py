@@ -20,10 +20,12 @@ class Pilot:
     choice: tuple[Goal, Campaign | None] | None = None  # a simulated worker's goal (None: nothing to play)
 
 
-def simulated_pilot(worker_id: int, experts: list) -> Pilot:
-    """How pairing treats the worker `worker_id` and which of `experts` (lobby entries) may take them."""
-    ids = [worker_id, *(entry.person_id for entry in experts)]
-    simulated = set(User.objects.filter(id__in=ids, simulated=True).values_list("id", flat=True))
+def simulated_pilot(worker_id: int, experts: list, *, simulated: set[int] | None = None) -> Pilot:
+    """How pairing treats the worker `worker_id` and which of `experts` (lobby entries) may take them. `simulated`:
+    the simulated accounts among them, when the caller has read them already (one read for a whole pairing pass)."""
+    if simulated is None:
+        ids = [worker_id, *(entry.person_id for entry in experts)]
+        simulated = set(User.objects.filter(id__in=ids, simulated=True).values_list("id", flat=True))
     if worker_id not in simulated:
         return Pilot(False, [entry for entry in experts if entry.person_id not in simulated])
     seat = (

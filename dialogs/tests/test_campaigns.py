@@ -188,6 +188,28 @@ def test_the_hardness_mix_orders_goals_collected_equally_often(demo_databases, e
     assert sorted(goal.pk for goal in handed) == sorted(goal.pk for goal in easy + hard)
 
 
+def test_one_pairing_pass_draws_as_one_draw_per_worker_would(demo_databases, expert):
+    """A pass pairs a burst of workers with one GoalDraw: each goal drawn counts before the next draw, so the goals,
+    the mix and the targets come out as they do when each worker is drawn for alone (the test above)."""
+    database = demo_databases["dorm_demo"]
+    easy = [
+        Goal.objects.create(database=database, question=f"E{i}", sql="SELECT 1", hardness="easy") for i in range(10)
+    ]
+    hard = [
+        Goal.objects.create(database=database, question=f"H{i}", sql="SELECT 2", hardness="hard") for i in range(10)
+    ]
+    _campaign(databases=[database], hardness_mix={"easy": 20, "hard": 80})
+    workers = [worker_named(f"burst{i}").pk for i in range(21)]
+    draw = lobby.GoalDraw(workers)
+    with CaptureQueriesContext(connection) as captured:
+        handed = [draw.choose(worker) for worker in workers]
+    assert sum(goal.hardness == "easy" for goal, _ in handed[:10]) == 2
+    assert sorted(goal.pk for goal, _ in handed[:20]) == sorted(goal.pk for goal in easy + hard)
+    assert handed[20] is None  # every goal at its target of one
+    # The campaigns, the pool (with its chosen goals) and its counts once for the whole pass; then each goal's row.
+    assert len(captured.captured_queries) <= 5 + 20, [q["sql"][:80] for q in captured.captured_queries]
+
+
 def test_a_worker_with_no_goal_in_their_campaign_is_released_with_a_code(lopsided, expert, settings):
     settings.EXPERT_MAX_DIALOGUES = 2  # a place for the second worker, whom the campaign then has no goal for
     _campaign(databases=[lopsided["small"]])
