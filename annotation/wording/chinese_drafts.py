@@ -55,6 +55,8 @@ _MEASURES = (
     (("动物", "宠物", "狗", "猫", "鸟"), "只"),
     (("比赛", "演唱会", "演出", "会议", "考试", "战役", "活动", "赛事"), "场"),
     (("记录", "订单", "评论", "信息", "新闻", "消息"), "条"),
+    (("笔记", "报告", "文件", "文档", "合同", "申请", "问卷"), "份"),
+    (("葡萄酒", "酒"), "款"),
     (("类型", "类别", "品种", "种类", "产品"), "种"),
 )
 # Columns that name their row: selected alone, the row is said by them ("人口最多的城市是上海").
@@ -75,6 +77,7 @@ _EXTREMES = (
             "得分",
             "评分",
             "高度",
+            "身高",
             "温度",
             "排名",
             "等级",
@@ -194,6 +197,8 @@ class _Col:
     table: _Table | None
     time: bool = False
     key: bool = False  # a primary or foreign key
+    text: bool = False  # a text column (sorted by its letters, not from high to low)
+    points_to: str = ""  # for a foreign key, the original name of the table it points to (lower-cased)
 
 
 class _Names:
@@ -225,7 +230,14 @@ class _Names:
         readable = schema.get("column_names") or []
         types = schema.get("column_types") or []
         keys = {key for key in schema.get("primary_keys") or [] if isinstance(key, int)}
-        keys |= {pair[0] for pair in schema.get("foreign_keys") or [] if isinstance(pair, list | tuple) and pair}
+        pairs = [pair for pair in schema.get("foreign_keys") or [] if isinstance(pair, list | tuple) and len(pair) == 2]
+        keys |= {pair[0] for pair in pairs}
+        columns = schema.get("column_names_original") or []
+        parents = {
+            child: str(originals[columns[parent][0]]).lower()
+            for child, parent in pairs
+            if 0 <= parent < len(columns) and 0 <= columns[parent][0] < len(originals)
+        }
         for index, (owner, original) in enumerate(schema.get("column_names_original") or []):
             if not 0 <= owner < len(originals):
                 continue
@@ -234,9 +246,9 @@ class _Names:
                 name = original  # "GDP", not the lower-cased "gdp" of a readable list
             table = self.table(str(originals[owner]))
             time = index < len(types) and types[index] == "time"
-            self.columns.setdefault(
-                (table.key, str(original).lower()), _Col(_plain(str(name)), table, time, index in keys)
-            )
+            text = index < len(types) and types[index] == "text"
+            column = _Col(_plain(str(name)), table, time, index in keys, text, parents.get(index, ""))
+            self.columns.setdefault((table.key, str(original).lower()), column)
 
     def table(self, original: str) -> _Table:
         return _Table(original.lower(), self.tables.get(original.lower()) or _plain(original))
@@ -255,7 +267,21 @@ def _own_name(column: _Col) -> str:
     "名字", "加油站ID" of 加油站 is "ID")."""
     owner = column.table.name if column.table is not None else ""
     rest = column.name[len(owner) :].strip() if owner and column.name.startswith(owner) else ""
-    return rest if rest and (_is_cjk(rest[0]) or rest.lower() == "id") and _is_cjk(owner) else column.name
+    if rest.lower() == "id" or (len(rest) >= 2 and _is_cjk(rest[0]) and _is_cjk(owner)):
+        return rest
+    return column.name  # "房间号" stays whole: a bare "号" says nothing
+
+
+def _owned(owner: str, name: str) -> str:
+    """A column of another table said with the table's name: glued when short ("宿舍名称"), the shared words said
+    once ("馆藏动物" + "动物名称" is "馆藏动物名称"), with 的 after a long name ("员工部门分配的入职日期") or a Latin
+    one."""
+    if not _is_cjk(owner) or not _is_cjk(name):
+        return _cat(owner, "的", name)
+    for size in range(min(len(owner), len(name)) - 1, 1, -1):
+        if owner.endswith(name[:size]):
+            return owner + name[size:]
+    return owner + name if len(owner) <= 3 else f"{owner}的{name}"
 
 
 def _plain(name: str) -> str:
@@ -512,6 +538,8 @@ def _aggregate_words(item: _Item, subject: str, counted: str) -> str:
     if item.function == "sum":
         return _cat(subject, "总和")
     prefix = {"max": "最大", "min": "最小", "avg": "平均"}[item.function]
+    if item.function in ("max", "min") and _extreme(subject, True, False) == "最高":
+        prefix = "最高" if item.function == "max" else "最低"  # a price or a score: 最高票价, 最低底价
     if subject.startswith(("最", "平均")) or not _is_cjk(subject):
         return _cat(subject, "的", {"max": "最大值", "min": "最小值", "avg": "平均值"}[item.function])
     return _cat(prefix, subject)
@@ -546,6 +574,10 @@ class _Select:
             self.main = key.table or self.main
             others = [table for table in self.tables if table != self.main]
             self.counted = others[-1] if others else self.main
+            if key.points_to and key.table is not None and self.names is not None:
+                # Notes grouped by their teacher id are counted per teacher: the groups are the table it points to.
+                self.main = next((t for t in self.tables if t.key == key.points_to), self.names.table(key.points_to))
+                self.counted = key.table
 
     # -- pieces ---------------------------------------------------------------------------------------------------
 
@@ -557,9 +589,7 @@ class _Select:
             return _own_name(column)
         if column.table.name in column.name or (column.key and column.name.endswith(("id", "ID", "编号"))):
             return column.name
-        if not _is_cjk(column.table.name) or not _is_cjk(column.name):
-            return _cat(column.table.name, "的", column.name)
-        return column.table.name + column.name
+        return _owned(column.table.name, column.name)
 
     def item_words(self, item: _Item) -> str:
         if item.kind == "column":
@@ -604,13 +634,16 @@ class _Select:
             return ""
         item, descending = self.order[0]
         words = self._order_subject(item)
-        time = item.column is not None and item.column.time
-        if time:
+        column = item.column if item.kind == "column" else None
+        if column is not None and column.time:
             direction = "从晚到早" if descending else "从早到晚"
-        elif item.kind == "column" and item.column is not None and _is_naming(item.column.name):
-            direction = "倒序" if descending else "顺序"
+        elif column is not None and (column.text or _is_naming(column.name)):
+            return _cat("按", words, "倒序排列" if descending else "排序")
         else:
-            direction = "从高到低" if descending else "从低到高"
+            most = _extreme(words, True, False)
+            pairs = {"最多": ("多", "少"), "最高": ("高", "低"), "最长": ("长", "短"), "最大": ("大", "小")}
+            high, low = pairs.get(most, ("高", "低"))
+            direction = f"从{high}到{low}" if descending else f"从{low}到{high}"
         return _cat("按", words, direction, "排列")
 
     def population(self) -> str:
@@ -636,7 +669,10 @@ class _Select:
             and table.key not in self.mentioned
             and (table.key, self.main.key) in self.names.references
         ]
-        return _cat("有", "、".join(children), "记录的") if children else ""
+        if not children:
+            return ""
+        said = "、".join(children)
+        return _cat("有", said, "的") if said.endswith("记录") else _cat("有", said, "记录的")
 
     def _groups(self) -> str:
         """ "每个国家", "歌手数量多于 2 名的国家": the groups, with their HAVING and their WHERE."""
@@ -654,6 +690,8 @@ class _Select:
     def _group_subject(self, key: _Col) -> str:
         """What one group is: the joined table a key or a name stands for ("每个宿舍"), what a name column names
         ("学校名称" -> "每个学校"), else the column ("每个城市")."""
+        if key.points_to and self.main is not None:
+            return self.main.name  # a foreign key: the table it points to ("每个老师")
         if key.table is not None and len(self.tables) > 1 and key.table != self.counted:
             if key.key or _is_naming(key.name):
                 return key.table.name
@@ -676,7 +714,8 @@ class _Select:
         if item.column in self.group:
             return True
         key = self.group[0]
-        return key.key and item.column.table == key.table and (item.column.key or _is_naming(item.column.name))
+        table = self.main if key.points_to else key.table
+        return key.key and item.column.table == table and (item.column.key or _is_naming(item.column.name))
 
     def phrase(self) -> str:
         """A noun phrase of what the result holds: "年龄大于 20 的学生的姓名和年龄"."""
@@ -688,9 +727,12 @@ class _Select:
         if all(item.kind == "star" for item in items):
             return _cat(self.population(), "的全部信息")
         words = _list([self.item_words(item) for item in items])
+        population = self.population()
         if self.distinct:
-            return _cat(self.population(), "中不同的", words)
-        return _cat(self.population(), "的", words)
+            return _cat(population, "中不同的", words)
+        if not self.group and population.endswith(self.entity) and words.startswith(self.entity):
+            return _cat(population[: -len(self.entity)], words)  # "动物园名", not "动物园的动物园名"
+        return _cat(population, "的", words)
 
     def names_rows(self) -> bool:
         """Whether one value names each row: a single naming column, selected of its own table."""
@@ -725,13 +767,24 @@ class _Select:
         noun = rows.name if rows is not None else "记录"
         if self.where:
             where = self.where_words()
-            return _cat("找不到" if where.startswith("没有") else "没有找到", where, "的", noun, "。")
+            if where.startswith("没有出现在") and len(self.where) == 1:
+                return _cat("所有", noun, "都", where[2:], "。")  # not "找不到没有出现在…的": every row is there
+            if self._reads_other_tables():
+                return _cat("没有找到", self.phrase(), "。")  # the joined rows are what is missing, not the rows
+            return _cat("没有找到", where, "的", noun, "。")
         if self.having:
             return _cat("没有找到", _conditions(self.having, self), "的", self._group_subject(self.group[0]), "。")
         return _cat("没有找到符合条件的", noun, "。")
 
     def labels(self) -> list[str]:
         return [self.item_words(item) for item in self.items]
+
+    def _reads_other_tables(self) -> bool:
+        """Whether the items are read from a table other than the rows', so that an empty result may mean that
+        table has no row for them."""
+        return not self.group and any(
+            item.column is not None and item.column.table not in (None, self.main) for item in self.items
+        )
 
 
 def _conditions(conditions: list, query: _Select) -> str:
@@ -965,10 +1018,12 @@ def _count_sentence(query: _Select, number) -> str:
     if not isinstance(number, int) or isinstance(number, bool):
         return _cat(query.phrase(), "是", _value(number), "。")
     if number == 0:
-        return query.nothing()
+        return query.nothing()  # "没有找到…", or "所有…都出现在…表中" for a NOT IN
     item = query.items[0]
     if item.distinct and item.column is not None:
         words = query.column_words(item.column)
+        if item.column.key:
+            return _cat(query.population(), "中共有", str(number), "个不同的", words, "。")
         return _cat(query.population(), "中不同的", words, "共有", str(number), "种。")
     if not query.where:
         return _cat("共有", str(number), _measure(query.entity), query.entity, "。")
@@ -1018,6 +1073,8 @@ def _grouped_listing(query: _Select, table: _Result, sort: str) -> str:
 def _described(query, table: _Result) -> str:
     sort = query.sorted_words()
     head = _cat(query.phrase(), "如下", f"（{sort}）" if sort else "")
+    if table.complete and table.total == 1:
+        return _cat(head, "。")  # one row: "共 1 行" says nothing
     if table.total is None:
         return _cat(head, "，表中只显示了前", str(table.shown), "行。")
     if table.complete:
