@@ -1509,6 +1509,7 @@ def test_a_unit_is_no_part_of_a_measure_and_a_latitude_has_no_total():
     texts = track_texts("SELECT name FROM track", rows, "same_instances")
     assert any(" height" in text for text in texts), set(texts)
     assert not any("height feet" in text or "total latitude" in text for text in texts), set(texts)
+    assert not any("average latitude" in text for text in texts), set(texts)  # a place has no average
 
 
 def test_a_room_number_names_a_room():
@@ -1560,3 +1561,75 @@ def test_another_of_a_named_thing_is_another_thing():
     )
     assert not any("another track name" in text for text in texts), set(texts)
     assert any("another track" in text for text in texts), set(texts)
+
+
+# Offices (all listed in a table named "All_Offices"), their staff, enrolments (rows with no name) and "cmi" references.
+OFFICES = {
+    "db_id": "offices",
+    "table_names_original": ["All_Offices", "cmi_refs", "Enrolment", "staff"],
+    "table_names": ["all offices", "cmi refs", "enrolment", "staff"],
+    "column_names_original": [[-1, "*"], [0, "office_id"], [0, "office_name"], [0, "office_details"]]
+    + [[0, "Number_of_desk"], [0, "lng"], [0, "cust_count"], [1, "cmi_id"], [1, "office_id"], [1, "source"]]
+    + [[2, "enrolment_id"], [2, "office_id"], [2, "enrolled_on"], [3, "staff_id"], [3, "office_id"], [3, "age"]],
+    "column_names": [[-1, "*"], [0, "office id"], [0, "office name"], [0, "office details"]]
+    + [[0, "number of desk"], [0, "lng"], [0, "cust count"], [1, "cmi id"], [1, "office id"], [1, "source"]]
+    + [[2, "enrolment id"], [2, "office id"], [2, "enrolled on"], [3, "staff id"], [3, "office id"], [3, "age"]],
+    "column_types": ["text", "number", "text", "text", "number", "number", "number", "number", "number", "text"]
+    + ["number", "number", "time", "number", "number", "number"],
+    "primary_keys": [1, 7, 10, 13],
+    "foreign_keys": [[8, 1], [11, 1], [14, 1]],
+}
+
+
+def office_texts(sql, rows, category=None):
+    texts = []
+    for name in [category] if category else CATEGORIES:
+        for seed in range(60):
+            try:
+                found = recommend(
+                    sql,
+                    OFFICES,
+                    category=name,
+                    rng=random.Random(seed),
+                    result={"rows": rows, "truncated": False},
+                    statistics=lambda table, column: None,
+                    values=lambda table, column: [],
+                )
+            except IntentError:
+                continue
+            texts.append(found.text)
+    return texts
+
+
+def test_tables_and_columns_are_named_as_a_reader_reads_them():
+    texts = office_texts("SELECT count(*) FROM Enrolment", [[40]])
+    texts += office_texts("SELECT source FROM cmi_refs", [[f"S{n}"] for n in range(30)])
+    assert any("the offices" in text for text in texts), set(texts)
+    assert not any("all offices" in text or "lng" in text or " cust " in text for text in texts), set(texts)
+    assert not any("about the cmi" in text for text in texts), set(texts)  # never another entity a worker cannot read
+    assert not any("such as their details" in text for text in texts), set(texts)  # the offices' details, said whole
+    listing = office_texts("SELECT office_name FROM All_Offices", [[f"O{n}"] for n in range(30)], "same_instances")
+    assert any("number of desks" in text for text in listing), set(listing)
+
+
+def test_rows_without_a_name_are_not_listed_themselves_and_a_detail_kept_alone_is_the_name():
+    counted = office_texts("SELECT count(*) FROM Enrolment", [[40]], "same_instances")
+    assert not any("themselves" in text for text in counted), set(counted)
+    offices = office_texts("SELECT count(*) FROM All_Offices", [[40]], "same_instances")
+    assert any("themselves" in text for text in offices), set(offices)
+    kept = office_texts(
+        "SELECT * FROM All_Offices", [[n, f"O{n}", "d", 3, 1.5, 2] for n in range(30)], "same_instances"
+    )
+    kept = [text for text in kept if "instead of every detail" in text]
+    assert kept and all("just their office name" in text for text in kept), set(kept)
+
+
+def test_a_joined_tables_detail_is_said_as_that_tables():
+    # Enrolments and staff of each office: the rows are enrolments; the age is the staff's.
+    sql = (
+        "SELECT T1.enrolled_on, T2.office_name FROM Enrolment AS T1 JOIN All_Offices AS T2"
+        " ON T1.office_id = T2.office_id JOIN staff AS T3 ON T3.office_id = T2.office_id"
+    )
+    texts = office_texts(sql, [[f"2020-01-{n:02}", f"O{n}"] for n in range(1, 30)], "same_instances")
+    assert not any(text.endswith("such as their age") or "their age too" in text for text in texts), set(texts)
+    assert any("the staff's age" in text for text in texts), set(texts)

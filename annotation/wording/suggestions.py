@@ -108,11 +108,14 @@ from annotation.labels.relations import (
 from annotation.sql.schema import readable_name
 from annotation.sql.spider import SpiderEncodingError, or_branches, parse_sql, unwrap_paren
 from annotation.wording.english import (
+    ABBREVIATIONS,
     STORAGE_WORDS,
     _segmenter,
     column_phrase,
+    is_plural,
     noun,
     per_schema,
+    plural_word,
     schema_vocabulary,
     table_noun,
 )
@@ -159,8 +162,11 @@ _NUMBERS_THAT_NAME = frozenset({"phone", "fax", "zip", "postcode", "ssn", "isbn"
 # Measures whose total means nothing (a total of ratings, ages or percentages): their average, highest and lowest do.
 _NOT_ADDITIVE = frozenset(
     {"rating", "ratings", "score", "scores", "age", "percent", "percentage", "rank", "ranking", "temperature", "speed"}
-    | {"latitude", "longitude"}  # "the total latitude of these stations": a place, not an amount
 )
+# A place on the globe: the highest latitude is the northernmost, its total or average is no place.
+_PLACES = frozenset({"latitude", "longitude"})
+# Words a table's name may start with that say how many of the things it holds ("all documents"): no part of them.
+_QUANTIFIERS = frozenset({"all", "every", "each"})
 # Words that make a column's name a clause or a code rather than a noun: a condition's start ("if affirmative win"),
 # a yes/no code ("paid in full yn") or a verb in the past at the end ("class hours took"); a question word
 # ("how to get there") starts a clause too.
@@ -174,6 +180,7 @@ _UNIT_ENDS = frozenset(
 # A word of a column's name that English text uses less often than this (the word segmenter's counts, about 10^12
 # words of text) is no word a worker reads: a typo ("shaff in charge") or a shortening ("fname", "enr").
 _WORD_IN_USE = 1_000_000
+_SHORTENING_IN_USE = 5_000_000
 # Words of a column's name that say it names each row: a listing keeps them ("the same tracks without their name").
 _NAMING_WORDS = frozenset({"name", "title"})
 # Last words of a name that hold a point in time, whatever type the column has ("year" kept as text).
@@ -576,7 +583,7 @@ class _Schema:
         vocabulary = schema_vocabulary(table_labels, readable_columns, originals)
         for key, original, label in zip(keys, tables, table_labels, strict=True):
             self.originals.setdefault(key, original)
-            self.labels.setdefault(key, table_noun(label, vocabulary))
+            self.labels.setdefault(key, _without_quantifier(table_noun(label, vocabulary)))
             self.columns.setdefault(key, [])
             self.neighbours.setdefault(key, set())
         named: dict[int, set[str]] = {}  # per table index: the labels of its columns
@@ -585,7 +592,7 @@ class _Schema:
         for index, ((table, name), (_, readable)) in enumerate(zip(originals, readable_columns, strict=True)):
             if table < 0:
                 continue
-            label = _without_unit(column_phrase(_label(readable, name)))
+            label = _counted_plural(_without_unit(column_phrase(_label(readable, name))))
             if noun(label, False) == noun(self.labels[keys[table]], False) and "name" not in named[table]:
                 label = "name"  # the company's "company", the continent's "continent": what the row is called
             column = _Column(
@@ -1332,8 +1339,8 @@ def _reads_as_number(text: str) -> bool:
 def _functions_of(column: _Column, functions: tuple) -> tuple:
     """The statistics a column can have: a point in time has a latest and an earliest, never a total or an average
     ("the total year")."""
-    if column.kind == "time" or column.label.split()[-1] in _TIME_WORDS:
-        return tuple(function for function in functions if function in _ORDER_FUNCTIONS)
+    if column.kind == "time" or column.label.split()[-1] in _TIME_WORDS | _PLACES:
+        return tuple(function for function in functions if function in _ORDER_FUNCTIONS)  # "the average longitude"
     if column.label.split()[-1] in _NOT_ADDITIVE:
         return tuple(function for function in functions if function != "sum")  # "the total rating"
     return functions
@@ -1432,6 +1439,7 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
         ]
     material.update(_readable_material(material))
     material.update(_names_kept(analysis, material))
+    material.update(_things_named(analysis, material))
     material.update(_details_worth_asking(analysis, seen, material))
     material.update(_orders_worth_asking(analysis, seen, material))
     material.update(_figures_worth_asking(analysis, seen, material, count))
@@ -1494,6 +1502,40 @@ def _names_kept(analysis: _Analysis, material: dict) -> dict:
     return {
         "R2": [(kind, column) for kind, column in material["R2"] if kind == "keep" or not naming(column)],
         "R3": [(old, new) for old, new in material["R3"] if not naming(old)],
+    }
+
+
+def _things_named(analysis: _Analysis, material: dict) -> dict:
+    """Rows a person can tell apart and tables a person can read: another entity is never one whose name has a word
+    nobody reads ("the cmi cross references"); of every detail, one kept alone is the rows' name when they have one
+    (a city's population alone, without its name, tells nothing); and counted rows are listed "themselves" only when
+    they have a name (a listing of enrolments is a listing of ids)."""
+    names = analysis.names
+    if not names.known:
+        return {}
+    keeps = [(kind, column) for kind, column in material["R2"] if kind == "keep"]
+    naming = [(kind, column) for kind, column in keeps if column.label.split()[-1] in _NAMING_WORDS]
+    named = any(
+        column.label.split()[-1] in _NAMING_WORDS
+        for table in analysis.entity
+        for column in names.columns.get(table, ())
+    )
+    facts = analysis.facts
+
+    def listable(aggregate: _Aggregate) -> bool:
+        themselves = (
+            not facts.group
+            and aggregate.function == "count"
+            and (aggregate.column is None or aggregate.column.is_key)
+            and not facts.set_operation
+            and not facts.inner_groups
+        )
+        return named or not themselves
+
+    return {
+        "R13": [table for table in material["R13"] if not _unread_table(names.labels.get(table, ""))],
+        "R2": [option for option in material["R2"] if option[0] != "keep" or not naming or option in naming],
+        "R7": [aggregate for aggregate in material["R7"] if listable(aggregate)],
     }
 
 
@@ -1895,9 +1937,20 @@ class _Writer:
         if column is None:
             return f"Ask for another detail of these {self.things}"
         self._uses(column)
+        owner = self._owner(column)
         if form == "lead":
-            return f"Ask for their {column.label} too"
+            return f"Ask for {owner} {column.label} too"
+        if owner != "their":
+            return f"Ask for another detail, such as {owner} {column.label}"  # not "these machines' age"
         return f"Ask for another detail of these {self.things}, such as their {column.label}"
+
+    def _owner(self, column: _Column) -> str:
+        """Whose detail `column` is: "their" for a detail of the things the text names (`things`), "the
+        technician's" for another table's."""
+        entity = self.analysis.entity
+        if not entity or column.table == entity[0] or column.table not in self.names.labels:
+            return "their"
+        return f"the {noun(self.names.labels[column.table], False)}'s"
 
     def _r2(self, material: list, form: str) -> str:
         kind, column = self.rng.choice(material)
@@ -2362,16 +2415,44 @@ def _vague(label: str) -> bool:
 @functools.lru_cache(maxsize=4096)
 def _unread(word: str) -> bool:
     """Whether a word of three letters or more is one English text hardly uses (`_WORD_IN_USE`)."""
-    return len(word) >= 3 and word.isalpha() and _segmenter().UNIGRAMS.get(word, 0) < _WORD_IN_USE
+    if word in ABBREVIATIONS:
+        return True  # "their constructor ref", "their cust name": a shortening a reader would spell out
+    if len(word) < 3 or not word.isalpha():
+        return False
+    # a word with no vowel is a shortening ("lng", "nbr") unless text uses it as a word of its own ("gdp", "dvd")
+    bar = _WORD_IN_USE if set(word) & set("aeiouy") else _SHORTENING_IN_USE
+    return _segmenter().UNIGRAMS.get(word, 0) < bar
 
 
 def _own(label: str, table_label: str) -> str:
     """A detail of a table's rows named without the table's own words before it: "their gender" of the staff,
     "their name" of shipping agents ("their shipping agent name" says the agent twice)."""
     words, owner = label.split(), noun(table_label, False).split()
+    rest = words[len(owner) :]
     if len(words) > len(owner) and [word.lower() for word in words[: len(owner)]] == [w.lower() for w in owner]:
-        return " ".join(words[len(owner) :])
+        # "their details" of projects says nothing: a storage word alone keeps the table's words
+        return label if len(rest) == 1 and rest[0].lower() in STORAGE_WORDS else " ".join(rest)
     return label
+
+
+def _without_quantifier(label: str) -> str:
+    """ "all documents" -> "documents": "ask about the all documents instead" does not read."""
+    words = label.split()
+    return " ".join(words[1:]) if len(words) > 1 and words[0].lower() in _QUANTIFIERS else label
+
+
+def _unread_table(label: str) -> bool:
+    """A table name with a word a worker cannot read ("cmi cross references", "furniture manufactes")."""
+    return any(_unread(word.lower()) for word in noun(label, False).split())
+
+
+def _counted_plural(label: str) -> str:
+    """ "number of component" -> "number of components", "number of city affected" -> "number of cities affected":
+    what a number counts is many."""
+    words = label.split()
+    if len(words) >= 3 and [word.lower() for word in words[:2]] == ["number", "of"] and not is_plural(words[2]):
+        words[2] = plural_word(words[2])
+    return " ".join(words)
 
 
 def _without_unit(label: str) -> str:
