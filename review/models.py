@@ -511,5 +511,6 @@ from review.translation.models import (  # noqa: E402, F401
     TranslationInteraction,
     TranslationProject,
     TranslationProjectBuild,
+    TranslationSqlCorrection,
     TranslationUnit,
 )

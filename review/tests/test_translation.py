@@ -359,6 +359,7 @@ def _urls(project):
         "values_keep": (reverse("review:translation_values_keep", args=[project_database.pk]), "post", "assigned"),
         "interaction": (reverse("review:translation_interaction", args=[interaction.pk]), "get", "assigned_or_review"),
         "interaction_save": (reverse("review:translation_interaction_save", args=[interaction.pk]), "post", "assigned"),
+        "sql_correct": (reverse("review:translation_sql_correct", args=[interaction.pk]), "post", "assigned"),
         "interaction_review": (
             reverse("review:translation_interaction_review", args=[interaction.pk]),
             "post",
@@ -576,3 +577,56 @@ def test_a_project_build_stops_when_cancelled_or_out_of_time(tmp_path, shared_pa
     late = translation_project_build_run(build_id=TranslationProjectBuild.objects.create(**asked).pk)
     assert late.state == "failed" and "TRANSLATION_PROJECT_MAX_SECONDS" in late.message
     assert not TranslationProject.objects.exists()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The SQL corrected by hand on the translated schema (TranslationSqlCorrection)
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_a_translator_corrects_a_turns_sql_checked_on_the_translated_copy_and_the_export_uses_it(
+    project, people, client, django_capture_on_commit_callbacks
+):
+    from annotation.sql.translate import rewrite_sql
+    from review.translation.maps import maps_of
+    from review.translation.models import TranslationSqlCorrection, corrected_sql
+
+    _translate_everything(project, people["translator"])
+    interaction = project.interactions.order_by("position").first()
+    imported = [dict(turn) for turn in interaction.turns]
+    maps = maps_of(project.databases.get())
+    counted = rewrite_sql("SELECT count(*) FROM singer", maps.names, maps.values).sql
+    assert "singer" not in counted  # the table has its translated name
+    # On the original's names the query does not run on the translated copy: refused, with why, and nothing kept.
+    with pytest.raises(ValidationError, match="does not run on the translated database"):
+        services.translation_sql_correct(
+            person=people["translator"], interaction=interaction, turn=0, sql="SELECT count(*) FROM singer"
+        )
+    with pytest.raises(PermissionDenied):
+        services.translation_sql_correct(person=people["outsider"], interaction=interaction, turn=0, sql=counted)
+    assert not TranslationSqlCorrection.objects.exists()
+    client.force_login(people["translator"])
+    url = reverse("review:translation_sql_correct", args=[interaction.pk])
+    response = client.post(url, {"turn": "0", "sql": counted}, follow=True)
+    assert "ran on the translated database (1 row) and is kept" in response.content.decode()
+    assert counted in response.content.decode()  # the page shows the correction
+    services.translation_sql_correct(person=people["translator"], interaction=interaction, turn=0, sql=counted + " ")
+    final = rewrite_sql("SELECT name FROM singer", maps.names, maps.values).sql
+    services.translation_sql_correct(person=people["translator"], interaction=interaction, turn=-1, sql=final)
+    interaction.refresh_from_db()
+    assert interaction.turns == imported  # the imported SQL is never changed
+    assert TranslationSqlCorrection.objects.filter(turn=0).count() == 2  # nothing overwritten
+    assert corrected_sql(interaction)[0].sql == counted and corrected_sql(interaction)[0].rewritten
+    _translate_questions(project, people["translator"], people["reviewer"])
+    with pytest.raises(ValidationError, match="with review"):
+        services.translation_sql_correct(person=people["translator"], interaction=interaction, turn=0, sql=counted)
+    with django_capture_on_commit_callbacks(execute=True):
+        export = services.translation_export_start(admin=people["admin"], project=project)
+    export.refresh_from_db()
+    assert export.state == TranslationExport.State.SUCCEEDED, export.message
+    with zipfile.ZipFile(Path(settings.DATA_DIR) / export.file) as archive:
+        records = json.loads(archive.read("chase/chase_dev.json"))
+    first = next(record for record in records if record["interaction"][0]["question_id"].endswith("t0"))
+    assert first["interaction"][0]["query"] == counted and first["final"]["query"] == final
+    checked = next(row for row in export.report["gold_check"]["queries"] if row["translated"] == counted)
+    assert checked["outcome"] != "same"  # a count of singers is not the first turn's rows: the check says so

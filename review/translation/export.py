@@ -42,7 +42,7 @@ from review.dataset import validation
 from review.dataset.formats.chase import CHASE
 from review.dataset.formats.gold import gold_text
 from review.translation.maps import Maps, maps_of
-from review.translation.models import ProjectDatabase, TranslationExport, TranslationInteraction
+from review.translation.models import ProjectDatabase, TranslationExport, TranslationInteraction, corrected_sql
 from review.translation.sqlite_copy import CopyError, build_translated_copy
 
 logger = logging.getLogger(__name__)
@@ -180,7 +180,11 @@ def _zip(work: Path, target: Path) -> None:
 
 
 def exported_interactions(export: TranslationExport) -> list[TranslationInteraction]:
-    interactions = export.project.interactions.select_related("project_database__database").order_by("position")
+    interactions = (
+        export.project.interactions.select_related("project_database__database")
+        .prefetch_related("sql_corrections")
+        .order_by("position")
+    )
     if export.only_approved:
         interactions = interactions.filter(state=TranslationInteraction.State.APPROVED)
     return [item for item in interactions if all(item.questions) and item.final_question]
@@ -224,8 +228,9 @@ def build_release(export: TranslationExport, out: Path, run: _Run) -> dict:
     turns_by_db: dict[int, list[Turn]] = {}
     for interaction in interactions:
         names = maps[interaction.project_database_id]
+        corrections = corrected_sql(interaction)
         for index, turn in enumerate(interaction.turns):
-            rewrite = rewrite_sql(turn["query"], names.names, names.values)
+            rewrite = _rewrite(turn["query"], names, corrections.get(index))
             turns_by_db.setdefault(interaction.project_database_id, []).append(
                 Turn(interaction, index, turn["query"], rewrite)
             )
@@ -242,6 +247,14 @@ def build_release(export: TranslationExport, out: Path, run: _Run) -> dict:
     report = _write_files(export, out, interactions, turns_by_db, maps, schemas, builds)
     run.stop(force=True)
     return report
+
+
+def _rewrite(sql: str, maps: Maps, correction) -> Rewrite:
+    """The query on the translated schema: the translator's latest correction (TranslationSqlCorrection) where there
+    is one, else the rewriting through the maps."""
+    if correction is not None:
+        return Rewrite(correction.sql, notes=["corrected by hand"])
+    return rewrite_sql(sql, maps.names, maps.values)
 
 
 def _mapped_rows(rows: list, values: ValueMap) -> list:
@@ -321,7 +334,7 @@ def _write_files(export, out: Path, interactions, turns_by_db, maps, schemas, bu
         if not written:
             continue
         names = maps[interaction.project_database_id]
-        final_sql = rewrite_sql(interaction.final.get("query") or "", names.names, names.values).sql
+        final_sql = _rewrite(interaction.final.get("query") or "", names, corrected_sql(interaction).get(-1)).sql
         records.append(
             {
                 "database_id": schema["db_id"],

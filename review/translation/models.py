@@ -172,3 +172,34 @@ class TranslationProjectBuild(Job):
 
     def __str__(self) -> str:
         return f"translation project build {self.pk} ({self.state})"
+
+
+class TranslationSqlCorrection(models.Model):
+    """A translator's correction of a turn's SQL as it reads on the translated schema (or of the final goal's, turn
+    -1), for a query the rewriting could not carry over (a LIKE pattern inside values, an ORDER BY on a translated
+    text column). The imported SQL is never changed and nothing is overwritten: each correction is a row of its own,
+    and the latest of a turn is the one the page and the export use. It was run on the translated copy before it
+    was kept (review.translation.services.translation_sql_correct)."""
+
+    interaction = models.ForeignKey(TranslationInteraction, on_delete=models.CASCADE, related_name="sql_corrections")
+    turn = models.IntegerField(help_text=_("The turn's index in the interaction; -1: the final goal's query."))
+    sql = models.TextField(help_text=_("The corrected SQL, on the translated schema."))
+    rewritten = models.TextField(blank=True, help_text=_("What the rewriting gave before the correction."))
+    rows = models.PositiveIntegerField(default=0, help_text=_("Rows it returned on the translated copy."))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["interaction", "turn", "-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"SQL correction of turn {self.turn} of interaction {self.interaction_id}"
+
+
+def corrected_sql(interaction: TranslationInteraction) -> dict[int, "TranslationSqlCorrection"]:
+    """The latest correction of each corrected turn of `interaction` (-1: the final goal)."""
+    latest: dict[int, TranslationSqlCorrection] = {}
+    # Sorted here, not by the database: a prefetched list (the export's) is read as it is.
+    for correction in sorted(interaction.sql_corrections.all(), key=lambda row: (row.at, row.pk), reverse=True):
+        latest.setdefault(correction.turn, correction)
+    return latest

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import tempfile
 from contextlib import closing
 from pathlib import Path
 
@@ -21,18 +22,22 @@ from django.utils.translation import gettext as _
 from annotation.model_client import ModelError, model_chat
 from annotation.models import Database, Role, User
 from annotation.people.roles import can
+from annotation.sql.sandbox import execute_many
 from annotation.sql.schema import introspect_sqlite
-from annotation.sql.translate import name_error
+from annotation.sql.translate import name_error, rewrite_sql
+from annotation.suites.compare import compare_limits
 from review.translation import source
+from review.translation.maps import maps_of
 from review.translation.models import (
     ProjectDatabase,
     TranslationExport,
     TranslationInteraction,
     TranslationProject,
     TranslationProjectBuild,
+    TranslationSqlCorrection,
     TranslationUnit,
 )
-from review.translation.sqlite_copy import internal
+from review.translation.sqlite_copy import CopyError, build_translated_copy, internal
 
 PROMPT_VERSION = "translation-1"
 # The language as the prompt names it (in English whatever the screen's language).
@@ -480,6 +485,71 @@ def translation_interaction_save(
             locked.state = TranslationInteraction.State.SUBMITTED
         locked.save()
     return locked
+
+
+def _check_on_translated_copy(project_database: ProjectDatabase, sql: str):
+    """Run `sql` in the sandbox on a translated copy of the database as the project's maps make it now (built in a
+    scratch folder, as the export builds it). Outside any transaction: the copy and the sandbox are slow work."""
+    maps = maps_of(project_database)
+    with tempfile.TemporaryDirectory(prefix="translation-check-") as folder:
+        copy = Path(folder) / f"{project_database.database.db_id}.sqlite"
+        try:
+            build_translated_copy(
+                project_database.database.path,
+                copy,
+                schema=maps.schema,
+                names=maps.names,
+                values=maps.values,
+                stop=lambda: None,
+            )
+        except (CopyError, OSError) as error:
+            raise ValidationError(
+                _("The translated copy of the database could not be built to check the SQL: %(error)s")
+                % {"error": error}
+            ) from error
+        (result,) = execute_many(copy, [sql], limits=compare_limits())
+    return result
+
+
+def translation_sql_correct(
+    *, person: User, interaction: TranslationInteraction, turn: int, sql: str
+) -> TranslationSqlCorrection:
+    """Keep a translator's correction of a turn's SQL on the translated schema (`turn` -1: the final goal's query),
+    once it runs on the translated copy of the database; refused with the reason otherwise. The imported SQL is never
+    changed: each correction is a row of its own, the latest one used."""
+    _require_translator(person, interaction.project_database)
+    if interaction.state not in (TranslationInteraction.State.OPEN, TranslationInteraction.State.SENT_BACK):
+        raise ValidationError(_("This interaction is with review; it can be changed once it is sent back."))
+    if turn != -1 and not 0 <= turn < len(interaction.turns):
+        raise ValidationError(_("This interaction has no such turn."))
+    sql = (sql or "").strip()
+    if not sql:
+        raise ValidationError(_("Write the corrected SQL."))
+    if len(sql) > settings.SANDBOX_MAX_SQL_LENGTH or "\x00" in sql:
+        raise ValidationError(
+            _("SQL is limited to %(count)s characters, without NUL.") % {"count": settings.SANDBOX_MAX_SQL_LENGTH}
+        )
+    original = interaction.final.get("query") or "" if turn == -1 else interaction.turns[turn]["query"]
+    # Slow work first, outside any transaction: the translated copy and the sandbox.
+    result = _check_on_translated_copy(interaction.project_database, sql)
+    if not result.ok:
+        raise ValidationError(
+            _("The corrected SQL does not run on the translated database, so it was not kept: %(error)s")
+            % {"error": (result.error or {}).get("message") or _("it failed")}
+        )
+    maps = maps_of(interaction.project_database)
+    with transaction.atomic():
+        locked = TranslationInteraction.objects.select_for_update().get(pk=interaction.pk)
+        if locked.state not in (TranslationInteraction.State.OPEN, TranslationInteraction.State.SENT_BACK):
+            raise ValidationError(_("This interaction is with review; it can be changed once it is sent back."))
+        return TranslationSqlCorrection.objects.create(
+            interaction=locked,
+            turn=turn,
+            sql=sql,
+            rewritten=rewrite_sql(original, maps.names, maps.values).sql if original else "",
+            rows=result.row_count or 0,
+            by=person,
+        )
 
 
 def translation_interaction_review(

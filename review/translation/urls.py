@@ -17,6 +17,7 @@ urlpatterns = [
     path("units/<int:unit_id>/propose/", views.unit_propose, name="translation_unit_propose"),
     path("interactions/<int:interaction_id>/", views.interaction, name="translation_interaction"),
     path("interactions/<int:interaction_id>/save/", views.interaction_save, name="translation_interaction_save"),
+    path("interactions/<int:interaction_id>/sql/", views.interaction_sql_correct, name="translation_sql_correct"),
     path("interactions/<int:interaction_id>/review/", views.interaction_review, name="translation_interaction_review"),
     path("builds/<int:build_id>/", views.build_detail, name="translation_build"),
     path("builds/<int:build_id>/status/", views.build_status, name="translation_build_status"),

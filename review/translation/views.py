@@ -16,6 +16,7 @@ from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from annotation.model_client import ModelError, model_configured
@@ -32,6 +33,7 @@ from review.translation.models import (
     TranslationProject,
     TranslationProjectBuild,
     TranslationUnit,
+    corrected_sql,
 )
 
 UNITS_PER_PAGE = 100
@@ -287,11 +289,14 @@ def interaction(request, interaction_id: int):
     interaction, translate, review = _interaction_for(request, interaction_id)
     maps = maps_of(interaction.project_database)
     schema = translated_schema(maps.schema, maps.names)
+    corrections = corrected_sql(interaction)
     turns = []
     for index, turn in enumerate(interaction.turns):
         rewrite = rewrite_sql(turn["query"], maps.names, maps.values)
         question = interaction.questions[index] if index < len(interaction.questions) else ""
-        turns.append({"index": index, **turn, "rewrite": rewrite, "question": question})
+        turns.append(
+            {"index": index, **turn, "rewrite": rewrite, "question": question, "correction": corrections.get(index)}
+        )
     editable = translate and interaction.state in (
         TranslationInteraction.State.OPEN,
         TranslationInteraction.State.SENT_BACK,
@@ -304,6 +309,7 @@ def interaction(request, interaction_id: int):
             "project": interaction.project,
             "turns": turns,
             "final_sql": rewrite_sql(interaction.final.get("query") or "", maps.names, maps.values).sql,
+            "final_correction": corrections.get(-1),
             "tables": _schema_side_by_side(maps.schema, schema),
             "editable": editable,
             "can_review": review
@@ -334,6 +340,37 @@ def interaction_save(request, interaction_id: int):
     else:
         messages.success(request, _("Sent to review.") if submit else _("Saved."))
     return redirect("review:translation_interaction", interaction.pk)
+
+
+@require_POST
+@role_required("translation.work")
+def interaction_sql_correct(request, interaction_id: int):
+    """A translator's correction of one turn's SQL on the translated schema (turn -1: the final goal's), kept once it
+    runs on the translated copy."""
+    interaction, translate, _review = _interaction_for(request, interaction_id)
+    if not translate:
+        raise PermissionDenied(_("You are not assigned to translate this database."))
+    try:
+        turn = int(request.POST.get("turn", ""))
+    except ValueError:
+        turn = len(interaction.turns)  # no such turn: the service says so
+    try:
+        correction = services.translation_sql_correct(
+            person=request.user, interaction=interaction, turn=turn, sql=request.POST.get("sql", "")
+        )
+    except ValidationError as error:
+        messages.error(request, _refusal(error))
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "The corrected SQL ran on the translated database (%(count)s row) and is kept.",
+                "The corrected SQL ran on the translated database (%(count)s rows) and is kept.",
+                correction.rows,
+            )
+            % {"count": correction.rows},
+        )
+    return redirect(reverse("review:translation_interaction", args=[interaction.pk]) + "#turns")
 
 
 @require_POST
