@@ -1325,3 +1325,39 @@ def test_one_value_of_a_column_named_in_the_plural_takes_a_plural_verb():
     text = draft("SELECT other_details FROM Department WHERE name = 'history'", [["unknown"]], schema=departments)
     assert text == "The other details of the department named history are unknown."
     assert draft("SELECT max(budget) FROM Department", [[60]], schema=departments).endswith(" is 60.")
+
+
+def test_a_table_named_by_a_word_in_ing_has_a_plural():
+    from annotation.wording.english import noun
+
+    assert noun("building", True, rows=True) == "buildings"
+    assert noun("wedding", True, rows=True) == "weddings"
+    assert noun("opening", True) == "opening"  # a column's name in -ing is no noun for rows
+
+
+def test_a_group_keyed_by_an_undeclared_id_is_said_by_what_it_identifies():
+    trips = schema_of({"trip": ["id", "start_station_id", "duration"]}, primary=["trip.id"])
+    rows = [[2, 134], [3, 12], [4, 50], [5, 7]]
+    text = draft("SELECT start_station_id, count(*) FROM trip GROUP BY start_station_id", rows, schema=trips)
+    assert text == (
+        "This shows the number of trips for each of the 4 start stations. "
+        "For example, the number of trips for start station 2 is 134."
+    )
+
+
+def test_a_relation_joined_to_the_entity_only_filters_it_when_every_column_is_the_entitys():
+    films = schema_of(
+        {
+            "film": ["film_id", "title"],
+            "actor": ["actor_id", "first_name"],
+            "film_actor": ["actor_id", "film_id", "last_update"],
+        },
+        primary=["film.film_id", "actor.actor_id"],
+        foreign=[("film_actor.actor_id", "actor.actor_id"), ("film_actor.film_id", "film.film_id")],
+    )
+    sql = (
+        "SELECT T2.title FROM film_actor AS T1 JOIN film AS T2 ON T1.film_id = T2.film_id "
+        "JOIN actor AS T3 ON T1.actor_id = T3.actor_id WHERE T3.first_name = 'JOE'"
+    )
+    text = draft(sql, [["A"], ["B"], ["C"], ["D"]], schema=films)
+    assert text.startswith("This shows the titles of films with an actor whose first name is 'JOE'.")

@@ -135,6 +135,10 @@ def noun(name: str, many: bool, *, rows: bool = False) -> str:
         words = head.split(" ")
     if words[0] in MEASURES or words[-1] in PREPOSITIONS:
         return name
+    if rows and many and words[-1].endswith("ing") and words[-1].isalpha() and words[-1] not in MASS_NOUNS:
+        # A table's name ending in -ing names things ("building", "wedding"): it has a plural.
+        words[-1] = english().plural_noun(words[-1]) or words[-1]
+        return " ".join(words) + sep + tail
     words[-1] = plural_word(words[-1]) if many else singular_word(words[-1])
     return " ".join(words) + sep + tail
 

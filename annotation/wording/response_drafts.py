@@ -919,6 +919,7 @@ class _Select:
                 and table.sub is None
                 and not self.names.is_link(table)
                 and self.refers(table, self.main)
+                and not (self._relates_main(table) and self._all_of_main())
             ]
             if len(children) == 1:
                 self.main = children[0]
@@ -940,6 +941,19 @@ class _Select:
         others = [table for table in self.tables if table != subject_table]
         counted = self._far_end(others) if others else (self.tables[0] if self.tables else self.main)
         self.counted = self.names.as_rows_of(counted, subject_table)
+
+    def _relates_main(self, table: _Table) -> bool:
+        """Whether `table` relates the entity to another joined table (film_actor between films and actors)."""
+        return len(self._referred(table)) >= 2
+
+    def _all_of_main(self) -> bool:
+        """Whether every selected and ordering column is the entity's own: then a relation joined to it only
+        filters the entity's rows ("the titles of films with an actor whose first name is ..."), it is no child
+        whose rows the result is about."""
+        items = [*self.items, *(item for item, _ in self.order)]
+        return all(
+            item.kind == "column" and item.column is not None and item.column.table == self.main for item in items
+        )
 
     def _referred(self, table: _Table) -> list[_Table]:
         return [other for other in self.tables if other != table and self.refers(table, other)]
@@ -1017,6 +1031,8 @@ class _Select:
         if self.subject is None:
             return "rows" if many else "row"
         table, name = self.subject.table, self.subject.name
+        if _undeclared_key_of(self.subject):
+            return _noun(_undeclared_key_of(self.subject), many, rows=True)  # "each of the 69 start stations"
         if name.split()[-1] in _NAMING_WORDS and table is not None and table.sub is None:
             if not _word_set(name) & _word_set(table.name):
                 return _noun(f"{table.called(False)} {name}", many)  # "the airport name with the most routes"
@@ -1397,11 +1413,25 @@ class _Select:
         architect 1", not "for 1"), any other value as it is."""
         value, item = row[index], self.items[index]
         column = item.column if item.kind == "column" else None
-        if column is None or column.identifies is None or isinstance(value, bool) or not isinstance(value, int):
+        if column is None or isinstance(value, bool) or not isinstance(value, int):
+            return _value(value)
+        keyed = _undeclared_key_of(column)
+        if keyed:
+            return f"{keyed} {_value(value)}"  # "for start station 2", not "for 2"
+        if column.identifies is None:
             return _value(value)
         if _column_words(column, column.identifies, False).split()[-1] not in _KEY_WORDS:
             return _value(value)
         return f"{column.identifies.noun(False)} {_value(value)}"
+
+
+def _undeclared_key_of(column: _Col) -> str:
+    """What a key the schema declares no foreign key for identifies, by its name: "start station" for trip's "start
+    station id"; "" for any other column (a number such as "flight number" names no row)."""
+    words = column.name.split()
+    if column.identifies is not None or len(words) < 2 or words[-1] not in {"id", "ids", "code", "key"}:
+        return ""
+    return " ".join(words[:-1])
 
 
 def _is_identifier(column: _Col) -> bool:
