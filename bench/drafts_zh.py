@@ -8,7 +8,7 @@ shuffled), before any Chinese rule was written and never read while writing them
 `PER_DATABASE` turns, the first whose SQL the platform reads (`annotation.sql.spider.parse_sql`), in the file's
 order, until `--turns` are drawn. `--databases-only` prints the draw's databases and nothing of their turns.
 `--exclude` leaves databases out of the draw: the second held-out set (seed 5040) leaves out the first's 8 and the
-11 read while writing the rules (`SEEN`).
+11 read while writing the rules (`--exclude seen`); the third (seed 6040) the second's 8 too (`--exclude seen2`).
 
 CHASE ships no SQLite file for its databases (the Spider files of CHASE-T have the English names, not the
 translated ones the SQL uses), so each turn's result comes from a synthetic database: the schema's tables built in
@@ -49,6 +49,11 @@ SEEN = (
     "中国城市,大麦网演唱会,soccer_2,gas_company,body_builder,college_2,bike_1,phone_1,storm_record,network_2,"
     "manufactory_1,customer_deliveries,medicine_enzyme_interaction,中国景点,department_store,behavior_monitoring,"
     "inn_1,wine_1,饭店预订"
+)
+# ... and the second held-out draw's (seed 5040), left out of the third (seed 6040): `--exclude seen2`.
+SEEN2 = SEEN + (
+    ",世界旅游城市,music_4,products_gen_characteristics,musical,university_basketball,tracking_grants_for_research,"
+    "hr_1,solvency_ii"
 )
 PER_DATABASE = 8
 ROWS = 6
@@ -137,7 +142,7 @@ def main() -> None:
     options = parser.parse_args()
     corpora = options.shared / "corpora"
     dialogues = json.loads((corpora / "chase_train.json").read_text(encoding="utf-8"))
-    exclude = SEEN if options.exclude == "seen" else options.exclude  # "seen": the databases read so far
+    exclude = {"seen": SEEN, "seen2": SEEN2}.get(options.exclude, options.exclude)  # the databases read so far
     drawn = draw(dialogues, options.turns, options.seed, frozenset(filter(None, exclude.split(","))))
     databases = list(dict.fromkeys(name for name, _ in drawn))
     if options.databases_only:
