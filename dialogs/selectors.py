@@ -1,5 +1,6 @@
 """Reads of the dialogs app: lobby status, room snapshots, lists."""
 
+import functools
 import heapq
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -9,7 +10,7 @@ from typing import NamedTuple
 from django.conf import settings
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import TruncHour
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
@@ -217,7 +218,17 @@ def expert_readiness(*, ready: bool, open_ids: list[int]) -> str:
 
 
 def dialogue_room_url(dialogue_id: int) -> str:
-    return reverse("dialogs:room", args=[dialogue_id])
+    # Every lobby status of a paired worker names their room: a crowd's statuses reversed the URL thousands of times.
+    pattern = _room_url_pattern(get_script_prefix(), get_urlconf())
+    return pattern.replace(_ROOM_URL_MARK, str(int(dialogue_id)), 1)
+
+
+_ROOM_URL_MARK = "987654321"
+
+
+@functools.lru_cache(maxsize=8)
+def _room_url_pattern(prefix: str, urlconf) -> str:
+    return reverse("dialogs:room", args=[int(_ROOM_URL_MARK)])
 
 
 def dialogue_snapshot(*, dialogue: Dialogue, role: str, turns=None, partner_connected: bool | None = None) -> dict:
