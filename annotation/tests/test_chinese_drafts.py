@@ -399,3 +399,41 @@ def test_an_empty_join_says_what_is_missing():
 def test_a_column_named_with_its_table_is_not_said_with_it_twice():
     sql = "SELECT 房间号, 房间名称 FROM 房间"
     assert draft(sql, [(str(i), f"房{i}") for i in range(5)], ZOO) == "房间号和名称如下，共 5 行。"
+
+
+# -- round three: faults found on the second held-out sheet (bench/ratings/drafts-zh-2026-11-28-heldout2.tsv) -----
+
+
+MUSICALS = _schema(
+    {
+        "音乐剧": [("音乐剧ID", "number"), ("名称", "text"), ("创立时间", "number")],
+        "演员": [("演员ID", "number"), ("姓名", "text"), ("音乐剧ID", "number"), ("片酬", "number")],
+        "产品": [("产品id", "number"), ("产品的名称", "text"), ("结束日期", "time")],
+    },
+    primary=[("音乐剧", "音乐剧ID"), ("演员", "演员ID"), ("产品", "产品id")],
+)
+
+
+def test_a_value_equal_to_its_own_extreme_is_a_superlative():
+    sql = "SELECT 姓名 FROM 演员 WHERE 片酬 = (SELECT max(片酬) FROM 演员)"
+    assert draft(sql, [("甲",)], MUSICALS) == "片酬最高的演员是甲。"
+
+
+def test_an_undeclared_key_named_after_a_table_groups_by_that_table():
+    sql = (
+        "SELECT T2.名称 FROM 演员 AS T1 JOIN 音乐剧 AS T2 ON T1.音乐剧ID = T2.音乐剧ID GROUP BY T1.音乐剧ID "
+        "HAVING count(*) >= 3"
+    )
+    assert draft(sql, [("猫",)], MUSICALS) == "演员数量至少 3 名的音乐剧是猫。"
+
+
+def test_a_column_named_with_its_table_and_de_loses_both():
+    assert draft("SELECT 产品id FROM 产品 WHERE 产品的名称 = 'flax'", [], MUSICALS) == "没有找到名称为 flax 的产品。"
+
+
+def test_times_are_earliest_and_latest_whatever_their_type():
+    assert (
+        draft("SELECT 名称 FROM 音乐剧 ORDER BY 创立时间 ASC LIMIT 1", [("猫",)], MUSICALS)
+        == "创立时间最早的音乐剧是猫。"
+    )
+    assert draft("SELECT max(结束日期) FROM 产品", [("2020-01-01",)], MUSICALS) == "产品的最晚结束日期是 2020-01-01。"

@@ -78,6 +78,12 @@ _EXTREMES = (
             "评分",
             "高度",
             "身高",
+            "酬",
+            "薪水",
+            "金额",
+            "价值",
+            "利润",
+            "预算",
             "温度",
             "排名",
             "等级",
@@ -87,6 +93,9 @@ _EXTREMES = (
     ),
     (("长", "长度", "时长", "距离"), ("最长", "最短")),
 )
+# Names of a time, whatever their type says ("创立时间" stored as a year): earliest and latest, not smallest and
+# largest.
+_TIME_ENDINGS = ("时间", "日期", "年份", "年代", "时刻")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _DATE = re.compile(r"^\d{4}[-/.年]\d{1,2}")
 
@@ -172,7 +181,7 @@ def _is_naming(name: str) -> bool:
 
 
 def _extreme(name: str, descending: bool, time: bool) -> str:
-    if time:
+    if time or name.endswith(_TIME_ENDINGS):
         return "最晚" if descending else "最早"
     for endings, words in _EXTREMES:
         if name.endswith(endings):
@@ -247,8 +256,20 @@ class _Names:
             table = self.table(str(originals[owner]))
             time = index < len(types) and types[index] == "time"
             text = index < len(types) and types[index] == "text"
-            column = _Col(_plain(str(name)), table, time, index in keys, text, parents.get(index, ""))
+            points_to = parents.get(index) or self._named_key(str(original), table)
+            key = index in keys or bool(points_to)
+            column = _Col(_plain(str(name)), table, time, key, text, points_to)
             self.columns.setdefault((table.key, str(original).lower()), column)
+
+    def _named_key(self, original: str, table: _Table) -> str:
+        """An undeclared key named after another table ("音乐剧ID" of 演员 points to 音乐剧): that table's original
+        name (lower-cased), or ""."""
+        for suffix in ("id", "ID", "Id", "编号"):
+            if original.endswith(suffix) and len(original) > len(suffix):
+                stem = original[: -len(suffix)].rstrip("_ ").lower()
+                if stem in self.tables and stem != table.key:
+                    return stem
+        return ""
 
     def table(self, original: str) -> _Table:
         return _Table(original.lower(), self.tables.get(original.lower()) or _plain(original))
@@ -267,6 +288,7 @@ def _own_name(column: _Col) -> str:
     "名字", "加油站ID" of 加油站 is "ID")."""
     owner = column.table.name if column.table is not None else ""
     rest = column.name[len(owner) :].strip() if owner and column.name.startswith(owner) else ""
+    rest = rest[1:] if rest.startswith("的") else rest  # "产品的名称" of 产品 is "名称"
     if rest.lower() == "id" or (len(rest) >= 2 and _is_cjk(rest[0]) and _is_cjk(owner)):
         return rest
     return column.name  # "房间号" stays whole: a bare "号" says nothing
@@ -538,8 +560,8 @@ def _aggregate_words(item: _Item, subject: str, counted: str) -> str:
     if item.function == "sum":
         return _cat(subject, "总和")
     prefix = {"max": "最大", "min": "最小", "avg": "平均"}[item.function]
-    if item.function in ("max", "min") and _extreme(subject, True, False) == "最高":
-        prefix = "最高" if item.function == "max" else "最低"  # a price or a score: 最高票价, 最低底价
+    if item.function in ("max", "min") and _extreme(subject, True, False) in ("最高", "最晚"):
+        prefix = _extreme(subject, item.function == "max", False)  # 最高票价, 最低底价, 最晚结束日期
     if subject.startswith(("最", "平均")) or not _is_cjk(subject):
         return _cat(subject, "的", {"max": "最大值", "min": "最小值", "avg": "平均值"}[item.function])
     return _cat(prefix, subject)
@@ -635,7 +657,7 @@ class _Select:
         item, descending = self.order[0]
         words = self._order_subject(item)
         column = item.column if item.kind == "column" else None
-        if column is not None and column.time:
+        if column is not None and (column.time or column.name.endswith(_TIME_ENDINGS)):
             direction = "从晚到早" if descending else "从早到晚"
         elif column is not None and (column.text or _is_naming(column.name)):
             return _cat("按", words, "倒序排列" if descending else "排序")
@@ -810,6 +832,9 @@ def _condition(cond: _Cond, query: _Select) -> str:
         subject = _cat(counted, "数量") if counted else "记录数"
         return _cat(subject, _COUNT_SAID[op], cond.values[0], _measure(counted) if counted else "条")
     subject = query.item_words(cond.item) if cond.item.kind != "column" else query.column_words(cond.item.column)
+    extreme = _extreme_of_itself(cond)
+    if extreme:
+        return _cat(subject, extreme)  # "接待人口 = (SELECT min(接待人口) ...)" is "接待人口最少"
     rows = _rows_named(cond)
     if rows is not None and (cond.subquery.where or cond.subquery.order):
         subject = rows  # "城市为人口最多的城市", not "城市名称等于人口最多的城市的名称"
@@ -818,6 +843,19 @@ def _condition(cond: _Cond, query: _Select) -> str:
         subject = "" if cond.item.column.table == query.main else cond.item.column.table.name
     time = cond.item.column is not None and cond.item.column.time or any(_DATE.match(v) for v in cond.values)
     return _cat(subject, _predicate(cond, time, query))
+
+
+def _extreme_of_itself(cond: _Cond) -> str:
+    """ "最少" for `x = (SELECT min(x) FROM t)` over the whole table: the row with the least x; "" otherwise."""
+    inner, column = cond.subquery, cond.item.column if cond.item is not None else None
+    if not isinstance(inner, _Select) or column is None or cond.op != "=" or cond.negated or inner.where:
+        return ""
+    if len(inner.items) != 1 or inner.group or inner.items[0].kind != "aggregate":
+        return ""
+    item = inner.items[0]
+    if item.function not in ("max", "min") or item.column is None or item.column.name != column.name:
+        return ""
+    return _extreme(column.name, item.function == "max", column.time)
 
 
 def _rows_named(cond: _Cond) -> str | None:
