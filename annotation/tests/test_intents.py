@@ -1633,3 +1633,12 @@ def test_a_joined_tables_detail_is_said_as_that_tables():
     texts = office_texts(sql, [[f"2020-01-{n:02}", f"O{n}"] for n in range(1, 30)], "same_instances")
     assert not any(text.endswith("such as their age") or "their age too" in text for text in texts), set(texts)
     assert any("the staff's age" in text for text in texts), set(texts)
+
+
+def test_a_count_grouped_by_a_foreign_key_counts_the_rows_that_hold_it():
+    # staff.office_id names an office: counted per office, the rows are staff, not offices.
+    sql = "SELECT T2.office_name, count(*) FROM staff AS T1 JOIN All_Offices AS T2 ON T1.office_id = T2.office_id"
+    texts = office_texts(sql + " GROUP BY T1.office_id", [[f"O{n}", n] for n in range(30)])
+    assert not any("number of offices" in text or "how many offices" in text for text in texts), set(texts)
+    assert any("number of staff" in text or "how many staff" in text for text in texts), set(texts)
+    assert not any("office ids" in text for text in texts), set(texts)  # "just the offices, without …"

@@ -1869,6 +1869,9 @@ class _Writer:
             linked = self._linked_counted()
             if linked is not None:
                 return linked
+            owner = self._foreign_key_counted()
+            if owner is not None:
+                return owner
             others = [table for table in facts.tables if table not in grouped and table not in self.names.links]
             if others and self.names.known:
                 return _plurals(self.names.labels[others[-1]])
@@ -1885,6 +1888,15 @@ class _Writer:
             # names of two tables are names ("how many names"); of one, the things they name
             return _plurals(shown[0].label if facts.mixed_tables else self._thing(shown[0]))
         return self.things
+
+    def _foreign_key_counted(self) -> str | None:
+        """Grouped by a foreign key (endowment.school_id), count(*) counts the rows holding the key (endowments per
+        school), never the parent the key names: "how many endowments each school has"."""
+        keys = list(dict.fromkeys(self.facts.group))
+        if len(keys) != 1 or keys[0].table in self.names.links or keys[0].table not in self.names.labels:
+            return None
+        parent = self.names.references.get((keys[0].table, keys[0].original.lower()))
+        return _plurals(self.names.labels[keys[0].table]) if parent not in (None, keys[0].table) else None
 
     def _linked_counted(self) -> str | None:
         """Grouped by a link table's key (minor_in's department), count(*) counts the other things it links (the
@@ -2008,7 +2020,13 @@ class _Writer:
         aggregate = self.rng.choice(material)
         label = self._aggregate_label(aggregate)
         if self.facts.group:
-            keys = _and([_plurals(column.label) for column in dict.fromkeys(self.facts.group)])
+            # grouped by a key, the groups are the things it names ("just the offices", never "the office ids")
+            keys = _and(
+                [
+                    _plurals(self._thing(column) if column.is_key else column.label)
+                    for column in dict.fromkeys(self.facts.group)
+                ]
+            )
             return f"Ask for just the {keys}, without {label}"
         if aggregate.column is not None and aggregate.function != "count":
             self._uses(aggregate.column)
