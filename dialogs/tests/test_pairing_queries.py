@@ -85,3 +85,38 @@ def test_a_burst_of_joins_is_paired_in_one_pass_whose_statements_per_pair_shrink
     # where a pass per join is 71.
     assert per_pair[8]["pairing pass"] <= 4.75, per_pair
     assert sum(per_pair[8].values()) <= 60.75, per_pair
+
+
+async def test_joins_arriving_during_a_pass_share_the_next_pass(monkeypatch):
+    """dialogs.consumers._PairingPasses: every join is served by a pass that started after it asked, and the joins
+    that ask while a pass runs share one more pass, whatever their number."""
+    import asyncio
+
+    from dialogs import consumers
+
+    started, release = [], asyncio.Event()
+
+    async def a_pass():
+        started.append(len(asked))
+        await release.wait()
+
+    monkeypatch.setattr(consumers, "database_call", lambda function: a_pass)
+    passes = consumers._PairingPasses()
+    asked = []
+
+    async def join(name):
+        asked.append(name)
+        await passes.request()
+        return len(started)
+
+    first = asyncio.ensure_future(join("first"))
+    while not started:  # the first pass is under way
+        await asyncio.sleep(0)
+    later = [asyncio.ensure_future(join(f"later{i}")) for i in range(5)]
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert started == [1]  # the later joins wait for the pass under way to end, then share one
+    release.set()
+    assert await first in (1, 2)  # the first pass, or the second if it began before the first join woke
+    assert set(await asyncio.gather(*later)) == {2}
+    assert started == [1, 6]  # the second pass started once every later join had asked
