@@ -32,7 +32,16 @@ from annotation.goals.operation_tree import (
 )
 from annotation.sql.sandbox import execute
 
-__all__ = ["RULES", "GoalRules", "Refusal", "identifier_words", "name_kind", "question_shape", "round_numbers"]
+__all__ = [
+    "RULES",
+    "GoalRules",
+    "Refusal",
+    "identifier_words",
+    "is_time_stamp",
+    "name_kind",
+    "question_shape",
+    "round_numbers",
+]
 
 # Every rule a tree can break, with the reason a report gives.
 RULES = {
@@ -63,6 +72,13 @@ RULES = {
     "that do not belong together",
     "same_as_another": "asks what goals kept in the run ask: the same answer from the same columns, or the same "
     "question with other values a third time",
+    "condition_keeps_all": "a condition, or a union of two, that every row passes: it narrows to nothing",
+    "one_value": "shows or groups by a column whose rows all hold one value (every property's other details are "
+    "USA): its answer is known before asking",
+    "group_by_date": "a count per date or time stamp: a day or a second is no kind of thing",
+    "part_of_a_number": "a condition that a number, a code or a date held as text contains some digits: nobody "
+    "asks for part of a number",
+    "exact_time": "a condition that a time stamp is one second of one day: a value nobody asking knows",
 }
 
 
@@ -122,6 +138,14 @@ _TIE_ROWS = 200
 # it (a set operation or a filter that keeps most of a big table).
 LONG_LIST = 50
 _CODE_DIGITS = 6  # unique whole numbers all this wide or wider read as codes (a loyalty number, a phone number)
+# A column some of whose values lie at or below this may sit inside a key's values by chance (a level 1-4, ages within
+# ids 1..500): it is taken for that key's id only when their names share a word (`Airline` and `airlines`).
+_UNDECLARED_KEY_LOW = 100
+# A time stamp to the second, stored as text: a condition of equality on it is a second nobody asking knows.
+_TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}")
+# A column whose different values are at least this share of its rows is nearly unique: one value picks one row
+# or two ("how many courses are named X": one).
+_NEARLY_UNIQUE = 0.9
 
 
 def identifier_words(name: str) -> list[str]:
@@ -147,6 +171,17 @@ def name_kind(name: str) -> str | None:
     if any(word in _ORDINAL_WORDS for word in words):
         return "ordinal"
     return None
+
+
+def _stem(word: str) -> str:
+    """A word without a plural's s: "airlines" and "airline" name one thing."""
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def is_time_stamp(value) -> bool:
+    """Whether a value is a time stamp to the minute or the second held as text ("2016-09-27 12:00:00"): compared
+    with "before" or "after" a day, never equal to one (the rule `exact_time`)."""
+    return isinstance(value, str) and bool(_TIMESTAMP.match(value))
 
 
 def round_numbers(value: float) -> list:
@@ -187,6 +222,7 @@ class _Figures:
     high: object
     whole: bool  # every value an integer
     digits: tuple[int, int]  # fewest and most characters of a value
+    lettered: int = 0  # values holding a letter (a word, not a number, a time or a date held as text)
 
 
 class GoalRules:
@@ -211,6 +247,7 @@ class GoalRules:
                 table, column = originals[names[index][0]], names[index][1]
                 self._declared.setdefault(table.lower(), f"{table}.{column}")
         self._figures: dict[str, _Figures | None] = {}
+        self._undeclared: dict[str, str | None] = {}
         self._table_names = {name.lower(): name for name in originals}
         self._primary = {
             f"{originals[names[index][0]]}.{names[index][1]}".lower()
@@ -240,12 +277,20 @@ class GoalRules:
             result = execute(
                 self.path,
                 f"SELECT count(*), count({quoted}), count(DISTINCT {quoted}), min({quoted}), max({quoted}), "  # noqa: S608
-                f"sum(typeof({quoted}) = 'integer'), min(length({quoted})), max(length({quoted})) FROM \"{table}\"",
+                f"sum(typeof({quoted}) = 'integer'), min(length({quoted})), max(length({quoted})), "
+                f"sum(typeof({quoted}) = 'text' AND {quoted} GLOB '*[A-Za-z]*') FROM \"{table}\"",
             )
             if result.ok and result.rows:
-                table_rows, rows, distinct, low, high, whole, shortest, longest = result.rows[0]
+                table_rows, rows, distinct, low, high, whole, shortest, longest, lettered = result.rows[0]
                 self._figures[key] = _Figures(
-                    table_rows, rows, distinct, low, high, bool(rows) and whole == rows, (shortest or 0, longest or 0)
+                    table_rows,
+                    rows,
+                    distinct,
+                    low,
+                    high,
+                    bool(rows) and whole == rows,
+                    (shortest or 0, longest or 0),
+                    lettered or 0,
                 )
             else:
                 self._figures[key] = None
@@ -267,6 +312,8 @@ class GoalRules:
         figures = self.figures(qualified)
         if figures is None or not figures.whole or not figures.rows:
             return None
+        if self.undeclared_key(qualified) is not None:
+            return "key"
         low, high = figures.low, figures.high
         if figures.distinct == figures.rows >= 5:
             if high - low + 1 <= 2 * figures.distinct:
@@ -283,6 +330,57 @@ class GoalRules:
         ):
             return "ordinal"
         return None
+
+    def undeclared_key(self, qualified: str) -> str | None:
+        """The one-column key of another table holding every value of a column no foreign key declares (a student's
+        `Advisor`, whose values are faculty ids): the column names rows of that table, so it is an id, not an amount.
+        Small values may fall inside a key's by chance: a column whose values do not all lie above
+        `_UNDECLARED_KEY_LOW` is taken only when its name shares a word with the key's table or name. None for every
+        other column."""
+        lowered = qualified.lower()
+        if lowered not in self._undeclared:
+            self._undeclared[lowered] = self._find_undeclared_key(qualified)
+        return self._undeclared[lowered]
+
+    def _find_undeclared_key(self, qualified: str) -> str | None:
+        table, column = qualified.split(".", 1)
+        figures = self.figures(qualified)
+        words = set(identifier_words(column))
+        stems = {_stem(word) for word in words}
+        own_key = self.row_key(table)
+        if (
+            qualified.lower() in self._foreign
+            or (own_key is not None and own_key.lower() == qualified.lower())
+            or figures is None
+            or not figures.whole
+            or figures.distinct < 3
+            or words & _AMOUNT_WORDS
+        ):
+            return None
+        for other in self._declared:
+            key = self.row_key(other) if other != table.lower() else None
+            found = self.figures(key) if key is not None else None
+            if found is None or not found.whole or not found.low <= figures.low <= figures.high <= found.high:
+                continue
+            other_words = {_stem(word) for word in identifier_words(other) + identifier_words(key.split(".", 1)[1])}
+            if figures.low <= _UNDECLARED_KEY_LOW and not stems & (other_words - {"id"}):
+                continue
+            outside = execute(
+                self.path,
+                f'SELECT count(*) FROM "{table}" WHERE "{column}" IS NOT NULL AND "{column}" NOT IN '  # noqa: S608
+                f'(SELECT "{key.split(".", 1)[1]}" FROM "{key.split(".", 1)[0]}")',
+            )
+            if outside.ok and outside.rows and outside.rows[0][0] == 0:
+                return key
+        return None
+
+    def with_foreign_keys(self, added: list[list[int]]) -> GoalRules:
+        """These rules over the schema with `added` foreign keys (pairs of column indexes), keeping the columns'
+        figures read so far (the same file)."""
+        schema = {**self.schema, "foreign_keys": [*(self.schema.get("foreign_keys") or []), *added]}
+        rules = GoalRules(schema, self.path)
+        rules._figures.update(self._figures)
+        return rules
 
     def _clock_part(self, table: str, column: str) -> bool:
         """Whether a column is the minutes (or seconds) of a time whose hours are a column beside it: `end_min` beside
@@ -344,6 +442,7 @@ class GoalRules:
             self._answer_before,
             self._group_before,
             self._unread_before,
+            self._condition_before,
         ):
             refusal = rules(tree)
             if refusal is not None:
@@ -360,6 +459,9 @@ class GoalRules:
         """A total, an average or a ranking of a column that is no amount (or, for a total, a level)."""
         kind = tree["type"]
         if kind in ("sum", "avg") and not self.measures(tree["project"][0]):
+            column = tree["project"][0]
+            return Refusal("aggregate_of_identifier", f"{kind} of {column} ({self.identifier_kind(column)})")
+        if kind in ("min", "max") and not self.orders(tree["project"][0]):
             column = tree["project"][0]
             return Refusal("aggregate_of_identifier", f"{kind} of {column} ({self.identifier_kind(column)})")
         if kind == "sum" and _LEVEL_WORDS & set(identifier_words(tree["project"][0].split(".", 1)[1])):
@@ -408,11 +510,7 @@ class GoalRules:
         """Ids where names would read: shown for things that have a name (unless a condition picks the row by a
         unique value: "the phone of the hotel named X" is a look-up a person makes), or a condition on an id
         number."""
-        looked_up = {
-            item["column"].split(".", 1)[0].lower()
-            for item in tree.get("filters") or []
-            if item["op"] == "=" and self.values_unique(item["column"])
-        }
+        looked_up = self._looked_up(tree)
         for column in shown:
             if column.split(".", 1)[0].lower() in looked_up:
                 continue
@@ -432,6 +530,14 @@ class GoalRules:
             if not any(self.names_things(column) for column in shown):
                 return Refusal("list_of_values", f"every {', '.join(shown)} with no condition")
         return None
+
+    def _looked_up(self, tree: dict) -> set[str]:
+        """The tables (lower case) whose row a condition picks by a unique value: a look-up."""
+        return {
+            item["column"].split(".", 1)[0].lower()
+            for item in tree.get("filters") or []
+            if item["op"] == "=" and self.values_unique(item["column"])
+        }
 
     def id_number(self, qualified: str) -> bool:
         """Whether a column is a key of the schema, or named an id, whose values are numbers (stored as numbers or as
@@ -456,9 +562,46 @@ class GoalRules:
         return self._foreign.get(qualified.lower())
 
     def names_things(self, qualified: str) -> bool:
-        """Whether a column's values are words (a name, a city, a category), not numbers or dates."""
+        """Whether a column's values are words (a name, a city, a category), not numbers or dates: text, most values
+        holding a letter (a room "105" or hours "1-2:15" held as text are numbers and times)."""
         figures = self.figures(qualified)
-        return figures is not None and isinstance(figures.low, str) and not _DATE.match(figures.low)
+        return (
+            figures is not None
+            and isinstance(figures.low, str)
+            and not _DATE.match(figures.low)
+            and figures.lettered * 2 > figures.rows
+        )
+
+    def _condition_before(self, tree: dict) -> Refusal | None:
+        """A condition on part of a number held as text (a room LIKE '%12%', a date LIKE '%2018-01-3%'), on one second
+        of a time stamp, or a count of what one value of a nearly unique column picks ("how many courses are named
+        X": one)."""
+        for filters in (tree.get("filters") or [], (tree.get("set") or {}).get("filters") or []):
+            for item in filters:
+                value = item["value"]
+                if (
+                    item["op"] == "like"
+                    and not re.search(r"[A-Za-z]", str(value).strip("%"))
+                    or (item["op"] == "like" and not self.names_things(item["column"]))
+                ):
+                    return Refusal("part_of_a_number", f"{item['column']} LIKE {value}")
+                if item["op"] == "=" and is_time_stamp(value):
+                    return Refusal("exact_time", f"{item['column']} = {value}")
+        looked_up = self._looked_up(tree)
+        for column in tree.get("project") or [] if tree["type"] == "list" else []:
+            figures = self.figures(column)
+            # Unless a look-up asks it of one row ("the country of the airline named X").
+            if figures is not None and figures.distinct < 2 and figures.table_rows > 1:
+                if column.split(".", 1)[0].lower() not in looked_up:
+                    return Refusal("one_value", f"every {column} is {figures.low}")
+        if tree["type"] == "count":
+            for item in tree.get("filters") or []:
+                if item["column"].split(".", 1)[0].lower() != tree["tables"][0].lower():
+                    continue  # a condition on what the counted rows belong to ("of the patient named X")
+                figures = self.figures(item["column"])
+                if item["op"] == "=" and figures is not None and figures.distinct >= _NEARLY_UNIQUE * figures.rows:
+                    return Refusal("answers_itself", f"counts what one value of {item['column']} picks: nearly unique")
+        return None
 
     def _unread_before(self, tree: dict) -> Refusal | None:
         unread = unread_tables(tree)
@@ -478,8 +621,12 @@ class GoalRules:
         if join_directions(tree, self.schema)[:1] == ["up"]:
             # Grouping rows by a value and counting what they point to: "which quantity has the most guests".
             return Refusal("count_fan_out", f"counts per {group} the {tree['tables'][-1]} its rows point to")
-        if tree.get("joins") and self.links_rows(counted_table(tree)) and not self.values_unique(group):
-            return Refusal("count_of_links", f"counts {counted_table(tree)} rows per {group}")
+        # Per kind (a sex, a city code, a division: neither unique nor naming a row of another table), counting through
+        # a link table counts pairs, or things reached through pairs: "which faculty sex has the most departments".
+        per_kind = not self.values_unique(group) and self.points_to(group) is None
+        linked = [table for table in tree["tables"][1:] if self.links_rows(table)]
+        if per_kind and linked:
+            return Refusal("count_of_links", f"counts {counted_table(tree)} per {group} through {linked[0]}")
         return None
 
     def group_column_refusal(self, group: str) -> Refusal | None:
@@ -497,6 +644,10 @@ class GoalRules:
         ):
             return Refusal("group_by_identifier", f"grouped by {group}")
         figures = self.figures(group)
+        if figures is not None and figures.distinct < 2:
+            return Refusal("one_value", f"{group} holds one value")
+        if figures is not None and isinstance(figures.low, str) and _DATE.match(figures.low):
+            return Refusal("group_by_date", f"grouped by {group}")
         # Nearly one value per row of its table and not a name: a price, a rate, a timestamp is no kind of thing.
         if figures is not None and figures.distinct * 2 > figures.rows and isinstance(figures.low, int | float):
             return Refusal("group_of_one", f"{group} has {figures.distinct} values in {figures.rows} rows")
@@ -523,8 +674,10 @@ class GoalRules:
         return figures is not None and (figures.table_rows - figures.rows) * 4 > figures.table_rows
 
     def filled(self, qualified: str) -> bool:
-        """Not `mostly_empty`: a column worth showing or grouping by."""
-        return not self.mostly_empty(qualified)
+        """Not `mostly_empty`, and holding two values or more (`one_value`): a column worth showing, grouping by or
+        putting a condition on."""
+        figures = self.figures(qualified)
+        return not self.mostly_empty(qualified) and (figures is None or figures.distinct >= 2)
 
     def after_run(self, tree: dict, rows: list[list]) -> tuple[dict, Refusal | None]:
         """The rules read from the tree's result (`rows`, as the sandbox returned them) and from its own figures. May
@@ -535,6 +688,9 @@ class GoalRules:
             refusal = self._list_refusal(tree, rows)
             if refusal is not None:
                 return tree, refusal
+        refusal = self._keeps_all(tree, rows)
+        if refusal is not None:
+            return tree, refusal
         if "set" in tree:
             return tree, self._set_refusal(tree, rows)
         if kind == "group_count":
@@ -568,10 +724,35 @@ class GoalRules:
 
     def _set_refusal(self, tree: dict, rows: list[list]) -> Refusal | None:
         found = {tuple(row) for row in rows}
+        sizes = []
         for side in (1, 2):
             result = execute(self.path, tree_sql(set_side(tree, side)))
             if result.ok and {tuple(row) for row in result.rows} == found:
                 return Refusal("set_same_as_side", f"{tree['set']['op']} gives what side {side} gives")
+            sizes.append(len({tuple(row) for row in result.rows}) if result.ok else 0)
+        if tree["set"]["op"] == "union" and max(sizes) <= 1:
+            return Refusal("set_of_lookups", "either side picks one row: two look-ups")
+        return None
+
+    def _keeps_all(self, tree: dict, rows: list[list]) -> Refusal | None:
+        """A condition every row passes, given the others (a property's other details 'USA' when all are), or a union
+        of two conditions that gives every value the rows shown have (every thing's service type is Check or
+        Cleaning): it narrows to nothing."""
+        for filters, part in ((tree.get("filters") or [], "filters"), ((tree.get("set") or {}).get("filters"), "set")):
+            for position, item in enumerate(filters or []):
+                others = filters[:position] + filters[position + 1 :]
+                probe = {**tree, "filters": filters} if part == "set" else tree
+                result = execute(
+                    self.path,
+                    f"SELECT ({tree_probe(probe, lambda name: 'count(*)', filters=filters)}), "
+                    f"({tree_probe(probe, lambda name: 'count(*)', filters=others)})",
+                )
+                if result.ok and result.rows and result.rows[0][0] == result.rows[0][1]:
+                    return Refusal("condition_keeps_all", f"every row passes {item['column']} {item['op']} ...")
+        if (tree.get("set") or {}).get("op") == "union":
+            every = execute(self.path, tree_sql({**set_side(tree, 1), "filters": []}))
+            if every.ok and {tuple(row) for row in every.rows} == {tuple(row) for row in rows}:
+                return Refusal("condition_keeps_all", "the union gives every value")
         return None
 
     def _group_refusal(self, tree: dict) -> Refusal | None:
@@ -583,6 +764,8 @@ class GoalRules:
         if not result.ok or not result.rows:
             return None
         grouped, groups = result.rows[0]
+        if groups == 1:
+            return Refusal("one_value", f"the rows grouped all have one {group}")
         # Over a join a group is one thing and its rows what it has: some things having one is no fault.
         if groups and (grouped == groups or (not tree.get("joins") and grouped < 2 * groups)):
             return Refusal("group_of_one", f"{grouped} rows in {groups} groups of {tree['group']}")

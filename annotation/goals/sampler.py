@@ -35,7 +35,7 @@ from pathlib import Path
 from sqlglot import expressions as exp
 
 from annotation.goals.operation_tree import literal, tree_sql
-from annotation.goals.rules import RULES, GoalRules, question_shape, round_numbers
+from annotation.goals.rules import RULES, GoalRules, is_time_stamp, question_shape, round_numbers
 from annotation.sql.analysis import column_values
 from annotation.sql.hardness import HARDNESS_LEVELS, hardness
 from annotation.sql.sandbox import execute, execute_many
@@ -129,12 +129,32 @@ class GoalSampler:
             self._count(sql, None)
             self.known.add(sql)
         self.rules = GoalRules(schema, self.path)
+        self._join_undeclared_keys()
         # Trees refused by the rules (annotation.goals.rules), by rule: what the run's report says.
         self.refused: Counter = Counter()
         # Draws that gave nothing, per anchor table: an anchor that keeps failing is tried less, not forever.
         self._failures: Counter = Counter()
-        # Draws that made no tree at all, per anchor (no column of the shape drawn): counted apart and weighed less.
+        # Draws that made no tree at all, per anchor and level aimed at (no column of the shape drawn): counted apart
+        # and weighed less.
         self._unfit: Counter = Counter()
+
+    def _join_undeclared_keys(self) -> None:
+        """A column holding ids of another table's rows that no foreign key declares (a flight's `Airline`, an
+        airline's `uid`: `GoalRules.undeclared_key`) is joined on as a foreign key is: the rules read the schema with
+        it added, so a count along it is checked as any join's is."""
+        schema, names = self.schema, self.schema["column_names_original"]
+        index = {f"{schema['table_names_original'][t]}.{c}".lower(): i for i, (t, c) in enumerate(names) if t >= 0}
+        added = []
+        for table in self.tables:
+            for column in self.columns[table]:
+                if column.kind != "number":
+                    continue
+                key = self.rules.undeclared_key(f"{table}.{column.name}")
+                if key is not None and key.lower() in index and key.split(".", 1)[0] in self.tables:
+                    added.append([column.index, index[key.lower()]])
+                    self.links.append((table, column.name, *key.split(".", 1)))
+        if added:
+            self.rules = self.rules.with_foreign_keys(added)
 
     # -- the run ----------------------------------------------------------------------------------------------------
 
@@ -173,6 +193,8 @@ class GoalSampler:
             for tree, sql in candidates:
                 if stop is not None and stop():
                     return kept
+                if hit and self.usage.tables[tree["tables"][0].lower()]:
+                    continue  # after a hit, only a table no goal reads yet is worth the rest of the batch
                 goal = self._kept(tree, sql, levels, seen, answers, shapes)
                 if goal is None:
                     continue
@@ -182,8 +204,10 @@ class GoalSampler:
                     progress(len(kept))
                 if goal.hardness == target:
                     hit = True
-                if len(kept) == count or hit:
-                    break  # re-aim after a hit on the level wanted: coverage moves with every goal
+                if len(kept) == count:
+                    break
+                # After a hit the draw re-aims (coverage moves with every goal), once the tables no goal read yet
+                # had their turn.
             misses[target] = 0 if hit else misses[target] + 1
         return kept
 
@@ -206,7 +230,9 @@ class GoalSampler:
         if level not in levels:
             return None
         # "> 2" and ">= 3" on counts, one filter spelt two ways; "the amenities of room 9" and "... of room 2".
-        answer, shape = (frozenset(query_reads(sql)[1]), tree["type"], repr(result.rows)), question_shape(tree)
+        # The tables read are part of it: "how many semesters" and "how many transcripts" both answer 15.
+        tables, columns = query_reads(sql)
+        answer, shape = (frozenset(tables | columns), tree["type"], repr(result.rows)), question_shape(tree)
         if answer in answers or shapes[shape] >= _SAME_SHAPE:
             self.refused["same_as_another"] += 1
             return None
@@ -254,12 +280,14 @@ class GoalSampler:
         low = min(key(item) for item in items)
         return self.rng.choice([item for item in items if key(item) == low])
 
-    def _anchor(self) -> str | None:
+    def _anchor(self, level: str) -> str | None:
         if not self.tables:
             return None
         return self._least(
             self.tables,
-            lambda table: self.usage.tables[table.lower()] + self._failures[table] // 8 + self._unfit[table] // 8,
+            lambda table: (
+                self.usage.tables[table.lower()] + self._failures[table] // 8 + self._unfit[(table, level)] // 8
+            ),
         )
 
     def _path(self, start: str, length: int, *, down: bool = False) -> list[tuple[str, str, str, str]]:
@@ -328,7 +356,8 @@ class GoalSampler:
                 return qualified == only
             if not lookups and self.rules.values_unique(qualified):
                 return False
-            return qualified not in besides and not self.rules.id_number(qualified)
+            # A condition on a column of one value keeps every row (the rules' `condition_keeps_all`).
+            return qualified not in besides and not self.rules.id_number(qualified) and self.rules.filled(qualified)
 
         column = self._pick_column(tables, fit=fit, keys=only is not None)
         if column is None:
@@ -346,14 +375,23 @@ class GoalSampler:
         if op in ("<", ">") and self.rules.measures(qualified):
             # A threshold said as a person says it: "capacity below 25", not "below 24" (annotation.goals.rules).
             value = next((near for near in round_numbers(value) if abs(near - value) <= abs(value) / 10), value)
-        described = isinstance(value, str) and self.rules.identifier_kind(qualified) is None
+        if is_time_stamp(value):
+            # Before or after a day, not at one second of it (the rules' `exact_time`).
+            op, value = self.rng.choice(["<", ">"]), value[:10]
+        # Part of a word ("name contains Harb"), never of a number or a date held as text (`part_of_a_number`).
+        described = (
+            isinstance(value, str)
+            and self.rules.identifier_kind(qualified) is None
+            and self.rules.names_things(qualified)
+            and re.search(r"[A-Za-z]", value) is not None
+        )
         if op == "=" and described and len(values) > 3 and self.rng.random() < 0.2:
             op, value = "like", f"%{value[: max(2, len(value) // 2)]}%"
         return {"column": qualified, "op": op, "value": value}
 
     def _tree(self, level: str) -> dict | None:
         """An operation tree aimed at `level` (the encoding decides the level it gets)."""
-        anchor = self._anchor()
+        anchor = self._anchor(level)
         if anchor is None:
             return None
         shape = self.rng.choice(_SHAPES_OF_LEVEL[level])
@@ -377,7 +415,7 @@ class GoalSampler:
 
         project = self._pick_column(tables, keys=not plain_list, fit=shown)
         if project is None:
-            self._unfit[anchor] += 1
+            self._unfit[(anchor, level)] += 1
             return None
         tree["project"] = [self._readable(f"{project.table}.{project.name}")]
         if shape in ("count", "count_filtered"):
@@ -393,7 +431,9 @@ class GoalSampler:
         )
         if all(part(tree, shape) for part in parts):
             return tree
-        self._unfit[anchor] += 1  # a table whose columns give no tree of this shape is tried less, more slowly
+        # A table whose columns give no tree of this level's shapes is tried less at this level, more slowly (a table
+        # of a date and an id gives a count, never a join with a condition).
+        self._unfit[(anchor, level)] += 1
         return None
 
     def _readable(self, qualified: str) -> str:
@@ -407,9 +447,10 @@ class GoalSampler:
         if shape not in ("list_filtered", "count_filtered", "join_filtered", "nested_join"):
             return True
         tables = tree["tables"]
-        found = self._filter(tables[1:] or tables)
-        if found is None or found["column"] in tree["project"]:
-            return False  # a filter on the column shown answers itself
+        # Never on the column shown: a filter on it answers itself.
+        found = self._filter(tables[1:] or tables, besides=tuple(tree["project"]))
+        if found is None:
+            return False
         tree["filters"].append(found)
         return True
 

@@ -368,7 +368,9 @@ def draft_question(tree: dict, schema: dict | None) -> str:
         if order:
             extreme = "highest" if order["desc"] else "lowest"
             by = names.column(order["by"], subject)
-            question = f"What is the {shown} of the {names.table(subject, many=False)} with the {extreme} {by}{where}?"
+            verb = "are" if noun(shown, False) != shown else "is"  # "What are the other details of ..."
+            one = names.table(subject, many=False)
+            question = f"What {verb} the {shown} of the {one} with the {extreme} {by}{where}?"
         else:
             question = f"What are the {_plural(shown)} of the {many}{where}?"
     if "set" in tree:
@@ -378,10 +380,18 @@ def draft_question(tree: dict, schema: dict | None) -> str:
     return question[0].upper() + question[1:]
 
 
+# Words in -ing that name no thing one counts: left in the singular.
+_MASS_ING = frozenset({"clothing", "housing", "funding", "seating", "parking", "shipping", "training", "spending"})
+
+
 def _plural(phrase: str) -> str:
     """A column's phrase in the plural, but for a shortened last word ("room no", "since yr"), left as it is."""
     last = phrase.split()[-1]
-    return phrase if last in ("no", "nr", "yr") or (last != "id" and identifier_like(last)) else noun(phrase, True)
+    if last in ("no", "nr", "yr") or (last != "id" and identifier_like(last)):
+        return phrase
+    plural = noun(phrase, True)
+    # A thing named by a word in -ing is counted ("buildings"), as `_Names.table` counts "bookings".
+    return plural + "s" if plural == phrase and last.endswith("ing") and last not in _MASS_ING else plural
 
 
 def _group_counts_down(tree: dict, schema: dict) -> bool:

@@ -266,7 +266,7 @@ def test_a_count_through_a_link_table_counts_each_appointment_once(clinic):
     counted = tree(
         ["appointment", "appointment_treatment", "treatment"], "count", project=["appointment.fee"],
         joins=[APPOINTMENT_LINK, LINK_TREATMENT],
-        filters=[{"column": "treatment.label", "op": "!=", "value": "none"}],
+        filters=[{"column": "treatment.label", "op": "!=", "value": "X-ray"}],
     )  # fmt: skip
     joined = execute(path, tree_sql(counted)).rows[0][0]
     assert joined > 144  # every appointment once per treatment: the fan-out the rule is for
@@ -405,7 +405,7 @@ def test_counts_per_id_number_per_own_key_and_per_number_or_date_of_many_values_
         (rules, "appointment", "appointment.patient_id", "group_by_identifier"),
         (school_rules, "slot", "slot.slot_id", "group_by_identifier"),  # its own key, letters A-T
         (school_rules, "lesson", "lesson.minutes_long", "group_by_many_values"),  # 20 lengths over 60 lessons
-        (school_rules, "lesson", "lesson.held_on", "group_by_many_values"),  # dates
+        (school_rules, "lesson", "lesson.held_on", "group_by_date"),  # dates
     ]:
         refusal = database_rules.before_run(tree([table], "group_count", group=column))
         assert refusal is not None and refusal.rule == rule, column
@@ -491,3 +491,144 @@ def test_a_column_joined_to_a_fixed_one_is_fixed_and_an_id_named_so_is_an_id_dec
     school_rules = rules_for(school)
     assert school_rules.id_number("mark.lesson_id") and school_rules.id_number("lesson.lesson_id")
     assert not rules_for(clinic).id_number("doctor.room_no")
+
+
+CAMPUS = """
+CREATE TABLE faculty (fac_id INTEGER PRIMARY KEY, lname TEXT, sex TEXT, room TEXT, country TEXT);
+CREATE TABLE dept (dno INTEGER PRIMARY KEY, dname TEXT, division TEXT);
+CREATE TABLE member_of (
+    fac_id INTEGER REFERENCES faculty (fac_id), dno INTEGER REFERENCES dept (dno), PRIMARY KEY (fac_id, dno)
+);
+CREATE TABLE student (
+    stu_id INTEGER PRIMARY KEY, lname TEXT, age INTEGER, advisor INTEGER, kind TEXT, joined TEXT, level INTEGER
+);
+"""
+
+
+def _campus(path):
+    rng = random.Random(6)
+    connection = sqlite3.connect(path)
+    connection.executescript(CAMPUS)
+    for number in range(30):
+        connection.execute(
+            "INSERT INTO faculty VALUES (?, ?, ?, ?, ?)",
+            (1100 + 37 * number, f"Prof{number:02d}", rng.choice("MF"), str(rng.randint(100, 130)), "USA"),
+        )
+    for dno in range(1, 9):
+        connection.execute("INSERT INTO dept VALUES (?, ?, ?)", (dno, f"Dept {dno}", rng.choice(["AS", "EN"])))
+    for number in range(30):
+        for dno in rng.sample(range(1, 9), rng.randint(1, 3)):
+            connection.execute("INSERT INTO member_of VALUES (?, ?)", (1100 + 37 * number, dno))
+    for stu in range(1, 61):
+        connection.execute(
+            "INSERT INTO student VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                stu,
+                f"Student{stu:02d}",
+                rng.randint(17, 25),
+                1100 + 37 * rng.randint(0, 29),
+                rng.choice(["full", "part"]),
+                f"2020-0{rng.randint(1, 3)}-1{rng.randint(0, 9)} 12:00:00",
+                rng.randint(1, 4),
+            ),
+        )
+    connection.commit()
+    connection.close()
+
+
+@pytest.fixture(scope="module")
+def campus(tmp_path_factory):
+    path = tmp_path_factory.mktemp("campus") / "campus.sqlite"
+    _campus(path)
+    return introspect_sqlite(path, "campus"), path
+
+
+def test_an_id_column_no_foreign_key_declares_is_told_by_its_values_and_joined_on(campus):
+    rules = rules_for(campus)
+    # Every advisor is a faculty id (1100 and above): an id, never averaged, ranked, grouped by or compared.
+    assert rules.undeclared_key("student.advisor") == "faculty.fac_id"
+    assert rules.identifier_kind("student.advisor") == "key"
+    for kind in ("avg", "min", "max"):
+        assert rules.before_run(tree(["student"], kind, ["student.advisor"])).rule == "aggregate_of_identifier"
+    # Small numbers inside a key's range by chance (a level 1-4, ages) are no ids: their names share no word with it.
+    assert rules.undeclared_key("student.level") is None and rules.undeclared_key("student.age") is None
+    assert rules.before_run(tree(["student"], "max", ["student.age"])) is None
+    schema, path = campus
+    sampler = GoalSampler(schema, path, random.Random(3))
+    assert ("student", "advisor", "faculty", "fac_id") in sampler.links
+    assert sampler.rules.points_to("student.advisor") == "faculty"
+
+
+def test_conditions_that_keep_every_row_and_columns_of_one_value_are_refused(campus):
+    rules = rules_for(campus)
+    _, path = campus
+    usa = {"column": "faculty.country", "op": "=", "value": "USA"}
+    women = {"column": "faculty.sex", "op": "=", "value": "F"}
+    kept_all = tree(["faculty"], project=["faculty.lname"], filters=[usa, women])
+    refusal = rules.after_run(kept_all, execute(path, tree_sql(kept_all)).rows)[1]
+    assert refusal is not None and refusal.rule == "condition_keeps_all"
+    only_women = tree(["faculty"], project=["faculty.lname"], filters=[women])
+    assert rules.after_run(only_women, execute(path, tree_sql(only_women)).rows)[1] is None
+    # A union of the only two values a column has gives every row.
+    full, part = ({"column": "student.kind", "op": "=", "value": value} for value in ("full", "part"))
+    both = {**tree(["student"], project=["student.lname"], filters=[full]), "set": {"op": "union", "filters": [part]}}
+    assert rules.after_run(both, execute(path, tree_sql(both)).rows)[1].rule == "condition_keeps_all"
+    # Shown or grouped by, a column of one value answers before it is asked.
+    assert rules.before_run(tree(["faculty"], project=["faculty.country"], filters=[women])).rule == "one_value"
+    assert rules.before_run(tree(["faculty"], "group_count", group="faculty.country")).rule == "one_value"
+    assert not rules.filled("faculty.country") and rules.filled("faculty.sex")
+
+
+def test_counts_per_kind_through_a_link_table_per_date_and_of_a_nearly_unique_value_are_refused(campus, clinic):
+    rules = rules_for(campus)
+    through = [("faculty", "fac_id", "member_of", "fac_id"), ("member_of", "dno", "dept", "dno")]
+    tables = ["faculty", "member_of", "dept"]
+    # "Which faculty sex has the most departments": a kind counted through the link table, its far end included.
+    per_sex = tree(tables, "group_count", joins=through, group="faculty.sex", distinct="dept.dno")
+    assert rules.before_run(per_sex).rule == "count_of_links"
+    assert rules.before_run(tree(tables, "group_count", joins=through, group="faculty.lname")) is None
+    assert rules.before_run(tree(["student"], "group_count", group="student.joined")).rule == "group_by_date"
+    clinic_rules = rules_for(clinic)
+    # How many patients are named X: names are nearly unique (one in ten repeats at most): one, or two.
+    named = {"column": "patient.name", "op": "=", "value": "Patient 007"}
+    assert clinic_rules.before_run(tree(["patient"], "count", filters=[named])).rule == "answers_itself"
+    women = {"column": "patient.gender", "op": "=", "value": "F"}
+    assert clinic_rules.before_run(tree(["patient"], "count", filters=[women])) is None
+
+
+def test_parts_of_numbers_seconds_of_time_stamps_and_unions_of_two_look_ups_are_refused(campus):
+    rules = rules_for(campus)
+    _, path = campus
+    for item, rule in [
+        ({"column": "faculty.room", "op": "like", "value": "%12%"}, "part_of_a_number"),  # a room held as text
+        ({"column": "student.joined", "op": "like", "value": "%2020-01%"}, "part_of_a_number"),
+        ({"column": "student.joined", "op": "=", "value": "2020-01-12 12:00:00"}, "exact_time"),
+    ]:
+        refusal = rules.before_run(tree(["student" if "student" in item["column"] else "faculty"],
+                                        project=["student.lname" if "student" in item["column"] else "faculty.lname"],
+                                        filters=[item]))  # fmt: skip
+        assert refusal is not None and refusal.rule == rule, item
+    words = {"column": "faculty.lname", "op": "like", "value": "%Prof1%"}
+    assert rules.before_run(tree(["faculty"], project=["faculty.sex"], filters=[words])) is None
+    before = {"column": "student.joined", "op": "<", "value": "2020-02-01"}
+    assert rules.before_run(tree(["student"], project=["student.lname"], filters=[before])) is None
+    # Two rooms, one professor each: two look-ups joined by UNION.
+    rooms = execute(path, "SELECT room FROM faculty GROUP BY room HAVING count(*) = 1 LIMIT 2").rows
+    first, second = ({"column": "faculty.room", "op": "=", "value": row[0]} for row in rooms)
+    lookups = {
+        **tree(["faculty"], project=["faculty.lname"], filters=[first]),
+        "set": {"op": "union", "filters": [second]},
+    }
+    assert rules.after_run(lookups, execute(path, tree_sql(lookups)).rows)[1].rule == "set_of_lookups"
+
+
+def test_the_sampler_draws_no_condition_on_a_time_stamps_second_nor_a_part_of_a_number(campus):
+    schema, path = campus
+    sampler = GoalSampler(schema, path, random.Random(11))
+    joined = [sampler._filter(["student"], only="student.joined") for _ in range(30)]
+    # Before or after a day, never one second of it.
+    assert {item["op"] for item in joined} <= {"<", ">"} and all(len(item["value"]) == 10 for item in joined)
+    rooms = [sampler._filter(["faculty"], only="faculty.room") for _ in range(60)]
+    names = [sampler._filter(["faculty"], only="faculty.lname") for _ in range(60)]
+    assert all(item["op"] != "like" for item in rooms)
+    assert any(item["op"] == "like" for item in names)  # part of a word may be asked

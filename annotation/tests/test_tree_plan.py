@@ -287,3 +287,23 @@ def test_a_pairs_table_names_no_owner_and_a_text_column_is_no_number_of(tmp_path
     # Days holds patterns (MTW): per value of it, not "for each number of days"; nights is a number.
     assert "number of days" not in draft_question({**per_days, "group": "course.days"}, schema)
     assert "number of nights" in draft_question({**per_days, "group": "course.nights"}, schema)
+
+
+def test_a_thing_named_in_ing_is_counted_and_a_plural_column_takes_are(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "offices.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        "CREATE TABLE office (office_id INTEGER PRIMARY KEY, building TEXT, clothing TEXT, other_details TEXT, "
+        "opened INTEGER);"
+    )
+    connection.close()
+    schema = introspect_sqlite(path, "offices")
+    shown = {"type": "list", "tables": ["office"], "joins": [], "filters": [], "project": ["office.building"]}
+    assert draft_question(shown, schema) == "What are the buildings of the offices?"
+    # A mass noun in -ing stays as it is.
+    assert draft_question({**shown, "project": ["office.clothing"]}, schema) == "What are the clothing of the offices?"
+    latest = {**shown, "project": ["office.other_details"], "order": {"by": "office.opened", "desc": True, "limit": 1}}
+    assert draft_question(latest, schema).startswith("What are the other details of the office with the highest")
+    assert draft_question({**latest, "project": ["office.building"]}, schema).startswith("What is the building of")
