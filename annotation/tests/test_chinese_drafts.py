@@ -306,8 +306,10 @@ def test_in_and_not_in_a_subquery():
 def test_union_intersect_except_of_the_same_rows():
     union = "SELECT 姓名 FROM 歌手 WHERE 国家 = '中国' UNION SELECT 姓名 FROM 歌手 WHERE 年龄 < 20"
     assert draft(union, [("甲",)]) == "国家为中国或年龄小于 20 的歌手的姓名是甲。"
-    both = "SELECT 姓名 FROM 歌手 WHERE 国家 = '中国' INTERSECT SELECT 姓名 FROM 歌手 WHERE 年龄 < 20"
-    assert draft(both, [("甲",)]) == "国家为中国、同时年龄小于 20 的歌手的姓名是甲。"
+    both = "SELECT 歌手id FROM 歌手 WHERE 国家 = '中国' INTERSECT SELECT 歌手id FROM 歌手 WHERE 年龄 < 20"
+    assert draft(both, [(7,)]) == "国家为中国、同时年龄小于 20 的歌手的 id 是 7。"
+    values = "SELECT 国家 FROM 歌手 WHERE 年龄 > 60 INTERSECT SELECT 国家 FROM 歌手 WHERE 年龄 < 20"
+    assert draft(values, [("中国",)]) == "年龄大于 60 的歌手和年龄小于 20 的歌手中都有的国家是中国。"
     rest = "SELECT 国家 FROM 歌手 EXCEPT SELECT 国家 FROM 歌手 WHERE 年龄 > 60"
     assert draft(rest, [("日本",)]) == "除年龄大于 60 的歌手以外，其他歌手的国家是日本。"
 
@@ -437,3 +439,7 @@ def test_times_are_earliest_and_latest_whatever_their_type():
         == "创立时间最早的音乐剧是猫。"
     )
     assert draft("SELECT max(结束日期) FROM 产品", [("2020-01-01",)], MUSICALS) == "产品的最晚结束日期是 2020-01-01。"
+
+
+def test_figures_of_groups_not_selected_are_listed_as_they_are():
+    assert draft("SELECT count(*) FROM 歌手 GROUP BY 国家", [(1,), (5,)]) == "每个国家的歌手数量分别是 1 和 5。"

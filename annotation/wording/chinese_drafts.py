@@ -974,6 +974,9 @@ class _SetQuery:
         if self.operator == "except":
             rest = left.population() if first else _cat("其他", entity)
             return _cat("除", right.population(), "以外，", rest, "的", words)
+        if self.operator == "intersect" and not all(item.column is not None and item.column.key for item in left.items):
+            # Values, not rows: the teams eliminated by Orton and by Benjamin are two rows' teams, not one row's.
+            return _cat(left.population(), "和", right.population(), "中都有的", words)
         joined = _cat(first, "或", second) if self.operator == "union" else _cat(first, "、同时", second)
         return _cat(joined, "的", entity, "的", words)
 
@@ -1096,9 +1099,10 @@ def _grouped_listing(query: _Select, table: _Result, sort: str) -> str:
         if len(row) != len(query.items):
             raise ValueError("the result does not have the query's columns")
         label = " ".join(_value(row[i]) for i in label_positions)
-        rows.append(f"{label} {' '.join(_value(row[i]) for i in figures)}" if figures else label)
-    if not figures:
-        return _cat(query.phrase(), "是", _list(rows), sort, "。")
+        said = " ".join(_value(row[i]) for i in figures)
+        rows.append(f"{label} {said}" if figures and label else said if figures else label)
+    if not figures or not label_positions:  # the groups themselves, or figures whose groups are not selected
+        return _cat(query.phrase(), "分别是" if figures else "是", _list(rows), sort, "。")
     if len(table.rows) == 1 and (query.having or query._superlative()):
         said = [_cat(query.item_words(query.items[i]), "是", _value(table.rows[0][i])) for i in figures]
         label = " ".join(_value(table.rows[0][i]) for i in label_positions)
