@@ -112,6 +112,14 @@ class _Names:
                 self.own_columns[key] = self.own_columns.get(key, 0) + 1
             elif parent not in self.linked.setdefault(key, []):
                 self.linked[key].append(parent)
+        # Tables keyed by a column of their own (no foreign key): their rows are things (events), never pairs.
+        self.own_key = {
+            str(originals[column_originals[index][0]]).lower()
+            for index in schema.get("primary_keys") or []
+            if index < len(column_originals)
+            and 0 <= column_originals[index][0] < len(originals)
+            and f"{originals[column_originals[index][0]]}.{column_originals[index][1]}".lower() not in self.names_row_of
+        }
         column_types = schema.get("column_types") or []
         self.types = {
             f"{originals[table]}.{original}".lower(): column_types[index]
@@ -136,14 +144,25 @@ class _Names:
         """What a table's rows are, in the plural, for a question about them: its name, but for a table that links two
         others (it holds little but their keys) and is not named for both ("teaches", "takes classes", "has pets",
         whose rows are not teaches): "instructor and section pairs". "Booking services" stay as they are."""
+        pairs = self._pairs(original)
+        return f"{pairs} pairs" if pairs else self.table(original)
+
+    def one_of(self, original: str) -> str:
+        """One row of a table, for "the ... with the highest ...": "the student and course pair", not "the enrolled
+        in"."""
+        pairs = self._pairs(original)
+        return f"{pairs} pair" if pairs else self.table(original, many=False)
+
+    def _pairs(self, original: str) -> str | None:
+        """ "instructor and section" for a table that links two others and is named for neither; None otherwise."""
         key = original.lower()
         linked = self.linked.get(key) or []
-        if len(linked) >= 2 and self.own_columns.get(key, 0) <= 1:
+        if len(linked) >= 2 and self.own_columns.get(key, 0) <= 1 and key not in self.own_key:
             own = {word.rstrip("s") for word in words_of(original).split()}
             parents = [self.table(parent, many=False) for parent in linked[:2]]
             if not all(own & {word.rstrip("s") for word in words_of(parent).split()} for parent in linked[:2]):
-                return f"{parents[0]} and {parents[1]} pairs"
-        return self.table(original)
+                return f"{parents[0]} and {parents[1]}"
+        return None
 
     def column(self, qualified: str, anchor: str | None = None) -> str:
         """A column's phrase; one of a joined table is named with its table ("stadium name")."""
@@ -369,8 +388,7 @@ def draft_question(tree: dict, schema: dict | None) -> str:
             extreme = "highest" if order["desc"] else "lowest"
             by = names.column(order["by"], subject)
             verb = "are" if noun(shown, False) != shown else "is"  # "What are the other details of ..."
-            one = names.table(subject, many=False)
-            question = f"What {verb} the {shown} of the {one} with the {extreme} {by}{where}?"
+            question = f"What {verb} the {shown} of the {names.one_of(subject)} with the {extreme} {by}{where}?"
         else:
             question = f"What are the {_plural(shown)} of the {many}{where}?"
     if "set" in tree:

@@ -307,3 +307,34 @@ def test_a_thing_named_in_ing_is_counted_and_a_plural_column_takes_are(tmp_path)
     latest = {**shown, "project": ["office.other_details"], "order": {"by": "office.opened", "desc": True, "limit": 1}}
     assert draft_question(latest, schema).startswith("What are the other details of the office with the highest")
     assert draft_question({**latest, "project": ["office.building"]}, schema).startswith("What is the building of")
+
+
+def test_a_pair_is_said_in_the_singular_and_a_table_with_a_key_of_its_own_is_no_pairs(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "events.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE student (stu_id INTEGER PRIMARY KEY, lname TEXT);
+        CREATE TABLE course (cid TEXT PRIMARY KEY, cname TEXT);
+        CREATE TABLE enrolled_in (
+            stu_id INTEGER REFERENCES student (stu_id), cid TEXT REFERENCES course (cid), grade TEXT
+        );
+        CREATE TABLE visit (
+            visit_id INTEGER PRIMARY KEY, stu_id INTEGER REFERENCES student (stu_id), cid TEXT REFERENCES course (cid)
+        );
+        """
+    )
+    connection.close()
+    schema = introspect_sqlite(path, "events")
+    lowest = {
+        "type": "list", "tables": ["enrolled_in"], "joins": [], "filters": [], "project": ["enrolled_in.grade"],
+        "order": {"by": "enrolled_in.stu_id", "desc": False, "limit": 1},
+    }  # fmt: skip
+    assert "of the student and course pair with the lowest" in draft_question(lowest, schema)
+    counted = {"type": "count", "tables": ["visit"], "joins": [], "filters": [], "project": ["visit.cid"]}
+    assert draft_question(counted, schema) == "How many visits are there?"
+    assert draft_question({**counted, "tables": ["enrolled_in"]}, schema) == (
+        "How many student and course pairs are there?"
+    )
