@@ -659,21 +659,45 @@ class DialogueConsumer(JsonConsumer):
 
     async def _send_state(self, after: Event | None = None):
         """Send the screen's state. After a response, from what this socket keeps (a response changes only the
-        count of answered questions, and cannot be the first event of an active dialogue). After an end, a score, or
-        a response seen before this socket saw the dialogue active (its first state was read before the partner
-        came), the dialogue's row is read and the kept turns and presence stand. Otherwise, or when the kept turns
-        have a gap, read from the database."""
+        count of answered questions, and cannot be the first event of an active dialogue). After an end or a score,
+        from the same with what the event's payload says of the dialogue's row (`_row_from`). After a response seen
+        before this socket saw the dialogue active (its first state was read before the partner came), the dialogue's
+        row is read and the kept turns and presence stand. Otherwise, or when the kept turns have a gap, read from the
+        database."""
         kept = self.state is not None and self.state["status"] == DialogueStatus.ACTIVE and self.turns is not None
         if after is not None and after.kind == "response" and kept:
             self.dialogue.last_seq = max(self.dialogue.last_seq, after.seq)
-            snapshot = selectors.dialogue_snapshot(
-                dialogue=self.dialogue, role=self.sees_as, turns=self.turns, partner_connected=self.partner_connected
-            )
+            snapshot = self._snapshot_kept()
+        elif after is not None and self.turns is not None and self.side != room.SUPERVISOR and self._row_from(after):
+            snapshot = self._snapshot_kept()
         else:
             turns_kept = after is not None and self.turns is not None
             snapshot = await socket_read(self._snapshot)(turns_kept=turns_kept)
         self.state = snapshot
         await self.send_json({"type": "state", "role": self.side, **snapshot})
+
+    def _snapshot_kept(self) -> dict:
+        return selectors.dialogue_snapshot(
+            dialogue=self.dialogue, role=self.sees_as, turns=self.turns, partner_connected=self.partner_connected
+        )
+
+    def _row_from(self, event) -> bool:
+        """Set on this socket's dialogue what an end or a score changed of its row, from the event's payload: an end
+        carries the status, the completion code and whether the worker was sent back to the queue (log.end_payload,
+        every writer of an end), a score the score and whether it dropped the dialogue (log.score_payload). False for
+        any other event, or a payload without those keys: the row is read then."""
+        payload, dialogue = event.payload, self.dialogue
+        if event.kind == EventKind.END and "status" in payload and "completion_code" in payload:
+            dialogue.status, dialogue.completion_code = payload["status"], payload["completion_code"]
+            dialogue.requeued = dialogue.requeued or bool(payload.get("requeued"))
+        elif event.kind == EventKind.SCORE and "score" in payload and "dropped" in payload:
+            dialogue.score = payload["score"]
+            if payload["dropped"]:
+                dialogue.status = DialogueStatus.DROPPED
+        else:
+            return False
+        dialogue.last_seq = max(dialogue.last_seq, event.seq)
+        return True
 
     async def _presence(self, state: str):
         message = presence.presence_message(self.side, state, channel=self.channel_name)

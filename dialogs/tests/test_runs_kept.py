@@ -72,3 +72,29 @@ def test_an_experts_socket_keeps_every_runs_sql_and_the_latest_tables():
     worker.runs, worker.sees_as = {}, Role.WORKER
     worker._keep_run(LogEvent(1, EventKind.SQL_RUN, {"sql": "SELECT 1"}, Role.EXPERT, None), whole=True)
     assert worker.runs == {}
+
+
+@pytest.mark.parametrize("score", [5, 1])
+def test_the_state_after_an_end_and_a_score_is_the_rows_without_reading_it(demo_databases, score):
+    from dialogs import selectors
+    from dialogs.log import dialogue_turns
+    from dialogs.models import Dialogue
+
+    dialogue, erin, _, _ = _asked_and_run(demo_databases)
+    socket = consumers.DialogueConsumer()
+    socket.dialogue, socket.side, socket.sees_as = Dialogue.objects.get(pk=dialogue.pk), Role.WORKER, Role.WORKER
+    socket.turns = dialogue_turns(socket.dialogue)
+    ended = dialogue_post(dialogue=dialogue, person=dialogue.worker, message={"type": "stop", "id": "e"})[0][0]
+    scored = dialogue_post(dialogue=dialogue, person=erin, message={"type": "score", "id": "s", "score": score})[0][0]
+    for event in (ended, scored):
+        assert socket._row_from(event)
+        row = Dialogue.objects.get(pk=dialogue.pk)
+        if event is ended:  # the row as it stood right after the end: the score changed it since
+            row.score, row.status, row.last_seq = None, ended.payload["status"], ended.seq
+        for role in (Role.WORKER, Role.EXPERT):
+            fresh = selectors.dialogue_snapshot(dialogue=row, role=role, turns=socket.turns, partner_connected=True)
+            kept = selectors.dialogue_snapshot(
+                dialogue=socket.dialogue, role=role, turns=socket.turns, partner_connected=True
+            )
+            assert kept == fresh, event.kind
+    assert not socket._row_from(LogEvent(99, EventKind.UTTERANCE, {"text": "x"}, Role.WORKER, None))
