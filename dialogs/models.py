@@ -212,11 +212,11 @@ class LobbyEntry(models.Model):
     """A wait in the lobby: a worker waiting for an expert, or an expert ready to take dialogues."""
 
     class Outcome(models.TextChoices):
-        WAITING = "waiting", "Waiting"
-        PAIRED = "paired", "Paired"
-        TIMED_OUT = "timed_out", "Released after the wait limit"
-        LEFT = "left", "Left the lobby"
-        NO_GOAL = "no_goal", "No goal left for this worker"
+        WAITING = "waiting", _("Waiting")
+        PAIRED = "paired", _("Paired")
+        TIMED_OUT = "timed_out", _("Released after the wait limit")
+        LEFT = "left", _("Left the lobby")
+        NO_GOAL = "no_goal", _("No goal left for this worker")
 
     person = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lobby_entries")
     role = models.CharField(max_length=16)
@@ -527,13 +527,13 @@ class ProlificBonusPayment(models.Model):
     got. The states, and why the payment call is never repeated blindly: docs/crowd.md, "The Prolific API"."""
 
     class State(models.TextChoices):
-        RECORDED = "recorded", "Recorded, not sent yet"
-        SET_UP = "set_up", "Set up on Prolific, not paid"
-        PAYING = "paying", "Paying"
-        UNKNOWN = "unknown", "Sent, answer lost: checking with Prolific"
-        PAID = "paid", "Paid"
-        REFUSED = "refused", "Refused by Prolific: nothing paid"
-        CANCELLED = "cancelled", "Cancelled: nothing paid"
+        RECORDED = "recorded", _("Recorded, not sent yet")
+        SET_UP = "set_up", _("Set up on Prolific, not paid")
+        PAYING = "paying", _("Paying")
+        UNKNOWN = "unknown", _("Sent, answer lost: checking with Prolific")
+        PAID = "paid", _("Paid")
+        REFUSED = "refused", _("Refused by Prolific: nothing paid")
+        CANCELLED = "cancelled", _("Cancelled: nothing paid")
 
     # A payment in these states holds its study: no second one starts for it until it is paid, refused or cancelled.
     OPEN_STATES = (State.RECORDED, State.SET_UP, State.PAYING, State.UNKNOWN)

@@ -7,6 +7,7 @@ app. Relations to that module's models are by name ("dialogs.Dialogue"), so this
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class WorkDeal(models.Model):
@@ -15,13 +16,13 @@ class WorkDeal(models.Model):
     people. Who made it and when is kept; the deal itself never changes afterwards, only its members."""
 
     class Kind(models.TextChoices):
-        SOLO = "solo", "Solo sequences"
-        QUERY_FIRST = "query_first", "Query-first questions"
+        SOLO = "solo", _("Solo sequences")
+        QUERY_FIRST = "query_first", _("Query-first questions")
 
     class Goals(models.TextChoices):
-        NONE = "none", "No goal: free sequences (as CHASE-C)"
-        DATABASES = "databases", "The databases' active goals"
-        CAMPAIGN = "campaign", "A campaign's goals"
+        NONE = "none", _("No goal: free sequences (as CHASE-C)")
+        DATABASES = "databases", _("The databases' active goals")
+        CAMPAIGN = "campaign", _("A campaign's goals")
 
     name = models.CharField(max_length=120)
     kind = models.CharField(max_length=12, choices=Kind.choices)
@@ -80,11 +81,11 @@ class WorkAssignment(models.Model):
     assignment that replaced it, with who moved it and when."""
 
     class State(models.TextChoices):
-        OPEN = "open", "Not started"
-        STARTED = "started", "Started"
-        DONE = "done", "Done"
-        SKIPPED = "skipped", "Skipped"
-        MOVED = "moved", "Re-dealt"
+        OPEN = "open", _("Not started")
+        STARTED = "started", _("Started")
+        DONE = "done", _("Done")
+        SKIPPED = "skipped", _("Skipped")
+        MOVED = "moved", _("Re-dealt")
 
     # The person's work still to do: what re-dealing moves and what "Assigned to you" lists.
     OPEN_STATES = (State.OPEN, State.STARTED)

@@ -6,6 +6,7 @@ Kept apart from review/models.py, which imports these classes at its end so that
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 def duration_text(seconds: int) -> str:
@@ -19,25 +20,25 @@ class PayRole(models.TextChoices):
     """Who is paid for which work: the role a rule is written for. One person may do the three kinds of work (an
     expert writes solo sequences too); each item is paid by its own kind's rule."""
 
-    EXPERT = "expert", "Expert (dialogues with a worker)"
-    ANNOTATOR = "annotator", "Annotator (solo sequences, query-first questions)"
-    REVIEWER = "reviewer", "Reviewer (review passes)"
+    EXPERT = "expert", _("Expert (dialogues with a worker)")
+    ANNOTATOR = "annotator", _("Annotator (solo sequences, query-first questions)")
+    REVIEWER = "reviewer", _("Reviewer (review passes)")
 
 
 class PayBasis(models.TextChoices):
-    HOUR = "hour", "per hour"
-    ITEM = "item", "per item"
-    QUESTION = "question", "per question"
+    HOUR = "hour", _("per hour")
+    ITEM = "item", _("per item")
+    QUESTION = "question", _("per question")
 
 
 class WorkKind(models.TextChoices):
     """The items of work a statement lists, each read from the platform's own records (review.pay.selectors)."""
 
-    DIALOGUE = "dialogue", "Dialogue as the expert"
-    SEQUENCE = "sequence", "Solo sequence"
-    QUERY_FIRST_QUESTION = "qf_question", "Query-first question (phase 1)"
-    QUERY_FIRST_ALIGNMENT = "qf_alignment", "Query-first alignment (phase 2)"
-    REVIEW_PASS = "review_pass", "Review pass"
+    DIALOGUE = "dialogue", _("Dialogue as the expert")
+    SEQUENCE = "sequence", _("Solo sequence")
+    QUERY_FIRST_QUESTION = "qf_question", _("Query-first question (phase 1)")
+    QUERY_FIRST_ALIGNMENT = "qf_alignment", _("Query-first alignment (phase 2)")
+    REVIEW_PASS = "review_pass", _("Review pass")
 
 
 class PayRule(models.Model):
