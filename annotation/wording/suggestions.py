@@ -1316,8 +1316,6 @@ _AFTER_NOTHING = frozenset({"R9", "R10", "R11", "R12", "R13"})
 _MODIFIER_DRAWS = 4
 # Up to this many rows, all shown, are read at a glance: sorting them helps nobody.
 _AT_A_GLANCE = 5
-# Fewer rows than this, all shown, are read without an alphabetical order.
-_ALPHABETICAL_AT_LEAST = 10
 # A listing of more rows than this is nothing a person reads ("list each population" of 4,079 cities).
 _LIST_AT_MOST = 100
 # A number column grouped by with more values than this is a measure, not a category ("the number of cars per mpg").
@@ -1625,18 +1623,7 @@ def _orders_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> di
     "the latest" of something (one row "sorted the other way round" or "by their name instead" is still one row)."""
 
     def sortable(key: _SortKey) -> bool:
-        if key.column is not None and alphabetical(key) and seen.complete and len(seen.rows) < _ALPHABETICAL_AT_LEAST:
-            return False  # seven e-mail addresses or six colours in alphabetical order help nobody
         return key.column is None or not (key.column.is_key or seen.code_number(key.column))
-
-    def alphabetical(key: _SortKey) -> bool:
-        column = key.column
-        return (
-            key.aggregate is None
-            and column.kind != "time"
-            and column.label.split()[-1] not in _TIME_WORDS
-            and not seen.numeric(column)
-        )
 
     def reorders(option: tuple) -> bool:
         kind, detail = option
