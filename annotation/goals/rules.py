@@ -109,6 +109,7 @@ _ORDINAL_WORDS = frozenset(
     | {"weekday", "semester", "version", "hour", "hr", "minute"}
 )
 _TRAILING_NUMBER_WORDS = frozenset({"number", "no", "nr", "num", "nbr"})
+_SHORT_NUMBER = re.compile(r"[a-z]{1,3}(?:no|nr|num|nbr|number)")
 # The last word of a column holding the minutes or seconds of a time whose hours are a column beside it (`end_min`
 # beside `end_hr`), and the words of that hours column.
 _CLOCK_WORDS = frozenset({"min", "mins", "minute", "minutes", "sec", "secs", "second", "seconds", "mm", "ss"})
@@ -166,6 +167,8 @@ def name_kind(name: str) -> str | None:
         return "identifier"
     if words[-1] in _TRAILING_NUMBER_WORDS and not (len(words) > 1 and words[-2] == "of"):
         return "identifier"
+    if len(words) == 1 and _SHORT_NUMBER.fullmatch(words[0]):
+        return "identifier"  # "Dno", "Pnum", "Dnumber": a letter or three and "number", the number of a D or a P
     if any(word in _CODE_WORDS for word in words):
         return "code"
     if any(word in _ORDINAL_WORDS for word in words):

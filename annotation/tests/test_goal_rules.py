@@ -147,6 +147,11 @@ LINK_TREATMENT = ("appointment_treatment", "treatment_id", "treatment", "treatme
     ("name", "kind"),
     [
         ("room_no", "identifier"),
+        ("Dno", "identifier"),
+        ("Pnumber", "identifier"),
+        ("Dnum", "identifier"),
+        ("casino", None),
+        ("Hours", None),
         ("phone_number", "identifier"),
         ("GuestID", "identifier"),
         ("number", "identifier"),
