@@ -1361,3 +1361,27 @@ def test_a_relation_joined_to_the_entity_only_filters_it_when_every_column_is_th
     )
     text = draft(sql, [["A"], ["B"], ["C"], ["D"]], schema=films)
     assert text.startswith("This shows the titles of films with an actor whose first name is 'JOE'.")
+
+
+def test_a_parents_name_is_said_as_a_childs_own_only_for_a_role_of_persons():
+    votes = schema_of(
+        {"representative": ["Representative_ID", "Name"], "election": ["Election_ID", "Representative_ID", "Votes"]},
+        primary=["representative.Representative_ID", "election.Election_ID"],
+        foreign=[("election.Representative_ID", "representative.Representative_ID")],
+        types={"election.Votes": "number"},
+    )
+    sql = (
+        "SELECT T2.Name, T1.Votes FROM election AS T1 JOIN representative AS T2 "
+        "ON T1.Representative_ID = T2.Representative_ID"
+    )
+    text = draft(sql, [["A", 1], ["B", 2], ["C", 3], ["D", 4]], schema=votes)
+    assert "the representative names and votes of the 4 elections" in text  # never "the names ... of the elections"
+    sql = "SELECT T1.Name FROM people AS T1 JOIN poker_player AS T2 ON T1.People_ID = T2.People_ID"
+    assert "the names of the 4 poker players" in draft(sql, [["A"], ["B"], ["C"], ["D"]], schema=POKER)
+
+
+def test_a_measure_of_a_column_named_by_the_same_word_is_not_said_twice():
+    invoices = schema_of({"invoices": ["id", "total"]}, primary=["invoices.id"], types={"invoices.total": "number"})
+    assert draft("SELECT sum(total) FROM invoices", [[37.62]], schema=invoices) == (
+        "The sum of the totals of all invoices is 37.62."
+    )

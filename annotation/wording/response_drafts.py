@@ -25,6 +25,7 @@ from annotation.wording.english import english as _english
 from annotation.wording.english import is_plural as _is_plural
 from annotation.wording.english import noun as _noun
 from annotation.wording.english import per_schema as _per_schema
+from annotation.wording.english import plural_word as _plural_word
 from annotation.wording.english import schema_vocabulary as _schema_vocabulary
 from annotation.wording.english import singular_word as _singular_word
 from annotation.wording.english import table_noun as _table_noun
@@ -869,6 +870,11 @@ def _item_words(item: _Item, many: bool = False) -> str:
                 return f"number of different {_noun(item.column.name, True)}"
             return "number of rows"
         subject = item.column.name if item.column is not None else item.text or "value"
+        if subject.split()[0] == item.function:
+            # "the sum of the totals", never "the total total"
+            words = subject.split()
+            plural = " ".join([*words[:-1], _plural_word(words[-1])])
+            return f"{'sum' if item.function == 'total' else item.function} of the {plural}"
         return f"{item.function} {subject}"
     return item.text
 
@@ -1201,6 +1207,8 @@ class _Select:
         entity_words = self.names.own_column_words(entity)
         if "name" in own.split() and any("name" in words.split() for words in entity_words):
             return False  # a car maker's country name is no name of the car maker's
+        if own.split()[-1] in _NAMING_WORDS and not _plays_role(entity, table):
+            return False  # a representative's name is no name of an election's; a person's is a poker player's
         return own not in entity_words
 
     def phrase(self, many: bool, count: int | None = None, conditions: str | None = None) -> str:
