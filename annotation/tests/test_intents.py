@@ -1549,6 +1549,9 @@ def test_a_narrowing_names_a_value_when_values_can_be_read():
     # Without the database's values the worker picks the value: the column alone is said.
     unvalued = track_texts("SELECT location FROM track", rows, "different_instances", values=False)
     assert any("a condition on their" in text for text in unvalued), set(unvalued)
+    # Nor as a combination's first change, worded again without values when it runs long ("Narrow it down by their …").
+    combined = track_texts("SELECT location FROM track", rows, "combination", known={})
+    assert not any(text.startswith("Narrow it down by") for text in combined), set(combined)
 
 
 def test_another_of_a_named_thing_is_another_thing():

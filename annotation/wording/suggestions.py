@@ -1703,6 +1703,7 @@ class _Writer:
         self.names = analysis.names
         self.rng = rng
         self.values = values
+        self.readable_values = values is not None  # the database's values can be read (a combination may not use them)
         self.things = _plurals(self.names.labels.get(analysis.entity[0], "result")) if analysis.entity else "results"
         self._reset()
 
@@ -2051,7 +2052,7 @@ class _Writer:
                 condition = self._new_condition(other)
                 if condition is not None:
                     break
-        if condition is None and self.values is None:
+        if condition is None and not self.readable_values:
             self._uses(column)  # without the database's values the worker picks one
             return {
                 "alone": f"Narrow it down with a condition on their {column.label}",
