@@ -20,6 +20,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
 
 from annotation.databases import profile as rules
 from annotation.models import CurationEdit, Database, DatabaseVersion, User
@@ -42,7 +43,7 @@ def file_sha256(path: Path) -> str:
 
 def _check_admin(by: User | None) -> None:
     if by is None or not can(by, "databases.manage"):
-        raise ValidationError("Only an admin curates a database.")
+        raise ValidationError(gettext("Only an admin curates a database."))
 
 
 def _source_schema(database: Database) -> dict:
@@ -84,7 +85,7 @@ def _locked(database: Database) -> tuple[Database, dict]:
 
 def _table(source: dict, table: str) -> str:
     if table not in source["table_names_original"]:
-        raise ValidationError(f"The database has no table {table!r}.")
+        raise ValidationError(gettext("The database has no table %(table)s.") % {"table": repr(table)})
     return table
 
 
@@ -93,7 +94,7 @@ def _column(source: dict, key: str) -> tuple[str, str, str]:
     for _index, table, name, kind in rules.columns_of(source):
         if rules.column_key(table, name) == key:
             return table, name, kind
-    raise ValidationError(f"The database has no column {key!r}.")
+    raise ValidationError(gettext("The database has no column %(key)s.") % {"key": repr(key)})
 
 
 def database_names_set(
@@ -118,7 +119,10 @@ def database_names_set(
                 check(source, target)
                 name = " ".join(str(name).split())
                 if len(name) > MAX_READABLE_NAME:
-                    raise ValidationError(f"The readable name of {target} is longer than {MAX_READABLE_NAME} letters.")
+                    raise ValidationError(
+                        gettext("The readable name of %(target)s is longer than %(count)s letters.")
+                        % {"target": target, "count": MAX_READABLE_NAME}
+                    )
                 before = names.get(target, "")
                 if name == before:
                     continue
@@ -149,7 +153,7 @@ def database_hidden_set(*, database: Database, by: User, target: str, hidden: bo
             return False
         current = [*current, target] if hidden else [item for item in current if item != target]
         if field == "hidden_tables" and len(current) == len(source["table_names_original"]):
-            raise ValidationError("At least one table must stay visible.")
+            raise ValidationError(gettext("At least one table must stay visible."))
         _save(database, {**curation, field: current}, [(CurationEdit.Field.HIDDEN, target, not hidden, hidden)], by)
     return True
 
@@ -165,10 +169,16 @@ def database_foreign_key_set(*, database: Database, by: User, child: str, parent
         child_table, child_column, child_type = _column(source, child)
         parent_table, parent_column, parent_type = _column(source, parent)
         if child_table == parent_table:
-            raise ValidationError("A foreign key joins two tables: both columns are in " + child_table + ".")
+            raise ValidationError(
+                gettext("A foreign key joins two tables: both columns are in %(table)s.") % {"table": child_table}
+            )
         if not rules.types_compatible(child_type, parent_type):
             raise ValidationError(
-                f"{child} holds {child_type} values and {parent} holds {parent_type} values: they cannot be joined."
+                gettext(
+                    "%(child)s holds %(child_type)s values and %(parent)s holds %(parent_type)s values: "
+                    "they cannot be joined."
+                )
+                % {"child": child, "child_type": child_type, "parent": parent, "parent_type": parent_type}
             )
         key = [child_table, child_column, parent_table, parent_column]
         confirmed_keys = [list(item) for item in curation.get("foreign_keys", [])]
@@ -183,7 +193,9 @@ def database_foreign_key_set(*, database: Database, by: User, child: str, parent
                 for a, b in source.get("foreign_keys", [])
             }
             if key in confirmed_keys or (child, parent) in declared:
-                raise ValidationError(f"{child} → {parent} already is a foreign key.")
+                raise ValidationError(
+                    gettext("%(child)s → %(parent)s already is a foreign key.") % {"child": child, "parent": parent}
+                )
             confirmed_keys.append(key)
             dismissed = [item for item in dismissed if item != key]
             edit = (CurationEdit.Field.FOREIGN_KEY, f"{child} → {parent}", None, "confirmed")
@@ -202,14 +214,14 @@ def database_check_keep(*, database: Database, by: User, key: str, reason: str) 
     _check_admin(by)
     reason = " ".join(reason.split())
     if not reason:
-        raise ValidationError("Say why this is kept as it is.")
+        raise ValidationError(gettext("Say why this is kept as it is."))
     if len(reason) > MAX_REASON:
-        raise ValidationError(f"The reason is longer than {MAX_REASON} letters.")
+        raise ValidationError(gettext("The reason is longer than %(count)s letters.") % {"count": MAX_REASON})
     with transaction.atomic():
         database, curation = _locked(database)
         kept = dict(curation.get("kept", {}))
         if key not in {item["key"] for item in _current_checks(database, curation)}:
-            raise ValidationError("There is no such check on this database.")
+            raise ValidationError(gettext("There is no such check on this database."))
         before = kept.get(key)
         kept[key] = reason
         _save(database, {**curation, "kept": kept}, [(CurationEdit.Field.KEPT, key, before, reason)], by)
@@ -323,7 +335,10 @@ def _update_without_triggers(path: str, statement: str, parameters: list, *, tab
         ).fetchall()
         for name, text in triggers:
             if not text.lstrip().upper().startswith("CREATE"):
-                raise ValidationError(f"The file's trigger {name!r} is not a CREATE TRIGGER statement: not filled.")
+                raise ValidationError(
+                    gettext("The file's trigger %(name)s is not a CREATE TRIGGER statement: not filled.")
+                    % {"name": repr(name)}
+                )
             connection.execute(f"DROP TRIGGER {rules._quote(name)}")
         changed = connection.execute(statement, parameters).rowcount
         for _, text in triggers:
@@ -333,9 +348,10 @@ def _update_without_triggers(path: str, statement: str, parameters: list, *, tab
     except sqlite3.Error as exc:
         if str(exc) == "interrupted":
             raise ValidationError(
-                f"Filling the entries took longer than {FILL_SECONDS} s: nothing was changed."
+                gettext("Filling the entries took longer than %(seconds)s s: nothing was changed.")
+                % {"seconds": FILL_SECONDS}
             ) from exc
-        raise ValidationError(f"The entries could not be filled: {exc}.") from exc
+        raise ValidationError(gettext("The entries could not be filled: %(exc)s.") % {"exc": exc}) from exc
     finally:
         connection.close()
 
@@ -348,7 +364,7 @@ def _typed(value: str, kind: str):
             return convert(value)
         except ValueError:
             continue
-    raise ValidationError(f"This column holds numbers: {value!r} is not a number.")
+    raise ValidationError(gettext("This column holds numbers: %(value)s is not a number.") % {"value": repr(value)})
 
 
 def database_fill_empty(
@@ -359,10 +375,10 @@ def database_fill_empty(
     moves on to it. Dialogues already created keep their version. Returns the new version."""
     _check_admin(by)
     if not database.has_file:
-        raise ValidationError("This database is registered by its schema only: there is no file to fill.")
+        raise ValidationError(gettext("This database is registered by its schema only: there is no file to fill."))
     value = str(value).strip()
     if not value:
-        raise ValidationError("Give the value to fill the empty entries with.")
+        raise ValidationError(gettext("Give the value to fill the empty entries with."))
     source = _source_schema(database)
     table, name, kind = _column(source, column)
     typed = _typed(value, kind)
@@ -391,14 +407,20 @@ def database_fill_empty(
             table=table,
         )
         if not changed:
-            where_said = f"row {row_id} of {column}" if row_id is not None else column
-            raise ValidationError(f"There is no empty entry in {where_said} to fill.")
+            where_said = (
+                gettext("row %(row)s of %(column)s") % {"row": row_id, "column": column}
+                if row_id is not None
+                else column
+            )
+            raise ValidationError(gettext("There is no empty entry in %(where)s to fill.") % {"where": where_said})
         schema = introspect_sqlite(temp_name, database.db_id)
         sha = file_sha256(temp_name)
         with transaction.atomic():
             database = Database.objects.select_for_update().get(pk=database.pk)
             if database.file != copied_from:
-                raise ValidationError("The database moved on to another version meanwhile: fill the entries again.")
+                raise ValidationError(
+                    gettext("The database moved on to another version meanwhile: fill the entries again.")
+                )
             previous = database.current_version
             number, relative = next_version_file(database)
             target = Path(settings.DATA_DIR) / relative

@@ -8,6 +8,7 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation.models import Database, Goal, GoalDiscard, User
 from annotation.people.roles import can
@@ -21,10 +22,15 @@ def goal_check(*, database: Database, sql: str) -> str:
     try:
         hardness = analysis.hardness_of(sql, database.schema)
     except analysis.SqlAnalysisError as exc:
-        raise ValidationError(f"The SQL cannot be encoded in the Spider format: {exc}") from exc
+        raise ValidationError(
+            gettext("The SQL cannot be encoded in the Spider format: %(exc)s") % {"exc": exc}
+        ) from exc
     result = execute(database.path, sql)
     if not result.ok:
-        raise ValidationError(f"The SQL fails in the sandbox ({result.error['kind']}): {result.error['message']}")
+        raise ValidationError(
+            gettext("The SQL fails in the sandbox (%(kind)s): %(message)s")
+            % {"kind": result.error["kind"], "message": result.error["message"]}
+        )
     return hardness
 
 
@@ -34,10 +40,10 @@ def goal_create(
     """Create a reference goal after checking its SQL; hardness is computed, never typed in."""
     question, sql = question.strip(), sql.strip()
     if not question:
-        raise ValidationError("The goal needs a question.")
+        raise ValidationError(gettext("The goal needs a question."))
     hardness = goal_check(database=database, sql=sql)
     if Goal.objects.filter(database=database, question=question, sql=sql).exists():
-        raise ValidationError("This goal already exists on this database.")
+        raise ValidationError(gettext("This goal already exists on this database."))
     return Goal.objects.create(
         database=database, question=question, sql=sql, hardness=hardness, source=source, active=active
     )
@@ -47,9 +53,9 @@ def goal_update(*, goal: Goal, question: str, sql: str, active: bool) -> Goal:
     """Edit a goal; a changed SQL is checked again and its hardness recomputed. A discarded goal stays inactive."""
     question, sql = question.strip(), sql.strip()
     if not question:
-        raise ValidationError("The goal needs a question.")
+        raise ValidationError(gettext("The goal needs a question."))
     if active and goal.discarded_at is not None:
-        raise ValidationError("This goal was discarded: it cannot be made active again.")
+        raise ValidationError(gettext("This goal was discarded: it cannot be made active again."))
     goal.hardness = goal_check(database=goal.database, sql=sql)
     goal.question, goal.sql, goal.active = question, sql, active
     goal.save(update_fields=["question", "sql", "active", "hardness"])
@@ -76,16 +82,16 @@ def goal_discard(*, goal: Goal, person: User, reason: str) -> GoalDiscard:
     instead, so that they keep their goal. Either way the decision is recorded (who, when, why, what it did) and
     returned. Refuses a person who may not manage goals, an empty reason, and a goal already discarded."""
     if not can(person, "goals.manage"):
-        raise ValidationError("Only admins discard goals.")
+        raise ValidationError(gettext("Only admins discard goals."))
     reason = " ".join(str(reason or "").split())
     if not reason:
-        raise ValidationError("Say why the goal is discarded: the reason is kept with it.")
+        raise ValidationError(gettext("Say why the goal is discarded: the reason is kept with it."))
     if len(reason) > GOAL_DISCARD_REASON_MAX:
-        raise ValidationError(f"Say why in at most {GOAL_DISCARD_REASON_MAX} characters.")
+        raise ValidationError(gettext("Say why in at most %(count)s characters.") % {"count": GOAL_DISCARD_REASON_MAX})
     with transaction.atomic():
         goal = Goal.objects.select_for_update().get(pk=goal.pk)
         if goal.discarded_at is not None:
-            raise ValidationError("This goal is discarded already.")
+            raise ValidationError(gettext("This goal is discarded already."))
         used = sum(source(goal) for source in _GOAL_USE_SOURCES)
         outcome = GoalDiscard.Outcome.DEACTIVATED if used else GoalDiscard.Outcome.DISCARDED
         goal.active = False
