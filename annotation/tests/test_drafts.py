@@ -1325,6 +1325,9 @@ def test_one_value_of_a_column_named_in_the_plural_takes_a_plural_verb():
     text = draft("SELECT other_details FROM Department WHERE name = 'history'", [["unknown"]], schema=departments)
     assert text == "The other details of the department named history are unknown."
     assert draft("SELECT max(budget) FROM Department", [[60]], schema=departments).endswith(" is 60.")
+    companies = schema_of({"company": ["id", "name", "headquarters"]}, primary=["company.id"])
+    text = draft("SELECT headquarters FROM company WHERE name = 'Shell'", [["UK"]], schema=companies)
+    assert text == "The headquarters of the company named Shell is UK."  # one form for one and many
 
 
 def test_a_table_named_by_a_word_in_ing_has_a_plural():

@@ -1572,7 +1572,9 @@ def _plural_column(query, phrase: str) -> bool:
     """Whether one column's value is said with a plural noun ("the other details of ... are", "the cylinders of the
     car are 6"); a measure of many rows ("the maximum seats of all vehicles") is one value."""
     items = query.items if isinstance(query, _Select) else []
-    return len(items) == 1 and items[0].kind == "column" and _is_plural(_leading_noun(phrase))
+    head = _leading_noun(phrase)
+    # A noun with one form for one and many ("headquarters", "series") agrees with the one value: "is USA".
+    return len(items) == 1 and items[0].kind == "column" and _is_plural(head) and _singular_word(head) != head
 
 
 def _leading_noun(phrase: str) -> str:
