@@ -61,7 +61,7 @@ def lobby_join(*, person: User) -> LobbyEntry:
         raise DialogueError("not_qualified", refusal)
     if person.role not in (Role.WORKER, Role.EXPERT):
         raise DialogueError("forbidden", gettext("Only workers and experts wait in the lobby."))
-    if person.role == Role.WORKER and dialogue_open_for(person) is not None:
+    if person.role == Role.WORKER and _open_dialogues(person).exists():
         raise DialogueError("busy", gettext("You are already in a dialogue."))
     defaults = {"role": person.role}
     if person.role == Role.WORKER:
@@ -449,13 +449,13 @@ def _pair_one(
     return [dialogue]
 
 
+def _open_dialogues(person: User):
+    return Dialogue.objects.filter(worker=person, status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE])
+
+
 def dialogue_open_for(person: User) -> Dialogue | None:
     """The worker's current (waiting or active) dialogue, if any."""
-    return (
-        Dialogue.objects.filter(worker=person, status__in=[DialogueStatus.WAITING, DialogueStatus.ACTIVE])
-        .order_by("-created_at")
-        .first()
-    )
+    return _open_dialogues(person).order_by("-created_at").first()
 
 
 @dataclass(frozen=True)
