@@ -21,6 +21,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_noop
+
 from annotation.goals.operation_tree import (
     counted_table,
     join_directions,
@@ -43,42 +45,75 @@ __all__ = [
     "round_numbers",
 ]
 
-# Every rule a tree can break, with the reason a report gives.
+# Every rule a tree can break, with the reason a report gives (marked for translation: the page showing a run's report
+# translates it by its English words).
 RULES = {
-    "set_same_as_side": "a set operation whose result is one of its two sides",
-    "group_of_one": "a count per group where every group is (nearly) one row: grouped by a unique column",
-    "aggregate_of_identifier": "a total, an average or a ranking of an identifier, a code or an ordinal number",
-    "sum_of_level": "a total of a level that is only averaged (a rating, an age, a rate)",
-    "group_by_identifier": "a count per value of an identifier (a room number, a phone, a key whose values are "
-    "numbers, the minutes of a time) rather than per kind or per named thing: its answer is numbers nobody reads",
-    "group_by_many_values": "a count per value of a number or a date with many values (per total of credits, per "
-    "birth year, per day): the groups are no kinds of thing",
-    "count_of_links": "a count per kind (a gender, a country) of the rows of a link table reached through joins: "
-    "pairs counted for nobody's question",
-    "duplicate_rows": "a list whose rows mostly repeat one another (a few values listed over and over)",
-    "count_fan_out": "a count over a join that counts the same row several times",
-    "answers_itself": "shows what a filter fixes, what it ranks by or what it compares with the average, or counts "
-    "what one unique value picks",
-    "set_of_lookups": "a set operation of a side that picks one row by a unique value: two look-ups, not a question",
-    "shows_identifier": "shows an id, a code or a phone of things that have a name: the name is what a person asks",
-    "filter_on_identifier": "a condition on an id number (an amenity id of 7): a number nobody asking knows",
-    "list_of_values": "a list of every value of a number or a date, with no condition: values of nothing named",
-    "empty_values": "lists or groups by a column empty in many rows",
-    "long_list": "a list longer than a person reads: over 100 rows, or over 50 of values that name nothing (dates)",
-    "superlative_tie": "a highest or lowest whose first place is shared or empty: its answer is arbitrary",
-    "having_keeps_all": "a condition on the counts per group that chooses nothing (under three groups, or all alike)",
-    "unused_join": "a join to a table the question neither reads nor counts",
-    "join_not_on_a_key": "a join along a column unique on neither side (one column of a key of two): it pairs rows "
-    "that do not belong together",
-    "same_as_another": "asks what goals kept in the run ask: the same answer from the same columns, or the same "
-    "question with other values a third time",
-    "condition_keeps_all": "a condition, or a union of two, that every row passes: it narrows to nothing",
-    "one_value": "shows or groups by a column whose rows all hold one value (every property's other details are "
-    "USA): its answer is known before asking",
-    "group_by_date": "a count per date or time stamp: a day or a second is no kind of thing",
-    "part_of_a_number": "a condition that a number, a code or a date held as text contains some digits: nobody "
-    "asks for part of a number",
-    "exact_time": "a condition that a time stamp is one second of one day: a value nobody asking knows",
+    "set_same_as_side": gettext_noop("a set operation whose result is one of its two sides"),
+    "group_of_one": gettext_noop("a count per group where every group is (nearly) one row: grouped by a unique column"),
+    "aggregate_of_identifier": gettext_noop(
+        "a total, an average or a ranking of an identifier, a code or an ordinal number"
+    ),
+    "sum_of_level": gettext_noop("a total of a level that is only averaged (a rating, an age, a rate)"),
+    "group_by_identifier": gettext_noop(
+        "a count per value of an identifier (a room number, a phone, a key whose values are numbers, the "
+        "minutes of a time) rather than per kind or per named thing: its answer is numbers nobody reads"
+    ),
+    "group_by_many_values": gettext_noop(
+        "a count per value of a number or a date with many values (per total of credits, per birth year, per "
+        "day): the groups are no kinds of thing"
+    ),
+    "count_of_links": gettext_noop(
+        "a count per kind (a gender, a country) of the rows of a link table reached through joins: pairs "
+        "counted for nobody's question"
+    ),
+    "duplicate_rows": gettext_noop("a list whose rows mostly repeat one another (a few values listed over and over)"),
+    "count_fan_out": gettext_noop("a count over a join that counts the same row several times"),
+    "answers_itself": gettext_noop(
+        "shows what a filter fixes, what it ranks by or what it compares with the average, or counts what one"
+        " unique value picks"
+    ),
+    "set_of_lookups": gettext_noop(
+        "a set operation of a side that picks one row by a unique value: two look-ups, not a question"
+    ),
+    "shows_identifier": gettext_noop(
+        "shows an id, a code or a phone of things that have a name: the name is what a person asks"
+    ),
+    "filter_on_identifier": gettext_noop(
+        "a condition on an id number (an amenity id of 7): a number nobody asking knows"
+    ),
+    "list_of_values": gettext_noop(
+        "a list of every value of a number or a date, with no condition: values of nothing named"
+    ),
+    "empty_values": gettext_noop("lists or groups by a column empty in many rows"),
+    "long_list": gettext_noop(
+        "a list longer than a person reads: over 100 rows, or over 50 of values that name nothing (dates)"
+    ),
+    "superlative_tie": gettext_noop(
+        "a highest or lowest whose first place is shared or empty: its answer is arbitrary"
+    ),
+    "having_keeps_all": gettext_noop(
+        "a condition on the counts per group that chooses nothing (under three groups, or all alike)"
+    ),
+    "unused_join": gettext_noop("a join to a table the question neither reads nor counts"),
+    "join_not_on_a_key": gettext_noop(
+        "a join along a column unique on neither side (one column of a key of two): it pairs rows that do not"
+        " belong together"
+    ),
+    "same_as_another": gettext_noop(
+        "asks what goals kept in the run ask: the same answer from the same columns, or the same question "
+        "with other values a third time"
+    ),
+    "condition_keeps_all": gettext_noop("a condition, or a union of two, that every row passes: it narrows to nothing"),
+    "one_value": gettext_noop(
+        "shows or groups by a column whose rows all hold one value (every property's other details are USA): "
+        "its answer is known before asking"
+    ),
+    "group_by_date": gettext_noop("a count per date or time stamp: a day or a second is no kind of thing"),
+    "part_of_a_number": gettext_noop(
+        "a condition that a number, a code or a date held as text contains some digits: nobody asks for part "
+        "of a number"
+    ),
+    "exact_time": gettext_noop("a condition that a time stamp is one second of one day: a value nobody asking knows"),
 }
 
 
