@@ -629,6 +629,23 @@ def test_a_malformed_reply_from_a_worker_is_rejected(reply):
     assert sandbox._decode_reply('[1, ["a"], false, [[1]]]') == [1, ["a"], False, [[1]]]
 
 
+def test_the_reply_encoder_refuses_floats_json_cannot_say_and_keeps_text_and_blobs():
+    # orjson would write an infinity as null, as if NULL: the encoder must refuse it, so that the worker spells it out.
+    encode = sandbox._make_json_encoder()
+    for value in (float("inf"), float("-inf"), float("nan")):
+        with pytest.raises(ValueError):
+            encode([1, ["x"], False, [[value, None]]])
+        with pytest.raises(ValueError):
+            encode([1, ["x"], False, [[value]]])
+    document = [1, ["名前", "x"], False, [["a\u20ac\nb", 1.5, 2**62, b"\x00\xff", None]]]
+    assert sandbox._decode_reply(encode(document)) == [
+        1,
+        ["名前", "x"],
+        False,
+        [["a\u20ac\nb", 1.5, 2**62, "x'00ff'", None]],
+    ]
+
+
 # --- execute_many: one round trip for many statements ----------------------------------------------------------------
 
 MIXED = [
