@@ -1610,6 +1610,27 @@ def test_tables_and_columns_are_named_as_a_reader_reads_them():
     assert any("the offices" in text for text in texts), set(texts)
     assert not any("all offices" in text or "lng" in text or " cust " in text for text in texts), set(texts)
     assert not any("about the cmi" in text for text in texts), set(texts)  # never another entity a worker cannot read
+
+
+def test_a_word_newer_than_the_word_counts_still_names_a_table():
+    tweets = {**OFFICES, "table_names": ["all offices", "cmi refs", "tweets", "staff"]}
+    texts = []
+    for seed in range(60):
+        try:
+            texts.append(
+                recommend(
+                    "SELECT count(*) FROM All_Offices",
+                    tweets,
+                    category="different_entity",
+                    rng=random.Random(seed),
+                    result={"rows": [[40]], "truncated": False},
+                    statistics=lambda table, column: None,
+                ).text
+            )
+        except IntentError:
+            continue
+    assert any("the tweets" in text for text in texts), set(texts)
+    assert not any("the cmi" in text for text in texts), set(texts)
     assert not any("such as their details" in text for text in texts), set(texts)  # the offices' details, said whole
     listing = office_texts("SELECT office_name FROM All_Offices", [[f"O{n}"] for n in range(30)], "same_instances")
     assert any("number of desks" in text for text in listing), set(listing)

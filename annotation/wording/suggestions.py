@@ -181,6 +181,7 @@ _UNIT_ENDS = frozenset(
 # words of text) is no word a worker reads: a typo ("shaff in charge") or a shortening ("fname", "enr").
 _WORD_IN_USE = 1_000_000
 _SHORTENING_IN_USE = 5_000_000
+_NEW_WORD_IN_USE = 100_000
 # Words of a column's name that say it names each row: a listing keeps them ("the same tracks without their name").
 _NAMING_WORDS = frozenset({"name", "title"})
 # Last words of a name that hold a point in time, whatever type the column has ("year" kept as text).
@@ -2463,8 +2464,16 @@ def _without_quantifier(label: str) -> str:
 
 
 def _unread_table(label: str) -> bool:
-    """A table name with a word a worker cannot read ("cmi cross references", "furniture manufactes")."""
-    return any(_unread(word.lower()) for word in noun(label, False).split())
+    """A table name with a word a worker cannot read ("cmi cross references", "furniture manufactes"). A table names
+    the things a database is about: a word of four letters or more that text uses at all (`_NEW_WORD_IN_USE`) is a
+    word, newer than the counts ("tweet")."""
+
+    def unread(word: str) -> bool:
+        if not _unread(word) or word in ABBREVIATIONS or len(word) < 4 or not set(word) & set("aeiouy"):
+            return _unread(word)
+        return _segmenter().UNIGRAMS.get(word, 0) < _NEW_WORD_IN_USE
+
+    return any(unread(word.lower()) for word in noun(label, False).split())
 
 
 def _counted_plural(label: str) -> str:
