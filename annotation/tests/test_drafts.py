@@ -1388,3 +1388,30 @@ def test_a_measure_of_a_column_named_by_the_same_word_is_not_said_twice():
     assert draft("SELECT sum(total) FROM invoices", [[37.62]], schema=invoices) == (
         "The sum of the totals of all invoices is 37.62."
     )
+
+
+PREREQUISITES = schema_of(
+    {"course": ["course_id", "title"], "prereq": ["course_id", "prereq_id"]},
+    primary=["course.course_id"],
+    foreign=[("prereq.course_id", "course.course_id"), ("prereq.prereq_id", "course.course_id")],
+    readable={"prereq": "prerequisite", "prereq.prereq_id": "prerequisite id"},
+)
+
+
+def test_the_second_side_of_a_link_of_one_table_is_said_by_its_role():
+    rows = [["A"], ["B"], ["C"], ["D"]]
+    assert draft("SELECT prereq_id FROM prereq", rows, schema=PREREQUISITES).startswith(
+        "This shows the ids of all prerequisites."
+    )  # never "the ids of courses that have a prerequisite"
+    sql = (
+        "SELECT title FROM course WHERE course_id IN (SELECT T1.prereq_id FROM prereq AS T1 "
+        "JOIN course AS T2 ON T1.course_id = T2.course_id WHERE T2.title = 'Mobile Computing')"
+    )
+    assert draft(sql, [["Calculus"], ["Algebra"]], schema=PREREQUISITES) == (
+        "The titles of courses that are prerequisites of a course whose title is Mobile Computing are Calculus and "
+        "Algebra."
+    )
+    sql = sql.replace("T1.prereq_id FROM", "T1.course_id FROM").replace("T1.course_id = T2", "T1.prereq_id = T2")
+    assert "course that has a prerequisite whose title is Mobile Computing" in draft(
+        sql, [["Networks"]], schema=PREREQUISITES
+    )

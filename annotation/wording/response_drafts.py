@@ -370,6 +370,17 @@ class _Names:
         parent_words = _word_set(parent.name)
         return " ".join(word for word in words if word not in parent_words)
 
+    def second_side(self, table: _Table, column: _Col) -> _Table | None:
+        """For a table linking rows of one table to each other, when `column` is its second key: that side, named by
+        its role ("prerequisite" for prereq.prereq_id); None otherwise (or when the key names no role)."""
+        keys = self._keys(table)
+        if len(keys) < 2 or len({target for _, target in keys}) != 1 or column.table != table:
+            return None
+        side = self._other_side(table)
+        if side is None or not side.role or self.column_names[keys[1][0]] != column.name:
+            return None
+        return side
+
     def _other_side(self, table: _Table) -> _Table | None:
         """For a table linking rows of one table to each other, counted from one side: the other side, named by its
         key ("friend" for friend.friend_id, "liked high schooler" for likes.liked_id); None for any other table."""
@@ -519,6 +530,9 @@ class _Cond:
     negated: bool = False
     subquery: object = None  # a described query compared with or tested against
     have: _Table | None = None  # an IN subquery read as "that have a <table> ..." (rows matched in another table)
+    # An IN subquery that selects the second side of a table linking rows of one table ("prerequisite id" of prereq):
+    # the rows are that side of a row of the first ("that are a prerequisite of a course whose ..."). Else None.
+    side_of: _Table | None = None
 
     @property
     def table(self) -> _Table | None:
@@ -787,7 +801,12 @@ class _QueryBuilder:
         if query is None:
             return _Cond(item, "in", [_literal(value) for value in node.expressions], negated=negated)
         inner = self.query(query, scope)
-        return _Cond(item, "in", negated=negated, subquery=inner, have=self._had_table(item, inner))
+        side_of = None
+        if isinstance(inner, _Select) and len(inner.items) == 1 and inner.items[0].column is not None:
+            selected = inner.items[0].column
+            if selected.table is not None and self.names.second_side(selected.table, selected) is not None:
+                side_of = selected.identifies
+        return _Cond(item, "in", negated=negated, subquery=inner, have=self._had_table(item, inner), side_of=side_of)
 
     def _had_table(self, item: _Item, inner) -> _Table | None:
         """`key IN (SELECT key FROM other ...)` asks which rows have a matching row in `other`: the table to say
@@ -912,7 +931,8 @@ class _Select:
         first_column = next((item.column for item in self.items if item.column is not None), None)
         self.main = first_column.table if first_column is not None else None
         if self.main is not None and first_column.identifies is not None and self.names.is_link(self.main):
-            self.main = first_column.identifies  # has_pet's pet id is about pets
+            # has_pet's pet id is about pets; prereq's prerequisite id about prerequisites, not courses that have one
+            self.main = self.names.second_side(self.main, first_column) or first_column.identifies
         if self.main is not None and not self.group and not self.distinct and not self.in_set:
             # A parent's column read through its child rows: people joined with poker_player has one row per poker
             # player, so the conditions and the count are about poker players. DISTINCT folds the child rows back
@@ -1354,6 +1374,8 @@ class _Select:
         others = [table for table in self.tables if table != entity and table.sub is None]
         if entity is None or not any(self.refers(table, entity) for table in others):
             return ""
+        if entity.role and len(self.tables) == 1:
+            return ""  # prereq's prerequisite ids: being one is what a row of it says
         other = self.names.as_rows_of(self._far_end(others), entity)
         related = self.names.relation_between(entity, other)
         if related is not None and related[2] and related[1].singular != "has":
@@ -1628,6 +1650,18 @@ def _subquery_clause(cond: _Cond, anchor: _Table | None, have: str) -> tuple[str
         return "", "", _having(anchor, had, have, cond.negated, conditions)
     if cond.op == "exists":
         return "", "", f"for which there {'is no' if cond.negated else 'is'} {_with_sub_article(cond.subquery)}"
+    if cond.have is not None and cond.side_of is not None and cond.have.role:
+        # course_id IN (SELECT prereq_id FROM prereq JOIN course ... WHERE title = 'X'): prerequisites of that course
+        inner: _Select = cond.subquery
+        parent = cond.side_of
+        conditions = _clauses(inner.where, parent, False)
+        be = "are" if have == "have" else "is"
+        side = _with_article(_noun(cond.have.role, False)) if be == "is" else _noun(cond.have.role, True)
+        return (
+            "",
+            "",
+            f"that {be} {'not ' if cond.negated else ''}{side} of {_with_article(parent.noun(False))}{conditions}",
+        )
     if cond.have is not None:
         inner: _Select = cond.subquery
         conditions = _clauses(inner.where, cond.have, False)
