@@ -110,8 +110,8 @@ RULES = {
     ),
     "group_by_date": gettext_noop("a count per date or time stamp: a day or a second is no kind of thing"),
     "part_of_a_number": gettext_noop(
-        "a condition that a number, a code or a date held as text contains some digits: nobody asks for part "
-        "of a number"
+        "a condition that a number, a date or a value of a few letters held as text contains some of its "
+        "characters: nobody asks for part of it"
     ),
     "exact_time": gettext_noop("a condition that a time stamp is one second of one day: a value nobody asking knows"),
 }
@@ -182,6 +182,8 @@ _TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}")
 # A column whose different values are at least this share of its rows is nearly unique: one value picks one row
 # or two ("how many courses are named X": one).
 _NEARLY_UNIQUE = 0.9
+# Values this short are letters or codes, not words: no LIKE on part of them.
+_SHORT_VALUE = 3
 
 
 def identifier_words(name: str) -> list[str]:
@@ -610,6 +612,12 @@ class GoalRules:
             and figures.lettered * 2 > figures.rows
         )
 
+    def holds_words(self, qualified: str) -> bool:
+        """`names_things`, with values of more than `_SHORT_VALUE` characters: part of a word may be asked ("name
+        contains Harb"), never part of a one-letter value ('x' contains 'x')."""
+        figures = self.figures(qualified)
+        return self.names_things(qualified) and figures.digits[1] > _SHORT_VALUE
+
     def _condition_before(self, tree: dict) -> Refusal | None:
         """A condition on part of a number held as text (a room LIKE '%12%', a date LIKE '%2018-01-3%'), on one second
         of a time stamp, or a count of what one value of a nearly unique column picks ("how many courses are named
@@ -620,7 +628,7 @@ class GoalRules:
                 if (
                     item["op"] == "like"
                     and not re.search(r"[A-Za-z]", str(value).strip("%"))
-                    or (item["op"] == "like" and not self.names_things(item["column"]))
+                    or (item["op"] == "like" and not self.holds_words(item["column"]))
                 ):
                     return Refusal("part_of_a_number", f"{item['column']} LIKE {value}")
                 if item["op"] == "=" and is_time_stamp(value):

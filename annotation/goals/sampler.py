@@ -382,7 +382,7 @@ class GoalSampler:
         described = (
             isinstance(value, str)
             and self.rules.identifier_kind(qualified) is None
-            and self.rules.names_things(qualified)
+            and self.rules.holds_words(qualified)
             and re.search(r"[A-Za-z]", value) is not None
         )
         if op == "=" and described and len(values) > 3 and self.rng.random() < 0.2:

@@ -505,7 +505,8 @@ CREATE TABLE member_of (
     fac_id INTEGER REFERENCES faculty (fac_id), dno INTEGER REFERENCES dept (dno), PRIMARY KEY (fac_id, dno)
 );
 CREATE TABLE student (
-    stu_id INTEGER PRIMARY KEY, lname TEXT, age INTEGER, advisor INTEGER, kind TEXT, joined TEXT, level INTEGER
+    stu_id INTEGER PRIMARY KEY, lname TEXT, age INTEGER, advisor INTEGER, kind TEXT, joined TEXT, level INTEGER,
+    grade TEXT
 );
 """
 
@@ -526,7 +527,7 @@ def _campus(path):
             connection.execute("INSERT INTO member_of VALUES (?, ?)", (1100 + 37 * number, dno))
     for stu in range(1, 61):
         connection.execute(
-            "INSERT INTO student VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO student VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 stu,
                 f"Student{stu:02d}",
@@ -535,6 +536,7 @@ def _campus(path):
                 rng.choice(["full", "part"]),
                 f"2020-0{rng.randint(1, 3)}-1{rng.randint(0, 9)} 12:00:00",
                 rng.randint(1, 4),
+                "ABCDF"[stu % 5],
             ),
         )
     connection.commit()
@@ -607,6 +609,7 @@ def test_parts_of_numbers_seconds_of_time_stamps_and_unions_of_two_look_ups_are_
     for item, rule in [
         ({"column": "faculty.room", "op": "like", "value": "%12%"}, "part_of_a_number"),  # a room held as text
         ({"column": "student.joined", "op": "like", "value": "%2020-01%"}, "part_of_a_number"),
+        ({"column": "student.grade", "op": "like", "value": "%B%"}, "part_of_a_number"),  # part of one letter
         ({"column": "student.joined", "op": "=", "value": "2020-01-12 12:00:00"}, "exact_time"),
     ]:
         refusal = rules.before_run(tree(["student" if "student" in item["column"] else "faculty"],
@@ -635,5 +638,6 @@ def test_the_sampler_draws_no_condition_on_a_time_stamps_second_nor_a_part_of_a_
     assert {item["op"] for item in joined} <= {"<", ">"} and all(len(item["value"]) == 10 for item in joined)
     rooms = [sampler._filter(["faculty"], only="faculty.room") for _ in range(60)]
     names = [sampler._filter(["faculty"], only="faculty.lname") for _ in range(60)]
-    assert all(item["op"] != "like" for item in rooms)
+    grades = [sampler._filter(["student"], only="student.grade") for _ in range(60)]
+    assert all(item["op"] != "like" for item in rooms + grades)  # a room number, a letter
     assert any(item["op"] == "like" for item in names)  # part of a word may be asked
