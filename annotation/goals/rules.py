@@ -375,8 +375,9 @@ class GoalRules:
         """The one-column key of another table holding every value of a column no foreign key declares (a student's
         `Advisor`, whose values are faculty ids): the column names rows of that table, so it is an id, not an amount.
         Small values may fall inside a key's by chance: a column whose values do not all lie above
-        `_UNDECLARED_KEY_LOW` is taken only when its name shares a word with the key's table or name. None for every
-        other column."""
+        `_UNDECLARED_KEY_LOW` is taken for a packed key's (1..n) only when its name shares a word with the key's table
+        or name; a sparse key's (10, 20, ... 600: a student's `Major` among department numbers) holds them by no
+        chance. None for every other column."""
         lowered = qualified.lower()
         if lowered not in self._undeclared:
             self._undeclared[lowered] = self._find_undeclared_key(qualified)
@@ -403,7 +404,9 @@ class GoalRules:
             if found is None or not found.whole or not found.low <= figures.low <= figures.high <= found.high:
                 continue
             other_words = {_stem(word) for word in identifier_words(other) + identifier_words(key.split(".", 1)[1])}
-            if figures.low <= _UNDECLARED_KEY_LOW and not stems & (other_words - {"id"}):
+            # A packed key (1..n) holds any small numbers; a sparse one (10, 20, ... 600) holds them by no chance.
+            packed = found.high - found.low + 1 <= 2 * found.distinct
+            if figures.low <= _UNDECLARED_KEY_LOW and packed and not stems & (other_words - {"id"}):
                 continue
             outside = execute(
                 self.path,

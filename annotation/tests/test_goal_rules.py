@@ -506,8 +506,9 @@ CREATE TABLE member_of (
 );
 CREATE TABLE student (
     stu_id INTEGER PRIMARY KEY, lname TEXT, age INTEGER, advisor INTEGER, kind TEXT, joined TEXT, level INTEGER,
-    grade TEXT
+    grade TEXT, major INTEGER, size INTEGER
 );
+CREATE TABLE unit (unit_no INTEGER PRIMARY KEY, title TEXT);
 """
 
 
@@ -527,7 +528,7 @@ def _campus(path):
             connection.execute("INSERT INTO member_of VALUES (?, ?)", (1100 + 37 * number, dno))
     for stu in range(1, 61):
         connection.execute(
-            "INSERT INTO student VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO student VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 stu,
                 f"Student{stu:02d}",
@@ -537,8 +538,12 @@ def _campus(path):
                 f"2020-0{rng.randint(1, 3)}-1{rng.randint(0, 9)} 12:00:00",
                 rng.randint(1, 4),
                 "ABCDF"[stu % 5],
+                [10, 20, 50, 520, 600][stu % 5],
+                [10, 20, 30, 40, 45][stu % 5],
             ),
         )
+    for unit in (10, 20, 30, 40, 50, 100, 520, 550, 600):
+        connection.execute("INSERT INTO unit VALUES (?, ?)", (unit, f"Unit {unit}"))
     connection.commit()
     connection.close()
 
@@ -557,8 +562,11 @@ def test_an_id_column_no_foreign_key_declares_is_told_by_its_values_and_joined_o
     assert rules.identifier_kind("student.advisor") == "key"
     for kind in ("avg", "min", "max"):
         assert rules.before_run(tree(["student"], kind, ["student.advisor"])).rule == "aggregate_of_identifier"
-    # Small numbers inside a key's range by chance (a level 1-4, ages) are no ids: their names share no word with it.
+    # Small numbers inside a packed key's range by chance (a level 1-4 within dept 1-8, ages) are no ids: their names
+    # share no word with it. Inside a sparse key's values (a major among department numbers 10, 20, ...) they are.
     assert rules.undeclared_key("student.level") is None and rules.undeclared_key("student.age") is None
+    assert rules.undeclared_key("student.major") == "unit.unit_no"
+    assert rules.undeclared_key("student.size") is None  # 10-40 with a value no unit has
     assert rules.before_run(tree(["student"], "max", ["student.age"])) is None
     schema, path = campus
     sampler = GoalSampler(schema, path, random.Random(3))
