@@ -94,7 +94,8 @@ def lobby_changed_on_commit() -> None:
 
 
 # A crowd joining at once changes the lobby hundreds of times a second, and each notice reached every lobby socket of
-# every server: 200 joins at once were 160,000 deliveries. Notices of one process are at least this far apart.
+# every server: 200 joins at once, two notices each, were up to 160,000 deliveries. Notices of one process are at
+# least this far apart.
 LOBBY_CHANGED_SPACING_SECONDS = 0.1
 
 
