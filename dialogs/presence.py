@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import socket
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -45,11 +46,25 @@ _held: dict[str, tuple[int, str, int | None, str]] = {}
 _held_lock = threading.RLock()
 
 
+# When this process's lease was last renewed and committed (time.monotonic()), so that a socket opening right after
+# does not renew it again (see socket_opened).
+_lease_renewed: list[float] = [float("-inf")]
+
+
 def server_heartbeat(*, server_id: str = SERVER_ID, now=None) -> None:
     """Renew this process's lease (creating it the first time)."""
     now = now or timezone.now()
     if not ServerLease.objects.filter(pk=server_id).update(seen_at=now):
         ServerLease.objects.get_or_create(pk=server_id, defaults={"seen_at": now})
+    if server_id == SERVER_ID:
+        renewed = time.monotonic()
+        transaction.on_commit(lambda: _lease_renewed.__setitem__(0, max(_lease_renewed[0], renewed)), robust=True)
+
+
+def _lease_fresh() -> bool:
+    """Whether this process renewed its lease within half a heartbeat: far younger than the SERVER_LEASE_SECONDS after
+    which another server may take it for stopped, so a socket opening now needs no renewal of its own."""
+    return time.monotonic() - _lease_renewed[0] < settings.SERVER_HEARTBEAT_SECONDS / 2
 
 
 def socket_opened(
@@ -59,7 +74,10 @@ def socket_opened(
     """Record an open socket (a lobby socket also clears its entry's disconnection). One of this process's is held
     by it from now on (see sockets_vouch)."""
     with _held_lock:
-        server_heartbeat(server_id=server_id)
+        # Every socket opening renewed the lease: four updates of one row per pair, a crowd's sockets queued on its
+        # lock. Renewed here only when the background loop's last renewal is not fresh (or for another server's id).
+        if server_id != SERVER_ID or not _lease_fresh():
+            server_heartbeat(server_id=server_id)
         waiting = _socket_row(channel_name, server_id, person_id, kind, dialogue_id, side)
         if server_id == SERVER_ID:
             _held[channel_name] = (person_id, kind, dialogue_id, side)
