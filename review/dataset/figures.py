@@ -399,7 +399,7 @@ def draw_model_help(name: str, comparison: dict) -> Figure:
             for offset, group in ((-height / 2, "helped"), (height / 2, "control")):
                 total = sum(data[group].values()) or 1
                 axes.barh([p + offset for p in range(len(labels))], [100 * data[group][k] / total for k in labels],
-                          height, label=_GROUP_NAMES[group], color=_GROUP_COLORS[group])  # fmt: skip
+                          height, label=str(_GROUP_NAMES[group]), color=_GROUP_COLORS[group])  # fmt: skip
             axes.set_yticks(list(range(len(labels))), [label.replace("_", " ") for label in labels])
             axes.invert_yaxis()
             axes.set_xlabel(gettext("share of the group's labels (%)"))

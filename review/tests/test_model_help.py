@@ -188,6 +188,17 @@ def test_the_selection_takes_ended_drawn_dialogues_and_leaves_the_simulated_ones
     with_simulated = model_help_comparison(campaign_id=pilot.pk, include_simulated=True)
     assert with_simulated["groups"]["helped"]["dialogues"] == 2
     assert model_help_comparison()["groups"]["control"]["dialogues"] == 3  # every campaign
+    # Every figure draws from these groups, in the page's language (SVG) and in English (PDF).
+    from django.utils import translation
+
+    from review.dataset import figures
+
+    for language in ("en", "zh-hans"):
+        with translation.override(language):
+            for name in figures.MODEL_HELP_FIGURES:
+                for fmt in ("svg", "pdf"):
+                    with figures.words_for(fmt):
+                        assert figures.render_figure(figures.draw_model_help(name, result), fmt), (name, fmt)
 
 
 @pytest.mark.django_db
