@@ -125,3 +125,19 @@ def test_a_recommendation_counts_as_followed_by_its_turns_judgement_not_by_categ
     found = figures.figures()["recommendation_followed"]
     assert (found["compared"], found["followed"], found["share"]) == (3, 1, round(1 / 3, 4))
     assert found["matrix"]["same_instances"]["same_instances"] == 2
+
+
+def test_a_figure_speaks_the_pages_language_in_svg_and_english_in_pdf(recwarn):
+    """review.dataset.figures.words_for: an SVG's words are the page's (its text stays text, drawn by the browser),
+    without warnings about the plotting font's missing CJK glyphs; a PDF, which carries its glyphs, stays English."""
+    from django.utils import translation
+
+    stats = {"overview": {"dialogues": 1, "sql_turns": 1}, "dialogue_lengths": {"1": 2, "2": 3}}
+    with translation.override("zh-hans"):
+        svg = figures.render("dialogue_lengths", stats, "svg").decode()
+        pdf_words = str(figures.FIGURES["dialogue_lengths"])
+        with figures.words_for("pdf"):
+            english = str(figures.FIGURES["dialogue_lengths"])
+    assert "每个对话的轮数" in svg and "turns per dialogue" not in svg
+    assert pdf_words != english == "Distribution of dialogue lengths (turns = messages)"
+    assert not [w for w in recwarn if "Glyph" in str(w.message)]
