@@ -21,6 +21,7 @@ import random
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation.labels.acts import (
     LabelError,
@@ -130,17 +131,22 @@ def double_sample_draw(
     """Draw `size` turns (or dialogues, every labelled turn of each) at random with `seed` among the candidates, and
     assign them to `labeller`. Refused when the sample is larger than what the filters find."""
     if not can(admin, "double.manage"):
-        raise DoubleError("not_allowed", "Your role may not draw double-annotation samples.")
+        raise DoubleError("not_allowed", gettext("Your role may not draw double-annotation samples."))
     # An admin reads every export and every room: nobody could keep them blind, so the second person is an expert or a
     # reviewer.
     if labeller.role not in (Role.EXPERT, Role.REVIEWER) or not can(labeller, "double.label"):
-        raise DoubleError("labeller", f"{labeller.username} may not label samples: an active expert or reviewer may.")
+        raise DoubleError(
+            "labeller",
+            gettext("%(name)s may not label samples: an active expert or reviewer may.") % {"name": labeller.username},
+        )
     if unit not in DoubleSample.Unit.values:
-        raise DoubleError("invalid", f"The unit must be one of {', '.join(DoubleSample.Unit.values)}.")
+        raise DoubleError(
+            "invalid", gettext("The unit must be one of %(units)s.") % {"units": ", ".join(DoubleSample.Unit.values)}
+        )
     if not isinstance(size, int) or size < 1:
-        raise DoubleError("size", "The sample needs at least one item.")
+        raise DoubleError("size", gettext("The sample needs at least one item."))
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise DoubleError("seed", "The seed must be a whole number.")
+        raise DoubleError("seed", gettext("The seed must be a whole number."))
     dialogues = candidate_dialogues(labeller=labeller, campaign=campaign, db_id=db_id, mode=mode)
     turns = [
         (record.id, turn) for record in dialogue_records(dialogues, timestamps=False) for turn in labelled_turns(record)
@@ -148,17 +154,29 @@ def double_sample_draw(
     generator = random.Random(seed)
     if unit == DoubleSample.Unit.TURNS:
         if size > len(turns):
-            raise DoubleError("too_large", f"Asked for {size} turns, but only {len(turns)} match these filters.")
+            raise DoubleError(
+                "too_large",
+                gettext("Asked for %(size)s turns, but only %(found)s match these filters.")
+                % {"size": size, "found": len(turns)},
+            )
         chosen = generator.sample(range(len(turns)), size)
         picked = [turns[index] for index in sorted(chosen)]
     else:
         ids = sorted({dialogue_id for dialogue_id, _ in turns})
         if size > len(ids):
-            raise DoubleError("too_large", f"Asked for {size} dialogues, but only {len(ids)} match these filters.")
+            raise DoubleError(
+                "too_large",
+                gettext("Asked for %(size)s dialogues, but only %(found)s match these filters.")
+                % {"size": size, "found": len(ids)},
+            )
         wanted = set(generator.sample(ids, size))
         picked = [(dialogue_id, turn) for dialogue_id, turn in turns if dialogue_id in wanted]
     if len(picked) > MOST_ITEMS:
-        raise DoubleError("too_large", f"That draws {len(picked)} turns; a sample holds at most {MOST_ITEMS}.")
+        raise DoubleError(
+            "too_large",
+            gettext("That draws %(count)s turns; a sample holds at most %(most)s.")
+            % {"count": len(picked), "most": MOST_ITEMS},
+        )
     with transaction.atomic():
         sample = DoubleSample.objects.create(
             created_by=admin,
@@ -189,7 +207,7 @@ def item_turn(item: DoubleItem, record=None):
     turns = [turn for turn in record.user_turns if not turn.dropped]
     current = next((turn for turn in turns if turn.seq == item.turn), None)
     if current is None:
-        raise DoubleError("stale", "This turn is no longer in its dialogue (it was dropped since the draw).")
+        raise DoubleError("stale", gettext("This turn is no longer in its dialogue (it was dropped since the draw)."))
     return current, [turn for turn in turns if turn.seq < item.turn]
 
 
@@ -222,7 +240,10 @@ def _checked(labels: dict, turn, database, *, follow_up: bool) -> dict:
         raise DoubleError("labels", str(exc)) from exc
     intent = labels.get("intent") or ""
     if intent not in ("", *CATEGORIES):
-        raise DoubleError("labels", f"The intent must be one of {', '.join(CATEGORIES)}, or none.")
+        raise DoubleError(
+            "labels",
+            gettext("The intent must be one of %(categories)s, or none.") % {"categories": ", ".join(CATEGORIES)},
+        )
     checked["intent"] = intent
     query = (labels.get("query") or "").strip()
     if query:
@@ -239,22 +260,22 @@ def double_label(*, labeller: User, item: DoubleItem, labels: dict, token: str) 
     form sent after the turn changed is refused as stale. A query must run in the sandbox (on the dialogue's file),
     checked before the labels are written, outside any transaction; the comparison of the two queries is queued."""
     if not can(labeller, "double.label") or item.sample.labeller_id != labeller.pk:
-        raise DoubleError("not_allowed", "This sample is assigned to someone else.")
+        raise DoubleError("not_allowed", gettext("This sample is assigned to someone else."))
     if item.second is not None:
-        raise DoubleError("twice", "You labelled this turn already; a label is given once.")
+        raise DoubleError("twice", gettext("You labelled this turn already; a label is given once."))
     turn, earlier = item_turn(item)
     if token != item_token(item, turn):
-        raise DoubleError("stale", "The turn changed since you opened it: read it again, then label it.")
+        raise DoubleError("stale", gettext("The turn changed since you opened it: read it again, then label it."))
     checked = _checked(labels, turn, item.dialogue.database, follow_up=log.follows_a_query(earlier, turn.seq))
     if checked["query"] and item.dialogue.database.has_file:
         run = sql_run_result(item.dialogue, checked["query"])
         if not run.get("ok"):
             message = (run.get("error") or {}).get("message") or "it failed"
-            raise DoubleError("sql", f"Your query does not run: {message}")
+            raise DoubleError("sql", gettext("Your query does not run: %(message)s") % {"message": message})
     with transaction.atomic():
         locked = DoubleItem.objects.select_for_update().get(pk=item.pk)
         if locked.second is not None:
-            raise DoubleError("twice", "You labelled this turn already; a label is given once.")
+            raise DoubleError("twice", gettext("You labelled this turn already; a label is given once."))
         locked.second = checked
         locked.labelled_at = timezone.now()
         locked.sql_check = {"state": "waiting"} if (checked["query"] or locked.first.get("query")) else {}
@@ -308,7 +329,7 @@ def double_compare_waiting(*, admin: User, sample: DoubleSample) -> int:
     """Queue the comparison again for every labelled item whose comparison is still waiting (a worker that was
     down, a failure). Returns how many were queued."""
     if not can(admin, "double.manage"):
-        raise DoubleError("not_allowed", "Your role may not run comparisons.")
+        raise DoubleError("not_allowed", gettext("Your role may not run comparisons."))
     from review.tasks import double_compare
 
     waiting = [
@@ -340,16 +361,21 @@ def double_adjudicate(
     from review.passes.services import ReviewError, review_correct
 
     if not can(adjudicator, "double.adjudicate"):
-        raise DoubleError("not_allowed", "Your role may not adjudicate double annotation.")
+        raise DoubleError("not_allowed", gettext("Your role may not adjudicate double annotation."))
     if adjudicator.pk == item.sample.labeller_id:
-        raise DoubleError("not_allowed", "You labelled this sample: someone else adjudicates it.")
+        raise DoubleError("not_allowed", gettext("You labelled this sample: someone else adjudicates it."))
     if choice not in ("first", "second"):
-        raise DoubleError("invalid", "Choose the first or the second label.")
+        raise DoubleError("invalid", gettext("Choose the first or the second label."))
     if field not in disagreement_fields(item):
-        raise DoubleError("invalid", f"The two labels of {field.replace('_', ' ')} do not disagree on this turn.")
+        raise DoubleError(
+            "invalid",
+            gettext("The two labels of %(field)s do not disagree on this turn.") % {"field": field.replace("_", " ")},
+        )
     value = (item.first if choice == "first" else item.second).get(field)
     if field == "query" and not value:
-        raise DoubleError("invalid", "That side wrote no query: correct the turn on the review screen instead.")
+        raise DoubleError(
+            "invalid", gettext("That side wrote no query: correct the turn on the review screen instead.")
+        )
     turn, _ = item_turn(item)
     try:
         with transaction.atomic():
@@ -357,7 +383,7 @@ def double_adjudicate(
                 item=item, field=field, choice=choice, value=value, adjudicator=adjudicator, note=(note or "")[:500]
             )
     except IntegrityError:
-        raise DoubleError("settled", "This disagreement was settled already.") from None
+        raise DoubleError("settled", gettext("This disagreement was settled already.")) from None
     if first_labels(turn).get(field) == value:
         return adjudication  # the dialogue holds that label already (read as the figures read it): nothing to correct
     wanted = _correction_value(field, value, turn)

@@ -551,3 +551,12 @@ def test_a_release_holding_labelled_dialogues_reports_their_agreement_in_its_rep
     DoubleItem.objects.update(second=None)  # no turn labelled a second time: no round to report
     dataset_build(options=options, out_dir=tmp_path / "without")
     assert not (tmp_path / "without" / "report" / "double_annotation.json").exists()
+
+
+def test_a_refusal_is_worded_in_the_persons_language(collected, ada, dina):
+    from django.utils import translation
+
+    with translation.override("zh-hans"), pytest.raises(DoubleError, match="要求 5 个轮次，但只有 4 个符合"):
+        _draw(ada, dina, size=5)
+    with pytest.raises(DoubleError, match="Asked for 5 turns, but only 4 match"):
+        _draw(ada, dina, size=5)
