@@ -27,7 +27,6 @@ from annotation.labels.acts import (
     check_question_style,
     check_schema_linking,
     check_thematic_of_turn,
-    check_thematic_relations,
 )
 from annotation.labels.tokens import utterance_toks
 from annotation.model_client import model_call_allowed, model_configured, rate_limited_error
@@ -813,7 +812,6 @@ _PLAIN_LABEL_CHECKS = {
     "contextual_phenomena": check_phenomena,
     "pragmatics": check_pragmatics,
     "question_style": check_question_style,
-    "thematic_relations": check_thematic_relations,
 }
 
 
@@ -837,9 +835,9 @@ def _post_turn_labels(post: _Post):
             )
         labels.update({name: check(post.message[name]) for name, check in _PLAIN_LABEL_CHECKS.items()
                        if name in post.message})  # fmt: skip
-        if "thematic_relations" in labels:
-            follow_up = _previous_sql_turn(post.turns, turn.seq) is not None
-            labels["thematic_relations"] = check_thematic_of_turn(labels["thematic_relations"], follow_up=follow_up)
+        if "thematic_relations" in post.message:
+            given, follow_up = post.message["thematic_relations"], _previous_sql_turn(post.turns, turn.seq) is not None
+            labels["thematic_relations"] = check_thematic_of_turn(given, follow_up=follow_up)
     except LabelError as exc:
         raise DialogueError("labels", str(exc)) from exc
     if not labels:

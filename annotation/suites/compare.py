@@ -135,6 +135,12 @@ def sql_compare(
         if best is None or (found["size"], found["rows"]) < (best["size"], best["rows"]):
             best = found
     best, searched = _sharpened(best, paths[0], sql_a, sql_b, pair.ordered, deadline, limits, seed)
+    return _report(best, checked=checked, searched=searched, started=started)
+
+
+def _report(best: dict | None, *, checked: int, searched: int, started: float) -> dict:
+    """What `sql_compare` and `sql_compare_search_only` return: the verdict, the databases checked on the suite and
+    searched, the seconds since `started`, and the smallest counterexample when one was found."""
     report = {
         "equivalent": best is None,
         "verdict": NO_DIFFERENCE if best is None else DIFFERENT,
@@ -165,16 +171,7 @@ def sql_compare_search_only(
     started = time.monotonic()
     ordered = pair_of(sql_a, sql_b).ordered
     best, searched = _searched(original, sql_a, sql_b, ordered, started + seconds, limits or compare_limits(), seed)
-    report = {
-        "equivalent": best is None,
-        "verdict": NO_DIFFERENCE if best is None else DIFFERENT,
-        "checked_databases": checked_databases,
-        "searched_databases": searched,
-        "seconds": round(time.monotonic() - started, 2),
-    }
-    if best is not None:
-        report["counterexample"] = best["counterexample"]
-    return report
+    return _report(best, checked=checked_databases, searched=searched, started=started)
 
 
 def same_query(sql_a: str, sql_b: str) -> bool:
