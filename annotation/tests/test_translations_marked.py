@@ -4,7 +4,12 @@
 - every flash message (`messages.success/error/info/warning/debug/add_message`) anywhere in the apps;
 - the refusals views and forms raise or add (`ValidationError`, `PermissionDenied`, `form.add_error`) and the label
   rules' `LabelError`s, which a room's socket passes on;
-- the labels, help texts and choices written in forms.
+- the labels, help texts and choices written in forms;
+- the message of every exception raised anywhere outside tests, migrations and management commands (a service's
+  refusal reaches a page or a socket through the view that catches it), but for the exceptions that never reach a
+  person (`NEVER_SHOWN`) and a raise carrying the comment `# i18n-exempt: <why>` (a programmer's invariant, an
+  operator's setting). An exception given a stable code and a message (`DialogueError("invalid", _("..."))`) is read
+  at its message.
 
 A text is unmarked when it is a string literal, an f-string, or a literal glued to or formatting something; a call of
 gettext (or ngettext, format_lazy, format_html …) is marked; anything else (a variable, an exception's message) is
@@ -12,6 +17,7 @@ left to the code that made it. What is deliberately not marked (uploaded files' 
 """
 
 import ast
+import re
 from pathlib import Path
 
 from django.conf import settings
@@ -32,6 +38,23 @@ MARKING = {
     "format_html",
 }
 REFUSALS = {"ValidationError", "PermissionDenied", "LabelError"}
+# Exceptions whose message no person reads: programming errors, Django's 404 (its page never shows the message outside
+# DEBUG), an operator's settings, management commands (Django runs them untranslated), internal flow.
+NEVER_SHOWN = {
+    "AssertionError",
+    "AttributeError",
+    "CommandError",
+    "Http404",
+    "ImproperlyConfigured",
+    "IndexError",
+    "KeyError",
+    "NotImplementedError",
+    "RuntimeError",
+    "SettingError",
+    "TypeError",
+}
+EXEMPT = "# i18n-exempt:"
+STABLE_CODE = re.compile(r"^[a-z][a-z0-9_]*$")
 # Words that read the same in every language.
 SAME_IN_EVERY_LANGUAGE = {"SQL"}
 
@@ -80,6 +103,20 @@ def _refusal_texts(node: ast.Call) -> list:
     return node.args[1:2] if name == "add_error" else []
 
 
+def _raise_text(node: ast.Raise, lines: list[str]):
+    """The message of `raise X(...)`, or None when X never reaches a person or the raise is exempt."""
+    call = node.exc
+    if not (isinstance(call, ast.Call) and call.args) or _name(call.func) in NEVER_SHOWN:
+        return None
+    if any(EXEMPT in line for line in lines[node.lineno - 1 : node.end_lineno]):
+        return None
+    first = call.args[0]
+    coded = isinstance(first, ast.Constant) and isinstance(first.value, str) and STABLE_CODE.match(first.value)
+    if coded and len(call.args) > 1:
+        return call.args[1]
+    return None if coded else first
+
+
 def _form_texts(node: ast.Call) -> list:
     texts = [keyword.value for keyword in node.keywords if keyword.arg in ("label", "help_text")]
     for keyword in node.keywords:
@@ -88,8 +125,12 @@ def _form_texts(node: ast.Call) -> list:
     return texts
 
 
-def _findings(tree, *, refusals: bool, form_texts: bool):
+def _findings(tree, *, refusals: bool, form_texts: bool, lines: list[str]):
     for node in ast.walk(tree):
+        if isinstance(node, ast.Raise):
+            text = _raise_text(node, lines)
+            if text is not None and unmarked(text):
+                yield node.lineno, ast.unparse(text)[:100]
         if not isinstance(node, ast.Call):
             continue
         texts = _message_texts(node)
@@ -105,15 +146,20 @@ def unmarked_texts(source: str, path: str) -> list[str]:
     name = Path(path).name
     screen = name in ("views.py", "forms.py") or name.endswith(("_views.py", "_forms.py"))
     rules = path.replace("\\", "/").endswith("annotation/labels/acts.py")
-    found = _findings(ast.parse(source), refusals=screen or rules, form_texts=name.endswith("forms.py") or screen)
-    return [f"{path}:{line}: {text}" for line, text in found]
+    found = _findings(
+        ast.parse(source),
+        refusals=screen or rules,
+        form_texts=name.endswith("forms.py") or screen,
+        lines=source.splitlines(),
+    )
+    return list(dict.fromkeys(f"{path}:{line}: {text}" for line, text in sorted(found)))
 
 
 def _sources():
     for app in APPS:
         for path in sorted((REPO / app).rglob("*.py")):
             parts = path.relative_to(REPO).parts
-            if "tests" in parts or "migrations" in parts:
+            if "tests" in parts or "migrations" in parts or "management" in parts:
                 continue
             yield path
 
@@ -133,6 +179,25 @@ def view(request, n):
     assert [line.split(":")[1] for line in found] == ["5", "6", "9"], found
     assert unmarked_texts("x = forms.CharField(label='Name', help_text=_('Why'))", "review/forms.py") != []
     assert unmarked_texts("x = forms.CharField(label=_('Name'), choices=[('a', _('A'))])", "review/forms.py") == []
+
+
+def test_the_scan_reads_a_services_raises():
+    source = """
+from django.utils.translation import gettext as _
+def serve(n):
+    raise ReviewError("stale", f"Pass {n} was taken.")
+    raise ReviewError("stale", _("Pass %(n)s was taken.") % {"n": n})
+    raise ValueError("No such pass.")
+    raise ValueError("the cache is cold")  # i18n-exempt: a programming error
+    raise TypeError("expected a str")
+    raise Http404("No pass.")
+    raise DialogueError("invalid", reason)
+    raise ValueError(
+        "a long invariant"  # i18n-exempt: said on the raise's own lines
+    )
+"""
+    found = unmarked_texts(source, "review/passes/services.py")
+    assert [line.split(":")[1] for line in found] == ["4", "6"], found
 
 
 def test_no_flash_message_refusal_or_form_text_is_left_unmarked():
