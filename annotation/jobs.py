@@ -8,6 +8,7 @@ with the job.
 """
 
 from django.db import models
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 
@@ -51,9 +52,27 @@ class Job(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    message_language = models.CharField(
+        max_length=12,
+        blank=True,
+        default="",
+        help_text="The language of the person who asked (their page's when the job was made): its messages are "
+        "written in it.",
+    )
 
     class Meta:
         abstract = True
+
+    def save(self, *args, **kwargs):
+        if self._state.adding and not self.message_language:
+            self.message_language = translation.get_language() or ""
+        super().save(*args, **kwargs)
+
+    def speaking(self):
+        """A context in which the job's messages and phases are written in the language of the person who asked
+        (docs/i18n.md): `with job.speaking(): job.message = gettext(...)`. A job made outside any request (a
+        command, a test) speaks the site's default language."""
+        return translation.override(self.message_language or None)
 
     @property
     def finished(self) -> bool:

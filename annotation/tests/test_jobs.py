@@ -59,3 +59,19 @@ def test_each_job_keeps_its_own_words_for_its_states():
     assert suite.state_label == "Waiting to be built"
     suite.state = "running"
     assert suite.state_label == "Building"
+
+
+@pytest.mark.django_db
+def test_a_job_speaks_the_language_of_the_person_who_asked():
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    with translation.override("zh-hans"):
+        asked_in_chinese = SimulationRun.objects.create(count=1, server_url="http://127.0.0.1:1")
+    with translation.override("en"):
+        asked_in_english = SimulationRun.objects.create(count=1, server_url="http://127.0.0.1:1")
+    assert (asked_in_chinese.message_language, asked_in_english.message_language) == ("zh-hans", "en")
+    with asked_in_chinese.speaking():
+        assert gettext("Cancelled") != "Cancelled"
+    with asked_in_english.speaking():
+        assert gettext("Cancelled") == "Cancelled"
