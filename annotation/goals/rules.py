@@ -39,6 +39,7 @@ __all__ = [
     "GoalRules",
     "Refusal",
     "identifier_words",
+    "is_person_name_part",
     "is_time_stamp",
     "name_kind",
     "question_shape",
@@ -114,6 +115,16 @@ RULES = {
         "characters: nobody asks for part of it"
     ),
     "exact_time": gettext_noop("a condition that a time stamp is one second of one day: a value nobody asking knows"),
+    "meaningless_values": gettext_noop(
+        "a condition on, a list of, a ranking by or a count per values that mean nothing to a person (single "
+        "letters of many kinds, initials, passwords, hashes)"
+    ),
+    "group_by_flag": gettext_noop(
+        "a count per value of a yes/no flag (0 or 1): which of two flag values has more is no question"
+    ),
+    "group_by_person_name": gettext_noop(
+        "a count per first name, last name or initial that people share: people of one name are no kind of thing"
+    ),
 }
 
 
@@ -184,6 +195,21 @@ _TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}")
 _NEARLY_UNIQUE = 0.9
 # Values this short are letters or codes, not words: no LIKE on part of them.
 _SHORT_VALUE = 3
+# Single characters of more different values than this are letters of nothing (initials, placeholders 'k', 'x'),
+# where M/F, grades A-F or sizes S/M/L are kinds: no condition, list, ranking or group on them.
+_FEW_LETTERS = 6
+# Words of a name that say its values are secrets or machine tokens (a password, a hash): nobody asks by them.
+_SECRET_WORDS = frozenset({"password", "passwd", "pwd", "hash", "salt", "token", "secret", "checksum"})
+_HEX_TOKEN = re.compile(r"[0-9a-fA-F]{16,}")  # a hash or a token of hexadecimal digits
+# Two values of a yes/no flag, lower case.
+_FLAG_VALUES = ({"0", "1"}, {"y", "n"}, {"yes", "no"}, {"true", "false"}, {"t", "f"})
+# Words of a name that say part of a person's name: a first or last name, an initial.
+_PERSON_NAME_WORDS = frozenset({"fname", "lname", "mname", "minit", "firstname", "lastname", "surname", "forename"}) | {
+    "middlename",
+    "initial",
+    "initials",
+}
+_NAME_PART_WORDS = frozenset({"first", "last", "middle", "given", "family", "maiden", "nick"})
 
 
 def identifier_words(name: str) -> list[str]:
@@ -211,6 +237,15 @@ def name_kind(name: str) -> str | None:
     if any(word in _ORDINAL_WORDS for word in words):
         return "ordinal"
     return None
+
+
+def is_person_name_part(name: str) -> bool:
+    """Whether a column's name says part of a person's name: `Fname`, `staff_first_name`, `Minit`, `surname`. People
+    who share a first name are no kind of thing to count per."""
+    words = identifier_words(name)
+    if _PERSON_NAME_WORDS & set(words):
+        return True
+    return any(word in _NAME_PART_WORDS and after == "name" for word, after in zip(words, words[1:], strict=False))
 
 
 def _stem(word: str) -> str:
@@ -486,6 +521,7 @@ class GoalRules:
             self._group_before,
             self._unread_before,
             self._condition_before,
+            self._meaning_before,
         ):
             refusal = rules(tree)
             if refusal is not None:
@@ -628,10 +664,10 @@ class GoalRules:
         for filters in (tree.get("filters") or [], (tree.get("set") or {}).get("filters") or []):
             for item in filters:
                 value = item["value"]
-                if (
-                    item["op"] == "like"
-                    and not re.search(r"[A-Za-z]", str(value).strip("%"))
-                    or (item["op"] == "like" and not self.holds_words(item["column"]))
+                if item["op"] == "like" and (
+                    not re.search(r"[A-Za-z]", str(value).strip("%"))
+                    or not self.holds_words(item["column"])
+                    or self.identifier_kind(item["column"]) in ("key", "identifier", "code")  # part of a code
                 ):
                     return Refusal("part_of_a_number", f"{item['column']} LIKE {value}")
                 if item["op"] == "=" and is_time_stamp(value):
@@ -650,6 +686,24 @@ class GoalRules:
                 figures = self.figures(item["column"])
                 if item["op"] == "=" and figures is not None and figures.distinct >= _NEARLY_UNIQUE * figures.rows:
                     return Refusal("answers_itself", f"counts what one value of {item['column']} picks: nearly unique")
+        return None
+
+    def _meaning_before(self, tree: dict) -> Refusal | None:
+        """A condition on, a list of or a ranking by values that mean nothing to a person (`meaningless`); a count per
+        group of them is `group_column_refusal`'s."""
+        columns = [
+            item["column"]
+            for filters in (tree.get("filters") or [], (tree.get("set") or {}).get("filters") or [])
+            for item in filters
+        ]
+        if tree["type"] == "list":
+            columns += tree.get("project") or []
+        if tree.get("order") and tree["order"]["by"] != "count":
+            columns.append(tree["order"]["by"])
+        for column in columns:
+            meaningless = self.meaningless(column)
+            if meaningless is not None:
+                return Refusal("meaningless_values", f"{column}: {meaningless}")
         return None
 
     def _unread_before(self, tree: dict) -> Refusal | None:
@@ -695,6 +749,14 @@ class GoalRules:
         figures = self.figures(group)
         if figures is not None and figures.distinct < 2:
             return Refusal("one_value", f"{group} holds one value")
+        meaningless = self.meaningless(group)
+        if meaningless is not None:
+            return Refusal("meaningless_values", f"grouped by {group}: {meaningless}")
+        if self.is_flag(group):
+            return Refusal("group_by_flag", f"grouped by {group}")
+        if is_person_name_part(column) and not self.values_unique(group):
+            # Unique, a last name names its person ("per faculty"); shared, it is no kind of thing.
+            return Refusal("group_by_person_name", f"grouped by {group}")
         if figures is not None and isinstance(figures.low, str) and _DATE.match(figures.low):
             return Refusal("group_by_date", f"grouped by {group}")
         # Nearly one value per row of its table and not a name: a price, a rate, a timestamp is no kind of thing.
@@ -723,10 +785,41 @@ class GoalRules:
         return figures is not None and (figures.table_rows - figures.rows) * 4 > figures.table_rows
 
     def filled(self, qualified: str) -> bool:
-        """Not `mostly_empty`, and holding two values or more (`one_value`): a column worth showing, grouping by or
-        putting a condition on."""
+        """Not `mostly_empty`, holding two values or more (`one_value`) and values that mean something
+        (`meaningless`): a column worth showing, grouping by or putting a condition on."""
         figures = self.figures(qualified)
-        return not self.mostly_empty(qualified) and (figures is None or figures.distinct >= 2)
+        return (
+            not self.mostly_empty(qualified)
+            and (figures is None or figures.distinct >= 2)
+            and self.meaningless(qualified) is None
+        )
+
+    def meaningless(self, qualified: str) -> str | None:
+        """What makes a column's values mean nothing to a person asking, or None: a secret or a machine token (its
+        name says a password or a hash, or its values are long hexadecimal strings), or single letters of more than
+        `_FEW_LETTERS` kinds, most of them rare (initials, placeholder letters: 'details k', 'fix i'). No
+        condition, list, ranking or count per group is asked of such values (`meaningless_values`)."""
+        if _SECRET_WORDS & set(identifier_words(qualified.split(".", 1)[1])):
+            return "a password or a token"
+        figures = self.figures(qualified)
+        if figures is None or not figures.rows or not isinstance(figures.low, str):
+            return None
+        if all(_HEX_TOKEN.fullmatch(str(value)) for value in (figures.low, figures.high)):
+            return "hashes"
+        if (
+            figures.digits == (1, 1)
+            and figures.distinct > _FEW_LETTERS
+            and (figures.distinct * 2 > figures.rows or figures.distinct > _GROUP_MAX_VALUES)
+        ):
+            return "single letters"
+        return None
+
+    def is_flag(self, qualified: str) -> bool:
+        """Whether a column holds the two values of a yes/no flag (0 and 1, Y and N, true and false)."""
+        figures = self.figures(qualified)
+        if figures is None or figures.distinct != 2:
+            return False
+        return {str(figures.low).lower(), str(figures.high).lower()} in _FLAG_VALUES
 
     def after_run(self, tree: dict, rows: list[list]) -> tuple[dict, Refusal | None]:
         """The rules read from the tree's result (`rows`, as the sandbox returned them) and from its own figures. May

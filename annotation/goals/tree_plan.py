@@ -76,6 +76,20 @@ class PlanStep:
         return asdict(self)
 
 
+# The last word of a table named by a verb and its preposition ("works on", "trained in", "member of").
+_PREPOSITIONS = frozenset({"on", "in", "of", "at", "by", "to", "for", "with", "from", "into", "under"})
+
+
+def owned(phrase: str, owner: str) -> str:
+    """A column's phrase said with its table's name ("employee salary"), unless it begins with that name or with one
+    of its words already: a code table's "problem status description" is not "problem status code problem status
+    description", a budget code's "budget type description" not "budget code budget type description"."""
+    stems = {word.rstrip("s") for word in owner.split()}
+    if phrase.startswith(owner) or phrase.split()[:1] and phrase.split()[0].rstrip("s") in stems:
+        return phrase
+    return f"{owner} {phrase}"
+
+
 class _Names:
     """Readable names of one tables.json entry, by the rules of `annotation.wording.english`."""
 
@@ -170,11 +184,16 @@ class _Names:
         phrase = self.columns.get(qualified.lower(), words_of(column))
         if anchor is not None and table.lower() != anchor.lower() and not self.is_pairs(table):
             # A link named for neither side ("member of") names no owner: "whose appt type is", not "whose member of
-            # appt type is".
+            # appt type is"; nor does a table named by a verb ("works on": "whose hours", not "whose works on hours").
             owner = self.table(table, many=False)
-            if not phrase.startswith(owner):
-                phrase = f"{owner} {phrase}"
+            if not self.verb_named(table):
+                phrase = owned(phrase, owner)
         return phrase
+
+    def verb_named(self, original: str) -> bool:
+        """Whether a table is named by a verb and its preposition ("works on", "trained in") and its rows are not
+        said as pairs: its name is no noun for its rows ("How many works on are there?")."""
+        return self.table(original, many=False).split()[-1] in _PREPOSITIONS and not self.is_pairs(original)
 
     def is_pairs(self, original: str) -> bool:
         """Whether `rows_of` says a table's rows as pairs of the two it links."""
@@ -370,6 +389,8 @@ def draft_question(tree: dict, schema: dict | None) -> str:
         subject = counted_table(tree)
     else:
         subject = tree["project"][0].split(".", 1)[0]
+    if names.verb_named(subject):
+        return ""  # its rows have no noun: "How many works on are there?" is no question
     many = names.rows_of(subject)
     conditions = [_condition(names, item, subject) for item in tree.get("filters") or []]
     if tree.get("nested"):
@@ -433,8 +454,8 @@ def _group_question(names: _Names, tree: dict, counted: str, where: str) -> str:
     elif phrase in _NAME_WORDS or phrase == "full name" or phrase in {f"{own} {word}" for word in _NAME_WORDS}:
         group = own
     else:
-        if names.table(anchor) != counted and not phrase.startswith(own):
-            phrase = f"{own} {phrase}"
+        if names.table(anchor) != counted:
+            phrase = owned(phrase, own)
         if noun(phrase, False) != phrase and names.counts(tree["group"]):  # "nights": grouped by how many
             phrase = f"number of {phrase}"
         group = phrase

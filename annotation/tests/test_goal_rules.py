@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from annotation.goals.operation_tree import set_side, tree_sql
-from annotation.goals.rules import GoalRules, name_kind, round_numbers
+from annotation.goals.rules import GoalRules, is_person_name_part, name_kind, round_numbers
 from annotation.goals.sampler import GoalSampler, refusals_report
 from annotation.sql.sandbox import execute
 from annotation.sql.schema import introspect_sqlite
@@ -649,3 +649,109 @@ def test_the_sampler_draws_no_condition_on_a_time_stamps_second_nor_a_part_of_a_
     grades = [sampler._filter(["student"], only="student.grade") for _ in range(60)]
     assert all(item["op"] != "like" for item in rooms + grades)  # a room number, a letter
     assert any(item["op"] == "like" for item in names)  # part of a word may be asked
+
+
+REGISTRY = """
+CREATE TABLE account (
+    account_id INTEGER PRIMARY KEY, user_name TEXT, password TEXT, stamp TEXT, first_name TEXT, minit TEXT,
+    gender TEXT, grade TEXT, logged_in INTEGER, city TEXT, post_code TEXT
+);
+CREATE TABLE ticket (
+    ticket_id INTEGER PRIMARY KEY, account_id INTEGER REFERENCES account (account_id), details TEXT, opened TEXT,
+    hours INTEGER
+);
+"""
+
+
+def _registry(path):
+    rng = random.Random(8)
+    connection = sqlite3.connect(path)
+    connection.executescript(REGISTRY)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    for number in range(1, 41):
+        connection.execute(
+            "INSERT INTO account VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                number,
+                f"user{number:02d}",
+                f"pw{rng.getrandbits(64):016x}",
+                f"{rng.getrandbits(80):020x}",
+                rng.choice(["Ann", "Bob", "Carl", "Dora", "Eve"]),
+                letters[number % 26].upper(),
+                rng.choice("MF"),
+                rng.choice("ABCDF"),
+                rng.randint(0, 1),
+                rng.choice(["Lyon", "Porto", "Graz", "Turku"]),
+                f"{rng.choice(['AB', 'CD', 'EF'])}{rng.randint(1, 99)} {rng.randint(1, 9)}XY",
+            ),
+        )
+    for number in range(1, 121):
+        connection.execute(
+            "INSERT INTO ticket VALUES (?, ?, ?, ?, ?)",
+            (number, rng.randint(1, 40), rng.choice(letters), f"2020-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}",
+             rng.randint(1, 30)),
+        )  # fmt: skip
+    connection.commit()
+    connection.close()
+
+
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory):
+    path = tmp_path_factory.mktemp("registry") / "registry.sqlite"
+    _registry(path)
+    return introspect_sqlite(path, "registry"), path
+
+
+def test_values_that_mean_nothing_are_never_conditions_lists_rankings_or_groups(registry):
+    rules = rules_for(registry)
+    assert rules.meaningless("account.password") == "a password or a token"  # by its name
+    assert rules.meaningless("account.stamp") == "hashes"  # by its values
+    assert rules.meaningless("ticket.details") == "single letters"  # 26 kinds of one letter in 120 rows
+    assert rules.meaningless("account.minit") == "single letters"  # initials
+    for kinds in ("account.gender", "account.grade", "account.city", "account.user_name"):
+        assert rules.meaningless(kinds) is None, kinds  # M/F and grades A-F are kinds, names are words
+    for column in ("account.password", "account.stamp", "account.minit"):
+        item = {"column": column, "op": "=", "value": "x"}
+        assert rules.before_run(tree(["account"], project=["account.city"], filters=[item])).rule == (
+            "meaningless_values"
+        )
+        assert rules.before_run(tree(["account"], project=[column], filters=[])).rule == "meaningless_values"
+        assert not rules.filled(column)
+    per_letter = tree(["ticket"], "group_count", group="ticket.details")
+    assert rules.before_run(per_letter).rule == "meaningless_values"
+    letter = {"column": "ticket.details", "op": "=", "value": "k"}
+    assert rules.before_run(tree(["ticket"], "count", filters=[letter])).rule == "meaningless_values"
+    women = {"column": "account.gender", "op": "=", "value": "F"}
+    assert rules.before_run(tree(["account"], project=["account.user_name"], filters=[women])) is None
+    # Part of a code is no question either ('post code containing AB1'); part of a word is.
+    for column, part, rule in (("account.post_code", "%AB1%", "part_of_a_number"), ("account.city", "%Por%", None)):
+        found = rules.before_run(tree(["account"], project=["account.user_name"], filters=[
+            {"column": column, "op": "like", "value": part}]))  # fmt: skip
+        assert (found and found.rule) == rule, column
+    # The sampler draws none of them.
+    schema, path = registry
+    goals = GoalSampler(schema, path, random.Random(35)).sample(25)
+    assert len(goals) >= 10
+    for goal in goals:
+        assert not {"password", "stamp", "details", "minit"} & set(goal.sql.replace(".", " ").split()), goal.sql
+
+
+@pytest.mark.parametrize(
+    ("name", "part"),
+    [("Fname", True), ("staff_first_name", True), ("Minit", True), ("surname", True), ("LastName", True)]
+    + [("user_name", False), ("dept_name", False), ("first_day", False), ("name", False)],
+)
+def test_a_name_says_part_of_a_persons_name(name, part):
+    assert is_person_name_part(name) is part
+
+
+def test_counts_per_yes_no_flag_and_per_shared_first_name_are_refused(registry):
+    rules = rules_for(registry)
+    assert rules.is_flag("account.logged_in") and not rules.is_flag("account.gender")
+    per_flag = tree(["account"], "group_count", group="account.logged_in", order={"by": "count", "desc": True})
+    assert rules.before_run(per_flag).rule == "group_by_flag"
+    assert rules.before_run(tree(["account"], "group_count", group="account.first_name")).rule == (
+        "group_by_person_name"
+    )
+    assert rules.before_run(tree(["account"], "group_count", group="account.city")) is None
+    assert rules.before_run(tree(["account"], "group_count", group="account.gender")) is None

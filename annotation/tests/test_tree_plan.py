@@ -338,3 +338,48 @@ def test_a_pair_is_said_in_the_singular_and_a_table_with_a_key_of_its_own_is_no_
     assert draft_question({**counted, "tables": ["enrolled_in"]}, schema) == (
         "How many student and course pairs are there?"
     )
+
+
+def test_a_table_named_by_a_verb_gets_no_draft_and_a_code_tables_column_is_not_said_twice(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "tracking.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE employee (ssn INTEGER PRIMARY KEY, fname TEXT, salary INTEGER);
+        CREATE TABLE works_on (essn INTEGER, pno INTEGER, hours REAL);
+        CREATE TABLE status_codes (status_code TEXT PRIMARY KEY, status_description TEXT);
+        CREATE TABLE problem (
+            problem_id INTEGER PRIMARY KEY, status_code TEXT REFERENCES status_codes (status_code),
+            reported_by INTEGER REFERENCES employee (ssn)
+        );
+        """
+    )
+    connection.close()
+    schema = introspect_sqlite(path, "tracking")
+    # No foreign key says what a works_on row links: "How many works on are there?" is no question.
+    counted = {"type": "count", "tables": ["works_on"], "joins": [], "filters": [], "project": ["works_on.hours"]}
+    assert draft_question(counted, schema) == ""
+    # Said of another table's rows, its column names no owner: "whose hours", not "whose works on hours".
+    joined = {
+        "type": "list", "tables": ["employee", "works_on"], "project": ["employee.fname"],
+        "joins": [["employee", "ssn", "works_on", "essn"]],
+        "filters": [{"column": "works_on.hours", "op": ">", "value": 20}],
+    }  # fmt: skip
+    assert draft_question(joined, schema) == "What are the fnames of the employees whose hours is greater than 20?"
+    per_status = {
+        "type": "group_count", "tables": ["status_codes", "problem"], "project": [], "filters": [],
+        "joins": [["status_codes", "status_code", "problem", "status_code"]],
+        "group": "status_codes.status_description",
+        "order": {"by": "count", "desc": True, "limit": 1},
+    }  # fmt: skip
+    # Not "Which status code status description has the most problems?".
+    assert draft_question(per_status, schema) == "Which status description has the most problems?"
+    # A column whose name shares no word with its table's keeps the table's name.
+    richest = {
+        "type": "list", "tables": ["problem", "employee"], "project": ["problem.status_code"], "filters": [],
+        "joins": [["problem", "reported_by", "employee", "ssn"]],
+        "order": {"by": "employee.salary", "desc": True, "limit": 1},
+    }  # fmt: skip
+    assert "with the highest employee salary" in draft_question(richest, schema)
