@@ -122,6 +122,10 @@ RULES = {
     "group_by_flag": gettext_noop(
         "a count per value of a yes/no flag (0 or 1): which of two flag values has more is no question"
     ),
+    "value_without_attribute": gettext_noop(
+        "a condition on, a list of or a count per the values of a table of attributes and their values, naming no "
+        "attribute: a value 0 or 1 of which attribute?"
+    ),
     "group_by_person_name": gettext_noop(
         "a count per first name, last name or initial that people share: people of one name are no kind of thing"
     ),
@@ -522,6 +526,7 @@ class GoalRules:
             self._unread_before,
             self._condition_before,
             self._meaning_before,
+            self._attribute_before,
         ):
             refusal = rules(tree)
             if refusal is not None:
@@ -706,6 +711,28 @@ class GoalRules:
                 return Refusal("meaningless_values", f"{column}: {meaningless}")
         return None
 
+    def _attribute_before(self, tree: dict) -> Refusal | None:
+        """A condition on, a list of or a count per the values of a table of attributes (`attribute_of`) where no
+        condition of the tree says which attribute (on the attribute's column, or on a table it points to)."""
+        filters = [*(tree.get("filters") or []), *((tree.get("set") or {}).get("filters") or [])]
+        used = [item["column"] for item in filters]
+        used += tree.get("project") or [] if tree["type"] == "list" else []
+        used += [tree["group"]] if tree["type"] == "group_count" else []
+        for column in used:
+            attribute = self.attribute_of(column)
+            if attribute is None:
+                continue
+            named = {attribute.lower()}
+            if self.points_to(attribute) is not None:
+                named.add(self.points_to(attribute).lower())
+            if not any(
+                item["column"].lower() in named or item["column"].split(".", 1)[0].lower() in named
+                for item in filters
+                if item["op"] == "="
+            ):
+                return Refusal("value_without_attribute", f"{column} of no {attribute}")
+        return None
+
     def _unread_before(self, tree: dict) -> Refusal | None:
         unread = unread_tables(tree)
         if unread:
@@ -812,6 +839,21 @@ class GoalRules:
             and (figures.distinct * 2 > figures.rows or figures.distinct > _GROUP_MAX_VALUES)
         ):
             return "single letters"
+        return None
+
+    def attribute_of(self, qualified: str) -> str | None:
+        """The column naming which attribute a value column holds the value of, or None: in a table of attributes
+        and their values (`attribute_id`, `attribute_value`; `property_name`, `property_value`), the column of the
+        value's table whose name is the value column's with `value` replaced by an id, a name, a code or a type.
+        Its values are those of different attributes: asked of no attribute, they mean nothing."""
+        table, column = qualified.split(".", 1)
+        words = identifier_words(column)
+        if len(words) < 2 or words[-1] not in ("value", "values"):
+            return None
+        for other in self._table_columns.get(table.lower(), ()):
+            other_words = identifier_words(other)
+            if other_words[:-1] == words[:-1] and other_words[-1] in ("id", "name", "code", "type"):
+                return f"{self._table_names[table.lower()]}.{other}"
         return None
 
     def is_flag(self, qualified: str) -> bool:

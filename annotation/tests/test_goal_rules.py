@@ -660,7 +660,13 @@ CREATE TABLE ticket (
     ticket_id INTEGER PRIMARY KEY, account_id INTEGER REFERENCES account (account_id), details TEXT, opened TEXT,
     hours INTEGER
 );
+CREATE TABLE trait (trait_id INTEGER PRIMARY KEY, trait_name TEXT);
+CREATE TABLE account_trait (
+    account_id INTEGER REFERENCES account (account_id), trait_id INTEGER REFERENCES trait (trait_id),
+    trait_value TEXT
+);
 """
+TRAITS = ["Verified", "Premium", "Muted", "Beta"]
 
 
 def _registry(path):
@@ -691,6 +697,13 @@ def _registry(path):
             (number, rng.randint(1, 40), rng.choice(letters), f"2020-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}",
              rng.randint(1, 30)),
         )  # fmt: skip
+    for trait, name in enumerate(TRAITS, start=1):
+        connection.execute("INSERT INTO trait VALUES (?, ?)", (trait, name))
+    for account in range(1, 41):
+        for trait in rng.sample(range(1, len(TRAITS) + 1), 2):
+            connection.execute(
+                "INSERT INTO account_trait VALUES (?, ?, ?)", (account, trait, rng.choice(["on", "off", "auto"]))
+            )
     connection.commit()
     connection.close()
 
@@ -755,3 +768,24 @@ def test_counts_per_yes_no_flag_and_per_shared_first_name_are_refused(registry):
     )
     assert rules.before_run(tree(["account"], "group_count", group="account.city")) is None
     assert rules.before_run(tree(["account"], "group_count", group="account.gender")) is None
+
+
+def test_the_values_of_a_table_of_attributes_are_asked_of_a_named_attribute(registry):
+    rules = rules_for(registry)
+    assert rules.attribute_of("account_trait.trait_value") == "account_trait.trait_id"
+    assert rules.attribute_of("account.user_name") is None and rules.attribute_of("ticket.details") is None
+    join = [
+        ("account", "account_id", "account_trait", "account_id"),
+        ("account_trait", "trait_id", "trait", "trait_id"),
+    ]
+    tables = ["account", "account_trait", "trait"]
+    one = {"column": "account_trait.trait_value", "op": "=", "value": "on"}
+    # "The users having some trait set on": which trait?
+    anyone = tree(tables[:2], project=["account.user_name"], joins=join[:1], filters=[one])
+    assert rules.before_run(anyone).rule == "value_without_attribute"
+    per_value = tree(["account_trait"], "group_count", group="account_trait.trait_value")
+    assert rules.before_run(per_value).rule == "value_without_attribute"
+    # Of a named trait it is a question: "the users whose Premium trait is on".
+    premium = {"column": "trait.trait_name", "op": "=", "value": "Premium"}
+    named = tree(tables, project=["account.user_name"], joins=join, filters=[one, premium])
+    assert rules.before_run(named) is None
