@@ -1,11 +1,20 @@
 """A sheet of drafts or suggestions to rate by hand, drawn from the CoSQL sample's turns, as a room shows them.
 
 Usage: .venv/bin/python bench/rating_sheet.py drafts|suggestions --seed S [--count N] [--databases a,b]
-       [--source cosql-sample|chase-t] [--code PATH] [--keep-rated] [--shared PATH] > sheet.tsv
+       [--source cosql-sample|chase-t|goals] [--goals FILE] [--per-database K] [--code PATH] [--keep-rated]
+       [--shared PATH] > sheet.tsv
 
 `--source chase-t` draws instead from CHASE-T's interactions on Spider databases outside the CoSQL sample, each turn's
 SQL rebuilt in English by `bench/chase_english.py` (its literals' values drawn with seed 0, so a turn has the same SQL
 in every sheet); the question column then holds CHASE's Chinese question.
+
+`--source goals` draws turns nobody asked: the goal sampler's SQL (`annotation.goals.sampler.GoalSampler`, what
+`manage.py goals_generate` calls) on each database of `--databases`, read as the hosted schema, each goal run in the
+sandbox and kept when it returns rows; each goal is one turn (no question; the "has a next turn" condition does not
+apply). It is a proxy for a dialogue's turn: a suggestion is rated after a query and result a room could show, not after
+a question a worker asked. The goals are sampled once (`--goals-per-database`, seeded by `--seed` and the database) and
+kept in `--goals FILE` (JSON lines): a later run reads that file, so `--code` versions word the same turns.
+`--per-database K` keeps at most K turns of one database in a sheet (any source).
 
 What a room shows is what is rated: each database is read as the platform hosts it (the SQLite file's own schema
 with the release's readable names kept, as `annotation.databases.services.database_register` imports it:
@@ -34,6 +43,7 @@ import json
 import os
 import random
 import sys
+from collections import Counter
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -128,6 +138,33 @@ def source_dialogues(source: str, shared: Path, wanted: set[str]) -> list[dict]:
     ]
 
 
+def goal_dialogues(shared: Path, wanted: set[str], seed: int, per_database: int, keep: Path) -> list[dict]:
+    """The goal sampler's SQL on each database of `wanted` as one-turn dialogues (`source_dialogues`' shape), drawn
+    once and kept in `keep` (read back when it exists)."""
+    if keep.exists():
+        lines = [json.loads(line) for line in keep.read_text(encoding="utf-8").splitlines() if line.strip()]
+    else:
+        from annotation.goals.sampler import GoalSampler
+
+        with open(shared / "spider" / "tables.json", encoding="utf-8") as handle:
+            entries = {entry["db_id"]: entry for entry in json.load(handle)}
+        lines = []
+        for db_id in sorted(wanted):
+            path = shared / "spider" / "database" / db_id / f"{db_id}.sqlite"
+            rng = random.Random(f"{seed}:{db_id}")
+            try:
+                goals = GoalSampler(hosted_schema(path, db_id, entries.get(db_id)), path, rng).sample(per_database)
+            except Exception as exc:  # noqa: BLE001 - a database the sampler cannot read gives no turn, said so
+                print(f"{db_id}: no goals ({exc})", file=sys.stderr)
+                continue
+            lines += [{"db_id": db_id, "sql": goal.sql, "hardness": goal.hardness} for goal in goals]
+        keep.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return [
+        {"database_id": line["db_id"], "interaction": [{"query": line["sql"], "utterance": ""}], "goal": True}
+        for line in lines
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("kind", choices=("drafts", "suggestions"))
@@ -137,9 +174,13 @@ def main() -> None:
     parser.add_argument("--code", type=Path, default=PROJECT_ROOT, help="the checkout whose code writes the texts")
     parser.add_argument("--keep-rated", action="store_true", help="also draw turns of earlier sheets")
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
-    parser.add_argument("--source", choices=("cosql-sample", "chase-t"), default="cosql-sample")
+    parser.add_argument("--source", choices=("cosql-sample", "chase-t", "goals"), default="cosql-sample")
+    parser.add_argument("--goals", type=Path, help="--source goals: the sampled goals' file (written when absent)")
+    parser.add_argument("--goals-per-database", type=int, default=12)
+    parser.add_argument("--per-database", type=int, default=0, help="at most this many turns of one database")
     options = parser.parse_args()
     options.shared = options.shared.resolve()
+    options.goals = options.goals.resolve() if options.goals else None
     _setup(options.code.resolve())
     from annotation.sql import analysis
     from annotation.wording import suggestions as intents
@@ -148,10 +189,16 @@ def main() -> None:
     with open(options.shared / "spider" / "tables.json", encoding="utf-8") as handle:
         entries = {entry["db_id"]: entry for entry in json.load(handle)}
     wanted = set(filter(None, options.databases.split(",")))
-    dialogues = source_dialogues(options.source, options.shared, wanted)
+    if options.source == "goals" and not (wanted and options.goals):
+        parser.error("--source goals needs --databases and --goals")
+    dialogues = (
+        goal_dialogues(options.shared, wanted, options.seed, options.goals_per_database, options.goals)
+        if options.source == "goals"
+        else source_dialogues(options.source, options.shared, wanted)
+    )
     skipped = set() if options.keep_rated else rated_before(options.kind)
     turns = [
-        (dialogue["database_id"], dialogue["interaction"], index)
+        (dialogue["database_id"], dialogue["interaction"], index, dialogue.get("goal", False))
         for dialogue in dialogues
         for index in range(len(dialogue["interaction"]))
     ]
@@ -163,15 +210,16 @@ def main() -> None:
         columns = ["shown", "category", "relation", "suggestion", "reads_once", "applies", "useful", "note"]
         writer.writerow(["n", "db_id", "question", "sql", *columns])
     schemas: dict[str, dict] = {}
-    written, drawn = 0, set()
-    for db_id, interaction, index in turns:
+    written, drawn, per_database = 0, set(), Counter()
+    for db_id, interaction, index, goal in turns:
         if written == options.count:
             break
         turn = interaction[index]
         sql = " ".join(turn["query"].split())
-        if (wanted and db_id not in wanted) or (db_id, sql) in skipped or (db_id, sql) in drawn:
+        full = options.per_database and per_database[db_id] >= options.per_database
+        if full or (wanted and db_id not in wanted) or (db_id, sql) in skipped or (db_id, sql) in drawn:
             continue
-        if options.kind == "suggestions" and index + 1 >= len(interaction):
+        if options.kind == "suggestions" and not goal and index + 1 >= len(interaction):
             continue
         path = options.shared / "spider" / "database" / db_id / f"{db_id}.sqlite"
         if db_id not in schemas:
@@ -181,6 +229,7 @@ def main() -> None:
         if not result["ok"]:
             continue  # a room shares no failed result
         drawn.add((db_id, sql))
+        per_database[db_id] += 1
         question = " | ".join(" ".join(part.split()) for part in turn["utterance"].split("|"))
         if options.kind == "drafts":
             if hasattr(assist, "draft_for"):
