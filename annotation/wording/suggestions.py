@@ -109,6 +109,7 @@ from annotation.sql.schema import readable_name
 from annotation.sql.spider import SpiderEncodingError, or_branches, parse_sql, unwrap_paren
 from annotation.wording.english import (
     ABBREVIATIONS,
+    IRREGULAR_PARTICIPLES,
     STORAGE_WORDS,
     _segmenter,
     column_phrase,
@@ -162,6 +163,17 @@ _NUMBERS_THAT_NAME = frozenset({"phone", "fax", "zip", "postcode", "ssn", "isbn"
 # Measures whose total means nothing (a total of ratings, ages or percentages): their average, highest and lowest do.
 _NOT_ADDITIVE = frozenset(
     {"rating", "ratings", "score", "scores", "age", "percent", "percentage", "rank", "ranking", "temperature", "speed"}
+)
+# Units of time a column can count in ("years working", "days held"): before a participle, a span, not a point.
+_SPAN_UNITS = frozenset({"year", "month", "week", "day", "hour", "minute"})
+# A unit alone as a column's name ("milliseconds", "bytes") says how a figure is measured, not what it is.
+_BARE_UNITS = frozenset({"milliseconds", "seconds", "bytes", "ms", "kb", "mb", "gb", "kg", "km", "cm", "mm", "lbs"})
+# A record's bookkeeping ("last update" of every sakila table): when a row was written, nothing about the thing.
+_BOOKKEEPING = frozenset({"last update", "last updated", "last modified", "updated at", "created at", "modified at"})
+# Values whose alphabetical order tells nothing: a listing of e-mail addresses, colours, addresses or descriptions
+# "sorted alphabetically" is the same listing shuffled.
+_UNORDERED_WORDS = frozenset(
+    {"email", "mail", "address", "color", "colors", "colour", "colours", "description", "details", "url", "website"}
 )
 # A place on the globe: the highest latitude is the northernmost, its total or average is no place.
 _PLACES = frozenset({"latitude", "longitude"})
@@ -593,7 +605,7 @@ class _Schema:
         for index, ((table, name), (_, readable)) in enumerate(zip(originals, readable_columns, strict=True)):
             if table < 0:
                 continue
-            label = _counted_plural(_without_unit(column_phrase(_label(readable, name))))
+            label = _span(_counted_plural(_without_unit(column_phrase(_label(readable, name)))))
             if noun(label, False) == noun(self.labels[keys[table]], False) and "name" not in named[table]:
                 label = "name"  # the company's "company", the continent's "continent": what the row is called
             column = _Column(
@@ -1354,6 +1366,45 @@ def _function_word(function: str, column: _Column) -> str:
     return _FUNCTION_WORDS[function]
 
 
+def _participle(word: str) -> bool:
+    word = word.lower()
+    return (len(word) > 4 and word.endswith(("ing", "ed"))) or word in IRREGULAR_PARTICIPLES
+
+
+def _counts_things(column: _Column) -> bool:
+    """Whether a number column counts what its name says in the plural ("followers", "seats", "days held", "years
+    working"): many or few of them, never "high" ("the highest followers")."""
+    words = column.label.lower().split()
+    if column.kind == "time" or not words or words[0] in {"number", "total", "average"} | _STATISTIC_WORDS:
+        return False
+    if len(words) == 2 and words[0].removesuffix("s") in _SPAN_UNITS and _participle(words[1]):
+        return True  # "days held": a span counted in days
+    last = words[-1]
+    return is_plural(last) and last not in _NOT_ADDITIVE | _UNIT_ENDS | _BARE_UNITS and not _participle(last)
+
+
+def _figure(function: str, column: _Column) -> str:
+    """A statistic of a column in words: "the highest age", "the latest year", and of a count "the most followers",
+    "the fewest years working", "the average number of seats"."""
+    if _counts_things(column):
+        return {
+            "max": f"the most {column.label}",
+            "min": f"the fewest {column.label}",
+            "avg": f"the average number of {column.label}",
+            "sum": f"the total number of {column.label}",
+        }[function]
+    return f"the {_function_word(function, column)} {column.label}"
+
+
+def _span(label: str) -> str:
+    """ "year working" -> "years working": a unit of time before a present participle counts the units spent so; it
+    is no point in time ("year built" is one, and stays)."""
+    words = label.split()
+    if len(words) == 2 and words[0].lower() in _SPAN_UNITS and words[1].lower().endswith("ing"):
+        return f"{plural_word(words[0])} {words[1]}"
+    return label
+
+
 def _holding(numbers: list, op: str, value: str) -> int:
     """How many of `numbers` meet `> value` or `< value`."""
     try:
@@ -1534,7 +1585,12 @@ def _things_named(analysis: _Analysis, material: dict) -> dict:
         return named or not themselves
 
     return {
-        "R13": [table for table in material["R13"] if not _unread_table(names.labels.get(table, ""))],
+        # nor one named by a verb ("the works on, such as their hours"): its rows are no things of their own
+        "R13": [
+            table
+            for table in material["R13"]
+            if not _unread_table(names.labels.get(table, "")) and not _is_link(names.labels.get(table, ""))
+        ],
         "R2": [option for option in material["R2"] if option[0] != "keep" or not naming or option in naming],
         "R7": [aggregate for aggregate in material["R7"] if listable(aggregate)],
     }
@@ -1598,8 +1654,15 @@ def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> d
     values_only = _values_only(analysis)  # school codes have no department address
     used = {item.column for item in facts.filters}  # "age below 19" of those above 20 is nobody
     shown_tables = {column.table for column in facts.shown}
+    own_things = {_plurals(analysis.names.labels.get(table, "")) for table in shown_tables | set(analysis.entity)}
     return {
-        "R13": [table for table in material["R13"] if table not in shown_tables],  # "the semesters" of semesters shown
+        # "the semesters" of semesters shown; nor a table said as the rows' own things ("the schools" of school
+        # details after schools)
+        "R13": [
+            table
+            for table in material["R13"]
+            if table not in shown_tables and _plurals(analysis.names.labels.get(table, "")) not in own_things
+        ],
         "R1": [
             column
             for column in material["R1"]
@@ -1624,6 +1687,8 @@ def _orders_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> di
     "the latest" of something (one row "sorted the other way round" or "by their name instead" is still one row)."""
 
     def sortable(key: _SortKey) -> bool:
+        if key.column is not None and key.aggregate is None and _unordered(key.column, seen):
+            return False  # "sort them alphabetically by their email"
         return key.column is None or not (key.column.is_key or seen.code_number(key.column))
 
     def reorders(option: tuple) -> bool:
@@ -1638,6 +1703,13 @@ def _orders_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> di
         "R14": [] if seen.at_a_glance else [key for key in material["R14"] if sortable(key)],
         "R15": [option for option in material["R15"] if reorders(option)],
     }
+
+
+def _unordered(column: _Column, seen: _Seen) -> bool:
+    """Whether a column's text values have no order worth asking for (e-mails, colours, addresses): sorted
+    alphabetically they are the same values shuffled."""
+    words = column.label.lower().split()
+    return bool(words) and words[-1] in _UNORDERED_WORDS and column.kind != "time" and not seen.numeric(column)
 
 
 def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, count: int | None) -> dict:
@@ -1802,9 +1874,9 @@ class _Writer:
                     sides = [(words[0], ">")]
             self._uses_value(column, value)
             word = self.rng.choice(sides or both)[0]
-            return f"whose {column.label} is {word} {value}"
+            return f"{_whose(column.label)} {word} {value}"
         self._uses_value(column, value)
-        return f"whose {column.label} is {value}"
+        return f"{_whose(column.label)} {value}"
 
     def _shown_numbers(self, column: _Column) -> list:
         """The numbers the result showed for `column`, all of them; empty when it did not show them all."""
@@ -1835,7 +1907,7 @@ class _Writer:
             return f"the number of {_plurals(column.label) if column is not None else self._counted()}"
         if column is None:
             return "that figure"
-        return f"the {_function_word(aggregate.function, column)} {column.label}"
+        return _figure(aggregate.function, column)
 
     def _key_label(self, key: _SortKey) -> str | None:
         if key.aggregate is not None:
@@ -2007,7 +2079,7 @@ class _Writer:
                 return f"{also} how many {self._counted()} each {group} has"
             return f"Ask how many {self._counted()} there are"
         self._uses(column)
-        figure = f"the {_function_word(function, column)} {column.label}"
+        figure = _figure(function, column)
         if grouped:
             return f"{also} for {figure} of each {group}"
         return f"{also} for {figure}" if self.facts.aggregates else f"Ask for {figure} of these {self.things}"
@@ -2016,7 +2088,7 @@ class _Writer:
         aggregate, function, column = self.rng.choice(material)
         self._uses(column)
         label = self._aggregate_label(aggregate)
-        return f"Ask for the {_function_word(function, column)} {column.label} instead of {label}"
+        return f"Ask for {_figure(function, column)} instead of {label}"
 
     def _r7(self, material: list, form: str) -> str:
         aggregate = self.rng.choice(material)
@@ -2084,9 +2156,9 @@ class _Writer:
             if value is not None:
                 self._uses_value(column, value)
                 return {
-                    "alone": f"Widen it: also include those whose {column.label} is {value}",
-                    "lead": f"Also include those whose {column.label} is {value}",
-                    "modifier": f"also for those whose {column.label} is {value}",
+                    "alone": f"Widen it: also include those {_whose(column.label)} {value}",
+                    "lead": f"Also include those {_whose(column.label)} {value}",
+                    "modifier": f"also for those {_whose(column.label)} {value}",
                 }[form]
         return {
             "alone": f"Widen it: drop or relax the condition {_on(column)}",
@@ -2108,9 +2180,9 @@ class _Writer:
         if value is not None:
             self._uses_value(column, value)
             return {
-                "alone": f"Ask about other ones instead: those whose {column.label} is {words}",
-                "lead": f"Ask about those whose {column.label} is {words} instead",
-                "modifier": f"for those whose {column.label} is {words} instead",
+                "alone": f"Ask about other ones instead: those {_whose(column.label)} {words}",
+                "lead": f"Ask about those {_whose(column.label)} {words} instead",
+                "modifier": f"for those {_whose(column.label)} {words} instead",
             }[form]
         self._uses(column)
         other = f"another {self._named(column)}"
@@ -2156,9 +2228,7 @@ class _Writer:
             label = detail.column.label
             value = self._value(detail.column, avoid=detail.values)
             self._uses_value(detail.column, value)
-            subject = (
-                f"those whose {label} is {value}" if value is not None else f"another {self._named(detail.column)}"
-            )
+            subject = f"those {_whose(label)} {value}" if value is not None else f"another {self._named(detail.column)}"
             return {
                 "alone": f"{prefix} {subject} instead",
                 "lead": f"Ask about {subject} instead",
@@ -2173,6 +2243,10 @@ class _Writer:
                 "modifier": f"for those {new} instead",
             }[form]
         if other is not None:
+            if self.readable_values or form == "modifier":
+                # Values were read and none of this column reads as words, or it follows another change: "with the
+                # condition on their sex instead" names no condition to ask. Unsaid; another relation is worded.
+                return ""
             self._uses(other)
             return {
                 "alone": f"Change the condition to one on their {other.label}",
@@ -2242,7 +2316,7 @@ class _Writer:
                     order = f"by {label}, {self.rng.choice(('highest', 'lowest'))} first"
                     return f"sorted {order}" if form == "modifier" else f"Ask to sort them {order}"
                 count, end = self.rng.choice(counts), self.rng.choice(("highest", "lowest"))
-                phrase = f"the {count} with the {end} {_bare(label)}"
+                phrase = f"the {count} with {self._extreme(key, end)}"
                 return f"just {phrase}" if form == "modifier" else f"Ask for only {phrase}"
         elif kind == "time":
             order = f"by {label}, {self.rng.choice(('latest', 'earliest'))} first"
@@ -2255,8 +2329,9 @@ class _Writer:
         if kind == "flip":
             label = self._key_label(detail)
             if self.facts.has_limit and label is not None and self._key_kind(detail) in ("number", "time"):
-                wanted = "lowest" if detail.descending else "highest"
-                phrase = f"the ones with the {wanted} {_bare(label)} instead"
+                earlier = ("lowest", "highest") if self._key_kind(detail) == "number" else ("earliest", "latest")
+                wanted = earlier[0] if detail.descending else earlier[1]  # "the highest visit date" is the latest
+                phrase = f"the ones with {self._extreme(detail, wanted)} instead"
                 return phrase if form == "modifier" else f"Ask for {phrase}"
             return "sorted the other way round" if form == "modifier" else "Ask to sort them the other way round"
         if kind == "key":
@@ -2267,7 +2342,7 @@ class _Writer:
                 wanted = self.rng.choice(
                     ("highest", "lowest") if self._key_kind(detail) == "number" else ("latest", "earliest")
                 )
-                phrase = f"the ones with the {wanted} {_bare(label)} instead"
+                phrase = f"the ones with {self._extreme(detail, wanted)} instead"
                 return phrase if form == "modifier" else f"Ask for {phrase}"
             order = f"by {label} instead"
             return f"sorted {order}" if form == "modifier" else f"Ask to sort them {order}"
@@ -2276,12 +2351,24 @@ class _Writer:
             return f"showing {_first(wanted)} instead of {detail}"
         return f"Ask for {_first(wanted)} instead of {_first(detail)}"
 
+    def _extreme(self, key: _SortKey, end: str) -> str:
+        """ "the highest age", "the latest year", but "the most followers": the first rows by a key, in words."""
+        if key.aggregate is None and key.column is not None and _counts_things(key.column):
+            return f"the {'most' if end == 'highest' else 'fewest'} {key.column.label}"
+        return f"the {end} {_bare(self._key_label(key))}"
+
     def _r16(self, material: list, form: str) -> str:
         if form == "modifier":
             return "without repeats"
         if form == "lead":
             return "Ask for each result only once"
         return f"Ask for each {_and([column.label for column in material[:2]])} only once, without repeats"
+
+
+def _whose(label: str) -> str:
+    """ "whose age is", "whose followers are": a plural name takes a plural verb."""
+    words = label.split()
+    return f"whose {label} {'are' if words and is_plural(words[-1]) else 'is'}"
 
 
 def _on(column: _Column) -> str:
@@ -2324,18 +2411,18 @@ def _negation(condition: _Filter) -> str | None:
         return f"whose {label} {'does not contain' if positive else 'contains'} {text}" if text else None
     if op in ("=", "!="):
         equal = (op == "=") == positive
-        return f"whose {label} is {'not ' if equal else ''}{shown[0]}"
+        return f"{_whose(label)} {'not ' if equal else ''}{shown[0]}"
     ranges = {">": "at most", ">=": "below", "<": "at least", "<=": "above"}
     if op in ranges:
         if not positive:
             ranges = {">": "above", ">=": "at least", "<": "below", "<=": "at most"}
-        return f"whose {label} is {ranges[op]} {shown[0]}"
+        return f"{_whose(label)} {ranges[op]} {shown[0]}"
     if op == "in":
-        return f"whose {label} is {'not ' if positive else ''}{_and(shown, 'or')}"
+        return f"{_whose(label)} {'not ' if positive else ''}{_and(shown, 'or')}"
     if op == "between" and len(shown) == 2:
-        return f"whose {label} is {'outside' if positive else 'inside'} the range {shown[0]} to {shown[1]}"
+        return f"{_whose(label)} {'outside' if positive else 'inside'} the range {shown[0]} to {shown[1]}"
     if op == "is":
-        return f"whose {label} is {'known' if positive else 'missing'}"
+        return f"{_whose(label)} {'known' if positive else 'missing'}"
     return None
 
 
@@ -2431,6 +2518,10 @@ def _vague(label: str) -> bool:
         return True  # "their number of shaff in charge": a typo or a shortening is no word
     if "or" in words[1:-1]:
         return True  # "their boys or girls", "by their day or boarding": a choice between values, not a detail
+    if (len(words) == 1 and words[0] in _BARE_UNITS) or " ".join(words) in _BOOKKEEPING:
+        return True  # "their milliseconds": a unit, not a detail; "their last update": when the row was written
+    if len(words) > 2 and any(word in ("percent", "percentage") for word in words[:-1]) and _participle(words[-1]):
+        return True  # "total budget percent invested": a share of what, in which order, the words do not say
     return not words or words[0] == "other" or any(character.isdigit() for character in label)
 
 
