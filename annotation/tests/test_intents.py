@@ -1701,14 +1701,14 @@ MEMBER_VALUES = {
 }
 
 
-def member_texts(sql, rows, category=None, *, values=True):
+def member_texts(sql, rows, category=None, *, values=True, schema=MEMBERS):
     texts = []
     for name in [category] if category else CATEGORIES:
         for seed in range(60):
             try:
                 found = recommend(
                     sql,
-                    MEMBERS,
+                    schema,
                     category=name,
                     rng=random.Random(seed),
                     result={"rows": rows, "truncated": False},
@@ -1775,3 +1775,33 @@ def test_another_entity_is_never_the_rows_own_things():
     texts = member_texts("SELECT * FROM member ORDER BY followers DESC LIMIT 1", [[1] * 10], "different_entity")
     assert any("the visits" in text for text in texts), set(texts)
     assert not any("the members" in text for text in texts), set(texts)  # member details are the members'
+
+
+def test_money_and_a_rank_in_a_series_are_high_or_low():
+    names = [[-1, "*"], *MEMBERS["column_names"][1:4], [0, "earnings"], [0, "rank in series"]]
+    schema = {**MEMBERS, "column_names": names + MEMBERS["column_names"][6:]}
+    texts = []
+    for sql in (
+        "SELECT count(*) FROM member",
+        "SELECT max(followers) FROM member",
+        "SELECT max(Year_working) FROM member",
+    ):
+        found = member_texts(sql, [[40]], "same_instances", schema=schema)
+        texts += found
+    assert any(re.search(r"(highest|lowest) (earnings|rank in series)", text) for text in texts), set(texts)
+    assert not any(re.search(r"(most|fewest) (earnings|rank)", text) for text in texts), set(texts)
+
+
+def test_another_value_than_a_like_pattern_is_one_it_does_not_match():
+    rows = [["Ann"]]
+    texts = member_texts("SELECT name FROM member WHERE name LIKE '%an%'", rows, "different_instances")
+    assert any("whose name is Bob" in text or "whose name is Cy" in text for text in texts), set(texts)
+    assert not any("is Ann" in text for text in texts), set(texts)
+
+
+def test_the_only_condition_is_not_one_of_several():
+    rows = [["red", 3]]
+    sql = "SELECT hair_color, count(*) FROM member GROUP BY hair_color HAVING count(*) >= 2"
+    texts = member_texts(sql, rows, "different_instances")
+    assert any("drop or relax the condition" in text for text in texts), set(texts)
+    assert not any("one of the conditions" in text for text in texts), set(texts)

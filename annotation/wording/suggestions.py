@@ -118,6 +118,7 @@ from annotation.wording.english import (
     per_schema,
     plural_word,
     schema_vocabulary,
+    singular_word,
     table_noun,
 )
 
@@ -174,6 +175,11 @@ _BOOKKEEPING = frozenset({"last update", "last updated", "last modified", "updat
 # "sorted alphabetically" is the same listing shuffled.
 _UNORDERED_WORDS = frozenset(
     {"email", "mail", "address", "color", "colors", "colour", "colours", "description", "details", "url", "website"}
+)
+# Plurals that name an amount of money, not things counted: earnings are high or low, never "the fewest earnings".
+_AMOUNT_PLURALS = frozenset(
+    {"earnings", "savings", "winnings", "sales", "profits", "revenues", "assets", "wages", "costs", "expenses"}
+    | {"proceeds", "funds", "takings", "taxes", "fees", "prices"}
 )
 # A place on the globe: the highest latitude is the northernmost, its total or average is no place.
 _PLACES = frozenset({"latitude", "longitude"})
@@ -1379,8 +1385,12 @@ def _counts_things(column: _Column) -> bool:
         return False
     if len(words) == 2 and words[0].removesuffix("s") in _SPAN_UNITS and _participle(words[1]):
         return True  # "days held": a span counted in days
-    last = words[-1]
-    return is_plural(last) and last not in _NOT_ADDITIVE | _UNIT_ENDS | _BARE_UNITS and not _participle(last)
+    # the head noun ends before a preposition: a "rank in series" is a rank
+    head = next((position for position, word in enumerate(words) if word in _PREPOSITION_ENDS), len(words))
+    last = words[max(head - 1, 0)]
+    if last in _NOT_ADDITIVE | _UNIT_ENDS | _BARE_UNITS | _AMOUNT_PLURALS or _participle(last):
+        return False
+    return is_plural(last) and singular_word(last) != last  # "series", "species": no plural of their own
 
 
 def _figure(function: str, column: _Column) -> str:
@@ -1845,6 +1855,9 @@ class _Writer:
             return None
         found = self.values(self.names.originals[column.table], column.original) or []
         avoided = {_readable_value(value, column) for value in avoid}
+        # another value than a LIKE pattern's is one the pattern does not match ("Gibbons" is one of "%Gib%")
+        patterns = [_like_pattern(value) for value in avoid if isinstance(value, str) and "%" in value]
+        found = [value for value in found if not any(pattern.fullmatch(str(value)) for pattern in patterns)]
         shown = [text for text in (_readable_value(value, column) for value in found) if text and text not in avoided]
         return self.rng.choice(list(dict.fromkeys(shown))) if shown else None
 
@@ -2145,6 +2158,11 @@ class _Writer:
     def _r9(self, material: list, form: str) -> str:
         condition = self.rng.choice(material)
         column = condition.column
+        if column is None and len(self.facts.filters) == 1:
+            # the only condition, on a figure ("HAVING count(*) >= 5") or against a subquery: "one of the
+            # conditions" would promise others, and what qualifies is a group as often as a row; beside another
+            # change, "without the condition" names none (unsaid: another pair is worded)
+            return "Widen it: drop or relax the condition" if form == "alone" else ""
         if column is None:
             return {
                 "alone": f"Widen it: drop or relax one of the conditions, so that more {self.things} qualify",
@@ -2363,6 +2381,12 @@ class _Writer:
         if form == "lead":
             return "Ask for each result only once"
         return f"Ask for each {_and([column.label for column in material[:2]])} only once, without repeats"
+
+
+def _like_pattern(pattern: str) -> re.Pattern:
+    """A LIKE pattern as SQLite reads it: % any text, _ one character, letters in either case."""
+    parts = (".*" if char == "%" else "." if char == "_" else re.escape(char) for char in pattern)
+    return re.compile("".join(parts), re.IGNORECASE | re.DOTALL)
 
 
 def _whose(label: str) -> str:
