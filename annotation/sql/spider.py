@@ -26,6 +26,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
 from sqlglot import expressions as exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.dialects.sqlite import SQLite
@@ -126,7 +127,9 @@ def _schema_index(schema: dict) -> _SchemaIndex:
         table_names = schema["table_names_original"]
         column_names = schema["column_names_original"]
     except (KeyError, TypeError) as error:
-        raise SpiderEncodingError(f"schema is not a tables.json entry (missing {error})") from None
+        raise SpiderEncodingError(
+            _("the schema is not a tables.json entry (it has no %(field)s)") % {"field": error}
+        ) from None
     table_ids: dict[str, int] = {}
     for table_id, name in enumerate(table_names):
         table_ids.setdefault(name.lower(), table_id)
@@ -159,7 +162,10 @@ class _Scope:
             if table_id is not None:
                 return table_id
             scope = scope.parent
-        raise SpiderEncodingError(f"unknown table or alias {qualifier!r} in database {self.index.db_id!r}")
+        raise SpiderEncodingError(
+            _("unknown table or alias %(name)s in database %(db_id)s")
+            % {"name": repr(qualifier), "db_id": repr(self.index.db_id)}
+        )
 
     def column_id(self, name: str, qualifier: str | None) -> int:
         if name == "*":
@@ -169,7 +175,10 @@ class _Scope:
             table_id = self.table_for(qualifier)
             column_id = column_ids.get((table_id, name))
             if column_id is None:
-                raise SpiderEncodingError(f"unknown column {qualifier}.{name} in database {self.index.db_id!r}")
+                raise SpiderEncodingError(
+                    _("unknown column %(name)s in database %(db_id)s")
+                    % {"name": f"{qualifier}.{name}", "db_id": repr(self.index.db_id)}
+                )
             return column_id
         # An unqualified name belongs to the first FROM table that has it, then to enclosing queries.
         scope: _Scope | None = self
@@ -179,7 +188,10 @@ class _Scope:
                 if column_id is not None:
                     return column_id
             scope = scope.parent
-        raise SpiderEncodingError(f"unknown column {name!r} in the FROM tables (database {self.index.db_id!r})")
+        raise SpiderEncodingError(
+            _("unknown column %(name)s in the FROM tables (database %(db_id)s)")
+            % {"name": repr(name), "db_id": repr(self.index.db_id)}
+        )
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -261,10 +273,10 @@ def _parse(sql: str) -> exp.Expr:
         tokens = _repair_tokens(tokenizer.tokenize(sql))
         statements = parser.parse(tokens, sql)
     except (ParseError, TokenError) as error:
-        raise SpiderEncodingError(f"SQL syntax error: {plain_error_text(error)}") from None
+        raise SpiderEncodingError(_("SQL syntax error: %(error)s") % {"error": plain_error_text(error)}) from None
     statements = [statement for statement in statements if statement is not None]
     if len(statements) != 1:
-        raise SpiderEncodingError(f"expected one SQL statement, found {len(statements)}")
+        raise SpiderEncodingError(_("expected one SQL statement, found %(count)d") % {"count": len(statements)})
     return statements[0]
 
 
@@ -282,7 +294,7 @@ def encode_sql(sql: str, schema: dict, *, limit_mode: str = "value") -> dict:
     The name lookup built from `schema` is cached per dict object, so pass a new dict after changing a schema.
     """
     if limit_mode not in LIMIT_MODES:
-        raise ValueError(f"limit_mode must be one of {LIMIT_MODES}, not {limit_mode!r}")
+        raise ValueError(f"limit_mode must be one of {LIMIT_MODES}, not {limit_mode!r}")  # i18n-exempt: a caller's bug
     index = _schema_index(schema)
     tree = _parse(sql)
     return _Encoder(index, limit_mode == "one").query(tree, None)
@@ -303,7 +315,7 @@ class _Encoder:
             return self.select(node, parent, None, None)
         if type(node) in _SET_OPS:
             return self.set_operation(node, parent)
-        raise SpiderEncodingError(f"expected a SELECT query, found {node.key.upper()}")
+        raise SpiderEncodingError(_("expected a SELECT query, found %(kind)s") % {"kind": node.key.upper()})
 
     def set_operation(self, node: exp.Expr, parent: _Scope | None) -> dict:
         selects: list[exp.Expr] = []
@@ -324,16 +336,18 @@ class _Encoder:
         operator = _SET_OPS.get(type(node))
         if operator is None:
             if not isinstance(node, exp.Select):
-                raise SpiderEncodingError(f"expected a SELECT in a set operation, found {node.key.upper()}")
+                raise SpiderEncodingError(
+                    _("expected a SELECT in a set operation, found %(kind)s") % {"kind": node.key.upper()}
+                )
             selects.append(node)
             return
         if not is_root and (node.args.get("order") or node.args.get("limit")):
             # The chain has one place for them: the last SELECT. A grouped inner set operation has none.
-            raise SpiderEncodingError("ORDER BY/LIMIT on a nested set operation is not supported")
+            raise SpiderEncodingError(_("ORDER BY or LIMIT on a nested set operation is not supported"))
         self._reject_extra_args(node, {"this", "expression", "distinct", "order", "limit"}, operator)
         if not node.args.get("distinct"):
             # The format has no ALL; encoding it as a plain set operation would change the result.
-            raise SpiderEncodingError(f"{operator.upper()} ALL is not supported")
+            raise SpiderEncodingError(_("%(operator)s ALL is not supported") % {"operator": operator.upper()})
         self._flatten_set_operation(node.this, selects, operators, is_root=False)
         operators.append(operator)
         self._flatten_set_operation(node.expression, selects, operators, is_root=False)
@@ -341,7 +355,7 @@ class _Encoder:
     def select(self, node: exp.Select, parent: _Scope | None, order: exp.Expr | None, limit: exp.Expr | None) -> dict:
         self._reject_extra_args(node, _SELECT_ARGS_WE_ENCODE, "SELECT")
         if (order is not None and node.args.get("order")) or (limit is not None and node.args.get("limit")):
-            raise SpiderEncodingError("ORDER BY/LIMIT both inside and after a set operation")
+            raise SpiderEncodingError(_("ORDER BY or LIMIT both inside and after a set operation is not supported"))
         order = order if order is not None else node.args.get("order")
         limit = limit if limit is not None else node.args.get("limit")
 
@@ -349,7 +363,7 @@ class _Encoder:
         table_units, from_conds = self.from_clause(node, scope)
         distinct = node.args.get("distinct")
         if distinct is not None and distinct.args.get("on"):
-            raise SpiderEncodingError("DISTINCT ON is not supported")
+            raise SpiderEncodingError(_("DISTINCT ON is not supported"))
         select_items = []
         for item in node.expressions:
             if isinstance(item, exp.Alias):
@@ -375,13 +389,15 @@ class _Encoder:
     def from_clause(self, node: exp.Select, scope: _Scope) -> tuple[list, list]:
         from_ = node.args.get("from_")
         if from_ is None:
-            raise SpiderEncodingError("a SELECT without FROM cannot be encoded")
+            raise SpiderEncodingError(_("a SELECT without FROM cannot be encoded"))
         sources = [(from_.this, None)]
         for join in node.args.get("joins") or ():
             self._reject_extra_args(join, {"this", "on", "kind", "side"}, "JOIN")
             if join.args.get("side") or join.args.get("kind") not in (None, "INNER", "CROSS"):
                 # The format has no join type; an outer join would silently read as an inner one.
-                raise SpiderEncodingError(f"{join.args.get('side') or join.args.get('kind')} JOIN is not supported")
+                raise SpiderEncodingError(
+                    _("%(kind)s JOIN is not supported") % {"kind": join.args.get("side") or join.args.get("kind")}
+                )
             on = join.args.get("on")
             # sqlglot writes a JOIN without ON as `ON TRUE`; both mean "no join condition" here.
             if isinstance(on, exp.Boolean) and on.this:
@@ -396,7 +412,10 @@ class _Encoder:
                 name = source.name.lower()
                 table_id = self.index.table_ids.get(name)
                 if table_id is None:
-                    raise SpiderEncodingError(f"unknown table {source.name!r} in database {self.index.db_id!r}")
+                    raise SpiderEncodingError(
+                        _("unknown table %(name)s in database %(db_id)s")
+                        % {"name": repr(source.name), "db_id": repr(self.index.db_id)}
+                    )
                 scope.names[name] = table_id
                 if source.alias:
                     scope.names[source.alias.lower()] = table_id
@@ -406,7 +425,7 @@ class _Encoder:
                 # A derived table's columns have no ids, so only the subquery itself is encoded.
                 table_units.append(["sql", self.query(source.this, scope.parent)])
             else:
-                raise SpiderEncodingError(f"unsupported FROM item {source.sql()!r}")
+                raise SpiderEncodingError(_("unsupported FROM item %(sql)s") % {"sql": repr(source.sql())})
             if on is not None:
                 join_conds = self.conditions(on, scope)
                 if conds:
@@ -448,14 +467,16 @@ class _Encoder:
 
     def limit(self, node: exp.Limit) -> int:
         if node.args.get("offset"):
-            raise SpiderEncodingError("LIMIT with OFFSET is not supported")
+            raise SpiderEncodingError(_("LIMIT with OFFSET is not supported"))
         value = node.expression
         if not isinstance(value, exp.Literal) or value.is_string:
-            raise SpiderEncodingError(f"LIMIT must be an integer, found {value.sql()!r}")
+            raise SpiderEncodingError(_("LIMIT must be an integer, found %(value)s") % {"value": repr(value.sql())})
         try:
             number = int(value.this)
         except ValueError:
-            raise SpiderEncodingError(f"LIMIT must be an integer, found {value.this!r}") from None
+            raise SpiderEncodingError(
+                _("LIMIT must be an integer, found %(value)s") % {"value": repr(value.this)}
+            ) from None
         return 1 if self.limit_is_one else number
 
     # -- conditions ---------------------------------------------------------------------------------------------
@@ -484,7 +505,7 @@ class _Encoder:
         if isinstance(node, exp.Like):
             negated ^= bool(node.args.get("negate"))
             if node.args.get("escape"):
-                raise SpiderEncodingError("LIKE ... ESCAPE is not supported")
+                raise SpiderEncodingError(_("LIKE ... ESCAPE is not supported"))
             return [negated, _OP_LIKE, self.val_unit(node.this, scope), self.value(node.expression, scope), None]
         if isinstance(node, exp.In):
             return [negated, _OP_IN, self.val_unit(node.this, scope), self._in_value(node, scope), None]
@@ -497,7 +518,7 @@ class _Encoder:
         if isinstance(node, exp.Exists):
             # EXISTS has no left operand; the format still needs a val_unit there, so `*` stands in for it.
             return [negated, _OP_EXISTS, [0, [0, 0, False], None], self.query(node.this, scope), None]
-        raise SpiderEncodingError(f"unsupported condition {node.sql()!r}")
+        raise SpiderEncodingError(_("unsupported condition %(sql)s") % {"sql": repr(node.sql())})
 
     def _in_value(self, node: exp.In, scope: _Scope) -> dict:
         query = node.args.get("query")
@@ -506,7 +527,7 @@ class _Encoder:
         items = node.expressions
         if len(items) == 1 and isinstance(unwrap_paren(items[0]), exp.Select | exp.Subquery | exp.SetOperation):
             return self.query(unwrap_paren(items[0]), scope)
-        raise SpiderEncodingError(f"IN with a list of values is not supported: {node.sql()!r}")
+        raise SpiderEncodingError(_("IN with a list of values is not supported: %(sql)s") % {"sql": repr(node.sql())})
 
     def value(self, node: exp.Expr, scope: _Scope):
         """Right-hand side of a condition: a float, a quoted string, a nested sql dict or a col_unit."""
@@ -552,7 +573,7 @@ class _Encoder:
             return 0
         if isinstance(node, exp.Column):
             if node.args.get("db") or node.args.get("catalog"):
-                raise SpiderEncodingError(f"unsupported column reference {node.sql()!r}")
+                raise SpiderEncodingError(_("unsupported column reference %(sql)s") % {"sql": repr(node.sql())})
             if isinstance(node.this, exp.Star):
                 if node.table:
                     scope.table_for(node.table.lower())
@@ -563,8 +584,10 @@ class _Encoder:
             # "Home Town" is a string in the datasets' dialect, but where only a column can stand it names one.
             return scope.column_id(node.this.lower(), None)
         if isinstance(node, exp.Anonymous | exp.Func):
-            raise SpiderEncodingError(f"unsupported function {node.sql()!r} (only max/min/count/sum/avg)")
-        raise SpiderEncodingError(f"expected a column, found {node.sql()!r}")
+            raise SpiderEncodingError(
+                _("unsupported function %(sql)s (only max, min, count, sum and avg)") % {"sql": repr(node.sql())}
+            )
+        raise SpiderEncodingError(_("expected a column, found %(sql)s") % {"sql": repr(node.sql())})
 
     # -- helpers ------------------------------------------------------------------------------------------------
 
@@ -572,7 +595,7 @@ class _Encoder:
         self._reject_extra_args(node, {"this", "big_int"}, node.key.upper())
         argument = node.this
         if argument is None:
-            raise SpiderEncodingError(f"{node.key.upper()} needs an argument")
+            raise SpiderEncodingError(_("%(function)s needs an argument") % {"function": node.key.upper()})
         if isinstance(argument, exp.Distinct):
             return self._only(argument.expressions, "DISTINCT"), True
         return argument, False
@@ -587,14 +610,17 @@ class _Encoder:
     @staticmethod
     def _only(items: list, what: str) -> exp.Expr:
         if len(items) != 1:
-            raise SpiderEncodingError(f"{what} over several expressions is not supported")
+            raise SpiderEncodingError(_("%(what)s over several expressions is not supported") % {"what": what})
         return items[0]
 
     @staticmethod
     def _reject_extra_args(node: exp.Expr, allowed: set | frozenset, what: str) -> None:
         for key, value in node.args.items():
             if value and key not in allowed:
-                raise SpiderEncodingError(f"{key} in {what} is not supported: {node.sql()!r}")
+                raise SpiderEncodingError(
+                    _("%(part)s in %(what)s is not supported: %(sql)s")
+                    % {"part": key, "what": what, "sql": repr(node.sql())}
+                )
 
 
 def _drop_or_after_column_value(conditions: list) -> list:
