@@ -77,7 +77,7 @@ _ID = re.compile(r"[0-9A-Za-z]{1,64}")
 def _allowed(by: User | None) -> None:
     """The one rule: a person who may manage campaigns, and the integration on."""
     if by is None or not can(by, "campaigns.manage"):
-        raise ProlificError("forbidden", "Only an admin may use Prolific from the platform.")
+        raise ProlificError("forbidden", gettext("Only an admin may use Prolific from the platform."))
     if not prolific_configured():
         raise off_error()
 
@@ -204,7 +204,9 @@ def prolific_study_publish(*, campaign: Campaign, by: User, join_link: str) -> P
     study = campaign.prolific_studies.first()
     if study is not None and study.status in STUDY_LIVE:
         raise ProlificError(
-            "invalid", f"The campaign's study is {study.status.lower()} on Prolific already: pause or resume it."
+            "invalid",
+            gettext("The campaign's study is %(status)s on Prolific already: pause or resume it.")
+            % {"status": study.status.lower()},
         )
     if study is None or study.status != "UNPUBLISHED":
         study = _study_create(campaign, by, prolific_join_url(join_link))
@@ -215,7 +217,10 @@ def prolific_study_pause(*, study: ProlificStudy, by: User) -> ProlificStudy:
     """Pause the study: nobody new takes a place until it is resumed."""
     _allowed(by)
     if study.status != "ACTIVE":
-        raise ProlificError("invalid", f"Only an active study can be paused; this one is {study.status.lower()}.")
+        raise ProlificError(
+            "invalid",
+            gettext("Only an active study can be paused; this one is %(status)s.") % {"status": study.status.lower()},
+        )
     return _study_transition(study, "PAUSE", by, Purpose.STUDY_PAUSE)
 
 
@@ -223,7 +228,10 @@ def prolific_study_resume(*, study: ProlificStudy, by: User) -> ProlificStudy:
     """Resume a paused study (Prolific's START)."""
     _allowed(by)
     if study.status != "PAUSED":
-        raise ProlificError("invalid", f"Only a paused study can be resumed; this one is {study.status.lower()}.")
+        raise ProlificError(
+            "invalid",
+            gettext("Only a paused study can be resumed; this one is %(status)s.") % {"status": study.status.lower()},
+        )
     return _study_transition(study, "START", by, Purpose.STUDY_RESUME)
 
 
@@ -263,11 +271,11 @@ def _study_create(campaign: Campaign, by: User, join_url: str) -> ProlificStudy:
         if data is None:
             raise ProlificError(
                 error.code,
-                f"{error.message} Prolific lists no study from this attempt: try again.",
+                gettext("%(error)s Prolific lists no study from this attempt: try again.") % {"error": error.message},
                 status=error.status,
             ) from error
     if not isinstance(data, dict) or not _ID.fullmatch(str(data.get("id", ""))):
-        raise ProlificError("bad_answer", "Prolific's answer named no study.")
+        raise ProlificError("bad_answer", gettext("Prolific's answer named no study."))
     study = ProlificStudy.objects.create(
         campaign=campaign,
         study_id=data["id"],
@@ -293,7 +301,7 @@ def _study_read(study: ProlificStudy, by: User) -> str:
         by=by,
     ).data
     if not isinstance(data, dict) or not data.get("status"):
-        raise ProlificError("bad_answer", "Prolific's answer gave no status for the study.")
+        raise ProlificError("bad_answer", gettext("Prolific's answer gave no status for the study."))
     return str(data["status"])
 
 
@@ -409,17 +417,20 @@ def prolific_submission_decide(
     Returns the submission's new status."""
     _allowed(by)
     if not _ID.fullmatch(submission_id):
-        raise ProlificError("invalid", "That is not a Prolific submission id.")
+        raise ProlificError("invalid", gettext("That is not a Prolific submission id."))
     body: dict = {"action": "APPROVE"}
     if not approve:
         message = message.strip()
         if category not in REJECTION_CATEGORIES:
-            raise ProlificError("invalid", "Choose why the submission is rejected.")
+            raise ProlificError("invalid", gettext("Choose why the submission is rejected."))
         if len(message) < REJECTION_MESSAGE_MIN_CHARS:
             raise ProlificError(
                 "invalid",
-                f"Tell the participant why in at least {REJECTION_MESSAGE_MIN_CHARS} characters (Prolific's rule); "
-                f"this message has {len(message)}.",
+                gettext(
+                    "Tell the participant why in at least %(minimum)s characters (Prolific's rule); "
+                    "this message has %(length)s."
+                )
+                % {"minimum": REJECTION_MESSAGE_MIN_CHARS, "length": len(message)},
             )
         body = {"action": "REJECT", "rejection_category": category, "message": message}
     data = prolific_request(
@@ -500,12 +511,13 @@ def prolific_bonus_pay_start(*, campaign: Campaign, study_id: str, digest: str, 
     Refused (ProlificError "invalid") when the file changed, or another payment of the study is not finished."""
     _allowed(by)
     if not _SOURCE:
-        raise ProlificError("invalid", "Nothing on this platform says which bonuses are owed.")
+        raise ProlificError("invalid", gettext("Nothing on this platform says which bonuses are owed."))
     source = _SOURCE[0]
     owed = next((file for file in source.owed(campaign) if file.study_id == study_id), None)
     if owed is None or owed.digest != digest:
         raise ProlificError(
-            "invalid", "The bonuses owed have changed since the page was shown: nothing was sent. Look at them again."
+            "invalid",
+            gettext("The bonuses owed have changed since the page was shown: nothing was sent. Look at them again."),
         )
     busy = ProlificBonusPayment.objects.filter(
         campaign=campaign, study_id=study_id, state__in=ProlificBonusPayment.OPEN_STATES
@@ -538,7 +550,9 @@ def prolific_bonus_pay_start(*, campaign: Campaign, study_id: str, digest: str, 
         busy = ProlificBonusPayment.objects.filter(
             campaign=campaign, study_id=study_id, state__in=ProlificBonusPayment.OPEN_STATES
         ).first()
-        raise (_busy(busy) if busy else ProlificError("invalid", "These bonuses are being paid already.")) from exc
+        raise (
+            _busy(busy) if busy else ProlificError("invalid", gettext("These bonuses are being paid already."))
+        ) from exc
     payment_id = payment.pk
     transaction.on_commit(lambda: _dispatch(payment_id, claim))
     return payment
@@ -558,15 +572,19 @@ def prolific_bonus_retry(*, payment: ProlificBonusPayment, by: User) -> Prolific
     payment.refresh_from_db()
     if payment.state == State.PAID:
         raise ProlificError(
-            "invalid", f"These bonuses are recorded as paid ({payment.updated_at:%Y-%m-%d %H:%M} UTC): never twice."
+            "invalid",
+            gettext("These bonuses are recorded as paid (%(when)s UTC): never twice.")
+            % {"when": f"{payment.updated_at:%Y-%m-%d %H:%M}"},
         )
     if payment.state not in ProlificBonusPayment.OPEN_STATES:
-        raise ProlificError("invalid", "Nothing was paid and nothing is left to do: start a new payment instead.")
+        raise ProlificError(
+            "invalid", gettext("Nothing was paid and nothing is left to do: start a new payment instead.")
+        )
     claim = secrets.token_hex(8)
     free = Q(claimed_until__isnull=True) | Q(claimed_until__lt=timezone.now())
     until = timezone.now() + timedelta(minutes=CLAIM_MINUTES)
     if not ProlificBonusPayment.objects.filter(free, pk=payment.pk).update(claimed_until=until, claim_token=claim):
-        raise ProlificError("invalid", "This payment is being worked on right now: wait for it.")
+        raise ProlificError("invalid", gettext("This payment is being worked on right now: wait for it."))
     payment.refresh_from_db()
     payment_id = payment.pk
     transaction.on_commit(lambda: _dispatch(payment_id, claim))
@@ -576,7 +594,7 @@ def prolific_bonus_retry(*, payment: ProlificBonusPayment, by: User) -> Prolific
 def prolific_bonus_cancel(*, payment: ProlificBonusPayment, by: User) -> ProlificBonusPayment:
     """Give up a payment whose pay call was never sent: its bonuses are owed again (the review record is removed)."""
     if not can(by, "campaigns.manage"):
-        raise ProlificError("forbidden", "Only an admin may use Prolific from the platform.")
+        raise ProlificError("forbidden", gettext("Only an admin may use Prolific from the platform."))
     free = Q(claimed_until__isnull=True) | Q(claimed_until__lt=timezone.now())
     cancelled = ProlificBonusPayment.objects.filter(
         free, pk=payment.pk, state__in=[State.RECORDED, State.SET_UP]
@@ -584,7 +602,7 @@ def prolific_bonus_cancel(*, payment: ProlificBonusPayment, by: User) -> Prolifi
     payment.refresh_from_db()
     if not cancelled:
         raise ProlificError(
-            "invalid", "Only a payment not sent for paying yet, and not being worked on, can be cancelled."
+            "invalid", gettext("Only a payment not sent for paying yet, and not being worked on, can be cancelled.")
         )
     _unrecord(payment)
     return payment
@@ -681,7 +699,7 @@ def _set_up(payment: ProlificBonusPayment) -> None:
         return
     remote_id = str(data.get("id", "")) if isinstance(data, dict) else ""
     if not _ID.fullmatch(remote_id):
-        raise ProlificError("bad_answer", "Prolific's answer to setting up the bonuses named no payment.")
+        raise ProlificError("bad_answer", gettext("Prolific's answer to setting up the bonuses named no payment."))
     _save(payment, state=State.SET_UP, remote_id=remote_id, message="Set up on Prolific; not paid yet.")
 
 
@@ -689,11 +707,13 @@ def _submission_bonuses(payment: ProlificBonusPayment, row: dict, purpose: str) 
     data = _call(payment, "GET", f"submissions/{row['submission']}/", purpose, Retry.SAFE)
     paid = data.get("bonus_payments") if isinstance(data, dict) else None
     if not isinstance(paid, list):
-        raise ProlificError("bad_answer", "Prolific's answer gave no bonus payments for a submission.")
+        raise ProlificError("bad_answer", gettext("Prolific's answer gave no bonus payments for a submission."))
     try:
         return [round(float(value)) for value in paid]
     except (TypeError, ValueError) as exc:
-        raise ProlificError("bad_answer", "Prolific's answer gave bonus payments that are not amounts.") from exc
+        raise ProlificError(
+            "bad_answer", gettext("Prolific's answer gave bonus payments that are not amounts.")
+        ) from exc
 
 
 def _read_before(payment: ProlificBonusPayment) -> None:

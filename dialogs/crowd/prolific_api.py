@@ -28,6 +28,7 @@ from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation.sql.sandbox import refuse_inside_transaction
 from dialogs.models import ProlificCall
@@ -77,8 +78,10 @@ def prolific_configured() -> bool:
 def off_error() -> ProlificError:
     return ProlificError(
         "off",
-        "The Prolific integration is off: set PROLIFIC_API_TOKEN (a token from Prolific's API tokens page) in the "
-        "platform's environment and restart it.",
+        gettext(
+            "The Prolific integration is off: set PROLIFIC_API_TOKEN (a token from Prolific's API tokens page) in the "
+            "platform's environment and restart it."
+        ),
     )
 
 
@@ -126,7 +129,10 @@ def prolific_request(
             time.sleep(_wait_before_retry(headers, attempt))
             continue
         if error.code == "rate_limited" and attempt > 1:
-            error.message += f" It was tried {attempt} times."
+            error.message = gettext("%(message)s It was tried %(attempts)s times.") % {
+                "message": error.message,
+                "attempts": attempt,
+            }
         raise error
 
 
@@ -161,7 +167,7 @@ def _exchange(method: str, url: str, body: dict | None):
     """One HTTP exchange within PROLIFIC_TIMEOUT_SECONDS: (status, headers, body bytes), or ProlificError."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ProlificError("unreachable", "PROLIFIC_API_URL is not an http(s) address.")
+        raise ProlificError("unreachable", gettext("PROLIFIC_API_URL is not an http(s) address."))
     limit = settings.PROLIFIC_TIMEOUT_SECONDS
     connection_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
     connection = connection_class(parts.hostname, parts.port, timeout=limit)
@@ -187,20 +193,23 @@ def _exchange(method: str, url: str, body: dict | None):
                 break
             size += len(chunk)
             if size > ANSWER_MAX_BYTES:
-                raise ProlificError("bad_answer", "Prolific's answer was far too long to be one of its API's.")
+                raise ProlificError("bad_answer", gettext("Prolific's answer was far too long to be one of its API's."))
             chunks.append(chunk)
         return response.status, response.headers, b"".join(chunks)
     except TimeoutError as exc:  # socket.timeout is TimeoutError since Python 3.10
         raise ProlificError(
-            "timeout", f"Prolific did not answer within {limit:g} seconds.", outcome_unknown=sent
+            "timeout",
+            gettext("Prolific did not answer within %(seconds)s seconds.") % {"seconds": f"{limit:g}"},
+            outcome_unknown=sent,
         ) from exc
     except ConnectionRefusedError as exc:
-        raise ProlificError("unreachable", "Prolific could not be reached (connection refused).") from exc
+        raise ProlificError("unreachable", gettext("Prolific could not be reached (connection refused).")) from exc
     except (OSError, http.client.HTTPException) as exc:
         # A connection that closed before the answer (RemoteDisconnected, a reset): whatever was asked may be done.
         raise ProlificError(
             "unreachable",
-            f"The connection to Prolific broke before its answer arrived ({type(exc).__name__}).",
+            gettext("The connection to Prolific broke before its answer arrived (%(error)s).")
+            % {"error": type(exc).__name__},
             outcome_unknown=sent,
         ) from exc
     finally:
@@ -243,23 +252,39 @@ def _status_error(status: int, data, headers, method: str) -> ProlificError:
     if status in (401, 403):
         return ProlificError(
             "auth",
-            f"Prolific refused this platform's API token (HTTP {status}): check PROLIFIC_API_TOKEN; a deleted or "
-            "mistyped token is refused.",
+            gettext(
+                "Prolific refused this platform's API token (HTTP %(status)s): check PROLIFIC_API_TOKEN; a deleted or "
+                "mistyped token is refused."
+            )
+            % {"status": status},
             status=status,
         )
     if status == 429:
         wait = (headers.get("Retry-After") or "").strip() if headers else ""
-        later = f" Prolific asked to wait {wait} s." if wait else ""
-        return ProlificError("rate_limited", f"Prolific is limiting requests (HTTP 429).{later}", status=status)
+        message = (
+            gettext("Prolific is limiting requests (HTTP 429). Prolific asked to wait %(seconds)s s.")
+            % {"seconds": wait}
+            if wait
+            else gettext("Prolific is limiting requests (HTTP 429).")
+        )
+        return ProlificError("rate_limited", message, status=status)
     if status >= 500:
         return ProlificError(
             "server",
-            f"Prolific had an error of its own (HTTP {status}) and did not say whether it did what was asked.",
+            gettext("Prolific had an error of its own (HTTP %(status)s) and did not say whether it did what was asked.")
+            % {"status": status},
             status=status,
             outcome_unknown=method != "GET",
         )
     return ProlificError(
-        "refused", f"Prolific refused the request (HTTP {status}){': ' + detail if detail else ''}.", status=status
+        "refused",
+        (
+            gettext("Prolific refused the request (HTTP %(status)s): %(detail)s.")
+            % {"status": status, "detail": detail}
+            if detail
+            else gettext("Prolific refused the request (HTTP %(status)s).") % {"status": status}
+        ),
+        status=status,
     )
 
 
