@@ -69,19 +69,25 @@ class RelationModel:
 
     def __init__(self, document: dict) -> None:
         if document.get("format") != MODEL_FORMAT:
-            raise ValueError(f"not a {MODEL_FORMAT} file (format {document.get('format')!r})")
+            raise ValueError(  # i18n-exempt: a bad model file is logged
+                f"not a {MODEL_FORMAT} file (format {document.get('format')!r})"
+            )
         self.classes = tuple(document["classes"])
         if set(self.classes) != set(CATEGORIES):
-            raise ValueError(f"the model's categories {self.classes} are not {CATEGORIES}")
+            raise ValueError(  # i18n-exempt: a bad model file is logged
+                f"the model's categories {self.classes} are not {CATEGORIES}"
+            )
         self.variants: dict[str, tuple[list[float], dict[str, list[float]]]] = {}
         for name, variant in document["variants"].items():
             intercept = [float(value) for value in variant["intercept"]]
             weights = {feature: [float(value) for value in row] for feature, row in variant["weights"].items()}
             if len(intercept) != len(self.classes) or any(len(row) != len(self.classes) for row in weights.values()):
-                raise ValueError(f"variant {name!r}: one weight per category expected")
+                raise ValueError(  # i18n-exempt: a bad model file is logged
+                    f"variant {name!r}: one weight per category expected"
+                )
             self.variants[name] = (intercept, weights)
         if SQL_ONLY not in self.variants:
-            raise ValueError(f"the model has no {SQL_ONLY!r} variant")
+            raise ValueError(f"the model has no {SQL_ONLY!r} variant")  # i18n-exempt: a bad model file is logged
 
     def scores(self, features: dict[str, float], variant: str) -> list[float]:
         intercept, weights = self.variants[variant]

@@ -133,7 +133,8 @@ CATEGORY_OF = {
 
 
 class RelationError(ValueError):
-    """One of the two queries cannot be read (empty, syntax error, not a query, or a name the schema lacks)."""
+    """One of the two queries cannot be read (empty, syntax error, not a query, or a name the schema lacks). No person
+    reads its message: a room leaves the intent label out and logs it (dialogs/assist.py), so it stays English."""
 
 
 @dataclass(frozen=True)
@@ -307,20 +308,20 @@ def clear_shape_cache() -> None:
 
 def _shape_of(which: str, sql: str, schema: dict | None) -> _Query:
     if not isinstance(sql, str):
-        raise RelationError(f"{which} query is not text but {type(sql).__name__}")
+        raise RelationError(f"{which} query is not text but {type(sql).__name__}")  # i18n-exempt: logged, never shown
     key = (id(schema), sql)
     cached = _SHAPE_CACHE.get(key)
     if cached is not None and cached[0] is schema:
         return cached[1]
     if not sql or sql.isspace():
-        raise RelationError(f"{which} query is empty")
+        raise RelationError(f"{which} query is empty")  # i18n-exempt: logged, never shown
     facts = _schema_facts(schema)
     try:
         shape = _Reader(facts).query(parse_sql(sql), None)
     except (SpiderEncodingError, RelationError) as error:
-        raise RelationError(f"{which} query: {error}") from None
+        raise RelationError(f"{which} query: {error}") from None  # i18n-exempt: logged, never shown
     except RecursionError:
-        raise RelationError(f"{which} query is nested too deeply") from None
+        raise RelationError(f"{which} query is nested too deeply") from None  # i18n-exempt: logged, never shown
     with _CACHE_LOCK:
         if len(_SHAPE_CACHE) >= _SHAPE_CACHE_SIZE:
             _SHAPE_CACHE.pop(next(iter(_SHAPE_CACHE)))
@@ -360,7 +361,9 @@ def _schema_facts(schema: dict | None) -> _SchemaFacts | None:
         )
         primary_keys = frozenset(named[key] for key in schema.get("primary_keys", ()) if named[key] is not None)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        raise RelationError(f"schema is not a tables.json entry ({type(error).__name__}: {error})") from None
+        raise RelationError(  # i18n-exempt: logged, never shown
+            f"schema is not a tables.json entry ({type(error).__name__}: {error})"
+        ) from None
     index = _SchemaFacts({table: frozenset(names) for table, names in columns.items()}, references, primary_keys)
     with _CACHE_LOCK:
         if len(_INDEX_CACHE) >= _INDEX_CACHE_SIZE:
@@ -409,7 +412,7 @@ class _Reader:
             return _Query.of((select,), (), select.order, select.limit, select.signature)
         if isinstance(node, exp.SetOperation):
             return self.set_operation(node, parent)
-        raise RelationError(f"expected a SELECT query, found {node.key.upper()}")
+        raise RelationError(f"expected a SELECT query, found {node.key.upper()}")  # i18n-exempt: logged, never shown
 
     def set_operation(self, node: exp.SetOperation, parent: _Scope | None) -> _Query:
         blocks: list = []
@@ -442,12 +445,16 @@ class _Reader:
         elif isinstance(node, exp.Select):
             blocks.append(node)
         else:
-            raise RelationError(f"expected a SELECT in a set operation, found {node.key.upper()}")
+            raise RelationError(  # i18n-exempt: logged, never shown
+                f"expected a SELECT in a set operation, found {node.key.upper()}"
+            )
 
     def select(self, node: exp.Select, parent: _Scope | None) -> tuple[_Select, _Scope]:
         items = node.expressions
         if not items:
-            raise RelationError("SQL syntax error: SELECT needs at least one result column")
+            raise RelationError(  # i18n-exempt: logged, never shown
+                "SQL syntax error: SELECT needs at least one result column"
+            )
         args = node.args
         scope = _Scope(parent)
         conditions: dict = {}
@@ -559,7 +566,7 @@ class _Reader:
             if isinstance(source, exp.Table):
                 name = source.name.lower()
                 if self.columns is not None and name not in self.columns:
-                    raise RelationError(f"unknown table {source.name!r}")
+                    raise RelationError(f"unknown table {source.name!r}")  # i18n-exempt: logged, never shown
                 scope.names[name] = name
             elif isinstance(source, exp.Subquery):
                 # A derived table is named by its place, not its alias, so that `(...) AS d` and `(...) AS x` agree.
@@ -572,7 +579,7 @@ class _Reader:
                 conditions.update(inner.branches[0].conditions)
                 condition_tables |= inner.tables
             else:
-                raise RelationError(f"unsupported FROM item {source.sql()!r}")
+                raise RelationError(f"unsupported FROM item {source.sql()!r}")  # i18n-exempt: logged, never shown
             if source.alias:
                 scope.names[source.alias.lower()] = name
             scope.tables.append(name)
@@ -796,7 +803,7 @@ class _Reader:
             if aliased is not None and aliased is not node:  # `SELECT x AS x` must not read itself
                 return self.render(aliased, scope, tables)
             if self.columns is not None and scope.tables:
-                raise RelationError(f"unknown column {node.name!r}")
+                raise RelationError(f"unknown column {node.name!r}")  # i18n-exempt: logged, never shown
         if tables is not None:
             tables.add(table)
         return f"{table}.{name}" if table is not None else name
@@ -812,7 +819,7 @@ class _Reader:
         table = self._table_for(qualifier.this.lower(), scope)
         known = self.columns.get(table) if self.columns is not None else None
         if known is not None and name != "*" and name not in known:
-            raise RelationError(f"unknown column '{qualifier.this}.{this.this}'")
+            raise RelationError(f"unknown column '{qualifier.this}.{this.this}'")  # i18n-exempt: logged, never shown
         return table, name
 
     @staticmethod
@@ -823,7 +830,7 @@ class _Reader:
             if table is not None:
                 return table
             current = current.parent
-        raise RelationError(f"unknown table or alias {qualifier!r}")
+        raise RelationError(f"unknown table or alias {qualifier!r}")  # i18n-exempt: logged, never shown
 
     def _owner(self, name: str, scope: _Scope | None) -> str | None:
         """The table of an unqualified column: the first FROM table that has it, here and then in outer queries."""
