@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Count, DateTimeField, Q, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation.models import Database, Goal, User
 from annotation.people.roles import can
@@ -40,7 +41,7 @@ _State = WorkAssignment.State
 
 def _manager(person: User) -> None:
     if not can(person, MANAGE_PERMISSION):
-        raise DialogueError("forbidden", "Only an admin who manages campaigns deals work out.")
+        raise DialogueError("forbidden", gettext("Only an admin who manages campaigns deals work out."))
 
 
 def deal_check(
@@ -260,11 +261,14 @@ def assignment_start(*, assignment: WorkAssignment, person: User) -> Dialogue | 
             .get(pk=assignment.pk)
         )
         if locked.person_id != person.pk:
-            raise DialogueError("forbidden", "This item is dealt to someone else.")
+            raise DialogueError("forbidden", gettext("This item is dealt to someone else."))
         if locked.state == _State.STARTED:
             return locked.dialogue if locked.deal.kind == WorkDeal.Kind.SOLO else locked.query_first_item
         if locked.state != _State.OPEN:
-            raise DialogueError("closed", f"This item is no longer yours to begin ({locked.get_state_display()}).")
+            raise DialogueError(
+                "closed",
+                gettext("This item is no longer yours to begin (%(state)s).") % {"state": locked.get_state_display()},
+            )
         if locked.deal.kind == WorkDeal.Kind.SOLO:
             begun = solo_create(expert=person, database=locked.database, goal=locked.goal)
             locked.dialogue = begun
@@ -290,9 +294,11 @@ def deal_member_remove(*, deal: WorkDeal, person: User, by: User) -> list[WorkAs
     with transaction.atomic():
         member = WorkDealMember.objects.select_for_update().filter(deal=deal, person=person).first()
         if member is None:
-            raise DialogueError("invalid", f"{person.username} is not in this deal.")
+            raise DialogueError("invalid", gettext("%(name)s is not in this deal.") % {"name": person.username})
         if member.removed_at is not None:
-            raise DialogueError("closed", f"{person.username} was removed from this deal already.")
+            raise DialogueError(
+                "closed", gettext("%(name)s was removed from this deal already.") % {"name": person.username}
+            )
         others = list(
             User.objects.filter(work_deal_members__deal=deal, work_deal_members__removed_at=None)
             .exclude(pk=person.pk)
@@ -305,7 +311,10 @@ def deal_member_remove(*, deal: WorkDeal, person: User, by: User) -> list[WorkAs
             .order_by("item")
         )
         if leaving and not others:
-            raise DialogueError("invalid", f"Nobody else is in this deal to take {person.username}'s open items.")
+            raise DialogueError(
+                "invalid",
+                gettext("Nobody else is in this deal to take %(name)s's open items.") % {"name": person.username},
+            )
         member.removed_at, member.removed_by = now, by
         member.save(update_fields=["removed_at", "removed_by"])
         held = WorkAssignment.objects.filter(deal=deal, state__in=WorkAssignment.HELD_STATES)

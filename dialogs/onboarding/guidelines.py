@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.utils.formats import number_format
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation.labels.acts import RESPONSE_GUIDE, SYSTEM_ACTS, USER_ACTS
 from annotation.models import User
@@ -16,9 +18,9 @@ from dialogs.onboarding.models import GuidelinesRead, GuidelinesVersion
 
 # The three texts of a version, in the order the pages show them, with their titles.
 SECTIONS = [
-    ("act_guide", "The dialogue acts"),
-    ("response_guide", "Writing responses"),
-    ("sql_conventions", "SQL conventions"),
+    ("act_guide", gettext_lazy("The dialogue acts")),
+    ("response_guide", gettext_lazy("Writing responses")),
+    ("sql_conventions", gettext_lazy("SQL conventions")),
 ]
 # A guideline longer than this is no page anyone reads before a room.
 MAX_CHARS = 20_000
@@ -61,10 +63,13 @@ def guidelines_save(*, editor: User, act_guide: str, response_guide: str, sql_co
     texts = {"act_guide": act_guide, "response_guide": response_guide, "sql_conventions": sql_conventions}
     texts = {name: (value or "").replace("\r\n", "\n").strip() for name, value in texts.items()}
     if not any(texts.values()):
-        raise GuidelinesRefused("Write at least one of the three guides.")
+        raise GuidelinesRefused(gettext("Write at least one of the three guides."))
     for name, title in SECTIONS:
         if len(texts[name]) > MAX_CHARS:
-            raise GuidelinesRefused(f"{title} is longer than {MAX_CHARS:,} characters.")
+            raise GuidelinesRefused(
+                gettext("%(title)s is longer than %(limit)s characters.")
+                % {"title": title, "limit": number_format(MAX_CHARS, force_grouping=True)}
+            )
     with transaction.atomic():
         current = GuidelinesVersion.objects.select_for_update().order_by("-id").first()
         if current is not None and all(getattr(current, name) == value for name, value in texts.items()):
@@ -77,7 +82,9 @@ def guidelines_confirm(*, person: User, version_id: int) -> GuidelinesRead:
     saved a newer version confirms nothing: the newer one is shown instead). Confirming twice keeps the first."""
     current = guidelines_current()
     if current is None or current.pk != version_id:
-        raise GuidelinesRefused("The guidelines changed while you were reading them: please read the new version.")
+        raise GuidelinesRefused(
+            gettext("The guidelines changed while you were reading them: please read the new version.")
+        )
     try:
         with transaction.atomic():
             read, _ = GuidelinesRead.objects.get_or_create(person=person, version=current)
@@ -107,14 +114,14 @@ def guidelines_unread(person: User) -> GuidelinesToRead | None:
         if person.pk is not None
         else None
     )
-    changed = [title for name, title in SECTIONS if last is None or getattr(last, name) != getattr(current, name)]
+    changed = [str(title) for name, title in SECTIONS if last is None or getattr(last, name) != getattr(current, name)]
     return GuidelinesToRead(version=current, read_before=last, changed=changed)
 
 
 def guidelines_sections(version: GuidelinesVersion) -> list[dict]:
     """The sections of a version that hold text, for a page: name, title and the escaped HTML of the safe subset."""
     return [
-        {"name": name, "title": title, "html": guidelines_html(getattr(version, name))}
+        {"name": name, "title": str(title), "html": guidelines_html(getattr(version, name))}
         for name, title in SECTIONS
         if getattr(version, name)
     ]

@@ -25,6 +25,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from annotation.models import Goal, Role, User
 from annotation.people.roles import can
@@ -98,7 +99,9 @@ def practice_account(expert: User) -> User:
         person.set_unusable_password()
         person.save()
     elif not person.simulated:
-        raise PracticeRefused(f"{username} is an account of a person: an admin must rename it before practice.")
+        raise PracticeRefused(
+            gettext("%(name)s is an account of a person: an admin must rename it before practice.") % {"name": username}
+        )
     return person
 
 
@@ -116,9 +119,13 @@ def practice_plan(goal: Goal) -> list[dict]:
         )
     except Exception as exc:  # the script reads any goal's SQL; one it cannot read is no practice goal
         logger.warning("no practice questions for goal %s: %r", goal.pk, exc)
-        raise PracticeRefused(f"The simulated worker cannot ask its way toward goal {goal.pk}.") from exc
+        raise PracticeRefused(
+            gettext("The simulated worker cannot ask its way toward goal %(goal)s.") % {"goal": goal.pk}
+        ) from exc
     if not questions:
-        raise PracticeRefused(f"The simulated worker has no question to ask for goal {goal.pk}.")
+        raise PracticeRefused(
+            gettext("The simulated worker has no question to ask for goal %(goal)s.") % {"goal": goal.pk}
+        )
     return [
         {
             "step": item.step,
@@ -136,15 +143,15 @@ def practice_start(*, expert: User, server_url: str) -> Dialogue:
     commits (a Celery task with a broker; a thread of the server on the embedded defaults), as a client of the
     platform at `server_url`. PracticeRefused: no permission, guidelines not read yet, or no practice goal."""
     if not can(expert, "chat.as_expert"):
-        raise PracticeRefused("Your account may not take dialogues.")
+        raise PracticeRefused(gettext("Your account may not take dialogues."))
     if guidelines_unread(expert) is not None:
-        raise PracticeRefused("Read the guidelines and confirm them first: practice follows them.")
+        raise PracticeRefused(gettext("Read the guidelines and confirm them first: practice follows them."))
     under_way = practice_open(expert)
     if under_way is not None:
         return under_way
     goal = practice_goal_choose(expert)
     if goal is None:
-        raise PracticeRefused("There is no practice goal yet: an admin chooses them on the experts' page.")
+        raise PracticeRefused(gettext("There is no practice goal yet: an admin chooses them on the experts' page."))
     plan = practice_plan(goal)
     worker = practice_account(expert)
     with transaction.atomic():
@@ -277,7 +284,7 @@ def practice_score(*, dialogue_id: int) -> PracticeDialogue:
         return record
     dialogue = record.dialogue
     if not dialogue.is_over:
-        raise PracticeRefused("The practice dialogue is still under way.")
+        raise PracticeRefused(gettext("The practice dialogue is still under way."))
     rows = dialogue.events.order_by("seq").values_list("seq", "kind", "payload", "author_role", "created_at")
     events = [LogEvent(*row) for row in rows]
     turns = dialogue_replay(dialogue=dialogue, events=events).user_turns
@@ -320,12 +327,20 @@ def practice_goal_mark(*, goal: Goal, admin: User) -> PracticeGoal:
     """Keep `goal` for practice: pairing never hands it out again. Refused for a goal that cannot be practised (no
     question, inactive) or that the collection already used (its dialogues are data)."""
     if not goal.active or not goal.question:
-        raise PracticeRefused(f"Goal {goal.pk} is inactive or has no question yet: nobody can practise on it.")
+        raise PracticeRefused(
+            gettext("Goal %(goal)s is inactive or has no question yet: nobody can practise on it.") % {"goal": goal.pk}
+        )
     collected = Dialogue.objects.filter(goal=goal, practice=False).count()
     if collected:
         raise PracticeRefused(
-            f"Goal {goal.pk} already has {collected} dialogue{'s' * (collected != 1)} of the collection: a practice "
-            "goal must be one nobody collects on."
+            ngettext(
+                "Goal %(goal)s already has %(count)s dialogue of the collection: a practice goal must be one nobody "
+                "collects on.",
+                "Goal %(goal)s already has %(count)s dialogues of the collection: a practice goal must be one nobody "
+                "collects on.",
+                collected,
+            )
+            % {"goal": goal.pk, "count": collected}
         )
     practice_plan(goal)  # the simulated worker must be able to ask its way toward it
     mark, _ = PracticeGoal.objects.get_or_create(goal=goal, defaults={"marked_by": admin})
@@ -338,7 +353,13 @@ def practice_goal_unmark(*, goal: Goal) -> None:
     used = Dialogue.objects.filter(goal=goal, practice=True).count()
     if used:
         raise PracticeRefused(
-            f"Goal {goal.pk} was practised {used} time{'s' * (used != 1)}: it stays a practice goal (deactivate it "
-            "on the goals page if it should no longer be used)."
+            ngettext(
+                "Goal %(goal)s was practised %(count)s time: it stays a practice goal (deactivate it on the goals "
+                "page if it should no longer be used).",
+                "Goal %(goal)s was practised %(count)s times: it stays a practice goal (deactivate it on the goals "
+                "page if it should no longer be used).",
+                used,
+            )
+            % {"goal": goal.pk, "count": used}
         )
     PracticeGoal.objects.filter(goal=goal).delete()

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext
 
 from annotation.models import Role, User
 from dialogs.models import Campaign
@@ -221,9 +222,12 @@ def practice_rule_set(*, campaign: Campaign, practice_dialogues: int | None, min
         PracticeRule.objects.filter(campaign=campaign).delete()
         return None
     if practice_dialogues is None or min_percent is None:
-        raise QualificationRefused("Give both the number of practice dialogues and the share, or neither.")
+        raise QualificationRefused(gettext("Give both the number of practice dialogues and the share, or neither."))
     if not 0 <= practice_dialogues <= 20 or not 0 <= min_percent <= 100:
-        raise QualificationRefused("Practice dialogues go from 0 to 20, the share from 0 to 100%.")
+        raise QualificationRefused(
+            gettext("Practice dialogues go from 0 to %(most)s, the share from 0 to %(share)s.")
+            % {"most": 20, "share": "100%"}
+        )
     rule, _ = PracticeRule.objects.update_or_create(
         campaign=campaign,
         defaults={"practice_dialogues": practice_dialogues, "min_equivalent_percent": min_percent, "changed_by": admin},
