@@ -373,23 +373,27 @@ class _Reader:
             return self.select(node, parent)
         operator = {exp.Union: "union", exp.Intersect: "intersect", exp.Except: "except"}.get(type(node))
         if operator is None:
-            raise ValueError(f"not a query: {node.key}")
+            raise ValueError(f"not a query: {node.key}")  # i18n-exempt: the generic draft is given instead
         described = _SetQuery(operator, self.query(node.this, parent), self.query(node.expression, parent))
         if node.args.get("order") or node.args.get("limit"):
-            raise ValueError("an order after a set operation is not said")
+            raise ValueError(  # i18n-exempt: the generic draft is given instead
+                "an order after a set operation is not said"
+            )
         return described
 
     def select(self, node: exp.Select, parent: _Scope | None) -> _Select:
         unread = [key for key, value in node.args.items() if value and key not in _SELECT_PARTS]
         if unread:
-            raise ValueError(f"cannot describe {', '.join(unread)}")
+            raise ValueError(f"cannot describe {', '.join(unread)}")  # i18n-exempt: the generic draft is given instead
         scope = _Scope(self.names, parent)
         from_ = node.args.get("from_") or node.args.get("from")
         sources = [from_.this] if from_ is not None else []
         sources += [join.this for join in node.args.get("joins") or []]
         for source in sources:
             if not isinstance(source, exp.Table) or not isinstance(source.this, exp.Identifier):
-                raise ValueError("a FROM item other than a table is not said")
+                raise ValueError(  # i18n-exempt: the generic draft is given instead
+                    "a FROM item other than a table is not said"
+                )
             table = self.names.table(source.name)
             scope.tables.append(table)
             scope.aliases[(source.alias or table.key).lower()] = table
@@ -403,7 +407,9 @@ class _Reader:
         described.distinct = node.args.get("distinct") is not None
         self._clauses(node, scope, described)
         if not described.tables or not described.items:
-            raise ValueError("a query without tables has nothing to describe")
+            raise ValueError(  # i18n-exempt: the generic draft is given instead
+                "a query without tables has nothing to describe"
+            )
         described.mentioned = set(scope.mentioned)
         described.settle()
         return described
@@ -430,7 +436,9 @@ class _Reader:
         if limit is not None:
             amount = limit.expression
             if not (isinstance(amount, exp.Literal) and amount.this.isdigit()):
-                raise ValueError("a LIMIT that is not a number is not said")
+                raise ValueError(  # i18n-exempt: the generic draft is given instead
+                    "a LIMIT that is not a number is not said"
+                )
             described.limit = int(amount.this)
 
     def item(self, node: exp.Expr, scope: _Scope) -> _Item:
@@ -450,7 +458,9 @@ class _Reader:
                 argument = argument.expressions[0] if argument.expressions else exp.Star()
             inner = self.item(argument, scope) if argument is not None else _Item("star")
             if inner.kind == "aggregate":
-                raise ValueError("an aggregate of an aggregate is not said")
+                raise ValueError(  # i18n-exempt: the generic draft is given instead
+                    "an aggregate of an aggregate is not said"
+                )
             return _Item("aggregate", inner.column, function, distinct, inner.text)
         if isinstance(node, exp.Distinct) and node.expressions:
             inner = self.item(node.expressions[0], scope)
@@ -462,7 +472,7 @@ class _Reader:
             return _Item("computed", left.column, text=_cat(_bare_words(left), operator, _bare_words(right)))
         if isinstance(node, exp.Literal | exp.Neg):
             return _Item("computed", text=_literal(node))
-        raise ValueError(f"cannot say {node.key} in words")
+        raise ValueError(f"cannot say {node.key} in words")  # i18n-exempt: the generic draft is given instead
 
     def column(self, node: exp.Column, scope: _Scope) -> _Col:
         table = scope.table_named(node.table) if node.table else scope.table_of_column(node.name)
@@ -501,7 +511,9 @@ class _Reader:
             return _Cond(self.item(node.this, scope), "null", negated=negated)
         if isinstance(node, exp.In):
             return self._membership(node, scope, negated)
-        raise ValueError(f"cannot say the condition {node.key} in words")
+        raise ValueError(  # i18n-exempt: the generic draft is given instead
+            f"cannot say the condition {node.key} in words"
+        )
 
     def _compare(self, node: exp.Expr, op: str, scope: _Scope, negated: bool) -> _Cond | None:
         left = self.item(node.this, scope)
@@ -537,7 +549,7 @@ def _literal(node: exp.Expr, *, raw: bool = False) -> str:
         return "空值"
     if isinstance(node, exp.Boolean):
         return "是" if node.this else "否"
-    raise ValueError(f"cannot say {node.key} in words")  # anything else would be SQL, which the worker never sees
+    raise ValueError(f"cannot say {node.key} in words")  # i18n-exempt: never shown (anything else would be SQL)
 
 
 def _bare_words(item: _Item) -> str:
@@ -823,7 +835,9 @@ def _conditions(conditions: list, query: _Select) -> str:
 
 def _condition(cond: _Cond, query: _Select) -> str:
     if cond.item is None:
-        raise ValueError("a condition without a left side is not said")
+        raise ValueError(  # i18n-exempt: the generic draft is given instead
+            "a condition without a left side is not said"
+        )
     if cond.item.kind == "aggregate" and cond.item.function == "count" and not cond.item.distinct and cond.values:
         counted = (
             query.counted.name if query.counted is not None and (query.group or query.counted != query.main) else ""
@@ -1097,7 +1111,9 @@ def _grouped_listing(query: _Select, table: _Result, sort: str) -> str:
     rows = []
     for row in table.rows:
         if len(row) != len(query.items):
-            raise ValueError("the result does not have the query's columns")
+            raise ValueError(  # i18n-exempt: the generic draft is given instead
+                "the result does not have the query's columns"
+            )
         label = " ".join(_value(row[i]) for i in label_positions)
         said = " ".join(_value(row[i]) for i in figures)
         rows.append(f"{label} {said}" if figures and label else said if figures else label)

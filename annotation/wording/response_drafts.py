@@ -577,7 +577,7 @@ class _QueryBuilder:
             return self.select(node, parent, in_set=in_set)
         operator = {exp.Union: "union", exp.Intersect: "intersect", exp.Except: "except"}.get(type(node))
         if operator is None:
-            raise ValueError(f"not a query: {node.key}")
+            raise ValueError(f"not a query: {node.key}")  # i18n-exempt: the generic draft is given instead
         described = _SetQuery(
             operator, self.query(node.this, parent, in_set=True), self.query(node.expression, parent, in_set=True)
         )
@@ -589,7 +589,7 @@ class _QueryBuilder:
         if unread:
             # WITH, OFFSET, window clauses...: describing the rest would leave something out, which is worse than
             # the generic draft.
-            raise ValueError(f"cannot describe {', '.join(unread)}")
+            raise ValueError(f"cannot describe {', '.join(unread)}")  # i18n-exempt: the generic draft is given instead
         scope = _Scope(self.names, parent)
         from_ = node.args.get("from_") or node.args.get("from")
         sources = [from_.this] if from_ is not None else []
@@ -624,7 +624,9 @@ class _QueryBuilder:
             described.having = self.conditions(having.this, scope)
         described.order, described.limit = self._order_and_limit(node, scope)
         if not described.tables or not described.items:
-            raise ValueError("a query without tables has nothing to describe")
+            raise ValueError(  # i18n-exempt: the generic draft is given instead
+                "a query without tables has nothing to describe"
+            )
         described.settle()
         return described
 
@@ -667,7 +669,7 @@ class _QueryBuilder:
         if isinstance(source, exp.Subquery):
             inner = self.query(source.this, scope)
             return _Table(f"(nested {position})", "row", inner)
-        raise ValueError(f"unsupported FROM item: {source.key}")
+        raise ValueError(f"unsupported FROM item: {source.key}")  # i18n-exempt: the generic draft is given instead
 
     def _order_and_limit(self, node: exp.Expr, scope: _Scope | None) -> tuple[list, int | None]:
         order = []
@@ -689,7 +691,7 @@ class _QueryBuilder:
     def _set_order_item(self, node: exp.Expr) -> _Item:
         """An ORDER BY after a set operation: a column of the result, named as the schema names it."""
         if not isinstance(node, exp.Column) or isinstance(node.this, exp.Star):
-            raise ValueError("cannot say this order in words")
+            raise ValueError("cannot say this order in words")  # i18n-exempt: the generic draft is given instead
         tables = [self.names.table(name) for name in self.names.tables]
         owner = next((table for table in tables if self.names.has_column(table, node.name)), None)
         return _Item("column", self.names.column(owner, node.name))
@@ -783,7 +785,9 @@ class _QueryBuilder:
             return self._membership(node, scope, negated)
         if isinstance(node, exp.Exists):
             return _Cond(None, "exists", negated=negated, subquery=self.query(node.this, scope))
-        raise ValueError(f"cannot say the condition {node.key} in words")
+        raise ValueError(  # i18n-exempt: the generic draft is given instead
+            f"cannot say the condition {node.key} in words"
+        )
 
     def _compare(self, item: _Item, op: str, right: exp.Expr, scope: _Scope, negated: bool) -> _Cond:
         if isinstance(right, exp.Subquery | exp.Select | exp.SetOperation):
@@ -869,7 +873,7 @@ def _literal(node: exp.Expr) -> str:
     if isinstance(node, exp.Column):
         return _words_of(node.name)
     # Anything else would have to be printed as SQL, which the worker must not see: the generic draft is better.
-    raise ValueError(f"cannot say {node.key} in words")
+    raise ValueError(f"cannot say {node.key} in words")  # i18n-exempt: the generic draft is given instead
 
 
 def _is_code(text: str) -> bool:
