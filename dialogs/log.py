@@ -242,7 +242,7 @@ def correction_payload(
     correction names the reviewer's run of the new SQL (`run`), whose result replaces the one the worker was shown,
     and keeps its comparison with the turn's original query on the test suite (`suite_check`, docs/review.md)."""
     if field not in CORRECTABLE_FIELDS:
-        raise ValueError(f"unknown field {field!r}")
+        raise ValueError(f"unknown field {field!r}")  # i18n-exempt: callers check the field first (review/passes)
     payload = {"turn": turn, "field": field, "old": old, "new": new, "pass": review_pass, "reason": reason}
     if run is not None:
         payload["run"] = run

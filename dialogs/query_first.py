@@ -14,6 +14,7 @@ from datetime import datetime
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation.goals.sampler import tree_sql
 from annotation.goals.tree_plan import TreeError, adapt_filter, check_alignment, draft_question, plan
@@ -35,7 +36,7 @@ _WRITTEN = QueryFirstItem.WRITTEN
 
 def _expert(person: User) -> None:
     if not can(person, "chat.as_expert"):
-        raise DialogueError("forbidden", "Only experts annotate sampled goals.")
+        raise DialogueError("forbidden", gettext("Only experts annotate sampled goals."))
 
 
 def _text(value, name: str, limit: int) -> str:
@@ -53,7 +54,9 @@ def query_first_open(*, person: User, goal: Goal) -> QueryFirstItem:
     if existing is not None and existing.stage == QueryFirstItem.Stage.WRITING:
         return existing
     if not goals_to_write(person).filter(pk=goal.pk).exists():
-        raise DialogueError("invalid", "This goal is not waiting for your question (written, skipped or not sampled).")
+        raise DialogueError(
+            "invalid", gettext("This goal is not waiting for your question (written, skipped or not sampled).")
+        )
     item, _ = QueryFirstItem.objects.get_or_create(
         goal=goal, writer=person, defaults={"tree": goal.tree, "sql": goal.sql, "opened_at": timezone.now()}
     )
@@ -63,9 +66,9 @@ def query_first_open(*, person: User, goal: Goal) -> QueryFirstItem:
 def _writing(item: QueryFirstItem, person: User) -> QueryFirstItem:
     _expert(person)
     if item.writer_id != person.pk:
-        raise DialogueError("forbidden", "This is another person's phase 1.")
+        raise DialogueError("forbidden", gettext("This is another person's phase 1."))
     if item.stage != QueryFirstItem.Stage.WRITING:
-        raise DialogueError("closed", "Phase 1 of this goal is over.")
+        raise DialogueError("closed", gettext("Phase 1 of this goal is over."))
     return item
 
 
@@ -76,7 +79,9 @@ def query_first_draft(*, item: QueryFirstItem, person: User) -> str:
     _writing(item, person)
     drafted = draft_question(item.tree, item.goal.database.schema)
     if not drafted:
-        raise DialogueError("invalid", "This goal's plan makes no plain question to draft: write it from the plan.")
+        raise DialogueError(
+            "invalid", gettext("This goal's plan makes no plain question to draft: write it from the plan.")
+        )
     item.drafted_question = drafted
     item.save(update_fields=["drafted_question"])
     return item.drafted_question
@@ -93,9 +98,13 @@ def query_first_adapt(*, item: QueryFirstItem, person: User, step_id: str, op: s
     sql = tree_sql(tree)
     result = sql_run(item.goal.database.path, sql)
     if not result.get("ok"):
-        raise DialogueError("invalid", f"With this change the SQL fails: {(result.get('error') or {}).get('message')}")
+        raise DialogueError(
+            "invalid",
+            gettext("With this change the SQL fails: %(error)s")
+            % {"error": (result.get("error") or {}).get("message")},
+        )
     if not result.get("rows") or result["rows"] in ([[0]], [[None]]):
-        raise DialogueError("invalid", "With this change the SQL returns nothing: choose another value.")
+        raise DialogueError("invalid", gettext("With this change the SQL returns nothing: choose another value."))
     item.tree, item.sql, item.changes = tree, sql, [*item.changes, change]
     item.save(update_fields=["tree", "sql", "changes"])
     return change
@@ -118,7 +127,7 @@ def query_first_write(*, item: QueryFirstItem, person: User, question: str) -> N
     with transaction.atomic():
         Goal.objects.select_for_update().get(pk=item.goal_id)  # two writers finishing at once: one question only
         if QueryFirstItem.objects.filter(goal_id=item.goal_id, stage__in=_WRITTEN).exists():
-            raise DialogueError("closed", "Someone else has just written the question for this goal.")
+            raise DialogueError("closed", gettext("Someone else has just written the question for this goal."))
         now = timezone.now()
         item.question_written, item.stage, item.written_at = question, QueryFirstItem.Stage.ALIGNING, now
         item.writing_seconds = max(0, round((now - item.opened_at).total_seconds()))
@@ -135,9 +144,9 @@ def query_first_align(
     so it goes to review. A refusal writes nothing. `opened_at`: when the person opened the page (time spent)."""
     _expert(person)
     if item.writer_id == person.pk:
-        raise DialogueError("forbidden", "Phase 2 is for another person than the one who wrote the question.")
+        raise DialogueError("forbidden", gettext("Phase 2 is for another person than the one who wrote the question."))
     if item.stage != QueryFirstItem.Stage.ALIGNING:
-        raise DialogueError("closed", "This question is not waiting for phase 2.")
+        raise DialogueError("closed", gettext("This question is not waiting for phase 2."))
     question = _text(question, "The question", settings.UTTERANCE_MAX_CHARS)
     tokens = utterance_toks(question)
     database = item.goal.database
@@ -146,7 +155,7 @@ def query_first_align(
     except TreeError as exc:
         raise DialogueError("invalid", str(exc)) from exc
     if Goal.objects.filter(database=database, question=question, sql=item.sql).exclude(pk=item.goal_id).exists():
-        raise DialogueError("invalid", "The database already has a goal with this question and SQL.")
+        raise DialogueError("invalid", gettext("The database already has a goal with this question and SQL."))
     # Three steps, so that the sandbox (the run of the item's query and the goal match of its shared result) runs in
     # no transaction (annotation.sql.sandbox.refuse_inside_transaction): the item is claimed with its new dialogue
     # under its row lock; the turn is recorded as a solo sequence's is, each step its own write; the item and the
@@ -166,7 +175,7 @@ def query_first_align(
         with transaction.atomic():
             locked = QueryFirstItem.objects.select_for_update().get(pk=item.pk)
             if locked.stage != QueryFirstItem.Stage.ALIGNING or locked.dialogue_id != dialogue.pk:
-                raise DialogueError("closed", "Someone else has just finished phase 2 of this question.")
+                raise DialogueError("closed", gettext("Someone else has just finished phase 2 of this question."))
             goal = Goal.objects.select_for_update().get(pk=item.goal_id)
             goal.question, goal.active = question, True
             goal.save(update_fields=["question", "active"])
@@ -176,7 +185,7 @@ def query_first_align(
             locked.save(update_fields=["question", "tokens", "alignment", "stage", "aligned_at", "aligning_seconds"])
     except IntegrityError:
         _align_release(item, dialogue)
-        raise DialogueError("invalid", "The database already has a goal with this question and SQL.") from None
+        raise DialogueError("invalid", gettext("The database already has a goal with this question and SQL.")) from None
     item.refresh_from_db()
     return dialogue
 
@@ -187,10 +196,10 @@ def _align_claim(item: QueryFirstItem, person: User, database) -> Dialogue:
     with transaction.atomic():
         locked = QueryFirstItem.objects.select_for_update().get(pk=item.pk)
         if locked.stage != QueryFirstItem.Stage.ALIGNING:
-            raise DialogueError("closed", "Someone else has just finished phase 2 of this question.")
+            raise DialogueError("closed", gettext("Someone else has just finished phase 2 of this question."))
         if locked.dialogue_id is not None:
             if locked.aligner_id != person.pk:
-                raise DialogueError("closed", "Someone else is finishing phase 2 of this question.")
+                raise DialogueError("closed", gettext("Someone else is finishing phase 2 of this question."))
             return locked.dialogue
         goal = Goal.objects.select_for_update().get(pk=item.goal_id)
         goal.sql, goal.tree = item.sql, item.tree

@@ -122,10 +122,14 @@ def query_first_align(request, item_id):
             alignment = None
         try:
             if not isinstance(alignment, list):
-                raise DialogueError("invalid", "The words given to the operations could not be read: try again.")
+                raise DialogueError(
+                    "invalid", gettext("The words given to the operations could not be read: try again.")
+                )
             if request.POST.get("aligned_question", question).strip() != question.strip():
                 # The spans index the words of the question they were given on; another text has other words.
-                raise DialogueError("invalid", "The question changed after its words were given: check them again.")
+                raise DialogueError(
+                    "invalid", gettext("The question changed after its words were given: check them again.")
+                )
             dialogue = qf.query_first_align(
                 item=item,
                 person=request.user,

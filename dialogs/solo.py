@@ -1,5 +1,7 @@
 """Solo sequences (SParC, CHASE-C): one expert writes the questions and their SQL, recorded as a room records turns."""
 
+from django.utils.translation import gettext
+
 from annotation.models import Database, Goal, Role, User
 from annotation.people.roles import can
 from dialogs.control_group import model_help_for
@@ -15,9 +17,9 @@ def solo_create(
     """Start a solo sequence on `database` (optionally towards `goal`): a dialogue whose author is both sides. A
     query-first item (dialogs.query_first) is written the same way, with its own `mode`."""
     if not can(expert, "chat.as_expert"):
-        raise DialogueError("forbidden", "Only experts write solo sequences.")
+        raise DialogueError("forbidden", gettext("Only experts write solo sequences."))
     if goal is not None and goal.database_id != database.pk:
-        raise DialogueError("invalid", "The goal belongs to another database.")
+        raise DialogueError("invalid", gettext("The goal belongs to another database."))
     dialogue = Dialogue.objects.create(
         database=database,
         database_version=database.current_version,
@@ -41,9 +43,9 @@ def solo_turn_add(*, dialogue: Dialogue, person: User, question: str, sql: str, 
     The SQL is run first; a question whose SQL fails is refused (`invalid`, with the sandbox's message) and only the
     failed run, a draft like any other, stays in the log."""
     if not dialogue.is_solo:
-        raise DialogueError("invalid", "This is not a solo sequence.")
+        raise DialogueError("invalid", gettext("This is not a solo sequence."))
     if not isinstance(request_id, str) or not 1 <= len(request_id) <= 48 or "\x00" in request_id:
-        raise DialogueError("invalid", "A request id of 1 to 48 characters is needed.")
+        raise DialogueError("invalid", gettext("A request id of 1 to 48 characters is needed."))
 
     def step(suffix: str, **message) -> Event:
         return dialogue_post(dialogue=dialogue, person=person, message={"id": f"{request_id}:{suffix}", **message})[0][
@@ -54,7 +56,9 @@ def solo_turn_add(*, dialogue: Dialogue, person: User, question: str, sql: str, 
     result = run.payload["result"]
     if not result.get("ok"):
         error = result.get("error") or {}
-        raise DialogueError("invalid", f"The SQL fails: {error.get('message', 'error')}")
+        raise DialogueError(
+            "invalid", gettext("The SQL fails: %(error)s") % {"error": error.get("message", gettext("error"))}
+        )
     turn = step("question", type="utterance", text=question).seq
     step("acts", type="user_acts", turn=turn, acts=["INFORM_SQL"])
     step("share", type="share_result", turn=turn, run=run.seq)

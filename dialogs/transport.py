@@ -237,7 +237,7 @@ class JsonConsumer(AsyncWebsocketConsumer):
         which cleans the connections up around each call itself."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
+            raise ValueError(f"No handler for message type {message['type']}")  # i18n-exempt: a programming error
         # Everything a handler sends, and the database calls it makes (asgiref carries the language to their threads),
         # in this socket's language (`speak_persons_language`); English until it is decided.
         with translation.override(self.language or settings.LANGUAGE_CODE):
