@@ -633,8 +633,8 @@ class SimulationRun(Job):
     and how far it got. Started from the campaign page (a background job) or `manage.py simulate_workers`."""
 
     class Expert(models.TextChoices):
-        HUMAN = "human", "A person at the expert desk"
-        SCRIPTED = "scripted", "A scripted expert"
+        HUMAN = "human", _("A person at the expert desk")
+        SCRIPTED = "scripted", _("A scripted expert")
 
     campaign = models.ForeignKey(Campaign, null=True, blank=True, on_delete=models.SET_NULL, related_name="simulations")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
@@ -646,7 +646,7 @@ class SimulationRun(Job):
     time_limit_seconds = models.PositiveIntegerField(default=900)
     # Progress counts the workers done (progress_total is `count`); `report` holds, per worker, its dialogue,
     # questions and guard hits.
-    state = job_state_field(succeeded="Done")
+    state = job_state_field(succeeded=_("Done"))
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -73,7 +73,9 @@ def quiz_bank(language: str | None = None) -> tuple[QuizQuestion, ...]:
                 del _cache[old]  # an earlier version of this file
             _cache[key] = _parse(path.read_bytes(), source=str(path))
     except OSError as exc:
-        raise QuizBankError(f"The quiz file {path} cannot be read: {exc.strerror or exc}.") from None
+        raise QuizBankError(
+            f"The quiz file {path} cannot be read: {exc.strerror or exc}."
+        ) from None  # i18n-exempt: log, check
     return _cache[key]
 
 
@@ -88,10 +90,14 @@ def quiz_banks_agree() -> None:
         other = {question.id: len(question.choices) for question in quiz_bank(language)}
         differing = sorted({qid for qid in main.keys() | other.keys() if main.get(qid) != other.get(qid)})
         if differing:
-            raise QuizBankError(
+            raise QuizBankError(  # i18n-exempt: log, check
                 f"{path}: its questions must be those of {settings.QUIZ_FILE} (the same ids, each with as many "
                 f"choices); these differ: {', '.join(differing)}."
             )
+
+
+# The bank's errors name the file and the field; they go to the server's log and to `manage.py check`, never to a
+# page (the tutorial shows the worker its own message): docs/i18n.md keeps such texts in English.
 
 
 def _parse(raw: bytes, *, source: str) -> tuple[QuizQuestion, ...]:
@@ -100,14 +106,14 @@ def _parse(raw: bytes, *, source: str) -> tuple[QuizQuestion, ...]:
     except ValidationError as exc:
         raise QuizBankError(exc.messages[0]) from None
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
-        raise QuizBankError(f'{source}: expected an object with a "questions" list.')
+        raise QuizBankError(f'{source}: expected an object with a "questions" list.')  # i18n-exempt: log, check
     questions, seen = [], set()
     for number, item in enumerate(data["questions"], start=1):
         question = _question(item, f"{source}, question {number}", seen)
         seen.add(question.id)
         questions.append(question)
     if len(questions) < settings.QUIZ_QUESTIONS:
-        raise QuizBankError(
+        raise QuizBankError(  # i18n-exempt: log, check
             f"{source} has {len(questions)} question(s); the quiz asks QUIZ_QUESTIONS={settings.QUIZ_QUESTIONS}."
         )
     return tuple(questions)
@@ -116,26 +122,34 @@ def _parse(raw: bytes, *, source: str) -> tuple[QuizQuestion, ...]:
 def _question(item, where: str, seen: set[str]) -> QuizQuestion:
     """One question of the bank (`where` names it in errors); its id must not be one of `seen`."""
     if not isinstance(item, dict):
-        raise QuizBankError(f"{where}: expected an object with id, question, right and wrong.")
+        raise QuizBankError(
+            f"{where}: expected an object with id, question, right and wrong."
+        )  # i18n-exempt: log, check
     unknown = set(item) - {"id", "question", "right", "wrong"}
     if unknown:
-        raise QuizBankError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}.")
+        raise QuizBankError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}.")  # i18n-exempt: log, check
     qid = item.get("id")
     if not isinstance(qid, str) or not QUESTION_ID.fullmatch(qid):
-        raise QuizBankError(f"{where}: id must be 1-60 letters, digits, - or _ (got {qid!r}).")
+        raise QuizBankError(
+            f"{where}: id must be 1-60 letters, digits, - or _ (got {qid!r})."
+        )  # i18n-exempt: log, check
     if qid in seen:
-        raise QuizBankError(f"{where}: the id {qid!r} is used twice.")
+        raise QuizBankError(f"{where}: the id {qid!r} is used twice.")  # i18n-exempt: log, check
     wrong = item.get("wrong")
     texts = {"question": item.get("question"), "right": item.get("right")}
     if not isinstance(wrong, list) or not 1 <= len(wrong) <= len(LETTERS) - 1:
-        raise QuizBankError(f"{where} ({qid}): wrong must be a list of 1 to {len(LETTERS) - 1} choices.")
+        raise QuizBankError(
+            f"{where} ({qid}): wrong must be a list of 1 to {len(LETTERS) - 1} choices."
+        )  # i18n-exempt: log, check
     texts.update({f"wrong choice {n}": text for n, text in enumerate(wrong, start=1)})
     for name, text in texts.items():
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
-            raise QuizBankError(f"{where} ({qid}): {name} must be a text of 1 to {MAX_TEXT} characters.")
+            raise QuizBankError(
+                f"{where} ({qid}): {name} must be a text of 1 to {MAX_TEXT} characters."
+            )  # i18n-exempt: log, check
     choices = [item["right"].strip(), *(text.strip() for text in wrong)]
     if len(set(choices)) != len(choices):
-        raise QuizBankError(f"{where} ({qid}): two choices are the same text.")
+        raise QuizBankError(f"{where} ({qid}): two choices are the same text.")  # i18n-exempt: log, check
     return QuizQuestion(qid, item["question"].strip(), choices[0], tuple(choices[1:]))
 
 

@@ -13,6 +13,7 @@ import json
 import uuid
 from collections.abc import Callable
 
+from django.utils.translation import gettext
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
@@ -78,10 +79,10 @@ async def lobby_paired(base_url: str, cookie: str, *, role: str, seen: set[int] 
         except (OSError, InvalidHandshake, ConnectionClosed, TimeoutError) as exc:
             code = getattr(getattr(exc, "rcvd", None), "code", None)
         if code in FINAL_CLOSE_CODES:
-            raise SimulationError(f"the lobby refused this account (close code {code})")
+            raise SimulationError(gettext("the lobby refused this account (close code %(code)s)") % {"code": code})
         wait = next(waits, None)
         if wait is None:
-            raise SimulationError("the lobby could not be reached")
+            raise SimulationError(gettext("the lobby could not be reached"))
         await asyncio.sleep(max(wait, TOO_MANY_OPENS_WAIT) if code == TOO_MANY_OPENS else wait)
 
 
@@ -90,9 +91,12 @@ def _paired_on(frame: dict, role: str, seen) -> int | None:
     if kind == "paired":
         return int(frame["dialogue"])
     if kind == "error":
-        raise SimulationError(f"the lobby refused: {frame.get('code')}: {frame.get('message')}")
+        raise SimulationError(
+            gettext("the lobby refused: %(code)s: %(message)s")
+            % {"code": frame.get("code"), "message": frame.get("message")}
+        )
     if kind == "released":
-        raise SimulationError(f"sent away from the lobby: {frame.get('message')}")
+        raise SimulationError(gettext("sent away from the lobby: %(message)s") % {"message": frame.get("message")})
     if kind != "status":
         return None
     if role == "worker":
@@ -219,7 +223,10 @@ class RoomSocket:
         try:
             return await asyncio.wait_for(future, self.reply_timeout)
         except TimeoutError:
-            raise SimulationError(f"no answer to {message['type']} within {self.reply_timeout:.0f} s") from None
+            raise SimulationError(
+                gettext("no answer to %(type)s within %(seconds)s s")
+                % {"type": message["type"], "seconds": f"{self.reply_timeout:.0f}"}
+            ) from None
 
     async def next(self, wanted: Callable[[dict], bool], what: str, *, timeout: float | None = None) -> dict:
         """The first frame not yet taken that `wanted` accepts, waiting for it; SimulationError after the timeout."""
@@ -233,7 +240,7 @@ class RoomSocket:
                 raise self._failure
             left = deadline - loop.time()
             if left <= 0:
-                raise SimulationError(f"{what} did not come within the time allowed")
+                raise SimulationError(gettext("%(what)s did not come within the time allowed") % {"what": what})
             self._arrived.clear()
             try:
                 await asyncio.wait_for(self._arrived.wait(), left)

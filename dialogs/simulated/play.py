@@ -18,6 +18,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext
+
 from dialogs.simulated.client import Refused, RoomSocket, SimulationError, client_id, is_event, is_state
 from dialogs.simulated.questions import (
     MODEL_PROMPT_VERSION,
@@ -88,12 +90,12 @@ async def play_worker(
 ) -> WorkerOutcome:
     """Hold the worker's side of the dialogue until it ends; see the module's docstring."""
     outcome = WorkerOutcome(dialogue=room.dialogue)
-    state = await room.next(is_state, "the room's state")
+    state = await room.next(is_state, gettext("the room's state"))
     if state["status"] not in ("waiting", "active"):
         outcome.status = state["status"]
         return outcome
     if state["status"] == "waiting":
-        await room.next(is_event("join", author_role="expert"), "the expert")
+        await room.next(is_event("join", author_role="expert"), gettext("the expert"))
     min_questions = int(state.get("min_questions") or 1)
     plan = scripted_questions(
         goal_question=goal.question, goal_sql=goal.sql, schema=goal.schema, min_questions=min_questions
@@ -137,7 +139,9 @@ async def play_worker(
         asked_goal = asked_goal or origin["step"] == "goal"
         turn = await room.post({"type": "utterance", "id": client_id("u"), "text": text, "simulated": origin})
         outcome.questions.append({"step": origin["step"], "mode": origin["mode"], "text": text})
-        answer = await room.next(lambda frame, t=turn: _worker_event(frame, t), f"the answer to turn {turn}")
+        answer = await room.next(
+            lambda frame, t=turn: _worker_event(frame, t), gettext("the answer to turn %(turn)s") % {"turn": turn}
+        )
         if answer["kind"] == "end":
             outcome.status = answer["payload"].get("status", "")
             return outcome
@@ -147,7 +151,7 @@ async def play_worker(
             if follow_suggestions > 0:
                 try:
                     found = await room.next(
-                        is_event("recommendation", turn=turn), "a suggestion", timeout=SUGGESTION_WAIT_SECONDS
+                        is_event("recommendation", turn=turn), gettext("a suggestion"), timeout=SUGGESTION_WAIT_SECONDS
                     )
                     suggestion = found["payload"].get("text")
                     if suggestion:
@@ -157,9 +161,9 @@ async def play_worker(
     try:
         await room.post({"type": "end", "id": client_id("end")})
     except Refused as refused:
-        outcome.error = f"could not end: {refused}"
+        outcome.error = gettext("could not end: %(error)s") % {"error": refused}
         return outcome
-    end = await room.next(is_event("end"), "the end of the dialogue")
+    end = await room.next(is_event("end"), gettext("the end of the dialogue"))
     outcome.status = end["payload"].get("status", "")
     return outcome
 
@@ -194,11 +198,11 @@ async def play_expert(room: RoomSocket, *, step_sql: Callable[[str | None], str 
     """Answer every question until the dialogue ends, then score; the number of questions answered.
 
     `step_sql(step)` gives the SQL for a simulated question's step (None: the goal's)."""
-    state = await room.next(is_state, "the room's state")
+    state = await room.next(is_state, gettext("the room's state"))
     goal_sql = state.get("goal_sql") or ""
     answered = 0
     while True:
-        frame = await room.next(_question_or_end, "a question or the end")
+        frame = await room.next(_question_or_end, gettext("a question or the end"))
         if frame["kind"] == "end":
             break
         turn = frame["seq"]
@@ -207,7 +211,7 @@ async def play_expert(room: RoomSocket, *, step_sql: Callable[[str | None], str 
         result_run = None
         for sql in dict.fromkeys(filter(None, (step_sql(step), goal_sql))):
             run = await room.post({"type": "sql_run", "id": client_id("sql"), "turn": turn, "sql": sql})
-            ran = await room.next(is_event("sql_run", seq=run), f"the run {run}")
+            ran = await room.next(is_event("sql_run", seq=run), gettext("the run %(run)s") % {"run": run})
             if ran["payload"]["result"].get("ok"):
                 result_run = run
                 break
@@ -218,7 +222,7 @@ async def play_expert(room: RoomSocket, *, step_sql: Callable[[str | None], str 
         try:
             labels = await room.next(
                 lambda f, t=turn: is_event("turn_labels", turn=t)(f) and f["payload"].get("source") == "detected",
-                "the draft answer",
+                gettext("the draft answer"),
                 timeout=DRAFT_WAIT_SECONDS,
             )
             text = labels["payload"].get("draft") or FALLBACK_ANSWER

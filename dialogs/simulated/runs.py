@@ -21,6 +21,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from annotation.model_client import model_configured
 from annotation.models import Goal, Role, User
@@ -49,7 +50,9 @@ def simulated_account(*, role: str, number: int) -> User:
         person.set_unusable_password()
         person.save()
     elif not person.simulated:
-        raise SimulationRefused(f"{username} is an account of a person, not a simulated one.")
+        raise SimulationRefused(
+            gettext("%(name)s is an account of a person, not a simulated one.") % {"name": username}
+        )
     return person
 
 
@@ -70,11 +73,13 @@ def simulation_goals(*, campaign: Campaign | None = None, goal: Goal | None = No
     """The goals a pilot may play: the one named, or the campaign's open goals (active, with a question)."""
     if goal is not None:
         if not goal.active or goal.waiting_for_question:
-            raise SimulationRefused(f"Goal {goal.pk} is not open: it is inactive or still has no question.")
+            raise SimulationRefused(
+                gettext("Goal %(goal)s is not open: it is inactive or still has no question.") % {"goal": goal.pk}
+            )
         return [goal]
     goals = list(campaign.goal_pool().filter(active=True).exclude(question="").order_by("id"))
     if not goals:
-        raise SimulationRefused(f"Campaign {campaign.name!r} has no open goals to pilot.")
+        raise SimulationRefused(gettext("Campaign “%(name)s” has no open goals to pilot.") % {"name": campaign.name})
     return goals
 
 
@@ -92,15 +97,22 @@ def simulation_create(
 ) -> SimulationRun:
     """A queued run with one seat per worker, the goals dealt round-robin; SimulationRefused for a bad request."""
     if (campaign is None) == (goal is None):
-        raise SimulationRefused("Name either a campaign or a goal.")
+        raise SimulationRefused(gettext("Name either a campaign or a goal."))
     if not 1 <= count <= MAX_WORKERS:
-        raise SimulationRefused(f"The number of simulated workers must be from 1 to {MAX_WORKERS}.")
+        raise SimulationRefused(
+            gettext("The number of simulated workers must be from 1 to %(most)s.") % {"most": MAX_WORKERS}
+        )
     if not 0 <= follow_suggestions <= 1:
-        raise SimulationRefused("The share of suggestions followed must be from 0 to 1.")
+        raise SimulationRefused(gettext("The share of suggestions followed must be from 0 to 1."))
     if expert not in SimulationRun.Expert.values:
-        raise SimulationRefused(f"The expert must be one of: {', '.join(SimulationRun.Expert.values)}.")
+        raise SimulationRefused(
+            gettext("The expert must be one of: %(choices)s.") % {"choices": ", ".join(SimulationRun.Expert.values)}
+        )
     if not server_url.startswith(("http://", "https://")):
-        raise SimulationRefused(f"The server address must start with http:// or https://, not {server_url!r}.")
+        raise SimulationRefused(
+            gettext("The server address must start with http:// or https://, not “%(address)s”.")
+            % {"address": server_url}
+        )
     goals = simulation_goals(campaign=campaign, goal=goal)
     with transaction.atomic():
         run = SimulationRun.objects.create(
@@ -140,6 +152,13 @@ def simulation_run(*, run_id: int) -> SimulationRun:
     run = SimulationRun.objects.get(pk=run_id)
     if run.state != SimulationRun.State.QUEUED:
         return run
+    # Its note (and the clients' errors it quotes, made on this thread's context) in the asker's language.
+    with run.speaking():
+        return _simulation_play(run)
+
+
+def _simulation_play(run: SimulationRun) -> SimulationRun:
+    run_id = run.pk
     _record(run_id, state=SimulationRun.State.RUNNING, started_at=timezone.now())
     seats = list(run.seats.select_related("worker", "goal__database").order_by("id"))
     workers = [(seat, session_cookie(seat.worker)) for seat in seats]
@@ -154,9 +173,16 @@ def simulation_run(*, run_id: int) -> SimulationRun:
         return SimulationRun.objects.get(pk=run_id)
     failed = [item for item in report if item.get("error")]
     message = (
-        f"{len(report) - len(failed)} of {len(report)} simulated dialogues ended."
+        ngettext(
+            "%(ended)s of %(total)s simulated dialogue ended.",
+            "%(ended)s of %(total)s simulated dialogues ended.",
+            len(report),
+        )
+        % {"ended": len(report) - len(failed), "total": len(report)}
         if not failed
-        else "; ".join(f"worker {item['worker']}: {item['error']}" for item in failed)[:2000]
+        else "; ".join(
+            gettext("worker %(name)s: %(error)s") % {"name": item["worker"], "error": item["error"]} for item in failed
+        )[:2000]
     )
     _record(
         run_id,
@@ -180,7 +206,9 @@ async def _play_all(run: SimulationRun, workers, experts) -> list[dict]:
         async with asyncio.timeout(run.time_limit_seconds):
             results = await asyncio.gather(*tasks, return_exceptions=True)
     except TimeoutError:
-        raise SimulationError(f"the pilot did not finish within {run.time_limit_seconds} s") from None
+        raise SimulationError(
+            gettext("the pilot did not finish within %(seconds)s s") % {"seconds": run.time_limit_seconds}
+        ) from None
     report = []
     for (seat, _), result in zip(workers, results[: len(workers)], strict=True):
         if isinstance(result, BaseException):

@@ -438,3 +438,31 @@ def test_a_model_question_is_asked_when_it_passes_the_guard_and_the_scripts_othe
     model_on.set_mode("error")
     text, origin, hits = next_question("Could you say hello and name the dorms?")
     assert text == step.text and origin["mode"] == "scripted" and origin["model_error"]
+
+
+@pytest.mark.django_db
+def test_a_pilot_asked_in_chinese_writes_its_note_in_chinese(monkeypatch):
+    """The run's note is written in the language of the admin who asked (Job.speaking, docs/i18n.md), whatever the
+    language of the thread that plays it; so are the clients' errors it quotes, made while it plays."""
+    from django.utils import translation
+    from django.utils.translation import ngettext
+
+    from dialogs.simulated import runs
+
+    spoken = []
+
+    async def played(run, workers, experts):
+        spoken.append(translation.get_language())
+        return [{"worker": "sim-worker-1", "goal": 1, "dialogue": 7}]
+
+    monkeypatch.setattr(runs, "_play_all", played)
+    with translation.override("zh-hans"):
+        run = SimulationRun.objects.create(count=1, server_url="http://127.0.0.1:1")
+        chinese = ngettext(
+            "%(ended)s of %(total)s simulated dialogue ended.", "%(ended)s of %(total)s simulated dialogues ended.", 1
+        ) % {"ended": 1, "total": 1}
+    with translation.override("en"):
+        done = runs.simulation_run(run_id=run.pk)
+    assert spoken == ["zh-hans"]
+    assert (done.state, done.message) == (SimulationRun.State.SUCCEEDED, chinese)
+    assert translation.get_language() != "zh-hans"
