@@ -31,7 +31,7 @@ from annotation.models import Database
 from annotation.sql import analysis, sandbox
 from annotation.suites.checks import ON_ORIGINAL, SuiteCheckError, suite_check, suite_search
 from annotation.suites.compare import order_matters, results_equal
-from annotation.wording import chinese_drafts
+from annotation.wording import chinese_drafts, chinese_suggestions
 from annotation.wording import response_drafts as drafts
 from annotation.wording import suggestions as intents
 from dialogs.log import intent_categories_counted, recommendation_payload
@@ -116,13 +116,16 @@ def column_statistics_at(path: str):
 
 
 def suggestion(
-    *, schema: dict | None, path: str | None, sql: str, result: dict | None, category: str, rng
+    *, schema: dict | None, path: str | None, sql: str, result: dict | None, category: str, rng, language: str = "en"
 ) -> intents.Recommendation:
     """One suggestion of `category` after `sql`, as a room words it: with real values and the columns' figures of the
     file at `path` (none without a file) and the `result` the worker was shown, so that nothing is suggested that the
     result already answers (`intents.recommend`). The one call behind the room's suggestion and the rated sheets
-    (bench/rating_sheet.py). Raises intents.IntentError as `recommend` does."""
-    return intents.recommend(
+    (bench/rating_sheet.py, bench/suggestions_zh.py). In a Chinese `language` ("zh-hans", the dialogue's:
+    `draft_language`) the same choice is worded by the Chinese rules (`chinese_suggestions`). Raises
+    intents.IntentError as `recommend` does."""
+    recommend = chinese_suggestions.recommend if language.lower().startswith("zh") else intents.recommend
+    return recommend(
         sql,
         schema,
         category=category,
@@ -143,14 +146,24 @@ def result_shown(database: Database, sql: str) -> dict | None:
 
 
 def recommendation_next(
-    *, database: Database, turn: int, sql: str, offered: list[dict], rng=None, result: dict | None = None
+    *,
+    database: Database,
+    turn: int,
+    sql: str,
+    offered: list[dict],
+    rng=None,
+    result: dict | None = None,
+    utterance: str = "",
+    worker_language: str = "",
 ) -> dict | None:
     """The payload of the next recommendation after `turn` (answered with `sql`, whose `result` the worker was shown:
     read again when not given), or None when none applies (an unreadable SQL, or every applicable category already
-    offered for this turn)."""
+    offered for this turn). Worded in the dialogue's language, by the rule the draft follows (`draft_language` of the
+    turn's question `utterance` and the worker's account's `worker_language`)."""
     rng = rng or random.Random()
     schema = database.schema
     path = str(database.path) if database.has_file else None
+    language = draft_language(utterance=utterance, worker_language=worker_language, schema=schema)
     if result is None:
         result = result_shown(database, sql)
     statistics = column_statistics_at(path) if path else None
@@ -175,7 +188,7 @@ def recommendation_next(
         try:
             for _ in range(8):  # another wording of an already offered relation is no new suggestion
                 recommendation = suggestion(
-                    schema=schema, path=path, sql=sql, result=result, category=category, rng=rng
+                    schema=schema, path=path, sql=sql, result=result, category=category, rng=rng, language=language
                 )
                 if (recommendation.category, recommendation.relation) not in seen:
                     break

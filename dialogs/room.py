@@ -755,6 +755,8 @@ def _post_response(post: _Post):
             turn=turn.seq,
             sql=post.run_sql(turn.run_seq),
             offered=[],
+            utterance=turn.text,  # worded in the dialogue's language, as the draft is
+            worker_language=post.dialogue.worker.language,
         )
         return [] if recommendation is None else [post.record_server(EventKind.RECOMMENDATION, recommendation)]
 
@@ -773,6 +775,8 @@ def _post_recommend(post: _Post):
         turn=turn.seq,
         sql=post.run_sql(turn.run_seq),
         offered=offered,
+        utterance=turn.text,
+        worker_language=post.dialogue.worker.language,
     )
     if recommendation is None:
         raise DialogueError(

@@ -276,6 +276,7 @@ def recommend(
     values: Callable[[str, str], list] | None = None,
     result: Mapping | None = None,
     statistics: Callable[[str, str], Mapping | None] | None = None,
+    writer: Callable | None = None,
 ) -> Recommendation:
     """One suggestion of `category` for the question that follows the turn whose query was `previous_sql`.
 
@@ -286,14 +287,15 @@ def recommend(
     values. `result` is what the worker was just shown (`rows`, `truncated`, `total_rows`, as a shared result holds
     them) and `statistics(table, column)` a column's figures (`rows`, `distinct`, `min`, `max`; None when unknown):
     with them nothing is suggested that the result already answers or that leads nowhere (`_seen_view`). The same
-    arguments and rng state give the same recommendation.
+    arguments and rng state give the same recommendation. `writer(analysis, rng, values)` makes the writer that words
+    the choice (another language's, `chinese_suggestions`); the English `_Writer` by default.
     Raises IntentError for an unknown category or one that has no applicable relation (see
     `applicable_categories`), or when the query or the schema cannot be read.
     """
     if category not in CATEGORIES:
         raise IntentError(f"unknown intent category {category!r}; known: {', '.join(CATEGORIES)}")
     analysis = _seen_view(_analysis_of(previous_sql, schema), result, statistics)
-    writer = _Writer(analysis, rng, values)
+    writer = (writer or _Writer)(analysis, rng, values)
     if category == COMBINATION:
         pairs = analysis.combination_pairs()
         if not pairs:
@@ -2554,8 +2556,8 @@ def _unread(word: str) -> bool:
     """Whether a word of three letters or more is one English text hardly uses (`_WORD_IN_USE`)."""
     if word in ABBREVIATIONS:
         return True  # "their constructor ref", "their cust name": a shortening a reader would spell out
-    if len(word) < 3 or not word.isalpha():
-        return False
+    if len(word) < 3 or not word.isalpha() or not word.isascii():
+        return False  # a Chinese name (CHASE's) is no English word the counts could judge
     # a word with no vowel is a shortening ("lng", "nbr") unless text uses it as a word of its own ("gdp", "dvd")
     bar = _WORD_IN_USE if set(word) & set("aeiouy") else _SHORTENING_IN_USE
     return _segmenter().UNIGRAMS.get(word, 0) < bar

@@ -2,6 +2,7 @@
 question asked in Chinese on a database with Chinese names gets a Chinese draft, whatever the expert's screens say."""
 
 import itertools
+import re
 import sqlite3
 
 import pytest
@@ -88,3 +89,19 @@ def test_draft_for_chooses_the_rules_by_language():
     assert assist.draft_for(schema=None, sql=sql, result=result, language="zh-hans") == "城市是广州。"
     assert assist.draft_for(schema=None, sql=sql, result=result).isascii() is False  # English rules, Chinese value
     assert "是" not in assist.draft_for(schema=None, sql=sql, result=result)
+
+
+def test_a_chinese_speaking_worker_is_suggested_the_next_question_in_chinese(chinese_room, settings):
+    """The suggestion after an answer is worded in the dialogue's language by the Chinese rules (docs/i18n.md)."""
+    settings.INTENT_RECOMMENDATIONS = True
+    settings.CHASE_PHENOMENA_REQUIRED = False
+    chinese_room("广东有哪些城市？", "SELECT 名称, 人口 FROM 城市 WHERE 省份 = '广东'")
+    dialogue = Dialogue.objects.get(worker=chinese_room.worker)
+    turn = Event.objects.filter(dialogue=dialogue, kind=EventKind.RESULT_SHARED).latest("seq").payload["turn"]
+    dialogue_post(
+        dialogue=dialogue,
+        person=dialogue.expert,
+        message={"id": "zd-confirm", "type": "response", "turn": turn, "text": "广州和深圳。", "acts": ["CONFIRM_SQL"]},
+    )
+    offered = Event.objects.filter(dialogue=dialogue, kind=EventKind.RECOMMENDATION).latest("seq").payload
+    assert assist._HAN.search(offered["text"]) and not re.search(r"\b(?:Ask|their|these|the)\b", offered["text"])
