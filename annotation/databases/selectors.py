@@ -4,6 +4,7 @@ curation page. Reads never write."""
 from django.conf import settings
 from django.db.models import Count, QuerySet
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 
 from annotation.databases import profile as rules
 from annotation.databases.table_page import read_table_page
@@ -38,7 +39,7 @@ def database_table_page(*, database: Database, table_index: int, page: int | str
     try:
         page = int(page)
     except (TypeError, ValueError):
-        raise ValueError("page must be a whole number") from None
+        raise ValueError(_("The page must be a whole number.")) from None
     # Only the columns people see: a column hidden by curation stays out of the viewer too.
     schema = database.schema
     shown = [column for table, column in schema["column_names_original"] if table == table_index]

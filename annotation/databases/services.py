@@ -16,6 +16,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from annotation.databases.curation import database_version_add, next_version_file
 from annotation.databases.curation import file_sha256 as _sha256
@@ -37,12 +38,14 @@ def database_check_file(path: Path) -> None:
         with open(path, "rb") as handle:
             header = handle.read(len(SQLITE_HEADER))
     except OSError as exc:
-        raise ValidationError(f"Cannot read the database file: {exc.strerror}.") from exc
+        raise ValidationError(_("Cannot read the database file: %(reason)s.") % {"reason": exc.strerror}) from exc
     if header != SQLITE_HEADER:
-        raise ValidationError("This is not a SQLite database file (the file does not start with the SQLite header).")
+        raise ValidationError(_("This is not a SQLite database file (the file does not start with the SQLite header)."))
     limit = settings.MAX_DATABASE_UPLOAD_MB * 1024 * 1024
     if path.stat().st_size > limit:
-        raise ValidationError(f"The database is larger than the {settings.MAX_DATABASE_UPLOAD_MB} MB limit.")
+        raise ValidationError(
+            _("The database is larger than the %(limit)s MB limit.") % {"limit": settings.MAX_DATABASE_UPLOAD_MB}
+        )
 
 
 def database_register(
@@ -66,12 +69,14 @@ def database_register(
 
     db_id = db_id.strip()
     if not DB_ID_PATTERN.match(db_id):
-        raise ValidationError(f"{db_id!r} is not a valid database id: use letters, digits and underscores.")
+        raise ValidationError(
+            _("%(db_id)s is not a valid database id: use letters, digits and underscores.") % {"db_id": repr(db_id)}
+        )
     source_path = Path(source_path)
     database_check_file(source_path)
     existing = Database.objects.filter(db_id=db_id).first()
     if existing and not replace:
-        raise ValidationError(f"A database with the id {db_id!r} is already registered.")
+        raise ValidationError(_("A database with the id %(db_id)s is already registered.") % {"db_id": repr(db_id)})
 
     if existing:
         number, relative = next_version_file(existing)
@@ -86,9 +91,9 @@ def database_register(
         try:
             schema = introspect_sqlite(temp_name, db_id)
         except Exception as exc:  # a damaged file fails here with sqlite3.DatabaseError and friends
-            raise ValidationError(f"Could not read the schema of this database: {exc}") from exc
+            raise ValidationError(_("Could not read the schema of this database: %(error)s") % {"error": exc}) from exc
         if not schema["table_names_original"]:
-            raise ValidationError("The database has no tables.")
+            raise ValidationError(_("The database has no tables."))
         schema, names_note = release_names_kept(schema, release_entry)
         os.replace(temp_name, target)
     finally:
@@ -144,15 +149,19 @@ def database_register_schema(*, schema: dict, description: str = "") -> Database
     """
     missing = [key for key in TABLES_JSON_KEYS if key not in schema]
     if missing:
-        raise ValidationError(f"Not a tables.json entry: missing {', '.join(missing)}.")
+        raise ValidationError(_("Not a tables.json entry: missing %(keys)s.") % {"keys": ", ".join(missing)})
     db_id = str(schema["db_id"]).strip()
     if not DB_ID_PATTERN.match(db_id):
-        raise ValidationError(f"{db_id!r} is not a valid database id: use letters, digits and underscores.")
+        raise ValidationError(
+            _("%(db_id)s is not a valid database id: use letters, digits and underscores.") % {"db_id": repr(db_id)}
+        )
     columns = schema["column_names_original"]
     if not schema["table_names_original"] or not columns or list(columns[0]) != [-1, "*"]:
-        raise ValidationError(f'The schema of {db_id!r} has no tables, or its first column is not [-1, "*"].')
+        raise ValidationError(
+            _('The schema of %(db_id)s has no tables, or its first column is not [-1, "*"].') % {"db_id": repr(db_id)}
+        )
     if Database.objects.filter(db_id=db_id).exists():
-        raise ValidationError(f"A database with the id {db_id!r} is already registered.")
+        raise ValidationError(_("A database with the id %(db_id)s is already registered.") % {"db_id": repr(db_id)})
     entry = {key: schema[key] for key in TABLES_JSON_KEYS}
     return Database.objects.create(db_id=db_id, file="", schema=entry, description=description, active=False)
 
@@ -176,10 +185,14 @@ def databases_import_spider(
     """
     entries = read_json_file(tables_path)
     if not isinstance(entries, list):
-        raise ValidationError(f"{tables_path} is not a tables.json file: it holds no list of database entries.")
+        raise ValidationError(  # i18n-exempt: the import_spider command's, which prints it untranslated
+            f"{tables_path} is not a tables.json file: it holds no list of database entries."
+        )
     for index, entry in enumerate(entries):
         if not isinstance(entry, dict) or not isinstance(entry.get("db_id"), str):
-            raise ValidationError(f"{tables_path} is not a tables.json file: entry {index} has no db_id.")
+            raise ValidationError(  # i18n-exempt: the import_spider command's, which prints it untranslated
+                f"{tables_path} is not a tables.json file: entry {index} has no db_id."
+            )
     wanted = set(only) if only else None
     report = SpiderImportReport()
     for entry in entries:

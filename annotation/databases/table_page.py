@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
+from django.utils.translation import gettext
+
 # A page holds at most this many cells (rows x columns): 25 rows of up to 100 columns. Past it a page has fewer rows.
 MAX_CELLS_PER_PAGE = 2_500
 # Reading a page (its count included) stops past this many seconds: a crafted file must not hold a server thread.
@@ -231,7 +233,7 @@ def read_table_page(
         total = connection.execute(f"SELECT count(*) FROM {reader.quoted}").fetchone()[0]  # noqa: S608 - quoted
         pages = max(1, -(-total // per_page))
         if not 1 <= page <= pages:
-            raise ValueError(f"page must be between 1 and {pages}")
+            raise ValueError(gettext("The page must be between 1 and %(pages)s.") % {"pages": pages})
         offset = (page - 1) * per_page
         if not columns:  # every column hidden by curation: the rows are there, with nothing shown of them
             rows = [[] for _ in range(min(per_page, total - offset))]
@@ -256,8 +258,10 @@ def read_table_page(
                 )
     except sqlite3.Error as exc:
         if isinstance(exc, sqlite3.OperationalError) and "interrupted" in str(exc):
-            raise TablePageError(f"Reading this table took longer than {READ_SECONDS:g} s.") from None
-        raise TablePageError(f"This table cannot be read from the file: {exc}.") from None
+            raise TablePageError(
+                gettext("Reading this table took longer than %(seconds)s s.") % {"seconds": f"{READ_SECONDS:g}"}
+            ) from None
+        raise TablePageError(gettext("This table cannot be read from the file: %(error)s.") % {"error": exc}) from None
     finally:
         connection.close()
     data = {

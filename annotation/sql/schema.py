@@ -22,6 +22,8 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+from annotation.plumbing.i18n import gettext, language
+
 # Substrings of the declared type; the first rule with a hit wins, so `TINYTEXT` is text although it contains "int".
 # Plain substrings, as in the Spider release: the rare `POINT` or `INTERVAL` come out as numbers there too.
 _TYPE_RULES = (
@@ -280,13 +282,27 @@ def row_caption(table: dict, tables: list[dict]) -> str:
             if parent != table["name"] and parent not in parents:
                 parents.append(parent)
     own_keys = [column for column in keys if not column["foreign_keys"]]
+    # The English inflection (singular, a/an) is for English sentences; another language names the things as the
+    # schema does (docs/i18n.md).
+    english = language().startswith("en")
     if len(parents) >= 2 and not own_keys:
-        things = [with_article(noun(readable[parent], many=False)) for parent in parents]
-        return f"Each row links {things[0]} to {' and '.join(things[1:])}."
+        things = [
+            with_article(noun(readable[parent], many=False)) if english else readable[parent] for parent in parents
+        ]
+        return gettext("Each row links %(first)s to %(others)s.") % {"first": things[0], "others": _and(things[1:])}
     if keys:
-        key = " and ".join(column["readable_name"] for column in keys)
-        return f"Each row is one {noun(table['readable_name'], many=False)}, identified by {key}."
+        thing = noun(table["readable_name"], many=False) if english else table["readable_name"]
+        key = _and([column["readable_name"] for column in keys])
+        return gettext("Each row is one %(thing)s, identified by %(key)s.") % {"thing": thing, "key": key}
     return ""
+
+
+def _and(items: list[str]) -> str:
+    """`a and b and c`, in the page's language."""
+    said = items[-1]
+    for item in reversed(items[:-1]):
+        said = gettext("%(first)s and %(second)s") % {"first": item, "second": said}
+    return said
 
 
 def schema_sql(path: str | Path) -> str:

@@ -26,13 +26,14 @@ import re
 import threading
 from dataclasses import dataclass, field
 
-from django.utils.translation import gettext as _
 from sqlglot import expressions as exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.dialects.sqlite import SQLite
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.parser import Parser
 from sqlglot.tokens import Token, Tokenizer, TokenType
+
+from annotation.plumbing.i18n import gettext as _
 
 __all__ = [
     "or_branches",

@@ -325,6 +325,22 @@ def test_describe_tables(tmp_path):
     assert tables[2]["referenced_by"] == []
 
 
+def test_a_caption_in_another_language_names_the_things_as_the_schema_does(tmp_path):
+    """The English inflection (singular, a/an) is for English captions only (docs/i18n.md): a Chinese page names a
+    table as its readable name is, in the catalogue's sentence."""
+    from django.utils import translation
+
+    schema = introspect_sqlite(make_db(tmp_path, DORM_SCRIPT), "dorm")
+    schema["table_names"] = ["students", "dorms", "lives in"]
+    with translation.override("en"):
+        english = [table["caption"] for table in describe_tables(schema)]
+    with translation.override("zh-hans"):
+        chinese = [table["caption"] for table in describe_tables(schema)]
+    assert english[0].startswith("Each row is one student,") and english[2] == "Each row links a student to a dorm."
+    assert "students" in chinese[0] and "a student" not in chinese[2]
+    assert "students" in chinese[2] and "dorms" in chinese[2]
+
+
 def test_describe_tables_lists_every_target_of_a_column_once():
     # cre_Drama_Workshop_Groups: Invoice_Items.Order_ID references two tables; duplicates (dog_kennels) collapse.
     schema = {
