@@ -19,6 +19,8 @@ import copy
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
+from django.utils.translation import gettext
+
 from annotation.goals.operation_tree import (
     counted_table,
     join_directions,
@@ -475,22 +477,24 @@ def adapt_filter(tree: dict, *, step_id: str, op: str, value) -> tuple[dict, dic
     filter, an operator outside FILTER_OPS or a value no goal may hold; whether the new SQL returns rows is the
     caller's to check (it needs the database)."""
     if op not in FILTER_OPS:
-        raise TreeError(f"The operator must be one of {', '.join(FILTER_OPS)}.")
+        raise TreeError(gettext("The operator must be one of %(operators)s.") % {"operators": ", ".join(FILTER_OPS)})
     adapted = copy.deepcopy(tree)
     found = dict(filters_of(adapted)).get(step_id)
     if found is None:
-        raise TreeError(f"This tree has no filter {step_id!r}.")
+        raise TreeError(gettext("This tree has no filter %(step)s.") % {"step": repr(step_id)})
     if isinstance(value, str):
         value = value.strip()
         if isinstance(found["value"], int | float) and not isinstance(found["value"], bool) and op != "like":
             try:
                 value = float(value) if "." in value else int(value)
             except ValueError:
-                raise TreeError(f"{value!r} is not a number, and this column holds numbers.") from None
+                raise TreeError(
+                    gettext("%(value)s is not a number, and this column holds numbers.") % {"value": repr(value)}
+                ) from None
     if op == "like" and isinstance(value, str) and "%" not in value:
         value = f"%{value}%"
     if literal(value) is None:
-        raise TreeError("The value must be a short text or a number, on one line and without double quotes.")
+        raise TreeError(gettext("The value must be a short text or a number, on one line and without double quotes."))
     before = {"op": found["op"], "value": found["value"]}
     found["op"], found["value"] = op, value
     change = {"step": step_id, "column": found["column"], "before": before, "after": {"op": op, "value": value}}
@@ -502,21 +506,24 @@ def check_alignment(alignment, tokens: list[str], steps: list[PlanStep]) -> list
     naming steps of `steps`, with the query type and every filter given at least one span. Returns it normalised
     (sorted, each span once); raises TreeError saying what is wrong, and which steps still need words."""
     if not isinstance(alignment, list):
-        raise TreeError("The alignment must be a list of spans.")
+        raise TreeError(gettext("The alignment must be a list of spans."))
     known = {step.id: step for step in steps}
     spans = set()
     for item in alignment:
         if not isinstance(item, dict) or set(item) != {"step", "beg", "end"}:
-            raise TreeError("Each span needs exactly a step, a first token (beg) and a last token (end).")
+            raise TreeError(gettext("Each span needs exactly a step, a first token (beg) and a last token (end)."))
         beg, end, step = item["beg"], item["end"], item["step"]
         if step not in known:
-            raise TreeError(f"There is no operation {step!r} in this tree.")
+            raise TreeError(gettext("There is no operation %(step)s in this tree.") % {"step": repr(step)})
         if any(not isinstance(n, int) or isinstance(n, bool) for n in (beg, end)) or not 0 <= beg <= end < len(tokens):
-            raise TreeError(f"A span must run from one token to a later one among the {len(tokens)} tokens.")
+            raise TreeError(
+                gettext("A span must run from one token to a later one among the %(count)s tokens.")
+                % {"count": len(tokens)}
+            )
         spans.add((step, beg, end))
     missing = [step.label for step in required_steps(steps) if not any(span[0] == step.id for span in spans)]
     if missing:
-        raise TreeError("Give words to: " + "; ".join(missing) + ".")
+        raise TreeError(gettext("Give words to: %(steps)s.") % {"steps": "; ".join(missing)})
     order = {step.id: position for position, step in enumerate(steps)}
     return [
         {"step": step, "beg": beg, "end": end}
