@@ -111,6 +111,10 @@ def test_a_dialogue_and_its_review_in_chinese(new_page, platform):
     send.click()
     expect(worker.locator(".bubble.response").last).to_contain_text("广州")
     expect(expert.get_by_test_id("send-refusal")).to_have_text("")
+    # The suggestion for the next question is worded by the Chinese rules, in the dialogue's language (docs/i18n.md).
+    expect(worker.locator("#suggestion")).to_be_visible()
+    suggested = worker.locator("#suggestion-text").inner_text()
+    assert re.search(r"[\u4e00-\u9fff]", suggested) and not re.search(r"\b(?:Ask|their|these|the)\b", suggested)
 
     # The worker ends; the expert scores.
     end = worker.get_by_role("button", name=zh("End dialogue"))
