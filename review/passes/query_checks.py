@@ -20,6 +20,7 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation.labels.acts import SQL_GROUNDED_USER_ACTS
 from annotation.suites.checks import ON_SUITE, SuiteCheckError, checked_on_text, suite_check, verdict_text
@@ -83,8 +84,8 @@ def compare_box_grant(person) -> tuple[str, int]:
         _box_return(key, wanted_ms)
         wait = math.ceil(_BOX_WINDOW_SECONDS - time.time() % _BOX_WINDOW_SECONDS)
         raise CompareRefused(
-            f"Your comparisons have used this minute's {settings.SQL_COMPARE_BOX_SECONDS_PER_MINUTE:g} s: "
-            f"try again in {wait} s.",
+            gettext("Your comparisons have used this minute's %(seconds)s s: try again in %(wait)s s.")
+            % {"seconds": f"{settings.SQL_COMPARE_BOX_SECONDS_PER_MINUTE:g}", "wait": wait},
             status=429,
         )
     _box_return(key, wanted_ms - granted_ms)
@@ -105,16 +106,16 @@ def query_compare(*, record: DialogueRecord, database, turn: int, sql: str, pers
     (`compare_box_grant`), and what the comparison did not use goes back."""
     current = next((item for item in record.user_turns if item.seq == turn), None)
     if current is None:
-        raise CompareRefused(f"There is no user turn #{turn} in this dialogue.")
+        raise CompareRefused(gettext("There is no user turn #%(turn)s in this dialogue.") % {"turn": turn})
     if not current.sql:
-        raise CompareRefused("This turn has no query to compare with.")
+        raise CompareRefused(gettext("This turn has no query to compare with."))
     key, granted_ms = compare_box_grant(person) if person is not None else (None, None)
     started = time.monotonic()
     try:
         seconds = granted_ms / 1000 if granted_ms is not None else None
         return suite_check(database, sql, current.sql, seconds=seconds)
     except SuiteCheckError as exc:
-        raise CompareRefused(f"Your query cannot be compared: {exc}") from exc
+        raise CompareRefused(gettext("Your query cannot be compared: %(error)s") % {"error": exc}) from exc
     finally:
         if key is not None:
             _box_return(key, granted_ms - int((time.monotonic() - started) * 1000))
@@ -182,17 +183,27 @@ def copied_queries(record: DialogueRecord, database) -> list[dict]:
 def _difference_text(difference: dict, label_a: str, label_b: str) -> str:
     kind = difference.get("kind")
     if kind == "rows":
-        return "Rows that only one of them returns (below)."
+        return gettext("Rows that only one of them returns (below).")
     if kind == "order":
-        return f"The same rows in another order: they part at row {difference['position'] + 1}."
+        return gettext("The same rows in another order: they part at row %(row)s.") % {
+            "row": difference["position"] + 1
+        }
     if kind == "columns":
-        return f"{label_a} returns {difference['columns_a']} columns, {label_b} {difference['columns_b']}."
+        return gettext("%(a)s returns %(columns_a)s columns, %(b)s %(columns_b)s.") % {
+            "a": label_a,
+            "b": label_b,
+            "columns_a": difference["columns_a"],
+            "columns_b": difference["columns_b"],
+        }
     if kind == "error":
-        return f"{label_b} fails there: {difference['message']}"
-    return "The same rows, but their columns pair differently."
+        return gettext("%(b)s fails there: %(error)s") % {"b": label_b, "error": difference["message"]}
+    return gettext("The same rows, but their columns pair differently.")
 
 
-_DATABASE_NAMES = {"original": "the original database", "searched": "a database made for this pair"}
+_DATABASE_NAMES = {
+    "original": gettext_lazy("the original database"),
+    "searched": gettext_lazy("a database made for this pair"),
+}
 
 
 def check_view(check: dict | None, *, label_a: str, label_b: str) -> dict | None:
@@ -215,11 +226,14 @@ def check_view(check: dict | None, *, label_a: str, label_b: str) -> dict | None
     counterexample = check.get("counterexample")
     if counterexample:
         difference = counterexample["difference"]
-        view["database"] = _DATABASE_NAMES.get(counterexample["database"], counterexample["database"])
+        view["database"] = str(_DATABASE_NAMES.get(counterexample["database"], counterexample["database"]))
         view["made"] = counterexample["database"] != "original"
         if counterexample["database"] == "searched":
             kept = checked_on_text({**check, "searched_databases": 0})
-            view["where"] = f"found in {check.get('seconds', 0):g} s, after {kept}"
+            view["where"] = gettext("found in %(seconds)s s, after %(kept)s") % {
+                "seconds": f"{check.get('seconds', 0):g}",
+                "kept": kept,
+            }
         view["tables"] = counterexample.get("tables") or []
         view["sides"] = [
             {"label": label_a, "table": counterexample["a"]},
@@ -237,4 +251,4 @@ def correction_check_view(turn: UserTurn) -> dict | None:
     queries = [correction for correction in turn.corrections if correction.field == "query"]
     if not queries:
         return None
-    return check_view(queries[-1].suite_check, label_a="Corrected query", label_b="Original query")
+    return check_view(queries[-1].suite_check, label_a=gettext("Corrected query"), label_b=gettext("Original query"))

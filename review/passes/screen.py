@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import json
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation.goals.tree_plan import plan
 from annotation.labels.acts import (
@@ -54,19 +54,19 @@ def word_diff(old, new) -> list[tuple[str, str]]:
 
 
 FIELD_LABELS = {
-    "utterance": "Utterance",
-    "user_acts": "User acts",
-    "ambiguity": "Ambiguity",
+    "utterance": gettext_lazy("Utterance"),
+    "user_acts": gettext_lazy("User acts"),
+    "ambiguity": gettext_lazy("Ambiguity"),
     "query": "SQL",
-    "response": "Response",
-    "system_acts": "System acts",
+    "response": gettext_lazy("Response"),
+    "system_acts": gettext_lazy("System acts"),
     "drop": "DROP",
-    "intent": "Intent (CHASE)",
-    "contextual_phenomena": "Contextual phenomena",
-    "schema_linking": "Schema linking",
-    "pragmatics": "Phrasing (CHASE pragmatics)",
-    "question_style": "Form (CHASE question style)",
-    "thematic_relations": "Thematic relation (SParC)",
+    "intent": gettext_lazy("Intent (CHASE)"),
+    "contextual_phenomena": gettext_lazy("Contextual phenomena"),
+    "schema_linking": gettext_lazy("Schema linking"),
+    "pragmatics": gettext_lazy("Phrasing (CHASE pragmatics)"),
+    "question_style": gettext_lazy("Form (CHASE question style)"),
+    "thematic_relations": gettext_lazy("Thematic relation (SParC)"),
 }
 
 
@@ -96,22 +96,32 @@ def _ambiguity_text(value: dict, tokens: list[str] | None) -> str:
     span = value.get("span")
     if span:
         words = tokens[span["beg"] : span["end"] + 1] if tokens else []
-        parts.append(f"“{' '.join(words)}”" if words else f"tokens {span['beg']}-{span['end']}")
-    parts.extend(f"reading {number}: {sql}" for number, sql in enumerate(value.get("readings") or [], 1))
+        parts.append(f"“{' '.join(words)}”" if words else _tokens_text(span))
+    parts.extend(
+        gettext("reading %(number)s: %(sql)s") % {"number": number, "sql": sql}
+        for number, sql in enumerate(value.get("readings") or [], 1)
+    )
     return " · ".join(parts)
 
 
+def _tokens_text(span: dict) -> str:
+    return gettext("tokens %(beg)s-%(end)s") % {"beg": span["beg"], "end": span["end"]}
+
+
 def _link_text(span: dict, schema: dict | None, tokens: list[str] | None) -> str:
-    words = " ".join(tokens[span["beg"] : span["end"] + 1]) if tokens else f"tokens {span['beg']}-{span['end']}"
+    words = " ".join(tokens[span["beg"] : span["end"] + 1]) if tokens else _tokens_text(span)
     entity = span["entity"]
     if schema is None:
         named = entity.get("value", "")
     elif span["type"] == "table":
-        named = f"table {schema['table_names'][entity['tableId']]}"
+        named = gettext("table %(table)s") % {"table": schema["table_names"][entity["tableId"]]}
     else:
         table, column = schema["column_names"][entity["columnId"]]
         where = f"{schema['table_names'][table]}.{column}"
-        named = f"value {entity['value']} of {where}" if span["type"] == "value" else f"column {where}"
+        if span["type"] == "value":
+            named = gettext("value %(value)s of %(column)s") % {"value": entity["value"], "column": where}
+        else:
+            named = gettext("column %(column)s") % {"column": where}
     return f"“{words}” → {named}"
 
 

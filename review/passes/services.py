@@ -35,6 +35,7 @@ from django.db import transaction
 from django.db.models import Case, CharField, Count, OuterRef, Q, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation.labels.acts import (
     LabelError,
@@ -111,12 +112,12 @@ def _practice(prefix: str = "") -> Q:
 # (dialogs.models.pairing_cancelled), says nothing of either person: it is not unsatisfactory either.
 NOT_FOR_REVIEW = [
     # An expert's practice (docs/experts.md) is played by the simulated worker too: named for what it is, first.
-    NotForReview("practice", "an expert's practice dialogue", "practice", _practice),
-    NotForReview("simulated", "a simulated pilot dialogue", "simulated pilot", _simulated),
+    NotForReview("practice", gettext_lazy("an expert's practice dialogue"), gettext_lazy("practice"), _practice),
+    NotForReview("simulated", gettext_lazy("a simulated pilot dialogue"), gettext_lazy("simulated pilot"), _simulated),
     NotForReview(
         "requeued",
-        "a pairing cancelled when its worker was sent back to the queue",
-        "worker sent back to the queue",
+        gettext_lazy("a pairing cancelled when its worker was sent back to the queue"),
+        gettext_lazy("worker sent back to the queue"),
         pairing_cancelled,
     ),
 ]
@@ -255,7 +256,9 @@ def pass_pool_refusal(number: int, reviewer: User) -> str | None:
     members = _pool_members().get(number)
     if not members or reviewer.pk in members:
         return None
-    return f"Pass {number} is taken by the reviewers in its pool, which an admin keeps; you are not in it."
+    return gettext(
+        "Pass %(number)s is taken by the reviewers in its pool, which an admin keeps; you are not in it."
+    ) % {"number": number}
 
 
 def _pool_members() -> dict[int, set[int]]:
@@ -290,16 +293,20 @@ def pass_pool_set(*, number: int, members, by: User) -> ReviewPassPool | None:
     """Give pass `number` a pool of `members` (reviewers or admins), or none (`members` is None: any reviewer takes
     it). Admins only. Claims already made stay; the next claims follow the new pool."""
     if not can(by, "review.manage"):
-        raise ReviewError("not_allowed", "Only an admin keeps the review pools.")
+        raise ReviewError("not_allowed", gettext("Only an admin keeps the review pools."))
     if not 1 <= number <= settings.REVIEW_PASSES:
-        raise ReviewError("invalid", f"There is no review pass {number} (passes 1 to {settings.REVIEW_PASSES}).")
+        raise ReviewError(
+            "invalid",
+            gettext("There is no review pass %(number)s (passes 1 to %(passes)s).")
+            % {"number": number, "passes": settings.REVIEW_PASSES},
+        )
     if members is None:
         ReviewPassPool.objects.filter(number=number).delete()
         return None
     people = list(members)
     wrong = [person.username for person in people if not can(person, "review.work")]
     if wrong:
-        raise ReviewError("invalid", f"Not a reviewer: {', '.join(sorted(wrong))}.")
+        raise ReviewError("invalid", gettext("Not a reviewer: %(names)s.") % {"names": ", ".join(sorted(wrong))})
     with transaction.atomic():
         pool, _ = ReviewPassPool.objects.select_for_update().get_or_create(number=number)
         pool.updated_by = by
@@ -311,14 +318,16 @@ def pass_pool_set(*, number: int, members, by: User) -> ReviewPassPool | None:
 def review_may_take(review: DialogueReview, reviewer: User) -> str | None:
     """Why `reviewer` may not take this dialogue's current pass, or None when they may."""
     if not can(reviewer, "review.work"):
-        return "Your role may not review dialogues."
+        return gettext("Your role may not review dialogues.")
     pooled = pass_pool_refusal(review.pass_number, reviewer)
     if pooled:
         return pooled
     if review.dialogue.expert_id == reviewer.pk:
-        return "You were the expert of this dialogue: someone else reviews it."
+        return gettext("You were the expert of this dialogue: someone else reviews it.")
     if reviewer.pk in _earlier_reviewers(review):
-        return f"You worked on an earlier pass of this dialogue: pass {review.pass_number} needs another reviewer."
+        return gettext("You worked on an earlier pass of this dialogue: pass %(number)s needs another reviewer.") % {
+            "number": review.pass_number
+        }
     # A person labelling this dialogue blind (docs/double_annotation.md) sees none of its labels until they are done.
     return blind_refusal(reviewer, review.dialogue_id)
 
@@ -335,23 +344,31 @@ def review_claim(*, reviewer: User, dialogue: Dialogue) -> DialogueReview:
     now = timezone.now()
     why_not = not_for_review(dialogue)
     if why_not:  # whatever its review row says (one made before the rule said so)
-        raise ReviewError("not_reviewable", f"This dialogue is not reviewed: {why_not}.")
+        raise ReviewError("not_reviewable", gettext("This dialogue is not reviewed: %(why)s.") % {"why": why_not})
     with transaction.atomic():
         review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
         if review is None:
-            raise ReviewError("not_reviewable", "This dialogue is not in review (it is in progress or unsatisfactory).")
+            raise ReviewError(
+                "not_reviewable", gettext("This dialogue is not in review (it is in progress or unsatisfactory).")
+            )
         if claim_live(review, now) and review.claimed_by_id == reviewer.pk:
             return _renew(review, now)
         if claim_live(review, now):
             holder = User.objects.get(pk=review.claimed_by_id)
             until = timezone.localtime(review.claim_expires_at)
-            raise ReviewError("locked", f"{holder.username} is reviewing this dialogue (until {until:%H:%M}).")
+            raise ReviewError(
+                "locked",
+                gettext("%(name)s is reviewing this dialogue (until %(time)s).")
+                % {"name": holder.username, "time": until.strftime("%H:%M")},
+            )
         if not _claimable(review, now):
-            raise ReviewError("decided", f"This dialogue is {review.get_stage_display().lower()}.")
+            raise ReviewError(
+                "decided", gettext("This dialogue is %(stage)s.") % {"stage": review.get_stage_display().lower()}
+            )
         if review.dialogue.status not in REVIEWABLE_STATUSES:
-            raise ReviewError("not_reviewable", "This dialogue was dropped after it entered review.")
+            raise ReviewError("not_reviewable", gettext("This dialogue was dropped after it entered review."))
         if SendBack.objects.filter(review=review, returned_at__isnull=True).exists():
-            raise ReviewError("with_author", "This dialogue is with its author, to fix what review asked.")
+            raise ReviewError("with_author", gettext("This dialogue is with its author, to fix what review asked."))
         refusal = review_may_take(review, reviewer)
         if refusal:
             raise ReviewError("not_allowed", refusal)
@@ -428,7 +445,7 @@ def _held(dialogue: Dialogue, reviewer: User) -> DialogueReview:
     review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
     now = timezone.now()
     if review is None or not claim_live(review, now) or review.claimed_by_id != reviewer.pk:
-        raise ReviewError("not_claimed", "Claim this dialogue first (your claim may have expired).")
+        raise ReviewError("not_claimed", gettext("Claim this dialogue first (your claim may have expired)."))
     return review
 
 
@@ -443,9 +460,11 @@ def review_release(*, person: User, dialogue: Dialogue) -> DialogueReview:
     with transaction.atomic():
         review = DialogueReview.objects.select_for_update().filter(dialogue=dialogue).first()
         if review is None or review.stage != ReviewStage.CLAIMED:
-            raise ReviewError("not_claimed", "Nobody holds this dialogue.")
+            raise ReviewError("not_claimed", gettext("Nobody holds this dialogue."))
         if review.claimed_by_id != person.pk and not can(person, "review.manage"):
-            raise ReviewError("not_allowed", "Only the reviewer holding it or an admin can release this dialogue.")
+            raise ReviewError(
+                "not_allowed", gettext("Only the reviewer holding it or an admin can release this dialogue.")
+            )
         _back_to_queue(review)
         ReviewPass.objects.filter(review=review, decision="", finished_at__isnull=True).update(
             decision=ReviewPass.Decision.RELEASED, finished_at=timezone.now()
@@ -482,17 +501,19 @@ def review_send_back(*, reviewer: User, dialogue: Dialogue, note: str = "", turn
         try:
             cleaned[str(int(key))] = text
         except (TypeError, ValueError):
-            raise ReviewError("invalid", f"{key!r} is not a turn of this dialogue.") from None
+            raise ReviewError("invalid", gettext("%(key)r is not a turn of this dialogue.") % {"key": key}) from None
     if not note and not cleaned:
-        raise ReviewError("invalid", "Say what the author should fix: a note, or a note on a turn.")
+        raise ReviewError("invalid", gettext("Say what the author should fix: a note, or a note on a turn."))
     turns = {turn.seq for turn in dialogue_record_of(dialogue).user_turns}
     unknown = sorted(int(key) for key in cleaned if int(key) not in turns)
     if unknown:
-        raise ReviewError("invalid", f"There is no user turn #{unknown[0]} in this dialogue.")
+        raise ReviewError(
+            "invalid", gettext("There is no user turn #%(turn)s in this dialogue.") % {"turn": unknown[0]}
+        )
     with transaction.atomic():
         review = _held(dialogue, reviewer)
         if review.dialogue.expert_id == reviewer.pk:
-            raise ReviewError("not_allowed", "You are this dialogue's author.")
+            raise ReviewError("not_allowed", gettext("You are this dialogue's author."))
         sent = SendBack.objects.create(
             review=review,
             pass_number=review.pass_number,
@@ -523,7 +544,7 @@ def send_back_return(*, author: User, dialogue: Dialogue, note: str = "") -> Sen
     with transaction.atomic():
         sent = SendBack.objects.select_for_update().filter(review__dialogue=dialogue, returned_at__isnull=True).first()
         if sent is None or sent.author_id != author.pk:
-            raise ReviewError("not_allowed", "This dialogue is not waiting for your fixes.")
+            raise ReviewError("not_allowed", gettext("This dialogue is not waiting for your fixes."))
         sent.fixes = Event.objects.filter(
             dialogue=dialogue, kind=EventKind.CORRECTION, author=author, created_at__gte=sent.created_at
         ).count()
@@ -550,7 +571,8 @@ def _check_value(field: str, value, database):
     """The cleaned new value of a field, or ReviewError. Acts follow the room's label rules; text the room's limits."""
     if field in ("utterance", "response"):
         try:
-            return log.text_checked(value, name=f"The new {field}", limit=settings.UTTERANCE_MAX_CHARS)
+            name = gettext("The new utterance") if field == "utterance" else gettext("The new response")
+            return log.text_checked(value, name=name, limit=settings.UTTERANCE_MAX_CHARS)
         except log.TextRefused as exc:
             raise ReviewError(exc.code, exc.message) from None
     if field in ("user_acts", "system_acts"):
@@ -560,16 +582,20 @@ def _check_value(field: str, value, database):
             raise ReviewError("labels", str(exc)) from exc
     if field == "drop":
         if not isinstance(value, bool):
-            raise ReviewError("invalid", "'drop' takes true or false.")
+            raise ReviewError("invalid", gettext("'drop' takes true or false."))
         return value
     if field == "query":
         try:
-            return log.text_checked(value, name="The new query", limit=settings.SANDBOX_MAX_SQL_LENGTH)
+            return log.text_checked(value, name=gettext("The new query"), limit=settings.SANDBOX_MAX_SQL_LENGTH)
         except log.TextRefused as exc:
             raise ReviewError(exc.code, exc.message) from None
     if field in (*log.LABEL_FIELDS, "ambiguity"):
         return value  # checked against the turn's text once it is read (_check_label, _check_ambiguity)
-    raise ReviewError("invalid", f"Unknown field {field!r} (one of {', '.join(log.CORRECTABLE_FIELDS)}).")
+    raise ReviewError(
+        "invalid",
+        gettext("Unknown field %(field)r (one of %(fields)s).")
+        % {"field": field, "fields": ", ".join(log.CORRECTABLE_FIELDS)},
+    )
 
 
 def _check_label(field: str, value, database, text: str):
@@ -628,7 +654,7 @@ def review_correct(
     stays in the log and in the correction.
     """
     if not as_author and not can(reviewer, "review.work"):
-        raise ReviewError("not_allowed", "Your role may not review dialogues.")
+        raise ReviewError("not_allowed", gettext("Your role may not review dialogues."))
     value = _check_value(field, value, dialogue.database)
     reason = (reason or "").strip()[:500]
     checks = dict(
@@ -650,7 +676,9 @@ def review_correct(
     with transaction.atomic():
         review, current, value, now = _correction_checked(**checks, value=value, record=record)
         if run is not None and now != old:
-            raise ReviewError("changed", "The query of this turn changed while yours ran: read it again first.")
+            raise ReviewError(
+                "changed", gettext("The query of this turn changed while yours ran: read it again first.")
+            )
         run_seq = None
         if run is not None:
             event, _ = dialogue_record(
@@ -695,7 +723,7 @@ def _correction_checked(
         record = dialogue_record_of(dialogue)
     current = next((t for t in record.user_turns if t.seq == turn), None)
     if current is None:
-        raise ReviewError("invalid", f"There is no user turn #{turn} in this dialogue.")
+        raise ReviewError("invalid", gettext("There is no user turn #%(turn)s in this dialogue.") % {"turn": turn})
     value = _correction_value(dialogue, current, field, value)
     if field == "thematic_relations":
         try:
@@ -704,7 +732,7 @@ def _correction_checked(
             raise ReviewError("labels", str(exc)) from exc
     old = current.value(field)
     if old == value:
-        raise ReviewError("unchanged", f"The {field.replace('_', ' ')} already reads so.")
+        raise ReviewError("unchanged", gettext("The %(field)s already reads so.") % {"field": field.replace("_", " ")})
     return review, current, value, old
 
 
@@ -715,15 +743,15 @@ def _review_to_correct(reviewer: User, dialogue: Dialogue, *, require_claim, as_
         review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
         sent = send_back_open(dialogue)
         if review is None or sent is None or sent.author_id != reviewer.pk:
-            raise ReviewError("not_allowed", "This dialogue is not waiting for your fixes.")
+            raise ReviewError("not_allowed", gettext("This dialogue is not waiting for your fixes."))
         return review
     if require_claim:
         return _held(dialogue, reviewer)
     review = DialogueReview.objects.select_for_update().select_related("dialogue").filter(dialogue=dialogue).first()
     if review is None:
-        raise ReviewError("not_reviewable", "This dialogue is not in review.")
+        raise ReviewError("not_reviewable", gettext("This dialogue is not in review."))
     if claim_live(review, timezone.now()) and review.claimed_by_id != reviewer.pk:
-        raise ReviewError("locked", "Another reviewer holds this dialogue; try again when they are done.")
+        raise ReviewError("locked", gettext("Another reviewer holds this dialogue; try again when they are done."))
     # Without a claim, the rule that decides who may claim it: the script may not do what the screen refuses.
     refusal = review_may_take(review, reviewer)
     if refusal:
@@ -734,10 +762,12 @@ def _review_to_correct(reviewer: User, dialogue: Dialogue, *, require_claim, as_
 def _correction_value(dialogue: Dialogue, current, field: str, value):
     """`value` as checked for `field` of the turn `current` (a label's and an ambiguity's rules); raises ReviewError."""
     if field in ("response", "system_acts") and current.response is None:
-        raise ReviewError("invalid", "This turn has no response to correct.")
+        raise ReviewError("invalid", gettext("This turn has no response to correct."))
     if field in log.LABEL_FIELDS:
         if field == "intent" and current.sql is None:
-            raise ReviewError("invalid", "An intent is the relation between two SQL turns; this turn has no SQL.")
+            raise ReviewError(
+                "invalid", gettext("An intent is the relation between two SQL turns; this turn has no SQL.")
+            )
         value = _check_label(field, value, dialogue.database, current.text)
     if field == "ambiguity":
         value = _check_ambiguity(value, current)
@@ -752,12 +782,15 @@ def _reviewer_run(dialogue: Dialogue, sql: str) -> dict:
         try:
             encode_sql(sql, database.schema)
         except SpiderEncodingError as exc:
-            raise ReviewError("sql", f"The query cannot be encoded under the Spider protocol: {exc}") from exc
+            raise ReviewError(
+                "sql", gettext("The query cannot be encoded under the Spider protocol: %(error)s") % {"error": exc}
+            ) from exc
         return not_executed()
     result = sql_run_result(dialogue, sql)
     if not result["ok"]:
         error = result.get("error") or {}
-        raise ReviewError("sql", f"The query does not run: {error.get('message', 'it failed')}")
+        message = error.get("message") or gettext("it failed")
+        raise ReviewError("sql", gettext("The query does not run: %(error)s") % {"error": message})
     return result
 
 
@@ -823,11 +856,13 @@ def review_decide(
 def _rejection_check(reason: str, fault: str, note: str) -> None:
     """A rejection names a reason from the list (with a note for "other") and whose work failed."""
     if reason not in RejectReason.values:
-        raise ReviewError("invalid", "Choose why the dialogue is rejected.")
+        raise ReviewError("invalid", gettext("Choose why the dialogue is rejected."))
     if reason == RejectReason.OTHER and not note:
-        raise ReviewError("invalid", "Say why the dialogue is rejected.")
+        raise ReviewError("invalid", gettext("Say why the dialogue is rejected."))
     if not fault or fault not in RejectFault.values:
-        raise ReviewError("invalid", "Say whose work failed: the worker's questions, the expert's SQL or both.")
+        raise ReviewError(
+            "invalid", gettext("Say whose work failed: the worker's questions, the expert's SQL or both.")
+        )
 
 
 def _final_approval(dialogue: Dialogue, review: DialogueReview, current: ReviewPass, validation, now) -> None:
@@ -835,7 +870,7 @@ def _final_approval(dialogue: Dialogue, review: DialogueReview, current: ReviewP
     ReviewError): approved, or failed validation and to be fixed. The caller saves `review` and `current`."""
     dialogue.refresh_from_db(fields=["last_seq"])
     if validation is None or validation.revision != dialogue.last_seq:
-        raise ReviewError("changed", "The dialogue changed while it was validated: approve it again.")
+        raise ReviewError("changed", gettext("The dialogue changed while it was validated: approve it again."))
     current.decision = ReviewPass.Decision.APPROVED
     problems = validation.problems
     review.problems = problems
@@ -861,11 +896,11 @@ def review_rejection_final(review: DialogueReview) -> bool:
 def review_reopen(*, admin: User, dialogue: Dialogue, note: str = "") -> DialogueReview:
     """Send a rejected dialogue back to the pass that rejected it (admins only)."""
     if not can(admin, "review.manage"):
-        raise ReviewError("not_allowed", "Only an admin can reopen a rejected dialogue.")
+        raise ReviewError("not_allowed", gettext("Only an admin can reopen a rejected dialogue."))
     with transaction.atomic():
         review = DialogueReview.objects.select_for_update().filter(dialogue=dialogue).first()
         if review is None or review.stage != ReviewStage.REJECTED:
-            raise ReviewError("invalid", "Only a rejected dialogue can be reopened.")
+            raise ReviewError("invalid", gettext("Only a rejected dialogue can be reopened."))
         review.stage, review.decided_at, review.fault = ReviewStage.PENDING, None, ""
         review.save(update_fields=["stage", "decided_at", "fault"])
         review_decided_on_commit(dialogue_id=dialogue.pk, stage=review.stage)  # no longer rejected
@@ -915,9 +950,13 @@ def review_validate(dialogue: Dialogue, record=None) -> list[dict]:
         check = checks[(record.db_id, state.sql)]
         reasons = []
         if check.encode_error:
-            reasons.append(f"does not encode under the Spider protocol: {check.encode_error}")
+            reasons.append(
+                gettext("does not encode under the Spider protocol: %(error)s") % {"error": check.encode_error}
+            )
         if database.has_file and not check.runs:
-            reasons.append(f"does not execute: {check.exec_error or 'it was not run'}")
+            reasons.append(
+                gettext("does not execute: %(error)s") % {"error": check.exec_error or gettext("it was not run")}
+            )
         if reasons:
             problems.append({"turn": state.turn.seq, "index": index, "sql": state.sql, "reason": "; ".join(reasons)})
     return problems
@@ -962,15 +1001,17 @@ def validation_warning_clear(*, reviewer: User, dialogue: Dialogue, warning_id: 
     """A reviewer has read a warning and clears it; who and when are kept. The dialogue's own expert may not clear a
     warning about their work."""
     if not can(reviewer, "review.work"):
-        raise ReviewError("not_allowed", "Your role may not review dialogues.")
+        raise ReviewError("not_allowed", gettext("Your role may not review dialogues."))
     if dialogue.expert_id == reviewer.pk:
-        raise ReviewError("not_allowed", "You were the expert of this dialogue: another reviewer clears its warnings.")
+        raise ReviewError(
+            "not_allowed", gettext("You were the expert of this dialogue: another reviewer clears its warnings.")
+        )
     with transaction.atomic():
         warning = ValidationWarning.objects.select_for_update().filter(pk=warning_id, review__dialogue=dialogue).first()
         if warning is None:
-            raise ReviewError("invalid", "There is no such warning on this dialogue.")
+            raise ReviewError("invalid", gettext("There is no such warning on this dialogue."))
         if warning.cleared_at is not None:
-            raise ReviewError("unchanged", "This warning was cleared already.")
+            raise ReviewError("unchanged", gettext("This warning was cleared already."))
         warning.cleared_by, warning.cleared_at = reviewer, timezone.now()
         warning.save(update_fields=["cleared_by", "cleared_at"])
     return warning

@@ -198,10 +198,12 @@ def _dialogue_page(request, item: Dialogue, *, fixing):
     review = screen["review"]
     live = passes.claim_live(review)
     holding = fixing is None and live and review.claimed_by_id == request.user.pk
-    refusal = passes.review_may_take(review, request.user) if review else "This dialogue is not in review."
+    refusal = passes.review_may_take(review, request.user) if review else gettext("This dialogue is not in review.")
     sent = fixing or passes.send_back_open(item)
     if fixing is None and sent is not None:
-        refusal = f"This dialogue is with its author ({sent.author.username}) to fix what review asked."
+        refusal = gettext("This dialogue is with its author (%(name)s) to fix what review asked.") % {
+            "name": sent.author.username
+        }
     notes = {int(key): text for key, text in (sent.turn_notes if sent else {}).items()}
     for turn_item in screen.get("turns", []):
         turn_item["fix_note"] = notes.get(turn_item["turn"].seq, "")
@@ -373,9 +375,9 @@ def compare(request, dialogue_id):
     except ValidationError:
         body = None
     if body is None or not isinstance(body.get("turn"), int) or not isinstance(body.get("sql"), str):
-        return JsonResponse({"error": "invalid", "message": "Send JSON with 'turn' and 'sql'."}, status=400)
+        return JsonResponse({"error": "invalid", "message": gettext("Send JSON with 'turn' and 'sql'.")}, status=400)
     try:
-        sql = log.text_checked(body["sql"], name="Your query", limit=settings.SANDBOX_MAX_SQL_LENGTH)
+        sql = log.text_checked(body["sql"], name=gettext("Your query"), limit=settings.SANDBOX_MAX_SQL_LENGTH)
         check = suite_checks.query_compare(
             record=dialogue_record_of(item), database=item.database, turn=body["turn"], sql=sql, person=request.user
         )
@@ -384,7 +386,7 @@ def compare(request, dialogue_id):
     except suite_checks.CompareRefused as exc:
         code = "too_many" if exc.status == 429 else "sql"
         return JsonResponse({"error": code, "message": str(exc)}, status=exc.status)
-    view = suite_checks.check_view(check, label_a="Your query", label_b="The turn's query")
+    view = suite_checks.check_view(check, label_a=gettext("Your query"), label_b=gettext("The turn's query"))
     html = render_to_string("review/_suite_check.html", {"check": view}, request=request)
     return JsonResponse({"ok": True, "check": check, "html": html})
 
