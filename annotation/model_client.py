@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ def model_chat(
     that others wait on. ModelError codes: off, timeout, unavailable, bad_answer, rate_limited.
     """
     if not model_configured():
-        raise ModelError("off", "No model is set up on this platform.")
+        raise ModelError("off", gettext("No model is set up on this platform."))
     if person_id is not None and not model_call_allowed(person_id):
         raise rate_limited_error()
     limit = settings.MODEL_TIMEOUT_SECONDS if timeout is None else timeout
@@ -107,11 +107,18 @@ def model_chat(
     status, raw = _post_json(f"{settings.MODEL_BASE_URL.rstrip('/')}/chat/completions", body, limit)
     seconds = round(time.monotonic() - started, 3)
     if status == 429:
-        raise ModelError("rate_limited", "The model's server is busy with too many requests (HTTP 429): try later.")
+        raise ModelError(
+            "rate_limited", gettext("The model's server is busy with too many requests (HTTP 429): try later.")
+        )
     if status in (401, 403):
-        raise ModelError("unavailable", f"The model's server refused this platform's key (HTTP {status}).")
+        raise ModelError(
+            "unavailable",
+            gettext("The model's server refused this platform's key (HTTP %(status)s).") % {"status": status},
+        )
     if status >= 400:
-        raise ModelError("unavailable", f"The model's server answered with an error (HTTP {status}).")
+        raise ModelError(
+            "unavailable", gettext("The model's server answered with an error (HTTP %(status)s).") % {"status": status}
+        )
     text, model = _completion_text(raw)
     logger.info("model %s answered in %.2f s (prompt %s)", model, seconds, prompt_version)
     return ModelReply(text=text, model=model, prompt_version=prompt_version, seconds=seconds)
@@ -121,7 +128,7 @@ def _post_json(url: str, body: dict, limit: float) -> tuple[int, bytes]:
     """POST `body` as JSON; (status, body bytes), the whole exchange within `limit` seconds."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ModelError("unavailable", "MODEL_BASE_URL is not an http(s) address.")
+        raise ModelError("unavailable", gettext("MODEL_BASE_URL is not an http(s) address."))
     connection_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
     deadline = time.monotonic() + limit
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
@@ -142,15 +149,20 @@ def _post_json(url: str, body: dict, limit: float) -> tuple[int, bytes]:
                 break
             size += len(chunk)
             if size > ANSWER_MAX_BYTES:
-                raise ModelError("bad_answer", "The model's answer was far too long to be a chat completion.")
+                raise ModelError("bad_answer", gettext("The model's answer was far too long to be a chat completion."))
             chunks.append(chunk)
         return response.status, b"".join(chunks)
     except TimeoutError as exc:  # socket.timeout is TimeoutError since Python 3.10
-        raise ModelError("timeout", f"The model did not answer within {limit:g} seconds.") from exc
+        raise ModelError(
+            "timeout", gettext("The model did not answer within %(seconds)s seconds.") % {"seconds": f"{limit:g}"}
+        ) from exc
     except ConnectionRefusedError as exc:
-        raise ModelError("unavailable", "The model's server is not running (connection refused).") from exc
+        raise ModelError("unavailable", gettext("The model's server is not running (connection refused).")) from exc
     except (OSError, http.client.HTTPException) as exc:
-        raise ModelError("unavailable", f"The model's server could not be reached ({type(exc).__name__}).") from exc
+        raise ModelError(
+            "unavailable",
+            gettext("The model's server could not be reached (%(error)s).") % {"error": type(exc).__name__},
+        ) from exc
     finally:
         connection.close()
 
@@ -168,12 +180,14 @@ def _completion_text(raw: bytes) -> tuple[str, str]:
     try:
         answer = json.loads(raw)
     except (ValueError, RecursionError) as exc:
-        raise ModelError("bad_answer", "The model's server answered with something that is not JSON.") from exc
+        raise ModelError("bad_answer", gettext("The model's server answered with something that is not JSON.")) from exc
     try:
         text = answer["choices"][0]["message"]["content"]
     except (KeyError, IndexError, TypeError) as exc:
-        raise ModelError("bad_answer", "The model's answer holds no message (no choices[0].message.content).") from exc
+        raise ModelError(
+            "bad_answer", gettext("The model's answer holds no message (no choices[0].message.content).")
+        ) from exc
     if not isinstance(text, str):
-        raise ModelError("bad_answer", "The model's answer holds no text.")
+        raise ModelError("bad_answer", gettext("The model's answer holds no text."))
     model = answer.get("model") if isinstance(answer.get("model"), str) else ""
     return text, model or settings.MODEL_NAME
