@@ -30,7 +30,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext, override
 
 from annotation.models import User
 from annotation.people.roles import can
@@ -598,7 +598,7 @@ def prolific_bonus_cancel(*, payment: ProlificBonusPayment, by: User) -> Prolifi
     free = Q(claimed_until__isnull=True) | Q(claimed_until__lt=timezone.now())
     cancelled = ProlificBonusPayment.objects.filter(
         free, pk=payment.pk, state__in=[State.RECORDED, State.SET_UP]
-    ).update(state=State.CANCELLED, message="Cancelled before anything was paid.", updated_at=timezone.now())
+    ).update(state=State.CANCELLED, message=gettext("Cancelled before anything was paid."), updated_at=timezone.now())
     payment.refresh_from_db()
     if not cancelled:
         raise ProlificError(
@@ -628,6 +628,22 @@ def _run_in_thread(payment_id: int, claim: str) -> None:
         connection.close()  # this thread's own connection
 
 
+def _bonus_steps(payment: ProlificBonusPayment) -> None:
+    try:
+        if not prolific_configured():
+            raise off_error()
+        if payment.state == State.RECORDED:
+            _set_up(payment)
+        if payment.state in (State.UNKNOWN, State.PAYING):
+            # PAYING with the claim free again: the job that sent the payment died before it knew the outcome.
+            _check(payment)
+        if payment.state == State.SET_UP:
+            _read_before(payment)
+            _pay(payment)
+    except ProlificError as error:
+        _save(payment, message=error.message)
+
+
 def _claimed(payment: ProlificBonusPayment) -> bool:
     return payment.claimed_until is not None and payment.claimed_until > timezone.now()
 
@@ -649,18 +665,10 @@ def prolific_bonus_run(*, payment_id: int, claim: str = "") -> ProlificBonusPaym
         return ProlificBonusPayment.objects.get(pk=payment_id)
     payment = ProlificBonusPayment.objects.select_related("campaign", "started_by").get(pk=payment_id)
     try:
-        if not prolific_configured():
-            raise off_error()
-        if payment.state == State.RECORDED:
-            _set_up(payment)
-        if payment.state in (State.UNKNOWN, State.PAYING):
-            # PAYING with the claim free again: the job that sent the payment died before it knew the outcome.
-            _check(payment)
-        if payment.state == State.SET_UP:
-            _read_before(payment)
-            _pay(payment)
-    except ProlificError as error:
-        _save(payment, message=error.message)
+        # Its notes in the language on the account of the admin who started it (a payment records no language of
+        # its own; docs/i18n.md): the site's default when the account leaves it to the browser.
+        with override(getattr(payment.started_by, "language", "") or settings.LANGUAGE_CODE):
+            _bonus_steps(payment)
     finally:
         ProlificBonusPayment.objects.filter(pk=payment_id, claim_token=claim).update(claimed_until=None, claim_token="")
     payment.refresh_from_db()
@@ -694,13 +702,17 @@ def _set_up(payment: ProlificBonusPayment) -> None:
         if error.code != "refused":
             raise
         # Prolific said no to these lines: nothing can be paid from them, and nothing was.
-        _save(payment, state=State.REFUSED, message=f"{error.message} Nothing was paid; the bonuses are owed again.")
+        _save(
+            payment,
+            state=State.REFUSED,
+            message=gettext("%(error)s Nothing was paid; the bonuses are owed again.") % {"error": error.message},
+        )
         _unrecord(payment)
         return
     remote_id = str(data.get("id", "")) if isinstance(data, dict) else ""
     if not _ID.fullmatch(remote_id):
         raise ProlificError("bad_answer", gettext("Prolific's answer to setting up the bonuses named no payment."))
-    _save(payment, state=State.SET_UP, remote_id=remote_id, message="Set up on Prolific; not paid yet.")
+    _save(payment, state=State.SET_UP, remote_id=remote_id, message=gettext("Set up on Prolific; not paid yet."))
 
 
 def _submission_bonuses(payment: ProlificBonusPayment, row: dict, purpose: str) -> list[int]:
@@ -731,7 +743,7 @@ def _pay(payment: ProlificBonusPayment) -> None:
     lost answer is never followed by another call without a check."""
     now = timezone.now()
     if not ProlificBonusPayment.objects.filter(pk=payment.pk, state=State.SET_UP).update(
-        state=State.PAYING, pay_sent_at=now, message="Paying on Prolific…", updated_at=now
+        state=State.PAYING, pay_sent_at=now, message=gettext("Paying on Prolific…"), updated_at=now
     ):
         payment.refresh_from_db()
         return
@@ -744,20 +756,29 @@ def _pay(payment: ProlificBonusPayment) -> None:
         refused = error.status is not None and 400 <= error.status < 500
         never_sent = error.code in ("unreachable", "timeout") and not error.outcome_unknown
         if refused or never_sent:
-            _save(payment, state=State.SET_UP, message=f"{error.message} Nothing was paid.")
+            _save(
+                payment, state=State.SET_UP, message=gettext("%(error)s Nothing was paid.") % {"error": error.message}
+            )
         else:
             _save(
                 payment,
                 state=State.UNKNOWN,
-                message=f"{error.message} The bonuses may have been paid: nothing more is sent until Prolific's "
-                "records say whether they were. 'Check with Prolific' reads them.",
+                message=gettext(
+                    "%(error)s The bonuses may have been paid: nothing more is sent until Prolific's records say "
+                    "whether they were. 'Check with Prolific' reads them."
+                )
+                % {"error": error.message},
             )
         return
     _save(
         payment,
         state=State.PAID,
-        message=f"Paid on Prolific: {payment.total:.2f} {settings.BONUS_CURRENCY} "
-        f"to {len(payment.rows)} participant(s).",
+        message=ngettext(
+            "Paid on Prolific: %(amount)s %(currency)s to %(count)s participant.",
+            "Paid on Prolific: %(amount)s %(currency)s to %(count)s participants.",
+            len(payment.rows),
+        )
+        % {"amount": f"{payment.total:.2f}", "currency": settings.BONUS_CURRENCY, "count": len(payment.rows)},
     )
 
 
@@ -777,7 +798,12 @@ def _check(payment: ProlificBonusPayment) -> None:
         _save(
             payment,
             state=State.PAID,
-            message=f"Prolific shows all {count} bonus(es) paid: recorded as paid, and not paid again.",
+            message=ngettext(
+                "Prolific shows the %(count)s bonus paid: recorded as paid, and not paid again.",
+                "Prolific shows all %(count)s bonuses paid: recorded as paid, and not paid again.",
+                count,
+            )
+            % {"count": count},
         )
         return
     settle = timedelta(seconds=settings.PROLIFIC_BONUS_SETTLE_SECONDS)
@@ -786,20 +812,20 @@ def _check(payment: ProlificBonusPayment) -> None:
         _save(
             payment,
             state=State.SET_UP,
-            message="Prolific shows none of these bonuses paid since the lost answer: paying them now.",
+            message=gettext("Prolific shows none of these bonuses paid since the lost answer: paying them now."),
         )
         return
     if seen == 0:
         after = timezone.localtime(sent_at + settle)
-        message = (
+        message = gettext(
             "Prolific shows none of these bonuses paid yet. It pays in the minutes after it accepts a payment, so "
-            f"nothing is sent again before {after:%H:%M} ({after:%Z}): check again then."
-        )
+            "nothing is sent again before %(time)s (%(zone)s): check again then."
+        ) % {"time": f"{after:%H:%M}", "zone": f"{after:%Z}"}
     else:
-        message = (
-            f"Prolific shows {seen} of {count} bonuses paid. Nothing more is sent: look at the study's bonuses on "
+        message = gettext(
+            "Prolific shows %(seen)s of %(count)s bonuses paid. Nothing more is sent: look at the study's bonuses on "
             "Prolific before anything else, then check again."
-        )
+        ) % {"seen": seen, "count": count}
     _save(payment, state=State.UNKNOWN, message=message)
 
 

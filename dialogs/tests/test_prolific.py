@@ -313,6 +313,27 @@ def test_bonuses_prolific_refuses_to_set_up_are_owed_again(prolific_on, campaign
     assert calls(prolific_on, "/pay/") == []
 
 
+def test_a_payments_notes_are_written_in_the_language_on_the_account_of_the_admin_who_started_it(
+    monkeypatch, prolific_on, campaign, ada, erin
+):
+    from django.utils import translation
+
+    ada.language = "zh-hans"
+    ada.save(update_fields=["language"])
+    study = published(campaign, ada)
+    earned(campaign, study, erin, prolific_on)
+    prolific_on.reset(TEST_TOKEN)  # the set-up is refused: the job writes its note
+    written, save = [], service._save
+    monkeypatch.setattr(
+        service,
+        "_save",
+        lambda payment, **values: (written.append(translation.get_language()), save(payment, **values)),
+    )
+    with translation.override("en"):
+        payment = run(paying(campaign, study, ada))
+    assert payment.state == State.REFUSED and written and set(written) == {"zh-hans"}
+
+
 # --- Failures in plain words, retried where that is safe ------------------------------------------------------------
 
 
