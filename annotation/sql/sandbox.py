@@ -233,7 +233,7 @@ def refuse_inside_transaction(what: str = "a sandbox run") -> None:
         connections = [getattr(opened, alias, None) for alias in handler]
     for connection in connections:
         if connection is not None and connection.atomic_blocks and _platform_block(connection):
-            raise InsideTransaction(
+            raise InsideTransaction(  # i18n-exempt: a programming error (RuntimeError)
                 f"{what} was asked for inside a transaction on {connection.alias!r}: run it before the transaction "
                 "that records it (see annotation.sql.sandbox.refuse_inside_transaction)"
             )
@@ -520,7 +520,7 @@ def _decode_batch_reply(text: bytes | str, asked: int) -> list[list]:
     """Parse and check a worker's reply to a batch: a list of 1 to ``asked`` single replies, in order."""
     value = _parse_reply(text)
     if not 1 <= len(value) <= asked:
-        raise ValueError("malformed batch reply")
+        raise ValueError("malformed batch reply")  # i18n-exempt: caught: a generic crash message is shown
     return [_checked_reply(item) for item in value]
 
 
@@ -530,22 +530,22 @@ def _parse_reply(text: bytes | str) -> list:
         # NaN, nesting bounded; every refusal is a ValueError (orjson.JSONDecodeError).
         value = orjson.loads(text)
         if type(value) is not list:
-            raise ValueError("malformed reply")
+            raise ValueError("malformed reply")  # i18n-exempt: caught: a generic crash message is shown
         return value
     if isinstance(text, bytes):
         text = text.decode("utf-8")  # UnicodeDecodeError is a ValueError
     try:
         value, end = _scan_reply(text, 0)
     except StopIteration:
-        raise ValueError("empty reply") from None
+        raise ValueError("empty reply") from None  # i18n-exempt: caught: a generic crash message is shown
     if end != len(text) or type(value) is not list:
-        raise ValueError("malformed reply")
+        raise ValueError("malformed reply")  # i18n-exempt: caught: a generic crash message is shown
     return value
 
 
 def _checked_reply(value) -> list:
     if type(value) is not list:
-        raise ValueError("malformed reply")
+        raise ValueError("malformed reply")  # i18n-exempt: caught: a generic crash message is shown
     if len(value) == 4 and value[0] == 1:
         if type(value[1]) is list and type(value[2]) is bool and type(value[3]) is list:
             return value
@@ -554,7 +554,7 @@ def _checked_reply(value) -> list:
         position = error.get("position")
         if position is None or (type(position) is int and 0 <= position):
             return [0, _error(error["kind"], str(error.get("message", "")), position)]
-    raise ValueError("malformed reply")
+    raise ValueError("malformed reply")  # i18n-exempt: caught: a generic crash message is shown
 
 
 _PROJECT_ROOT = str(Path(__file__).resolve().parents[2])
@@ -619,9 +619,13 @@ class _Worker:
             try:
                 ready = self._receive(time.monotonic() + _STARTUP_TIMEOUT_S, 64, False)
             except (_WorkerGone, _WorkerLate) as exc:
-                raise _WorkerGone("it did not start", before_request=True) from exc
+                raise _WorkerGone(  # i18n-exempt: internal: the pool words the crash
+                    "it did not start", before_request=True
+                ) from exc
             if ready != b'"ready"':
-                raise _WorkerGone("it did not start", before_request=True)
+                raise _WorkerGone(  # i18n-exempt: internal: the pool words the crash
+                    "it did not start", before_request=True
+                )
             self._ready = True
         deadline = time.monotonic() + timeout_s
         view = memoryview(_FRAME_HEADER.pack(len(payload)) + payload)
@@ -643,14 +647,14 @@ class _Worker:
                 # Small replies (nearly all) arrive whole with their header: one read.
                 chunk = os.read(self._read_fd, needed - len(buffer) if header_done else 65536)
                 if not chunk:
-                    raise _WorkerGone("end of file")
+                    raise _WorkerGone("end of file")  # i18n-exempt: internal: the pool words the crash
                 buffer += chunk
             if header_done:
                 return buffer[_FRAME_HEADER.size :]
             (size,) = _FRAME_HEADER.unpack_from(buffer)
             needed = _FRAME_HEADER.size + size
             if size > max_size or len(buffer) > needed:
-                raise _WorkerGone("it broke the protocol")
+                raise _WorkerGone("it broke the protocol")  # i18n-exempt: internal: the pool words the crash
             header_done = True
 
     def stop(self) -> None:
