@@ -386,25 +386,32 @@ class DialogueConsumer(JsonConsumer):
             return
         await self.speak_persons_language()
         dialogue_id = self.scope["url_route"]["kwargs"]["dialogue_id"]
-        found = await socket_read(self._load)(dialogue_id)
+        found, change = await socket_read(self._open)(dialogue_id)
         if found == "missing":
             await self.refuse(CLOSE_NOT_FOUND)
             return
         if found == "forbidden":
             await self.refuse(CLOSE_FORBIDDEN)
             return
-        # Subscribe first, then read what was missed (docs/pitfalls.md: the reverse order loses what falls in between).
+        # Subscribe, then read what was missed (docs/pitfalls.md: the reverse order loses what falls in between): the
+        # events are read at the client's hello, after this, and nothing is pushed before it.
         await self.channel_layer.group_add(broadcast.dialogue_group(self.dialogue.pk), self.channel_name)
         # A block closes every socket of the person at once (dialogs.lobby.on_person_blocked), rooms included.
         await self.channel_layer.group_add(broadcast.person_group(self.user.pk), self.channel_name)
         await self.accept()
         _open_rooms.add(self)
-        change = await database_call(self._joined)()
         if change is not None:
             if change.event is not None:  # the side's first join
                 await self._broadcast([change.event])
             if change.changed:  # the side came (back): a second tab changes nothing for the partner
                 await self._presence(change.state)
+
+    def _open(self, dialogue_id):
+        """The socket's whole opening in one call on a database thread (each hop from the event loop to one and back
+        was a good part of a pair's CPU, bench/chat_load.py): its dialogue and role checked (`_load`), then its row
+        and its side's presence (`_joined`). Returns what `_load` found and the presence change (None if refused)."""
+        found = self._load(dialogue_id)
+        return found, (self._joined() if found == "ok" else None)
 
     def _joined(self):
         return presence.room_socket_opened(

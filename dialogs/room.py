@@ -13,6 +13,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop, ngettext
 
@@ -1093,7 +1094,11 @@ def dialogue_presence(*, dialogue: Dialogue, person: User, joined: bool, now=Non
     field = _GONE_AT[side]
     with transaction.atomic():
         # The row lock orders the sockets of one side opening and closing at once: exactly one of them sees the change.
-        locked = Dialogue.objects.select_for_update().filter(pk=dialogue.pk).values("status", field).first()
+        # An opening socket reads, in the same locked statement, whether each side has joined (a join is recorded
+        # under this lock, so what it reads stands until the transaction ends): two reads fewer per room socket.
+        joins = {f"{role}_joined": _joined_exists(role) for role in _GONE_AT} if joined else {}
+        row = Dialogue.objects.select_for_update().filter(pk=dialogue.pk).annotate(**joins)
+        locked = row.values("status", field, *joins).first()
         if locked is None or locked["status"] in ENDED_STATUSES:
             return None
         gone_at = locked[field]
@@ -1105,9 +1110,11 @@ def dialogue_presence(*, dialogue: Dialogue, person: User, joined: bool, now=Non
             setattr(dialogue, field, gone_at)
             return PresenceChange(dialogue.pk, side, present=False, changed=True)
         event = None
-        if not dialogue.events.filter(kind=EventKind.JOIN, author_role=side).exists():
+        if not locked[f"{side}_joined"]:
             event, _ = dialogue_record(dialogue=dialogue, author=person, kind=EventKind.JOIN, payload={}, role=side)
-            _activate_if_both_in(dialogue)
+            other = Role.EXPERT if side == Role.WORKER else Role.WORKER
+            if locked[f"{other}_joined"]:
+                _activate(dialogue, locked["status"])
         if gone_at is not None:
             Dialogue.objects.filter(pk=dialogue.pk).update(**{field: None})
         setattr(dialogue, field, None)
@@ -1116,12 +1123,15 @@ def dialogue_presence(*, dialogue: Dialogue, person: User, joined: bool, now=Non
         )
 
 
-def _activate_if_both_in(dialogue: Dialogue) -> None:
-    if dialogue.status == DialogueStatus.WAITING:
-        roles = set(dialogue.events.filter(kind=EventKind.JOIN).values_list("author_role", flat=True))
-        if {Role.WORKER, Role.EXPERT} <= roles:
-            Dialogue.objects.filter(pk=dialogue.pk, status=DialogueStatus.WAITING).update(status=DialogueStatus.ACTIVE)
-            dialogue.status = DialogueStatus.ACTIVE
+def _joined_exists(role: str) -> Exists:
+    return Exists(Event.objects.filter(dialogue_id=OuterRef("pk"), kind=EventKind.JOIN, author_role=role))
+
+
+def _activate(dialogue: Dialogue, status: str) -> None:
+    """Both sides are in (the second side's first join): a waiting dialogue becomes active."""
+    if status == DialogueStatus.WAITING:
+        Dialogue.objects.filter(pk=dialogue.pk, status=DialogueStatus.WAITING).update(status=DialogueStatus.ACTIVE)
+        dialogue.status = DialogueStatus.ACTIVE
 
 
 def _room_sockets(dialogue: Dialogue, side: str) -> int:

@@ -201,13 +201,23 @@ def socket_read(function):
 
 # Set on a socket's scope once SocketAuthMiddleware has read its user from the database for this connection.
 USER_READ_AT_CONNECT = "wozsql.user_read_at_connect"
+# The socket's language, decided by SocketAuthMiddleware in the same call (JsonConsumer.speak_persons_language).
+LANGUAGE_AT_CONNECT = "wozsql.language_at_connect"
+
+
+def _user_and_language(scope) -> tuple:
+    """The socket's user (Channels' session lookup) and its language (config.language.language_for_scope), in one
+    call off the event loop: one hop to a database thread per socket opening where there were two."""
+    user = get_user.func(scope)
+    return user, language_for_scope({**scope, "user": user})
 
 
 class SocketAuthMiddleware(AuthMiddleware):
-    """Channels' session authentication, reading the user on the socket-read threads (`socket_read`)."""
+    """Channels' session authentication, reading the user on the socket-read threads (`socket_read`), and deciding
+    the socket's language from the same session and user."""
 
     async def resolve_scope(self, scope):
-        scope["user"]._wrapped = await socket_read(get_user.func)(scope)
+        scope["user"]._wrapped, scope[LANGUAGE_AT_CONNECT] = await socket_read(_user_and_language)(scope)
         scope[USER_READ_AT_CONNECT] = True
 
 
@@ -245,8 +255,9 @@ class JsonConsumer(AsyncWebsocketConsumer):
 
     async def speak_persons_language(self) -> None:
         """Decide this socket's language once, as a page's is decided (config.language.language_for_scope), and
-        speak it from now on: in the handler under way, and in every later one (`dispatch`)."""
-        self.language = await socket_read(language_for_scope)(self.scope)
+        speak it from now on: in the handler under way, and in every later one (`dispatch`). Decided already when
+        SocketAuthMiddleware read the user (no second hop); read here for a scope built without it (tests)."""
+        self.language = self.scope.get(LANGUAGE_AT_CONNECT) or await socket_read(language_for_scope)(self.scope)
         translation.activate(self.language)  # undone with the handler's override when it ends
 
     async def __call__(self, scope, receive, send):
