@@ -87,7 +87,9 @@ class _Items:
 
     def expect(self, wanted: str) -> None:
         if self.skip() != wanted:
-            raise ValueError(f"expected {wanted!r} at character {self.offset + self.at}")
+            raise ValueError(  # i18n-exempt: parse position in a file the platform wrote
+                f"expected {wanted!r} at character {self.offset + self.at}"
+            )
         self.at += 1
 
     def value(self, read):
@@ -101,7 +103,9 @@ class _Items:
                 if self.more():
                     continue
                 place = exc.value if isinstance(exc, StopIteration) else getattr(exc, "pos", self.at)
-                raise ValueError(f"expected a value at character {self.offset + place}") from None
+                raise ValueError(  # i18n-exempt: parse position in a file the platform wrote
+                    f"expected a value at character {self.offset + place}"
+                ) from None
             follow = self.space(self.text, end).end()
             if self.text[follow : follow + 1] in _AFTER_ITEM or not self.more():
                 self.at = end
@@ -115,7 +119,9 @@ class _Items:
             while True:
                 if self.opening == "{":
                     if self.skip() != '"':
-                        raise ValueError(f"expected a key at character {self.offset + self.at}")
+                        raise ValueError(  # i18n-exempt: parse position in a file the platform wrote
+                            f"expected a key at character {self.offset + self.at}"
+                        )
                     self.at += 1
                     key = self.value(json.decoder.scanstring)
                     self.expect(":")
@@ -129,9 +135,13 @@ class _Items:
                 if mark == self.closing:
                     break
                 if mark != ",":
-                    raise ValueError(f"expected ',' or {self.closing!r} at character {self.offset + self.at - 1}")
+                    raise ValueError(  # i18n-exempt: parse position in a file the platform wrote
+                        f"expected ',' or {self.closing!r} at character {self.offset + self.at - 1}"
+                    )
         if self.skip() != "":
-            raise ValueError(f"extra data at character {self.offset + self.at}")
+            raise ValueError(  # i18n-exempt: parse position in a file the platform wrote
+                f"extra data at character {self.offset + self.at}"
+            )
 
 
 def dumps(value, *, sort_keys: bool = False) -> str:

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 # The released files nest about 16 levels (an SQL with subqueries inside a turn inside an interaction). Deeper JSON is
 # refused before anything walks it: Python's parser raises RecursionError (not a ValueError) a little under 1,000
@@ -22,7 +23,10 @@ def parse_json(text: str | bytes, *, source: str):
     name, "FILE, line N", "the request body") when it is not UTF-8, not JSON, or nested deeper than MAX_DEPTH."""
     if isinstance(text, bytes):
         text = decoded_text(text, source=source)
-    too_deep = ValidationError(f"{source} is JSON nested deeper than {MAX_DEPTH} levels: no file of ours nests so.")
+    too_deep = ValidationError(
+        gettext("%(source)s is JSON nested deeper than %(depth)s levels: no file of ours nests so.")
+        % {"source": source, "depth": MAX_DEPTH}
+    )
     try:
         data = json.loads(text)
     except RecursionError:
@@ -30,9 +34,17 @@ def parse_json(text: str | bytes, *, source: str):
     except json.JSONDecodeError as exc:
         # Stopped by the end of the text, or by a string the end of the text left open: a download cut short.
         ended = not text[exc.pos :].strip() or exc.msg.startswith("Unterminated string")
-        hint = " (the file ends before the JSON does: is it cut short?)" if ended else ""
+        where = {"source": source, "error": exc.msg, "line": exc.lineno, "column": exc.colno}
+        if ended:
+            raise ValidationError(
+                gettext(
+                    "%(source)s is not valid JSON: %(error)s at line %(line)s, column %(column)s (the file ends before "
+                    "the JSON does: is it cut short?)."
+                )
+                % where
+            ) from None
         raise ValidationError(
-            f"{source} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}{hint}."
+            gettext("%(source)s is not valid JSON: %(error)s at line %(line)s, column %(column)s.") % where
         ) from None
     if _deeper_than(data, MAX_DEPTH):
         raise too_deep
@@ -43,9 +55,9 @@ def request_json_object(body: bytes) -> dict:
     """The JSON object a page's request sent as its body (an empty body reads as {}); ValidationError with a one-line
     reason when it is not UTF-8, not JSON, nested too deep, or JSON but not an object. Every view taking JSON reads
     its body here."""
-    data = parse_json(body or b"{}", source="The request body")
+    data = parse_json(body or b"{}", source=gettext("The request body"))
     if not isinstance(data, dict):
-        raise ValidationError("The request body must be a JSON object.")
+        raise ValidationError(gettext("The request body must be a JSON object."))
     return data
 
 
@@ -56,7 +68,8 @@ def decoded_text(raw: bytes, *, source: str) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ValidationError(
-            f"{source} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}): save it as UTF-8."
+            gettext("%(source)s is not UTF-8 text (byte 0x%(byte)s at offset %(offset)s): save it as UTF-8.")
+            % {"source": source, "byte": f"{raw[exc.start]:02x}", "offset": exc.start}
         ) from None
 
 
@@ -82,5 +95,7 @@ def read_json_file(path: Path):
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise ValidationError(f"{path}: cannot read it ({exc.strerror}).") from None
+        raise ValidationError(
+            gettext("%(path)s: cannot read it (%(reason)s).") % {"path": path, "reason": exc.strerror}
+        ) from None
     return parse_json(raw, source=str(path))
