@@ -5,8 +5,9 @@ Usage: .venv/bin/python bench/suggestions_zh.py [--databases a,b,...] [--seed 40
 
 The held-out databases (docs/i18n.md): the training databases of corpora/chase_train.json outside every Chinese
 drafts sheet and the databases read while the drafts' rules were written (`drafts_zh.SEEN2` and the third sheet's
-8), sorted and shuffled by `random.Random(seed)`, the first ten; decided before any Chinese suggestion rule was
-written. Each gives `--per-database` turns, a seeded sample of those whose SQL the platform reads. The result is the
+8), sorted and shuffled by `random.Random(seed)`, the first ten (set 1, decided before any Chinese suggestion rule
+was written), or ten from `--skip` (set 2: `--skip 10`, decided before the second round of rules). Each gives
+`--per-database` turns, a seeded sample of those whose SQL the platform reads. The result is the
 turn's SQL run on a synthetic SQLite database built from the schema (`drafts_zh.synthetic_database`); the suggestion
 is the room's (`dialogs.assist.suggestion` in Chinese, with the file's values and figures and the result shown), its
 category drawn uniformly among those that apply, another when none can be worded (as `bench/rating_sheet.py`).
@@ -34,10 +35,10 @@ SEED = 40112826
 DATABASES = 10
 
 
-def held_out(dialogues: list[dict], seed: int) -> list[str]:
+def held_out(dialogues: list[dict], seed: int, skip: int = 0) -> list[str]:
     names = sorted({dialogue["database_id"] for dialogue in dialogues} - set(HELD_OUT_SEEN.split(",")))
     random.Random(seed).shuffle(names)
-    return names[:DATABASES]
+    return names[skip : skip + DATABASES]
 
 
 def main() -> None:
@@ -46,6 +47,7 @@ def main() -> None:
     parser.add_argument("--databases", default="", help="comma-separated; default: the held-out draw of --seed")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--per-database", type=int, default=4)
+    parser.add_argument("--skip", type=int, default=0, help="held-out draw: start at this position of the shuffle")
     parser.add_argument("--out", type=Path, default=drafts_zh.PROJECT_ROOT / "bench/ratings/suggestions-zh.tsv")
     options = parser.parse_args()
     from annotation.wording import suggestions as intents
@@ -54,20 +56,22 @@ def main() -> None:
     corpora = options.shared / "corpora"
     dialogues = json.loads((corpora / "chase_train.json").read_text(encoding="utf-8"))
     schemas = {entry["db_id"]: entry for entry in json.loads((corpora / "chase_tables.json").read_text("utf-8"))}
-    databases = options.databases.split(",") if options.databases else held_out(dialogues, options.seed)
-    rng = random.Random(options.seed)
+    databases = options.databases.split(",") if options.databases else held_out(dialogues, options.seed, options.skip)
     rows = []
     with tempfile.TemporaryDirectory() as directory:
         for number, name in enumerate(databases):
             turns = [turn for d in dialogues if d["database_id"] == name for turn in d["interaction"]]
             readable = [turn for turn in turns if drafts_zh.readable(turn["query"])]
-            drawn = rng.sample(readable, min(options.per_database, len(readable)))
+            # the turns by their own rng (the first sheet's shared one with the suggestions: b1ec5c7 reproduces it), so
+            # that two versions of the rules word the same turns
+            drawn = random.Random(f"{options.seed}:{name}").sample(readable, min(options.per_database, len(readable)))
             path = Path(directory) / f"{number}.sqlite"
             drafts_zh.synthetic_database(path, schemas[name], [turn["query"] for turn in drawn], options.seed)
             for turn in drawn:
                 result = sql_run(path, turn["query"], count=True)
                 if not result["ok"]:
                     result = {"ok": True, "columns": [], "rows": [], "row_count": 0, "truncated": False}
+                rng = random.Random(f"{options.seed}:{turn['query']}")
                 found = _drawn(assist, intents, schemas[name], path, turn["query"], result, rng)
                 shown = json.dumps(result["rows"][:4], ensure_ascii=False) + f" ({len(result['rows'])} rows)"
                 category, relation, text = (found.category, found.relation, found.text) if found else ("", "", "")

@@ -115,3 +115,38 @@ def test_a_year_named_in_chinese_has_no_total():
 def test_a_chinese_name_is_no_unread_english_word():
     # the English rules judged a Chinese name of three characters or more by English word counts: "unread"
     assert not intents._vague("建城年份")  # noqa: SLF001
+
+
+def test_each_and_another_take_the_measure_word():
+    texts = {
+        both("SELECT 气候, count(*) FROM 城市 GROUP BY 气候", "same_instances", seed)[0].text for seed in range(30)
+    }
+    assert not any("每个城市" in text for text in texts)
+    sql = "SELECT 人口 FROM 城市 WHERE 名称 = '广州'"  # without the database's values: another city, unnamed
+    others = {
+        chinese_suggestions.recommend(sql, SCHEMA, category="different_instances", rng=random.Random(seed)).text
+        for seed in range(30)
+    }
+    assert "对广州以外的另一座城市问同样的问题" in others
+
+
+def test_a_joined_tables_condition_names_its_table():
+    sql = "SELECT T1.名称 FROM 省份 AS T1 JOIN 城市 AS T2 ON T1.省份编号 = T2.所属省份 WHERE T2.气候 = '湿润'"
+    texts = {both(sql, "different_instances", seed)[0].text for seed in range(30)}
+    assert "改问城市气候为干燥的省份" in texts  # not "气候为干燥的省份": the climate is the cities'
+
+
+def test_a_listing_keeps_its_name_and_no_catch_all_is_offered():
+    schema_columns = [column for _, column in SCHEMA["column_names"]]
+    assert "名称" in schema_columns
+    for seed in range(30):
+        zh, _ = both(LISTING, "same_instances", seed, ROWS)
+        assert "去掉名称" not in zh.text and "不显示名称" not in zh.text and "名称换成" not in zh.text
+    writer = chinese_suggestions._ChineseWriter  # noqa: SLF001
+    assert writer._said.__doc__  # noqa: SLF001
+    names = {"其他帐户详细信息", "客户密码", "备注"}
+    column = type("Column", (), {"table": "城市", "original": "x", "label": "x"})
+    for name in names:
+        instance = writer.__new__(writer)
+        instance.readable = {("城市", "x"): name}
+        assert not instance._said(column)  # noqa: SLF001

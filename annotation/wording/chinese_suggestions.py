@@ -19,13 +19,17 @@ import random
 from collections.abc import Callable, Mapping
 
 from annotation.wording import suggestions as intents
-from annotation.wording.chinese_drafts import _cat, _extreme, _is_naming, _value
+from annotation.wording.chinese_drafts import _cat, _extreme, _is_naming, _measure, _value
 
 __all__ = ["recommend"]
 
 _TIME_ENDINGS = ("时间", "日期", "年份", "年代", "时刻", "年")
 # Names that identify rather than describe (a CHASE column "课程时段ID" is one word to the English rules).
 _KEY_ENDINGS = ("id", "编号", "代码", "代号")
+# Names no worker asks about: a catch-all ("其他帐户详细信息"), a record's description, a secret (the English rules'
+# words for these are English: `suggestions._vague`).
+_VAGUE_STARTS = ("其他", "其它")
+_VAGUE_ENDINGS = ("详细信息", "详情", "备注", "其他信息", "密码")
 _OPPOSITE = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
 _SIDE = {op: op for op in _OPPOSITE}
 _SIDE_OF_NUMBER = {">": "大于", ">=": "不低于", "<": "小于", "<=": "不超过"}
@@ -121,6 +125,20 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
             return self._table(column.table)
         return self._col(column)
 
+    def _each(self, thing: str) -> str:
+        """ "每座城市", "每名学生": each one of `thing` with its measure word."""
+        return _cat("每", _measure(thing), thing)
+
+    def _another(self, thing: str) -> str:
+        return _cat("另一", _measure(thing), thing)
+
+    def _said(self, column) -> bool:
+        """Whether a detail is worth naming: not a key, a catch-all or a secret, however the English rules read it."""
+        if column is None:
+            return True
+        name = self._col(column).lower()
+        return not (name.endswith(_KEY_ENDINGS + _VAGUE_ENDINGS) or name.startswith(_VAGUE_STARTS))
+
     def _group_word(self, keys: list | None = None) -> str:
         group = list(dict.fromkeys(self.facts.group if keys is None else keys))
         return self._thing(group[0]) if len(group) == 1 else "组"
@@ -188,7 +206,17 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
         return _cat(label, word)
 
     def _condition_words(self, column, word: str, value: str) -> str:
-        return _cat(self._col(column), word, value)
+        """ "人口大于 500"; of a joined table's column its table too ("成员名字为 Steven" of clubs): said of the rows
+        alone it would be theirs ("名字为 Steven 的社团")."""
+        return _cat(self._whose(column), word, value)
+
+    def _whose(self, column) -> str:
+        name = self._col(column)
+        entity = self.analysis.entity
+        if column is None or not entity or column.table in entity or column.table not in self.names.labels:
+            return name
+        table = self._table(column.table)
+        return name if name.startswith(table) or column.table in self.names.links else _cat(table, name)
 
     def _new_condition(self, column) -> str | None:
         """ "面积大于 500", "省份为广东": a new condition on `column` with a real value, or None."""
@@ -215,6 +243,9 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
         return _cat(self._table(column.table), "的")
 
     def _r1(self, material: list, form: str) -> str:
+        material = [column for column in material if self._said(column)]
+        if not material:
+            return ""
         column = self.rng.choice(material)
         if column is None:
             return f"再问问这些{self.things}的其他信息"
@@ -228,15 +259,28 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
         return _cat("再问问这些", self.things, "的其他信息，比如", name)
 
     def _r2(self, material: list, form: str) -> str:
+        if self.analysis.listing:  # a listing keeps what names its rows (the English rule knows "name", "title")
+            material = [(kind, column) for kind, column in material if kind == "keep" or not self._naming(column)]
+        material = [(kind, column) for kind, column in material if kind != "keep" or self._said(column)]
+        if not material:
+            return ""
         kind, column = self.rng.choice(material)
         if kind == "keep":
             self._uses(column)
             return _cat("只查询", self._col(column), "，不要全部信息")
         if form == "lead":
             return _cat("查询同样的内容，但去掉", self._col(column))
-        return _cat("查询同样的", self.things, "，但不显示", self._col(column))
+        return _cat("查询同样的内容，但不显示", self._col(column))
+
+    def _naming(self, column) -> bool:
+        return column is not None and _is_naming(self._col(column))
 
     def _r3(self, material: list, form: str) -> str:
+        material = [
+            (old, new) for old, new in material if self._said(new) and not (self.analysis.listing and self._naming(old))
+        ]
+        if not material:
+            return ""
         old, new = self.rng.choice(material)
         if new is None:
             return _cat("换一项信息来查询这些", self.things, "，代替", self._col(old))
@@ -265,12 +309,12 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
         also = "再问问" if form == "alone" else "同时问问"
         if function == "count":
             if grouped:
-                return _cat(also, "每个", self._group_word(), "有多少", self._counted())
+                return _cat(also, self._each(self._group_word()), "有多少", self._counted())
             return _cat("问问一共有多少", self._counted())
         self._uses(column)
         figure = self._figure(function, column)
         if grouped:
-            return _cat(also, "每个", self._group_word(), "的", figure)
+            return _cat(also, self._each(self._group_word()), "的", figure)
         if self.facts.aggregates:
             return _cat(also, figure)
         return _cat("问问这些", self.things, "的", figure)
@@ -305,6 +349,9 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
     # -- Different Instances ----------------------------------------------------------------------------------
 
     def _r8(self, material: list, form: str) -> str:
+        material = [column for column in material if self._said(column)]
+        if not material:
+            return ""
         column = self.rng.choice(material)
         if column is None:
             return {
@@ -387,9 +434,9 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
                 "modifier": _cat("改看", words, "的"),
             }[form]
         self._uses(column)
-        other = _cat("另一个", self._named(column))
+        other = self._another(self._named(column))
         if current is not None and condition.op == "=" and not condition.negated:
-            other = _cat(_value(current), "以外的另一个", self._named(column))
+            other = _cat(_value(current), "以外的", self._another(self._named(column)))
         return {
             "alone": _cat("对", other, "问同样的问题"),
             "lead": _cat("对", other, "问同样的问题"),
@@ -465,6 +512,9 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
         }[form]
 
     def _r12(self, material: list, form: str) -> str:
+        material = [(kind, detail) for kind, detail in material if kind != "column" or self._said(detail)]
+        if not material:
+            return ""
         kind, detail = self.rng.choice(material)
         if kind == "value":
             value = self._value(detail.column, avoid=detail.values)
@@ -472,7 +522,7 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
             if value is not None:
                 subject = _cat(self._condition_words(detail.column, "为", _value(value)), "的")
             else:
-                subject = _cat("另一个", self._named(detail.column), "的")
+                subject = _cat(self._another(self._named(detail.column)), "的")
             return {
                 "alone": _cat("改问", subject, self.things),
                 "lead": _cat("改问", subject, self.things),
@@ -515,7 +565,7 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
             and not intents._vague(column.label)  # noqa: SLF001
             and not (seen is not None and seen.code_number(column))
             and self._col(column) != things
-            and not self._col(column).lower().endswith(_KEY_ENDINGS)
+            and self._said(column)
             and column not in read
         ]
         if details:
@@ -530,6 +580,7 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
     # -- Display ----------------------------------------------------------------------------------------------
 
     def _r14(self, material: list, form: str) -> str:
+        material = [key for key in material if key.aggregate is not None or self._said(key.column)] or material
         kept = [key for key in material if key.column is None or key.column not in self.replaced]
         key = self.rng.choice(kept or material)
         label = self._key_label(key)
