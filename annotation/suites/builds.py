@@ -23,7 +23,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import connections, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from annotation.models import Database, DatabaseTestSuite
 from annotation.suites import distil as suites
@@ -128,7 +128,13 @@ def test_suites_schedule(*, database_ids: list[int] | None = None, force: bool =
     for database_id in ids:
         DatabaseTestSuite.objects.update_or_create(
             database_id=database_id,
-            defaults={"state": DatabaseTestSuite.State.QUEUED, "progress_done": 0, "message": ""},
+            # The language of whoever asked now (a person's change, or the schedule's default outside a request).
+            defaults={
+                "state": DatabaseTestSuite.State.QUEUED,
+                "progress_done": 0,
+                "message": "",
+                "message_language": translation.get_language() or "",
+            },
         )
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         from annotation.tasks import test_suite_build as task
@@ -223,6 +229,13 @@ def test_suite_build(*, database_id: int, force: bool = False) -> DatabaseTestSu
             progress_done=seconds, progress_total=max_seconds, updated_at=timezone.now()
         )
 
+    # Why a build failed is written in the language of the person whose change asked for it (docs/i18n.md).
+    with DatabaseTestSuite.objects.get(database_id=database_id).speaking():
+        return _build(database, fingerprint, scratch, final, bounds, progress)
+
+
+def _build(database: Database, fingerprint: str, scratch: Path, final: Path, bounds, progress) -> DatabaseTestSuite:
+    database_id = database.pk
     try:
         report = suites.build_suite(
             database.path,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from annotation.models import Database
+from annotation.plumbing.i18n import gettext as _
 from annotation.suites.builds import database_suite_paths
 from annotation.suites.compare import CompareError, sql_compare, sql_compare_search_only
 
@@ -37,7 +38,7 @@ def suite_check(database: Database, sql_a: str, sql_b: str, *, seconds: float | 
     KEPT_ROWS rows with its full row count, and for a generated database its fewest rows that show it). `equivalent`
     True means no difference was found, nothing more. Raises SuiteCheckError when it cannot be told."""
     if not database.has_file:
-        raise SuiteCheckError("This database is registered without data: queries cannot be compared on it.")
+        raise SuiteCheckError(_("This database is registered without data: queries cannot be compared on it."))
     paths = database_suite_paths(database)
     budget = settings.SQL_COMPARE_SECONDS if seconds is None else seconds
     try:
@@ -54,7 +55,7 @@ def suite_search(
     on `checked_databases` databases (`checked_on`) and told nothing apart: its suite is not run again. Returns what
     `suite_check` returns, with those two values. Raises SuiteCheckError as `suite_check` does."""
     if not database.has_file:
-        raise SuiteCheckError("This database is registered without data: queries cannot be compared on it.")
+        raise SuiteCheckError(_("This database is registered without data: queries cannot be compared on it."))
     budget = settings.SQL_COMPARE_SECONDS if seconds is None else seconds
     try:
         report = sql_compare_search_only(

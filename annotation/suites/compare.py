@@ -28,6 +28,7 @@ import sqlglot
 import sqlglot.errors
 from sqlglot import exp
 
+from annotation.plumbing.i18n import gettext as _
 from annotation.sql.results import difference_size, order_matters, results_equal, smallest_difference
 from annotation.sql.sandbox import SandboxLimits, SandboxResult, current_limits, execute_many
 from annotation.suites.difference_search import cut_down_file, pair_decided, pair_of, search_difference
@@ -198,10 +199,15 @@ def _reference_failed(path: Path, original: bool, result_a, deadline: float | No
     if (out_of_time or kind == "busy") and not original:
         return
     if out_of_time:
-        raise CompareError(f"the first query did not finish on {path.name} within the comparison's {seconds:g} s")
+        raise CompareError(
+            _("the first query did not finish on %(file)s within the comparison's %(seconds)s s")
+            % {"file": path.name, "seconds": f"{seconds:g}"}
+        )
     if kind == "busy":
-        raise CompareError("every worker of the comparisons is busy: try again in a moment")
-    raise CompareError(f"the first query fails on {path.name}: {result_a.error['message']}")
+        raise CompareError(_("every worker of the comparisons is busy: try again in a moment"))
+    raise CompareError(
+        _("the first query fails on %(file)s: %(error)s") % {"file": path.name, "error": result_a.error["message"]}
+    )
 
 
 def _sharpened(

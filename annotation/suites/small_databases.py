@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import sqlglot
 from sqlglot import exp
 
+from annotation.plumbing.i18n import gettext
 from annotation.sql.sandbox import SandboxLimits, execute, execute_many
 
 # How many different values of each column are read from the original: the column's own domain.
@@ -235,7 +236,7 @@ def _listed_tables(path, limits: SandboxLimits) -> tuple[list[str], list[str], d
         limits=limits,
     )
     if not listed.ok:
-        raise ValueError(f"the schema cannot be read: {listed.error['message']}")
+        raise ValueError(gettext("the schema cannot be read: %(error)s") % {"error": listed.error["message"]})
     names, not_rebuilt, sources = [], [], {}
     for kind, name, sql in listed.rows:
         if kind == "table" and not re.match(r"\s*CREATE\s+VIRTUAL", sql or "", re.I):

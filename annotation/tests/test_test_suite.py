@@ -86,6 +86,22 @@ def test_a_failed_build_keeps_the_old_suite_and_says_why(dorm, settings, monkeyp
     assert dorm.pk not in stale()  # not retried on its own: an admin rebuilds it
 
 
+def test_a_build_asked_in_chinese_says_why_it_failed_in_chinese(dorm, monkeypatch):
+    """The build speaks the language of whoever asked for it (docs/i18n.md): its failure is worded under it."""
+    from django.utils import translation
+
+    with translation.override("zh-hans"):
+        DatabaseTestSuite.objects.create(database=dorm)
+
+    def broken(*args, **kwargs):
+        raise OSError(f"worded in {translation.get_language()}")
+
+    monkeypatch.setattr(suite_builds.suites, "build_suite", broken)
+    with translation.override("en"):
+        state = build(database_id=dorm.pk, force=True)
+    assert state.state == "failed" and state.message == "worded in zh-hans"
+
+
 # --- comparing results the way the official evaluator does ----------------------------------------------------------
 
 
