@@ -10,8 +10,8 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from annotation.jobs import Job, job_state_field
 
@@ -304,7 +304,7 @@ class GoalGeneration(Job):
     seed = models.BigIntegerField(null=True, blank=True)
     # Progress counts goals found (progress_total is `count`); `report` holds coverage and hardness mix before and
     # after.
-    state = job_state_field(succeeded="Done", cancellable=True)
+    state = job_state_field(succeeded=_("Done"), cancellable=True)
     saved = models.PositiveIntegerField(default=0, help_text="Goals kept (an SQL the database had is not kept twice).")
     # Written by the process running the run, with its progress; an old one means that process is gone.
     heartbeat_at = models.DateTimeField(null=True, blank=True)
@@ -329,7 +329,7 @@ class GoalGeneration(Job):
 
     @property
     def state_label(self) -> str:
-        return "Cancelling" if self.stopping else self.get_state_display()
+        return gettext("Cancelling") if self.stopping else self.get_state_display()
 
 
 class DatabaseTestSuite(Job):
@@ -341,7 +341,7 @@ class DatabaseTestSuite(Job):
     and the share told apart) and `message` why the last build failed. `updated_at` moves with every progress write:
     an old one on a suite still waiting or building means the process building it is gone."""
 
-    state = job_state_field(queued="Waiting to be built", running="Building", succeeded="Ready")
+    state = job_state_field(queued=_("Waiting to be built"), running=_("Building"), succeeded=_("Ready"))
     database = models.OneToOneField(Database, on_delete=models.CASCADE, related_name="test_suite")
     databases = models.PositiveIntegerField(default=0, help_text="Generated databases kept in the suite.")
     size_bytes = models.BigIntegerField(default=0)

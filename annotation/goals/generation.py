@@ -25,7 +25,8 @@ from time import monotonic
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models.functions import Coalesce
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, ngettext
 
 from annotation.goals import services
 from annotation.goals.sampler import GoalSampler, SampledGoal, coverage_report, refusals_report
@@ -51,8 +52,11 @@ def goal_levels(levels) -> list[str]:
     levels = [str(level).strip() for level in levels if str(level).strip()]
     unknown = [level for level in levels if level not in HARDNESS_LEVELS]
     if unknown or not levels:
-        named = ", ".join(unknown) or "none"
-        raise GoalGenerationError(f"Hardness levels are {', '.join(HARDNESS_LEVELS)}; not {named}.")
+        named = ", ".join(unknown) or gettext("none")
+        raise GoalGenerationError(
+            gettext("Hardness levels are %(levels)s; not %(named)s.")
+            % {"levels": ", ".join(HARDNESS_LEVELS), "named": named}
+        )
     return [level for level in HARDNESS_LEVELS if level in levels]
 
 
@@ -60,9 +64,11 @@ def _request_checked(database: Database, count: int, levels) -> list[str]:
     """What a run may be asked for (a database with its file, 1 to MAX_GOALS_PER_RUN goals, known levels): the levels
     in order, or GoalGenerationError with the reason. Checked when a run is asked for and again when it runs."""
     if not database.has_file:
-        raise GoalGenerationError(f"{database.db_id} is registered without its SQLite file: goals need its data.")
+        raise GoalGenerationError(
+            gettext("%(db_id)s is registered without its SQLite file: goals need its data.") % {"db_id": database.db_id}
+        )
     if not 1 <= count <= MAX_GOALS_PER_RUN:
-        raise GoalGenerationError(f"Ask for 1 to {MAX_GOALS_PER_RUN} goals at a time.")
+        raise GoalGenerationError(gettext("Ask for 1 to %(most)s goals at a time.") % {"most": MAX_GOALS_PER_RUN})
     return goal_levels(levels)
 
 
@@ -79,7 +85,8 @@ def goals_sample(
     sampler = GoalSampler(database.schema, database.path, random.Random(seed), existing=[sql for sql, _ in existing])
     if not sampler.tables:
         raise GoalGenerationError(
-            f"No table of {database.db_id} has rows the sandbox can read: there is nothing to sample goals from."
+            gettext("No table of %(db_id)s has rows the sandbox can read: there is nothing to sample goals from.")
+            % {"db_id": database.db_id}
         )
     goals = sampler.sample(count, levels=levels, progress=progress, stop=stop)
     report = coverage_report(existing, [(goal.sql, goal.hardness) for goal in goals], database.schema)
@@ -107,14 +114,17 @@ def goal_generations_fail_stale(*, database_id: int | None = None) -> int:
     # A run from before heartbeats were written counts from when it started (or was asked for).
     stale = runs.annotate(last_sign=Coalesce("heartbeat_at", "started_at", "created_at")).filter(last_sign__lt=cutoff)
     marked = 0
-    for pk, state, token, heartbeat, last_sign in stale.values_list(
-        "pk", "state", "run_token", "heartbeat_at", "last_sign"
+    for pk, state, token, heartbeat, last_sign, language in stale.values_list(
+        "pk", "state", "run_token", "heartbeat_at", "last_sign", "message_language"
     ):
         when = timezone.localtime(last_sign).strftime("%Y-%m-%d %H:%M:%S %Z")
-        if state == GoalGeneration.State.QUEUED:
-            message = f"The process that was to run it stopped before it started (queued since {when})."
-        else:
-            message = f"The process running it stopped (no sign of life since {when})."
+        with translation.override(language or None):  # the language of the person who asked for the run
+            if state == GoalGeneration.State.QUEUED:
+                message = gettext(
+                    "The process that was to run it stopped before it started (queued since %(when)s)."
+                ) % {"when": when}
+            else:
+                message = gettext("The process running it stopped (no sign of life since %(when)s).") % {"when": when}
         # Only if nothing moved since it was read: a run that just gave a sign of life is left alone.
         marked += GoalGeneration.objects.filter(pk=pk, state=state, run_token=token, heartbeat_at=heartbeat).update(
             state=GoalGeneration.State.FAILED, message=message, finished_at=timezone.now(), run_token=""
@@ -128,7 +138,7 @@ def goal_generation_start(*, database: Database, person: User, count: int, level
     """Ask for a run; it starts once this commits (`_dispatch`). Refuses what the run would refuse, and a second run
     on a database that has one under way, before queueing."""
     if not can(person, "goals.manage"):
-        raise GoalGenerationError("Only admins generate goals.")
+        raise GoalGenerationError(gettext("Only admins generate goals."))
     levels = _request_checked(database, count, levels)
     goal_generations_fail_stale(database_id=database.pk)
     under_way = database.goal_generations.filter(
@@ -136,7 +146,8 @@ def goal_generation_start(*, database: Database, person: User, count: int, level
     ).first()
     if under_way is not None:
         raise GoalGenerationError(
-            f"A run of {under_way.count} goals is under way on {database.db_id}: wait for it to end or cancel it."
+            gettext("A run of %(count)s goals is under way on %(db_id)s: wait for it to end or cancel it.")
+            % {"count": under_way.count, "db_id": database.db_id}
         )
     run = GoalGeneration.objects.create(
         database=database,
@@ -178,25 +189,28 @@ def goal_generation_cancel(*, generation: GoalGeneration, person: User) -> str:
     once; a running one is marked and stops at its next check, keeping the goals it found; a run that has ended is
     left as it is (cancelling it does nothing, and says so)."""
     if not can(person, "goals.manage"):
-        raise GoalGenerationError("Only admins cancel goal generation.")
+        raise GoalGenerationError(gettext("Only admins cancel goal generation."))
     goal_generations_fail_stale(database_id=generation.database_id)
     now = timezone.now()
     with transaction.atomic():
         run = GoalGeneration.objects.select_for_update().get(pk=generation.pk)
         if run.finished:
-            return f"That run had already ended ({run.get_state_display()}): there was nothing to cancel."
+            return gettext("That run had already ended (%(state)s): there was nothing to cancel.") % {
+                "state": run.get_state_display()
+            }
         if run.cancel_requested_at is not None:
-            return "That run was already asked to stop: it stops at its next check."
+            return gettext("That run was already asked to stop: it stops at its next check.")
         run.cancel_requested_at, run.cancel_requested_by = now, person
         fields = ["cancel_requested_at", "cancel_requested_by"]
         if run.state == GoalGeneration.State.QUEUED:
             # No process holds it yet; the one that picks it up finds it ended and leaves it.
             run.state, run.finished_at = GoalGeneration.State.CANCELLED, now
-            run.message = f"Cancelled by {person.username} before it started."
+            with run.speaking():  # the run's page speaks the language of the person who asked for it
+                run.message = gettext("Cancelled by %(person)s before it started.") % {"person": person.username}
             run.save(update_fields=[*fields, "state", "finished_at", "message"])
-            return "Cancelled the run before it started."
+            return gettext("Cancelled the run before it started.")
         run.save(update_fields=fields)
-    return "Asked the run to stop: it stops within seconds and keeps the goals it found."
+    return gettext("Asked the run to stop: it stops within seconds and keeps the goals it found.")
 
 
 class _RunWatch:
@@ -245,7 +259,8 @@ def goal_generation_run(generation_id: int) -> None:
             return
         if run.cancel_requested_at is not None:  # asked to stop while no process held it (its task is redelivered)
             run.state, run.finished_at, run.run_token = GoalGeneration.State.CANCELLED, now, ""
-            run.message = "Cancelled before it started again."
+            with run.speaking():
+                run.message = gettext("Cancelled before it started again.")
             run.save(update_fields=["state", "finished_at", "run_token", "message"])
             return
         run.state, run.started_at, run.progress_done = GoalGeneration.State.RUNNING, now, 0
@@ -254,6 +269,11 @@ def goal_generation_run(generation_id: int) -> None:
 
     watch = _RunWatch(run, token)
     held = GoalGeneration.objects.filter(pk=run.pk, run_token=token, state=GoalGeneration.State.RUNNING)
+    with run.speaking():  # its refusals and messages in the language of the person who asked (docs/i18n.md)
+        _sample_and_keep(run, watch, held)
+
+
+def _sample_and_keep(run: GoalGeneration, watch: _RunWatch, held) -> None:
     try:
         goals, report = goals_sample(
             database=run.database,
@@ -282,22 +302,35 @@ def goal_generation_run(generation_id: int) -> None:
                 transaction.set_rollback(True)
     except Exception as exc:  # the person who asked reads why; the log keeps the traceback
         logger.exception("goal generation %s failed", run.pk)
-        reason = str(exc) if isinstance(exc, GoalGenerationError) else f"The sampler stopped: {exc}"
+        reason = (
+            str(exc)
+            if isinstance(exc, GoalGenerationError)
+            else gettext("The sampler stopped: %(error)s") % {"error": exc}
+        )
         held.update(state=GoalGeneration.State.FAILED, message=reason[:2000], finished_at=timezone.now())
 
 
 def _outcome(run: GoalGeneration, watch: _RunWatch, *, found: int) -> tuple[str, str]:
     """The state a run that kept its goals ends in, and the message its page shows."""
-    of = f"{found} of {run.count} goal{'s' if run.count != 1 else ''}"
+    of = ngettext("%(found)s of %(count)s goal", "%(found)s of %(count)s goals", run.count) % {
+        "found": found,
+        "count": run.count,
+    }
     if watch.reason == _RunWatch.CANCELLED:
         who = GoalGeneration.objects.filter(pk=run.pk).values_list("cancel_requested_by__username", flat=True).first()
-        by = f" by {who}" if who else ""
-        return GoalGeneration.State.CANCELLED, f"Cancelled{by} with {of} found; what it found is kept."
+        if who:
+            message = gettext("Cancelled by %(person)s with %(found)s found; what it found is kept.")
+        else:
+            message = gettext("Cancelled with %(found)s found; what it found is kept.")
+        return GoalGeneration.State.CANCELLED, message % {"person": who, "found": of}
     if watch.reason == _RunWatch.BOUND:
         return (
             GoalGeneration.State.SUCCEEDED,
-            f"Stopped after {watch.bound} s (GOAL_GENERATION_MAX_SECONDS) with {of} found; what it found is kept.",
+            gettext(
+                "Stopped after %(seconds)s s (GOAL_GENERATION_MAX_SECONDS) with %(found)s found; what it found is kept."
+            )
+            % {"seconds": watch.bound, "found": of},
         )
     if found < run.count:
-        return GoalGeneration.State.SUCCEEDED, "The database gave no more goals of the levels asked for."
+        return GoalGeneration.State.SUCCEEDED, gettext("The database gave no more goals of the levels asked for.")
     return GoalGeneration.State.SUCCEEDED, ""

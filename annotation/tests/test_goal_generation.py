@@ -216,6 +216,21 @@ def test_a_bound_of_nothing_stops_before_the_first_candidate(demo_databases, set
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_run_asked_in_chinese_writes_its_message_in_chinese(demo_databases, settings, monkeypatch, ada):
+    """The run speaks the language of the person who asked for it (docs/i18n.md), whatever the worker's is."""
+    from django.utils import translation
+
+    settings.GOAL_GENERATION_MAX_SECONDS = 0
+    with translation.override("zh-hans"):
+        run = _queued(demo_databases["dorm_demo"], ada, count=5)
+    monkeypatch.setattr(goal_generation, "gettext", lambda text: f"[{translation.get_language()}] {text}")
+    with translation.override("en"):
+        goal_generation_run(run.pk)
+    run.refresh_from_db()
+    assert run.message.startswith("[zh-hans] Stopped after 0 s"), run.message
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_cancel_stops_the_run_at_its_next_check_and_keeps_what_it_found(demo_databases, monkeypatch, ada):
     database = demo_databases["dorm_demo"]
     run = _queued(database, ada, count=300)
