@@ -171,7 +171,9 @@ class GoalSampler:
         candidate (module docstring), answers True: the goals kept so far are returned."""
         levels = [level for level in HARDNESS_LEVELS if level in set(levels)]
         if not levels:
-            raise ValueError(f"hardness must be among {', '.join(HARDNESS_LEVELS)}")
+            raise ValueError(  # i18n-exempt: goal_levels refuses it first: a caller's bug
+                f"hardness must be among {', '.join(HARDNESS_LEVELS)}"
+            )
         kept: list[SampledGoal] = []
         seen: set[str] = set(self.known)
         answers: set[tuple] = set()  # what each goal kept reads and answers

@@ -138,18 +138,24 @@ def _all_text(*values) -> bool:
 def _goal_records(data) -> tuple[str, list[tuple[str, str, str]]]:
     """Recognise the file format and yield (db_id, question, sql) records from it."""
     if not isinstance(data, list):
-        raise ValidationError("A goal file is a JSON list of Spider, SParC, CoSQL or CHASE records.")
+        raise ValidationError(  # i18n-exempt: read by the import_goals command only
+            "A goal file is a JSON list of Spider, SParC, CoSQL or CHASE records."
+        )
     records: list[tuple[str, str, str]] = []
     source = None
     for index, item in enumerate(data):
         if not isinstance(item, dict):
-            raise ValidationError(f"Record {index} is not a JSON object.")
+            raise ValidationError(  # i18n-exempt: read by the import_goals command only
+                f"Record {index} is not a JSON object."
+            )
         if "final" in item and "database_id" in item:  # SParC, CoSQL state tracking, CHASE
             final = item["final"]
             if not isinstance(final, dict) or not _all_text(
                 item["database_id"], final.get("utterance", ""), final.get("query", "")
             ):
-                raise ValidationError(f"Record {index}: database_id and the final utterance and query must be text.")
+                raise ValidationError(  # i18n-exempt: read by the import_goals command only
+                    f"Record {index}: database_id and the final utterance and query must be text."
+                )
             turns = item.get("interaction")
             first_turn = turns[0] if isinstance(turns, list) and turns and isinstance(turns[0], dict) else {}
             # CHASE turns carry question_id (and keys sorted); SParC and CoSQL turns do not.
@@ -157,11 +163,13 @@ def _goal_records(data) -> tuple[str, list[tuple[str, str, str]]]:
             records.append((item["database_id"], final.get("utterance", ""), final.get("query", "")))
         elif "question" in item and "query" in item and "db_id" in item:  # Spider
             if not _all_text(item["db_id"], item["question"], item["query"]):
-                raise ValidationError(f"Record {index}: db_id, question and query must be text.")
+                raise ValidationError(  # i18n-exempt: read by the import_goals command only
+                    f"Record {index}: db_id, question and query must be text."
+                )
             source = source or "spider"
             records.append((item["db_id"], item["question"], item["query"]))
         else:
-            raise ValidationError(
+            raise ValidationError(  # i18n-exempt: read by the import_goals command only
                 f"Record {index} is neither Spider (db_id/question/query) nor SParC/CoSQL/CHASE (database_id/final)."
             )
     return source or "spider", records
