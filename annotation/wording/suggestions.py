@@ -293,7 +293,9 @@ def recommend(
     `applicable_categories`), or when the query or the schema cannot be read.
     """
     if category not in CATEGORIES:
-        raise IntentError(f"unknown intent category {category!r}; known: {', '.join(CATEGORIES)}")
+        raise IntentError(  # i18n-exempt: the room logs it and offers none
+            f"unknown intent category {category!r}; known: {', '.join(CATEGORIES)}"
+        )
     analysis = _seen_view(_analysis_of(previous_sql, schema), result, statistics)
     writer = (writer or _Writer)(analysis, rng, values)
     if category == COMBINATION:
@@ -308,7 +310,9 @@ def recommend(
             found = _combined_text(writer, options)
             if found is not None:
                 return writer.recommendation(category, *found)
-        raise IntentError("no combination of the applicable relations can be worded in one short sentence")
+        raise IntentError(  # i18n-exempt: the room logs it and offers none
+            "no combination of the applicable relations can be worded in one short sentence"
+        )
     candidates = [name for name in _RELATION_ORDER if CATEGORY_OF[name] == category and analysis.material[name]]
     if not candidates:
         raise _not_applicable(category, analysis)
@@ -318,7 +322,9 @@ def recommend(
         if text:
             return writer.recommendation(category, relation, text)
         candidates.remove(relation)  # nothing worth asking can be said of it: another relation of the category
-    raise IntentError(f"no {category} suggestion after this query names something to ask")
+    raise IntentError(  # i18n-exempt: the room logs it and offers none
+        f"no {category} suggestion after this query names something to ask"
+    )
 
 
 def _combined_text(writer: _Writer, options: list) -> tuple[str, str] | None:
@@ -407,17 +413,25 @@ def normalise_targets(targets: Mapping[str, float] | str | None) -> dict[str, fl
     elif isinstance(targets, Mapping):
         items = list(targets.items())
     else:
-        raise IntentError(f"targets must be a mapping of category to weight, not {type(targets).__name__}")
+        raise IntentError(  # i18n-exempt: an operator's INTENT_TARGETS setting
+            f"targets must be a mapping of category to weight, not {type(targets).__name__}"
+        )
     weights = dict.fromkeys(CATEGORIES, 0.0)
     for name, weight in items:
         if name not in weights:
-            raise IntentError(f"unknown intent category {name!r}; known: {', '.join(CATEGORIES)}")
+            raise IntentError(  # i18n-exempt: an operator's INTENT_TARGETS setting
+                f"unknown intent category {name!r}; known: {', '.join(CATEGORIES)}"
+            )
         if isinstance(weight, bool) or not isinstance(weight, Real) or not math.isfinite(weight) or weight < 0:
-            raise IntentError(f"the weight of {name} must be a finite number >= 0, not {weight!r}")
+            raise IntentError(  # i18n-exempt: an operator's INTENT_TARGETS setting
+                f"the weight of {name} must be a finite number >= 0, not {weight!r}"
+            )
         weights[name] = float(weight)
     total = sum(weights.values())
     if total <= 0:
-        raise IntentError("the target weights must have a positive sum")
+        raise IntentError(  # i18n-exempt: an operator's INTENT_TARGETS setting
+            "the target weights must have a positive sum"
+        )
     return {name: weight / total for name, weight in weights.items()}
 
 
@@ -455,12 +469,18 @@ def choose_category(
     shares = normalise_targets(targets)
     unknown = set(available) - set(CATEGORIES)
     if unknown:
-        raise IntentError(f"unknown intent categories {sorted(unknown)}; known: {', '.join(CATEGORIES)}")
+        raise IntentError(  # i18n-exempt: the room logs it and offers none
+            f"unknown intent categories {sorted(unknown)}; known: {', '.join(CATEGORIES)}"
+        )
     candidates = [name for name in CATEGORIES if name in available]
     if not candidates:
-        raise IntentError("no intent category is available for this question")
+        raise IntentError(  # i18n-exempt: the room logs it and offers none
+            "no intent category is available for this question"
+        )
     if not 0 <= exploration <= 1:
-        raise IntentError(f"exploration must be between 0 and 1, not {exploration}")
+        raise IntentError(  # i18n-exempt: the room logs it and offers none
+            f"exploration must be between 0 and 1, not {exploration}"
+        )
     target = [shares[name] for name in candidates]
     if sum(target) <= 0:
         return rng.choice(candidates)
@@ -493,14 +513,18 @@ def _parse_target_text(text: str) -> list[tuple[str, float]]:
         name, separator, weight = part.partition("=")
         name = name.strip()
         if not separator or not name:
-            raise IntentError(f"expected category=weight, not {part.strip()!r}")
+            raise IntentError(  # i18n-exempt: an operator's INTENT_TARGETS setting
+                f"expected category=weight, not {part.strip()!r}"
+            )
         if name in seen:
-            raise IntentError(f"category {name!r} is given twice")
+            raise IntentError(f"category {name!r} is given twice")  # i18n-exempt: an operator's INTENT_TARGETS setting
         seen.add(name)
         try:
             items.append((name, float(weight)))
         except ValueError:
-            raise IntentError(f"the weight of {name} is not a number: {weight.strip()!r}") from None
+            raise IntentError(  # i18n-exempt: an operator's INTENT_TARGETS setting
+                f"the weight of {name} is not a number: {weight.strip()!r}"
+            ) from None
     return items
 
 
@@ -588,7 +612,9 @@ class _Schema:
         try:
             self._read(schema)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
-            raise IntentError(f"schema is not a tables.json entry ({type(error).__name__}: {error})") from None
+            raise IntentError(  # i18n-exempt: the room logs it and offers none
+                f"schema is not a tables.json entry ({type(error).__name__}: {error})"
+            ) from None
 
     def _read(self, schema: dict) -> None:
         tables = schema["table_names_original"]
@@ -647,7 +673,9 @@ class _Schema:
         key = name.lower()
         if self.known:
             if key not in self.originals:
-                raise IntentError(f"previous query: unknown table {name!r}")
+                raise IntentError(  # i18n-exempt: the room logs it and offers none
+                    f"previous query: unknown table {name!r}"
+                )
         else:
             self.originals.setdefault(key, name)
             self.labels.setdefault(key, _label(None, name))
@@ -709,7 +737,9 @@ class _Reader:
             return facts
         if isinstance(node, exp.Select):
             return self.select(node)
-        raise IntentError(f"previous query: expected a SELECT query, found {node.key.upper()}")
+        raise IntentError(  # i18n-exempt: the room logs it and offers none
+            f"previous query: expected a SELECT query, found {node.key.upper()}"
+        )
 
     def select(self, node: exp.Select) -> _Facts:
         facts = _Facts(distinct=node.args.get("distinct") is not None)
@@ -905,14 +935,16 @@ class _Analysis:
 
     def __init__(self, previous_sql: str, schema: dict | None) -> None:
         if not isinstance(previous_sql, str) or not previous_sql.strip():
-            raise IntentError("previous query is empty")
+            raise IntentError("previous query is empty")  # i18n-exempt: the room logs it and offers none
         self.names = _schema_of(schema)
         try:
             tree = parse_sql(previous_sql)
         except SpiderEncodingError as error:
-            raise IntentError(f"previous query: {error}") from None
+            raise IntentError(f"previous query: {error}") from None  # i18n-exempt: the room logs it and offers none
         except RecursionError:
-            raise IntentError("previous query is nested too deeply") from None
+            raise IntentError(  # i18n-exempt: the room logs it and offers none
+                "previous query is nested too deeply"
+            ) from None
         self.facts = facts = _Reader(self.names).query(tree)
         self.listing = not facts.aggregates and not facts.group
         self.one_row = bool(facts.aggregates) and not facts.group
