@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from itertools import chain
 
+from annotation.plumbing.i18n import gettext
 from annotation.sql.sandbox import execute, execute_many
 from annotation.wording.english import identifier_like, singular_word, words_of
 
@@ -367,7 +368,13 @@ _Check = tuple[str, str, str, str, str]
 
 def _unreachable_checks(curated: dict, table_anchor: dict[str, str]) -> Iterator[_Check]:
     for table in unreachable_tables(curated):
-        yield f"unreachable:{table}", "unreachable", f"Table {table} is reached by no join.", table_anchor[table], table
+        yield (
+            f"unreachable:{table}",
+            "unreachable",
+            gettext("Table %(table)s is reached by no join.") % {"table": table},
+            table_anchor[table],
+            table,
+        )
 
 
 def _name_checks(
@@ -378,11 +385,23 @@ def _name_checks(
     named_columns = curation.get("column_names", {})
     for table in curated["table_names_original"]:
         if identifier_like(table) and not named_tables.get(table):
-            yield f"name:{table}", "name", f"Table {table} has no readable name.", table_anchor[table], table
+            yield (
+                f"name:{table}",
+                "name",
+                gettext("Table %(table)s has no readable name.") % {"table": table},
+                table_anchor[table],
+                table,
+            )
     for _index, table, name, _kind in visible_columns:
         key = column_key(table, name)
         if identifier_like(name) and not named_columns.get(key):
-            yield f"name:{key}", "name", f"Column {key} has no readable name.", column_anchor[key], table
+            yield (
+                f"name:{key}",
+                "name",
+                gettext("Column %(column)s has no readable name.") % {"column": key},
+                column_anchor[key],
+                table,
+            )
 
 
 def _same_name_checks(visible_columns: list, column_anchor: dict[str, str]) -> Iterator[_Check]:
@@ -398,7 +417,8 @@ def _same_name_checks(visible_columns: list, column_anchor: dict[str, str]) -> I
                 yield (
                     f"duplicate:{table}.{first}|{name}",
                     "duplicate",
-                    f"{table}.{first} and {table}.{name} have the same name.",
+                    gettext("%(first)s and %(second)s have the same name.")
+                    % {"first": f"{table}.{first}", "second": f"{table}.{name}"},
                     column_anchor[column_key(table, name)],
                     table,
                 )
@@ -414,9 +434,21 @@ def _data_checks(profile: dict, visible_columns: list, column_anchor: dict[str, 
         if not figures or not rows or figures["empty"] is None:
             continue
         if figures["empty"] == rows:
-            yield f"empty:{key}", "empty", f"Column {key} is empty on every row.", column_anchor[key], table
+            yield (
+                f"empty:{key}",
+                "empty",
+                gettext("Column %(column)s is empty on every row.") % {"column": key},
+                column_anchor[key],
+                table,
+            )
         elif figures["empty"] == 0 and figures["distinct"] == 1 and rows > 1:
-            yield f"equal:{key}", "equal", f"Column {key} holds the same value on every row.", column_anchor[key], table
+            yield (
+                f"equal:{key}",
+                "equal",
+                gettext("Column %(column)s holds the same value on every row.") % {"column": key},
+                column_anchor[key],
+                table,
+            )
 
 
 def _identical_checks(profile: dict, visible_columns: list, column_anchor: dict[str, str]) -> Iterator[_Check]:
@@ -427,7 +459,8 @@ def _identical_checks(profile: dict, visible_columns: list, column_anchor: dict[
             yield (
                 f"duplicate:{table}.{first}|{second}",
                 "duplicate",
-                f"{table}.{first} and {table}.{second} hold the same values on every row.",
+                gettext("%(first)s and %(second)s hold the same values on every row.")
+                % {"first": f"{table}.{first}", "second": f"{table}.{second}"},
                 column_anchor[column_key(table, second)],
                 table,
             )
@@ -436,5 +469,5 @@ def _identical_checks(profile: dict, visible_columns: list, column_anchor: dict[
 def _proposal_checks(profile: dict, curation: dict, curated: dict) -> Iterator[_Check]:
     for proposal in proposals_waiting(profile, curation, curated):
         child, parent = column_key(*proposal["child"]), column_key(*proposal["parent"])
-        text = f"Proposed key: {child} → {parent}."
+        text = gettext("Proposed key: %(child)s → %(parent)s.") % {"child": child, "parent": parent}
         yield f"proposal:{child}>{parent}", "proposal", text, "proposals", proposal["child"][0]
