@@ -549,3 +549,29 @@ async def test_each_act_rule_refuses_its_wrong_answer_with_its_message(room, use
         await receive_until(expert_ws, is_message("ack", id="r2"))
     await worker_ws.disconnect()
     await expert_ws.disconnect()
+
+
+async def test_a_room_socket_opens_with_two_database_calls_and_its_side_joined(room, monkeypatch):
+    """Each hop from the event loop to a database thread and back was a good part of a pair's CPU (issue 41): a room
+    socket's opening is the user with its language (one call), then its dialogue, role, row and presence (one call)."""
+    from dialogs import transport
+
+    calls = []
+    handler = transport.DatabaseCall.thread_handler
+
+    def counted(self, *args, **kwargs):
+        calls.append(getattr(self.func, "__name__", repr(self.func)))
+        return handler(self, *args, **kwargs)
+
+    dialogue, alice, _ = room
+    monkeypatch.setattr(transport.DatabaseCall, "thread_handler", counted)
+    communicator, connected, _ = await connect(f"/ws/dialogues/{dialogue.pk}/", alice)
+    assert connected
+    # The process's background loop (dialogs.background) makes calls of its own meanwhile: not the socket's.
+    background = {"server_heartbeat", "sockets_vouch", "housekeeping", "rooms_catch_up", "test_suites_schedule"}
+    assert [name for name in calls if name not in background] == ["_user_and_language", "_open"], calls
+    joined = await database_sync_to_async(
+        lambda: Event.objects.filter(dialogue=dialogue, kind="join", author_role="worker").count()
+    )()
+    assert joined == 1  # the side's join was written by that one call
+    await communicator.disconnect()
