@@ -1148,9 +1148,10 @@ def side_connections(dialogue: Dialogue, side: str) -> tuple[int, object]:
 
 
 def partner_connected(dialogue: Dialogue, side: str) -> bool:
-    """Whether the other side has at least one socket open in the room."""
+    """Whether the other side has at least one socket open in the room (the count alone: side_connections would also
+    read since when an absent side has been gone, a read the room's first state threw away)."""
     other = Role.EXPERT if side == Role.WORKER else Role.WORKER
-    return side_connections(dialogue, other)[0] > 0
+    return _room_sockets(dialogue, other) > 0
 
 
 def dialogue_abandon_if_gone(*, dialogue: Dialogue, now=None) -> list[tuple[Event, bool]]:
