@@ -26,6 +26,7 @@ from sqlglot.errors import ParseError, TokenError
 from sqlglot.optimizer.scope import Scope, traverse_scope
 from sqlglot.tokens import TokenType
 
+from annotation.plumbing.i18n import gettext
 from annotation.sql.sandbox import current_limits
 from annotation.sql.spider import parsing_tools, plain_error_text
 
@@ -123,36 +124,49 @@ def validate_sql(sql: str, schema: dict) -> dict:
         sql = ""
     report = _Report(sql)
     if not sql.strip():
-        report.error("syntax", "the SQL is empty", None)
+        report.error("syntax", gettext("the SQL is empty"), None)
         return report.result()
     max_length = current_limits().max_sql_length  # the sandbox would refuse it anyway; parsing it could take seconds
     if len(sql) > max_length:
-        report.error("statement", f"the SQL is {len(sql):,} characters long; the limit is {max_length:,}", None)
+        report.error(
+            "statement",
+            gettext("the SQL is %(length)s characters long; the limit is %(limit)s")
+            % {"length": f"{len(sql):,}", "limit": f"{max_length:,}"},
+            None,
+        )
         return report.result()
     start = _LEADING_RE.match(sql).end()
     word = _WORD_RE.match(sql, start)
     if word is None:
-        report.error("syntax", "a query starts with SELECT, WITH or VALUES", (start, start + 1))
+        report.error("syntax", gettext("a query starts with SELECT, WITH or VALUES"), (start, start + 1))
         return report.result()
     if word.group().upper() not in _QUERY_KEYWORDS:
         found = word.group().upper()
-        report.error("statement", f"only SELECT queries are allowed; this is {found}", (start, start + len(found)))
+        report.error(
+            "statement",
+            gettext("only SELECT queries are allowed; this is %(kind)s") % {"kind": found},
+            (start, start + len(found)),
+        )
         return report.result()
     statements = _statements(sql, report)
     if statements is None:
         return report.result()
     if len(statements) != 1:
-        report.error("statement", "only one statement can run at a time", _second_statement_span(sql))
+        report.error("statement", gettext("only one statement can run at a time"), _second_statement_span(sql))
         return report.result()
     statement = statements[0]
     if not isinstance(statement, (exp.Select, exp.SetOperation, exp.Values, exp.Subquery)):
         # WITH ... DELETE / INSERT / UPDATE: the leading WITH passed the keyword check above.
         report.error(
-            "statement", f"only SELECT queries are allowed; this is {statement.key.upper()}", (start, len(sql.rstrip()))
+            "statement",
+            gettext("only SELECT queries are allowed; this is %(kind)s") % {"kind": statement.key.upper()},
+            (start, len(sql.rstrip())),
         )
         return report.result()
     if isinstance(statement, exp.Select) and not statement.expressions:
-        report.error("syntax", "SELECT needs at least one result column", (len(sql.rstrip()), len(sql.rstrip())))
+        report.error(
+            "syntax", gettext("SELECT needs at least one result column"), (len(sql.rstrip()), len(sql.rstrip()))
+        )
         return report.result()
     _Resolver(sql, _schema_index(schema), report).check(statement)
     return report.result()
@@ -169,9 +183,9 @@ def _statements(sql: str, report: _Report) -> list | None:
     except ParseError as exc:
         _report_parse_error(report, sql, exc)
     except TokenError:
-        report.error("syntax", "unterminated string, quoted name or comment", _unterminated_span(sql))
+        report.error("syntax", gettext("unterminated string, quoted name or comment"), _unterminated_span(sql))
     except RecursionError:
-        report.error("syntax", "the query is nested too deeply (SQLite refuses this depth too)", None)
+        report.error("syntax", gettext("the query is nested too deeply (SQLite refuses this depth too)"), None)
     return None
 
 
@@ -232,9 +246,15 @@ def _report_parse_error(report: _Report, sql: str, exc: ParseError) -> None:
     description = details.get("description") or plain_error_text(exc)
     description = description.replace("Invalid expression / Unexpected token", "unexpected token")
     if description.startswith("Required keyword:"):
-        description = "incomplete expression"
-    near = f' near "{highlight}"' if highlight else ""
-    report.error("syntax", f"syntax error{near}: {description}", span)
+        description = gettext("incomplete expression")
+    if highlight:
+        message = gettext('syntax error near "%(token)s": %(description)s') % {
+            "token": highlight,
+            "description": description,
+        }
+    else:
+        message = gettext("syntax error: %(description)s") % {"description": description}
+    report.error("syntax", message, span)
 
 
 def _unterminated_span(sql: str) -> tuple[int, int] | None:
@@ -299,7 +319,11 @@ class _Resolver:
                     self.check_columns(scope)
         except (RecursionError, sqlglot.errors.SqlglotError) as exc:
             # Exotic or very deep shapes sqlglot cannot scope: say so rather than guess; the sandbox will judge them.
-            self.report.warning("unchecked", f"names in this query could not be checked ({type(exc).__name__})", None)
+            self.report.warning(
+                "unchecked",
+                gettext("names in this query could not be checked (%(error)s)") % {"error": type(exc).__name__},
+                None,
+            )
 
     # --- tables -------------------------------------------------------------------------------------------------
 
@@ -314,8 +338,12 @@ class _Resolver:
             candidates = {key: value for key, value in self.index.tables.items() if key not in _INTERNAL_TABLES}
             candidates.update(ctes)
             suggestions = _closest(name, candidates)
-            hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
-            self.report.error("unknown_table", f"no table named {table.name}{hint}", _span(table.this), suggestions)
+            said = {"name": table.name, "names": ", ".join(suggestions)}
+            if suggestions:
+                message = gettext("no table named %(name)s; did you mean %(names)s?") % said
+            else:
+                message = gettext("no table named %(name)s") % said
+            self.report.error("unknown_table", message, _span(table.this), suggestions)
 
     @staticmethod
     def visible_ctes(scope: Scope) -> dict[str, str]:
@@ -433,21 +461,27 @@ class _Resolver:
         if provided is _UNKNOWN or name in provided:
             return
         suggestions = _closest(name, provided)
-        hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
-        self.report.error(
-            "unknown_column", f"{column.table} has no column named {column.name}{hint}", _span(column), suggestions
-        )
+        said = {"table": column.table, "name": column.name, "names": ", ".join(suggestions)}
+        if suggestions:
+            message = gettext("%(table)s has no column named %(name)s; did you mean %(names)s?") % said
+        else:
+            message = gettext("%(table)s has no column named %(name)s") % said
+        self.report.error("unknown_column", message, _span(column), suggestions)
 
     def report_unknown_qualifier(self, selected: dict, column: exp.Column) -> None:
         qualifier = column.table.lower()
         candidates = {key: node.alias_or_name or key for key, (node, _) in selected.items()}
         # Aliases are short (T1, T2): too short for similarity, and few, so all of them are the suggestions.
         suggestions = _closest(qualifier, candidates) or sorted(candidates.values())[:_SUGGESTIONS]
-        hint = f"; this query names {', '.join(suggestions)}" if suggestions else ""
+        said = {"name": column.table, "names": ", ".join(suggestions)}
+        if suggestions:
+            message = gettext("no table or alias named %(name)s in this query; this query names %(names)s") % said
+        else:
+            message = gettext("no table or alias named %(name)s in this query") % said
         table_identifier = column.args.get("table")
         self.report.error(
             "unknown_table",
-            f"no table or alias named {column.table} in this query{hint}",
+            message,
             _span(table_identifier),
             suggestions,
         )
@@ -471,7 +505,8 @@ class _Resolver:
         if len(owners) > 1:
             self.report.error(
                 "ambiguous_column",
-                f"{column.name} is in {', '.join(owners)}: qualify it (for example {owners[0]}.{column.name})",
+                gettext("%(name)s is in %(tables)s: qualify it (for example %(example)s)")
+                % {"name": column.name, "tables": ", ".join(owners), "example": f"{owners[0]}.{column.name}"},
                 _span(column),
                 [f"{owner}.{column.name}" for owner in owners],
             )
@@ -482,8 +517,11 @@ class _Resolver:
         if span and self.sql[span[0] : span[0] + 1] == '"':
             self.report.warning(
                 "string_literal",
-                f"\"{column.name}\" is not a column, so SQLite reads it as the string '{column.name}'; "
-                "write strings in single quotes",
+                gettext(
+                    "\"%(name)s\" is not a column, so SQLite reads it as the string '%(name)s'; write strings in "
+                    "single quotes"
+                )
+                % {"name": column.name},
                 span,
             )
             return
@@ -497,11 +535,20 @@ class _Resolver:
             if provided:
                 candidates.update(provided)
         suggestions = _closest(name, candidates) if candidates else _closest(name, self.all_columns())
-        hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
         elsewhere = self.index.column_tables.get(name)
-        if elsewhere:
-            hint += f" ({column.name} is a column of {', '.join(elsewhere)}, not of this FROM clause)"
-        self.report.error("unknown_column", f"no column named {column.name}{hint}", span, suggestions)
+        said = {"name": column.name, "names": ", ".join(suggestions), "tables": ", ".join(elsewhere or ())}
+        if suggestions and elsewhere:
+            message = gettext(
+                "no column named %(name)s; did you mean %(names)s? (%(name)s is a column of %(tables)s, not of this "
+                "FROM clause)"
+            )
+        elif suggestions:
+            message = gettext("no column named %(name)s; did you mean %(names)s?")
+        elif elsewhere:
+            message = gettext("no column named %(name)s (%(name)s is a column of %(tables)s, not of this FROM clause)")
+        else:
+            message = gettext("no column named %(name)s")
+        self.report.error("unknown_column", message % said, span, suggestions)
 
     def find_source(self, scope: Scope, qualifier: str):
         """The source a qualifier names in this scope or an enclosing one (correlated subqueries)."""
