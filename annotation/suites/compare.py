@@ -204,7 +204,7 @@ def _reference_failed(path: Path, original: bool, result_a, deadline: float | No
             % {"file": path.name, "seconds": f"{seconds:g}"}
         )
     if kind == "busy":
-        raise CompareError(_("every worker of the comparisons is busy: try again in a moment"))
+        raise CompareError(_("every process running comparisons is busy: try again in a moment"))
     raise CompareError(
         _("the first query fails on %(file)s: %(error)s") % {"file": path.name, "error": result_a.error["message"]}
     )
