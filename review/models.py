@@ -105,9 +105,9 @@ class EvaluationTask(models.TextChoices):
     """What a prediction file predicts: the SQL of each question (every format), or one of CoSQL's other two tasks
     (review.dataset.cosql_tasks)."""
 
-    SQL = "sql", "SQL state tracking"
-    RESPONSE = "response", "Response generation"
-    USER_ACTS = "user_acts", "User act prediction"
+    SQL = "sql", _("SQL state tracking")
+    RESPONSE = "response", _("Response generation")
+    USER_ACTS = "user_acts", _("User act prediction")
 
 
 class Evaluation(Job):

@@ -23,6 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, ngettext
 
 from annotation.labels.acts import USER_ACTS
 from annotation.plumbing import jsoncodec
@@ -46,11 +47,15 @@ def task_items(release_dir: Path, task: str, split: str) -> list[dict]:
     try:
         items = jsoncodec.loads(path.read_bytes())
     except FileNotFoundError:
-        raise ValidationError(f"The release has no {TASK_FILES[task].format(split=split)}.") from None
+        raise ValidationError(
+            gettext("The release has no %(file)s.") % {"file": TASK_FILES[task].format(split=split)}
+        ) from None
     except ValueError as exc:
-        raise ValidationError(f"{path.name} cannot be read: {exc}") from None
+        raise ValidationError(
+            gettext("%(file)s cannot be read: %(error)s") % {"file": path.name, "error": exc}
+        ) from None
     if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
-        raise ValidationError(f"{path.name} is not a list of items.")
+        raise ValidationError(gettext("%(file)s is not a list of items.") % {"file": path.name})
     return items
 
 
@@ -58,14 +63,19 @@ def _lines(raw: bytes, count: int, source: str) -> list[str]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ValidationError(f"{source} is not UTF-8 text.") from None
+        raise ValidationError(gettext("%(file)s is not UTF-8 text.") % {"file": source}) from None
     lines = text.splitlines()
     while lines and not lines[-1].strip() and len(lines) > count:
         lines.pop()  # a trailing empty line or two
     if len(lines) != count:
+        has = ngettext("%(count)s line", "%(count)s lines", len(lines)) % {"count": len(lines)}
+        items = ngettext("%(count)s item", "%(count)s items", count) % {"count": count}
         raise ValidationError(
-            f"{source} has {len(lines)} line{'s' * (len(lines) != 1)}; the release has {count} item"
-            f"{'s' * (count != 1)}: one prediction per line, in the release file's order."
+            gettext(
+                "%(file)s has %(lines)s; the release has %(items)s: one prediction per line, in the release file's "
+                "order."
+            )
+            % {"file": source, "lines": has, "items": items}
         )
     return lines
 
@@ -115,6 +125,12 @@ _ACT_SEPARATORS = re.compile(r"[\s,;|]+")
 _ACT_NAME = re.compile(r"[A-Za-z_]+")
 
 
+def _not_acts(where: str) -> str:
+    return gettext(
+        "%(where)s is not a list of user acts: act names separated by spaces or commas, or a JSON list of them."
+    ) % {"where": where}
+
+
 def _acts(text: str, where: str) -> frozenset[str]:
     """The acts of one line: names separated by spaces or commas, or a JSON list of names (`["INFORM_SQL"]`)."""
     if text.strip().startswith(("[", "{", '"')):
@@ -123,19 +139,18 @@ def _acts(text: str, where: str) -> frozenset[str]:
         except ValueError:
             listed = None
         if not isinstance(listed, list) or not all(isinstance(act, str) for act in listed):
-            raise ValidationError(
-                f"{where} is not a list of user acts: act names separated by spaces or commas, or a JSON list of them."
-            )
+            raise ValidationError(_not_acts(where))
         text = " ".join(listed)
     parts = [part.strip() for part in _ACT_SEPARATORS.split(text) if part.strip()]
     if any(not _ACT_NAME.fullmatch(part) for part in parts):
-        raise ValidationError(
-            f"{where} is not a list of user acts: act names separated by spaces or commas, or a JSON list of them."
-        )
+        raise ValidationError(_not_acts(where))
     acts = frozenset(part.upper() for part in parts)
     unknown = sorted(acts - set(USER_ACTS))
     if unknown:
-        raise ValidationError(f"{where}: {', '.join(unknown)} is not a user act (one of {', '.join(USER_ACTS)}).")
+        raise ValidationError(
+            gettext("%(where)s: %(acts)s is not a user act (one of %(choices)s).")
+            % {"where": where, "acts": ", ".join(unknown), "choices": ", ".join(USER_ACTS)}
+        )
     return acts
 
 
@@ -144,7 +159,10 @@ def score_user_acts(release_dir: Path, raw: bytes, *, split: str = "dev", source
     and F1, and the majority baseline; overall and by turn position."""
     items = task_items(release_dir, "user_acts", split)
     lines = _lines(raw, len(items), source)
-    predicted = [_acts(line, f"{source}, line {number}") for number, line in enumerate(lines, start=1)]
+    predicted = [
+        _acts(line, gettext("%(file)s, line %(line)s") % {"file": source, "line": number})
+        for number, line in enumerate(lines, start=1)
+    ]
     gold = [frozenset(str(act).upper() for act in item.get("intent") or []) for item in items]
     right = [p == g for p, g in zip(predicted, gold, strict=True)]
     commonest = Counter(gold).most_common(1)[0][0] if gold else frozenset()

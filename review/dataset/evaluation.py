@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
 from annotation.plumbing.jsonfile import decoded_text, read_json_file
 from annotation.sql.hardness import HARDNESS_LEVELS, hardness
@@ -39,14 +40,26 @@ from review.dataset.readers import unfold
 from review.dataset.splits import SPLITS
 
 METRICS = ("exact", "execution", "test_suite")
-METRIC_TITLES = {"exact": "Exact match", "execution": "Execution", "test_suite": "Test-suite execution"}
-TURN_LABELS = ("turn 1", "turn 2", "turn 3", "turn 4", "turn > 4")
+METRIC_TITLES = {
+    "exact": gettext_lazy("Exact match"),
+    "execution": gettext_lazy("Execution"),
+    "test_suite": gettext_lazy("Test-suite execution"),
+}
+# A report keeps its strata's titles and the turn positions' and the totals' labels in English, as the command prints
+# them and the figures draw them; a page words them in its language (`report_worded`).
+TURN_LABELS = (
+    gettext_noop("turn 1"),
+    gettext_noop("turn 2"),
+    gettext_noop("turn 3"),
+    gettext_noop("turn 4"),
+    gettext_noop("turn > 4"),
+)
 STRATA = (
-    ("turn", "Turn position"),
-    ("hardness", "Hardness"),
-    ("user_act", "User act (CoSQL)"),
-    ("contextual_phenomenon", "Contextual phenomenon (CHASE)"),
-    ("intent", "Intent category (CHASE)"),
+    ("turn", gettext_noop("Turn position")),
+    ("hardness", gettext_noop("Hardness")),
+    ("user_act", gettext_noop("User act (CoSQL)")),
+    ("contextual_phenomenon", gettext_noop("Contextual phenomenon (CHASE)")),
+    ("intent", gettext_noop("Intent category (CHASE)")),
 )
 MAX_PREDICTION_BYTES = 20_000_000
 # Results are compared whole: a result cut at the room's row limit could make two different queries look equal.
@@ -119,9 +132,12 @@ def release_load(release_dir: Path, *, fmt: str | None = None, split: str = "dev
     ValidationError when the release does not hold them, or holds files that do not agree."""
     release_dir = Path(release_dir)
     if split not in SPLITS:
-        raise ValidationError(f"Unknown split {split!r}: choose one of {', '.join(SPLITS)}.")
+        raise ValidationError(
+            gettext("Unknown split %(split)r: choose one of %(splits)s.")
+            % {"split": split, "splits": ", ".join(SPLITS)}
+        )
     if not release_dir.is_dir():
-        raise ValidationError(f"{release_dir} is not a folder.")
+        raise ValidationError(gettext("%(folder)s is not a folder.") % {"folder": release_dir})
     fmt = _format_to_score(release_dir, fmt, split)
     root = _root_for(release_dir, fmt)
     state_name = STATE_FILES[fmt].format(split=split)
@@ -129,7 +145,9 @@ def release_load(release_dir: Path, *, fmt: str | None = None, split: str = "dev
     _check_shape(items, name=state_name, fmt=fmt)
     tables = read_json_file(root / TABLES_FILES[fmt])
     if not isinstance(tables, list):
-        raise ValidationError(f"{TABLES_FILES[fmt]} is not a tables file (a list of schemas).")
+        raise ValidationError(
+            gettext("%(file)s is not a tables file (a list of schemas).") % {"file": TABLES_FILES[fmt]}
+        )
     schemas = {entry["db_id"]: entry for entry in tables if isinstance(entry, dict) and "db_id" in entry}
     interactions = [_gold_turns(item, fmt) for item in items]
     if fmt == "cosql":
@@ -141,7 +159,10 @@ def release_load(release_dir: Path, *, fmt: str | None = None, split: str = "dev
         gold_source = gold_name
     undescribed = next((turn.db_id for turns in interactions for turn in turns if turn.db_id not in schemas), None)
     if undescribed is not None:
-        raise ValidationError(f"{TABLES_FILES[fmt]} does not describe database {undescribed!r}.")
+        raise ValidationError(
+            gettext("%(file)s does not describe database %(db_id)r.")
+            % {"file": TABLES_FILES[fmt], "db_id": undescribed}
+        )
     return Release(
         fmt=fmt,
         split=split,
@@ -157,12 +178,21 @@ def _format_to_score(release_dir: Path, fmt: str | None, split: str) -> str:
     found = release_formats_found(release_dir, split)
     if fmt is None:
         if not found:
-            raise ValidationError(f"{release_dir} holds no CoSQL, SParC or CHASE {split} file.")
+            raise ValidationError(
+                gettext("%(folder)s holds no CoSQL, SParC or CHASE %(split)s file.")
+                % {"folder": release_dir, "split": split}
+            )
         if len(found) > 1:
-            raise ValidationError(f"{release_dir} holds {', '.join(found)}: say which to score (--format).")
+            raise ValidationError(
+                gettext("%(folder)s holds %(formats)s: say which to score (--format).")
+                % {"folder": release_dir, "formats": ", ".join(found)}
+            )
         return found[0]
     if fmt not in found:
-        raise ValidationError(f"{release_dir} holds no {fmt} {split} file ({STATE_FILES[fmt].format(split=split)}).")
+        raise ValidationError(
+            gettext("%(folder)s holds no %(format)s %(split)s file (%(file)s).")
+            % {"folder": release_dir, "format": fmt, "split": split, "file": STATE_FILES[fmt].format(split=split)}
+        )
     return fmt
 
 
@@ -182,7 +212,10 @@ def _check_shape(items, *, name: str, fmt: str) -> None:
     """What scoring reads of a state-tracking file: a list of interactions, each with a database and turns that
     have a query (the rest of the format's fields are not needed to score, and not asked for)."""
     if not isinstance(items, list):
-        raise ValidationError(f"{name} is not a {fmt} file: it holds no list of interactions.")
+        raise ValidationError(
+            gettext("%(file)s is not a %(format)s file: it holds no list of interactions.")
+            % {"file": name, "format": fmt}
+        )
     for number, item in enumerate(items, start=1):
         turns = item.get("interaction") if isinstance(item, dict) else None
         if (
@@ -192,7 +225,11 @@ def _check_shape(items, *, name: str, fmt: str) -> None:
             or not all(isinstance(turn, dict) and isinstance(turn.get("query"), str) for turn in turns)
         ):
             raise ValidationError(
-                f"{name} is not a {fmt} file: interaction {number} needs a database_id and turns with a query."
+                gettext(
+                    "%(file)s is not a %(format)s file: interaction %(number)s needs a database_id and turns with a "
+                    "query."
+                )
+                % {"file": name, "format": fmt, "number": number}
             )
 
 
@@ -217,17 +254,22 @@ def _take_gold_file(path: Path, interactions: list[list[GoldTurn]]) -> None:
     blocks = _blocks(_read_text(path), source=path.name)
     if len(blocks) != len(interactions):
         raise ValidationError(
-            f"{path.name} holds {len(blocks)} interactions, its state-tracking file {len(interactions)}."
+            gettext("%(file)s holds %(count)s interactions, its state-tracking file %(gold)s.")
+            % {"file": path.name, "count": len(blocks), "gold": len(interactions)}
         )
     for block, turns in zip(blocks, interactions, strict=True):
         if len(block) != len(turns):
             raise ValidationError(
-                f"{path.name}, line {block[0][0]}: {len(block)} turns where the state-tracking file has {len(turns)}."
+                gettext("%(file)s, line %(line)s: %(count)s turns where the state-tracking file has %(gold)s.")
+                % {"file": path.name, "line": block[0][0], "count": len(block), "gold": len(turns)}
             )
         for (line, text), turn in zip(block, turns, strict=True):
             sql, _, db_id = text.rpartition("\t")
             if not sql or db_id != turn.db_id:
-                raise ValidationError(f"{path.name}, line {line}: expected `SQL<TAB>{turn.db_id}`.")
+                raise ValidationError(
+                    gettext("%(file)s, line %(line)s: expected `SQL<TAB>%(db_id)s`.")
+                    % {"file": path.name, "line": line, "db_id": turn.db_id}
+                )
             turn.sql, turn.line = sql, line
 
 
@@ -235,7 +277,9 @@ def _read_text(path: Path) -> str:
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
-        raise ValidationError(f"{Path(path).name}: cannot read it ({exc.strerror}).") from None
+        raise ValidationError(
+            gettext("%(file)s: cannot read it (%(error)s).") % {"file": Path(path).name, "error": exc.strerror}
+        ) from None
     return decoded_text(raw, source=Path(path).name)
 
 
@@ -253,10 +297,14 @@ def _blocks(text: str, *, source: str) -> list[list[tuple[int, str]]]:
                 current = []
             continue
         if blanks and not blocks:
-            raise ValidationError(f"{source}, line {blanks[0]}: the file starts with an empty line.")
+            raise ValidationError(
+                gettext("%(file)s, line %(line)s: the file starts with an empty line.")
+                % {"file": source, "line": blanks[0]}
+            )
         if len(blanks) > 1:
             raise ValidationError(
-                f"{source}, line {blanks[1]}: a second empty line in a row (an interaction with no turn)."
+                gettext("%(file)s, line %(line)s: a second empty line in a row (an interaction with no turn).")
+                % {"file": source, "line": blanks[1]}
             )
         blanks = []
         current.append((number, line.strip()))
@@ -270,29 +318,50 @@ def predictions_read(raw: bytes, release: Release, *, source: str = "predictions
     line, only the text before a tab read; an empty line after each interaction). ValidationError naming the line
     where the file stops following the gold."""
     if len(raw) > MAX_PREDICTION_BYTES:
-        raise ValidationError(f"{source} is larger than {MAX_PREDICTION_BYTES // 1_000_000} MB.")
+        raise ValidationError(
+            gettext("%(file)s is larger than %(megabytes)s MB.")
+            % {"file": source, "megabytes": MAX_PREDICTION_BYTES // 1_000_000}
+        )
     if not raw.strip():
-        raise ValidationError(f"{source} is empty: it needs one line per gold turn ({release.turn_count}).")
+        raise ValidationError(
+            gettext("%(file)s is empty: it needs one line per gold turn (%(count)s).")
+            % {"file": source, "count": release.turn_count}
+        )
     blocks = _blocks(decoded_text(raw, source=source), source=source)
     for index, (block, gold) in enumerate(zip(blocks, release.interactions, strict=False)):
         if len(block) != len(gold):
             # Too few: the line that ends the interaction early; too many: the first line beyond the gold's turns.
-            where = f"line {block[-1][0] + 1}" if len(block) < len(gold) else f"line {block[len(gold)][0]}"
+            line = block[-1][0] + 1 if len(block) < len(gold) else block[len(gold)][0]
+            predicted = ngettext("%(count)s predicted query", "%(count)s predicted queries", len(block))
+            turns = ngettext("%(count)s turn", "%(count)s turns", len(gold))
             raise ValidationError(
-                f"{source}, {where}: interaction {index + 1} has {len(block)} predicted "
-                f"quer{'y' if len(block) == 1 else 'ies'}, the gold has {len(gold)} turn{'s' * (len(gold) != 1)} "
-                "(an empty line must follow each interaction)."
+                gettext(
+                    "%(file)s, line %(line)s: interaction %(number)s has %(predicted)s, the gold has %(turns)s "
+                    "(an empty line must follow each interaction)."
+                )
+                % {
+                    "file": source,
+                    "line": line,
+                    "number": index + 1,
+                    "predicted": predicted % {"count": len(block)},
+                    "turns": turns % {"count": len(gold)},
+                }
             )
     if len(blocks) != len(release.interactions):
         if len(blocks) > len(release.interactions):
             extra = blocks[len(release.interactions)][0][0]
             raise ValidationError(
-                f"{source}, line {extra}: the gold has {len(release.interactions)} interactions, "
-                "and this line starts one more."
+                gettext("%(file)s, line %(line)s: the gold has %(gold)s interactions, and this line starts one more.")
+                % {"file": source, "line": extra, "gold": len(release.interactions)}
             )
         raise ValidationError(
-            f"{source} ends after {len(blocks)} interactions (line {blocks[-1][-1][0] if blocks else 0}); "
-            f"the gold has {len(release.interactions)}."
+            gettext("%(file)s ends after %(count)s interactions (line %(line)s); the gold has %(gold)s.")
+            % {
+                "file": source,
+                "count": len(blocks),
+                "line": blocks[-1][-1][0] if blocks else 0,
+                "gold": len(release.interactions),
+            }
         )
     return [[text.split("\t")[0] for _, text in block] for block in blocks]
 
@@ -364,7 +433,8 @@ def predictions_evaluate(
                 gold_encoded = encode_sql(gold.sql, schema)
             except SpiderEncodingError as exc:
                 raise ValidationError(
-                    f"{_where(release, gold, number, position)}: the gold query cannot be read: {exc}"
+                    gettext("%(where)s: the gold query cannot be read: %(error)s")
+                    % {"where": _where(release, gold, number, position), "error": exc}
                 )
             # The evaluator reads the placeholder `value` of value-less predictions as 1, in matching and running.
             sql = sql.replace("value", "1")
@@ -397,8 +467,12 @@ def predictions_evaluate(
 
 def _where(release: Release, gold: GoldTurn, interaction: int, position: int) -> str:
     if gold.line is not None:
-        return f"{release.gold_source}, line {gold.line}"
-    return f"{release.gold_source}, interaction {interaction + 1}, turn {position + 1}"
+        return gettext("%(file)s, line %(line)s") % {"file": release.gold_source, "line": gold.line}
+    return gettext("%(file)s, interaction %(number)s, turn %(turn)s") % {
+        "file": release.gold_source,
+        "number": interaction + 1,
+        "turn": position + 1,
+    }
 
 
 def _execute(release: Release, db_id: str, turns: list[tuple[TurnScore, str]], *, keep_distinct, limits) -> None:
@@ -427,11 +501,16 @@ def _execute(release: Release, db_id: str, turns: list[tuple[TurnScore, str]], *
             if not gold_result.ok or gold_result.truncated:
                 # The public evaluator stops on such a gold; here the turn is left out of the execution scores and
                 # the report names it, so one flawed gold does not hide every other score.
-                problem = gold_result.error["message"] if not gold_result.ok else "its result is too large to compare"
-                score.gold_problem = (
-                    f"{_where(release, score.gold, score.interaction, score.position)}: the gold query fails on "
-                    f"{path.parent.name}/{path.name}: {problem}"
+                problem = (
+                    gold_result.error["message"]
+                    if not gold_result.ok
+                    else gettext("its result is too large to compare")
                 )
+                score.gold_problem = gettext("%(where)s: the gold query fails on %(database)s: %(error)s") % {
+                    "where": _where(release, score.gold, score.interaction, score.position),
+                    "database": f"{path.parent.name}/{path.name}",
+                    "error": problem,
+                }
                 if index == 0:
                     score.execution = None
                 score.test_suite = None
@@ -508,8 +587,8 @@ def _report(release: Release, scores: list[list[TurnScore]]) -> dict:
         "questions": len(flat),
         "interactions": len(scores),
         "databases": {db_id: len(release.databases(db_id)) for db_id in databases},
-        "question": _rates(flat, "all questions"),
-        "interaction": _joint(scores, "all interactions"),
+        "question": _rates(flat, gettext_noop("all questions")),
+        "interaction": _joint(scores, gettext_noop("all interactions")),
         "strata": [{"name": name, "title": title, "rows": strata[name]} for name, title in STRATA if strata[name]],
         "gold_problems": [turn.gold_problem for turn in flat if turn.gold_problem],
         "turns": [
@@ -523,6 +602,25 @@ def _report(release: Release, scores: list[list[TurnScore]]) -> dict:
             for turn in flat
         ],
     }
+
+
+def report_worded(report: dict) -> dict:
+    """A copy of an SQL evaluation's report with its titles and labels in the active language (the page's)."""
+    worded = dict(report)
+    for key in ("question", "interaction"):
+        if isinstance(report.get(key), dict) and "label" in report[key]:
+            worded[key] = {**report[key], "label": gettext(report[key]["label"])}
+    worded["strata"] = [
+        {
+            **stratum,
+            "title": gettext(stratum["title"]),
+            "rows": [{**row, "label": gettext(row["label"])} for row in stratum["rows"]]
+            if stratum["name"] == "turn"
+            else stratum["rows"],
+        }
+        for stratum in report.get("strata", [])
+    ]
+    return worded
 
 
 def release_evaluate(
@@ -567,7 +665,7 @@ def _cell(row: dict, metric: str) -> str:
 
 def report_table(report: dict) -> str:
     """The scores as a plain-text table: overall, then one block per stratum."""
-    header = f"{'':<34}{'count':>7}" + "".join(f"{METRIC_TITLES[m]:>24}" for m in METRICS)
+    header = f"{'':<34}{'count':>7}" + "".join(f"{str(METRIC_TITLES[m]):>24}" for m in METRICS)
 
     def line(row: dict) -> str:
         return f"{_label(row['label'])}{row['count']:>7}" + "".join(f"{_cell(row, m):>24}" for m in METRICS)

@@ -18,6 +18,7 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation.models import User
 from annotation.plumbing.jsonfile import decoded_text
@@ -70,13 +71,19 @@ def evaluation_create(
 
     zip_path = selectors.export_file_path(export)
     if zip_path is None:
-        raise ValidationError("This export has no finished release to score on.")
+        raise ValidationError(gettext("This export has no finished release to score on."))
     if fmt not in evaluation_formats(export):
-        raise ValidationError(f"This export has no {fmt} files.")
+        raise ValidationError(gettext("This export has no %(format)s files.") % {"format": fmt})
     if task not in evaluation_tasks(fmt):
-        raise ValidationError(f"{EvaluationTask(task).label} is scored on CoSQL releases only, not on {fmt}.")
+        raise ValidationError(
+            gettext("%(task)s is scored on CoSQL releases only, not on %(format)s.")
+            % {"task": EvaluationTask(task).label, "format": fmt}
+        )
     if len(predictions) > MAX_UPLOAD_BYTES:
-        raise ValidationError(f"{predictions_name} is larger than {MAX_UPLOAD_BYTES // 1_000_000} MB.")
+        raise ValidationError(
+            gettext("%(file)s is larger than %(megabytes)s MB.")
+            % {"file": predictions_name, "megabytes": MAX_UPLOAD_BYTES // 1_000_000}
+        )
     with tempfile.TemporaryDirectory(prefix="wozsql-evaluation-") as folder:
         extracted = release_extract(zip_path, Path(folder), fmt=fmt, with_databases=False)
         if task == EvaluationTask.SQL:
@@ -113,10 +120,17 @@ def evaluation_run(*, evaluation_id: int) -> Evaluation:
     def progress(done: int, total: int) -> None:
         Evaluation.objects.filter(pk=evaluation_id).update(progress_done=done, progress_total=total)
 
+    # Its refusals and its report are worded in the language of the person who asked (docs/i18n.md).
+    with evaluation.speaking():
+        return _scored(evaluation, progress)
+
+
+def _scored(evaluation: Evaluation, progress) -> Evaluation:
+    evaluation_id = evaluation.pk
     zip_path = selectors.export_file_path(evaluation.export)
     try:
         if zip_path is None:
-            raise ValidationError("The export's release is gone: export it again to score on it.")
+            raise ValidationError(gettext("The export's release is gone: export it again to score on it."))
         with tempfile.TemporaryDirectory(prefix="wozsql-evaluation-") as folder:
             if evaluation.task == EvaluationTask.SQL:
                 release = release_extract(zip_path, Path(folder), fmt=evaluation.fmt, with_databases=True)
@@ -143,7 +157,11 @@ def evaluation_run(*, evaluation_id: int) -> Evaluation:
         return _finish(evaluation_id, state=Evaluation.State.FAILED, message=" ".join(exc.messages))
     except Exception as exc:  # kept on the row for the person who asked, and logged for whoever runs the platform
         logger.exception("evaluation %s failed", evaluation_id)
-        return _finish(evaluation_id, state=Evaluation.State.FAILED, message=f"Scoring stopped: {type(exc).__name__}.")
+        return _finish(
+            evaluation_id,
+            state=Evaluation.State.FAILED,
+            message=gettext("Scoring stopped: %(error)s.") % {"error": type(exc).__name__},
+        )
     return _finish(evaluation_id, state=Evaluation.State.SUCCEEDED, report=report)
 
 

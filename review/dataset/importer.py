@@ -17,6 +17,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
 
 from annotation.databases.services import database_register, database_register_schema
 from annotation.labels.acts import AMBIGUITY_ACT_OF_TYPE, LabelError, check_ambiguity
@@ -178,13 +179,18 @@ def dataset_import(
     pass 1: an audit, whose corrected release the export then writes.
     """
     if fmt not in IMPORT_FORMATS:
-        raise ValidationError(f"Import reads {', '.join(IMPORT_FORMATS)}, not {fmt!r}.")
+        raise ValidationError(
+            gettext("Import reads %(formats)s, not %(format)r.") % {"formats": ", ".join(IMPORT_FORMATS), "format": fmt}
+        )
     raw = Path(data_path).read_bytes()
     data, tables = read_json_file(data_path), read_json_file(tables_path)  # one-line refusals of broken files
     interactions = readers.read_release(fmt, data, name=Path(data_path).name)
     problems = validation.schema_errors("tables", tables)
     if problems:
-        raise ValidationError(f"{Path(tables_path).name} is not a tables.json file: " + "; ".join(problems[:3]))
+        raise ValidationError(
+            gettext("%(file)s is not a tables.json file: %(problems)s")
+            % {"file": Path(tables_path).name, "problems": "; ".join(problems[:3])}
+        )
     entries = {entry["db_id"]: entry for entry in tables}
     digest = hashlib.sha256(raw).hexdigest()
     report = ImportReport(format=fmt)
@@ -317,7 +323,8 @@ def _ambiguity_of(turn: readers.ImportedTurn) -> tuple[list[str], dict] | None:
         return None
     if len(turn.ambiguities) > 1:
         raise LabelError(
-            f"{len(turn.ambiguities)} labels on one turn (questions folded into it); an imported turn holds one"
+            gettext("%(count)s labels on one turn (questions folded into it); an imported turn holds one")
+            % {"count": len(turn.ambiguities)}
         )
     [value] = turn.ambiguities
     act = AMBIGUITY_ACT_OF_TYPE.get(value.get("type")) if isinstance(value, dict) else None

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from dialogs.log import FOLD_SEPARATOR
 from review.dataset import validation
@@ -52,7 +53,10 @@ def read_release(fmt: str, data, *, name: str) -> list[ImportedInteraction]:
     """Check `data` (the parsed file `name`) against the format's schema and return its interactions in order."""
     problems = validation.schema_errors(SCHEMA_OF_FORMAT[fmt], data)
     if problems:
-        raise ValidationError(f"{name} is not a {fmt} file: " + "; ".join(problems[:5]))
+        raise ValidationError(
+            gettext("%(file)s is not a %(format)s file: %(problems)s")
+            % {"file": name, "format": fmt, "problems": "; ".join(problems[:5])}
+        )
     interactions = []
     for position, item in enumerate(data):
         turns = []

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import ngettext
 
 from annotation.plumbing import jsoncodec
 from annotation.plumbing.gc_pause import collector_paused
@@ -42,10 +43,24 @@ class ReleaseCheckFailed(ValidationError):
         check = report["release_check"]
         shown = check["disagreements"][:10]
         more = check["count"] - len(shown)
-        message = f"The release check failed: {check['count']} disagreement{'s' * (check['count'] != 1)}: " + "; ".join(
-            shown
-        )
-        super().__init__(message + (f"; … and {more} more (listed in export_report.json)" if more > 0 else ""))
+        # Worded in the active language (the export job's: review.dataset.services.dataset_build); what disagrees is
+        # said as the release check wrote it, in English, as in the report.
+        values = {"count": check["count"], "found": "; ".join(shown), "more": more}
+        if more > 0:
+            message = ngettext(
+                "The release check failed: %(count)s disagreement: %(found)s; … and %(more)s more (listed in "
+                "export_report.json)",
+                "The release check failed: %(count)s disagreements: %(found)s; … and %(more)s more (listed in "
+                "export_report.json)",
+                check["count"],
+            )
+        else:
+            message = ngettext(
+                "The release check failed: %(count)s disagreement: %(found)s",
+                "The release check failed: %(count)s disagreements: %(found)s",
+                check["count"],
+            )
+        super().__init__(message % values)
         self.report = report
 
 

@@ -26,6 +26,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from annotation.models import Database, User
 from annotation.plumbing.gc_pause import collector_paused
@@ -46,11 +47,12 @@ EXPORT_FORMATS = tuple(DatasetFormat.values)
 Progress = Callable[[str, float], None]
 
 # Share of the progress bar each phase of an export takes (checking SQL dominates the time).
+# The names are the phases' keys, worded in the language of the person who asked when the run writes them.
 _PHASES = {
-    "Reading dialogues": (0, 5),
-    "Checking SQL": (5, 80),
-    "Writing files": (80, 95),
-    "Packing the zip": (95, 100),
+    gettext_noop("Reading dialogues"): (0, 5),
+    gettext_noop("Checking SQL"): (5, 80),
+    gettext_noop("Writing files"): (80, 95),
+    gettext_noop("Packing the zip"): (95, 100),
 }
 
 
@@ -100,7 +102,7 @@ def export_options_clean(
     try:
         seed = int(seed)
     except (TypeError, ValueError):
-        raise ValidationError("The seed must be a whole number.")
+        raise ValidationError(gettext("The seed must be a whole number."))
     db_ids = _databases_checked(db_ids)
     return {
         "formats": wanted,
@@ -121,10 +123,13 @@ def export_options_clean(
 def _formats_checked(formats: list[str]) -> list[str]:
     wanted = list(dict.fromkeys(formats or []))
     if not wanted:
-        raise ValidationError("Choose at least one format.")
+        raise ValidationError(gettext("Choose at least one format."))
     unknown = [name for name in wanted if name not in EXPORT_FORMATS]
     if unknown:
-        raise ValidationError(f"Unknown format {', '.join(unknown)} (choose from {', '.join(EXPORT_FORMATS)}).")
+        raise ValidationError(
+            gettext("Unknown format %(names)s (choose from %(choices)s).")
+            % {"names": ", ".join(unknown), "choices": ", ".join(EXPORT_FORMATS)}
+        )
     return wanted
 
 
@@ -132,17 +137,20 @@ def _statuses_checked(statuses: list[str] | None) -> list[str]:
     statuses = list(dict.fromkeys(statuses or DEFAULT_STATUSES))
     bad = [status for status in statuses if status not in SELECTION_STATUS_VALUES]
     if bad:
-        raise ValidationError(f"Unknown status {', '.join(bad)} (choose from {', '.join(SELECTION_STATUS_VALUES)}).")
+        raise ValidationError(
+            gettext("Unknown status %(names)s (choose from %(choices)s).")
+            % {"names": ", ".join(bad), "choices": ", ".join(SELECTION_STATUS_VALUES)}
+        )
     return statuses
 
 
 def _choices_checked(*, origin: str, limit_mode: str | None, sql_errors: str) -> None:
     if origin not in ORIGINS:
-        raise ValidationError(f"origin must be one of {', '.join(ORIGINS)}.")
+        raise ValidationError(gettext("origin must be one of %(choices)s.") % {"choices": ", ".join(ORIGINS)})
     if limit_mode not in (None, *LIMIT_MODES):
-        raise ValidationError(f"limit mode must be one of {', '.join(LIMIT_MODES)}.")
+        raise ValidationError(gettext("limit mode must be one of %(choices)s.") % {"choices": ", ".join(LIMIT_MODES)})
     if sql_errors not in dataset_formats.SQL_ERROR_POLICIES:
-        raise ValidationError("sql_errors must be 'skip' or 'keep'.")
+        raise ValidationError(gettext("sql_errors must be 'skip' or 'keep'."))
 
 
 def _date_checked(name: str, value: str | dt.date | None) -> str | None:
@@ -150,7 +158,7 @@ def _date_checked(name: str, value: str | dt.date | None) -> str | None:
         try:
             value = dt.date.fromisoformat(value)
         except ValueError:
-            raise ValidationError(f"{name} must be a date like 2026-11-21.")
+            raise ValidationError(gettext("%(name)s must be a date like 2026-11-21.") % {"name": name})
     return value.isoformat() if value else None
 
 
@@ -160,7 +168,7 @@ def _databases_checked(db_ids: list[str] | None) -> list[str]:
         known = set(Database.objects.filter(db_id__in=db_ids).values_list("db_id", flat=True))
         missing = [db_id for db_id in db_ids if db_id not in known]
         if missing:
-            raise ValidationError(f"No database registered as {', '.join(missing)}.")
+            raise ValidationError(gettext("No database registered as %(names)s.") % {"names": ", ".join(missing)})
     return db_ids
 
 
@@ -181,6 +189,7 @@ def dataset_build(
     out_dir: Path,
     progress: Progress | None = None,
     written: Callable[[], None] | None = None,
+    speaking: Callable[[], contextlib.AbstractContextManager] = contextlib.nullcontext,
 ) -> dict:
     """Select, replay, re-check and write the dialogues `options` asks for into `out_dir`; return the report.
 
@@ -191,6 +200,7 @@ def dataset_build(
     Raises ValidationError when the request cannot be met (e.g. a split file that misses a database) and
     validation.SchemaViolation if something built does not match its schema. `written()` is called once every file
     but the report is in `out_dir`, before the release check reads them back (the export's run starts its zip then).
+    `speaking()`: the language its refusals are worded in (an export job's `speaking`); the files are never worded.
     """
     started = time.perf_counter()
     timings: dict[str, float] = {}
@@ -222,7 +232,10 @@ def dataset_build(
         split_of = dict(options["split_map"])
         missing = [db_id for db_id in db_ids if db_id not in split_of]
         if missing:
-            raise ValidationError(f"The split file does not place these databases: {', '.join(missing)}.")
+            with speaking():
+                raise ValidationError(
+                    gettext("The split file does not place these databases: %(names)s.") % {"names": ", ".join(missing)}
+                )
     else:
         split_of = split_databases(db_ids, seed=options.get("seed", 0))
 
@@ -316,7 +329,8 @@ def dataset_build(
     }
     writer.write_json(out_dir / REPORT_NAME, report, kind=None)
     if not check["ok"]:
-        raise ReleaseCheckFailed(report)
+        with speaking():
+            raise ReleaseCheckFailed(report)
     return report
 
 
@@ -387,8 +401,9 @@ def dataset_export_retry(*, export: Export) -> Export:
     with transaction.atomic():
         locked = Export.objects.select_for_update().get(pk=export.pk)
         if not selectors.export_can_retry(locked):
-            raise ValidationError("Only a failed or stalled export can be retried.")
-        locked.state, locked.phase, locked.message = Export.State.QUEUED, "Queued again", ""
+            raise ValidationError(gettext("Only a failed or stalled export can be retried."))
+        with locked.speaking():
+            locked.state, locked.phase, locked.message = Export.State.QUEUED, gettext("Queued again"), ""
         locked.progress_done = locked.progress_total = 0
         locked.run_token, locked.worker, locked.attempts = "", "", 0
         locked.heartbeat_at = timezone.now()
@@ -427,13 +442,18 @@ def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
             return export
         if export.attempts >= settings.EXPORT_MAX_ATTEMPTS:
             export.state, export.finished_at = Export.State.FAILED, now
-            export.message = (
-                f"Stopped after {export.attempts} attempts: the worker stopped (it was killed or ran out of memory) "
-                "each time before the export was done. Retry to try again."
-            )
+            with export.speaking():
+                export.message = ngettext(
+                    "Stopped after %(attempts)s attempt: the process running it stopped (it was killed or ran out of "
+                    "memory) before the export was done. Retry to try again.",
+                    "Stopped after %(attempts)s attempts: the process running it stopped (it was killed or ran out of "
+                    "memory) each time before the export was done. Retry to try again.",
+                    export.attempts,
+                ) % {"attempts": export.attempts}
             export.save(update_fields=["state", "finished_at", "message"])
             return export
-        export.state, export.phase, export.message = Export.State.RUNNING, "Starting", ""
+        with export.speaking():
+            export.state, export.phase, export.message = Export.State.RUNNING, gettext("Starting"), ""
         export.attempts += 1
         export.run_token = token
         export.worker = worker or f"{socket.gethostname()}:{os.getpid()}"
@@ -453,8 +473,10 @@ def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
         if phase == last["phase"] and fraction - last["fraction"] < 0.01 and moment - last["at"] < 30:
             return
         last.update(at=moment, phase=phase, fraction=fraction)
+        with export.speaking():
+            worded = gettext(phase)
         updated = Export.objects.filter(pk=export_id, run_token=token).update(
-            phase=phase, progress_done=int(fraction * 1000), heartbeat_at=timezone.now()
+            phase=worded, progress_done=int(fraction * 1000), heartbeat_at=timezone.now()
         )
         if not updated:
             raise _LeaseLost()
@@ -462,8 +484,10 @@ def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
     final = folder / f"export-{export_id}-{token}.zip"
     packer = _Packer(work, folder / f"export-{export_id}-{token}.zip.part")
     try:
-        report = dataset_build(options=export.options, out_dir=work, progress=progress, written=packer.start)
-        progress("Packing the zip", 0)
+        report = dataset_build(
+            options=export.options, out_dir=work, progress=progress, written=packer.start, speaking=export.speaking
+        )
+        progress(gettext_noop("Packing the zip"), 0)
         packer.finish()
         os.replace(packer.target, final)
         # Gone before the export shows as done: whoever sees it succeed finds nothing but its zip. Once more what other
@@ -472,10 +496,12 @@ def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
         shutil.rmtree(work, ignore_errors=True)
         _remove_leftovers(folder, export_id, token)
         relative = final.relative_to(Path(settings.DATA_DIR)).as_posix()
+        with export.speaking():
+            ready = gettext("Ready")
         with transaction.atomic():
             published = Export.objects.filter(pk=export_id, run_token=token).update(
                 state=Export.State.SUCCEEDED,
-                phase="Ready",
+                phase=ready,
                 progress_done=1000,
                 file=relative,
                 file_size=final.stat().st_size,
@@ -496,7 +522,9 @@ def dataset_export_run(*, export_id: int, worker: str | None = None) -> Export:
         _fail(export_id, token, " ".join(getattr(exc, "messages", [str(exc)])))
     except Exception as exc:  # anything else: say what happened, keep the traceback in the log
         logger.exception("export %s failed", export_id)
-        _fail(export_id, token, f"The export failed: {type(exc).__name__}: {exc}")
+        with export.speaking():
+            failed = gettext("The export failed: %(error)s") % {"error": f"{type(exc).__name__}: {exc}"}
+        _fail(export_id, token, failed)
     finally:
         packer.stop()  # before the folder it reads goes
         shutil.rmtree(work, ignore_errors=True)

@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from annotation.plumbing.jsonfile import decoded_text, parse_json
 
@@ -63,10 +64,15 @@ def read_split_file(path: Path | str, *, name: str | None = None) -> dict[str, s
                 continue
             parts = line.split()
             if len(parts) != 2:
-                raise SplitError(f"{name}, line {number}: expected 'db_id split', got {line[:100]!r}")
+                raise SplitError(
+                    gettext("%(file)s, line %(line)s: expected 'db_id split', got %(text)r")
+                    % {"file": name, "line": number, "text": line[:100]}
+                )
             data[parts[0]] = parts[1]
     if not isinstance(data, dict):
-        raise SplitError(f"{name}: a split file is a JSON object db_id → split, or lines 'db_id split'")
+        raise SplitError(
+            gettext("%(file)s: a split file is a JSON object db_id → split, or lines 'db_id split'") % {"file": name}
+        )
     return check_split_map(data)
 
 
@@ -74,5 +80,8 @@ def check_split_map(data: dict) -> dict[str, str]:
     """Validate a db_id → split mapping; raise SplitError naming the first bad entry."""
     for db_id, split in data.items():
         if split not in SPLITS:
-            raise SplitError(f"database {db_id!r}: unknown split {split!r} (use {', '.join(SPLITS)})")
+            raise SplitError(
+                gettext("database %(db_id)r: unknown split %(split)r (use %(splits)s)")
+                % {"db_id": db_id, "split": split, "splits": ", ".join(SPLITS)}
+            )
     return {str(db_id): split for db_id, split in data.items()}

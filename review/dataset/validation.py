@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import jsonschema_rs
+from django.utils.translation import gettext
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -80,7 +81,10 @@ def check(kind: str, data, *, name: str, first: int = 0) -> None:
     match its schema."""
     problems = schema_errors(kind, data, first=first)
     if problems:
-        raise SchemaViolation(f"{name} does not match the {kind} schema: " + "; ".join(problems))
+        raise SchemaViolation(
+            gettext("%(file)s does not match the %(kind)s schema: %(problems)s")
+            % {"file": name, "kind": kind, "problems": "; ".join(problems)}
+        )
 
 
 def gold_errors(text: str) -> list[str]:

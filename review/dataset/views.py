@@ -15,6 +15,7 @@ from annotation.model_client import model_configured
 from annotation.people.roles import role_required
 from review.dataset import evaluation_jobs, figures, selectors, services
 from review.dataset.evaluation import METRIC_TITLES as EVALUATION_METRIC_TITLES
+from review.dataset.evaluation import report_worded
 from review.dataset.forms import EvaluationForm, ExportForm, ModelHelpForm, StatisticsForm
 from review.models import Evaluation, Export
 from review.records import DEFAULT_STATUSES
@@ -291,7 +292,7 @@ def evaluations(request, export_id):
 def evaluation_detail(request, evaluation_id):
     """One evaluation: its progress, then the scores overall and by stratum, with a chart for each stratum."""
     evaluation = get_object_or_404(Evaluation.objects.select_related("export"), pk=evaluation_id)
-    report = evaluation.report or {}
+    report = report_worded(evaluation.report or {})
     return render(
         request,
         "review/evaluation_detail.html",
@@ -326,8 +327,11 @@ def evaluation_figure(request, evaluation_id, stratum, fmt):
     if found is None or fmt not in figures.FORMATS:
         raise Http404("no such figure")
     with figures.words_for(fmt):
+        found = next(s for s in report_worded({"strata": [found]})["strata"])
         figure = figures.draw_scores(
-            f"{found['title']}: {evaluation.fmt} {evaluation.split}", found["rows"], EVALUATION_METRIC_TITLES
+            f"{found['title']}: {evaluation.fmt} {evaluation.split}",
+            found["rows"],
+            {metric: str(title) for metric, title in EVALUATION_METRIC_TITLES.items()},
         )
         body = figures.render_figure(figure, fmt)
     response = HttpResponse(body, content_type=figures.FORMATS[fmt])

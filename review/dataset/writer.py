@@ -59,7 +59,9 @@ def write_json_parts(
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".part")
     if container is dict and sort_keys:
-        raise ValueError("an object written in parts keeps its parts' order: no sort_keys")
+        raise ValueError(
+            "an object written in parts keeps its parts' order: no sort_keys"
+        )  # i18n-exempt: a caller's bug
     empty, separator = (b"{", b"}") if container is dict else (b"[", b"]"), b",\n" if indent else b","
     first = 0
     try:

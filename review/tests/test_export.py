@@ -419,6 +419,24 @@ def test_an_export_whose_worker_kept_dying_is_failed_for_good(db, ada, settings)
     assert result.state == Export.State.FAILED and "Stopped after 2 attempts" in result.message
 
 
+def test_an_export_asked_in_chinese_writes_its_phase_and_message_in_chinese(db, ada, settings, monkeypatch):
+    """The run speaks the language of the person who asked (docs/i18n.md), whatever the worker's is."""
+    from django.utils import translation
+
+    from review.dataset import services
+
+    settings.EXPORT_MAX_ATTEMPTS = 2
+    with translation.override("zh-hans"):
+        retried = Export.objects.create(requested_by=ada, formats=["gold"], options={}, state=Export.State.FAILED)
+        dying = Export.objects.create(requested_by=ada, formats=["gold"], options={}, attempts=2)
+    monkeypatch.setattr(services, "gettext", lambda text: f"[{translation.get_language()}] {text}")
+    monkeypatch.setattr(services, "ngettext", lambda one, many, n: f"[{translation.get_language()}] {many}")
+    monkeypatch.setattr("review.tasks.export_dataset.delay_on_commit", lambda *args: None)
+    with translation.override("en"):
+        assert services.dataset_export_retry(export=retried).phase == "[zh-hans] Queued again"
+        assert dataset_export_run(export_id=dying.pk).message.startswith("[zh-hans] Stopped after 2 attempts")
+
+
 def _split_of(out: Path) -> str:
     return next(iter(load(out / "export_report.json")["split_of"].values()))
 

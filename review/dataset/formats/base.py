@@ -142,7 +142,7 @@ def plan_turns(records: list[DialogueRecord], checks: dict[tuple[str, str], SqlC
     schema-only database are kept and counted as not executed; a result that differs from the one the worker was
     shown is kept and listed."""
     if sql_errors not in SQL_ERROR_POLICIES:
-        raise ValueError(f"sql_errors must be one of {SQL_ERROR_POLICIES}")
+        raise ValueError(f"sql_errors must be one of {SQL_ERROR_POLICIES}")  # i18n-exempt: a caller's bug
     plan = Plan()
     for record in records:
         kept: list[PlannedTurn] = []
