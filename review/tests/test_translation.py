@@ -579,6 +579,23 @@ def test_a_project_build_stops_when_cancelled_or_out_of_time(tmp_path, shared_pa
     assert not TranslationProject.objects.exists()
 
 
+@pytest.mark.django_db
+def test_a_project_build_asked_in_chinese_writes_its_message_in_chinese(monkeypatch):
+    """A build's message is worded in the language of the person who asked (docs/i18n.md), whatever the worker's."""
+    from django.utils import translation
+
+    from review.translation import build
+    from review.translation.models import TranslationProjectBuild
+
+    with translation.override("zh-hans"):
+        asked = TranslationProjectBuild.objects.create(
+            name="never made", release_key="sparc:none", cancel_requested_at=timezone.now()
+        )
+    monkeypatch.setattr(build, "gettext", lambda text: f"[{translation.get_language()}] {text}")
+    with translation.override("en"):
+        assert build.translation_project_build_run(build_id=asked.pk).message == "[zh-hans] Cancelled."
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # The SQL corrected by hand on the translated schema (TranslationSqlCorrection)
 # ---------------------------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from review.translation import services, source
 from review.translation.models import TranslationProjectBuild, TranslationUnit
@@ -25,7 +26,11 @@ Build = TranslationProjectBuild
 
 
 class Stopped(Exception):
-    """The run stopped early: cancelled or out of time (the message says which)."""
+    """The run stopped early: cancelled (`cancelled`) or out of time; the message says which."""
+
+    def __init__(self, message: str, *, cancelled: bool = False):
+        super().__init__(message)
+        self.cancelled = cancelled
 
 
 def _claim(build_id: int) -> TranslationProjectBuild | None:
@@ -40,7 +45,12 @@ def _claim(build_id: int) -> TranslationProjectBuild | None:
         if build.state != Build.State.QUEUED and not abandoned:
             return None
         if build.cancel_requested_at is not None:
-            build.state, build.finished_at, build.message = Build.State.CANCELLED, timezone.now(), "Cancelled."
+            with build.speaking():
+                build.state, build.finished_at, build.message = (
+                    Build.State.CANCELLED,
+                    timezone.now(),
+                    gettext("Cancelled."),
+                )
             build.save(update_fields=["state", "finished_at", "message"])
             return None
         build.state, build.started_at = Build.State.RUNNING, timezone.now()
@@ -57,19 +67,25 @@ class _Run:
         """Write the progress, then stop past the deadline or once a cancel was asked for."""
         Build.objects.filter(pk=self.build.pk).update(progress_done=done, progress_total=total)
         if time.monotonic() > self.deadline:
-            raise Stopped(
-                f"Stopped after {settings.TRANSLATION_PROJECT_MAX_SECONDS} s (TRANSLATION_PROJECT_MAX_SECONDS): "
-                "no project was made."
-            )
+            with self.build.speaking():
+                raise Stopped(
+                    gettext("Stopped after %(seconds)s s (%(setting)s): no project was made.")
+                    % {
+                        "seconds": settings.TRANSLATION_PROJECT_MAX_SECONDS,
+                        "setting": "TRANSLATION_PROJECT_MAX_SECONDS",
+                    }
+                )
         if Build.objects.filter(pk=self.build.pk, cancel_requested_at__isnull=False).exists():
-            raise Stopped("Cancelled: no project was made.")
+            with self.build.speaking():
+                raise Stopped(gettext("Cancelled: no project was made."), cancelled=True)
 
 
 def _make(build: TranslationProjectBuild, run: _Run):
     admin = build.requested_by
-    release, wanted, databases = services.project_request(
-        admin=admin, name=build.name, release_key=build.release_key, db_ids=build.db_ids, split=build.split
-    )
+    with build.speaking():  # its refusals, in the language of the person who asked
+        release, wanted, databases = services.project_request(
+            admin=admin, name=build.name, release_key=build.release_key, db_ids=build.db_ids, split=build.split
+        )
     total = len(databases) + 1  # each file, then the dialogues' replay
     run.step(0, total)
     read = {}
@@ -98,20 +114,29 @@ def translation_project_build_run(*, build_id: int) -> TranslationProjectBuild:
     try:
         project = _make(build, _Run(build))
     except Stopped as stopped:
-        state = Build.State.CANCELLED if str(stopped).startswith("Cancelled") else Build.State.FAILED
+        state = Build.State.CANCELLED if stopped.cancelled else Build.State.FAILED
         _finish(build_id, state, str(stopped))
     except (ValidationError, PermissionDenied) as refused:  # the release or a file went away since it was asked
         _finish(build_id, Build.State.FAILED, " ".join(getattr(refused, "messages", [str(refused)])))
     except Exception as error:  # say what happened; the traceback goes to the log
         logger.exception("translation project build %s failed", build_id)
-        _finish(build_id, Build.State.FAILED, f"The project could not be made: {type(error).__name__}: {error}")
+        with build.speaking():
+            failed = gettext("The project could not be made: %(error)s") % {"error": f"{type(error).__name__}: {error}"}
+        _finish(build_id, Build.State.FAILED, failed)
     else:
         units = TranslationUnit.objects.filter(project_database__project=project).count()
+        databases, interactions = project.databases.count(), project.interactions.count()
+        with build.speaking():
+            made = gettext("Made: %(databases)s, %(units)s, %(interactions)s.") % {
+                "databases": ngettext("%(count)s database", "%(count)s databases", databases) % {"count": databases},
+                "units": ngettext("%(count)s unit", "%(count)s units", units) % {"count": units},
+                "interactions": ngettext("%(count)s interaction", "%(count)s interactions", interactions)
+                % {"count": interactions},
+            }
         Build.objects.filter(pk=build_id).update(
             state=Build.State.SUCCEEDED,
             project=project,
-            message=f"Made: {project.databases.count()} databases, {units} units, "
-            f"{project.interactions.count()} interactions.",
+            message=made,
             report={"project": project.pk},
             finished_at=timezone.now(),
         )

@@ -29,6 +29,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation.labels.tokens import utterance_toks
 from annotation.plumbing import jsoncodec
@@ -60,7 +61,12 @@ SAME, ORDER, DIFFERENT, FAILS, ORIGINAL_FAILS, NOT_ENCODED = (
 
 
 class Stopped(Exception):
-    """The run stopped early: cancelled or out of time (the message says which)."""
+    """The run stopped early: cancelled (`cancelled`) or out of time, or with nothing to export; the message says
+    which."""
+
+    def __init__(self, message: str, *, cancelled: bool = False):
+        super().__init__(message)
+        self.cancelled = cancelled
 
 
 @dataclass
@@ -91,7 +97,12 @@ def _claim(export_id: int) -> TranslationExport | None:
         if export.state != TranslationExport.State.QUEUED and not abandoned:
             return None
         if export.cancel_requested_at is not None:
-            export.state, export.finished_at, export.message = export.State.CANCELLED, timezone.now(), "Cancelled."
+            with export.speaking():
+                export.state, export.finished_at, export.message = (
+                    export.State.CANCELLED,
+                    timezone.now(),
+                    gettext("Cancelled."),
+                )
             export.save(update_fields=["state", "finished_at", "message"])
             return None
         export.state, export.started_at = export.State.RUNNING, timezone.now()
@@ -112,15 +123,17 @@ class _Run:
         second, unless `force` (before publishing: a cancel asked for during the run is always honoured)."""
         now = time.monotonic()
         if now > self.deadline:
-            raise Stopped(
-                f"Stopped after {settings.TRANSLATION_EXPORT_MAX_SECONDS} s (TRANSLATION_EXPORT_MAX_SECONDS): "
-                "nothing was published."
-            )
+            with self.export.speaking():
+                raise Stopped(
+                    gettext("Stopped after %(seconds)s s (%(setting)s): nothing was published.")
+                    % {"seconds": settings.TRANSLATION_EXPORT_MAX_SECONDS, "setting": "TRANSLATION_EXPORT_MAX_SECONDS"}
+                )
         if now - self.checked_at < 0.5 and not force:
             return
         self.checked_at = now
         if TranslationExport.objects.filter(pk=self.export.pk, cancel_requested_at__isnull=False).exists():
-            raise Stopped("Cancelled: nothing was published.")
+            with self.export.speaking():
+                raise Stopped(gettext("Cancelled: nothing was published."), cancelled=True)
 
     def progress(self, done: int, total: int) -> None:
         TranslationExport.objects.filter(pk=self.export.pk).update(progress_done=done, progress_total=total)
@@ -141,24 +154,32 @@ def translation_export_run(*, export_id: int) -> TranslationExport:
         _zip(work, final.with_suffix(".zip.part"))
         os.replace(final.with_suffix(".zip.part"), final)
         gold = report["gold_check"]
+        with export.speaking():
+            made = gettext("%(passed)s of %(total)s gold queries return the translated rows of the original's.") % {
+                "passed": gold["passed"],
+                "total": gold["total"],
+            }
         TranslationExport.objects.filter(pk=export_id).update(
             state=TranslationExport.State.SUCCEEDED,
             file=final.relative_to(Path(settings.DATA_DIR)).as_posix(),
             report=report,
             gold_total=gold["total"],
             gold_passed=gold["passed"],
-            message=f"{gold['passed']} of {gold['total']} gold queries return the translated rows of the original's.",
+            message=made,
             finished_at=timezone.now(),
         )
     except Stopped as stopped:
-        cancelled = "Cancelled" in str(stopped)
-        state = TranslationExport.State.CANCELLED if cancelled else TranslationExport.State.FAILED
+        state = TranslationExport.State.CANCELLED if stopped.cancelled else TranslationExport.State.FAILED
         _finish_failed(export_id, state, str(stopped))
     except (CopyError, validation.SchemaViolation, OSError) as error:
-        _finish_failed(export_id, TranslationExport.State.FAILED, f"The export failed: {error}")
+        with export.speaking():
+            failed = gettext("The export failed: %(error)s") % {"error": error}
+        _finish_failed(export_id, TranslationExport.State.FAILED, failed)
     except Exception as error:  # say what happened; the traceback goes to the log
         logger.exception("translation export %s failed", export_id)
-        _finish_failed(export_id, TranslationExport.State.FAILED, f"The export failed: {type(error).__name__}: {error}")
+        with export.speaking():
+            failed = gettext("The export failed: %(error)s") % {"error": f"{type(error).__name__}: {error}"}
+        _finish_failed(export_id, TranslationExport.State.FAILED, failed)
     finally:
         shutil.rmtree(work, ignore_errors=True)
         final_part = folder / f"translation-{export_id}.zip.part"
@@ -194,11 +215,12 @@ def build_release(export: TranslationExport, out: Path, run: _Run) -> dict:
     """Write the release's files into `out` and return the report (also written as translation_report.json)."""
     interactions = exported_interactions(export)
     if not interactions:
-        raise Stopped(
-            "No interaction to export: none is approved yet."
-            if export.only_approved
-            else "No interaction to export: none has every question translated yet."
-        )
+        with export.speaking():
+            raise Stopped(
+                gettext("No interaction to export: none is approved yet.")
+                if export.only_approved
+                else gettext("No interaction to export: none has every question translated yet.")
+            )
     used: dict[int, ProjectDatabase] = {}
     for interaction in interactions:
         used.setdefault(interaction.project_database_id, interaction.project_database)

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
+from django.utils.translation import gettext
+
 from annotation.sql.schema import introspect_sqlite
 from annotation.sql.translate import NameMap, ValueMap, translated_schema
 
@@ -104,7 +106,7 @@ def _values(connection: sqlite3.Connection, schema: dict, values: ValueMap, stop
         connection.execute("COMMIT")
     except sqlite3.Error as error:
         _rollback(connection)
-        raise CopyError(f"rewriting the text values failed: {error}") from error
+        raise CopyError(gettext("rewriting the text values failed: %(error)s") % {"error": error}) from error
     except BaseException:
         _rollback(connection)
         raise
@@ -140,7 +142,7 @@ def _names(connection: sqlite3.Connection, schema: dict, names: NameMap, stop) -
         connection.execute("COMMIT")
     except sqlite3.Error as error:
         _rollback(connection)
-        raise CopyError(f"renaming tables and columns failed: {error}") from error
+        raise CopyError(gettext("renaming tables and columns failed: %(error)s") % {"error": error}) from error
     except BaseException:
         _rollback(connection)
         raise
@@ -155,6 +157,6 @@ def _check_names(target: Path, schema: dict, names: NameMap) -> str:
     want = translated_schema(schema, names)
     for key in ("table_names_original", "column_names_original"):
         if [list(item) if isinstance(item, list) else item for item in got[key]] != want[key]:
-            raise CopyError(f"the translated file's {key} is not the translated schema's")
+            raise CopyError(gettext("the translated file's %(key)s is not the translated schema's") % {"key": key})
     same = [list(pair) for pair in got["foreign_keys"]] == [list(pair) for pair in schema["foreign_keys"]]
     return "same" if same else "differ"
