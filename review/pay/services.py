@@ -12,6 +12,7 @@ from datetime import date
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from annotation.models import User
 from annotation.people.roles import can
@@ -37,7 +38,7 @@ class PayRefused(Exception):
 
 def _manager(person: User) -> None:
     if not can(person, MANAGE_PERMISSION):
-        raise PayRefused("forbidden", "Only an admin sets pay rules and records statements as paid.")
+        raise PayRefused("forbidden", gettext("Only an admin sets pay rules and records statements as paid."))
 
 
 def pay_rule_save(
@@ -49,13 +50,15 @@ def pay_rule_save(
     _manager(by)
     currency = (currency or "").strip().upper()
     if role not in PayRole.values:
-        raise PayRefused("invalid", f"{role!r} is not a role that is paid.")
+        raise PayRefused("invalid", gettext("%(role)r is not a role that is paid.") % {"role": role})
     if basis not in PayBasis.values:
-        raise PayRefused("invalid", f"{basis!r} is not a way to pay (per hour, item or question).")
+        raise PayRefused(
+            "invalid", gettext("%(basis)r is not a way to pay (per hour, item or question).") % {"basis": basis}
+        )
     if not re.fullmatch(r"[A-Z]{3}", currency):
-        raise PayRefused("invalid", "The currency is a three-letter code such as GBP or USD.")
+        raise PayRefused("invalid", gettext("The currency is a three-letter code such as GBP or USD."))
     if not isinstance(rate, Decimal) or not rate.is_finite() or not Decimal(0) <= rate <= RATE_MAX:
-        raise PayRefused("invalid", f"The rate is an amount from 0 to {RATE_MAX}.")
+        raise PayRefused("invalid", gettext("The rate is an amount from 0 to %(max)s.") % {"max": RATE_MAX})
     with transaction.atomic():
         rule, _ = PayRule.objects.select_for_update().update_or_create(
             campaign=campaign,
@@ -151,13 +154,19 @@ def pay_statement_record(*, by: User, person: User, start: date, end: date, dige
         statement = None
     earlier = PayStatement.objects.filter(digest=digest).first()
     if earlier is not None:
-        raise PayRefused("already", f"This statement is already recorded as paid (statement {earlier.pk}).", earlier)
+        raise PayRefused(
+            "already",
+            gettext("This statement is already recorded as paid (statement %(number)s).") % {"number": earlier.pk},
+            earlier,
+        )
     if statement is not None and not statement.owed:
-        raise PayRefused("nothing", "Nothing is owed for this period any more: there is nothing to record.")
+        raise PayRefused("nothing", gettext("Nothing is owed for this period any more: there is nothing to record."))
     raise PayRefused(
         "changed",
-        "What is owed has changed since the page was shown (a rule changed, work finished or another statement was "
-        "recorded): nothing was recorded. Check the statement again.",
+        gettext(
+            "What is owed has changed since the page was shown (a rule changed, work finished or another statement "
+            "was recorded): nothing was recorded. Check the statement again."
+        ),
     )
 
 

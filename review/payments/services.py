@@ -13,6 +13,7 @@ from itertools import groupby
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from annotation.models import User
 from dialogs.log import QUESTION_KINDS, answered_questions, dialogue_turns
@@ -384,13 +385,19 @@ def bonus_payout_record(*, campaign: Campaign, platform: str, batch_id: str, dig
         pass
     earlier = BonusPayout.objects.filter(digest=digest).first()
     if earlier is not None:
-        raise PayoutRefused("already", f"This file is already recorded as paid (payout {earlier.pk}).", earlier)
+        raise PayoutRefused(
+            "already",
+            gettext("This file is already recorded as paid (payout %(number)s).") % {"number": earlier.pk},
+            earlier,
+        )
     if not rows:
-        raise PayoutRefused("nothing", "Nothing is owed in this file any more: there is nothing to record.")
+        raise PayoutRefused("nothing", gettext("Nothing is owed in this file any more: there is nothing to record."))
     raise PayoutRefused(
         "changed",
-        "The bonuses owed have changed since the page was shown (a review decided, or a payout was recorded): "
-        "nothing was recorded. Download the file again before you pay it.",
+        gettext(
+            "The bonuses owed have changed since the page was shown (a review decided, or a payout was recorded): "
+            "nothing was recorded. Download the file again before you pay it."
+        ),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.utils.translation import gettext_lazy
 
 from annotation.labels.tokens import utterance_toks
 from annotation.models import BlockRecord, Database, Role, User
@@ -17,13 +18,16 @@ from review.records import dialogue_records
 # The orders the worker quality page offers: key -> (label, ORDER BY). Lowest quality first by default: the workers to
 # look at. Workers without a profile yet (no dialogue held) come last in every order.
 WORKER_SORTS = {
-    "quality": ("Quality, lowest first", (F("quality__quality").asc(nulls_last=True), "username")),
-    "-quality": ("Quality, highest first", (F("quality__quality").desc(nulls_last=True), "username")),
-    "dialogues": ("Most dialogues", (F("quality__dialogues").desc(nulls_last=True), "username")),
-    "score": ("Mean expert score, lowest first", (F("quality__score_mean").asc(nulls_last=True), "username")),
-    "low_scores": ("Most scores below 3", (F("quality__low_scores").desc(nulls_last=True), "username")),
-    "rejected": ("Most rejected in review", (F("quality__rejected").desc(nulls_last=True), "username")),
-    "username": ("Username", ("username",)),
+    "quality": (gettext_lazy("Quality, lowest first"), (F("quality__quality").asc(nulls_last=True), "username")),
+    "-quality": (gettext_lazy("Quality, highest first"), (F("quality__quality").desc(nulls_last=True), "username")),
+    "dialogues": (gettext_lazy("Most dialogues"), (F("quality__dialogues").desc(nulls_last=True), "username")),
+    "score": (
+        gettext_lazy("Mean expert score, lowest first"),
+        (F("quality__score_mean").asc(nulls_last=True), "username"),
+    ),
+    "low_scores": (gettext_lazy("Most scores below 3"), (F("quality__low_scores").desc(nulls_last=True), "username")),
+    "rejected": (gettext_lazy("Most rejected in review"), (F("quality__rejected").desc(nulls_last=True), "username")),
+    "username": (gettext_lazy("Username"), ("username",)),
 }
 WORKERS_PER_PAGE = 100
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from annotation.models import Role
 from annotation.people.roles import can
@@ -38,10 +39,16 @@ class RatingError(ValueError):
 def _raters_checked(raters) -> list:
     people = list(raters)
     if len(people) < RATERS_MIN:
-        raise RatingError(f"Choose at least {RATERS_MIN} raters: agreement needs two ratings of each response.")
+        raise RatingError(
+            gettext("Choose at least %(count)s raters: agreement needs two ratings of each response.")
+            % {"count": RATERS_MIN}
+        )
     for person in people:
         if person.role not in RATER_ROLES or not can(person, RATE_PERMISSION):
-            raise RatingError(f"{person.username} cannot rate: raters are experts or reviewers who are not blocked.")
+            raise RatingError(
+                gettext("%(name)s cannot rate: raters are experts or reviewers who are not blocked.")
+                % {"name": person.username}
+            )
     return people
 
 
@@ -78,21 +85,21 @@ def rating_task_create(
     bytes), checked line by line. The items are created in a shuffled order, so that their ids say nothing of the
     source; each rater gets their own order seed."""
     if not can(admin, MANAGE_PERMISSION):
-        raise RatingError("Only an admin creates rating tasks.")
+        raise RatingError(gettext("Only an admin creates rating tasks."))
     if not name.strip():
-        raise RatingError("Give the task a name.")
+        raise RatingError(gettext("Give the task a name."))
     if not 1 <= size <= SIZE_MAX:
-        raise RatingError(f"The sample holds 1 to {SIZE_MAX} turns.")
+        raise RatingError(gettext("The sample holds 1 to %(max)s turns.") % {"max": SIZE_MAX})
     chosen = list(dict.fromkeys(sources))
     if not chosen or any(source not in ResponseSource.values for source in chosen):
-        raise RatingError("Choose at least one source of responses.")
+        raise RatingError(gettext("Choose at least one source of responses."))
     people = _raters_checked(raters)
     model: ModelResponses | None = None
     if ResponseSource.MODEL in chosen:
         if model_file is None:
-            raise RatingError("The model's responses need a file (JSON lines or CSV).")
+            raise RatingError(gettext("The model's responses need a file (JSON lines or CSV)."))
         if not model_name.strip():
-            raise RatingError("Say which model wrote the file.")
+            raise RatingError(gettext("Say which model wrote the file."))
         model = model_file_checked(model_file[1], model_file[0])
     records = dialogue_records(selectors.dialogues_for_rating(campaign=campaign, db_ids=db_ids), timestamps=False)
     candidates = selectors.candidate_turns(records)
@@ -102,7 +109,7 @@ def rating_task_create(
                 candidate.responses[ResponseSource.MODEL] = model.texts[candidate.key]
     eligible = {c.key: c for c in candidates if all(source in c.responses for source in chosen)}
     if not eligible:
-        raise RatingError("No turn of these dialogues has a response from every chosen source.")
+        raise RatingError(gettext("No turn of these dialogues has a response from every chosen source."))
     drawn = selectors.sample_keys(list(eligible), size=size, seed=seed)
     shuffle = random.Random(seed)
     pairs = [(key, source) for key in drawn for source in chosen]
@@ -150,16 +157,20 @@ def rating_record(*, rater, task_id: int, position: int, logic_correct, grammar)
     the same item (the database's constraint decides between two tabs)."""
     assignment = selectors.assignment_of(task_id, rater)
     if assignment is None or not can(rater, RATE_PERMISSION):
-        raise RatingError("This task is not yours to rate.")
+        raise RatingError(gettext("This task is not yours to rate."))
     order = selectors.rater_order(assignment)
     if not 1 <= position <= len(order):
-        raise RatingError("There is no such response in your task.")
+        raise RatingError(gettext("There is no such response in your task."))
     if logic_correct not in (0, 1, True, False):
-        raise RatingError("Logic correctness is 0 or 1.")
+        raise RatingError(gettext("Logic correctness is 0 or 1."))
     if isinstance(grammar, bool) or grammar not in range(GRAMMAR_MIN, GRAMMAR_MAX + 1):
-        raise RatingError(f"Grammar is a whole number from {GRAMMAR_MIN} to {GRAMMAR_MAX}.")
+        raise RatingError(
+            gettext("Grammar is a whole number from %(min)s to %(max)s.") % {"min": GRAMMAR_MIN, "max": GRAMMAR_MAX}
+        )
     item_id = order[position - 1]
-    refused = RatingError(f"You rated response {position} already: a rating is given once and not changed.")
+    refused = RatingError(
+        gettext("You rated response %(number)s already: a rating is given once and not changed.") % {"number": position}
+    )
     if Rating.objects.filter(item_id=item_id, rater=rater).exists():
         raise refused
     try:
