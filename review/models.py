@@ -138,11 +138,11 @@ class Evaluation(Job):
 
 
 class ReviewStage(models.TextChoices):
-    PENDING = "pending", "Waiting for a reviewer"
-    CLAIMED = "claimed", "Being reviewed"
-    FAILED_VALIDATION = "failed_validation", "Failed final validation"
-    APPROVED = "approved", "Approved"
-    REJECTED = "rejected", "Rejected"
+    PENDING = "pending", _("Waiting for a reviewer")
+    CLAIMED = "claimed", _("Being reviewed")
+    FAILED_VALIDATION = "failed_validation", _("Failed final validation")
+    APPROVED = "approved", _("Approved")
+    REJECTED = "rejected", _("Rejected")
 
 
 class RejectReason(models.TextChoices):
@@ -297,7 +297,7 @@ class ValidationWarning(models.Model):
     was found on (`key`), so a validation run again finds the warning it made before rather than a new one."""
 
     class Kind(models.TextChoices):
-        COPIED_QUERY = "copied_query", "Same query as the previous turn for a new question"
+        COPIED_QUERY = "copied_query", _("Same query as the previous turn for a new question")
 
     review = models.ForeignKey(DialogueReview, on_delete=models.CASCADE, related_name="warnings")
     kind = models.CharField(max_length=20, choices=Kind.choices)

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from django.utils.translation import gettext
+
 from review.double.models import FIELDS, MULTI_LABEL_FIELDS, SINGLE_LABEL_FIELDS, DoubleItem, DoubleSample
 from review.passes.agreement import cohen_kappa
 
@@ -31,7 +33,9 @@ def blind_refusal(person, dialogue_id: int) -> str | None:
     """Why `person` may not read a dialogue's labels now (its review screen, the review's query comparison), or None:
     they have a turn of it to label blind in a double-annotation sample."""
     if DoubleItem.objects.filter(sample__labeller=person, dialogue_id=dialogue_id, second__isnull=True).exists():
-        return "You are labelling this dialogue blind (double annotation): its labels open once you have labelled it."
+        return gettext(
+            "You are labelling this dialogue blind (double annotation): its labels open once you have labelled it."
+        )
     return None
 
 

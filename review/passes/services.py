@@ -278,8 +278,11 @@ def pass_pools() -> list[dict]:
         pool = pools.get(number)
         names = sorted(person.username for person in pool.members.all()) if pool else []
         warning = (
-            f"Pass {number} has a pool with nobody in it: any reviewer may take pass {number} until an admin adds "
-            "someone."
+            gettext(
+                "Pass %(number)s has a pool with nobody in it: any reviewer may take pass %(number)s until an admin "
+                "adds someone."
+            )
+            % {"number": number}
             if pool and not names
             else ""
         )

@@ -10,7 +10,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation.people.roles import role_required
 from dialogs.models import Campaign, CrowdAssignment, CrowdPlatform
@@ -19,10 +19,10 @@ from review.payments import services as payments
 
 # File name → what it holds (the layouts are documented in docs/crowd.md, "Bonuses and the payment files").
 FILES = {
-    "completions": "Completion codes and outcomes",
-    "bonuses": "Bonus list (every worker)",
-    "bonuses-prolific": "Prolific bulk bonus",
-    "bonuses-mturk": "MTurk bonuses",
+    "completions": gettext_lazy("Completion codes and outcomes"),
+    "bonuses": gettext_lazy("Bonus list (every worker)"),
+    "bonuses-prolific": gettext_lazy("Prolific bulk bonus"),
+    "bonuses-mturk": gettext_lazy("MTurk bonuses"),
 }
 
 
@@ -174,8 +174,11 @@ def payment_file(request, campaign_id, name):
                 owed = payments.owed_rows(rows, platform=platform, batch_id=batch)
                 if payments.bonus_digest(campaign, platform, batch, owed) != request.GET["digest"]:
                     return HttpResponse(
-                        "The bonuses owed have changed since the payments page was shown (a review decided, or a "
-                        "payout was recorded). Reload the page before you download the file.\n",
+                        gettext(
+                            "The bonuses owed have changed since the payments page was shown (a review decided, or a "
+                            "payout was recorded). Reload the page before you download the file."
+                        )
+                        + "\n",
                         status=409,
                         content_type="text/plain; charset=utf-8",
                     )

@@ -6,14 +6,16 @@ Kept apart from review/models.py, which imports these classes at its end so that
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 
 class ResponseSource(models.TextChoices):
     """Where a rated response comes from. Only the task's admin ever sees these names (docs/human_rating.md)."""
 
-    EXPERT = "expert", "The expert's response"
-    DRAFT = "draft", "The platform's draft"
-    MODEL = "model", "A model's responses (uploaded file)"
+    EXPERT = "expert", _("The expert's response")
+    DRAFT = "draft", _("The platform's draft")
+    MODEL = "model", _("A model's responses (uploaded file)")
 
 
 GRAMMAR_MIN, GRAMMAR_MAX = 1, 5
@@ -45,7 +47,7 @@ class RatingTask(models.Model):
 
     def source_label(self, source: str) -> str:
         if source == ResponseSource.MODEL and self.model_name:
-            return f"Model: {self.model_name}"
+            return gettext("Model: %(name)s") % {"name": self.model_name}
         return ResponseSource(source).label
 
 

@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation.people.roles import can, role_required
 from dialogs.models import Campaign
@@ -19,12 +19,12 @@ from review.rating.models import RatingTask
 RATE = services.RATE_PERMISSION
 MANAGE = services.MANAGE_PERMISSION
 DEFINITIONS = {
-    "logic": (
+    "logic": gettext_lazy(
         "Logic correctness: 1 when the response says everything the SQL asks of the data, and nothing the SQL does "
         "not: the same columns, conditions, grouping, ordering and limit, and the result as the table shows it. "
         "0 when anything is missing, added or wrong. A clumsy sentence that keeps the logic is still 1."
     ),
-    "grammar": (
+    "grammar": gettext_lazy(
         "Grammar: how well formed and fluent the English is, whatever it says: 5 flawless and natural, 4 a slip "
         "that does not hinder reading, 3 awkward or with several errors but understood, 2 hard to read, "
         "1 not English sentences."
