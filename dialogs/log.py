@@ -419,6 +419,17 @@ def answered_questions(turns: dict[int, TurnState]) -> int:
     return sum(1 for turn in turns.values() if question_counts(turn))
 
 
+def dialogue_answered(dialogue) -> int:
+    """How many questions of `dialogue` count, from its log: only the kinds a question's standing is read from
+    (QUESTION_KINDS), so that the labels (the largest payloads of a turn: the detected ones carry the tokens, the
+    schema links and the draft) stay in the database."""
+    events = dialogue.events.filter(kind__in=QUESTION_KINDS).only("dialogue", "seq", "kind", "payload").order_by("seq")
+    turns: dict[int, TurnState] = {}
+    for event in events:
+        turns_apply(turns, event)
+    return answered_questions(turns)
+
+
 # --- The whole dialogue at its latest revision -------------------------------------------------------------------
 
 

@@ -39,7 +39,7 @@ from dialogs import model_sql as model_drafts
 from dialogs.embedded_jobs import BoundedJobs
 from dialogs.errors import DialogueError
 from dialogs.lobby import completion_code, lobby_leave, lobby_pair, lobby_requeue
-from dialogs.log import TurnState, answered_questions, dialogue_turns
+from dialogs.log import TurnState, dialogue_turns
 from dialogs.models import (
     ENDED_STATUSES,
     Dialogue,
@@ -861,7 +861,6 @@ def _post_drop(post: _Post):
 
 
 def _post_score(post: _Post):
-    post.dialogue.refresh_from_db(fields=["status", "last_seq", "score", "requeued"])
     return _score(post.dialogue, post.person, post.message, post.client_id)
 
 
@@ -939,10 +938,11 @@ def _end(
     """Close the dialogue with `status` and record the end event (its payload with `extra` added); the worker gets a
     completion code, or with `requeue` goes back to the queue in their old place instead (no code: not done yet)."""
     with transaction.atomic():
-        locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
+        # The expert read in the same statement (the lobby is told they finished), and only the dialogue's row locked.
+        locked = Dialogue.objects.select_for_update(of=("self",)).select_related("expert").get(pk=dialogue.pk)
         if locked.is_over:
             raise _closed()
-        answered = answered_questions(dialogue_turns(locked))
+        answered = log.dialogue_answered(locked)
         if status == DialogueStatus.COMPLETED and answered < locked.min_questions:
             remaining = locked.min_questions - answered
             raise DialogueError(
@@ -988,23 +988,12 @@ def _score(dialogue: Dialogue, person: User, message: dict, client_id: str):
     """The expert scores the worker 1–5 once the dialogue has ended; below 3 drops it and blocks the worker. A
     cancelled pairing (the worker sent back to the queue) is never scored: it says nothing of the worker, and a low
     score would block someone who did nothing wrong."""
-    if not dialogue.is_over:
-        raise DialogueError(
-            "order", gettext("Score the worker after the dialogue has ended (end or terminate it first).")
-        )
-    if dialogue.requeued:
-        raise DialogueError(
-            "invalid",
-            gettext("This pairing was cancelled and the worker went back to the queue: there is nothing to score."),
-        )
-    if dialogue.score is not None:
-        raise DialogueError("closed", gettext("This dialogue has already been scored."))
-    score = message.get("score")
-    if not isinstance(score, int) or isinstance(score, bool) or not 1 <= score <= 5:
-        raise DialogueError("invalid", gettext("'score' must be a whole number from 1 to 5."))
-    comment = _text(message, "comment", limit=COMMENT_MAX_CHARS, required=False)
     with transaction.atomic():
+        # The row as it stands, locked: what the checks read (no read before the lock: one statement fewer).
         locked = Dialogue.objects.select_for_update().get(pk=dialogue.pk)
+        for name in ("status", "last_seq", "score", "requeued"):
+            setattr(dialogue, name, getattr(locked, name))
+        score, comment = _score_checked(locked, message)
         locked.score, locked.score_comment = score, comment
         fields = ["score", "score_comment"]
         dialogue_scored.send(sender=Dialogue, dialogue=locked, score=score)
@@ -1023,6 +1012,26 @@ def _score(dialogue: Dialogue, person: User, message: dict, client_id: str):
             role=Role.EXPERT,
         )
     return [event]
+
+
+def _score_checked(dialogue: Dialogue, message: dict) -> tuple[int, str]:
+    """The score and comment of a score message for `dialogue` (read under its row lock), or the refusal: checked in
+    this order, so that the dialogue's standing is told before what is wrong with the message."""
+    if not dialogue.is_over:
+        raise DialogueError(
+            "order", gettext("Score the worker after the dialogue has ended (end or terminate it first).")
+        )
+    if dialogue.requeued:
+        raise DialogueError(
+            "invalid",
+            gettext("This pairing was cancelled and the worker went back to the queue: there is nothing to score."),
+        )
+    if dialogue.score is not None:
+        raise DialogueError("closed", gettext("This dialogue has already been scored."))
+    score = message.get("score")
+    if not isinstance(score, int) or isinstance(score, bool) or not 1 <= score <= 5:
+        raise DialogueError("invalid", gettext("'score' must be a whole number from 1 to 5."))
+    return score, _text(message, "comment", limit=COMMENT_MAX_CHARS, required=False)
 
 
 # --- What a supervisor does ----------------------------------------------------------------------------------------

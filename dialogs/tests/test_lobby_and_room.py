@@ -214,7 +214,7 @@ def test_only_questions_answered_with_sql_count_toward_the_minimum(goals):
     turns = room.dialogue_turns(dialogue)
     assert [t.responded for t in turns.values()] == [True] * 5
     assert [log.question_counts(t) for t in turns.values()] == [False, False, False, True, False]
-    assert room.answered_questions(turns) == 1
+    assert log.answered_questions(turns) == 1
     # The end check reads the same rule: one question about the data is not the minimum.
     with pytest.raises(DialogueError) as refused:
         _post(dialogue, alice, type="end", id="end")
