@@ -11,6 +11,7 @@ import io
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from annotation.plumbing.jsonfile import parse_json
 
@@ -41,7 +42,10 @@ def _whole_number(value, *, name: str, line: int, errors: list[str]) -> int | No
     if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 12:
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or value < 1 or value > 10**12:
-        errors.append(f"line {line}: '{name}' must be a whole number from 1 ({str(value)[:40]!r} given)")
+        errors.append(
+            gettext("line %(line)s: '%(name)s' must be a whole number from 1 (%(value)r given)")
+            % {"line": line, "name": name, "value": str(value)[:40]}
+        )
         return None
     return value
 
@@ -52,26 +56,35 @@ def _row_read(row: dict, line: int, found: ModelResponses, errors: list[str]) ->
     if missing or extra:
         said = []
         if missing:
-            said.append("missing " + ", ".join(missing))
+            said.append(gettext("missing %(names)s") % {"names": ", ".join(missing)})
         if extra:
-            said.append("unknown " + ", ".join(extra))
-        errors.append(f"line {line}: {'; '.join(said)} (a line holds exactly {', '.join(FIELDS)})")
+            said.append(gettext("unknown %(names)s") % {"names": ", ".join(extra)})
+        errors.append(
+            gettext("line %(line)s: %(faults)s (a line holds exactly %(fields)s)")
+            % {"line": line, "faults": "; ".join(said), "fields": ", ".join(FIELDS)}
+        )
         return
     dialogue = _whole_number(row["dialogue"], name="dialogue", line=line, errors=errors)
     turn = _whole_number(row["turn"], name="turn", line=line, errors=errors)
     text = row["response"]
     if not isinstance(text, str) or not text.strip():
-        errors.append(f"line {line}: 'response' must be non-empty text")
+        errors.append(gettext("line %(line)s: 'response' must be non-empty text") % {"line": line})
         return
     text = text.strip()
     if len(text) > RESPONSE_MAX_CHARS:
-        errors.append(f"line {line}: the response is {len(text)} characters long (at most {RESPONSE_MAX_CHARS})")
+        errors.append(
+            gettext("line %(line)s: the response is %(length)s characters long (at most %(max)s)")
+            % {"line": line, "length": len(text), "max": RESPONSE_MAX_CHARS}
+        )
         return
     if dialogue is None or turn is None:
         return
     key = (dialogue, turn)
     if key in found.texts:
-        errors.append(f"line {line}: dialogue {dialogue}, turn {turn} again (first on line {found.lines[key]})")
+        errors.append(
+            gettext("line %(line)s: dialogue %(dialogue)s, turn %(turn)s again (first on line %(first)s)")
+            % {"line": line, "dialogue": dialogue, "turn": turn, "first": found.lines[key]}
+        )
         return
     found.texts[key], found.lines[key] = text, line
 
@@ -81,14 +94,17 @@ def _json_lines(text: str, name: str, found: ModelResponses, errors: list[str]) 
         if not raw.strip():
             continue
         try:
-            row = parse_json(raw, source=f"line {number}")
+            row = parse_json(raw, source=gettext("line %(line)s") % {"line": number})
         except ValidationError as exc:
             errors.append(exc.messages[0])
         else:
             if isinstance(row, dict):
                 _row_read(row, number, found, errors)
             else:
-                errors.append(f"line {number}: a JSON object is expected, not {type(row).__name__}")
+                errors.append(
+                    gettext("line %(line)s: a JSON object is expected, not %(type)s")
+                    % {"line": number, "type": type(row).__name__}
+                )
         if len(errors) > MAX_ERRORS:
             return
 
@@ -99,38 +115,56 @@ def _csv_rows(text: str, name: str, found: ModelResponses, errors: list[str]) ->
         header = next(reader, None)
         if header is None or [cell.strip().lower() for cell in header] != list(FIELDS):
             shown = ",".join(cell[:40] for cell in header or [])
-            errors.append(f"line 1: the header must be {','.join(FIELDS)} (found {shown!r})")
+            errors.append(
+                gettext("line 1: the header must be %(fields)s (found %(found)r)")
+                % {"fields": ",".join(FIELDS), "found": shown}
+            )
             return
         for row in reader:
             number = reader.line_num
             if not any(cell.strip() for cell in row):
                 continue
             if len(row) != len(FIELDS):
-                errors.append(f"line {number}: {len(row)} cells, {len(FIELDS)} expected")
+                errors.append(
+                    gettext("line %(line)s: %(count)s cells, %(expected)s expected")
+                    % {"line": number, "count": len(row), "expected": len(FIELDS)}
+                )
             else:
                 _row_read(dict(zip(FIELDS, row, strict=True)), number, found, errors)
             if len(errors) > MAX_ERRORS:
                 return
     except csv.Error as exc:
-        errors.append(f"line {reader.line_num}: not readable as CSV ({exc})")
+        errors.append(
+            gettext("line %(line)s: not readable as CSV (%(error)s)") % {"line": reader.line_num, "error": exc}
+        )
 
 
 def model_responses_read(data: bytes, name: str) -> ModelResponses:
     """The responses of an uploaded file; ModelFileError listing what is wrong (by line) when anything is. JSON lines
     when the name ends in .jsonl or .json or the text starts with '{', CSV otherwise."""
     if len(data) > MAX_BYTES:
-        raise ModelFileError([f"the file is {len(data):,} bytes: at most {MAX_BYTES:,}"])
+        raise ModelFileError(
+            [
+                gettext("the file is %(size)s bytes: at most %(max)s")
+                % {"size": f"{len(data):,}", "max": f"{MAX_BYTES:,}"}
+            ]
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ModelFileError([f"the file is not UTF-8 text (byte {exc.start})"]) from None
+        raise ModelFileError([gettext("the file is not UTF-8 text (byte %(byte)s)") % {"byte": exc.start}]) from None
     if "\x00" in text:
-        raise ModelFileError(["the file holds NUL characters: it is not a text file"])
+        raise ModelFileError([gettext("the file holds NUL characters: it is not a text file")])
     if not text.strip():
-        raise ModelFileError(["the file is empty"])
+        raise ModelFileError([gettext("the file is empty")])
     lines = text.count("\n") + 1
     if lines > MAX_LINES:
-        raise ModelFileError([f"the file has {lines:,} lines: at most {MAX_LINES:,}"])
+        raise ModelFileError(
+            [
+                gettext("the file has %(lines)s lines: at most %(max)s")
+                % {"lines": f"{lines:,}", "max": f"{MAX_LINES:,}"}
+            ]
+        )
     found, errors = ModelResponses(), []
     lower = name.lower()
     if lower.endswith((".jsonl", ".json")) or (not lower.endswith(".csv") and text.lstrip().startswith("{")):
@@ -138,9 +172,9 @@ def model_responses_read(data: bytes, name: str) -> ModelResponses:
     else:
         _csv_rows(text, name, found, errors)
     if len(errors) > MAX_ERRORS:
-        errors = [*errors[:MAX_ERRORS], "and more: only the first faults are listed"]
+        errors = [*errors[:MAX_ERRORS], gettext("and more: only the first faults are listed")]
     if not errors and not found.texts:
-        errors.append("the file holds no response")
+        errors.append(gettext("the file holds no response"))
     if errors:
         raise ModelFileError(errors)
     return found

@@ -61,7 +61,9 @@ def model_file_checked(data: bytes, name: str) -> ModelResponses:
     if unknown:
         unknown.sort(key=lambda key: found.lines[key])
         errors = [
-            f"line {found.lines[key]}: dialogue {key[0]} has no SQL turn {key[1]}" for key in unknown[:MAX_ERRORS]
+            gettext("line %(line)s: dialogue %(dialogue)s has no SQL turn %(turn)s")
+            % {"line": found.lines[key], "dialogue": key[0], "turn": key[1]}
+            for key in unknown[:MAX_ERRORS]
         ]
         raise ModelFileError(errors)
     return found
