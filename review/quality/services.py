@@ -25,6 +25,7 @@ from statistics import median
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from annotation.labels.acts import SOCIAL_USER_ACTS
 from annotation.labels.tokens import utterance_toks
@@ -306,22 +307,30 @@ class RateRule:
 
 
 RATE_RULES = (
-    RateRule("drop_rate", "DROP turns per question", "QUALITY_BLOCK_DROP_RATE", "dialogues", "dropped_turns"),
+    RateRule(
+        "drop_rate", gettext_noop("DROP turns per question"), "QUALITY_BLOCK_DROP_RATE", "dialogues", "dropped_turns"
+    ),
     RateRule(
         "off_task_rate",
-        "NOT_RELATED / CANNOT_UNDERSTAND turns per question",
+        gettext_noop("NOT_RELATED / CANNOT_UNDERSTAND turns per question"),
         "QUALITY_BLOCK_OFF_TASK_RATE",
         "dialogues",
         "off_task_turns",
     ),
     RateRule(
         "unfinished_rate",
-        "dialogues abandoned or terminated",
+        gettext_noop("dialogues abandoned or terminated"),
         "QUALITY_BLOCK_UNFINISHED_RATE",
         "dialogues",
         "unfinished",
     ),
-    RateRule("rejected_rate", "dialogues rejected in review", "QUALITY_BLOCK_REJECTED_RATE", "reviewed", "rejected"),
+    RateRule(
+        "rejected_rate",
+        gettext_noop("dialogues rejected in review"),
+        "QUALITY_BLOCK_REJECTED_RATE",
+        "reviewed",
+        "rejected",
+    ),
 )
 LOW_SCORES_RULE = "low_scores"
 
@@ -360,17 +369,31 @@ def rule_crossed(rows: list[DialogueQuality], *, worker_id: int) -> Crossing | N
 
 
 def rules_in_force() -> list[str]:
-    """The rules as the settings make them, in words (for the quality page)."""
+    """The rules as the settings make them, in words (for the quality page, in its language). A block's record says
+    why in English (`rule_crossed`), as the log does."""
     described = []
-    if settings.QUALITY_BLOCK_LOW_SCORES:
-        described.append(f"{LOW_SCORES_RULE}: block after {settings.QUALITY_BLOCK_LOW_SCORES} expert score(s) below 3")
+    limit = settings.QUALITY_BLOCK_LOW_SCORES
+    if limit:
+        described.append(
+            ngettext(
+                "%(rule)s: block after %(count)s expert score below 3",
+                "%(rule)s: block after %(count)s expert scores below 3",
+                limit,
+            )
+            % {"rule": LOW_SCORES_RULE, "count": limit}
+        )
     minimum = settings.QUALITY_RULE_MIN_DIALOGUES
     for rule in RATE_RULES:
         if rule.threshold:
-            counted = "dialogues decided in review" if rule.base == "reviewed" else "dialogues"
-            described.append(
-                f"{rule.name}: block when {rule.label} pass {rule.threshold:.0%} over at least {minimum} {counted}"
-            )
+            if rule.base == "reviewed":
+                text = gettext(
+                    "%(rule)s: block when %(what)s pass %(threshold)s over at least %(minimum)s dialogues decided in "
+                    "review"
+                )
+            else:
+                text = gettext("%(rule)s: block when %(what)s pass %(threshold)s over at least %(minimum)s dialogues")
+            values = {"rule": rule.name, "what": gettext(rule.label), "threshold": f"{rule.threshold:.0%}"}
+            described.append(text % {**values, "minimum": minimum})
     return described
 
 
