@@ -3,7 +3,7 @@
 // the page is then reloaded from the server, so what is shown is always the log's latest revision.
 
 import { drawSpanWords, spanAfterPress, spanSummary } from "./span_picker.js";
-import { csrfToken, labelRunButton, postSql } from "./sql_editor.js";
+import { csrfToken, labelRunButton, postSql, runErrorText } from "./sql_editor.js";
 import { renderTable } from "./table_view.js";
 import { gettext, interpolate } from "./i18n.js";
 
@@ -107,7 +107,7 @@ function sqlEditor(current, oldResult) {
       afterTable.textContent = report.error || gettext("Not executed (schema-only database).");
     } else if (!execution.ok) {
       afterTable.textContent = interpolate(gettext("Fails: %(error)s"),
-        { error: execution.error?.message || gettext("error") }, true);
+        { error: execution.error ? runErrorText(execution.error) : gettext("error") }, true);
     } else {
       renderTable(afterTable, execution.columns, execution.rows.slice(0, 50));
       afterTable.className = "";

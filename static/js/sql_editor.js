@@ -27,14 +27,43 @@ export async function postSql(url, sql) {
 }
 
 /**
- * A failed run in words: the sandbox's message (it names what went wrong: "DROP statements are not allowed: …"), with
- * where SQLite found it. The error's kind (annotation/sql/sandbox.py ERROR_KINDS) is for code, not a heading: put in
- * front of the message it only repeated it ("forbidden: … not allowed").
+ * A failed run in words: on an English page the sandbox's message (it names what went wrong: "DROP statements are not
+ * allowed: …"), on another the platform's words for its kind with the sandbox's detail after them (`inPagesLanguage`),
+ * with where SQLite found it.
  */
 export function runErrorText(error) {
-  const message = error?.message || gettext("the SQL failed");
+  const message = inPagesLanguage(error) || error?.message || gettext("the SQL failed");
   const where = error?.line ? whereText(error) : "";
   return `${message.charAt(0).toUpperCase()}${message.slice(1)}${where}`;
+}
+
+// What the sandbox says of each kind of failure (annotation/sql/sandbox.py ERROR_KINDS), in the platform's words. The
+// sandbox writes its message in English wherever it runs (its worker processes know no person); a page in another
+// language words it by kind. A kind in `WHOLE` is said by its sentence alone; the others keep the sandbox's detail
+// after it, which is SQLite's or the limits' own words ("near "FRM"", "no such column: nme"), as the SQL itself is.
+const WHOLE = {
+  too_many_statements: () => gettext("Only one statement can run at a time: remove the second one."),
+  timeout: () => gettext("The query ran longer than its time limit and was stopped."),
+  not_found: () => gettext("The database file cannot be found or opened."),
+  busy: () => gettext("Every sandbox process is busy: try again in a moment."),
+  crashed: () => gettext("The sandbox process stopped while it ran the query: try again."),
+  not_executed: () => gettext("This database is registered by its schema only: there is no file to run SQL on."),
+};
+const WITH_DETAIL = {
+  syntax: () => gettext("SQL syntax error"),
+  schema: () => gettext("Unknown table, column or function"),
+  forbidden: () => gettext("Not allowed in the read-only sandbox"),
+  too_large: () => gettext("Over the sandbox's size limits"),
+  limit: () => gettext("Over the sandbox's structural limits"),
+  runtime: () => gettext("The query failed while it ran"),
+};
+
+/** The failure in the page's language, or "" on an English page (the sandbox's own message says it already). */
+export function inPagesLanguage(error) {
+  const words = (WHOLE[error?.kind] || WITH_DETAIL[error?.kind])?.();
+  if (!words || (document.documentElement.lang || "en").startsWith("en")) return "";
+  if (WHOLE[error.kind]) return words;
+  return interpolate(gettext("%(kind)s: %(detail)s"), { kind: words, detail: error.message || "" }, true);
 }
 
 // Where in the SQL an error is, after its message.

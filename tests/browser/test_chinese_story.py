@@ -98,6 +98,12 @@ def test_a_dialogue_and_its_review_in_chinese(new_page, platform):
     expect(expert.get_by_test_id("send-refusal")).to_contain_text(zh(str(rule)))
     chinese(expert.get_by_test_id("send-refusal").inner_text())
     expert.uncheck("#system-acts input[value=CLARIFY]")
+    # A failed run is worded by its kind in the page's language, SQLite's own detail after it (docs/i18n.md).
+    expert.fill("#sql-input", "SELECT 名称 FROM 不存在的表")
+    expert.locator("#run-sql").click()
+    expect(expert.locator(".run.failed").first.locator(".problem")).to_contain_text(
+        zh_js("Unknown table, column or function")
+    )
     sql = "SELECT 名称, 人口 FROM 城市 WHERE 省份 = '广东' ORDER BY 人口 DESC LIMIT 1"
     expert.fill("#sql-input", sql)
     expert.locator("#run-sql").click()
