@@ -411,8 +411,11 @@ def identifier_like(name: str) -> bool:
 
 
 _Built = TypeVar("_Built")
-# Schemas whose readings are kept, per reading: the databases rooms are open on at once, about.
-SCHEMAS_KEPT = 32
+# Schemas whose readings are kept, per reading. Each room socket holds its own copy of its database's schema (its
+# database row is its own), so the objects open at once are about the rooms open, not the databases: at 50 rooms,
+# 32 kept meant most shared results rebuilt the names. A reading is a few kilobytes to a few hundred for the largest
+# Spider schema.
+SCHEMAS_KEPT = 256
 
 
 def per_schema(build: Callable[..., _Built], *, kept_at_most: int = SCHEMAS_KEPT) -> Callable[..., _Built]:
