@@ -7,8 +7,8 @@ Usage: .venv/bin/python bench/translation_release.py [--shared PATH] [--evaluato
 A throwaway platform (its own data folder and SQLite database) imports the SParC dev sample of ../shared (222
 interactions on 7 Spider databases), makes one translation project of all of it, and has a translator translate every
 unit and question and a reviewer approve every interaction, through the services the screens call:
-- every table and column name gets a Chinese name of its own, made of two to four characters of the names' pool
-  below chosen by the name's place in its database (no name says what it meant; what a release must survive is that
+- every table and column name gets a Chinese name of its own, two characters of the names' pool below and the
+  name's place in its database (no name says what it meant; what a release must survive is that
   every name is another, in CJK characters);
 - every text value with a letter gets 译 before it (keeping the values' order and what a LIKE pattern inside them
   finds, as a careful translation of a pattern's word would);
@@ -31,16 +31,16 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SHARED = Path(os.environ.get("WOZSQL_SHARED_DIR", PROJECT_ROOT.parent / "shared"))
-# Common characters of Chinese table and column names; a name is two to four of them, by its number.
+# Common characters of Chinese table and column names; a name is two of them and its number.
 POOL = "学生课程教师成绩名称年份国家城市人口语言车型号码宠物主人狗品种航班机场歌手演唱会体育场类别日期地址价格数量"
 
 
 def _name(number: int, kind: str) -> str:
-    """A Chinese name of its own for the `number`th name of a database (distinct for distinct numbers)."""
+    """A Chinese name of its own for the `number`th name of a database: two characters of the pool and the number
+    (the pool repeats a character, so the number is what keeps names apart), a table's ending in 表."""
     size = len(POOL)
-    first, rest = POOL[number % size], POOL[(number // size) % size]
     suffix = "表" if kind == "table" else ""
-    return f"{first}{rest}{number}{suffix}" if number >= size else f"{first}{POOL[(number * 7 + 3) % size]}{suffix}"
+    return f"{POOL[number % size]}{POOL[(number * 7 + 3) % size]}{number}{suffix}"
 
 
 def _setup(data_dir: Path) -> None:
