@@ -13,7 +13,15 @@ registration_no), ordinals (season_yr, matchday, shirt_no, licence_grade, the mi
 table (home and away club), and a column whose name misleads: caps_no is a count of international caps, not an
 identifier.
 
-Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35] [--database hotel|football]
+The clinic (`build_clinic_database`, eight tables), made as a held-out database before the sampler was run on it:
+departments keyed by a text code (with a head doctor, a foreign key back to doctor), doctors with a grade level
+(ordinal), a licence number and an on-call flag (0/1), patients whose names repeat, with sex, postcodes, blood groups
+(NULLs) and 0/1 flags (insured, smoker: NULL for children), appointments with a day's slot number (ordinal) and a
+status code (ATT, CNL, DNA, BKD), diagnoses keyed by their ICD code with a 0/1 chronic flag, a link table with a
+composite key and a rank (appointment_diagnosis), medications with ATC codes, and prescription lines keyed by the
+appointment and a line number (composite key, ordinal) with doses, days supplied and refills.
+
+Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35] [--database hotel|football|clinic]
 """
 
 import argparse
@@ -522,7 +530,214 @@ def build_football_database(path: str | Path, seed: int = 35) -> Path:
     return path
 
 
-BUILDERS = {"hotel": build_hotel_database, "football": build_football_database}
+CLINIC_SCHEMA = """
+CREATE TABLE department (
+    dept_code TEXT PRIMARY KEY,
+    dept_name TEXT NOT NULL UNIQUE,
+    floor_no INTEGER NOT NULL,
+    wing TEXT NOT NULL,
+    head_doctor_id INTEGER REFERENCES doctor (doctor_id)
+);
+CREATE TABLE doctor (
+    doctor_id INTEGER PRIMARY KEY,
+    doctor_name TEXT NOT NULL UNIQUE,
+    dept_code TEXT NOT NULL REFERENCES department (dept_code),
+    grade_level INTEGER NOT NULL,
+    licence_no INTEGER NOT NULL UNIQUE,
+    hired_year INTEGER NOT NULL,
+    on_call INTEGER NOT NULL
+);
+CREATE TABLE patient (
+    patient_id INTEGER PRIMARY KEY,
+    patient_name TEXT NOT NULL,
+    sex TEXT NOT NULL,
+    birth_year INTEGER NOT NULL,
+    postcode TEXT,
+    blood_group TEXT,
+    insured INTEGER NOT NULL,
+    smoker INTEGER
+);
+CREATE TABLE appointment (
+    appointment_id INTEGER PRIMARY KEY,
+    patient_id INTEGER NOT NULL REFERENCES patient (patient_id),
+    doctor_id INTEGER NOT NULL REFERENCES doctor (doctor_id),
+    appt_date TEXT NOT NULL,
+    slot_no INTEGER NOT NULL,
+    status_code TEXT NOT NULL,
+    fee REAL NOT NULL
+);
+CREATE TABLE diagnosis (
+    icd_code TEXT PRIMARY KEY,
+    description TEXT NOT NULL UNIQUE,
+    chapter TEXT NOT NULL,
+    chronic INTEGER NOT NULL
+);
+CREATE TABLE appointment_diagnosis (
+    appointment_id INTEGER NOT NULL REFERENCES appointment (appointment_id),
+    icd_code TEXT NOT NULL REFERENCES diagnosis (icd_code),
+    rank_no INTEGER NOT NULL,
+    PRIMARY KEY (appointment_id, icd_code)
+);
+CREATE TABLE medication (
+    medication_id INTEGER PRIMARY KEY,
+    drug_name TEXT NOT NULL UNIQUE,
+    atc_code TEXT NOT NULL UNIQUE,
+    dosage_form TEXT NOT NULL,
+    unit_price REAL NOT NULL
+);
+CREATE TABLE prescription (
+    appointment_id INTEGER NOT NULL REFERENCES appointment (appointment_id),
+    line_no INTEGER NOT NULL,
+    medication_id INTEGER NOT NULL REFERENCES medication (medication_id),
+    dose_mg INTEGER NOT NULL,
+    days_supplied INTEGER NOT NULL,
+    refills INTEGER NOT NULL,
+    PRIMARY KEY (appointment_id, line_no)
+);
+"""
+
+DEPARTMENTS = [
+    ("CARD", "Cardiology", 3, "East"),
+    ("DERM", "Dermatology", 1, "West"),
+    ("GP", "General practice", 0, "North"),
+    ("ORTH", "Orthopaedics", 2, "East"),
+    ("PAED", "Paediatrics", 1, "North"),
+    ("RESP", "Respiratory medicine", 4, "West"),
+]
+DOCTOR_NAMES = [
+    "Dr Amelia Hart", "Dr Bruno Keller", "Dr Chen Wei", "Dr Dana Okoro", "Dr Emil Sato", "Dr Fatima Rahman",
+    "Dr George Lind", "Dr Hana Novak", "Dr Idris Bello", "Dr Julia Moretti", "Dr Karl Berg", "Dr Leila Haddad",
+    "Dr Marcus Reed", "Dr Nina Petrova", "Dr Oscar Diaz", "Dr Priya Nair", "Dr Rosa Almeida", "Dr Sven Holm",
+    "Dr Tara Quinn", "Dr Umar Farooq", "Dr Vera Kuznetsova", "Dr Will Osei",
+]  # fmt: skip
+PATIENT_FIRST = {
+    "F": ["Alice", "Beatriz", "Chloe", "Daria", "Elena", "Fiona", "Grace", "Hannah", "Isla", "Jade", "Kira", "Lucy"],
+    "M": ["Aaron", "Boris", "Caleb", "David", "Ethan", "Farid", "Gabriel", "Henry", "Isaac", "Jack", "Kai", "Leo"],
+}
+PATIENT_LAST = [
+    "Adams", "Bauer", "Clarke", "Dias", "Evans", "Ford", "Green", "Hall", "Ito", "Jones", "King", "Lopez",
+    "Moore", "Nash", "Owens", "Price", "Reyes", "Shaw", "Turner", "Vance",
+]  # fmt: skip
+DIAGNOSES = [
+    ("I10", "Essential hypertension", "Circulatory", 1, "CARD"),
+    ("I48", "Atrial fibrillation", "Circulatory", 1, "CARD"),
+    ("I20", "Angina pectoris", "Circulatory", 1, "CARD"),
+    ("L20", "Atopic dermatitis", "Skin", 1, "DERM"),
+    ("L40", "Psoriasis", "Skin", 1, "DERM"),
+    ("L70", "Acne", "Skin", 0, "DERM"),
+    ("J06", "Upper respiratory infection", "Respiratory", 0, "GP"),
+    ("E11", "Type 2 diabetes", "Endocrine", 1, "GP"),
+    ("R51", "Headache", "Symptoms", 0, "GP"),
+    ("M54", "Back pain", "Musculoskeletal", 0, "ORTH"),
+    ("S82", "Fracture of lower leg", "Injury", 0, "ORTH"),
+    ("M17", "Osteoarthritis of knee", "Musculoskeletal", 1, "ORTH"),
+    ("J45", "Asthma", "Respiratory", 1, "RESP"),
+    ("J44", "Chronic obstructive pulmonary disease", "Respiratory", 1, "RESP"),
+    ("J18", "Pneumonia", "Respiratory", 0, "RESP"),
+    ("H66", "Otitis media", "Ear", 0, "PAED"),
+]
+MEDICATIONS = [
+    ("Amlodipine", "C08CA01", "tablet", 0.12),
+    ("Bisoprolol", "C07AB07", "tablet", 0.09),
+    ("Apixaban", "B01AF02", "tablet", 1.85),
+    ("Metformin", "A10BA02", "tablet", 0.05),
+    ("Salbutamol", "R03AC02", "inhaler", 4.20),
+    ("Budesonide", "R03BA02", "inhaler", 9.80),
+    ("Amoxicillin", "J01CA04", "capsule", 0.21),
+    ("Ibuprofen", "M01AE01", "tablet", 0.04),
+    ("Paracetamol", "N02BE01", "tablet", 0.02),
+    ("Hydrocortisone cream", "D07AA02", "cream", 3.10),
+    ("Isotretinoin", "D10BA01", "capsule", 1.40),
+    ("Methotrexate", "L04AX03", "tablet", 0.65),
+    ("Prednisolone", "H02AB06", "tablet", 0.08),
+    ("Azithromycin", "J01FA10", "tablet", 0.90),
+]
+DOSES = {"tablet": [5, 10, 20, 50, 500], "capsule": [250, 500], "inhaler": [100, 200], "cream": [1]}
+
+
+def _clinic_people(connection: sqlite3.Connection, rng: random.Random) -> tuple[dict, list]:
+    """Departments, doctors (department -> its doctors) and patients (their ids)."""
+    for code, name, floor, wing in DEPARTMENTS:
+        connection.execute("INSERT INTO department VALUES (?, ?, ?, ?, NULL)", (code, name, floor, wing))
+    staff: dict[str, list[int]] = {}
+    for doctor_id, name in enumerate(DOCTOR_NAMES, start=1):
+        code = DEPARTMENTS[(doctor_id - 1) % len(DEPARTMENTS)][0] if doctor_id <= 18 else rng.choice(["GP", "PAED"])
+        staff.setdefault(code, []).append(doctor_id)
+        connection.execute(
+            "INSERT INTO doctor VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (doctor_id, name, code, rng.choice([1, 2, 2, 3, 3, 4, 5]), rng.randint(1000000, 9999999),
+             rng.randint(1994, 2024), rng.choices([0, 1], weights=[70, 30])[0]),
+        )  # fmt: skip
+    for code, doctors in staff.items():
+        connection.execute("UPDATE department SET head_doctor_id = ? WHERE dept_code = ?", (doctors[0], code))
+    patients = []
+    for patient_id in range(1, 321):
+        sex = rng.choice("FM")
+        born = rng.randint(1938, 2022)
+        patients.append((patient_id, born))
+        outward = f"{rng.choice('ABEGKN')}{rng.randint(1, 19)}"
+        postcode = f"{outward} {rng.randint(1, 9)}{rng.choice('ABDFHJLNPRTW')}{rng.choice('ABDFHJ')}"
+        blood = rng.choices(["O+", "A+", "B+", "AB+", "O-", "A-"], weights=[38, 34, 9, 3, 8, 8])[0]
+        insured = rng.choices([1, 0], weights=[85, 15])[0]
+        smoker = None if born > 2006 else rng.choices([0, 1], weights=[78, 22])[0]
+        name = f"{rng.choice(PATIENT_FIRST[sex])} {rng.choice(PATIENT_LAST)}"
+        connection.execute(
+            "INSERT INTO patient VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (patient_id, name, sex, born, postcode if rng.random() < 0.95 else None,
+             blood if rng.random() < 0.8 else None, insured, smoker),
+        )  # fmt: skip
+    return staff, patients
+
+
+def _clinic_visit(connection: sqlite3.Connection, rng: random.Random, appointment_id: int, dept: str) -> None:
+    """An attended appointment's diagnoses (ranked) and prescription lines."""
+    pool = [row for row in DIAGNOSES if row[4] in ({dept, "GP"} if dept == "PAED" else {dept})]
+    chosen = rng.sample(pool, min(len(pool), rng.choice([1, 1, 1, 2, 2, 3])))
+    for rank, row in enumerate(chosen, start=1):
+        connection.execute("INSERT INTO appointment_diagnosis VALUES (?, ?, ?)", (appointment_id, row[0], rank))
+    for line in range(1, rng.choice([0, 1, 1, 1, 2, 3]) + 1):
+        medication_id = rng.randint(1, len(MEDICATIONS))
+        form = MEDICATIONS[medication_id - 1][2]
+        connection.execute(
+            "INSERT INTO prescription VALUES (?, ?, ?, ?, ?, ?)",
+            (appointment_id, line, medication_id, rng.choice(DOSES[form]), rng.choice([5, 7, 10, 14, 28, 56, 90]),
+             rng.choices([0, 1, 2, 3, 5], weights=[50, 20, 15, 10, 5])[0]),
+        )  # fmt: skip
+
+
+def build_clinic_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the clinic database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(CLINIC_SCHEMA)
+    for name, atc, form, price in MEDICATIONS:
+        connection.execute("INSERT INTO medication (drug_name, atc_code, dosage_form, unit_price) VALUES (?, ?, ?, ?)",
+                           (name, atc, form, price))  # fmt: skip
+    for code, description, chapter, chronic, _dept in DIAGNOSES:
+        connection.execute("INSERT INTO diagnosis VALUES (?, ?, ?, ?)", (code, description, chapter, chronic))
+    staff, patients = _clinic_people(connection, rng)
+    doctors = {doctor_id: dept for dept, ids in staff.items() for doctor_id in ids}
+    start = date(2025, 1, 6)
+    for appointment_id in range(1, 1301):
+        patient_id, born = rng.choice(patients)
+        dept = "PAED" if born > 2008 and rng.random() < 0.8 else rng.choice([code for code, *_ in DEPARTMENTS])
+        doctor_id = rng.choice(staff[dept])
+        status = rng.choices(["ATT", "CNL", "DNA", "BKD"], weights=[74, 11, 6, 9])[0]
+        connection.execute(
+            "INSERT INTO appointment VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (appointment_id, patient_id, doctor_id, (start + timedelta(days=rng.randint(0, 320))).isoformat(),
+             rng.randint(1, 16), status, rng.choice([0.0, 35.0, 60.0, 60.0, 85.0, 120.0])),
+        )  # fmt: skip
+        if status == "ATT":
+            _clinic_visit(connection, rng, appointment_id, doctors[doctor_id])
+    connection.commit()
+    connection.close()
+    return path
+
+
+BUILDERS = {"hotel": build_hotel_database, "football": build_football_database, "clinic": build_clinic_database}
 
 
 def main() -> None:
