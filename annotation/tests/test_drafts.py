@@ -1184,6 +1184,8 @@ def test_no_of_in_a_column_name_is_a_number_of():
 
     assert column_phrase("no of customers") == "number of customers"
     assert column_phrase("flight no") == "flight number"
+    assert column_phrase("number in season") == "number in season"  # a place in a series, not a count
+    assert column_phrase("number products") == "number of products"
 
 
 def test_a_role_is_not_cut_down_to_a_naming_word():

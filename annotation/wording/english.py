@@ -377,8 +377,10 @@ def column_phrase(name: str, vocabulary: set[str] | frozenset[str] = frozenset()
         return " ".join(words[1:]) + " flag"  # "is official" reads badly after "whose": "whose official flag is T"
     if len(words) > 3 and words[-3:] == ["yes", "or", "no"]:
         return " ".join(words[:-3]) + " flag"  # "abandoned yes or no" -> "abandoned flag"
-    if len(words) >= 2 and words[0] in ("number", "num", "count") and words[1] != "of":
-        return "number of " + " ".join(words[1:-1] + [plural_word(words[-1])])  # "number products"
+    if len(words) >= 2 and words[0] in ("number", "num", "count") and words[1] not in PREPOSITIONS:
+        # "number products" counts products; "number in season" is a place in a series, no count ("number of in
+        # seasons")
+        return "number of " + " ".join(words[1:-1] + [plural_word(words[-1])])
     if len(words) >= 3 and words[-2] == "of" and words[-1].endswith("ed"):
         return " ".join(words[:-2] + words[-1:])  # "year of founded" -> "year founded"
     return " ".join(words)
