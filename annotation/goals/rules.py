@@ -126,6 +126,10 @@ RULES = {
         "a condition on, a list of or a count per the values of a table of attributes and their values, naming no "
         "attribute: a value 0 or 1 of which attribute?"
     ),
+    "shows_flag": gettext_noop(
+        "shows a yes/no flag held as 0 or 1 (a nurse's registered flag of 1): its answer is a digit that says nothing "
+        "by itself"
+    ),
     "group_by_person_name": gettext_noop(
         "a count per first name, last name or initial that people share: people of one name are no kind of thing"
     ),
@@ -206,6 +210,10 @@ _FEW_LETTERS = 6
 _SECRET_WORDS = frozenset({"password", "passwd", "pwd", "hash", "salt", "token", "secret", "checksum"})
 _HEX_TOKEN = re.compile(r"[0-9a-fA-F]{16,}")  # a hash or a token of hexadecimal digits
 # Two values of a yes/no flag, lower case.
+# Numbers a person asking does not know and would not look a row up by (a phone, a fax, a social security number).
+_UNKNOWN_NUMBER_WORDS = frozenset({"phone", "telephone", "tel", "fax", "mobile", "ssn", "uuid"})
+_DIGIT = re.compile(r"\d")
+
 _FLAG_VALUES = ({"0", "1"}, {"y", "n"}, {"yes", "no"}, {"true", "false"}, {"t", "f"})
 # Words of a name that say part of a person's name: a first or last name, an initial.
 _PERSON_NAME_WORDS = frozenset({"fname", "lname", "mname", "minit", "firstname", "lastname", "surname", "forename"}) | {
@@ -592,10 +600,27 @@ class GoalRules:
 
     def _identifier_before(self, tree: dict, shown: list[str]) -> Refusal | None:
         """Ids where names would read: shown for things that have a name (unless a condition picks the row by a
-        unique value: "the phone of the hotel named X" is a look-up a person makes), or a condition on an id
-        number."""
+        unique value: "the phone of the hotel named X" is a look-up a person makes), a flag shown as a digit, or a
+        condition on an id number or a phone."""
+        refusal = self._shown_refusal(tree, shown)
+        if refusal is not None:
+            return refusal
+        for filters in (tree.get("filters") or [], (tree.get("set") or {}).get("filters") or []):
+            for item in filters:
+                if not self.conditions_well(item["column"]):
+                    return Refusal("filter_on_identifier", f"a condition on {item['column']}")
+                if "set" in tree and item["op"] == "=" and self.values_unique(item["column"]):
+                    return Refusal("set_of_lookups", f"a side picks the one row whose {item['column']} is given")
+        if tree["type"] == "list" and not any(tree.get(part) for part in ("filters", "nested", "order", "set")):
+            if not any(self.names_things(column) for column in shown):
+                return Refusal("list_of_values", f"every {', '.join(shown)} with no condition")
+        return None
+
+    def _shown_refusal(self, tree: dict, shown: list[str]) -> Refusal | None:
         looked_up = self._looked_up(tree)
         for column in shown:
+            if self.numeric_flag(column):
+                return Refusal("shows_flag", f"shows {column}, a flag of 0 or 1")
             if column.split(".", 1)[0].lower() in looked_up:
                 continue
             if self.identifier_kind(column) in ("key", "identifier", "code"):
@@ -604,15 +629,6 @@ class GoalRules:
                     return Refusal("shows_identifier", f"shows {column} where {named} names the rows")
             if not self.shows_well(column):
                 return Refusal("shows_identifier", f"shows {column}, an id number that is not its rows' key")
-        for filters in (tree.get("filters") or [], (tree.get("set") or {}).get("filters") or []):
-            for item in filters:
-                if self.id_number(item["column"]):
-                    return Refusal("filter_on_identifier", f"a condition on {item['column']}")
-                if "set" in tree and item["op"] == "=" and self.values_unique(item["column"]):
-                    return Refusal("set_of_lookups", f"a side picks the one row whose {item['column']} is given")
-        if tree["type"] == "list" and not any(tree.get(part) for part in ("filters", "nested", "order", "set")):
-            if not any(self.names_things(column) for column in shown):
-                return Refusal("list_of_values", f"every {', '.join(shown)} with no condition")
         return None
 
     def _looked_up(self, tree: dict) -> set[str]:
@@ -671,6 +687,7 @@ class GoalRules:
                 value = item["value"]
                 if item["op"] == "like" and (
                     not re.search(r"[A-Za-z]", str(value).strip("%"))
+                    or _DIGIT.search(str(value))  # part of a measure or a number ('%2.6 lb/ft%', '%Suite 69%')
                     or not self.holds_words(item["column"])
                     or self.identifier_kind(item["column"]) in ("key", "identifier", "code")  # part of a code
                 ):
@@ -797,10 +814,24 @@ class GoalRules:
         """Whether a count per value of the column may be asked (`group_column_refusal` finds nothing)."""
         return self.group_column_refusal(qualified) is None
 
+    def conditions_well(self, qualified: str) -> bool:
+        """Whether a condition on the column may be asked: not an id number, nor a number nobody asking knows (a
+        phone, a fax, a social security number: `filter_on_identifier`)."""
+        words = set(identifier_words(qualified.split(".", 1)[1]))
+        return not self.id_number(qualified) and not words & _UNKNOWN_NUMBER_WORDS
+
+    def numeric_flag(self, qualified: str) -> bool:
+        """A yes/no flag held as 0 and 1, numbers or digits (`is_flag`): shown, it answers with a digit
+        (`shows_flag`); "Y" and "N" or "yes" and "no" read by themselves."""
+        figures = self.figures(qualified)
+        return self.is_flag(qualified) and {str(figures.low), str(figures.high)} == {"0", "1"}
+
     def shows_well(self, qualified: str) -> bool:
-        """Whether showing the column may be asked: not an id number other than its table's own one-column key (the
-        id of the row another table holds, a section number 1 or 2 of a key of several columns:
-        `shows_identifier`)."""
+        """Whether showing the column may be asked: not a flag of 0 or 1 (`shows_flag`), nor an id number other than
+        its table's own one-column key (the id of the row another table holds, a section number 1 or 2 of a key of
+        several columns: `shows_identifier`)."""
+        if self.numeric_flag(qualified):
+            return False
         if not self.id_number(qualified):
             return True
         key = self.row_key(qualified.split(".", 1)[0])

@@ -350,8 +350,8 @@ class GoalSampler:
         lookups: bool = True,
     ) -> dict | None:
         """A filter on the least-used column of `tables` but those of `besides` (or on the column `only`), with a value
-        read from the data (not one of `avoid`). Never on an id number (the rules' `filter_on_identifier`), nor,
-        without `lookups`, on a column whose values are unique (a set operation's side: `set_of_lookups`)."""
+        read from the data (not one of `avoid`). Never on an id number or a phone (the rules' `filter_on_identifier`),
+        nor, without `lookups`, on a column whose values are unique (a set operation's side: `set_of_lookups`)."""
 
         def fit(qualified: str) -> bool:
             if only is not None:
@@ -359,7 +359,7 @@ class GoalSampler:
             if not lookups and self.rules.values_unique(qualified):
                 return False
             # A condition on a column of one value keeps every row (the rules' `condition_keeps_all`).
-            return qualified not in besides and not self.rules.id_number(qualified) and self.rules.filled(qualified)
+            return qualified not in besides and self.rules.conditions_well(qualified) and self.rules.filled(qualified)
 
         column = self._pick_column(tables, fit=fit, keys=only is not None)
         if column is None:
@@ -387,8 +387,9 @@ class GoalSampler:
             and self.rules.holds_words(qualified)
             and re.search(r"[A-Za-z]", value) is not None
         )
-        if op == "=" and described and len(values) > 3 and self.rng.random() < 0.2:
-            op, value = "like", f"%{value[: max(2, len(value) // 2)]}%"
+        part = value[: max(2, len(value) // 2)] if isinstance(value, str) else ""
+        if op == "=" and described and len(values) > 3 and self.rng.random() < 0.2 and not re.search(r"\d", part):
+            op, value = "like", f"%{part}%"
         return {"column": qualified, "op": op, "value": value}
 
     def _tree(self, level: str) -> dict | None:

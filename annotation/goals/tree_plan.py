@@ -29,6 +29,7 @@ from annotation.goals.operation_tree import (
     tree_sql,
     unread_tables,
 )
+from annotation.goals.rules import is_person_name_part
 from annotation.wording.english import column_phrase, identifier_like, noun, schema_vocabulary, table_noun, words_of
 
 __all__ = [
@@ -407,7 +408,11 @@ def draft_question(tree: dict, schema: dict | None) -> str:
         question = _group_question(names, tree, many, where)
     else:
         shown = " and ".join(names.column(column, subject) for column in tree["project"])
-        if order:
+        if _plural(shown) == many:
+            # The column is what its table's rows are called ("department location" of the department locations):
+            # ask for the rows, not "the department locations of the department locations".
+            question = _rows_question(names, tree, subject, where)
+        elif order:
             extreme = "highest" if order["desc"] else "lowest"
             by = names.column(order["by"], subject)
             verb = "are" if noun(shown, False) != shown else "is"  # "What are the other details of ..."
@@ -423,6 +428,16 @@ def draft_question(tree: dict, schema: dict | None) -> str:
 
 # Words in -ing that name no thing one counts: left in the singular.
 _MASS_ING = frozenset({"clothing", "housing", "funding", "seating", "parking", "shipping", "training", "spending"})
+
+
+def _rows_question(names: _Names, tree: dict, subject: str, where: str) -> str:
+    """A list whose one column says what its table's rows are: "Which department location has the highest ...?",
+    "What are the department locations whose ...?"."""
+    order = tree.get("order")
+    if order:
+        extreme = "highest" if order["desc"] else "lowest"
+        return f"Which {names.one_of(subject)} has the {extreme} {names.column(order['by'], subject)}{where}?"
+    return f"What are the {names.rows_of(subject)}{where}?"
 
 
 def _plural(phrase: str) -> str:
@@ -453,7 +468,12 @@ def _group_question(names: _Names, tree: dict, counted: str, where: str) -> str:
     named = names.names_row_of.get(tree["group"].lower())
     if named is not None:  # a foreign key: per row of the table it names ("which room has the fewest amenities")
         group = names.table(named, many=False)
-    elif phrase in _NAME_WORDS or phrase == "full name" or phrase in {f"{own} {word}" for word in _NAME_WORDS}:
+    elif (
+        phrase in _NAME_WORDS
+        or phrase == "full name"
+        or phrase in {f"{own} {word}" for word in _NAME_WORDS}
+        or is_person_name_part(tree["group"].split(".", 1)[1])  # unique, a last name names its person (the rules)
+    ):
         group = own
     else:
         if names.table(anchor) != counted:

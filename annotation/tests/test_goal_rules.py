@@ -624,8 +624,11 @@ def test_parts_of_numbers_seconds_of_time_stamps_and_unions_of_two_look_ups_are_
                                         project=["student.lname" if "student" in item["column"] else "faculty.lname"],
                                         filters=[item]))  # fmt: skip
         assert refusal is not None and refusal.rule == rule, item
-    words = {"column": "faculty.lname", "op": "like", "value": "%Prof1%"}
+    words = {"column": "faculty.lname", "op": "like", "value": "%Prof%"}
     assert rules.before_run(tree(["faculty"], project=["faculty.sex"], filters=[words])) is None
+    # A part holding a digit is part of a number, even of a name's ('Prof1'): see the ward's test.
+    digits = {"column": "faculty.lname", "op": "like", "value": "%Prof1%"}
+    assert rules.before_run(tree(["faculty"], project=["faculty.sex"], filters=[digits])).rule == "part_of_a_number"
     before = {"column": "student.joined", "op": "<", "value": "2020-02-01"}
     assert rules.before_run(tree(["student"], project=["student.lname"], filters=[before])) is None
     # Two rooms, one professor each: two look-ups joined by UNION.
@@ -789,3 +792,69 @@ def test_the_values_of_a_table_of_attributes_are_asked_of_a_named_attribute(regi
     premium = {"column": "trait.trait_name", "op": "=", "value": "Premium"}
     named = tree(tables, project=["account.user_name"], joins=join, filters=[one, premium])
     assert rules.before_run(named) is None
+
+
+WARD = """
+CREATE TABLE nurse (
+    nurse_id INTEGER PRIMARY KEY, nurse_name TEXT, phone TEXT, registered INTEGER, on_leave TEXT, team TEXT
+);
+CREATE TABLE device (device_id INTEGER PRIMARY KEY, model TEXT, max_load TEXT, nurse_id INTEGER REFERENCES nurse);
+"""
+
+
+@pytest.fixture(scope="module")
+def ward(tmp_path_factory):
+    path = tmp_path_factory.mktemp("ward") / "ward.sqlite"
+    rng = random.Random(12)
+    connection = sqlite3.connect(path)
+    connection.executescript(WARD)
+    for number in range(1, 31):
+        connection.execute(
+            "INSERT INTO nurse VALUES (?, ?, ?, ?, ?, ?)",
+            (number, f"Nurse {number:02d}", f"+44 20 7946 {number:04d}", rng.randint(0, 1), rng.choice("YN"),
+             rng.choice(["Night shift", "Day shift", "Theatre"])),
+        )  # fmt: skip
+    for number in range(1, 21):
+        connection.execute(
+            "INSERT INTO device VALUES (?, ?, ?, ?)",
+            (number, rng.choice(["Infusion pump Alaris", "Monitor Philips", "Hoist Arjo"]),
+             f"{rng.choice([2.6, 14.5, 7.25])} kg/h", rng.randint(1, 30)),
+        )  # fmt: skip
+    connection.commit()
+    connection.close()
+    return introspect_sqlite(path, "ward"), path
+
+
+def test_a_flag_of_0_or_1_is_never_shown_and_a_phone_never_a_condition(ward):
+    rules = rules_for(ward)
+    # "The registered flag of the nurse with ...": 1. A flag of Y and N reads by itself.
+    assert rules.numeric_flag("nurse.registered") and not rules.numeric_flag("nurse.on_leave")
+    assert not rules.shows_well("nurse.registered") and rules.shows_well("nurse.on_leave")
+    team = {"column": "nurse.team", "op": "=", "value": "Theatre"}
+    assert rules.before_run(tree(["nurse"], project=["nurse.registered"], filters=[team])).rule == "shows_flag"
+    looked_up = {"column": "nurse.nurse_name", "op": "=", "value": "Nurse 03"}
+    assert rules.before_run(tree(["nurse"], project=["nurse.registered"], filters=[looked_up])).rule == "shows_flag"
+    assert rules.before_run(tree(["nurse"], project=["nurse.on_leave"], filters=[team])) is None
+    # As a condition the flag names itself ("the nurses whose registered is 1"): kept.
+    flagged = {"column": "nurse.registered", "op": "=", "value": 1}
+    assert rules.before_run(tree(["nurse"], project=["nurse.nurse_name"], filters=[flagged])) is None
+    # A phone is a number nobody asking knows.
+    phone = {"column": "nurse.phone", "op": "=", "value": "+44 20 7946 0003"}
+    assert rules.before_run(tree(["nurse"], project=["nurse.team"], filters=[phone])).rule == "filter_on_identifier"
+    assert not rules.conditions_well("nurse.phone") and rules.conditions_well("nurse.team")
+
+
+def test_part_of_a_value_holding_digits_is_no_condition_and_the_sampler_draws_none(ward):
+    rules = rules_for(ward)
+    shown = ["device.model"]
+    for part, rule in (("%2.6 kg%", "part_of_a_number"), ("%14.5%", "part_of_a_number"), ("%kg/h%", None)):
+        found = rules.before_run(tree(["device"], project=shown, filters=[
+            {"column": "device.max_load", "op": "like", "value": part}]))  # fmt: skip
+        assert (found and found.rule) == rule, part
+    schema, path = ward
+    goals = GoalSampler(schema, path, random.Random(35)).sample(20)
+    assert len(goals) >= 5
+    for goal in goals:
+        assert "phone" not in goal.sql.split("WHERE", 1)[-1] or "WHERE" not in goal.sql, goal.sql
+        assert "registered" not in goal.sql.split("FROM", 1)[0], goal.sql
+        assert not any(part.startswith("'%") and any(c.isdigit() for c in part) for part in goal.sql.split()), goal.sql

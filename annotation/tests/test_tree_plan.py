@@ -383,3 +383,34 @@ def test_a_table_named_by_a_verb_gets_no_draft_and_a_code_tables_column_is_not_s
         "order": {"by": "employee.salary", "desc": True, "limit": 1},
     }  # fmt: skip
     assert "with the highest employee salary" in draft_question(richest, schema)
+
+
+def test_a_column_that_names_its_tables_rows_and_a_persons_unique_last_name_are_said_of_the_rows(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "offices.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, last_name TEXT, salary INTEGER);
+        CREATE TABLE dept_location (dept_no INTEGER, dept_location TEXT, opened INTEGER);
+        CREATE TABLE ticket (ticket_id INTEGER PRIMARY KEY, staff_id INTEGER REFERENCES staff (staff_id));
+        """
+    )
+    connection.close()
+    schema = introspect_sqlite(path, "offices")
+    listed = {
+        "type": "list", "tables": ["dept_location"], "joins": [], "project": ["dept_location.dept_location"],
+        "filters": [{"column": "dept_location.dept_no", "op": "=", "value": 4}],
+    }  # fmt: skip
+    # Not "What are the department locations of the department locations whose ...".
+    assert draft_question(listed, schema) == "What are the department locations whose department number is 4?"
+    newest = {**listed, "filters": [], "order": {"by": "dept_location.opened", "desc": True, "limit": 1}}
+    assert draft_question(newest, schema) == "Which department location has the highest opened?"
+    per_person = {
+        "type": "group_count", "tables": ["staff", "ticket"], "project": [], "filters": [],
+        "joins": [["staff", "staff_id", "ticket", "staff_id"]], "group": "staff.last_name",
+        "order": {"by": "count", "desc": True, "limit": 1},
+    }  # fmt: skip
+    # Not "Which staff last name has the most tickets?": a last name the rules let group names its person.
+    assert draft_question(per_person, schema) == "Which staff has the most tickets?"
