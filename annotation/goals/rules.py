@@ -126,6 +126,10 @@ RULES = {
         "a condition on, a list of or a count per the values of a table of attributes and their values, naming no "
         "attribute: a value 0 or 1 of which attribute?"
     ),
+    "few_kinds_far": gettext_noop(
+        "a count per kind of two or three values (a sex, a status) of things two tables away or further: which of "
+        "two kinds has more of them is nobody's question"
+    ),
     "shows_flag": gettext_noop(
         "shows a yes/no flag held as 0 or 1 (a nurse's registered flag of 1): its answer is a digit that says nothing "
         "by itself"
@@ -213,6 +217,8 @@ _HEX_TOKEN = re.compile(r"[0-9a-fA-F]{16,}")  # a hash or a token of hexadecimal
 # Numbers a person asking does not know and would not look a row up by (a phone, a fax, a social security number).
 _UNKNOWN_NUMBER_WORDS = frozenset({"phone", "telephone", "tel", "fax", "mobile", "ssn", "uuid"})
 _DIGIT = re.compile(r"\d")
+
+_FEW_KINDS = 3  # a count per kind of this many values or fewer is asked of things one table away at most
 
 _FLAG_VALUES = ({"0", "1"}, {"y", "n"}, {"yes", "no"}, {"true", "false"}, {"t", "f"})
 # Words of a name that say part of a person's name: a first or last name, an initial.
@@ -774,6 +780,10 @@ class GoalRules:
         linked = [table for table in tree["tables"][1:] if self.links_rows(table)]
         if per_kind and linked:
             return Refusal("count_of_links", f"counts {counted_table(tree)} per {group} through {linked[0]}")
+        figures = self.figures(group)
+        if per_kind and len(tree.get("joins") or []) >= 2 and figures is not None and figures.distinct <= _FEW_KINDS:
+            # "Which guest gender has the fewest unit status records (through bookings)?"
+            return Refusal("few_kinds_far", f"counts {counted_table(tree)} per {group} of {figures.distinct} values")
         return None
 
     def group_column_refusal(self, group: str) -> Refusal | None:

@@ -799,6 +799,7 @@ CREATE TABLE nurse (
     nurse_id INTEGER PRIMARY KEY, nurse_name TEXT, phone TEXT, registered INTEGER, on_leave TEXT, team TEXT
 );
 CREATE TABLE device (device_id INTEGER PRIMARY KEY, model TEXT, max_load TEXT, nurse_id INTEGER REFERENCES nurse);
+CREATE TABLE device_check (check_id INTEGER PRIMARY KEY, device_id INTEGER REFERENCES device, minutes INTEGER);
 """
 
 
@@ -820,6 +821,9 @@ def ward(tmp_path_factory):
             (number, rng.choice(["Infusion pump Alaris", "Monitor Philips", "Hoist Arjo"]),
              f"{rng.choice([2.6, 14.5, 7.25])} kg/h", rng.randint(1, 30)),
         )  # fmt: skip
+    for number in range(1, 61):
+        checked = (number, rng.randint(1, 20), rng.randint(5, 40))
+        connection.execute("INSERT INTO device_check VALUES (?, ?, ?)", checked)
     connection.commit()
     connection.close()
     return introspect_sqlite(path, "ward"), path
@@ -858,3 +862,19 @@ def test_part_of_a_value_holding_digits_is_no_condition_and_the_sampler_draws_no
         assert "phone" not in goal.sql.split("WHERE", 1)[-1] or "WHERE" not in goal.sql, goal.sql
         assert "registered" not in goal.sql.split("FROM", 1)[0], goal.sql
         assert not any(part.startswith("'%") and any(c.isdigit() for c in part) for part in goal.sql.split()), goal.sql
+
+
+def test_a_count_per_kind_of_few_values_is_asked_of_things_one_table_away_at_most(ward):
+    rules = rules_for(ward)
+    to_device = ("nurse", "nurse_id", "device", "nurse_id")
+    to_check = ("device", "device_id", "device_check", "device_id")
+    most = {"by": "count", "desc": True, "limit": 1}
+    # "Which team's nurses' devices had the most checks?": three teams, two tables away.
+    far = tree(["nurse", "device", "device_check"], "group_count", joins=[to_device, to_check], group="nurse.team",
+               order=most)  # fmt: skip
+    assert rules.before_run(far).rule == "few_kinds_far"
+    # One table away ("which team has the most devices"), or per nurse (a name), it is a question.
+    near = tree(["nurse", "device"], "group_count", joins=[to_device], group="nurse.team", order=most)
+    assert rules.before_run(near) is None
+    per_nurse = {**far, "group": "nurse.nurse_name"}
+    assert rules.before_run(per_nurse) is None
