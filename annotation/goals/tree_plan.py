@@ -476,7 +476,9 @@ def _group_question(names: _Names, tree: dict, counted: str, where: str) -> str:
     ):
         group = own
     else:
-        if names.table(anchor) != counted:
+        if names.rows_of(anchor) != counted and not names.verb_named(anchor):
+            # Said of its table when the things counted are others; a table named by a verb ("member of") or whose
+            # rows are the pairs counted names no owner: "for each appt type", not "for each member of appt type".
             phrase = owned(phrase, own)
         if noun(phrase, False) != phrase and names.counts(tree["group"]):  # "nights": grouped by how many
             phrase = f"number of {phrase}"

@@ -414,3 +414,27 @@ def test_a_column_that_names_its_tables_rows_and_a_persons_unique_last_name_are_
     }  # fmt: skip
     # Not "Which staff last name has the most tickets?": a last name the rules let group names its person.
     assert draft_question(per_person, schema) == "Which staff has the most tickets?"
+
+
+def test_a_count_per_value_of_a_link_tables_own_column_names_no_owner(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "faculty.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE faculty (fac_id INTEGER PRIMARY KEY, lname TEXT);
+        CREATE TABLE department (dno INTEGER PRIMARY KEY, dname TEXT);
+        CREATE TABLE member_of (
+            fac_id INTEGER REFERENCES faculty (fac_id), dno INTEGER REFERENCES department (dno), appt_type TEXT
+        );
+        """
+    )
+    connection.close()
+    schema = introspect_sqlite(path, "faculty")
+    per_type = {
+        "type": "group_count", "tables": ["member_of"], "joins": [], "project": [], "filters": [],
+        "group": "member_of.appt_type",
+    }  # fmt: skip
+    # Not "for each member of appt type": the rows counted are the table's own pairs.
+    assert draft_question(per_type, schema) == "How many faculty and department pairs are there for each appt type?"
