@@ -445,7 +445,7 @@ class LogEvent:
         self.created_at, self.author_id = created_at, author_id
 
 
-@dataclass
+@dataclass(slots=True)  # a large release holds one per response (review/records.py): no dict each
 class Response:
     seq: int
     text: str
@@ -473,7 +473,7 @@ class Correction:
     suite_check: dict | None = None
 
 
-@dataclass
+@dataclass(slots=True)  # a large release holds one per question (review/records.py): no dict each
 class UserTurn:
     seq: int
     text: str

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from annotation.models import Role
+from annotation.plumbing import jsoncodec
 from dialogs.log import DialogueRecord, LogEvent, dialogue_replay, runs_summarised
 from dialogs.models import Dialogue, DialogueStatus, Event, EventKind
 from review.models import ReviewStage, TurnAnnotation
@@ -75,14 +76,16 @@ def dialogue_selection(
 
 
 def dialogue_records(
-    queryset: QuerySet[Dialogue], *, timestamps: bool = True, keep_events: bool = True
+    queryset: QuerySet[Dialogue], *, timestamps: bool = True, keep_events: bool = True, pack_tables: bool = False
 ) -> list[DialogueRecord]:
     """Replay every dialogue of `queryset` (in id order) in four queries: dialogues, events, runs, annotations.
 
     Without `timestamps` the events' times are not read (None): exports do not need them, and converting tens of
     thousands of datetimes is a noticeable part of reading a large selection. Without `keep_events` each record's
     `events` is empty once replayed: an export reads only what the replay folded (the raw events were a third of
-    the records' memory on a CoSQL-size release)."""
+    the records' memory on a CoSQL-size release). With `pack_tables` each result table the worker was shown (a
+    turn's `shown`, a message's) is kept as its JSON text (`jsoncodec.Packed`, read like the dict): a release reads
+    each once or twice, and as dicts they were over a quarter of the records' memory at ten times CoSQL's size."""
     # The replay reads the database's id and the goal's text, never their JSON: a schema decoded again for each of
     # 3,000 dialogues was half of a CoSQL-size export's read.
     dialogues = list(
@@ -128,6 +131,8 @@ def dialogue_records(
         )
         if not keep_events:
             record.events = []
+        if pack_tables:
+            _tables_packed(record)
         replayed[dialogue.pk] = record
 
     # The events come in dialogue order: each dialogue is replayed once its last one is read, so that the raw events
@@ -143,6 +148,25 @@ def dialogue_records(
     for dialogue in waiting.values():  # a dialogue without events
         replay(dialogue, [])
     return [replayed[pk] for pk in order]
+
+
+def _tables_packed(record: DialogueRecord) -> None:
+    """Each result table of `record` as the worker was shown it, packed; one table held by a turn and its message
+    stays one object."""
+    packed: dict[int, jsoncodec.Packed] = {}
+
+    def pack(table):
+        if table is None or isinstance(table, jsoncodec.Packed):
+            return table
+        if id(table) not in packed:
+            packed[id(table)] = jsoncodec.Packed(table)
+        return packed[id(table)]
+
+    for kind, item in record.messages:
+        if kind == "sql":
+            item["shown"] = pack(item["shown"])
+    for turn in record.user_turns:
+        turn.shown = pack(turn.shown)
 
 
 def dialogue_record_of(dialogue: Dialogue) -> DialogueRecord:

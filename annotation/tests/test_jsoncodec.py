@@ -141,3 +141,39 @@ def test_indented_text_falls_back_where_orjson_refuses():
             assert jsoncodec.dumps_indented(value, sort_keys=sort_keys) == _indented(value, sort_keys).encode()
     # A float that is no number: null, as the compact writer writes it (the json module's NaN is no JSON).
     assert jsoncodec.dumps_indented([float("nan")]) == b"[\n null\n]"
+
+
+def test_packed_reads_like_the_dict_it_holds():
+    table = {"columns": ["name", "n"], "rows": [["Zoë", 1], ["Bo", 2**70]], "row_count": 2, "truncated": False}
+    packed = jsoncodec.Packed(table)
+    # The compact text, not the dict.
+    compact = b'{"columns":["name","n"],"rows":[["Zo\xc3\xab",1],["Bo",%d]],"row_count":2,"truncated":false}'
+    assert packed.text == compact % 2**70
+    assert dict(packed) == table  # the integer beyond 64 bits too (orjson refuses it: the json module writes it)
+    assert packed["rows"][0] == ["Zoë", 1] and packed.get("total_rows") is None and "columns" in packed
+    other = jsoncodec.Packed({"columns": ["x"], "rows": []})
+    # Reads of two tables in turn each give their own (the one kept decoded is the last read).
+    assert packed.get("columns") == ["name", "n"] and other.get("columns") == ["x"] and len(packed) == 4
+    with pytest.raises(KeyError):
+        packed["missing"]
+
+
+def test_records_of_an_export_pack_the_tables_shown(demo_databases):
+    """An export's records keep each result table as its text (review.records.dialogue_records(pack_tables=True)); the
+    records read alike, and a turn and its message still hold one table."""
+    from dialogs.models import Dialogue
+    from review.records import dialogue_records
+    from tests.builders import reviewable_dialogue
+
+    questions = [
+        ("How many dorms?", "SELECT count(*) FROM dorm"),
+        ("Their names?", "SELECT dorm_name FROM dorm"),
+        ("And their capacity?", "SELECT dorm_name, student_capacity FROM dorm"),
+    ]
+    selection = Dialogue.objects.filter(pk=reviewable_dialogue("dorm_demo", questions))
+    plain, packed = dialogue_records(selection)[0], dialogue_records(selection, pack_tables=True)[0]
+    shared = [turn for turn in packed.user_turns if turn.shown is not None]
+    assert shared and all(isinstance(turn.shown, jsoncodec.Packed) for turn in shared)
+    items = [item for kind, item in packed.messages if kind == "sql"]
+    assert {id(item["shown"]) for item in items} >= {id(turn.shown) for turn in shared}
+    assert [dict(turn.shown) for turn in shared] == [turn.shown for turn in plain.user_turns if turn.shown is not None]

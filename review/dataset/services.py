@@ -221,7 +221,7 @@ def dataset_build(
     )
     with_report = options.get("report", True)
     # The report's statistics time the dialogues (docs/statistics.md): only they need the events' times.
-    records = dialogue_records(queryset, timestamps=with_report, keep_events=False)
+    records = dialogue_records(queryset, timestamps=with_report, keep_events=False, pack_tables=True)
     db_ids = sorted({record.db_id for record in records})
     databases = list(Database.objects.filter(db_id__in=db_ids))
     by_id = {database.db_id: database for database in databases}
