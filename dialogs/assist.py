@@ -100,6 +100,30 @@ def _column_figures(path: str, stamp: tuple, table: str, column: str) -> dict | 
     return {"rows": rows, "distinct": distinct, "min": low, "max": high}
 
 
+# Values of a column in the rows a query read: read for a narrowing's value, at most this many.
+ROW_VALUES_READ = 50
+
+
+@functools.lru_cache(maxsize=_FIGURES_KEPT)
+def _row_values(path: str, stamp: tuple, sql: str, table: str, column: str) -> tuple | None:
+    return analysis.row_values(path, sql, table, column, ROW_VALUES_READ)
+
+
+def row_values_at(path: str, sql: str):
+    """`row_values(table, column)`: the values a column holds in the rows `sql` read in the file at `path` (a
+    narrowing keeps some of them: its value must be one of theirs), read once per file state in the sandbox; None
+    when they cannot be told."""
+
+    def row_values(table: str, column: str) -> tuple | None:
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        return _row_values(path, (info.st_size, info.st_mtime_ns), sql, table, column)
+
+    return row_values
+
+
 def column_statistics_at(path: str):
     """`statistics(table, column)`: a column's figures in the file at `path` (`rows` with a value, `distinct`, `min`,
     `max`), read once per file state in the sandbox (never inside a transaction: the suggestion is worked out after
@@ -133,6 +157,7 @@ def suggestion(
         values=column_values_at(path) if path else None,
         result=result,
         statistics=column_statistics_at(path) if path else None,
+        row_values=row_values_at(path, sql) if path else None,
     )
 
 

@@ -10,9 +10,11 @@ reviewer's run (`dialogs.room.sql_run_result`, which cuts the table to what a ro
 from functools import lru_cache
 from pathlib import Path
 
+from sqlglot import expressions as exp
+
 from annotation.sql.hardness import hardness as _hardness
 from annotation.sql.sandbox import execute
-from annotation.sql.spider import SpiderEncodingError, encode_sql, query_toks_no_value
+from annotation.sql.spider import SpiderEncodingError, encode_sql, parse_sql, query_toks_no_value
 from annotation.sql.validate import validate_sql
 
 
@@ -103,3 +105,37 @@ def column_values(db_path: str, table: str, column: str, limit: int) -> tuple:
         f"LIMIT {int(limit)}",
     )
     return tuple(row[0] for row in result.rows) if result.ok else ()
+
+
+def row_values_sql(sql: str, table: str, column: str) -> str | None:
+    """A query for the values `table.column` holds in the rows `sql` reads: its tables, joins, conditions, order and
+    limit kept, what it shows replaced by that column. None when they cannot be told so: a set operation, a grouped
+    query (HAVING picks groups, not rows), a query that reads `table` more than once or not at all in its own FROM."""
+    try:
+        tree = parse_sql(sql)
+    except (SpiderEncodingError, RecursionError):
+        return None
+    if not isinstance(tree, exp.Select) or tree.args.get("group") is not None or tree.args.get("having") is not None:
+        return None
+    sources = [tree.args["from_"].this] if tree.args.get("from_") is not None else []
+    sources += [join.this for join in tree.args.get("joins") or ()]
+    found = [source for source in sources if isinstance(source, exp.Table) and source.name.lower() == table.lower()]
+    if len(found) != 1 or (tree.args.get("distinct") is not None and tree.args.get("limit") is not None):
+        return None  # the first rows of a DISTINCT listing are not the first rows it reads
+    query = tree.copy()
+    query.set("expressions", [exp.column(column, table=found[0].alias_or_name, quoted=True)])
+    query.set("distinct", None)
+    if any(isinstance(item.unalias(), exp.AggFunc) for item in tree.expressions):
+        query.set("order", None)  # one row of figures: its rows are every row the conditions keep
+        query.set("limit", None)
+    return query.sql(dialect="sqlite")
+
+
+def row_values(db_path: str, sql: str, table: str, column: str, limit: int) -> tuple | None:
+    """Up to `limit` different non-empty values of `table.column` in the rows `sql` reads (`row_values_sql`), read in
+    the sandbox; None when they cannot be told."""
+    query = row_values_sql(sql, table, column)
+    if query is None:
+        return None
+    result = execute(db_path, f"SELECT DISTINCT * FROM ({query}) AS shown_rows LIMIT {int(limit)}")  # noqa: S608
+    return tuple(row[0] for row in result.rows if row[0] is not None) if result.ok else None

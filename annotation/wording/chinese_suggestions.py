@@ -45,6 +45,7 @@ def recommend(
     values: Callable[[str, str], list] | None = None,
     result: Mapping | None = None,
     statistics: Callable[[str, str], Mapping | None] | None = None,
+    row_values: Callable[[str, str], tuple | list | None] | None = None,
 ) -> intents.Recommendation:
     """`suggestions.recommend` worded in Chinese: the same category, relation and material for the same arguments
     and rng state. Raises intents.IntentError as it does."""
@@ -57,6 +58,7 @@ def recommend(
         result=result,
         statistics=statistics,
         writer=functools.partial(_ChineseWriter, names=_readable_names(schema)),
+        row_values=row_values,
     )
 
 
@@ -218,12 +220,14 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
         table = self._table(column.table)
         return name if name.startswith(table) or column.table in self.names.links else _cat(table, name)
 
-    def _new_condition(self, column) -> str | None:
+    def _new_condition(self, column, *, narrowing: bool = False) -> str | None:
         """ "面积大于 500", "省份为广东": a new condition on `column` with a real value, or None."""
         if intents._is_flag(column):  # noqa: SLF001
             self._uses(column)
             return _cat("是", intents._flag_words(column))  # noqa: SLF001
-        english = super()._new_condition(column)  # the same value and side, drawn as the English text draws them
+        english = super()._new_condition(
+            column, narrowing=narrowing
+        )  # the same value and side, drawn as the English text draws them
         if english is None:
             return None
         value = self.used_values[-1] if self.used_values else ""
@@ -310,6 +314,8 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
         if function == "count":
             if grouped:
                 return _cat(also, self._each(self._group_word()), "有多少", self._counted())
+            if form == "alone" and self._count_in_view():
+                return ""  # the room says how many rows came back
             return _cat("问问一共有多少", self._counted())
         self._uses(column)
         figure = self._figure(function, column)
@@ -359,10 +365,10 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
                 "lead": _cat("只问其中一部分", self.things),
                 "modifier": "只看其中一部分",
             }[form]
-        condition = self._new_condition(column)
+        condition = self._new_condition(column, narrowing=True)
         for other in self.rng.sample(material, len(material)) if condition is None else ():
             if other is not None and other != column:
-                condition = self._new_condition(other)
+                condition = self._new_condition(other, narrowing=True)
                 if condition is not None:
                     break
         if condition is None and not self.readable_values:

@@ -277,6 +277,7 @@ def recommend(
     result: Mapping | None = None,
     statistics: Callable[[str, str], Mapping | None] | None = None,
     writer: Callable | None = None,
+    row_values: Callable[[str, str], tuple | list | None] | None = None,
 ) -> Recommendation:
     """One suggestion of `category` for the question that follows the turn whose query was `previous_sql`.
 
@@ -288,7 +289,9 @@ def recommend(
     them) and `statistics(table, column)` a column's figures (`rows`, `distinct`, `min`, `max`; None when unknown):
     with them nothing is suggested that the result already answers or that leads nowhere (`_seen_view`). The same
     arguments and rng state give the same recommendation. `writer(analysis, rng, values)` makes the writer that words
-    the choice (another language's, `chinese_suggestions`); the English `_Writer` by default.
+    the choice (another language's, `chinese_suggestions`); the English `_Writer` by default. `row_values(table,
+    column)` returns the values a column holds in the rows `previous_sql` read (None when unknown): a narrowing names
+    one of them, never a value none of the rows has.
     Raises IntentError for an unknown category or one that has no applicable relation (see
     `applicable_categories`), or when the query or the schema cannot be read.
     """
@@ -298,6 +301,7 @@ def recommend(
         )
     analysis = _seen_view(_analysis_of(previous_sql, schema), result, statistics)
     writer = (writer or _Writer)(analysis, rng, values)
+    writer.row_values = row_values
     if category == COMBINATION:
         pairs = analysis.combination_pairs()
         if not pairs:
@@ -562,6 +566,7 @@ class _Filter:
     op: str  # =, !=, >, >=, <, <=, like, in, between, is, exists, or, other
     values: tuple  # the literals compared with (Python str/int/float), in order
     negated: bool
+    aggregate: _Aggregate | None = None  # the figure a HAVING condition compares ("count(*) >= 2"), when it is one
 
 
 @dataclass(frozen=True)
@@ -862,7 +867,8 @@ class _Reader:
         else:
             op, values, left = ("exists" if isinstance(node, exp.Exists) else "other"), (), None
         column = self._column(left, scope, facts) if isinstance(left, exp.Column) else None
-        return _Filter(column, op, values, negated)
+        aggregate = self._aggregate(left, scope, facts) if type(left) in _AGGREGATES else None
+        return _Filter(column, op, values, negated, aggregate)
 
     def _disjunction(self, node: exp.Or, scope: dict, facts: _Facts, negated: bool) -> _Filter:
         branches = [self._filter(branch, scope, facts) for branch in or_branches(node)]
@@ -1252,6 +1258,8 @@ class _Seen:
         total = result.get("total_rows") if isinstance(result, Mapping) else None
         cut = bool(result.get("truncated")) if isinstance(result, Mapping) else False
         self.complete = self.rows is not None and not cut and (total is None or total == len(self.rows))
+        # The room says how many rows came back (all of them, or "showing 100 of 4,079"): a count of them is in view.
+        self.counted = self.complete or (self.rows is not None and _whole(total))
         self.selected = facts.selected
         self._statistics = statistics
         self._names = names
@@ -1322,6 +1330,23 @@ class _Seen:
             return False
         return distinct <= 1 or distinct > _UNIQUE_SHARE * rows
 
+    def all_different(self, column: _Column | None) -> bool:
+        """Whether every value the column holds is different from the others (dorm names): shown, they never
+        repeat."""
+        figures = self.stats(column)
+        rows, distinct = figures.get("rows"), figures.get("distinct")
+        return _whole(rows) and _whole(distinct) and rows > 1 and distinct >= rows
+
+    def groups_of_one(self) -> bool:
+        """Whether a grouped result's count shows one row in most groups (a count per lap time: 2,067 of 2,123 groups
+        hold one row): a figure of each group is its one row's value."""
+        selected = self.selected or []
+        if self.rows is None or selected.count(None) != 1:
+            return False
+        position = selected.index(None)
+        counts = [row[position] for row in self.rows if position < len(row)]
+        return len(counts) > 1 and sum(1 for value in counts if value == 1) > _UNIQUE_SHARE * len(counts)
+
     def shown_values(self, column: _Column) -> list | None:
         """The values the result showed for `column`, or None when it did not show it (or cannot be told)."""
         if self.rows is None or self.selected is None or column not in self.selected:
@@ -1373,6 +1398,8 @@ _AT_A_GLANCE = 5
 _LIST_AT_MOST = 100
 # A number column grouped by with more values than this is a measure, not a category ("the number of cars per mpg").
 _NUMBER_GROUPS_AT_MOST = 20
+# A statistic ("the average grade") of fewer rows than this is those rows' values: list them rather than figure them.
+_FIGURE_ROWS_AT_LEAST = 3
 # A column of keys without a declared foreign key is told only in a table this large (small tables' numbers fit any
 # range by chance).
 _CODE_ROWS_AT_LEAST = 20
@@ -1512,6 +1539,8 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
     )
     if seen.few:
         material["R14"] = []
+        if analysis.facts.group:
+            material["R7"] = []  # "just the languages, without the number of cartoons" of English, 4: less of one row
     if material["R16"] and seen.repeats(material["R16"]) is False:
         material["R16"] = []
     material["R9"] = [
@@ -1698,14 +1727,14 @@ def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> d
     values_only = _values_only(analysis)  # school codes have no department address
     used = {item.column for item in facts.filters}  # "age below 19" of those above 20 is nobody
     shown_tables = {column.table for column in facts.shown}
-    own_things = {_plurals(analysis.names.labels.get(table, "")) for table in shown_tables | set(analysis.entity)}
+    own_things = {_rows_of(analysis.names.labels.get(table, "")) for table in shown_tables | set(analysis.entity)}
     return {
         # "the semesters" of semesters shown; nor a table said as the rows' own things ("the schools" of school
         # details after schools)
         "R13": [
             table
             for table in material["R13"]
-            if table not in shown_tables and _plurals(analysis.names.labels.get(table, "")) not in own_things
+            if table not in shown_tables and _rows_of(analysis.names.labels.get(table, "")) not in own_things
         ],
         "R1": [
             column
@@ -1763,11 +1792,15 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
     facts = analysis.facts
 
     fixed = {item.column for item in facts.filters if item.op == "=" and not item.negated}
+    # Tables one row of which each group is: grouped by a customer's id (or an order's customer id), a customer's
+    # gender splits no group ("the number of bookings per customer, per gender as well").
+    determined = {column.table for column in facts.group if column.is_primary}
+    determined |= {analysis.names.references.get((column.table, column.original.lower())) for column in facts.group}
 
     def grouping(key: _Column | None) -> bool:
         if key is None:
             return True
-        if seen.code_number(key) or key in fixed:
+        if seen.code_number(key) or key in fixed or (facts.group and key.table in determined):
             return False  # students filtered to one sex are one group per sex
         if (key.kind == "time" or key.label.split()[-1] in _TIME_WORDS) and key.label.split()[-1] != "year":
             return False  # "per registration date": a date is a point, not a group
@@ -1785,6 +1818,15 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
         rows = seen.stats(aggregate.column).get("rows")
         return bool(facts.filters) or not _whole(rows) or rows <= _LIST_AT_MOST
 
+    # Fewer rows than a statistic needs: "the average grade" of the 2 arrangements is their two grades.
+    few_rows = (count is not None and count < _FIGURE_ROWS_AT_LEAST) or (
+        analysis.listing and seen.complete and len(seen.rows) < _FIGURE_ROWS_AT_LEAST
+    )
+    # "the lowest position of each q3": a group said by a name nobody reads is no group to ask about; groups of one
+    # row each have no figure per group worth asking
+    vague_groups = any(_vague(key.label) for key in facts.group if not key.is_key)
+    one_each = bool(facts.group) and seen.groups_of_one()
+
     def distinct_shown(key: _Column) -> bool:
         shown = seen.shown_values(key) if seen.complete and key is not None else None
         return bool(shown) and len({repr(value) for value in shown}) == len(shown)  # a count of 1 per value shown
@@ -1798,10 +1840,14 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
             for function, column in material["R5"]
             if not seen.code_number(column)
             and not (column is None and analysis.listing and seen.at_a_glance)
-            and not (column is not None and _values_only(analysis))  # the highest age "of these" city codes
+            and not (column is not None and (_values_only(analysis) or few_rows))  # the highest age "of these" codes
+            and not vague_groups
+            and not (one_each and function != "count")
         ],  # "how many" of three rows in view is in view
-        "R6": [option for option in material["R6"] if not seen.code_number(option[2])],
-        "R7": [aggregate for aggregate in material["R7"] if few_to_list(aggregate)],
+        "R6": [
+            option for option in material["R6"] if not seen.code_number(option[2]) and not few_rows and not one_each
+        ],
+        "R7": [aggregate for aggregate in material["R7"] if few_to_list(aggregate) and not vague_groups],
     }
 
 
@@ -1814,6 +1860,8 @@ class _Writer:
     """Words one relation from the material `_Analysis` collected for it, in one of three forms: `alone` (a whole
     suggestion), `lead` (the imperative that opens a combination) or `modifier` (the phrase after its comma)."""
 
+    row_values: Callable | None = None  # the values of a column in the rows the query read (`recommend`)
+
     def __init__(self, analysis: _Analysis, rng: random.Random, values: Callable | None) -> None:
         self.analysis = analysis
         self.facts = analysis.facts
@@ -1821,7 +1869,7 @@ class _Writer:
         self.rng = rng
         self.values = values
         self.readable_values = values is not None  # the database's values can be read (a combination may not use them)
-        self.things = _plurals(self.names.labels.get(analysis.entity[0], "result")) if analysis.entity else "results"
+        self.things = _rows_of(self.names.labels.get(analysis.entity[0], "result")) if analysis.entity else "results"
         self._reset()
 
     def _reset(self) -> None:
@@ -1848,6 +1896,8 @@ class _Writer:
             if not lead:
                 return ""  # the first change names nothing to ask
             named, valued, tables = len(self.used_columns), len(self.used_values), len(self.used_tables)
+            if second == "R16" and any(self._all_different(used) for used in self.used_columns):
+                return ""  # "their dorm name instead of their gender, without repeats": dorm names never repeat
             for _ in range(_MODIFIER_DRAWS):
                 del self.used_columns[named:], self.used_values[valued:], self.used_tables[tables:]
                 modifier = self._form(second, "modifier")
@@ -1861,6 +1911,12 @@ class _Writer:
         if " instead" in lead and modifier.endswith(" instead"):
             modifier = modifier.removesuffix(" instead")  # one "instead" per sentence is enough
         return f"{lead}, {modifier}"
+
+    def _all_different(self, used: tuple[str, str]) -> bool:
+        table, name = used
+        column = self.names.lookup.get((table.lower(), name.lower()))
+        seen = self.analysis.seen
+        return column is not None and seen is not None and seen.all_different(column)
 
     def recommendation(self, category: str, relation: str, text: str) -> Recommendation:
         return Recommendation(
@@ -1895,20 +1951,30 @@ class _Writer:
         shown = [text for text in (_readable_value(value, column) for value in found) if text and text not in avoided]
         return self.rng.choice(list(dict.fromkeys(shown))) if shown else None
 
-    def _new_condition(self, column: _Column | None) -> str | None:
+    def _new_condition(self, column: _Column | None, *, narrowing: bool = False) -> str | None:
         """ "whose age is above 20", "that are male": a new condition on `column` with a real value, or None. A value
-        is compared on the side where rows lie: never "below 182" when 182 is the lowest height."""
+        is compared on the side where rows lie: never "below 182" when 182 is the lowest height. `narrowing` keeps
+        some of the rows shown: a value of the column they showed is one of theirs (not France of a US and a UK
+        conductor)."""
+        held = self._held(column) if narrowing else None
         if _is_flag(column):
+            if held is not None and len({repr(value) for value in held}) < 2:
+                return None  # "only those that are full time" of rows that all are, or none
             self._uses(column)
             return f"that are {_flag_words(column)}"
-        value = self._value(column)
+        if held is not None and column.kind not in ("number", "time"):
+            # the value of one of the rows, when some of them have another: "only those whose nationality is USA"
+            words = list(dict.fromkeys(text for text in (_readable_value(value, column) for value in held) if text))
+            value = self.rng.choice(words) if len({repr(value) for value in held}) > 1 and words else None
+        else:
+            value = self._value(column)
         if value is None:
             return None
         if column.kind in ("number", "time") and not column.is_key:
             words = ("above", "below") if column.kind == "number" else ("after", "before")
             both = list(zip(words, (">", "<"), strict=True))
             sides = [(word, op) for word, op in both if not self._empty(column, op, value)]
-            shown = self._shown_numbers(column)
+            shown = self._shown_numbers(column) or (self._numbers(held) if held is not None else [])
             if shown:
                 # The result showed this column: a range that keeps all its rows or none of them tells nothing new
                 # (ages 18 and 19 "below 26"); the middle of what was shown splits them.
@@ -1921,9 +1987,39 @@ class _Writer:
                     sides = [(words[0], ">")]
             self._uses_value(column, value)
             word = self.rng.choice(sides or both)[0]
-            return f"{_whose(column.label)} {word} {value}"
+            return f"{_whose(self._condition_label(column))} {word} {value}"
         self._uses_value(column, value)
-        return f"{_whose(column.label)} {value}"
+        return f"{_whose(self._condition_label(column))} {value}"
+
+    def _condition_label(self, column: _Column | None) -> str:
+        """A condition's column in words: its name, or for the name of another table than the rows' the thing it
+        names ("those whose country is Anguilla" of cities, never "whose name is Anguilla")."""
+        if column is None:
+            return ""
+        entity = self.analysis.entity
+        other = bool(entity) and column.table != entity[0] and column.table in self.names.labels
+        if other and column.label in _NAMING_WORDS and column.table not in self.names.links:
+            return noun(self.names.labels[column.table], False)
+        return column.label
+
+    def _held(self, column: _Column | None) -> list | None:
+        """The values `column` holds in the rows the query read: those the result showed when it showed them all,
+        else those `row_values` reads; None when neither can tell."""
+        seen = self.analysis.seen
+        shown = seen.shown_values(column) if seen is not None and seen.complete and column is not None else None
+        if shown is not None:
+            return [value for value in shown if value is not None]
+        if self.row_values is None or column is None or column.table is None or not self.names.known:
+            return None
+        try:
+            found = self.row_values(self.names.originals[column.table], column.original)
+        except Exception:  # noqa: BLE001 - the rows' values are a help: without them the column's values are used
+            return None
+        return list(found) if found is not None else None
+
+    @staticmethod
+    def _numbers(values: list) -> list:
+        return [value for value in values if isinstance(value, Real) and not isinstance(value, bool)]
 
     def _shown_numbers(self, column: _Column) -> list:
         """The numbers the result showed for `column`, all of them; empty when it did not show them all."""
@@ -1950,7 +2046,7 @@ class _Writer:
                 if column.table in self.names.links:
                     return f"the number of {self.things}"
                 # count(student_id) counts students; a foreign key's count counts the rows it is in
-                return f"the number of {_plurals(self.names.labels[column.table])}"
+                return f"the number of {_rows_of(self.names.labels[column.table])}"
             return f"the number of {_plurals(column.label) if column is not None else self._counted()}"
         if column is None:
             return "that figure"
@@ -1995,7 +2091,7 @@ class _Writer:
                 return owner
             others = [table for table in facts.tables if table not in grouped and table not in self.names.links]
             if others and self.names.known:
-                return _plurals(self.names.labels[others[-1]])
+                return _rows_of(self.names.labels[others[-1]])
         elif facts.inner_groups:
             # count(*) over a grouped subquery counts its groups: "the number of regions", not of countries.
             word = self._group_word(facts.inner_groups)
@@ -2017,7 +2113,7 @@ class _Writer:
         if len(keys) != 1 or keys[0].table in self.names.links or keys[0].table not in self.names.labels:
             return None
         parent = self.names.references.get((keys[0].table, keys[0].original.lower()))
-        return _plurals(self.names.labels[keys[0].table]) if parent not in (None, keys[0].table) else None
+        return _rows_of(self.names.labels[keys[0].table]) if parent not in (None, keys[0].table) else None
 
     def _linked_counted(self) -> str | None:
         """Grouped by a link table's key (minor_in's department), count(*) counts the other things it links (the
@@ -2028,7 +2124,7 @@ class _Writer:
         key = keys[0]
         named = self.names.references.get((key.table, key.original.lower()))
         others = [table for table in self.names.linked.get(key.table, []) if table != named]
-        return _plurals(self.names.labels[others[0]]) if named is not None and len(others) == 1 else None
+        return _rows_of(self.names.labels[others[0]]) if named is not None and len(others) == 1 else None
 
     def _group_word(self, keys: list | None = None) -> str:
         """What one group is, in words: the grouped column's name ("each model"), or "group" without one."""
@@ -2113,8 +2209,8 @@ class _Writer:
             return f"Ask for {figure} broken down into groups, one figure per group"
         self._uses(key)
         if self.facts.group:
-            return f"Break {figure} down further, per {key.label} as well"
-        return f"Ask for {figure} per {key.label}"
+            return f"Break {figure} down further, per {_one(key.label)} as well"
+        return f"Ask for {figure} per {_one(key.label)}"
 
     def _r5(self, material: list, form: str) -> str:
         function, column = self.rng.choice(material)
@@ -2124,6 +2220,8 @@ class _Writer:
         if function == "count":
             if grouped:
                 return f"{also} how many {self._counted()} each {group} has"
+            if form == "alone" and self._count_in_view():
+                return ""  # another relation is worded instead
             return f"Ask how many {self._counted()} there are"
         self._uses(column)
         figure = _figure(function, column)
@@ -2164,12 +2262,12 @@ class _Writer:
                 "lead": f"Ask about only some of these {self.things}",
                 "modifier": "for only some of them",
             }[form]
-        condition = self._new_condition(column)
+        condition = self._new_condition(column, narrowing=True)
         # A value makes the narrowing a question: another column with one comes before a condition in no words
         # ("narrowed down by their employee initial").
         for other in self.rng.sample(material, len(material)) if condition is None else ():
             if other is not None and other != column:
-                condition = self._new_condition(other)
+                condition = self._new_condition(other, narrowing=True)
                 if condition is not None:
                     break
         if condition is None and not self.readable_values:
@@ -2208,9 +2306,9 @@ class _Writer:
             if value is not None:
                 self._uses_value(column, value)
                 return {
-                    "alone": f"Widen it: also include those {_whose(column.label)} {value}",
-                    "lead": f"Also include those {_whose(column.label)} {value}",
-                    "modifier": f"also for those {_whose(column.label)} {value}",
+                    "alone": f"Widen it: also include those {_whose(self._condition_label(column))} {value}",
+                    "lead": f"Also include those {_whose(self._condition_label(column))} {value}",
+                    "modifier": f"also for those {_whose(self._condition_label(column))} {value}",
                 }[form]
         return {
             "alone": f"Widen it: drop or relax the condition {_on(column)}",
@@ -2232,9 +2330,9 @@ class _Writer:
         if value is not None:
             self._uses_value(column, value)
             return {
-                "alone": f"Ask about other ones instead: those {_whose(column.label)} {words}",
-                "lead": f"Ask about those {_whose(column.label)} {words} instead",
-                "modifier": f"for those {_whose(column.label)} {words} instead",
+                "alone": f"Ask about other ones instead: those {_whose(self._condition_label(column))} {words}",
+                "lead": f"Ask about those {_whose(self._condition_label(column))} {words} instead",
+                "modifier": f"for those {_whose(self._condition_label(column))} {words} instead",
             }[form]
         self._uses(column)
         other = f"another {self._named(column)}"
@@ -2248,7 +2346,7 @@ class _Writer:
 
     def _r11(self, material: list, form: str) -> str:
         condition = self.rng.choice(material)
-        opposite = _negation(condition)
+        opposite = _negation(condition, self._condition_label(condition.column))
         if opposite is not None:
             self._uses_value(condition.column, None)
             self.used_values.extend(
@@ -2267,17 +2365,58 @@ class _Writer:
                 "lead": f"Ask about those that do not meet the condition {on}",
                 "modifier": f"for those that do not meet the condition {on}",
             }[form]
+        if self.facts.group and condition.aggregate is not None:
+            # a condition on a figure of each group: the rest are groups ("the types with fewer than 2 films"),
+            # never rows that "do not meet the current condition"
+            groups = self._figure_negation(condition)
+            if groups is None:
+                return ""
+            return {
+                "alone": f"Ask about the rest instead: {groups}",
+                "lead": f"Ask about {groups} instead",
+                "modifier": f"for {groups} instead",
+            }[form]
         return {
             "alone": f"Ask about the rest instead: the {self.things} that do not meet the current condition",
             "lead": f"Ask about the other {self.things} instead",
             "modifier": "",  # "…, for the rest instead" says no rest: a combination needs the condition's words
         }[form]
 
+    def _count_in_view(self) -> bool:
+        """Whether "how many" of a listing's rows is in view: the room says how many rows came back (all of them, or
+        "showing 100 of 4,079"). Beside another change ("how many, only those whose ...") it is a new count."""
+        seen = self.analysis.seen
+        return self.analysis.listing and seen is not None and seen.counted
+
+    def _figure_negation(self, condition: _Filter) -> str | None:
+        """ "the types with fewer than 2 films", "the cities whose average age is above 30": the groups a HAVING
+        condition leaves out, or None when they cannot be said."""
+        aggregate, values = condition.aggregate, condition.values
+        group = self._group_word()
+        if condition.negated or len(values) != 1 or not isinstance(values[0], Real) or group == "group":
+            return None
+        value, groups = _readable_value(values[0], None), _rows_of(group)  # "the ratings", never "the rating"
+        label = self._aggregate_label(aggregate)
+        if aggregate.function == "count" and label.startswith("the number of "):
+            counted = label.removeprefix("the number of ").split()
+            if values[0] == 1:
+                counted[-1] = singular_word(counted[-1])
+            ranges = {">": "at most", ">=": "fewer than", "<": "at least", "<=": "more than"}
+            return (
+                f"the {groups} with {ranges[condition.op]} {value} {' '.join(counted)}"
+                if condition.op in ranges
+                else None
+            )
+        ranges = {">": "at most", ">=": "below", "<": "at least", "<=": "above"}
+        if condition.op not in ranges or aggregate.column is None:
+            return None
+        return f"the {groups} whose {_bare(label)} is {ranges[condition.op]} {value}"
+
     def _r12(self, material: list, form: str) -> str:
         kind, detail = self.rng.choice(material)
         prefix = "Ask about"
         if kind == "value":
-            label = detail.column.label
+            label = self._condition_label(detail.column)
             value = self._value(detail.column, avoid=detail.values)
             self._uses_value(detail.column, value)
             subject = f"those {_whose(label)} {value}" if value is not None else f"another {self._named(detail.column)}"
@@ -2316,7 +2455,7 @@ class _Writer:
     def _r13(self, material: list, form: str) -> str:
         table = self.rng.choice(material)
         self.used_tables.append(self.names.originals[table])
-        things = _plurals(self.names.labels[table])
+        things = _rows_of(self.names.labels[table])
         details = self.names.descriptive([table])
         seen = self.analysis.seen
         # Neither an identifier, nor another table's key kept as a number, nor the table's own name ("the continents,
@@ -2451,8 +2590,9 @@ def _flag_negation(condition: _Filter) -> str | None:
     return f"that are {'not ' if holds else ''}{_flag_words(condition.column)}"
 
 
-def _negation(condition: _Filter) -> str | None:
-    """ "whose country is not US": the words for the opposite of `condition`, or None when they cannot be told."""
+def _negation(condition: _Filter, label: str | None = None) -> str | None:
+    """ "whose country is not US": the words for the opposite of `condition` (its column said as `label`, its own
+    name by default), or None when they cannot be told."""
     column = condition.column
     if column is None:
         return None
@@ -2461,7 +2601,7 @@ def _negation(condition: _Filter) -> str | None:
     shown = [_readable_value(value, column) for value in condition.values]
     if any(text is None for text in shown) or (condition.op not in ("is",) and not shown):
         return None
-    label = column.label
+    label = label or column.label
     positive = not condition.negated
     op = condition.op
     if op == "like":
@@ -2645,6 +2785,15 @@ def _plurals(label: str) -> str:
     return noun(label, True) if label else "results"
 
 
+def _rows_of(label: str) -> str:
+    """A table's readable name in the plural: it names things, so one ending in -ing has a plural ("the number of
+    bookings", never "of booking"; `english.noun` with `rows`)."""
+    words = label.split()
+    if len(words) > 1 and words[-1].endswith("ing") and is_plural(words[-2]) and singular_word(words[-2]) != words[-2]:
+        return label  # "claims processing": an activity on many things, no thing of its own
+    return noun(label, True, rows=True) if label else "results"
+
+
 def _and(items: list[str], word: str = "and") -> str:
     items = list(items)
     if len(items) <= 1:
@@ -2658,6 +2807,17 @@ def _bare(label: str) -> str:
         if label.startswith(prefix):
             return label[len(prefix) :]
     return label
+
+
+def _one(label: str) -> str:
+    """ "languages" -> "language": a group is one value of a column, whatever the column's name says ("the number of
+    songs per languages")."""
+    words = label.split()
+    if "of" in words or (words and words[0] in ("number", "total", "average")):
+        return label  # "per number of tickets": a count is a count of many
+    if words and is_plural(words[-1]) and singular_word(words[-1]) != words[-1]:
+        words[-1] = singular_word(words[-1])
+    return " ".join(words)
 
 
 def _first(count: int) -> str:

@@ -1,0 +1,184 @@
+"""Suggestions read against the result the worker was just shown (issue 35, section 3, set 8's rules): one cheap test
+per rule, no database file (the rows' values and the columns' figures are given as the room's callables give them)."""
+
+import random
+import re
+
+from annotation.sql.analysis import row_values_sql
+from annotation.wording.suggestions import IntentError, recommend
+
+
+def schema_of(tables: dict, primary=(), foreign=(), types=None, readable=None) -> dict:
+    """A tables.json entry from {table: [column, ...]}; columns named "table.column" in the other arguments."""
+    readable, types = readable or {}, types or {}
+    columns, names, kinds, index = [[-1, "*"]], [[-1, "*"]], ["text"], {}
+    for number, (table, own) in enumerate(tables.items()):
+        for name in own:
+            index[f"{table}.{name}"] = len(columns)
+            columns.append([number, name])
+            names.append([number, readable.get(f"{table}.{name}", name.replace("_", " ").lower())])
+            kinds.append(types.get(f"{table}.{name}", "text"))
+    return {
+        "db_id": "made_up",
+        "table_names_original": list(tables),
+        "table_names": [readable.get(table, table.replace("_", " ").lower()) for table in tables],
+        "column_names_original": columns,
+        "column_names": names,
+        "column_types": kinds,
+        "primary_keys": [index[name] for name in primary],
+        "foreign_keys": [[index[a], index[b]] for a, b in foreign],
+    }
+
+
+MUSIC = schema_of(
+    {
+        "conductor": ["Conductor_ID", "Name", "Nationality", "Age"],
+        "orchestra": ["Orchestra_ID", "Conductor_ID", "Year_of_Founded"],
+        "film": ["Film_ID", "Type", "Title", "Gross"],
+        "country": ["Country_ID", "Country"],
+        "city": ["City_ID", "City", "Country_ID"],
+        "dorm": ["Dorm_ID", "Dorm_Name", "Gender", "Capacity"],
+        "lap": ["Lap_ID", "Q3", "Position"],
+    },
+    primary=["conductor.Conductor_ID", "orchestra.Orchestra_ID", "film.Film_ID", "country.Country_ID"]
+    + ["city.City_ID", "dorm.Dorm_ID", "lap.Lap_ID"],
+    foreign=[("orchestra.Conductor_ID", "conductor.Conductor_ID"), ("city.Country_ID", "country.Country_ID")],
+    types={"conductor.Age": "number", "orchestra.Year_of_Founded": "number", "film.Gross": "number"}
+    | {"dorm.Capacity": "number", "lap.Position": "number"},
+)
+VALUES = {
+    ("conductor", "Nationality"): ["France", "Germany", "USA"],
+    ("conductor", "Name"): ["Colin Davis", "Pierre Boulez"],
+    ("country", "Country"): ["Anguilla", "Brunei"],
+    ("dorm", "Gender"): ["Male", "Female"],
+    ("film", "Type"): ["Drama", "Comedy"],
+}
+FIGURES = {
+    ("dorm", "Dorm_Name"): {"rows": 7, "distinct": 7},
+    ("dorm", "Gender"): {"rows": 7, "distinct": 3},
+    ("lap", "Q3"): {"rows": 7516, "distinct": 2123},
+}
+
+
+def texts(sql, rows, category=None, *, truncated=False, total=None, row_values=None, schema=MUSIC):
+    """Every suggestion of `category` (every category without one) after `sql` showed `rows`, over many draws."""
+    result = {"rows": rows, "truncated": truncated, "total_rows": total}
+    found = []
+    for name in [category] if category else ["same_instances", "different_instances", "display", "combination"]:
+        for seed in range(60):
+            try:
+                found.append(
+                    recommend(
+                        sql,
+                        schema,
+                        category=name,
+                        rng=random.Random(seed),
+                        result=result,
+                        statistics=lambda table, column: FIGURES.get((table, column)),
+                        values=lambda table, column: VALUES.get((table, column), []),
+                        row_values=row_values,
+                    ).text
+                )
+            except IntentError:
+                continue
+    return found
+
+
+def test_the_rest_of_a_having_count_are_groups_with_fewer():
+    sql = "SELECT Type, count(*) FROM film GROUP BY Type HAVING count(*) >= 2"
+    said = texts(sql, [["Drama", 6], ["Comedy", 2]], "different_instances")
+    assert any("the types with fewer than 2 films" in text for text in said), set(said)
+    assert not any("current condition" in text for text in said), set(said)
+
+
+def test_a_narrowing_names_a_value_the_rows_hold():
+    sql = (
+        "SELECT T1.Name FROM conductor AS T1 JOIN orchestra AS T2 ON T1.Conductor_ID = T2.Conductor_ID"
+        " WHERE T2.Year_of_Founded < 2006"
+    )
+    rows = [[f"Conductor {n}"] for n in range(8)]
+    held = {("conductor", "Nationality"): ("Italy", "Japan")}
+    said = texts(sql, rows, "different_instances", row_values=lambda table, column: held.get((table, column)))
+    narrowed = [text for text in said if "only those whose nationality" in text]
+    assert narrowed and all("Italy" in text or "Japan" in text for text in narrowed), set(narrowed)
+    one = {("conductor", "Nationality"): ("Italy",)}  # every row has it: narrowing to it keeps them all
+    said = texts(sql, rows, "different_instances", row_values=lambda table, column: one.get((table, column)))
+    assert not any("only those whose nationality" in text for text in said), set(said)
+
+
+def test_the_rows_values_are_read_by_the_query_s_own_tables_and_conditions():
+    sql = (
+        "SELECT T1.Name FROM conductor AS T1 JOIN orchestra AS T2 ON T1.Conductor_ID = T2.Conductor_ID"
+        " WHERE T1.Age > 50"
+    )
+    query = row_values_sql(sql, "conductor", "Nationality")
+    assert query.startswith('SELECT "T1"."Nationality" FROM conductor AS T1 JOIN orchestra') and "Age > 50" in query
+    assert row_values_sql("SELECT Type, count(*) FROM film GROUP BY Type", "film", "Gross") is None  # groups
+    assert row_values_sql("SELECT Name FROM conductor UNION SELECT City FROM city", "conductor", "Age") is None
+    assert "ORDER BY" not in row_values_sql("SELECT count(*) FROM film WHERE Gross > 5", "film", "Type")
+
+
+def test_no_without_repeats_after_swapping_in_values_that_never_repeat():
+    sql = "SELECT Gender FROM dorm WHERE Capacity < 300"
+    said = texts(sql, [["X"], ["M"], ["F"], ["X"]], "combination")
+    assert said and not any("dorm name" in text and "repeats" in text for text in said), set(said)
+
+
+def test_how_many_rows_came_back_is_in_view():
+    sql = "SELECT Name FROM conductor WHERE Age > 50"
+    rows = [[f"Conductor {n}"] for n in range(7)]
+    assert not any(text.startswith("Ask how many") for text in texts(sql, rows, "same_instances"))
+    cut = texts(sql, rows, "same_instances", truncated=True)  # cut, and its total unknown: not in view
+    assert any(text == "Ask how many conductors there are" for text in cut), set(cut)
+    counted = texts(sql, rows, "same_instances", truncated=True, total=700)  # "showing 7 of 700"
+    assert not any(text.startswith("Ask how many") for text in counted), set(counted)
+
+
+def test_no_statistic_of_two_rows():
+    said = texts("SELECT count(*) FROM conductor WHERE Age < 30", [[2]])
+    assert said and not any("average age" in text or "highest age" in text for text in said), set(said)
+    listed = texts("SELECT Name, Nationality FROM conductor WHERE Age < 30", [["A", "USA"], ["B", "UK"]])
+    assert listed and not any(" age of these" in text for text in listed), set(listed)
+
+
+def test_one_row_of_a_grouped_count_keeps_its_count():
+    sql = "SELECT Nationality, count(*) FROM conductor GROUP BY Nationality ORDER BY count(*) LIMIT 1"
+    said = texts(sql, [["USA", 4]], "same_instances")
+    assert said and not any("without the number" in text for text in said), set(said)
+
+
+def test_no_figure_per_group_of_a_raw_name_or_of_groups_of_one_row():
+    said = texts("SELECT Q3, count(*) FROM lap GROUP BY Q3", [["", 47]] + [[f"1:0{n}", 1] for n in range(9)])
+    assert not any("q3" in text.lower() for text in said), set(said)
+    ones = [[f"Title {n}", 1] for n in range(9)]
+    titles = texts("SELECT Title, count(*) FROM film GROUP BY Title", ones, "same_instances")
+    assert not any("gross of each" in text for text in titles), set(titles)
+
+
+def test_another_table_s_name_in_a_condition_is_said_as_that_thing():
+    sql = (
+        "SELECT T1.City FROM city AS T1 JOIN country AS T2 ON T1.Country_ID = T2.Country_ID WHERE T2.Country = 'Brunei'"
+    )
+    said = texts(sql, [["Bandar Seri Begawan"]], "different_instances")
+    assert any("whose country is Anguilla" in text for text in said), set(said)
+    assert not any("whose name is" in text for text in said), set(said)
+
+
+def test_a_group_is_one_value_no_detail_its_key_decides_splits_it_and_tables_ending_in_ing_have_plurals():
+    schema = schema_of(
+        {"song": ["Song_ID", "Title", "Languages", "Resolution"], "customer": ["Customer_ID", "Name", "Gender"]}
+        | {"booking": ["Booking_ID", "Customer_ID", "Status"]},
+        primary=["song.Song_ID", "customer.Customer_ID", "booking.Booking_ID"],
+        foreign=[("booking.Customer_ID", "customer.Customer_ID")],
+        types={"song.Resolution": "number"},
+    )
+    said = texts("SELECT count(*) FROM song WHERE Resolution > 1000", [[40]], "same_instances", schema=schema)
+    assert any("per language" in text for text in said) and not any("per languages" in text for text in said)
+    sql = (
+        "SELECT T1.Name, count(*) FROM customer AS T1 JOIN booking AS T2 ON T1.Customer_ID = T2.Customer_ID"
+        " GROUP BY T1.Customer_ID"
+    )
+    rows = [[f"C{n}", n % 3 + 2] for n in range(9)]
+    grouped = texts(sql, rows, "same_instances", schema=schema)
+    assert grouped and not any("per gender" in text for text in grouped), set(grouped)
+    assert not any(re.search(r"number of booking\b", text) for text in grouped), set(grouped)  # "bookings"
