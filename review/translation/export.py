@@ -20,16 +20,14 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import time
 import uuid
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation.labels.tokens import utterance_toks
 from annotation.plumbing import jsoncodec
@@ -42,6 +40,7 @@ from annotation.suites.compare import compare_limits
 from review.dataset import validation
 from review.dataset.formats.chase import CHASE
 from review.dataset.formats.gold import gold_text
+from review.translation import runs
 from review.translation.maps import Maps, maps_of
 from review.translation.models import ProjectDatabase, TranslationExport, TranslationInteraction, corrected_sql
 from review.translation.sqlite_copy import CopyError, build_translated_copy
@@ -60,15 +59,6 @@ SAME, ORDER, DIFFERENT, FAILS, ORIGINAL_FAILS, NOT_ENCODED = (
 )
 
 
-class Stopped(Exception):
-    """The run stopped early: cancelled (`cancelled`) or out of time, or with nothing to export; the message says
-    which."""
-
-    def __init__(self, message: str, *, cancelled: bool = False):
-        super().__init__(message)
-        self.cancelled = cancelled
-
-
 @dataclass
 class Turn:
     interaction: TranslationInteraction
@@ -84,68 +74,23 @@ def exports_dir() -> Path:
     return folder
 
 
-def _claim(export_id: int) -> TranslationExport | None:
-    with transaction.atomic():
-        export = TranslationExport.objects.select_for_update().get(pk=export_id)
-        # A run past its time bound by a minute is a run that died (its worker was killed): a redelivered task
-        # takes the export over; any other started or finished export is left alone.
-        abandoned = (
-            export.state == TranslationExport.State.RUNNING
-            and export.started_at is not None
-            and (timezone.now() - export.started_at).total_seconds() > settings.TRANSLATION_EXPORT_MAX_SECONDS + 60
-        )
-        if export.state != TranslationExport.State.QUEUED and not abandoned:
-            return None
-        if export.cancel_requested_at is not None:
-            with export.speaking():
-                export.state, export.finished_at, export.message = (
-                    export.State.CANCELLED,
-                    timezone.now(),
-                    gettext("Cancelled."),
-                )
-            export.save(update_fields=["state", "finished_at", "message"])
-            return None
-        export.state, export.started_at = export.State.RUNNING, timezone.now()
-        export.save(update_fields=["state", "started_at"])
-    return export
-
-
-class _Run:
-    """What a run needs between its steps: the deadline, the cancel check and the progress bar."""
-
-    def __init__(self, export: TranslationExport):
-        self.export = export
-        self.deadline = time.monotonic() + settings.TRANSLATION_EXPORT_MAX_SECONDS
-        self.checked_at = 0.0
-
-    def stop(self, *, force: bool = False) -> None:
-        """Raise Stopped past the deadline or once a cancel was asked for; the cancel is read at most every half
-        second, unless `force` (before publishing: a cancel asked for during the run is always honoured)."""
-        now = time.monotonic()
-        if now > self.deadline:
-            with self.export.speaking():
-                raise Stopped(
-                    gettext("Stopped after %(seconds)s s (%(setting)s): nothing was published.")
-                    % {"seconds": settings.TRANSLATION_EXPORT_MAX_SECONDS, "setting": "TRANSLATION_EXPORT_MAX_SECONDS"}
-                )
-        if now - self.checked_at < 0.5 and not force:
-            return
-        self.checked_at = now
-        if TranslationExport.objects.filter(pk=self.export.pk, cancel_requested_at__isnull=False).exists():
-            with self.export.speaking():
-                raise Stopped(gettext("Cancelled: nothing was published."), cancelled=True)
-
-    def progress(self, done: int, total: int) -> None:
-        TranslationExport.objects.filter(pk=self.export.pk).update(progress_done=done, progress_total=total)
-        self.stop()
+def _run(export: TranslationExport) -> runs.Run:
+    return runs.Run(
+        export,
+        max_seconds=settings.TRANSLATION_EXPORT_MAX_SECONDS,
+        setting="TRANSLATION_EXPORT_MAX_SECONDS",
+        out_of_time=gettext_lazy("Stopped after %(seconds)s s (%(setting)s): nothing was published."),
+        cancelled=gettext_lazy("Cancelled: nothing was published."),
+        every=0.5,  # read between the rows of a large release; forced before publishing
+    )
 
 
 def translation_export_run(*, export_id: int) -> TranslationExport:
     """Run one export to the end (the body of the Celery task and of `manage.py translation_export`)."""
-    export = _claim(export_id)
+    export = runs.claim(TranslationExport, export_id, max_seconds=settings.TRANSLATION_EXPORT_MAX_SECONDS)
     if export is None:
         return TranslationExport.objects.get(pk=export_id)
-    run = _Run(export)
+    run = _run(export)
     folder = exports_dir()
     work = folder / f"export-{export_id}-{uuid.uuid4().hex}.work"
     try:
@@ -168,29 +113,23 @@ def translation_export_run(*, export_id: int) -> TranslationExport:
             message=made,
             finished_at=timezone.now(),
         )
-    except Stopped as stopped:
+    except runs.Stopped as stopped:
         state = TranslationExport.State.CANCELLED if stopped.cancelled else TranslationExport.State.FAILED
-        _finish_failed(export_id, state, str(stopped))
+        runs.finish(TranslationExport, export_id, state, str(stopped))
     except (CopyError, validation.SchemaViolation, OSError) as error:
         with export.speaking():
             failed = gettext("The export failed: %(error)s") % {"error": error}
-        _finish_failed(export_id, TranslationExport.State.FAILED, failed)
+        runs.finish(TranslationExport, export_id, TranslationExport.State.FAILED, failed)
     except Exception as error:  # say what happened; the traceback goes to the log
         logger.exception("translation export %s failed", export_id)
         with export.speaking():
             failed = gettext("The export failed: %(error)s") % {"error": f"{type(error).__name__}: {error}"}
-        _finish_failed(export_id, TranslationExport.State.FAILED, failed)
+        runs.finish(TranslationExport, export_id, TranslationExport.State.FAILED, failed)
     finally:
         shutil.rmtree(work, ignore_errors=True)
         final_part = folder / f"translation-{export_id}.zip.part"
         final_part.unlink(missing_ok=True)
     return TranslationExport.objects.get(pk=export_id)
-
-
-def _finish_failed(export_id: int, state: str, message: str) -> None:
-    TranslationExport.objects.filter(pk=export_id).update(
-        state=state, message=message[:5000], finished_at=timezone.now()
-    )
 
 
 def _zip(work: Path, target: Path) -> None:
@@ -211,12 +150,12 @@ def exported_interactions(export: TranslationExport) -> list[TranslationInteract
     return [item for item in interactions if all(item.questions) and item.final_question]
 
 
-def build_release(export: TranslationExport, out: Path, run: _Run) -> dict:
+def build_release(export: TranslationExport, out: Path, run: runs.Run) -> dict:
     """Write the release's files into `out` and return the report (also written as translation_report.json)."""
     interactions = exported_interactions(export)
     if not interactions:
         with export.speaking():
-            raise Stopped(
+            raise runs.Stopped(
                 gettext("No interaction to export: none is approved yet.")
                 if export.only_approved
                 else gettext("No interaction to export: none has every question translated yet.")
@@ -283,7 +222,7 @@ def _mapped_rows(rows: list, values: ValueMap) -> list:
     return [[values.exact.get(cell, cell) if isinstance(cell, str) else cell for cell in row] for row in rows]
 
 
-def _gold_check(project_database: ProjectDatabase, translated: Path, turns: list[Turn], maps, run: _Run) -> None:
+def _gold_check(project_database: ProjectDatabase, translated: Path, turns: list[Turn], maps, run: runs.Run) -> None:
     """Run each turn's query on the original and its rewrite on the translated file; record the outcome on the turn."""
     if not turns:
         return
