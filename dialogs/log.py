@@ -389,9 +389,14 @@ def turns_copy(turns: dict[int, TurnState]) -> dict[int, TurnState]:
 
 def dialogue_turns(dialogue, events=None) -> dict[int, TurnState]:
     """Replay the log into the state of each user turn, keyed by the utterance's sequence number."""
-    turns: dict[int, TurnState] = {}
     if events is None:
         events = dialogue.events.filter(kind__in=TURN_KINDS).only("dialogue", "seq", "kind", "payload").order_by("seq")
+    return _turns_replayed(events)
+
+
+def _turns_replayed(events) -> dict[int, TurnState]:
+    """The state of each user turn after `events` (in sequence order): the one replay loop of the turns."""
+    turns: dict[int, TurnState] = {}
     for event in events:
         turns_apply(turns, event)
     return turns
@@ -424,10 +429,7 @@ def dialogue_answered(dialogue) -> int:
     (QUESTION_KINDS), so that the labels (the largest payloads of a turn: the detected ones carry the tokens, the
     schema links and the draft) stay in the database."""
     events = dialogue.events.filter(kind__in=QUESTION_KINDS).only("dialogue", "seq", "kind", "payload").order_by("seq")
-    turns: dict[int, TurnState] = {}
-    for event in events:
-        turns_apply(turns, event)
-    return answered_questions(turns)
+    return answered_questions(_turns_replayed(events))
 
 
 # --- The whole dialogue at its latest revision -------------------------------------------------------------------
