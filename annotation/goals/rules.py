@@ -130,6 +130,9 @@ RULES = {
         "a count per kind of two or three values (a sex, a status) of things two tables away or further: which of "
         "two kinds has more of them is nobody's question"
     ),
+    "exact_amount": gettext_noop(
+        "a condition that an amount equals one of its many values (a share count of 2751): a number nobody asking knows"
+    ),
     "shows_flag": gettext_noop(
         "shows a yes/no flag held as 0 or 1 (a nurse's registered flag of 1): its answer is a digit that says nothing "
         "by itself"
@@ -218,6 +221,7 @@ _HEX_TOKEN = re.compile(r"[0-9a-fA-F]{16,}")  # a hash or a token of hexadecimal
 _UNKNOWN_NUMBER_WORDS = frozenset({"phone", "telephone", "tel", "fax", "mobile", "ssn", "uuid"})
 _DIGIT = re.compile(r"\d")
 
+_EXACT_ROWS = 10  # an amount of fewer rows may be asked by one of its values
 _FEW_KINDS = 3  # a count per kind of this many values or fewer is asked of things one table away at most
 
 _FLAG_VALUES = ({"0", "1"}, {"y", "n"}, {"yes", "no"}, {"true", "false"}, {"t", "f"})
@@ -429,8 +433,9 @@ class GoalRules:
         `Advisor`, whose values are faculty ids): the column names rows of that table, so it is an id, not an amount.
         Small values may fall inside a key's by chance: a column whose values do not all lie above
         `_UNDECLARED_KEY_LOW` is taken for a packed key's (1..n) only when its name shares a word with the key's table
-        or name; a sparse key's (10, 20, ... 600: a student's `Major` among department numbers) holds them by no
-        chance. None for every other column."""
+        or name, a word that is no ordinal (`rank`, `year`: a coach's rank 1-5 is no match result's rank); a sparse
+        key's (10, 20, ... 600: a student's `Major` among department numbers) holds them by no chance. None for every
+        other column."""
         lowered = qualified.lower()
         if lowered not in self._undeclared:
             self._undeclared[lowered] = self._find_undeclared_key(qualified)
@@ -459,7 +464,8 @@ class GoalRules:
             other_words = {_stem(word) for word in identifier_words(other) + identifier_words(key.split(".", 1)[1])}
             # A packed key (1..n) holds any small numbers; a sparse one (10, 20, ... 600) holds them by no chance.
             packed = found.high - found.low + 1 <= 2 * found.distinct
-            if figures.low <= _UNDECLARED_KEY_LOW and packed and not stems & (other_words - {"id"}):
+            # A shared word that says a position (a coach's `Rank` and a match result's `Rank`) names no reference.
+            if figures.low <= _UNDECLARED_KEY_LOW and packed and not stems & (other_words - {"id"} - _ORDINAL_WORDS):
                 continue
             outside = execute(
                 self.path,
@@ -690,16 +696,9 @@ class GoalRules:
         X": one)."""
         for filters in (tree.get("filters") or [], (tree.get("set") or {}).get("filters") or []):
             for item in filters:
-                value = item["value"]
-                if item["op"] == "like" and (
-                    not re.search(r"[A-Za-z]", str(value).strip("%"))
-                    or _DIGIT.search(str(value))  # part of a measure or a number ('%2.6 lb/ft%', '%Suite 69%')
-                    or not self.holds_words(item["column"])
-                    or self.identifier_kind(item["column"]) in ("key", "identifier", "code")  # part of a code
-                ):
-                    return Refusal("part_of_a_number", f"{item['column']} LIKE {value}")
-                if item["op"] == "=" and is_time_stamp(value):
-                    return Refusal("exact_time", f"{item['column']} = {value}")
+                refusal = self._value_refusal(item)
+                if refusal is not None:
+                    return refusal
         looked_up = self._looked_up(tree)
         for column in tree.get("project") or [] if tree["type"] == "list" else []:
             figures = self.figures(column)
@@ -714,6 +713,23 @@ class GoalRules:
                 figures = self.figures(item["column"])
                 if item["op"] == "=" and figures is not None and figures.distinct >= _NEARLY_UNIQUE * figures.rows:
                     return Refusal("answers_itself", f"counts what one value of {item['column']} picks: nearly unique")
+        return None
+
+    def _value_refusal(self, item: dict) -> Refusal | None:
+        """A condition's value nobody asks: part of a number, a code or a short value, one second of a time stamp, or
+        one of an amount's many values."""
+        value = item["value"]
+        if item["op"] == "like" and (
+            not re.search(r"[A-Za-z]", str(value).strip("%"))
+            or _DIGIT.search(str(value))  # part of a measure or a number ('%2.6 lb/ft%', '%Suite 69%')
+            or not self.holds_words(item["column"])
+            or self.identifier_kind(item["column"]) in ("key", "identifier", "code")  # part of a code
+        ):
+            return Refusal("part_of_a_number", f"{item['column']} LIKE {value}")
+        if item["op"] == "=" and is_time_stamp(value):
+            return Refusal("exact_time", f"{item['column']} = {value}")
+        if item["op"] == "=" and self.exact_amount(item["column"]):
+            return Refusal("exact_amount", f"{item['column']} = {value}")
         return None
 
     def _meaning_before(self, tree: dict) -> Refusal | None:
@@ -829,6 +845,18 @@ class GoalRules:
         phone, a fax, a social security number: `filter_on_identifier`)."""
         words = set(identifier_words(qualified.split(".", 1)[1]))
         return not self.id_number(qualified) and not words & _UNKNOWN_NUMBER_WORDS
+
+    def exact_amount(self, qualified: str) -> bool:
+        """Whether a column is an amount (no identifier, code or ordinal) of numbers, held as numbers or digits, nearly
+        every row's its own (nine in ten different, ten rows or more): one of its values is a number nobody asking
+        knows, and "equals" picks one row by it (`exact_amount`); above or below it reads."""
+        figures = self.figures(qualified)
+        if figures is None or figures.rows < _EXACT_ROWS or self.identifier_kind(qualified) is not None:
+            return False
+        numbers = all(
+            isinstance(value, int | float) or str(value).strip().isdigit() for value in (figures.low, figures.high)
+        )
+        return numbers and figures.distinct >= _NEARLY_UNIQUE * figures.rows
 
     def numeric_flag(self, qualified: str) -> bool:
         """A yes/no flag held as 0 and 1, numbers or digits (`is_flag`): shown, it answers with a digit

@@ -878,3 +878,57 @@ def test_a_count_per_kind_of_few_values_is_asked_of_things_one_table_away_at_mos
     assert rules.before_run(near) is None
     per_nurse = {**far, "group": "nurse.nurse_name"}
     assert rules.before_run(per_nurse) is None
+
+
+def test_a_shared_ordinal_word_makes_no_undeclared_key(tmp_path):
+    path = tmp_path / "riding.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE club (club_id INTEGER PRIMARY KEY, club_name TEXT);
+        CREATE TABLE result (rank INTEGER PRIMARY KEY, points INTEGER);
+        CREATE TABLE coach (coach_id INTEGER PRIMARY KEY, coach_name TEXT, club INTEGER, rank INTEGER);
+        """
+    )
+    for number in range(1, 7):
+        connection.execute("INSERT INTO club VALUES (?, ?)", (number, f"Club {number}"))
+        connection.execute("INSERT INTO result VALUES (?, ?)", (number, 200 - 20 * number))
+    for number in range(1, 6):
+        connection.execute("INSERT INTO coach VALUES (?, ?, ?, ?)", (number, f"Coach {number}", number % 3 + 1, number))
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "riding"), path)
+    # A coach's rank 1-5 lies among the results' ranks 1-6 and shares the word "rank": a position, not a reference.
+    assert rules.undeclared_key("coach.rank") is None
+    # A word that is no ordinal still says the reference: the coach's club is a club id.
+    assert rules.undeclared_key("coach.club") == "club.club_id"
+
+
+def test_an_amount_is_compared_not_equalled_to_one_of_its_many_values(tmp_path):
+    path = tmp_path / "shares.sqlite"
+    connection = sqlite3.connect(path)
+    connection.execute(
+        "CREATE TABLE trade (trade_id INTEGER PRIMARY KEY, trader TEXT, kind TEXT, share_count TEXT, amount REAL)"
+    )
+    rng = random.Random(5)
+    for number in range(1, 21):
+        row = (
+            number,
+            f"Trader {number}",
+            rng.choice(["Sale", "Purchase"]),
+            str(rng.randint(1, 9_000_000)),
+            rng.uniform(1, 1e6),
+        )
+        connection.execute("INSERT INTO trade VALUES (?, ?, ?, ?, ?)", row)
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "shares"), path)
+    shown = ["trade.trader"]
+    for item, rule in (
+        ({"column": "trade.share_count", "op": "=", "value": "2751"}, "exact_amount"),  # digits held as text
+        ({"column": "trade.amount", "op": "=", "value": 302507.7}, "exact_amount"),
+        ({"column": "trade.amount", "op": ">", "value": 300000}, None),
+        ({"column": "trade.kind", "op": "=", "value": "Sale"}, None),
+    ):
+        found = rules.before_run(tree(["trade"], project=shown, filters=[item]))
+        assert (found and found.rule) == rule, item
