@@ -80,6 +80,79 @@ def _worker_event(frame: dict, turn: int) -> bool:
     return frame["kind"] == "end" or (frame["kind"] in ("response", "drop") and payload.get("turn") == turn)
 
 
+@dataclass
+class _WorkerScript:
+    """What the simulated worker keeps between its questions (play_worker)."""
+
+    goal: Goal
+    plan: list[Question]
+    names_used: list
+    rng: random.Random
+    follow_suggestions: float
+    model_ask: ModelAsk | None
+    outcome: WorkerOutcome
+    history: list[tuple[str, str]] = field(default_factory=list)
+    suggestion: str | None = None
+    shown: list[str] = field(default_factory=list)  # every suggestion shown: the words it names are the worker's
+    dropped: list[str] = field(default_factory=list)  # why the last suggestion taken did not pass the guard
+    asked_goal: bool = False
+    position: int = 0
+
+    def guarded(self, text: str) -> list[str]:
+        goal = self.goal
+        return leak_reasons(text, goal_question=goal.question, goal_sql=goal.sql, schema=goal.schema, shown=self.shown)
+
+    def suggested(self) -> tuple[str, dict] | None:
+        """The suggestion, when the worker takes it (seeded) and it passes the guard; None otherwise. A suggestion
+        the guard stops is said (`dropped`) with the next question, which is the script's."""
+        if self.suggestion is None or self.asked_goal or self.rng.random() >= self.follow_suggestions:
+            return None
+        text = suggestion_question(self.suggestion)
+        hits = self.guarded(text) if text else ["empty"]
+        self.suggestion = None
+        if hits:
+            self.outcome.guard_hits += 1
+            self.dropped = hits[:5]
+            return None
+        step = self.plan[self.position].step if self.position < len(self.plan) else "more"
+        self.outcome.suggestions_followed += 1
+        return text, {"mode": "suggestion", "step": step}
+
+    async def next_question(self) -> tuple[str, dict] | None:
+        """The next question and where it came from; None when the script's questions ran out."""
+        taken = self.suggested()
+        if taken is None and self.position >= len(self.plan):
+            return None
+        if taken is None:
+            question = self.plan[self.position]
+            self.position += 1
+            taken = await _question_for(
+                question, self.goal, self.names_used, self.history, self.model_ask, self.guarded, self.outcome
+            )
+        text, origin = taken
+        self.suggestion = None
+        if self.dropped and "guard" not in origin:
+            origin = {**origin, "guard": ["suggestion", *self.dropped]}
+        self.dropped = []
+        self.asked_goal = self.asked_goal or origin["step"] == "goal"
+        return text, origin
+
+    async def suggestion_after(self, room: RoomSocket, turn: int) -> None:
+        """The platform's suggestion after the answer to `turn`, when it comes in time (kept for the next question)."""
+        if self.follow_suggestions <= 0:
+            return
+        try:
+            found = await room.next(
+                is_event("recommendation", turn=turn), gettext("a suggestion"), timeout=SUGGESTION_WAIT_SECONDS
+            )
+        except SimulationError:
+            self.suggestion = None
+            return
+        self.suggestion = found["payload"].get("text")
+        if self.suggestion:
+            self.shown.append(self.suggestion)
+
+
 async def play_worker(
     room: RoomSocket,
     goal: Goal,
@@ -97,46 +170,22 @@ async def play_worker(
     if state["status"] == "waiting":
         await room.next(is_event("join", author_role="expert"), gettext("the expert"))
     min_questions = int(state.get("min_questions") or 1)
-    plan = scripted_questions(
-        goal_question=goal.question, goal_sql=goal.sql, schema=goal.schema, min_questions=min_questions
+    script = _WorkerScript(
+        goal=goal,
+        plan=scripted_questions(
+            goal_question=goal.question, goal_sql=goal.sql, schema=goal.schema, min_questions=min_questions
+        ),
+        names_used=schema_names_used(goal.question, goal.schema),
+        rng=rng,
+        follow_suggestions=follow_suggestions,
+        model_ask=model_ask,
+        outcome=outcome,
     )
-    names_used = schema_names_used(goal.question, goal.schema)
-    history: list[tuple[str, str]] = []
-    suggestion: str | None = None
-    shown: list[str] = []  # every suggestion the worker was shown: the words it names are the worker's to say
-    dropped: list[str] = []  # why the last suggestion taken did not pass the guard
-    asked_goal = False
-    position = 0
-
-    def guarded(text: str) -> list[str]:
-        return leak_reasons(text, goal_question=goal.question, goal_sql=goal.sql, schema=goal.schema, shown=shown)
-
-    while True:
-        if asked_goal and outcome.answered >= min_questions:
-            break
-        origin: dict
-        if suggestion is not None and not asked_goal and rng.random() < follow_suggestions:
-            text = suggestion_question(suggestion)
-            hits = guarded(text) if text else ["empty"]
-            suggestion = None
-            if hits:
-                outcome.guard_hits += 1
-                dropped = hits[:5]  # said with the next question, which is the script's
-                continue
-            step = plan[position].step if position < len(plan) else "more"
-            origin = {"mode": "suggestion", "step": step}
-            outcome.suggestions_followed += 1
-        elif position < len(plan):
-            question = plan[position]
-            position += 1
-            text, origin = await _question_for(question, goal, names_used, history, model_ask, guarded, outcome)
-        else:
+    while not (script.asked_goal and outcome.answered >= min_questions):
+        asked = await script.next_question()
+        if asked is None:
             break  # the questions ran out before the goal was reached
-        suggestion = None
-        if dropped and "guard" not in origin:
-            origin = {**origin, "guard": ["suggestion", *dropped]}
-        dropped = []
-        asked_goal = asked_goal or origin["step"] == "goal"
+        text, origin = asked
         turn = await room.post({"type": "utterance", "id": client_id("u"), "text": text, "simulated": origin})
         outcome.questions.append({"step": origin["step"], "mode": origin["mode"], "text": text})
         answer = await room.next(
@@ -147,17 +196,8 @@ async def play_worker(
             return outcome
         if answer["kind"] == "response":
             outcome.answered += 1
-            history.append((text, answer["payload"].get("text", "")))
-            if follow_suggestions > 0:
-                try:
-                    found = await room.next(
-                        is_event("recommendation", turn=turn), gettext("a suggestion"), timeout=SUGGESTION_WAIT_SECONDS
-                    )
-                    suggestion = found["payload"].get("text")
-                    if suggestion:
-                        shown.append(suggestion)
-                except SimulationError:
-                    suggestion = None
+            script.history.append((text, answer["payload"].get("text", "")))
+            await script.suggestion_after(room, turn)
     try:
         await room.post({"type": "end", "id": client_id("end")})
     except Refused as refused:
