@@ -853,8 +853,9 @@ class GoalRules:
         figures = self.figures(qualified)
         if figures is None or figures.rows < _EXACT_ROWS or self.identifier_kind(qualified) is not None:
             return False
-        numbers = all(
-            isinstance(value, int | float) or str(value).strip().isdigit() for value in (figures.low, figures.high)
+        # Numbers, or digits held as text (an empty text sorts first: the highest value tells).
+        numbers = isinstance(figures.high, int | float) or (
+            figures.lettered == 0 and str(figures.high).replace(".", "", 1).isdigit()
         )
         return numbers and figures.distinct >= _NEARLY_UNIQUE * figures.rows
 
