@@ -38,20 +38,11 @@ def job_state_field(**labels) -> models.CharField:
     return models.CharField(max_length=12, choices=job_state_choices(**labels), default=JobState.QUEUED)
 
 
-class Job(models.Model):
-    """What every background job records. A job overrides `state` with `job_state_field(...)` for its own words."""
+class Speaking(models.Model):
+    """Work done later for a person, which writes its messages in their language: a background job, a payment sent
+    to a crowd platform. The one rule (docs/i18n.md): the language of the person who asked, their page's when the row
+    was made."""
 
-    State = JobState
-    FINISHED_STATES = FINISHED_STATES
-
-    state = job_state_field()
-    progress_done = models.PositiveIntegerField(default=0)
-    progress_total = models.PositiveIntegerField(default=0)
-    message = models.TextField(blank=True, help_text="Why the job failed or stopped, or what it came to.")
-    report = models.JSONField(default=dict, blank=True, help_text="What the job found or made (its own keys).")
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
     message_language = models.CharField(
         max_length=12,
         blank=True,
@@ -69,10 +60,29 @@ class Job(models.Model):
         super().save(*args, **kwargs)
 
     def speaking(self):
-        """A context in which the job's messages and phases are written in the language of the person who asked
-        (docs/i18n.md): `with job.speaking(): job.message = gettext(...)`. A job made outside any request (a
-        command, a test) speaks the site's default language."""
+        """A context in which its messages and phases are written in the language of the person who asked:
+        `with job.speaking(): job.message = gettext(...)`. A row made outside any request (a command, a test) speaks
+        the site's default language."""
         return translation.override(self.message_language or None)
+
+
+class Job(Speaking):
+    """What every background job records. A job overrides `state` with `job_state_field(...)` for its own words."""
+
+    State = JobState
+    FINISHED_STATES = FINISHED_STATES
+
+    state = job_state_field()
+    progress_done = models.PositiveIntegerField(default=0)
+    progress_total = models.PositiveIntegerField(default=0)
+    message = models.TextField(blank=True, help_text="Why the job failed or stopped, or what it came to.")
+    report = models.JSONField(default=dict, blank=True, help_text="What the job found or made (its own keys).")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
 
     @property
     def finished(self) -> bool:

@@ -11,7 +11,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from annotation.jobs import Job, job_state_field
+from annotation.jobs import Job, Speaking, job_state_field
 from annotation.models import Database, DatabaseVersion, Goal
 from annotation.plumbing.jsoncodec import JSONField
 
@@ -521,10 +521,11 @@ class ProlificCall(models.Model):
         return f"{self.method} {self.path} → {self.status or 'no answer'} ({self.purpose})"
 
 
-class ProlificBonusPayment(models.Model):
+class ProlificBonusPayment(Speaking):
     """Bonuses paid on Prolific through its API for one study of a campaign: the bonus file (review's, recorded as
     payout `payout_id` before anything is sent, so no other payment holds its dialogues), and how far the payment
-    got. The states, and why the payment call is never repeated blindly: docs/crowd.md, "The Prolific API"."""
+    got. The states, and why the payment call is never repeated blindly: docs/crowd.md, "The Prolific API". Its notes
+    are written in the language of the admin who started it (`speaking()`), as a job's."""
 
     class State(models.TextChoices):
         RECORDED = "recorded", _("Recorded, not sent yet")

@@ -30,7 +30,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext, override
+from django.utils.translation import gettext, ngettext
 
 from annotation.models import User
 from annotation.people.roles import can
@@ -665,9 +665,7 @@ def prolific_bonus_run(*, payment_id: int, claim: str = "") -> ProlificBonusPaym
         return ProlificBonusPayment.objects.get(pk=payment_id)
     payment = ProlificBonusPayment.objects.select_related("campaign", "started_by").get(pk=payment_id)
     try:
-        # Its notes in the language on the account of the admin who started it (a payment records no language of
-        # its own; docs/i18n.md): the site's default when the account leaves it to the browser.
-        with override(getattr(payment.started_by, "language", "") or settings.LANGUAGE_CODE):
+        with payment.speaking():  # its notes in the language of the admin who started it
             _bonus_steps(payment)
     finally:
         ProlificBonusPayment.objects.filter(pk=payment_id, claim_token=claim).update(claimed_until=None, claim_token="")

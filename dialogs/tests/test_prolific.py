@@ -313,13 +313,13 @@ def test_bonuses_prolific_refuses_to_set_up_are_owed_again(prolific_on, campaign
     assert calls(prolific_on, "/pay/") == []
 
 
-def test_a_payments_notes_are_written_in_the_language_on_the_account_of_the_admin_who_started_it(
+def test_a_payments_notes_are_written_in_the_language_of_the_admin_who_started_it(
     monkeypatch, prolific_on, campaign, ada, erin
 ):
+    """As a job's (annotation.jobs.Speaking): the language of the page it was started from, whatever the job's
+    thread speaks later."""
     from django.utils import translation
 
-    ada.language = "zh-hans"
-    ada.save(update_fields=["language"])
     study = published(campaign, ada)
     earned(campaign, study, erin, prolific_on)
     prolific_on.reset(TEST_TOKEN)  # the set-up is refused: the job writes its note
@@ -329,8 +329,11 @@ def test_a_payments_notes_are_written_in_the_language_on_the_account_of_the_admi
         "_save",
         lambda payment, **values: (written.append(translation.get_language()), save(payment, **values)),
     )
+    with translation.override("zh-hans"):
+        started = paying(campaign, study, ada)
+    assert started.message_language == "zh-hans"
     with translation.override("en"):
-        payment = run(paying(campaign, study, ada))
+        payment = run(started)
     assert payment.state == State.REFUSED and written and set(written) == {"zh-hans"}
 
 
