@@ -164,6 +164,7 @@ _NUMBERS_THAT_NAME = frozenset({"phone", "fax", "zip", "postcode", "ssn", "isbn"
 # Measures whose total means nothing (a total of ratings, ages or percentages): their average, highest and lowest do.
 _NOT_ADDITIVE = frozenset(
     {"rating", "ratings", "score", "scores", "age", "percent", "percentage", "rank", "ranking", "temperature", "speed"}
+    | {"grade", "level"}  # a school year or a membership level is a rank ("the total grade")
 )
 # Units of time a column can count in ("years working", "days held"): before a participle, a span, not a point.
 _SPAN_UNITS = frozenset({"year", "month", "week", "day", "hour", "minute"})
@@ -1796,6 +1797,7 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
     # gender splits no group ("the number of bookings per customer, per gender as well").
     determined = {column.table for column in facts.group if column.is_primary}
     determined |= {analysis.names.references.get((column.table, column.original.lower())) for column in facts.group}
+    determined |= {column.table for column in facts.group if seen.all_different(column)}  # a station's name
 
     def grouping(key: _Column | None) -> bool:
         if key is None:
@@ -1827,6 +1829,11 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
     vague_groups = any(_vague(key.label) for key in facts.group if not key.is_key)
     one_each = bool(facts.group) and seen.groups_of_one()
 
+    def one_value(column: _Column | None) -> bool:
+        """A figure per group of a column each group holds one value of: the group key itself ("the average grade"
+        per grade), or a detail of the one thing a group is ("the highest number of platforms" per station)."""
+        return bool(facts.group) and column is not None and (column in facts.group or column.table in determined)
+
     def distinct_shown(key: _Column) -> bool:
         shown = seen.shown_values(key) if seen.complete and key is not None else None
         return bool(shown) and len({repr(value) for value in shown}) == len(shown)  # a count of 1 per value shown
@@ -1843,9 +1850,12 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
             and not (column is not None and (_values_only(analysis) or few_rows))  # the highest age "of these" codes
             and not vague_groups
             and not (one_each and function != "count")
+            and not one_value(column)
         ],  # "how many" of three rows in view is in view
         "R6": [
-            option for option in material["R6"] if not seen.code_number(option[2]) and not few_rows and not one_each
+            option
+            for option in material["R6"]
+            if not seen.code_number(option[2]) and not few_rows and not one_each and not one_value(option[2])
         ],
         "R7": [aggregate for aggregate in material["R7"] if few_to_list(aggregate) and not vague_groups],
     }
@@ -2092,6 +2102,17 @@ class _Writer:
             others = [table for table in facts.tables if table not in grouped and table not in self.names.links]
             if others and self.names.known:
                 return _rows_of(self.names.labels[others[-1]])
+            # grouped by an employee through a link table (certificates of employees and aircraft), the rows counted
+            # link each group to the other things: "the number of aircraft", never "of employees"
+            linked = [
+                table
+                for link in facts.tables
+                if link in self.names.links
+                for table in self.names.linked.get(link, [])
+                if table not in grouped
+            ]
+            if len(set(linked)) == 1:
+                return _rows_of(self.names.labels[linked[0]])
         elif facts.inner_groups:
             # count(*) over a grouped subquery counts its groups: "the number of regions", not of countries.
             word = self._group_word(facts.inner_groups)
@@ -2537,10 +2558,30 @@ class _Writer:
                 return phrase if form == "modifier" else f"Ask for {phrase}"
             order = f"by {label} instead"
             return f"sorted {order}" if form == "modifier" else f"Ask to sort them {order}"
-        wanted = self.rng.choice([count for count in (1, 3, 5, 10) if count != detail])
+        bound = self._rows_at_most()
+        counts = [count for count in (1, 3, 5, 10) if count != detail and (bound is None or count < bound)]
+        if not counts:
+            return ""  # "the first 5" of 2 feature types is both of them
+        wanted = self.rng.choice(counts)
         if form == "modifier":
             return f"showing {_first(wanted)} instead of {detail}"
         return f"Ask for {_first(wanted)} instead of {_first(detail)}"
+
+    def _rows_at_most(self) -> int | None:
+        """How many rows the query could give at most, from the columns' figures: its groups (the values of its one
+        group key) or its table's rows; None when unknown."""
+        seen = self.analysis.seen
+        if seen is None:
+            return None
+        keys = list(dict.fromkeys(self.facts.group))
+        if len(keys) == 1:
+            found = seen.stats(keys[0]).get("distinct")
+        elif keys or not self.analysis.entity or len(self.facts.tables) != 1:
+            return None
+        else:
+            primary = [column for column in self.names.columns.get(self.analysis.entity[0], ()) if column.is_primary]
+            found = seen.stats(primary[0]).get("rows") if primary else None
+        return found if _whole(found) else None
 
     def _extreme(self, key: _SortKey, end: str) -> str:
         """ "the highest age", "the latest year", but "the most followers": the first rows by a key, in words."""
