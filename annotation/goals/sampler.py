@@ -543,11 +543,13 @@ class GoalSampler:
 
 
 def _has_answer(rows: list) -> bool:
-    """Rows that answer: at least one, and a lone count or aggregate that is neither 0 nor empty."""
+    """Rows that answer: at least one, and a lone value that is neither 0 nor empty (NULL, or a text of blanks: "the
+    share count of the earliest transaction" answering '')."""
     if not rows:
         return False
-    if len(rows) == 1 and len(rows[0]) == 1 and rows[0][0] in (0, None):
-        return False
+    if len(rows) == 1 and len(rows[0]) == 1:
+        value = rows[0][0]
+        return value not in (0, None) and not (isinstance(value, str) and not value.strip())
     return True
 
 

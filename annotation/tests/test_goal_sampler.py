@@ -183,3 +183,11 @@ def test_the_command_says_what_the_rules_refused_and_why(demo_databases):
     assert "refused by the rules: " in said
     # Each count with its reason, in words (annotation.goals.rules.RULES).
     assert re.search(r"refused by the rules: \d+ [a-z]", said), said
+
+
+def test_a_lone_empty_text_is_no_answer():
+    from annotation.goals.sampler import _has_answer
+
+    assert not _has_answer([[""]]) and not _has_answer([["  "]]) and not _has_answer([[None]])
+    assert not _has_answer([[0]]) and not _has_answer([])
+    assert _has_answer([["Purchase"]]) and _has_answer([[7]]) and _has_answer([[""], ["x"]])
