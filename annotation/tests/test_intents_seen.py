@@ -244,3 +244,41 @@ def test_the_first_rows_asked_are_fewer_than_the_groups():
     said = rail_texts(sql, [[9, 4]], "display")
     assert any("the first 3" in text for text in said), set(said)
     assert not any("first 5" in text or "first 10" in text for text in said), set(said)  # 4 grades
+
+
+def test_in_chinese_the_rest_of_a_having_count_are_groups_and_a_link_counts_its_other_things():
+    from annotation.wording.chinese_suggestions import recommend as recommend_zh
+
+    def said(sql, schema, rows, category, figures):
+        found = set()
+        for seed in range(40):
+            try:
+                found.add(
+                    recommend_zh(
+                        sql,
+                        schema,
+                        category=category,
+                        rng=random.Random(seed),
+                        result={"rows": rows},
+                        statistics=lambda table, column: figures.get((table, column)),
+                    ).text
+                )
+            except IntentError:
+                continue
+        return found
+
+    rest = said(
+        "SELECT Type, count(*) FROM film GROUP BY Type HAVING count(*) >= 2",
+        MUSIC,
+        [["A", 6], ["B", 2]],
+        "different_instances",
+        {},
+    )
+    assert "反过来问问其余的：film 少于 2 个的 type" in rest, rest
+    assert not any("当前条件" in text for text in rest), rest
+    sql = (
+        "SELECT T1.Name, count(*) FROM station AS T1 JOIN train_station AS T2 ON T1.Station_ID = T2.Station_ID"
+        " GROUP BY T1.Name ORDER BY count(*) DESC LIMIT 1"
+    )
+    linked = said(sql, RAIL, [["Waterloo", 3]], "display", RAIL_FIGURES)
+    assert any("train 数量" in text for text in linked) and not any("station 数量" in text for text in linked), linked

@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable, Mapping
 
 from annotation.wording import suggestions as intents
-from annotation.wording.chinese_drafts import _cat, _extreme, _is_naming, _measure, _value
+from annotation.wording.chinese_drafts import _COUNT_SAID, _cat, _extreme, _is_naming, _measure, _value
 
 __all__ = ["recommend"]
 
@@ -163,6 +163,15 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
             others = [table for table in facts.tables if table not in grouped and table not in self.names.links]
             if others and self.names.known:
                 return self._table(others[-1])
+            linked = [
+                table
+                for link in facts.tables
+                if link in self.names.links
+                for table in self.names.linked.get(link, [])
+                if table not in grouped
+            ]
+            if len(set(linked)) == 1:
+                return self._table(linked[0])  # grouped through a link table: its other things are counted
         elif facts.inner_groups:
             return self._group_word(facts.inner_groups)
         elif facts.set_operation or (facts.distinct and self.analysis.listing):
@@ -511,11 +520,40 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
                 "lead": _cat("改问不满足", on, "条件的", self.things),
                 "modifier": _cat("改看不满足", on, "条件的"),
             }[form]
+        if self.facts.group and condition.aggregate is not None:
+            # the rest of a HAVING condition are groups ("电影少于 2 部的类型"), not rows "不满足当前条件"
+            groups = self._groups_left(condition)
+            if groups is None:
+                return ""
+            return {
+                "alone": _cat("反过来问问其余的：", groups),
+                "lead": _cat("改问", groups),
+                "modifier": _cat("改看", groups),
+            }[form]
         return {
             "alone": _cat("反过来问问其余的：不满足当前条件的", self.things),
             "lead": _cat("改问其余的", self.things),
             "modifier": "",
         }[form]
+
+    def _groups_left(self, condition) -> str | None:
+        """The groups a HAVING condition leaves out, or None when they cannot be said."""
+        aggregate, values = condition.aggregate, condition.values
+        group = self._group_word()
+        if condition.negated or len(values) != 1 or group == "组":
+            return None
+        value = intents._readable_value(values[0], None)  # noqa: SLF001
+        if value is None or not isinstance(values[0], int | float) or isinstance(values[0], bool):
+            return None
+        flipped = intents._FLIPPED.get(condition.op)  # noqa: SLF001 - the rest: the opposite side
+        if flipped is None:
+            return None
+        if aggregate.function == "count":
+            counted = self._aggregate_label(aggregate).removesuffix("数量").strip() or self._counted()
+            return _cat(counted, _COUNT_SAID[flipped], value, _measure(counted), "的", group)
+        if aggregate.column is None:
+            return None
+        return _cat(self._aggregate_label(aggregate), _COUNT_SAID[flipped], value, "的", group)
 
     def _r12(self, material: list, form: str) -> str:
         material = [(kind, detail) for kind, detail in material if kind != "column" or self._said(detail)]
