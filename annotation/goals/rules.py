@@ -191,6 +191,7 @@ _AMOUNT_WORDS = frozenset(
 _LEVEL_WORDS = frozenset(
     {"rating", "ratings", "score", "scores", "star", "stars", "age", "grade", "percent", "percentage", "pct", "rate"}
     | {"ratio", "temperature", "temp", "average", "avg", "mean", "share", "density", "speed"}
+    | {"height", "gradepoint", "gpa"}  # a person's height, a grade's points: levels of one thing, never added up
 )
 _SCALE_MAX_VALUES = 12  # a scale of consecutive whole numbers has at most this many values...
 _SCALE_MAX = 20  # ...none above this

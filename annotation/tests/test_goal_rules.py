@@ -933,3 +933,19 @@ def test_an_amount_is_compared_not_equalled_to_one_of_its_many_values(tmp_path):
     ):
         found = rules.before_run(tree(["trade"], project=shown, filters=[item]))
         assert (found and found.rule) == rule, item
+
+
+def test_a_height_is_averaged_never_added_up(tmp_path):
+    path = tmp_path / "people.sqlite"
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE people (people_id INTEGER PRIMARY KEY, name TEXT, height REAL, weight REAL)")
+    for number in range(1, 9):
+        person = (number, f"P{number}", 1.7 + number / 50, 60 + number)
+        connection.execute("INSERT INTO people VALUES (?, ?, ?, ?)", person)
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "people"), path)
+    # "The total of the people's heights" (14.61) is nobody's question; their average height and total weight are.
+    assert rules.before_run(tree(["people"], "sum", ["people.height"])).rule == "sum_of_level"
+    assert rules.before_run(tree(["people"], "avg", ["people.height"])) is None
+    assert rules.before_run(tree(["people"], "sum", ["people.weight"])) is None
