@@ -282,3 +282,15 @@ def test_in_chinese_the_rest_of_a_having_count_are_groups_and_a_link_counts_its_
     )
     linked = said(sql, RAIL, [["Waterloo", 3]], "display", RAIL_FIGURES)
     assert any("train 数量" in text for text in linked) and not any("station 数量" in text for text in linked), linked
+
+
+def test_a_table_s_leading_other_is_no_part_of_what_it_names():
+    schema = schema_of(
+        {"Properties": ["property_id", "address"], "Other_Property_Features": ["property_id", "feature_description"]},
+        primary=["Properties.property_id"],
+        foreign=[("Other_Property_Features.property_id", "Properties.property_id")],
+    )
+    said = texts(
+        "SELECT address FROM Properties", [[f"{n} Main St"] for n in range(9)], "different_entity", schema=schema
+    )
+    assert said and all(text.startswith("Ask about the property features instead") for text in said), set(said)

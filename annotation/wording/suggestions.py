@@ -185,7 +185,7 @@ _AMOUNT_PLURALS = frozenset(
 # A place on the globe: the highest latitude is the northernmost, its total or average is no place.
 _PLACES = frozenset({"latitude", "longitude"})
 # Words a table's name may start with that say how many of the things it holds ("all documents"): no part of them.
-_QUANTIFIERS = frozenset({"all", "every", "each"})
+_QUANTIFIERS = frozenset({"all", "every", "each", "other"})  # "the other property features" are property features
 # Words that make a column's name a clause or a code rather than a noun: a condition's start ("if affirmative win"),
 # a yes/no code ("paid in full yn") or a verb in the past at the end ("class hours took"); a question word
 # ("how to get there") starts a clause too.
@@ -2788,7 +2788,8 @@ def _own(label: str, table_label: str) -> str:
 
 
 def _without_quantifier(label: str) -> str:
-    """ "all documents" -> "documents": "ask about the all documents instead" does not read."""
+    """ "all documents" -> "documents": "ask about the all documents instead" does not read; "other property
+    features" are property features ("the other property features" reads as others than some)."""
     words = label.split()
     return " ".join(words[1:]) if len(words) > 1 and words[0].lower() in _QUANTIFIERS else label
 
