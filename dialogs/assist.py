@@ -115,13 +115,20 @@ def row_values_at(path: str, sql: str):
     when they cannot be told."""
 
     def row_values(table: str, column: str) -> tuple | None:
-        try:
-            info = os.stat(path)
-        except OSError:
-            return None
-        return _row_values(path, (info.st_size, info.st_mtime_ns), sql, table, column)
+        stamp = _file_stamp(path)
+        return None if stamp is None else _row_values(path, stamp, sql, table, column)
 
     return row_values
+
+
+def _file_stamp(path: str) -> tuple | None:
+    """What says the file at `path` changed (its size and modification time), for the caches read per file state;
+    None when it cannot be read."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_size, info.st_mtime_ns
 
 
 def column_statistics_at(path: str):
@@ -130,11 +137,8 @@ def column_statistics_at(path: str):
     the answer is recorded, docs/protocol.md); None when they cannot be read."""
 
     def statistics(table: str, column: str) -> dict | None:
-        try:
-            info = os.stat(path)
-        except OSError:
-            return None
-        return _column_figures(path, (info.st_size, info.st_mtime_ns), table, column)
+        stamp = _file_stamp(path)
+        return None if stamp is None else _column_figures(path, stamp, table, column)
 
     return statistics
 
@@ -339,11 +343,8 @@ def _goal_rows_of(path: str, stamp: tuple, goal_sql: str):
 def _goal_rows(path: str, goal_sql: str):
     """The goal's rows on the file at `path` (as a shared result holds them), _CUT when cut short, None when the goal
     fails. Kept per file state (size and modification time) and query."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return _goal_rows_of(path, (info.st_size, info.st_mtime_ns), goal_sql)
+    stamp = _file_stamp(path)
+    return None if stamp is None else _goal_rows_of(path, stamp, goal_sql)
 
 
 def labels_detected(
