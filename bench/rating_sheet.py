@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python bench/rating_sheet.py drafts|suggestions --seed S [--count N] [--databases a,b]
        [--source cosql-sample|chase-t|goals] [--goals FILE] [--per-database K] [--code PATH] [--keep-rated]
-       [--shared PATH] > sheet.tsv
+       [--shared PATH] [--made PATH] > sheet.tsv
 
 `--source chase-t` draws instead from CHASE-T's interactions on Spider databases outside the CoSQL sample, each turn's
 SQL rebuilt in English by `bench/chase_english.py` (its literals' values drawn with seed 0, so a turn has the same SQL
@@ -15,6 +15,9 @@ apply). It is a proxy for a dialogue's turn: a suggestion is rated after a query
 a question a worker asked. The goals are sampled once (`--goals-per-database`, seeded by `--seed` and the database) and
 kept in `--goals FILE` (JSON lines): a later run reads that file, so `--code` versions word the same turns.
 `--per-database K` keeps at most K turns of one database in a sheet (any source).
+`--made PATH` reads each database of `--databases` from `PATH/<db_id>.sqlite` instead of Spider's folder (a made
+database, e.g. `bench/goal_quality_db.py PATH/football.sqlite --database football`), with no release entry (no
+readable names kept: the file's own names, as a database uploaded without one is hosted).
 
 What a room shows is what is rated: each database is read as the platform hosts it (the SQLite file's own schema
 with the release's readable names kept, as `annotation.databases.services.database_register` imports it:
@@ -138,7 +141,16 @@ def source_dialogues(source: str, shared: Path, wanted: set[str]) -> list[dict]:
     ]
 
 
-def goal_dialogues(shared: Path, wanted: set[str], seed: int, per_database: int, keep: Path) -> list[dict]:
+def database_file(shared: Path, db_id: str, made: Path | None = None) -> Path:
+    """The SQLite file of `db_id`: Spider's, or the made one in `made` (`--made`)."""
+    if made is not None:
+        return made / f"{db_id}.sqlite"
+    return shared / "spider" / "database" / db_id / f"{db_id}.sqlite"
+
+
+def goal_dialogues(
+    shared: Path, wanted: set[str], seed: int, per_database: int, keep: Path, made: Path | None = None
+) -> list[dict]:
     """The goal sampler's SQL on each database of `wanted` as one-turn dialogues (`source_dialogues`' shape), drawn
     once and kept in `keep` (read back when it exists)."""
     if keep.exists():
@@ -150,7 +162,7 @@ def goal_dialogues(shared: Path, wanted: set[str], seed: int, per_database: int,
             entries = {entry["db_id"]: entry for entry in json.load(handle)}
         lines = []
         for db_id in sorted(wanted):
-            path = shared / "spider" / "database" / db_id / f"{db_id}.sqlite"
+            path = database_file(shared, db_id, made)
             rng = random.Random(f"{seed}:{db_id}")
             try:
                 goals = GoalSampler(hosted_schema(path, db_id, entries.get(db_id)), path, rng).sample(per_database)
@@ -178,9 +190,11 @@ def main() -> None:
     parser.add_argument("--goals", type=Path, help="--source goals: the sampled goals' file (written when absent)")
     parser.add_argument("--goals-per-database", type=int, default=12)
     parser.add_argument("--per-database", type=int, default=0, help="at most this many turns of one database")
+    parser.add_argument("--made", type=Path, help="read the databases from PATH/<db_id>.sqlite (made databases)")
     options = parser.parse_args()
     options.shared = options.shared.resolve()
     options.goals = options.goals.resolve() if options.goals else None
+    options.made = options.made.resolve() if options.made else None
     _setup(options.code.resolve())
     from annotation.sql import analysis
     from annotation.wording import suggestions as intents
@@ -192,7 +206,7 @@ def main() -> None:
     if options.source == "goals" and not (wanted and options.goals):
         parser.error("--source goals needs --databases and --goals")
     dialogues = (
-        goal_dialogues(options.shared, wanted, options.seed, options.goals_per_database, options.goals)
+        goal_dialogues(options.shared, wanted, options.seed, options.goals_per_database, options.goals, options.made)
         if options.source == "goals"
         else source_dialogues(options.source, options.shared, wanted)
     )
@@ -221,7 +235,7 @@ def main() -> None:
             continue
         if options.kind == "suggestions" and not goal and index + 1 >= len(interaction):
             continue
-        path = options.shared / "spider" / "database" / db_id / f"{db_id}.sqlite"
+        path = database_file(options.shared, db_id, options.made)
         if db_id not in schemas:
             schemas[db_id] = hosted_schema(path, db_id, entries.get(db_id))
         schema = schemas[db_id]
