@@ -120,6 +120,7 @@ from annotation.wording.english import (
     schema_vocabulary,
     singular_word,
     table_noun,
+    words_of,
 )
 
 __all__ = [
@@ -191,6 +192,11 @@ _QUANTIFIERS = frozenset({"all", "every", "each", "other"})  # "the other proper
 # ("how to get there") starts a clause too.
 _CLAUSE_STARTS = frozenset({"if", "whether", "when", "how", "what", "where", "which", "why", "who"})
 _CLAUSE_ENDS = frozenset({"yn", "took", "gave", "went", "did"})
+# A verb's simple past that is no participle ("date became customer"): anywhere in a name, it makes it a clause.
+_SIMPLE_PASTS = frozenset(
+    {"became", "began", "came", "took", "gave", "went", "did", "wrote", "drove", "rode", "chose", "spoke", "broke"}
+    | {"knew", "grew", "threw", "flew", "drew", "ran", "sang", "swam", "drank", "ate", "fell", "forgot", "rose"}
+)
 # A unit written after a measure's name ("profits billion", "rom mib", "max wind speed mph"): the measure is the name.
 _UNIT_ENDS = frozenset(
     {"billion", "million", "thousand", "mib", "mb", "gb", "kb", "kg", "km", "mph", "usd"}
@@ -613,6 +619,7 @@ class _Schema:
         self.links: set[str] = set()  # relation tables: never a noun in a text (`_is_link`)
         self.linked: dict[str, list[str]] = {}  # relation table -> the tables its foreign keys point to, in order
         self.references: dict[tuple[str, str], str] = {}  # (table, lower-case column) -> the table its key names
+        self.pairings: set[str] = set()  # tables named by their columns run together: never another entity
         if schema is None:
             return
         try:
@@ -672,8 +679,22 @@ class _Schema:
             own = [number for number, (table, _) in enumerate(originals) if table == index]
             all_foreign = bool(own) and all(number in children for number in own)
             verb_like = _is_link(self.labels[key]) or _is_link(readable_name(tables[index]))
-            if key in self.linked and (all_foreign or verb_like):
+            keyed = [number for number in own if number in primary]
+            own_key = any(number not in children for number in keyed)  # an id of its own: rows are things
+            named_links = key in self.linked and not own_key and self._named_by_its_links(key)
+            if key in self.linked and (all_foreign or verb_like or named_links):
                 self.links.add(key)
+            if _named_by_columns(self.labels[key], [column.label for column in self.columns[key]]):
+                self.pairings.add(key)
+            self.labels[key] = _members(self.labels[key], self.columns[key])
+
+    def _named_by_its_links(self, key: str) -> bool:
+        """A table named by two of the things its foreign keys point to ("accelerator compatible browser",
+        "debate people", "happy hour member"): without an id of its own, its rows are pairs of those things, no
+        thing of their own (a film market estimation has its own id: estimations are things)."""
+        words = {singular_word(word.lower()) for word in self.labels[key].split()}
+        heads = {singular_word(noun(self.labels[parent], False).split()[-1].lower()) for parent in self.linked[key]}
+        return len(heads & words) >= 2
 
     def table(self, name: str) -> str:
         key = name.lower()
@@ -1663,7 +1684,9 @@ def _things_named(analysis: _Analysis, material: dict) -> dict:
         "R13": [
             table
             for table in material["R13"]
-            if not _unread_table(names.labels.get(table, "")) and not _is_link(names.labels.get(table, ""))
+            if not _unread_table(names.labels.get(table, ""))
+            and not _is_link(names.labels.get(table, ""))
+            and table not in names.pairings
         ],
         "R2": [option for option in material["R2"] if option[0] != "keep" or not naming or option in naming],
         "R7": [aggregate for aggregate in material["R7"] if listable(aggregate)],
@@ -2708,7 +2731,52 @@ def _is_word(token: str) -> bool:
 def _is_link(name: str) -> bool:
     """Whether a table's readable name reads as a verb or a clause ("has amenity", "lives in") rather than a noun."""
     words = name.lower().split()
-    return len(words) >= 2 and (words[0] in _VERB_STARTS or words[-1] in _PREPOSITION_ENDS)
+    return len(words) >= 2 and (words[0] in _VERB_STARTS or words[-1] in _PREPOSITION_ENDS or _verb_first(words))
+
+
+def _verb_first(words: list[str]) -> bool:
+    """A name of two words both in the plural reads as a verb and its object ("takes classes", "plays games"): a noun
+    before another is singular in English ("class schedules"), unless it is an amount or a plural-only word ("sales
+    records")."""
+    first, last = words[0], words[-1]
+    return (
+        len(words) == 2
+        and first not in _AMOUNT_PLURALS
+        and all(is_plural(word) and singular_word(word) != word for word in (first, last))
+    )
+
+
+def _named_by_columns(label: str, columns: list[str]) -> bool:
+    """A table whose name is two or more of its columns' names run together ("area code state" of the columns "area
+    code" and "state"): its rows pair values, they are no things a worker asks about ("the area code states")."""
+    words = [singular_word(word) for word in label.lower().split()]
+    names = sorted({tuple(singular_word(word) for word in column.lower().split()) for column in columns}, key=len)
+
+    def covered(rest: list[str], parts: int) -> bool:
+        if not rest:
+            return parts >= 2
+        return any(list(name) == rest[: len(name)] and covered(rest[len(name) :], parts + 1) for name in names if name)
+
+    return len(words) >= 2 and covered(words, 0)
+
+
+# Nouns that name a group of people ("faculty", "crew"): a table of people named by one holds its members, and
+# "the faculties" are departments, "the crews" whole crews.
+_GROUP_NOUNS = frozenset({"faculty", "crew", "cast", "clergy", "jury", "militia", "police", "congregation"})
+# Words of a column's name that say a row is a person: a table with one is a table of people.
+_PERSON_WORDS = frozenset({"fname", "lname", "firstname", "lastname", "surname", "sex", "gender", "birthday"})
+
+
+def _members(label: str, columns: list[_Column]) -> str:
+    """A table named by a group noun whose rows are people, said as its members: "faculty" -> "faculty member"
+    (a row of Faculty is one teacher; "the faculties" would be departments)."""
+    words = label.split()
+    if not words or words[-1].lower() not in _GROUP_NOUNS:
+        return label
+    column_words = {word.lower() for column in columns for word in column.label.split()}
+    column_words |= {words_of(column.original).replace(" ", "") for column in columns}
+    people = column_words & _PERSON_WORDS or {"first name", "last name"} & {column.label for column in columns}
+    return f"{label} member" if people else label
 
 
 def _label(readable, original: str) -> str:
@@ -2753,6 +2821,8 @@ def _vague(label: str) -> bool:
         return True  # "whose founded is above 1800": a participle alone names no value
     if words and (words[0] in _CLAUSE_STARTS or words[-1] in _PREPOSITION_ENDS | _CLAUSE_ENDS):
         return True  # "their if affirmative win", "their continuation of", "amount paid in full yn", "hours took"
+    if _SIMPLE_PASTS.intersection(words[1:]):
+        return True  # "their date became customer": a verb in the past inside a name makes it a clause
     if any(_unread(word) for word in words):
         return True  # "their number of shaff in charge": a typo or a shortening is no word
     if "or" in words[1:-1]:

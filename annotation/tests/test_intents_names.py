@@ -1,0 +1,91 @@
+"""Suggestions name things a worker can read (issue 35, section 3, the raw-name losses of set 8): tables that pair
+things or values are no other entity, a group noun's table holds its members, a verb in a name makes it a clause.
+One cheap test per rule, no database file."""
+
+from annotation.tests.test_intents_seen import schema_of, texts
+
+BROWSERS = schema_of(
+    {
+        "Web_client_accelerator": ["id", "name", "Client"],
+        "browser": ["id", "name", "market_share"],
+        "accelerator_compatible_browser": ["accelerator_id", "browser_id", "compatible_since_year"],
+        "film": ["Film_ID", "Title"],
+        "market": ["Market_ID", "Country"],
+        "film_market_estimation": ["Estimation_ID", "Film_ID", "Market_ID", "Low_Estimate"],
+    },
+    primary=["Web_client_accelerator.id", "browser.id", "accelerator_compatible_browser.accelerator_id"]
+    + ["film.Film_ID", "market.Market_ID", "film_market_estimation.Estimation_ID"],
+    foreign=[
+        ("accelerator_compatible_browser.accelerator_id", "Web_client_accelerator.id"),
+        ("accelerator_compatible_browser.browser_id", "browser.id"),
+        ("film_market_estimation.Film_ID", "film.Film_ID"),
+        ("film_market_estimation.Market_ID", "market.Market_ID"),
+    ],
+    types={"browser.market_share": "number", "accelerator_compatible_browser.compatible_since_year": "number"},
+)
+
+
+def test_a_table_named_by_two_things_it_links_is_no_other_entity_unless_it_has_an_id_of_its_own():
+    said = texts("SELECT count(*) FROM browser", [[4]], "different_entity", schema=BROWSERS)
+    assert said and not any("compatible" in text for text in said), set(said)
+    films = texts("SELECT count(*) FROM market", [[6]], "different_entity", schema=BROWSERS)
+    assert any("film market estimations" in text for text in films), set(films)
+
+
+def test_a_table_named_by_its_columns_run_together_is_no_other_entity():
+    schema = schema_of(
+        {
+            "AREA_CODE_STATE": ["area_code", "state"],
+            "CONTESTANTS": ["contestant_number", "contestant_name"],
+            "VOTES": ["vote_id", "phone_number", "state", "contestant_number"],
+        },
+        primary=["AREA_CODE_STATE.area_code", "CONTESTANTS.contestant_number", "VOTES.vote_id"],
+        foreign=[
+            ("VOTES.state", "AREA_CODE_STATE.state"),
+            ("VOTES.contestant_number", "CONTESTANTS.contestant_number"),
+        ],
+    )
+    said = texts("SELECT count(*) FROM VOTES", [[4]], "different_entity", schema=schema)
+    assert said and not any("area code" in text for text in said), set(said)
+
+
+def test_a_group_noun_s_table_of_people_holds_its_members():
+    schema = schema_of(
+        {
+            "Activity": ["actid", "activity_name"],
+            "Faculty": ["FacID", "Lname", "Fname", "Sex", "Building"],
+            "Department": ["DNO", "DName", "Faculty"],
+        },
+        primary=["Activity.actid", "Faculty.FacID", "Department.DNO"],
+    )
+    said = texts("SELECT count(*) FROM Activity", [[16]], "different_entity", schema=schema)
+    assert any("the faculty members instead" in text for text in said), set(said)
+    assert not any("faculties" in text for text in said), set(said)
+
+
+def test_a_name_of_two_plurals_reads_as_a_verb_and_its_object():
+    schema = schema_of(
+        {
+            "student": ["ID", "name", "dept_name"],
+            "section": ["course_id", "sec_id", "building"],
+            "takes": ["ID", "course_id", "sec_id", "grade"],
+        },
+        primary=["student.ID", "section.course_id"],
+        foreign=[("takes.ID", "student.ID"), ("takes.course_id", "section.course_id")],
+        readable={"takes": "takes classes"},
+    )
+    said = texts("SELECT count(*) FROM student", [[13]], "different_entity", schema=schema)
+    assert said and not any("takes" in text for text in said), set(said)
+
+
+def test_a_verb_in_the_past_inside_a_column_s_name_makes_it_no_detail():
+    schema = schema_of(
+        {
+            "Customers": ["customer_id", "customer_name", "date_became_customer", "payment_method"],
+            "Addresses": ["address_id", "city"],
+        },
+        primary=["Customers.customer_id", "Addresses.address_id"],
+    )
+    said = texts("SELECT count(*) FROM Addresses", [[15]], "different_entity", schema=schema)
+    assert any("the customers instead" in text for text in said), set(said)
+    assert not any("became" in text for text in said), set(said)
