@@ -89,3 +89,48 @@ def test_a_verb_in_the_past_inside_a_column_s_name_makes_it_no_detail():
     said = texts("SELECT count(*) FROM Addresses", [[15]], "different_entity", schema=schema)
     assert any("the customers instead" in text for text in said), set(said)
     assert not any("became" in text for text in said), set(said)
+
+
+def test_a_table_pairing_two_rows_of_a_table_it_names_is_a_link_and_a_wedding_is_a_thing():
+    schema = schema_of(
+        {
+            "Person": ["name", "age", "city", "gender"],
+            "PersonFriend": ["name", "friend", "year"],
+            "wedding": ["Church_ID", "Male_ID", "Female_ID", "Year"],
+            "people": ["People_ID", "Name", "Age"],
+            "church": ["Church_ID", "Name"],
+        },
+        primary=["Person.name", "people.People_ID", "church.Church_ID"],
+        foreign=[("PersonFriend.name", "Person.name"), ("PersonFriend.friend", "Person.name")]
+        + [("wedding.Male_ID", "people.People_ID"), ("wedding.Female_ID", "people.People_ID")]
+        + [("wedding.Church_ID", "church.Church_ID")],
+    )
+    said = texts("SELECT max(age) FROM Person", [[45]], "different_entity", schema=schema)
+    assert not any("person friends" in text for text in said), set(said)
+    weddings = texts("SELECT count(*) FROM church", [[4]], "different_entity", schema=schema)
+    assert any("the weddings instead" in text for text in weddings), set(weddings)
+
+
+def test_a_detail_is_said_without_its_table_s_own_words_and_another_value_is_one():
+    schema = schema_of(
+        {
+            "Staff": ["staff_id", "staff_first_name", "staff_last_name"],
+            "Complaints": ["complaint_id", "date_complaint_raised", "date_complaint_closed", "staff_id"],
+            "files": ["f_id", "formats", "duration"],
+        },
+        primary=["Staff.staff_id", "Complaints.complaint_id", "files.f_id"],
+        foreign=[("Complaints.staff_id", "Staff.staff_id")],
+        types={"Complaints.date_complaint_raised": "time", "Complaints.date_complaint_closed": "time"},
+    )
+    rows = [["Ward"], ["Lucie"], ["Dagmar"]]
+    details = texts("SELECT staff_first_name FROM Staff", rows, "same_instances", schema=schema)
+    assert any(text.endswith("such as their last name") for text in details), set(details)
+    assert not any("their staff last name" in text for text in details), set(details)
+    others = texts("SELECT staff_first_name FROM Staff", rows, "different_entity", schema=schema)
+    assert any("their date raised" in text or "their date closed" in text for text in others), set(others)
+    assert not any("date complaint" in text for text in others), set(others)
+    formats = texts(
+        "SELECT duration FROM files WHERE formats = 'mp4'", [["3:45"], ["4:12"]], "different_instances", schema=schema
+    )
+    assert any("another format" in text for text in formats), set(formats)
+    assert not any("another formats" in text for text in formats), set(formats)

@@ -682,11 +682,26 @@ class _Schema:
             keyed = [number for number in own if number in primary]
             own_key = any(number not in children for number in keyed)  # an id of its own: rows are things
             named_links = key in self.linked and not own_key and self._named_by_its_links(key)
+            # two foreign keys to one table, no id of its own: a relation between its rows ("person friend")
+            named_links = named_links or (not own_key and self._pairs_rows(index, key, originals, foreign))
             if key in self.linked and (all_foreign or verb_like or named_links):
                 self.links.add(key)
             if _named_by_columns(self.labels[key], [column.label for column in self.columns[key]]):
                 self.pairings.add(key)
             self.labels[key] = _members(self.labels[key], self.columns[key])
+
+    def _pairs_rows(self, index: int, key: str, originals: list, foreign: list) -> bool:
+        """Whether exactly two of table `index`'s columns point to the same column of another table whose name is
+        in its own ("person friend": name and friend, both a person's name): each row pairs two of that table's
+        rows. A wedding pairs two people too, but its name is its own: weddings are things."""
+        targets = [parent for child, parent in foreign if originals[child][0] == index]
+        words = {singular_word(word.lower()) for word in self.labels[key].split()}
+        for target in set(targets):
+            parent = originals[target][0]
+            head = singular_word(noun(self.labels[list(self.labels)[parent]], False).split()[-1].lower())
+            if targets.count(target) == 2 and list(self.labels)[parent] != key and head in words:
+                return True
+        return False
 
     def _named_by_its_links(self, key: str) -> bool:
         """A table named by two of the things its foreign keys point to ("accelerator compatible browser",
@@ -2182,7 +2197,7 @@ class _Writer:
         naming = column.label.split()[-1] in _NAMING_WORDS  # "another staff first name" is another staff member
         if naming and column.table in self.names.labels and column.table not in self.names.links:
             return noun(self.names.labels[column.table], False)
-        return column.label
+        return _one(column.label)  # "another format", never "another formats"
 
     def _thing(self, column: _Column) -> str:
         """What one value of `column` stands for, in the singular: a key the thing it identifies ("student id": a
@@ -2215,7 +2230,8 @@ class _Writer:
             return f"Ask for {owner} {column.label} too"
         if owner != "their":
             return f"Ask for another detail, such as {owner} {column.label}"  # not "these machines' age"
-        return f"Ask for another detail of these {self.things}, such as their {column.label}"
+        label = _own(column.label, self.names.labels[column.table]) if column.table in self.names.labels else None
+        return f"Ask for another detail of these {self.things}, such as their {label or column.label}"
 
     def _owner(self, column: _Column) -> str:
         """Whose detail `column` is: "their" for a detail of the things the text names (`things`), "the
@@ -2851,9 +2867,14 @@ def _own(label: str, table_label: str) -> str:
     "their name" of shipping agents ("their shipping agent name" says the agent twice)."""
     words, owner = label.split(), noun(table_label, False).split()
     rest = words[len(owner) :]
-    if len(words) > len(owner) and [word.lower() for word in words[: len(owner)]] == [w.lower() for w in owner]:
+    lower, own = [word.lower() for word in words], [word.lower() for word in owner]
+    if len(words) > len(owner) and lower[: len(owner)] == own:
         # "their details" of projects says nothing: a storage word alone keeps the table's words
         return label if len(rest) == 1 and rest[0].lower() in STORAGE_WORDS else " ".join(rest)
+    for start in range(1, len(words) - len(owner)):
+        if lower[start : start + len(owner)] == own and len(words) - len(owner) >= 2:
+            # "their date closed" of complaints, never "their date complaint closed"
+            return " ".join(words[:start] + words[start + len(owner) :])
     return label
 
 
