@@ -165,7 +165,8 @@ def goal_dialogues(
             path = database_file(shared, db_id, made)
             rng = random.Random(f"{seed}:{db_id}")
             try:
-                goals = GoalSampler(hosted_schema(path, db_id, entries.get(db_id)), path, rng).sample(per_database)
+                entry = None if made else entries.get(db_id)
+                goals = GoalSampler(hosted_schema(path, db_id, entry), path, rng).sample(per_database)
             except Exception as exc:  # noqa: BLE001 - a database the sampler cannot read gives no turn, said so
                 print(f"{db_id}: no goals ({exc})", file=sys.stderr)
                 continue
@@ -237,7 +238,7 @@ def main() -> None:
             continue
         path = database_file(options.shared, db_id, options.made)
         if db_id not in schemas:
-            schemas[db_id] = hosted_schema(path, db_id, entries.get(db_id))
+            schemas[db_id] = hosted_schema(path, db_id, None if options.made else entries.get(db_id))
         schema = schemas[db_id]
         result = analysis.sql_run(path, turn["query"], count=True)
         if not result["ok"]:
