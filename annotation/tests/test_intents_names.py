@@ -134,3 +134,54 @@ def test_a_detail_is_said_without_its_table_s_own_words_and_another_value_is_one
     )
     assert any("another format" in text for text in formats), set(formats)
     assert not any("another formats" in text for text in formats), set(formats)
+
+
+def test_a_column_named_as_its_table_is_its_name_only_as_text_no_other_key_names():
+    schema = schema_of(
+        {
+            "useracct": ["u_id", "name"],
+            "trust": ["source_u_id", "target_u_id", "trust"],
+            "Allergy_Type": ["Allergy", "AllergyType"],
+            "Student": ["StuID", "Fname"],
+        },
+        primary=["useracct.u_id", "Allergy_Type.Allergy", "Student.StuID"],
+        foreign=[("trust.source_u_id", "useracct.u_id")],
+        types={"trust.trust": "number", "trust.source_u_id": "number", "trust.target_u_id": "number"},
+        readable={"Allergy_Type.AllergyType": "allergy type"},
+    )
+    said = texts("SELECT count(*) FROM trust WHERE trust > 2", [[7]], schema=schema)
+    assert said and not any("name" in text for text in said), set(said)
+    rows = [["Bee Stings"], ["Cat"], ["Dog"], ["Grass Pollen"]]
+    allergies = texts("SELECT Allergy FROM Allergy_Type WHERE AllergyType = 'food'", rows, schema=schema)
+    assert allergies and not any("whose name is" in text for text in allergies), set(allergies)
+
+
+def test_a_table_named_by_a_storage_word_alone_and_one_letter_words_are_not_said():
+    schema = schema_of(
+        {
+            "list": ["LastName", "FirstName", "Grade", "Classroom"],
+            "teachers": ["LastName", "FirstName", "Classroom"],
+            "Video_Games": ["GameID", "GName", "GType"],
+        },
+        primary=["teachers.LastName", "Video_Games.GameID"],
+        types={"list.Grade": "number", "list.Classroom": "number", "teachers.Classroom": "number"},
+        readable={"Video_Games.GName": "g name", "Video_Games.GType": "g type"},
+    )
+    said = texts("SELECT FirstName FROM teachers WHERE Classroom = 107", [["CHARMAINE"]], schema=schema)
+    assert not any("lists" in text for text in said), set(said)
+    games = texts("SELECT GType FROM Video_Games WHERE GName = 'RNG Stone'", [["Collectible card game"]], schema=schema)
+    assert not any(" g " in text for text in games), set(games)
+
+
+def test_each_group_is_one_value_of_a_plural_column():
+    schema = schema_of(
+        {"film": ["film_id", "title", "length", "special_features"]},
+        primary=["film.film_id"],
+        types={"film.length": "number"},
+    )
+    rows = [["Trailers", 70], ["Commentaries", 66], ["Deleted Scenes", 65], ["Behind the Scenes", 68]]
+    said = texts(
+        "SELECT special_features, count(*) FROM film GROUP BY special_features", rows, "same_instances", schema=schema
+    )
+    assert not any("each special features" in text for text in said), set(said)
+    assert any("each special feature" in text for text in said), set(said)

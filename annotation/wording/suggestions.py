@@ -647,13 +647,18 @@ class _Schema:
             self.columns.setdefault(key, [])
             self.neighbours.setdefault(key, set())
         named: dict[int, set[str]] = {}  # per table index: the labels of its columns
-        for (table, name), (_, readable) in zip(originals, readable_columns, strict=True):
+        texts: dict[int, set[int]] = {}  # per table index: its text primary key columns
+        for number, ((table, name), (_, readable)) in enumerate(zip(originals, readable_columns, strict=True)):
             named.setdefault(table, set()).add(_label(readable, name).lower())
+            kind = types[number] if number < len(types) else "unknown"
+            if number in primary and kind == "text" and not _id_named(name) and not _looks_like_id(words_of(name)):
+                texts.setdefault(table, set()).add(number)
         for index, ((table, name), (_, readable)) in enumerate(zip(originals, readable_columns, strict=True)):
             if table < 0:
                 continue
             label = _span(_counted_plural(_without_unit(column_phrase(_label(readable, name)))))
-            if noun(label, False) == noun(self.labels[keys[table]], False) and "name" not in named[table]:
+            kind = types[index] if index < len(types) else "unknown"
+            if _names_its_row(label, self.labels[keys[table]], named[table], kind, index, primary, texts.get(table)):
                 label = "name"  # the company's "company", the continent's "continent": what the row is called
             column = _Column(
                 table=keys[table],
@@ -665,7 +670,6 @@ class _Schema:
             )
             self.columns[keys[table]].append(column)
             self.lookup.setdefault((keys[table], name.lower()), column)
-        children = {child for child, _ in foreign}
         for child, parent in foreign:
             child_table, parent_table = keys[originals[child][0]], keys[originals[parent][0]]
             self.references.setdefault((child_table, originals[child][1].lower()), parent_table)
@@ -675,10 +679,18 @@ class _Schema:
                 self.neighbours[parent_table].add(child_table)
                 if parent_table not in self.linked.setdefault(child_table, []):
                     self.linked[child_table].append(parent_table)
+        self._read_kinds(tables, originals, primary, foreign)
+
+    def _read_kinds(self, tables: list[str], originals: list, primary: set[int], foreign: list) -> None:
+        """Which tables are links (their rows pair things), which name no things (`pairings`), and a group noun's
+        table said as its members."""
+        keys = [name.lower() for name in tables]
+        children = {child for child, _ in foreign}
         for index, key in enumerate(keys):
             own = [number for number, (table, _) in enumerate(originals) if table == index]
             all_foreign = bool(own) and all(number in children for number in own)
-            verb_like = _is_link(self.labels[key]) or _is_link(readable_name(tables[index]))
+            things = self.things_beside(key)
+            verb_like = _is_link(self.labels[key], things) or _is_link(readable_name(tables[index]), things)
             keyed = [number for number in own if number in primary]
             own_key = any(number not in children for number in keyed)  # an id of its own: rows are things
             named_links = key in self.linked and not own_key and self._named_by_its_links(key)
@@ -688,7 +700,14 @@ class _Schema:
                 self.links.add(key)
             if _named_by_columns(self.labels[key], [column.label for column in self.columns[key]]):
                 self.pairings.add(key)
+            if self.labels[key].lower() in STORAGE_WORDS:
+                self.pairings.add(key)  # a table named "list" or "data" names no things ("the lists")
             self.labels[key] = _members(self.labels[key], self.columns[key])
+
+    def things_beside(self, key: str) -> frozenset[str]:
+        """Every word of the other tables' names, in the singular (what `_verb_first` reads as a thing)."""
+        labels = [label for other, label in self.labels.items() if other != key]
+        return frozenset(singular_word(word.lower()) for label in labels for word in label.split())
 
     def _pairs_rows(self, index: int, key: str, originals: list, foreign: list) -> bool:
         """Whether exactly two of table `index`'s columns point to the same column of another table whose name is
@@ -1700,7 +1719,7 @@ def _things_named(analysis: _Analysis, material: dict) -> dict:
             table
             for table in material["R13"]
             if not _unread_table(names.labels.get(table, ""))
-            and not _is_link(names.labels.get(table, ""))
+            and not _is_link(names.labels.get(table, ""), names.things_beside(table))
             and table not in names.pairings
         ],
         "R2": [option for option in material["R2"] if option[0] != "keep" or not naming or option in naming],
@@ -2207,7 +2226,9 @@ class _Writer:
                 return self._named(column)  # "each building", not "each name"
             words = column.label.split()
             # "each customer details has": a name ending in a storage word names the thing before it
-            return " ".join(words[:-1]) if len(words) > 1 and words[-1] in STORAGE_WORDS else column.label
+            if len(words) > 1 and words[-1] in STORAGE_WORDS:
+                return " ".join(words[:-1])
+            return _one(column.label)  # "each special feature", never "each special features"
         parent = self.names.references.get((column.table, column.original.lower()))
         if parent is not None and parent not in self.names.links:
             return noun(self.names.labels[parent], False)
@@ -2744,22 +2765,35 @@ def _is_word(token: str) -> bool:
     return token.isalpha() and len(token) >= 2 and (not token.isupper() or len(token) >= 5)
 
 
-def _is_link(name: str) -> bool:
-    """Whether a table's readable name reads as a verb or a clause ("has amenity", "lives in") rather than a noun."""
+def _is_link(name: str, things: frozenset[str] = frozenset()) -> bool:
+    """Whether a table's readable name reads as a verb or a clause ("has amenity", "lives in") rather than a noun;
+    `things`: the words of the schema's table names (`_verb_first`)."""
     words = name.lower().split()
-    return len(words) >= 2 and (words[0] in _VERB_STARTS or words[-1] in _PREPOSITION_ENDS or _verb_first(words))
+    return len(words) >= 2 and (
+        words[0] in _VERB_STARTS or words[-1] in _PREPOSITION_ENDS or _verb_first(words, things)
+    )
 
 
-def _verb_first(words: list[str]) -> bool:
+def _verb_first(words: list[str], things: frozenset[str]) -> bool:
     """A name of two words both in the plural reads as a verb and its object ("takes classes", "plays games"): a noun
     before another is singular in English ("class schedules"), unless it is an amount or a plural-only word ("sales
-    records")."""
+    records"), or names a thing of the schema ("customers policies", "claims documents" beside customers, claims)."""
     first, last = words[0], words[-1]
     return (
         len(words) == 2
         and first not in _AMOUNT_PLURALS
+        and singular_word(first) not in things
         and all(is_plural(word) and singular_word(word) != word for word in (first, last))
     )
+
+
+def _names_its_row(label: str, table: str, named: set[str], kind: str, index: int, primary, texts) -> bool:
+    """Whether a column named as its table is what each row is called (the company's "company"): a text column of a
+    table with no "name", and no other text key naming the rows (an allergy type's "allergy type" is its type: the
+    allergy names it); a number ("trust" of trust) counts or measures, it names nothing."""
+    if noun(label, False) != noun(table, False) or "name" in named or kind == "number":
+        return False
+    return not (texts or set()) - {index}
 
 
 def _named_by_columns(label: str, columns: list[str]) -> bool:
@@ -2841,6 +2875,8 @@ def _vague(label: str) -> bool:
         return True  # "their date became customer": a verb in the past inside a name makes it a clause
     if any(_unread(word) for word in words):
         return True  # "their number of shaff in charge": a typo or a shortening is no word
+    if len(words) > 1 and any(len(word) == 1 and word.isalpha() for word in words):
+        return True  # "their g name", "ram mi b": a letter left of a shortening is no word
     if "or" in words[1:-1]:
         return True  # "their boys or girls", "by their day or boarding": a choice between values, not a detail
     if (len(words) == 1 and words[0] in _BARE_UNITS) or " ".join(words) in _BOOKKEEPING:
