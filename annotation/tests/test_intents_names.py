@@ -185,3 +185,21 @@ def test_each_group_is_one_value_of_a_plural_column():
     )
     assert not any("each special features" in text for text in said), set(said)
     assert any("each special feature" in text for text in said), set(said)
+
+
+def test_a_table_named_by_words_of_the_same_stem_as_its_links_is_a_link():
+    schema = schema_of(
+        {
+            "railway": ["Railway_ID", "Railway", "Builder"],
+            "manager": ["Manager_ID", "Name", "Country"],
+            "railway_manage": ["Railway_ID", "Manager_ID", "From_Year"],
+        },
+        primary=["railway.Railway_ID", "manager.Manager_ID", "railway_manage.Railway_ID"],
+        foreign=[
+            ("railway_manage.Railway_ID", "railway.Railway_ID"),
+            ("railway_manage.Manager_ID", "manager.Manager_ID"),
+        ],
+    )
+    said = texts("SELECT Railway FROM railway", [[f"R{n}"] for n in range(10)], "different_entity", schema=schema)
+    assert any("the managers instead" in text for text in said), set(said)
+    assert not any("railway manages" in text for text in said), set(said)

@@ -725,10 +725,11 @@ class _Schema:
     def _named_by_its_links(self, key: str) -> bool:
         """A table named by two of the things its foreign keys point to ("accelerator compatible browser",
         "debate people", "happy hour member"): without an id of its own, its rows are pairs of those things, no
-        thing of their own (a film market estimation has its own id: estimations are things)."""
+        thing of their own (a film market estimation has its own id: estimations are things). A word of the same
+        stem names the thing too ("railway manage" of railways and managers, "membership register branch")."""
         words = {singular_word(word.lower()) for word in self.labels[key].split()}
         heads = {singular_word(noun(self.labels[parent], False).split()[-1].lower()) for parent in self.linked[key]}
-        return len(heads & words) >= 2
+        return sum(any(_same_stem(head, word) for word in words) for head in heads) >= 2
 
     def table(self, name: str) -> str:
         key = name.lower()
@@ -2785,6 +2786,19 @@ def _verb_first(words: list[str], things: frozenset[str]) -> bool:
         and singular_word(first) not in things
         and all(is_plural(word) and singular_word(word) != word for word in (first, last))
     )
+
+
+# Letters two words must share at the start to be told apart from a word that only begins the same way.
+_STEM_CHARS = 5
+
+
+def _same_stem(one: str, other: str) -> bool:
+    """Whether two words name the same thing: equal, or one the other with an ending ("manage", "manager";
+    "member", "membership")."""
+    if one == other:
+        return True
+    short, long = sorted((one, other), key=len)
+    return len(short) >= _STEM_CHARS and long.startswith(short)
 
 
 def _names_its_row(label: str, table: str, named: set[str], kind: str, index: int, primary, texts) -> bool:
