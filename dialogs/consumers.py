@@ -174,24 +174,28 @@ class LobbyConsumer(JsonConsumer):
             await self.refuse(CLOSE_TRY_LATER)
             return
         await self.speak_persons_language()
-        if not (await database_call(self._allowed)()):
+        # The person's group first: a ready expert's desk opening pairs whoever waits (presence.socket_opened), and the
+        # notice goes to that group. Nothing reaches this socket before `connect` ends, and a refusal leaves it again.
+        await self.channel_layer.group_add(broadcast.person_group(self.user.pk), self.channel_name)
+        if not (await database_call(self._open)()):
             await self.refuse(CLOSE_FORBIDDEN)
             return
-        await self.channel_layer.group_add(broadcast.person_group(self.user.pk), self.channel_name)
+        self.opened = True
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
-        await database_call(presence.socket_opened)(
-            channel_name=self.channel_name, person_id=self.user.pk, kind=LiveSocket.Kind.LOBBY
-        )
-        self.opened = True
         self.ticker = asyncio.ensure_future(self._tick())
         # Read after the socket opened: an overview a moment old could still list as active the dialogue an expert has
         # just ended and scored, and send their screen back into it (bench/replay.py caught it).
         await self._send_status(fresh_since=time.monotonic())
 
-    def _allowed(self) -> bool:
+    def _open(self) -> bool:
+        """The socket's role checked and, when it may open, its row written, in one call on a database thread (as a
+        room socket's opening: each hop was a good part of a pair's CPU). False: refused, nothing written."""
         socket_user_fresh(self.scope)
-        return can(self.user, "chat.as_worker") or can(self.user, "chat.as_expert")
+        if not (can(self.user, "chat.as_worker") or can(self.user, "chat.as_expert")):
+            return False
+        presence.socket_opened(channel_name=self.channel_name, person_id=self.user.pk, kind=LiveSocket.Kind.LOBBY)
+        return True
 
     async def disconnect(self, code):
         if self.ticker:
@@ -484,10 +488,26 @@ class DialogueConsumer(JsonConsumer):
         if not isinstance(last_seq, int) or last_seq < 0:
             await self.refuse_message(message, "invalid", gettext("'last_seq' must be a non-negative integer."))
             return
-        await self._send_state()
+        # The state and what was missed in one call on a database thread (one hop per socket where there were two).
+        # Nothing is pushed meanwhile: a consumer handles one message at a time, so a broadcast heard during this read
+        # waits for the hello to end, and then is a duplicate, the next event, or a gap read from the log.
+        snapshot, missed = await socket_read(self._hello_read)(last_seq)
+        self.state = snapshot
+        await self.send_json({"type": "state", "role": self.side, **snapshot})
         self.sent_seq = last_seq
         self.ready = True
-        await self._catch_up()
+        await self._send_missed(missed)
+
+    def _hello_read(self, last_seq: int):
+        """The screen's state read from the database, and the events after `last_seq`. A client that has seen
+        nothing (every first opening) needs the whole log for both: it is read once, and the turns replayed from it."""
+        if last_seq:
+            return self._snapshot(), self._events_after(last_seq)
+        missed = self._events_after(0)
+        self.turns = log.dialogue_turns(self.dialogue, events=missed)
+        self.turns_seq = missed[-1].seq if missed else 0
+        self.partner_connected = room.partner_connected(self.dialogue, self.side)
+        return self._snapshot(turns_kept=True), missed
 
     def _snapshot(self, turns_kept: bool = False):
         """The screen's state read from the database. With `turns_kept` (after an event this socket passed on, and
@@ -631,7 +651,11 @@ class DialogueConsumer(JsonConsumer):
 
     async def _catch_up(self):
         """Send every event after `sent_seq` that this side may see, in order, straight from the log."""
-        events = await socket_read(self._events_after)(self.sent_seq)
+        await self._send_missed(await socket_read(self._events_after)(self.sent_seq))
+
+    async def _send_missed(self, events) -> None:
+        """Send the events read from the log that this side may see, in order, and the state after the last one that
+        changes it."""
         changed = None  # the last event sent that changes the screen's state
         for event in events:
             self._track(event)

@@ -109,8 +109,12 @@ def dialogue_record(
     # and only then is the stored event read.
     if check is None and connection.vendor == "postgresql" and not connection.in_atomic_block:
         return _record_in_one_statement(dialogue, author, kind, payload, client_id, role, while_open)
+    # Inside the caller's transaction, a savepoint (two more round trips) is needed only where this call takes a
+    # failure back and the caller's work goes on: a retried client id, an ended dialogue, a refused check, each of
+    # which must roll the claimed number back. Without them a failure is the caller's failure.
+    recovers = client_id is not None or while_open or check is not None
     try:
-        with transaction.atomic():
+        with transaction.atomic(savepoint=recovers):
             seq, status = _claim_seq(dialogue.pk)
             if while_open and status in ENDED_STATUSES:
                 raise _closed()  # rolls the claimed number back
@@ -1100,7 +1104,9 @@ def dialogue_presence(*, dialogue: Dialogue, person: User, joined: bool, now=Non
     (dialogue_abandon_if_gone), which is when a leave is recorded. None once the dialogue has ended."""
     side = _side(dialogue, person)
     field = _GONE_AT[side]
-    with transaction.atomic():
+    # No savepoint inside the caller's transaction (a socket's row and this presence are one): nothing below is taken
+    # back while the caller goes on.
+    with transaction.atomic(savepoint=False):
         # The row lock orders the sockets of one side opening and closing at once: exactly one of them sees the change.
         # An opening socket reads, in the same locked statement, whether each side has joined (a join is recorded
         # under this lock, so what it reads stands until the transaction ends): two reads fewer per room socket.

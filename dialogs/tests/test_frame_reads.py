@@ -1,5 +1,6 @@
 """What the room reads of the database for an end and a score (dialogs.room `_end`, `_score`): the dialogue's row once,
-under its lock, and of the log only what a question's standing is read from (dialogs.log.QUESTION_KINDS)."""
+under its lock, and of the log only what a question's standing is read from (dialogs.log.QUESTION_KINDS). And what a
+room socket's hello reads (`DialogueConsumer._hello_read`): the log once for a client that has seen nothing."""
 
 import pytest
 from django.db import connection
@@ -104,3 +105,30 @@ def test_a_second_score_is_closed_and_a_retry_gets_the_first_back(demo_databases
     with pytest.raises(DialogueError) as refused:
         _post(dialogue, erin, type="score", id="sc2", score=5)
     assert refused.value.code == "closed"
+
+
+def _room_socket(dialogue, person, side):
+    """A room socket as `DialogueConsumer._load` leaves it, without a connection (its reads are the ones tested)."""
+    from dialogs.consumers import DialogueConsumer
+
+    socket = DialogueConsumer()
+    socket.user, socket.dialogue, socket.side, socket.sees_as = person, dialogue, side, side
+    socket.turns, socket.turns_seq = None, 0
+    return socket
+
+
+def test_a_first_hello_reads_the_log_once_for_the_state_and_the_events_missed(demo_databases):
+    dialogue, alice, erin = dorm_dialogue(demo_databases, status="active")
+    _answered(dialogue, alice, erin)
+    socket = _room_socket(Dialogue.objects.get(pk=dialogue.pk), erin, "expert")
+    with CaptureQueriesContext(connection) as queries:
+        state, missed = socket._hello_read(0)
+    assert len(_reads(queries, "dialogs_event")) == 1  # two before: the turns, then the events after the client's
+    assert [event.seq for event in missed] == list(dialogue.events.order_by("seq").values_list("seq", flat=True))
+    # The turns replayed from that one read are the log's, and the socket keeps them up to its last event.
+    assert state["answered_questions"] == 1 and socket.turns_seq == missed[-1].seq
+    # A client that resumes reads the turns and only what it missed: the same state.
+    again = _room_socket(Dialogue.objects.get(pk=dialogue.pk), erin, "expert")
+    resumed, after = again._hello_read(missed[2].seq)
+    assert [event.seq for event in after] == [event.seq for event in missed[3:]]
+    assert resumed == state
