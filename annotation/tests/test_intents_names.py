@@ -2,7 +2,10 @@
 things or values are no other entity, a group noun's table holds its members, a verb in a name makes it a clause.
 One cheap test per rule, no database file."""
 
+import random
+
 from annotation.tests.test_intents_seen import schema_of, texts
+from annotation.wording.suggestions import IntentError, recommend
 
 BROWSERS = schema_of(
     {
@@ -203,3 +206,58 @@ def test_a_table_named_by_words_of_the_same_stem_as_its_links_is_a_link():
     said = texts("SELECT Railway FROM railway", [[f"R{n}"] for n in range(10)], "different_entity", schema=schema)
     assert any("the managers instead" in text for text in said), set(said)
     assert not any("railway manages" in text for text in said), set(said)
+
+
+def _said_with_figures(sql, rows, category, schema, figures):
+    """`texts`, with the columns' figures given."""
+    result = {"rows": rows, "truncated": False, "total_rows": None}
+    found = []
+    for seed in range(60):
+        try:
+            found.append(
+                recommend(
+                    sql,
+                    schema,
+                    category=category,
+                    rng=random.Random(seed),
+                    result=result,
+                    statistics=lambda table, column: figures.get((table, column)),
+                    values=lambda table, column: [],
+                ).text
+            )
+        except IntentError:
+            continue
+    return found
+
+
+CLINIC = schema_of(
+    {
+        "diagnosis": ["icd_code", "description", "chapter", "chronic"],
+        "patient": ["patient_id", "patient_name", "birth_year", "smoker"],
+    },
+    primary=["diagnosis.icd_code", "patient.patient_id"],
+    types={"diagnosis.chronic": "number", "patient.birth_year": "number", "patient.smoker": "number"},
+)
+CLINIC_FIGURES = {
+    ("diagnosis", "chronic"): {"rows": 16, "distinct": 2, "min": 0, "max": 1},
+    ("patient", "smoker"): {"rows": 300, "distinct": 2, "min": 0, "max": 1},
+    ("patient", "birth_year"): {"rows": 320, "distinct": 60, "min": 1930, "max": 2020},
+}
+
+
+def test_a_number_column_of_zeros_and_ones_is_a_yes_no_condition():
+    rows = [["Circulatory"], ["Skin"], ["Circulatory"], ["Respiratory"]]
+    sql = "SELECT chapter FROM diagnosis WHERE chronic = 1"
+    widen = _said_with_figures(sql, rows, "different_instances", CLINIC, CLINIC_FIGURES)
+    assert widen and not any("chronic is" in text or "chronic flag" in text for text in widen), set(widen)
+    assert any("being chronic" in text or "that are not chronic" in text for text in widen), set(widen)
+    shown = [[f"Patient {n}"] for n in range(8)]
+    details = _said_with_figures("SELECT patient_name FROM patient", shown, "same_instances", CLINIC, CLINIC_FIGURES)
+    assert not any("their smoker" in text for text in details), set(details)
+    narrow = _said_with_figures(
+        "SELECT patient_name FROM patient", shown, "different_instances", CLINIC, CLINIC_FIGURES
+    )
+    assert any("that are smokers" in text for text in narrow), set(narrow)
+    # without figures nothing says it is a yes/no: a number stays a number
+    plain = texts("SELECT patient_name FROM patient", shown, "same_instances", schema=CLINIC)
+    assert any("their smoker" in text for text in plain), set(plain)

@@ -271,6 +271,7 @@ def applicable_categories(
 ) -> list[str]:
     """The categories (in `relations.CATEGORIES` order) that `recommend` can suggest after `previous_sql`, given
     what its `result` showed and the columns' `statistics` when known (see `recommend`)."""
+    schema = _flags_read(previous_sql, schema, statistics)
     return _seen_view(_analysis_of(previous_sql, schema), result, statistics).categories()
 
 
@@ -306,6 +307,7 @@ def recommend(
         raise IntentError(  # i18n-exempt: the room logs it and offers none
             f"unknown intent category {category!r}; known: {', '.join(CATEGORIES)}"
         )
+    schema = _flags_read(previous_sql, schema, statistics)
     analysis = _seen_view(_analysis_of(previous_sql, schema), result, statistics)
     writer = (writer or _Writer)(analysis, rng, values)
     writer.row_values = row_values
@@ -987,6 +989,52 @@ def _literals(nodes) -> tuple:
 # categories apply and then words a suggestion of one, and a worker may ask for others, all from the same query and
 # schema. An analysis is only read once made (the writer keeps what it uses in its own fields).
 _analysis_kept = per_schema(lambda schema, previous_sql: _Analysis(previous_sql, schema), kept_at_most=64)
+
+
+def _flags_read(previous_sql: str, schema: dict | None, statistics: Callable | None) -> dict | None:
+    """`schema` with each number column that holds only 0 and 1 (its `statistics`) read as a yes/no flag, of the
+    query's tables and the tables next to them: "chronic", "smoker", "on call" are conditions ("only those that are
+    chronic"), never a detail ("their chronic") nor a number ("whose on call is below 1"). A name alone cannot tell
+    them from a count or a measure; the values can."""
+    if not isinstance(schema, dict) or statistics is None:
+        return schema
+    names = _schema_of(schema)
+    try:
+        tables = set(_analysis_of(previous_sql, schema).facts.tables)
+    except IntentError:
+        return schema  # recommend says why with the schema as it is
+    tables |= {other for table in tables for other in names.neighbours.get(table, ())}
+    flags = []
+    for number, (table, name) in enumerate(schema.get("column_names_original", ())):
+        column = names.lookup.get((schema["table_names_original"][table].lower(), name.lower())) if table >= 0 else None
+        if column is None or column.table not in tables or column.kind != "number" or column.is_key:
+            continue
+        if not _is_flag(column) and _zero_one(statistics(names.originals[column.table], column.original)):
+            flags.append(number)
+    return _flagged(schema, tuple(flags)) if flags else schema
+
+
+def _zero_one(figures: Mapping | None) -> bool:
+    """Whether a column's figures say it holds 0 and 1 only (and is not empty)."""
+    if not figures or not figures.get("rows") or figures.get("distinct") not in (1, 2):
+        return False
+    return all(figures.get(end) in (0, 1) and not isinstance(figures.get(end), bool) for end in ("min", "max"))
+
+
+def _flag_schema(schema: dict, flags: tuple[int, ...]) -> dict:
+    """A copy of `schema` whose columns numbered `flags` are named as flags ("chronic" -> "chronic flag")."""
+    copied = copy.deepcopy(schema)
+    originals = copied["column_names_original"]
+    readable = copied.get("column_names") or [[table, None] for table, _ in originals]
+    for number in flags:
+        label = column_phrase(_label(readable[number][1], originals[number][1]))
+        readable[number] = [readable[number][0], f"{label} flag"]
+    copied["column_names"] = readable
+    return copied
+
+
+# The flagged copies, kept per schema and flags: the schemas' readings downstream are kept per schema object.
+_flagged = per_schema(_flag_schema)
 
 
 def _analysis_of(previous_sql: str, schema: dict | None) -> _Analysis:
@@ -2029,7 +2077,7 @@ class _Writer:
             if held is not None and len({repr(value) for value in held}) < 2:
                 return None  # "only those that are full time" of rows that all are, or none
             self._uses(column)
-            return f"that are {_flag_words(column)}"
+            return f"that are {_are(column)}"
         if held is not None and column.kind not in ("number", "time"):
             # the value of one of the rows, when some of them have another: "only those whose nationality is USA"
             words = list(dict.fromkeys(text for text in (_readable_value(value, column) for value in held) if text))
@@ -2383,7 +2431,9 @@ class _Writer:
                 "lead": "Drop or relax one of the conditions",
                 "modifier": "with one condition dropped or relaxed",
             }[form]
-        if condition.op in ("=", "in") and condition.values and not condition.negated:
+        if condition.op in ("=", "in") and condition.values and not condition.negated and not _is_flag(column):
+            # a yes/no's other value is the rest of the rows: "also include those whose chronic flag is 0" is the
+            # condition dropped
             value = self._value(column, avoid=condition.values)
             if value is not None:
                 self._uses_value(column, value)
@@ -2672,7 +2722,7 @@ def _whose(label: str) -> str:
 
 def _on(column: _Column) -> str:
     """ "on their age", "on being full time": what a condition is on, in words (a yes/no is no detail of theirs)."""
-    return f"on being {_flag_words(column)}" if _is_flag(column) else f"on their {column.label}"
+    return f"on being {_are(column)}" if _is_flag(column) else f"on their {column.label}"
 
 
 _YES = frozenset({"1", "t", "y", "yes", "true"})
@@ -2689,7 +2739,7 @@ def _flag_negation(condition: _Filter) -> str | None:
     holds = (value in _YES) == (condition.op == "=")
     if condition.negated:
         holds = not holds
-    return f"that are {'not ' if holds else ''}{_flag_words(condition.column)}"
+    return f"that are {'not ' if holds else ''}{_are(condition.column)}"
 
 
 def _negation(condition: _Filter, label: str | None = None) -> str | None:
@@ -2869,6 +2919,16 @@ def _is_flag(column: _Column | None) -> bool:
     """A yes/no column ("is male" read as "male flag"): a condition ("those that are male"), never a detail to show,
     sort or group by ("their male flag")."""
     return column is not None and column.label.endswith(" flag")
+
+
+def _are(column: _Column) -> str:
+    """A flag's words after "are": a thing a row is, in the plural ("smokers"); a state as it is ("chronic",
+    "on call", "full time")."""
+    words = _flag_words(column).split()
+    if len(words) == 1 and len(words[0]) >= _STEM_CHARS and words[0].endswith(("er", "or")) and words[0].isalpha():
+        plural = plural_word(words[0])
+        return plural if plural != words[0] and singular_word(plural) == words[0] else words[0]
+    return " ".join(words)
 
 
 def _flag_words(column: _Column) -> str:
