@@ -261,3 +261,33 @@ def test_a_number_column_of_zeros_and_ones_is_a_yes_no_condition():
     # without figures nothing says it is a yes/no: a number stays a number
     plain = texts("SELECT patient_name FROM patient", shown, "same_instances", schema=CLINIC)
     assert any("their smoker" in text for text in plain), set(plain)
+
+
+def test_no_alphabetical_order_of_names_already_a_to_z_no_count_per_group_of_one_row_and_a_postcode_is_no_patient():
+    schema = schema_of(
+        {
+            "medication": ["medication_id", "drug_name", "dosage_form"],
+            "department": ["dept_code", "dept_name", "floor_no", "wing"],
+            "patient": ["patient_id", "patient_name", "postcode"],
+            "doctor": ["doctor_id", "doctor_name"],
+            "appointment": ["appointment_id", "patient_id", "doctor_id"],
+        },
+        primary=["medication.medication_id", "department.dept_code", "patient.patient_id", "doctor.doctor_id"]
+        + ["appointment.appointment_id"],
+        foreign=[("appointment.patient_id", "patient.patient_id"), ("appointment.doctor_id", "doctor.doctor_id")],
+        types={"department.floor_no": "number"},
+    )
+    names = [["Amlodipine"], ["Apixaban"], ["Azithromycin"], ["Bisoprolol"], ["Cetirizine"], ["Diazepam"]]
+    union = "SELECT drug_name FROM medication WHERE dosage_form = 'inhaler' UNION SELECT drug_name FROM medication"
+    said = texts(union, names, "display", schema=schema)
+    assert not any("alphabetically by their drug name" in text for text in said), set(said)
+    shuffled = texts("SELECT drug_name FROM medication", names[::-1], "display", schema=schema)
+    assert any("alphabetically by their drug name" in text for text in shuffled), set(shuffled)
+    one = texts("SELECT dept_name FROM department WHERE floor_no = 4", [["Respiratory medicine"]], schema=schema)
+    assert not any("per wing" in text for text in one), set(one)
+    grouped = (
+        "SELECT T1.postcode, count(DISTINCT T3.doctor_id) FROM patient AS T1 JOIN appointment AS T2"
+        " ON T1.patient_id = T2.patient_id JOIN doctor AS T3 ON T2.doctor_id = T3.doctor_id GROUP BY T1.postcode"
+    )
+    per = texts(grouped, [["AB1", 3], ["CD2", 5], ["EF3", 2], ["GH4", 4], ["IJ5", 1], ["KL6", 6]], schema=schema)
+    assert not any("each patient" in text for text in per), set(per)

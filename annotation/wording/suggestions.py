@@ -1459,6 +1459,14 @@ class _Seen:
         position = self.selected.index(column)
         return [row[position] for row in self.rows if position < len(row)]
 
+    def in_order(self, key: _SortKey) -> bool:
+        """Whether the shown rows already run A to Z on `key`'s text column (three rows or more): sorting them
+        "alphabetically" changes nothing."""
+        shown = self.shown_values(key.column) if key.column is not None else None
+        if not shown or len(shown) < _ORDER_ROWS_AT_LEAST or not all(isinstance(value, str) for value in shown):
+            return False
+        return shown == sorted(shown, key=str.casefold)  # text is sorted "alphabetically": A to Z
+
     def one_value_shown(self, column: _Column) -> bool:
         shown = self.shown_values(column)
         return shown is not None and len(shown) > 0 and len({repr(value) for value in shown}) == 1
@@ -1505,6 +1513,8 @@ _LIST_AT_MOST = 100
 _NUMBER_GROUPS_AT_MOST = 20
 # A statistic ("the average grade") of fewer rows than this is those rows' values: list them rather than figure them.
 _FIGURE_ROWS_AT_LEAST = 3
+# Rows that must be shown in an order before it is taken for the result's own order (two are in some order by chance).
+_ORDER_ROWS_AT_LEAST = 3
 # A column of keys without a declared foreign key is told only in a table this large (small tables' numbers fit any
 # range by chance).
 _CODE_ROWS_AT_LEAST = 20
@@ -1644,6 +1654,8 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
     )
     if seen.few:
         material["R14"] = []
+        if analysis.listing:
+            material["R4"] = []  # "the number of departments per wing" of one department: one group of 1
         if analysis.facts.group:
             material["R7"] = []  # "just the languages, without the number of cartoons" of English, 4: less of one row
     if material["R16"] and seen.repeats(material["R16"]) is False:
@@ -1879,8 +1891,12 @@ def _orders_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> di
             return False
         return _ordinal(detail, seen) if analysis.facts.has_limit else not seen.at_a_glance
 
+    def new_order(key: _SortKey) -> bool:
+        # "sort them alphabetically by their drug name" of names a UNION already returned in that order
+        return key.column is None or key.aggregate is not None or seen.numeric(key.column) or not seen.in_order(key)
+
     return {
-        "R14": [] if seen.at_a_glance else [key for key in material["R14"] if sortable(key)],
+        "R14": [] if seen.at_a_glance else [key for key in material["R14"] if sortable(key) and new_order(key)],
         "R15": [option for option in material["R15"] if reorders(option)],
     }
 
@@ -2284,9 +2300,10 @@ class _Writer:
         words = column.label.split()
         if not column.is_primary and len(words) > 1 and _looks_like_id(column.label):
             return " ".join(words[:-1])
-        if column.table in self.names.labels and column.table not in self.names.links:
+        identifies = column.is_primary or _id_named(column.original) or words[-1] in ("id", "ids")
+        if identifies and column.table in self.names.labels and column.table not in self.names.links:
             return noun(self.names.labels[column.table], False)  # grouped by student id: "each student"
-        return column.label
+        return column.label  # a postcode or a phone number names no patient: "each postcode"
 
     # -- Same Instances (alone or lead) -----------------------------------------------------------------------
 
