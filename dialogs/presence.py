@@ -149,7 +149,8 @@ def socket_closed(*, channel_name: str, now=None) -> bool:
     """Forget a socket that closed. Returns whether this call removed it (False: housekeeping already reaped it, and
     updated its side's presence). A person's last lobby socket going starts their entry's reconnection grace."""
     now = now or timezone.now()
-    with _held_lock, transaction.atomic():
+    # No savepoint inside a room socket's closing (room_socket_closed): nothing here is taken back while it goes on.
+    with _held_lock, transaction.atomic(savepoint=False):
         _held.pop(channel_name, None)
         row = _socket_row_delete(channel_name)
         if row is None:
