@@ -107,7 +107,9 @@ def dialogue_record(
     the log holds however many sockets send at once."""
     # No look for the client id first: a retry is stopped by the unique constraint on (dialogue, author, client id),
     # and only then is the stored event read.
-    if check is None and connection.vendor == "postgresql" and not connection.in_atomic_block:
+    # One statement on PostgreSQL, also inside the caller's transaction when no client id can make it fail and be
+    # taken back there (a failed statement aborts the whole transaction): a socket's join under its presence lock.
+    if check is None and connection.vendor == "postgresql" and (client_id is None or not connection.in_atomic_block):
         return _record_in_one_statement(dialogue, author, kind, payload, client_id, role, while_open)
     # Inside the caller's transaction, a savepoint (two more round trips) is needed only where this call takes a
     # failure back and the caller's work goes on: a retried client id, an ended dialogue, a refused check, each of
@@ -146,10 +148,11 @@ def _stored_before(dialogue: Dialogue, author: User | None, client_id: str | Non
 
 
 def _record_in_one_statement(dialogue, author, kind, payload, client_id, role, while_open) -> tuple[Event, bool]:
-    """`dialogue_record` on PostgreSQL outside any transaction: the number claimed and the event inserted by one
-    statement, one round trip instead of four (begin, claim, insert, commit), and as atomic, since a statement is a
-    transaction of its own: a client id stored before fails the insert, and the number claimed with it is rolled back.
-    With `while_open` the claim only matches a dialogue that has not ended; no row back means it ended."""
+    """`dialogue_record` on PostgreSQL: the number claimed and the event inserted by one statement, one round trip
+    instead of four outside a transaction (begin, claim, insert, commit) or two inside one, and as atomic, since a
+    statement is a transaction of its own: a client id stored before fails the insert, and the number claimed with it
+    is rolled back (outside a transaction only: inside one, the failure would abort the caller's). With `while_open`
+    the claim only matches a dialogue that has not ended; no row back means it ended, and nothing was claimed."""
     quote = connection.ops.quote_name
     dialogues, events = quote(Dialogue._meta.db_table), quote(Event._meta.db_table)
     now = timezone.now()

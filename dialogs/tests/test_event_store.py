@@ -1,8 +1,9 @@
 """Storing one event: the next sequence number and the insert together, gap-free, once per client id.
 
-On PostgreSQL outside a transaction the claim and the insert are one statement (dialogs.room.dialogue_record): one
-round trip per stored message (bench/room_post.py). These tests hold it to the same guarantees as the transaction it
-replaces, on whichever database the run has (the services pass of `make test` runs them on PostgreSQL).
+On PostgreSQL outside a transaction (inside one, when no client id is given) the claim and the insert are one
+statement (dialogs.room.dialogue_record): one round trip per stored message (bench/room_post.py). These tests hold it
+to the same guarantees as the transaction it replaces, on whichever database the run has (the services pass of
+`make test` runs them on PostgreSQL).
 """
 
 import pytest
@@ -83,3 +84,26 @@ def test_on_postgresql_an_event_is_stored_in_one_round_trip(demo_databases):
     with CaptureQueriesContext(connection) as queries:
         _record(dialogue, alice, "measured", while_open=True)
     assert len(queries.captured_queries) == 1, [query["sql"] for query in queries.captured_queries]
+
+
+def test_on_postgresql_an_event_without_a_client_id_is_one_statement_inside_a_transaction_too(demo_databases):
+    """A socket's join, written under its presence lock: one statement, and it still rolls back with the caller's
+    work; with a client id (a retry is taken back there) the claim and the insert keep their savepoint."""
+    if connection.vendor != "postgresql":
+        pytest.skip("one statement is PostgreSQL's path: run through `tools/test_stack.py with-services -- pytest`")
+    dialogue, alice, _ = dorm_dialogue(demo_databases)
+    _record(dialogue, alice)
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        event, created = _record(dialogue, alice, while_open=True)
+    assert created and event.seq == 2
+    assert len(queries.captured_queries) == 1, [query["sql"] for query in queries.captured_queries]
+    with pytest.raises(RuntimeError), transaction.atomic():
+        _record(dialogue, alice)
+        raise RuntimeError("the caller's work failed")
+    assert list(dialogue.events.values_list("seq", flat=True).order_by("seq")) == [1, 2]
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        _record(dialogue, alice, "with-id")
+    assert any(query["sql"].startswith("SAVEPOINT") for query in queries.captured_queries)
+    with transaction.atomic():
+        again, created = _record(dialogue, alice, "with-id")
+    assert not created and again.seq == 3
