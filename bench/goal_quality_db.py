@@ -21,7 +21,20 @@ status code (ATT, CNL, DNA, BKD), diagnoses keyed by their ICD code with a 0/1 c
 composite key and a rank (appointment_diagnosis), medications with ATC codes, and prescription lines keyed by the
 appointment and a line number (composite key, ordinal) with doses, days supplied and refills.
 
-Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35] [--database hotel|football|clinic]
+The public library (`build_library_database`, nine tables) and the logistics company (`build_logistics_database`,
+nine tables), made as held-out set 8 before the sampler was run on either: branches, members (card numbers as text,
+member type codes, repeated names, NULL birth years and e-mails, an active flag), authors (repeated names, NULLs),
+books keyed by ISBN text (Dewey codes as text, editions as ordinals, repeated titles), a book-author link with a
+composite key and an author order, copies (barcodes as numbers, shelf numbers, condition grades 1-5, a withdrawn
+flag), ~900 loans (NULL return dates, renewals), reservations (three-column key, queue positions) and fines (reason
+codes, paid flag); warehouses (codes as text, region numbers, NULL floor areas), carriers (repeated names, SCAC
+codes), customers (repeated company names, credit tiers, VAT numbers as text with NULLs), products keyed by SKU text
+(HS codes as numbers, a hazmat flag), stock with a composite key and bin numbers, 700 orders (priority ordinals,
+status codes), order lines keyed by order and line number, shipments (NULL delivery dates) and returns referring to
+an order line by a two-column foreign key.
+
+Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
+           [--database hotel|football|clinic|library|logistics]
 """
 
 import argparse
@@ -737,7 +750,446 @@ def build_clinic_database(path: str | Path, seed: int = 35) -> Path:
     return path
 
 
-BUILDERS = {"hotel": build_hotel_database, "football": build_football_database, "clinic": build_clinic_database}
+LIBRARY_SCHEMA = """
+CREATE TABLE branch (
+    branch_id INTEGER PRIMARY KEY,
+    branch_name TEXT NOT NULL UNIQUE,
+    city TEXT NOT NULL,
+    postcode TEXT,
+    opened_year INTEGER NOT NULL,
+    floor_count INTEGER NOT NULL,
+    has_cafe INTEGER NOT NULL
+);
+CREATE TABLE member (
+    member_id INTEGER PRIMARY KEY,
+    card_no TEXT NOT NULL UNIQUE,
+    full_name TEXT NOT NULL,
+    birth_year INTEGER,
+    member_type TEXT NOT NULL,
+    home_branch_id INTEGER NOT NULL REFERENCES branch (branch_id),
+    joined_date TEXT NOT NULL,
+    email TEXT,
+    active INTEGER NOT NULL
+);
+CREATE TABLE author (
+    author_id INTEGER PRIMARY KEY,
+    author_name TEXT NOT NULL,
+    birth_year INTEGER,
+    nationality TEXT
+);
+CREATE TABLE book (
+    isbn TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    publisher TEXT NOT NULL,
+    pub_year INTEGER NOT NULL,
+    dewey_code TEXT,
+    language_code TEXT NOT NULL,
+    page_count INTEGER,
+    edition_no INTEGER NOT NULL
+);
+CREATE TABLE book_author (
+    isbn TEXT NOT NULL REFERENCES book (isbn),
+    author_id INTEGER NOT NULL REFERENCES author (author_id),
+    author_order INTEGER NOT NULL,
+    PRIMARY KEY (isbn, author_id)
+);
+CREATE TABLE copy (
+    copy_id INTEGER PRIMARY KEY,
+    isbn TEXT NOT NULL REFERENCES book (isbn),
+    branch_id INTEGER NOT NULL REFERENCES branch (branch_id),
+    barcode INTEGER NOT NULL UNIQUE,
+    shelf_no INTEGER NOT NULL,
+    acquired_date TEXT NOT NULL,
+    condition_grade INTEGER NOT NULL,
+    withdrawn INTEGER NOT NULL
+);
+CREATE TABLE loan (
+    loan_id INTEGER PRIMARY KEY,
+    copy_id INTEGER NOT NULL REFERENCES copy (copy_id),
+    member_id INTEGER NOT NULL REFERENCES member (member_id),
+    loan_date TEXT NOT NULL,
+    due_date TEXT NOT NULL,
+    return_date TEXT,
+    renewals INTEGER NOT NULL
+);
+CREATE TABLE reservation (
+    member_id INTEGER NOT NULL REFERENCES member (member_id),
+    isbn TEXT NOT NULL REFERENCES book (isbn),
+    reserved_date TEXT NOT NULL,
+    queue_position INTEGER NOT NULL,
+    pickup_branch_id INTEGER NOT NULL REFERENCES branch (branch_id),
+    status TEXT NOT NULL,
+    PRIMARY KEY (member_id, isbn, reserved_date)
+);
+CREATE TABLE fine (
+    fine_id INTEGER PRIMARY KEY,
+    loan_id INTEGER NOT NULL REFERENCES loan (loan_id),
+    reason_code TEXT NOT NULL,
+    amount REAL NOT NULL,
+    paid INTEGER NOT NULL,
+    paid_date TEXT
+);
+"""
+
+BRANCHES = [
+    ("Central Library", "Leeds", "LS1 3AB", 1884, 4, 1),
+    ("Headingley", "Leeds", "LS6 2QB", 1931, 1, 0),
+    ("Chapel Allerton", "Leeds", None, 1904, 2, 0),
+    ("Harrogate Road", "Harrogate", "HG1 1EG", 1972, 1, 1),
+    ("Otley", "Otley", "LS21 3AN", 2011, 2, 1),
+]
+MEMBER_FIRST = ["Amy", "Ben", "Carla", "Dev", "Erin", "Faisal", "Gwen", "Harun", "Ivy", "Jon", "Kate", "Liam", "Mei",
+                "Noah", "Olga", "Pat"]  # fmt: skip
+MEMBER_LAST = ["Ahmed", "Brown", "Clark", "Davies", "Evans", "Fox", "Gill", "Hughes", "Khan", "Lee", "Smith", "Wood"]
+AUTHORS = [
+    ("Hilary Mantel", 1952, "GB"), ("Kazuo Ishiguro", 1954, "GB"), ("Chimamanda Ngozi Adichie", 1977, "NG"),
+    ("Haruki Murakami", 1949, "JP"), ("Margaret Atwood", 1939, "CA"), ("Terry Pratchett", 1948, "GB"),
+    ("Neil Gaiman", 1960, "GB"), ("Elena Ferrante", None, "IT"), ("Mary Beard", 1955, "GB"),
+    ("Yuval Noah Harari", 1976, "IL"), ("Julia Donaldson", 1948, "GB"), ("Axel Scheffler", 1957, "DE"),
+    ("David Smith", 1961, None), ("David Smith", 1979, "US"), ("Zadie Smith", 1975, "GB"), ("Ali Smith", 1962, "GB"),
+    ("Anonymous", None, None), ("Sally Rooney", 1991, "IE"),
+]  # fmt: skip
+# title, publisher, year, dewey, language, pages, edition, author ids in order
+BOOKS = [
+    ("Wolf Hall", "Fourth Estate", 2009, "823.92", "en", 653, 1, [1]),
+    ("Wolf Hall", "Fourth Estate", 2010, "823.92", "en", 672, 2, [1]),
+    ("Bring Up the Bodies", "Fourth Estate", 2012, "823.92", "en", 432, 1, [1]),
+    ("Never Let Me Go", "Faber", 2005, "823.914", "en", 288, 1, [2]),
+    ("Klara and the Sun", "Faber", 2021, "823.914", "en", 320, 1, [2]),
+    ("Half of a Yellow Sun", "Fourth Estate", 2006, "823.92", "en", 448, 1, [3]),
+    ("Americanah", "Fourth Estate", 2013, "823.92", "en", 477, 1, [3]),
+    ("Norwegian Wood", "Vintage", 2000, "895.635", "en", 389, 1, [4]),
+    ("Kafka on the Shore", "Vintage", 2005, "895.635", "en", 505, 1, [4]),
+    ("The Handmaid's Tale", "Vintage", 1996, "813.54", "en", 324, 3, [5]),
+    ("Good Omens", "Corgi", 2006, "823.914", "en", 416, 2, [6, 7]),
+    ("Mort", "Corgi", 1988, "823.914", "en", 272, 1, [6]),
+    ("Coraline", "Bloomsbury", 2002, None, "en", 163, 1, [7]),
+    ("L'amica geniale", "Edizioni E/O", 2011, "853.92", "it", 331, 1, [8]),
+    ("My Brilliant Friend", "Europa", 2012, "853.92", "en", 331, 1, [8]),
+    ("SPQR", "Profile", 2015, "937", "en", 608, 1, [9]),
+    ("Sapiens", "Harvill Secker", 2014, "909", "en", 443, 1, [10]),
+    ("Sapiens", "Vintage", 2015, "909", "en", 498, 2, [10]),
+    ("The Gruffalo", "Macmillan", 1999, None, "en", 32, 1, [11, 12]),
+    ("Room on the Broom", "Macmillan", 2001, None, "en", 32, 1, [11, 12]),
+    ("Der Grüffelo", "Beltz", 2002, None, "de", 32, 1, [11, 12]),
+    ("Birdwatching in Yorkshire", "Dalesman", 1998, "598.0942", "en", None, 1, [13]),
+    ("Cloud Computing Basics", "Apress", 2019, "004.6782", "en", 212, 2, [14]),
+    ("White Teeth", "Hamish Hamilton", 2000, "823.914", "en", 448, 1, [15]),
+    ("How to be both", "Hamish Hamilton", 2014, "823.92", "en", 372, 1, [16]),
+    ("Beowulf", "Penguin", 2003, "829.3", "en", 213, 4, [17]),
+    ("Normal People", "Faber", 2018, "823.92", "en", 266, 1, [18]),
+    ("Conversations with Friends", "Faber", 2017, "823.92", "en", 321, 1, [18]),
+]  # fmt: skip
+
+
+def _library_isbn(rng: random.Random) -> str:
+    digits = "978" + "".join(str(rng.randint(0, 9)) for _ in range(10))
+    return digits
+
+
+def _library_members(connection: sqlite3.Connection, rng: random.Random) -> list[int]:
+    members = []
+    for member_id in range(1, 241):
+        kind = rng.choices(["ADT", "CHD", "SNR", "STU"], weights=[55, 15, 18, 12])[0]
+        born = {"ADT": rng.randint(1960, 2005), "CHD": rng.randint(2011, 2020), "SNR": rng.randint(1935, 1960),
+                "STU": rng.randint(2000, 2007)}[kind]  # fmt: skip
+        name = f"{rng.choice(MEMBER_FIRST)} {rng.choice(MEMBER_LAST)}"
+        address = f"{name.lower().replace(' ', '.')}{member_id}@mail.test"
+        email = None if kind == "CHD" or rng.random() < 0.2 else address
+        joined = date(2008, 1, 1) + timedelta(days=rng.randint(0, 6200))
+        connection.execute(
+            "INSERT INTO member VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (member_id, f"L{rng.randint(1000000, 9999999)}", name, born if rng.random() < 0.93 else None, kind,
+             rng.choices(range(1, 6), weights=[40, 20, 15, 15, 10])[0], joined.isoformat(), email,
+             rng.choices([1, 0], weights=[88, 12])[0]),
+        )  # fmt: skip
+        members.append(member_id)
+    return members
+
+
+def _library_copies(connection: sqlite3.Connection, rng: random.Random, isbns: list[str]) -> list[int]:
+    copies = []
+    barcodes = rng.sample(range(30000000, 39999999), 400)
+    for isbn in isbns:
+        for _ in range(rng.choice([1, 1, 2, 3, 4, 6])):
+            copy_id = len(copies) + 1
+            connection.execute(
+                "INSERT INTO copy VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (copy_id, isbn, rng.randint(1, 5), barcodes[copy_id], rng.randint(1, 40),
+                 (date(2010, 1, 1) + timedelta(days=rng.randint(0, 5400))).isoformat(),
+                 rng.choices([1, 2, 3, 4, 5], weights=[5, 10, 30, 35, 20])[0], int(rng.random() < 0.07)),
+            )  # fmt: skip
+            copies.append(copy_id)
+    return copies
+
+
+def _library_loans(connection: sqlite3.Connection, rng: random.Random, copies: list[int], members: list[int]):
+    start = date(2025, 1, 2)
+    for loan_id in range(1, 901):
+        lent = start + timedelta(days=rng.randint(0, 320))
+        due = lent + timedelta(days=21)
+        renewals = rng.choices([0, 1, 2, 3], weights=[70, 18, 8, 4])[0]
+        due += timedelta(days=21 * renewals)
+        late = rng.randint(1, 40) if rng.random() < 0.15 else -rng.randint(0, 19)
+        back = None if rng.random() < 0.12 else due + timedelta(days=late)
+        connection.execute(
+            "INSERT INTO loan VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (loan_id, rng.choice(copies), rng.choice(members), lent.isoformat(), due.isoformat(),
+             back.isoformat() if back else None, renewals),
+        )  # fmt: skip
+        if back and back > due:
+            late_days = (back - due).days
+            paid = int(rng.random() < 0.7)
+            connection.execute(
+                "INSERT INTO fine (loan_id, reason_code, amount, paid, paid_date) VALUES (?, 'LATE', ?, ?, ?)",
+                (loan_id, round(min(late_days * 0.25, 8.0), 2), paid,
+                 (back + timedelta(days=rng.randint(0, 30))).isoformat() if paid else None),
+            )  # fmt: skip
+        elif rng.random() < 0.02:
+            reason, amount = rng.choice([("DMG", 5.0), ("LOST", 12.5), ("DMG", 3.5)])
+            connection.execute(
+                "INSERT INTO fine (loan_id, reason_code, amount, paid, paid_date) VALUES (?, ?, ?, 0, NULL)",
+                (loan_id, reason, amount),
+            )
+
+
+def build_library_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the public library database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(LIBRARY_SCHEMA)
+    for branch_id, row in enumerate(BRANCHES, start=1):
+        connection.execute("INSERT INTO branch VALUES (?, ?, ?, ?, ?, ?, ?)", (branch_id, *row))
+    for author_id, row in enumerate(AUTHORS, start=1):
+        connection.execute("INSERT INTO author VALUES (?, ?, ?, ?)", (author_id, *row))
+    isbns = []
+    for title, publisher, year, dewey, language, pages, edition, authors in BOOKS:
+        isbn = _library_isbn(rng)
+        isbns.append(isbn)
+        connection.execute("INSERT INTO book VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           (isbn, title, publisher, year, dewey, language, pages, edition))  # fmt: skip
+        for order, author_id in enumerate(authors, start=1):
+            connection.execute("INSERT INTO book_author VALUES (?, ?, ?)", (isbn, author_id, order))
+    members = _library_members(connection, rng)
+    copies = _library_copies(connection, rng, isbns)
+    _library_loans(connection, rng, copies, members)
+    queue: dict[str, int] = {}
+    for _ in range(60):
+        isbn = rng.choice(isbns[:12])
+        queue[isbn] = queue.get(isbn, 0) + 1
+        connection.execute(
+            "INSERT OR IGNORE INTO reservation VALUES (?, ?, ?, ?, ?, ?)",
+            (rng.choice(members), isbn, (date(2025, 9, 1) + timedelta(days=rng.randint(0, 90))).isoformat(),
+             queue[isbn], rng.randint(1, 5), rng.choices(["WAIT", "READY", "DONE", "CANC"], [50, 10, 30, 10])[0]),
+        )  # fmt: skip
+    connection.commit()
+    connection.close()
+    return path
+
+
+LOGISTICS_SCHEMA = """
+CREATE TABLE warehouse (
+    warehouse_id INTEGER PRIMARY KEY,
+    warehouse_code TEXT NOT NULL UNIQUE,
+    city TEXT NOT NULL,
+    country_code TEXT NOT NULL,
+    region_no INTEGER NOT NULL,
+    dock_count INTEGER NOT NULL,
+    floor_area_m2 INTEGER,
+    opened_year INTEGER NOT NULL
+);
+CREATE TABLE carrier (
+    carrier_id INTEGER PRIMARY KEY,
+    carrier_name TEXT NOT NULL,
+    scac_code TEXT NOT NULL UNIQUE,
+    service_level TEXT NOT NULL,
+    tracking_url TEXT
+);
+CREATE TABLE customer (
+    customer_id INTEGER PRIMARY KEY,
+    company_name TEXT NOT NULL,
+    city TEXT NOT NULL,
+    country_code TEXT NOT NULL,
+    vat_no TEXT,
+    credit_tier INTEGER NOT NULL,
+    key_account INTEGER NOT NULL
+);
+CREATE TABLE product (
+    sku TEXT PRIMARY KEY,
+    product_name TEXT NOT NULL,
+    category TEXT NOT NULL,
+    hs_code INTEGER NOT NULL,
+    unit_weight_kg REAL NOT NULL,
+    list_price REAL NOT NULL,
+    hazmat INTEGER NOT NULL
+);
+CREATE TABLE stock (
+    warehouse_id INTEGER NOT NULL REFERENCES warehouse (warehouse_id),
+    sku TEXT NOT NULL REFERENCES product (sku),
+    quantity_on_hand INTEGER NOT NULL,
+    bin_no INTEGER NOT NULL,
+    PRIMARY KEY (warehouse_id, sku)
+);
+CREATE TABLE sales_order (
+    order_id INTEGER PRIMARY KEY,
+    customer_id INTEGER NOT NULL REFERENCES customer (customer_id),
+    warehouse_id INTEGER NOT NULL REFERENCES warehouse (warehouse_id),
+    order_date TEXT NOT NULL,
+    priority_no INTEGER NOT NULL,
+    status_code TEXT NOT NULL
+);
+CREATE TABLE order_line (
+    order_id INTEGER NOT NULL REFERENCES sales_order (order_id),
+    line_no INTEGER NOT NULL,
+    sku TEXT NOT NULL REFERENCES product (sku),
+    quantity INTEGER NOT NULL,
+    unit_price REAL NOT NULL,
+    discount_pct INTEGER NOT NULL,
+    PRIMARY KEY (order_id, line_no)
+);
+CREATE TABLE shipment (
+    shipment_id INTEGER PRIMARY KEY,
+    order_id INTEGER NOT NULL REFERENCES sales_order (order_id),
+    carrier_id INTEGER NOT NULL REFERENCES carrier (carrier_id),
+    tracking_no TEXT NOT NULL UNIQUE,
+    shipped_date TEXT NOT NULL,
+    delivered_date TEXT,
+    weight_kg REAL NOT NULL,
+    cost REAL NOT NULL
+);
+CREATE TABLE return_item (
+    return_id INTEGER PRIMARY KEY,
+    order_id INTEGER NOT NULL,
+    line_no INTEGER NOT NULL,
+    return_date TEXT NOT NULL,
+    reason_code TEXT NOT NULL,
+    quantity INTEGER NOT NULL,
+    refunded INTEGER NOT NULL,
+    FOREIGN KEY (order_id, line_no) REFERENCES order_line (order_id, line_no)
+);
+"""
+
+WAREHOUSES = [
+    ("RTM1", "Rotterdam", "NL", 1, 24, 48000, 2004), ("RTM2", "Rotterdam", "NL", 1, 10, None, 2019),
+    ("DUS1", "Düsseldorf", "DE", 2, 16, 31000, 2009), ("LYS1", "Lyon", "FR", 3, 8, 12500, 2015),
+    ("MAD1", "Madrid", "ES", 3, 6, 9800, 2021), ("GDN1", "Gdańsk", "PL", 4, 12, 22000, 2012),
+]  # fmt: skip
+CARRIERS = [
+    ("NorthSea Freight", "NSFR", "standard", "https://track.nsfr.test/"),
+    ("NorthSea Freight", "NSFX", "express", "https://track.nsfr.test/"),
+    ("Alpine Road", "ALPR", "standard", None),
+    ("EuroParcel", "EUPC", "parcel", "https://europarcel.test/t/"),
+    ("Vistula Haulage", "VSTH", "standard", None),
+]
+COMPANIES = ["Acme Tools", "Brightline", "Castell Foods", "Delta Retail", "Elmhurst", "Fjord Outdoor", "Granite & Co",
+             "Helix Labs", "Iberia Hogar", "Juniper Garden", "Kessler Bau", "Lumen Lighting"]  # fmt: skip
+CITIES = [("Amsterdam", "NL"), ("Utrecht", "NL"), ("Köln", "DE"), ("Berlin", "DE"), ("Paris", "FR"), ("Lyon", "FR"),
+          ("Madrid", "ES"), ("Warszawa", "PL"), ("Antwerpen", "BE")]  # fmt: skip
+PRODUCTS = [
+    ("Cordless drill 18V", "tools", 846721, 1.8, 89.0, 0), ("Drill bit set", "tools", 820750, 0.6, 19.5, 0),
+    ("Angle grinder", "tools", 846729, 2.4, 64.0, 0), ("Lithium battery pack", "tools", 850760, 0.7, 45.0, 1),
+    ("Paint thinner 5L", "chemicals", 381400, 5.2, 22.0, 1), ("Wood stain 1L", "chemicals", 320890, 1.1, 14.9, 1),
+    ("LED panel 60x60", "lighting", 940542, 3.0, 38.0, 0), ("LED bulb E27", "lighting", 853950, 0.1, 3.2, 0),
+    ("Garden hose 25m", "garden", 391732, 2.9, 27.5, 0), ("Lawn seed 5kg", "garden", 120930, 5.0, 31.0, 0),
+    ("Tent 4-person", "outdoor", 630622, 6.5, 149.0, 0), ("Camping stove", "outdoor", 732111, 1.2, 42.0, 1),
+    ("Sleeping bag", "outdoor", 940430, 1.6, 59.0, 0), ("Olive oil 5L", "food", 150910, 4.7, 36.0, 0),
+    ("Espresso beans 1kg", "food", 90121, 1.0, 18.0, 0),
+]  # fmt: skip
+
+
+def _logistics_parties(connection: sqlite3.Connection, rng: random.Random) -> list[str]:
+    for warehouse_id, row in enumerate(WAREHOUSES, start=1):
+        connection.execute("INSERT INTO warehouse VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (warehouse_id, *row))
+    for carrier_id, row in enumerate(CARRIERS, start=1):
+        connection.execute("INSERT INTO carrier VALUES (?, ?, ?, ?, ?)", (carrier_id, *row))
+    for customer_id in range(1, 41):
+        city, country = rng.choice(CITIES)
+        vat = f"{country}{rng.randint(100000000, 999999999)}" if rng.random() < 0.8 else None
+        connection.execute(
+            "INSERT INTO customer VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (customer_id, rng.choice(COMPANIES), city, country, vat, rng.choices([1, 2, 3], [20, 50, 30])[0],
+             int(rng.random() < 0.15)),
+        )  # fmt: skip
+    skus = []
+    for number, (name, category, hs_code, weight, price, hazmat) in enumerate(PRODUCTS, start=1):
+        sku = f"{category[:3].upper()}-{1000 + number * 7}"
+        skus.append(sku)
+        connection.execute("INSERT INTO product VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           (sku, name, category, hs_code, weight, price, hazmat))  # fmt: skip
+    for warehouse_id in range(1, len(WAREHOUSES) + 1):
+        for sku in rng.sample(skus, rng.randint(6, len(skus))):
+            connection.execute("INSERT INTO stock VALUES (?, ?, ?, ?)",
+                               (warehouse_id, sku, rng.choice([0, rng.randint(1, 40), rng.randint(40, 900)]),
+                                rng.randint(100, 480)))  # fmt: skip
+    return skus
+
+
+def _logistics_order(connection: sqlite3.Connection, rng: random.Random, order_id: int, skus: list[str], ordered):
+    """An order's lines, its shipments (none while open) and returns of some lines."""
+    status = rng.choices(["NEW", "PCK", "SHP", "DLV", "CNX"], weights=[6, 5, 14, 70, 5])[0]
+    connection.execute(
+        "INSERT INTO sales_order VALUES (?, ?, ?, ?, ?, ?)",
+        (order_id, rng.randint(1, 40), rng.choices(range(1, 7), [35, 10, 25, 12, 8, 10])[0], ordered.isoformat(),
+         rng.choices([1, 2, 3], [10, 30, 60])[0], status),
+    )  # fmt: skip
+    weight = 0.0
+    lines = []
+    for line_no, sku in enumerate(rng.sample(skus, rng.choice([1, 1, 2, 2, 3, 4, 6])), start=1):
+        product = PRODUCTS[skus.index(sku)]
+        quantity = rng.choice([1, 2, 4, 10, 12, 24, 50])
+        weight += quantity * product[3]
+        lines.append((line_no, quantity))
+        connection.execute(
+            "INSERT INTO order_line VALUES (?, ?, ?, ?, ?, ?)",
+            (order_id, line_no, sku, quantity, product[4], rng.choice([0, 0, 0, 5, 10, 15])),
+        )
+    if status not in {"SHP", "DLV"}:
+        return
+    for part in range(rng.choices([1, 2], [85, 15])[0]):
+        shipped = ordered + timedelta(days=rng.randint(0, 4) + part * 3)
+        delivered = shipped + timedelta(days=rng.randint(1, 9)) if status == "DLV" else None
+        connection.execute(
+            "INSERT INTO shipment (order_id, carrier_id, tracking_no, shipped_date, delivered_date, weight_kg, cost)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (order_id, rng.randint(1, len(CARRIERS)), f"TRK{order_id:05d}{part}{rng.randint(100, 999)}",
+             shipped.isoformat(), delivered.isoformat() if delivered else None, round(weight, 1),
+             round(12 + weight * rng.uniform(0.3, 0.9), 2)),
+        )  # fmt: skip
+    for line_no, quantity in lines:
+        if status == "DLV" and rng.random() < 0.06:
+            connection.execute(
+                "INSERT INTO return_item (order_id, line_no, return_date, reason_code, quantity, refunded)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (order_id, line_no, (ordered + timedelta(days=rng.randint(10, 40))).isoformat(),
+                 rng.choice(["DMG", "WRG", "NLN", "DMG"]), rng.randint(1, quantity), int(rng.random() < 0.75)),
+            )  # fmt: skip
+
+
+def build_logistics_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the logistics database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(LOGISTICS_SCHEMA)
+    skus = _logistics_parties(connection, rng)
+    start = date(2025, 3, 1)
+    for order_id in range(1, 701):
+        _logistics_order(connection, rng, order_id, skus, start + timedelta(days=rng.randint(0, 270)))
+    connection.commit()
+    connection.close()
+    return path
+
+
+BUILDERS = {
+    "hotel": build_hotel_database,
+    "football": build_football_database,
+    "clinic": build_clinic_database,
+    "library": build_library_database,
+    "logistics": build_logistics_database,
+}
 
 
 def main() -> None:
