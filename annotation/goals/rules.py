@@ -137,6 +137,14 @@ RULES = {
         "shows a yes/no flag held as 0 or 1 (a nurse's registered flag of 1): its answer is a digit that says nothing "
         "by itself"
     ),
+    "count_of_subtype": gettext_noop(
+        "a count per type of the rows of a table that is itself one type of another (purchases per transaction "
+        "type): every row of it is of its own type, so the count answers nothing"
+    ),
+    "list_of_ids": gettext_noop(
+        "a list of more than ten id numbers (the ids of the fixtures of a season but not of a matchday): numbers "
+        "nobody reads"
+    ),
     "group_by_person_name": gettext_noop(
         "a count per first name, last name or initial that people share: people of one name are no kind of thing"
     ),
@@ -193,6 +201,7 @@ _LEVEL_WORDS = frozenset(
     | {"ratio", "temperature", "temp", "average", "avg", "mean", "share", "density", "speed"}
     | {"height", "gradepoint", "gpa"}  # a person's height, a grade's points: levels of one thing, never added up
 )
+_KIND_WORDS = frozenset({"type", "types", "kind", "kinds", "category", "categories", "class", "sort"})
 _SCALE_MAX_VALUES = 12  # a scale of consecutive whole numbers has at most this many values...
 _SCALE_MAX = 20  # ...none above this
 # Rows read to see whether a superlative's first place is shared (rows of a join repeat one answer many times).
@@ -200,6 +209,7 @@ _TIE_ROWS = 200
 # A list longer than this names the things it lists (a unique column), and is at most twice as long, or nobody reads
 # it (a set operation or a filter that keeps most of a big table).
 LONG_LIST = 50
+_ID_LIST = 10  # a list of id numbers longer than this is read by nobody
 _CODE_DIGITS = 6  # unique whole numbers all this wide or wider read as codes (a loyalty number, a phone number)
 # A column some of whose values lie at or below this may sit inside a key's values by chance (a level 1-4, ages within
 # ids 1..500): it is taken for that key's id only when their names share a word (`Airline` and `airlines`).
@@ -797,10 +807,32 @@ class GoalRules:
         linked = [table for table in tree["tables"][1:] if self.links_rows(table)]
         if per_kind and linked:
             return Refusal("count_of_links", f"counts {counted_table(tree)} per {group} through {linked[0]}")
+        refusal = self._subtype_refusal(tree, group)
+        if refusal is not None:
+            return refusal
         figures = self.figures(group)
         if per_kind and len(tree.get("joins") or []) >= 2 and figures is not None and figures.distinct <= _FEW_KINDS:
             # "Which guest gender has the fewest unit status records (through bookings)?"
             return Refusal("few_kinds_far", f"counts {counted_table(tree)} per {group} of {figures.distinct} values")
+        return None
+
+    def subtype_of(self, table: str) -> str | None:
+        """The table `table` is one type of: its one-column key is a foreign key to another table (a purchase is a
+        transaction, keyed by the transaction's id); None otherwise."""
+        key = self.row_key(table)
+        parent = self.points_to(key) if key is not None else None
+        return parent if parent is not None and parent.lower() != table.lower() else None
+
+    def _subtype_refusal(self, tree: dict, group: str) -> Refusal | None:
+        """Counting the rows of a table that is one type of another, per a type or kind of the rows it specialises
+        (or of a table further on): "which transaction type has the most purchases" counts purchases per transaction
+        type, and every purchase is of its own type."""
+        counted = counted_table(tree)
+        parent = self.subtype_of(counted)
+        if parent is None or parent.lower() not in {table.lower() for table in tree["tables"]}:
+            return None
+        if _KIND_WORDS & set(identifier_words(group.split(".", 1)[1])):
+            return Refusal("count_of_subtype", f"counts {counted} (one type of {parent}) per {group}")
         return None
 
     def group_column_refusal(self, group: str) -> Refusal | None:
@@ -832,6 +864,9 @@ class GoalRules:
             return Refusal("group_by_date", f"grouped by {group}")
         # Nearly one value per row of its table and not a name: a price, a rate, a timestamp is no kind of thing.
         if figures is not None and figures.distinct * 2 > figures.rows and isinstance(figures.low, int | float):
+            return Refusal("group_of_one", f"{group} has {figures.distinct} values in {figures.rows} rows")
+        if figures is not None and figures.distinct * 2 > figures.rows and name_kind(column) in ("code", "identifier"):
+            # A code nearly every row has its own of (a postcode, a card number): a group per row, words or not.
             return Refusal("group_of_one", f"{group} has {figures.distinct} values in {figures.rows} rows")
         if figures is not None and figures.distinct > _GROUP_MAX_VALUES and not self.names_things(group):
             return Refusal("group_by_many_values", f"{group} has {figures.distinct} values")
@@ -972,6 +1007,8 @@ class GoalRules:
             return Refusal("empty_values", f"{empty} of {len(rows)} rows empty")
         if len(rows) >= 2 and len(different) * 2 <= len(rows):
             return Refusal("duplicate_rows", f"{len(rows)} rows, {len(different)} different")
+        if len(rows) > _ID_LIST and all(self.id_number(column) for column in tree["project"]):
+            return Refusal("list_of_ids", f"{len(rows)} rows of {', '.join(tree['project'])}")
         named = all(self.unique(column) for column in tree["project"])
         if len(rows) > LONG_LIST * (2 if named else 1):
             return Refusal("long_list", f"{len(rows)} rows of {', '.join(tree['project'])}")
@@ -1076,6 +1113,9 @@ class GoalRules:
             result = execute(self.path, tree_sql({**tree, "order": {**order, "limit": 2}}))
             if result.ok and len(result.rows) == 2 and result.rows[0][1] == result.rows[1][1]:
                 return Refusal("superlative_tie", f"{result.rows[0][0]} and {result.rows[1][0]} tie")
+            if result.ok and result.rows and result.rows[0][0] in (None, ""):
+                # "Which postcode has the most diagnoses": the patients with none.
+                return Refusal("superlative_tie", f"the first {tree['group']} is empty")
             return None
         probe = {**tree, "type": "list", "project": [order["by"], *tree["project"]]}
         result = execute(self.path, tree_sql({**probe, "order": {**order, "limit": _TIE_ROWS}}))

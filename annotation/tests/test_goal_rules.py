@@ -949,3 +949,76 @@ def test_a_height_is_averaged_never_added_up(tmp_path):
     assert rules.before_run(tree(["people"], "sum", ["people.height"])).rule == "sum_of_level"
     assert rules.before_run(tree(["people"], "avg", ["people.height"])) is None
     assert rules.before_run(tree(["people"], "sum", ["people.weight"])) is None
+
+
+LEDGER = """
+CREATE TABLE ref_type (type_code TEXT PRIMARY KEY, type_description TEXT);
+CREATE TABLE deal (
+    deal_id INTEGER PRIMARY KEY, type_code TEXT REFERENCES ref_type (type_code), desk TEXT, amount REAL,
+    post_code TEXT
+);
+CREATE TABLE purchase (purchase_id INTEGER PRIMARY KEY REFERENCES deal (deal_id), broker TEXT);
+"""
+
+
+@pytest.fixture(scope="module")
+def ledger(tmp_path_factory):
+    path = tmp_path_factory.mktemp("ledger") / "ledger.sqlite"
+    rng = random.Random(7)
+    connection = sqlite3.connect(path)
+    connection.executescript(LEDGER)
+    connection.executemany("INSERT INTO ref_type VALUES (?, ?)", [("PUR", "Purchase"), ("SAL", "Sale")])
+    for number in range(1, 41):
+        connection.execute("INSERT INTO deal VALUES (?, ?, ?, ?, ?)",
+                           (number, rng.choice(["PUR", "SAL"]), rng.choice(["Rates", "Equity", "FX"]), number * 3.5,
+                            f"LS{number % 30} {number % 7}AB"))  # fmt: skip
+        if number % 2:
+            connection.execute("INSERT INTO purchase VALUES (?, ?)", (number, rng.choice([None, None, "Ada", "Bo"])))
+    connection.commit()
+    connection.close()
+    return introspect_sqlite(path, "ledger"), path
+
+
+def test_a_type_of_a_table_is_not_counted_per_type(ledger):
+    rules = rules_for(ledger)
+    assert rules.subtype_of("purchase") == "deal" and rules.subtype_of("deal") is None
+    most = {"by": "count", "desc": True, "limit": 1}
+    to_purchase = ("deal", "deal_id", "purchase", "purchase_id")
+    # "Which transaction type has the most purchases?": every purchase is of its own type.
+    per_code = tree(["deal", "purchase"], "group_count", joins=[to_purchase], group="deal.type_code", order=most)
+    assert rules.before_run(per_code).rule == "count_of_subtype"
+    to_deal = ("ref_type", "type_code", "deal", "type_code")
+    per_description = tree(["ref_type", "deal", "purchase"], "group_count", joins=[to_deal, to_purchase],
+                           group="ref_type.type_description", order=most)  # fmt: skip
+    assert rules.before_run(per_description).rule == "count_of_subtype"
+    # Per desk (no type) purchases are a question; deals per type too.
+    assert rules.before_run({**per_code, "group": "deal.desk"}) is None
+    assert rules.before_run(tree(["ref_type", "deal"], "group_count", joins=[to_deal],
+                                 group="ref_type.type_description", order=most)) is None  # fmt: skip
+
+
+def test_a_list_of_many_ids_and_an_empty_first_group_are_refused(ledger):
+    rules = rules_for(ledger)
+    _schema, path = ledger
+
+    def after(goal):
+        return rules.after_run(goal, execute(path, tree_sql(goal)).rows)[1]
+
+    # "The ids of the deals above 20": 35 numbers nobody reads; the desks of those deals read.
+    above = {"column": "deal.amount", "op": ">", "value": 20}
+    assert after(tree(["deal"], project=["deal.deal_id"], filters=[above])).rule == "list_of_ids"
+    few = {"column": "deal.amount", "op": ">", "value": 120}
+    assert after(tree(["deal"], project=["deal.deal_id"], filters=[few])) is None
+    # "Which broker has the most purchases": the purchases with no broker come first.
+    most = {"by": "count", "desc": True, "limit": 1}
+    found = after(tree(["purchase"], "group_count", group="purchase.broker", order=most))
+    assert found.rule == "superlative_tie" and "empty" in found.detail
+    fewest = {"by": "count", "desc": False, "limit": 1}
+    assert after(tree(["purchase"], "group_count", group="purchase.broker", order=fewest)) is None
+
+
+def test_a_code_nearly_every_row_has_its_own_of_makes_no_groups(ledger):
+    rules = rules_for(ledger)
+    # 30 post codes over 40 deals: "which post code has the most deals" is a group per deal.
+    assert rules.group_column_refusal("deal.post_code").rule == "group_of_one"
+    assert rules.group_column_refusal("deal.desk") is None
