@@ -817,9 +817,15 @@ class GoalRules:
         return None
 
     def subtype_of(self, table: str) -> str | None:
-        """The table `table` is one type of: its one-column key is a foreign key to another table (a purchase is a
-        transaction, keyed by the transaction's id); None otherwise."""
+        """The table `table` is one type of: its one-column key (or, with no key declared, its one foreign key unique
+        in it) is a foreign key to another table (a purchase is a transaction, keyed by the transaction's id); None
+        otherwise."""
         key = self.row_key(table)
+        if key is None and table.lower() not in self._declared:
+            # No key declared (tables.json often lists none for such a table): a foreign key unique in it.
+            prefix = f"{table.lower()}."
+            unique = [child for child in self._foreign if child.startswith(prefix) and self.unique(child)]
+            key = unique[0] if len(unique) == 1 else None
         parent = self.points_to(key) if key is not None else None
         return parent if parent is not None and parent.lower() != table.lower() else None
 

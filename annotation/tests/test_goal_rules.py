@@ -958,6 +958,7 @@ CREATE TABLE deal (
     post_code TEXT
 );
 CREATE TABLE purchase (purchase_id INTEGER PRIMARY KEY REFERENCES deal (deal_id), broker TEXT);
+CREATE TABLE sale (sale_deal_id INTEGER REFERENCES deal (deal_id), venue TEXT);
 """
 
 
@@ -974,6 +975,8 @@ def ledger(tmp_path_factory):
                             f"LS{number % 30} {number % 7}AB"))  # fmt: skip
         if number % 2:
             connection.execute("INSERT INTO purchase VALUES (?, ?)", (number, rng.choice([None, None, "Ada", "Bo"])))
+        else:
+            connection.execute("INSERT INTO sale VALUES (?, ?)", (number, "LSE"))
     connection.commit()
     connection.close()
     return introspect_sqlite(path, "ledger"), path
@@ -982,6 +985,8 @@ def ledger(tmp_path_factory):
 def test_a_type_of_a_table_is_not_counted_per_type(ledger):
     rules = rules_for(ledger)
     assert rules.subtype_of("purchase") == "deal" and rules.subtype_of("deal") is None
+    # No key declared: its one foreign key, unique in it, says a sale is a deal.
+    assert rules.subtype_of("sale") == "deal"
     most = {"by": "count", "desc": True, "limit": 1}
     to_purchase = ("deal", "deal_id", "purchase", "purchase_id")
     # "Which transaction type has the most purchases?": every purchase is of its own type.
