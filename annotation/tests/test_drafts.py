@@ -225,6 +225,14 @@ SHAPES = [
         "SELECT First_Name FROM Student ORDER BY Age LIMIT 1", [["Ann"]], ["youngest student", "Ann"], id="youngest"
     ),
     pytest.param(
+        # Ordered by another table's age: the oldest is the student, never the record of where they live.
+        "SELECT T1.Room_Number FROM Lives_in AS T1 JOIN Student AS T2 ON T1.StuID = T2.StuID "
+        "ORDER BY T2.Age DESC LIMIT 1",
+        [[101]],
+        ["with the oldest student", "101"],
+        id="oldest-of-another-table",
+    ),
+    pytest.param(
         "SELECT Enroll_Date FROM Student ORDER BY Enroll_Date DESC LIMIT 1",
         [["2024-09-01"]],
         ["latest enroll date of all students", "2024-09-01"],

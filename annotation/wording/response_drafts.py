@@ -1123,7 +1123,12 @@ class _Select:
             return None
         item, descending = self.order[0]
         if item.kind == "column" and item.column is not None and item.column.name == "age":
-            return ("oldest" if descending else "youngest"), ""
+            oldest = "oldest" if descending else "youngest"
+            table = item.column.table
+            if table is None or table == self.main:
+                return oldest, ""
+            # Another table's age orders the rows: "the hiring with the oldest employee", never "the oldest hiring".
+            return "", f"with the {oldest} {table.noun(self.limit != 1)}"
         if item.is_count:
             return "", f"with the {'most' if descending else 'fewest'} {self._counted_noun(True, False)}"
         own = item.kind == "column" and item.column is not None and item.column.table == self.main
