@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
 from annotation.models import Role, User
 from dialogs.models import Campaign
@@ -39,17 +40,27 @@ class Rule:
 
     dialogues: int
     min_percent: int
-    source: str
+    campaign: str | None = None  # the open campaign whose rule it is; None: the settings' default
+
+    @property
+    def source(self) -> str:
+        """Where the rule comes from, in the active language (a decision's record words it in English)."""
+        if self.campaign is None:
+            return gettext("the default")
+        return gettext("campaign “%(name)s”") % {"name": self.campaign}
 
     def describe(self) -> str:
         if not self.dialogues:
-            return f"no practice ({self.source})"
-        plural = "s" if self.dialogues != 1 else ""
-        return f"{self.dialogues} practice dialogue{plural}, {self.min_percent}% of answers equivalent ({self.source})"
+            return gettext("no practice (%(source)s)") % {"source": self.source}
+        return ngettext(
+            "%(count)s practice dialogue, %(percent)s%% of answers equivalent (%(source)s)",
+            "%(count)s practice dialogues, %(percent)s%% of answers equivalent (%(source)s)",
+            self.dialogues,
+        ) % {"count": self.dialogues, "percent": self.min_percent, "source": self.source}
 
 
 def rule_default() -> Rule:
-    return Rule(settings.EXPERT_PRACTICE_DIALOGUES, settings.EXPERT_PRACTICE_MIN_PERCENT, "the default")
+    return Rule(settings.EXPERT_PRACTICE_DIALOGUES, settings.EXPERT_PRACTICE_MIN_PERCENT)
 
 
 def rules_in_force() -> list[Rule]:
@@ -58,11 +69,10 @@ def rules_in_force() -> list[Rule]:
     rules = []
     for campaign in Campaign.objects.open().select_related("practice_rule").order_by("opens_at", "id"):
         own = getattr(campaign, "practice_rule", None)
-        source = f"campaign “{campaign.name}”"
         if own is None:
-            rules.append(Rule(settings.EXPERT_PRACTICE_DIALOGUES, settings.EXPERT_PRACTICE_MIN_PERCENT, source))
+            rules.append(Rule(settings.EXPERT_PRACTICE_DIALOGUES, settings.EXPERT_PRACTICE_MIN_PERCENT, campaign.name))
         else:
-            rules.append(Rule(own.practice_dialogues, own.min_equivalent_percent, source))
+            rules.append(Rule(own.practice_dialogues, own.min_equivalent_percent, campaign.name))
     return rules or [rule_default()]
 
 
@@ -83,11 +93,22 @@ class RuleProgress:
 
     def describe(self) -> str:
         if not self.rule.dialogues:
-            return f"{self.rule.source} asks for no practice"
-        share = f", {self.percent}% of answers equivalent" if self.percent is not None else ""
+            return gettext("%(source)s asks for no practice") % {"source": self.rule.source}
+        values = {
+            "done": min(self.done, self.rule.dialogues),
+            "count": self.rule.dialogues,
+            "percent": self.percent,
+            "needed": self.rule.min_percent,
+            "source": self.rule.source,
+        }
+        if self.percent is None:
+            return gettext("%(done)s of %(count)s practice dialogues (%(needed)s%% needed, %(source)s)") % values
         return (
-            f"{min(self.done, self.rule.dialogues)} of {self.rule.dialogues} practice dialogues{share} "
-            f"({self.rule.min_percent}% needed, {self.rule.source})"
+            gettext(
+                "%(done)s of %(count)s practice dialogues, %(percent)s%% of answers equivalent "
+                "(%(needed)s%% needed, %(source)s)"
+            )
+            % values
         )
 
 
@@ -108,15 +129,25 @@ class Standing:
     def describe(self) -> str:
         decision = self.decision
         if self.by_decision:
-            who = decision.decided_by.username if decision.decided_by_id else "the platform"
-            return f"Qualified ({decision.reason}; by {who} on {decision.decided_at:%Y-%m-%d})."
+            who = decision.decided_by.username if decision.decided_by_id else gettext("the platform")
+            # The reason is the decision's record, kept as it was written.
+            return gettext("Qualified (%(reason)s; by %(who)s on %(day)s).") % {
+                "reason": decision.reason,
+                "who": who,
+                "day": f"{decision.decided_at:%Y-%m-%d}",
+            }
         if self.qualified:
-            return "Qualified: " + "; ".join(item.describe() for item in self.progress) + "."
-        missing = [item.describe() for item in self.progress if not item.met]
-        withdrawn = ""
-        if decision is not None:
-            withdrawn = f"Withdrawn on {decision.decided_at:%Y-%m-%d} ({decision.reason}). "
-        return f"{withdrawn}Not qualified yet: " + "; ".join(missing) + "."
+            return gettext("Qualified: %(rules)s.") % {"rules": "; ".join(item.describe() for item in self.progress)}
+        missing = gettext("Not qualified yet: %(rules)s.") % {
+            "rules": "; ".join(item.describe() for item in self.progress if not item.met)
+        }
+        if decision is None:
+            return missing
+        withdrawn = gettext("Withdrawn on %(day)s (%(reason)s).") % {
+            "day": f"{decision.decided_at:%Y-%m-%d}",
+            "reason": decision.reason,
+        }
+        return f"{withdrawn} {missing}"
 
 
 def _progress(rule: Rule, scored: list[PracticeDialogue]) -> RuleProgress:
@@ -149,7 +180,7 @@ def expert_standing(person: User, *, rules: list[Rule] | None = None) -> Standin
     rules = rules if rules is not None else rules_in_force()
     if decision is not None:
         # Withdrawn: only practice begun since counts, and at least one practice dialogue, whatever the rule asks.
-        rules = [Rule(max(rule.dialogues, 1), rule.min_percent, rule.source) for rule in rules]
+        rules = [Rule(max(rule.dialogues, 1), rule.min_percent, rule.campaign) for rule in rules]
     needed = any(rule.dialogues for rule in rules)
     scored = practice_scored(person, since=decision.decided_at if decision else None) if needed else []
     progress = [_progress(rule, scored) for rule in rules]
@@ -165,14 +196,15 @@ def expert_qualification_refresh(person: User) -> Standing:
     if not standing.qualified or standing.by_decision or not window:
         return standing
     earned = [item for item in standing.progress if item.rule.dialogues]
-    evidence = {
-        "rules": [
-            {"rule": item.rule.describe(), "equivalent": item.equivalent, "questions": item.questions}
-            for item in earned
-        ],
-        "dialogues": [item.dialogue_id for item in standing.scored[:window]],
-    }
-    reason = "practice met the rule: " + "; ".join(item.describe() for item in earned)
+    with translation.override("en"):  # a decision's record is in English, whoever's screen asked for the refresh
+        evidence = {
+            "rules": [
+                {"rule": item.rule.describe(), "equivalent": item.equivalent, "questions": item.questions}
+                for item in earned
+            ],
+            "dialogues": [item.dialogue_id for item in standing.scored[:window]],
+        }
+        reason = "practice met the rule: " + "; ".join(item.describe() for item in earned)
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=person.pk).first()  # one decision, whoever asks at the same time
         newest = latest_decision(person)
@@ -194,11 +226,13 @@ def expert_ready_refusal(person: User) -> str | None:
     unread = guidelines_unread(person)
     if unread is not None:
         if unread.read_before is not None:
-            return "The guidelines have changed: read them on your desk and confirm before your next dialogue."
-        return "Read the guidelines on your desk and confirm that you read them before your first dialogue."
+            return gettext("The guidelines have changed: read them on your desk and confirm before your next dialogue.")
+        return gettext("Read the guidelines on your desk and confirm that you read them before your first dialogue.")
     standing = expert_qualification_refresh(person)
     if not standing.qualified:
-        return standing.describe() + " Practise with the simulated worker on your desk."
+        return gettext("%(standing)s Practise with the simulated worker on your desk.") % {
+            "standing": standing.describe()
+        }
     return None
 
 

@@ -339,3 +339,28 @@ def test_the_migration_grandfathers_every_expert_who_exists_and_the_demo_qualifi
     newcomer = expert_named("ethan")
     demo_accounts_made.send(sender=None, usernames=["ethan", "walt"])
     assert QualificationDecision.objects.get(person=newcomer).reason == "demo account"
+
+
+@pytest.mark.django_db
+def test_the_refusal_is_worded_in_the_experts_language_and_the_decision_is_recorded_in_english(
+    demo_databases, settings
+):
+    from django.utils import translation
+
+    settings.EXPERT_PRACTICE_DIALOGUES, settings.EXPERT_PRACTICE_MIN_PERCENT = 1, 80
+    goal = goal_create(database=demo_databases["library_demo"], question=PAGES_GOAL, sql=PAGES_SQL)
+    newcomer = expert_named("zhang")
+    with translation.override("zh-hans"):
+        refusal = _refusal(newcomer).message
+        assert "尚未获得资格" in refusal and "练习" in refusal and "Practise" not in refusal
+        assert "默认规则" in refusal  # where the rule comes from, in the same words
+        _scored_practice(newcomer, goal, 1, 1)
+        assert qualification.expert_ready_refusal(newcomer) is None
+        assert qualification.expert_standing(newcomer).describe().startswith("已获资格")
+    (decision,) = QualificationDecision.objects.filter(person=newcomer)
+    # The record of why stays in English, whichever language the screen that asked spoke.
+    assert (
+        decision.reason == "practice met the rule: 1 of 1 practice dialogues, 100% of answers equivalent "
+        "(80% needed, the default)"
+    )
+    assert decision.evidence["rules"][0]["rule"] == "1 practice dialogue, 80% of answers equivalent (the default)"
