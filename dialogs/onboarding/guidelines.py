@@ -106,8 +106,12 @@ class GuidelinesToRead:
 def guidelines_unread(person: User) -> GuidelinesToRead | None:
     """What `person` must read before their next room: None when there are no guidelines or they confirmed the
     current version."""
-    current = guidelines_current()
-    if current is None or GuidelinesRead.objects.filter(person=person, version=current).exists():
+    # The newest version's number first (every expert's join asks): its texts and editor only when they are unread.
+    newest = GuidelinesVersion.objects.order_by("-id").values_list("id", flat=True).first()
+    if newest is None or GuidelinesRead.objects.filter(person=person, version_id=newest).exists():
+        return None
+    current = GuidelinesVersion.objects.select_related("edited_by").filter(pk=newest).first()
+    if current is None:  # deleted meanwhile (a test's flush): nothing to read
         return None
     last = (
         GuidelinesVersion.objects.filter(reads__person=person).order_by("-id").first()
