@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 
 from annotation.wording import suggestions as intents
 from annotation.wording.chinese_drafts import _COUNT_SAID, _cat, _extreme, _is_naming, _measure, _value
+from annotation.wording.counted import grouped_counted
 
 __all__ = ["recommend"]
 
@@ -148,30 +149,9 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
     def _counted(self) -> str:
         facts = self.facts
         if facts.group:
-            keys = list(dict.fromkeys(facts.group))
-            linked = [column for column in keys if column.table in self.names.links]
-            if len(linked) == 1:
-                named = self.names.references.get((linked[0].table, linked[0].original.lower()))
-                others = [table for table in self.names.linked.get(linked[0].table, []) if table != named]
-                if named is not None and len(others) == 1:
-                    return self._table(others[0])
-            if len(keys) == 1 and keys[0].table not in self.names.links:
-                parent = self.names.references.get((keys[0].table, keys[0].original.lower()))
-                if parent not in (None, keys[0].table):
-                    return self._table(keys[0].table)
-            grouped = {column.table for column in keys}
-            others = [table for table in facts.tables if table not in grouped and table not in self.names.links]
-            if others and self.names.known:
-                return self._table(others[-1])
-            linked = [
-                table
-                for link in facts.tables
-                if link in self.names.links
-                for table in self.names.linked.get(link, [])
-                if table not in grouped
-            ]
-            if len(set(linked)) == 1:
-                return self._table(linked[0])  # grouped through a link table: its other things are counted
+            table = grouped_counted(facts, self.names)
+            if table is not None:
+                return self._table(table)
         elif facts.inner_groups:
             return self._group_word(facts.inner_groups)
         elif facts.set_operation or (facts.distinct and self.analysis.listing):

@@ -107,6 +107,7 @@ from annotation.labels.relations import (
 )
 from annotation.sql.schema import readable_name
 from annotation.sql.spider import SpiderEncodingError, or_branches, parse_sql, unwrap_paren
+from annotation.wording.counted import grouped_counted
 from annotation.wording.english import (
     ABBREVIATIONS,
     IRREGULAR_PARTICIPLES,
@@ -2214,27 +2215,9 @@ class _Writer:
         city), never the group's own table."""
         facts = self.facts
         if facts.group:
-            grouped = {column.table for column in facts.group}
-            linked = self._linked_counted()
-            if linked is not None:
-                return linked
-            owner = self._foreign_key_counted()
-            if owner is not None:
-                return owner
-            others = [table for table in facts.tables if table not in grouped and table not in self.names.links]
-            if others and self.names.known:
-                return _rows_of(self.names.labels[others[-1]])
-            # grouped by an employee through a link table (certificates of employees and aircraft), the rows counted
-            # link each group to the other things: "the number of aircraft", never "of employees"
-            linked = [
-                table
-                for link in facts.tables
-                if link in self.names.links
-                for table in self.names.linked.get(link, [])
-                if table not in grouped
-            ]
-            if len(set(linked)) == 1:
-                return _rows_of(self.names.labels[linked[0]])
+            table = grouped_counted(facts, self.names)
+            if table is not None:
+                return _rows_of(self.names.labels[table])
         elif facts.inner_groups:
             # count(*) over a grouped subquery counts its groups: "the number of regions", not of countries.
             word = self._group_word(facts.inner_groups)
@@ -2248,26 +2231,6 @@ class _Writer:
             # names of two tables are names ("how many names"); of one, the things they name
             return _plurals(shown[0].label if facts.mixed_tables else self._thing(shown[0]))
         return self.things
-
-    def _foreign_key_counted(self) -> str | None:
-        """Grouped by a foreign key (endowment.school_id), count(*) counts the rows holding the key (endowments per
-        school), never the parent the key names: "how many endowments each school has"."""
-        keys = list(dict.fromkeys(self.facts.group))
-        if len(keys) != 1 or keys[0].table in self.names.links or keys[0].table not in self.names.labels:
-            return None
-        parent = self.names.references.get((keys[0].table, keys[0].original.lower()))
-        return _rows_of(self.names.labels[keys[0].table]) if parent not in (None, keys[0].table) else None
-
-    def _linked_counted(self) -> str | None:
-        """Grouped by a link table's key (minor_in's department), count(*) counts the other things it links (the
-        students minoring), never the group's own table: "how many students each department has"."""
-        keys = [column for column in self.facts.group if column.table in self.names.links]
-        if len(keys) != 1:
-            return None
-        key = keys[0]
-        named = self.names.references.get((key.table, key.original.lower()))
-        others = [table for table in self.names.linked.get(key.table, []) if table != named]
-        return _rows_of(self.names.labels[others[0]]) if named is not None and len(others) == 1 else None
 
     def _group_word(self, keys: list | None = None) -> str:
         """What one group is, in words: the grouped column's name ("each model"), or "group" without one."""

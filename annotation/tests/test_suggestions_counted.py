@@ -1,0 +1,47 @@
+"""Which table a grouped count counts (annotation/wording/counted.py, docs/suggestions.md): one rule, worded by the
+English and the Chinese suggestion writers alike."""
+
+import random
+
+import pytest
+
+from annotation.tests.test_intents import SCHOOL
+from annotation.wording import chinese_suggestions
+from annotation.wording.counted import grouped_counted
+from annotation.wording.suggestions import _Analysis, recommend
+
+
+@pytest.mark.parametrize(
+    ("sql", "table"),
+    [
+        # a link table's key: the other thing it links is counted (students per course), not the courses
+        ("select course_id, count(*) from Student_Course group by course_id", "student"),
+        # a foreign key alone: the rows holding it (students per dorm), not the dorms it names
+        ("select dorm_id, count(*) from Student group by dorm_id", "student"),
+        # a join: the table that is not grouped
+        (
+            "select T2.dorm_name, count(*) from Student as T1 join Dorm as T2 on T1.dorm_id = T2.dorm_id"
+            " group by T2.dorm_name",
+            "student",
+        ),
+        # grouped by its own detail: the group's own rows, said by the writer
+        ("select home_country, count(*) from Student group by home_country", None),
+        ("select count(*) from Student", None),
+    ],
+)
+def test_the_counted_table_is_decided_once(sql, table):
+    analysis = _Analysis(sql, SCHOOL)
+    found = grouped_counted(analysis.facts, analysis.names)
+    assert (found and analysis.names.labels[found]) == table
+
+
+def test_both_writers_count_the_linked_things_of_a_link_tables_key():
+    sql = "select course_id, count(*) from Student_Course group by course_id"
+    english = {recommend(sql, SCHOOL, category="display", rng=random.Random(seed)).text for seed in range(10)}
+    chinese = {
+        chinese_suggestions.recommend(sql, SCHOOL, category="display", rng=random.Random(seed)).text
+        for seed in range(10)
+    }
+    assert "Ask to sort them by the number of students, highest first" in english
+    assert "让结果按 student 数量从高到低排列" in chinese
+    assert not any("number of course" in text for text in english)
