@@ -1150,7 +1150,7 @@ def test_a_grouped_name_column_is_said_with_its_table():
 def test_the_top_group_and_its_measure_are_said_in_the_order_they_are_listed():
     sql = "SELECT city, count(*) FROM Addresses GROUP BY city ORDER BY count(*) DESC LIMIT 1"
     text = draft(sql, [["Lyon", 4]], schema=STAFFED)
-    assert text == "The city with the most addresses and its number of addresses are Lyon and 4."
+    assert text == "The city with the most addresses is Lyon, with 4 addresses."
 
 
 def test_a_column_named_with_a_trailing_is_drops_the_verb():
@@ -1425,3 +1425,55 @@ def test_the_second_side_of_a_link_of_one_table_is_said_by_its_role():
     assert "course that has a prerequisite whose title is Mobile Computing" in draft(
         sql, [["Networks"]], schema=PREREQUISITES
     )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Counts of keys, the one group a count picks, the age of the person a row is (issue 35, section 2)
+# ---------------------------------------------------------------------------------------------------------------
+
+# A gymnast is a person: its key is the person's key, its age is the person's.
+GYMNASTS = schema_of(
+    {"people": ["People_ID", "Name", "Age"], "gymnast": ["Gymnast_ID", "Total_Points"]},
+    primary=["people.People_ID", "gymnast.Gymnast_ID"],
+    foreign=[("gymnast.Gymnast_ID", "people.People_ID")],
+    types={"people.Age": "number", "gymnast.Total_Points": "number"},
+)
+
+
+def test_a_count_of_different_keys_counts_the_rows_they_name():
+    text = draft(
+        "SELECT count(DISTINCT T1.StuID) FROM Lives_in AS T1 JOIN Dorm AS T2 ON T1.Dorm_ID = T2.Dorm_ID "
+        "WHERE T2.Dorm_Name = 'Smith Hall'",
+        [[4]],
+    )
+    assert "number of different students" in text and "student ids" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("sql", "told"),
+    [
+        (
+            "SELECT Home_Country, count(*) FROM Student GROUP BY Home_Country ORDER BY count(*) DESC LIMIT 1",
+            "The home country with the most students is France, with 3 students.",
+        ),
+        (
+            "SELECT T2.Dorm_Name, count(DISTINCT T1.StuID) FROM Lives_in AS T1 JOIN Dorm AS T2 "
+            "ON T1.Dorm_ID = T2.Dorm_ID GROUP BY T2.Dorm_Name ORDER BY count(DISTINCT T1.StuID) DESC LIMIT 1",
+            "is France, with 3 different students.",
+        ),
+    ],
+    ids=["count", "count-of-different-keys"],
+)
+def test_the_one_group_a_count_picks_is_told_with_its_count(sql, told):
+    text = draft(sql, [["France", 3]])
+    assert told in text and "its number" not in text, text
+
+
+def test_a_row_ordered_by_the_age_of_the_person_it_is_is_the_oldest_row():
+    text = draft(
+        "SELECT T2.Name FROM gymnast AS T1 JOIN people AS T2 ON T1.Gymnast_ID = T2.People_ID "
+        "ORDER BY T2.Age DESC LIMIT 1",
+        [["Paul Hamm"]],
+        schema=GYMNASTS,
+    )
+    assert "oldest gymnast" in text and "oldest person" not in text, text

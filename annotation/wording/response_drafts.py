@@ -890,7 +890,7 @@ def _item_words(item: _Item, many: bool = False) -> str:
     if item.kind == "aggregate":
         if item.function == "number":
             if item.distinct and item.column is not None:
-                return f"number of different {_noun(item.column.name, True)}"
+                return f"number of {_different_things(item.column)}"
             return "number of rows"
         subject = item.column.name if item.column is not None else item.text or "value"
         if subject.split()[0] == item.function:
@@ -900,6 +900,24 @@ def _item_words(item: _Item, many: bool = False) -> str:
             return f"{'sum' if item.function == 'total' else item.function} of the {plural}"
         return f"{item.function} {subject}"
     return item.text
+
+
+def _counts_keys(item: _Item) -> bool:
+    """Whether `item` is count(DISTINCT a key), said as the rows the key names."""
+    return item.kind == "aggregate" and item.function == "number" and item.distinct and _keyed_rows(item.column)
+
+
+def _keyed_rows(column: _Col | None) -> bool:
+    target = column.identifies if column is not None else None
+    return target is not None and target.sub is None and column.name.split()[-1] in _KEY_WORDS
+
+
+def _different_things(column: _Col) -> str:
+    """What count(DISTINCT column) counts: the rows a key identifies ("different cities" for city ids, "different
+    drivers" for a result's driver ids: docs/chase.md, `draft`), any other column's values ("different positions")."""
+    if _keyed_rows(column):
+        return f"different {column.identifies.called(True)}"
+    return f"different {_noun(column.name, True)}"
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1125,12 +1143,14 @@ class _Select:
         if item.kind == "column" and item.column is not None and item.column.name == "age":
             oldest = "oldest" if descending else "youngest"
             table = item.column.table
-            if table is None or table == self.main:
-                return oldest, ""
+            if table is None or table == self.main or (self.main is not None and _plays_role(self.main, table)):
+                return oldest, ""  # "the oldest gymnast" when a gymnast's age is its person's
             # Another table's age orders the rows: "the hiring with the oldest employee", never "the oldest hiring".
             return "", f"with the {oldest} {table.noun(self.limit != 1)}"
         if item.is_count:
             return "", f"with the {'most' if descending else 'fewest'} {self._counted_noun(True, False)}"
+        if _counts_keys(item):
+            return "", f"with the {'most' if descending else 'fewest'} {_different_things(item.column)}"
         own = item.kind == "column" and item.column is not None and item.column.table == self.main
         words = _column_words(item.column, self.main, False) if own else _item_words(item)
         return "", f"with the {_extreme_word(item, descending)} {words}"
@@ -1261,6 +1281,11 @@ class _Select:
             return f"all the information about {self._entity(entity, many, count, where)}{self._sorted()}"
         if only_aggregates and all(item.is_count for item in self.items):
             return f"the number of {entity.noun(True) if entity else 'rows'}{where}"
+        if len(self.items) == 1 and _counts_keys(self.items[0]):
+            # count(DISTINCT a key): the rows it names, "the number of different drivers of results ..."
+            things = _different_things(self.items[0].column)
+            rows = entity.noun(True) if entity is not None else "rows"
+            return f"the number of {things}{'' if things.endswith(' ' + rows) else ' of ' + rows}{where}"
         if self.distinct:
             head, count = self._head(self.items, many, entity, count), None
         else:
@@ -1327,7 +1352,8 @@ class _Select:
             return f"{self._head(plain, many, entity)} of {self._entity(entity, many, count, subject_words)}"
         # One row per group, each measured: "the full name and number of model lists for each car maker".
         measures = ["number" if item.is_count else _item_words(item) for item in self.aggregates]
-        measures[-1] += f" of {self._measured_noun()}{_clauses(rest, self._measured_table(), True)}"
+        of = "" if _counts_keys(self.aggregates[-1]) else f" of {self._measured_noun()}"  # "different host cities"
+        measures[-1] += f"{of}{_clauses(rest, self._measured_table(), True)}"
         shown = [item for item, subject in zip(plain, is_subject, strict=True) if not subject]
         # One list: "the id, total lesson time and number of lessons", not "the id and total ... and number ...".
         head = "the " + _join(
@@ -1351,6 +1377,41 @@ class _Select:
         if count is not None:
             return f"{head} for each of the {count} {self._subject_noun(True)}{subject_words}"
         return f"{head} for each {self._subject_noun(False)}{subject_words}"
+
+    def one_group(self, row: list) -> str | None:
+        """The one group a count picks, told with its count: "The language with the most songs is Bangla, with 4
+        songs.", never "the language with the most songs and its number of songs are Bangla and 4"; None for any
+        other shape."""
+        if not self.group or self.limit != 1 or len(self.items) != 2 or len(row) != 2 or self.having:
+            return None
+        shown, measure = self.items
+        order = self.order[0][0] if self.order else None
+        counts = measure.is_count or _counts_keys(measure)
+        if (
+            shown.kind != "column"
+            or not counts
+            or order is None
+            or (order.is_count, order.distinct, order.column)
+            != (
+                measure.is_count,
+                measure.distinct,
+                measure.column,
+            )
+        ):
+            return None
+        subject = (isinstance(self.subject, _Col) and shown.column == self.subject) or (
+            bool(self.subject_table and self.subject_table.role) and shown.column == self.group[0]
+        )
+        on_subject, rest = self._where_split()
+        number = row[1]
+        if not subject or rest or isinstance(number, bool) or not isinstance(number, int):
+            return None
+        top = self._superlative()[1]
+        noun = self._counted_noun(number != 1, False) if measure.is_count else _different_things(measure.column)
+        if number == 1 and not measure.is_count:
+            noun = self.items[1].column.identifies.called(False)
+        where = _clauses(on_subject, self.subject_table, False)
+        return _sentence(f"the {self._subject_noun(False)} {top}{where} is {_value(row[0])}, with {number} {noun}")
 
     def population(
         self, many: bool, count: int | None = None, conditions: str | None = None, *, distinct: bool = True
@@ -2022,6 +2083,9 @@ def _fold(query, table: _ResultTable) -> str:
             verb = "is" if number == 1 else "are"
             return _sentence(f"There {verb} {number} {query.population(number != 1)}")
     if table.complete and table.total == 1 and not has_star:
+        told = query.one_group(table.rows[0]) if isinstance(query, _Select) else None
+        if told is not None:
+            return told
         values = [_value(value) for value in table.rows[0]]
         phrase = query.phrase(False)
         plural = len(values) > 1 or getattr(query, "plural_head", False) or _plural_column(query, phrase)
