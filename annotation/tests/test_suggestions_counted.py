@@ -7,7 +7,7 @@ import pytest
 
 from annotation.tests.test_intents import SCHOOL
 from annotation.wording import chinese_suggestions
-from annotation.wording.counted import grouped_counted
+from annotation.wording.counted import count_shown, grouped_counted
 from annotation.wording.suggestions import _Analysis, recommend
 
 
@@ -45,3 +45,29 @@ def test_both_writers_count_the_linked_things_of_a_link_tables_key():
     assert "Ask to sort them by the number of students, highest first" in english
     assert "让结果按 student 数量从高到低排列" in chinese
     assert not any("number of course" in text for text in english)
+
+
+@pytest.mark.parametrize(
+    ("sql", "shown"),
+    [
+        ("select dorm_id, count(*) from Student group by dorm_id", True),
+        # count(DISTINCT stu_id) per dorm already says how many students each dorm has
+        (
+            "select T2.dorm_name, count(distinct T1.stu_id) from Student as T1 join Dorm as T2"
+            " on T1.dorm_id = T2.dorm_id group by T2.dorm_name",
+            True,
+        ),
+        # a count of the dorms' key per dorm name counts dorms, not the students count(*) would count
+        (
+            "select T2.dorm_name, count(distinct T2.dorm_id) from Student as T1 join Dorm as T2"
+            " on T1.dorm_id = T2.dorm_id group by T2.dorm_name",
+            False,
+        ),
+        ("select home_country, max(stu_age) from Student group by home_country", False),
+    ],
+)
+def test_a_count_of_the_counted_things_key_is_the_count_already_shown(sql, shown):
+    analysis = _Analysis(sql, SCHOOL)
+    assert count_shown(analysis.facts, analysis.names) is shown
+    texts = {recommend(sql, SCHOOL, category="same_instances", rng=random.Random(seed)).text for seed in range(30)}
+    assert any("how many students each" in text for text in texts) is not shown

@@ -53,3 +53,24 @@ def _holding_foreign_key(keys: list, names) -> str | None:
         return None
     parent = names.references.get((keys[0].table, keys[0].original.lower()))
     return keys[0].table if parent not in (None, keys[0].table) else None
+
+
+def key_counted(column, names) -> str | None:
+    """The table whose rows a count of `column` counts when it is a key: its own table for its primary key
+    (count(DISTINCT customers.customer_id) counts customers), the table a foreign key names otherwise; None for any
+    other column."""
+    if column is None or not column.is_key or column.table is None:
+        return None
+    if column.is_primary:
+        return column.table
+    return names.references.get((column.table, column.original.lower()))
+
+
+def count_shown(facts, names) -> bool:
+    """Whether a grouped query already shows how many of the things count(*) would count: count(*) itself, or a
+    count of those things' key ("how many customers each city has" after count(DISTINCT customer_id) per city)."""
+    counts = [aggregate.column for aggregate in facts.aggregates if aggregate.function == "count"]
+    if None in counts:
+        return True
+    counted = grouped_counted(facts, names)
+    return counted is not None and any(key_counted(column, names) == counted for column in counts)

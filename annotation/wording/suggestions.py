@@ -107,7 +107,7 @@ from annotation.labels.relations import (
 )
 from annotation.sql.schema import readable_name
 from annotation.sql.spider import SpiderEncodingError, or_branches, parse_sql, unwrap_paren
-from annotation.wording.counted import grouped_counted
+from annotation.wording.counted import count_shown, grouped_counted
 from annotation.wording.english import (
     ABBREVIATIONS,
     IRREGULAR_PARTICIPLES,
@@ -1193,9 +1193,8 @@ class _Analysis:
 
     def _r5(self) -> list:
         facts = self.facts
-        aggregated = {(aggregate.function, aggregate.column) for aggregate in facts.aggregates}
         options = []
-        if self.listing or (facts.group and ("count", None) not in aggregated):
+        if self.listing or (facts.group and not count_shown(facts, self.names)):
             options.append(("count", None))
         # A figure "of these students" is one of the students' own columns: a joined pet's weight is no student's.
         for column in self._entity_numbers():
