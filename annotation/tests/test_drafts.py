@@ -1477,3 +1477,29 @@ def test_a_row_ordered_by_the_age_of_the_person_it_is_is_the_oldest_row():
         schema=GYMNASTS,
     )
     assert "oldest gymnast" in text and "oldest person" not in text, text
+
+
+# Ratings are records about a reviewer (their own key, stars and date): a reviewer's rows picked through them.
+RATINGS = schema_of(
+    {"Reviewer": ["rID", "name"], "Rating": ["ratingID", "rID", "stars", "note_title"]},
+    primary=["Reviewer.rID", "Rating.ratingID"],
+    foreign=[("Rating.rID", "Reviewer.rID")],
+    types={"Rating.stars": "number"},
+)
+
+
+@pytest.mark.parametrize(
+    ("where", "said", "unsaid"),
+    [
+        ("T2.stars < 5", "names of reviewers with a rating whose stars are less than 5", "reviewer names of"),
+        # A record picked by its own name is what the sentence is about.
+        ("T2.note_title = 'Meh'", "reviewer names of ratings whose note title is Meh", "reviewers with"),
+        # Nothing said of the ratings: the join's condition must stay in the sentence.
+        ("T1.name = 'Ann'", "rating", "the reviewer named Ann are"),
+    ],
+    ids=["filtered-by-records", "record-by-name", "entity-condition-only"],
+)
+def test_an_entity_picked_through_its_records_is_the_subject(where, said, unsaid):
+    sql = f"SELECT T1.name FROM Reviewer AS T1 JOIN Rating AS T2 ON T1.rID = T2.rID WHERE {where}"
+    text = draft(sql, [["Ann"], ["Bob"]], schema=RATINGS)
+    assert said in text and unsaid not in text, text

@@ -902,6 +902,11 @@ def _item_words(item: _Item, many: bool = False) -> str:
     return item.text
 
 
+def _names_row(column: _Col) -> bool:
+    """Whether `column` is what its row is called by (a name, a title)."""
+    return column.name.split()[-1] in _NAMING_WORDS
+
+
 def _counts_keys(item: _Item) -> bool:
     """Whether `item` is count(DISTINCT a key), said as the rows the key names."""
     return item.kind == "aggregate" and item.function == "number" and item.distinct and _keyed_rows(item.column)
@@ -969,7 +974,7 @@ class _Select:
                 and self.refers(table, self.main)
                 and not (self._relates_main(table) and self._all_of_main())
             ]
-            if len(children) == 1:
+            if len(children) == 1 and not self._filters_main(children[0]):
                 self.main = children[0]
         if self.main is None and self.tables:
             counts = bool(self.items) and all(item.is_count for item in self.items)
@@ -989,6 +994,29 @@ class _Select:
         others = [table for table in self.tables if table != subject_table]
         counted = self._far_end(others) if others else (self.tables[0] if self.tables else self.main)
         self.counted = self.names.as_rows_of(counted, subject_table)
+
+    def _filters_main(self, child: _Table) -> bool:
+        """Whether a child joined to the entity only picks the entity's rows: every column said is the entity's and
+        the child's rows are records about it (ratings, pilot records), not a role the entity's rows play (a poker
+        player is a person). Then the rows are the entity's ("the names of reviewers with a rating whose stars are
+        less than 5"), never the child's said through another table ("the reviewer names of the ratings", "the
+        pilot of the pilot record ... and with a pilot whose age ...")."""
+        if not self._all_of_main() or _plays_role(child, self.main) or child.role or child.via:
+            return False
+        if any(item.kind == "star" for item in self.items):
+            return False
+        conditions = [cond for cond in self.where if isinstance(cond, _Cond)]
+        on_child = [cond for cond in conditions if cond.table == child]
+        if "or" in self.where and len(on_child) != len(conditions):
+            return False  # the entity's own conditions come first: an "or" across the two would change sides
+        if self.where and not on_child:
+            return False  # "the owner whose state is Virginia" would drop "that has a dog"
+        # A child picked by its name is what the sentence is about: "the color description of the product named
+        # catnip", "the region of the city named Kabul".
+        return not any(
+            cond.op == "=" and cond.item is not None and cond.item.column is not None and _names_row(cond.item.column)
+            for cond in on_child
+        )
 
     def _relates_main(self, table: _Table) -> bool:
         """Whether `table` relates the entity to another joined table (film_actor between films and actors)."""
