@@ -1503,3 +1503,12 @@ def test_an_entity_picked_through_its_records_is_the_subject(where, said, unsaid
     sql = f"SELECT T1.name FROM Reviewer AS T1 JOIN Rating AS T2 ON T1.rID = T2.rID WHERE {where}"
     text = draft(sql, [["Ann"], ["Bob"]], schema=RATINGS)
     assert said in text and unsaid not in text, text
+
+
+def test_an_entity_repeated_by_its_records_says_whose_rows_the_result_has():
+    sql = "SELECT T1.name FROM Reviewer AS T1 JOIN Rating AS T2 ON T1.rID = T2.rID WHERE T2.stars < 5"
+    text = draft(sql, NAMED_ROWS, schema=RATINGS)
+    assert text.endswith("less than 5, one for each of the 5 ratings."), text
+    # Rows repeated by a link table are no things to count: the number of rows is said as such.
+    text = draft("SELECT T1.Last_Name FROM Student AS T1 JOIN Has_Pet AS T2 ON T1.StuID = T2.StuID", NAMED_ROWS)
+    assert "The result has 5 rows." in text, text

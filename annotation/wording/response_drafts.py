@@ -1068,6 +1068,18 @@ class _Select:
             return False
         return any(table != self.main and table.sub is None and self.refers(table, self.main) for table in self.tables)
 
+    def repeated_by(self) -> _Table | None:
+        """The one other table whose rows the entity's rows come back once for (a reviewer once per rating), when the
+        join is of those two alone and the other is a thing of its own, not a link (film_actor's rows are no things
+        to count); None otherwise."""
+        others = [table for table in self.tables if table != self.main]
+        if len(self.tables) != 2 or len(others) != 1 or self.main is None or self.main.sub is not None:
+            return None
+        other = others[0]
+        if other.sub is not None or self.names.is_link(other) or other.record or not self.refers(other, self.main):
+            return None
+        return other
+
     def _joined_rows(self) -> _Table:
         """What one row of the FROM tables stands for, when nothing selected says: a table that refers to one other
         (a join of breeds and dogs has a row per dog), else the first one."""
@@ -2131,7 +2143,11 @@ def _fold(query, table: _ResultTable) -> str:
     if table.rows and table.shown > 1:
         text += query.example(_telling_row(table.rows, query.lead()))
     if table.complete and count is None and isinstance(query, _Select) and query.repeats_main():
-        # The rows are joined rows: say how many there are without calling them entities.
+        # The rows are joined rows: say how many there are without calling them entities, by the records they come
+        # one of when there is one such table ("..., one for each of the 12 ratings").
+        records = query.repeated_by()
+        if records is not None and not query.example(table.rows[0] if table.rows else []):
+            return _sentence(f"This shows {described}, one for each of the {table.total} {records.noun(True)}")
         return text + f" The result has {_count_of(table.total, 'row')}."
     return text + _partial_note(table, counted_in_sentence=count is not None and f" {count} " in described)
 
