@@ -294,3 +294,14 @@ def test_a_table_s_leading_other_is_no_part_of_what_it_names():
         "SELECT address FROM Properties", [[f"{n} Main St"] for n in range(9)], "different_entity", schema=schema
     )
     assert said and all(text.startswith("Ask about the property features instead") for text in said), set(said)
+
+
+def test_no_total_of_a_figure_per_unit_a_rate_or_a_point_in_a_match():
+    shop = schema_of(
+        {"medication": ["Med_ID", "Unit_Price", "Support_Rate", "Minute", "Stock"]},
+        primary=["medication.Med_ID"],
+        types={f"medication.{name}": "number" for name in ("Med_ID", "Unit_Price", "Support_Rate", "Minute", "Stock")},
+    )
+    found = texts("SELECT count(*) FROM medication", [[14]], "same_instances", schema=shop)
+    assert any("total stock" in text for text in found), set(found)
+    assert not any(re.search(r"total (unit price|support rate|minute)", text) for text in found), set(found)

@@ -167,7 +167,10 @@ _NUMBERS_THAT_NAME = frozenset({"phone", "fax", "zip", "postcode", "ssn", "isbn"
 _NOT_ADDITIVE = frozenset(
     {"rating", "ratings", "score", "scores", "age", "percent", "percentage", "rank", "ranking", "temperature", "speed"}
     | {"grade", "level"}  # a school year or a membership level is a rank ("the total grade")
+    | {"rate", "rates", "ratio", "minute", "position"}  # "the total support rate", "the total minute" of cards
 )
+# Words that make a figure one per unit ("unit price", "price per night"): added up over rows it means nothing.
+_PER_UNIT = frozenset({"unit", "per"})
 # Units of time a column can count in ("years working", "days held"): before a participle, a span, not a point.
 _SPAN_UNITS = frozenset({"year", "month", "week", "day", "hour", "minute"})
 # A unit alone as a column's name ("milliseconds", "bytes") says how a figure is measured, not what it is.
@@ -1536,8 +1539,9 @@ def _functions_of(column: _Column, functions: tuple) -> tuple:
     ("the total year")."""
     if column.kind == "time" or column.label.split()[-1] in _TIME_WORDS | _PLACES:
         return tuple(function for function in functions if function in _ORDER_FUNCTIONS)  # "the average longitude"
-    if column.label.split()[-1] in _NOT_ADDITIVE:
-        return tuple(function for function in functions if function != "sum")  # "the total rating"
+    words = column.label.lower().split()
+    if words[-1] in _NOT_ADDITIVE or _PER_UNIT & set(words[:-1]):
+        return tuple(function for function in functions if function != "sum")  # "the total rating", "unit price"
     return functions
 
 
