@@ -1314,8 +1314,12 @@ def test_values_that_name_no_row_are_not_said_of_one_row_in_a_set_operation():
     text = draft(sql, [["Black"]], schema=members)
     assert "both Hartford and Waterbury" not in text  # two members, not one living in both
     assert text == (
-        "The membership cards both of members whose address is Hartford and of those whose address is Waterbury "
-        "are Black."
+        "The membership card with a member whose address is Hartford and also one whose address is Waterbury is Black."
+    )
+    excepted = draft(sql.replace("INTERSECT", "EXCEPT"), [["Black"], ["Gold"]], schema=members)
+    assert excepted == (
+        "The membership cards with a member whose address is Hartford and none whose address is Waterbury "
+        "are Black and Gold."
     )
 
 

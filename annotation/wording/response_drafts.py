@@ -2051,6 +2051,9 @@ class _SetQuery:
             if noun and right.startswith(noun + " "):
                 right = "those" + right[len(noun) :]  # "of dorms but not of those with a student ..."
             self.plural_head = True
+            values = self._values_with(many)
+            if values is not None:
+                return values + self._ordered()
             if self.operator == "except":
                 return f"{head} of {left} but not of {right}{self._ordered()}"
             if self.operator == "intersect":
@@ -2065,6 +2068,34 @@ class _SetQuery:
             "except": f"{left}, other than {right}",
         }[self.operator]
         return joined + self._ordered()
+
+    def _values_with(self, many: bool) -> str | None:
+        """One column's values kept or dropped by which rows hold them, said of the values: "the teams with a pilot
+        whose nationality is United States and none whose rank is less than 13" (EXCEPT), "the positions with a
+        player whose points are greater than 20 and also one whose points are less than 10" (INTERSECT), never "the
+        teams of pilots whose ... but not of those whose ...". Values that name no row only (keys and names keep their
+        own wording); None for any other shape."""
+        left, right = self.left, self.right
+        if self.operator == "union" or len(left.items) != 1 or self._named_rows() or left.main is None:
+            return None  # a name is said of its rows: "the names of dorms but not of those with ..."
+        item = left.items[0]
+        if item.kind != "column" or item.column is None or item.column.table != left.main or left.main.sub is not None:
+            return None
+        noun = left.main.noun(False)
+        first = left.population(False, distinct=False)
+        second = right.population(False, distinct=False)
+        if not first.startswith(noun) or not second.startswith(noun + " "):
+            return None
+        first, second = first[len(noun) :], second[len(noun) :]
+        values = _noun(_column_words(item.column, left.main, False), many)
+        self.plural_head = many  # one value: "the position with ... is Loose Forward"
+        if self.operator == "except":
+            if not first:
+                return f"the {values} with no {noun}{second}"
+            return f"the {values} with {_with_article(noun)}{first} and none{second}"
+        if not first:
+            return None
+        return f"the {values} with {_with_article(noun)}{first} and also one{second}"
 
     def _ordered(self) -> str:
         words = ""
