@@ -33,8 +33,24 @@ codes), customers (repeated company names, credit tiers, VAT numbers as text wit
 status codes), order lines keyed by order and line number, shipments (NULL delivery dates) and returns referring to
 an order line by a two-column foreign key.
 
+The museum (`build_museum_database`, ten tables) and the secondary school (`build_school_database`, ten tables), made
+as held-out set 9 before the sampler was run on either: galleries keyed by a text code (floor numbers, a climate flag,
+a NULL area), staff (repeated names, department codes, grade levels, NULL extension numbers), artists (NULL years and
+nationalities, ULAN numbers), objects keyed by accession numbers as text (type and acquisition codes, repeated titles
+such as "Untitled", NULL media, years and widths, a gallery only when on display, insured values in steps), an
+object-artist link with a composite key, an attribution and a credit order, exhibitions (a curator, a ticketed flag,
+NULL budgets), exhibit items (composite key, case numbers, a display order), outgoing loans keyed by a reference text
+(NULL return dates, a courier flag), condition checks keyed by object and date (grades 1-5, a treatment flag) and
+1,200 tickets (type and channel codes, party sizes, an exhibition or none); departments keyed by a text code (a head
+teacher, a foreign key back to teacher, NULL once), teachers (staff codes, repeated names, pay scales, a full-time
+flag), 300 students (UPNs as text, year groups, form codes, a free-meals flag, NULL special-needs codes), guardians
+and a student-guardian link (composite key, contact priority), courses keyed by code (key stages, exam boards with
+NULLs, an optional flag), classes (set numbers, room numbers), ~1,900 enrolments (composite key, a withdrawn flag),
+assessments (term numbers, maximum marks, weights) and ~3,700 results (composite key, NULL marks and grades, a late
+flag).
+
 Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
-           [--database hotel|football|clinic|library|logistics]
+           [--database hotel|football|clinic|library|logistics|museum|school]
 """
 
 import argparse
@@ -1183,12 +1199,676 @@ def build_logistics_database(path: str | Path, seed: int = 35) -> Path:
     return path
 
 
+MUSEUM_SCHEMA = """
+CREATE TABLE gallery (
+    gallery_code TEXT PRIMARY KEY,
+    gallery_name TEXT NOT NULL UNIQUE,
+    wing TEXT NOT NULL,
+    floor_no INTEGER NOT NULL,
+    area_m2 INTEGER,
+    climate_controlled INTEGER NOT NULL
+);
+CREATE TABLE staff (
+    staff_id INTEGER PRIMARY KEY,
+    staff_name TEXT NOT NULL,
+    dept_code TEXT NOT NULL,
+    grade_level INTEGER NOT NULL,
+    hired_date TEXT NOT NULL,
+    extension_no INTEGER
+);
+CREATE TABLE artist (
+    artist_id INTEGER PRIMARY KEY,
+    artist_name TEXT NOT NULL,
+    birth_year INTEGER,
+    death_year INTEGER,
+    nationality TEXT,
+    ulan_id INTEGER UNIQUE
+);
+CREATE TABLE object (
+    accession_no TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    object_type TEXT NOT NULL,
+    medium TEXT,
+    year_made INTEGER,
+    height_cm REAL,
+    width_cm REAL,
+    acquired_date TEXT NOT NULL,
+    acquisition_method TEXT NOT NULL,
+    gallery_code TEXT REFERENCES gallery (gallery_code),
+    on_display INTEGER NOT NULL,
+    insured_value INTEGER NOT NULL
+);
+CREATE TABLE object_artist (
+    accession_no TEXT NOT NULL REFERENCES object (accession_no),
+    artist_id INTEGER NOT NULL REFERENCES artist (artist_id),
+    attribution TEXT NOT NULL,
+    credit_order INTEGER NOT NULL,
+    PRIMARY KEY (accession_no, artist_id)
+);
+CREATE TABLE exhibition (
+    exhibition_id INTEGER PRIMARY KEY,
+    exhibition_title TEXT NOT NULL,
+    gallery_code TEXT NOT NULL REFERENCES gallery (gallery_code),
+    curator_id INTEGER NOT NULL REFERENCES staff (staff_id),
+    opening_date TEXT NOT NULL,
+    closing_date TEXT NOT NULL,
+    ticketed INTEGER NOT NULL,
+    budget INTEGER
+);
+CREATE TABLE exhibit_item (
+    exhibition_id INTEGER NOT NULL REFERENCES exhibition (exhibition_id),
+    accession_no TEXT NOT NULL REFERENCES object (accession_no),
+    case_no INTEGER,
+    display_order INTEGER NOT NULL,
+    PRIMARY KEY (exhibition_id, accession_no)
+);
+CREATE TABLE outgoing_loan (
+    loan_ref TEXT PRIMARY KEY,
+    accession_no TEXT NOT NULL REFERENCES object (accession_no),
+    borrower TEXT NOT NULL,
+    borrower_country TEXT NOT NULL,
+    start_date TEXT NOT NULL,
+    return_date TEXT,
+    loan_fee INTEGER NOT NULL,
+    courier_required INTEGER NOT NULL
+);
+CREATE TABLE condition_check (
+    accession_no TEXT NOT NULL REFERENCES object (accession_no),
+    check_date TEXT NOT NULL,
+    staff_id INTEGER NOT NULL REFERENCES staff (staff_id),
+    condition_grade INTEGER NOT NULL,
+    needs_treatment INTEGER NOT NULL,
+    PRIMARY KEY (accession_no, check_date)
+);
+CREATE TABLE ticket (
+    ticket_no INTEGER PRIMARY KEY,
+    visit_date TEXT NOT NULL,
+    ticket_type TEXT NOT NULL,
+    exhibition_id INTEGER REFERENCES exhibition (exhibition_id),
+    party_size INTEGER NOT NULL,
+    price_paid REAL NOT NULL,
+    sales_channel TEXT NOT NULL
+);
+"""
+
+GALLERIES = [
+    ("G01", "Medieval Hall", "East", 0, 420, 1),
+    ("G02", "Renaissance Rooms", "East", 1, 380, 1),
+    ("G03", "Dutch Cabinet", "East", 1, 140, 1),
+    ("G04", "Modern Gallery", "West", 2, 610, 1),
+    ("G05", "Photography Room", "West", 2, 120, 1),
+    ("G06", "Sculpture Court", "Central", 0, 900, 0),
+    ("G07", "Textile Study", "West", 3, None, 1),
+    ("G08", "Temporary Exhibitions", "Central", 1, 750, 1),
+]
+STAFF = [
+    ("Helen Marsh", "CUR", 4),
+    ("Tomás Ruiz", "CUR", 3),
+    ("Anja Keller", "CUR", 2),
+    ("Helen Marsh", "CON", 3),
+    ("Oluwaseun Adeyemi", "CON", 2),
+    ("Greta Lind", "CON", 1),
+    ("Marc Dubois", "REG", 3),
+    ("Priya Nair", "REG", 1),
+    ("Sam O'Neill", "EDU", 2),
+    ("Yuki Tanaka", "CUR", 1),
+    ("Ben Carter", "DIR", 5),
+]
+ARTISTS = [
+    ("Rembrandt van Rijn", 1606, 1669, "NL", 500011051),
+    ("Johannes Vermeer", 1632, 1675, "NL", 500032927),
+    ("Jan Steen", 1626, 1679, "NL", 500013468),
+    ("Titian", 1488, 1576, "IT", 500031075),
+    ("Sandro Botticelli", 1445, 1510, "IT", 500016906),
+    ("Workshop of Botticelli", None, None, "IT", None),
+    ("Claude Monet", 1840, 1926, "FR", 500019484),
+    ("Berthe Morisot", 1841, 1895, "FR", 500008883),
+    ("Barbara Hepworth", 1903, 1975, "GB", 500013071),
+    ("Henry Moore", 1898, 1986, "GB", 500008398),
+    ("Julia Margaret Cameron", 1815, 1879, "GB", 500001786),
+    ("Dorothea Lange", 1895, 1965, "US", 500020012),
+    ("Unknown", None, None, None, None),
+    ("Anni Albers", 1899, 1994, "DE", 500011424),
+    ("William Morris", 1834, 1896, "GB", 500008207),
+    ("Bridget Riley", 1931, None, "GB", 500009597),
+    ("Yayoi Kusama", 1929, None, "JP", 500060387),
+    ("Hans Holbein", 1497, 1543, "DE", 500012006),
+]
+# object type, media, gallery candidates, year range, artists
+MUSEUM_KINDS = {
+    "PNT": (["oil on canvas", "oil on panel", "tempera on panel"], ["G02", "G03", "G04", "G08"]),
+    "SCL": (["bronze", "marble", "carved elm"], ["G06", "G04", "G08"]),
+    "PHO": (["albumen print", "gelatin silver print"], ["G05", "G08"]),
+    "TXT": (["wool tapestry", "printed cotton", "woven linen"], ["G07", "G01"]),
+    "DRW": (["red chalk", "pen and ink", "graphite"], ["G02", "G03"]),
+    "CER": (["tin-glazed earthenware", "porcelain"], ["G01", "G03"]),
+}
+MUSEUM_WORKS = [
+    (1, "PNT", "Self-Portrait", 1659),
+    (1, "PNT", "Portrait of a Young Woman", 1632),
+    (1, "DRW", "Study of a Head", 1635),
+    (1, "DRW", "Landscape with a Cottage", 1645),
+    (2, "PNT", "Woman Reading a Letter", 1663),
+    (3, "PNT", "The Merry Family", 1668),
+    (3, "PNT", "The Village School", 1665),
+    (4, "PNT", "Portrait of a Man", 1512),
+    (4, "PNT", "Venus and Adonis", 1554),
+    (5, "PNT", "Madonna and Child", 1480),
+    (6, "PNT", "Madonna and Child", 1490),
+    (5, "DRW", "Study of Drapery", 1475),
+    (7, "PNT", "Water Lilies", 1916),
+    (7, "PNT", "Poplars on the Epte", 1891),
+    (7, "PNT", "Untitled", 1880),
+    (8, "PNT", "The Cradle", 1872),
+    (8, "PNT", "Summer's Day", 1879),
+    (9, "SCL", "Single Form", 1961),
+    (9, "SCL", "Pelagos", 1946),
+    (10, "SCL", "Reclining Figure", 1951),
+    (10, "SCL", "Reclining Figure", 1938),
+    (10, "DRW", "Shelter Drawing", 1941),
+    (11, "PHO", "The Echo", 1868),
+    (11, "PHO", "Untitled", 1866),
+    (12, "PHO", "Migrant Mother", 1936),
+    (12, "PHO", "White Angel Breadline", 1933),
+    (13, "CER", "Dish with a Peacock", 1650),
+    (13, "CER", "Tile Panel", 1700),
+    (13, "TXT", "Fragment of a Tapestry", 1480),
+    (13, "SCL", "Head of a Saint", 1350),
+    (13, "CER", "Untitled", 1720),
+    (14, "TXT", "Wall Hanging", 1926),
+    (14, "TXT", "Untitled", 1948),
+    (15, "TXT", "Strawberry Thief", 1883),
+    (15, "TXT", "Woodpecker Tapestry", 1885),
+    (16, "PNT", "Cataract 3", 1967),
+    (16, "PNT", "Untitled", 1971),
+    (17, "PNT", "Infinity Nets", 1959),
+    (17, "SCL", "Pumpkin", 1994),
+    (18, "PNT", "Portrait of a Merchant", 1532),
+    (18, "DRW", "Portrait Study", 1536),
+    (13, "TXT", "Sampler", 1810),
+    (13, "CER", "Jug", 1600),
+    (12, "PHO", "Untitled", 1939),
+]
+BORROWERS = [
+    ("Rijksmuseum", "NL"),
+    ("Musée d'Orsay", "FR"),
+    ("Tate Britain", "GB"),
+    ("Museo del Prado", "ES"),
+    ("National Gallery of Art", "US"),
+    ("Städel Museum", "DE"),
+    ("Tate Britain", "GB"),
+]
+EXHIBITIONS = [
+    ("Golden Age Portraits", "G08", 1, "2024-02-10", "2024-06-02", 1, 180000),
+    ("Women Photographers", "G05", 3, "2024-03-01", "2024-08-31", 0, 25000),
+    ("Carved and Cast", "G06", 2, "2024-05-15", "2025-01-05", 0, None),
+    ("Impressions of Light", "G08", 1, "2024-09-20", "2025-01-26", 1, 240000),
+    ("Pattern and Thread", "G07", 10, "2025-02-01", "2025-06-29", 0, 18000),
+    ("Drawing Room", "G02", 3, "2025-03-08", "2025-07-13", 0, 9000),
+    ("Infinite Space", "G08", 2, "2025-03-14", "2025-08-10", 1, 310000),
+    ("Masters of Renaissance", "G02", 1, "2025-09-05", "2026-01-11", 1, 150000),
+]
+
+
+def _museum_objects(connection: sqlite3.Connection, rng: random.Random) -> list[str]:
+    accessions = []
+    years = rng.sample(range(1890, 2024), len(MUSEUM_WORKS))
+    for number, (artist_id, kind, title, made) in enumerate(MUSEUM_WORKS, start=1):
+        media, galleries = MUSEUM_KINDS[kind]
+        acquired = date(years[number - 1], rng.randint(1, 12), rng.randint(1, 28))
+        accession = f"{acquired.year}.{rng.randint(1, 60)}.{rng.randint(1, 4)}"
+        while accession in accessions:
+            accession += "a"
+        accessions.append(accession)
+        displayed = rng.random() < 0.6
+        height = round(rng.uniform(15, 220), 1) if kind not in {"CER"} else round(rng.uniform(8, 45), 1)
+        connection.execute(
+            "INSERT INTO object VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                accession,
+                title,
+                kind,
+                rng.choice(media) if rng.random() < 0.92 else None,
+                made if rng.random() < 0.9 else None,
+                height,
+                round(height * rng.uniform(0.4, 1.4), 1) if kind not in {"SCL"} or rng.random() < 0.5 else None,
+                acquired.isoformat(),
+                rng.choices(["PUR", "GFT", "BEQ", "TRF"], [40, 30, 20, 10])[0],
+                rng.choice(galleries) if displayed else None,
+                int(displayed),
+                rng.choice([5000, 12000, 40000, 250000, 1200000, 8500000]),
+            ),
+        )
+        connection.execute("INSERT INTO object_artist VALUES (?, ?, 'artist', 1)", (accession, artist_id))
+        if artist_id == 5 and rng.random() < 0.7:
+            connection.execute("INSERT INTO object_artist VALUES (?, 6, 'workshop', 2)", (accession,))
+        elif artist_id in {9, 10} and rng.random() < 0.3:
+            connection.execute("INSERT INTO object_artist VALUES (?, ?, 'after', 2)", (accession, 19 - artist_id))
+    return accessions
+
+
+def _museum_records(connection: sqlite3.Connection, rng: random.Random, accessions: list[str]) -> None:
+    for exhibition_id, row in enumerate(EXHIBITIONS, start=1):
+        connection.execute("INSERT INTO exhibition VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (exhibition_id, *row))
+        for order, accession in enumerate(rng.sample(accessions, rng.randint(4, 11)), start=1):
+            connection.execute(
+                "INSERT INTO exhibit_item VALUES (?, ?, ?, ?)",
+                (exhibition_id, accession, rng.randint(1, 12) if rng.random() < 0.7 else None, order),
+            )
+    for number, accession in enumerate(rng.sample(accessions, 14), start=1):
+        borrower, country = rng.choice(BORROWERS)
+        start = date(2021, 1, 1) + timedelta(days=rng.randint(0, 1700))
+        back = start + timedelta(days=rng.randint(60, 240))
+        connection.execute(
+            "INSERT INTO outgoing_loan VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                f"OL-{start.year}-{number:03d}",
+                accession,
+                borrower,
+                country,
+                start.isoformat(),
+                back.isoformat() if back < date(2025, 10, 1) else None,
+                rng.choice([0, 0, 1500, 3000, 7500]),
+                int(rng.random() < 0.5),
+            ),
+        )
+    conservators = [4, 5, 6, 8]
+    for accession in accessions:
+        checked = date(2019, 1, 1) + timedelta(days=rng.randint(0, 300))
+        for _ in range(rng.randint(1, 4)):
+            grade = rng.choices([1, 2, 3, 4, 5], [3, 10, 30, 40, 17])[0]
+            connection.execute(
+                "INSERT INTO condition_check VALUES (?, ?, ?, ?, ?)",
+                (
+                    accession,
+                    checked.isoformat(),
+                    rng.choice(conservators),
+                    grade,
+                    int(grade <= 2 or rng.random() < 0.05),
+                ),
+            )
+            checked += timedelta(days=rng.randint(200, 700))
+
+
+def _museum_tickets(connection: sqlite3.Connection, rng: random.Random) -> None:
+    prices = {"ADU": 16.0, "CON": 11.0, "CHD": 0.0, "MEM": 0.0, "GRP": 12.5}
+    for ticket_no in range(100001, 101201):
+        visited = date(2024, 2, 1) + timedelta(days=rng.randint(0, 690))
+        kind = rng.choices(list(prices), [45, 20, 15, 12, 8])[0]
+        running = [
+            number
+            for number, row in enumerate(EXHIBITIONS, start=1)
+            if row[5] and row[3] <= visited.isoformat() <= row[4]
+        ]
+        exhibition = rng.choice(running) if running and rng.random() < 0.55 else None
+        party = rng.randint(8, 25) if kind == "GRP" else rng.choices([1, 2, 3, 4], [50, 30, 12, 8])[0]
+        price = prices[kind] * party + (6.0 * party if exhibition and kind != "MEM" else 0.0)
+        connection.execute(
+            "INSERT INTO ticket VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                ticket_no,
+                visited.isoformat(),
+                kind,
+                exhibition,
+                party,
+                price,
+                rng.choices(["WEB", "DESK", "APP"], [55, 35, 10])[0],
+            ),
+        )
+
+
+def build_museum_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the museum collections database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(MUSEUM_SCHEMA)
+    for row in GALLERIES:
+        connection.execute("INSERT INTO gallery VALUES (?, ?, ?, ?, ?, ?)", row)
+    for staff_id, (name, dept, grade) in enumerate(STAFF, start=1):
+        hired = date(1995, 1, 1) + timedelta(days=rng.randint(0, 10500))
+        connection.execute(
+            "INSERT INTO staff VALUES (?, ?, ?, ?, ?, ?)",
+            (staff_id, name, dept, grade, hired.isoformat(), rng.randint(2100, 2399) if rng.random() < 0.8 else None),
+        )
+    for artist_id, row in enumerate(ARTISTS, start=1):
+        connection.execute("INSERT INTO artist VALUES (?, ?, ?, ?, ?, ?)", (artist_id, *row))
+    accessions = _museum_objects(connection, rng)
+    _museum_records(connection, rng, accessions)
+    _museum_tickets(connection, rng)
+    connection.commit()
+    connection.close()
+    return path
+
+
+SCHOOL_SCHEMA = """
+CREATE TABLE department (
+    dept_code TEXT PRIMARY KEY,
+    dept_name TEXT NOT NULL UNIQUE,
+    building TEXT NOT NULL,
+    head_teacher_id INTEGER REFERENCES teacher (teacher_id)
+);
+CREATE TABLE teacher (
+    teacher_id INTEGER PRIMARY KEY,
+    staff_code TEXT NOT NULL UNIQUE,
+    first_name TEXT NOT NULL,
+    last_name TEXT NOT NULL,
+    dept_code TEXT NOT NULL REFERENCES department (dept_code),
+    pay_scale INTEGER NOT NULL,
+    hire_year INTEGER NOT NULL,
+    full_time INTEGER NOT NULL
+);
+CREATE TABLE student (
+    student_id INTEGER PRIMARY KEY,
+    upn TEXT NOT NULL UNIQUE,
+    first_name TEXT NOT NULL,
+    last_name TEXT NOT NULL,
+    birth_date TEXT NOT NULL,
+    year_group INTEGER NOT NULL,
+    form_code TEXT NOT NULL,
+    sex TEXT NOT NULL,
+    free_meals INTEGER NOT NULL,
+    sen_status TEXT
+);
+CREATE TABLE guardian (
+    guardian_id INTEGER PRIMARY KEY,
+    guardian_name TEXT NOT NULL,
+    phone TEXT,
+    email TEXT,
+    postcode TEXT NOT NULL
+);
+CREATE TABLE student_guardian (
+    student_id INTEGER NOT NULL REFERENCES student (student_id),
+    guardian_id INTEGER NOT NULL REFERENCES guardian (guardian_id),
+    relationship TEXT NOT NULL,
+    contact_priority INTEGER NOT NULL,
+    PRIMARY KEY (student_id, guardian_id)
+);
+CREATE TABLE course (
+    course_code TEXT PRIMARY KEY,
+    course_title TEXT NOT NULL,
+    dept_code TEXT NOT NULL REFERENCES department (dept_code),
+    key_stage INTEGER NOT NULL,
+    exam_board TEXT,
+    weekly_periods INTEGER NOT NULL,
+    optional INTEGER NOT NULL
+);
+CREATE TABLE class_group (
+    class_id INTEGER PRIMARY KEY,
+    class_code TEXT NOT NULL UNIQUE,
+    course_code TEXT NOT NULL REFERENCES course (course_code),
+    teacher_id INTEGER NOT NULL REFERENCES teacher (teacher_id),
+    year_group INTEGER NOT NULL,
+    set_no INTEGER NOT NULL,
+    room_no INTEGER
+);
+CREATE TABLE enrolment (
+    class_id INTEGER NOT NULL REFERENCES class_group (class_id),
+    student_id INTEGER NOT NULL REFERENCES student (student_id),
+    enrolled_date TEXT NOT NULL,
+    withdrawn INTEGER NOT NULL,
+    PRIMARY KEY (class_id, student_id)
+);
+CREATE TABLE assessment (
+    assessment_id INTEGER PRIMARY KEY,
+    class_id INTEGER NOT NULL REFERENCES class_group (class_id),
+    assessment_title TEXT NOT NULL,
+    term_no INTEGER NOT NULL,
+    due_date TEXT NOT NULL,
+    max_mark INTEGER NOT NULL,
+    weight_pct INTEGER NOT NULL
+);
+CREATE TABLE result (
+    assessment_id INTEGER NOT NULL REFERENCES assessment (assessment_id),
+    student_id INTEGER NOT NULL REFERENCES student (student_id),
+    mark INTEGER,
+    grade TEXT,
+    submitted_late INTEGER NOT NULL,
+    PRIMARY KEY (assessment_id, student_id)
+);
+"""
+
+SCHOOL_DEPARTMENTS = [
+    ("MAT", "Mathematics", "North Block"),
+    ("ENG", "English", "Main Building"),
+    ("SCI", "Science", "Science Block"),
+    ("HUM", "Humanities", "Main Building"),
+    ("MFL", "Modern Languages", "North Block"),
+    ("ART", "Creative Arts", "Annex"),
+]
+SCHOOL_FIRST = [
+    "Aisha",
+    "Ben",
+    "Chloe",
+    "Daniel",
+    "Ella",
+    "Finn",
+    "Grace",
+    "Hassan",
+    "Isla",
+    "Jack",
+    "Kiran",
+    "Leo",
+    "Maya",
+    "Noah",
+    "Olivia",
+    "Priya",
+    "Ruby",
+    "Sam",
+    "Theo",
+    "Zara",
+]
+SCHOOL_LAST = [
+    "Ali",
+    "Baker",
+    "Chen",
+    "Dawson",
+    "Edwards",
+    "Green",
+    "Hussain",
+    "Jones",
+    "Kowalski",
+    "Patel",
+    "Roberts",
+    "Smith",
+    "Taylor",
+    "Walker",
+    "Williams",
+]
+# code, title, department, key stage, exam board, periods a week, optional, year groups
+SCHOOL_COURSES = [
+    ("MA3", "Mathematics", "MAT", 3, None, 4, 0, [7, 8, 9]),
+    ("MA4", "GCSE Mathematics", "MAT", 4, "EDX", 4, 0, [10, 11]),
+    ("FM4", "Further Mathematics", "MAT", 4, "AQA", 1, 1, [11]),
+    ("EN3", "English", "ENG", 3, None, 4, 0, [7, 8, 9]),
+    ("EL4", "GCSE English Language", "ENG", 4, "AQA", 3, 0, [10, 11]),
+    ("ET4", "GCSE English Literature", "ENG", 4, "AQA", 2, 0, [10, 11]),
+    ("SC3", "Science", "SCI", 3, None, 3, 0, [7, 8, 9]),
+    ("CS4", "GCSE Combined Science", "SCI", 4, "OCR", 5, 0, [10, 11]),
+    ("HI3", "History", "HUM", 3, None, 2, 0, [7, 8, 9]),
+    ("HI4", "GCSE History", "HUM", 4, "EDX", 3, 1, [10, 11]),
+    ("GE4", "GCSE Geography", "HUM", 4, "AQA", 3, 1, [10, 11]),
+    ("FR3", "French", "MFL", 3, None, 2, 0, [7, 8, 9]),
+    ("FR4", "GCSE French", "MFL", 4, "AQA", 3, 1, [10, 11]),
+    ("ES4", "GCSE Spanish", "MFL", 4, "EDX", 3, 1, [10, 11]),
+    ("AR3", "Art and Design", "ART", 3, None, 1, 0, [7, 8, 9]),
+    ("AR4", "GCSE Art", "ART", 4, "OCR", 3, 1, [10, 11]),
+    ("MU4", "GCSE Music", "ART", 4, "OCR", 2, 1, [10, 11]),
+]
+SCHOOL_ASSESSMENTS = [("Autumn test", 1), ("Coursework", 2), ("Spring test", 2), ("Mock exam", 2), ("Summer exam", 3)]
+
+
+def _school_people(connection: sqlite3.Connection, rng: random.Random) -> dict[int, list[int]]:
+    """Departments, teachers, students (by year group) and their guardians."""
+    for dept_code, name, building in SCHOOL_DEPARTMENTS:
+        connection.execute("INSERT INTO department VALUES (?, ?, ?, NULL)", (dept_code, name, building))
+    for teacher_id in range(1, 31):
+        dept = SCHOOL_DEPARTMENTS[(teacher_id - 1) % len(SCHOOL_DEPARTMENTS)][0]
+        first, last = rng.choice(SCHOOL_FIRST), rng.choice(SCHOOL_LAST)
+        connection.execute(
+            "INSERT INTO teacher VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                teacher_id,
+                f"{first[0]}{last[:2].upper()}{teacher_id % 10}",
+                first,
+                last,
+                dept,
+                rng.choices(range(1, 7), [10, 15, 20, 20, 20, 15])[0],
+                rng.randint(1998, 2025),
+                int(rng.random() < 0.8),
+            ),
+        )
+    for number, (dept_code, _name, _building) in enumerate(SCHOOL_DEPARTMENTS, start=1):
+        if number != 6:
+            connection.execute("UPDATE department SET head_teacher_id = ? WHERE dept_code = ?", (number, dept_code))
+    years: dict[int, list[int]] = {year: [] for year in range(7, 12)}
+    guardian_id = 0
+    for student_id in range(1, 301):
+        year = 7 + (student_id - 1) % 5
+        years[year].append(student_id)
+        last = rng.choice(SCHOOL_LAST)
+        born = date(2025 - year - 5, 9, 1) + timedelta(days=rng.randint(0, 364))
+        connection.execute(
+            "INSERT INTO student VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                student_id,
+                f"K{rng.randint(100000000000, 999999999999)}",
+                rng.choice(SCHOOL_FIRST),
+                last,
+                born.isoformat(),
+                year,
+                f"{year}{rng.choice('ABCD')}",
+                rng.choice("FM"),
+                int(rng.random() < 0.22),
+                rng.choices([None, "K", "E"], [84, 13, 3])[0],
+            ),
+        )
+        postcode = f"BS{rng.randint(1, 16)} {rng.randint(1, 9)}{rng.choice('ABDEFGHJ')}{rng.choice('LNPQRSTU')}"
+        for priority, relation in enumerate(
+            rng.choice(
+                [["mother"], ["mother", "father"], ["father"], ["mother", "father"], ["grandmother"], ["carer"]]
+            ),
+            start=1,
+        ):
+            guardian_id += 1
+            connection.execute(
+                "INSERT INTO guardian VALUES (?, ?, ?, ?, ?)",
+                (
+                    guardian_id,
+                    f"{rng.choice(['Mr', 'Mrs', 'Ms', 'Dr'])} {last}",
+                    f"07{rng.randint(100000000, 999999999)}" if rng.random() < 0.95 else None,
+                    f"{last.lower()}{guardian_id}@home.test" if rng.random() < 0.7 else None,
+                    postcode,
+                ),
+            )
+            connection.execute(
+                "INSERT INTO student_guardian VALUES (?, ?, ?, ?)", (student_id, guardian_id, relation, priority)
+            )
+    return years
+
+
+def _school_classes(connection: sqlite3.Connection, rng: random.Random, years: dict[int, list[int]]) -> None:
+    """Classes of each course and year group (sets), enrolments, assessments and their results."""
+    class_id = assessment_id = 0
+    for code, title, dept, stage, board, periods, optional, year_groups in SCHOOL_COURSES:
+        connection.execute(
+            "INSERT INTO course VALUES (?, ?, ?, ?, ?, ?, ?)", (code, title, dept, stage, board, periods, optional)
+        )
+        teachers = [number for number in range(1, 31) if SCHOOL_DEPARTMENTS[(number - 1) % 6][0] == dept]
+        for year in year_groups:
+            students = [s for s in years[year] if not optional or rng.random() < 0.4]
+            sets = 2 if len(students) > 30 else 1
+            for set_no in range(1, sets + 1):
+                class_id += 1
+                connection.execute(
+                    "INSERT INTO class_group VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        class_id,
+                        f"{year}{code[:2]}{set_no}",
+                        code,
+                        rng.choice(teachers),
+                        year,
+                        set_no,
+                        rng.randint(1, 40) + 100 * rng.randint(1, 3) if rng.random() < 0.9 else None,
+                    ),
+                )
+                members = students[set_no - 1 :: sets]
+                for student_id in members:
+                    connection.execute(
+                        "INSERT INTO enrolment VALUES (?, ?, ?, ?)",
+                        (
+                            class_id,
+                            student_id,
+                            (date(2025, 9, 3) + timedelta(days=rng.choice([0, 0, 0, 7, 30]))).isoformat(),
+                            int(rng.random() < 0.04),
+                        ),
+                    )
+                for name, term in sorted(
+                    rng.sample(SCHOOL_ASSESSMENTS, rng.randint(1, 3)), key=SCHOOL_ASSESSMENTS.index
+                ):
+                    assessment_id += 1
+                    max_mark = rng.choice([20, 40, 50, 80, 100])
+                    connection.execute(
+                        "INSERT INTO assessment VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            assessment_id,
+                            class_id,
+                            name,
+                            term,
+                            (date(2025, 10, 1) + timedelta(days=term * 80 + rng.randint(0, 20))).isoformat(),
+                            max_mark,
+                            rng.choice([10, 20, 25, 40]),
+                        ),
+                    )
+                    for student_id in members:
+                        mark = (
+                            None
+                            if rng.random() < 0.05
+                            else max(0, min(max_mark, int(rng.gauss(0.62, 0.18) * max_mark)))
+                        )
+                        share = None if mark is None else mark / max_mark
+                        grade = (
+                            None
+                            if share is None
+                            else "A"
+                            if share >= 0.8
+                            else "B"
+                            if share >= 0.65
+                            else "C"
+                            if share >= 0.5
+                            else "D"
+                            if share >= 0.35
+                            else "E"
+                        )
+                        connection.execute(
+                            "INSERT INTO result VALUES (?, ?, ?, ?, ?)",
+                            (assessment_id, student_id, mark, grade, int(rng.random() < 0.08)),
+                        )
+
+
+def build_school_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the secondary school database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(SCHOOL_SCHEMA)
+    years = _school_people(connection, rng)
+    _school_classes(connection, rng, years)
+    connection.commit()
+    connection.close()
+    return path
+
+
 BUILDERS = {
     "hotel": build_hotel_database,
     "football": build_football_database,
     "clinic": build_clinic_database,
     "library": build_library_database,
     "logistics": build_logistics_database,
+    "museum": build_museum_database,
+    "school": build_school_database,
 }
 
 
