@@ -305,3 +305,16 @@ def test_no_total_of_a_figure_per_unit_a_rate_or_a_point_in_a_match():
     found = texts("SELECT count(*) FROM medication", [[14]], "same_instances", schema=shop)
     assert any("total stock" in text for text in found), set(found)
     assert not any(re.search(r"total (unit price|support rate|minute)", text) for text in found), set(found)
+
+
+def test_a_point_in_time_is_before_or_after_never_below():
+    ledger = schema_of(
+        {"invoice": ["Invoice_ID", "Invoice_Date", "Amount"]},
+        primary=["invoice.Invoice_ID"],
+        types={"invoice.Invoice_ID": "number", "invoice.Amount": "number", "invoice.Invoice_Date": "time"},
+    )
+    dated = texts("SELECT count(*) FROM invoice WHERE Invoice_Date > '2012-12-08'", [[1]], schema=ledger)
+    assert any("invoice date is before 2012-12-08" in text for text in dated), set(dated)
+    assert not any(re.search(r"date is (below|above|at most|at least) ", text) for text in dated), set(dated)
+    priced = texts("SELECT count(*) FROM invoice WHERE Amount > 20", [[1]], schema=ledger)
+    assert any("amount is below 20" in text for text in priced), set(priced)

@@ -2438,7 +2438,7 @@ class _Writer:
         value = None
         if condition.op in (">", ">=", "<", "<=") and current is not None and not condition.negated:
             side = "below" if condition.op in (">", ">=") else "above"
-            value, words = current, f"{side} {current}"
+            value, words = current, f"{_in_time(side, column)} {current}"
         else:
             value = self._value(column, avoid=condition.values)
             words = value
@@ -2725,6 +2725,18 @@ def _flag_negation(condition: _Filter) -> str | None:
     return f"that are {'not ' if holds else ''}{_are(condition.column)}"
 
 
+# A side of a range said of a point in time: "those whose invoice date is before 2012-12-08", never "below".
+_TIME_SIDES = MappingProxyType(
+    {"below": "before", "above": "after", "at most": "no later than", "at least": "no earlier than"}
+)
+
+
+def _in_time(side: str, column: _Column | None) -> str:
+    """`side` ("below", "at least") in the words of `column`: of a date or a year, "before", "no earlier than"."""
+    timely = column is not None and (column.kind == "time" or column.label.split()[-1] in _TIME_WORDS)
+    return _TIME_SIDES.get(side, side) if timely else side
+
+
 def _negation(condition: _Filter, label: str | None = None) -> str | None:
     """ "whose country is not US": the words for the opposite of `condition` (its column said as `label`, its own
     name by default), or None when they cannot be told."""
@@ -2749,7 +2761,7 @@ def _negation(condition: _Filter, label: str | None = None) -> str | None:
     if op in ranges:
         if not positive:
             ranges = {">": "above", ">=": "at least", "<": "below", "<=": "at most"}
-        return f"{_whose(label)} {ranges[op]} {shown[0]}"
+        return f"{_whose(label)} {_in_time(ranges[op], column)} {shown[0]}"
     if op == "in":
         return f"{_whose(label)} {'not ' if positive else ''}{_and(shown, 'or')}"
     if op == "between" and len(shown) == 2:
