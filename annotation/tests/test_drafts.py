@@ -708,7 +708,7 @@ def test_a_row_joined_on_a_column_that_names_a_role_is_called_by_that_role():
 
 def test_a_join_on_a_key_tells_which_side_is_counted_even_when_no_foreign_key_says_so():
     sql = "SELECT count(*) FROM Operator AS T1 JOIN Trips AS T2 ON T2.operator = T1.operator WHERE T1.founded > 1990"
-    assert draft(sql, [[9]], TRANSPORT) == "There are 9 trips with an operator whose founded is greater than 1990."
+    assert draft(sql, [[9]], TRANSPORT) == "There are 9 trips with an operator whose year founded is after 1990."
 
 
 def test_a_name_on_a_joined_row_is_not_said_as_the_counted_rows_name():
@@ -1516,3 +1516,13 @@ def test_an_entity_repeated_by_its_records_says_whose_rows_the_result_has():
     # Rows repeated by a link table are no things to count: the number of rows is said as such.
     text = draft("SELECT T1.Last_Name FROM Student AS T1 JOIN Has_Pet AS T2 ON T1.StuID = T2.StuID", NAMED_ROWS)
     assert "The result has 5 rows." in text, text
+
+
+def test_a_number_named_by_how_its_row_came_about_is_the_year_it_did():
+    clubs = schema_of({"club": ["Club_ID", "Name", "Founded", "Played"]}, types={"club.Founded": "number"})
+    assert "whose year founded is after 1880" in draft("SELECT Name FROM club WHERE Founded > 1880", NAMED_ROWS, clubs)
+    oldest = draft("SELECT Name FROM club ORDER BY Founded LIMIT 1", [["Ann"]], schema=clubs)
+    assert "with the earliest year founded" in oldest, oldest
+    # A count named by a participle stays a number.
+    clubs["column_types"][4] = "number"
+    assert "whose played is greater than 3" in draft("SELECT Name FROM club WHERE Played > 3", NAMED_ROWS, clubs)

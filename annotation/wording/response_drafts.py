@@ -54,6 +54,12 @@ _IS_PHRASES = {
 # Last words of a column that names rows without saying of what: grouped on, it is said with its table ("airport
 # name", "customer first names").
 _NAMING_WORDS = frozenset({"name", "title"})
+# A number column named only by how its row came about holds the year it did: said "year founded" (a noun), and
+# compared as a time ("after 1880").
+_COMING_ABOUT = frozenset(
+    {"founded", "established", "opened", "built", "launched", "created", "formed", "constructed", "incorporated"}
+    | {"released", "published", "completed", "started", "began", "debuted", "introduced", "inaugurated"}
+)
 # A date or time compared: before and after, not less and greater.
 _TIME_PHRASES = {
     ">": "is after {}",
@@ -292,6 +298,9 @@ class _Names:
             name = column_readable[index][1] if index < len(column_readable) else original
             name = _words_of(str(name or original))
             name = _column_phrase(name, vocabulary)
+            kind = self.column_types[index] if index < len(self.column_types) else "text"
+            if kind == "number" and name in _COMING_ABOUT:
+                name = f"year {name}"  # "institutions whose year founded is after 1880", never "whose founded is"
             self.column_names.append(name)
             if table_index >= 0:
                 self.columns.setdefault((table_index, str(original).lower()), index)
@@ -1580,8 +1589,13 @@ def _is_identifier(column: _Col) -> bool:
     return column.identifies is not None and (not column.name or column.name.split()[-1] in _KEY_WORDS)
 
 
+def _is_time(column: _Col | None) -> bool:
+    """A date or time, or the year a row came about ("year founded")."""
+    return column is not None and (column.type == "time" or column.name.removeprefix("year ") in _COMING_ABOUT)
+
+
 def _extreme_word(item: _Item, descending: bool) -> str:
-    if item.kind == "column" and item.column is not None and item.column.type == "time":
+    if item.kind == "column" and _is_time(item.column):
         return "latest" if descending else "earliest"
     return "highest" if descending else "lowest"
 
@@ -1880,8 +1894,8 @@ def _predicate(cond: _Cond, op: str, negated: bool) -> str:
             return f"is neither {cond.values[0]} nor {cond.values[1]}"
         return f"is none of {_join(cond.values)}"
     phrases = _IS_PHRASES
-    if cond.item is not None and cond.item.kind == "column" and cond.item.column and cond.item.column.type == "time":
-        phrases = _IS_PHRASES | _TIME_PHRASES  # "whose date reported is after 1971-06-15"
+    if cond.item is not None and cond.item.kind == "column" and _is_time(cond.item.column):
+        phrases = _IS_PHRASES | _TIME_PHRASES  # "whose date reported is after 1971-06-15", "year founded is after"
     if cond.subquery is not None:
         return phrases[op].format(cond.subquery.phrase(False))
     value = cond.values[0] if cond.values else "a value"
