@@ -1526,3 +1526,9 @@ def test_a_number_named_by_how_its_row_came_about_is_the_year_it_did():
     # A count named by a participle stays a number.
     clubs["column_types"][4] = "number"
     assert "whose played is greater than 3" in draft("SELECT Name FROM club WHERE Played > 3", NAMED_ROWS, clubs)
+
+
+def test_one_value_picked_by_its_own_order_is_one_value_whatever_its_name():
+    projects = schema_of({"project": ["Code", "Hours"]}, types={"project.Hours": "number"})
+    text = draft("SELECT Hours FROM project ORDER BY Hours DESC LIMIT 1", [[9684]], schema=projects)
+    assert text == "The highest hours of all projects is 9684.", text

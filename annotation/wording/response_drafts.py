@@ -1720,6 +1720,8 @@ def _plural_column(query, phrase: str) -> bool:
     items = query.items if isinstance(query, _Select) else []
     head = _leading_noun(phrase)
     # A noun with one form for one and many ("headquarters", "series") agrees with the one value: "is USA".
+    if isinstance(query, _Select) and query._extreme() is not None:
+        return False  # one value picked by its own order: "the highest hours of all projects is 9684"
     return len(items) == 1 and items[0].kind == "column" and _is_plural(head) and _singular_word(head) != head
 
 
