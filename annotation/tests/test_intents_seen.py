@@ -318,3 +318,14 @@ def test_a_point_in_time_is_before_or_after_never_below():
     assert not any(re.search(r"date is (below|above|at most|at least) ", text) for text in dated), set(dated)
     priced = texts("SELECT count(*) FROM invoice WHERE Amount > 20", [[1]], schema=ledger)
     assert any("amount is below 20" in text for text in priced), set(priced)
+
+
+def test_no_breakdown_per_free_text():
+    school = schema_of(
+        {"detention": ["Detention_ID", "Detention_Type", "Detention_Summary", "Teacher"]},
+        primary=["detention.Detention_ID"],
+        types={"detention.Detention_ID": "number"},
+    )
+    found = texts("SELECT count(*) FROM detention", [[15]], "same_instances", schema=school)
+    assert any("per detention type" in text or "per type" in text for text in found), set(found)
+    assert not any("summary" in text for text in found if "per " in text), set(found)

@@ -182,6 +182,11 @@ _BOOKKEEPING = frozenset({"last update", "last updated", "last modified", "updat
 _UNORDERED_WORDS = frozenset(
     {"email", "mail", "address", "color", "colors", "colour", "colours", "description", "details", "url", "website"}
 )
+# Columns of free text, written anew for each row: no category to group by ("the number of detentions per summary").
+_FREE_TEXT = frozenset(
+    {"summary", "description", "descriptions", "details", "notes", "note", "comment", "comments", "remarks", "text"}
+    | {"message", "content", "abstract", "review", "explanation", "reason", "narrative", "body"}
+)
 # Plurals that name an amount of money, not things counted: earnings are high or low, never "the fewest earnings".
 _AMOUNT_PLURALS = frozenset(
     {"earnings", "savings", "winnings", "sales", "profits", "revenues", "assets", "wages", "costs", "expenses"}
@@ -1190,7 +1195,9 @@ class _Analysis:
         ]
         taken = set(facts.group) | set(facts.inner_groups) | aggregated  # groups of groups by the same key are one each
         keys = [column for column in dict.fromkeys(shown + unshown) if column not in taken]
-        # Rows are grouped by categories more naturally than by measures ("per country" rather than "per age").
+        # Rows are grouped by categories more naturally than by measures ("per country" rather than "per age"); never
+        # by free text ("per detention summary"): each row words it its own way.
+        keys = [column for column in keys if column.label.lower().split()[-1] not in _FREE_TEXT]
         keys = [column for column in keys if column.kind != "number"] or keys
         return [(aggregate, key) for aggregate in aggregates for key in keys]
 
