@@ -1532,3 +1532,12 @@ def test_one_value_picked_by_its_own_order_is_one_value_whatever_its_name():
     projects = schema_of({"project": ["Code", "Hours"]}, types={"project.Hours": "number"})
     text = draft("SELECT Hours FROM project ORDER BY Hours DESC LIMIT 1", [[9684]], schema=projects)
     assert text == "The highest hours of all projects is 9684.", text
+
+
+@pytest.mark.parametrize(
+    ("column", "said"),
+    [("Price_in_dollars", "whose price in dollars is less than 5"), ("Weeks_on_top", "whose weeks on top are less")],
+)
+def test_a_condition_agrees_with_its_column_name_s_head_before_a_preposition(column, said):
+    items = schema_of({"item": ["Item_ID", "Name", column]}, types={f"item.{column}": "number"})
+    assert said in draft(f"SELECT Name FROM item WHERE {column} < 5", NAMED_ROWS, schema=items)

@@ -1737,8 +1737,13 @@ def _leading_noun(phrase: str) -> str:
 
 
 def _head_word(phrase: str) -> str:
-    """The noun a phrase agrees with: its last word, or the word before " of " ("number of deaths" is one number)."""
-    return phrase.partition(" of ")[0].split()[-1]
+    """The noun a phrase agrees with: its last word, or the word before its first preposition ("number of deaths" is
+    one number, "price in dollars" one price)."""
+    words = phrase.split()
+    for index, word in enumerate(words[1:], start=1):
+        if word in _PREPOSITIONS:
+            return words[index - 1]
+    return words[-1]
 
 
 def _having(anchor: _Table | None, had: _Table, have: str, negated: bool, conditions: str) -> str:
