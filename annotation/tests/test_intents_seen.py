@@ -284,7 +284,7 @@ def test_in_chinese_the_rest_of_a_having_count_are_groups_and_a_link_counts_its_
     assert any("train 数量" in text for text in linked) and not any("station 数量" in text for text in linked), linked
 
 
-def test_a_table_s_leading_other_is_no_part_of_what_it_names():
+def test_a_table_s_leading_other_or_view_is_no_part_of_what_it_names():
     schema = schema_of(
         {"Properties": ["property_id", "address"], "Other_Property_Features": ["property_id", "feature_description"]},
         primary=["Properties.property_id"],
@@ -294,6 +294,15 @@ def test_a_table_s_leading_other_is_no_part_of_what_it_names():
         "SELECT address FROM Properties", [[f"{n} Main St"] for n in range(9)], "different_entity", schema=schema
     )
     assert said and all(text.startswith("Ask about the property features instead") for text in said), set(said)
+    schema = schema_of(
+        {"Properties": ["property_id", "address"], "View_Unit_Status": ["property_id", "status_date"]},
+        primary=["Properties.property_id"],
+        foreign=[("View_Unit_Status.property_id", "Properties.property_id")],
+    )
+    said = texts(
+        "SELECT address FROM Properties", [[f"{n} Main St"] for n in range(9)], "different_entity", schema=schema
+    )
+    assert said and all(text.startswith("Ask about the unit statuses instead") for text in said), set(said)
 
 
 def test_no_total_of_a_figure_per_unit_a_rate_or_a_point_in_a_match():

@@ -196,6 +196,9 @@ _AMOUNT_PLURALS = frozenset(
 _PLACES = frozenset({"latitude", "longitude"})
 # Words a table's name may start with that say how many of the things it holds ("all documents"): no part of them.
 _QUANTIFIERS = frozenset({"all", "every", "each", "other"})  # "the other property features" are property features
+# Words a table's name may start with that say how it is stored, not what it holds: a database view ("view unit
+# status" holds unit statuses), a reference list ("ref incident types"), a table ("tbl dept"); no part of them either.
+_STORAGE_PREFIXES = frozenset({"view", "ref", "tbl"})
 # Words that make a column's name a clause or a code rather than a noun: a condition's start ("if affirmative win"),
 # a yes/no code ("paid in full yn") or a verb in the past at the end ("class hours took"); a question word
 # ("how to get there") starts a clause too.
@@ -2992,9 +2995,10 @@ def _own(label: str, table_label: str) -> str:
 
 def _without_quantifier(label: str) -> str:
     """ "all documents" -> "documents": "ask about the all documents instead" does not read; "other property
-    features" are property features ("the other property features" reads as others than some)."""
+    features" are property features ("the other property features" reads as others than some); "view unit status"
+    holds unit statuses."""
     words = label.split()
-    return " ".join(words[1:]) if len(words) > 1 and words[0].lower() in _QUANTIFIERS else label
+    return " ".join(words[1:]) if len(words) > 1 and words[0].lower() in _QUANTIFIERS | _STORAGE_PREFIXES else label
 
 
 def _unread_table(label: str) -> bool:
