@@ -338,3 +338,14 @@ def test_no_breakdown_per_free_text():
     found = texts("SELECT count(*) FROM detention", [[15]], "same_instances", schema=school)
     assert any("per detention type" in text or "per type" in text for text in found), set(found)
     assert not any("summary" in text for text in found if "per " in text), set(found)
+
+
+def test_a_breakdown_per_a_detail_of_the_rows_counted_drops_their_table_s_words():
+    college = schema_of(
+        {"professor": ["Prof_ID", "Professor_High_Degree", "Professor_Office"]},
+        primary=["professor.Prof_ID"],
+        types={"professor.Prof_ID": "number"},
+    )
+    found = texts("SELECT count(*) FROM professor", [[22]], "same_instances", schema=college)
+    assert any("per high degree" in text for text in found), set(found)
+    assert not any("per professor " in text for text in found), set(found)

@@ -2331,9 +2331,18 @@ class _Writer:
                 return f"Ask for {figure} per group"
             return f"Ask for {figure} broken down into groups, one figure per group"
         self._uses(key)
+        per = self._per(key)
         if self.facts.group:
-            return f"Break {figure} down further, per {_one(key.label)} as well"
-        return f"Ask for {figure} per {_one(key.label)}"
+            return f"Break {figure} down further, per {per} as well"
+        return f"Ask for {figure} per {per}"
+
+    def _per(self, key: _Column) -> str:
+        """ "per high degree" of professors, never "the number of professors per professor high degree": a detail of
+        the rows counted is said without their table's words; another table's keeps them ("per dorm name")."""
+        entity = self.analysis.entity
+        if entity and key.table == entity[0] and key.table in self.names.labels:
+            return _one(_own(key.label, self.names.labels[key.table]))
+        return _one(key.label)
 
     def _r5(self, material: list, form: str) -> str:
         function, column = self.rng.choice(material)
