@@ -1541,3 +1541,22 @@ def test_one_value_picked_by_its_own_order_is_one_value_whatever_its_name():
 def test_a_condition_agrees_with_its_column_name_s_head_before_a_preposition(column, said):
     items = schema_of({"item": ["Item_ID", "Name", column]}, types={f"item.{column}": "number"})
     assert said in draft(f"SELECT Name FROM item WHERE {column} < 5", NAMED_ROWS, schema=items)
+
+
+@pytest.mark.parametrize(
+    ("where", "said"),
+    [
+        ("Withdrawn > 0", "students that are withdrawn"),
+        ("Withdrawn = 0", "students that are not withdrawn"),
+        ("Submitted_late < 1", "students that are not submitted late"),
+        # A number column named by a noun or a measure compared with 1 is no flag.
+        ("Floor = 1", "whose floor is 1"),
+        ("Goals_scored > 0", "whose goals scored"),
+    ],
+)
+def test_a_yes_no_number_column_named_by_what_rows_are_is_said_as_a_state(where, said):
+    columns = ["Student_ID", "Name", "Withdrawn", "Submitted_late", "Floor", "Goals_scored"]
+    students = schema_of(
+        {"student": columns}, types={f"student.{column}": "number" for column in columns if column != "Name"}
+    )
+    assert said in draft(f"SELECT Name FROM student WHERE {where}", NAMED_ROWS, schema=students)

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, replace
 from sqlglot import expressions as exp
 
 from annotation.sql.spider import parse_sql, unwrap_paren
+from annotation.wording.english import IRREGULAR_PARTICIPLES as _IRREGULAR_PARTICIPLES
+from annotation.wording.english import MEASURES as _MEASURE_WORDS
 from annotation.wording.english import PREPOSITIONS as _PREPOSITIONS
 from annotation.wording.english import column_phrase as _column_phrase
 from annotation.wording.english import english as _english
@@ -1699,6 +1701,9 @@ def _clause_parts(cond: _Cond, anchor: _Table | None, many: bool) -> tuple[str, 
     if item is not None and item.kind == "column" and column is not None and column.name == "age" and op in "<>":
         if not negated and (anchor is None or column.table in (None, anchor)) and cond.values:
             return "", "", f"that {be} {'older' if op == '>' else 'younger'} than {cond.values[0]}"
+    flagged = _flag_clause(cond, op, negated, anchor, many)
+    if flagged is not None:
+        return flagged
     prefix, subject = _subject(item, anchor, many)
     predicate = _predicate(cond, op, negated)
     plain = cond.op == "=" and op == "=" and not negated and cond.subquery is None and bool(cond.values)
@@ -1709,6 +1714,55 @@ def _clause_parts(cond: _Cond, anchor: _Table | None, many: bool) -> tuple[str, 
     if subject and predicate.startswith("is ") and _is_plural(_head_word(subject)):
         predicate = "are " + predicate[3:]  # "whose earnings are greater than 300000"
     return prefix, subject, predicate
+
+
+# Endings of a word that says what a row is (an adjective or a participle: "withdrawn", "optional", "ticketed",
+# "climate controlled"), not what it has or how many: a number column named by one holds 1 for yes and 0 for no.
+_STATE_ENDINGS = ("ed", "en", "wn", "al", "ic", "ive", "able", "ible", "ful", "ous")
+# A comparison with 0 or 1 that splits such a flag's rows: (operator, value) -> whether it keeps the yes rows.
+_FLAG_TESTS = {
+    ("=", "1"): True,
+    (">", "0"): True,
+    (">=", "1"): True,
+    ("!=", "0"): True,
+    ("=", "0"): False,
+    ("<", "1"): False,
+    ("<=", "0"): False,
+    ("!=", "1"): False,
+}
+
+
+def _flag_words(column: _Col) -> str:
+    """The words of a yes/no number column named by what its rows are ("withdrawn", "climate controlled", "optional";
+    "is official" read as "official flag"), or "" for any other column."""
+    words = column.name.split()
+    if words[-1:] == ["flag"]:
+        words = words[:-1]
+    if column.type != "number" or not words or set(words) & (_KEY_WORDS | _MEASURE_WORDS):
+        return ""
+    stated = any(word.endswith(_STATE_ENDINGS) and word not in _IRREGULAR_PARTICIPLES for word in words)
+    # A plural says how many ("goals scored"), not what a row is.
+    return " ".join(words) if stated and not any(_is_plural(word) for word in words) else ""
+
+
+def _flag_clause(cond: _Cond, op: str, negated: bool, anchor: _Table | None, many: bool):
+    """A yes/no column compared with 0 or 1 as what the rows are: "students that are withdrawn", "departments with a
+    course that is not optional", never "whose withdrawn is greater than 0"; None for any other condition."""
+    item = cond.item
+    column = item.column if item is not None and item.kind == "column" else None
+    if column is None or negated or cond.subquery is not None or len(cond.values) != 1:
+        return None
+    keeps = _FLAG_TESTS.get((op, str(cond.values[0]).strip("'")))
+    words = _flag_words(column) if keeps is not None else ""
+    if not words:
+        return None
+    state = words if keeps else f"not {words}"
+    if column.table in (None, anchor):
+        return "", "", f"that {'are' if many else 'is'} {state}"
+    prefix, subject = _subject(item, anchor, many)
+    if not prefix.startswith("with "):
+        return None
+    return prefix, "", f"that is {state}"  # "with a course that is optional"
 
 
 _CLAUSE_WORDS = _PREPOSITIONS | {"whose", "that", "which", "among", "and", "but", "named", ","}
