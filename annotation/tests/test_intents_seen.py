@@ -349,3 +349,14 @@ def test_a_breakdown_per_a_detail_of_the_rows_counted_drops_their_table_s_words(
     found = texts("SELECT count(*) FROM professor", [[22]], "same_instances", schema=college)
     assert any("per high degree" in text for text in found), set(found)
     assert not any("per professor " in text for text in found), set(found)
+
+
+def test_a_number_named_by_a_role_is_someone_s_number_not_a_measure():
+    college = schema_of(
+        {"student": ["Stu_ID", "Major", "Advisor", "Age"]},
+        primary=["student.Stu_ID"],
+        types={f"student.{name}": "number" for name in ("Stu_ID", "Advisor", "Age")},
+    )
+    found = texts("SELECT Major, count(*) FROM student GROUP BY Major", [["Maths", 6], ["Law", 5]], schema=college)
+    assert any(" age" in text for text in found), set(found)
+    assert not any("advisor" in text for text in found), set(found)

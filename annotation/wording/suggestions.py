@@ -679,7 +679,11 @@ class _Schema:
                 original=name,
                 label=label,
                 kind=types[index] if index < len(types) else "unknown",
-                is_key=index in primary or index in linked or _looks_like_id(label) or _id_named(name),
+                is_key=index in primary
+                or index in linked
+                or _looks_like_id(label)
+                or _id_named(name)
+                or _names_a_person(label, kind),
                 is_primary=index in primary,
             )
             self.columns[keys[table]].append(column)
@@ -2922,6 +2926,21 @@ def _looks_like_id(label: str) -> bool:
         or words[-1] in _NUMBERS_THAT_NAME
         or (len(words) > 1 and words[-1] == "number")
     )
+
+
+# People a row can point to by a number ("advisor" 1121 of a student): the number stands for someone, as a key.
+_ROLE_NOUNS = frozenset(
+    {"advisor", "adviser", "supervisor", "manager", "owner", "director", "instructor", "teacher", "captain", "coach"}
+    | {"leader", "president", "host", "driver", "author", "editor", "mentor", "tutor", "sponsor", "founder", "chair"}
+    | {"chairman", "agent", "employee", "customer", "student", "member", "person", "player", "advisee", "referee"}
+)
+
+
+def _names_a_person(label: str, kind: str) -> bool:
+    """A number column named by a role ("advisor", "faculty advisor"): it holds someone's number, no measure; its
+    total, average or breakdown means nothing ("the total advisor of each major")."""
+    words = label.lower().split()
+    return kind == "number" and bool(words) and words[-1] in _ROLE_NOUNS
 
 
 def _id_named(original: str) -> bool:
