@@ -360,3 +360,14 @@ def test_a_number_named_by_a_role_is_someone_s_number_not_a_measure():
     found = texts("SELECT Major, count(*) FROM student GROUP BY Major", [["Maths", 6], ["Law", 5]], schema=college)
     assert any(" age" in text for text in found), set(found)
     assert not any("advisor" in text for text in found), set(found)
+
+
+def test_a_password_is_never_suggested():
+    learning = schema_of(
+        {"students": ["Student_ID", "Login_Name", "Password", "Personal_Name", "Family_Name"]},
+        primary=["students.Student_ID"],
+        types={"students.Student_ID": "number"},
+    )
+    found = texts("SELECT Personal_Name FROM students", [["Mariela"], ["Ada"], ["Li"]], schema=learning)
+    assert any("login name" in text for text in found), set(found)
+    assert not any("password" in text for text in found), set(found)

@@ -182,6 +182,8 @@ _BOOKKEEPING = frozenset({"last update", "last updated", "last modified", "updat
 _UNORDERED_WORDS = frozenset(
     {"email", "mail", "address", "color", "colors", "colour", "colours", "description", "details", "url", "website"}
 )
+# Words of a secret kept for signing in: never a detail, condition or figure to suggest.
+_SECRETS = frozenset({"password", "passwd", "pwd", "passcode", "pin", "secret", "salt", "hash", "token"})
 # Columns of free text, written anew for each row: no category to group by ("the number of detentions per summary").
 _FREE_TEXT = frozenset(
     {"summary", "description", "descriptions", "details", "notes", "note", "comment", "comments", "remarks", "text"}
@@ -2974,6 +2976,8 @@ def _vague(label: str) -> bool:
     words = label.lower().split()
     if len(words) == 1 and words[0] in _STATISTIC_WORDS:
         return True  # "their highest", "their average": of what, the name does not say
+    if _SECRETS.intersection(words):
+        return True  # "ask for their password too": a secret is nobody's question (the Chinese writer's 密码)
     if len(words) == 1 and len(words[0]) > 5 and words[0].endswith("ed") and not words[0].endswith("eed"):
         return True  # "whose founded is above 1800": a participle alone names no value
     if words and (words[0] in _CLAUSE_STARTS or words[-1] in _PREPOSITION_ENDS | _CLAUSE_ENDS):
