@@ -1257,7 +1257,7 @@ def test_a_value_of_the_row_a_row_points_to_by_a_key_that_is_no_identifier():
         "ORDER BY T2.resolution LIMIT 1"
     )
     assert draft(sql, [["Female", "Farida"]], schema=music) == (
-        "The gender and name of the artist of the song with the lowest resolution are Female and Farida."
+        "The gender and name of the artist whose song has the lowest resolution are Female and Farida."
     )
 
 
@@ -1560,3 +1560,32 @@ def test_a_yes_no_number_column_named_by_what_rows_are_is_said_as_a_state(where,
         {"student": columns}, types={f"student.{column}": "number" for column in columns if column != "Name"}
     )
     assert said in draft(f"SELECT Name FROM student WHERE {where}", NAMED_ROWS, schema=students)
+
+
+HOTELS = schema_of(
+    {"hotel": ["hotel_id", "hotel_name", "budget"], "room": ["room_id", "hotel_id", "floor"]},
+    primary=["hotel.hotel_id", "room.room_id"],
+    foreign=[("room.hotel_id", "hotel.hotel_id")],
+    types={"room.floor": "number", "hotel.budget": "number"},
+)
+
+
+@pytest.mark.parametrize(
+    ("sql", "said"),
+    [
+        (
+            "SELECT T1.hotel_name FROM hotel AS T1 JOIN room AS T2 ON T1.hotel_id = T2.hotel_id "
+            "ORDER BY T2.floor DESC LIMIT 1",
+            "The name of the hotel whose room has the highest floor is Ann.",
+        ),
+        (
+            "SELECT T2.room_id FROM hotel AS T1 JOIN room AS T2 ON T1.hotel_id = T2.hotel_id "
+            "ORDER BY T1.budget LIMIT 1",
+            "whose hotel has the lowest budget is Ann.",
+        ),
+    ],
+    ids=["by-its-child", "by-its-parent"],
+)
+def test_one_row_picked_by_another_table_s_order_is_said_with_that_table(sql, said):
+    text = draft(sql, [["Ann"]], schema=HOTELS)
+    assert said in text and "among those" not in text, text

@@ -1012,8 +1012,10 @@ class _Select:
         player is a person). Then the rows are the entity's ("the names of reviewers with a rating whose stars are
         less than 5"), never the child's said through another table ("the reviewer names of the ratings", "the
         pilot of the pilot record ... and with a pilot whose age ...")."""
-        if not self._all_of_main() or _plays_role(child, self.main) or child.role or child.via:
+        if _plays_role(child, self.main) or child.role or child.via:
             return False
+        if not self._all_of_main():
+            return self._ordered_by(child)
         if any(item.kind == "star" for item in self.items):
             return False
         conditions = [cond for cond in self.where if isinstance(cond, _Cond)]
@@ -1027,6 +1029,26 @@ class _Select:
         return not any(
             cond.op == "=" and cond.item is not None and cond.item.column is not None and _names_row(cond.item.column)
             for cond in on_child
+        )
+
+    def _ordered_by(self, child: _Table) -> bool:
+        """Whether the entity's one row is picked by its child's order alone: every column shown is the entity's, the
+        order is on the child's column, nothing else is said of the child ("the name of the hotel whose room has the
+        highest floor", never "the hotel name of the room with the highest floor")."""
+        shown = all(
+            item.kind == "column" and item.column is not None and item.column.table == self.main for item in self.items
+        )
+        ordered = [item for item, _ in self.order]
+        on_child = any(isinstance(cond, _Cond) and cond.table == child for cond in self.where)
+        return (
+            shown
+            and self.limit == 1
+            and len(ordered) == 1
+            and ordered[0].kind == "column"
+            and ordered[0].column is not None
+            and ordered[0].column.table == child
+            and not on_child
+            and self._picked_by_other(child)
         )
 
     def _relates_main(self, table: _Table) -> bool:
@@ -1203,8 +1225,29 @@ class _Select:
         if _counts_keys(item):
             return "", f"with the {'most' if descending else 'fewest'} {_different_things(item.column)}"
         own = item.kind == "column" and item.column is not None and item.column.table == self.main
+        if not own and self._picked_by_other(self._order_table()):
+            # Another table's column picks the row: "the outgoing loan whose object has the highest width".
+            other = item.column.table
+            words = _column_words(item.column, other, False)
+            return "", f"whose {other.noun(False)} has the {_extreme_word(item, descending)} {words}"
         words = _column_words(item.column, self.main, False) if own else _item_words(item)
         return "", f"with the {_extreme_word(item, descending)} {words}"
+
+    def _order_table(self) -> _Table | None:
+        """The table of the one column the rows are ordered by, None for an order of anything else."""
+        if len(self.order) != 1 or self.order[0][0].kind != "column" or self.order[0][0].column is None:
+            return None
+        return self.order[0][0].column.table
+
+    def _picked_by_other(self, other: _Table | None) -> bool:
+        """Whether one row is picked by another table's column, said "whose <other> has the highest ...": not when
+        the two tables' names share a word ("the car name whose car has" reads as one thing twice)."""
+        main = self.main
+        if other is None or other.sub is not None or self.limit != 1 or main is None or main.sub is not None:
+            return False
+        if not (self.refers(main, other) or self.refers(other, main)) or _plays_role(main, other):
+            return False  # a sibling through a third table, or the person a body builder is
+        return not _word_set(other.noun(False)) & _word_set(main.noun(False))
 
     def _extreme(self) -> str | None:
         """A column ordered by itself and cut to one row: "the highest weight", "the latest transcript date"."""
@@ -1495,6 +1538,8 @@ class _Select:
         others = [table for table in self.tables if table != entity and table.sub is None]
         if entity is None or not any(self.refers(table, entity) for table in others):
             return ""
+        if self._picked_by_other(self._order_table()):
+            return ""  # "the hotel whose room has the highest floor" says it has one
         if entity.role and len(self.tables) == 1:
             return ""  # prereq's prerequisite ids: being one is what a row of it says
         other = self.names.as_rows_of(self._far_end(others), entity)
