@@ -371,3 +371,14 @@ def test_a_password_is_never_suggested():
     found = texts("SELECT Personal_Name FROM students", [["Mariela"], ["Ada"], ["Li"]], schema=learning)
     assert any("login name" in text for text in found), set(found)
     assert not any("password" in text for text in found), set(found)
+
+
+def test_a_swap_does_not_name_a_shown_column_no_one_can_read():
+    parks = schema_of(
+        {"coaster": ["Coaster_ID", "Name", "Opened", "Park", "Speed"]},
+        primary=["coaster.Coaster_ID"],
+        types={"coaster.Coaster_ID": "number", "coaster.Speed": "number"},
+    )
+    found = texts("SELECT Opened FROM coaster", [["May 2005"], ["June 2001"], ["2010"]], "same_instances", schema=parks)
+    assert any(text.startswith("Ask for their park instead") for text in found), set(found)
+    assert not any("their opened" in text for text in found), set(found)

@@ -2325,6 +2325,8 @@ class _Writer:
             return f"Ask for a different detail of these {self.things} instead of their {old.label}"
         self._uses(new)
         self.replaced.add(old)
+        if _vague(old.label):
+            return f"Ask for their {new.label} instead"  # never "instead of their opened": the result shows it
         return f"Ask for their {new.label} instead of their {old.label}"
 
     def _r4(self, material: list, form: str) -> str:
