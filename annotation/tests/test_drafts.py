@@ -1180,7 +1180,7 @@ def test_rows_having_a_row_through_a_key_that_names_a_role_say_the_role():
 def test_one_group_shown_with_its_own_value_lists_the_group_where_its_value_is():
     sql = "SELECT city, count(*) FROM Addresses GROUP BY city HAVING count(*) >= 2"
     first = draft(sql, [["Lyon", 4]], schema=STAFFED)
-    assert first == "The city with at least 2 addresses and its number of addresses are Lyon and 4."
+    assert first == "The city with at least 2 addresses is Lyon, with 4 addresses."
     last = draft(
         "SELECT count(*), city FROM Addresses GROUP BY city HAVING count(*) >= 2", [[4, "Lyon"]], schema=STAFFED
     )

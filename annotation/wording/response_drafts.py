@@ -1474,24 +1474,13 @@ class _Select:
 
     def one_group(self, row: list) -> str | None:
         """The one group a count picks, told with its count: "The language with the most songs is Bangla, with 4
-        songs.", never "the language with the most songs and its number of songs are Bangla and 4"; None for any
-        other shape."""
-        if not self.group or self.limit != 1 or len(self.items) != 2 or len(row) != 2 or self.having:
+        songs.", "The room type with at least 45 rooms is Double, with 77 rooms." (a HAVING on the count that one
+        group passes), never "the language with the most songs and its number of songs are Bangla and 4"; None for
+        any other shape."""
+        if not self.group or len(self.items) != 2 or len(row) != 2:
             return None
         shown, measure = self.items
-        order = self.order[0][0] if self.order else None
-        counts = measure.is_count or _counts_keys(measure)
-        if (
-            shown.kind != "column"
-            or not counts
-            or order is None
-            or (order.is_count, order.distinct, order.column)
-            != (
-                measure.is_count,
-                measure.distinct,
-                measure.column,
-            )
-        ):
+        if shown.kind != "column" or not (measure.is_count or _counts_keys(measure)) or not self._picks_one(measure):
             return None
         subject = (isinstance(self.subject, _Col) and shown.column == self.subject) or (
             bool(self.subject_table and self.subject_table.role) and shown.column == self.group[0]
@@ -1500,12 +1489,26 @@ class _Select:
         number = row[1]
         if not subject or rest or isinstance(number, bool) or not isinstance(number, int):
             return None
-        top = self._superlative()[1]
+        top = f" {self._superlative()[1]}" if self.limit == 1 else ""
         noun = self._counted_noun(number != 1, False) if measure.is_count else _different_things(measure.column)
         if number == 1 and not measure.is_count:
             noun = self.items[1].column.identifies.called(False)
-        where = _clauses(on_subject, self.subject_table, False)
-        return _sentence(f"the {self._subject_noun(False)} {top}{where} is {_value(row[0])}, with {number} {noun}")
+        where = _clauses(on_subject, self.subject_table, False) + self._having(False)
+        return _sentence(f"the {self._subject_noun(False)}{top}{where} is {_value(row[0])}, with {number} {noun}")
+
+    def _picks_one(self, measure: _Item) -> bool:
+        """Whether one group is picked by its count: ordered by the count shown and cut to one, or kept by a HAVING
+        on that count alone (the result then has one row)."""
+        if self.limit == 1 and not self.having and self.order:
+            order = self.order[0][0]
+            return (order.is_count, order.distinct, order.column) == (
+                measure.is_count,
+                measure.distinct,
+                measure.column,
+            )
+        if self.limit is not None or self.order or len(self.having) != 1 or not isinstance(self.having[0], _Cond):
+            return False
+        return measure.is_count and self._count_phrase(self.having[0]) is not None
 
     def population(
         self, many: bool, count: int | None = None, conditions: str | None = None, *, distinct: bool = True
