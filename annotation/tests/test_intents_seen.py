@@ -382,3 +382,16 @@ def test_a_swap_does_not_name_a_shown_column_no_one_can_read():
     found = texts("SELECT Opened FROM coaster", [["May 2005"], ["June 2001"], ["2010"]], "same_instances", schema=parks)
     assert any(text.startswith("Ask for their park instead") for text in found), set(found)
     assert not any("their opened" in text for text in found), set(found)
+
+
+def test_a_number_of_things_is_one_number():
+    makers = schema_of(
+        {"maker": ["Maker_ID", "Name", "Num_of_Factories"]},
+        primary=["maker.Maker_ID"],
+        types={"maker.Maker_ID": "number", "maker.Num_of_Factories": "number"},
+        readable={"maker.Num_of_Factories": "number of factories"},
+    )
+    sql = "SELECT Name FROM maker WHERE Num_of_Factories = 12"
+    found = texts(sql, [["IKEA"]], "different_instances", schema=makers, row_values=lambda *_: [12])
+    assert any("whose number of factories is " in text for text in found), set(found)
+    assert not any("number of factories are" in text for text in found), set(found)

@@ -2725,9 +2725,12 @@ def _like_pattern(pattern: str) -> re.Pattern:
 
 
 def _whose(label: str) -> str:
-    """ "whose age is", "whose followers are": a plural name takes a plural verb."""
+    """ "whose age is", "whose followers are": a plural name takes a plural verb; its head noun ends before a
+    preposition ("whose number of factories is")."""
     words = label.split()
-    return f"whose {label} {'are' if words and is_plural(words[-1]) else 'is'}"
+    cut = next((index for index, word in enumerate(words) if index and word.lower() in _PREPOSITION_ENDS), len(words))
+    head = words[:cut]
+    return f"whose {label} {'are' if head and is_plural(head[-1]) else 'is'}"
 
 
 def _on(column: _Column) -> str:
