@@ -1589,3 +1589,12 @@ HOTELS = schema_of(
 def test_one_row_picked_by_another_table_s_order_is_said_with_that_table(sql, said):
     text = draft(sql, [["Ann"]], schema=HOTELS)
     assert said in text and "among those" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("column", "said"),
+    [("Written_by", "that are written by Ann"), ("Check_in", "whose check in is Ann")],
+)
+def test_a_column_ending_in_a_preposition_reads_as_a_participle_only_after_one(column, said):
+    episodes = schema_of({"episode": ["Episode_ID", "Title", column]})
+    assert said in draft(f"SELECT Title FROM episode WHERE {column} = 'Ann'", NAMED_ROWS, schema=episodes)

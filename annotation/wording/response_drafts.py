@@ -1911,9 +1911,15 @@ def _equal_clause(cond: _Cond, column, anchor: _Table | None, be: str, prefix: s
         own = _column_words(column, column.table, False)
         if own == "name" and subject.startswith("whose ") and (prefix or column.table == anchor or anchor is None):
             return prefix, "", f"named {cond.values[0]}"
-        if own.split()[-1] in _PREPOSITIONS and not prefix:
-            return "", "", f"that {be} {own} {cond.values[0]}"
+        words = own.split()
+        if len(words) > 1 and words[-1] in _PREPOSITIONS and _is_participle(words[-2]) and not prefix:
+            return "", "", f"that {be} {own} {cond.values[0]}"  # never "bookings that are check in 2025-08-19"
     return None
+
+
+def _is_participle(word: str) -> bool:
+    """A past participle by its form ("written", "located", "held"), which a preposition after it reads with."""
+    return word in _IRREGULAR_PARTICIPLES or (len(word) > 3 and word.endswith(("ed", "en", "wn")))
 
 
 def _with_sub_article(query) -> str:
