@@ -148,6 +148,14 @@ RULES = {
     "group_by_person_name": gettext_noop(
         "a count per first name, last name or initial that people share: people of one name are no kind of thing"
     ),
+    "list_naming_nothing": gettext_noop(
+        "a list of more than ten dates, numbers or codes with nothing beside them that names a thing (72 acquisition "
+        "dates, 51 tracking numbers): values nobody reads"
+    ),
+    "by_position": gettext_noop(
+        "a count per, a list of or a ranking by the places of rows in their parent's sequence (a queue position, an "
+        "author's order on a book, a line number of an order): a place is no kind of thing and no answer"
+    ),
 }
 
 
@@ -233,6 +241,7 @@ _UNKNOWN_NUMBER_WORDS = frozenset({"phone", "telephone", "tel", "fax", "mobile",
 _DIGIT = re.compile(r"\d")
 
 _EXACT_ROWS = 10  # an amount of fewer rows may be asked by one of its values
+_POSITION_MAX = 50  # the places of rows in their parent's sequence (1, 2, 3...) go no higher than this
 _FEW_KINDS = 3  # a count per kind of this many values or fewer is asked of things one table away at most
 
 _FLAG_VALUES = ({"0", "1"}, {"y", "n"}, {"yes", "no"}, {"true", "false"}, {"t", "f"})
@@ -355,6 +364,7 @@ class GoalRules:
                 table, column = originals[names[index][0]], names[index][1]
                 self._declared.setdefault(table.lower(), f"{table}.{column}")
         self._figures: dict[str, _Figures | None] = {}
+        self._positions: dict[str, bool] = {}
         self._undeclared: dict[str, str | None] = {}
         self._table_names = {name.lower(): name for name in originals}
         self._primary = {
@@ -571,8 +581,17 @@ class GoalRules:
         return None
 
     def _aggregate_before(self, tree: dict) -> Refusal | None:
-        """A total, an average or a ranking of a column that is no amount (or, for a total, a level)."""
+        """A total, an average or a ranking of a column that is no amount (or, for a total, a level), or a ranking by
+        the places of rows in a sequence."""
         kind = tree["type"]
+        order = tree.get("order")
+        # "The branch of the reservation with the highest queue position", "the highest author order": the last place
+        # of some parent's sequence, any parent's.
+        ranked = (
+            order["by"] if order and order["by"] != "count" else tree["project"][0] if kind in ("min", "max") else None
+        )
+        if ranked is not None and self.position(ranked):
+            return Refusal("by_position", f"ranked by {ranked}, the places of rows in their parent's sequence")
         if kind in ("sum", "avg") and not self.measures(tree["project"][0]):
             column = tree["project"][0]
             return Refusal("aggregate_of_identifier", f"{kind} of {column} ({self.identifier_kind(column)})")
@@ -585,7 +604,6 @@ class GoalRules:
         if nested and not self.measures(nested["column"]):
             column = nested["column"]
             return Refusal("aggregate_of_identifier", f"average of {column} ({self.identifier_kind(column)})")
-        order = tree.get("order")
         if order and order["by"] != "count" and not self.orders(order["by"]):
             return Refusal("aggregate_of_identifier", f"ordered by {order['by']} ({self.identifier_kind(order['by'])})")
         return None
@@ -641,6 +659,9 @@ class GoalRules:
 
     def _shown_refusal(self, tree: dict, shown: list[str]) -> Refusal | None:
         looked_up = self._looked_up(tree)
+        if shown and any(self.position(column) for column in shown) and not any(map(self.names_rows, shown)):
+            # "The author order of the youngest author's authorship": a place, with nothing saying of what.
+            return Refusal("by_position", f"shows {', '.join(shown)}: a place in a sequence, naming nothing")
         for column in shown:
             if self.numeric_flag(column):
                 return Refusal("shows_flag", f"shows {column}, a flag of 0 or 1")
@@ -700,6 +721,58 @@ class GoalRules:
         contains Harb"), never part of a one-letter value ('x' contains 'x')."""
         figures = self.figures(qualified)
         return self.names_things(qualified) and figures.digits[1] > _SHORT_VALUE
+
+    def names_rows(self, qualified: str) -> bool:
+        """Whether a column's values say which thing a row is to a reader: words (`names_things`) that are no id, code
+        or number of one thing (a title, a city, a kind; not a tracking number or a VAT number holding letters)."""
+        return self.names_things(qualified) and self.identifier_kind(qualified) not in ("key", "identifier", "code")
+
+    def position(self, qualified: str) -> bool:
+        """Whether a column holds the places of rows in a sequence of their parent: whole numbers from 0 or 1 up, with
+        no gap and repeated over the rows, that never repeat within the rows of one parent (a foreign key of the
+        table beside it is unique with it): a queue position per book, an author's order per book, a line number per
+        order. A floor, a priority or a term repeats within a parent and is a kind."""
+        key = qualified.lower()
+        if key not in self._positions:
+            self._positions[key] = self._find_position(qualified)
+        return self._positions[key]
+
+    def _find_position(self, qualified: str) -> bool:
+        figures = self.figures(qualified)
+        if (
+            figures is None
+            or not figures.whole
+            or figures.distinct < 2
+            or figures.low not in (0, 1)
+            or figures.high > _POSITION_MAX
+            or figures.high - figures.low + 1 != figures.distinct
+            or figures.rows <= 2 * figures.distinct
+            or qualified.lower() in self._foreign
+            or self.is_flag(qualified)
+            or qualified.lower() in self.keys
+            or name_kind(qualified.split(".", 1)[1]) in ("identifier", "code")
+        ):
+            return False
+        table, column = qualified.split(".", 1)
+        prefix = f"{table.lower()}."
+        for child in self._foreign:
+            if not child.startswith(prefix):
+                continue
+            parent = self._table_columns_original(table, child.split(".", 1)[1])
+            # Unique with the parent's key, and parents holding several rows (a fine's one loan numbers nothing).
+            result = execute(
+                self.path,
+                f'SELECT count(*), count(DISTINCT "{parent}"), (SELECT count(*) FROM (SELECT DISTINCT "{parent}", '  # noqa: S608
+                f'"{column}" FROM "{table}" WHERE "{parent}" IS NOT NULL AND "{column}" IS NOT NULL)) FROM "{table}" '
+                f'WHERE "{parent}" IS NOT NULL AND "{column}" IS NOT NULL',
+            )
+            if result.ok and result.rows and result.rows[0][0] == result.rows[0][2] > result.rows[0][1]:
+                return True
+        return False
+
+    def _table_columns_original(self, table: str, lowered: str) -> str:
+        """A column of `table` as the schema spells it, from its lower-case name."""
+        return next((name for name in self._table_columns.get(table.lower(), ()) if name.lower() == lowered), lowered)
 
     def _condition_before(self, tree: dict) -> Refusal | None:
         """A condition on part of a number held as text (a room LIKE '%12%', a date LIKE '%2018-01-3%'), on one second
@@ -848,6 +921,9 @@ class GoalRules:
         if self.mostly_empty(group):
             return Refusal("empty_values", f"grouped by {group}, empty in many rows")
         table, column = group.split(".", 1)
+        if self.position(group):
+            # Before the ids: a place whose values lie among another table's ids is taken for a reference to it.
+            return Refusal("by_position", f"grouped by {group}, the places of rows in their parent's sequence")
         if (
             self.id_number(group)
             or group.lower() in self._primary
@@ -899,7 +975,12 @@ class GoalRules:
         numbers = isinstance(figures.high, int | float) or (
             figures.lettered == 0 and str(figures.high).replace(".", "", 1).isdigit()
         )
-        return numbers and figures.distinct >= _NEARLY_UNIQUE * figures.rows
+        # Nearly unique, or more than a scale's values that most rows share with few others (a stock of 542 units):
+        # one of them picks a row or two by a number nobody knows.
+        return numbers and (
+            figures.distinct >= _NEARLY_UNIQUE * figures.rows
+            or (figures.distinct > _GROUP_MAX_VALUES and figures.distinct * 2 > figures.rows)
+        )
 
     def numeric_flag(self, qualified: str) -> bool:
         """A yes/no flag held as 0 and 1, numbers or digits (`is_flag`): shown, it answers with a digit
@@ -981,10 +1062,10 @@ class GoalRules:
         whose SQL the caller runs again; `rewritten` counts those rewrites by rule."""
         kind = tree["type"]
         if kind == "list" and not tree.get("order"):
-            refusal = self._list_refusal(tree, rows)
-            if refusal is not None:
-                return tree, refusal
-        refusal = self._keeps_all(tree, rows)
+            judged, refusal = self._list_judged(tree, rows)
+            if refusal is not None or judged is not tree:
+                return judged, refusal
+        refusal = self._keeps_all(tree, rows) or self._count_of_a_name(tree, rows)
         if refusal is not None:
             return tree, refusal
         if "set" in tree:
@@ -1005,6 +1086,18 @@ class GoalRules:
             return tree, self._tie_refusal(tree)
         return tree, None
 
+    def _list_judged(self, tree: dict, rows: list[list]) -> tuple[dict, Refusal | None]:
+        """`_list_refusal`, except that a list naming nothing of a table with a name column shows the names beside
+        (`_named_list`, a rewrite) when nothing else refuses it."""
+        refusal = self._list_refusal(tree, rows)
+        if refusal is None or refusal.rule != "list_naming_nothing":
+            return tree, refusal
+        named = self._named_list(tree)
+        if named is tree:
+            return tree, refusal
+        self.rewritten["list_naming_nothing"] += 1
+        return named, None
+
     def _list_refusal(self, tree: dict, rows: list[list]) -> Refusal | None:
         """A list (not ranked) with many empty rows, many repeated rows, or too many rows to read."""
         different = {tuple(row) for row in rows}
@@ -1015,10 +1108,43 @@ class GoalRules:
             return Refusal("duplicate_rows", f"{len(rows)} rows, {len(different)} different")
         if len(rows) > _ID_LIST and all(self.id_number(column) for column in tree["project"]):
             return Refusal("list_of_ids", f"{len(rows)} rows of {', '.join(tree['project'])}")
+        if len(rows) > _ID_LIST and not any(self.names_rows(column) for column in tree["project"]):
+            return Refusal("list_naming_nothing", f"{len(rows)} rows of {', '.join(tree['project'])}")
         named = all(self.unique(column) for column in tree["project"])
         if len(rows) > LONG_LIST * (2 if named else 1):
             return Refusal("long_list", f"{len(rows)} rows of {', '.join(tree['project'])}")
         return None
+
+    def _named_list(self, tree: dict) -> dict:
+        """A list of values naming nothing (`list_naming_nothing`) of one table that has a name column: the names are
+        shown beside them ("the titles and page counts of ..."); `tree` itself otherwise (a set operation too)."""
+        shown = tree["project"]
+        if "set" in tree:
+            return tree
+        tables = {column.split(".", 1)[0].lower() for column in shown}
+        named = self.name_column(shown[0].split(".", 1)[0]) if len(tables) == 1 else None
+        if named is None or any(self.id_number(column) for column in shown):
+            return tree
+        return {**tree, "project": [named, *shown]}
+
+    def _count_of_a_name(self, tree: dict, rows: list[list]) -> Refusal | None:
+        """A count of the rows one name picks, answered 1 ("how many carriers are named Vistula Haulage"): names that
+        mostly have a row of their own (more different names than half the rows) count their one row."""
+        filters = tree.get("filters") or []
+        if tree["type"] != "count" or "set" in tree or not filters or [list(row) for row in rows] != [[1]]:
+            return None
+        counted = tree["tables"][0].lower()
+        for item in filters:
+            figures = self.figures(item["column"])
+            if (
+                item["op"] != "="
+                or item["column"].split(".", 1)[0].lower() != counted
+                or not self.names_rows(item["column"])
+                or figures is None
+                or figures.distinct * 2 <= figures.rows
+            ):
+                return None
+        return Refusal("answers_itself", f"counts the one row {filters[0]['column']} = {filters[0]['value']} picks")
 
     def _set_refusal(self, tree: dict, rows: list[list]) -> Refusal | None:
         found = {tuple(row) for row in rows}

@@ -1027,3 +1027,114 @@ def test_a_code_nearly_every_row_has_its_own_of_makes_no_groups(ledger):
     # 30 post codes over 40 deals: "which post code has the most deals" is a group per deal.
     assert rules.group_column_refusal("deal.post_code").rule == "group_of_one"
     assert rules.group_column_refusal("deal.desk") is None
+
+
+SHELF = """
+CREATE TABLE book (book_id INTEGER PRIMARY KEY, title TEXT, published TEXT, pages INTEGER, kind TEXT);
+CREATE TABLE author (author_id INTEGER PRIMARY KEY, author_name TEXT);
+CREATE TABLE book_author (
+    book_id INTEGER REFERENCES book (book_id), author_id INTEGER REFERENCES author (author_id), author_order INTEGER,
+    PRIMARY KEY (book_id, author_id)
+);
+CREATE TABLE stock (
+    book_id INTEGER REFERENCES book (book_id), store TEXT, on_hand INTEGER, floor INTEGER, PRIMARY KEY (book_id, store)
+);
+CREATE TABLE publisher (publisher_id INTEGER PRIMARY KEY, publisher_name TEXT, city TEXT);
+"""
+
+
+@pytest.fixture(scope="module")
+def shelf(tmp_path_factory):
+    path = tmp_path_factory.mktemp("shelf") / "shelf.sqlite"
+    rng = random.Random(9)
+    connection = sqlite3.connect(path)
+    connection.executescript(SHELF)
+    for number in range(101, 131):  # ids outside the places 1-3: no place is taken for an author's id
+        connection.execute("INSERT INTO author VALUES (?, ?)", (number, f"Author {number - 100}"))
+    for number in range(1, 41):
+        published = f"20{rng.randint(10, 24)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"
+        row = (number, f"Book {number}", published, rng.randint(90, 700), rng.choice(["novel", "poetry", "essay"]))
+        connection.execute("INSERT INTO book VALUES (?, ?, ?, ?, ?)", row)
+        for order, author in enumerate(rng.sample(range(101, 131), rng.choice([1, 2, 2, 3])), start=1):
+            connection.execute("INSERT INTO book_author VALUES (?, ?, ?)", (number, author, order))
+        for store in rng.sample(["Leeds", "York", "Hull"], 2):
+            connection.execute("INSERT INTO stock VALUES (?, ?, ?, ?)", (number, store, rng.randint(0, 90), 1))
+    connection.execute("UPDATE stock SET floor = 2 WHERE store = 'York'")
+    names = ["Faber", "Faber", "Vintage", "Corgi", "Corgi", "Penguin", "Picador", "Virago", "Canongate", "Granta"]
+    for number, name in enumerate(names, start=1):
+        connection.execute("INSERT INTO publisher VALUES (?, ?, ?)", (number, name, rng.choice(["London", "Leeds"])))
+    connection.commit()
+    connection.close()
+    return introspect_sqlite(path, "shelf"), path
+
+
+def test_places_in_a_sequence_are_no_groups_and_no_answers(shelf):
+    rules = rules_for(shelf)
+    # An author's order on a book never repeats within the book; a store's floor repeats within a book's stock.
+    assert rules.position("book_author.author_order") and not rules.position("stock.floor")
+    assert not rules.position("book.pages")
+    assert rules.group_column_refusal("book_author.author_order").rule == "by_position"
+    assert rules.group_column_refusal("stock.floor") is None
+    # "The author order of the authorship of Author 3": a place naming nothing; the titles of second authors' books
+    # are kept (a condition on the place is a question).
+    to_author = ("book_author", "author_id", "author", "author_id")
+    shows = tree(["book_author", "author"], project=["book_author.author_order"], joins=[to_author],
+                 filters=[{"column": "author.author_name", "op": "=", "value": "Author 3"}])  # fmt: skip
+    assert rules.before_run(shows).rule == "by_position"
+    to_book = ("book", "book_id", "book_author", "book_id")
+    second = {"column": "book_author.author_order", "op": "=", "value": 2}
+    assert (
+        rules.before_run(tree(["book", "book_author"], project=["book.title"], joins=[to_book], filters=[second]))
+        is None
+    )
+
+
+def test_a_long_list_naming_nothing_is_named_or_refused_and_an_exact_stock_refused(shelf):
+    rules = rules_for(shelf)
+    _schema, path = shelf
+
+    def after(goal):
+        return rules.after_run(goal, execute(path, tree_sql(goal)).rows)[1]
+
+    # "The amounts on hand in York": more than ten numbers of nothing named (a stock has no name to show beside).
+    york = {"column": "stock.store", "op": "=", "value": "York"}
+    assert after(tree(["stock"], project=["stock.on_hand"], filters=[york])).rule == "list_naming_nothing"
+    assert after(tree(["stock"], project=["stock.on_hand", "stock.store"], filters=[york])) is None
+    # "The publication dates of the novels": shown with the novels' titles (rewritten), not refused.
+    novels = {"column": "book.kind", "op": "=", "value": "novel"}
+    dates = tree(["book"], project=["book.published"], filters=[novels])
+    named, refusal = rules.after_run(dates, execute(path, tree_sql(dates)).rows)
+    assert refusal is None and named["project"] == ["book.title", "book.published"]
+    assert rules.rewritten["list_naming_nothing"] == 1
+    few = {"column": "book.pages", "op": ">", "value": 650}
+    assert after(tree(["book"], project=["book.published"], filters=[few])) is None
+    # "The books with exactly 37 on hand": a stock of many values looked up exactly; above it reads.
+    exact = {"column": "stock.on_hand", "op": "=", "value": 37}
+    to_stock = ("book", "book_id", "stock", "book_id")
+    assert rules.exact_amount("stock.on_hand")
+    found = rules.before_run(tree(["book", "stock"], project=["book.title"], joins=[to_stock], filters=[exact]))
+    assert found.rule == "exact_amount"
+    above = {**exact, "op": ">"}
+    assert rules.before_run(tree(["book", "stock"], project=["book.title"], joins=[to_stock], filters=[above])) is None
+
+
+def test_a_ranking_by_a_place_and_a_count_of_what_one_name_picks_are_refused(shelf):
+    rules = rules_for(shelf)
+    _schema, path = shelf
+
+    def after(goal):
+        return rules.after_run(goal, execute(path, tree_sql(goal)).rows)[1]
+
+    # "The title of the book with the highest author order": the last place of any book's authors.
+    to_book = ("book", "book_id", "book_author", "book_id")
+    last = {"by": "book_author.author_order", "desc": True, "limit": 1}
+    ranked = tree(["book", "book_author"], project=["book.title"], joins=[to_book], order=last)
+    assert rules.before_run(ranked).rule == "by_position"
+    assert rules.before_run(tree(["book_author"], "max", ["book_author.author_order"])).rule == "by_position"
+    assert rules.before_run(tree(["book"], "max", ["book.pages"])) is None
+    # "How many publishers are named Picador": one; "... named Faber": two, kept; per city a count, kept.
+    named = {"column": "publisher.publisher_name", "op": "=", "value": "Picador"}
+    assert after(tree(["publisher"], "count", filters=[named])).rule == "answers_itself"
+    assert after(tree(["publisher"], "count", filters=[{**named, "value": "Faber"}])) is None
+    in_leeds = {**named, "column": "publisher.city", "value": "Leeds"}
+    assert after(tree(["publisher"], "count", filters=[in_leeds])) is None
