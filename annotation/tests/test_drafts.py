@@ -1598,3 +1598,18 @@ def test_one_row_picked_by_another_table_s_order_is_said_with_that_table(sql, sa
 def test_a_column_ending_in_a_preposition_reads_as_a_participle_only_after_one(column, said):
     episodes = schema_of({"episode": ["Episode_ID", "Title", column]})
     assert said in draft(f"SELECT Title FROM episode WHERE {column} = 'Ann'", NAMED_ROWS, schema=episodes)
+
+
+def test_a_table_joined_on_its_own_key_is_the_parent_whatever_other_key_it_holds():
+    # A department points to its head teacher, but joined on its own code it is the teachers' department.
+    school = schema_of(
+        {"teacher": ["teacher_id", "last_name", "dept_code"], "department": ["dept_code", "dept_name", "head_id"]},
+        primary=["teacher.teacher_id", "department.dept_code"],
+        foreign=[("teacher.dept_code", "department.dept_code"), ("department.head_id", "teacher.teacher_id")],
+    )
+    sql = (
+        "SELECT T1.last_name FROM teacher AS T1 JOIN department AS T2 ON T1.dept_code = T2.dept_code "
+        "WHERE T2.dept_name = 'Humanities'"
+    )
+    text = draft(sql, NAMED_ROWS, schema=school)
+    assert text == "This shows the last names of the 5 teachers whose department name is Humanities.", text

@@ -982,7 +982,7 @@ class _Select:
                 if table != self.main
                 and table.sub is None
                 and not self.names.is_link(table)
-                and self.refers(table, self.main)
+                and self._child_of_main(table)
                 and not (self._relates_main(table) and self._all_of_main())
             ]
             if len(children) == 1 and not self._filters_main(children[0]):
@@ -1099,7 +1099,12 @@ class _Select:
         number of result rows is no number of entities."""
         if self.distinct or self.group or self.main is None:
             return False
-        return any(table != self.main and table.sub is None and self.refers(table, self.main) for table in self.tables)
+        return any(table != self.main and table.sub is None and self._child_of_main(table) for table in self.tables)
+
+    def _child_of_main(self, table: _Table) -> bool:
+        """Whether `table`'s rows point to the entity's through the join: a table the entity is joined to on that
+        table's own key is its parent, whatever other key it holds (a department's head teacher)."""
+        return self.refers(table, self.main) and (self.main.key, table.key) not in self.on_refs
 
     def repeated_by(self) -> _Table | None:
         """The one other table whose rows the entity's rows come back once for (a reviewer once per rating), when the
@@ -1109,7 +1114,7 @@ class _Select:
         if len(self.tables) != 2 or len(others) != 1 or self.main is None or self.main.sub is not None:
             return None
         other = others[0]
-        if other.sub is not None or self.names.is_link(other) or other.record or not self.refers(other, self.main):
+        if other.sub is not None or self.names.is_link(other) or other.record or not self._child_of_main(other):
             return None
         return other
 
