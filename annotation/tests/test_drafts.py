@@ -1613,3 +1613,10 @@ def test_a_table_joined_on_its_own_key_is_the_parent_whatever_other_key_it_holds
     )
     text = draft(sql, NAMED_ROWS, schema=school)
     assert text == "This shows the last names of the 5 teachers whose department name is Humanities.", text
+
+
+def test_a_set_operation_on_codes_keeps_their_rows_wording():
+    staff = schema_of({"teacher": ["teacher_id", "staff_code", "grade", "hire_year"]})
+    sql = "SELECT staff_code FROM teacher WHERE grade = 'B2' EXCEPT SELECT staff_code FROM teacher WHERE grade = 'C1'"
+    text = draft(sql, [["AB"], ["CD"]], schema=staff)
+    assert "staff codes of teachers whose grade is" in text and "with a teacher" not in text, text

@@ -2215,6 +2215,8 @@ class _SetQuery:
         item = left.items[0]
         if item.kind != "column" or item.column is None or item.column.table != left.main or left.main.sub is not None:
             return None
+        if item.column.name.split()[-1] in _KEY_WORDS:
+            return None  # a code or number a row is known by ("staff codes", "upns"): no "staff codes with a teacher"
         noun = left.main.noun(False)
         first = left.population(False, distinct=False)
         second = right.population(False, distinct=False)
