@@ -552,8 +552,9 @@ class GoalRules:
 
     def orders(self, qualified: str) -> bool:
         """Whether "the highest" or "the lowest" of the column means something: an amount or an ordinal (the most recent
-        year, the highest floor), not a key or a code."""
-        return self.identifier_kind(qualified) not in ("key", "identifier", "code")
+        year, the highest floor), not a key or a code, nor a yes/no flag ("the department whose head has the highest
+        on-call flag")."""
+        return self.identifier_kind(qualified) not in ("key", "identifier", "code") and not self.is_flag(qualified)
 
     # -- the rules ----------------------------------------------------------------------------------------------------
 
@@ -597,7 +598,7 @@ class GoalRules:
             return Refusal("aggregate_of_identifier", f"{kind} of {column} ({self.identifier_kind(column)})")
         if kind in ("min", "max") and not self.orders(tree["project"][0]):
             column = tree["project"][0]
-            return Refusal("aggregate_of_identifier", f"{kind} of {column} ({self.identifier_kind(column)})")
+            return Refusal("aggregate_of_identifier", f"{kind} of {column} ({self._kind_said(column)})")
         if kind == "sum" and _LEVEL_WORDS & set(identifier_words(tree["project"][0].split(".", 1)[1])):
             return Refusal("sum_of_level", f"sum of {tree['project'][0]}")
         nested = tree.get("nested")
@@ -605,8 +606,12 @@ class GoalRules:
             column = nested["column"]
             return Refusal("aggregate_of_identifier", f"average of {column} ({self.identifier_kind(column)})")
         if order and order["by"] != "count" and not self.orders(order["by"]):
-            return Refusal("aggregate_of_identifier", f"ordered by {order['by']} ({self.identifier_kind(order['by'])})")
+            return Refusal("aggregate_of_identifier", f"ordered by {order['by']} ({self._kind_said(order['by'])})")
         return None
+
+    def _kind_said(self, qualified: str) -> str:
+        """What a column is that no ranking asks of, for a refusal's detail."""
+        return "a yes/no flag" if self.is_flag(qualified) else str(self.identifier_kind(qualified))
 
     def _answer_before(self, tree: dict) -> Refusal | None:
         """A question that answers itself: it shows what a filter fixes or what it ranks by, or counts what one value

@@ -1138,3 +1138,22 @@ def test_a_ranking_by_a_place_and_a_count_of_what_one_name_picks_are_refused(she
     assert after(tree(["publisher"], "count", filters=[{**named, "value": "Faber"}])) is None
     in_leeds = {**named, "column": "publisher.city", "value": "Leeds"}
     assert after(tree(["publisher"], "count", filters=[in_leeds])) is None
+
+
+def test_nothing_is_ranked_by_a_yes_no_flag(tmp_path):
+    path = tmp_path / "wards.sqlite"
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE ward (ward_id INTEGER PRIMARY KEY, ward_name TEXT, on_call INTEGER, beds INTEGER)")
+    beds = [12, 20, 12, 8, 30, 20, 16, 12, 24, 8, 40, 16]
+    for number, count in enumerate(beds, start=1):
+        connection.execute("INSERT INTO ward VALUES (?, ?, ?, ?)", (number, f"Ward {number}", number % 3 == 0, count))
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "wards"), path)
+    # "The ward with the highest on-call flag", "the highest on-call flag": a flag is no scale.
+    on_call = {"by": "ward.on_call", "desc": True, "limit": 1}
+    found = rules.before_run(tree(["ward"], project=["ward.ward_name"], order=on_call))
+    assert found.rule == "aggregate_of_identifier" and "flag" in found.detail
+    assert rules.before_run(tree(["ward"], "max", ["ward.on_call"])).rule == "aggregate_of_identifier"
+    most_beds = {**on_call, "by": "ward.beds"}
+    assert rules.before_run(tree(["ward"], project=["ward.ward_name"], order=most_beds)) is None
