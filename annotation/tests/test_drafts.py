@@ -1620,3 +1620,16 @@ def test_a_set_operation_on_codes_keeps_their_rows_wording():
     sql = "SELECT staff_code FROM teacher WHERE grade = 'B2' EXCEPT SELECT staff_code FROM teacher WHERE grade = 'C1'"
     text = draft(sql, [["AB"], ["CD"]], schema=staff)
     assert "staff codes of teachers whose grade is" in text and "with a teacher" not in text, text
+
+    kinds = schema_of({"product": ["product_id", "type_code", "price"]}, types={"product.price": "number"})
+    sql = "SELECT type_code FROM product WHERE price > 9 INTERSECT SELECT type_code FROM product WHERE price < 3"
+    assert "The type code with a product whose price" in draft(sql, [["Food"]], schema=kinds)
+
+
+@pytest.mark.parametrize(
+    ("column", "said"),
+    [("birth_year", "whose birth year is before 1966"), ("year_made", "whose year made is before 1966")],
+)
+def test_a_year_is_compared_as_a_time(column, said):
+    people = schema_of({"person": ["person_id", "name", column]}, types={f"person.{column}": "number"})
+    assert said in draft(f"SELECT name FROM person WHERE {column} < 1966", NAMED_ROWS, schema=people)

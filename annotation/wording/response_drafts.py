@@ -1645,8 +1645,15 @@ def _is_identifier(column: _Col) -> bool:
 
 
 def _is_time(column: _Col | None) -> bool:
-    """A date or time, or the year a row came about ("year founded")."""
-    return column is not None and (column.type == "time" or column.name.removeprefix("year ") in _COMING_ABOUT)
+    """A date or time, a year ("birth year", "hire year"), or the year a row came about ("year founded", "year
+    made")."""
+    if column is None:
+        return False
+    if column.type == "time" or column.name.removeprefix("year ") in _COMING_ABOUT:
+        return True
+    words = column.name.split()
+    years = words[-1:] == ["year"] or (len(words) == 2 and words[0] == "year" and _is_participle(words[1]))
+    return column.type == "number" and years
 
 
 def _extreme_word(item: _Item, descending: bool) -> str:
@@ -1772,6 +1779,9 @@ def _clause_parts(cond: _Cond, anchor: _Table | None, many: bool) -> tuple[str, 
 # Endings of a word that says what a row is (an adjective or a participle: "withdrawn", "optional", "ticketed",
 # "climate controlled"), not what it has or how many: a number column named by one holds 1 for yes and 0 for no.
 _STATE_ENDINGS = ("ed", "en", "wn", "al", "ic", "ive", "able", "ible", "ful", "ous")
+# Words of a code that sorts rows into kinds ("type code", "status code"), which many rows share: no code a row is
+# known by.
+_CATEGORY_WORDS = frozenset({"type", "category", "kind", "class", "status", "group", "level", "grade"})
 # A comparison with 0 or 1 that splits such a flag's rows: (operator, value) -> whether it keeps the yes rows.
 _FLAG_TESTS = {
     ("=", "1"): True,
@@ -2215,8 +2225,9 @@ class _SetQuery:
         item = left.items[0]
         if item.kind != "column" or item.column is None or item.column.table != left.main or left.main.sub is not None:
             return None
-        if item.column.name.split()[-1] in _KEY_WORDS:
-            return None  # a code or number a row is known by ("staff codes", "upns"): no "staff codes with a teacher"
+        words = item.column.name.split()
+        if words[-1] in _KEY_WORDS and not set(words) & _CATEGORY_WORDS:
+            return None  # a code or number a row is known by ("staff codes"): no "staff codes with a teacher"
         noun = left.main.noun(False)
         first = left.population(False, distinct=False)
         second = right.population(False, distinct=False)
