@@ -395,3 +395,40 @@ def test_a_number_of_things_is_one_number():
     found = texts(sql, [["IKEA"]], "different_instances", schema=makers, row_values=lambda *_: [12])
     assert any("whose number of factories is " in text for text in found), set(found)
     assert not any("number of factories are" in text for text in found), set(found)
+
+
+def test_no_detail_whose_values_say_nothing():
+    shop = schema_of(
+        {
+            "document": ["Document_ID", "Document_Name", "Document_Description", "Owner"],
+            "address": ["Address_ID", "Document_ID", "City", "Country"],
+        },
+        primary=["document.Document_ID", "address.Address_ID"],
+        foreign=[("address.Document_ID", "document.Document_ID")],
+        types={"document.Document_ID": "number", "address.Address_ID": "number", "address.Document_ID": "number"},
+    )
+    figures = {
+        ("address", "Country"): {"rows": 15, "distinct": 1, "min": "USA", "max": "USA"},
+        ("address", "City"): {"rows": 15, "distinct": 15, "min": "Alizeshire", "max": "South Minnie"},
+        ("document", "Document_Description"): {"rows": 15, "distinct": 6, "min": "h", "max": "y"},
+        ("document", "Owner"): {"rows": 15, "distinct": 4, "min": "Ann", "max": "Zoe"},
+    }
+    found = []
+    for name in ("same_instances", "different_entity"):
+        for seed in range(40):
+            try:
+                found.append(
+                    recommend(
+                        "SELECT Document_Name FROM document",
+                        shop,
+                        category=name,
+                        rng=random.Random(seed),
+                        result={"rows": [["Summer Show"], ["Robbin CV"], ["Understanding DB"]], "truncated": False},
+                        statistics=lambda table, column: figures.get((table, column)),
+                        values=lambda table, column: [],
+                    ).text
+                )
+            except IntentError:
+                continue
+    assert any("their owner" in text for text in found) and any("their city" in text for text in found), set(found)
+    assert not any("country" in text or "description" in text for text in found), set(found)

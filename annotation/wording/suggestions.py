@@ -1446,6 +1446,18 @@ class _Seen:
             self._kept[key] = found if isinstance(found, Mapping) else {}
         return self._kept[key]
 
+    def says_nothing(self, column: _Column | None) -> bool:
+        """Whether asking for the column's values tells nothing: every row holds the same value (every address's
+        country is USA, every template's details are empty) or none, or free text holds single letters."""
+        figures = self.stats(column)
+        rows, distinct, low, high = (figures.get(name) for name in ("rows", "distinct", "min", "max"))
+        if not _whole(rows) or not _whole(distinct):
+            return False
+        if rows == 0 or (rows > 1 and distinct <= 1):
+            return True
+        free = column.label.lower().split()[-1] in _FREE_TEXT
+        return free and all(isinstance(value, str) and len(value.strip()) <= 1 for value in (low, high))
+
     def unique_or_constant(self, column: _Column) -> bool:
         """Whether the column's values are (nearly) all different, or all the same: no group, no narrowing."""
         figures = self.stats(column)
@@ -1837,7 +1849,12 @@ def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> d
     }
 
     def tells(column: _Column | None) -> bool:
-        return column is None or (column not in fixed and not seen.code_number(column) and not _vague(column.label))
+        return column is None or (
+            column not in fixed
+            and not seen.code_number(column)
+            and not seen.says_nothing(column)
+            and not _vague(column.label)
+        )
 
     grouped_by_key = all(column.is_primary for column in facts.group)  # only an entity's key makes rows of it
     swaps = [
@@ -2608,7 +2625,7 @@ class _Writer:
             for column in details
             if not column.is_key
             and not _vague(column.label)
-            and not (seen is not None and seen.code_number(column))
+            and not (seen is not None and (seen.code_number(column) or seen.says_nothing(column)))
             and noun(column.label, False) != noun(self.names.labels[table], False)
             and column not in read  # "such as their order quantity" of the quantities the result sums
         ]
