@@ -1128,7 +1128,8 @@ class GoalRules:
             return tree
         tables = {column.split(".", 1)[0].lower() for column in shown}
         named = self.name_column(shown[0].split(".", 1)[0]) if len(tables) == 1 else None
-        if named is None or any(self.id_number(column) for column in shown):
+        # A name is words (a date unique in its table names no row: "the acquisition dates and acquisition dates").
+        if named is None or not self.names_rows(named) or any(self.id_number(column) for column in shown):
             return tree
         return {**tree, "project": [named, *shown]}
 

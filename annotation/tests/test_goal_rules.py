@@ -1157,3 +1157,23 @@ def test_nothing_is_ranked_by_a_yes_no_flag(tmp_path):
     assert rules.before_run(tree(["ward"], "max", ["ward.on_call"])).rule == "aggregate_of_identifier"
     most_beds = {**on_call, "by": "ward.beds"}
     assert rules.before_run(tree(["ward"], project=["ward.ward_name"], order=most_beds)) is None
+
+
+def test_a_date_unique_in_its_table_is_no_name_to_show_beside_a_list(tmp_path):
+    path = tmp_path / "deliveries.sqlite"
+    connection = sqlite3.connect(path)
+    connection.execute(
+        "CREATE TABLE delivery (delivery_id INTEGER PRIMARY KEY, delivered TEXT, weight INTEGER, region TEXT)"
+    )
+    for number in range(1, 31):
+        row = (number, f"2025-03-{number:02d}", 100 + number * 37 % 101, "north" if number % 3 else "south")
+        connection.execute("INSERT INTO delivery VALUES (?, ?, ?, ?)", row)
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "deliveries"), path)
+    assert rules.name_column("delivery") == "delivery.delivered"
+    # "The weights of the deliveries in the north": 20 numbers naming nothing; their dates, unique, name nothing either.
+    north = tree(["delivery"], project=["delivery.weight"], filters=[{"column": "delivery.region", "op": "=",
+                                                                      "value": "north"}])  # fmt: skip
+    judged, refusal = rules.after_run(north, execute(path, tree_sql(north)).rows)
+    assert judged is north and refusal.rule == "list_naming_nothing"
