@@ -1633,3 +1633,9 @@ def test_a_set_operation_on_codes_keeps_their_rows_wording():
 def test_a_year_is_compared_as_a_time(column, said):
     people = schema_of({"person": ["person_id", "name", column]}, types={f"person.{column}": "number"})
     assert said in draft(f"SELECT name FROM person WHERE {column} < 1966", NAMED_ROWS, schema=people)
+
+
+def test_common_shortenings_of_a_column_name_are_spelled_out():
+    rooms = schema_of({"room": ["room_id", "room_nm", "flr", "weight_pct"]}, types={"room.flr": "number"})
+    text = draft("SELECT room_nm, weight_pct FROM room WHERE flr = 2", [["Ann", 10]], schema=rooms)
+    assert text == "The name and weight percent of the room whose floor is 2 are Ann and 10.", text
