@@ -1639,3 +1639,14 @@ def test_common_shortenings_of_a_column_name_are_spelled_out():
     rooms = schema_of({"room": ["room_id", "room_nm", "flr", "weight_pct"]}, types={"room.flr": "number"})
     text = draft("SELECT room_nm, weight_pct FROM room WHERE flr = 2", [["Ann", 10]], schema=rooms)
     assert text == "The name and weight percent of the room whose floor is 2 are Ann and 10.", text
+
+
+def test_the_one_group_a_count_picks_by_a_key_is_told_by_that_key():
+    school = schema_of(
+        {"teacher": ["teacher_id", "dept_code"], "department": ["dept_code", "dept_name"]},
+        primary=["teacher.teacher_id", "department.dept_code"],
+        foreign=[("teacher.dept_code", "department.dept_code")],
+    )
+    sql = "SELECT dept_code, count(*) FROM teacher GROUP BY dept_code ORDER BY count(*) LIMIT 1"
+    text = draft(sql, [["MFL", 3]], schema=school)
+    assert text == "The department with the fewest teachers is MFL, with 3 teachers.", text

@@ -1487,8 +1487,10 @@ class _Select:
         shown, measure = self.items
         if shown.kind != "column" or not (measure.is_count or _counts_keys(measure)) or not self._picks_one(measure):
             return None
+        # The grouped column itself, or the key a table is grouped by ("the department with the fewest enrolments is
+        # MFL" for a teacher's department code).
         subject = (isinstance(self.subject, _Col) and shown.column == self.subject) or (
-            bool(self.subject_table and self.subject_table.role) and shown.column == self.group[0]
+            self.subject_table is not None and shown.column == self.group[0]
         )
         on_subject, rest = self._where_split()
         number = row[1]
