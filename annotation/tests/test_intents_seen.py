@@ -432,3 +432,14 @@ def test_no_detail_whose_values_say_nothing():
                 continue
     assert any("their owner" in text for text in found) and any("their city" in text for text in found), set(found)
     assert not any("country" in text or "description" in text for text in found), set(found)
+
+
+def test_a_month_column_is_that_month_s_figure_of_what_the_table_measures():
+    weather = schema_of(
+        {"temperature": ["City_ID", "Jan", "Aug", "Jun"]},
+        primary=["temperature.City_ID"],
+        types={f"temperature.{name}": "number" for name in ("City_ID", "Jan", "Aug", "Jun")},
+    )
+    found = texts("SELECT Aug FROM temperature WHERE Jan < 18.9", [[20.6], [21.7], [23.3]], schema=weather)
+    assert any("June temperature" in text or "January temperature" in text for text in found), set(found)
+    assert not any(re.search(r"\b(jun|aug|jan)\b", text) or "total June" in text for text in found), set(found)

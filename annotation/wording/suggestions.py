@@ -676,6 +676,7 @@ class _Schema:
             kind = types[index] if index < len(types) else "unknown"
             if _names_its_row(label, self.labels[keys[table]], named[table], kind, index, primary, texts.get(table)):
                 label = "name"  # the company's "company", the continent's "continent": what the row is called
+            label = _of_month(label, self.labels[keys[table]], kind)
             column = _Column(
                 table=keys[table],
                 original=name,
@@ -2965,6 +2966,25 @@ def _names_a_person(label: str, kind: str) -> bool:
     total, average or breakdown means nothing ("the total advisor of each major")."""
     words = label.lower().split()
     return kind == "number" and bool(words) and words[-1] in _ROLE_NOUNS
+
+
+_MONTHS = MappingProxyType(
+    {
+        month[:3].lower(): month
+        for month in ("January", "February", "March", "April", "May", "June", "July")
+        + ("August", "September", "October", "November", "December")
+    }
+)
+
+
+def _of_month(label: str, table_label: str, kind: str) -> str:
+    """A number column named by a month alone ("Aug" of a temperature table) is that month's figure of what the table
+    measures: "August temperature", never "their aug" or "the total jun"."""
+    word = label.lower().strip()
+    month = _MONTHS.get(word[:3]) if len(word) >= 3 else None
+    if kind != "number" or month is None or word not in (month[:3].lower(), month.lower()):
+        return label
+    return f"{month} {noun(table_label, False)}"
 
 
 def _id_named(original: str) -> bool:
