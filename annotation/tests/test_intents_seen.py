@@ -443,3 +443,20 @@ def test_a_month_column_is_that_month_s_figure_of_what_the_table_measures():
     found = texts("SELECT Aug FROM temperature WHERE Jan < 18.9", [[20.6], [21.7], [23.3]], schema=weather)
     assert any("June temperature" in text or "January temperature" in text for text in found), set(found)
     assert not any(re.search(r"\b(jun|aug|jan)\b", text) or "total June" in text for text in found), set(found)
+
+
+def test_a_detail_does_not_repeat_its_table_s_first_word():
+    catalog = schema_of(
+        {
+            "catalog_contents": ["Entry_ID", "Entry_Name", "Level_Number"],
+            "catalog_structure": ["Level_Number", "Catalog_Level_Name", "Catalog_ID"],
+        },
+        primary=["catalog_contents.Entry_ID", "catalog_structure.Level_Number"],
+        foreign=[("catalog_contents.Level_Number", "catalog_structure.Level_Number")],
+        types={"catalog_contents.Entry_ID": "number", "catalog_structure.Level_Number": "number"},
+    )
+    found = texts(
+        "SELECT Entry_Name FROM catalog_contents", [["Cola"], ["Tizer"], ["Vimto"]], "different_entity", schema=catalog
+    )
+    assert any("such as their level name" in text for text in found), set(found)
+    assert not any("their catalog level name" in text for text in found), set(found)

@@ -3064,6 +3064,9 @@ def _own(label: str, table_label: str) -> str:
         if lower[start : start + len(owner)] == own and len(words) - len(owner) >= 2:
             # "their date closed" of complaints, never "their date complaint closed"
             return " ".join(words[:start] + words[start + len(owner) :])
+    if len(owner) > 1 and len(words) > 2 and lower[0] == own[0] and lower[1] != own[1]:
+        # "their level name" of catalog structures, never "their catalog level name": the table's first word again
+        return " ".join(words[1:])
     return label
 
 
