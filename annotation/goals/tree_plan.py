@@ -474,7 +474,9 @@ def _group_question(names: _Names, tree: dict, counted: str, where: str) -> str:
         or phrase in {f"{own} {word}" for word in _NAME_WORDS}
         or is_person_name_part(tree["group"].split(".", 1)[1])  # unique, a last name names its person (the rules)
     ):
-        group = own
+        # Per name its things; the rows themselves counted per their name are said per name ("for each guardian name
+        # with at least 3 guardians", never "for each guardian with at least 3 guardians").
+        group = phrase if names.rows_of(anchor) == counted else own
     else:
         if names.rows_of(anchor) != counted and not names.verb_named(anchor):
             # Said of its table when the things counted are others; a table named by a verb ("member of") or whose

@@ -2,6 +2,7 @@
 and the last one is the goal's, a drafted question, adapting a filter, and checking a token alignment."""
 
 import random
+import sqlite3
 
 import pytest
 
@@ -438,3 +439,26 @@ def test_a_count_per_value_of_a_link_tables_own_column_names_no_owner(tmp_path):
     }  # fmt: skip
     # Not "for each member of appt type": the rows counted are the table's own pairs.
     assert draft_question(per_type, schema) == "How many faculty and department pairs are there for each appt type?"
+
+
+def test_rows_counted_per_their_own_name_are_said_per_name(tmp_path):
+    path = tmp_path / "contacts.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        "CREATE TABLE guardian (guardian_id INTEGER PRIMARY KEY, guardian_name TEXT, postcode TEXT);"
+        "CREATE TABLE hotel (hotel_id INTEGER PRIMARY KEY, hotel_name TEXT);"
+        "CREATE TABLE booking (booking_id INTEGER PRIMARY KEY, hotel_id INTEGER REFERENCES hotel (hotel_id));"
+    )
+    for number in range(1, 13):
+        connection.execute("INSERT INTO guardian VALUES (?, ?, ?)", (number, f"Mr {'ABC'[number % 3]}", "BS1"))
+    connection.commit()
+    connection.close()
+    schema = introspect_sqlite(path, "contacts")
+    per_name = {"type": "group_count", "tables": ["guardian"], "joins": [], "project": [], "filters": [],
+                "group": "guardian.guardian_name", "having": {"op": ">=", "value": 3}}  # fmt: skip
+    assert draft_question(per_name, schema).startswith("For each guardian name with at least 3 guardians")
+    # Things of a named row are still said per that row: "Which hotel has the most bookings?"
+    bookings = {"type": "group_count", "tables": ["hotel", "booking"], "joins": [["hotel", "hotel_id", "booking",
+                "hotel_id"]], "project": [], "filters": [], "group": "hotel.hotel_name",
+                "order": {"by": "count", "desc": True, "limit": 1}}  # fmt: skip
+    assert draft_question(bookings, schema) == "Which hotel has the most bookings?"
