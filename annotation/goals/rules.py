@@ -153,8 +153,8 @@ RULES = {
         "dates, 51 tracking numbers): values nobody reads"
     ),
     "by_position": gettext_noop(
-        "a count per, a list of or a ranking by the places of rows in their parent's sequence (a queue position, an "
-        "author's order on a book, a line number of an order): a place is no kind of thing and no answer"
+        "a count per, a list of, a ranking by or an average of the places of rows in their parent's sequence (a queue "
+        "position, an author's order on a book, a line number of an order): a place is no kind of thing and no answer"
     ),
 }
 
@@ -467,6 +467,8 @@ class GoalRules:
         figures = self.figures(qualified)
         words = set(identifier_words(column))
         stems = {_stem(word) for word in words}
+        spelt = identifier_words(column)
+        own_number = len(spelt) > 1 and spelt[-1] in _TRAILING_NUMBER_WORDS
         own_key = self.row_key(table)
         if (
             qualified.lower() in self._foreign
@@ -486,7 +488,12 @@ class GoalRules:
             # A packed key (1..n) holds any small numbers; a sparse one (10, 20, ... 600) holds them by no chance.
             packed = found.high - found.low + 1 <= 2 * found.distinct
             # A shared word that says a position (a coach's `Rank` and a match result's `Rank`) names no reference.
-            if figures.low <= _UNDECLARED_KEY_LOW and packed and not stems & (other_words - {"id"} - _ORDINAL_WORDS):
+            shared = stems & (other_words - {"id"} - _ORDINAL_WORDS)
+            if figures.low <= _UNDECLARED_KEY_LOW and packed and not shared:
+                continue
+            # A name saying a number of its own (`room_no`, `licence_no`) refers to another table only when it shares
+            # a word with it: room numbers 101-340 lie among 410 guardians' ids by chance.
+            if own_number and not shared:
                 continue
             outside = execute(
                 self.path,
@@ -593,6 +600,10 @@ class GoalRules:
         )
         if ranked is not None and self.position(ranked):
             return Refusal("by_position", f"ranked by {ranked}, the places of rows in their parent's sequence")
+        # "Credits whose credit order is above the average credit order": an average of places.
+        averaged = (tree.get("nested") or {}).get("column") or (tree["project"][0] if kind in ("sum", "avg") else None)
+        if averaged is not None and self.position(averaged):
+            return Refusal("by_position", f"averages {averaged}, the places of rows in their parent's sequence")
         if kind in ("sum", "avg") and not self.measures(tree["project"][0]):
             column = tree["project"][0]
             return Refusal("aggregate_of_identifier", f"{kind} of {column} ({self.identifier_kind(column)})")

@@ -1131,6 +1131,11 @@ def test_a_ranking_by_a_place_and_a_count_of_what_one_name_picks_are_refused(she
     ranked = tree(["book", "book_author"], project=["book.title"], joins=[to_book], order=last)
     assert rules.before_run(ranked).rule == "by_position"
     assert rules.before_run(tree(["book_author"], "max", ["book_author.author_order"])).rule == "by_position"
+    # "The authorships whose author order is above the average author order": an average of places.
+    nested = {"column": "book_author.author_order", "op": ">"}
+    above = tree(["book", "book_author"], project=["book.title"], joins=[to_book], nested=nested)
+    assert rules.before_run(above).rule == "by_position"
+    assert rules.before_run(tree(["book_author"], "avg", ["book_author.author_order"])).rule == "by_position"
     assert rules.before_run(tree(["book"], "max", ["book.pages"])) is None
     # "How many publishers are named Picador": one; "... named Faber": two, kept; per city a count, kept.
     named = {"column": "publisher.publisher_name", "op": "=", "value": "Picador"}
@@ -1177,3 +1182,25 @@ def test_a_date_unique_in_its_table_is_no_name_to_show_beside_a_list(tmp_path):
                                                                       "value": "north"}])  # fmt: skip
     judged, refusal = rules.after_run(north, execute(path, tree_sql(north)).rows)
     assert judged is north and refusal.rule == "list_naming_nothing"
+
+
+def test_a_number_of_its_own_refers_to_no_table_it_shares_no_word_with(tmp_path):
+    path = tmp_path / "rooms.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        "CREATE TABLE guardian (guardian_id INTEGER PRIMARY KEY, guardian_name TEXT);"
+        "CREATE TABLE lesson (lesson_id INTEGER PRIMARY KEY, room_no INTEGER, guardian_ref INTEGER);"
+    )
+    rng = random.Random(3)
+    for number in range(1, 401):
+        connection.execute("INSERT INTO guardian VALUES (?, ?)", (number, f"Guardian {number}"))
+    for number in range(1, 61):
+        row = (number, rng.choice([101, 102, 205, 206, 310, 311]), rng.randint(150, 400))
+        connection.execute("INSERT INTO lesson VALUES (?, ?, ?)", row)
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "rooms"), path)
+    # Room numbers 101-311 lie among 400 guardians' ids by chance: no join of rooms to guardians.
+    assert rules.undeclared_key("lesson.room_no") is None
+    # A column sharing the table's word is its reference, numbers above 100 or not.
+    assert rules.undeclared_key("lesson.guardian_ref") == "guardian.guardian_id"
