@@ -1650,3 +1650,10 @@ def test_the_one_group_a_count_picks_by_a_key_is_told_by_that_key():
     sql = "SELECT dept_code, count(*) FROM teacher GROUP BY dept_code ORDER BY count(*) LIMIT 1"
     text = draft(sql, [["MFL", 3]], schema=school)
     assert text == "The department with the fewest teachers is MFL, with 3 teachers.", text
+
+
+def test_a_number_a_group_is_known_by_is_said_with_its_column():
+    referees = schema_of({"referee": ["referee_id", "licence_grade"]}, types={"referee.licence_grade": "number"})
+    sql = "SELECT licence_grade, count(*) FROM referee GROUP BY licence_grade"
+    text = draft(sql, [[2, 6], [3, 3]], schema=referees)
+    assert "is 6 for licence grade 2 and 3 for licence grade 3." in text, text

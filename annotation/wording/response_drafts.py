@@ -1625,7 +1625,11 @@ class _Select:
         if keyed:
             return f"{keyed} {_value(value)}"  # "for start station 2", not "for 2"
         if column.identifies is None:
-            return _value(value)
+            # A number that names a group only with its column: "for licence grade 2", "for queue position 1", never
+            # "6 for 2"; a year reads as itself.
+            if _is_time(column) or column.table is None:
+                return _value(value)
+            return f"{_noun(_column_words(column, column.table, False), False)} {_value(value)}"
         if _column_words(column, column.identifies, False).split()[-1] not in _KEY_WORDS:
             return _value(value)
         return f"{column.identifies.noun(False)} {_value(value)}"
