@@ -239,6 +239,8 @@ _HEX_TOKEN = re.compile(r"[0-9a-fA-F]{16,}")  # a hash or a token of hexadecimal
 # Numbers a person asking does not know and would not look a row up by (a phone, a fax, a social security number).
 _UNKNOWN_NUMBER_WORDS = frozenset({"phone", "telephone", "tel", "fax", "mobile", "ssn", "uuid"})
 _DIGIT = re.compile(r"\d")
+# A code of a few letters and digits (K107003222639, TRK000600814, LS-1042): it names no thing to a reader.
+_LETTERED_NUMBER = re.compile(r"[A-Za-z]{1,4}[-/ ]?\d{4,}")
 
 _EXACT_ROWS = 10  # an amount of fewer rows may be asked by one of its values
 _POSITION_MAX = 50  # the places of rows in their parent's sequence (1, 2, 3...) go no higher than this
@@ -740,8 +742,12 @@ class GoalRules:
 
     def names_rows(self, qualified: str) -> bool:
         """Whether a column's values say which thing a row is to a reader: words (`names_things`) that are no id, code
-        or number of one thing (a title, a city, a kind; not a tracking number or a VAT number holding letters)."""
-        return self.names_things(qualified) and self.identifier_kind(qualified) not in ("key", "identifier", "code")
+        or number of one thing (a title, a city, a kind; not a tracking number or a VAT number holding letters, nor
+        values that are a few letters and many digits, whatever the column's name: a pupil's K107003222639)."""
+        if not self.names_things(qualified) or self.identifier_kind(qualified) in ("key", "identifier", "code"):
+            return False
+        figures = self.figures(qualified)
+        return not all(_LETTERED_NUMBER.fullmatch(str(value)) for value in (figures.low, figures.high))
 
     def position(self, qualified: str) -> bool:
         """Whether a column holds the places of rows in a sequence of their parent: whole numbers from 0 or 1 up, with

@@ -1204,3 +1204,26 @@ def test_a_number_of_its_own_refers_to_no_table_it_shares_no_word_with(tmp_path)
     assert rules.undeclared_key("lesson.room_no") is None
     # A column sharing the table's word is its reference, numbers above 100 or not.
     assert rules.undeclared_key("lesson.guardian_ref") == "guardian.guardian_id"
+
+
+def test_codes_of_a_letter_and_many_digits_name_nothing(tmp_path):
+    path = tmp_path / "pupils.sqlite"
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE pupil (pupil_id INTEGER PRIMARY KEY, upn TEXT, first_name TEXT, form TEXT)")
+    rng = random.Random(8)
+    for number in range(1, 41):
+        row = (number, f"K{rng.randint(10**11, 10**12 - 1)}", f"Pupil {number}", "7A" if number % 4 else "7B")
+        connection.execute("INSERT INTO pupil VALUES (?, ?, ?, ?)", row)
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "pupils"), path)
+    assert rules.names_things("pupil.upn") and not rules.names_rows("pupil.upn")
+    assert rules.names_rows("pupil.first_name")
+
+    def after(goal):
+        return rules.after_run(goal, execute(path, tree_sql(goal)).rows)[1]
+
+    # "The UPNs of the pupils of 7A": 30 codes naming nothing; their names read.
+    form = {"column": "pupil.form", "op": "=", "value": "7A"}
+    assert after(tree(["pupil"], project=["pupil.upn"], filters=[form])).rule == "list_naming_nothing"
+    assert after(tree(["pupil"], project=["pupil.first_name", "pupil.upn"], filters=[form])) is None
