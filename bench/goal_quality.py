@@ -1,8 +1,9 @@
 """Goals a person would ask: a sheet of sampled goals and drafted questions to rate by hand (docs/goals.md, "Goals a
 person would ask").
 
-Usage: .venv/bin/python bench/goal_quality.py [--database hotel|football|clinic|library|logistics|<spider db_id>]
-           [--count 40] [--seed 35] [--rev REV] [--drafts 10] [--label after] > rows.jsonl
+Usage: .venv/bin/python bench/goal_quality.py
+           [--database hotel|football|clinic|library|logistics|museum|school|<spider db_id>] [--count 40]
+           [--seed 35] [--rev REV] [--drafts 10] [--label after] > rows.jsonl
 
 Samples --count goals with a fixed seed on a database of bench/goal_quality_db.py (built
 afresh in a temporary folder) or on a Spider database of ../shared, runs each and prints one JSON line per goal: its
