@@ -1657,3 +1657,17 @@ def test_a_number_a_group_is_known_by_is_said_with_its_column():
     sql = "SELECT licence_grade, count(*) FROM referee GROUP BY licence_grade"
     text = draft(sql, [[2, 6], [3, 3]], schema=referees)
     assert "is 6 for licence grade 2 and 3 for licence grade 3." in text, text
+
+
+def test_keys_on_both_sides_of_an_intersect_are_one_row_meeting_both():
+    returns = schema_of(
+        {"return_item": ["return_id", "refunded", "reason_code"]},
+        primary=["return_item.return_id"],
+        types={"return_item.refunded": "number"},
+    )
+    sql = (
+        "SELECT return_id FROM return_item WHERE refunded = 0 "
+        "INTERSECT SELECT return_id FROM return_item WHERE reason_code = 'NLN'"
+    )
+    text = draft(sql, [[1], [2], [3], [4]], schema=returns)
+    assert "ids of return items that are not refunded and whose reason code is 'NLN'" in text, text

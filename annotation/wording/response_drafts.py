@@ -2131,6 +2131,11 @@ class _SetQuery:
             return f"{left_where} and {had}" if left_where else f" {had}"
         if self.operator == "except" and right_where and self._keyed_rows():
             return f"{left_where}, except those{right_where}"
+        if self.operator == "intersect" and left_where and right_where and self._keyed_rows():
+            if "or" not in left.where and "or" not in right.where:
+                # The same rows' keys on both sides: one row meets both ("the ids of return items that are not
+                # refunded and whose reason code is NLN").
+                return f"{left_where} and{right_where}"
         return None
 
     def _named_rows(self) -> bool:
