@@ -1620,6 +1620,7 @@ def test_a_set_operation_on_codes_keeps_their_rows_wording():
     sql = "SELECT staff_code FROM teacher WHERE grade = 'B2' EXCEPT SELECT staff_code FROM teacher WHERE grade = 'C1'"
     text = draft(sql, [["AB"], ["CD"]], schema=staff)
     assert "staff codes of teachers whose grade is" in text and "with a teacher" not in text, text
+    assert ", except those whose grade is C1," in text, text  # the codes name the teachers removed
 
     kinds = schema_of({"product": ["product_id", "type_code", "price"]}, types={"product.price": "number"})
     sql = "SELECT type_code FROM product WHERE price > 9 INTERSECT SELECT type_code FROM product WHERE price < 3"

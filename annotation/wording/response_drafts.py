@@ -2129,7 +2129,7 @@ class _SetQuery:
         had = self._had(many)
         if had is not None:
             return f"{left_where} and {had}" if left_where else f" {had}"
-        if self.operator == "except" and right_where and self._keyed_rows():
+        if self.operator == "except" and right_where and (self._keyed_rows() or self._coded_rows()):
             return f"{left_where}, except those{right_where}"
         if self.operator == "intersect" and left_where and right_where and self._keyed_rows():
             if "or" not in left.where and "or" not in right.where:
@@ -2151,6 +2151,15 @@ class _SetQuery:
         return any(
             item.kind == "column" and item.column is not None and item.column.identifies for item in self.left.items
         )
+
+    def _coded_rows(self) -> bool:
+        """Whether the one column selected is a code or number rows are known by ("tracking numbers", "staff codes";
+        not a code of a kind, "type code"): removing its values removes those rows."""
+        items = self.left.items
+        if len(items) != 1 or items[0].kind != "column" or items[0].column is None:
+            return False
+        words = items[0].column.name.split()
+        return words[-1] in _KEY_WORDS and not set(words) & _CATEGORY_WORDS
 
     def _had(self, many: bool) -> str | None:
         """The right side joins other tables and filters only them: "that have no concert whose year is 2014"."""
@@ -2236,8 +2245,7 @@ class _SetQuery:
         item = left.items[0]
         if item.kind != "column" or item.column is None or item.column.table != left.main or left.main.sub is not None:
             return None
-        words = item.column.name.split()
-        if words[-1] in _KEY_WORDS and not set(words) & _CATEGORY_WORDS:
+        if self._coded_rows():
             return None  # a code or number a row is known by ("staff codes"): no "staff codes with a teacher"
         noun = left.main.noun(False)
         first = left.population(False, distinct=False)
