@@ -1672,3 +1672,18 @@ def test_keys_on_both_sides_of_an_intersect_are_one_row_meeting_both():
     )
     text = draft(sql, [[1], [2], [3], [4]], schema=returns)
     assert "ids of return items that are not refunded and whose reason code is 'NLN'" in text, text
+
+
+def test_a_table_named_by_the_two_it_pairs_counted_alone_counts_pairs():
+    library = schema_of(
+        {
+            "book": ["isbn", "title"],
+            "author": ["author_id", "name"],
+            "book_author": ["isbn", "author_id", "author_order"],
+        },
+        primary=["book.isbn", "author.author_id"],
+        foreign=[("book_author.isbn", "book.isbn"), ("book_author.author_id", "author.author_id")],
+    )
+    assert draft("SELECT count(*) FROM book_author", [[32]], schema=library) == (
+        "There are 32 pairs of a book and an author."
+    )

@@ -472,6 +472,18 @@ class _Names:
             return set()
         return {self._schema_table(target).key for target in self._targets(table)} - {table.key}
 
+    def pair_of(self, table: _Table) -> tuple[_Table, _Table] | None:
+        """The two tables a table pairs when its name is theirs run together and its keys point to them both
+        (book_author: a book and an author), in the name's order; None otherwise."""
+        parents = [self._schema_table(target) for target in dict.fromkeys(self._targets(table))]
+        if len(parents) != 2 or table.sub is not None:
+            return None
+        name = table.name.split()
+        for first, second in (parents, parents[::-1]):
+            if name == (_noun(first.name, False, rows=True) + " " + _noun(second.name, False, rows=True)).split():
+                return first, second
+        return None
+
     def own_column_words(self, table: _Table) -> set[str]:
         """The names of `table`'s columns as said of its own rows ("name" for a dorm's "dorm name")."""
         index = self.tables.get(table.key)
@@ -1530,6 +1542,12 @@ class _Select:
             return words
         entity = self.main
         noun = entity.noun(many) if entity is not None else ("rows" if many else "row")
+        pair = self.names.pair_of(entity) if self.is_count_only and not self.where and entity is not None else None
+        if pair is not None and len(self.tables) == 1:
+            # Counted alone, a table pairing two others counts pairs: "32 pairs of a book and an author", never
+            # "32 book authors" (which reads as 32 authors).
+            one, two = (_with_article(table.noun(False)) for table in pair)
+            noun = f"{'pairs' if many else 'pair'} of {one} and {two}"
         where = _clauses(self.where, entity, many) if conditions is None else conditions
         if not where:
             where = self._matched(entity, many)
