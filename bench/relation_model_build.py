@@ -4,7 +4,8 @@ train split.
 Usage: .venv/bin/python bench/relation_model_build.py [--shared PATH] [--labels corrected|raw]   (make relation-model)
 
 The model is fitted on every labelled follow-up of ../shared/corpora (bench/chase_corpus.py), by default on the labels
-corrected by definition, with the settings of bench/relation_training.py, and written as JSON (weights only; the
+corrected by definition, with the settings bench/relation_training.py chooses by a cross-validation of whole
+databases over all of them, and written as JSON (weights only; the
 platform reads it with annotation.labels.relation_model, no scikit-learn needed). The file is built here and committed;
 nothing fetches it. The same run writes the list of corrected labels, one line per correction.
 """
@@ -73,11 +74,13 @@ def main() -> None:
         f"built by bench/relation_model_build.py from {len(pairs)} labelled follow-ups of CHASE's training split "
         f"({len({pair.db_id for pair in pairs})} databases), {args.labels} labels"
     )
-    document = fit_document([row[0] for row in rows], [row[1] for row in rows], labels, note)
+    groups = [pair.db_id for pair in pairs]
+    document = fit_document([row[0] for row in rows], [row[1] for row in rows], labels, note, groups=groups)
     args.output.write_text(json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     corrected = write_corrections(pairs, args.corrections)
     sizes = {name: len(variant["weights"]) for name, variant in document["variants"].items()}
     print(f"{args.output}: {args.output.stat().st_size:,} bytes, features per variant {sizes}")
+    print(f"settings chosen by database cross-validation: {json.dumps(document['settings'])}")
     print(f"{args.corrections}: {corrected} corrected labels")
 
 

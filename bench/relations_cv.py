@@ -2,21 +2,23 @@
 
 Usage: .venv/bin/python bench/relations_cv.py [--folds 5] [--seed 0] [--train-labels corrected|raw] [--shared PATH]
 
-The labelled follow-ups of CHASE's training split (bench/chase_corpus.py: 3,804 pairs on 200 databases) are split
-into folds of whole databases (scikit-learn's GroupKFold by db_id, shuffled with `--seed`). For each fold the model
-is fitted on the other folds (bench/relation_training.py, the same code `make relation-model` runs), written to the
-JSON format and read back by `annotation.labels.relation_model`, so the figure is that of the code the platform runs, on
-databases the model never saw. The rules have no fitted part: their figure on a fold is their agreement there.
+The labelled follow-ups of CHASE's training split (bench/chase_corpus.py: 3,804 pairs on 80 of its 200 databases) are
+split into folds of whole databases (scikit-learn's GroupKFold by db_id, shuffled with `--seed`). For each fold the
+model is fitted on the other folds (bench/relation_training.py, the same code `make relation-model` runs), its
+settings chosen by a cross-validation of whole databases inside those other folds (nested: the held-out databases take
+part in no choice), written to the JSON format and read back by `annotation.labels.relation_model`, so the figure is
+that of the code the platform runs, on databases the model never saw. The rules have no fitted part: their figure on a
+fold is their agreement there.
 
 Every system is scored against CHASE's raw labels and against the labels corrected by definition
-(bench/chase_corpus.py; the model is fitted on `--train-labels`). Prints, per system: the mean agreement over the
-folds ± their standard deviation (lowest, highest), the pooled confusion matrix (label by row, prediction by column),
-then the time per pair of `label_intent` and the machine's load average.
+(bench/chase_corpus.py; the model is fitted on `--train-labels`). Prints each fold's chosen settings, then per system:
+the mean agreement over the folds ± their standard deviation (lowest, highest, each fold), the pooled confusion matrix
+(label by row, prediction by column), then the time per pair of `label_intent` and the machine's load average.
 
 Systems:
   rules               relations.detect_relation's category
   model (SQL)         the learned model on the SQL features alone
-  model (SQL+words)   the learned model with the questions' character n-grams
+  model (SQL+words)   the learned model with the questions (n-grams, and how they name the change)
   definitions+model   the rules where only one category's clauses changed (relation_features' `within:` feature:
                       the category is settled by definition), the SQL model elsewhere
 """
@@ -50,15 +52,20 @@ def database_folds(pairs, folds: int, seed: int) -> list[tuple[list[int], list[i
     return [(list(train), list(test)) for train, test in splitter.split(groups, groups, groups)]
 
 
-def predictions(pairs, sql_rows, word_rows, train_labels, folds) -> dict[str, list[str]]:
-    """Each system's held-out prediction for every pair."""
+def predictions(pairs, sql_rows, word_rows, train_labels, folds, chosen: list) -> dict[str, list[str]]:
+    """Each system's held-out prediction for every pair; each fold's chosen settings are appended to `chosen`."""
     out = {name: [""] * len(pairs) for name in SYSTEMS}
     for index in range(len(pairs)):
         out["rules"][index] = next(name[6:] for name in sql_rows[index] if name.startswith("rules:"))
     for train, test in folds:
         document = fit_document(
-            [sql_rows[i] for i in train], [word_rows[i] for i in train], [train_labels[i] for i in train], "fold"
+            [sql_rows[i] for i in train],
+            [word_rows[i] for i in train],
+            [train_labels[i] for i in train],
+            "fold",
+            groups=[pairs[i].db_id for i in train],  # the settings are chosen among the training databases only
         )
+        chosen.append(document["settings"])
         model = RelationModel(json.loads(json.dumps(document)))  # exactly what a file would hold
         for i in test:
             sql_only = model.predict(sql_rows[i], SQL_ONLY)
@@ -87,7 +94,7 @@ def summary(rates: list[float]) -> str:
     spread = statistics.stdev(rates) if len(rates) > 1 else 0.0
     return (
         f"{statistics.mean(rates):6.1%} ± {spread:4.1%} over {len(rates)} folds "
-        f"(lowest {min(rates):.1%}, highest {max(rates):.1%})"
+        f"(lowest {min(rates):.1%}, highest {max(rates):.1%}); per fold " + " ".join(f"{rate:.1%}" for rate in rates)
     )
 
 
@@ -151,7 +158,10 @@ def main() -> None:
         f"{args.folds} database folds, seed {args.seed}"
     )
     train_labels = corrected if args.train_labels == "corrected" else raw
-    predicted = predictions(pairs, sql_rows, word_rows, train_labels, folds)
+    chosen: list = []
+    predicted = predictions(pairs, sql_rows, word_rows, train_labels, folds, chosen)
+    for number, settings in enumerate(chosen):
+        print(f"fold {number}: settings chosen on its training databases {json.dumps(settings)}")
     for name in SYSTEMS:
         print(f"\n== {name}")
         for tag, labels in (("raw labels", raw), ("corrected labels", corrected)):

@@ -21,11 +21,14 @@ import re
 
 from annotation.labels.relations import PairReading
 
-__all__ = ["question_features", "sql_features"]
+__all__ = ["literal_values", "question_features", "question_sql_features", "sql_features"]
 
 # Anything that is neither a letter nor a digit (CJK ideographs count as letters) separates n-grams.
 _SEPARATORS = re.compile(r"[\W_]+")
 _NGRAM_SIZES = (1, 2, 3)
+# The previous question's n-grams count up to this length ("p:" features): its kind of question ("which ...", "list
+# ...", "how many ...") more than its words.
+_PREVIOUS_NGRAM_SIZE = 2
 
 
 def sql_features(reading: PairReading) -> dict[str, float]:
@@ -104,7 +107,99 @@ def sql_features(reading: PairReading) -> dict[str, float]:
     if within is not None:
         features[f"within:{within}"] = 1.0
     features["tables_disjoint"] = float(previous.tables.isdisjoint(current.tables))
+    features.update(_condition_changes(before, after))
+    features.update(_kept_and_new(previous, current))
     return features
+
+
+def _condition_changes(before, after) -> dict[str, float]:
+    """Filters paired by the column they test: kept as they were, the same column with another value (same
+    operators), with other operators, a new column, a dropped one."""
+    old, new = _tests_by_column(before), _tests_by_column(after)
+    kept = value_changed = operator_changed = 0
+    for column in old.keys() & new.keys():
+        if old[column] == new[column]:
+            kept += 1
+        elif {test[0] for test in old[column]} == {test[0] for test in new[column]}:
+            value_changed += 1
+        else:
+            operator_changed += 1
+    return {
+        "filter_column:same_test": float(kept),
+        "filter_column:value_changed": float(value_changed),
+        "filter_column:operator_changed": float(operator_changed),
+        "filter_column:new": float(len(new.keys() - old.keys())),
+        "filter_column:dropped": float(len(old.keys() - new.keys())),
+        "filter_column:only_values_changed": float(
+            value_changed > 0 and not operator_changed and old.keys() == new.keys()
+        ),
+    }
+
+
+def _tests_by_column(select) -> dict:
+    tests: dict = {}
+    for condition in select.conditions.values():
+        tests.setdefault(condition.subject, set()).add((condition.op, condition.value, condition.negated))
+    return tests
+
+
+def _kept_and_new(previous, current) -> dict[str, float]:
+    """What the current query keeps of the previous one and what it brings: the literal values anywhere (nested
+    queries included), the FROM tables, the entity, the SELECT items, a superlative (ORDER BY with LIMIT), an aggregate,
+    a set operation; and two crossings with a change of entity."""
+    before, after = previous.branches[0], current.branches[0]
+    old_values, new_values = literal_values(previous.signature), literal_values(current.signature)
+    added, removed = current.tables - previous.tables, previous.tables - current.tables
+    superlative_before = bool(previous.order) and previous.limit is not None
+    superlative_after = bool(current.order) and current.limit is not None
+    entity = "entity_changed" if previous.entity != current.entity else "entity_kept"
+    return {
+        "values:kept": float(len(old_values & new_values)),
+        "values:new": float(len(new_values - old_values)),
+        "values:dropped": float(len(old_values - new_values)),
+        "values:all_kept": float(bool(old_values) and old_values <= new_values),
+        "values:none_kept": float(bool(old_values) and old_values.isdisjoint(new_values)),
+        "tables:only_added": float(bool(added) and not removed),
+        "tables:only_removed": float(bool(removed) and not added),
+        "tables:swapped": float(bool(added) and bool(removed)),
+        "entity:within_previous_tables": float(bool(current.entity) and current.entity <= previous.tables),
+        "entity:previous_still_joined": float(bool(previous.entity) and previous.entity <= current.tables),
+        "shown:only_new_tables": float(bool(current.shown) and current.shown.isdisjoint(previous.tables)),
+        "shown:new_and_old_tables": float(
+            bool(current.shown & previous.tables) and bool(current.shown - previous.tables)
+        ),
+        "select_changed_same_from": float(
+            previous.tables == current.tables
+            and (before.plain.keys() != after.plain.keys() or before.aggregates.keys() != after.aggregates.keys())
+        ),
+        "plain:all_kept": float(bool(before.plain) and before.plain.keys() <= after.plain.keys()),
+        "plain:none_kept": float(bool(before.plain) and before.plain.keys().isdisjoint(after.plain.keys())),
+        "superlative:kept": float(superlative_before and superlative_after and previous.order == current.order),
+        "superlative:added": float(superlative_after and not superlative_before),
+        "superlative:removed": float(superlative_before and not superlative_after),
+        "aggregate:added_to_none": float(bool(after.aggregates) and not before.aggregates),
+        "aggregate:all_removed": float(bool(before.aggregates) and not after.aggregates),
+        "filters_moved_inside": float(
+            bool(before.conditions)
+            and before.conditions.keys() != after.conditions.keys()
+            and all(key in current.signature for key in before.conditions)
+        ),
+        "set_operation:added": float(len(current.branches) > len(previous.branches)),
+        "set_operation:removed": float(len(current.branches) < len(previous.branches)),
+        f"{entity}:values_{'kept' if old_values & new_values else 'none_kept'}": 1.0,
+        f"{entity}:tables_{'added' if added else 'none_added'}_{'removed' if removed else 'none_removed'}": 1.0,
+    }
+
+
+# A quoted string or a number standing alone: the values a query compares with (after FROM, so that the SELECT's own
+# arithmetic does not count).
+_LITERAL = re.compile(r"'(?:[^']|'')*'|\b\d+(?:\.\d+)?\b")
+
+
+def literal_values(signature: str) -> set[str]:
+    """The literal values of a query's signature after its first FROM, quotes removed, lower-cased."""
+    _, _, rest = signature.partition(" from ")
+    return {value.strip("'").lower() for value in _LITERAL.findall(rest or signature)}
 
 
 # The clauses each category's relations change (Table 12). Same Instances needs a one-table FROM besides: with a
@@ -155,8 +250,9 @@ def _category_of_clauses(changed: tuple, previous) -> str | None:
 
 
 def question_features(previous_question: str | None, current_question: str | None) -> dict[str, float]:
-    """Character n-grams of the current question ("q:" + n-gram) and those it shares with the previous question
-    ("both:" + n-gram); empty when the current question is not given. See the module docstring."""
+    """Character n-grams of the current question ("q:" + n-gram), those it shares with the previous question
+    ("both:" + n-gram) and the previous question's own one- and two-character n-grams ("p:" + n-gram); empty when the
+    current question is not given. See the module docstring."""
     current = _ngrams(current_question)
     if not current:
         return {}
@@ -165,8 +261,68 @@ def question_features(previous_question: str | None, current_question: str | Non
     if previous:
         shared = current & previous
         features.update(dict.fromkeys((f"both:{gram}" for gram in shared if len(gram) > 1), 1.0))
+        features.update(dict.fromkeys((f"p:{gram}" for gram in previous if len(gram) <= _PREVIOUS_NGRAM_SIZE), 1.0))
         features["question_overlap"] = len(shared) / len(current | previous)
     return features
+
+
+def question_sql_features(
+    reading: PairReading, previous_question: str | None, current_question: str | None
+) -> dict[str, float]:
+    """How the current question names what its query changed ("said:" features): whether the values the query
+    brings, or keeps from the previous one, are written in the question, whether it names the tables newly joined,
+    the entity listed, the columns newly shown or filtered (a name of three characters or more counts as named when
+    any two consecutive characters of it are); empty when the current question is not given. A kept value the
+    question does not repeat is a reference ("those", "it"); a new table it names is a new subject."""
+    text = _compact(current_question)
+    if not text:
+        return {}
+    previous, current = reading.previous, reading.current
+    before, after = previous.branches[0], current.branches[0]
+    old_values, new_values = literal_values(previous.signature), literal_values(current.signature)
+    new_said = [_compact(value) in text for value in new_values - old_values if _compact(value)]
+    kept_said = [_compact(value) in text for value in new_values & old_values if _compact(value)]
+    joined = current.tables - previous.tables
+    new_columns = _column_names(after.plain.keys() - before.plain.keys()) | _column_names(
+        argument for _, argument in after.aggregates.keys() - before.aggregates.keys()
+    )
+    filtered = _column_names(condition.subject or "" for condition in after.conditions.values())
+    return {
+        "said:new_value": float(any(new_said)),
+        "said:new_value_unsaid": float(not all(new_said)),
+        "said:kept_value": float(any(kept_said)),
+        "said:kept_value_unsaid": float(bool(kept_said) and not any(kept_said)),
+        "said:joined_table": float(_names_any(joined, text)),
+        "said:joined_table_unsaid": float(bool(joined) and not _names_any(joined, text)),
+        "said:entity": float(_names_any(current.entity, text)),
+        "said:previous_entity": float(_names_any(previous.entity, text)),
+        "said:new_column": float(_names_any(new_columns, text)),
+        "said:new_column_unsaid": float(bool(new_columns) and not _names_any(new_columns, text)),
+        "said:filtered_column": float(_names_any(filtered, text)),
+        "said:previous_column": float(_names_any(_column_names(before.plain.keys()), text)),
+    }
+
+
+def _compact(text: str | None) -> str:
+    return _SEPARATORS.sub("", text.lower()) if text else ""
+
+
+def _column_names(keys) -> set[str]:
+    """The column part of "table.column" keys, without quotes; `*` is no name."""
+    names = set()
+    for key in keys:
+        name = _compact(str(key).rpartition(".")[2])
+        if name:
+            names.add(name)
+    return names
+
+
+def _names_any(names, text: str) -> bool:
+    for name in names:
+        name = _compact(name)
+        if name and (name in text or (len(name) >= 3 and any(name[i : i + 2] in text for i in range(len(name) - 1)))):
+            return True
+    return False
 
 
 def _ngrams(text: str | None) -> set[str]:

@@ -8,8 +8,9 @@ figures.
 
 The model is two multinomial logistic regressions stored as JSON (`relation_model.json` beside this module, built by
 `make relation-model` from `../shared/corpora`, committed, never fetched): one over the SQL features of
-`relation_features.sql_features`, one over those and the questions' character n-grams (`question_features`). The
-second is used when the current question is given. Evaluating one is a sum of weights over the pair's features, in
+`relation_features.sql_features`, one over those, the questions' character n-grams (`question_features`) and how the
+question names what its query changed (`question_sql_features`). The second is used when the current question is
+given. Evaluating one is a sum of weights over the pair's features, in
 plain Python: no scikit-learn at run time, nothing unpickled.
 
 Without the model file (or with one this code cannot read) `label_intent` falls back to the rules' category and logs
@@ -25,7 +26,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from annotation.labels.relation_features import question_features, sql_features
+from annotation.labels.relation_features import question_features, question_sql_features, sql_features
 from annotation.labels.relations import CATEGORIES, CATEGORY_OF, COMBINATION, DIFFERENT_ENTITY, read_pair
 
 __all__ = [
@@ -145,6 +146,7 @@ def pair_features(reading, previous_question: str | None, current_question: str 
     features = sql_features(reading)
     if current_question and current_question.strip():
         features.update(question_features(previous_question, current_question))
+        features.update(question_sql_features(reading, previous_question, current_question))
         return features, WITH_WORDS
     return features, SQL_ONLY
 
