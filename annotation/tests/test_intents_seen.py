@@ -458,5 +458,82 @@ def test_a_detail_does_not_repeat_its_table_s_first_word():
     found = texts(
         "SELECT Entry_Name FROM catalog_contents", [["Cola"], ["Tizer"], ["Vimto"]], "different_entity", schema=catalog
     )
-    assert any("such as their level name" in text for text in found), set(found)
-    assert not any("their catalog level name" in text for text in found), set(found)
+    assert any("the catalog levels instead, such as their name" in text for text in found), set(found)
+    assert not any("their catalog level name" in text or "structures" in text for text in found), set(found)
+
+
+def test_a_table_named_by_a_structure_word_is_said_by_what_its_rows_are_called():
+    catalog = schema_of(
+        {
+            "catalog_contents": ["Catalog_Entry_ID", "Catalog_Entry_Name", "Width", "Level_Number"],
+            "catalog_structure": ["Level_Number", "Catalog_Level_Name"],
+            "catalog_tables": ["Table_ID", "Width"],
+            "products": ["Product_ID", "Product_Name"],
+        },
+        primary=["catalog_contents.Catalog_Entry_ID", "catalog_structure.Level_Number", "catalog_tables.Table_ID"]
+        + ["products.Product_ID"],
+        foreign=[("catalog_contents.Level_Number", "catalog_structure.Level_Number")],
+        types={"catalog_contents.Width": "number", "catalog_tables.Width": "number"},
+    )
+    found = texts("SELECT Product_Name FROM products", [["Cola"], ["Tizer"]], "different_entity", schema=catalog)
+    assert any("the catalog entries instead" in text for text in found), set(found)
+    assert not any("contents" in text or "structure" in text for text in found), set(found)
+    assert not any("catalog tables" in text for text in found), set(found)  # no name of its rows: left out
+
+
+def test_a_table_named_only_by_the_two_things_it_links_is_no_other_entity():
+    people = schema_of(
+        {
+            "people": ["person_id", "first_name"],
+            "addresses": ["address_id", "city"],
+            "people_addresses": ["person_address_id", "person_id", "address_id", "date_from"],
+            "courses": ["course_id", "course_name"],
+        },
+        primary=["people.person_id", "addresses.address_id", "people_addresses.person_address_id", "courses.course_id"],
+        foreign=[
+            ("people_addresses.person_id", "people.person_id"),
+            ("people_addresses.address_id", "addresses.address_id"),
+        ],
+        types={"people.person_id": "number", "addresses.address_id": "number"},
+    )
+    found = texts("SELECT city FROM addresses", [["Leeds"], ["York"]], "different_entity", schema=people)
+    assert any("the people instead" in text for text in found), set(found)  # the people it links are near
+    assert not any("people addresses" in text for text in found), set(found)
+
+
+def test_no_condition_nor_detail_on_a_column_named_by_a_storage_word():
+    students = schema_of(
+        {"students": ["student_id", "student_details", "last_name", "city"]},
+        primary=["students.student_id"],
+        types={"students.student_id": "number"},
+    )
+    sql = "SELECT last_name FROM students WHERE student_details = 'Nikhil'"
+    found = texts(sql, [["Smith"]], schema=students) + texts("SELECT city FROM students", [["Leeds"]], schema=students)
+    assert found and not any("details" in text for text in found), set(found)
+
+
+def test_kinds_of_place_run_together_are_said_as_a_choice():
+    places = schema_of(
+        {"addresses": ["address_id", "city", "state_province_county", "line_1"]},
+        primary=["addresses.address_id"],
+        types={"addresses.address_id": "number"},
+    )
+    found = texts("SELECT city FROM addresses WHERE line_1 = '12 Elm Road'", [["Leeds"]], schema=places)
+    assert any("state, province or county" in text for text in found), set(found)
+    assert not any("state province" in text for text in found), set(found)
+
+
+def test_a_head_count_column_and_shortenings_run_together():
+    campus = schema_of(
+        {"faculty": ["Campus", "Year", "Faculty"], "enrollments": ["Campus", "Year", "Undergraduate", "FTE_AY"]},
+        primary=["faculty.Campus", "enrollments.Campus"],
+        types={f"{table}.{name}": "number" for table in ("faculty", "enrollments") for name in ("Campus", "Year")}
+        | {"faculty.Faculty": "number", "enrollments.Undergraduate": "number", "enrollments.FTE_AY": "number"},
+    )
+    found = texts("SELECT avg(Faculty) FROM faculty", [[699.5]], schema=campus)
+    found += texts("SELECT Year FROM enrollments WHERE Undergraduate > 100", [[2002], [2003]], schema=campus)
+    assert any("faculty size" in text for text in found), set(found)
+    assert any("number of undergraduates" in text for text in found), set(found)
+    assert not any(re.search(r"\b(fte|ay|undergraduate)\b|average faculty(?! size)", text) for text in found), set(
+        found
+    )

@@ -636,6 +636,7 @@ class _Schema:
         self.linked: dict[str, list[str]] = {}  # relation table -> the tables its foreign keys point to, in order
         self.references: dict[tuple[str, str], str] = {}  # (table, lower-case column) -> the table its key names
         self.pairings: set[str] = set()  # tables named by their columns run together: never another entity
+        self.joins: set[str] = set()  # tables with an id of their own named by what they link ("people addresses")
         if schema is None:
             return
         try:
@@ -676,7 +677,7 @@ class _Schema:
             kind = types[index] if index < len(types) else "unknown"
             if _names_its_row(label, self.labels[keys[table]], named[table], kind, index, primary, texts.get(table)):
                 label = "name"  # the company's "company", the continent's "continent": what the row is called
-            label = _of_month(label, self.labels[keys[table]], kind)
+            label = _places_said(_head_count(_of_month(label, self.labels[keys[table]], kind), kind))
             column = _Column(
                 table=keys[table],
                 original=name,
@@ -723,6 +724,14 @@ class _Schema:
                 self.pairings.add(key)
             if self.labels[key].lower() in STORAGE_WORDS:
                 self.pairings.add(key)  # a table named "list" or "data" names no things ("the lists")
+            if key in self.linked and own_key and self._named_only_by_its_links(key):
+                self.pairings.add(key)  # "the people addresses": a person's address, no thing a worker pictures
+                self.joins.add(key)
+            held = _held_by_name(self.labels[key], self.columns[key])
+            if held is None:
+                self.pairings.add(key)  # "the catalog contents" with no name of what they hold: said as nothing
+            else:
+                self.labels[key] = held
             self.labels[key] = _members(self.labels[key], self.columns[key])
 
     def things_beside(self, key: str) -> frozenset[str]:
@@ -742,6 +751,14 @@ class _Schema:
             if targets.count(target) == 2 and list(self.labels)[parent] != key and head in words:
                 return True
         return False
+
+    def _named_only_by_its_links(self, key: str) -> bool:
+        """A table whose every word names a thing its foreign keys point to ("people addresses" of people and
+        addresses), even with an id of its own: a row is one thing's other thing, and its name reads as the schema's,
+        not as things a worker pictures ("ask about the people addresses instead")."""
+        words = [singular_word(word.lower()) for word in self.labels[key].split()]
+        heads = {singular_word(noun(self.labels[parent], False).split()[-1].lower()) for parent in self.linked[key]}
+        return len(words) >= 2 and all(any(_same_stem(head, word) for head in heads) for word in words)
 
     def _named_by_its_links(self, key: str) -> bool:
         """A table named by two of the things its foreign keys point to ("accelerator compatible browser",
@@ -1297,7 +1314,9 @@ class _Analysis:
             return [("column", None)]
         used = {item.column for item in facts.filters}
         others = [
-            column for column in self.names.descriptive(facts.tables, exclude=used, flags=True) if not column.is_key
+            column
+            for column in self.names.descriptive(facts.tables, exclude=used, flags=True)
+            if not column.is_key and not _catch_all(column)
         ]
         # Another value of a joined table's column picks instances that may have both (Table 12: students taking
         # "Python" or "C++").
@@ -1313,6 +1332,8 @@ class _Analysis:
         linked = set().union(*(self.names.neighbours.get(table, set()) for table in self.facts.tables))
         # Through a relation table, the entities it links are neighbours (students take courses).
         linked |= {other for table in linked & self.names.links for other in self.names.linked.get(table, ())}
+        # and so are those a table named by what it links joins (the people of the addresses, via people addresses)
+        linked |= {other for table in linked & self.names.joins for other in self.names.linked.get(table, ())}
         ordered = [table for table in self.facts.tables if table not in entity]
         ordered += [table for table in self.names.columns if table in linked and table not in entity]
         ordered += [table for table in self.names.columns if table not in entity]
@@ -1710,7 +1731,8 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
         material[name] = [
             item
             for item in material[name]
-            if (item.column is None or not _vague(item.column.label)) and not _against_rows(item)
+            if (item.column is None or not _vague(item.column.label) and not _catch_all(item.column))
+            and not _against_rows(item)
         ]
     material.update(_readable_material(material))
     material.update(_names_kept(analysis, material))
@@ -1725,6 +1747,15 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
     view.material = material
     view.seen = seen
     return view
+
+
+def _catch_all(column: _Column) -> bool:
+    """A text column named by a storage word ("student details", "other data", "info"): its name does not say what
+    it holds, any row holds anything (first names, here), so a condition on one ("whose student details are Marry")
+    says nothing a worker can picture. Free text named by what it is ("paragraph text", "description") can still be
+    matched."""
+    words = column.label.lower().split()
+    return column.kind != "number" and bool(words) and words[-1] in STORAGE_WORDS
 
 
 def _against_rows(condition: _Filter) -> bool:
@@ -1855,6 +1886,7 @@ def _details_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> d
             and not seen.code_number(column)
             and not seen.says_nothing(column)
             and not _vague(column.label)
+            and not _catch_all(column)  # "ask for their student details too": of what, the name does not say
         )
 
     grouped_by_key = all(column.is_primary for column in facts.group)  # only an entity's key makes rows of it
@@ -2626,6 +2658,7 @@ class _Writer:
             for column in details
             if not column.is_key
             and not _vague(column.label)
+            and not _catch_all(column)  # "the candidates, such as their candidate details"
             and not (seen is not None and (seen.code_number(column) or seen.says_nothing(column)))
             and noun(column.label, False) != noun(self.names.labels[table], False)
             and column not in read  # "such as their order quantity" of the quantities the result sums
@@ -2917,6 +2950,28 @@ def _named_by_columns(label: str, columns: list[str]) -> bool:
     return len(words) >= 2 and covered(words, 0)
 
 
+# Last words of a table's name that say how its rows are arranged, not what they are ("catalog structure", "catalog
+# contents"): the table is said by what its naming column names, or not at all. A record is a thing people speak of
+# ("the pilot records"); "details", "data" and "list" are dropped before (`english.table_noun`).
+_STRUCTURE_WORDS = frozenset({"structure", "structures", "content", "contents", "table", "tables"})
+
+
+def _held_by_name(label: str, columns: list[_Column]) -> str | None:
+    """A table named by a structure word, said by what its rows are called: "catalog structure" whose rows have a
+    "catalog level name" holds catalog levels, "catalog contents" with a "catalog entry name" catalog entries; None
+    when no column names its rows (the table is no thing to suggest); any other table as it is."""
+    words = label.lower().split()
+    if len(words) < 2 or words[-1] not in _STRUCTURE_WORDS:  # noqa: PLR2004 - one word ("contents") is left alone
+        return label
+    for column in columns:
+        named = column.label.split()
+        if column.kind == "text" and not column.is_key and len(named) >= 2 and named[-1].lower() in _NAMING_WORDS:
+            head = [word.lower() for word in named[:-1]]
+            if head[-1] not in _STRUCTURE_WORDS and head != words[:-1]:
+                return " ".join(named[:-1])
+    return None
+
+
 # Nouns that name a group of people ("faculty", "crew"): a table of people named by one holds its members, and
 # "the faculties" are departments, "the crews" whole crews.
 _GROUP_NOUNS = frozenset({"faculty", "crew", "cast", "clergy", "jury", "militia", "police", "congregation"})
@@ -2959,6 +3014,26 @@ _ROLE_NOUNS = frozenset(
     | {"leader", "president", "host", "driver", "author", "editor", "mentor", "tutor", "sponsor", "founder", "chair"}
     | {"chairman", "agent", "employee", "customer", "student", "member", "person", "player", "advisee", "referee"}
 )
+
+
+# Kinds of people a number column can count, named in the singular ("undergraduate" of an enrolment table: how many
+# undergraduates enrolled): never "their undergraduate".
+_COUNTED_PEOPLE = frozenset({"undergraduate", "graduate", "postgraduate", "male", "female", "adult", "child", "minor"})
+
+
+def _head_count(label: str, kind: str) -> str:
+    """A number column named by a group ("faculty", "crew") or a kind of people ("undergraduate") counts heads:
+    "faculty size", "number of undergraduates", never "the average faculty" (faculties are departments) or "their
+    undergraduate"."""
+    words = label.split()
+    if kind != "number" or len(words) != 1:
+        return label
+    word = singular_word(words[0].lower())
+    if word in _GROUP_NOUNS:
+        return f"{word} size"
+    if word in _COUNTED_PEOPLE:
+        return f"number of {plural_word(word)}"
+    return label
 
 
 def _names_a_person(label: str, kind: str) -> bool:
@@ -3030,13 +3105,37 @@ def _vague(label: str) -> bool:
         return True  # "their number of shaff in charge": a typo or a shortening is no word
     if len(words) > 1 and any(len(word) == 1 and word.isalpha() for word in words):
         return True  # "their g name", "ram mi b": a letter left of a shortening is no word
-    if "or" in words[1:-1]:
+    if "or" in words[1:-1] and not _PLACE_KINDS.issuperset(word.strip(",") for word in words if word != "or"):
         return True  # "their boys or girls", "by their day or boarding": a choice between values, not a detail
+    if len(words) >= 2 and all(len(word) <= 3 for word in words) and sum(_short_unread(word) for word in words) >= 2:  # noqa: PLR2004
+        return True  # "the lowest fte ay": shortenings run together, each a word text hardly uses
     if (len(words) == 1 and words[0] in _BARE_UNITS) or " ".join(words) in _BOOKKEEPING:
         return True  # "their milliseconds": a unit, not a detail; "their last update": when the row was written
     if len(words) > 2 and any(word in ("percent", "percentage") for word in words[:-1]) and _participle(words[-1]):
         return True  # "total budget percent invested": a share of what, in which order, the words do not say
     return not words or words[0] == "other" or any(character.isdigit() for character in label)
+
+
+# Kinds of place a column's name can run together ("state province county"): one of them per row, which the name hides.
+_PLACE_KINDS = frozenset(
+    {"state", "province", "county", "region", "district", "territory", "prefecture", "municipality", "town", "city"}
+)
+# A word of three letters or fewer that English text uses less often than this is a shortening ("fte", "ay"); common
+# ones ("tv", "usa", "kg", "id") are read at once.
+_SHORT_WORD_IN_USE = 10_000_000
+
+
+def _places_said(label: str) -> str:
+    """Kinds of place run together in a column's name hold one of them per row: "state province county" is said
+    "state, province or county", "city town" "city or town" (never "their state province county")."""
+    words = label.split()
+    if len(words) < 2 or not _PLACE_KINDS.issuperset(word.lower() for word in words):  # noqa: PLR2004
+        return label
+    return _and(words, "or") if len(words) > 2 else " or ".join(words)  # noqa: PLR2004
+
+
+def _short_unread(word: str) -> bool:
+    return word.isalpha() and word.isascii() and _segmenter().UNIGRAMS.get(word, 0) < _SHORT_WORD_IN_USE
 
 
 @functools.lru_cache(maxsize=4096)
