@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 
 from annotation.labels.acts import check_intent
-from annotation.labels.relation_features import question_features, sql_features
+from annotation.labels.relation_features import question_features, question_sql_features, sql_features
 from annotation.labels.relation_model import (
     MODEL_PATH,
     SQL_ONLY,
@@ -29,6 +29,9 @@ from annotation.tests.test_relations import DEFINITIONS, LIBRARY, SCHOOL, SHARED
 
 ASKED = "select name from student"
 FOLLOW_UP = "select name, age from student"
+FRENCH_DORMS = (
+    "select T2.dorm_name from student as T1 join dorm as T2 on T1.dorm_id = T2.dorm_id where T1.country = 'France'"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -84,6 +87,30 @@ def test_question_features_are_character_ngrams_of_any_script():
     assert {"q:s", "q:so", "q:sor", "both:st", "both:stu"} <= set(features)
     assert "q:sort the" not in features  # spaces separate n-grams
     assert question_features("前一个问题", None) == {}
+
+
+def test_sql_features_pair_filters_by_column_and_follow_values_and_tables():
+    kept_column = sql_features(
+        read_pair(
+            "select name from student where country = 'France'", "select name from student where country = 'Peru'"
+        )
+    )
+    assert kept_column["filter_column:value_changed"] == 1 and kept_column["filter_column:only_values_changed"] == 1
+    assert kept_column["values:none_kept"] == 1 and kept_column["values:new"] == 1
+    joined = sql_features(read_pair("select name from student where country = 'France'", FRENCH_DORMS, SCHOOL))
+    assert joined["filter_column:same_test"] == 1 and joined["filter_column:value_changed"] == 0
+    assert joined["values:all_kept"] == 1 and joined["tables:only_added"] == 1
+    assert joined["shown:only_new_tables"] == 1 and joined["entity:previous_still_joined"] == 1
+
+
+def test_question_sql_features_say_whether_the_question_names_what_changed():
+    reading = read_pair("select name from student where country = 'France'", FRENCH_DORMS, SCHOOL)
+    referring = question_sql_features(reading, "Students from France?", "Which dorms do they live in?")
+    assert referring["said:kept_value_unsaid"] == 1 and referring["said:joined_table"] == 1
+    restating = question_sql_features(reading, "Students from France?", "Dorm names of the students from France")
+    assert restating["said:kept_value"] == 1 and restating["said:kept_value_unsaid"] == 0
+    assert question_sql_features(reading, "Students from France?", None) == {}
+    assert "p:fr" in question_features("Students from France?", "Which dorms?")
 
 
 @pytest.mark.parametrize("content", [None, "not json", '{"format": "something else"}'])
