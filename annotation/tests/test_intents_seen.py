@@ -537,3 +537,32 @@ def test_a_head_count_column_and_shortenings_run_together():
     assert not any(re.search(r"\b(fte|ay|undergraduate)\b|average faculty(?! size)", text) for text in found), set(
         found
     )
+
+
+def test_names_said_raw_are_left_out_and_a_code_is_said_by_what_it_names():
+    hospital = schema_of(
+        {
+            "room": ["RoomNumber", "RoomType", "Unavailable", "Floor"],
+            "on_call": ["Nurse", "BlockFloor", "OnCallStart"],
+            "match_season": ["Season", "Player", "Doubles_WL", "Years_Played"],
+            "claims": ["Claim_ID", "Date_Claim_Made", "Date_Claim_Settled", "Amount_Claimed"],
+            "locations": ["Location_ID", "Location_Name"],
+            "events": ["Event_ID", "Location_ID", "Event_Type_Code"],
+        },
+        primary=["room.RoomNumber", "match_season.Season", "claims.Claim_ID", "events.Event_ID"]
+        + ["locations.Location_ID"],
+        foreign=[("events.Location_ID", "locations.Location_ID")],
+        types={"room.Floor": "number", "claims.Amount_Claimed": "number"},
+    )
+    found = texts(
+        "SELECT Player FROM match_season WHERE Years_Played = '2 (1996-97)'", [["Ann"], ["Bo"]], schema=hospital
+    )
+    found += texts("SELECT Amount_Claimed FROM claims", [[10], [20], [30]], schema=hospital)
+    found += texts("SELECT Floor FROM room", [[1], [2], [3]], "different_entity", schema=hospital)
+    sql = "SELECT T1.Location_Name FROM locations AS T1 JOIN events AS T2 ON T1.Location_ID = T2.Location_ID"
+    found += texts(
+        f"{sql} WHERE T2.Event_Type_Code = 'Seminar'", [["Ryan"], ["Hill"]], "different_instances", schema=hospital
+    )
+    assert not any(re.search(r"\b(wl|on calls|unavailable)\b", text) for text in found), set(found)
+    assert any("another event type" in text for text in found), set(found)
+    assert not any("event type code" in text for text in found), set(found)

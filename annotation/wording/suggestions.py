@@ -1701,6 +1701,8 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
         and not (item.op == "=" and item.column is not None and item.column.is_key)  # "another airport code"
         and not _is_flag(item.column)  # "another official flag": a yes/no has only the rest (R11)
     ]
+    # nor another value of a joined table's flag ("ask about another main in charge flag instead")
+    material["R12"] = [option for option in material["R12"] if option[0] != "value" or not _is_flag(option[1].column)]
     material["R12"] = (
         []
         if nothing_to_narrow
@@ -1845,11 +1847,19 @@ def _things_named(analysis: _Analysis, material: dict) -> dict:
             for table in material["R13"]
             if not _unread_table(names.labels.get(table, ""))
             and not _is_link(names.labels.get(table, ""), names.things_beside(table))
+            and not _starts_with_preposition(names.labels.get(table, ""))
             and table not in names.pairings
         ],
         "R2": [option for option in material["R2"] if option[0] != "keep" or not naming or option in naming],
         "R7": [aggregate for aggregate in material["R7"] if listable(aggregate)],
     }
+
+
+def _starts_with_preposition(label: str) -> bool:
+    """A table named by a state ("on call", "in stock"): its rows are times someone was on call, no things a worker
+    asks about as such ("ask about the on calls instead")."""
+    words = label.lower().split()
+    return len(words) >= 2 and words[0] in _PREPOSITION_ENDS  # noqa: PLR2004
 
 
 def _values_only(analysis: _Analysis) -> bool:
@@ -2313,6 +2323,9 @@ class _Writer:
         naming = column.label.split()[-1] in _NAMING_WORDS  # "another staff first name" is another staff member
         if naming and column.table in self.names.labels and column.table not in self.names.links:
             return noun(self.names.labels[column.table], False)
+        words = column.label.split()
+        if len(words) > 1 and words[-1].lower() == "code":
+            return " ".join(words[:-1])  # "another event type", never "another event type code"
         return _one(column.label)  # "another format", never "another formats"
 
     def _thing(self, column: _Column) -> str:
@@ -3107,8 +3120,8 @@ def _vague(label: str) -> bool:
         return True  # "their g name", "ram mi b": a letter left of a shortening is no word
     if "or" in words[1:-1] and not _PLACE_KINDS.issuperset(word.strip(",") for word in words if word != "or"):
         return True  # "their boys or girls", "by their day or boarding": a choice between values, not a detail
-    if len(words) >= 2 and all(len(word) <= 3 for word in words) and sum(_short_unread(word) for word in words) >= 2:  # noqa: PLR2004
-        return True  # "the lowest fte ay": shortenings run together, each a word text hardly uses
+    if _said_raw(words):
+        return True
     if (len(words) == 1 and words[0] in _BARE_UNITS) or " ".join(words) in _BOOKKEEPING:
         return True  # "their milliseconds": a unit, not a detail; "their last update": when the row was written
     if len(words) > 2 and any(word in ("percent", "percentage") for word in words[:-1]) and _participle(words[-1]):
@@ -3132,6 +3145,16 @@ def _places_said(label: str) -> str:
     if len(words) < 2 or not _PLACE_KINDS.issuperset(word.lower() for word in words):  # noqa: PLR2004
         return label
     return _and(words, "or") if len(words) > 2 else " or ".join(words)  # noqa: PLR2004
+
+
+def _said_raw(words: list[str]) -> bool:
+    """A name that reads as the schema's words, not a person's: shortenings run together ("the lowest fte ay"), two
+    letters of one ("their doubles wl": win-loss), an adjective alone ("the rooms, such as their unavailable")."""
+    if len(words) >= 2 and all(len(word) <= 3 for word in words) and sum(_short_unread(word) for word in words) >= 2:  # noqa: PLR2004
+        return True
+    if len(words) >= 2 and any(len(word) == 2 and _short_unread(word) for word in words):  # noqa: PLR2004
+        return True
+    return len(words) == 1 and len(words[0]) > 6 and words[0].endswith(("able", "ible"))  # noqa: PLR2004
 
 
 def _short_unread(word: str) -> bool:
