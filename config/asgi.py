@@ -2,6 +2,7 @@
 
 import gc
 import os
+import sys
 
 import django
 
@@ -58,3 +59,8 @@ celery_app.finalize()
 # 90 to 270 ms, every socket of the process with it (bench/chat_load.py, README "Where a message's CPU goes").
 gc.collect()
 gc.freeze()
+
+# The event loop waits for the interpreter lock at most this long behind a busy database thread (config/settings.py).
+from django.conf import settings  # noqa: E402
+
+sys.setswitchinterval(settings.SERVER_SWITCH_INTERVAL_SECONDS)
