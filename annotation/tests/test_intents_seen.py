@@ -566,3 +566,40 @@ def test_names_said_raw_are_left_out_and_a_code_is_said_by_what_it_names():
     assert not any(re.search(r"\b(wl|on calls|unavailable)\b", text) for text in found), set(found)
     assert any("another event type" in text for text in found), set(found)
     assert not any("event type code" in text for text in found), set(found)
+
+
+def test_a_flag_is_no_figure_and_one_named_by_has_says_what_rows_have():
+    library = schema_of(
+        {
+            "branch": ["branch_id", "branch_name", "has_cafe", "floor_count"],
+            "copy": ["copy_id", "branch_id", "barcode", "withdrawn", "condition_grade"],
+        },
+        primary=["branch.branch_id", "copy.copy_id"],
+        foreign=[("copy.branch_id", "branch.branch_id")],
+        types={f"branch.{name}": "number" for name in ("branch_id", "has_cafe", "floor_count")}
+        | {f"copy.{name}": "number" for name in ("copy_id", "branch_id", "barcode", "withdrawn", "condition_grade")},
+    )
+    flags = {("branch", "has_cafe"): {"rows": 9, "distinct": 2, "min": 0, "max": 1}}
+    flags |= {("copy", "withdrawn"): {"rows": 90, "distinct": 2, "min": 0, "max": 1}}
+    found = []
+    for sql, rows in (
+        ("SELECT count(*) FROM branch", [[9]]),
+        ("SELECT condition_grade, count(*) FROM copy GROUP BY condition_grade", [[1, 5], [2, 7], [3, 21]]),
+    ):
+        for seed in range(80):
+            for category in ("same_instances", "different_instances", "display", "combination"):
+                try:
+                    found.append(
+                        recommend(
+                            sql,
+                            library,
+                            category=category,
+                            rng=random.Random(seed),
+                            result={"rows": rows, "truncated": False, "total_rows": None},
+                            statistics=lambda table, column: flags.get((table, column)),
+                        ).text
+                    )
+                except IntentError:
+                    continue
+    assert any("that have a cafe" in text for text in found), set(found)
+    assert not any(re.search(r"are has|withdrawn flag|has cafe flag|barcode", text) for text in found), set(found)

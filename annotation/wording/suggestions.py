@@ -121,6 +121,7 @@ from annotation.wording.english import (
     schema_vocabulary,
     singular_word,
     table_noun,
+    with_article,
     words_of,
 )
 
@@ -163,6 +164,7 @@ _PREPOSITION_ENDS = frozenset({"in", "of", "on", "at", "to", "by", "with", "for"
 _WORDS = re.compile(r"[^\W_]+")
 # Numbers that name a line, a place or a person rather than measure anything ("the lowest phone" means nothing).
 _NUMBERS_THAT_NAME = frozenset({"phone", "fax", "zip", "postcode", "ssn", "isbn", "room"})
+_NUMBERS_THAT_NAME |= {"barcode", "serial", "ean", "upc", "vin", "imei", "sku"}  # a copy's barcode: "the total barcode"
 # Measures whose total means nothing (a total of ratings, ages or percentages): their average, highest and lowest do.
 _NOT_ADDITIVE = frozenset(
     {"rating", "ratings", "score", "scores", "age", "percent", "percentage", "rank", "ranking", "temperature", "speed"}
@@ -1157,6 +1159,7 @@ class _Analysis:
             for column in self.names.columns.get(table, ())
             if column.kind == "number"
             and not column.is_key
+            and not _is_flag(column)  # "the average withdrawn flag", "the 3 with the lowest key account flag"
             and not _vague(column.label)
             and column.label.split()[0] not in _STATISTIC_WORDS
         ]
@@ -2173,7 +2176,7 @@ class _Writer:
             if held is not None and len({repr(value) for value in held}) < 2:
                 return None  # "only those that are full time" of rows that all are, or none
             self._uses(column)
-            return f"that are {_are(column)}"
+            return _that_are(column)
         if held is not None and column.kind not in ("number", "time"):
             # the value of one of the rows, when some of them have another: "only those whose nationality is USA"
             words = list(dict.fromkeys(text for text in (_readable_value(value, column) for value in held) if text))
@@ -2799,7 +2802,27 @@ def _whose(label: str) -> str:
 
 def _on(column: _Column) -> str:
     """ "on their age", "on being full time": what a condition is on, in words (a yes/no is no detail of theirs)."""
+    if _is_flag(column) and _had(column):
+        return f"on having {_had(column)}"  # "on having a cafe", never "on being has cafe"
     return f"on being {_are(column)}" if _is_flag(column) else f"on their {column.label}"
+
+
+def _had(column: _Column) -> str | None:
+    """What a flag named by "has" or "have" says a row has, with its article ("has cafe" -> "a cafe"); None for any
+    other flag."""
+    words = _flag_words(column).split()
+    if len(words) < 2 or words[0].lower() not in ("has", "have"):  # noqa: PLR2004
+        return None
+    return with_article(" ".join(words[1:]))
+
+
+def _that_are(column: _Column, *, negated: bool = False) -> str:
+    """ "that are full time", "that are not smokers"; a flag named by "has" says what they have: "that have a cafe",
+    "that do not have a cafe" (never "that are has cafe")."""
+    had = _had(column)
+    if had is not None:
+        return f"that {'do not have' if negated else 'have'} {had}"
+    return f"that are {'not ' if negated else ''}{_are(column)}"
 
 
 _YES = frozenset({"1", "t", "y", "yes", "true"})
@@ -2816,7 +2839,7 @@ def _flag_negation(condition: _Filter) -> str | None:
     holds = (value in _YES) == (condition.op == "=")
     if condition.negated:
         holds = not holds
-    return f"that are {'not ' if holds else ''}{_are(condition.column)}"
+    return _that_are(condition.column, negated=not holds)
 
 
 # A side of a range said of a point in time: "those whose invoice date is before 2012-12-08", never "below".
