@@ -603,3 +603,19 @@ def test_a_flag_is_no_figure_and_one_named_by_has_says_what_rows_have():
                     continue
     assert any("that have a cafe" in text for text in found), set(found)
     assert not any(re.search(r"are has|withdrawn flag|has cafe flag|barcode", text) for text in found), set(found)
+
+
+def test_a_count_of_names_of_one_table_counts_the_things_named():
+    league = schema_of(
+        {"referee": ["referee_id", "referee_name", "licence_grade", "debut_year"]},
+        primary=["referee.referee_id"],
+        types={f"referee.{name}": "number" for name in ("referee_id", "licence_grade", "debut_year")},
+    )
+    sql = (
+        "SELECT referee_name FROM referee WHERE licence_grade < 4 "
+        "INTERSECT SELECT referee_name FROM referee WHERE debut_year > 2003"
+    )
+    rows = [[name] for name in ("Alan", "Erin", "Frank", "Hugh", "Liam", "Grace", "Ann", "Bo")]
+    found = texts(sql, rows, "combination", schema=league)
+    assert any("how many referees there are" in text for text in found), set(found)
+    assert not any("referee names there are" in text or "number of referee names" in text for text in found)

@@ -2310,8 +2310,12 @@ class _Writer:
             shown = list(dict.fromkeys(facts.shown))
             if len(shown) != 1:
                 return "results"
-            # names of two tables are names ("how many names"); of one, the things they name
-            return _plurals(shown[0].label if facts.mixed_tables else self._thing(shown[0]))
+            # names of two tables are names ("how many names"); of one, the things they name: "how many referees",
+            # never "how many referee names" (a referee's name is said as the referee, `_named`)
+            if facts.mixed_tables:
+                return _plurals(shown[0].label)
+            naming = shown[0].label.split()[-1] in _NAMING_WORDS and not shown[0].is_key
+            return _plurals(self._named(shown[0]) if naming else self._thing(shown[0]))
         return self.things
 
     def _group_word(self, keys: list | None = None) -> str:
