@@ -49,14 +49,30 @@ NULLs, an optional flag), classes (set numbers, room numbers), ~1,900 enrolments
 assessments (term numbers, maximum marks, weights) and ~3,700 results (composite key, NULL marks and grades, a late
 flag).
 
+The regional airline (`build_airline_database`, nine tables) and the homeware and clothing chain
+(`build_retail_database`, ten tables), made as drafts held-out set 10 before any draft was worded on either, with
+column names shortened as real schemas shorten them (`_cd`, `_nm`, `_dt`, `_no`, `_qty`, `_amt`, `_flg`, `_rt`, `yr`,
+`mon`): airports keyed by IATA code (a hub flag, UTC offsets), aircraft keyed by tail number (model codes, seat
+counts, a wifi flag and a leased flag), crew members (rank and base codes, a reserve flag), routes between two
+airports (two foreign keys to one table, an international flag), 420 flights (flight numbers repeated over the year,
+departure month, NULL delays of cancelled flights, status codes), crew assignments (composite key, duty codes, a
+deadhead flag), passengers (NULL birth dates and frequent-flyer numbers, a VIP flag), bookings keyed by a PNR code
+(cabin codes, fares, a refundable flag) and booking segments (composite key, NULL seats, bag counts, a no-show flag);
+stores (NULL floor space, a flagship flag), employees (role codes, hourly rates, part-time and keyholder flags),
+suppliers keyed by a code (lead days, a preferred flag), items numbered as article numbers (department codes, EAN
+codes as text, own-brand and seasonal flags), each store's stock (composite key, NULL aisles), loyalty members
+(tier codes, an e-mail opt-in flag), 1,100 sales (NULL members, payment codes), sale lines (composite key, discounts
+from the promotions), promotions keyed by a code (a department, dates, a clearance flag) and monthly store targets
+(a three-column key of store, year and month).
+
 Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
-           [--database hotel|football|clinic|library|logistics|museum|school]
+           [--database hotel|football|clinic|library|logistics|museum|school|airline|retail]
 """
 
 import argparse
 import random
 import sqlite3
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 SCHEMA = """
@@ -1861,6 +1877,431 @@ def build_school_database(path: str | Path, seed: int = 35) -> Path:
     return path
 
 
+AIRLINE_SCHEMA = """
+CREATE TABLE airport (
+    airport_cd TEXT PRIMARY KEY,
+    airport_nm TEXT NOT NULL,
+    city TEXT NOT NULL,
+    ctry_cd TEXT NOT NULL,
+    utc_offset INTEGER NOT NULL,
+    hub INTEGER NOT NULL
+);
+CREATE TABLE aircraft (
+    tail_no TEXT PRIMARY KEY,
+    model_cd TEXT NOT NULL,
+    seat_qty INTEGER NOT NULL,
+    mfg_yr INTEGER NOT NULL,
+    wifi INTEGER NOT NULL,
+    leased INTEGER NOT NULL
+);
+CREATE TABLE crew_member (
+    crew_no INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    rank_cd TEXT NOT NULL,
+    base_cd TEXT NOT NULL REFERENCES airport (airport_cd),
+    hire_dt TEXT NOT NULL,
+    reserve_flg INTEGER NOT NULL
+);
+CREATE TABLE route (
+    route_id INTEGER PRIMARY KEY,
+    orig_cd TEXT NOT NULL REFERENCES airport (airport_cd),
+    dest_cd TEXT NOT NULL REFERENCES airport (airport_cd),
+    dist_km INTEGER NOT NULL,
+    intl INTEGER NOT NULL
+);
+CREATE TABLE flight (
+    flight_id INTEGER PRIMARY KEY,
+    flight_no TEXT NOT NULL,
+    route_id INTEGER NOT NULL REFERENCES route (route_id),
+    tail_no TEXT NOT NULL REFERENCES aircraft (tail_no),
+    dep_dt TEXT NOT NULL,
+    dep_mon INTEGER NOT NULL,
+    delay_min INTEGER,
+    status_cd TEXT NOT NULL
+);
+CREATE TABLE crew_assignment (
+    flight_id INTEGER NOT NULL REFERENCES flight (flight_id),
+    crew_no INTEGER NOT NULL REFERENCES crew_member (crew_no),
+    duty_cd TEXT NOT NULL,
+    deadhead INTEGER NOT NULL,
+    PRIMARY KEY (flight_id, crew_no)
+);
+CREATE TABLE passenger (
+    pax_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    birth_dt TEXT,
+    ctry_cd TEXT NOT NULL,
+    ffp_no TEXT,
+    vip INTEGER NOT NULL
+);
+CREATE TABLE booking (
+    pnr_cd TEXT PRIMARY KEY,
+    pax_id INTEGER NOT NULL REFERENCES passenger (pax_id),
+    booking_dt TEXT NOT NULL,
+    cabin_cd TEXT NOT NULL,
+    fare_amt REAL NOT NULL,
+    refundable INTEGER NOT NULL
+);
+CREATE TABLE booking_segment (
+    pnr_cd TEXT NOT NULL REFERENCES booking (pnr_cd),
+    seg_no INTEGER NOT NULL,
+    flight_id INTEGER NOT NULL REFERENCES flight (flight_id),
+    seat_no TEXT,
+    bag_qty INTEGER NOT NULL,
+    no_show INTEGER NOT NULL,
+    PRIMARY KEY (pnr_cd, seg_no)
+);
+"""
+
+AIRPORTS = [
+    ("DUB", "Dublin Airport", "Dublin", "IE", 0, 1), ("LHR", "Heathrow", "London", "GB", 0, 0),
+    ("MAN", "Manchester Airport", "Manchester", "GB", 0, 0), ("CDG", "Charles de Gaulle", "Paris", "FR", 1, 0),
+    ("AMS", "Schiphol", "Amsterdam", "NL", 1, 0), ("FRA", "Frankfurt Airport", "Frankfurt", "DE", 1, 0),
+    ("MAD", "Barajas", "Madrid", "ES", 1, 0), ("LIS", "Humberto Delgado", "Lisbon", "PT", 0, 0),
+    ("FCO", "Fiumicino", "Rome", "IT", 1, 0), ("ORK", "Cork Airport", "Cork", "IE", 0, 1),
+    ("JFK", "John F. Kennedy", "New York", "US", -5, 0), ("BOS", "Logan", "Boston", "US", -5, 0),
+]  # fmt: skip
+ROUTE_KM = {"ORK": 220, "LHR": 449, "MAN": 265, "CDG": 785, "AMS": 757, "FRA": 1090, "MAD": 1450, "LIS": 1640,
+            "FCO": 1890, "JFK": 5103, "BOS": 4800}  # fmt: skip
+AIRCRAFT_MODELS = [("A320", 180), ("A321", 212), ("B738", 189), ("AT76", 70), ("A332", 317)]
+CREW_RANKS = ["CPT"] * 2 + ["FO"] * 2 + ["PUR"] * 2 + ["FA"] * 6
+FLYER_FIRST = ["Aoife", "Ciaran", "Niamh", "Sean", "Emma", "Lucas", "Sofia", "Mateo", "Chloe", "Tom", "Anna", "Jonas",
+               "Marta", "Paolo", "Grace", "Ryan", "Ines", "Luca", "Ella", "Owen"]  # fmt: skip
+FLYER_LAST = ["Byrne", "Murphy", "Kelly", "Walsh", "Smith", "Dubois", "Garcia", "Rossi", "Silva", "Muller", "Jansen",
+              "O'Brien", "Brown", "Santos", "Novak"]  # fmt: skip
+
+
+def _airline_fleet(connection: sqlite3.Connection, rng: random.Random) -> list[str]:
+    """Airports, aircraft, crew and routes; returns the tail numbers."""
+    for row in AIRPORTS:
+        connection.execute("INSERT INTO airport VALUES (?, ?, ?, ?, ?, ?)", row)
+    tails = []
+    for number in range(14):
+        model, seats = rng.choices(AIRCRAFT_MODELS, [6, 3, 2, 2, 1])[0]
+        tail = f"EI-{chr(65 + number)}{rng.choice('FGLMRS')}{rng.choice('ABDEKX')}"
+        tails.append(tail)
+        connection.execute(
+            "INSERT INTO aircraft VALUES (?, ?, ?, ?, ?, ?)",
+            (tail, model, seats, rng.randint(2004, 2023), int(rng.random() < 0.6), int(rng.random() < 0.4)),
+        )
+    for crew_no in range(1001, 1061):
+        connection.execute(
+            "INSERT INTO crew_member VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (crew_no, rng.choice(FLYER_FIRST), rng.choice(FLYER_LAST), rng.choice(CREW_RANKS),
+             rng.choice(["DUB", "DUB", "DUB", "ORK"]),
+             (date(2008, 1, 1) + timedelta(days=rng.randint(0, 6000))).isoformat(), int(rng.random() < 0.2)),
+        )  # fmt: skip
+    route_id = 0
+    for hub in ["DUB", "ORK"]:
+        for code, _name, _city, country, _offset, is_hub in AIRPORTS:
+            if code == hub or (hub == "ORK" and (is_hub or rng.random() < 0.6)):
+                continue
+            distance = ROUTE_KM[code] + (hub == "ORK") * rng.randint(120, 260)
+            for origin, destination in [(hub, code), (code, hub)]:
+                route_id += 1
+                connection.execute(
+                    "INSERT INTO route VALUES (?, ?, ?, ?, ?)",
+                    (route_id, origin, destination, distance, int(country != "IE")),
+                )
+    return tails
+
+
+def _airline_flights(connection: sqlite3.Connection, rng: random.Random, tails: list[str]) -> list[int]:
+    """Flights over a year with their crews; returns the ids of flights that flew."""
+    routes = connection.execute("SELECT route_id, dist_km FROM route").fetchall()
+    flown = []
+    for flight_id in range(1, 421):
+        route_id, distance = rng.choice(routes)
+        when = datetime(2025, 1, 1, 6) + timedelta(days=rng.randint(0, 364), minutes=5 * rng.randint(0, 190))
+        status = rng.choices(["ARR", "CNX", "DIV"], [92, 6, 2])[0]
+        delay = None if status == "CNX" else max(0, int(rng.expovariate(1 / 14)) - 5)
+        connection.execute(
+            "INSERT INTO flight VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (flight_id, f"WZ{100 + route_id * 2 + (distance > 4000) * 300}", route_id, rng.choice(tails),
+             when.isoformat(sep=" ", timespec="minutes"), when.month, delay, status),
+        )  # fmt: skip
+        if status != "CNX":
+            flown.append(flight_id)
+        crew = rng.sample(range(1001, 1061), rng.randint(4, 6))
+        for position, crew_no in enumerate(crew):
+            duty = ["CPT", "FO"][position] if position < 2 else rng.choice(["PUR", "FA", "FA"])
+            connection.execute(
+                "INSERT INTO crew_assignment VALUES (?, ?, ?, ?)",
+                (flight_id, crew_no, duty, int(rng.random() < 0.05)),
+            )
+    return flown
+
+
+def _airline_bookings(connection: sqlite3.Connection, rng: random.Random, flights: list[int]) -> None:
+    """Passengers, their bookings and each booking's flight segments."""
+    for pax_id in range(1, 261):
+        birth = None if rng.random() < 0.1 else date(1950, 1, 1) + timedelta(days=rng.randint(0, 20000))
+        connection.execute(
+            "INSERT INTO passenger VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (pax_id, rng.choice(FLYER_FIRST), rng.choice(FLYER_LAST), birth.isoformat() if birth else None,
+             rng.choice(["IE", "IE", "IE", "GB", "FR", "DE", "US", "ES"]),
+             f"WZ{rng.randint(1000000, 9999999)}" if rng.random() < 0.45 else None, int(rng.random() < 0.04)),
+        )  # fmt: skip
+    departures = dict(connection.execute("SELECT flight_id, dep_dt FROM flight").fetchall())
+    letters = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+    for number in range(520):
+        pnr = "".join(rng.choice(letters) for _ in range(6)) + str(number % 10)
+        legs = rng.sample(flights, rng.choices([1, 2], [65, 35])[0])
+        first = min(departures[leg] for leg in legs)
+        cabin = rng.choices(["Y", "W", "J"], [80, 12, 8])[0]
+        fare = round(len(legs) * {"Y": 1, "W": 2.2, "J": 4.5}[cabin] * rng.uniform(29, 260), 2)
+        booked = date.fromisoformat(first[:10]) - timedelta(days=rng.randint(1, 120))
+        connection.execute(
+            "INSERT INTO booking VALUES (?, ?, ?, ?, ?, ?)",
+            (pnr, rng.randint(1, 260), booked.isoformat(), cabin, fare, int(cabin != "Y" or rng.random() < 0.2)),
+        )
+        for seg_no, flight_id in enumerate(sorted(legs, key=departures.get), start=1):
+            seat = None if rng.random() < 0.08 else f"{rng.randint(1, 32)}{rng.choice('ABCDEF')}"
+            connection.execute(
+                "INSERT INTO booking_segment VALUES (?, ?, ?, ?, ?, ?)",
+                (pnr, seg_no, flight_id, seat, rng.choices([0, 1, 2], [50, 40, 10])[0], int(rng.random() < 0.05)),
+            )
+
+
+def build_airline_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the regional airline database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(AIRLINE_SCHEMA)
+    tails = _airline_fleet(connection, rng)
+    flown = _airline_flights(connection, rng, tails)
+    _airline_bookings(connection, rng, flown)
+    connection.commit()
+    connection.close()
+    return path
+
+
+RETAIL_SCHEMA = """
+CREATE TABLE store (
+    store_no INTEGER PRIMARY KEY,
+    store_nm TEXT NOT NULL,
+    city TEXT NOT NULL,
+    region_cd TEXT NOT NULL,
+    open_dt TEXT NOT NULL,
+    sq_ft INTEGER,
+    flagship INTEGER NOT NULL
+);
+CREATE TABLE employee (
+    emp_no INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    store_no INTEGER NOT NULL REFERENCES store (store_no),
+    role_cd TEXT NOT NULL,
+    hire_dt TEXT NOT NULL,
+    hourly_rt REAL NOT NULL,
+    part_time INTEGER NOT NULL,
+    keyholder INTEGER NOT NULL
+);
+CREATE TABLE supplier (
+    supplier_cd TEXT PRIMARY KEY,
+    supplier_nm TEXT NOT NULL,
+    ctry_cd TEXT NOT NULL,
+    lead_days INTEGER NOT NULL,
+    preferred INTEGER NOT NULL
+);
+CREATE TABLE item (
+    item_no INTEGER PRIMARY KEY,
+    item_desc TEXT NOT NULL,
+    dept_cd TEXT NOT NULL,
+    supplier_cd TEXT NOT NULL REFERENCES supplier (supplier_cd),
+    ean_cd TEXT NOT NULL UNIQUE,
+    unit_cost_amt REAL NOT NULL,
+    retail_amt REAL NOT NULL,
+    own_brand INTEGER NOT NULL,
+    seasonal INTEGER NOT NULL
+);
+CREATE TABLE store_item (
+    store_no INTEGER NOT NULL REFERENCES store (store_no),
+    item_no INTEGER NOT NULL REFERENCES item (item_no),
+    on_hand_qty INTEGER NOT NULL,
+    reorder_qty INTEGER NOT NULL,
+    aisle_no INTEGER,
+    PRIMARY KEY (store_no, item_no)
+);
+CREATE TABLE loyalty_member (
+    member_no INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    join_dt TEXT NOT NULL,
+    tier_cd TEXT NOT NULL,
+    email_optin INTEGER NOT NULL
+);
+CREATE TABLE sale (
+    txn_no INTEGER PRIMARY KEY,
+    store_no INTEGER NOT NULL REFERENCES store (store_no),
+    emp_no INTEGER NOT NULL REFERENCES employee (emp_no),
+    member_no INTEGER REFERENCES loyalty_member (member_no),
+    txn_dt TEXT NOT NULL,
+    pay_cd TEXT NOT NULL,
+    total_amt REAL NOT NULL
+);
+CREATE TABLE sale_line (
+    txn_no INTEGER NOT NULL REFERENCES sale (txn_no),
+    line_no INTEGER NOT NULL,
+    item_no INTEGER NOT NULL REFERENCES item (item_no),
+    qty INTEGER NOT NULL,
+    unit_amt REAL NOT NULL,
+    disc_amt REAL NOT NULL,
+    PRIMARY KEY (txn_no, line_no)
+);
+CREATE TABLE promo (
+    promo_cd TEXT PRIMARY KEY,
+    promo_nm TEXT NOT NULL,
+    dept_cd TEXT NOT NULL,
+    start_dt TEXT NOT NULL,
+    end_dt TEXT NOT NULL,
+    pct_off INTEGER NOT NULL,
+    clearance INTEGER NOT NULL
+);
+CREATE TABLE store_target (
+    store_no INTEGER NOT NULL REFERENCES store (store_no),
+    yr INTEGER NOT NULL,
+    mon INTEGER NOT NULL,
+    target_amt REAL NOT NULL,
+    PRIMARY KEY (store_no, yr, mon)
+);
+"""
+
+STORES = [
+    ("Leeds Briggate", "Leeds", "NTH", "2009-04-18", 24000, 1),
+    ("York Coppergate", "York", "NTH", "2014-09-06", 9500, 0),
+    ("Sheffield Meadowhall", "Sheffield", "NTH", "2011-03-12", 16000, 0),
+    ("Bristol Cabot", "Bristol", "STH", "2016-10-01", 14500, 0),
+    ("Bath Southgate", "Bath", "STH", "2019-05-25", None, 0),
+    ("London Oxford St", "London", "LDN", "2005-11-19", 38000, 1),
+    ("Croydon Whitgift", "London", "LDN", "2021-02-27", 8000, 0),
+]  # fmt: skip
+SUPPLIERS = [
+    ("NRDX", "Nordex Textiles", "PT", 21, 1), ("KMAH", "Kamal Home", "TR", 35, 0),
+    ("HWGD", "Hawthorn Goods", "GB", 7, 1), ("LSTR", "Lustre Ceramics", "ES", 28, 0),
+    ("BRKL", "Brookline Foods", "GB", 4, 1), ("ZHTX", "Zhen Textiles", "CN", 60, 0),
+    ("FJLD", "Fjordland Design", "DK", 18, 0),
+]  # fmt: skip
+ITEMS = [
+    ("Cotton crew tee", "CLO", "NRDX", 4.1, 12.0, 1, 0), ("Linen shirt", "CLO", "NRDX", 9.5, 35.0, 1, 1),
+    ("Wool scarf", "CLO", "ZHTX", 5.2, 22.0, 0, 1), ("Denim jacket", "CLO", "ZHTX", 14.0, 59.0, 0, 0),
+    ("Rain mac", "CLO", "ZHTX", 11.0, 45.0, 1, 1), ("Bath towel", "HOM", "KMAH", 3.8, 14.0, 1, 0),
+    ("Duvet cover double", "HOM", "KMAH", 9.0, 32.0, 1, 0), ("Scented candle", "HOM", "HWGD", 2.1, 9.5, 1, 1),
+    ("Table lamp", "HOM", "FJLD", 17.0, 65.0, 0, 0), ("Cushion", "HOM", "KMAH", 3.0, 12.5, 1, 0),
+    ("Stoneware mug", "KIT", "LSTR", 1.6, 6.0, 1, 0), ("Dinner plate set", "KIT", "LSTR", 12.0, 42.0, 0, 0),
+    ("Chef knife", "KIT", "FJLD", 9.0, 38.0, 0, 0), ("Glass tumbler 4pk", "KIT", "HWGD", 3.2, 11.0, 1, 0),
+    ("Shortbread tin", "FOO", "BRKL", 2.4, 7.5, 1, 1), ("Ground coffee", "FOO", "BRKL", 2.9, 6.5, 1, 0),
+    ("Mince pies 6pk", "FOO", "BRKL", 1.2, 3.5, 1, 1), ("Dark chocolate bar", "FOO", "BRKL", 0.7, 2.2, 1, 0),
+    ("Gift card holder", "GFT", "HWGD", 0.3, 1.5, 1, 0), ("Advent calendar", "GFT", "HWGD", 3.0, 12.0, 0, 1),
+]  # fmt: skip
+STAFF_ROLES = ["MGR"] + ["SUP"] * 2 + ["CSH"] * 5 + ["STK"] * 4
+PROMOS = [
+    ("SPR25", "Spring refresh", "HOM", "2025-03-01", "2025-03-31", 20, 0),
+    ("SUM25", "Summer sale", "CLO", "2025-06-20", "2025-07-31", 30, 1),
+    ("BTS25", "Back to school", "KIT", "2025-08-15", "2025-09-07", 15, 0),
+    ("XMS25", "Christmas treats", "FOO", "2025-11-15", "2025-12-24", 10, 0),
+    ("JAN25", "January clearance", "CLO", "2025-01-02", "2025-01-31", 50, 1),
+    ("GFT25", "Gift week", "GFT", "2025-12-01", "2025-12-07", 25, 0),
+]
+
+
+def _retail_parties(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Stores, staff, suppliers, items, each store's stock, loyalty members, promotions and monthly targets."""
+    for store_no, row in enumerate(STORES, start=101):
+        connection.execute("INSERT INTO store VALUES (?, ?, ?, ?, ?, ?, ?)", (store_no, *row))
+        for _ in range(rng.randint(5, 9)):
+            role = rng.choice(STAFF_ROLES)
+            connection.execute(
+                "INSERT INTO employee (first_nm, last_nm, store_no, role_cd, hire_dt, hourly_rt, part_time, keyholder)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (rng.choice(FLYER_FIRST), rng.choice(FLYER_LAST), store_no, role,
+                 (date(2012, 1, 1) + timedelta(days=rng.randint(0, 4800))).isoformat(),
+                 round({"MGR": 19.5, "SUP": 14.2}.get(role, 11.44) + rng.choice([0, 0, 0.25, 0.6]), 2),
+                 int(role in {"CSH", "STK"} and rng.random() < 0.55), int(role in {"MGR", "SUP"})),
+            )  # fmt: skip
+        for month in range(1, 13):
+            target = round((row[4] or 10000) * rng.uniform(2.5, 3.5) * (1.6 if month in {11, 12} else 1), -2)
+            connection.execute("INSERT INTO store_target VALUES (?, ?, ?, ?)", (store_no, 2025, month, target))
+    for row in SUPPLIERS:
+        connection.execute("INSERT INTO supplier VALUES (?, ?, ?, ?, ?)", row)
+    for item_no, (desc, dept, supplier, cost, price, own, seasonal) in enumerate(ITEMS, start=40011):
+        connection.execute(
+            "INSERT INTO item VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (item_no, desc, dept, supplier, f"50{rng.randint(10**10, 10**11 - 1)}", cost, price, own, seasonal),
+        )
+        for store_no in range(101, 101 + len(STORES)):
+            if rng.random() < 0.75:
+                connection.execute(
+                    "INSERT INTO store_item VALUES (?, ?, ?, ?, ?)",
+                    (store_no, item_no, rng.choice([0, rng.randint(1, 12), rng.randint(12, 140)]),
+                     rng.choice([6, 12, 24]), None if rng.random() < 0.1 else rng.randint(1, 14)),
+                )  # fmt: skip
+    for member_no in range(500001, 500181):
+        connection.execute(
+            "INSERT INTO loyalty_member VALUES (?, ?, ?, ?, ?, ?)",
+            (member_no, rng.choice(FLYER_FIRST), rng.choice(FLYER_LAST),
+             (date(2018, 1, 1) + timedelta(days=rng.randint(0, 2800))).isoformat(),
+             rng.choices(["BRZ", "SLV", "GLD"], [60, 30, 10])[0], int(rng.random() < 0.45)),
+        )  # fmt: skip
+    for row in PROMOS:
+        connection.execute("INSERT INTO promo VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+
+
+def _retail_sales(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """A year of till transactions, each with its lines; a line in a promotion's department and dates is discounted."""
+    staff = connection.execute("SELECT store_no, emp_no FROM employee WHERE role_cd != 'STK'").fetchall()
+    stocked = connection.execute("SELECT store_no, item_no FROM store_item").fetchall()
+    prices = dict(connection.execute("SELECT item_no, retail_amt FROM item").fetchall())
+    departments = dict(connection.execute("SELECT item_no, dept_cd FROM item").fetchall())
+    for txn_no in range(1, 1101):
+        store_no, emp_no = rng.choice(staff)
+        when = datetime(2025, 1, 2, 9) + timedelta(days=rng.randint(0, 360), minutes=rng.randint(0, 600))
+        day = when.date().isoformat()
+        items = [item for store, item in stocked if store == store_no]
+        total = 0.0
+        connection.execute(
+            "INSERT INTO sale VALUES (?, ?, ?, ?, ?, ?, 0)",
+            (txn_no, store_no, emp_no, rng.randint(500001, 500180) if rng.random() < 0.35 else None,
+             when.isoformat(sep=" ", timespec="minutes"), rng.choices(["CRD", "CSH", "MOB"], [60, 15, 25])[0]),
+        )  # fmt: skip
+        for line_no, item_no in enumerate(rng.sample(items, rng.choice([1, 1, 1, 2, 2, 3, 5])), start=1):
+            quantity = rng.choices([1, 2, 3, 6], [70, 20, 7, 3])[0]
+            share = max(
+                [
+                    pct
+                    for _, _, dept, start, end, pct, _ in PROMOS
+                    if dept == departments[item_no] and start <= day <= end
+                ],
+                default=0,
+            )
+            discount = round(prices[item_no] * quantity * share / 100, 2)
+            total += prices[item_no] * quantity - discount
+            connection.execute(
+                "INSERT INTO sale_line VALUES (?, ?, ?, ?, ?, ?)",
+                (txn_no, line_no, item_no, quantity, prices[item_no], discount),
+            )
+        connection.execute("UPDATE sale SET total_amt = ? WHERE txn_no = ?", (round(total, 2), txn_no))
+
+
+def build_retail_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the homeware and clothing chain's database to `path` (replacing it) from `seed`; the same seed gives the
+    same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(RETAIL_SCHEMA)
+    _retail_parties(connection, rng)
+    _retail_sales(connection, rng)
+    connection.commit()
+    connection.close()
+    return path
+
+
 BUILDERS = {
     "hotel": build_hotel_database,
     "football": build_football_database,
@@ -1869,6 +2310,8 @@ BUILDERS = {
     "logistics": build_logistics_database,
     "museum": build_museum_database,
     "school": build_school_database,
+    "airline": build_airline_database,
+    "retail": build_retail_database,
 }
 
 
