@@ -206,7 +206,7 @@ def main() -> None:
             if not result["ok"]:
                 skipped += 1  # a room shares no failed result, so it offers no draft for one
                 continue
-            text = draft_for(schema=hosted[db_id], sql=sql, result=result)
+            text = draft_for(schema=hosted[db_id], sql=sql, result=result, path=str(path))
             turns[db_id] += 1
             for name, ok in check(sql, text, schema).items():
                 passed[db_id][name] += ok

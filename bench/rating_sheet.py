@@ -42,6 +42,7 @@ nobody tuned the rules to: draw with a seed not used before and keep the sheet, 
 import argparse
 import csv
 import importlib.util
+import inspect
 import json
 import os
 import random
@@ -248,7 +249,9 @@ def main() -> None:
         question = " | ".join(" ".join(part.split()) for part in turn["utterance"].split("|"))
         if options.kind == "drafts":
             if hasattr(assist, "draft_for"):
-                draft = assist.draft_for(schema=schema, sql=turn["query"], result=result)
+                reads_file = "path" in inspect.signature(assist.draft_for).parameters  # older code did not
+                extra = {"path": str(path)} if reads_file else {}
+                draft = assist.draft_for(schema=schema, sql=turn["query"], result=result, **extra)
             else:  # the code before assist.draft_for: the room called draft_response with the hosted schema
                 from annotation.wording.response_drafts import draft_response
 

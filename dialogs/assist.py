@@ -387,17 +387,22 @@ def labels_detected(
     except Exception:  # noqa: BLE001 - a proposal is a convenience; the expert labels by hand without one
         logger.exception("schema linking proposal failed")
     language = draft_language(utterance=utterance, worker_language=worker_language, schema=schema)
-    labels["draft"] = draft_for(schema=schema, sql=sql, result=result, language=language)
+    path = str(database.path) if database.has_file else None
+    labels["draft"] = draft_for(schema=schema, sql=sql, result=result, language=language, path=path)
     return labels
 
 
-def draft_for(*, schema: dict | None, sql: str, result: dict, language: str = "en") -> str:
+def draft_for(*, schema: dict | None, sql: str, result: dict, language: str = "en", path: str | None = None) -> str:
     """The draft response a room offers for `result` of `sql`, worded from `schema`: the hosted database's
     (`Database.schema`, the file's schema with the release's or the curator's readable names), in `language` (a
-    Chinese one, "zh-hans", gets the Chinese rules; any other the English). The one call behind the room's draft and
-    the rated sheets (bench/rating_sheet.py, bench/drafts_zh.py), so that what is rated is what experts see."""
+    Chinese one, "zh-hans", gets the Chinese rules; any other the English). With the database file's `path`, a number
+    column holding only 0 and 1 is read as a yes/no flag, by the suggestions' one reading of the columns' figures
+    (`intents.flags_read`): "those that are on call", never "whose on call is 1". The one call behind the room's draft
+    and the rated sheets (bench/rating_sheet.py, bench/drafts_zh.py), so that what is rated is what experts see."""
     if language.lower().startswith("zh"):
         return chinese_drafts.draft_response(sql, result, schema)
+    if path:
+        schema = intents.flags_read(sql, schema, column_statistics_at(path))
     return drafts.draft_response(sql, result, schema)
 
 

@@ -1832,6 +1832,24 @@ def _flag_words(column: _Col) -> str:
     return " ".join(words) if stated and not any(_is_plural(word) for word in words) else ""
 
 
+def _marked_words(column: _Col, many: bool) -> str:
+    """What a yes/no number column named by a noun says a row is, after "that are": a column called a flag (by its
+    name, or read as one from its values: `dialogs.assist.draft_for`) whose words name no state ("on call", "key
+    account", "hub"). A person or a thing named by a word ending in -er or -or is one ("that are keyholders"), a
+    phrase led by a preposition or ending in an irregular participle is said as it is ("that are on call", "that are
+    paid"), any other noun as a mark ("that are marked as key account"); never "whose on call is 1". "" for any other
+    column."""
+    words = column.name.split()
+    if column.type != "number" or len(words) < 2 or words[-1] != "flag" or set(words) & _MEASURE_WORDS:
+        return ""
+    words = words[:-1]
+    if words[0] in _PREPOSITIONS or words[-1] in _IRREGULAR_PARTICIPLES:
+        return " ".join(words)  # "that are on call", "that are paid"
+    if len(words) == 1 and len(words[0]) > 4 and words[0].endswith(("er", "or")) and words[0].isalpha():
+        return _plural_word(words[0]) if many else _with_article(words[0])
+    return "marked as " + " ".join(words)
+
+
 def _flag_clause(cond: _Cond, op: str, negated: bool, anchor: _Table | None, many: bool):
     """A yes/no column compared with 0 or 1 as what the rows are: "students that are withdrawn", "departments with a
     course that is not optional", never "whose withdrawn is greater than 0"; None for any other condition."""
@@ -1840,7 +1858,7 @@ def _flag_clause(cond: _Cond, op: str, negated: bool, anchor: _Table | None, man
     if column is None or negated or cond.subquery is not None or len(cond.values) != 1:
         return None
     keeps = _FLAG_TESTS.get((op, str(cond.values[0]).strip("'")))
-    words = _flag_words(column) if keeps is not None else ""
+    words = (_flag_words(column) or _marked_words(column, many)) if keeps is not None else ""
     if not words:
         return None
     state = words if keeps else f"not {words}"

@@ -1052,6 +1052,12 @@ def _flags_read(previous_sql: str, schema: dict | None, statistics: Callable | N
     return _flagged(schema, tuple(flags)) if flags else schema
 
 
+def flags_read(sql: str, schema: dict | None, statistics: Callable | None) -> dict | None:
+    """The one reading of yes/no columns by their values (`_flags_read`), for the response drafts too
+    (`dialogs.assist.draft_for`): "whose on call is 1" is said as a state there as here."""
+    return _flags_read(sql, schema, statistics)
+
+
 def _zero_one(figures: Mapping | None) -> bool:
     """Whether a column's figures say it holds 0 and 1 only (and is not empty)."""
     if not figures or not figures.get("rows") or figures.get("distinct") not in (1, 2):

@@ -627,3 +627,33 @@ def test_the_bench_drafts_from_the_names_a_room_drafts_from(db, demo_files):
     bench = assist.draft_for(schema=hosted_schema(path, "dorm_release", entry), sql=sql, result=result)
     assert room["draft"] == bench
     assert "residence halls" in bench
+
+
+def test_a_draft_reads_a_yes_or_no_column_by_its_values(tmp_path):
+    """A number column holding only 0 and 1 and named by a noun is a state in a draft, read from the file's figures
+    by the suggestions' one reading (`intents.flags_read`): never "whose on call is 1"."""
+    import sqlite3
+
+    from annotation.sql.analysis import sql_run
+    from bench.rating_sheet import hosted_schema
+
+    path = tmp_path / "staff.sqlite"
+    with sqlite3.connect(path) as connection:
+        connection.executescript(
+            "CREATE TABLE doctor (doctor_id INTEGER PRIMARY KEY, doctor_name TEXT, on_call INTEGER, keyholder INTEGER,"
+            " key_account INTEGER, grade INTEGER, paid INTEGER);"
+            "INSERT INTO doctor VALUES (1, 'Ann', 1, 0, 1, 2, 0), (2, 'Bo', 0, 1, 0, 3, 1), (3, 'Cy', 1, 1, 0, 1, 1);"
+        )
+    schema = hosted_schema(path, "staff", None)
+
+    def draft(sql, **extra):
+        return assist.draft_for(schema=schema, sql=sql, result=sql_run(path, sql, count=True), **extra)
+
+    sql = "SELECT doctor_name FROM doctor WHERE on_call = 1"
+    assert "whose on call is 1" in draft(sql)  # no file: the name alone cannot tell a flag from a number
+    assert "that are on call" in draft(sql, path=str(path))
+    assert "that are keyholders" in draft("SELECT doctor_name FROM doctor WHERE keyholder = 1", path=str(path))
+    negated = draft("SELECT doctor_name FROM doctor WHERE key_account = 0", path=str(path))
+    assert "that are not marked as key account" in negated
+    assert "grade is 2" in draft("SELECT doctor_name FROM doctor WHERE grade = 2", path=str(path))  # 1-3: a number
+    assert "that are paid" in draft("SELECT doctor_name FROM doctor WHERE paid = 1", path=str(path))
