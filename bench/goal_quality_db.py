@@ -65,8 +65,22 @@ codes as text, own-brand and seasonal flags), each store's stock (composite key,
 from the promotions), promotions keyed by a code (a department, dates, a clearance flag) and monthly store targets
 (a three-column key of store, year and month).
 
+The city transit network (`build_transit_database`, ten tables) and the research grants office
+(`build_grants_database`, ten tables), made as goals held-out set 10 before the sampler was run on either: operators
+keyed by a code (a subsidised flag), stops (stop codes as text, fare zones, sheltered and step-free flags, names
+repeated as Stop B and Stop C), routes (route numbers as text such as 7A and N22, modes, a night flag, NULL years), a
+route-stop link keyed by route, direction and sequence (minutes from the start, a timing-point flag), vehicles keyed
+by fleet number (plates, seats, an electric flag), drivers (badges, titles and surnames, pay bands, a trainer flag),
+600 trips (a driver's and a vehicle's operator two joins from the route's, NULL delays of cancelled trips), fare
+products keyed by a code (a concession flag), smartcards (NULL birth years, a blocked flag) and 1,500 taps (composite
+key of card and trip); funders keyed by a code, schemes (maximum awards and months, an early-career flag),
+institutions (UKPRNs as text), departments, researchers (ORCIDs with NULLs, titles and surnames, career stages, NULL
+PhD years), 180 applications keyed by a reference such as EPSRC/X000012/1 (rounds, status codes, NULL panel ranks),
+investigators and reviews (composite keys, roles, NULL scores and dates, a conflict flag), awards keyed by a grant
+number (an extended flag) and payments keyed by grant and instalment number (a paid flag).
+
 Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
-           [--database hotel|football|clinic|library|logistics|museum|school|airline|retail]
+           [--database hotel|football|clinic|library|logistics|museum|school|airline|retail|transit|grants]
 """
 
 import argparse
@@ -2302,6 +2316,487 @@ def build_retail_database(path: str | Path, seed: int = 35) -> Path:
     return path
 
 
+TRANSIT_SCHEMA = """
+CREATE TABLE operator (
+    operator_code TEXT PRIMARY KEY,
+    operator_name TEXT NOT NULL UNIQUE,
+    depot_town TEXT NOT NULL,
+    contract_start TEXT NOT NULL,
+    subsidised INTEGER NOT NULL
+);
+CREATE TABLE stop (
+    stop_id INTEGER PRIMARY KEY,
+    stop_code TEXT NOT NULL UNIQUE,
+    stop_name TEXT NOT NULL,
+    locality TEXT NOT NULL,
+    fare_zone INTEGER NOT NULL,
+    sheltered INTEGER NOT NULL,
+    step_free INTEGER NOT NULL
+);
+CREATE TABLE route (
+    route_id INTEGER PRIMARY KEY,
+    route_no TEXT NOT NULL,
+    route_name TEXT NOT NULL,
+    operator_code TEXT NOT NULL REFERENCES operator (operator_code),
+    mode TEXT NOT NULL,
+    night_service INTEGER NOT NULL,
+    introduced_year INTEGER
+);
+CREATE TABLE route_stop (
+    route_id INTEGER NOT NULL REFERENCES route (route_id),
+    direction INTEGER NOT NULL,
+    stop_seq INTEGER NOT NULL,
+    stop_id INTEGER NOT NULL REFERENCES stop (stop_id),
+    minutes_from_start INTEGER NOT NULL,
+    timing_point INTEGER NOT NULL,
+    PRIMARY KEY (route_id, direction, stop_seq)
+);
+CREATE TABLE vehicle (
+    fleet_no INTEGER PRIMARY KEY,
+    reg_plate TEXT NOT NULL UNIQUE,
+    operator_code TEXT NOT NULL REFERENCES operator (operator_code),
+    make TEXT NOT NULL,
+    model TEXT NOT NULL,
+    seats INTEGER NOT NULL,
+    standing INTEGER NOT NULL,
+    built_year INTEGER NOT NULL,
+    electric INTEGER NOT NULL
+);
+CREATE TABLE driver (
+    driver_id INTEGER PRIMARY KEY,
+    badge_no TEXT NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    first_name TEXT NOT NULL,
+    surname TEXT NOT NULL,
+    operator_code TEXT NOT NULL REFERENCES operator (operator_code),
+    hired_date TEXT NOT NULL,
+    pay_band INTEGER NOT NULL,
+    trainer INTEGER NOT NULL
+);
+CREATE TABLE trip (
+    trip_id INTEGER PRIMARY KEY,
+    route_id INTEGER NOT NULL REFERENCES route (route_id),
+    direction INTEGER NOT NULL,
+    service_date TEXT NOT NULL,
+    sched_departure TEXT NOT NULL,
+    fleet_no INTEGER REFERENCES vehicle (fleet_no),
+    driver_id INTEGER REFERENCES driver (driver_id),
+    delay_min INTEGER,
+    cancelled INTEGER NOT NULL
+);
+CREATE TABLE fare_product (
+    product_code TEXT PRIMARY KEY,
+    product_name TEXT NOT NULL,
+    price REAL NOT NULL,
+    valid_days INTEGER NOT NULL,
+    zones INTEGER NOT NULL,
+    concession INTEGER NOT NULL
+);
+CREATE TABLE smartcard (
+    card_no TEXT PRIMARY KEY,
+    product_code TEXT NOT NULL REFERENCES fare_product (product_code),
+    issued_date TEXT NOT NULL,
+    holder_birth_year INTEGER,
+    blocked INTEGER NOT NULL
+);
+CREATE TABLE tap (
+    card_no TEXT NOT NULL REFERENCES smartcard (card_no),
+    trip_id INTEGER NOT NULL REFERENCES trip (trip_id),
+    boarding_stop_id INTEGER NOT NULL REFERENCES stop (stop_id),
+    tap_time TEXT NOT NULL,
+    fare_charged REAL NOT NULL,
+    PRIMARY KEY (card_no, trip_id)
+);
+"""
+
+TRANSIT_OPERATORS = [
+    ("CTB", "City Transit Buses", "Eastgate", "2019-04-01", 0),
+    ("RVL", "Riverline Coaches", "Millbrook", "2021-09-01", 1),
+    ("MTR", "Metro Tramways", "Northfield", "2016-01-01", 0),
+]
+TRANSIT_PLACES = [
+    ("Central Station", "City Centre", 1),
+    ("Market Square", "City Centre", 1),
+    ("Cathedral", "City Centre", 1),
+    ("Royal Infirmary", "Hillside", 2),
+    ("University", "Hillside", 2),
+    ("Parkway", "Eastgate", 2),
+    ("Eastgate Depot", "Eastgate", 3),
+    ("Riverside", "Millbrook", 3),
+    ("Millbrook Green", "Millbrook", 3),
+    ("Northfield Park", "Northfield", 2),
+    ("Airport", "Northfield", 4),
+    ("Harbour", "Docklands", 2),
+    ("Retail Park", "Docklands", 3),
+    ("Old Town", "City Centre", 1),
+    ("Westway", "Westbury", 3),
+    ("Westbury Church", "Westbury", 3),
+]
+# number, name, operator, mode, night service, year introduced
+TRANSIT_ROUTES = [
+    ("1", "Central - Airport", "CTB", "BUS", 1, 2004),
+    ("7", "Market Square - Millbrook", "RVL", "BUS", 0, 1998),
+    ("7A", "Market Square - Retail Park", "RVL", "BUS", 0, 2017),
+    ("12", "Harbour - University", "CTB", "BUS", 0, None),
+    ("22", "Westbury - Royal Infirmary", "CTB", "BUS", 1, 2011),
+    ("N22", "Westbury - Central (night)", "CTB", "BUS", 1, 2020),
+    ("X40", "Millbrook Express", "RVL", "COACH", 0, 2022),
+    ("T1", "Northfield - Harbour", "MTR", "TRAM", 0, 2016),
+    ("T2", "Eastgate - Old Town", "MTR", "TRAM", 1, 2018),
+]
+TRANSIT_VEHICLES = [
+    ("Alexander Dennis", "Enviro400", 78, 20),
+    ("Wright", "StreetDeck", 76, 22),
+    ("Optare", "Solo", 33, 15),
+    ("Yutong", "E12", 42, 30),
+    ("Stadler", "Variobahn", 64, 140),
+]
+TRANSIT_FIRST = ["Alan", "Bea", "Carl", "Dana", "Errol", "Fatima", "Gary", "Helen", "Imran", "Joy", "Kevin", "Lorna"]
+TRANSIT_SURNAMES = ["Adams", "Begum", "Clarke", "Doyle", "Evans", "Fraser", "Grant", "Hall", "Khan", "Lewis", "Reid"]
+TRANSIT_PRODUCTS = [
+    ("SGL", "Single", 2.0, 1, 1, 0),
+    ("DAY", "Day Rider", 5.5, 1, 2, 0),
+    ("DAY4", "Day Rider All Zones", 7.8, 1, 4, 0),
+    ("WK", "Weekly", 19.0, 7, 2, 0),
+    ("MTH", "Monthly", 68.0, 30, 4, 0),
+    ("YP", "Young Person Weekly", 11.0, 7, 2, 1),
+    ("SNR", "Older Person Pass", 0.0, 365, 4, 1),
+]
+
+
+def _transit_network(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Operators, stops, routes with their stops in order, vehicles and drivers."""
+    connection.executemany("INSERT INTO operator VALUES (?, ?, ?, ?, ?)", TRANSIT_OPERATORS)
+    for stop_id, (name, locality, zone) in enumerate(TRANSIT_PLACES * 3, start=1):
+        suffix = ["", " (Stop B)", " (Stop C)"][(stop_id - 1) // len(TRANSIT_PLACES)]
+        connection.execute(
+            "INSERT INTO stop VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (stop_id, f"STA{4000 + stop_id * 7}", name + suffix, locality, zone, int(rng.random() < 0.6),
+             int(rng.random() < 0.75)),
+        )  # fmt: skip
+    stops = list(range(1, len(TRANSIT_PLACES) * 3 + 1))
+    for route_id, row in enumerate(TRANSIT_ROUTES, start=1):
+        connection.execute("INSERT INTO route VALUES (?, ?, ?, ?, ?, ?, ?)", (route_id, *row))
+        calls = rng.sample(stops, rng.randint(6, 11))
+        for direction in (1, 2):
+            order = calls if direction == 1 else list(reversed(calls))
+            minutes = 0
+            for seq, stop_id in enumerate(order, start=1):
+                connection.execute(
+                    "INSERT INTO route_stop VALUES (?, ?, ?, ?, ?, ?)",
+                    (route_id, direction, seq, stop_id, minutes, int(seq == 1 or seq == len(order) or seq % 4 == 0)),
+                )
+                minutes += rng.randint(2, 6)
+    for fleet_no in range(101, 141):
+        operator = rng.choice(["CTB", "CTB", "RVL", "MTR"])
+        make, model, seats, standing = TRANSIT_VEHICLES[4] if operator == "MTR" else rng.choice(TRANSIT_VEHICLES[:4])
+        connection.execute(
+            "INSERT INTO vehicle VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (fleet_no, f"{rng.choice('BKLSY')}{rng.choice('JKMNX')}{rng.randint(10, 24)} {rng.choice('ABCDEF')}"
+             f"{rng.choice('GHKLN')}{rng.choice('PRSTU')}{fleet_no % 10}", operator, make, model, seats, standing,
+             rng.randint(2008, 2024), int(make in ("Yutong", "Stadler") or rng.random() < 0.1)),
+        )  # fmt: skip
+    for driver_id in range(1, 61):
+        title = rng.choice(["Mr", "Mr", "Ms", "Mrs", "Mx"])
+        connection.execute(
+            "INSERT INTO driver VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (driver_id, f"D{31000 + driver_id * 173}", title, rng.choice(TRANSIT_FIRST),
+             rng.choice(TRANSIT_SURNAMES), rng.choice(["CTB", "CTB", "RVL", "MTR"]),
+             (date(2001, 1, 1) + timedelta(days=rng.randint(0, 8700))).isoformat(), rng.randint(1, 5),
+             int(rng.random() < 0.12)),
+        )  # fmt: skip
+
+
+def _transit_trips(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Trips over a fortnight, smartcards and the cards' taps on the trips."""
+    routes = connection.execute("SELECT route_id, operator_code FROM route").fetchall()
+    fleets = {
+        code: [n for (n,) in connection.execute("SELECT fleet_no FROM vehicle WHERE operator_code = ?", (code,))]
+        for code, *_ in TRANSIT_OPERATORS
+    }
+    drivers = {
+        code: [n for (n,) in connection.execute("SELECT driver_id FROM driver WHERE operator_code = ?", (code,))]
+        for code, *_ in TRANSIT_OPERATORS
+    }
+    for trip_id in range(1, 601):
+        route_id, operator = rng.choice(routes)
+        cancelled = int(rng.random() < 0.04)
+        connection.execute(
+            "INSERT INTO trip VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (trip_id, route_id, rng.choice([1, 2]),
+             (date(2026, 10, 5) + timedelta(days=rng.randint(0, 13))).isoformat(),
+             f"{rng.randint(5, 23):02d}:{rng.choice(range(0, 60, 5)):02d}",
+             None if cancelled else rng.choice(fleets[operator]), None if cancelled else rng.choice(drivers[operator]),
+             None if cancelled else max(0, int(rng.gauss(3, 4))), cancelled),
+        )  # fmt: skip
+    connection.executemany("INSERT INTO fare_product VALUES (?, ?, ?, ?, ?, ?)", TRANSIT_PRODUCTS)
+    for number in range(1, 321):
+        product = rng.choices([row[0] for row in TRANSIT_PRODUCTS], [30, 15, 5, 20, 10, 10, 10])[0]
+        connection.execute(
+            "INSERT INTO smartcard VALUES (?, ?, ?, ?, ?)",
+            (f"633597{number * 7919 % 1000000:06d}", product,
+             (date(2022, 1, 1) + timedelta(days=rng.randint(0, 1700))).isoformat(),
+             None if rng.random() < 0.3 else (rng.randint(1940, 1960) if product == "SNR" else rng.randint(1961, 2012)),
+             int(rng.random() < 0.03)),
+        )  # fmt: skip
+    cards = connection.execute("SELECT card_no, product_code FROM smartcard").fetchall()
+    prices = {row[0]: row[2] for row in TRANSIT_PRODUCTS}
+    calls = connection.execute(
+        "SELECT t.trip_id, rs.stop_id, t.sched_departure, t.service_date FROM trip AS t JOIN route_stop AS rs"
+        " ON rs.route_id = t.route_id AND rs.direction = t.direction WHERE t.cancelled = 0"
+    ).fetchall()
+    seen = set()
+    for _ in range(1500):
+        card_no, product = rng.choice(cards)
+        trip_id, stop_id, departure, day = rng.choice(calls)
+        if (card_no, trip_id) in seen:
+            continue
+        seen.add((card_no, trip_id))
+        connection.execute(
+            "INSERT INTO tap VALUES (?, ?, ?, ?, ?)",
+            (card_no, trip_id, stop_id, f"{day} {departure}:{rng.randint(0, 59):02d}",
+             prices[product] if product == "SGL" else 0.0),
+        )  # fmt: skip
+
+
+def build_transit_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the city transit database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(TRANSIT_SCHEMA)
+    _transit_network(connection, rng)
+    _transit_trips(connection, rng)
+    connection.commit()
+    connection.close()
+    return path
+
+
+GRANTS_SCHEMA = """
+CREATE TABLE funder (
+    funder_code TEXT PRIMARY KEY,
+    funder_name TEXT NOT NULL UNIQUE,
+    country_code TEXT NOT NULL,
+    public_body INTEGER NOT NULL
+);
+CREATE TABLE scheme (
+    scheme_id INTEGER PRIMARY KEY,
+    funder_code TEXT NOT NULL REFERENCES funder (funder_code),
+    scheme_name TEXT NOT NULL,
+    max_award REAL NOT NULL,
+    max_months INTEGER NOT NULL,
+    early_career_only INTEGER NOT NULL
+);
+CREATE TABLE institution (
+    inst_id INTEGER PRIMARY KEY,
+    inst_name TEXT NOT NULL UNIQUE,
+    city TEXT NOT NULL,
+    ukprn TEXT NOT NULL UNIQUE
+);
+CREATE TABLE department (
+    dept_id INTEGER PRIMARY KEY,
+    inst_id INTEGER NOT NULL REFERENCES institution (inst_id),
+    dept_name TEXT NOT NULL,
+    faculty TEXT NOT NULL
+);
+CREATE TABLE researcher (
+    researcher_id INTEGER PRIMARY KEY,
+    orcid TEXT UNIQUE,
+    title TEXT NOT NULL,
+    first_name TEXT NOT NULL,
+    surname TEXT NOT NULL,
+    dept_id INTEGER NOT NULL REFERENCES department (dept_id),
+    career_stage INTEGER NOT NULL,
+    phd_year INTEGER
+);
+CREATE TABLE application (
+    app_ref TEXT PRIMARY KEY,
+    scheme_id INTEGER NOT NULL REFERENCES scheme (scheme_id),
+    project_title TEXT NOT NULL,
+    submitted_date TEXT NOT NULL,
+    round_no INTEGER NOT NULL,
+    requested_amt REAL NOT NULL,
+    duration_months INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    panel_rank INTEGER
+);
+CREATE TABLE investigator (
+    app_ref TEXT NOT NULL REFERENCES application (app_ref),
+    researcher_id INTEGER NOT NULL REFERENCES researcher (researcher_id),
+    role TEXT NOT NULL,
+    fte_pct INTEGER NOT NULL,
+    PRIMARY KEY (app_ref, researcher_id)
+);
+CREATE TABLE review (
+    app_ref TEXT NOT NULL REFERENCES application (app_ref),
+    reviewer_id INTEGER NOT NULL REFERENCES researcher (researcher_id),
+    score INTEGER,
+    returned_date TEXT,
+    conflict_declared INTEGER NOT NULL,
+    PRIMARY KEY (app_ref, reviewer_id)
+);
+CREATE TABLE award (
+    grant_no TEXT PRIMARY KEY,
+    app_ref TEXT NOT NULL UNIQUE REFERENCES application (app_ref),
+    awarded_amt REAL NOT NULL,
+    start_date TEXT NOT NULL,
+    end_date TEXT NOT NULL,
+    extended INTEGER NOT NULL
+);
+CREATE TABLE payment (
+    grant_no TEXT NOT NULL REFERENCES award (grant_no),
+    instalment_no INTEGER NOT NULL,
+    due_date TEXT NOT NULL,
+    amount REAL NOT NULL,
+    paid INTEGER NOT NULL,
+    PRIMARY KEY (grant_no, instalment_no)
+);
+"""
+
+GRANT_FUNDERS = [
+    ("EPSRC", "Engineering and Physical Sciences Research Council", "GB", 1),
+    ("NERC", "Natural Environment Research Council", "GB", 1),
+    ("WT", "Wellcome Trust", "GB", 0),
+    ("LEV", "Leverhulme Trust", "GB", 0),
+    ("ERC", "European Research Council", "BE", 1),
+]
+# funder, name, maximum award, maximum months, early career only
+GRANT_SCHEMES = [
+    ("EPSRC", "Standard Research", 1200000.0, 48, 0),
+    ("EPSRC", "New Investigator Award", 500000.0, 36, 1),
+    ("NERC", "Pushing the Frontiers", 650000.0, 36, 0),
+    ("NERC", "Highlight Topics", 2500000.0, 60, 0),
+    ("WT", "Discovery Award", 5000000.0, 96, 0),
+    ("WT", "Early-Career Award", 800000.0, 60, 1),
+    ("LEV", "Research Project Grant", 500000.0, 60, 0),
+    ("LEV", "Early Career Fellowship", 100000.0, 36, 1),
+    ("ERC", "Starting Grant", 1500000.0, 60, 1),
+    ("ERC", "Advanced Grant", 2500000.0, 60, 0),
+]
+GRANT_INSTITUTIONS = [
+    ("University of Northam", "Northam"),
+    ("Kingsbridge University", "Kingsbridge"),
+    ("Eastmoor Institute of Technology", "Eastmoor"),
+    ("University of Westfold", "Westfold"),
+]
+GRANT_DEPARTMENTS = [
+    ("Physics", "Science"),
+    ("Chemistry", "Science"),
+    ("Earth Sciences", "Science"),
+    ("Computer Science", "Engineering"),
+    ("Civil Engineering", "Engineering"),
+    ("History", "Arts and Humanities"),
+    ("Infection Biology", "Medicine"),
+]
+GRANT_FIRST = ["Amira", "Bruno", "Catherine", "David", "Elena", "Femi", "Greta", "Hiroshi", "Iain", "Jia", "Karen"]
+GRANT_SURNAMES = ["Ahmed", "Brooks", "Chen", "Davies", "Eriksen", "Fernandes", "Gill", "Hughes", "Jones", "Kaur"]
+GRANT_TOPICS = [
+    "Quantum sensing for",
+    "Machine learning of",
+    "Low-carbon cement in",
+    "Microbial resistance in",
+    "Sea-level records of",
+    "Medieval trade networks of",
+    "Soil carbon under",
+    "Battery chemistry for",
+]
+GRANT_OBJECTS = ["coastal cities", "the North Sea", "urban housing", "rural Wales", "hospital wards", "grid storage"]
+
+
+def _grants_people(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Funders, schemes, institutions, departments and researchers."""
+    connection.executemany("INSERT INTO funder VALUES (?, ?, ?, ?)", GRANT_FUNDERS)
+    for scheme_id, row in enumerate(GRANT_SCHEMES, start=1):
+        connection.execute("INSERT INTO scheme VALUES (?, ?, ?, ?, ?, ?)", (scheme_id, *row))
+    dept_id = 0
+    for inst_id, (name, city) in enumerate(GRANT_INSTITUTIONS, start=1):
+        connection.execute(
+            "INSERT INTO institution VALUES (?, ?, ?, ?)", (inst_id, name, city, f"1000{rng.randint(1000, 9999)}")
+        )
+        for dept_name, faculty in rng.sample(GRANT_DEPARTMENTS, 5):
+            dept_id += 1
+            connection.execute("INSERT INTO department VALUES (?, ?, ?, ?)", (dept_id, inst_id, dept_name, faculty))
+    for researcher_id in range(1, 121):
+        stage = rng.choices([1, 2, 3, 4], [25, 35, 25, 15])[0]
+        phd = None if rng.random() < 0.06 else 2024 - 3 * stage - rng.randint(0, 8)
+        digits = f"{rng.randint(1, 3)}-{rng.randint(0, 9999):04d}-{rng.randint(0, 9999):04d}"
+        orcid = None if rng.random() < 0.1 else f"0000-000{digits}"
+        connection.execute(
+            "INSERT INTO researcher VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (researcher_id, orcid, "Prof" if stage == 4 else rng.choice(["Dr", "Dr", "Dr", "Ms", "Mr"]),
+             rng.choice(GRANT_FIRST), rng.choice(GRANT_SURNAMES), rng.randint(1, dept_id), stage, phd),
+        )  # fmt: skip
+
+
+def _grants_award(
+    connection: sqlite3.Connection, rng: random.Random, app_ref: str, amount: float, start: date, months: int
+) -> None:
+    """The award of an application and its instalments."""
+    grant_no = f"G{app_ref[-6:].replace('/', '')}"
+    awarded = round(amount * rng.choice([1, 1, 0.95, 0.9, 0.8]), 2)
+    end = start + timedelta(days=months * 30)
+    connection.execute(
+        "INSERT INTO award VALUES (?, ?, ?, ?, ?, ?)",
+        (grant_no, app_ref, awarded, start.isoformat(), end.isoformat(), int(rng.random() < 0.15)),
+    )
+    years = max(1, months // 12)
+    for instalment in range(1, years + 1):
+        due = start + timedelta(days=365 * (instalment - 1))
+        connection.execute(
+            "INSERT INTO payment VALUES (?, ?, ?, ?, ?)",
+            (grant_no, instalment, due.isoformat(), round(awarded / years, 2), int(due < date(2026, 6, 1))),
+        )
+
+
+def _grants_applications(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Applications with their investigators and reviews; awards of those funded."""
+    for number in range(1, 181):
+        scheme_id = rng.randint(1, len(GRANT_SCHEMES))
+        funder, _name, max_award, max_months, _early = GRANT_SCHEMES[scheme_id - 1]
+        app_ref = f"{funder}/{rng.choice('NRSTVWXY')}{number:06d}/1"
+        submitted = date(2022, 1, 10) + timedelta(days=rng.randint(0, 1400))
+        months = rng.choice([m for m in (12, 24, 36, 48, 60, 96) if m <= max_months])
+        requested = round(max_award * rng.uniform(0.2, 1.0), -2)
+        status = rng.choices(["AWD", "REJ", "WDN", "PND"], [28, 55, 5, 12])[0]
+        connection.execute(
+            "INSERT INTO application VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (app_ref, scheme_id, f"{rng.choice(GRANT_TOPICS)} {rng.choice(GRANT_OBJECTS)}", submitted.isoformat(),
+             rng.randint(1, 3), requested, months, status,
+             None if status in ("WDN", "PND") else rng.randint(1, 30)),
+        )  # fmt: skip
+        team = rng.sample(range(1, 121), rng.randint(1, 4) + 4)
+        for position, researcher_id in enumerate(team[:-4]):
+            connection.execute(
+                "INSERT INTO investigator VALUES (?, ?, ?, ?)",
+                (app_ref, researcher_id, "PI" if position == 0 else "CoI", rng.choice([5, 10, 10, 20, 30, 50])),
+            )
+        for reviewer_id in team[-rng.randint(2, 4) :]:
+            returned = None if status == "PND" and rng.random() < 0.5 else submitted + timedelta(rng.randint(30, 120))
+            connection.execute(
+                "INSERT INTO review VALUES (?, ?, ?, ?, ?)",
+                (app_ref, reviewer_id, rng.randint(1, 6) if returned else None,
+                 returned.isoformat() if returned else None, int(rng.random() < 0.05)),
+            )  # fmt: skip
+        if status == "AWD":
+            _grants_award(connection, rng, app_ref, requested, submitted + timedelta(days=rng.randint(150, 300)),
+                          months)  # fmt: skip
+
+
+def build_grants_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the research grants database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(GRANTS_SCHEMA)
+    _grants_people(connection, rng)
+    _grants_applications(connection, rng)
+    connection.commit()
+    connection.close()
+    return path
+
+
 BUILDERS = {
     "hotel": build_hotel_database,
     "football": build_football_database,
@@ -2312,6 +2807,8 @@ BUILDERS = {
     "school": build_school_database,
     "airline": build_airline_database,
     "retail": build_retail_database,
+    "transit": build_transit_database,
+    "grants": build_grants_database,
 }
 
 
