@@ -619,3 +619,66 @@ def test_a_count_of_names_of_one_table_counts_the_things_named():
     found = texts(sql, rows, "combination", schema=league)
     assert any("how many referees there are" in text for text in found), set(found)
     assert not any("referee names there are" in text or "number of referee names" in text for text in found)
+
+
+def test_the_rest_of_a_flag_condition_is_its_opposite_and_a_verb_flag_agrees():
+    checks = schema_of(
+        {"check": ["check_id", "needs_treatment", "withdrawn", "grade"]},
+        primary=["check.check_id"],
+        types={f"check.{name}": "number" for name in ("check_id", "needs_treatment", "withdrawn", "grade")},
+    )
+    flags = {
+        ("check", name): {"rows": 90, "distinct": 2, "min": 0, "max": 1} for name in ("needs_treatment", "withdrawn")
+    }
+
+    def rest(sql):
+        said = set()
+        for seed in range(40):
+            try:
+                said.add(
+                    recommend(
+                        sql,
+                        checks,
+                        category="different_instances",
+                        rng=random.Random(seed),
+                        result={"rows": [[22]], "truncated": False, "total_rows": None},
+                        statistics=lambda table, column: flags.get((table, column)),
+                    ).text
+                )
+            except IntentError:
+                continue
+        return said
+
+    withdrawn = rest("SELECT count(*) FROM check WHERE withdrawn = 0")
+    assert any(text.endswith("those that are withdrawn") for text in withdrawn), withdrawn
+    treated = rest("SELECT count(*) FROM check WHERE needs_treatment = 1")
+    assert any(text.endswith("those that do not need treatment") for text in treated), treated
+    assert not any("are needs" in text or "not withdrawn" in text for text in withdrawn | treated)
+
+
+def test_no_count_per_name_no_dropped_count_no_sort_in_place_no_value_already_asked():
+    museum = schema_of(
+        {
+            "teacher": ["teacher_id", "first_name", "last_name", "building"],
+            "artist": ["artist_id", "artist_name", "nationality"],
+            "loan": ["loan_id", "borrower", "start_date", "return_date"],
+        },
+        primary=["teacher.teacher_id", "artist.artist_id", "loan.loan_id"],
+        types={"teacher.teacher_id": "number", "artist.artist_id": "number", "loan.loan_id": "number"},
+    )
+    found = texts("SELECT first_name FROM teacher WHERE building = 'Annex'", [["Leo"], ["Ella"]], schema=museum)
+    assert found and not any("per last name" in text or "per first name" in text for text in found), set(found)
+    groups = [[None, 1], ["DE", 2], ["FR", 2], ["GB", 5], ["IT", 3], ["JP", 1], ["NL", 3], ["US", 1]]
+    found = texts("SELECT nationality, count(*) FROM artist GROUP BY nationality", groups, schema=museum)
+    assert found and not any("without the number" in text for text in found), set(found)
+    assert not any("alphabetically by their nationality" in text for text in found), set(found)
+    VALUES[("loan", "borrower")] = ["National Gallery", "Tate Britain"]
+    try:
+        sql = (
+            "SELECT start_date FROM loan WHERE borrower = 'National Gallery' "
+            "UNION SELECT start_date FROM loan WHERE borrower = 'Tate Britain'"
+        )
+        found = texts(sql, [["2021-03-02"], ["2021-06-08"], ["2022-04-22"]], schema=museum)
+    finally:
+        del VALUES[("loan", "borrower")]
+    assert found and not any("borrower is Tate Britain" in text for text in found), set(found)

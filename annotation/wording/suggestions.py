@@ -84,6 +84,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import math
 import random
 import re
@@ -1101,6 +1102,8 @@ class _Analysis:
                 "previous query is nested too deeply"
             ) from None
         self.facts = facts = _Reader(self.names).query(tree)
+        # every text the query compares with, on any side of a UNION: no other value suggested is one of them
+        self.texts_named = frozenset(node.this for node in tree.find_all(exp.Literal) if node.is_string)
         self.listing = not facts.aggregates and not facts.group
         self.one_row = bool(facts.aggregates) and not facts.group
         self.entity = self._entity()
@@ -1234,6 +1237,8 @@ class _Analysis:
         # Rows are grouped by categories more naturally than by measures ("per country" rather than "per age"); never
         # by free text ("per detention summary"): each row words it its own way.
         keys = [column for column in keys if column.label.lower().split()[-1] not in _FREE_TEXT]
+        # nor by a name: "the number of teachers per last name", "of guardians per name" count no category
+        keys = [column for column in keys if column.label.lower().split()[-1] not in _NAMING_WORDS | {"surname"}]
         keys = [column for column in keys if column.kind != "number"] or keys
         return [(aggregate, key) for aggregate in aggregates for key in keys]
 
@@ -1525,6 +1530,13 @@ class _Seen:
         """Whether the shown rows already run A to Z on `key`'s text column (three rows or more): sorting them
         "alphabetically" changes nothing."""
         shown = self.shown_values(key.column) if key.column is not None else None
+        if shown and None in shown:
+            # an empty value comes first in SQLite's order ("None, 1; DE, 2; FR, 2" per nationality): the others
+            # after it still run A to Z
+            rest = list(itertools.dropwhile(lambda value: value is None, shown))
+            if None in rest:
+                return False
+            shown = rest
         if not shown or len(shown) < _ORDER_ROWS_AT_LEAST or not all(isinstance(value, str) for value in shown):
             return False
         return shown == sorted(shown, key=str.casefold)  # text is sorted "alphabetically": A to Z
@@ -1723,6 +1735,10 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
             material["R4"] = []  # "the number of departments per wing" of one department: one group of 1
         if analysis.facts.group:
             material["R7"] = []  # "just the languages, without the number of cartoons" of English, 4: less of one row
+    if analysis.facts.group and seen.complete:
+        # "just the guardian names, without the number of guardians" of the 59 groups in view: the names are shown
+        # already; the same rows without their figure show less than was shown
+        material["R7"] = []
     if material["R16"] and seen.repeats(material["R16"]) is False:
         material["R16"] = []
     material["R9"] = [
@@ -2165,6 +2181,9 @@ class _Writer:
         if self.values is None or column is None or column.table is None:
             return None
         found = self.values(self.names.originals[column.table], column.original) or []
+        # nor a text the query already names ("also for those whose borrower is Tate Britain" of a UNION whose other
+        # side is Tate Britain's)
+        avoid = tuple(avoid) + tuple(self.analysis.texts_named)
         avoided = {_readable_value(value, column) for value in avoid}
         # another value than a LIKE pattern's is one the pattern does not match ("Gibbons" is one of "%Gib%")
         patterns = [_like_pattern(value) for value in avoid if isinstance(value, str) and "%" in value]
@@ -2813,25 +2832,49 @@ def _whose(label: str) -> str:
 def _on(column: _Column) -> str:
     """ "on their age", "on being full time": what a condition is on, in words (a yes/no is no detail of theirs)."""
     if _is_flag(column) and _had(column):
-        return f"on having {_had(column)}"  # "on having a cafe", never "on being has cafe"
+        return f"on {_had(column)}"  # "on having a cafe", never "on being has cafe"
     return f"on being {_are(column)}" if _is_flag(column) else f"on their {column.label}"
 
 
-def _had(column: _Column) -> str | None:
-    """What a flag named by "has" or "have" says a row has, with its article ("has cafe" -> "a cafe"); None for any
-    other flag."""
+# Verbs a flag's name can start with ("has cafe", "needs treatment"): the verb for many rows and its -ing form.
+_FLAG_VERBS = MappingProxyType(
+    {
+        "has": ("have", "having"),
+        "have": ("have", "having"),
+        "needs": ("need", "needing"),
+        "requires": ("require", "requiring"),
+        "uses": ("use", "using"),
+        "allows": ("allow", "allowing"),
+        "accepts": ("accept", "accepting"),
+        "includes": ("include", "including"),
+    }
+)
+
+
+def _flag_verb(column: _Column) -> tuple[str, str, str] | None:
+    """A flag named by a verb and its object: ("have", "having", "a cafe") of "has cafe", ("need", "needing",
+    "treatment") of "needs treatment"; None for any other flag."""
     words = _flag_words(column).split()
-    if len(words) < 2 or words[0].lower() not in ("has", "have"):  # noqa: PLR2004
+    if len(words) < 2 or words[0].lower() not in _FLAG_VERBS:  # noqa: PLR2004
         return None
-    return with_article(" ".join(words[1:]))
+    plural, gerund = _FLAG_VERBS[words[0].lower()]
+    rest = " ".join(words[1:])
+    return plural, gerund, with_article(rest) if plural == "have" else rest
+
+
+def _had(column: _Column) -> str | None:
+    """ "having a cafe", "needing treatment": a flag named by a verb, said as what a condition is on; None for any
+    other flag."""
+    verb = _flag_verb(column)
+    return f"{verb[1]} {verb[2]}" if verb is not None else None
 
 
 def _that_are(column: _Column, *, negated: bool = False) -> str:
-    """ "that are full time", "that are not smokers"; a flag named by "has" says what they have: "that have a cafe",
-    "that do not have a cafe" (never "that are has cafe")."""
-    had = _had(column)
-    if had is not None:
-        return f"that {'do not have' if negated else 'have'} {had}"
+    """ "that are full time", "that are not smokers"; a flag named by a verb says it of many rows: "that have a cafe",
+    "that do not need treatment" (never "that are has cafe", "that are needs treatment")."""
+    verb = _flag_verb(column)
+    if verb is not None:
+        return f"that {'do not ' if negated else ''}{verb[0]} {verb[2]}"
     return f"that are {'not ' if negated else ''}{_are(column)}"
 
 
@@ -2849,7 +2892,7 @@ def _flag_negation(condition: _Filter) -> str | None:
     holds = (value in _YES) == (condition.op == "=")
     if condition.negated:
         holds = not holds
-    return _that_are(condition.column, negated=not holds)
+    return _that_are(condition.column, negated=holds)
 
 
 # A side of a range said of a point in time: "those whose invoice date is before 2012-12-08", never "below".
