@@ -682,3 +682,13 @@ def test_no_count_per_name_no_dropped_count_no_sort_in_place_no_value_already_as
     finally:
         del VALUES[("loan", "borrower")]
     assert found and not any("borrower is Tate Britain" in text for text in found), set(found)
+
+
+def test_no_highest_nor_lowest_of_values_all_in_view():
+    weather = schema_of(
+        {"temperature": ["City_ID", "Aug", "Jan"]},
+        primary=["temperature.City_ID"],
+        types={f"temperature.{name}": "number" for name in ("City_ID", "Aug", "Jan")},
+    )
+    found = texts("SELECT Aug FROM temperature WHERE Jan < 18.9", [[20.6], [21.7], [23.3]], schema=weather)
+    assert found and not any(re.search(r"(highest|lowest) August", text) for text in found), set(found)

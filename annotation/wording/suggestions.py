@@ -2061,6 +2061,12 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
         per grade), or a detail of the one thing a group is ("the highest number of platforms" per station)."""
         return bool(facts.group) and column is not None and (column in facts.group or column.table in determined)
 
+    def read_off(column: _Column | None) -> bool:
+        """The highest or lowest of a column whose every value is in view at a glance ("the highest August
+        temperature" of the three shown): read off the result, no question."""
+        shown = seen.shown_values(column) if column is not None and analysis.listing and seen.at_a_glance else None
+        return bool(shown)
+
     def distinct_shown(key: _Column) -> bool:
         shown = seen.shown_values(key) if seen.complete and key is not None else None
         return bool(shown) and len({repr(value) for value in shown}) == len(shown)  # a count of 1 per value shown
@@ -2075,6 +2081,7 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
             if not seen.code_number(column)
             and not (column is None and analysis.listing and seen.at_a_glance)
             and not (column is not None and (_values_only(analysis) or few_rows))  # the highest age "of these" codes
+            and not (function in _ORDER_FUNCTIONS and read_off(column))
             and not vague_groups
             and not (one_each and function != "count")
             and not one_value(column)
