@@ -1687,3 +1687,33 @@ def test_a_table_named_by_the_two_it_pairs_counted_alone_counts_pairs():
     assert draft("SELECT count(*) FROM book_author", [[32]], schema=library) == (
         "There are 32 pairs of a book and an author."
     )
+
+
+# A made schema's shortenings as written: units run into a measure's name, a participle before "year", acronyms.
+STOCKROOM = schema_of(
+    {
+        "carrier": ["carrier_id", "scac_code", "opened_year"],
+        "parcel": ["parcel_id", "carrier_id", "sku", "weight_kg", "pub_year", "appt_date"],
+    },
+    primary=["carrier.carrier_id", "parcel.parcel_id"],
+    foreign=[("parcel.carrier_id", "carrier.carrier_id")],
+    types={"carrier.opened_year": "number", "parcel.weight_kg": "number", "parcel.pub_year": "number"},
+)
+
+
+def test_a_schema_s_shortenings_are_said_as_words():
+    """'SKUs' and 'SCAC code' in capitals, a unit after its measure ('weights in kg', 'a weight of 2 kg'), 'year
+    opened', 'publication year', 'appointment date': never 'skus', 'weight kg', 'opened year', 'pub year', 'appt'."""
+    from annotation.wording.english import acronyms_capitalised, noun
+
+    assert acronyms_capitalised("the skus and the scac code of the husky") == "the SKUs and the SCAC code of the husky"
+    assert noun("dose in mg", True) == "doses in mg"
+    text = draft_response("SELECT sku, weight_kg FROM parcel", result([["A-1", 2]]), STOCKROOM)
+    assert "SKU" in text and "weight in kg" in text, text
+    rows = result([[2, 3], [5, 1]])
+    text = draft_response("SELECT weight_kg, count(*) FROM parcel GROUP BY weight_kg", rows, STOCKROOM)
+    assert "a weight of 2 kg" in text, text
+    text = draft_response("SELECT scac_code FROM carrier WHERE opened_year > 2010", result([["NSFR"]]), STOCKROOM)
+    assert "SCAC code" in text and "year opened is after 2010" in text, text
+    text = draft_response("SELECT pub_year, appt_date FROM parcel", result([[2001, "2025-01-02"]]), STOCKROOM)
+    assert "publication year" in text and "appointment date" in text, text

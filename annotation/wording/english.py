@@ -21,12 +21,15 @@ from typing import TypeVar
 
 __all__ = [
     "ABBREVIATIONS",
+    "ACRONYMS",
     "IRREGULAR_PARTICIPLES",
     "MASS_NOUNS",
     "MEASURES",
     "PREPOSITIONS",
     "REFERENCE_WORDS",
     "STORAGE_WORDS",
+    "UNITS",
+    "acronyms_capitalised",
     "column_phrase",
     "english",
     "identifier_like",
@@ -41,6 +44,7 @@ __all__ = [
     "with_article",
     "word_set",
     "words_of",
+    "year_first",
 ]
 
 # Inflection is the library's: it knows English (analyses, criteria, wives, people). A schema names things in
@@ -127,6 +131,10 @@ def noun(name: str, many: bool, *, rows: bool = False) -> str:
     noun."""
     head, sep, tail = name.partition(" of ")
     words = head.split(" ")
+    if not sep and len(words) > 2 and words[-2] == "in" and words[-1] in UNITS:
+        return noun(" ".join(words[:-2]), many, rows=rows) + " in " + words[-1]  # "doses in mg"
+    if not sep and len(words) == 2 and words[0] in _TIME_WORDS and _participle(words[1]):
+        return f"{plural_word(words[0]) if many else words[0]} {words[1]}"  # "years opened"
     inner = [position for position, word in enumerate(words[1:-1], start=1) if word in PREPOSITIONS]
     if not sep and inner and words[0] not in MEASURES:
         if not rows:
@@ -325,6 +333,7 @@ _SPELLED_OUT = {
     "abbrev": "abbreviation",
     "acct": "account",
     "addr": "address",
+    "appt": "appointment",
     "amt": "amount",
     "cnt": "count",
     "cust": "customer",
@@ -393,7 +402,46 @@ def column_phrase(name: str, vocabulary: set[str] | frozenset[str] = frozenset()
         return "number of " + " ".join(words[1:-1] + [plural_word(words[-1])])
     if len(words) >= 3 and words[-2] == "of" and words[-1].endswith("ed"):
         return " ".join(words[:-2] + words[-1:])  # "year of founded" -> "year founded"
+    if len(words) == 2 and words[0] == "pub" and words[1] in {"year", "years", "date", "dates"}:
+        words[0] = "publication"  # "pub year": a pub is a bar only where no year or date follows
+    if len(words) > 1 and words[-1] in UNITS and words[-2] not in PREPOSITIONS | _UNIT_FIRST_WORDS:
+        return " ".join(words[:-1]) + " in " + words[-1]  # "dose mg" -> "dose in mg", "weight kg" -> "weight in kg"
     return " ".join(words)
+
+
+def year_first(phrase: str) -> str:
+    """A column's phrase named by a participle and "year" said as a response says it: "opened year" -> "year
+    opened" ("whose year opened is 2011", "the years opened of the warehouses"); any other phrase as it is. The
+    suggestions keep "the latest founded year"."""
+    words = phrase.split()
+    if len(words) == 2 and words[1] in _TIME_WORDS and _participle(words[0]):
+        return f"{words[1]} {words[0]}"
+    return phrase
+
+
+# A column named by a participle and "year" holds when that happened ("opened year", "founded year").
+_TIME_WORDS = frozenset({"year"})  # "shipped date" reads well as it is
+# Units a schema ends a measure's name with; "min" is left out (a minimum as often as minutes).
+UNITS = frozenset({"kg", "g", "mg", "mcg", "lb", "lbs", "oz", "km", "m", "cm", "mm", "mi", "ml", "m2", "m3"})
+UNITS |= {"sqm", "kwh", "mph", "kmh", "hrs", "secs"}  # a currency ("damage millions usd") stays as it is
+_UNIT_FIRST_WORDS = frozenset({"sq", "square", "cubic", "cu", "per"})  # "sq m" is one unit
+
+
+def _participle(word: str) -> bool:
+    return (len(word) > 4 and word.endswith("ed") and not word.endswith("eed")) or word in IRREGULAR_PARTICIPLES
+
+
+# Shortenings said letter by letter, written in capitals in a sentence ("the SKUs", "the SCAC code"), never as the
+# schema writes them in lower case.
+ACRONYMS = frozenset({"sku", "scac", "vat", "isbn", "issn", "ssn", "upc", "ean", "vin", "imei", "uuid", "url", "gdp"})
+ACRONYMS |= {"gnp", "gpa", "icd", "atc", "hs", "upn", "ulan", "iban"}
+_ACRONYM_WORDS = re.compile(r"\b(" + "|".join(sorted(ACRONYMS)) + r")(s?)\b")
+
+
+def acronyms_capitalised(text: str) -> str:
+    """`text` with each acronym written in lower case (a schema's name said in a sentence) in capitals, its plural
+    with a lower-case "s": "the skus of products" -> "the SKUs of products"."""
+    return _ACRONYM_WORDS.sub(lambda found: found.group(1).upper() + found.group(2), text)
 
 
 # Shortenings a database designer writes for a word a reader would spell out (docs/curation.md, "Names").

@@ -22,6 +22,8 @@ from annotation.sql.spider import parse_sql, unwrap_paren
 from annotation.wording.english import IRREGULAR_PARTICIPLES as _IRREGULAR_PARTICIPLES
 from annotation.wording.english import MEASURES as _MEASURE_WORDS
 from annotation.wording.english import PREPOSITIONS as _PREPOSITIONS
+from annotation.wording.english import UNITS as _UNITS
+from annotation.wording.english import acronyms_capitalised as _acronyms_capitalised
 from annotation.wording.english import column_phrase as _column_phrase
 from annotation.wording.english import english as _english
 from annotation.wording.english import is_plural as _is_plural
@@ -34,6 +36,7 @@ from annotation.wording.english import table_noun as _table_noun
 from annotation.wording.english import with_article as _with_article
 from annotation.wording.english import word_set as _word_set
 from annotation.wording.english import words_of as _words_of
+from annotation.wording.english import year_first as _year_first
 
 __all__ = ["FEW_ROWS", "GENERIC_DRAFT", "draft_response"]
 
@@ -99,7 +102,7 @@ def draft_response(sql: str, result: dict, schema: dict | None) -> str:
         return _generic_draft(table)
     try:
         query = _QueryBuilder(_names_of(schema)).query(tree, None)
-        return _fold(query, table)
+        return _acronyms_capitalised(_fold(query, table))
     except Exception:  # a draft is a convenience the expert edits anyway: an odd query must not break the room
         return _generic_draft(table)
 
@@ -299,7 +302,7 @@ class _Names:
             self.column_tables.append(table_index)
             name = column_readable[index][1] if index < len(column_readable) else original
             name = _words_of(str(name or original))
-            name = _column_phrase(name, vocabulary)
+            name = _year_first(_column_phrase(name, vocabulary))
             kind = self.column_types[index] if index < len(self.column_types) else "text"
             if kind == "number" and name in _COMING_ABOUT:
                 name = f"year {name}"  # "institutions whose year founded is after 1880", never "whose founded is"
@@ -1647,7 +1650,11 @@ class _Select:
             # "6 for 2"; a year reads as itself.
             if _is_time(column) or column.table is None:
                 return _value(value)
-            return f"{_noun(_column_words(column, column.table, False), False)} {_value(value)}"
+            words = _noun(_column_words(column, column.table, False), False)
+            measure, unit = words.rsplit(" in ", 1) if " in " in words else (words, "")
+            if unit in _UNITS:
+                return f"{_with_article(measure)} of {_value(value)} {unit}"  # "for a dose of 1 mg"
+            return f"{words} {_value(value)}"
         if _column_words(column, column.identifies, False).split()[-1] not in _KEY_WORDS:
             return _value(value)
         return f"{column.identifies.noun(False)} {_value(value)}"
