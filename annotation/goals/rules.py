@@ -152,6 +152,14 @@ RULES = {
         "a list of more than ten dates, numbers or codes with nothing beside them that names a thing (72 acquisition "
         "dates, 51 tracking numbers): values nobody reads"
     ),
+    "far_number_group": gettext_noop(
+        "a count per number (a pay scale, a year, a size) of a row two tables away or further (courses per the pay "
+        "scale of their department's head): the number says nothing of the things counted"
+    ),
+    "group_by_shared_name": gettext_noop(
+        "a count per name of a table's own rows that many of them share (students per guardian name such as 'Mrs "
+        "Patel'): one name lumps different people or things together"
+    ),
     "by_position": gettext_noop(
         "a count per, a list of, a ranking by or an average of the places of rows in their parent's sequence (a queue "
         "position, an author's order on a book, a line number of an order): a place is no kind of thing and no answer"
@@ -253,6 +261,7 @@ _PERSON_NAME_WORDS = frozenset({"fname", "lname", "mname", "minit", "firstname",
     "initial",
     "initials",
 }
+_PERSON_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Sir", "Dame")
 _NAME_PART_WORDS = frozenset({"first", "last", "middle", "given", "family", "maiden", "nick"})
 
 
@@ -909,6 +918,10 @@ class GoalRules:
         if per_kind and len(tree.get("joins") or []) >= 2 and figures is not None and figures.distinct <= _FEW_KINDS:
             # "Which guest gender has the fewest unit status records (through bookings)?"
             return Refusal("few_kinds_far", f"counts {counted_table(tree)} per {group} of {figures.distinct} values")
+        if len(tree.get("joins") or []) >= 2 and figures is not None and isinstance(figures.low, int | float):
+            # "How many courses per pay scale of their department's head": a number of a row two tables away or
+            # further (a scale, a year, a size) sorts the counted things by nothing of theirs.
+            return Refusal("far_number_group", f"counts {counted_table(tree)} per {group}, two joins away or more")
         return None
 
     def subtype_of(self, table: str) -> str | None:
@@ -966,15 +979,47 @@ class GoalRules:
             return Refusal("group_by_person_name", f"grouped by {group}")
         if figures is not None and isinstance(figures.low, str) and _DATE.match(figures.low):
             return Refusal("group_by_date", f"grouped by {group}")
+        if self.shared_own_name(group):
+            # "The number of students per guardian name" of 59 names ("Mrs Patel") shared by 450 guardians: the rows
+            # a name lumps together are different things, and a count per such name counts nothing.
+            return Refusal("group_by_shared_name", f"grouped by {group}, names its rows share")
+        return None if figures is None else self._spread_refusal(group, figures)
+
+    def _spread_refusal(self, group: str, figures: _Figures) -> Refusal | None:
+        """Why a column's values spread too thin to group by: nearly one per row, or many and no words."""
+        column = group.split(".", 1)[1]
         # Nearly one value per row of its table and not a name: a price, a rate, a timestamp is no kind of thing.
-        if figures is not None and figures.distinct * 2 > figures.rows and isinstance(figures.low, int | float):
+        if figures.distinct * 2 > figures.rows and isinstance(figures.low, int | float):
             return Refusal("group_of_one", f"{group} has {figures.distinct} values in {figures.rows} rows")
-        if figures is not None and figures.distinct * 2 > figures.rows and name_kind(column) in ("code", "identifier"):
+        if figures.distinct * 2 > figures.rows and name_kind(column) in ("code", "identifier"):
             # A code nearly every row has its own of (a postcode, a card number): a group per row, words or not.
             return Refusal("group_of_one", f"{group} has {figures.distinct} values in {figures.rows} rows")
-        if figures is not None and figures.distinct > _GROUP_MAX_VALUES and not self.names_things(group):
+        if figures.distinct > _GROUP_MAX_VALUES and not self.names_things(group):
             return Refusal("group_by_many_values", f"{group} has {figures.distinct} values")
         return None
+
+    def shared_own_name(self, qualified: str) -> bool:
+        """Whether a column is its table's own name (`name`, `guardian_name` of guardian) of more than a scale's
+        values that its rows share (fewer than nine in ten of them different), most of them a title and a surname
+        ("Mrs Patel"): a name that lumps different people."""
+        table, column = qualified.split(".", 1)
+        words = identifier_words(column)
+        own = [_stem(word) for word in identifier_words(table)]
+        if not words or words[-1] != "name" or (len(words) > 1 and _stem(words[-2]) not in own):
+            return False
+        figures = self.figures(qualified)
+        if not (
+            figures is not None
+            and self.names_things(qualified)
+            and _GROUP_MAX_VALUES < figures.distinct < _NEARLY_UNIQUE * figures.rows
+        ):
+            return False
+        # People named by a title and a surname ("Mrs Patel"), most of them: a race's name shared by its years
+        # ("Australian Grand Prix") names one recurring thing and is kept.
+        quoted = f'"{column}"'
+        titled = " OR ".join(f"{quoted} GLOB '{title} *'" for title in _PERSON_TITLES)
+        result = execute(self.path, f'SELECT count(*) FROM "{table}" WHERE {titled}')  # noqa: S608
+        return result.ok and bool(result.rows) and result.rows[0][0] * 2 > figures.rows
 
     def groups_well(self, qualified: str) -> bool:
         """Whether a count per value of the column may be asked (`group_column_refusal` finds nothing)."""

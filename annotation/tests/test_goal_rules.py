@@ -1227,3 +1227,55 @@ def test_codes_of_a_letter_and_many_digits_name_nothing(tmp_path):
     form = {"column": "pupil.form", "op": "=", "value": "7A"}
     assert after(tree(["pupil"], project=["pupil.upn"], filters=[form])).rule == "list_naming_nothing"
     assert after(tree(["pupil"], project=["pupil.first_name", "pupil.upn"], filters=[form])) is None
+
+
+def _staff_database(path):
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, staff_name TEXT, pay_scale INTEGER, team TEXT);
+        CREATE TABLE dept (dept_id INTEGER PRIMARY KEY, dept_name TEXT, head_id INTEGER REFERENCES staff (staff_id));
+        CREATE TABLE course (course_id INTEGER PRIMARY KEY, title TEXT, dept_id INTEGER REFERENCES dept (dept_id));
+        CREATE TABLE race (race_id INTEGER PRIMARY KEY, race_name TEXT, year INTEGER);
+        """
+    )
+    rng = random.Random(21)
+    for number in range(1, 81):
+        # 20 names ("Mrs Patel") shared by 80 people.
+        name = f"{['Mr', 'Mrs', 'Ms', 'Dr'][number % 4]} {['Ali', 'Chen', 'Jones', 'Patel', 'Smith'][number % 5]}"
+        connection.execute(
+            "INSERT INTO staff VALUES (?, ?, ?, ?)", (number, name, rng.randint(1, 6), rng.choice(["red", "blue"]))
+        )
+    for number in range(1, 9):
+        connection.execute("INSERT INTO dept VALUES (?, ?, ?)", (number, f"Department {number}", number * 3))
+    for number in range(1, 81):
+        connection.execute(
+            "INSERT INTO race VALUES (?, ?, ?)", (number, f"Grand Prix {number % 20}", 2000 + number // 20)
+        )
+    for number in range(1, 41):
+        connection.execute("INSERT INTO course VALUES (?, ?, ?)", (number, f"Course {number}", rng.randint(1, 8)))
+    connection.commit()
+    connection.close()
+    return GoalRules(introspect_sqlite(path, "staff"), path)
+
+
+def test_a_count_per_a_number_two_tables_away_and_per_a_shared_name_are_refused(tmp_path):
+    rules = _staff_database(tmp_path / "staff.sqlite")
+    to_dept = ("staff", "staff_id", "dept", "head_id")
+    to_course = ("dept", "dept_id", "course", "dept_id")
+    # "How many courses per pay scale of their department's head": refused; one table away it is asked.
+    far = tree(["staff", "dept", "course"], "group_count", joins=[to_dept, to_course], group="staff.pay_scale")
+    assert rules.before_run(far).rule == "far_number_group"
+    near = tree(["staff", "dept"], "group_count", joins=[to_dept], group="staff.pay_scale")
+    assert rules.before_run(near) is None
+    # Per the head's name (words), two tables away, it is no number.
+    assert (
+        rules.before_run({**far, "group": "dept.dept_name", "tables": ["dept", "course"], "joins": [list(to_course)]})
+        is None
+    )
+    # "The number of departments per staff name": 20 names shared by 80 people lump different people.
+    assert rules.shared_own_name("staff.staff_name") and not rules.shared_own_name("dept.dept_name")
+    assert rules.before_run({**near, "group": "staff.staff_name"}).rule == "group_by_shared_name"
+    assert not rules.shared_own_name("staff.team")
+    # A race's name shared by its years names one recurring race: kept.
+    assert not rules.shared_own_name("race.race_name")
