@@ -692,3 +692,39 @@ def test_no_highest_nor_lowest_of_values_all_in_view():
     )
     found = texts("SELECT Aug FROM temperature WHERE Jan < 18.9", [[20.6], [21.7], [23.3]], schema=weather)
     assert found and not any(re.search(r"(highest|lowest) August", text) for text in found), set(found)
+
+
+def test_no_rest_of_a_handful_listed_of_many_and_no_narrowing_of_groups_all_in_view():
+    school = schema_of(
+        {"guardian": ["guardian_id", "guardian_name", "postcode"], "class_group": ["class_id", "year_group"]},
+        primary=["guardian.guardian_id", "class_group.class_id"],
+        types={"guardian.guardian_id": "number", "class_group.class_id": "number", "class_group.year_group": "number"},
+    )
+    figures = {("guardian", name): {"rows": 410, "distinct": 300} for name in ("guardian_id", "guardian_name")}
+    figures |= {("class_group", "year_group"): {"rows": 60, "distinct": 5, "min": 7, "max": 11}}
+
+    def said(sql, rows, category):
+        found = set()
+        for seed in range(40):
+            try:
+                found.add(
+                    recommend(
+                        sql,
+                        school,
+                        category=category,
+                        rng=random.Random(seed),
+                        result={"rows": rows, "truncated": False, "total_rows": None},
+                        statistics=lambda table, column: figures.get((table, column)),
+                    ).text
+                )
+            except IntentError:
+                continue
+        return found
+
+    rest = said(
+        "SELECT guardian_id FROM guardian WHERE guardian_name LIKE '%Mr Hu%'", [[11], [30], [82]], "different_instances"
+    )
+    assert rest and not any("the rest" in text for text in rest), rest
+    sql = "SELECT year_group, count(*) FROM class_group GROUP BY year_group HAVING count(*) >= 15"
+    groups = said(sql, [[10, 15], [11, 15]], "different_instances")
+    assert groups and not any("whose year group is" in text for text in groups), groups

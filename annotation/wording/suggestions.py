@@ -232,6 +232,8 @@ _TIME_WORDS = frozenset({"year", "date", "time", "day", "month", "datetime", "ti
 _STATISTIC_WORDS = frozenset(
     {"highest", "lowest", "average", "total", "maximum", "minimum", "max", "min", "avg", "sum"}
 )
+# The rest of an equality or a pattern that kept fewer than one row in this many of the table is every other row.
+_REST_SHARE_AT_LEAST = 20
 # A column whose values are (almost) all different names single rows: nobody counts "people per name". Above this
 # share of distinct values among the rows, a column is neither grouped by nor narrowed to.
 _UNIQUE_SHARE = 0.5
@@ -1494,6 +1496,15 @@ class _Seen:
         free = column.label.lower().split()[-1] in _FREE_TEXT
         return free and all(isinstance(value, str) and len(value.strip()) <= 1 for value in (low, high))
 
+    def table_rows(self, analysis: _Analysis) -> int:
+        """How many rows the query's first table holds, by its columns' figures (0 when unknown)."""
+        table = analysis.facts.tables[0] if analysis.facts.tables else None
+        for column in analysis.names.columns.get(table, ()):
+            rows = self.stats(column).get("rows")
+            if _whole(rows):
+                return int(rows)
+        return 0
+
     def unique_or_constant(self, column: _Column) -> bool:
         """Whether the column's values are (nearly) all different, or all the same: no group, no narrowing."""
         figures = self.stats(column)
@@ -1713,7 +1724,15 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
             item.op == "=" and item.column is not None and (item.column.is_key or seen.unique_or_constant(item.column))
         )
     ]  # "all but the airport with code DYS" is every other row: nobody asks that
-    narrowing = [column for column in material["R8"] if keeps(column)]
+    kept = len(seen.rows) if analysis.listing and seen.complete else 0
+    if 0 < kept * _REST_SHARE_AT_LEAST < seen.table_rows(analysis):
+        # "the rest: those whose guardian name does not contain Mr Hu" listing 5 of 410 guardians: every other row
+        # (the rest of a count is a count, and asked for)
+        material["R11"] = [item for item in material["R11"] if item.op not in ("=", "like", "in")]
+    # narrowing groups that are all in view by their own key shows rows already shown ("only those whose grade is
+    # below 12" of the 4 grades and their counts)
+    in_view = set(analysis.facts.group) if seen.complete else set()
+    narrowing = [column for column in material["R8"] if keeps(column) and column not in in_view]
     material["R8"] = [] if nothing_to_narrow else narrowing
     material["R10"] = [
         item
@@ -1727,7 +1746,11 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
     material["R12"] = (
         []
         if nothing_to_narrow
-        else [(kind, detail) for kind, detail in material["R12"] if kind != "column" or keeps(detail)]
+        else [
+            (kind, detail)
+            for kind, detail in material["R12"]
+            if kind != "column" or (keeps(detail) and detail not in in_view)
+        ]
     )
     if seen.few:
         material["R14"] = []
