@@ -728,3 +728,23 @@ def test_no_rest_of_a_handful_listed_of_many_and_no_narrowing_of_groups_all_in_v
     sql = "SELECT year_group, count(*) FROM class_group GROUP BY year_group HAVING count(*) >= 15"
     groups = said(sql, [[10, 15], [11, 15]], "different_instances")
     assert groups and not any("whose year group is" in text for text in groups), groups
+
+
+def test_a_detail_drops_its_table_s_words_at_either_end_and_a_participle_counts_people():
+    battles = schema_of(
+        {
+            "ship": ["id", "name", "disposition_of_ship", "tonnage"],
+            "death": ["death_id", "caused_by_ship_id", "killed", "injured", "note"],
+            "staff": ["staff_id", "staff_first_name", "staff_last_name"],
+        },
+        primary=["ship.id", "death.death_id", "staff.staff_id"],
+        foreign=[("death.caused_by_ship_id", "ship.id")],
+        types={"ship.id": "number", "death.death_id": "number", "death.caused_by_ship_id": "number"}
+        | {"death.killed": "number", "death.injured": "number", "staff.staff_id": "number"},
+    )
+    found = texts("SELECT name FROM ship WHERE tonnage = 't'", [["Bacchus"], ["Three Brothers"]], schema=battles)
+    found += texts("SELECT killed FROM death WHERE injured > 3", [[0], [4], [9]], schema=battles)
+    found += texts("SELECT staff_first_name FROM staff", [["Ann"], ["Bo"], ["Cy"], ["Di"]], schema=battles)
+    assert not any("disposition of ship" in text or "staff last name" in text for text in found), set(found)
+    assert not re.search(r"\b(average|each|their) (injured|killed)\b", " ".join(found)), set(found)
+    assert any("number injured" in text or "number killed" in text for text in found), set(found)

@@ -2420,11 +2420,13 @@ class _Writer:
             return f"Ask for another detail of these {self.things}"
         self._uses(column)
         owner = self._owner(column)
-        if form == "lead":
-            return f"Ask for {owner} {column.label} too"
-        if owner != "their":
-            return f"Ask for another detail, such as {owner} {column.label}"  # not "these machines' age"
+        # said without its table's own words: "their last name too" of staff, "the ship's disposition" (never "their
+        # staff last name", "the ship's disposition of ship")
         label = _own(column.label, self.names.labels[column.table]) if column.table in self.names.labels else None
+        if form == "lead":
+            return f"Ask for {owner} {label or column.label} too"
+        if owner != "their":
+            return f"Ask for another detail, such as {owner} {label or column.label}"  # not "these machines' age"
         return f"Ask for another detail of these {self.things}, such as their {label or column.label}"
 
     def _owner(self, column: _Column) -> str:
@@ -3138,6 +3140,11 @@ _ROLE_NOUNS = frozenset(
 # Kinds of people a number column can count, named in the singular ("undergraduate" of an enrolment table: how many
 # undergraduates enrolled): never "their undergraduate".
 _COUNTED_PEOPLE = frozenset({"undergraduate", "graduate", "postgraduate", "male", "female", "adult", "child", "minor"})
+# Participles a number column counts people by ("injured" of a battle's ship): never a year ("founded").
+_COUNTED_PARTICIPLES = frozenset(
+    {"injured", "killed", "wounded", "affected", "infected", "displaced", "evacuated", "rescued", "arrested"}
+    | {"hospitalized", "hospitalised", "vaccinated", "admitted", "enrolled", "employed", "dead", "missing"}
+)
 
 
 def _head_count(label: str, kind: str) -> str:
@@ -3148,6 +3155,8 @@ def _head_count(label: str, kind: str) -> str:
     if kind != "number" or len(words) != 1:
         return label
     word = singular_word(words[0].lower())
+    if word in _COUNTED_PARTICIPLES:
+        return f"number {word}"  # "injured", "killed": how many were, "the average number injured"
     if word in _GROUP_NOUNS:
         return f"{word} size"
     if word in _COUNTED_PEOPLE:
@@ -3292,6 +3301,8 @@ def _own(label: str, table_label: str) -> str:
         if lower[start : start + len(owner)] == own and len(words) - len(owner) >= 2:
             # "their date closed" of complaints, never "their date complaint closed"
             return " ".join(words[:start] + words[start + len(owner) :])
+    if len(words) > len(owner) + 1 and lower[-len(owner) - 1 :] == ["of", *own]:
+        return " ".join(words[: -len(owner) - 1])  # "the ship's disposition", never "disposition of ship"
     if len(owner) > 1 and len(words) > 2 and lower[0] == own[0] and lower[1] != own[1]:
         # "their level name" of catalog structures, never "their catalog level name": the table's first word again
         return " ".join(words[1:])
