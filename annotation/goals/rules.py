@@ -478,8 +478,8 @@ class GoalRules:
         Small values may fall inside a key's by chance: a column whose values do not all lie above
         `_UNDECLARED_KEY_LOW` is taken for a packed key's (1..n) only when its name shares a word with the key's table
         or name, a word that is no ordinal (`rank`, `year`: a coach's rank 1-5 is no match result's rank); a sparse
-        key's (10, 20, ... 600: a student's `Major` among department numbers) holds them by no chance. None for every
-        other column."""
+        key's (10, 20, ... 600: a student's `Major` among department numbers) holds them by no chance. Never a table a
+        declared foreign key of the column's table already names. None for every other column."""
         lowered = qualified.lower()
         if lowered not in self._undeclared:
             self._undeclared[lowered] = self._find_undeclared_key(qualified)
@@ -502,8 +502,11 @@ class GoalRules:
             or words & _AMOUNT_WORDS
         ):
             return None
+        # The tables a declared foreign key of this table names: a route's stop is its `stop_id`, and its `stop_seq`
+        # (a place in the route's order) is no second reference to a stop.
+        named = {parent.lower() for child, parent in self._foreign.items() if child.startswith(f"{table.lower()}.")}
         for other in self._declared:
-            key = self.row_key(other) if other != table.lower() else None
+            key = self.row_key(other) if other != table.lower() and other not in named else None
             found = self.figures(key) if key is not None else None
             if found is None or not found.whole or not found.low <= figures.low <= figures.high <= found.high:
                 continue

@@ -1298,3 +1298,29 @@ def test_a_count_per_group_is_one_question_whatever_its_threshold():
     ranked = {**plain, "order": {"by": "count", "desc": True, "limit": 1}}
     assert not counts_per_group(ranked) and question_shape(ranked) != question_shape(plain)
     assert question_shape({**plain, "group": "artist.city"}) != question_shape(plain)
+
+
+def test_a_table_already_referring_to_another_gets_no_second_undeclared_key_to_it(tmp_path):
+    path = tmp_path / "routes.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE stop (stop_id INTEGER PRIMARY KEY, stop_name TEXT);
+        CREATE TABLE route_stop (
+            route_id INTEGER, stop_seq INTEGER, stop_id INTEGER REFERENCES stop (stop_id),
+            PRIMARY KEY (route_id, stop_seq)
+        );
+        CREATE TABLE visit (visit_id INTEGER PRIMARY KEY, stop_ref INTEGER);
+        """
+    )
+    connection.executemany("INSERT INTO stop VALUES (?, ?)", [(number, f"Stop {number}") for number in range(1, 41)])
+    rows = [(route, seq, (route * 7 + seq) % 40 + 1) for route in range(1, 6) for seq in range(1, 11)]
+    connection.executemany("INSERT INTO route_stop VALUES (?, ?, ?)", rows)
+    connection.executemany("INSERT INTO visit VALUES (?, ?)", [(number, number % 40 + 1) for number in range(1, 31)])
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "routes"), path)
+    # A route's stop is its stop_id: its stop_seq (1-10, among the stops' ids) is a place in the route's order.
+    assert rules.undeclared_key("route_stop.stop_seq") is None
+    # A table declaring no reference to stops may still hold one undeclared.
+    assert rules.undeclared_key("visit.stop_ref") == "stop.stop_id"
