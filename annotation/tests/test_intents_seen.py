@@ -748,3 +748,16 @@ def test_a_detail_drops_its_table_s_words_at_either_end_and_a_participle_counts_
     assert not any("disposition of ship" in text or "staff last name" in text for text in found), set(found)
     assert not re.search(r"\b(average|each|their) (injured|killed)\b", " ".join(found)), set(found)
     assert any("number injured" in text or "number killed" in text for text in found), set(found)
+
+
+def test_no_average_nor_total_of_a_band():
+    school = schema_of(
+        {"student": ["student_id", "year_group", "first_name"], "teacher": ["teacher_id", "pay_scale", "last_name"]},
+        primary=["student.student_id", "teacher.teacher_id"],
+        types={f"{table}.{name}": "number" for table, name in (("student", "student_id"), ("student", "year_group"))}
+        | {"teacher.teacher_id": "number", "teacher.pay_scale": "number"},
+    )
+    found = texts("SELECT count(*) FROM student", [[300]], schema=school)
+    found += texts("SELECT count(*) FROM teacher", [[40]], schema=school)
+    assert any("highest year group" in text or "lowest pay scale" in text for text in found), set(found)
+    assert not any(re.search(r"(average|total) (year group|pay scale)", text) for text in found), set(found)

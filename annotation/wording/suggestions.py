@@ -172,6 +172,9 @@ _NOT_ADDITIVE = frozenset(
     | {"grade", "level"}  # a school year or a membership level is a rank ("the total grade")
     | {"rate", "rates", "ratio", "minute", "position"}  # "the total support rate", "the total minute" of cards
 )
+# Last words of a number column's name that make it a band, a rank among a few ("year group", "key stage", "pay
+# scale", "tier"): its highest and lowest mean something, its average or total nothing.
+_BANDS = frozenset({"group", "stage", "scale", "tier", "band"})
 # Words that make a figure one per unit ("unit price", "price per night"): added up over rows it means nothing.
 _PER_UNIT = frozenset({"unit", "per"})
 # Units of time a column can count in ("years working", "days held"): before a participle, a span, not a point.
@@ -1619,9 +1622,10 @@ def _reads_as_number(text: str) -> bool:
 def _functions_of(column: _Column, functions: tuple) -> tuple:
     """The statistics a column can have: a point in time has a latest and an earliest, never a total or an average
     ("the total year")."""
-    if column.kind == "time" or column.label.split()[-1] in _TIME_WORDS | _PLACES:
-        return tuple(function for function in functions if function in _ORDER_FUNCTIONS)  # "the average longitude"
     words = column.label.lower().split()
+    if column.kind == "time" or column.label.split()[-1] in _TIME_WORDS | _PLACES or words[-1] in _BANDS:
+        # "the average longitude"; "the average year group", "the total pay scale": a band is a rank, not a measure
+        return tuple(function for function in functions if function in _ORDER_FUNCTIONS)
     if words[-1] in _NOT_ADDITIVE or _PER_UNIT & set(words[:-1]):
         return tuple(function for function in functions if function != "sum")  # "the total rating", "unit price"
     return functions
