@@ -1717,3 +1717,20 @@ def test_a_schema_s_shortenings_are_said_as_words():
     assert "SCAC code" in text and "year opened is after 2010" in text, text
     text = draft_response("SELECT pub_year, appt_date FROM parcel", result([[2001, "2025-01-02"]]), STOCKROOM)
     assert "publication year" in text and "appointment date" in text, text
+
+
+ROUTES = schema_of(
+    {"airport": ["airport_cd", "city"], "route": ["route_id", "orig_cd", "dest_cd", "open_dt"], "promo": ["promo_cd"]},
+    primary=["airport.airport_cd", "route.route_id", "promo.promo_cd"],
+    foreign=[("route.orig_cd", "airport.airport_cd"), ("route.dest_cd", "airport.airport_cd")],
+)
+
+
+def test_shortened_words_and_the_part_a_key_plays():
+    """Written after drafts set 10 was read (tuned): 'cd' and 'dt' spelled out, 'promos' (never 'promoes'), and a key
+    beside another to the same table said with the part it plays ('the origin airport', never 'the airport')."""
+    text = draft_response("SELECT open_dt FROM route WHERE dest_cd = 'DUB'", result([["2020-01-01"]]), ROUTES)
+    assert "open date" in text and "destination code" in text, text
+    assert "6 promos" in draft_response("SELECT count(*) FROM promo", result([[6]]), ROUTES)
+    sql = "SELECT orig_cd, count(*) FROM route GROUP BY orig_cd ORDER BY count(*) DESC LIMIT 1"
+    assert "The origin airport with the most routes" in draft_response(sql, result([["DUB", 9]]), ROUTES)

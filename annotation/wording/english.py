@@ -112,7 +112,15 @@ def _inflectable(word: str) -> bool:
 def plural_word(word: str) -> str:
     if not _inflectable(word) or is_plural(word):
         return word
-    return english().plural_noun(word) or word
+    plural = english().plural_noun(word) or word
+    if plural == word + "es" and word.endswith("o") and _more_used(word + "s", plural):
+        return word + "s"  # "promos", "memos": a shortening ending in -o takes -s, as English text writes it
+    return plural
+
+
+def _more_used(one: str, other: str) -> bool:
+    counts = _segmenter().UNIGRAMS
+    return counts.get(one, 0) > counts.get(other, 0)
 
 
 @lru_cache(maxsize=_WORDS_KEPT)
@@ -335,20 +343,31 @@ _SPELLED_OUT = {
     "addr": "address",
     "appt": "appointment",
     "amt": "amount",
+    "cd": "code",
     "cnt": "count",
+    "ctry": "country",
     "cust": "customer",
     "dept": "department",
     "desc": "description",
+    "dest": "destination",
+    "disc": "discount",
+    "dist": "distance",
+    "dt": "date",
     "dob": "date of birth",
     "emp": "employee",
+    "flg": "flag",
     "flr": "floor",
+    "mfg": "manufacture",
     "mgr": "manager",
     "msg": "message",
     "nbr": "number",
     "nm": "name",
     "num": "number",
+    "orig": "origin",
     "pct": "percent",
     "qty": "quantity",
+    "rt": "rate",
+    "seg": "segment",
     "tel": "telephone",
     "txt": "text",
     "yr": "year",
@@ -435,6 +454,7 @@ def _participle(word: str) -> bool:
 # schema writes them in lower case.
 ACRONYMS = frozenset({"sku", "scac", "vat", "isbn", "issn", "ssn", "upc", "ean", "vin", "imei", "uuid", "url", "gdp"})
 ACRONYMS |= {"gnp", "gpa", "icd", "atc", "hs", "upn", "ulan", "iban"}
+ACRONYMS |= {"vip", "pnr", "utc", "iata", "icao"}  # written after drafts set 10 was read (tuned)
 _ACRONYM_WORDS = re.compile(r"\b(" + "|".join(sorted(ACRONYMS)) + r")(s?)\b")
 
 

@@ -884,6 +884,23 @@ def _role(column_name: str, target: _Table) -> str:
     return " ".join(words)
 
 
+def _one_of_two_roles(column: _Col) -> str:
+    """A foreign key beside another of its table to the same table (a route's "origin code" and "destination code",
+    both airports) plays a part the other does not: its own words with the target's noun ("origin airport"), never
+    just "the airport"; "" for any other column."""
+    table, target = column.table, column.identifies
+    names = getattr(table, "names", None)
+    if table is None or target is None or table is target or not isinstance(names, _Names):
+        return ""
+    words = column.name.split()
+    if names._targets(table).count(names.tables.get(target.key)) < 2 or len(words) < 2 or words[-1] not in _KEY_WORDS:
+        return ""
+    if set(words[:-1]) <= _word_set(target.name) or names.is_link(table):
+        return ""  # "course id" beside "prerequisite id": the course itself; a pair of friends is said as pairs
+    own = [word for word in words[:-1] if word not in _word_set(target.name)]  # "source user id": "source"
+    return " ".join(own) + " " + _noun(target.name, False)
+
+
 def _literal(node: exp.Expr) -> str:
     node = unwrap_paren(node)
     if isinstance(node, exp.Literal) and node.is_string and _is_code(node.this):
@@ -1011,6 +1028,7 @@ class _Select:
         key = self.group[0]
         if len(self.group) == 1 and key.identifies is not None:
             role = _role(key.name, key.identifies) if key.table is not key.identifies else ""
+            role = role or _one_of_two_roles(key)
             # Flights grouped by their destination airport are counted per destination airport.
             self.subject = self.main = replace(key.identifies, role=role) if role else key.identifies
         else:
