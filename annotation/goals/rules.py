@@ -189,6 +189,12 @@ _CODE_WORDS = frozenset({"code", "codes", "zip", "zipcode", "postcode", "postal"
     "latitude",
     "longitude",
 }
+_CALENDAR_WORDS = frozenset({"year", "yr", "month", "mon", "mth", "week", "wk", "day", "quarter", "qtr", "term"}) | {
+    "semester",
+    "season",
+    "hour",
+    "hr",
+}
 _ORDINAL_WORDS = frozenset(
     {"year", "yr", "yyyy", "floor", "flr", "storey", "rank", "ranking", "seq", "sequence", "ordinal", "month"}
     | {"weekday", "semester", "version", "hour", "hr", "minute"}
@@ -814,7 +820,34 @@ class GoalRules:
             )
             if result.ok and result.rows and result.rows[0][0] == result.rows[0][2] > result.rows[0][1]:
                 return True
-        return False
+        return self._position_in_key(table, column)
+
+    def _position_in_key(self, table: str, column: str) -> bool:
+        """Whether a column is the place of rows within the rest of the table's key of several columns (the schema's
+        `composite_primary_keys`, read from an uploaded file), that rest holding a foreign key: a stop's place in a
+        route's direction (route, direction, stop_seq), counted 1, 2, 3... afresh for each."""
+        names = self.schema["column_names_original"]
+        originals = self.schema["table_names_original"]
+        keys = [
+            [names[index][1] for index in key]
+            for key in self.schema.get("composite_primary_keys") or []
+            if key and originals[names[key[0]][0]].lower() == table.lower()
+        ]
+        key = keys[0] if keys else []
+        if set(identifier_words(column)) & _CALENDAR_WORDS:
+            return False  # a target's month within (store, year, month) is a time, no place in a sequence
+        rest = [name for name in key if name.lower() != column.lower()]
+        if (
+            len(rest) != len(key) - 1
+            or not rest
+            or not any(f"{table}.{name}".lower() in self._foreign for name in rest)
+        ):
+            return False
+        listed = ", ".join(f'"{name}"' for name in rest)
+        result = execute(self.path, f'SELECT count(*) FROM (SELECT DISTINCT {listed} FROM "{table}")')  # noqa: S608
+        figures = self.figures(f"{table}.{column}")
+        # Several rows to each of the rest's values: a place among them, not one row's own number.
+        return result.ok and bool(result.rows) and figures is not None and figures.rows > result.rows[0][0] * 2
 
     def _table_columns_original(self, table: str, lowered: str) -> str:
         """A column of `table` as the schema spells it, from its lower-case name."""

@@ -1324,3 +1324,33 @@ def test_a_table_already_referring_to_another_gets_no_second_undeclared_key_to_i
     assert rules.undeclared_key("route_stop.stop_seq") is None
     # A table declaring no reference to stops may still hold one undeclared.
     assert rules.undeclared_key("visit.stop_ref") == "stop.stop_id"
+
+
+def test_a_place_within_the_rest_of_a_key_of_several_columns_is_a_position(tmp_path):
+    path = tmp_path / "lines.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE line (line_id INTEGER PRIMARY KEY, line_name TEXT);
+        CREATE TABLE call (
+            line_id INTEGER REFERENCES line (line_id), direction INTEGER, call_seq INTEGER, minutes INTEGER,
+            PRIMARY KEY (line_id, direction, call_seq)
+        );
+        CREATE TABLE target (line_id INTEGER REFERENCES line (line_id), mon INTEGER, riders INTEGER,
+            PRIMARY KEY (line_id, mon));
+        """
+    )
+    connection.executemany("INSERT INTO line VALUES (?, ?)", [(number, f"Line {number}") for number in range(1, 7)])
+    calls = [(line, way, seq, seq * 3) for line in range(1, 7) for way in (1, 2) for seq in range(1, 3 + line)]
+    connection.executemany("INSERT INTO call VALUES (?, ?, ?, ?)", calls)
+    targets = [(line, month, 100 * line + month) for line in range(1, 7) for month in range(1, 13)]
+    connection.executemany("INSERT INTO target VALUES (?, ?, ?)", targets)
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "lines"), path)
+    # 1, 2, 3... afresh for each line and direction: a place, no kind ("how many calls per call sequence").
+    assert rules.position("call.call_seq")
+    assert rules.group_column_refusal("call.call_seq").rule == "by_position"
+    assert not rules.position("call.direction") and not rules.position("call.minutes")
+    # A month within (line, month) is a time.
+    assert not rules._position_in_key("target", "mon")
