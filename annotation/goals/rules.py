@@ -344,19 +344,7 @@ def question_shape(tree: dict) -> str:
     if "set" in tree:
         bare["set"] = [tree["set"]["op"], [[item["column"], item["op"]] for item in tree["set"]["filters"]]]
     bare["having"] = (tree.get("having") or {}).get("op")
-    if counts_per_group(tree):
-        # "Artists per nationality", "... with 3 or more", "... with more than 3": one count per group, one shape.
-        # A count per group shows no other column (its `project` is unused).
-        bare.pop("project", None)
-        bare["having"] = None
     return repr(sorted(bare.items(), key=lambda item: item[0]))
-
-
-def counts_per_group(tree: dict) -> bool:
-    """Whether a tree lists a count per group (all groups, or those over or under a threshold), not ranking them:
-    one question whatever the threshold, of one shape (`question_shape`), which a run keeps no more often than
-    another shape."""
-    return tree["type"] == "group_count" and not tree.get("order")
 
 
 @dataclass(frozen=True)

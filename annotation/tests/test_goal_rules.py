@@ -11,10 +11,8 @@ import pytest
 from annotation.goals.operation_tree import set_side, tree_sql
 from annotation.goals.rules import (
     GoalRules,
-    counts_per_group,
     is_person_name_part,
     name_kind,
-    question_shape,
     round_numbers,
 )
 from annotation.goals.sampler import GoalSampler, refusals_report
@@ -1286,18 +1284,6 @@ def test_a_count_per_a_number_two_tables_away_and_per_a_shared_name_are_refused(
     assert not rules.shared_own_name("staff.team")
     # A race's name shared by its years names one recurring race: kept.
     assert not rules.shared_own_name("race.race_name")
-
-
-def test_a_count_per_group_is_one_question_whatever_its_threshold():
-    plain = tree(["artist"], "group_count", project=["artist.name"], group="artist.nationality")
-    at_least = {**plain, "project": ["artist.born"], "having": {"op": ">=", "value": 3}}
-    over = {**plain, "having": {"op": ">", "value": 3}}
-    assert counts_per_group(plain) and counts_per_group(over)
-    assert question_shape(plain) == question_shape(at_least) == question_shape(over)
-    # Ranked ("which nationality has the most artists"), or per another group, it is another question.
-    ranked = {**plain, "order": {"by": "count", "desc": True, "limit": 1}}
-    assert not counts_per_group(ranked) and question_shape(ranked) != question_shape(plain)
-    assert question_shape({**plain, "group": "artist.city"}) != question_shape(plain)
 
 
 def test_a_table_already_referring_to_another_gets_no_second_undeclared_key_to_it(tmp_path):
