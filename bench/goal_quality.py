@@ -2,7 +2,7 @@
 person would ask").
 
 Usage: .venv/bin/python bench/goal_quality.py
-           [--database hotel|football|clinic|library|logistics|museum|school|<spider db_id>] [--count 40]
+           [--database hotel|football|clinic|library|logistics|museum|school|transit|grants|<spider db_id>] [--count 40]
            [--seed 35] [--rev REV] [--drafts 10] [--label after] > rows.jsonl
 
 Samples --count goals with a fixed seed on a database of bench/goal_quality_db.py (built
