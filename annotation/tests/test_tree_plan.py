@@ -283,7 +283,9 @@ def test_a_pairs_table_names_no_owner_and_a_text_column_is_no_number_of(tmp_path
         "joins": [["faculty", "fac_id", "member_of", "fac_id"]],
         "filters": [{"column": "member_of.appt_type", "op": "=", "value": "Secondary"}],
     }  # fmt: skip
-    assert draft_question(secondary, schema) == "What are the lnames of the faculties whose appt type is Secondary?"
+    assert (
+        draft_question(secondary, schema) == "What are the lnames of the faculties whose appointment type is Secondary?"
+    )
     per_days = {"type": "group_count", "tables": ["course"], "joins": [], "project": [], "filters": [], "group": ""}
     # Days holds patterns (MTW): per value of it, not "for each number of days"; nights is a number.
     assert "number of days" not in draft_question({**per_days, "group": "course.days"}, schema)
@@ -437,8 +439,10 @@ def test_a_count_per_value_of_a_link_tables_own_column_names_no_owner(tmp_path):
         "type": "group_count", "tables": ["member_of"], "joins": [], "project": [], "filters": [],
         "group": "member_of.appt_type",
     }  # fmt: skip
-    # Not "for each member of appt type": the rows counted are the table's own pairs.
-    assert draft_question(per_type, schema) == "How many faculty and department pairs are there for each appt type?"
+    # Not "for each member of appointment type": the rows counted are the table's own pairs.
+    assert (
+        draft_question(per_type, schema) == "How many faculty and department pairs are there for each appointment type?"
+    )
 
 
 def test_rows_counted_per_their_own_name_are_said_per_name(tmp_path):
