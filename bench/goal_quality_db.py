@@ -79,8 +79,21 @@ PhD years), 180 applications keyed by a reference such as EPSRC/X000012/1 (round
 investigators and reviews (composite keys, roles, NULL scores and dates, a conflict flag), awards keyed by a grant
 number (an extended flag) and payments keyed by grant and instalment number (a paid flag).
 
+The veterinary practice (`build_vet_database`, nine tables) and the film festival (`build_festival_database`, ten
+tables), made as drafts held-out set 11 before any draft was worded on either, with shortened column names: sites
+keyed by a code (an X-ray flag, a NULL opening year), staff (role codes, NULL RCVS numbers of receptionists, FTE
+rates, a locum flag), owners (repeated names, NULL phone numbers), animals (species codes, NULL breeds and birth
+dates, neutered and deceased flags, microchip numbers as text), 650 consultations (slot numbers, reason and status
+codes, NULL weights), treatments keyed by a code, a consultation-treatment link (composite key, quantities),
+vaccinations (three-column key, batch numbers, due dates) and insurance policies (an excess, a lifetime flag); venues
+keyed by a code (seat counts, a step-free flag), films of two editions (NULL original titles, country and language
+codes, premiere and section codes, runtimes), people (NULL countries and birth years), film credits (three-column
+key, role codes, billing order), screenings (a Q&A flag, sold and complimentary counts), juries (a president, a
+foreign key to person), jury members (composite key), prizes keyed by code and edition (NULL juries and amounts),
+passes keyed by a text number and ~1,300 tickets (NULL passes, channel codes, a scanned flag).
+
 Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
-           [--database hotel|football|clinic|library|logistics|museum|school|airline|retail|transit|grants]
+           [--database hotel|football|clinic|library|logistics|museum|school|airline|retail|transit|grants|vet|festival]
 """
 
 import argparse
@@ -2797,6 +2810,407 @@ def build_grants_database(path: str | Path, seed: int = 35) -> Path:
     return path
 
 
+VET_SCHEMA = """
+CREATE TABLE site (
+    site_cd TEXT PRIMARY KEY,
+    site_nm TEXT NOT NULL,
+    town_nm TEXT NOT NULL,
+    open_yr INTEGER,
+    xray_flg INTEGER NOT NULL
+);
+CREATE TABLE staff (
+    staff_id INTEGER PRIMARY KEY,
+    site_cd TEXT NOT NULL REFERENCES site (site_cd),
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    role_cd TEXT NOT NULL,
+    rcvs_no TEXT,
+    fte_rt REAL NOT NULL,
+    locum_flg INTEGER NOT NULL
+);
+CREATE TABLE owner (
+    owner_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    postcode TEXT NOT NULL,
+    phone_no TEXT,
+    reg_dt TEXT NOT NULL
+);
+CREATE TABLE animal (
+    animal_id INTEGER PRIMARY KEY,
+    owner_id INTEGER NOT NULL REFERENCES owner (owner_id),
+    pet_nm TEXT NOT NULL,
+    species_cd TEXT NOT NULL,
+    breed_nm TEXT,
+    sex_cd TEXT NOT NULL,
+    birth_dt TEXT,
+    neutered_flg INTEGER NOT NULL,
+    chip_no TEXT,
+    deceased_flg INTEGER NOT NULL
+);
+CREATE TABLE consult (
+    consult_id INTEGER PRIMARY KEY,
+    animal_id INTEGER NOT NULL REFERENCES animal (animal_id),
+    staff_id INTEGER NOT NULL REFERENCES staff (staff_id),
+    site_cd TEXT NOT NULL REFERENCES site (site_cd),
+    consult_dt TEXT NOT NULL,
+    slot_no INTEGER NOT NULL,
+    reason_cd TEXT NOT NULL,
+    weight_kg REAL,
+    fee_amt REAL NOT NULL,
+    status_cd TEXT NOT NULL
+);
+CREATE TABLE treatment (
+    treat_cd TEXT PRIMARY KEY,
+    treat_nm TEXT NOT NULL,
+    cat_cd TEXT NOT NULL,
+    list_amt REAL NOT NULL
+);
+CREATE TABLE consult_treatment (
+    consult_id INTEGER NOT NULL REFERENCES consult (consult_id),
+    treat_cd TEXT NOT NULL REFERENCES treatment (treat_cd),
+    qty INTEGER NOT NULL,
+    PRIMARY KEY (consult_id, treat_cd)
+);
+CREATE TABLE vaccination (
+    animal_id INTEGER NOT NULL REFERENCES animal (animal_id),
+    vacc_cd TEXT NOT NULL,
+    given_dt TEXT NOT NULL,
+    batch_no TEXT NOT NULL,
+    due_dt TEXT NOT NULL,
+    staff_id INTEGER NOT NULL REFERENCES staff (staff_id),
+    PRIMARY KEY (animal_id, vacc_cd, given_dt)
+);
+CREATE TABLE policy (
+    policy_no TEXT PRIMARY KEY,
+    animal_id INTEGER NOT NULL REFERENCES animal (animal_id),
+    insurer_nm TEXT NOT NULL,
+    start_dt TEXT NOT NULL,
+    excess_amt REAL NOT NULL,
+    lifetime_flg INTEGER NOT NULL
+);
+"""
+
+VET_SITES = [
+    ("HBR", "Harbour Vets", "Portsea", 1998, 1),
+    ("MDW", "Meadowside Animal Hospital", "Fareham", 2006, 1),
+    ("OAK", "Oakley Pet Clinic", "Havant", None, 0),
+]
+VET_FIRST = ["Anna", "Ben", "Chloe", "Dan", "Ellie", "Femi", "Grace", "Hugo", "Isla", "Jake", "Kim", "Luke", "Maya"]
+VET_LAST = ["Archer", "Bell", "Cole", "Dunn", "Ellis", "Ford", "Hart", "Jones", "Khan", "Moss", "Price", "Shaw"]
+VET_PETS = ["Bella", "Max", "Luna", "Charlie", "Milo", "Poppy", "Teddy", "Daisy", "Bonnie", "Oscar", "Willow", "Coco"]
+VET_BREEDS = {
+    "DOG": ["Labrador", "Cocker Spaniel", "Border Collie", "Dachshund", "Staffie", None],
+    "CAT": ["Domestic Shorthair", "Siamese", "Maine Coon", None],
+    "RAB": ["Netherland Dwarf", "Lop", None],
+    "GPG": [None],
+}
+VET_TREATMENTS = [
+    ("EXAM", "General examination", "CON", 45.0),
+    ("VACC-B", "Booster vaccination", "PRV", 52.0),
+    ("FLEA", "Flea treatment", "PRV", 14.5),
+    ("WORM", "Worming tablet", "PRV", 9.0),
+    ("DENT", "Dental scale and polish", "SUR", 260.0),
+    ("XRAY", "Radiograph", "DIA", 140.0),
+    ("BLOOD", "Blood panel", "DIA", 95.0),
+    ("SPAY", "Spay", "SUR", 310.0),
+    ("NEUT", "Castration", "SUR", 220.0),
+    ("ABX", "Antibiotic course", "MED", 28.0),
+    ("NSAID", "Pain relief", "MED", 22.0),
+    ("NAIL", "Nail clip", "CON", 12.0),
+]
+VET_INSURERS = ["Petplan", "Animal Friends", "ManyPets", "Direct Line"]
+
+
+def _vet_people(connection: sqlite3.Connection, rng: random.Random) -> list[int]:
+    """Sites, staff, owners and their animals; returns the living animals' ids."""
+    connection.executemany("INSERT INTO site VALUES (?, ?, ?, ?, ?)", VET_SITES)
+    connection.executemany("INSERT INTO treatment VALUES (?, ?, ?, ?)", VET_TREATMENTS)
+    for staff_id in range(1, 19):
+        role = rng.choices(["VET", "NUR", "REC"], [8, 6, 4])[0]
+        connection.execute(
+            "INSERT INTO staff VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (staff_id, VET_SITES[staff_id % 3][0], rng.choice(VET_FIRST), rng.choice(VET_LAST), role,
+             f"{rng.randint(10000, 99999)}" if role != "REC" else None, rng.choice([1.0, 1.0, 0.8, 0.6, 0.5]),
+             int(rng.random() < 0.15)),
+        )  # fmt: skip
+    animals = []
+    for owner_id in range(1, 141):
+        reg = date(2015, 1, 5) + timedelta(days=rng.randint(0, 3600))
+        phone = None if rng.random() < 0.1 else f"07{rng.randint(100000000, 999999999)}"
+        connection.execute(
+            "INSERT INTO owner VALUES (?, ?, ?, ?, ?, ?)",
+            (owner_id, rng.choice(VET_FIRST), rng.choice(VET_LAST),
+             f"PO{rng.randint(1, 17)} {rng.randint(1, 9)}{rng.choice('ABDEFGHJ')}{rng.choice('LNPQRSTU')}", phone,
+             reg.isoformat()),
+        )  # fmt: skip
+        for _ in range(rng.choices([1, 2, 3], [70, 22, 8])[0]):
+            animal_id = len(animals) + 1
+            species = rng.choices(list(VET_BREEDS), [50, 35, 10, 5])[0]
+            born = None if rng.random() < 0.08 else reg - timedelta(days=rng.randint(60, 4000))
+            dead = int(rng.random() < 0.07)
+            connection.execute(
+                "INSERT INTO animal VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (animal_id, owner_id, rng.choice(VET_PETS), species, rng.choice(VET_BREEDS[species]),
+                 rng.choice("MF"), born.isoformat() if born else None, int(rng.random() < 0.6),
+                 None if species in ("RAB", "GPG") or rng.random() < 0.1 else f"9860{rng.randint(10**10, 10**11 - 1)}",
+                 dead),
+            )  # fmt: skip
+            animals.append(animal_id)
+            if species in ("DOG", "CAT") and rng.random() < 0.45:
+                connection.execute(
+                    "INSERT INTO policy VALUES (?, ?, ?, ?, ?, ?)",
+                    (f"P{rng.randint(1000000, 9999999)}", animal_id, rng.choice(VET_INSURERS),
+                     (reg + timedelta(days=rng.randint(0, 400))).isoformat(), rng.choice([0.0, 99.0, 150.0, 250.0]),
+                     int(rng.random() < 0.6)),
+                )  # fmt: skip
+    return animals
+
+
+def _vet_consults(connection: sqlite3.Connection, rng: random.Random, animals: list[int]) -> None:
+    """About 650 consultations with their treatments, and the vaccinations given."""
+    vets = [row[0] for row in connection.execute("SELECT staff_id FROM staff WHERE role_cd != 'REC'")]
+    for consult_id in range(1, 651):
+        animal_id = rng.choice(animals)
+        staff_id = rng.choice(vets)
+        site = connection.execute("SELECT site_cd FROM staff WHERE staff_id = ?", (staff_id,)).fetchone()[0]
+        day = date(2025, 1, 2) + timedelta(days=rng.randint(0, 330))
+        reason = rng.choices(["CHK", "VAC", "ILL", "INJ", "SUR", "DEN"], [25, 20, 25, 12, 10, 8])[0]
+        status = rng.choices(["ATT", "DNA", "CNL"], [86, 6, 8])[0]
+        attended = status == "ATT"
+        connection.execute(
+            "INSERT INTO consult VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (consult_id, animal_id, staff_id, site, day.isoformat(), rng.randint(1, 16), reason,
+             round(rng.uniform(0.8, 42.0), 1) if attended and rng.random() < 0.8 else None,
+             rng.choice([45.0, 45.0, 52.0, 60.0]) if attended else 0.0, status),
+        )  # fmt: skip
+        if not attended:
+            continue
+        for code in rng.sample([row[0] for row in VET_TREATMENTS], rng.randint(1, 3)):
+            connection.execute(
+                "INSERT INTO consult_treatment VALUES (?, ?, ?)", (consult_id, code, rng.choice([1, 1, 2]))
+            )
+        if reason == "VAC":
+            vacc = rng.choice(["DHPPI", "LEPTO", "KC", "FVRCP", "RHD2"])
+            connection.execute(
+                "INSERT OR IGNORE INTO vaccination VALUES (?, ?, ?, ?, ?, ?)",
+                (animal_id, vacc, day.isoformat(), f"B{rng.randint(1000, 9999)}{rng.choice('ABC')}",
+                 (day + timedelta(days=365)).isoformat(), staff_id),
+            )  # fmt: skip
+
+
+def build_vet_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the veterinary practice database to `path` (replacing it) from `seed`; the same seed, the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(VET_SCHEMA)
+    _vet_consults(connection, rng, _vet_people(connection, rng))
+    connection.commit()
+    connection.close()
+    return path
+
+
+FESTIVAL_SCHEMA = """
+CREATE TABLE venue (
+    venue_cd TEXT PRIMARY KEY,
+    venue_nm TEXT NOT NULL,
+    city_nm TEXT NOT NULL,
+    seat_cnt INTEGER NOT NULL,
+    step_free_flg INTEGER NOT NULL
+);
+CREATE TABLE film (
+    film_id INTEGER PRIMARY KEY,
+    title TEXT NOT NULL,
+    orig_title TEXT,
+    ctry_cd TEXT NOT NULL,
+    release_yr INTEGER NOT NULL,
+    runtime_min INTEGER NOT NULL,
+    lang_cd TEXT NOT NULL,
+    premiere_cd TEXT NOT NULL,
+    section_cd TEXT NOT NULL,
+    ed_yr INTEGER NOT NULL
+);
+CREATE TABLE person (
+    person_id INTEGER PRIMARY KEY,
+    full_nm TEXT NOT NULL,
+    ctry_cd TEXT,
+    birth_yr INTEGER
+);
+CREATE TABLE film_credit (
+    film_id INTEGER NOT NULL REFERENCES film (film_id),
+    person_id INTEGER NOT NULL REFERENCES person (person_id),
+    role_cd TEXT NOT NULL,
+    billing_no INTEGER NOT NULL,
+    PRIMARY KEY (film_id, person_id, role_cd)
+);
+CREATE TABLE screening (
+    screening_id INTEGER PRIMARY KEY,
+    film_id INTEGER NOT NULL REFERENCES film (film_id),
+    venue_cd TEXT NOT NULL REFERENCES venue (venue_cd),
+    start_ts TEXT NOT NULL,
+    qa_flg INTEGER NOT NULL,
+    sold_qty INTEGER NOT NULL,
+    comp_qty INTEGER NOT NULL
+);
+CREATE TABLE jury (
+    jury_id INTEGER PRIMARY KEY,
+    section_cd TEXT NOT NULL,
+    ed_yr INTEGER NOT NULL,
+    president_id INTEGER NOT NULL REFERENCES person (person_id)
+);
+CREATE TABLE jury_member (
+    jury_id INTEGER NOT NULL REFERENCES jury (jury_id),
+    person_id INTEGER NOT NULL REFERENCES person (person_id),
+    PRIMARY KEY (jury_id, person_id)
+);
+CREATE TABLE prize (
+    prize_cd TEXT NOT NULL,
+    ed_yr INTEGER NOT NULL,
+    film_id INTEGER NOT NULL REFERENCES film (film_id),
+    jury_id INTEGER REFERENCES jury (jury_id),
+    prize_amt REAL,
+    PRIMARY KEY (prize_cd, ed_yr)
+);
+CREATE TABLE pass (
+    pass_no TEXT PRIMARY KEY,
+    holder_nm TEXT NOT NULL,
+    pass_cd TEXT NOT NULL,
+    org_nm TEXT,
+    ed_yr INTEGER NOT NULL
+);
+CREATE TABLE ticket (
+    ticket_no INTEGER PRIMARY KEY,
+    screening_id INTEGER NOT NULL REFERENCES screening (screening_id),
+    pass_no TEXT REFERENCES pass (pass_no),
+    price_amt REAL NOT NULL,
+    channel_cd TEXT NOT NULL,
+    scanned_flg INTEGER NOT NULL
+);
+"""
+
+FEST_VENUES = [
+    ("ODN1", "Odeon Screen 1", "Bristol", 420, 1),
+    ("ODN4", "Odeon Screen 4", "Bristol", 140, 1),
+    ("WAT", "Watershed Cinema", "Bristol", 190, 1),
+    ("ARN", "Arnolfini Auditorium", "Bristol", 110, 0),
+    ("CUB", "The Cube", "Bristol", 98, 0),
+    ("BTH", "Little Theatre", "Bath", 192, 0),
+]
+FEST_WORDS = ["Winter", "Salt", "The Last", "Quiet", "River", "Small", "Northern", "Borrowed", "Glass", "Night"]
+FEST_NOUNS = ["Harbour", "Light", "Summer", "Kingdom", "Houses", "Years", "Garden", "Letters", "Crossing", "Sister"]
+FEST_COUNTRIES = ["GB", "GB", "FR", "DE", "IT", "ES", "DK", "KR", "JP", "IR", "BR", "US", "NG", "PL"]
+FEST_LANGS = {"GB": "en", "US": "en", "NG": "en", "FR": "fr", "DE": "de", "IT": "it", "ES": "es", "DK": "da",
+              "KR": "ko", "JP": "ja", "IR": "fa", "BR": "pt", "PL": "pl"}  # fmt: skip
+FEST_FIRST = ["Ada", "Bruno", "Céline", "Dag", "Emeka", "Farah", "Giulia", "Hiro", "Ines", "Jonas", "Kasia", "Leo",
+              "Mina", "Nils", "Olga", "Pedro", "Rosa", "Sam", "Tomás", "Yuki"]  # fmt: skip
+FEST_LAST = ["Almeida", "Berg", "Costa", "Dubois", "Eze", "Fischer", "Garcia", "Hansen", "Ito", "Kim", "Lindqvist",
+             "Moreau", "Nowak", "Okafor", "Park", "Rossi", "Sato", "Walsh"]  # fmt: skip
+FEST_PRIZES = [("BEST", "CMP", 10000.0), ("JURY", "CMP", 5000.0), ("DEBUT", "NEW", 3000.0), ("DOC", "DOC", 3000.0),
+               ("SHORT", "SHT", 1000.0), ("AUD", None, None)]  # fmt: skip
+
+
+def _festival_people(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Venues, people, films with their credits, juries and prizes for the 2024 and 2025 editions."""
+    connection.executemany("INSERT INTO venue VALUES (?, ?, ?, ?, ?)", FEST_VENUES)
+    for person_id in range(1, 181):
+        connection.execute(
+            "INSERT INTO person VALUES (?, ?, ?, ?)",
+            (person_id, f"{rng.choice(FEST_FIRST)} {rng.choice(FEST_LAST)}",
+             None if rng.random() < 0.1 else rng.choice(FEST_COUNTRIES),
+             None if rng.random() < 0.2 else rng.randint(1950, 2000)),
+        )  # fmt: skip
+    film_id = 0
+    for edition in (2024, 2025):
+        for section in ["CMP"] * 12 + ["NEW"] * 10 + ["DOC"] * 10 + ["SHT"] * 16 + ["GAL"] * 6:
+            film_id += 1
+            country = rng.choice(FEST_COUNTRIES)
+            title = f"{rng.choice(FEST_WORDS)} {rng.choice(FEST_NOUNS)}"
+            connection.execute(
+                "INSERT INTO film VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (film_id, title, None if FEST_LANGS[country] == "en" else f"({FEST_LANGS[country]}) {title}",
+                 country, edition - rng.choice([0, 0, 1]),
+                 rng.randint(8, 25) if section == "SHT" else rng.randint(72, 165), FEST_LANGS[country],
+                 rng.choices(["WP", "IP", "EP", "UKP"], [15, 20, 15, 50])[0], section, edition),
+            )  # fmt: skip
+            crew = rng.sample(range(1, 181), 5)
+            roles = ["DIR", "PRD", "WRT", "ACT", "ACT"]
+            for billing, (person_id, role) in enumerate(zip(crew, roles, strict=True), start=1):
+                connection.execute("INSERT INTO film_credit VALUES (?, ?, ?, ?)", (film_id, person_id, role, billing))
+        for section in ("CMP", "NEW", "DOC", "SHT"):
+            members = rng.sample(range(1, 181), rng.randint(3, 5))
+            cursor = connection.execute(
+                "INSERT INTO jury (section_cd, ed_yr, president_id) VALUES (?, ?, ?)", (section, edition, members[0])
+            )
+            connection.executemany(
+                "INSERT INTO jury_member VALUES (?, ?)", [(cursor.lastrowid, person) for person in members]
+            )
+        for code, section, amount in FEST_PRIZES:
+            films = [row[0] for row in connection.execute(
+                "SELECT film_id FROM film WHERE ed_yr = ? AND (? IS NULL OR section_cd = ?)",
+                (edition, section, section),
+            )]  # fmt: skip
+            jury = connection.execute(
+                "SELECT jury_id FROM jury WHERE ed_yr = ? AND section_cd = ?", (edition, section)
+            ).fetchone()
+            connection.execute(
+                "INSERT INTO prize VALUES (?, ?, ?, ?, ?)",
+                (code, edition, rng.choice(films), jury[0] if jury else None, amount),
+            )
+
+
+def _festival_screenings(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Two or three screenings a film, about 1,300 tickets and the passes that booked some of them."""
+    for edition in (2024, 2025):
+        for number in range(1, 61):
+            kind = rng.choices(["PRS", "IND", "PUB", "JUR"], [20, 25, 50, 5])[0]
+            connection.execute(
+                "INSERT INTO pass VALUES (?, ?, ?, ?, ?)",
+                (f"{edition % 100}{kind}{number:04d}", f"{rng.choice(FEST_FIRST)} {rng.choice(FEST_LAST)}", kind,
+                 rng.choice(["BBC", "Sight and Sound", "Curzon", "BFI", "Variety"]) if kind in ("PRS", "IND") else None,
+                 edition),
+            )  # fmt: skip
+    passes = {
+        edition: [row[0] for row in connection.execute("SELECT pass_no FROM pass WHERE ed_yr = ?", (edition,))]
+        for edition in (2024, 2025)
+    }
+    films = list(connection.execute("SELECT film_id, ed_yr FROM film"))
+    for film_id, edition in films:
+        for _ in range(rng.choice([1, 2, 2, 3])):
+            venue, _name, _city, seats, _free = rng.choice(FEST_VENUES)
+            start = datetime(edition, 10, 9, 10, 0) + timedelta(days=rng.randint(0, 9), minutes=30 * rng.randint(0, 24))
+            sold = rng.randint(seats // 4, seats)
+            cursor = connection.execute(
+                "INSERT INTO screening (film_id, venue_cd, start_ts, qa_flg, sold_qty, comp_qty)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (film_id, venue, start.isoformat(sep=" ", timespec="minutes"), int(rng.random() < 0.3), sold,
+                 rng.randint(0, 20)),
+            )  # fmt: skip
+            for _ in range(rng.randint(2, 8)):
+                pass_no = rng.choice(passes[edition]) if rng.random() < 0.3 else None
+                connection.execute(
+                    "INSERT INTO ticket (screening_id, pass_no, price_amt, channel_cd, scanned_flg)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (cursor.lastrowid, pass_no, 0.0 if pass_no else rng.choice([8.5, 11.0, 11.0, 13.5]),
+                     rng.choice(["WEB", "WEB", "BOX", "APP"]), int(rng.random() < 0.88)),
+                )  # fmt: skip
+
+
+def build_festival_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the film festival database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(FESTIVAL_SCHEMA)
+    _festival_people(connection, rng)
+    _festival_screenings(connection, rng)
+    connection.commit()
+    connection.close()
+    return path
+
+
 BUILDERS = {
     "hotel": build_hotel_database,
     "football": build_football_database,
@@ -2809,6 +3223,8 @@ BUILDERS = {
     "retail": build_retail_database,
     "transit": build_transit_database,
     "grants": build_grants_database,
+    "vet": build_vet_database,
+    "festival": build_festival_database,
 }
 
 
