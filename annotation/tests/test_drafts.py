@@ -1734,3 +1734,11 @@ def test_shortened_words_and_the_part_a_key_plays():
     assert "6 promos" in draft_response("SELECT count(*) FROM promo", result([[6]]), ROUTES)
     sql = "SELECT orig_cd, count(*) FROM route GROUP BY orig_cd ORDER BY count(*) DESC LIMIT 1"
     assert "The origin airport with the most routes" in draft_response(sql, result([["DUB", 9]]), ROUTES)
+
+
+def test_shortenings_of_an_edition_a_language_and_a_registration_are_spelled_out():
+    films = schema_of(
+        {"film": ["film_id", "title", "ed_yr", "lang_cd", "reg_dt", "fte_rt"]}, types={"film.ed_yr": "number"}
+    )
+    text = draft("SELECT lang_cd, reg_dt, fte_rt FROM film WHERE ed_yr = 2025", [["en", "2025-01-02", 1]], schema=films)
+    assert "language code, registration date and FTE rate" in text and "edition year is 2025" in text, text

@@ -372,6 +372,8 @@ _SPELLED_OUT = {
     "txt": "text",
     "yr": "year",
 }
+# written after drafts set 11 was read (tuned): shortenings no Spider or CHASE column uses
+_SPELLED_OUT |= {"ed": "edition", "lang": "language", "reg": "registration", "vacc": "vaccine"}
 
 
 def _spelled_out(word: str) -> str:
@@ -455,6 +457,7 @@ def _participle(word: str) -> bool:
 ACRONYMS = frozenset({"sku", "scac", "vat", "isbn", "issn", "ssn", "upc", "ean", "vin", "imei", "uuid", "url", "gdp"})
 ACRONYMS |= {"gnp", "gpa", "icd", "atc", "hs", "upn", "ulan", "iban"}
 ACRONYMS |= {"vip", "pnr", "utc", "iata", "icao"}  # written after drafts set 10 was read (tuned)
+ACRONYMS |= {"fte", "rcvs"}  # written after drafts set 11 was read (tuned)
 _ACRONYM_WORDS = re.compile(r"\b(" + "|".join(sorted(ACRONYMS)) + r")(s?)\b")
 
 
