@@ -1742,3 +1742,25 @@ def test_shortenings_of_an_edition_a_language_and_a_registration_are_spelled_out
     )
     text = draft("SELECT lang_cd, reg_dt, fte_rt FROM film WHERE ed_yr = 2025", [["en", "2025-01-02", 1]], schema=films)
     assert "language code, registration date and FTE rate" in text and "edition year is 2025" in text, text
+
+
+def test_rows_naming_a_thing_and_its_parent_are_counted_as_things_not_pairs():
+    vets = schema_of(
+        {
+            "site": ["site_cd", "town_nm"],
+            "staff": ["staff_id", "site_cd"],
+            "consult": ["consult_id", "staff_id", "site_cd", "consult_dt", "fee_amt"],
+        },
+        primary=["site.site_cd", "staff.staff_id", "consult.consult_id"],
+        foreign=[
+            ("staff.site_cd", "site.site_cd"),
+            ("consult.staff_id", "staff.staff_id"),
+            ("consult.site_cd", "site.site_cd"),
+        ],
+    )
+    sql = (
+        "SELECT T1.town_nm, count(*) FROM site AS T1 JOIN staff AS T2 ON T1.site_cd = T2.site_cd"
+        " JOIN consult AS T3 ON T2.staff_id = T3.staff_id GROUP BY T1.town_nm ORDER BY count(*) DESC LIMIT 1"
+    )
+    text = draft(sql, [["Fareham", 258]], schema=vets)
+    assert "with 258 consults" in text and "staff" not in text, text

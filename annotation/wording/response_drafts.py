@@ -1102,9 +1102,16 @@ class _Select:
 
     def _far_end(self, tables: list[_Table]) -> _Table:
         """The last of `tables` that is a thing of its own rather than a relationship between two others (lives_in
-        joins a student to a dorm: counting its rows counts students)."""
-        entities = [table for table in tables if len(self._referred(table)) < 2]
+        joins a student to a dorm: counting its rows counts students). A table naming two that are themselves joined
+        by a key (a consultation naming its vet and the vet's site) is no relationship: its rows are things."""
+        entities = [table for table in tables if not self._pairs_two(table)]
         return (entities or tables)[-1]
+
+    def _pairs_two(self, table: _Table) -> bool:
+        referred = self._referred(table)
+        if len(referred) < 2:
+            return False
+        return not any(self.refers(one, other) for one in referred for other in referred if one != other)
 
     def _counted_rows(self) -> _Table:
         """What count(*) over the FROM tables counts. Over a relation (lives_in) the rows are pairs: with one side
