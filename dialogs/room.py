@@ -1109,8 +1109,8 @@ def dialogue_presence(*, dialogue: Dialogue, person: User, joined: bool, now=Non
     # back while the caller goes on.
     with transaction.atomic(savepoint=False):
         # The row lock orders the sockets of one side opening and closing at once: exactly one of them sees the change.
-        # An opening socket reads, in the same locked statement, whether each side has joined (a join is recorded
-        # under this lock, so what it reads stands until the transaction ends): two reads fewer per room socket.
+        # An opening socket reads, with the lock held, whether each side has joined (a join is recorded under this
+        # lock, so what it reads stands until the transaction ends; `_presence_row`).
         locked = _presence_row(dialogue.pk, field, joins=joined)
         if locked is None or locked["status"] in ENDED_STATUSES:
             return None
@@ -1142,23 +1142,31 @@ def _presence_row(dialogue_id: int, gone_field: str, *, joins: bool) -> dict | N
     Raw SQL: the ORM's form of this query (with its two EXISTS) showed more CPU in bench/chat_load.py's profile of a
     room socket's opening than the two reads it saved."""
     quote = connection.ops.quote_name
-    columns = [quote("status"), quote(gone_field)]
+    joined = []
     params: list = []
     if joins:
         for role in _GONE_AT:
-            columns.append(
+            joined.append(
                 f"EXISTS (SELECT 1 FROM {quote(Event._meta.db_table)} WHERE {quote('dialogue_id')} = %s "  # noqa: S608
                 f"AND {quote('kind')} = %s AND {quote('author_role')} = %s)"
             )
             params += [dialogue_id, EventKind.JOIN, role]
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    locking = connection.features.has_select_for_update
+    # PostgreSQL (read committed) takes a statement's snapshot before it waits for the row lock: joins read in the
+    # locking statement missed one that the lock's holder committed meanwhile (the other side's socket opening at the
+    # same moment), and the dialogue stayed waiting with both joins in its log (test_faults). So the joins are read
+    # by a second statement once the lock is held. SQLite has one writer at a time: one statement.
+    columns = [quote("status"), quote(gone_field), *([] if locking else joined)]
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {', '.join(columns)} FROM {quote(Dialogue._meta.db_table)} "  # noqa: S608
-            f"WHERE {quote('id')} = %s{lock}",
-            [*params, dialogue_id],
+            f"WHERE {quote('id')} = %s{' FOR UPDATE' if locking else ''}",
+            [*([] if locking else params), dialogue_id],
         )
         row = cursor.fetchone()
+        if row is not None and locking and joined:
+            cursor.execute(f"SELECT {', '.join(joined)}", params)
+            row = (*row, *cursor.fetchone())
     if row is None:
         return None
     # Only whether each value is set is read (SQLite gives a date as text and a truth as 0 or 1).
