@@ -439,3 +439,56 @@ async def test_a_person_who_opens_sockets_too_often_is_told_to_come_back_later(d
         assert state["partner_connected"] is True
     await worker_ws.disconnect()
     await expert_ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_side_joining_while_its_partner_joins_reads_the_partners_join_once_it_has_the_lock(demo_databases):
+    """Both sides' sockets opening at the same moment: the second waits for the first's row lock and then reads the
+    join the first committed, so the dialogue becomes active (PostgreSQL read committed: a statement's snapshot is
+    taken before it waits for a lock, so the joins are read after it, by a statement of their own)."""
+    import threading
+    import time
+
+    from django.db import connection, connections, transaction
+
+    from tests.builders import dorm_dialogue
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the lock wait is PostgreSQL's: run through `tools/test_stack.py with-services -- pytest`")
+    dialogue, alice, erin = dorm_dialogue(demo_databases)
+    holding, release, errors = threading.Event(), threading.Event(), []
+
+    def side(person, hold):
+        try:
+            with transaction.atomic():
+                room.dialogue_presence(dialogue=Dialogue.objects.get(pk=dialogue.pk), person=person, joined=True)
+                if hold:
+                    holding.set()
+                    release.wait()
+        except Exception as error:  # noqa: BLE001 - reported by the test below
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    first = threading.Thread(target=side, args=(alice, True))
+    first.start()
+    assert holding.wait(30)
+    second = threading.Thread(target=side, args=(erin, False))
+    second.start()
+    # The second socket's statement is waiting for the first's lock before the first commits.
+    deadline = time.monotonic() + 30
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                break
+            assert time.monotonic() < deadline, "the second socket never waited for the lock"
+    release.set()
+    first.join()
+    second.join()
+    assert not errors, errors
+    dialogue.refresh_from_db()
+    assert dialogue.status == DialogueStatus.ACTIVE
+    assert _kinds(dialogue) == ["join", "join"]
