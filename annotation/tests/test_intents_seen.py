@@ -60,28 +60,51 @@ FIGURES = {
 }
 
 
-def texts(sql, rows, category=None, *, truncated=False, total=None, row_values=None, schema=MUSIC):
-    """Every suggestion of `category` (every category without one) after `sql` showed `rows`, over many draws."""
-    result = {"rows": rows, "truncated": truncated, "total_rows": total}
+CATEGORIES = ("same_instances", "different_instances", "display", "combination")
+
+
+def suggested(sql, schema, rows, categories=CATEGORIES, *, seeds, figures, values=None, **result):
+    """Every suggestion of each of `categories` after `sql` showed `rows`, drawn with seeds 0 to `seeds` - 1; the
+    columns' figures from `figures`, their values from `values` when given; `result` may add `truncated` and
+    `total_rows` (False and None without them) and `row_values`."""
+    row_values = result.pop("row_values", None)
+    shown = {"rows": rows, "truncated": False, "total_rows": None, **result}
+    options = {} if values is None else {"values": values}
     found = []
-    for name in [category] if category else ["same_instances", "different_instances", "display", "combination"]:
-        for seed in range(60):
+    for category in categories:
+        for seed in range(seeds):
             try:
                 found.append(
                     recommend(
                         sql,
                         schema,
-                        category=name,
+                        category=category,
                         rng=random.Random(seed),
-                        result=result,
-                        statistics=lambda table, column: FIGURES.get((table, column)),
-                        values=lambda table, column: VALUES.get((table, column), []),
+                        result=shown,
+                        statistics=lambda table, column: figures.get((table, column)),
                         row_values=row_values,
+                        **options,
                     ).text
                 )
             except IntentError:
                 continue
     return found
+
+
+def texts(sql, rows, category=None, *, truncated=False, total=None, row_values=None, schema=MUSIC):
+    """Every suggestion of `category` (every category without one) after `sql` showed `rows`, over many draws."""
+    return suggested(
+        sql,
+        schema,
+        rows,
+        [category] if category else CATEGORIES,
+        seeds=60,
+        figures=FIGURES,
+        values=lambda table, column: VALUES.get((table, column), []),
+        truncated=truncated,
+        total_rows=total,
+        row_values=row_values,
+    )
 
 
 def test_the_rest_of_a_having_count_are_groups_with_fewer():
@@ -205,24 +228,8 @@ RAIL_FIGURES = {
 
 
 def rail_texts(sql, rows, category=None, *, figures=RAIL_FIGURES):
-    found = []
-    for name in [category] if category else ["same_instances", "different_instances", "display", "combination"]:
-        for seed in range(60):
-            try:
-                found.append(
-                    recommend(
-                        sql,
-                        RAIL,
-                        category=name,
-                        rng=random.Random(seed),
-                        result={"rows": rows, "truncated": False},
-                        statistics=lambda table, column: figures.get((table, column)),
-                        values=lambda table, column: [],
-                    ).text
-                )
-            except IntentError:
-                continue
-    return found
+    categories = [category] if category else CATEGORIES
+    return suggested(sql, RAIL, rows, categories, seeds=60, figures=figures, values=lambda table, column: [])
 
 
 def test_no_figure_per_group_of_what_each_group_holds_once_and_no_total_of_a_rank():
@@ -413,23 +420,15 @@ def test_no_detail_whose_values_say_nothing():
         ("document", "Document_Description"): {"rows": 15, "distinct": 6, "min": "h", "max": "y"},
         ("document", "Owner"): {"rows": 15, "distinct": 4, "min": "Ann", "max": "Zoe"},
     }
-    found = []
-    for name in ("same_instances", "different_entity"):
-        for seed in range(40):
-            try:
-                found.append(
-                    recommend(
-                        "SELECT Document_Name FROM document",
-                        shop,
-                        category=name,
-                        rng=random.Random(seed),
-                        result={"rows": [["Summer Show"], ["Robbin CV"], ["Understanding DB"]], "truncated": False},
-                        statistics=lambda table, column: figures.get((table, column)),
-                        values=lambda table, column: [],
-                    ).text
-                )
-            except IntentError:
-                continue
+    found = suggested(
+        "SELECT Document_Name FROM document",
+        shop,
+        [["Summer Show"], ["Robbin CV"], ["Understanding DB"]],
+        ("same_instances", "different_entity"),
+        seeds=40,
+        figures=figures,
+        values=lambda table, column: [],
+    )
     assert any("their owner" in text for text in found) and any("their city" in text for text in found), set(found)
     assert not any("country" in text or "description" in text for text in found), set(found)
 
@@ -586,21 +585,7 @@ def test_a_flag_is_no_figure_and_one_named_by_has_says_what_rows_have():
         ("SELECT count(*) FROM branch", [[9]]),
         ("SELECT condition_grade, count(*) FROM copy GROUP BY condition_grade", [[1, 5], [2, 7], [3, 21]]),
     ):
-        for seed in range(80):
-            for category in ("same_instances", "different_instances", "display", "combination"):
-                try:
-                    found.append(
-                        recommend(
-                            sql,
-                            library,
-                            category=category,
-                            rng=random.Random(seed),
-                            result={"rows": rows, "truncated": False, "total_rows": None},
-                            statistics=lambda table, column: flags.get((table, column)),
-                        ).text
-                    )
-                except IntentError:
-                    continue
+        found += suggested(sql, library, rows, seeds=80, figures=flags)
     assert any("that have a cafe" in text for text in found), set(found)
     assert not any(re.search(r"are has|withdrawn flag|has cafe flag|barcode", text) for text in found), set(found)
 
@@ -632,22 +617,7 @@ def test_the_rest_of_a_flag_condition_is_its_opposite_and_a_verb_flag_agrees():
     }
 
     def rest(sql):
-        said = set()
-        for seed in range(40):
-            try:
-                said.add(
-                    recommend(
-                        sql,
-                        checks,
-                        category="different_instances",
-                        rng=random.Random(seed),
-                        result={"rows": [[22]], "truncated": False, "total_rows": None},
-                        statistics=lambda table, column: flags.get((table, column)),
-                    ).text
-                )
-            except IntentError:
-                continue
-        return said
+        return set(suggested(sql, checks, [[22]], ["different_instances"], seeds=40, figures=flags))
 
     withdrawn = rest("SELECT count(*) FROM check WHERE withdrawn = 0")
     assert any(text.endswith("those that are withdrawn") for text in withdrawn), withdrawn
@@ -704,22 +674,7 @@ def test_no_rest_of_a_handful_listed_of_many_and_no_narrowing_of_groups_all_in_v
     figures |= {("class_group", "year_group"): {"rows": 60, "distinct": 5, "min": 7, "max": 11}}
 
     def said(sql, rows, category):
-        found = set()
-        for seed in range(40):
-            try:
-                found.add(
-                    recommend(
-                        sql,
-                        school,
-                        category=category,
-                        rng=random.Random(seed),
-                        result={"rows": rows, "truncated": False, "total_rows": None},
-                        statistics=lambda table, column: figures.get((table, column)),
-                    ).text
-                )
-            except IntentError:
-                continue
-        return found
+        return set(suggested(sql, school, rows, [category], seeds=40, figures=figures))
 
     rest = said(
         "SELECT guardian_id FROM guardian WHERE guardian_name LIKE '%Mr Hu%'", [[11], [30], [82]], "different_instances"
