@@ -109,9 +109,28 @@ flags), ~1,100 monthly readings (three-column key, NULL kWh of the first, source
 bills (kWh totals, VAT), payments keyed by a reference (NULL bills, method codes, a reversed flag), outages (district
 codes, NULL ends, cause codes, a planned flag) and the premises each cut off (composite key, NULL compensation).
 
+The mobile operator (`build_telecom_database`, ten tables) and the farm co-operative (`build_farm_database`, ten
+tables), made as goals held-out set 12 before the sampler was run on either, with shortened column names: plans keyed
+by a code (monthly prices, NULL data and minutes of unlimited plans, term months, business and sellable flags),
+bolt-ons keyed by a code (a roaming flag), 230 subscribers (repeated first and last names, NULL birth dates and credit
+scores, segment codes, a marketing opt-in flag), devices keyed by IMEI text (makes and models repeated, OS codes, an
+eSIM flag), 300 contracts keyed by a text number (a user and a bill payer, two foreign keys to subscriber; MSISDNs as
+text, NULL devices and end dates, status and channel codes), a contract-bolt-on link (composite key), cell sites
+(site names repeated over three sectors, region and technology codes, NULL install years, a shared flag), 1,500 usage
+records (start and end cell, two foreign keys to cell_site; NULL durations, volumes and end cells by type, operator
+codes, a roaming flag, charges mostly 0), 2,800 monthly invoices (period codes, net and VAT amounts, NULL paid dates, a
+direct-debit flag) and number port requests (direction and operator codes, PAC codes); 70 members (repeated first and
+last names, farm names, parishes, share counts, an organic flag, a proposer and a seconder: two foreign keys back to
+member, NULL for founders), fields keyed by member and field number (repeated field names, areas, soil codes, an
+irrigated flag), crops keyed by a code (families, a perennial flag, base prices per kg), 444 plantings referring to a
+field by a two-column foreign key (season years, NULL varieties, sown areas), harvests keyed by planting and date,
+depots keyed by a code (a cold-store flag), 720 delivery dockets (grade codes, NULL moisture of non-grains, a rejected
+flag), buyers (a name repeated in two towns, type codes, NULL VAT numbers, payment terms), 400 sales (quantities in
+steps, prices per kg) and quarterly payments keyed by member and period (gross and levy amounts, method codes).
+
 Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
            [--database hotel|football|clinic|library|logistics|museum|school|airline|retail|transit|grants|vet|festival|
-                       brewery|energy]
+                       brewery|energy|telecom|farm]
 """
 
 import argparse
@@ -3727,6 +3746,476 @@ def build_energy_database(path: str | Path, seed: int = 35) -> Path:
     return path
 
 
+TELECOM_SCHEMA = """
+CREATE TABLE plan (
+    plan_cd TEXT PRIMARY KEY,
+    plan_nm TEXT NOT NULL,
+    monthly_amt REAL NOT NULL,
+    data_gb INTEGER,
+    mins_incl INTEGER,
+    term_mths INTEGER NOT NULL,
+    biz_flg INTEGER NOT NULL,
+    sellable_flg INTEGER NOT NULL
+);
+CREATE TABLE bolt_on (
+    bolt_cd TEXT PRIMARY KEY,
+    bolt_nm TEXT NOT NULL,
+    monthly_amt REAL NOT NULL,
+    roam_flg INTEGER NOT NULL
+);
+CREATE TABLE subscriber (
+    sub_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    dob_dt TEXT,
+    postcode TEXT NOT NULL,
+    seg_cd TEXT NOT NULL,
+    credit_score INTEGER,
+    join_dt TEXT NOT NULL,
+    mkt_opt_in_flg INTEGER NOT NULL
+);
+CREATE TABLE device (
+    imei TEXT PRIMARY KEY,
+    make_nm TEXT NOT NULL,
+    model_nm TEXT NOT NULL,
+    os_cd TEXT NOT NULL,
+    rrp_amt REAL NOT NULL,
+    esim_flg INTEGER NOT NULL
+);
+CREATE TABLE contract (
+    contract_no TEXT PRIMARY KEY,
+    sub_id INTEGER NOT NULL REFERENCES subscriber (sub_id),
+    bill_sub_id INTEGER NOT NULL REFERENCES subscriber (sub_id),
+    plan_cd TEXT NOT NULL REFERENCES plan (plan_cd),
+    msisdn TEXT NOT NULL,
+    imei TEXT REFERENCES device (imei),
+    start_dt TEXT NOT NULL,
+    end_dt TEXT,
+    status_cd TEXT NOT NULL,
+    chan_cd TEXT NOT NULL
+);
+CREATE TABLE contract_bolt_on (
+    contract_no TEXT NOT NULL REFERENCES contract (contract_no),
+    bolt_cd TEXT NOT NULL REFERENCES bolt_on (bolt_cd),
+    added_dt TEXT NOT NULL,
+    PRIMARY KEY (contract_no, bolt_cd)
+);
+CREATE TABLE cell_site (
+    cell_id INTEGER PRIMARY KEY,
+    site_nm TEXT NOT NULL,
+    region_cd TEXT NOT NULL,
+    tech_cd TEXT NOT NULL,
+    sector_no INTEGER NOT NULL,
+    install_yr INTEGER,
+    shared_flg INTEGER NOT NULL
+);
+CREATE TABLE usage_rec (
+    rec_id INTEGER PRIMARY KEY,
+    contract_no TEXT NOT NULL REFERENCES contract (contract_no),
+    start_ts TEXT NOT NULL,
+    type_cd TEXT NOT NULL,
+    dur_sec INTEGER,
+    vol_mb REAL,
+    start_cell_id INTEGER NOT NULL REFERENCES cell_site (cell_id),
+    end_cell_id INTEGER REFERENCES cell_site (cell_id),
+    dest_op_cd TEXT,
+    roam_flg INTEGER NOT NULL,
+    chg_amt REAL NOT NULL
+);
+CREATE TABLE invoice (
+    inv_no TEXT PRIMARY KEY,
+    contract_no TEXT NOT NULL REFERENCES contract (contract_no),
+    period_cd TEXT NOT NULL,
+    issue_dt TEXT NOT NULL,
+    net_amt REAL NOT NULL,
+    vat_amt REAL NOT NULL,
+    paid_dt TEXT,
+    dd_flg INTEGER NOT NULL
+);
+CREATE TABLE port_req (
+    req_id INTEGER PRIMARY KEY,
+    contract_no TEXT NOT NULL REFERENCES contract (contract_no),
+    dir_cd TEXT NOT NULL,
+    other_op_cd TEXT NOT NULL,
+    pac_cd TEXT NOT NULL,
+    req_dt TEXT NOT NULL,
+    port_dt TEXT,
+    status_cd TEXT NOT NULL
+);
+"""
+
+TEL_PLANS = [
+    ("SIMO5", "SIM Only 5GB", 8.0, 5, 500, 1, 0, 1),
+    ("SIMO30", "SIM Only 30GB", 12.0, 30, None, 12, 0, 1),
+    ("SIMOU", "SIM Only Unlimited", 22.0, None, None, 24, 0, 1),
+    ("HS50", "Handset 50GB", 34.0, 50, None, 24, 0, 1),
+    ("HSU", "Handset Unlimited", 45.0, None, None, 36, 0, 1),
+    ("BIZ20", "Business 20GB", 18.0, 20, None, 24, 1, 1),
+    ("BIZU", "Business Unlimited", 30.0, None, None, 24, 1, 1),
+    ("LEG10", "Classic 10GB", 15.0, 10, 1000, 24, 0, 0),
+    ("PAYM2", "Starter 2GB", 6.0, 2, 250, 1, 0, 0),
+]
+TEL_BOLT_ONS = [
+    ("EUR", "Europe Roaming Pass", 2.0, 1),
+    ("WRLD", "Worldwide Roaming", 10.0, 1),
+    ("INTL", "International Minutes", 5.0, 0),
+    ("DATA5", "Extra 5GB", 4.0, 0),
+    ("INS", "Device Insurance", 9.0, 0),
+    ("MUSIC", "Music Streaming", 7.0, 0),
+]
+TEL_DEVICES = [
+    ("Apple", "iPhone 15", "IOS", 799.0, 1), ("Apple", "iPhone 14", "IOS", 699.0, 1),
+    ("Apple", "iPhone SE", "IOS", 429.0, 1), ("Samsung", "Galaxy S24", "AND", 799.0, 1),
+    ("Samsung", "Galaxy A54", "AND", 349.0, 0), ("Google", "Pixel 8", "AND", 699.0, 1),
+    ("Motorola", "moto g84", "AND", 249.0, 0), ("Nokia", "G22", "AND", 149.0, 0), ("Doro", "8100", "AND", 179.0, 0),
+]  # fmt: skip
+TEL_FIRST = ["Aisha", "Callum", "Chloe", "Daniel", "Emma", "Harry", "Jack", "Lily", "Mohammed", "Olivia", "Priya",
+             "Ryan", "Sophie", "Tom", "Zara"]  # fmt: skip
+TEL_LAST = ["Ahmed", "Brown", "Clarke", "Davies", "Evans", "Hughes", "Jones", "Patel", "Roberts", "Smith", "Taylor",
+            "Walker", "Wilson", "Wright"]  # fmt: skip
+TEL_SITES = ["Castle Hill", "Dockside", "Ring Road North", "Station Approach", "Hospital", "Retail Park", "Quarry Lane",
+             "Water Tower", "Church Street", "Stadium", "Business Park", "Airport Road"]  # fmt: skip
+TEL_OPERATORS = ["EE", "O2", "VOD", "3UK", "GG", "SKY", "TESCO"]
+
+
+def _telecom_subscribers(connection: sqlite3.Connection, rng: random.Random) -> list[str]:
+    """Plans, bolt-ons, cell sites, subscribers, devices and about 300 contracts; returns the contract numbers."""
+    connection.executemany("INSERT INTO plan VALUES (?, ?, ?, ?, ?, ?, ?, ?)", TEL_PLANS)
+    connection.executemany("INSERT INTO bolt_on VALUES (?, ?, ?, ?)", TEL_BOLT_ONS)
+    for cell_id in range(1, 37):
+        connection.execute(
+            "INSERT INTO cell_site VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (cell_id, TEL_SITES[(cell_id - 1) // 3], rng.choice(["NE", "NW", "YH"]), rng.choice(["4G", "4G", "5G"]),
+             (cell_id - 1) % 3 + 1, None if rng.random() < 0.15 else rng.randint(2008, 2024), int(rng.random() < 0.3)),
+        )  # fmt: skip
+    for sub_id in range(1, 231):
+        joined = date(2016, 3, 1) + timedelta(days=rng.randint(0, 3100))
+        born = None if rng.random() < 0.1 else date(1950, 1, 1) + timedelta(days=rng.randint(0, 19000))
+        connection.execute(
+            "INSERT INTO subscriber VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (sub_id, rng.choice(TEL_FIRST), rng.choice(TEL_LAST), born.isoformat() if born else None,
+             f"{rng.choice(['LS', 'NE', 'YO', 'HG'])}{rng.randint(1, 28)} {rng.randint(1, 9)}{rng.choice('ABDEHJNP')}"
+             f"{rng.choice('LQRSTUWX')}", rng.choices(["CON", "SOHO", "ENT"], [80, 14, 6])[0],
+             None if rng.random() < 0.2 else rng.randint(300, 999), joined.isoformat(), int(rng.random() < 0.4)),
+        )  # fmt: skip
+    imeis = []
+    for make, model, os_cd, rrp, esim in TEL_DEVICES:
+        for _ in range(rng.randint(14, 30)):
+            imei = f"35{rng.randint(10**12, 10**13 - 1)}"
+            connection.execute("INSERT INTO device VALUES (?, ?, ?, ?, ?, ?)", (imei, make, model, os_cd, rrp, esim))
+            imeis.append(imei)
+    rng.shuffle(imeis)
+    contracts = []
+    for number in range(1, 301):
+        sub_id = rng.randint(1, 230)
+        plan = rng.choice(TEL_PLANS)
+        start = date(2021, 1, 4) + timedelta(days=rng.randint(0, 1400))
+        ended = rng.random() < 0.2
+        imei = imeis.pop() if imeis and (plan[0].startswith("HS") or rng.random() < 0.2) else None
+        contract_no = f"C{700000 + number * 37}"
+        connection.execute(
+            "INSERT INTO contract VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (contract_no, sub_id, sub_id if rng.random() < 0.85 else rng.randint(1, 230), plan[0],
+             f"07{rng.randint(100000000, 999999999)}", imei, start.isoformat(),
+             (start + timedelta(days=rng.randint(60, 900))).isoformat() if ended else None,
+             "CLS" if ended else rng.choices(["ACT", "SUS"], [95, 5])[0], rng.choice(["WEB", "WEB", "STR", "TEL"])),
+        )  # fmt: skip
+        for code in rng.sample([row[0] for row in TEL_BOLT_ONS], rng.choices([0, 1, 2], [60, 30, 10])[0]):
+            connection.execute(
+                "INSERT INTO contract_bolt_on VALUES (?, ?, ?)",
+                (contract_no, code, (start + timedelta(days=rng.randint(0, 300))).isoformat()),
+            )
+        contracts.append(contract_no)
+    return contracts
+
+
+def _telecom_usage(connection: sqlite3.Connection, rng: random.Random, contracts: list[str]) -> None:
+    """About 1,500 usage records, monthly invoices for 2025 and some number ports."""
+    for _ in range(1500):
+        kind = rng.choices(["VOI", "SMS", "DAT"], [40, 25, 35])[0]
+        start_cell = rng.randint(1, 36)
+        roaming = int(rng.random() < 0.05)
+        when = datetime(2025, 9, 1) + timedelta(minutes=rng.randint(0, 60 * 24 * 90))
+        connection.execute(
+            "INSERT INTO usage_rec (contract_no, start_ts, type_cd, dur_sec, vol_mb, start_cell_id, end_cell_id,"
+            " dest_op_cd, roam_flg, chg_amt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (rng.choice(contracts), when.isoformat(sep=" ", timespec="seconds"), kind,
+             rng.randint(5, 2400) if kind == "VOI" else (rng.randint(60, 7200) if kind == "DAT" else None),
+             round(rng.uniform(0.1, 900.0), 1) if kind == "DAT" else None, start_cell,
+             (start_cell if rng.random() < 0.7 else rng.randint(1, 36)) if kind != "SMS" else None,
+             rng.choice(TEL_OPERATORS) if kind != "DAT" else None, roaming,
+             round(rng.choice([0.0, 0.0, 0.0, 0.55, 1.2, 2.5]) * (3 if roaming else 1), 2)),
+        )  # fmt: skip
+    rows = list(
+        connection.execute("SELECT contract_no, monthly_amt, start_dt, end_dt FROM contract JOIN plan USING (plan_cd)")
+    )
+    for contract_no, monthly, start, end in rows:
+        for month in range(1, 12):
+            period = f"2025-{month:02d}"
+            if start[:7] > period or (end and end[:7] < period):
+                continue
+            issued = date(2025, month, 3)
+            net = round(monthly + rng.choice([0.0, 0.0, 0.0, 2.0, 4.0, 12.5]), 2)
+            late = rng.random() < 0.08
+            connection.execute(
+                "INSERT INTO invoice VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (f"INV{month:02d}{contract_no[1:]}", contract_no, period, issued.isoformat(), net, round(net * 0.2, 2),
+                 None if late else (issued + timedelta(days=rng.randint(1, 20))).isoformat(), int(rng.random() < 0.75)),
+            )  # fmt: skip
+    for contract_no in rng.sample(contracts, 45):
+        asked = date(2021, 1, 4) + timedelta(days=rng.randint(0, 1600))
+        status = rng.choices(["DONE", "CNL", "FAIL"], [80, 12, 8])[0]
+        connection.execute(
+            "INSERT INTO port_req (contract_no, dir_cd, other_op_cd, pac_cd, req_dt, port_dt, status_cd)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (contract_no, rng.choice(["IN", "IN", "OUT"]), rng.choice(TEL_OPERATORS[1:]),
+             f"{rng.choice('ABCDEFGHJK')}{rng.choice('LMNPQRSTUV')}{rng.choice('WXYZ')}{rng.randint(100000, 999999)}",
+             asked.isoformat(), (asked + timedelta(days=1)).isoformat() if status == "DONE" else None, status),
+        )  # fmt: skip
+
+
+def build_telecom_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the mobile operator database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(TELECOM_SCHEMA)
+    _telecom_usage(connection, rng, _telecom_subscribers(connection, rng))
+    connection.commit()
+    connection.close()
+    return path
+
+
+FARM_SCHEMA = """
+CREATE TABLE member (
+    member_no INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    farm_nm TEXT NOT NULL,
+    parish_nm TEXT NOT NULL,
+    join_dt TEXT NOT NULL,
+    share_qty INTEGER NOT NULL,
+    organic_flg INTEGER NOT NULL,
+    proposer_no INTEGER REFERENCES member (member_no),
+    seconder_no INTEGER REFERENCES member (member_no)
+);
+CREATE TABLE field (
+    member_no INTEGER NOT NULL REFERENCES member (member_no),
+    field_no INTEGER NOT NULL,
+    field_nm TEXT NOT NULL,
+    area_ha REAL NOT NULL,
+    soil_cd TEXT NOT NULL,
+    irrig_flg INTEGER NOT NULL,
+    PRIMARY KEY (member_no, field_no)
+);
+CREATE TABLE crop (
+    crop_cd TEXT PRIMARY KEY,
+    crop_nm TEXT NOT NULL,
+    family_nm TEXT NOT NULL,
+    perennial_flg INTEGER NOT NULL,
+    base_price_kg REAL NOT NULL
+);
+CREATE TABLE planting (
+    planting_id INTEGER PRIMARY KEY,
+    member_no INTEGER NOT NULL,
+    field_no INTEGER NOT NULL,
+    crop_cd TEXT NOT NULL REFERENCES crop (crop_cd),
+    season_yr INTEGER NOT NULL,
+    variety_nm TEXT,
+    sown_dt TEXT NOT NULL,
+    sown_ha REAL NOT NULL,
+    FOREIGN KEY (member_no, field_no) REFERENCES field (member_no, field_no)
+);
+CREATE TABLE harvest (
+    planting_id INTEGER NOT NULL REFERENCES planting (planting_id),
+    harvest_dt TEXT NOT NULL,
+    yield_kg REAL NOT NULL,
+    PRIMARY KEY (planting_id, harvest_dt)
+);
+CREATE TABLE depot (
+    depot_cd TEXT PRIMARY KEY,
+    depot_nm TEXT NOT NULL,
+    town_nm TEXT NOT NULL,
+    cold_store_flg INTEGER NOT NULL
+);
+CREATE TABLE delivery (
+    docket_no INTEGER PRIMARY KEY,
+    member_no INTEGER NOT NULL REFERENCES member (member_no),
+    crop_cd TEXT NOT NULL REFERENCES crop (crop_cd),
+    depot_cd TEXT NOT NULL REFERENCES depot (depot_cd),
+    dlv_dt TEXT NOT NULL,
+    net_kg REAL NOT NULL,
+    grade_cd TEXT NOT NULL,
+    moist_pct REAL,
+    rejected_flg INTEGER NOT NULL
+);
+CREATE TABLE buyer (
+    buyer_id INTEGER PRIMARY KEY,
+    buyer_nm TEXT NOT NULL,
+    type_cd TEXT NOT NULL,
+    town_nm TEXT NOT NULL,
+    vat_no TEXT,
+    terms_days INTEGER NOT NULL
+);
+CREATE TABLE sale (
+    sale_no INTEGER PRIMARY KEY,
+    buyer_id INTEGER NOT NULL REFERENCES buyer (buyer_id),
+    crop_cd TEXT NOT NULL REFERENCES crop (crop_cd),
+    depot_cd TEXT NOT NULL REFERENCES depot (depot_cd),
+    sale_dt TEXT NOT NULL,
+    qty_kg REAL NOT NULL,
+    price_kg REAL NOT NULL,
+    grade_cd TEXT NOT NULL
+);
+CREATE TABLE payment (
+    member_no INTEGER NOT NULL REFERENCES member (member_no),
+    period_cd TEXT NOT NULL,
+    pay_dt TEXT NOT NULL,
+    gross_amt REAL NOT NULL,
+    levy_amt REAL NOT NULL,
+    method_cd TEXT NOT NULL,
+    PRIMARY KEY (member_no, period_cd)
+);
+"""
+
+FARM_FIRST = ["Alan", "Bridget", "Colin", "Dafydd", "Elin", "Gareth", "Gwen", "Huw", "Ifan", "Jane", "Meinir", "Rhys",
+              "Sian", "Tom"]  # fmt: skip
+FARM_LAST = ["Davies", "Edwards", "Evans", "Griffiths", "Hughes", "Jones", "Lewis", "Morgan", "Owen", "Parry",
+             "Price", "Thomas", "Williams"]  # fmt: skip
+FARM_PLACES = ["Llanfair", "Pentre", "Bryn", "Cwm", "Glan", "Maes", "Pen-y-bont", "Tyn"]
+FARM_SUFFIX = ["Farm", "Uchaf", "Isaf", "Fawr", "Bach", "Mill Farm"]
+FARM_PARISHES = ["Llanarth", "Llandysul", "Aberaeron", "Cardigan", "Tregaron", "Lampeter"]
+FARM_FIELDS = ["Cae Mawr", "Top Field", "Long Meadow", "Cae Bach", "Bottom Field", "Orchard", "Cae Newydd",
+               "River Field", "Quarry Field", "Home Paddock"]  # fmt: skip
+FARM_CROPS = [
+    ("POT", "Potatoes", "Solanaceae", 0, 0.28, ["Maris Piper", "Charlotte", "Cara"]),
+    ("CAR", "Carrots", "Apiaceae", 0, 0.45, ["Nantes", "Autumn King"]),
+    ("LEEK", "Leeks", "Amaryllidaceae", 0, 1.10, ["Musselburgh", None]),
+    ("CAB", "Cabbage", "Brassicaceae", 0, 0.55, ["January King", "Savoy", None]),
+    ("SWD", "Swede", "Brassicaceae", 0, 0.35, [None]),
+    ("OATS", "Oats", "Poaceae", 0, 0.21, ["Mascani", "Gerald"]),
+    ("BAR", "Spring barley", "Poaceae", 0, 0.19, ["Laureate", "Planet"]),
+    ("STR", "Strawberries", "Rosaceae", 1, 3.20, ["Elsanta", "Malling Centenary"]),
+    ("APL", "Apples", "Rosaceae", 1, 0.95, ["Bramley", "Cox", None]),
+]
+FARM_DEPOTS = [("LBR", "Lampeter Grain Store", "Lampeter", 0), ("ABR", "Aberaeron Packhouse", "Aberaeron", 1),
+               ("CDG", "Cardigan Cold Store", "Cardigan", 1)]  # fmt: skip
+FARM_BUYERS = [("Tesco Stores Ltd", "RET", "Cardiff"), ("Castell Howell Foods", "WHL", "Cross Hands"),
+               ("Puffin Produce", "PKR", "Haverfordwest"), ("Ceredigion County Council", "PUB", "Aberaeron"),
+               ("Harbourside Café", "CAT", "New Quay"), ("Morgan's Farm Shop", "RET", "Lampeter"),
+               ("Wessex Grain", "WHL", "Frome"), ("Fferm Ffres", "RET", "Aberystwyth"),
+               ("Puffin Produce", "PKR", "Carmarthen"), ("Welsh Oats Mill", "PRC", "Tregaron")]  # fmt: skip
+
+
+def _farm_members(connection: sqlite3.Connection, rng: random.Random) -> list[tuple[int, int]]:
+    """Crops, depots, buyers, 70 members and their fields; returns the fields' (member, field) keys."""
+    connection.executemany("INSERT INTO crop VALUES (?, ?, ?, ?, ?)", [row[:5] for row in FARM_CROPS])
+    connection.executemany("INSERT INTO depot VALUES (?, ?, ?, ?)", FARM_DEPOTS)
+    for buyer_id, (name, kind, town) in enumerate(FARM_BUYERS, start=1):
+        connection.execute(
+            "INSERT INTO buyer VALUES (?, ?, ?, ?, ?, ?)",
+            (buyer_id, name, kind, town, None if kind in ("PUB", "CAT") else f"GB{rng.randint(100000000, 999999999)}",
+             rng.choice([14, 30, 30, 60])),
+        )  # fmt: skip
+    fields = []
+    for member_no in range(1, 71):
+        founder = member_no <= 8
+        connection.execute(
+            "INSERT INTO member VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (member_no, rng.choice(FARM_FIRST), rng.choice(FARM_LAST),
+             f"{rng.choice(FARM_PLACES)} {rng.choice(FARM_SUFFIX)}", rng.choice(FARM_PARISHES),
+             (date(1998, 4, 1) + timedelta(days=(member_no - 1) * 140 + rng.randint(0, 100))).isoformat(),
+             rng.choice([1, 1, 5, 10, 25]), int(rng.random() < 0.3),
+             None if founder else rng.randint(1, member_no - 1), None if founder else rng.randint(1, member_no - 1)),
+        )  # fmt: skip
+        for field_no in range(1, rng.randint(2, 6)):
+            connection.execute(
+                "INSERT INTO field VALUES (?, ?, ?, ?, ?, ?)",
+                (member_no, field_no, rng.choice(FARM_FIELDS), round(rng.uniform(0.8, 14.0), 1),
+                 rng.choice(["LOAM", "CLAY", "SAND", "PEAT"]), int(rng.random() < 0.2)),
+            )  # fmt: skip
+            fields.append((member_no, field_no))
+    return fields
+
+
+def _farm_growing(connection: sqlite3.Connection, rng: random.Random, fields: list[tuple[int, int]]) -> None:
+    """Plantings over three seasons with their harvests, and the deliveries they made to the depots."""
+    areas = dict(
+        ((row[0], row[1]), row[2]) for row in connection.execute("SELECT member_no, field_no, area_ha FROM field")
+    )
+    for season in (2023, 2024, 2025):
+        for member_no, field_no in rng.sample(fields, len(fields) * 2 // 3):
+            code, _name, _family, perennial, _price, varieties = rng.choice(FARM_CROPS)
+            sown = date(season, 3, 1) + timedelta(days=rng.randint(0, 75))
+            area = areas[(member_no, field_no)]
+            cursor = connection.execute(
+                "INSERT INTO planting (member_no, field_no, crop_cd, season_yr, variety_nm, sown_dt, sown_ha)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (member_no, field_no, code, season, rng.choice(varieties), sown.isoformat(),
+                 area if rng.random() < 0.7 else round(area * rng.uniform(0.3, 0.9), 1)),
+            )  # fmt: skip
+            for pick in range(rng.choice([1, 1, 2, 3]) if not perennial else rng.randint(2, 4)):
+                cut = sown + timedelta(days=90 + pick * 21 + rng.randint(0, 20))
+                yield_kg = round(area * rng.uniform(800, 9000) / (pick + 1), 0)
+                connection.execute(
+                    "INSERT INTO harvest VALUES (?, ?, ?)", (cursor.lastrowid, cut.isoformat(), yield_kg)
+                )
+                if rng.random() < 0.8:
+                    connection.execute(
+                        "INSERT INTO delivery (member_no, crop_cd, depot_cd, dlv_dt, net_kg, grade_cd, moist_pct,"
+                        " rejected_flg) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (member_no, code, rng.choice(FARM_DEPOTS)[0],
+                         (cut + timedelta(days=rng.randint(0, 4))).isoformat(),
+                         round(yield_kg * rng.uniform(0.6, 0.98), 0), rng.choices(["1", "2", "OG"], [60, 30, 10])[0],
+                         round(rng.uniform(12.0, 19.5), 1) if code in ("OATS", "BAR") else None,
+                         int(rng.random() < 0.04)),
+                    )  # fmt: skip
+
+
+def _farm_money(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """About 400 sales to the buyers and the members' quarterly payments from the deliveries they made."""
+    prices = {row[0]: row[4] for row in FARM_CROPS}
+    for _ in range(400):
+        code = rng.choice(FARM_CROPS)[0]
+        day = date(2023, 7, 1) + timedelta(days=rng.randint(0, 900))
+        grade = rng.choices(["1", "2", "OG"], [60, 30, 10])[0]
+        connection.execute(
+            "INSERT INTO sale (buyer_id, crop_cd, depot_cd, sale_dt, qty_kg, price_kg, grade_cd)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (rng.randint(1, len(FARM_BUYERS)), code, rng.choice(FARM_DEPOTS)[0], day.isoformat(),
+             rng.choice([250.0, 500.0, 1000.0, 2000.0, 5000.0, 10000.0]),
+             round(prices[code] * rng.uniform(0.85, 1.3) * (0.8 if grade == "2" else 1.0), 2), grade),
+        )  # fmt: skip
+    quarters = connection.execute(
+        "SELECT d.member_no, substr(d.dlv_dt, 1, 4) || '-Q' || ((cast(substr(d.dlv_dt, 6, 2) AS INTEGER) + 2) / 3),"
+        " sum(d.net_kg * c.base_price_kg) FROM delivery d JOIN crop c ON c.crop_cd = d.crop_cd"
+        " WHERE d.rejected_flg = 0 GROUP BY 1, 2"
+    ).fetchall()
+    for member_no, period, gross in quarters:
+        year, quarter = int(period[:4]), int(period[-1])
+        paid = date(year, quarter * 3, 28) + timedelta(days=rng.randint(5, 40))
+        connection.execute(
+            "INSERT INTO payment VALUES (?, ?, ?, ?, ?, ?)",
+            (member_no, period, paid.isoformat(), round(gross, 2), round(gross * 0.025, 2),
+             rng.choice(["BACS", "BACS", "BACS", "CHQ"])),
+        )  # fmt: skip
+
+
+def build_farm_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the farm co-operative database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(FARM_SCHEMA)
+    _farm_growing(connection, rng, _farm_members(connection, rng))
+    _farm_money(connection, rng)
+    connection.commit()
+    connection.close()
+    return path
+
+
 BUILDERS = {
     "hotel": build_hotel_database,
     "football": build_football_database,
@@ -3743,6 +4232,8 @@ BUILDERS = {
     "festival": build_festival_database,
     "brewery": build_brewery_database,
     "energy": build_energy_database,
+    "telecom": build_telecom_database,
+    "farm": build_farm_database,
 }
 
 
