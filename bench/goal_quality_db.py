@@ -128,9 +128,27 @@ depots keyed by a code (a cold-store flag), 720 delivery dockets (grade codes, N
 flag), buyers (a name repeated in two towns, type codes, NULL VAT numbers, payment terms), 400 sales (quantities in
 steps, prices per kg) and quarterly payments keyed by member and period (gross and levy amounts, method codes).
 
+The letting agency (`build_estate_database`, nine tables) and the gym chain (`build_gym_database`, ten tables), made
+as drafts held-out set 12 before any draft was worded on either, with shortened column names and 0/1 flags named by
+nouns (trainee, garden, pets, student, guarantor, lead tenant, pool, waitlist), adjectives (overseas, virtual,
+conditional, periodic, corporate, freelance, faulty, off peak) and participles (franchised, furnished, refurbished,
+frozen, cancelled, attended): branches keyed by a code (NULL opening years), agents (grade codes, commission rates,
+an ARLA-qualified flag), landlords (NULL titles, companies and phone numbers), properties keyed by a text reference
+(type codes, bedroom and bathroom counts, NULL floor areas and EPC bands, rents per calendar month), applicants (NULL
+e-mail addresses, maximum rents, minimum bedrooms), 600 viewings (a NULL agent for some virtual ones, slot numbers,
+outcome codes), offers (three-column key, status codes), tenancies (a letting agent and a NULL-able managing agent,
+two foreign keys to agent, NULL end dates, terms in months) and a tenancy-tenant link (composite key); clubs keyed by
+a code (NULL opening years, maximum occupancy), plans keyed by a code (monthly and joining fees, minimum terms,
+multi-club flag), 420 members (NULL birth dates, gender codes and e-mail addresses, a home club), memberships keyed by
+member and start date (NULL end dates, payment method codes, discounts), trainers (level codes, hourly rates),
+class types keyed by a code (intensity levels, durations, NULL calorie estimates), 500 class sessions (a trainer and a
+NULL-able cover trainer, two foreign keys to trainer, studio numbers, capacities), ~6,400 bookings (composite key),
+2,400 visits keyed by member and check-in time (NULL check-outs, guest counts) and equipment keyed by an asset number
+(type codes, makes, NULL service dates).
+
 Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
            [--database hotel|football|clinic|library|logistics|museum|school|airline|retail|transit|grants|vet|festival|
-                       brewery|energy|telecom|farm]
+                       brewery|energy|telecom|farm|estate|gym]
 """
 
 import argparse
@@ -4216,6 +4234,482 @@ def build_farm_database(path: str | Path, seed: int = 35) -> Path:
     return path
 
 
+ESTATE_SCHEMA = """
+CREATE TABLE branch (
+    branch_cd TEXT PRIMARY KEY,
+    branch_nm TEXT NOT NULL,
+    town_nm TEXT NOT NULL,
+    open_yr INTEGER,
+    franchised INTEGER NOT NULL
+);
+CREATE TABLE agent (
+    agent_id INTEGER PRIMARY KEY,
+    branch_cd TEXT NOT NULL REFERENCES branch (branch_cd),
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    grade_cd TEXT NOT NULL,
+    start_dt TEXT NOT NULL,
+    comm_pct REAL NOT NULL,
+    trainee INTEGER NOT NULL,
+    arla_qualified INTEGER NOT NULL
+);
+CREATE TABLE landlord (
+    landlord_id INTEGER PRIMARY KEY,
+    title TEXT,
+    first_nm TEXT NOT NULL,
+    surname TEXT NOT NULL,
+    company_nm TEXT,
+    phone_no TEXT,
+    overseas INTEGER NOT NULL,
+    reg_dt TEXT NOT NULL
+);
+CREATE TABLE property (
+    prop_ref TEXT PRIMARY KEY,
+    landlord_id INTEGER NOT NULL REFERENCES landlord (landlord_id),
+    branch_cd TEXT NOT NULL REFERENCES branch (branch_cd),
+    addr_line1 TEXT NOT NULL,
+    town_nm TEXT NOT NULL,
+    postcode TEXT NOT NULL,
+    prop_type_cd TEXT NOT NULL,
+    bed_cnt INTEGER NOT NULL,
+    bath_cnt INTEGER NOT NULL,
+    floor_sqm REAL,
+    rent_pcm REAL NOT NULL,
+    furnished INTEGER NOT NULL,
+    garden INTEGER NOT NULL,
+    epc_band TEXT,
+    listed_dt TEXT NOT NULL
+);
+CREATE TABLE applicant (
+    applicant_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    surname TEXT NOT NULL,
+    email_addr TEXT,
+    max_rent_amt REAL NOT NULL,
+    min_beds INTEGER NOT NULL,
+    student INTEGER NOT NULL,
+    pets INTEGER NOT NULL,
+    reg_dt TEXT NOT NULL
+);
+CREATE TABLE viewing (
+    viewing_id INTEGER PRIMARY KEY,
+    prop_ref TEXT NOT NULL REFERENCES property (prop_ref),
+    applicant_id INTEGER NOT NULL REFERENCES applicant (applicant_id),
+    agent_id INTEGER REFERENCES agent (agent_id),
+    viewing_dt TEXT NOT NULL,
+    slot_no INTEGER NOT NULL,
+    outcome_cd TEXT NOT NULL,
+    virtual INTEGER NOT NULL
+);
+CREATE TABLE offer (
+    prop_ref TEXT NOT NULL REFERENCES property (prop_ref),
+    applicant_id INTEGER NOT NULL REFERENCES applicant (applicant_id),
+    offer_dt TEXT NOT NULL,
+    offer_amt REAL NOT NULL,
+    status_cd TEXT NOT NULL,
+    conditional INTEGER NOT NULL,
+    PRIMARY KEY (prop_ref, applicant_id, offer_dt)
+);
+CREATE TABLE tenancy (
+    tenancy_no INTEGER PRIMARY KEY,
+    prop_ref TEXT NOT NULL REFERENCES property (prop_ref),
+    let_agent_id INTEGER NOT NULL REFERENCES agent (agent_id),
+    mgr_agent_id INTEGER REFERENCES agent (agent_id),
+    start_dt TEXT NOT NULL,
+    end_dt TEXT,
+    rent_amt REAL NOT NULL,
+    deposit_amt REAL NOT NULL,
+    term_mths INTEGER NOT NULL,
+    periodic INTEGER NOT NULL,
+    guarantor INTEGER NOT NULL
+);
+CREATE TABLE tenancy_tenant (
+    tenancy_no INTEGER NOT NULL REFERENCES tenancy (tenancy_no),
+    applicant_id INTEGER NOT NULL REFERENCES applicant (applicant_id),
+    lead_tenant INTEGER NOT NULL,
+    PRIMARY KEY (tenancy_no, applicant_id)
+);
+"""
+
+ESTATE_BRANCHES = [
+    ("CLF", "Clifton Lettings", "Bristol", 2004, 0),
+    ("BED", "Bedminster Homes", "Bristol", 2011, 1),
+    ("BTH", "Bath Central", "Bath", None, 0),
+    ("WSM", "Weston Lets", "Weston-super-Mare", 2016, 1),
+]
+ESTATE_STREETS = ["Whiteladies Road", "North Street", "Gloucester Road", "Cotham Hill", "Stokes Croft",
+                  "Park Row", "Walcot Street", "Milsom Street", "Beach Road", "Grove Park", "Cheltenham Road",
+                  "Coronation Road"]  # fmt: skip
+ESTATE_FIRST = ["Amy", "Ben", "Callum", "Demi", "Ethan", "Freya", "George", "Holly", "Isaac", "Jade", "Kieran",
+                "Lucy", "Marcus", "Niamh", "Oliver", "Poppy", "Reece", "Sophie", "Tyler", "Zara"]  # fmt: skip
+ESTATE_LAST = ["Adams", "Baker", "Clarke", "Davies", "Evans", "Fletcher", "Green", "Harris", "Iqbal", "James",
+               "Kelly", "Lewis", "Morgan", "Nash", "Owen", "Patel", "Roberts", "Turner", "Ward", "Young"]  # fmt: skip
+ESTATE_COMPANIES = [
+    "Avon Property Holdings Ltd",
+    "Redcliffe Estates Ltd",
+    "Harbourside Lettings LLP",
+    "Severn Homes Ltd",
+]
+ESTATE_POSTCODES = {"Bristol": "BS", "Bath": "BA", "Weston-super-Mare": "BS"}
+
+
+def _estate_people(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Branches, agents, landlords with their properties, and applicants."""
+    connection.executemany("INSERT INTO branch VALUES (?, ?, ?, ?, ?)", ESTATE_BRANCHES)
+    for agent_id in range(1, 23):
+        grade = rng.choices(["NEG", "SNR", "MGR", "PM"], [9, 5, 2, 4])[0]
+        trainee = int(grade == "NEG" and rng.random() < 0.4)
+        connection.execute(
+            "INSERT INTO agent VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (agent_id, ESTATE_BRANCHES[agent_id % 4][0], rng.choice(ESTATE_FIRST), rng.choice(ESTATE_LAST), grade,
+             (date(2012, 6, 1) + timedelta(days=rng.randint(0, 4700))).isoformat(),
+             rng.choice([0.5, 1.0, 1.0, 1.5, 2.0]) if not trainee else 0.0, trainee,
+             int(not trainee and rng.random() < 0.5)),
+        )  # fmt: skip
+    for landlord_id in range(1, 91):
+        company = rng.choice(ESTATE_COMPANIES) if rng.random() < 0.15 else None
+        connection.execute(
+            "INSERT INTO landlord VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (landlord_id, None if rng.random() < 0.3 else rng.choice(["Mr", "Mrs", "Ms", "Dr"]),
+             rng.choice(ESTATE_FIRST), rng.choice(ESTATE_LAST), company,
+             None if rng.random() < 0.12 else f"07{rng.randint(100000000, 999999999)}", int(rng.random() < 0.12),
+             (date(2010, 1, 4) + timedelta(days=rng.randint(0, 5600))).isoformat()),
+        )  # fmt: skip
+    for number in range(1, 211):
+        code, _name, town, *_rest = rng.choices(ESTATE_BRANCHES, [40, 30, 20, 10])[0]
+        kind = rng.choices(["FLT", "TER", "SEM", "DET", "BNG", "HMO"], [40, 25, 15, 6, 4, 10])[0]
+        beds = {"FLT": rng.randint(1, 3), "HMO": rng.randint(4, 7), "BNG": rng.randint(2, 3)}.get(
+            kind, rng.randint(2, 5)
+        )
+        connection.execute(
+            "INSERT INTO property VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (f"{code}{10000 + number * 37}", rng.randint(1, 90), code,
+             f"{rng.randint(1, 180)} {rng.choice(ESTATE_STREETS)}", town,
+             f"{ESTATE_POSTCODES[town]}{rng.randint(1, 16)} {rng.randint(1, 9)}{rng.choice('ABDEHJLNPQRSTUWXY')}"
+             f"{rng.choice('ABDEHJLNPQRSTUWXY')}",
+             kind, beds, 1 if beds < 3 else rng.randint(1, 3),
+             None if rng.random() < 0.25 else round(beds * rng.uniform(18, 32), 1),
+             round(beds * rng.uniform(420, 700) / 25) * 25, int(rng.random() < 0.45),
+             int(kind != "FLT" and rng.random() < 0.7),
+             None if rng.random() < 0.1 else rng.choices("ABCDEFG", [2, 10, 35, 35, 12, 4, 2])[0],
+             (date(2024, 1, 8) + timedelta(days=rng.randint(0, 680))).isoformat()),
+        )  # fmt: skip
+    for applicant_id in range(1, 161):
+        surname = rng.choice(ESTATE_LAST)
+        student = int(rng.random() < 0.25)
+        connection.execute(
+            "INSERT INTO applicant VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (applicant_id, rng.choice(ESTATE_FIRST), surname,
+             None if rng.random() < 0.15 else f"{surname.lower()}{rng.randint(1, 99)}@example.com",
+             rng.choice([800, 950, 1100, 1250, 1400, 1600, 1850, 2200]), rng.randint(1, 4 if not student else 6),
+             student, int(rng.random() < 0.2), (date(2024, 1, 2) + timedelta(days=rng.randint(0, 680))).isoformat()),
+        )  # fmt: skip
+
+
+def _estate_lettings(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """About 600 viewings, the offers that followed, and the tenancies with their tenants."""
+    properties = connection.execute("SELECT prop_ref, branch_cd, rent_pcm, listed_dt FROM property").fetchall()
+    agents: dict[str, list[int]] = {}
+    for agent_id, branch in connection.execute("SELECT agent_id, branch_cd FROM agent"):
+        agents.setdefault(branch, []).append(agent_id)
+    offered = []
+    for viewing_id in range(1, 601):
+        prop_ref, branch, rent, listed = rng.choice(properties)
+        applicant_id = rng.randint(1, 160)
+        day = date.fromisoformat(listed) + timedelta(days=rng.randint(1, 40))
+        outcome = rng.choices(["INT", "DEC", "OFR", "NSH", "CNL"], [30, 35, 15, 8, 12])[0]
+        virtual = int(rng.random() < 0.15)
+        connection.execute(
+            "INSERT INTO viewing VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (viewing_id, prop_ref, applicant_id, None if virtual and rng.random() < 0.5 else rng.choice(agents[branch]),
+             day.isoformat(), rng.randint(1, 9), outcome, virtual),
+        )  # fmt: skip
+        if outcome == "OFR":
+            offered.append((prop_ref, applicant_id, day, rent, branch))
+    tenancy_no = 3000
+    let = set()
+    for prop_ref, applicant_id, day, rent, branch in offered:
+        accepted = prop_ref not in let and rng.random() < 0.6
+        status = "ACC" if accepted else rng.choice(["REJ", "REJ", "WDN", "PND"])
+        amount = rent if rng.random() < 0.6 else rent - rng.choice([25, 50, 75, 100])
+        connection.execute(
+            "INSERT OR IGNORE INTO offer VALUES (?, ?, ?, ?, ?, ?)",
+            (prop_ref, applicant_id, (day + timedelta(days=rng.randint(0, 3))).isoformat(), amount, status,
+             int(rng.random() < 0.3)),
+        )  # fmt: skip
+        if not accepted:
+            continue
+        let.add(prop_ref)
+        tenancy_no += 1
+        start = day + timedelta(days=rng.randint(14, 45))
+        term = rng.choice([6, 12, 12, 12, 24])
+        periodic = int(rng.random() < 0.2)
+        ended = start + timedelta(days=30 * term) if rng.random() < 0.3 else None
+        connection.execute(
+            "INSERT INTO tenancy VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (tenancy_no, prop_ref, rng.choice(agents[branch]),
+             None if rng.random() < 0.35 else rng.choice(agents[branch]), start.isoformat(),
+             ended.isoformat() if ended and ended < date(2025, 11, 25) else None, amount,
+             round(amount * 12 / 52 * 5, 2), term, periodic, int(rng.random() < 0.25)),
+        )  # fmt: skip
+        sharers = [applicant_id] + rng.sample(range(1, 161), rng.choices([0, 1, 2, 3], [45, 35, 12, 8])[0])
+        for place, tenant in enumerate(dict.fromkeys(sharers)):
+            connection.execute("INSERT INTO tenancy_tenant VALUES (?, ?, ?)", (tenancy_no, tenant, int(place == 0)))
+
+
+def build_estate_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the letting agency database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(ESTATE_SCHEMA)
+    _estate_people(connection, rng)
+    _estate_lettings(connection, rng)
+    connection.commit()
+    connection.close()
+    return path
+
+
+GYM_SCHEMA = """
+CREATE TABLE club (
+    club_cd TEXT PRIMARY KEY,
+    club_nm TEXT NOT NULL,
+    town_nm TEXT NOT NULL,
+    open_yr INTEGER,
+    pool INTEGER NOT NULL,
+    refurbished INTEGER NOT NULL,
+    max_occ INTEGER NOT NULL
+);
+CREATE TABLE plan (
+    plan_cd TEXT PRIMARY KEY,
+    plan_nm TEXT NOT NULL,
+    monthly_amt REAL NOT NULL,
+    joining_amt REAL NOT NULL,
+    min_term_mths INTEGER NOT NULL,
+    off_peak INTEGER NOT NULL,
+    multi_club INTEGER NOT NULL
+);
+CREATE TABLE member (
+    member_no INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    surname TEXT NOT NULL,
+    birth_dt TEXT,
+    gender_cd TEXT,
+    home_club_cd TEXT NOT NULL REFERENCES club (club_cd),
+    join_dt TEXT NOT NULL,
+    email_addr TEXT,
+    student INTEGER NOT NULL,
+    corporate INTEGER NOT NULL
+);
+CREATE TABLE membership (
+    member_no INTEGER NOT NULL REFERENCES member (member_no),
+    start_dt TEXT NOT NULL,
+    plan_cd TEXT NOT NULL REFERENCES plan (plan_cd),
+    end_dt TEXT,
+    pay_method_cd TEXT NOT NULL,
+    disc_pct REAL NOT NULL,
+    frozen INTEGER NOT NULL,
+    PRIMARY KEY (member_no, start_dt)
+);
+CREATE TABLE trainer (
+    trainer_id INTEGER PRIMARY KEY,
+    club_cd TEXT NOT NULL REFERENCES club (club_cd),
+    first_nm TEXT NOT NULL,
+    surname TEXT NOT NULL,
+    level_cd TEXT NOT NULL,
+    hourly_rt REAL NOT NULL,
+    hire_dt TEXT NOT NULL,
+    freelance INTEGER NOT NULL
+);
+CREATE TABLE class_type (
+    class_cd TEXT PRIMARY KEY,
+    class_nm TEXT NOT NULL,
+    intensity_lvl INTEGER NOT NULL,
+    duration_min INTEGER NOT NULL,
+    kcal_est INTEGER
+);
+CREATE TABLE class_session (
+    session_id INTEGER PRIMARY KEY,
+    class_cd TEXT NOT NULL REFERENCES class_type (class_cd),
+    club_cd TEXT NOT NULL REFERENCES club (club_cd),
+    trainer_id INTEGER NOT NULL REFERENCES trainer (trainer_id),
+    cover_trainer_id INTEGER REFERENCES trainer (trainer_id),
+    start_ts TEXT NOT NULL,
+    studio_no INTEGER NOT NULL,
+    cap_qty INTEGER NOT NULL,
+    cancelled INTEGER NOT NULL
+);
+CREATE TABLE booking (
+    session_id INTEGER NOT NULL REFERENCES class_session (session_id),
+    member_no INTEGER NOT NULL REFERENCES member (member_no),
+    booked_ts TEXT NOT NULL,
+    attended INTEGER NOT NULL,
+    waitlist INTEGER NOT NULL,
+    PRIMARY KEY (session_id, member_no)
+);
+CREATE TABLE visit (
+    member_no INTEGER NOT NULL REFERENCES member (member_no),
+    checkin_ts TEXT NOT NULL,
+    club_cd TEXT NOT NULL REFERENCES club (club_cd),
+    checkout_ts TEXT,
+    guest_cnt INTEGER NOT NULL,
+    PRIMARY KEY (member_no, checkin_ts)
+);
+CREATE TABLE equipment (
+    asset_no TEXT PRIMARY KEY,
+    club_cd TEXT NOT NULL REFERENCES club (club_cd),
+    equip_type_cd TEXT NOT NULL,
+    make_nm TEXT NOT NULL,
+    install_dt TEXT NOT NULL,
+    last_svc_dt TEXT,
+    faulty INTEGER NOT NULL
+);
+"""
+
+GYM_CLUBS = [
+    ("LDS1", "Leeds City", "Leeds", 2009, 1, 1, 320),
+    ("LDS2", "Leeds Kirkstall", "Leeds", 2015, 0, 0, 180),
+    ("YRK", "York Foss Islands", "York", 2012, 1, 0, 260),
+    ("HGT", "Harrogate", "Harrogate", None, 0, 1, 150),
+    ("WKF", "Wakefield Westgate", "Wakefield", 2019, 0, 0, 200),
+]
+# code, name, monthly fee, joining fee, minimum term in months, off-peak, multi-club
+GYM_PLANS = [
+    ("STD", "Standard", 29.99, 20.0, 1, 0, 0),
+    ("OFP", "Off-Peak", 19.99, 20.0, 1, 1, 0),
+    ("PLS", "Plus", 39.99, 0.0, 1, 0, 1),
+    ("A12", "Annual Saver", 24.99, 0.0, 12, 0, 0),
+    ("STU", "Student", 17.99, 0.0, 3, 1, 0),
+    ("CRP", "Corporate", 22.50, 0.0, 12, 0, 1),
+]
+GYM_CLASSES = [
+    ("SPIN", "Spin", 4, 45, 450),
+    ("YOGA", "Vinyasa Yoga", 2, 60, 250),
+    ("PIL", "Mat Pilates", 2, 45, 200),
+    ("HIIT", "HIIT Circuit", 5, 30, 400),
+    ("BODYP", "Body Pump", 4, 55, 500),
+    ("ZUMBA", "Zumba", 3, 45, 380),
+    ("BOX", "Boxfit", 5, 45, 520),
+    ("AQUA", "Aqua Fit", 2, 45, 300),
+    ("STRETCH", "Stretch and Release", 1, 30, None),
+    ("KETTLE", "Kettlebells", 4, 30, None),
+]
+GYM_FIRST = ["Aaliyah", "Brandon", "Chantelle", "Daniel", "Ella", "Faisal", "Gemma", "Harvey", "Imogen", "Jack",
+             "Keeley", "Liam", "Megan", "Nathan", "Olivia", "Priya", "Ryan", "Shannon", "Tom", "Yasmin"]  # fmt: skip
+GYM_LAST = ["Ahmed", "Bailey", "Carter", "Dixon", "Ellis", "Fox", "Gill", "Hussain", "Jackson", "Khan", "Lee",
+            "Marsh", "Naylor", "Parker", "Shaw", "Thompson", "Walsh", "Wright"]  # fmt: skip
+GYM_EQUIPMENT = {"TRD": ["Technogym", "Life Fitness"], "BIKE": ["Keiser", "Technogym"], "ROW": ["Concept2"],
+                 "XTR": ["Precor", "Life Fitness"], "RACK": ["Eleiko", "Hammer Strength"],
+                 "CABLE": ["Matrix"]}  # fmt: skip
+
+
+def _gym_people(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Clubs, plans, class types, trainers, equipment, 420 members and their memberships."""
+    connection.executemany("INSERT INTO club VALUES (?, ?, ?, ?, ?, ?, ?)", GYM_CLUBS)
+    connection.executemany("INSERT INTO plan VALUES (?, ?, ?, ?, ?, ?, ?)", GYM_PLANS)
+    connection.executemany("INSERT INTO class_type VALUES (?, ?, ?, ?, ?)", GYM_CLASSES)
+    for trainer_id in range(1, 27):
+        level = rng.choices(["L2", "L3", "L4", "MST"], [6, 10, 4, 2])[0]
+        connection.execute(
+            "INSERT INTO trainer VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (trainer_id, GYM_CLUBS[trainer_id % 5][0], rng.choice(GYM_FIRST), rng.choice(GYM_LAST), level,
+             {"L2": 14.5, "L3": 18.0, "L4": 24.0, "MST": 32.0}[level] + rng.choice([0.0, 0.0, 1.5]),
+             (date(2011, 3, 1) + timedelta(days=rng.randint(0, 5300))).isoformat(), int(rng.random() < 0.35)),
+        )  # fmt: skip
+    for club, *_rest in GYM_CLUBS:
+        for number in range(rng.randint(18, 34)):
+            kind = rng.choice(list(GYM_EQUIPMENT))
+            installed = date(2012, 1, 1) + timedelta(days=rng.randint(0, 4900))
+            connection.execute(
+                "INSERT INTO equipment VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (f"{club}-{kind}-{number + 1:03d}", club, kind, rng.choice(GYM_EQUIPMENT[kind]), installed.isoformat(),
+                 None if rng.random() < 0.2 else (installed + timedelta(days=rng.randint(90, 900))).isoformat(),
+                 int(rng.random() < 0.08)),
+            )  # fmt: skip
+    for member_no in range(200001, 200421):
+        born = None if rng.random() < 0.1 else date(1955, 1, 1) + timedelta(days=rng.randint(0, 18600))
+        joined = date(2019, 1, 7) + timedelta(days=rng.randint(0, 2500))
+        student = int(born is not None and born > date(2001, 1, 1) and rng.random() < 0.6)
+        corporate = int(not student and rng.random() < 0.12)
+        surname = rng.choice(GYM_LAST)
+        connection.execute(
+            "INSERT INTO member VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (member_no, rng.choice(GYM_FIRST), surname, born.isoformat() if born else None,
+             None if rng.random() < 0.05 else rng.choice("FM"), rng.choices(GYM_CLUBS, [35, 15, 25, 10, 15])[0][0],
+             joined.isoformat(), None if rng.random() < 0.1 else f"{surname.lower()}.{member_no % 1000}@example.org",
+             student, corporate),
+        )  # fmt: skip
+        start = joined
+        for _ in range(rng.choices([1, 2, 3], [65, 28, 7])[0]):
+            plan = "STU" if student else "CRP" if corporate else rng.choice(["STD", "OFP", "PLS", "A12"])
+            months = rng.randint(2, 30)
+            end = start + timedelta(days=30 * months) if rng.random() < 0.55 else None
+            connection.execute(
+                "INSERT INTO membership VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (member_no, start.isoformat(), plan, end.isoformat() if end else None,
+                 rng.choices(["DD", "CARD", "CORP"], [75, 20, 5])[0] if plan != "CRP" else "CORP",
+                 rng.choice([0.0, 0.0, 0.0, 10.0, 15.0]), int(end is None and rng.random() < 0.06)),
+            )  # fmt: skip
+            if end is None or end > date(2025, 11, 1):
+                break
+            start = end + timedelta(days=rng.randint(1, 200))
+
+
+def _gym_activity(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """About 500 class sessions with their bookings, and about 2,400 visits."""
+    trainers: dict[str, list[int]] = {}
+    for trainer_id, club in connection.execute("SELECT trainer_id, club_cd FROM trainer"):
+        trainers.setdefault(club, []).append(trainer_id)
+    members = [row[0] for row in connection.execute("SELECT member_no FROM member")]
+    for session_id in range(1, 501):
+        club = rng.choices(GYM_CLUBS, [30, 15, 25, 12, 18])[0][0]
+        class_cd = rng.choice(GYM_CLASSES if club in ("LDS1", "YRK") else GYM_CLASSES[:7] + GYM_CLASSES[8:])[0]
+        trainer = rng.choice(trainers[club])
+        cover = rng.choice([t for t in trainers[club] if t != trainer] or [trainer]) if rng.random() < 0.12 else None
+        start = datetime(2025, 9, 1, 6, 30) + timedelta(days=rng.randint(0, 85), hours=rng.choice([0, 3, 6, 11, 12]))
+        cap = rng.choice([12, 16, 20, 24, 30])
+        cancelled = int(rng.random() < 0.05)
+        connection.execute(
+            "INSERT INTO class_session VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (session_id, class_cd, club, trainer, cover, start.isoformat(sep=" ", timespec="minutes"),
+             rng.randint(1, 3), cap, cancelled),
+        )  # fmt: skip
+        for place, member_no in enumerate(rng.sample(members, rng.randint(2, cap + 4))):
+            waitlist = int(place >= cap)
+            booked = start - timedelta(hours=rng.randint(1, 160))
+            connection.execute(
+                "INSERT INTO booking VALUES (?, ?, ?, ?, ?)",
+                (session_id, member_no, booked.isoformat(sep=" ", timespec="minutes"),
+                 int(not cancelled and not waitlist and rng.random() < 0.82), waitlist),
+            )  # fmt: skip
+    homes = dict(connection.execute("SELECT member_no, home_club_cd FROM member"))
+    for _ in range(2400):
+        member_no = rng.choice(members)
+        came = datetime(2025, 10, 1, 6, 0) + timedelta(days=rng.randint(0, 55), minutes=5 * rng.randint(0, 190))
+        club = homes[member_no] if rng.random() < 0.85 else rng.choice(GYM_CLUBS)[0]
+        left = None if rng.random() < 0.07 else came + timedelta(minutes=rng.randint(25, 130))
+        connection.execute(
+            "INSERT OR IGNORE INTO visit VALUES (?, ?, ?, ?, ?)",
+            (member_no, came.isoformat(sep=" ", timespec="minutes"), club,
+             left.isoformat(sep=" ", timespec="minutes") if left else None, rng.choices([0, 1, 2], [90, 8, 2])[0]),
+        )  # fmt: skip
+
+
+def build_gym_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the gym chain database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(GYM_SCHEMA)
+    _gym_people(connection, rng)
+    _gym_activity(connection, rng)
+    connection.commit()
+    connection.close()
+    return path
+
+
 BUILDERS = {
     "hotel": build_hotel_database,
     "football": build_football_database,
@@ -4234,6 +4728,8 @@ BUILDERS = {
     "energy": build_energy_database,
     "telecom": build_telecom_database,
     "farm": build_farm_database,
+    "estate": build_estate_database,
+    "gym": build_gym_database,
 }
 
 
