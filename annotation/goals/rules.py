@@ -33,6 +33,7 @@ from annotation.goals.operation_tree import (
     unread_tables,
 )
 from annotation.sql.sandbox import execute
+from annotation.wording.english import spelled_out
 
 __all__ = [
     "RULES",
@@ -233,8 +234,9 @@ _TIE_ROWS = 200
 LONG_LIST = 50
 _ID_LIST = 10  # a list of id numbers longer than this is read by nobody
 _CODE_DIGITS = 6  # unique whole numbers all this wide or wider read as codes (a loyalty number, a phone number)
-# A column some of whose values lie at or below this may sit inside a key's values by chance (a level 1-4, ages within
-# ids 1..500): it is taken for that key's id only when their names share a word (`Airline` and `airlines`).
+# A packed key whose values start at or below this holds small and large numbers by chance (a level 1-4, ages, a plan's
+# minutes within ids 1..1500): a column is taken for that key's id only when their names share a word (`Airline` and
+# `airlines`).
 _UNDECLARED_KEY_LOW = 100
 # A time stamp to the second, stored as text: a condition of equality on it is a second nobody asking knows.
 _TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}")
@@ -300,8 +302,8 @@ def name_kind(name: str) -> str | None:
 
 def is_person_name_part(name: str) -> bool:
     """Whether a column's name says part of a person's name: `Fname`, `staff_first_name`, `Minit`, `surname`. People
-    who share a first name are no kind of thing to count per."""
-    words = identifier_words(name)
+    who share a first name are no kind of thing to count per. Shortenings are read spelled out (`first_nm`)."""
+    words = [spelled_out(word) for word in identifier_words(name)]
     if _PERSON_NAME_WORDS & set(words):
         return True
     return any(word in _NAME_PART_WORDS and after == "name" for word, after in zip(words, words[1:], strict=False))
@@ -469,10 +471,11 @@ class GoalRules:
     def undeclared_key(self, qualified: str) -> str | None:
         """The one-column key of another table holding every value of a column no foreign key declares (a student's
         `Advisor`, whose values are faculty ids): the column names rows of that table, so it is an id, not an amount.
-        Small values may fall inside a key's by chance: a column whose values do not all lie above
-        `_UNDECLARED_KEY_LOW` is taken for a packed key's (1..n) only when its name shares a word with the key's table
-        or name, a word that is no ordinal (`rank`, `year`: a coach's rank 1-5 is no match result's rank); a sparse
-        key's (10, 20, ... 600: a student's `Major` among department numbers) holds them by no chance. Never a table a
+        Any whole number up to n falls inside a packed key counting from 1 (1..n) by chance: a column is taken for
+        such a key's only when its name shares a word with the key's table or name, a word that is no ordinal (`rank`,
+        `year`: a coach's rank 1-5 is no match result's rank) and no number word (`no`: a field's `field_no` is no
+        delivery's `docket_no`); a sparse key (10, 20, ... 600: a student's `Major` among department numbers) or a
+        packed key of large numbers (seasons' years) holds them by no chance. Never a table a
         declared foreign key of the column's table already names. None for every other column."""
         lowered = qualified.lower()
         if lowered not in self._undeclared:
@@ -507,9 +510,13 @@ class GoalRules:
             other_words = {_stem(word) for word in identifier_words(other) + identifier_words(key.split(".", 1)[1])}
             # A packed key (1..n) holds any small numbers; a sparse one (10, 20, ... 600) holds them by no chance.
             packed = found.high - found.low + 1 <= 2 * found.distinct
-            # A shared word that says a position (a coach's `Rank` and a match result's `Rank`) names no reference.
-            shared = stems & (other_words - {"id"} - _ORDINAL_WORDS)
-            if figures.low <= _UNDECLARED_KEY_LOW and packed and not shared:
+            # A shared word that says a position (a coach's `Rank` and a match result's `Rank`) or that a column holds
+            # a number (a field's `field_no` and a delivery's `docket_no`) names no reference.
+            shared = stems & (other_words - {"id"} - _ORDINAL_WORDS - _TRAILING_NUMBER_WORDS)
+            # A packed key counting from 1 (1..n) holds every whole number up to n: large values fall inside it by
+            # chance too (a plan's minutes included, 250 to 1,000, among 1,500 usage records' ids), so only a shared
+            # word tells; a packed key of large numbers (seasons' years 1950-2017) holds them by no chance.
+            if packed and found.low <= _UNDECLARED_KEY_LOW and not shared:
                 continue
             # A name saying a number of its own (`room_no`, `licence_no`) refers to another table only when it shares
             # a word with it: room numbers 101-340 lie among 410 guardians' ids by chance.

@@ -760,7 +760,8 @@ def test_values_that_mean_nothing_are_never_conditions_lists_rankings_or_groups(
 @pytest.mark.parametrize(
     ("name", "part"),
     [("Fname", True), ("staff_first_name", True), ("Minit", True), ("surname", True), ("LastName", True)]
-    + [("user_name", False), ("dept_name", False), ("first_day", False), ("name", False)],
+    + [("first_nm", True), ("last_nm", True)]  # shortened as real schemas shorten them
+    + [("user_name", False), ("dept_name", False), ("first_day", False), ("name", False), ("farm_nm", False)],
 )
 def test_a_name_says_part_of_a_persons_name(name, part):
     assert is_person_name_part(name) is part
@@ -907,6 +908,39 @@ def test_a_shared_ordinal_word_makes_no_undeclared_key(tmp_path):
     assert rules.undeclared_key("coach.rank") is None
     # A word that is no ordinal still says the reference: the coach's club is a club id.
     assert rules.undeclared_key("coach.club") == "club.club_id"
+
+
+def test_a_shared_number_word_or_a_packed_key_from_one_makes_no_undeclared_key(tmp_path):
+    path = tmp_path / "operator.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE season (year INTEGER PRIMARY KEY, url TEXT);
+        CREATE TABLE race (race_id INTEGER PRIMARY KEY, year INTEGER, race_nm TEXT);
+        CREATE TABLE plan (plan_cd TEXT PRIMARY KEY, mins_incl INTEGER);
+        CREATE TABLE usage_rec (rec_id INTEGER PRIMARY KEY, dur_sec INTEGER);
+        CREATE TABLE field (farm_id INTEGER, field_no INTEGER, field_nm TEXT, PRIMARY KEY (farm_id, field_no));
+        CREATE TABLE delivery (docket_no INTEGER PRIMARY KEY, net_kg REAL);
+        """
+    )
+    connection.executemany("INSERT INTO season VALUES (?, ?)", [(year, f"s{year}") for year in range(1990, 2020)])
+    connection.executemany("INSERT INTO race VALUES (?, ?, ?)", [(n, 1990 + n % 30, f"GP {n}") for n in range(1, 90)])
+    connection.executemany("INSERT INTO plan VALUES (?, ?)", [(f"P{n}", 250 * (n % 4 + 1)) for n in range(9)])
+    connection.executemany("INSERT INTO usage_rec VALUES (?, ?)", [(n, n * 7 % 600) for n in range(1, 1501)])
+    connection.executemany(
+        "INSERT INTO field VALUES (?, ?, ?)",
+        [(farm, number, "Top Field") for farm in range(1, 20) for number in (1, 2, 3)],
+    )
+    connection.executemany("INSERT INTO delivery VALUES (?, ?)", [(n, 100.0 * n) for n in range(1, 300)])
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "operator"), path)
+    # Minutes included (250-1,000) lie among 1,500 record ids counted from 1, as any number up to 1,500 does.
+    assert rules.undeclared_key("plan.mins_incl") is None
+    # A field's number and a delivery's docket number share only "no": each is a number of its own table.
+    assert rules.undeclared_key("field.field_no") is None
+    # A race's year among the seasons' years 1990-2019 (a packed key of large numbers) is a reference to a season.
+    assert rules.undeclared_key("race.year") == "season.year"
 
 
 def test_an_amount_is_compared_not_equalled_to_one_of_its_many_values(tmp_path):

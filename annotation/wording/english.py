@@ -208,7 +208,7 @@ def table_noun(name: str, vocabulary: set[str]) -> str:
     """A table's readable name as a noun for one of its rows: the storage word dropped ("cars data" -> "car"), and a
     word written as two run together split ("countrylanguage" -> "country language", "highschooler" -> "high
     schooler": `split_compounds`)."""
-    words = [_spelled_out(word) for word in split_compounds(name, vocabulary).split()]
+    words = [spelled_out(word) for word in split_compounds(name, vocabulary).split()]
     if len(words) >= 2 and words[0] in REFERENCE_WORDS:
         words = words[1:]  # "reference shipping agents" hold shipping agents: a lookup table is named as its rows
     if len(words) >= 2 and words[-1] in STORAGE_WORDS:
@@ -376,7 +376,7 @@ _SPELLED_OUT = {
 _SPELLED_OUT |= {"ed": "edition", "lang": "language", "reg": "registration", "vacc": "vaccine"}
 
 
-def _spelled_out(word: str) -> str:
+def spelled_out(word: str) -> str:
     """A shortening spelled out, in the plural too ("accts" -> "accounts")."""
     if word in _SPELLED_OUT:
         return _SPELLED_OUT[word]
@@ -404,7 +404,7 @@ def column_phrase(name: str, vocabulary: set[str] | frozenset[str] = frozenset()
     """A column's readable name as it reads in a sentence, by a few general rules of English word order: a flag
     ("is official", "abandoned yes or no") is called a flag, a count ("number products") a number of things, and
     "year of founded" "year founded". `vocabulary`: the schema's words, for `split_compounds`."""
-    words = [_spelled_out(word) for word in split_compounds(name, vocabulary).split()]
+    words = [spelled_out(word) for word in split_compounds(name, vocabulary).split()]
     if len(words) > 1 and _is_value_code(words[-1]):
         words = words[:-1]  # "gender mfu": the letters of the values it holds (M, F, U) say nothing to a reader
     if len(words) > 1 and words[-1] == "is":
