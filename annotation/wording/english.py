@@ -22,6 +22,7 @@ from typing import TypeVar
 __all__ = [
     "ABBREVIATIONS",
     "ACRONYMS",
+    "COMING_ABOUT",
     "IRREGULAR_PARTICIPLES",
     "MASS_NOUNS",
     "MEASURES",
@@ -30,11 +31,13 @@ __all__ = [
     "STORAGE_WORDS",
     "UNITS",
     "acronyms_capitalised",
+    "column_name",
     "column_phrase",
     "english",
     "identifier_like",
     "is_plural",
     "noun",
+    "participle",
     "per_schema",
     "plural_word",
     "schema_vocabulary",
@@ -141,7 +144,7 @@ def noun(name: str, many: bool, *, rows: bool = False) -> str:
     words = head.split(" ")
     if not sep and len(words) > 2 and words[-2] == "in" and words[-1] in UNITS:
         return noun(" ".join(words[:-2]), many, rows=rows) + " in " + words[-1]  # "doses in mg"
-    if not sep and len(words) == 2 and words[0] in _TIME_WORDS and _participle(words[1]):
+    if not sep and len(words) == 2 and words[0] in _TIME_WORDS and participle(words[1]):
         return f"{plural_word(words[0]) if many else words[0]} {words[1]}"  # "years opened"
     inner = [position for position, word in enumerate(words[1:-1], start=1) if word in PREPOSITIONS]
     if not sep and inner and words[0] not in MEASURES:
@@ -435,7 +438,7 @@ def year_first(phrase: str) -> str:
     opened" ("whose year opened is 2011", "the years opened of the warehouses"); any other phrase as it is. The
     suggestions keep "the latest founded year"."""
     words = phrase.split()
-    if len(words) == 2 and words[1] in _TIME_WORDS and _participle(words[0]):
+    if len(words) == 2 and words[1] in _TIME_WORDS and participle(words[0]):
         return f"{words[1]} {words[0]}"
     return phrase
 
@@ -448,8 +451,45 @@ UNITS |= {"sqm", "kwh", "mph", "kmh", "hrs", "secs"}  # a currency ("damage mill
 _UNIT_FIRST_WORDS = frozenset({"sq", "square", "cubic", "cu", "per"})  # "sq m" is one unit
 
 
-def _participle(word: str) -> bool:
-    return (len(word) > 4 and word.endswith("ed") and not word.endswith("eed")) or word in IRREGULAR_PARTICIPLES
+# Past participles ending in -en or -wn ("written", "drawn"): by their form alone such words are as often nouns and
+# adjectives ("kitchen", "green", "town"), so they are listed.
+_PARTICIPLES_IN_N = frozenset(
+    {"beaten", "bitten", "blown", "born", "broken", "chosen", "drawn", "driven", "eaten", "fallen", "flown"}
+    | {"forbidden", "forgiven", "forgotten", "frozen", "given", "grown", "hidden", "known", "mown", "overtaken"}
+    | {"proven", "ridden"}
+    | {"risen", "sewn", "shaken", "shown", "sown", "spoken", "stolen", "sworn", "taken", "thrown", "torn", "undertaken"}
+    | {"withdrawn", "woken", "worn", "written", "awoken", "swollen", "overdrawn", "mistaken", "seen", "begun"}
+)
+
+
+def participle(word: str, *, present: bool = False) -> bool:
+    """Whether `word` is a past participle by its form: "founded", "used", "built", "written" (never "need", "speed",
+    "town"); with `present`, a present one too ("working"). The one check the drafts, the suggestions and the names
+    here read a participle by."""
+    word = word.lower()
+    if word in IRREGULAR_PARTICIPLES or word in _PARTICIPLES_IN_N:
+        return True
+    if present and len(word) > 4 and word.endswith("ing"):  # noqa: PLR2004
+        return True
+    return len(word) > 3 and word.endswith("ed") and not word.endswith("eed")  # noqa: PLR2004
+
+
+# Verbs of a row's coming about: a number column named by one alone holds the year it happened ("founded").
+COMING_ABOUT = frozenset(
+    {"founded", "established", "opened", "built", "launched", "created", "formed", "constructed", "incorporated"}
+    | {"released", "published", "completed", "started", "began", "debuted", "introduced", "inaugurated"}
+)
+
+
+def column_name(name: str, vocabulary: set[str] | frozenset[str] = frozenset(), kind: str = "text") -> str:
+    """A column's readable name as both writers say it (the drafts' `_Names`, the suggestions' `_Schema`):
+    `column_phrase` with the schema's words, a participle and "year" in a response's order ("year built"), and a
+    number column named by a verb of coming about alone said as its year ("year founded", never "whose founded is
+    1880"). `kind`: the tables.json column type."""
+    phrase = year_first(column_phrase(name, vocabulary))
+    if kind == "number" and phrase in COMING_ABOUT:
+        return f"year {phrase}"
+    return phrase
 
 
 # Shortenings said letter by letter, written in capitals in a sentence ("the SKUs", "the SCAC code"), never as the

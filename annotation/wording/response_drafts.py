@@ -19,15 +19,17 @@ from dataclasses import dataclass, field, replace
 from sqlglot import expressions as exp
 
 from annotation.sql.spider import parse_sql, unwrap_paren
+from annotation.wording.english import COMING_ABOUT as _COMING_ABOUT
 from annotation.wording.english import IRREGULAR_PARTICIPLES as _IRREGULAR_PARTICIPLES
 from annotation.wording.english import MEASURES as _MEASURE_WORDS
 from annotation.wording.english import PREPOSITIONS as _PREPOSITIONS
 from annotation.wording.english import UNITS as _UNITS
 from annotation.wording.english import acronyms_capitalised as _acronyms_capitalised
-from annotation.wording.english import column_phrase as _column_phrase
+from annotation.wording.english import column_name as _column_name
 from annotation.wording.english import english as _english
 from annotation.wording.english import is_plural as _is_plural
 from annotation.wording.english import noun as _noun
+from annotation.wording.english import participle as _participle
 from annotation.wording.english import per_schema as _per_schema
 from annotation.wording.english import plural_word as _plural_word
 from annotation.wording.english import schema_vocabulary as _schema_vocabulary
@@ -36,7 +38,6 @@ from annotation.wording.english import table_noun as _table_noun
 from annotation.wording.english import with_article as _with_article
 from annotation.wording.english import word_set as _word_set
 from annotation.wording.english import words_of as _words_of
-from annotation.wording.english import year_first as _year_first
 
 __all__ = ["FEW_ROWS", "GENERIC_DRAFT", "draft_response"]
 
@@ -61,10 +62,6 @@ _IS_PHRASES = {
 _NAMING_WORDS = frozenset({"name", "title"})
 # A number column named only by how its row came about holds the year it did: said "year founded" (a noun), and
 # compared as a time ("after 1880").
-_COMING_ABOUT = frozenset(
-    {"founded", "established", "opened", "built", "launched", "created", "formed", "constructed", "incorporated"}
-    | {"released", "published", "completed", "started", "began", "debuted", "introduced", "inaugurated"}
-)
 # A date or time compared: before and after, not less and greater.
 _TIME_PHRASES = {
     ">": "is after {}",
@@ -301,12 +298,9 @@ class _Names:
         for index, (table_index, original) in enumerate(column_originals):
             self.column_tables.append(table_index)
             name = column_readable[index][1] if index < len(column_readable) else original
-            name = _words_of(str(name or original))
-            name = _year_first(_column_phrase(name, vocabulary))
             kind = self.column_types[index] if index < len(self.column_types) else "text"
-            if kind == "number" and name in _COMING_ABOUT:
-                name = f"year {name}"  # "institutions whose year founded is after 1880", never "whose founded is"
-            self.column_names.append(name)
+            # "institutions whose year founded is after 1880", never "whose founded is"
+            self.column_names.append(_column_name(_words_of(str(name or original)), vocabulary, kind))
             if table_index >= 0:
                 self.columns.setdefault((table_index, str(original).lower()), index)
         self.primary = {key for key in schema.get("primary_keys") or [] if isinstance(key, int)}
@@ -1708,7 +1702,7 @@ def _is_time(column: _Col | None) -> bool:
     if column.type == "time" or column.name.removeprefix("year ") in _COMING_ABOUT:
         return True
     words = column.name.split()
-    years = words[-1:] == ["year"] or (len(words) == 2 and words[0] == "year" and _is_participle(words[1]))
+    years = words[-1:] == ["year"] or (len(words) == 2 and words[0] == "year" and _participle(words[1]))
     return column.type == "number" and years
 
 
@@ -2001,14 +1995,9 @@ def _equal_clause(cond: _Cond, column, anchor: _Table | None, be: str, prefix: s
         if own == "name" and subject.startswith("whose ") and (prefix or column.table == anchor or anchor is None):
             return prefix, "", f"named {cond.values[0]}"
         words = own.split()
-        if len(words) > 1 and words[-1] in _PREPOSITIONS and _is_participle(words[-2]) and not prefix:
+        if len(words) > 1 and words[-1] in _PREPOSITIONS and _participle(words[-2]) and not prefix:
             return "", "", f"that {be} {own} {cond.values[0]}"  # never "bookings that are check in 2025-08-19"
     return None
-
-
-def _is_participle(word: str) -> bool:
-    """A past participle by its form ("written", "located", "held"), which a preposition after it reads with."""
-    return word in _IRREGULAR_PARTICIPLES or (len(word) > 3 and word.endswith(("ed", "en", "wn")))
 
 
 def _with_sub_article(query) -> str:

@@ -111,12 +111,14 @@ from annotation.sql.spider import SpiderEncodingError, or_branches, parse_sql, u
 from annotation.wording.counted import count_shown, grouped_counted
 from annotation.wording.english import (
     ABBREVIATIONS,
-    IRREGULAR_PARTICIPLES,
     STORAGE_WORDS,
     _segmenter,
+    acronyms_capitalised,
+    column_name,
     column_phrase,
     is_plural,
     noun,
+    participle,
     per_schema,
     plural_word,
     schema_vocabulary,
@@ -231,6 +233,18 @@ _NEW_WORD_IN_USE = 100_000
 _NAMING_WORDS = frozenset({"name", "title"})
 # Last words of a name that hold a point in time, whatever type the column has ("year" kept as text).
 _TIME_WORDS = frozenset({"year", "date", "time", "day", "month", "datetime", "timestamp"})
+
+
+def _time_word(label: str) -> str:
+    """The word of a column's name that says it holds a point in time: its last ("birth year"), or "year" before a
+    participle ("year founded", as `english.column_name` orders it); "" for any other name. "years working" is a
+    span."""
+    words = label.lower().split()
+    if len(words) == 2 and words[0] == "year" and participle(words[1]):  # noqa: PLR2004
+        return "year"
+    return words[-1] if words else ""
+
+
 # A column named as a statistic already ("lowest" attendance, "average"): a statistic of it reads "the lowest lowest".
 _STATISTIC_WORDS = frozenset(
     {"highest", "lowest", "average", "total", "maximum", "minimum", "max", "min", "avg", "sum"}
@@ -681,8 +695,8 @@ class _Schema:
         for index, ((table, name), (_, readable)) in enumerate(zip(originals, readable_columns, strict=True)):
             if table < 0:
                 continue
-            label = _span(_counted_plural(_without_unit(column_phrase(_label(readable, name)))))
             kind = types[index] if index < len(types) else "unknown"
+            label = _span(_counted_plural(_without_unit(column_name(_label(readable, name), vocabulary, kind))))
             if _names_its_row(label, self.labels[keys[table]], named[table], kind, index, primary, texts.get(table)):
                 label = "name"  # the company's "company", the continent's "continent": what the row is called
             label = _places_said(_head_count(_of_month(label, self.labels[keys[table]], kind), kind))
@@ -1623,7 +1637,7 @@ def _functions_of(column: _Column, functions: tuple) -> tuple:
     """The statistics a column can have: a point in time has a latest and an earliest, never a total or an average
     ("the total year")."""
     words = column.label.lower().split()
-    if column.kind == "time" or column.label.split()[-1] in _TIME_WORDS | _PLACES or words[-1] in _BANDS:
+    if column.kind == "time" or _time_word(column.label) in _TIME_WORDS | _PLACES or words[-1] in _BANDS:
         # "the average longitude"; "the average year group", "the total pay scale": a band is a rank, not a measure
         return tuple(function for function in functions if function in _ORDER_FUNCTIONS)
     if words[-1] in _NOT_ADDITIVE or _PER_UNIT & set(words[:-1]):
@@ -1633,14 +1647,9 @@ def _functions_of(column: _Column, functions: tuple) -> tuple:
 
 def _function_word(function: str, column: _Column) -> str:
     """ "the highest age", but "the latest year": a point in time is late or early."""
-    if column.kind == "time" or column.label.split()[-1] in _TIME_WORDS:
+    if column.kind == "time" or _time_word(column.label) in _TIME_WORDS:
         return {"max": "latest", "min": "earliest"}.get(function, _FUNCTION_WORDS[function])
     return _FUNCTION_WORDS[function]
-
-
-def _participle(word: str) -> bool:
-    word = word.lower()
-    return (len(word) > 4 and word.endswith(("ing", "ed"))) or word in IRREGULAR_PARTICIPLES
 
 
 def _counts_things(column: _Column) -> bool:
@@ -1649,12 +1658,12 @@ def _counts_things(column: _Column) -> bool:
     words = column.label.lower().split()
     if column.kind == "time" or not words or words[0] in {"number", "total", "average"} | _STATISTIC_WORDS:
         return False
-    if len(words) == 2 and words[0].removesuffix("s") in _SPAN_UNITS and _participle(words[1]):
-        return True  # "days held": a span counted in days
+    if len(words) == 2 and words[0].removesuffix("s") in _SPAN_UNITS and participle(words[1], present=True):
+        return _time_word(column.label) != "year"  # "days held": a span counted in days; "year founded" is a point
     # the head noun ends before a preposition: a "rank in series" is a rank
     head = next((position for position, word in enumerate(words) if word in _PREPOSITION_ENDS), len(words))
     last = words[max(head - 1, 0)]
-    if last in _NOT_ADDITIVE | _UNIT_ENDS | _BARE_UNITS | _AMOUNT_PLURALS or _participle(last):
+    if last in _NOT_ADDITIVE | _UNIT_ENDS | _BARE_UNITS | _AMOUNT_PLURALS or participle(last, present=True):
         return False
     return is_plural(last) and singular_word(last) != last  # "series", "species": no plural of their own
 
@@ -1696,7 +1705,7 @@ def _ordinal(key: _SortKey, seen: _Seen) -> bool:
         return True
     column = key.column
     return column is not None and (
-        column.label.split()[-1] in _TIME_WORDS or column.kind == "time" or seen.numeric(column)
+        _time_word(column.label) in _TIME_WORDS or column.kind == "time" or seen.numeric(column)
     )
 
 
@@ -2058,7 +2067,7 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
             return True
         if seen.code_number(key) or key in fixed or (facts.group and key.table in determined):
             return False  # students filtered to one sex are one group per sex
-        if (key.kind == "time" or key.label.split()[-1] in _TIME_WORDS) and key.label.split()[-1] != "year":
+        if (key.kind == "time" or _time_word(key.label) in _TIME_WORDS) and _time_word(key.label) != "year":
             return False  # "per registration date": a date is a point, not a group
         figures = seen.stats(key)
         if figures.get("distinct") == 2 and figures.get("min") == 0 and figures.get("max") == 1:
@@ -2193,7 +2202,7 @@ class _Writer:
         return Recommendation(
             category,
             relation,
-            text,
+            acronyms_capitalised(text),  # "their FTE percent", as a draft writes it
             columns=tuple(dict.fromkeys(self.used_columns)),
             values=tuple(dict.fromkeys(self.used_values)),
             tables=tuple(dict.fromkeys(self.used_tables)),
@@ -2338,7 +2347,7 @@ class _Writer:
             return "number"
         if key.column is None:
             return "unknown"
-        if key.column.label.split()[-1] in _TIME_WORDS:
+        if _time_word(key.column.label) in _TIME_WORDS:
             return "time"  # a year kept as text still sorts by time, never "alphabetically"
         seen = self.analysis.seen
         if key.column.kind != "time" and seen is not None and seen.numeric(key.column):
@@ -2939,7 +2948,7 @@ _TIME_SIDES = MappingProxyType(
 
 def _in_time(side: str, column: _Column | None) -> str:
     """`side` ("below", "at least") in the words of `column`: of a date or a year, "before", "no earlier than"."""
-    timely = column is not None and (column.kind == "time" or column.label.split()[-1] in _TIME_WORDS)
+    timely = column is not None and (column.kind == "time" or _time_word(column.label) in _TIME_WORDS)
     return _TIME_SIDES.get(side, side) if timely else side
 
 
@@ -3243,7 +3252,8 @@ def _vague(label: str) -> bool:
         return True
     if (len(words) == 1 and words[0] in _BARE_UNITS) or " ".join(words) in _BOOKKEEPING:
         return True  # "their milliseconds": a unit, not a detail; "their last update": when the row was written
-    if len(words) > 2 and any(word in ("percent", "percentage") for word in words[:-1]) and _participle(words[-1]):
+    shares = any(word in ("percent", "percentage") for word in words[:-1])
+    if len(words) > 2 and shares and participle(words[-1], present=True):
         return True  # "total budget percent invested": a share of what, in which order, the words do not say
     return not words or words[0] == "other" or any(character.isdigit() for character in label)
 

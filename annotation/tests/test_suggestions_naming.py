@@ -1,0 +1,121 @@
+"""One naming of a column for the drafts and the suggestions (`annotation.wording.english.column_name`, issue 35
+section 3): the schema's words spelled out, a participle and "year" in a response's order, a verb of coming about said
+as its year, acronyms in capitals, and one check of what a participle is."""
+
+import random
+
+import pytest
+
+from annotation.wording import english
+from annotation.wording.response_drafts import _Names
+from annotation.wording.suggestions import CATEGORIES, IntentError, _Schema, recommend
+
+# A schema written as real ones are: shortened names, a participle before "yr", a participle alone, an acronym.
+SITES = {
+    "db_id": "sites",
+    "table_names_original": ["site", "staff"],
+    "table_names": ["site", "staff"],
+    "column_names_original": [
+        [-1, "*"],
+        [0, "site_id"],
+        [0, "site_nm"],
+        [0, "opened_yr"],
+        [0, "founded"],
+        [1, "staff_id"],
+        [1, "site_id"],
+        [1, "staff_nm"],
+        [1, "fte_pct"],
+        [1, "grade"],
+    ],
+    "column_names": [
+        [-1, "*"],
+        [0, "site id"],
+        [0, "site nm"],
+        [0, "opened yr"],
+        [0, "founded"],
+        [1, "staff id"],
+        [1, "site id"],
+        [1, "staff nm"],
+        [1, "fte pct"],
+        [1, "grade"],
+    ],
+    "column_types": ["text", "number", "text", "number", "number", "number", "number", "text", "number", "text"],
+    "primary_keys": [1, 5],
+    "foreign_keys": [[6, 1]],
+}
+
+
+def every_text(sql: str, schema: dict = SITES, seeds: int = 15) -> set[str]:
+    """Every suggestion of every category after `sql`, drawn with seeds 0 to `seeds` - 1."""
+    found = set()
+    for category in CATEGORIES:
+        for seed in range(seeds):
+            try:
+                found.add(recommend(sql, schema, category=category, rng=random.Random(seed)).text)
+            except IntentError:
+                continue
+    return found
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "said"),
+    [
+        ("opened yr", "number", "year opened"),  # a participle and "year": a response's order
+        ("founded", "number", "year founded"),  # a verb of coming about alone, of a number: its year
+        ("founded", "text", "founded"),  # of text it names no year
+        ("fte pct", "number", "fte percent"),  # shortenings spelled out (the capitals come with the sentence)
+        ("birth yr", "number", "birth year"),  # no participle: as it is
+    ],
+)
+def test_a_column_is_named_once_for_both_writers(name, kind, said):
+    assert english.column_name(name, frozenset(), kind) == said
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "number"),
+    [("site", "opened_yr", 3), ("site", "founded", 4), ("staff", "fte_pct", 8), ("staff", "grade", 9)],
+)
+def test_the_drafts_and_the_suggestions_read_a_column_by_the_same_name(table, column, number):
+    assert _Schema(SITES).lookup[(table, column)].label == _Names(SITES).column_names[number]
+
+
+@pytest.mark.parametrize(
+    ("word", "present", "expected"),
+    [
+        ("founded", False, True),
+        ("used", False, True),  # four letters are enough
+        ("written", False, True),  # -en and -wn participles are listed ...
+        ("withdrawn", False, True),
+        ("town", False, False),  # ... since by their form such words are nouns as often
+        ("green", False, False),
+        ("need", False, False),  # -eed is no -ed ending
+        ("speed", False, False),
+        ("built", False, True),
+        ("working", False, False),
+        ("working", True, True),  # a present participle when asked for ("years working")
+        ("Founded", False, True),
+    ],
+)
+def test_one_check_of_a_participle(word, present, expected):
+    assert english.participle(word, present=present) is expected
+
+
+def test_a_participle_and_year_are_said_in_a_responses_order():
+    texts = every_text("SELECT site_nm FROM site")
+    assert any("their year opened" in text for text in texts), texts
+    assert not any("opened year" in text for text in texts)
+    # a point in time: latest and earliest, never a span counted ("the most year founded")
+    assert any("the earliest year founded" in text or "the latest year founded" in text for text in texts), texts
+    assert not any(word in text for text in texts for word in ("most year", "fewest year", "number of year"))
+
+
+def test_a_number_named_by_a_verb_of_coming_about_is_its_year():
+    texts = every_text("SELECT site_nm FROM site")
+    assert any("year founded" in text for text in texts), texts
+    assert not any(f"{word} founded" in text for text in texts for word in ("their", "whose", "the"))
+
+
+def test_acronyms_are_written_in_capitals_as_a_draft_writes_them():
+    texts = every_text("SELECT staff_nm FROM staff")
+    assert any("their FTE percent" in text for text in texts), texts
+    assert not any("fte" in text for text in texts)
