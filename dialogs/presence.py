@@ -291,7 +291,22 @@ def lobby_expire_disconnected(*, now=None) -> list[LobbyEntry]:
     now = now or timezone.now()
     waiting = LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING)
     connected = LiveSocket.objects.filter(kind=LiveSocket.Kind.LOBBY).values("person_id")
-    waiting.filter(disconnected_at=None).exclude(person_id__in=connected).update(disconnected_at=now)
+    with transaction.atomic():
+        # Locked first, the sockets read again after: on PostgreSQL a statement that waited for an entry's lock (a
+        # lobby socket opening clears the entry's disconnection) reads the sockets from a snapshot taken before the
+        # wait, so that socket, committed meanwhile, would be missed and the grace of a connected person started.
+        unmarked = list(
+            waiting.select_for_update()
+            .filter(disconnected_at=None)
+            .exclude(person_id__in=connected)
+            .values_list("pk", flat=True)
+        )
+        if unmarked:
+            waiting.filter(pk__in=unmarked, disconnected_at=None).exclude(person_id__in=connected).update(
+                disconnected_at=now
+            )
+    # The expiry needs no second read: an entry whose socket came back had its disconnection cleared by that socket
+    # (`_socket_row`), and a locking read checks the entry's own conditions again on the version it waited for.
     limit = now - timedelta(seconds=settings.LOBBY_RECONNECT_GRACE_SECONDS)
     expired = []
     with transaction.atomic():

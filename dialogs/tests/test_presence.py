@@ -492,3 +492,61 @@ def test_a_side_joining_while_its_partner_joins_reads_the_partners_join_once_it_
     dialogue.refresh_from_db()
     assert dialogue.status == DialogueStatus.ACTIVE
     assert _kinds(dialogue) == ["join", "join"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_housekeeping_waiting_for_an_entry_a_socket_is_reopening_sees_that_socket(demo_databases, settings):
+    """A lobby socket reopening (its row, then its entry's disconnection cleared) while housekeeping looks for
+    waiting entries without a socket: housekeeping waits for the entry's lock and then sees the new socket, so the
+    connected person's grace is not started (PostgreSQL read committed: the sockets are read again once the entries
+    are locked, by a statement of its own)."""
+    import threading
+    import time
+
+    from django.db import connection, connections, transaction
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the lock wait is PostgreSQL's: run through `tools/test_stack.py with-services -- pytest`")
+    worker = worker_named("reloading")
+    lobby.lobby_join(person=worker)  # waiting, no socket yet: what housekeeping marks
+    holding, release, errors = threading.Event(), threading.Event(), []
+
+    def reopening():
+        try:
+            with transaction.atomic():
+                LiveSocket.objects.create(channel_name="lobby-back", server_id="server-a", person=worker, kind="lobby")
+                LobbyEntry.objects.filter(person=worker, outcome="waiting").update(disconnected_at=None)
+                holding.set()
+                release.wait()
+        except Exception as error:  # noqa: BLE001 - reported by the test below
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    def housekeeping():
+        try:
+            presence.lobby_expire_disconnected()
+        except Exception as error:  # noqa: BLE001 - reported by the test below
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    socket_thread = threading.Thread(target=reopening)
+    socket_thread.start()
+    assert holding.wait(30)
+    housekeeping_thread = threading.Thread(target=housekeeping)
+    housekeeping_thread.start()
+    deadline = time.monotonic() + 30
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                break
+            assert time.monotonic() < deadline, "housekeeping never waited for the entry's lock"
+    release.set()
+    socket_thread.join()
+    housekeeping_thread.join()
+    assert not errors, errors
+    assert LobbyEntry.objects.get(person=worker, outcome="waiting").disconnected_at is None
