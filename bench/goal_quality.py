@@ -3,20 +3,23 @@ person would ask").
 
 Usage: .venv/bin/python bench/goal_quality.py
            [--database hotel|football|clinic|library|logistics|museum|school|transit|grants|<spider db_id>] [--count 40]
-           [--seed 35] [--rev REV] [--drafts 10] [--label after] > rows.jsonl
+           [--seed 35] [--rev REV | --code PATH] [--drafts 10] [--label after] > rows.jsonl
 
 Samples --count goals with a fixed seed on a database of bench/goal_quality_db.py (built
 afresh in a temporary folder) or on a Spider database of ../shared, runs each and prints one JSON line per goal: its
 SQL, hardness, tree, a summary of its result (row count and first values), and for the first --drafts goals the
 question query-first annotation would draft from its tree (annotation.goals.tree_plan.draft_question). With --rev the
-sampler, its rules and the drafter are read from that git revision (`git show REV:annotation/goals/...`), so the code
-before a change is measured on the same database and seed as the code after it. The sampler's refusals by rule, when
+whole platform is that git revision's (a clean checkout made for the run and removed after it; `--code PATH`: a
+checkout of your own), so the code before a change is measured on the same database and seed as the code after it,
+with every module a goal passes through (the sampler, its rules, the drafter, the English they share) of the same
+revision. The databases are always this checkout's. The sampler's refusals by rule, when
 it keeps them, go to standard error.
 
 The judgement (fine / needs a fix / pointless, and why) is a person's: bench/ratings/goals_<date>.csv holds them.
 """
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -27,53 +30,39 @@ import tempfile
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(PROJECT_ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("DEBUG", "1")
-
-import django  # noqa: E402
-
-django.setup()
-
-from annotation.sql.sandbox import execute  # noqa: E402
-from annotation.sql.schema import introspect_sqlite  # noqa: E402
-from bench.goal_quality_db import BUILDERS  # noqa: E402
-
 SHARED = Path(os.environ.get("WOZSQL_SHARED_DIR", PROJECT_ROOT.parent / "shared"))
 
 
-_REV_MODULES = ("operation_tree", "rules", "sampler", "tree_plan")  # annotation/goals/, in the order they import
+def _setup(code: Path) -> None:
+    """Import the platform from checkout `code` (this one by default): every module a goal passes through, the
+    sampler, its rules, the drafter and the English they share, is that checkout's."""
+    os.chdir(code)  # Celery's loader puts the working folder first on the path when Django starts
+    sys.path.insert(0, str(code))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("DEBUG", "1")
+    import django
+
+    django.setup()
 
 
-def _modules_at(rev: str | None):
-    """(sampler, tree_plan) of the working tree, or of git revision `rev`: the modules of annotation/goals/ read at
-    that revision and loaded under names of their own (rev_sampler...), importing each other, so the sampler, its
-    rules and the drafter measured are all the revision's."""
-    if rev is None:
-        from annotation.goals import sampler as goal_sampler
-        from annotation.goals import tree_plan
+@contextlib.contextmanager
+def _checkout(rev: str):
+    """A clean checkout of git revision `rev` in a temporary folder (a detached worktree), removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="goal-quality-")) / "code"
+    git = ["git", "-C", str(PROJECT_ROOT)]
+    subprocess.run([*git, "worktree", "add", "--detach", "--quiet", str(folder), rev], check=True)  # noqa: S603
+    try:
+        yield folder
+    finally:
+        subprocess.run([*git, "worktree", "remove", "--force", str(folder)], check=False)  # noqa: S603
 
-        return goal_sampler, tree_plan
-    folder = Path(tempfile.mkdtemp(prefix="goal-quality-"))
-    loaded = {}
-    for name in _REV_MODULES:
-        source = subprocess.run(
-            ["git", "show", f"{rev}:annotation/goals/{name}.py"],  # noqa: S607
-            cwd=PROJECT_ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        for other in _REV_MODULES:
-            source = source.replace(f"from annotation.goals.{other} import", f"from rev_{other} import")
-        file = folder / f"rev_{name}.py"
-        file.write_text(source)
-        spec = importlib.util.spec_from_file_location(f"rev_{name}", file)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[f"rev_{name}"] = module
-        spec.loader.exec_module(module)
-        loaded[name] = module
-    return loaded["sampler"], loaded["tree_plan"]
+
+def _made_databases():
+    """bench/goal_quality_db.py of this checkout, read by its path: the databases are today's whatever the code."""
+    spec = importlib.util.spec_from_file_location("goal_quality_db", PROJECT_ROOT / "bench" / "goal_quality_db.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.BUILDERS
 
 
 def summary(result) -> str:
@@ -89,14 +78,31 @@ def main() -> None:
     parser.add_argument("--database", default="hotel")
     parser.add_argument("--count", type=int, default=40)
     parser.add_argument("--seed", type=int, default=35)
-    parser.add_argument("--rev", default=None)
+    parser.add_argument("--rev", default=None, help="the code of this git revision (a clean checkout made for the run)")
+    parser.add_argument("--code", type=Path, default=None, help="the code of this checkout (default: this one)")
     parser.add_argument("--drafts", type=int, default=10)
     parser.add_argument("--label", default=None, help="the value of each line's 'run' field (default: the rev)")
     options = parser.parse_args()
-    goal_sampler, tree_plan = _modules_at(options.rev)
-    if options.database in BUILDERS:
+    if options.rev is not None and options.code is not None:
+        parser.error("give --rev or --code, not both")
+    if options.rev is None:
+        sheet(options, (options.code or PROJECT_ROOT).resolve())
+        return
+    with _checkout(options.rev) as code:
+        sheet(options, code)
+
+
+def sheet(options, code: Path) -> None:
+    builders = _made_databases()
+    _setup(code)
+    from annotation.goals import sampler as goal_sampler
+    from annotation.goals import tree_plan
+    from annotation.sql.sandbox import execute
+    from annotation.sql.schema import introspect_sqlite
+
+    if options.database in builders:
         folder = Path(tempfile.mkdtemp(prefix=f"{options.database}-"))
-        path = BUILDERS[options.database](folder / f"{options.database}.sqlite")
+        path = builders[options.database](folder / f"{options.database}.sqlite")
         schema = introspect_sqlite(path, options.database)
     else:
         entries = {entry["db_id"]: entry for entry in json.loads((SHARED / "spider" / "tables.json").read_text())}
@@ -104,7 +110,7 @@ def main() -> None:
         path = SHARED / "spider" / "database" / options.database / f"{options.database}.sqlite"
     sampler = goal_sampler.GoalSampler(schema, path, random.Random(options.seed))
     goals = sampler.sample(options.count)
-    run = options.label or options.rev or "working tree"
+    run = options.label or options.rev or ("working tree" if options.code is None else str(options.code))
     for number, goal in enumerate(goals, start=1):
         line = {
             "database": options.database,
