@@ -102,8 +102,8 @@ RULES = {
         " belong together"
     ),
     "same_as_another": gettext_noop(
-        "asks what goals kept in the run ask: the same answer from the same columns, or the same question "
-        "with other values a third time"
+        "asks what goals kept in the run ask: the same answer from the same columns, the same question with "
+        "other values a third time, or a count per group again with another threshold"
     ),
     "condition_keeps_all": gettext_noop("a condition, or a union of two, that every row passes: it narrows to nothing"),
     "one_value": gettext_noop(
@@ -347,6 +347,15 @@ def question_shape(tree: dict) -> str:
         bare["set"] = [tree["set"]["op"], [[item["column"], item["op"]] for item in tree["set"]["filters"]]]
     bare["having"] = (tree.get("having") or {}).get("op")
     return repr(sorted(bare.items(), key=lambda item: item[0]))
+
+
+def count_per_group_shape(tree: dict) -> str | None:
+    """A count per group with its threshold left out (HAVING: its operator and value, or none): "the last names with
+    at least 16 subscribers" and "... with more than 3" ask one question twice, which a run keeps once
+    ("same_as_another"). None for every other tree."""
+    if tree.get("type") != "group_count":
+        return None
+    return "group count: " + question_shape({key: value for key, value in tree.items() if key != "having"})
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,14 @@ from pathlib import Path
 from sqlglot import expressions as exp
 
 from annotation.goals.operation_tree import literal, tree_sql
-from annotation.goals.rules import RULES, GoalRules, is_time_stamp, question_shape, round_numbers
+from annotation.goals.rules import (
+    RULES,
+    GoalRules,
+    count_per_group_shape,
+    is_time_stamp,
+    question_shape,
+    round_numbers,
+)
 from annotation.sql.analysis import column_values
 from annotation.sql.hardness import HARDNESS_LEVELS, hardness
 from annotation.sql.sandbox import execute, execute_many
@@ -235,11 +242,15 @@ class GoalSampler:
         # The tables read are part of it: "how many semesters" and "how many transcripts" both answer 15.
         tables, columns = query_reads(sql)
         answer, shape = (frozenset(tables | columns), tree["type"], repr(result.rows)), question_shape(tree)
-        if answer in answers or shapes[shape] >= _SAME_SHAPE:
+        # A count per group asked again with another threshold, or without one, is the same question: kept once.
+        grouped = count_per_group_shape(tree)
+        if answer in answers or shapes[shape] >= _SAME_SHAPE or (grouped is not None and shapes[grouped]):
             self.refused["same_as_another"] += 1
             return None
         answers.add(answer)
         shapes[shape] += 1
+        if grouped is not None:
+            shapes[grouped] += 1
         seen.add(sql)
         return SampledGoal(sql, level, tree, len(result.rows))
 

@@ -11,6 +11,7 @@ import pytest
 from annotation.goals.operation_tree import set_side, tree_sql
 from annotation.goals.rules import (
     GoalRules,
+    count_per_group_shape,
     is_person_name_part,
     name_kind,
     round_numbers,
@@ -941,6 +942,33 @@ def test_a_shared_number_word_or_a_packed_key_from_one_makes_no_undeclared_key(t
     assert rules.undeclared_key("field.field_no") is None
     # A race's year among the seasons' years 1990-2019 (a packed key of large numbers) is a reference to a season.
     assert rules.undeclared_key("race.year") == "season.year"
+
+
+def test_a_count_per_group_is_kept_once_whatever_its_threshold(tmp_path):
+    at_least = tree(["line"], "group_count", group="line.region_cd", having={"op": ">=", "value": 16})
+    assert count_per_group_shape(at_least) == count_per_group_shape({**at_least, "having": {"op": ">", "value": 3}})
+    assert count_per_group_shape(at_least) == count_per_group_shape({**at_least, "having": None})
+    most = {**at_least, "having": None, "order": {"by": "count", "desc": True, "limit": 1}}
+    assert count_per_group_shape(most) != count_per_group_shape(at_least)  # "which has the most" is another question
+    assert count_per_group_shape(tree(["line"], project=["line.region_cd"])) is None
+    path = tmp_path / "lines.sqlite"
+    connection = sqlite3.connect(path)
+    connection.execute(
+        "CREATE TABLE line (line_id INTEGER PRIMARY KEY, region_cd TEXT, plan_cd TEXT, seg_cd TEXT, tech_cd TEXT)"
+    )
+    rng = random.Random(12)
+    for number in range(1, 401):
+        connection.execute(
+            "INSERT INTO line VALUES (?, ?, ?, ?, ?)",
+            (number, rng.choice("ABCDEFGH"), rng.choice(["S5", "S30", "HSU", "BIZ"]), rng.choice(["CON", "ENT"]),
+             rng.choice(["4G", "5G"])),
+        )  # fmt: skip
+    connection.commit()
+    connection.close()
+    for seed in range(36, 40):  # without the rule, seeds 37 and 39 count per region twice
+        goals = GoalSampler(introspect_sqlite(path, "lines"), path, random.Random(seed)).sample(40)
+        grouped = [count_per_group_shape(goal.tree) for goal in goals if count_per_group_shape(goal.tree)]
+        assert grouped and len(grouped) == len(set(grouped)), [goal.sql for goal in goals]
 
 
 def test_an_amount_is_compared_not_equalled_to_one_of_its_many_values(tmp_path):
