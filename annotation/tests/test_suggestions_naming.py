@@ -119,3 +119,99 @@ def test_acronyms_are_written_in_capitals_as_a_draft_writes_them():
     texts = every_text("SELECT staff_nm FROM staff")
     assert any("their FTE percent" in text for text in texts), texts
     assert not any("fte" in text for text in texts)
+
+
+# Yes/no columns named as real schemas name them: by a noun ("hub", "timing point"), by a set phrase ("full time"),
+# and one on a table no foreign key joins to the query's.
+DEPOTS = {
+    "db_id": "depots",
+    "table_names_original": ["depot", "stop", "part"],
+    "table_names": ["depot", "stop", "part"],
+    "column_names_original": [
+        [-1, "*"],
+        [0, "depot_id"],
+        [0, "depot_nm"],
+        [0, "hub"],
+        [0, "xray_flg"],
+        [0, "qa_flg"],
+        [1, "stop_id"],
+        [1, "depot_id"],
+        [1, "stop_nm"],
+        [1, "timing_point"],
+        [1, "full_time"],
+        [2, "part_id"],
+        [2, "part_nm"],
+        [2, "own_brand"],
+        [2, "weight"],
+    ],
+    "column_names": [
+        [-1, "*"],
+        [0, "depot id"],
+        [0, "depot nm"],
+        [0, "hub"],
+        [0, "xray flg"],
+        [0, "qa flg"],
+        [1, "stop id"],
+        [1, "depot id"],
+        [1, "stop nm"],
+        [1, "timing point"],
+        [1, "full time"],
+        [2, "part id"],
+        [2, "part nm"],
+        [2, "own brand"],
+        [2, "weight"],
+    ],
+    "column_types": ["text", "number", "text", "number", "number", "number", "number", "number", "text", "number"]
+    + ["number", "number", "text", "number", "number"],
+    "primary_keys": [1, 6, 11],
+    "foreign_keys": [[7, 1]],
+}
+ZERO_ONE = {"rows": 40, "distinct": 2, "min": 0, "max": 1}
+DEPOT_FIGURES = {
+    ("depot", "hub"): ZERO_ONE,
+    ("depot", "xray_flg"): ZERO_ONE,
+    ("depot", "qa_flg"): ZERO_ONE,
+    ("stop", "timing_point"): ZERO_ONE,
+    ("stop", "full_time"): ZERO_ONE,
+    ("part", "own_brand"): ZERO_ONE,
+    ("part", "weight"): {"rows": 40, "distinct": 30, "min": 1, "max": 90},
+}
+
+
+def flag_texts(sql: str, seeds: int = 40) -> set[str]:
+    """Every suggestion after `sql` showed 12 rows, the columns' figures read (`DEPOT_FIGURES`)."""
+    rows = [[f"Name {number}"] for number in range(12)]
+    found = set()
+    for category in CATEGORIES:
+        for seed in range(seeds):
+            try:
+                found.add(
+                    recommend(
+                        sql,
+                        DEPOTS,
+                        category=category,
+                        rng=random.Random(seed),
+                        result={"rows": rows, "truncated": False, "total_rows": None},
+                        statistics=lambda table, column: DEPOT_FIGURES.get((table, column)),
+                    ).text
+                )
+            except IntentError:
+                continue
+    return found
+
+
+def test_a_flag_named_by_a_noun_is_said_in_the_plural():
+    texts = flag_texts("SELECT stop_nm FROM stop")
+    assert any("that are timing points" in text for text in texts), texts
+    assert not any("that are timing point" in text.removesuffix("s") for text in texts if "points" not in text)
+    # a set phrase said of a thing keeps its words: "full time", never "full times"
+    assert any("that are full time" in text for text in texts), texts
+    assert not any("full times" in text for text in texts)
+    depots = flag_texts("SELECT depot_nm FROM depot")
+    assert any("that are hubs" in text for text in depots), depots
+
+
+def test_a_flag_of_a_table_no_key_joins_is_no_detail():
+    texts = flag_texts("SELECT part_nm FROM part")
+    assert any("Ask about the depots instead" in text or "Ask about the stops instead" in text for text in texts)
+    assert not any(f"their {flag}" in text for text in texts for flag in ("hub", "timing point", "full time")), texts

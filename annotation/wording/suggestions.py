@@ -111,6 +111,7 @@ from annotation.sql.spider import SpiderEncodingError, or_branches, parse_sql, u
 from annotation.wording.counted import count_shown, grouped_counted
 from annotation.wording.english import (
     ABBREVIATIONS,
+    PREPOSITIONS,
     STORAGE_WORDS,
     _segmenter,
     acronyms_capitalised,
@@ -1050,22 +1051,22 @@ _analysis_kept = per_schema(lambda schema, previous_sql: _Analysis(previous_sql,
 
 
 def _flags_read(previous_sql: str, schema: dict | None, statistics: Callable | None) -> dict | None:
-    """`schema` with each number column that holds only 0 and 1 (its `statistics`) read as a yes/no flag, of the
-    query's tables and the tables next to them: "chronic", "smoker", "on call" are conditions ("only those that are
-    chronic"), never a detail ("their chronic") nor a number ("whose on call is below 1"). A name alone cannot tell
-    them from a count or a measure; the values can."""
+    """`schema` with each number column that holds only 0 and 1 (its `statistics`) read as a yes/no flag, of every
+    table (a suggestion may turn to any other table: "ask about the items instead, such as their own brand" named a
+    flag of a table no foreign key joins to the query's as a detail): "chronic", "smoker", "on call" are conditions
+    ("only those that are chronic"), never a detail ("their chronic") nor a number ("whose on call is below 1"). A
+    name alone cannot tell them from a count or a measure; the values can."""
     if not isinstance(schema, dict) or statistics is None:
         return schema
     names = _schema_of(schema)
     try:
-        tables = set(_analysis_of(previous_sql, schema).facts.tables)
+        _analysis_of(previous_sql, schema)
     except IntentError:
         return schema  # recommend says why with the schema as it is
-    tables |= {other for table in tables for other in names.neighbours.get(table, ())}
     flags = []
     for number, (table, name) in enumerate(schema.get("column_names_original", ())):
         column = names.lookup.get((schema["table_names_original"][table].lower(), name.lower())) if table >= 0 else None
-        if column is None or column.table not in tables or column.kind != "number" or column.is_key:
+        if column is None or column.kind != "number" or column.is_key:
             continue
         if not _is_flag(column) and _zero_one(statistics(names.originals[column.table], column.original)):
             flags.append(number)
@@ -3215,13 +3216,41 @@ def _is_flag(column: _Column | None) -> bool:
 
 
 def _are(column: _Column) -> str:
-    """A flag's words after "are": a thing a row is, in the plural ("smokers"); a state as it is ("chronic",
-    "on call", "full time")."""
+    """A flag's words after "are": a thing a row is, in the plural ("smokers", "hubs", "timing points", "public
+    bodies"); a state as it is ("chronic", "on call", "full time")."""
     words = _flag_words(column).split()
     if len(words) == 1 and len(words[0]) >= _STEM_CHARS and words[0].endswith(("er", "or")) and words[0].isalpha():
         plural = plural_word(words[0])
         return plural if plural != words[0] and singular_word(plural) == words[0] else words[0]
+    if _names_a_kind(words):
+        return " ".join([*words[:-1], plural_word(words[-1])])
     return " ".join(words)
+
+
+# How often English text writes a noun's plural against its singular, at least, for the noun to name things a row
+# can be one of ("hubs" 0.35, "bodies" 0.15, "locums" 0.19 of their singulars); words said of a thing, not things,
+# fall below ("wifis" 0, "electrics" 0.02, "lifetimes" 0.04, "clearances" 0.03).
+_KIND_PLURALS = 0.12
+
+
+def _names_a_kind(words: list[str]) -> bool:
+    """Whether a yes/no column's words (one or two) name a kind of thing its rows are ("hub", "timing point", "public
+    body"), said in the plural after "that are", rather than a state ("electric", "full time", "no show", "on call"):
+    its head noun's plural is one English text writes often, and a pair of words one English writes as a set phrase
+    ("full time") has a plural in use too ("public bodies")."""
+    if not 1 <= len(words) <= 2 or not all(word.isalpha() and word.isascii() for word in words):  # noqa: PLR2004
+        return False
+    last = words[-1].lower()
+    plural = plural_word(last)
+    if len(last) < 3 or plural == last or participle(last, present=True) or words[0].lower() in PREPOSITIONS:  # noqa: PLR2004
+        return False
+    segmenter = _segmenter()
+    if len(words) == 2:  # noqa: PLR2004
+        phrase = f"{words[0].lower()} {last}"
+        said, plurals = segmenter.BIGRAMS.get(phrase, 0), segmenter.BIGRAMS.get(f"{words[0].lower()} {plural}", 0)
+        if said:  # a set phrase: its own plural decides ("public bodies"; "full times", "no shows" hardly written)
+            return plurals >= _KIND_PLURALS * said
+    return segmenter.UNIGRAMS.get(plural, 0) >= _KIND_PLURALS * segmenter.UNIGRAMS.get(last, 0) > 0
 
 
 def _flag_words(column: _Column) -> str:
