@@ -309,7 +309,7 @@ SHAPES = [
     pytest.param(
         "SELECT First_Name FROM Student WHERE Age > (SELECT avg(Age) FROM Student)",
         FOUR_STUDENTS,
-        ["first names", "age is greater than the average age of all students"],
+        ["first names", "age is above average"],
         id="nested-value",
     ),
     pytest.param(
@@ -1314,11 +1314,11 @@ def test_values_that_name_no_row_are_not_said_of_one_row_in_a_set_operation():
     text = draft(sql, [["Black"]], schema=members)
     assert "both Hartford and Waterbury" not in text  # two members, not one living in both
     assert text == (
-        "The membership card with a member whose address is Hartford and also one whose address is Waterbury is Black."
+        "The membership card of both a member whose address is Hartford and one whose address is Waterbury is Black."
     )
     excepted = draft(sql.replace("INTERSECT", "EXCEPT"), [["Black"], ["Gold"]], schema=members)
     assert excepted == (
-        "The membership cards with a member whose address is Hartford and none whose address is Waterbury "
+        "The membership cards of members whose address is Hartford but of no member whose address is Waterbury "
         "are Black and Gold."
     )
 
@@ -1377,7 +1377,7 @@ def test_a_relation_joined_to_the_entity_only_filters_it_when_every_column_is_th
         "JOIN actor AS T3 ON T1.actor_id = T3.actor_id WHERE T3.first_name = 'JOE'"
     )
     text = draft(sql, [["A"], ["B"], ["C"], ["D"]], schema=films)
-    assert text.startswith("This shows the titles of films with an actor whose first name is 'JOE'.")
+    assert text.startswith("This shows the titles of films with an actor whose first name is JOE.")
 
 
 def test_a_parents_name_is_said_as_a_childs_own_only_for_a_role_of_persons():
@@ -1624,7 +1624,7 @@ def test_a_set_operation_on_codes_keeps_their_rows_wording():
 
     kinds = schema_of({"product": ["product_id", "type_code", "price"]}, types={"product.price": "number"})
     sql = "SELECT type_code FROM product WHERE price > 9 INTERSECT SELECT type_code FROM product WHERE price < 3"
-    assert "The type code with a product whose price" in draft(sql, [["Food"]], schema=kinds)
+    assert "The type code of both a product whose price" in draft(sql, [["Food"]], schema=kinds)
 
 
 @pytest.mark.parametrize(
@@ -1671,7 +1671,7 @@ def test_keys_on_both_sides_of_an_intersect_are_one_row_meeting_both():
         "INTERSECT SELECT return_id FROM return_item WHERE reason_code = 'NLN'"
     )
     text = draft(sql, [[1], [2], [3], [4]], schema=returns)
-    assert "ids of return items that are not refunded and whose reason code is 'NLN'" in text, text
+    assert "ids of return items that are not refunded and whose reason code is NLN" in text, text
 
 
 def test_a_table_named_by_the_two_it_pairs_counted_alone_counts_pairs():
@@ -1764,3 +1764,78 @@ def test_rows_naming_a_thing_and_its_parent_are_counted_as_things_not_pairs():
     )
     text = draft(sql, [["Fareham", 258]], schema=vets)
     assert "with 258 consults" in text and "staff" not in text, text
+
+
+# Written on the tuning sheets (drafts sets 5-11 and an unrated goals draw of the made airline, retail, vet, festival,
+# transit and grants databases, seed 12999) before drafts set 12 was read.
+CREW = schema_of(
+    {"crew": ["crew_id", "crew_name", "last_name", "hire_date", "rank_code", "reserve"]},
+    primary=["crew.crew_id"],
+    types={"crew.reserve": "number"},
+)
+
+
+def test_a_set_operation_of_values_says_which_rows_hold_them():
+    sql = "SELECT hire_date FROM crew WHERE rank_code = 'FA' EXCEPT SELECT hire_date FROM crew WHERE reserve > 0"
+    text = draft(sql, [["2011-08-27"], ["2018-03-21"]], schema=CREW)
+    assert text.startswith("The hire dates of crews whose rank code is FA but of no crew whose reserve is"), text
+    text = draft(sql.replace("EXCEPT", "INTERSECT"), [["2011-08-27"]], schema=CREW)
+    assert text.startswith("The hire date of both a crew whose rank code is FA and one whose reserve is"), text
+
+
+def test_names_two_rows_may_share_are_said_as_names_in_a_set_operation():
+    sql = "SELECT crew_name FROM crew WHERE rank_code = 'FA' INTERSECT SELECT crew_name FROM crew WHERE reserve > 0"
+    text = draft(sql, [["Ann"], ["Bob"]], schema=CREW)
+    assert "The names of both a crew whose rank code is FA and one whose reserve is greater than 0" in text, text
+    text = draft(sql.replace("INTERSECT", "EXCEPT"), [["Ann"], ["Bob"]], schema=CREW)
+    assert "names of crews whose rank code is FA but of no crew whose reserve is greater than 0" in text, text
+    assert "both of" not in text and "of those" not in text
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("DNA", "whose rank code is DNA is"), ("F", "whose rank code is 'F' is"), ("a", "whose rank code is 'a' is")],
+)
+def test_a_code_is_quoted_only_where_it_would_read_as_a_word(value, said):
+    text = draft(f"SELECT crew_name FROM crew WHERE rank_code = '{value}'", [["Ann"]], schema=CREW)
+    assert said in text, text
+
+
+def test_the_one_group_a_name_picks_is_said_as_the_row_or_the_thing_named():
+    venues = schema_of(
+        {
+            "venue": ["venue_id", "venue_name", "town_name"],
+            "screening": ["screening_id", "venue_id"],
+        },
+        primary=["venue.venue_id", "screening.screening_id"],
+        foreign=[("screening.venue_id", "venue.venue_id")],
+    )
+    join = "FROM venue AS T1 JOIN screening AS T2 ON T1.venue_id = T2.venue_id GROUP BY T1.{0} ORDER BY count(*) DESC"
+    text = draft("SELECT T1.venue_name, count(*) " + join.format("venue_name") + " LIMIT 1", [["Odeon", 9]], venues)
+    assert text == "The venue with the most screenings is Odeon, with 9 screenings.", text
+    text = draft("SELECT T1.town_name, count(*) " + join.format("town_name") + " LIMIT 1", [["Bath", 9]], venues)
+    assert text == "The town with the most screenings is Bath, with 9 screenings.", text
+
+
+def test_a_name_grouped_on_its_own_rows_takes_no_table_before_it():
+    rows = [["Ann", 4], ["Bob", 3], ["Cid", 1], ["Dee", 2]]
+    text = draft("SELECT last_name, count(*) FROM crew GROUP BY last_name", rows, schema=CREW)
+    assert "for each of the 4 last names" in text and "crew last names" not in text, text
+
+
+def test_a_column_against_its_own_average_is_above_or_below_average():
+    pay = schema_of(
+        {"crew": ["crew_id", "crew_name", "rate"], "shift": ["shift_id", "crew_id", "hours"]},
+        primary=["crew.crew_id", "shift.shift_id"],
+        foreign=[("shift.crew_id", "crew.crew_id")],
+        types={"crew.rate": "number", "shift.hours": "number"},
+    )
+    text = draft("SELECT crew_name FROM crew WHERE rate > (SELECT avg(rate) FROM crew)", [["Ann"]], schema=pay)
+    assert text == "The name of the crew whose rate is above average is Ann.", text
+    text = draft("SELECT crew_name FROM crew WHERE NOT rate >= (SELECT avg(rate) FROM crew)", [["Ann"]], schema=pay)
+    assert "whose rate is below average" in text, text
+    # Another column's average, or the average of some rows only, is said in full.
+    text = draft("SELECT crew_name FROM crew WHERE rate > (SELECT avg(hours) FROM shift)", [["Ann"]], schema=pay)
+    assert "greater than the average hours of all shifts" in text, text
+    sql = "SELECT crew_name FROM crew WHERE rate > (SELECT avg(rate) FROM crew WHERE crew_name = 'Bob')"
+    assert "above average" not in draft(sql, [["Ann"]], schema=pay)

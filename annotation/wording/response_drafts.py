@@ -74,6 +74,11 @@ _SELECT_PARTS = frozenset(
 )
 # Words of a key column's name that say it is a key, not what it points to ("student id", "flight no").
 _KEY_WORDS = frozenset({"id", "ids", "code", "no", "number", "key", "nr"})
+# Words before "name" that say which of a thing's names it is, not what it names ("last name", "pet name").
+_NAME_KINDS = frozenset(
+    {"first", "last", "full", "middle", "given", "family", "sur", "nick", "short", "long", "display", "legal"}
+    | {"maiden", "pet", "user", "screen", "trading", "common", "official", "scientific", "local", "english", "other"}
+)
 _NEGATED_OPS = {"=": "!=", "!=": "=", ">": "<=", "<": ">=", ">=": "<", "<=": ">"}
 _COUNT_PHRASES = {
     "=": "exactly {}",
@@ -897,8 +902,10 @@ def _one_of_two_roles(column: _Col) -> str:
 
 def _literal(node: exp.Expr) -> str:
     node = unwrap_paren(node)
-    if isinstance(node, exp.Literal) and node.is_string and _is_code(node.this):
-        return f"'{node.this}'"  # a code ("F", "BK") is quoted as it is: glossing it would guess its meaning
+    if isinstance(node, exp.Literal) and node.is_string and _is_code(node.this) and _reads_as_word(node.this):
+        # A code is said as it is (glossing it would guess its meaning): "whose status code is DNA". Quoted only
+        # where it would read as a word of the sentence: "whose sex is 'F'".
+        return f"'{node.this}'"
     if isinstance(node, exp.Literal):
         return _value(node.this)
     if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
@@ -916,6 +923,12 @@ def _literal(node: exp.Expr) -> str:
 def _is_code(text: str) -> bool:
     """A short coded value: one letter, or up to three capitals ("F", "y", "BK", "USA")."""
     return text.isalpha() and (len(text) == 1 or (len(text) <= 3 and text.isupper()))
+
+
+def _reads_as_word(code: str) -> bool:
+    """Whether a short code would read as part of the sentence unquoted: one letter ("F", "y", "a"); two or three
+    capitals read as a code ("NO", "US", "DNA": country and status codes spell words too)."""
+    return len(code) == 1
 
 
 def _item_words(item: _Item, many: bool = False) -> str:
@@ -1194,8 +1207,11 @@ class _Select:
         if _undeclared_key_of(self.subject):
             return _noun(_undeclared_key_of(self.subject), many, rows=True)  # "each of the 69 start stations"
         if name.split()[-1] in _NAMING_WORDS and table is not None and table.sub is None:
-            if not _word_set(name) & _word_set(table.name):
-                return _noun(f"{table.called(False)} {name}", many)  # "the airport name with the most routes"
+            # Whose name it is, when the rows counted are another table's: "the airport name with the most routes",
+            # "the lessons of each of the 4 staff first names"; never "the number of employees for each of the 14
+            # employee last names" (the employees' own), though a bare "name" always says whose.
+            if not _word_set(name) & _word_set(table.name) and (name in _NAMING_WORDS or self.counted != table):
+                return _noun(f"{table.called(False)} {name}", many)
         return _noun(name, many)
 
     def _where_split(self) -> tuple[list, list]:
@@ -1535,7 +1551,20 @@ class _Select:
         if number == 1 and not measure.is_count:
             noun = self.items[1].column.identifies.called(False)
         where = _clauses(on_subject, self.subject_table, False) + self._having(False)
-        return _sentence(f"the {self._subject_noun(False)}{top}{where} is {_value(row[0])}, with {number} {noun}")
+        return _sentence(f"the {self._group_named()}{top}{where} is {_value(row[0])}, with {number} {noun}")
+
+    def _group_named(self) -> str:
+        """The one group, named by what its value names: grouped by a table's own name or title, the group is that
+        table's row ("the venue with the most films is Odeon Screen 1", never "the venue name with the most films");
+        any other column as `_subject_noun` says it ("the last name with the most employees")."""
+        subject = self.subject
+        if isinstance(subject, _Col) and subject.table is not None and subject.table.sub is None:
+            words = subject.name.split()
+            if words[-1] in _NAMING_WORDS and (len(words) == 1 or words[:-1] == subject.table.called(False).split()):
+                return subject.table.noun(False)
+            if words[-1] in _NAMING_WORDS and len(words) == 2 and words[0] not in _NAME_KINDS:
+                return words[0]  # "the town with the most consults is Fareham" for a site's town name
+        return self._subject_noun(False)
 
     def _picks_one(self, measure: _Item) -> bool:
         """Whether one group is picked by its count: ordered by the count shown and cut to one, or kept by a HAVING
@@ -2090,9 +2119,38 @@ def _predicate(cond: _Cond, op: str, negated: bool) -> str:
     if cond.item is not None and cond.item.kind == "column" and _is_time(cond.item.column):
         phrases = _IS_PHRASES | _TIME_PHRASES  # "whose date reported is after 1971-06-15", "year founded is after"
     if cond.subquery is not None:
-        return phrases[op].format(cond.subquery.phrase(False))
+        return _AVERAGE_PHRASES[op] if _with_own_average(cond, op) else phrases[op].format(cond.subquery.phrase(False))
     value = cond.values[0] if cond.values else "a value"
     return phrases[op].format(value)
+
+
+# A column compared with its own average over every row of its table, as English says it: "whose hourly rate is above
+# average", never "whose hourly rate is greater than the average hourly rate of all employees".
+_AVERAGE_PHRASES = {
+    ">": "is above average",
+    "<": "is below average",
+    ">=": "is average or above",
+    "<=": "is average or below",
+}
+
+
+def _with_own_average(cond: _Cond, op: str) -> bool:
+    """Whether `cond` compares (by `op`, larger or smaller) a column with the average of that same column over all
+    its table's rows (a subquery of one table, no condition, no grouping): "whose hourly rate is above average"."""
+    query, item = cond.subquery, cond.item
+    if op not in _AVERAGE_PHRASES or not isinstance(query, _Select) or item is None or item.column is None:
+        return False
+    if item.kind != "column":
+        return False
+    if query.where or query.group or query.having or query.limit is not None or len(query.tables) != 1:
+        return False
+    if len(query.items) != 1 or item.column.table is None:
+        return False
+    measure = query.items[0]
+    column = measure.column
+    if measure.kind != "aggregate" or measure.function != "average" or measure.distinct or column is None:
+        return False
+    return column.table is not None and (column.name, column.table.key) == (item.column.name, item.column.table.key)
 
 
 def _like_predicate(pattern: str, negated: bool) -> str:
@@ -2291,34 +2349,38 @@ class _SetQuery:
         return joined + self._ordered()
 
     def _values_with(self, many: bool) -> str | None:
-        """One column's values kept or dropped by which rows hold them, said of the values: "the teams with a pilot
-        whose nationality is United States and none whose rank is less than 13" (EXCEPT), "the positions with a
-        player whose points are greater than 20 and also one whose points are less than 10" (INTERSECT), never "the
-        teams of pilots whose ... but not of those whose ...". Values that name no row only (keys and names keep their
-        own wording); None for any other shape."""
+        """One column's values kept or dropped by which rows hold them, said of the values: "the teams of pilots
+        whose nationality is United States but of no pilot whose rank is less than 13" (EXCEPT), "the positions
+        of both a player whose points are greater than 20 and one whose points are less than 10" (INTERSECT), never
+        "the teams with a pilot whose ... and none whose ..." nor "the names both of dorms whose ... and of those
+        whose ...". Names too, which two rows may share (a value of the left rows that no right row holds, or one that
+        a row of each side holds); keys keep their own wording; None for any other shape."""
         left, right = self.left, self.right
-        if self.operator == "union" or len(left.items) != 1 or self._named_rows() or left.main is None:
-            return None  # a name is said of its rows: "the names of dorms but not of those with ..."
+        if self.operator == "union" or len(left.items) != 1 or self._keyed_rows() or left.main is None:
+            return None
         item = left.items[0]
         if item.kind != "column" or item.column is None or item.column.table != left.main or left.main.sub is not None:
             return None
         if self._coded_rows():
-            return None  # a code or number a row is known by ("staff codes"): no "staff codes with a teacher"
-        noun = left.main.noun(False)
-        first = left.population(False, distinct=False)
+            return None  # a code or number a row is known by ("staff codes"): no "staff codes of teachers but ..."
+        noun, nouns = left.main.noun(False), left.main.noun(True)
+        first = left.population(self.operator == "except", distinct=False)
         second = right.population(False, distinct=False)
-        if not first.startswith(noun) or not second.startswith(noun + " "):
+        if not first.startswith(nouns if self.operator == "except" else noun) or not second.startswith(noun + " "):
             return None
-        first, second = first[len(noun) :], second[len(noun) :]
+        first = first[len(nouns if self.operator == "except" else noun) :]
+        if not first and self._named_rows():
+            return None  # all rows' names: "the names of dorms but not of those with a student ..."
+        second = second[len(noun) :]
         values = _noun(_column_words(item.column, left.main, False), many)
-        self.plural_head = many  # one value: "the position with ... is Loose Forward"
+        self.plural_head = many  # one value: "the position of both ... is Loose Forward"
         if self.operator == "except":
             if not first:
                 return f"the {values} with no {noun}{second}"
-            return f"the {values} with {_with_article(noun)}{first} and none{second}"
+            return f"the {values} of {nouns}{first} but of no {noun}{second}"
         if not first:
             return None
-        return f"the {values} with {_with_article(noun)}{first} and also one{second}"
+        return f"the {values} of both {_with_article(noun)}{first} and one{second}"
 
     def _ordered(self) -> str:
         words = ""
