@@ -215,3 +215,40 @@ def test_a_flag_of_a_table_no_key_joins_is_no_detail():
     texts = flag_texts("SELECT part_nm FROM part")
     assert any("Ask about the depots instead" in text or "Ask about the stops instead" in text for text in texts)
     assert not any(f"their {flag}" in text for text in texts for flag in ("hub", "timing point", "full time")), texts
+
+
+FLIGHTS = {
+    "db_id": "flights",
+    "table_names_original": ["flight"],
+    "table_names": ["flight"],
+    "column_names_original": [
+        [-1, "*"],
+        [0, "flight_id"],
+        [0, "flight_no"],
+        [0, "dep_dt"],
+        [0, "dep_mon"],
+        [0, "start_ts"],
+        [0, "delay_min"],
+        [0, "status"],
+    ],
+    "column_names": [
+        [-1, "*"],
+        [0, "flight id"],
+        [0, "flight no"],
+        [0, "dep dt"],
+        [0, "dep mon"],
+        [0, "start ts"],
+        [0, "delay min"],
+        [0, "status"],
+    ],
+    "column_types": ["text", "number", "text", "time", "number", "time", "number", "text"],
+    "primary_keys": [1],
+    "foreign_keys": [],
+}
+
+
+def test_a_shortening_no_rule_spells_out_is_no_detail():
+    texts = every_text("SELECT flight_no FROM flight", FLIGHTS)
+    assert any("their status" in text for text in texts), texts
+    for raw in ("dep", "mon", " ts", "delay min"):
+        assert not any(raw in text for text in texts), (raw, texts)

@@ -3307,7 +3307,10 @@ def _places_said(label: str) -> str:
 
 def _said_raw(words: list[str]) -> bool:
     """A name that reads as the schema's words, not a person's: shortenings run together ("the lowest fte ay"), two
-    letters of one ("their doubles wl": win-loss), an adjective alone ("the rooms, such as their unavailable")."""
+    letters of one ("their doubles wl": win-loss), an adjective alone ("the rooms, such as their unavailable"), "min"
+    after a name ("their delay min": minutes or a minimum, the name does not say)."""
+    if len(words) > 1 and words[-1] == "min":
+        return True
     if len(words) >= 2 and all(len(word) <= 3 for word in words) and sum(_short_unread(word) for word in words) >= 2:  # noqa: PLR2004
         return True
     if len(words) >= 2 and any(len(word) == 2 and _short_unread(word) for word in words):  # noqa: PLR2004
@@ -3319,10 +3322,16 @@ def _short_unread(word: str) -> bool:
     return word.isalpha() and word.isascii() and _segmenter().UNIGRAMS.get(word, 0) < _SHORT_WORD_IN_USE
 
 
+# Shortenings of a column's name that English text uses as other words or hardly at all, which no rule spells out:
+# "dep date" (departure), "dep mon" (month), "start ts" (timestamp), "sq" (square metres or feet).
+_SCHEMA_SHORTENINGS = frozenset({"dep", "arr", "mon", "ts", "sq"})
+
+
 @functools.lru_cache(maxsize=4096)
 def _unread(word: str) -> bool:
-    """Whether a word of three letters or more is one English text hardly uses (`_WORD_IN_USE`)."""
-    if word in ABBREVIATIONS:
+    """Whether a word of three letters or more is one English text hardly uses (`_WORD_IN_USE`), or a shortening a
+    schema writes for a word (`ABBREVIATIONS`, `_SCHEMA_SHORTENINGS`)."""
+    if word in ABBREVIATIONS or word in _SCHEMA_SHORTENINGS:
         return True  # "their constructor ref", "their cust name": a shortening a reader would spell out
     if len(word) < 3 or not word.isalpha() or not word.isascii():
         return False  # a Chinese name (CHASE's) is no English word the counts could judge
