@@ -350,12 +350,15 @@ def question_shape(tree: dict) -> str:
 
 
 def count_per_group_shape(tree: dict) -> str | None:
-    """A count per group with its threshold left out (HAVING: its operator and value, or none): "the last names with
-    at least 16 subscribers" and "... with more than 3" ask one question twice, which a run keeps once
-    ("same_as_another"). None for every other tree."""
-    if tree.get("type") != "group_count":
+    """A count per group with a threshold (HAVING), its operator and value left out: "the last names with at least 16
+    subscribers" and "... with more than 3" ask one question twice, which a run keeps once ("same_as_another"); the
+    count per group of every group, without a threshold, is another question. Its `project` is left out too: a count
+    per group shows the group and the count, never it. None for every other tree."""
+    if tree.get("type") != "group_count" or not tree.get("having"):
         return None
-    return "group count: " + question_shape({key: value for key, value in tree.items() if key != "having"})
+    return "group count: " + question_shape(
+        {key: value for key, value in tree.items() if key not in ("having", "project")}
+    )
 
 
 @dataclass(frozen=True)

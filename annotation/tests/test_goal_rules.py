@@ -17,6 +17,7 @@ from annotation.goals.rules import (
     round_numbers,
 )
 from annotation.goals.sampler import GoalSampler, refusals_report
+from annotation.sql.hardness import HARDNESS_LEVELS
 from annotation.sql.sandbox import execute
 from annotation.sql.schema import introspect_sqlite
 
@@ -947,8 +948,11 @@ def test_a_shared_number_word_or_a_packed_key_from_one_makes_no_undeclared_key(t
 def test_a_count_per_group_is_kept_once_whatever_its_threshold(tmp_path):
     at_least = tree(["line"], "group_count", group="line.region_cd", having={"op": ">=", "value": 16})
     assert count_per_group_shape(at_least) == count_per_group_shape({**at_least, "having": {"op": ">", "value": 3}})
-    assert count_per_group_shape(at_least) == count_per_group_shape({**at_least, "having": None})
-    most = {**at_least, "having": None, "order": {"by": "count", "desc": True, "limit": 1}}
+    # Every group's count, without a threshold, is another question.
+    assert count_per_group_shape({**at_least, "having": None}) is None
+    # A count per group shows its group and its count: the column the tree drew to show is not in its SQL.
+    assert count_per_group_shape(at_least) == count_per_group_shape({**at_least, "project": ["line.seg_cd"]})
+    most = {**at_least, "order": {"by": "count", "desc": True, "limit": 1}}
     assert count_per_group_shape(most) != count_per_group_shape(at_least)  # "which has the most" is another question
     assert count_per_group_shape(tree(["line"], project=["line.region_cd"])) is None
     path = tmp_path / "lines.sqlite"
@@ -965,10 +969,19 @@ def test_a_count_per_group_is_kept_once_whatever_its_threshold(tmp_path):
         )  # fmt: skip
     connection.commit()
     connection.close()
-    for seed in range(36, 40):  # without the rule, seeds 37 and 39 count per region twice
-        goals = GoalSampler(introspect_sqlite(path, "lines"), path, random.Random(seed)).sample(40)
-        grouped = [count_per_group_shape(goal.tree) for goal in goals if count_per_group_shape(goal.tree)]
-        assert grouped and len(grouped) == len(set(grouped)), [goal.sql for goal in goals]
+    sampler = GoalSampler(introspect_sqlite(path, "lines"), path, random.Random(35))
+    seen, answers, shapes = set(), set(), Counter()
+
+    def kept(tree_drawn):
+        return sampler._kept(tree_drawn, sampler._sql(tree_drawn), list(HARDNESS_LEVELS), seen, answers, shapes)
+
+    first = {**at_least, "having": {"op": ">=", "value": 45}, "project": ["line.plan_cd"]}
+    assert kept(first) is not None
+    # The same count per region with another threshold (and another column drawn to show) is not kept again...
+    assert kept({**first, "having": {"op": ">", "value": 50}, "project": ["line.seg_cd"]}) is None
+    assert sampler.refused["same_as_another"] == 1
+    # ...every region's count is.
+    assert kept({key: value for key, value in first.items() if key != "having"}) is not None
 
 
 def test_an_amount_is_compared_not_equalled_to_one_of_its_many_values(tmp_path):
