@@ -1839,3 +1839,10 @@ def test_a_column_against_its_own_average_is_above_or_below_average():
     assert "greater than the average hours of all shifts" in text, text
     sql = "SELECT crew_name FROM crew WHERE rate > (SELECT avg(rate) FROM crew WHERE crew_name = 'Bob')"
     assert "above average" not in draft(sql, [["Ann"]], schema=pay)
+
+
+def test_dates_kept_as_text_are_compared_as_times():
+    text = draft("SELECT crew_name FROM crew WHERE hire_date > '2020-01-31'", [["Ann"]], schema=CREW)
+    assert "whose hire date is after 2020-01-31" in text, text
+    text = draft("SELECT crew_name FROM crew ORDER BY hire_date LIMIT 1", [["Ann"]], schema=CREW)
+    assert "the earliest hire date" in text, text

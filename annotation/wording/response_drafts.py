@@ -1731,6 +1731,8 @@ def _is_time(column: _Col | None) -> bool:
     if column.type == "time" or column.name.removeprefix("year ") in _COMING_ABOUT:
         return True
     words = column.name.split()
+    if words[-1:] in (["date"], ["datetime"], ["timestamp"]):
+        return True  # dates kept as text, as SQLite keeps them: "whose hire date is after 2020-01-01"
     years = words[-1:] == ["year"] or (len(words) == 2 and words[0] == "year" and _participle(words[1]))
     return column.type == "number" and years
 
