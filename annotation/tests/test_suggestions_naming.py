@@ -252,3 +252,25 @@ def test_a_shortening_no_rule_spells_out_is_no_detail():
     assert any("their status" in text for text in texts), texts
     for raw in ("dep", "mon", " ts", "delay min"):
         assert not any(raw in text for text in texts), (raw, texts)
+
+
+# written after suggestions set 13 was read (tuned)
+BATCHES = {
+    "db_id": "batches",
+    "table_names_original": ["batch"],
+    "table_names": ["batch"],
+    "column_names_original": [[-1, "*"], [0, "batch_id"], [0, "batch_nm"], [0, "og"], [0, "bal_amt"], [0, "eff_dt"]]
+    + [[0, "status"]],
+    "column_names": [[-1, "*"], [0, "batch id"], [0, "batch nm"], [0, "og"], [0, "bal amt"], [0, "eff dt"]]
+    + [[0, "status"]],
+    "column_types": ["text", "number", "text", "number", "number", "time", "text"],
+    "primary_keys": [1],
+    "foreign_keys": [],
+}
+
+
+def test_a_two_letter_shortening_alone_and_common_schema_shortenings_are_no_detail():
+    texts = every_text("SELECT batch_nm FROM batch", BATCHES)
+    assert any("their status" in text for text in texts), texts
+    for raw in ("og", "bal", "eff"):
+        assert not any(f" {raw} " in f" {text} " for text in texts), (raw, texts)

@@ -3307,14 +3307,14 @@ def _places_said(label: str) -> str:
 
 def _said_raw(words: list[str]) -> bool:
     """A name that reads as the schema's words, not a person's: shortenings run together ("the lowest fte ay"), two
-    letters of one ("their doubles wl": win-loss), an adjective alone ("the rooms, such as their unavailable"), "min"
-    after a name ("their delay min": minutes or a minimum, the name does not say)."""
+    letters of one ("their doubles wl": win-loss, "their fg"), an adjective alone ("the rooms, such as their
+    unavailable"), "min" after a name ("their delay min": minutes or a minimum, the name does not say)."""
     if len(words) > 1 and words[-1] == "min":
         return True
     if len(words) >= 2 and all(len(word) <= 3 for word in words) and sum(_short_unread(word) for word in words) >= 2:  # noqa: PLR2004
         return True
-    if len(words) >= 2 and any(len(word) == 2 and _short_unread(word) for word in words):  # noqa: PLR2004
-        return True
+    if any(len(word) == 2 and _short_unread(word) for word in words):  # noqa: PLR2004
+        return True  # alone too (written after suggestions set 13 was read, tuned): "their fg", "whose og is below"
     return len(words) == 1 and len(words[0]) > 6 and words[0].endswith(("able", "ible"))  # noqa: PLR2004
 
 
@@ -3325,6 +3325,9 @@ def _short_unread(word: str) -> bool:
 # Shortenings of a column's name that English text uses as other words or hardly at all, which no rule spells out:
 # "dep date" (departure), "dep mon" (month), "start ts" (timestamp), "sq" (square metres or feet).
 _SCHEMA_SHORTENINGS = frozenset({"dep", "arr", "mon", "ts", "sq"})
+# written after suggestions set 13 was read (tuned): "eff from date" (effective), "bal amount" (balance), "supp name"
+# (supplier), "prop type" (property), "chg" (charge), "tot" (total)
+_SCHEMA_SHORTENINGS |= {"eff", "bal", "supp", "prop", "chg", "tot"}
 
 
 @functools.lru_cache(maxsize=4096)
