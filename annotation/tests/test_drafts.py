@@ -1846,3 +1846,10 @@ def test_dates_kept_as_text_are_compared_as_times():
     assert "whose hire date is after 2020-01-31" in text, text
     text = draft("SELECT crew_name FROM crew ORDER BY hire_date LIMIT 1", [["Ann"]], schema=CREW)
     assert "the earliest hire date" in text, text
+
+
+def test_things_english_does_not_count_are_counted_in_pieces():
+    """Written after drafts set 12 was read (tuned): '19 equipment' for 19 rows of a table of equipment."""
+    gear = schema_of({"equipment": ["asset_no", "make"], "staff": ["staff_id", "name"]}, primary=["equipment.asset_no"])
+    assert draft("SELECT count(*) FROM equipment", [[19]], schema=gear) == "There are 19 pieces of equipment."
+    assert draft("SELECT count(*) FROM staff", [[15]], schema=gear) == "There are 15 staff."

@@ -74,6 +74,9 @@ _SELECT_PARTS = frozenset(
 )
 # Words of a key column's name that say it is a key, not what it points to ("student id", "flight no").
 _KEY_WORDS = frozenset({"id", "ids", "code", "no", "number", "key", "nr"})
+# Things English does not count, whose rows are counted as pieces ("pieces of equipment"); people named by a mass noun
+# ("15 staff") are counted as they are.
+_COUNTED_IN_PIECES = frozenset({"equipment", "furniture", "luggage", "baggage", "machinery", "jewellery", "jewelry"})
 # Words before "name" that say which of a thing's names it is, not what it names ("last name", "pet name").
 _NAME_KINDS = frozenset(
     {"first", "last", "full", "middle", "given", "family", "sur", "nick", "short", "long", "display", "legal"}
@@ -260,8 +263,12 @@ class _Table:
         return self.called(many)
 
     def called(self, many: bool) -> str:
-        """The table's name (or its role in the join) as a noun, without the record wording of a relation."""
-        return _noun(self.role or self.name, many, rows=True)
+        """The table's name (or its role in the join) as a noun, without the record wording of a relation. Rows of a
+        thing English does not count are counted in pieces: "19 pieces of equipment", never "19 equipment"."""
+        words = _noun(self.role or self.name, many, rows=True)
+        if many and words.split()[-1] in _COUNTED_IN_PIECES:
+            return f"pieces of {words}"
+        return words
 
 
 @dataclass(frozen=True)
