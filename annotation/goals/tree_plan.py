@@ -81,6 +81,19 @@ class PlanStep:
 
 # The last word of a table named by a verb and its preposition ("works on", "trained in", "member of").
 _PREPOSITIONS = frozenset({"on", "in", "of", "at", "by", "to", "for", "with", "from", "into", "under"})
+# A bare verb and one of these adverbs is a noun English writes with a hyphen: a bolt-on, a top-up, a sign-up, a
+# drop-off, a check-out. "In" is left out: "minor in" (a student's minor in a department) is a verb's.
+_NOUN_PARTICLES = frozenset({"on", "up", "off", "out"})
+
+
+def _particle_noun(name: str) -> str:
+    """A table's name ending in a bare verb and an adverb that together are a noun ("bolt on", "contract bolt on")
+    with the two hyphenated ("bolt-on", "contract bolt-on"), so the rows have a noun; the name as it is otherwise,
+    and when the verb is inflected ("works on": a verb's, whose rows have no noun)."""
+    words = name.split()
+    if len(words) < 2 or words[-1] not in _NOUN_PARTICLES or words[-2].endswith(("s", "ed", "ing")):
+        return name
+    return " ".join([*words[:-2], f"{words[-2]}-{words[-1]}"])
 
 
 def owned(phrase: str, owner: str) -> str:
@@ -151,7 +164,11 @@ class _Names:
             self.columns[f"{originals[table]}.{original}".lower()] = column_phrase(words_of(str(name or original)))
 
     def table(self, original: str, many: bool = True) -> str:
-        name = noun(self.tables.get(original.lower(), words_of(original)), many)
+        named = self.tables.get(original.lower(), words_of(original))
+        compound = _particle_noun(named)
+        if compound != named:
+            return compound + ("s" if many else "")  # "bolt-ons", "contract bolt-ons"
+        name = noun(named, many)
         # A table is named by a noun: "booking" is a thing here, whose plural the word list leaves as it is.
         if many and name.endswith("ing") and name == noun(name, False):
             name += "s"

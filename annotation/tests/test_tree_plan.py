@@ -388,6 +388,40 @@ def test_a_table_named_by_a_verb_gets_no_draft_and_a_code_tables_column_is_not_s
     assert "with the highest employee salary" in draft_question(richest, schema)
 
 
+def test_a_bare_verb_and_an_adverb_name_a_thing_with_a_hyphen(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "operator.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE contract (contract_no TEXT PRIMARY KEY, msisdn TEXT);
+        CREATE TABLE bolt_on (bolt_cd TEXT PRIMARY KEY, bolt_nm TEXT, monthly_amt REAL);
+        CREATE TABLE contract_bolt_on (
+            contract_no TEXT REFERENCES contract (contract_no), bolt_cd TEXT REFERENCES bolt_on (bolt_cd),
+            added_dt TEXT, PRIMARY KEY (contract_no, bolt_cd)
+        );
+        CREATE TABLE top_up (top_up_id INTEGER PRIMARY KEY, amt REAL);
+        CREATE TABLE minor_in (stu_id INTEGER, dno INTEGER);
+        CREATE TABLE works_on (essn INTEGER, pno INTEGER, hours REAL);
+        """
+    )
+    connection.close()
+    schema = introspect_sqlite(path, "operator")
+
+    def count(table):
+        return draft_question({"type": "count", "tables": [table], "joins": [], "filters": [], "project": []}, schema)
+
+    # A bolt-on is a thing ("How many bolt on are there?" was no question, so no draft was offered).
+    assert count("bolt_on") == "How many bolt-ons are there?"
+    assert count("top_up") == "How many top-ups are there?"
+    assert count("contract_bolt_on") == "How many contract bolt-ons are there?"
+    shown = {"type": "list", "tables": ["bolt_on"], "joins": [], "filters": [], "project": ["bolt_on.monthly_amt"]}
+    assert draft_question(shown, schema) == "What are the monthly amounts of the bolt-ons?"
+    # An inflected verb ("works on") or "in" ("minor in") is a verb's name: still no draft.
+    assert count("works_on") == "" and count("minor_in") == ""
+
+
 def test_a_column_that_names_its_tables_rows_and_a_persons_unique_last_name_are_said_of_the_rows(tmp_path):
     import sqlite3
 
