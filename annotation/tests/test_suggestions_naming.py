@@ -274,3 +274,30 @@ def test_a_two_letter_shortening_alone_and_common_schema_shortenings_are_no_deta
     assert any("their status" in text for text in texts), texts
     for raw in ("og", "bal", "eff"):
         assert not any(f" {raw} " in f" {text} " for text in texts), (raw, texts)
+
+
+PEOPLE = {
+    "db_id": "people",
+    "table_names_original": ["staff"],
+    "table_names": ["staff"],
+    "column_names_original": [[-1, "*"], [0, "staff_id"], [0, "first_nm"], [0, "last_nm"], [0, "town_nm"]],
+    "column_names": [[-1, "*"], [0, "staff id"], [0, "first nm"], [0, "last nm"], [0, "town nm"]],
+    "column_types": ["text", "number", "text", "text", "text"],
+    "primary_keys": [1],
+    "foreign_keys": [],
+}
+
+
+def test_no_narrowing_by_a_persons_own_name():
+    # written after suggestions set 13 was read (tuned)
+    sql = "SELECT first_nm FROM staff"
+    found = set()
+    for seed in range(40):
+        try:
+            found.add(recommend(sql, PEOPLE, category="different_instances", rng=random.Random(seed)).text)
+        except IntentError:
+            continue
+    narrowed = {text for text in found if text.startswith("Narrow it down")}
+    assert narrowed, found
+    assert any("their town name" in text for text in narrowed), narrowed
+    assert not any("last name" in text or "first name" in text for text in narrowed), narrowed

@@ -2536,6 +2536,11 @@ class _Writer:
     # -- Different Instances of the Same Entity (alone, lead or modifier) -------------------------------------
 
     def _r8(self, material: list, form: str) -> str:
+        # written after suggestions set 13 was read (tuned): a person's own name picks that person, no part of the
+        # rows worth asking about ("only those whose last name is Jenkin" of first names counted)
+        material = [column for column in material if column is None or not _personal_name(column)]
+        if not material:
+            return ""
         column = self.rng.choice(material)
         if column is None:
             return {
@@ -3176,6 +3181,16 @@ def _head_count(label: str, kind: str) -> str:
     if word in _COUNTED_PEOPLE:
         return f"number of {plural_word(word)}"
     return label
+
+
+_PERSONAL_NAMES = frozenset({"first name", "last name", "given name", "family name", "middle name", "surname"})
+_PERSONAL_NAMES |= {"forename", "fname", "lname"}
+
+
+def _personal_name(column: _Column) -> bool:
+    """A column holding a person's own name ("last name", "surname"), by its last words."""
+    words = column.label.lower().split()
+    return " ".join(words[-2:]) in _PERSONAL_NAMES or (bool(words) and words[-1] in _PERSONAL_NAMES)
 
 
 def _names_a_person(label: str, kind: str) -> bool:
