@@ -1853,3 +1853,16 @@ def test_things_english_does_not_count_are_counted_in_pieces():
     gear = schema_of({"equipment": ["asset_no", "make"], "staff": ["staff_id", "name"]}, primary=["equipment.asset_no"])
     assert draft("SELECT count(*) FROM equipment", [[19]], schema=gear) == "There are 19 pieces of equipment."
     assert draft("SELECT count(*) FROM staff", [[15]], schema=gear) == "There are 15 staff."
+
+
+def test_a_flag_named_by_a_compound_adjective_is_said_hyphenated():
+    """Written after drafts set 12 was read (tuned): 'plans that are marked as multi club'."""
+    staff = schema_of(
+        {"employee": ["emp_id", "first_name", "part_time_flag", "key_account_flag"]},
+        primary=["employee.emp_id"],
+        types={"employee.part_time_flag": "number", "employee.key_account_flag": "number"},
+    )
+    text = draft("SELECT first_name FROM employee WHERE part_time_flag = 0", [["Ann"]], schema=staff)
+    assert text == "The first name of the employee that is not part-time is Ann.", text
+    text = draft("SELECT first_name FROM employee WHERE key_account_flag = 1", [["Ann"]], schema=staff)
+    assert "that is marked as key account" in text, text

@@ -1896,6 +1896,13 @@ def _flag_words(column: _Col) -> str:
     return " ".join(words) if stated and not any(_is_plural(word) for word in words) else ""
 
 
+# First words of a two-word compound adjective ("part time", "step free", "off peak", "multi club"): the pair says what
+# a row is, hyphenated.
+_COMPOUND_MODIFIERS = frozenset(
+    {"part", "full", "step", "off", "multi", "non", "self", "high", "low", "long", "short", "all", "dual", "open"}
+)
+
+
 def _marked_words(column: _Col, many: bool) -> str:
     """What a yes/no number column named by a noun says a row is, after "that are": a column called a flag (by its
     name, or read as one from its values: `dialogs.assist.draft_for`) whose words name no state ("on call", "key
@@ -1911,6 +1918,8 @@ def _marked_words(column: _Col, many: bool) -> str:
         return " ".join(words)  # "that are on call", "that are paid"
     if len(words) == 1 and len(words[0]) > 4 and words[0].endswith(("er", "or")) and words[0].isalpha():
         return _plural_word(words[0]) if many else _with_article(words[0])
+    if len(words) == 2 and words[0] in _COMPOUND_MODIFIERS:
+        return "-".join(words)  # a compound adjective: "that are part-time", "that are step-free", "multi-club"
     return "marked as " + " ".join(words)
 
 
