@@ -796,6 +796,14 @@ class GoalRules:
             self._positions[key] = self._find_position(qualified)
         return self._positions[key]
 
+    @staticmethod
+    def _not_a_place(column: str) -> bool:
+        """Whether a column's name says it holds no place in a sequence: an id or a code. A name saying a number of
+        its own (`line_no`, `billing_no`) may: a line number of an order is a place in it."""
+        words = identifier_words(column)
+        kind = name_kind(column)
+        return kind == "code" or (kind == "identifier" and not (words and words[-1] in _TRAILING_NUMBER_WORDS))
+
     def _find_position(self, qualified: str) -> bool:
         figures = self.figures(qualified)
         if (
@@ -809,7 +817,7 @@ class GoalRules:
             or qualified.lower() in self._foreign
             or self.is_flag(qualified)
             or qualified.lower() in self.keys
-            or name_kind(qualified.split(".", 1)[1]) in ("identifier", "code")
+            or self._not_a_place(qualified.split(".", 1)[1])
         ):
             return False
         table, column = qualified.split(".", 1)

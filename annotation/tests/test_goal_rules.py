@@ -1387,6 +1387,33 @@ def test_a_table_already_referring_to_another_gets_no_second_undeclared_key_to_i
     assert rules.undeclared_key("visit.stop_ref") == "stop.stop_id"
 
 
+def test_a_place_named_a_number_is_a_position_and_an_id_or_a_code_is_not(tmp_path):
+    path = tmp_path / "credits.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE film (film_id INTEGER PRIMARY KEY, title TEXT);
+        CREATE TABLE credit (
+            film_id INTEGER REFERENCES film (film_id), person_nm TEXT, billing_no INTEGER, role_id INTEGER,
+            rank_code INTEGER
+        );
+        """
+    )
+    connection.executemany("INSERT INTO film VALUES (?, ?)", [(number, f"Film {number}") for number in range(1, 9)])
+    credits = [(film, f"P{film}{n}", n, n, n) for film in range(1, 9) for n in range(1, 6)]
+    connection.executemany("INSERT INTO credit VALUES (?, ?, ?, ?, ?)", credits)
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "credits"), path)
+    # 1-5 afresh for each film: the billing order of its credits, a place whatever "no" says.
+    assert rules.position("credit.billing_no")
+    shown = tree(["credit"], project=["credit.billing_no"], filters=[
+        {"column": "credit.person_nm", "op": "like", "value": "%P1%"}])  # fmt: skip
+    assert rules.before_run(shown).rule == "by_position"
+    # The same values under an id's or a code's name are no place.
+    assert not rules.position("credit.role_id") and not rules.position("credit.rank_code")
+
+
 def test_a_place_within_the_rest_of_a_key_of_several_columns_is_a_position(tmp_path):
     path = tmp_path / "lines.sqlite"
     connection = sqlite3.connect(path)
