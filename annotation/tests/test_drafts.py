@@ -1866,3 +1866,19 @@ def test_a_flag_named_by_a_compound_adjective_is_said_hyphenated():
     assert text == "The first name of the employee that is not part-time is Ann.", text
     text = draft("SELECT first_name FROM employee WHERE key_account_flag = 1", [["Ann"]], schema=staff)
     assert "that is marked as key account" in text, text
+
+
+def test_a_group_known_by_a_measure_is_said_with_it():
+    """Written after drafts set 12 was read (tuned): 'the number of trainers for 14.5 is 4'."""
+    rates = schema_of(
+        {"trainer": ["trainer_id", "hourly_rate", "guest_count", "pay_band"]},
+        primary=["trainer.trainer_id"],
+        types={"trainer.hourly_rate": "number", "trainer.guest_count": "number", "trainer.pay_band": "number"},
+    )
+    rows = [[14.5, 4], [18.0, 3], [24.0, 1], [32.0, 2]]
+    text = draft("SELECT hourly_rate, count(*) FROM trainer GROUP BY hourly_rate", rows, schema=rates)
+    assert "the number of trainers for an hourly rate of 14.5 is 4" in text, text
+    text = draft("SELECT guest_count, count(*) FROM trainer GROUP BY guest_count", [[0, 9], [1, 2]], schema=rates)
+    assert "9 for a guest count of 0 and 2 for a guest count of 1" in text, text
+    text = draft("SELECT pay_band, count(*) FROM trainer GROUP BY pay_band", [[1, 9], [2, 2]], schema=rates)
+    assert "9 for pay band 1 and 2 for pay band 2" in text, text

@@ -1695,8 +1695,10 @@ class _Select:
         architect 1", not "for 1"), any other value as it is."""
         value, item = row[index], self.items[index]
         column = item.column if item.kind == "column" else None
-        if column is None or isinstance(value, bool) or not isinstance(value, int):
+        if column is None or isinstance(value, bool) or not isinstance(value, int | float):
             return _value(value)
+        if isinstance(value, float):
+            return _measured(column, value)
         keyed = _undeclared_key_of(column)
         if keyed:
             return f"{keyed} {_value(value)}"  # "for start station 2", not "for 2"
@@ -1709,10 +1711,31 @@ class _Select:
             measure, unit = words.rsplit(" in ", 1) if " in " in words else (words, "")
             if unit in _UNITS:
                 return f"{_with_article(measure)} of {_value(value)} {unit}"  # "for a dose of 1 mg"
+            if words.split()[-1] in _AMOUNT_WORDS:
+                return f"{_with_article(words)} of {_value(value)}"  # "for a guest count of 0"
             return f"{words} {_value(value)}"
         if _column_words(column, column.identifies, False).split()[-1] not in _KEY_WORDS:
             return _value(value)
         return f"{column.identifies.noun(False)} {_value(value)}"
+
+
+# Last words of a column that measures how much, whose value a group is known by as "a guest count of 2", "an hourly
+# rate of 14.5" (a label is "fare zone 2").
+_AMOUNT_WORDS = _MEASURE_WORDS | {"quantity", "rate", "price", "cost", "fee", "size", "weight", "length", "height"}
+
+
+def _measured(column: _Col, value: float) -> str:
+    """A group's value that is a measure (not a whole number): "for an hourly rate of 14.5", never "for 14.5"; a time
+    or a value of no table's column as it is."""
+    if _is_time(column) or column.table is None or column.identifies is not None:
+        return _value(value)
+    words = _noun(_column_words(column, column.table, False), False)
+    if _participle(words.split()[-1]):
+        return _value(value)  # "fare charged" names no noun to say "a ... of 2" with
+    measure, unit = words.rsplit(" in ", 1) if " in " in words else (words, "")
+    if unit in _UNITS:
+        return f"{_with_article(measure)} of {_value(value)} {unit}"
+    return f"{_with_article(words)} of {_value(value)}"
 
 
 def _undeclared_key_of(column: _Col) -> str:
