@@ -1,6 +1,7 @@
 """Relation categories against CHASE's labels, with whole databases held out: the rules, the learned model, both.
 
 Usage: .venv/bin/python bench/relations_cv.py [--folds 5] [--seed 0] [--train-labels corrected|raw] [--shared PATH]
+       [--cue-words]
 
 The labelled follow-ups of CHASE's training split (bench/chase_corpus.py: 3,804 pairs on 80 of its 200 databases) are
 split into folds of whole databases (scikit-learn's GroupKFold by db_id, shuffled with `--seed`). For each fold the
@@ -14,6 +15,9 @@ Every system is scored against CHASE's raw labels and against the labels correct
 (bench/chase_corpus.py; the model is fitted on `--train-labels`). Prints each fold's chosen settings, then per system:
 the mean agreement over the folds ± their standard deviation (lowest, highest, each fold), the pooled confusion matrix
 (label by row, prediction by column), then the time per pair of `label_intent` and the machine's load average.
+
+`--cue-words` adds bench/relation_cues.py's cue-word features to the questions' features (an experiment, not kept:
+docs/chase.md); the timing line is then still that of the committed model.
 
 Systems:
   rules               relations.detect_relation's category
@@ -38,6 +42,7 @@ sys.path.insert(0, str(PROJECT_ROOT))
 from annotation.labels.relation_model import SQL_ONLY, WITH_WORDS, RelationModel, label_intent, loaded_model  # noqa: E402
 from annotation.labels.relations import CATEGORIES, clear_shape_cache  # noqa: E402
 from bench.chase_corpus import DEFAULT_SHARED, definition_correction, labelled_corpus_pairs  # noqa: E402
+from bench.relation_cues import question_cue_features  # noqa: E402
 from bench.relation_training import features_of, fit_document  # noqa: E402
 
 SYSTEMS = ("rules", "model (SQL)", "model (SQL+words)", "definitions+model")
@@ -143,6 +148,7 @@ def main() -> None:
     parser.add_argument("--train-labels", choices=("corrected", "raw"), default="corrected")
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
     parser.add_argument("--no-timing", action="store_true")
+    parser.add_argument("--cue-words", action="store_true", help="add bench/relation_cues.py's features (experiment)")
     args = parser.parse_args()
 
     pairs = labelled_corpus_pairs(args.shared)
@@ -150,12 +156,15 @@ def main() -> None:
     corrected = [(definition_correction(pair) or (pair.gold,))[0] for pair in pairs]
     rows = [features_of(pair) for pair in pairs]
     sql_rows, word_rows = [row[0] for row in rows], [row[1] for row in rows]
+    if args.cue_words:
+        for pair, sql, words in zip(pairs, sql_rows, word_rows, strict=True):
+            words.update(question_cue_features(sql, pair.previous_question, pair.current_question))
     folds = database_folds(pairs, args.folds, args.seed)
     changed = sum(a != b for a, b in zip(raw, corrected, strict=True))
     print(
         f"{len(pairs)} labelled follow-ups on {len({pair.db_id for pair in pairs})} databases; {changed} labels "
         f"({changed / len(pairs):.1%}) corrected by definition; model fitted on {args.train_labels} labels; "
-        f"{args.folds} database folds, seed {args.seed}"
+        f"{args.folds} database folds, seed {args.seed}{'; with the cue words' if args.cue_words else ''}"
     )
     train_labels = corrected if args.train_labels == "corrected" else raw
     chosen: list = []

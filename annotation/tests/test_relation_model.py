@@ -113,6 +113,36 @@ def test_question_sql_features_say_whether_the_question_names_what_changed():
     assert "p:fr" in question_features("Students from France?", "Which dorms?")
 
 
+def test_the_cue_words_experiment_names_how_a_chinese_question_refers_back_or_adds():
+    # bench/relation_cues.py (docs/chase.md: tried, not kept) must keep reading what it says, for the measurement.
+    from bench.relation_cues import question_cues
+
+    assert question_cues("它们的年龄分别是多少？") >= {"them", "each", "count"}
+    assert question_cues("其中有哪些在北京？") >= {"among"} and "them" not in question_cues("其中有哪些在北京？")
+    assert {"other", "also"} <= question_cues("还有其他的公司吗？")
+    assert {"and_or", "comparative"} <= question_cues("比他大的学生和老师有哪些？")
+    assert question_cues("那女生呢？") >= {"what_about", "short"}
+    assert "short" not in question_cues("列出所有在北京工作并且年龄超过三十岁的老师的名字")
+    assert question_cues(None) == set() and question_cues("？") == set()
+
+
+def test_the_cue_words_experiment_crosses_the_cues_with_what_the_sql_changed():
+    from bench.relation_cues import question_cue_features
+
+    united = read_pair(ASKED, f"{ASKED} union select dorm_name from dorm", SCHOOL)
+    sql = sql_features(united)
+    assert sql["set_operation:added"] == 1
+    features = question_cue_features(sql, "有哪些学生？", "学生和宿舍的名字")
+    assert features["said:cue:and_or"] == 1 and features["said:cue:and_or|set_operation:added"] == 1
+    assert features[f"said:cue:and_or|rules:{united.relation.category}"] == 1
+    assert "said:previous_cue:and_or" not in features and "said:cue:and_or|changed:order" not in features
+    assert question_cue_features(sql, "有哪些学生和宿舍？", "学生和宿舍的名字")["said:previous_cue:and_or"] == 1
+    assert question_cue_features(sql, "有哪些学生？", None) == {}
+    # The platform's model does not read them.
+    worded, _ = pair_features(united, "有哪些学生？", "学生和宿舍的名字")
+    assert not any(name.startswith("said:cue") for name in worded)
+
+
 @pytest.mark.parametrize("content", [None, "not json", '{"format": "something else"}'])
 def test_without_a_readable_model_the_rules_decide_and_say_so(tmp_path, caplog, content):
     path = tmp_path / "model.json"
