@@ -1882,3 +1882,17 @@ def test_a_group_known_by_a_measure_is_said_with_it():
     assert "9 for a guest count of 0 and 2 for a guest count of 1" in text, text
     text = draft("SELECT pay_band, count(*) FROM trainer GROUP BY pay_band", [[1, 9], [2, 2]], schema=rates)
     assert "9 for pay band 1 and 2 for pay band 2" in text, text
+
+
+def test_shortenings_with_one_reading_are_spelled_out_for_the_drafts_and_the_suggestions():
+    from annotation.wording.english import column_phrase
+
+    assert column_phrase("term mths") == "term months"
+    assert column_phrase("intensity lvl") == "intensity level"
+    assert column_phrase("eff from dt") == "effective from date"
+    assert column_phrase("acc bal") == "acc balance"
+    assert column_phrase("tot cred") == "total cred"
+    assert column_phrase("winner ht") == "winner height"
+    gym = schema_of({"visit": ["visit_id", "check_in_ts", "intensity_lvl"]}, types={"visit.intensity_lvl": "number"})
+    text = draft("SELECT count(*) FROM visit WHERE intensity_lvl = 2", [[14]], schema=gym)
+    assert "intensity level is 2" in text and "lvl" not in text, text
