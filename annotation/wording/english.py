@@ -381,8 +381,9 @@ _SPELLED_OUT |= {"ed": "edition", "lang": "language", "reg": "registration", "va
 # reading (in Spider and CHASE: acc_bal, tot_cred, seq, src_apid, winner_ht, each as spelled here). Left to a curator:
 # those with two ("dep" departure or deposit, "prop" property or proposal, "supp", "chg", "comm", "occ", "mon", "hr",
 # "temp", "exp", "min") and a trade's own ("og", "pcm", "epc").
-_SPELLED_OUT |= {"mth": "month", "lvl": "level", "eff": "effective", "bal": "balance", "tot": "total", "ts": "timestamp"}
-_SPELLED_OUT |= {"arr": "arrival", "wk": "week", "intl": "international", "loc": "location", "prev": "previous"}
+_SPELLED_OUT |= {"mth": "month", "lvl": "level", "eff": "effective", "bal": "balance", "tot": "total"}
+_SPELLED_OUT |= {"ts": "timestamp", "arr": "arrival", "wk": "week", "intl": "international", "loc": "location"}
+_SPELLED_OUT |= {"prev": "previous"}
 _SPELLED_OUT |= {"seq": "sequence", "grp": "group", "src": "source", "eml": "email", "wt": "weight", "ht": "height"}
 _SPELLED_OUT |= {"reqd": "required", "recd": "received"}
 
