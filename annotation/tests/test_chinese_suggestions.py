@@ -8,6 +8,7 @@ import pytest
 
 from annotation.wording import chinese_suggestions
 from annotation.wording import suggestions as intents
+from annotation.wording.suggestions.names import _vague
 
 SCHEMA = {
     "db_id": "cities_zh",
@@ -114,7 +115,7 @@ def test_a_year_named_in_chinese_has_no_total():
 
 def test_a_chinese_name_is_no_unread_english_word():
     # the English rules judged a Chinese name of three characters or more by English word counts: "unread"
-    assert not intents._vague("建城年份")  # noqa: SLF001
+    assert not _vague("建城年份")
 
 
 def test_each_and_another_take_the_measure_word():

@@ -8,7 +8,8 @@ import pytest
 from annotation.tests.test_intents import SCHOOL
 from annotation.wording import chinese_suggestions
 from annotation.wording.counted import count_shown, grouped_counted
-from annotation.wording.suggestions import _Analysis, recommend
+from annotation.wording.suggestions import recommend
+from annotation.wording.suggestions.reading import _Analysis
 
 
 @pytest.mark.parametrize(

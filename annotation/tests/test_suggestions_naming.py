@@ -8,7 +8,8 @@ import pytest
 
 from annotation.wording import english
 from annotation.wording.response_drafts import _Names
-from annotation.wording.suggestions import CATEGORIES, IntentError, _Schema, recommend
+from annotation.wording.suggestions import CATEGORIES, IntentError, recommend
+from annotation.wording.suggestions.names import _Schema
 
 # A schema written as real ones are: shortened names, a participle before "yr", a participle alone, an acronym.
 SITES = {

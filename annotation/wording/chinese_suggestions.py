@@ -21,6 +21,9 @@ from collections.abc import Callable, Mapping
 from annotation.wording import suggestions as intents
 from annotation.wording.chinese_drafts import _COUNT_SAID, _cat, _extreme, _is_naming, _measure, _value
 from annotation.wording.counted import grouped_counted
+from annotation.wording.suggestions.names import _is_flag, _vague
+from annotation.wording.suggestions.shown import _FLIPPED
+from annotation.wording.suggestions.writing import _NO, _YES, _flag_words, _readable_value, _Writer
 
 __all__ = ["recommend"]
 
@@ -28,7 +31,7 @@ _TIME_ENDINGS = ("时间", "日期", "年份", "年代", "时刻", "年")
 # Names that identify rather than describe (a CHASE column "课程时段ID" is one word to the English rules).
 _KEY_ENDINGS = ("id", "编号", "代码", "代号")
 # Names no worker asks about: a catch-all ("其他帐户详细信息"), a record's description, a secret (the English rules'
-# words for these are English: `suggestions._vague`).
+# words for these are English: `suggestions.names._vague`).
 _VAGUE_STARTS = ("其他", "其它")
 _VAGUE_ENDINGS = ("详细信息", "详情", "备注", "其他信息", "密码")
 _OPPOSITE = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
@@ -88,7 +91,7 @@ def _is_time(name: str, kind: str = "") -> bool:
     return kind == "time" or name.endswith(_TIME_ENDINGS)
 
 
-class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's choices, worded anew
+class _ChineseWriter(_Writer):  # the English writer's choices, worded anew
     """Words the relation and material the English writer would pick, in Chinese (`alone`, `lead`, `modifier`)."""
 
     def __init__(self, analysis, rng, values, *, names: dict) -> None:
@@ -211,9 +214,9 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
 
     def _new_condition(self, column, *, narrowing: bool = False) -> str | None:
         """ "面积大于 500", "省份为广东": a new condition on `column` with a real value, or None."""
-        if intents._is_flag(column):  # noqa: SLF001
+        if _is_flag(column):
             self._uses(column)
-            return _cat("是", intents._flag_words(column))  # noqa: SLF001
+            return _cat("是", _flag_words(column))
         english = super()._new_condition(
             column, narrowing=narrowing
         )  # the same value and side, drawn as the English text draws them
@@ -404,14 +407,14 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
         }[form]
 
     def _on(self, column) -> str:
-        if intents._is_flag(column):  # noqa: SLF001
-            return _cat("是否", intents._flag_words(column))  # noqa: SLF001
+        if _is_flag(column):
+            return _cat("是否", _flag_words(column))
         return self._col(column)
 
     def _r10(self, material: list, form: str) -> str:
         condition = self.rng.choice(material)
         column = condition.column
-        current = intents._readable_value(condition.values[0], column)  # noqa: SLF001
+        current = _readable_value(condition.values[0], column)
         value = None
         if condition.op in (">", ">=", "<", "<=") and current is not None and not condition.negated:
             below = condition.op in (">", ">=")
@@ -442,20 +445,20 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
         if condition.op not in ("=", "!=") or len(condition.values) != 1:
             return None
         value = str(condition.values[0]).strip().lower()
-        if value not in intents._YES | intents._NO:  # noqa: SLF001
+        if value not in _YES | _NO:
             return None
-        holds = (value in intents._YES) == (condition.op == "=")  # noqa: SLF001
+        holds = (value in _YES) == (condition.op == "=")
         holds = not holds if condition.negated else holds
-        return _cat("不是" if holds else "是", intents._flag_words(condition.column))  # noqa: SLF001
+        return _cat("不是" if holds else "是", _flag_words(condition.column))
 
     def _negation(self, condition) -> str | None:
         """ "国家不为中国", "年龄不超过 20": the words for the opposite of `condition`, or None."""
         column = condition.column
         if column is None:
             return None
-        if intents._is_flag(column):  # noqa: SLF001
+        if _is_flag(column):
             return self._flag_negation(condition)
-        shown = [intents._readable_value(value, column) for value in condition.values]  # noqa: SLF001
+        shown = [_readable_value(value, column) for value in condition.values]
         if any(text is None for text in shown) or (condition.op != "is" and not shown):
             return None
         positive, op, name = not condition.negated, condition.op, self._col(column)
@@ -483,9 +486,7 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
         if opposite is not None:
             self._uses_value(condition.column, None)
             self.used_values.extend(
-                text
-                for text in (intents._readable_value(value, condition.column) for value in condition.values)  # noqa: SLF001
-                if text
+                text for text in (_readable_value(value, condition.column) for value in condition.values) if text
             )
             return {
                 "alone": _cat("反过来问问其余的：", opposite, "的", self.things),
@@ -522,10 +523,10 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
         group = self._group_word()
         if condition.negated or len(values) != 1 or group == "组":
             return None
-        value = intents._readable_value(values[0], None)  # noqa: SLF001
+        value = _readable_value(values[0], None)
         if value is None or not isinstance(values[0], int | float) or isinstance(values[0], bool):
             return None
-        flipped = intents._FLIPPED.get(condition.op)  # noqa: SLF001 - the rest: the opposite side
+        flipped = _FLIPPED.get(condition.op)  # the rest: the opposite side
         if flipped is None:
             return None
         if aggregate.function == "count":
@@ -586,7 +587,7 @@ class _ChineseWriter(intents._Writer):  # noqa: SLF001 - the English writer's ch
             column
             for column in self.names.descriptive([table])
             if not column.is_key
-            and not intents._vague(column.label)  # noqa: SLF001
+            and not _vague(column.label)
             and not (seen is not None and seen.code_number(column))
             and self._col(column) != things
             and self._said(column)
