@@ -1,5 +1,5 @@
-"""Which table a grouped count counts (annotation/wording/counted.py, docs/suggestions.md): one rule, worded by the
-English and the Chinese suggestion writers alike."""
+"""Which table a grouped count counts (annotation/wording/counted.py, docs/chase.md, "Recommending the next
+question"): one rule, worded by the English and the Chinese suggestion writers alike."""
 
 import random
 

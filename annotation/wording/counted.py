@@ -1,4 +1,5 @@
-"""Which table a grouped count(*) counts, for the suggestion writers of both languages (docs/suggestions.md).
+"""Which table a grouped count(*) counts, for the suggestion writers of both languages (docs/chase.md,
+"Recommending the next question").
 
 The rule is kept here once; `annotation.wording.suggestions` says the table in English ("the number of flights"),
 `annotation.wording.chinese_suggestions` in Chinese. Both pass their query's facts (`_Facts`: `group`, `tables`) and

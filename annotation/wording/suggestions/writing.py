@@ -1129,7 +1129,3 @@ def _one(label: str) -> str:
 
 def _first(count: int) -> str:
     return "just the first one" if count == 1 else f"the first {count}"
-
-
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:]
