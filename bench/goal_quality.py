@@ -3,7 +3,7 @@ person would ask").
 
 Usage: .venv/bin/python bench/goal_quality.py
            [--database hotel|football|clinic|library|logistics|museum|school|transit|grants|<spider db_id>] [--count 40]
-           [--seed 35] [--rev REV | --code PATH] [--drafts 10] [--label after] > rows.jsonl
+           [--seed 35] [--rev REV | --code PATH] [--spider] [--drafts 10] [--label after] > rows.jsonl
 
 Samples --count goals with a fixed seed on a database of bench/goal_quality_db.py (built
 afresh in a temporary folder) or on a Spider database of ../shared, runs each and prints one JSON line per goal: its
@@ -80,6 +80,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=35)
     parser.add_argument("--rev", default=None, help="the code of this git revision (a clean checkout made for the run)")
     parser.add_argument("--code", type=Path, default=None, help="the code of this checkout (default: this one)")
+    parser.add_argument("--spider", action="store_true", help="Spider's database of that name (a made one has it)")
     parser.add_argument("--drafts", type=int, default=10)
     parser.add_argument("--label", default=None, help="the value of each line's 'run' field (default: the rev)")
     options = parser.parse_args()
@@ -100,14 +101,20 @@ def sheet(options, code: Path) -> None:
     from annotation.sql.sandbox import execute
     from annotation.sql.schema import introspect_sqlite
 
-    if options.database in builders:
+    spider_path = SHARED / "spider" / "database" / options.database / f"{options.database}.sqlite"
+    if options.database in builders and not options.spider:
+        if spider_path.exists():
+            print(
+                f"{options.database}: the made database of bench/goal_quality_db.py; --spider for Spider's",
+                file=sys.stderr,
+            )
         folder = Path(tempfile.mkdtemp(prefix=f"{options.database}-"))
         path = builders[options.database](folder / f"{options.database}.sqlite")
         schema = introspect_sqlite(path, options.database)
     else:
         entries = {entry["db_id"]: entry for entry in json.loads((SHARED / "spider" / "tables.json").read_text())}
         schema = entries[options.database]
-        path = SHARED / "spider" / "database" / options.database / f"{options.database}.sqlite"
+        path = spider_path
     sampler = goal_sampler.GoalSampler(schema, path, random.Random(options.seed))
     goals = sampler.sample(options.count)
     run = options.label or options.rev or ("working tree" if options.code is None else str(options.code))
