@@ -146,9 +146,26 @@ NULL-able cover trainer, two foreign keys to trainer, studio numbers, capacities
 2,400 visits keyed by member and check-in time (NULL check-outs, guest counts) and equipment keyed by an asset number
 (type codes, makes, NULL service dates).
 
+The conference organiser (`build_conference_database`, nine tables) and the vehicle fleet maintenance operator
+(`build_fleet_database`, eight tables), made as goals held-out set 13 before the sampler was run on either, with
+shortened column names and 0/1 flags: venues keyed by a code (NULL capacities, a step-free flag), ten conferences
+(a series name repeated over its editions, edition numbers, early and standard fees, a hybrid flag), 80 speakers
+(repeated first and last names, NULL affiliations and ORCID ids, an invited flag), sessions keyed by conference and
+session number (track codes, rooms, a chair and a NULL-able co-chair: two foreign keys to speaker; a plenary flag),
+talks referring to a session by a two-column foreign key (type codes, slot numbers, durations, recorded and withdrawn
+flags), a talk-speaker link (composite key, author order, a presenting flag), 90 attendees (NULL e-mails and
+organisations, a student flag), registrations keyed by conference and attendee (fee type codes, NULL diet codes, a
+cancelled flag) and sponsors (company names repeated over conferences, tier codes, NULL booth numbers, an in-kind
+flag); depots keyed by a code (bay counts, a wash-bay flag), models keyed by a code (makes repeated, fuel codes, gross
+weights, service intervals), 70 vehicles keyed by a registration (a base and a maintenance depot: two foreign keys to
+depot; VINs, odometers, leased and off-road flags), 60 drivers (repeated names, licence categories, penalty points, an
+agency flag), 100 work orders (type codes, NULL closing dates, labour hours and reporting drivers, a VOR flag), parts
+keyed by a part number (suppliers, unit costs, minimum stock, an OEM flag), part usage (composite key, quantities,
+costs, a warranty flag) and 100 inspections (type codes, NULL drivers, defect counts, a passed flag).
+
 Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
            [--database hotel|football|clinic|library|logistics|museum|school|airline|retail|transit|grants|vet|festival|
-                       brewery|energy|telecom|farm|estate|gym]
+                       brewery|energy|telecom|farm|estate|gym|conference|fleet]
 """
 
 import argparse
@@ -4710,6 +4727,428 @@ def build_gym_database(path: str | Path, seed: int = 35) -> Path:
     return path
 
 
+CONFERENCE_SCHEMA = """
+CREATE TABLE venue (
+    venue_cd TEXT PRIMARY KEY,
+    venue_nm TEXT NOT NULL,
+    city_nm TEXT NOT NULL,
+    country_cd TEXT NOT NULL,
+    max_cap INTEGER,
+    step_free INTEGER NOT NULL
+);
+CREATE TABLE conference (
+    conf_id INTEGER PRIMARY KEY,
+    conf_nm TEXT NOT NULL,
+    venue_cd TEXT NOT NULL REFERENCES venue (venue_cd),
+    edition_no INTEGER NOT NULL,
+    start_dt TEXT NOT NULL,
+    end_dt TEXT NOT NULL,
+    early_fee_amt REAL NOT NULL,
+    std_fee_amt REAL NOT NULL,
+    hybrid INTEGER NOT NULL
+);
+CREATE TABLE speaker (
+    speaker_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    affil_nm TEXT,
+    country_cd TEXT NOT NULL,
+    orcid_id TEXT,
+    invited INTEGER NOT NULL
+);
+CREATE TABLE session (
+    conf_id INTEGER NOT NULL REFERENCES conference (conf_id),
+    session_no INTEGER NOT NULL,
+    session_ttl TEXT NOT NULL,
+    track_cd TEXT NOT NULL,
+    room_nm TEXT NOT NULL,
+    start_ts TEXT NOT NULL,
+    chair_spk_id INTEGER REFERENCES speaker (speaker_id),
+    cochair_spk_id INTEGER REFERENCES speaker (speaker_id),
+    plenary INTEGER NOT NULL,
+    PRIMARY KEY (conf_id, session_no)
+);
+CREATE TABLE talk (
+    talk_id INTEGER PRIMARY KEY,
+    conf_id INTEGER NOT NULL,
+    session_no INTEGER NOT NULL,
+    talk_ttl TEXT NOT NULL,
+    talk_type_cd TEXT NOT NULL,
+    slot_no INTEGER NOT NULL,
+    dur_min INTEGER NOT NULL,
+    recorded INTEGER NOT NULL,
+    withdrawn INTEGER NOT NULL,
+    FOREIGN KEY (conf_id, session_no) REFERENCES session (conf_id, session_no)
+);
+CREATE TABLE talk_speaker (
+    talk_id INTEGER NOT NULL REFERENCES talk (talk_id),
+    speaker_id INTEGER NOT NULL REFERENCES speaker (speaker_id),
+    author_ord INTEGER NOT NULL,
+    presenting INTEGER NOT NULL,
+    PRIMARY KEY (talk_id, speaker_id)
+);
+CREATE TABLE attendee (
+    attendee_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    email_addr TEXT,
+    org_nm TEXT,
+    country_cd TEXT NOT NULL,
+    student INTEGER NOT NULL
+);
+CREATE TABLE registration (
+    conf_id INTEGER NOT NULL REFERENCES conference (conf_id),
+    attendee_id INTEGER NOT NULL REFERENCES attendee (attendee_id),
+    reg_dt TEXT NOT NULL,
+    fee_type_cd TEXT NOT NULL,
+    paid_amt REAL NOT NULL,
+    diet_cd TEXT,
+    cancelled INTEGER NOT NULL,
+    PRIMARY KEY (conf_id, attendee_id)
+);
+CREATE TABLE sponsor (
+    sponsor_id INTEGER PRIMARY KEY,
+    conf_id INTEGER NOT NULL REFERENCES conference (conf_id),
+    company_nm TEXT NOT NULL,
+    tier_cd TEXT NOT NULL,
+    pledge_amt REAL NOT NULL,
+    booth_no INTEGER,
+    in_kind INTEGER NOT NULL
+);
+"""
+
+CONF_VENUES = [
+    ("EICC", "Edinburgh International Conference Centre", "Edinburgh", "GB", 1200, 1),
+    ("RAI", "RAI Amsterdam", "Amsterdam", "NL", 2500, 1),
+    ("CCIB", "Centre de Convencions Internacional", "Barcelona", "ES", 3000, 1),
+    ("AUDI", "Aula Magna", "Lisbon", "PT", None, 0),
+    ("CCD", "Convention Centre Dublin", "Dublin", "IE", 2000, 1),
+    ("GDN", "Gdansk Shipyard Hall", "Gdansk", "PL", 600, 0),
+]
+# name, venue of each edition, early fee, standard fee
+CONF_SERIES = [
+    ("European Data Systems Forum", ["EICC", "RAI", "CCIB"], 450.0, 620.0),
+    ("Applied Linguistics Summit", ["AUDI", "CCD"], 280.0, 390.0),
+    ("Open Robotics Week", ["RAI", "GDN", "EICC"], 350.0, 500.0),
+    ("Health Informatics Meeting", ["CCD", "CCIB"], 400.0, 560.0),
+]
+CONF_TRACKS = ["DB", "ML", "SYS", "HCI", "NLP", "IND"]
+CONF_ROOMS = ["Hall A", "Hall B", "Room 1.01", "Room 1.02", "Auditorium", "Room 2.10"]
+CONF_WORDS = ["Scalable", "Robust", "Efficient", "Learned", "Adaptive", "Private", "Fair", "Incremental",
+              "Distributed", "Explainable"]  # fmt: skip
+CONF_TOPICS = ["Query Planning", "Dialogue Models", "Sensor Fusion", "Index Structures", "Clinical Coding",
+               "Motion Planning", "Entity Linking", "Stream Joins", "Grasping", "Patient Records"]  # fmt: skip
+CONF_FIRST = ["Anna", "Bram", "Carla", "Dirk", "Elena", "Finn", "Greta", "Hugo", "Ines", "Jonas", "Katrin", "Luca",
+              "Marta", "Niels", "Olga", "Pablo", "Rosa", "Sven", "Tomas", "Zofia"]  # fmt: skip
+CONF_LAST = ["Andersen", "Bakker", "Costa", "Dubois", "Fischer", "Garcia", "Horvath", "Jansen", "Kowalski",
+             "Lopez", "Murphy", "Novak", "Rossi", "Schmidt", "Silva", "Walsh"]  # fmt: skip
+CONF_AFFILS = ["University of Edinburgh", "TU Delft", "KU Leuven", "ETH Zurich", "Trinity College Dublin",
+               "Universitat de Barcelona", "Siemens", "Philips Research"]  # fmt: skip
+CONF_COUNTRIES = ["GB", "NL", "ES", "PT", "IE", "PL", "DE", "FR", "IT", "BE"]
+CONF_COMPANIES = ["Elastic", "Databricks", "Bosch", "Roche", "Booking.com", "Spotify", "ASML", "Zalando", "Adyen",
+                  "Oracle"]  # fmt: skip
+
+
+def _conference_programme(connection: sqlite3.Connection, rng: random.Random) -> list[int]:
+    """Venues, ten conferences, 80 speakers, their sessions, talks and authors; returns the conference ids."""
+    connection.executemany("INSERT INTO venue VALUES (?, ?, ?, ?, ?, ?)", CONF_VENUES)
+    conf_ids = []
+    for name, venues, early, standard in CONF_SERIES:
+        for edition, venue in enumerate(venues, start=1):
+            start = date(2022 + edition, rng.randint(3, 10), rng.randint(1, 25))
+            cursor = connection.execute(
+                "INSERT INTO conference (conf_nm, venue_cd, edition_no, start_dt, end_dt, early_fee_amt, std_fee_amt,"
+                " hybrid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (name, venue, edition, start.isoformat(),
+                 (start + timedelta(days=rng.choice([1, 2, 2, 3]))).isoformat(), early + 25 * (edition - 1),
+                 standard + 30 * (edition - 1), int(rng.random() < 0.4)),
+            )  # fmt: skip
+            conf_ids.append(cursor.lastrowid)
+    for speaker_id in range(1, 81):
+        last = rng.choice(CONF_LAST)
+        connection.execute(
+            "INSERT INTO speaker VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (speaker_id, rng.choice(CONF_FIRST), last, None if rng.random() < 0.15 else rng.choice(CONF_AFFILS),
+             rng.choice(CONF_COUNTRIES),
+             None if rng.random() < 0.35 else f"0000-000{rng.randint(1, 3)}-{rng.randint(1000, 9999)}-{speaker_id:04d}",
+             int(rng.random() < 0.12)),
+        )  # fmt: skip
+    talk_id = 0
+    for conf_id in conf_ids:
+        row = connection.execute("SELECT start_dt FROM conference WHERE conf_id = ?", (conf_id,)).fetchone()
+        start = date.fromisoformat(row[0])
+        for session_no in range(1, rng.randint(4, 7)):
+            plenary = int(session_no == 1)
+            chair = None if rng.random() < 0.1 else rng.randint(1, 80)
+            cochair = rng.randint(1, 80) if chair and rng.random() < 0.4 else None
+            when = datetime(start.year, start.month, start.day, 9, 0) + timedelta(hours=2 * (session_no - 1))
+            connection.execute(
+                "INSERT INTO session VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (conf_id, session_no, "Opening keynote" if plenary else f"{rng.choice(CONF_TOPICS)} {session_no}",
+                 "PLN" if plenary else rng.choice(CONF_TRACKS), "Auditorium" if plenary else rng.choice(CONF_ROOMS),
+                 when.isoformat(sep=" ", timespec="minutes"), chair, cochair, plenary),
+            )  # fmt: skip
+            for slot in range(1, 2 if plenary else rng.randint(2, 4)):
+                talk_id += 1
+                kind = "KEY" if plenary else rng.choices(["PAP", "SHT", "PST", "IND"], [50, 25, 15, 10])[0]
+                connection.execute(
+                    "INSERT INTO talk VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (talk_id, conf_id, session_no, f"{rng.choice(CONF_WORDS)} {rng.choice(CONF_TOPICS)}", kind, slot,
+                     {"KEY": 60, "PAP": 20, "SHT": 10, "PST": 5, "IND": 15}[kind], int(rng.random() < 0.6),
+                     int(rng.random() < 0.05)),
+                )  # fmt: skip
+                for order, speaker_id in enumerate(rng.sample(range(1, 81), rng.choice([1, 1, 2, 3, 4])), start=1):
+                    connection.execute(
+                        "INSERT INTO talk_speaker VALUES (?, ?, ?, ?)", (talk_id, speaker_id, order, int(order == 1))
+                    )
+    return conf_ids
+
+
+def _conference_people(connection: sqlite3.Connection, rng: random.Random, conf_ids: list[int]) -> None:
+    """90 attendees, 6 to 11 registrations per conference and 2 to 6 sponsors per conference."""
+    for attendee_id in range(1, 91):
+        last = rng.choice(CONF_LAST)
+        connection.execute(
+            "INSERT INTO attendee VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (attendee_id, rng.choice(CONF_FIRST), last,
+             None if rng.random() < 0.1 else f"{last.lower()}{attendee_id}@example.org",
+             None if rng.random() < 0.2 else rng.choice(CONF_AFFILS + CONF_COMPANIES), rng.choice(CONF_COUNTRIES),
+             int(rng.random() < 0.25)),
+        )  # fmt: skip
+    query = "SELECT conf_id, start_dt, early_fee_amt, std_fee_amt FROM conference"
+    fees = {row[0]: row[1:] for row in connection.execute(query)}
+    students = {row[0] for row in connection.execute("SELECT attendee_id FROM attendee WHERE student = 1")}
+    for conf_id in conf_ids:
+        start, early, standard = fees[conf_id]
+        for attendee_id in rng.sample(range(1, 91), rng.randint(6, 12)):
+            days_before = rng.randint(3, 150)
+            kind = "STU" if attendee_id in students else "EARLY" if days_before > 60 else "STD"
+            paid = {"STU": round(early * 0.4, 2), "EARLY": early, "STD": standard}[kind]
+            connection.execute(
+                "INSERT INTO registration VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (conf_id, attendee_id, (date.fromisoformat(start) - timedelta(days=days_before)).isoformat(), kind,
+                 paid, rng.choices([None, "VEG", "VGN", "GF", "HAL"], [60, 15, 10, 8, 7])[0],
+                 int(rng.random() < 0.07)),
+            )  # fmt: skip
+        for company in rng.sample(CONF_COMPANIES, rng.randint(2, 6)):
+            tier = rng.choices(["GOLD", "SILV", "BRNZ"], [2, 3, 5])[0]
+            in_kind = int(rng.random() < 0.15)
+            connection.execute(
+                "INSERT INTO sponsor (conf_id, company_nm, tier_cd, pledge_amt, booth_no, in_kind)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (conf_id, company, tier,
+                 {"GOLD": 15000.0, "SILV": 8000.0, "BRNZ": 3000.0}[tier] * (0.5 if in_kind else 1),
+                 None if tier == "BRNZ" and rng.random() < 0.6 else rng.randint(1, 40), in_kind),
+            )  # fmt: skip
+
+
+def build_conference_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the conference organiser database to `path` (replacing it) from `seed`; the same seed, the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(CONFERENCE_SCHEMA)
+    _conference_people(connection, rng, _conference_programme(connection, rng))
+    connection.commit()
+    connection.close()
+    return path
+
+
+FLEET_SCHEMA = """
+CREATE TABLE depot (
+    depot_cd TEXT PRIMARY KEY,
+    depot_nm TEXT NOT NULL,
+    town_nm TEXT NOT NULL,
+    bay_cnt INTEGER NOT NULL,
+    wash_bay INTEGER NOT NULL
+);
+CREATE TABLE model (
+    model_cd TEXT PRIMARY KEY,
+    make_nm TEXT NOT NULL,
+    model_nm TEXT NOT NULL,
+    fuel_cd TEXT NOT NULL,
+    gvw_kg INTEGER NOT NULL,
+    svc_int_km INTEGER NOT NULL
+);
+CREATE TABLE vehicle (
+    reg_no TEXT PRIMARY KEY,
+    model_cd TEXT NOT NULL REFERENCES model (model_cd),
+    base_depot_cd TEXT NOT NULL REFERENCES depot (depot_cd),
+    maint_depot_cd TEXT NOT NULL REFERENCES depot (depot_cd),
+    vin_no TEXT NOT NULL,
+    first_reg_dt TEXT NOT NULL,
+    odo_km INTEGER NOT NULL,
+    leased INTEGER NOT NULL,
+    off_road INTEGER NOT NULL
+);
+CREATE TABLE driver (
+    driver_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    depot_cd TEXT NOT NULL REFERENCES depot (depot_cd),
+    licence_cat TEXT NOT NULL,
+    hire_dt TEXT NOT NULL,
+    pts_cnt INTEGER NOT NULL,
+    agency INTEGER NOT NULL
+);
+CREATE TABLE work_order (
+    wo_no INTEGER PRIMARY KEY,
+    reg_no TEXT NOT NULL REFERENCES vehicle (reg_no),
+    depot_cd TEXT NOT NULL REFERENCES depot (depot_cd),
+    reported_by INTEGER REFERENCES driver (driver_id),
+    wo_type_cd TEXT NOT NULL,
+    opened_dt TEXT NOT NULL,
+    closed_dt TEXT,
+    odo_km INTEGER NOT NULL,
+    labour_hrs REAL,
+    vor INTEGER NOT NULL
+);
+CREATE TABLE part (
+    part_no TEXT PRIMARY KEY,
+    part_desc TEXT NOT NULL,
+    supplier_nm TEXT NOT NULL,
+    unit_cost REAL NOT NULL,
+    min_stock INTEGER NOT NULL,
+    oem INTEGER NOT NULL
+);
+CREATE TABLE part_usage (
+    wo_no INTEGER NOT NULL REFERENCES work_order (wo_no),
+    part_no TEXT NOT NULL REFERENCES part (part_no),
+    qty INTEGER NOT NULL,
+    cost_amt REAL NOT NULL,
+    warranty INTEGER NOT NULL,
+    PRIMARY KEY (wo_no, part_no)
+);
+CREATE TABLE inspection (
+    insp_id INTEGER PRIMARY KEY,
+    reg_no TEXT NOT NULL REFERENCES vehicle (reg_no),
+    driver_id INTEGER REFERENCES driver (driver_id),
+    insp_type_cd TEXT NOT NULL,
+    insp_dt TEXT NOT NULL,
+    odo_km INTEGER NOT NULL,
+    defect_cnt INTEGER NOT NULL,
+    passed INTEGER NOT NULL
+);
+"""
+
+FLEET_DEPOTS = [("BHX", "Birmingham Hub", "Birmingham", 12, 1), ("COV", "Coventry", "Coventry", 6, 0),
+                ("WOL", "Wolverhampton", "Wolverhampton", 8, 1), ("DER", "Derby East", "Derby", 5, 0)]  # fmt: skip
+FLEET_MODELS = [
+    ("ACT18", "Mercedes-Benz", "Actros 1845", "DSL", 18000, 100000),
+    ("FH460", "Volvo", "FH 460", "DSL", 44000, 120000),
+    ("XF480", "DAF", "XF 480", "HVO", 44000, 120000),
+    ("LF230", "DAF", "LF 230", "DSL", 12000, 60000),
+    ("ECAN", "Renault", "E-Tech D", "BEV", 16000, 80000),
+    ("SPR35", "Mercedes-Benz", "Sprinter 316", "DSL", 3500, 40000),
+    ("ETR35", "Ford", "E-Transit", "BEV", 3500, 50000),
+    ("SCR45", "Scania", "R 450", "HVO", 44000, 120000),
+]
+FLEET_FIRST = ["Andy", "Barry", "Craig", "Darren", "Gary", "Jas", "Karen", "Lee", "Mick", "Paul", "Raj", "Sam",
+               "Steve", "Tracy", "Wayne"]  # fmt: skip
+FLEET_LAST = ["Bennett", "Dhillon", "Edwards", "Green", "Hall", "Jones", "Kaur", "Mason", "Patel", "Shaw", "Smith",
+              "Taylor", "Walker", "Wood"]  # fmt: skip
+FLEET_PARTS = [
+    ("FLT-OIL-01", "Oil filter", "Mann", 18.50, 20, 0),
+    ("FLT-AIR-02", "Air filter", "Donaldson", 42.00, 10, 0),
+    ("BRK-PAD-F", "Front brake pads", "Brembo", 96.00, 8, 0),
+    ("BRK-DSC-F", "Front brake disc", "Brembo", 180.00, 4, 0),
+    ("TYR-315-70", "Tyre 315/70 R22.5", "Michelin", 410.00, 6, 0),
+    ("TYR-215-65", "Tyre 215/65 R16", "Continental", 135.00, 8, 0),
+    ("WPR-BLD", "Wiper blade", "Bosch", 14.00, 30, 0),
+    ("BLB-H7", "Headlamp bulb H7", "Osram", 6.50, 40, 0),
+    ("BAT-12V", "12V battery", "Varta", 220.00, 4, 0),
+    ("ADB-SEN", "AdBlue sensor", "Mercedes-Benz", 310.00, 2, 1),
+    ("MIR-GLS", "Mirror glass", "Volvo", 58.00, 5, 1),
+    ("CLT-KIT", "Clutch kit", "Sachs", 890.00, 1, 0),
+    ("ENG-OIL-5L", "Engine oil 5 litre", "Shell", 32.00, 25, 0),
+    ("HV-COOL", "HV battery coolant", "Renault", 75.00, 3, 1),
+]
+
+
+def _fleet_assets(connection: sqlite3.Connection, rng: random.Random) -> list[str]:
+    """Depots, models, parts, 70 vehicles and 60 drivers; returns the vehicles' registrations."""
+    connection.executemany("INSERT INTO depot VALUES (?, ?, ?, ?, ?)", FLEET_DEPOTS)
+    connection.executemany("INSERT INTO model VALUES (?, ?, ?, ?, ?, ?)", FLEET_MODELS)
+    connection.executemany("INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)", FLEET_PARTS)
+    regs = []
+    for _ in range(70):
+        first = date(2016, 3, 1) + timedelta(days=rng.randint(0, 3400))
+        age = first.year % 100 + (50 if first.month >= 9 else 0)
+        letters = "".join(rng.choices("ABCDEFGHJKLMNPRSTUVWXYZ", k=3))
+        reg = f"{rng.choice('BFKLMY')}{rng.choice('ABDEGKLMNPRX')}{age:02d} {letters}"
+        base = rng.choices(FLEET_DEPOTS, [40, 20, 25, 15])[0][0]
+        maint = base if rng.random() < 0.7 or base in ("BHX", "WOL") else rng.choice(["BHX", "WOL"])
+        connection.execute(
+            "INSERT INTO vehicle VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (reg, rng.choice(FLEET_MODELS)[0], base, maint, f"WDB{rng.randint(10**13, 10**14 - 1)}", first.isoformat(),
+             (date(2026, 11, 1) - first).days * rng.randint(150, 420), int(rng.random() < 0.35),
+             int(rng.random() < 0.06)),
+        )  # fmt: skip
+        regs.append(reg)
+    for driver_id in range(1, 61):
+        connection.execute(
+            "INSERT INTO driver VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (driver_id, rng.choice(FLEET_FIRST), rng.choice(FLEET_LAST), rng.choice(FLEET_DEPOTS)[0],
+             rng.choices(["C+E", "C", "C1", "B"], [45, 25, 10, 20])[0],
+             (date(2008, 1, 1) + timedelta(days=rng.randint(0, 6500))).isoformat(),
+             rng.choices([0, 3, 6, 9], [70, 18, 9, 3])[0],
+             int(rng.random() < 0.2)),
+        )  # fmt: skip
+    return regs
+
+
+def _fleet_upkeep(connection: sqlite3.Connection, rng: random.Random, regs: list[str]) -> None:
+    """About 100 work orders with the parts they used, and 100 inspections."""
+    odometers = dict(connection.execute("SELECT reg_no, odo_km FROM vehicle"))
+    maint = dict(connection.execute("SELECT reg_no, maint_depot_cd FROM vehicle"))
+    for wo_no in range(5001, 5101):
+        reg = rng.choice(regs)
+        kind = rng.choices(["SVC", "REP", "TYR", "DEF", "ACC"], [35, 30, 15, 15, 5])[0]
+        opened = date(2025, 6, 1) + timedelta(days=rng.randint(0, 510))
+        closed = (
+            None if opened > date(2026, 10, 20) and rng.random() < 0.6 else opened + timedelta(days=rng.randint(0, 9))
+        )
+        connection.execute(
+            "INSERT INTO work_order VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (wo_no, reg, maint[reg] if rng.random() < 0.85 else rng.choice(FLEET_DEPOTS)[0],
+             rng.randint(1, 60) if kind in ("DEF", "ACC") else None, kind, opened.isoformat(),
+             closed.isoformat() if closed else None, odometers[reg] - rng.randint(0, 40000),
+             None if closed is None else round(rng.choice([0.5, 1.0, 1.5, 2.0, 3.0, 4.5, 8.0]), 1),
+             int(kind in ("REP", "ACC") and rng.random() < 0.4)),
+        )  # fmt: skip
+        for part in rng.sample(FLEET_PARTS, rng.choice([0, 1, 1, 2, 3])):
+            qty = rng.choice([1, 1, 2, 4]) if part[0] != "ENG-OIL-5L" else rng.randint(4, 8)
+            warranty = int(rng.random() < 0.08)
+            connection.execute(
+                "INSERT INTO part_usage VALUES (?, ?, ?, ?, ?)",
+                (wo_no, part[0], qty, 0.0 if warranty else round(qty * part[3] * rng.uniform(0.95, 1.1), 2), warranty),
+            )  # fmt: skip
+    for insp_id in range(1, 101):
+        reg = rng.choice(regs)
+        kind = rng.choices(["WLK", "PMI", "MOT"], [50, 35, 15])[0]
+        defects = rng.choices([0, 1, 2, 4], [60, 22, 12, 6])[0]
+        connection.execute(
+            "INSERT INTO inspection VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (insp_id, reg, rng.randint(1, 60) if kind == "WLK" else None, kind,
+             (date(2025, 6, 1) + timedelta(days=rng.randint(0, 520))).isoformat(),
+             odometers[reg] - rng.randint(0, 30000), defects, int(defects < 2 or kind == "WLK" and defects < 4)),
+        )  # fmt: skip
+
+
+def build_fleet_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the vehicle fleet database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(FLEET_SCHEMA)
+    _fleet_upkeep(connection, rng, _fleet_assets(connection, rng))
+    connection.commit()
+    connection.close()
+    return path
+
+
 BUILDERS = {
     "hotel": build_hotel_database,
     "football": build_football_database,
@@ -4730,6 +5169,8 @@ BUILDERS = {
     "farm": build_farm_database,
     "estate": build_estate_database,
     "gym": build_gym_database,
+    "conference": build_conference_database,
+    "fleet": build_fleet_database,
 }
 
 
