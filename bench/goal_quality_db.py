@@ -163,9 +163,24 @@ agency flag), 100 work orders (type codes, NULL closing dates, labour hours and 
 keyed by a part number (suppliers, unit costs, minimum stock, an OEM flag), part usage (composite key, quantities,
 costs, a warranty flag) and 100 inspections (type codes, NULL drivers, defect counts, a passed flag).
 
+The restaurant chain (`build_restaurant_database`, ten tables) and the bug tracker (`build_tracker_database`, eight
+tables), made as drafts held-out set 13 before any draft was worded on either, with shortened column names and 0/1
+flags named by nouns (outdoor, admin, lts), adjectives (licensed, vegan, seasonal, part time, internal) and
+participles (comped, paid, cancelled, edited, reopened, archived, deactivated): five restaurants (NULL opening year),
+28 menu items keyed by a code (course codes, prices, NULL calorie estimates), allergens keyed by a code and an
+item-allergen link (composite key, a trace-only flag), 60 staff (role codes, hourly rates), shifts keyed by staff and
+date, dining tables keyed by restaurant and table number, 70 bookings (a composite foreign key to the table), 80
+orders (a server and a NULL-able cashier, two foreign keys to staff; a NULL-able booking) and their lines (composite
+key, quantities); 24 users (unique logins, NULL e-mail addresses and time zones), six projects keyed by a text key (a
+lead user, NULL repository addresses), releases keyed by project and version string (NULL release dates), 80 issues
+(type and status codes, priority levels, a reporter and a NULL-able closer, two foreign keys to the user; a fix
+version, a composite foreign key to the release; NULL close times and estimates in hours), issue assignees and issue
+labels (link tables with composite keys), 80 comments (body lengths) and ten labels (colour codes).
+
 Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
            [--database hotel|football|clinic|library|logistics|museum|school|airline|retail|transit|grants|vet|festival|
-                       brewery|energy|telecom|farm|estate|gym|conference|fleet]
+                       brewery|energy|telecom|farm|estate|gym|conference|fleet|
+                       restaurant|tracker]
 """
 
 import argparse
@@ -5149,6 +5164,404 @@ def build_fleet_database(path: str | Path, seed: int = 35) -> Path:
     return path
 
 
+RESTAURANT_SCHEMA = """
+CREATE TABLE restaurant (
+    rest_id INTEGER PRIMARY KEY,
+    rest_nm TEXT NOT NULL,
+    city_nm TEXT NOT NULL,
+    opened_yr INTEGER,
+    seat_cnt INTEGER NOT NULL,
+    licensed INTEGER NOT NULL,
+    outdoor INTEGER NOT NULL
+);
+CREATE TABLE menu_item (
+    item_cd TEXT PRIMARY KEY,
+    item_nm TEXT NOT NULL,
+    course_cd TEXT NOT NULL,
+    price_amt REAL NOT NULL,
+    kcal_est INTEGER,
+    vegan INTEGER NOT NULL,
+    seasonal INTEGER NOT NULL
+);
+CREATE TABLE allergen (
+    allergen_cd TEXT PRIMARY KEY,
+    allergen_nm TEXT NOT NULL
+);
+CREATE TABLE item_allergen (
+    item_cd TEXT NOT NULL REFERENCES menu_item (item_cd),
+    allergen_cd TEXT NOT NULL REFERENCES allergen (allergen_cd),
+    trace_only INTEGER NOT NULL,
+    PRIMARY KEY (item_cd, allergen_cd)
+);
+CREATE TABLE staff (
+    staff_id INTEGER PRIMARY KEY,
+    rest_id INTEGER NOT NULL REFERENCES restaurant (rest_id),
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    role_cd TEXT NOT NULL,
+    hourly_rt REAL NOT NULL,
+    hire_dt TEXT NOT NULL,
+    part_time INTEGER NOT NULL
+);
+CREATE TABLE shift (
+    staff_id INTEGER NOT NULL REFERENCES staff (staff_id),
+    shift_dt TEXT NOT NULL,
+    start_tm TEXT NOT NULL,
+    end_tm TEXT NOT NULL,
+    brk_min INTEGER NOT NULL,
+    PRIMARY KEY (staff_id, shift_dt)
+);
+CREATE TABLE dining_table (
+    rest_id INTEGER NOT NULL REFERENCES restaurant (rest_id),
+    table_no INTEGER NOT NULL,
+    seat_cnt INTEGER NOT NULL,
+    window_side INTEGER NOT NULL,
+    PRIMARY KEY (rest_id, table_no)
+);
+CREATE TABLE booking (
+    booking_id INTEGER PRIMARY KEY,
+    rest_id INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    cust_nm TEXT NOT NULL,
+    party_sz INTEGER NOT NULL,
+    booked_for_ts TEXT NOT NULL,
+    cancelled INTEGER NOT NULL,
+    FOREIGN KEY (rest_id, table_no) REFERENCES dining_table (rest_id, table_no)
+);
+CREATE TABLE cust_order (
+    order_id INTEGER PRIMARY KEY,
+    rest_id INTEGER NOT NULL REFERENCES restaurant (rest_id),
+    table_no INTEGER NOT NULL,
+    booking_id INTEGER REFERENCES booking (booking_id),
+    server_id INTEGER NOT NULL REFERENCES staff (staff_id),
+    cashier_id INTEGER REFERENCES staff (staff_id),
+    order_ts TEXT NOT NULL,
+    tip_amt REAL NOT NULL,
+    paid INTEGER NOT NULL
+);
+CREATE TABLE order_line (
+    order_id INTEGER NOT NULL REFERENCES cust_order (order_id),
+    line_no INTEGER NOT NULL,
+    item_cd TEXT NOT NULL REFERENCES menu_item (item_cd),
+    qty INTEGER NOT NULL,
+    comped INTEGER NOT NULL,
+    PRIMARY KEY (order_id, line_no)
+);
+"""
+
+REST_SITES = [
+    (1, "Olive & Ember", "Bristol", 2014, 64, 1, 1),
+    (2, "Olive & Ember Bath", "Bath", 2018, 48, 1, 0),
+    (3, "Harbour Kitchen", "Bristol", None, 80, 1, 1),
+    (4, "The Green Fork", "Cardiff", 2021, 36, 0, 0),
+    (5, "Ember Express", "Swindon", 2023, 30, 0, 1),
+]
+# code, name, course, price, calories, vegan, seasonal
+REST_ITEMS = [
+    ("ST01", "Tomato Soup", "STR", 6.5, 210, 1, 0), ("ST02", "Calamari", "STR", 8.95, 420, 0, 0),
+    ("ST03", "Burrata", "STR", 9.5, 380, 0, 1), ("ST04", "Hummus Plate", "STR", 7.0, 350, 1, 0),
+    ("ST05", "Chicken Wings", "STR", 8.0, 610, 0, 0), ("ST06", "Asparagus Tart", "STR", 8.5, None, 0, 1),
+    ("MN01", "Ribeye Steak", "MN", 27.0, 980, 0, 0), ("MN02", "Fish and Chips", "MN", 16.5, 1040, 0, 0),
+    ("MN03", "Mushroom Risotto", "MN", 14.0, 720, 0, 0), ("MN04", "Lamb Tagine", "MN", 19.5, 830, 0, 1),
+    ("MN05", "Chickpea Curry", "MN", 13.0, 640, 1, 0), ("MN06", "Margherita Pizza", "MN", 11.5, 890, 0, 0),
+    ("MN07", "Sea Bass", "MN", 21.0, 560, 0, 1), ("MN08", "Beef Burger", "MN", 15.0, 1120, 0, 0),
+    ("MN09", "Vegan Burger", "MN", 14.5, 870, 1, 0), ("MN10", "Crab Linguine", "MN", 18.0, 760, 0, 1),
+    ("SD01", "Fries", "SD", 4.0, 420, 1, 0), ("SD02", "Green Salad", "SD", 4.5, 90, 1, 0),
+    ("SD03", "Garlic Bread", "SD", 4.5, 380, 0, 0), ("SD04", "Onion Rings", "SD", 4.5, 450, 1, 0),
+    ("DS01", "Sticky Toffee Pudding", "DS", 7.0, 690, 0, 0), ("DS02", "Lemon Tart", "DS", 6.5, 480, 0, 0),
+    ("DS03", "Sorbet", "DS", 5.0, 180, 1, 1), ("DS04", "Chocolate Brownie", "DS", 6.5, 560, 0, 0),
+    ("DR01", "House Red", "DRK", 6.0, None, 1, 0), ("DR02", "Pale Ale", "DRK", 5.5, None, 1, 0),
+    ("DR03", "Elderflower Spritz", "DRK", 4.0, None, 1, 1), ("DR04", "Flat White", "DRK", 3.2, None, 0, 0),
+]  # fmt: skip
+REST_ALLERGENS = [
+    ("GLU", "Gluten"), ("MLK", "Milk"), ("EGG", "Eggs"), ("FSH", "Fish"), ("CRU", "Crustaceans"),
+    ("MOL", "Molluscs"), ("NUT", "Tree nuts"), ("PNT", "Peanuts"), ("SES", "Sesame"), ("SOY", "Soya"),
+    ("CEL", "Celery"), ("MUS", "Mustard"), ("SUL", "Sulphites"),
+]  # fmt: skip
+REST_FIRST = ["Abi", "Ben", "Cara", "Dylan", "Erin", "Finley", "Georgia", "Harry", "Isla", "Jake", "Kirsty", "Luke",
+              "Mia", "Niall", "Owen", "Poppy", "Reece", "Sian", "Tyler", "Zoe"]  # fmt: skip
+REST_LAST = ["Adams", "Bevan", "Clarke", "Davies", "Evans", "Forde", "Griffiths", "Howell", "Jones", "Lewis",
+             "Morgan", "Owen", "Price", "Rees", "Thomas", "Williams"]  # fmt: skip
+REST_CUSTOMERS = ["Patel", "Hughes", "Okoro", "Jenkins", "Nguyen", "Roberts", "Kowalski", "Murphy", "Ali", "Stone",
+                  "Bishop", "Chen", "Doyle", "Foster", "Grant"]  # fmt: skip
+
+
+def _restaurant_setup(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Sites, tables, the menu and its allergens, 60 staff and their shifts."""
+    connection.executemany("INSERT INTO restaurant VALUES (?, ?, ?, ?, ?, ?, ?)", REST_SITES)
+    connection.executemany("INSERT INTO menu_item VALUES (?, ?, ?, ?, ?, ?, ?)", REST_ITEMS)
+    connection.executemany("INSERT INTO allergen VALUES (?, ?)", REST_ALLERGENS)
+    for item in REST_ITEMS:
+        if item[0].startswith("DR") and rng.random() < 0.6:
+            continue
+        for code, _name in rng.sample(REST_ALLERGENS, rng.choice([1, 1, 2, 2, 3, 4])):
+            connection.execute("INSERT INTO item_allergen VALUES (?, ?, ?)", (item[0], code, int(rng.random() < 0.2)))
+    for rest_id, _name, _city, _year, seats, *_flags in REST_SITES:
+        for table_no in range(1, seats // 4 + 1):
+            connection.execute(
+                "INSERT INTO dining_table VALUES (?, ?, ?, ?)",
+                (rest_id, table_no, rng.choice([2, 2, 4, 4, 4, 6, 8]), int(table_no <= 3)),
+            )
+    for staff_id in range(1, 61):
+        role = rng.choices(["SRV", "CHF", "KP", "MGR", "BAR", "HST"], [20, 8, 6, 3, 6, 4])[0]
+        connection.execute(
+            "INSERT INTO staff VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (staff_id, REST_SITES[staff_id % 5][0], rng.choice(REST_FIRST), rng.choice(REST_LAST), role,
+             {"SRV": 11.44, "CHF": 15.5, "KP": 11.44, "MGR": 17.0, "BAR": 12.0, "HST": 11.6}[role]
+             + rng.choice([0.0, 0.0, 0.5, 1.25]),
+             (date(2014, 5, 1) + timedelta(days=rng.randint(0, 4000))).isoformat(), int(rng.random() < 0.4)),
+        )  # fmt: skip
+    for staff_id in range(1, 61):
+        for day in rng.sample(range(28), rng.randint(1, 5)):
+            start = rng.choice(["07:00", "11:00", "12:00", "16:30", "17:00"])
+            end = {"07:00": "15:00", "11:00": "19:00", "12:00": "20:00", "16:30": "23:00", "17:00": "23:30"}[start]
+            connection.execute(
+                "INSERT INTO shift VALUES (?, ?, ?, ?, ?)",
+                (staff_id, (date(2026, 10, 1) + timedelta(days=day)).isoformat(), start, end,
+                 rng.choice([0, 30, 30, 45])),
+            )  # fmt: skip
+
+
+def _restaurant_service(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """70 bookings, 80 orders (some from a booking) and their lines."""
+    tables = connection.execute("SELECT rest_id, table_no, seat_cnt FROM dining_table").fetchall()
+    staff: dict[int, list[tuple[int, str]]] = {}
+    for staff_id, rest_id, role in connection.execute("SELECT staff_id, rest_id, role_cd FROM staff"):
+        staff.setdefault(rest_id, []).append((staff_id, role))
+    bookings = []
+    for booking_id in range(1, 71):
+        rest_id, table_no, seats = rng.choice(tables)
+        when = datetime(2026, 10, 1, 12, 0) + timedelta(days=rng.randint(0, 27), minutes=30 * rng.randint(0, 18))
+        cancelled = int(rng.random() < 0.12)
+        connection.execute(
+            "INSERT INTO booking VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (booking_id, rest_id, table_no, rng.choice(REST_CUSTOMERS), rng.randint(1, seats),
+             when.isoformat(sep=" ", timespec="minutes"), cancelled),
+        )  # fmt: skip
+        if not cancelled:
+            bookings.append((booking_id, rest_id, table_no, when))
+    for order_id in range(1, 81):
+        if bookings and rng.random() < 0.5:
+            booking_id, rest_id, table_no, when = bookings.pop(rng.randrange(len(bookings)))
+        else:
+            rest_id, table_no, _seats = rng.choice(tables)
+            booking_id = None
+            when = datetime(2026, 10, 1, 12, 0) + timedelta(days=rng.randint(0, 27), minutes=15 * rng.randint(0, 36))
+        people = staff.get(rest_id, [])
+        servers = [s for s, role in people if role in ("SRV", "HST", "MGR")] or [s for s, _ in people]
+        tills = [s for s, role in people if role in ("BAR", "MGR")]
+        paid = int(rng.random() < 0.93)
+        connection.execute(
+            "INSERT INTO cust_order VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (order_id, rest_id, table_no, booking_id, rng.choice(servers),
+             rng.choice(tills) if tills and paid and rng.random() < 0.7 else None,
+             (when + timedelta(minutes=rng.randint(0, 20))).isoformat(sep=" ", timespec="minutes"),
+             rng.choice([0.0, 0.0, 2.0, 3.5, 5.0, 7.5, 10.0]) if paid else 0.0, paid),
+        )  # fmt: skip
+        for line_no, item in enumerate(rng.sample(REST_ITEMS, rng.randint(1, 6)), start=1):
+            connection.execute(
+                "INSERT INTO order_line VALUES (?, ?, ?, ?, ?)",
+                (order_id, line_no, item[0], rng.choices([1, 2, 3, 4], [70, 20, 6, 4])[0], int(rng.random() < 0.04)),
+            )
+
+
+def build_restaurant_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the restaurant chain database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(RESTAURANT_SCHEMA)
+    _restaurant_setup(connection, rng)
+    _restaurant_service(connection, rng)
+    connection.commit()
+    connection.close()
+    return path
+
+
+TRACKER_SCHEMA = """
+CREATE TABLE app_user (
+    user_id INTEGER PRIMARY KEY,
+    login_nm TEXT NOT NULL UNIQUE,
+    full_nm TEXT NOT NULL,
+    email_addr TEXT,
+    tz_cd TEXT,
+    joined_dt TEXT NOT NULL,
+    admin INTEGER NOT NULL,
+    deactivated INTEGER NOT NULL
+);
+CREATE TABLE project (
+    proj_key TEXT PRIMARY KEY,
+    proj_nm TEXT NOT NULL,
+    lead_user_id INTEGER NOT NULL REFERENCES app_user (user_id),
+    created_dt TEXT NOT NULL,
+    repo_url TEXT,
+    archived INTEGER NOT NULL
+);
+CREATE TABLE release (
+    proj_key TEXT NOT NULL REFERENCES project (proj_key),
+    version_str TEXT NOT NULL,
+    release_dt TEXT,
+    lts INTEGER NOT NULL,
+    PRIMARY KEY (proj_key, version_str)
+);
+CREATE TABLE issue (
+    issue_id INTEGER PRIMARY KEY,
+    proj_key TEXT NOT NULL REFERENCES project (proj_key),
+    summary_txt TEXT NOT NULL,
+    type_cd TEXT NOT NULL,
+    prio_lvl INTEGER NOT NULL,
+    status_cd TEXT NOT NULL,
+    reporter_id INTEGER NOT NULL REFERENCES app_user (user_id),
+    closed_by_id INTEGER REFERENCES app_user (user_id),
+    fix_version_str TEXT,
+    opened_ts TEXT NOT NULL,
+    closed_ts TEXT,
+    est_hrs REAL,
+    reopened INTEGER NOT NULL,
+    FOREIGN KEY (proj_key, fix_version_str) REFERENCES release (proj_key, version_str)
+);
+CREATE TABLE issue_assignee (
+    issue_id INTEGER NOT NULL REFERENCES issue (issue_id),
+    user_id INTEGER NOT NULL REFERENCES app_user (user_id),
+    assigned_dt TEXT NOT NULL,
+    PRIMARY KEY (issue_id, user_id)
+);
+CREATE TABLE comment (
+    comment_id INTEGER PRIMARY KEY,
+    issue_id INTEGER NOT NULL REFERENCES issue (issue_id),
+    author_id INTEGER NOT NULL REFERENCES app_user (user_id),
+    posted_ts TEXT NOT NULL,
+    body_len INTEGER NOT NULL,
+    edited INTEGER NOT NULL,
+    internal INTEGER NOT NULL
+);
+CREATE TABLE label (
+    label_id INTEGER PRIMARY KEY,
+    label_nm TEXT NOT NULL,
+    colour_hex TEXT NOT NULL
+);
+CREATE TABLE issue_label (
+    issue_id INTEGER NOT NULL REFERENCES issue (issue_id),
+    label_id INTEGER NOT NULL REFERENCES label (label_id),
+    PRIMARY KEY (issue_id, label_id)
+);
+"""
+
+TRACKER_PROJECTS = [
+    ("CORE", "Ledger Core", 3, "2019-02-11", "https://git.example.org/ledger/core", 0),
+    ("WEB", "Ledger Web", 7, "2020-06-01", "https://git.example.org/ledger/web", 0),
+    ("MOB", "Ledger Mobile", 12, "2021-09-15", None, 0),
+    ("API", "Public API", 3, "2020-01-20", "https://git.example.org/ledger/api", 0),
+    ("OPS", "Infrastructure", 18, "2019-05-02", None, 0),
+    ("LEG", "Legacy Importer", 5, "2018-03-30", "https://git.example.org/ledger/importer", 1),
+]
+TRACKER_LABELS = [
+    (1, "regression", "d73a4a"), (2, "ui", "1d76db"), (3, "performance", "fbca04"), (4, "security", "b60205"),
+    (5, "docs", "0075ca"), (6, "good first issue", "7057ff"), (7, "needs triage", "e4e669"),
+    (8, "wontfix", "ffffff"), (9, "flaky test", "c5def5"), (10, "accessibility", "0e8a16"),
+]  # fmt: skip
+TRACKER_PEOPLE = ["Aisha Bello", "Bruno Costa", "Chloe Martin", "Dmitri Ivanov", "Elif Demir", "Femi Adeyemi",
+                  "Greta Lund", "Hiro Tanaka", "Ines Moreau", "Jonah Weiss", "Kavya Rao", "Lars Berg",
+                  "Mei Lin", "Nico Russo", "Olga Petrova", "Pablo Ruiz", "Quinn Doyle", "Rania Haddad",
+                  "Sam Okafor", "Tess Walker", "Umar Shah", "Vera Novak", "Wen Zhou", "Yara Saleh"]  # fmt: skip
+TRACKER_WORDS = [
+    ("Crash when", ["exporting a report", "opening settings", "the session expires", "syncing offline changes"]),
+    ("Slow", ["dashboard load", "search on large ledgers", "CSV import", "login on mobile"]),
+    ("Add", ["dark mode", "two-factor login", "bulk edit of entries", "webhook retries", "a currency filter"]),
+    ("Fix typo in", ["the install guide", "the API reference", "the error page"]),
+    ("Update", ["the TLS certificates", "the base image", "the nightly backup job"]),
+]  # fmt: skip
+
+
+def _tracker_setup(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Users, projects, releases and labels."""
+    for user_id, name in enumerate(TRACKER_PEOPLE, start=1):
+        first, last = name.split()
+        connection.execute(
+            "INSERT INTO app_user VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (user_id, f"{first[0].lower()}{last.lower()}", name,
+             None if rng.random() < 0.1 else f"{first.lower()}.{last.lower()}@example.org",
+             rng.choice(["UTC", "CET", "EST", "IST", "JST", None]),
+             (date(2018, 1, 8) + timedelta(days=rng.randint(0, 2600))).isoformat(), int(user_id in (3, 18)),
+             int(rng.random() < 0.12)),
+        )  # fmt: skip
+    connection.executemany("INSERT INTO project VALUES (?, ?, ?, ?, ?, ?)", TRACKER_PROJECTS)
+    for proj_key, _name, _lead, created, _url, archived in TRACKER_PROJECTS:
+        day = date.fromisoformat(created)
+        for major in range(1, 4 if not archived else 2):
+            for minor in range(rng.randint(1, 4)):
+                day += timedelta(days=rng.randint(40, 160))
+                released = None if day > date(2026, 11, 1) else day.isoformat()
+                connection.execute(
+                    "INSERT INTO release VALUES (?, ?, ?, ?)",
+                    (proj_key, f"{major}.{minor}", released, int(minor == 0 and major > 1 and rng.random() < 0.5)),
+                )
+    connection.executemany("INSERT INTO label VALUES (?, ?, ?)", TRACKER_LABELS)
+
+
+def _tracker_issue(connection: sqlite3.Connection, rng: random.Random, issue_id: int, versions: dict) -> None:
+    """One issue with its assignees, labels and comments."""
+    proj_key = rng.choices([p[0] for p in TRACKER_PROJECTS], [30, 25, 15, 15, 10, 5])[0]
+    verb, things = rng.choice(TRACKER_WORDS)
+    kind = {"Crash when": "BUG", "Slow": "BUG", "Add": "FEAT"}.get(verb, "TASK")
+    opened = datetime(2024, 1, 3, 9, 0) + timedelta(days=rng.randint(0, 1000), minutes=rng.randint(0, 600))
+    status = rng.choices(["OPEN", "INPROG", "REVIEW", "DONE", "WONTFIX"], [25, 12, 6, 50, 7])[0]
+    closed = status in ("DONE", "WONTFIX")
+    closed_at = opened + timedelta(hours=rng.randint(2, 2000)) if closed else None
+    users = range(1, len(TRACKER_PEOPLE) + 1)
+    connection.execute(
+        "INSERT INTO issue VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (issue_id, proj_key, f"{verb} {rng.choice(things)}", kind, rng.choices([1, 2, 3, 4], [8, 25, 45, 22])[0],
+         status, rng.choice(users), rng.choice(users) if closed else None,
+         rng.choice(versions[proj_key]) if status == "DONE" and versions[proj_key] else None,
+         opened.isoformat(sep=" ", timespec="minutes"),
+         closed_at.isoformat(sep=" ", timespec="minutes") if closed_at else None,
+         None if rng.random() < 0.3 else rng.choice([0.5, 1.0, 2.0, 4.0, 8.0, 16.0]), int(rng.random() < 0.1)),
+    )  # fmt: skip
+    for user_id in rng.sample(list(users), rng.choices([0, 1, 2], [15, 70, 15])[0]):
+        connection.execute(
+            "INSERT INTO issue_assignee VALUES (?, ?, ?)",
+            (issue_id, user_id, (opened + timedelta(days=rng.randint(0, 10))).date().isoformat()),
+        )
+    for label_id in rng.sample(range(1, len(TRACKER_LABELS) + 1), rng.choice([0, 1, 1, 2])):
+        connection.execute("INSERT INTO issue_label VALUES (?, ?)", (issue_id, label_id))
+
+
+def _tracker_issues(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """80 issues and 80 comments on them."""
+    versions: dict[str, list[str]] = {}
+    for proj_key, version in connection.execute("SELECT proj_key, version_str FROM release"):
+        versions.setdefault(proj_key, []).append(version)
+    for project in TRACKER_PROJECTS:
+        versions.setdefault(project[0], [])
+    for issue_id in range(1001, 1081):
+        _tracker_issue(connection, rng, issue_id, versions)
+    opened = dict(connection.execute("SELECT issue_id, opened_ts FROM issue"))
+    for comment_id in range(1, 81):
+        issue_id = rng.choice(list(opened))
+        posted = datetime.fromisoformat(opened[issue_id]) + timedelta(hours=rng.randint(1, 900))
+        connection.execute(
+            "INSERT INTO comment VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (comment_id, issue_id, rng.randint(1, len(TRACKER_PEOPLE)), posted.isoformat(sep=" ", timespec="minutes"),
+             rng.randint(12, 1800), int(rng.random() < 0.15), int(rng.random() < 0.2)),
+        )  # fmt: skip
+
+
+def build_tracker_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the bug tracker database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(TRACKER_SCHEMA)
+    _tracker_setup(connection, rng)
+    _tracker_issues(connection, rng)
+    connection.commit()
+    connection.close()
+    return path
+
+
 BUILDERS = {
     "hotel": build_hotel_database,
     "football": build_football_database,
@@ -5171,6 +5584,8 @@ BUILDERS = {
     "gym": build_gym_database,
     "conference": build_conference_database,
     "fleet": build_fleet_database,
+    "restaurant": build_restaurant_database,
+    "tracker": build_tracker_database,
 }
 
 
