@@ -441,13 +441,30 @@ async def test_a_person_who_opens_sockets_too_often_is_told_to_come_back_later(d
     await expert_ws.disconnect()
 
 
+def _wait_for_a_lock_wait(failure: str) -> None:
+    """Return once a statement of this database waits for a lock (PostgreSQL's pg_stat_activity); fail with
+    `failure` after 30 s."""
+    import time
+
+    from django.db import connection
+
+    deadline = time.monotonic() + 30
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                return
+            assert time.monotonic() < deadline, failure
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_side_joining_while_its_partner_joins_reads_the_partners_join_once_it_has_the_lock(demo_databases):
     """Both sides' sockets opening at the same moment: the second waits for the first's row lock and then reads the
     join the first committed, so the dialogue becomes active (PostgreSQL read committed: a statement's snapshot is
     taken before it waits for a lock, so the joins are read after it, by a statement of their own)."""
     import threading
-    import time
 
     from django.db import connection, connections, transaction
 
@@ -476,15 +493,7 @@ def test_a_side_joining_while_its_partner_joins_reads_the_partners_join_once_it_
     second = threading.Thread(target=side, args=(erin, False))
     second.start()
     # The second socket's statement is waiting for the first's lock before the first commits.
-    deadline = time.monotonic() + 30
-    with connection.cursor() as cursor:
-        while True:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-            )
-            if cursor.fetchone()[0]:
-                break
-            assert time.monotonic() < deadline, "the second socket never waited for the lock"
+    _wait_for_a_lock_wait("the second socket never waited for the lock")
     release.set()
     first.join()
     second.join()
@@ -501,7 +510,6 @@ def test_housekeeping_waiting_for_an_entry_a_socket_is_reopening_sees_that_socke
     connected person's grace is not started (PostgreSQL read committed: the sockets are read again once the entries
     are locked, by a statement of its own)."""
     import threading
-    import time
 
     from django.db import connection, connections, transaction
 
@@ -536,15 +544,7 @@ def test_housekeeping_waiting_for_an_entry_a_socket_is_reopening_sees_that_socke
     assert holding.wait(30)
     housekeeping_thread = threading.Thread(target=housekeeping)
     housekeeping_thread.start()
-    deadline = time.monotonic() + 30
-    with connection.cursor() as cursor:
-        while True:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-            )
-            if cursor.fetchone()[0]:
-                break
-            assert time.monotonic() < deadline, "housekeeping never waited for the entry's lock"
+    _wait_for_a_lock_wait("housekeeping never waited for the entry's lock")
     release.set()
     socket_thread.join()
     housekeeping_thread.join()
