@@ -177,10 +177,30 @@ lead user, NULL repository addresses), releases keyed by project and version str
 version, a composite foreign key to the release; NULL close times and estimates in hours), issue assignees and issue
 labels (link tables with composite keys), 80 comments (body lengths) and ten labels (colour codes).
 
+The car rental company (`build_rental_database`, nine tables) and the fundraising charity (`build_charity_database`,
+nine tables), made as held-out suggestions set 14 before any rule was written for either, with shortened column
+names and 0/1 flags named by nouns (airport, gift aid, no show), adjectives (automatic, anonymous, restricted,
+outdoor) and participles (franchised, retired, blacklisted, prepaid, lapsed, refunded, disputed, reported,
+attended): branches keyed by a code such as MAN-APT (NULL opening years, bay counts), vehicle classes keyed by an
+ACRISS code (seat counts, day rates, deposits), 90 vehicles keyed by a registration (makes and models repeated,
+model years, fuel codes, odometers), 180 customers (repeated first and last names, NULL birth years, e-mail
+addresses and tier levels, unique licence numbers, country codes), 700 rentals (a pick-up and a NULL-able return
+branch, two foreign keys to branch; NULL return dates, kilometres and totals of open rentals, channel codes), extras
+keyed by a code (NULL maximum fees), a rental-extra link (composite key, quantities), damage lines keyed by rental
+and line number (panel codes, severities 1-3, NULL repair costs) and service visits keyed by vehicle and date
+(type codes, garage names repeated, NULL labour hours of MOTs); funds keyed by a code (NULL targets), campaigns
+whose names repeat over four years (channel codes, NULL closing dates and goals), 260 donors (NULL titles,
+postcodes and birth years, a recruiting donor: a foreign key back to donor), 900 donations (NULL campaigns of
+regular gifts, payment codes, NULL gift aid claimed), 45 volunteers (NULL phone numbers and weekly hours, a
+supervisor: a foreign key back to volunteer), 24 events (names with their year, type codes, NULL capacities and
+campaigns, ticket prices), volunteer shifts and event registrations (composite keys, role codes, party sizes, NULL
+amounts raised) and 40 grants keyed by a reference such as GR-2025-001 (partner names repeated, region codes,
+tranche counts, NULL report due dates).
+
 Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
            [--database hotel|football|clinic|library|logistics|museum|school|airline|retail|transit|grants|vet|festival|
                        brewery|energy|telecom|farm|estate|gym|conference|fleet|
-                       restaurant|tracker]
+                       restaurant|tracker|rental|charity]
 """
 
 import argparse
@@ -5562,6 +5582,478 @@ def build_tracker_database(path: str | Path, seed: int = 35) -> Path:
     return path
 
 
+RENTAL_SCHEMA = """
+CREATE TABLE branch (
+    branch_cd TEXT PRIMARY KEY,
+    branch_nm TEXT NOT NULL,
+    city_nm TEXT NOT NULL,
+    opened_yr INTEGER,
+    bay_cnt INTEGER NOT NULL,
+    airport INTEGER NOT NULL,
+    franchised INTEGER NOT NULL
+);
+CREATE TABLE veh_class (
+    class_cd TEXT PRIMARY KEY,
+    class_desc TEXT NOT NULL,
+    seat_cnt INTEGER NOT NULL,
+    day_rt REAL NOT NULL,
+    deposit_amt REAL NOT NULL,
+    automatic INTEGER NOT NULL
+);
+CREATE TABLE vehicle (
+    reg_no TEXT PRIMARY KEY,
+    class_cd TEXT NOT NULL REFERENCES veh_class (class_cd),
+    home_branch_cd TEXT NOT NULL REFERENCES branch (branch_cd),
+    make_nm TEXT NOT NULL,
+    model_nm TEXT NOT NULL,
+    model_yr INTEGER NOT NULL,
+    fuel_cd TEXT NOT NULL,
+    odo_km INTEGER NOT NULL,
+    retired INTEGER NOT NULL
+);
+CREATE TABLE customer (
+    cust_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    birth_yr INTEGER,
+    licence_no TEXT NOT NULL UNIQUE,
+    ctry_cd TEXT NOT NULL,
+    email_addr TEXT,
+    tier_lvl INTEGER,
+    blacklisted INTEGER NOT NULL
+);
+CREATE TABLE rental (
+    rental_no INTEGER PRIMARY KEY,
+    cust_id INTEGER NOT NULL REFERENCES customer (cust_id),
+    reg_no TEXT NOT NULL REFERENCES vehicle (reg_no),
+    out_branch_cd TEXT NOT NULL REFERENCES branch (branch_cd),
+    ret_branch_cd TEXT REFERENCES branch (branch_cd),
+    out_dt TEXT NOT NULL,
+    due_dt TEXT NOT NULL,
+    ret_dt TEXT,
+    out_km INTEGER NOT NULL,
+    ret_km INTEGER,
+    chan_cd TEXT NOT NULL,
+    total_amt REAL,
+    prepaid INTEGER NOT NULL
+);
+CREATE TABLE extra (
+    extra_cd TEXT PRIMARY KEY,
+    extra_desc TEXT NOT NULL,
+    daily_fee REAL NOT NULL,
+    max_fee REAL
+);
+CREATE TABLE rental_extra (
+    rental_no INTEGER NOT NULL REFERENCES rental (rental_no),
+    extra_cd TEXT NOT NULL REFERENCES extra (extra_cd),
+    qty INTEGER NOT NULL,
+    PRIMARY KEY (rental_no, extra_cd)
+);
+CREATE TABLE damage (
+    rental_no INTEGER NOT NULL REFERENCES rental (rental_no),
+    line_no INTEGER NOT NULL,
+    panel_cd TEXT NOT NULL,
+    severity INTEGER NOT NULL,
+    repair_cost REAL,
+    disputed INTEGER NOT NULL,
+    PRIMARY KEY (rental_no, line_no)
+);
+CREATE TABLE svc_visit (
+    reg_no TEXT NOT NULL REFERENCES vehicle (reg_no),
+    svc_dt TEXT NOT NULL,
+    svc_type_cd TEXT NOT NULL,
+    garage_nm TEXT NOT NULL,
+    labour_hrs REAL,
+    cost_amt REAL NOT NULL,
+    PRIMARY KEY (reg_no, svc_dt)
+);
+"""
+
+# code, name, city, year opened, bays, airport, franchised
+RENTAL_BRANCHES = [
+    ("MAN-APT", "Manchester Airport", "Manchester", 2009, 140, 1, 0),
+    ("MAN-PIC", "Manchester Piccadilly", "Manchester", 2012, 40, 0, 0),
+    ("LPL-APT", "Liverpool Airport", "Liverpool", 2015, 80, 1, 1),
+    ("LDS-CEN", "Leeds City", "Leeds", None, 35, 0, 0),
+    ("EDI-APT", "Edinburgh Airport", "Edinburgh", 2011, 120, 1, 0),
+    ("EDI-WAV", "Edinburgh Waverley", "Edinburgh", 2018, 25, 0, 1),
+    ("GLA-CEN", "Glasgow Central", "Glasgow", None, 30, 0, 1),
+]  # fmt: skip
+# ACRISS-like code, description, seats, day rate, deposit, automatic
+RENTAL_CLASSES = [
+    ("MCMR", "Mini manual", 4, 24.0, 200.0, 0), ("ECMR", "Economy manual", 5, 29.0, 250.0, 0),
+    ("CDMR", "Compact manual", 5, 34.0, 250.0, 0), ("CDAR", "Compact automatic", 5, 39.0, 300.0, 1),
+    ("IDAR", "Intermediate automatic", 5, 46.0, 300.0, 1), ("SFAR", "Standard SUV automatic", 5, 62.0, 400.0, 1),
+    ("PVMR", "Passenger van manual", 9, 78.0, 500.0, 0), ("LDAE", "Luxury electric", 5, 95.0, 750.0, 1),
+]  # fmt: skip
+RENTAL_MODELS = {
+    "MCMR": [("Fiat", "500"), ("Toyota", "Aygo X")], "ECMR": [("Vauxhall", "Corsa"), ("Ford", "Fiesta")],
+    "CDMR": [("Ford", "Focus"), ("Volkswagen", "Golf")], "CDAR": [("Volkswagen", "Golf"), ("Toyota", "Corolla")],
+    "IDAR": [("Skoda", "Octavia"), ("Toyota", "Corolla")], "SFAR": [("Nissan", "Qashqai"), ("Kia", "Sportage")],
+    "PVMR": [("Ford", "Tourneo"), ("Vauxhall", "Vivaro")], "LDAE": [("Tesla", "Model 3"), ("Polestar", "2")],
+}  # fmt: skip
+RENTAL_EXTRAS = [
+    ("GPS", "Satellite navigation", 9.5, 60.0), ("CST", "Child seat", 7.0, 50.0), ("BST", "Booster seat", 5.0, 35.0),
+    ("ADR", "Additional driver", 12.0, None), ("SNW", "Snow chains", 6.0, 40.0), ("WIFI", "Mobile hotspot", 8.0, None),
+    ("SCDW", "Super collision damage waiver", 18.0, None),
+]  # fmt: skip
+RENTAL_FIRST = ["Aidan", "Bethany", "Callum", "Danielle", "Ewan", "Fiona", "Graham", "Hannah", "Iain", "Jasmine",
+                "Kieran", "Laura", "Morag", "Nathan", "Olivia", "Priya", "Rory", "Shona", "Tariq", "Wendy"]  # fmt: skip
+RENTAL_LAST = ["Anderson", "Brown", "Campbell", "Doherty", "Fraser", "Gill", "Hussain", "Kaur", "MacLeod", "Murray",
+               "O'Neill", "Reid", "Robertson", "Shaw", "Stewart", "Wilson"]  # fmt: skip
+RENTAL_GARAGES = ["Kwik Fit", "Halfords Autocentre", "Arnold Clark Service", "Kwik Fit", "Main Dealer"]
+
+
+def _rental_fleet(connection: sqlite3.Connection, rng: random.Random) -> list[tuple]:
+    """Branches, classes, extras and 90 vehicles with their service visits; returns (reg, class, branch) rows."""
+    connection.executemany("INSERT INTO branch VALUES (?, ?, ?, ?, ?, ?, ?)", RENTAL_BRANCHES)
+    connection.executemany("INSERT INTO veh_class VALUES (?, ?, ?, ?, ?, ?)", RENTAL_CLASSES)
+    connection.executemany("INSERT INTO extra VALUES (?, ?, ?, ?)", RENTAL_EXTRAS)
+    vehicles = []
+    letters = "ABCDEFGHJKLMNPRSTVWXY"
+    for _ in range(90):
+        class_cd = rng.choices([c[0] for c in RENTAL_CLASSES], [6, 18, 16, 14, 12, 12, 6, 6])[0]
+        branch_cd = rng.choices([b[0] for b in RENTAL_BRANCHES], [25, 10, 15, 10, 22, 8, 10])[0]
+        make, model = rng.choice(RENTAL_MODELS[class_cd])
+        year = rng.choice([2020, 2021, 2022, 2023, 2024, 2025])
+        age_id = year % 100 + rng.choice([0, 50])
+        reg = f"{rng.choice('SLMY')}{rng.choice(letters)}{age_id:02d} {''.join(rng.choices(letters, k=3))}"
+        if any(v[0] == reg for v in vehicles):
+            continue
+        fuel = "E" if class_cd == "LDAE" else rng.choices(["P", "D", "H"], [60, 25, 15])[0]
+        odo = (2026 - year) * rng.randint(9000, 26000) + rng.randint(0, 5000)
+        retired = int(year <= 2021 and rng.random() < 0.4)
+        connection.execute(
+            "INSERT INTO vehicle VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (reg, class_cd, branch_cd, make, model, year, fuel, odo, retired),
+        )
+        vehicles.append((reg, class_cd, branch_cd))
+        day = date(year, rng.randint(1, 12), rng.randint(1, 28))
+        while True:
+            day += timedelta(days=rng.randint(150, 400))
+            if day > date(2026, 11, 1):
+                break
+            kind = rng.choices(["SVC", "MOT", "TYR", "BRK"], [50, 20, 20, 10])[0]
+            hours = None if kind == "MOT" else round(rng.choice([0.5, 1.0, 1.5, 2.0, 3.0]), 1)
+            connection.execute(
+                "INSERT INTO svc_visit VALUES (?, ?, ?, ?, ?, ?)",
+                (reg, day.isoformat(), kind, rng.choice(RENTAL_GARAGES), hours,
+                 {"SVC": 180.0, "MOT": 54.85, "TYR": 240.0, "BRK": 310.0}[kind] + rng.choice([0, 15, 40, 85])),
+            )  # fmt: skip
+    return vehicles
+
+
+def _rental_customers(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """180 customers: first and last names repeated, NULL birth years, e-mail addresses and tiers."""
+    for cust_id in range(1, 181):
+        first, last = rng.choice(RENTAL_FIRST), rng.choice(RENTAL_LAST)
+        email = f"{first.lower()}.{last.lower().replace(chr(39), '')}{cust_id}@example.com"
+        licence = (
+            f"{last.upper().replace(chr(39), '')[:5]:9<5}{rng.randint(100000, 999999)}{first[0]}{rng.randint(10, 99)}"
+        )
+        connection.execute(
+            "INSERT INTO customer VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (cust_id, first, last, None if rng.random() < 0.15 else rng.randint(1950, 2003), licence,
+             rng.choices(["GB", "IE", "US", "DE", "FR", "ES", "NL"], [70, 8, 7, 5, 4, 3, 3])[0],
+             None if rng.random() < 0.2 else email,
+             rng.choices([None, 1, 2, 3, 4], [35, 30, 20, 10, 5])[0], int(rng.random() < 0.03)),
+        )  # fmt: skip
+
+
+def _rental_hire(connection: sqlite3.Connection, rng: random.Random, rental_no: int, vehicle: tuple) -> None:
+    """One rental with its extras and damage lines."""
+    reg, class_cd, branch_cd = vehicle
+    rate = {c[0]: c[3] for c in RENTAL_CLASSES}[class_cd]
+    out = date(2025, 1, 2) + timedelta(days=rng.randint(0, 680))
+    days = rng.choices([1, 2, 3, 4, 5, 7, 10, 14, 21], [8, 12, 14, 12, 10, 18, 10, 10, 6])[0]
+    returned = out + timedelta(days=days + rng.choices([0, 1, -1, 3], [80, 10, 7, 3])[0])
+    open_hire = returned > date(2026, 11, 20)
+    ret_branch = None if open_hire else rng.choices([branch_cd, rng.choice(RENTAL_BRANCHES)[0]], [85, 15])[0]
+    out_km = rng.randint(5000, 90000)
+    extras = rng.sample([e[0] for e in RENTAL_EXTRAS], rng.choices([0, 1, 2], [55, 35, 10])[0])
+    total = None if open_hire else round(rate * days + sum(e[2] * days for e in RENTAL_EXTRAS if e[0] in extras), 2)
+    connection.execute(
+        "INSERT INTO rental VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (rental_no, rng.randint(1, 180), reg, branch_cd, ret_branch, out.isoformat(),
+         (out + timedelta(days=days)).isoformat(), None if open_hire else returned.isoformat(), out_km,
+         None if open_hire else out_km + days * rng.randint(20, 260),
+         rng.choices(["WEB", "APP", "DESK", "BRK"], [45, 20, 15, 20])[0], total, int(rng.random() < 0.4)),
+    )  # fmt: skip
+    for extra_cd in extras:
+        qty = rng.choice([1, 2]) if extra_cd in ("CST", "BST", "ADR") else 1
+        connection.execute("INSERT INTO rental_extra VALUES (?, ?, ?)", (rental_no, extra_cd, qty))
+    if not open_hire and rng.random() < 0.1:
+        for line_no in range(1, rng.choice([1, 1, 2, 3]) + 1):
+            severity = rng.choices([1, 2, 3], [60, 30, 10])[0]
+            connection.execute(
+                "INSERT INTO damage VALUES (?, ?, ?, ?, ?, ?)",
+                (rental_no, line_no, rng.choice(["FBM", "RBM", "WSC", "DRL", "DRR", "WHL", "MIR", "RF"]), severity,
+                 None if rng.random() < 0.25 else float(severity * rng.choice([90, 140, 220, 380])),
+                 int(rng.random() < 0.2)),
+            )  # fmt: skip
+
+
+def build_rental_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the car rental database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(RENTAL_SCHEMA)
+    vehicles = _rental_fleet(connection, rng)
+    _rental_customers(connection, rng)
+    for rental_no in range(50001, 50701):
+        _rental_hire(connection, rng, rental_no, rng.choice(vehicles))
+    connection.commit()
+    connection.close()
+    return path
+
+
+CHARITY_SCHEMA = """
+CREATE TABLE fund (
+    fund_cd TEXT PRIMARY KEY,
+    fund_nm TEXT NOT NULL,
+    restricted INTEGER NOT NULL,
+    target_amt REAL
+);
+CREATE TABLE campaign (
+    camp_id INTEGER PRIMARY KEY,
+    camp_nm TEXT NOT NULL,
+    camp_yr INTEGER NOT NULL,
+    fund_cd TEXT NOT NULL REFERENCES fund (fund_cd),
+    chan_cd TEXT NOT NULL,
+    launch_dt TEXT NOT NULL,
+    close_dt TEXT,
+    budget_amt REAL NOT NULL,
+    goal_amt REAL
+);
+CREATE TABLE donor (
+    donor_id INTEGER PRIMARY KEY,
+    title TEXT,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    postcode TEXT,
+    birth_yr INTEGER,
+    gift_aid INTEGER NOT NULL,
+    anonymous INTEGER NOT NULL,
+    lapsed INTEGER NOT NULL,
+    recruited_by_id INTEGER REFERENCES donor (donor_id)
+);
+CREATE TABLE donation (
+    don_id INTEGER PRIMARY KEY,
+    donor_id INTEGER NOT NULL REFERENCES donor (donor_id),
+    camp_id INTEGER REFERENCES campaign (camp_id),
+    don_dt TEXT NOT NULL,
+    amt REAL NOT NULL,
+    pay_cd TEXT NOT NULL,
+    recurring INTEGER NOT NULL,
+    ga_claimed_amt REAL,
+    refunded INTEGER NOT NULL
+);
+CREATE TABLE volunteer (
+    vol_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    phone_no TEXT,
+    start_dt TEXT NOT NULL,
+    dbs_checked INTEGER NOT NULL,
+    hrs_per_wk REAL,
+    supervisor_id INTEGER REFERENCES volunteer (vol_id)
+);
+CREATE TABLE event (
+    evt_id INTEGER PRIMARY KEY,
+    evt_nm TEXT NOT NULL,
+    evt_type_cd TEXT NOT NULL,
+    evt_dt TEXT NOT NULL,
+    venue_nm TEXT NOT NULL,
+    cap INTEGER,
+    camp_id INTEGER REFERENCES campaign (camp_id),
+    ticket_px REAL NOT NULL,
+    outdoor INTEGER NOT NULL
+);
+CREATE TABLE vol_shift (
+    evt_id INTEGER NOT NULL REFERENCES event (evt_id),
+    vol_id INTEGER NOT NULL REFERENCES volunteer (vol_id),
+    role_cd TEXT NOT NULL,
+    hrs REAL NOT NULL,
+    no_show INTEGER NOT NULL,
+    PRIMARY KEY (evt_id, vol_id)
+);
+CREATE TABLE evt_reg (
+    evt_id INTEGER NOT NULL REFERENCES event (evt_id),
+    donor_id INTEGER NOT NULL REFERENCES donor (donor_id),
+    reg_dt TEXT NOT NULL,
+    party_sz INTEGER NOT NULL,
+    raised_amt REAL,
+    attended INTEGER NOT NULL,
+    PRIMARY KEY (evt_id, donor_id)
+);
+CREATE TABLE grant_award (
+    grant_ref TEXT PRIMARY KEY,
+    fund_cd TEXT NOT NULL REFERENCES fund (fund_cd),
+    partner_nm TEXT NOT NULL,
+    region_cd TEXT NOT NULL,
+    awarded_dt TEXT NOT NULL,
+    award_amt REAL NOT NULL,
+    tranche_cnt INTEGER NOT NULL,
+    rpt_due_dt TEXT,
+    reported INTEGER NOT NULL
+);
+"""
+
+CHARITY_FUNDS = [
+    ("GEN", "General Fund", 0, None), ("WTR", "Clean Water Fund", 1, 250000.0), ("EDU", "Education Fund", 1, 180000.0),
+    ("EMG", "Emergency Appeal Fund", 1, None), ("HLT", "Health Clinics Fund", 1, 120000.0),
+    ("LEG", "Legacy Fund", 0, None),
+]  # fmt: skip
+# name, fund, channel code, budget
+CHARITY_CAMPAIGNS = [
+    ("Winter Appeal", "GEN", "DM", 18000.0), ("Water for Life", "WTR", "TV", 65000.0),
+    ("Back to School", "EDU", "DIG", 9000.0), ("Spring Raffle", "GEN", "EVT", 2500.0),
+    ("Flood Response", "EMG", "DIG", 4000.0), ("Clinic Kits", "HLT", "DM", 12000.0),
+]  # fmt: skip
+CHARITY_FIRST = ["Alice", "Brian", "Carol", "David", "Eleanor", "Frank", "Gillian", "Henry", "Irene", "James",
+                 "Katherine", "Leonard", "Margaret", "Neil", "Pauline", "Robert", "Susan", "Trevor", "Valerie",
+                 "William"]  # fmt: skip
+CHARITY_LAST = ["Ashworth", "Barker", "Clayton", "Dawson", "Ellis", "Fletcher", "Holt", "Jackson", "Kendall",
+                "Lambert", "Mason", "Naylor", "Parker", "Shaw", "Turner", "Whitaker"]  # fmt: skip
+CHARITY_EVENTS = [
+    ("Fun Run", "RUN", "Heaton Park", 1), ("Charity Gala", "GALA", "The Midland Hotel", 0),
+    ("Pub Quiz", "QUIZ", "The Crown", 0), ("Bake Sale", "BAKE", "St Mary's Hall", 0),
+    ("Sponsored Walk", "WALK", "Dovestone Reservoir", 1), ("Fun Run", "RUN", "Sefton Park", 1),
+]  # fmt: skip
+CHARITY_PARTNERS = ["WaterAid Uganda", "Hope Schools Trust", "Kisumu Health Partners", "WaterAid Uganda",
+                    "Sahel Relief Network", "Hope Schools Trust", "Bright Futures Malawi",
+                    "Nepal Clinics Alliance"]  # fmt: skip
+
+
+def _charity_postcode(rng: random.Random) -> str:
+    """A Greater Manchester postcode."""
+    inward = f"{rng.randint(1, 9)}{rng.choice('ABDEFGHJLNPQRSTUWXYZ')}{rng.choice('ABDEFGHJLNPQRSTUWXYZ')}"
+    return f"{rng.choice(['M', 'SK', 'OL', 'BL', 'WA'])}{rng.randint(1, 40)} {inward}"
+
+
+def _charity_people(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Funds, campaigns of four years, 260 donors and 45 volunteers."""
+    connection.executemany("INSERT INTO fund VALUES (?, ?, ?, ?)", CHARITY_FUNDS)
+    camp_id = 0
+    for year in (2023, 2024, 2025, 2026):
+        for name, fund_cd, chan_cd, budget in CHARITY_CAMPAIGNS:
+            if name == "Flood Response" and year not in (2024, 2026):
+                continue
+            camp_id += 1
+            launch = date(year, rng.randint(1, 10), rng.randint(1, 28))
+            close = launch + timedelta(days=rng.randint(30, 120))
+            connection.execute(
+                "INSERT INTO campaign VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (camp_id, name, year, fund_cd, chan_cd, launch.isoformat(),
+                 None if close > date(2026, 11, 1) else close.isoformat(), budget * rng.choice([0.8, 1.0, 1.2]),
+                 None if fund_cd == "EMG" else budget * rng.choice([3, 4, 5])),
+            )  # fmt: skip
+    for donor_id in range(1, 261):
+        first = rng.choice(CHARITY_FIRST)
+        titles = ["Ms", "Mrs", "Miss"] if CHARITY_FIRST.index(first) % 2 == 0 else ["Mr", "Mr", "Mr"]
+        title = rng.choices([None, *titles, "Dr", "Rev"], [30, 25, 15, 10, 6, 2])[0]
+        connection.execute(
+            "INSERT INTO donor VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (donor_id, title, first, rng.choice(CHARITY_LAST),
+             None if rng.random() < 0.08 else _charity_postcode(rng),
+             None if rng.random() < 0.35 else rng.randint(1938, 2000), int(rng.random() < 0.55),
+             int(rng.random() < 0.06), int(rng.random() < 0.2),
+             rng.randint(1, donor_id - 1) if donor_id > 20 and rng.random() < 0.12 else None),
+        )  # fmt: skip
+    for vol_id in range(1, 46):
+        connection.execute(
+            "INSERT INTO volunteer VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (vol_id, rng.choice(CHARITY_FIRST), rng.choice(CHARITY_LAST),
+             None if rng.random() < 0.2 else f"07{rng.randint(100, 999)} {rng.randint(100000, 999999)}",
+             (date(2016, 3, 1) + timedelta(days=rng.randint(0, 3700))).isoformat(), int(rng.random() < 0.7),
+             None if rng.random() < 0.3 else rng.choice([1.5, 2.0, 3.0, 4.0, 6.0, 8.0]),
+             None if vol_id <= 5 else rng.randint(1, 5)),
+        )  # fmt: skip
+
+
+def _charity_giving(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """900 donations and the grants the funds paid out."""
+    campaigns = list(connection.execute("SELECT camp_id, launch_dt FROM campaign"))
+    gift_aid = dict(connection.execute("SELECT donor_id, gift_aid FROM donor"))
+    for don_id in range(100001, 100901):
+        donor_id = rng.randint(1, 260)
+        recurring = int(rng.random() < 0.3)
+        if recurring or rng.random() < 0.2:
+            camp_id, day = None, date(2023, 1, 5) + timedelta(days=rng.randint(0, 1400))
+        else:
+            camp_id, launch = rng.choice(campaigns)
+            day = date.fromisoformat(launch) + timedelta(days=rng.randint(0, 60))
+        amount = (
+            rng.choice([5.0, 10.0, 15.0, 20.0]) if recurring else rng.choice([10.0, 25.0, 50.0, 100.0, 250.0, 1000.0])
+        )
+        refunded = int(rng.random() < 0.02)
+        connection.execute(
+            "INSERT INTO donation VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (don_id, donor_id, camp_id, day.isoformat(), amount,
+             "DD" if recurring else rng.choices(["CC", "CHQ", "CASH", "PP", "BT"], [45, 10, 10, 25, 10])[0], recurring,
+             round(amount * 0.25, 2) if gift_aid[donor_id] and not refunded else None, refunded),
+        )  # fmt: skip
+    for number in range(1, 41):
+        fund_cd = rng.choice(["WTR", "EDU", "EMG", "HLT", "WTR", "GEN"])
+        awarded = date(2023, 2, 1) + timedelta(days=rng.randint(0, 1350))
+        due = awarded + timedelta(days=365)
+        connection.execute(
+            "INSERT INTO grant_award VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (f"GR-{awarded.year}-{number:03d}", fund_cd, rng.choice(CHARITY_PARTNERS),
+             rng.choice(["EAF", "WAF", "SAS", "SEA"]), awarded.isoformat(),
+             float(rng.choice([5, 10, 15, 25, 40, 60]) * 1000),
+             rng.choice([1, 2, 2, 3, 4]), None if fund_cd == "EMG" else due.isoformat(),
+             int(due < date(2026, 11, 1) and rng.random() < 0.8)),
+        )  # fmt: skip
+
+
+def _charity_events(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """24 events, their volunteers' shifts and the donors registered."""
+    campaigns = [row[0] for row in connection.execute("SELECT camp_id FROM campaign")]
+    for evt_id in range(1, 25):
+        name, kind, venue, outdoor = rng.choice(CHARITY_EVENTS)
+        day = date(2023, 3, 4) + timedelta(days=rng.randint(0, 1330))
+        cap = {"RUN": 400, "GALA": 180, "QUIZ": 60, "BAKE": None, "WALK": None}[kind]
+        connection.execute(
+            "INSERT INTO event VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (evt_id, f"{name} {day.year}", kind, day.isoformat(), venue, cap,
+             rng.choice(campaigns) if rng.random() < 0.6 else None,
+             {"RUN": 20.0, "GALA": 75.0, "QUIZ": 5.0, "BAKE": 0.0, "WALK": 10.0}[kind], outdoor),
+        )  # fmt: skip
+        for vol_id in rng.sample(range(1, 46), rng.randint(2, 8)):
+            connection.execute(
+                "INSERT INTO vol_shift VALUES (?, ?, ?, ?, ?)",
+                (evt_id, vol_id, rng.choice(["STW", "REG", "FA", "CATR", "MRSH"]),
+                 rng.choice([2.0, 3.0, 4.0, 5.5, 8.0]), int(rng.random() < 0.08)),
+            )  # fmt: skip
+        sponsored = kind in ("RUN", "WALK")
+        for donor_id in rng.sample(range(1, 261), rng.randint(4, 20)):
+            connection.execute(
+                "INSERT INTO evt_reg VALUES (?, ?, ?, ?, ?, ?)",
+                (evt_id, donor_id, (day - timedelta(days=rng.randint(1, 60))).isoformat(),
+                 rng.choices([1, 2, 3, 4], [55, 30, 10, 5])[0],
+                 float(rng.choice([50, 120, 200, 350, 600])) if sponsored and rng.random() < 0.7 else None,
+                 int(rng.random() < 0.85)),
+            )  # fmt: skip
+
+
+def build_charity_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the charity database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(CHARITY_SCHEMA)
+    _charity_people(connection, rng)
+    _charity_giving(connection, rng)
+    _charity_events(connection, rng)
+    connection.commit()
+    connection.close()
+    return path
+
+
 BUILDERS = {
     "hotel": build_hotel_database,
     "football": build_football_database,
@@ -5586,6 +6078,8 @@ BUILDERS = {
     "fleet": build_fleet_database,
     "restaurant": build_restaurant_database,
     "tracker": build_tracker_database,
+    "rental": build_rental_database,
+    "charity": build_charity_database,
 }
 
 
