@@ -197,10 +197,30 @@ campaigns, ticket prices), volunteer shifts and event registrations (composite k
 amounts raised) and 40 grants keyed by a reference such as GR-2025-001 (partner names repeated, region codes,
 tranche counts, NULL report due dates).
 
+The orchestra (`build_orchestra_database`, nine tables) and the craft bakery (`build_bakery_database`, nine tables),
+made as held-out goals set 14 before any rule was written for it, with shortened column names and 0/1 flags: venues
+keyed by a code (unique names, a NULL seat count, an organ flag), seven conductors (unique names, NULL birth years, a
+principal-guest flag), 83 musicians (repeated first and last names, instrument and section codes, desk numbers as
+ordinals, years joined, a principal flag, NULL e-mails), twelve composers (unique names, NULL years of death), 28
+works (titles repeated over composers, such as Symphony No. 5 and Cello Concerto; catalogue_id, a misleading name:
+a catalogue code as text such as 'Op. 67' or 'K. 550', NULL for some, no identifier; NULL years, durations, player
+counts, a choral flag), 42 concerts over three seasons (season years, series codes, NULL soloists, broadcast and
+sold-out flags), programme items keyed by concert and item number (an encore flag), ~3,100 concert players
+(composite key, chair numbers, fees, a deputy flag) and ~1,900 ticket sales keyed by concert, seat row letter and
+seat number (price band codes, prices, a subscriber flag); five shops keyed by a code (unique names, two in one town,
+a NULL opening year, oven counts, a cafe flag), 46 staff (repeated names, role codes, hourly rates, shift_no, a
+misleading name: the shifts worked this month, a count; an apprentice flag), 25 products keyed by a text code such as
+SD-800 (unique names, category codes, weights, prices, shelf days, vegan and discontinued flags), 26 ingredients
+(unit codes, NULL allergen codes, an organic flag), recipe lines (composite key, quantities), ~750 bake batches keyed
+by shop, day and batch sequence number (oven numbers, a baker, NULL waste of the last days), 20 trade accounts keyed
+by a text number such as T0004 (a name repeated, type codes, postcodes, NULL VAT numbers, credit days, an on-stop
+flag), 360 trade orders (a NULL-able driver, a foreign key to staff; NULL delivery dates, a standing-order flag) and
+~1,100 order lines keyed by order and line number.
+
 Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
            [--database hotel|football|clinic|library|logistics|museum|school|airline|retail|transit|grants|vet|festival|
                        brewery|energy|telecom|farm|estate|gym|conference|fleet|
-                       restaurant|tracker|rental|charity]
+                       restaurant|tracker|rental|charity|orchestra|bakery]
 """
 
 import argparse
@@ -6054,6 +6074,451 @@ def build_charity_database(path: str | Path, seed: int = 35) -> Path:
     return path
 
 
+ORCHESTRA_SCHEMA = """
+CREATE TABLE venue (
+    venue_cd TEXT PRIMARY KEY,
+    venue_nm TEXT NOT NULL UNIQUE,
+    city_nm TEXT NOT NULL,
+    seat_cnt INTEGER,
+    organ INTEGER NOT NULL
+);
+CREATE TABLE conductor (
+    conductor_id INTEGER PRIMARY KEY,
+    conductor_nm TEXT NOT NULL UNIQUE,
+    nationality_cd TEXT NOT NULL,
+    birth_yr INTEGER,
+    principal_guest INTEGER NOT NULL
+);
+CREATE TABLE musician (
+    musician_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    instr_cd TEXT NOT NULL,
+    section_cd TEXT NOT NULL,
+    desk_no INTEGER NOT NULL,
+    joined_yr INTEGER NOT NULL,
+    principal INTEGER NOT NULL,
+    email_addr TEXT
+);
+CREATE TABLE composer (
+    composer_id INTEGER PRIMARY KEY,
+    composer_nm TEXT NOT NULL UNIQUE,
+    born_yr INTEGER NOT NULL,
+    died_yr INTEGER,
+    nationality_cd TEXT NOT NULL
+);
+CREATE TABLE work (
+    work_id INTEGER PRIMARY KEY,
+    composer_id INTEGER NOT NULL REFERENCES composer (composer_id),
+    work_ttl TEXT NOT NULL,
+    catalogue_id TEXT,
+    composed_yr INTEGER,
+    dur_min INTEGER NOT NULL,
+    players_cnt INTEGER NOT NULL,
+    choral INTEGER NOT NULL
+);
+CREATE TABLE concert (
+    concert_id INTEGER PRIMARY KEY,
+    venue_cd TEXT NOT NULL REFERENCES venue (venue_cd),
+    conductor_id INTEGER NOT NULL REFERENCES conductor (conductor_id),
+    season_yr INTEGER NOT NULL,
+    concert_dt TEXT NOT NULL,
+    series_cd TEXT NOT NULL,
+    soloist_nm TEXT,
+    broadcast INTEGER NOT NULL,
+    sold_out INTEGER NOT NULL
+);
+CREATE TABLE programme_item (
+    concert_id INTEGER NOT NULL REFERENCES concert (concert_id),
+    item_no INTEGER NOT NULL,
+    work_id INTEGER NOT NULL REFERENCES work (work_id),
+    encore INTEGER NOT NULL,
+    PRIMARY KEY (concert_id, item_no)
+);
+CREATE TABLE concert_player (
+    concert_id INTEGER NOT NULL REFERENCES concert (concert_id),
+    musician_id INTEGER NOT NULL REFERENCES musician (musician_id),
+    chair_no INTEGER NOT NULL,
+    fee_amt REAL NOT NULL,
+    deputy INTEGER NOT NULL,
+    PRIMARY KEY (concert_id, musician_id)
+);
+CREATE TABLE ticket_sale (
+    concert_id INTEGER NOT NULL REFERENCES concert (concert_id),
+    seat_row TEXT NOT NULL,
+    seat_no INTEGER NOT NULL,
+    band_cd TEXT NOT NULL,
+    price_amt REAL NOT NULL,
+    sold_dt TEXT NOT NULL,
+    subscriber INTEGER NOT NULL,
+    PRIMARY KEY (concert_id, seat_row, seat_no)
+);
+"""
+
+ORCH_VENUES = [
+    ("SYMH", "Symphony Hall", "Birmingham", 2262, 1),
+    ("BRDG", "Bridgewater Hall", "Manchester", 2341, 1),
+    ("TOWN", "Leeds Town Hall", "Leeds", 1350, 1),
+    ("CORN", "Corn Exchange", "Cambridge", None, 0),
+    ("SAGE", "Glasshouse Hall One", "Gateshead", 1640, 0),
+]
+ORCH_CONDUCTORS = [
+    ("Maria Lindqvist", "SE", 1971, 0), ("Tomasz Wrona", "PL", 1983, 1), ("Alice Okafor", "GB", 1989, 0),
+    ("Kenji Arai", "JP", None, 0), ("Pierre-Yves Morel", "FR", 1958, 1), ("Elena Vasquez", "ES", 1977, 0),
+    ("David Stern", "US", None, 0),
+]  # fmt: skip
+# composer, born, died, nationality, works: (title, catalogue, year, minutes, players, choral)
+ORCH_COMPOSERS = [
+    ("Ludwig van Beethoven", 1770, 1827, "DE", [("Symphony No. 5", "Op. 67", 1808, 33, 60, 0),
+                                               ("Symphony No. 7", "Op. 92", 1812, 38, 60, 0),
+                                               ("Egmont Overture", "Op. 84", 1810, 9, 56, 0),
+                                               ("Piano Concerto No. 4", "Op. 58", 1806, 34, 52, 0)]),
+    ("Wolfgang Amadeus Mozart", 1756, 1791, "AT", [("Symphony No. 40", "K. 550", 1788, 31, 36, 0),
+                                                   ("Requiem", "K. 626", 1791, 55, 44, 1),
+                                                   ("The Marriage of Figaro Overture", "K. 492", 1786, 4, 40, 0)]),
+    ("Johannes Brahms", 1833, 1897, "DE", [("Symphony No. 1", "Op. 68", 1876, 46, 64, 0),
+                                           ("Violin Concerto", "Op. 77", 1878, 40, 58, 0),
+                                           ("Academic Festival Overture", "Op. 80", 1880, 10, 66, 0)]),
+    ("Antonin Dvorak", 1841, 1904, "CZ", [("Symphony No. 9", "Op. 95", 1893, 42, 64, 0),
+                                          ("Cello Concerto", "Op. 104", 1895, 40, 60, 0)]),
+    ("Jean Sibelius", 1865, 1957, "FI", [("Symphony No. 5", "Op. 82", 1919, 31, 62, 0),
+                                         ("Finlandia", "Op. 26", 1900, 8, 62, 0),
+                                         ("Violin Concerto", "Op. 47", 1905, 31, 60, 0)]),
+    ("Edward Elgar", 1857, 1934, "GB", [("Enigma Variations", "Op. 36", 1899, 30, 70, 0),
+                                        ("Cello Concerto", "Op. 85", 1919, 30, 56, 0),
+                                        ("The Dream of Gerontius", "Op. 38", 1900, 95, 90, 1)]),
+    ("Gustav Mahler", 1860, 1911, "AT", [("Symphony No. 1", None, 1888, 55, 90, 0),
+                                         ("Symphony No. 2", None, 1894, 85, 110, 1)]),
+    ("Claude Debussy", 1862, 1918, "FR", [("La Mer", "L. 109", 1905, 24, 80, 0),
+                                          ("Prelude to the Afternoon of a Faun", "L. 86", 1894, 10, 46, 0)]),
+    ("Sergei Rachmaninoff", 1873, 1943, "RU", [("Piano Concerto No. 2", "Op. 18", 1901, 34, 62, 0),
+                                               ("Symphonic Dances", "Op. 45", 1940, 35, 78, 0)]),
+    ("Anna Clyne", 1980, None, "GB", [("This Midnight Hour", None, 2015, 12, 66, 0),
+                                      ("Masquerade", None, 2013, 5, 60, 0)]),
+    ("Thomas Ades", 1971, None, "GB", [("Asyla", "Op. 17", 1997, 24, 90, 0)]),
+    ("Caroline Shaw", 1982, None, "US", [("Entr'acte", None, 2014, 11, 30, 0)]),
+]  # fmt: skip
+# instrument, section, players in the orchestra
+ORCH_INSTRUMENTS = [("VLN", "STR", 30), ("VLA", "STR", 10), ("VC", "STR", 8), ("DB", "STR", 6), ("FL", "WW", 3),
+                    ("OB", "WW", 3), ("CL", "WW", 3), ("BSN", "WW", 3), ("HN", "BR", 5), ("TPT", "BR", 3),
+                    ("TBN", "BR", 3), ("TUBA", "BR", 1), ("TIMP", "PERC", 1), ("PERC", "PERC", 3),
+                    ("HP", "PERC", 1)]  # fmt: skip
+ORCH_FIRST = ["Alice", "Ben", "Charlotte", "Daniel", "Emily", "George", "Hannah", "James", "Katie", "Laura", "Matthew",
+              "Nina", "Oliver", "Rachel", "Sophie", "Thomas", "Yuki", "Zara"]  # fmt: skip
+ORCH_LAST = ["Barnes", "Chen", "Davies", "Evans", "Fletcher", "Grant", "Hughes", "Kim", "Lloyd", "Morgan", "Novak",
+             "Price", "Roberts", "Turner", "Walsh", "Young"]  # fmt: skip
+ORCH_SOLOISTS = ["Isata Kanneh-Mason", "Benjamin Grosvenor", "Nicola Benedetti", "Sheku Kanneh-Mason",
+                 "Alina Ibragimova", "Stephen Hough", "Steven Isserlis"]  # fmt: skip
+ORCH_ROWS = "ABCDEFGHJKLMNPQRST"
+
+
+def _orchestra_roster(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Venues, conductors, composers with their works and about 90 musicians."""
+    connection.executemany("INSERT INTO venue VALUES (?, ?, ?, ?, ?)", ORCH_VENUES)
+    connection.executemany(
+        "INSERT INTO conductor (conductor_nm, nationality_cd, birth_yr, principal_guest) VALUES (?, ?, ?, ?)",
+        ORCH_CONDUCTORS,
+    )
+    for composer_id, (name, born, died, country, works) in enumerate(ORCH_COMPOSERS, start=1):
+        connection.execute("INSERT INTO composer VALUES (?, ?, ?, ?, ?)", (composer_id, name, born, died, country))
+        for title, catalogue, year, minutes, players, choral in works:
+            connection.execute(
+                "INSERT INTO work (composer_id, work_ttl, catalogue_id, composed_yr, dur_min, players_cnt, choral)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (composer_id, title, catalogue, None if rng.random() < 0.1 else year, minutes, players, choral),
+            )
+    musician_id = 0
+    for instrument, section, count in ORCH_INSTRUMENTS:
+        for seat in range(count):
+            musician_id += 1
+            last = rng.choice(ORCH_LAST)
+            connection.execute(
+                "INSERT INTO musician VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (musician_id, rng.choice(ORCH_FIRST), last, instrument, section,
+                 seat // 2 + 1 if section == "STR" else seat + 1, rng.randint(1988, 2025), int(seat == 0),
+                 None if rng.random() < 0.25 else f"{last.lower()}.{musician_id}@orchestra.example"),
+            )  # fmt: skip
+
+
+def _orchestra_concert(connection: sqlite3.Connection, rng: random.Random, concert_id: int, works: list) -> None:
+    """One concert's programme, the players on stage and the tickets sold."""
+    chosen = rng.sample(works, rng.choice([2, 3, 3, 4]))
+    for item_no, (work_id, _players) in enumerate(chosen, start=1):
+        connection.execute(
+            "INSERT INTO programme_item VALUES (?, ?, ?, ?)",
+            (concert_id, item_no, work_id, int(item_no == len(chosen) and rng.random() < 0.15)),
+        )
+    on_stage = max(players for _work, players in chosen)
+    roster = connection.execute("SELECT musician_id, principal FROM musician").fetchall()
+    for chair_no, (musician_id, principal) in enumerate(rng.sample(roster, min(on_stage, len(roster))), start=1):
+        deputy = int(rng.random() < 0.08)
+        connection.execute(
+            "INSERT INTO concert_player VALUES (?, ?, ?, ?, ?)",
+            (concert_id, musician_id, chair_no, 240.0 if principal else 180.0 if not deputy else 150.0, deputy),
+        )
+    venue = connection.execute(
+        "SELECT v.seat_cnt, c.concert_dt FROM concert AS c JOIN venue AS v ON v.venue_cd = c.venue_cd"
+        " WHERE c.concert_id = ?",
+        (concert_id,),
+    ).fetchone()
+    sold = rng.randint(25, 70 if venue[0] else 40)
+    seats = rng.sample([(row, number) for row in ORCH_ROWS for number in range(1, 31)], sold)
+    for row, number in seats:
+        band = "A" if row in "ABCDEF" else "B" if row in "GHJKLM" else "C"
+        subscriber = int(rng.random() < 0.3)
+        price = {"A": 48.0, "B": 36.0, "C": 22.0}[band] * (0.85 if subscriber else 1)
+        when = date.fromisoformat(venue[1]) - timedelta(days=rng.randint(0, 120))
+        connection.execute(
+            "INSERT INTO ticket_sale VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (concert_id, row, number, band, round(price, 2), when.isoformat(), subscriber),
+        )
+
+
+def build_orchestra_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the orchestra database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(ORCHESTRA_SCHEMA)
+    _orchestra_roster(connection, rng)
+    works = connection.execute("SELECT work_id, players_cnt FROM work").fetchall()
+    for concert_id in range(1, 43):
+        season = 2023 + (concert_id - 1) // 14
+        day = date(season, 9, 15) + timedelta(days=rng.randint(0, 250))
+        series = rng.choices(["MAIN", "FAM", "LATE", "TOUR"], [55, 15, 15, 15])[0]
+        connection.execute(
+            "INSERT INTO concert VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (concert_id, rng.choices([v[0] for v in ORCH_VENUES], [45, 15, 15, 10, 15])[0],
+             rng.randint(1, len(ORCH_CONDUCTORS)), season, day.isoformat(), series,
+             rng.choice(ORCH_SOLOISTS) if rng.random() < 0.45 else None, int(rng.random() < 0.2),
+             int(rng.random() < 0.12)),
+        )  # fmt: skip
+        _orchestra_concert(connection, rng, concert_id, works)
+    connection.commit()
+    connection.close()
+    return path
+
+
+BAKERY_SCHEMA = """
+CREATE TABLE shop (
+    shop_cd TEXT PRIMARY KEY,
+    shop_nm TEXT NOT NULL UNIQUE,
+    town_nm TEXT NOT NULL,
+    opened_yr INTEGER,
+    oven_cnt INTEGER NOT NULL,
+    cafe INTEGER NOT NULL
+);
+CREATE TABLE staff (
+    staff_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    shop_cd TEXT NOT NULL REFERENCES shop (shop_cd),
+    role_cd TEXT NOT NULL,
+    hourly_rt REAL NOT NULL,
+    start_dt TEXT NOT NULL,
+    shift_no INTEGER NOT NULL,
+    apprentice INTEGER NOT NULL
+);
+CREATE TABLE product (
+    product_cd TEXT PRIMARY KEY,
+    product_nm TEXT NOT NULL UNIQUE,
+    category_cd TEXT NOT NULL,
+    weight_g INTEGER NOT NULL,
+    price_amt REAL NOT NULL,
+    shelf_days INTEGER NOT NULL,
+    vegan INTEGER NOT NULL,
+    discontinued INTEGER NOT NULL
+);
+CREATE TABLE ingredient (
+    ingredient_id INTEGER PRIMARY KEY,
+    ingredient_nm TEXT NOT NULL UNIQUE,
+    unit_cd TEXT NOT NULL,
+    allergen_cd TEXT,
+    unit_cost REAL NOT NULL,
+    organic INTEGER NOT NULL
+);
+CREATE TABLE recipe_line (
+    product_cd TEXT NOT NULL REFERENCES product (product_cd),
+    ingredient_id INTEGER NOT NULL REFERENCES ingredient (ingredient_id),
+    qty REAL NOT NULL,
+    PRIMARY KEY (product_cd, ingredient_id)
+);
+CREATE TABLE bake_batch (
+    shop_cd TEXT NOT NULL REFERENCES shop (shop_cd),
+    bake_dt TEXT NOT NULL,
+    batch_seq INTEGER NOT NULL,
+    product_cd TEXT NOT NULL REFERENCES product (product_cd),
+    baker_id INTEGER NOT NULL REFERENCES staff (staff_id),
+    oven_no INTEGER NOT NULL,
+    baked_qty INTEGER NOT NULL,
+    wasted_qty INTEGER,
+    PRIMARY KEY (shop_cd, bake_dt, batch_seq)
+);
+CREATE TABLE account (
+    account_no TEXT PRIMARY KEY,
+    account_nm TEXT NOT NULL,
+    type_cd TEXT NOT NULL,
+    postcode TEXT NOT NULL,
+    vat_no TEXT,
+    credit_days INTEGER NOT NULL,
+    on_stop INTEGER NOT NULL
+);
+CREATE TABLE trade_order (
+    order_id INTEGER PRIMARY KEY,
+    account_no TEXT NOT NULL REFERENCES account (account_no),
+    shop_cd TEXT NOT NULL REFERENCES shop (shop_cd),
+    driver_id INTEGER REFERENCES staff (staff_id),
+    order_dt TEXT NOT NULL,
+    delivered_dt TEXT,
+    standing INTEGER NOT NULL
+);
+CREATE TABLE order_line (
+    order_id INTEGER NOT NULL REFERENCES trade_order (order_id),
+    line_no INTEGER NOT NULL,
+    product_cd TEXT NOT NULL REFERENCES product (product_cd),
+    qty INTEGER NOT NULL,
+    unit_price_amt REAL NOT NULL,
+    PRIMARY KEY (order_id, line_no)
+);
+"""
+
+BAKERY_SHOPS = [("HEB", "Hebden Bridge", "Hebden Bridge", 2009, 3, 1), ("TOD", "Todmorden", "Todmorden", 2014, 2, 0),
+                ("HX1", "Halifax Piece Hall", "Halifax", 2017, 2, 1), ("HX2", "Halifax King Cross", "Halifax", None,
+                1, 0), ("SOW", "Sowerby Bridge", "Sowerby Bridge", 2021, 2, 1)]  # fmt: skip
+# code, name, category, grams, price, shelf days, vegan, discontinued
+BAKERY_PRODUCTS = [
+    ("SD-800", "White sourdough", "BRD", 800, 4.20, 3, 1, 0),
+    ("SD-400", "Small white sourdough", "BRD", 400, 2.60, 3, 1, 0), ("RYE-750", "Dark rye", "BRD", 750, 4.50, 5, 1, 0),
+    ("SEED-800", "Seeded spelt", "BRD", 800, 4.80, 3, 1, 0), ("BAG-250", "Baguette", "BRD", 250, 1.90, 1, 1, 0),
+    ("FOC-500", "Rosemary focaccia", "BRD", 500, 3.80, 2, 1, 0),
+    ("WHM-800", "Wholemeal tin", "BRD", 800, 3.40, 4, 1, 0), ("BRI-400", "Brioche loaf", "BRD", 400, 3.90, 4, 0, 0),
+    ("CRO-1", "Butter croissant", "PAST", 80, 1.80, 1, 0, 0), ("PAC-1", "Pain au chocolat", "PAST", 90, 2.10, 1, 0, 0),
+    ("CIN-1", "Cinnamon bun", "PAST", 120, 2.60, 2, 0, 0), ("CAR-1", "Cardamom knot", "PAST", 110, 2.80, 2, 0, 0),
+    ("ALM-1", "Almond croissant", "PAST", 110, 2.90, 1, 0, 0), ("DAN-1", "Apricot danish", "PAST", 100, 2.50, 1, 0, 1),
+    ("VCR-1", "Vegan croissant", "PAST", 80, 2.00, 1, 1, 0), ("BRN-SQ", "Chocolate brownie", "CAKE", 90, 2.70, 4, 0, 0),
+    ("LEM-SL", "Lemon drizzle slice", "CAKE", 100, 2.40, 3, 0, 0),
+    ("CAR-SL", "Carrot cake slice", "CAKE", 120, 3.10, 3, 0, 0),
+    ("VIC-20", "Victoria sponge", "CAKE", 900, 18.00, 3, 0, 0), ("FLP-1", "Flapjack", "CAKE", 85, 2.20, 6, 1, 0),
+    ("PAR-1", "Parkin", "CAKE", 80, 2.00, 7, 0, 1), ("SAU-1", "Sausage roll", "SAV", 150, 2.90, 1, 0, 0),
+    ("VSR-1", "Vegan sausage roll", "SAV", 150, 2.90, 1, 1, 0),
+    ("PIE-CS", "Cheese and onion pasty", "SAV", 200, 3.60, 1, 0, 0),
+    ("QCH-1", "Leek quiche slice", "SAV", 160, 3.80, 2, 0, 0),
+]  # fmt: skip
+# name, unit, allergen, cost per unit, organic
+BAKERY_INGREDIENTS = [
+    ("Strong white flour", "KG", "GLU", 0.95, 0), ("Stoneground wholemeal flour", "KG", "GLU", 1.10, 1),
+    ("Dark rye flour", "KG", "GLU", 1.40, 1), ("Spelt flour", "KG", "GLU", 1.90, 1),
+    ("Plain flour", "KG", "GLU", 0.70, 0), ("Sea salt", "KG", None, 1.20, 0), ("Fresh yeast", "KG", None, 3.50, 0),
+    ("Sourdough starter", "KG", "GLU", 0.40, 1), ("Unsalted butter", "KG", "MLK", 7.80, 0),
+    ("Whole milk", "L", "MLK", 1.05, 1), ("Free-range eggs", "EA", "EGG", 0.28, 0),
+    ("Caster sugar", "KG", None, 1.30, 0), ("Dark chocolate", "KG", "MLK", 11.50, 0),
+    ("Ground almonds", "KG", "NUT", 9.20, 0), ("Cinnamon", "KG", None, 14.00, 1), ("Cardamom", "KG", None, 38.00, 1),
+    ("Lemons", "EA", None, 0.35, 0), ("Carrots", "KG", None, 0.80, 1), ("Rolled oats", "KG", "GLU", 1.60, 1),
+    ("Golden syrup", "KG", None, 2.10, 0), ("Pork sausage meat", "KG", None, 6.40, 0),
+    ("Mature cheddar", "KG", "MLK", 8.90, 0), ("Sesame seeds", "KG", "SES", 6.00, 0),
+    ("Rosemary", "KG", None, 22.00, 1), ("Oat milk", "L", "GLU", 1.60, 0), ("Vegan butter", "KG", None, 6.20, 0),
+]  # fmt: skip
+BAKERY_FIRST = ["Amy", "Callum", "Chloe", "Dean", "Ellie", "Jordan", "Kirsty", "Liam", "Megan", "Nathan", "Shannon",
+                "Tom", "Zainab", "Bilal"]  # fmt: skip
+BAKERY_LAST = ["Ackroyd", "Barraclough", "Crowther", "Greenwood", "Hirst", "Holroyd", "Sutcliffe", "Shah", "Uttley",
+               "Wood"]  # fmt: skip
+BAKERY_ACCOUNTS = ["The Book Case Cafe", "Hebden Hostel", "Calder Valley Deli", "Todmorden Primary School",
+                   "The Shoulder of Mutton", "Riverside Cafe", "Heptonstall Hotel", "Square Chapel Arts Centre",
+                   "The Packhorse Inn", "Moorcock Inn", "Halifax Minster Cafe", "Riverside Cafe", "Grub and Grog",
+                   "Ripponden Old Bridge Inn", "Woodhouse Nursery", "Calderdale College", "The Fat Goose",
+                   "Mytholm Works Canteen", "Luddenden Foot Stores", "The Old Co-op"]  # fmt: skip
+
+
+def _bakery_setup(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Shops, products, ingredients, recipes, 46 staff and the trade accounts."""
+    connection.executemany("INSERT INTO shop VALUES (?, ?, ?, ?, ?, ?)", BAKERY_SHOPS)
+    connection.executemany("INSERT INTO product VALUES (?, ?, ?, ?, ?, ?, ?, ?)", BAKERY_PRODUCTS)
+    connection.executemany(
+        "INSERT INTO ingredient (ingredient_nm, unit_cd, allergen_cd, unit_cost, organic) VALUES (?, ?, ?, ?, ?)",
+        BAKERY_INGREDIENTS,
+    )
+    names = [row[0] for row in BAKERY_INGREDIENTS]
+    for code, _name, category, grams, *_rest in BAKERY_PRODUCTS:
+        base = {"BRD": [0, 5, 7], "PAST": [4, 8, 9, 11], "CAKE": [4, 8, 10, 11], "SAV": [4, 8, 5]}[category]
+        extra = rng.sample(range(len(names)), rng.randint(1, 3))
+        for index in sorted(set(base + extra)):
+            unit = BAKERY_INGREDIENTS[index][1]
+            qty = rng.randint(1, 4) if unit == "EA" else round(grams / 1000 * rng.uniform(0.02, 0.6), 3)
+            connection.execute("INSERT INTO recipe_line VALUES (?, ?, ?)", (code, index + 1, qty))
+    for staff_id in range(1, 47):
+        role = rng.choices(["BAKR", "COUN", "MGR", "DRV"], [35, 40, 10, 15])[0]
+        connection.execute(
+            "INSERT INTO staff VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (staff_id, rng.choice(BAKERY_FIRST), rng.choice(BAKERY_LAST), rng.choice(BAKERY_SHOPS)[0], role,
+             {"BAKR": 12.60, "COUN": 11.44, "MGR": 14.80, "DRV": 12.10}[role] + rng.choice([0, 0, 0.5, 1.0]),
+             (date(2012, 1, 1) + timedelta(days=rng.randint(0, 5000))).isoformat(), rng.randint(4, 22),
+             int(role in ("BAKR", "COUN") and rng.random() < 0.2)),
+        )  # fmt: skip
+    for number, name in enumerate(BAKERY_ACCOUNTS, start=1):
+        school = "School" in name or "Nursery" in name or "College" in name
+        kind = "SCH" if school else rng.choice(["CAFE", "PUB", "HTL", "SHOP"])
+        letters = "ABDEFGHJLNPQRSTUWXYZ"
+        postcode = f"HX{rng.randint(1, 7)} {rng.randint(1, 9)}{rng.choice(letters)}{rng.choice(letters)}"
+        connection.execute(
+            "INSERT INTO account VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (f"T{number:04d}", name, kind, postcode,
+             None if kind == "SCH" or rng.random() < 0.3 else f"GB{rng.randint(100000000, 999999999)}",
+             rng.choice([7, 14, 14, 30]), int(rng.random() < 0.1)),
+        )  # fmt: skip
+
+
+def _bakery_trade(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """About 1,400 bake batches over eight weeks, 360 trade orders and their lines."""
+    bakers = {}
+    for staff_id, shop, role in connection.execute("SELECT staff_id, shop_cd, role_cd FROM staff"):
+        if role in ("BAKR", "MGR"):
+            bakers.setdefault(shop, []).append(staff_id)
+    drivers = [row[0] for row in connection.execute("SELECT staff_id FROM staff WHERE role_cd = 'DRV'")]
+    live = [row for row in BAKERY_PRODUCTS if not row[7]]
+    for shop, _name, _town, _year, ovens, _cafe in BAKERY_SHOPS:
+        for day in range(0, 56, 2 if ovens == 1 else 1):
+            when = date(2026, 9, 1) + timedelta(days=day)
+            if when.weekday() == 0:
+                continue
+            for batch_seq, product in enumerate(rng.sample(live, rng.randint(2, 3 + ovens)), start=1):
+                baked = rng.choice([12, 24, 24, 36, 48]) if product[3] < 300 else rng.choice([10, 20, 30])
+                connection.execute(
+                    "INSERT INTO bake_batch VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (shop, when.isoformat(), batch_seq, product[0], rng.choice(bakers.get(shop) or [1]),
+                     rng.randint(1, ovens), baked, None if when > date(2026, 10, 24) else rng.randint(0, baked // 4)),
+                )  # fmt: skip
+    accounts = [row[0] for row in connection.execute("SELECT account_no FROM account")]
+    for order_id in range(1, 361):
+        ordered = date(2026, 9, 1) + timedelta(days=rng.randint(0, 55))
+        connection.execute(
+            "INSERT INTO trade_order VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (order_id, rng.choice(accounts), rng.choice(BAKERY_SHOPS)[0],
+             rng.choice(drivers) if drivers and rng.random() < 0.8 else None, ordered.isoformat(),
+             None if ordered > date(2026, 10, 22) else (ordered + timedelta(days=rng.choice([1, 1, 2]))).isoformat(),
+             int(rng.random() < 0.4)),
+        )  # fmt: skip
+        for line_no, product in enumerate(rng.sample(live, rng.randint(1, 5)), start=1):
+            connection.execute(
+                "INSERT INTO order_line VALUES (?, ?, ?, ?, ?)",
+                (order_id, line_no, product[0], rng.choice([6, 12, 12, 24, 30]), round(product[4] * 0.7, 2)),
+            )
+
+
+def build_bakery_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the bakery database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(BAKERY_SCHEMA)
+    _bakery_setup(connection, rng)
+    _bakery_trade(connection, rng)
+    connection.commit()
+    connection.close()
+    return path
+
+
 BUILDERS = {
     "hotel": build_hotel_database,
     "football": build_football_database,
@@ -6080,6 +6545,8 @@ BUILDERS = {
     "tracker": build_tracker_database,
     "rental": build_rental_database,
     "charity": build_charity_database,
+    "orchestra": build_orchestra_database,
+    "bakery": build_bakery_database,
 }
 
 
