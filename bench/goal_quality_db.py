@@ -217,10 +217,31 @@ by a text number such as T0004 (a name repeated, type codes, postcodes, NULL VAT
 flag), 360 trade orders (a NULL-able driver, a foreign key to staff; NULL delivery dates, a standing-order flag) and
 ~1,100 order lines keyed by order and line number.
 
+The community pharmacy chain (`build_pharmacy_database`, nine tables) and the marina (`build_marina_database`, nine
+tables), made as drafts held-out set 14 before any rule was written for either, with shortened column names (`_cd`,
+`_nm`, `_no`, `_dt`, `_ts`, `_rt`, `_yr`, `_qty`, `_lvl`, `_sz`, `_amt`, `_pct`, `rx`, `sup`, `chk`, `loc`, `pwr`,
+`loa`, `mbr`, `ltrs`, `ppl`) and 0/1 flags named by nouns (consult_rm, locum, fridge, finger, fuel, visitor,
+liveaboard, club_mbr), adjectives (private, seasonal, owing), participles (collected, substituted, insured,
+duty_paid) and acronyms (otc, eps): six branches keyed by a code (NULL opening years), 42 staff (role codes, NULL
+GPhC numbers of unregistered staff, hourly rates, an independent-prescriber flag), 160 patients (NHS numbers as text,
+repeated names, NULL birth dates, exemption codes with NULLs, a NULL-able nominated branch), 26 prescribers (names
+repeated, practices repeated with their ODS codes, type codes), 38 drugs keyed by a code (generic names repeated over
+strengths and forms, NULL brands and strengths, pack sizes and costs, controlled-drug schedules 2-5 as an ordinal,
+NULL for most), each branch's stock (composite key, reorder levels, NULL bin locations), 300 prescriptions (NULL
+dispensing dates, repeat numbers, status codes), their items (composite key, NULL days supplied, dose texts) and the
+checks made on them (a prescription-staff link with a composite key, stage codes); six pontoons keyed by a letter,
+berths keyed by pontoon and number (NULL power of unpowered pontoons), 130 owners (NULL titles, e-mails and phones,
+repeated names, country codes), 140 vessels (names repeated, type codes, lengths, beams and drafts in metres, NULL
+build years, engine powers and MMSIs), a vessel-owner link (composite key, share percentages, a primary-contact flag),
+14 staff (a repeated name, role codes), 120 berth allocations and 260 visits (`visit_rec`), each referring to a berth
+by a two-column foreign key (contract codes, NULL end dates; a check-in hand, NULL departures and nights of boats
+still in) and 220 fuel sales (fuel codes, litres, pence per litre).
+
 Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
            [--database hotel|football|clinic|library|logistics|museum|school|airline|retail|transit|grants|vet|festival|
                        brewery|energy|telecom|farm|estate|gym|conference|fleet|
-                       restaurant|tracker|rental|charity|orchestra|bakery]
+                       restaurant|tracker|rental|charity|orchestra|bakery|
+                       pharmacy|marina]
 """
 
 import argparse
@@ -6519,6 +6540,483 @@ def build_bakery_database(path: str | Path, seed: int = 35) -> Path:
     return path
 
 
+PHARMACY_SCHEMA = """
+CREATE TABLE branch (
+    branch_cd TEXT PRIMARY KEY,
+    branch_nm TEXT NOT NULL,
+    town_nm TEXT NOT NULL,
+    open_yr INTEGER,
+    consult_rm INTEGER NOT NULL,
+    drive_thru INTEGER NOT NULL
+);
+CREATE TABLE staff (
+    staff_id INTEGER PRIMARY KEY,
+    branch_cd TEXT NOT NULL REFERENCES branch (branch_cd),
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    role_cd TEXT NOT NULL,
+    gphc_no TEXT,
+    hourly_rt REAL NOT NULL,
+    start_dt TEXT NOT NULL,
+    locum INTEGER NOT NULL,
+    ind_prescriber INTEGER NOT NULL
+);
+CREATE TABLE patient (
+    pat_id INTEGER PRIMARY KEY,
+    nhs_no TEXT NOT NULL UNIQUE,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    birth_dt TEXT,
+    sex_cd TEXT NOT NULL,
+    postcode TEXT NOT NULL,
+    exempt_cd TEXT,
+    nom_branch_cd TEXT REFERENCES branch (branch_cd),
+    sms_consent INTEGER NOT NULL
+);
+CREATE TABLE prescriber (
+    presc_id INTEGER PRIMARY KEY,
+    presc_nm TEXT NOT NULL,
+    practice_nm TEXT NOT NULL,
+    ods_cd TEXT NOT NULL,
+    presc_type_cd TEXT NOT NULL,
+    private INTEGER NOT NULL
+);
+CREATE TABLE drug (
+    drug_cd TEXT PRIMARY KEY,
+    generic_nm TEXT NOT NULL,
+    brand_nm TEXT,
+    form_cd TEXT NOT NULL,
+    strength_mg REAL,
+    pack_sz INTEGER NOT NULL,
+    pack_cost REAL NOT NULL,
+    cd_schedule INTEGER,
+    otc INTEGER NOT NULL,
+    fridge INTEGER NOT NULL
+);
+CREATE TABLE stock_lvl (
+    branch_cd TEXT NOT NULL REFERENCES branch (branch_cd),
+    drug_cd TEXT NOT NULL REFERENCES drug (drug_cd),
+    on_hand_qty INTEGER NOT NULL,
+    reorder_lvl INTEGER NOT NULL,
+    bin_loc TEXT,
+    PRIMARY KEY (branch_cd, drug_cd)
+);
+CREATE TABLE rx (
+    rx_id INTEGER PRIMARY KEY,
+    pat_id INTEGER NOT NULL REFERENCES patient (pat_id),
+    presc_id INTEGER NOT NULL REFERENCES prescriber (presc_id),
+    branch_cd TEXT NOT NULL REFERENCES branch (branch_cd),
+    issued_dt TEXT NOT NULL,
+    dispensed_dt TEXT,
+    repeat_no INTEGER NOT NULL,
+    status_cd TEXT NOT NULL,
+    eps INTEGER NOT NULL,
+    collected INTEGER NOT NULL
+);
+CREATE TABLE rx_item (
+    rx_id INTEGER NOT NULL REFERENCES rx (rx_id),
+    line_no INTEGER NOT NULL,
+    drug_cd TEXT NOT NULL REFERENCES drug (drug_cd),
+    qty INTEGER NOT NULL,
+    days_sup INTEGER,
+    dose_txt TEXT NOT NULL,
+    owing INTEGER NOT NULL,
+    substituted INTEGER NOT NULL,
+    PRIMARY KEY (rx_id, line_no)
+);
+CREATE TABLE rx_check (
+    rx_id INTEGER NOT NULL REFERENCES rx (rx_id),
+    staff_id INTEGER NOT NULL REFERENCES staff (staff_id),
+    stage_cd TEXT NOT NULL,
+    chk_ts TEXT NOT NULL,
+    PRIMARY KEY (rx_id, staff_id)
+);
+"""
+
+PHARM_BRANCHES = [
+    ("BRS01", "Redland Pharmacy", "Bristol", 1998, 1, 0), ("BRS02", "Fishponds Pharmacy", "Bristol", 2006, 1, 0),
+    ("BTH01", "Widcombe Chemist", "Bath", None, 0, 0), ("CDF01", "Roath Pharmacy", "Cardiff", 2011, 1, 1),
+    ("CDF02", "Canton Pharmacy", "Cardiff", 2019, 1, 0), ("SWI01", "Old Town Pharmacy", "Swindon", 2015, 0, 1),
+]  # fmt: skip
+# code, generic name, brand, form, strength mg, pack size, pack cost, CD schedule, OTC, fridge
+PHARM_DRUGS = [
+    ("AML5T", "Amlodipine", None, "TAB", 5, 28, 0.89, None, 0, 0),
+    ("AML10T", "Amlodipine", None, "TAB", 10, 28, 0.95, None, 0, 0),
+    ("ATV20T", "Atorvastatin", "Lipitor", "TAB", 20, 28, 1.12, None, 0, 0),
+    ("ATV40T", "Atorvastatin", None, "TAB", 40, 28, 1.30, None, 0, 0),
+    ("MET500T", "Metformin", None, "TAB", 500, 84, 1.45, None, 0, 0),
+    ("OME20C", "Omeprazole", "Losec", "CAP", 20, 28, 0.98, None, 0, 0),
+    ("LAN30C", "Lansoprazole", None, "CAP", 30, 28, 1.05, None, 0, 0),
+    ("RAM5C", "Ramipril", None, "CAP", 5, 28, 1.20, None, 0, 0),
+    ("LEV100T", "Levothyroxine", None, "TAB", 0.1, 28, 1.60, None, 0, 0),
+    ("SAL100I", "Salbutamol", "Ventolin", "INH", 0.1, 1, 1.50, None, 0, 0),
+    ("BEC100I", "Beclometasone", "Clenil", "INH", 0.1, 1, 7.42, None, 0, 0),
+    ("PAR500T", "Paracetamol", None, "TAB", 500, 32, 0.75, None, 1, 0),
+    ("IBU400T", "Ibuprofen", None, "TAB", 400, 24, 0.82, None, 1, 0),
+    ("CET10T", "Cetirizine", None, "TAB", 10, 30, 0.65, None, 1, 0),
+    ("COD30T", "Codeine", None, "TAB", 30, 28, 1.90, 5, 0, 0),
+    ("COC30T", "Co-codamol", "Solpadol", "TAB", 30, 100, 3.10, 5, 0, 0),
+    ("TRA50C", "Tramadol", None, "CAP", 50, 100, 2.40, 3, 0, 0),
+    ("MOR10L", "Morphine sulfate", "Oramorph", "LIQ", 2, 1, 1.95, 5, 0, 0),
+    ("MOR10T", "Morphine sulfate", "Zomorph", "CAP", 10, 60, 3.47, 2, 0, 0),
+    ("DIA5T", "Diazepam", None, "TAB", 5, 28, 0.92, 4, 0, 0),
+    ("ZOP75T", "Zopiclone", None, "TAB", 7.5, 28, 0.99, 4, 0, 0),
+    ("MPH10T", "Methylphenidate", "Ritalin", "TAB", 10, 30, 5.60, 2, 0, 0),
+    ("INS100J", "Insulin glargine", "Lantus", "INJ", None, 5, 34.80, None, 0, 1),
+    ("INA100J", "Insulin aspart", "NovoRapid", "INJ", None, 5, 28.31, None, 0, 1),
+    ("ADA40J", "Adalimumab", "Humira", "INJ", 40, 2, 633.60, None, 0, 1),
+    ("AMX500C", "Amoxicillin", None, "CAP", 500, 21, 1.02, None, 0, 0),
+    ("AMX250L", "Amoxicillin", None, "LIQ", 50, 1, 1.58, None, 0, 0),
+    ("CLA500T", "Clarithromycin", None, "TAB", 500, 14, 1.85, None, 0, 0),
+    ("DOX100C", "Doxycycline", None, "CAP", 100, 8, 1.20, None, 0, 0),
+    ("SER50T", "Sertraline", None, "TAB", 50, 28, 1.10, None, 0, 0),
+    ("CIT20T", "Citalopram", None, "TAB", 20, 28, 0.90, None, 0, 0),
+    ("MIR15T", "Mirtazapine", None, "TAB", 15, 28, 1.25, None, 0, 0),
+    ("WAR1T", "Warfarin", None, "TAB", 1, 28, 0.95, None, 0, 0),
+    ("APX5T", "Apixaban", "Eliquis", "TAB", 5, 56, 53.20, None, 0, 0),
+    ("EMO500C", "Emollient cream", "Diprobase", "CRM", None, 1, 6.32, None, 1, 0),
+    ("HYD1C", "Hydrocortisone", None, "CRM", None, 1, 2.10, None, 1, 0),
+    ("LAT5E", "Latanoprost", "Xalatan", "EYE", None, 1, 3.20, None, 0, 1),
+    ("CHL5E", "Chloramphenicol", None, "EYE", None, 1, 1.90, None, 1, 0),
+]  # fmt: skip
+PHARM_FIRST = ["Aaliyah", "Ben", "Carys", "Daniel", "Efa", "Faisal", "Gemma", "Hassan", "Ioan", "Jasmine", "Kieran",
+               "Leah", "Mohammed", "Nia", "Oliver", "Priya", "Rhys", "Sophie", "Tomos", "Yasmin"]  # fmt: skip
+PHARM_LAST = ["Ahmed", "Baker", "Davies", "Edwards", "Hughes", "Jones", "Khan", "Lewis", "Morgan", "Patel", "Phillips",
+              "Roberts", "Shah", "Thomas", "Walker", "Williams"]  # fmt: skip
+PHARM_PRACTICES = [
+    ("Whiteladies Medical Group", "L81004"), ("Fishponds Family Practice", "L81027"), ("Widcombe Surgery", "L81612"),
+    ("Roath Health Centre", "W97016"), ("Canton Medical Centre", "W97033"), ("Taw Hill Surgery", "J83009"),
+]  # fmt: skip
+PHARM_DOSES = ["1 daily", "1 twice daily", "1 three times daily", "2 at night", "as directed", "1-2 when required",
+               "2 puffs when required", "5ml three times daily"]  # fmt: skip
+
+
+def _pharmacy_people(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Branches, 42 staff, 26 prescribers and 160 patients."""
+    connection.executemany("INSERT INTO branch VALUES (?, ?, ?, ?, ?, ?)", PHARM_BRANCHES)
+    for staff_id in range(1, 43):
+        role = rng.choices(["PHM", "TECH", "DSP", "MCA", "MGR"], [12, 8, 10, 9, 3])[0]
+        registered = role in ("PHM", "TECH")
+        connection.execute(
+            "INSERT INTO staff VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (staff_id, PHARM_BRANCHES[staff_id % 6][0], rng.choice(PHARM_FIRST), rng.choice(PHARM_LAST), role,
+             f"{rng.randint(2030000, 2299999)}" if registered else None,
+             {"PHM": 27.5, "TECH": 15.2, "DSP": 12.1, "MCA": 11.44, "MGR": 19.0}[role] + rng.choice([0.0, 0.0, 0.75]),
+             (date(2009, 9, 1) + timedelta(days=rng.randint(0, 6000))).isoformat(),
+             int(role == "PHM" and rng.random() < 0.35), int(role == "PHM" and rng.random() < 0.3)),
+        )  # fmt: skip
+    for presc_id in range(1, 27):
+        kind = rng.choices(["GP", "NP", "DEN", "PHM"], [16, 5, 3, 2])[0]
+        practice, ods = rng.choice(PHARM_PRACTICES)
+        title = {"GP": "Dr", "DEN": "Dr", "NP": "Nurse", "PHM": "Pharmacist"}[kind]
+        connection.execute(
+            "INSERT INTO prescriber VALUES (?, ?, ?, ?, ?, ?)",
+            (presc_id, f"{title} {rng.choice(PHARM_FIRST)[0]} {rng.choice(PHARM_LAST)}", practice, ods, kind,
+             int(rng.random() < 0.12)),
+        )  # fmt: skip
+    for pat_id in range(1, 161):
+        born = None if rng.random() < 0.08 else date(1932, 1, 1) + timedelta(days=rng.randint(0, 33000))
+        age = 2026 - born.year if born else 40
+        exempt = "A" if age >= 60 else "B" if age < 16 else rng.choice([None, None, None, "E", "F", "D"])
+        connection.execute(
+            "INSERT INTO patient VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (pat_id, f"{rng.randint(400, 499)}{rng.randint(1000000, 9999999)}", rng.choice(PHARM_FIRST),
+             rng.choice(PHARM_LAST), born.isoformat() if born else None, rng.choice(["F", "F", "M", "M", "U"]),
+             f"{rng.choice(['BS6', 'BS16', 'BA2', 'CF24', 'CF5', 'SN1'])} {rng.randint(1, 9)}"
+             f"{rng.choice('ABDEFGHJLNPQRSTUWXY')}{rng.choice('ABDEFGHJLNPQRSTUWXY')}",
+             exempt, None if rng.random() < 0.15 else rng.choice(PHARM_BRANCHES)[0], int(rng.random() < 0.6)),
+        )  # fmt: skip
+
+
+def _pharmacy_stock(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """The drug list and each branch's stock of most of it."""
+    connection.executemany("INSERT INTO drug VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", PHARM_DRUGS)
+    for branch in PHARM_BRANCHES:
+        for drug in PHARM_DRUGS:
+            if rng.random() < 0.3:
+                continue
+            connection.execute(
+                "INSERT INTO stock_lvl VALUES (?, ?, ?, ?, ?)",
+                (branch[0], drug[0], rng.choice([0, 1, 2, 3, 4, 6, 8, 10, 12, 20]), rng.choice([1, 2, 2, 3, 5]),
+                 None if drug[9] or rng.random() < 0.2 else f"{rng.choice('ABCDEF')}{rng.randint(1, 12)}"),
+            )  # fmt: skip
+
+
+def _pharmacy_rx(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """300 prescriptions, their items and the checks made on those dispensed."""
+    staff: dict[str, list[tuple[int, str]]] = {}
+    for staff_id, branch_cd, role in connection.execute("SELECT staff_id, branch_cd, role_cd FROM staff"):
+        staff.setdefault(branch_cd, []).append((staff_id, role))
+    nominated = dict(connection.execute("SELECT pat_id, nom_branch_cd FROM patient"))
+    for rx_id in range(50001, 50301):
+        pat_id = rng.choice(list(nominated))
+        branch_cd = nominated[pat_id] or rng.choice(PHARM_BRANCHES)[0]
+        issued = date(2026, 8, 1) + timedelta(days=rng.randint(0, 110))
+        status = rng.choices(["DSP", "OWE", "PND", "CNL"], [70, 8, 15, 7])[0]
+        dispensed = issued + timedelta(days=rng.randint(0, 4)) if status in ("DSP", "OWE") else None
+        connection.execute(
+            "INSERT INTO rx VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (rx_id, pat_id, rng.randint(1, 26), branch_cd, issued.isoformat(),
+             dispensed.isoformat() if dispensed else None, rng.choices(range(7), [40, 12, 12, 10, 10, 8, 8])[0],
+             status, int(rng.random() < 0.85), int(status == "DSP" and rng.random() < 0.9)),
+        )  # fmt: skip
+        for line_no, drug in enumerate(rng.sample(PHARM_DRUGS, rng.choices([1, 2, 3, 4], [50, 30, 14, 6])[0]), 1):
+            connection.execute(
+                "INSERT INTO rx_item VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (rx_id, line_no, drug[0], drug[5] * rng.choice([1, 1, 1, 2]),
+                 None if drug[3] in ("CRM", "EYE", "INH") else rng.choice([7, 14, 28, 28, 56]),
+                 rng.choice(PHARM_DOSES), int(status == "OWE" and line_no == 1), int(rng.random() < 0.06)),
+            )  # fmt: skip
+        if dispensed:
+            team = staff[branch_cd]
+            checkers = rng.sample(team, min(len(team), rng.choice([1, 2, 2])))
+            for staff_id, role in checkers:
+                connection.execute(
+                    "INSERT INTO rx_check VALUES (?, ?, ?, ?)",
+                    (rx_id, staff_id, "CLIN" if role == "PHM" else "ACC",
+                     f"{dispensed.isoformat()} {rng.randint(9, 18):02d}:{rng.choice(['05', '20', '35', '50'])}"),
+                )  # fmt: skip
+
+
+def build_pharmacy_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the pharmacy chain database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(PHARMACY_SCHEMA)
+    _pharmacy_people(connection, rng)
+    _pharmacy_stock(connection, rng)
+    _pharmacy_rx(connection, rng)
+    connection.commit()
+    connection.close()
+    return path
+
+
+MARINA_SCHEMA = """
+CREATE TABLE pontoon (
+    pontoon_cd TEXT PRIMARY KEY,
+    berth_cnt INTEGER NOT NULL,
+    max_loa_m REAL NOT NULL,
+    shore_pwr INTEGER NOT NULL,
+    fuel INTEGER NOT NULL,
+    visitor INTEGER NOT NULL
+);
+CREATE TABLE berth (
+    pontoon_cd TEXT NOT NULL REFERENCES pontoon (pontoon_cd),
+    berth_no INTEGER NOT NULL,
+    max_loa_m REAL NOT NULL,
+    max_beam_m REAL NOT NULL,
+    depth_m REAL NOT NULL,
+    pwr_amps INTEGER,
+    finger INTEGER NOT NULL,
+    PRIMARY KEY (pontoon_cd, berth_no)
+);
+CREATE TABLE owner (
+    owner_id INTEGER PRIMARY KEY,
+    title TEXT,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    email_addr TEXT,
+    phone_no TEXT,
+    ctry_cd TEXT NOT NULL,
+    club_mbr INTEGER NOT NULL
+);
+CREATE TABLE vessel (
+    vessel_id INTEGER PRIMARY KEY,
+    vessel_nm TEXT NOT NULL,
+    type_cd TEXT NOT NULL,
+    loa_m REAL NOT NULL,
+    beam_m REAL NOT NULL,
+    draft_m REAL NOT NULL,
+    built_yr INTEGER,
+    engine_hp INTEGER,
+    mmsi TEXT,
+    insured INTEGER NOT NULL,
+    liveaboard INTEGER NOT NULL
+);
+CREATE TABLE vessel_owner (
+    vessel_id INTEGER NOT NULL REFERENCES vessel (vessel_id),
+    owner_id INTEGER NOT NULL REFERENCES owner (owner_id),
+    share_pct INTEGER NOT NULL,
+    primary_contact INTEGER NOT NULL,
+    PRIMARY KEY (vessel_id, owner_id)
+);
+CREATE TABLE staff (
+    staff_id INTEGER PRIMARY KEY,
+    full_nm TEXT NOT NULL,
+    role_cd TEXT NOT NULL,
+    start_dt TEXT NOT NULL,
+    vhf_cert INTEGER NOT NULL,
+    seasonal INTEGER NOT NULL
+);
+CREATE TABLE berth_alloc (
+    alloc_id INTEGER PRIMARY KEY,
+    vessel_id INTEGER NOT NULL REFERENCES vessel (vessel_id),
+    pontoon_cd TEXT NOT NULL,
+    berth_no INTEGER NOT NULL,
+    contract_cd TEXT NOT NULL,
+    start_dt TEXT NOT NULL,
+    end_dt TEXT,
+    fee_amt REAL NOT NULL,
+    auto_renew INTEGER NOT NULL,
+    FOREIGN KEY (pontoon_cd, berth_no) REFERENCES berth (pontoon_cd, berth_no)
+);
+CREATE TABLE visit_rec (
+    visit_id INTEGER PRIMARY KEY,
+    vessel_id INTEGER NOT NULL REFERENCES vessel (vessel_id),
+    pontoon_cd TEXT NOT NULL,
+    berth_no INTEGER NOT NULL,
+    checkin_staff_id INTEGER NOT NULL REFERENCES staff (staff_id),
+    arr_ts TEXT NOT NULL,
+    dep_ts TEXT,
+    nights INTEGER,
+    fee_amt REAL NOT NULL,
+    paid INTEGER NOT NULL,
+    FOREIGN KEY (pontoon_cd, berth_no) REFERENCES berth (pontoon_cd, berth_no)
+);
+CREATE TABLE fuel_sale (
+    sale_id INTEGER PRIMARY KEY,
+    vessel_id INTEGER NOT NULL REFERENCES vessel (vessel_id),
+    staff_id INTEGER NOT NULL REFERENCES staff (staff_id),
+    sale_ts TEXT NOT NULL,
+    fuel_cd TEXT NOT NULL,
+    ltrs REAL NOT NULL,
+    ppl REAL NOT NULL,
+    duty_paid INTEGER NOT NULL
+);
+"""
+
+# code, berths, longest boat (m), shore power, fuel, visitor
+MARINA_PONTOONS = [
+    ("A", 24, 12.0, 1, 0, 0), ("B", 24, 12.0, 1, 0, 0), ("C", 30, 15.0, 1, 0, 0), ("D", 20, 18.0, 1, 0, 0),
+    ("E", 16, 14.0, 1, 0, 1), ("F", 8, 24.0, 0, 1, 1),
+]  # fmt: skip
+MARINA_BOATS = ["Serenity", "Blue Moon", "Kittiwake", "Sea Breeze", "Wanderer", "Halcyon", "Osprey", "Spindrift",
+                "Curlew", "Aurora", "Free Spirit", "Dunlin", "Maverick", "Puffin", "Sirius", "Tern", "Zephyr",
+                "Moonshadow", "Second Wind", "Shearwater"]  # fmt: skip
+MARINA_FIRST = ["Alan", "Bridget", "Callum", "Deborah", "Edward", "Fiona", "Graham", "Helen", "Ian", "Janet",
+                "Keith", "Lorna", "Malcolm", "Nicola", "Peter", "Ruth", "Stuart", "Wendy"]  # fmt: skip
+MARINA_LAST = ["Anderson", "Boyd", "Campbell", "Fraser", "Grant", "Hamilton", "Kerr", "MacLeod", "Murray", "Reid",
+               "Ross", "Scott", "Stewart", "Watson", "Wilson", "Young"]  # fmt: skip
+MARINA_STAFF = [
+    ("Iain Duncan", "HM", 1), ("Morag Bell", "DHM", 1), ("Craig Munro", "BH", 1), ("Kirsty Shaw", "BH", 1),
+    ("Euan Kerr", "BH", 0), ("Ailsa Grant", "BH", 0), ("Rory Paterson", "BH", 1), ("Shona Reid", "OFF", 0),
+    ("Gordon Ross", "OFF", 0), ("Fraser Gow", "ENG", 0), ("Lewis Ritchie", "BH", 1), ("Eilidh Moir", "BH", 0),
+    ("Kirsty Shaw", "OFF", 0), ("Struan Hay", "BH", 1),
+]  # fmt: skip
+
+
+def _marina_fleet(connection: sqlite3.Connection, rng: random.Random) -> list[tuple]:
+    """Pontoons and their berths, 130 owners, 140 vessels and who owns them; the vessels' (id, length)."""
+    connection.executemany("INSERT INTO pontoon VALUES (?, ?, ?, ?, ?, ?)", MARINA_PONTOONS)
+    for code, berths, longest, power, _fuel, _visitor in MARINA_PONTOONS:
+        for berth_no in range(1, berths + 1):
+            length = min(longest, rng.choice([8.0, 9.0, 10.0, 10.0, 12.0, 12.0, 15.0, 18.0, 24.0]))
+            connection.execute(
+                "INSERT INTO berth VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (code, berth_no, length, round(length * 0.35 + 0.5, 1), rng.choice([2.0, 2.5, 2.5, 3.0, 3.5]),
+                 rng.choice([16, 16, 32]) if power else None, int(code != "F")),
+            )  # fmt: skip
+    for owner_id in range(1, 131):
+        first, last = rng.choice(MARINA_FIRST), rng.choice(MARINA_LAST)
+        connection.execute(
+            "INSERT INTO owner VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (owner_id, rng.choice([None, "Mr", "Mrs", "Ms", "Dr", "Capt"]), first, last,
+             None if rng.random() < 0.15 else f"{first.lower()}.{last.lower()}{owner_id}@example.co.uk",
+             None if rng.random() < 0.2 else f"07{rng.randint(100000000, 999999999)}",
+             rng.choices(["GB", "IE", "NO", "NL", "FR"], [80, 6, 5, 5, 4])[0], int(rng.random() < 0.45)),
+        )  # fmt: skip
+    vessels = []
+    for vessel_id in range(1, 141):
+        kind = rng.choices(["SAIL", "MOTR", "CAT", "RIB"], [55, 30, 6, 9])[0]
+        length = round(rng.uniform(5.0, 7.5) if kind == "RIB" else rng.uniform(7.5, 17.0), 1)
+        connection.execute(
+            "INSERT INTO vessel VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (vessel_id, rng.choice(MARINA_BOATS), kind, length,
+             round(length * (0.55 if kind == "CAT" else 0.32), 1),
+             round(0.4 + length * (0.12 if kind == "SAIL" else 0.06), 1),
+             None if rng.random() < 0.1 else rng.randint(1972, 2024),
+             None if kind == "SAIL" and rng.random() < 0.1 else rng.choice([9, 20, 30, 40, 55, 150, 300, 440]),
+             None if rng.random() < 0.3 else f"23{rng.randint(2000000, 5999999)}", int(rng.random() < 0.92),
+             int(rng.random() < 0.06)),
+        )  # fmt: skip
+        vessels.append((vessel_id, length))
+        owners = rng.sample(range(1, 131), rng.choices([1, 2, 3], [65, 28, 7])[0])
+        for place, owner_id in enumerate(owners):
+            connection.execute(
+                "INSERT INTO vessel_owner VALUES (?, ?, ?, ?)",
+                (vessel_id, owner_id, 100 // len(owners) + (100 % len(owners) if place == 0 else 0), int(place == 0)),
+            )
+    return vessels
+
+
+def _marina_berthing(connection: sqlite3.Connection, rng: random.Random, vessels: list[tuple]) -> None:
+    """Staff, 150 berth allocations, 260 visits and 220 fuel sales."""
+    for staff_id, (name, role, seasonal) in enumerate(MARINA_STAFF, start=1):
+        connection.execute(
+            "INSERT INTO staff VALUES (?, ?, ?, ?, ?, ?)",
+            (staff_id, name, role, (date(2008, 3, 1) + timedelta(days=rng.randint(0, 6500))).isoformat(),
+             int(role in ("HM", "DHM", "BH") and rng.random() < 0.8), seasonal),
+        )  # fmt: skip
+    berths = connection.execute("SELECT pontoon_cd, berth_no, max_loa_m FROM berth").fetchall()
+    homes = [b for b in berths if b[0] in ("A", "B", "C", "D")]
+    visiting = [b for b in berths if b[0] in ("E", "F")]
+    fees = {"ANN": 310.0, "SUM": 220.0, "WIN": 150.0, "MON": 45.0}
+    for alloc_id, (vessel_id, length) in enumerate(rng.sample(vessels, 120), start=1):
+        code, berth_no, _longest = rng.choice([b for b in homes if b[2] >= length] or homes)
+        contract = rng.choices(list(fees), [60, 20, 12, 8])[0]
+        start = date(2024, 4, 1) + timedelta(days=rng.randint(0, 900))
+        length_days = {"ANN": 365, "SUM": 183, "WIN": 183, "MON": 30}[contract]
+        ends = None if contract == "ANN" and rng.random() < 0.6 else start + timedelta(days=length_days)
+        connection.execute(
+            "INSERT INTO berth_alloc VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (alloc_id, vessel_id, code, berth_no, contract, start.isoformat(), ends.isoformat() if ends else None,
+             round(fees[contract] * length, 2), int(contract == "ANN" and rng.random() < 0.7)),
+        )  # fmt: skip
+    hands = [i for i, (_n, role, _s) in enumerate(MARINA_STAFF, start=1) if role in ("BH", "DHM", "HM")]
+    for visit_id in range(1, 261):
+        vessel_id, length = rng.choice(vessels)
+        code, berth_no, _longest = rng.choice(visiting)
+        arrived = datetime(2026, 4, 1, 8, 0) + timedelta(days=rng.randint(0, 200), minutes=15 * rng.randint(0, 44))
+        nights = None if visit_id > 252 else rng.choices([0, 1, 2, 3, 7], [10, 45, 25, 12, 8])[0]
+        left = None
+        if nights is not None:
+            left = datetime.combine(arrived.date() + timedelta(days=nights), datetime.min.time())
+            left = max(
+                left + timedelta(hours=rng.randint(8, 12), minutes=rng.choice([0, 30])), arrived + timedelta(hours=2)
+            )
+        connection.execute(
+            "INSERT INTO visit_rec VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (visit_id, vessel_id, code, berth_no, rng.choice(hands), arrived.isoformat(sep=" ", timespec="minutes"),
+             left.isoformat(sep=" ", timespec="minutes") if left else None, nights,
+             round(3.2 * length * nights if nights else 12.0, 2), int(left is not None and rng.random() < 0.95)),
+        )  # fmt: skip
+    for sale_id in range(1, 221):
+        vessel_id, _length = rng.choice(vessels)
+        fuel = rng.choices(["DSL", "PET", "RDD"], [70, 18, 12])[0]
+        connection.execute(
+            "INSERT INTO fuel_sale VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (sale_id, vessel_id, rng.choice(hands),
+             (datetime(2026, 4, 1, 8, 0) + timedelta(days=rng.randint(0, 200), minutes=5 * rng.randint(0, 120)))
+             .isoformat(sep=" ", timespec="minutes"), fuel, round(rng.uniform(8, 260), 1),
+             {"DSL": 148.9, "PET": 159.9, "RDD": 104.5}[fuel] + rng.choice([0.0, 0.0, 2.0, -3.0]), int(fuel != "RDD")),
+        )  # fmt: skip
+
+
+def build_marina_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the marina database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    connection.executescript(MARINA_SCHEMA)
+    _marina_berthing(connection, rng, _marina_fleet(connection, rng))
+    connection.commit()
+    connection.close()
+    return path
+
+
 BUILDERS = {
     "hotel": build_hotel_database,
     "football": build_football_database,
@@ -6547,6 +7045,8 @@ BUILDERS = {
     "charity": build_charity_database,
     "orchestra": build_orchestra_database,
     "bakery": build_bakery_database,
+    "pharmacy": build_pharmacy_database,
+    "marina": build_marina_database,
 }
 
 
