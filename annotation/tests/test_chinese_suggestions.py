@@ -151,3 +151,29 @@ def test_a_listing_keeps_its_name_and_no_catch_all_is_offered():
         instance = writer.__new__(writer)
         instance.readable = {("城市", "x"): name}
         assert not instance._said(column)  # noqa: SLF001
+
+
+def test_the_widening_and_narrowing_are_the_english_choice_a_yes_nos_rest_is_the_condition_dropped():
+    """One choice of what a widening or a narrowing says, for both languages (`_Writer._widening`, `_narrowing`):
+    the other value of a yes/no is every other row, so the Chinese widening drops the condition as the English one
+    does, never "把 chronic 为 0 的也包括进来"."""
+    from annotation.tests.test_intents_names import CLINIC, CLINIC_FIGURES
+
+    found = set()
+    for seed in range(60):
+        arguments = {
+            "category": "different_instances",
+            "result": {"rows": [["Circulatory"], ["Skin"], ["Respiratory"]], "truncated": False, "total_rows": None},
+            "statistics": lambda table, column: CLINIC_FIGURES.get((table, column)),
+            "values": lambda table, column: [0, 1] if column == "chronic" else [],
+        }
+        sql = "SELECT chapter FROM diagnosis WHERE chronic = 1"
+        try:
+            zh = chinese_suggestions.recommend(sql, CLINIC, rng=random.Random(seed), **arguments)
+        except intents.IntentError:
+            continue
+        en = intents.recommend(sql, CLINIC, rng=random.Random(seed), **arguments)
+        assert (zh.relation, zh.columns, zh.values) == (en.relation, en.columns, en.values)
+        found.add(zh.text)
+    assert "放宽范围：去掉或放宽是否 chronic 的条件" in found, found
+    assert not any("为 0" in text for text in found), found

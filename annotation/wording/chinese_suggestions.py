@@ -15,8 +15,6 @@ Latin text, values, extremes by the name's ending, naming columns).
 from __future__ import annotations
 
 import functools
-import random
-from collections.abc import Callable, Mapping
 
 from annotation.wording import suggestions as intents
 from annotation.wording.chinese_drafts import _COUNT_SAID, _cat, _extreme, _is_naming, _measure, _value
@@ -40,30 +38,11 @@ _SIDE_OF_NUMBER = {">": "大于", ">=": "不低于", "<": "小于", "<=": "不�
 _SIDE_OF_TIME = {">": "晚于", ">=": "不早于", "<": "早于", "<=": "不晚于"}
 
 
-def recommend(
-    previous_sql: str,
-    schema: dict | None,
-    *,
-    category: str,
-    rng: random.Random,
-    values: Callable[[str, str], list] | None = None,
-    result: Mapping | None = None,
-    statistics: Callable[[str, str], Mapping | None] | None = None,
-    row_values: Callable[[str, str], tuple | list | None] | None = None,
-) -> intents.Recommendation:
+def recommend(previous_sql: str, schema: dict | None, **options) -> intents.Recommendation:
     """`suggestions.recommend` worded in Chinese: the same category, relation and material for the same arguments
-    and rng state. Raises intents.IntentError as it does."""
-    return intents.recommend(
-        previous_sql,
-        schema,
-        category=category,
-        rng=rng,
-        values=values,
-        result=result,
-        statistics=statistics,
-        writer=functools.partial(_ChineseWriter, names=_readable_names(schema)),
-        row_values=row_values,
-    )
+    (the same keywords but `writer`) and rng state. Raises intents.IntentError as it does."""
+    writer = functools.partial(_ChineseWriter, names=_readable_names(schema))
+    return intents.recommend(previous_sql, schema, writer=writer, **options)
 
 
 def _readable_names(schema: dict | None) -> dict:
@@ -346,59 +325,49 @@ class _ChineseWriter(_Writer):  # the English writer's choices, worded anew
 
     # -- Different Instances ----------------------------------------------------------------------------------
 
+    def _narrowable(self, column) -> bool:
+        return super()._narrowable(column) and self._said(column)
+
     def _r8(self, material: list, form: str) -> str:
-        material = [column for column in material if self._said(column)]
-        if not material:
+        choice = self._narrowing(material)
+        if choice is None:
             return ""
-        column = self.rng.choice(material)
-        if column is None:
+        kind, what = choice
+        if kind == "some":
             return {
                 "alone": _cat("缩小范围，只看其中一部分", self.things),
                 "lead": _cat("只问其中一部分", self.things),
                 "modifier": "只看其中一部分",
             }[form]
-        condition = self._new_condition(column, narrowing=True)
-        for other in self.rng.sample(material, len(material)) if condition is None else ():
-            if other is not None and other != column:
-                condition = self._new_condition(other, narrowing=True)
-                if condition is not None:
-                    break
-        if condition is None and not self.readable_values:
-            self._uses(column)
+        if kind == "on":
             return {
-                "alone": _cat("缩小范围：给", self._col(column), "加一个条件"),
-                "lead": _cat("按", self._col(column), "缩小范围"),
+                "alone": _cat("缩小范围：给", self._col(what), "加一个条件"),
+                "lead": _cat("按", self._col(what), "缩小范围"),
                 "modifier": "",
             }[form]
-        if condition is None:
-            return ""
         return {
-            "alone": _cat("缩小范围，比如只看", condition, "的", self.things),
-            "lead": _cat("只问", condition, "的", self.things),
-            "modifier": _cat("只看", condition, "的"),
+            "alone": _cat("缩小范围，比如只看", what, "的", self.things),
+            "lead": _cat("只问", what, "的", self.things),
+            "modifier": _cat("只看", what, "的"),
         }[form]
 
     def _r9(self, material: list, form: str) -> str:
-        condition = self.rng.choice(material)
-        column = condition.column
-        if column is None and len(self.facts.filters) == 1:
+        kind, column, value = self._widening(material)
+        if kind == "only":
             return "放宽范围：去掉或放宽这个条件" if form == "alone" else ""
-        if column is None:
+        if kind == "one":
             return {
                 "alone": _cat("放宽范围：去掉或放宽其中一个条件，让更多", self.things, "符合"),
                 "lead": "去掉或放宽其中一个条件",
                 "modifier": "并去掉或放宽一个条件",
             }[form]
-        if condition.op in ("=", "in") and condition.values and not condition.negated:
-            value = self._value(column, avoid=condition.values)
-            if value is not None:
-                self._uses_value(column, value)
-                said = self._condition_words(column, "为", _value(value))
-                return {
-                    "alone": _cat("放宽范围：把", said, "的也包括进来"),
-                    "lead": _cat("把", said, "的也包括进来"),
-                    "modifier": _cat("并把", said, "的也包括进来"),
-                }[form]
+        if kind == "also":
+            said = self._condition_words(column, "为", _value(value))
+            return {
+                "alone": _cat("放宽范围：把", said, "的也包括进来"),
+                "lead": _cat("把", said, "的也包括进来"),
+                "modifier": _cat("并把", said, "的也包括进来"),
+            }[form]
         on = self._on(column)
         return {
             "alone": _cat("放宽范围：去掉或放宽", on, "的条件"),

@@ -533,19 +533,22 @@ class _Writer:
 
     # -- Different Instances of the Same Entity (alone, lead or modifier) -------------------------------------
 
-    def _r8(self, material: list, form: str) -> str:
-        # written after suggestions set 13 was read (tuned): a person's own name picks that person, no part of the
-        # rows worth asking about ("only those whose last name is Jenkin" of first names counted)
-        material = [column for column in material if column is None or not _personal_name(column)]
+    def _narrowable(self, column: _Column) -> bool:
+        """Whether a narrowing may be on `column`. Written after suggestions set 13 was read (tuned): a person's own
+        name picks that person, no part of the rows worth asking about ("only those whose last name is Jenkin" of
+        first names counted)."""
+        return not _personal_name(column)
+
+    def _narrowing(self, material: list) -> tuple[str, object] | None:
+        """What a narrowing (R8) says, chosen once for every language's words: ("some", None) for only some of the
+        rows; ("on", column) for a condition on the column whose value the worker picks (no values were read);
+        ("only", condition) for the rows a condition in words keeps; None when nothing worth asking can be said."""
+        material = [column for column in material if column is None or self._narrowable(column)]
         if not material:
-            return ""
+            return None
         column = self.rng.choice(material)
         if column is None:
-            return {
-                "alone": f"Narrow it down to only some of these {self.things}",
-                "lead": f"Ask about only some of these {self.things}",
-                "modifier": "for only some of them",
-            }[form]
+            return "some", None
         condition = self._new_condition(column, narrowing=True)
         # A value makes the narrowing a question: another column with one comes before a condition in no words
         # ("narrowed down by their employee initial").
@@ -556,46 +559,74 @@ class _Writer:
                     break
         if condition is None and not self.readable_values:
             self._uses(column)  # without the database's values the worker picks one
-            return {
-                "alone": f"Narrow it down with a condition on their {column.label}",
-                "lead": f"Narrow it down by their {column.label}",
-                "modifier": "",  # ", narrowed down by their initial" after another change names nothing to ask
-            }[form]
+            return "on", column
         if condition is None:
             # Values were read and none reads as words: "a condition on their document description" names nothing
             # to ask. Unsaid; another relation is worded instead.
+            return None
+        return "only", condition
+
+    def _r8(self, material: list, form: str) -> str:
+        choice = self._narrowing(material)
+        if choice is None:
             return ""
+        kind, what = choice
+        if kind == "some":
+            return {
+                "alone": f"Narrow it down to only some of these {self.things}",
+                "lead": f"Ask about only some of these {self.things}",
+                "modifier": "for only some of them",
+            }[form]
+        if kind == "on":
+            return {
+                "alone": f"Narrow it down with a condition on their {what.label}",
+                "lead": f"Narrow it down by their {what.label}",
+                "modifier": "",  # ", narrowed down by their initial" after another change names nothing to ask
+            }[form]
         return {
-            "alone": f"Narrow it down, e.g. only those {condition}",
-            "lead": f"Ask only about those {condition}",
-            "modifier": f"only those {condition}",
+            "alone": f"Narrow it down, e.g. only those {what}",
+            "lead": f"Ask only about those {what}",
+            "modifier": f"only those {what}",
         }[form]
 
-    def _r9(self, material: list, form: str) -> str:
+    def _widening(self, material: list) -> tuple[str, _Column | None, str | None]:
+        """What a widening (R9) says, chosen once for every language's words: ("only", None, None) to drop or relax
+        the query's only condition, which names no column; ("one", None, None) one of several such; ("also", column,
+        value) to take in the rows of another value; ("drop", column, None) to drop or relax the condition on the
+        column."""
         condition = self.rng.choice(material)
         column = condition.column
-        if column is None and len(self.facts.filters) == 1:
-            # the only condition, on a figure ("HAVING count(*) >= 5") or against a subquery: "one of the
-            # conditions" would promise others, and what qualifies is a group as often as a row; beside another
-            # change, "without the condition" names none (unsaid: another pair is worded)
-            return "Widen it: drop or relax the condition" if form == "alone" else ""
         if column is None:
-            return {
-                "alone": f"Widen it: drop or relax one of the conditions, so that more {self.things} qualify",
-                "lead": "Drop or relax one of the conditions",
-                "modifier": "with one condition dropped or relaxed",
-            }[form]
+            # the only condition, on a figure ("HAVING count(*) >= 5") or against a subquery: "one of the
+            # conditions" would promise others, and what qualifies is a group as often as a row
+            return ("only" if len(self.facts.filters) == 1 else "one"), None, None
         if condition.op in ("=", "in") and condition.values and not condition.negated and not _is_flag(column):
             # a yes/no's other value is the rest of the rows: "also include those whose chronic flag is 0" is the
             # condition dropped
             value = self._value(column, avoid=condition.values)
             if value is not None:
                 self._uses_value(column, value)
-                return {
-                    "alone": f"Widen it: also include those {_whose(self._condition_label(column))} {value}",
-                    "lead": f"Also include those {_whose(self._condition_label(column))} {value}",
-                    "modifier": f"also for those {_whose(self._condition_label(column))} {value}",
-                }[form]
+                return "also", column, value
+        return "drop", column, None
+
+    def _r9(self, material: list, form: str) -> str:
+        kind, column, value = self._widening(material)
+        if kind == "only":
+            # beside another change, "without the condition" names none (unsaid: another pair is worded)
+            return "Widen it: drop or relax the condition" if form == "alone" else ""
+        if kind == "one":
+            return {
+                "alone": f"Widen it: drop or relax one of the conditions, so that more {self.things} qualify",
+                "lead": "Drop or relax one of the conditions",
+                "modifier": "with one condition dropped or relaxed",
+            }[form]
+        if kind == "also":
+            whose = _whose(self._condition_label(column))
+            return {
+                "alone": f"Widen it: also include those {whose} {value}",
+                "lead": f"Also include those {whose} {value}",
+                "modifier": f"also for those {whose} {value}",
+            }[form]
         return {
             "alone": f"Widen it: drop or relax the condition {_on(column)}",
             "lead": f"Drop or relax the condition {_on(column)}",
