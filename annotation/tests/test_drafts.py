@@ -1896,3 +1896,48 @@ def test_shortenings_with_one_reading_are_spelled_out_for_the_drafts_and_the_sug
     gym = schema_of({"visit": ["visit_id", "check_in_ts", "intensity_lvl"]}, types={"visit.intensity_lvl": "number"})
     text = draft("SELECT count(*) FROM visit WHERE intensity_lvl = 2", [[14]], schema=gym)
     assert "intensity level is 2" in text and "lvl" not in text, text
+
+
+# Issue 35, section 2: rules written after drafts set 13 was read and before set 14 was drawn (the tuning material).
+
+
+def test_more_shortenings_with_one_reading_are_spelled_out_and_two_reading_ones_are_left():
+    from annotation.wording.english import column_phrase
+
+    assert column_phrase("body len") == "body length"
+    assert column_phrase("tz code") == "time zone code"
+    assert column_phrase("party sz") == "party size"
+    assert column_phrase("prio lvl") == "priority level"
+    assert column_phrase("proj nm") == "project name"
+    assert column_phrase("odo km") == "odometer in km"
+    assert column_phrase("svc interval") == "service interval"
+    assert column_phrase("dur") == "duration"
+    # Two readings: left to a curator.
+    assert column_phrase("start tm") == "start tm"  # time or team
+    assert column_phrase("talk ttl") == "talk ttl"  # title or total
+    assert column_phrase("brk min") == "brk min"  # break or brake
+
+
+TRACKER = schema_of(
+    {
+        "app_user": ["user_id", "login_nm", "admin"],
+        "dining_table": ["rest_id", "table_no", "seat_cnt"],
+        "booking_info": ["booking_id", "party_sz"],
+    },
+    primary=["app_user.user_id", "dining_table.rest_id", "dining_table.table_no", "booking_info.booking_id"],
+    types={"dining_table.seat_cnt": "number", "booking_info.party_sz": "number", "app_user.admin": "number"},
+)
+
+
+def test_a_table_named_with_the_software_that_keeps_it_is_named_by_its_rows():
+    assert draft("SELECT count(*) FROM app_user", [[24]], schema=TRACKER) == "There are 24 users."
+    text = draft("SELECT login_nm FROM app_user WHERE admin = 0", NAMED_ROWS, schema=TRACKER)
+    assert "app" not in text and "the login names of the 5 users" in text, text
+
+
+def test_a_storage_word_after_a_modifier_is_the_thing_itself():
+    """'dining table' holds dining tables ("dinings" is no word); 'booking info' holds bookings."""
+    assert draft("SELECT count(*) FROM dining_table", [[64]], schema=TRACKER) == "There are 64 dining tables."
+    text = draft("SELECT max(seat_cnt) FROM dining_table", [[8]], schema=TRACKER)
+    assert text == "The maximum seat count of all dining tables is 8.", text
+    assert draft("SELECT count(*) FROM booking_info", [[70]], schema=TRACKER) == "There are 70 bookings."

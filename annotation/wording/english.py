@@ -28,6 +28,7 @@ __all__ = [
     "MEASURES",
     "PREPOSITIONS",
     "REFERENCE_WORDS",
+    "SOFTWARE_WORDS",
     "STORAGE_WORDS",
     "UNITS",
     "acronyms_capitalised",
@@ -191,6 +192,9 @@ STORAGE_WORDS = frozenset({"data", "info", "information", "details", "list", "ta
 
 # First words of a table name that say it is a lookup table ("Ref_Shipping_Agents"), not what its rows are.
 REFERENCE_WORDS = frozenset({"ref", "reference"})
+# First words of a table name that say whose software keeps the rows ("app_user", "sys_role"): the rows are users and
+# roles. Only the shortenings: "application" and "system" are often things of their own ("application status").
+SOFTWARE_WORDS = frozenset({"app", "sys"})
 
 
 def schema_vocabulary(table_names: list[str], column_readable: list, column_originals: list) -> set[str]:
@@ -212,12 +216,19 @@ def table_noun(name: str, vocabulary: set[str]) -> str:
     word written as two run together split ("countrylanguage" -> "country language", "highschooler" -> "high
     schooler": `split_compounds`)."""
     words = [spelled_out(word) for word in split_compounds(name, vocabulary).split()]
-    if len(words) >= 2 and words[0] in REFERENCE_WORDS:
+    if len(words) >= 2 and words[0] in REFERENCE_WORDS | SOFTWARE_WORDS:
         words = words[1:]  # "reference shipping agents" hold shipping agents: a lookup table is named as its rows
-    if len(words) >= 2 and words[-1] in STORAGE_WORDS:
+    if len(words) >= 2 and words[-1] in STORAGE_WORDS and not _modifies(words[-2]):
         words = words[:-1]
         words[-1] = singular_word(words[-1])
     return " ".join(words)
+
+
+def _modifies(word: str) -> bool:
+    """Whether `word`, before a storage word, is a verb's -ing form that English uses only to say what kind of thing
+    follows ("dining table", "parking list"): its plural is hardly written ("dinings"), so the storage word is the
+    thing itself. A gerund that names things ("booking", "reading": "bookings") is what the rows are."""
+    return word.endswith("ing") and _segmenter().UNIGRAMS.get(word + "s", 0) < _PART_IN_USE
 
 
 # A word shorter than this is never split: short words run together are rare, and short real words many.
@@ -386,6 +397,11 @@ _SPELLED_OUT |= {"ts": "timestamp", "arr": "arrival", "wk": "week", "intl": "int
 _SPELLED_OUT |= {"prev": "previous"}
 _SPELLED_OUT |= {"seq": "sequence", "grp": "group", "src": "source", "eml": "email", "wt": "weight", "ht": "height"}
 _SPELLED_OUT |= {"reqd": "required", "recd": "received"}
+# Written after drafts set 13 was read, before set 14 was drawn: shortenings with one reading in schemas ("body len",
+# "tz code", "party sz", "prio lvl", "proj nm", "duration" as "dur", "odo km", "svc interval"). Left to a curator:
+# "tm" (time or team), "ttl" (title or total), "brk" (break or brake), "str" (string, street or strength).
+_SPELLED_OUT |= {"len": "length", "tz": "time zone", "sz": "size", "prio": "priority", "proj": "project"}
+_SPELLED_OUT |= {"dur": "duration", "odo": "odometer", "svc": "service", "tbl": "table"}
 
 
 def spelled_out(word: str) -> str:
