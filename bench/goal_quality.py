@@ -100,6 +100,9 @@ def sheet(options, code: Path) -> None:
     from annotation.goals import tree_plan
     from annotation.sql.sandbox import execute
     from annotation.sql.schema import introspect_sqlite
+    from dialogs import assist
+
+    reads_flags = hasattr(assist, "schema_with_flags")
 
     spider_path = SHARED / "spider" / "database" / options.database / f"{options.database}.sqlite"
     if options.database in builders and not options.spider:
@@ -129,7 +132,9 @@ def sheet(options, code: Path) -> None:
             "tree": goal.tree,
         }
         if number <= options.drafts:
-            line["draft"] = tree_plan.draft_question(goal.tree, schema)
+            # The flags read from the file's values, as a room drafts it (code before that reading: the schema)
+            flagged = assist.schema_with_flags(schema, goal.sql, str(path)) if reads_flags else schema
+            line["draft"] = tree_plan.draft_question(goal.tree, flagged)
         print(json.dumps(line, ensure_ascii=False))
     if hasattr(sampler, "refused"):
         acted = goal_sampler.refusals_report(sampler.refused, sampler.rules.rewritten)

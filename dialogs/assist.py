@@ -401,9 +401,14 @@ def draft_for(*, schema: dict | None, sql: str, result: dict, language: str = "e
     and the rated sheets (bench/rating_sheet.py, bench/drafts_zh.py), so that what is rated is what experts see."""
     if language.lower().startswith("zh"):
         return chinese_drafts.draft_response(sql, result, schema)
-    if path:
-        schema = intents.flags_read(sql, schema, column_statistics_at(path))
-    return drafts.draft_response(sql, result, schema)
+    return drafts.draft_response(sql, result, schema_with_flags(schema, sql, path))
+
+
+def schema_with_flags(schema: dict | None, sql: str, path: str | None) -> dict | None:
+    """`schema` with each number column of the file at `path` that holds only 0 and 1 named as a yes/no flag
+    (`intents.flags_read`), for the English writers that say flags as states: the draft response and the query-first
+    drafted question (`dialogs.query_first.query_first_draft`); `schema` as it is without a file."""
+    return intents.flags_read(sql, schema, column_statistics_at(path)) if path else schema
 
 
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")

@@ -23,6 +23,7 @@ from annotation.models import Goal, User
 from annotation.people.roles import can
 from annotation.sql.analysis import SqlAnalysisError, hardness_of, sql_run
 from dialogs import log
+from dialogs.assist import schema_with_flags
 from dialogs.errors import DialogueError
 from dialogs.models import Dialogue, DialogueMode, DialogueStatus, QueryFirstItem
 from dialogs.room import dialogue_post
@@ -77,7 +78,9 @@ def query_first_draft(*, item: QueryFirstItem, person: User) -> str:
     that makes no plain question gets no draft (annotation.goals.tree_plan.draft_question): refused, saying so, and
     nothing is recorded."""
     _writing(item, person)
-    drafted = draft_question(item.tree, item.goal.database.schema)
+    database = item.goal.database
+    path = str(database.path) if database.has_file else None
+    drafted = draft_question(item.tree, schema_with_flags(database.schema, item.goal.sql, path))
     if not drafted:
         raise DialogueError(
             "invalid", gettext("This goal's plan makes no plain question to draft: write it from the plan.")

@@ -30,7 +30,16 @@ from annotation.goals.operation_tree import (
     unread_tables,
 )
 from annotation.goals.rules import is_person_name_part
-from annotation.wording.english import column_phrase, identifier_like, noun, schema_vocabulary, table_noun, words_of
+from annotation.wording.english import (
+    column_phrase,
+    flag_kept,
+    flag_state,
+    identifier_like,
+    noun,
+    schema_vocabulary,
+    table_noun,
+    words_of,
+)
 
 __all__ = [
     "FILTER_OPS",
@@ -412,11 +421,10 @@ def draft_question(tree: dict, schema: dict | None) -> str:
     if names.verb_named(subject):
         return ""  # its rows have no noun: "How many works on are there?" is no question
     many = names.rows_of(subject)
-    conditions = [_condition(names, item, subject) for item in tree.get("filters") or []]
-    if tree.get("nested"):
-        conditions.append(_nested_words(names, tree["nested"], subject))
-    where = f" whose {' and '.join(conditions)}" if conditions else ""
     order = tree.get("order")
+    # Said of one row ("the vehicle with the highest mileage that is leased") when the question asks for the first.
+    one = bool(order) and kind not in ("count", "group_count", *_TYPE_WORDS)
+    where = _where(names, tree.get("filters") or [], tree.get("nested"), subject, many=not one)
     if kind == "count":
         question = f"How many {many} are there{where}?"
     elif kind in _TYPE_WORDS:
@@ -437,10 +445,42 @@ def draft_question(tree: dict, schema: dict | None) -> str:
         else:
             question = f"What are the {_plural(shown)} of the {many}{where}?"
     if "set" in tree:
-        other = " and ".join(_condition(names, item, subject) for item in tree["set"]["filters"])
-        joint = {"intersect": "and also whose", "union": "or whose", "except": "but not those whose"}
-        question = question[:-1] + f", {joint[tree['set']['op']]} {other}?"
+        other = _where(names, tree["set"]["filters"], None, subject, many=True).strip()
+        joint = {"intersect": "and also", "union": "or", "except": "but not those"}[tree["set"]["op"]]
+        if not other.startswith("whose") and not joint.endswith("those"):
+            joint += " those"  # "and also those that are leased"
+        question = question[:-1] + f", {joint} {other}?"
     return question[0].upper() + question[1:]
+
+
+def _where(names: _Names, filters: list, nested: dict | None, subject: str, *, many: bool) -> str:
+    """The conditions said of the subject's rows: yes/no columns as what the rows are ("that are not hybrid", by the
+    drafts' one reading of flags, `annotation.wording.english.flag_state`), the others after "whose"; "" for none."""
+    states, conditions = [], []
+    for item in filters:
+        state = _flag_words(names, item, subject, many)
+        if state:
+            states.append(state)
+        else:
+            conditions.append(_condition(names, item, subject))
+    if nested:
+        conditions.append(_nested_words(names, nested, subject))
+    parts = [f"that {'are' if many else 'is'} {' and '.join(states)}"] if states else []
+    if conditions:
+        parts.append(f"whose {' and '.join(conditions)}")
+    return " " + " and ".join(parts) if parts else ""
+
+
+def _flag_words(names: _Names, item: dict, subject: str, many: bool) -> str:
+    """A filter of a yes/no column of the subject's own table compared with 0 or 1, as what the rows are ("not
+    hybrid", "marked as hub"); "" for any other filter."""
+    table = item["column"].split(".", 1)[0]
+    kept = flag_kept(item["op"], item["value"]) if item["op"] in ("=", "!=", "<", ">", "<=", ">=") else None
+    if kept is None or table.lower() != subject.lower():
+        return ""
+    qualified = item["column"].lower()
+    state = flag_state(names.columns.get(qualified, ""), names.types.get(qualified, "text"), many)
+    return ("" if kept else "not ") + state if state else ""
 
 
 # Words in -ing that name no thing one counts: left in the singular.

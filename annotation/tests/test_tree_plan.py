@@ -500,3 +500,42 @@ def test_rows_counted_per_their_own_name_are_said_per_name(tmp_path):
                 "hotel_id"]], "project": [], "filters": [], "group": "hotel.hotel_name",
                 "order": {"by": "count", "desc": True, "limit": 1}}  # fmt: skip
     assert draft_question(bookings, schema) == "Which hotel has the most bookings?"
+
+
+def test_a_yes_no_column_is_said_as_what_the_rows_are_as_the_drafts_say_it(tmp_path):
+    """Issue 35, written after goals set 13 was read: 'How many vehicles are there whose hybrid is 0?'. The flags are
+    read from the file's values as a room's draft response reads them (`dialogs.assist.schema_with_flags`)."""
+    from dialogs.assist import schema_with_flags
+
+    path = tmp_path / "fleet.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        "CREATE TABLE vehicle (reg TEXT PRIMARY KEY, odo_km INTEGER, hybrid INTEGER, leased INTEGER);"
+        "INSERT INTO vehicle VALUES ('A1', 1000, 0, 1), ('B2', 5000, 1, 0), ('C3', 9000, 0, 0);"
+    )
+    connection.commit()
+    connection.close()
+    schema = introspect_sqlite(path, "fleet")
+    count = {
+        "type": "count", "tables": ["vehicle"], "joins": [], "project": [],
+        "filters": [{"column": "vehicle.hybrid", "op": "=", "value": 0}],
+    }  # fmt: skip
+    sql = tree_sql(count)
+    flagged = schema_with_flags(schema, sql, str(path))
+    assert draft_question(count, flagged) == "How many vehicles are there that are not marked as hybrid?"
+    # A participle is a state by its form alone, file or not; other conditions follow after "whose".
+    leased = {
+        **count,
+        "filters": [
+            {"column": "vehicle.leased", "op": "=", "value": 1},
+            {"column": "vehicle.odo_km", "op": ">", "value": 10},
+        ],
+    }
+    question = draft_question(leased, schema)
+    assert question == "How many vehicles are there that are leased and whose odometer in km is greater than 10?"
+    listed = {
+        "type": "list", "tables": ["vehicle"], "joins": [], "project": ["vehicle.reg"],
+        "filters": [{"column": "vehicle.odo_km", "op": ">", "value": 10}],
+        "set": {"op": "except", "filters": [{"column": "vehicle.hybrid", "op": "=", "value": 1}]},
+    }  # fmt: skip
+    assert draft_question(listed, flagged).endswith(", but not those that are marked as hybrid?")

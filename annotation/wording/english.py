@@ -23,7 +23,9 @@ __all__ = [
     "ABBREVIATIONS",
     "ACRONYMS",
     "COMING_ABOUT",
+    "FLAG_TESTS",
     "IRREGULAR_PARTICIPLES",
+    "KEY_WORDS",
     "MASS_NOUNS",
     "MEASURES",
     "PREPOSITIONS",
@@ -35,6 +37,8 @@ __all__ = [
     "column_name",
     "column_phrase",
     "english",
+    "flag_kept",
+    "flag_state",
     "identifier_like",
     "is_plural",
     "noun",
@@ -517,12 +521,86 @@ def column_name(name: str, vocabulary: set[str] | frozenset[str] = frozenset(), 
     return phrase
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# Yes/no columns: what a row is, never a number ("students that are withdrawn", never "whose withdrawn is 1")
+# ---------------------------------------------------------------------------------------------------------------
+
+# Words of a key column's name that say it is a key, not what it points to ("student id", "flight no").
+KEY_WORDS = frozenset({"id", "ids", "code", "no", "number", "key", "nr"})
+# Endings of a word that says what a row is (an adjective or a participle: "withdrawn", "optional", "ticketed",
+# "climate controlled"), not what it has or how many: a number column named by one holds 1 for yes and 0 for no.
+_STATE_ENDINGS = ("ed", "en", "wn", "al", "ic", "ive", "able", "ible", "ful", "ous")
+# A comparison with 0 or 1 that splits such a flag's rows: (operator, value) -> whether it keeps the yes rows.
+FLAG_TESTS = {
+    ("=", "1"): True,
+    (">", "0"): True,
+    (">=", "1"): True,
+    ("!=", "0"): True,
+    ("=", "0"): False,
+    ("<", "1"): False,
+    ("<=", "0"): False,
+    ("!=", "1"): False,
+}
+# First words of a two-word compound adjective ("part time", "step free", "off peak", "multi club"): the pair says what
+# a row is, hyphenated.
+_COMPOUND_MODIFIERS = frozenset(
+    {"part", "full", "step", "off", "multi", "non", "self", "high", "low", "long", "short", "all", "dual", "open"}
+)
+
+
+def _flag_words(name: str, kind: str) -> str:
+    """The words of a yes/no number column named by what its rows are ("withdrawn", "climate controlled", "optional";
+    "is official" read as "official flag"), or "" for any other column."""
+    words = name.split()
+    if words[-1:] == ["flag"]:
+        words = words[:-1]
+    if kind != "number" or not words or set(words) & (KEY_WORDS | MEASURES):
+        return ""
+    stated = any(word.endswith(_STATE_ENDINGS) and word not in IRREGULAR_PARTICIPLES for word in words)
+    # A plural says how many ("goals scored"), not what a row is.
+    return " ".join(words) if stated and not any(is_plural(word) for word in words) else ""
+
+
+def _marked_words(name: str, kind: str, many: bool) -> str:
+    """What a yes/no number column named by a noun says a row is, after "that are": a column called a flag (by its
+    name, or read as one from its values: `annotation.wording.suggestions.flags_read`) whose words name no state
+    ("on call", "key account", "hub"). A person or a thing named by a word ending in -er or -or is one ("that are
+    keyholders"), a phrase led by a preposition or ending in an irregular participle is said as it is ("that are on
+    call", "that are paid"), any other noun as a mark ("that are marked as key account"); never "whose on call is 1".
+    "" for any other column."""
+    words = name.split()
+    if kind != "number" or len(words) < 2 or words[-1] != "flag" or set(words) & MEASURES:
+        return ""
+    words = words[:-1]
+    if words[0] in PREPOSITIONS or words[-1] in IRREGULAR_PARTICIPLES:
+        return " ".join(words)  # "that are on call", "that are paid"
+    if len(words) == 1 and len(words[0]) > 4 and words[0].endswith(("er", "or")) and words[0].isalpha():
+        return plural_word(words[0]) if many else with_article(words[0])
+    if len(words) == 2 and words[0] in _COMPOUND_MODIFIERS:
+        return "-".join(words)  # a compound adjective: "that are part-time", "that are step-free", "multi-club"
+    return "marked as " + " ".join(words)
+
+
+def flag_state(name: str, kind: str, many: bool) -> str:
+    """What a yes/no column (its readable `name` and tables.json `kind`) says a row is, after "that is" / "that are":
+    "withdrawn", "part-time", "keyholders", "marked as key account"; "" for a column that is no such flag. The one
+    reading the response drafts and the query-first drafted questions say flags by."""
+    return _flag_words(name, kind) or _marked_words(name, kind, many)
+
+
+def flag_kept(op: str, value) -> bool | None:
+    """Whether a comparison of a flag with 0 or 1 keeps its yes rows (`= 1`, `> 0`) or its no rows (`= 0`, `< 1`);
+    None for any other comparison."""
+    return FLAG_TESTS.get((op, str(value).strip("'")))
+
+
 # Shortenings said letter by letter, written in capitals in a sentence ("the SKUs", "the SCAC code"), never as the
 # schema writes them in lower case.
 ACRONYMS = frozenset({"sku", "scac", "vat", "isbn", "issn", "ssn", "upc", "ean", "vin", "imei", "uuid", "url", "gdp"})
 ACRONYMS |= {"gnp", "gpa", "icd", "atc", "hs", "upn", "ulan", "iban"}
 ACRONYMS |= {"vip", "pnr", "utc", "iata", "icao"}  # written after drafts set 10 was read (tuned)
 ACRONYMS |= {"fte", "rcvs"}  # written after drafts set 11 was read (tuned)
+ACRONYMS |= {"lts"}  # written after drafts set 13 was read: "releases that are marked as LTS"
 _ACRONYM_WORDS = re.compile(r"\b(" + "|".join(sorted(ACRONYMS)) + r")(s?)\b")
 
 
