@@ -34,7 +34,9 @@ Pairing (issue 41): each round prints the server CPU from its start until every 
 and the stack's floor. `--arrive-at-once`: the experts join first, and once every one is ready every worker arrives
 at once; the round then prints the time from the last worker's join until every worker was paired or had a status
 with their place. `--pairing-only` ends the round once every room is open (the dialogues stay open: one `--rooms`
-value), and `--profile-pairing` stops `--profile`'s recording at that moment.
+value), and `--profile-pairing` stops `--profile`'s recording at that moment; with `--statements` it counts
+PostgreSQL's statements from the round's start until every room is open, per pair (`SHOWN=N` lists the N most
+frequent, 15 by default).
 
 `--stall-every S`: once every room is open, one expert (the first account's) also runs a query that only stops at the
 sandbox's time limit (SANDBOX_TIMEOUT_MS) every S seconds, in its own room. That room is left out of the latency
@@ -447,6 +449,8 @@ class RoundResult:
     dialogue_transactions: int | None = None  # database transactions after every room was open (PostgreSQL only)
     # (calls, ms, statement) after every room was open (--statements; PostgreSQL only)
     dialogue_statements: list[tuple[int, float, str]] | None = None
+    # (calls, ms, statement) from the round's start until every room was open (--statements with --pairing-only)
+    pairing_statements: list[tuple[int, float, str]] | None = None
     dialogue_frames: int = 0  # frames sent into the rooms after the hello
     client_cpu: float = 0.0  # CPU seconds of this process (the clients share the machine with the servers)
     stall_seconds: list[float] = field(default_factory=list)  # send → ack of each runaway query (--stall-every)
@@ -606,7 +610,7 @@ async def run_round(
         rooms_in += 1
         if rooms_in == rooms:
             cpu_at_start.update(server_cpu(target.roots))
-            if hasattr(target, "transactions"):
+            if hasattr(target, "transactions") and not pairing_only:
                 transactions_at_start.append(await asyncio.to_thread(target.transactions))
                 statements_kept.append(await asyncio.to_thread(target.statements_reset))
             all_in.set()
@@ -656,6 +660,7 @@ async def run_round(
     # the round; what the round allocated is collected before the next.
     gc.collect()
     gc.disable()
+    pairing_counted = pairing_only and hasattr(target, "statements_reset") and target.statements_reset()
     cpu_before = server_cpu(target.roots)
     client_before = time.process_time()
     board_done = asyncio.Event()
@@ -685,6 +690,8 @@ async def run_round(
         result.reconnects, result.completed = len(lobby_retries), rooms_in
         result.client_cpu = time.process_time() - client_before
         result.cpu = {name: used - cpu_before[name] for name, used in server_cpu(target.roots).items()}
+        if pairing_counted:
+            result.pairing_statements = await asyncio.to_thread(target.statements)
         return result
     cpu_after = server_cpu(target.roots)
     result.client_cpu = time.process_time() - client_before
@@ -834,6 +841,11 @@ def report(pairs: list[tuple[RoundResult, ...]], servers: int, targets: bool = T
             )
             if result.dialogue_statements is not None:
                 print_statements(result.dialogue_statements, result.dialogue_frames)
+            if result.pairing_statements is not None:
+                shown = int(os.environ.get("SHOWN", 15))
+                print_statements(
+                    result.pairing_statements, result.rooms, shown=shown, per="pair", phase="until every room was open"
+                )
             if result.board_staleness:
                 print(
                     f"    live board: {len(result.board_staleness)} overviews (up to {result.board_rooms} open rooms), "
@@ -857,16 +869,23 @@ def create_extension(database_url: str, name: str) -> None:
     stack.read_rows({"DATABASE_URL": database_url}, f"CREATE EXTENSION IF NOT EXISTS {name}", [])
 
 
-def print_statements(rows: list[tuple[int, float, str]], frames: int, shown: int = 15) -> None:
-    """What PostgreSQL ran once every room was open (--statements): in all and per frame in, then the most frequent
-    statements, each with its calls per frame and the milliseconds the server spent in them."""
+def print_statements(
+    rows: list[tuple[int, float, str]],
+    frames: int,
+    shown: int = 15,
+    per: str = "frame",
+    phase: str = "once all rooms were open",
+) -> None:
+    """What PostgreSQL ran (--statements) once every room was open, or until then (--pairing-only: `per` "pair"): in
+    all and per frame in (or per pair), then the most frequent statements, each with its calls per frame (pair) and
+    the milliseconds the server spent in them."""
     calls, ms = sum(row[0] for row in rows), sum(row[1] for row in rows)
     print(
-        f"    PostgreSQL once all rooms were open: {calls} statements, {calls / max(frames, 1):.2f} per frame in, "
-        f"{ms / 1000:.1f} s inside the server; the most frequent:"
+        f"    PostgreSQL {phase}: {calls} statements, {calls / max(frames, 1):.2f} per {per}"
+        f"{' in' if per == 'frame' else ''}, {ms / 1000:.1f} s inside the server; the most frequent:"
     )
     for count, spent, query in rows[:shown]:
-        print(f"      {count / max(frames, 1):5.2f}/frame {spent:7.0f} ms  {query[:150]}")
+        print(f"      {count / max(frames, 1):5.2f}/{per} {spent:7.0f} ms  {query[:150]}")
 
 
 # --- Main -------------------------------------------------------------------------------------------------------------
@@ -994,7 +1013,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--statements",
         action="store_true",
-        help="count PostgreSQL's statements once every room is open (pg_stat_statements), per frame, the most frequent",
+        help="count PostgreSQL's statements once every room is open (pg_stat_statements), per frame, the most frequent"
+        " (with --pairing-only: until every room is open, per pair)",
     )
     parser.add_argument(
         "--profile", metavar="DIR", help="record each server with py-spy during each wozsql round (collapsed stacks)"
