@@ -50,3 +50,12 @@ def test_statements_are_counted_from_the_reset_on(capsys):
 def test_without_the_counts_nothing_is_reset():
     target = chat_load.WozsqlTarget([], {"DATABASE_URL": "postgres://nowhere/none"}, {}, statements=False)
     assert target.statements_reset() is False
+
+
+def test_the_pairing_phase_is_counted_per_pair(capsys):
+    rows = [(6, 1.5, "BEGIN"), (2, 0.5, "SELECT 1")]
+    chat_load.print_statements(rows, frames=2, shown=1, per="pair", phase="until every room was open")
+    printed = capsys.readouterr().out
+    assert "PostgreSQL until every room was open: 8 statements, 4.00 per pair, " in printed
+    assert " 3.00/pair" in printed and "BEGIN" in printed
+    assert "SELECT 1" not in printed  # only the `shown` most frequent
