@@ -223,6 +223,9 @@ _LEVEL_WORDS = frozenset(
     {"rating", "ratings", "score", "scores", "star", "stars", "age", "grade", "percent", "percentage", "pct", "rate"}
     | {"ratio", "temperature", "temp", "average", "avg", "mean", "share", "density", "speed"}
     | {"height", "gradepoint", "gpa"}  # a person's height, a grade's points: levels of one thing, never added up
+    # A strength, a gravity, a concentration or an interval between services is a level of each thing too: the total
+    # alcohol by volume of a brewery's beers, or of the service intervals of a fleet's models, measures nothing.
+    | {"abv", "strength", "gravity", "concentration", "interval", "intervals", "ph", "viscosity"}
 )
 _KIND_WORDS = frozenset({"type", "types", "kind", "kinds", "category", "categories", "class", "sort"})
 _SCALE_MAX_VALUES = 12  # a scale of consecutive whole numbers has at most this many values...
@@ -284,7 +287,8 @@ def name_kind(name: str) -> str | None:
     """What a column's name says it holds when it is not an amount: "identifier" (names one thing: an id, a phone, a
     room number), "code" (a country code, a zip code) or "ordinal" (a year, a floor, a rank: ordered, not summed);
     None when the name says none of these."""
-    words = identifier_words(name)
+    # Shortenings are read spelled out: a `district_cd` is a code, a `start_mth` a month.
+    words = [spelled_out(word) for word in identifier_words(name)]
     if not words:
         return None
     if any(word in _IDENTIFIER_WORDS for word in words):
@@ -649,7 +653,9 @@ class GoalRules:
         if kind in ("min", "max") and not self.orders(tree["project"][0]):
             column = tree["project"][0]
             return Refusal("aggregate_of_identifier", f"{kind} of {column} ({self._kind_said(column)})")
-        if kind == "sum" and _LEVEL_WORDS & set(identifier_words(tree["project"][0].split(".", 1)[1])):
+        if kind == "sum" and _LEVEL_WORDS & {
+            spelled_out(word) for word in identifier_words(tree["project"][0].split(".", 1)[1])
+        }:
             return Refusal("sum_of_level", f"sum of {tree['project'][0]}")
         nested = tree.get("nested")
         if nested and not self.measures(nested["column"]):
@@ -1212,9 +1218,16 @@ class GoalRules:
             tree, refusal = self._having_that_chooses(tree)
             if refusal is not None:
                 return tree, refusal
+        return tree, self._answer_refusal(tree, rows)
+
+    def _answer_refusal(self, tree: dict, rows: list[list]) -> Refusal | None:
+        """The answer's own fault, once the tree is settled: a superlative's shared first place, or every group of a
+        count per code listed."""
         if tree.get("order") and tree["order"]["limit"] == 1:
-            return tree, self._tie_refusal(tree)
-        return tree, None
+            return self._tie_refusal(tree)
+        if tree["type"] == "group_count" and not tree.get("order"):
+            return self._groups_of_codes(tree, rows)
+        return None
 
     def _list_judged(self, tree: dict, rows: list[list]) -> tuple[dict, Refusal | None]:
         """`_list_refusal`, except that a list naming nothing of a table with a name column shows the names beside
@@ -1367,6 +1380,20 @@ class GoalRules:
         # A round number near the middle reads as a person's ("at least 3400", not "at least 3355").
         value = next((rounded for rounded in round_numbers(middle) if different[0] < rounded <= different[-1]), middle)
         return {**tree, "having": {"op": ">=", "value": value}}, None
+
+    def _groups_of_codes(self, tree: dict, rows: list[list]) -> Refusal | None:
+        """A count per key, id or code shown for every group it keeps (no ranking), more than ten of them: "for each
+        account number with at least 3 bills" is 361 account numbers beside their counts, a list nobody reads (the
+        one with the most bills is a question; its codes, all of them, are not). `rows` are the groups before a
+        rewrite of the threshold: its groups are counted again."""
+        group = tree["group"]
+        if self.identifier_kind(group) not in ("key", "identifier", "code") or self.names_rows(group):
+            return None
+        result = execute(self.path, tree_sql(tree))
+        kept = len(result.rows) if result.ok else len(rows)
+        if kept > _ID_LIST:
+            return Refusal("list_naming_nothing", f"{kept} groups of {group}, each a key or a code")
+        return None
 
     def _tie_refusal(self, tree: dict) -> Refusal | None:
         """The first places of a superlative: refused when the first value is shared by rows with different answers,

@@ -1442,3 +1442,72 @@ def test_a_place_within_the_rest_of_a_key_of_several_columns_is_a_position(tmp_p
     assert not rules.position("call.direction") and not rules.position("call.minutes")
     # A month within (line, month) is a time.
     assert not rules._position_in_key("target", "mon")
+
+
+def test_a_strength_an_interval_or_a_rate_is_averaged_never_added_up(tmp_path):
+    path = tmp_path / "brewery.sqlite"
+    connection = sqlite3.connect(path)
+    connection.execute(
+        "CREATE TABLE beer (beer_id INTEGER PRIMARY KEY, beer_nm TEXT, abv REAL, svc_interval_km INTEGER,"
+        " hourly_rt REAL, vol_hl REAL)"
+    )
+    for number in range(1, 9):
+        beer = (
+            number,
+            f"Beer {number}",
+            3.5 + number / 4,
+            40000 + 10000 * (number % 3),
+            11 + number / 2,
+            20.0 * number,
+        )
+        connection.execute("INSERT INTO beer VALUES (?, ?, ?, ?, ?, ?)", beer)
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "brewery"), path)
+    # "The total alcohol by volume of the beers", "the total service interval", "the total hourly rate" (a shortening
+    # read spelled out) measure nothing; their averages do, and a total volume brewed is a question.
+    for column in ("beer.abv", "beer.svc_interval_km", "beer.hourly_rt"):
+        assert rules.before_run(tree(["beer"], "sum", [column])).rule == "sum_of_level"
+        assert rules.before_run(tree(["beer"], "avg", [column])) is None
+    assert rules.before_run(tree(["beer"], "sum", ["beer.vol_hl"])) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [("district_cd", "code"), ("tariff_cd", "code"), ("start_mth", "ordinal"), ("district_nm", None)],
+)
+def test_a_shortened_name_is_read_spelled_out(name, kind):
+    assert name_kind(name) == kind
+
+
+def test_a_count_per_key_is_asked_of_the_first_not_listed_for_every_key(tmp_path):
+    path = tmp_path / "bills.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE account (acct_no TEXT PRIMARY KEY, holder_nm TEXT, town TEXT);
+        CREATE TABLE bill (bill_id INTEGER PRIMARY KEY, acct_no TEXT REFERENCES account (acct_no), amount REAL);
+        """
+    )
+    towns = ["Leeds", "York", "Hull"]
+    connection.executemany(
+        "INSERT INTO account VALUES (?, ?, ?)",
+        [(f"A{number:04d}E", f"Holder {number}", towns[number % 3]) for number in range(1, 31)],
+    )
+    sizes = {number: 7 if number == 7 else 2 + number % 3 for number in range(1, 31)}
+    bills = [(f"A{number:04d}E", 10.0 * copy) for number, size in sizes.items() for copy in range(size)]
+    connection.executemany("INSERT INTO bill (acct_no, amount) VALUES (?, ?)", bills)
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "bills"), path)
+
+    def after(goal):
+        return rules.after_run(goal, execute(path, tree_sql(goal)).rows)[1]
+
+    # "For each account number with at least 3 bills, how many bills": 20 account numbers beside their counts.
+    per_account = tree(["bill"], "group_count", group="bill.acct_no", having={"op": ">=", "value": 3})
+    assert after(per_account).rule == "list_naming_nothing"
+    # The account with the most bills is a question; so is a count per town, every town listed.
+    most = {"by": "count", "desc": True, "limit": 1}
+    assert after({**tree(["bill"], "group_count", group="bill.acct_no"), "order": most}) is None
+    assert after(tree(["account"], "group_count", group="account.town")) is None
