@@ -662,7 +662,7 @@ def test_a_relation_table_is_never_named_as_a_thing():
 
 def test_the_things_behind_a_relation_table_are_the_entities_it_links():
     texts = {s.text for s in campus_texts(CAMPUS_QUERIES[0], ["same_instances"])}
-    assert "Ask to list each student capacity instead of the total student capacity" in texts
+    assert "Ask for the student capacity of each hall instead of the total student capacity" in texts
     assert any("halls" in text for text in texts) or texts  # the halls are what is counted and listed
     counted = {s.text for s in campus_texts("select count(*) from lives_in", ["same_instances"])}
     assert not any("lives" in text for text in counted)
@@ -1039,7 +1039,7 @@ def test_a_figure_of_thousands_of_rows_is_not_listed():
     texts = seen_texts("SELECT avg(population) FROM city", ATLAS, [[5000.5]], ATLAS_FIGURES, category="same_instances")
     assert texts and not any("list each" in text for text in texts)
     few = seen_texts("SELECT max(population) FROM country", ATLAS, [[900000]], ATLAS_FIGURES, category="same_instances")
-    assert any("list each population" in text for text in few)  # 40 countries can be listed
+    assert any("the population of each country" in text for text in few)  # 40 countries can be listed
 
 
 def test_no_group_by_a_number_with_many_values_nor_a_total_of_years():

@@ -302,3 +302,60 @@ def test_no_narrowing_by_a_persons_own_name():
     assert narrowed, found
     assert any("their town name" in text for text in narrowed), narrowed
     assert not any("last name" in text or "first name" in text for text in narrowed), narrowed
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("labour hrs", "labour hours"),  # shortenings of time with one reading, spelled out
+        ("pts cnt", "points count"),
+        ("dur min", "duration in minutes"),  # a unit of time after a length of time is that unit ...
+        ("duration secs", "duration in seconds"),
+        ("delay min", "delay min"),  # ... elsewhere "min" is as often a minimum: left as it is
+        ("min stock", "min stock"),
+    ],
+)
+def test_time_shortenings_are_spelled_out_and_a_durations_unit_is_said(name, said):
+    assert english.column_name(name) == said
+
+
+def test_oem_is_an_acronym():
+    assert english.acronyms_capitalised("those that are oem instead") == "those that are OEM instead"
+
+
+def _shop_rows_and_figures():
+    from annotation.tests.test_intents_seen import schema_of, suggested
+
+    schema = schema_of(
+        {"shop": ["shop_id", "shop_nm", "seat_cnt", "pets", "overseas"], "till": ["till_id", "shop_id", "float_amt"]},
+        primary=["shop.shop_id", "till.till_id"],
+        foreign=[("till.shop_id", "shop.shop_id")],
+        types={"shop.seat_cnt": "number", "till.float_amt": "number", "shop.pets": "number"}
+        | {"shop.overseas": "number", "shop.shop_id": "number", "till.till_id": "number", "till.shop_id": "number"},
+    )
+    figures = {("shop", "pets"): {"rows": 9, "distinct": 2, "min": 0, "max": 1}}
+    figures |= {("shop", "overseas"): {"rows": 9, "distinct": 2, "min": 0, "max": 1}}
+    figures |= {("shop", "seat_cnt"): {"rows": 9, "distinct": 7, "min": 20, "max": 80}}
+    figures |= {("till", "float_amt"): {"rows": 30, "distinct": 6, "min": 50, "max": 200}}
+    return schema, figures, suggested
+
+
+def test_a_flag_named_by_a_plural_noun_says_the_rows_have_them():
+    schema, figures, suggested = _shop_rows_and_figures()
+    rows = [[f"Shop {number}"] for number in range(6)]
+    texts = set(suggested("SELECT shop_nm FROM shop", schema, rows, seeds=60, figures=figures))
+    texts |= set(suggested("SELECT shop_nm FROM shop WHERE pets = 1", schema, rows, seeds=60, figures=figures))
+    said = " ".join(texts)
+    assert "that have pets" in said or "having pets" in said, texts
+    assert "are pets" not in said and "being pets" not in said, texts
+    assert "have overseas" not in said and "having overseas" not in said, texts  # an adverb in -s is no plural
+
+
+def test_listing_the_values_of_an_average_names_what_each_is_of():
+    schema, figures, suggested = _shop_rows_and_figures()
+    same = ["same_instances"]
+    texts = set(suggested("SELECT avg(seat_cnt) FROM shop", schema, [[51.5]], same, seeds=60, figures=figures))
+    assert "Ask for the seat count of each shop instead of the average seat count" in texts, texts
+    # a table without a name for each row has nothing to list them by: the values themselves
+    texts = set(suggested("SELECT avg(float_amt) FROM till", schema, [[120.0]], same, seeds=60, figures=figures))
+    assert "Ask to list each float amount instead of the average float amount" in texts, texts

@@ -406,6 +406,11 @@ _SPELLED_OUT |= {"reqd": "required", "recd": "received"}
 # "tm" (time or team), "ttl" (title or total), "brk" (break or brake), "str" (string, street or strength).
 _SPELLED_OUT |= {"len": "length", "tz": "time zone", "sz": "size", "prio": "priority", "proj": "project"}
 _SPELLED_OUT |= {"dur": "duration", "odo": "odometer", "svc": "service", "tbl": "table"}
+# Shortenings of time and scores with one reading in a column's name (est hrs, labour hrs, dur sec, pts cnt)
+_SPELLED_OUT |= {"hrs": "hours", "mins": "minutes", "secs": "seconds", "pts": "points"}
+# A unit of time after a length of time is that unit ("duration min": minutes, never the minimum duration)
+_DURATION_UNITS = {"min": "minutes", "sec": "seconds"} | {unit: unit for unit in ("minutes", "seconds", "hours")}
+_DURATION_WORDS = frozenset({"duration"})
 
 
 def spelled_out(word: str) -> str:
@@ -437,6 +442,8 @@ def column_phrase(name: str, vocabulary: set[str] | frozenset[str] = frozenset()
     ("is official", "abandoned yes or no") is called a flag, a count ("number products") a number of things, and
     "year of founded" "year founded". `vocabulary`: the schema's words, for `split_compounds`."""
     words = [spelled_out(word) for word in split_compounds(name, vocabulary).split()]
+    if len(words) > 1 and words[-2] in _DURATION_WORDS and words[-1] in _DURATION_UNITS:
+        words[-1:] = ["in", _DURATION_UNITS[words[-1]]]  # "duration min" -> "duration in minutes"
     if len(words) > 1 and _is_value_code(words[-1]):
         words = words[:-1]  # "gender mfu": the letters of the values it holds (M, F, U) say nothing to a reader
     if len(words) > 1 and words[-1] == "is":
@@ -601,6 +608,7 @@ ACRONYMS |= {"gnp", "gpa", "icd", "atc", "hs", "upn", "ulan", "iban"}
 ACRONYMS |= {"vip", "pnr", "utc", "iata", "icao"}  # written after drafts set 10 was read (tuned)
 ACRONYMS |= {"fte", "rcvs"}  # written after drafts set 11 was read (tuned)
 ACRONYMS |= {"lts"}  # written after drafts set 13 was read: "releases that are marked as LTS"
+ACRONYMS |= {"oem"}  # original equipment manufacturer ("those that are OEM" parts)
 _ACRONYM_WORDS = re.compile(r"\b(" + "|".join(sorted(ACRONYMS)) + r")(s?)\b")
 
 

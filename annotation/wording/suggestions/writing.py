@@ -528,8 +528,22 @@ class _Writer:
             return f"Ask for just the {keys}, without {label}"
         if aggregate.column is not None and aggregate.function != "count":
             self._uses(aggregate.column)
+            named = self._named_rows(aggregate.column.table) if form == "alone" else None
+            if named:
+                # each value beside what it is of: "the seat count of each restaurant", never bare numbers
+                return f"Ask for the {aggregate.column.label} of each {named} instead of {label}"
             return f"Ask to list each {aggregate.column.label} instead of {label}"
         return f"Ask to list the {self._counted()} themselves instead of {label}"
+
+    def _named_rows(self, table: str | None) -> str | None:
+        """What one row of `table` is, when a column names each row (a name or a title) and the table is no link
+        between others: "restaurant"; else None."""
+        if table is None or table in self.names.links or table not in self.names.labels:
+            return None
+        columns = self.names.columns.get(table, [])
+        if not any(column.label.lower().rsplit(" ", 1)[-1] in _NAMING_WORDS for column in columns):
+            return None
+        return noun(self.names.labels[table], False)
 
     # -- Different Instances of the Same Entity (alone, lead or modifier) -------------------------------------
 
@@ -933,13 +947,30 @@ _FLAG_VERBS = MappingProxyType(
 
 def _flag_verb(column: _Column) -> tuple[str, str, str] | None:
     """A flag named by a verb and its object: ("have", "having", "a cafe") of "has cafe", ("need", "needing",
-    "treatment") of "needs treatment"; None for any other flag."""
+    "treatment") of "needs treatment", and ("have", "having", "pets") of a plural noun alone; None for any other
+    flag."""
     words = _flag_words(column).split()
+    if len(words) == 1 and _plural_noun(words[0].lower()):
+        return "have", "having", words[0]  # "pets": those that have pets, never "those that are pets"
     if len(words) < 2 or words[0].lower() not in _FLAG_VERBS:  # noqa: PLR2004
         return None
     plural, gerund = _FLAG_VERBS[words[0].lower()]
     rest = " ".join(words[1:])
     return plural, gerund, with_article(rest) if plural == "have" else rest
+
+
+# How often English text writes a noun's singular against the plural, at least, for a word ending like a plural to
+# be one ("pets" 1.7, "kids" 0.23); an adverb or adjective in -s falls below ("overseas" 0.01).
+_SINGULAR_IN_USE = 0.1
+
+
+def _plural_noun(word: str) -> bool:
+    """A word that is a noun's plural ("pets", "children"): a yes/no named by one says its rows have them."""
+    singular = singular_word(word)
+    if not (word.isalpha() and is_plural(word) and singular != word and plural_word(singular) == word):
+        return False
+    counts = _segmenter().UNIGRAMS
+    return counts.get(singular, 0) >= _SINGULAR_IN_USE * counts.get(word, 0) > 0
 
 
 def _had(column: _Column) -> str | None:
