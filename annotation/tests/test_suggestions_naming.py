@@ -7,7 +7,7 @@ import random
 import pytest
 
 from annotation.wording import english
-from annotation.wording.response_drafts import _Names
+from annotation.wording.response_drafts.names import _Names
 from annotation.wording.suggestions import CATEGORIES, IntentError, recommend
 from annotation.wording.suggestions.names import _Schema
 

@@ -1,0 +1,266 @@
+"""Conditions said as words without reading a described subquery: who a condition is about (`_subject`),
+yes/no flags as what rows are, "that have a ...", a column equal to one value in its own words, LIKE patterns, and
+the phrases of the comparisons."""
+
+from __future__ import annotations
+
+from annotation.wording.english import IRREGULAR_PARTICIPLES as _IRREGULAR_PARTICIPLES
+from annotation.wording.english import MEASURES as _MEASURE_WORDS
+from annotation.wording.english import PREPOSITIONS as _PREPOSITIONS
+from annotation.wording.english import is_plural as _is_plural
+from annotation.wording.english import participle as _participle
+from annotation.wording.english import plural_word as _plural_word
+from annotation.wording.english import with_article as _with_article
+from annotation.wording.english import word_set as _word_set
+from annotation.wording.response_drafts.items import _Cond, _Item, _item_words
+from annotation.wording.response_drafts.names import _KEY_WORDS, _Col, _column_words, _Names, _owner_noun, _Table
+
+_IS_PHRASES = {
+    "=": "is {}",
+    "!=": "is not {}",
+    ">": "is greater than {}",
+    "<": "is less than {}",
+    ">=": "is at least {}",
+    "<=": "is at most {}",
+}
+
+
+# A number column named only by how its row came about holds the year it did: said "year founded" (a noun), and
+# compared as a time ("after 1880").
+# A date or time compared: before and after, not less and greater.
+_TIME_PHRASES = {
+    ">": "is after {}",
+    "<": "is before {}",
+    ">=": "is on or after {}",
+    "<=": "is on or before {}",
+}
+
+
+_NEGATED_OPS = {"=": "!=", "!=": "=", ">": "<=", "<": ">=", ">=": "<", "<=": ">"}
+_COUNT_PHRASES = {
+    "=": "exactly {}",
+    "!=": "a number other than {} of",
+    ">": "more than {}",
+    "<": "fewer than {}",
+    ">=": "at least {}",
+    "<=": "at most {}",
+}
+
+
+# Endings of a word that says what a row is (an adjective or a participle: "withdrawn", "optional", "ticketed",
+# "climate controlled"), not what it has or how many: a number column named by one holds 1 for yes and 0 for no.
+_STATE_ENDINGS = ("ed", "en", "wn", "al", "ic", "ive", "able", "ible", "ful", "ous")
+# Words of a code that sorts rows into kinds ("type code", "status code"), which many rows share: no code a row is
+# known by.
+_CATEGORY_WORDS = frozenset({"type", "category", "kind", "class", "status", "group", "level", "grade"})
+# A comparison with 0 or 1 that splits such a flag's rows: (operator, value) -> whether it keeps the yes rows.
+_FLAG_TESTS = {
+    ("=", "1"): True,
+    (">", "0"): True,
+    (">=", "1"): True,
+    ("!=", "0"): True,
+    ("=", "0"): False,
+    ("<", "1"): False,
+    ("<=", "0"): False,
+    ("!=", "1"): False,
+}
+
+
+def _flag_words(column: _Col) -> str:
+    """The words of a yes/no number column named by what its rows are ("withdrawn", "climate controlled", "optional";
+    "is official" read as "official flag"), or "" for any other column."""
+    words = column.name.split()
+    if words[-1:] == ["flag"]:
+        words = words[:-1]
+    if column.type != "number" or not words or set(words) & (_KEY_WORDS | _MEASURE_WORDS):
+        return ""
+    stated = any(word.endswith(_STATE_ENDINGS) and word not in _IRREGULAR_PARTICIPLES for word in words)
+    # A plural says how many ("goals scored"), not what a row is.
+    return " ".join(words) if stated and not any(_is_plural(word) for word in words) else ""
+
+
+# First words of a two-word compound adjective ("part time", "step free", "off peak", "multi club"): the pair says what
+# a row is, hyphenated.
+_COMPOUND_MODIFIERS = frozenset(
+    {"part", "full", "step", "off", "multi", "non", "self", "high", "low", "long", "short", "all", "dual", "open"}
+)
+
+
+def _marked_words(column: _Col, many: bool) -> str:
+    """What a yes/no number column named by a noun says a row is, after "that are": a column called a flag (by its
+    name, or read as one from its values: `dialogs.assist.draft_for`) whose words name no state ("on call", "key
+    account", "hub"). A person or a thing named by a word ending in -er or -or is one ("that are keyholders"), a
+    phrase led by a preposition or ending in an irregular participle is said as it is ("that are on call", "that are
+    paid"), any other noun as a mark ("that are marked as key account"); never "whose on call is 1". "" for any other
+    column."""
+    words = column.name.split()
+    if column.type != "number" or len(words) < 2 or words[-1] != "flag" or set(words) & _MEASURE_WORDS:
+        return ""
+    words = words[:-1]
+    if words[0] in _PREPOSITIONS or words[-1] in _IRREGULAR_PARTICIPLES:
+        return " ".join(words)  # "that are on call", "that are paid"
+    if len(words) == 1 and len(words[0]) > 4 and words[0].endswith(("er", "or")) and words[0].isalpha():
+        return _plural_word(words[0]) if many else _with_article(words[0])
+    if len(words) == 2 and words[0] in _COMPOUND_MODIFIERS:
+        return "-".join(words)  # a compound adjective: "that are part-time", "that are step-free", "multi-club"
+    return "marked as " + " ".join(words)
+
+
+def _flag_clause(cond: _Cond, op: str, negated: bool, anchor: _Table | None, many: bool):
+    """A yes/no column compared with 0 or 1 as what the rows are: "students that are withdrawn", "departments with a
+    course that is not optional", never "whose withdrawn is greater than 0"; None for any other condition."""
+    item = cond.item
+    column = item.column if item is not None and item.kind == "column" else None
+    if column is None or negated or cond.subquery is not None or len(cond.values) != 1:
+        return None
+    keeps = _FLAG_TESTS.get((op, str(cond.values[0]).strip("'")))
+    words = (_flag_words(column) or _marked_words(column, many)) if keeps is not None else ""
+    if not words:
+        return None
+    state = words if keeps else f"not {words}"
+    if column.table in (None, anchor):
+        return "", "", f"that {'are' if many else 'is'} {state}"
+    prefix, subject = _subject(item, anchor, many)
+    if not prefix.startswith("with "):
+        return None
+    return prefix, "", f"that is {state}"  # "with a course that is optional"
+
+
+def _head_word(phrase: str) -> str:
+    """The noun a phrase agrees with: its last word, or the word before its first preposition ("number of deaths" is
+    one number, "price in dollars" one price)."""
+    words = phrase.split()
+    for index, word in enumerate(words[1:], start=1):
+        if word in _PREPOSITIONS:
+            return words[index - 1]
+    return words[-1]
+
+
+def _having(anchor: _Table | None, had: _Table, have: str, negated: bool, conditions: str) -> str:
+    """Rows that have (or have no) row of another table: "that have a pet", "that has no concert whose year is 2014";
+    persons and a role they play are said as being it: "that are body builders", "that is not a perpetrator"."""
+    if anchor is not None and _plays_role(had, anchor):
+        if have == "have":
+            return f"that are {'not ' if negated else ''}{had.noun(True)}{conditions}"
+        return f"that is {'not ' if negated else ''}{_with_article(had.noun(False))}{conditions}"
+    # A row of a table named after the rows' own ("student enrolment" of a student) is said without that name.
+    noun = _owner_noun(had, anchor, False) if not had.record and had.sub is None else had.noun(False)
+    if negated:
+        return f"that {have} no {noun}{conditions}"
+    return f"that {have} {_with_article(noun)}{conditions}"
+
+
+def _plays_role(role: _Table, persons: _Table) -> bool:
+    """Whether `role`'s rows are roles `persons` play: `persons` is named as persons and is all `role` points to."""
+    names = role.names
+    if not isinstance(names, _Names) or role.sub is not None or persons.sub is not None or role == persons:
+        return False
+    if not (_word_set(persons.called(False)) & _PERSON_NOUNS) or names.is_link(role):
+        return False
+    # One key to the persons: a table with two (a person and their friend) relates persons, it is no role.
+    return names.parents_of(role) == {persons.key} and len(names._keys(role)) == 1
+
+
+def _equal_clause(cond: _Cond, column, anchor: _Table | None, be: str, prefix: str, subject: str):
+    """A column equal to one value, said as the column's own words read it ("ships lost in battle 5", "a dorm named
+    Granite Court", "episodes that are written by Todd Casey"); None when the general wording fits better."""
+    if column.via and column.identifies is not None and not prefix:
+        return "", "", f"{column.via} {column.identifies.noun(False)} {cond.values[0]}"
+    if column.table is not None and subject:
+        own = _column_words(column, column.table, False)
+        if own == "name" and subject.startswith("whose ") and (prefix or column.table == anchor or anchor is None):
+            return prefix, "", f"named {cond.values[0]}"
+        words = own.split()
+        if len(words) > 1 and words[-1] in _PREPOSITIONS and _participle(words[-2]) and not prefix:
+            return "", "", f"that {be} {own} {cond.values[0]}"  # never "bookings that are check in 2025-08-19"
+    return None
+
+
+def _own_words(item: _Item) -> str:
+    """An item as `_item_words` says it, a column named against its own table ("pets whose type is dog", not "whose
+    pet type"; "ships whose disposition is Captured", not "whose disposition of ship")."""
+    column = item.column
+    if item.kind == "column" and column is not None and column.table is not None and column.table.sub is None:
+        return _column_words(column, column.table, False)
+    return _item_words(item)
+
+
+def _subject(item: _Item | None, anchor: _Table | None, many: bool = False) -> tuple[str, str]:
+    """Who a condition is about, seen from the `anchor` rows: ("", "whose age") on the rows themselves, ("with a
+    concert", "whose year") on a joined table, ("that live in a dorm", "whose name") through a relation."""
+    if item is None:
+        return "", ""
+    column = item.column
+    words = f"whose {_item_words(item)}"
+    if item.kind != "column" or column is None or column.table is None or anchor is None or column.table == anchor:
+        return "", f"whose {_own_words(item)}"
+    if anchor.record and column.table.sub is None:
+        # The rows are a relation's records: the condition is on one of the things it relates.
+        return "", f"in which the {column.table.noun(False)}'s {_column_words(column, column.table, False)}"
+    found = anchor.names.relation_between(anchor, column.table) if isinstance(anchor.names, _Names) else None
+    if found is not None:
+        _, verb, anchor_is_subject = found
+        other = _with_article(column.table.noun(False))
+        words = f"whose {_column_words(column, column.table, False)}"
+        if anchor_is_subject:
+            return f"that {verb.plural if many else verb.singular} {other}", words
+        if verb.singular == "has":
+            return f"of {other}", words  # "pets of a student whose last name is Smith"
+        it = " them" if many else " it"
+        return f"with {other} {verb.participle}{it}", words
+    named_in_column = _word_set(column.name) & _word_set(column.table.name)
+    if column.table.sub is not None or (named_in_column and not column.table.role):
+        return "", words
+    if _is_person_of(anchor, column):
+        return "", f"whose {_column_words(column, column.table, False)}"  # "body builders whose height is ..."
+    if column.table.via:
+        return f"{column.table.via} {_with_article(column.table.called(False))}", words  # "caused by a ship"
+    return f"with {_with_article(_owner_noun(column.table, anchor, False))}", words  # "staff with an address"
+
+
+# Nouns of a table whose rows are persons: a table that points to it alone (body builders, perpetrators, poker
+# players) holds a role those persons play, so the person's columns are the role's own ("whose height").
+_PERSON_NOUNS = frozenset({"person", "people", "individual"})
+
+
+def _is_person_of(anchor: _Table, column: _Col) -> bool:
+    """Whether `column` is of the persons `anchor`'s rows are roles of: `anchor` points to that table alone, it is
+    named as persons, plays no role in the join, and `anchor` has no column of that name itself."""
+    table, names = column.table, anchor.names
+    if not isinstance(names, _Names) or table.role or table.via or column.identifies is not None:
+        return False
+    if not (_word_set(table.called(False)) & _PERSON_NOUNS) or names.parents_of(anchor) != {table.key}:
+        return False
+    return _column_words(column, table, False) not in names.own_column_words(anchor)
+
+
+# A column compared with its own average over every row of its table, as English says it: "whose hourly rate is above
+# average", never "whose hourly rate is greater than the average hourly rate of all employees".
+_AVERAGE_PHRASES = {
+    ">": "is above average",
+    "<": "is below average",
+    ">=": "is average or above",
+    "<=": "is average or below",
+}
+
+
+def _like_predicate(pattern: str, negated: bool) -> str:
+    body = pattern.strip("%")
+    plain = "%" not in body and "_" not in body
+    if plain and pattern.startswith("%") and pattern.endswith("%") and body:
+        verb = "contains"
+    elif plain and pattern.endswith("%") and body:
+        verb = "starts with"
+    elif plain and pattern.startswith("%") and body:
+        verb = "ends with"
+    elif "%" not in pattern:
+        verb = "is"
+    else:
+        return f"{'does not match' if negated else 'matches'} the pattern '{pattern}'"
+    if negated:
+        verb = {
+            "contains": "does not contain",
+            "starts with": "does not start with",
+            "ends with": "does not end with",
+        }.get(verb, "is not")
+    return f"{verb} '{body}'"
