@@ -433,6 +433,7 @@ class RoundResult:
     pairing_cpu: float = float("nan")  # server CPU seconds from the round's start until every room was open
     # --arrive-at-once: seconds from the last worker's join until every worker was paired or told their place
     burst_settle_seconds: float = float("nan")
+    lobby_frames: int = 0  # frames the lobby sockets received until every worker was paired
     burst_unsettled: int = 0  # workers never paired nor told their place
     utterance_ms: list[float] = field(default_factory=list)
     response_ms: list[float] = field(default_factory=list)
@@ -509,6 +510,7 @@ class _Burst:
         self.ready: set[int] = set()
         self.worker_joins: list[float] = []
         self.settled: dict[int, float] = {}
+        self.lobby_frames = 0  # frames the lobby sockets received, of every kind
 
     def _expert_ready(self, index: int) -> None:
         self.ready.add(index)
@@ -517,6 +519,7 @@ class _Burst:
 
     def frames(self, role: str, index: int) -> _Hooked:
         def seen(frame: dict) -> None:
+            self.lobby_frames += 1
             kind = frame.get("type")
             if role == "expert":
                 if kind == "status" and frame.get("ready"):
@@ -684,6 +687,7 @@ async def run_round(
         result.pairing_cpu = cpu_total(cpu_at_start) - cpu_total(cpu_before)
     if arrive_at_once:
         result.burst_settle_seconds, result.burst_unsettled = burst.settled_after_last_arrival()
+    result.lobby_frames = burst.lobby_frames
     if pairing_only:
         result.failures = [f"{type(exc).__name__}: {exc}" for exc in outcomes if isinstance(exc, BaseException)]
         result.pairing_seconds = max(paired_at, default=float("nan")) - started
@@ -799,7 +803,8 @@ def report(pairs: list[tuple[RoundResult, ...]], servers: int, targets: bool = T
             )
             print(
                 f"    pairing: server CPU until every room was open {result.pairing_cpu:.2f} s, "
-                f"{result.pairing_cpu * 1000 / max(result.rooms, 1):.1f} ms per pair"
+                f"{result.pairing_cpu * 1000 / max(result.rooms, 1):.1f} ms per pair, "
+                f"{result.lobby_frames / max(result.rooms, 1):.1f} lobby frames sent per pair"
                 + (
                     f"; every worker paired or told their place {result.burst_settle_seconds:.2f} s after the last "
                     f"one arrived (aim {BURST_AIM_SECONDS:.0f} s: "

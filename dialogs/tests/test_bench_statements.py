@@ -59,3 +59,16 @@ def test_the_pairing_phase_is_counted_per_pair(capsys):
     assert "PostgreSQL until every room was open: 8 statements, 4.00 per pair, " in printed
     assert " 3.00/pair" in printed and "BEGIN" in printed
     assert "SELECT 1" not in printed  # only the `shown` most frequent
+
+
+def test_every_lobby_frame_is_counted_and_a_worker_settles_on_their_first_place():
+    burst = chat_load._Burst(rooms=2, tells_ready=True)
+    expert, worker = burst.frames("expert", 0), burst.frames("worker", 0)
+    expert.append({"type": "status", "ready": True})
+    worker.append({"type": "status", "position": None})  # no place yet: not settled
+    assert 0 not in burst.settled
+    worker.append({"type": "status", "position": 3})
+    settled = burst.settled[0]
+    worker.append({"type": "paired", "dialogue": 7})
+    assert burst.settled[0] == settled  # the first moment counts
+    assert burst.lobby_frames == 4
