@@ -780,7 +780,8 @@ def test_the_rows_own_conditions_come_before_those_on_a_joined_row():
         "WHERE T2.city = 'Lyon' AND T1.operator = 'Nord'"
     )
     text = draft(sql, [[2]], TRANSPORT)
-    assert text == "There are 2 trips whose operator is Nord and with an origin station whose city is Lyon."
+    # The one row each trip points to said as the trip's, after its own condition (set 13: "and with a ... whose").
+    assert text == "There are 2 trips whose operator is Nord and whose origin station's city is Lyon."
 
 
 # Students enrol in programs (an enrolment refers to both and has a date of its own); a student has a home address.
@@ -1941,3 +1942,88 @@ def test_a_storage_word_after_a_modifier_is_the_thing_itself():
     text = draft("SELECT max(seat_cnt) FROM dining_table", [[8]], schema=TRACKER)
     assert text == "The maximum seat count of all dining tables is 8.", text
     assert draft("SELECT count(*) FROM booking_info", [[70]], schema=TRACKER) == "There are 70 bookings."
+
+
+TRACKED = schema_of(
+    {
+        "app_user": ["user_id", "login_nm", "email_addr"],
+        "project": ["proj_key", "proj_nm"],
+        "release": ["proj_key", "version_str", "lts"],
+        "issue": ["issue_id", "proj_key", "fix_version_str", "reporter_id", "summary_txt"],
+        "issue_assignee": ["issue_id", "user_id", "assigned_dt"],
+        "comment": ["comment_id", "issue_id", "author_id", "body_len", "edited"],
+        "menu_item": ["item_cd", "item_nm"],
+        "allergen": ["allergen_cd", "allergen_nm"],
+        "item_allergen": ["item_cd", "allergen_cd"],
+        "order_line": ["issue_id", "line_no", "item_cd"],
+    },
+    primary=[
+        "app_user.user_id", "project.proj_key", "release.proj_key", "issue.issue_id", "issue_assignee.issue_id",
+        "comment.comment_id", "menu_item.item_cd", "allergen.allergen_cd", "item_allergen.item_cd",
+        "order_line.issue_id",
+    ],
+    foreign=[
+        ("release.proj_key", "project.proj_key"),
+        ("issue.proj_key", "release.proj_key"),  # the key of two columns to the release is listed first
+        ("issue.fix_version_str", "release.version_str"),
+        ("issue.proj_key", "project.proj_key"),
+        ("issue.reporter_id", "app_user.user_id"),
+        ("issue_assignee.issue_id", "issue.issue_id"),
+        ("issue_assignee.user_id", "app_user.user_id"),
+        ("comment.issue_id", "issue.issue_id"),
+        ("comment.author_id", "app_user.user_id"),
+        ("item_allergen.item_cd", "menu_item.item_cd"),
+        ("item_allergen.allergen_cd", "allergen.allergen_cd"),
+        ("order_line.issue_id", "issue.issue_id"),
+        ("order_line.item_cd", "menu_item.item_cd"),
+    ],
+    types={"comment.body_len": "number", "comment.edited": "number", "release.lts": "number"},
+)  # fmt: skip
+
+
+def test_a_link_table_named_by_one_side_and_the_part_the_other_plays_counts_pairs():
+    """Set 13: 'There are 78 issue assignees' for the rows of the issue-user link (the people assigned are fewer)."""
+    text = draft("SELECT count(*) FROM issue_assignee", [[78]], schema=TRACKED)
+    assert text == "There are 78 pairs of an issue and an assignee.", text
+    text = draft("SELECT count(*) FROM item_allergen", [[54]], schema=TRACKED)  # "item" of "menu item"
+    assert text == "There are 54 pairs of a menu item and an allergen.", text
+    # A noun in -ment names the pair itself: a booking's segments stay segments.
+    segments = schema_of(
+        {"booking": ["pnr", "fare"], "flight": ["flight_id", "dep"], "booking_segment": ["pnr", "flight_id", "seat"]},
+        primary=["booking.pnr", "flight.flight_id", "booking_segment.pnr"],
+        foreign=[("booking_segment.pnr", "booking.pnr"), ("booking_segment.flight_id", "flight.flight_id")],
+    )
+    assert draft("SELECT count(*) FROM booking_segment", [[689]], schema=segments) == "There are 689 booking segments."
+    # Keyed by an issue and a line number of its own: lines, no pairs.
+    assert draft("SELECT count(*) FROM order_line", [[279]], schema=TRACKED) == "There are 279 order lines."
+
+
+def test_half_of_a_key_of_two_columns_names_the_row_its_own_key_points_to():
+    """Set 13: 'for each proj release' for issues grouped by their project key, which with the fix version is also
+    half of the key to a release."""
+    sql = "SELECT proj_key, count(*) FROM issue GROUP BY proj_key HAVING count(*) >= 12"
+    text = draft(sql, [["API", 12], ["CORE", 27]], schema=TRACKED)
+    assert "for each project with at least 12 issues" in text and "release" not in text, text
+
+
+def test_after_the_rows_own_condition_the_row_they_point_to_is_said_as_theirs():
+    """Set 13: 'comments whose body len is above average and with an app user whose email address is ...'."""
+    sql = (
+        "SELECT T1.comment_id FROM comment AS T1 JOIN app_user AS T2 ON T1.author_id = T2.user_id "
+        "WHERE T2.email_addr = 'a@example.org' AND T1.body_len > (SELECT avg(body_len) FROM comment)"
+    )
+    text = draft(sql, [[1], [2]], schema=TRACKED)
+    assert "comments whose body length is above average and whose user's email address is a@example.org" in text
+    # A second condition on that row is said once as theirs, never "... and whose user's login name".
+    sql = (
+        "SELECT count(*) FROM comment AS T1 JOIN app_user AS T2 ON T1.author_id = T2.user_id "
+        "WHERE T1.edited = 1 AND T2.email_addr = 'a@example.org' AND T2.login_nm = 'ann'"
+    )
+    text = draft(sql, [[2]], schema=TRACKED)
+    assert text.endswith("and whose user's email address is a@example.org and login name is ann."), text
+    # Alone, the joined row's condition keeps its own wording.
+    sql = (
+        "SELECT T1.comment_id FROM comment AS T1 JOIN issue AS T2 ON T1.issue_id = T2.issue_id "
+        "WHERE T2.summary_txt = 'Ok'"
+    )
+    assert "comments with an issue whose summary text is Ok" in draft(sql, [[1], [2]], schema=TRACKED)

@@ -4,16 +4,14 @@ the phrases of the comparisons."""
 
 from __future__ import annotations
 
-from annotation.wording.english import IRREGULAR_PARTICIPLES as _IRREGULAR_PARTICIPLES
-from annotation.wording.english import MEASURES as _MEASURE_WORDS
 from annotation.wording.english import PREPOSITIONS as _PREPOSITIONS
-from annotation.wording.english import is_plural as _is_plural
+from annotation.wording.english import flag_kept as _flag_kept
+from annotation.wording.english import flag_state as _flag_state
 from annotation.wording.english import participle as _participle
-from annotation.wording.english import plural_word as _plural_word
 from annotation.wording.english import with_article as _with_article
 from annotation.wording.english import word_set as _word_set
 from annotation.wording.response_drafts.items import _Cond, _Item, _item_words
-from annotation.wording.response_drafts.names import _KEY_WORDS, _Col, _column_words, _Names, _owner_noun, _Table
+from annotation.wording.response_drafts.names import _Col, _column_words, _Names, _owner_noun, _Table
 
 _IS_PHRASES = {
     "=": "is {}",
@@ -47,63 +45,9 @@ _COUNT_PHRASES = {
 }
 
 
-# Endings of a word that says what a row is (an adjective or a participle: "withdrawn", "optional", "ticketed",
-# "climate controlled"), not what it has or how many: a number column named by one holds 1 for yes and 0 for no.
-_STATE_ENDINGS = ("ed", "en", "wn", "al", "ic", "ive", "able", "ible", "ful", "ous")
 # Words of a code that sorts rows into kinds ("type code", "status code"), which many rows share: no code a row is
 # known by.
 _CATEGORY_WORDS = frozenset({"type", "category", "kind", "class", "status", "group", "level", "grade"})
-# A comparison with 0 or 1 that splits such a flag's rows: (operator, value) -> whether it keeps the yes rows.
-_FLAG_TESTS = {
-    ("=", "1"): True,
-    (">", "0"): True,
-    (">=", "1"): True,
-    ("!=", "0"): True,
-    ("=", "0"): False,
-    ("<", "1"): False,
-    ("<=", "0"): False,
-    ("!=", "1"): False,
-}
-
-
-def _flag_words(column: _Col) -> str:
-    """The words of a yes/no number column named by what its rows are ("withdrawn", "climate controlled", "optional";
-    "is official" read as "official flag"), or "" for any other column."""
-    words = column.name.split()
-    if words[-1:] == ["flag"]:
-        words = words[:-1]
-    if column.type != "number" or not words or set(words) & (_KEY_WORDS | _MEASURE_WORDS):
-        return ""
-    stated = any(word.endswith(_STATE_ENDINGS) and word not in _IRREGULAR_PARTICIPLES for word in words)
-    # A plural says how many ("goals scored"), not what a row is.
-    return " ".join(words) if stated and not any(_is_plural(word) for word in words) else ""
-
-
-# First words of a two-word compound adjective ("part time", "step free", "off peak", "multi club"): the pair says what
-# a row is, hyphenated.
-_COMPOUND_MODIFIERS = frozenset(
-    {"part", "full", "step", "off", "multi", "non", "self", "high", "low", "long", "short", "all", "dual", "open"}
-)
-
-
-def _marked_words(column: _Col, many: bool) -> str:
-    """What a yes/no number column named by a noun says a row is, after "that are": a column called a flag (by its
-    name, or read as one from its values: `dialogs.assist.draft_for`) whose words name no state ("on call", "key
-    account", "hub"). A person or a thing named by a word ending in -er or -or is one ("that are keyholders"), a
-    phrase led by a preposition or ending in an irregular participle is said as it is ("that are on call", "that are
-    paid"), any other noun as a mark ("that are marked as key account"); never "whose on call is 1". "" for any other
-    column."""
-    words = column.name.split()
-    if column.type != "number" or len(words) < 2 or words[-1] != "flag" or set(words) & _MEASURE_WORDS:
-        return ""
-    words = words[:-1]
-    if words[0] in _PREPOSITIONS or words[-1] in _IRREGULAR_PARTICIPLES:
-        return " ".join(words)  # "that are on call", "that are paid"
-    if len(words) == 1 and len(words[0]) > 4 and words[0].endswith(("er", "or")) and words[0].isalpha():
-        return _plural_word(words[0]) if many else _with_article(words[0])
-    if len(words) == 2 and words[0] in _COMPOUND_MODIFIERS:
-        return "-".join(words)  # a compound adjective: "that are part-time", "that are step-free", "multi-club"
-    return "marked as " + " ".join(words)
 
 
 def _flag_clause(cond: _Cond, op: str, negated: bool, anchor: _Table | None, many: bool):
@@ -113,8 +57,8 @@ def _flag_clause(cond: _Cond, op: str, negated: bool, anchor: _Table | None, man
     column = item.column if item is not None and item.kind == "column" else None
     if column is None or negated or cond.subquery is not None or len(cond.values) != 1:
         return None
-    keeps = _FLAG_TESTS.get((op, str(cond.values[0]).strip("'")))
-    words = (_flag_words(column) or _marked_words(column, many)) if keeps is not None else ""
+    keeps = _flag_kept(op, cond.values[0])
+    words = _flag_state(column.name, column.type, many) if keeps is not None else ""
     if not words:
         return None
     state = words if keeps else f"not {words}"

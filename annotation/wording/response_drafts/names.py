@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from annotation.wording.english import COMING_ABOUT as _COMING_ABOUT
+from annotation.wording.english import KEY_WORDS
 from annotation.wording.english import PREPOSITIONS as _PREPOSITIONS
 from annotation.wording.english import column_name as _column_name
 from annotation.wording.english import english as _english
@@ -26,7 +27,7 @@ _NAMING_WORDS = frozenset({"name", "title"})
 
 
 # Words of a key column's name that say it is a key, not what it points to ("student id", "flight no").
-_KEY_WORDS = frozenset({"id", "ids", "code", "no", "number", "key", "nr"})
+_KEY_WORDS = KEY_WORDS
 # Things English does not count, whose rows are counted as pieces ("pieces of equipment"); people named by a mass noun
 # ("15 staff") are counted as they are.
 _COUNTED_IN_PIECES = frozenset({"equipment", "furniture", "luggage", "baggage", "machinery", "jewellery", "jewelry"})
@@ -162,9 +163,9 @@ class _Names:
             if table_index >= 0:
                 self.columns.setdefault((table_index, str(original).lower()), index)
         self.primary = {key for key in schema.get("primary_keys") or [] if isinstance(key, int)}
-        for pair in schema.get("foreign_keys") or []:
-            if isinstance(pair, list | tuple) and len(pair) == 2:
-                self.foreign.setdefault(pair[0], pair[1])
+        pairs = [pair for pair in schema.get("foreign_keys") or [] if isinstance(pair, list | tuple) and len(pair) == 2]
+        for child, parent in _single_first(pairs, self.column_tables):
+            self.foreign.setdefault(child, parent)
 
     def table(self, original: str) -> _Table:
         index = self.tables.get(original.lower())
@@ -337,7 +338,25 @@ class _Names:
         for first, second in (parents, parents[::-1]):
             if name == (_noun(first.name, False, rows=True) + " " + _noun(second.name, False, rows=True)).split():
                 return first, second
+        if not self._keyed_by_its_keys(table):
+            return None
+        for first, second in (parents, parents[::-1]):
+            head, tail = name[:-1], name[-1]
+            if not _names_table(head, first):
+                continue
+            if _names_table([tail], second):
+                return first, second  # "item allergen": a menu item and an allergen
+            if _agent_noun(tail):
+                return first, replace(second, role=tail)  # "issue assignee": an issue and a user, its assignee
         return None
+
+    def _keyed_by_its_keys(self, table: _Table) -> bool:
+        """Whether `table` holds one row per pair of the two rows its foreign keys name: its first column is one of
+        them and the other is among its columns (the schema lists a key of several columns by its first)."""
+        keys = self._keys(table)
+        index = self.tables.get(table.key)
+        own = [column for column, owner in enumerate(self.column_tables) if owner == index]
+        return len(keys) == 2 and bool(own) and own[0] in self.primary and own[0] in {column for column, _ in keys}
 
     def own_column_words(self, table: _Table) -> set[str]:
         """The names of `table`'s columns as said of its own rows ("name" for a dorm's "dorm name")."""
@@ -373,8 +392,48 @@ class _Names:
         return _Col(name, table, identifies, kind, via)
 
 
+def _single_first(pairs: list, column_tables: list[int]) -> list:
+    """The foreign keys (child column, parent column), those that point to a row by one column first: a column that
+    is a key of its own and also half of a key of two columns (an issue's project key, which with its fix version
+    names a release) names the row its own key points to (a project), never the other (a release)."""
+
+    def table_of(column: int) -> int:
+        return column_tables[column] if 0 <= column < len(column_tables) else -1
+
+    def in_composite(pair) -> bool:
+        child, parent = pair
+        return any(
+            other[0] != child and other[1] != parent and table_of(other[0]) == table_of(child)
+            and table_of(other[1]) == table_of(parent)
+            for other in pairs
+        )  # fmt: skip
+
+    return sorted(pairs, key=in_composite)
+
+
 # The names of the schemas drafted on last: the same database's for every shared result of its rooms.
 _names_of = _per_schema(_Names)
+
+
+def _names_table(words: list[str], table: _Table) -> bool:
+    """Whether `words` name `table`'s rows: its noun ("menu item") or that noun's last word ("item")."""
+    own = _noun(table.name, False, rows=True).split()
+    return bool(words) and (words == own or words == own[-1:])
+
+
+# Endings of a noun for whoever plays a part ("assignee", "tenant", "reviewer", "investigator", "participant"); a
+# noun in -ment names a thing or an act ("segment", "assignment", "payment"), no one who plays a part.
+_AGENT_ENDINGS = ("ee", "er", "or", "ant", "ent", "ist")
+
+
+def _agent_noun(word: str) -> bool:
+    return (
+        word.isalpha()
+        and len(word) > 4  # noqa: PLR2004
+        and word.endswith(_AGENT_ENDINGS)
+        and not word.endswith("ment")
+        and not _participle(word)
+    )
 
 
 def _via(name: str, parent: _Table, parent_key: str) -> tuple[str, str]:

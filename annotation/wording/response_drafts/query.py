@@ -806,12 +806,15 @@ def _clauses(conditions: list, anchor: _Table | None, many: bool) -> str:
         conditions = _and(own + joined)
     parts: list[str] = []
     previous = ("", "", "")
+    theirs = ""  # the prefix of a joined row said as the rows' own ("whose user's email address")
     for cond in conditions:
         if cond in ("and", "or"):
             parts.append(cond)
             continue
         prefix, subject, predicate = _clause_parts(cond, anchor, many)
         repeated = parts and parts[-1] in ("and", "or")
+        if repeated:
+            prefix, subject, theirs = _said_as_theirs(cond, anchor, (prefix, subject), previous, theirs)
         # Said once is enough: "with a pet whose type is cat and whose age is 3", "whose name is Ann or Bob".
         if repeated and prefix and prefix == previous[0]:
             prefix = ""
@@ -826,6 +829,29 @@ def _clauses(conditions: list, anchor: _Table | None, many: bool) -> str:
         parts.append(" ".join(part for part in (prefix, subject, predicate) if part))
         previous = _clause_parts(cond, anchor, many)
     return (" " + " ".join(parts)) if parts else ""
+
+
+def _said_as_theirs(cond, anchor: _Table | None, said: tuple[str, str], previous: tuple, theirs: str):
+    """After the rows' own condition, the one row each points to said as theirs: "comments whose body length is above
+    average and whose user's email address is ...", never "... and with a user whose"; a second condition on that
+    row follows as "and last name is ...". (prefix, subject, the prefix so said) of a condition after "and"."""
+    prefix, subject = said
+    if not prefix.startswith("with ") or not subject.startswith("whose "):
+        return prefix, subject, ""
+    if prefix == theirs:
+        return "", subject[len("whose ") :], theirs
+    if not previous[0] and _parent_of(cond, anchor):
+        return "", f"whose {_owner_noun(cond.item.column.table, anchor, False)}'s {subject[len('whose ') :]}", prefix
+    return prefix, subject, ""
+
+
+def _parent_of(cond, anchor: _Table | None) -> bool:
+    """Whether `cond` is on a column of the one row each `anchor` row points to by a foreign key (a comment's user)."""
+    column = cond.item.column if isinstance(cond, _Cond) and cond.item is not None else None
+    table = column.table if column is not None else None
+    if table is None or anchor is None or table.sub is not None or not isinstance(anchor.names, _Names):
+        return False
+    return anchor.names.references(anchor, table) and not anchor.names.is_link(anchor)
 
 
 def _clause(cond: _Cond, anchor: _Table | None, many: bool) -> str:
