@@ -25,6 +25,7 @@ from django.utils.translation import gettext
 from annotation.models import Role
 from annotation.people.roles import can
 from annotation.plumbing import jsoncodec
+from annotation.wording.english import schema_shared
 from dialogs import broadcast, lobby, log, presence, room, selectors
 from dialogs.errors import DialogueError
 from dialogs.log import STATE_CHANGING_KINDS
@@ -441,6 +442,9 @@ class DialogueConsumer(JsonConsumer):
         self.dialogue = found[0] if found else None
         if self.dialogue is None:
             return "missing"
+        # The rooms of one database share its schema object, and so what the drafts and suggestions build from it.
+        database = self.dialogue.database
+        database.schema = schema_shared(database.pk, database.schema)
         socket_user_fresh(self.scope)
         try:
             self.side = room.dialogue_side(dialogue=self.dialogue, person=self.user)

@@ -677,3 +677,23 @@ def per_schema(build: Callable[..., _Built], *, kept_at_most: int = SCHEMAS_KEPT
         return value
 
     return built
+
+
+_shared: dict[object, dict] = {}
+_shared_lock = threading.Lock()
+
+
+def schema_shared(key: object, schema: dict | None) -> dict | None:
+    """One schema object for every reader of the same database in this process (`key`: its id): the one kept for
+    `key` when it is equal to `schema`, else `schema`, kept from now on. What `per_schema` builds is kept per schema
+    object, and each room socket reads its database's row afresh: without this, every room of a crowd on one database
+    built the same readable names, flag readings and analyses again (bench/chat_load.py). A changed schema (curation)
+    is a different value, so it is kept in its turn and never mixed with the old."""
+    if not isinstance(schema, dict):
+        return schema
+    with _shared_lock:
+        kept = _shared.get(key)
+        if kept is not None and kept == schema:
+            return kept
+        _shared[key] = schema
+        return schema
