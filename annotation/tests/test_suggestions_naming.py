@@ -359,3 +359,33 @@ def test_listing_the_values_of_an_average_names_what_each_is_of():
     # a table without a name for each row has nothing to list them by: the values themselves
     texts = set(suggested("SELECT avg(float_amt) FROM till", schema, [[120.0]], same, seeds=60, figures=figures))
     assert "Ask to list each float amount instead of the average float amount" in texts, texts
+
+
+# written after suggestions set 14 was read (tuned)
+HELPERS = {
+    "db_id": "helpers",
+    "table_names_original": ["volunteer", "vol_shift", "evt"],
+    "table_names": ["volunteer", "vol shift", "evt"],
+    "column_names_original": [[-1, "*"], [0, "vol_id"], [0, "last_nm"], [0, "phone_no"], [0, "ret_dt"], [1, "vol_id"]]
+    + [[1, "evt_id"], [1, "role_cd"], [2, "evt_id"], [2, "evt_nm"], [2, "venue_nm"], [2, "camp_nm"]],
+    "column_names": [[-1, "*"], [0, "vol id"], [0, "last nm"], [0, "phone no"], [0, "ret dt"], [1, "vol id"]]
+    + [[1, "evt id"], [1, "role cd"], [2, "evt id"], [2, "evt nm"], [2, "venue nm"], [2, "camp nm"]],
+    "column_types": ["text", "number", "text", "text", "time", "number", "number", "text", "number", "text", "text"]
+    + ["text"],
+    "primary_keys": [1, 8],
+    "foreign_keys": [[5, 1], [6, 8]],
+}
+
+
+def test_vehicle_and_event_are_spelled_out_and_shortenings_with_two_readings_are_no_detail():
+    assert english.column_name("veh class") == "vehicle class"
+    from annotation.tests.test_intents_seen import suggested
+
+    rows = [["Shaw"], ["Holt"], ["Mason"], ["Ellis"], ["Shaw"], ["Parker"]]
+    texts = set(suggested("SELECT last_nm FROM volunteer", HELPERS, rows, seeds=40, figures={}))
+    rows = [["Fun Run 2024"], ["Pub Quiz 2025"], ["Bake Sale 2023"], ["Charity Gala 2026"]]
+    texts |= set(suggested("SELECT evt_nm FROM evt", HELPERS, rows, seeds=40, figures={}))
+    said = " ".join(texts)
+    assert "these events" in said, texts
+    for raw in (" evt", "vol shift", "ret date", "camp name"):
+        assert raw not in said, (raw, texts)

@@ -408,6 +408,8 @@ _SPELLED_OUT |= {"len": "length", "tz": "time zone", "sz": "size", "prio": "prio
 _SPELLED_OUT |= {"dur": "duration", "odo": "odometer", "svc": "service", "tbl": "table"}
 # Shortenings of time and scores with one reading in a column's name (est hrs, labour hrs, dur sec, pts cnt)
 _SPELLED_OUT |= {"hrs": "hours", "mins": "minutes", "secs": "seconds", "pts": "points"}
+# written after suggestions set 14 was read (tuned): "veh class", "evt reg" (one reading each in schemas)
+_SPELLED_OUT |= {"veh": "vehicle", "evt": "event"}
 # A unit of time after a length of time is that unit ("duration min": minutes, never the minimum duration)
 _DURATION_UNITS = {"min": "minutes", "sec": "seconds"} | {unit: unit for unit in ("minutes", "seconds", "hours")}
 _DURATION_WORDS = frozenset({"duration"})

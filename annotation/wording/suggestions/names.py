@@ -541,6 +541,9 @@ _SCHEMA_SHORTENINGS = frozenset({"dep", "arr", "mon", "ts", "sq"})
 # written after suggestions set 13 was read (tuned): "eff from date" (effective), "bal amount" (balance), "supp name"
 # (supplier), "prop type" (property), "chg" (charge), "tot" (total)
 _SCHEMA_SHORTENINGS |= {"eff", "bal", "supp", "prop", "chg", "tot"}
+# written after suggestions set 14 was read (tuned): shortenings that are words of their own or have two readings,
+# "vol shift" (volunteer or volume), "ret date" (return or retirement), "ga amount" (gift aid), "camp name" (campaign)
+_SCHEMA_SHORTENINGS |= {"vol", "ret", "ga", "camp"}
 
 
 @functools.lru_cache(maxsize=4096)
