@@ -389,3 +389,31 @@ def test_vehicle_and_event_are_spelled_out_and_shortenings_with_two_readings_are
     assert "these events" in said, texts
     for raw in (" evt", "vol shift", "ret date", "camp name"):
         assert raw not in said, (raw, texts)
+
+
+def test_a_persons_own_name_replaces_no_condition_but_another_name():
+    """Written after suggestions set 14 was read (tuned): "for those whose last name is Shaw instead" of a condition
+    on hours picks a few people nobody asked about; after a name, another name is the same kind of question."""
+    from annotation.tests.test_intents_seen import schema_of, suggested
+
+    schema = schema_of(
+        {"helper": ["helper_id", "first_nm", "last_nm", "hrs_per_wk", "town"]},
+        primary=["helper.helper_id"],
+        types={"helper.helper_id": "number", "helper.hrs_per_wk": "number"},
+    )
+    figures = {("helper", "hrs_per_wk"): {"rows": 40, "distinct": 8, "min": 1, "max": 20}}
+    values = {"last_nm": ["Shaw", "Holt"], "first_nm": ["Neil", "Susan"], "town": ["Leeds", "York"]}
+
+    def texts(sql):
+        rows = [["Neil", "Shaw"], ["Susan", "Holt"], ["Neil", "Mason"], ["Alice", "Holt"], ["Brian", "Ellis"]]
+        found = suggested(
+            sql, schema, rows, ["different_instances", "combination"], seeds=80, figures=figures,
+            values=lambda table, column: values.get(column, []),
+        )  # fmt: skip
+        return " ".join(found)
+
+    by_hours = texts("SELECT first_nm, last_nm FROM helper WHERE hrs_per_wk > 5")
+    assert "whose town is" in by_hours and "whose last name is" not in by_hours, by_hours
+    assert "whose first name is" not in by_hours, by_hours
+    by_name = texts("SELECT first_nm, last_nm FROM helper WHERE first_nm = 'Neil'")
+    assert "whose last name is" in by_name, by_name

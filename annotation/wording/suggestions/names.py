@@ -470,6 +470,16 @@ def _is_flag(column: _Column | None) -> bool:
     return column is not None and column.label.endswith(" flag")
 
 
+_PERSONAL_NAMES = frozenset({"first name", "last name", "given name", "family name", "middle name", "surname"})
+_PERSONAL_NAMES |= {"forename", "fname", "lname"}
+
+
+def _personal_name(column: _Column) -> bool:
+    """A column holding a person's own name ("last name", "surname"), by its last words."""
+    words = column.label.lower().split()
+    return " ".join(words[-2:]) in _PERSONAL_NAMES or (bool(words) and words[-1] in _PERSONAL_NAMES)
+
+
 def _vague(label: str) -> bool:
     """A name a worker cannot read once and know what it holds: a catch-all ("other details") or an identifier with
     a digit in it ("code2")."""

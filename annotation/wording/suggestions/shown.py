@@ -13,6 +13,7 @@ from annotation.wording.suggestions.names import (
     _Column,
     _is_flag,
     _is_link,
+    _personal_name,
     _rows_of,
     _unread_table,
     _vague,
@@ -114,6 +115,15 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
             if kind != "column" or (keeps(detail) and detail not in in_view)
         ]
     )
+    # Written after suggestions set 14 was read (tuned): a condition on a person's own name in place of one on
+    # anything else picks a few people nobody asked about ("how many volunteers there are, for those whose last name
+    # is Shaw instead"); after a name, another name is the same kind of question.
+    by_name = any(item.column is not None and _personal_name(item.column) for item in analysis.facts.filters)
+    material["R12"] = [
+        (kind, detail)
+        for kind, detail in material["R12"]
+        if kind != "column" or by_name or detail is None or not _personal_name(detail)
+    ]
     if seen.few:
         material["R14"] = []
         if analysis.listing:

@@ -39,6 +39,7 @@ from annotation.wording.suggestions.names import (
     _id_named,
     _is_flag,
     _looks_like_id,
+    _personal_name,
     _rows_of,
     _vague,
 )
@@ -1090,16 +1091,6 @@ def _readable_value(value, column: _Column | None) -> str | None:
 
 def _is_word(token: str) -> bool:
     return token.isalpha() and len(token) >= 2 and (not token.isupper() or len(token) >= 5)
-
-
-_PERSONAL_NAMES = frozenset({"first name", "last name", "given name", "family name", "middle name", "surname"})
-_PERSONAL_NAMES |= {"forename", "fname", "lname"}
-
-
-def _personal_name(column: _Column) -> bool:
-    """A column holding a person's own name ("last name", "surname"), by its last words."""
-    words = column.label.lower().split()
-    return " ".join(words[-2:]) in _PERSONAL_NAMES or (bool(words) and words[-1] in _PERSONAL_NAMES)
 
 
 def _are(column: _Column) -> str:
