@@ -2027,3 +2027,43 @@ def test_after_the_rows_own_condition_the_row_they_point_to_is_said_as_theirs():
         "WHERE T2.summary_txt = 'Ok'"
     )
     assert "comments with an issue whose summary text is Ok" in draft(sql, [[1], [2]], schema=TRACKED)
+
+
+# Issue 35, section 2: rules written after drafts set 14 was read (tuned).
+
+
+OWNERSHIP = schema_of(
+    {
+        "vessel": ["vessel_id", "vessel_nm"],
+        "owner": ["owner_id", "last_nm"],
+        "vessel_owner": ["vessel_id", "owner_id", "share_pct"],
+        "prescriber": ["presc_id", "ods_cd"],
+    },
+    primary=["vessel.vessel_id", "owner.owner_id", "vessel_owner.vessel_id", "prescriber.presc_id"],
+    foreign=[("vessel_owner.vessel_id", "vessel.vessel_id"), ("vessel_owner.owner_id", "owner.owner_id")],
+    types={"vessel_owner.share_pct": "number"},
+)
+
+
+def test_a_table_pairing_two_others_counts_pairs_with_a_condition_and_per_group_too():
+    """Set 14: '18 vessel owners whose share percent is 33' for 18 ownerships of 16 owners."""
+    text = draft("SELECT count(*) FROM vessel_owner WHERE share_pct = 33", [[18]], schema=OWNERSHIP)
+    assert text == "There are 18 pairs of a vessel and an owner whose share percent is 33.", text
+    rows = [[33, 18], [34, 9], [50, 40], [100, 132]]
+    text = draft("SELECT share_pct, count(*) FROM vessel_owner GROUP BY share_pct", rows, schema=OWNERSHIP)
+    assert "the number of pairs of a vessel and an owner for share percent 33 is 18" in text, text
+    # Per one side, the pairs are the other side's rows.
+    text = draft("SELECT owner_id, count(*) FROM vessel_owner GROUP BY owner_id", [[1, 2], [2, 1]], schema=OWNERSHIP)
+    assert "number of vessels for" in text and "pairs" not in text, text
+
+
+def test_an_acronym_ending_in_s_stays_one_thing_and_more_shortenings_are_spelled_out():
+    from annotation.wording.english import column_phrase
+
+    text = draft("SELECT ods_cd, count(*) FROM prescriber GROUP BY ods_cd", [["J83009", 2]], schema=OWNERSHIP)
+    assert " od " not in text and "ODS" in text, text
+    assert column_phrase("shore pwr") == "shore power"
+    assert column_phrase("club mbr") == "club member"
+    assert column_phrase("berth alloc") == "berth allocation"
+    assert column_phrase("vhf cert") == "vhf certificate"
+    assert column_phrase("rx id") == "rx id"  # prescription, or receive beside "tx": left to a curator

@@ -133,8 +133,8 @@ def _more_used(one: str, other: str) -> bool:
 
 @lru_cache(maxsize=_WORDS_KEPT)
 def singular_word(word: str) -> str:
-    if not _inflectable(word) or not is_plural(word):
-        return word
+    if not _inflectable(word) or not is_plural(word) or word.lower() in ACRONYMS:
+        return word  # an acronym ending in s is one thing: "the ODS code" of a practice, never "the od"
     return english().singular_noun(word) or word
 
 
@@ -406,6 +406,9 @@ _SPELLED_OUT |= {"reqd": "required", "recd": "received"}
 # "tm" (time or team), "ttl" (title or total), "brk" (break or brake), "str" (string, street or strength).
 _SPELLED_OUT |= {"len": "length", "tz": "time zone", "sz": "size", "prio": "priority", "proj": "project"}
 _SPELLED_OUT |= {"dur": "duration", "odo": "odometer", "svc": "service", "tbl": "table"}
+# Written after drafts set 14 was read (tuned): one reading each. Left: "rx" (prescription, or receive beside "tx"),
+# "presc", "nom", "sup", "ind", "ltrs" (litres or letters), "rec" (record or recreation), "loa".
+_SPELLED_OUT |= {"alloc": "allocation", "pwr": "power", "mbr": "member", "cert": "certificate", "chk": "check"}
 # Shortenings of time and scores with one reading in a column's name (est hrs, labour hrs, dur sec, pts cnt)
 _SPELLED_OUT |= {"hrs": "hours", "mins": "minutes", "secs": "seconds", "pts": "points"}
 # written after suggestions set 14 was read (tuned): "veh class", "evt reg" (one reading each in schemas)
@@ -610,6 +613,7 @@ ACRONYMS |= {"gnp", "gpa", "icd", "atc", "hs", "upn", "ulan", "iban"}
 ACRONYMS |= {"vip", "pnr", "utc", "iata", "icao"}  # written after drafts set 10 was read (tuned)
 ACRONYMS |= {"fte", "rcvs"}  # written after drafts set 11 was read (tuned)
 ACRONYMS |= {"lts"}  # written after drafts set 13 was read: "releases that are marked as LTS"
+ACRONYMS |= {"vhf", "ods", "otc", "nhs", "mmsi"}  # written after drafts set 14 was read (tuned)
 ACRONYMS |= {"oem"}  # original equipment manufacturer ("those that are OEM" parts)
 _ACRONYM_WORDS = re.compile(r"\b(" + "|".join(sorted(ACRONYMS)) + r")(s?)\b")
 

@@ -301,9 +301,23 @@ class _Select:
         rest = [cond for cond in self.where if cond != "and" and cond.table != self.subject]
         return _and(on_subject), _and(rest)
 
+    def _pairs_noun(self, table: _Table | None, many: bool) -> str:
+        """A table pairing two others counted on its own (no join) counts pairs: "32 pairs of a book and an author",
+        "18 pairs of a vessel and an owner whose share percent is 33", "the number of pairs ... for each ...", never
+        "32 book authors" (which reads as 32 authors, and there are fewer); "" for any other table or count."""
+        pair = self.names.pair_of(table) if table is not None and len(self.tables) == 1 else None
+        if pair is None:
+            return ""
+        keys = [side.key for side in pair]
+        if self.group and self.subject_table is not None and self.subject_table.key in keys:
+            # Per one side, the pairs are the other side's rows: "the number of menu items for each allergen".
+            return pair[1 - keys.index(self.subject_table.key)].noun(many)
+        one, two = (_with_article(side.noun(False)) for side in pair)
+        return f"{'pairs' if many else 'pair'} of {one} and {two}"
+
     def _counted_noun(self, many: bool, with_conditions: bool) -> str:
         table = self.counted
-        noun = table.noun(many) if table is not None else ("rows" if many else "row")
+        noun = self._pairs_noun(table, many) or (table.noun(many) if table is not None else ("rows" if many else "row"))
         if with_conditions:
             noun += _clauses(self._where_split()[1] if self.group else self.where, table, many)
         return noun
@@ -317,6 +331,8 @@ class _Select:
 
     def _measured_noun(self) -> str:
         table = self._measured_table()
+        if any(item.is_count for item in self.aggregates) and self._pairs_noun(table, True):
+            return self._pairs_noun(table, True)
         return table.noun(True) if table is not None else "rows"
 
     def _count_phrase(self, cond: _Cond) -> str | None:
@@ -672,12 +688,8 @@ class _Select:
             return words
         entity = self.main
         noun = entity.noun(many) if entity is not None else ("rows" if many else "row")
-        pair = self.names.pair_of(entity) if self.is_count_only and not self.where and entity is not None else None
-        if pair is not None and len(self.tables) == 1:
-            # Counted alone, a table pairing two others counts pairs: "32 pairs of a book and an author", never
-            # "32 book authors" (which reads as 32 authors).
-            one, two = (_with_article(table.noun(False)) for table in pair)
-            noun = f"{'pairs' if many else 'pair'} of {one} and {two}"
+        if self.is_count_only and len(self.tables) == 1:
+            noun = self._pairs_noun(entity, many) or noun
         where = _clauses(self.where, entity, many) if conditions is None else conditions
         if not where:
             where = self._matched(entity, many)
