@@ -109,10 +109,11 @@ def column_values(db_path: str, table: str, column: str, limit: int) -> tuple:
 
 def row_values_sql(sql: str, table: str, column: str) -> str | None:
     """A query for the values `table.column` holds in the rows `sql` reads: its tables, joins, conditions, order and
-    limit kept, what it shows replaced by that column. None when they cannot be told so: a set operation, a grouped
+    limit kept, what it shows replaced by that column (an INTERSECT or EXCEPT read as its first SELECT's rows,
+    `_left_rows`). None when they cannot be told so: any other set operation, a grouped
     query (HAVING picks groups, not rows), a query that reads `table` more than once or not at all in its own FROM."""
     try:
-        tree = parse_sql(sql)
+        tree = _left_rows(parse_sql(sql))
     except (SpiderEncodingError, RecursionError):
         return None
     if not isinstance(tree, exp.Select) or tree.args.get("group") is not None or tree.args.get("having") is not None:
@@ -129,6 +130,21 @@ def row_values_sql(sql: str, table: str, column: str) -> str | None:
         query.set("order", None)  # one row of figures: its rows are every row the conditions keep
         query.set("limit", None)
     return query.sql(dialect="sqlite")
+
+
+def _left_rows(tree: exp.Expression) -> exp.Expression:
+    """An INTERSECT or EXCEPT of two plain SELECTs showing one column, as the rows of its first SELECT whose value is
+    (or is not) among the second's: every condition of both holds for them ("branches not franchised INTERSECT
+    branches not at an airport" are all off airports). Any other query as it is."""
+    if not isinstance(tree, (exp.Intersect, exp.Except)) or tree.args.get("order") or tree.args.get("limit"):
+        return tree
+    left, right = tree.this, tree.expression
+    if not (isinstance(left, exp.Select) and isinstance(right, exp.Select)) or len(left.expressions) != 1:
+        return tree
+    if left.args.get("group") is not None or left.args.get("limit") is not None:
+        return tree
+    member = left.expressions[0].unalias().copy().isin(query=right.copy())
+    return left.copy().where(member if isinstance(tree, exp.Intersect) else exp.not_(member))
 
 
 def row_values(db_path: str, sql: str, table: str, column: str, limit: int) -> tuple | None:

@@ -141,6 +141,23 @@ def test_the_rows_values_are_read_by_the_query_s_own_tables_and_conditions():
     assert "ORDER BY" not in row_values_sql("SELECT count(*) FROM film WHERE Gross > 5", "film", "Type")
 
 
+def test_the_rows_of_an_intersect_or_except_hold_both_sides_conditions():
+    """Written after suggestions set 14 was read (tuned): the branches of "not franchised INTERSECT not at an
+    airport" are all off airports, so no narrowing "only those that are airports" of them."""
+    import sqlite3
+
+    sql = "SELECT Name FROM conductor WHERE Age > 40 INTERSECT SELECT Name FROM conductor WHERE Nationality = 'USA'"
+    query = row_values_sql(sql, "conductor", "Nationality")
+    assert "Age > 40" in query and "Name IN (SELECT Name FROM conductor WHERE Nationality = 'USA')" in query, query
+    rows = [("Ann", 45, "USA"), ("Bo", 50, "UK"), ("Cy", 30, "USA"), ("Di", 60, "USA")]
+    with sqlite3.connect(":memory:") as connection:
+        connection.execute("CREATE TABLE conductor (Name TEXT, Age INTEGER, Nationality TEXT)")
+        connection.executemany("INSERT INTO conductor VALUES (?, ?, ?)", rows)
+        assert {row[0] for row in connection.execute(query)} == {"USA"}
+        query = row_values_sql(sql.replace("INTERSECT", "EXCEPT"), "conductor", "Nationality")
+        assert {row[0] for row in connection.execute(query)} == {"UK"}
+
+
 def test_no_without_repeats_after_swapping_in_values_that_never_repeat():
     sql = "SELECT Gender FROM dorm WHERE Capacity < 300"
     said = texts(sql, [["X"], ["M"], ["F"], ["X"]], "combination")
