@@ -2067,3 +2067,24 @@ def test_an_acronym_ending_in_s_stays_one_thing_and_more_shortenings_are_spelled
     assert column_phrase("berth alloc") == "berth allocation"
     assert column_phrase("vhf cert") == "vhf certificate"
     assert column_phrase("rx id") == "rx id"  # prescription, or receive beside "tx": left to a curator
+
+
+def test_a_number_column_named_by_a_role_holding_only_0_and_1_is_a_flag(tmp_path):
+    """Set 14 (tuned): 'owners whose club member is 0' ("club mbr" spelled out reads as a person's number)."""
+    import sqlite3
+
+    from annotation.sql.schema import introspect_sqlite
+    from dialogs.assist import draft_for
+
+    path = tmp_path / "marina.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        "CREATE TABLE owner (owner_id INTEGER PRIMARY KEY, last_nm TEXT, club_mbr INTEGER);"
+        "INSERT INTO owner VALUES (1, 'Ross', 0), (2, 'Kerr', 1), (3, 'Reid', 1);"
+    )
+    connection.commit()
+    connection.close()
+    schema = introspect_sqlite(path, "marina")
+    sql = "SELECT last_nm FROM owner WHERE club_mbr = 0"
+    text = draft_for(schema=schema, sql=sql, result=result([["Ross"]]), path=str(path))
+    assert "whose club member is 0" not in text and "not marked as club member" in text, text

@@ -37,6 +37,7 @@ from annotation.wording.suggestions.names import (
     _Column,
     _is_flag,
     _label,
+    _names_a_person,
     _Schema,
     _schema_of,
     _vague,
@@ -378,11 +379,19 @@ def _flags_read(previous_sql: str, schema: dict | None, statistics: Callable | N
     flags = []
     for number, (table, name) in enumerate(schema.get("column_names_original", ())):
         column = names.lookup.get((schema["table_names_original"][table].lower(), name.lower())) if table >= 0 else None
-        if column is None or column.kind != "number" or column.is_key:
+        if column is None or column.kind != "number" or (column.is_key and not _role_named(names, column)):
             continue
         if not _is_flag(column) and _zero_one(statistics(names.originals[column.table], column.original)):
             flags.append(number)
     return _flagged(schema, tuple(flags)) if flags else schema
+
+
+def _role_named(names: _Schema, column: _Column) -> bool:
+    """Whether a number column is read as a key only for being named by a role ("club member", "advisor"), no key of
+    the schema: holding only 0 and 1, it says whether the row is one (written after drafts set 14 was read, tuned:
+    "owners whose club member is 0")."""
+    declared = column.is_primary or (column.table, column.original.lower()) in names.references
+    return not declared and _names_a_person(column.label, column.kind)
 
 
 def flags_read(sql: str, schema: dict | None, statistics: Callable | None) -> dict | None:
