@@ -400,6 +400,8 @@ class _ChineseWriter(_Writer):  # the English writer's choices, worded anew
                 "lead": _cat("改问", words, "的", self.things),
                 "modifier": _cat("改看", words, "的"),
             }[form]
+        if self._names_no_other(condition, current):
+            return ""
         self._uses(column)
         other = self._another(self._named(column))
         if current is not None and condition.op == "=" and not condition.negated:

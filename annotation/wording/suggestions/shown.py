@@ -240,6 +240,10 @@ def _things_named(analysis: _Analysis, material: dict) -> dict:
         for column in names.columns.get(table, ())
     )
     facts = analysis.facts
+    # Written after suggestions set 14's round (tuning draws, tuned): rows of a link counted are pairs ("talk
+    # speakers"), which the query's entity (one side, "speakers") does not list: "the speakers themselves" repeats
+    # a speaker per talk and drops the talks
+    pairs = any(table in names.links for table in facts.tables) and not set(analysis.entity) & set(facts.tables)
 
     def listable(aggregate: _Aggregate) -> bool:
         themselves = (
@@ -249,7 +253,7 @@ def _things_named(analysis: _Analysis, material: dict) -> dict:
             and not facts.set_operation
             and not facts.inner_groups
         )
-        return named or not themselves
+        return (named and not pairs) or not themselves
 
     return {
         # nor one named by a verb ("the works on, such as their hours"): its rows are no things of their own

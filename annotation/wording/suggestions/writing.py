@@ -14,6 +14,8 @@ from types import MappingProxyType
 
 from annotation.wording.counted import grouped_counted
 from annotation.wording.english import (
+    _COMPOUND_MODIFIERS,
+    _STATE_ENDINGS,
     PREPOSITIONS,
     STORAGE_WORDS,
     _segmenter,
@@ -41,6 +43,7 @@ from annotation.wording.suggestions.names import (
     _looks_like_id,
     _personal_name,
     _rows_of,
+    _unread_table,
     _vague,
 )
 from annotation.wording.suggestions.reading import (
@@ -55,6 +58,7 @@ from annotation.wording.suggestions.reading import (
     _whole,
 )
 
+_ORDERS = frozenset({"R14", "R15"})  # a new order of the rows, by a key (`_Writer._empty_key`)
 _FUNCTION_WORDS = {"max": "highest", "min": "lowest", "avg": "average", "sum": "total"}
 _MAX_VALUE_CHARS = 40
 _WORDS = re.compile(r"[^\W_]+")
@@ -165,7 +169,22 @@ class _Writer:
         return self._form(relation, form)
 
     def _form(self, relation: str, form: str) -> str:
-        return getattr(self, f"_{relation.lower()}")(self.analysis.material[relation], form)
+        material = self.analysis.material[relation]
+        if relation in _ORDERS:
+            material = [option for option in material if not self._empty_key(option)]
+            if not material:
+                return ""  # every order left is by a column the rows have no value of
+        return getattr(self, f"_{relation.lower()}")(material, form)
+
+    def _empty_key(self, option) -> bool:
+        """Whether an order (R14's key, R15's new key) is by a column none of the rows the query read has a value
+        of: "sort them by their target amount" of grants whose funds have none orders nothing. Written after
+        suggestions set 14 was read (tuned); both languages' writers take their orders from here."""
+        key = option[1] if isinstance(option, tuple) and option[0] == "key" else option
+        if not isinstance(key, _SortKey) or key.aggregate is not None or key.column is None:
+            return False
+        held = self._held(key.column)
+        return held is not None and all(value is None for value in held)
 
     def combined(self, first: str, second: str, *, with_values: bool) -> str:
         """One sentence for a combination: the first relation's imperative, a comma, the second as a modifier."""
@@ -244,7 +263,7 @@ class _Writer:
             if held is not None and len({repr(value) for value in held}) < 2:
                 return None  # "only those that are full time" of rows that all are, or none
             self._uses(column)
-            return _that_are(column)
+            return _that_are(column, rows=self._flag_rows(column))
         if held is not None and column.kind not in ("number", "time"):
             # the value of one of the rows, when some of them have another: "only those whose nationality is USA"
             words = list(dict.fromkeys(text for text in (_readable_value(value, column) for value in held) if text))
@@ -273,6 +292,16 @@ class _Writer:
             return f"{_whose(self._condition_label(column))} {word} {value}"
         self._uses_value(column, value)
         return f"{_whose(self._condition_label(column))} {value}"
+
+    def _flag_rows(self, column: _Column | None) -> str | None:
+        """The rows' own noun in the plural, for a flag of theirs named by a noun to be said before it ("that are
+        airport branches": `_noun_flag`), or None: a flag of another table (the rows are no branches), of a link, or
+        a table named by a word nobody reads."""
+        entity = self.analysis.entity
+        if column is None or not entity or column.table != entity[0] or column.table in self.names.links:
+            return None
+        label = self.names.labels.get(column.table, "")
+        return self.things if label and not _unread_table(label) and self.things != "results" else None
 
     def _condition_label(self, column: _Column | None) -> str:
         """A condition's column in words: its name, or for the name of another table than the rows' the thing it
@@ -643,9 +672,9 @@ class _Writer:
                 "modifier": f"also for those {whose} {value}",
             }[form]
         return {
-            "alone": f"Widen it: drop or relax the condition {_on(column)}",
-            "lead": f"Drop or relax the condition {_on(column)}",
-            "modifier": f"without the condition {_on(column)}",
+            "alone": f"Widen it: drop or relax the condition {_on(column, self._flag_rows(column))}",
+            "lead": f"Drop or relax the condition {_on(column, self._flag_rows(column))}",
+            "modifier": f"without the condition {_on(column, self._flag_rows(column))}",
         }[form]
 
     def _r10(self, material: list, form: str) -> str:
@@ -666,6 +695,8 @@ class _Writer:
                 "lead": f"Ask about those {_whose(self._condition_label(column))} {words} instead",
                 "modifier": f"for those {_whose(self._condition_label(column))} {words} instead",
             }[form]
+        if self._names_no_other(condition, current):
+            return ""
         self._uses(column)
         other = f"another {self._named(column)}"
         if current is not None and condition.op == "=" and not condition.negated:
@@ -676,9 +707,21 @@ class _Writer:
             "modifier": f"for {other}",
         }[form]
 
+    def _names_no_other(self, condition: _Filter, current: str | None) -> bool:
+        """Whether "ask the same about another volunteer" would name nobody: no other value was found for a name
+        (said as the thing it names), the database's values can be read (so the worker is not left to pick one),
+        and the condition is no plain equality whose value "another ... than Brian" can name. "Another sex" of a
+        coded column is a choice of few; another of many people, no question. Written after suggestions set 14 was
+        read (tuned); both languages' writers ask it."""
+        equality = current is not None and condition.op == "=" and not condition.negated
+        column = condition.column
+        naming = column is not None and column.label.split()[-1] in _NAMING_WORDS
+        return self.readable_values and naming and not equality
+
     def _r11(self, material: list, form: str) -> str:
         condition = self.rng.choice(material)
-        opposite = _negation(condition, self._condition_label(condition.column))
+        rows = self._flag_rows(condition.column)
+        opposite = _negation(condition, self._condition_label(condition.column), rows=rows)
         if opposite is not None:
             self._uses_value(condition.column, None)
             self.used_values.extend(
@@ -691,7 +734,7 @@ class _Writer:
             }[form]
         if condition.column is not None:
             self._uses(condition.column)
-            on = _on(condition.column)
+            on = _on(condition.column, rows)
             return {
                 "alone": f"Ask about the rest instead: those that do not meet the condition {on}",
                 "lead": f"Ask about those that do not meet the condition {on}",
@@ -924,11 +967,12 @@ def _whose(label: str) -> str:
     return f"whose {label} {'are' if head and is_plural(head[-1]) else 'is'}"
 
 
-def _on(column: _Column) -> str:
-    """ "on their age", "on being full time": what a condition is on, in words (a yes/no is no detail of theirs)."""
+def _on(column: _Column, rows: str | None = None) -> str:
+    """ "on their age", "on being full time": what a condition is on, in words (a yes/no is no detail of theirs;
+    `rows`: `_that_are`'s)."""
     if _is_flag(column) and _had(column):
         return f"on {_had(column)}"  # "on having a cafe", never "on being has cafe"
-    return f"on being {_are(column)}" if _is_flag(column) else f"on their {column.label}"
+    return f"on being {_are(column, rows)}" if _is_flag(column) else f"on their {column.label}"
 
 
 # Verbs a flag's name can start with ("has cafe", "needs treatment"): the verb for many rows and its -ing form.
@@ -981,20 +1025,21 @@ def _had(column: _Column) -> str | None:
     return f"{verb[1]} {verb[2]}" if verb is not None else None
 
 
-def _that_are(column: _Column, *, negated: bool = False) -> str:
+def _that_are(column: _Column, *, negated: bool = False, rows: str | None = None) -> str:
     """ "that are full time", "that are not smokers"; a flag named by a verb says it of many rows: "that have a cafe",
-    "that do not need treatment" (never "that are has cafe", "that are needs treatment")."""
+    "that do not need treatment" (never "that are has cafe", "that are needs treatment"); a flag named by a noun,
+    given `rows` (the rows' own noun, `_Writer._flag_rows`), says it before them: "that are airport branches"."""
     verb = _flag_verb(column)
     if verb is not None:
         return f"that {'do not ' if negated else ''}{verb[0]} {verb[2]}"
-    return f"that are {'not ' if negated else ''}{_are(column)}"
+    return f"that are {'not ' if negated else ''}{_are(column, rows)}"
 
 
 _YES = frozenset({"1", "t", "y", "yes", "true"})
 _NO = frozenset({"0", "f", "n", "no", "false"})
 
 
-def _flag_negation(condition: _Filter) -> str | None:
+def _flag_negation(condition: _Filter, rows: str | None = None) -> str | None:
     """ "that are not full time": the opposite of a yes/no condition, or None when its value is neither yes nor no."""
     if condition.op not in ("=", "!=") or len(condition.values) != 1:
         return None
@@ -1004,7 +1049,7 @@ def _flag_negation(condition: _Filter) -> str | None:
     holds = (value in _YES) == (condition.op == "=")
     if condition.negated:
         holds = not holds
-    return _that_are(condition.column, negated=holds)
+    return _that_are(condition.column, negated=holds, rows=rows)
 
 
 # A side of a range said of a point in time: "those whose invoice date is before 2012-12-08", never "below".
@@ -1019,14 +1064,14 @@ def _in_time(side: str, column: _Column | None) -> str:
     return _TIME_SIDES.get(side, side) if timely else side
 
 
-def _negation(condition: _Filter, label: str | None = None) -> str | None:
+def _negation(condition: _Filter, label: str | None = None, *, rows: str | None = None) -> str | None:
     """ "whose country is not US": the words for the opposite of `condition` (its column said as `label`, its own
-    name by default), or None when they cannot be told."""
+    name by default; a flag's `rows` as `_that_are` takes them), or None when they cannot be told."""
     column = condition.column
     if column is None:
         return None
     if _is_flag(column):
-        return _flag_negation(condition)
+        return _flag_negation(condition, rows)
     shown = [_readable_value(value, column) for value in condition.values]
     if any(text is None for text in shown) or (condition.op not in ("is",) and not shown):
         return None
@@ -1093,10 +1138,18 @@ def _is_word(token: str) -> bool:
     return token.isalpha() and len(token) >= 2 and (not token.isupper() or len(token) >= 5)
 
 
-def _are(column: _Column) -> str:
+def _are(column: _Column, rows: str | None = None) -> str:
     """A flag's words after "are": a thing a row is, in the plural ("smokers", "hubs", "timing points", "public
-    bodies"); a state as it is ("chronic", "on call", "full time")."""
+    bodies"); a state as it is ("chronic", "on call", "full time"); a flag named by a noun before `rows`, the rows'
+    own noun, when given ("airport branches", "no-show shifts": `_noun_flag`)."""
     words = _flag_words(column).split()
+    if rows and _noun_flag(column):
+        if singular_word(rows.split()[-1].lower()) == words[-1].lower():
+            # the rows are of the flag's kind: "that are lead tenants" of tenants, never "lead tenant tenants"
+            return " ".join([*words[:-1], plural_word(words[-1])])
+        joined = len(words) == 2 and words[0].lower() in _HYPHENATED_FIRST  # noqa: PLR2004
+        modifier = "-".join(words) if joined else " ".join(words)
+        return f"{modifier} {rows}"
     if len(words) == 1 and len(words[0]) >= _STEM_CHARS and words[0].endswith(("er", "or")) and words[0].isalpha():
         plural = plural_word(words[0])
         return plural if plural != words[0] and singular_word(plural) == words[0] else words[0]
@@ -1109,6 +1162,29 @@ def _are(column: _Column) -> str:
 # can be one of ("hubs" 0.35, "bodies" 0.15, "locums" 0.19 of their singulars); words said of a thing, not things,
 # fall below ("wifis" 0, "electrics" 0.02, "lifetimes" 0.04, "clearances" 0.03).
 _KIND_PLURALS = 0.12
+
+
+# First words of a two-word noun said as one modifier, hyphenated: "the no-show shifts", "the non-member visits".
+_HYPHENATED_FIRST = frozenset({"no", "non"})
+
+
+def _noun_flag(column: _Column) -> bool:
+    """Whether a yes/no column is named by a noun or a noun phrase ("airport", "gift aid", "no show", "hub"), which
+    says what kind of row it marks, not always what the row is: a branch is no airport, a donor no gift aid. Written
+    after suggestions set 14 was read (tuned): "those that are airports" of branches, "those that are gift aids" of
+    donors, "those that are no show" of shifts; said before the rows' noun it reads at once for every such noun
+    ("airport branches", "gift aid donors", "no-show shifts", "hub depots"). Not a noun: a name led by a verb ("has
+    cafe") or a preposition ("on call"), a plural ("pets"), a person's agent noun ("smoker": the rows are smokers), a
+    compound adjective ("full time"), or a word a participle or an adjective's ending makes a state ("withdrawn",
+    "chronic", "seasonal")."""
+    words = _flag_words(column).lower().split()
+    if not 1 <= len(words) <= 2 or not all(word.isalpha() and word.isascii() for word in words):  # noqa: PLR2004
+        return False
+    if _flag_verb(column) is not None or words[0] in PREPOSITIONS or words[0] in _COMPOUND_MODIFIERS:
+        return False
+    if len(words) == 1 and len(words[0]) >= _STEM_CHARS and words[0].endswith(("er", "or")):
+        return False
+    return not any(participle(word, present=True) or word.endswith(_STATE_ENDINGS) for word in words)
 
 
 def _names_a_kind(words: list[str]) -> bool:
