@@ -522,6 +522,24 @@ def test_another_value_is_named_or_nothing_is_asked():
     )  # fmt: skip
     assert found, found
     assert not any("another volunteer" in text and " than " not in text for text in found), found
+    # nor another of many dates (tuning draw after set 14)
+    schema = schema_of(
+        {"member": ["member_no", "first_nm", "join_dt", "plan_nm"]},
+        primary=["member.member_no"],
+        types={"member.member_no": "number"},  # a date stored as text, as SQLite hosts it
+    )
+    sql = "SELECT member_no FROM member WHERE join_dt = '2024-12-05' UNION "
+    sql += "SELECT member_no FROM member WHERE join_dt = '2023-09-02'"
+    dates = {"join_dt": ["2024-12-05", "2023-09-02"], "first_nm": ["Ann", "Bob"]}
+    found = suggested(
+        sql, schema, rows, ["different_instances", "combination"], seeds=80, figures={},
+        values=lambda table, column: dates.get(column, []),
+    )  # fmt: skip
+    assert found and not any("another join date" in text for text in found), found
+    assert english.column_name("duration in minutes") == "duration in minutes"
+    from annotation.wording.suggestions.writing import _one
+
+    assert _one("duration in minutes") == "duration in minutes" and _one("languages") == "language"
 
 
 def test_rows_of_a_link_counted_are_not_listed_as_one_side():

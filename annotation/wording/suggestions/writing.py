@@ -711,12 +711,17 @@ class _Writer:
         """Whether "ask the same about another volunteer" would name nobody: no other value was found for a name
         (said as the thing it names), the database's values can be read (so the worker is not left to pick one),
         and the condition is no plain equality whose value "another ... than Brian" can name. "Another sex" of a
-        coded column is a choice of few; another of many people, no question. Written after suggestions set 14 was
-        read (tuned); both languages' writers ask it."""
+        coded column is a choice of few; another of many people, dates or times ("for another join date", "another
+        start time"), no question. Written after suggestions set 14 was read (tuned), the dates and times on the
+        tuning draw after it; both languages' writers ask it."""
         equality = current is not None and condition.op == "=" and not condition.negated
         column = condition.column
-        naming = column is not None and column.label.split()[-1] in _NAMING_WORDS
-        return self.readable_values and naming and not equality
+        many = column is not None and (
+            column.label.split()[-1] in _NAMING_WORDS
+            or column.kind in ("number", "time")
+            or _time_word(column.label) in _TIME_WORDS
+        )
+        return self.readable_values and many and not equality
 
     def _r11(self, material: list, form: str) -> str:
         condition = self.rng.choice(material)
@@ -1251,6 +1256,8 @@ def _one(label: str) -> str:
     words = label.split()
     if "of" in words or (words and words[0] in ("number", "total", "average")):
         return label  # "per number of tickets": a count is a count of many
+    if len(words) > 2 and words[-2] == "in":  # noqa: PLR2004
+        return label  # a unit after "in" is one: "per duration in minutes", never "in minute"
     if words and is_plural(words[-1]) and singular_word(words[-1]) != words[-1]:
         words[-1] = singular_word(words[-1])
     return " ".join(words)
