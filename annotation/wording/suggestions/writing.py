@@ -59,6 +59,10 @@ from annotation.wording.suggestions.reading import (
 )
 
 _ORDERS = frozenset({"R14", "R15"})  # a new order of the rows, by a key (`_Writer._empty_key`)
+# Changes that read other rows than the query's: an order after one sorts rows `_Writer._empty_key` has not read ("drop
+# the condition on being cancelled, sorted by their sold count": the cancelled screenings alone have none; written
+# after suggestions set 15 was read, tuned)
+_OTHER_ROWS = frozenset({"R9", "R10", "R11", "R12"})
 _FUNCTION_WORDS = {"max": "highest", "min": "lowest", "avg": "average", "sum": "total"}
 _MAX_VALUE_CHARS = 40
 _WORDS = re.compile(r"[^\W_]+")
@@ -162,6 +166,7 @@ class _Writer:
         self.used_values: list[str] = []
         self.used_tables: list[str] = []
         self.replaced: set = set()  # columns the lead of a combination asks to drop: nothing else may use them
+        self._lead: str | None = None  # the relation a combination's modifier follows
 
     def phrase(self, relation: str, *, alone: bool = True, form: str | None = None) -> str:
         form = form or ("alone" if alone else "modifier")
@@ -170,7 +175,7 @@ class _Writer:
 
     def _form(self, relation: str, form: str) -> str:
         material = self.analysis.material[relation]
-        if relation in _ORDERS:
+        if relation in _ORDERS and not (form == "modifier" and self._lead in _OTHER_ROWS):
             material = [option for option in material if not self._empty_key(option)]
             if not material:
                 return ""  # every order left is by a column the rows have no value of
@@ -190,6 +195,7 @@ class _Writer:
         """One sentence for a combination: the first relation's imperative, a comma, the second as a modifier."""
         self._reset()
         saved, self.values = self.values, (self.values if with_values else None)
+        self._lead = first
         try:
             lead = self._form(first, "lead")
             if not lead:
@@ -206,7 +212,7 @@ class _Writer:
             else:
                 return ""
         finally:
-            self.values = saved
+            self.values, self._lead = saved, None
         if " instead" in lead and modifier.endswith(" instead"):
             modifier = modifier.removesuffix(" instead")  # one "instead" per sentence is enough
         return f"{lead}, {modifier}"
@@ -954,7 +960,12 @@ class _Writer:
             return "without repeats"
         if form == "lead":
             return "Ask for each result only once"
-        return f"Ask for each {_and([column.label for column in material[:2]])} only once, without repeats"
+        labels = [column.label for column in material[:2]]
+        last = labels[-1].split()[-1] if labels[-1] else ""
+        if is_plural(last) and singular_word(last) != last:
+            # "each gross tons" says one of a plural: the values themselves (written after set 15 was read, tuned)
+            return f"Ask for their {_and(labels)} without repeats"
+        return f"Ask for each {_and(labels)} only once, without repeats"
 
 
 def _like_pattern(pattern: str) -> re.Pattern:
