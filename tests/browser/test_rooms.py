@@ -348,6 +348,10 @@ def test_reloading_either_room_loses_nothing(new_page, paired):
     # Both reloaded screens go on with the dialogue, and nothing appears twice.
     run = expert.locator(".run").first
     run.get_by_role("button", name="Send this result to the user").click()
+    # What the share brings is drawn above the response's acts (the run marked sent, its goal badge, the detected
+    # labels): ticking an act while those land moves the box under the click. Wait for them, as a person would see.
+    expect(run).to_have_class(re.compile(r"\bsent\b"))
+    expect(expert.get_by_test_id("labels-state")).to_have_text("proposed: check and save")
     respond(expert, "Here are the first three.", "CONFIRM_SQL")
     expect(worker.locator(".bubble.response")).to_have_count(3)
     expect(worker.locator(".bubble.result")).to_have_count(2)
