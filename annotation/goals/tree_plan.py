@@ -31,6 +31,7 @@ from annotation.goals.operation_tree import (
 )
 from annotation.goals.rules import is_person_name_part
 from annotation.wording.english import (
+    COMPARISON_PHRASES,
     column_phrase,
     flag_kept,
     flag_state,
@@ -57,14 +58,6 @@ __all__ = [
 
 # The operators an annotator may give a filter when adapting it (the sampler draws =, <, > and LIKE).
 FILTER_OPS = ("=", "!=", "<", ">", "<=", ">=", "like")
-_OP_WORDS = {
-    "=": "is {}",
-    "!=": "is not {}",
-    ">": "is greater than {}",
-    "<": "is less than {}",
-    ">=": "is at least {}",
-    "<=": "is at most {}",
-}
 _TYPE_WORDS = {"sum": "total", "avg": "average", "min": "smallest", "max": "largest"}
 _SET_WORDS = {
     "intersect": "Keep only what both parts give",
@@ -259,7 +252,7 @@ def _condition(names: _Names, item: dict, anchor: str) -> str:
     column = names.column(item["column"], anchor)
     if item["op"] == "like":
         return f"{column} contains “{str(item['value']).strip('%')}”"
-    return f"{column} " + _OP_WORDS[item["op"]].format(_value_words(item["value"]))
+    return f"{column} " + COMPARISON_PHRASES[item["op"]].format(_value_words(item["value"]))
 
 
 def _nested_words(names: _Names, nested: dict, anchor: str) -> str:

@@ -23,6 +23,7 @@ __all__ = [
     "ABBREVIATIONS",
     "ACRONYMS",
     "COMING_ABOUT",
+    "COMPARISON_PHRASES",
     "FLAG_TESTS",
     "IRREGULAR_PARTICIPLES",
     "KEY_WORDS",
@@ -82,6 +83,16 @@ MASS_NOUNS = ("staff", "personnel", "equipment", "software", "hardware", "furnit
 _VOWELS = frozenset("aeiouy")
 MEASURES = frozenset({"number", "total", "average", "amount", "count", "sum"})
 PREPOSITIONS = frozenset({"in", "of", "at", "on", "to", "for", "from", "with", "by", "into", "about"})
+# A value compared with another, after the thing compared ("whose age is at least 30"): the response drafts and the
+# goals' drafted questions say comparisons alike.
+COMPARISON_PHRASES = {
+    "=": "is {}",
+    "!=": "is not {}",
+    ">": "is greater than {}",
+    "<": "is less than {}",
+    ">=": "is at least {}",
+    "<=": "is at most {}",
+}
 # The library checks its arguments' types on every call, which made a word's plural cost a tenth of a millisecond:
 # a room reads the same schema's names for every shared result, so each answer is kept (the words of the hosted
 # schemas, a few thousand at most).

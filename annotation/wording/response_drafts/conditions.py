@@ -13,19 +13,8 @@ from annotation.wording.english import word_set as _word_set
 from annotation.wording.response_drafts.items import _Cond, _Item, _item_words
 from annotation.wording.response_drafts.names import _Col, _column_words, _Names, _owner_noun, _Table
 
-_IS_PHRASES = {
-    "=": "is {}",
-    "!=": "is not {}",
-    ">": "is greater than {}",
-    "<": "is less than {}",
-    ">=": "is at least {}",
-    "<=": "is at most {}",
-}
-
-
-# A number column named only by how its row came about holds the year it did: said "year founded" (a noun), and
-# compared as a time ("after 1880").
-# A date or time compared: before and after, not less and greater.
+# A date or time compared, or a number column naming the year its row came about ("year founded": names._is_time):
+# before and after, not less and greater.
 _TIME_PHRASES = {
     ">": "is after {}",
     "<": "is before {}",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from annotation.wording.english import COMPARISON_PHRASES as _IS_PHRASES
 from annotation.wording.english import UNITS as _UNITS
 from annotation.wording.english import is_plural as _is_plural
 from annotation.wording.english import noun as _noun
@@ -15,7 +16,6 @@ from annotation.wording.response_drafts.conditions import (
     _AVERAGE_PHRASES,
     _CATEGORY_WORDS,
     _COUNT_PHRASES,
-    _IS_PHRASES,
     _NEGATED_OPS,
     _TIME_PHRASES,
     _equal_clause,
