@@ -268,10 +268,29 @@ Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
 """
 
 import argparse
+import contextlib
 import random
 import sqlite3
 from datetime import date, datetime, timedelta
 from pathlib import Path
+
+
+@contextlib.contextmanager
+def _fresh_database(path: str | Path, schema: str, seed: int):
+    """What every builder below starts and ends with: a new SQLite file at `path` (replacing it) holding `schema`, and
+    the random numbers of `seed` (the same seed gives the same file), as (connection, rng); committed and closed when
+    the block ends."""
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    connection = sqlite3.connect(path)
+    try:
+        connection.executescript(schema)
+        yield connection, rng
+        connection.commit()
+    finally:
+        connection.close()
+
 
 SCHEMA = """
 CREATE TABLE hotel (
@@ -419,64 +438,58 @@ def _hotel_bookings(connection: sqlite3.Connection, rng: random.Random, rooms: l
 
 def build_hotel_database(path: str | Path, seed: int = 35) -> Path:
     """Write the hotel database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(SCHEMA)
-    for hotel_id, (name, city, zip_code) in enumerate(HOTELS, start=1):
-        connection.execute(
-            "INSERT INTO hotel VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                hotel_id,
-                name,
-                city,
-                zip_code,
-                rng.choice([3, 3, 4, 4, 4, 5]),
-                rng.randint(1962, 2019),
-                f"+{rng.randint(30, 49)} {rng.randint(100, 999)} {rng.randint(100000, 999999)}",
-            ),
-        )
-    room_id = 0
-    rooms = []
-    for hotel_id in range(1, len(HOTELS) + 1):
-        for floor in range(1, rng.randint(3, 7) + 1):
-            for number in range(1, rng.randint(3, 6) + 1):
-                room_id += 1
-                kind, guests, rate = rng.choices(ROOM_TYPES, weights=[3, 6, 2, 1])[0]
-                rate = round(rate * rng.uniform(0.8, 1.5), 2)
-                rooms.append((room_id, rate))
-                connection.execute(
-                    "INSERT INTO room VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (room_id, hotel_id, floor * 100 + number, floor, kind, rate, guests),
-                )
-    names = set()
-    guests = []
-    while len(guests) < 260:
-        gender = rng.choice("MF")
-        name = f"{rng.choice(FIRST[gender])} {rng.choice(LAST)}"
-        if name in names:
-            continue
-        names.add(name)
-        guest_id = len(guests) + 1
-        guests.append(guest_id)
-        member = rng.random() < 0.6
-        connection.execute(
-            "INSERT INTO guest VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                guest_id,
-                name,
-                gender,
-                rng.randint(1945, 2004),
-                rng.choice(COUNTRIES),
-                700000 + guest_id if member else None,
-                rng.randint(2008, 2025) if member else None,
-            ),
-        )
-    _hotel_bookings(connection, rng, rooms, guests)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, SCHEMA, seed) as (connection, rng):
+        for hotel_id, (name, city, zip_code) in enumerate(HOTELS, start=1):
+            connection.execute(
+                "INSERT INTO hotel VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    hotel_id,
+                    name,
+                    city,
+                    zip_code,
+                    rng.choice([3, 3, 4, 4, 4, 5]),
+                    rng.randint(1962, 2019),
+                    f"+{rng.randint(30, 49)} {rng.randint(100, 999)} {rng.randint(100000, 999999)}",
+                ),
+            )
+        room_id = 0
+        rooms = []
+        for hotel_id in range(1, len(HOTELS) + 1):
+            for floor in range(1, rng.randint(3, 7) + 1):
+                for number in range(1, rng.randint(3, 6) + 1):
+                    room_id += 1
+                    kind, guests, rate = rng.choices(ROOM_TYPES, weights=[3, 6, 2, 1])[0]
+                    rate = round(rate * rng.uniform(0.8, 1.5), 2)
+                    rooms.append((room_id, rate))
+                    connection.execute(
+                        "INSERT INTO room VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (room_id, hotel_id, floor * 100 + number, floor, kind, rate, guests),
+                    )
+        names = set()
+        guests = []
+        while len(guests) < 260:
+            gender = rng.choice("MF")
+            name = f"{rng.choice(FIRST[gender])} {rng.choice(LAST)}"
+            if name in names:
+                continue
+            names.add(name)
+            guest_id = len(guests) + 1
+            guests.append(guest_id)
+            member = rng.random() < 0.6
+            connection.execute(
+                "INSERT INTO guest VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    guest_id,
+                    name,
+                    gender,
+                    rng.randint(1945, 2004),
+                    rng.choice(COUNTRIES),
+                    700000 + guest_id if member else None,
+                    rng.randint(2008, 2025) if member else None,
+                ),
+            )
+        _hotel_bookings(connection, rng, rooms, guests)
+    return Path(path)
 
 
 FOOTBALL_SCHEMA = """
@@ -748,29 +761,23 @@ def _football_fixtures(connection: sqlite3.Connection, rng: random.Random, squad
 
 def build_football_database(path: str | Path, seed: int = 35) -> Path:
     """Write the football league database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(FOOTBALL_SCHEMA)
-    for stadium_id, (name, city, capacity, opened) in enumerate(STADIUMS, start=1):
-        connection.execute("INSERT INTO stadium VALUES (?, ?, ?, ?, ?)", (stadium_id, name, city, capacity, opened))
-    for club_id, (name, code, _city, colours) in enumerate(CLUBS, start=1):
-        stadium = club_id if club_id <= len(STADIUMS) else 6  # the tenth club shares the largest ground
-        founded = rng.randint(1870, 1935)
-        connection.execute(
-            "INSERT INTO club VALUES (?, ?, ?, ?, ?, ?)", (club_id, name, code, founded, stadium, colours)
-        )
-    squads = _football_contracts(connection, rng, _football_players(connection, rng))
-    for referee_id, name in enumerate(REFEREES, start=1):
-        grade = rng.choice([1, 1, 2, 2, 2, 3, 3, 4])
-        region = rng.choice([11, 12, 21, 22, 31]) if rng.random() < 0.8 else None
-        debut = rng.randint(2001, 2021) if rng.random() < 0.85 else None
-        connection.execute("INSERT INTO referee VALUES (?, ?, ?, ?, ?)", (referee_id, name, grade, region, debut))
-    _football_fixtures(connection, rng, squads)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, FOOTBALL_SCHEMA, seed) as (connection, rng):
+        for stadium_id, (name, city, capacity, opened) in enumerate(STADIUMS, start=1):
+            connection.execute("INSERT INTO stadium VALUES (?, ?, ?, ?, ?)", (stadium_id, name, city, capacity, opened))
+        for club_id, (name, code, _city, colours) in enumerate(CLUBS, start=1):
+            stadium = club_id if club_id <= len(STADIUMS) else 6  # the tenth club shares the largest ground
+            founded = rng.randint(1870, 1935)
+            connection.execute(
+                "INSERT INTO club VALUES (?, ?, ?, ?, ?, ?)", (club_id, name, code, founded, stadium, colours)
+            )
+        squads = _football_contracts(connection, rng, _football_players(connection, rng))
+        for referee_id, name in enumerate(REFEREES, start=1):
+            grade = rng.choice([1, 1, 2, 2, 2, 3, 3, 4])
+            region = rng.choice([11, 12, 21, 22, 31]) if rng.random() < 0.8 else None
+            debut = rng.randint(2001, 2021) if rng.random() < 0.85 else None
+            connection.execute("INSERT INTO referee VALUES (?, ?, ?, ?, ?)", (referee_id, name, grade, region, debut))
+        _football_fixtures(connection, rng, squads)
+    return Path(path)
 
 
 CLINIC_SCHEMA = """
@@ -950,34 +957,30 @@ def _clinic_visit(connection: sqlite3.Connection, rng: random.Random, appointmen
 
 def build_clinic_database(path: str | Path, seed: int = 35) -> Path:
     """Write the clinic database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(CLINIC_SCHEMA)
-    for name, atc, form, price in MEDICATIONS:
-        connection.execute("INSERT INTO medication (drug_name, atc_code, dosage_form, unit_price) VALUES (?, ?, ?, ?)",
-                           (name, atc, form, price))  # fmt: skip
-    for code, description, chapter, chronic, _dept in DIAGNOSES:
-        connection.execute("INSERT INTO diagnosis VALUES (?, ?, ?, ?)", (code, description, chapter, chronic))
-    staff, patients = _clinic_people(connection, rng)
-    doctors = {doctor_id: dept for dept, ids in staff.items() for doctor_id in ids}
-    start = date(2025, 1, 6)
-    for appointment_id in range(1, 1301):
-        patient_id, born = rng.choice(patients)
-        dept = "PAED" if born > 2008 and rng.random() < 0.8 else rng.choice([code for code, *_ in DEPARTMENTS])
-        doctor_id = rng.choice(staff[dept])
-        status = rng.choices(["ATT", "CNL", "DNA", "BKD"], weights=[74, 11, 6, 9])[0]
-        connection.execute(
-            "INSERT INTO appointment VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (appointment_id, patient_id, doctor_id, (start + timedelta(days=rng.randint(0, 320))).isoformat(),
-             rng.randint(1, 16), status, rng.choice([0.0, 35.0, 60.0, 60.0, 85.0, 120.0])),
-        )  # fmt: skip
-        if status == "ATT":
-            _clinic_visit(connection, rng, appointment_id, doctors[doctor_id])
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, CLINIC_SCHEMA, seed) as (connection, rng):
+        for name, atc, form, price in MEDICATIONS:
+            connection.execute(
+                "INSERT INTO medication (drug_name, atc_code, dosage_form, unit_price) VALUES (?, ?, ?, ?)",
+                (name, atc, form, price),
+            )
+        for code, description, chapter, chronic, _dept in DIAGNOSES:
+            connection.execute("INSERT INTO diagnosis VALUES (?, ?, ?, ?)", (code, description, chapter, chronic))
+        staff, patients = _clinic_people(connection, rng)
+        doctors = {doctor_id: dept for dept, ids in staff.items() for doctor_id in ids}
+        start = date(2025, 1, 6)
+        for appointment_id in range(1, 1301):
+            patient_id, born = rng.choice(patients)
+            dept = "PAED" if born > 2008 and rng.random() < 0.8 else rng.choice([code for code, *_ in DEPARTMENTS])
+            doctor_id = rng.choice(staff[dept])
+            status = rng.choices(["ATT", "CNL", "DNA", "BKD"], weights=[74, 11, 6, 9])[0]
+            connection.execute(
+                "INSERT INTO appointment VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (appointment_id, patient_id, doctor_id, (start + timedelta(days=rng.randint(0, 320))).isoformat(),
+                 rng.randint(1, 16), status, rng.choice([0.0, 35.0, 60.0, 60.0, 85.0, 120.0])),
+            )  # fmt: skip
+            if status == "ATT":
+                _clinic_visit(connection, rng, appointment_id, doctors[doctor_id])
+    return Path(path)
 
 
 LIBRARY_SCHEMA = """
@@ -1185,38 +1188,32 @@ def _library_loans(connection: sqlite3.Connection, rng: random.Random, copies: l
 
 def build_library_database(path: str | Path, seed: int = 35) -> Path:
     """Write the public library database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(LIBRARY_SCHEMA)
-    for branch_id, row in enumerate(BRANCHES, start=1):
-        connection.execute("INSERT INTO branch VALUES (?, ?, ?, ?, ?, ?, ?)", (branch_id, *row))
-    for author_id, row in enumerate(AUTHORS, start=1):
-        connection.execute("INSERT INTO author VALUES (?, ?, ?, ?)", (author_id, *row))
-    isbns = []
-    for title, publisher, year, dewey, language, pages, edition, authors in BOOKS:
-        isbn = _library_isbn(rng)
-        isbns.append(isbn)
-        connection.execute("INSERT INTO book VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           (isbn, title, publisher, year, dewey, language, pages, edition))  # fmt: skip
-        for order, author_id in enumerate(authors, start=1):
-            connection.execute("INSERT INTO book_author VALUES (?, ?, ?)", (isbn, author_id, order))
-    members = _library_members(connection, rng)
-    copies = _library_copies(connection, rng, isbns)
-    _library_loans(connection, rng, copies, members)
-    queue: dict[str, int] = {}
-    for _ in range(60):
-        isbn = rng.choice(isbns[:12])
-        queue[isbn] = queue.get(isbn, 0) + 1
-        connection.execute(
-            "INSERT OR IGNORE INTO reservation VALUES (?, ?, ?, ?, ?, ?)",
-            (rng.choice(members), isbn, (date(2025, 9, 1) + timedelta(days=rng.randint(0, 90))).isoformat(),
-             queue[isbn], rng.randint(1, 5), rng.choices(["WAIT", "READY", "DONE", "CANC"], [50, 10, 30, 10])[0]),
-        )  # fmt: skip
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, LIBRARY_SCHEMA, seed) as (connection, rng):
+        for branch_id, row in enumerate(BRANCHES, start=1):
+            connection.execute("INSERT INTO branch VALUES (?, ?, ?, ?, ?, ?, ?)", (branch_id, *row))
+        for author_id, row in enumerate(AUTHORS, start=1):
+            connection.execute("INSERT INTO author VALUES (?, ?, ?, ?)", (author_id, *row))
+        isbns = []
+        for title, publisher, year, dewey, language, pages, edition, authors in BOOKS:
+            isbn = _library_isbn(rng)
+            isbns.append(isbn)
+            connection.execute("INSERT INTO book VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                               (isbn, title, publisher, year, dewey, language, pages, edition))  # fmt: skip
+            for order, author_id in enumerate(authors, start=1):
+                connection.execute("INSERT INTO book_author VALUES (?, ?, ?)", (isbn, author_id, order))
+        members = _library_members(connection, rng)
+        copies = _library_copies(connection, rng, isbns)
+        _library_loans(connection, rng, copies, members)
+        queue: dict[str, int] = {}
+        for _ in range(60):
+            isbn = rng.choice(isbns[:12])
+            queue[isbn] = queue.get(isbn, 0) + 1
+            connection.execute(
+                "INSERT OR IGNORE INTO reservation VALUES (?, ?, ?, ?, ?, ?)",
+                (rng.choice(members), isbn, (date(2025, 9, 1) + timedelta(days=rng.randint(0, 90))).isoformat(),
+                 queue[isbn], rng.randint(1, 5), rng.choices(["WAIT", "READY", "DONE", "CANC"], [50, 10, 30, 10])[0]),
+            )  # fmt: skip
+    return Path(path)
 
 
 LOGISTICS_SCHEMA = """
@@ -1399,18 +1396,12 @@ def _logistics_order(connection: sqlite3.Connection, rng: random.Random, order_i
 
 def build_logistics_database(path: str | Path, seed: int = 35) -> Path:
     """Write the logistics database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(LOGISTICS_SCHEMA)
-    skus = _logistics_parties(connection, rng)
-    start = date(2025, 3, 1)
-    for order_id in range(1, 701):
-        _logistics_order(connection, rng, order_id, skus, start + timedelta(days=rng.randint(0, 270)))
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, LOGISTICS_SCHEMA, seed) as (connection, rng):
+        skus = _logistics_parties(connection, rng)
+        start = date(2025, 3, 1)
+        for order_id in range(1, 701):
+            _logistics_order(connection, rng, order_id, skus, start + timedelta(days=rng.randint(0, 270)))
+    return Path(path)
 
 
 MUSEUM_SCHEMA = """
@@ -1733,27 +1724,28 @@ def _museum_tickets(connection: sqlite3.Connection, rng: random.Random) -> None:
 
 def build_museum_database(path: str | Path, seed: int = 35) -> Path:
     """Write the museum collections database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(MUSEUM_SCHEMA)
-    for row in GALLERIES:
-        connection.execute("INSERT INTO gallery VALUES (?, ?, ?, ?, ?, ?)", row)
-    for staff_id, (name, dept, grade) in enumerate(STAFF, start=1):
-        hired = date(1995, 1, 1) + timedelta(days=rng.randint(0, 10500))
-        connection.execute(
-            "INSERT INTO staff VALUES (?, ?, ?, ?, ?, ?)",
-            (staff_id, name, dept, grade, hired.isoformat(), rng.randint(2100, 2399) if rng.random() < 0.8 else None),
-        )
-    for artist_id, row in enumerate(ARTISTS, start=1):
-        connection.execute("INSERT INTO artist VALUES (?, ?, ?, ?, ?, ?)", (artist_id, *row))
-    accessions = _museum_objects(connection, rng)
-    _museum_records(connection, rng, accessions)
-    _museum_tickets(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, MUSEUM_SCHEMA, seed) as (connection, rng):
+        for row in GALLERIES:
+            connection.execute("INSERT INTO gallery VALUES (?, ?, ?, ?, ?, ?)", row)
+        for staff_id, (name, dept, grade) in enumerate(STAFF, start=1):
+            hired = date(1995, 1, 1) + timedelta(days=rng.randint(0, 10500))
+            connection.execute(
+                "INSERT INTO staff VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    staff_id,
+                    name,
+                    dept,
+                    grade,
+                    hired.isoformat(),
+                    rng.randint(2100, 2399) if rng.random() < 0.8 else None,
+                ),
+            )
+        for artist_id, row in enumerate(ARTISTS, start=1):
+            connection.execute("INSERT INTO artist VALUES (?, ?, ?, ?, ?, ?)", (artist_id, *row))
+        accessions = _museum_objects(connection, rng)
+        _museum_records(connection, rng, accessions)
+        _museum_tickets(connection, rng)
+    return Path(path)
 
 
 SCHOOL_SCHEMA = """
@@ -2063,16 +2055,10 @@ def _school_classes(connection: sqlite3.Connection, rng: random.Random, years: d
 
 def build_school_database(path: str | Path, seed: int = 35) -> Path:
     """Write the secondary school database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(SCHOOL_SCHEMA)
-    years = _school_people(connection, rng)
-    _school_classes(connection, rng, years)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, SCHOOL_SCHEMA, seed) as (connection, rng):
+        years = _school_people(connection, rng)
+        _school_classes(connection, rng, years)
+    return Path(path)
 
 
 AIRLINE_SCHEMA = """
@@ -2265,17 +2251,11 @@ def _airline_bookings(connection: sqlite3.Connection, rng: random.Random, flight
 
 def build_airline_database(path: str | Path, seed: int = 35) -> Path:
     """Write the regional airline database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(AIRLINE_SCHEMA)
-    tails = _airline_fleet(connection, rng)
-    flown = _airline_flights(connection, rng, tails)
-    _airline_bookings(connection, rng, flown)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, AIRLINE_SCHEMA, seed) as (connection, rng):
+        tails = _airline_fleet(connection, rng)
+        flown = _airline_flights(connection, rng, tails)
+        _airline_bookings(connection, rng, flown)
+    return Path(path)
 
 
 RETAIL_SCHEMA = """
@@ -2488,16 +2468,10 @@ def _retail_sales(connection: sqlite3.Connection, rng: random.Random) -> None:
 def build_retail_database(path: str | Path, seed: int = 35) -> Path:
     """Write the homeware and clothing chain's database to `path` (replacing it) from `seed`; the same seed gives the
     same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(RETAIL_SCHEMA)
-    _retail_parties(connection, rng)
-    _retail_sales(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, RETAIL_SCHEMA, seed) as (connection, rng):
+        _retail_parties(connection, rng)
+        _retail_sales(connection, rng)
+    return Path(path)
 
 
 TRANSIT_SCHEMA = """
@@ -2745,16 +2719,10 @@ def _transit_trips(connection: sqlite3.Connection, rng: random.Random) -> None:
 
 def build_transit_database(path: str | Path, seed: int = 35) -> Path:
     """Write the city transit database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(TRANSIT_SCHEMA)
-    _transit_network(connection, rng)
-    _transit_trips(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, TRANSIT_SCHEMA, seed) as (connection, rng):
+        _transit_network(connection, rng)
+        _transit_trips(connection, rng)
+    return Path(path)
 
 
 GRANTS_SCHEMA = """
@@ -2969,16 +2937,10 @@ def _grants_applications(connection: sqlite3.Connection, rng: random.Random) -> 
 
 def build_grants_database(path: str | Path, seed: int = 35) -> Path:
     """Write the research grants database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(GRANTS_SCHEMA)
-    _grants_people(connection, rng)
-    _grants_applications(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, GRANTS_SCHEMA, seed) as (connection, rng):
+        _grants_people(connection, rng)
+        _grants_applications(connection, rng)
+    return Path(path)
 
 
 VET_SCHEMA = """
@@ -3172,15 +3134,9 @@ def _vet_consults(connection: sqlite3.Connection, rng: random.Random, animals: l
 
 def build_vet_database(path: str | Path, seed: int = 35) -> Path:
     """Write the veterinary practice database to `path` (replacing it) from `seed`; the same seed, the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(VET_SCHEMA)
-    _vet_consults(connection, rng, _vet_people(connection, rng))
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, VET_SCHEMA, seed) as (connection, rng):
+        _vet_consults(connection, rng, _vet_people(connection, rng))
+    return Path(path)
 
 
 FESTIVAL_SCHEMA = """
@@ -3370,16 +3326,10 @@ def _festival_screenings(connection: sqlite3.Connection, rng: random.Random) -> 
 
 def build_festival_database(path: str | Path, seed: int = 35) -> Path:
     """Write the film festival database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(FESTIVAL_SCHEMA)
-    _festival_people(connection, rng)
-    _festival_screenings(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, FESTIVAL_SCHEMA, seed) as (connection, rng):
+        _festival_people(connection, rng)
+        _festival_screenings(connection, rng)
+    return Path(path)
 
 
 BREWERY_SCHEMA = """
@@ -3604,16 +3554,10 @@ def _brewery_trade(connection: sqlite3.Connection, rng: random.Random) -> None:
 
 def build_brewery_database(path: str | Path, seed: int = 35) -> Path:
     """Write the brewery database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(BREWERY_SCHEMA)
-    _brewery_stock(connection, rng)
-    _brewery_trade(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, BREWERY_SCHEMA, seed) as (connection, rng):
+        _brewery_stock(connection, rng)
+        _brewery_trade(connection, rng)
+    return Path(path)
 
 
 ENERGY_SCHEMA = """
@@ -3867,17 +3811,11 @@ def _energy_billing(connection: sqlite3.Connection, rng: random.Random, accounts
 
 def build_energy_database(path: str | Path, seed: int = 35) -> Path:
     """Write the energy utility database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(ENERGY_SCHEMA)
-    accounts = _energy_customers(connection, rng)
-    _energy_readings(connection, rng)
-    _energy_billing(connection, rng, accounts)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, ENERGY_SCHEMA, seed) as (connection, rng):
+        accounts = _energy_customers(connection, rng)
+        _energy_readings(connection, rng)
+        _energy_billing(connection, rng, accounts)
+    return Path(path)
 
 
 TELECOM_SCHEMA = """
@@ -4110,15 +4048,9 @@ def _telecom_usage(connection: sqlite3.Connection, rng: random.Random, contracts
 
 def build_telecom_database(path: str | Path, seed: int = 35) -> Path:
     """Write the mobile operator database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(TELECOM_SCHEMA)
-    _telecom_usage(connection, rng, _telecom_subscribers(connection, rng))
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, TELECOM_SCHEMA, seed) as (connection, rng):
+        _telecom_usage(connection, rng, _telecom_subscribers(connection, rng))
+    return Path(path)
 
 
 FARM_SCHEMA = """
@@ -4338,16 +4270,10 @@ def _farm_money(connection: sqlite3.Connection, rng: random.Random) -> None:
 
 def build_farm_database(path: str | Path, seed: int = 35) -> Path:
     """Write the farm co-operative database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(FARM_SCHEMA)
-    _farm_growing(connection, rng, _farm_members(connection, rng))
-    _farm_money(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, FARM_SCHEMA, seed) as (connection, rng):
+        _farm_growing(connection, rng, _farm_members(connection, rng))
+        _farm_money(connection, rng)
+    return Path(path)
 
 
 ESTATE_SCHEMA = """
@@ -4575,16 +4501,10 @@ def _estate_lettings(connection: sqlite3.Connection, rng: random.Random) -> None
 
 def build_estate_database(path: str | Path, seed: int = 35) -> Path:
     """Write the letting agency database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(ESTATE_SCHEMA)
-    _estate_people(connection, rng)
-    _estate_lettings(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, ESTATE_SCHEMA, seed) as (connection, rng):
+        _estate_people(connection, rng)
+        _estate_lettings(connection, rng)
+    return Path(path)
 
 
 GYM_SCHEMA = """
@@ -4814,16 +4734,10 @@ def _gym_activity(connection: sqlite3.Connection, rng: random.Random) -> None:
 
 def build_gym_database(path: str | Path, seed: int = 35) -> Path:
     """Write the gym chain database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(GYM_SCHEMA)
-    _gym_people(connection, rng)
-    _gym_activity(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, GYM_SCHEMA, seed) as (connection, rng):
+        _gym_people(connection, rng)
+        _gym_activity(connection, rng)
+    return Path(path)
 
 
 CONFERENCE_SCHEMA = """
@@ -5043,15 +4957,9 @@ def _conference_people(connection: sqlite3.Connection, rng: random.Random, conf_
 
 def build_conference_database(path: str | Path, seed: int = 35) -> Path:
     """Write the conference organiser database to `path` (replacing it) from `seed`; the same seed, the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(CONFERENCE_SCHEMA)
-    _conference_people(connection, rng, _conference_programme(connection, rng))
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, CONFERENCE_SCHEMA, seed) as (connection, rng):
+        _conference_people(connection, rng, _conference_programme(connection, rng))
+    return Path(path)
 
 
 FLEET_SCHEMA = """
@@ -5237,15 +5145,9 @@ def _fleet_upkeep(connection: sqlite3.Connection, rng: random.Random, regs: list
 
 def build_fleet_database(path: str | Path, seed: int = 35) -> Path:
     """Write the vehicle fleet database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(FLEET_SCHEMA)
-    _fleet_upkeep(connection, rng, _fleet_assets(connection, rng))
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, FLEET_SCHEMA, seed) as (connection, rng):
+        _fleet_upkeep(connection, rng, _fleet_assets(connection, rng))
+    return Path(path)
 
 
 RESTAURANT_SCHEMA = """
@@ -5451,16 +5353,10 @@ def _restaurant_service(connection: sqlite3.Connection, rng: random.Random) -> N
 
 def build_restaurant_database(path: str | Path, seed: int = 35) -> Path:
     """Write the restaurant chain database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(RESTAURANT_SCHEMA)
-    _restaurant_setup(connection, rng)
-    _restaurant_service(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, RESTAURANT_SCHEMA, seed) as (connection, rng):
+        _restaurant_setup(connection, rng)
+        _restaurant_service(connection, rng)
+    return Path(path)
 
 
 TRACKER_SCHEMA = """
@@ -5634,16 +5530,10 @@ def _tracker_issues(connection: sqlite3.Connection, rng: random.Random) -> None:
 
 def build_tracker_database(path: str | Path, seed: int = 35) -> Path:
     """Write the bug tracker database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(TRACKER_SCHEMA)
-    _tracker_setup(connection, rng)
-    _tracker_issues(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, TRACKER_SCHEMA, seed) as (connection, rng):
+        _tracker_setup(connection, rng)
+        _tracker_issues(connection, rng)
+    return Path(path)
 
 
 RENTAL_SCHEMA = """
@@ -5859,18 +5749,12 @@ def _rental_hire(connection: sqlite3.Connection, rng: random.Random, rental_no: 
 
 def build_rental_database(path: str | Path, seed: int = 35) -> Path:
     """Write the car rental database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(RENTAL_SCHEMA)
-    vehicles = _rental_fleet(connection, rng)
-    _rental_customers(connection, rng)
-    for rental_no in range(50001, 50701):
-        _rental_hire(connection, rng, rental_no, rng.choice(vehicles))
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, RENTAL_SCHEMA, seed) as (connection, rng):
+        vehicles = _rental_fleet(connection, rng)
+        _rental_customers(connection, rng)
+        for rental_no in range(50001, 50701):
+            _rental_hire(connection, rng, rental_no, rng.choice(vehicles))
+    return Path(path)
 
 
 CHARITY_SCHEMA = """
@@ -6105,17 +5989,11 @@ def _charity_events(connection: sqlite3.Connection, rng: random.Random) -> None:
 
 def build_charity_database(path: str | Path, seed: int = 35) -> Path:
     """Write the charity database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(CHARITY_SCHEMA)
-    _charity_people(connection, rng)
-    _charity_giving(connection, rng)
-    _charity_events(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, CHARITY_SCHEMA, seed) as (connection, rng):
+        _charity_people(connection, rng)
+        _charity_giving(connection, rng)
+        _charity_events(connection, rng)
+    return Path(path)
 
 
 ORCHESTRA_SCHEMA = """
@@ -6320,28 +6198,22 @@ def _orchestra_concert(connection: sqlite3.Connection, rng: random.Random, conce
 
 def build_orchestra_database(path: str | Path, seed: int = 35) -> Path:
     """Write the orchestra database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(ORCHESTRA_SCHEMA)
-    _orchestra_roster(connection, rng)
-    works = connection.execute("SELECT work_id, players_cnt FROM work").fetchall()
-    for concert_id in range(1, 43):
-        season = 2023 + (concert_id - 1) // 14
-        day = date(season, 9, 15) + timedelta(days=rng.randint(0, 250))
-        series = rng.choices(["MAIN", "FAM", "LATE", "TOUR"], [55, 15, 15, 15])[0]
-        connection.execute(
-            "INSERT INTO concert VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (concert_id, rng.choices([v[0] for v in ORCH_VENUES], [45, 15, 15, 10, 15])[0],
-             rng.randint(1, len(ORCH_CONDUCTORS)), season, day.isoformat(), series,
-             rng.choice(ORCH_SOLOISTS) if rng.random() < 0.45 else None, int(rng.random() < 0.2),
-             int(rng.random() < 0.12)),
-        )  # fmt: skip
-        _orchestra_concert(connection, rng, concert_id, works)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, ORCHESTRA_SCHEMA, seed) as (connection, rng):
+        _orchestra_roster(connection, rng)
+        works = connection.execute("SELECT work_id, players_cnt FROM work").fetchall()
+        for concert_id in range(1, 43):
+            season = 2023 + (concert_id - 1) // 14
+            day = date(season, 9, 15) + timedelta(days=rng.randint(0, 250))
+            series = rng.choices(["MAIN", "FAM", "LATE", "TOUR"], [55, 15, 15, 15])[0]
+            connection.execute(
+                "INSERT INTO concert VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (concert_id, rng.choices([v[0] for v in ORCH_VENUES], [45, 15, 15, 10, 15])[0],
+                 rng.randint(1, len(ORCH_CONDUCTORS)), season, day.isoformat(), series,
+                 rng.choice(ORCH_SOLOISTS) if rng.random() < 0.45 else None, int(rng.random() < 0.2),
+                 int(rng.random() < 0.12)),
+            )  # fmt: skip
+            _orchestra_concert(connection, rng, concert_id, works)
+    return Path(path)
 
 
 BAKERY_SCHEMA = """
@@ -6551,16 +6423,10 @@ def _bakery_trade(connection: sqlite3.Connection, rng: random.Random) -> None:
 
 def build_bakery_database(path: str | Path, seed: int = 35) -> Path:
     """Write the bakery database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(BAKERY_SCHEMA)
-    _bakery_setup(connection, rng)
-    _bakery_trade(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, BAKERY_SCHEMA, seed) as (connection, rng):
+        _bakery_setup(connection, rng)
+        _bakery_trade(connection, rng)
+    return Path(path)
 
 
 PHARMACY_SCHEMA = """
@@ -6803,17 +6669,11 @@ def _pharmacy_rx(connection: sqlite3.Connection, rng: random.Random) -> None:
 
 def build_pharmacy_database(path: str | Path, seed: int = 35) -> Path:
     """Write the pharmacy chain database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(PHARMACY_SCHEMA)
-    _pharmacy_people(connection, rng)
-    _pharmacy_stock(connection, rng)
-    _pharmacy_rx(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, PHARMACY_SCHEMA, seed) as (connection, rng):
+        _pharmacy_people(connection, rng)
+        _pharmacy_stock(connection, rng)
+        _pharmacy_rx(connection, rng)
+    return Path(path)
 
 
 MARINA_SCHEMA = """
@@ -7029,15 +6889,9 @@ def _marina_berthing(connection: sqlite3.Connection, rng: random.Random, vessels
 
 def build_marina_database(path: str | Path, seed: int = 35) -> Path:
     """Write the marina database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(MARINA_SCHEMA)
-    _marina_berthing(connection, rng, _marina_fleet(connection, rng))
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, MARINA_SCHEMA, seed) as (connection, rng):
+        _marina_berthing(connection, rng, _marina_fleet(connection, rng))
+    return Path(path)
 
 
 FERRY_SCHEMA = """
@@ -7257,16 +7111,10 @@ def _ferry_bookings(connection: sqlite3.Connection, rng: random.Random) -> None:
 
 def build_ferry_database(path: str | Path, seed: int = 35) -> Path:
     """Write the ferry operator's database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(FERRY_SCHEMA)
-    _ferry_fleet(connection, rng)
-    _ferry_bookings(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, FERRY_SCHEMA, seed) as (connection, rng):
+        _ferry_fleet(connection, rng)
+        _ferry_bookings(connection, rng)
+    return Path(path)
 
 
 CINEMA_SCHEMA = """
@@ -7480,16 +7328,10 @@ def _cinema_concessions(connection: sqlite3.Connection, rng: random.Random) -> N
 
 def build_cinema_database(path: str | Path, seed: int = 35) -> Path:
     """Write the cinema chain's database to `path` (replacing it) from `seed`; the same seed gives the same file."""
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    rng = random.Random(seed)
-    connection = sqlite3.connect(path)
-    connection.executescript(CINEMA_SCHEMA)
-    _cinema_tickets(connection, rng, _cinema_programme(connection, rng))
-    _cinema_concessions(connection, rng)
-    connection.commit()
-    connection.close()
-    return path
+    with _fresh_database(path, CINEMA_SCHEMA, seed) as (connection, rng):
+        _cinema_tickets(connection, rng, _cinema_programme(connection, rng))
+        _cinema_concessions(connection, rng)
+    return Path(path)
 
 
 BUILDERS = {
