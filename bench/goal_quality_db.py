@@ -260,11 +260,31 @@ screening, seat row letter and seat number (NULL members, ticket type codes, pri
 (category codes, NULL calorie counts), 700 concession sales (NULL members, payment codes) and their lines (composite
 key, quantities).
 
+The holiday park chain (`build_campsite_database`, nine tables) and the auction house (`build_auction_database`, nine
+tables), made as held-out suggestions set 16 before any rule was written for it, with shortened column names (`_cd`,
+`_nm`, `_dt`, `_yr`, `_cnt`, `_amt`, `_pct`, `occ`, `sqm`, `hrs`, `wk`, `dur`, `cap`, `fac`, `cat`, `act`, `spec`,
+`est`, `prem`, `comm`, `reg`, `desc`, `arr`) and 0/1 flags named by nouns (swimming, fishing, hookup, hardstanding,
+parking, newsletter, awning, lifeguard, catering, auctioneer, trade, dealer, shipping), adjectives (coastal, seasonal,
+chargeable, indoor, online) and participles (shaded, cancelled, ticketed, attended, postponed, signed, framed,
+withdrawn, vetted, collected): seven parks keyed by a code such as CRN-PEN (unique names, region codes, NULL opening
+years), pitches keyed by park and pitch number (type codes, areas in square metres, most occupants), 300 guests
+(repeated names, NULL e-mail addresses and birth years, club numbers unique with NULLs), 900 stays referring to a
+pitch by a two-column foreign key (unit codes, adult, child and dog counts), twelve facilities keyed by a code and the
+parks' facilities (composite key, NULL opening hours), 70 staff (repeated names, role codes, hours per week), the
+weekly activities (names repeated over parks, NULL leaders and prices of free ones, durations) and the activities
+booked during a stay (composite key, places); five salerooms keyed by a code (unique names, NULL opening years), 36
+sales (titles repeated, department codes, buyer's premium percentages), 22 specialists and who ran each sale (a link
+table with a composite key and role codes; NULL salerooms), 150 consignors (repeated names, NULL firm names of private
+sellers, commission percentages), the lots keyed by sale and lot number (descriptions repeated, NULL makers, years and
+reserves, estimates), 260 bidders keyed by paddle number (repeated names, NULL e-mail addresses), the bids and the
+purchases, each referring to a lot by a two-column foreign key (channel codes, hammer prices, premiums, NULL payment
+dates).
+
 Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
            [--database hotel|football|clinic|library|logistics|museum|school|airline|retail|transit|grants|vet|festival|
                        brewery|energy|telecom|farm|estate|gym|conference|fleet|
                        restaurant|tracker|rental|charity|orchestra|bakery|
-                       pharmacy|marina|ferry|cinema]
+                       pharmacy|marina|ferry|cinema|campsite|auction]
 """
 
 import argparse
@@ -7334,6 +7354,476 @@ def build_cinema_database(path: str | Path, seed: int = 35) -> Path:
     return Path(path)
 
 
+CAMPSITE_SCHEMA = """
+CREATE TABLE park (
+    park_cd TEXT PRIMARY KEY,
+    park_nm TEXT NOT NULL UNIQUE,
+    region_cd TEXT NOT NULL,
+    opened_yr INTEGER,
+    pitch_cnt INTEGER NOT NULL,
+    swimming INTEGER NOT NULL,
+    fishing INTEGER NOT NULL,
+    coastal INTEGER NOT NULL
+);
+CREATE TABLE pitch (
+    park_cd TEXT NOT NULL REFERENCES park (park_cd),
+    pitch_no INTEGER NOT NULL,
+    pitch_type_cd TEXT NOT NULL,
+    area_sqm INTEGER NOT NULL,
+    max_occ INTEGER NOT NULL,
+    hookup INTEGER NOT NULL,
+    hardstanding INTEGER NOT NULL,
+    parking INTEGER NOT NULL,
+    shaded INTEGER NOT NULL,
+    PRIMARY KEY (park_cd, pitch_no)
+);
+CREATE TABLE guest (
+    guest_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    email_addr TEXT,
+    ctry_cd TEXT NOT NULL,
+    club_no INTEGER UNIQUE,
+    birth_yr INTEGER,
+    newsletter INTEGER NOT NULL
+);
+CREATE TABLE stay (
+    stay_id INTEGER PRIMARY KEY,
+    guest_id INTEGER NOT NULL REFERENCES guest (guest_id),
+    park_cd TEXT NOT NULL,
+    pitch_no INTEGER NOT NULL,
+    arr_dt TEXT NOT NULL,
+    nights INTEGER NOT NULL,
+    adult_cnt INTEGER NOT NULL,
+    child_cnt INTEGER NOT NULL,
+    dog_cnt INTEGER NOT NULL,
+    unit_cd TEXT NOT NULL,
+    total_amt REAL NOT NULL,
+    awning INTEGER NOT NULL,
+    cancelled INTEGER NOT NULL,
+    FOREIGN KEY (park_cd, pitch_no) REFERENCES pitch (park_cd, pitch_no)
+);
+CREATE TABLE facility (
+    fac_cd TEXT PRIMARY KEY,
+    fac_nm TEXT NOT NULL UNIQUE,
+    cat_cd TEXT NOT NULL,
+    chargeable INTEGER NOT NULL
+);
+CREATE TABLE park_facility (
+    park_cd TEXT NOT NULL REFERENCES park (park_cd),
+    fac_cd TEXT NOT NULL REFERENCES facility (fac_cd),
+    open_hr INTEGER,
+    close_hr INTEGER,
+    seasonal INTEGER NOT NULL,
+    PRIMARY KEY (park_cd, fac_cd)
+);
+CREATE TABLE staff (
+    staff_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    park_cd TEXT NOT NULL REFERENCES park (park_cd),
+    role_cd TEXT NOT NULL,
+    start_dt TEXT NOT NULL,
+    hrs_per_wk INTEGER NOT NULL,
+    lifeguard INTEGER NOT NULL,
+    seasonal INTEGER NOT NULL
+);
+CREATE TABLE activity (
+    act_id INTEGER PRIMARY KEY,
+    act_nm TEXT NOT NULL,
+    park_cd TEXT NOT NULL REFERENCES park (park_cd),
+    leader_id INTEGER REFERENCES staff (staff_id),
+    day_cd TEXT NOT NULL,
+    start_hr INTEGER NOT NULL,
+    dur_min INTEGER NOT NULL,
+    cap INTEGER NOT NULL,
+    price_amt REAL,
+    indoor INTEGER NOT NULL,
+    ticketed INTEGER NOT NULL
+);
+CREATE TABLE act_booking (
+    act_id INTEGER NOT NULL REFERENCES activity (act_id),
+    stay_id INTEGER NOT NULL REFERENCES stay (stay_id),
+    places INTEGER NOT NULL,
+    attended INTEGER NOT NULL,
+    PRIMARY KEY (act_id, stay_id)
+);
+"""
+
+# code, name, region, year opened, swimming, fishing, coastal
+CAMPSITE_PARKS = [
+    ("CRN-PEN", "Penhale Sands", "CRN", 1968, 1, 0, 1), ("CRN-TRE", "Trevose Head", "CRN", None, 0, 1, 1),
+    ("LKD-DWT", "Derwent Water", "LKD", 1975, 0, 1, 0), ("LKD-ULL", "Ullswater Bank", "LKD", 1989, 1, 1, 0),
+    ("NFK-WLS", "Wells Dunes", "NFK", None, 1, 0, 1), ("PDK-HOP", "Hope Valley", "PDK", 2004, 0, 0, 0),
+    ("SNW-BDG", "Beddgelert Forest", "SNW", 1982, 0, 1, 0),
+]  # fmt: skip
+# pitch type, share, area in square metres, most people
+CAMPSITE_PITCH_TYPES = [("TENT", 35, [60, 80, 100], 6), ("TOUR", 35, [100, 120], 6), ("MOTOR", 15, [100, 120], 4),
+                        ("POD", 8, [20], 2), ("LODGE", 7, [150], 6)]  # fmt: skip
+# code, name, category, chargeable
+CAMPSITE_FACILITIES = [
+    ("SHWR", "Shower block", "WASH", 0), ("LNDR", "Launderette", "WASH", 1), ("SHOP", "Site shop", "RETL", 0),
+    ("CAFE", "Cafe", "FOOD", 0), ("BAR", "Clubhouse bar", "FOOD", 0), ("PLAY", "Play area", "LEIS", 0),
+    ("POOL", "Heated pool", "LEIS", 1), ("WIFI", "Wi-Fi", "TECH", 1), ("EVCH", "EV charging point", "TECH", 1),
+    ("DOGW", "Dog walk", "LEIS", 0), ("BIKE", "Bike hire", "LEIS", 1), ("CHEM", "Chemical disposal point", "WASH", 0),
+]  # fmt: skip
+CAMPSITE_FIRST = ["Alice", "Ben", "Chloe", "Dan", "Ellie", "Frank", "Grace", "Harry", "Ivy", "Jack", "Kate", "Liam",
+                  "Megan", "Noah", "Olivia", "Pete", "Rosie", "Sam", "Toby", "Zoe"]  # fmt: skip
+CAMPSITE_LAST = ["Baker", "Carter", "Dawson", "Ellis", "Fletcher", "Green", "Hall", "Jackson", "King", "Lee",
+                 "Mason", "Nash", "Parker", "Robinson", "Shaw", "Turner", "Walker", "Wright"]  # fmt: skip
+# activity name, minutes, capacity, price (None: free), indoor, ticketed
+CAMPSITE_ACTIVITIES = [
+    ("Guided walk", 120, 20, None, 0, 0), ("Rock pooling", 90, 15, 3.5, 0, 1), ("Archery taster", 60, 10, 8.0, 0, 1),
+    ("Kids club", 90, 25, None, 1, 0), ("Quiz night", 120, 80, None, 1, 0), ("Aqua fit", 45, 18, 4.0, 0, 1),
+    ("Bushcraft", 150, 12, 12.0, 0, 1), ("Stargazing", 90, 30, 5.0, 0, 1), ("Bingo", 90, 60, 2.0, 1, 1),
+    ("Fly fishing lesson", 180, 6, 25.0, 0, 1),
+]  # fmt: skip
+
+
+def _campsite_parks(connection: sqlite3.Connection, rng: random.Random) -> list[tuple]:
+    """Parks, their pitches and facilities, 70 staff and the weekly activities; returns (park, pitch, type, most
+    people, price per night) of each pitch."""
+    pitches = []
+    for code, name, region, year, swimming, fishing, coastal in CAMPSITE_PARKS:
+        count = rng.choice([24, 30, 36, 42])
+        connection.execute(
+            "INSERT INTO park VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (code, name, region, year, count, swimming, fishing, coastal),
+        )
+        for pitch_no in range(1, count + 1):
+            kind, _share, areas, most = rng.choices(CAMPSITE_PITCH_TYPES, [t[1] for t in CAMPSITE_PITCH_TYPES])[0]
+            hookup = int(kind in ("TOUR", "MOTOR", "LODGE", "POD") or rng.random() < 0.3)
+            connection.execute(
+                "INSERT INTO pitch VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (code, pitch_no, kind, rng.choice(areas), most, hookup, int(kind == "MOTOR" or rng.random() < 0.2),
+                 int(kind != "TENT" or rng.random() < 0.5), int(not coastal and rng.random() < 0.4)),
+            )  # fmt: skip
+            nightly = {"TENT": 18.0, "TOUR": 28.0, "MOTOR": 30.0, "POD": 45.0, "LODGE": 95.0}[kind] + (4.0 * coastal)
+            pitches.append((code, pitch_no, kind, most, nightly))
+    for fac_cd, fac_nm, cat_cd, chargeable in CAMPSITE_FACILITIES:
+        connection.execute("INSERT INTO facility VALUES (?, ?, ?, ?)", (fac_cd, fac_nm, cat_cd, chargeable))
+    for code, _name, _region, _year, swimming, _fishing, _coastal in CAMPSITE_PARKS:
+        codes = ["SHWR", "CHEM"] + rng.sample(
+            ["LNDR", "SHOP", "CAFE", "BAR", "PLAY", "WIFI", "EVCH", "DOGW", "BIKE"], 5
+        )
+        for fac_cd in codes + (["POOL"] if swimming else []):
+            hours = (
+                (None, None)
+                if fac_cd in ("SHWR", "CHEM", "WIFI", "DOGW", "EVCH")
+                else rng.choice([(8, 18), (9, 17), (11, 23)])
+            )
+            connection.execute(
+                "INSERT INTO park_facility VALUES (?, ?, ?, ?, ?)",
+                (code, fac_cd, *hours, int(fac_cd in ("POOL", "CAFE", "BIKE") and rng.random() < 0.7)),
+            )
+    roles = [("MGR", 1, 40), ("WDN", 2, 40), ("RCP", 2, 30), ("MNT", 2, 37), ("CLN", 2, 25), ("ENT", 1, 35)]
+    staff_id = 0
+    for code, *_rest in CAMPSITE_PARKS:
+        for role, count, hours in roles:
+            for _ in range(count):
+                staff_id += 1
+                connection.execute(
+                    "INSERT INTO staff VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (staff_id, rng.choice(CAMPSITE_FIRST), rng.choice(CAMPSITE_LAST), code, role,
+                     (date(2012, 3, 1) + timedelta(days=rng.randint(0, 4600))).isoformat(),
+                     hours - rng.choice([0, 0, 5, 10]), int(role in ("ENT", "WDN") and rng.random() < 0.5),
+                     int(role in ("CLN", "ENT", "RCP") and rng.random() < 0.6)),
+                )  # fmt: skip
+    act_id = 0
+    for park_no, (code, _name, _region, _year, swimming, fishing, coastal) in enumerate(CAMPSITE_PARKS):
+        leaders = [s for s in range(park_no * 10 + 1, park_no * 10 + 11)]
+        offered = [a for a in CAMPSITE_ACTIVITIES if (a[0] != "Aqua fit" or swimming)
+                   and (a[0] != "Fly fishing lesson" or fishing) and (a[0] != "Rock pooling" or coastal)]  # fmt: skip
+        for name, minutes, cap, price, indoor, ticketed in rng.sample(offered, rng.randint(4, 7)):
+            act_id += 1
+            connection.execute(
+                "INSERT INTO activity VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (act_id, name, code, rng.choice(leaders) if rng.random() < 0.8 else None,
+                 rng.choice(["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"]), 20 if indoor else rng.choice([10, 14]),
+                 minutes, cap, price, indoor, ticketed),
+            )  # fmt: skip
+    return pitches
+
+
+def _campsite_stays(connection: sqlite3.Connection, rng: random.Random, pitches: list[tuple]) -> None:
+    """300 guests, 900 stays on the pitches and the activities booked during them."""
+    for guest_id in range(1, 301):
+        first, last = rng.choice(CAMPSITE_FIRST), rng.choice(CAMPSITE_LAST)
+        connection.execute(
+            "INSERT INTO guest VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (guest_id, first, last,
+             None if rng.random() < 0.15 else f"{first.lower()}.{last.lower()}{guest_id}@example.com",
+             rng.choices(["GB", "IE", "NL", "DE", "FR"], [80, 6, 7, 5, 2])[0],
+             100000 + guest_id * 7 if rng.random() < 0.35 else None,
+             None if rng.random() < 0.3 else rng.randint(1948, 2004),
+             int(rng.random() < 0.4)),
+        )  # fmt: skip
+    activities = {}
+    for act_id, park_cd, cap in connection.execute("SELECT act_id, park_cd, cap FROM activity"):
+        activities.setdefault(park_cd, []).append((act_id, cap))
+    for stay_id in range(1, 901):
+        park_cd, pitch_no, kind, most, nightly = rng.choice(pitches)
+        nights = rng.choices([1, 2, 3, 4, 5, 7, 10, 14], [10, 25, 15, 10, 8, 20, 6, 6])[0]
+        adults = rng.randint(1, min(2, most))
+        children = rng.randint(0, max(0, min(4, most - adults)))
+        unit = {"TENT": "TENT", "TOUR": rng.choice(["CVN", "CVN", "TT"]), "MOTOR": "MH", "POD": "POD", "LODGE": "LDG"}[
+            kind
+        ]
+        cancelled = int(rng.random() < 0.06)
+        connection.execute(
+            "INSERT INTO stay VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (stay_id, rng.randint(1, 300), park_cd, pitch_no,
+             (date(2025, 3, 14) + timedelta(days=rng.randint(0, 230))).isoformat(), nights, adults, children,
+             rng.choices([0, 1, 2], [70, 24, 6])[0], unit, round(nightly * nights + 2.5 * children * nights, 2),
+             int(unit in ("CVN", "MH") and rng.random() < 0.45), cancelled),
+        )  # fmt: skip
+        if cancelled or rng.random() < 0.45:
+            continue
+        for act_id, cap in rng.sample(activities[park_cd], min(len(activities[park_cd]), rng.randint(1, 3))):
+            connection.execute(
+                "INSERT INTO act_booking VALUES (?, ?, ?, ?)",
+                (act_id, stay_id, min(cap, rng.randint(1, adults + children)), int(rng.random() < 0.88)),
+            )
+
+
+def build_campsite_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the holiday park chain's database to `path` (replacing it) from `seed`; the same seed gives the same
+    file."""
+    with _fresh_database(path, CAMPSITE_SCHEMA, seed) as (connection, rng):
+        _campsite_stays(connection, rng, _campsite_parks(connection, rng))
+    return Path(path)
+
+
+AUCTION_SCHEMA = """
+CREATE TABLE saleroom (
+    room_cd TEXT PRIMARY KEY,
+    room_nm TEXT NOT NULL UNIQUE,
+    city_nm TEXT NOT NULL,
+    seat_cnt INTEGER NOT NULL,
+    opened_yr INTEGER,
+    catering INTEGER NOT NULL,
+    parking INTEGER NOT NULL
+);
+CREATE TABLE sale (
+    sale_no INTEGER PRIMARY KEY,
+    room_cd TEXT NOT NULL REFERENCES saleroom (room_cd),
+    sale_title TEXT NOT NULL,
+    dept_cd TEXT NOT NULL,
+    sale_dt TEXT NOT NULL,
+    buyers_prem_pct REAL NOT NULL,
+    online INTEGER NOT NULL,
+    postponed INTEGER NOT NULL
+);
+CREATE TABLE specialist (
+    spec_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    dept_cd TEXT NOT NULL,
+    room_cd TEXT REFERENCES saleroom (room_cd),
+    joined_yr INTEGER NOT NULL,
+    auctioneer INTEGER NOT NULL
+);
+CREATE TABLE sale_specialist (
+    sale_no INTEGER NOT NULL REFERENCES sale (sale_no),
+    spec_id INTEGER NOT NULL REFERENCES specialist (spec_id),
+    role_cd TEXT NOT NULL,
+    PRIMARY KEY (sale_no, spec_id)
+);
+CREATE TABLE consignor (
+    consignor_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    firm_nm TEXT,
+    ctry_cd TEXT NOT NULL,
+    comm_pct REAL NOT NULL,
+    trade INTEGER NOT NULL,
+    vat_reg INTEGER NOT NULL
+);
+CREATE TABLE lot (
+    sale_no INTEGER NOT NULL REFERENCES sale (sale_no),
+    lot_no INTEGER NOT NULL,
+    consignor_id INTEGER NOT NULL REFERENCES consignor (consignor_id),
+    lot_desc TEXT NOT NULL,
+    maker_nm TEXT,
+    circa_yr INTEGER,
+    est_low_amt INTEGER NOT NULL,
+    est_high_amt INTEGER NOT NULL,
+    reserve_amt INTEGER,
+    signed INTEGER NOT NULL,
+    framed INTEGER NOT NULL,
+    withdrawn INTEGER NOT NULL,
+    PRIMARY KEY (sale_no, lot_no)
+);
+CREATE TABLE bidder (
+    paddle_no INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    email_addr TEXT,
+    ctry_cd TEXT NOT NULL,
+    reg_dt TEXT NOT NULL,
+    dealer INTEGER NOT NULL,
+    vetted INTEGER NOT NULL
+);
+CREATE TABLE bid (
+    bid_id INTEGER PRIMARY KEY,
+    sale_no INTEGER NOT NULL,
+    lot_no INTEGER NOT NULL,
+    paddle_no INTEGER NOT NULL REFERENCES bidder (paddle_no),
+    bid_amt INTEGER NOT NULL,
+    channel_cd TEXT NOT NULL,
+    bid_ts TEXT NOT NULL,
+    FOREIGN KEY (sale_no, lot_no) REFERENCES lot (sale_no, lot_no)
+);
+CREATE TABLE purchase (
+    sale_no INTEGER NOT NULL,
+    lot_no INTEGER NOT NULL,
+    paddle_no INTEGER NOT NULL REFERENCES bidder (paddle_no),
+    hammer_amt INTEGER NOT NULL,
+    prem_amt REAL NOT NULL,
+    paid_dt TEXT,
+    shipping INTEGER NOT NULL,
+    collected INTEGER NOT NULL,
+    PRIMARY KEY (sale_no, lot_no),
+    FOREIGN KEY (sale_no, lot_no) REFERENCES lot (sale_no, lot_no)
+);
+"""
+
+# code, name, city, seats, year opened, catering, parking
+AUCTION_ROOMS = [
+    ("EDN", "Queen Street Rooms", "Edinburgh", 220, 1881, 1, 0),
+    ("GLA", "West Nile Gallery", "Glasgow", 140, None, 0, 0),
+    ("YRK", "Micklegate Hall", "York", 180, 1952, 1, 1), ("BTH", "Lansdown Saleroom", "Bath", 90, 2011, 0, 1),
+    ("LDN", "St James's", "London", 300, None, 1, 0),
+]  # fmt: skip
+# department code, sale titles, lot descriptions, makers, estimate bands
+AUCTION_DEPTS = [
+    ("PIC", ["Scottish Paintings", "Modern British Art", "Old Master Paintings"],
+     ["Oil on canvas, harbour scene", "Watercolour, Highland landscape", "Portrait of a lady", "Still life with fruit",
+      "Etching, river view", "Oil on board, street scene"],
+     ["Anne Redpath", "S.J. Peploe", "J.D. Fergusson", "Joan Eardley", "L.S. Lowry", None],
+     [300, 800, 2000, 6000, 20000]),
+    ("JWL", ["Jewellery & Watches", "Fine Jewellery"],
+     ["Diamond solitaire ring", "Gold pocket watch", "Sapphire brooch", "Pearl necklace", "Steel wristwatch",
+      "Garnet earrings"], ["Cartier", "Rolex", "Omega", "Tiffany & Co.", None, None], [150, 400, 1200, 4000]),
+    ("FUR", ["Fine Furniture", "Country House Sale"],
+     ["Mahogany bureau", "Oak dresser", "Pair of walnut chairs", "Longcase clock", "Gilt mirror", "Rosewood table"],
+     ["Gillows", "Chippendale school", None, None], [200, 600, 1500, 5000]),
+    ("WIN", ["Fine Wine & Spirits"],
+     ["Case of claret", "Single malt whisky", "Vintage port", "Champagne magnum", "Burgundy, six bottles"],
+     [None], [80, 200, 600, 1500]),
+    ("BKS", ["Books & Manuscripts", "Maps & Atlases"],
+     ["First edition novel", "Folio atlas", "Signed letter", "Illustrated herbal", "County map"],
+     ["Walter Scott", "Robert Burns", "John Speed", None], [100, 300, 900, 3000]),
+]  # fmt: skip
+AUCTION_FIRST = ["Alasdair", "Beatrice", "Callum", "Deirdre", "Euan", "Flora", "Gordon", "Heather", "Iain", "Jean",
+                 "Kirsty", "Lachlan", "Morag", "Neil", "Rory", "Sheena", "Tam", "Una"]  # fmt: skip
+AUCTION_LAST = ["Anderson", "Buchanan", "Cameron", "Douglas", "Fraser", "Graham", "Hamilton", "Kerr", "Lindsay",
+                "Munro", "Reid", "Robertson", "Scott", "Stewart", "Thomson", "Wallace"]  # fmt: skip
+
+
+def _auction_sales(connection: sqlite3.Connection, rng: random.Random) -> list[tuple]:
+    """Salerooms, 36 sales, specialists and who ran each sale, 150 consignors and the lots; returns (sale, lot, low
+    estimate, reserve, withdrawn, sale date, premium) of each lot."""
+    connection.executemany("INSERT INTO saleroom VALUES (?, ?, ?, ?, ?, ?, ?)", AUCTION_ROOMS)
+    specialists = []
+    for spec_id in range(1, 23):
+        dept = AUCTION_DEPTS[(spec_id - 1) % len(AUCTION_DEPTS)][0]
+        connection.execute(
+            "INSERT INTO specialist VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (spec_id, rng.choice(AUCTION_FIRST), rng.choice(AUCTION_LAST), dept,
+             None if rng.random() < 0.15 else rng.choice(AUCTION_ROOMS)[0], rng.randint(1994, 2024),
+             int(rng.random() < 0.35)),
+        )  # fmt: skip
+        specialists.append((spec_id, dept))
+    for consignor_id in range(1, 151):
+        trade = int(rng.random() < 0.2)
+        connection.execute(
+            "INSERT INTO consignor VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (consignor_id, rng.choice(AUCTION_FIRST), rng.choice(AUCTION_LAST),
+             rng.choice(["Castle Antiques", "Reid & Son", "Northern Fine Art", "Heritage Clocks"]) if trade else None,
+             rng.choices(["GB", "IE", "US", "FR"], [85, 6, 5, 4])[0], 10.0 if trade else rng.choice([12.5, 15.0, 15.0]),
+             trade, int(trade or rng.random() < 0.05)),
+        )  # fmt: skip
+    lots = []
+    for sale_no in range(1, 37):
+        dept, titles, descriptions, makers, bands = rng.choice(AUCTION_DEPTS)
+        room = rng.choice(AUCTION_ROOMS)[0]
+        day = date(2024, 1, 16) + timedelta(days=rng.randint(0, 700))
+        premium = rng.choice([22.0, 25.0, 25.0, 27.5])
+        connection.execute(
+            "INSERT INTO sale VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (sale_no, room, rng.choice(titles), dept, day.isoformat(), premium, int(rng.random() < 0.3),
+             int(rng.random() < 0.06)),
+        )  # fmt: skip
+        staff = [s for s, d in specialists if d == dept]
+        for position, spec_id in enumerate(rng.sample(staff, min(len(staff), rng.randint(1, 3)))):
+            connection.execute(
+                "INSERT INTO sale_specialist VALUES (?, ?, ?)", (sale_no, spec_id, "LEAD" if position == 0 else "CAT")
+            )
+        for lot_no in range(1, rng.randint(18, 34) + 1):
+            low = rng.choice(bands)
+            withdrawn = int(rng.random() < 0.04)
+            reserve = None if rng.random() < 0.3 else int(low * 0.8)
+            maker = rng.choice(makers)
+            connection.execute(
+                "INSERT INTO lot VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (sale_no, lot_no, rng.randint(1, 150), rng.choice(descriptions), maker,
+                 None if rng.random() < 0.35 else rng.randint(1760, 1990), low, int(low * 1.5), reserve,
+                 int(maker is not None and dept in ("PIC", "BKS") and rng.random() < 0.6),
+                 int(dept == "PIC" and rng.random() < 0.85), withdrawn),
+            )  # fmt: skip
+            lots.append((sale_no, lot_no, low, reserve, withdrawn, day, premium))
+    return lots
+
+
+def _auction_bidding(connection: sqlite3.Connection, rng: random.Random, lots: list[tuple]) -> None:
+    """260 registered bidders, their bids on each lot and the lots they bought."""
+    for paddle_no in range(101, 361):
+        first, last = rng.choice(AUCTION_FIRST), rng.choice(AUCTION_LAST)
+        connection.execute(
+            "INSERT INTO bidder VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (paddle_no, first, last,
+             None if rng.random() < 0.2 else f"{first[0].lower()}{last.lower()}{paddle_no}@example.net",
+             rng.choices(["GB", "US", "IE", "HK", "DE"], [70, 10, 8, 6, 6])[0],
+             (date(2019, 1, 1) + timedelta(days=rng.randint(0, 2200))).isoformat(), int(rng.random() < 0.15),
+             int(rng.random() < 0.8)),
+        )  # fmt: skip
+    bid_id = 0
+    for sale_no, lot_no, low, reserve, withdrawn, day, premium in lots:
+        if withdrawn:
+            continue
+        amount = int(low * rng.choice([0.6, 0.7, 0.8]))
+        when = datetime.combine(day, datetime.min.time()) + timedelta(hours=10, minutes=2 * lot_no)
+        last_paddle = None
+        for _ in range(rng.choices([0, 1, 2, 3, 4, 6, 9], [12, 14, 18, 18, 16, 14, 8])[0]):
+            bid_id += 1
+            last_paddle = rng.randint(101, 360)
+            amount = int(amount * rng.choice([1.1, 1.1, 1.2]))
+            when += timedelta(seconds=rng.randint(5, 40))
+            connection.execute(
+                "INSERT INTO bid VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (bid_id, sale_no, lot_no, last_paddle, amount,
+                 rng.choices(["ROOM", "PHONE", "ONLINE", "COMM"], [35, 15, 40, 10])[0],
+                 when.isoformat(sep=" ", timespec="seconds")),
+            )  # fmt: skip
+        if last_paddle is None or (reserve is not None and amount < reserve):
+            continue
+        paid = None if rng.random() < 0.12 else (day + timedelta(days=rng.randint(1, 30))).isoformat()
+        shipping = int(rng.random() < 0.3)
+        connection.execute(
+            "INSERT INTO purchase VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (sale_no, lot_no, last_paddle, amount, round(amount * premium / 100, 2), paid, shipping,
+             int(paid is not None and not shipping and rng.random() < 0.9)),
+        )  # fmt: skip
+
+
+def build_auction_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the auction house's database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    with _fresh_database(path, AUCTION_SCHEMA, seed) as (connection, rng):
+        _auction_bidding(connection, rng, _auction_sales(connection, rng))
+    return Path(path)
+
+
 BUILDERS = {
     "hotel": build_hotel_database,
     "football": build_football_database,
@@ -7366,6 +7856,8 @@ BUILDERS = {
     "marina": build_marina_database,
     "ferry": build_ferry_database,
     "cinema": build_cinema_database,
+    "campsite": build_campsite_database,
+    "auction": build_auction_database,
 }
 
 
