@@ -280,11 +280,34 @@ reserves, estimates), 260 bidders keyed by paddle number (repeated names, NULL e
 purchases, each referring to a lot by a two-column foreign key (channel codes, hammer prices, premiums, NULL payment
 dates).
 
+The motor and home insurer (`build_insurer_database`, ten tables) and the bike-share scheme
+(`build_bikeshare_database`, ten tables), made as drafts held-out set 15 before any rule of that round was written,
+with shortened column names of one reading (`prem`, `pol`, `clm`, `pmt`, `ph`, `ncd`, `mls`, `lic`, `stn`, `batt`,
+`incl`, `elev`, `hrs`) and of two (`brk` a broker, `occ` an occupation, `adj` an adjuster, `xs` an excess, `rel` a
+relation, `dist` a district in one table and a distance in another, `rep` a repair) and 0/1 flags named by nouns
+(homeowner, telematics, auto renewal, learner, contractor, fraud referral, ex gratia, hub, charger, concession,
+warranty, lead, group ride, low traffic), adjectives (tied, preferred, comprehensive, vulnerable, electric, faulty,
+senior, annual) and participles (discontinued, cancelled, modified, garaged, chartered, disputed, covered, sponsored,
+retired, verified): brokers keyed by a code (a name repeated in two towns, FCA references, NULL years appointed),
+products keyed by a code (line codes, minimum premiums, voluntary excesses), 260 policyholders (NULL titles, birth
+dates, e-mail addresses and occupation codes, repeated names, no-claims years), 420 policies keyed by a text number
+such as MP-004007 (NULL brokers of direct business and lapse dates, payment frequency codes), vehicles keyed by
+registration (makes and models repeated, NULL engine sizes of electric cars, insurance groups), a policy-vehicle link
+and named drivers (composite keys; relation codes), 14 adjusters (grade levels) and 320 claims keyed by a reference
+such as CLM-2023-00001 (a vehicle of the policy by a two-column foreign key, NULL for home claims; NULL adjusters and
+settled amounts, peril and status codes) and their payments (composite key of claim and payment number, payee codes);
+districts keyed by a code, 18 stations (names repeated over districts: Station Road, Queen Square; NULL opening dates
+and elevations), docks keyed by station and dock number, 160 bikes keyed by fleet number (frame references, model
+codes, NULL battery capacities of pedal bikes, odometers), plans keyed by a code (NULL included minutes of unlimited
+plans), 280 riders (repeated names, NULL birth years, e-mail addresses and plans), 1,300 trips (NULL riders of casual
+hires; the end dock by a two-column foreign key, NULL with the duration and distance of bikes never docked), nine
+mechanics, 240 repairs (NULL closing dates and parts amounts) and a repair-mechanic link (composite key, hours).
+
 Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
            [--database hotel|football|clinic|library|logistics|museum|school|airline|retail|transit|grants|vet|festival|
                        brewery|energy|telecom|farm|estate|gym|conference|fleet|
                        restaurant|tracker|rental|charity|orchestra|bakery|
-                       pharmacy|marina|ferry|cinema|campsite|auction]
+                       pharmacy|marina|ferry|cinema|campsite|auction|insurer|bikeshare]
 """
 
 import argparse
@@ -7824,6 +7847,469 @@ def build_auction_database(path: str | Path, seed: int = 35) -> Path:
     return Path(path)
 
 
+INSURER_SCHEMA = """
+CREATE TABLE broker (
+    brk_cd TEXT PRIMARY KEY,
+    brk_nm TEXT NOT NULL,
+    town_nm TEXT NOT NULL,
+    fca_ref TEXT NOT NULL UNIQUE,
+    appointed_yr INTEGER,
+    tied INTEGER NOT NULL,
+    preferred INTEGER NOT NULL
+);
+CREATE TABLE product (
+    prod_cd TEXT PRIMARY KEY,
+    prod_nm TEXT NOT NULL,
+    line_cd TEXT NOT NULL,
+    min_prem_amt REAL NOT NULL,
+    vol_xs_amt REAL NOT NULL,
+    comprehensive INTEGER NOT NULL,
+    discontinued INTEGER NOT NULL
+);
+CREATE TABLE policyholder (
+    ph_id INTEGER PRIMARY KEY,
+    title TEXT,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    birth_dt TEXT,
+    postcode TEXT NOT NULL,
+    email_addr TEXT,
+    occ_cd TEXT,
+    ncd_yrs INTEGER NOT NULL,
+    homeowner INTEGER NOT NULL,
+    vulnerable INTEGER NOT NULL
+);
+CREATE TABLE policy (
+    pol_no TEXT PRIMARY KEY,
+    ph_id INTEGER NOT NULL REFERENCES policyholder (ph_id),
+    prod_cd TEXT NOT NULL REFERENCES product (prod_cd),
+    brk_cd TEXT REFERENCES broker (brk_cd),
+    inception_dt TEXT NOT NULL,
+    lapse_dt TEXT,
+    prem_amt REAL NOT NULL,
+    pay_freq_cd TEXT NOT NULL,
+    auto_renewal INTEGER NOT NULL,
+    telematics INTEGER NOT NULL,
+    cancelled INTEGER NOT NULL
+);
+CREATE TABLE vehicle (
+    reg_no TEXT PRIMARY KEY,
+    make_nm TEXT NOT NULL,
+    model_nm TEXT NOT NULL,
+    first_reg_yr INTEGER NOT NULL,
+    engine_cc INTEGER,
+    ins_grp INTEGER NOT NULL,
+    fuel_cd TEXT NOT NULL,
+    modified INTEGER NOT NULL
+);
+CREATE TABLE policy_vehicle (
+    pol_no TEXT NOT NULL REFERENCES policy (pol_no),
+    reg_no TEXT NOT NULL REFERENCES vehicle (reg_no),
+    added_dt TEXT NOT NULL,
+    annual_mls INTEGER NOT NULL,
+    garaged INTEGER NOT NULL,
+    PRIMARY KEY (pol_no, reg_no)
+);
+CREATE TABLE named_driver (
+    pol_no TEXT NOT NULL REFERENCES policy (pol_no),
+    ph_id INTEGER NOT NULL REFERENCES policyholder (ph_id),
+    rel_cd TEXT NOT NULL,
+    lic_yrs INTEGER NOT NULL,
+    learner INTEGER NOT NULL,
+    PRIMARY KEY (pol_no, ph_id)
+);
+CREATE TABLE adjuster (
+    adj_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    region_cd TEXT NOT NULL,
+    grade_lvl INTEGER NOT NULL,
+    hired_dt TEXT NOT NULL,
+    chartered INTEGER NOT NULL,
+    contractor INTEGER NOT NULL
+);
+CREATE TABLE claim (
+    clm_ref TEXT PRIMARY KEY,
+    pol_no TEXT NOT NULL REFERENCES policy (pol_no),
+    reg_no TEXT,
+    adj_id INTEGER REFERENCES adjuster (adj_id),
+    loss_dt TEXT NOT NULL,
+    notified_dt TEXT NOT NULL,
+    peril_cd TEXT NOT NULL,
+    reserve_amt REAL NOT NULL,
+    settled_amt REAL,
+    status_cd TEXT NOT NULL,
+    fraud_referral INTEGER NOT NULL,
+    disputed INTEGER NOT NULL,
+    FOREIGN KEY (pol_no, reg_no) REFERENCES policy_vehicle (pol_no, reg_no)
+);
+CREATE TABLE claim_payment (
+    clm_ref TEXT NOT NULL REFERENCES claim (clm_ref),
+    pmt_no INTEGER NOT NULL,
+    paid_dt TEXT NOT NULL,
+    pmt_amt REAL NOT NULL,
+    payee_cd TEXT NOT NULL,
+    ex_gratia INTEGER NOT NULL,
+    PRIMARY KEY (clm_ref, pmt_no)
+);
+"""
+
+# code, name, town, FCA reference, year appointed, tied, preferred
+INSURER_BROKERS = [
+    ("NWB", "Northgate Brokers", "Leeds", "FRN301122", 2009, 0, 1),
+    ("HCI", "Harrow & Co Insurance", "Sheffield", "FRN412087", None, 0, 0),
+    ("PDL", "Peak District Lines", "Buxton", "FRN455901", 2015, 1, 0),
+    ("YMB", "York Motor Brokers", "York", "FRN290345", 2003, 0, 1),
+    ("NWB2", "Northgate Brokers", "Harrogate", "FRN301123", 2018, 0, 0),
+    ("CLC", "Calder Cover", "Halifax", "FRN508812", None, 1, 0),
+]  # fmt: skip
+# code, name, line, minimum premium, voluntary excess, comprehensive, discontinued
+INSURER_PRODUCTS = [
+    ("MOT-CMP", "Motor Comprehensive", "MOT", 310.0, 250.0, 1, 0),
+    ("MOT-TPF", "Motor Third Party Fire and Theft", "MOT", 240.0, 250.0, 0, 0),
+    ("MOT-YD", "Young Driver Motor", "MOT", 690.0, 500.0, 1, 0),
+    ("MOT-CLS", "Classic Car", "MOT", 150.0, 100.0, 1, 1),
+    ("HOM-BLD", "Home Buildings", "HOM", 140.0, 100.0, 1, 0),
+    ("HOM-CNT", "Home Contents", "HOM", 85.0, 50.0, 0, 0),
+    ("HOM-LND", "Landlord Buildings", "HOM", 220.0, 250.0, 1, 1),
+]  # fmt: skip
+INSURER_FIRST = ["Aisha", "Ben", "Chloe", "Daniel", "Emily", "George", "Hannah", "Imran", "Jack", "Katie", "Liam",
+                 "Megan", "Nathan", "Olivia", "Priya", "Ryan", "Sophie", "Tom"]  # fmt: skip
+INSURER_LAST = ["Ahmed", "Bailey", "Brown", "Clarke", "Hussain", "Jackson", "Kaur", "Mitchell", "Patel", "Robinson",
+                "Shaw", "Smith", "Taylor", "Walker", "Wood", "Wright"]  # fmt: skip
+# make, model, engine cc (None: electric), insurance group range
+INSURER_MODELS = [
+    ("Ford", "Fiesta", 1000, (7, 14)), ("Ford", "Focus", 1500, (12, 20)), ("Vauxhall", "Corsa", 1200, (5, 13)),
+    ("Volkswagen", "Golf", 1500, (14, 24)), ("Toyota", "Yaris", 1500, (9, 15)), ("Nissan", "Leaf", None, (21, 26)),
+    ("Tesla", "Model 3", None, (48, 50)), ("BMW", "3 Series", 2000, (28, 36)), ("Kia", "Sportage", 1600, (17, 23)),
+    ("Mini", "Cooper", 1500, (16, 22)), ("MG", "B", 1800, (20, 24)),
+]  # fmt: skip
+
+
+def _insurer_people(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Brokers, products, 260 policyholders and 14 adjusters."""
+    connection.executemany("INSERT INTO broker VALUES (?, ?, ?, ?, ?, ?, ?)", INSURER_BROKERS)
+    connection.executemany("INSERT INTO product VALUES (?, ?, ?, ?, ?, ?, ?)", INSURER_PRODUCTS)
+    for ph_id in range(1, 261):
+        born = date(1945, 1, 1) + timedelta(days=rng.randint(0, 21000))
+        connection.execute(
+            "INSERT INTO policyholder VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (ph_id, None if rng.random() < 0.35 else rng.choice(["Mr", "Mrs", "Ms", "Miss", "Dr"]),
+             rng.choice(INSURER_FIRST), rng.choice(INSURER_LAST), None if rng.random() < 0.08 else born.isoformat(),
+             f"{rng.choice(['LS', 'S', 'YO', 'HX', 'HG', 'SK'])}{rng.randint(1, 28)} {rng.randint(1, 9)}"
+             f"{rng.choice('ABDEFGHJLNPQRSTUWXYZ')}{rng.choice('ABDEFGHJLNPQRSTUWXYZ')}",
+             None if rng.random() < 0.12 else f"ph{ph_id}@example.net",
+             None if rng.random() < 0.2 else rng.choice(["A01", "C12", "E05", "M33", "R07", "S40", "T18"]),
+             rng.choices(range(10), [20, 12, 10, 9, 8, 8, 7, 7, 6, 13])[0], int(rng.random() < 0.55),
+             int(rng.random() < 0.06)),
+        )  # fmt: skip
+    for adj_id in range(1, 15):
+        connection.execute(
+            "INSERT INTO adjuster VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (adj_id, rng.choice(INSURER_FIRST), rng.choice(INSURER_LAST), rng.choice(["NE", "YH", "NW", "EM"]),
+             rng.randint(1, 4), (date(2006, 1, 1) + timedelta(days=rng.randint(0, 6500))).isoformat(),
+             int(rng.random() < 0.4), int(adj_id > 11)),
+        )  # fmt: skip
+
+
+def _insurer_policies(connection: sqlite3.Connection, rng: random.Random) -> list[tuple]:
+    """420 policies, the vehicles on motor policies and their named drivers; returns (policy, start, vehicles) rows."""
+    policies, plate = [], 0
+    for number in range(1, 421):
+        pol_no = f"{'MP' if number % 3 else 'HP'}-{4000 + number * 7:06d}"
+        product = rng.choice([p for p in INSURER_PRODUCTS if (p[2] == "MOT") == pol_no.startswith("MP")])
+        start = date(2022, 1, 1) + timedelta(days=rng.randint(0, 1000))
+        lapsed = rng.random() < 0.2
+        connection.execute(
+            "INSERT INTO policy VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (pol_no, rng.randint(1, 260), product[0], None if rng.random() < 0.4 else rng.choice(INSURER_BROKERS)[0],
+             start.isoformat(), (start + timedelta(days=365 * rng.randint(1, 3))).isoformat() if lapsed else None,
+             round(product[3] * rng.uniform(1.0, 2.6), 2), rng.choices(["M", "A"], [65, 35])[0],
+             int(rng.random() < 0.7), int(product[2] == "MOT" and rng.random() < 0.2), int(rng.random() < 0.05)),
+        )  # fmt: skip
+        vehicles = []
+        if product[2] == "MOT":
+            for _ in range(rng.choices([1, 2], [85, 15])[0]):
+                plate += 1
+                make, model, cc, (low, high) = rng.choice(INSURER_MODELS)
+                letters = "".join("ABCDEFGHJKLMNPRSTUVWXY"[plate // 22**k % 22] for k in (2, 1, 0))
+                reg_no = f"{rng.choice(['YA', 'YB', 'YC', 'YD', 'YE', 'YF'])}{rng.randint(10, 74)} {letters}"
+                year = 1968 if model == "B" else rng.randint(2008, 2024)
+                connection.execute(
+                    "INSERT INTO vehicle VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (reg_no, make, model, year, cc, rng.randint(low, high),
+                     "EV" if cc is None else rng.choices(["PET", "DSL", "HYB"], [70, 20, 10])[0],
+                     int(rng.random() < 0.07)),
+                )  # fmt: skip
+                connection.execute(
+                    "INSERT INTO policy_vehicle VALUES (?, ?, ?, ?, ?)",
+                    (pol_no, reg_no, (start + timedelta(days=rng.choice([0, 0, 0, 40, 120]))).isoformat(),
+                     rng.choice([3000, 5000, 6000, 8000, 10000, 12000, 15000]), int(rng.random() < 0.3)),
+                )  # fmt: skip
+                vehicles.append(reg_no)
+            for ph_id in rng.sample(range(1, 261), rng.choices([0, 1, 2], [55, 35, 10])[0]):
+                connection.execute(
+                    "INSERT INTO named_driver VALUES (?, ?, ?, ?, ?)",
+                    (pol_no, ph_id, rng.choice(["SPO", "CHD", "PAR", "OTH"]), rng.randint(0, 30),
+                     int(rng.random() < 0.08)),
+                )  # fmt: skip
+        policies.append((pol_no, start, vehicles))
+    return policies
+
+
+def _insurer_claims(connection: sqlite3.Connection, rng: random.Random, policies: list[tuple]) -> None:
+    """320 claims (a vehicle of the policy for motor claims, a two-column foreign key) and their payments."""
+    perils = {"MOT": ["COL", "THF", "WSC", "FIR", "VAN"], "HOM": ["ESC", "STM", "FLD", "THF", "ACC", "SUB"]}
+    for number in range(1, 321):
+        pol_no, start, vehicles = rng.choice(policies)
+        loss = start + timedelta(days=rng.randint(5, 700))
+        status = rng.choices(["OPN", "STL", "REJ", "WDN"], [25, 55, 12, 8])[0]
+        reserve = round(rng.choice([250, 400, 750, 1200, 2500, 6000, 15000]) * rng.uniform(0.8, 1.3), 2)
+        settled = round(reserve * rng.uniform(0.4, 1.1), 2) if status == "STL" else None
+        clm_ref = f"CLM-{loss.year}-{number:05d}"
+        connection.execute(
+            "INSERT INTO claim VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (clm_ref, pol_no, rng.choice(vehicles) if vehicles else None,
+             None if status == "OPN" and rng.random() < 0.4 else rng.randint(1, 14), loss.isoformat(),
+             (loss + timedelta(days=rng.choices([0, 1, 2, 7, 30], [30, 30, 20, 15, 5])[0])).isoformat(),
+             rng.choice(perils["MOT" if vehicles else "HOM"]), reserve, settled, status, int(rng.random() < 0.04),
+             int(status == "REJ" and rng.random() < 0.5)),
+        )  # fmt: skip
+        if settled:
+            parts = rng.choices([1, 2, 3], [60, 30, 10])[0]
+            for pmt_no in range(1, parts + 1):
+                connection.execute(
+                    "INSERT INTO claim_payment VALUES (?, ?, ?, ?, ?, ?)",
+                    (clm_ref, pmt_no, (loss + timedelta(days=20 * pmt_no + rng.randint(0, 30))).isoformat(),
+                     round(settled / parts, 2), rng.choice(["PH", "GAR", "TPI", "CON"]), int(rng.random() < 0.03)),
+                )  # fmt: skip
+
+
+def build_insurer_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the motor and home insurer's database to `path` (replacing it) from `seed`; the same seed gives the same
+    file."""
+    with _fresh_database(path, INSURER_SCHEMA, seed) as (connection, rng):
+        _insurer_people(connection, rng)
+        _insurer_claims(connection, rng, _insurer_policies(connection, rng))
+    return Path(path)
+
+
+BIKESHARE_SCHEMA = """
+CREATE TABLE district (
+    dist_cd TEXT PRIMARY KEY,
+    dist_nm TEXT NOT NULL UNIQUE,
+    council_nm TEXT NOT NULL,
+    low_traffic INTEGER NOT NULL
+);
+CREATE TABLE station (
+    stn_id INTEGER PRIMARY KEY,
+    stn_nm TEXT NOT NULL,
+    dist_cd TEXT NOT NULL REFERENCES district (dist_cd),
+    dock_cnt INTEGER NOT NULL,
+    opened_dt TEXT,
+    elev_m INTEGER,
+    hub INTEGER NOT NULL,
+    covered INTEGER NOT NULL,
+    sponsored INTEGER NOT NULL
+);
+CREATE TABLE dock (
+    stn_id INTEGER NOT NULL REFERENCES station (stn_id),
+    dock_no INTEGER NOT NULL,
+    installed_yr INTEGER NOT NULL,
+    charger INTEGER NOT NULL,
+    faulty INTEGER NOT NULL,
+    PRIMARY KEY (stn_id, dock_no)
+);
+CREATE TABLE bike (
+    bike_no INTEGER PRIMARY KEY,
+    frame_ref TEXT NOT NULL UNIQUE,
+    model_cd TEXT NOT NULL,
+    electric INTEGER NOT NULL,
+    batt_cap_wh INTEGER,
+    commissioned_dt TEXT NOT NULL,
+    odo_km REAL NOT NULL,
+    retired INTEGER NOT NULL
+);
+CREATE TABLE plan (
+    plan_cd TEXT PRIMARY KEY,
+    plan_nm TEXT NOT NULL,
+    monthly_fee_amt REAL NOT NULL,
+    incl_min INTEGER,
+    per_min_rt REAL NOT NULL,
+    annual INTEGER NOT NULL
+);
+CREATE TABLE rider (
+    rider_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    birth_yr INTEGER,
+    email_addr TEXT,
+    plan_cd TEXT REFERENCES plan (plan_cd),
+    joined_dt TEXT NOT NULL,
+    concession INTEGER NOT NULL,
+    verified INTEGER NOT NULL
+);
+CREATE TABLE trip (
+    trip_id INTEGER PRIMARY KEY,
+    bike_no INTEGER NOT NULL REFERENCES bike (bike_no),
+    rider_id INTEGER REFERENCES rider (rider_id),
+    start_stn_id INTEGER NOT NULL REFERENCES station (stn_id),
+    end_stn_id INTEGER,
+    end_dock_no INTEGER,
+    start_ts TEXT NOT NULL,
+    dur_min INTEGER,
+    dist_km REAL,
+    fare_amt REAL NOT NULL,
+    group_ride INTEGER NOT NULL,
+    FOREIGN KEY (end_stn_id, end_dock_no) REFERENCES dock (stn_id, dock_no)
+);
+CREATE TABLE mechanic (
+    mech_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    depot_nm TEXT NOT NULL,
+    senior INTEGER NOT NULL,
+    contractor INTEGER NOT NULL
+);
+CREATE TABLE repair (
+    rep_id INTEGER PRIMARY KEY,
+    bike_no INTEGER NOT NULL REFERENCES bike (bike_no),
+    opened_dt TEXT NOT NULL,
+    closed_dt TEXT,
+    fault_cd TEXT NOT NULL,
+    parts_amt REAL,
+    warranty INTEGER NOT NULL
+);
+CREATE TABLE repair_mechanic (
+    rep_id INTEGER NOT NULL REFERENCES repair (rep_id),
+    mech_id INTEGER NOT NULL REFERENCES mechanic (mech_id),
+    hrs REAL NOT NULL,
+    lead INTEGER NOT NULL,
+    PRIMARY KEY (rep_id, mech_id)
+);
+"""
+
+# code, name, council, low-traffic neighbourhood
+BIKESHARE_DISTRICTS = [
+    ("CEN", "City Centre", "Bristol City Council", 1), ("HAR", "Harbourside", "Bristol City Council", 0),
+    ("CLF", "Clifton", "Bristol City Council", 0), ("BED", "Bedminster", "Bristol City Council", 1),
+    ("KWD", "Kingswood", "South Gloucestershire Council", 0), ("BTH", "Bath City", "Bath and North East Somerset", 1),
+]  # fmt: skip
+# name, district; names repeat over districts (a Station Road in two of them)
+BIKESHARE_STATIONS = [
+    ("Temple Meads", "CEN"), ("Broadmead", "CEN"), ("College Green", "CEN"), ("Queen Square", "CEN"),
+    ("Station Road", "CEN"), ("Wapping Wharf", "HAR"), ("Millennium Square", "HAR"), ("Spike Island", "HAR"),
+    ("Whiteladies Road", "CLF"), ("Clifton Village", "CLF"), ("Suspension Bridge", "CLF"), ("North Street", "BED"),
+    ("East Street", "BED"), ("Station Road", "KWD"), ("Regent Street", "KWD"), ("Bath Spa", "BTH"),
+    ("Royal Crescent", "BTH"), ("Queen Square", "BTH"),
+]  # fmt: skip
+BIKESHARE_PLANS = [
+    ("PAYG", "Pay as you go", 0.0, 0, 0.12, 0), ("M30", "Monthly 30", 9.0, 30, 0.08, 0),
+    ("M60", "Monthly 60", 15.0, 60, 0.06, 0), ("ANN", "Annual unlimited", 8.25, None, 0.0, 1),
+    ("STU", "Student annual", 5.0, None, 0.0, 1),
+]  # fmt: skip
+BIKESHARE_FIRST = ["Alfie", "Bella", "Callum", "Daisy", "Ethan", "Freya", "Harvey", "Isla", "Jude", "Lily", "Mason",
+                   "Niamh", "Oscar", "Ruby", "Samir", "Tilly", "Yusuf", "Zara"]  # fmt: skip
+BIKESHARE_LAST = ["Allen", "Baker", "Carter", "Collins", "Green", "Hall", "Harris", "James", "King", "Lee", "Moore",
+                  "Scott", "Turner", "Ward", "White"]  # fmt: skip
+
+
+def _bikeshare_network(connection: sqlite3.Connection, rng: random.Random) -> list[tuple]:
+    """Districts, 18 stations and their docks, 160 bikes; returns the (station, dock) pairs."""
+    connection.executemany("INSERT INTO district VALUES (?, ?, ?, ?)", BIKESHARE_DISTRICTS)
+    docks = []
+    for stn_id, (name, district) in enumerate(BIKESHARE_STATIONS, start=1):
+        count = rng.choice([8, 10, 12, 16, 20])
+        connection.execute(
+            "INSERT INTO station VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (stn_id, name, district, count,
+             None if rng.random() < 0.15 else (date(2019, 3, 1) + timedelta(days=rng.randint(0, 1800))).isoformat(),
+             None if rng.random() < 0.1 else rng.randint(5, 95), int(count >= 16), int(rng.random() < 0.3),
+             int(rng.random() < 0.25)),
+        )  # fmt: skip
+        for dock_no in range(1, count + 1):
+            connection.execute(
+                "INSERT INTO dock VALUES (?, ?, ?, ?, ?)",
+                (stn_id, dock_no, rng.choice([2019, 2020, 2021, 2023]), int(rng.random() < 0.4),
+                 int(rng.random() < 0.05)),
+            )  # fmt: skip
+            docks.append((stn_id, dock_no))
+    for bike_no in range(1001, 1161):
+        electric = int(rng.random() < 0.45)
+        connection.execute(
+            "INSERT INTO bike VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (bike_no, f"WTU{rng.randint(100000, 999999)}{rng.choice('ABCDEFGH')}",
+             rng.choice(["EB-2", "EB-3"]) if electric else rng.choice(["PB-1", "PB-2"]),
+             electric, rng.choice([418, 500, 630]) if electric else None,
+             (date(2019, 3, 1) + timedelta(days=rng.randint(0, 1900))).isoformat(),
+             round(rng.uniform(120, 9500), 1), int(rng.random() < 0.08)),
+        )  # fmt: skip
+    return docks
+
+
+def _bikeshare_riding(connection: sqlite3.Connection, rng: random.Random, docks: list[tuple]) -> None:
+    """Plans, 280 riders and 1,300 trips (NULL riders of casual hires; NULL ends of bikes not docked)."""
+    connection.executemany("INSERT INTO plan VALUES (?, ?, ?, ?, ?, ?)", BIKESHARE_PLANS)
+    for rider_id in range(1, 281):
+        connection.execute(
+            "INSERT INTO rider VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (rider_id, rng.choice(BIKESHARE_FIRST), rng.choice(BIKESHARE_LAST),
+             None if rng.random() < 0.25 else rng.randint(1950, 2007),
+             None if rng.random() < 0.1 else f"r{rider_id}@example.com",
+             None if rng.random() < 0.1 else rng.choices([p[0] for p in BIKESHARE_PLANS], [35, 20, 15, 20, 10])[0],
+             (date(2019, 3, 1) + timedelta(days=rng.randint(0, 2400))).isoformat(), int(rng.random() < 0.12),
+             int(rng.random() < 0.85)),
+        )  # fmt: skip
+    for trip_id in range(1, 1301):
+        start = datetime(2025, 9, 1, 6, 0) + timedelta(days=rng.randint(0, 80), minutes=5 * rng.randint(0, 200))
+        ended = rng.random() > 0.02
+        end_stn, end_dock = rng.choice(docks) if ended else (None, None)
+        minutes = rng.randint(3, 75) if ended else None
+        connection.execute(
+            "INSERT INTO trip VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (trip_id, rng.randint(1001, 1160), rng.randint(1, 280) if rng.random() < 0.75 else None,
+             rng.randint(1, len(BIKESHARE_STATIONS)), end_stn, end_dock,
+             start.isoformat(sep=" ", timespec="minutes"), minutes,
+             round(minutes * rng.uniform(0.12, 0.3), 2) if minutes else None,
+             round(1.0 + 0.1 * (minutes or 90), 2) if rng.random() < 0.5 else 0.0, int(rng.random() < 0.05)),
+        )  # fmt: skip
+
+
+def _bikeshare_repairs(connection: sqlite3.Connection, rng: random.Random) -> None:
+    """Nine mechanics, 240 repairs and who worked on each (a composite key, the lead mechanic flagged)."""
+    for mech_id in range(1, 10):
+        connection.execute(
+            "INSERT INTO mechanic VALUES (?, ?, ?, ?, ?, ?)",
+            (mech_id, rng.choice(BIKESHARE_FIRST), rng.choice(BIKESHARE_LAST),
+             rng.choice(["St Philips Depot", "Bath Depot"]), int(mech_id <= 3), int(mech_id >= 8)),
+        )  # fmt: skip
+    for rep_id in range(1, 241):
+        opened = date(2025, 1, 6) + timedelta(days=rng.randint(0, 320))
+        closed = None if rng.random() < 0.1 else opened + timedelta(days=rng.randint(0, 12))
+        connection.execute(
+            "INSERT INTO repair VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (rep_id, rng.randint(1001, 1160), opened.isoformat(), closed.isoformat() if closed else None,
+             rng.choice(["BRK", "TYR", "CHN", "BAT", "LCK", "LGT", "FRM"]),
+             None if closed is None else round(rng.choice([0, 4.5, 12.0, 18.9, 35.0, 120.0]), 2),
+             int(rng.random() < 0.15)),
+        )  # fmt: skip
+        crew = rng.sample(range(1, 10), rng.choices([1, 2, 3], [65, 28, 7])[0])
+        for place, mech_id in enumerate(crew):
+            connection.execute(
+                "INSERT INTO repair_mechanic VALUES (?, ?, ?, ?)",
+                (rep_id, mech_id, rng.choice([0.25, 0.5, 1.0, 1.5, 2.0, 3.0]), int(place == 0)),
+            )
+
+
+def build_bikeshare_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the bike-share scheme's database to `path` (replacing it) from `seed`; the same seed gives the same
+    file."""
+    with _fresh_database(path, BIKESHARE_SCHEMA, seed) as (connection, rng):
+        _bikeshare_riding(connection, rng, _bikeshare_network(connection, rng))
+        _bikeshare_repairs(connection, rng)
+    return Path(path)
+
+
 BUILDERS = {
     "hotel": build_hotel_database,
     "football": build_football_database,
@@ -7858,6 +8344,8 @@ BUILDERS = {
     "cinema": build_cinema_database,
     "campsite": build_campsite_database,
     "auction": build_auction_database,
+    "insurer": build_insurer_database,
+    "bikeshare": build_bikeshare_database,
 }
 
 
