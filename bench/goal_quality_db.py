@@ -303,11 +303,31 @@ plans), 280 riders (repeated names, NULL birth years, e-mail addresses and plans
 hires; the end dock by a two-column foreign key, NULL with the duration and distance of bikes never docked), nine
 mechanics, 240 repairs (NULL closing dates and parts amounts) and a repair-mechanic link (composite key, hours).
 
+The winery (`build_winery_database`, ten tables) and the building contractor (`build_construction_database`, ten
+tables), made as goals held-out set 15 before the sampler was run on either, with names and ids both present, codes,
+quantities in several units and keys no schema declares: growers (a name repeated in two regions, contract numbers,
+NULL vineyard hectares and joining years, an organic flag), grape varieties keyed by a code (colours, ripening
+weeks), blocks keyed by grower and block number (repeated block names, hectares, vine counts, NULL planting years),
+staff (role codes, NULL WSET levels), 520 grape intakes referring to a block by a two-column foreign key (kilograms,
+degrees Brix, NULL temperatures in Celsius, docket references), tanks keyed by an id and a code (litres of capacity),
+71 wine lots keyed by a code (litres of must, alcohol percentages, pH, sulphur in mg/l, months in barrel, NULLs of the
+unfinished vintage; `winemaker` a staff id no key declares, sharing no word with `staff`), a lot-intake link (composite
+key, litres pressed), wines (SKUs, bottle sizes in ml, bottle counts, prices) and 400 shipments keyed by a reference
+(customer names repeated over countries, cases, pallet kilograms, invoice amounts); trades keyed by a code (day
+rates), 90 workers (repeated names, CSCS card numbers with NULLs, subcontractor and apprentice flags), 12 sites (names
+repeated for two clients, postcodes, budgets, floor areas in square metres, storeys; `manager` a worker id no key
+declares), suppliers (a name repeated in two towns, account numbers), materials keyed by a code (unit codes: m3,
+tonnes, each, bags, sheets, metres, litres; unit costs, NULL weights per unit in kg), 600 deliveries (purchase order
+references; `received_by` a worker id no key declares), delivery lines keyed by delivery and line number (quantities
+in the material's unit, amounts), plant (fleet numbers, weights in tonnes, engine kW and bucket m3 with NULLs, hire
+rates), plant hires keyed by site, plant and on-hire date (NULL off-hire dates and litres of fuel) and ~1,600 daily
+timesheets keyed by worker and date (hours, overtime hours, an approved flag).
+
 Usage: .venv/bin/python bench/goal_quality_db.py OUT.sqlite [--seed 35]
            [--database hotel|football|clinic|library|logistics|museum|school|airline|retail|transit|grants|vet|festival|
                        brewery|energy|telecom|farm|estate|gym|conference|fleet|
                        restaurant|tracker|rental|charity|orchestra|bakery|
-                       pharmacy|marina|ferry|cinema|campsite|auction|insurer|bikeshare]
+                       pharmacy|marina|ferry|cinema|campsite|auction|insurer|bikeshare|winery|construction]
 """
 
 import argparse
@@ -8310,6 +8330,504 @@ def build_bikeshare_database(path: str | Path, seed: int = 35) -> Path:
     return Path(path)
 
 
+WINERY_SCHEMA = """
+CREATE TABLE grower (
+    grower_id INTEGER PRIMARY KEY,
+    grower_nm TEXT NOT NULL,
+    region_cd TEXT NOT NULL,
+    contract_no TEXT NOT NULL UNIQUE,
+    vineyard_ha REAL,
+    joined_yr INTEGER,
+    organic INTEGER NOT NULL
+);
+CREATE TABLE variety (
+    var_cd TEXT PRIMARY KEY,
+    var_nm TEXT NOT NULL UNIQUE,
+    colour TEXT NOT NULL,
+    ripening_wk INTEGER NOT NULL
+);
+CREATE TABLE block (
+    grower_id INTEGER NOT NULL REFERENCES grower (grower_id),
+    block_no INTEGER NOT NULL,
+    block_nm TEXT NOT NULL,
+    var_cd TEXT NOT NULL REFERENCES variety (var_cd),
+    area_ha REAL NOT NULL,
+    planted_yr INTEGER,
+    vines_qty INTEGER NOT NULL,
+    irrigated INTEGER NOT NULL,
+    PRIMARY KEY (grower_id, block_no)
+);
+CREATE TABLE staff (
+    staff_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    role_cd TEXT NOT NULL,
+    hired_dt TEXT NOT NULL,
+    wset_lvl INTEGER,
+    seasonal INTEGER NOT NULL
+);
+CREATE TABLE intake (
+    intake_no INTEGER PRIMARY KEY,
+    grower_id INTEGER NOT NULL,
+    block_no INTEGER NOT NULL,
+    intake_dt TEXT NOT NULL,
+    vintage_yr INTEGER NOT NULL,
+    grapes_kg REAL NOT NULL,
+    brix REAL NOT NULL,
+    temp_c REAL,
+    docket_ref TEXT NOT NULL UNIQUE,
+    hand_picked INTEGER NOT NULL,
+    rejected INTEGER NOT NULL,
+    FOREIGN KEY (grower_id, block_no) REFERENCES block (grower_id, block_no)
+);
+CREATE TABLE tank (
+    tank_id INTEGER PRIMARY KEY,
+    tank_cd TEXT NOT NULL UNIQUE,
+    material TEXT NOT NULL,
+    capacity_l INTEGER NOT NULL,
+    installed_yr INTEGER,
+    temp_controlled INTEGER NOT NULL
+);
+CREATE TABLE lot (
+    lot_cd TEXT PRIMARY KEY,
+    lot_nm TEXT NOT NULL,
+    vintage_yr INTEGER NOT NULL,
+    tank_id INTEGER REFERENCES tank (tank_id),
+    winemaker INTEGER NOT NULL,
+    must_l REAL NOT NULL,
+    abv_pct REAL,
+    ph REAL,
+    so2_mg_l INTEGER,
+    barrel_months INTEGER,
+    malolactic INTEGER NOT NULL
+);
+CREATE TABLE lot_intake (
+    lot_cd TEXT NOT NULL REFERENCES lot (lot_cd),
+    intake_no INTEGER NOT NULL REFERENCES intake (intake_no),
+    press_l REAL NOT NULL,
+    free_run INTEGER NOT NULL,
+    PRIMARY KEY (lot_cd, intake_no)
+);
+CREATE TABLE wine (
+    wine_id INTEGER PRIMARY KEY,
+    wine_nm TEXT NOT NULL,
+    lot_cd TEXT NOT NULL REFERENCES lot (lot_cd),
+    sku TEXT NOT NULL UNIQUE,
+    bottle_ml INTEGER NOT NULL,
+    bottles_qty INTEGER NOT NULL,
+    rrp_amt REAL NOT NULL,
+    release_dt TEXT,
+    screwcap INTEGER NOT NULL,
+    vegan INTEGER NOT NULL
+);
+CREATE TABLE shipment (
+    ship_ref TEXT PRIMARY KEY,
+    wine_id INTEGER NOT NULL REFERENCES wine (wine_id),
+    customer_nm TEXT NOT NULL,
+    country_cd TEXT NOT NULL,
+    ship_dt TEXT NOT NULL,
+    cases_qty INTEGER NOT NULL,
+    pallet_kg REAL NOT NULL,
+    invoice_amt REAL NOT NULL,
+    bonded INTEGER NOT NULL
+);
+"""
+
+# name, region code; a name repeated in two regions
+WINERY_GROWERS = [
+    ("Hillcrest Vineyards", "MCL"), ("Old Creek Farm", "MCL"), ("Stony Ridge", "BAR"), ("Kalimna Estate", "BAR"),
+    ("Greenock Hill", "BAR"), ("Bluegum Flat", "ADH"), ("Piccadilly Valley Growers", "ADH"),
+    ("Hillcrest Vineyards", "EDV"), ("Ironstone Block", "EDV"), ("Seaview Terraces", "MCL"), ("Wattle Park", "CLV"),
+    ("Polish Hill River", "CLV"), ("Mount Barker Rise", "ADH"), ("Eden Springs", "EDV"),
+]  # fmt: skip
+# code, name, colour, week ripening starts
+WINERY_VARIETIES = [
+    ("SHZ", "Shiraz", "red", 10), ("CAB", "Cabernet Sauvignon", "red", 12), ("GRE", "Grenache", "red", 11),
+    ("MAT", "Mataro", "red", 13), ("CHA", "Chardonnay", "white", 7), ("RIE", "Riesling", "white", 8),
+    ("SAB", "Sauvignon Blanc", "white", 6), ("PIN", "Pinot Noir", "red", 7), ("SEM", "Semillon", "white", 9),
+]  # fmt: skip
+WINERY_BLOCK_NAMES = ["Home Block", "Creek Block", "Top Paddock", "Old Vines", "Church Block", "Gully", "Quarry Block",
+                      "North Slope", "Dam Block"]  # fmt: skip
+WINERY_FIRST = ["Alice", "Ben", "Chloe", "Dylan", "Ella", "Finn", "Grace", "Hamish", "Isabel", "Jack", "Kate", "Liam",
+                "Mia", "Noah", "Olivia", "Sam"]  # fmt: skip
+WINERY_LAST = ["Anderson", "Brown", "Campbell", "Kelly", "Martin", "Nguyen", "Ryan", "Smith", "Taylor", "Thompson",
+               "Walsh", "Wilson"]  # fmt: skip
+WINERY_CUSTOMERS = [
+    ("Harbour Wine Merchants", "GB"), ("Vinothek Keller", "DE"), ("Nordic Cellars", "SE"),
+    ("Pacific Bottle Shop", "NZ"), ("Cellar Door Club", "AU"), ("Maple Fine Wines", "CA"),
+    ("Shanghai Grand Wines", "CN"), ("Harbour Wine Merchants", "AU"), ("Tokyo Vintners", "JP"),
+]  # fmt: skip
+
+
+def _winery_vineyards(connection: sqlite3.Connection, rng: random.Random) -> list[tuple]:
+    """Growers, varieties, their blocks and 24 staff; returns (grower, block, variety) rows."""
+    connection.executemany("INSERT INTO variety VALUES (?, ?, ?, ?)", WINERY_VARIETIES)
+    blocks = []
+    for grower_id, (name, region) in enumerate(WINERY_GROWERS, start=1):
+        connection.execute(
+            "INSERT INTO grower VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (grower_id, name, region, f"GC-{region}-{100 + grower_id * 13}",
+             None if rng.random() < 0.15 else round(rng.uniform(4, 120), 1),
+             None if rng.random() < 0.2 else rng.randint(1988, 2021), int(rng.random() < 0.3)),
+        )  # fmt: skip
+        for block_no in range(1, rng.randint(2, 5) + 1):
+            variety = rng.choice(WINERY_VARIETIES)[0]
+            area = round(rng.uniform(0.8, 9.5), 2)
+            connection.execute(
+                "INSERT INTO block VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (grower_id, block_no, rng.choice(WINERY_BLOCK_NAMES), variety, area,
+                 None if rng.random() < 0.2 else rng.randint(1912, 2019), int(area * rng.uniform(1800, 2600)),
+                 int(rng.random() < 0.6)),
+            )  # fmt: skip
+            blocks.append((grower_id, block_no, variety))
+    roles = ["WMK"] * 4 + ["CEL"] * 8 + ["LAB"] * 3 + ["VIT"] * 4 + ["SAL"] * 5
+    for staff_id, role in enumerate(roles, start=1):
+        connection.execute(
+            "INSERT INTO staff VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (staff_id, rng.choice(WINERY_FIRST), rng.choice(WINERY_LAST), role,
+             (date(2008, 1, 1) + timedelta(days=rng.randint(0, 5800))).isoformat(),
+             None if rng.random() < 0.4 else rng.randint(1, 4), int(role == "CEL" and rng.random() < 0.5)),
+        )  # fmt: skip
+    return blocks
+
+
+def _winery_cellar(connection: sqlite3.Connection, rng: random.Random, blocks: list[tuple]) -> list[tuple]:
+    """520 intakes over three vintages, 30 tanks, the lots made from them and the link; returns (lot, name, litres)."""
+    intakes = []
+    for intake_no in range(1, 521):
+        grower_id, block_no, variety = rng.choice(blocks)
+        vintage = rng.choice([2023, 2024, 2025])
+        week = next(v[3] for v in WINERY_VARIETIES if v[0] == variety)
+        day = date(vintage, 2, 1) + timedelta(days=7 * week + rng.randint(-10, 20))
+        kilos = round(rng.uniform(400, 9000), 0)
+        connection.execute(
+            "INSERT INTO intake VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (intake_no, grower_id, block_no, day.isoformat(), vintage, kilos, round(rng.uniform(19.5, 26.5), 1),
+             None if rng.random() < 0.1 else round(rng.uniform(9, 27), 1),
+             f"WD{vintage % 100}-{intake_no * 37 % 9973:04d}",
+             int(rng.random() < 0.25), int(rng.random() < 0.04)),
+        )  # fmt: skip
+        intakes.append((intake_no, vintage, variety, kilos))
+    for tank_id in range(1, 31):
+        material = rng.choices(["stainless", "oak", "concrete"], [70, 15, 15])[0]
+        connection.execute(
+            "INSERT INTO tank VALUES (?, ?, ?, ?, ?, ?)",
+            (tank_id, f"{material[0].upper()}{tank_id:02d}", material,
+             rng.choice([2250, 5000, 10000, 20000, 40000]) if material != "oak" else rng.choice([2250, 4500]),
+             None if rng.random() < 0.2 else rng.randint(1995, 2022),
+             int(material == "stainless" and rng.random() < 0.8)),
+        )  # fmt: skip
+    lots, number = [], 0
+    for vintage in (2023, 2024, 2025):
+        for variety, var_nm, colour, _ in WINERY_VARIETIES:
+            pool = [i for i in intakes if i[1] == vintage and i[2] == variety]
+            while pool:
+                number += 1
+                take, pool = pool[: rng.randint(3, 9)], pool[9:]
+                lot_cd = f"{vintage % 100}{variety}{number:03d}"
+                litres = round(sum(i[3] for i in take) * rng.uniform(0.62, 0.72), 0)
+                finished = vintage < 2025
+                connection.execute(
+                    "INSERT INTO lot VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (lot_cd, f"{vintage} {var_nm} {rng.choice(['Reserve', 'Estate', 'Single Vineyard', 'Estate'])}",
+                     vintage, None if finished and rng.random() < 0.5 else rng.randint(1, 30), rng.randint(1, 4),
+                     litres,
+                     round(rng.uniform(11.5, 15.2), 1) if finished else None, round(rng.uniform(3.1, 3.8), 2),
+                     rng.choice([25, 30, 40, 60, 80, 100]) if finished else None,
+                     rng.choice([0, 6, 12, 18, 24]) if colour == "red" else None,
+                     int(colour == "red" or rng.random() < 0.3)),
+                )  # fmt: skip
+                for intake_no, _, _, kilos in take:
+                    connection.execute(
+                        "INSERT INTO lot_intake VALUES (?, ?, ?, ?)",
+                        (lot_cd, intake_no, round(kilos * rng.uniform(0.6, 0.72), 0), int(rng.random() < 0.7)),
+                    )
+                lots.append((lot_cd, var_nm, vintage, litres))
+    return lots
+
+
+def _winery_sales(connection: sqlite3.Connection, rng: random.Random, lots: list[tuple]) -> None:
+    """The wines bottled from the finished lots and 400 shipments of them."""
+    wines = []
+    for lot_cd, var_nm, vintage, litres in lots:
+        if vintage == 2025 or rng.random() < 0.3:
+            continue
+        size = rng.choices([750, 375, 1500], [80, 10, 10])[0]
+        wine_id = len(wines) + 1
+        connection.execute(
+            "INSERT INTO wine VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (wine_id, f"{rng.choice(['Stony Gate', 'Kestrel', 'Old Creek'])} {var_nm}", lot_cd,
+             f"KW{vintage % 100}{wine_id:04d}", size, int(litres * 1000 * rng.uniform(0.85, 0.97) / size),
+             round(rng.choice([18, 22, 26, 32, 45, 65]) * (1.6 if size == 1500 else 1.0), 2),
+             None if rng.random() < 0.1
+             else (date(vintage + 1, 3, 1) + timedelta(days=rng.randint(0, 400))).isoformat(),
+             int(rng.random() < 0.7), int(rng.random() < 0.2)),
+        )  # fmt: skip
+        wines.append(wine_id)
+    for number in range(1, 401):
+        customer, country = rng.choice(WINERY_CUSTOMERS)
+        cases = rng.choice([5, 10, 25, 50, 56, 112])
+        connection.execute(
+            "INSERT INTO shipment VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (f"SH{24000 + number * 3}", rng.choice(wines), customer, country,
+             (date(2024, 6, 1) + timedelta(days=rng.randint(0, 540))).isoformat(), cases,
+             round(cases * rng.uniform(15.5, 16.5) + 25, 1), round(cases * rng.uniform(90, 300), 2),
+             int(country not in ("AU", "NZ") and rng.random() < 0.6)),
+        )  # fmt: skip
+
+
+def build_winery_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the winery's database to `path` (replacing it) from `seed`; the same seed gives the same file."""
+    with _fresh_database(path, WINERY_SCHEMA, seed) as (connection, rng):
+        blocks = _winery_vineyards(connection, rng)
+        _winery_sales(connection, rng, _winery_cellar(connection, rng, blocks))
+    return Path(path)
+
+
+CONSTRUCTION_SCHEMA = """
+CREATE TABLE trade (
+    trade_cd TEXT PRIMARY KEY,
+    trade_nm TEXT NOT NULL UNIQUE,
+    day_rate_amt REAL NOT NULL,
+    ticket_required INTEGER NOT NULL
+);
+CREATE TABLE worker (
+    worker_id INTEGER PRIMARY KEY,
+    first_nm TEXT NOT NULL,
+    last_nm TEXT NOT NULL,
+    trade_cd TEXT NOT NULL REFERENCES trade (trade_cd),
+    cscs_no TEXT UNIQUE,
+    hired_dt TEXT NOT NULL,
+    subcontractor INTEGER NOT NULL,
+    apprentice INTEGER NOT NULL
+);
+CREATE TABLE site (
+    site_id INTEGER PRIMARY KEY,
+    site_nm TEXT NOT NULL,
+    client_nm TEXT NOT NULL,
+    postcode TEXT NOT NULL,
+    manager INTEGER NOT NULL,
+    start_dt TEXT NOT NULL,
+    planned_end_dt TEXT NOT NULL,
+    budget_amt REAL NOT NULL,
+    floor_area_m2 INTEGER,
+    storeys INTEGER NOT NULL,
+    listed INTEGER NOT NULL
+);
+CREATE TABLE supplier (
+    sup_id INTEGER PRIMARY KEY,
+    sup_nm TEXT NOT NULL,
+    town TEXT NOT NULL,
+    account_no TEXT NOT NULL UNIQUE,
+    credit_days INTEGER NOT NULL,
+    preferred INTEGER NOT NULL
+);
+CREATE TABLE material (
+    mat_cd TEXT PRIMARY KEY,
+    mat_nm TEXT NOT NULL,
+    unit_cd TEXT NOT NULL,
+    unit_cost_amt REAL NOT NULL,
+    weight_kg REAL,
+    hazardous INTEGER NOT NULL
+);
+CREATE TABLE delivery (
+    del_no INTEGER PRIMARY KEY,
+    site_id INTEGER NOT NULL REFERENCES site (site_id),
+    sup_id INTEGER NOT NULL REFERENCES supplier (sup_id),
+    del_dt TEXT NOT NULL,
+    po_ref TEXT NOT NULL,
+    received_by INTEGER,
+    late INTEGER NOT NULL
+);
+CREATE TABLE delivery_line (
+    del_no INTEGER NOT NULL REFERENCES delivery (del_no),
+    line_no INTEGER NOT NULL,
+    mat_cd TEXT NOT NULL REFERENCES material (mat_cd),
+    qty REAL NOT NULL,
+    line_amt REAL NOT NULL,
+    damaged INTEGER NOT NULL,
+    PRIMARY KEY (del_no, line_no)
+);
+CREATE TABLE plant (
+    plant_id INTEGER PRIMARY KEY,
+    plant_nm TEXT NOT NULL,
+    fleet_no TEXT NOT NULL UNIQUE,
+    weight_t REAL NOT NULL,
+    engine_kw INTEGER,
+    bucket_m3 REAL,
+    hire_rate_amt REAL NOT NULL,
+    owned INTEGER NOT NULL
+);
+CREATE TABLE plant_hire (
+    site_id INTEGER NOT NULL REFERENCES site (site_id),
+    plant_id INTEGER NOT NULL REFERENCES plant (plant_id),
+    on_hire_dt TEXT NOT NULL,
+    off_hire_dt TEXT,
+    fuel_l REAL,
+    operated INTEGER NOT NULL,
+    PRIMARY KEY (site_id, plant_id, on_hire_dt)
+);
+CREATE TABLE timesheet (
+    worker_id INTEGER NOT NULL REFERENCES worker (worker_id),
+    work_dt TEXT NOT NULL,
+    site_id INTEGER NOT NULL REFERENCES site (site_id),
+    hrs REAL NOT NULL,
+    overtime_hrs REAL NOT NULL,
+    approved INTEGER NOT NULL,
+    PRIMARY KEY (worker_id, work_dt)
+);
+"""
+
+# code, name, day rate, needs a competence ticket
+CONSTRUCTION_TRADES = [
+    ("BRK", "Bricklayer", 220.0, 0), ("CAR", "Carpenter", 210.0, 0), ("ELE", "Electrician", 260.0, 1),
+    ("PLM", "Plumber", 250.0, 1), ("GRW", "Groundworker", 180.0, 0), ("SCF", "Scaffolder", 230.0, 1),
+    ("PLS", "Plasterer", 200.0, 0), ("LAB", "Labourer", 140.0, 0), ("MGR", "Site Manager", 320.0, 1),
+]  # fmt: skip
+CONSTRUCTION_SITES = [
+    ("Riverside Apartments", "Northbank Homes"), ("St Anne's School Extension", "Calderdale Council"),
+    ("Mill Lane Houses", "Northbank Homes"), ("Kirkgate Retail Unit", "Kirkgate Estates"),
+    ("Hebden Road Surgery", "NHS Property Services"), ("Old Wool Exchange", "Heritage Trust"),
+    ("Mill Lane Houses", "Pennine Living"), ("Canal Wharf Offices", "Kirkgate Estates"),
+    ("Beacon Hill Care Home", "Beacon Care"), ("Station Car Park", "Calderdale Council"),
+    ("Greenfield Primary", "Calderdale Council"), ("Park View Flats", "Pennine Living"),
+]  # fmt: skip
+# name, town; a name repeated in two towns
+CONSTRUCTION_SUPPLIERS = [
+    ("Pennine Builders Merchants", "Halifax"), ("Yorkshire Ready Mix", "Brighouse"),
+    ("Calder Timber", "Sowerby Bridge"), ("Steel Stock Direct", "Bradford"),
+    ("Pennine Builders Merchants", "Huddersfield"), ("Brick Hub", "Leeds"),
+    ("Elland Plumbing Supplies", "Elland"), ("Sparks Wholesale", "Halifax"),
+]  # fmt: skip
+# code, name, unit, unit cost, weight per unit in kg, hazardous
+CONSTRUCTION_MATERIALS = [
+    ("CON-C30", "Ready-mix concrete C30", "m3", 118.0, 2400.0, 0), ("REB-12", "Rebar 12mm", "t", 780.0, 1000.0, 0),
+    ("BRK-FAC", "Facing bricks", "each", 0.68, 2.3, 0), ("BLK-100", "Concrete blocks 100mm", "each", 1.45, 10.5, 0),
+    ("SND-BLD", "Building sand", "t", 42.0, 1000.0, 0), ("CEM-25", "Cement", "bag", 6.9, 25.0, 1),
+    ("PLB-125", "Plasterboard 12.5mm", "sheet", 9.8, 21.0, 0), ("TIM-47", "C24 timber 47x150", "m", 4.2, 3.2, 0),
+    ("INS-100", "Insulation board 100mm", "sheet", 31.0, 3.1, 0),
+    ("CAB-25", "Twin and earth cable 2.5mm", "m", 0.95, None, 0),
+    ("PPE-22", "Copper pipe 22mm", "m", 7.4, 0.6, 0), ("PRM-5", "Bitumen primer", "l", 5.6, 1.0, 1),
+]  # fmt: skip
+# name, fleet prefix, weight in tonnes, engine kW (None: none), bucket in m3 (None: none), daily rate
+CONSTRUCTION_PLANT = [
+    ("Mini excavator", "EX", 1.8, 15, 0.04, 95.0), ("Tracked excavator", "EX", 13.5, 74, 0.6, 310.0),
+    ("Forward tipping dumper", "DU", 3.1, 19, None, 85.0), ("Telehandler", "TH", 7.5, 55, None, 180.0),
+    ("Vibrating roller", "RO", 2.6, 18, None, 90.0), ("Mobile tower scaffold", "TS", 0.3, None, None, 35.0),
+    ("Site generator", "GN", 1.1, 20, None, 55.0), ("Wheeled loader", "WL", 9.8, 80, 1.5, 260.0),
+]  # fmt: skip
+CONSTRUCTION_FIRST = ["Adam", "Billy", "Connor", "Darren", "Ellie", "Gary", "Harry", "Jamie", "Kyle", "Lewis", "Mark",
+                      "Nathan", "Paul", "Reece", "Sean", "Wayne"]  # fmt: skip
+CONSTRUCTION_LAST = ["Armitage", "Barker", "Crossley", "Dyson", "Greenwood", "Haigh", "Holroyd", "Marsden", "Sutcliffe",
+                     "Whiteley", "Wood", "Walker"]  # fmt: skip
+
+
+def _construction_people(connection: sqlite3.Connection, rng: random.Random) -> list[int]:
+    """Trades, 90 workers and 12 sites (each run by a site manager, a worker id no key declares); returns the sites'
+    ids."""
+    connection.executemany("INSERT INTO trade VALUES (?, ?, ?, ?)", CONSTRUCTION_TRADES)
+    trades = [t[0] for t in CONSTRUCTION_TRADES]
+    managers = []
+    for worker_id in range(1, 91):
+        trade = "MGR" if worker_id <= 8 else rng.choices(trades[:-1], [14, 12, 8, 7, 14, 5, 8, 20])[0]
+        if trade == "MGR":
+            managers.append(worker_id)
+        connection.execute(
+            "INSERT INTO worker VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (worker_id, rng.choice(CONSTRUCTION_FIRST), rng.choice(CONSTRUCTION_LAST), trade,
+             None if rng.random() < 0.12 else f"{rng.randint(10000000, 99999999)}",
+             (date(2012, 1, 1) + timedelta(days=rng.randint(0, 4700))).isoformat(),
+             int(trade != "MGR" and rng.random() < 0.35), int(trade not in ("MGR", "LAB") and rng.random() < 0.12)),
+        )  # fmt: skip
+    sites = []
+    for site_id, (name, client) in enumerate(CONSTRUCTION_SITES, start=1):
+        start = date(2024, 1, 8) + timedelta(days=rng.randint(0, 500))
+        storeys = rng.choice([1, 2, 2, 3, 4, 6])
+        connection.execute(
+            "INSERT INTO site VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (site_id, name, client, f"HX{rng.randint(1, 7)} {rng.randint(1, 9)}{rng.choice('ABDEFHJLNPRSTW')}"
+             f"{rng.choice('ABDEFHJLNPRSTW')}", rng.choice(managers), start.isoformat(),
+             (start + timedelta(days=rng.choice([120, 180, 270, 365, 540]))).isoformat(),
+             round(rng.choice([0.4, 0.9, 1.6, 2.8, 4.5, 7.2]) * 1_000_000 * rng.uniform(0.9, 1.1), -3),
+             None if rng.random() < 0.15 else storeys * rng.randint(150, 1400), storeys, int(rng.random() < 0.15)),
+        )  # fmt: skip
+        sites.append(site_id)
+    return sites
+
+
+def _construction_supply(connection: sqlite3.Connection, rng: random.Random, sites: list[int]) -> None:
+    """Suppliers, materials, 600 deliveries (received by a worker id no key declares) and their lines."""
+    for sup_id, (name, town) in enumerate(CONSTRUCTION_SUPPLIERS, start=1):
+        connection.execute(
+            "INSERT INTO supplier VALUES (?, ?, ?, ?, ?, ?)",
+            (sup_id, name, town, f"ACC{rng.randint(100000, 999999)}", rng.choice([14, 30, 30, 60]),
+             int(rng.random() < 0.4)),
+        )  # fmt: skip
+    connection.executemany("INSERT INTO material VALUES (?, ?, ?, ?, ?, ?)", CONSTRUCTION_MATERIALS)
+    amounts = {"m3": (2, 40), "t": (1, 20), "each": (200, 4000), "bag": (10, 120), "sheet": (20, 200), "m": (50, 800),
+               "l": (5, 100)}  # fmt: skip
+    for del_no in range(1, 601):
+        day = date(2024, 2, 1) + timedelta(days=rng.randint(0, 640))
+        connection.execute(
+            "INSERT INTO delivery VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (del_no, rng.choice(sites), rng.randint(1, len(CONSTRUCTION_SUPPLIERS)), day.isoformat(),
+             f"PO-{day.year}-{del_no * 7 % 4999:04d}", None if rng.random() < 0.1 else rng.randint(1, 90),
+             int(rng.random() < 0.18)),
+        )  # fmt: skip
+        lines = rng.sample(CONSTRUCTION_MATERIALS, rng.choices([1, 2, 3, 4], [40, 30, 20, 10])[0])
+        for line_no, material in enumerate(lines, start=1):
+            low, high = amounts[material[2]]
+            counted = material[2] in ("each", "bag", "sheet")
+            qty = rng.randint(low, high) if counted else round(rng.uniform(low, high), 1)
+            connection.execute(
+                "INSERT INTO delivery_line VALUES (?, ?, ?, ?, ?, ?)",
+                (del_no, line_no, material[0], qty, round(qty * material[3] * rng.uniform(0.9, 1.05), 2),
+                 int(rng.random() < 0.04)),
+            )  # fmt: skip
+
+
+def _construction_work(connection: sqlite3.Connection, rng: random.Random, sites: list[int]) -> None:
+    """24 items of plant and their hires, and ~1,800 daily timesheets."""
+    for plant_id in range(1, 25):
+        name, prefix, weight, kw, bucket, rate = rng.choice(CONSTRUCTION_PLANT)
+        connection.execute(
+            "INSERT INTO plant VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (plant_id, name, f"{prefix}{plant_id * 11:03d}", weight, kw, bucket, rate, int(rng.random() < 0.5)),
+        )
+    for _ in range(160):
+        on = date(2024, 2, 1) + timedelta(days=rng.randint(0, 620))
+        off = None if rng.random() < 0.1 else on + timedelta(days=rng.randint(1, 60))
+        try:
+            connection.execute(
+                "INSERT INTO plant_hire VALUES (?, ?, ?, ?, ?, ?)",
+                (rng.choice(sites), rng.randint(1, 24), on.isoformat(), off.isoformat() if off else None,
+                 None if off is None else round(rng.uniform(20, 900), 0), int(rng.random() < 0.4)),
+            )  # fmt: skip
+        except sqlite3.IntegrityError:
+            continue
+    for worker_id in range(1, 91):
+        site = rng.choice(sites)
+        for offset in sorted(rng.sample(range(0, 600), rng.randint(8, 30))):
+            if rng.random() < 0.15:
+                site = rng.choice(sites)
+            hours = rng.choice([4.0, 7.5, 8.0, 8.0, 8.0, 9.0, 10.0])
+            connection.execute(
+                "INSERT INTO timesheet VALUES (?, ?, ?, ?, ?, ?)",
+                (worker_id, (date(2024, 2, 5) + timedelta(days=offset)).isoformat(), site, hours,
+                 rng.choice([0.0, 0.0, 0.0, 1.0, 2.0]) if hours >= 8 else 0.0, int(rng.random() < 0.9)),
+            )  # fmt: skip
+
+
+def build_construction_database(path: str | Path, seed: int = 35) -> Path:
+    """Write the building contractor's database to `path` (replacing it) from `seed`; the same seed gives the same
+    file."""
+    with _fresh_database(path, CONSTRUCTION_SCHEMA, seed) as (connection, rng):
+        sites = _construction_people(connection, rng)
+        _construction_supply(connection, rng, sites)
+        _construction_work(connection, rng, sites)
+    return Path(path)
+
+
 BUILDERS = {
     "hotel": build_hotel_database,
     "football": build_football_database,
@@ -8346,6 +8864,8 @@ BUILDERS = {
     "auction": build_auction_database,
     "insurer": build_insurer_database,
     "bikeshare": build_bikeshare_database,
+    "winery": build_winery_database,
+    "construction": build_construction_database,
 }
 
 
