@@ -310,7 +310,7 @@ def test_no_narrowing_by_a_persons_own_name():
     ("name", "said"),
     [
         ("labour hrs", "labour hours"),  # shortenings of time with one reading, spelled out
-        ("pts cnt", "points count"),
+        ("pts cnt", "number of points"),  # spelled out, then a count of many ("players count")
         ("dur min", "duration in minutes"),  # a unit of time after a length of time is that unit ...
         ("duration secs", "duration in seconds"),
         ("delay min", "delay min"),  # ... elsewhere "min" is as often a minimum: left as it is
@@ -600,3 +600,127 @@ def test_rows_of_a_link_counted_are_not_listed_as_one_side():
         )
     )
     assert "that are lead tenants" in tenants and "lead tenant tenancy" not in tenants, tenants
+
+
+def test_a_flag_named_by_a_noun_in_ing_says_the_rows_have_it():
+    """Written on suggestions set 15's rated sheet (tuning): "drop the condition on being parking" of sites with
+    parking; a word in -ing English never writes after "is" or "are" names a thing a row has, a progressive stays a
+    state ("presenting", "pending")."""
+    from annotation.tests.test_intents_seen import schema_of, suggested
+
+    schema = schema_of(
+        {"site": ["site_cd", "site_nm", "parking", "refurbished"]},
+        primary=["site.site_cd"],
+        types=dict.fromkeys(["site.parking", "site.refurbished"], "number"),
+    )
+    figures = {("site", "parking"): {"rows": 6, "distinct": 2, "min": 0, "max": 1}}
+    figures |= {("site", "refurbished"): {"rows": 6, "distinct": 2, "min": 0, "max": 1}}
+    values = {"parking": [0, 1], "refurbished": [0, 1]}
+    rows = [["Cardiff Bay"], ["Marina Quay"], ["Cabot Circus"]]
+    found = []
+    for sql in ("SELECT site_nm FROM site WHERE parking = 1", "SELECT site_nm FROM site WHERE refurbished = 0"):
+        found += suggested(sql, schema, rows, seeds=60, figures=figures, values=lambda t, c: values.get(c))
+    said = " ".join(found)
+    assert "having parking" in said or "have parking" in said, found
+    assert "being parking" not in said and "are parking" not in said and "are not parking" not in said, found
+    assert all(english.noun_in_ing(word) for word in ("parking", "catering", "fishing"))
+    assert not any(english.noun_in_ing(word) for word in ("presenting", "pending", "standing", "owing", "recurring"))
+
+
+def test_half_of_a_two_column_key_names_its_own_row_for_both_writers():
+    """Written on suggestions set 15's rated sheet (tuning): sites grouped by a screening's site code were "each
+    screen"; the site code, half of the screen's key (site and screen number), names a site as the screen's own site
+    code does. One rule for the drafts and the suggestions (`english.key_targets`)."""
+    from annotation.tests.test_intents_seen import schema_of, suggested
+
+    schema = schema_of(
+        {
+            "site": ["site_cd", "site_nm"],
+            "screen": ["site_cd", "screen_no", "seat_cnt"],
+            "screening": ["scr_id", "site_cd", "screen_no", "sold_cnt"],
+        },
+        primary=["site.site_cd", "screen.site_cd", "screen.screen_no", "screening.scr_id"],
+        foreign=[
+            ("screen.site_cd", "site.site_cd"),
+            ("screening.site_cd", "screen.site_cd"),
+            ("screening.screen_no", "screen.screen_no"),
+        ],
+        types=dict.fromkeys(["screen.screen_no", "screen.seat_cnt", "screening.scr_id"], "number")
+        | {"screening.sold_cnt": "number"},
+    )
+    assert _Schema(schema).references[("screening", "site_cd")] == "site"
+    assert _Schema(schema).references[("screening", "screen_no")] == "screen"
+    site_code = schema["column_names_original"].index([0, "site_cd"])
+    assert _Names(schema).foreign[schema["column_names_original"].index([2, "site_cd"])] == site_code
+    figures = {("screening", "sold_cnt"): {"rows": 420, "distinct": 19, "min": 0, "max": 18}}
+    figures |= {("screening", "site_cd"): {"rows": 420, "distinct": 6}}
+    rows = [["BRS-CAB", 105], ["BTH-SOU", 70], ["CDF-BAY", 89]]
+    sql = "SELECT site_cd, count(*) FROM screening GROUP BY site_cd HAVING count(*) >= 70"
+    found = suggested(sql, schema, rows, seeds=60, figures=figures)
+    assert not any("each screen" in text or "per screen" in text for text in found), found
+
+
+def test_pax_is_spelled_out_and_shortenings_with_two_readings_are_said_of_nothing():
+    """Written on suggestions set 15's rated sheet (tuning): "their pax count", "the conc items", "their car cap",
+    "their certificate exp date"."""
+    from annotation.wording.suggestions.names import _unread_table, _vague
+
+    assert english.column_name("pax count", frozenset(), "number") == "passenger count"
+    assert english.column_name("pax", frozenset(), "number") == "passengers"
+    assert _unread_table("conc items") and _unread_table("conc sale")
+    assert _vague("car cap") and _vague("certificate exp date")
+    assert not _unread_table("sale lines") and not _vague("capacity")
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("unit price amt", "unit price"),  # a price is an amount already
+        ("fee amt", "fee"),
+        ("total amt", "total amount"),  # "total" is no amount of money of its own
+        ("players cnt", "number of players"),  # a noun before another is singular: a count of many
+        ("series cnt", "series count"),  # a plural that is its own singular stays
+    ],
+)
+def test_an_amount_of_money_and_a_count_of_many_read_as_english(name, said):
+    """Written on an unrated goals draw of the made orchestra, bakery, pharmacy and marina (seed 16616, tuning):
+    "their unit price amount", "their players count"."""
+    assert english.column_name(name, frozenset(), "number") == said
+
+
+def test_a_group_of_a_number_named_by_a_plural_is_a_number_of_them():
+    """Written on the same tuning draw: "the total fee amount of each night" of visits grouped by their nights (1, 2,
+    3 nights); a measure in a plural unit ("gross tons") and a limit ("max months") stay as they are."""
+    from annotation.tests.test_intents_seen import schema_of, suggested
+
+    schema = schema_of(
+        {"visit": ["visit_id", "nights", "fee_amt", "gross_tons", "max_months"]},
+        primary=["visit.visit_id"],
+        types=dict.fromkeys(["visit.visit_id", "visit.nights", "visit.fee_amt", "visit.gross_tons"], "number")
+        | {"visit.max_months": "number"},
+    )
+    figures = {("visit", "nights"): {"rows": 260, "distinct": 8, "min": 1, "max": 14}}
+    figures |= {("visit", "fee_amt"): {"rows": 260, "distinct": 90, "min": 12, "max": 400}}
+    rows = [[1, 120], [2, 61], [3, 32]]
+    found = suggested(
+        "SELECT nights, count(*) FROM visit GROUP BY nights HAVING count(*) >= 30", schema, rows,
+        ["same_instances"], seeds=60, figures=figures,
+    )  # fmt: skip
+    said = " ".join(found)
+    assert "each number of nights" in said, found
+    assert "each night" not in said and "fee amount" not in said, found
+    from annotation.wording.suggestions.writing import _how_many
+
+    reading = _Schema(schema)
+    assert _how_many(reading.lookup[("visit", "gross_tons")]) == "gross tons"
+    assert _how_many(reading.lookup[("visit", "max_months")]) == "max months"
+
+
+def test_a_table_named_by_two_letters_of_a_shortening_is_no_thing_to_ask_about():
+    """Written on the same tuning draw: "ask about the rx instead" (a prescription), "the rx items"; a two-letter
+    word text uses ("tv") names things; "days sup" (supplied or supply) is no detail."""
+    from annotation.wording.suggestions.names import _unread_table, _vague
+
+    assert _unread_table("rx") and _unread_table("rx items")
+    assert not _unread_table("tv shows")
+    assert _vague("days sup")

@@ -42,7 +42,9 @@ __all__ = [
     "flag_state",
     "identifier_like",
     "is_plural",
+    "key_targets",
     "noun",
+    "noun_in_ing",
     "participle",
     "per_schema",
     "plural_word",
@@ -424,6 +426,10 @@ _SPELLED_OUT |= {"alloc": "allocation", "pwr": "power", "mbr": "member", "cert":
 _SPELLED_OUT |= {"hrs": "hours", "mins": "minutes", "secs": "seconds", "pts": "points"}
 # written after suggestions set 14 was read (tuned): "veh class", "evt reg" (one reading each in schemas)
 _SPELLED_OUT |= {"veh": "vehicle", "evt": "event"}
+# written on suggestions set 15's rated sheet (tuning): "pax count" (travel's word for passengers, one reading); before
+# another word a noun is singular ("passenger count"), alone the passengers themselves (`_LAST_SPELLED_OUT`)
+_SPELLED_OUT |= {"pax": "passenger"}
+_LAST_SPELLED_OUT = {"pax": "passengers"}
 # A unit of time after a length of time is that unit ("duration min": minutes, never the minimum duration)
 _DURATION_UNITS = {"min": "minutes", "sec": "seconds"} | {unit: unit for unit in ("minutes", "seconds", "hours")}
 _DURATION_WORDS = frozenset({"duration"})
@@ -453,11 +459,20 @@ def _is_value_code(word: str) -> bool:
     )
 
 
+def _spelled_words(name: str, vocabulary: set[str] | frozenset[str]) -> list[str]:
+    """The words of a column's name, each shortening spelled out; one whose spelling is a plural said so last ("pax"
+    alone: the passengers, never "their passenger"; "pax count": "passenger count")."""
+    words = [spelled_out(word) for word in split_compounds(name, vocabulary).split()]
+    if words and name.split()[-1] in _LAST_SPELLED_OUT:
+        words[-1] = _LAST_SPELLED_OUT[name.split()[-1]]
+    return words
+
+
 def column_phrase(name: str, vocabulary: set[str] | frozenset[str] = frozenset()) -> str:
     """A column's readable name as it reads in a sentence, by a few general rules of English word order: a flag
     ("is official", "abandoned yes or no") is called a flag, a count ("number products") a number of things, and
     "year of founded" "year founded". `vocabulary`: the schema's words, for `split_compounds`."""
-    words = [spelled_out(word) for word in split_compounds(name, vocabulary).split()]
+    words = _spelled_words(name, vocabulary)
     if len(words) > 1 and words[-2] in _DURATION_WORDS and words[-1] in _DURATION_UNITS:
         words[-1:] = ["in", _DURATION_UNITS[words[-1]]]  # "duration min" -> "duration in minutes"
     if len(words) > 1 and _is_value_code(words[-1]):
@@ -482,7 +497,23 @@ def column_phrase(name: str, vocabulary: set[str] | frozenset[str] = frozenset()
         words[0] = "publication"  # "pub year": a pub is a bar only where no year or date follows
     if len(words) > 1 and words[-1] in UNITS and words[-2] not in PREPOSITIONS | _UNIT_FIRST_WORDS:
         return " ".join(words[:-1]) + " in " + words[-1]  # "dose mg" -> "dose in mg", "weight kg" -> "weight in kg"
+    return _counted_or_paid(words)
+
+
+def _counted_or_paid(words: list[str]) -> str:
+    """ "players count" -> "number of players" (a noun before another is singular in English, so a plural there
+    counts many); "unit price amount" -> "unit price" (a price is an amount already: "the total fee", never "fee
+    amount")."""
+    if len(words) == 2 and words[1] == "count" and is_plural(words[0]) and singular_word(words[0]) != words[0]:  # noqa: PLR2004
+        return f"number of {words[0]}"
+    if len(words) > 1 and words[-1] == "amount" and words[-2] in _MONEY_NOUNS:
+        words = words[:-1]
     return " ".join(words)
+
+
+# Nouns that name an amount of money themselves: "amount" after one says it twice (written on an unrated goals draw
+# of the made orchestra, bakery, pharmacy and marina, seed 16616: "unit price amount", "fee amount", "price amount").
+_MONEY_NOUNS = frozenset({"price", "cost", "fee", "fare", "charge", "salary", "wage", "rent", "toll"})
 
 
 def year_first(phrase: str) -> str:
@@ -524,6 +555,20 @@ def participle(word: str, *, present: bool = False) -> bool:
     if present and len(word) > 4 and word.endswith("ing"):  # noqa: PLR2004
         return True
     return len(word) > 3 and word.endswith("ed") and not word.endswith("eed")  # noqa: PLR2004
+
+
+def noun_in_ing(word: str) -> bool:
+    """Whether a word in -ing names a thing a row has or offers ("parking", "catering", "fishing": sites with
+    parking), not a state it is in ("pending", "presenting", "standing"): English text writes it after "the" and
+    before "and", as a thing named in a list, and never after "is" or "are" (nothing "is parking" in text; orders
+    "are pending"). A word the counts hardly know either way ("owing", "recurring") stays a state."""
+    word = word.lower()
+    if not (word.isascii() and word.isalpha() and len(word) > 5 and word.endswith("ing")):  # noqa: PLR2004
+        return False
+    counts = _segmenter().BIGRAMS
+    if counts.get(f"is {word}", 0) or counts.get(f"are {word}", 0):
+        return False
+    return counts.get(f"the {word}", 0) > 0 and counts.get(f"{word} and", 0) > 0
 
 
 # Verbs of a row's coming about: a number column named by one alone holds the year it happened ("founded").
@@ -627,6 +672,35 @@ ACRONYMS |= {"lts"}  # written after drafts set 13 was read: "releases that are 
 ACRONYMS |= {"vhf", "ods", "otc", "nhs", "mmsi"}  # written after drafts set 14 was read (tuned)
 ACRONYMS |= {"oem"}  # original equipment manufacturer ("those that are OEM" parts)
 _ACRONYM_WORDS = re.compile(r"\b(" + "|".join(sorted(ACRONYMS)) + r")(s?)\b")
+
+
+def key_targets(pairs: list, column_tables: list[int]) -> dict[int, int]:
+    """Each referring column -> the column whose row it names, from tables.json's foreign keys (child column, parent
+    column) and the table of each column. A column that is a key of its own and also half of a key of two columns (an
+    issue's project key, which with its fix version names a release) names the row its own key points to (a project),
+    never the other (a release); and half of a two-column key whose parent column itself points to a row by one
+    column names that row: a screening's site code, half of its screen's key (site and screen number), names a site,
+    as the screen's own site code does, never a screen (one site has several screens). Shared by the drafts and the
+    suggestions, so both name a group or a detail by the same row."""
+
+    def table_of(column: int) -> int:
+        return column_tables[column] if 0 <= column < len(column_tables) else -1
+
+    def in_composite(pair) -> bool:
+        child, parent = pair
+        return any(
+            other[0] != child and other[1] != parent and table_of(other[0]) == table_of(child)
+            and table_of(other[1]) == table_of(parent)
+            for other in pairs
+        )  # fmt: skip
+
+    single = {child: parent for child, parent in pairs if not in_composite((child, parent))}
+    targets: dict[int, int] = {}
+    for child, parent in sorted(pairs, key=in_composite):
+        if in_composite((child, parent)) and single.get(parent, parent) != parent:
+            parent = single[parent]  # the parent's own half of its key points on: that row, one column names
+        targets.setdefault(child, parent)
+    return targets
 
 
 def acronyms_capitalised(text: str) -> str:

@@ -11,6 +11,7 @@ from annotation.wording.english import KEY_WORDS
 from annotation.wording.english import PREPOSITIONS as _PREPOSITIONS
 from annotation.wording.english import column_name as _column_name
 from annotation.wording.english import english as _english
+from annotation.wording.english import key_targets as _key_targets
 from annotation.wording.english import noun as _noun
 from annotation.wording.english import participle as _participle
 from annotation.wording.english import per_schema as _per_schema
@@ -164,8 +165,7 @@ class _Names:
                 self.columns.setdefault((table_index, str(original).lower()), index)
         self.primary = {key for key in schema.get("primary_keys") or [] if isinstance(key, int)}
         pairs = [pair for pair in schema.get("foreign_keys") or [] if isinstance(pair, list | tuple) and len(pair) == 2]
-        for child, parent in _single_first(pairs, self.column_tables):
-            self.foreign.setdefault(child, parent)
+        self.foreign = _key_targets(pairs, self.column_tables)
 
     def table(self, original: str) -> _Table:
         index = self.tables.get(original.lower())
@@ -390,25 +390,6 @@ class _Names:
             identifies = table
         kind = self.column_types[column_index] if column_index < len(self.column_types) else "text"
         return _Col(name, table, identifies, kind, via)
-
-
-def _single_first(pairs: list, column_tables: list[int]) -> list:
-    """The foreign keys (child column, parent column), those that point to a row by one column first: a column that
-    is a key of its own and also half of a key of two columns (an issue's project key, which with its fix version
-    names a release) names the row its own key points to (a project), never the other (a release)."""
-
-    def table_of(column: int) -> int:
-        return column_tables[column] if 0 <= column < len(column_tables) else -1
-
-    def in_composite(pair) -> bool:
-        child, parent = pair
-        return any(
-            other[0] != child and other[1] != parent and table_of(other[0]) == table_of(child)
-            and table_of(other[1]) == table_of(parent)
-            for other in pairs
-        )  # fmt: skip
-
-    return sorted(pairs, key=in_composite)
 
 
 # The names of the schemas drafted on last: the same database's for every shared result of its rooms.

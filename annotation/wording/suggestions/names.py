@@ -16,6 +16,7 @@ from annotation.wording.english import (
     _segmenter,
     column_name,
     is_plural,
+    key_targets,
     noun,
     participle,
     per_schema,
@@ -163,9 +164,11 @@ class _Schema:
             )
             self.columns[keys[table]].append(column)
             self.lookup.setdefault((keys[table], name.lower()), column)
+        for child, parent in key_targets(foreign, [table for table, _ in originals]).items():
+            # the row a column names: a screening's site code a site, though half of its screen's key
+            self.references[(keys[originals[child][0]], originals[child][1].lower())] = keys[originals[parent][0]]
         for child, parent in foreign:
             child_table, parent_table = keys[originals[child][0]], keys[originals[parent][0]]
-            self.references.setdefault((child_table, originals[child][1].lower()), parent_table)
             if child_table != parent_table:
                 self.parents.add((child_table, parent_table))
                 self.neighbours[child_table].add(parent_table)
@@ -554,6 +557,12 @@ _SCHEMA_SHORTENINGS |= {"eff", "bal", "supp", "prop", "chg", "tot"}
 # written after suggestions set 14 was read (tuned): shortenings that are words of their own or have two readings,
 # "vol shift" (volunteer or volume), "ret date" (return or retirement), "ga amount" (gift aid), "camp name" (campaign)
 _SCHEMA_SHORTENINGS |= {"vol", "ret", "ga", "camp"}
+# written on suggestions set 15's rated sheet (tuning): shortenings with two readings or more, "conc items"
+# (concession or concentrate), "certificate exp date" (expiry, expense, experience), "car cap" (capacity or a limit)
+_SCHEMA_SHORTENINGS |= {"conc", "exp", "cap"}
+# written on an unrated goals draw of the made orchestra, bakery, pharmacy and marina (seed 16616, tuning): "days sup"
+# (supplied, supply or supplement)
+_SCHEMA_SHORTENINGS |= {"sup"}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -583,6 +592,10 @@ def _unread_table(label: str) -> bool:
     word, newer than the counts ("tweet")."""
 
     def unread(word: str) -> bool:
+        if word in _SCHEMA_SHORTENINGS:
+            return True  # "the conc items": a shortening with two readings, however often text writes it
+        if len(word) == 2 and _short_unread(word):  # noqa: PLR2004
+            return True  # "ask about the rx instead": two letters of a shortening name no things, as in a column
         if not _unread(word) or word in ABBREVIATIONS or len(word) < 4 or not set(word) & set("aeiouy"):
             return _unread(word)
         return _segmenter().UNIGRAMS.get(word, 0) < _NEW_WORD_IN_USE
