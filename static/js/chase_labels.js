@@ -163,7 +163,12 @@ export class LabelEditor {
     this.state = element("span", "step-state");
     this.state.dataset.testid = "labels-state";
     foot.append(this.saveButton, this.state);
-    container.replaceChildren(intent, phenomena, thematic, wording, linking, foot);
+    // The labels in a body of their own above the foot: a page may keep the body's room fixed (the expert's room
+    // does, so that labels detected later never push what lies below them), the save button staying in view.
+    const body = element("div", "label-body");
+    body.dataset.testid = "label-body";
+    body.append(intent, phenomena, thematic, wording, linking);
+    container.replaceChildren(body, foot);
 
     this.category.addEventListener("change", () => this._categoryChanged());
     this.phenomena.addEventListener("change", () => {

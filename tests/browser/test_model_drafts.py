@@ -11,6 +11,7 @@ from tests.browser.test_accessibility import serious_violations
 from tests.browser.test_phone import PHONE, page_overflow
 from tests.browser.test_rooms import (  # noqa: F401 - patient_expectations: the autouse fixture, for this module too
     ask,
+    boxes_of,
     label,
     patient_expectations,
     read_tables_and_reveal,
@@ -38,6 +39,7 @@ print(json.dumps([e.payload.get("model_draft") for e in Event.objects.filter(dia
 """
 
 DRAFT_SQL = "SELECT count(*) FROM student"  # the fixtures' answer to "how many students"
+BELOW_THE_PANEL = ".run button.share, #step-labels .label-foot button, #system-acts label.act, #send-response"
 
 
 def test_the_expert_asks_for_a_draft_works_on_while_it_comes_then_loads_edits_and_sends_it(
@@ -71,6 +73,9 @@ def test_the_expert_asks_for_a_draft_works_on_while_it_comes_then_loads_edits_an
         expect(expert.locator("#turn-quote")).to_have_text("How many students are there?")
         expect(expert.get_by_test_id("model-waiting")).to_be_visible()
         expect(expert.get_by_test_id("model-draft").locator(".sql-display")).to_have_count(0)
+        # What the expert may press below the panel, where it is while the draft is on its way.
+        waiting = boxes_of(expert, BELOW_THE_PANEL)
+        assert len(waiting) > 10
     finally:
         model_server.set_mode("normal")
 
@@ -80,6 +85,8 @@ def test_the_expert_asks_for_a_draft_works_on_while_it_comes_then_loads_edits_an
     expect(panel).to_contain_text("SQL proposed by fixture-model")
     expect(panel.get_by_test_id("model-draft")).to_contain_text(DRAFT_SQL)
     expect(panel.get_by_test_id("model-result").locator("table tbody tr")).to_have_count(1)
+    # It landed in the room the panel kept for it when it was asked for: nothing below moved.
+    assert boxes_of(expert, BELOW_THE_PANEL) == waiting
     expert.get_by_test_id("model-panel").scroll_into_view_if_needed()
     expert.screenshot(path="/tmp/wozsql_model_draft.png")  # to look at
     assert serious_violations(expert) == [], "expert room with a model's draft"

@@ -348,10 +348,7 @@ def test_reloading_either_room_loses_nothing(new_page, paired):
     # Both reloaded screens go on with the dialogue, and nothing appears twice.
     run = expert.locator(".run").first
     run.get_by_role("button", name="Send this result to the user").click()
-    # What the share brings is drawn above the response's acts (the run marked sent, its goal badge, the detected
-    # labels): ticking an act while those land moves the box under the click. Wait for them, as a person would see.
-    expect(run).to_have_class(re.compile(r"\bsent\b"))
-    expect(expert.get_by_test_id("labels-state")).to_have_text("proposed: check and save")
+    # The act ticked at once, while what the share brings lands above it (in room kept for it: the test below).
     respond(expert, "Here are the first three.", "CONFIRM_SQL")
     expect(worker.locator(".bubble.response")).to_have_count(3)
     expect(worker.locator(".bubble.result")).to_have_count(2)
@@ -656,3 +653,58 @@ def test_sharing_an_empty_or_an_older_result_asks_first(new_page, paired):
     # Whether the shared result is already the goal's is said on the sent run, and where that was checked.
     where = r"\((checked on \d+ databases|original database only: no test suite yet)\)"
     expect(newest.get_by_test_id("goal-badge")).to_have_text(re.compile(r"goal SQL.*" + where))
+
+
+# Everything the expert may press below the shared run: the response's acts and text, its button, the labels' save
+# button and the turn's foot. Their boxes in page coordinates (scrolling aside), read in one go.
+STILL_PARTS = (
+    "#system-acts label.act, #response-text, #send-response, #step-labels .label-foot button, #drop-box summary,"
+    " #terminate"
+)
+
+
+def boxes_of(page, selector: str) -> list[dict]:
+    return page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)].map((node) => {
+            const box = node.getBoundingClientRect();
+            return { part: node.id || node.textContent.trim(), x: box.x + scrollX, y: box.y + scrollY,
+                     width: box.width, height: box.height };
+        })""",
+        selector,
+    )
+
+
+def test_what_a_shared_result_brings_never_moves_what_the_expert_presses_below_it(new_page, paired):
+    """The shared result brings, a moment later, the run marked sent, whether it is the goal's, the detected labels and
+    a draft response: each lands in room kept for it, so that an act ticked meanwhile is the act meant."""
+    worker, expert, _ = paired("iris", "ivan")
+    read_tables_and_reveal(worker)
+    table = first_table(expert)
+    # A follow-up question: its relation to the first is detected with the share.
+    answer_with_sql(worker, expert, "How many are there?", f"SELECT count(*) FROM {table}", "There are some.")
+    ask(worker, expert, "Show me three of them.")
+    label(expert, "INFORM_SQL")
+    expert.fill("#sql-input", f"SELECT * FROM {table} LIMIT 3")
+    expert.locator("#run-sql").click()
+    run = expert.locator(".run").first
+    expect(run.locator(".sql-block")).to_have_text(f"SELECT * FROM {table} LIMIT 3")
+    before = boxes_of(expert, STILL_PARTS)
+    assert len(before) > 10
+    run.get_by_role("button", name="Send this result to the user").click()
+    sent = boxes_of(expert, STILL_PARTS)
+    # All that the share brings, landed.
+    expect(run).to_have_class(re.compile(r"\bsent\b"))
+    expect(run.get_by_test_id("goal-badge")).to_be_visible()
+    expect(expert.get_by_test_id("labels-state")).to_have_text("proposed: check and save")
+    expect(expert.get_by_test_id("intent-detected")).to_contain_text("detected:")
+    expect(expert.locator("#response-text")).not_to_have_value("")
+    expect(expert.get_by_test_id("draft-note")).to_be_visible()
+    expert.screenshot(path="/tmp/wozsql_expert_shared.png", full_page=True)  # to look at
+    after = boxes_of(expert, STILL_PARTS)
+    moved = [
+        (b["part"], b["y"], s["y"], a["y"]) for b, s, a in zip(before, sent, after, strict=True) if b != s or s != a
+    ]
+    assert not moved, f"moved (part, y before the share, as it was sent, once all landed): {moved}"
+    # The act ticked now is the act meant, and the response goes.
+    respond(expert, expert.locator("#response-text").input_value(), "CONFIRM_SQL")
+    expect(worker.locator(".bubble.response")).to_have_count(2)

@@ -15,8 +15,12 @@ import { formatNumber, gettext, interpolate } from "../i18n.js";
 
 // --- The response ---------------------------------------------------------------------------------------------------
 
+// Its room is kept while it is not shown (drawn invisible): the draft, landing after a share, never moves the response's
+// acts below it.
 export function drawDraftNote(turn) {
-  $("draft-note").hidden = !turn?.draft || $("response-text").value !== turn.draft;
+  const shown = Boolean(turn?.draft) && $("response-text").value === turn.draft;
+  $("draft-note").classList.toggle("shown", shown);
+  $("draft-note").setAttribute("aria-hidden", String(!shown));
 }
 
 $("response-text").addEventListener("input", () => {

@@ -84,7 +84,7 @@ function runCard(run, number) {
   card.append(runHead(run, number), element("pre", "mono sql-block", run.sql));
   if (result.ok) {
     if (result.spider_error) card.append(spiderWarning(result.spider_error));
-    card.append(resultTable(result), shareButton(run, card));
+    card.append(resultTable(result), runFoot(run, card));
   } else {
     card.append(element("p", "problem", runErrorText(result.error)));
     card.classList.add("failed");
@@ -114,6 +114,15 @@ function spiderWarning(error) {
       + "refuse it; rewrite it if you can."), { error }, true));
   warning.setAttribute("role", "status");
   return warning;
+}
+
+// The share button, and beside it the room kept for whether the sent result is the goal's (a badge landing after the
+// share): the card keeps its height when the badge comes.
+function runFoot(run, card) {
+  const foot = element("div", "run-foot");
+  const status = element("span", "run-status");
+  foot.append(shareButton(run, card), status);
+  return foot;
 }
 
 function shareButton(run, card) {
@@ -224,12 +233,15 @@ export function drawRuns(turn) {
 function drawRunState(card, turn) {
   const sent = turn && Number(card.dataset.run) === turn.sharedRun;
   card.classList.toggle("sent", Boolean(sent));
-  card.querySelector(".goal-badge")?.remove();
-  if (sent && turn.goalMatch !== undefined && turn.goalMatch !== null) {
+  const status = card.querySelector(".run-status");
+  status?.replaceChildren();
+  if (status && sent && turn.goalMatch !== undefined && turn.goalMatch !== null) {
     // Whether this question's result is already the goal's: the dialogue may be near its end.
-    const badge = element("span", `pill goal-badge ${turn.goalMatch ? "ok" : ""}`, goalMatchText(turn));
+    const text = goalMatchText(turn);
+    const badge = element("span", `pill goal-badge ${turn.goalMatch ? "ok" : ""}`, text);
     badge.dataset.testid = "goal-badge";
-    card.querySelector(".run-head").append(" ", badge);
+    badge.title = text;  // at most two lines are shown
+    status.append(badge);
   }
   const share = card.querySelector("button.share");
   if (share) {
