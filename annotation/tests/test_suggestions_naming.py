@@ -724,3 +724,14 @@ def test_a_table_named_by_two_letters_of_a_shortening_is_no_thing_to_ask_about()
     assert _unread_table("rx") and _unread_table("rx items")
     assert not _unread_table("tv shows")
     assert _vague("days sup")
+
+
+def test_a_unit_after_in_goes_with_it():
+    """Written on an unrated goals draw of the made airline, retail, library, logistics, vet and festival (seed
+    16717, tuning): "ask to list each distance in instead of the lowest distance in" of a distance in km."""
+    from annotation.wording.suggestions.names import _without_unit
+
+    assert _without_unit("distance in km") == "distance in km"
+    assert _without_unit("out in km") == "out in"  # no measure named: still no detail (`_vague`)
+    assert _without_unit("profits billion") == "profits"
+    assert _without_unit("duration in minutes") == "duration in minutes"  # a unit of time is kept

@@ -612,9 +612,16 @@ def _counted_plural(label: str) -> str:
     return " ".join(words)
 
 
+# Adverb particles a column's name can start with ("out km", "ret km" of a rental: the odometer out): no measure's
+# name, so a unit after them is no unit of a named measure.
+_PARTICLES = frozenset({"out", "off", "up", "down", "back", "over", "away"})
+
+
 def _without_unit(label: str) -> str:
     """ "profits billion" -> "profits": a measure's name without the unit written after it."""
     words = label.split()
+    if len(words) > 2 and words[-2].lower() == "in" and words[-3].lower() not in _PARTICLES:  # noqa: PLR2004
+        return label  # "distance in km" says its unit, never "the lowest distance in" (written on a tuning draw)
     return " ".join(words[:-1]) if len(words) > 1 and words[-1].lower() in _UNIT_ENDS else label
 
 
