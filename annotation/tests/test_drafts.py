@@ -1315,12 +1315,12 @@ def test_values_that_name_no_row_are_not_said_of_one_row_in_a_set_operation():
     text = draft(sql, [["Black"]], schema=members)
     assert "both Hartford and Waterbury" not in text  # two members, not one living in both
     assert text == (
-        "The membership card of both a member whose address is Hartford and one whose address is Waterbury is Black."
+        "The membership card shared by a member whose address is Hartford and one whose address is Waterbury is Black."
     )
     excepted = draft(sql.replace("INTERSECT", "EXCEPT"), [["Black"], ["Gold"]], schema=members)
     assert excepted == (
-        "The membership cards of members whose address is Hartford but of no member whose address is Waterbury "
-        "are Black and Gold."
+        "The membership cards of members whose address is Hartford, other than the membership cards of members "
+        "whose address is Waterbury, are Black and Gold."
     )
 
 
@@ -1625,7 +1625,7 @@ def test_a_set_operation_on_codes_keeps_their_rows_wording():
 
     kinds = schema_of({"product": ["product_id", "type_code", "price"]}, types={"product.price": "number"})
     sql = "SELECT type_code FROM product WHERE price > 9 INTERSECT SELECT type_code FROM product WHERE price < 3"
-    assert "The type code of both a product whose price" in draft(sql, [["Food"]], schema=kinds)
+    assert "The type code shared by a product whose price" in draft(sql, [["Food"]], schema=kinds)
 
 
 @pytest.mark.parametrize(
@@ -1779,17 +1779,19 @@ CREW = schema_of(
 def test_a_set_operation_of_values_says_which_rows_hold_them():
     sql = "SELECT hire_date FROM crew WHERE rank_code = 'FA' EXCEPT SELECT hire_date FROM crew WHERE reserve > 0"
     text = draft(sql, [["2011-08-27"], ["2018-03-21"]], schema=CREW)
-    assert text.startswith("The hire dates of crews whose rank code is FA but of no crew whose reserve is"), text
+    assert text.startswith("The hire dates of crews whose rank code is FA, other than the hire dates of crews whose"), (
+        text
+    )
     text = draft(sql.replace("EXCEPT", "INTERSECT"), [["2011-08-27"]], schema=CREW)
-    assert text.startswith("The hire date of both a crew whose rank code is FA and one whose reserve is"), text
+    assert text.startswith("The hire date shared by a crew whose rank code is FA and one whose reserve is"), text
 
 
 def test_names_two_rows_may_share_are_said_as_names_in_a_set_operation():
     sql = "SELECT crew_name FROM crew WHERE rank_code = 'FA' INTERSECT SELECT crew_name FROM crew WHERE reserve > 0"
     text = draft(sql, [["Ann"], ["Bob"]], schema=CREW)
-    assert "The names of both a crew whose rank code is FA and one whose reserve is greater than 0" in text, text
+    assert "The names shared by a crew whose rank code is FA and one whose reserve is greater than 0" in text, text
     text = draft(sql.replace("INTERSECT", "EXCEPT"), [["Ann"], ["Bob"]], schema=CREW)
-    assert "names of crews whose rank code is FA but of no crew whose reserve is greater than 0" in text, text
+    assert "names of crews whose rank code is FA, other than the names of crews whose reserve is greater than" in text
     assert "both of" not in text and "of those" not in text
 
 
@@ -1866,7 +1868,7 @@ def test_a_flag_named_by_a_compound_adjective_is_said_hyphenated():
     text = draft("SELECT first_name FROM employee WHERE part_time_flag = 0", [["Ann"]], schema=staff)
     assert text == "The first name of the employee that is not part-time is Ann.", text
     text = draft("SELECT first_name FROM employee WHERE key_account_flag = 1", [["Ann"]], schema=staff)
-    assert "that is marked as key account" in text, text
+    assert text == "The first name of the key account employee is Ann.", text  # a noun: before the rows' noun
 
 
 def test_a_group_known_by_a_measure_is_said_with_it():
@@ -2087,4 +2089,94 @@ def test_a_number_column_named_by_a_role_holding_only_0_and_1_is_a_flag(tmp_path
     schema = introspect_sqlite(path, "marina")
     sql = "SELECT last_nm FROM owner WHERE club_mbr = 0"
     text = draft_for(schema=schema, sql=sql, result=result([["Ross"]]), path=str(path))
-    assert "whose club member is 0" not in text and "not marked as club member" in text, text
+    assert text == "The last name of the owner that is not a club member is Ross.", text
+
+
+# Written on the tuning sheets (drafts set 14 rated, earlier sheets, an unrated goals draw of the made ferry, cinema,
+# rental, charity, orchestra and bakery, seed 15999) after drafts set 15 was drawn and before it was read.
+MOORINGS = schema_of(
+    {
+        "pontoon": ["pontoon_cd", "shore_power_flag", "visitor_flag", "key_account_flag"],
+        "concert": ["concert_id", "concert_dt", "broadcast_flag", "seat_cnt"],
+    },
+    primary=["pontoon.pontoon_cd", "concert.concert_id"],
+    types={
+        "pontoon.shore_power_flag": "number",
+        "pontoon.visitor_flag": "number",
+        "pontoon.key_account_flag": "number",
+        "concert.broadcast_flag": "number",
+        "concert.seat_cnt": "number",
+    },
+)
+
+
+def test_a_flag_named_by_a_noun_is_said_before_the_rows_noun():
+    """Drafts set 14: 'the 5 pontoons that are marked as shore power'; the suggestions' reading (english.noun_flag)."""
+    text = draft("SELECT pontoon_cd FROM pontoon WHERE shore_power_flag = 1", [["A"], ["B"]], schema=MOORINGS)
+    assert text == "The codes of shore power pontoons are A and B.", text
+    assert draft("SELECT count(*) FROM pontoon WHERE shore_power_flag = 1", [[4]], schema=MOORINGS) == (
+        "There are 4 shore power pontoons."
+    )
+    text = draft("SELECT pontoon_cd FROM pontoon WHERE key_account_flag = 0", [["A"], ["B"]], schema=MOORINGS)
+    assert text == "The codes of pontoons that are not key account pontoons are A and B.", text
+    sql = "SELECT concert_dt FROM concert WHERE broadcast_flag = 1 AND seat_cnt > 300"
+    text = draft(sql, [["2026-01-02"], ["2026-02-03"]], schema=MOORINGS)
+    assert text == "The dates of broadcast concerts whose seat count is greater than 300 are 2026-01-02 and 2026-02-03."
+    sql = "SELECT concert_dt FROM concert WHERE broadcast_flag = 1 OR seat_cnt > 300"
+    text = draft(sql, [["2026-01-02"], ["2026-02-03"]], schema=MOORINGS)
+    assert "concerts that are broadcast concerts or whose seat count" in text, text
+    ports = schema_of(
+        {"port": ["port_cd", "port_nm", "ferry_terminal_flag"], "route": ["route_cd", "arr_port_cd", "overnight_flag"]},
+        primary=["port.port_cd", "route.route_cd"],
+        foreign=[("route.arr_port_cd", "port.port_cd")],
+        types={"port.ferry_terminal_flag": "number", "route.overnight_flag": "number"},
+    )
+    sql = (
+        "SELECT T1.port_nm FROM port AS T1 JOIN route AS T2 ON T1.port_cd = T2.arr_port_cd WHERE T2.overnight_flag = 1"
+    )
+    text = draft(sql, [["Leith"], ["Hull"]], schema=ports)
+    assert "with an overnight route" in text and "marked as" not in text, text
+
+
+def test_the_suggestions_and_drafts_share_one_reading_of_noun_flags():
+    from annotation.wording.english import flag_before, flag_state, noun_flag
+
+    assert noun_flag("shore power") and noun_flag("airport") and not noun_flag("withdrawn")
+    assert not noun_flag("smoker") and not noun_flag("has cafe") and not noun_flag("on call")
+    assert (
+        flag_before("no show", "shifts") == "no-show shifts" and flag_before("lead tenant", "tenants") == "lead tenants"
+    )
+    assert flag_state("shore power flag", "number", False, "pontoons") == "a shore power pontoon"
+    assert flag_state("shore power flag", "number", True) == "marked as shore power"  # no rows' noun given
+
+
+def test_a_table_named_by_a_measure_holds_records_of_it():
+    """Drafts set 14: '148 stock levels' for the rows of stock_lvl (a drug's stock at a branch)."""
+    stock = schema_of(
+        {"stock_level": ["branch_cd", "drug_cd", "reorder_level"], "account": ["account_no", "balance"]},
+        types={"stock_level.reorder_level": "number", "account.balance": "number"},
+    )
+    assert draft("SELECT count(*) FROM stock_level", [[148]], schema=stock) == "There are 148 stock records."
+    text = draft("SELECT count(*) FROM stock_level WHERE reorder_level > 1", [[112]], schema=stock)
+    assert text == "There are 112 stock records whose reorder level is greater than 1.", text
+    assert draft("SELECT count(*) FROM account", [[3]], schema=stock) == "There are 3 accounts."
+
+
+def test_a_row_pairing_the_rows_with_another_is_said_as_what_they_hold_for_it():
+    """Drafts sets 13 and 14: 'owners ... and with a vessel owner whose share percent is below average'."""
+    fleet = schema_of(
+        {
+            "owner": ["owner_id", "last_name", "email"],
+            "vessel": ["vessel_id", "vessel_name"],
+            "vessel_owner": ["vessel_id", "owner_id", "share_percent"],
+        },
+        primary=["owner.owner_id", "vessel.vessel_id", "vessel_owner.vessel_id"],
+        foreign=[("vessel_owner.vessel_id", "vessel.vessel_id"), ("vessel_owner.owner_id", "owner.owner_id")],
+        types={"vessel_owner.share_percent": "number"},
+    )
+    sql = (
+        "SELECT T2.email FROM vessel_owner AS T1 JOIN owner AS T2 ON T1.owner_id = T2.owner_id "
+        "WHERE T2.last_name = 'Reid' AND T1.share_percent > 50"
+    )
+    text = draft(sql, [["a@x"], ["b@x"]], schema=fleet)
+    assert "whose share percent for a vessel is greater than 50" in text and "with a vessel owner" not in text, text

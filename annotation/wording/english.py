@@ -17,6 +17,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
+from types import MappingProxyType
 from typing import TypeVar
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "COMING_ABOUT",
     "COMPARISON_PHRASES",
     "FLAG_TESTS",
+    "FLAG_VERBS",
     "IRREGULAR_PARTICIPLES",
     "KEY_WORDS",
     "MASS_NOUNS",
@@ -32,21 +34,26 @@ __all__ = [
     "PREPOSITIONS",
     "REFERENCE_WORDS",
     "SOFTWARE_WORDS",
+    "STEM_CHARS",
     "STORAGE_WORDS",
     "UNITS",
     "acronyms_capitalised",
     "column_name",
     "column_phrase",
     "english",
+    "flag_before",
     "flag_kept",
     "flag_state",
+    "flag_verb",
     "identifier_like",
     "is_plural",
     "key_targets",
     "noun",
+    "noun_flag",
     "noun_in_ing",
     "participle",
     "per_schema",
+    "plural_noun",
     "plural_word",
     "schema_vocabulary",
     "singular_word",
@@ -642,18 +649,119 @@ def _marked_words(name: str, kind: str, many: bool) -> str:
     words = words[:-1]
     if words[0] in PREPOSITIONS or words[-1] in IRREGULAR_PARTICIPLES:
         return " ".join(words)  # "that are on call", "that are paid"
-    if len(words) == 1 and len(words[0]) > 4 and words[0].endswith(("er", "or")) and words[0].isalpha():
-        return plural_word(words[0]) if many else with_article(words[0])
+    if _agent_noun(words[-1]):
+        # a person or a thing named by an agent noun, its head: "that are keyholders", "that is not a club member"
+        phrase = " ".join([*words[:-1], plural_word(words[-1]) if many else words[-1]])
+        return phrase if many else with_article(phrase)
     if len(words) == 2 and words[0] in _COMPOUND_MODIFIERS:
         return "-".join(words)  # a compound adjective: "that are part-time", "that are step-free", "multi-club"
     return "marked as " + " ".join(words)
 
 
-def flag_state(name: str, kind: str, many: bool) -> str:
+def flag_state(name: str, kind: str, many: bool, rows: str = "") -> str:
     """What a yes/no column (its readable `name` and tables.json `kind`) says a row is, after "that is" / "that are":
     "withdrawn", "part-time", "keyholders", "marked as key account"; "" for a column that is no such flag. The one
-    reading the response drafts and the query-first drafted questions say flags by."""
-    return _flag_words(name, kind) or _marked_words(name, kind, many)
+    reading the response drafts and the query-first drafted questions say flags by. Given `rows`, the rows' own noun
+    in the plural, a flag named by a noun is said before it, as the suggestions say it (`noun_flag`, `flag_before`):
+    "shore power pontoons", "a fridge drug", never "marked as shore power"."""
+    state = _flag_words(name, kind) or _marked_words(name, kind, many)
+    words = state.removeprefix("marked as ")
+    if rows and state.startswith("marked as ") and noun_flag(words):
+        said = flag_before(words, rows)
+        return said if many else with_article(noun(said, False))
+    return state
+
+
+# Verbs a yes/no column is named by ("has cafe", "needs treatment"), in the plural and as a gerund.
+FLAG_VERBS = MappingProxyType(
+    {
+        "has": ("have", "having"),
+        "have": ("have", "having"),
+        "needs": ("need", "needing"),
+        "requires": ("require", "requiring"),
+        "uses": ("use", "using"),
+        "allows": ("allow", "allowing"),
+        "accepts": ("accept", "accepting"),
+        "includes": ("include", "including"),
+    }
+)
+# How often English text writes a noun's singular against the plural, at least, for a word ending like a plural to
+# be one ("pets" 1.7, "kids" 0.23); an adverb or adjective in -s falls below ("overseas" 0.01).
+_SINGULAR_IN_USE = 0.1
+# Letters a word needs before an ending ("-er", "-ed") says what it is: "keeper" is an agent noun, "beer" is not.
+STEM_CHARS = 5
+# First words of a two-word noun said as one modifier, hyphenated: "the no-show shifts", "the non-member visits".
+_HYPHENATED_FIRST = frozenset({"no", "non"})
+
+
+# How often English text writes a word in -er or -or in the plural against the singular, at least, for it to name
+# someone or something a row can be ("members" 0.80, "holders" 0.72, "prescribers" 0.33), not a mass or a state
+# ("power" 0.09, "water" 0.07, "silver" 0.003).
+_AGENT_PLURALS = 0.25
+
+
+def _agent_noun(word: str) -> bool:
+    """A word ending in -er, -or or -ee after a stem that English counts ("keyholder", "member", "trainee"): a person
+    or a thing a row named by it is ("club members"), never a mass ("shore power")."""
+    if len(word) < STEM_CHARS or not word.endswith(("er", "or", "ee")) or not word.isalpha():
+        return False
+    counts = _segmenter().UNIGRAMS
+    said = counts.get(word, 0)
+    return not said or counts.get(plural_word(word), 0) >= _AGENT_PLURALS * said
+
+
+def plural_noun(word: str) -> bool:
+    """A word that is a noun's plural ("pets", "children"): a yes/no named by one says its rows have them."""
+    singular = singular_word(word)
+    if not (word.isalpha() and is_plural(word) and singular != word and plural_word(singular) == word):
+        return False
+    counts = _segmenter().UNIGRAMS
+    return counts.get(singular, 0) >= _SINGULAR_IN_USE * counts.get(word, 0) > 0
+
+
+def flag_verb(words: str) -> tuple[str, str, str] | None:
+    """A flag's words (its name without "flag") named by a verb and its object: ("have", "having", "a cafe") of "has
+    cafe", ("need", "needing", "treatment") of "needs treatment", and ("have", "having", "pets") of a plural noun
+    alone; None for any other flag."""
+    split = words.split()
+    if len(split) == 1 and plural_noun(split[0].lower()):
+        return "have", "having", split[0]  # "pets": those that have pets, never "those that are pets"
+    if len(split) == 1 and noun_in_ing(split[0]):
+        return "have", "having", split[0]  # "parking": those that have parking, never "on being parking"
+    if len(split) < 2 or split[0].lower() not in FLAG_VERBS:  # noqa: PLR2004
+        return None
+    plural, gerund = FLAG_VERBS[split[0].lower()]
+    rest = " ".join(split[1:])
+    return plural, gerund, with_article(rest) if plural == "have" else rest
+
+
+def noun_flag(words: str) -> bool:
+    """Whether a yes/no column's words (its name without "flag") are a noun or a noun phrase ("airport", "gift aid",
+    "no show", "hub", "shore power"), which says what kind of row it marks, not always what the row is: a branch is no
+    airport, a pontoon no shore power. Said before the rows' noun it reads at once for every such noun ("airport
+    branches", "gift aid donors", "no-show shifts", "shore power pontoons": `flag_before`). Not a noun: a name led by
+    a verb ("has cafe") or a preposition ("on call"), a plural ("pets"), a person's agent noun ("smoker": the rows
+    are smokers), a compound adjective ("full time"), or a word a participle or an adjective's ending makes a state
+    ("withdrawn", "chronic", "seasonal", "owing")."""
+    split = words.lower().split()
+    if not 1 <= len(split) <= 2 or not all(word.isalpha() and word.isascii() for word in split):  # noqa: PLR2004
+        return False
+    if flag_verb(words) is not None or split[0] in PREPOSITIONS or split[0] in _COMPOUND_MODIFIERS:
+        return False
+    if _agent_noun(split[-1]):
+        return False  # "club member": the rows are members
+    return not any(participle(word, present=True) or word.endswith(_STATE_ENDINGS) for word in split)
+
+
+def flag_before(words: str, rows: str) -> str:
+    """A flag named by a noun (`noun_flag`) said before `rows`, the rows' own noun in the plural: "airport branches",
+    "no-show shifts"; of rows of the flag's own kind its noun in the plural alone: "lead tenants" of tenants, never
+    "lead tenant tenants"."""
+    split = words.split()
+    if singular_word(rows.split()[-1].lower()) == split[-1].lower():
+        return " ".join([*split[:-1], plural_word(split[-1])])
+    joined = len(split) == 2 and split[0].lower() in _HYPHENATED_FIRST  # noqa: PLR2004
+    return f"{'-'.join(split) if joined else ' '.join(split)} {rows}"
 
 
 def flag_kept(op: str, value) -> bool | None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from annotation.sql.spider import parse_sql
 from annotation.wording.english import acronyms_capitalised as _acronyms_capitalised
-from annotation.wording.response_drafts.folding import _fold
+from annotation.wording.response_drafts.folding import _fold, _kind_before_noun
 from annotation.wording.response_drafts.names import _names_of
 from annotation.wording.response_drafts.reading import _QueryBuilder
 from annotation.wording.response_drafts.result import FEW_ROWS, GENERIC_DRAFT, _generic_draft, _ResultTable
@@ -44,6 +44,6 @@ def draft_response(sql: str, result: dict, schema: dict | None) -> str:
         return _generic_draft(table)
     try:
         query = _QueryBuilder(_names_of(schema)).query(tree, None)
-        return _acronyms_capitalised(_fold(query, table))
+        return _acronyms_capitalised(_kind_before_noun(_fold(query, table)))
     except Exception:  # a draft is a convenience the expert edits anyway: an odd query must not break the room
         return _generic_draft(table)

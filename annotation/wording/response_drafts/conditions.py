@@ -47,16 +47,26 @@ def _flag_clause(cond: _Cond, op: str, negated: bool, anchor: _Table | None, man
     if column is None or negated or cond.subquery is not None or len(cond.values) != 1:
         return None
     keeps = _flag_kept(op, cond.values[0])
-    words = _flag_state(column.name, column.type, many) if keeps is not None else ""
-    if not words:
+    if keeps is None:
         return None
-    state = words if keeps else f"not {words}"
     if column.table in (None, anchor):
-        return "", "", f"that {'are' if many else 'is'} {state}"
+        words = _flag_state(column.name, column.type, many, _rows_noun(anchor))
+        return ("", "", f"that {'are' if many else 'is'} {words if keeps else f'not {words}'}") if words else None
     prefix, subject = _subject(item, anchor, many)
-    if not prefix.startswith("with "):
+    words = _flag_state(column.name, column.type, False, _rows_noun(column.table))
+    if not prefix.startswith("with ") or not words:
         return None
-    return prefix, "", f"that is {state}"  # "with a course that is optional"
+    return prefix, "", f"that is {words if keeps else f'not {words}'}"  # "with a course that is optional"
+
+
+def _rows_noun(table: _Table | None) -> str:
+    """The plural noun a flag named by a noun is said before ("pontoons that are shore power pontoons", "with a
+    port that is a customs port": `english.flag_state`, as the suggestions say it), or "" for rows said otherwise:
+    a subquery's, or those pairing two others ("pairs of a vessel and an owner")."""
+    names = table.names if table is not None and table.sub is None else None
+    if not isinstance(names, _Names) or names.is_link(table) or names.pair_of(table) is not None:
+        return ""
+    return table.noun(True)
 
 
 def _head_word(phrase: str) -> str:
@@ -148,7 +158,23 @@ def _subject(item: _Item | None, anchor: _Table | None, many: bool = False) -> t
         return "", f"whose {_column_words(column, column.table, False)}"  # "body builders whose height is ..."
     if column.table.via:
         return f"{column.table.via} {_with_article(column.table.called(False))}", words  # "caused by a ship"
+    other = _paired_with(column.table, anchor)
+    if other is not None:
+        # a row pairing the rows with another's says what they hold for it: "owners whose share percent for a vessel
+        # is below average", never "owners with a vessel owner whose share percent ..." (the pair as a thing had)
+        return "", f"whose {_column_words(column, column.table, False)} for {_with_article(other.called(False))}"
     return f"with {_with_article(_owner_noun(column.table, anchor, False))}", words  # "staff with an address"
+
+
+def _paired_with(table: _Table, anchor: _Table) -> _Table | None:
+    """The other side of `table` when it pairs `anchor`'s rows with another table's (vessel_owner of owners: the
+    vessel), else None."""
+    names = anchor.names
+    pair = names.pair_of(table) if isinstance(names, _Names) and table.sub is None and anchor.sub is None else None
+    keys = [side.key for side in pair] if pair is not None else []
+    if anchor.key not in keys or keys[0] == keys[1]:
+        return None
+    return pair[1 - keys.index(anchor.key)]
 
 
 # Nouns of a table whose rows are persons: a table that points to it alone (body builders, perpetrators, poker

@@ -3,9 +3,12 @@ how much of it the table holds."""
 
 from __future__ import annotations
 
+import re
+
 from annotation.wording.english import PREPOSITIONS as _PREPOSITIONS
 from annotation.wording.english import is_plural as _is_plural
 from annotation.wording.english import singular_word as _singular_word
+from annotation.wording.english import with_article as _with_article
 from annotation.wording.response_drafts.query import _Select
 from annotation.wording.response_drafts.result import (
     FEW_ROWS,
@@ -18,6 +21,31 @@ from annotation.wording.response_drafts.result import (
 )
 
 _CLAUSE_WORDS = _PREPOSITIONS | {"whose", "that", "which", "among", "and", "but", "named", ","}
+
+# Rows said to be a kind of themselves: "pontoons that are shore power pontoons", "the employee that is a key account
+# employee" (a flag named by a noun, `english.flag_state`), and what follows: the rows' next condition or none.
+_OWN_KIND = re.compile(
+    r"\b(?:(an?|the) )?((?:[a-z]+ ){0,2}[a-z]+) that (?:is|are) (?!not )(?:an? )?((?:[\w-]+ ){1,3}?)\2\b"
+    r"( and(?= (?:whose|that|with|which)\b)| or)?"
+)
+
+
+def _kind_before_noun(text: str) -> str:
+    """A flag named by a noun said before the rows' noun, as English puts a kind: "the codes of the shore power
+    pontoons", "There are 4 shore power pontoons", "the dates of broadcast concerts whose venue's ...", never
+    "pontoons that are shore power pontoons"; "that are not visitor pontoons" keeps its clause, and so does one
+    another condition follows with "or"."""
+
+    def before(found: re.Match) -> str:
+        article, noun, kind, joined = found.group(1), found.group(2), found.group(3), found.group(4)
+        if joined == " or":
+            return found.group(0)
+        said = f"{kind}{noun}"
+        if article in ("a", "an"):
+            return _with_article(said)
+        return f"{article} {said}" if article else said
+
+    return _OWN_KIND.sub(before, text)
 
 
 def _plural_column(query, phrase: str) -> bool:

@@ -32,6 +32,9 @@ _KEY_WORDS = KEY_WORDS
 # Things English does not count, whose rows are counted as pieces ("pieces of equipment"); people named by a mass noun
 # ("15 staff") are counted as they are.
 _COUNTED_IN_PIECES = frozenset({"equipment", "furniture", "luggage", "baggage", "machinery", "jewellery", "jewelry"})
+# Words naming how much of something there is, not a thing: a table named by one after what it measures ("stock level",
+# "account balance") holds records of it, counted as records ("148 stock records", never "148 stock levels").
+_MEASURED_STATES = frozenset({"level", "balance"})
 # Words before "name" that say which of a thing's names it is, not what it names ("last name", "pet name").
 _NAME_KINDS = frozenset(
     {"first", "last", "full", "middle", "given", "family", "sur", "nick", "short", "long", "display", "legal"}
@@ -116,6 +119,9 @@ class _Table:
         words = _noun(self.role or self.name, many, rows=True)
         if many and words.split()[-1] in _COUNTED_IN_PIECES:
             return f"pieces of {words}"
+        split = words.split()
+        if len(split) >= 2 and _singular_word(split[-1]) in _MEASURED_STATES and not self.role:  # noqa: PLR2004
+            return " ".join([*split[:-1], "records" if many else "record"])  # "148 stock records"
         return words
 
 

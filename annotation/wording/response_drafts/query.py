@@ -1158,8 +1158,9 @@ class _SetQuery:
 
     def _values_with(self, many: bool) -> str | None:
         """One column's values kept or dropped by which rows hold them, said of the values: "the teams of pilots
-        whose nationality is United States but of no pilot whose rank is less than 13" (EXCEPT), "the positions
-        of both a player whose points are greater than 20 and one whose points are less than 10" (INTERSECT), never
+        whose nationality is United States, other than those of pilots whose rank is less than 13" (EXCEPT), "the
+        positions shared by a player whose points are greater than 20 and one whose points are less than 10"
+        (INTERSECT), never
         "the teams with a pilot whose ... and none whose ..." nor "the names both of dorms whose ... and of those
         whose ...". Names too, which two rows may share (a value of the left rows that no right row holds, or one that
         a row of each side holds); keys keep their own wording; None for any other shape."""
@@ -1181,14 +1182,20 @@ class _SetQuery:
             return None  # all rows' names: "the names of dorms but not of those with a student ..."
         second = second[len(noun) :]
         values = _noun(_column_words(item.column, left.main, False), many)
-        self.plural_head = many  # one value: "the position of both ... is Loose Forward"
+        self.plural_head = many  # one value: "the position shared by ... is Loose Forward"
         if self.operator == "except":
             if not first:
                 return f"the {values} with no {noun}{second}"
+            others = right.population(True, distinct=False)
+            if others.startswith(nouns + " "):
+                # "the start dates of staff whose role code is BH, other than the start dates of staff whose ...",
+                # never "but of no staff whose ..." (nor "but of no order that is not paid", two negatives)
+                return f"the {values} of {nouns}{first}, other than the {_noun(values, True)} of {others},"
             return f"the {values} of {nouns}{first} but of no {noun}{second}"
         if not first:
             return None
-        return f"the {values} of both {_with_article(noun)}{first} and one{second}"
+        # "the name shared by a branch that is drive-thru and one whose ...", never "the name of both a branch ..."
+        return f"the {values} shared by {_with_article(noun)}{first} and one{second}"
 
     def _ordered(self) -> str:
         words = ""

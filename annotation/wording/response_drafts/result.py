@@ -4,6 +4,7 @@ table shows."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from annotation.wording.english import noun as _noun
@@ -103,5 +104,6 @@ def _and(conditions: list) -> list:
 
 
 def _sentence(text: str) -> str:
-    text = " ".join(text.split())
+    # a phrase closing its aside with a comma ("..., other than the names of ...,") before another comma or the end
+    text = re.sub(r",\s*(?=[,.?!]|$)", "", " ".join(text.split()))
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")

@@ -14,19 +14,18 @@ from types import MappingProxyType
 
 from annotation.wording.counted import grouped_counted
 from annotation.wording.english import (
-    _COMPOUND_MODIFIERS,
-    _STATE_ENDINGS,
     PREPOSITIONS,
     STORAGE_WORDS,
     _segmenter,
     acronyms_capitalised,
+    flag_before,
+    flag_verb,
     is_plural,
     noun,
-    noun_in_ing,
+    noun_flag,
     participle,
     plural_word,
     singular_word,
-    with_article,
 )
 from annotation.wording.suggestions.names import (
     _AMOUNT_PLURALS,
@@ -993,48 +992,9 @@ def _on(column: _Column, rows: str | None = None) -> str:
 
 
 # Verbs a flag's name can start with ("has cafe", "needs treatment"): the verb for many rows and its -ing form.
-_FLAG_VERBS = MappingProxyType(
-    {
-        "has": ("have", "having"),
-        "have": ("have", "having"),
-        "needs": ("need", "needing"),
-        "requires": ("require", "requiring"),
-        "uses": ("use", "using"),
-        "allows": ("allow", "allowing"),
-        "accepts": ("accept", "accepting"),
-        "includes": ("include", "including"),
-    }
-)
-
-
 def _flag_verb(column: _Column) -> tuple[str, str, str] | None:
-    """A flag named by a verb and its object: ("have", "having", "a cafe") of "has cafe", ("need", "needing",
-    "treatment") of "needs treatment", and ("have", "having", "pets") of a plural noun alone; None for any other
-    flag."""
-    words = _flag_words(column).split()
-    if len(words) == 1 and _plural_noun(words[0].lower()):
-        return "have", "having", words[0]  # "pets": those that have pets, never "those that are pets"
-    if len(words) == 1 and noun_in_ing(words[0]):
-        return "have", "having", words[0]  # "parking": those that have parking, never "on being parking"
-    if len(words) < 2 or words[0].lower() not in _FLAG_VERBS:  # noqa: PLR2004
-        return None
-    plural, gerund = _FLAG_VERBS[words[0].lower()]
-    rest = " ".join(words[1:])
-    return plural, gerund, with_article(rest) if plural == "have" else rest
-
-
-# How often English text writes a noun's singular against the plural, at least, for a word ending like a plural to
-# be one ("pets" 1.7, "kids" 0.23); an adverb or adjective in -s falls below ("overseas" 0.01).
-_SINGULAR_IN_USE = 0.1
-
-
-def _plural_noun(word: str) -> bool:
-    """A word that is a noun's plural ("pets", "children"): a yes/no named by one says its rows have them."""
-    singular = singular_word(word)
-    if not (word.isalpha() and is_plural(word) and singular != word and plural_word(singular) == word):
-        return False
-    counts = _segmenter().UNIGRAMS
-    return counts.get(singular, 0) >= _SINGULAR_IN_USE * counts.get(word, 0) > 0
+    """`english.flag_verb` of a column: ("have", "having", "a cafe") of "has cafe", None for a flag named otherwise."""
+    return flag_verb(_flag_words(column))
 
 
 def _had(column: _Column) -> str | None:
@@ -1163,12 +1123,7 @@ def _are(column: _Column, rows: str | None = None) -> str:
     own noun, when given ("airport branches", "no-show shifts": `_noun_flag`)."""
     words = _flag_words(column).split()
     if rows and _noun_flag(column):
-        if singular_word(rows.split()[-1].lower()) == words[-1].lower():
-            # the rows are of the flag's kind: "that are lead tenants" of tenants, never "lead tenant tenants"
-            return " ".join([*words[:-1], plural_word(words[-1])])
-        joined = len(words) == 2 and words[0].lower() in _HYPHENATED_FIRST  # noqa: PLR2004
-        modifier = "-".join(words) if joined else " ".join(words)
-        return f"{modifier} {rows}"
+        return flag_before(" ".join(words), rows)
     if len(words) == 1 and len(words[0]) >= _STEM_CHARS and words[0].endswith(("er", "or")) and words[0].isalpha():
         plural = plural_word(words[0])
         return plural if plural != words[0] and singular_word(plural) == words[0] else words[0]
@@ -1183,27 +1138,11 @@ def _are(column: _Column, rows: str | None = None) -> str:
 _KIND_PLURALS = 0.12
 
 
-# First words of a two-word noun said as one modifier, hyphenated: "the no-show shifts", "the non-member visits".
-_HYPHENATED_FIRST = frozenset({"no", "non"})
-
-
 def _noun_flag(column: _Column) -> bool:
-    """Whether a yes/no column is named by a noun or a noun phrase ("airport", "gift aid", "no show", "hub"), which
-    says what kind of row it marks, not always what the row is: a branch is no airport, a donor no gift aid. Written
-    after suggestions set 14 was read (tuned): "those that are airports" of branches, "those that are gift aids" of
-    donors, "those that are no show" of shifts; said before the rows' noun it reads at once for every such noun
-    ("airport branches", "gift aid donors", "no-show shifts", "hub depots"). Not a noun: a name led by a verb ("has
-    cafe") or a preposition ("on call"), a plural ("pets"), a person's agent noun ("smoker": the rows are smokers), a
-    compound adjective ("full time"), or a word a participle or an adjective's ending makes a state ("withdrawn",
-    "chronic", "seasonal")."""
-    words = _flag_words(column).lower().split()
-    if not 1 <= len(words) <= 2 or not all(word.isalpha() and word.isascii() for word in words):  # noqa: PLR2004
-        return False
-    if _flag_verb(column) is not None or words[0] in PREPOSITIONS or words[0] in _COMPOUND_MODIFIERS:
-        return False
-    if len(words) == 1 and len(words[0]) >= _STEM_CHARS and words[0].endswith(("er", "or")):
-        return False
-    return not any(participle(word, present=True) or word.endswith(_STATE_ENDINGS) for word in words)
+    """Whether a yes/no column is named by a noun ("airport", "gift aid", "no show"): `english.noun_flag`, the one
+    reading both writers say such a flag by (before the rows' noun: "airport branches"). Written after suggestions
+    set 14 was read (tuned); shared with the response drafts after drafts set 14 ("marked as shore power")."""
+    return noun_flag(_flag_words(column))
 
 
 def _names_a_kind(words: list[str]) -> bool:
