@@ -104,7 +104,7 @@ export class LabelEditor {
       }
       select.addEventListener("change", () => {
         this.edit[key] = select.value;
-        this._changed();
+        this._changed(key);
       });
       label.append(select);
       wording.append(label);
@@ -173,15 +173,15 @@ export class LabelEditor {
     this.category.addEventListener("change", () => this._categoryChanged());
     this.phenomena.addEventListener("change", () => {
       this.edit.phenomena = this._checkedPhenomena();
-      this._changed();
+      this._changed("phenomena");
     });
     this.thematic.addEventListener("change", () => {
       this.edit.thematic = this._checkedThematic();
-      this._changed();
+      this._changed("thematic");
     });
     this.thematicTake.addEventListener("click", () => {
       this.edit.thematic = this._thematicProposal();
-      this._changed();
+      this._changed("thematic");
       this._drawThematic();
     });
     this.addButton.addEventListener("click", () => this._addLink());
@@ -223,6 +223,21 @@ export class LabelEditor {
     if (turn === this.turn) this.show(turn);
   }
 
+  /** Labels detected by the platform landed (after a share, or a later search): the edit follows them, but what the
+   *  person changed and has not saved stays as they left it. Nothing replaces their work without them meaning it. */
+  detected(turn) {
+    const before = turn.labelEdit;
+    const edit = this._editFrom(turn);
+    if (before) {
+      // Also while a save is on its way (its fields touched, no longer dirty): until it lands, it is the truth.
+      for (const field of before.touched) edit[field] = before[field];
+      // Words picked for a link stay picked.
+      Object.assign(edit, { dirty: before.dirty, touched: before.touched, selection: before.selection });
+    }
+    turn.labelEdit = edit;
+    if (turn === this.turn) this.show(turn);
+  }
+
   setSaving(saving) {
     this.saving = saving;
     if (this.turn) this._drawState();
@@ -238,6 +253,7 @@ export class LabelEditor {
       thematic: [...(turn.labels.thematic_relations || [])],
       links: (turn.labels.schema_linking || []).map((span) => ({ ...span, entity: { ...span.entity } })),
       dirty: false,
+      touched: new Set(),  // the fields the person changed (kept until their saved labels land)
       selection: null,
     };
   }
@@ -301,7 +317,7 @@ export class LabelEditor {
         const chosen = new Set(edit.intent.relations);
         if (box.checked) chosen.add(name); else chosen.delete(name);
         edit.intent.relations = Object.keys(this.vocabulary.relations).filter((r) => chosen.has(r));
-        this._changed();
+        this._changed("intent");
       });
       label.append(box, ` ${name} ${title}`);
       return label;
@@ -382,7 +398,7 @@ export class LabelEditor {
         interpolate(gettext("Remove the link of “%(words)s”"), { words: this._words(span) }, true));
       remove.addEventListener("click", () => {
         edit.links.splice(index, 1);
-        this._changed();
+        this._changed("links");
         this._drawLinks();
       });
       item.append(remove);
@@ -401,7 +417,9 @@ export class LabelEditor {
     this.state.className = `step-state ${turn.confirmed && !this.edit.dirty && !this.saving ? "done" : "todo"}`;
   }
 
-  _changed() {
+  /** The person changed `field` of the edit (intent, phenomena, pragmatics, question_style, thematic, links). */
+  _changed(field) {
+    this.edit.touched.add(field);
     this.edit.dirty = true;
     this._drawState();
   }
@@ -421,7 +439,7 @@ export class LabelEditor {
         return category === "combination" ? of !== "different_entity" : of === category;
       }),
     };
-    this._changed();
+    this._changed("intent");
     this._drawRelations();
   }
 
@@ -441,7 +459,7 @@ export class LabelEditor {
     edit.links.push({ beg: edit.selection.beg, end: edit.selection.end, entity, type });
     edit.links.sort((a, b) => a.beg - b.beg);
     edit.selection = null;
-    this._changed();
+    this._changed("links");
     this._drawLinks();
   }
 

@@ -674,9 +674,10 @@ def boxes_of(page, selector: str) -> list[dict]:
     )
 
 
-def test_what_a_shared_result_brings_never_moves_what_the_expert_presses_below_it(new_page, paired):
+def test_what_a_shared_result_brings_moves_nothing_below_it_and_undoes_no_unsaved_label(new_page, paired):
     """The shared result brings, a moment later, the run marked sent, whether it is the goal's, the detected labels and
-    a draft response: each lands in room kept for it, so that an act ticked meanwhile is the act meant."""
+    a draft response: each lands in room kept for it, so that an act ticked meanwhile is the act meant; and labels
+    detected again never undo what the expert changed and has not saved."""
     worker, expert, _ = paired("iris", "ivan")
     read_tables_and_reveal(worker)
     table = first_table(expert)
@@ -705,6 +706,28 @@ def test_what_a_shared_result_brings_never_moves_what_the_expert_presses_below_i
         (b["part"], b["y"], s["y"], a["y"]) for b, s, a in zip(before, sent, after, strict=True) if b != s or s != a
     ]
     assert not moved, f"moved (part, y before the share, as it was sent, once all landed): {moved}"
+
+    # The expert labels a phenomenon and the phrasing, not saved yet, then sends a better result: its labels are
+    # detected anew (an order added), and what the expert changed stays as they left it.
+    phenomenon = expert.locator("#step-labels .phenomena input").nth(1)
+    phenomenon.check()
+    phrasing = expert.get_by_test_id("label-pragmatics")
+    chosen = phrasing.locator("option").nth(1).get_attribute("value")
+    phrasing.select_option(chosen)
+    expect(expert.get_by_test_id("labels-state")).to_have_text("unsaved changes")
+    column = expert.locator("[data-structure='0'] .column-name").first.inner_text()
+    expert.fill("#sql-input", f"SELECT * FROM {table} ORDER BY {column} LIMIT 3")
+    expert.locator("#run-sql").click()
+    expect(expert.locator(".run")).to_have_count(2)
+    expert.locator(".run").first.get_by_role("button", name="Send this result to the user").click()
+    expect(expert.get_by_test_id("intent-detected")).to_contain_text("R14")
+    expect(phenomenon).to_be_checked()
+    expect(phrasing).to_have_value(chosen)
+    expect(expert.get_by_test_id("labels-state")).to_have_text("unsaved changes")
+    expert.get_by_role("button", name="Save CHASE labels").click()
+    expect(expert.get_by_test_id("labels-state")).to_have_text("saved")
+    expect(phenomenon).to_be_checked()
+
     # The act ticked now is the act meant, and the response goes.
     respond(expert, expert.locator("#response-text").input_value(), "CONFIRM_SQL")
     expect(worker.locator(".bubble.response")).to_have_count(2)

@@ -33,7 +33,9 @@ export function onTurnLabels(turn, p) {
     landed("turn_labels", turn.seq);
     if (turn.seq === room.shownTurn) labelEditor.setSaving(false);
   }
-  labelEditor.reset(turn);
+  // Detected labels never undo what the expert changed and has not saved; their own saved labels are the truth.
+  if (p.source === "detected") labelEditor.detected(turn);
+  else labelEditor.reset(turn);
 }
 
 export function drawLabels(turn) {
