@@ -25,6 +25,7 @@ from django.utils.translation import gettext
 from annotation.models import Role
 from annotation.people.roles import can
 from annotation.plumbing import jsoncodec
+from annotation.plumbing.prepared import PreparedModels
 from annotation.wording.english import schema_shared
 from dialogs import broadcast, lobby, log, presence, room, selectors
 from dialogs.errors import DialogueError
@@ -361,6 +362,24 @@ async def rooms_catch_up() -> None:
         consumer.seq_a_round_ago = latest.get(consumer.dialogue.pk, 0)
 
 
+# A room socket's dialogue with what its screen and checks read, compiled once per process (annotation.plumbing.
+# prepared): compiling these five joins was most of the read's CPU at every room socket's connect. The crowd task's
+# campaign: the worker's state says how far they are toward its bonus. No ORDER BY for one row by its key.
+_dialogue_for_socket = PreparedModels(
+    lambda dialogue_id: (
+        Dialogue.objects.select_related("database", "database_version", "goal", "worker", "crowd_assignment__campaign")
+        .filter(pk=dialogue_id)
+        .order_by()[:1]
+    )
+)
+
+# The events after a seq, in order: what a socket's hello and each gap read (compiled once, as above).
+_events_after = PreparedModels(
+    lambda dialogue_id, after_seq: Event.objects.filter(dialogue_id=dialogue_id, seq__gt=after_seq).order_by("seq"),
+    values=2,
+)
+
+
 class DialogueConsumer(JsonConsumer):
     """One participant's socket in one room."""
 
@@ -429,16 +448,7 @@ class DialogueConsumer(JsonConsumer):
         return presence.room_socket_closed(channel_name=self.channel_name, person=self.user, dialogue=self.dialogue)
 
     def _load(self, dialogue_id):
-        found = list(
-            # The crowd task's campaign: the worker's state says how far they are toward its bonus.
-            Dialogue.objects.select_related(
-                "database", "database_version", "goal", "worker", "crowd_assignment__campaign"
-            )
-            .filter(pk=dialogue_id)
-            # No ORDER BY for one row by its key: `first()` ordered by the model's -created_at, and compiling that
-            # against the five joined tables was most of this read's CPU at every room socket's connect.
-            .order_by()[:1]
-        )
+        found = _dialogue_for_socket(dialogue_id)
         self.dialogue = found[0] if found else None
         if self.dialogue is None:
             return "missing"
@@ -690,7 +700,10 @@ class DialogueConsumer(JsonConsumer):
         await self.send_text(text)
 
     def _events_after(self, after_seq):
-        return list(self.dialogue.events.filter(seq__gt=after_seq).order_by("seq"))
+        events = _events_after(self.dialogue.pk, after_seq)
+        for event in events:  # as the dialogue's related manager gives them: each knows its dialogue
+            event._state.fields_cache["dialogue"] = self.dialogue
+        return events
 
     async def _send_state(self, after: Event | None = None):
         """Send the screen's state. After a response, from what this socket keeps (a response changes only the
