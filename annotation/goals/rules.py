@@ -165,6 +165,18 @@ RULES = {
         "a count per, a list of, a ranking by or an average of the places of rows in their parent's sequence (a queue "
         "position, an author's order on a book, a line number of an order): a place is no kind of thing and no answer"
     ),
+    "mixed_units": gettext_noop(
+        "a total, an average, a ranking or a comparison of quantities held in different units (eggs counted beside "
+        "kilograms of flour): the numbers are not comparable"
+    ),
+    "exact_date": gettext_noop(
+        "a condition that a date of many different days is one of them (the orders of 2026-10-21): a day nobody asking "
+        "knows; before or after it is asked instead"
+    ),
+    "unnamed_rows": gettext_noop(
+        "a list of ids, codes, dates or numbers of rows that have names, without the names (work ids where the "
+        "works' titles read): the names are shown beside them"
+    ),
 }
 
 
@@ -209,6 +221,7 @@ _HOUR_WORDS = ("hr", "hour", "hours", "hh", "h")
 # A count per value of a number or a date is a count per kind when the values are few: at most this many.
 _GROUP_MAX_VALUES = 12
 _DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?")  # a date or a time stamp stored as text
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a day, stored as text
 # Words of a name that say it counts or measures: a scale of small whole numbers with such a name is an amount.
 _AMOUNT_WORDS = frozenset(
     {"count", "qty", "quantity", "total", "amount", "sum", "nights", "days", "hours", "minutes", "seconds", "weeks"}
@@ -272,6 +285,20 @@ _PERSON_NAME_WORDS = frozenset({"fname", "lname", "mname", "minit", "firstname",
     "initial",
     "initials",
 }
+# The last word of a column that names its table's rows ("grower_nm", "work_ttl", "Name"), spelled out.
+_NAME_WORDS = frozenset({"name", "title", "ttl"})
+_FIRST_NAME_WORDS = frozenset({"first", "fname", "firstname", "forename", "given"})
+_LAST_NAME_WORDS = frozenset({"last", "lname", "lastname", "surname", "family"})
+# Words of a column saying the unit its table's quantities are in (`unit_cd`, `uom`), and of a quantity held in it.
+_UNIT_WORDS = frozenset({"unit", "uom"})
+_QUANTITY_WORDS = frozenset({"quantity", "quantities", "qty"})
+# An undeclared key sharing no word with the table it refers to is taken for one only when its values are at least
+# this many, nearly all different, and reach from near the first to near the last id of a key holding at least twice
+# as many (a country's `Capital` among the ids of 4,079 cities): an amount spans another table's ids by no chance.
+_SPAN_MIN_VALUES = 20
+# The parts of a list tree that choose its rows: a list of every row (none of them) is `list_of_values`'s to judge.
+_CHOSEN = ("filters", "nested", "order", "set")
+_ABBREVIATION_CHARS = 4  # a code of letters this short is an abbreviation a reader knows (ABI, DE)
 _PERSON_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Sir", "Dame")
 _NAME_PART_WORDS = frozenset({"first", "last", "middle", "given", "family", "maiden", "nick"})
 
@@ -311,6 +338,13 @@ def is_person_name_part(name: str) -> bool:
     if _PERSON_NAME_WORDS & set(words):
         return True
     return any(word in _NAME_PART_WORDS and after == "name" for word, after in zip(words, words[1:], strict=False))
+
+
+def _names_the_table(word: str, table_words: list[str]) -> bool:
+    """Whether a word of a name column says its own table's rows: the table's word (`site` of `site_nm`), a
+    shortening of it (`mat` of material, `var` of variety) or a shortening spelled out."""
+    stem = _stem(spelled_out(word))
+    return any(stem == own or _stem(word) == own or (len(word) >= 3 and own.startswith(word)) for own in table_words)
 
 
 def _stem(word: str) -> str:
@@ -375,6 +409,7 @@ class _Figures:
     whole: bool  # every value an integer
     digits: tuple[int, int]  # fewest and most characters of a value
     lettered: int = 0  # values holding a letter (a word, not a number, a time or a date held as text)
+    digited: int = 0  # text values holding a digit (a code such as T0003 or FOC-500, a date)
 
 
 class GoalRules:
@@ -401,6 +436,7 @@ class GoalRules:
         self._figures: dict[str, _Figures | None] = {}
         self._positions: dict[str, bool] = {}
         self._undeclared: dict[str, str | None] = {}
+        self._row_names: dict[str, list[str]] = {}
         self._table_names = {name.lower(): name for name in originals}
         self._primary = {
             f"{originals[names[index][0]]}.{names[index][1]}".lower()
@@ -431,10 +467,11 @@ class GoalRules:
                 self.path,
                 f"SELECT count(*), count({quoted}), count(DISTINCT {quoted}), min({quoted}), max({quoted}), "  # noqa: S608
                 f"sum(typeof({quoted}) = 'integer'), min(length({quoted})), max(length({quoted})), "
-                f"sum(typeof({quoted}) = 'text' AND {quoted} GLOB '*[A-Za-z]*') FROM \"{table}\"",
+                f"sum(typeof({quoted}) = 'text' AND {quoted} GLOB '*[A-Za-z]*'), "
+                f"sum(typeof({quoted}) = 'text' AND {quoted} GLOB '*[0-9]*') FROM \"{table}\"",
             )
             if result.ok and result.rows:
-                table_rows, rows, distinct, low, high, whole, shortest, longest, lettered = result.rows[0]
+                table_rows, rows, distinct, low, high, whole, shortest, longest, lettered, digited = result.rows[0]
                 self._figures[key] = _Figures(
                     table_rows,
                     rows,
@@ -444,6 +481,7 @@ class GoalRules:
                     bool(rows) and whole == rows,
                     (shortest or 0, longest or 0),
                     lettered or 0,
+                    digited or 0,
                 )
             else:
                 self._figures[key] = None
@@ -532,7 +570,7 @@ class GoalRules:
             # A packed key counting from 1 (1..n) holds every whole number up to n: large values fall inside it by
             # chance too (a plan's minutes included, 250 to 1,000, among 1,500 usage records' ids), so only a shared
             # word tells; a packed key of large numbers (seasons' years 1950-2017) holds them by no chance.
-            if packed and found.low <= _UNDECLARED_KEY_LOW and not shared:
+            if packed and found.low <= _UNDECLARED_KEY_LOW and not shared and not self._spans_key(figures, found):
                 continue
             # A name saying a number of its own (`room_no`, `licence_no`) refers to another table only when it shares
             # a word with it: room numbers 101-340 lie among 410 guardians' ids by chance.
@@ -546,6 +584,21 @@ class GoalRules:
             if outside.ok and outside.rows and outside.rows[0][0] == 0:
                 return key
         return None
+
+    @staticmethod
+    def _spans_key(figures: _Figures, key: _Figures) -> bool:
+        """Whether a column's values are ids of a key whose table's name shares no word with it (a country's `Capital`,
+        city ids 1..4074 of 1..4079): many (`_SPAN_MIN_VALUES`), nearly all different, among twice as many ids or
+        more, from within the first tenth of the key's range to within its last tenth. Small numbers that fall inside
+        a packed key by chance (a level 1-4, a count of minutes) are few or repeat, and stop short of its ends."""
+        reach = key.high - key.low
+        return (
+            figures.distinct >= _SPAN_MIN_VALUES
+            and figures.distinct >= _NEARLY_UNIQUE * figures.rows
+            and key.distinct >= 2 * figures.distinct
+            and figures.low - key.low <= reach / 10
+            and key.high - figures.high <= reach / 10
+        )
 
     def with_foreign_keys(self, added: list[list[int]]) -> GoalRules:
         """These rules over the schema with `added` foreign keys (pairs of column indexes), keeping the columns'
@@ -578,6 +631,156 @@ class GoalRules:
                 and self.identifier_kind(qualified) is None
             ):
                 return qualified
+        return None
+
+    def row_names(self, table: str) -> list[str]:
+        """The columns that name a table's rows to a reader: its name column (`name_column`, unique), else a column of
+        words that is the name or the title of the table's own rows, mostly different (`grower_nm` of grower,
+        `work_ttl` of work, `Name`: names that may repeat; not a `customer_nm` of a shipment, nor a title Mr or Mrs),
+        else a person's first and last names (`first_nm`, `last_nm`); none for a table without names."""
+        lowered = table.lower()
+        if lowered not in self._row_names:
+            self._row_names[lowered] = self._find_row_names(table)
+        return self._row_names[lowered]
+
+    def _find_row_names(self, table: str) -> list[str]:
+        unique = self.name_column(table)
+        # Words (a date unique in its table names no row), and a person's whole name (a last name unique so far is
+        # said with the first).
+        if unique is not None and self.names_rows(unique) and not is_person_name_part(unique.split(".", 1)[1]):
+            return [unique]
+        original = self._table_names.get(table.lower())
+        if original is None:
+            return []
+        own = [_stem(word) for word in identifier_words(original)]
+        first = last = None
+        for column in self._table_columns.get(table.lower(), ()):
+            qualified = f"{original}.{column}"
+            words = [spelled_out(word) for word in identifier_words(column)]
+            if is_person_name_part(column):
+                if first is None and _FIRST_NAME_WORDS & set(words):
+                    first = qualified
+                elif last is None and _LAST_NAME_WORDS & set(words):
+                    last = qualified
+                continue
+            if not words or words[-1] not in _NAME_WORDS or qualified.lower() in self.keys:
+                continue
+            figures = self.figures(qualified)
+            if not self.names_rows(qualified) or figures.distinct * 2 <= figures.rows:
+                continue
+            if all(_names_the_table(word, own) for word in identifier_words(column)[:-1]):
+                return [qualified]
+        if first is not None and last is not None and self.names_things(first) and self.names_things(last):
+            return [first, last]
+        return []
+
+    def named(self, tree: dict) -> dict:
+        """`unnamed_rows`: a list (with a condition, an order, a comparison or a set operation) showing only ids,
+        codes (but abbreviations of letters: `abbreviation`), dates, numbers or part of a person's name of the rows
+        of one table that has names (`row_names`) shows the names in front of them, the ids kept where names repeat
+        ("the titles and ids of the works ...", "the first and last names and start dates of the staff ..."); a code
+        that names a row of a table the list joins on it gets that row's names ("the product name and code of ...").
+        A name a condition fixes with `=` is left out (it answers itself), and a row a condition picks by a unique
+        name is a look-up ("the phone of the hotel named X"), where a row picked by a unique number is not ("the
+        year of the work for 38 players"). `tree` itself when nothing changes."""
+        shown = tree.get("project") or []
+        if tree["type"] != "list" or not shown or not any(tree.get(part) for part in _CHOSEN):
+            return tree
+        if any(self.names_rows(column) and not is_person_name_part(column.split(".", 1)[1]) for column in shown):
+            return tree
+        table = self._named_table(tree, shown)
+        # A row picked by its own unique name is a look-up; one picked by a unique number (38 players) is not named.
+        named_by = {
+            item["column"].split(".", 1)[0].lower()
+            for item in tree.get("filters") or []
+            if item["op"] == "=" and self.values_unique(item["column"]) and self.names_things(item["column"])
+        }
+        if table is None or table.lower() in named_by or any(map(self.numeric_flag, shown)):
+            return tree
+        if all(map(self.abbreviation, shown)):
+            return tree
+        fixed = {
+            item["column"].lower()
+            for filters in (tree.get("filters") or [], (tree.get("set") or {}).get("filters") or [])
+            for item in filters
+            if item["op"] == "="
+        } | {column.lower() for column in shown}
+        names = [name for name in self.row_names(table) if name.lower() not in fixed and self.filled(name)]
+        return {**tree, "project": [*names, *shown]} if names else tree
+
+    def abbreviation(self, qualified: str) -> bool:
+        """Whether a column holds short codes of letters only, which a reader knows as abbreviations (an airport's
+        ABI, a country's DE, a section's STR), where a code holding digits (an account's T0003, a product's FOC-500)
+        or an id number names nothing."""
+        figures = self.figures(qualified)
+        return (
+            figures is not None
+            and figures.rows > 0
+            and figures.lettered == figures.rows
+            and figures.digited == 0
+            and figures.digits[1] <= _ABBREVIATION_CHARS
+        )
+
+    def _named_table(self, tree: dict, shown: list[str]) -> str | None:
+        """The table whose rows' names a list shows beside `shown`: theirs when all are of one table, or the table
+        their one column (a foreign key: a recipe line's `product_cd`) names a row of, where the list joins it on that
+        column."""
+        tables = {column.split(".", 1)[0].lower() for column in shown}
+        if len(tables) != 1:
+            return None
+        table = shown[0].split(".", 1)[0]
+        parent = self.points_to(shown[0]) if len(shown) == 1 and not self.row_names(table) else None
+        for start, start_column, end, end_column in (tuple(step) for step in tree.get("joins") or []):
+            ends = {f"{start}.{start_column}".lower(), f"{end}.{end_column}".lower()}
+            if parent is not None and shown[0].lower() in ends and parent.lower() in {start.lower(), end.lower()}:
+                return parent
+        return table
+
+    def unit_column(self, qualified: str) -> str | None:
+        """The column saying which unit each row's quantity is in, when the rows hold several: a quantity
+        (`qty`, `quantity`) beside a unit of its own row or of the row its foreign key names (`recipe_line.qty` and
+        `ingredient.unit_cd`: eggs counted, flour in kilograms). None for any other column."""
+        table, column = qualified.split(".", 1)
+        if not _QUANTITY_WORDS & {spelled_out(word) for word in identifier_words(column)}:
+            return None
+        tables = [table] + [parent for child, parent in self._foreign.items() if child.startswith(f"{table.lower()}.")]
+        for owner in tables:
+            original = self._table_names.get(owner.lower(), owner)
+            for other in self._table_columns.get(owner.lower(), ()):
+                words = {spelled_out(word) for word in identifier_words(other)}
+                if not words & _UNIT_WORDS or words & (_AMOUNT_WORDS | {"cost", "price", "rate"}):
+                    continue
+                figures = self.figures(f"{original}.{other}")
+                if figures is not None and not figures.whole and 2 <= figures.distinct <= _GROUP_MAX_VALUES:
+                    return f"{original}.{other}"
+        return None
+
+    def _units_before(self, tree: dict) -> Refusal | None:
+        """`mixed_units`: a total, an average, a minimum or maximum, a ranking, a comparison with a threshold or the
+        average, or a count per value of a quantity whose rows hold several units (`unit_column`), unless a condition
+        fixes one unit, or the one thing (by a unique value or its key) whose quantities they are."""
+        kind = tree["type"]
+        filters = [*(tree.get("filters") or []), *((tree.get("set") or {}).get("filters") or [])]
+        used = [tree["project"][0]] if kind in ("sum", "avg", "min", "max") else []
+        used += [item["column"] for item in filters if item["op"] in ("<", ">", "<=", ">=")]
+        used += [part for part in ((tree.get("order") or {}).get("by"), (tree.get("nested") or {}).get("column"))]
+        used.append(tree.get("group"))
+        for column in (column for column in used if column and column != "count"):
+            unit = self.unit_column(column)
+            if unit is None:
+                continue
+            owner = unit.split(".", 1)[0].lower()
+            one = any(
+                item["op"] == "="
+                and (
+                    item["column"].lower() == unit.lower()
+                    or (item["column"].split(".", 1)[0].lower() == owner and self.values_unique(item["column"]))
+                    or (self.points_to(item["column"]) or "").lower() == owner
+                )
+                for item in filters
+            )
+            if not one:
+                return Refusal("mixed_units", f"{column} in the units of {unit}")
         return None
 
     def unique(self, qualified: str) -> bool:
@@ -619,6 +822,7 @@ class GoalRules:
             self._condition_before,
             self._meaning_before,
             self._attribute_before,
+            self._units_before,
         ):
             refusal = rules(tree)
             if refusal is not None:
@@ -912,6 +1116,8 @@ class GoalRules:
             return Refusal("part_of_a_number", f"{item['column']} LIKE {value}")
         if item["op"] == "=" and is_time_stamp(value):
             return Refusal("exact_time", f"{item['column']} = {value}")
+        if item["op"] == "=" and self.exact_date(item["column"], value):
+            return Refusal("exact_date", f"{item['column']} = {value}")
         if item["op"] == "=" and self.exact_amount(item["column"]):
             return Refusal("exact_amount", f"{item['column']} = {value}")
         return None
@@ -1116,6 +1322,18 @@ class GoalRules:
         return numbers and (
             figures.distinct >= _NEARLY_UNIQUE * figures.rows
             or (figures.distinct > _GROUP_MAX_VALUES and figures.distinct * 2 > figures.rows)
+        )
+
+    def exact_date(self, qualified: str, value) -> bool:
+        """Whether `value` is a day of a column of dates of more than `_GROUP_MAX_VALUES` different days: one of them
+        is a day nobody asking knows (`exact_date`; the draw asks before or after it). A date of a few days (a
+        festival's) is one of its kinds."""
+        figures = self.figures(qualified)
+        return (
+            isinstance(value, str)
+            and _DAY.fullmatch(value) is not None
+            and figures is not None
+            and figures.distinct > _GROUP_MAX_VALUES
         )
 
     def numeric_flag(self, qualified: str) -> bool:

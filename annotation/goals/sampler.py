@@ -257,7 +257,12 @@ class GoalSampler:
     def _judged(self, tree: dict, sql: str) -> tuple[dict, str, object]:
         """Run a tree under the rules (annotation.goals.rules): (tree, sql, result) of the goal to keep, the tree
         possibly rewritten by a rule, or a None result for a tree that fails, returns nothing or breaks a rule (counted
-        in `refused`)."""
+        in `refused`). A list of ids, codes, dates or numbers of rows that have names shows the names too
+        (`GoalRules.named`: the rule `unnamed_rows`, a rewrite) before any rule reads it."""
+        named = self.rules.named(tree)
+        renamed = named is not tree
+        if renamed:
+            tree, sql = named, tree_sql(named)
         refusal = self.rules.before_run(tree)
         if refusal is None:
             result = execute(self.path, sql)
@@ -272,6 +277,8 @@ class GoalSampler:
         if refusal is not None:
             self.refused[refusal.rule] += 1
             return tree, sql, None
+        if renamed:
+            self.rules.rewritten["unnamed_rows"] += 1
         return tree, sql, result
 
     def _target_level(self, levels: list[str]) -> str:
@@ -391,6 +398,8 @@ class GoalSampler:
         if is_time_stamp(value):
             # Before or after a day, not at one second of it (the rules' `exact_time`).
             op, value = self.rng.choice(["<", ">"]), value[:10]
+        elif op == "=" and self.rules.exact_date(qualified, value):
+            op = self.rng.choice(["<", ">"])  # before or after one of many days, not on it (`exact_date`)
         # Part of a word ("name contains Harb"), never of a number or a date held as text (`part_of_a_number`).
         described = (
             isinstance(value, str)

@@ -1511,3 +1511,193 @@ def test_a_count_per_key_is_asked_of_the_first_not_listed_for_every_key(tmp_path
     most = {"by": "count", "desc": True, "limit": 1}
     assert after({**tree(["bill"], "group_count", group="bill.acct_no"), "order": most}) is None
     assert after(tree(["account"], "group_count", group="account.town")) is None
+
+
+def _orchestra(path):
+    """Musicians named by first and last names that repeat, works whose titles repeat, a table of people whose titles
+    (Mr, Mrs) are no names, and shipments whose customer's name is no name of the shipment."""
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        "CREATE TABLE musician (musician_id INTEGER PRIMARY KEY, first_nm TEXT, last_nm TEXT, joined_yr INTEGER,"
+        " instr_cd TEXT);"
+        "CREATE TABLE work (work_id INTEGER PRIMARY KEY, work_ttl TEXT, composed_yr INTEGER, players_cnt INTEGER);"
+        "CREATE TABLE patron (patron_id INTEGER PRIMARY KEY, title TEXT, joined_dt TEXT);"
+        "CREATE TABLE shipment (ship_ref TEXT PRIMARY KEY, customer_nm TEXT, cases_qty INTEGER);"
+        "CREATE TABLE part (work_id INTEGER REFERENCES work (work_id), part_no INTEGER, pages INTEGER,"
+        " PRIMARY KEY (work_id, part_no));"
+    )
+    rng = random.Random(15)
+    for number in range(1, 41):
+        row = (number, rng.choice(["Anna", "Ben", "Chloe", "Dan", "Eve"]), rng.choice(["Hughes", "Lee", "Roberts",
+               "Young", "Walsh", "Price"]), 1990 + number % 30, rng.choice(["VN", "VA", "OB", "HN"]))  # fmt: skip
+        connection.execute("INSERT INTO musician VALUES (?, ?, ?, ?, ?)", row)
+    for number in range(1, 21):
+        title = ["Cello Concerto", "Symphony No. 5"][number % 2] if number <= 4 else f"Overture {number}"
+        connection.execute("INSERT INTO work VALUES (?, ?, ?, ?)", (number, title, 1780 + number * 7, 20 + number))
+        for part_no in range(1, 4):
+            connection.execute("INSERT INTO part VALUES (?, ?, ?)", (number, part_no, 10 + part_no * number))
+    for number in range(1, 31):
+        connection.execute(
+            "INSERT INTO patron VALUES (?, ?, ?)", (number, rng.choice(["Mr", "Mrs", "Ms"]), f"2024-01-{number:02d}")
+        )
+        connection.execute(
+            "INSERT INTO shipment VALUES (?, ?, ?)", (f"SH{number:03d}", f"Merchant {number % 25}", 5 * number)
+        )
+    connection.commit()
+    connection.close()
+
+
+def test_ids_dates_and_numbers_of_rows_that_have_names_are_shown_with_the_names(tmp_path):
+    path = tmp_path / "orchestra.sqlite"
+    _orchestra(path)
+    rules = GoalRules(introspect_sqlite(path, "orchestra"), path)
+    # Names that repeat still read where an id does not: a title of the work's own, a person's first and last names.
+    assert rules.row_names("work") == ["work.work_ttl"]
+    assert rules.row_names("musician") == ["musician.first_nm", "musician.last_nm"]
+    # A title of few values (Mr, Mrs) names nobody; a customer's name is no name of a shipment.
+    assert rules.row_names("patron") == [] and rules.row_names("shipment") == []
+    recent = {"column": "work.composed_yr", "op": ">", "value": 1850}
+    few = {"column": "work.players_cnt", "op": "<", "value": 30}
+    ids = tree(["work"], project=["work.work_id"], filters=[recent], set={"op": "intersect", "filters": [few]})
+    assert rules.named(ids)["project"] == ["work.work_ttl", "work.work_id"]
+    years = tree(["work"], project=["work.composed_yr"], order={"by": "work.players_cnt", "desc": True, "limit": 1})
+    assert rules.named(years)["project"] == ["work.work_ttl", "work.composed_yr"]
+    # A last name alone gets the first name; a name a condition fixes is not shown again.
+    laura = {"column": "musician.first_nm", "op": "=", "value": "Anna"}
+    late = {"column": "musician.joined_yr", "op": ">", "value": 2000}
+    last = tree(["musician"], project=["musician.last_nm"], filters=[late])
+    assert rules.named(last)["project"] == ["musician.first_nm", "musician.last_nm"]
+    anna = tree(["musician"], project=["musician.musician_id"], filters=[laura], set={"op": "intersect",
+                "filters": [late]})  # fmt: skip
+    assert rules.named(anna)["project"] == ["musician.last_nm", "musician.musician_id"]
+    # A code that names a row of a table the list joins on it gets that row's names.
+    pages = {"column": "part.pages", "op": ">", "value": 40}
+    joined = tree(["part", "work"], project=["part.work_id"], joins=[("part", "work_id", "work", "work_id")],
+                  filters=[pages])  # fmt: skip
+    assert rules.named(joined)["project"] == ["work.work_ttl", "part.work_id"]
+    # Names shown already, a list of every row (no condition: `list_of_values`), a table without names: unchanged.
+    for unchanged in (
+        tree(["work"], project=["work.work_ttl"], filters=[recent]),
+        tree(["work"], project=["work.composed_yr"]),
+        tree(
+            ["shipment"],
+            project=["shipment.ship_ref"],
+            filters=[{"column": "shipment.cases_qty", "op": ">", "value": 50}],
+        ),  # fmt: skip
+    ):
+        assert rules.named(unchanged) is unchanged
+    # The sampler keeps no list of ids, dates or numbers of musicians or works without their names (but where a
+    # condition names them: "the ids of the works titled X or Y").
+    sampler = GoalSampler(introspect_sqlite(path, "orchestra"), path, random.Random(5))
+    goals = sampler.sample(30)
+    assert goals
+    for goal in goals:
+        shown = goal.tree.get("project") or []
+        conditions = [*goal.tree.get("filters", []), *(goal.tree.get("set") or {}).get("filters", [])]
+        named = any(rules.names_rows(item["column"]) and item["op"] == "=" for item in conditions)
+        if goal.tree["type"] == "list" and shown and shown[0].split(".")[0] in ("work", "musician") and not named:
+            assert any(rules.names_rows(column) for column in shown), goal.sql
+
+
+def test_quantities_in_different_units_are_not_added_ranked_or_compared(tmp_path):
+    path = tmp_path / "bakery.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        "CREATE TABLE ingredient (ingredient_id INTEGER PRIMARY KEY, ingredient_nm TEXT, unit_cd TEXT,"
+        " unit_cost REAL);"
+        "CREATE TABLE recipe_line (product_nm TEXT, ingredient_id INTEGER REFERENCES ingredient (ingredient_id),"
+        " qty REAL, PRIMARY KEY (product_nm, ingredient_id));"
+        "CREATE TABLE order_line (order_id INTEGER, line_no INTEGER, qty INTEGER, PRIMARY KEY (order_id, line_no));"
+    )
+    units = {"Flour": "KG", "Butter": "KG", "Eggs": "EA", "Milk": "L", "Sugar": "KG"}
+    for number, (name, unit) in enumerate(units.items(), start=1):
+        connection.execute("INSERT INTO ingredient VALUES (?, ?, ?, ?)", (number, name, unit, 0.5 * number))
+        for product in ("Loaf", "Bun", "Cake"):
+            connection.execute("INSERT INTO recipe_line VALUES (?, ?, ?)", (product, number, 0.2 * number + 1))
+    for number in range(1, 31):
+        connection.execute("INSERT INTO order_line VALUES (?, ?, ?)", (number, 1, 6 * (number % 4 + 1)))
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "bakery"), path)
+    assert rules.unit_column("recipe_line.qty") == "ingredient.unit_cd"
+    assert rules.unit_column("order_line.qty") is None and rules.unit_column("ingredient.unit_cost") is None
+    line = ["recipe_line"]
+    above = {"column": "recipe_line.qty", "op": ">", "value": 1.5}
+    # "The largest recipe quantity": four eggs against 1.2 kilograms of flour.
+    for mixed in (
+        tree(line, "max", ["recipe_line.qty"]),
+        tree(line, "sum", ["recipe_line.qty"]),
+        tree(line, project=["recipe_line.product_nm"], order={"by": "recipe_line.qty", "desc": True, "limit": 1}),
+        tree(
+            line,
+            project=["recipe_line.product_nm"],
+            nested={"column": "recipe_line.qty", "op": ">", "aggregate": "avg"},
+        ),  # fmt: skip
+        tree(line, project=["recipe_line.product_nm"], filters=[above]),
+    ):
+        assert rules.before_run(mixed).rule == "mixed_units", mixed
+    # One unit, or one ingredient, fixed by a condition: the quantities compare.
+    joined = [("recipe_line", "ingredient_id", "ingredient", "ingredient_id")]
+    for fixed in (
+        {"column": "ingredient.unit_cd", "op": "=", "value": "KG"},
+        {"column": "ingredient.ingredient_nm", "op": "=", "value": "Flour"},
+    ):
+        asked = tree(["recipe_line", "ingredient"], "max", ["recipe_line.qty"], joins=joined, filters=[fixed])
+        assert rules.before_run(asked) is None
+    assert rules.before_run(tree(["order_line"], "max", ["order_line.qty"])) is None
+
+
+def test_ids_of_another_table_spread_over_all_its_ids_are_an_undeclared_key_named_by_no_shared_word(tmp_path):
+    path = tmp_path / "world.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        "CREATE TABLE city (city_id INTEGER PRIMARY KEY, city_nm TEXT, pop INTEGER);"
+        "CREATE TABLE country (code TEXT PRIMARY KEY, country_nm TEXT, capital INTEGER, provinces INTEGER);"
+    )
+    for number in range(1, 601):
+        connection.execute("INSERT INTO city VALUES (?, ?, ?)", (number, f"City {number}", 1000 * number))
+    for number in range(40):
+        row = (f"C{number:02d}", f"Country {number}", 1 + number * 15, 5 + number % 20 * 2)
+        connection.execute("INSERT INTO country VALUES (?, ?, ?, ?)", row)
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "world"), path)
+    # A capital is a city's id, 1..586 of 1..600, every country its own: no total or average of them.
+    assert rules.undeclared_key("country.capital") == "city.city_id"
+    assert rules.before_run(tree(["country"], "avg", ["country.capital"])).rule == "aggregate_of_identifier"
+    # A count of provinces (5-43, each twice) lies among the city ids by chance, far from their end: an amount.
+    assert rules.undeclared_key("country.provinces") is None
+    assert rules.before_run(tree(["country"], "avg", ["country.provinces"])) is None
+
+
+def test_one_of_many_days_is_no_condition_and_the_sampler_asks_before_or_after_it(tmp_path):
+    path = tmp_path / "orders.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        "CREATE TABLE trade_order (order_id INTEGER PRIMARY KEY, account_nm TEXT, order_dt TEXT, festival_dt TEXT,"
+        " crates INTEGER);"
+    )
+    rng = random.Random(8)
+    for number in range(1, 121):
+        row = (number, f"Account {number % 15}", f"2026-{9 + number % 3:02d}-{1 + number % 28:02d}",
+               f"2026-07-{10 + number % 3:02d}", rng.randint(1, 30))  # fmt: skip
+        connection.execute("INSERT INTO trade_order VALUES (?, ?, ?, ?, ?)", row)
+    connection.commit()
+    connection.close()
+    schema = introspect_sqlite(path, "orders")
+    rules = GoalRules(schema, path)
+    count = "count"
+    on_a_day = tree(
+        ["trade_order"], count, filters=[{"column": "trade_order.order_dt", "op": "=", "value": "2026-10-03"}]
+    )
+    assert rules.before_run(on_a_day).rule == "exact_date"
+    after = {"column": "trade_order.order_dt", "op": ">", "value": "2026-10-03"}
+    assert rules.before_run(tree(["trade_order"], count, filters=[after])) is None
+    # One of a festival's three days is one of its kinds.
+    festival = {"column": "trade_order.festival_dt", "op": "=", "value": "2026-07-11"}
+    assert rules.before_run(tree(["trade_order"], count, filters=[festival])) is None
+    goals = GoalSampler(schema, path, random.Random(4)).sample(20)
+    conditions = [item for goal in goals for item in [*goal.tree["filters"], *(goal.tree.get("set") or {}).get(
+        "filters", [])]]  # fmt: skip
+    assert any(item["column"] == "trade_order.order_dt" for item in conditions)
+    assert all(item["op"] != "=" for item in conditions if item["column"] == "trade_order.order_dt")
