@@ -735,3 +735,30 @@ def test_a_unit_after_in_goes_with_it():
     assert _without_unit("out in km") == "out in"  # no measure named: still no detail (`_vague`)
     assert _without_unit("profits billion") == "profits"
     assert _without_unit("duration in minutes") == "duration in minutes"  # a unit of time is kept
+
+
+def test_no_instead_of_a_condition_the_other_side_of_a_set_operation_holds():
+    """Written after suggestions set 16 was read (tuned): "ask about those that are seasonal instead" of staff an
+    INTERSECT kept to seasonal ones; the shortenings est, comm, prem, act, hr said as written; "those that are
+    shipping" (a thing paid for, text writes "the shipping" nine times as often as "is shipping")."""
+    from annotation.tests.test_intents_seen import schema_of, suggested
+    from annotation.wording.suggestions.names import _unread_table, _vague
+
+    schema = schema_of(
+        {"staff": ["staff_id", "first_nm", "start_dt", "hrs_per_wk", "seasonal", "lifeguard"]},
+        primary=["staff.staff_id"],
+        types=dict.fromkeys(["staff.staff_id", "staff.hrs_per_wk", "staff.seasonal", "staff.lifeguard"], "number"),
+    )
+    figures = {
+        ("staff", column): {"rows": 70, "distinct": 2, "min": 0, "max": 1} for column in ("seasonal", "lifeguard")
+    }
+    values = {"seasonal": [0, 1], "lifeguard": [0, 1]}
+    sql = "SELECT start_dt FROM staff WHERE hrs_per_wk = 35 INTERSECT SELECT start_dt FROM staff WHERE seasonal = 1"
+    found = suggested(
+        sql, schema, [["2013-08-14"], ["2014-03-03"]], ["different_instances"], seeds=60, figures=figures,
+        values=lambda t, c: values.get(c),
+    )  # fmt: skip
+    assert not any("seasonal instead" in text for text in found), found
+    assert _vague("est high amount") and _vague("comm percent") and _vague("prem amount") and _vague("start hr")
+    assert _unread_table("act bookings")
+    assert english.noun_in_ing("shipping") and not english.noun_in_ing("winning")

@@ -563,6 +563,10 @@ _SCHEMA_SHORTENINGS |= {"conc", "exp", "cap"}
 # written on an unrated goals draw of the made orchestra, bakery, pharmacy and marina (seed 16616, tuning): "days sup"
 # (supplied, supply or supplement)
 _SCHEMA_SHORTENINGS |= {"sup"}
+# written after suggestions set 16 was read (tuned): "est high amount" (estimate, estimated or established), "comm
+# percent" (commission, communication, committee), "prem amount" (premium, premises), "act bookings" (activity or an
+# act), "start hr" (hour or human resources)
+_SCHEMA_SHORTENINGS |= {"est", "comm", "prem", "act", "hr"}
 
 
 @functools.lru_cache(maxsize=4096)

@@ -136,6 +136,9 @@ class _Facts:
     inner_groups: list = field(default_factory=list)
     # The result's columns in order: the plain column each one shows, None for anything else; None after a `*`.
     selected: list | None = field(default_factory=list)
+    # The yes/no columns a set operation's other SELECT holds at yes for every row: "= 1" of an INTERSECT, "= 0" of an
+    # EXCEPT ("those that are seasonal instead" of staff kept to seasonal ones asks for what they are).
+    held_yes: list = field(default_factory=list)
 
 
 def _sources_of(node: exp.Select) -> tuple[list[exp.Expr], list[exp.Expr]]:
@@ -151,6 +154,27 @@ def _sources_of(node: exp.Select) -> tuple[list[exp.Expr], list[exp.Expr]]:
     return sources, on_conditions
 
 
+_YES_VALUES = frozenset({"1", "t", "y", "yes", "true"})
+_NO_VALUES = frozenset({"0", "f", "n", "no", "false"})
+
+
+def _held_yes(node: exp.SetOperation, filters: list) -> list:
+    """The columns an INTERSECT's other side holds at yes ("seasonal = 1"), or an EXCEPT's takes away at no
+    ("seasonal = 0"): every row of the result is yes there. A UNION holds nothing for every row."""
+    wanted = _YES_VALUES if isinstance(node, exp.Intersect) else _NO_VALUES if isinstance(node, exp.Except) else None
+    if wanted is None:
+        return []
+    return [
+        item.column
+        for item in filters
+        if item.column is not None
+        and item.op == "="
+        and not item.negated
+        and len(item.values) == 1
+        and str(item.values[0]).lower() in wanted
+    ]
+
+
 class _Reader:
     """Reads the previous query into _Facts."""
 
@@ -163,8 +187,10 @@ class _Reader:
             node = unwrap_paren(node.this)
         if isinstance(node, exp.SetOperation):
             facts = self.query(node.this)
+            other = self.query(node.expression)
             facts.set_operation = True
-            facts.mixed_tables = facts.mixed_tables or set(self.query(node.expression).tables) != set(facts.tables)
+            facts.mixed_tables = facts.mixed_tables or set(other.tables) != set(facts.tables)
+            facts.held_yes = [*facts.held_yes, *_held_yes(node, other.filters)]
             if node.args.get("order") is not None or node.args.get("limit") is not None:
                 # The order and limit written after the last SELECT are the whole query's (the first SELECT's
                 # names are the result's names).
@@ -667,7 +693,9 @@ class _Analysis:
             return []
         if not self.names.known:
             return [("column", None)]
-        used = {item.column for item in facts.filters}
+        # written after suggestions set 16 was read (tuned): "those that are seasonal instead" of staff an INTERSECT
+        # kept to seasonal ones
+        used = {item.column for item in facts.filters} | set(facts.held_yes)
         others = [
             column
             for column in self.names.descriptive(facts.tables, exclude=used, flags=True)
