@@ -2180,3 +2180,25 @@ def test_a_row_pairing_the_rows_with_another_is_said_as_what_they_hold_for_it():
     )
     text = draft(sql, [["a@x"], ["b@x"]], schema=fleet)
     assert "whose share percent for a vessel is greater than 50" in text and "with a vessel owner" not in text, text
+
+
+def test_a_shortening_of_the_columns_own_table_stands_for_it():
+    """Written after drafts set 15 was read (tuned): 'the distance with the fewest docks' for district.dist_nm."""
+    from annotation.wording.english import column_name
+
+    assert column_name("dist nm", set(), "text", "district") == "district name"
+    assert column_name("dist nm", set(), "text", "route") == "distance name"  # another table: the usual reading
+    assert column_name("stn nm", set(), "text", "station") == "station name"
+    assert column_name("city cnt", set(), "number", "country") == "city count"  # a general shortening stays
+    assert column_name("vacc cd", set(), "text", "vaccination") == "vaccine code"  # the usual reading, of its root
+    places = schema_of(
+        {"district": ["dist_cd", "dist_nm"], "station": ["stn_id", "stn_nm", "dist_cd"]},
+        primary=["district.dist_cd", "station.stn_id"],
+        foreign=[("station.dist_cd", "district.dist_cd")],
+    )
+    sql = (
+        "SELECT T1.dist_nm, count(*) FROM district AS T1 JOIN station AS T2 ON T1.dist_cd = T2.dist_cd "
+        "GROUP BY T1.dist_nm ORDER BY count(*) ASC LIMIT 1"
+    )
+    text = draft(sql, [["Kingswood", 2]], schema=places)
+    assert "distance" not in text and "district" in text, text

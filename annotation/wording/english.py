@@ -592,15 +592,55 @@ COMING_ABOUT = frozenset(
 )
 
 
-def column_name(name: str, vocabulary: set[str] | frozenset[str] = frozenset(), kind: str = "text") -> str:
+def column_name(
+    name: str, vocabulary: set[str] | frozenset[str] = frozenset(), kind: str = "text", table: str = ""
+) -> str:
     """A column's readable name as both writers say it (the drafts' `_Names`, the suggestions' `_Schema`):
     `column_phrase` with the schema's words, a participle and "year" in a response's order ("year built"), and a
     number column named by a verb of coming about alone said as its year ("year founded", never "whose founded is
-    1880"). `kind`: the tables.json column type."""
-    phrase = year_first(column_phrase(name, vocabulary))
+    1880"). `kind`: the tables.json column type; `table`: the words of the column's own table, whose shortening
+    stands for them (`_own_table_words`)."""
+    phrase = year_first(column_phrase(_own_table_words(name, table), vocabulary))
     if kind == "number" and phrase in COMING_ABOUT:
         return f"year {phrase}"
     return phrase
+
+
+# Letters a shortening of a table's name keeps at least ("dist" of district, "stn" of station), and letters it drops.
+_TABLE_SHORTENING_CHARS = 3
+_TABLE_SHORTENING_DROPS = 2
+
+
+def _own_table_words(name: str, table: str) -> str:
+    """A column's words with a shortening of its own table's name said as that name: in a table of districts "dist
+    nm" is the district's name ("district name", never "distance name"), in one of stations "stn nm" the station's,
+    in one of brokers "brk nm" the broker's: a column is named after the table it is in, whatever else the letters
+    may stand for."""
+    owners = table.lower().split()
+    words = name.split()
+    for index, word in enumerate(words):
+        if len(word) < _TABLE_SHORTENING_CHARS or word in owners or word in ABBREVIATIONS or not word.isalpha():
+            continue
+        usual = _SPELLED_OUT.get(word, "")
+        for owner in owners:
+            dropped = len(owner) - len(word)
+            if len(os.path.commonprefix([usual, owner])) > len(word):
+                break  # the usual reading is of the table's own root: "vacc" of vaccinations is the vaccine
+            if dropped >= _TABLE_SHORTENING_DROPS and _abbreviates(word, owner):
+                words[index] = owner
+                break
+    return " ".join(words)
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    """Whether `short` is `word` cut ("dist" of "district", "prod" of "product") or its letters in order from the
+    first, as a consonant skeleton ("stn" of "station", "brk" of "broker", "mech" of "mechanic")."""
+    if word.startswith(short):
+        return True
+    if short[0] != word[0]:
+        return False
+    rest = iter(word[1:])
+    return all(letter in rest for letter in short[1:]) and not any(letter in "aeiou" for letter in short[1:])
 
 
 # ---------------------------------------------------------------------------------------------------------------

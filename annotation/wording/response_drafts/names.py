@@ -166,7 +166,8 @@ class _Names:
             name = column_readable[index][1] if index < len(column_readable) else original
             kind = self.column_types[index] if index < len(self.column_types) else "text"
             # "institutions whose year founded is after 1880", never "whose founded is"
-            self.column_names.append(_column_name(_words_of(str(name or original)), vocabulary, kind))
+            table = _words_of(str(originals[table_index])) if 0 <= table_index < len(originals) else ""
+            self.column_names.append(_column_name(_words_of(str(name or original)), vocabulary, kind, table))
             if table_index >= 0:
                 self.columns.setdefault((table_index, str(original).lower()), index)
         self.primary = {key for key in schema.get("primary_keys") or [] if isinstance(key, int)}
