@@ -68,6 +68,7 @@ export class LabelEditor {
     this.intentRow.append(this.category, this.detectedNote);
     this.relations = element("div", "relation-grid");
     this.relations.setAttribute("aria-label", gettext("Relations"));
+    this._buildRelations();
     intent.append(head, this.intentRow, this.relations);
     this.intentBlock = intent;
 
@@ -304,24 +305,30 @@ export class LabelEditor {
     this._drawState();
   }
 
-  _drawRelations() {
-    const edit = this.edit;
-    this.relations.replaceChildren(...Object.entries(this.vocabulary.relations).map(([name, [title, category]]) => {
+  // Built once, ticked on each draw: a redraw (any event of the room) never replaces a box under a click.
+  _buildRelations() {
+    this.relationBoxes = new Map();
+    for (const [name, [title, category]] of Object.entries(this.vocabulary.relations)) {
       const label = element("label", `relation cat-${category}`);
       label.title = `${this.vocabulary.categories[category]}: ${title}`;
       const box = element("input");
       box.type = "checkbox";
       box.value = name;
-      box.checked = edit.intent.relations.includes(name);
       box.addEventListener("change", () => {
-        const chosen = new Set(edit.intent.relations);
+        const intent = this.edit.intent;
+        const chosen = new Set(intent.relations);
         if (box.checked) chosen.add(name); else chosen.delete(name);
-        edit.intent.relations = Object.keys(this.vocabulary.relations).filter((r) => chosen.has(r));
+        intent.relations = Object.keys(this.vocabulary.relations).filter((r) => chosen.has(r));
         this._changed("intent");
       });
       label.append(box, ` ${name} ${title}`);
-      return label;
-    }));
+      this.relations.append(label);
+      this.relationBoxes.set(name, box);
+    }
+  }
+
+  _drawRelations() {
+    for (const [name, box] of this.relationBoxes) box.checked = this.edit.intent.relations.includes(name);
   }
 
   /** The thematic relations the detected intent's relations propose, in the vocabulary's order. */
@@ -369,25 +376,45 @@ export class LabelEditor {
     const linkedAt = new Map();
     edit.links.forEach((span, index) => { for (let i = span.beg; i <= span.end; i++) linkedAt.set(i, index); });
     const selection = edit.selection;
-    this.tokens.replaceChildren(...turn.tokens.map((token, index) => {
+    this._buildTokens(turn.tokens);
+    this.tokenChips.forEach((chip, index) => {
+      const span = linkedAt.has(index) ? edit.links[linkedAt.get(index)] : null;
+      chip.className = "token";
+      if (span) chip.classList.add("linked", `link-${span.type}`);
+      chip.title = span ? this._entityName(span) : "";
+      if (selection && index >= selection.beg && index <= selection.end) chip.classList.add("selected");
+    });
+    this.addButton.disabled = !selection;
+    this._drawLinkList();
+  }
+
+  // The words' chips, built again only for other words: a redraw never replaces a chip under a click.
+  _buildTokens(tokens) {
+    const key = JSON.stringify(tokens);
+    if (key === this.tokensKey) return;
+    this.tokensKey = key;
+    this.tokenChips = tokens.map((token, index) => {
       const chip = element("button", "token", token);
       chip.type = "button";
-      if (linkedAt.has(index)) {
-        const span = edit.links[linkedAt.get(index)];
-        chip.classList.add("linked", `link-${span.type}`);
-        chip.title = this._entityName(span);
-      }
-      if (selection && index >= selection.beg && index <= selection.end) chip.classList.add("selected");
       chip.addEventListener("click", (e) => {
+        const edit = this.edit;
         edit.selection = e.shiftKey && edit.selection
           ? { beg: Math.min(edit.selection.beg, index), end: Math.max(edit.selection.end, index) }
           : { beg: index, end: index };
         this._drawLinks();
       });
       return chip;
-    }));
-    this.addButton.disabled = !selection;
-    this.linkList.replaceChildren(...edit.links.map((span, index) => {
+    });
+    this.tokens.replaceChildren(...this.tokenChips);
+  }
+
+  // The links, built again only when they change (the same reason).
+  _drawLinkList() {
+    const links = this.edit.links;
+    const key = JSON.stringify([this.tokensKey, links]);
+    if (key === this.linksKey) return;
+    this.linksKey = key;
+    this.linkList.replaceChildren(...links.map((span, index) => {
       const item = element("li", `link-item link-${span.type}`);
       item.append(element("span", "link-words", `“${this._words(span)}”`), document.createTextNode(" → "),
         element("span", "link-entity", this._entityName(span)));
@@ -397,7 +424,7 @@ export class LabelEditor {
       remove.setAttribute("aria-label",
         interpolate(gettext("Remove the link of “%(words)s”"), { words: this._words(span) }, true));
       remove.addEventListener("click", () => {
-        edit.links.splice(index, 1);
+        this.edit.links.splice(index, 1);
         this._changed("links");
         this._drawLinks();
       });

@@ -715,10 +715,17 @@ def test_what_a_shared_result_brings_moves_nothing_below_it_and_undoes_no_unsave
     chosen = phrasing.locator("option").nth(1).get_attribute("value")
     phrasing.select_option(chosen)
     expect(expert.get_by_test_id("labels-state")).to_have_text("unsaved changes")
+    # Every event of the room redraws the panel: the relations' boxes and the words' chips stay the same nodes, so
+    # that a click in flight when one lands (between press and release) is never lost.
+    boxes = "#step-labels .relation input, #step-labels .token"
+    mark = "(selector) => [...document.querySelectorAll(selector)].map((node) => { node.dataset.kept = 1; }).length"
+    marked = expert.evaluate(mark, boxes)
+    assert marked > 16
     column = expert.locator("[data-structure='0'] .column-name").first.inner_text()
     expert.fill("#sql-input", f"SELECT * FROM {table} ORDER BY {column} LIMIT 3")
     expert.locator("#run-sql").click()
     expect(expert.locator(".run")).to_have_count(2)
+    expect(expert.locator(boxes.replace(", ", "[data-kept], ") + "[data-kept]")).to_have_count(marked)
     expert.locator(".run").first.get_by_role("button", name="Send this result to the user").click()
     expect(expert.get_by_test_id("intent-detected")).to_contain_text("R14")
     expect(phenomenon).to_be_checked()
