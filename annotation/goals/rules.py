@@ -271,8 +271,11 @@ _HEX_TOKEN = re.compile(r"[0-9a-fA-F]{16,}")  # a hash or a token of hexadecimal
 # Numbers a person asking does not know and would not look a row up by (a phone, a fax, a social security number).
 _UNKNOWN_NUMBER_WORDS = frozenset({"phone", "telephone", "tel", "fax", "mobile", "ssn", "uuid"})
 _DIGIT = re.compile(r"\d")
-# A code of a few letters and digits (K107003222639, TRK000600814, LS-1042): it names no thing to a reader.
-_LETTERED_NUMBER = re.compile(r"[A-Za-z]{1,4}[-/ ]?\d{4,}")
+# A code of a few letters and digits (K107003222639, TRK000600814, LS-1042), the digits maybe in groups (a purchase
+# order's PO-2024-0007, a docket's WD24-0165): it names no thing to a reader. Letters within (GC-MCL-113) or a word
+# before the number (Suite 69, Room 101) make no such code.
+_LETTERED_NUMBER = re.compile(r"[A-Za-z]{1,4}(?:[-/ ]?\d+)+")
+_LETTERED_DIGITS = 4  # ...holding at least this many digits
 
 _EXACT_ROWS = 10  # an amount of fewer rows may be asked by one of its values
 _POSITION_MAX = 50  # the places of rows in their parent's sequence (1, 2, 3...) go no higher than this
@@ -994,7 +997,10 @@ class GoalRules:
         if not self.names_things(qualified) or self.identifier_kind(qualified) in ("key", "identifier", "code"):
             return False
         figures = self.figures(qualified)
-        return not all(_LETTERED_NUMBER.fullmatch(str(value)) for value in (figures.low, figures.high))
+        return not all(
+            _LETTERED_NUMBER.fullmatch(str(value)) and len(_DIGIT.findall(str(value))) >= _LETTERED_DIGITS
+            for value in (figures.low, figures.high)
+        )
 
     def position(self, qualified: str) -> bool:
         """Whether a column holds the places of rows in a sequence of their parent: whole numbers from 0 or 1 up, with

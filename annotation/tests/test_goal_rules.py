@@ -1309,6 +1309,26 @@ def test_codes_of_a_letter_and_many_digits_name_nothing(tmp_path):
     assert after(tree(["pupil"], project=["pupil.first_name", "pupil.upn"], filters=[form])) is None
 
 
+def test_references_of_a_few_letters_and_groups_of_digits_name_nothing(tmp_path):
+    path = tmp_path / "orders.sqlite"
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE delivery (del_no INTEGER PRIMARY KEY, po_ref TEXT, docket TEXT, site TEXT,"
+                       " late INTEGER)")  # fmt: skip
+    for number in range(1, 61):
+        row = (number, f"PO-{2024 + number % 2}-{number * 7:04d}", f"WD24-{number * 13:04d}",
+               f"Suite {number}", number % 3)  # fmt: skip
+        connection.execute("INSERT INTO delivery VALUES (?, ?, ?, ?, ?)", row)
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "orders"), path)
+    # "The purchase orders of the late deliveries": 20 references naming nothing, whose digits come in groups.
+    assert not rules.names_rows("delivery.po_ref") and not rules.names_rows("delivery.docket")
+    assert rules.names_rows("delivery.site")  # a word before a number: "Suite 12" names a place
+    late = {"column": "delivery.late", "op": "=", "value": 1}
+    listed = tree(["delivery"], project=["delivery.po_ref"], filters=[late])
+    assert rules.after_run(listed, execute(path, tree_sql(listed)).rows)[1].rule == "list_naming_nothing"
+
+
 def _staff_database(path):
     connection = sqlite3.connect(path)
     connection.executescript(
