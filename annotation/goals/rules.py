@@ -573,7 +573,14 @@ class GoalRules:
             # A packed key counting from 1 (1..n) holds every whole number up to n: large values fall inside it by
             # chance too (a plan's minutes included, 250 to 1,000, among 1,500 usage records' ids), so only a shared
             # word tells; a packed key of large numbers (seasons' years 1950-2017) holds them by no chance.
-            if packed and found.low <= _UNDECLARED_KEY_LOW and not shared and not self._spans_key(figures, found):
+            # A column named for who did something (`received_by`, `approved_by`) holds a person's id: the key of the
+            # one table whose rows are people named by a first and a last name.
+            person = spelt[-1] == "by" and len(self.row_names(other)) == 2
+            if (
+                packed
+                and found.low <= _UNDECLARED_KEY_LOW
+                and not (shared or person or self._spans_key(figures, found))
+            ):
                 continue
             # A name saying a number of its own (`room_no`, `licence_no`) refers to another table only when it shares
             # a word with it: room numbers 101-340 lie among 410 guardians' ids by chance.

@@ -1721,3 +1721,31 @@ def test_one_of_many_days_is_no_condition_and_the_sampler_asks_before_or_after_i
         "filters", [])]]  # fmt: skip
     assert any(item["column"] == "trade_order.order_dt" for item in conditions)
     assert all(item["op"] != "=" for item in conditions if item["column"] == "trade_order.order_dt")
+
+
+def test_a_column_named_for_who_did_something_refers_to_the_table_of_people(tmp_path):
+    path = tmp_path / "builder.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        "CREATE TABLE plant (plant_id INTEGER PRIMARY KEY, fleet_no TEXT);"
+        "CREATE TABLE worker (worker_id INTEGER PRIMARY KEY, first_nm TEXT, last_nm TEXT);"
+        "CREATE TABLE delivery (del_no INTEGER PRIMARY KEY, received_by INTEGER, late INTEGER, crates INTEGER);"
+    )
+    rng = random.Random(6)
+    for number in range(1, 201):
+        connection.execute("INSERT INTO plant VALUES (?, ?)", (number, f"EX{number:03d}"))
+    for number in range(1, 41):
+        row = (number, rng.choice(["Adam", "Billy", "Ellie"]), rng.choice(["Haigh", "Wood", "Dyson"]))
+        connection.execute("INSERT INTO worker VALUES (?, ?, ?)", row)
+    for number in range(1, 301):
+        row = (number, rng.randint(1, 40), number % 2, rng.randint(1, 40))
+        connection.execute("INSERT INTO delivery VALUES (?, ?, ?, ?)", row)
+    connection.commit()
+    connection.close()
+    rules = GoalRules(introspect_sqlite(path, "builder"), path)
+    # Who received a delivery is a worker (first and last names), not an item of plant whose ids 1-200 hold 1-40 too.
+    assert rules.undeclared_key("delivery.received_by") == "worker.worker_id"
+    received = {"column": "delivery.received_by", "op": ">", "value": 8}
+    assert rules.before_run(tree(["delivery"], "count", filters=[received])).rule == "filter_on_identifier"
+    # The same numbers named for nobody are an amount.
+    assert rules.undeclared_key("delivery.crates") is None
