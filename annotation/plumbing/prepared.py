@@ -30,10 +30,6 @@ from django.db.models.query import ModelIterable, get_related_populators
 _STAND_INS = (29_989, 30_011)
 
 
-class PreparedQueryError(RuntimeError):
-    """A queryset that cannot be prepared (its shape is not supported, or a value does not reach its SQL as given)."""
-
-
 @dataclass(frozen=True)
 class _Compiled:
     sql: str
@@ -50,7 +46,8 @@ class _Compiled:
 
 class PreparedModels:
     """`build(*values)` returns the queryset for `values`; calling the `PreparedModels` with values returns the list of
-    model instances that queryset would give. Only querysets of model instances (no values(), no prefetch_related)."""
+    model instances that queryset would give. Only querysets of model instances (no values(), no prefetch_related): a
+    queryset that cannot be prepared, or a value that is no integer, is a programming error (TypeError)."""
 
     def __init__(self, build: Callable[..., QuerySet], *, values: int = 1):
         self._build = build
@@ -83,9 +80,9 @@ class PreparedModels:
         first, second = ([base + 2 * index for index in range(self._values)] for base in _STAND_INS)
         queryset = self._build(*first)
         if queryset._iterable_class is not ModelIterable or queryset._prefetch_related_lookups:
-            raise PreparedQueryError("only a queryset of model instances without prefetch_related can be prepared")
+            raise TypeError("only a queryset of model instances without prefetch_related can be prepared")
         if queryset._known_related_objects:
-            raise PreparedQueryError("a related manager's queryset cannot be prepared: build it from the model's")
+            raise TypeError("a related manager's queryset cannot be prepared: build it from the model's")
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
         other_sql, other_params = self._build(*second).query.get_compiler(using=using).as_sql()
@@ -99,11 +96,11 @@ class PreparedModels:
             or len(other_params) != len(params)
             or sorted({index for _, index in slots}) != list(range(self._values))
         ):
-            raise PreparedQueryError("each value must reach the SQL as given (an integer compared with a column)")
+            raise TypeError("each value must reach the SQL as given (an integer compared with a column)")
         select, klass_info = compiler.select, compiler.klass_info
         columns = [item[0] for item in select[: compiler.col_count]]
         if compiler.has_composite_fields(columns):
-            raise PreparedQueryError("composite fields are not supported")
+            raise TypeError("composite fields are not supported")
         converters = tuple(
             (position, tuple(functions), expression)
             for position, (functions, expression) in compiler.get_converters(columns).items()
