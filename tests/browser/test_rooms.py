@@ -738,3 +738,77 @@ def test_what_a_shared_result_brings_moves_nothing_below_it_and_undoes_no_unsave
     # The act ticked now is the act meant, and the response goes.
     respond(expert, expert.locator("#response-text").input_value(), "CONFIRM_SQL")
     expect(worker.locator(".bubble.response")).to_have_count(2)
+
+
+ACTS_AND_QUESTIONS = """
+import json
+from dialogs.models import Event
+events = Event.objects.filter(dialogue_id={dialogue}, kind__in=["utterance", "user_acts"]).order_by("seq")
+print(json.dumps([[e.kind, e.seq, e.payload.get("turn"), e.payload.get("acts")] for e in events]))
+"""
+
+
+def test_a_newer_question_waits_beside_the_one_the_expert_works_on(new_page, paired, platform):
+    """The step panel works on the newest open question, but never takes the one the expert has started on from under
+    their hands: a newer question waits in the hint line (the steps below do not move), an act ticked meanwhile is
+    saved on the question shown, and the expert goes to the newer one by the hint's button (by keyboard here). Once
+    they answer the question they kept, the panel moves on to the newest open one, as before."""
+    worker, expert, dialogue = paired("hana", "hugo")
+    read_tables_and_reveal(worker)
+    table = first_table(expert)
+    ask(worker, expert, "How many are there?")
+    label(expert, "INFORM_SQL")
+    sql = f"SELECT count(*) FROM {table}"
+    expert.fill("#sql-input", sql)
+    steps = "#user-acts label.act, #sql-editor, #run-sql, #system-acts label.act, #response-text, #send-response"
+    before = boxes_of(expert, steps)
+
+    worker.fill("#message", "And the first three?")
+    worker.press("#message", "Enter")
+    expect(expert.locator(".bubble.question")).to_have_count(2)
+    expect(expert.locator("#turn-title")).to_have_text("Question 1")
+    expect(expert.locator("#turn-quote")).to_have_text("How many are there?")
+    waiting = expert.get_by_test_id("turn-waiting")
+    expect(waiting).to_be_visible()
+    expect(waiting).to_contain_text("A newer question is waiting (question 2)")
+    expect(expert.locator("#turn-hint-usual")).to_be_hidden()
+    expect(expert.locator("#sql-input")).to_have_text(sql)
+    expect(expert.locator("#user-acts input[value=INFORM_SQL]")).to_be_checked()
+    assert boxes_of(expert, steps) == before, "the steps moved when the newer question came"
+
+    # An act ticked now is question 1's.
+    expert.check("#user-acts input[value=INFER_SQL]")
+    expect(expert.locator("#acts-state")).to_have_text("saved: INFORM_SQL, INFER_SQL")
+    events = json.loads(platform.manage("shell", "-c", ACTS_AND_QUESTIONS.format(dialogue=dialogue)).splitlines()[-1])
+    first, second = [seq for kind, seq, _, _ in events if kind == "utterance"]
+    assert [(turn, acts) for kind, _, turn, acts in events if kind == "user_acts"] == [
+        (first, ["INFORM_SQL"]),
+        (first, ["INFORM_SQL", "INFER_SQL"]),
+    ]
+
+    # To question 2 by the keyboard: its steps are empty, question 1's work waits in its draft.
+    expert.get_by_test_id("turn-newest").focus()
+    expert.keyboard.press("Enter")
+    expect(expert.locator("#turn-title")).to_have_text("Question 2")
+    expect(expert.locator("#turn-title")).to_be_focused()
+    expect(expert.locator("#turn-quote")).to_have_text("And the first three?")
+    expect(waiting).to_be_hidden()
+    expect(expert.locator("#user-acts input:checked")).to_have_count(0)
+    expect(expert.locator("#sql-input")).not_to_contain_text("count")
+
+    # Nothing done on question 2 yet: a third question takes its place at once.
+    ask(worker, expert, "And the last one?")
+    expect(expert.locator("#turn-title")).to_have_text("Question 3")
+
+    # Back to question 1 from the chat, all there; answered, the panel goes on to the newest open question.
+    expert.locator(".bubble.question", has_text="How many are there?").click()
+    expect(expert.locator("#turn-title")).to_have_text("Question 1")
+    expect(expert.locator("#sql-input")).to_have_text(sql)
+    expert.locator("#run-sql").click()
+    run = expert.locator(".run").first
+    run.get_by_role("button", name="Send this result to the user").click()
+    expect(run).to_have_class(re.compile(r"\bsent\b"))
+    respond(expert, "There are some.", "CONFIRM_SQL")
+    expect(worker.locator(".bubble.response")).to_have_count(1)
+    expect(expert.locator("#turn-title")).to_have_text("Question 3")
+    expect(expert.locator("#turn-quote")).to_have_text("And the last one?")

@@ -6,7 +6,9 @@
 import { resultTable, rowSummary } from "../chat_log.js";
 import { createSqlEditor, labelRunButton, runErrorText, showSqlReadOnly } from "../sql_codemirror.js";
 import { $, clearErrors, element } from "./dom.js";
-import { draftOf, keepDraft, looseRuns, room, root, schema, send, sendTracked, turns, typing } from "./state.js";
+import {
+  draftOf, keepDraft, looseRuns, room, root, schema, send, sendTracked, startedOn, turns, typing,
+} from "./state.js";
 import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 
 // Set while the editor's text is replaced for another turn, so that this is not taken for the expert typing.
@@ -22,6 +24,7 @@ export const sqlEditor = createSqlEditor($("sql-editor"), {
   onRun: () => $("run-sql").click(),
   onChange: (text) => {
     if (switchingTurn) return;
+    startedOn(room.shownTurn);  // the editor's own change, however the text came (typed, pasted, completed)
     draftOf(room.shownTurn).sql = text;
     keepDraft(room.shownTurn);
     $("start-from-last").hidden = !previousSharedSql(room.shownTurn) || Boolean(text.trim());

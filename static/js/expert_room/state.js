@@ -29,6 +29,10 @@ for (const [key, fields] of Object.entries(kept.all())) drafts.set(key === "none
 // The room's scalars, in one object: a module cannot assign another module's exported `let`.
 export const room = {
   manualTurn: null,      // the question clicked in the chat, while it is worked on (else the newest open one is shown)
+  // The open questions the expert has started on since they appeared (ticked an act, typed, ran a query, pressed a
+  // step's button): the one shown stays in front of them while it is open, a newer question waiting beside it. This
+  // tab only: after a reload the panel starts on the newest open question again.
+  started: new Set(),
   shownTurn: undefined,  // the turn the steps show: undefined until the first draw, null while there is none
   state: null,           // the newest `state` frame
   over: false,
@@ -38,6 +42,11 @@ export const room = {
 
 // A pairing cancelled by sending the worker back to the queue: nothing to score (the server refuses a score).
 export const cancelled = () => Boolean(room.state?.requeued || room.endInfo?.requeued);
+
+// The expert did something in the steps of the question `seq`: it is the one they are working on.
+export function startedOn(seq) {
+  if (seq !== null && seq !== undefined) room.started.add(seq);
+}
 
 export function draftOf(seq) {
   const key = seq ?? "none";
