@@ -66,6 +66,10 @@ def test_the_expert_asks_for_a_draft_works_on_while_it_comes_then_loads_edits_an
         expect(expert.locator(".run")).to_have_count(1)  # and a run goes through
         worker.fill("#message", "And how many dorms are there?")
         worker.press("#message", "Enter")  # the worker's next question reaches the expert
+        # Started on, the first question stays in front of the expert; they go to the second by the hint's button.
+        expect(expert.get_by_test_id("turn-waiting")).to_contain_text("question 2")
+        expect(expert.locator("#turn-quote")).to_have_text("How many students are there?")
+        expert.get_by_test_id("turn-newest").click()
         expect(expert.locator("#turn-quote")).to_have_text("And how many dorms are there?")
         expect(expert.get_by_test_id("model-panel")).to_be_hidden()  # nothing was asked for the new question
         # The draft belongs to the first question: the expert goes back to it, where it is still on its way.
