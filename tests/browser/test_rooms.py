@@ -505,7 +505,11 @@ def test_expert_cannot_send_without_labels(new_page, paired):
     # Nothing reached the worker.
     expect(worker.locator(".bubble.response")).to_have_count(0)
 
-    # The server's own refusal (here: a label it does not know) is shown next to the panel too.
+    # The server's own refusal (here: a label it does not know) is shown next to the panel too, floating at the foot
+    # of the screen: the steps do not move under the pointer as it comes and goes (those above the response's guide,
+    # which the act's change itself redraws).
+    steps = "#user-acts label.act, #run-sql, #system-acts label.act, #response-text"
+    before = boxes_of(expert, steps)
     expert.evaluate(
         """() => { const box = document.querySelector('#user-acts input');
                    box.value = 'SHOUTING'; box.checked = true;
@@ -513,6 +517,9 @@ def test_expert_cannot_send_without_labels(new_page, paired):
     )
     expect(expert.get_by_test_id("panel-errors")).to_contain_text("labels")
     expect(expert.get_by_test_id("panel-errors")).to_contain_text("SHOUTING")
+    assert boxes_of(expert, steps) == before, "the steps moved when the refusal came"
+    expert.get_by_test_id("close-errors").click()
+    expect(expert.get_by_test_id("panel-errors")).to_be_hidden()
 
     # A clarification does not answer a question labelled INFORM_SQL (the act rules of CoSQL's appendix A) ...
     expert.reload()

@@ -7,7 +7,7 @@ import { newLabelState } from "../chase_labels.js";
 import { WsClient } from "../wsclient.js";
 import { showUserActs } from "./acts.js";
 import { ambiguityLanded } from "./ambiguity.js";
-import { $, element } from "./dom.js";
+import { $, clearErrors, element } from "./dom.js";
 import { drawSummary } from "./ending.js";
 import { onTurnLabels } from "./labels.js";
 import {
@@ -178,9 +178,20 @@ function showServerError(error) {
   const line = element("div", "server-error");
   line.append(element("strong", "", interpolate(gettext("Refused (%(code)s): "), { code: error.code }, true)),
     document.createTextNode(error.message));
-  $("panel-errors").appendChild(line);
+  const box = $("panel-errors");
+  if (!box.querySelector(".close-errors")) box.appendChild(closeErrorsButton());
+  box.appendChild(line);
   // A refused share or response must not leave its button stuck on "Sending…".
   refresh();
+}
+
+// The refusals float over the page's foot (app.css): the expert can put them away.
+function closeErrorsButton() {
+  const button = element("button", "link close-errors", gettext("Close"));
+  button.type = "button";
+  button.dataset.testid = "close-errors";
+  button.addEventListener("click", () => clearErrors());
+  return button;
 }
 
 const CONNECTION_TEXT = { connecting: gettext("Connecting…"), open: gettext("Connected"), failed: gettext("Disconnected") };

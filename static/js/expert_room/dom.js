@@ -1,5 +1,5 @@
 // The expert room's small DOM helpers: an element by id, a new element, the ticked boxes of an act list, and the
-// line of refusals above the steps.
+// refusals of the server (floating at the foot of the screen).
 
 export const $ = (id) => document.getElementById(id);
 
