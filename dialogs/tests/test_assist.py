@@ -652,8 +652,9 @@ def test_a_draft_reads_a_yes_or_no_column_by_its_values(tmp_path):
     sql = "SELECT doctor_name FROM doctor WHERE on_call = 1"
     assert "whose on call is 1" in draft(sql)  # no file: the name alone cannot tell a flag from a number
     assert "that are on call" in draft(sql, path=str(path))
-    assert "that are keyholders" in draft("SELECT doctor_name FROM doctor WHERE keyholder = 1", path=str(path))
+    # A yes/no named by a noun goes before the rows' noun (english.py, the drafts and the suggestions alike).
+    assert "keyholder doctors" in draft("SELECT doctor_name FROM doctor WHERE keyholder = 1", path=str(path))
     negated = draft("SELECT doctor_name FROM doctor WHERE key_account = 0", path=str(path))
-    assert "that are not marked as key account" in negated
+    assert "doctors that are not key account doctors" in negated
     assert "grade is 2" in draft("SELECT doctor_name FROM doctor WHERE grade = 2", path=str(path))  # 1-3: a number
     assert "that are paid" in draft("SELECT doctor_name FROM doctor WHERE paid = 1", path=str(path))
