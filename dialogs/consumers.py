@@ -374,7 +374,7 @@ _dialogue_for_socket = PreparedModels(
 )
 
 # The events after a seq, in order: what a socket's hello and each gap read (compiled once, as above).
-_events_after = PreparedModels(
+_events_after_seq = PreparedModels(
     lambda dialogue_id, after_seq: Event.objects.filter(dialogue_id=dialogue_id, seq__gt=after_seq).order_by("seq"),
     values=2,
 )
@@ -700,7 +700,7 @@ class DialogueConsumer(JsonConsumer):
         await self.send_text(text)
 
     def _events_after(self, after_seq):
-        events = _events_after(self.dialogue.pk, after_seq)
+        events = _events_after_seq(self.dialogue.pk, after_seq)
         for event in events:  # as the dialogue's related manager gives them: each knows its dialogue
             event._state.fields_cache["dialogue"] = self.dialogue
         return events
