@@ -67,7 +67,10 @@ def _half_aged(dialogue) -> str:
     return name
 
 
-def test_without_a_suite_a_correction_is_checked_on_the_original_and_a_search_and_says_so(older, rita):
+def test_without_a_suite_a_correction_is_checked_on_the_original_and_a_search_and_says_so(older, rita, settings):
+    # No difference exists, so the search runs its whole time: the suite's 0.3 s (conftest) built no database at all
+    # on a loaded machine once; 2 s gives it room for at least one there.
+    settings.SQL_COMPARE_SECONDS = 2.0
     # Ages are whole numbers (INTEGER): no database of this schema tells `age >= 21` from `age > 20`.
     turn = _correct_first_query(older, rita, OLDER_BY_CHANCE)
     check = turn.corrections[-1].suite_check
