@@ -6,6 +6,7 @@ dialogue at a time, and a ready expert left over from another test would take th
 
 import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -622,6 +623,63 @@ def test_an_expert_answers_three_questions_with_the_keyboard(new_page, paired, p
         item for item in exported(out, "sparc/{split}.json") if item["interaction"][0]["utterance"] == questions[0][0]
     ]
     assert [turn["query"] for turn in ours[-1]["interaction"]] == [sql for _, sql in questions]
+
+
+class HeldDrafts:
+    """Routes the expert's room socket through Playwright and holds back, until released, the server's frames that
+    carry a draft response: the test decides when the draft lands."""
+
+    def __init__(self, page):
+        self.held: list[str | bytes] = []
+        self.holding = True
+        self.page_side = None
+        page.route_web_socket(re.compile(r"/ws/dialogues/\d+/$"), self._route)
+
+    def _route(self, ws):
+        self.page_side = ws
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+        server.on_message(self._from_server)
+
+    def _from_server(self, message):
+        if self.holding and '"draft"' in str(message):
+            self.held.append(message)
+        else:
+            self.page_side.send(message)
+
+    def wait_for_one(self, page):
+        deadline = time.monotonic() + 30
+        while not self.held:  # Playwright runs the route's callbacks while the page is asked something
+            assert time.monotonic() < deadline, "no draft came from the server"
+            page.evaluate("1")
+
+    def release(self):
+        self.holding = False
+        for message in self.held:
+            self.page_side.send(message)
+        self.held.clear()
+
+
+def test_a_draft_landing_while_the_expert_is_in_the_empty_box_is_replaced_by_their_first_key(new_page, paired, people):
+    people("ivo", "nadia")
+    expert = new_page("nadia")
+    drafts = HeldDrafts(expert)
+    worker, expert, _ = paired("ivo", "nadia", expert_page=expert)
+    read_tables_and_reveal(worker)
+    table = first_table(expert)
+    ask(worker, expert, "How many rows are there?")
+    label(expert, "INFORM_SQL")
+    run_and_share(expert, f"SELECT count(*) FROM {table}")
+    drafts.wait_for_one(expert)
+    response = expert.locator("#response-text")
+    response.focus()  # the expert starts on their own answer before the draft arrives
+    expect(response).to_have_value("")
+    drafts.release()
+    expect(response).not_to_have_value("")  # the draft is offered
+    expect(expert.get_by_test_id("draft-note")).to_be_visible()
+    expert.keyboard.type("My own words.")
+    expect(response).to_have_value("My own words.")
+    expect(expert.get_by_test_id("draft-note")).to_be_hidden()
 
 
 def test_sharing_an_empty_or_an_older_result_asks_first(new_page, paired):

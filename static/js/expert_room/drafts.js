@@ -39,12 +39,17 @@ export function loadResponse(draft) {
   responseField.draw();
 }
 
-// The draft response detected with a turn's labels: offered, never forced (what the expert already typed stays).
+// The draft response detected with a turn's labels: offered, never forced (what the expert already typed stays). An
+// expert already in the empty box, about to write their own, gets the draft selected: their first key replaces it
+// instead of adding to its end.
 export function offerDraft(turn, text) {
   const draft = draftOf(turn.seq);
   if (draft.response) return;
   draft.response = text;
-  if (turn.seq === room.shownTurn) $("response-text").value = text;
+  if (turn.seq !== room.shownTurn) return;
+  const box = $("response-text");
+  box.value = text;
+  if (document.activeElement === box) box.select();
 }
 
 // A step's number as the page shows it, so that the words follow the template when steps move.
