@@ -448,8 +448,7 @@ class DialogueConsumer(JsonConsumer):
         return presence.room_socket_closed(channel_name=self.channel_name, person=self.user, dialogue=self.dialogue)
 
     def _load(self, dialogue_id):
-        found = _dialogue_for_socket(dialogue_id)
-        self.dialogue = found[0] if found else None
+        self.dialogue = _dialogue_for_socket.first(dialogue_id)
         if self.dialogue is None:
             return "missing"
         # The rooms of one database share its schema object, and so what the drafts and suggestions build from it.

@@ -884,8 +884,8 @@ def runs_summarised(runs: QuerySet[Event], *, moment: str = "created_at") -> Ite
 def recommendation_shown_before(dialogue, seq: int) -> dict | None:
     """The payload of the suggestion the worker saw when they wrote utterance `seq`: the newest recommendation since
     the utterance before it (as `dialogue_replay` ties them), or None."""
-    found = _newest_utterance_or_recommendation(dialogue.pk, seq)
-    return found[0].payload if found and found[0].kind == EventKind.RECOMMENDATION else None
+    newest = _newest_utterance_or_recommendation.first(dialogue.pk, seq)
+    return newest.payload if newest and newest.kind == EventKind.RECOMMENDATION else None
 
 
 # One read: the newest utterance or recommendation before a seq; an utterance means none was shown since. Every shared

@@ -76,6 +76,11 @@ class PreparedModels:
             rows = cursor.fetchall()
         return [_instance(compiled, row, connection, using) for row in rows]
 
+    def first(self, *values: int, using: str = "default"):
+        """The first instance the call gives, or None (the queryset's own order and slice decide which)."""
+        found = self(*values, using=using)
+        return found[0] if found else None
+
     def _compile(self, using: str) -> _Compiled:
         first, second = ([base + 2 * index for index in range(self._values)] for base in _STAND_INS)
         queryset = self._build(*first)

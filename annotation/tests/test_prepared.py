@@ -49,6 +49,9 @@ def test_each_call_runs_with_its_own_values_and_compiles_once(demo_databases):
     assert prepared(-1, -2) == []
     assert len(built) == 2  # compiled once, from two builds with stand-ins, never with a call's values
     assert (alice.pk, erin.pk) not in built
+    assert prepared.first(alice.pk, erin.pk).username == "alice"  # the queryset's own order decides
+    assert prepared.first(-1, -2) is None
+    assert len(built) == 2
 
 
 def test_what_cannot_be_prepared_is_refused_clearly(demo_databases):

@@ -192,8 +192,7 @@ def _crowd_worker_create(ids: CrowdIds) -> CrowdWorker:
 def crowd_assignment_current(person: User | int) -> CrowdAssignment | None:
     """The crowd task a worker works for: the one whose join link they opened last (None for an account made by
     hand)."""
-    found = _assignment_current(person if isinstance(person, int) else person.pk)
-    return found[0] if found else None
+    return _assignment_current.first(person if isinstance(person, int) else person.pk)
 
 
 # Read at every worker's join and lobby status (dialogs.lobby), so compiled once (annotation.plumbing.prepared).
