@@ -2202,3 +2202,69 @@ def test_a_shortening_of_the_columns_own_table_stands_for_it():
     )
     text = draft(sql, [["Kingswood", 2]], schema=places)
     assert "distance" not in text and "district" in text, text
+
+
+# Written on the rated sheets of drafts set fresh16 (tuning material): what a row of a table named by how its rows are
+# kept or by a group is, and a subquery's largest value said the short way. Made-up schemas, not the sheet's.
+ROSTER = schema_of(
+    {
+        "roll": ["Last_Name", "First_Name", "Grade", "Room"],
+        "ensemble": ["Id", "First_Name", "Last_Name"],
+        "award_detail": ["Award_ID", "Award_Name", "Year"],
+        "novel_circle": ["Circle_ID", "Novel_Title", "Year"],
+    },
+    primary=["ensemble.Id", "award_detail.Award_ID", "novel_circle.Circle_ID"],
+    readable={"roll": "list", "ensemble": "team"},
+)
+
+
+def test_a_table_named_list_whose_rows_have_a_first_and_last_name_holds_people():
+    """fresh16: 'There are 60 lists' for the students of a class list."""
+    assert draft("SELECT count(*) FROM roll", [[60]], schema=ROSTER) == "There are 60 people."
+
+
+def test_a_table_named_by_a_group_whose_rows_have_names_holds_its_members():
+    """fresh16: 'a band whose first name is Solveig' for a band member."""
+    text = draft("SELECT count(*) FROM ensemble WHERE First_Name = 'Ann'", [[2]], schema=ROSTER)
+    assert "2 team members" in text, text
+
+
+def test_a_table_named_detail_holds_the_things_it_details():
+    """fresh16: 'the names of the 5 festival details' for festivals."""
+    text = draft("SELECT Award_Name FROM award_detail", [["A"], ["B"], ["C"], ["D"], ["E"]], schema=ROSTER)
+    assert "awards" in text and "detail" not in text, text
+
+
+def test_a_table_whose_rows_are_named_by_its_first_word_holds_those_things():
+    """fresh16: 'the titles of book clubs' for the books of a book club table (book_title names its rows)."""
+    text = draft("SELECT Novel_Title FROM novel_circle WHERE Year > 1989", [["A"], ["B"]], schema=ROSTER)
+    assert "novels whose year" in text and "circle" not in text, text
+
+
+def test_a_column_equal_to_its_own_maximum_is_said_the_short_way():
+    """fresh16: 'whose year built is among the maximum year built of all ships', 'whose age is the maximum age of
+    people whose job is student'."""
+    text = draft("SELECT Last_Name FROM Student WHERE Age = (SELECT max(Age) FROM Student)", [["Ann"]])
+    assert "whose age is the highest" in text and "maximum" not in text, text
+    text = draft("SELECT Last_Name FROM Student WHERE Age IN (SELECT min(Age) FROM Student)", [["Ann"], ["Bo"]])
+    assert "whose age is the lowest" in text and "among the" not in text, text
+    sql = (
+        "SELECT Last_Name FROM Student WHERE Home_Country = 'Peru' "
+        "AND Age = (SELECT max(Age) FROM Student WHERE Home_Country = 'Peru')"
+    )
+    text = draft(sql, [["Ann"]])
+    assert "whose home country is Peru and whose age is the highest among them" in text, text
+    sql = "SELECT Last_Name FROM Student WHERE Age = (SELECT max(Age) FROM Student WHERE Home_Country = 'Peru')"
+    text = draft(sql, [["Ann"]])
+    assert "whose age is the highest among students whose home country is Peru" in text, text
+
+
+def test_a_relation_named_by_a_verb_is_spelt_as_english_writes_its_ing_form():
+    """fresh16: 'a student visitting it' (the inflection library doubles the t of 'visit' by rule)."""
+    from annotation.wording.english import present_participle
+
+    assert present_participle("visit") == "visiting"
+    assert present_participle("open") == "opening"
+    assert present_participle("refer") == "referring"
+    assert present_participle("plan") == "planning"
+    assert present_participle("live") == "living"

@@ -212,6 +212,9 @@ def word_set(name: str) -> set[str]:
 
 # Last words of a table name that say how rows are kept, not what they are: "cars data" holds cars, "model list" models.
 STORAGE_WORDS = frozenset({"data", "info", "information", "details", "list", "table"})
+# A table named "detail" or "log" after what it keeps holds those things: a "festival detail" row is a festival, a
+# "fault log" row a fault ("the names of the 5 festivals", never "of the 5 festival details").
+STORAGE_WORDS |= {"detail", "log", "logs"}
 
 
 # First words of a table name that say it is a lookup table ("Ref_Shipping_Agents"), not what its rows are.
@@ -246,6 +249,77 @@ def table_noun(name: str, vocabulary: set[str]) -> str:
         words = words[:-1]
         words[-1] = singular_word(words[-1])
     return " ".join(words)
+
+
+# Nouns for a group of people: a table named by one whose rows have a first and a last name holds its members ("band
+# members whose first name is Solveig", never "a band whose first name is Solveig").
+_GROUP_NOUNS = frozenset({"band", "team", "crew", "cast", "choir", "orchestra", "committee", "club", "group", "squad"})
+# Words of a person's name: rows with a first and a last name are people.
+_PERSON_NAME_WORDS = (frozenset({"first", "given", "fore"}), frozenset({"last", "family", "sur"}))
+_NAMING_LAST_WORDS = frozenset({"name", "title"})
+
+
+def _named_as_people(columns: list[str]) -> bool:
+    """Whether a table's columns (readable, lower-case) name each row by a first and a last name."""
+    firsts, lasts = _PERSON_NAME_WORDS
+    named = [column.split() for column in columns if column.split()[-1:] == ["name"]]
+    return any(words[0] in firsts for words in named if len(words) > 1) and any(
+        words[0] in lasts for words in named if len(words) > 1
+    )
+
+
+def rows_noun(name: str, columns: list[str]) -> str:
+    """What one row of a table is, by its columns (readable, lower-case) where its name (`table_noun`'s) says how the
+    rows are kept or names a group: a table named by a storage word alone ("list") whose rows have a first and a last
+    name holds people; one named by a group noun ("band") with them, the group's members; one named "A B" (a "book
+    club", "sports info") whose rows are named by "A title" or "A name" and by no name of a B holds As (books,
+    sports). Any other name as it is."""
+    words = name.split()
+    if not words or not columns:
+        return name
+    if words == ["list"] or words[-1] in STORAGE_WORDS and len(words) == 1:
+        return "person" if _named_as_people(columns) else name
+    if len(words) == 1 and words[0] in _GROUP_NOUNS and _named_as_people(columns):
+        return f"{words[0]} member"
+    if len(words) >= 2:  # noqa: PLR2004
+        kind, head = " ".join(words[:-1]), singular_word(words[-1])
+        own = [column for column in columns if column in _NAMING_LAST_WORDS or column.split()[0] in (head, words[-1])]
+        named = [
+            column
+            for column in columns
+            if column.split()[-1] in _NAMING_LAST_WORDS and " ".join(column.split()[:-1]) in (kind, singular_word(kind))
+        ]
+        if named and not any(column.split()[-1] in _NAMING_LAST_WORDS for column in own):
+            return singular_word(kind)
+    return name
+
+
+def rows_nouns(names: list[str], column_pairs: list, readable: Callable[[int], str]) -> list[str]:
+    """`rows_noun` of each table (`column_pairs`: tables.json's `[table index, name]`; `readable(i)`: the readable,
+    lower-case name of column i), keeping a table's own name where the new one is another table's name."""
+    columns: list[list[str]] = [[] for _ in names]
+    for index, (table, _) in enumerate(column_pairs):
+        if isinstance(table, int) and 0 <= table < len(columns):
+            columns[table].append(readable(index))
+    nouns = [rows_noun(name, table_columns) for name, table_columns in zip(names, columns, strict=True)]
+    taken = {singular_word(name.split()[-1]) if len(name.split()) == 1 else name for name in names}
+    return [
+        new if new == old or new not in taken and new not in names else old
+        for old, new in zip(names, nouns, strict=True)
+    ]
+
+
+def present_participle(verb: str) -> str:
+    """A verb's -ing form as English text spells it: the inflection library doubles a last consonant by rule ("visit"
+    -> "visitting", "open" -> "openning") and sometimes fails to ("refer" -> "refering"); of its form, the plain
+    "-ing" and the doubled one, the one written most often in the segmenter's corpus wins ("visiting", "referring",
+    "planning")."""
+    made = english().present_participle(verb)
+    if not verb.isalpha() or verb.endswith("e"):
+        return made
+    counts = _segmenter().UNIGRAMS
+    forms = [made, f"{verb}ing", f"{verb}{verb[-1]}ing"]
+    return max(forms, key=lambda form: (counts.get(form, 0), form == made))
 
 
 def _modifies(word: str) -> bool:

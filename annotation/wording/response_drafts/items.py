@@ -52,6 +52,9 @@ class _Cond:
     # An IN subquery that selects the second side of a table linking rows of one table ("prerequisite id" of prereq):
     # the rows are that side of a row of the first ("that are a prerequisite of a course whose ..."). Else None.
     side_of: _Table | None = None
+    # A subquery's largest or smallest value taken over the rows the other conditions keep ("whose job is student and
+    # whose age is the highest among them"): said against them, not with their conditions again.
+    among_them: bool = False
 
     @property
     def table(self) -> _Table | None:

@@ -15,6 +15,8 @@ from annotation.wording.english import key_targets as _key_targets
 from annotation.wording.english import noun as _noun
 from annotation.wording.english import participle as _participle
 from annotation.wording.english import per_schema as _per_schema
+from annotation.wording.english import present_participle as _present_participle
+from annotation.wording.english import rows_nouns as _rows_nouns
 from annotation.wording.english import schema_vocabulary as _schema_vocabulary
 from annotation.wording.english import singular_word as _singular_word
 from annotation.wording.english import table_noun as _table_noun
@@ -61,7 +63,7 @@ class _Verb:
         first, rest = words[0], " ".join(words[1:])
         base = _english().plural_verb(first)
         if len(words) == 2 and base != first:  # a verb in the third person: "lives" -> "live"
-            return cls(f"{first} {rest}", f"{base} {rest}", f"{_english().present_participle(base)} {rest}")
+            return cls(f"{first} {rest}", f"{base} {rest}", f"{_present_participle(base)} {rest}")
         noun = " ".join(words[:-1])  # a noun and its preposition: "member of"
         return cls(
             f"is {_with_article(noun)} {words[-1]}",
@@ -80,7 +82,7 @@ class _Verb:
         base = _english().plural_verb(words[0])
         if base == words[0] or not words[0].endswith("s") or words[0].endswith("ss"):
             return None
-        return cls(words[0], base, _english().present_participle(base))
+        return cls(words[0], base, _present_participle(base))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -160,6 +162,13 @@ class _Names:
             self.table_names.append(_words_of(str(name)))
         vocabulary = _schema_vocabulary(self.table_names, column_readable, column_originals)
         self.table_names = [_table_noun(name, vocabulary) for name in self.table_names]
+        self.table_names = _rows_nouns(
+            self.table_names,
+            column_originals,
+            lambda i: _words_of(
+                str((column_readable[i][1] if i < len(column_readable) else "") or column_originals[i][1])
+            ),
+        )
         self.column_types = [str(kind) for kind in schema.get("column_types") or []]
         for index, (table_index, original) in enumerate(column_originals):
             self.column_tables.append(table_index)

@@ -815,7 +815,7 @@ def _clauses(conditions: list, anchor: _Table | None, many: bool) -> str:
         # country's too.
         own = [cond for cond in conditions if cond != "and" and not _clause_parts(cond, anchor, many)[0]]
         joined = [cond for cond in conditions if cond != "and" and _clause_parts(cond, anchor, many)[0]]
-        conditions = _and(own + joined)
+        conditions = _and(_extremes_among_them(own + joined, anchor))
     parts: list[str] = []
     previous = ("", "", "")
     theirs = ""  # the prefix of a joined row said as the rows' own ("whose user's email address")
@@ -942,19 +942,10 @@ def _predicate(cond: _Cond, op: str, negated: bool) -> str:
         return "is not empty" if negated else "is empty"
     if cond.op == "true":
         return "is false" if negated else "holds"
+    if cond.subquery is not None and (extreme := _own_extreme(cond, op, negated)) is not None:
+        return extreme
     if cond.op == "in":
-        query = cond.subquery
-        if isinstance(query, _SetQuery) and query.operator == "union":
-            # Either side will do: "is neither among the source airports of all flights nor among ...".
-            one, two = query.left.phrase(True), query.right.phrase(True)
-            return f"is neither among {one} nor among {two}" if negated else f"is among {one} or among {two}"
-        if query is not None:
-            return f"is {'not ' if negated else ''}among {query.phrase(True)}"
-        if not negated:
-            return f"is {_join(cond.values, 'or')}"
-        if len(cond.values) == 2:
-            return f"is neither {cond.values[0]} nor {cond.values[1]}"
-        return f"is none of {_join(cond.values)}"
+        return _in_predicate(cond, negated)
     phrases = _IS_PHRASES
     if cond.item is not None and cond.item.kind == "column" and _is_time(cond.item.column):
         phrases = _IS_PHRASES | _TIME_PHRASES  # "whose date reported is after 1971-06-15", "year founded is after"
@@ -962,6 +953,88 @@ def _predicate(cond: _Cond, op: str, negated: bool) -> str:
         return _AVERAGE_PHRASES[op] if _with_own_average(cond, op) else phrases[op].format(cond.subquery.phrase(False))
     value = cond.values[0] if cond.values else "a value"
     return phrases[op].format(value)
+
+
+def _in_predicate(cond: _Cond, negated: bool) -> str:
+    """An IN condition: among a subquery's values, or one of a list."""
+    query = cond.subquery
+    if isinstance(query, _SetQuery) and query.operator == "union":
+        # Either side will do: "is neither among the source airports of all flights nor among ...".
+        one, two = query.left.phrase(True), query.right.phrase(True)
+        return f"is neither among {one} nor among {two}" if negated else f"is among {one} or among {two}"
+    if query is not None:
+        return f"is {'not ' if negated else ''}among {query.phrase(True)}"
+    if not negated:
+        return f"is {_join(cond.values, 'or')}"
+    if len(cond.values) == 2:
+        return f"is neither {cond.values[0]} nor {cond.values[1]}"
+    return f"is none of {_join(cond.values)}"
+
+
+def _extreme_of_own_column(cond: _Cond) -> str | None:
+    """The word a subquery picks its one value by, when it picks the largest or smallest of the compared column over
+    that column's own table (`max(col)`, or `col` ordered and cut to one row): "highest", "earliest"; else None."""
+    query, item = cond.subquery, cond.item
+    if not isinstance(query, _Select) or item is None or item.kind != "column" or item.column is None:
+        return None
+    if query.group or query.having or len(query.tables) != 1 or len(query.items) != 1 or query.distinct:
+        return None
+    picked = query.items[0]
+    if picked.kind == "aggregate" and picked.function in ("maximum", "minimum") and not query.order:
+        column, descending = picked.column, picked.function == "maximum"
+    elif picked.kind == "column" and query.limit == 1 and len(query.order) == 1:
+        column, descending = picked.column, query.order[0][1]
+        ordered = query.order[0][0].column
+        if column is None or ordered is None or column.name != ordered.name:
+            return None
+    else:
+        return None
+    if column is None or column.table is None or item.column.table is None:
+        return None
+    if (column.name, column.table.key) != (item.column.name, item.column.table.key):
+        return None
+    return _extreme_word(item, descending)
+
+
+def _extremes_among_them(conditions: list, anchor: _Table | None) -> list:
+    """The conditions, an extreme of the rows' own column taken over the rows the other conditions keep marked so
+    ("whose age is the highest among them"): the subquery is of the same table and its conditions read the same."""
+    marked = []
+    for cond in conditions:
+        others = [other for other in conditions if other is not cond]
+        query = cond.subquery if isinstance(cond, _Cond) else None
+        if (
+            others
+            and isinstance(query, _Select)
+            and query.where
+            and "or" not in query.where
+            and anchor is not None
+            and query.main is not None
+            and query.main.key == anchor.key
+            and _extreme_of_own_column(cond) is not None
+            and _clauses(query.where, query.main, True) == _clauses(_and(others), anchor, True)
+        ):
+            cond = replace(cond, among_them=True)
+        marked.append(cond)
+    return marked
+
+
+def _own_extreme(cond: _Cond, op: str, negated: bool) -> str | None:
+    """A column equal to (or among) its own largest or smallest value, said the short way as a person says it:
+    "whose age is the highest among people whose job is student", "whose year built is the latest", never "whose
+    age is the maximum age of people whose job is student" nor "among the maximum year built of all ships"."""
+    if negated or op not in ("=", "in") or cond.op not in ("=", "in"):
+        return None
+    word = _extreme_of_own_column(cond)
+    if word is None:
+        return None
+    query = cond.subquery
+    if not query.where:
+        return f"is the {word}"
+    if cond.among_them:
+        return f"is the {word} among them"
+    rows = query.main.noun(True) if query.main is not None else "rows"
+    return f"is the {word} among {rows}{_clauses(query.where, query.main, True)}"
 
 
 def _with_own_average(cond: _Cond, op: str) -> bool:

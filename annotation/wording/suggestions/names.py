@@ -21,6 +21,7 @@ from annotation.wording.english import (
     participle,
     per_schema,
     plural_word,
+    rows_nouns,
     schema_vocabulary,
     singular_word,
     table_noun,
@@ -130,9 +131,14 @@ class _Schema:
         keys = [name.lower() for name in tables]
         table_labels = [_label(readable, original) for original, readable in zip(tables, readable_tables, strict=True)]
         vocabulary = schema_vocabulary(table_labels, readable_columns, originals)
-        for key, original, label in zip(keys, tables, table_labels, strict=True):
+        nouns = rows_nouns(
+            [table_noun(label, vocabulary) for label in table_labels],
+            originals,
+            lambda index: _label(readable_columns[index][1], originals[index][1]).lower(),
+        )
+        for key, original, label in zip(keys, tables, nouns, strict=True):
             self.originals.setdefault(key, original)
-            self.labels.setdefault(key, _without_quantifier(table_noun(label, vocabulary)))
+            self.labels.setdefault(key, _without_quantifier(label))
             self.columns.setdefault(key, [])
             self.neighbours.setdefault(key, set())
         named: dict[int, set[str]] = {}  # per table index: the labels of its columns
