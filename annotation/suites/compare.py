@@ -86,10 +86,12 @@ def sql_compare(
     seconds: float | None = None,
     limits: SandboxLimits | None = None,
     seed: int = 0,
+    databases: int | None = None,
 ) -> dict:
     """Compare `sql_a` (in the reference's place: its ORDER BY decides whether order counts) with `sql_b` on every
     database of a suite (`paths`, the original first, as `annotation.suites.distil.suite_paths` lists them), then,
-    with a budget of `seconds`, search for a small database that tells them apart (none without a budget).
+    with a budget of `seconds`, search for a small database that tells them apart (none without a budget); given
+    `databases`, the search also stops once it compared that many (a bound that is the same on every machine).
 
     Returns `{"equivalent", "verdict", "checked_databases", "searched_databases", "seconds"}`: `equivalent` is
     False when a database told them apart, and True only in the sense of `verdict` "no difference found" (on
@@ -135,7 +137,7 @@ def sql_compare(
         found["path"] = path
         if best is None or (found["size"], found["rows"]) < (best["size"], best["rows"]):
             best = found
-    best, searched = _sharpened(best, paths[0], sql_a, sql_b, pair.ordered, deadline, limits, seed)
+    best, searched = _sharpened(best, paths[0], sql_a, sql_b, pair.ordered, deadline, limits, (seed, databases))
     return _report(best, checked=checked, searched=searched, started=started)
 
 
@@ -171,7 +173,9 @@ def sql_compare_search_only(
     earlier count."""
     started = time.monotonic()
     ordered = pair_of(sql_a, sql_b).ordered
-    best, searched = _searched(original, sql_a, sql_b, ordered, started + seconds, limits or compare_limits(), seed)
+    best, searched = _searched(
+        original, sql_a, sql_b, ordered, started + seconds, limits or compare_limits(), (seed, None)
+    )
     return _report(best, checked=checked_databases, searched=searched, started=started)
 
 
@@ -218,7 +222,7 @@ def _sharpened(
     ordered: bool,
     deadline: float | None,
     limits: SandboxLimits,
-    seed: int,
+    search: tuple[int, int | None],
 ) -> tuple[dict | None, int]:
     """(best, databases searched) after the suite, with time left: a difference on a generated database cut down to the
     fewest of its rows that still show it; no difference, one searched for on small databases made for the pair."""
@@ -233,21 +237,29 @@ def _sharpened(
             best = _counterexample(best["counterexample"]["database"], cut.a, cut.b, ordered, cut.tables)
         return best, 0
     if best is None and deadline is not None:
-        return _searched(original, sql_a, sql_b, ordered, deadline, limits, seed)
+        return _searched(original, sql_a, sql_b, ordered, deadline, limits, search)
     return best, 0
 
 
 def _searched(
-    original: Path, sql_a: str, sql_b: str, ordered: bool, deadline: float, limits: SandboxLimits, seed: int
+    original: Path,
+    sql_a: str,
+    sql_b: str,
+    ordered: bool,
+    deadline: float,
+    limits: SandboxLimits,
+    search: tuple[int, int | None],
 ) -> tuple[dict | None, int]:
-    """(the difference found or None, databases searched): the search on small databases made for the pair."""
+    """(the difference found or None, databases searched): the search on small databases made for the pair, with
+    its seed and its bound on databases (`search`)."""
     if time.monotonic() >= deadline:
         return None, 0
-    search = search_difference(original, sql_a, sql_b, deadline=deadline, limits=limits, seed=seed)
-    if search.found is None:
-        return None, search.databases
-    found = search.found
-    return _counterexample("searched", found.a, found.b, ordered, found.tables), search.databases
+    seed, databases = search
+    report = search_difference(original, sql_a, sql_b, deadline=deadline, limits=limits, seed=seed, databases=databases)
+    if report.found is None:
+        return None, report.databases
+    found = report.found
+    return _counterexample("searched", found.a, found.b, ordered, found.tables), report.databases
 
 
 def _kept_run(path: Path, pair, limits: SandboxLimits, deadline: float | None):

@@ -254,10 +254,12 @@ def search_difference(
     deadline: float,
     limits: SandboxLimits,
     seed: int = 0,
+    databases: int | None = None,
 ) -> SearchReport:
     """Look for a small database on which `sql_a` and `sql_b` return different rows, until `deadline` (monotonic
-    seconds); the last CUTTING_SHARE of the time is kept for cutting a found one down. `original` gives the schema
-    and the columns' own values."""
+    seconds) or, given `databases`, once that many were compared (a bound that is the same on every machine); the last
+    CUTTING_SHARE of the time is kept for cutting a found one down. `original` gives the schema and the columns' own
+    values."""
     started = time.monotonic()
     report = SearchReport()
     shape = read_shape(original, limits)
@@ -270,7 +272,7 @@ def search_difference(
     seen: set[bytes] = set()
     files = _Files()
     try:
-        while time.monotonic() < stop_looking:
+        while time.monotonic() < stop_looking and (databases is None or report.databases < databases):
             world, data = maker.make()
             digest = hashlib.blake2b(data, digest_size=16).digest()
             if digest in seen:
