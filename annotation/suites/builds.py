@@ -86,12 +86,15 @@ def database_suite_paths(database: Database) -> list:
     return suites.suite_paths(settings.DATA_DIR, database.db_id, database.path)
 
 
-def suite_compare(database: Database, sql_a: str, sql_b: str, *, seconds: float | None = None) -> dict:
+def suite_compare(
+    database: Database, sql_a: str, sql_b: str, *, seconds: float | None = None, databases: int | None = None
+) -> dict:
     """Compare two queries on a database's suite as it stands (the original alone until one is built), then search
-    for a database that tells them apart, within `seconds` (SQL_COMPARE_SECONDS when not given; 0: the suite alone):
-    see `annotation.suites.compare.sql_compare`. Raises CompareError when `sql_a` does not run."""
+    for a database that tells them apart, within `seconds` (SQL_COMPARE_SECONDS when not given; 0: the suite alone)
+    and, given `databases`, until it compared that many: see `annotation.suites.compare.sql_compare`. Raises
+    CompareError when `sql_a` does not run."""
     budget = settings.SQL_COMPARE_SECONDS if seconds is None else seconds
-    return sql_compare(database_suite_paths(database), sql_a, sql_b, seconds=budget or None)
+    return sql_compare(database_suite_paths(database), sql_a, sql_b, seconds=budget or None, databases=databases)
 
 
 def suite_bounds() -> suites.SuiteBounds:

@@ -30,11 +30,19 @@ class Command(BaseCommand):
             default=None,
             help="time for each comparison (default SQL_COMPARE_SECONDS); 0 compares on the kept suite alone",
         )
+        parser.add_argument(
+            "--databases",
+            type=int,
+            default=None,
+            help="stop each search once it compared this many databases, within its time: the same on every machine",
+        )
 
-    def handle(self, *args, sql_a, sql_b, database, file, seconds, **options):
+    def handle(self, *args, sql_a, sql_b, database, file, seconds, databases, **options):
         if seconds is not None and seconds < 0:
             raise CommandError("--seconds must be 0 or more")
-        self.seconds = seconds
+        if databases is not None and databases < 1:
+            raise CommandError("--databases must be 1 or more")
+        self.seconds, self.databases = seconds, databases
         if file is not None:
             if sql_a is not None or database is not None:
                 raise CommandError("give either --database with two queries or --file, not both")
@@ -50,7 +58,7 @@ class Command(BaseCommand):
         if isinstance(db, str):
             raise CommandError(db)
         try:
-            report = suite_compare(db, sql_a, sql_b, seconds=seconds)
+            report = suite_compare(db, sql_a, sql_b, seconds=seconds, databases=databases)
         except CompareError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(json.dumps(report, ensure_ascii=False))
@@ -64,7 +72,7 @@ class Command(BaseCommand):
                 line = raw.rstrip("\n").rstrip("\r")
                 if not line.strip():
                     continue
-                report = _compare_line(number, line, self.seconds)
+                report = _compare_line(number, line, self.seconds, self.databases)
                 failed += "error" in report
                 self.stdout.write(json.dumps(report, ensure_ascii=False))
         return failed
@@ -79,7 +87,7 @@ def _hosted(db_id: str) -> Database | str:
     return db
 
 
-def _compare_line(number: int, line: str, seconds: float | None) -> dict:
+def _compare_line(number: int, line: str, seconds: float | None, databases: int | None) -> dict:
     # A bad line becomes an error object on its own output line: the output stays aligned with the input.
     parts = line.split("\t")
     if len(parts) != 3:
@@ -88,6 +96,7 @@ def _compare_line(number: int, line: str, seconds: float | None) -> dict:
     if isinstance(db, str):
         return {"line": number, "db_id": parts[0], "error": db}
     try:
-        return {"line": number, "db_id": db.db_id, **suite_compare(db, parts[1], parts[2], seconds=seconds)}
+        report = suite_compare(db, parts[1], parts[2], seconds=seconds, databases=databases)
+        return {"line": number, "db_id": db.db_id, **report}
     except CompareError as exc:
         return {"line": number, "db_id": db.db_id, "error": str(exc)}
