@@ -2268,3 +2268,21 @@ def test_a_relation_named_by_a_verb_is_spelt_as_english_writes_its_ing_form():
     assert present_participle("refer") == "referring"
     assert present_participle("plan") == "planning"
     assert present_participle("live") == "living"
+
+
+def test_a_date_named_by_its_own_row_and_a_participle_is_said_without_the_row():
+    """fresh16: 'the latest date complaint raised', 'the latest date order placed'."""
+    from annotation.wording.english import column_name
+
+    assert column_name("date complaint raised", set(), "time", "complaints") == "date raised"
+    assert column_name("date order placed", set(), "time", "orders") == "date placed"
+    assert column_name("date incident start", set(), "time", "behavior incident") == "date incident start"
+    assert column_name("date order placed", set(), "time", "shipments") == "date order placed"  # another table's row
+    shop = schema_of(
+        {"Orders": ["order_id", "order_status", "date_order_placed"]},
+        primary=["Orders.order_id"],
+        types={"Orders.date_order_placed": "time"},
+    )
+    sql = "SELECT order_status FROM Orders ORDER BY date_order_placed DESC LIMIT 1"
+    text = draft(sql, [["Packing"]], schema=shop)
+    assert "the latest date placed" in text, text

@@ -677,6 +677,20 @@ def column_name(
     phrase = year_first(column_phrase(_own_table_words(name, table), vocabulary))
     if kind == "number" and phrase in COMING_ABOUT:
         return f"year {phrase}"
+    return _own_row_dropped(phrase, table)
+
+
+# First words of a column that say when something happened to its row ("date order placed", "datetime detention end").
+_WHEN_WORDS = frozenset({"date", "datetime", "time", "year"})
+
+
+def _own_row_dropped(phrase: str, table: str) -> str:
+    """A time named by its own table's row and a participle said without the row, as "year opened" is: a complaint's
+    "date complaint raised" is its "date raised" ("the complaint with the earliest date raised", never "the earliest
+    date complaint raised"); a row named without a participle after it ("date incident start") stays as it is."""
+    words, own = phrase.split(), {singular_word(word) for word in table.lower().split()}
+    if len(words) == 3 and words[0] in _WHEN_WORDS and singular_word(words[1]) in own and participle(words[2]):  # noqa: PLR2004
+        return f"{words[0]} {words[2]}"
     return phrase
 
 
