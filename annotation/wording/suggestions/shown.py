@@ -60,6 +60,9 @@ def _ordinal(key: _SortKey, seen: _Seen) -> bool:
 
 
 _FLIPPED = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+# The other side R10 says ("those whose year is after 2009" after "year < 2009"): strictly beyond the value, which the
+# column's highest (or lowest) value shows empty when it is that value.
+_BEYOND = {">": "<", ">=": "<", "<": ">", "<=": ">"}
 
 
 def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable | None) -> _Analysis:
@@ -100,7 +103,7 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
     material["R10"] = [
         item
         for item in material["R10"]
-        if not (item.op in _FLIPPED and item.values and seen.empty_side(item.column, _FLIPPED[item.op], item.values[0]))
+        if not (item.op in _BEYOND and item.values and seen.empty_side(item.column, _BEYOND[item.op], item.values[0]))
         and not (item.op == "=" and item.column is not None and item.column.is_key)  # "another airport code"
         and not _is_flag(item.column)  # "another official flag": a yes/no has only the rest (R11)
     ]
@@ -396,6 +399,16 @@ def _orders_worth_asking(analysis: _Analysis, seen: _Seen, material: dict) -> di
     }
 
 
+def _figures_fixed(facts) -> dict:
+    """The figures a HAVING condition sets for every group, by (function, column): after "HAVING count(*) = 1" each
+    group's count is 1, so "how many each has" says nothing, nor does a count broken down further (1s)."""
+    return {
+        (item.aggregate.function, item.aggregate.column): item.values[0]
+        for item in facts.filters
+        if item.aggregate is not None and item.op == "=" and not item.negated and len(item.values) == 1
+    }
+
+
 def _unordered(column: _Column, seen: _Seen) -> bool:
     """Whether a column's text values have no order worth asking for (e-mails, colours, addresses): sorted
     alphabetically they are the same values shuffled."""
@@ -444,7 +457,8 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
     # "the lowest position of each q3": a group said by a name nobody reads is no group to ask about; groups of one
     # row each have no figure per group worth asking
     vague_groups = any(_vague(key.label) for key in facts.group if not key.is_key)
-    one_each = bool(facts.group) and seen.groups_of_one()
+    fixed_figures = _figures_fixed(facts)
+    one_each = bool(facts.group) and (seen.groups_of_one() or fixed_figures.get(("count", None)) == 1)
 
     def one_value(column: _Column | None) -> bool:
         """A figure per group of a column each group holds one value of: the group key itself ("the average grade"
@@ -464,7 +478,11 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
     return {
         "R4": []
         if facts.inner_groups or facts.mixed_tables or _values_only(analysis)
-        else [(aggregate, key) for aggregate, key in material["R4"] if grouping(key) and not distinct_shown(key)],
+        else [
+            (aggregate, key)
+            for aggregate, key in material["R4"]
+            if grouping(key) and not distinct_shown(key) and not (one_each and aggregate.function == "count")
+        ],
         "R5": [
             (function, column)
             for function, column in material["R5"]
@@ -475,6 +493,7 @@ def _figures_worth_asking(analysis: _Analysis, seen: _Seen, material: dict, coun
             and not vague_groups
             and not (one_each and function != "count")
             and not one_value(column)
+            and (function, column) not in fixed_figures
         ],  # "how many" of three rows in view is in view
         "R6": [
             option
