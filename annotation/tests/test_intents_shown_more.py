@@ -55,3 +55,24 @@ def test_no_figure_per_group_that_having_fixes():
     sql = "SELECT College_ID FROM season GROUP BY College_ID HAVING count(*) > 1"
     found = texts(sql, [[1], [2], [3], [4], [5], [6]])
     assert any("how many" in text or "number of seasons" in text for text in found), set(found)
+
+
+CITIES = schema_of(
+    {
+        "city": ["City_ID", "Name", "White", "Asian", "Population"],
+        "party": ["Party_ID", "Minister", "Took_office", "Left_office", "In_office", "First_elected", "Left_wing"],
+    },
+    primary=["city.City_ID", "party.Party_ID"],
+    types={"city.White": "number", "city.Asian": "number", "city.Population": "number"},
+)
+
+
+def test_no_column_said_by_a_word_that_names_no_detail():
+    found = texts("SELECT Name FROM city ORDER BY Population DESC LIMIT 5", [["A"], ["B"], ["C"], ["D"], ["E"]], CITIES)
+    said = " | ".join(found)
+    assert found and not any(word in said for word in ("their asian", "their white", "whose asian", "whose white"))
+    found = texts("SELECT Minister FROM party", [["A"], ["B"], ["C"], ["D"]], CITIES)
+    said = " | ".join(found)
+    for raw in ("took office", "left office", "in office", "first elected"):
+        assert raw not in said, (raw, set(found))
+    assert "left wing" in said, set(found)  # "left" before a side is no verb

@@ -64,6 +64,14 @@ _SIMPLE_PASTS = frozenset(
     {"became", "began", "came", "took", "gave", "went", "did", "wrote", "drove", "rode", "chose", "spoke", "broke"}
     | {"knew", "grew", "threw", "flew", "drew", "ran", "sang", "swam", "drank", "ate", "fell", "forgot", "rose"}
 )
+# Nouns "left" names a side of ("left wing", "left hand"), where it is no verb.
+_SIDE_NOUNS = frozenset({"hand", "wing", "side", "arm", "leg", "foot", "eye", "ear", "field", "lane", "turn", "back"})
+# Adjectives of a people or a skin colour: alone as a column's name ("asian", "white") they hold a share or a count of
+# people the name leaves unsaid.
+_ADJECTIVES_OF_PEOPLE = frozenset(
+    {"white", "black", "asian", "hispanic", "latino", "latina", "amerindian", "caucasian", "african", "european"}
+    | {"multiracial", "indigenous", "aboriginal", "arab", "native"}
+)
 # A unit written after a measure's name ("profits billion", "rom mib", "max wind speed mph"): the measure is the name.
 _UNIT_ENDS = frozenset(
     {"billion", "million", "thousand", "mib", "mb", "gb", "kb", "kg", "km", "mph", "usd"}
@@ -501,7 +509,7 @@ def _vague(label: str) -> bool:
         return True  # "whose founded is above 1800": a participle alone names no value
     if words and (words[0] in _CLAUSE_STARTS or words[-1] in _PREPOSITION_ENDS | _CLAUSE_ENDS):
         return True  # "their if affirmative win", "their continuation of", "amount paid in full yn", "hours took"
-    if _SIMPLE_PASTS.intersection(words[1:]):
+    if _SIMPLE_PASTS.intersection(words[1:]) or _no_detail_said(words):
         return True  # "their date became customer": a verb in the past inside a name makes it a clause
     if any(_unread(word) for word in words):
         return True  # "their number of shaff in charge": a typo or a shortening is no word
@@ -517,6 +525,20 @@ def _vague(label: str) -> bool:
     if len(words) > 2 and shares and participle(words[-1], present=True):
         return True  # "total budget percent invested": a share of what, in which order, the words do not say
     return not words or words[0] == "other" or any(character.isdigit() for character in label)
+
+
+def _no_detail_said(words: list[str]) -> bool:
+    """A name that reads as a clause or a state, not as a detail a row has (issue 35, section 3; written on the fresh16
+    suggestions sheets, tuning)."""
+    if len(words) > 1 and (words[0] in _SIMPLE_PASTS or (words[0] == "left" and words[1] not in _SIDE_NOUNS)):
+        return True  # "their took office", "their left office": a verb in the past first, a clause with no subject
+    if len(words) > 1 and words[0] in _PREPOSITION_ENDS and words[-1] != "flag":
+        return True  # "their in office", "whose on loan is": a state said by a preposition, no detail a row has
+    if len(words) == 2 and words[0] in ("first", "last") and words[1].endswith("ed") and not words[1].endswith("eed"):  # noqa: PLR2004
+        return True  # "whose first elected is 1994": when a thing was first done, said as the verb alone
+    if len(words) == 1 and words[0] in _ADJECTIVES_OF_PEOPLE:
+        return True  # "whose asian is below 0.1", "their white": a share of whom, of what, the name does not say
+    return False
 
 
 # Kinds of place a column's name can run together ("state province county"): one of them per row, which the name hides.
