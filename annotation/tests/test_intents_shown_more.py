@@ -2,6 +2,8 @@
 rules written on the fresh16 sheets and unrated CHASE-T draws, tuning material). No database file: the columns'
 figures and values are given as the room's callables give them."""
 
+import re
+
 from annotation.tests.test_intents_seen import CATEGORIES, schema_of, suggested
 
 GALLERY = schema_of(
@@ -76,3 +78,17 @@ def test_no_column_said_by_a_word_that_names_no_detail():
     for raw in ("took office", "left office", "in office", "first elected"):
         assert raw not in said, (raw, set(found))
     assert "left wing" in said, set(found)  # "left" before a side is no verb
+
+
+def test_no_fewer_columns_that_tell_less_than_was_shown():
+    # of a name and a figure, dropping one leaves what is in view
+    found = texts("SELECT Name, Population FROM city", [["A", 10], ["B", 20], ["C", 30], ["D", 40]], CITIES)
+    assert found and not any("without their" in text for text in found), set(found)
+    # of three, one dropped still leaves a question
+    found = texts("SELECT Name, Population, White FROM city", [["A", 10, 1], ["B", 20, 2], ["C", 30, 3]], CITIES)
+    assert any("without their population" in text for text in found), set(found)
+    # a number alone out of every detail tells nothing of which row it is
+    rows = [[1, 2004, "Santa Claus", 19.95], [2, 2005, "Christmas Tree", 14.95], [3, 2006, "Elves", 9.95]]
+    found = texts("SELECT * FROM exhibition", rows)
+    assert not any(re.search(r"just their (ticket price|year) instead", text) for text in found), set(found)
+    assert any("just their theme instead" in text for text in found), set(found)

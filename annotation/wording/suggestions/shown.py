@@ -137,6 +137,7 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
         # "just the guardian names, without the number of guardians" of the 59 groups in view: the names are shown
         # already; the same rows without their figure show less than was shown
         material["R7"] = []
+    material["R2"] = _less_worth_asking(analysis, seen, material["R2"])
     if material["R16"] and seen.repeats(material["R16"]) is False:
         material["R16"] = []
     material["R9"] = [
@@ -172,6 +173,21 @@ def _seen_view(analysis: _Analysis, result: Mapping | None, statistics: Callable
     view.material = material
     view.seen = seen
     return view
+
+
+def _less_worth_asking(analysis: _Analysis, seen: _Seen, options: list) -> list:
+    """Fewer columns that still tell something after the result shown: no column dropped of two ("the same counties
+    without their population" leaves the names already in view, less than was asked and shown), and no number kept
+    alone out of every detail ("just their ticket price instead of every detail": figures of rows nobody can tell
+    apart without their other details). Written on the fresh16 suggestions sheets (tuning)."""
+    if not seen.rows:
+        return options
+    shown = len(dict.fromkeys(analysis.facts.shown))
+    return [
+        (kind, column)
+        for kind, column in options
+        if (kind == "drop" and shown > 2) or (kind == "keep" and not seen.numeric(column))  # noqa: PLR2004
+    ]
 
 
 def _against_rows(condition: _Filter) -> bool:
