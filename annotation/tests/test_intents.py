@@ -1138,7 +1138,8 @@ def test_the_one_row_of_a_top_group_is_not_narrowed_and_each_group_is_one_thing(
     )
     assert any(text.startswith("Narrow") for text in many)
     per_student = seen_texts(
-        "SELECT stu_id FROM Student_Course GROUP BY stu_id HAVING count(*) = 2",
+        # ">= 2": with "= 2" each count is 2, which the HAVING says (test_intents_shown_more)
+        "SELECT stu_id FROM Student_Course GROUP BY stu_id HAVING count(*) >= 2",
         SCHOOL,
         [[1], [2], [3]],
         FIGURES,
