@@ -92,3 +92,11 @@ def test_no_fewer_columns_that_tell_less_than_was_shown():
     found = texts("SELECT * FROM exhibition", rows)
     assert not any(re.search(r"just their (ticket price|year) instead", text) for text in found), set(found)
     assert any("just their theme instead" in text for text in found), set(found)
+
+
+def test_a_plural_measure_before_per_takes_are():
+    from annotation.wording.suggestions.writing import _whose
+
+    assert _whose("hours per week") == "whose hours per week are"
+    assert _whose("number of factories") == "whose number of factories is"
+    assert _whose("price per night") == "whose price per night is"

@@ -976,9 +976,10 @@ def _like_pattern(pattern: str) -> re.Pattern:
 
 def _whose(label: str) -> str:
     """ "whose age is", "whose followers are": a plural name takes a plural verb; its head noun ends before a
-    preposition ("whose number of factories is")."""
+    preposition or "per" ("whose number of factories is", "whose hours per week are")."""
     words = label.split()
-    cut = next((index for index, word in enumerate(words) if index and word.lower() in _PREPOSITION_ENDS), len(words))
+    ends = _PREPOSITION_ENDS | {"per"}
+    cut = next((index for index, word in enumerate(words) if index and word.lower() in ends), len(words))
     head = words[:cut]
     return f"whose {label} {'are' if head and is_plural(head[-1]) else 'is'}"
 
