@@ -6,12 +6,12 @@ dialogue at a time, and a ready expert left over from another test would take th
 
 import json
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
 
 from dialogs.tutorial import quiz_bank
+from tests.browser.held_frames import HeldFrames, event_of, message_of
 
 ROOM_URL = re.compile(r"/dialogues/\d+/$")
 WORKER_TIMEOUT = 15_000
@@ -625,52 +625,17 @@ def test_an_expert_answers_three_questions_with_the_keyboard(new_page, paired, p
     assert [turn["query"] for turn in ours[-1]["interaction"]] == [sql for _, sql in questions]
 
 
-class HeldDrafts:
-    """Routes the expert's room socket through Playwright and holds back, until released, the server's frames that
-    carry a draft response: the test decides when the draft lands."""
-
-    def __init__(self, page):
-        self.held: list[str | bytes] = []
-        self.holding = True
-        self.page_side = None
-        page.route_web_socket(re.compile(r"/ws/dialogues/\d+/$"), self._route)
-
-    def _route(self, ws):
-        self.page_side = ws
-        server = ws.connect_to_server()
-        ws.on_message(server.send)
-        server.on_message(self._from_server)
-
-    def _from_server(self, message):
-        if self.holding and '"draft"' in str(message):
-            self.held.append(message)
-        else:
-            self.page_side.send(message)
-
-    def wait_for_one(self, page):
-        deadline = time.monotonic() + 30
-        while not self.held:  # Playwright runs the route's callbacks while the page is asked something
-            assert time.monotonic() < deadline, "no draft came from the server"
-            page.evaluate("1")
-
-    def release(self):
-        self.holding = False
-        for message in self.held:
-            self.page_side.send(message)
-        self.held.clear()
-
-
 def test_a_draft_landing_while_the_expert_is_in_the_empty_box_is_replaced_by_their_first_key(new_page, paired, people):
     people("ivo", "nadia")
     expert = new_page("nadia")
-    drafts = HeldDrafts(expert)
+    drafts = HeldFrames(expert, from_server=event_of("turn_labels", draft=...))
     worker, expert, _ = paired("ivo", "nadia", expert_page=expert)
     read_tables_and_reveal(worker)
     table = first_table(expert)
     ask(worker, expert, "How many rows are there?")
     label(expert, "INFORM_SQL")
     run_and_share(expert, f"SELECT count(*) FROM {table}")
-    drafts.wait_for_one(expert)
+    drafts.wait()
     response = expert.locator("#response-text")
     response.focus()  # the expert starts on their own answer before the draft arrives
     expect(response).to_have_value("")
@@ -680,6 +645,83 @@ def test_a_draft_landing_while_the_expert_is_in_the_empty_box_is_replaced_by_the
     expert.keyboard.type("My own words.")
     expect(response).to_have_value("My own words.")
     expect(expert.get_by_test_id("draft-note")).to_be_hidden()
+
+
+def test_an_act_ticked_while_the_save_of_the_one_before_comes_back_stays_ticked(new_page, paired, people):
+    """The echo of an older save of the user acts never unticks an act the expert ticked after it left."""
+    people("gina", "gil")
+    expert = new_page("gil")
+    # The echo of the first save held on its way to the page; the second save held on its way to the server.
+    held = HeldFrames(
+        expert,
+        from_server=event_of("user_acts"),
+        from_page=lambda frame: frame.get("type") == "user_acts" and "AFFIRM" in frame.get("acts", []),
+    )
+    worker, expert, dialogue = paired("gina", "gil", expert_page=expert)
+    read_tables_and_reveal(worker)
+    ask(worker, expert, "Yes, and how many rows are there?")
+    state = expert.locator("#acts-state")
+    affirm = expert.locator("#user-acts input[value=AFFIRM]")
+    expert.check("#user-acts input[value=INFORM_SQL]")
+    held.wait(held.to_page)  # INFORM_SQL is saved; the page has not heard yet
+    expert.check("#user-acts input[value=AFFIRM]")
+    held.wait(held.to_server)  # the expert's second save has left
+    held.to_page.release()  # the first save's echo lands
+    expect(state).to_have_text("unsaved changes")
+    expect(affirm).to_be_checked()
+    held.release()
+    expect(state).to_have_text("saved: INFORM_SQL, AFFIRM")
+    expect(affirm).to_be_checked()
+
+
+def test_a_result_on_its_way_to_the_user_cannot_be_sent_twice(new_page, paired, people):
+    """While a share is on its way, a redraw (any frame of the room) leaves its button saying Sending…, not ready to
+    send the table a second time."""
+    people("hedda", "hal")
+    expert = new_page("hal")
+    held = HeldFrames(expert, from_page=message_of("share_result"))
+    worker, expert, _ = paired("hedda", "hal", expert_page=expert)
+    read_tables_and_reveal(worker)
+    table = first_table(expert)
+    ask(worker, expert, "How many rows are there?")
+    label(expert, "INFORM_SQL")
+    expert.fill("#sql-input", f"SELECT count(*) FROM {table}")
+    expert.locator("#run-sql").click()
+    run = expert.locator(".run").first
+    expect(run.locator(".sql-block")).to_have_text(f"SELECT count(*) FROM {table}")
+    run.get_by_role("button", name="Send this result to the user").click()
+    held.wait()
+    share = run.locator("button.share")
+    expect(share).to_have_text("Sending…")
+    worker.fill("#message", "And the newest one?")  # a frame that redraws the expert's panels
+    worker.press("#message", "Enter")
+    expect(expert.locator(".bubble.question")).to_have_count(2)
+    expect(share).to_have_text("Sending…")
+    expect(share).to_be_disabled()
+    held.release()
+    expect(run).to_have_class(re.compile(r"\bsent\b"))
+    expect(worker.locator(".bubble.result")).to_have_count(1)
+
+
+def test_the_share_button_the_expert_is_on_keeps_the_focus_when_a_frame_redraws_the_runs(paired):
+    """A keyboard user on a run's share button stays there through the room's frames: the runs are redrawn in place."""
+    worker, expert, _ = paired("inga", "igor")
+    read_tables_and_reveal(worker)
+    table = first_table(expert)
+    ask(worker, expert, "How many rows are there?")
+    label(expert, "INFORM_SQL")
+    expert.fill("#sql-input", f"SELECT count(*) FROM {table}")
+    expert.locator("#run-sql").click()
+    run = expert.locator(".run").first
+    expect(run.locator(".sql-block")).to_have_text(f"SELECT count(*) FROM {table}")
+    share = run.get_by_role("button", name="Send this result to the user")
+    share.focus()
+    worker.fill("#message", "And the newest one?")  # a frame that redraws the expert's panels
+    worker.press("#message", "Enter")
+    expect(expert.locator(".bubble.question")).to_have_count(2)
+    expect(share).to_be_focused()
+    expert.keyboard.press("Enter")
+    expect(run).to_have_class(re.compile(r"\bsent\b"))
 
 
 def test_sharing_an_empty_or_an_older_result_asks_first(new_page, paired):

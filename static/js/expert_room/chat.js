@@ -74,8 +74,12 @@ function onUserActs(event, p, turn) {
   if (!turn) return;
   turn.userActs = p.acts;
   turn.ambiguity = p.ambiguity || null;
-  delete draftOf(turn.seq).userActs;  // the saved labels are now the truth for the checkboxes
   ambiguityLanded(turn.seq, turn.ambiguity);
+  // The saved labels are the truth for the checkboxes, unless the expert ticked or unticked since this save left:
+  // their newer ticks stay (their own save follows), never undone by the echo of an older one.
+  const draft = draftOf(turn.seq);
+  if (draft.userActs && draft.userActs.join() !== p.acts.join()) return;
+  delete draft.userActs;
   if (turn.seq === room.shownTurn) showUserActs(p.acts);
 }
 

@@ -1,5 +1,5 @@
-// The expert room's small DOM helpers: an element by id, a new element, the ticked boxes of an act list, and the
-// refusals of the server (floating at the foot of the screen).
+// The expert room's small DOM helpers: an element by id, a new element, the ticked boxes of an act list, children put
+// in order without moving those already in place, and the refusals of the server (floating at the foot of the screen).
 
 export const $ = (id) => document.getElementById(id);
 
@@ -8,6 +8,16 @@ export function element(tag, className, text) {
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+// `parent`'s children made `nodes`, in order, touching only what differs: a node already in its place is never taken
+// out and put back (replaceChildren would, and the button the expert has focused there would lose the focus on every
+// redraw, a socket frame's included).
+export function placeChildren(parent, nodes) {
+  nodes.forEach((node, index) => {
+    if (parent.children[index] !== node) parent.insertBefore(node, parent.children[index] ?? null);
+  });
+  while (parent.children.length > nodes.length) parent.lastElementChild.remove();
 }
 
 export function checked(containerId) {

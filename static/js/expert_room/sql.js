@@ -5,9 +5,9 @@
 
 import { resultTable, rowSummary } from "../chat_log.js";
 import { createSqlEditor, labelRunButton, runErrorText, showSqlReadOnly } from "../sql_codemirror.js";
-import { $, clearErrors, element } from "./dom.js";
+import { $, clearErrors, element, placeChildren } from "./dom.js";
 import {
-  draftOf, keepDraft, looseRuns, room, root, schema, send, sendTracked, startedOn, turns, typing,
+  draftOf, keepDraft, looseRuns, room, root, schema, send, sendTracked, sharing, startedOn, turns, typing,
 } from "./state.js";
 import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 
@@ -228,7 +228,7 @@ export function drawRuns(turn) {
   const runs = turn ? turn.runs : looseRuns;
   const cards = runs.map((run, i) => runCard(run, i + 1)).reverse();  // newest first: the one just run is on top
   for (const card of cards) drawRunState(card, turn);
-  $("runs").replaceChildren(...cards);
+  placeChildren($("runs"), cards);
   $("runs-empty").hidden = cards.length > 0;
 }
 
@@ -248,7 +248,10 @@ function drawRunState(card, turn) {
   }
   const share = card.querySelector("button.share");
   if (share) {
-    share.disabled = Boolean(sent) || !turn;
-    share.textContent = sent ? gettext("Sent") : gettext("Send this result to the user");
+    // A share on its way stays "Sending…" through every redraw until it lands or is refused: pressed again, it would
+    // send the table twice.
+    const sending = !sent && sharing(Number(card.dataset.run));
+    share.disabled = Boolean(sent) || !turn || sending;
+    share.textContent = sent ? gettext("Sent") : sending ? gettext("Sending…") : gettext("Send this result to the user");
   }
 }

@@ -91,11 +91,15 @@ const inFlight = new Map();  // client id -> {type, turn}
 
 export function sendTracked(type, fields) {
   const id = send(type, fields);
-  inFlight.set(id, { type, turn: fields.turn });
+  inFlight.set(id, { type, turn: fields.turn, run: fields.run });
   return id;
 }
 export function inFlightFor(type, turn) {
   return [...inFlight.values()].some((m) => m.type === type && m.turn === turn);
+}
+// Whether the run `seq` is being sent to the user (its share not yet back as an event, nor refused).
+export function sharing(seq) {
+  return [...inFlight.values()].some((m) => m.type === "share_result" && m.run === seq);
 }
 export function landed(type, turn) {
   for (const [id, m] of inFlight) if (m.type === type && m.turn === turn) inFlight.delete(id);
