@@ -42,8 +42,17 @@ def _correct_first_query(dialogue, person, sql):
     return dialogue_record_of(dialogue).user_turns[0]
 
 
-def test_a_corrected_query_that_agrees_only_on_the_original_is_different_on_the_suite(older, rita):
+@pytest.fixture
+def told_apart_on_the_suite(older, settings):
+    """The kept suite tells OLDER from OLDER_BY_CHANCE: a comparison ends there (and at cutting its database down), so
+    its time is only a ceiling, with room for a loaded machine (the suite's 0.3 s compared nothing on a slowed one)."""
+    settings.SQL_COMPARE_SECONDS = 10.0
     suite_beside(older.database, HALF_AGE)
+
+
+def test_a_corrected_query_that_agrees_only_on_the_original_is_different_on_the_suite(
+    older, rita, told_apart_on_the_suite
+):
     turn = _correct_first_query(older, rita, OLDER_BY_CHANCE)
     check = turn.corrections[-1].suite_check
     assert check["equivalent"] is False and check["checked_on"] == "suite" and check["checked_databases"] == 2
@@ -84,8 +93,7 @@ def test_without_a_suite_a_correction_is_checked_on_the_original_and_a_search_an
     assert view["where"].endswith(" made for this pair")
 
 
-def test_the_agreement_figures_execution_match_uses_the_kept_suite_check(older, rita):
-    suite_beside(older.database, HALF_AGE)
+def test_the_agreement_figures_execution_match_uses_the_kept_suite_check(older, rita, told_apart_on_the_suite):
     _correct_first_query(older, rita, OLDER_BY_CHANCE)  # the same rows on the original: a match there, not here
     passes.review_decide(reviewer=rita, dialogue=older, approve=True)
     other = reviewer("second")
@@ -116,8 +124,9 @@ def _compare(client, dialogue, body):
     )
 
 
-def test_the_compare_box_shows_a_database_where_the_reviewers_query_and_the_turns_differ(client, older, rita):
-    suite_beside(older.database, HALF_AGE)
+def test_the_compare_box_shows_a_database_where_the_reviewers_query_and_the_turns_differ(
+    client, older, rita, told_apart_on_the_suite, settings
+):
     first = dialogue_record_of(older).user_turns[0]
     client.force_login(rita)  # any reviewer may ask: nothing is stored, no claim is needed
     answer = _compare(client, older, {"turn": first.seq, "sql": OLDER_BY_CHANCE})
@@ -126,6 +135,9 @@ def test_the_compare_box_shows_a_database_where_the_reviewers_query_and_the_turn
     assert data["check"]["equivalent"] is False and data["check"]["counterexample"]["database"] == "0001.sqlite"
     assert "Different: here is a database where they differ" in data["html"] and "0001.sqlite" in data["html"]
     assert "Your query" in data["html"] and "The turn&#x27;s query" in data["html"]
+    # No difference to find: this one searches for its whole time, and its kept suite must be compared within it (the
+    # suite's 0.3 s compared none of its databases on a slowed machine): 2 s, as for the correction searched above.
+    settings.SQL_COMPARE_SECONDS = 2.0
     same = _compare(client, older, {"turn": first.seq, "sql": "SELECT first_name FROM student WHERE 20 < age"})
     assert same.json()["check"]["equivalent"] is True
     html = same.json()["html"]
@@ -144,7 +156,10 @@ def test_the_compare_box_shows_a_database_where_the_reviewers_query_and_the_turn
         ({"turn": "thanks", "sql": OLDER}, "This turn has no query to compare with"),
     ],
 )
-def test_the_compare_box_refuses_bad_input_with_a_clear_message(client, older, rita, body, words):
+def test_the_compare_box_refuses_bad_input_with_a_clear_message(client, older, rita, body, words, settings):
+    # A query that fails is told at its first run on the original: a ceiling, so a slowed machine's budget does not
+    # run out before that run (the suite's 0.3 s did, once slowed, and the box said 'no difference found').
+    settings.SQL_COMPARE_SECONDS = 10.0
     turns = dialogue_record_of(older).user_turns
     if body.get("turn") == 0:
         body = {**body, "turn": turns[0].seq}
