@@ -218,9 +218,17 @@ export class LabelEditor {
     this.draw();
   }
 
-  /** The log changed this turn's labels: its saved state is the truth again. */
+  /** The log changed this turn's labels (their save landed): its saved state is the truth again, but for what the
+   *  person changed after the save left, which stays as they left it, unsaved. */
   reset(turn) {
+    const before = turn.labelEdit;
     turn.labelEdit = null;
+    if (before?.since?.size) {
+      const edit = this._editFrom(turn);
+      for (const field of before.since) edit[field] = before[field];
+      Object.assign(edit, { dirty: true, touched: new Set(before.since), since: null, selection: before.selection });
+      turn.labelEdit = edit;
+    }
     if (turn === this.turn) this.show(turn);
   }
 
@@ -233,7 +241,8 @@ export class LabelEditor {
       // Also while a save is on its way (its fields touched, no longer dirty): until it lands, it is the truth.
       for (const field of before.touched) edit[field] = before[field];
       // Words picked for a link stay picked.
-      Object.assign(edit, { dirty: before.dirty, touched: before.touched, selection: before.selection });
+      Object.assign(edit, { dirty: before.dirty, touched: before.touched, since: before.since,
+        selection: before.selection });
     }
     turn.labelEdit = edit;
     if (turn === this.turn) this.show(turn);
@@ -255,6 +264,7 @@ export class LabelEditor {
       links: (turn.labels.schema_linking || []).map((span) => ({ ...span, entity: { ...span.entity } })),
       dirty: false,
       touched: new Set(),  // the fields the person changed (kept until their saved labels land)
+      since: null,  // once saved: the fields changed after the save left (kept when it lands)
       selection: null,
     };
   }
@@ -447,6 +457,7 @@ export class LabelEditor {
   /** The person changed `field` of the edit (intent, phenomena, pragmatics, question_style, thematic, links). */
   _changed(field) {
     this.edit.touched.add(field);
+    this.edit.since?.add(field);
     this.edit.dirty = true;
     this._drawState();
   }
@@ -499,6 +510,7 @@ export class LabelEditor {
     }
     if (this.turn.tokens) fields.schema_linking = this.edit.links;
     this.edit.dirty = false;
+    this.edit.since = new Set();
     this.onSave(fields);
   }
 }

@@ -724,6 +724,34 @@ def test_the_share_button_the_expert_is_on_keeps_the_focus_when_a_frame_redraws_
     expect(run).to_have_class(re.compile(r"\bsent\b"))
 
 
+def test_a_label_changed_while_the_saved_labels_come_back_stays_changed(new_page, paired, people):
+    """The expert's saved CHASE labels landing never take back what they changed after pressing Save."""
+    people("jade", "jules")
+    expert = new_page("jules")
+    saved = event_of("turn_labels", source="expert")
+    held = HeldFrames(expert, from_server=saved)
+    worker, expert, _ = paired("jade", "jules", expert_page=expert)
+    read_tables_and_reveal(worker)
+    table = first_table(expert)
+    ask(worker, expert, "How many rows are there?")
+    label(expert, "INFORM_SQL")
+    run_and_share(expert, f"SELECT count(*) FROM {table}")
+    expect(expert.locator("#response-text")).not_to_have_value("")  # the detected labels have landed, with a draft
+    state = expert.get_by_test_id("labels-state")
+    phenomena = expert.locator("#step-labels .phenomena input")
+    phenomena.nth(0).check()
+    expert.get_by_role("button", name="Save CHASE labels").click()
+    held.wait()  # saved; the page has not heard yet
+    phenomena.nth(1).check()
+    held.release()
+    expect(state).to_have_text("unsaved changes")
+    expect(phenomena.nth(0)).to_be_checked()
+    expect(phenomena.nth(1)).to_be_checked()
+    expert.get_by_role("button", name="Save CHASE labels").click()
+    expect(state).to_have_text("saved")
+    expect(phenomena.nth(1)).to_be_checked()
+
+
 def test_sharing_an_empty_or_an_older_result_asks_first(new_page, paired):
     worker, expert, _ = paired("lena", "omar")
     read_tables_and_reveal(worker)
