@@ -10,6 +10,8 @@
 // `followJob` is what a job's page uses: it shows the progress bar, the state and the message it is given, says
 // "Cannot reach the server; trying again…" in `notice` while the server is away, and reloads the page once the job
 // has finished when `reload` is set (the page then shows what the job made). `show` adds what only that job shows.
+// A reload never takes away a person's work: while they are at work in a form of the page (a field changed, or the
+// focus in one), `notice` offers the reload as a button instead.
 
 import { formatPercent, gettext } from "./i18n.js";
 
@@ -56,6 +58,32 @@ export function showJob({ bar, state, message }, status) {
   if (message) message.textContent = status.message || "";
 }
 
+// Whether the person is at work in a form of this page: a field no longer as the page came, or the focus in one.
+export function atWorkInForm() {
+  const focused = document.activeElement;
+  if (focused?.form && focused.type !== "submit" && focused.type !== "button") return true;
+  return [...document.querySelectorAll("form input, form textarea, form select")].some((field) => {
+    if (field.type === "hidden") return false;
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.tagName === "SELECT") return [...field.options].some((option) => option.selected !== option.defaultSelected);
+    return field.value !== field.defaultValue;
+  });
+}
+
+// The job has finished: the page shows what it made, now unless the person is at work in a form (then at their word).
+function reloadWhenFree(notice) {
+  if (!atWorkInForm() || !notice) {
+    window.location.reload();
+    return;
+  }
+  const button = document.createElement("button");
+  button.type = "button";
+  button.dataset.testid = "job-reload";
+  button.textContent = gettext("Finished: show what it made");
+  button.addEventListener("click", () => window.location.reload());
+  notice.replaceChildren(button);
+}
+
 export function followJob(url, { bar, state, message, notice, show, reload = false, every = 700 }) {
   pollJob(url, {
     every,
@@ -65,7 +93,7 @@ export function followJob(url, { bar, state, message, notice, show, reload = fal
     },
     done(status) {
       if (!finished(status)) return false;
-      if (reload) window.location.reload();
+      if (reload) reloadWhenFree(notice);
       return true;
     },
     unreachable() {

@@ -32,6 +32,30 @@ def test_an_admin_cancels_a_running_goal_generation_and_the_page_says_cancelled(
     expect(run.get_by_role("button", name="Cancel")).to_have_count(0)
 
 
+def test_a_run_finishing_while_the_admin_fills_in_the_next_one_leaves_their_form_alone(platform, new_page):
+    """The page follows a run and shows what it made once it finishes, by a reload: never while the admin is at work
+    in the form (it would take what they typed), when it offers the reload instead."""
+    platform.build("database_slow_to_read")
+    ada = new_page("ada")
+    ada.goto("/databases/slow_reads/goals/generate/")
+    ada.get_by_label("How many goals").fill("200")
+    ada.get_by_role("button", name="Generate").click()
+    run = ada.get_by_test_id("runs").locator("li").first
+    expect(run.locator("[data-run-state]")).to_have_text(re.compile("Queued|Running"))
+    count = ada.get_by_label("How many goals")
+    count.fill("7")  # the next run, under way in the form
+    # Another page of hers stops the run: it finishes while she types.
+    other = new_page("ada")
+    other.goto("/databases/slow_reads/goals/generate/")
+    other.get_by_test_id("runs").locator("li").first.get_by_role("button", name="Cancel").click()
+    expect(run.locator("[data-run-state]")).to_have_text("Cancelled", timeout=30_000)
+    reload = ada.get_by_test_id("job-reload")
+    expect(reload).to_be_visible()
+    expect(count).to_have_value("7")
+    reload.click()
+    expect(ada.get_by_test_id("runs").locator("li").first.locator("[data-run-found]")).to_have_text("0 found, 0 kept")
+
+
 def test_an_admin_discards_a_sampled_goal_saying_why_and_the_goal_list_shows_it(platform, new_page):
     goal = platform.build("goal_sampled_waiting", 150)
     reason = "Lists dorm names by capacity: nobody asks this"
