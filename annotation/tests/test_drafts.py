@@ -994,7 +994,8 @@ def test_a_misspelt_word_is_not_split_as_a_compound():
     assert split_compounds("departmentid") == "department id"
 
 
-# Wording rules found on CHASE-T's tuning databases (bench/chase_english.py; docs/ratings_history.md, "draft responses, rated (2026-11-28)").
+# Wording rules found on CHASE-T's tuning databases (bench/chase_english.py; docs/ratings_history.md, "draft
+# responses, rated (2026-11-28)").
 # A staff member has an address (staff.staff_address_id), lessons and payments; a lookup table of payment kinds; an
 # inn's rooms; body builders are people.
 STAFFED = schema_of(
