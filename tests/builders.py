@@ -378,7 +378,8 @@ def browser_pair(worker: str, expert: str) -> int:
     from django.utils import timezone
 
     from annotation.models import User
-    from dialogs.lobby import lobby_join, lobby_pair
+    from dialogs.lobby import lobby_join, lobby_leave, lobby_pair
+    from dialogs.models import LobbyEntry
     from dialogs.presence import socket_closed
 
     person = User.objects.get(username=worker)
@@ -386,6 +387,10 @@ def browser_pair(worker: str, expert: str) -> int:
         person.tutorial_passed_at = timezone.now()
         person.save(update_fields=["tutorial_passed_at"])
     wizard = User.objects.get(username=expert)
+    # The browser stories share one platform: an expert or a worker an earlier story left waiting (a desk tab whose
+    # socket's close the server has not handled yet on a loaded machine) would be paired instead of these two.
+    for entry in LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING).exclude(person__in=[person, wizard]):
+        lobby_leave(person=entry.person)
     desk = f"browser-desk-{wizard.pk}"
     expert_ready(wizard, channel_name=desk)
     lobby_join(person=person)
