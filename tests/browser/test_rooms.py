@@ -642,6 +642,8 @@ def test_a_draft_landing_while_the_expert_is_in_the_empty_box_is_replaced_by_the
     drafts.release()
     expect(response).not_to_have_value("")  # the draft is offered
     expect(expert.get_by_test_id("draft-note")).to_be_visible()
+    drafted = response.input_value()  # counted as if typed (the count shows near the limit)
+    expect(expert.get_by_test_id("response-count")).to_have_text(f"{len(drafted)} / 2,000 characters")
     expert.keyboard.type("My own words.")
     expect(response).to_have_value("My own words.")
     expect(expert.get_by_test_id("draft-note")).to_be_hidden()

@@ -49,6 +49,7 @@ export function offerDraft(turn, text) {
   if (turn.seq !== room.shownTurn) return;
   const box = $("response-text");
   box.value = text;
+  responseField.draw();  // its count of characters, as typing it would have drawn
   if (document.activeElement === box) box.select();
 }
 
