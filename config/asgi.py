@@ -56,7 +56,8 @@ celery_app.finalize()
 # What is loaded by now (Django, the apps, the libraries) lives as long as the process: out of the cyclic collector's
 # sight, a full collection walks only what was made since. A room makes cyclic garbage steadily (sqlglot's trees,
 # exceptions with their frames), and with the start-up heap in view each full collection stalled the event loop for
-# 90 to 270 ms, every socket of the process with it (bench/chat_load.py, README "Where a message's CPU goes").
+# 90 to 270 ms, every socket of the process with it (bench/chat_load.py; docs/benchmark_history.md, "Where a
+# message's CPU goes").
 gc.collect()
 gc.freeze()
 

@@ -280,8 +280,8 @@ UTTERANCE_MAX_CHARS = env_int("UTTERANCE_MAX_CHARS", 2000, minimum=50)
 # How long a thread of a server process may run Python before another waiting for the interpreter lock takes it
 # (`sys.setswitchinterval`, set by config/asgi.py). Python's 5 ms let a database thread busy with a room's follow-up
 # (labels, a suggestion, a parse) hold the event loop, and with it every socket of the process, for up to 5 ms a turn:
-# at 1 ms the p99 of rounds run beside other work halved with no more CPU per frame (README, "Where a message's CPU
-# goes"; on a quiet machine no change).
+# at 1 ms the p99 of rounds run beside other work halved with no more CPU per frame (docs/benchmark_history.md,
+# "Where a message's CPU goes"; on a quiet machine no change).
 SERVER_SWITCH_INTERVAL_SECONDS = env_float("SERVER_SWITCH_INTERVAL_SECONDS", 0.001, minimum=0.0001, maximum=0.1)
 # The live operations board (/manage/live/) is refreshed this often while an admin watches it.
 OPERATIONS_REFRESH_SECONDS = env_float("OPERATIONS_REFRESH_SECONDS", 2.0, minimum=0.2)

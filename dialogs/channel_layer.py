@@ -3,7 +3,7 @@
 channels_redis (4.3) publishes under one asyncio lock per Redis shard, held across the round trip to Redis: every
 `group_send` of a process waits for every publish before it, one round trip each. Under a crowd that queue showed in
 the tail: at 50 rooms on one Daphne, the broadcast step of a response took 48 ms at the 99th percentile against under
-1 ms at the median (bench/chat_load.py; README "Where a message's CPU goes").
+1 ms at the median (bench/chat_load.py; docs/benchmark_history.md, "Where a message's CPU goes").
 
 Here a publish made while nothing is in flight goes out at once; one made while a batch is in flight joins the
 shard's outbox, and the outbox goes out next as one batch (one write, its replies read together) while the next one
