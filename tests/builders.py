@@ -389,7 +389,8 @@ def browser_pair(worker: str, expert: str) -> int:
     wizard = User.objects.get(username=expert)
     # The browser stories share one platform: an expert or a worker an earlier story left waiting (a desk tab whose
     # socket's close the server has not handled yet on a loaded machine) would be paired instead of these two.
-    for entry in LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING).exclude(person__in=[person, wizard]):
+    waiting = LobbyEntry.objects.filter(outcome=LobbyEntry.Outcome.WAITING).exclude(person__in=[person, wizard])
+    for entry in waiting.select_related("person"):
         lobby_leave(person=entry.person)
     desk = f"browser-desk-{wizard.pk}"
     expert_ready(wizard, channel_name=desk)

@@ -210,11 +210,10 @@ def word_set(name: str) -> set[str]:
     return words
 
 
-# Last words of a table name that say how rows are kept, not what they are: "cars data" holds cars, "model list" models.
-STORAGE_WORDS = frozenset({"data", "info", "information", "details", "list", "table"})
-# A table named "detail" or "log" after what it keeps holds those things: a "festival detail" row is a festival, a
-# "fault log" row a fault ("the names of the 5 festivals", never "of the 5 festival details").
-STORAGE_WORDS |= {"detail", "log", "logs"}
+# Last words of a table name that say how rows are kept, not what they are: "cars data" holds cars, "model list" models;
+# a "festival detail" row is a festival, a "fault log" row a fault ("the names of the 5 festivals", never "of the 5
+# festival details").
+STORAGE_WORDS = frozenset({"data", "info", "information", "details", "detail", "list", "table", "log", "logs"})
 
 
 # First words of a table name that say it is a lookup table ("Ref_Shipping_Agents"), not what its rows are.
@@ -277,7 +276,7 @@ def rows_noun(name: str, columns: list[str]) -> str:
     words = name.split()
     if not words or not columns:
         return name
-    if words == ["list"] or words[-1] in STORAGE_WORDS and len(words) == 1:
+    if len(words) == 1 and words[0] in STORAGE_WORDS:
         return "person" if _named_as_people(columns) else name
     if len(words) == 1 and words[0] in _GROUP_NOUNS and _named_as_people(columns):
         return f"{words[0]} member"
